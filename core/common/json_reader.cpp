@@ -1,0 +1,265 @@
+#include "common/json_reader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstdio>
+#include <sstream>
+
+namespace tandem {
+namespace {
+const nlohmann::json& emptyObject() {
+    static const nlohmann::json e = nlohmann::json::object();
+    return e;
+}
+std::string typeName(const nlohmann::json& v) {
+    if (v.is_number()) return "a number";
+    if (v.is_string()) return "a string";
+    if (v.is_boolean()) return "a boolean";
+    if (v.is_array()) return "an array";
+    if (v.is_object()) return "an object";
+    return "null";
+}
+std::string fmt(double v) { return formatNumber(v); }
+}  // namespace
+
+std::string formatNumber(double v) {
+    if (std::isnan(v)) return "nan";
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    char buf[32];
+    for (int prec = 6; prec <= 17; ++prec) {
+        std::snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (std::strtod(buf, nullptr) == v) break;
+    }
+    return buf;
+}
+
+bool Range::contains(double v) const {
+    if (std::isnan(v)) return false;
+    if (minExclusive ? !(v > min) : !(v >= min)) return false;
+    if (maxExclusive ? !(v < max) : !(v <= max)) return false;
+    return true;
+}
+
+std::string Range::describe() const {
+    const bool lo = std::isfinite(min), hi = std::isfinite(max);
+    if (lo && hi)
+        return std::string("in ") + (minExclusive ? "(" : "[") + fmt(min) + ", " + fmt(max) +
+               (maxExclusive ? ")" : "]");
+    if (lo) return std::string(minExclusive ? "> " : ">= ") + fmt(min);
+    if (hi) return std::string(maxExclusive ? "< " : "<= ") + fmt(max);
+    return "finite";
+}
+
+JsonReader::JsonReader(const nlohmann::json& obj, std::string path, Diagnostics& diag)
+    : m_obj(obj.is_object() ? obj : emptyObject()), m_path(std::move(path)), m_diag(diag),
+      m_valid(obj.is_object()) {}
+
+bool JsonReader::has(const char* key) const { return m_obj.contains(key); }
+
+const nlohmann::json* JsonReader::raw(const char* key) {
+    m_known.emplace_back(key);
+    auto it = m_obj.find(key);
+    return it == m_obj.end() ? nullptr : &*it;
+}
+
+bool JsonReader::checkNumber(const nlohmann::json& v, const std::string& p, const Range& r,
+                             bool integer) {
+    if (!v.is_number()) {
+        m_diag.error(p, std::string("must be ") + (integer ? "an integer" : "a number") +
+                            " (got " + typeName(v) + ")");
+        return false;
+    }
+    const double d = v.get<double>();
+    if (!std::isfinite(d)) {
+        m_diag.error(p, "must be finite");
+        return false;
+    }
+    if (integer && std::floor(d) != d) {
+        m_diag.error(p, "must be an integer (got " + fmt(d) + ")");
+        return false;
+    }
+    if (!r.contains(d)) {
+        m_diag.error(p, "must be " + r.describe() + " (got " + fmt(d) + ")");
+        return false;
+    }
+    return true;
+}
+
+double JsonReader::number(const char* key, double def, Range r) {
+    const auto* v = raw(key);
+    if (!v) return def;
+    return checkNumber(*v, childPath(key), r, false) ? v->get<double>() : def;
+}
+
+double JsonReader::requiredNumber(const char* key, Range r) {
+    const auto* v = raw(key);
+    if (!v) {
+        m_diag.error(childPath(key), "is required");
+        return std::nan("");
+    }
+    return checkNumber(*v, childPath(key), r, false) ? v->get<double>() : std::nan("");
+}
+
+long long JsonReader::integer(const char* key, long long def, Range r) {
+    const auto* v = raw(key);
+    if (!v) return def;
+    return checkNumber(*v, childPath(key), r, true) ? static_cast<long long>(v->get<double>()) : def;
+}
+
+bool JsonReader::boolean(const char* key, bool def) {
+    const auto* v = raw(key);
+    if (!v) return def;
+    if (!v->is_boolean()) {
+        m_diag.error(childPath(key), "must be true or false (got " + typeName(*v) + ")");
+        return def;
+    }
+    return v->get<bool>();
+}
+
+static std::string joinQuoted(const std::vector<std::string>& xs) {
+    std::string s;
+    for (size_t i = 0; i < xs.size(); ++i) s += (i ? ", \"" : "\"") + xs[i] + "\"";
+    return s;
+}
+
+std::string JsonReader::string(const char* key, const std::string& def,
+                               const std::vector<std::string>& allowed) {
+    const auto* v = raw(key);
+    if (!v) return def;
+    if (!v->is_string()) {
+        m_diag.error(childPath(key), "must be a string (got " + typeName(*v) + ")");
+        return def;
+    }
+    auto s = v->get<std::string>();
+    if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), s) == allowed.end()) {
+        std::string msg = "must be one of " + joinQuoted(allowed) + " (got \"" + s + "\")";
+        const auto hint = closestMatch(s, allowed);
+        if (!hint.empty()) msg += "; did you mean \"" + hint + "\"?";
+        m_diag.error(childPath(key), msg);
+        return def;
+    }
+    return s;
+}
+
+std::vector<double> JsonReader::numbers(const char* key, const std::vector<double>& def, Range r,
+                                        size_t minSize) {
+    const auto* v = raw(key);
+    if (!v) return def;
+    const auto p = childPath(key);
+    if (!v->is_array()) {
+        m_diag.error(p, "must be an array of numbers (got " + typeName(*v) + ")");
+        return def;
+    }
+    if (v->size() < minSize) {
+        m_diag.error(p, "must have at least " + std::to_string(minSize) + " element(s)");
+        return def;
+    }
+    std::vector<double> out;
+    bool ok = true;
+    for (size_t i = 0; i < v->size(); ++i) {
+        if (checkNumber((*v)[i], p + "[" + std::to_string(i) + "]", r, false))
+            out.push_back((*v)[i].get<double>());
+        else
+            ok = false;
+    }
+    return ok ? out : def;
+}
+
+std::vector<long long> JsonReader::integers(const char* key, const std::vector<long long>& def,
+                                            Range r, size_t minSize) {
+    const auto* v = raw(key);
+    if (!v) return def;
+    const auto p = childPath(key);
+    if (!v->is_array()) {
+        m_diag.error(p, "must be an array of integers (got " + typeName(*v) + ")");
+        return def;
+    }
+    if (v->size() < minSize) {
+        m_diag.error(p, "must have at least " + std::to_string(minSize) + " element(s)");
+        return def;
+    }
+    std::vector<long long> out;
+    bool ok = true;
+    for (size_t i = 0; i < v->size(); ++i) {
+        if (checkNumber((*v)[i], p + "[" + std::to_string(i) + "]", r, true))
+            out.push_back(static_cast<long long>((*v)[i].get<double>()));
+        else
+            ok = false;
+    }
+    return ok ? out : def;
+}
+
+std::vector<std::string> JsonReader::strings(const char* key, const std::vector<std::string>& def,
+                                             const std::vector<std::string>& allowed) {
+    const auto* v = raw(key);
+    if (!v) return def;
+    const auto p = childPath(key);
+    if (!v->is_array()) {
+        m_diag.error(p, "must be an array of strings (got " + typeName(*v) + ")");
+        return def;
+    }
+    std::vector<std::string> out;
+    bool ok = true;
+    for (size_t i = 0; i < v->size(); ++i) {
+        const auto ip = p + "[" + std::to_string(i) + "]";
+        const auto& e = (*v)[i];
+        if (!e.is_string()) {
+            m_diag.error(ip, "must be a string (got " + typeName(e) + ")");
+            ok = false;
+            continue;
+        }
+        auto s = e.get<std::string>();
+        if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), s) == allowed.end()) {
+            std::string msg = "must be one of " + joinQuoted(allowed) + " (got \"" + s + "\")";
+            const auto hint = closestMatch(s, allowed);
+            if (!hint.empty()) msg += "; did you mean \"" + hint + "\"?";
+            m_diag.error(ip, msg);
+            ok = false;
+            continue;
+        }
+        out.push_back(std::move(s));
+    }
+    return ok ? out : def;
+}
+
+JsonReader JsonReader::object(const char* key) {
+    const auto* v = raw(key);
+    const auto p = childPath(key);
+    if (v && !v->is_object()) {
+        m_diag.error(p, "must be an object (got " + typeName(*v) + ")");
+        return JsonReader(emptyObject(), p, m_diag);
+    }
+    return JsonReader(v ? *v : emptyObject(), p, m_diag);
+}
+
+void JsonReader::finish() {
+    for (auto it = m_obj.begin(); it != m_obj.end(); ++it) {
+        if (std::find(m_known.begin(), m_known.end(), it.key()) != m_known.end()) continue;
+        std::string msg = "unknown key";
+        const auto hint = closestMatch(it.key(), m_known);
+        if (!hint.empty()) msg += "; did you mean \"" + hint + "\"?";
+        m_diag.error(childPath(it.key().c_str()), msg);
+    }
+}
+
+nlohmann::json parseJsonText(const std::string& text, Diagnostics& diag) {
+    try {
+        return nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        // Translate the byte offset into line/column, which is what an editor shows.
+        size_t line = 1, col = 1;
+        const size_t upto = std::min<size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
+        for (size_t i = 0; i < upto; ++i) {
+            if (text[i] == '\n') { ++line; col = 1; } else { ++col; }
+        }
+        std::string what = e.what();
+        const auto pos = what.find("syntax error");
+        if (pos != std::string::npos) what = what.substr(pos);
+        diag.error("line " + std::to_string(line) + ", column " + std::to_string(col),
+                   "invalid JSON: " + what);
+        return nullptr;
+    }
+}
+
+}  // namespace tandem

@@ -1,0 +1,81 @@
+#pragma once
+// Typed, path-tracking reader over a JSON object: every read checks type, range and unit-suffixed
+// key; unknown keys are reported by finish() with a "did you mean" hint. Errors never throw: they
+// accumulate in a Diagnostics so a user sees every problem of a file at once.
+#include <nlohmann/json.hpp>
+
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "common/diagnostics.h"
+
+namespace tandem {
+
+/// Closed/open numeric bounds for a read. Defaults: any finite value.
+struct Range {
+    double min = -std::numeric_limits<double>::infinity();
+    double max = std::numeric_limits<double>::infinity();
+    bool minExclusive = false;
+    bool maxExclusive = false;
+    static Range positive() { return {0.0, std::numeric_limits<double>::infinity(), true, false}; }
+    static Range nonNegative() { return {0.0, std::numeric_limits<double>::infinity(), false, false}; }
+    static Range closed(double lo, double hi) { return {lo, hi, false, false}; }
+    static Range atLeast(double lo) { return {lo, std::numeric_limits<double>::infinity(), false, false}; }
+    bool contains(double v) const;
+    std::string describe() const;  ///< e.g. "> 0", "in [1, 64]"
+};
+
+class JsonReader {
+public:
+    /// `obj` must outlive the reader. `path` is the JSON path of `obj` (e.g. "$" or "$.mosaic").
+    JsonReader(const nlohmann::json& obj, std::string path, Diagnostics& diag);
+
+    bool isObject() const { return m_valid; }
+    bool has(const char* key) const;
+    const std::string& path() const { return m_path; }
+    std::string childPath(const char* key) const { return m_path + "." + key; }
+    Diagnostics& diagnostics() { return m_diag; }
+    const nlohmann::json* raw(const char* key);  ///< marks key as known; nullptr if absent
+
+    /// Optional number: absent -> `def`. Wrong type / out of range -> error, returns `def`.
+    double number(const char* key, double def, Range r = {});
+    /// Required number: absent -> error "is required".
+    double requiredNumber(const char* key, Range r = {});
+    /// Optional integer (rejects 2.5, accepts 2.0).
+    long long integer(const char* key, long long def, Range r = {});
+    bool boolean(const char* key, bool def);
+    /// Optional string; when `allowed` is non-empty the value must be one of them.
+    std::string string(const char* key, const std::string& def,
+                       const std::vector<std::string>& allowed = {});
+    /// Optional array of numbers, each checked against `r`; `minSize` enforced when present.
+    std::vector<double> numbers(const char* key, const std::vector<double>& def, Range r = {},
+                                size_t minSize = 0);
+    std::vector<long long> integers(const char* key, const std::vector<long long>& def,
+                                    Range r = {}, size_t minSize = 0);
+    std::vector<std::string> strings(const char* key, const std::vector<std::string>& def,
+                                     const std::vector<std::string>& allowed = {});
+
+    /// Child object reader (absent -> reader over an empty object; wrong type -> error).
+    JsonReader object(const char* key);
+
+    /// Reports every key not read so far as unknown, with the closest known key as a hint.
+    void finish();
+
+private:
+    bool checkNumber(const nlohmann::json& v, const std::string& p, const Range& r, bool integer);
+    const nlohmann::json& m_obj;
+    std::string m_path;
+    Diagnostics& m_diag;
+    bool m_valid;
+    std::vector<std::string> m_known;
+};
+
+/// Parses JSON text, reporting a syntax error as `line L, column C: reason` in `diag`.
+/// Returns a null json on failure.
+nlohmann::json parseJsonText(const std::string& text, Diagnostics& diag);
+
+/// Shortest representation that round-trips; used when writing numbers to CSV.
+std::string formatNumber(double v);
+
+}  // namespace tandem

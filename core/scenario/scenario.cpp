@@ -1,0 +1,74 @@
+#include "scenario/scenario.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "common/json_reader.h"
+
+namespace tandem {
+
+std::optional<Scenario> parseScenario(const std::string& text, Diagnostics& diag) {
+    const size_t before = diag.items().size();
+    const nlohmann::json root = parseJsonText(text, diag);
+    if (diag.items().size() != before) return std::nullopt;
+    if (!root.is_object()) {
+        diag.error("$", "a scenario must be a JSON object");
+        return std::nullopt;
+    }
+    JsonReader r(root, "$", diag);
+    Scenario s;
+    r.integer("tandem_scenario_version", kScenarioVersion, Range::closed(1, kScenarioVersion));
+    s.name = r.string("name", "");
+    s.description = r.string("description", "");
+    if (r.has("ml_for_ml")) {
+        JsonReader part = r.object("ml_for_ml");
+        mlforml::Params p;
+        if (part.isObject()) mlforml::readParams(part, p);
+        s.mlForMl = p;
+    }
+    if (r.has("mosaic")) {
+        JsonReader part = r.object("mosaic");
+        mosaic::Envelope e;
+        if (part.isObject()) mosaic::readEnvelope(part, e);
+        s.mosaic = e;
+    }
+    r.finish();
+    if (!s.mlForMl && !s.mosaic && diag.items().size() == before)
+        diag.error("$", "needs an \"ml_for_ml\" or a \"mosaic\" section (or both)");
+    if (diag.items().size() != before) return std::nullopt;
+    return s;
+}
+
+std::optional<Scenario> loadScenarioFile(const std::string& path, Diagnostics& diag) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        diag.error("$", "cannot open file for reading");
+        return std::nullopt;
+    }
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return parseScenario(ss.str(), diag);
+}
+
+std::string scenarioToJson(const Scenario& s) {
+    nlohmann::ordered_json j;
+    j["tandem_scenario_version"] = kScenarioVersion;
+    j["name"] = s.name;
+    j["description"] = s.description;
+    if (s.mlForMl) j["ml_for_ml"] = mlforml::writeParams(*s.mlForMl);
+    if (s.mosaic) j["mosaic"] = mosaic::writeEnvelope(*s.mosaic);
+    return j.dump(2) + "\n";
+}
+
+Scenario defaultScenario() {
+    Scenario s;
+    s.name = "Default: ML-for-ML scenario 1 and MOSAIC Table 3 envelope";
+    s.description =
+        "A GPT-2 Large job shares a fabric with N co-running GPT-1B jobs [2608.06046 Sec. 3.2]; "
+        "an MoE is sized for 32 p6-b200 nodes over 20 days [2608.10605 Table 3].";
+    s.mlForMl = mlforml::Params{};
+    s.mosaic = mosaic::Envelope{};
+    return s;
+}
+
+}  // namespace tandem

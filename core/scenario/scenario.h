@@ -1,0 +1,37 @@
+#pragma once
+// A Tandem scenario: one JSON schema for both engines. Either part may be absent; at least one
+// must be present. Units live in key names (`_s`, `_GBps`, `_bytes`, ...), see MODEL.md.
+#include <optional>
+#include <string>
+
+#include "common/diagnostics.h"
+#include "mlforml/params.h"
+#include "mosaic/envelope.h"
+
+namespace tandem {
+
+/// Current schema version written to `tandem_scenario_version`.
+constexpr int kScenarioVersion = 1;
+
+struct Scenario {
+    std::string name;         ///< short title shown in the window
+    std::string description;  ///< one or two sentences (presets: what to look at)
+    std::optional<mlforml::Params> mlForMl;  ///< `ml_for_ml` section [2608.06046]
+    std::optional<mosaic::Envelope> mosaic;  ///< `mosaic` section [2608.10605]
+};
+
+/// Parses and validates scenario JSON text. Collects every problem (JSON path + reason) in
+/// `diag`; returns std::nullopt when anything is wrong. `diag.file()` labels the messages.
+std::optional<Scenario> parseScenario(const std::string& text, Diagnostics& diag);
+
+/// Reads a file and parses it; an unreadable file is reported as a problem at path "$".
+std::optional<Scenario> loadScenarioFile(const std::string& path, Diagnostics& diag);
+
+/// Canonical JSON text (2-space indent, every key written, trailing newline). Saving a parsed
+/// scenario and parsing it again gives the same text byte for byte.
+std::string scenarioToJson(const Scenario& s);
+
+/// The scenario the GUI opens with: ML-for-ML scenario 1 and the MOSAIC Table 3 envelope.
+Scenario defaultScenario();
+
+}  // namespace tandem
