@@ -1,0 +1,139 @@
+// tandem-cli run SCENARIO.json --out DIR: runs each part of a scenario and writes its results.
+#include <QCommandLineParser>
+#include <QDir>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+
+#include "commands.h"
+#include "mlforml/report.h"
+#include "mlforml/simulate.h"
+#include "mosaic/report.h"
+#include "mosaic/search.h"
+#include "output.h"
+
+namespace cli {
+namespace {
+
+struct OutFile {
+    const char* name;
+    std::string data;
+};
+
+bool writeAll(const QDir& dir, const std::vector<OutFile>& files) {
+    for (const auto& f : files) {
+        QString err;
+        if (!writeFileAtomic(dir.filePath(QString::fromUtf8(f.name)), f.data, &err)) {
+            printError(err);
+            return false;
+        }
+        std::printf("wrote %s\n", dir.filePath(QString::fromUtf8(f.name)).toUtf8().constData());
+    }
+    return true;
+}
+
+/// First-crossing summary: one row per (N, policy), minutes per target and ratio to Joint.
+void printMlForMlSummary(const tandem::mlforml::Result& r) {
+    std::printf("\nML-for-ML [arXiv:2608.06046]: first-crossing time (min), ratio to Joint\n");
+    std::vector<std::string> header{"background", "policy"};
+    for (double f : r.targetFactors) header.push_back(fixed(f, 3) + "xLmin");
+    header.push_back("ratio@" + (r.targetFactors.empty() ? std::string("-")
+                                                         : fixed(r.targetFactors.back(), 3)));
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& pt : r.points) {
+        const tandem::mlforml::PolicyRun* joint = nullptr;
+        for (const auto& run : pt.policies)
+            if (run.policy == "Joint") joint = &run;
+        for (const auto& run : pt.policies) {
+            std::vector<std::string> row{pt.label, run.policy};
+            for (double t : run.firstCrossing_s) row.push_back(fixed(t / 60.0, 1));
+            double ratio = std::nan("");
+            if (joint && !run.firstCrossing_s.empty() && !joint->firstCrossing_s.empty())
+                ratio = run.firstCrossing_s.back() / joint->firstCrossing_s.back();
+            row.push_back(std::isfinite(ratio) ? fixed(ratio, 3) : "n/a");
+            rows.push_back(row);
+        }
+    }
+    printTable(header, rows);
+}
+
+void printMosaicSummary(const tandem::mosaic::SearchResult& r) {
+    std::printf("\nMOSAIC [arXiv:2608.10605]: loss against sparsity\n");
+    std::printf("  compute-optimal sparsity S* = %s (model-FLOPs budget, blind to hardware)\n",
+                fixed(r.computeOptimalS, 3).c_str());
+    std::printf("  cluster-optimal sparsity S* = %s (best feasible plan on the cluster)\n",
+                fixed(r.clusterOptimalS, 3).c_str());
+    if (r.optimum >= 0) {
+        const auto& c = r.candidates[static_cast<size_t>(r.optimum)];
+        const auto& g = c.geometry;
+        std::printf("  optimum: L=%d d=%d E=%d K=%d G=%d N_act=%.2f B N_tot=%.1f B S=%.3f "
+                    "D=%.3g tokens MFU=%.1f %% loss=%.4f nats\n",
+                    g.layers, g.dModel, g.experts, g.topK, g.splitG, g.nAct / 1e9, g.nTot / 1e9,
+                    g.sparsity, c.tokens, 100.0 * c.eval.mfu, c.loss);
+        std::printf("  layout: TP=%d EP=%d PP=%d CP=%d DP=%d micro-batch=%d\n", c.plan.tp,
+                    c.plan.ep, c.plan.pp, c.plan.cp, c.plan.dp, c.plan.mbs);
+    } else {
+        std::printf("  no feasible geometry on this cluster\n");
+    }
+    std::printf("  feasible candidates: %zu\n", r.candidates.size());
+}
+
+}  // namespace
+
+int runCommand(const QStringList& args) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Run every part of a scenario (ml_for_ml, mosaic) and write the results into DIR: "
+        "scenario.json (canonical copy), mlforml_result.json, mlforml_first_crossing.csv, "
+        "mlforml_trajectories.csv, mosaic_result.json, mosaic_frontier.csv, "
+        "mosaic_candidates.csv."));
+    parser.addPositionalArgument(QStringLiteral("SCENARIO.json"), QStringLiteral("Scenario file."));
+    const QCommandLineOption out(QStringLiteral("out"), QStringLiteral("Output folder."),
+                                 QStringLiteral("DIR"));
+    parser.addOption(out);
+    int code = kExitOk;
+    if (!parseArgs(parser, args, &code)) return code;
+    const QStringList pos = parser.positionalArguments();
+    if (pos.size() != 1) {
+        printError(QStringLiteral("run takes exactly one SCENARIO.json"));
+        return kExitBadInput;
+    }
+    if (!parser.isSet(out) || parser.value(out).isEmpty()) {
+        printError(QStringLiteral("run needs --out DIR"));
+        return kExitBadInput;
+    }
+    const auto scenario = loadScenarioOrReport(pos[0]);
+    if (!scenario) return kExitBadInput;
+
+    QDir dir(parser.value(out));
+    if (!dir.mkpath(QStringLiteral("."))) {
+        printError(QStringLiteral("%1: cannot create output folder").arg(parser.value(out)));
+        return kExitFailure;
+    }
+    std::vector<OutFile> files{{"scenario.json", tandem::scenarioToJson(*scenario)}};
+    try {
+        if (scenario->mlForMl) {
+            const auto r = tandem::mlforml::simulate(*scenario->mlForMl);
+            files.push_back({"mlforml_result.json", tandem::mlforml::resultToJson(r).dump(2) + "\n"});
+            files.push_back({"mlforml_first_crossing.csv", tandem::mlforml::firstCrossingCsv(r)});
+            files.push_back({"mlforml_trajectories.csv", tandem::mlforml::trajectoriesCsv(r)});
+            printMlForMlSummary(r);
+        }
+        if (scenario->mosaic) {
+            const auto r = tandem::mosaic::search(*scenario->mosaic);
+            files.push_back({"mosaic_result.json", tandem::mosaic::searchToJson(r).dump(2) + "\n"});
+            files.push_back({"mosaic_frontier.csv", tandem::mosaic::frontierCsv(r)});
+            files.push_back({"mosaic_candidates.csv", tandem::mosaic::candidatesCsv(r)});
+            printMosaicSummary(r);
+        }
+    } catch (const std::exception& e) {
+        printError(QStringLiteral("%1: %2").arg(pos[0], QString::fromUtf8(e.what())));
+        return kExitFailure;
+    }
+    std::printf("\n");
+    return writeAll(dir, files) ? kExitOk : kExitFailure;
+}
+
+}  // namespace cli

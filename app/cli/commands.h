@@ -1,0 +1,17 @@
+#pragma once
+// Sub-commands of tandem-cli. Each takes the arguments after the command name (argv[0] is
+// "tandem-cli <command>") and returns the process exit code: 0 ok, 1 failed check or runtime
+// error, 2 invalid input or usage.
+#include <QStringList>
+
+namespace cli {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;
+constexpr int kExitBadInput = 2;
+
+int runCommand(const QStringList& args);
+int validateCommand(const QStringList& args);
+int reproduceCommand(const QStringList& args);
+
+}  // namespace cli

@@ -1,0 +1,47 @@
+// tandem-cli: headless front end to the Tandem engine (same core as the GUI).
+#include <QCoreApplication>
+#include <QStringList>
+
+#include <cstdio>
+
+#include "commands.h"
+
+namespace {
+
+const char* kUsage =
+    "Usage: tandem-cli <command> [options]\n"
+    "\n"
+    "Commands:\n"
+    "  run SCENARIO.json --out DIR   run a scenario; write results as CSV and JSON into DIR\n"
+    "  validate SCENARIO.json        check a scenario; one line per problem, exit 2 if any\n"
+    "  reproduce {ml-for-ml|mosaic|all} [--json]\n"
+    "                                compare Tandem with the papers' published numbers\n"
+    "\n"
+    "Run 'tandem-cli <command> --help' for a command's options.\n"
+    "Exit codes: 0 ok, 1 a check failed or a run error, 2 invalid input or usage.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("tandem-cli"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(TANDEM_VERSION));
+    QStringList args = QCoreApplication::arguments();
+    if (args.size() < 2 || args[1] == "--help" || args[1] == "-h" || args[1] == "help") {
+        std::fputs(kUsage, args.size() < 2 ? stderr : stdout);
+        return args.size() < 2 ? cli::kExitBadInput : cli::kExitOk;
+    }
+    if (args[1] == "--version") {
+        std::printf("tandem-cli %s\n", TANDEM_VERSION);
+        return cli::kExitOk;
+    }
+    const QString command = args[1];
+    QStringList rest = args.mid(2);
+    rest.prepend(QStringLiteral("tandem-cli ") + command);
+    if (command == "run") return cli::runCommand(rest);
+    if (command == "validate") return cli::validateCommand(rest);
+    if (command == "reproduce") return cli::reproduceCommand(rest);
+    std::fprintf(stderr, "tandem-cli: unknown command '%s'\n\n%s", command.toUtf8().constData(),
+                 kUsage);
+    return cli::kExitBadInput;
+}

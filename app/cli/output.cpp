@@ -1,0 +1,97 @@
+#include "output.h"
+
+#include "commands.h"
+
+#include <QSaveFile>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace cli {
+
+bool writeFileAtomic(const QString& path, const std::string& data, QString* error) {
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) {
+        if (error) *error = QStringLiteral("%1: cannot write: %2").arg(path, f.errorString());
+        return false;
+    }
+    if (f.write(data.data(), static_cast<qint64>(data.size())) != static_cast<qint64>(data.size()) ||
+        !f.commit()) {
+        if (error) *error = QStringLiteral("%1: write failed: %2").arg(path, f.errorString());
+        return false;
+    }
+    return true;
+}
+
+void printTable(const std::vector<std::string>& header,
+                const std::vector<std::vector<std::string>>& rows) {
+    std::vector<size_t> width(header.size(), 0);
+    auto grow = [&](const std::vector<std::string>& r) {
+        for (size_t i = 0; i < r.size() && i < width.size(); ++i)
+            width[i] = std::max(width[i], r[i].size());
+    };
+    grow(header);
+    for (const auto& r : rows) grow(r);
+    auto line = [&](const std::vector<std::string>& r) {
+        std::string s;
+        for (size_t i = 0; i < width.size(); ++i) {
+            const std::string cell = i < r.size() ? r[i] : std::string();
+            s += cell;
+            if (i + 1 < width.size()) s += std::string(width[i] - cell.size() + 2, ' ');
+        }
+        while (!s.empty() && s.back() == ' ') s.pop_back();
+        std::printf("%s\n", s.c_str());
+    };
+    line(header);
+    size_t total = 0;
+    for (size_t w : width) total += w + 2;
+    std::printf("%s\n", std::string(total > 2 ? total - 2 : 0, '-').c_str());
+    for (const auto& r : rows) line(r);
+}
+
+void printError(const QString& message) {
+    std::fprintf(stderr, "tandem-cli: %s\n", message.toUtf8().constData());
+}
+
+std::string fixed(double v, int digits) {
+    if (std::isnan(v)) return "not reached";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+
+}  // namespace cli
+
+#include <QCommandLineParser>
+
+namespace cli {
+
+bool parseArgs(QCommandLineParser& parser, const QStringList& args, int* exitCode) {
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
+                                  QStringLiteral("Show this help."));
+    parser.addOption(help);
+    if (!parser.parse(args)) {
+        printError(parser.errorText());
+        *exitCode = kExitBadInput;
+        return false;
+    }
+    if (parser.isSet(help)) {
+        std::printf("%s", parser.helpText().toUtf8().constData());
+        *exitCode = kExitOk;
+        return false;
+    }
+    return true;
+}
+
+std::optional<tandem::Scenario> loadScenarioOrReport(const QString& file) {
+    tandem::Diagnostics diag(file.toStdString());
+    auto s = tandem::loadScenarioFile(file.toStdString(), diag);
+    if (!s) {
+        for (const auto& issue : diag.items())
+            std::fprintf(stderr, "%s\n", issue.str().c_str());
+    }
+    return s;
+}
+
+}  // namespace cli

@@ -1,0 +1,42 @@
+#pragma once
+// Output helpers for tandem-cli: atomic file writes and aligned text tables.
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+#include <string>
+#include <vector>
+
+#include "scenario/scenario.h"
+
+namespace cli {
+
+/// Writes `data` to `path` atomically (QSaveFile: a temp file renamed over the target, so a
+/// crash never leaves a half-written file). Returns false and fills `error` on failure.
+bool writeFileAtomic(const QString& path, const std::string& data, QString* error);
+
+/// Prints rows as a left-aligned table with a header row and a rule under it.
+void printTable(const std::vector<std::string>& header,
+                const std::vector<std::vector<std::string>>& rows);
+
+/// Prints to stderr, one line, prefixed with "tandem-cli: ".
+void printError(const QString& message);
+
+/// Fixed-point formatting with `digits` decimals; NaN prints as "not reached".
+std::string fixed(double v, int digits);
+
+}  // namespace cli
+
+class QCommandLineParser;
+
+namespace cli {
+
+/// Parses `args` with `parser` (adds --help). On a usage error prints it and returns false with
+/// `*exitCode` = 2; on --help prints help and returns false with `*exitCode` = 0.
+bool parseArgs(QCommandLineParser& parser, const QStringList& args, int* exitCode);
+
+/// Loads and validates a scenario file; prints every problem (file: path: reason) on stderr,
+/// one per line. Returns std::nullopt when the file is not a valid scenario.
+std::optional<tandem::Scenario> loadScenarioOrReport(const QString& file);
+}  // namespace cli

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Configures and builds Tandem (Release) into ./build. Safe to re-run (incremental).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+"./scripts/install-deps.sh"
+generator=()
+command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
+if [ ! -f build/CMakeCache.txt ]; then
+  echo "[tandem] configuring build/ (Release)"
+  cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "$@"
+fi
+echo "[tandem] building with $(nproc) job(s)"
+cmake --build build --parallel "$(nproc)"

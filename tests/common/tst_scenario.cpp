@@ -1,0 +1,55 @@
+// Scenario schema: top-level validation, canonical save, byte-identical round trip.
+#include <QtTest>
+
+#include "scenario/scenario.h"
+
+class TestScenario : public QObject {
+    Q_OBJECT
+private slots:
+    void defaultRoundTripsByteIdentically() {
+        const std::string text = tandem::scenarioToJson(tandem::defaultScenario());
+        tandem::Diagnostics d;
+        const auto s = tandem::parseScenario(text, d);
+        QVERIFY2(s.has_value(), d.str().c_str());
+        QVERIFY(s->mlForMl.has_value());
+        QVERIFY(s->mosaic.has_value());
+        QCOMPARE(QString::fromStdString(tandem::scenarioToJson(*s)), QString::fromStdString(text));
+    }
+
+    void topLevelErrors_data() {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("path");
+        QTest::newRow("not an object") << "[1, 2]" << "$";
+        QTest::newRow("no part") << R"({"name": "x"})" << "$";
+        QTest::newRow("unknown top key") << R"({"name": "x", "mosiac": {}})" << "$.mosiac";
+        QTest::newRow("part wrong type") << R"({"ml_for_ml": 3})" << "$.ml_for_ml";
+        QTest::newRow("future version") << R"({"tandem_scenario_version": 9, "mosaic": {}})"
+                                        << "$.tandem_scenario_version";
+        QTest::newRow("syntax") << "{\"name\": }" << "line 1, column 10";
+    }
+    void topLevelErrors() {
+        QFETCH(QString, json);
+        QFETCH(QString, path);
+        tandem::Diagnostics d;
+        QVERIFY(!tandem::parseScenario(json.toStdString(), d).has_value());
+        QVERIFY(!d.ok());
+        QCOMPARE(QString::fromStdString(d.items()[0].path), path);
+    }
+
+    void unknownTopKeySuggestsSection() {
+        tandem::Diagnostics d;
+        QVERIFY(!tandem::parseScenario(R"({"name": "x", "mosiac": {}})", d));
+        QCOMPARE(QString::fromStdString(d.items()[0].message),
+                 QStringLiteral("unknown key; did you mean \"mosaic\"?"));
+    }
+
+    void missingFileIsReported() {
+        tandem::Diagnostics d("nope.json");
+        QVERIFY(!tandem::loadScenarioFile("/nonexistent/nope.json", d));
+        QCOMPARE(QString::fromStdString(d.str()),
+                 QStringLiteral("nope.json: $: cannot open file for reading\n"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestScenario)
+#include "tst_scenario.moc"
