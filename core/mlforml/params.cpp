@@ -1,0 +1,203 @@
+#include "mlforml/params.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/json_reader.h"
+#include "mlforml/knobs.h"
+
+namespace tandem::mlforml {
+namespace {
+
+constexpr double kGB = 1e9;
+constexpr double kMs = 1e-3;
+
+std::vector<int> toInts(const std::vector<long long>& v) {
+    return std::vector<int>(v.begin(), v.end());
+}
+std::vector<long long> toLongs(const std::vector<int>& v) {
+    return std::vector<long long>(v.begin(), v.end());
+}
+
+void readBackgroundJob(JsonReader r, BackgroundJob& b) {
+    if (!r.isObject()) return;
+    b.model = r.string("model", b.model);
+    b.nodes = static_cast<int>(r.integer("nodes", b.nodes, Range::closed(1, 100000)));
+    b.gradientBytes = r.number("gradient_GB", b.gradientBytes / kGB, Range::nonNegative()) * kGB;
+    b.computeS = r.number("compute_ms", b.computeS / kMs, Range::positive()) * kMs;
+    b.computeJitter = r.number("compute_jitter", b.computeJitter, {0.0, 1.0, false, true});
+    r.finish();
+}
+
+void readProgress(JsonReader r, ProgressModel& m) {
+    if (!r.isObject()) return;
+    m.precisionModel = r.string("precision_model", m.precisionModel, {"kappa", "noise_inflation"});
+    m.criticalBatchSequences =
+        r.number("critical_batch_sequences", m.criticalBatchSequences, Range::nonNegative());
+    m.kappaMxfp4 = r.number("kappa_mxfp4", m.kappaMxfp4, Range::atLeast(1e-3));
+    m.kappaFp8 = r.number("kappa_fp8", m.kappaFp8, Range::atLeast(1e-3));
+    m.omegaMxfp4 = r.number("omega_mxfp4", m.omegaMxfp4, Range::nonNegative());
+    m.omegaFp8 = r.number("omega_fp8", m.omegaFp8, Range::nonNegative());
+    m.lMin = r.number("l_min", m.lMin, Range::positive());
+    m.staticUpdates = r.number("static_updates", m.staticUpdates, Range::closed(1, 1e9));
+    m.lossFloor = r.number("loss_floor", m.lossFloor, Range::nonNegative());
+    m.lossExponent = r.number("loss_exponent", m.lossExponent, {0.0, 5.0, true, false});
+    m.lossOffset = r.number("loss_offset", m.lossOffset, Range::nonNegative());
+    if (!(m.lossFloor < m.lMin))
+        r.diagnostics().error(r.childPath("loss_floor"),
+                              "must be below l_min (the loss Static reaches); got " +
+                                  formatNumber(m.lossFloor) + " >= " + formatNumber(m.lMin));
+    r.finish();
+}
+
+bool isPolicy(const std::string& s) {
+    const auto& names = policyNames();
+    if (std::find(names.begin(), names.end(), s) != names.end()) return true;
+    Combo c;
+    return parseComboLabel(s, c);
+}
+
+}  // namespace
+
+void readParams(JsonReader& r, Params& p) {
+    auto& d = r.diagnostics();
+    p.scenario = r.string("scenario", p.scenario, {"sweep", "poisson", "trace"});
+    p.backgroundJobs = toInts(r.integers("background_jobs", toLongs(p.backgroundJobs),
+                                         Range::closed(0, 1000), 1));
+    readBackgroundJob(r.object("background_job"), p.backgroundJob);
+    p.arrivalRatePerS = r.number("arrival_rate_per_s", p.arrivalRatePerS, Range::nonNegative());
+    p.maxBackgroundJobs =
+        static_cast<int>(r.integer("max_background_jobs", p.maxBackgroundJobs, Range::closed(0, 64)));
+    p.backgroundJobDurationS =
+        r.number("background_job_duration_s", p.backgroundJobDurationS, Range::positive());
+    p.traceFile = r.string("trace_file", p.traceFile);
+    p.traceFlows = static_cast<int>(r.integer("trace_flows", p.traceFlows, Range::closed(1, 1e6)));
+
+    p.foregroundModel = r.string("foreground_model", p.foregroundModel);
+    p.foregroundParameters =
+        r.number("foreground_parameters", p.foregroundParameters, Range::positive());
+    p.foregroundNodes =
+        static_cast<int>(r.integer("foreground_nodes", p.foregroundNodes, Range::closed(1, 100000)));
+    p.gpusPerNode = static_cast<int>(r.integer("gpus_per_node", p.gpusPerNode, Range::closed(1, 1024)));
+    p.microbatchSequences =
+        r.number("microbatch_sequences", p.microbatchSequences, Range::positive());
+    p.microbatchComputeS =
+        r.number("microbatch_compute_ms", p.microbatchComputeS / kMs, Range::positive()) * kMs;
+    p.precisions = r.strings("precisions", p.precisions, knownPrecisions());
+    if (p.precisions.empty()) d.error(r.childPath("precisions"), "must list at least one precision");
+    p.gradientAccumulations = toInts(r.integers(
+        "gradient_accumulations", toLongs(p.gradientAccumulations), Range::closed(1, 4096), 1));
+
+    p.fabricBytesPerS = r.number("fabric_GBps", p.fabricBytesPerS / kGB, Range::nonNegative()) * kGB;
+    p.nicBytesPerS = r.number("nic_GBps", p.nicBytesPerS / kGB, Range::nonNegative()) * kGB;
+    p.ccEfficiency = r.number("cc_efficiency", p.ccEfficiency, {0.0, 1.0, true, false});
+    p.ccEfficiencyDropPerFlow =
+        r.number("cc_efficiency_drop_per_flow", p.ccEfficiencyDropPerFlow, Range::nonNegative());
+    p.overlapWindowS =
+        r.number("overlap_window_ms", p.overlapWindowS / kMs, Range::nonNegative()) * kMs;
+    p.mode = r.string("mode", p.mode, {"replay", "closed_loop"});
+    p.replayWarmupIterations = static_cast<int>(
+        r.integer("replay_warmup_iterations", p.replayWarmupIterations, Range::closed(0, 1000)));
+    p.replayIterations =
+        static_cast<int>(r.integer("replay_iterations", p.replayIterations, Range::closed(1, 1000)));
+    p.startOffsets = static_cast<int>(r.integer("start_offsets", p.startOffsets, Range::closed(1, 64)));
+    p.offsetSpacingS = r.number("offset_spacing_s", p.offsetSpacingS, Range::nonNegative());
+    p.recordWarmupS = r.number("record_warmup_s", p.recordWarmupS, Range::nonNegative());
+
+    p.policies = r.strings("policies", p.policies);
+    for (size_t i = 0; i < p.policies.size(); ++i) {
+        if (isPolicy(p.policies[i])) continue;
+        std::string msg = "unknown policy \"" + p.policies[i] +
+                          "\": use Static, Knob-Precision, Knob-GA, Decoupled, Joint, Oracle or "
+                          "a combination such as \"GA16-MXFP4\"";
+        const auto hint = closestMatch(p.policies[i], policyNames());
+        if (!hint.empty()) msg += "; did you mean \"" + hint + "\"?";
+        d.error(r.childPath("policies") + "[" + std::to_string(i) + "]", msg);
+    }
+    if (p.policies.empty()) d.error(r.childPath("policies"), "must list at least one policy");
+    p.targetFactors = r.numbers("target_factors", p.targetFactors, Range::positive(), 1);
+    p.decisionIntervalS = r.number("decision_interval_s", p.decisionIntervalS, Range::positive());
+    p.historyWindowS = r.number("history_window_s", p.historyWindowS, Range::positive());
+    p.telemetryDelayS = r.number("telemetry_delay_s", p.telemetryDelayS, Range::nonNegative());
+    p.samplePeriodS = r.number("sample_period_s", p.samplePeriodS, Range::positive());
+    readProgress(r.object("progress"), p.progress);
+    p.seed = static_cast<std::uint64_t>(r.integer("seed", static_cast<long long>(p.seed),
+                                                  Range::closed(0, 9007199254740991.0)));
+    p.horizonS = r.number("horizon_s", p.horizonS, {0.0, 1e9, true, false});
+
+    // Cross-field checks.
+    for (size_t i = 0; i < p.targetFactors.size(); ++i) {
+        const double target = p.targetFactors[i] * p.progress.lMin;
+        if (!(target > p.progress.lossFloor))
+            d.error(r.childPath("target_factors") + "[" + std::to_string(i) + "]",
+                    "target loss " + formatNumber(target) +
+                        " is not above the reachable loss (progress.loss_floor = " +
+                        formatNumber(p.progress.lossFloor) + ")");
+    }
+    if (p.scenario == "trace" && p.traceFile.empty())
+        d.error(r.childPath("trace_file"), "is required when scenario is \"trace\"");
+    if (p.scenario == "sweep" && p.backgroundJobs.empty())
+        d.error(r.childPath("background_jobs"), "must list at least one N for scenario \"sweep\"");
+    r.finish();
+}
+
+nlohmann::ordered_json writeParams(const Params& p) {
+    nlohmann::ordered_json j;
+    j["scenario"] = p.scenario;
+    j["background_jobs"] = p.backgroundJobs;
+    nlohmann::ordered_json b;
+    b["model"] = p.backgroundJob.model;
+    b["nodes"] = p.backgroundJob.nodes;
+    b["gradient_GB"] = p.backgroundJob.gradientBytes / kGB;
+    b["compute_ms"] = p.backgroundJob.computeS / kMs;
+    b["compute_jitter"] = p.backgroundJob.computeJitter;
+    j["background_job"] = b;
+    j["arrival_rate_per_s"] = p.arrivalRatePerS;
+    j["max_background_jobs"] = p.maxBackgroundJobs;
+    j["background_job_duration_s"] = p.backgroundJobDurationS;
+    j["trace_file"] = p.traceFile;
+    j["trace_flows"] = p.traceFlows;
+    j["foreground_model"] = p.foregroundModel;
+    j["foreground_parameters"] = p.foregroundParameters;
+    j["foreground_nodes"] = p.foregroundNodes;
+    j["gpus_per_node"] = p.gpusPerNode;
+    j["microbatch_sequences"] = p.microbatchSequences;
+    j["microbatch_compute_ms"] = p.microbatchComputeS / kMs;
+    j["precisions"] = p.precisions;
+    j["gradient_accumulations"] = p.gradientAccumulations;
+    j["fabric_GBps"] = p.fabricBytesPerS / kGB;
+    j["nic_GBps"] = p.nicBytesPerS / kGB;
+    j["cc_efficiency"] = p.ccEfficiency;
+    j["cc_efficiency_drop_per_flow"] = p.ccEfficiencyDropPerFlow;
+    j["overlap_window_ms"] = p.overlapWindowS / kMs;
+    j["mode"] = p.mode;
+    j["replay_warmup_iterations"] = p.replayWarmupIterations;
+    j["replay_iterations"] = p.replayIterations;
+    j["start_offsets"] = p.startOffsets;
+    j["offset_spacing_s"] = p.offsetSpacingS;
+    j["record_warmup_s"] = p.recordWarmupS;
+    j["policies"] = p.policies;
+    j["target_factors"] = p.targetFactors;
+    j["decision_interval_s"] = p.decisionIntervalS;
+    j["history_window_s"] = p.historyWindowS;
+    j["telemetry_delay_s"] = p.telemetryDelayS;
+    j["sample_period_s"] = p.samplePeriodS;
+    nlohmann::ordered_json m;
+    m["precision_model"] = p.progress.precisionModel;
+    m["critical_batch_sequences"] = p.progress.criticalBatchSequences;
+    m["kappa_mxfp4"] = p.progress.kappaMxfp4;
+    m["kappa_fp8"] = p.progress.kappaFp8;
+    m["omega_mxfp4"] = p.progress.omegaMxfp4;
+    m["omega_fp8"] = p.progress.omegaFp8;
+    m["l_min"] = p.progress.lMin;
+    m["static_updates"] = p.progress.staticUpdates;
+    m["loss_floor"] = p.progress.lossFloor;
+    m["loss_exponent"] = p.progress.lossExponent;
+    m["loss_offset"] = p.progress.lossOffset;
+    j["progress"] = m;
+    j["seed"] = p.seed;
+    j["horizon_s"] = p.horizonS;
+    return j;
+}
+
+}  // namespace tandem::mlforml

@@ -1,0 +1,113 @@
+#pragma once
+// Inputs of the ML-for-ML engine [2608.06046 Sec. 3]: the foreground job, the shared fabric, the
+// background traffic, the progress model and the policies. Defaults are the paper's scenario 1
+// (Sec. 3.2) as calibrated in docs/MODEL-ML-FOR-ML.md; each calibrated default names the figure
+// it was fitted to. Units inside the struct are SI; JSON keys carry units and are converted once
+// in readParams/writeParams.
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tandem {
+class JsonReader;
+}
+
+namespace tandem::mlforml {
+
+/// A data-parallel background job that alternates a compute phase and a DP all-reduce
+/// [2608.06046 Sec. 3.2/3.3; MODEL.md A3]. Calibrated GPT-1B defaults (fitted to the p95 volumes
+/// of Sec. 3.2 and the exposed shares of Fig. 2a).
+struct BackgroundJob {
+    std::string model = "GPT-1B";     ///< label only
+    int nodes = 8;                    ///< nodes of the job; inter-node ring over these (>= 1)
+    double gradientBytes = 2.51e9;    ///< bytes all-reduced per sync (JSON `gradient_GB`)
+    double computeS = 0.069;          ///< mean compute phase between syncs, s (`compute_ms`)
+    double computeJitter = 0.27;      ///< uniform +- fraction of computeS per cycle, [0, 1)
+};
+
+/// Progress (training-efficiency) model [MODEL.md A4; McCandlish et al. 2018].
+/// dS per update = 1 / (1 + Bnoise_p / B) / kappa_p, B = g * microbatch * DP workers;
+/// loss L(S) = lossFloor + A (S + lossOffset)^(-lossExponent), A chosen so that Static
+/// (baseline combination) reaches lMin after staticUpdates updates [2608.06046 Fig. 2].
+struct ProgressModel {
+    /// "kappa": precision divides progress by kappa_p (default, fits Fig. 2c/2d);
+    /// "noise_inflation": Bnoise_p = Bnoise * (1 + omega_p).
+    std::string precisionModel = "kappa";
+    double criticalBatchSequences = 3040;  ///< Bnoise in sequences (= 1.9 x B(GA4) at defaults)
+    double kappaMxfp4 = 1.3;               ///< progress cost of MXFP4 (fitted to Fig. 2c/2d)
+    double kappaFp8 = 1.05;                ///< FP8 / MXFP8 (beyond the paper; assumption)
+    double omegaMxfp4 = 0.6;               ///< noise inflation of MXFP4 (alternative model)
+    double omegaFp8 = 0.1;                 ///< noise inflation of FP8 / MXFP8
+    double lMin = 2.55048;                 ///< Static's final eval loss [2608.06046 Sec. 3.1]
+    double staticUpdates = 10000;          ///< updates of the Static run that ends at lMin
+    double lossFloor = 2.4523;             ///< L_inf (fitted: 1.02 L_min at ~4.3k Static updates)
+    double lossExponent = 0.5;             ///< alpha of the loss curve
+    double lossOffset = 0;                 ///< S0, progress units
+};
+
+/// All inputs of one ML-for-ML run (the `ml_for_ml` object of a scenario).
+struct Params {
+    /// "sweep" (scenario 1: one point per entry of backgroundJobs), "poisson" (scenario 2),
+    /// "trace" (a measured background load, CSV time_s,bytes_per_s).
+    std::string scenario = "sweep";
+    std::vector<int> backgroundJobs = {4, 8, 12, 16};  ///< N per point (sweep)
+    BackgroundJob backgroundJob;                       ///< model of each background job
+
+    // Poisson arrivals [2608.06046 Sec. 3.3].
+    double arrivalRatePerS = 0.002;     ///< `arrival_rate_per_s`
+    int maxBackgroundJobs = 5;          ///< at most this many at once; later arrivals wait
+    double backgroundJobDurationS = 1500;  ///< run length of each arriving job, s
+    // Trace input.
+    std::string traceFile;              ///< CSV with columns time_s,bytes_per_s ("trace")
+    int traceFlows = 64;                ///< node-flows the traced load counts as in fair sharing
+
+    // Foreground job: GPT-2 Large on A100 [2608.06046 Sec. 3.1].
+    std::string foregroundModel = "GPT-2 Large";
+    double foregroundParameters = 774e6;  ///< gradient values per sync
+    int foregroundNodes = 50;             ///< calibrated (Fig. 2a shares with the fabric below)
+    int gpusPerNode = 8;
+    double microbatchSequences = 1;       ///< sequences per GPU per microbatch
+    double microbatchComputeS = 0.0593;   ///< T_c, s [Sec. 3.1] (`microbatch_compute_ms`)
+    std::vector<std::string> precisions = {"BF16", "MXFP4"};  ///< p; first = baseline
+    std::vector<int> gradientAccumulations = {4, 16};          ///< g; first = baseline
+
+    // Network [MODEL.md A3].
+    double fabricBytesPerS = 478e9;  ///< shared fabric capacity (`fabric_GBps`), fitted to Fig. 2a
+    double nicBytesPerS = 12.3e9;    ///< per-node NIC (`nic_GBps`), fitted to Sec. 3.2 p95 volumes
+    double ccEfficiency = 1.0;       ///< achieved / max-min rate, (0, 1]
+    double ccEfficiencyDropPerFlow = 0;  ///< efficiency / (1 + drop * (competing groups - 1))
+    double overlapWindowS = 0;       ///< transfer hidden behind the last backward (`overlap_window_ms`)
+    std::string mode = "replay";     ///< "replay" (open loop, paper) or "closed_loop"
+    int replayWarmupIterations = 1;  ///< foreground iterations discarded per replay
+    int replayIterations = 8;        ///< measured foreground iterations per offset
+    int startOffsets = 4;            ///< replays per point at different start offsets [Sec. 3.2]
+    double offsetSpacingS = 0.25;    ///< spacing of the start offsets, s
+    double recordWarmupS = 5;        ///< background-alone time before the foreground starts, s
+
+    // Controller [2608.06046 Sec. 2.3-2.4].
+    std::vector<std::string> policies = {"Static", "Knob-Precision", "Knob-GA", "Decoupled",
+                                         "Joint"};
+    std::vector<double> targetFactors = {1.005, 1.01, 1.015, 1.02};  ///< x L_min [Sec. 3.3]
+    double decisionIntervalS = 60;   ///< greedy rule re-evaluated every interval
+    double historyWindowS = 120;     ///< observations averaged by the estimator
+    double telemetryDelayS = 5;      ///< observation becomes visible this late
+    double samplePeriodS = 10;       ///< network phase held this long in the training loop
+
+    ProgressModel progress;
+    std::uint64_t seed = 1;
+    double horizonS = 400000;        ///< wall-clock limit of every simulated run, s
+};
+
+/// Reads the `ml_for_ml` object into `p` (starting from `p`'s current values, normally the
+/// defaults). Every key is optional; type, range and unit checks and cross-field checks
+/// (targets above the reachable loss, trace file for "trace", policy and combination names)
+/// report errors in r.diagnostics() with their JSON path. Calls r.finish() (unknown keys).
+void readParams(tandem::JsonReader& r, Params& p);
+
+/// Writes every key of `p` in canonical order; readParams(writeParams(p)) == p and
+/// save -> load -> save is byte-identical.
+nlohmann::ordered_json writeParams(const Params& p);
+
+}  // namespace tandem::mlforml
