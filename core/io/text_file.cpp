@@ -1,0 +1,98 @@
+#include "io/text_file.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace tandem::io {
+
+bool readTextFile(const std::string& path, std::string& out, Diagnostics& diag) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        diag.error("file", "cannot open \"" + path + "\" for reading");
+        return false;
+    }
+    in.seekg(0, std::ios::end);
+    const auto size = in.tellg();
+    if (size < 0) {
+        diag.error("file", "cannot determine the size of \"" + path + "\"");
+        return false;
+    }
+    if (static_cast<std::size_t>(size) > kMaxImportBytes) {
+        diag.error("file", "file is " + std::to_string(static_cast<long long>(size)) +
+                               " bytes; importers read at most " +
+                               std::to_string(kMaxImportBytes) + " bytes");
+        return false;
+    }
+    in.seekg(0, std::ios::beg);
+    out.assign(static_cast<std::size_t>(size), '\0');
+    if (size > 0 && !in.read(&out[0], size)) {
+        diag.error("file", "read error on \"" + path + "\"");
+        return false;
+    }
+    return true;
+}
+
+std::vector<std::string> splitLines(const std::string& text) {
+    std::vector<std::string> lines;
+    std::string cur;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '\n' || c == '\r') {
+            lines.push_back(cur);
+            cur.clear();
+            if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+        } else {
+            cur.push_back(c);
+        }
+    }
+    if (!cur.empty()) lines.push_back(cur);
+    return lines;
+}
+
+std::vector<std::string> splitBlanks(const std::string& line) {
+    std::vector<std::string> out;
+    std::istringstream ss(line);
+    std::string tok;
+    while (ss >> tok) out.push_back(tok);
+    return out;
+}
+
+std::string linePath(std::size_t oneBasedLine) { return "line " + std::to_string(oneBasedLine); }
+
+bool parseDouble(const std::string& s, double& out) {
+    if (s.empty()) return false;
+    const char* b = s.c_str();
+    char* e = nullptr;
+    errno = 0;
+    const double v = std::strtod(b, &e);
+    if (e == b || *e != '\0' || errno == ERANGE || !std::isfinite(v)) return false;
+    out = v;
+    return true;
+}
+
+bool parseInteger(const std::string& s, long long& out) {
+    if (s.empty()) return false;
+    const char* b = s.c_str();
+    char* e = nullptr;
+    errno = 0;
+    const long long v = std::strtoll(b, &e, 10);
+    if (e == b || *e != '\0' || errno == ERANGE) return false;
+    out = v;
+    return true;
+}
+
+std::string toLower(std::string s) {
+    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+std::string baseName(const std::string& path) {
+    const auto p = path.find_last_of('/');
+    return p == std::string::npos ? path : path.substr(p + 1);
+}
+
+}  // namespace tandem::io

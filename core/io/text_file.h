@@ -1,0 +1,40 @@
+#pragma once
+// Reading user files as text, shared by every importer in io/.
+#include <string>
+#include <vector>
+
+#include "common/diagnostics.h"
+
+namespace tandem::io {
+
+/// Largest file an importer reads (bytes). Larger inputs are refused with a message instead of
+/// exhausting memory; real configs, nccl-tests logs and loss logs are far below this.
+constexpr std::size_t kMaxImportBytes = 256u * 1024u * 1024u;
+
+/// Reads the whole file at `path` into `out`. On failure (missing, unreadable, larger than
+/// kMaxImportBytes) adds an error at path "file" to `diag` and returns false.
+bool readTextFile(const std::string& path, std::string& out, Diagnostics& diag);
+
+/// Splits `text` into lines without their terminators ("\n", "\r\n" or "\r"). Line i of the
+/// result is line i+1 of the file (the number used in messages as `line N`).
+std::vector<std::string> splitLines(const std::string& text);
+
+/// Splits a line at runs of blanks (spaces, tabs).
+std::vector<std::string> splitBlanks(const std::string& line);
+
+/// `line N` for messages (N is 1-based).
+std::string linePath(std::size_t oneBasedLine);
+
+/// Parses the whole of `s` as a finite double (no trailing characters); false otherwise.
+bool parseDouble(const std::string& s, double& out);
+
+/// Parses the whole of `s` as a decimal integer (sign allowed); false otherwise.
+bool parseInteger(const std::string& s, long long& out);
+
+/// Lower-cased copy (ASCII).
+std::string toLower(std::string s);
+
+/// The file-name part of a path (after the last '/').
+std::string baseName(const std::string& path);
+
+}  // namespace tandem::io
