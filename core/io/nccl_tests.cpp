@@ -1,0 +1,431 @@
+#include "io/nccl_tests.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "common/json_reader.h"
+#include "io/text_file.h"
+
+namespace tandem::io {
+namespace {
+
+/// Collectives nccl-tests ships, longest names first so "reduce_scatter" wins over "reduce".
+const std::vector<std::string>& collectiveNames() {
+    static const std::vector<std::string> n = {"reduce_scatter", "all_reduce", "all_gather",
+                                               "alltoall",       "broadcast",  "sendrecv",
+                                               "hypercube",      "gather",     "scatter",
+                                               "reduce"};
+    return n;
+}
+
+int typeSize(const std::string& t) {
+    static const std::map<std::string, int> m = {
+        {"int8", 1},     {"uint8", 1},    {"char", 1},     {"fp8_e4m3", 1}, {"fp8_e5m2", 1},
+        {"f8e4m3", 1},   {"f8e5m2", 1},   {"half", 2},     {"bfloat16", 2}, {"float16", 2},
+        {"int32", 4},    {"uint32", 4},   {"int", 4},      {"float", 4},    {"float32", 4},
+        {"int64", 8},    {"uint64", 8},   {"double", 8},   {"float64", 8}};
+    auto it = m.find(t);
+    return it == m.end() ? 0 : it->second;
+}
+
+/// Removes a launcher prefix: "0: " (srun -l) or "[1,0]<stdout>:" (mpirun --tag-output).
+std::string stripPrefix(const std::string& line) {
+    std::size_t i = 0;
+    while (i < line.size() && line[i] == ' ') ++i;
+    std::size_t j = i;
+    while (j < line.size() && std::isdigit(static_cast<unsigned char>(line[j]))) ++j;
+    if (j > i && j < line.size() && line[j] == ':') return line.substr(j + 1);
+    const auto tag = line.find("<stdout>:");
+    if (tag != std::string::npos && line.compare(i, 1, "[") == 0) return line.substr(tag + 9);
+    return line;
+}
+
+/// True when `line` reports a failure that invalidates the run.
+bool isFailureLine(const std::string& lower) {
+    static const std::vector<std::string> markers = {
+        "nccl failure",        "cuda failure",        "test failure",     "nccl error",
+        "ncclinternalerror",   "ncclsystemerror",     "ncclunhandledcudaerror",
+        "ncclinvalidusage",    "ncclinvalidargument", "ncclremoteerror",  "segmentation fault",
+        "test nccl failure",   "bus error"};
+    for (const auto& m : markers)
+        if (lower.find(m) != std::string::npos) return true;
+    return lower.find("out of bounds values") != std::string::npos &&
+           lower.find("failed") != std::string::npos;
+}
+
+/// "X_perf" with X a known collective, at a token boundary; "" if none.
+std::string perfToken(const std::string& lower) {
+    for (const auto& c : collectiveNames()) {
+        const std::string tok = c + "_perf";
+        for (auto p = lower.find(tok); p != std::string::npos; p = lower.find(tok, p + 1)) {
+            const bool boundary =
+                p == 0 || !(std::isalnum(static_cast<unsigned char>(lower[p - 1])) || lower[p - 1] == '_');
+            if (boundary) return c;
+        }
+    }
+    return "";
+}
+
+std::string collectiveFromFileName(const std::string& fileName) {
+    std::string n = toLower(baseName(fileName));
+    n.erase(std::remove(n.begin(), n.end(), '-'), n.end());
+    const std::vector<std::pair<std::string, std::string>> keys = {
+        {"reduce_scatter", "reduce_scatter"}, {"reducescatter", "reduce_scatter"},
+        {"all_reduce", "all_reduce"},         {"allreduce", "all_reduce"},
+        {"all_gather", "all_gather"},         {"allgather", "all_gather"},
+        {"alltoall", "alltoall"},             {"all_to_all", "alltoall"},
+        {"broadcast", "broadcast"},           {"sendrecv", "sendrecv"}};
+    for (const auto& [k, v] : keys)
+        if (n.find(k) != std::string::npos) return v;
+    return "";
+}
+
+/// "2x8" style node x GPU count in a file name; 0 when absent.
+int ranksFromFileName(const std::string& fileName) {
+    const std::string n = baseName(fileName);
+    for (std::size_t i = 0; i < n.size(); ++i) {
+        if (n[i] != 'x' || i == 0 || i + 1 >= n.size()) continue;
+        std::size_t a = i, b = i + 1;
+        while (a > 0 && std::isdigit(static_cast<unsigned char>(n[a - 1]))) --a;
+        while (b < n.size() && std::isdigit(static_cast<unsigned char>(n[b]))) ++b;
+        if (a == i || b == i + 1) continue;
+        const bool leftEdge = a == 0 || !std::isalnum(static_cast<unsigned char>(n[a - 1]));
+        const bool rightEdge = b == n.size() || !std::isalnum(static_cast<unsigned char>(n[b]));
+        if (!leftEdge || !rightEdge) continue;
+        const long long nodes = std::stoll(n.substr(a, i - a));
+        const long long gpus = std::stoll(n.substr(i + 1, b - i - 1));
+        if (nodes > 0 && gpus > 0 && nodes * gpus <= 1000000) return static_cast<int>(nodes * gpus);
+    }
+    return 0;
+}
+
+struct RawRow {
+    double bytes = 0, count = 0;
+    std::string type, redop;
+    bool hasRedop = false;
+    double t[2] = {0, 0}, algbw[2] = {0, 0}, busbw[2] = {0, 0};
+    int halves = 1;
+    std::size_t line = 0;
+};
+
+struct Section {
+    std::string collective;  // from the log
+    int maxRank = -1;
+    int headerHalves = 0;    // busbw columns in the header (0 = no header seen)
+    std::vector<RawRow> rows;
+    std::size_t firstLine = 0;
+};
+
+bool isNumberToken(const std::string& s) {
+    double v;
+    return parseDouble(s, v);
+}
+
+/// Parses a data row; returns false (with `why`) when the line looks like a row but is broken.
+bool parseRow(const std::vector<std::string>& tok, int headerHalves, RawRow& r, std::string& why) {
+    long long size = 0, count = 0;
+    parseInteger(tok[0], size);
+    parseInteger(tok[1], count);
+    r.bytes = static_cast<double>(size);
+    r.count = static_cast<double>(count);
+    r.type = tok[2];
+    const std::size_t rest = tok.size() - 3;
+    int halves = headerHalves;
+    if (halves == 0) halves = rest >= 8 ? 2 : 1;
+    if (rest < static_cast<std::size_t>(4 * halves) && halves == 2 && rest >= 4 && rest <= 6)
+        halves = 1;  // a table printed without the in-place half
+    if (rest < static_cast<std::size_t>(4 * halves) || rest > static_cast<std::size_t>(4 * halves + 2)) {
+        why = "expected size, count, type, [redop], [root] and " + std::to_string(4 * halves) +
+              " timing columns (got " + std::to_string(tok.size()) + " columns)";
+        return false;
+    }
+    const std::size_t mid = rest - 4 * halves;
+    if (mid >= 1) {
+        r.redop = tok[3];
+        r.hasRedop = !isNumberToken(tok[3]);
+    }
+    const std::size_t base = 3 + mid;
+    for (int h = 0; h < halves; ++h) {
+        const std::size_t o = base + 4 * h;
+        if (!parseDouble(tok[o], r.t[h]) || !parseDouble(tok[o + 1], r.algbw[h]) ||
+            !parseDouble(tok[o + 2], r.busbw[h]) || r.t[h] < 0 || r.algbw[h] < 0 || r.busbw[h] < 0) {
+            why = std::string("time, algbw and busbw of the ") + (h ? "in-place" : "out-of-place") +
+                  " half must be numbers >= 0";
+            return false;
+        }
+    }
+    r.halves = halves;
+    if (size < 0 || count < 0) {
+        why = "size and count must be >= 0";
+        return false;
+    }
+    return true;
+}
+
+bool looksLikeRow(const std::vector<std::string>& tok) {
+    long long a, b;
+    return tok.size() >= 7 && parseInteger(tok[0], a) && parseInteger(tok[1], b) &&
+           !tok[2].empty() && std::isalpha(static_cast<unsigned char>(tok[2][0]));
+}
+
+double medianRatio(const std::vector<RawRow>& rows) {
+    std::vector<double> r;
+    for (const auto& row : rows)
+        if (row.algbw[0] >= 1.0) r.push_back(row.busbw[0] / row.algbw[0]);
+    if (r.empty())
+        for (const auto& row : rows)
+            if (row.algbw[0] > 0) r.push_back(row.busbw[0] / row.algbw[0]);
+    if (r.empty()) return 0;
+    std::sort(r.begin(), r.end());
+    return r[r.size() / 2];
+}
+
+NcclCurve buildCurve(const Section& s, const std::string& fileName, const std::string& wholeLower,
+                     bool singleSection) {
+    NcclCurve c;
+    // Collective.
+    c.collective = s.collective;
+    c.collectiveSource = "log";
+    if (c.collective.empty() && singleSection) c.collective = perfToken(wholeLower);
+    if (c.collective.empty()) {
+        c.collective = collectiveFromFileName(fileName);
+        c.collectiveSource = "file name";
+    }
+    const double ratio = medianRatio(s.rows);
+    if (c.collective.empty()) {
+        c.collectiveSource = "inferred";
+        const bool reduces = !s.rows.empty() && s.rows.back().hasRedop &&
+                             toLower(s.rows.back().redop) != "none";
+        if (reduces)
+            c.collective = ratio > 1.01 ? "all_reduce" : "reduce_scatter";
+        else
+            c.collective = "alltoall";
+        c.notes.push_back("collective not named in the log or file name; inferred \"" +
+                          c.collective + "\" from redop and busbw/algbw");
+    }
+    // Ranks.
+    const RawRow* big = nullptr;
+    for (const auto& r : s.rows)
+        if (!big || r.bytes > big->bytes) big = &r;
+    const bool perRankCount = c.collective == "all_gather" || c.collective == "reduce_scatter" ||
+                              c.collective == "alltoall";
+    if (s.maxRank >= 0) {
+        c.ranks = s.maxRank + 1;
+        c.ranksSource = "rank lines";
+    } else if (perRankCount && big && big->count > 0 && typeSize(big->type) > 0) {
+        c.ranks = static_cast<int>(std::lround(big->bytes / (big->count * typeSize(big->type))));
+        c.ranksSource = "size/count";
+    } else if (int n = ranksFromFileName(fileName); n > 0) {
+        c.ranks = n;
+        c.ranksSource = "file name";
+        c.notes.push_back("rank count " + std::to_string(n) + " taken from the file name");
+    } else if (ratio > 0) {
+        const double f = c.collective == "all_reduce" ? 2.0 : 1.0;
+        if (ratio < f) {
+            c.ranks = static_cast<int>(std::lround(f / (f - ratio)));
+            c.ranksSource = "busbw/algbw";
+            c.notes.push_back("rank count " + std::to_string(c.ranks) +
+                              " estimated from busbw/algbw (no Rank lines in the log)");
+        }
+    }
+    if (c.ranks <= 0) c.notes.push_back("rank count unknown");
+    // Points.
+    c.dataType = s.rows.empty() ? "" : s.rows.front().type;
+    std::size_t zero = 0;
+    std::map<double, NcclPoint> bySize;
+    for (const auto& r : s.rows) {
+        NcclPoint p;
+        p.bytes = r.bytes;
+        p.timeOutOfPlace_s = r.t[0] * 1e-6;
+        p.busbwOutOfPlace_Bps = r.busbw[0] * 1e9;
+        if (r.halves == 2) {
+            c.hasInPlace = true;
+            p.timeInPlace_s = r.t[1] * 1e-6;
+            p.busbwInPlace_Bps = r.busbw[1] * 1e9;
+        }
+        p.busbw_Bps = std::max(p.busbwOutOfPlace_Bps, p.busbwInPlace_Bps);
+        p.line = r.line;
+        if (p.busbw_Bps > c.peakBusbw_Bps) {
+            c.peakBusbw_Bps = p.busbw_Bps;
+            c.peakAtBytes = p.bytes;
+        }
+        if (r.bytes <= 0) {
+            ++zero;
+            continue;
+        }
+        auto it = bySize.find(p.bytes);
+        if (it == bySize.end()) {
+            bySize.emplace(p.bytes, p);
+        } else {
+            c.notes.push_back(linePath(r.line) + ": size " + formatNumber(r.bytes) +
+                              " repeated (first on " + linePath(it->second.line) +
+                              "); kept the higher busbw");
+            if (p.busbw_Bps > it->second.busbw_Bps) it->second = p;
+        }
+    }
+    if (zero > 0) c.notes.push_back(std::to_string(zero) + " zero-byte row(s) skipped");
+    for (const auto& kv : bySize) c.points.push_back(kv.second);
+    return c;
+}
+
+}  // namespace
+
+std::optional<NcclImport> parseNcclTests(const std::string& text, const std::string& fileName,
+                                         Diagnostics& diag) {
+    const std::size_t before = diag.items().size();
+    const auto lines = splitLines(text);
+    const std::string wholeLower = toLower(text);
+    std::vector<Section> sections(1);
+    int failures = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::size_t ln = i + 1;
+        std::string line = stripPrefix(lines[i]);
+        const std::string lower = toLower(line);
+        if (isFailureLine(lower)) {
+            if (failures++ < 3) {
+                std::string t = line;
+                t.erase(0, t.find_first_not_of(" \t#"));
+                diag.error(linePath(ln), "NCCL error reported: \"" + t +
+                                             "\"; the run did not complete, so no curve is "
+                                             "produced from this log");
+            }
+            continue;
+        }
+        bool comment = false;
+        const auto first = line.find_first_not_of(" \t");
+        if (first != std::string::npos && line[first] == '#') {
+            comment = true;
+            line[first] = ' ';
+        }
+        const auto tok = splitBlanks(line);
+        if (tok.empty()) continue;
+        Section* cur = &sections.back();
+        if (lower.find("collective test starting") != std::string::npos) {
+            if (!cur->rows.empty() || !cur->collective.empty() || cur->maxRank >= 0) {
+                sections.emplace_back();
+                cur = &sections.back();
+            }
+            cur->collective = perfToken(lower);
+            cur->firstLine = ln;
+            continue;
+        }
+        if (tok[0] == "Rank" && tok.size() >= 2) {
+            long long r;
+            if (parseInteger(tok[1], r) && r >= 0 && r < 10000000)
+                cur->maxRank = std::max(cur->maxRank, static_cast<int>(r));
+            continue;
+        }
+        if (std::find(tok.begin(), tok.end(), "busbw") != tok.end() &&
+            std::find(tok.begin(), tok.end(), "size") != tok.end()) {
+            if (!cur->rows.empty()) {
+                sections.emplace_back();
+                cur = &sections.back();
+            }
+            cur->headerHalves = static_cast<int>(std::count(tok.begin(), tok.end(), "busbw"));
+            if (cur->firstLine == 0) cur->firstLine = ln;
+            continue;
+        }
+        if (comment || !looksLikeRow(tok)) continue;
+        RawRow r;
+        r.line = ln;
+        std::string why;
+        if (!parseRow(tok, cur->headerHalves, r, why)) {
+            diag.error(linePath(ln), "malformed nccl-tests row: " + why);
+            continue;
+        }
+        cur->rows.push_back(r);
+    }
+    if (failures > 3)
+        diag.error("file", std::to_string(failures) + " failure lines in total (first 3 shown)");
+
+    NcclImport imp;
+    std::size_t withRows = 0;
+    for (const auto& s : sections) withRows += s.rows.empty() ? 0 : 1;
+    for (const auto& s : sections) {
+        if (s.rows.empty()) continue;
+        imp.curves.push_back(buildCurve(s, fileName, wholeLower, withRows == 1));
+    }
+    if (imp.curves.empty() && diag.items().size() == before)
+        diag.error("file", "no nccl-tests data rows found (expected lines of size, count, type, "
+                           "redop, root, time, algbw, busbw, ...)");
+    for (const auto& c : imp.curves)
+        if (c.points.empty() && diag.items().size() == before)
+            diag.error("file", "the " + c.collective + " table has only zero-byte rows");
+    if (diag.items().size() > before) return std::nullopt;
+    return imp;
+}
+
+std::optional<NcclImport> loadNcclTestsFile(const std::string& path, Diagnostics& diag) {
+    std::string text;
+    if (!readTextFile(path, text, diag)) return std::nullopt;
+    return parseNcclTests(text, path, diag);
+}
+
+BusBandwidth effectiveBusBandwidth(const NcclCurve& curve, double bytes) {
+    const auto& p = curve.points;
+    if (p.empty() || !(bytes > 0)) return {0.0, true};
+    if (bytes < p.front().bytes) return {p.front().busbw_Bps * bytes / p.front().bytes, true};
+    if (bytes > p.back().bytes) return {p.back().busbw_Bps, true};
+    auto hi = std::lower_bound(p.begin(), p.end(), bytes,
+                               [](const NcclPoint& a, double b) { return a.bytes < b; });
+    if (hi->bytes == bytes) return {hi->busbw_Bps, false};
+    auto lo = hi - 1;
+    const double w = (std::log(bytes) - std::log(lo->bytes)) / (std::log(hi->bytes) - std::log(lo->bytes));
+    return {lo->busbw_Bps + w * (hi->busbw_Bps - lo->busbw_Bps), false};
+}
+
+const NcclCurve* findCurve(const NcclImport& imp, const std::string& collective, int ranks) {
+    for (const auto& c : imp.curves)
+        if (c.collective == collective && (ranks <= 0 || c.ranks == ranks)) return &c;
+    return nullptr;
+}
+
+double busBandwidthFactor(const std::string& collective, int ranks) {
+    if (ranks <= 0) return 0;
+    const double n = ranks;
+    if (collective == "all_reduce") return 2.0 * (n - 1) / n;
+    if (collective == "all_gather" || collective == "reduce_scatter" || collective == "alltoall")
+        return (n - 1) / n;
+    if (collective == "broadcast" || collective == "reduce" || collective == "sendrecv") return 1.0;
+    return 0;
+}
+
+double collectiveTime_s(const NcclCurve& curve, double bytes, bool* extrapolated) {
+    const auto bw = effectiveBusBandwidth(curve, bytes);
+    if (extrapolated) *extrapolated = bw.extrapolated;
+    const double f = busBandwidthFactor(curve.collective, curve.ranks);
+    if (!(bw.busbw_Bps > 0) || !(f > 0)) return std::numeric_limits<double>::infinity();
+    return bytes * f / bw.busbw_Bps;
+}
+
+nlohmann::ordered_json ncclCurveToJson(const NcclCurve& c) {
+    nlohmann::ordered_json j;
+    j["collective"] = c.collective;
+    j["collective_source"] = c.collectiveSource;
+    j["ranks"] = c.ranks;
+    j["ranks_source"] = c.ranksSource;
+    j["data_type"] = c.dataType;
+    j["in_place"] = c.hasInPlace;
+    j["peak_busbw_GBps"] = c.peakBusbw_Bps / 1e9;
+    j["peak_at_bytes"] = c.peakAtBytes;
+    j["min_bytes"] = c.points.empty() ? 0.0 : c.points.front().bytes;
+    j["max_bytes"] = c.points.empty() ? 0.0 : c.points.back().bytes;
+    auto pts = nlohmann::ordered_json::array();
+    for (const auto& p : c.points) {
+        nlohmann::ordered_json q;
+        q["bytes"] = p.bytes;
+        q["busbw_GBps"] = p.busbw_Bps / 1e9;
+        q["busbw_out_of_place_GBps"] = p.busbwOutOfPlace_Bps / 1e9;
+        if (c.hasInPlace) q["busbw_in_place_GBps"] = p.busbwInPlace_Bps / 1e9;
+        q["line"] = p.line;
+        pts.push_back(q);
+    }
+    j["points"] = pts;
+    j["notes"] = c.notes;
+    return j;
+}
+
+}  // namespace tandem::io

@@ -1,0 +1,90 @@
+#pragma once
+// nccl-tests output (all_reduce_perf, all_gather_perf, reduce_scatter_perf, alltoall_perf, ...)
+// -> measured bus-bandwidth-vs-size curves, used in place of the analytical collective model.
+// Conventions [N] (nccl-tests doc/PERFORMANCE.md): busbw = algbw * 2(n-1)/n for all-reduce,
+// (n-1)/n for all-gather, reduce-scatter and all-to-all, 1 for broadcast / reduce; GB/s = 1e9 B/s.
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/diagnostics.h"
+
+namespace tandem::io {
+
+/// One size row of an nccl-tests table (both out-of-place and in-place halves when present).
+struct NcclPoint {
+    double bytes = 0;            ///< the table's `size` column (bytes)
+    double timeOutOfPlace_s = 0; ///< out-of-place time (s)
+    double busbwOutOfPlace_Bps = 0;
+    double timeInPlace_s = 0;    ///< 0 when the row has no in-place half
+    double busbwInPlace_Bps = 0;
+    double busbw_Bps = 0;        ///< the curve's value: max of the two halves (best achieved)
+    std::size_t line = 0;        ///< 1-based line in the file
+};
+
+/// A bus-bandwidth curve of one collective at one rank count, sorted by size (unique sizes).
+struct NcclCurve {
+    std::string collective;       ///< "all_reduce", "all_gather", "reduce_scatter", "alltoall", ...
+    std::string collectiveSource; ///< how it was identified ("log", "file name", "inferred")
+    int ranks = 0;                ///< participating GPUs
+    std::string ranksSource;      ///< "rank lines", "size/count", "busbw/algbw" (an estimate)
+    std::string dataType;         ///< e.g. "float"
+    bool hasInPlace = false;
+    std::vector<NcclPoint> points;
+    double peakBusbw_Bps = 0;     ///< max busbw of any row (either half): the file's max busbw
+    double peakAtBytes = 0;
+    std::vector<std::string> notes;  ///< skipped rows, duplicates, estimates (with lines)
+};
+
+/// Every curve of one nccl-tests log (a log may hold several collectives back to back).
+struct NcclImport {
+    std::vector<NcclCurve> curves;
+};
+
+/// Parses nccl-tests text. Accepts the newer layout (`redop` + `root` columns, `#wrong`) and the
+/// older one (no `root`, `error` column), `N: ` / `[r,c]<stdout>:` launcher prefixes, header
+/// lines with or without `#`, interleaved NCCL INFO lines and `...` elisions. Zero-byte rows are
+/// skipped. The collective comes from "Collective test starting: X_perf" or an `X_perf` token,
+/// else from `fileName` (e.g. "...-all_reduce-..."), else is inferred from redop and the
+/// busbw/algbw ratio (noted). Ranks come from `Rank N` lines, else size/(count*type size) for
+/// all-gather / reduce-scatter / all-to-all, else the busbw/algbw ratio (noted as an estimate).
+/// Errors (in `diag`, path `line N`): an NCCL / CUDA / test failure line ("line 40: NCCL error
+/// reported: ..."), a failed out-of-bounds check, a malformed data row; no data rows at all
+/// (path "file"). Returns std::nullopt on any error.
+std::optional<NcclImport> parseNcclTests(const std::string& text, const std::string& fileName,
+                                         Diagnostics& diag);
+
+/// Reads and parses a file (see parseNcclTests).
+std::optional<NcclImport> loadNcclTestsFile(const std::string& path, Diagnostics& diag);
+
+/// Effective bus bandwidth at a message size.
+struct BusBandwidth {
+    double busbw_Bps = 0;
+    bool extrapolated = false;  ///< `bytes` outside the measured sizes
+};
+
+/// Bus bandwidth of `curve` at `bytes` (> 0, the nccl-tests `size` convention). Inside the
+/// measured range: linear in busbw over log(size) between the neighbouring rows. Below the
+/// smallest size: latency-bound, busbw scales with size (busbw_min * bytes / bytes_min);
+/// above the largest: held at the last value; both flagged extrapolated. An empty curve or
+/// bytes <= 0 gives 0 (flagged extrapolated).
+BusBandwidth effectiveBusBandwidth(const NcclCurve& curve, double bytes);
+
+/// The curve for `collective` (and `ranks`, when > 0) in `imp`, or nullptr.
+const NcclCurve* findCurve(const NcclImport& imp, const std::string& collective, int ranks = 0);
+
+/// busbw / algbw for a collective over `ranks` GPUs [N]; 0 for an unknown collective.
+double busBandwidthFactor(const std::string& collective, int ranks);
+
+/// Time (s) to run `collective` on `bytes` with the measured curve: bytes * factor / busbw.
+/// Flags extrapolation like effectiveBusBandwidth. Infinite when busbw is 0.
+double collectiveTime_s(const NcclCurve& curve, double bytes, bool* extrapolated = nullptr);
+
+/// Inspect JSON of one curve: collective, ranks, ranks_source, peak_busbw_GBps,
+/// peak_at_bytes, points [{bytes, busbw_GBps, busbw_out_of_place_GBps, busbw_in_place_GBps}],
+/// notes.
+nlohmann::ordered_json ncclCurveToJson(const NcclCurve& c);
+
+}  // namespace tandem::io
