@@ -1,0 +1,278 @@
+#include "io/loss_log.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+#include "io/text_file.h"
+
+namespace tandem::io {
+namespace {
+
+std::string trim(const std::string& s) {
+    const auto b = s.find_first_not_of(" \t");
+    if (b == std::string::npos) return "";
+    const auto e = s.find_last_not_of(" \t");
+    return s.substr(b, e - b + 1);
+}
+
+bool isValidationName(const std::string& lower) {
+    return lower == "tel" || lower.find("val") != std::string::npos ||
+           lower.find("eval") != std::string::npos || lower.find("test") != std::string::npos;
+}
+
+bool isStepHeader(const std::string& lower) {
+    static const std::vector<std::string> names = {"step", "steps", "iter", "iteration",
+                                                   "global_step", "_step", "trainer/global_step",
+                                                   "s"};
+    for (const auto& n : names) {
+        if (lower == n) return true;
+        // W&B exports name columns "<run> - <metric>"; accept a trailing " - step" too.
+        const std::string suffix = " - " + n;
+        if (n.size() > 1 && lower.size() > suffix.size() &&
+            lower.compare(lower.size() - suffix.size(), suffix.size(), suffix) == 0)
+            return true;
+    }
+    return false;
+}
+
+/// Value after `key` up to the next blank or comma (llm.c / nanoGPT tokens).
+bool valueAfter(const std::string& line, const std::string& key, std::string& out) {
+    std::size_t p = 0;
+    while ((p = line.find(key, p)) != std::string::npos) {
+        if (p == 0 || line[p - 1] == ' ' || line[p - 1] == '\t' || line[p - 1] == ',' ||
+            line[p - 1] == '|') {
+            std::size_t b = p + key.size();
+            while (b < line.size() && line[b] == ' ') ++b;
+            std::size_t e = b;
+            while (e < line.size() && line[e] != ' ' && line[e] != ',' && line[e] != '\t' &&
+                   line[e] != '|')
+                ++e;
+            out = line.substr(b, e - b);
+            return true;
+        }
+        ++p;
+    }
+    return false;
+}
+
+void addPoint(std::map<std::string, LossSeries>& m, const std::string& name, bool val, double step,
+              double loss, std::size_t ln) {
+    auto& s = m[name];
+    s.name = name;
+    s.validation = val;
+    s.step.push_back(step);
+    s.loss.push_back(loss);
+    s.line.push_back(ln);
+}
+
+bool parseLlmc(const std::vector<std::string>& lines, LossLog& log, Diagnostics& diag) {
+    std::map<std::string, LossSeries> m;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const auto& l = lines[i];
+        if (l.rfind("s:", 0) != 0) continue;
+        std::string stepText, v;
+        valueAfter(l, "s:", stepText);
+        double step = 0;
+        if (!parseDouble(stepText, step) || step < 0) {
+            diag.error(linePath(i + 1), "step after \"s:\" must be a number >= 0 (got \"" + stepText + "\")");
+            continue;
+        }
+        for (const auto& [key, name, val] :
+             {std::tuple<const char*, const char*, bool>{"trl:", "train", false},
+              std::tuple<const char*, const char*, bool>{"tel:", "val", true}}) {
+            if (!valueAfter(l, key, v)) continue;
+            double x = 0;
+            if (!parseDouble(v, x)) {
+                diag.error(linePath(i + 1), std::string("loss after \"") + key +
+                                                "\" must be a finite number (got \"" + v + "\")");
+                continue;
+            }
+            addPoint(m, name, val, step, x, i + 1);
+        }
+    }
+    for (auto& kv : m) log.series.push_back(std::move(kv.second));
+    return true;
+}
+
+bool parseNanoGpt(const std::vector<std::string>& lines, LossLog& log, Diagnostics& diag) {
+    std::map<std::string, LossSeries> m;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::string l = trim(lines[i]);
+        const bool iter = l.rfind("iter ", 0) == 0, step = l.rfind("step ", 0) == 0;
+        if (!iter && !step) continue;
+        const auto colon = l.find(':');
+        if (colon == std::string::npos) continue;
+        double s = 0;
+        if (!parseDouble(trim(l.substr(5, colon - 5)), s) || s < 0) continue;
+        std::string v;
+        double x = 0;
+        const std::string rest = l.substr(colon);
+        if (valueAfter(rest, "train loss", v)) {
+            if (parseDouble(v, x)) addPoint(m, "train", false, s, x, i + 1);
+            else diag.error(linePath(i + 1), "train loss must be a finite number (got \"" + v + "\")");
+        }
+        if (valueAfter(rest, "val loss", v)) {
+            if (parseDouble(v, x)) addPoint(m, "val", true, s, x, i + 1);
+            else diag.error(linePath(i + 1), "val loss must be a finite number (got \"" + v + "\")");
+        }
+        if (iter && valueAfter(rest, "loss", v) && rest.find("train loss") == std::string::npos) {
+            if (parseDouble(v, x)) addPoint(m, "train", false, s, x, i + 1);
+            else diag.error(linePath(i + 1), "loss must be a finite number (got \"" + v + "\")");
+        }
+    }
+    for (auto& kv : m) log.series.push_back(std::move(kv.second));
+    return true;
+}
+
+bool parseCsv(const std::vector<std::string>& lines, LossLog& log, Diagnostics& diag) {
+    std::size_t h = 0;
+    while (h < lines.size() && (trim(lines[h]).empty() || trim(lines[h])[0] == '#')) ++h;
+    if (h == lines.size()) return true;
+    const char sep = detectCsvSeparator(lines[h]);
+    const auto header = splitCsvRecord(lines[h], sep);
+    int stepCol = -1;
+    std::vector<int> lossCols;
+    for (std::size_t c = 0; c < header.size(); ++c) {
+        const std::string lower = toLower(trim(header[c]));
+        if (stepCol < 0 && isStepHeader(lower)) stepCol = static_cast<int>(c);
+        else if (lower.find("loss") != std::string::npos || lower == "trl" || lower == "tel")
+            lossCols.push_back(static_cast<int>(c));
+    }
+    if (stepCol < 0) {
+        diag.error(linePath(h + 1), "header has no step column; expected one of step, steps, "
+                                    "iter, iteration, global_step, _step");
+        return false;
+    }
+    if (lossCols.empty()) {
+        diag.error(linePath(h + 1), "header has no loss column (a column whose name contains "
+                                    "\"loss\")");
+        return false;
+    }
+    std::vector<LossSeries> series(lossCols.size());
+    for (std::size_t k = 0; k < lossCols.size(); ++k) {
+        series[k].name = trim(header[lossCols[k]]);
+        series[k].validation = isValidationName(toLower(series[k].name));
+    }
+    for (std::size_t i = h + 1; i < lines.size(); ++i) {
+        const std::string t = trim(lines[i]);
+        if (t.empty() || t[0] == '#') continue;
+        const auto f = splitCsvRecord(lines[i], sep);
+        const auto cell = [&](int c) { return c < static_cast<int>(f.size()) ? trim(f[c]) : std::string(); };
+        const std::string stepText = cell(stepCol);
+        if (stepText.empty()) continue;
+        double step = 0;
+        if (!parseDouble(stepText, step) || step < 0) {
+            diag.error(linePath(i + 1) + ", column \"" + trim(header[stepCol]) + "\"",
+                       "step must be a number >= 0 (got \"" + stepText + "\")");
+            continue;
+        }
+        for (std::size_t k = 0; k < lossCols.size(); ++k) {
+            const std::string v = cell(lossCols[k]);
+            if (v.empty()) continue;
+            double x = 0;
+            if (!parseDouble(v, x)) {
+                diag.error(linePath(i + 1) + ", column \"" + series[k].name + "\"",
+                           "loss must be a finite number (got \"" + v + "\")");
+                continue;
+            }
+            series[k].step.push_back(step);
+            series[k].loss.push_back(x);
+            series[k].line.push_back(i + 1);
+        }
+    }
+    for (auto& s : series)
+        if (!s.step.empty()) log.series.push_back(std::move(s));
+    return true;
+}
+
+}  // namespace
+
+const LossSeries* LossLog::preferred() const {
+    const LossSeries* best = nullptr;
+    for (const auto& s : series)
+        if (s.validation && s.step.size() >= 5 && (!best || s.step.size() > best->step.size()))
+            best = &s;
+    if (best) return best;
+    for (const auto& s : series)
+        if (!best || s.step.size() > best->step.size()) best = &s;
+    return best;
+}
+
+std::vector<std::string> splitCsvRecord(const std::string& line, char sep) {
+    std::vector<std::string> out;
+    std::string cur;
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+                cur.push_back('"');
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                cur.push_back(c);
+            }
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == sep) {
+            out.push_back(cur);
+            cur.clear();
+        } else {
+            cur.push_back(c);
+        }
+    }
+    out.push_back(cur);
+    return out;
+}
+
+char detectCsvSeparator(const std::string& header) {
+    const auto n = [&](char c) { return std::count(header.begin(), header.end(), c); };
+    if (n(',') > 0) return ',';
+    if (n('\t') > 0) return '\t';
+    if (n(';') > 0) return ';';
+    return ',';
+}
+
+std::optional<LossLog> parseLossLog(const std::string& text, Diagnostics& diag) {
+    const std::size_t before = diag.items().size();
+    const auto lines = splitLines(text);
+    LossLog log;
+    std::size_t llmc = 0, nano = 0;
+    for (std::size_t i = 0; i < lines.size() && i < 2000; ++i) {
+        const auto& l = lines[i];
+        if (l.rfind("s:", 0) == 0 && (l.find("trl:") != std::string::npos || l.find("tel:") != std::string::npos))
+            ++llmc;
+        const std::string t = trim(l);
+        if ((t.rfind("iter ", 0) == 0 || t.rfind("step ", 0) == 0) && t.find("loss") != std::string::npos)
+            ++nano;
+    }
+    if (llmc > 0) {
+        log.format = "llmc";
+        parseLlmc(lines, log, diag);
+    } else if (nano > 0) {
+        log.format = "nanogpt";
+        parseNanoGpt(lines, log, diag);
+    } else {
+        log.format = "csv";
+        parseCsv(lines, log, diag);
+    }
+    if (diag.items().size() > before) return std::nullopt;
+    if (log.series.empty()) {
+        diag.error("file", "no loss values found (expected a CSV with step and loss columns or an "
+                           "llm.c log with \"s:<step> trl:<loss>\" lines)");
+        return std::nullopt;
+    }
+    return log;
+}
+
+std::optional<LossLog> loadLossLogFile(const std::string& path, Diagnostics& diag) {
+    std::string text;
+    if (!readTextFile(path, text, diag)) return std::nullopt;
+    return parseLossLog(text, diag);
+}
+
+}  // namespace tandem::io

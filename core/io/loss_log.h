@@ -1,0 +1,50 @@
+#pragma once
+// Training loss logs -> (step, loss) series: CSV with a step column and one or more loss columns
+// (W&B / TensorBoard CSV exports included), llm.c text logs (`s:<step> trl:<train loss>`,
+// `s:<step> tel:<val loss>`) and nanoGPT prints (`iter N: loss X`, `step N: train loss X, val
+// loss Y`).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/diagnostics.h"
+
+namespace tandem::io {
+
+/// One loss series (e.g. train or validation), in file order.
+struct LossSeries {
+    std::string name;            ///< "train", "val", or the CSV column header
+    bool validation = false;     ///< a held-out (val / eval / test) loss
+    std::vector<double> step;    ///< optimizer steps (>= 0)
+    std::vector<double> loss;    ///< loss values (nats or whatever the log uses)
+    std::vector<std::size_t> line;  ///< 1-based source line of each point
+};
+
+/// A parsed loss log.
+struct LossLog {
+    std::string format;               ///< "llmc", "nanogpt" or "csv"
+    std::vector<LossSeries> series;   ///< non-empty series only
+    /// The series a fit should use: the validation series with the most points if it has >= 5,
+    /// else the series with the most points. nullptr when there is none.
+    const LossSeries* preferred() const;
+};
+
+/// Parses a loss log, detecting the format from the content. CSV: first non-comment line is the
+/// header (comma, tab or semicolon separated; double-quoted fields allowed); the step column is
+/// one of step, steps, iter, iteration, global_step, _step, trainer/global_step (case-
+/// insensitive, also as a suffix like "run - step"); every column containing "loss" is a
+/// series; empty cells are skipped. Errors (path `line N`, or `line N, column "x"`): no step
+/// column ("header has no step column; expected one of ..."), no loss column, a non-numeric or
+/// non-finite cell, a negative step, no data at all (path "file"). Returns std::nullopt on error.
+std::optional<LossLog> parseLossLog(const std::string& text, Diagnostics& diag);
+
+/// Reads and parses a file (see parseLossLog).
+std::optional<LossLog> loadLossLogFile(const std::string& path, Diagnostics& diag);
+
+/// Splits one CSV record (RFC 4180 quoting: "a,b" and "" for a quote) at `sep`.
+std::vector<std::string> splitCsvRecord(const std::string& line, char sep);
+
+/// The most likely separator of a CSV header line: ',', '\t' or ';' (',' by default).
+char detectCsvSeparator(const std::string& header);
+
+}  // namespace tandem::io
