@@ -1,0 +1,231 @@
+#include "io/inspect.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "common/json_reader.h"
+#include "io/hf_config.h"
+#include "io/load_trace.h"
+#include "io/loss_fit.h"
+#include "io/loss_log.h"
+#include "io/nccl_tests.h"
+#include "io/text_file.h"
+
+namespace tandem::io {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+std::string fmt(const char* f, double v) {
+    char b[64];
+    std::snprintf(b, sizeof b, f, v);
+    return b;
+}
+
+std::string billions(const ojson& v) {
+    return v.is_number() ? fmt("%.2f B", v.get<double>() / 1e9) : std::string("?");
+}
+
+std::string bytesText(double b) {
+    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (b >= 1024 && u < 4) {
+        b /= 1024;
+        ++u;
+    }
+    return fmt(b == std::floor(b) ? "%.0f" : "%.1f", b) + " " + units[u];
+}
+
+std::string num(const ojson& j, const char* key, const char* f = "%.4g") {
+    return j.contains(key) && j[key].is_number() ? fmt(f, j[key].get<double>()) : std::string("n/a");
+}
+
+enum class Kind { Model, Nccl, Loss, Trace, Unknown };
+
+Kind detect(const std::string& text) {
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos && text[first] == '{') return Kind::Model;
+    const std::string lower = toLower(text.substr(0, 200000));
+    if (lower.find("busbw") != std::string::npos || lower.find("nccl") != std::string::npos ||
+        lower.find("_perf") != std::string::npos)
+        return Kind::Nccl;
+    const auto lines = splitLines(text.substr(0, 200000));
+    for (std::size_t i = 0; i < lines.size() && i < 200; ++i) {
+        const std::string l = toLower(lines[i]);
+        if (l.rfind("s:", 0) == 0 && (l.find("trl:") != std::string::npos || l.find("tel:") != std::string::npos))
+            return Kind::Loss;
+        const auto b = l.find_first_not_of(" \t");
+        if (b == std::string::npos || l[b] == '#') continue;
+        if ((l.compare(b, 5, "iter ") == 0 || l.compare(b, 5, "step ") == 0) && l.find("loss") != std::string::npos)
+            return Kind::Loss;
+        if (l.find("loss") != std::string::npos) return Kind::Loss;
+        if (l.find("bytes") != std::string::npos || l.find("time_s") != std::string::npos ||
+            l.find("gbps") != std::string::npos || l.find("time_ms") != std::string::npos)
+            return Kind::Trace;
+        double d;
+        const auto f = splitCsvRecord(l, detectCsvSeparator(l));
+        if (f.size() == 2 && parseDouble(f[0], d)) return Kind::Trace;
+        return Kind::Unknown;
+    }
+    return Kind::Unknown;
+}
+
+void inspectLoss(const std::string& text, ojson& j, Diagnostics& diag) {
+    const auto log = parseLossLog(text, diag);
+    if (!log) return;
+    j["format"] = log->format;
+    auto series = ojson::array();
+    for (const auto& s : log->series) {
+        ojson o;
+        o["name"] = s.name;
+        o["validation"] = s.validation;
+        o["points"] = s.step.size();
+        o["first_step"] = s.step.front();
+        o["last_step"] = s.step.back();
+        o["last_loss"] = s.loss.back();
+        series.push_back(o);
+    }
+    j["series"] = series;
+    const LossSeries* p = log->preferred();
+    if (!p) return;
+    j["fit_series"] = p->name;
+    Diagnostics fitDiag(diag.file());
+    const auto fit = fitLossCurve(p->step, p->loss, fitDiag);
+    if (!fit) {
+        for (const auto& i : fitDiag.items())
+            diag.error("series \"" + p->name + "\"", i.message);
+        return;
+    }
+    const ojson fitJson = lossFitToJson(*fit);
+    for (const auto& [k, v] : fitJson.items()) j[k] = v;
+    j["last_step"] = p->step.back();
+    j["predicted_at_last_step"] = predictLoss(*fit, p->step.back());
+    j["logged_at_last_step"] = p->loss.back();
+}
+
+}  // namespace
+
+ojson inspectFile(const std::string& path, Diagnostics& diag) {
+    ojson j;
+    j["file"] = baseName(path);
+    j["kind"] = "unknown";
+    std::string text;
+    if (!readTextFile(path, text, diag)) return j;
+    switch (detect(text)) {
+        case Kind::Model: {
+            j["kind"] = "model_config";
+            const auto parsed = parseJsonText(text, diag);
+            if (parsed.is_null()) return j;
+            const auto m = importModelConfig(parsed, diag);
+            if (!m) return j;
+            const ojson mj = modelImportToJson(*m);
+            for (const auto& [k, v] : mj.items())
+                if (k != "kind") j[k] = v;
+            return j;
+        }
+        case Kind::Nccl: {
+            j["kind"] = "nccl_tests";
+            const auto imp = parseNcclTests(text, path, diag);
+            if (!imp) return j;
+            const auto& c0 = imp->curves.front();
+            j["collective"] = c0.collective;
+            j["ranks"] = c0.ranks;
+            j["peak_busbw_GBps"] = c0.peakBusbw_Bps / 1e9;
+            auto curves = ojson::array();
+            for (const auto& c : imp->curves) curves.push_back(ncclCurveToJson(c));
+            j["curves"] = curves;
+            return j;
+        }
+        case Kind::Loss:
+            j["kind"] = "loss_log";
+            inspectLoss(text, j, diag);
+            return j;
+        case Kind::Trace: {
+            j["kind"] = "load_trace";
+            const auto t = parseLoadTrace(text, diag);
+            if (!t) return j;
+            const ojson tj = loadTraceToJson(*t);
+            for (const auto& [k, v] : tj.items()) j[k] = v;
+            return j;
+        }
+        case Kind::Unknown:
+            break;
+    }
+    diag.error("file", "not a recognised input: Tandem imports Hugging Face config.json files, "
+                       "nccl-tests output, training loss logs (CSV with step and loss columns, "
+                       "llm.c or nanoGPT text) and load traces (CSV with time_s and bytes_per_s, "
+                       "or bytes per window)");
+    return j;
+}
+
+std::string inspectText(const ojson& j) {
+    std::string out;
+    const std::string kind = j.value("kind", "unknown");
+    const std::string file = j.value("file", "");
+    if (kind == "model_config" && j.contains("n_total")) {
+        out += file + ": model config, model_type " + j.value("model_type", "") + "\n";
+        out += "  parameters: total " + billions(j["n_total"]) + ", active " + billions(j["n_active"]) +
+               " (embedding convention: " + j.value("active_embedding_convention", "") + ")\n";
+        out += "  non-embedding: total " + billions(j["n_total_nonembedding"]) + ", active " +
+               billions(j["n_active_nonembedding"]) + "\n";
+        out += "  sparsity S = " + num(j, "sparsity", "%.4f") + ", split factor G = " +
+               num(j, "split_factor_G", "%.3g") + "\n";
+        const auto& g = j["geometry"];
+        out += "  geometry: " + std::to_string(g.value("layers", 0LL)) + " layers, d = " +
+               std::to_string(g.value("hidden", 0LL)) + ", " + std::to_string(g.value("heads", 0LL)) +
+               " heads (" + std::to_string(g.value("kv_heads", 0LL)) + " KV), attention " +
+               g.value("attention", "") + ", vocab " + std::to_string(g.value("vocab", 0LL)) +
+               (g.value("tied_embeddings", false) ? " (tied)" : "") + "\n";
+        if (g.value("experts", 0LL) > 0)
+            out += "  MoE: E = " + std::to_string(g.value("experts", 0LL)) + ", K = " +
+                   std::to_string(g.value("top_k", 0LL)) + ", d_expert = " +
+                   std::to_string(g.value("d_expert", 0LL)) + ", shared experts " +
+                   std::to_string(g.value("shared_experts", 0LL)) + ", " +
+                   std::to_string(g.value("moe_layers", 0LL)) + " MoE / " +
+                   std::to_string(g.value("dense_layers", 0LL)) + " dense layers\n";
+        else
+            out += "  dense FFN width " + std::to_string(g.value("d_ff_dense", 0LL)) + "\n";
+    } else if (kind == "nccl_tests" && j.contains("curves")) {
+        out += file + ": nccl-tests output\n";
+        for (const auto& c : j["curves"]) {
+            out += "  " + c.value("collective", "") + " on " + std::to_string(c.value("ranks", 0)) +
+                   " ranks (" + c.value("ranks_source", "") + "): peak busbw " +
+                   fmt("%.2f", c.value("peak_busbw_GBps", 0.0)) + " GB/s at " +
+                   bytesText(c.value("peak_at_bytes", 0.0)) + "; " +
+                   std::to_string(c["points"].size()) + " sizes from " +
+                   bytesText(c.value("min_bytes", 0.0)) + " to " + bytesText(c.value("max_bytes", 0.0)) + "\n";
+            for (const auto& n : c["notes"]) out += "    note: " + n.get<std::string>() + "\n";
+        }
+    } else if (kind == "loss_log" && j.contains("series")) {
+        out += file + ": loss log (" + j.value("format", "") + ")\n";
+        for (const auto& s : j["series"])
+            out += "  series " + s.value("name", "") + ": " + std::to_string(s.value("points", 0)) +
+                   " points, steps " + fmt("%.0f", s.value("first_step", 0.0)) + ".." +
+                   fmt("%.0f", s.value("last_step", 0.0)) + "\n";
+        if (j.contains("L_inf")) {
+            const auto& se = j["stderr"];
+            out += "  fit on " + j.value("fit_series", "") + ": L(S) = L_inf + A (S + S0)^-alpha\n";
+            out += "    L_inf = " + num(j, "L_inf") + " +- " + num(se, "L_inf", "%.2g") + ", A = " +
+                   num(j, "A") + " +- " + num(se, "A", "%.2g") + ", alpha = " + num(j, "alpha") +
+                   " +- " + num(se, "alpha", "%.2g") + ", S0 = " + num(j, "S0") + " +- " +
+                   num(se, "S0", "%.2g") + "\n";
+            out += "    RMSE " + num(j, "rmse") + " over " + std::to_string(j.value("points", 0)) +
+                   " points; at step " + num(j, "last_step", "%.0f") + " fitted " +
+                   num(j, "predicted_at_last_step") + ", logged " + num(j, "logged_at_last_step") + "\n";
+        }
+    } else if (kind == "load_trace" && j.contains("samples")) {
+        out += file + ": background load trace (" + j.value("format", "") + ")\n";
+        out += "  " + std::to_string(j.value("samples", 0)) + " samples over " +
+               num(j, "duration_s", "%.6g") + " s; mean " + num(j, "mean_GBps", "%.4g") +
+               " GB/s, peak " + num(j, "peak_GBps", "%.4g") + " GB/s\n";
+    } else {
+        out += file + ": " + kind + " (not imported)\n";
+    }
+    if (j.contains("assumptions") && j["assumptions"].is_array() && !j["assumptions"].empty()) {
+        out += "  assumed:\n";
+        for (const auto& a : j["assumptions"]) out += "    - " + a.get<std::string>() + "\n";
+    }
+    return out;
+}
+
+}  // namespace tandem::io
