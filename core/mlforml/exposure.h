@@ -1,0 +1,53 @@
+#pragma once
+// Exposed DP time of the foreground under one background condition [2608.06046 Sec. 3.1-3.2;
+// MODEL.md A3]: the background is recorded alone (closed loop), then the foreground is run
+// against it at `startOffsets` start offsets for warm-up + measured iterations, per knob
+// combination: open-loop replay of the recording (mode "replay") or live background jobs that
+// slow down when sharing (mode "closed_loop"). The samples feed the training loop; their mean
+// is the paper's averaged T_dp(p, z).
+#include <vector>
+
+#include <exception>  // before common/cancel.h, which uses std::exception
+#include "common/cancel.h"
+#include "mlforml/fabric_sim.h"
+#include "mlforml/knobs.h"
+#include "mlforml/params.h"
+
+namespace tandem::mlforml {
+
+/// Exposed DP time per combination for one background condition.
+struct ExposureTable {
+    int backgroundJobs = 0;
+    /// samples[c]: exposed DP times (s) of combination c, offset-major (offset k, iteration i
+    /// at index k * replayIterations + i); +inf when a sync did not finish within the replay cap.
+    std::vector<std::vector<double>> samples;
+    std::vector<double> mean;  ///< per combination, s
+    double bgP95BytesPer50ms = 0;
+    double bgMeanBytesPerS = 0;    ///< mean background fabric load of the recording, bytes/s  ///< 95th percentile of background bytes per 50 ms window
+    /// Background fabric load of the recording (decimated), s and bytes/s.
+    std::vector<double> loadTime_s, loadBytesPerS;
+};
+
+/// The combinations of the action space (precisions x gradient accumulations), g-major:
+/// index = gi * precisions.size() + pi.
+std::vector<Combo> actionSpace(const Params& p);
+
+/// Wire bytes per foreground node per sync for precision `precision`.
+double foregroundWireBytes(const Params& p, const std::string& precision);
+
+/// Measures the table for `backgroundJobs` jobs of p.backgroundJob (0 = foreground alone).
+/// `transfers`, when not null, is a fixed open-loop background (a converted trace) used instead
+/// of modelled jobs, grouped into `traceJobs` jobs of `traceNodes` nodes.
+/// Throws tandem::Cancelled when `cancel` is set.
+ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos,
+                              int backgroundJobs, std::uint64_t seed,
+                              const tandem::CancelFlag* cancel,
+                              const std::vector<Transfer>* transfers = nullptr,
+                              int traceJobs = 0, int traceNodes = 0);
+
+/// 95th percentile of bytes per `window_s` window of a piecewise-constant rate log over
+/// [t0, t1) (rate v[i] from t[i] to t[i+1], last one until t1).
+double percentileBytesPerWindow(const std::vector<double>& t, const std::vector<double>& v,
+                                double t0, double t1, double window_s, double quantile);
+
+}  // namespace tandem::mlforml

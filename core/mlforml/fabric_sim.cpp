@@ -1,0 +1,189 @@
+#include "mlforml/fabric_sim.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace tandem::mlforml {
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr int kReplayTag = 1 << 20;
+constexpr int kForegroundTag = -1;
+}  // namespace
+
+std::uint64_t SplitMix64::next() {
+    std::uint64_t z = (m_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+double SplitMix64::uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+
+FabricSim::FabricSim(double fabricBytesPerS, double nicBytesPerS, double ccEfficiency,
+                     double ccDropPerFlow)
+    : m_net(fabricBytesPerS, nicBytesPerS, ccEfficiency, ccDropPerFlow) {}
+
+void FabricSim::addLiveJobs(const LiveJobSpec& spec, bool record) {
+    m_live = spec;
+    m_record = record;
+    m_rng = SplitMix64(spec.seed * 0x2545F4914F6CDD1Dull + 0x1234567ull);
+    m_liveGroup0 = 0;
+    for (int j = 0; j < spec.count; ++j) {
+        const int g = m_net.addGroup(spec.nodes);
+        if (j == 0) m_liveGroup0 = g;
+    }
+    // Random phase: each job starts somewhere inside one nominal cycle (compute + transfer alone).
+    m_liveComputeEnd.assign(spec.count, kInf);
+    m_liveComputeStart.assign(spec.count, 0.0);
+    for (int j = 0; j < spec.count; ++j) m_liveComputeEnd[j] = m_rng.uniform() * spec.computeS * 4.0;
+    if (m_record) {
+        m_transfers.reserve(4096);
+        m_rateT.reserve(8192);
+        m_rateV.reserve(8192);
+        logRate();
+    }
+}
+
+void FabricSim::replayFrom(FabricSim* source, int jobs, int nodes) {
+    m_source = source;
+    m_list = source ? &source->transfers() : nullptr;
+    m_replayJobs = jobs;
+    for (int j = 0; j < jobs; ++j) {
+        const int g = m_net.addGroup(nodes);
+        if (j == 0) m_replayGroup0 = g;
+    }
+    m_nextTransfer = 0;
+}
+
+void FabricSim::replayList(const std::vector<Transfer>* list, int jobs, int nodes) {
+    replayFrom(nullptr, jobs, nodes);
+    m_list = list;
+}
+
+void FabricSim::setForeground(const ForegroundSpec& fg) {
+    m_fg = fg;
+    m_fg.overlapS = std::min(std::max(0.0, fg.overlapS), fg.computeS);
+    m_hasFg = true;
+    m_fgDone = fg.iterations <= 0;
+    m_fgGroup = m_net.addGroup(fg.nodes);
+    m_fgIter = 0;
+    m_fgPhase = 0;
+    m_fgComputeStart = fg.start_s;
+    m_exposed.reserve(fg.iterations);
+    m_iterStart.reserve(fg.iterations);
+    m_iterStart.push_back(fg.start_s);
+}
+
+void FabricSim::startLiveTransfer(int j) {
+    m_liveComputeEnd[j] = kInf;
+    if (m_live.bytesPerNode <= 0) {
+        startLiveCompute(j);
+        return;
+    }
+    m_net.startFlow(m_liveGroup0 + j, m_live.bytesPerNode, j);
+    if (m_record) m_transfers.push_back({m_now, j, m_live.bytesPerNode});
+}
+
+void FabricSim::startLiveCompute(int j) {
+    const double u = 2.0 * m_rng.uniform() - 1.0;
+    m_liveComputeStart[j] = m_now;
+    m_liveComputeEnd[j] = m_now + m_live.computeS * std::max(0.0, 1.0 + m_live.jitter * u);
+}
+
+void FabricSim::logRate() {
+    const double r = m_net.fabricRate(m_liveGroup0, m_liveGroup0 + m_live.count);
+    if (!m_rateV.empty() && m_rateT.back() == m_now) {
+        m_rateV.back() = r;
+        return;
+    }
+    if (!m_rateV.empty() && m_rateV.back() == r) return;
+    m_rateT.push_back(m_now);
+    m_rateV.push_back(r);
+}
+
+void FabricSim::run(double until) {
+    while (m_now < until) {
+        if (m_hasFg && m_fgDone) break;
+        if (--m_eventBudget < 0) break;
+        double tNext = until;
+        const double dtFlow = m_net.timeToNextCompletion();
+        if (std::isfinite(dtFlow)) tNext = std::min(tNext, m_now + dtFlow);
+        for (double c : m_liveComputeEnd) tNext = std::min(tNext, c);
+        if (m_list) {
+            const auto& src = *m_list;
+            while (m_source && m_nextTransfer >= src.size() && m_source->now() < tNext)
+                m_source->run(std::min(tNext, m_source->now() + 5.0));
+            if (m_nextTransfer < src.size()) tNext = std::min(tNext, src[m_nextTransfer].start_s);
+        }
+        const double fgComputeEnd = m_fgComputeStart + m_fg.computeS;
+        if (m_hasFg && !m_fgDone) {
+            if (m_fgPhase == 0) tNext = std::min(tNext, fgComputeEnd - m_fg.overlapS);
+            if (m_fgPhase == 2) tNext = std::min(tNext, fgComputeEnd);
+        }
+        tNext = std::max(tNext, m_now);
+        m_net.advance(tNext - m_now);
+        m_now = tNext;
+
+        bool changed = false;
+        bool fgIterationEnds = false;
+        m_done.clear();
+        m_net.collectFinished(m_done);
+        for (int f : m_done) {
+            changed = true;
+            const int tag = m_net.flowTag(f);
+            if (tag == kForegroundTag) {
+                m_fgFlow = -1;
+                if (m_now >= fgComputeEnd) fgIterationEnds = true;
+                else m_fgPhase = 2;
+            } else if (tag < kReplayTag) {
+                startLiveCompute(tag);
+            }
+        }
+        for (int j = 0; j < m_live.count; ++j)
+            if (m_liveComputeEnd[j] <= m_now) {
+                startLiveTransfer(j);
+                changed = true;
+            }
+        if (m_list) {
+            const auto& src = *m_list;
+            while (m_nextTransfer < src.size() && src[m_nextTransfer].start_s <= m_now) {
+                const Transfer& t = src[m_nextTransfer++];
+                if (t.job < m_replayJobs) {
+                    m_net.startFlow(m_replayGroup0 + t.job, t.bytesPerNode, kReplayTag + t.job);
+                    changed = true;
+                }
+            }
+        }
+        if (m_hasFg && !m_fgDone) {
+            if (m_fgPhase == 0 && fgComputeEnd - m_fg.overlapS <= m_now) {
+                if (m_fg.bytesPerNode > 0) {
+                    m_fgFlow = m_net.startFlow(m_fgGroup, m_fg.bytesPerNode, kForegroundTag);
+                    m_fgPhase = 1;
+                    changed = true;
+                } else {
+                    m_fgPhase = 2;
+                }
+            }
+            if (m_fgPhase == 2 && fgComputeEnd <= m_now) fgIterationEnds = true;
+            if (fgIterationEnds) {
+                m_exposed.push_back(std::max(0.0, m_now - fgComputeEnd));
+                ++m_fgIter;
+                if (m_fgIter >= m_fg.iterations) {
+                    m_fgDone = true;
+                } else {
+                    m_fgComputeStart = m_now;
+                    m_iterStart.push_back(m_now);
+                    m_fgPhase = 0;
+                }
+            }
+        }
+        if (changed) {
+            m_net.recomputeRates();
+            if (m_record) logRate();
+        }
+    }
+}
+
+}  // namespace tandem::mlforml

@@ -1,0 +1,119 @@
+#pragma once
+// Event-driven simulation of jobs on the fluid network [MODEL.md A3]. Three kinds of traffic
+// sources, combined as needed:
+//  - live background jobs (closed loop): compute phase, then a ring all-reduce; the next compute
+//    phase starts when the transfer finishes, so they slow down when sharing;
+//  - recorded background transfers (open loop): each starts at its recorded time whether or not
+//    the job's previous transfer has finished [2608.06046 Sec. 3.2: traces replayed];
+//  - the foreground job: g microbatches of compute, then its DP all-reduce; the exposed DP time
+//    of each iteration is what is measured.
+// Time advances from event to event (flow start/finish, compute end); rates are recomputed by
+// water-filling at each. Every run is bounded by its `until` time and an event budget.
+#include <cstdint>
+#include <vector>
+
+#include "mlforml/fluid.h"
+
+namespace tandem::mlforml {
+
+/// One recorded background transfer: start time (s), job index, bytes per node on the wire.
+struct Transfer {
+    double start_s;
+    int job;
+    double bytesPerNode;
+};
+
+/// Deterministic 64-bit generator (splitmix64): same seed -> same stream on every platform.
+class SplitMix64 {
+public:
+    explicit SplitMix64(std::uint64_t seed) : m_state(seed) {}
+    std::uint64_t next();
+    double uniform();  ///< [0, 1)
+private:
+    std::uint64_t m_state;
+};
+
+/// Specification of identical background jobs (closed loop when live).
+struct LiveJobSpec {
+    int count = 0;
+    int nodes = 8;
+    double bytesPerNode = 0;  ///< ring wire bytes per node per sync
+    double computeS = 0.069;
+    double jitter = 0.0;      ///< uniform +- fraction of computeS
+    std::uint64_t seed = 1;   ///< phases and jitter
+};
+
+/// The foreground job of one replay.
+struct ForegroundSpec {
+    int nodes = 50;
+    double bytesPerNode = 0;  ///< ring wire bytes per node per sync
+    double computeS = 0;      ///< g * T_c
+    double overlapS = 0;      ///< transfer may start this long before compute ends (<= computeS)
+    double start_s = 0;
+    int iterations = 0;       ///< iterations to run (the caller discards warm-up ones)
+};
+
+class FabricSim {
+public:
+    FabricSim(double fabricBytesPerS, double nicBytesPerS, double ccEfficiency,
+              double ccDropPerFlow);
+
+    /// Adds live (closed-loop) background jobs with random phases in [0, cycle). When `record`
+    /// is set, their transfers and the background fabric rate over time are logged.
+    void addLiveJobs(const LiveJobSpec& spec, bool record);
+    /// Replays transfers of `source` (a recording FabricSim) open loop; `source` is extended
+    /// on demand up to the time this simulation reaches. `jobs` groups of `nodes` nodes.
+    void replayFrom(FabricSim* source, int jobs, int nodes);
+    /// Replays a fixed, start-ordered transfer list open loop (e.g. a converted trace).
+    void replayList(const std::vector<Transfer>* list, int jobs, int nodes);
+    /// Adds the foreground job; its exposed DP times land in exposedDpTimes().
+    void setForeground(const ForegroundSpec& fg);
+
+    /// Runs until time `until` (s) or until the foreground has done its iterations (if any).
+    void run(double until);
+
+    double now() const { return m_now; }
+    bool foregroundDone() const { return m_fgDone; }
+    const std::vector<double>& exposedDpTimes() const { return m_exposed; }
+    const std::vector<double>& iterationStarts() const { return m_iterStart; }
+    const std::vector<Transfer>& transfers() const { return m_transfers; }
+    /// Background fabric rate log: rate m_rateV[i] bytes/s holds from m_rateT[i] to the next.
+    const std::vector<double>& rateTimes() const { return m_rateT; }
+    const std::vector<double>& rateValues() const { return m_rateV; }
+
+private:
+    void startLiveTransfer(int j);
+    void startLiveCompute(int j);
+    void logRate();
+
+    FluidNetwork m_net;
+    double m_now = 0;
+    long long m_eventBudget = 20000000;
+
+    // live jobs
+    LiveJobSpec m_live;
+    bool m_record = false;
+    int m_liveGroup0 = 0;
+    std::vector<double> m_liveComputeEnd;  // +inf while transferring
+    std::vector<double> m_liveComputeStart;
+    SplitMix64 m_rng{1};
+    std::vector<Transfer> m_transfers;
+    std::vector<double> m_rateT, m_rateV;
+
+    // replayed jobs
+    FabricSim* m_source = nullptr;
+    const std::vector<Transfer>* m_list = nullptr;
+    int m_replayGroup0 = 0, m_replayJobs = 0;
+    size_t m_nextTransfer = 0;
+
+    // foreground
+    bool m_hasFg = false, m_fgDone = false;
+    ForegroundSpec m_fg;
+    int m_fgGroup = -1, m_fgIter = 0, m_fgPhase = 0, m_fgFlow = -1;
+    double m_fgComputeStart = 0;
+    std::vector<double> m_exposed, m_iterStart;
+
+    std::vector<int> m_done;  // scratch
+};
+
+}  // namespace tandem::mlforml

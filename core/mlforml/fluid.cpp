@@ -1,0 +1,133 @@
+#include "mlforml/fluid.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace tandem::mlforml {
+
+double ringWireBytesPerNode(double bytes, int nodes) {
+    if (nodes <= 1) return 0.0;
+    return 2.0 * (nodes - 1) / nodes * bytes;
+}
+
+FluidNetwork::FluidNetwork(double fabricBytesPerS, double nicBytesPerS, double ccEfficiency,
+                           double ccDropPerFlow)
+    : m_fabric(std::max(0.0, fabricBytesPerS)), m_nic(std::max(0.0, nicBytesPerS)),
+      m_cc(ccEfficiency), m_ccDrop(ccDropPerFlow) {
+    m_remaining.reserve(256);
+    m_volume.reserve(256);
+    m_flowGroup.reserve(256);
+    m_flowTag.reserve(256);
+    m_flowActive.reserve(256);
+    m_active.reserve(256);
+    m_freeSlots.reserve(256);
+}
+
+int FluidNetwork::addGroup(int nodes) {
+    m_groupNodes.push_back(std::max(1, nodes));
+    m_groupCount.push_back(0);
+    m_groupRate.push_back(0.0);
+    m_order.reserve(m_groupNodes.size());
+    return static_cast<int>(m_groupNodes.size()) - 1;
+}
+
+int FluidNetwork::startFlow(int group, double bytesPerNode, int tag) {
+    int id;
+    if (!m_freeSlots.empty()) {
+        id = m_freeSlots.back();
+        m_freeSlots.pop_back();
+    } else {
+        id = static_cast<int>(m_remaining.size());
+        m_remaining.push_back(0);
+        m_volume.push_back(0);
+        m_flowGroup.push_back(0);
+        m_flowTag.push_back(0);
+        m_flowActive.push_back(0);
+    }
+    m_remaining[id] = bytesPerNode;
+    m_volume[id] = bytesPerNode;
+    m_flowGroup[id] = group;
+    m_flowTag[id] = tag;
+    m_flowActive[id] = 1;
+    m_active.push_back(id);
+    ++m_groupCount[group];
+    return id;
+}
+
+void FluidNetwork::recomputeRates() {
+    // Progressive filling: all node-flows rise together; a group freezes when its NIC is full
+    // (k flows share one NIC per node: cap nic/k), the rest freeze when the fabric is full.
+    m_order.clear();
+    double weight = 0.0;
+    for (size_t g = 0; g < m_groupCount.size(); ++g) {
+        m_groupRate[g] = 0.0;
+        if (m_groupCount[g] > 0) {
+            m_order.push_back(static_cast<int>(g));
+            weight += double(m_groupCount[g]) * m_groupNodes[g];
+        }
+    }
+    if (m_order.empty()) return;
+    std::sort(m_order.begin(), m_order.end(),
+              [this](int a, int b) { return m_groupCount[a] > m_groupCount[b] ||
+                                            (m_groupCount[a] == m_groupCount[b] && a < b); });
+    const double eff =
+        m_cc / (1.0 + m_ccDrop * (static_cast<double>(m_order.size()) - 1.0));
+    double fabricLeft = m_fabric;
+    size_t i = 0;
+    for (; i < m_order.size(); ++i) {
+        const int g = m_order[i];
+        const double cap = m_nic / m_groupCount[g];
+        const double level = weight > 0 ? fabricLeft / weight : 0.0;
+        if (cap <= level) {
+            m_groupRate[g] = cap * eff;
+            const double w = double(m_groupCount[g]) * m_groupNodes[g];
+            fabricLeft -= w * cap;
+            weight -= w;
+        } else {
+            break;
+        }
+    }
+    if (i < m_order.size()) {
+        const double level = weight > 0 ? std::max(0.0, fabricLeft) / weight : 0.0;
+        for (; i < m_order.size(); ++i) m_groupRate[m_order[i]] = level * eff;
+    }
+}
+
+void FluidNetwork::advance(double dt) {
+    if (dt <= 0) return;
+    for (int f : m_active) m_remaining[f] -= m_groupRate[m_flowGroup[f]] * dt;
+}
+
+double FluidNetwork::timeToNextCompletion() const {
+    double best = std::numeric_limits<double>::infinity();
+    for (int f : m_active) {
+        const double r = m_groupRate[m_flowGroup[f]];
+        if (r > 0) best = std::min(best, std::max(0.0, m_remaining[f]) / r);
+    }
+    return best;
+}
+
+void FluidNetwork::collectFinished(std::vector<int>& done) {
+    for (size_t i = 0; i < m_active.size();) {
+        const int f = m_active[i];
+        if (m_remaining[f] <= 1e-9 * m_volume[f] + 1e-3) {
+            done.push_back(f);
+            m_flowActive[f] = 0;
+            --m_groupCount[m_flowGroup[f]];
+            m_freeSlots.push_back(f);
+            m_active[i] = m_active.back();
+            m_active.pop_back();
+        } else {
+            ++i;
+        }
+    }
+}
+
+double FluidNetwork::fabricRate(int firstGroup, int lastGroup) const {
+    double s = 0;
+    for (int g = firstGroup; g < lastGroup; ++g)
+        s += m_groupRate[g] * m_groupCount[g] * m_groupNodes[g];
+    return s;
+}
+
+}  // namespace tandem::mlforml

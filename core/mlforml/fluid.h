@@ -1,0 +1,61 @@
+#pragma once
+// Flow-level fluid network with max-min fair rates [MODEL.md A3]: one shared fabric that every
+// inter-node flow crosses, and one NIC per node. A "group" is one data-parallel job's node set:
+// each of its flows is a ring all-reduce that moves `bytesPerNode` through each of `nodes` NICs,
+// so it counts as `nodes` node-flows on the fabric (per-flow fairness). Rates are recomputed by
+// water-filling whenever a flow starts or finishes (event-driven; no time steps).
+#include <cstddef>
+#include <vector>
+
+namespace tandem::mlforml {
+
+/// Bytes each node puts on the wire for a ring all-reduce of `bytes` over `nodes` nodes
+/// [NCCL bus bandwidth: 2(n-1)/n]; 0 for one node (intra-node NVLink only, not modelled).
+double ringWireBytesPerNode(double bytes, int nodes);
+
+class FluidNetwork {
+public:
+    /// fabric, nic in bytes/s (>= 0; 0 means nothing ever moves). ccEfficiency in (0, 1] scales
+    /// achieved rates; it is divided by (1 + ccDropPerFlow * (active groups - 1)).
+    FluidNetwork(double fabricBytesPerS, double nicBytesPerS, double ccEfficiency = 1.0,
+                 double ccDropPerFlow = 0.0);
+
+    /// Adds a NIC group of `nodes` nodes (>= 1); returns its id.
+    int addGroup(int nodes);
+    /// Starts a flow of `bytesPerNode` (> 0) in `group`; returns the flow id. Rates are stale
+    /// until recomputeRates().
+    int startFlow(int group, double bytesPerNode, int tag);
+    /// Water-filling over the active flows: O(G log G) in the number of active groups.
+    void recomputeRates();
+    /// Moves every active flow forward by dt seconds at its current rate.
+    void advance(double dt);
+    /// Seconds until the first active flow completes at current rates (+inf if none can).
+    double timeToNextCompletion() const;
+    /// Removes flows whose remaining bytes are <= a relative tolerance; appends their ids to
+    /// `done`. Call recomputeRates() afterwards when anything finished.
+    void collectFinished(std::vector<int>& done);
+
+    int flowGroup(int flow) const { return m_flowGroup[flow]; }
+    int flowTag(int flow) const { return m_flowTag[flow]; }
+    bool flowActive(int flow) const { return m_flowActive[flow] != 0; }
+    /// Per-node rate of a flow, bytes/s.
+    double flowRate(int flow) const { return m_groupRate[m_flowGroup[flow]]; }
+    int groupNodes(int g) const { return m_groupNodes[g]; }
+    int groupFlows(int g) const { return m_groupCount[g]; }
+    /// Total bytes/s through the fabric from flows of groups [first, last).
+    double fabricRate(int firstGroup, int lastGroup) const;
+    size_t activeFlows() const { return m_active.size(); }
+
+private:
+    double m_fabric, m_nic, m_cc, m_ccDrop;
+    std::vector<int> m_groupNodes, m_groupCount;
+    std::vector<double> m_groupRate;
+    std::vector<double> m_remaining, m_volume;
+    std::vector<int> m_flowGroup, m_flowTag;
+    std::vector<char> m_flowActive;
+    std::vector<int> m_active;     // active flow ids
+    std::vector<int> m_freeSlots;  // reusable flow ids
+    std::vector<int> m_order;      // scratch: active groups sorted by NIC cap
+};
+
+}  // namespace tandem::mlforml

@@ -1,0 +1,53 @@
+#include "mlforml/progress.h"
+
+#include <cmath>
+#include <limits>
+
+namespace tandem::mlforml {
+
+ProgressCurve::ProgressCurve(const Params& p)
+    : m_p(p), m_floor(p.progress.lossFloor), m_alpha(p.progress.lossExponent),
+      m_s0(p.progress.lossOffset), m_A(0) {
+    Combo base;
+    base.g = p.gradientAccumulations.empty() ? 4 : p.gradientAccumulations.front();
+    base.p = p.precisions.empty() ? "BF16" : p.precisions.front();
+    const double sEnd = p.progress.staticUpdates * progressPerUpdate(base);
+    m_A = (p.progress.lMin - m_floor) * std::pow(sEnd + m_s0, m_alpha);
+}
+
+double ProgressCurve::globalBatch(int g) const {
+    return g * m_p.microbatchSequences * m_p.foregroundNodes * m_p.gpusPerNode;
+}
+
+double ProgressCurve::kappa(const std::string& p) const {
+    if (p == "MXFP4") return m_p.progress.kappaMxfp4;
+    if (p == "FP8" || p == "MXFP8") return m_p.progress.kappaFp8;
+    return 1.0;
+}
+
+double ProgressCurve::omega(const std::string& p) const {
+    if (p == "MXFP4") return m_p.progress.omegaMxfp4;
+    if (p == "FP8" || p == "MXFP8") return m_p.progress.omegaFp8;
+    return 0.0;
+}
+
+double ProgressCurve::progressPerUpdate(const Combo& c) const {
+    const double B = globalBatch(c.g);
+    const double Bn = m_p.progress.criticalBatchSequences;
+    if (m_p.progress.precisionModel == "noise_inflation")
+        return 1.0 / (1.0 + Bn * (1.0 + omega(c.p)) / B);
+    return 1.0 / (1.0 + Bn / B) / kappa(c.p);
+}
+
+double ProgressCurve::loss(double S) const {
+    const double x = S + m_s0;
+    if (x <= 0) return std::numeric_limits<double>::infinity();
+    return m_floor + m_A * std::pow(x, -m_alpha);
+}
+
+double ProgressCurve::progressForLoss(double L) const {
+    if (!(L > m_floor)) return std::numeric_limits<double>::infinity();
+    return std::pow((L - m_floor) / m_A, -1.0 / m_alpha) - m_s0;
+}
+
+}  // namespace tandem::mlforml

@@ -1,0 +1,35 @@
+#pragma once
+// Training progress model [MODEL.md A4]: critical-batch progress per update [McCandlish et al.
+// 2018, "An Empirical Model of Large-Batch Training"], a precision factor, and a loss curve in
+// accumulated progress so a policy may switch knobs at any update.
+#include "mlforml/knobs.h"
+#include "mlforml/params.h"
+
+namespace tandem::mlforml {
+
+class ProgressCurve {
+public:
+    /// Calibrates the amplitude A so that the baseline combination (first g, first p) reaches
+    /// p.progress.lMin after p.progress.staticUpdates updates [2608.06046 Sec. 3.1, Fig. 2].
+    explicit ProgressCurve(const Params& p);
+
+    /// Global batch in sequences: g * microbatch * GPUs (DP workers).
+    double globalBatch(int g) const;
+    /// Progress of one update with combination c (dimensionless, > 0):
+    /// 1 / (1 + Bnoise_p / B) / kappa_p (model "kappa") or 1 / (1 + Bnoise (1 + omega_p) / B).
+    double progressPerUpdate(const Combo& c) const;
+    /// Eval loss after progress S >= 0: L_inf + A (S + S0)^(-alpha).
+    double loss(double S) const;
+    /// Progress at which loss(S) == L; +inf when L <= L_inf (never reached).
+    double progressForLoss(double L) const;
+    double amplitude() const { return m_A; }
+    double lossFloor() const { return m_floor; }
+
+private:
+    double kappa(const std::string& p) const;
+    double omega(const std::string& p) const;
+    const Params& m_p;
+    double m_floor, m_alpha, m_s0, m_A;
+};
+
+}  // namespace tandem::mlforml

@@ -1,0 +1,128 @@
+#include "mlforml/report.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "common/json_reader.h"
+
+namespace tandem::mlforml {
+
+namespace {
+
+nlohmann::ordered_json num(double v) {
+    if (!std::isfinite(v)) return nullptr;
+    return v;
+}
+
+nlohmann::ordered_json nums(const std::vector<double>& v) {
+    nlohmann::ordered_json a = nlohmann::ordered_json::array();
+    for (double x : v) a.push_back(num(x));
+    return a;
+}
+
+std::string cell(double v) { return std::isfinite(v) ? formatNumber(v) : std::string(); }
+
+std::string csvText(const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char c : s) {
+        if (c == '"') q += '"';
+        q += c;
+    }
+    return q + "\"";
+}
+
+const PolicyRun* find(const PointResult& pt, const std::string& name) {
+    for (const auto& r : pt.policies)
+        if (r.policy == name) return &r;
+    return nullptr;
+}
+
+}  // namespace
+
+double ratioToJoint(const PointResult& pt, const std::string& policy, size_t target) {
+    const PolicyRun* a = find(pt, policy);
+    const PolicyRun* j = find(pt, "Joint");
+    if (!a || !j || target >= a->firstCrossing_s.size() || target >= j->firstCrossing_s.size())
+        return std::nan("");
+    const double x = a->firstCrossing_s[target], y = j->firstCrossing_s[target];
+    if (!std::isfinite(x) || !std::isfinite(y) || y <= 0) return std::nan("");
+    return x / y;
+}
+
+nlohmann::ordered_json resultToJson(const Result& r) {
+    nlohmann::ordered_json j;
+    j["target_factors"] = nums(r.targetFactors);
+    j["target_losses"] = nums(r.targetLosses);
+    j["combo_labels"] = r.comboLabels;
+    nlohmann::ordered_json pts = nlohmann::ordered_json::array();
+    for (const auto& pt : r.points) {
+        nlohmann::ordered_json o;
+        o["background_jobs"] = pt.backgroundJobs;
+        o["label"] = pt.label;
+        o["bg_p95_GB_per_50ms"] = num(pt.bgP95GBPer50ms);
+        o["dp_share_bf16"] = num(pt.dpShareBf16);
+        o["dp_share_mxfp4"] = num(pt.dpShareMxfp4);
+        o["mean_exposed_dp_s"] = nums(pt.meanExposedDp_s);
+        o["load_time_s"] = nums(pt.loadTime_s);
+        o["load_bytes_per_s"] = nums(pt.loadBytesPerS);
+        nlohmann::ordered_json pols = nlohmann::ordered_json::array();
+        for (const auto& run : pt.policies) {
+            nlohmann::ordered_json q;
+            q["policy"] = run.policy;
+            q["first_crossing_s"] = nums(run.firstCrossing_s);
+            nlohmann::ordered_json ratios = nlohmann::ordered_json::array();
+            for (size_t t = 0; t < run.firstCrossing_s.size(); ++t)
+                ratios.push_back(num(ratioToJoint(pt, run.policy, t)));
+            q["ratio_to_joint"] = ratios;
+            q["combo_share"] = nums(run.comboShare);
+            nlohmann::ordered_json byBg = nlohmann::ordered_json::array();
+            for (const auto& row : run.comboShareByBackground) byBg.push_back(nums(row));
+            q["combo_share_by_background"] = byBg;
+            q["exposed_dp_share"] = num(run.exposedDpShare);
+            q["total_updates"] = run.totalUpdates;
+            q["end_time_s"] = num(run.endTime_s);
+            nlohmann::ordered_json tl = nlohmann::ordered_json::array();
+            for (const auto& s : run.timeline) tl.push_back({num(s.t0_s), num(s.t1_s), s.combo});
+            q["timeline"] = tl;
+            q["time_s"] = nums(run.time_s);
+            q["updates"] = nums(run.updates);
+            q["loss"] = nums(run.loss);
+            q["dp_share_time_s"] = nums(run.dpShareTime_s);
+            q["dp_share"] = nums(run.dpShare);
+            pols.push_back(std::move(q));
+        }
+        o["policies"] = std::move(pols);
+        pts.push_back(std::move(o));
+    }
+    j["points"] = std::move(pts);
+    return j;
+}
+
+std::string firstCrossingCsv(const Result& r) {
+    std::ostringstream out;
+    out << "background_jobs,policy,target_factor,target_loss,first_crossing_s,ratio_to_joint\n";
+    for (const auto& pt : r.points)
+        for (const auto& run : pt.policies)
+            for (size_t t = 0; t < run.firstCrossing_s.size(); ++t)
+                out << pt.backgroundJobs << ',' << csvText(run.policy) << ','
+                    << cell(t < r.targetFactors.size() ? r.targetFactors[t] : std::nan("")) << ','
+                    << cell(t < r.targetLosses.size() ? r.targetLosses[t] : std::nan("")) << ','
+                    << cell(run.firstCrossing_s[t]) << ',' << cell(ratioToJoint(pt, run.policy, t))
+                    << '\n';
+    return out.str();
+}
+
+std::string trajectoriesCsv(const Result& r) {
+    std::ostringstream out;
+    out << "background_jobs,policy,time_s,updates,loss\n";
+    for (const auto& pt : r.points)
+        for (const auto& run : pt.policies)
+            for (size_t i = 0; i < run.time_s.size(); ++i)
+                out << pt.backgroundJobs << ',' << csvText(run.policy) << ','
+                    << cell(run.time_s[i]) << ',' << cell(run.updates[i]) << ','
+                    << cell(run.loss[i]) << '\n';
+    return out.str();
+}
+
+}  // namespace tandem::mlforml

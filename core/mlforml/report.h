@@ -1,0 +1,27 @@
+#pragma once
+// Serialisation of an ML-for-ML Result for files and the CLI: one JSON document with every
+// output, and two CSV tables (first-crossing times with the ratio to Joint; trajectories).
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "mlforml/simulate.h"
+
+namespace tandem::mlforml {
+
+/// Every field of `r` (NaN written as null). Keys carry units (`_s`, `_GB_per_50ms`).
+nlohmann::ordered_json resultToJson(const Result& r);
+
+/// CSV with header background_jobs,policy,target_factor,target_loss,first_crossing_s,
+/// ratio_to_joint; one row per point x policy x target; empty cells for "not reached" and for
+/// ratios without a Joint run.
+std::string firstCrossingCsv(const Result& r);
+
+/// CSV with header background_jobs,policy,time_s,updates,loss; one row per trajectory point.
+std::string trajectoriesCsv(const Result& r);
+
+/// First-crossing time of `policy` divided by Joint's at target index `target` of point `pt`;
+/// NaN if either is missing or not reached.
+double ratioToJoint(const PointResult& pt, const std::string& policy, size_t target);
+
+}  // namespace tandem::mlforml

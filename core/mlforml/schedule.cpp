@@ -1,0 +1,49 @@
+#include "mlforml/schedule.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tandem::mlforml {
+
+NetworkSchedule::NetworkSchedule(std::vector<ExposureTable> levels, std::vector<double> segStart,
+                                 std::vector<int> segLevel, double samplePeriodS,
+                                 std::uint64_t seed)
+    : m_levels(std::move(levels)), m_segStart(std::move(segStart)),
+      m_segLevel(std::move(segLevel)), m_period(samplePeriodS), m_seed(seed) {
+    if (m_segStart.empty()) {
+        m_segStart.push_back(0.0);
+        m_segLevel.push_back(0);
+    }
+}
+
+int NetworkSchedule::levelAt(double t) const {
+    const auto it = std::upper_bound(m_segStart.begin(), m_segStart.end(), t);
+    const size_t i = it == m_segStart.begin() ? 0 : static_cast<size_t>(it - m_segStart.begin()) - 1;
+    return m_segLevel[i];
+}
+
+double NetworkSchedule::exposed(int combo, double t) const {
+    const int level = levelAt(t);
+    const auto& s = m_levels[level].samples[combo];
+    if (s.empty()) return 0.0;
+    const auto bin = static_cast<std::uint64_t>(std::max(0.0, std::floor(t / m_period)));
+    SplitMix64 h(m_seed ^ (bin * 0x9E3779B97F4A7C15ull) ^ (static_cast<std::uint64_t>(level) << 48));
+    return s[h.next() % s.size()];
+}
+
+double NetworkSchedule::meanExposed(int combo, double t0, double t1) const {
+    if (!(t1 > t0)) return exposed(combo, t0);
+    double sum = 0, w = 0;
+    double t = t0;
+    int guard = 0;
+    while (t < t1 && guard++ < 100000) {
+        const double next = std::min(t1, (std::floor(t / m_period) + 1) * m_period);
+        const double dt = next - t;
+        sum += exposed(combo, t) * dt;
+        w += dt;
+        t = next;
+    }
+    return w > 0 ? sum / w : exposed(combo, t0);
+}
+
+}  // namespace tandem::mlforml

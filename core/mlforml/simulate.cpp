@@ -1,0 +1,205 @@
+#include "mlforml/simulate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "common/diagnostics.h"
+#include "common/json_reader.h"
+#include "mlforml/background_trace.h"
+#include "mlforml/exposure.h"
+#include "mlforml/progress.h"
+#include "mlforml/schedule.h"
+#include "mlforml/training.h"
+
+namespace tandem::mlforml {
+
+namespace {
+
+constexpr double kTraceChunkS = 0.01;
+constexpr int kTraceJobs = 8;
+
+std::uint64_t mixSeed(std::uint64_t seed, std::uint64_t salt) {
+    SplitMix64 g(seed * 0x9E3779B97F4A7C15ull ^ (salt + 0x632BE59BD9B4E019ull));
+    return g.next();
+}
+
+/// Poisson arrivals at `rate` /s, each job busy for `duration` s, at most `maxJobs` at once
+/// (later arrivals wait for a free slot), over [0, horizon). Returns the piecewise-constant
+/// number of active jobs as segment starts and levels [2608.06046 Sec. 3.3].
+void poissonSchedule(double rate, double duration, int maxJobs, double horizon,
+                     std::uint64_t seed, std::vector<double>& segStart, std::vector<int>& level) {
+    segStart.assign(1, 0.0);
+    level.assign(1, 0);
+    if (!(rate > 0) || maxJobs <= 0) return;
+    SplitMix64 rng(seed);
+    std::vector<double> arrivals;
+    double t = 0;
+    while (arrivals.size() < 1000000) {
+        t += -std::log(1.0 - rng.uniform()) / rate;
+        if (t >= horizon) break;
+        arrivals.push_back(t);
+    }
+    // Event list of (time, +1 start / -1 end); a job starts when a slot is free.
+    std::vector<double> ends;  // end times of running jobs
+    std::vector<std::pair<double, int>> events;
+    for (double a : arrivals) {
+        std::sort(ends.begin(), ends.end());
+        double start = a;
+        // drop jobs that ended before this arrival
+        while (!ends.empty() && ends.front() <= start) ends.erase(ends.begin());
+        if (static_cast<int>(ends.size()) >= maxJobs) {
+            start = ends.front();  // wait for the first one to leave
+            ends.erase(ends.begin());
+        }
+        ends.push_back(start + duration);
+        events.push_back({start, +1});
+        events.push_back({start + duration, -1});
+    }
+    std::sort(events.begin(), events.end());
+    int k = 0;
+    for (const auto& e : events) {
+        k += e.second;
+        if (e.first >= horizon) break;
+        if (segStart.back() == e.first) level.back() = k;
+        else {
+            segStart.push_back(e.first);
+            level.push_back(k);
+        }
+    }
+}
+
+void fillPolicies(PointResult& pt, const Params& p, const ProgressCurve& curve,
+                  const std::vector<Combo>& combos, int nAction, const NetworkSchedule& net,
+                  const std::vector<double>& targets, const std::vector<int>& levelJobs,
+                  const CancelFlag* cancel) {
+    for (const auto& name : p.policies)
+        pt.policies.push_back(
+            runPolicy(name, p, curve, combos, nAction, net, targets, levelJobs, cancel));
+}
+
+void fillShares(PointResult& pt, const std::vector<Combo>& combos, const Params& p) {
+    pt.dpShareBf16 = pt.dpShareMxfp4 = std::nan("");
+    for (size_t c = 0; c < combos.size(); ++c) {
+        if (combos[c].g != 4) continue;
+        const double e = pt.meanExposedDp_s[c];
+        const double share = e / (4 * p.microbatchComputeS + e);
+        if (combos[c].p == "BF16") pt.dpShareBf16 = std::isfinite(e) ? share : 1.0;
+        if (combos[c].p == "MXFP4") pt.dpShareMxfp4 = std::isfinite(e) ? share : 1.0;
+    }
+}
+
+}  // namespace
+
+Result simulate(const Params& p, const CancelFlag* cancel) {
+    Result res;
+    const ProgressCurve curve(p);
+    res.targetFactors = p.targetFactors;
+    for (double f : p.targetFactors) res.targetLosses.push_back(f * p.progress.lMin);
+
+    std::vector<Combo> combos = actionSpace(p);
+    const int nAction = static_cast<int>(combos.size());
+    for (const auto& name : p.policies) {
+        Combo c;
+        if (!parseComboLabel(name, c)) continue;
+        bool found = false;
+        for (const auto& x : combos) found = found || x.label() == c.label();
+        if (!found) combos.push_back(c);
+    }
+    for (const auto& c : combos) res.comboLabels.push_back(c.label());
+
+    if (p.scenario == "sweep") {
+        for (int n : p.backgroundJobs) {
+            throwIfCancelled(cancel);
+            ExposureTable tab =
+                measureExposure(p, combos, n, mixSeed(p.seed, static_cast<std::uint64_t>(n)), cancel);
+            PointResult pt;
+            pt.backgroundJobs = n;
+            pt.label = "N=" + std::to_string(n) + " " + p.backgroundJob.model;
+            pt.bgP95GBPer50ms = tab.bgP95BytesPer50ms / 1e9;
+            pt.meanExposedDp_s = tab.mean;
+            pt.loadTime_s = tab.loadTime_s;
+            pt.loadBytesPerS = tab.loadBytesPerS;
+            fillShares(pt, combos, p);
+            const NetworkSchedule net({std::move(tab)}, {0.0}, {0}, p.samplePeriodS,
+                                      mixSeed(p.seed, 1000 + static_cast<std::uint64_t>(n)));
+            fillPolicies(pt, p, curve, combos, nAction, net, res.targetLosses, {n}, cancel);
+            res.points.push_back(std::move(pt));
+        }
+        return res;
+    }
+
+    if (p.scenario == "poisson") {
+        std::vector<double> segStart;
+        std::vector<int> segLevel;
+        poissonSchedule(p.arrivalRatePerS, p.backgroundJobDurationS, p.maxBackgroundJobs,
+                        p.horizonS, mixSeed(p.seed, 77), segStart, segLevel);
+        std::vector<ExposureTable> levels;
+        std::vector<int> levelJobs;
+        for (int k = 0; k <= p.maxBackgroundJobs; ++k) {
+            throwIfCancelled(cancel);
+            levels.push_back(measureExposure(p, combos, k, mixSeed(p.seed, 500 + k), cancel));
+            levelJobs.push_back(k);
+        }
+        PointResult pt;
+        pt.backgroundJobs = p.maxBackgroundJobs;
+        pt.label = "Poisson " + formatNumber(p.arrivalRatePerS) + "/s " + p.backgroundJob.model;
+        for (const auto& l : levels)
+            pt.bgP95GBPer50ms = std::max(pt.bgP95GBPer50ms, l.bgP95BytesPer50ms / 1e9);
+        const NetworkSchedule net(std::move(levels), segStart, segLevel, p.samplePeriodS,
+                                  mixSeed(p.seed, 999));
+        fillPolicies(pt, p, curve, combos, nAction, net, res.targetLosses, levelJobs, cancel);
+        // Time-weighted mean exposure and load over the longest run.
+        double tEnd = 0;
+        for (const auto& r : pt.policies) tEnd = std::max(tEnd, r.endTime_s);
+        tEnd = std::max(tEnd, 1.0);
+        pt.meanExposedDp_s.assign(combos.size(), 0.0);
+        for (size_t i = 0; i < segStart.size() && segStart[i] < tEnd; ++i) {
+            const double a = segStart[i];
+            const double b = std::min(tEnd, i + 1 < segStart.size() ? segStart[i + 1] : tEnd);
+            const auto& tab = net.levels()[segLevel[i]];
+            for (size_t c = 0; c < combos.size(); ++c)
+                pt.meanExposedDp_s[c] += tab.mean[c] * (b - a) / tEnd;
+            pt.loadTime_s.push_back(a);
+            pt.loadBytesPerS.push_back(tab.bgMeanBytesPerS);
+        }
+        fillShares(pt, combos, p);
+        res.points.push_back(std::move(pt));
+        return res;
+    }
+
+    // "trace": the measured load replayed open loop, the foreground started at offsets spread
+    // over the trace.
+    Diagnostics diag(p.traceFile);
+    const LoadTrace trace = loadTraceFile(p.traceFile, diag);
+    if (!diag.ok()) throw ValidationError(diag);
+    const int nodes = std::max(1, p.traceFlows / kTraceJobs);
+    const double until = std::min(p.horizonS, std::max(600.0, 2 * trace.duration_s) + 3600.0);
+    const std::vector<Transfer> transfers =
+        traceToTransfers(trace, kTraceJobs, nodes, kTraceChunkS, until);
+    Params q = p;
+    q.recordWarmupS = 0;
+    q.offsetSpacingS = trace.duration_s / std::max(1, p.startOffsets);
+    ExposureTable tab = measureExposure(q, combos, 0, mixSeed(p.seed, 3), cancel, &transfers,
+                                        kTraceJobs, nodes);
+    PointResult pt;
+    pt.backgroundJobs = 0;
+    pt.label = "trace " + p.traceFile;
+    pt.meanExposedDp_s = tab.mean;
+    for (size_t i = 0; i < trace.time_s.size() && i < 2000; ++i) {
+        pt.loadTime_s.push_back(trace.time_s[i]);
+        pt.loadBytesPerS.push_back(trace.bytesPerS[i]);
+    }
+    {
+        std::vector<double> rt(trace.time_s), rv(trace.bytesPerS);
+        pt.bgP95GBPer50ms =
+            percentileBytesPerWindow(rt, rv, 0.0, trace.duration_s, 0.05, 0.95) / 1e9;
+    }
+    fillShares(pt, combos, p);
+    const NetworkSchedule net({std::move(tab)}, {0.0}, {0}, p.samplePeriodS, mixSeed(p.seed, 4));
+    fillPolicies(pt, p, curve, combos, nAction, net, res.targetLosses, {0}, cancel);
+    res.points.push_back(std::move(pt));
+    return res;
+}
+
+}  // namespace tandem::mlforml

@@ -1,0 +1,70 @@
+#pragma once
+// The ML-for-ML engine entry point [2608.06046 Sec. 3]: measures the foreground's exposed DP
+// time under the background traffic of each point (fluid network, MODEL.md A3), then runs every
+// policy's training loop (progress model A4, greedy per-interval rule A5) and reports
+// first-crossing times, trajectories and knob shares.
+#include <string>
+#include <vector>
+
+#include <exception>  // before common/cancel.h, which uses std::exception
+#include "common/cancel.h"
+#include "mlforml/params.h"
+
+namespace tandem::mlforml {
+
+/// A run of consecutive updates in one knob combination: [t0_s, t1_s), index into
+/// Result::comboLabels.
+struct ComboSegment {
+    double t0_s;
+    double t1_s;
+    int combo;
+};
+
+/// One policy's training run at one point.
+struct PolicyRun {
+    std::string policy;  ///< "Static", "Knob-Precision", "Knob-GA", "Decoupled", "Joint",
+                         ///< "Oracle", or a fixed combination label ("GA16-MXFP4")
+    /// Trajectory (at most ~2000 points): wall-clock s, optimizer updates, eval loss.
+    std::vector<double> time_s, updates, loss;
+    /// First-crossing time per target (s); NaN = not reached within the horizon.
+    std::vector<double> firstCrossing_s;
+    std::vector<double> comboShare;  ///< per Result::comboLabels, fraction of updates
+    std::vector<ComboSegment> timeline;  ///< merged runs of one combination
+    double exposedDpShare = 0;  ///< exposed DP time / wall-clock over the run, 0..1
+    std::vector<double> dpShareTime_s, dpShare;  ///< exposed DP share per decision interval
+    /// Share of updates per combination per background level: scenario "poisson" index k =
+    /// k active background jobs (0..max_background_jobs); "sweep"/"trace" one row. Rows of
+    /// levels that never occurred during the run are empty. [Sec. 3.3]
+    std::vector<std::vector<double>> comboShareByBackground;
+    long long totalUpdates = 0;
+    double endTime_s = 0;
+};
+
+/// One point: a background condition (scenario 1: N jobs; scenario 2: the Poisson schedule;
+/// trace: the trace).
+struct PointResult {
+    int backgroundJobs = 0;  ///< N (sweep), max concurrent (poisson), 0 (trace)
+    std::string label;       ///< e.g. "N=8 GPT-1B"
+    double bgP95GBPer50ms = 0;  ///< background volume, 95th percentile per 50 ms, GB [Sec. 3.2]
+    double dpShareBf16 = 0;  ///< exposed DP share of the GA4-BF16 iteration, 0..1 [Fig. 2a]
+    double dpShareMxfp4 = 0; ///< same for GA4-MXFP4; NaN when that combination is not offered
+    /// Mean exposed DP time per combination (s), per Result::comboLabels (scenario 1: the
+    /// paper's T_dp(p, z) averaged over offsets; poisson: over the schedule).
+    std::vector<double> meanExposedDp_s;
+    std::vector<PolicyRun> policies;
+    std::vector<double> loadTime_s, loadBytesPerS;  ///< background load over time
+};
+
+struct Result {
+    std::vector<double> targetFactors;
+    std::vector<double> targetLosses;
+    std::vector<std::string> comboLabels;  ///< action space, g-major, e.g. "GA4-BF16"
+    std::vector<PointResult> points;
+};
+
+/// Runs the scenario. Deterministic in p (including p.seed). Throws tandem::Cancelled when
+/// `cancel` is set (polled between replays and policy intervals) and tandem::ValidationError
+/// when a trace file cannot be read or parsed.
+Result simulate(const Params& p, const tandem::CancelFlag* cancel = nullptr);
+
+}  // namespace tandem::mlforml

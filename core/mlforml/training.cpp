@@ -1,0 +1,278 @@
+#include "mlforml/training.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "mlforml/exposure.h"
+
+namespace tandem::mlforml {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr size_t kMaxPoints = 2000;
+constexpr long long kMaxUpdates = 50000000;
+
+enum class Kind { Fixed, KnobPrecision, KnobGa, Decoupled, Joint, Oracle };
+
+/// Observed syncs of the foreground, in order of the time they become visible to the controller.
+struct History {
+    std::vector<double> avail;  // time the observation reaches the controller
+    std::vector<int> combo;
+    std::vector<double> exposed;
+    size_t lo = 0;  // first observation inside the window
+};
+
+/// T_dp estimates from the observations visible at time t [2608.06046 Sec. 2.3]: the mean of the
+/// window's observations of that combination; else of the same precision (any g); else scaled
+/// from the window's observations by wire bytes (transfer = exposed + overlap). Falls back to
+/// the most recent visible observation when the window is empty. Returns false when nothing
+/// has been observed yet.
+bool estimate(History& h, double t, double window, double overlap,
+              const std::vector<Combo>& combos, const std::vector<double>& wire,
+              std::vector<double>& sum, std::vector<int>& cnt, std::vector<double>& est) {
+    size_t hi = h.lo;
+    while (hi < h.avail.size() && h.avail[hi] <= t) ++hi;
+    while (h.lo < hi && h.avail[h.lo] <= t - window) ++h.lo;
+    size_t from = h.lo;
+    if (from == hi) {
+        if (hi == 0) return false;
+        from = hi - 1;  // window empty: most recent visible observation
+    }
+    std::fill(sum.begin(), sum.end(), 0.0);
+    std::fill(cnt.begin(), cnt.end(), 0);
+    for (size_t i = from; i < hi; ++i) {
+        sum[h.combo[i]] += h.exposed[i];
+        ++cnt[h.combo[i]];
+    }
+    const size_t n = combos.size();
+    for (size_t c = 0; c < n; ++c) {
+        if (cnt[c] > 0) {
+            est[c] = sum[c] / cnt[c];
+            continue;
+        }
+        double s = 0;
+        int k = 0;
+        for (size_t o = 0; o < n; ++o)
+            if (cnt[o] > 0 && combos[o].p == combos[c].p) {
+                s += sum[o];
+                k += cnt[o];
+            }
+        if (k > 0) {
+            est[c] = s / k;
+            continue;
+        }
+        s = 0;
+        k = 0;
+        for (size_t o = 0; o < n; ++o) {
+            if (cnt[o] == 0) continue;
+            const double transfer = sum[o] / cnt[o] + overlap;
+            const double scaled = wire[o] > 0 ? transfer * wire[c] / wire[o] : transfer;
+            s += std::max(0.0, scaled - overlap) * cnt[o];
+            k += cnt[o];
+        }
+        est[c] = k > 0 ? s / k : 0.0;
+    }
+    return true;
+}
+
+}  // namespace
+
+PolicyRun runPolicy(const std::string& policy, const Params& p, const ProgressCurve& curve,
+                    const std::vector<Combo>& combos, int actionCount, const NetworkSchedule& net,
+                    const std::vector<double>& targetLosses, const std::vector<int>& levelJobs,
+                    const tandem::CancelFlag* cancel) {
+    PolicyRun run;
+    run.policy = policy;
+    const int nC = static_cast<int>(combos.size());
+    const int nA = std::min(actionCount, nC);
+    const int nP = static_cast<int>(p.precisions.size());
+
+    Kind kind = Kind::Fixed;
+    int fixed = 0;  // Static = baseline combination
+    if (policy == "Knob-Precision") kind = Kind::KnobPrecision;
+    else if (policy == "Knob-GA") kind = Kind::KnobGa;
+    else if (policy == "Decoupled") kind = Kind::Decoupled;
+    else if (policy == "Joint") kind = Kind::Joint;
+    else if (policy == "Oracle") kind = Kind::Oracle;
+    else if (policy != "Static") {
+        for (int c = 0; c < nC; ++c)
+            if (combos[c].label() == policy) fixed = c;
+    }
+
+    std::vector<double> dS(nC), comp(nC), wire(nC);
+    for (int c = 0; c < nC; ++c) {
+        dS[c] = curve.progressPerUpdate(combos[c]);
+        comp[c] = combos[c].g * p.microbatchComputeS;
+        wire[c] = foregroundWireBytes(p, combos[c].p);
+    }
+    const size_t nT = targetLosses.size();
+    std::vector<double> sTarget(nT);
+    for (size_t i = 0; i < nT; ++i) sTarget[i] = curve.progressForLoss(targetLosses[i]);
+    run.firstCrossing_s.assign(nT, std::nan(""));
+    size_t crossed = 0;
+
+    History hist;
+    hist.avail.reserve(1 << 14);
+    hist.combo.reserve(1 << 14);
+    hist.exposed.reserve(1 << 14);
+    std::vector<double> sum(nC), est(nC, 0.0), value(nC, 0.0);
+    std::vector<int> cnt(nC);
+    std::vector<long long> comboCount(nC, 0);
+    std::vector<std::vector<long long>> levelCount(levelJobs.size(), std::vector<long long>(nC, 0));
+
+    const double interval = p.decisionIntervalS;
+    auto gainOf = [&](int c, double S) {
+        if (!std::isfinite(est[c])) return 0.0;
+        const double n = interval / (comp[c] + est[c]);
+        return curve.loss(S) - curve.loss(S + n * dS[c]);
+    };
+    auto argmaxWhere = [&](int current, auto&& allowed) {
+        int best = -1;
+        for (int c = 0; c < nA; ++c) {
+            if (!allowed(c)) continue;
+            if (best < 0 || value[c] > value[best] * (1 + 1e-12) ||
+                (c == current && value[c] >= value[best] * (1 - 1e-12)))
+                best = c;
+        }
+        return best < 0 ? 0 : best;
+    };
+
+    int cur = kind == Kind::Fixed ? fixed : 0;
+    double t = 0, S = 0;
+    long long u = 0;
+    double nextDecision = 0;
+    double exposedTotal = 0;
+    // per-interval exposed share
+    double ivStart = 0, ivExposed = 0, ivWall = 0;
+    std::vector<double> ivWeight;
+    // trajectory decimation
+    long long stride = 1;
+    auto pushPoint = [&]() {
+        run.time_s.push_back(t);
+        run.updates.push_back(static_cast<double>(u));
+        run.loss.push_back(curve.loss(S));
+        if (run.time_s.size() > kMaxPoints) {
+            size_t k = 0;
+            for (size_t i = 0; i < run.time_s.size(); i += 2, ++k) {
+                run.time_s[k] = run.time_s[i];
+                run.updates[k] = run.updates[i];
+                run.loss[k] = run.loss[i];
+            }
+            run.time_s.resize(k);
+            run.updates.resize(k);
+            run.loss.resize(k);
+            stride *= 2;
+        }
+    };
+    int segCombo = -1;
+    double segStart = 0;
+
+    while (t < p.horizonS && u < kMaxUpdates) {
+        if (t >= nextDecision) {
+            throwIfCancelled(cancel);
+            if (ivWall > 0) {
+                run.dpShareTime_s.push_back(ivStart);
+                run.dpShare.push_back(ivExposed / ivWall);
+                ivWeight.push_back(ivWall);
+            }
+            ivStart = t;
+            ivExposed = ivWall = 0;
+            if (kind != Kind::Fixed) {
+                bool have;
+                if (kind == Kind::Oracle) {
+                    for (int c = 0; c < nA; ++c) est[c] = net.meanExposed(c, t, t + interval);
+                    have = true;
+                } else {
+                    have = estimate(hist, t, p.historyWindowS, p.overlapWindowS, combos, wire, sum,
+                                    cnt, est);
+                }
+                if (have) {
+                    for (int c = 0; c < nA; ++c) value[c] = gainOf(c, S);
+                    const int baseG = combos[0].g;
+                    const std::string& baseP = combos[0].p;
+                    auto withBaseG = [&](int c) { return combos[c].g == baseG; };
+                    auto withBaseP = [&](int c) { return combos[c].p == baseP; };
+                    if (kind == Kind::KnobPrecision) cur = argmaxWhere(cur, withBaseG);
+                    else if (kind == Kind::KnobGa) cur = argmaxWhere(cur, withBaseP);
+                    else if (kind == Kind::Decoupled) {
+                        // The two single-knob projections, decided independently, composed.
+                        const int gPick = argmaxWhere(cur, withBaseP) / nP;
+                        const int pPick = argmaxWhere(cur, withBaseG) % nP;
+                        cur = gPick * nP + pPick;
+                    } else {
+                        cur = argmaxWhere(cur, [](int) { return true; });
+                    }
+                }
+            }
+            nextDecision = t + interval;
+        }
+        const double e = net.exposed(cur, t);
+        if (!std::isfinite(e)) break;
+        const double tEnd = t + comp[cur] + e;
+        if (tEnd > p.horizonS) break;
+        const int level = net.levelAt(t);
+        if (segCombo != cur) {
+            if (segCombo >= 0) run.timeline.push_back({segStart, t, segCombo});
+            segCombo = cur;
+            segStart = t;
+        }
+        S += dS[cur];
+        ++u;
+        exposedTotal += e;
+        ivExposed += e;
+        ivWall += tEnd - t;
+        ++comboCount[cur];
+        if (level >= 0 && level < static_cast<int>(levelCount.size())) ++levelCount[level][cur];
+        hist.avail.push_back(tEnd + p.telemetryDelayS);
+        hist.combo.push_back(cur);
+        hist.exposed.push_back(e);
+        t = tEnd;
+        for (size_t i = 0; i < nT; ++i)
+            if (std::isnan(run.firstCrossing_s[i]) && S >= sTarget[i]) {
+                run.firstCrossing_s[i] = t;
+                ++crossed;
+            }
+        if (u % stride == 0) pushPoint();
+        if (crossed == nT) break;
+        if ((u & 4095) == 0) throwIfCancelled(cancel);
+    }
+    if (run.time_s.empty() || run.updates.back() != static_cast<double>(u)) pushPoint();
+    if (segCombo >= 0) run.timeline.push_back({segStart, t, segCombo});
+    if (ivWall > 0) {
+        run.dpShareTime_s.push_back(ivStart);
+        run.dpShare.push_back(ivExposed / ivWall);
+        ivWeight.push_back(ivWall);
+    }
+    while (run.dpShare.size() > kMaxPoints) {  // merge pairs, weighted by wall-clock
+        size_t k = 0;
+        for (size_t i = 0; i < run.dpShare.size(); i += 2, ++k) {
+            const double w0 = ivWeight[i];
+            const double w1 = i + 1 < ivWeight.size() ? ivWeight[i + 1] : 0.0;
+            const double s1 = i + 1 < run.dpShare.size() ? run.dpShare[i + 1] : 0.0;
+            run.dpShareTime_s[k] = run.dpShareTime_s[i];
+            run.dpShare[k] = (run.dpShare[i] * w0 + s1 * w1) / (w0 + w1);
+            ivWeight[k] = w0 + w1;
+        }
+        run.dpShareTime_s.resize(k);
+        run.dpShare.resize(k);
+        ivWeight.resize(k);
+    }
+    run.totalUpdates = u;
+    run.endTime_s = t;
+    run.exposedDpShare = t > 0 ? exposedTotal / t : 0.0;
+    run.comboShare.assign(nC, 0.0);
+    for (int c = 0; c < nC; ++c) run.comboShare[c] = u > 0 ? double(comboCount[c]) / u : 0.0;
+    run.comboShareByBackground.resize(levelJobs.size());
+    for (size_t l = 0; l < levelJobs.size(); ++l) {
+        long long total = 0;
+        for (long long x : levelCount[l]) total += x;
+        if (total == 0) continue;
+        run.comboShareByBackground[l].resize(nC);
+        for (int c = 0; c < nC; ++c) run.comboShareByBackground[l][c] = double(levelCount[l][c]) / total;
+    }
+    return run;
+}
+
+}  // namespace tandem::mlforml
