@@ -1,0 +1,63 @@
+// `tandem`: the what-if GUI. Without options it opens the main window on the default scenario
+// (or on SCENARIO.json). Display-less modes for scripts and documentation:
+//   tandem --screenshot FILE.png [--tab 0|1] [--size WxH] [SCENARIO.json]
+//   tandem --export-charts DIR [SCENARIO.json]
+#include <QApplication>
+#include <QCommandLineParser>
+
+#include <cstdio>
+
+#include "main_window.h"
+#include "offscreen.h"
+
+int main(int argc, char** argv) {
+    // Display-less modes need no window system: pick the offscreen platform before QApplication.
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray a(argv[i]);
+        if (a == "--screenshot" || a == "--export-charts" || a == "--bench-gui") {
+            if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+            break;
+        }
+    }
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("Tandem"));
+    QApplication::setOrganizationName(QStringLiteral("Tandem"));
+    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Tandem: what-if tool for distributed LLM training (ML-for-ML arXiv:2608.06046, MOSAIC arXiv:2608.10605)."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("scenario"), QStringLiteral("Scenario JSON to open (optional)."),
+                                 QStringLiteral("[SCENARIO.json]"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Render the main window offscreen to FILE.png and exit."),
+                                        QStringLiteral("FILE.png"));
+    const QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("Workspace for --screenshot: 0 or 1."),
+                                 QStringLiteral("N"), QStringLiteral("0"));
+    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot."),
+                                  QStringLiteral("WxH"), QStringLiteral("1280x800"));
+    const QCommandLineOption exportCharts(QStringLiteral("export-charts"),
+                                          QStringLiteral("Render every chart (PNG + CSV) into DIR and exit."),
+                                          QStringLiteral("DIR"));
+    parser.addOption(screenshot);
+    parser.addOption(tab);
+    parser.addOption(size);
+    parser.addOption(exportCharts);
+    parser.process(app);
+    const QStringList args = parser.positionalArguments();
+    const QString scenario = args.isEmpty() ? QString() : args.front();
+
+    if (parser.isSet(screenshot)) {
+        const QStringList wh = parser.value(size).split(QLatin1Char('x'));
+        const QSize sz = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize(1280, 800);
+        return tandem::ui::renderScreenshot(parser.value(screenshot), scenario, parser.value(tab).toInt(), sz);
+    }
+    if (parser.isSet(exportCharts)) return tandem::ui::exportAllCharts(parser.value(exportCharts), scenario);
+
+    tandem::ui::MainWindow window;
+    if (!scenario.isEmpty()) window.openFile(scenario);
+    window.show();
+    return app.exec();
+}

@@ -1,0 +1,59 @@
+// The coalescing worker: only the newest request is delivered, stale ones are cancelled or
+// dropped, the GUI thread never blocks.
+#include <QtTest>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "job_runner.h"
+
+using tandem::ui::JobRunner;
+
+class TstJobRunner : public QObject {
+    Q_OBJECT
+private slots:
+    void deliversOnlyTheLatest() {
+        JobRunner runner;
+        QList<int> delivered;
+        std::atomic<int> started{0};
+        connect(&runner, &JobRunner::resultReady, this,
+                [&](const std::any& v, quint64) { delivered.append(std::any_cast<int>(v)); });
+        for (int i = 1; i <= 6; ++i) {
+            runner.submit([i, &started](const tandem::CancelFlag* cancel) -> std::any {
+                ++started;
+                for (int k = 0; k < 50; ++k) {  // ~50 ms of polled work
+                    tandem::throwIfCancelled(cancel);
+                    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                }
+                return i;
+            });
+        }
+        QVERIFY(runner.isBusy());
+        QVERIFY(runner.waitIdle(5000));
+        QCOMPARE(delivered, QList<int>{6});
+        QVERIFY(started.load() <= 2);  // the first (cancelled) and the last; 2..5 coalesced away
+        QCOMPARE(runner.latestGeneration(), quint64(6));
+    }
+    void reportsFailures() {
+        JobRunner runner;
+        QSignalSpy failed(&runner, &JobRunner::failed);
+        runner.submit([](const tandem::CancelFlag*) -> std::any { throw std::runtime_error("bad input"); });
+        QVERIFY(runner.waitIdle(5000));
+        QCOMPARE(failed.count(), 1);
+        QCOMPARE(failed.front().front().toString(), QStringLiteral("bad input"));
+    }
+    void busySignalPairs() {
+        JobRunner runner;
+        QSignalSpy busy(&runner, &JobRunner::busyChanged);
+        runner.submit([](const tandem::CancelFlag*) -> std::any { return 1; });
+        runner.submit([](const tandem::CancelFlag*) -> std::any { return 2; });
+        QVERIFY(runner.waitIdle(5000));
+        QCOMPARE(busy.count(), 2);
+        QCOMPARE(busy.at(0).at(0).toBool(), true);
+        QCOMPARE(busy.at(1).at(0).toBool(), false);
+    }
+};
+
+QTEST_MAIN(TstJobRunner)
+#include "tst_job_runner.moc"

@@ -1,0 +1,193 @@
+// The main window end to end (offscreen): sliders drive recomputation and change the charts,
+// a bad file shows its problems and keeps the scenario, save -> open -> save is byte-identical.
+#include <QtTest>
+
+#include <QAbstractSeries>
+#include <QBarCategoryAxis>
+#include <QChart>
+#include <QSlider>
+#include <QTemporaryDir>
+#include <QXYSeries>
+
+#include "chart_view.h"
+#include "diagnostics_dialog.h"
+#include "first_crossing_view.h"
+#include "frontier_view.h"
+#include "job_runner.h"
+#include "labeled_slider.h"
+#include "loss_curve_view.h"
+#include "main_window.h"
+#include "moe_controls.h"
+#include "moe_workspace.h"
+#include "network_controls.h"
+#include "network_workspace.h"
+#include "scenario_document.h"
+#include "scenario/scenario.h"
+
+using namespace tandem::ui;
+
+namespace {
+/// Every visible XY point of a chart, series by series (what the user sees).
+QList<QPointF> visiblePoints(const ChartView* view) {
+    QList<QPointF> out;
+    const auto series = view->chart()->series();
+    for (QAbstractSeries* s : series)
+        if (auto* xy = qobject_cast<QXYSeries*>(s); xy && xy->isVisible()) out += xy->points();
+    return out;
+}
+QStringList barCategories(const ChartView* view) {
+    for (QAbstractAxis* a : view->chart()->axes())
+        if (auto* c = qobject_cast<QBarCategoryAxis*>(a)) return c->categories();
+    return {};
+}
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+}  // namespace
+
+class TstMainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void opensOnDefaultScenarioWithTwoWorkspaces() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(w.networkWorkspace()->result().has_value());
+        QVERIFY(w.moeWorkspace()->result().has_value());
+        QVERIFY(!visiblePoints(w.networkWorkspace()->lossView()).isEmpty());
+        QVERIFY(w.moeWorkspace()->frontierView()->frontierPointCount() > 2);
+        QCOMPARE(barCategories(w.networkWorkspace()->firstCrossingView()).size(),
+                 static_cast<int>(w.networkWorkspace()->params()->policies.size()));
+    }
+
+    void networkSlidersChangeCharts_data() {
+        QTest::addColumn<QString>("slider");
+        QTest::newRow("background traffic") << QStringLiteral("background");
+        QTest::newRow("foreground nodes") << QStringLiteral("nodes");
+    }
+    void networkSlidersChangeCharts() {
+        QFETCH(QString, slider);
+        MainWindow w;
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        NetworkWorkspace* ws = w.networkWorkspace();
+        const QList<QPointF> before = visiblePoints(ws->lossView());
+        const QStringList barsBefore = barCategories(ws->firstCrossingView());
+        LabeledSlider* s = slider == QLatin1String("background") ? ws->controls()->backgroundSlider()
+                                                                  : ws->controls()->nodesSlider();
+        const int v0 = s->value();
+        s->slider()->setFocus();
+        for (int i = 0; i < 4; ++i) QTest::keyClick(s->slider(), Qt::Key_Right);  // drag-like steps
+        QCOMPARE(s->value(), v0 + 4);
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(visiblePoints(ws->lossView()) != before);
+        QVERIFY(barCategories(ws->firstCrossingView()) != barsBefore);
+        if (slider == QLatin1String("nodes")) {
+            QCOMPARE(ws->params()->foregroundNodes, v0 + 4);
+            QVERIFY(w.document()->isModified());
+            QCOMPARE(w.document()->scenario().mlForMl->foregroundNodes, v0 + 4);
+        }
+    }
+
+    void moeSlidersChangeCharts_data() {
+        QTest::addColumn<QString>("slider");
+        QTest::newRow("cluster nodes") << QStringLiteral("nodes");
+        QTest::newRow("training days") << QStringLiteral("days");
+    }
+    void moeSlidersChangeCharts() {
+        QFETCH(QString, slider);
+        MainWindow w;
+        w.setCurrentWorkspace(1);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        MoeWorkspace* ws = w.moeWorkspace();
+        const QList<QPointF> before = visiblePoints(ws->frontierView());
+        LabeledSlider* s = slider == QLatin1String("nodes") ? ws->controls()->nodesSlider() : ws->controls()->daysSlider();
+        const int v0 = s->value();
+        s->slider()->setFocus();
+        QTest::keyClick(s->slider(), Qt::Key_PageUp);
+        QTest::keyClick(s->slider(), Qt::Key_PageUp);
+        QVERIFY(s->value() > v0);
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(visiblePoints(ws->frontierView()) != before);
+        QVERIFY(w.document()->isModified());
+    }
+
+    void badFileShowsProblemsAndKeepsScenario() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        const std::string before = tandem::scenarioToJson(w.document()->scenario());
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("bad.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"name": 5, "bogus_key": 1, "ml_for_ml": {"fabric_GBps": -5}})");
+        f.close();
+        QVERIFY(!w.openFile(path));
+        DiagnosticsDialog* dialog = w.lastDiagnosticsDialog();
+        QVERIFY(dialog);
+        QVERIFY(dialog->isVisible());
+        QCOMPARE(dialog->rowCount(), 3);
+        QStringList rows;
+        for (int i = 0; i < dialog->rowCount(); ++i) rows << dialog->rowText(i);
+        const QString all = rows.join(QLatin1Char('\n'));
+        QVERIFY2(all.contains(QLatin1String("$.name")), qPrintable(all));
+        QVERIFY2(all.contains(QLatin1String("$.bogus_key")), qPrintable(all));
+        QVERIFY2(all.contains(QLatin1String("$.ml_for_ml.fabric_GBps")), qPrintable(all));
+        QCOMPARE(tandem::scenarioToJson(w.document()->scenario()), before);
+        QVERIFY(!w.document()->isModified());
+    }
+
+    void saveAndReopenIsByteIdentical() {
+        QTemporaryDir dir;
+        const QString a = dir.filePath(QStringLiteral("a.json"));
+        const QString b = dir.filePath(QStringLiteral("b.json"));
+        MainWindow w;
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        QTest::keyClick(w.networkWorkspace()->controls()->nodesSlider()->slider(), Qt::Key_Left);
+        QVERIFY(w.document()->isModified());
+        QVERIFY(w.saveFile(a));
+        QVERIFY(!w.document()->isModified());
+        MainWindow w2;
+        QVERIFY(w2.openFile(a));
+        QCOMPARE(w2.networkWorkspace()->controls()->nodesSlider()->value(),
+                 w.networkWorkspace()->controls()->nodesSlider()->value());
+        QVERIFY(w2.saveFile(b));
+        QCOMPARE(readAll(b), readAll(a));
+        QVERIFY(!readAll(a).isEmpty());
+    }
+
+    void exportsVisibleChart_data() {
+        QTest::addColumn<QString>("suffix");
+        QTest::newRow("png") << QStringLiteral("png");
+        QTest::newRow("svg") << QStringLiteral("svg");
+        QTest::newRow("pdf") << QStringLiteral("pdf");
+        QTest::newRow("csv") << QStringLiteral("csv");
+    }
+    void exportsVisibleChart() {
+        QFETCH(QString, suffix);
+        MainWindow w;
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("chart.") + suffix);
+        QString error;
+        QVERIFY2(exportChart(w.currentChart(), path, &error), qPrintable(error));
+        const QByteArray bytes = readAll(path);
+        QVERIFY(bytes.size() > 100);
+        if (suffix == QLatin1String("png")) {
+            QImage image;
+            QVERIFY(image.loadFromData(bytes, "PNG"));
+            QVERIFY(image.width() >= w.currentChart()->width());
+        }
+        if (suffix == QLatin1String("csv")) QVERIFY(bytes.startsWith("series,"));
+    }
+};
+
+QTEST_MAIN(TstMainWindow)
+#include "tst_main_window.moc"

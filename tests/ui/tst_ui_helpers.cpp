@@ -1,0 +1,78 @@
+// Pure helpers of the UI layer: decimation, time-weighted smoothing, display units, palette.
+#include <QtTest>
+
+#include <cmath>
+
+#include "decimate.h"
+#include "palette.h"
+#include "smoothing.h"
+#include "units.h"
+
+using namespace tandem::ui;
+
+class TstUiHelpers : public QObject {
+    Q_OBJECT
+private slots:
+    void decimateKeepsEndsAndPeaks() {
+        QList<QPointF> pts;
+        for (int i = 0; i < 10000; ++i) pts.append(QPointF(i, std::sin(i * 0.01)));
+        pts[5000].setY(7.0);  // a single spike must survive
+        const QList<QPointF> out = decimateMinMax(pts, 100);
+        QVERIFY(out.size() <= 2 * 100 + 2 + 100);
+        QVERIFY(out.size() >= 100);
+        QCOMPARE(out.front(), pts.front());
+        QCOMPARE(out.back(), pts.back());
+        double maxY = -1;
+        for (const QPointF& p : out) maxY = std::max(maxY, p.y());
+        QCOMPARE(maxY, 7.0);
+        for (qsizetype i = 1; i < out.size(); ++i) QVERIFY(out[i].x() >= out[i - 1].x());
+    }
+    void decimateSmallInputUnchanged() {
+        const QList<QPointF> pts{{0, 1}, {1, 2}, {2, 3}};
+        QCOMPARE(decimateMinMax(pts, 100), pts);
+        QCOMPARE(decimateMinMax(pts, 0), pts);
+    }
+    void smoothingRespectsSpacing() {
+        // A step from 0 to 1: after a gap of tau the EMA covers 1 - e^-1 of it, whatever the
+        // number of samples before.
+        const double tau = 2.0;
+        const QList<QPointF> pts{{0, 0}, {0.1, 0}, {0.2, 0}, {2.2, 1}};
+        const QList<QPointF> out = smoothTimeWeighted(pts, tau);
+        QCOMPARE(out.size(), pts.size());
+        QVERIFY(std::abs(out[3].y() - (1 - std::exp(-1.0))) < 1e-12);
+        // Sampling a constant signal twice as densely changes nothing (time-consistent); a plain
+        // EMA would move further with more samples.
+        const QList<QPointF> twoSteps = smoothTimeWeighted({{0, 0}, {1.0, 1}, {2.0, 1}}, 2.0);
+        const QList<QPointF> oneStep = smoothTimeWeighted({{0, 0}, {2.0, 1}}, 2.0);
+        QVERIFY(std::abs(twoSteps.back().y() - oneStep.back().y()) < 1e-12);
+        QCOMPARE(smoothTimeWeighted(pts, 0), pts);
+    }
+    void timeUnits_data() {
+        QTest::addColumn<double>("seconds");
+        QTest::addColumn<double>("divisor");
+        QTest::newRow("seconds") << 90.0 << 1.0;
+        QTest::newRow("minutes") << 3000.0 << 60.0;
+        QTest::newRow("hours") << 20000.0 << 3600.0;
+    }
+    void timeUnits() {
+        QFETCH(double, seconds);
+        QFETCH(double, divisor);
+        QCOMPARE(chooseTimeUnit(seconds).divisor, divisor);
+    }
+    void formatting() {
+        QCOMPARE(formatDuration(5400), QStringLiteral("90.0 min"));
+        QCOMPARE(formatDuration(NAN), QStringLiteral("not reached"));
+        QCOMPARE(formatRatio(1.4249), QStringLiteral("x1.42"));
+    }
+    void fixedPolicyColours() {
+        const QStringList policies{"Static", "Knob-Precision", "Knob-GA", "Decoupled", "Joint", "Oracle"};
+        QSet<QRgb> seen;
+        for (const QString& p : policies) seen.insert(policyColor(p).rgb());
+        QCOMPARE(seen.size(), policies.size());
+        QCOMPARE(policyColor("Joint"), QColor(0x00, 0x72, 0xB2));  // Okabe-Ito blue
+        QCOMPARE(comboColor("GA16-MXFP4"), comboColor("GA16-MXFP4"));
+    }
+};
+
+QTEST_MAIN(TstUiHelpers)
+#include "tst_ui_helpers.moc"

@@ -1,0 +1,171 @@
+#include "chart_view.h"
+
+#include <QAbstractBarSeries>
+#include <QApplication>
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QContextMenuEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <QValueAxis>
+#include <QXYSeries>
+
+#include "palette.h"
+
+namespace tandem::ui {
+
+namespace {
+QString csvField(QString s) {
+    if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n'))) {
+        s.replace(QLatin1String("\""), QLatin1String("\"\""));
+        return QLatin1Char('"') + s + QLatin1Char('"');
+    }
+    return s;
+}
+QString axisTitle(const QChart* chart, Qt::Orientation o, const QString& fallback) {
+    const auto axes = chart->axes(o);
+    if (axes.isEmpty() || axes.front()->titleText().isEmpty()) return fallback;
+    return axes.front()->titleText();
+}
+}  // namespace
+
+ChartView::ChartView(const QString& exportName, const QString& title, QWidget* parent)
+    : QChartView(new QChart(), parent), m_exportName(exportName) {
+    chart()->setTitle(title);
+    chart()->legend()->setAlignment(Qt::AlignBottom);
+    chart()->setAnimationOptions(QChart::NoAnimation);
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumSize(280, 200);
+    setToolTip(tr("Right-click to export this chart (PNG, SVG, PDF) or its data (CSV)."));
+}
+
+int ChartView::plotWidth() const {
+    const int w = static_cast<int>(chart()->plotArea().width());
+    return std::max(200, w > 0 ? w : width());
+}
+
+void ChartView::applyTheme() { styleChart(chart(), currentTheme()); }
+
+QString ChartView::csv() const {
+    const QChart* c = chart();
+    QString out = QStringLiteral("series,%1,%2\n")
+                      .arg(csvField(axisTitle(c, Qt::Horizontal, QStringLiteral("x"))),
+                           csvField(axisTitle(c, Qt::Vertical, QStringLiteral("y"))));
+    const auto series = c->series();
+    for (QAbstractSeries* s : series) {
+        if (auto* xy = qobject_cast<QXYSeries*>(s)) {
+            const auto pts = xy->points();
+            for (const QPointF& p : pts)
+                out += QStringLiteral("%1,%2,%3\n")
+                           .arg(csvField(xy->name()), QString::number(p.x(), 'g', 10),
+                                QString::number(p.y(), 'g', 10));
+        } else if (auto* bars = qobject_cast<QAbstractBarSeries*>(s)) {
+            QStringList categories;
+            for (QAbstractAxis* a : bars->attachedAxes())
+                if (auto* cat = qobject_cast<QBarCategoryAxis*>(a)) categories = cat->categories();
+            const auto sets = bars->barSets();
+            for (QBarSet* set : sets)
+                for (int i = 0; i < set->count(); ++i)
+                    out += QStringLiteral("%1,%2,%3\n")
+                               .arg(csvField(set->label()),
+                                    csvField(i < categories.size() ? categories[i] : QString::number(i)),
+                                    QString::number(set->at(i), 'g', 10));
+        }
+    }
+    return out;
+}
+
+void ChartView::mousePressEvent(QMouseEvent* event) {
+    emit activated(this);
+    QChartView::mousePressEvent(event);
+}
+
+void ChartView::contextMenuEvent(QContextMenuEvent* event) {
+    emit activated(this);
+    QMenu menu(this);
+    const struct {
+        const char* label;
+        const char* filter;
+        const char* suffix;
+    } kinds[] = {{"Export chart as PNG...", "PNG image (*.png)", ".png"},
+                 {"Export chart as SVG...", "SVG image (*.svg)", ".svg"},
+                 {"Export chart as PDF...", "PDF document (*.pdf)", ".pdf"},
+                 {"Export data as CSV...", "CSV table (*.csv)", ".csv"}};
+    for (const auto& k : kinds) {
+        const QString filter = tr(k.filter);
+        const QString suffix = QString::fromLatin1(k.suffix);
+        menu.addAction(tr(k.label), this, [this, filter, suffix]() {
+            const QString path = QFileDialog::getSaveFileName(this, tr("Export"), m_exportName + suffix, filter);
+            if (path.isEmpty()) return;
+            QString error;
+            if (!exportChart(this, path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
+        });
+    }
+    menu.exec(event->globalPos());
+}
+
+bool exportChart(ChartView* view, const QString& path, QString* error, QSize size) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (size.isValid() && size != view->size()) {
+        view->resize(size);
+        QApplication::processEvents();
+    }
+    const QSize sz = view->size();
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        if (error) *error = QObject::tr("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    if (suffix == QLatin1String("csv")) {
+        file.write(view->csv().toUtf8());
+    } else if (suffix == QLatin1String("png")) {
+        const qreal dpr = 2.0;  // crisp on slides and high-DPI screens
+        QImage image(sz * dpr, QImage::Format_ARGB32_Premultiplied);
+        image.setDevicePixelRatio(dpr);
+        image.fill(view->chart()->backgroundBrush().color());
+        QPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        view->render(&painter, QRectF(QPointF(0, 0), QSizeF(sz)), view->viewport()->rect());
+        painter.end();
+        if (!image.save(&file, "PNG")) {
+            if (error) *error = QObject::tr("cannot encode PNG");
+            file.cancelWriting();
+            return false;
+        }
+    } else if (suffix == QLatin1String("svg")) {
+        QSvgGenerator gen;
+        gen.setOutputDevice(&file);
+        gen.setSize(sz);
+        gen.setViewBox(QRect(QPoint(0, 0), sz));
+        gen.setTitle(view->chart()->title());
+        QPainter painter(&gen);
+        view->render(&painter, QRectF(QPointF(0, 0), QSizeF(sz)), view->viewport()->rect());
+        painter.end();
+    } else if (suffix == QLatin1String("pdf")) {
+        QPdfWriter pdf(&file);
+        pdf.setPageSize(QPageSize(QSizeF(sz), QPageSize::Point));
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        pdf.setResolution(72);
+        QPainter painter(&pdf);
+        view->render(&painter, QRectF(QPointF(0, 0), QSizeF(sz)), view->viewport()->rect());
+        painter.end();
+    } else {
+        if (error) *error = QObject::tr("unknown export format '.%1' (use .png, .svg, .pdf or .csv)").arg(suffix);
+        file.cancelWriting();
+        return false;
+    }
+    if (!file.commit()) {
+        if (error) *error = QObject::tr("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+}  // namespace tandem::ui

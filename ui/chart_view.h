@@ -1,0 +1,41 @@
+#pragma once
+// A chart view with export (PNG/SVG/PDF/CSV) on its context menu, used by every workspace chart.
+#include <QChartView>
+#include <QString>
+
+namespace tandem::ui {
+
+/// QChartView with a stable export name (file stem, e.g. "mlforml-loss"), a context menu to
+/// export the picture or the data, and helpers that keep series updates cheap.
+class ChartView : public QChartView {
+    Q_OBJECT
+public:
+    /// `exportName`: file stem for exports; `title`: chart title shown above the plot.
+    ChartView(const QString& exportName, const QString& title, QWidget* parent = nullptr);
+
+    QString exportName() const { return m_exportName; }
+    /// Chart data as CSV (one row per point or bar; header first). Default: every series of
+    /// the chart generically; views with richer data override it.
+    virtual QString csv() const;
+    /// Re-applies the current theme's colours (after a theme switch).
+    virtual void applyTheme();
+    /// Pixel width usable for decimation (at least 200).
+    int plotWidth() const;
+
+signals:
+    /// The user clicked into this chart (the main window remembers it as the "current" chart).
+    void activated(tandem::ui::ChartView* view);
+
+protected:
+    void contextMenuEvent(QContextMenuEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+
+private:
+    QString m_exportName;
+};
+
+/// Writes `view`'s chart to `path`; format from the suffix: .png, .svg, .pdf or .csv.
+/// `size` (pixels, for PNG/SVG/PDF) defaults to the view's size. Returns false and sets `error`.
+bool exportChart(ChartView* view, const QString& path, QString* error, QSize size = {});
+
+}  // namespace tandem::ui

@@ -1,0 +1,273 @@
+#include "frontier_view.h"
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include <cmath>
+
+#include "palette.h"
+
+namespace tandem::ui {
+
+namespace {
+/// Splits a frontier into runs of consecutive feasible points with the same extrapolation flag.
+/// Adjacent runs share their boundary point so the curve stays connected.
+void segmentsOf(const std::vector<mosaic::FrontierPoint>& pts, QList<QList<QPointF>>& inRange,
+                QList<QList<QPointF>>& extrapolated) {
+    QList<QPointF> cur;
+    int curKind = -1;  // 0 in range, 1 extrapolated
+    auto flush = [&]() {
+        if (cur.size() >= 1) (curKind == 1 ? extrapolated : inRange).append(cur);
+        cur.clear();
+    };
+    for (const auto& p : pts) {
+        if (!p.feasible || !std::isfinite(p.loss)) {
+            flush();
+            curKind = -1;
+            continue;
+        }
+        const int kind = p.extrapolated ? 1 : 0;
+        const QPointF q(p.sparsity, p.loss);
+        if (kind != curKind && curKind != -1) {
+            const QPointF last = cur.back();
+            flush();
+            cur.append(last);
+        }
+        curKind = kind;
+        cur.append(q);
+    }
+    flush();
+}
+}  // namespace
+
+FrontierView::FrontierView(QWidget* parent)
+    : ChartView(QStringLiteral("mosaic-frontier"), tr("Loss against sparsity: compute-optimal vs cluster-optimal"),
+                parent) {
+    m_x = new QValueAxis(this);
+    m_x->setTitleText(tr("Sparsity S = 1 - N_act / N_tot"));
+    m_x->setLabelFormat(QStringLiteral("%.2f"));
+    m_y = new QValueAxis(this);
+    m_y->setTitleText(tr("Predicted loss, Eq. 10 (nats)"));
+    m_y->setLabelFormat(QStringLiteral("%.3f"));
+    chart()->addAxis(m_x, Qt::AlignBottom);
+    chart()->addAxis(m_y, Qt::AlignLeft);
+    auto mkScatter = [this](QScatterSeries::MarkerShape shape, double size) {
+        auto* s = new QScatterSeries(this);
+        s->setMarkerShape(shape);
+        s->setMarkerSize(size);
+        chart()->addSeries(s);
+        s->attachAxis(m_x);
+        s->attachAxis(m_y);
+        return s;
+    };
+    m_computeOpt = mkScatter(QScatterSeries::MarkerShapeRectangle, 12);
+    m_clusterOpt = mkScatter(QScatterSeries::MarkerShapeCircle, 13);
+    m_naive = mkScatter(QScatterSeries::MarkerShapeTriangle, 12);
+    applyTheme();
+}
+
+void FrontierView::setData(const mosaic::SearchResult& result) {
+    m_result = result;
+    rebuild();
+}
+
+void FrontierView::setPinned(const std::optional<mosaic::SearchResult>& pinned) {
+    m_pinned = pinned;
+    rebuild();
+}
+
+void FrontierView::applyTheme() {
+    ChartView::applyTheme();
+    rebuild();
+}
+
+int FrontierView::frontierPointCount() const {
+    int n = 0;
+    for (const auto* pool : {&m_compute, &m_computeExtra, &m_cluster, &m_clusterExtra})
+        for (QLineSeries* s : *pool)
+            if (s->isVisible()) n += s->count();
+    return n;
+}
+
+void FrontierView::fillPool(QList<QLineSeries*>& pool, const QList<QList<QPointF>>& segments, const QPen& pen,
+                            const QString& name) {
+    while (pool.size() < segments.size()) {
+        auto* s = new QLineSeries(this);
+        chart()->addSeries(s);
+        s->attachAxis(m_x);
+        s->attachAxis(m_y);
+        pool.append(s);
+    }
+    for (qsizetype i = 0; i < pool.size(); ++i) {
+        QLineSeries* s = pool[i];
+        s->setName(name);
+        s->setPen(pen);
+        if (i < segments.size()) {
+            s->replace(segments[i]);
+            s->setVisible(true);
+        } else {
+            s->setVisible(false);
+        }
+        const auto markers = chart()->legend()->markers(s);
+        for (QLegendMarker* m : markers) m->setVisible(i == 0 && !segments.isEmpty());
+    }
+}
+
+void FrontierView::rebuild() {
+    if (!m_result) return;
+    const Theme theme = currentTheme();
+    const auto& r = *m_result;
+    QList<QList<QPointF>> cIn, cEx, kIn, kEx;
+    segmentsOf(r.computeOptimal, cIn, cEx);
+    segmentsOf(r.clusterOptimal, kIn, kEx);
+
+    double xLo = 1, xHi = 0, yLo = 1e300, yHi = -1e300;
+    for (const auto* v : {&r.computeOptimal, &r.clusterOptimal})
+        for (const auto& p : *v) {
+            xLo = std::min(xLo, p.sparsity);
+            xHi = std::max(xHi, p.sparsity);
+            if (p.feasible && std::isfinite(p.loss)) {
+                yLo = std::min(yLo, p.loss);
+                yHi = std::max(yHi, p.loss);
+            }
+        }
+    if (m_pinned)
+        for (const auto* v : {&m_pinned->computeOptimal, &m_pinned->clusterOptimal})
+            for (const auto& p : *v)
+                if (p.feasible && std::isfinite(p.loss)) {
+                    yLo = std::min(yLo, p.loss);
+                    yHi = std::max(yHi, p.loss);
+                }
+    if (!(yHi > yLo)) {
+        yLo = std::isfinite(yLo) && yLo < 1e300 ? yLo - 0.05 : 0;
+        yHi = yLo + 0.1;
+    }
+    const double pad = 0.06 * (yHi - yLo);
+    yLo -= pad;
+    yHi += pad;
+    if (!(xHi > xLo)) {
+        xLo = 0;
+        xHi = 1;
+    }
+
+    const QColor cc = frontierColor(false), kc = frontierColor(true);
+    fillPool(m_compute, cIn, QPen(cc, 2.4), tr("Compute-optimal (model-FLOPs budget)"));
+    fillPool(m_computeExtra, cEx, QPen(cc, 2.0, Qt::DashLine), tr("Compute-optimal, extrapolated (outside fit)"));
+    fillPool(m_cluster, kIn, QPen(kc, 2.4), tr("Cluster-optimal (this cluster and window)"));
+    fillPool(m_clusterExtra, kEx, QPen(kc, 2.0, Qt::DashLine), tr("Cluster-optimal, extrapolated (outside fit)"));
+
+    // Pinned overlay: one faded line per frontier.
+    QList<QList<QPointF>> pc, pk;
+    if (m_pinned) {
+        QList<QPointF> a, b;
+        for (const auto& p : m_pinned->computeOptimal)
+            if (p.feasible && std::isfinite(p.loss)) a.append(QPointF(p.sparsity, p.loss));
+        for (const auto& p : m_pinned->clusterOptimal)
+            if (p.feasible && std::isfinite(p.loss)) b.append(QPointF(p.sparsity, p.loss));
+        if (!a.isEmpty()) pc.append(a);
+        if (!b.isEmpty()) pk.append(b);
+    }
+    QColor fc = cc, fk = kc;
+    fc.setAlphaF(0.45);
+    fk.setAlphaF(0.45);
+    fillPool(m_pinCompute, pc, QPen(fc, 1.5, Qt::DotLine), tr("Compute-optimal (pinned)"));
+    fillPool(m_pinCluster, pk, QPen(fk, 1.5, Qt::DotLine), tr("Cluster-optimal (pinned)"));
+
+    // Infeasible bands: contiguous runs of cluster-infeasible bins, widened by half a grid step.
+    QList<QPair<double, double>> bands;
+    const auto& k = r.clusterOptimal;
+    for (size_t i = 0; i < k.size();) {
+        if (k[i].feasible) {
+            ++i;
+            continue;
+        }
+        size_t j = i;
+        while (j + 1 < k.size() && !k[j + 1].feasible) ++j;
+        const double lo = i > 0 ? 0.5 * (k[i - 1].sparsity + k[i].sparsity) : k[i].sparsity;
+        const double hi = j + 1 < k.size() ? 0.5 * (k[j].sparsity + k[j + 1].sparsity) : k[j].sparsity;
+        bands.append({lo, hi});
+        i = j + 1;
+    }
+    while (m_bands.size() < bands.size()) {
+        auto* upper = new QLineSeries(this);
+        auto* lower = new QLineSeries(this);
+        auto* area = new QAreaSeries(upper, lower);
+        area->setParent(this);
+        chart()->addSeries(area);
+        area->attachAxis(m_x);
+        area->attachAxis(m_y);
+        m_bands.append(area);
+    }
+    QColor shade = theme == Theme::Dark ? QColor(0x80, 0x80, 0x80, 70) : QColor(0x99, 0x99, 0x99, 60);
+    for (qsizetype i = 0; i < m_bands.size(); ++i) {
+        QAreaSeries* a = m_bands[i];
+        a->setName(tr("Infeasible on this cluster (no layout fits)"));
+        a->setBrush(QBrush(shade, Qt::BDiagPattern));
+        a->setPen(QPen(Qt::NoPen));
+        const bool on = i < bands.size();
+        a->setVisible(on);
+        if (on) {
+            a->upperSeries()->replace({QPointF(bands[i].first, yHi), QPointF(bands[i].second, yHi)});
+            a->lowerSeries()->replace({QPointF(bands[i].first, yLo), QPointF(bands[i].second, yLo)});
+        }
+        const auto markers = chart()->legend()->markers(a);
+        for (QLegendMarker* m : markers) m->setVisible(on && i == 0);
+    }
+
+    // Optima.
+    auto lossAt = [](const std::vector<mosaic::FrontierPoint>& v, double s) {
+        double best = NAN, dist = 1e300;
+        for (const auto& p : v)
+            if (p.feasible && std::isfinite(p.loss) && std::abs(p.sparsity - s) < dist) {
+                dist = std::abs(p.sparsity - s);
+                best = p.loss;
+            }
+        return best;
+    };
+    const double cl = lossAt(r.computeOptimal, r.computeOptimalS);
+    const double kl = lossAt(r.clusterOptimal, r.clusterOptimalS);
+    m_computeOpt->setColor(cc);
+    m_computeOpt->setBorderColor(theme == Theme::Dark ? Qt::white : Qt::black);
+    m_clusterOpt->setColor(kc);
+    m_clusterOpt->setBorderColor(theme == Theme::Dark ? Qt::white : Qt::black);
+    m_naive->setColor(cc.lighter(130));
+    m_naive->setBorderColor(theme == Theme::Dark ? Qt::white : Qt::black);
+    m_computeOpt->setName(tr("Compute-optimal optimum, S = %1").arg(r.computeOptimalS, 0, 'f', 3));
+    m_clusterOpt->setName(tr("Cluster-optimal optimum, S = %1").arg(r.clusterOptimalS, 0, 'f', 3));
+    m_computeOpt->replace(std::isfinite(cl) ? QList<QPointF>{QPointF(r.computeOptimalS, cl)} : QList<QPointF>{});
+    m_clusterOpt->replace(std::isfinite(kl) ? QList<QPointF>{QPointF(r.clusterOptimalS, kl)} : QList<QPointF>{});
+    const bool naiveOk = std::isfinite(r.naiveOnClusterLoss);
+    m_naive->setName(tr("Compute-optimal choice run on this cluster"));
+    m_naive->replace(naiveOk ? QList<QPointF>{QPointF(r.computeOptimalS, r.naiveOnClusterLoss)} : QList<QPointF>{});
+    for (QLegendMarker* m : chart()->legend()->markers(m_naive)) m->setVisible(naiveOk);
+
+    m_x->setRange(xLo - 0.01, xHi + 0.01);
+    m_y->setRange(yLo, yHi);
+    ChartView::applyTheme();
+}
+
+QString FrontierView::csv() const {
+    QString out = QStringLiteral("sparsity,compute_optimal_loss,cluster_optimal_loss,cluster_feasible,extrapolated\n");
+    if (!m_result) return out;
+    const auto& c = m_result->computeOptimal;
+    const auto& k = m_result->clusterOptimal;
+    const size_t n = std::max(c.size(), k.size());
+    for (size_t i = 0; i < n; ++i) {
+        const double s = i < c.size() ? c[i].sparsity : k[i].sparsity;
+        const double cl = i < c.size() && c[i].feasible ? c[i].loss : NAN;
+        const double kl = i < k.size() && k[i].feasible ? k[i].loss : NAN;
+        const bool feas = i < k.size() && k[i].feasible;
+        const bool ex = (i < c.size() && c[i].extrapolated) || (i < k.size() && k[i].extrapolated);
+        auto num = [](double v) { return std::isfinite(v) ? QString::number(v, 'g', 10) : QString(); };
+        out += QStringLiteral("%1,%2,%3,%4,%5\n").arg(num(s), num(cl), num(kl), feas ? QStringLiteral("1") : QStringLiteral("0"),
+                                                   ex ? QStringLiteral("1") : QStringLiteral("0"));
+    }
+    return out;
+}
+
+}  // namespace tandem::ui

@@ -1,0 +1,238 @@
+#include "loss_curve_view.h"
+
+#include <QChart>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+#include "decimate.h"
+#include "palette.h"
+#include "smoothing.h"
+#include "units.h"
+
+namespace tandem::ui {
+
+LossCurveView::LossCurveView(QWidget* parent)
+    : ChartView(QStringLiteral("mlforml-loss"), tr("Evaluation loss per policy"), parent) {
+    m_xLinear = new QValueAxis(this);
+    m_xLog = new QLogValueAxis(this);
+    m_xLog->setBase(10);
+    m_xLog->setLabelFormat(QStringLiteral("%g"));
+    m_xLog->setMinorTickCount(-1);
+    m_y = new QValueAxis(this);
+    m_y->setTitleText(tr("Evaluation loss (nats)"));
+    m_y->setLabelFormat(QStringLiteral("%.3f"));
+    m_xLinear->setLabelFormat(QStringLiteral("%.3g"));
+    chart()->addAxis(m_xLinear, Qt::AlignBottom);
+    chart()->addAxis(m_y, Qt::AlignLeft);
+    applyTheme();
+}
+
+QStringList LossCurveView::policies() const {
+    QStringList out;
+    if (m_point)
+        for (const auto& run : m_point->policies) out << QString::fromStdString(run.policy);
+    return out;
+}
+
+void LossCurveView::setData(const mlforml::PointResult& point, const std::vector<double>& targetFactors,
+                            const std::vector<double>& targetLosses) {
+    m_point = point;
+    m_targetFactors = targetFactors;
+    m_targetLosses = targetLosses;
+    rebuild();
+}
+
+void LossCurveView::setPinned(const std::optional<mlforml::PointResult>& pinned) {
+    m_pinned = pinned;
+    rebuild();
+}
+
+void LossCurveView::setOptions(const LossViewOptions& options) {
+    m_options = options;
+    rebuild();
+}
+
+void LossCurveView::applyTheme() {
+    ChartView::applyTheme();
+    rebuild();
+}
+
+QLineSeries* LossCurveView::lineFor(const QString& key, const QString& policy, bool pinned) {
+    auto it = m_lines.find(key);
+    if (it != m_lines.end()) return *it;
+    auto* s = new QLineSeries(this);
+    s->setName(pinned ? tr("%1 (pinned)").arg(policy) : policy);
+    chart()->addSeries(s);
+    s->attachAxis(m_options.logX ? static_cast<QAbstractAxis*>(m_xLog) : m_xLinear);
+    s->attachAxis(m_y);
+    m_lines.insert(key, s);
+    return s;
+}
+
+QList<QPointF> LossCurveView::curve(const mlforml::PolicyRun& run, double xDiv) const {
+    const std::vector<double>& xs = m_options.updatesAxis ? run.updates : run.time_s;
+    const size_t n = std::min(xs.size(), run.loss.size());
+    QList<QPointF> pts;
+    pts.reserve(static_cast<qsizetype>(n));
+    for (size_t i = 0; i < n; ++i) {
+        const double x = xs[i] / xDiv;
+        if (m_options.logX && !(x > 0)) continue;
+        if (std::isfinite(x) && std::isfinite(run.loss[i])) pts.append(QPointF(x, run.loss[i]));
+    }
+    if (m_options.smoothing > 0 && pts.size() > 2)
+        pts = smoothTimeWeighted(pts, m_options.smoothing * (pts.back().x() - pts.front().x()) / 10.0);
+    return pts;
+}
+
+void LossCurveView::rebuild() {
+    if (!m_point) return;
+    const Theme theme = currentTheme();
+    // Wall-clock unit from the longest visible run; the first crossing of the hardest target
+    // bounds the x range so the policies' differences stay visible.
+    double tMax = 0, fcMax = 0, uMax = 0;
+    for (const auto* src : {&m_point, &m_pinned}) {
+        if (!*src) continue;
+        for (const auto& run : (*src)->policies) {
+            if (m_options.hiddenPolicies.contains(QString::fromStdString(run.policy))) continue;
+            if (!run.time_s.empty()) tMax = std::max(tMax, run.time_s.back());
+            if (!run.updates.empty()) uMax = std::max(uMax, run.updates.back());
+            for (double fc : run.firstCrossing_s)
+                if (std::isfinite(fc)) fcMax = std::max(fcMax, fc);
+        }
+    }
+    const TimeUnit unit = chooseTimeUnit(fcMax > 0 ? fcMax : tMax);
+    const double xDiv = m_options.updatesAxis ? 1.0 : unit.divisor;
+    QAbstractAxis* xAxis = m_options.logX ? static_cast<QAbstractAxis*>(m_xLog) : m_xLinear;
+    QAbstractAxis* other = m_options.logX ? static_cast<QAbstractAxis*>(m_xLinear) : m_xLog;
+    if (chart()->axes(Qt::Horizontal).contains(other)) {
+        const auto all = chart()->series();
+        for (QAbstractSeries* s : all) s->detachAxis(other);
+        chart()->removeAxis(other);
+    }
+    if (!chart()->axes(Qt::Horizontal).contains(xAxis)) {
+        chart()->addAxis(xAxis, Qt::AlignBottom);
+        const auto all = chart()->series();
+        for (QAbstractSeries* s : all) s->attachAxis(xAxis);
+    }
+    xAxis->setTitleText(m_options.updatesAxis ? tr("Optimizer updates")
+                                              : tr("Wall-clock time (%1)").arg(unit.name));
+
+    // Collect new point lists first, then one replace() per series.
+    QSet<QString> used;
+    double yMin = m_targetLosses.empty() ? 1e300 : m_targetLosses.front();
+    const int buckets = plotWidth();
+    for (int pass = 0; pass < 2; ++pass) {
+        const auto& src = pass == 0 ? m_point : m_pinned;
+        if (!src) continue;
+        for (const auto& run : src->policies) {
+            const QString policy = QString::fromStdString(run.policy);
+            const QString key = (pass ? QStringLiteral("pin:") : QStringLiteral("cur:")) + policy;
+            QLineSeries* s = lineFor(key, policy, pass == 1);
+            QList<QPointF> pts = decimateMinMax(curve(run, xDiv), buckets);
+            for (const QPointF& p : pts) yMin = std::min(yMin, p.y());
+            QColor c = policyColor(policy, theme);
+            QPen pen(c, pass ? 1.5 : 2.2);
+            if (pass) {
+                pen.setStyle(Qt::DashLine);
+                c.setAlphaF(0.6);
+                pen.setColor(c);
+            }
+            s->setPen(pen);
+            s->replace(pts);
+            s->setVisible(!m_options.hiddenPolicies.contains(policy));
+            used.insert(key);
+            if (pass == 0) {
+                // First-crossing marker of the selected target.
+                QScatterSeries* m = m_markers.value(policy);
+                if (!m) {
+                    m = new QScatterSeries(this);
+                    m->setName(tr("%1 first crossing").arg(policy));
+                    m->setMarkerSize(9);
+                    chart()->addSeries(m);
+                    m->attachAxis(xAxis);
+                    m->attachAxis(m_y);
+                    m_markers.insert(policy, m);
+                }
+                m->setColor(policyColor(policy, theme));
+                m->setBorderColor(theme == Theme::Dark ? Qt::black : Qt::white);
+                QList<QPointF> mk;
+                const int ti = m_options.targetIndex;
+                if (ti >= 0 && static_cast<size_t>(ti) < run.firstCrossing_s.size() &&
+                    static_cast<size_t>(ti) < m_targetLosses.size() && std::isfinite(run.firstCrossing_s[ti])) {
+                    double x = m_options.updatesAxis ? NAN : run.firstCrossing_s[ti] / xDiv;
+                    if (m_options.updatesAxis) {  // updates at the crossing time
+                        for (size_t i = 0; i < run.time_s.size() && i < run.updates.size(); ++i)
+                            if (run.time_s[i] >= run.firstCrossing_s[ti]) {
+                                x = run.updates[i];
+                                break;
+                            }
+                    }
+                    if (std::isfinite(x) && (!m_options.logX || x > 0)) mk.append(QPointF(x, m_targetLosses[ti]));
+                }
+                m->replace(mk);
+                m->setVisible(!m_options.hiddenPolicies.contains(policy));
+            }
+        }
+    }
+    for (auto it = m_lines.begin(); it != m_lines.end(); ++it)
+        if (!used.contains(it.key())) it.value()->setVisible(false);
+
+    // Axis ranges.
+    double xLo = 0, xHi = 1;
+    double xEnd = 0, xStart = 1e300;
+    for (auto it = m_lines.begin(); it != m_lines.end(); ++it) {
+        if (!it.value()->isVisible() || it.value()->count() == 0) continue;
+        xStart = std::min(xStart, it.value()->at(0).x());
+        xEnd = std::max(xEnd, it.value()->at(it.value()->count() - 1).x());
+    }
+    if (xEnd > 0) {
+        xHi = xEnd;
+        if (!m_options.updatesAxis && fcMax > 0) xHi = std::min(xEnd, 1.15 * fcMax / xDiv);
+        xLo = m_options.logX ? std::max(xStart, xHi * 1e-3) : 0.0;
+    }
+    if (m_options.logX) m_xLog->setRange(xLo, xHi);
+    else {
+        m_xLinear->setRange(xLo, xHi);
+        m_xLinear->applyNiceNumbers();
+    }
+    const double yHi = m_targetLosses.empty() ? yMin * 1.1 : m_targetLosses.back() * 1.05;
+    m_y->setRange(std::floor((yMin - 0.005) * 100) / 100, yHi);
+
+    // Target lines (dashed grey, one per factor).
+    while (m_targetLines.size() < static_cast<qsizetype>(m_targetLosses.size())) {
+        auto* s = new QLineSeries(this);
+        chart()->addSeries(s);
+        s->attachAxis(xAxis);
+        s->attachAxis(m_y);
+        m_targetLines.append(s);
+    }
+    for (qsizetype i = 0; i < m_targetLines.size(); ++i) {
+        QLineSeries* s = m_targetLines[i];
+        const bool on = i < static_cast<qsizetype>(m_targetLosses.size());
+        s->setVisible(on);
+        if (!on) continue;
+        s->setName(tr("target %1 x L_min").arg(m_targetFactors.size() > static_cast<size_t>(i)
+                                                   ? QString::number(m_targetFactors[i]) : QString()));
+        QPen pen(theme == Theme::Dark ? QColor(0xAA, 0xAA, 0xAA) : QColor(0x77, 0x77, 0x77), 1, Qt::DotLine);
+        if (i == m_options.targetIndex) pen.setStyle(Qt::DashLine);
+        s->setPen(pen);
+        s->replace({QPointF(xLo, m_targetLosses[i]), QPointF(xHi, m_targetLosses[i])});
+    }
+    // Legend: policies only (markers and target lines are explained by the tooltip/caption).
+    const auto markers = chart()->legend()->markers();
+    for (QLegendMarker* mk : markers) {
+        QAbstractSeries* s = mk->series();
+        const bool policyLine = m_lines.key(qobject_cast<QLineSeries*>(s)).startsWith(QLatin1String("cur:"));
+        const bool pinnedLine = m_lines.key(qobject_cast<QLineSeries*>(s)).startsWith(QLatin1String("pin:"));
+        mk->setVisible((policyLine || (pinnedLine && m_pinned)) && s->isVisible());
+    }
+}
+
+}  // namespace tandem::ui

@@ -1,0 +1,173 @@
+#include "main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDeadlineTimer>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QKeySequence>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QThread>
+
+#include "chart_view.h"
+#include "diagnostics_dialog.h"
+#include "job_runner.h"
+#include "moe_workspace.h"
+#include "network_workspace.h"
+#include "scenario_document.h"
+
+namespace tandem::ui {
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_doc(new ScenarioDocument(this)), m_network(new NetworkWorkspace(this)),
+      m_moe(new MoeWorkspace(this)), m_tabs(new QTabWidget(this)) {
+    setObjectName(QStringLiteral("mainWindow"));
+    m_tabs->addTab(m_network, tr("Network x ML knobs"));
+    m_tabs->addTab(m_moe, tr("MoE sparsity frontier"));
+    m_tabs->setTabToolTip(0, tr("Gradient precision and accumulation under background traffic [arXiv:2608.06046]"));
+    m_tabs->setTabToolTip(1, tr("Compute-optimal vs cluster-optimal MoE sparsity [arXiv:2608.10605]"));
+    setCentralWidget(m_tabs);
+    buildMenus();
+
+    connect(m_doc, &ScenarioDocument::scenarioReplaced, this, &MainWindow::syncFromDocument);
+    connect(m_doc, &ScenarioDocument::stateChanged, this, &MainWindow::updateTitle);
+    connect(m_network, &NetworkWorkspace::paramsEdited, m_doc, &ScenarioDocument::setMlForMl);
+    connect(m_moe, &MoeWorkspace::envelopeEdited, m_doc, &ScenarioDocument::setMosaic);
+    for (ChartView* c : allCharts()) connect(c, &ChartView::activated, this, [this](ChartView* v) { m_currentChart = v; });
+    auto busy = [this](bool) {
+        const bool any = m_network->runner()->isBusy() || m_moe->runner()->isBusy();
+        if (any) statusBar()->showMessage(tr("Computing..."));
+        else statusBar()->clearMessage();
+    };
+    connect(m_network, &NetworkWorkspace::busyChanged, this, busy);
+    connect(m_moe, &MoeWorkspace::busyChanged, this, busy);
+
+    syncFromDocument();
+    updateTitle();
+    resize(1280, 800);
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open scenario..."), QKeySequence::Open, this, [this]() {
+        if (!maybeSave()) return;
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), QFileInfo(m_doc->filePath()).path(),
+                                                          tr("Tandem scenario (*.json)"));
+        if (!path.isEmpty()) openFile(path);
+    });
+    file->addAction(tr("&Save scenario"), QKeySequence::Save, this, [this]() {
+        if (m_doc->filePath().isEmpty()) {
+            const QString path = QFileDialog::getSaveFileName(this, tr("Save scenario"), QStringLiteral("scenario.json"),
+                                                              tr("Tandem scenario (*.json)"));
+            if (!path.isEmpty()) saveFile(path);
+        } else {
+            saveFile(m_doc->filePath());
+        }
+    });
+    file->addAction(tr("Save scenario &as..."), QKeySequence::SaveAs, this, [this]() {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save scenario as"), m_doc->filePath(),
+                                                          tr("Tandem scenario (*.json)"));
+        if (!path.isEmpty()) saveFile(path);
+    });
+    file->addSeparator();
+    file->addAction(tr("&Export current chart..."), QKeySequence(Qt::CTRL | Qt::Key_E), this,
+                    &MainWindow::exportCurrentChart);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+}
+
+QList<ChartView*> MainWindow::allCharts() const { return m_network->charts() + m_moe->charts(); }
+
+ChartView* MainWindow::currentChart() const {
+    const QList<ChartView*> visible = m_tabs->currentIndex() == 0 ? m_network->charts() : m_moe->charts();
+    if (m_currentChart && visible.contains(m_currentChart)) return m_currentChart;
+    return visible.isEmpty() ? nullptr : visible.front();
+}
+
+void MainWindow::setCurrentWorkspace(int index) { m_tabs->setCurrentIndex(index); }
+
+void MainWindow::syncFromDocument() {
+    m_network->setParams(m_doc->scenario().mlForMl);
+    m_moe->setEnvelope(m_doc->scenario().mosaic);
+    if (!m_doc->scenario().mlForMl && m_doc->scenario().mosaic) m_tabs->setCurrentIndex(1);
+    if (m_doc->scenario().mlForMl && !m_doc->scenario().mosaic) m_tabs->setCurrentIndex(0);
+}
+
+void MainWindow::updateTitle() {
+    setWindowTitle(tr("%1[*] - Tandem").arg(m_doc->displayName()));
+    setWindowModified(m_doc->isModified());
+}
+
+bool MainWindow::openFile(const QString& path) {
+    Diagnostics diag(QFileInfo(path).fileName().toStdString());
+    if (m_doc->load(path, diag)) {
+        statusBar()->showMessage(tr("Opened %1").arg(path), 4000);
+        return true;
+    }
+    auto* dialog = new DiagnosticsDialog(path, diag, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QObject::destroyed, this, [this, dialog]() {
+        if (m_lastDialog == dialog) m_lastDialog = nullptr;
+    });
+    m_lastDialog = dialog;
+    dialog->open();  // window-modal, non-blocking
+    return false;
+}
+
+bool MainWindow::saveFile(const QString& path) {
+    QString error;
+    if (!m_doc->save(path, &error)) {
+        QMessageBox::warning(this, tr("Save failed"), error);
+        return false;
+    }
+    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+    return true;
+}
+
+bool MainWindow::maybeSave() {
+    if (!m_doc->isModified()) return true;
+    const auto answer = QMessageBox::question(this, tr("Unsaved changes"),
+                                              tr("The scenario has unsaved changes. Save them first?"),
+                                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Cancel) return false;
+    if (answer == QMessageBox::Discard) return true;
+    const QString path = m_doc->filePath().isEmpty()
+                             ? QFileDialog::getSaveFileName(this, tr("Save scenario"), QStringLiteral("scenario.json"),
+                                                            tr("Tandem scenario (*.json)"))
+                             : m_doc->filePath();
+    return !path.isEmpty() && saveFile(path);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (maybeSave()) event->accept();
+    else event->ignore();
+}
+
+void MainWindow::exportCurrentChart() {
+    ChartView* view = currentChart();
+    if (!view) return;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export chart"), view->exportName() + QStringLiteral(".png"),
+        tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV data (*.csv)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!exportChart(view, path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
+    else statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
+}
+
+bool MainWindow::waitForResults(int timeoutMs) {
+    QDeadlineTimer deadline(timeoutMs);
+    QApplication::processEvents();
+    while ((m_network->runner()->isBusy() || m_moe->runner()->isBusy()) && !deadline.hasExpired()) {
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
+        QThread::msleep(2);
+    }
+    QApplication::processEvents();
+    return !m_network->runner()->isBusy() && !m_moe->runner()->isBusy();
+}
+
+}  // namespace tandem::ui

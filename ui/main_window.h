@@ -1,0 +1,57 @@
+#pragma once
+// The Tandem main window: two workspaces, menus, file handling. Kept small: it assembles one
+// widget per view and routes the scenario between the document and the workspaces.
+#include <QMainWindow>
+
+namespace tandem::ui {
+
+class ChartView;
+class DiagnosticsDialog;
+class MoeWorkspace;
+class NetworkWorkspace;
+class ScenarioDocument;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+
+    /// Opens a scenario file. A bad file shows its problems (JSON path + reason) in a
+    /// non-blocking DiagnosticsDialog and keeps the current scenario; returns false then.
+    bool openFile(const QString& path);
+    /// Saves atomically to `path` (canonical JSON); returns false and shows why on failure.
+    bool saveFile(const QString& path);
+
+    ScenarioDocument* document() const { return m_doc; }
+    NetworkWorkspace* networkWorkspace() const { return m_network; }
+    MoeWorkspace* moeWorkspace() const { return m_moe; }
+    /// Every chart of both workspaces.
+    QList<ChartView*> allCharts() const;
+    /// The chart the user last clicked in the visible workspace (else that workspace's first).
+    ChartView* currentChart() const;
+    /// Shows workspace `index` (0 network, 1 MoE).
+    void setCurrentWorkspace(int index);
+    /// The last diagnostics dialog shown (tests), or nullptr.
+    DiagnosticsDialog* lastDiagnosticsDialog() const { return m_lastDialog; }
+    /// Waits (spinning the event loop) until both workspaces are idle; for exports and tests.
+    bool waitForResults(int timeoutMs);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildMenus();
+    void syncFromDocument();
+    void updateTitle();
+    bool maybeSave();
+    void exportCurrentChart();
+
+    ScenarioDocument* m_doc;
+    NetworkWorkspace* m_network;
+    MoeWorkspace* m_moe;
+    class QTabWidget* m_tabs;
+    ChartView* m_currentChart = nullptr;
+    DiagnosticsDialog* m_lastDialog = nullptr;
+};
+
+}  // namespace tandem::ui

@@ -1,0 +1,66 @@
+#pragma once
+// Workspace 1, "Network x ML knobs" [2608.06046]: controls, charts and the live worker.
+#include <QWidget>
+
+#include <optional>
+
+#include "mlforml/params.h"
+#include "mlforml/simulate.h"
+
+class QLabel;
+
+namespace tandem::ui {
+
+class ChartView;
+class FirstCrossingView;
+class JobRunner;
+class LossCurveView;
+class NetworkControls;
+
+/// Assembles the side panel and one widget per chart. Engine inputs changed in the panel are
+/// copied into a Params value and handed to a JobRunner (worker thread, coalesced, cancellable);
+/// results update every chart with one replace() per series. The background-job slider picks
+/// the N the detail charts show (the scenario's sweep list is kept for the sweep chart).
+class NetworkWorkspace : public QWidget {
+    Q_OBJECT
+public:
+    explicit NetworkWorkspace(QWidget* parent = nullptr);
+
+    /// Loads a scenario part (or disables the workspace with a reason when absent).
+    void setParams(const std::optional<mlforml::Params>& p);
+    /// Current inputs (scenario part as edited by the controls).
+    const std::optional<mlforml::Params>& params() const { return m_params; }
+    /// Every chart of the workspace (export, theme).
+    QList<ChartView*> charts() const;
+    NetworkControls* controls() const { return m_controls; }
+    LossCurveView* lossView() const { return m_loss; }
+    FirstCrossingView* firstCrossingView() const { return m_firstCrossing; }
+    JobRunner* runner() const { return m_runner; }
+    /// The last result shown (empty before the first).
+    const std::optional<mlforml::Result>& result() const { return m_result; }
+    /// Re-applies the theme to every chart.
+    void applyTheme();
+
+signals:
+    /// The user changed an engine input; the scenario document should take `p`.
+    void paramsEdited(const tandem::mlforml::Params& p);
+    /// New results are on screen (after every chart was updated).
+    void resultsShown();
+    void busyChanged(bool busy);
+
+private:
+    void recompute();
+    void showResult(const mlforml::Result& r);
+    void refreshViews();
+
+    std::optional<mlforml::Params> m_params;
+    std::optional<mlforml::Result> m_result;
+    std::optional<mlforml::PointResult> m_pinned;
+    NetworkControls* m_controls;
+    LossCurveView* m_loss;
+    FirstCrossingView* m_firstCrossing;
+    QLabel* m_status;
+    JobRunner* m_runner;
+};
+
+}  // namespace tandem::ui

@@ -1,0 +1,83 @@
+#include "offscreen.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QImage>
+#include <QPainter>
+#include <QSize>
+#include <QTextStream>
+
+#include <cstdio>
+
+#include "chart_view.h"
+#include "diagnostics_dialog.h"
+#include "main_window.h"
+#include "scenario_document.h"
+
+namespace tandem::ui {
+
+namespace {
+bool loadInto(MainWindow& w, const QString& scenarioPath) {
+    if (scenarioPath.isEmpty()) return true;
+    Diagnostics diag(QFileInfo(scenarioPath).fileName().toStdString());
+    if (w.document()->load(scenarioPath, diag)) return true;
+    std::fprintf(stderr, "%s", diag.str().c_str());
+    if (!diag.str().empty() && diag.str().back() != '\n') std::fprintf(stderr, "\n");
+    return false;
+}
+}  // namespace
+
+int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab, const QSize& size) {
+    MainWindow w;
+    if (!loadInto(w, scenarioPath)) return 2;
+    w.setCurrentWorkspace(tab);
+    w.resize(size.isValid() ? size : QSize(1280, 800));
+    w.show();
+    if (!w.waitForResults(60000)) {
+        std::fprintf(stderr, "timed out waiting for results\n");
+        return 1;
+    }
+    QApplication::processEvents();
+    const QImage image = w.grab().toImage();
+    if (!image.save(outPng, "PNG")) {
+        std::fprintf(stderr, "cannot write %s\n", qPrintable(outPng));
+        return 1;
+    }
+    return 0;
+}
+
+int exportAllCharts(const QString& dir, const QString& scenarioPath, const QString& prefix) {
+    if (!QDir().mkpath(dir)) {
+        std::fprintf(stderr, "cannot create %s\n", qPrintable(dir));
+        return 1;
+    }
+    MainWindow w;
+    if (!loadInto(w, scenarioPath)) return 2;
+    w.resize(1280, 800);
+    w.show();
+    if (!w.waitForResults(120000)) {
+        std::fprintf(stderr, "timed out waiting for results\n");
+        return 1;
+    }
+    int failures = 0;
+    for (int tab = 0; tab < 2; ++tab) {
+        w.setCurrentWorkspace(tab);
+        QApplication::processEvents();
+        for (ChartView* view : w.allCharts()) {
+            if (!view->isVisible()) continue;
+            QString error;
+            const QString stem = QDir(dir).filePath(prefix + view->exportName());
+            for (const char* suffix : {".png", ".csv"}) {
+                if (!exportChart(view, stem + QLatin1String(suffix), &error, QSize(900, 560))) {
+                    std::fprintf(stderr, "%s\n", qPrintable(error));
+                    ++failures;
+                }
+            }
+            std::printf("%s.png\n", qPrintable(stem));
+        }
+    }
+    return failures ? 1 : 0;
+}
+
+}  // namespace tandem::ui

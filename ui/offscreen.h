@@ -1,0 +1,17 @@
+#pragma once
+// Display-less renders used by `tandem --screenshot` and `tandem --export-charts`.
+#include <QSize>
+#include <QString>
+
+namespace tandem::ui {
+
+/// Loads `scenarioPath` (empty = default scenario), shows the main window at `size`
+/// (default 1280x800) on workspace `tab`, waits for results and writes a PNG of the window.
+/// Returns 0 on success; prints the reason to stderr and returns 2 (bad scenario) or 1.
+int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab, const QSize& size);
+
+/// Renders every chart of both workspaces for `scenarioPath` into `dir` as PNG (plus CSV),
+/// named `<prefix><chart>.png`. Returns 0 on success, 2 for a bad scenario, 1 otherwise.
+int exportAllCharts(const QString& dir, const QString& scenarioPath, const QString& prefix = {});
+
+}  // namespace tandem::ui

@@ -1,0 +1,31 @@
+#pragma once
+// Colour-blind-safe palette (Okabe & Ito, "Color Universal Design", 2008) with one fixed colour
+// per policy and per knob combination, used by every chart; light and dark chart themes.
+#include <QColor>
+#include <QString>
+
+class QChart;
+
+namespace tandem::ui {
+
+enum class Theme { Light, Dark };
+
+/// Fixed colour of a policy name ("Static", "Knob-Precision", "Knob-GA", "Decoupled", "Joint",
+/// "Oracle"); other names (fixed combinations) hash to one of the remaining Okabe-Ito colours.
+QColor policyColor(const QString& policy, Theme theme = Theme::Light);
+
+/// Colour of a knob combination label such as "GA16-MXFP4" (same colour in every chart).
+QColor comboColor(const QString& combo);
+
+/// Colour for the two MOSAIC frontiers: compute-optimal (`cluster` false) and cluster-optimal.
+QColor frontierColor(bool cluster);
+
+/// Applies the theme to a chart: background, text, grid and legend colours and fonts sized for
+/// a 1280x800 window.
+void styleChart(QChart* chart, Theme theme);
+
+/// The application-wide theme (set from the View menu, remembered in QSettings).
+Theme currentTheme();
+void setCurrentTheme(Theme theme);
+
+}  // namespace tandem::ui

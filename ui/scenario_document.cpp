@@ -1,0 +1,80 @@
+#include "scenario_document.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+
+namespace tandem::ui {
+
+ScenarioDocument::ScenarioDocument(QObject* parent) : QObject(parent), m_scenario(defaultScenario()) {}
+
+QString ScenarioDocument::displayName() const {
+    QString name = m_path.isEmpty() ? QString::fromStdString(m_scenario.name) : QFileInfo(m_path).fileName();
+    if (name.isEmpty()) name = tr("Untitled");
+    return name;
+}
+
+bool ScenarioDocument::load(const QString& path, Diagnostics& diag) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        diag.error("$", "cannot open file for reading: " + f.errorString().toStdString());
+        return false;
+    }
+    const QByteArray bytes = f.readAll();
+    std::optional<Scenario> s = parseScenario(bytes.toStdString(), diag);
+    if (!s) return false;
+    reset(*s, QFileInfo(path).absoluteFilePath());
+    return true;
+}
+
+bool ScenarioDocument::loadText(const QString& text, const QString& label, Diagnostics& diag) {
+    Q_UNUSED(label);
+    std::optional<Scenario> s = parseScenario(text.toStdString(), diag);
+    if (!s) return false;
+    reset(*s);
+    return true;
+}
+
+bool ScenarioDocument::save(const QString& path, QString* error) {
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) {
+        if (error) *error = tr("cannot write %1: %2").arg(path, f.errorString());
+        return false;
+    }
+    const std::string text = scenarioToJson(m_scenario);
+    f.write(text.data(), static_cast<qint64>(text.size()));
+    if (!f.commit()) {
+        if (error) *error = tr("cannot write %1: %2").arg(path, f.errorString());
+        return false;
+    }
+    m_path = QFileInfo(path).absoluteFilePath();
+    m_modified = false;
+    emit stateChanged();
+    return true;
+}
+
+void ScenarioDocument::reset(const Scenario& s, const QString& path) {
+    m_scenario = s;
+    m_path = path;
+    m_modified = false;
+    emit scenarioReplaced();
+    emit stateChanged();
+}
+
+void ScenarioDocument::setMlForMl(const mlforml::Params& p) {
+    m_scenario.mlForMl = p;
+    setModified(true);
+}
+
+void ScenarioDocument::setMosaic(const mosaic::Envelope& e) {
+    m_scenario.mosaic = e;
+    setModified(true);
+}
+
+void ScenarioDocument::setModified(bool m) {
+    if (m_modified == m) return;
+    m_modified = m;
+    emit stateChanged();
+}
+
+}  // namespace tandem::ui

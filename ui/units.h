@@ -1,0 +1,24 @@
+#pragma once
+// Display units chosen once per chart so axis labels stay short and readable.
+#include <QString>
+
+namespace tandem::ui {
+
+/// A wall-clock display unit: value_in_unit = seconds / divisor.
+struct TimeUnit {
+    double divisor;  ///< seconds per unit (60 or 3600 or 1)
+    QString name;    ///< "s", "minutes", "hours"
+    QString shortName;  ///< "s", "min", "h"
+};
+
+/// Picks seconds below 2 minutes, minutes below 2 hours, hours otherwise (`maxSeconds` >= 0).
+TimeUnit chooseTimeUnit(double maxSeconds);
+
+/// Formats a duration in seconds with the unit that keeps 2-3 significant digits ("4.2 h").
+/// NaN (not reached) -> "not reached".
+QString formatDuration(double seconds);
+
+/// "x1.42" for a ratio; NaN -> "n/a".
+QString formatRatio(double ratio);
+
+}  // namespace tandem::ui
