@@ -1,0 +1,202 @@
+#include "mosaic/envelope.h"
+
+#include <algorithm>
+
+#include "common/json_reader.h"
+
+namespace tandem::mosaic {
+namespace {
+
+std::vector<int> readInts(JsonReader& r, const char* key, const std::vector<int>& def, Range range) {
+    std::vector<long long> d(def.begin(), def.end());
+    const auto v = r.integers(key, d, range, 1);
+    return std::vector<int>(v.begin(), v.end());
+}
+
+std::string idx(const std::string& path, size_t i) { return path + "[" + std::to_string(i) + "]"; }
+
+void readLaw(JsonReader& r, ScalingLaw& l) {
+    const auto pos = Range::positive();
+    l.a = r.number("a", l.a, pos);
+    l.b = r.number("b", l.b, pos);
+    l.c = r.number("c", l.c, Range::nonNegative());
+    l.j = r.number("j", l.j, Range::nonNegative());
+    l.e = r.number("e", l.e, Range::nonNegative());
+    l.alpha = r.number("alpha", l.alpha, pos);
+    l.beta = r.number("beta", l.beta, pos);
+    l.lambda = r.number("lambda", l.lambda, Range::nonNegative());
+    l.delta = r.number("delta", l.delta, Range::nonNegative());
+    l.gamma = r.number("gamma", l.gamma, Range::nonNegative());
+    l.eta = r.number("eta", l.eta);
+    r.finish();
+}
+
+nlohmann::ordered_json writeLaw(const ScalingLaw& l) {
+    nlohmann::ordered_json j;
+    j["a"] = l.a; j["b"] = l.b; j["c"] = l.c; j["j"] = l.j; j["e"] = l.e;
+    j["alpha"] = l.alpha; j["beta"] = l.beta; j["lambda"] = l.lambda;
+    j["delta"] = l.delta; j["gamma"] = l.gamma; j["eta"] = l.eta;
+    return j;
+}
+
+}  // namespace
+
+const char* checkpointingName(Checkpointing c) {
+    switch (c) {
+        case Checkpointing::None: return "none";
+        case Checkpointing::Selective: return "selective";
+        case Checkpointing::SuperSelective: return "super-selective";
+        case Checkpointing::Full: return "full";
+    }
+    return "none";
+}
+
+bool parseCheckpointing(const std::string& s, Checkpointing& out) {
+    for (auto c : {Checkpointing::None, Checkpointing::Selective, Checkpointing::SuperSelective,
+                   Checkpointing::Full})
+        if (s == checkpointingName(c)) { out = c; return true; }
+    return false;
+}
+
+double Envelope::peakBudgetFlops() const {
+    return hardware.peakFlops * double(devices()) * days * 86400.0;
+}
+
+double Envelope::modelBudgetFlops() const {
+    return computeBudgetFlops > 0 ? computeBudgetFlops : peakBudgetFlops() * goodput * kAutoBudgetMfu;
+}
+
+void readEnvelope(JsonReader& r, Envelope& e) {
+    Diagnostics& diag = r.diagnostics();
+    if (const auto* hw = r.raw("hardware")) {
+        const auto p = r.childPath("hardware");
+        if (hw->is_string()) {
+            const auto name = hw->get<std::string>();
+            const auto names = hardwareNames();
+            if (std::find(names.begin(), names.end(), name) == names.end()) {
+                std::string msg = "unknown hardware \"" + name + "\"";
+                const auto hint = closestMatch(name, names);
+                if (!hint.empty()) msg += "; did you mean \"" + hint + "\"?";
+                diag.error(p, msg);
+            } else {
+                e.hardware = builtinHardware(name);
+            }
+        } else if (hw->is_object()) {
+            JsonReader hr(*hw, p, diag);
+            e.hardware = readHardware(hr);
+        } else {
+            diag.error(p, "must be a hardware name or an object");
+        }
+    }
+    e.nodes = int(r.integer("nodes", e.nodes, Range::closed(1, 100000)));
+    if (r.has("devices")) {
+        const long long dev = r.integer("devices", e.devices(), Range::closed(1, 1e8));
+        if (dev != e.devices())
+            diag.error(r.childPath("devices"),
+                       "must equal nodes x gpus_per_node = " + std::to_string(e.nodes) + " x " +
+                           std::to_string(e.hardware.gpusPerNode) + " = " +
+                           std::to_string(e.devices()) + " (got " + std::to_string(dev) + ")");
+    } else {
+        r.raw("devices");
+    }
+    e.days = r.number("days", e.days, Range{0.0, 3650.0, true, false});
+    e.goodput = r.number("goodput", e.goodput, Range{0.0, 1.0, true, false});
+    e.globalBatch = int(r.integer("global_batch_sequences", e.globalBatch, Range::closed(1, 1 << 24)));
+    e.seqLen = int(r.integer("seq_len_tokens", e.seqLen, Range::closed(1, 1 << 24)));
+
+    e.qValues = readInts(r, "q_values", e.qValues, Range::closed(1, 64));
+    e.topKValues = readInts(r, "top_k_values", e.topKValues, Range::closed(1, 1024));
+    e.expertValues = readInts(r, "experts_values", e.expertValues, Range::closed(1, 65536));
+    e.splitValues = readInts(r, "expert_split_values", e.splitValues, Range::closed(1, 1280));
+    e.minSparsity = r.number("min_sparsity", e.minSparsity, Range{0.0, 1.0, false, true});
+    e.tppMin = r.number("tokens_per_parameter_min", e.tppMin, Range::positive());
+    e.tppMax = r.number("tokens_per_parameter_max", e.tppMax, Range::positive());
+    e.microBatchValues = readInts(r, "micro_batch_values", e.microBatchValues, Range::closed(1, 4096));
+    {
+        std::vector<std::string> def;
+        for (auto c : e.checkpointing) def.push_back(checkpointingName(c));
+        const auto names = r.strings("checkpointing", def, {"none", "selective", "super-selective", "full"});
+        if (names.empty()) diag.error(r.childPath("checkpointing"), "must have at least 1 element(s)");
+        e.checkpointing.clear();
+        for (const auto& n : names) {
+            Checkpointing c;
+            if (parseCheckpointing(n, c)) e.checkpointing.push_back(c);
+        }
+    }
+    e.tpValues = readInts(r, "tensor_parallel_values", e.tpValues, Range::closed(1, 1024));
+    e.cpValues = readInts(r, "context_parallel_values", e.cpValues, Range::closed(1, 1024));
+    e.ppValues = readInts(r, "pipeline_parallel_values", e.ppValues, Range::closed(1, 1024));
+    e.epValues = readInts(r, "expert_parallel_values", e.epValues, Range::closed(1, 65536));
+    e.computeBudgetFlops = r.number("compute_budget_flops", e.computeBudgetFlops, Range::nonNegative());
+    e.frontierSparsity = r.numbers("frontier_sparsity", e.frontierSparsity, Range{0.0, 1.0, false, true}, 1);
+    {
+        JsonReader lr = r.object("scaling_law");
+        readLaw(lr, e.law);
+    }
+
+    // Cross-field checks.
+    const int maxE = e.expertValues.empty() ? 0 : *std::max_element(e.expertValues.begin(), e.expertValues.end());
+    for (size_t i = 0; i < e.topKValues.size(); ++i)
+        if (e.topKValues[i] > maxE)
+            diag.error(idx(r.childPath("top_k_values"), i),
+                       "top-K " + std::to_string(e.topKValues[i]) +
+                           " exceeds every expert count (largest E = " + std::to_string(maxE) +
+                           "); K <= E is required");
+    for (size_t i = 0; i < e.splitValues.size(); ++i)
+        for (int q : e.qValues)
+            if ((1280LL * q) % e.splitValues[i] != 0) {
+                diag.error(idx(r.childPath("expert_split_values"), i),
+                           "G = " + std::to_string(e.splitValues[i]) +
+                               " does not divide d_ff = " + std::to_string(1280 * q) + " at q = " +
+                               std::to_string(q));
+                break;
+            }
+    if (e.tppMin > e.tppMax)
+        diag.error(r.childPath("tokens_per_parameter_min"),
+                   "must be <= tokens_per_parameter_max (" + formatNumber(e.tppMax) + ")");
+    for (size_t i = 1; i < e.frontierSparsity.size(); ++i)
+        if (!(e.frontierSparsity[i] > e.frontierSparsity[i - 1])) {
+            diag.error(idx(r.childPath("frontier_sparsity"), i), "must be strictly ascending");
+            break;
+        }
+    r.finish();
+}
+
+nlohmann::ordered_json writeEnvelope(const Envelope& e) {
+    nlohmann::ordered_json j;
+    bool builtin = false;
+    for (const auto& n : hardwareNames())
+        if (n == e.hardware.name && writeHardware(builtinHardware(n)) == writeHardware(e.hardware))
+            builtin = true;
+    if (builtin)
+        j["hardware"] = e.hardware.name;
+    else
+        j["hardware"] = writeHardware(e.hardware);
+    j["nodes"] = e.nodes;
+    j["devices"] = e.devices();
+    j["days"] = e.days;
+    j["goodput"] = e.goodput;
+    j["global_batch_sequences"] = e.globalBatch;
+    j["seq_len_tokens"] = e.seqLen;
+    j["q_values"] = e.qValues;
+    j["top_k_values"] = e.topKValues;
+    j["experts_values"] = e.expertValues;
+    j["expert_split_values"] = e.splitValues;
+    j["min_sparsity"] = e.minSparsity;
+    j["tokens_per_parameter_min"] = e.tppMin;
+    j["tokens_per_parameter_max"] = e.tppMax;
+    j["micro_batch_values"] = e.microBatchValues;
+    std::vector<std::string> ck;
+    for (auto c : e.checkpointing) ck.push_back(checkpointingName(c));
+    j["checkpointing"] = ck;
+    j["tensor_parallel_values"] = e.tpValues;
+    j["context_parallel_values"] = e.cpValues;
+    j["pipeline_parallel_values"] = e.ppValues;
+    j["expert_parallel_values"] = e.epValues;
+    j["compute_budget_flops"] = e.computeBudgetFlops;
+    j["frontier_sparsity"] = e.frontierSparsity;
+    j["scaling_law"] = writeLaw(e.law);
+    return j;
+}
+
+}  // namespace tandem::mosaic

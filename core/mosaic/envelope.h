@@ -1,0 +1,81 @@
+#pragma once
+// The MOSAIC search envelope: cluster, training window, batch, and the discrete grids searched
+// [2608.10605 Table 3, Sec. 7.3]. Defaults reproduce Table 3: 32 p6-b200 nodes (256 B200),
+// 20 days, eta_good 1, B_global 1024, T_seq 2048, q in {8..18}, K in {1,2,4,6,8},
+// E in {4..512}, G in {1,2,4,8}, S >= 0.7, B_micro in {1,2,4}, four checkpointing modes,
+// TPP in [40, 150].
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "mosaic/hardware.h"
+#include "mosaic/scaling_law.h"
+
+namespace tandem {
+class JsonReader;
+}
+
+namespace tandem::mosaic {
+
+/// Activation checkpointing modes of the layout search [2608.10605 Sec. 5.2, Table 3].
+enum class Checkpointing { None, Selective, SuperSelective, Full };
+
+/// "none", "selective", "super-selective", "full".
+const char* checkpointingName(Checkpointing c);
+/// Inverse of checkpointingName; returns false for an unknown name.
+bool parseCheckpointing(const std::string& s, Checkpointing& out);
+
+struct Envelope {
+    Hardware hardware;          ///< JSON `hardware`: a built-in name or a full object
+    int nodes = 32;             ///< `nodes`; devices = nodes x hardware.gpusPerNode
+    double days = 20;           ///< T_train (`days`)
+    double goodput = 1.0;       ///< eta_good in (0, 1] (`goodput`)
+    int globalBatch = 1024;     ///< B_global in sequences (`global_batch_sequences`)
+    int seqLen = 2048;          ///< T_seq (`seq_len_tokens`)
+
+    std::vector<int> qValues = {8, 10, 12, 14, 16, 18};                       ///< `q_values`
+    std::vector<int> topKValues = {1, 2, 4, 6, 8};                            ///< `top_k_values`
+    std::vector<int> expertValues = {4, 6, 8, 16, 24, 32, 48, 96, 128, 192, 256, 384, 512};
+    std::vector<int> splitValues = {1, 2, 4, 8};                              ///< `expert_split_values`
+    double minSparsity = 0.7;                                                 ///< `min_sparsity`
+    double tppMin = 40, tppMax = 150;  ///< `tokens_per_parameter_min` / `_max` [Sec. 7.3]
+
+    std::vector<int> microBatchValues = {1, 2, 4};                 ///< `micro_batch_values`
+    std::vector<Checkpointing> checkpointing = {Checkpointing::None, Checkpointing::Selective,
+                                                Checkpointing::SuperSelective,
+                                                Checkpointing::Full};  ///< `checkpointing`
+    std::vector<int> tpValues = {1, 2, 4, 8};              ///< `tensor_parallel_values`
+    std::vector<int> cpValues = {1, 2};                    ///< `context_parallel_values`
+    std::vector<int> ppValues = {1, 2, 4, 8, 16};          ///< `pipeline_parallel_values`
+    std::vector<int> epValues = {1, 2, 4, 8, 16, 32, 64};  ///< `expert_parallel_values`
+
+    /// Model-FLOPs budget C_model of the compute-optimal frontier (`compute_budget_flops`).
+    /// 0 = follow the cluster: C_peak x eta_good x kAutoBudgetMfu (the MFU of Table 4's
+    /// optimum, so that at the Table 3 envelope C_model = 1.23e23, the FLOPs Table 4 realizes).
+    double computeBudgetFlops = 0;
+    /// Sparsity grid (bin centres) of both frontiers, ascending (`frontier_sparsity`).
+    std::vector<double> frontierSparsity = {0.70, 0.75, 0.80, 0.85, 0.875, 0.90, 0.915, 0.93,
+                                            0.94, 0.95, 0.96, 0.97, 0.975, 0.98, 0.985};
+    ScalingLaw law;  ///< Eq. 10 coefficients (`scaling_law`, Table 2 defaults)
+
+    int devices() const { return nodes * hardware.gpusPerNode; }
+    /// C_peak = F_peak N_dev T_train, FLOPs [2608.10605 Sec. 2.1].
+    double peakBudgetFlops() const;
+    /// computeBudgetFlops, or the automatic value when it is 0.
+    double modelBudgetFlops() const;
+};
+
+/// MFU used for the automatic compute budget (Table 4's 12.38 %).
+constexpr double kAutoBudgetMfu = 0.1238;
+
+/// Reads the `mosaic` object (every key optional, defaults above); type, range and unit checks;
+/// cross-field checks (every K has some E >= K, G divides d_ff on every rung, `devices` when
+/// given equals nodes x gpus_per_node, tokens_per_parameter_min <= _max, frontier grid
+/// ascending). Errors go to r.diagnostics() with JSON paths; then r.finish().
+void readEnvelope(JsonReader& r, Envelope& e);
+
+/// Writes every key (hardware as its name when it equals the built-in of that name).
+nlohmann::ordered_json writeEnvelope(const Envelope& e);
+
+}  // namespace tandem::mosaic

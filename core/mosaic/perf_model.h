@@ -1,0 +1,111 @@
+#pragma once
+// Analytical performance model: MFU, iteration time, memory per GPU and a per-component time
+// breakdown for one (geometry, execution plan) on a cluster [2608.10605 Sec. 5, Eq. 1, 11-15,
+// App. D.1; MODEL.md B4]. Efficiencies are Tandem's analytical curves (hardware.h), calibrated to
+// published points (docs/MODEL-MOSAIC.md). All times in seconds, memory in bytes inside.
+#include <string>
+#include <vector>
+
+#include "mosaic/envelope.h"
+#include "mosaic/geometry.h"
+#include "mosaic/hardware.h"
+
+namespace tandem::mosaic {
+
+/// Execution plan P_l = (TP, EP, PP, CP, DP, B_micro, A_ckpt) [2608.10605 Table 1]. Dense mesh
+/// N_dev = TP CP PP DP; MoE layers split DP = EP x EDP (EP must divide DP) [App. D.1, Eq. 24].
+struct Plan {
+    int tp = 1, ep = 1, pp = 1, cp = 1, dp = 1, mbs = 1;
+    Checkpointing ckpt = Checkpointing::None;
+};
+
+/// Per-iteration wall time by component, s; the fields sum to PlanEval::iteration_s (each is
+/// already multiplied by chi_sys).
+struct Breakdown {
+    double compute_s = 0;   ///< GEMMs, attention, pointwise, recomputation (n_mb microbatches)
+    double dispatch_s = 0;  ///< CPU dispatch floor beyond compute, Eq. 11, plus host terms
+    double a2a_s = 0;       ///< expert all-to-all not hidden behind the shared expert
+    double dp_s = 0;        ///< DP/EDP reduce-scatter + all-gather beyond the overlap window
+    double bubble_s = 0;    ///< pipeline fill/drain, Eq. 12
+    double vocab_s = 0;     ///< embedding, LM head and cross-entropy stage imbalance, Eq. 13
+    double other_s = 0;     ///< TP/CP collectives, pipeline send/recv, optimizer step
+};
+
+/// Result of costing one plan. When infeasible, `reason` says why and only memoryGB may be set.
+struct PlanEval {
+    bool feasible = false;
+    std::string reason;      ///< why infeasible (empty when feasible)
+    double mfu = 0;          ///< Eq. 1, in [0, 1]
+    double iteration_s = 0;  ///< t_iter after chi_sys, s
+    double memoryGB = 0;     ///< peak memory per GPU, GB (1e9 bytes)
+    Breakdown breakdown;
+    double chi = 1;          ///< chi_sys of Eq. 15
+    int microbatches = 0;    ///< n_mb = B_global / (DP B_micro)
+};
+
+/// The cluster and batch shape a geometry is costed on.
+struct Cluster {
+    Hardware hardware;
+    int devices = 256;       ///< N_dev
+    int globalBatch = 1024;  ///< B_global, sequences
+    int seqLen = 2048;       ///< T_seq, tokens
+};
+/// The cluster of an envelope.
+Cluster clusterOf(const Envelope& e);
+
+/// Discrete layout grids to enumerate.
+struct LayoutGrid {
+    std::vector<int> tp{1, 2, 4, 8}, cp{1, 2}, pp{1, 2, 4, 8, 16}, ep{1, 2, 4, 8, 16, 32, 64},
+        mbs{1, 2, 4};
+    std::vector<Checkpointing> ckpt{Checkpointing::None, Checkpointing::Selective,
+                                    Checkpointing::SuperSelective, Checkpointing::Full};
+};
+/// The layout grids of an envelope.
+LayoutGrid layoutGridOf(const Envelope& e);
+
+/// Fast result of the hot path (no strings).
+struct QuickEval {
+    bool feasible = false;
+    const char* reason = nullptr;  ///< static string when infeasible
+    double mfu = 0, iterationS = 0, memoryBytes = 0;
+};
+
+/// Cost model for one geometry on one cluster; per-geometry terms are computed once in the
+/// constructor so that a plan costs ~100 ns. Thread-compatible (const methods only).
+class PerfModel {
+public:
+    PerfModel(const Geometry& g, const Cluster& c);
+
+    /// Structural validity of a plan (mesh product, EP | DP, EP | E, integer n_mb, TP | heads,
+    /// TP within a node, PP <= layers, CP | T_seq); nullptr when valid, else the reason.
+    const char* structuralError(const Plan& p) const;
+    /// Peak memory per GPU, bytes: weights (bf16), gradients (fp32 accumulation), AdamW master
+    /// and moments (fp32, sharded over DP for dense and EDP for expert weights), activations of
+    /// the in-flight microbatches per checkpointing mode, logits on the last stage.
+    double memoryBytes(const Plan& p) const;
+    /// Full evaluation with breakdown and reason.
+    PlanEval evaluate(const Plan& p) const;
+    /// Hot path: structure and memory checked first, costed only if it fits.
+    QuickEval quick(const Plan& p) const;
+    /// Every structurally valid plan of the grid, all checkpointing modes (GUI heatmap, CLI).
+    std::vector<Plan> enumerate(const LayoutGrid& grid) const;
+    /// Best feasible plan (max MFU; ties -> fewer devices per model replica, then first in
+    /// enumeration order). For each layout only the least-recomputing checkpointing mode that
+    /// fits memory is costed (recomputation never lowers iteration time). Returns false if none.
+    bool best(const LayoutGrid& grid, Plan& plan, QuickEval& eval) const;
+
+    const Geometry& geometry() const { return m_g; }
+    const Cluster& cluster() const { return m_c; }
+
+private:
+    struct Times;
+    void cost(const Plan& p, Times& t) const;
+    Geometry m_g;
+    Cluster m_c;
+    // Cached per-geometry terms (elements / FLOPs per token).
+    double m_attnParams, m_sharedParams, m_expertParams, m_routerParams, m_denseFfnParams;
+    double m_nActFlopsPerToken;
+    int m_moeLayers, m_denseLayers;
+};
+
+}  // namespace tandem::mosaic

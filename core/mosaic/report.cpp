@@ -1,0 +1,150 @@
+#include "mosaic/report.h"
+
+#include <cmath>
+
+#include "common/json_reader.h"
+
+namespace tandem::mosaic {
+namespace {
+
+nlohmann::ordered_json num(double v) {
+    if (!std::isfinite(v)) return nullptr;
+    return v;
+}
+
+std::string csvNum(double v) { return std::isfinite(v) ? formatNumber(v) : ""; }
+
+nlohmann::ordered_json frontierJson(const std::vector<FrontierPoint>& f) {
+    auto arr = nlohmann::ordered_json::array();
+    for (const auto& p : f) {
+        nlohmann::ordered_json j;
+        j["sparsity"] = p.sparsity;
+        j["loss"] = num(p.loss);
+        j["feasible"] = p.feasible;
+        j["extrapolated"] = p.extrapolated;
+        j["candidate"] = p.candidate;
+        arr.push_back(j);
+    }
+    return arr;
+}
+
+}  // namespace
+
+nlohmann::ordered_json planToJsonObject(const Plan& p) {
+    nlohmann::ordered_json j;
+    j["tp"] = p.tp;
+    j["ep"] = p.ep;
+    j["pp"] = p.pp;
+    j["cp"] = p.cp;
+    j["dp"] = p.dp;
+    j["mbs"] = p.mbs;
+    j["ckpt"] = checkpointingName(p.ckpt);
+    return j;
+}
+
+nlohmann::ordered_json planEvalToJson(const PlanEval& e) {
+    nlohmann::ordered_json j;
+    j["feasible"] = e.feasible;
+    j["reason"] = e.reason;
+    j["mfu"] = num(e.mfu);
+    j["iteration_s"] = num(e.iteration_s);
+    j["memory_GB"] = num(e.memoryGB);
+    j["chi_sys"] = num(e.chi);
+    j["microbatches"] = e.microbatches;
+    nlohmann::ordered_json b;
+    b["compute"] = e.breakdown.compute_s;
+    b["dispatch"] = e.breakdown.dispatch_s;
+    b["a2a"] = e.breakdown.a2a_s;
+    b["dp"] = e.breakdown.dp_s;
+    b["bubble"] = e.breakdown.bubble_s;
+    b["vocab"] = e.breakdown.vocab_s;
+    b["other"] = e.breakdown.other_s;
+    j["breakdown_s"] = b;
+    return j;
+}
+
+nlohmann::ordered_json geometryToJson(const Geometry& g) {
+    nlohmann::ordered_json j;
+    j["layers"] = g.layers;
+    j["d_model"] = g.dModel;
+    j["n_head"] = g.nHead;
+    j["n_kv_head"] = g.nKvHead;
+    j["d_ff"] = g.dFf;
+    j["experts"] = g.experts;
+    j["top_k"] = g.topK;
+    j["expert_split_factor"] = g.splitG;
+    j["d_expert"] = g.dExpert;
+    j["shared_experts"] = g.sharedExperts;
+    j["dense_layers"] = g.denseLayers;
+    j["vocab"] = g.vocab;
+    j["n_act"] = g.nAct;
+    j["n_tot"] = g.nTot;
+    j["sparsity"] = g.sparsity;
+    return j;
+}
+
+nlohmann::ordered_json searchToJson(const SearchResult& r) {
+    nlohmann::ordered_json j;
+    j["paper"] = "2608.10605";
+    j["peak_budget_flops"] = r.peakBudgetFlops;
+    j["model_budget_flops"] = r.modelBudgetFlops;
+    j["device_memory_GB"] = r.deviceMemoryGB;
+    j["geometries_searched"] = r.geometriesSearched;
+    j["geometries_memory_feasible"] = r.geometriesMemoryFeasible;
+    j["compute_optimal_sparsity"] = num(r.computeOptimalS);
+    j["cluster_optimal_sparsity"] = num(r.clusterOptimalS);
+    j["naive_on_cluster_loss"] = num(r.naiveOnClusterLoss);
+    j["optimum"] = r.optimum;
+    j["compute_optimal"] = frontierJson(r.computeOptimal);
+    j["cluster_optimal"] = frontierJson(r.clusterOptimal);
+    auto cands = nlohmann::ordered_json::array();
+    for (const auto& c : r.candidates) {
+        nlohmann::ordered_json cj;
+        cj["geometry"] = geometryToJson(c.geometry);
+        cj["plan"] = planToJsonObject(c.plan);
+        cj["eval"] = planEvalToJson(c.eval);
+        cj["tokens"] = c.tokens;
+        cj["tokens_per_parameter"] = c.tokens / c.geometry.nAct;
+        cj["model_flops"] = 6.0 * c.geometry.nAct * c.tokens;
+        cj["loss"] = num(c.loss);
+        cj["extrapolated"] = c.extrapolated;
+        cands.push_back(cj);
+    }
+    j["candidates"] = cands;
+    return j;
+}
+
+std::string frontierCsv(const SearchResult& r) {
+    std::string s = "sparsity,compute_optimal_loss,cluster_optimal_loss,feasible,extrapolated\n";
+    for (size_t i = 0; i < r.clusterOptimal.size(); ++i) {
+        const auto& c = r.clusterOptimal[i];
+        const double co = i < r.computeOptimal.size() ? r.computeOptimal[i].loss : NAN;
+        s += formatNumber(c.sparsity) + "," + csvNum(co) + "," + csvNum(c.loss) + "," +
+             (c.feasible ? "1" : "0") + "," + (c.extrapolated ? "1" : "0") + "\n";
+    }
+    return s;
+}
+
+std::string candidatesCsv(const SearchResult& r) {
+    std::string s =
+        "rank,layers,d_model,experts,top_k,expert_split_factor,d_expert,n_act,n_tot,sparsity,"
+        "tp,ep,pp,cp,dp,mbs,ckpt,mfu,iteration_s,memory_GB,tokens,tokens_per_parameter,"
+        "model_flops,loss,extrapolated\n";
+    int rank = 1;
+    for (const auto& c : r.candidates) {
+        const Geometry& g = c.geometry;
+        const Plan& p = c.plan;
+        s += std::to_string(rank++) + "," + std::to_string(g.layers) + "," + std::to_string(g.dModel) + "," +
+             std::to_string(g.experts) + "," + std::to_string(g.topK) + "," + std::to_string(g.splitG) + "," +
+             std::to_string(g.dExpert) + "," + formatNumber(g.nAct) + "," + formatNumber(g.nTot) + "," +
+             formatNumber(g.sparsity) + "," + std::to_string(p.tp) + "," + std::to_string(p.ep) + "," +
+             std::to_string(p.pp) + "," + std::to_string(p.cp) + "," + std::to_string(p.dp) + "," +
+             std::to_string(p.mbs) + "," + checkpointingName(p.ckpt) + "," + formatNumber(c.eval.mfu) + "," +
+             formatNumber(c.eval.iteration_s) + "," + formatNumber(c.eval.memoryGB) + "," +
+             formatNumber(c.tokens) + "," + formatNumber(c.tokens / g.nAct) + "," +
+             formatNumber(6.0 * g.nAct * c.tokens) + "," + csvNum(c.loss) + "," + (c.extrapolated ? "1" : "0") + "\n";
+    }
+    return s;
+}
+
+}  // namespace tandem::mosaic

@@ -1,0 +1,33 @@
+#pragma once
+// Serialisation of a MOSAIC search: JSON for `tandem-cli run` and CSV for charts/pandas.
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "mosaic/search.h"
+
+namespace tandem::mosaic {
+
+/// One plan as JSON: tp, ep, pp, cp, dp, mbs, ckpt.
+nlohmann::ordered_json planToJsonObject(const Plan& p);
+/// One evaluation: feasible, reason, mfu, iteration_s, memory_GB, chi_sys, microbatches,
+/// breakdown_s {compute, dispatch, a2a, dp, bubble, vocab, other}.
+nlohmann::ordered_json planEvalToJson(const PlanEval& e);
+/// One geometry: layers, d_model, n_head, n_kv_head, d_ff, experts, top_k, expert_split_factor,
+/// d_expert, shared_experts, dense_layers, vocab, n_act, n_tot, sparsity.
+nlohmann::ordered_json geometryToJson(const Geometry& g);
+
+/// The whole result: budgets, optimum, both frontiers, candidates (best first). Non-finite
+/// numbers are written as null.
+nlohmann::ordered_json searchToJson(const SearchResult& r);
+
+/// Header `sparsity,compute_optimal_loss,cluster_optimal_loss,feasible,extrapolated`, one row
+/// per bin; `feasible`/`extrapolated` refer to the cluster-optimal point (1/0); empty loss
+/// field when NaN.
+std::string frontierCsv(const SearchResult& r);
+
+/// One row per candidate (best first): geometry, plan, mfu, iteration_s, memory_GB, tokens,
+/// tokens_per_parameter, model_flops, loss, extrapolated.
+std::string candidatesCsv(const SearchResult& r);
+
+}  // namespace tandem::mosaic

@@ -1,0 +1,170 @@
+#include "mosaic/search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace tandem::mosaic {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+struct GeoResult {
+    Geometry g;
+    bool fits = false;
+    Plan plan;
+    QuickEval eval;
+};
+
+// Bin index of sparsity s for bin centres c (edges at midpoints), -1 outside.
+int binOf(const std::vector<double>& c, double s) {
+    if (c.empty()) return -1;
+    const size_t n = c.size();
+    const double lo = n > 1 ? c[0] - 0.5 * (c[1] - c[0]) : c[0] - 0.005;
+    const double hi = n > 1 ? c[n - 1] + 0.5 * (c[n - 1] - c[n - 2]) : c[0] + 0.005;
+    if (s < lo || s >= hi) return -1;
+    for (size_t i = 0; i + 1 < n; ++i)
+        if (s < 0.5 * (c[i] + c[i + 1])) return int(i);
+    return int(n - 1);
+}
+
+}  // namespace
+
+double deliverableTokens(const Envelope& e, double mfu, double nAct) {
+    return e.peakBudgetFlops() * e.goodput * mfu / (6.0 * nAct);
+}
+
+SearchResult search(const Envelope& e, const tandem::CancelFlag* cancel) {
+    SearchResult res;
+    const Cluster cluster = clusterOf(e);
+    const LayoutGrid grid = layoutGridOf(e);
+    res.deviceMemoryGB = e.hardware.memoryBytes / 1e9;
+    res.peakBudgetFlops = e.peakBudgetFlops();
+    res.modelBudgetFlops = e.modelBudgetFlops();
+
+    std::vector<GeoResult> geos;
+    for (int q : e.qValues)
+        for (int E : e.expertValues)
+            for (int K : e.topKValues) {
+                if (K > E) continue;
+                for (int G : e.splitValues) {
+                    GeoResult r;
+                    r.g = ladderGeometry(q, E, K, G);
+                    if (r.g.sparsity < e.minSparsity || r.g.dExpert < 1) continue;
+                    throwIfCancelled(cancel);
+                    PerfModel m(r.g, cluster);
+                    r.fits = m.best(grid, r.plan, r.eval);
+                    geos.push_back(r);
+                }
+            }
+    res.geometriesSearched = int(geos.size());
+
+    for (const auto& r : geos) {
+        if (!r.fits) continue;
+        ++res.geometriesMemoryFeasible;
+        const double dStar = deliverableTokens(e, r.eval.mfu, r.g.nAct);
+        if (dStar < e.tppMin * r.g.nAct) continue;  // cannot reach the smallest TPP
+        Candidate c;
+        c.geometry = r.g;
+        c.plan = r.plan;
+        c.eval = PerfModel(r.g, cluster).evaluate(r.plan);
+        c.tokens = std::min(dStar, e.tppMax * r.g.nAct);
+        c.loss = e.law.loss(r.g.nTot, r.g.sparsity, c.tokens, r.g.splitG);
+        c.extrapolated = isExtrapolated(r.g.nTot, r.g.sparsity, c.tokens, r.g.splitG);
+        res.candidates.push_back(c);
+    }
+    std::stable_sort(res.candidates.begin(), res.candidates.end(),
+                     [](const Candidate& a, const Candidate& b) { return a.loss < b.loss; });
+    res.optimum = res.candidates.empty() ? -1 : 0;
+    res.clusterOptimalS = res.candidates.empty() ? kNaN : res.candidates[0].geometry.sparsity;
+
+    // Cluster-optimal frontier.
+    const auto& centres = e.frontierSparsity;
+    res.clusterOptimal.resize(centres.size());
+    for (size_t i = 0; i < centres.size(); ++i) {
+        res.clusterOptimal[i].sparsity = centres[i];
+        res.clusterOptimal[i].loss = kNaN;
+    }
+    for (size_t ci = 0; ci < res.candidates.size(); ++ci) {
+        const int b = binOf(centres, res.candidates[ci].geometry.sparsity);
+        if (b < 0) continue;
+        auto& fp = res.clusterOptimal[size_t(b)];
+        if (!fp.feasible) {  // candidates are sorted: the first one in a bin is its best
+            fp.feasible = true;
+            fp.loss = res.candidates[ci].loss;
+            fp.extrapolated = res.candidates[ci].extrapolated;
+            fp.candidate = int(ci);
+        }
+    }
+
+    // Compute-optimal frontier at the largest G of the grid (the law falls with G).
+    const int gCo = e.splitValues.empty() ? 4 : *std::max_element(e.splitValues.begin(), e.splitValues.end());
+    const double cModel = res.modelBudgetFlops;
+    res.computeOptimal.resize(centres.size());
+    auto nearestGeometry = [&](double s, double nTot, int bin) -> const GeoResult* {
+        const GeoResult* best = nullptr;
+        double bestDist = 0;
+        for (const auto& r : geos) {
+            if (r.g.splitG != gCo || binOf(centres, r.g.sparsity) != bin) continue;
+            const double dn = std::log(r.g.nTot / nTot), ds = std::log((1 - r.g.sparsity) / (1 - s));
+            const double dist = dn * dn + ds * ds;
+            if (!best || dist < bestDist) { best = &r; bestDist = dist; }
+        }
+        return best;
+    };
+    auto candidateIndex = [&](const Geometry& g) {
+        for (size_t i = 0; i < res.candidates.size(); ++i) {
+            const Geometry& c = res.candidates[i].geometry;
+            if (c.layers == g.layers && c.experts == g.experts && c.topK == g.topK && c.splitG == g.splitG)
+                return int(i);
+        }
+        return -1;
+    };
+    double bestLoss = std::numeric_limits<double>::infinity();
+    int bestBin = -1;
+    std::vector<const GeoResult*> realized(centres.size(), nullptr);
+    for (size_t i = 0; i < centres.size(); ++i) {
+        const double s = centres[i];
+        const ComputeOptimum co = computeOptimum(e.law, cModel, s, gCo);
+        auto& fp = res.computeOptimal[i];
+        fp.sparsity = s;
+        fp.loss = co.loss;
+        fp.extrapolated = isExtrapolated(co.nTot, s, co.tokens, gCo);
+        const GeoResult* r = nearestGeometry(s, co.nTot, int(i));
+        realized[i] = r;
+        fp.feasible = r && r->fits && res.peakBudgetFlops * e.goodput * r->eval.mfu >= cModel;
+        fp.candidate = r ? candidateIndex(r->g) : -1;
+        if (co.loss < bestLoss) { bestLoss = co.loss; bestBin = int(i); }
+    }
+    res.computeOptimalS = bestBin >= 0 ? centres[size_t(bestBin)] : kNaN;
+    res.naiveOnClusterLoss = kNaN;
+    if (bestBin >= 0) {
+        const GeoResult* r = realized[size_t(bestBin)];
+        if (r && r->fits) {
+            const double d = std::min(deliverableTokens(e, r->eval.mfu, r->g.nAct), e.tppMax * r->g.nAct);
+            res.naiveOnClusterLoss = e.law.loss(r->g.nTot, r->g.sparsity, d, r->g.splitG);
+        }
+    }
+    return res;
+}
+
+std::vector<std::pair<Plan, PlanEval>> evaluatePlans(const Geometry& g, const Envelope& e) {
+    PerfModel m(g, clusterOf(e));
+    std::vector<std::pair<Plan, PlanEval>> out;
+    for (const Plan& p : m.enumerate(layoutGridOf(e))) out.emplace_back(p, m.evaluate(p));
+    return out;
+}
+
+std::pair<Plan, PlanEval> bestPlan(const Geometry& g, const Envelope& e) {
+    PerfModel m(g, clusterOf(e));
+    Plan p;
+    QuickEval q;
+    if (!m.best(layoutGridOf(e), p, q)) {
+        PlanEval none;
+        none.reason = "no plan of the layout grid fits device memory";
+        return {p, none};
+    }
+    return {p, m.evaluate(p)};
+}
+
+}  // namespace tandem::mosaic

@@ -1,0 +1,69 @@
+#pragma once
+// The MOSAIC search [2608.10605 Sec. 2.2, 7.3, App. D.2; MODEL.md B5, B7]: enumerate the
+// envelope's ladder geometries, take each one's best feasible plan (max MFU), fix D by Eq. 25
+// within the TPP grid, score Eq. 10, and build the compute-optimal and cluster-optimal
+// frontiers over sparsity. Exact enumeration, no MINLP solver.
+#include <utility>
+#include <vector>
+
+#include "common/cancel.h"
+#include "mosaic/envelope.h"
+#include "mosaic/geometry.h"
+#include "mosaic/perf_model.h"
+
+namespace tandem::mosaic {
+
+/// One feasible (geometry, plan, D) of the search.
+struct Candidate {
+    Geometry geometry;
+    Plan plan;          ///< best feasible plan (max MFU)
+    PlanEval eval;      ///< its full evaluation (with breakdown)
+    double tokens = 0;  ///< D = min(D* of Eq. 25, TPP_max N_act), tokens
+    double loss = 0;    ///< Eq. 10 at D, nats
+    bool extrapolated = false;  ///< outside the law's calibrated range (Table 6)
+};
+
+/// One sparsity bin of a frontier (bin centres = Envelope::frontierSparsity; bin edges are the
+/// midpoints between centres).
+struct FrontierPoint {
+    double sparsity = 0;
+    double loss = 0;         ///< NaN if infeasible
+    bool feasible = false;
+    bool extrapolated = false;
+    int candidate = -1;      ///< index into SearchResult::candidates or -1
+};
+
+struct SearchResult {
+    /// L*(S) under the model-FLOPs budget (Eq. 16) at the largest G of the grid, evaluated at
+    /// each bin centre. `feasible` says whether the prescription, realized as the nearest
+    /// ladder geometry of that bin, can be delivered by the cluster (C_peak eta MFU* >= C_model).
+    std::vector<FrontierPoint> computeOptimal;
+    /// Lowest loss over candidates whose sparsity falls in each bin (B7); infeasible when empty.
+    std::vector<FrontierPoint> clusterOptimal;
+    double computeOptimalS = 0;   ///< argmin of computeOptimal (a boundary in the law's range)
+    double clusterOptimalS = 0;   ///< sparsity of the optimum candidate (NaN if none)
+    double naiveOnClusterLoss = 0;  ///< compute-optimal choice re-scored on the cluster; NaN if it fits no plan
+    std::vector<Candidate> candidates;  ///< feasible, best (lowest loss) first
+    int optimum = -1;             ///< index into candidates, -1 none
+    double deviceMemoryGB = 0;    ///< usable memory per device, GB
+    double modelBudgetFlops = 0;  ///< C_model used by the compute-optimal frontier
+    double peakBudgetFlops = 0;   ///< C_peak = F_peak N_dev T_train
+    int geometriesSearched = 0;   ///< ladder geometries with S >= min_sparsity
+    int geometriesMemoryFeasible = 0;  ///< of which some plan fits memory
+};
+
+/// Runs the search on `e`. Polls `cancel` once per geometry (throws tandem::Cancelled).
+/// Deterministic: same envelope -> identical result.
+SearchResult search(const Envelope& e, const tandem::CancelFlag* cancel = nullptr);
+
+/// Every structurally valid plan of the envelope's layout grid for one geometry, each with its
+/// evaluation (infeasible ones carry a reason). For the GUI's PP x EP heatmap.
+std::vector<std::pair<Plan, PlanEval>> evaluatePlans(const Geometry& g, const Envelope& e);
+
+/// Best plan of one geometry on the envelope's cluster; eval.feasible false if none fits.
+std::pair<Plan, PlanEval> bestPlan(const Geometry& g, const Envelope& e);
+
+/// D of Eq. 25 (before the TPP cap): C_peak eta_good MFU / (6 N_act), tokens.
+double deliverableTokens(const Envelope& e, double mfu, double nAct);
+
+}  // namespace tandem::mosaic
