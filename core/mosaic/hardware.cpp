@@ -123,6 +123,7 @@ Hardware readHardware(JsonReader& r) {
     h.attentionEfficiency = r.number("attention_efficiency", h.attentionEfficiency, frac);
     h.elementwiseBytesPerTokenPerD =
         r.number("elementwise_bytes_per_token_per_d", h.elementwiseBytesPerTokenPerD, Range::nonNegative());
+    h.activationMemoryFactor = r.number("activation_memory_factor", h.activationMemoryFactor, Range::positive());
     h.kernelsBase = r.number("dispatch_kernels_per_layer", h.kernelsBase, Range::nonNegative());
     h.kernelsPerLocalExpert =
         r.number("dispatch_kernels_per_local_expert", h.kernelsPerLocalExpert, Range::nonNegative());
@@ -162,6 +163,7 @@ nlohmann::ordered_json writeHardware(const Hardware& h) {
     j["grouped_gemm_width_half"] = h.groupedWidthHalf;
     j["attention_efficiency"] = h.attentionEfficiency;
     j["elementwise_bytes_per_token_per_d"] = h.elementwiseBytesPerTokenPerD;
+    j["activation_memory_factor"] = h.activationMemoryFactor;
     j["dispatch_kernels_per_layer"] = h.kernelsBase;
     j["dispatch_kernels_per_local_expert"] = h.kernelsPerLocalExpert;
     j["dispatch_gap_us"] = h.dispatchGapS * 1e6;

@@ -46,6 +46,9 @@ struct Hardware {
     double groupedWidthHalf = 4200;  ///< expert width d_expert at half efficiency
     double attentionEfficiency = 0.45;  ///< flash attention fwd+bwd, fraction of peak
     double elementwiseBytesPerTokenPerD = 40;  ///< HBM bytes per token per d of fused pointwise ops
+    /// Allocator fragmentation and framework buffers, as a multiple of the activation bytes
+    /// (`activation_memory_factor`); calibrated, see docs/MODEL-MOSAIC.md.
+    double activationMemoryFactor = 1.0;
 
     // CPU dispatch floor [2608.10605 Eq. 11]: t_disp = L_stage (k0 + k1 E_loc) t_gap + t_host.
     double kernelsBase = 642;            ///< k0, kernels per layer per microbatch (fwd + bwd)

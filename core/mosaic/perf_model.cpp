@@ -111,9 +111,10 @@ double PerfModel::memoryBytes(const Plan& p) const {
     const double tokens = double(m_c.seqLen) * p.mbs / p.cp / tp;
     const int nmb = m_c.globalBatch / (p.dp * p.mbs);
     const int inflight = std::max(1, std::min(p.pp, nmb));
-    bytes += kBf16 * tokens * inflight * (moeLs * aMoe + denseLs * aDense);
+    double act = kBf16 * tokens * inflight * (moeLs * aMoe + denseLs * aDense);
     if (p.ckpt == Checkpointing::Full)  // one layer rematerialised during its backward
-        bytes += kBf16 * tokens * (aAttn + (m_moeLayers > 0 ? aMoeNone : aDenseNone));
+        act += kBf16 * tokens * (aAttn + (m_moeLayers > 0 ? aMoeNone : aDenseNone));
+    bytes += act * m_c.hardware.activationMemoryFactor;
     bytes += 2.0 * 4.0 * tokens * double(g.vocab);            // fp32 logits and their gradient
     if (g.experts > 0) bytes += 2.0 * kBf16 * tokens * k * d;  // all-to-all buffers
     return bytes;

@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include <exception>  // before common/cancel.h, which uses std::exception
+
 #include "common/cancel.h"
 #include "mosaic/envelope.h"
 #include "mosaic/geometry.h"
