@@ -1,0 +1,74 @@
+// Progress model [MODEL.md A4]: critical-batch progress, precision factor, loss calibration.
+#include <QtTest>
+
+#include <cmath>
+
+#include "mlforml/progress.h"
+
+using namespace tandem::mlforml;
+
+class TestProgress : public QObject {
+    Q_OBJECT
+private slots:
+    void progressPerUpdate_data() {
+        QTest::addColumn<int>("g");
+        QTest::addColumn<QString>("precision");
+        QTest::addColumn<double>("expected");
+        // B(GA4) = 4 * 1 * 50 * 8 = 1600 sequences, Bnoise = 3040 -> 1 / (1 + 1.9).
+        QTest::newRow("GA4-BF16") << 4 << "BF16" << 1.0 / 2.9;
+        QTest::newRow("GA16-BF16") << 16 << "BF16" << 1.0 / 1.475;
+        QTest::newRow("GA4-MXFP4") << 4 << "MXFP4" << 1.0 / 2.9 / 1.3;
+        QTest::newRow("GA16-MXFP4") << 16 << "MXFP4" << 1.0 / 1.475 / 1.3;
+    }
+    void progressPerUpdate() {
+        QFETCH(int, g);
+        QFETCH(QString, precision);
+        QFETCH(double, expected);
+        Params p;
+        ProgressCurve c(p);
+        QVERIFY(std::fabs(c.progressPerUpdate({g, precision.toStdString()}) - expected) < 1e-12);
+    }
+
+    void noiseInflationAlternative() {
+        Params p;
+        p.progress.precisionModel = "noise_inflation";
+        p.progress.omegaMxfp4 = 0.5;
+        ProgressCurve c(p);
+        // 1 / (1 + 3040 * 1.5 / 1600)
+        QVERIFY(std::fabs(c.progressPerUpdate({4, "MXFP4"}) - 1.0 / (1.0 + 2.85)) < 1e-12);
+        QVERIFY(std::fabs(c.progressPerUpdate({4, "BF16"}) - 1.0 / 2.9) < 1e-12);
+    }
+
+    void staticReachesLMinAfterCalibratedUpdates() {
+        Params p;
+        ProgressCurve c(p);
+        const double S = p.progress.staticUpdates / 2.9;
+        QVERIFY(std::fabs(c.loss(S) - p.progress.lMin) < 1e-12);
+        QVERIFY(c.loss(S * 0.5) > c.loss(S));  // decreasing
+    }
+
+    void inverseRoundTrip() {
+        Params p;
+        ProgressCurve c(p);
+        for (double L : {2.56, 2.6, 3.0}) QVERIFY(std::fabs(c.loss(c.progressForLoss(L)) - L) < 1e-9);
+        QVERIFY(std::isinf(c.progressForLoss(p.progress.lossFloor)));
+        QVERIFY(std::isinf(c.progressForLoss(1.0)));
+    }
+
+    void largerBatchHelpsButNotProportionally() {
+        Params p;
+        ProgressCurve c(p);
+        const double r = c.progressPerUpdate({16, "BF16"}) / c.progressPerUpdate({4, "BF16"});
+        QVERIFY(r > 1.0);
+        QVERIFY(r < 4.0);
+        // More foreground nodes raise B and so the progress per update.
+        Params q = p;
+        q.foregroundNodes = 100;
+        ProgressCurve c2(q);
+        QVERIFY(c2.globalBatch(4) == 2 * c.globalBatch(4));
+        QVERIFY(c2.progressPerUpdate({4, "BF16"}) > c.progressPerUpdate({4, "BF16"}));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestProgress)
+#include "tst_mlforml_progress.moc"

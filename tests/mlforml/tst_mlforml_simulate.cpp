@@ -1,0 +1,167 @@
+// End-to-end engine behaviour [2608.06046 Sec. 3.2; MODEL.md A5]: scenario-1 ratios, determinism,
+// seed stability, unreachable targets and zero bandwidth, fixed combinations, trace input.
+#include <QtTest>
+
+#include <atomic>
+#include <cmath>
+#include <fstream>
+
+#include "common/diagnostics.h"
+#include "mlforml/presets.h"
+#include "mlforml/report.h"
+#include "mlforml/simulate.h"
+
+using namespace tandem::mlforml;
+
+namespace {
+double crossing(const PointResult& pt, const std::string& policy, size_t t) {
+    for (const auto& r : pt.policies)
+        if (r.policy == policy) return r.firstCrossing_s[t];
+    return std::nan("");
+}
+}  // namespace
+
+class TestSimulate : public QObject {
+    Q_OBJECT
+private slots:
+    void scenario1JointBeatsDecoupled() {
+        const Result r = simulate(scenario1Params());
+        QCOMPARE(r.points.size(), size_t(4));
+        QCOMPARE(r.comboLabels.size(), size_t(4));
+        QCOMPARE(r.comboLabels[0], std::string("GA4-BF16"));
+        for (const auto& pt : r.points)
+            for (size_t t = 0; t < r.targetFactors.size(); ++t) {
+                const double j = crossing(pt, "Joint", t), d = crossing(pt, "Decoupled", t);
+                QVERIFY(std::isfinite(j));
+                QVERIFY2(j <= d, pt.label.c_str());
+                QVERIFY2(d / j >= 1.05 && d / j <= 1.6, pt.label.c_str());
+                QVERIFY(crossing(pt, "Static", t) > j);
+                QVERIFY(crossing(pt, "Knob-GA", t) > j);
+            }
+        // Exposed shares rise with N (Fig. 2a) and compression lowers them.
+        for (size_t i = 1; i < r.points.size(); ++i) {
+            QVERIFY(r.points[i].dpShareBf16 >= r.points[i - 1].dpShareBf16);
+            QVERIFY(r.points[i].dpShareMxfp4 > r.points[i - 1].dpShareMxfp4 - 0.01);
+        }
+        for (const auto& pt : r.points) QVERIFY(pt.dpShareMxfp4 < pt.dpShareBf16);
+    }
+
+    void deterministicOutput() {
+        Params p = scenario1Params();
+        p.backgroundJobs = {8};
+        const auto a = resultToJson(simulate(p)).dump();
+        const auto b = resultToJson(simulate(p)).dump();
+        QCOMPARE(a, b);
+    }
+
+    void threeSeedsAreStable() {
+        // Changing the seed moves no scenario-1 ratio by more than 0.03 (issue 3, item 2).
+        std::vector<Result> rs;
+        for (std::uint64_t s : {1, 2, 3}) {
+            Params p = scenario1Params();
+            p.seed = s;
+            rs.push_back(simulate(p));
+        }
+        for (const char* pol : {"Decoupled", "Knob-Precision"})
+            for (size_t i = 0; i < rs[0].points.size(); ++i)
+                for (size_t t = 0; t < rs[0].targetFactors.size(); ++t) {
+                    const double r0 = ratioToJoint(rs[0].points[i], pol, t);
+                    for (size_t k = 1; k < rs.size(); ++k) {
+                        const double rk = ratioToJoint(rs[k].points[i], pol, t);
+                        QVERIFY2(std::fabs(rk - r0) <= 0.03,
+                                 qPrintable(QString("%1 %2 t%3: %4 vs %5").arg(pol)
+                                                .arg(rs[0].points[i].label.c_str()).arg(t)
+                                                .arg(r0).arg(rk)));
+                    }
+                }
+    }
+
+    void unreachableTargetEndsAtHorizon() {
+        Params p = scenario1Params();
+        p.backgroundJobs = {4};
+        p.targetFactors = {1.02, 0.5};  // 0.5 L_min lies below the loss floor
+        p.horizonS = 20000;
+        const Result r = simulate(p);
+        for (const auto& run : r.points[0].policies) {
+            QVERIFY(std::isnan(run.firstCrossing_s[1]));
+            QVERIFY(run.endTime_s <= p.horizonS);
+        }
+        QVERIFY(std::isfinite(crossing(r.points[0], "Joint", 0)));
+    }
+
+    void zeroBandwidthNotReached() {
+        Params p = scenario1Params();
+        p.backgroundJobs = {4};
+        p.nicBytesPerS = 0;
+        p.horizonS = 5000;
+        const Result r = simulate(p);
+        for (const auto& run : r.points[0].policies)
+            for (double c : run.firstCrossing_s) QVERIFY(std::isnan(c));
+        QCOMPARE(r.points[0].dpShareBf16, 1.0);
+    }
+
+    void fixedCombinationsAndOracle() {
+        Params p = scenario1Params();
+        p.backgroundJobs = {16};
+        p.policies = {"Joint", "Oracle", "GA4-MXFP4", "GA16-MXFP4", "GA8-FP8"};
+        const Result r = simulate(p);
+        QCOMPARE(r.comboLabels.size(), size_t(5));  // GA8-FP8 appended to the action space
+        const auto& pt = r.points[0];
+        for (const auto& run : pt.policies)
+            if (run.policy.rfind("GA", 0) == 0) {
+                double share = 0;
+                for (size_t c = 0; c < r.comboLabels.size(); ++c)
+                    if (r.comboLabels[c] == run.policy) share = run.comboShare[c];
+                QCOMPARE(share, 1.0);
+            }
+        // Oracle knows the true T_dp: never slower than Joint beyond rounding of one interval.
+        QVERIFY(crossing(pt, "Oracle", 1) <= crossing(pt, "Joint", 1) * 1.01);
+        // Joint ends up close to the better fixed combination.
+        QVERIFY(crossing(pt, "Joint", 1) <= crossing(pt, "GA4-MXFP4", 1) * 1.03);
+    }
+
+    void closedLoopRuns() {
+        Params p = scenario1Params();
+        p.backgroundJobs = {8};
+        p.mode = "closed_loop";
+        const Result r = simulate(p);
+        const auto& pt = r.points[0];
+        QVERIFY(pt.dpShareBf16 > pt.dpShareMxfp4);
+        QVERIFY(std::isfinite(crossing(pt, "Joint", 0)));
+    }
+
+    void traceInput() {
+        const QString path = QDir::temp().filePath("tandem_mlforml_trace.csv");
+        {
+            std::ofstream f(path.toStdString());
+            f << "time_s,bytes_per_s\n0,300e9\n5,100e9\n10,400e9\n";
+        }
+        Params p = scenario1Params();
+        p.scenario = "trace";
+        p.traceFile = path.toStdString();
+        const Result r = simulate(p);
+        QCOMPARE(r.points.size(), size_t(1));
+        QVERIFY(std::isfinite(crossing(r.points[0], "Joint", 0)));
+        QVERIFY(r.points[0].dpShareBf16 > r.points[0].dpShareMxfp4);
+        p.traceFile = path.toStdString() + ".missing";
+        QVERIFY_THROWS_EXCEPTION(tandem::ValidationError, simulate(p));
+    }
+
+    void cancelThrows() {
+        std::atomic<bool> flag{true};
+        QVERIFY_THROWS_EXCEPTION(tandem::Cancelled, simulate(scenario1Params(), &flag));
+    }
+
+    void csvHeaders() {
+        Params p = scenario1Params();
+        p.backgroundJobs = {4};
+        const Result r = simulate(p);
+        const std::string a = firstCrossingCsv(r), b = trajectoriesCsv(r);
+        QVERIFY(a.rfind("background_jobs,policy,target_factor,target_loss,first_crossing_s,ratio_to_joint\n", 0) == 0);
+        QVERIFY(b.rfind("background_jobs,policy,time_s,updates,loss\n", 0) == 0);
+        for (const auto& run : r.points[0].policies) QVERIFY(run.time_s.size() <= 2001);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSimulate)
+#include "tst_mlforml_simulate.moc"
