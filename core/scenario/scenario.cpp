@@ -20,6 +20,9 @@ std::optional<Scenario> parseScenario(const std::string& text, Diagnostics& diag
     r.integer("tandem_scenario_version", kScenarioVersion, Range::closed(1, kScenarioVersion));
     s.name = r.string("name", "");
     s.description = r.string("description", "");
+    // Register both section names first so a misspelt one gets a "did you mean" hint.
+    r.raw("ml_for_ml");
+    r.raw("mosaic");
     if (r.has("ml_for_ml")) {
         JsonReader part = r.object("ml_for_ml");
         mlforml::Params p;
