@@ -16,6 +16,10 @@ const char* kUsage =
     "  validate SCENARIO.json        check a scenario; one line per problem, exit 2 if any\n"
     "  reproduce {ml-for-ml|mosaic|all} [--json]\n"
     "                                compare Tandem with the papers' published numbers\n"
+    "  plan MODEL.json --devices N [--gbs B] [--seqlen T] [--hardware NAME] [--layout L] [--json]\n"
+    "                                best feasible layouts of an MoE or dense model on a cluster\n"
+    "  inspect FILE [--json]         what Tandem understood from a config.json, nccl-tests log,\n"
+    "                                training loss log or background load trace\n"
     "\n"
     "Run 'tandem-cli <command> --help' for a command's options.\n"
     "Exit codes: 0 ok, 1 a check failed or a run error, 2 invalid input or usage.\n";
@@ -41,6 +45,8 @@ int main(int argc, char** argv) {
     if (command == "run") return cli::runCommand(rest);
     if (command == "validate") return cli::validateCommand(rest);
     if (command == "reproduce") return cli::reproduceCommand(rest);
+    if (command == "plan") return cli::planCommand(rest);
+    if (command == "inspect") return cli::inspectCommand(rest);
     std::fprintf(stderr, "tandem-cli: unknown command '%s'\n\n%s", command.toUtf8().constData(),
                  kUsage);
     return cli::kExitBadInput;

@@ -1,0 +1,45 @@
+// tandem-cli inspect FILE [--json]: what Tandem understood from a user's file (HF config.json,
+// nccl-tests output, training loss log, background load trace).
+#include <QCommandLineParser>
+
+#include <cstdio>
+
+#include "commands.h"
+#include "io/inspect.h"
+#include "output.h"
+
+namespace cli {
+
+int inspectCommand(const QStringList& args) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Import FILE and print what Tandem understood: a Hugging Face config.json (parameter "
+        "counts, sparsity, G), nccl-tests output (bus bandwidth against size), a training loss "
+        "log (fitted loss curve) or a background load trace. Exit 2 if the file has problems."));
+    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("File to inspect."));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
+    parser.addOption(json);
+    int code = kExitOk;
+    if (!parseArgs(parser, args, &code)) return code;
+    const QStringList pos = parser.positionalArguments();
+    if (pos.size() != 1) {
+        printError(QStringLiteral("inspect takes exactly one FILE"));
+        return kExitBadInput;
+    }
+    tandem::Diagnostics diag(pos[0].toStdString());
+    nlohmann::ordered_json j;
+    try {
+        j = tandem::io::inspectFile(pos[0].toStdString(), diag);
+    } catch (const std::exception& e) {
+        printError(QStringLiteral("%1: %2").arg(pos[0], QString::fromUtf8(e.what())));
+        return kExitFailure;
+    }
+    for (const auto& issue : diag.items()) std::fprintf(stderr, "%s\n", issue.str().c_str());
+    if (parser.isSet(json))
+        std::printf("%s\n", j.dump(2).c_str());
+    else
+        std::printf("%s", tandem::io::inspectText(j).c_str());
+    return diag.ok() ? kExitOk : kExitBadInput;
+}
+
+}  // namespace cli
