@@ -199,8 +199,14 @@ NcclCurve buildCurve(const Section& s, const std::string& fileName, const std::s
         c.collectiveSource = "inferred";
         const bool reduces = !s.rows.empty() && s.rows.back().hasRedop &&
                              toLower(s.rows.back().redop) != "none";
-        if (reduces)
+        if (reduces && s.maxRank >= 1) {
+            // With the rank count known, pick the convention whose busbw/algbw is closer [N].
+            const double n = s.maxRank + 1.0;
+            const double ar = 2.0 * (n - 1) / n, rs = (n - 1) / n;
+            c.collective = std::abs(ratio - ar) <= std::abs(ratio - rs) ? "all_reduce" : "reduce_scatter";
+        } else if (reduces) {
             c.collective = ratio > 1.01 ? "all_reduce" : "reduce_scatter";
+        }
         else
             c.collective = "alltoall";
         c.notes.push_back("collective not named in the log or file name; inferred \"" +

@@ -1,0 +1,217 @@
+// nccl-tests import: each real file's curve peaks at the file's maximum busbw, both column
+// layouts, interpolation / extrapolation, and NCCL failures turned into messages.
+#include <QtTest>
+
+#include <cmath>
+
+#include "io/nccl_tests.h"
+
+using namespace tandem;
+using namespace tandem::io;
+
+namespace {
+std::string dataFile(const QString& name) {
+    return std::string(TANDEM_TEST_DATA) + "/nccl/" + name.toStdString();
+}
+
+bool anyIssue(const Diagnostics& d, const std::string& path, const std::string& fragment) {
+    for (const auto& i : d.items())
+        if (i.path == path && i.message.find(fragment) != std::string::npos) return true;
+    return false;
+}
+
+// A small newer-layout table (root column) used by the synthetic cases below.
+const char* kHeader =
+    "#                                                              out-of-place                       in-place\n"
+    "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+    "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n";
+}  // namespace
+
+class TstNcclTests : public QObject {
+    Q_OBJECT
+private slots:
+    // Done-when 2 of issue 8: the peak equals the file's largest busbw (either half).
+    void realFiles_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("collective");
+        QTest::addColumn<int>("ranks");
+        QTest::addColumn<double>("maxBusbwGBps");  // read off the file by eye
+        QTest::addColumn<int>("sizes");
+        // newer layout (root column, #wrong), srun "0: " prefix, no Rank lines
+        QTest::newRow("A100 all_reduce 2x8") << "A100-all_reduce-2x8-awsome-distributed-training.txt"
+                                             << "all_reduce" << 16 << 78.33 << 29;
+        QTest::newRow("H100 all_reduce 2x8") << "H100-all_reduce-2x8-awsome-distributed-training.txt"
+                                             << "all_reduce" << 16 << 487.26 << 32;
+        // newer layout with Rank lines and "Collective test starting"
+        QTest::newRow("H100 all_reduce 10x8") << "H100-all_reduce-10x8-nccl-tests-cluster.txt"
+                                              << "all_reduce" << 80 << 364.07 << 10;
+        QTest::newRow("H100 reduce_scatter 10x8") << "H100-reduce_scatter-10x8-nccl-tests-cluster.txt"
+                                                  << "reduce_scatter" << 80 << 323.4 << 10;
+        QTest::newRow("H100 alltoall 10x8") << "H100-alltoall-10x8-nccl-tests-cluster.txt"
+                                            << "alltoall" << 80 << 50.66 << 10;
+        QTest::newRow("H100 alltoall 2x8") << "H100-alltoall-2x8-nccl-tests-cluster.txt"
+                                           << "alltoall" << 16 << 23.64 << 10;
+        // older layout (no root column, `error` column, blank redop for alltoall, zero-size rows)
+        QTest::newRow("A100 alltoall 1x8 old") << "A100-alltoall-1x8-superbenchmark.txt"
+                                               << "alltoall" << 8 << 226.16 << 29;
+        QTest::newRow("A100 reduce_scatter 1x8 old") << "A100-reduce_scatter-1x8-superbenchmark.txt"
+                                                     << "reduce_scatter" << 8 << 231.52 << 29;
+    }
+    void realFiles() {
+        QFETCH(QString, file);
+        QFETCH(QString, collective);
+        QFETCH(int, ranks);
+        QFETCH(double, maxBusbwGBps);
+        QFETCH(int, sizes);
+        Diagnostics d(file.toStdString());
+        const auto imp = loadNcclTestsFile(dataFile(file), d);
+        QVERIFY2(imp, d.str().c_str());
+        QCOMPARE(imp->curves.size(), std::size_t(1));
+        const auto& c = imp->curves.front();
+        QCOMPARE(QString::fromStdString(c.collective), collective);
+        QCOMPARE(c.ranks, ranks);
+        QCOMPARE(c.peakBusbw_Bps / 1e9, maxBusbwGBps);
+        QCOMPARE(int(c.points.size()), sizes);
+        QVERIFY(c.hasInPlace);
+        double maxPoint = 0;
+        for (std::size_t i = 0; i < c.points.size(); ++i) {
+            maxPoint = std::max(maxPoint, c.points[i].busbw_Bps);
+            if (i) QVERIFY(c.points[i].bytes > c.points[i - 1].bytes);
+        }
+        QCOMPARE(maxPoint, c.peakBusbw_Bps);
+        // At a measured size the effective bandwidth is the measured one, not extrapolated.
+        const auto at = effectiveBusBandwidth(c, c.peakAtBytes);
+        QCOMPARE(at.busbw_Bps, c.peakBusbw_Bps);
+        QVERIFY(!at.extrapolated);
+    }
+
+    void interpolationInLogSize() {
+        Diagnostics d;
+        const auto imp = loadNcclTestsFile(dataFile("H100-all_reduce-2x8-awsome-distributed-training.txt"), d);
+        QVERIFY2(imp, d.str().c_str());
+        const auto& c = imp->curves.front();
+        // Rows 64 MiB (209.19 / 208.26) and 128 MiB (289.16 / 287.01): the curve keeps the better
+        // half, and sqrt(64 Mi * 128 Mi) lies half-way in log(size).
+        const double mid = std::sqrt(67108864.0 * 134217728.0);
+        const auto bw = effectiveBusBandwidth(c, mid);
+        QVERIFY(!bw.extrapolated);
+        QVERIFY(std::abs(bw.busbw_Bps - 0.5 * (209.19e9 + 289.16e9)) < 1e3);
+        // Above the largest size: held, flagged.
+        const auto big = effectiveBusBandwidth(c, 64.0 * (1LL << 30));
+        QVERIFY(big.extrapolated);
+        QCOMPARE(big.busbw_Bps, c.points.back().busbw_Bps);
+        // Below the smallest measured size (8 B): latency-bound, scales with size, flagged.
+        const auto small = effectiveBusBandwidth(c, 4.0);
+        QVERIFY(small.extrapolated);
+        QCOMPARE(small.busbw_Bps, c.points.front().busbw_Bps * 0.5);
+        // Time = bytes x 2(n-1)/n / busbw at 16 GiB: 17179869184 x 1.875 / 487.26e9.
+        bool ext = true;
+        const double t = collectiveTime_s(c, 17179869184.0, &ext);
+        QVERIFY(!ext);
+        QVERIFY(std::abs(t - 17179869184.0 * 1.875 / 487.26e9) < 1e-9);
+    }
+
+    void busBandwidthFactors() {
+        QCOMPARE(busBandwidthFactor("all_reduce", 16), 2.0 * 15 / 16);
+        QCOMPARE(busBandwidthFactor("all_gather", 8), 7.0 / 8);
+        QCOMPARE(busBandwidthFactor("alltoall", 80), 79.0 / 80);
+        QCOMPARE(busBandwidthFactor("nonsense", 8), 0.0);
+    }
+
+    void ncclErrorAtEnd() {
+        const std::string text = std::string("# Collective test starting: all_reduce_perf\n") + kHeader +
+            "     1048576        262144     float     sum      -1    123.2    8.51   15.95      0    121.3    8.64   16.21      0\n"
+            "node01: Test NCCL failure common.cu:1005 'unhandled system error (run with NCCL_DEBUG=INFO for details)'\n"
+            " .. node01 pid 1234: Test failure common.cu:891\n";
+        Diagnostics d("err.txt");
+        QVERIFY(!parseNcclTests(text, "err.txt", d));
+        QVERIFY2(anyIssue(d, "line 6", "NCCL error reported"), d.str().c_str());
+        QVERIFY(anyIssue(d, "line 6", "unhandled system error"));
+        QVERIFY(anyIssue(d, "line 7", "Test failure"));
+    }
+
+    void outOfBoundsFailure() {
+        const std::string text = std::string(kHeader) +
+            "     1048576        262144     float     sum      -1    123.2    8.51   15.95      3    121.3    8.64   16.21      3\n"
+            "# Out of bounds values : 6 FAILED\n";
+        Diagnostics d;
+        QVERIFY(!parseNcclTests(text, "", d));
+        QVERIFY2(anyIssue(d, "line 5", "NCCL error reported"), d.str().c_str());
+    }
+
+    void noDataRows() {
+        Diagnostics d;
+        QVERIFY(!parseNcclTests(std::string("# nThread 1 nGpus 8\n") + kHeader, "x.txt", d));
+        QVERIFY(anyIssue(d, "file", "no nccl-tests data rows"));
+        Diagnostics d2;
+        QVERIFY(!parseNcclTests("", "x.txt", d2));
+        QVERIFY(anyIssue(d2, "file", "no nccl-tests data rows"));
+    }
+
+    void malformedRowNamesLine() {
+        const std::string text = std::string(kHeader) +
+            "     1048576        262144     float     sum      -1    123.2    8.51   abc      0    121.3    8.64   16.21      0\n"
+            "     2097152        524288     float     sum      -1    147.2   14.24\n";
+        Diagnostics d;
+        QVERIFY(!parseNcclTests(text, "all_reduce.txt", d));
+        QVERIFY2(anyIssue(d, "line 4", "time, algbw and busbw of the out-of-place half"), d.str().c_str());
+        QVERIFY(anyIssue(d, "line 5", "malformed nccl-tests row"));
+    }
+
+    // GCP-style copy where the header lost its '#', plus an mpirun tag prefix.
+    void headerWithoutHashAndMpiPrefix() {
+        const std::string text =
+            "nThread 1 nGpus 1 minBytes 8 maxBytes 8589934592 step: 2(factor)\n"
+            "Using devices\n"
+            "  Rank  0 Group  0 Pid   6899 on node-A device  0 [0000:04:00] NVIDIA H100 80GB HBM3\n"
+            "#  Rank  1 Group  0 Pid   6900 on node-A device  1 [0000:05:00] NVIDIA H100 80GB HBM3\n"
+            "       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+            "[1,0]<stdout>:   1048576        262144     float     sum      -1    100.0   10.49   10.49      0    100.0   10.49   10.50      0\n"
+            "[1,0]<stdout>:   2097152        524288     float     sum      -1    150.0   13.98   13.98      0    150.0   13.98   13.90      0\n";
+        Diagnostics d;
+        const auto imp = parseNcclTests(text, "run.log", d);
+        QVERIFY2(imp, d.str().c_str());
+        const auto& c = imp->curves.front();
+        QCOMPARE(c.ranks, 2);
+        QCOMPARE(c.ranksSource, std::string("rank lines"));
+        QCOMPARE(c.collective, std::string("all_reduce"));  // redop sum, busbw/algbw = 1 = 2(n-1)/n
+        QCOMPARE(c.collectiveSource, std::string("inferred"));
+        QCOMPARE(c.peakBusbw_Bps, 13.98e9);
+        QCOMPARE(c.points.size(), std::size_t(2));
+    }
+
+    void severalCollectivesInOneLog() {
+        const std::string text =
+            std::string("# Collective test starting: all_gather_perf\n") + kHeader +
+            "    33554432        524288     float    none      -1    500.0   67.11   62.91      0    480.0   69.91   65.54      0\n"
+            "# Collective test concluded: all_gather_perf\n"
+            "# Collective test starting: reduce_scatter_perf\n" + kHeader +
+            "    33554432        524288     float     sum      -1    600.0   55.92   52.43      0    610.0   55.01   51.57      0\n";
+        Diagnostics d;
+        const auto imp = parseNcclTests(text, "", d);
+        QVERIFY2(imp, d.str().c_str());
+        QCOMPARE(imp->curves.size(), std::size_t(2));
+        const auto* ag = findCurve(*imp, "all_gather");
+        const auto* rs = findCurve(*imp, "reduce_scatter", 16);
+        QVERIFY(ag && rs);
+        QCOMPARE(ag->ranks, 16);  // 33554432 / (524288 x 4 B)
+        QCOMPARE(ag->ranksSource, std::string("size/count"));
+        QCOMPARE(ag->peakBusbw_Bps, 65.54e9);
+        QCOMPARE(rs->peakBusbw_Bps, 52.43e9);
+        QVERIFY(findCurve(*imp, "alltoall") == nullptr);
+    }
+
+    void jsonHasPeakAndPoints() {
+        Diagnostics d;
+        const auto imp = loadNcclTestsFile(dataFile("H100-alltoall-10x8-nccl-tests-cluster.txt"), d);
+        QVERIFY2(imp, d.str().c_str());
+        const auto j = ncclCurveToJson(imp->curves.front());
+        QCOMPARE(j["collective"].get<std::string>(), std::string("alltoall"));
+        QCOMPARE(j["ranks"].get<int>(), 80);
+        QCOMPARE(j["peak_busbw_GBps"].get<double>(), 50.66);
+        QCOMPARE(j["points"].size(), std::size_t(10));
+    }
+};
+
+QTEST_APPLESS_MAIN(TstNcclTests)
+#include "tst_nccl_tests.moc"
