@@ -73,8 +73,8 @@ void FirstCrossingView::rebuild() {
         const QString policy = QString::fromStdString(run.policy);
         const double fc = ti < run.firstCrossing_s.size() ? run.firstCrossing_s[ti] : NAN;
         const double ratio = ratioToJoint(policy);
-        cats << (std::isfinite(fc) ? QStringLiteral("%1  %2  %3").arg(policy, formatDuration(fc), formatRatio(ratio))
-                                   : tr("%1  not reached").arg(policy));
+        cats << (std::isfinite(fc) ? QStringLiteral("%1<br>%2 %3").arg(policy, formatDuration(fc), formatRatio(ratio))
+                                   : tr("%1<br>not reached").arg(policy));
         auto* set = new QBarSet(policy);
         set->setColor(policyColor(policy, currentTheme()));
         set->setBorderColor(policyColor(policy, currentTheme()));
@@ -84,11 +84,10 @@ void FirstCrossingView::rebuild() {
     m_series->clear();
     m_series->append(sets);
     m_categories->setCategories(cats);
-    m_value->setRange(0, maxS > 0 ? 1.08 * maxS / unit.divisor : 1.0);
-    m_value->applyNiceNumbers();
+    setNiceRange(m_value, 0, maxS > 0 ? 1.05 * maxS / unit.divisor : 1.0, 5);
     const QString factor = ti < m_targetFactors.size() ? QString::number(m_targetFactors[ti]) : QStringLiteral("?");
-    m_value->setTitleText(tr("Wall-clock time to reach %1 x L_min (%2)").arg(factor, unit.name));
-    chart()->setTitle(tr("First-crossing time at %1 x L_min, ratio to Joint").arg(factor));
+    m_value->setTitleText(tr("Time to reach %1 x L_min (%2)").arg(factor, unit.name));
+    chart()->setTitle(tr("First crossing of %1 x L_min (xN = ratio to Joint)").arg(factor));
 }
 
 }  // namespace tandem::ui

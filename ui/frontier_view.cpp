@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "palette.h"
+#include "units.h"
 
 namespace tandem::ui {
 
@@ -18,7 +19,7 @@ namespace {
 /// Splits a frontier into runs of consecutive feasible points with the same extrapolation flag.
 /// Adjacent runs share their boundary point so the curve stays connected.
 void segmentsOf(const std::vector<mosaic::FrontierPoint>& pts, QList<QList<QPointF>>& inRange,
-                QList<QList<QPointF>>& extrapolated) {
+                QList<QList<QPointF>>& extrapolated, bool requireFeasible) {
     QList<QPointF> cur;
     int curKind = -1;  // 0 in range, 1 extrapolated
     auto flush = [&]() {
@@ -26,7 +27,7 @@ void segmentsOf(const std::vector<mosaic::FrontierPoint>& pts, QList<QList<QPoin
         cur.clear();
     };
     for (const auto& p : pts) {
-        if (!p.feasible || !std::isfinite(p.loss)) {
+        if ((requireFeasible && !p.feasible) || !std::isfinite(p.loss)) {
             flush();
             curKind = -1;
             continue;
@@ -114,7 +115,7 @@ void FrontierView::fillPool(QList<QLineSeries*>& pool, const QList<QList<QPointF
             s->setVisible(false);
         }
         const auto markers = chart()->legend()->markers(s);
-        for (QLegendMarker* m : markers) m->setVisible(i == 0 && !segments.isEmpty());
+        for (QLegendMarker* m : markers) m->setVisible(i == 0 && !segments.isEmpty() && !name.isEmpty());
     }
 }
 
@@ -123,15 +124,15 @@ void FrontierView::rebuild() {
     const Theme theme = currentTheme();
     const auto& r = *m_result;
     QList<QList<QPointF>> cIn, cEx, kIn, kEx;
-    segmentsOf(r.computeOptimal, cIn, cEx);
-    segmentsOf(r.clusterOptimal, kIn, kEx);
+    segmentsOf(r.computeOptimal, cIn, cEx, false);
+    segmentsOf(r.clusterOptimal, kIn, kEx, true);
 
     double xLo = 1, xHi = 0, yLo = 1e300, yHi = -1e300;
     for (const auto* v : {&r.computeOptimal, &r.clusterOptimal})
         for (const auto& p : *v) {
             xLo = std::min(xLo, p.sparsity);
             xHi = std::max(xHi, p.sparsity);
-            if (p.feasible && std::isfinite(p.loss)) {
+            if (std::isfinite(p.loss)) {
                 yLo = std::min(yLo, p.loss);
                 yHi = std::max(yHi, p.loss);
             }
@@ -156,17 +157,17 @@ void FrontierView::rebuild() {
     }
 
     const QColor cc = frontierColor(false), kc = frontierColor(true);
-    fillPool(m_compute, cIn, QPen(cc, 2.4), tr("Compute-optimal (model-FLOPs budget)"));
-    fillPool(m_computeExtra, cEx, QPen(cc, 2.0, Qt::DashLine), tr("Compute-optimal, extrapolated (outside fit)"));
-    fillPool(m_cluster, kIn, QPen(kc, 2.4), tr("Cluster-optimal (this cluster and window)"));
-    fillPool(m_clusterExtra, kEx, QPen(kc, 2.0, Qt::DashLine), tr("Cluster-optimal, extrapolated (outside fit)"));
+    fillPool(m_compute, cIn, QPen(cc, 2.4), tr("Compute-optimal"));
+    fillPool(m_computeExtra, cEx, QPen(cc, 2.0, Qt::DashLine), cIn.isEmpty() ? tr("Compute-optimal") : QString());
+    fillPool(m_cluster, kIn, QPen(kc, 2.4), tr("Cluster-optimal"));
+    fillPool(m_clusterExtra, kEx, QPen(kc, 2.0, Qt::DashLine), kIn.isEmpty() ? tr("Cluster-optimal") : QString());
 
     // Pinned overlay: one faded line per frontier.
     QList<QList<QPointF>> pc, pk;
     if (m_pinned) {
         QList<QPointF> a, b;
         for (const auto& p : m_pinned->computeOptimal)
-            if (p.feasible && std::isfinite(p.loss)) a.append(QPointF(p.sparsity, p.loss));
+            if (std::isfinite(p.loss)) a.append(QPointF(p.sparsity, p.loss));
         for (const auto& p : m_pinned->clusterOptimal)
             if (p.feasible && std::isfinite(p.loss)) b.append(QPointF(p.sparsity, p.loss));
         if (!a.isEmpty()) pc.append(a);
@@ -175,8 +176,8 @@ void FrontierView::rebuild() {
     QColor fc = cc, fk = kc;
     fc.setAlphaF(0.45);
     fk.setAlphaF(0.45);
-    fillPool(m_pinCompute, pc, QPen(fc, 1.5, Qt::DotLine), tr("Compute-optimal (pinned)"));
-    fillPool(m_pinCluster, pk, QPen(fk, 1.5, Qt::DotLine), tr("Cluster-optimal (pinned)"));
+    fillPool(m_pinCompute, pc, QPen(fc, 1.5, Qt::DotLine), tr("pinned"));
+    fillPool(m_pinCluster, pk, QPen(fk, 1.5, Qt::DotLine), QString());
 
     // Infeasible bands: contiguous runs of cluster-infeasible bins, widened by half a grid step.
     QList<QPair<double, double>> bands;
@@ -206,7 +207,7 @@ void FrontierView::rebuild() {
     QColor shade = theme == Theme::Dark ? QColor(0x80, 0x80, 0x80, 70) : QColor(0x99, 0x99, 0x99, 60);
     for (qsizetype i = 0; i < m_bands.size(); ++i) {
         QAreaSeries* a = m_bands[i];
-        a->setName(tr("Infeasible on this cluster (no layout fits)"));
+        a->setName(tr("infeasible"));
         a->setBrush(QBrush(shade, Qt::BDiagPattern));
         a->setPen(QPen(Qt::NoPen));
         const bool on = i < bands.size();
@@ -220,34 +221,37 @@ void FrontierView::rebuild() {
     }
 
     // Optima.
-    auto lossAt = [](const std::vector<mosaic::FrontierPoint>& v, double s) {
+    auto lossAt = [](const std::vector<mosaic::FrontierPoint>& v, double s, bool requireFeasible) {
         double best = NAN, dist = 1e300;
         for (const auto& p : v)
-            if (p.feasible && std::isfinite(p.loss) && std::abs(p.sparsity - s) < dist) {
+            if ((p.feasible || !requireFeasible) && std::isfinite(p.loss) && std::abs(p.sparsity - s) < dist) {
                 dist = std::abs(p.sparsity - s);
                 best = p.loss;
             }
         return best;
     };
-    const double cl = lossAt(r.computeOptimal, r.computeOptimalS);
-    const double kl = lossAt(r.clusterOptimal, r.clusterOptimalS);
+    const double cl = lossAt(r.computeOptimal, r.computeOptimalS, false);
+    const double kl = lossAt(r.clusterOptimal, r.clusterOptimalS, true);
     m_computeOpt->setColor(cc);
     m_computeOpt->setBorderColor(theme == Theme::Dark ? Qt::white : Qt::black);
     m_clusterOpt->setColor(kc);
     m_clusterOpt->setBorderColor(theme == Theme::Dark ? Qt::white : Qt::black);
     m_naive->setColor(cc.lighter(130));
     m_naive->setBorderColor(theme == Theme::Dark ? Qt::white : Qt::black);
-    m_computeOpt->setName(tr("Compute-optimal optimum, S = %1").arg(r.computeOptimalS, 0, 'f', 3));
-    m_clusterOpt->setName(tr("Cluster-optimal optimum, S = %1").arg(r.clusterOptimalS, 0, 'f', 3));
+    m_computeOpt->setName(tr("optimum S=%1").arg(r.computeOptimalS, 0, 'f', 3));
+    m_clusterOpt->setName(tr("optimum S=%1").arg(r.clusterOptimalS, 0, 'f', 3));
     m_computeOpt->replace(std::isfinite(cl) ? QList<QPointF>{QPointF(r.computeOptimalS, cl)} : QList<QPointF>{});
     m_clusterOpt->replace(std::isfinite(kl) ? QList<QPointF>{QPointF(r.clusterOptimalS, kl)} : QList<QPointF>{});
     const bool naiveOk = std::isfinite(r.naiveOnClusterLoss);
-    m_naive->setName(tr("Compute-optimal choice run on this cluster"));
+    m_naive->setName(tr("compute-opt. on cluster"));
     m_naive->replace(naiveOk ? QList<QPointF>{QPointF(r.computeOptimalS, r.naiveOnClusterLoss)} : QList<QPointF>{});
     for (QLegendMarker* m : chart()->legend()->markers(m_naive)) m->setVisible(naiveOk);
 
-    m_x->setRange(xLo - 0.01, xHi + 0.01);
-    m_y->setRange(yLo, yHi);
+    setNiceRange(m_x, xLo - 0.005, xHi + 0.005, 6);
+    chart()->setTitle(cEx.isEmpty() && kEx.isEmpty()
+                          ? tr("Loss against sparsity")
+                          : tr("Loss against sparsity (dashed: outside Eq. 10's fitted range)"));
+    setNiceRange(m_y, yLo, yHi, 5);
     ChartView::applyTheme();
 }
 

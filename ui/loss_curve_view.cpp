@@ -197,13 +197,14 @@ void LossCurveView::rebuild() {
         if (!m_options.updatesAxis && fcMax > 0) xHi = std::min(xEnd, 1.15 * fcMax / xDiv);
         xLo = m_options.logX ? std::max(xStart, xHi * 1e-3) : 0.0;
     }
-    if (m_options.logX) m_xLog->setRange(xLo, xHi);
-    else {
-        m_xLinear->setRange(xLo, xHi);
-        m_xLinear->applyNiceNumbers();
+    if (m_options.logX) {
+        m_xLog->setRange(xLo, xHi);
+    } else {
+        setNiceRange(m_xLinear, xLo, xHi, 6);
+        xHi = m_xLinear->max();
     }
-    const double yHi = m_targetLosses.empty() ? yMin * 1.1 : m_targetLosses.back() * 1.05;
-    m_y->setRange(std::floor((yMin - 0.005) * 100) / 100, yHi);
+    const double yHi = m_targetLosses.empty() ? yMin * 1.1 : m_targetLosses.back() * 1.04;
+    setNiceRange(m_y, yMin - 0.002, yHi, 6);
 
     // Target lines (dashed grey, one per factor).
     while (m_targetLines.size() < static_cast<qsizetype>(m_targetLosses.size())) {

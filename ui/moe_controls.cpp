@@ -56,9 +56,9 @@ void MoeControls::setEnvelope(const mosaic::Envelope& e) {
     m_nodes->setValueSilently(e.nodes);
     m_days->setValueSilently(static_cast<int>(e.days + 0.5));
     const QSignalBlocker block(m_batch);
-    int idx = m_batch->findData(e.globalBatchSequences);
+    int idx = m_batch->findData(e.globalBatch);
     if (idx < 0) {
-        m_batch->addItem(tr("%1 sequences").arg(e.globalBatchSequences), e.globalBatchSequences);
+        m_batch->addItem(tr("%1 sequences").arg(e.globalBatch), e.globalBatch);
         idx = m_batch->count() - 1;
     }
     m_batch->setCurrentIndex(idx);
@@ -67,7 +67,7 @@ void MoeControls::setEnvelope(const mosaic::Envelope& e) {
 void MoeControls::applyTo(mosaic::Envelope& e) const {
     e.nodes = m_nodes->value();
     if (static_cast<int>(e.days + 0.5) != m_days->value()) e.days = m_days->value();
-    e.globalBatchSequences = m_batch->currentData().toInt();
+    e.globalBatch = m_batch->currentData().toInt();
 }
 
 }  // namespace tandem::ui

@@ -25,3 +25,33 @@ QString formatRatio(double ratio) {
 }
 
 }  // namespace tandem::ui
+
+#include <QValueAxis>
+
+namespace tandem::ui {
+
+double niceStep(double span, int ticks) {
+    if (!(span > 0) || ticks < 1) return 1.0;
+    const double raw = span / ticks;
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
+        if (raw <= m * mag * 1.0000001) return m * mag;
+    return 10 * mag;
+}
+
+void setNiceRange(QValueAxis* axis, double lo, double hi, int ticks) {
+    if (!(hi > lo)) hi = lo + 1;
+    const double step = niceStep(hi - lo, ticks);
+    const double a = std::floor(lo / step + 1e-9) * step;
+    const double b = std::ceil(hi / step - 1e-9) * step;
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0.0);
+    axis->setTickInterval(step);
+    axis->setRange(a, b);
+    const double exponent = std::floor(std::log10(step) + 1e-9);
+    const double mantissa = step / std::pow(10.0, exponent);
+    const int decimals = std::max(0, static_cast<int>(-exponent) + (std::abs(mantissa - 2.5) < 1e-6 ? 1 : 0));
+    axis->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f"));
+}
+
+}  // namespace tandem::ui

@@ -22,3 +22,16 @@ QString formatDuration(double seconds);
 QString formatRatio(double ratio);
 
 }  // namespace tandem::ui
+
+class QValueAxis;
+
+namespace tandem::ui {
+
+/// A "nice" tick step (1, 2, 2.5 or 5 x 10^k) so that `span` holds about `ticks` intervals.
+double niceStep(double span, int ticks);
+
+/// Sets `axis` to [lo, hi] widened outward to multiples of a nice step, with ticks on those
+/// multiples (so labels read 0, 20, 40 rather than 0, 17.3, 34.6).
+void setNiceRange(QValueAxis* axis, double lo, double hi, int ticks = 5);
+
+}  // namespace tandem::ui
