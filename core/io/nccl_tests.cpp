@@ -206,9 +206,9 @@ NcclCurve buildCurve(const Section& s, const std::string& fileName, const std::s
             c.collective = std::abs(ratio - ar) <= std::abs(ratio - rs) ? "all_reduce" : "reduce_scatter";
         } else if (reduces) {
             c.collective = ratio > 1.01 ? "all_reduce" : "reduce_scatter";
+        } else {
+            c.collective = "alltoall";  // all-gather and all-to-all look alike here
         }
-        else
-            c.collective = "alltoall";
         c.notes.push_back("collective not named in the log or file name; inferred \"" +
                           c.collective + "\" from redop and busbw/algbw");
     }

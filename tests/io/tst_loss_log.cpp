@@ -1,0 +1,165 @@
+// Loss logs and the L(S) = L_inf + A (S + S0)^(-alpha) fit: the real llm.c GPT-2 124M log
+// (issue 8 done-when 3), exact recovery on synthetic curves, CSV variants and malformed inputs.
+#include <QtTest>
+
+#include <cmath>
+
+#include "io/loss_fit.h"
+#include "io/loss_log.h"
+
+using namespace tandem;
+using namespace tandem::io;
+
+namespace {
+bool anyIssue(const Diagnostics& d, const std::string& path, const std::string& fragment) {
+    for (const auto& i : d.items())
+        if (i.path == path && i.message.find(fragment) != std::string::npos) return true;
+    return false;
+}
+
+double curve(double s) { return 2.0 + 5.0 * std::pow(s + 10.0, -0.5); }
+}  // namespace
+
+class TstLossLog : public QObject {
+    Q_OBJECT
+private slots:
+    void llmcLogFit() {
+        Diagnostics d("llmc");
+        const auto log = loadLossLogFile(std::string(TANDEM_TEST_DATA) +
+                                             "/losslogs/llmc-gpt2-124M-10B-8xH100.txt", d);
+        QVERIFY2(log, d.str().c_str());
+        QCOMPARE(log->format, std::string("llmc"));
+        QCOMPARE(log->series.size(), std::size_t(2));
+        const LossSeries* val = log->preferred();
+        QVERIFY(val && val->validation);
+        QCOMPARE(val->step.size(), std::size_t(80));  // tel: every 250 steps plus the last
+        QCOMPARE(val->step.back(), 19560.0);
+        QCOMPARE(val->loss.back(), 3.2722);
+        const auto fit = fitLossCurve(val->step, val->loss, d);
+        QVERIFY2(fit, d.str().c_str());
+        QVERIFY(fit->converged);
+        QVERIFY(fit->rmse > 0 && fit->rmse < 0.1);
+        QVERIFY(std::isfinite(fit->seLInf) && fit->seLInf > 0);
+        QVERIFY(std::isfinite(fit->seAlpha) && fit->seAlpha > 0);
+        const double last = predictLoss(*fit, val->step.back());
+        QVERIFY2(std::abs(last - 3.2722) <= 0.05, qPrintable(QString::number(last)));
+        // The train series (19,560 noisy points) also lands near the logged validation loss.
+        const LossSeries* train = nullptr;
+        for (const auto& s : log->series)
+            if (!s.validation) train = &s;
+        QVERIFY(train);
+        QCOMPARE(train->step.size(), std::size_t(19560));
+        const auto tf = fitLossCurve(train->step, train->loss, d);
+        QVERIFY2(tf, d.str().c_str());
+        QVERIFY(std::abs(predictLoss(*tf, 19560) - 3.2722) <= 0.05);
+    }
+
+    void exactRecoveryFromCsv() {
+        std::string csv = "step,train_loss,val_loss\n";
+        for (int s = 0; s <= 4000; s += 100)
+            csv += std::to_string(s) + "," + std::to_string(curve(s)) + "," +
+                   (s % 500 == 0 ? std::to_string(curve(s)) : "") + "\n";
+        Diagnostics d;
+        const auto log = parseLossLog(csv, d);
+        QVERIFY2(log, d.str().c_str());
+        QCOMPARE(log->format, std::string("csv"));
+        QCOMPARE(log->series.size(), std::size_t(2));
+        const LossSeries* train = &log->series[0];
+        QCOMPARE(train->name, std::string("train_loss"));
+        QCOMPARE(train->step.size(), std::size_t(41));
+        QCOMPARE(log->series[1].step.size(), std::size_t(9));  // blank cells skipped
+        QVERIFY(log->series[1].validation);
+        const auto fit = fitLossCurve(train->step, train->loss, d);
+        QVERIFY2(fit, d.str().c_str());
+        // std::to_string keeps 6 decimals, so recovery is to about that precision.
+        QVERIFY(std::abs(fit->lInf - 2.0) < 2e-3);
+        QVERIFY(std::abs(fit->alpha - 0.5) < 5e-3);
+        QVERIFY(std::abs(fit->a - 5.0) < 0.05);
+        QVERIFY(std::abs(fit->s0 - 10.0) < 0.2);
+        QVERIFY(fit->rmse < 1e-5);
+    }
+
+    void wandbStyleExport() {
+        const std::string csv =
+            "\"Step\",\"run-7 - train/loss\",\"run-7 - train/loss__MIN\"\n"
+            "0,\"10.9\",\"10.9\"\n10,\"8.1\",\"8.0\"\n20,,\n30,\"6.2\",\"6.1\"\n";
+        Diagnostics d;
+        const auto log = parseLossLog(csv, d);
+        QVERIFY2(log, d.str().c_str());
+        QCOMPARE(log->series.size(), std::size_t(2));
+        QCOMPARE(log->series[0].name, std::string("run-7 - train/loss"));
+        QCOMPARE(log->series[0].step, (std::vector<double>{0, 10, 30}));
+        QCOMPARE(log->series[0].loss, (std::vector<double>{10.9, 8.1, 6.2}));
+    }
+
+    void tabSeparatedAndNanoGpt() {
+        Diagnostics d;
+        const auto tsv = parseLossLog("iter\tloss\n0\t10.5\n1\t9.5\n", d);
+        QVERIFY2(tsv, d.str().c_str());
+        QCOMPARE(tsv->series[0].loss, (std::vector<double>{10.5, 9.5}));
+        const auto nano = parseLossLog(
+            "step 0: train loss 10.9876, val loss 10.9912\n"
+            "iter 0: loss 10.9811, time 1234.56ms, mfu -100.00%\n"
+            "iter 10: loss 9.1234, time 100.00ms, mfu 30.00%\n"
+            "step 250: train loss 5.1, val loss 5.2\n", d);
+        QVERIFY2(nano, d.str().c_str());
+        QCOMPARE(nano->format, std::string("nanogpt"));
+        const LossSeries* train = nullptr;
+        const LossSeries* val = nullptr;
+        for (const auto& s : nano->series) (s.validation ? val : train) = &s;
+        QVERIFY(train && val);
+        QCOMPARE(val->step, (std::vector<double>{0, 250}));
+        QCOMPARE(train->step.size(), std::size_t(4));
+    }
+
+    void malformedInputs_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("fragment");
+        QTest::newRow("bad loss cell") << "step,loss\n0,10.1\n1,abc\n"
+                                       << "line 3, column \"loss\"" << "must be a finite number";
+        QTest::newRow("negative step") << "step,loss\n0,10.1\n-5,9\n"
+                                       << "line 3, column \"step\"" << "must be a number >= 0";
+        QTest::newRow("no step column") << "epoch,loss\n0,1\n" << "line 1" << "no step column";
+        QTest::newRow("no loss column") << "step,accuracy\n0,1\n" << "line 1" << "no loss column";
+        QTest::newRow("llmc bad step") << "s:0 trl:11.0\ns:x trl:10.0\n" << "line 2" << "after \"s:\"";
+        QTest::newRow("llmc bad loss") << "s:0 trl:11.0\ns:1 trl:nan\n" << "line 2" << "after \"trl:\"";
+        QTest::newRow("empty") << "" << "file" << "no loss values found";
+        QTest::newRow("header only") << "step,loss\n" << "file" << "no loss values found";
+    }
+    void malformedInputs() {
+        QFETCH(QString, text);
+        QFETCH(QString, path);
+        QFETCH(QString, fragment);
+        Diagnostics d;
+        QVERIFY(!parseLossLog(text.toStdString(), d));
+        QVERIFY2(anyIssue(d, path.toStdString(), fragment.toStdString()), d.str().c_str());
+    }
+
+    void fitRejectsBadSeries() {
+        Diagnostics d;
+        QVERIFY(!fitLossCurve({0, 1, 2}, {3, 2, 1}, d));
+        QVERIFY(anyIssue(d, "$", "at least 5 points"));
+        Diagnostics d2;
+        QVERIFY(!fitLossCurve({0, 1, 2, 3, 4}, {2, 2, 2, 2, 2}, d2));
+        QVERIFY(anyIssue(d2, "$", "all losses are equal"));
+        Diagnostics d3;
+        QVERIFY(!fitLossCurve({0, 1, 2, 3}, {2, 2, 2}, d3));
+        QVERIFY(anyIssue(d3, "$", "differ in length"));
+    }
+
+    void fitIsDeterministic() {
+        std::vector<double> s, l;
+        for (int i = 0; i < 50; ++i) {
+            s.push_back(i * 20.0);
+            l.push_back(curve(i * 20.0) + ((i * 7919) % 13 - 6) * 1e-3);
+        }
+        Diagnostics d;
+        const auto a = fitLossCurve(s, l, d), b = fitLossCurve(s, l, d);
+        QVERIFY(a && b);
+        QCOMPARE(lossFitToJson(*a).dump(), lossFitToJson(*b).dump());
+    }
+};
+
+QTEST_APPLESS_MAIN(TstLossLog)
+#include "tst_loss_log.moc"
