@@ -15,5 +15,6 @@ int validateCommand(const QStringList& args);
 int reproduceCommand(const QStringList& args);
 int planCommand(const QStringList& args);
 int inspectCommand(const QStringList& args);
+int benchCommand(const QStringList& args);
 
 }  // namespace cli

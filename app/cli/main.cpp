@@ -20,6 +20,7 @@ const char* kUsage =
     "                                best feasible layouts of an MoE or dense model on a cluster\n"
     "  inspect FILE [--json]         what Tandem understood from a config.json, nccl-tests log,\n"
     "                                training loss log or background load trace\n"
+    "  bench [--json] [--quick]      time the engine's main operations (median, p95)\n"
     "\n"
     "Run 'tandem-cli <command> --help' for a command's options.\n"
     "Exit codes: 0 ok, 1 a check failed or a run error, 2 invalid input or usage.\n";
@@ -47,6 +48,7 @@ int main(int argc, char** argv) {
     if (command == "reproduce") return cli::reproduceCommand(rest);
     if (command == "plan") return cli::planCommand(rest);
     if (command == "inspect") return cli::inspectCommand(rest);
+    if (command == "bench") return cli::benchCommand(rest);
     std::fprintf(stderr, "tandem-cli: unknown command '%s'\n\n%s", command.toUtf8().constData(),
                  kUsage);
     return cli::kExitBadInput;

@@ -1,0 +1,160 @@
+// tandem-cli bench [--json]: times the engine's main operations (median and p95 over repeats).
+// Single thread, whatever build it is run from (the figures in docs/PERFORMANCE.md are Release).
+#include <QCommandLineParser>
+
+#include <nlohmann/json.hpp>
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+
+#include "commands.h"
+#include "mlforml/reproduce.h"
+#include "mlforml/simulate.h"
+#include "mosaic/geometry.h"
+#include "mosaic/perf_model.h"
+#include "mosaic/search.h"
+#include "output.h"
+
+namespace cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Timing {
+    double median = 0, p95 = 0;  ///< seconds
+    int repeats = 0;
+};
+
+/// Runs `fn` `repeats` times (after one warm-up) and returns median and p95 wall time, s.
+Timing timeIt(int repeats, const std::function<void()>& fn) {
+    fn();
+    std::vector<double> t;
+    for (int i = 0; i < repeats; ++i) {
+        const auto t0 = Clock::now();
+        fn();
+        t.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+    }
+    std::sort(t.begin(), t.end());
+    Timing r;
+    r.repeats = repeats;
+    r.median = t[t.size() / 2];
+    r.p95 = t[std::min(t.size() - 1, static_cast<size_t>(0.95 * static_cast<double>(t.size())))];
+    return r;
+}
+
+double peakRssMB() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return static_cast<double>(u.ru_maxrss) / 1024.0;  // Linux reports KiB
+}
+
+/// One scenario-1 point [2608.06046 Sec. 3.2]: N = 16, five policies, one start offset,
+/// run to 1.005 x L_min.
+tandem::mlforml::Params mlforPoint(int offsets) {
+    tandem::mlforml::Params p;
+    p.backgroundJobs = {16};
+    p.startOffsets = offsets;
+    p.targetFactors = {1.005};
+    return p;
+}
+
+/// ns per plan evaluation over every plan of the Table 4 optimum's grid [2608.10605 Table 4].
+struct PlanEvalBench {
+    Timing perEval;  ///< seconds per evaluation
+    size_t plans = 0;
+};
+PlanEvalBench benchPlanEval(int sweeps) {
+    namespace m = tandem::mosaic;
+    const m::Envelope env;
+    const m::PerfModel model(m::ladderGeometry(12, 96, 2, 4), m::clusterOf(env));
+    const auto plans = model.enumerate(m::layoutGridOf(env));
+    PlanEvalBench b;
+    b.plans = plans.size();
+    volatile double sink = 0;
+    const Timing t = timeIt(15, [&] {
+        for (int s = 0; s < sweeps; ++s)
+            for (const auto& p : plans) sink = sink + model.quick(p).mfu;
+    });
+    const double n = static_cast<double>(plans.size()) * sweeps;
+    b.perEval = {t.median / n, t.p95 / n, t.repeats};
+    return b;
+}
+
+}  // namespace
+
+int benchCommand(const QStringList& args) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Time the engine's main operations, single-threaded: median and p95 over repeats, "
+        "counts and rates, and rows that double the work to show cost grows linearly."));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
+    const QCommandLineOption quick(QStringLiteral("quick"),
+                                   QStringLiteral("Fewer repeats (a smoke run)."));
+    parser.addOptions({json, quick});
+    int code = kExitOk;
+    if (!parseArgs(parser, args, &code)) return code;
+    const int reps = parser.isSet(quick) ? 3 : 11;
+
+    namespace ml = tandem::mlforml;
+    namespace m = tandem::mosaic;
+    nlohmann::ordered_json j;
+    std::vector<std::vector<std::string>> rows;
+    auto row = [&](const std::string& key, const std::string& what, double median, double p95,
+                   const std::string& unit, const std::string& target) {
+        j[key] = median;
+        if (p95 >= 0) j[key + "_p95"] = p95;
+        rows.push_back({key, fixed(median, 3) + " " + unit,
+                        p95 >= 0 ? fixed(p95, 3) + " " + unit : "", target, what});
+    };
+
+    // ML-for-ML [2608.06046].
+    const ml::Params one = mlforPoint(1), two = mlforPoint(2);
+    const Timing tPoint = timeIt(reps, [&] { (void)ml::simulate(one); });
+    row("mlforml_point_ms", "scenario-1 point N=16, 5 policies, 1 offset, to 1.005 L_min",
+        1e3 * tPoint.median, 1e3 * tPoint.p95, "ms", "<= 20 ms");
+    const Timing tPoint2 = timeIt(reps, [&] { (void)ml::simulate(two); });
+    row("mlforml_point_2x_ms", "same with 2 start offsets (twice the replay work)",
+        1e3 * tPoint2.median, 1e3 * tPoint2.p95, "ms", "~2x the row above");
+    const Timing tRepro = timeIt(parser.isSet(quick) ? 1 : 3,
+                                 [&] { (void)ml::reproduceMlForMl(); });
+    row("mlforml_reproduce_s", "whole `reproduce ml-for-ml`", tRepro.median, tRepro.p95, "s",
+        "<= 2 s");
+
+    // MOSAIC [2608.10605].
+    const PlanEvalBench pe = benchPlanEval(20);
+    const PlanEvalBench pe2 = benchPlanEval(40);
+    row("mosaic_plan_eval_ns", "one (geometry, plan) evaluation, " + std::to_string(pe.plans) +
+                                   " plans of the Table 4 optimum",
+        1e9 * pe.perEval.median, 1e9 * pe.perEval.p95, "ns", "<= 200 ns");
+    j["mosaic_plans_per_s"] = 1.0 / pe.perEval.median;
+    rows.push_back({"mosaic_plans_per_s", fixed(1.0 / pe.perEval.median, 0), "", "",
+                    "plan evaluations per second"});
+    row("mosaic_plan_eval_2x_ns", "same loop over twice as many plans (per evaluation)",
+        1e9 * pe2.perEval.median, 1e9 * pe2.perEval.p95, "ns", "~ the row above");
+    const m::Envelope table3;
+    const Timing tSearch = timeIt(parser.isSet(quick) ? 1 : 5, [&] { (void)m::search(table3); });
+    row("mosaic_table3_search_s", "full Table 3 search, both frontiers", tSearch.median,
+        tSearch.p95, "s", "<= 0.3 s");
+    m::Envelope slider = table3;
+    slider.nodes = 16;
+    const Timing tFrontier = timeIt(reps, [&] { (void)m::search(slider); });
+    row("mosaic_frontier_ms", "both frontiers after a cluster-size slider move (16 nodes)",
+        1e3 * tFrontier.median, 1e3 * tFrontier.p95, "ms", "<= 30 ms");
+
+    j["cli_peak_rss_MB"] = peakRssMB();
+    rows.push_back({"cli_peak_rss_MB", fixed(peakRssMB(), 1) + " MB", "", "<= 64 MB",
+                    "peak resident set of this process"});
+
+    if (parser.isSet(json)) {
+        std::printf("%s\n", j.dump(2).c_str());
+    } else {
+        printTable({"operation", "median", "p95", "target", "what"}, rows);
+    }
+    return kExitOk;
+}
+
+}  // namespace cli
