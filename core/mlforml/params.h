@@ -22,8 +22,8 @@ namespace tandem::mlforml {
 struct BackgroundJob {
     std::string model = "GPT-1B";     ///< label only
     int nodes = 8;                    ///< nodes of the job; inter-node ring over these (>= 1)
-    double gradientBytes = 2.51e9;    ///< bytes all-reduced per sync (JSON `gradient_GB`)
-    double computeS = 0.069;          ///< mean compute phase between syncs, s (`compute_ms`)
+    double gradientBytes = 2.81e9;    ///< bytes all-reduced per sync (JSON `gradient_GB`)
+    double computeS = 0.032;          ///< mean compute phase between syncs, s (`compute_ms`)
     double computeJitter = 0.27;      ///< uniform +- fraction of computeS per cycle, [0, 1)
 };
 
@@ -35,7 +35,7 @@ struct ProgressModel {
     /// "kappa": precision divides progress by kappa_p (default, fits Fig. 2c/2d);
     /// "noise_inflation": Bnoise_p = Bnoise * (1 + omega_p).
     std::string precisionModel = "kappa";
-    double criticalBatchSequences = 3040;  ///< Bnoise in sequences (= 1.9 x B(GA4) at defaults)
+    double criticalBatchSequences = 2797;  ///< Bnoise in sequences (~1.9 x B(GA4) at defaults)
     double kappaMxfp4 = 1.3;               ///< progress cost of MXFP4 (fitted to Fig. 2c/2d)
     double kappaFp8 = 1.05;                ///< FP8 / MXFP8 (beyond the paper; assumption)
     double omegaMxfp4 = 0.6;               ///< noise inflation of MXFP4 (alternative model)
@@ -66,7 +66,7 @@ struct Params {
     // Foreground job: GPT-2 Large on A100 [2608.06046 Sec. 3.1].
     std::string foregroundModel = "GPT-2 Large";
     double foregroundParameters = 774e6;  ///< gradient values per sync
-    int foregroundNodes = 50;             ///< calibrated (Fig. 2a shares with the fabric below)
+    int foregroundNodes = 46;             ///< calibrated (Fig. 2a shares with the fabric below)
     int gpusPerNode = 8;
     double microbatchSequences = 1;       ///< sequences per GPU per microbatch
     double microbatchComputeS = 0.0593;   ///< T_c, s [Sec. 3.1] (`microbatch_compute_ms`)
@@ -74,14 +74,14 @@ struct Params {
     std::vector<int> gradientAccumulations = {4, 16};          ///< g; first = baseline
 
     // Network [MODEL.md A3].
-    double fabricBytesPerS = 478e9;  ///< shared fabric capacity (`fabric_GBps`), fitted to Fig. 2a
-    double nicBytesPerS = 12.3e9;    ///< per-node NIC (`nic_GBps`), fitted to Sec. 3.2 p95 volumes
+    double fabricBytesPerS = 490e9;  ///< shared fabric capacity (`fabric_GBps`), fitted to Fig. 2a
+    double nicBytesPerS = 10.7e9;    ///< per-node NIC (`nic_GBps`), fitted to Sec. 3.2 p95 volumes
     double ccEfficiency = 1.0;       ///< achieved / max-min rate, (0, 1]
     double ccEfficiencyDropPerFlow = 0;  ///< efficiency / (1 + drop * (competing groups - 1))
     double overlapWindowS = 0;       ///< transfer hidden behind the last backward (`overlap_window_ms`)
     std::string mode = "replay";     ///< "replay" (open loop, paper) or "closed_loop"
     int replayWarmupIterations = 1;  ///< foreground iterations discarded per replay
-    int replayIterations = 8;        ///< measured foreground iterations per offset
+    int replayIterations = 7;        ///< measured foreground iterations per offset
     int startOffsets = 4;            ///< replays per point at different start offsets [Sec. 3.2]
     double offsetSpacingS = 0.25;    ///< spacing of the start offsets, s
     double recordWarmupS = 5;        ///< background-alone time before the foreground starts, s

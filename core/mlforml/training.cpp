@@ -16,62 +16,108 @@ constexpr long long kMaxUpdates = 50000000;
 
 enum class Kind { Fixed, KnobPrecision, KnobGa, Decoupled, Joint, Oracle };
 
-/// Observed syncs of the foreground, in order of the time they become visible to the controller.
+/// Observed syncs of the foreground, in order of the time they become visible to the controller,
+/// with the background level that telemetry reported for them.
 struct History {
     std::vector<double> avail;  // time the observation reaches the controller
     std::vector<int> combo;
+    std::vector<int> level;
     std::vector<double> exposed;
-    size_t lo = 0;  // first observation inside the window
+    size_t lo = 0;    // first observation inside the window
+    size_t seen = 0;  // observations already folded into the memory
+    // Per (level, combination): the last kMemory visible observations (ring).
+    static constexpr int kMemory = 16;
+    int nCombos = 0;
+    std::vector<double> memSum;
+    std::vector<int> memCount, memHead;
+    std::vector<double> memRing;
+    void init(int levels, int combos) {
+        nCombos = combos;
+        memSum.assign(size_t(levels) * combos, 0.0);
+        memCount.assign(size_t(levels) * combos, 0);
+        memHead.assign(size_t(levels) * combos, 0);
+        memRing.assign(size_t(levels) * combos * kMemory, 0.0);
+    }
+    void remember(int lv, int c, double e) {
+        const size_t k = size_t(lv) * nCombos + c;
+        double& slot = memRing[k * kMemory + memHead[k]];
+        if (memCount[k] == kMemory) memSum[k] -= slot;
+        else ++memCount[k];
+        slot = e;
+        memSum[k] += e;
+        memHead[k] = (memHead[k] + 1) % kMemory;
+    }
 };
 
-/// T_dp estimates from the observations visible at time t [2608.06046 Sec. 2.3]: the mean of the
-/// window's observations of that combination; else of the same precision (any g); else scaled
-/// from the window's observations by wire bytes (transfer = exposed + overlap). Falls back to
-/// the most recent visible observation when the window is empty. Returns false when nothing
-/// has been observed yet.
-bool estimate(History& h, double t, double window, double overlap,
+/// T_dp estimates for background level `lv` from the observations visible at time t
+/// [2608.06046 Sec. 2.3: recent collective durations plus history]: for each combination, the
+/// mean of the window's observations of it at this level; else its remembered observations at
+/// this level; else the same for the same precision at any g; else the window's observations
+/// scaled by wire bytes (transfer = exposed + overlap). Returns false when nothing has been
+/// observed yet.
+bool estimate(History& h, double t, int lv, double window, double overlap,
               const std::vector<Combo>& combos, const std::vector<double>& wire,
               std::vector<double>& sum, std::vector<int>& cnt, std::vector<double>& est) {
-    size_t hi = h.lo;
+    size_t hi = h.seen;
     while (hi < h.avail.size() && h.avail[hi] <= t) ++hi;
-    while (h.lo < hi && h.avail[h.lo] <= t - window) ++h.lo;
-    size_t from = h.lo;
-    if (from == hi) {
-        if (hi == 0) return false;
-        from = hi - 1;  // window empty: most recent visible observation
+    for (; h.seen < hi; ++h.seen) {
+        const int l = h.level[h.seen];
+        if (l >= 0 && size_t(l + 1) * h.nCombos <= h.memCount.size())
+            h.remember(l, h.combo[h.seen], h.exposed[h.seen]);
     }
+    while (h.lo < hi && h.avail[h.lo] <= t - window) ++h.lo;
+    if (hi == 0) return false;
+    const size_t n = combos.size();
     std::fill(sum.begin(), sum.end(), 0.0);
     std::fill(cnt.begin(), cnt.end(), 0);
-    for (size_t i = from; i < hi; ++i) {
-        sum[h.combo[i]] += h.exposed[i];
-        ++cnt[h.combo[i]];
-    }
-    const size_t n = combos.size();
-    for (size_t c = 0; c < n; ++c) {
-        if (cnt[c] > 0) {
-            est[c] = sum[c] / cnt[c];
-            continue;
+    size_t from = h.lo == hi ? hi - 1 : h.lo;  // empty window: the most recent observation
+    for (size_t i = from; i < hi; ++i)
+        if (h.level[i] == lv) {
+            sum[h.combo[i]] += h.exposed[i];
+            ++cnt[h.combo[i]];
         }
+    const size_t base = size_t(lv) * h.nCombos;
+    const bool lvOk = lv >= 0 && base + n <= h.memCount.size();
+    auto known = [&](size_t c, double& out) {
+        if (cnt[c] > 0) {
+            out = sum[c] / cnt[c];
+            return true;
+        }
+        if (lvOk && h.memCount[base + c] > 0) {
+            out = h.memSum[base + c] / h.memCount[base + c];
+            return true;
+        }
+        return false;
+    };
+    std::vector<char> have(n, 0);
+    for (size_t c = 0; c < n; ++c) have[c] = known(c, est[c]);
+    for (size_t c = 0; c < n; ++c) {
+        if (have[c]) continue;
         double s = 0;
         int k = 0;
         for (size_t o = 0; o < n; ++o)
-            if (cnt[o] > 0 && combos[o].p == combos[c].p) {
-                s += sum[o];
-                k += cnt[o];
+            if (have[o] && combos[o].p == combos[c].p) {
+                s += est[o];
+                ++k;
             }
         if (k > 0) {
             est[c] = s / k;
             continue;
         }
-        s = 0;
-        k = 0;
+        // Scale from what is known at this level, else from the window at any level.
         for (size_t o = 0; o < n; ++o) {
-            if (cnt[o] == 0) continue;
-            const double transfer = sum[o] / cnt[o] + overlap;
-            const double scaled = wire[o] > 0 ? transfer * wire[c] / wire[o] : transfer;
-            s += std::max(0.0, scaled - overlap) * cnt[o];
-            k += cnt[o];
+            if (!have[o]) continue;
+            const double transfer = est[o] + overlap;
+            s += std::max(0.0, (wire[o] > 0 ? transfer * wire[c] / wire[o] : transfer) - overlap);
+            ++k;
         }
+        if (k == 0)
+            for (size_t i = from; i < hi; ++i) {
+                const int o = h.combo[i];
+                const double transfer = h.exposed[i] + overlap;
+                s += std::max(0.0, (wire[o] > 0 ? transfer * wire[c] / wire[o] : transfer) - overlap);
+                ++k;
+            }
         est[c] = k > 0 ? s / k : 0.0;
     }
     return true;
@@ -117,6 +163,8 @@ PolicyRun runPolicy(const std::string& policy, const Params& p, const ProgressCu
     hist.avail.reserve(1 << 14);
     hist.combo.reserve(1 << 14);
     hist.exposed.reserve(1 << 14);
+    hist.level.reserve(1 << 14);
+    hist.init(static_cast<int>(std::max<size_t>(1, levelJobs.size())), nC);
     std::vector<double> sum(nC), est(nC, 0.0), value(nC, 0.0);
     std::vector<int> cnt(nC);
     std::vector<long long> comboCount(nC, 0);
@@ -185,8 +233,9 @@ PolicyRun runPolicy(const std::string& policy, const Params& p, const ProgressCu
                     for (int c = 0; c < nA; ++c) est[c] = net.meanExposed(c, t, t + interval);
                     have = true;
                 } else {
-                    have = estimate(hist, t, p.historyWindowS, p.overlapWindowS, combos, wire, sum,
-                                    cnt, est);
+                    const int seenLevel = net.levelAt(std::max(0.0, t - p.telemetryDelayS));
+                    have = estimate(hist, t, seenLevel, p.historyWindowS, p.overlapWindowS, combos,
+                                    wire, sum, cnt, est);
                 }
                 if (have) {
                     for (int c = 0; c < nA; ++c) value[c] = gainOf(c, S);
@@ -228,6 +277,7 @@ PolicyRun runPolicy(const std::string& policy, const Params& p, const ProgressCu
         hist.avail.push_back(tEnd + p.telemetryDelayS);
         hist.combo.push_back(cur);
         hist.exposed.push_back(e);
+        hist.level.push_back(net.levelAt(tEnd));
         t = tEnd;
         for (size_t i = 0; i < nT; ++i)
             if (std::isnan(run.firstCrossing_s[i]) && S >= sTarget[i]) {

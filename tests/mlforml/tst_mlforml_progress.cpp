@@ -7,6 +7,18 @@
 
 using namespace tandem::mlforml;
 
+namespace {
+/// Hand-checkable set-up: 50 nodes x 8 GPUs x 1 sequence, Bnoise 3040 sequences.
+Params handParams() {
+    Params p;
+    p.foregroundNodes = 50;
+    p.gpusPerNode = 8;
+    p.microbatchSequences = 1;
+    p.progress.criticalBatchSequences = 3040;
+    return p;
+}
+}  // namespace
+
 class TestProgress : public QObject {
     Q_OBJECT
 private slots:
@@ -24,13 +36,13 @@ private slots:
         QFETCH(int, g);
         QFETCH(QString, precision);
         QFETCH(double, expected);
-        Params p;
+        Params p = handParams();
         ProgressCurve c(p);
         QVERIFY(std::fabs(c.progressPerUpdate({g, precision.toStdString()}) - expected) < 1e-12);
     }
 
     void noiseInflationAlternative() {
-        Params p;
+        Params p = handParams();
         p.progress.precisionModel = "noise_inflation";
         p.progress.omegaMxfp4 = 0.5;
         ProgressCurve c(p);
@@ -40,7 +52,7 @@ private slots:
     }
 
     void staticReachesLMinAfterCalibratedUpdates() {
-        Params p;
+        Params p = handParams();
         ProgressCurve c(p);
         const double S = p.progress.staticUpdates / 2.9;
         QVERIFY(std::fabs(c.loss(S) - p.progress.lMin) < 1e-12);
@@ -48,7 +60,7 @@ private slots:
     }
 
     void inverseRoundTrip() {
-        Params p;
+        Params p = handParams();
         ProgressCurve c(p);
         for (double L : {2.56, 2.6, 3.0}) QVERIFY(std::fabs(c.loss(c.progressForLoss(L)) - L) < 1e-9);
         QVERIFY(std::isinf(c.progressForLoss(p.progress.lossFloor)));
@@ -56,7 +68,7 @@ private slots:
     }
 
     void largerBatchHelpsButNotProportionally() {
-        Params p;
+        Params p = handParams();
         ProgressCurve c(p);
         const double r = c.progressPerUpdate({16, "BF16"}) / c.progressPerUpdate({4, "BF16"});
         QVERIFY(r > 1.0);

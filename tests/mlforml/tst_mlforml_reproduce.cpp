@@ -14,8 +14,7 @@ private slots:
         QCOMPARE(rep.paper, std::string("2608.06046"));
         QCOMPARE(rep.checks.size(), size_t(60));
         const std::set<std::string> kOpen = {
-            "s1.dp_share.mxfp4.N16", "s1.decoupled_over_joint.t1.01.N4",
-            "s1.static_over_joint.t1.01.N4", "s2.joint_first.t1.005", "s2.joint_first.t1.01",
+            "s2.joint_first.t1.005", "s2.joint_first.t1.01",
             "s2.joint_first.t1.015", "s2.joint_first.t1.02",
             "s2.knobprecision_over_joint.t1.005", "s2.knobprecision_over_joint.t1.01",
             "s2.knobprecision_over_joint.t1.015", "s2.knobprecision_over_joint.t1.02",
