@@ -173,7 +173,6 @@ nlohmann::ordered_json writeEnvelope(const Envelope& e) {
     else
         j["hardware"] = writeHardware(e.hardware);
     j["nodes"] = e.nodes;
-    j["devices"] = e.devices();
     j["days"] = e.days;
     j["goodput"] = e.goodput;
     j["global_batch_sequences"] = e.globalBatch;
