@@ -16,5 +16,7 @@ int reproduceCommand(const QStringList& args);
 int planCommand(const QStringList& args);
 int inspectCommand(const QStringList& args);
 int benchCommand(const QStringList& args);
+int sweepCommand(const QStringList& args);
+int mergeCommand(const QStringList& args);
 
 }  // namespace cli

@@ -20,6 +20,9 @@ const char* kUsage =
     "                                best feasible layouts of an MoE or dense model on a cluster\n"
     "  inspect FILE [--json]         what Tandem understood from a config.json, nccl-tests log,\n"
     "                                training loss log or background load trace\n"
+    "  sweep SCENARIO.json --vary PATH=VALUES [--vary ...] [--shard i/n] --out FILE.csv\n"
+    "                                a grid over one or two keys, one row per point\n"
+    "  merge --out FILE.csv SHARD.csv...  join a sharded sweep\n"
     "  bench [--json] [--quick]      time the engine's main operations (median, p95)\n"
     "\n"
     "Run 'tandem-cli <command> --help' for a command's options.\n"
@@ -49,6 +52,8 @@ int main(int argc, char** argv) {
     if (command == "plan") return cli::planCommand(rest);
     if (command == "inspect") return cli::inspectCommand(rest);
     if (command == "bench") return cli::benchCommand(rest);
+    if (command == "sweep") return cli::sweepCommand(rest);
+    if (command == "merge") return cli::mergeCommand(rest);
     std::fprintf(stderr, "tandem-cli: unknown command '%s'\n\n%s", command.toUtf8().constData(),
                  kUsage);
     return cli::kExitBadInput;

@@ -1,0 +1,158 @@
+// tandem-cli sweep / merge: grids over one or two scenario keys, on every core, shardable as a
+// Slurm job array and mergeable into the table an unsharded run writes.
+#include <QCommandLineParser>
+#include <QFile>
+#include <QProcessEnvironment>
+
+#include <cstdio>
+
+#include "commands.h"
+#include "output.h"
+#include "sweep/sweep.h"
+
+namespace cli {
+namespace {
+
+bool readText(const QString& path, std::string* out) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        printError(QStringLiteral("%1: cannot open file for reading").arg(path));
+        return false;
+    }
+    *out = f.readAll().toStdString();
+    return true;
+}
+
+/// --shard wins; else SLURM_ARRAY_TASK_ID (minus SLURM_ARRAY_TASK_MIN) of SLURM_ARRAY_TASK_COUNT.
+bool shardFrom(const QCommandLineParser& parser, const QCommandLineOption& opt,
+               tandem::sweep::Shard* shard) {
+    std::string text, err;
+    if (parser.isSet(opt)) {
+        text = parser.value(opt).toStdString();
+    } else {
+        const auto env = QProcessEnvironment::systemEnvironment();
+        if (!env.contains(QStringLiteral("SLURM_ARRAY_TASK_ID"))) return true;
+        const int id = env.value(QStringLiteral("SLURM_ARRAY_TASK_ID")).toInt();
+        const int min = env.value(QStringLiteral("SLURM_ARRAY_TASK_MIN"), QStringLiteral("0")).toInt();
+        text = std::to_string(id - min) + "/" +
+               env.value(QStringLiteral("SLURM_ARRAY_TASK_COUNT")).toStdString();
+    }
+    if (!tandem::sweep::parseShard(text, *shard, err)) {
+        printError(QString::fromStdString(err));
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+int sweepCommand(const QStringList& args) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Run a scenario over a grid of one or two keys and write one CSV row per grid point.\n"
+        "  --vary ml_for_ml.fabric_GBps=300:600:7     7 evenly spaced values\n"
+        "  --vary ml_for_ml.background_jobs=4,8,12,16 a list (array keys take one element)\n"
+        "  --vary mosaic.nodes=8,16,32 --vary mosaic.days=10,20\n"
+        "Points run on every core. With --shard i/n (0-based), or SLURM_ARRAY_TASK_ID and "
+        "SLURM_ARRAY_TASK_COUNT set, only points p with p %% n == i are computed; "
+        "'tandem-cli merge' joins the shard files into the unsharded table."));
+    parser.addPositionalArgument(QStringLiteral("SCENARIO.json"), QStringLiteral("Scenario file."));
+    const QCommandLineOption vary(QStringLiteral("vary"), QStringLiteral("PATH=lo:hi:n or PATH=v1,v2,..."),
+                                  QStringLiteral("AXIS"));
+    const QCommandLineOption shardOpt(QStringLiteral("shard"), QStringLiteral("Compute share i of n (0-based)."),
+                                      QStringLiteral("i/n"));
+    const QCommandLineOption threadsOpt(QStringLiteral("threads"), QStringLiteral("Worker threads (default: all cores)."),
+                                        QStringLiteral("K"), QStringLiteral("0"));
+    const QCommandLineOption out(QStringLiteral("out"), QStringLiteral("Output CSV file."), QStringLiteral("FILE"));
+    parser.addOptions({vary, shardOpt, threadsOpt, out});
+    int code = kExitOk;
+    if (!parseArgs(parser, args, &code)) return code;
+    const QStringList pos = parser.positionalArguments();
+    if (pos.size() != 1) {
+        printError(QStringLiteral("sweep takes exactly one SCENARIO.json"));
+        return kExitBadInput;
+    }
+    if (!parser.isSet(out)) {
+        printError(QStringLiteral("sweep needs --out FILE.csv"));
+        return kExitBadInput;
+    }
+    const QStringList axesText = parser.values(vary);
+    if (axesText.isEmpty() || axesText.size() > 2) {
+        printError(QStringLiteral("sweep needs one or two --vary PATH=VALUES"));
+        return kExitBadInput;
+    }
+    std::vector<tandem::sweep::Axis> axes;
+    for (const auto& a : axesText) {
+        tandem::sweep::Axis axis;
+        std::string err;
+        if (!tandem::sweep::parseAxis(a.toStdString(), axis, err)) {
+            printError(QStringLiteral("--vary: %1").arg(QString::fromStdString(err)));
+            return kExitBadInput;
+        }
+        axes.push_back(std::move(axis));
+    }
+    tandem::sweep::Shard shard;
+    if (!shardFrom(parser, shardOpt, &shard)) return kExitBadInput;
+    bool okThreads = false;
+    const int threads = parser.value(threadsOpt).toInt(&okThreads);
+    if (!okThreads || threads < 0) {
+        printError(QStringLiteral("--threads must be a non-negative integer"));
+        return kExitBadInput;
+    }
+    std::string text;
+    if (!readText(pos[0], &text)) return kExitBadInput;
+    tandem::Diagnostics diag(pos[0].toStdString());
+    const auto table = tandem::sweep::run(text, axes, shard, threads, diag);
+    if (!diag.ok()) {
+        for (const auto& issue : diag.items()) std::fprintf(stderr, "%s\n", issue.str().c_str());
+        return kExitBadInput;
+    }
+    QString err;
+    if (!writeFileAtomic(parser.value(out), tandem::sweep::toCsv(table), &err)) {
+        printError(err);
+        return kExitFailure;
+    }
+    std::printf("wrote %s: %zu point(s) (shard %d/%d)\n", parser.value(out).toUtf8().constData(),
+                table.rows.size(), shard.index, shard.count);
+    return kExitOk;
+}
+
+int mergeCommand(const QStringList& args) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Join the CSV files of a sharded sweep into one table, identical to an unsharded run. "
+        "Fails if headers differ, a point repeats or a point is missing."));
+    parser.addPositionalArgument(QStringLiteral("SHARD.csv"), QStringLiteral("Shard outputs."),
+                                 QStringLiteral("SHARD.csv..."));
+    const QCommandLineOption out(QStringLiteral("out"), QStringLiteral("Merged CSV file."), QStringLiteral("FILE"));
+    parser.addOption(out);
+    int code = kExitOk;
+    if (!parseArgs(parser, args, &code)) return code;
+    const QStringList pos = parser.positionalArguments();
+    if (pos.isEmpty() || !parser.isSet(out)) {
+        printError(QStringLiteral("merge needs --out FILE and at least one SHARD.csv"));
+        return kExitBadInput;
+    }
+    std::vector<std::string> texts, names;
+    for (const auto& p : pos) {
+        std::string t;
+        if (!readText(p, &t)) return kExitBadInput;
+        texts.push_back(std::move(t));
+        names.push_back(p.toStdString());
+    }
+    tandem::Diagnostics diag;
+    const auto table = tandem::sweep::merge(texts, names, diag);
+    if (!diag.ok()) {
+        for (const auto& issue : diag.items()) std::fprintf(stderr, "%s\n", issue.str().c_str());
+        return kExitBadInput;
+    }
+    QString err;
+    if (!writeFileAtomic(parser.value(out), tandem::sweep::toCsv(table), &err)) {
+        printError(err);
+        return kExitFailure;
+    }
+    std::printf("wrote %s: %zu point(s)\n", parser.value(out).toUtf8().constData(), table.rows.size());
+    return kExitOk;
+}
+
+}  // namespace cli

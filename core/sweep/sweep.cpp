@@ -1,0 +1,278 @@
+#include "sweep/sweep.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <mutex>
+#include <thread>
+
+#include "common/json_reader.h"
+#include "mlforml/simulate.h"
+#include "mosaic/search.h"
+#include "scenario/scenario.h"
+
+namespace tandem::sweep {
+namespace {
+
+std::string trim(const std::string& s) {
+    const auto b = s.find_first_not_of(" \t");
+    const auto e = s.find_last_not_of(" \t");
+    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+std::string cell(double v) { return std::isfinite(v) ? formatNumber(v) : std::string(); }
+
+/// Name/value pairs of one grid point's outputs, in a fixed order.
+using Metrics = std::vector<std::pair<std::string, std::string>>;
+
+void mlforMlMetrics(const mlforml::Result& r, Metrics& m) {
+    for (size_t i = 0; i < r.points.size(); ++i) {
+        const auto& pt = r.points[i];
+        const std::string pre = "ml.p" + std::to_string(i) + ".";
+        m.emplace_back(pre + "background_jobs", std::to_string(pt.backgroundJobs));
+        m.emplace_back(pre + "dp_share_bf16", cell(pt.dpShareBf16));
+        m.emplace_back(pre + "dp_share_mxfp4", cell(pt.dpShareMxfp4));
+        m.emplace_back(pre + "bg_p95_GB_per_50ms", cell(pt.bgP95GBPer50ms));
+        const mlforml::PolicyRun* joint = nullptr;
+        for (const auto& run : pt.policies)
+            if (run.policy == "Joint") joint = &run;
+        for (const auto& run : pt.policies) {
+            for (size_t k = 0; k < run.firstCrossing_s.size(); ++k) {
+                const std::string f = formatNumber(r.targetFactors[k]);
+                m.emplace_back(pre + run.policy + ".first_crossing_s@" + f,
+                               cell(run.firstCrossing_s[k]));
+                if (joint && k < joint->firstCrossing_s.size())
+                    m.emplace_back(pre + run.policy + ".ratio_to_joint@" + f,
+                                   cell(run.firstCrossing_s[k] / joint->firstCrossing_s[k]));
+            }
+        }
+    }
+}
+
+void mosaicMetrics(const mosaic::SearchResult& r, Metrics& m) {
+    m.emplace_back("moe.compute_optimal_sparsity", cell(r.computeOptimalS));
+    m.emplace_back("moe.cluster_optimal_sparsity", cell(r.clusterOptimalS));
+    m.emplace_back("moe.naive_on_cluster_loss", cell(r.naiveOnClusterLoss));
+    m.emplace_back("moe.feasible_candidates", std::to_string(r.candidates.size()));
+    const mosaic::Candidate* c =
+        r.optimum >= 0 ? &r.candidates[static_cast<size_t>(r.optimum)] : nullptr;
+    const double nan = std::nan("");
+    m.emplace_back("moe.optimum_loss", cell(c ? c->loss : nan));
+    m.emplace_back("moe.optimum_mfu", cell(c ? c->eval.mfu : nan));
+    m.emplace_back("moe.optimum_n_act", cell(c ? c->geometry.nAct : nan));
+    m.emplace_back("moe.optimum_n_tot", cell(c ? c->geometry.nTot : nan));
+    m.emplace_back("moe.optimum_experts", c ? std::to_string(c->geometry.experts) : "");
+    m.emplace_back("moe.optimum_top_k", c ? std::to_string(c->geometry.topK) : "");
+    m.emplace_back("moe.optimum_G", c ? std::to_string(c->geometry.splitG) : "");
+    m.emplace_back("moe.optimum_tokens", cell(c ? c->tokens : nan));
+}
+
+/// Sets dotted `path` in `doc` to `v`, wrapping a scalar into an array when the key holds one.
+bool setPath(nlohmann::json& doc, const std::string& path, const nlohmann::json& v,
+             std::string& error) {
+    std::string pointer;
+    size_t start = 0;
+    while (true) {
+        const auto dot = path.find('.', start);
+        pointer += "/" + path.substr(start, dot == std::string::npos ? dot : dot - start);
+        if (dot == std::string::npos) break;
+        start = dot + 1;
+    }
+    const nlohmann::json::json_pointer ptr(pointer);
+    if (!doc.contains(ptr)) {
+        error = "no key \"" + path + "\" in the scenario (keys are dotted from the root, e.g. "
+                "ml_for_ml.fabric_GBps)";
+        return false;
+    }
+    auto& slot = doc[ptr];
+    slot = (slot.is_array() && !v.is_array()) ? nlohmann::json::array({v}) : v;
+    return true;
+}
+
+}  // namespace
+
+bool parseAxis(const std::string& text, Axis& axis, std::string& error) {
+    const auto eq = text.find('=');
+    if (eq == std::string::npos || eq == 0) {
+        error = "expected PATH=VALUES (e.g. ml_for_ml.fabric_GBps=300:600:4), got \"" + text + "\"";
+        return false;
+    }
+    axis.path = trim(text.substr(0, eq));
+    axis.values.clear();
+    const std::string spec = trim(text.substr(eq + 1));
+    const auto c1 = spec.find(':');
+    if (c1 != std::string::npos) {
+        const auto c2 = spec.find(':', c1 + 1);
+        char* end = nullptr;
+        const std::string a = spec.substr(0, c1), b = spec.substr(c1 + 1, c2 - c1 - 1),
+                          n = c2 == std::string::npos ? "" : spec.substr(c2 + 1);
+        const double lo = std::strtod(a.c_str(), &end);
+        const bool okLo = !a.empty() && *end == '\0';
+        const double hi = std::strtod(b.c_str(), &end);
+        const bool okHi = !b.empty() && *end == '\0';
+        const long count = std::strtol(n.c_str(), &end, 10);
+        const bool okN = !n.empty() && *end == '\0';
+        if (!okLo || !okHi || !okN || !std::isfinite(lo) || !std::isfinite(hi)) {
+            error = axis.path + ": range must be lo:hi:n with numbers, got \"" + spec + "\"";
+            return false;
+        }
+        if (count < 2 || count > 100000) {
+            error = axis.path + ": range needs 2 <= n <= 100000 points, got " + n;
+            return false;
+        }
+        const double step = (hi - lo) / static_cast<double>(count - 1);
+        const bool whole = std::floor(lo) == lo && std::floor(step) == step;
+        for (long i = 0; i < count; ++i) {
+            const double v = lo + step * static_cast<double>(i);
+            if (whole) axis.values.emplace_back(static_cast<long long>(std::llround(v)));
+            else axis.values.emplace_back(v);
+        }
+        return true;
+    }
+    size_t start = 0;
+    while (start <= spec.size()) {
+        const auto comma = spec.find(',', start);
+        const std::string item = trim(spec.substr(start, comma == std::string::npos ? comma : comma - start));
+        if (item.empty()) {
+            error = axis.path + ": empty value in list \"" + spec + "\"";
+            return false;
+        }
+        nlohmann::json v = nlohmann::json::parse(item, nullptr, false);
+        if (v.is_discarded()) v = item;  // a bare word is a string (e.g. closed_loop)
+        if (!v.is_primitive() || v.is_null()) {
+            error = axis.path + ": values must be numbers, strings or booleans, got " + item;
+            return false;
+        }
+        axis.values.push_back(std::move(v));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return true;
+}
+
+bool parseShard(const std::string& text, Shard& shard, std::string& error) {
+    const auto slash = text.find('/');
+    char* end = nullptr;
+    const std::string a = text.substr(0, slash), b = slash == std::string::npos ? "" : text.substr(slash + 1);
+    const long i = std::strtol(a.c_str(), &end, 10);
+    const bool okI = !a.empty() && *end == '\0';
+    const long n = std::strtol(b.c_str(), &end, 10);
+    const bool okN = !b.empty() && *end == '\0';
+    if (!okI || !okN || n < 1 || i < 0 || i >= n || n > 1000000) {
+        error = "shard must be i/n with 0 <= i < n (0-based), got \"" + text + "\"";
+        return false;
+    }
+    shard = {static_cast<int>(i), static_cast<int>(n)};
+    return true;
+}
+
+Table run(const std::string& scenarioJson, const std::vector<Axis>& axes, const Shard& shard,
+          int threads, Diagnostics& diag, const CancelFlag* cancel) {
+    Table table;
+    const auto base = parseScenario(scenarioJson, diag);
+    if (!base) return table;
+    const nlohmann::json canonical = nlohmann::json::parse(scenarioToJson(*base));
+
+    // Grid size and index -> axis values (first axis slowest).
+    size_t total = 1;
+    for (const auto& a : axes) {
+        if (a.values.empty()) {
+            diag.error(a.path, "no values to sweep");
+            return table;
+        }
+        total *= a.values.size();
+    }
+    std::vector<size_t> mine;
+    for (size_t i = 0; i < total; ++i)
+        if (static_cast<int>(i % static_cast<size_t>(shard.count)) == shard.index) mine.push_back(i);
+
+    auto valuesOf = [&](size_t point) {
+        std::vector<const nlohmann::json*> vs(axes.size());
+        for (size_t k = axes.size(); k-- > 0;) {
+            vs[k] = &axes[k].values[point % axes[k].values.size()];
+            point /= axes[k].values.size();
+        }
+        return vs;
+    };
+
+    // Validate every point before spending time on any.
+    std::vector<Scenario> scenarios;
+    scenarios.reserve(mine.size());
+    for (size_t point : mine) {
+        nlohmann::json doc = canonical;
+        const auto vs = valuesOf(point);
+        std::string label = "point " + std::to_string(point) + " (";
+        bool ok = true;
+        for (size_t k = 0; k < axes.size(); ++k) {
+            label += (k ? ", " : "") + axes[k].path + "=" + vs[k]->dump();
+            std::string err;
+            if (!setPath(doc, axes[k].path, *vs[k], err)) {
+                diag.error(axes[k].path, err);
+                return Table{};
+            }
+        }
+        label += ")";
+        Diagnostics pd;
+        auto s = parseScenario(doc.dump(), pd);
+        if (!s) {
+            for (const auto& is : pd.items()) diag.error(label + " " + is.path, is.message);
+            ok = false;
+        }
+        if (!ok) return Table{};
+        scenarios.push_back(std::move(*s));
+    }
+
+    std::vector<Metrics> results(mine.size());
+    std::vector<std::string> errors(mine.size());
+    std::atomic<size_t> next{0};
+    auto worker = [&] {
+        for (size_t j; (j = next.fetch_add(1)) < mine.size();) {
+            try {
+                throwIfCancelled(cancel);
+                const auto& s = scenarios[j];
+                if (s.mlForMl) mlforMlMetrics(mlforml::simulate(*s.mlForMl, cancel), results[j]);
+                if (s.mosaic) mosaicMetrics(mosaic::search(*s.mosaic, cancel), results[j]);
+            } catch (const Cancelled&) {
+                errors[j] = "cancelled";
+            } catch (const std::exception& e) {
+                errors[j] = e.what();
+            }
+        }
+    };
+    const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+    const size_t nThreads = std::min<size_t>(mine.size(), threads > 0 ? static_cast<size_t>(threads) : hw);
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < nThreads; ++t) pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool) t.join();
+    throwIfCancelled(cancel);
+
+    for (size_t j = 0; j < mine.size(); ++j) {
+        if (!errors[j].empty()) {
+            diag.error("point " + std::to_string(mine[j]), errors[j]);
+            return Table{};
+        }
+    }
+    table.header.push_back("point");
+    for (const auto& a : axes) table.header.push_back(a.path);
+    if (!results.empty())
+        for (const auto& kv : results[0]) table.header.push_back(kv.first);
+    for (size_t j = 0; j < mine.size(); ++j) {
+        std::vector<std::string> row{std::to_string(mine[j])};
+        for (const auto* v : valuesOf(mine[j])) row.push_back(v->is_string() ? v->get<std::string>() : v->dump());
+        bool same = results[j].size() + 1 + axes.size() == table.header.size();
+        for (size_t c = 0; same && c < results[j].size(); ++c)
+            same = results[j][c].first == table.header[1 + axes.size() + c];
+        if (!same) {
+            diag.error("point " + std::to_string(mine[j]),
+                       "outputs differ in shape from point " + std::to_string(mine[0]) +
+                           " (sweep a key that keeps the number of sub-points and policies)");
+            return Table{};
+        }
+        for (const auto& kv : results[j]) row.push_back(kv.second);
+        table.rows.push_back(std::move(row));
+    }
+    return table;
+}
+
+}  // namespace tandem::sweep

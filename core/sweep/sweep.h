@@ -1,0 +1,61 @@
+#pragma once
+// Parameter sweeps over a scenario: a grid over one or two JSON keys, one output row per grid
+// point, computed on every core, shardable across processes (Slurm job arrays) and mergeable
+// into the exact table an unsharded run writes.
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "common/cancel.h"
+#include "common/diagnostics.h"
+
+namespace tandem::sweep {
+
+/// One swept key: `path` is dotted from the scenario root (e.g. "ml_for_ml.fabric_GBps",
+/// "mosaic.nodes"); `values` are JSON scalars. When the key holds an array in the scenario
+/// (e.g. "ml_for_ml.background_jobs") each scalar is written as a one-element array.
+struct Axis {
+    std::string path;
+    std::vector<nlohmann::json> values;
+};
+
+/// Parses "PATH=SPEC": SPEC is "lo:hi:n" (n >= 2 evenly spaced values, integers when lo, hi
+/// and the step are whole) or a comma-separated list of JSON scalars ("4,8,12" or
+/// "\"replay\",\"closed_loop\""). Returns false and sets `error` (naming the part) on failure.
+bool parseAxis(const std::string& text, Axis& axis, std::string& error);
+
+/// Which share of the grid a process computes: points i with i % count == index.
+struct Shard {
+    int index = 0;  ///< 0-based
+    int count = 1;  ///< >= 1
+};
+
+/// Parses "i/n" (1-based i as Slurm prints it is NOT accepted: i is 0-based, 0 <= i < n).
+bool parseShard(const std::string& text, Shard& shard, std::string& error);
+
+/// The result table. Column 0 is "point" (grid index), then one column per axis, then the
+/// metrics of every scenario part present. Cells are formatted so that the same computation
+/// always gives the same bytes.
+struct Table {
+    std::vector<std::string> header;
+    std::vector<std::vector<std::string>> rows;  ///< sorted by point
+};
+
+/// Runs the grid points of `shard` (Cartesian product of `axes`, first axis slowest) on
+/// `threads` worker threads (0 = all cores). Each point's scenario is re-validated: a value that
+/// makes the scenario invalid is reported in `diag` as "point N (path=value): reason" and the
+/// sweep returns an empty table. Deterministic: the table does not depend on `threads`.
+Table run(const std::string& scenarioJson, const std::vector<Axis>& axes, const Shard& shard,
+          int threads, Diagnostics& diag, const CancelFlag* cancel = nullptr);
+
+/// CSV text (RFC 4180 quoting) with a header line.
+std::string toCsv(const Table& t);
+
+/// Parses shard CSVs and joins them into one table identical to an unsharded run: headers
+/// must match, every point 0..max must appear exactly once. Problems go to `diag` naming the
+/// input (by its index in `csvs`, or `names` when given) and line.
+Table merge(const std::vector<std::string>& csvs, const std::vector<std::string>& names,
+            Diagnostics& diag);
+
+}  // namespace tandem::sweep

@@ -1,0 +1,147 @@
+// Sweeps: axis and shard parsing, sharded runs merged equal the unsharded run byte for byte,
+// merge rejects incomplete or inconsistent inputs.
+#include <QtTest>
+
+#include "scenario/scenario.h"
+#include "sweep/sweep.h"
+
+namespace sw = tandem::sweep;
+
+namespace {
+/// A small MOSAIC envelope (4 nodes, 5 days) so that a grid of points runs in well under a second.
+std::string smallScenario() {
+    tandem::Scenario s;
+    s.name = "sweep test";
+    tandem::mosaic::Envelope e;
+    e.nodes = 4;
+    e.days = 5;
+    s.mosaic = e;
+    return tandem::scenarioToJson(s);
+}
+}  // namespace
+
+class TestSweep : public QObject {
+    Q_OBJECT
+private slots:
+    void parsesRanges() {
+        sw::Axis a;
+        std::string err;
+        QVERIFY(sw::parseAxis("mosaic.nodes=2:8:4", a, err));
+        QCOMPARE(QString::fromStdString(a.path), QStringLiteral("mosaic.nodes"));
+        QCOMPARE(a.values.size(), size_t(4));
+        QCOMPARE(a.values[1].get<long long>(), 4LL);  // 2, 4, 6, 8 stay integers
+        QVERIFY(a.values[1].is_number_integer());
+        QVERIFY(sw::parseAxis("ml_for_ml.fabric_GBps=300:600:3", a, err));
+        QCOMPARE(a.values[1].get<double>(), 450.0);
+        QVERIFY(sw::parseAxis("mosaic.days=0.5:1.5:3", a, err));
+        QVERIFY(a.values[1].is_number_float());
+        QCOMPARE(a.values[1].get<double>(), 1.0);
+    }
+    void parsesLists() {
+        sw::Axis a;
+        std::string err;
+        QVERIFY(sw::parseAxis("ml_for_ml.mode=replay, closed_loop", a, err));
+        QCOMPARE(a.values.size(), size_t(2));
+        QCOMPARE(QString::fromStdString(a.values[1].get<std::string>()), QStringLiteral("closed_loop"));
+        QVERIFY(sw::parseAxis("ml_for_ml.background_jobs=4,8,12,16", a, err));
+        QCOMPARE(a.values[3].get<int>(), 16);
+    }
+    void rejectsBadAxes_data() {
+        QTest::addColumn<QString>("text");
+        QTest::newRow("no equals") << "mosaic.nodes";
+        QTest::newRow("one point") << "mosaic.nodes=1:4:1";
+        QTest::newRow("not numbers") << "mosaic.nodes=a:b:3";
+        QTest::newRow("empty item") << "mosaic.nodes=1,,3";
+        QTest::newRow("object value") << "mosaic.nodes={\"a\":1}";
+    }
+    void rejectsBadAxes() {
+        QFETCH(QString, text);
+        sw::Axis a;
+        std::string err;
+        QVERIFY(!sw::parseAxis(text.toStdString(), a, err));
+        QVERIFY(!err.empty());
+    }
+    void parsesShards() {
+        sw::Shard s;
+        std::string err;
+        QVERIFY(sw::parseShard("2/5", s, err));
+        QCOMPARE(s.index, 2);
+        QCOMPARE(s.count, 5);
+        QVERIFY(!sw::parseShard("5/5", s, err));
+        QVERIFY(!sw::parseShard("-1/5", s, err));
+        QVERIFY(!sw::parseShard("1/0", s, err));
+        QVERIFY(!sw::parseShard("x", s, err));
+    }
+
+    void shardedMergeEqualsUnsharded() {
+        const std::string text = smallScenario();
+        std::vector<sw::Axis> axes(2);
+        std::string err;
+        QVERIFY(sw::parseAxis("mosaic.nodes=2,4,8", axes[0], err));
+        QVERIFY(sw::parseAxis("mosaic.days=5,10", axes[1], err));
+        tandem::Diagnostics d;
+        const auto whole = sw::run(text, axes, {0, 1}, 2, d);
+        QVERIFY2(d.ok(), d.str().c_str());
+        QCOMPARE(whole.rows.size(), size_t(6));
+        // Different thread counts give the same bytes.
+        const auto serial = sw::run(text, axes, {0, 1}, 1, d);
+        QCOMPARE(sw::toCsv(serial), sw::toCsv(whole));
+        // Four shards (one of them holds a single point), given to merge out of order.
+        std::vector<std::string> parts;
+        for (int i : {3, 1, 0, 2}) parts.push_back(sw::toCsv(sw::run(text, axes, {i, 4}, 1, d)));
+        QVERIFY2(d.ok(), d.str().c_str());
+        const auto merged = sw::merge(parts, {}, d);
+        QVERIFY2(d.ok(), d.str().c_str());
+        QCOMPARE(sw::toCsv(merged), sw::toCsv(whole));
+        // The sweep moved the answer: more nodes admit a different cluster optimum somewhere.
+        const auto col = std::find(whole.header.begin(), whole.header.end(),
+                                   "moe.cluster_optimal_sparsity") - whole.header.begin();
+        QVERIFY(static_cast<size_t>(col) < whole.header.size());
+        QVERIFY(whole.rows[0][col] != whole.rows[4][col]);
+    }
+
+    void invalidPointIsReported() {
+        std::vector<sw::Axis> axes(1);
+        std::string err;
+        QVERIFY(sw::parseAxis("mosaic.days=5,-1", axes[0], err));
+        tandem::Diagnostics d;
+        const auto t = sw::run(smallScenario(), axes, {0, 1}, 1, d);
+        QVERIFY(t.rows.empty());
+        QCOMPARE(d.items().size(), size_t(1));
+        QVERIFY2(d.items()[0].path.rfind("point 1 (mosaic.days=-1) $.mosaic.days", 0) == 0,
+                 d.str().c_str());
+    }
+    void unknownPathIsReported() {
+        std::vector<sw::Axis> axes(1);
+        std::string err;
+        QVERIFY(sw::parseAxis("mosaic.nodez=1,2", axes[0], err));
+        tandem::Diagnostics d;
+        QVERIFY(sw::run(smallScenario(), axes, {0, 1}, 1, d).rows.empty());
+        QCOMPARE(QString::fromStdString(d.items()[0].path), QStringLiteral("mosaic.nodez"));
+    }
+
+    void mergeRejects_data() {
+        QTest::addColumn<QStringList>("csvs");
+        QTest::addColumn<QString>("path");
+        const QString h = "point,x,y\n";
+        QTest::newRow("missing point") << QStringList{h + "0,1,2\n", h + "2,1,2\n"} << "inputs";
+        QTest::newRow("duplicate") << QStringList{h + "0,1,2\n", h + "0,1,2\n"} << "b: line 2";
+        QTest::newRow("header differs") << QStringList{h + "0,1,2\n", "point,x,z\n1,1,2\n"} << "b: line 1";
+        QTest::newRow("short row") << QStringList{h + "0,1\n"} << "a: line 2";
+        QTest::newRow("not a table") << QStringList{"hello\n"} << "a: line 1";
+        QTest::newRow("bad quote") << QStringList{h + "0,\"1,2\n"} << "a: line 3";
+    }
+    void mergeRejects() {
+        QFETCH(QStringList, csvs);
+        QFETCH(QString, path);
+        std::vector<std::string> texts;
+        for (const auto& c : csvs) texts.push_back(c.toStdString());
+        tandem::Diagnostics d;
+        QVERIFY(sw::merge(texts, {"a", "b"}, d).rows.empty());
+        QVERIFY(!d.ok());
+        QCOMPARE(QString::fromStdString(d.items()[0].path), path);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSweep)
+#include "tst_sweep.moc"
