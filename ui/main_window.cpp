@@ -7,10 +7,17 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QKeySequence>
+#include <QLabel>
+#include <QMimeData>
+#include <QSettings>
+#include <QVBoxLayout>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QStyle>
 #include <QThread>
 
 #include "chart_view.h"
@@ -18,6 +25,8 @@
 #include "job_runner.h"
 #include "moe_workspace.h"
 #include "network_workspace.h"
+#include "palette.h"
+#include "presets.h"
 #include "scenario_document.h"
 
 namespace tandem::ui {
@@ -30,7 +39,18 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->addTab(m_moe, tr("MoE sparsity frontier"));
     m_tabs->setTabToolTip(0, tr("Gradient precision and accumulation under background traffic [arXiv:2608.06046]"));
     m_tabs->setTabToolTip(1, tr("Compute-optimal vs cluster-optimal MoE sparsity [arXiv:2608.10605]"));
-    setCentralWidget(m_tabs);
+    auto* central = new QWidget(this);
+    auto* cl = new QVBoxLayout(central);
+    cl->setContentsMargins(4, 2, 4, 2);
+    cl->setSpacing(2);
+    m_note = new QLabel(central);
+    m_note->setObjectName(QStringLiteral("scenarioNote"));
+    m_note->setWordWrap(true);
+    m_note->setTextFormat(Qt::RichText);
+    cl->addWidget(m_note);
+    cl->addWidget(m_tabs, 1);
+    setCentralWidget(central);
+    setAcceptDrops(true);
     buildMenus();
 
     connect(m_doc, &ScenarioDocument::scenarioReplaced, this, &MainWindow::syncFromDocument);
@@ -49,6 +69,11 @@ MainWindow::MainWindow(QWidget* parent)
     syncFromDocument();
     updateTitle();
     resize(1280, 800);
+    QSettings settings;
+    if (settings.contains(QStringLiteral("window/geometry")))
+        restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    m_tabs->setCurrentIndex(settings.value(QStringLiteral("window/workspace"), 0).toInt());
+    if (settings.value(QStringLiteral("view/dark"), false).toBool()) setDarkTheme(true);
 }
 
 void MainWindow::buildMenus() {
@@ -73,11 +98,97 @@ void MainWindow::buildMenus() {
                                                           tr("Tandem scenario (*.json)"));
         if (!path.isEmpty()) saveFile(path);
     });
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    rebuildRecentMenu();
     file->addSeparator();
     file->addAction(tr("&Export current chart..."), QKeySequence(Qt::CTRL | Qt::Key_E), this,
                     &MainWindow::exportCurrentChart);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* presets = menuBar()->addMenu(tr("&Presets"));
+    const QList<Preset> list = allPresets();
+    for (int i = 0; i < list.size(); ++i) {
+        if (i > 0 && list[i].workspace != list[i - 1].workspace) presets->addSeparator();
+        QAction* a = presets->addAction(list[i].title, this, [this, i]() { applyPreset(i); });
+        a->setToolTip(list[i].note);
+        a->setStatusTip(list[i].note);
+    }
+    presets->setToolTipsVisible(true);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("&Network x ML knobs"), QKeySequence(Qt::CTRL | Qt::Key_1), this,
+                    [this]() { m_tabs->setCurrentIndex(0); });
+    view->addAction(tr("&MoE sparsity frontier"), QKeySequence(Qt::CTRL | Qt::Key_2), this,
+                    [this]() { m_tabs->setCurrentIndex(1); });
+    view->addSeparator();
+    m_darkAction = view->addAction(tr("&Dark theme"));
+    m_darkAction->setCheckable(true);
+    m_darkAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    connect(m_darkAction, &QAction::toggled, this, &MainWindow::setDarkTheme);
+}
+
+void MainWindow::applyPreset(int index, bool ask) {
+    const QList<Preset> list = allPresets();
+    if (index < 0 || index >= list.size()) return;
+    if (ask && !maybeSave()) return;
+    const Preset& p = list[index];
+    m_doc->reset(p.scenario);
+    m_network->applyPresetView(p.shownBackgroundJobs, p.targetIndex, p.updatesAxis);
+    m_tabs->setCurrentIndex(p.workspace);
+}
+
+void MainWindow::setDarkTheme(bool dark) {
+    if (m_darkAction && m_darkAction->isChecked() != dark) {
+        m_darkAction->setChecked(dark);  // re-enters through toggled()
+        return;
+    }
+    setCurrentTheme(dark ? Theme::Dark : Theme::Light);
+    QPalette pal = dark ? QPalette(QColor(0x35, 0x37, 0x3b), QColor(0x26, 0x28, 0x2b)) : QApplication::style()->standardPalette();
+    if (dark) {
+        pal.setColor(QPalette::WindowText, QColor(0xE8, 0xE8, 0xE8));
+        pal.setColor(QPalette::Text, QColor(0xE8, 0xE8, 0xE8));
+        pal.setColor(QPalette::ButtonText, QColor(0xE8, 0xE8, 0xE8));
+        pal.setColor(QPalette::Base, QColor(0x26, 0x28, 0x2b));
+    }
+    QApplication::setPalette(pal);
+    m_network->applyTheme();
+    m_moe->applyTheme();
+    QSettings().setValue(QStringLiteral("view/dark"), dark);
+}
+
+void MainWindow::addRecentFile(const QString& path) {
+    QSettings settings;
+    QStringList files = settings.value(QStringLiteral("recentFiles")).toStringList();
+    files.removeAll(path);
+    files.prepend(path);
+    while (files.size() > 8) files.removeLast();
+    settings.setValue(QStringLiteral("recentFiles"), files);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    if (!m_recentMenu) return;
+    m_recentMenu->clear();
+    const QStringList files = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    for (const QString& f : files)
+        m_recentMenu->addAction(QFileInfo(f).fileName(), this, [this, f]() {
+            if (maybeSave()) openFile(f);
+        })->setToolTip(f);
+    m_recentMenu->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.front().isLocalFile() && urls.front().toLocalFile().endsWith(QLatin1String(".json")))
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    if (urls.size() != 1 || !urls.front().isLocalFile()) return;
+    event->acceptProposedAction();
+    if (maybeSave()) openFile(urls.front().toLocalFile());
 }
 
 QList<ChartView*> MainWindow::allCharts() const { return m_network->charts() + m_moe->charts(); }
@@ -93,6 +204,10 @@ void MainWindow::setCurrentWorkspace(int index) { m_tabs->setCurrentIndex(index)
 void MainWindow::syncFromDocument() {
     m_network->setParams(m_doc->scenario().mlForMl);
     m_moe->setEnvelope(m_doc->scenario().mosaic);
+    const Scenario& sc = m_doc->scenario();
+    m_note->setText(QStringLiteral("<b>%1</b> %2").arg(QString::fromStdString(sc.name).toHtmlEscaped(),
+                                                     QString::fromStdString(sc.description).toHtmlEscaped()));
+    m_note->setVisible(!sc.name.empty() || !sc.description.empty());
     if (!m_doc->scenario().mlForMl && m_doc->scenario().mosaic) m_tabs->setCurrentIndex(1);
     if (m_doc->scenario().mlForMl && !m_doc->scenario().mosaic) m_tabs->setCurrentIndex(0);
 }
@@ -106,6 +221,7 @@ bool MainWindow::openFile(const QString& path) {
     Diagnostics diag(QFileInfo(path).fileName().toStdString());
     if (m_doc->load(path, diag)) {
         statusBar()->showMessage(tr("Opened %1").arg(path), 4000);
+        addRecentFile(m_doc->filePath());
         return true;
     }
     auto* dialog = new DiagnosticsDialog(path, diag, this);
@@ -125,6 +241,7 @@ bool MainWindow::saveFile(const QString& path) {
         return false;
     }
     statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+    addRecentFile(m_doc->filePath());
     return true;
 }
 
@@ -143,8 +260,14 @@ bool MainWindow::maybeSave() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    if (maybeSave()) event->accept();
-    else event->ignore();
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/workspace"), m_tabs->currentIndex());
+    event->accept();
 }
 
 void MainWindow::exportCurrentChart() {

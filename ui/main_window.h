@@ -3,6 +3,11 @@
 // widget per view and routes the scenario between the document and the workspaces.
 #include <QMainWindow>
 
+class QAction;
+class QLabel;
+class QMenu;
+class QTabWidget;
+
 namespace tandem::ui {
 
 class ChartView;
@@ -36,8 +41,15 @@ public:
     /// Waits (spinning the event loop) until both workspaces are idle; for exports and tests.
     bool waitForResults(int timeoutMs);
 
+    /// Loads preset `index` of allPresets() (asks about unsaved changes first when `ask`).
+    void applyPreset(int index, bool ask = true);
+    /// Switches light/dark and restyles every chart (remembered in QSettings).
+    void setDarkTheme(bool dark);
+
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
     void buildMenus();
@@ -45,13 +57,18 @@ private:
     void updateTitle();
     bool maybeSave();
     void exportCurrentChart();
+    void addRecentFile(const QString& path);
+    void rebuildRecentMenu();
 
     ScenarioDocument* m_doc;
     NetworkWorkspace* m_network;
     MoeWorkspace* m_moe;
-    class QTabWidget* m_tabs;
+    QTabWidget* m_tabs;
     ChartView* m_currentChart = nullptr;
     DiagnosticsDialog* m_lastDialog = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QLabel* m_note = nullptr;
+    QAction* m_darkAction = nullptr;
 };
 
 }  // namespace tandem::ui

@@ -138,6 +138,15 @@ void NetworkControls::applyTo(mlforml::Params& p) const {
 
 int NetworkControls::shownBackgroundJobs() const { return m_background->value(); }
 
+void NetworkControls::setViewHints(int targetIndex, bool updatesAxis) {
+    {
+        const QSignalBlocker b1(m_target), b2(m_xAxis);
+        if (targetIndex >= 0 && targetIndex < m_target->count()) m_target->setCurrentIndex(targetIndex);
+        m_xAxis->setCurrentIndex(updatesAxis ? 1 : 0);
+    }
+    emit viewOptionsChanged();
+}
+
 int NetworkControls::targetIndex() const { return std::max(0, m_target->currentIndex()); }
 
 LossViewOptions NetworkControls::viewOptions() const {

@@ -33,6 +33,8 @@ public:
     int shownBackgroundJobs() const;
     LossViewOptions viewOptions() const;
     int targetIndex() const;
+    /// Sets the view options a preset asks for (emits viewOptionsChanged once).
+    void setViewHints(int targetIndex, bool updatesAxis);
 
     LabeledSlider* backgroundSlider() const { return m_background; }
     LabeledSlider* nodesSlider() const { return m_nodes; }

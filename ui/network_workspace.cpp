@@ -80,6 +80,15 @@ void NetworkWorkspace::setParams(const std::optional<mlforml::Params>& p) {
     recompute();
 }
 
+void NetworkWorkspace::applyPresetView(int shownN, int targetIndex, bool updatesAxis) {
+    if (!m_params) return;
+    m_controls->setViewHints(targetIndex, updatesAxis);
+    if (shownN >= 0 && shownN != m_controls->shownBackgroundJobs() && m_params->scenario == "sweep") {
+        m_controls->backgroundSlider()->setValueSilently(shownN);
+        recompute();
+    }
+}
+
 void NetworkWorkspace::recompute() {
     if (!m_params) return;
     mlforml::Params p = *m_params;  // the worker owns its copy

@@ -38,6 +38,8 @@ public:
     JobRunner* runner() const { return m_runner; }
     /// The last result shown (empty before the first).
     const std::optional<mlforml::Result>& result() const { return m_result; }
+    /// A preset's view: background jobs shown (-1 keeps the scenario's first), target, x-axis.
+    void applyPresetView(int shownN, int targetIndex, bool updatesAxis);
     /// Re-applies the theme to every chart.
     void applyTheme();
 

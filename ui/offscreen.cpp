@@ -13,6 +13,7 @@
 #include "chart_view.h"
 #include "diagnostics_dialog.h"
 #include "main_window.h"
+#include "presets.h"
 #include "scenario_document.h"
 
 namespace tandem::ui {
@@ -28,10 +29,22 @@ bool loadInto(MainWindow& w, const QString& scenarioPath) {
 }
 }  // namespace
 
-int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab, const QSize& size) {
+int presetIndex(const QString& id) {
+    const QList<Preset> list = allPresets();
+    for (int i = 0; i < list.size(); ++i)
+        if (list[i].id == id) return i;
+    return -1;
+}
+
+int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab, const QSize& size, int preset) {
     MainWindow w;
-    if (!loadInto(w, scenarioPath)) return 2;
-    w.setCurrentWorkspace(tab);
+    if (preset >= 0) {
+        w.applyPreset(preset, false);
+        if (tab < 0) tab = allPresets()[preset].workspace;
+    } else if (!loadInto(w, scenarioPath)) {
+        return 2;
+    }
+    w.setCurrentWorkspace(std::max(0, tab));
     w.resize(size.isValid() ? size : QSize(1280, 800));
     w.show();
     if (!w.waitForResults(60000)) {
@@ -47,13 +60,20 @@ int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab
     return 0;
 }
 
-int exportAllCharts(const QString& dir, const QString& scenarioPath, const QString& prefix) {
+int exportAllCharts(const QString& dir, const QString& scenarioPath, const QString& prefix, int preset) {
+    if (preset == -2) {
+        int rc = 0;
+        const QList<Preset> list = allPresets();
+        for (int i = 0; i < list.size(); ++i) rc = std::max(rc, exportAllCharts(dir, {}, list[i].id + QLatin1Char('-'), i));
+        return rc;
+    }
     if (!QDir().mkpath(dir)) {
         std::fprintf(stderr, "cannot create %s\n", qPrintable(dir));
         return 1;
     }
     MainWindow w;
-    if (!loadInto(w, scenarioPath)) return 2;
+    if (preset >= 0) w.applyPreset(preset, false);
+    else if (!loadInto(w, scenarioPath)) return 2;
     w.resize(1280, 800);
     w.show();
     if (!w.waitForResults(120000)) {

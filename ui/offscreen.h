@@ -8,10 +8,16 @@ namespace tandem::ui {
 /// Loads `scenarioPath` (empty = default scenario), shows the main window at `size`
 /// (default 1280x800) on workspace `tab`, waits for results and writes a PNG of the window.
 /// Returns 0 on success; prints the reason to stderr and returns 2 (bad scenario) or 1.
-int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab, const QSize& size);
+/// `preset` >= 0 applies that entry of allPresets() instead of a scenario file.
+int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab, const QSize& size,
+                     int preset = -1);
 
 /// Renders every chart of both workspaces for `scenarioPath` into `dir` as PNG (plus CSV),
 /// named `<prefix><chart>.png`. Returns 0 on success, 2 for a bad scenario, 1 otherwise.
-int exportAllCharts(const QString& dir, const QString& scenarioPath, const QString& prefix = {});
+/// `preset` >= 0 applies that preset instead; -2 exports every preset, each with prefix "<id>-".
+int exportAllCharts(const QString& dir, const QString& scenarioPath, const QString& prefix = {}, int preset = -1);
+
+/// Index of the preset with `id` in allPresets(), or -1.
+int presetIndex(const QString& id);
 
 }  // namespace tandem::ui

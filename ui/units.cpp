@@ -47,7 +47,7 @@ void setNiceRange(QValueAxis* axis, double lo, double hi, int ticks) {
     axis->setTickType(QValueAxis::TicksDynamic);
     axis->setTickAnchor(0.0);
     axis->setTickInterval(step);
-    axis->setRange(a, b);
+    axis->setRange(a - step * 1e-6, b + step * 1e-6);  // keep both end labels despite rounding
     const double exponent = std::floor(std::log10(step) + 1e-9);
     const double mantissa = step / std::pow(10.0, exponent);
     const int decimals = std::max(0, static_cast<int>(-exponent) + (std::abs(mantissa - 2.5) < 1e-6 ? 1 : 0));

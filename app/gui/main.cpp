@@ -1,7 +1,7 @@
 // `tandem`: the what-if GUI. Without options it opens the main window on the default scenario
 // (or on SCENARIO.json). Display-less modes for scripts and documentation:
 //   tandem --screenshot FILE.png [--tab 0|1] [--size WxH] [SCENARIO.json]
-//   tandem --export-charts DIR [SCENARIO.json]
+//   tandem --export-charts DIR [SCENARIO.json | --preset ID|all]
 #include <QApplication>
 #include <QCommandLineParser>
 
@@ -35,12 +35,17 @@ int main(int argc, char** argv) {
                                         QStringLiteral("Render the main window offscreen to FILE.png and exit."),
                                         QStringLiteral("FILE.png"));
     const QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("Workspace for --screenshot: 0 or 1."),
-                                 QStringLiteral("N"), QStringLiteral("0"));
+                                 QStringLiteral("N"), QStringLiteral("-1"));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot."),
                                   QStringLiteral("WxH"), QStringLiteral("1280x800"));
     const QCommandLineOption exportCharts(QStringLiteral("export-charts"),
                                           QStringLiteral("Render every chart (PNG + CSV) into DIR and exit."),
                                           QStringLiteral("DIR"));
+    const QCommandLineOption preset(QStringLiteral("preset"),
+                                    QStringLiteral("Use preset ID (see the Presets menu) instead of a scenario file; "
+                                                   "with --export-charts, 'all' exports every preset."),
+                                    QStringLiteral("ID"));
+    parser.addOption(preset);
     parser.addOption(screenshot);
     parser.addOption(tab);
     parser.addOption(size);
@@ -49,12 +54,23 @@ int main(int argc, char** argv) {
     const QStringList args = parser.positionalArguments();
     const QString scenario = args.isEmpty() ? QString() : args.front();
 
+    int presetIndex = -1;
+    if (parser.isSet(preset)) {
+        const QString id = parser.value(preset);
+        presetIndex = id == QLatin1String("all") ? -2 : tandem::ui::presetIndex(id);
+        if (presetIndex == -1 || (presetIndex == -2 && !parser.isSet(exportCharts))) {
+            std::fprintf(stderr, "unknown preset '%s'\n", qPrintable(id));
+            return 2;
+        }
+    }
     if (parser.isSet(screenshot)) {
         const QStringList wh = parser.value(size).split(QLatin1Char('x'));
         const QSize sz = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize(1280, 800);
-        return tandem::ui::renderScreenshot(parser.value(screenshot), scenario, parser.value(tab).toInt(), sz);
+        return tandem::ui::renderScreenshot(parser.value(screenshot), scenario, parser.value(tab).toInt(), sz,
+                                            presetIndex);
     }
-    if (parser.isSet(exportCharts)) return tandem::ui::exportAllCharts(parser.value(exportCharts), scenario);
+    if (parser.isSet(exportCharts))
+        return tandem::ui::exportAllCharts(parser.value(exportCharts), scenario, {}, presetIndex);
 
     tandem::ui::MainWindow window;
     if (!scenario.isEmpty()) window.openFile(scenario);

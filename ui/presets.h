@@ -1,0 +1,26 @@
+#pragma once
+// Teaching presets: each figure of both papers one click away, with a two-sentence note.
+#include <QString>
+#include <QList>
+
+#include "scenario/scenario.h"
+
+namespace tandem::ui {
+
+/// One preset of the Presets menu.
+struct Preset {
+    QString id;     ///< stable id, e.g. "mlforml-fig2c" (also the export file prefix)
+    QString title;  ///< menu text, e.g. "ML-for-ML Fig. 2c: first crossing at 1.02 L_min"
+    QString note;   ///< two sentences: what is shown, what to look at
+    int workspace;  ///< 0 network, 1 MoE
+    int shownBackgroundJobs = -1;  ///< N for the network detail charts (-1: scenario's first)
+    int targetIndex = 1;           ///< target shown in the loss/first-crossing charts
+    bool updatesAxis = false;      ///< loss chart against optimizer updates
+    Scenario scenario;             ///< full scenario (both parts where it helps)
+};
+
+/// All presets in menu order: ML-for-ML [2608.06046] Fig. 2a-2d, Fig. 3; MOSAIC [2608.10605]
+/// Fig. 1, Table 3/4 and Fig. 10, Fig. 8, Fig. 11.
+QList<Preset> allPresets();
+
+}  // namespace tandem::ui
