@@ -1,6 +1,7 @@
 // tandem-cli end to end: every example runs; the papers' qualitative claims hold on the
 // examples' outputs; validate names each bad path and exits 2.
 #include <QDir>
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -65,6 +66,36 @@ private slots:
         QCOMPARE(b.readAll(), a.readAll());
     }
 
+    /// Stored results: every example's CSV outputs equal tests/cli/expected/<example>/ byte for
+    /// byte, so an optimisation that changes a number is caught. Regenerate deliberately with
+    /// TANDEM_UPDATE_EXPECTED=1 (writes into the source tree) and review the diff.
+    void examplesMatchStoredResults_data() { everyExampleRuns_data(); }
+    void examplesMatchStoredResults() {
+        QFETCH(QString, file);
+        QTemporaryDir out;
+        const auto r = runCli({QStringLiteral("run"), file, QStringLiteral("--out"), out.path()});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QDir expected(QStringLiteral(TANDEM_CLI_EXPECTED "/") + QFileInfo(file).completeBaseName());
+        const bool update = qEnvironmentVariableIntValue("TANDEM_UPDATE_EXPECTED") == 1;
+        if (update) QDir().mkpath(expected.path());
+        int compared = 0;
+        for (const auto& name : QDir(out.path()).entryList({QStringLiteral("*.csv")}, QDir::Files)) {
+            QFile got(out.filePath(name));
+            QVERIFY(got.open(QIODevice::ReadOnly));
+            const QByteArray bytes = got.readAll();
+            QFile want(expected.filePath(name));
+            if (update) {
+                QVERIFY(want.open(QIODevice::WriteOnly));
+                want.write(bytes);
+                continue;
+            }
+            QVERIFY2(want.open(QIODevice::ReadOnly), qPrintable("missing " + want.fileName()));
+            QVERIFY2(want.readAll() == bytes, qPrintable(name + " differs from " + want.fileName()));
+            ++compared;
+        }
+        if (!update) QVERIFY(compared >= 1);
+    }
+
     /// Issue 2, done-when 2: per N a first-crossing time per policy; Joint never slower than
     /// Decoupled; Decoupled/Joint in [1.05, 1.6] for every N [2608.06046 Fig. 2c-d].
     void mlForMlScenario1() {
@@ -117,8 +148,8 @@ private slots:
         QVERIFY(co.size() >= 3);
         double sMax = -1;
         for (const auto& p : co) sMax = std::max(sMax, p.at("sparsity").get<double>());
-        const double sCompute = j.at("compute_optimal_S").get<double>();
-        const double sCluster = j.at("cluster_optimal_S").get<double>();
+        const double sCompute = j.at("compute_optimal_sparsity").get<double>();
+        const double sCluster = j.at("cluster_optimal_sparsity").get<double>();
         QCOMPARE(sCompute, sMax);
         QVERIFY2(sCluster < sMax - 1e-9, qPrintable(QString::number(sCluster)));
         QVERIFY(QFile::exists(out.filePath(QStringLiteral("mosaic_frontier.csv"))));
