@@ -12,6 +12,13 @@ namespace {
 
 using nlohmann::json;
 
+/// Largest width / count accepted from a config (16.7 M): far above any published model, small
+/// enough that the parameter products stay exact in double precision.
+constexpr long long kMaxField = 1LL << 24;
+
+/// Models above this many parameters are reported as implausible rather than counted.
+constexpr double kMaxPlausibleParams = 1e15;
+
 std::string typeName(const json& v) {
     if (v.is_number()) return "a number";
     if (v.is_string()) return "a string";
@@ -125,13 +132,13 @@ private:
                                         ")");
             return 0;
         }
-        const auto x = static_cast<long long>(v.get<double>());
-        if (x < minValue || x > (1LL << 40)) {
-            m_diag.error(path(key), "must be in [" + std::to_string(minValue) + ", 2^40] (got " +
-                                        std::to_string(x) + ")");
+        const double x = v.get<double>();
+        if (x < static_cast<double>(minValue) || x > static_cast<double>(kMaxField)) {
+            m_diag.error(path(key), "must be in [" + std::to_string(minValue) + ", " +
+                                        std::to_string(kMaxField) + "] (got " + formatNumber(x) + ")");
             return 0;
         }
-        return x;
+        return static_cast<long long>(x);
     }
     const json& m_obj;
     std::string m_path, m_type;
@@ -475,6 +482,11 @@ std::optional<ModelImport> importModelConfig(const json& config, Diagnostics& di
     validateGeometry(g, base, diag);
     if (diag.items().size() > before) return std::nullopt;
     m.counts = countParameters(g);
+    if (static_cast<double>(m.counts.total) > kMaxPlausibleParams) {
+        diag.error(base, "implausible geometry: " + formatNumber(static_cast<double>(m.counts.total)) +
+                             " parameters (more than 1e15); check the widths and counts");
+        return std::nullopt;
+    }
     return m;
 }
 

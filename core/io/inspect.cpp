@@ -127,13 +127,13 @@ ojson inspectFile(const std::string& path, Diagnostics& diag) {
             j["kind"] = "nccl_tests";
             const auto imp = parseNcclTests(text, path, diag);
             if (!imp) return j;
-            const auto& c0 = imp->curves.front();
-            j["collective"] = c0.collective;
-            j["ranks"] = c0.ranks;
-            j["peak_busbw_GBps"] = c0.peakBusbw_Bps / 1e9;
-            auto curves = ojson::array();
-            for (const auto& c : imp->curves) curves.push_back(ncclCurveToJson(c));
-            j["curves"] = curves;
+            const ojson first = ncclCurveToJson(imp->curves.front());
+            for (const auto& [k, v] : first.items()) j[k] = v;
+            if (imp->curves.size() > 1) {
+                auto curves = ojson::array();
+                for (const auto& c : imp->curves) curves.push_back(ncclCurveToJson(c));
+                j["curves"] = curves;
+            }
             return j;
         }
         case Kind::Loss:
@@ -185,9 +185,10 @@ std::string inspectText(const ojson& j) {
                    std::to_string(g.value("dense_layers", 0LL)) + " dense layers\n";
         else
             out += "  dense FFN width " + std::to_string(g.value("d_ff_dense", 0LL)) + "\n";
-    } else if (kind == "nccl_tests" && j.contains("curves")) {
+    } else if (kind == "nccl_tests" && j.contains("points")) {
         out += file + ": nccl-tests output\n";
-        for (const auto& c : j["curves"]) {
+        const ojson curves = j.contains("curves") ? j["curves"] : ojson::array({j});
+        for (const auto& c : curves) {
             out += "  " + c.value("collective", "") + " on " + std::to_string(c.value("ranks", 0)) +
                    " ranks (" + c.value("ranks_source", "") + "): peak busbw " +
                    fmt("%.2f", c.value("peak_busbw_GBps", 0.0)) + " GB/s at " +

@@ -17,8 +17,9 @@ namespace tandem::io {
 /// load_trace | unknown):
 /// - model_config: see modelImportToJson (n_total, n_active, n_total_nonembedding,
 ///   n_active_nonembedding, sparsity, split_factor_G, geometry, assumptions);
-/// - nccl_tests: collective, ranks, peak_busbw_GBps of the first curve, and curves[] (each
-///   ncclCurveToJson, points included);
+/// - nccl_tests: the first curve's ncclCurveToJson fields at top level (collective, ranks,
+///   peak_busbw_GBps, points[], notes...); a log with several collectives adds curves[] with
+///   every curve;
 /// - loss_log: format, series[] {name, validation, points, first_step, last_step, last_loss},
 ///   fit_series, L_inf, A, alpha, S0, stderr{}, rmse, points, converged, last_step,
 ///   predicted_at_last_step, logged_at_last_step;

@@ -7,11 +7,11 @@ namespace tandem::io {
 namespace {
 
 /// Attention parameters of one block (projections, their biases, attention-internal norms).
-long long attentionParams(const ModelGeometry& g) {
-    const long long d = g.hidden;
+double attentionParams(const ModelGeometry& g) {
+    const double d = static_cast<double>(g.hidden);
     if (g.attention == AttentionKind::MultiHeadLatent) {
-        const long long qHead = g.qkNopeHeadDim + g.qkRopeHeadDim;
-        long long p = 0;
+        const double qHead = g.qkNopeHeadDim + g.qkRopeHeadDim;
+        double p = 0;
         if (g.qLoraRank > 0)
             p += d * g.qLoraRank + g.qLoraRank + g.qLoraRank * g.heads * qHead;  // q_a, norm, q_b
         else
@@ -22,8 +22,8 @@ long long attentionParams(const ModelGeometry& g) {
         p += g.heads * g.vHeadDim * d;                              // o_proj
         return p;
     }
-    const long long q = g.heads * g.headDim, kv = g.kvHeads * g.headDim;
-    long long p = d * q + 2 * d * kv + q * d;
+    const double q = double(g.heads) * g.headDim, kv = double(g.kvHeads) * g.headDim;
+    double p = d * q + 2 * d * kv + q * d;
     if (g.qkvBias) p += q + 2 * kv;
     if (g.oBias) p += d;
     if (g.qkNorm) p += 2 * g.headDim;
@@ -32,35 +32,38 @@ long long attentionParams(const ModelGeometry& g) {
 }
 
 /// One FFN (or expert) of hidden width `w`.
-long long ffnParams(const ModelGeometry& g, long long w) {
-    const long long d = g.hidden;
-    long long p = (g.gatedFfn ? 3 : 2) * d * w;
+double ffnParams(const ModelGeometry& g, double w) {
+    const double d = static_cast<double>(g.hidden);
+    double p = (g.gatedFfn ? 3 : 2) * d * w;
     if (g.mlpBias) p += (g.gatedFfn ? 2 * w : w) + d;
     return p;
 }
 
-long long normParams(const ModelGeometry& g) { return g.layerNorm ? 2 * g.hidden : g.hidden; }
+double normParams(const ModelGeometry& g) { return (g.layerNorm ? 2.0 : 1.0) * g.hidden; }
+
+/// Saturating conversion of an exact (below 2^53) double count to an integer count.
+long long toCount(double v) { return v >= 4.0e18 ? 4000000000000000000LL : static_cast<long long>(v); }
 
 }  // namespace
 
 ParameterCounts countParameters(const ModelGeometry& g) {
     ParameterCounts c;
-    const long long d = g.hidden;
-    const long long attn = attentionParams(g);
-    const long long blockNorms = 2 * normParams(g);
-    const long long dense = ffnParams(g, g.dFfDense);
-    const long long expert = ffnParams(g, g.dExpert);
-    const long long shared = g.sharedExperts * ffnParams(g, g.dShared);
-    long long router = d * g.experts;
+    const double d = static_cast<double>(g.hidden);
+    const double attn = attentionParams(g);
+    const double blockNorms = 2 * normParams(g);
+    const double dense = ffnParams(g, static_cast<double>(g.dFfDense));
+    const double expert = ffnParams(g, static_cast<double>(g.dExpert));
+    const double shared = double(g.sharedExperts) * ffnParams(g, static_cast<double>(g.dShared));
+    double router = d * g.experts;
     if (g.routerBias) router += g.experts;
     if (g.routerCorrectionBias) router += g.experts;
     if (g.sharedExpertGate) router += d;
 
-    const long long moeTotal = g.experts * expert + shared + router;
-    const long long moeActive = g.topK * expert + shared + router;
+    const double moeTotal = double(g.experts) * expert + shared + router;
+    const double moeActive = double(g.topK) * expert + shared + router;
 
-    long long body = g.layers * (attn + blockNorms) + g.denseLayers * dense;
-    long long bodyActive = body;
+    double body = double(g.layers) * (attn + blockNorms) + double(g.denseLayers) * dense;
+    double bodyActive = body;
     body += g.moeLayers * moeTotal;
     bodyActive += g.moeLayers * moeActive;
     if (g.finalNorm) {
@@ -71,21 +74,23 @@ ParameterCounts countParameters(const ModelGeometry& g) {
         body += 2 * d * g.embedProjDim;
         bodyActive += 2 * d * g.embedProjDim;
     }
-    const long long embedWidth = g.embedProjDim > 0 ? g.embedProjDim : d;
-    c.tokenEmbedding = g.vocab * embedWidth;
-    c.outputHead = g.tiedEmbeddings ? 0 : g.vocab * embedWidth;
-    c.positionEmbedding = g.learnedPositions * d;
-
-    c.totalNonEmbedding = body;
-    c.activeNonEmbedding = bodyActive;
-    const long long allEmb = c.tokenEmbedding + c.outputHead + c.positionEmbedding;
-    c.total = body + allEmb;
-    c.activeAllEmbeddings = bodyActive + allEmb;
+    const double embedWidth = g.embedProjDim > 0 ? static_cast<double>(g.embedProjDim) : d;
+    const double token = double(g.vocab) * embedWidth;
+    const double head = g.tiedEmbeddings ? 0.0 : double(g.vocab) * embedWidth;
+    const double positions = double(g.learnedPositions) * d;
+    const double allEmb = token + head + positions;
+    c.tokenEmbedding = toCount(token);
+    c.outputHead = toCount(head);
+    c.positionEmbedding = toCount(positions);
+    c.totalNonEmbedding = toCount(body);
+    c.activeNonEmbedding = toCount(bodyActive);
+    c.total = toCount(body + allEmb);
+    c.activeAllEmbeddings = toCount(bodyActive + allEmb);
     if (g.activeConvention == ActiveEmbeddingConvention::OutputOnly && !g.tiedEmbeddings)
-        c.active = bodyActive + c.outputHead;
+        c.active = toCount(bodyActive + head);
     else
         c.active = c.activeAllEmbeddings;
-    c.sparsity = body > 0 ? 1.0 - static_cast<double>(bodyActive) / static_cast<double>(body) : 0.0;
+    c.sparsity = body > 0 ? 1.0 - bodyActive / body : 0.0;
     c.splitFactorG = (g.dExpert > 0 && g.dFfReference > 0)
                          ? static_cast<double>(g.dFfReference) / static_cast<double>(g.dExpert)
                          : std::numeric_limits<double>::quiet_NaN();

@@ -94,7 +94,7 @@ int ranksFromFileName(const std::string& fileName) {
         if (a == i || b == i + 1) continue;
         const bool leftEdge = a == 0 || !std::isalnum(static_cast<unsigned char>(n[a - 1]));
         const bool rightEdge = b == n.size() || !std::isalnum(static_cast<unsigned char>(n[b]));
-        if (!leftEdge || !rightEdge) continue;
+        if (!leftEdge || !rightEdge || i - a > 6 || b - i - 1 > 6) continue;
         const long long nodes = std::stoll(n.substr(a, i - a));
         const long long gpus = std::stoll(n.substr(i + 1, b - i - 1));
         if (nodes > 0 && gpus > 0 && nodes * gpus <= 1000000) return static_cast<int>(nodes * gpus);

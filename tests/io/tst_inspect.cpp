@@ -46,7 +46,7 @@ private slots:
             keys = {"n_total", "n_active", "n_total_nonembedding", "n_active_nonembedding",
                     "sparsity", "split_factor_G", "geometry"};
         else if (kind == "nccl_tests")
-            keys = {"collective", "ranks", "peak_busbw_GBps", "curves"};
+            keys = {"collective", "ranks", "peak_busbw_GBps", "points"};
         else
             keys = {"L_inf", "A", "alpha", "S0", "stderr", "rmse", "predicted_at_last_step"};
         for (const char* k : keys) QVERIFY2(j.contains(k), k);
