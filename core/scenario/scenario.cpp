@@ -69,8 +69,8 @@ Scenario defaultScenario() {
     s.description =
         "A GPT-2 Large job shares a fabric with N co-running GPT-1B jobs [2608.06046 Sec. 3.2]; "
         "an MoE is sized for 32 p6-b200 nodes over 20 days [2608.10605 Table 3].";
-    s.mlForMl = mlforml::Params{};
-    s.mosaic = mosaic::Envelope{};
+    s.mlForMl.emplace();
+    s.mosaic.emplace();
     return s;
 }
 
