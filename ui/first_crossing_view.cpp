@@ -86,8 +86,8 @@ void FirstCrossingView::rebuild() {
     m_categories->setCategories(cats);
     setNiceRange(m_value, 0, maxS > 0 ? 1.05 * maxS / unit.divisor : 1.0, 5);
     const QString factor = ti < m_targetFactors.size() ? QString::number(m_targetFactors[ti]) : QStringLiteral("?");
-    m_value->setTitleText(tr("Time to reach %1 x L_min (%2)").arg(factor, unit.name));
-    chart()->setTitle(tr("First crossing of %1 x L_min (xN = ratio to Joint)").arg(factor));
+    m_value->setTitleText(tr("%1 to target; xN vs Joint").arg(unit.name));
+    chart()->setTitle(tr("First crossing of %1 x L_min, %2").arg(factor, QString::fromStdString(m_point->label)));
 }
 
 }  // namespace tandem::ui

@@ -285,12 +285,13 @@ void MainWindow::exportCurrentChart() {
 bool MainWindow::waitForResults(int timeoutMs) {
     QDeadlineTimer deadline(timeoutMs);
     QApplication::processEvents();
-    while ((m_network->runner()->isBusy() || m_moe->runner()->isBusy()) && !deadline.hasExpired()) {
+    while ((m_network->runner()->isBusy() || m_network->sweepRunner()->isBusy() || m_moe->runner()->isBusy()) &&
+           !deadline.hasExpired()) {
         QApplication::processEvents(QEventLoop::AllEvents, 20);
         QThread::msleep(2);
     }
     QApplication::processEvents();
-    return !m_network->runner()->isBusy() && !m_moe->runner()->isBusy();
+    return !m_network->runner()->isBusy() && !m_network->sweepRunner()->isBusy() && !m_moe->runner()->isBusy();
 }
 
 }  // namespace tandem::ui

@@ -12,6 +12,7 @@
 #include "labeled_slider.h"
 #include "loss_curve_view.h"
 #include "network_controls.h"
+#include "sweep_view.h"
 #include "units.h"
 
 namespace tandem::ui {
@@ -19,6 +20,8 @@ namespace tandem::ui {
 NetworkWorkspace::NetworkWorkspace(QWidget* parent)
     : QWidget(parent), m_controls(new NetworkControls(this)), m_loss(new LossCurveView(this)),
       m_firstCrossing(new FirstCrossingView(this)), m_status(new QLabel(this)), m_runner(new JobRunner(this)) {
+    m_sweep = new SweepView(this);
+    m_sweepRunner = new JobRunner(this);
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* scroll = new QScrollArea(this);
@@ -32,8 +35,11 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
     auto* grid = new QGridLayout(right);
     grid->setContentsMargins(0, 0, 0, 0);
     grid->setSpacing(4);
-    grid->addWidget(m_loss, 0, 0);
+    grid->addWidget(m_loss, 0, 0, 2, 1);
     grid->addWidget(m_firstCrossing, 0, 1);
+    grid->addWidget(m_sweep, 1, 1);
+    grid->setRowStretch(0, 3);
+    grid->setRowStretch(1, 2);
     grid->setColumnStretch(0, 3);
     grid->setColumnStretch(1, 2);
     m_status->setWordWrap(true);
@@ -45,7 +51,18 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
         if (!m_params) return;
         m_controls->applyTo(*m_params);
         emit paramsEdited(*m_params);
+        const bool onlyN = m_sweepInputs.has_value() && m_sweepInputs->foregroundNodes == m_params->foregroundNodes &&
+                           m_sweepInputs->fabricBytesPerS == m_params->fabricBytesPerS &&
+                           m_sweepInputs->nicBytesPerS == m_params->nicBytesPerS;
+        if (!onlyN) recomputeSweep();
+        else if (m_sweepResult) m_sweep->setData(*m_sweepResult, m_controls->shownBackgroundJobs());
         recompute();
+    });
+    connect(m_sweepRunner, &JobRunner::resultReady, this, [this](const std::any& value, quint64) {
+        if (const auto* r = std::any_cast<mlforml::Result>(&value)) {
+            m_sweepResult = *r;
+            m_sweep->setData(*r, m_controls->shownBackgroundJobs());
+        }
     });
     connect(m_controls, &NetworkControls::viewOptionsChanged, this, &NetworkWorkspace::refreshViews);
     connect(m_controls, &NetworkControls::pinToggled, this, [this](bool on) {
@@ -62,7 +79,7 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
     connect(m_runner, &JobRunner::busyChanged, this, &NetworkWorkspace::busyChanged);
 }
 
-QList<ChartView*> NetworkWorkspace::charts() const { return {m_loss, m_firstCrossing}; }
+QList<ChartView*> NetworkWorkspace::charts() const { return {m_loss, m_firstCrossing, m_sweep}; }
 
 void NetworkWorkspace::applyTheme() {
     for (ChartView* c : charts()) c->applyTheme();
@@ -77,7 +94,22 @@ void NetworkWorkspace::setParams(const std::optional<mlforml::Params>& p) {
     }
     const int shownN = p->backgroundJobs.empty() ? 0 : p->backgroundJobs.front();
     m_controls->setParams(*p, shownN);
+    recomputeSweep();
     recompute();
+}
+
+void NetworkWorkspace::recomputeSweep() {
+    if (!m_params) return;
+    m_sweepInputs = *m_params;
+    mlforml::Params p = *m_params;  // the worker owns its copy
+    if (p.scenario != "sweep") {
+        m_sweep->setEnabled(false);
+        m_sweep->setToolTip(tr("Disabled: the sweep over N needs a scenario of kind \"sweep\" (scenario 1)."));
+        return;
+    }
+    m_sweep->setEnabled(true);
+    p.policies = {"Joint"};  // the shares come from the exposure measurement, not the policies
+    m_sweepRunner->submit([p](const tandem::CancelFlag* cancel) -> std::any { return mlforml::simulate(p, cancel); });
 }
 
 void NetworkWorkspace::applyPresetView(int shownN, int targetIndex, bool updatesAxis) {

@@ -16,6 +16,7 @@ class FirstCrossingView;
 class JobRunner;
 class LossCurveView;
 class NetworkControls;
+class SweepView;
 
 /// Assembles the side panel and one widget per chart. Engine inputs changed in the panel are
 /// copied into a Params value and handed to a JobRunner (worker thread, coalesced, cancellable);
@@ -36,6 +37,7 @@ public:
     LossCurveView* lossView() const { return m_loss; }
     FirstCrossingView* firstCrossingView() const { return m_firstCrossing; }
     JobRunner* runner() const { return m_runner; }
+    JobRunner* sweepRunner() const { return m_sweepRunner; }
     /// The last result shown (empty before the first).
     const std::optional<mlforml::Result>& result() const { return m_result; }
     /// A preset's view: background jobs shown (-1 keeps the scenario's first), target, x-axis.
@@ -58,7 +60,12 @@ private:
     std::optional<mlforml::Params> m_params;
     std::optional<mlforml::Result> m_result;
     std::optional<mlforml::PointResult> m_pinned;
+    void recomputeSweep();
     NetworkControls* m_controls;
+    SweepView* m_sweep;
+    JobRunner* m_sweepRunner;
+    std::optional<mlforml::Result> m_sweepResult;
+    std::optional<mlforml::Params> m_sweepInputs;  ///< inputs of the last sweep request
     LossCurveView* m_loss;
     FirstCrossingView* m_firstCrossing;
     QLabel* m_status;

@@ -23,6 +23,8 @@
 #include "network_workspace.h"
 #include "scenario_document.h"
 #include "scenario/scenario.h"
+#include "presets.h"
+#include "sweep_view.h"
 
 using namespace tandem::ui;
 
@@ -160,6 +162,25 @@ private slots:
         QVERIFY(w2.saveFile(b));
         QCOMPARE(readAll(b), readAll(a));
         QVERIFY(!readAll(a).isEmpty());
+    }
+
+    void presetsLoadAndDraw() {
+        // Every preset loads, shows its note and draws its workspace's main chart.
+        const QList<Preset> presets = allPresets();
+        QVERIFY(presets.size() >= 9);
+        MainWindow w;
+        w.show();
+        for (int i = 0; i < presets.size(); ++i) {
+            w.applyPreset(i, false);
+            QVERIFY2(w.waitForResults(60000), qPrintable(presets[i].id));
+            QVERIFY(!w.document()->isModified());
+            QCOMPARE(QString::fromStdString(w.document()->scenario().name), presets[i].title);
+            QVERIFY(presets[i].note.count(QLatin1Char('.')) >= 2);  // two sentences
+            if (presets[i].workspace == 0)
+                QVERIFY2(!visiblePoints(w.networkWorkspace()->lossView()).isEmpty(), qPrintable(presets[i].id));
+            else
+                QVERIFY2(w.moeWorkspace()->frontierView()->frontierPointCount() > 2, qPrintable(presets[i].id));
+        }
     }
 
     void exportsVisibleChart_data() {
