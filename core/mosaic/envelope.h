@@ -27,7 +27,7 @@ const char* checkpointingName(Checkpointing c);
 bool parseCheckpointing(const std::string& s, Checkpointing& out);
 
 struct Envelope {
-    Hardware hardware;          ///< JSON `hardware`: a built-in name or a full object
+    Hardware hardware = builtinHardware("p6-b200");  ///< JSON `hardware`: a built-in name or a full object
     int nodes = 32;             ///< `nodes`; devices = nodes x hardware.gpusPerNode
     double days = 20;           ///< T_train (`days`)
     double goodput = 1.0;       ///< eta_good in (0, 1] (`goodput`)

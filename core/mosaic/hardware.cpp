@@ -1,11 +1,19 @@
 #include "mosaic/hardware.h"
 
+#include <cstdio>
 #include <stdexcept>
+#include <string>
 
 #include "common/json_reader.h"
 
 namespace tandem::mosaic {
 namespace {
+
+std::string toPrecision(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.12g", v);
+    return buf;
+}
 
 const char* kPaper = "arXiv:2608.10605 Sec. 5, Table 3 (B200 2.25 PFLOP/s dense BF16, 179 GB usable)";
 const char* kGpusJson = "stas00/ml-engineering compute/accelerator/README.md @7bc7c305 (dense TFLOPS, HBM)";
@@ -76,6 +84,10 @@ Hardware a100() {
     return h;
 }
 
+// Unit conversions at the edge (x 1e6 etc.) can leave a last-bit residue; 12 significant
+// digits keep written files clean and make write -> read -> write stable.
+double tidy(double v) { return std::stod(toPrecision(v)); }
+
 }  // namespace
 
 std::vector<std::string> hardwareNames() { return {"p6-b200", "h100", "h200", "gb200-nvl72", "a100"}; }
@@ -103,17 +115,17 @@ Hardware readHardware(JsonReader& r) {
     h.sources = r.strings("sources", h.sources);
     const auto pos = Range::positive();
     h.gpusPerNode = int(r.integer("gpus_per_node", h.gpusPerNode, Range::closed(1, 1024)));
-    h.peakFlops = 1e12 * r.number("peak_bf16_TFLOPs_per_s", h.peakFlops / 1e12, pos);
-    h.memoryBytes = 1e9 * r.number("memory_usable_GB", h.memoryBytes / 1e9, pos);
-    h.hbmBytesPerS = 1e9 * r.number("hbm_GBps", h.hbmBytesPerS / 1e9, pos);
-    h.nvlinkBytesPerS = 1e9 * r.number("nvlink_GBps", h.nvlinkBytesPerS / 1e9, pos);
-    h.nicBytesPerS = 1e9 / 8 * r.number("nic_Gbps_per_gpu", h.nicBytesPerS * 8 / 1e9, pos);
-    h.intraLatencyS = 1e-6 * r.number("intra_latency_us", h.intraLatencyS * 1e6, Range::nonNegative());
-    h.interLatencyS = 1e-6 * r.number("inter_latency_us", h.interLatencyS * 1e6, Range::nonNegative());
+    h.peakFlops = r.number("peak_bf16_TFLOPs_per_s", h.peakFlops / 1e12, pos) * 1e12;
+    h.memoryBytes = r.number("memory_usable_GB", h.memoryBytes / 1e9, pos) * 1e9;
+    h.hbmBytesPerS = r.number("hbm_GBps", h.hbmBytesPerS / 1e9, pos) * 1e9;
+    h.nvlinkBytesPerS = r.number("nvlink_GBps", h.nvlinkBytesPerS / 1e9, pos) * 1e9;
+    h.nicBytesPerS = r.number("nic_Gbps_per_gpu", h.nicBytesPerS * 8 / 1e9, pos) * 1e9 / 8;
+    h.intraLatencyS = r.number("intra_latency_us", h.intraLatencyS * 1e6, Range::nonNegative()) / 1e6;
+    h.interLatencyS = r.number("inter_latency_us", h.interLatencyS * 1e6, Range::nonNegative()) / 1e6;
     const auto frac = Range{0.0, 1.0, true, false};
     h.intraBusEfficiency = r.number("intra_bus_efficiency", h.intraBusEfficiency, frac);
     h.interBusEfficiency = r.number("inter_bus_efficiency", h.interBusEfficiency, frac);
-    h.rampHalfBytes = 1e6 * r.number("ramp_half_MB", h.rampHalfBytes / 1e6, Range::nonNegative());
+    h.rampHalfBytes = r.number("ramp_half_MB", h.rampHalfBytes / 1e6, Range::nonNegative()) * 1e6;
     h.denseGemmMax = r.number("dense_gemm_max_efficiency", h.denseGemmMax, frac);
     h.denseMHalf = r.number("dense_gemm_m_half", h.denseMHalf, Range::nonNegative());
     h.denseWidthHalf = r.number("dense_gemm_width_half", h.denseWidthHalf, Range::nonNegative());
@@ -127,10 +139,10 @@ Hardware readHardware(JsonReader& r) {
     h.kernelsBase = r.number("dispatch_kernels_per_layer", h.kernelsBase, Range::nonNegative());
     h.kernelsPerLocalExpert =
         r.number("dispatch_kernels_per_local_expert", h.kernelsPerLocalExpert, Range::nonNegative());
-    h.dispatchGapS = 1e-6 * r.number("dispatch_gap_us", h.dispatchGapS * 1e6, Range::nonNegative());
-    h.hostPerMicrobatchS = 1e-3 * r.number("host_per_microbatch_ms", h.hostPerMicrobatchS * 1e3, Range::nonNegative());
-    h.hostPerIterationS = 1e-3 * r.number("host_per_iteration_ms", h.hostPerIterationS * 1e3, Range::nonNegative());
-    h.hostPerMoeLayerS = 1e-3 * r.number("host_per_moe_layer_ms", h.hostPerMoeLayerS * 1e3, Range::nonNegative());
+    h.dispatchGapS = r.number("dispatch_gap_us", h.dispatchGapS * 1e6, Range::nonNegative()) / 1e6;
+    h.hostPerMicrobatchS = r.number("host_per_microbatch_ms", h.hostPerMicrobatchS * 1e3, Range::nonNegative()) / 1e3;
+    h.hostPerIterationS = r.number("host_per_iteration_ms", h.hostPerIterationS * 1e3, Range::nonNegative()) / 1e3;
+    h.hostPerMoeLayerS = r.number("host_per_moe_layer_ms", h.hostPerMoeLayerS * 1e3, Range::nonNegative()) / 1e3;
     h.cA2A = r.number("chi_c_a2a", h.cA2A);
     h.cPP = r.number("chi_c_pp", h.cPP);
     h.cOvl = r.number("chi_c_ovl", h.cOvl);
@@ -145,16 +157,16 @@ nlohmann::ordered_json writeHardware(const Hardware& h) {
     j["description"] = h.description;
     j["sources"] = h.sources;
     j["gpus_per_node"] = h.gpusPerNode;
-    j["peak_bf16_TFLOPs_per_s"] = h.peakFlops / 1e12;
-    j["memory_usable_GB"] = h.memoryBytes / 1e9;
-    j["hbm_GBps"] = h.hbmBytesPerS / 1e9;
-    j["nvlink_GBps"] = h.nvlinkBytesPerS / 1e9;
-    j["nic_Gbps_per_gpu"] = h.nicBytesPerS * 8 / 1e9;
-    j["intra_latency_us"] = h.intraLatencyS * 1e6;
-    j["inter_latency_us"] = h.interLatencyS * 1e6;
+    j["peak_bf16_TFLOPs_per_s"] = tidy(h.peakFlops / 1e12);
+    j["memory_usable_GB"] = tidy(h.memoryBytes / 1e9);
+    j["hbm_GBps"] = tidy(h.hbmBytesPerS / 1e9);
+    j["nvlink_GBps"] = tidy(h.nvlinkBytesPerS / 1e9);
+    j["nic_Gbps_per_gpu"] = tidy(h.nicBytesPerS * 8 / 1e9);
+    j["intra_latency_us"] = tidy(h.intraLatencyS * 1e6);
+    j["inter_latency_us"] = tidy(h.interLatencyS * 1e6);
     j["intra_bus_efficiency"] = h.intraBusEfficiency;
     j["inter_bus_efficiency"] = h.interBusEfficiency;
-    j["ramp_half_MB"] = h.rampHalfBytes / 1e6;
+    j["ramp_half_MB"] = tidy(h.rampHalfBytes / 1e6);
     j["dense_gemm_max_efficiency"] = h.denseGemmMax;
     j["dense_gemm_m_half"] = h.denseMHalf;
     j["dense_gemm_width_half"] = h.denseWidthHalf;
@@ -166,10 +178,10 @@ nlohmann::ordered_json writeHardware(const Hardware& h) {
     j["activation_memory_factor"] = h.activationMemoryFactor;
     j["dispatch_kernels_per_layer"] = h.kernelsBase;
     j["dispatch_kernels_per_local_expert"] = h.kernelsPerLocalExpert;
-    j["dispatch_gap_us"] = h.dispatchGapS * 1e6;
-    j["host_per_microbatch_ms"] = h.hostPerMicrobatchS * 1e3;
-    j["host_per_iteration_ms"] = h.hostPerIterationS * 1e3;
-    j["host_per_moe_layer_ms"] = h.hostPerMoeLayerS * 1e3;
+    j["dispatch_gap_us"] = tidy(h.dispatchGapS * 1e6);
+    j["host_per_microbatch_ms"] = tidy(h.hostPerMicrobatchS * 1e3);
+    j["host_per_iteration_ms"] = tidy(h.hostPerIterationS * 1e3);
+    j["host_per_moe_layer_ms"] = tidy(h.hostPerMoeLayerS * 1e3);
     j["chi_c_a2a"] = h.cA2A;
     j["chi_c_pp"] = h.cPP;
     j["chi_c_ovl"] = h.cOvl;

@@ -1,0 +1,45 @@
+#pragma once
+// `tandem-cli plan MODEL.json --devices N --gbs B --seqlen T [--hardware NAME]
+// [--layout tp,ep,pp,cp,dp,mbs,ckpt]`: cost any MoE or dense geometry on a cluster and list
+// the best feasible layouts [2608.10605 Sec. 5, App. E].
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "mosaic/geometry.h"
+#include "mosaic/perf_model.h"
+
+namespace tandem {
+class JsonReader;
+}
+
+namespace tandem::mosaic {
+
+/// Reads MODEL.json into a counted Geometry. Two forms:
+///  - ladder seed: {"q": 12, "experts": 96, "top_k": 2, "expert_split_factor": 4}
+///    (optional "vocab", default 50257);
+///  - explicit: {"layers", "hidden", "heads", "kv_heads", "ffn_width", "vocab", "experts",
+///    "top_k", "expert_width", "shared_experts", "dense_layers"} (experts 0 = dense; every
+///    width > 0; top_k <= experts; dense_layers <= layers).
+/// Errors go to r.diagnostics() with JSON paths; returns false if any. Calls r.finish().
+bool readPlanModel(JsonReader& r, Geometry& g);
+
+/// Parses "tp,ep,pp,cp,dp,mbs,ckpt" (ckpt optional, default none). False + `error` on failure.
+bool parseLayout(const std::string& text, Plan& plan, std::string& error);
+
+/// Feasible layouts of the grid, best (highest MFU) first, at most `top` (<= 0: all). Every
+/// checkpointing mode is listed as its own layout.
+std::vector<std::pair<Plan, PlanEval>> planLayouts(const Geometry& g, const Cluster& c,
+                                                   const LayoutGrid& grid = {}, int top = 10);
+
+/// One given layout (feasible or not, with the reason).
+PlanEval evaluateLayout(const Geometry& g, const Cluster& c, const Plan& p);
+
+/// {"model": geometry, "cluster": {...}, "layouts": [{tp, ep, pp, cp, dp, mbs, ckpt, mfu,
+/// iteration_s, memory_GB, breakdown_s {...}, feasible, reason}, ...]} best first.
+nlohmann::ordered_json planToJson(const Geometry& g, const Cluster& c,
+                                  const std::vector<std::pair<Plan, PlanEval>>& layouts);
+
+}  // namespace tandem::mosaic

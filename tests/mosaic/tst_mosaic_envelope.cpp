@@ -1,0 +1,180 @@
+// Envelope JSON: defaults (Table 3), round trip, error paths, examples, hardware files.
+#include <QtTest>
+
+#include <fstream>
+#include <sstream>
+
+#include "common/json_reader.h"
+#include "mosaic/envelope.h"
+#include "mosaic/hardware.h"
+#include "mosaic/plan.h"
+#include "scenario/scenario.h"
+
+using namespace tandem;
+using namespace tandem::mosaic;
+
+namespace {
+std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+// Reads {"mosaic": obj} and returns the diagnostics text.
+std::string readErrors(const std::string& mosaicJson, Envelope* out = nullptr) {
+    Diagnostics d;
+    const auto j = nlohmann::json::parse(mosaicJson);
+    JsonReader r(j, "$.mosaic", d);
+    Envelope e;
+    readEnvelope(r, e);
+    if (out) *out = e;
+    return d.str();
+}
+}  // namespace
+
+class TestMosaicEnvelope : public QObject {
+    Q_OBJECT
+private slots:
+    void defaultsAreTable3();
+    void roundTrip();
+    void errors_data();
+    void errors();
+    void hardwareOverride();
+    void examplesParseAndAreCanonical_data();
+    void examplesParseAndAreCanonical();
+    void hardwareFilesMatchBuiltins();
+    void planModelReader();
+};
+
+void TestMosaicEnvelope::defaultsAreTable3() {
+    const Envelope e;
+    QCOMPARE(e.devices(), 256);
+    QCOMPARE(e.hardware.name, std::string("p6-b200"));
+    QVERIFY(std::abs(e.peakBudgetFlops() / 9.95e23 - 1) < 0.001);  // Table 3's C_peak
+    QVERIFY(std::abs(e.modelBudgetFlops() / 1.23e23 - 1) < 0.01);   // Table 4 realizes 1.23e23
+    QCOMPARE(e.qValues.size(), size_t(6));
+    QCOMPARE(e.expertValues.size(), size_t(13));
+    QCOMPARE(e.checkpointing.size(), size_t(4));
+}
+
+void TestMosaicEnvelope::roundTrip() {
+    Envelope e;
+    e.nodes = 4;
+    e.days = 5.5;
+    e.computeBudgetFlops = 3.3e21;
+    e.hardware.memoryBytes = 150e9;  // not a built-in any more: written as an object
+    e.checkpointing = {Checkpointing::Full};
+    const auto j1 = writeEnvelope(e);
+    QVERIFY(j1["hardware"].is_object());
+    Envelope back;
+    Diagnostics d;
+    const nlohmann::json parsed = nlohmann::json::parse(j1.dump());
+    JsonReader r(parsed, "$.mosaic", d);
+    readEnvelope(r, back);
+    QVERIFY2(d.ok(), d.str().c_str());
+    QCOMPARE(writeEnvelope(back).dump(2), j1.dump(2));
+    QCOMPARE(back.hardware.memoryBytes, 150e9);
+    QCOMPARE(back.nodes, 4);
+    // A whole scenario saves and re-parses byte for byte.
+    Scenario s;
+    s.name = "x";
+    s.mosaic = e;
+    const std::string text = scenarioToJson(s);
+    Diagnostics d2;
+    const auto s2 = parseScenario(text, d2);
+    QVERIFY2(s2.has_value(), d2.str().c_str());
+    QCOMPARE(scenarioToJson(*s2), text);
+}
+
+void TestMosaicEnvelope::errors_data() {
+    QTest::addColumn<QString>("json");
+    QTest::addColumn<QString>("expect");
+    QTest::newRow("negative days") << R"({"days": -1})" << "$.mosaic.days: must be in (0, 3650]";
+    QTest::newRow("nodes not integer") << R"({"nodes": 2.5})" << "$.mosaic.nodes: must be an integer";
+    QTest::newRow("devices mismatch") << R"({"nodes": 4, "devices": 30})" << "$.mosaic.devices: must equal nodes x gpus_per_node = 4 x 8 = 32";
+    QTest::newRow("K above every E") << R"({"experts_values": [4, 8], "top_k_values": [2, 16]})" << "$.mosaic.top_k_values[1]: top-K 16 exceeds every expert count";
+    QTest::newRow("unknown hardware") << R"({"hardware": "p6-b20"})" << "did you mean \"p6-b200\"";
+    QTest::newRow("typo key") << R"({"dayz": 3})" << "$.mosaic.dayz: unknown key; did you mean \"days\"?";
+    QTest::newRow("bad ckpt") << R"({"checkpointing": ["ful"]})" << "$.mosaic.checkpointing[0]: must be one of";
+    QTest::newRow("tpp order") << R"({"tokens_per_parameter_min": 200})" << "$.mosaic.tokens_per_parameter_min: must be <= tokens_per_parameter_max";
+    QTest::newRow("frontier order") << R"({"frontier_sparsity": [0.9, 0.8]})" << "$.mosaic.frontier_sparsity[1]: must be strictly ascending";
+    QTest::newRow("G divides d_ff") << R"({"expert_split_values": [3]})" << "$.mosaic.expert_split_values[0]: G = 3 does not divide";
+    QTest::newRow("hardware field") << R"({"hardware": {"name": "h100", "memory_usable_GB": -5}})" << "$.mosaic.hardware.memory_usable_GB: must be > 0";
+    QTest::newRow("law") << R"({"scaling_law": {"beta": 0}})" << "$.mosaic.scaling_law.beta: must be > 0";
+}
+
+void TestMosaicEnvelope::errors() {
+    QFETCH(QString, json);
+    QFETCH(QString, expect);
+    const std::string err = readErrors(json.toStdString());
+    QVERIFY2(err.find(expect.toStdString()) != std::string::npos, err.c_str());
+}
+
+void TestMosaicEnvelope::hardwareOverride() {
+    Envelope e;
+    QVERIFY(readErrors(R"({"hardware": "h100", "nodes": 2})", &e).empty());
+    QCOMPARE(e.hardware.peakFlops, 989e12);
+    QCOMPARE(e.devices(), 16);
+    QVERIFY(readErrors(R"({"hardware": {"name": "gb200-nvl72", "nic_Gbps_per_gpu": 800}, "nodes": 1})", &e).empty());
+    QCOMPARE(e.hardware.gpusPerNode, 72);
+    QCOMPARE(e.hardware.nicBytesPerS, 100e9);  // 800 Gb/s = 100 GB/s
+}
+
+void TestMosaicEnvelope::examplesParseAndAreCanonical_data() {
+    QTest::addColumn<QString>("file");
+    QTest::newRow("table3") << "mosaic-table3.json";
+    QTest::newRow("fig1") << "mosaic-fig1.json";
+}
+
+void TestMosaicEnvelope::examplesParseAndAreCanonical() {
+    QFETCH(QString, file);
+    const std::string text = slurp(std::string(TANDEM_EXAMPLES) + "/" + file.toStdString());
+    Diagnostics d;
+    const auto s = parseScenario(text, d);
+    QVERIFY2(s.has_value(), d.str().c_str());
+    QVERIFY(s->mosaic.has_value());
+    QVERIFY(!s->name.empty() && !s->description.empty());
+    QCOMPARE(scenarioToJson(*s), text);
+}
+
+void TestMosaicEnvelope::hardwareFilesMatchBuiltins() {
+    for (const auto& name : hardwareNames()) {
+        const std::string text = slurp(std::string(TANDEM_HARDWARE_DIR) + "/" + name + ".json");
+        Diagnostics d;
+        const auto j = parseJsonText(text, d);
+        QVERIFY2(d.ok(), d.str().c_str());
+        JsonReader r(j, "$", d);
+        const Hardware h = readHardware(r);
+        QVERIFY2(d.ok(), d.str().c_str());
+        QVERIFY(!h.sources.empty());
+        QCOMPARE(writeHardware(h).dump(), writeHardware(builtinHardware(name)).dump());
+    }
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, builtinHardware("tpu"));
+}
+
+void TestMosaicEnvelope::planModelReader() {
+    Diagnostics d;
+    nlohmann::json j = {{"q", 12}, {"experts", 96}, {"top_k", 2}, {"expert_split_factor", 4}};
+    JsonReader r(j, "$", d);
+    Geometry g;
+    QVERIFY(readPlanModel(r, g));
+    QCOMPARE(g.layers, 48);
+    // Explicit Mixtral-like geometry (8 experts, top-2, no shared expert, 32 layers).
+    nlohmann::json m = {{"layers", 32}, {"hidden", 4096}, {"heads", 32}, {"kv_heads", 8},
+                        {"ffn_width", 14336}, {"vocab", 32000}, {"experts", 8}, {"top_k", 2},
+                        {"expert_width", 14336}, {"shared_experts", 0}, {"dense_layers", 0}};
+    Diagnostics d2;
+    JsonReader r2(m, "$", d2);
+    QVERIFY2(readPlanModel(r2, g), d2.str().c_str());
+    // Mixtral 8x7B: 46.7 B with embeddings; 32 x (attention 41.9 M + 8 x 176.2 M + router) = 46.44 B.
+    QVERIFY(std::abs(g.nTot / 1e9 - 46.44) < 0.05);
+    QVERIFY(std::abs(g.nAct / 1e9 - 12.62) < 0.05);
+    nlohmann::json bad = {{"layers", 32}, {"hidden", 4096}, {"heads", 32}, {"experts", 8}, {"top_k", 9}, {"expert_width", 10}};
+    Diagnostics d3;
+    JsonReader r3(bad, "$", d3);
+    QVERIFY(!readPlanModel(r3, g));
+    QVERIFY(d3.str().find("$.top_k") != std::string::npos);
+}
+
+QTEST_APPLESS_MAIN(TestMosaicEnvelope)
+#include "tst_mosaic_envelope.moc"

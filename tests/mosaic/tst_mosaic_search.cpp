@@ -1,0 +1,145 @@
+// MOSAIC search: frontier shape (compute-optimal at the boundary, cluster-optimal interior) on
+// the Table 3 and Fig. 1 envelopes, determinism, cancellation, reports, reproduce checks.
+#include <QtTest>
+
+#include <atomic>
+#include <cmath>
+#include <set>
+
+#include "mosaic/report.h"
+#include "mosaic/reproduce.h"
+#include "mosaic/search.h"
+
+using namespace tandem::mosaic;
+
+class TestMosaicSearch : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void boundaryVersusInterior_data();
+    void boundaryVersusInterior();
+    void candidatesAreFeasibleAndSorted();
+    void deterministic();
+    void cancellation();
+    void evaluatePlansHeatmap();
+    void csvShapes();
+    void reproduceChecks();
+
+private:
+    SearchResult m_table3;
+};
+
+void TestMosaicSearch::initTestCase() { m_table3 = search(table3Envelope()); }
+
+void TestMosaicSearch::boundaryVersusInterior_data() {
+    QTest::addColumn<bool>("fig1");
+    QTest::newRow("table3") << false;
+    QTest::newRow("fig1") << true;
+}
+
+void TestMosaicSearch::boundaryVersusInterior() {
+    QFETCH(bool, fig1);
+    const Envelope e = fig1 ? fig1Envelope() : table3Envelope();
+    const SearchResult r = fig1 ? search(e) : m_table3;
+    const auto& grid = e.frontierSparsity;
+    // Compute-optimal: L*(S) strictly decreasing, argmin at the largest sparsity (boundary).
+    for (size_t i = 1; i < r.computeOptimal.size(); ++i)
+        QVERIFY(r.computeOptimal[i].loss < r.computeOptimal[i - 1].loss);
+    QCOMPARE(r.computeOptimalS, grid.back());
+    // Cluster-optimal: strictly interior.
+    QVERIFY(r.optimum == 0);
+    QVERIFY(r.clusterOptimalS > grid.front() && r.clusterOptimalS < grid.back());
+    double bestLoss = 1e9;
+    size_t bestBin = 0;
+    for (size_t i = 0; i < r.clusterOptimal.size(); ++i)
+        if (r.clusterOptimal[i].feasible && r.clusterOptimal[i].loss < bestLoss) {
+            bestLoss = r.clusterOptimal[i].loss;
+            bestBin = i;
+        }
+    QVERIFY(bestBin > 0 && bestBin + 1 < grid.size());
+    QCOMPARE(bestLoss, r.candidates[0].loss);
+    // The naive (compute-optimal) choice re-scored on the cluster is worse than the optimum.
+    QVERIFY(std::isfinite(r.naiveOnClusterLoss));
+    QVERIFY(r.naiveOnClusterLoss > r.candidates[0].loss);
+}
+
+void TestMosaicSearch::candidatesAreFeasibleAndSorted() {
+    const Envelope e;
+    const auto& c = m_table3.candidates;
+    QVERIFY(c.size() > 50);
+    for (size_t i = 0; i < c.size(); ++i) {
+        QVERIFY(c[i].eval.feasible);
+        QVERIFY(c[i].eval.memoryGB <= m_table3.deviceMemoryGB);
+        QVERIFY(c[i].eval.mfu > 0 && c[i].eval.mfu < 1);
+        QVERIFY(c[i].geometry.sparsity >= e.minSparsity);
+        const double tpp = c[i].tokens / c[i].geometry.nAct;
+        QVERIFY(tpp >= e.tppMin - 1e-9 && tpp <= e.tppMax + 1e-9);
+        // Eq. 25: D never exceeds what the cluster delivers at this MFU.
+        QVERIFY(c[i].tokens <= deliverableTokens(e, c[i].eval.mfu, c[i].geometry.nAct) * (1 + 1e-12));
+        if (i) QVERIFY(c[i - 1].loss <= c[i].loss);
+    }
+    QVERIFY(std::abs(m_table3.peakBudgetFlops / 9.95e23 - 1) < 0.001);
+}
+
+void TestMosaicSearch::deterministic() {
+    const SearchResult again = search(table3Envelope());
+    QCOMPARE(searchToJson(again).dump(), searchToJson(m_table3).dump());
+}
+
+void TestMosaicSearch::cancellation() {
+    std::atomic<bool> flag{true};
+    QVERIFY_THROWS_EXCEPTION(tandem::Cancelled, search(table3Envelope(), &flag));
+}
+
+void TestMosaicSearch::evaluatePlansHeatmap() {
+    const auto plans = evaluatePlans(ladderGeometry(12, 96, 2, 4), table3Envelope());
+    QVERIFY(plans.size() > 100);
+    int feasible = 0, infeasible = 0;
+    std::set<std::pair<int, int>> ppEp;
+    for (const auto& [p, ev] : plans) {
+        ev.feasible ? ++feasible : ++infeasible;
+        if (!ev.feasible) QVERIFY(!ev.reason.empty());
+        ppEp.insert({p.pp, p.ep});
+    }
+    QVERIFY(feasible > 0 && infeasible > 0);
+    QVERIFY(ppEp.size() > 10);
+}
+
+void TestMosaicSearch::csvShapes() {
+    const std::string f = frontierCsv(m_table3);
+    QVERIFY(f.rfind("sparsity,compute_optimal_loss,cluster_optimal_loss,feasible,extrapolated\n", 0) == 0);
+    QCOMPARE(int(std::count(f.begin(), f.end(), '\n')), int(m_table3.clusterOptimal.size()) + 1);
+    const std::string c = candidatesCsv(m_table3);
+    QCOMPARE(int(std::count(c.begin(), c.end(), '\n')), int(m_table3.candidates.size()) + 1);
+    const auto j = searchToJson(m_table3);
+    QCOMPARE(j["candidates"].size(), m_table3.candidates.size());
+    QVERIFY(j["cluster_optimal"].size() == m_table3.clusterOptimal.size());
+}
+
+void TestMosaicSearch::reproduceChecks() {
+    const tandem::Report rep = reproduceMosaic();
+    QCOMPARE(rep.paper, std::string("2608.10605"));
+    // Checks outside their band with the current calibration (listed in docs/MODEL-MOSAIC.md);
+    // every other check must pass.
+    const std::set<std::string> knownOpen = {
+        "fig8.time_per_flop.G8", "table4.opt.S", "table4.opt.loss", "table4.opt.mfu",
+        "table4.opt.nact_B", "fig11.S_opt.days30", "fig11.nact_B.nodes16", "fig11.S_opt.nodes32",
+        "fig11.nact_B.nodes32", "fig11.S_opt.nodes128", "fig1.S_feasible_max",
+        "fig1.cluster_opt_gain_nats"};
+    std::set<std::string> ids;
+    for (const auto& c : rep.checks) {
+        ids.insert(c.id);
+        if (!knownOpen.count(c.id))
+            QVERIFY2(c.pass, qPrintable(QString::fromStdString(c.id) + " = " + QString::number(c.tandemValue)));
+    }
+    for (const char* id : {"eq10.table4_loss", "table9.ntot.q4", "table9.nact.q18", "table5.s.id4",
+                           "fig8.nopt_tot.S0.649", "fig8.nopt_tot.G8", "fig8.time_per_flop.S0.951",
+                           "table5.pred_mfu.id1", "table5.mfu_order", "table4.opt.G",
+                           "fig11.S_opt.days10", "fig11.nact_B.nodes128", "fig10.median_mfu.G8",
+                           "fig1.compute_opt_S", "fig1.cluster_opt_gain_nats"})
+        QVERIFY2(ids.count(id), id);
+    QCOMPARE(int(rep.checks.size()), 72);
+}
+
+QTEST_APPLESS_MAIN(TestMosaicSearch)
+#include "tst_mosaic_search.moc"
