@@ -259,6 +259,26 @@ nlohmann::json parseJsonText(const std::string& text, Diagnostics& diag) {
         diag.error("line " + std::to_string(line) + ", column " + std::to_string(col),
                    "invalid JSON: " + what);
         return nullptr;
+    } catch (const nlohmann::json::exception& e) {
+        // nlohmann reports a number beyond double's range ("1e400") as out_of_range.406 with
+        // the token but no offset; locate the token so the message still names line and column.
+        std::string what = e.what();
+        const auto pos = what.find("] ");
+        if (pos != std::string::npos) what = what.substr(pos + 2);
+        std::string where = "$";
+        const auto q1 = what.find('\''), q2 = what.rfind('\'');
+        if (q1 != std::string::npos && q2 > q1 + 1) {
+            const auto at = text.find(what.substr(q1 + 1, q2 - q1 - 1));
+            if (at != std::string::npos) {
+                size_t line = 1, col = 1;
+                for (size_t i = 0; i < at; ++i) {
+                    if (text[i] == '\n') { ++line; col = 1; } else { ++col; }
+                }
+                where = "line " + std::to_string(line) + ", column " + std::to_string(col);
+            }
+        }
+        diag.error(where, "invalid JSON: " + what);
+        return nullptr;
     }
 }
 

@@ -70,11 +70,15 @@ void mosaicMetrics(const mosaic::SearchResult& r, Metrics& m) {
 /// Sets dotted `path` in `doc` to `v`, wrapping a scalar into an array when the key holds one.
 bool setPath(nlohmann::json& doc, const std::string& path, const nlohmann::json& v,
              std::string& error) {
+    // Each dotted segment is a literal key: escape JSON-pointer syntax ('~' -> "~0",
+    // '/' -> "~1") so that a typed '~' or '/' gives "no key" instead of a pointer parse error.
     std::string pointer;
     size_t start = 0;
     while (true) {
         const auto dot = path.find('.', start);
-        pointer += "/" + path.substr(start, dot == std::string::npos ? dot : dot - start);
+        pointer += "/";
+        for (char c : path.substr(start, dot == std::string::npos ? dot : dot - start))
+            pointer += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
         if (dot == std::string::npos) break;
         start = dot + 1;
     }

@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# Extra CI stages (issue 7): libFuzzer targets and sanitizer builds, each in its own build dir,
+# each bounded in time. Exits non-zero on any finding (a fuzzer crash, an ASan/UBSan/TSan report,
+# a failing test) or a build failure; prints one summary line per stage.
+#
+#   scripts/ci-extra.sh                 # all stages
+#   scripts/ci-extra.sh fuzz asan       # some stages: fuzz, asan, tsan
+#
+# Environment (defaults in brackets):
+#   TANDEM_FUZZ_SECONDS   seconds per fuzz target [60]
+#   TANDEM_CI_JOBS        parallel build jobs and concurrent fuzzers [2]
+#   TANDEM_FUZZ_BUILD, TANDEM_ASAN_BUILD, TANDEM_TSAN_BUILD
+#                         build dirs [build-fuzz, build-asan, build-tsan]
+#   TANDEM_TEST_TIMEOUT   seconds per sanitized test suite [600]
+#   TANDEM_TSAN_GUI       1: also build the GUI worker test (tst_job_runner) under TSan [auto:
+#                         1 when Qt Widgets and Charts are installed]
+# Fuzz findings are written to <fuzz build>/artifacts/; the seed corpus in tests/fuzz/corpus/ is
+# never modified (each run grows a copy under <fuzz build>/corpus-work/).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+fuzz_seconds=${TANDEM_FUZZ_SECONDS:-60}
+jobs=${TANDEM_CI_JOBS:-2}
+fuzz_dir=${TANDEM_FUZZ_BUILD:-build-fuzz}
+asan_dir=${TANDEM_ASAN_BUILD:-build-asan}
+tsan_dir=${TANDEM_TSAN_BUILD:-build-tsan}
+test_timeout=${TANDEM_TEST_TIMEOUT:-600}
+stages=("$@")
+[ ${#stages[@]} -eq 0 ] && stages=(fuzz asan tsan)
+
+summary=()
+failed=0
+note() { echo "[ci-extra] $*"; }
+record() {  # record STAGE STATUS SECONDS DETAIL
+  summary+=("$(printf '%-6s %-5s %5ss  %s' "$1" "$2" "$3" "$4")")
+  [ "$2" = "PASS" ] || failed=1
+}
+generator=()
+mkdir -p "$fuzz_dir" "$asan_dir" "$tsan_dir"
+command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
+
+# Sanitizer runtime options: stop at the first report, with a stack trace.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:strict_string_checks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
+export QT_QPA_PLATFORM=offscreen
+
+need_clang() {
+  if command -v clang++ >/dev/null 2>&1 &&
+     echo 'extern "C" int LLVMFuzzerTestOneInput(const char*, unsigned long){return 0;}' |
+       clang++ -x c++ -fsanitize=fuzzer,address - -o /tmp/tandem-fuzz-probe.$$ 2>/dev/null; then
+    rm -f /tmp/tandem-fuzz-probe.$$
+    return 0
+  fi
+  note "clang with libFuzzer not found; installing clang and libclang-rt-14-dev"
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+    --no-install-recommends clang libclang-rt-14-dev >/dev/null
+}
+
+# ---------------------------------------------------------------------------------------------
+stage_fuzz() {
+  local t0=$SECONDS
+  if ! need_clang; then record fuzz FAIL $((SECONDS - t0)) "clang/libFuzzer unavailable"; return; fi
+  note "fuzz: configuring $fuzz_dir (clang, ASan + UBSan, libFuzzer)"
+  if ! CC=clang CXX=clang++ cmake -S . -B "$fuzz_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+        -DTANDEM_BUILD_GUI=OFF -DTANDEM_FUZZ=ON >"$fuzz_dir/ci-configure.log" 2>&1 ||
+     ! cmake --build "$fuzz_dir" --parallel "$jobs" --target fuzzers; then
+    tail -20 "$fuzz_dir/ci-configure.log" 2>/dev/null
+    record fuzz FAIL $((SECONDS - t0)) "build failed"
+    return
+  fi
+  local targets=() t
+  for d in tests/fuzz/corpus/*/; do targets+=("$(basename "$d")"); done
+  mkdir -p "$fuzz_dir/artifacts" "$fuzz_dir/logs"
+  note "fuzz: ${#targets[@]} targets x ${fuzz_seconds}s, $jobs at a time"
+  local pids=() names=() bad=()
+  run_one() {
+    local t=$1 work="$fuzz_dir/corpus-work/$1"
+    mkdir -p "$work"
+    # -timeout: an input that takes > 10 s is a hang; -rss_limit_mb: runaway memory is a finding.
+    timeout $((fuzz_seconds + 120)) "$fuzz_dir/tests/fuzz/fuzz_$t" "$work" "tests/fuzz/corpus/$t" \
+      -max_total_time="$fuzz_seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+      -artifact_prefix="$fuzz_dir/artifacts/$t-" >"$fuzz_dir/logs/$t.log" 2>&1
+  }
+  for t in "${targets[@]}"; do
+    run_one "$t" &
+    pids+=($!)
+    names+=("$t")
+    if [ ${#pids[@]} -ge "$jobs" ]; then
+      wait "${pids[0]}" || bad+=("${names[0]}")
+      pids=("${pids[@]:1}")
+      names=("${names[@]:1}")
+    fi
+  done
+  for i in "${!pids[@]}"; do wait "${pids[$i]}" || bad+=("${names[$i]}"); done
+  for t in "${targets[@]}"; do
+    local runs
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$fuzz_dir/logs/$t.log" | grep -o '[0-9]*$')
+    note "fuzz_$t: ${runs:-?} executions"
+  done
+  if [ ${#bad[@]} -gt 0 ]; then
+    for t in "${bad[@]}"; do
+      note "fuzz_$t FOUND A PROBLEM; log: $fuzz_dir/logs/$t.log"
+      grep -E 'ERROR|invariant violated|runtime error|Test unit written|timeout' "$fuzz_dir/logs/$t.log" | head -8
+    done
+    record fuzz FAIL $((SECONDS - t0)) "findings in: ${bad[*]} (reproducers in $fuzz_dir/artifacts/)"
+  else
+    record fuzz PASS $((SECONDS - t0)) "${#targets[@]} targets x ${fuzz_seconds}s, no findings"
+  fi
+}
+
+# ---------------------------------------------------------------------------------------------
+# Core test suites (no GUI) under AddressSanitizer + UndefinedBehaviorSanitizer (gcc).
+stage_asan() {
+  local t0=$SECONDS
+  local flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+  note "asan: configuring $asan_dir (ASan + UBSan, core suites and tandem-cli)"
+  if ! cmake -S . -B "$asan_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DTANDEM_BUILD_GUI=OFF -DCMAKE_CXX_FLAGS="$flags" \
+        -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >"$asan_dir/ci-configure.log" 2>&1 ||
+     ! cmake --build "$asan_dir" --parallel "$jobs"; then
+    tail -20 "$asan_dir/ci-configure.log" 2>/dev/null
+    record asan FAIL $((SECONDS - t0)) "build failed"
+    return
+  fi
+  note "asan: running the core suites"
+  if ctest --test-dir "$asan_dir" --output-on-failure --timeout "$test_timeout" -j "$jobs"; then
+    record asan PASS $((SECONDS - t0)) "$(ctest --test-dir "$asan_dir" -N | grep -c 'Test *#') suites clean"
+  else
+    record asan FAIL $((SECONDS - t0)) "a suite failed or a sanitizer reported (see above)"
+  fi
+}
+
+# ---------------------------------------------------------------------------------------------
+# Threaded code under ThreadSanitizer (clang): the sweep thread pool and, with the GUI, the
+# coalescing worker (ui/job_runner).
+stage_tsan() {
+  local t0=$SECONDS
+  local gui=${TANDEM_TSAN_GUI:-auto}
+  if [ "$gui" = auto ]; then
+    gui=0
+    dpkg-query -W -f='${Status}' qt6-charts-dev 2>/dev/null | grep -q "install ok installed" && gui=1
+  fi
+  local gui_flag=OFF tests=(tst_sweep)
+  [ "$gui" = 1 ] && gui_flag=ON && tests+=(tst_job_runner)
+  if ! need_clang; then record tsan FAIL $((SECONDS - t0)) "clang unavailable"; return; fi
+  note "tsan: configuring $tsan_dir (clang, TSan; suites: ${tests[*]})"
+  if ! CC=clang CXX=clang++ cmake -S . -B "$tsan_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DTANDEM_BUILD_GUI=$gui_flag -DCMAKE_CXX_FLAGS="-fsanitize=thread -fno-omit-frame-pointer" \
+        -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" >"$tsan_dir/ci-configure.log" 2>&1 ||
+     ! cmake --build "$tsan_dir" --parallel "$jobs" --target "${tests[@]}"; then
+    tail -20 "$tsan_dir/ci-configure.log" 2>/dev/null
+    record tsan FAIL $((SECONDS - t0)) "build failed"
+    return
+  fi
+  local regex
+  regex="^($(IFS='|'; echo "${tests[*]}"))\$"
+  note "tsan: running ${tests[*]}"
+  if ctest --test-dir "$tsan_dir" --output-on-failure --timeout "$test_timeout" -R "$regex"; then
+    record tsan PASS $((SECONDS - t0)) "${tests[*]} clean"
+  else
+    record tsan FAIL $((SECONDS - t0)) "a suite failed or TSan reported a race (see above)"
+  fi
+}
+
+for s in "${stages[@]}"; do
+  case "$s" in
+    fuzz) stage_fuzz ;;
+    asan) stage_asan ;;
+    tsan) stage_tsan ;;
+    *) note "unknown stage '$s' (fuzz, asan, tsan)"; failed=1 ;;
+  esac
+done
+
+echo
+echo "[ci-extra] summary (stage, result, time, detail):"
+for l in "${summary[@]}"; do echo "  $l"; done
+exit $failed

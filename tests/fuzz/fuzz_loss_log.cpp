@@ -1,0 +1,36 @@
+// Fuzz target: loss-log importer (parseLossLog) and the L(S) fit behind `inspect`.
+// Invariants: never crashes or hangs (the fit is capped); rejections are explained; every
+// series has steps >= 0 and finite losses; a fit reports finite parameters or an error.
+#include <cmath>
+
+#include "fuzz_support.h"
+#include "io/loss_fit.h"
+#include "io/loss_log.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    using namespace tandem;
+    Diagnostics diag("loss.csv");
+    const auto log = io::parseLossLog(fuzz::text(data, size), diag);
+    if (!log) {
+        fuzz::requireExplained(diag);
+        return 0;
+    }
+    for (const auto& s : log->series) {
+        fuzz::require(s.step.size() == s.loss.size(), "series length mismatch");
+        for (size_t i = 0; i < s.step.size(); ++i) {
+            fuzz::require(std::isfinite(s.step[i]) && s.step[i] >= 0, "negative or non-finite step");
+            fuzz::require(std::isfinite(s.loss[i]), "non-finite loss");
+        }
+    }
+    if (const auto* p = log->preferred()) {
+        Diagnostics fd("loss.csv");
+        const auto fit = io::fitLossCurve(p->step, p->loss, fd);
+        if (fit) {
+            (void)io::lossFitToJson(*fit).dump();
+            (void)io::predictLoss(*fit, p->step.back());
+        } else {
+            fuzz::requireExplained(fd);
+        }
+    }
+    return 0;
+}

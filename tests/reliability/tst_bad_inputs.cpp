@@ -1,0 +1,354 @@
+// Issue 7, "one validation layer for every input": a table of bad inputs across every reader
+// (scenario JSON with both sections, hardware objects, plan MODEL.json, Hugging Face configs,
+// nccl-tests logs, loss logs, load traces, sweep axes, shards and merges). Each row names the
+// exact path the message must carry (JSON path, `line N`, `line N, column "x"`, `file`, or the
+// swept key) and the words of the reason. Includes the peer-tool faults issue 7 lists: seconds
+// read as milliseconds, Gb/s read as GB/s, dimensions that disagree (K > E, EP/DP, nodes x GPUs
+// per node != devices), efficiencies above 1, targets below the reachable loss.
+#include <QtTest>
+
+#include "common/json_reader.h"
+#include "io/hf_config.h"
+#include "io/load_trace.h"
+#include "io/loss_log.h"
+#include "io/nccl_tests.h"
+#include "mosaic/hardware.h"
+#include "mosaic/plan.h"
+#include "scenario/scenario.h"
+#include "sweep/sweep.h"
+
+using namespace tandem;
+
+namespace {
+
+/// Runs the reader named by `kind` on `input` and returns its diagnostics.
+Diagnostics diagnose(const QString& kind, const std::string& input) {
+    Diagnostics d("input");
+    if (kind == "scenario") {
+        const auto s = parseScenario(input, d);
+        if (s && d.ok()) d.error("(accepted)", "the reader accepted this input");
+    } else if (kind == "hardware") {
+        // A hardware file on its own (resources/hardware/*.json): paths start at "$".
+        const auto j = parseJsonText(input, d);
+        if (d.ok()) {
+            JsonReader r(j, "$", d);
+            if (!j.is_object()) d.error("$", "must be a JSON object");
+            else (void)mosaic::readHardware(r);
+        }
+    } else if (kind == "plan") {
+        const auto j = parseJsonText(input, d);
+        if (d.ok()) {
+            JsonReader r(j, "$", d);
+            mosaic::Geometry g;
+            (void)mosaic::readPlanModel(r, g);
+        }
+    } else if (kind == "hf") {
+        const auto j = parseJsonText(input, d);
+        if (d.ok()) (void)io::importModelConfig(j, d);
+    } else if (kind == "nccl") {
+        (void)io::parseNcclTests(input, "log.txt", d);
+    } else if (kind == "loss") {
+        (void)io::parseLossLog(input, d);
+    } else if (kind == "trace") {
+        (void)io::parseLoadTrace(input, d);
+    } else if (kind == "axis" || kind == "shard") {
+        // String errors start with the swept key ("mosaic.nodes: ..."); split it off as the path.
+        std::string err;
+        sweep::Axis a;
+        sweep::Shard s;
+        const bool ok = kind == "axis" ? sweep::parseAxis(input, a, err) : sweep::parseShard(input, s, err);
+        if (!ok) {
+            const auto colon = err.find(": ");
+            if (kind == "axis" && colon != std::string::npos && input.rfind(err.substr(0, colon), 0) == 0)
+                d.error(err.substr(0, colon), err.substr(colon + 2));
+            else
+                d.error("", err);
+        }
+    } else if (kind == "sweep") {
+        // input: "AXIS" applied to a small valid MOSAIC scenario; only validation runs (the
+        // sweep stops before computing when any point is invalid).
+        Scenario s;
+        s.mosaic = mosaic::Envelope{};
+        s.mosaic->nodes = 2;
+        sweep::Axis a;
+        std::string err;
+        if (!sweep::parseAxis(input, a, err)) {
+            d.error("(axis)", err);
+        } else {
+            const auto t = sweep::run(scenarioToJson(s), {a}, {}, 1, d);
+            if (d.ok()) d.error("(accepted)", "the sweep ran");
+        }
+    } else if (kind == "merge") {
+        // Shard files separated by a line holding only "---".
+        std::vector<std::string> csvs(1);
+        size_t start = 0;
+        while (start <= input.size()) {
+            const auto nl = input.find('\n', start);
+            const std::string line = input.substr(start, nl == std::string::npos ? nl : nl - start);
+            if (line == "---") csvs.emplace_back();
+            else if (!line.empty() || nl != std::string::npos) csvs.back() += line + "\n";
+            if (nl == std::string::npos) break;
+            start = nl + 1;
+        }
+        std::vector<std::string> names;
+        for (size_t i = 0; i < csvs.size(); ++i) names.push_back("shard" + std::to_string(i) + ".csv");
+        (void)sweep::merge(csvs, names, d);
+    } else {
+        d.error("(test)", "unknown kind " + kind.toStdString());
+    }
+    return d;
+}
+
+QByteArray ml(const char* body) { return QByteArray("{\"ml_for_ml\": {") + body + "}}"; }
+QByteArray moe(const char* body) { return QByteArray("{\"mosaic\": {") + body + "}}"; }
+
+const char* kMixtral =
+    R"({"model_type": "mixtral", "num_hidden_layers": 32, "hidden_size": 4096,
+        "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 14336,
+        "vocab_size": 32000, "num_local_experts": 8, "num_experts_per_tok": %K%,
+        "tie_word_embeddings": false})";
+
+QByteArray mixtral(const char* k) { return QByteArray(kMixtral).replace("%K%", k); }
+
+const char* kNcclHeader =
+    "# nThread 1 nGpus 1 minBytes 8 maxBytes 8589934592 step: 2(factor) warmup iters: 5 iters: 20\n"
+    "#  Rank  0 Group  0 Pid 1 on node0 device  0 [0x1b] NVIDIA H100 80GB HBM3\n"
+    "#  Rank  1 Group  0 Pid 2 on node0 device  1 [0x2b] NVIDIA H100 80GB HBM3\n"
+    "#                                                              out-of-place                       in-place\n"
+    "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+    "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n";
+
+}  // namespace
+
+class TstBadInputs : public QObject {
+    Q_OBJECT
+private slots:
+    void rejected_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QByteArray>("input");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QStringList>("words");
+        auto row = [](const char* name, const char* kind, const QByteArray& input, const char* path,
+                      QStringList words) {
+            QTest::newRow(name) << QString(kind) << input << QString(path) << words;
+        };
+
+        // Scenario files: syntax and shape.
+        row("scenario: truncated JSON", "scenario", "{\"ml_for_ml\": {\n  \"fabric_GBps\": 400,\n",
+            "line 3, column 1", {"invalid JSON"});
+        row("scenario: array root", "scenario", "[1, 2]", "$", {"must be a JSON object"});
+        row("scenario: no section", "scenario", "{\"name\": \"x\"}", "$", {"ml_for_ml", "mosaic"});
+        row("scenario: section not an object", "scenario", "{\"ml_for_ml\": 5}", "$.ml_for_ml",
+            {"must be an object", "a number"});
+        row("scenario: misspelt section", "scenario", "{\"mosiac\": {}}", "$.mosiac",
+            {"unknown key", "did you mean \"mosaic\""});
+        row("scenario: future version", "scenario", "{\"tandem_scenario_version\": 2, \"mosaic\": {}}",
+            "$.tandem_scenario_version", {"in [1, 1]", "got 2"});
+
+        // ml_for_ml: types, ranges and units in key names.
+        row("ml: negative fabric bandwidth", "scenario", ml("\"fabric_GBps\": -5"),
+            "$.ml_for_ml.fabric_GBps", {">= 0", "got -5"});
+        row("ml: bandwidth as text", "scenario", ml("\"nic_GBps\": \"100\""), "$.ml_for_ml.nic_GBps",
+            {"must be a number", "a string"});
+        // Regression (found by this suite): nlohmann's out_of_range for 1e400 escaped
+        // parseJsonText and aborted tandem-cli validate.
+        row("ml: overflowing number", "scenario", ml("\"fabric_GBps\": 1e400"), "line 1, column 31",
+            {"invalid JSON", "number overflow", "1e400"});
+        row("ml: seconds key for a milliseconds field", "scenario",
+            ml("\"microbatch_compute_s\": 0.0593"), "$.ml_for_ml.microbatch_compute_s",
+            {"unknown key", "did you mean \"microbatch_compute_ms\""});
+        row("ml: overlap window in seconds", "scenario", ml("\"overlap_window_s\": 0.01"),
+            "$.ml_for_ml.overlap_window_s", {"unknown key", "did you mean \"overlap_window_ms\""});
+        row("ml: Gbps (bits) for a GBps (bytes) key", "scenario", ml("\"fabric_Gbps\": 3840"),
+            "$.ml_for_ml.fabric_Gbps", {"unknown key", "did you mean \"fabric_GBps\""});
+        row("ml: background compute in seconds", "scenario",
+            ml("\"background_job\": {\"compute_s\": 0.069}"), "$.ml_for_ml.background_job.compute_s",
+            {"unknown key", "did you mean \"compute_ms\""});
+        row("ml: target below the reachable loss", "scenario", ml("\"target_factors\": [1.01, 0.95]"),
+            "$.ml_for_ml.target_factors[1]", {"not above the reachable loss", "loss_floor"});
+        row("ml: loss floor above l_min", "scenario", ml("\"progress\": {\"loss_floor\": 3}"),
+            "$.ml_for_ml.progress.loss_floor", {"must be below l_min"});
+        row("ml: misspelt policy", "scenario", ml("\"policies\": [\"Static\", \"Jiont\"]"),
+            "$.ml_for_ml.policies[1]", {"unknown policy", "did you mean \"Joint\""});
+        row("ml: unknown precision", "scenario", ml("\"precisions\": [\"BF16\", \"FP6\"]"),
+            "$.ml_for_ml.precisions[1]", {"must be one of"});
+        row("ml: zero accumulation", "scenario", ml("\"gradient_accumulations\": [4, 0]"),
+            "$.ml_for_ml.gradient_accumulations[1]", {"in [1, 4096]"});
+        row("ml: fractional accumulation", "scenario", ml("\"gradient_accumulations\": [2.5]"),
+            "$.ml_for_ml.gradient_accumulations[0]", {"must be an integer"});
+        row("ml: trace scenario without a file", "scenario", ml("\"scenario\": \"trace\""),
+            "$.ml_for_ml.trace_file", {"required", "trace"});
+        row("ml: empty background sweep", "scenario", ml("\"background_jobs\": []"),
+            "$.ml_for_ml.background_jobs", {"at least 1"});
+        row("ml: congestion efficiency above 1", "scenario", ml("\"cc_efficiency\": 1.5"),
+            "$.ml_for_ml.cc_efficiency", {"in (0, 1]"});
+        row("ml: background job on zero nodes", "scenario", ml("\"background_job\": {\"nodes\": 0}"),
+            "$.ml_for_ml.background_job.nodes", {"in [1, 100000]"});
+        row("ml: zero horizon", "scenario", ml("\"horizon_s\": 0"), "$.ml_for_ml.horizon_s", {"got 0"});
+        row("ml: unknown mode", "scenario", ml("\"mode\": \"closed-loop\""), "$.ml_for_ml.mode",
+            {"must be one of", "did you mean \"closed_loop\""});
+
+        // mosaic: envelope cross-field checks.
+        row("moe: top-K above every E", "scenario", moe("\"top_k_values\": [2, 8], \"experts_values\": [4]"),
+            "$.mosaic.top_k_values[1]", {"K <= E"});
+        row("moe: devices disagree with nodes x GPUs", "scenario", moe("\"nodes\": 4, \"devices\": 30"),
+            "$.mosaic.devices", {"must equal nodes x gpus_per_node", "4 x 8 = 32", "got 30"});
+        row("moe: unknown hardware", "scenario", moe("\"hardware\": \"h1000\""), "$.mosaic.hardware",
+            {"unknown hardware", "did you mean \"h100\""});
+        row("moe: zero days", "scenario", moe("\"days\": 0"), "$.mosaic.days", {"in (0, 3650]"});
+        row("moe: ten-year window", "scenario", moe("\"days\": 5000"), "$.mosaic.days", {"in (0, 3650]"});
+        row("moe: goodput above 1", "scenario", moe("\"goodput\": 1.2"), "$.mosaic.goodput", {"in (0, 1]"});
+        row("moe: G does not divide d_ff", "scenario", moe("\"expert_split_values\": [3]"),
+            "$.mosaic.expert_split_values[0]", {"does not divide d_ff"});
+        row("moe: TPP min above max", "scenario", moe("\"tokens_per_parameter_min\": 200"),
+            "$.mosaic.tokens_per_parameter_min", {"tokens_per_parameter_max"});
+        row("moe: frontier not ascending", "scenario", moe("\"frontier_sparsity\": [0.9, 0.8]"),
+            "$.mosaic.frontier_sparsity[1]", {"ascending"});
+        row("moe: unknown checkpointing", "scenario", moe("\"checkpointing\": [\"partial\"]"),
+            "$.mosaic.checkpointing[0]", {"must be one of"});
+        row("moe: misspelt law coefficient", "scenario", moe("\"scaling_law\": {\"alpah\": 0.1}"),
+            "$.mosaic.scaling_law.alpah", {"unknown key", "did you mean \"alpha\""});
+        row("moe: sparsity 1", "scenario", moe("\"min_sparsity\": 1"), "$.mosaic.min_sparsity", {"[0, 1)"});
+        row("moe: hardware neither name nor object", "scenario", moe("\"hardware\": 5"),
+            "$.mosaic.hardware", {"hardware name or an object"});
+        row("moe: custom node disagrees with devices", "scenario",
+            moe("\"hardware\": {\"gpus_per_node\": 4}, \"nodes\": 2, \"devices\": 16"),
+            "$.mosaic.devices", {"2 x 4 = 8", "got 16"});
+        row("moe: hardware GPUs per node 0", "scenario", moe("\"hardware\": {\"gpus_per_node\": 0}"),
+            "$.mosaic.hardware.gpus_per_node", {"in [1, 1024]"});
+
+        // Hardware files.
+        row("hardware: negative memory", "hardware", "{\"memory_usable_GB\": -1}", "$.memory_usable_GB", {"> 0"});
+        row("hardware: NIC in GB/s instead of Gb/s", "hardware", "{\"nic_GBps_per_gpu\": 50}",
+            "$.nic_GBps_per_gpu", {"unknown key", "did you mean \"nic_Gbps_per_gpu\""});
+        row("hardware: bus efficiency above link", "hardware", "{\"inter_bus_efficiency\": 1.3}",
+            "$.inter_bus_efficiency", {"in (0, 1]"});
+        row("hardware: NVLink as text", "hardware", "{\"nvlink_GBps\": \"900 GB/s\"}", "$.nvlink_GBps",
+            {"must be a number"});
+        row("hardware: latency in ms", "hardware", "{\"inter_latency_ms\": 0.035}", "$.inter_latency_ms",
+            {"unknown key", "did you mean \"inter_latency_us\""});
+
+        // Plan MODEL.json.
+        row("plan: K > E (ladder)", "plan", "{\"q\": 8, \"experts\": 4, \"top_k\": 8}", "$.top_k",
+            {"must be <= experts"});
+        row("plan: K > E (explicit)", "plan",
+            "{\"layers\": 4, \"hidden\": 512, \"heads\": 8, \"experts\": 4, \"top_k\": 6, \"expert_width\": 256}",
+            "$.top_k", {"experts = 4"});
+        row("plan: kv heads do not divide heads", "plan",
+            "{\"layers\": 4, \"hidden\": 512, \"heads\": 16, \"kv_heads\": 5, \"ffn_width\": 2048}", "$.kv_heads",
+            {"must divide heads"});
+        row("plan: no layers", "plan", "{\"hidden\": 512, \"heads\": 8, \"ffn_width\": 2048}", "$.layers",
+            {"is required"});
+        row("plan: MoE without expert width", "plan",
+            "{\"layers\": 4, \"hidden\": 512, \"heads\": 8, \"experts\": 8, \"top_k\": 2}", "$.expert_width",
+            {"is required"});
+        row("plan: more dense layers than layers", "plan",
+            "{\"layers\": 4, \"hidden\": 512, \"heads\": 8, \"experts\": 8, \"top_k\": 2, \"expert_width\": 256, "
+            "\"ffn_width\": 2048, \"dense_layers\": 5}",
+            "$.dense_layers", {"must be <= layers"});
+        row("plan: G does not divide d_ff", "plan", "{\"q\": 8, \"expert_split_factor\": 3}",
+            "$.expert_split_factor", {"must divide d_ff"});
+        row("plan: HF key in a plan model", "plan", "{\"q\": 8, \"num_layers\": 32}", "$.num_layers",
+            {"unknown key"});
+
+        // Hugging Face configs.
+        row("hf: not an object", "hf", "[]", "$", {"must be a JSON object"});
+        row("hf: unsupported model type", "hf", "{\"model_type\": \"mixtrall\"}", "$.model_type",
+            {"unsupported", "did you mean \"mixtral\""});
+        row("hf: K > E", "hf", mixtral("9"), "$", {"exceeds the number of routed experts"});
+        row("hf: required field missing", "hf", "{\"model_type\": \"mixtral\", \"hidden_size\": 4096}",
+            "$.num_hidden_layers", {"is required for model_type \"mixtral\""});
+        row("hf: width as text", "hf", QByteArray(mixtral("2")).replace("\"hidden_size\": 4096", "\"hidden_size\": \"4096\""),
+            "$.hidden_size", {"must be an integer"});
+        row("hf: kv heads above heads", "hf", QByteArray(mixtral("2")).replace("\"num_key_value_heads\": 8", "\"num_key_value_heads\": 64"),
+            "$.num_key_value_heads", {"must be <= num_attention_heads"});
+
+        // nccl-tests logs.
+        row("nccl: NCCL failure line", "nccl",
+            QByteArray(kNcclHeader) + "   1048576        262144     float     sum      -1    30.1   34.84   65.32      0    29.9   35.07   65.76      0\n"
+            "node0: Test NCCL failure common.cu:958 'unhandled system error'\n",
+            "line 8", {"NCCL"});
+        row("nccl: no data rows", "nccl", kNcclHeader, "file", {"no"});
+        row("nccl: malformed row", "nccl",
+            QByteArray(kNcclHeader) + "   1048576        262144     float     sum      -1    30.1   abc   65.32      0    29.9   35.07   65.76      0\n",
+            "line 7", {"row"});
+
+        // Loss logs.
+        row("loss: no step column", "loss", "epoch,loss\n0,10\n1,9\n", "line 1", {"no step column"});
+        row("loss: no loss column", "loss", "step,lr\n0,0.1\n1,0.1\n", "line 1", {"loss"});
+        row("loss: text in a loss cell", "loss", "step,loss\n0,10\n1,nine\n", "line 3, column \"loss\"",
+            {"number"});
+        row("loss: negative step", "loss", "step,loss\n0,10\n-1,9\n", "line 3, column \"step\"",
+            {"must be a number >= 0", "-1"});
+        row("loss: empty file", "loss", "", "file", {"no"});
+
+        // Load traces.
+        row("trace: unknown header", "trace", "when,amount\n0,1\n", "line 1", {"header needs a load column"});
+        row("trace: rate without time", "trace", "GBps\n5\n", "line 1", {"needs a time column"});
+        row("trace: negative load", "trace", "time_s,bytes_per_s\n0,1e9\n1,-5\n", "line 3, column \"bytes_per_s\"",
+            {">= 0"});
+        row("trace: time going backwards", "trace", "time_s,GBps\n0,1\n2,1\n1,1\n", "line 4", {"increase strictly"});
+        row("trace: window without a length", "trace", "bytes\n1e9\n", "line 2", {"window length"});
+        row("trace: empty", "trace", "# nothing\n", "file", {"no rows"});
+
+        // Sweep axes, shards, runs and merges.
+        row("axis: no equals sign", "axis", "mosaic.nodes", "", {"expected PATH=VALUES"});
+        row("axis: range without count", "axis", "mosaic.nodes=1:4", "mosaic.nodes", {"lo:hi:n"});
+        row("axis: one-point range", "axis", "mosaic.nodes=1:4:1", "mosaic.nodes", {"2 <= n"});
+        row("axis: empty list item", "axis", "mosaic.nodes=1,,3", "mosaic.nodes", {"empty value"});
+        row("shard: index equals count", "shard", "2/2", "", {"0 <= i < n"});
+        row("sweep: unknown key", "sweep", "mosaic.node=2,4", "mosaic.node", {"no key \"mosaic.node\""});
+        row("sweep: value invalid at a point", "sweep", "mosaic.nodes=2,0",
+            "point 1 (mosaic.nodes=0) $.mosaic.nodes", {"in [1, 100000]"});
+        // Regression (found by this suite): '~' made nlohmann::json_pointer throw out of
+        // sweep::run and aborted tandem-cli sweep.
+        row("sweep: pointer syntax in the key", "sweep", "mosaic.~nodes=2", "mosaic.~nodes", {"no key"});
+        row("sweep: slash in the key", "sweep", "mosaic/nodes=2", "mosaic/nodes", {"no key"});
+        row("merge: header differs", "merge", "point,a\n0,1\n---\npoint,b\n1,2\n", "shard1.csv: line 1",
+            {"header differs"});
+        row("merge: point missing", "merge", "point,a\n0,1\n---\npoint,a\n2,2\n", "inputs", {"point 1 is missing"});
+        row("merge: point twice", "merge", "point,a\n0,1\n---\npoint,a\n0,1\n", "shard1.csv: line 2",
+            {"more than one shard"});
+        row("merge: unterminated quote", "merge", "point,a\n0,\"x\n", "shard0.csv: line 3", {"unterminated"});
+        row("merge: not a sweep table", "merge", "a,b\n0,1\n", "shard0.csv: line 1", {"first column"});
+    }
+
+    void rejected() {
+        QFETCH(QString, kind);
+        QFETCH(QByteArray, input);
+        QFETCH(QString, path);
+        QFETCH(QStringList, words);
+        const Diagnostics d = diagnose(kind, input.toStdString());
+        QVERIFY2(!d.ok(), "input was accepted");
+        bool found = false;
+        for (const auto& issue : d.items()) {
+            if (QString::fromStdString(issue.path) != path) continue;
+            bool all = true;
+            for (const auto& w : words) all = all && QString::fromStdString(issue.message).contains(w);
+            found = found || all;
+        }
+        QVERIFY2(found, qPrintable(QStringLiteral("expected %1: %2\ngot:\n%3")
+                                       .arg(path, words.join(QStringLiteral(" ... ")),
+                                            QString::fromStdString(d.str()))));
+    }
+
+    void everyRowHasAFileLabel() {
+        // Messages carry the file name they were given (Issue::str() = "file: path: reason").
+        Diagnostics d("my-scenario.json");
+        (void)parseScenario(ml("\"fabric_GBps\": -5").toStdString(), d);
+        QVERIFY(!d.ok());
+        QCOMPARE(QString::fromStdString(d.items().front().str()),
+                 QStringLiteral("my-scenario.json: $.ml_for_ml.fabric_GBps: must be >= 0 (got -5)"));
+    }
+
+    void allProblemsReportedAtOnce() {
+        // A file with three independent problems lists all three, not only the first.
+        Diagnostics d;
+        (void)parseScenario(
+            R"({"ml_for_ml": {"fabric_GBps": -1, "nic_GBps": "x"}, "mosaic": {"days": 0}})", d);
+        QCOMPARE(d.items().size(), size_t(3));
+    }
+};
+
+QTEST_APPLESS_MAIN(TstBadInputs)
+#include "tst_bad_inputs.moc"

@@ -1,0 +1,348 @@
+// Issue 7, engine invariants at the extremes of every control: 1 GPU, 1 node, zero background,
+// 16+ background jobs, bandwidth at the GUI's slider ends, 10 GB gradients, 512 experts, a 1-day
+// and a 365-day window. Each run must give a sensible result or a clear "not reached" /
+// "infeasible" answer within its horizon, never NaN or negative times, achieved rates above
+// capacity, MFU above 100 % or memory above the device's. Horizons are small so the suite stays
+// within seconds.
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+
+#include "mlforml/fluid.h"
+#include "mlforml/presets.h"
+#include "mlforml/simulate.h"
+#include "mosaic/plan.h"
+#include "mosaic/search.h"
+#include "scenario/scenario.h"
+
+Q_DECLARE_METATYPE(tandem::mlforml::Params)
+Q_DECLARE_METATYPE(tandem::mosaic::Envelope)
+
+using namespace tandem;
+using namespace tandem::mlforml;
+
+namespace {
+
+/// Scenario 1 shrunk to one point, one offset, a short replay and a 2-day horizon.
+Params smallMl(int background) {
+    Params p = scenario1Params();
+    p.backgroundJobs = {background};
+    p.startOffsets = 1;
+    p.replayIterations = 3;
+    p.policies = {"Static", "Decoupled", "Joint"};
+    p.horizonS = 2 * 86400.0;
+    return p;
+}
+
+/// Checks every invariant of an ML-for-ML result; returns "" or the first violation.
+QString mlInvariants(const Params& p, const Result& r) {
+    if (r.points.empty()) return "no points";
+    for (const auto& pt : r.points) {
+        for (double s : {pt.dpShareBf16, pt.dpShareMxfp4})
+            if (!std::isnan(s) && (s < 0 || s > 1)) return QString("DP share %1 outside [0, 1]").arg(s);
+        if (std::isnan(pt.dpShareBf16)) return "BF16 DP share is NaN";
+        for (double t : pt.meanExposedDp_s)
+            if (!(t >= 0)) return QString("exposed DP time %1 negative or NaN").arg(t);
+        if (!(pt.bgP95GBPer50ms >= 0)) return "background p95 negative or NaN";
+        for (const auto& run : pt.policies) {
+            if (run.endTime_s < 0 || run.endTime_s > p.horizonS * (1 + 1e-9))
+                return QString("%1 ends at %2 s, horizon %3 s").arg(run.policy.c_str()).arg(run.endTime_s).arg(p.horizonS);
+            if (run.exposedDpShare < 0 || run.exposedDpShare > 1) return "exposed share outside [0, 1]";
+            for (size_t i = 0; i < run.time_s.size(); ++i) {
+                if (!std::isfinite(run.time_s[i]) || !std::isfinite(run.loss[i])) return "NaN in a trajectory";
+                if (i && run.time_s[i] < run.time_s[i - 1]) return "trajectory time goes backwards";
+                if (i && run.loss[i] > run.loss[i - 1] + 1e-12) return "loss rises along a trajectory";
+            }
+            // First crossings: finite and within the horizon, or NaN ("not reached"); a lower
+            // (harder) target is never reached earlier than a higher one.
+            std::vector<std::pair<double, double>> byTarget;  // (target loss, time)
+            for (size_t k = 0; k < run.firstCrossing_s.size(); ++k) {
+                const double t = run.firstCrossing_s[k];
+                if (!std::isnan(t) && (t <= 0 || t > p.horizonS * (1 + 1e-9)))
+                    return QString("%1 crossing %2 s outside (0, horizon]").arg(run.policy.c_str()).arg(t);
+                byTarget.emplace_back(r.targetLosses[k], t);
+            }
+            std::sort(byTarget.begin(), byTarget.end());
+            for (size_t k = 1; k < byTarget.size(); ++k) {
+                const double harder = byTarget[k - 1].second, easier = byTarget[k].second;
+                if (std::isnan(easier) && !std::isnan(harder)) return "harder target reached, easier not";
+                if (!std::isnan(harder) && harder < easier) return "first crossing not monotone in the target";
+            }
+        }
+    }
+    return {};
+}
+
+/// Checks a MOSAIC search result; returns "" or the first violation.
+QString moeInvariants(const mosaic::Envelope& e, const mosaic::SearchResult& r) {
+    const double memGB = e.hardware.memoryBytes / 1e9;
+    for (const auto& c : r.candidates) {
+        const auto& ev = c.eval;
+        if (!ev.feasible) return "infeasible candidate listed";
+        if (!(ev.mfu > 0 && ev.mfu <= 1)) return QString("MFU %1 outside (0, 1]").arg(ev.mfu);
+        if (!(ev.iteration_s > 0) || !std::isfinite(ev.iteration_s)) return "iteration time not positive";
+        if (ev.memoryGB > memGB * (1 + 1e-9)) return QString("memory %1 GB above %2 GB").arg(ev.memoryGB).arg(memGB);
+        const auto& b = ev.breakdown;
+        for (double x : {b.compute_s, b.dispatch_s, b.a2a_s, b.dp_s, b.bubble_s, b.vocab_s, b.other_s})
+            if (!(x >= 0)) return "negative or NaN breakdown component";
+        const auto& p = c.plan;
+        if (p.tp * p.cp * p.pp * p.dp != e.devices()) return "plan does not cover the devices";
+        if (p.dp % p.ep != 0) return "EP does not divide DP";
+        if (c.geometry.topK > c.geometry.experts) return "K > E in a candidate";
+        if (!(c.tokens > 0) || !std::isfinite(c.loss)) return "tokens or loss invalid";
+    }
+    if (r.optimum >= 0 && !std::isfinite(r.clusterOptimalS)) return "optimum without a sparsity";
+    if (r.optimum < 0 && !std::isnan(r.clusterOptimalS)) return "no optimum but a cluster-optimal S";
+    for (const auto& f : r.clusterOptimal)
+        if (f.feasible != std::isfinite(f.loss)) return "frontier point feasibility and loss disagree";
+    return {};
+}
+
+mosaic::Envelope smallEnvelope() {
+    mosaic::Envelope e;
+    e.nodes = 4;
+    e.days = 5;
+    e.qValues = {8, 10};
+    e.topKValues = {1, 2};
+    e.expertValues = {16, 64};
+    return e;
+}
+
+}  // namespace
+
+class TstEngineExtremes : public QObject {
+    Q_OBJECT
+private slots:
+    void mlForMl_data() {
+        QTest::addColumn<Params>("params");
+        QTest::addColumn<bool>("expectReached");  // Joint reaches the easiest target
+        {
+            Params p = smallMl(8);
+            p.foregroundNodes = 1;
+            p.gpusPerNode = 1;
+            QTest::newRow("1 GPU") << p << true;
+        }
+        {
+            Params p = smallMl(8);
+            p.foregroundNodes = 1;
+            QTest::newRow("1 node") << p << true;
+        }
+        QTest::newRow("zero background") << smallMl(0) << true;
+        QTest::newRow("16 background jobs") << smallMl(16) << true;
+        QTest::newRow("32 background jobs (slider end)") << smallMl(32) << true;
+        {
+            Params p = smallMl(4);
+            p.fabricBytesPerS = 1e9;  // fabric slider's low end, 1 GB/s
+            p.horizonS = 86400;
+            QTest::newRow("fabric 1 GB/s") << p << false;
+        }
+        {
+            Params p = smallMl(16);
+            p.fabricBytesPerS = 100000e9;  // fabric slider's high end
+            p.nicBytesPerS = 1000e9;       // NIC spin box's high end
+            QTest::newRow("fabric and NIC at the top") << p << true;
+        }
+        {
+            Params p = smallMl(4);
+            p.nicBytesPerS = 0.1e9;  // NIC spin box's low end
+            p.horizonS = 86400;
+            QTest::newRow("NIC 0.1 GB/s") << p << false;
+        }
+        {
+            Params p = smallMl(4);
+            p.foregroundParameters = 5e9;          // 10 GB of BF16 gradients per sync
+            p.backgroundJob.gradientBytes = 10e9;  // and 10 GB background syncs
+            p.horizonS = 86400;
+            QTest::newRow("10 GB gradients") << p << false;
+        }
+        {
+            Params p = smallMl(4);
+            p.foregroundNodes = 128;  // foreground slider's high end
+            QTest::newRow("128 foreground nodes") << p << true;
+        }
+        {
+            Params p = smallMl(8);
+            p.horizonS = 86400;  // a 1-day window
+            QTest::newRow("1-day horizon") << p << true;
+        }
+        {
+            Params p = smallMl(8);
+            p.horizonS = 365 * 86400.0;  // a 365-day window: the run ends when the targets are met
+            p.policies = {"Joint"};
+            QTest::newRow("365-day horizon") << p << true;
+        }
+        {
+            Params p = scenario2Params();  // Poisson arrivals, up to 5 GPT-13B jobs
+            p.policies = {"Joint"};
+            p.horizonS = 86400;
+            QTest::newRow("poisson, 1-day horizon") << p << true;
+        }
+    }
+
+    void mlForMl() {
+        QFETCH(Params, params);
+        QFETCH(bool, expectReached);
+        const Result r = simulate(params);
+        const QString bad = mlInvariants(params, r);
+        QVERIFY2(bad.isEmpty(), qPrintable(bad));
+        const PolicyRun* joint = nullptr;
+        for (const auto& run : r.points[0].policies)
+            if (run.policy == "Joint") joint = &run;
+        QVERIFY(joint);
+        double easiest = std::nan("");
+        for (size_t k = 0; k < r.targetLosses.size(); ++k)
+            if (r.targetLosses[k] == *std::max_element(r.targetLosses.begin(), r.targetLosses.end()))
+                easiest = joint->firstCrossing_s[k];
+        if (expectReached) QVERIFY2(std::isfinite(easiest), "Joint never reached the easiest target");
+        // Either way the answer is explicit: a time, or NaN = "not reached within the horizon".
+        QVERIFY(std::isnan(easiest) || easiest > 0);
+    }
+
+    void singleNodeHasNoExposedNetworkTime() {
+        // One node: the all-reduce stays on NVLink, so nothing is exposed on the fabric.
+        Params p = smallMl(16);
+        p.foregroundNodes = 1;
+        const Result r = simulate(p);
+        QCOMPARE(r.points[0].dpShareBf16, 0.0);
+    }
+
+    void moreBackgroundNeverHelps() {
+        // Exposed DP share is monotone in the background: 0 <= N=4 <= N=16 <= N=32.
+        Params p = smallMl(0);
+        p.backgroundJobs = {0, 4, 16, 32};
+        const Result r = simulate(p);
+        QVERIFY(mlInvariants(p, r).isEmpty());
+        for (size_t i = 1; i < r.points.size(); ++i)
+            QVERIFY2(r.points[i].dpShareBf16 >= r.points[i - 1].dpShareBf16 - 1e-9,
+                     qPrintable(QString::fromStdString(r.points[i].label)));
+    }
+
+    void fluidRatesNeverExceedCapacity() {
+        // Max-min fair rates: the sum over flows never exceeds the fabric, no node exceeds its
+        // NIC, and a lone flow gets exactly min(NIC, fabric / nodes) (issue 7: simulated bus
+        // bandwidth above the link's).
+        for (double fabric : {1e9, 100e9, 490e9, 1e14}) {
+            FluidNetwork net(fabric, 12.5e9);
+            std::vector<int> groups, flows;
+            for (int nodes : {1, 2, 8, 8, 50, 128}) groups.push_back(net.addGroup(nodes));
+            for (size_t g = 0; g < groups.size(); ++g)
+                flows.push_back(net.startFlow(groups[g], 10e9 * double(g + 1), int(g)));
+            net.recomputeRates();
+            double total = 0;
+            for (int f : flows) {
+                QVERIFY(net.flowRate(f) >= 0);
+                QVERIFY(net.flowRate(f) <= 12.5e9 * (1 + 1e-12));
+                total += net.flowRate(f) * net.groupNodes(net.flowGroup(f));
+            }
+            QVERIFY2(total <= fabric * (1 + 1e-9), qPrintable(QString("%1 > %2").arg(total).arg(fabric)));
+            QCOMPARE(net.fabricRate(0, int(groups.size())), total);
+        }
+        FluidNetwork lone(100e9, 12.5e9);
+        const int g = lone.addGroup(16);
+        const int f = lone.startFlow(g, 1e9, 0);
+        lone.recomputeRates();
+        QCOMPARE(lone.flowRate(f), std::min(12.5e9, 100e9 / 16));
+    }
+
+    void tenGigabyteBuffersHaveExactWireVolume() {
+        // > 2 GB (int32) buffers: 2(n-1)/n of 10 GB, never wrapped, negative or zero.
+        QCOMPARE(ringWireBytesPerNode(10e9, 2), 10e9);
+        QCOMPARE(ringWireBytesPerNode(10e9, 50), 2.0 * 49.0 / 50.0 * 10e9);
+        QCOMPARE(ringWireBytesPerNode(4294967296.0 * 3, 4), 1.5 * 4294967296.0 * 3);
+        QCOMPARE(ringWireBytesPerNode(10e9, 1), 0.0);
+    }
+
+    void mosaic_data() {
+        QTest::addColumn<mosaic::Envelope>("envelope");
+        QTest::addColumn<bool>("expectFeasible");
+        QTest::newRow("small envelope") << smallEnvelope() << true;
+        {
+            auto e = smallEnvelope();
+            e.nodes = 1;
+            e.hardware = mosaic::builtinHardware("h100");
+            QTest::newRow("1 node H100 (too small for q 8-10)") << e << false;
+        }
+        {
+            auto e = smallEnvelope();
+            e.nodes = 1;
+            e.hardware.gpusPerNode = 1;  // 1 GPU
+            e.qValues = {8};
+            QTest::newRow("1 GPU") << e << false;
+        }
+        {
+            auto e = smallEnvelope();
+            e.days = 1;  // D* < 40 N_act for every geometry: infeasible, said so
+            QTest::newRow("1-day window, 4 nodes") << e << false;
+        }
+        {
+            auto e = smallEnvelope();
+            e.days = 1;
+            e.nodes = 64;
+            QTest::newRow("1-day window, 64 nodes") << e << true;
+        }
+        {
+            auto e = smallEnvelope();
+            e.days = 365;
+            QTest::newRow("365-day window") << e << true;
+        }
+        {
+            auto e = smallEnvelope();
+            e.expertValues = {512};
+            e.topKValues = {2, 8};
+            QTest::newRow("512 experts, 4 nodes (no memory)") << e << false;
+        }
+        {
+            auto e = smallEnvelope();
+            e.expertValues = {512};
+            e.topKValues = {2, 8};
+            e.nodes = 64;
+            e.qValues = {8};
+            QTest::newRow("512 experts, 64 nodes") << e << true;
+        }
+        {
+            auto e = smallEnvelope();
+            e.nodes = 256;  // cluster slider's high end
+            e.days = 90;    // window slider's high end
+            QTest::newRow("256 nodes, 90 days") << e << true;
+        }
+        {
+            auto e = smallEnvelope();
+            e.globalBatch = 1;  // not divisible by any DP > 1
+            QTest::newRow("global batch 1") << e << false;
+        }
+    }
+
+    void mosaic() {
+        QFETCH(mosaic::Envelope, envelope);
+        QFETCH(bool, expectFeasible);
+        const auto r = mosaic::search(envelope);
+        const QString bad = moeInvariants(envelope, r);
+        QVERIFY2(bad.isEmpty(), qPrintable(bad));
+        // Infeasible is an explicit answer: no optimum, NaN cluster-optimal sparsity, every
+        // cluster-optimal bin marked infeasible.
+        if (r.optimum < 0) {
+            QVERIFY(std::isnan(r.clusterOptimalS));
+            for (const auto& f : r.clusterOptimal) QVERIFY(!f.feasible);
+        }
+        QCOMPARE(r.optimum >= 0, expectFeasible);
+    }
+
+    void plan512Experts() {
+        // A 512-expert model costed on 8 and 64 GPUs: either feasible layouts within memory
+        // and MFU <= 1, or none (the CLI prints "No feasible layout").
+        mosaic::Geometry g = mosaic::ladderGeometry(8, 512, 8, 8);
+        for (int devices : {8, 64}) {
+            mosaic::Cluster c;
+            c.devices = devices;
+            for (const auto& [p, ev] : mosaic::planLayouts(g, c, {}, 0)) {
+                QVERIFY(ev.mfu > 0 && ev.mfu <= 1);
+                QVERIFY(ev.memoryGB * 1e9 <= c.hardware.memoryBytes * (1 + 1e-9));
+                QCOMPARE(p.dp % p.ep, 0);
+            }
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TstEngineExtremes)
+#include "tst_engine_extremes.moc"
