@@ -1,6 +1,7 @@
 #pragma once
 // Cooperative cancellation for long engine calls (the GUI worker drops stale requests).
 #include <atomic>
+#include <exception>
 
 namespace tandem {
 
