@@ -93,12 +93,18 @@ ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos,
     }
 
     const int iters = p.replayWarmupIterations + p.replayIterations;
+    const bool series = p.exposureSampling == "series";
+    const int offsets = series ? 1 : p.startOffsets;
     tab.samples.assign(combos.size(), {});
     tab.mean.assign(combos.size(), 0.0);
+    if (series) {
+        tab.sampleTimes.assign(combos.size(), {});
+        tab.seriesDuration.assign(combos.size(), 0.0);
+    }
     for (size_t c = 0; c < combos.size(); ++c) {
         auto& out = tab.samples[c];
-        out.reserve(static_cast<size_t>(p.startOffsets) * p.replayIterations);
-        for (int k = 0; k < p.startOffsets; ++k) {
+        out.reserve(static_cast<size_t>(offsets) * p.replayIterations);
+        for (int k = 0; k < offsets; ++k) {
             throwIfCancelled(cancel);
             FabricSim sim(p.fabricBytesPerS, p.nicBytesPerS, p.ccEfficiency,
                           p.ccEfficiencyDropPerFlow);
@@ -121,6 +127,14 @@ ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos,
             const auto& e = sim.exposedDpTimes();
             for (int i = p.replayWarmupIterations; i < iters; ++i)
                 out.push_back(i < static_cast<int>(e.size()) ? e[i] : kInf);
+            if (series) {
+                const auto& st = sim.iterationStarts();
+                const int w = p.replayWarmupIterations;
+                const double t0 = w < static_cast<int>(st.size()) ? st[w] : fg.start_s;
+                for (int i = w; i < iters; ++i)
+                    tab.sampleTimes[c].push_back(i < static_cast<int>(st.size()) ? st[i] - t0 : kInf);
+                tab.seriesDuration[c] = sim.now() - t0;
+            }
         }
         double s = 0;
         for (double x : out) s += x;

@@ -22,6 +22,10 @@ struct ExposureTable {
     /// at index k * replayIterations + i); +inf when a sync did not finish within the replay cap.
     std::vector<std::vector<double>> samples;
     std::vector<double> mean;  ///< per combination, s
+    /// Series mode only: start time of each sample's iteration relative to the first measured
+    /// one (s), and the span the series covers (s); empty in offsets mode.
+    std::vector<std::vector<double>> sampleTimes;
+    std::vector<double> seriesDuration;
     double bgP95BytesPer50ms = 0;
     double bgMeanBytesPerS = 0;    ///< mean background fabric load of the recording, bytes/s  ///< 95th percentile of background bytes per 50 ms window
     /// Background fabric load of the recording (decimated), s and bytes/s.

@@ -103,6 +103,7 @@ void readParams(JsonReader& r, Params& p) {
     p.startOffsets = static_cast<int>(r.integer("start_offsets", p.startOffsets, Range::closed(1, 64)));
     p.offsetSpacingS = r.number("offset_spacing_s", p.offsetSpacingS, Range::nonNegative());
     p.recordWarmupS = r.number("record_warmup_s", p.recordWarmupS, Range::nonNegative());
+    p.exposureSampling = r.string("exposure_sampling", p.exposureSampling, {"offsets", "series"});
 
     p.policies = r.strings("policies", p.policies);
     for (size_t i = 0; i < p.policies.size(); ++i) {
@@ -176,6 +177,7 @@ nlohmann::ordered_json writeParams(const Params& p) {
     j["start_offsets"] = p.startOffsets;
     j["offset_spacing_s"] = p.offsetSpacingS;
     j["record_warmup_s"] = p.recordWarmupS;
+    j["exposure_sampling"] = p.exposureSampling;
     j["policies"] = p.policies;
     j["target_factors"] = p.targetFactors;
     j["decision_interval_s"] = p.decisionIntervalS;

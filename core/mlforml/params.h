@@ -85,6 +85,11 @@ struct Params {
     int startOffsets = 4;            ///< replays per point at different start offsets [Sec. 3.2]
     double offsetSpacingS = 0.25;    ///< spacing of the start offsets, s
     double recordWarmupS = 5;        ///< background-alone time before the foreground starts, s
+    /// How the training loop reads exposed DP times: "offsets" (samples of the offset replays,
+    /// re-drawn every samplePeriodS; scenario 1) or "series" (one long replay per combination,
+    /// read in wall-clock order so bursts of long background syncs keep their duration;
+    /// scenario 2).
+    std::string exposureSampling = "offsets";
 
     // Controller [2608.06046 Sec. 2.3-2.4].
     std::vector<std::string> policies = {"Static", "Knob-Precision", "Knob-GA", "Decoupled",

@@ -24,8 +24,18 @@ int NetworkSchedule::levelAt(double t) const {
 
 double NetworkSchedule::exposed(int combo, double t) const {
     const int level = levelAt(t);
-    const auto& s = m_levels[level].samples[combo];
+    const auto& tab = m_levels[level];
+    const auto& s = tab.samples[combo];
     if (s.empty()) return 0.0;
+    if (!tab.sampleTimes.empty() && tab.seriesDuration[combo] > 0 &&
+        std::isfinite(tab.seriesDuration[combo])) {
+        // Series: the replayed iteration in force at this wall-clock time (repeating).
+        const auto& st = tab.sampleTimes[combo];
+        const double tau = std::fmod(t, tab.seriesDuration[combo]);
+        const auto it = std::upper_bound(st.begin(), st.end(), tau);
+        const size_t i = it == st.begin() ? 0 : static_cast<size_t>(it - st.begin()) - 1;
+        return s[std::min(i, s.size() - 1)];
+    }
     const auto bin = static_cast<std::uint64_t>(std::max(0.0, std::floor(t / m_period)));
     SplitMix64 h(m_seed ^ (bin * 0x9E3779B97F4A7C15ull) ^ (static_cast<std::uint64_t>(level) << 48));
     return s[h.next() % s.size()];

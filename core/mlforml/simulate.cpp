@@ -34,7 +34,9 @@ void poissonSchedule(double rate, double duration, int maxJobs, double horizon,
     if (!(rate > 0) || maxJobs <= 0) return;
     SplitMix64 rng(seed);
     std::vector<double> arrivals;
-    double t = 0;
+    // The process starts three job lifetimes before the foreground, so the foreground meets a
+    // cluster in steady state (on average rate * duration jobs running) rather than an empty one.
+    double t = -3.0 * duration;
     while (arrivals.size() < 1000000) {
         t += -std::log(1.0 - rng.uniform()) / rate;
         if (t >= horizon) break;
@@ -61,6 +63,10 @@ void poissonSchedule(double rate, double duration, int maxJobs, double horizon,
     for (const auto& e : events) {
         k += e.second;
         if (e.first >= horizon) break;
+        if (e.first <= 0) {
+            level.front() = k;
+            continue;
+        }
         if (segStart.back() == e.first) level.back() = k;
         else {
             segStart.push_back(e.first);
