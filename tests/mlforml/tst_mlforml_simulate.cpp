@@ -10,6 +10,7 @@
 #include "mlforml/presets.h"
 #include "mlforml/report.h"
 #include "mlforml/simulate.h"
+#include "scenario/scenario.h"
 
 using namespace tandem::mlforml;
 
@@ -145,6 +146,53 @@ private slots:
         QVERIFY(r.points[0].dpShareBf16 > r.points[0].dpShareMxfp4);
         p.traceFile = path.toStdString() + ".missing";
         QVERIFY_THROWS_EXCEPTION(tandem::ValidationError, simulate(p));
+    }
+
+    void examplesLoadAndRun_data() {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("scenario 1") << "mlforml-scenario1.json";
+        QTest::newRow("scenario 2") << "mlforml-scenario2.json";
+    }
+    void examplesLoadAndRun() {
+        QFETCH(QString, file);
+        const std::string path = std::string(TANDEM_EXAMPLES) + "/" + file.toStdString();
+        tandem::Diagnostics d(path);
+        const auto s = tandem::loadScenarioFile(path, d);
+        QVERIFY2(s && s->mlForMl, d.str().c_str());
+        QVERIFY(!s->name.empty() && !s->description.empty());
+        std::ifstream in(path);
+        const std::string text((std::istreambuf_iterator<char>(in)), {});
+        QCOMPARE(QString::fromStdString(tandem::scenarioToJson(*s)), QString::fromStdString(text));
+        const Result r = simulate(*s->mlForMl);
+        QVERIFY(!r.points.empty());
+        for (const auto& pt : r.points)
+            for (size_t t = 0; t < r.targetFactors.size(); ++t) {
+                // Joint reaches every target, no later than Decoupled.
+                QVERIFY(std::isfinite(crossing(pt, "Joint", t)));
+                QVERIFY(crossing(pt, "Joint", t) <= crossing(pt, "Decoupled", t));
+            }
+    }
+
+    void scenario2MovingOptimum() {
+        // Sec. 3.3: with no background Joint never picks GA16-MXFP4; Decoupled uses it for a
+        // large share of its updates; Joint is first at every target for three seeds.
+        for (std::uint64_t seed : {1, 2, 3}) {
+            Params p = scenario2Params();
+            p.seed = seed;
+            const Result r = simulate(p);
+            const auto& pt = r.points.front();
+            int c = -1;
+            for (size_t i = 0; i < r.comboLabels.size(); ++i)
+                if (r.comboLabels[i] == "GA16-MXFP4") c = static_cast<int>(i);
+            QVERIFY(c >= 0);
+            for (const auto& run : pt.policies) {
+                if (run.policy == "Joint" && !run.comboShareByBackground[0].empty())
+                    QCOMPARE(run.comboShareByBackground[0][c], 0.0);
+                if (run.policy == "Decoupled") QVERIFY(run.comboShare[c] > 0.3);
+                for (size_t t = 0; t < r.targetFactors.size(); ++t)
+                    QVERIFY(crossing(pt, "Joint", t) <= run.firstCrossing_s[t]);
+            }
+        }
     }
 
     void cancelThrows() {
