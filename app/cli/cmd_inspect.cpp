@@ -35,8 +35,10 @@ int inspectCommand(const QStringList& args) {
         return kExitFailure;
     }
     for (const auto& issue : diag.items()) std::fprintf(stderr, "%s\n", issue.str().c_str());
+    // Imported text may hold bytes that are not UTF-8 (a CSV header, a log line quoted in a
+    // note); print them as U+FFFD instead of letting nlohmann's type_error 316 abort the CLI.
     if (parser.isSet(json))
-        std::printf("%s\n", j.dump(2).c_str());
+        std::printf("%s\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     else
         std::printf("%s", tandem::io::inspectText(j).c_str());
     return diag.ok() ? kExitOk : kExitBadInput;

@@ -185,6 +185,12 @@ Table run(const std::string& scenarioJson, const std::vector<Axis>& axes, const 
             return table;
         }
         total *= a.values.size();
+        if (total > kMaxGridPoints) {
+            // Two 100000-value axes would make 1e10 points: refuse before allocating them.
+            diag.error(a.path, "the grid has more than " + std::to_string(kMaxGridPoints) +
+                                   " points; use fewer values per axis");
+            return table;
+        }
     }
     std::vector<size_t> mine;
     for (size_t i = 0; i < total; ++i)

@@ -42,10 +42,14 @@ struct Table {
     std::vector<std::vector<std::string>> rows;  ///< sorted by point
 };
 
+/// Largest grid run() accepts (points over all shards); larger grids are refused with a message.
+constexpr size_t kMaxGridPoints = 1000000;
+
 /// Runs the grid points of `shard` (Cartesian product of `axes`, first axis slowest) on
 /// `threads` worker threads (0 = all cores). Each point's scenario is re-validated: a value that
 /// makes the scenario invalid is reported in `diag` as "point N (path=value): reason" and the
-/// sweep returns an empty table. Deterministic: the table does not depend on `threads`.
+/// sweep returns an empty table; so does a grid above kMaxGridPoints. Deterministic: the table
+/// does not depend on `threads`.
 Table run(const std::string& scenarioJson, const std::vector<Axis>& axes, const Shard& shard,
           int threads, Diagnostics& diag, const CancelFlag* cancel = nullptr);
 

@@ -332,6 +332,23 @@ private slots:
                                             QString::fromStdString(d.str()))));
     }
 
+    void hugeGridRefused() {
+        // Regression (found by this suite): two 100000-value axes made sweep::run enumerate 1e10
+        // points before validating anything (tens of GB, minutes); now refused up front.
+        sweep::Axis a, b;
+        std::string err;
+        QVERIFY(sweep::parseAxis("mosaic.nodes=1:100000:100000", a, err));
+        QVERIFY(sweep::parseAxis("mosaic.days=1:2:100000", b, err));
+        Scenario s;
+        s.mosaic = mosaic::Envelope{};
+        Diagnostics d;
+        const auto t = sweep::run(scenarioToJson(s), {a, b}, {}, 1, d);
+        QVERIFY(t.rows.empty());
+        QCOMPARE(d.items().size(), size_t(1));
+        QCOMPARE(QString::fromStdString(d.items()[0].path), QStringLiteral("mosaic.days"));
+        QVERIFY(QString::fromStdString(d.items()[0].message).contains("more than 1000000 points"));
+    }
+
     void everyRowHasAFileLabel() {
         // Messages carry the file name they were given (Issue::str() = "file: path: reason").
         Diagnostics d("my-scenario.json");

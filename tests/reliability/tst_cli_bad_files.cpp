@@ -1,0 +1,154 @@
+// Issue 7 at the command line: tandem-cli fed broken, binary, empty, non-UTF-8 and oversized
+// inputs must exit 2 (bad input) or 1 (run error) with "file: path: reason" lines, never crash
+// (exit 134 / a signal) and never hang (each call is bounded).
+#include <QtTest>
+
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct CliRun {
+    int exitCode = -1;
+    bool crashed = false;
+    QString out, err;
+};
+
+CliRun runCli(const QStringList& args) {
+    QProcess p;
+    p.start(QStringLiteral(TANDEM_CLI), args);
+    CliRun r;
+    if (!p.waitForStarted(10000) || !p.waitForFinished(60000)) {
+        p.kill();
+        p.waitForFinished(5000);
+        r.crashed = true;
+        r.err = QStringLiteral("did not finish within 60 s");
+        return r;
+    }
+    r.crashed = p.exitStatus() == QProcess::CrashExit;
+    r.exitCode = p.exitCode();
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+}  // namespace
+
+class TstCliBadFiles : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+    QString file(const QString& name, const QByteArray& content) {
+        const QString path = m_dir.filePath(name);
+        QFile f(path);
+        if (f.open(QIODevice::WriteOnly)) f.write(content);
+        return path;
+    }
+
+private slots:
+    void badInput_data() {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QString>("fileName");
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("expect");  // a fragment of the output ("%F" = the file path)
+        const QByteArray garbage("\x00\xff\xfe{\"\x01\x80 \xc3(", 12);
+        QTest::newRow("validate: number overflow") << "validate" << "ovf.json"
+            << QByteArray(R"({"ml_for_ml": {"fabric_GBps": 1e400}})") << QStringList() << 2
+            << "%F: line 1, column 31: invalid JSON: number overflow";
+        QTest::newRow("validate: truncated") << "validate" << "cut.json" << QByteArray("{\"mosaic\": {\"nodes\": 4,")
+            << QStringList() << 2 << "%F: line 1, column 24: invalid JSON";
+        QTest::newRow("validate: binary") << "validate" << "bin.json" << garbage << QStringList() << 2
+            << "invalid JSON";
+        QTest::newRow("validate: empty") << "validate" << "empty.json" << QByteArray() << QStringList() << 2
+            << "invalid JSON";
+        QTest::newRow("validate: seconds for milliseconds") << "validate" << "ms.json"
+            << QByteArray(R"({"ml_for_ml": {"microbatch_compute_s": 0.0593}})") << QStringList() << 2
+            << "%F: $.ml_for_ml.microbatch_compute_s: unknown key; did you mean \"microbatch_compute_ms\"?";
+        QTest::newRow("run: invalid scenario") << "run" << "run.json" << QByteArray(R"({"mosaic": {"days": -1}})")
+            << QStringList{"--out", "out"} << 2 << "%F: $.mosaic.days: must be in (0, 3650]";
+        QTest::newRow("inspect: binary") << "inspect" << "bin.dat" << garbage << QStringList() << 2 << "";
+        QTest::newRow("inspect: empty") << "inspect" << "empty.txt" << QByteArray() << QStringList() << 2 << "";
+        QTest::newRow("inspect: config with K > E") << "inspect" << "config.json"
+            << QByteArray(R"({"model_type": "mixtral", "num_hidden_layers": 2, "hidden_size": 64,
+                "num_attention_heads": 4, "num_key_value_heads": 4, "intermediate_size": 128,
+                "vocab_size": 100, "num_local_experts": 4, "num_experts_per_tok": 5})")
+            << QStringList() << 2 << "exceeds the number of routed experts";
+        QTest::newRow("plan: K > E") << "plan" << "model.json" << QByteArray(R"({"q": 8, "experts": 4, "top_k": 8})")
+            << QStringList{"--devices", "8"} << 2 << "%F: $.top_k: must be <= experts (4)";
+        QTest::newRow("plan: zero devices") << "plan" << "model2.json" << QByteArray(R"({"q": 8})")
+            << QStringList{"--devices", "0"} << 2 << "--devices must be a positive integer";
+        QTest::newRow("plan: bad layout") << "plan" << "model3.json" << QByteArray(R"({"q": 8})")
+            << QStringList{"--devices", "8", "--layout", "1,1,x"} << 2 << "--layout";
+        QTest::newRow("sweep: '~' in the key") << "sweep" << "sw.json" << QByteArray(R"({"mosaic": {"nodes": 2}})")
+            << QStringList{"--vary", "mosaic.~nodes=1,2", "--out", "sweep.csv"} << 2 << "no key \"mosaic.~nodes\"";
+        QTest::newRow("sweep: 1e10-point grid") << "sweep" << "sw2.json" << QByteArray(R"({"mosaic": {"nodes": 2}})")
+            << QStringList{"--vary", "mosaic.nodes=1:100000:100000", "--vary", "mosaic.days=1:2:100000", "--out",
+                           "sweep.csv"}
+            << 2 << "more than 1000000 points";
+        QTest::newRow("merge: not a sweep table") << "merge" << "shard.csv" << QByteArray("a,b\n1,2\n")
+            << QStringList{"--out", "merged.csv"} << 2 << "not a sweep table";
+    }
+
+    void badInput() {
+        QFETCH(QString, command);
+        QFETCH(QString, fileName);
+        QFETCH(QByteArray, content);
+        QFETCH(QStringList, extra);
+        QFETCH(int, exitCode);
+        QFETCH(QString, expect);
+        QVERIFY(m_dir.isValid());
+        const QString path = file(fileName, content);
+        for (auto& e : extra)
+            if (e == "out" || e.endsWith(".csv")) e = m_dir.filePath(e);
+        QStringList args{command};
+        if (command == "merge") args << extra << path;
+        else args << path << extra;
+        const CliRun r = runCli(args);
+        const QString all = r.out + r.err;
+        QVERIFY2(!r.crashed, qPrintable(all));
+        QCOMPARE(r.exitCode, exitCode);
+        QString want = expect;
+        want.replace(QStringLiteral("%F"), path);
+        QVERIFY2(all.contains(want), qPrintable(QStringLiteral("missing \"%1\" in:\n%2").arg(want, all)));
+    }
+
+    void inspectNonUtf8KeepsRunning() {
+        // Regression (found by this suite): a CSV header with a non-UTF-8 byte made
+        // `inspect --json` abort on nlohmann's type_error 316; now the byte prints as U+FFFD.
+        QVERIFY(m_dir.isValid());
+        const QString path = file(QStringLiteral("latin1.csv"),
+                                  QByteArray("step,loss\xff\n0,10\n1,9\n2,8.5\n3,8.2\n4,8\n5,7.9\n"));
+        const CliRun r = runCli({QStringLiteral("inspect"), path, QStringLiteral("--json")});
+        QVERIFY2(!r.crashed, qPrintable(r.err));
+        QCOMPARE(r.exitCode, 0);
+        const auto j = nlohmann::json::parse(r.out.toStdString(), nullptr, false);
+        QVERIFY(!j.is_discarded());
+        QCOMPARE(j.at("kind").get<std::string>(), std::string("loss_log"));
+    }
+
+    void missingAndUnwritableFiles() {
+        QVERIFY(m_dir.isValid());
+        const CliRun missing = runCli({QStringLiteral("validate"), m_dir.filePath(QStringLiteral("nope.json"))});
+        QVERIFY(!missing.crashed);
+        QCOMPARE(missing.exitCode, 2);
+        QVERIFY(missing.out.contains(QStringLiteral("cannot open file for reading")));
+        // A valid sweep whose output cannot be written: exit 1 with the reason, no partial file.
+        const QString scen = file(QStringLiteral("ok.json"), R"({"mosaic": {"nodes": 2, "q_values": [8],
+            "top_k_values": [2], "experts_values": [16], "expert_split_values": [4]}})");
+        const QString out = m_dir.filePath(QStringLiteral("no-such-dir/sweep.csv"));
+        const CliRun r = runCli({QStringLiteral("sweep"), scen, QStringLiteral("--vary"), QStringLiteral("mosaic.days=1,2"),
+                                 QStringLiteral("--out"), out});
+        QVERIFY(!r.crashed);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("cannot write")), qPrintable(r.err));
+        QVERIFY(!QFile::exists(out));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstCliBadFiles)
+#include "tst_cli_bad_files.moc"
