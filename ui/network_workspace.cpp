@@ -5,63 +5,91 @@
 #include <QLabel>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
+#include "background_load_view.h"
+#include "combo_timeline_view.h"
+#include "dp_share_time_view.h"
 #include "first_crossing_view.h"
 #include "job_runner.h"
 #include "labeled_slider.h"
 #include "loss_curve_view.h"
 #include "network_controls.h"
+#include "sweep_crossing_view.h"
 #include "sweep_view.h"
 #include "units.h"
 
 namespace tandem::ui {
 
 NetworkWorkspace::NetworkWorkspace(QWidget* parent)
-    : QWidget(parent), m_controls(new NetworkControls(this)), m_loss(new LossCurveView(this)),
+    : QWidget(parent), m_controls(new NetworkControls(this)), m_pages(new QTabWidget(this)),
+      m_sweep(new SweepView(this)), m_sweepCrossing(new SweepCrossingView(this)),
+      m_timeline(new ComboTimelineView(this)), m_dpShareTime(new DpShareTimeView(this)),
+      m_load(new BackgroundLoadView(this)), m_sweepRunner(new JobRunner(this)), m_loss(new LossCurveView(this)),
       m_firstCrossing(new FirstCrossingView(this)), m_status(new QLabel(this)), m_runner(new JobRunner(this)) {
-    m_sweep = new SweepView(this);
-    m_sweepRunner = new JobRunner(this);
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(m_controls);
     scroll->setWidgetResizable(true);
-    scroll->setFixedWidth(270);
+    scroll->setFixedWidth(290);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     layout->addWidget(scroll);
 
+    // Chart pages: each page holds two or three charts so that every chart keeps >= ~450 px of
+    // width at 1280x800.
+    auto pair = [this](QWidget* a, QWidget* b, int sa, int sb) {
+        auto* split = new QSplitter(Qt::Horizontal, m_pages);
+        split->addWidget(a);
+        split->addWidget(b);
+        split->setStretchFactor(0, sa);
+        split->setStretchFactor(1, sb);
+        split->setSizes({1000 * sa, 1000 * sb});  // missing space is shared by these weights
+        split->setChildrenCollapsible(false);
+        return split;
+    };
+    m_pages->setObjectName(QStringLiteral("networkPages"));
+    m_pages->setDocumentMode(true);
+    m_pages->addTab(pair(m_loss, m_firstCrossing, 3, 2), tr("Loss and first crossing"));
+    auto* overTime = new QSplitter(Qt::Vertical, m_pages);
+    overTime->addWidget(m_timeline);
+    overTime->addWidget(pair(m_dpShareTime, m_load, 1, 1));
+    overTime->setStretchFactor(0, 2);
+    overTime->setStretchFactor(1, 3);
+    overTime->setSizes({2000, 3000});
+    overTime->setChildrenCollapsible(false);
+    m_pages->addTab(overTime, tr("Knobs and load over time"));
+    m_pages->addTab(pair(m_sweepCrossing, m_sweep, 1, 1), tr("Sweep over N"));
+    m_pages->setTabToolTip(0, tr("Evaluation loss per policy and time to the target [2608.06046 Fig. 2b-2d]"));
+    m_pages->setTabToolTip(1, tr("Knob combination per adaptive policy, exposed DP share and background load "
+                                 "over time [2608.06046 Sec. 2.4, 3.2]"));
+    m_pages->setTabToolTip(2, tr("Scenario 1 over every N of the sweep [2608.06046 Fig. 2a, Table 3]"));
+
     auto* right = new QWidget(this);
-    auto* grid = new QGridLayout(right);
-    grid->setContentsMargins(0, 0, 0, 0);
-    grid->setSpacing(4);
-    grid->addWidget(m_loss, 0, 0, 2, 1);
-    grid->addWidget(m_firstCrossing, 0, 1);
-    grid->addWidget(m_sweep, 1, 1);
-    grid->setRowStretch(0, 3);
-    grid->setRowStretch(1, 2);
-    grid->setColumnStretch(0, 3);
-    grid->setColumnStretch(1, 2);
+    auto* rl = new QVBoxLayout(right);
+    rl->setContentsMargins(0, 0, 0, 0);
+    rl->setSpacing(2);
+    rl->addWidget(m_pages, 1);
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    grid->addWidget(m_status, 2, 0, 1, 2);
+    rl->addWidget(m_status);
     layout->addWidget(right, 1);
 
     connect(m_controls, &NetworkControls::engineInputsChanged, this, [this]() {
         if (!m_params) return;
         m_controls->applyTo(*m_params);
         emit paramsEdited(*m_params);
-        const bool onlyN = m_sweepInputs.has_value() && m_sweepInputs->foregroundNodes == m_params->foregroundNodes &&
-                           m_sweepInputs->fabricBytesPerS == m_params->fabricBytesPerS &&
-                           m_sweepInputs->nicBytesPerS == m_params->nicBytesPerS;
-        if (!onlyN) recomputeSweep();
-        else if (m_sweepResult) m_sweep->setData(*m_sweepResult, m_controls->shownBackgroundJobs());
+        // The N slider picks the detail point only; every other input changes the sweep too.
+        const bool sweepCurrent = m_sweepInputs.has_value() && mlforml::writeParams(*m_sweepInputs) == mlforml::writeParams(*m_params);
+        if (!sweepCurrent) recomputeSweep();
+        else showSweep();
         recompute();
     });
     connect(m_sweepRunner, &JobRunner::resultReady, this, [this](const std::any& value, quint64) {
         if (const auto* r = std::any_cast<mlforml::Result>(&value)) {
             m_sweepResult = *r;
-            m_sweep->setData(*r, m_controls->shownBackgroundJobs());
+            showSweep();
         }
     });
     connect(m_controls, &NetworkControls::viewOptionsChanged, this, &NetworkWorkspace::refreshViews);
@@ -79,7 +107,15 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
     connect(m_runner, &JobRunner::busyChanged, this, &NetworkWorkspace::busyChanged);
 }
 
-QList<ChartView*> NetworkWorkspace::charts() const { return {m_loss, m_firstCrossing, m_sweep}; }
+QList<ChartView*> NetworkWorkspace::charts() const {
+    return {m_loss, m_firstCrossing, m_timeline, m_dpShareTime, m_load, m_sweepCrossing, m_sweep};
+}
+
+void NetworkWorkspace::showSweep() {
+    if (!m_sweepResult) return;
+    m_sweep->setData(*m_sweepResult, m_controls->shownBackgroundJobs());
+    m_sweepCrossing->setData(*m_sweepResult, m_controls->shownBackgroundJobs(), m_controls->targetIndex());
+}
 
 void NetworkWorkspace::applyTheme() {
     for (ChartView* c : charts()) c->applyTheme();
@@ -102,13 +138,16 @@ void NetworkWorkspace::recomputeSweep() {
     if (!m_params) return;
     m_sweepInputs = *m_params;
     mlforml::Params p = *m_params;  // the worker owns its copy
-    if (p.scenario != "sweep") {
-        m_sweep->setEnabled(false);
-        m_sweep->setToolTip(tr("Disabled: the sweep over N needs a scenario of kind \"sweep\" (scenario 1)."));
+    const bool sweep = p.scenario == "sweep";
+    m_pages->setTabEnabled(2, sweep);
+    m_pages->setTabToolTip(2, sweep ? tr("Scenario 1 over every N of the sweep [2608.06046 Fig. 2a, Table 3]")
+                                    : tr("Disabled: the sweep over N needs a scenario of kind \"sweep\" (scenario 1); "
+                                         "this one is \"%1\".").arg(QString::fromStdString(p.scenario)));
+    if (!sweep) {
+        m_sweepResult.reset();
+        if (m_pages->currentIndex() == 2) m_pages->setCurrentIndex(0);
         return;
     }
-    m_sweep->setEnabled(true);
-    p.policies = {"Joint"};  // the shares come from the exposure measurement, not the policies
     m_sweepRunner->submit([p](const tandem::CancelFlag* cancel) -> std::any { return mlforml::simulate(p, cancel); });
 }
 
@@ -141,6 +180,10 @@ void NetworkWorkspace::refreshViews() {
     m_loss->setData(point, m_result->targetFactors, m_result->targetLosses);
     m_loss->setOptions(options);
     m_firstCrossing->setData(point, m_result->targetFactors, options.targetIndex);
+    m_timeline->setData(point, m_result->comboLabels);
+    m_dpShareTime->setData(point);
+    m_load->setData(point);
+    showSweep();
     m_status->setText(tr("%1: exposed DP share of an iteration at GA4 is %2 % in BF16 and %3 % in MXFP4; "
                          "background p95 volume %4 GB per 50 ms. Loss curves, targets and policies follow "
                          "[2608.06046 Sec. 3].")

@@ -8,17 +8,23 @@
 #include "mlforml/simulate.h"
 
 class QLabel;
+class QTabWidget;
 
 namespace tandem::ui {
 
+class BackgroundLoadView;
 class ChartView;
+class ComboTimelineView;
+class DpShareTimeView;
 class FirstCrossingView;
 class JobRunner;
 class LossCurveView;
 class NetworkControls;
+class SweepCrossingView;
 class SweepView;
 
-/// Assembles the side panel and one widget per chart. Engine inputs changed in the panel are
+/// Assembles the side panel and one widget per chart, on three chart pages (loss and first
+/// crossing; knobs, exposed DP share and background load over time; the sweep over N). Engine inputs changed in the panel are
 /// copied into a Params value and handed to a JobRunner (worker thread, coalesced, cancellable);
 /// results update every chart with one replace() per series. The background-job slider picks
 /// the N the detail charts show (the scenario's sweep list is kept for the sweep chart).
@@ -36,6 +42,13 @@ public:
     NetworkControls* controls() const { return m_controls; }
     LossCurveView* lossView() const { return m_loss; }
     FirstCrossingView* firstCrossingView() const { return m_firstCrossing; }
+    ComboTimelineView* timelineView() const { return m_timeline; }
+    DpShareTimeView* dpShareTimeView() const { return m_dpShareTime; }
+    BackgroundLoadView* loadView() const { return m_load; }
+    SweepCrossingView* sweepCrossingView() const { return m_sweepCrossing; }
+    SweepView* sweepView() const { return m_sweep; }
+    /// The chart pages (tab widget on the right).
+    QTabWidget* pages() const { return m_pages; }
     JobRunner* runner() const { return m_runner; }
     JobRunner* sweepRunner() const { return m_sweepRunner; }
     /// The last result shown (empty before the first).
@@ -61,8 +74,14 @@ private:
     std::optional<mlforml::Result> m_result;
     std::optional<mlforml::PointResult> m_pinned;
     void recomputeSweep();
+    void showSweep();
     NetworkControls* m_controls;
+    QTabWidget* m_pages;
     SweepView* m_sweep;
+    SweepCrossingView* m_sweepCrossing;
+    ComboTimelineView* m_timeline;
+    DpShareTimeView* m_dpShareTime;
+    BackgroundLoadView* m_load;
     JobRunner* m_sweepRunner;
     std::optional<mlforml::Result> m_sweepResult;
     std::optional<mlforml::Params> m_sweepInputs;  ///< inputs of the last sweep request

@@ -6,6 +6,7 @@
 #include <QImage>
 #include <QPainter>
 #include <QSize>
+#include <QStackedWidget>
 #include <QTextStream>
 
 #include <cstdio>
@@ -19,6 +20,13 @@
 namespace tandem::ui {
 
 namespace {
+/// Makes `w` visible inside every tab widget / stacked widget that holds it.
+void reveal(QWidget* w) {
+    for (QWidget* child = w; child && child->parentWidget(); child = child->parentWidget())
+        if (auto* stack = qobject_cast<QStackedWidget*>(child->parentWidget())) stack->setCurrentWidget(child);
+    QApplication::processEvents();
+}
+
 bool loadInto(MainWindow& w, const QString& scenarioPath) {
     if (scenarioPath.isEmpty()) return true;
     Diagnostics diag(QFileInfo(scenarioPath).fileName().toStdString());
@@ -81,21 +89,18 @@ int exportAllCharts(const QString& dir, const QString& scenarioPath, const QStri
         return 1;
     }
     int failures = 0;
-    for (int tab = 0; tab < 2; ++tab) {
-        w.setCurrentWorkspace(tab);
-        QApplication::processEvents();
-        for (ChartView* view : w.allCharts()) {
-            if (!view->isVisible()) continue;
-            QString error;
-            const QString stem = QDir(dir).filePath(prefix + view->exportName());
-            for (const char* suffix : {".png", ".csv"}) {
-                if (!exportChart(view, stem + QLatin1String(suffix), &error, QSize(900, 560))) {
-                    std::fprintf(stderr, "%s\n", qPrintable(error));
-                    ++failures;
-                }
+    for (ChartView* view : w.allCharts()) {
+        reveal(view);  // charts on other workspaces or chart pages are brought to the front
+        if (!view->isVisible() || !view->isEnabled()) continue;
+        QString error;
+        const QString stem = QDir(dir).filePath(prefix + view->exportName());
+        for (const char* suffix : {".png", ".csv"}) {
+            if (!exportChart(view, stem + QLatin1String(suffix), &error, QSize(900, 560))) {
+                std::fprintf(stderr, "%s\n", qPrintable(error));
+                ++failures;
             }
-            std::printf("%s.png\n", qPrintable(stem));
         }
+        std::printf("%s.png\n", qPrintable(stem));
     }
     return failures ? 1 : 0;
 }

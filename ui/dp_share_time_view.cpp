@@ -1,0 +1,93 @@
+#include "dp_share_time_view.h"
+
+#include <QChart>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QValueAxis>
+
+#include <cmath>
+
+#include "decimate.h"
+#include "palette.h"
+#include "units.h"
+
+namespace tandem::ui {
+
+DpShareTimeView::DpShareTimeView(QWidget* parent)
+    : ChartView(QStringLiteral("mlforml-dp-share-time"), tr("Exposed DP share over time"), parent) {
+    m_x = new QValueAxis(this);
+    m_y = new QValueAxis(this);
+    m_y->setTitleText(tr("Exposed DP share of iteration (%)"));
+    chart()->addAxis(m_x, Qt::AlignBottom);
+    chart()->addAxis(m_y, Qt::AlignLeft);
+    setToolTip(tr("Share of each iteration spent waiting for the data-parallel all-reduce, per decision interval "
+                  "[2608.06046 Sec. 3.2, Fig. 2a]. Compression (MXFP4) and accumulation (GA16) both lower it. "
+                  "Right-click to export."));
+    applyTheme();
+}
+
+void DpShareTimeView::setData(const mlforml::PointResult& point) {
+    m_point = point;
+    rebuild();
+}
+
+void DpShareTimeView::applyTheme() {
+    ChartView::applyTheme();
+    rebuild();
+}
+
+double DpShareTimeView::meanShare(const QString& policy) const {
+    for (QLineSeries* s : m_lines) {
+        if (!s->isVisible() || s->name() != policy || s->count() == 0) continue;
+        double sum = 0;
+        const auto pts = s->points();
+        for (const QPointF& p : pts) sum += p.y();
+        return sum / static_cast<double>(pts.size());
+    }
+    return NAN;
+}
+
+void DpShareTimeView::rebuild() {
+    if (!m_point) return;
+    const auto& runs = m_point->policies;
+    double tMax = 0;
+    for (const auto& run : runs)
+        if (!run.dpShareTime_s.empty()) tMax = std::max(tMax, run.dpShareTime_s.back());
+    const TimeUnit unit = chooseTimeUnit(tMax);
+    while (m_lines.size() < static_cast<qsizetype>(runs.size())) {
+        auto* s = new QLineSeries(this);
+        chart()->addSeries(s);
+        s->attachAxis(m_x);
+        s->attachAxis(m_y);
+        m_lines.append(s);
+    }
+    double yMax = 10;
+    for (qsizetype i = 0; i < m_lines.size(); ++i) {
+        QLineSeries* s = m_lines[i];
+        const bool on = i < static_cast<qsizetype>(runs.size());
+        s->setVisible(on);
+        for (QLegendMarker* m : chart()->legend()->markers(s)) m->setVisible(on);
+        if (!on) continue;
+        const auto& run = runs[static_cast<size_t>(i)];
+        const QString name = QString::fromStdString(run.policy);
+        s->setName(name);
+        s->setPen(QPen(policyColor(name, currentTheme()), name == QLatin1String("Joint") ? 2.2 : 1.6));
+        QList<QPointF> pts;
+        const size_t n = std::min(run.dpShareTime_s.size(), run.dpShare.size());
+        pts.reserve(static_cast<qsizetype>(n));
+        for (size_t k = 0; k < n; ++k) {
+            if (!std::isfinite(run.dpShare[k])) continue;
+            pts.append(QPointF(run.dpShareTime_s[k] / unit.divisor, 100 * run.dpShare[k]));
+            yMax = std::max(yMax, 100 * run.dpShare[k]);
+        }
+        s->replace(decimateMinMax(pts, plotWidth() / 2));
+    }
+    m_x->setTitleText(tr("Wall-clock time (%1)").arg(unit.name));
+    setNiceRange(m_x, 0, tMax > 0 ? tMax / unit.divisor : 1.0, 6);
+    setNiceRange(m_y, 0, std::min(100.0, yMax * 1.05), 5);
+    chart()->setTitle(tr("Exposed DP share per decision interval, %1").arg(QString::fromStdString(m_point->label)));
+    ChartView::applyTheme();
+}
+
+}  // namespace tandem::ui

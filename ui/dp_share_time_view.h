@@ -1,0 +1,34 @@
+#pragma once
+// Exposed DP share per decision interval over wall-clock, one line per policy [2608.06046 Sec. 3,
+// Fig. 2a over time].
+#include <optional>
+
+#include "chart_view.h"
+#include "mlforml/simulate.h"
+
+class QLineSeries;
+class QValueAxis;
+
+namespace tandem::ui {
+
+/// y = exposed DP time / iteration time per decision interval, percent (PolicyRun::dpShare at
+/// PolicyRun::dpShareTime_s); x = wall-clock in a unit chosen from the longest run. Lines use the
+/// fixed policy colours and are decimated to the plot width.
+class DpShareTimeView : public ChartView {
+    Q_OBJECT
+public:
+    explicit DpShareTimeView(QWidget* parent = nullptr);
+    void setData(const mlforml::PointResult& point);
+    void applyTheme() override;
+    /// Mean drawn share of `policy`, percent (tests; NaN if absent).
+    double meanShare(const QString& policy) const;
+
+private:
+    void rebuild();
+    std::optional<mlforml::PointResult> m_point;
+    QList<QLineSeries*> m_lines;
+    QValueAxis* m_x = nullptr;
+    QValueAxis* m_y = nullptr;
+};
+
+}  // namespace tandem::ui
