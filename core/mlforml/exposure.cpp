@@ -70,6 +70,7 @@ ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos,
     // Background alone: the recording that open-loop replays read (extended on demand).
     FabricSim rec(p.fabricBytesPerS, p.nicBytesPerS, p.ccEfficiency, p.ccEfficiencyDropPerFlow);
     rec.addLiveJobs(live, true);
+    rec.setCancel(cancel);
     if (live.count > 0) {
         rec.run(p.recordWarmupS + kP95SpanS);
         tab.bgP95BytesPer50ms = percentileBytesPerWindow(
@@ -108,6 +109,7 @@ ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos,
             throwIfCancelled(cancel);
             FabricSim sim(p.fabricBytesPerS, p.nicBytesPerS, p.ccEfficiency,
                           p.ccEfficiencyDropPerFlow);
+            sim.setCancel(cancel);
             if (transfers) {
                 sim.replayList(transfers, traceJobs, traceNodes);
             } else if (p.mode == "closed_loop") {

@@ -107,6 +107,7 @@ void FabricSim::run(double until) {
     while (m_now < until) {
         if (m_hasFg && m_fgDone) break;
         if (--m_eventBudget < 0) break;
+        if ((m_eventBudget & 4095) == 0) throwIfCancelled(m_cancel);
         double tNext = until;
         const double dtFlow = m_net.timeToNextCompletion();
         if (std::isfinite(dtFlow)) tNext = std::min(tNext, m_now + dtFlow);

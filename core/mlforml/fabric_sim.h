@@ -10,8 +10,10 @@
 // Time advances from event to event (flow start/finish, compute end); rates are recomputed by
 // water-filling at each. Every run is bounded by its `until` time and an event budget.
 #include <cstdint>
+#include <exception>  // before common/cancel.h, which uses std::exception
 #include <vector>
 
+#include "common/cancel.h"
 #include "mlforml/fluid.h"
 
 namespace tandem::mlforml {
@@ -70,7 +72,10 @@ public:
     void setForeground(const ForegroundSpec& fg);
 
     /// Runs until time `until` (s) or until the foreground has done its iterations (if any).
+    /// Polls the cancel flag (setCancel) every few thousand events; throws tandem::Cancelled.
     void run(double until);
+    /// Flag polled by run(); also used by the recording this simulation replays from.
+    void setCancel(const tandem::CancelFlag* cancel) { m_cancel = cancel; }
 
     double now() const { return m_now; }
     bool foregroundDone() const { return m_fgDone; }
@@ -89,6 +94,7 @@ private:
     FluidNetwork m_net;
     double m_now = 0;
     long long m_eventBudget = 20000000;
+    const tandem::CancelFlag* m_cancel = nullptr;
 
     // live jobs
     LiveJobSpec m_live;
