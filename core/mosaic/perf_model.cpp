@@ -83,16 +83,11 @@ const char* PerfModel::structuralError(const Plan& p) const {
 double PerfModel::memoryBytes(const Plan& p) const {
     const Geometry& g = m_g;
     const int ls = (g.layers + p.pp - 1) / p.pp;
-    const int moeLs = std::min(ls, m_moeLayers), denseLs = ls - moeLs;
     const double tp = p.tp, d = g.dModel, dexp = g.dExpert, k = g.topK, e = g.experts;
     const double kv = double(g.nKvHead) * (g.nHead > 0 ? d / g.nHead : 0.0);
-    const double denseP = (moeLs * (m_attnParams + m_sharedParams + m_routerParams) +
-                           denseLs * (m_attnParams + m_denseFfnParams) + double(g.vocab) * d) / tp;
-    const double expertP = moeLs * e * m_expertParams / p.ep;
     const double edp = double(p.dp / p.ep) * p.cp;
-    double bytes = (denseP + expertP) * (kBf16 + kGradBytes) +
-                   kOptimizerBytes * (denseP / (double(p.dp) * p.cp) + expertP / edp);
-
+    const double tokens = double(m_c.seqLen) * p.mbs / p.cp / tp;
+    const int nmb = m_c.globalBatch / (p.dp * p.mbs);
     // Activation elements per token per layer (sequence-parallel: divided by TP).
     const double sh = g.sharedExperts;
     const double aAttn = 5 * d + 2 * kv;
@@ -108,16 +103,35 @@ double PerfModel::memoryBytes(const Plan& p) const {
         case Checkpointing::SuperSelective: aMoe = aAttn + 3 * d + 2 * e + k * d; aDense = aAttn + 2 * d; break;
         case Checkpointing::Full: aMoe = d; aDense = d; break;
     }
-    const double tokens = double(m_c.seqLen) * p.mbs / p.cp / tp;
-    const int nmb = m_c.globalBatch / (p.dp * p.mbs);
-    const int inflight = std::max(1, std::min(p.pp, nmb));
-    double act = kBf16 * tokens * inflight * (moeLs * aMoe + denseLs * aDense);
-    if (p.ckpt == Checkpointing::Full)  // one layer rematerialised during its backward
-        act += kBf16 * tokens * (aAttn + (m_moeLayers > 0 ? aMoeNone : aDenseNone));
-    bytes += act * m_c.hardware.activationMemoryFactor;
-    bytes += 2.0 * 4.0 * tokens * double(g.vocab);            // fp32 logits and their gradient
-    if (g.experts > 0) bytes += 2.0 * kBf16 * tokens * k * d;  // all-to-all buffers
-    return bytes;
+    // One pipeline stage: its layers (dense blocks lead, so the first stage holds them), plus
+    // the token embedding on the first stage and the untied LM head with its logits on the last
+    // [2608.10605 Sec. 5.4, Eq. 13: "lands entirely on the last pipeline stage"].
+    auto stage = [&](int firstLayer, bool first, bool last) {
+        const int n = std::max(0, std::min(ls, g.layers - firstLayer));
+        const int denseLs = std::max(0, std::min(n, m_denseLayers - firstLayer));
+        const int moeLs = n - denseLs;
+        const double vocabP = double(g.vocab) * d * ((first ? 1 : 0) + (last ? 1 : 0));
+        const double denseP = (moeLs * (m_attnParams + m_sharedParams + m_routerParams) +
+                               denseLs * (m_attnParams + m_denseFfnParams) + vocabP) / tp;
+        const double expertP = moeLs * e * m_expertParams / p.ep;
+        double bytes = (denseP + expertP) * (kBf16 + kGradBytes) +
+                       kOptimizerBytes * (denseP / (double(p.dp) * p.cp) + expertP / edp);
+        // 1F1B: stage s keeps min(PP - s, n_mb) microbatches in flight; the first keeps most.
+        const int stageIdx = firstLayer / std::max(1, ls);
+        const int inflightStage = std::max(1, std::min(p.pp - stageIdx, nmb));
+        double act = kBf16 * tokens * inflightStage * (moeLs * aMoe + denseLs * aDense);
+        if (p.ckpt == Checkpointing::Full && n > 0)  // one layer rematerialised during its backward
+            act += kBf16 * tokens * (aAttn + (moeLs > 0 ? aMoeNone : aDenseNone));
+        bytes += act * m_c.hardware.activationMemoryFactor;
+        // Logits of the fused vocab-parallel cross-entropy: bf16, gradient written in place.
+        if (last) bytes += kBf16 * tokens * double(g.vocab);
+        if (e > 0 && moeLs > 0) bytes += 2.0 * kBf16 * tokens * k * d;  // all-to-all buffers
+        return bytes;
+    };
+    if (p.pp == 1) return stage(0, true, true);
+    double worst = std::max(stage(0, true, false), stage((p.pp - 1) * ls, false, true));
+    if (p.pp > 2) worst = std::max(worst, stage(ls, false, false));
+    return worst;
 }
 
 void PerfModel::cost(const Plan& p, Times& t) const {
@@ -290,6 +304,7 @@ PlanEval PerfModel::evaluate(const Plan& p) const {
     r.feasible = true;
     r.chi = t.chi;
     r.iteration_s = t.chi * t.analytic;
+    r.analytic_iteration_s = t.analytic;
     r.mfu = m_nActFlopsPerToken * double(m_c.globalBatch) * m_c.seqLen /
             (r.iteration_s * m_c.devices * m_c.hardware.peakFlops);
     Breakdown& b = r.breakdown;

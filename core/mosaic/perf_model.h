@@ -37,6 +37,9 @@ struct PlanEval {
     std::string reason;      ///< why infeasible (empty when feasible)
     double mfu = 0;          ///< Eq. 1, in [0, 1]
     double iteration_s = 0;  ///< t_iter after chi_sys, s
+    /// Analytical t_iter before chi_sys (Eq. 14's t_iter^analytic), s; App. E's listing
+    /// reports this one ("Analytical MFU").
+    double analytic_iteration_s = 0;
     double memoryGB = 0;     ///< peak memory per GPU, GB (1e9 bytes)
     Breakdown breakdown;
     double chi = 1;          ///< chi_sys of Eq. 15

@@ -97,32 +97,17 @@ SearchResult search(const Envelope& e, const tandem::CancelFlag* cancel) {
         }
     }
 
-    // Compute-optimal frontier at the largest G of the grid (the law falls with G).
+    // Compute-optimal frontier: L*(S) of Eq. 16 at the largest G of the grid (the law falls
+    // with G). Fig. 1's caption optimizes E and N_act at each sparsity and evaluates each
+    // sparsity "at the token count supported by its own attainable peak MFU": each point is
+    // realized by the best geometry of the grid in that sparsity bin (any q, E, K, G; lowest
+    // loss on the cluster, i.e. the cluster-optimal frontier's candidate), and the cluster
+    // delivers the prescription when C_peak eta_good MFU* >= C_model.
     const int gCo = e.splitValues.empty() ? 4 : *std::max_element(e.splitValues.begin(), e.splitValues.end());
     const double cModel = res.modelBudgetFlops;
     res.computeOptimal.resize(centres.size());
-    auto nearestGeometry = [&](double s, double nTot, int bin) -> const GeoResult* {
-        const GeoResult* best = nullptr;
-        double bestDist = 0;
-        for (const auto& r : geos) {
-            if (r.g.splitG != gCo || binOf(centres, r.g.sparsity) != bin) continue;
-            const double dn = std::log(r.g.nTot / nTot), ds = std::log((1 - r.g.sparsity) / (1 - s));
-            const double dist = dn * dn + ds * ds;
-            if (!best || dist < bestDist) { best = &r; bestDist = dist; }
-        }
-        return best;
-    };
-    auto candidateIndex = [&](const Geometry& g) {
-        for (size_t i = 0; i < res.candidates.size(); ++i) {
-            const Geometry& c = res.candidates[i].geometry;
-            if (c.layers == g.layers && c.experts == g.experts && c.topK == g.topK && c.splitG == g.splitG)
-                return int(i);
-        }
-        return -1;
-    };
     double bestLoss = std::numeric_limits<double>::infinity();
     int bestBin = -1;
-    std::vector<const GeoResult*> realized(centres.size(), nullptr);
     for (size_t i = 0; i < centres.size(); ++i) {
         const double s = centres[i];
         const ComputeOptimum co = computeOptimum(e.law, cModel, s, gCo);
@@ -130,21 +115,17 @@ SearchResult search(const Envelope& e, const tandem::CancelFlag* cancel) {
         fp.sparsity = s;
         fp.loss = co.loss;
         fp.extrapolated = isExtrapolated(co.nTot, s, co.tokens, gCo);
-        const GeoResult* r = nearestGeometry(s, co.nTot, int(i));
-        realized[i] = r;
-        fp.feasible = r && r->fits && res.peakBudgetFlops * e.goodput * r->eval.mfu >= cModel;
-        fp.candidate = r ? candidateIndex(r->g) : -1;
+        fp.candidate = res.clusterOptimal[i].candidate;
+        fp.feasible = fp.candidate >= 0 &&
+                      res.peakBudgetFlops * e.goodput * res.candidates[size_t(fp.candidate)].eval.mfu >= cModel;
         if (co.loss < bestLoss) { bestLoss = co.loss; bestBin = int(i); }
     }
     res.computeOptimalS = bestBin >= 0 ? centres[size_t(bestBin)] : kNaN;
+    // The compute-optimal choice (S_max) re-scored on the cluster: its realization's loss at
+    // the D its own MFU delivers (Eq. 25, TPP cap); NaN when no geometry of that bin fits.
     res.naiveOnClusterLoss = kNaN;
-    if (bestBin >= 0) {
-        const GeoResult* r = realized[size_t(bestBin)];
-        if (r && r->fits) {
-            const double d = std::min(deliverableTokens(e, r->eval.mfu, r->g.nAct), e.tppMax * r->g.nAct);
-            res.naiveOnClusterLoss = e.law.loss(r->g.nTot, r->g.sparsity, d, r->g.splitG);
-        }
-    }
+    if (bestBin >= 0 && res.clusterOptimal[size_t(bestBin)].feasible)
+        res.naiveOnClusterLoss = res.clusterOptimal[size_t(bestBin)].loss;
     return res;
 }
 
