@@ -34,9 +34,10 @@ void poissonSchedule(double rate, double duration, int maxJobs, double horizon,
     if (!(rate > 0) || maxJobs <= 0) return;
     SplitMix64 rng(seed);
     std::vector<double> arrivals;
-    // The process starts three job lifetimes before the foreground, so the foreground meets a
-    // cluster in steady state (on average rate * duration jobs running) rather than an empty one.
-    double t = -3.0 * duration;
+    // The foreground starts on an idle fabric and jobs arrive from then on ("zero to five
+    // co-running jobs" [Sec. 3.3]). Arrivals before t = 0 are supported (t0 < 0) but unused.
+    const double t0 = 0.0;
+    double t = t0;
     while (arrivals.size() < 1000000) {
         t += -std::log(1.0 - rng.uniform()) / rate;
         if (t >= horizon) break;
