@@ -90,9 +90,12 @@ Table merge(const std::vector<std::string>& csvs, const std::vector<std::string>
                                       std::to_string(out.header.size()));
                 return Table{};
             }
-            char* end = nullptr;
-            const long p = std::strtol(rec[0].c_str(), &end, 10);
-            if (rec[0].empty() || *end != '\0' || p < 0) {
+            // Digits only, as run() writes them: strtol alone would take " 7", "+7", "07" or
+            // "7\0junk" (an embedded NUL ends the C string) as point 7.
+            const bool digits = !rec[0].empty() && rec[0].size() <= 15 &&
+                                rec[0].find_first_not_of("0123456789") == std::string::npos;
+            const long p = digits ? std::strtol(rec[0].c_str(), nullptr, 10) : -1;
+            if (!digits || std::to_string(p) != rec[0]) {
                 diag.error(where, "point must be a non-negative integer (got \"" + rec[0] + "\")");
                 return Table{};
             }

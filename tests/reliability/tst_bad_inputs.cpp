@@ -310,6 +310,13 @@ private slots:
         row("merge: point twice", "merge", "point,a\n0,1\n---\npoint,a\n0,1\n", "shard1.csv: line 2",
             {"more than one shard"});
         row("merge: unterminated quote", "merge", "point,a\n0,\"x\n", "shard0.csv: line 3", {"unterminated"});
+        // Regression (fuzz_sweep_merge): strtol took "\0\0 0", " 1", "+1" and "01" as points,
+        // so a merged table could carry a NUL-prefixed point cell.
+        row("merge: NUL in the point column", "merge", QByteArray("point,a\n\0\x30,1\n", 13), "shard0.csv: line 2",
+            {"point must be a non-negative integer"});
+        row("merge: point with a sign", "merge", "point,a\n+0,1\n", "shard0.csv: line 2", {"non-negative integer"});
+        row("merge: point with a leading zero", "merge", "point,a\n00,1\n", "shard0.csv: line 2",
+            {"non-negative integer"});
         row("merge: not a sweep table", "merge", "a,b\n0,1\n", "shard0.csv: line 1", {"first column"});
     }
 

@@ -12,6 +12,7 @@
 #include "mlforml/fluid.h"
 #include "mlforml/presets.h"
 #include "mlforml/simulate.h"
+#include "mosaic/collectives.h"
 #include "mosaic/plan.h"
 #include "mosaic/search.h"
 #include "scenario/scenario.h"
@@ -251,6 +252,26 @@ private slots:
         QCOMPARE(ringWireBytesPerNode(10e9, 50), 2.0 * 49.0 / 50.0 * 10e9);
         QCOMPARE(ringWireBytesPerNode(4294967296.0 * 3, 4), 1.5 * 4294967296.0 * 3);
         QCOMPARE(ringWireBytesPerNode(10e9, 1), 0.0);
+    }
+
+    void collectivesAboveTwoGigabytes() {
+        // MOSAIC collectives on buffers around and above 2^31 bytes: positive, finite, growing
+        // with the size, and never faster than the link (achieved bus bandwidth <= NVLink, the
+        // fastest link of the node).
+        const auto hw = mosaic::builtinHardware("p6-b200");
+        for (auto c : {mosaic::Collective::AllReduce, mosaic::Collective::ReduceScatter,
+                       mosaic::Collective::AllGather, mosaic::Collective::AllToAll}) {
+            for (int size : {8, 64}) {
+                double prev = 0;
+                for (double bytes : {1e9, 2147483647.0, 2147483648.0, 4294967296.0, 10e9}) {
+                    const double t = mosaic::collectiveTime(hw, c, bytes, size, 1);
+                    QVERIFY2(std::isfinite(t) && t > prev, qPrintable(QString("%1 B on %2: %3 s").arg(bytes).arg(size).arg(t)));
+                    const double achieved = bytes * mosaic::busFactor(c, size) / t;
+                    QVERIFY(achieved <= hw.nvlinkBytesPerS * (1 + 1e-12));
+                    prev = t;
+                }
+            }
+        }
     }
 
     void mosaic_data() {
