@@ -37,14 +37,15 @@ struct FrontierPoint {
 
 struct SearchResult {
     /// L*(S) under the model-FLOPs budget (Eq. 16) at the largest G of the grid, evaluated at
-    /// each bin centre. `feasible` says whether the prescription, realized as the nearest
-    /// ladder geometry of that bin, can be delivered by the cluster (C_peak eta MFU* >= C_model).
+    /// each bin centre. Each point is realized by the best geometry of its sparsity bin (any q,
+    /// E, K, G: the cluster-optimal candidate of the bin, Fig. 1 caption); `feasible` says
+    /// whether the cluster delivers the budget with it (C_peak eta_good MFU* >= C_model).
     std::vector<FrontierPoint> computeOptimal;
     /// Lowest loss over candidates whose sparsity falls in each bin (B7); infeasible when empty.
     std::vector<FrontierPoint> clusterOptimal;
     double computeOptimalS = 0;   ///< argmin of computeOptimal (a boundary in the law's range)
     double clusterOptimalS = 0;   ///< sparsity of the optimum candidate (NaN if none)
-    double naiveOnClusterLoss = 0;  ///< compute-optimal choice re-scored on the cluster; NaN if it fits no plan
+    double naiveOnClusterLoss = 0;  ///< compute-optimal choice (S_max bin) re-scored on the cluster; NaN if no geometry of that bin fits
     std::vector<Candidate> candidates;  ///< feasible, best (lowest loss) first
     int optimum = -1;             ///< index into candidates, -1 none
     double deviceMemoryGB = 0;    ///< usable memory per device, GB
