@@ -148,6 +148,12 @@ std::optional<LoadTrace> parseLoadTrace(const std::string& text, Diagnostics& di
             rate = bytes / window;
             if (timeCol < 0) time = static_cast<double>(t.time_s.size()) * window;
         }
+        if (!std::isfinite(rate) || !std::isfinite(time)) {
+            // e.g. 1e300 GBps: finite in the file, infinite in bytes/s after the unit conversion.
+            diag.error(linePath(i + 1), "load or time is too large to represent after unit "
+                                        "conversion (bytes/s, s)");
+            continue;
+        }
         if (!t.time_s.empty() && !(time > t.time_s.back())) {
             diag.error(linePath(i + 1), "time must increase strictly (" + std::to_string(time) +
                                             " s after " + std::to_string(t.time_s.back()) + " s)");

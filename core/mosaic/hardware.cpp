@@ -1,6 +1,7 @@
 #include "mosaic/hardware.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -86,7 +87,9 @@ Hardware a100() {
 
 // Unit conversions at the edge (x 1e6 etc.) can leave a last-bit residue; 12 significant
 // digits keep written files clean and make write -> read -> write stable.
-double tidy(double v) { return std::stod(toPrecision(v)); }
+// std::strtod, not std::stod: stod throws out_of_range on subnormal values (e.g. 1e-310 from a
+// hardware file), which aborted tandem-cli run and the GUI's save.
+double tidy(double v) { return std::strtod(toPrecision(v).c_str(), nullptr); }
 
 }  // namespace
 

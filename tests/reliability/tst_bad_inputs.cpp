@@ -289,6 +289,9 @@ private slots:
             {">= 0"});
         row("trace: time going backwards", "trace", "time_s,GBps\n0,1\n2,1\n1,1\n", "line 4", {"increase strictly"});
         row("trace: window without a length", "trace", "bytes\n1e9\n", "line 2", {"window length"});
+        // Regression: 1e300 GBps was accepted as an infinite load (inspect printed null).
+        row("trace: load overflows after conversion", "trace", "time_s,GBps\n0,1e300\n1,1\n", "line 2",
+            {"too large"});
         row("trace: empty", "trace", "# nothing\n", "file", {"no rows"});
 
         // Sweep axes, shards, runs and merges.
@@ -354,6 +357,20 @@ private slots:
         QCOMPARE(d.items().size(), size_t(1));
         QCOMPARE(QString::fromStdString(d.items()[0].path), QStringLiteral("mosaic.days"));
         QVERIFY(QString::fromStdString(d.items()[0].message).contains("more than 1000000 points"));
+    }
+
+    void subnormalHardwareValueSaves() {
+        // Regression: a subnormal hardware value (1e-310 ms) made writeHardware's std::stod throw
+        // out_of_range, aborting tandem-cli run (scenario.json) and the GUI's save.
+        Diagnostics d;
+        const auto s = parseScenario(
+            R"({"mosaic": {"hardware": {"host_per_moe_layer_ms": 1e-310}, "nodes": 1}})", d);
+        QVERIFY2(s, d.str().c_str());
+        const std::string saved = scenarioToJson(*s);
+        Diagnostics again;
+        const auto s2 = parseScenario(saved, again);
+        QVERIFY2(s2, again.str().c_str());
+        QCOMPARE(scenarioToJson(*s2), saved);
     }
 
     void everyRowHasAFileLabel() {
