@@ -126,6 +126,7 @@ ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos,
             fg.iterations = iters;
             sim.setForeground(fg);
             sim.run(fg.start_s + std::min(p.horizonS, kReplayCapS));
+            tab.eventsSimulated += sim.eventsProcessed();
             const auto& e = sim.exposedDpTimes();
             for (int i = p.replayWarmupIterations; i < iters; ++i)
                 out.push_back(i < static_cast<int>(e.size()) ? e[i] : kInf);
@@ -142,6 +143,7 @@ ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos,
         for (double x : out) s += x;
         tab.mean[c] = out.empty() ? 0.0 : s / out.size();
     }
+    tab.eventsSimulated += rec.eventsProcessed();  // the recording, as extended by the replays
     return tab;
 }
 

@@ -26,8 +26,10 @@ struct ExposureTable {
     /// one (s), and the span the series covers (s); empty in offsets mode.
     std::vector<std::vector<double>> sampleTimes;
     std::vector<double> seriesDuration;
-    double bgP95BytesPer50ms = 0;
-    double bgMeanBytesPerS = 0;    ///< mean background fabric load of the recording, bytes/s  ///< 95th percentile of background bytes per 50 ms window
+    double bgP95BytesPer50ms = 0;  ///< 95th percentile of background bytes per 50 ms window
+    double bgMeanBytesPerS = 0;    ///< mean background fabric load of the recording, bytes/s
+    /// Flow start/finish events processed by the recording and every replay of this table.
+    std::uint64_t eventsSimulated = 0;
     /// Background fabric load of the recording (decimated), s and bytes/s.
     std::vector<double> loadTime_s, loadBytesPerS;
 };

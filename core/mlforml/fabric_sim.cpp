@@ -83,6 +83,7 @@ void FabricSim::startLiveTransfer(int j) {
         return;
     }
     m_net.startFlow(m_liveGroup0 + j, m_live.bytesPerNode, j);
+    ++m_events;
     if (m_record) m_transfers.push_back({m_now, j, m_live.bytesPerNode});
 }
 
@@ -131,6 +132,7 @@ void FabricSim::run(double until) {
         bool fgIterationEnds = false;
         m_done.clear();
         m_net.collectFinished(m_done);
+        m_events += m_done.size();
         for (int f : m_done) {
             changed = true;
             const int tag = m_net.flowTag(f);
@@ -153,6 +155,7 @@ void FabricSim::run(double until) {
                 const Transfer& t = src[m_nextTransfer++];
                 if (t.job < m_replayJobs) {
                     m_net.startFlow(m_replayGroup0 + t.job, t.bytesPerNode, kReplayTag + t.job);
+                    ++m_events;
                     changed = true;
                 }
             }
@@ -161,6 +164,7 @@ void FabricSim::run(double until) {
             if (m_fgPhase == 0 && fgComputeEnd - m_fg.overlapS <= m_now) {
                 if (m_fg.bytesPerNode > 0) {
                     m_fgFlow = m_net.startFlow(m_fgGroup, m_fg.bytesPerNode, kForegroundTag);
+                    ++m_events;
                     m_fgPhase = 1;
                     changed = true;
                 } else {

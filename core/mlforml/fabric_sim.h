@@ -78,6 +78,9 @@ public:
     void setCancel(const tandem::CancelFlag* cancel) { m_cancel = cancel; }
 
     double now() const { return m_now; }
+    /// Flow start and finish events processed so far by this simulation (not counting the
+    /// recording it replays from), for the events/s benchmark [issue 6].
+    std::uint64_t eventsProcessed() const { return m_events; }
     bool foregroundDone() const { return m_fgDone; }
     const std::vector<double>& exposedDpTimes() const { return m_exposed; }
     const std::vector<double>& iterationStarts() const { return m_iterStart; }
@@ -94,6 +97,7 @@ private:
     FluidNetwork m_net;
     double m_now = 0;
     long long m_eventBudget = 20000000;
+    std::uint64_t m_events = 0;
     const tandem::CancelFlag* m_cancel = nullptr;
 
     // live jobs

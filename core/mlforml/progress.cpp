@@ -50,4 +50,15 @@ double ProgressCurve::progressForLoss(double L) const {
     return std::pow((L - m_floor) / m_A, -1.0 / m_alpha) - m_s0;
 }
 
+void applyFittedLossCurve(Params& p, double lInf, double a, double alpha, double s0Steps) {
+    Combo base;
+    base.g = p.gradientAccumulations.empty() ? 4 : p.gradientAccumulations.front();
+    base.p = p.precisions.empty() ? "BF16" : p.precisions.front();
+    const double dS = ProgressCurve(p).progressPerUpdate(base);
+    p.progress.lossFloor = lInf;
+    p.progress.lossExponent = alpha;
+    p.progress.lossOffset = s0Steps * dS;
+    p.progress.lMin = lInf + a * std::pow(p.progress.staticUpdates + s0Steps, -alpha);
+}
+
 }  // namespace tandem::mlforml

@@ -32,4 +32,16 @@ private:
     double m_floor, m_alpha, m_s0, m_A;
 };
 
+/// Replaces the default loss curve by one fitted to a training log [issue 8]: the fit
+/// L(u) = lInf + a (u + s0Steps)^(-alpha) in optimizer steps u of the baseline combination
+/// (what `tandem-cli inspect LOG --json` prints as L_inf, A, alpha, S0; tandem::io::LossFit).
+/// Sets progress.loss_floor = lInf, progress.loss_exponent = alpha,
+/// progress.loss_offset = s0Steps * dS_base (progress units; dS_base = progress per baseline
+/// update under p's current batch and critical batch) and progress.l_min = L(static_updates),
+/// so that ProgressCurve(p).loss(u * dS_base) == lInf + a (u + s0Steps)^(-alpha) for every u
+/// (the amplitude A follows from l_min as usual). Target losses stay factors of the new l_min.
+/// Requires a > 0, alpha > 0, s0Steps >= 0 and p.progress.staticUpdates > 0 (not checked:
+/// the fit guarantees them; the JSON path validates the resulting keys).
+void applyFittedLossCurve(Params& p, double lInf, double a, double alpha, double s0Steps);
+
 }  // namespace tandem::mlforml

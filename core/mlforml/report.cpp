@@ -55,6 +55,7 @@ nlohmann::ordered_json resultToJson(const Result& r) {
     j["target_factors"] = nums(r.targetFactors);
     j["target_losses"] = nums(r.targetLosses);
     j["combo_labels"] = r.comboLabels;
+    j["events_simulated"] = r.eventsSimulated;
     nlohmann::ordered_json pts = nlohmann::ordered_json::array();
     for (const auto& pt : r.points) {
         nlohmann::ordered_json o;

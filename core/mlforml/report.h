@@ -9,7 +9,8 @@
 
 namespace tandem::mlforml {
 
-/// Every field of `r` (NaN written as null). Keys carry units (`_s`, `_GB_per_50ms`).
+/// Every field of `r` (NaN written as null). Keys carry units (`_s`, `_GB_per_50ms`);
+/// `events_simulated` is Result::eventsSimulated (an integer count).
 nlohmann::ordered_json resultToJson(const Result& r);
 
 /// CSV with header background_jobs,policy,target_factor,target_loss,first_crossing_s,

@@ -120,6 +120,7 @@ Result simulate(const Params& p, const CancelFlag* cancel) {
             throwIfCancelled(cancel);
             ExposureTable tab =
                 measureExposure(p, combos, n, mixSeed(p.seed, static_cast<std::uint64_t>(n)), cancel);
+            res.eventsSimulated += tab.eventsSimulated;
             PointResult pt;
             pt.backgroundJobs = n;
             pt.label = "N=" + std::to_string(n) + " " + p.backgroundJob.model;
@@ -146,6 +147,7 @@ Result simulate(const Params& p, const CancelFlag* cancel) {
         for (int k = 0; k <= p.maxBackgroundJobs; ++k) {
             throwIfCancelled(cancel);
             levels.push_back(measureExposure(p, combos, k, mixSeed(p.seed, 500 + k), cancel));
+            res.eventsSimulated += levels.back().eventsSimulated;
             levelJobs.push_back(k);
         }
         PointResult pt;
@@ -189,6 +191,7 @@ Result simulate(const Params& p, const CancelFlag* cancel) {
     q.offsetSpacingS = trace.duration_s / std::max(1, p.startOffsets);
     ExposureTable tab = measureExposure(q, combos, 0, mixSeed(p.seed, 3), cancel, &transfers,
                                         kTraceJobs, nodes);
+    res.eventsSimulated += tab.eventsSimulated;
     PointResult pt;
     pt.backgroundJobs = 0;
     pt.label = "trace " + p.traceFile;

@@ -3,6 +3,7 @@
 // time under the background traffic of each point (fluid network, MODEL.md A3), then runs every
 // policy's training loop (progress model A4, greedy per-interval rule A5) and reports
 // first-crossing times, trajectories and knob shares.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,10 @@ struct Result {
     std::vector<double> targetLosses;
     std::vector<std::string> comboLabels;  ///< action space, g-major, e.g. "GA4-BF16"
     std::vector<PointResult> points;
+    /// Flow start and finish events processed by the fluid network, summed over every
+    /// recording and replay of every point (JSON `events_simulated`; the benchmark divides it
+    /// by the run time for mlforml_events_per_s [issue 6]).
+    std::uint64_t eventsSimulated = 0;
 };
 
 /// Runs the scenario. Deterministic in p (including p.seed). Throws tandem::Cancelled when
