@@ -57,6 +57,7 @@ FrontierView::FrontierView(QWidget* parent)
     m_y->setLabelFormat(QStringLiteral("%.3f"));
     chart()->addAxis(m_x, Qt::AlignBottom);
     chart()->addAxis(m_y, Qt::AlignLeft);
+    chart()->legend()->setAlignment(Qt::AlignRight);  // six entries: a bottom row would elide them
     auto mkScatter = [this](QScatterSeries::MarkerShape shape, double size) {
         auto* s = new QScatterSeries(this);
         s->setMarkerShape(shape);
@@ -69,6 +70,8 @@ FrontierView::FrontierView(QWidget* parent)
     m_computeOpt = mkScatter(QScatterSeries::MarkerShapeRectangle, 12);
     m_clusterOpt = mkScatter(QScatterSeries::MarkerShapeCircle, 13);
     m_naive = mkScatter(QScatterSeries::MarkerShapeTriangle, 12);
+    m_selected = mkScatter(QScatterSeries::MarkerShapeCircle, 20);
+    m_selected->setName(tr("selected"));
     applyTheme();
 }
 
@@ -81,6 +84,17 @@ void FrontierView::setPinned(const std::optional<mosaic::SearchResult>& pinned) 
     m_pinned = pinned;
     rebuild();
 }
+
+void FrontierView::setSelected(const std::optional<QPointF>& point) {
+    m_selectedPoint = point;
+    m_selected->setColor(Qt::transparent);
+    m_selected->setBorderColor(currentTheme() == Theme::Dark ? Qt::white : Qt::black);
+    m_selected->setPen(QPen(currentTheme() == Theme::Dark ? Qt::white : Qt::black, 2));
+    m_selected->replace(point ? QList<QPointF>{*point} : QList<QPointF>{});
+    for (QLegendMarker* m : chart()->legend()->markers(m_selected)) m->setVisible(point.has_value());
+}
+
+QList<QPointF> FrontierView::selectedPoint() const { return m_selected->points(); }
 
 void FrontierView::applyTheme() {
     ChartView::applyTheme();

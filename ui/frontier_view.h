@@ -22,6 +22,10 @@ public:
     explicit FrontierView(QWidget* parent = nullptr);
     void setData(const mosaic::SearchResult& result);
     void setPinned(const std::optional<mosaic::SearchResult>& pinned);
+    /// Rings the selected candidate at (S, loss); nullopt removes the ring.
+    void setSelected(const std::optional<QPointF>& point);
+    /// The ringed point (tests; empty when none).
+    QList<QPointF> selectedPoint() const;
     void applyTheme() override;
     /// Total number of points currently drawn on both frontier curves (tests).
     int frontierPointCount() const;
@@ -38,6 +42,8 @@ private:
     QScatterSeries* m_computeOpt = nullptr;
     QScatterSeries* m_clusterOpt = nullptr;
     QScatterSeries* m_naive = nullptr;
+    QScatterSeries* m_selected = nullptr;
+    std::optional<QPointF> m_selectedPoint;
     QValueAxis* m_x = nullptr;
     QValueAxis* m_y = nullptr;
 };

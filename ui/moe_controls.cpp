@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 
 #include "labeled_slider.h"
+#include "moe_advanced.h"
 
 namespace tandem::ui {
 
@@ -40,16 +41,18 @@ MoeControls::MoeControls(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Global batch"), m_batch);
     bl->addLayout(form);
     layout->addWidget(box);
+    m_advanced = new MoeAdvanced(this);
+    layout->addWidget(m_advanced);
     m_pin = new QPushButton(tr("Pin result to compare"), this);
     m_pin->setCheckable(true);
     m_pin->setToolTip(tr("Keep the current frontiers as a faded overlay; change a control to compare."));
     layout->addWidget(m_pin);
-    layout->addStretch();
 
     connect(m_nodes, &LabeledSlider::valueChanged, this, &MoeControls::engineInputsChanged);
     connect(m_days, &LabeledSlider::valueChanged, this, &MoeControls::engineInputsChanged);
     connect(m_batch, &QComboBox::currentIndexChanged, this, &MoeControls::engineInputsChanged);
     connect(m_pin, &QPushButton::toggled, this, &MoeControls::pinToggled);
+    connect(m_advanced, &MoeAdvanced::engineInputsChanged, this, &MoeControls::engineInputsChanged);
 }
 
 void MoeControls::setEnvelope(const mosaic::Envelope& e) {
@@ -62,12 +65,14 @@ void MoeControls::setEnvelope(const mosaic::Envelope& e) {
         idx = m_batch->count() - 1;
     }
     m_batch->setCurrentIndex(idx);
+    m_advanced->setEnvelope(e);
 }
 
 void MoeControls::applyTo(mosaic::Envelope& e) const {
     e.nodes = m_nodes->value();
     if (static_cast<int>(e.days + 0.5) != m_days->value()) e.days = m_days->value();
     e.globalBatch = m_batch->currentData().toInt();
+    m_advanced->applyTo(e);
 }
 
 }  // namespace tandem::ui

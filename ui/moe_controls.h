@@ -10,6 +10,7 @@ class QPushButton;
 namespace tandem::ui {
 
 class LabeledSlider;
+class MoeAdvanced;
 
 /// Cluster size (nodes), training window (days) and global batch (sequences): engine inputs of
 /// the MOSAIC search; each change recomputes both frontiers. Tooltips cite [2608.10605].
@@ -23,6 +24,8 @@ public:
     void applyTo(mosaic::Envelope& e) const;
     LabeledSlider* nodesSlider() const { return m_nodes; }
     LabeledSlider* daysSlider() const { return m_days; }
+    QComboBox* batchCombo() const { return m_batch; }
+    MoeAdvanced* advanced() const { return m_advanced; }
 
 signals:
     void engineInputsChanged();
@@ -33,6 +36,7 @@ private:
     LabeledSlider* m_days;
     QComboBox* m_batch;
     QPushButton* m_pin;
+    MoeAdvanced* m_advanced;
 };
 
 }  // namespace tandem::ui

@@ -1,20 +1,48 @@
 #include "moe_workspace.h"
 
-#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QVBoxLayout>
 
+#include <cmath>
+
+#include "candidate_table.h"
 #include "frontier_view.h"
 #include "job_runner.h"
+#include "layout_heatmap_view.h"
+#include "memory_bar_view.h"
+#include "mfu_view.h"
 #include "moe_controls.h"
 #include "optimum_card.h"
+#include "step_breakdown_view.h"
 
 namespace tandem::ui {
 
+namespace {
+QSplitter* split(Qt::Orientation o, QWidget* parent, const QList<QWidget*>& widgets, const QList<int>& weights) {
+    auto* s = new QSplitter(o, parent);
+    for (QWidget* w : widgets) s->addWidget(w);
+    QList<int> sizes;
+    for (qsizetype i = 0; i < weights.size(); ++i) {
+        s->setStretchFactor(static_cast<int>(i), weights[i]);
+        sizes << 1000 * weights[i];  // missing space is shared by these weights
+    }
+    s->setSizes(sizes);
+    s->setChildrenCollapsible(false);
+    return s;
+}
+}  // namespace
+
 MoeWorkspace::MoeWorkspace(QWidget* parent)
-    : QWidget(parent), m_controls(new MoeControls(this)), m_frontier(new FrontierView(this)),
-      m_card(new OptimumCard(this)), m_status(new QLabel(this)), m_runner(new JobRunner(this)) {
+    : QWidget(parent), m_controls(new MoeControls(this)), m_pages(new QTabWidget(this)),
+      m_frontier(new FrontierView(this)), m_mfuS(new MfuView(MfuView::Axis::Sparsity, this)),
+      m_mfuG(new MfuView(MfuView::Axis::Split, this)), m_table(new CandidateTable(this)),
+      m_heatmap(new LayoutHeatmapView(this)), m_breakdown(new StepBreakdownView(this)),
+      m_memory(new MemoryBarView(this)), m_card(new OptimumCard(this)), m_status(new QLabel(this)),
+      m_runner(new JobRunner(this)), m_layoutRunner(new JobRunner(this)) {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* scroll = new QScrollArea(this);
@@ -26,17 +54,31 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
     pl->addStretch();
     scroll->setWidget(panel);
     scroll->setWidgetResizable(true);
-    scroll->setFixedWidth(270);
+    scroll->setFixedWidth(290);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     layout->addWidget(scroll);
 
+    m_pages->setObjectName(QStringLiteral("moePages"));
+    m_pages->setDocumentMode(true);
+    m_pages->addTab(split(Qt::Horizontal, m_pages,
+                          {m_frontier, split(Qt::Vertical, m_pages, {m_mfuS, m_mfuG}, {1, 1})}, {3, 2}),
+                    tr("Frontier and MFU"));
+    QWidget* details = split(Qt::Vertical, m_pages, {m_breakdown, m_memory}, {3, 2});
+    m_pages->addTab(split(Qt::Vertical, m_pages,
+                          {m_table, split(Qt::Horizontal, m_pages, {m_heatmap, details}, {1, 1})}, {2, 3}),
+                    tr("Candidates and layouts"));
+    m_pages->setTabToolTip(0, tr("Loss against sparsity under both assumptions, MFU against S and G "
+                                 "[2608.10605 Fig. 1, Sec. 5, 7]"));
+    m_pages->setTabToolTip(1, tr("Ranked candidates; PP x EP layouts of the selected geometry (click one), its "
+                                 "step-time breakdown and memory per GPU [2608.10605 Sec. 5, Table 4]"));
+
     auto* right = new QWidget(this);
-    auto* grid = new QGridLayout(right);
-    grid->setContentsMargins(0, 0, 0, 0);
-    grid->setSpacing(4);
-    grid->addWidget(m_frontier, 0, 0);
+    auto* rl = new QVBoxLayout(right);
+    rl->setContentsMargins(0, 0, 0, 0);
+    rl->setSpacing(2);
+    rl->addWidget(m_pages, 1);
     m_status->setWordWrap(true);
-    grid->addWidget(m_status, 1, 0);
+    rl->addWidget(m_status);
     layout->addWidget(right, 1);
 
     connect(m_controls, &MoeControls::engineInputsChanged, this, [this]() {
@@ -48,16 +90,29 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
     connect(m_controls, &MoeControls::pinToggled, this, [this](bool on) {
         m_frontier->setPinned(on ? m_result : std::nullopt);
     });
+    connect(m_table, &CandidateTable::candidateSelected, this, &MoeWorkspace::selectCandidate);
+    connect(m_heatmap, &LayoutHeatmapView::cellClicked, this, &MoeWorkspace::selectLayoutCell);
     connect(m_runner, &JobRunner::resultReady, this, [this](const std::any& value, quint64) {
-        if (const auto* r = std::any_cast<mosaic::SearchResult>(&value)) showResult(*r);
+        if (const auto* r = std::any_cast<MoeOutput>(&value)) showResult(*r);
     });
     connect(m_runner, &JobRunner::failed, this, [this](const QString& message, quint64) {
         m_status->setText(tr("<b>Computation failed:</b> %1").arg(message.toHtmlEscaped()));
     });
-    connect(m_runner, &JobRunner::busyChanged, this, &MoeWorkspace::busyChanged);
+    connect(m_layoutRunner, &JobRunner::resultReady, this, [this](const std::any& value, quint64) {
+        const auto* r = std::any_cast<std::pair<int, LayoutCells>>(&value);
+        if (!r || r->first != m_selected) return;
+        m_cells = r->second;
+        m_cellsFor = r->first;
+        refreshSelection();
+    });
+    auto busy = [this](bool) { emit busyChanged(m_runner->isBusy() || m_layoutRunner->isBusy()); };
+    connect(m_runner, &JobRunner::busyChanged, this, busy);
+    connect(m_layoutRunner, &JobRunner::busyChanged, this, busy);
 }
 
-QList<ChartView*> MoeWorkspace::charts() const { return {m_frontier}; }
+QList<ChartView*> MoeWorkspace::charts() const {
+    return {m_frontier, m_mfuS, m_mfuG, m_heatmap, m_breakdown, m_memory};
+}
 
 void MoeWorkspace::applyTheme() {
     for (ChartView* c : charts()) c->applyTheme();
@@ -77,28 +132,134 @@ void MoeWorkspace::setEnvelope(const std::optional<mosaic::Envelope>& e) {
 void MoeWorkspace::recompute() {
     if (!m_envelope) return;
     const mosaic::Envelope e = *m_envelope;  // the worker owns its copy
-    m_runner->submit([e](const tandem::CancelFlag* cancel) -> std::any { return mosaic::search(e, cancel); });
+    m_runner->submit([e](const tandem::CancelFlag* cancel) -> std::any {
+        MoeOutput out;
+        out.result = mosaic::search(e, cancel);
+        out.envelope = e;
+        if (out.result.optimum >= 0)
+            out.optimumCells = layoutCells(out.result.candidates[static_cast<size_t>(out.result.optimum)].geometry, e);
+        return out;
+    });
 }
 
-void MoeWorkspace::showResult(const mosaic::SearchResult& r) {
+void MoeWorkspace::showResult(const MoeOutput& out) {
+    const mosaic::SearchResult& r = out.result;
     m_result = r;
+    m_resultEnvelope = out.envelope;
+    m_selected = r.optimum;
+    m_cells = out.optimumCells;
+    m_cellsFor = r.optimum;
+    m_layoutCell = -1;
     m_frontier->setData(r);
-    if (r.optimum >= 0 && static_cast<size_t>(r.optimum) < r.candidates.size())
-        m_card->setCandidate(r.candidates[static_cast<size_t>(r.optimum)], tr("Cluster-optimal model"),
-                             r.computeOptimalS, r.naiveOnClusterLoss);
-    else
-        m_card->clearCandidate(tr("No geometry has a feasible layout on this cluster."));
+    m_mfuS->setData(r, out.envelope.frontierSparsity, m_selected);
+    m_mfuG->setData(r, out.envelope.frontierSparsity, m_selected);
+    m_table->setCandidates(r.candidates, m_selected);
+    refreshSelection();
     const QString gain = std::isfinite(r.naiveOnClusterLoss) && r.optimum >= 0
                              ? tr("the compute-optimal choice loses %1 nats on this cluster")
                                    .arg(r.naiveOnClusterLoss - r.candidates[static_cast<size_t>(r.optimum)].loss, 0, 'f', 3)
                              : tr("the compute-optimal choice does not fit this cluster");
     m_status->setText(tr("Compute-optimal S = %1 (a boundary of the sparsity range); cluster-optimal S = %2; %3. "
-                         "%4 feasible candidates [2608.10605 Sec. 7, Fig. 1].")
+                         "%4 feasible candidates of %5 geometries [2608.10605 Sec. 7, Fig. 1].")
                           .arg(r.computeOptimalS, 0, 'f', 3)
                           .arg(r.clusterOptimalS, 0, 'f', 3)
                           .arg(gain)
-                          .arg(r.candidates.size()));
+                          .arg(r.candidates.size())
+                          .arg(r.geometriesSearched));
     emit resultsShown();
+}
+
+void MoeWorkspace::selectCandidate(int index) {
+    if (!m_result || index < 0 || static_cast<size_t>(index) >= m_result->candidates.size()) return;
+    m_selected = index;
+    m_layoutCell = -1;
+    m_table->selectCandidate(index);
+    m_mfuS->setSelected(index);
+    m_mfuG->setSelected(index);
+    if (m_cellsFor != index) {
+        const mosaic::Geometry g = m_result->candidates[static_cast<size_t>(index)].geometry;
+        const mosaic::Envelope e = m_resultEnvelope;
+        m_layoutRunner->submit([g, e, index](const tandem::CancelFlag*) -> std::any {
+            return std::pair<int, LayoutCells>(index, layoutCells(g, e));
+        });
+    }
+    refreshSelection();
+}
+
+void MoeWorkspace::selectLayoutCell(int index) {
+    if (m_cellsFor != m_selected || index < 0 || static_cast<size_t>(index) >= m_cells.cells.size()) return;
+    const LayoutCell& c = m_cells.cells[static_cast<size_t>(index)];
+    if (!c.anyValid) {
+        m_status->setText(tr("PP %1 x EP %2 has no valid layout: %3")
+                              .arg(c.pp)
+                              .arg(c.ep)
+                              .arg(QString::fromStdString(c.reason)));
+        return;
+    }
+    m_layoutCell = index;
+    refreshSelection();
+}
+
+std::optional<mosaic::Candidate> MoeWorkspace::shownCandidate() const {
+    if (!m_result || m_selected < 0 || static_cast<size_t>(m_selected) >= m_result->candidates.size())
+        return std::nullopt;
+    mosaic::Candidate c = m_result->candidates[static_cast<size_t>(m_selected)];
+    if (m_layoutCell < 0 || m_cellsFor != m_selected || static_cast<size_t>(m_layoutCell) >= m_cells.cells.size())
+        return c;
+    const LayoutCell& cell = m_cells.cells[static_cast<size_t>(m_layoutCell)];
+    c.plan = cell.plan;
+    c.eval = cell.eval;
+    if (cell.feasible) {  // D follows the layout's MFU (Eq. 25), the loss follows D (Eq. 10)
+        const auto& g = c.geometry;
+        const mosaic::Envelope& e = m_resultEnvelope;
+        c.tokens = std::min(mosaic::deliverableTokens(e, cell.eval.mfu, g.nAct), e.tppMax * g.nAct);
+        c.loss = e.law.loss(g.nTot, g.sparsity, c.tokens, g.splitG);
+        c.extrapolated = mosaic::isExtrapolated(g.nTot, g.sparsity, c.tokens, g.splitG);
+    }
+    return c;
+}
+
+void MoeWorkspace::refreshSelection() {
+    if (!m_result) return;
+    const auto& r = *m_result;
+    const std::optional<mosaic::Candidate> shown = shownCandidate();
+    if (!shown) {
+        m_card->clearCandidate(tr("No geometry has a feasible layout on this cluster."));
+        m_breakdown->setData({});
+        m_memory->setData(0, r.deviceMemoryGB, QString());
+        m_heatmap->setData({}, -1, tr("MFU per layout (no feasible geometry)"));
+        m_frontier->setSelected(std::nullopt);
+        return;
+    }
+    const bool own = m_layoutCell < 0 || m_cellsFor != m_selected;
+    const QString plan = QString::fromStdString(planLabel(shown->plan));
+    QString title = m_selected == r.optimum ? tr("Cluster-optimal model") : tr("Candidate #%1").arg(m_selected + 1);
+    if (!own) title += shown->eval.feasible ? tr(", layout chosen on the heatmap")
+                                            : tr(", PP %1 x EP %2 does not fit: %3")
+                                                  .arg(shown->plan.pp)
+                                                  .arg(shown->plan.ep)
+                                                  .arg(QString::fromStdString(shown->eval.reason));
+    m_card->setCandidate(*shown, title, r.computeOptimalS, r.naiveOnClusterLoss);
+    QList<QPair<QString, mosaic::Breakdown>> bars;
+    if (shown->eval.feasible) bars.append({own ? tr("selected") : tr("chosen layout"), shown->eval.breakdown});
+    if (!own || m_selected != r.optimum) {
+        if (!own) bars.append({tr("best layout"), r.candidates[static_cast<size_t>(m_selected)].eval.breakdown});
+        if (m_selected != r.optimum && r.optimum >= 0)
+            bars.append({tr("cluster optimum"), r.candidates[static_cast<size_t>(r.optimum)].eval.breakdown});
+    }
+    m_breakdown->setData(bars);
+    m_breakdown->chart()->setTitle(tr("Step time, %1").arg(plan));
+    m_memory->setData(shown->eval.memoryGB, r.deviceMemoryGB,
+                      tr("PP %1 x EP %2").arg(shown->plan.pp).arg(shown->plan.ep));
+    const QString geometry = QString::fromStdString(mosaic::geometryLabel(shown->geometry));
+    if (m_cellsFor == m_selected) {
+        const int sel = own ? m_cells.indexOf(shown->plan) : m_layoutCell;
+        m_heatmap->setData(m_cells, sel, tr("MFU (%) per layout, %1").arg(geometry));
+    } else {
+        m_heatmap->setData({}, -1, tr("MFU (%) per layout, %1 (computing...)").arg(geometry));
+    }
+    m_frontier->setSelected(std::isfinite(shown->loss) ? std::optional<QPointF>(QPointF(shown->geometry.sparsity, shown->loss))
+                                                       : std::nullopt);
 }
 
 }  // namespace tandem::ui

@@ -1,25 +1,43 @@
 #pragma once
-// Workspace 2, "MoE sparsity frontier" [2608.10605]: controls, charts and the live worker.
+// Workspace 2, "MoE sparsity frontier" [2608.10605]: controls, charts and the live workers.
 #include <QWidget>
 
 #include <optional>
 
+#include "layout_cells.h"
 #include "mosaic/envelope.h"
 #include "mosaic/search.h"
 
 class QLabel;
+class QTabWidget;
 
 namespace tandem::ui {
 
+class CandidateTable;
 class ChartView;
 class FrontierView;
 class JobRunner;
+class LayoutHeatmapView;
+class MemoryBarView;
+class MfuView;
 class MoeControls;
 class OptimumCard;
+class StepBreakdownView;
 
-/// Assembles the MOSAIC side panel and views. Every engine-input change hands a copy of the
-/// Envelope to a JobRunner running mosaic::search on a worker thread (coalesced, cancellable);
-/// the result updates the frontier chart, the optimum card and the detail views.
+/// What the search worker hands back: the search, the envelope it ran on, and the PP x EP
+/// layout cells of the optimum's geometry (so one slider move costs one round trip).
+struct MoeOutput {
+    mosaic::SearchResult result;
+    mosaic::Envelope envelope;
+    LayoutCells optimumCells;
+};
+
+/// Assembles the MOSAIC side panel (controls, the selected candidate's card) and two chart
+/// pages: (1) frontier, MFU vs S, MFU vs G; (2) ranked candidate table, PP x EP heatmap,
+/// step-time breakdown and memory bar. One selection (a candidate, optionally with a layout
+/// picked on the heatmap) drives the card and every view. Engine inputs go to a JobRunner
+/// running mosaic::search (coalesced, cancellable); a second runner computes the heatmap of a
+/// newly selected geometry.
 class MoeWorkspace : public QWidget {
     Q_OBJECT
 public:
@@ -29,8 +47,26 @@ public:
     QList<ChartView*> charts() const;
     MoeControls* controls() const { return m_controls; }
     FrontierView* frontierView() const { return m_frontier; }
+    MfuView* mfuSparsityView() const { return m_mfuS; }
+    MfuView* mfuSplitView() const { return m_mfuG; }
+    StepBreakdownView* breakdownView() const { return m_breakdown; }
+    MemoryBarView* memoryView() const { return m_memory; }
+    LayoutHeatmapView* heatmapView() const { return m_heatmap; }
+    CandidateTable* candidateTable() const { return m_table; }
+    OptimumCard* card() const { return m_card; }
+    QTabWidget* pages() const { return m_pages; }
     JobRunner* runner() const { return m_runner; }
+    JobRunner* layoutRunner() const { return m_layoutRunner; }
     const std::optional<mosaic::SearchResult>& result() const { return m_result; }
+    /// Selected candidate (index into result()->candidates), -1 none.
+    int selectedCandidate() const { return m_selected; }
+    /// Selects a candidate everywhere (table, card, charts) and computes its heatmap.
+    void selectCandidate(int index);
+    /// Selects heatmap cell `index` of the selected geometry (updates card, breakdown, memory).
+    void selectLayoutCell(int index);
+    /// The candidate as currently shown (with a layout chosen on the heatmap, D and loss
+    /// re-derived from that layout's MFU); nullopt when nothing is selected.
+    std::optional<mosaic::Candidate> shownCandidate() const;
     void applyTheme();
 
 signals:
@@ -40,15 +76,29 @@ signals:
 
 private:
     void recompute();
-    void showResult(const mosaic::SearchResult& r);
+    void showResult(const MoeOutput& out);
+    void refreshSelection();
 
     std::optional<mosaic::Envelope> m_envelope;
     std::optional<mosaic::SearchResult> m_result;
+    mosaic::Envelope m_resultEnvelope;
+    int m_selected = -1;
+    LayoutCells m_cells;
+    int m_cellsFor = -1;     ///< candidate whose geometry m_cells holds
+    int m_layoutCell = -1;   ///< heatmap cell chosen by the user, -1 = the candidate's own plan
     MoeControls* m_controls;
+    QTabWidget* m_pages;
     FrontierView* m_frontier;
+    MfuView* m_mfuS;
+    MfuView* m_mfuG;
+    CandidateTable* m_table;
+    LayoutHeatmapView* m_heatmap;
+    StepBreakdownView* m_breakdown;
+    MemoryBarView* m_memory;
     OptimumCard* m_card;
     QLabel* m_status;
     JobRunner* m_runner;
+    JobRunner* m_layoutRunner;
 };
 
 }  // namespace tandem::ui

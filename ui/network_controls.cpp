@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 
 #include "labeled_slider.h"
+#include "network_advanced.h"
 
 namespace tandem::ui {
 
@@ -29,7 +30,7 @@ NetworkControls::NetworkControls(QWidget* parent) : QWidget(parent) {
     m_nodes = new LabeledSlider(
         tr("Foreground nodes"), tr("%1 nodes"), 1, 128, 1,
         tr("Cluster size: nodes of the foreground GPT-2 Large data-parallel job (8 GPUs each). Its inter-node "
-           "ring moves 2(n-1)/n of the gradient per node [MODEL.md A3]; calibrated default 50."),
+           "ring moves 2(n-1)/n of the gradient per node [MODEL.md A3]; calibrated default 46 (Fig. 2a shares)."),
         engine);
     m_nodes->setObjectName(QStringLiteral("nodesSlider"));
     el->addWidget(m_background);
@@ -51,6 +52,8 @@ NetworkControls::NetworkControls(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("NIC per node"), m_nic);
     el->addLayout(form);
     layout->addWidget(engine);
+    m_advanced = new NetworkAdvanced(this);
+    layout->addWidget(m_advanced);
 
     auto* view = new QGroupBox(tr("Loss chart"), this);
     auto* vl = new QFormLayout(view);
@@ -87,6 +90,7 @@ NetworkControls::NetworkControls(QWidget* parent) : QWidget(parent) {
     connect(m_nodes, &LabeledSlider::valueChanged, this, &NetworkControls::engineInputsChanged);
     connect(m_fabric, &QDoubleSpinBox::valueChanged, this, &NetworkControls::engineInputsChanged);
     connect(m_nic, &QDoubleSpinBox::valueChanged, this, &NetworkControls::engineInputsChanged);
+    connect(m_advanced, &NetworkAdvanced::engineInputsChanged, this, &NetworkControls::engineInputsChanged);
     connect(m_target, &QComboBox::currentIndexChanged, this, &NetworkControls::viewOptionsChanged);
     connect(m_xAxis, &QComboBox::currentIndexChanged, this, &NetworkControls::viewOptionsChanged);
     connect(m_logX, &QCheckBox::toggled, this, &NetworkControls::viewOptionsChanged);
@@ -123,6 +127,7 @@ void NetworkControls::setParams(const mlforml::Params& p, int shownN) {
     m_target->setCurrentIndex(oldTarget >= 0 && oldTarget < m_target->count() ? oldTarget
                                                                               : std::min(1, m_target->count() - 1));
     rebuildPolicyToggles(p.policies);
+    m_advanced->setParams(p);
     const bool sweep = p.scenario == "sweep";
     m_background->setDisabledReason(
         sweep ? QString()
@@ -134,6 +139,7 @@ void NetworkControls::applyTo(mlforml::Params& p) const {
     p.foregroundNodes = m_nodes->value();
     p.fabricBytesPerS = m_fabric->value() * 1e9;
     p.nicBytesPerS = m_nic->value() * 1e9;
+    m_advanced->applyTo(p);
 }
 
 int NetworkControls::shownBackgroundJobs() const { return m_background->value(); }

@@ -15,6 +15,7 @@ class QVBoxLayout;
 namespace tandem::ui {
 
 class LabeledSlider;
+class NetworkAdvanced;
 
 /// Controls for [2608.06046]: background traffic (co-running jobs N), foreground nodes, fabric
 /// and NIC bandwidth (engine inputs: change -> recompute) and the loss chart's view options
@@ -27,7 +28,8 @@ public:
 
     /// Shows `p` in the controls (no signals). `shownN` is the background-job count to display.
     void setParams(const mlforml::Params& p, int shownN);
-    /// Writes the engine inputs of the controls into `p` (nodes, fabric, NIC); N is separate.
+    /// Writes the engine inputs of the controls into `p` (nodes, fabric, NIC, advanced); N is
+    /// separate.
     void applyTo(mlforml::Params& p) const;
     /// The background-job count selected on the slider.
     int shownBackgroundJobs() const;
@@ -38,6 +40,7 @@ public:
 
     LabeledSlider* backgroundSlider() const { return m_background; }
     LabeledSlider* nodesSlider() const { return m_nodes; }
+    NetworkAdvanced* advanced() const { return m_advanced; }
 
 signals:
     void engineInputsChanged();
@@ -56,6 +59,7 @@ private:
     QCheckBox* m_logX;
     LabeledSlider* m_smoothing;
     QPushButton* m_pin;
+    NetworkAdvanced* m_advanced;
     QVBoxLayout* m_policyBox;
     QMap<QString, QCheckBox*> m_policyToggles;
 };

@@ -7,6 +7,7 @@
 #include <QPainter>
 #include <QSize>
 #include <QStackedWidget>
+#include <QTabWidget>
 #include <QTextStream>
 
 #include <cstdio>
@@ -14,6 +15,8 @@
 #include "chart_view.h"
 #include "diagnostics_dialog.h"
 #include "main_window.h"
+#include "moe_workspace.h"
+#include "network_workspace.h"
 #include "presets.h"
 #include "scenario_document.h"
 
@@ -44,7 +47,8 @@ int presetIndex(const QString& id) {
     return -1;
 }
 
-int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab, const QSize& size, int preset) {
+int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab, const QSize& size, int preset,
+                     int page) {
     MainWindow w;
     if (preset >= 0) {
         w.applyPreset(preset, false);
@@ -53,6 +57,8 @@ int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab
         return 2;
     }
     w.setCurrentWorkspace(std::max(0, tab));
+    QTabWidget* pages = tab == 1 ? w.moeWorkspace()->pages() : w.networkWorkspace()->pages();
+    if (page >= 0 && page < pages->count()) pages->setCurrentIndex(page);
     w.resize(size.isValid() ? size : QSize(1280, 800));
     w.show();
     if (!w.waitForResults(60000)) {

@@ -8,9 +8,10 @@ namespace tandem::ui {
 /// Loads `scenarioPath` (empty = default scenario), shows the main window at `size`
 /// (default 1280x800) on workspace `tab`, waits for results and writes a PNG of the window.
 /// Returns 0 on success; prints the reason to stderr and returns 2 (bad scenario) or 1.
-/// `preset` >= 0 applies that entry of allPresets() instead of a scenario file.
+/// `preset` >= 0 applies that entry of allPresets() instead of a scenario file; `page` selects
+/// the workspace's chart page (0 = first).
 int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab, const QSize& size,
-                     int preset = -1);
+                     int preset = -1, int page = 0);
 
 /// Renders every chart of both workspaces for `scenarioPath` into `dir` as PNG (plus CSV),
 /// named `<prefix><chart>.png`. Returns 0 on success, 2 for a bad scenario, 1 otherwise.

@@ -1,6 +1,6 @@
 // `tandem`: the what-if GUI. Without options it opens the main window on the default scenario
 // (or on SCENARIO.json). Display-less modes for scripts and documentation:
-//   tandem --screenshot FILE.png [--tab 0|1] [--size WxH] [SCENARIO.json]
+//   tandem --screenshot FILE.png [--tab 0|1] [--page N] [--size WxH] [SCENARIO.json]
 //   tandem --export-charts DIR [SCENARIO.json | --preset ID|all]
 #include <QApplication>
 #include <QCommandLineParser>
@@ -36,6 +36,8 @@ int main(int argc, char** argv) {
                                         QStringLiteral("FILE.png"));
     const QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("Workspace for --screenshot: 0 or 1."),
                                  QStringLiteral("N"), QStringLiteral("-1"));
+    const QCommandLineOption page(QStringLiteral("page"), QStringLiteral("Chart page of the workspace for --screenshot."),
+                                  QStringLiteral("N"), QStringLiteral("0"));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot."),
                                   QStringLiteral("WxH"), QStringLiteral("1280x800"));
     const QCommandLineOption exportCharts(QStringLiteral("export-charts"),
@@ -49,6 +51,7 @@ int main(int argc, char** argv) {
     parser.addOption(screenshot);
     parser.addOption(tab);
     parser.addOption(size);
+    parser.addOption(page);
     parser.addOption(exportCharts);
     parser.process(app);
     const QStringList args = parser.positionalArguments();
@@ -67,7 +70,7 @@ int main(int argc, char** argv) {
         const QStringList wh = parser.value(size).split(QLatin1Char('x'));
         const QSize sz = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize(1280, 800);
         return tandem::ui::renderScreenshot(parser.value(screenshot), scenario, parser.value(tab).toInt(), sz,
-                                            presetIndex);
+                                            presetIndex, parser.value(page).toInt());
     }
     if (parser.isSet(exportCharts))
         return tandem::ui::exportAllCharts(parser.value(exportCharts), scenario, {}, presetIndex);

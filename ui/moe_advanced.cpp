@@ -1,0 +1,107 @@
+#include "moe_advanced.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+
+#include "collapsible_section.h"
+#include "mosaic/hardware.h"
+
+namespace tandem::ui {
+
+MoeAdvanced::MoeAdvanced(QWidget* parent)
+    : QWidget(parent), m_section(new CollapsibleSection(tr("Advanced"), false, this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_section);
+    QFormLayout* f = m_section->form();
+    QWidget* body = f->parentWidget();
+
+    m_hardware = new QComboBox(body);
+    for (const std::string& name : mosaic::hardwareNames()) {
+        const mosaic::Hardware h = mosaic::builtinHardware(name);
+        m_hardware->addItem(QString::fromStdString(name), QString::fromStdString(name));
+        m_hardware->setItemData(m_hardware->count() - 1,
+                                tr("%1: %2 GPUs per node, %3 TFLOP/s BF16 dense, %4 GB usable")
+                                    .arg(QString::fromStdString(h.description))
+                                    .arg(h.gpusPerNode)
+                                    .arg(h.peakFlops / 1e12, 0, 'f', 0)
+                                    .arg(h.memoryBytes / 1e9, 0, 'f', 0),
+                                Qt::ToolTipRole);
+    }
+    m_hardware->setToolTip(tr("GPU node type: peak FLOP/s, memory, NVLink and NIC bandwidth of the performance model "
+                              "[2608.10605 Table 3: p6-b200, 8 x B200]. Files in resources/hardware/."));
+    f->addRow(tr("GPU type"), m_hardware);
+    m_seqLen = new QComboBox(body);
+    for (int t : {1024, 2048, 4096, 8192}) m_seqLen->addItem(tr("%1 tokens").arg(t), t);
+    m_seqLen->setToolTip(tr("Sequence length T_seq in tokens; activations and attention cost grow with it "
+                            "[2608.10605 Table 3: 2048]."));
+    f->addRow(tr("Sequence length"), m_seqLen);
+    m_goodput = addDoubleRow(f, tr("Goodput eta_good"), 0.05, 1, 2, 0.05, QString(),
+                             tr("Fraction of the window spent on useful steps (failures, restarts, evaluation cost "
+                                "the rest); D* = F_peak N_dev T_train MFU eta_good / (6 N_act) [2608.10605 Eq. 25]."));
+    m_minSparsity = addDoubleRow(f, tr("Minimum sparsity"), 0, 0.99, 3, 0.05, QString(),
+                                 tr("Geometries with S below this are not searched [2608.10605 Table 3: S >= 0.7]."));
+    m_tppMin = addDoubleRow(f, tr("Tokens/param min"), 1, 10000, 0, 5, QString(),
+                            tr("Lower bound of D / N_act accepted [2608.10605 Sec. 7.3: 40]."));
+    m_tppMax = addDoubleRow(f, tr("Tokens/param max"), 1, 10000, 0, 5, QString(),
+                            tr("D is capped at TPP_max N_act [2608.10605 Sec. 7.3: 150]."));
+    m_budget = addDoubleRow(f, tr("C_model"), 0, 1e6, 2, 0.1, tr(" e21 FLOPs"),
+                            tr("Model-FLOPs budget of the compute-optimal frontier, units of 1e21 FLOPs; 0 = follow the "
+                               "cluster (C_peak eta_good x 12.38 % MFU, Table 4) [2608.10605 Eq. 16]."));
+    m_budget->setSpecialValueText(tr("auto (from cluster)"));
+
+    connect(m_hardware, &QComboBox::currentIndexChanged, this, &MoeAdvanced::engineInputsChanged);
+    connect(m_seqLen, &QComboBox::currentIndexChanged, this, &MoeAdvanced::engineInputsChanged);
+    for (QDoubleSpinBox* b : {m_goodput, m_minSparsity, m_tppMin, m_tppMax, m_budget})
+        connect(b, &QDoubleSpinBox::valueChanged, this, &MoeAdvanced::engineInputsChanged);
+}
+
+void MoeAdvanced::setEnvelope(const mosaic::Envelope& e) {
+    const QSignalBlocker b1(m_hardware), b2(m_seqLen), b3(m_goodput), b4(m_minSparsity), b5(m_tppMin), b6(m_tppMax),
+        b7(m_budget);
+    m_loadedHardware = QString::fromStdString(e.hardware.name);
+    int idx = m_hardware->findData(m_loadedHardware);
+    if (idx < 0) {
+        m_hardware->addItem(tr("%1 (from file)").arg(m_loadedHardware), m_loadedHardware);
+        idx = m_hardware->count() - 1;
+    }
+    m_hardware->setCurrentIndex(idx);
+    m_loadedSeqLen = e.seqLen;
+    idx = m_seqLen->findData(e.seqLen);
+    if (idx < 0) {
+        m_seqLen->addItem(tr("%1 tokens").arg(e.seqLen), e.seqLen);
+        idx = m_seqLen->count() - 1;
+    }
+    m_seqLen->setCurrentIndex(idx);
+    m_goodput->setValue(e.goodput);
+    m_minSparsity->setValue(e.minSparsity);
+    m_tppMin->setValue(e.tppMin);
+    m_tppMax->setValue(e.tppMax);
+    m_budget->setValue(e.computeBudgetFlops / 1e21);
+    for (QDoubleSpinBox* b : {m_goodput, m_minSparsity, m_tppMin, m_tppMax, m_budget})
+        b->setProperty("loaded", b->value());
+}
+
+void MoeAdvanced::applyTo(mosaic::Envelope& e) const {
+    const QString hw = m_hardware->currentData().toString();
+    if (hw != m_loadedHardware) {
+        const std::string name = hw.toStdString();
+        for (const std::string& n : mosaic::hardwareNames())
+            if (n == name) e.hardware = mosaic::builtinHardware(name);
+    }
+    if (m_seqLen->currentData().toInt() != m_loadedSeqLen) e.seqLen = m_seqLen->currentData().toInt();
+    auto put = [](const QDoubleSpinBox* box, double scale, double& field) {
+        if (box->property("loaded").toDouble() != box->value()) field = box->value() * scale;
+    };
+    put(m_goodput, 1, e.goodput);
+    put(m_minSparsity, 1, e.minSparsity);
+    put(m_tppMin, 1, e.tppMin);
+    put(m_tppMax, 1, e.tppMax);
+    put(m_budget, 1e21, e.computeBudgetFlops);
+    if (e.tppMin > e.tppMax) std::swap(e.tppMin, e.tppMax);  // keep the range valid while typing
+}
+
+}  // namespace tandem::ui
