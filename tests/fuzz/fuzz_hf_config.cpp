@@ -23,6 +23,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fuzz::require(c.activeNonEmbedding <= c.totalNonEmbedding, "active non-embedding above total");
     fuzz::require(std::isnan(c.sparsity) || (c.sparsity >= 0 && c.sparsity <= 1),
                   "sparsity outside [0, 1]");
-    (void)io::modelImportToJson(*m).dump(2);
+    (void)fuzz::dumpLikeCli(io::modelImportToJson(*m));
     return 0;
 }

@@ -24,6 +24,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const double v = io::loadAt(*t, t->time_s[i]);
         fuzz::require(std::isfinite(v) && v >= 0, "loadAt invalid");
     }
-    (void)io::loadTraceToJson(*t).dump();
+    (void)fuzz::dumpLikeCli(io::loadTraceToJson(*t));
     return 0;
 }

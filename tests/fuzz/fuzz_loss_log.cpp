@@ -32,7 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         Diagnostics fd("loss.csv");
         const auto fit = io::fitLossCurve(step, loss, fd);
         if (fit) {
-            (void)io::lossFitToJson(*fit).dump();
+            (void)fuzz::dumpLikeCli(io::lossFitToJson(*fit));
             (void)io::predictLoss(*fit, step.back());
         } else {
             fuzz::requireExplained(fd);

@@ -31,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             const double t = io::collectiveTime_s(c, bytes);
             fuzz::require(!std::isnan(t) && t >= 0, "collective time negative or NaN");
         }
-        (void)io::ncclCurveToJson(c).dump(2);
+        (void)fuzz::dumpLikeCli(io::ncclCurveToJson(c));
     }
     return 0;
 }

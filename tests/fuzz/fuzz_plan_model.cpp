@@ -43,6 +43,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     one.dp = c.devices;
     const auto ev = mosaic::evaluateLayout(g, c, one);
     fuzz::require(!ev.feasible || (ev.mfu > 0 && ev.mfu <= 1), "single layout MFU outside (0, 1]");
-    (void)mosaic::planToJson(g, c, layouts).dump();
+    (void)fuzz::dumpLikeCli(mosaic::planToJson(g, c, layouts));
     return 0;
 }

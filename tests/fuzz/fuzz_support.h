@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "common/diagnostics.h"
 
 namespace tandem::fuzz {
@@ -29,6 +31,13 @@ inline void requireExplained(const Diagnostics& d) {
         require(!i.path.empty(), "diagnostic without a path");
         require(!i.message.empty(), "diagnostic without a reason");
     }
+}
+
+/// Serialises like `tandem-cli inspect --json` does: bytes that are not UTF-8 (imported text
+/// may hold any) become U+FFFD instead of throwing nlohmann's type_error 316.
+template <class Json>
+std::string dumpLikeCli(const Json& j) {
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace tandem::fuzz

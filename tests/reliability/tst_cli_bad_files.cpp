@@ -3,6 +3,7 @@
 // (exit 134 / a signal) and never hang (each call is bounded).
 #include <QtTest>
 
+#include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -129,6 +130,25 @@ private slots:
         const auto j = nlohmann::json::parse(r.out.toStdString(), nullptr, false);
         QVERIFY(!j.is_discarded());
         QCOMPARE(j.at("kind").get<std::string>(), std::string("loss_log"));
+    }
+
+    void fuzzRegressionsInspect_data() {
+        QTest::addColumn<QString>("path");
+        const QDir dir(QStringLiteral(TANDEM_RELIABILITY_DATA "/fuzz-regressions"));
+        for (const auto& name : dir.entryList({QStringLiteral("*.txt")}, QDir::Files))
+            QTest::newRow(qPrintable(name)) << dir.filePath(name);
+    }
+    void fuzzRegressionsInspect() {
+        // Inputs the fuzzers found (tests/reliability/data/fuzz-regressions): inspect answers
+        // with a result (exit 0) or the problems (exit 2), never a crash.
+        QFETCH(QString, path);
+        for (const auto& flag : {QStringLiteral("--json"), QString()}) {
+            QStringList args{QStringLiteral("inspect"), path};
+            if (!flag.isEmpty()) args << flag;
+            const CliRun r = runCli(args);
+            QVERIFY2(!r.crashed, qPrintable(r.err));
+            QVERIFY2(r.exitCode == 0 || r.exitCode == 2, qPrintable(QString::number(r.exitCode) + r.err));
+        }
     }
 
     void missingAndUnwritableFiles() {
