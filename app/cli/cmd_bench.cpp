@@ -8,10 +8,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 
 #include "commands.h"
+#include "mlforml/fluid.h"
 #include "mlforml/reproduce.h"
 #include "mlforml/simulate.h"
 #include "mosaic/geometry.h"
@@ -84,6 +86,34 @@ PlanEvalBench benchPlanEval(int sweeps) {
     return b;
 }
 
+/// Drives the fluid network alone [MODEL.md A3]: 16 background groups of 8 nodes and a
+/// 46-node foreground share the fabric; every finished flow is replaced at once, so each event
+/// is one completion + one start + one water-filling. Returns seconds for `events` events.
+double fluidEvents(std::uint64_t events) {
+    tandem::mlforml::FluidNetwork net(490e9, 10.7e9);
+    std::vector<int> groups;
+    for (int g = 0; g < 16; ++g) groups.push_back(net.addGroup(8));
+    groups.push_back(net.addGroup(46));
+    std::uint64_t k = 0;
+    auto bytes = [&](int g) { return 1e9 * (1.0 + 0.37 * static_cast<double>((k * 7 + static_cast<std::uint64_t>(g)) % 11)); };
+    for (int g : groups) net.startFlow(g, bytes(g), g);
+    net.recomputeRates();
+    std::vector<int> done;
+    const auto t0 = Clock::now();
+    while (k < events) {
+        net.advance(net.timeToNextCompletion());
+        done.clear();
+        net.collectFinished(done);
+        for (int f : done) {
+            const int g = net.flowGroup(f);
+            net.startFlow(g, bytes(g), g);
+            ++k;
+        }
+        net.recomputeRates();
+    }
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
 }  // namespace
 
 int benchCommand(const QStringList& args) {
@@ -113,12 +143,36 @@ int benchCommand(const QStringList& args) {
 
     // ML-for-ML [2608.06046].
     const ml::Params one = mlforPoint(1), two = mlforPoint(2);
-    const Timing tPoint = timeIt(reps, [&] { (void)ml::simulate(one); });
+    std::uint64_t events1 = 0, events2 = 0;
+    const Timing tPoint = timeIt(reps, [&] { events1 = ml::simulate(one).eventsSimulated; });
     row("mlforml_point_ms", "scenario-1 point N=16, 5 policies, 1 offset, to 1.005 L_min",
         1e3 * tPoint.median, 1e3 * tPoint.p95, "ms", "<= 20 ms");
-    const Timing tPoint2 = timeIt(reps, [&] { (void)ml::simulate(two); });
-    row("mlforml_point_2x_ms", "same with 2 start offsets (twice the replay work)",
-        1e3 * tPoint2.median, 1e3 * tPoint2.p95, "ms", "~2x the row above");
+    j["mlforml_point_events"] = events1;
+    j["mlforml_events_per_s"] = static_cast<double>(events1) / tPoint.median;
+    rows.push_back({"mlforml_events_per_s", fixed(static_cast<double>(events1) / tPoint.median, 0),
+                    "", "", std::to_string(events1) + " flow events in the point above"});
+    const Timing tPoint2 = timeIt(reps, [&] { events2 = ml::simulate(two).eventsSimulated; });
+    row("mlforml_point_2offsets_ms",
+        "same with 2 start offsets (" + std::to_string(events2) + " events: " +
+            fixed(static_cast<double>(events2) / static_cast<double>(std::max<std::uint64_t>(events1, 1)), 2) +
+            "x the events)",
+        1e3 * tPoint2.median, 1e3 * tPoint2.p95, "ms",
+        "time ratio " + fixed(tPoint2.median / tPoint.median, 2));
+    j["mlforml_point_2offsets_events"] = events2;
+    const std::uint64_t nEvents = parser.isSet(quick) ? 100000 : 400000;
+    std::vector<double> f1, f2;
+    for (int i = 0; i < 5; ++i) {
+        f1.push_back(fluidEvents(nEvents));
+        f2.push_back(fluidEvents(2 * nEvents));
+    }
+    std::sort(f1.begin(), f1.end());
+    std::sort(f2.begin(), f2.end());
+    row("mlforml_fluid_ns_per_event", std::to_string(nEvents) + " fluid-network events (17 groups)",
+        1e9 * f1[2] / static_cast<double>(nEvents), 1e9 * f1[4] / static_cast<double>(nEvents), "ns",
+        "");
+    row("mlforml_fluid_2x_events_s", "twice the events: time ratio " + fixed(f2[2] / f1[2], 2),
+        f2[2], f2[4], "s", "~2x (linear)");
+    j["mlforml_fluid_time_ratio_2x"] = f2[2] / f1[2];
     const Timing tRepro = timeIt(parser.isSet(quick) ? 1 : 3,
                                  [&] { (void)ml::reproduceMlForMl(); });
     row("mlforml_reproduce_s", "whole `reproduce ml-for-ml`", tRepro.median, tRepro.p95, "s",
@@ -134,7 +188,8 @@ int benchCommand(const QStringList& args) {
     rows.push_back({"mosaic_plans_per_s", fixed(1.0 / pe.perEval.median, 0), "", "",
                     "plan evaluations per second"});
     row("mosaic_plan_eval_2x_ns", "same loop over twice as many plans (per evaluation)",
-        1e9 * pe2.perEval.median, 1e9 * pe2.perEval.p95, "ns", "~ the row above");
+        1e9 * pe2.perEval.median, 1e9 * pe2.perEval.p95, "ns",
+        "per-eval ratio " + fixed(pe2.perEval.median / pe.perEval.median, 2));
     const m::Envelope table3;
     const Timing tSearch = timeIt(parser.isSet(quick) ? 1 : 5, [&] { (void)m::search(table3); });
     row("mosaic_table3_search_s", "full Table 3 search, both frontiers", tSearch.median,
