@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "common/json_reader.h"
 #include "mosaic/collectives.h"
+#include "mosaic/layout_table.h"
 
 namespace tandem::mosaic {
 namespace {
@@ -50,6 +52,35 @@ struct PerfModel::Times {
     double analytic = 0, chi = 1;
 };
 
+// Terms of one (TP, CP, B_micro): per-layer compute of one microbatch, collective times that
+// only depend on the microbatch shape, and the vocabulary stages.
+struct PerfModel::Shape {
+    double T = 0;          // tokens per microbatch per CP rank
+    double tokensMem = 0;  // T / TP: tokens held per GPU (sequence parallel)
+    double attnCore = 0, shared = 0;
+    double moeLayer = 0, denseLayer = 0;
+    double moeRecompute[4] = {0, 0, 0, 0}, denseRecompute[4] = {0, 0, 0, 0};
+    double a2aBytes = 0, tpCollective = 0, cpLayer = 0, p2pBytes = 0, tLast = 0, tFirst = 0;
+};
+
+// Static memory (weights, gradients, optimizer state) of one pipeline stage.
+struct PerfModel::Stage {
+    double weights = 0;
+    int layers = 0, denseLs = 0, moeLs = 0, ppMinusIndex = 1;
+    bool last = false;
+};
+
+// Terms of one (TP, CP, PP, DP, EP), plus the per-(B_micro) terms batchTimes fills.
+struct PerfModel::Group {
+    Stage stages[3];
+    int nStages = 0;
+    int layersStage = 0, moeStage = 0, denseStage = 0, epNodes = 1, ppNodes = 1;
+    double dispMb = 0, denseP = 0, expertP = 0, dpTime = 0, optimizer = 0, host = 0;
+    // batchTimes
+    int nmb = 0;
+    double a2aCollective = 0, p2p = 0, vocab = 0;
+};
+
 PerfModel::PerfModel(const Geometry& g, const Cluster& c) : m_g(g), m_c(c) {
     m_attnParams = attentionParams(g);
     m_expertParams = g.experts > 0 ? expertParams(g) : 0.0;
@@ -59,6 +90,33 @@ PerfModel::PerfModel(const Geometry& g, const Cluster& c) : m_g(g), m_c(c) {
     m_moeLayers = moeLayers(g);
     m_denseLayers = g.layers - m_moeLayers;
     m_nActFlopsPerToken = 6.0 * g.nAct;
+    // Activation elements per token per layer (sequence-parallel: divided by TP later).
+    const double d = g.dModel, dexp = g.dExpert, k = g.topK, e = g.experts;
+    const double kv = double(g.nKvHead) * (g.nHead > 0 ? d / g.nHead : 0.0);
+    const double sh = g.sharedExperts;
+    const double aAttn = 5 * d + 2 * kv;
+    const double aMoeNone = 2 * d + 2 * e + 2 * k * d + 3 * k * dexp + 3 * sh * dexp;
+    const double aDenseNone = 2 * d + 3 * double(g.dFf);
+    m_actAttn = aAttn;
+    m_actMoeNone = aMoeNone;
+    m_actDenseNone = aDenseNone;
+    m_actMoe[ckptRank(Checkpointing::None)] = aAttn + aMoeNone;
+    m_actDense[ckptRank(Checkpointing::None)] = aAttn + aDenseNone;
+    m_actMoe[ckptRank(Checkpointing::Selective)] = aAttn + aMoeNone - 2 * d - k * dexp - sh * dexp;
+    m_actDense[ckptRank(Checkpointing::Selective)] = aAttn + aDenseNone - 2 * d - double(g.dFf);
+    m_actMoe[ckptRank(Checkpointing::SuperSelective)] = aAttn + 3 * d + 2 * e + k * d;
+    m_actDense[ckptRank(Checkpointing::SuperSelective)] = aAttn + 2 * d;
+    m_actMoe[ckptRank(Checkpointing::Full)] = d;
+    // iterationLowerBound drops terms that are >= 0 when every rate, latency and efficiency is.
+    const Hardware& hw = c.hardware;
+    m_boundValid = true;
+    for (double x : {hw.peakFlops, hw.hbmBytesPerS, hw.nvlinkBytesPerS, hw.nicBytesPerS, hw.intraBusEfficiency,
+                     hw.interBusEfficiency, hw.denseGemmMax, hw.groupedGemmMax, hw.attentionEfficiency, hw.chiFloor})
+        if (!(x > 0)) m_boundValid = false;
+    for (double x : {hw.intraLatencyS, hw.interLatencyS, hw.rampHalfBytes, hw.denseMHalf, hw.denseWidthHalf,
+                     hw.groupedMHalf, hw.groupedWidthHalf, hw.elementwiseBytesPerTokenPerD})
+        if (!(x >= 0)) m_boundValid = false;
+    m_actDense[ckptRank(Checkpointing::Full)] = d;
 }
 
 const char* PerfModel::structuralError(const Plan& p) const {
@@ -80,33 +138,15 @@ const char* PerfModel::structuralError(const Plan& p) const {
     return nullptr;
 }
 
-double PerfModel::memoryBytes(const Plan& p) const {
+double PerfModel::groupMemory(const Plan& p, Group& gr) const {
     const Geometry& g = m_g;
     const int ls = (g.layers + p.pp - 1) / p.pp;
-    const double tp = p.tp, d = g.dModel, dexp = g.dExpert, k = g.topK, e = g.experts;
-    const double kv = double(g.nKvHead) * (g.nHead > 0 ? d / g.nHead : 0.0);
+    const double tp = p.tp, d = g.dModel, e = g.experts;
     const double edp = double(p.dp / p.ep) * p.cp;
-    const double tokens = double(m_c.seqLen) * p.mbs / p.cp / tp;
-    const int nmb = m_c.globalBatch / (p.dp * p.mbs);
-    // Activation elements per token per layer (sequence-parallel: divided by TP).
-    const double sh = g.sharedExperts;
-    const double aAttn = 5 * d + 2 * kv;
-    const double aMoeNone = 2 * d + 2 * e + 2 * k * d + 3 * k * dexp + 3 * sh * dexp;
-    const double aDenseNone = 2 * d + 3 * double(g.dFf);
-    double aMoe = 0, aDense = 0;
-    switch (p.ckpt) {
-        case Checkpointing::None: aMoe = aAttn + aMoeNone; aDense = aAttn + aDenseNone; break;
-        case Checkpointing::Selective:
-            aMoe = aAttn + aMoeNone - 2 * d - k * dexp - sh * dexp;
-            aDense = aAttn + aDenseNone - 2 * d - double(g.dFf);
-            break;
-        case Checkpointing::SuperSelective: aMoe = aAttn + 3 * d + 2 * e + k * d; aDense = aAttn + 2 * d; break;
-        case Checkpointing::Full: aMoe = d; aDense = d; break;
-    }
     // One pipeline stage: its layers (dense blocks lead, so the first stage holds them), plus
     // the token embedding on the first stage and the untied LM head with its logits on the last
     // [2608.10605 Sec. 5.4, Eq. 13: "lands entirely on the last pipeline stage"].
-    auto stage = [&](int firstLayer, bool first, bool last) {
+    auto stage = [&](Stage& st, int firstLayer, bool first, bool last) {
         const int n = std::max(0, std::min(ls, g.layers - firstLayer));
         const int denseLs = std::max(0, std::min(n, m_denseLayers - firstLayer));
         const int moeLs = n - denseLs;
@@ -114,38 +154,67 @@ double PerfModel::memoryBytes(const Plan& p) const {
         const double denseP = (moeLs * (m_attnParams + m_sharedParams + m_routerParams) +
                                denseLs * (m_attnParams + m_denseFfnParams) + vocabP) / tp;
         const double expertP = moeLs * e * m_expertParams / p.ep;
-        double bytes = (denseP + expertP) * (kBf16 + kGradBytes) +
-                       kOptimizerBytes * (denseP / (double(p.dp) * p.cp) + expertP / edp);
-        // 1F1B: stage s keeps min(PP - s, n_mb) microbatches in flight; the first keeps most.
-        const int stageIdx = firstLayer / std::max(1, ls);
-        const int inflightStage = std::max(1, std::min(p.pp - stageIdx, nmb));
-        double act = kBf16 * tokens * inflightStage * (moeLs * aMoe + denseLs * aDense);
-        if (p.ckpt == Checkpointing::Full && n > 0)  // one layer rematerialised during its backward
-            act += kBf16 * tokens * (aAttn + (moeLs > 0 ? aMoeNone : aDenseNone));
-        bytes += act * m_c.hardware.activationMemoryFactor;
-        // Logits of the fused vocab-parallel cross-entropy: bf16, gradient written in place.
-        if (last) bytes += kBf16 * tokens * double(g.vocab);
-        if (e > 0 && moeLs > 0) bytes += 2.0 * kBf16 * tokens * k * d;  // all-to-all buffers
-        return bytes;
+        st.weights = (denseP + expertP) * (kBf16 + kGradBytes) +
+                     kOptimizerBytes * (denseP / (double(p.dp) * p.cp) + expertP / edp);
+        st.layers = n;
+        st.denseLs = denseLs;
+        st.moeLs = moeLs;
+        st.ppMinusIndex = p.pp - firstLayer / std::max(1, ls);
+        st.last = last;
+        return st.weights;
     };
-    if (p.pp == 1) return stage(0, true, true);
-    double worst = std::max(stage(0, true, false), stage((p.pp - 1) * ls, false, true));
-    if (p.pp > 2) worst = std::max(worst, stage(ls, false, false));
+    // Stage order is the order memoryOf takes the maximum in: first, last, one middle stage.
+    if (p.pp == 1) {
+        gr.nStages = 1;
+        return stage(gr.stages[0], 0, true, true);
+    }
+    gr.nStages = p.pp > 2 ? 3 : 2;
+    double worst = std::max(stage(gr.stages[0], 0, true, false),
+                            stage(gr.stages[1], (p.pp - 1) * ls, false, true));
+    if (p.pp > 2) worst = std::max(worst, stage(gr.stages[2], ls, false, false));
     return worst;
 }
 
-void PerfModel::cost(const Plan& p, Times& t) const {
+double PerfModel::memoryOf(const Group& gr, const Shape& s, int nmb, Checkpointing ck) const {
+    const Geometry& g = m_g;
+    const double tokens = s.tokensMem, k = g.topK, d = g.dModel, e = g.experts;
+    const double aMoe = m_actMoe[ckptRank(ck)], aDense = m_actDense[ckptRank(ck)];
+    auto stage = [&](const Stage& st) {
+        double bytes = st.weights;
+        // 1F1B: stage s keeps min(PP - s, n_mb) microbatches in flight; the first keeps most.
+        const int inflightStage = std::max(1, std::min(st.ppMinusIndex, nmb));
+        double act = kBf16 * tokens * inflightStage * (st.moeLs * aMoe + st.denseLs * aDense);
+        if (ck == Checkpointing::Full && st.layers > 0)  // one layer rematerialised during its backward
+            act += kBf16 * tokens * (m_actAttn + (st.moeLs > 0 ? m_actMoeNone : m_actDenseNone));
+        bytes += act * m_c.hardware.activationMemoryFactor;
+        // Logits of the fused vocab-parallel cross-entropy: bf16, gradient written in place.
+        if (st.last) bytes += kBf16 * tokens * double(g.vocab);
+        if (e > 0 && st.moeLs > 0) bytes += 2.0 * kBf16 * tokens * k * d;  // all-to-all buffers
+        return bytes;
+    };
+    if (gr.nStages == 1) return stage(gr.stages[0]);
+    double worst = std::max(stage(gr.stages[0]), stage(gr.stages[1]));
+    if (gr.nStages == 3) worst = std::max(worst, stage(gr.stages[2]));
+    return worst;
+}
+
+double PerfModel::memoryBytes(const Plan& p) const {
+    Group gr;
+    groupMemory(p, gr);
+    Shape s;
+    s.tokensMem = double(m_c.seqLen) * p.mbs / p.cp / double(p.tp);
+    return memoryOf(gr, s, m_c.globalBatch / (p.dp * p.mbs), p.ckpt);
+}
+
+void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, Shape& s) const {
     const Geometry& g = m_g;
     const Hardware& hw = m_c.hardware;
-    const double peak = hw.peakFlops, tp = p.tp;
+    const double peak = hw.peakFlops, tp = tpDegree;
     const double d = g.dModel, dexp = g.dExpert, k = g.topK, e = g.experts, v = g.vocab;
     const double kv = double(g.nKvHead) * (g.nHead > 0 ? d / g.nHead : 0.0);
-    t.nmb = m_c.globalBatch / (p.dp * p.mbs);
-    t.layersStage = (g.layers + p.pp - 1) / p.pp;
-    t.moeStage = std::min(t.layersStage, m_moeLayers);
-    t.denseStage = t.layersStage - t.moeStage;
-    const double T = double(m_c.seqLen) * p.mbs / p.cp;
-    t.tokens = T;
+    const double T = double(m_c.seqLen) * mbs / cpDegree;
+    s.T = T;
+    s.tokensMem = T / tp;
 
     auto effDense = [&](double m, double w) {
         return hw.denseGemmMax * sat(m, hw.denseMHalf) * sat(w, hw.denseWidthHalf);
@@ -157,87 +226,81 @@ void PerfModel::cost(const Plan& p, Times& t) const {
     const double attnCoreFwd = 2.0 * T * m_c.seqLen * d / tp / (peak * hw.attentionEfficiency);
     const double attnCore = 3.5 * attnCoreFwd;
     const double pointwise = T * d * hw.elementwiseBytesPerTokenPerD / tp / hw.hbmBytesPerS;
-    double moeLayer = 0, moeRecompute = 0, shared = 0;
-    if (t.moeStage > 0) {
-        shared = m_sharedParams > 0 ? gemm(m_sharedParams, effDense(T, dexp / tp)) : 0.0;
+    s.attnCore = attnCore;
+    s.shared = 0;
+    s.moeLayer = 0;
+    s.denseLayer = 0;
+    for (int i = 0; i < 4; ++i) s.moeRecompute[i] = s.denseRecompute[i] = 0;
+    if (m_moeLayers > 0) {  // every stage holds MoE layers (layers per stage >= 1)
+        const double shared = m_sharedParams > 0 ? gemm(m_sharedParams, effDense(T, dexp / tp)) : 0.0;
         const double router = gemm(m_routerParams, effDense(T, e));
         const double tile = std::ceil(T * k / e);  // per-expert tile M [2608.10605 Sec. 5.3]
         const double effG = hw.groupedGemmMax * sat(tile, hw.groupedMHalf) * sat(dexp, hw.groupedWidthHalf);
         const double routed = gemm(k * m_expertParams, effG);
-        moeLayer = attnProj + attnCore + shared + router + routed + pointwise;
-        switch (p.ckpt) {
-            case Checkpointing::None: break;
-            case Checkpointing::Selective: moeRecompute = attnCoreFwd + pointwise / 3; break;
-            case Checkpointing::SuperSelective:
-                moeRecompute = attnCoreFwd + pointwise / 3 + (routed + shared) / 3;
-                break;
-            case Checkpointing::Full: moeRecompute = moeLayer / 3; break;
-        }
+        const double moeLayer = attnProj + attnCore + shared + router + routed + pointwise;
+        s.shared = shared;
+        s.moeLayer = moeLayer;
+        s.moeRecompute[ckptRank(Checkpointing::Selective)] = attnCoreFwd + pointwise / 3;
+        s.moeRecompute[ckptRank(Checkpointing::SuperSelective)] =
+            attnCoreFwd + pointwise / 3 + (routed + shared) / 3;
+        s.moeRecompute[ckptRank(Checkpointing::Full)] = moeLayer / 3;
     }
-    double denseLayer = 0, denseRecompute = 0;
-    if (t.denseStage > 0) {
+    if (m_denseLayers > 0) {  // used only by stages that hold dense layers
         const double ffn = gemm(m_denseFfnParams, effDense(T, double(g.dFf) / tp));
-        denseLayer = attnProj + attnCore + ffn + pointwise;
-        switch (p.ckpt) {
-            case Checkpointing::None: break;
-            case Checkpointing::Selective: denseRecompute = attnCoreFwd + pointwise / 3; break;
-            case Checkpointing::SuperSelective: denseRecompute = attnCoreFwd + pointwise / 3 + ffn / 3; break;
-            case Checkpointing::Full: denseRecompute = denseLayer / 3; break;
-        }
+        const double denseLayer = attnProj + attnCore + ffn + pointwise;
+        s.denseLayer = denseLayer;
+        s.denseRecompute[ckptRank(Checkpointing::Selective)] = attnCoreFwd + pointwise / 3;
+        s.denseRecompute[ckptRank(Checkpointing::SuperSelective)] = attnCoreFwd + pointwise / 3 + ffn / 3;
+        s.denseRecompute[ckptRank(Checkpointing::Full)] = denseLayer / 3;
     }
-    const bool full = p.ckpt == Checkpointing::Full;
-
-    // Expert all-to-all: dispatch + combine, forward and backward (+ forward again if full).
-    double a2aLayer = 0, a2aExposedLayer = 0;
-    if (t.moeStage > 0 && p.ep > 1) {
-        const double bytes = T * k * d * kBf16 / tp;
-        a2aLayer = (full ? 6 : 4) * collectiveTime(hw, Collective::AllToAll, bytes, p.ep, p.tp);
-        a2aExposedLayer = std::max(0.0, a2aLayer - shared);  // shared-expert overlap
-    }
-    // Tensor parallel (sequence parallel): AG + RS around attention and FFN, fwd and bwd.
-    double tpLayer = 0;
-    if (p.tp > 1)
-        tpLayer = (full ? 12 : 8) * collectiveTime(hw, Collective::AllGather, T * d * kBf16, p.tp, 1);
+    // Expert all-to-all payload; tensor parallel (sequence parallel) all-gather, used 8 or 12
+    // times per layer (AG + RS around attention and FFN, fwd and bwd, + fwd again if full).
+    s.a2aBytes = T * k * d * kBf16 / tp;
+    s.tpCollective = tpDegree > 1 ? collectiveTime(hw, Collective::AllGather, T * d * kBf16, tpDegree, 1) : 0.0;
     // Context parallel: KV all-gather fwd and reduce-scatter bwd, partly hidden by attention.
-    double cpLayer = 0;
-    if (p.cp > 1) {
-        const double kvBytes = p.cp * T * 2 * kv * kBf16 / tp;
-        cpLayer = std::max(0.0, 2 * collectiveTime(hw, Collective::AllGather, kvBytes, p.cp, p.tp) - attnCore);
+    s.cpLayer = 0;
+    if (cpDegree > 1) {
+        const double kvBytes = cpDegree * T * 2 * kv * kBf16 / tp;
+        s.cpLayer = std::max(0.0, 2 * collectiveTime(hw, Collective::AllGather, kvBytes, cpDegree, tpDegree) - attnCore);
     }
-    // Pipeline send/recv of activations and their gradients.
-    double p2p = 0;
-    if (p.pp > 1) {
-        const double bytes = T * d * kBf16 / tp;
-        const bool intra = p.pp <= hw.gpusPerNode;  // N_PP_node = 1 [Eq. 15 placement]
-        const double bw = intra ? hw.nvlinkBytesPerS * hw.intraBusEfficiency : hw.nicBytesPerS * hw.interBusEfficiency;
-        p2p = 2 * ((intra ? hw.intraLatencyS : hw.interLatencyS) + bytes / (bw * sat(bytes, hw.rampHalfBytes)));
-    }
+    s.p2pBytes = T * d * kBf16 / tp;
+    // Vocabulary stages [Eq. 13].
+    s.tLast = gemm(v * d, effDense(T, v / tp)) + T * v / tp * 4.0 * 6.0 / hw.hbmBytesPerS;
+    s.tFirst = T * d * kBf16 * 3.0 / tp / hw.hbmBytesPerS;
+}
 
-    t.computeMb = t.moeStage * (moeLayer + moeRecompute) + t.denseStage * (denseLayer + denseRecompute);
-    t.a2aWireMb = t.moeStage * a2aLayer;
-    t.a2aExposedMb = t.moeStage * a2aExposedLayer;
-    t.otherMb = t.layersStage * (tpLayer + cpLayer) + p2p;
-    t.cmpMb = t.computeMb + t.a2aExposedMb + t.otherMb;
+void PerfModel::groupTimes(const Plan& p, Group& gr) const {
+    const Geometry& g = m_g;
+    const Hardware& hw = m_c.hardware;
+    const double tp = p.tp, d = g.dModel, e = g.experts, v = g.vocab;
+    gr.layersStage = (g.layers + p.pp - 1) / p.pp;
+    gr.moeStage = std::min(gr.layersStage, m_moeLayers);
+    gr.denseStage = gr.layersStage - gr.moeStage;
     // CPU dispatch floor [Eq. 11].
     const double eLoc = g.experts > 0 ? e / p.ep : 0.0;
-    t.dispMb = (t.layersStage * hw.kernelsBase + t.moeStage * hw.kernelsPerLocalExpert * eLoc) * hw.dispatchGapS +
-               hw.hostPerMicrobatchS;
-    t.tmb = std::max(t.cmpMb, t.dispMb);
-    t.bubble = double(p.pp - 1) * t.tmb;  // f = (PP-1)/(VPP n_mb), t_bubble = f n_mb t_mb [Eq. 12]
-
-    // Vocabulary stage [Eq. 13].
-    const double tLast = gemm(v * d, effDense(T, v / tp)) + T * v / tp * 4.0 * 6.0 / hw.hbmBytesPerS;
-    const double tFirst = T * d * kBf16 * 3.0 / tp / hw.hbmBytesPerS;
-    if (p.pp == 1)
-        t.vocab = t.nmb * (tFirst + tLast);
-    else
-        t.vocab = (t.nmb - 1) * std::max(tFirst, tLast) + tFirst + tLast + tLast * double(p.pp - 1);
-
+    gr.dispMb = (gr.layersStage * hw.kernelsBase + gr.moeStage * hw.kernelsPerLocalExpert * eLoc) * hw.dispatchGapS +
+                hw.hostPerMicrobatchS;
     // Data-parallel reduce-scatter (fp32 grads) + all-gather (bf16 params); dense over DP x CP,
     // experts over EDP x CP; overlapped with one microbatch of compute.
-    const double denseP = (t.moeStage * (m_attnParams + m_sharedParams + m_routerParams) +
-                           t.denseStage * (m_attnParams + m_denseFfnParams) + v * d) / tp;
-    const double expertP = t.moeStage * e * m_expertParams / p.ep;
+    const double denseP = (gr.moeStage * (m_attnParams + m_sharedParams + m_routerParams) +
+                           gr.denseStage * (m_attnParams + m_denseFfnParams) + v * d) / tp;
+    const double expertP = gr.moeStage * e * m_expertParams / p.ep;
+    const int dpGroup = p.dp * p.cp, edpGroup = (p.dp / p.ep) * p.cp;
+    gr.denseP = denseP;
+    gr.expertP = expertP;
+    gr.dpTime = -1;  // groupDpTime
+    // AdamW step: ~32 bytes of HBM traffic per locally owned parameter.
+    const double owned = denseP / std::max(1, dpGroup) + expertP / std::max(1, edpGroup);
+    gr.optimizer = owned * 32.0 / hw.hbmBytesPerS;
+    gr.host = hw.hostPerIterationS + (p.ep > 1 ? hw.hostPerMoeLayerS * gr.moeStage : 0.0);
+    const int gpn = hw.gpusPerNode;
+    gr.epNodes = (p.ep * p.tp + gpn - 1) / gpn;
+    gr.ppNodes = (p.pp + gpn - 1) / gpn;
+}
+
+void PerfModel::groupDpTime(const Plan& p, Group& gr) const {
+    const Hardware& hw = m_c.hardware;
+    const double denseP = gr.denseP, expertP = gr.expertP;
     const int dpGroup = p.dp * p.cp, edpGroup = (p.dp / p.ep) * p.cp;
     double dpTime = 0;
     if (dpGroup > 1)
@@ -246,21 +309,99 @@ void PerfModel::cost(const Plan& p, Times& t) const {
     if (edpGroup > 1 && expertP > 0)
         dpTime += collectiveTime(hw, Collective::ReduceScatter, expertP * kGradBytes, edpGroup, p.tp * p.ep) +
                   collectiveTime(hw, Collective::AllGather, expertP * kBf16, edpGroup, p.tp * p.ep);
-    t.dpExposed = std::max(0.0, dpTime - t.computeMb);
-    // AdamW step: ~32 bytes of HBM traffic per locally owned parameter.
-    const double owned = denseP / std::max(1, dpGroup) + expertP / std::max(1, edpGroup);
-    t.optimizer = owned * 32.0 / hw.hbmBytesPerS;
-    t.host = hw.hostPerIterationS + (p.ep > 1 ? hw.hostPerMoeLayerS * t.moeStage : 0.0);
+    gr.dpTime = dpTime;
+}
+
+void PerfModel::batchTimes(const Plan& p, const Shape& s, Group& gr, int nmb) const {
+    const Hardware& hw = m_c.hardware;
+    gr.nmb = nmb;
+    gr.a2aCollective = gr.moeStage > 0 && p.ep > 1
+                           ? collectiveTime(hw, Collective::AllToAll, s.a2aBytes, p.ep, p.tp)
+                           : 0.0;
+    // Pipeline send/recv of activations and their gradients.
+    gr.p2p = 0;
+    if (p.pp > 1) {
+        const double bytes = s.p2pBytes;
+        const bool intra = p.pp <= hw.gpusPerNode;  // N_PP_node = 1 [Eq. 15 placement]
+        const double bw = intra ? hw.nvlinkBytesPerS * hw.intraBusEfficiency : hw.nicBytesPerS * hw.interBusEfficiency;
+        gr.p2p = 2 * ((intra ? hw.intraLatencyS : hw.interLatencyS) + bytes / (bw * sat(bytes, hw.rampHalfBytes)));
+    }
+    gr.vocab = vocabTime(p.pp, nmb, s);
+}
+
+double PerfModel::vocabTime(int pp, int nmb, const Shape& s) const {
+    // Vocabulary stage [Eq. 13].
+    if (pp == 1) return nmb * (s.tFirst + s.tLast);
+    return (nmb - 1) * std::max(s.tFirst, s.tLast) + s.tFirst + s.tLast + s.tLast * double(pp - 1);
+}
+
+double PerfModel::iterationLowerBound(const Plan& p, const Shape& s, const Group& gr, int nmb) const {
+    // assemble() with every term that only adds dropped: recomputation, exposed all-to-all,
+    // TP/CP collectives, pipeline p2p, exposed DP time and chi's all-to-all share. Each dropped
+    // term is >= 0 (m_boundValid) and rounding is monotone, so the result is <= chi t_analytic
+    // for every checkpointing mode of this (group, B_micro).
+    const Hardware& hw = m_c.hardware;
+    const double denseLayer = gr.denseStage > 0 ? s.denseLayer : 0.0;
+    const double computeMb = gr.moeStage * s.moeLayer + gr.denseStage * denseLayer;
+    const double tmb = std::max(computeMb, gr.dispMb);
+    const double bubble = double(p.pp - 1) * tmb;
+    const double analytic = nmb * tmb + bubble + vocabTime(p.pp, nmb, s) + gr.optimizer + gr.host;
+    double chi = 1.0;
+    chi += hw.cPP * (gr.ppNodes - 1);
+    if (p.pp >= hw.gpusPerNode && gr.ppNodes == 1) chi += hw.cOvl;
+    const double chiLow = hw.cA2A >= 0 ? std::max(hw.chiFloor, chi) : hw.chiFloor;
+    return chiLow * analytic;
+}
+
+void PerfModel::assemble(const Plan& p, const Shape& s, const Group& gr, Times& t) const {
+    const Hardware& hw = m_c.hardware;
+    const int ck = ckptRank(p.ckpt);
+    const bool full = p.ckpt == Checkpointing::Full;
+    t.nmb = gr.nmb;
+    t.layersStage = gr.layersStage;
+    t.moeStage = gr.moeStage;
+    t.denseStage = gr.denseStage;
+    t.tokens = s.T;
+    // Expert all-to-all: dispatch + combine, forward and backward (+ forward again if full).
+    double a2aLayer = 0, a2aExposedLayer = 0;
+    if (t.moeStage > 0 && p.ep > 1) {
+        a2aLayer = (full ? 6 : 4) * gr.a2aCollective;
+        a2aExposedLayer = std::max(0.0, a2aLayer - s.shared);  // shared-expert overlap
+    }
+    const double tpLayer = p.tp > 1 ? (full ? 12 : 8) * s.tpCollective : 0.0;
+    const double denseLayer = t.denseStage > 0 ? s.denseLayer : 0.0;
+    const double denseRecompute = t.denseStage > 0 ? s.denseRecompute[ck] : 0.0;
+
+    t.computeMb = t.moeStage * (s.moeLayer + s.moeRecompute[ck]) + t.denseStage * (denseLayer + denseRecompute);
+    t.a2aWireMb = t.moeStage * a2aLayer;
+    t.a2aExposedMb = t.moeStage * a2aExposedLayer;
+    t.otherMb = t.layersStage * (tpLayer + s.cpLayer) + gr.p2p;
+    t.cmpMb = t.computeMb + t.a2aExposedMb + t.otherMb;
+    t.dispMb = gr.dispMb;
+    t.tmb = std::max(t.cmpMb, t.dispMb);
+    t.bubble = double(p.pp - 1) * t.tmb;  // f = (PP-1)/(VPP n_mb), t_bubble = f n_mb t_mb [Eq. 12]
+    t.vocab = gr.vocab;
+    t.dpExposed = std::max(0.0, gr.dpTime - t.computeMb);
+    t.optimizer = gr.optimizer;
+    t.host = gr.host;
 
     t.analytic = t.nmb * t.tmb + t.bubble + t.vocab + t.dpExposed + t.optimizer + t.host;
     // chi_sys [Eq. 15].
-    const int gpn = hw.gpusPerNode;
-    const int epNodes = (p.ep * p.tp + gpn - 1) / gpn, ppNodes = (p.pp + gpn - 1) / gpn;
     double chi = 1.0;
-    if (epNodes > 1) chi += hw.cA2A * (t.nmb * t.a2aWireMb) / t.analytic;
-    chi += hw.cPP * (ppNodes - 1);
-    if (p.pp >= gpn && ppNodes == 1) chi += hw.cOvl;
+    if (gr.epNodes > 1) chi += hw.cA2A * (t.nmb * t.a2aWireMb) / t.analytic;
+    chi += hw.cPP * (gr.ppNodes - 1);
+    if (p.pp >= hw.gpusPerNode && gr.ppNodes == 1) chi += hw.cOvl;
     t.chi = std::max(hw.chiFloor, chi);
+}
+
+void PerfModel::cost(const Plan& p, Times& t) const {
+    Shape s;
+    shapeTerms(p.tp, p.cp, p.mbs, s);
+    Group gr;
+    groupTimes(p, gr);
+    groupDpTime(p, gr);
+    batchTimes(p, s, gr, m_c.globalBatch / (p.dp * p.mbs));
+    assemble(p, s, gr, t);
 }
 
 QuickEval PerfModel::quick(const Plan& p) const {
@@ -343,49 +484,123 @@ std::vector<Plan> PerfModel::enumerate(const LayoutGrid& grid) const {
 }
 
 bool PerfModel::best(const LayoutGrid& grid, Plan& bestPlan, QuickEval& bestEval) const {
-    bool found = false;
+    return best(LayoutTable(m_c, grid), bestPlan, bestEval);
+}
+
+bool PerfModel::best(const LayoutTable& table, Plan& bestPlan, QuickEval& bestEval,
+                     const Plan* hint) const {
+    if (table.devices() != m_c.devices || table.gpusPerNode() != m_c.hardware.gpusPerNode ||
+        table.globalBatch() != m_c.globalBatch || table.seqLen() != m_c.seqLen)
+        return false;
+    const auto& ckpts = table.checkpointing();
+    if (ckpts.empty()) return false;
     const int n = m_c.devices;
-    const double cap = m_c.hardware.memoryBytes;
-    Plan p;
-    for (int tp : grid.tp) {
-        p.tp = tp;
-        for (int cp : grid.cp) {
-            p.cp = cp;
-            for (int pp : grid.pp) {
-                const long long inner = 1LL * tp * cp * pp;
-                if (inner > n || n % inner != 0) continue;
-                p.pp = pp;
-                p.dp = int(n / inner);
-                for (int ep : grid.ep) {
-                    p.ep = ep;
-                    for (int mbs : grid.mbs) {
-                        p.mbs = mbs;
-                        p.ckpt = grid.ckpt.empty() ? Checkpointing::None : grid.ckpt.front();
-                        if (structuralError(p)) continue;
-                        for (auto c : grid.ckpt) {  // least recomputation first
-                            p.ckpt = c;
-                            const double mem = memoryBytes(p);
-                            if (mem > cap) continue;
-                            Times t;
-                            cost(p, t);
-                            const double it = t.chi * t.analytic;
-                            const double mfu = m_nActFlopsPerToken * double(m_c.globalBatch) * m_c.seqLen /
-                                               (it * n * m_c.hardware.peakFlops);
-                            if (!found || mfu > bestEval.mfu) {
-                                found = true;
-                                bestPlan = p;
-                                bestEval.feasible = true;
-                                bestEval.reason = nullptr;
-                                bestEval.mfu = mfu;
-                                bestEval.iterationS = it;
-                                bestEval.memoryBytes = mem;
-                            }
-                            break;
-                        }
-                    }
-                }
-            }
+    const double cap = m_c.hardware.memoryBytes, peak = m_c.hardware.peakFlops;
+    const double flopsPerIteration = m_nActFlopsPerToken * double(m_c.globalBatch) * m_c.seqLen;
+    const auto& groups = table.groups();
+    const auto& batches = table.batches();
+    const auto& shapeKeys = table.shapes();
+    std::vector<Shape> shapes(shapeKeys.size());
+    std::vector<char> shapeReady(shapeKeys.size(), 0);
+    auto shapeOf = [&](int si) -> const Shape& {
+        if (!shapeReady[size_t(si)]) {
+            const auto& k = shapeKeys[size_t(si)];
+            shapeTerms(k.tp, k.cp, k.mbs, shapes[size_t(si)]);
+            shapeReady[size_t(si)] = 1;
         }
+        return shapes[size_t(si)];
+    };
+    auto geometryFits = [&](const LayoutTable::Group& lg) {  // structuralError's geometry checks
+        if (m_g.nHead % lg.tp != 0 || m_g.nKvHead % lg.tp != 0) return false;
+        if (lg.pp > m_g.layers) return false;
+        return m_g.experts == 0 ? lg.ep == 1 : m_g.experts % lg.ep == 0;
+    };
+
+    // The winner is the highest MFU, ties to the lowest enumeration index (batch index `bi`):
+    // the first maximum of a plain scan in enumeration order, whatever order plans are tried in.
+    bool found = false;
+    int bestIndex = -1;
+    auto cannotWin = [&](double ub, int bi) {
+        return found && (ub < bestEval.mfu || (ub == bestEval.mfu && bi > bestIndex));
+    };
+    // MFU upper bound of every batch of the current group (+inf when the bound does not hold).
+    std::vector<double> upper(batches.size(), std::numeric_limits<double>::infinity());
+    auto boundGroup = [&](const LayoutTable::Group& lg, const Plan& p, const Group& gr) {
+        if (!m_boundValid) return true;
+        bool any = false;
+        for (int bi = lg.batchBegin; bi < lg.batchEnd; ++bi) {
+            const LayoutTable::Batch& b = batches[size_t(bi)];
+            const int nmb = m_c.globalBatch / (p.dp * b.mbs);
+            upper[size_t(bi)] = flopsPerIteration / (iterationLowerBound(p, shapeOf(b.shape), gr, nmb) * n * peak);
+            any = any || !cannotWin(upper[size_t(bi)], bi);
+        }
+        return any;
+    };
+    Times t;
+    // Costs batch `bi` of the current group (group memory and times of `gr` already set).
+    auto tryBatch = [&](Plan& p, Group& gr, bool& dpReady, int bi) {
+        if (cannotWin(upper[size_t(bi)], bi)) return;
+        const LayoutTable::Batch& b = batches[size_t(bi)];
+        p.mbs = b.mbs;
+        const Shape& s = shapeOf(b.shape);
+        const int nmb = m_c.globalBatch / (p.dp * p.mbs);
+        for (Checkpointing c : ckpts) {  // least recomputation first
+            const double mem = memoryOf(gr, s, nmb, c);
+            if (mem > cap) continue;
+            if (!dpReady) {
+                groupDpTime(p, gr);
+                dpReady = true;
+            }
+            p.ckpt = c;
+            batchTimes(p, s, gr, nmb);
+            assemble(p, s, gr, t);
+            const double it = t.chi * t.analytic;
+            const double mfu = flopsPerIteration / (it * n * peak);
+            if (!found || mfu > bestEval.mfu || (mfu == bestEval.mfu && bi < bestIndex)) {
+                found = true;
+                bestIndex = bi;
+                bestPlan = p;
+                bestEval.feasible = true;
+                bestEval.reason = nullptr;
+                bestEval.mfu = mfu;
+                bestEval.iterationS = it;
+                bestEval.memoryBytes = mem;
+            }
+            return;
+        }
+    };
+    // Sets up one group; false when no batch of it can fit memory or beat the best so far.
+    auto setGroup = [&](const LayoutTable::Group& lg, Plan& p, Group& gr) {
+        if (!geometryFits(lg)) return false;
+        p.tp = lg.tp; p.cp = lg.cp; p.pp = lg.pp; p.dp = lg.dp; p.ep = lg.ep;
+        // Weights, gradients and optimizer state of the fullest stage; activations, logits and
+        // all-to-all buffers only add to it, so no micro-batch or checkpointing mode can fit.
+        // (Checked before the bound: it is cheaper and rejects more groups.)
+        if (groupMemory(p, gr) > cap) return false;
+        groupTimes(p, gr);
+        return boundGroup(lg, p, gr);
+    };
+
+    Plan p;
+    Group gr;
+    // A good first incumbent makes the bound prune early (e.g. the previous geometry's best).
+    if (hint && m_boundValid) {
+        for (const LayoutTable::Group& lg : groups) {
+            if (lg.tp != hint->tp || lg.cp != hint->cp || lg.pp != hint->pp || lg.ep != hint->ep) continue;
+            if (!setGroup(lg, p, gr)) break;
+            bool dpReady = false;
+            for (int bi = lg.batchBegin; bi < lg.batchEnd; ++bi)
+                if (batches[size_t(bi)].mbs == hint->mbs) {
+                    tryBatch(p, gr, dpReady, bi);
+                    break;
+                }
+            break;
+        }
+    }
+    for (const LayoutTable::Group& lg : groups) {
+        if (!setGroup(lg, p, gr)) continue;
+        bool dpReady = false;
+        for (int bi = lg.batchBegin; bi < lg.batchEnd; ++bi) tryBatch(p, gr, dpReady, bi);
     }
     return found;
 }

@@ -12,6 +12,8 @@
 
 namespace tandem::mosaic {
 
+class LayoutTable;
+
 /// Execution plan P_l = (TP, EP, PP, CP, DP, B_micro, A_ckpt) [2608.10605 Table 1]. Dense mesh
 /// N_dev = TP CP PP DP; MoE layers split DP = EP x EDP (EP must divide DP) [App. D.1, Eq. 24].
 struct Plan {
@@ -92,23 +94,56 @@ public:
     QuickEval quick(const Plan& p) const;
     /// Every structurally valid plan of the grid, all checkpointing modes (GUI heatmap, CLI).
     std::vector<Plan> enumerate(const LayoutGrid& grid) const;
-    /// Best feasible plan (max MFU; ties -> fewer devices per model replica, then first in
-    /// enumeration order). For each layout only the least-recomputing checkpointing mode that
-    /// fits memory is costed (recomputation never lowers iteration time). Returns false if none.
+    /// Best feasible plan (max MFU; ties -> first in enumeration order). For each layout only
+    /// the first checkpointing mode of the grid that fits memory is costed (the grid lists them
+    /// from least to most recomputation, and recomputation never lowers iteration time).
+    /// Returns false if none. Builds a LayoutTable and calls the overload below.
     bool best(const LayoutGrid& grid, Plan& plan, QuickEval& eval) const;
+    /// Same result as best(grid, ...) for the grid `table` was built from, bit for bit, with
+    /// or without `hint`. The table must come from this model's cluster (same devices, GPUs per
+    /// node, B_global, T_seq; otherwise returns false). Exact pruning only:
+    ///  - terms that depend only on (TP, CP, B_micro) or on (TP, CP, PP, DP, EP) are computed
+    ///    once each;
+    ///  - a (TP, CP, PP, DP, EP) group whose weights, gradients and optimizer state alone exceed
+    ///    device memory is skipped (every other memory term is >= 0);
+    ///  - a layout whose MFU upper bound (iteration time without recomputation, exposed
+    ///    collectives, p2p and chi's all-to-all share, all >= 0) cannot beat the best so far is
+    ///    skipped before its memory is checked.
+    /// `hint` (optional, e.g. the previous geometry's best plan) is tried first so that the
+    /// bound prunes early; it never changes the result.
+    bool best(const LayoutTable& table, Plan& plan, QuickEval& eval, const Plan* hint = nullptr) const;
 
     const Geometry& geometry() const { return m_g; }
     const Cluster& cluster() const { return m_c; }
 
 private:
-    struct Times;
+    struct Times;    // every term of one plan's iteration time
+    struct Shape;    // terms that depend on (TP, CP, B_micro) only
+    struct Group;    // terms that depend on (TP, CP, PP, DP, EP) only
+    struct Stage;    // static memory of one pipeline stage of a group
     void cost(const Plan& p, Times& t) const;
+    void shapeTerms(int tp, int cp, int mbs, Shape& s) const;
+    /// Static memory per stage; returns the largest stage's static bytes.
+    double groupMemory(const Plan& p, Group& g) const;
+    void groupTimes(const Plan& p, Group& g) const;
+    void groupDpTime(const Plan& p, Group& g) const;
+    double vocabTime(int pp, int nmb, const Shape& s) const;
+    /// <= chi t_analytic of every checkpointing mode of (group, B_micro) when m_boundValid.
+    double iterationLowerBound(const Plan& p, const Shape& s, const Group& g, int nmb) const;
+    double memoryOf(const Group& g, const Shape& s, int nmb, Checkpointing ck) const;
+    void batchTimes(const Plan& p, const Shape& s, Group& g, int nmb) const;
+    void assemble(const Plan& p, const Shape& s, const Group& g, Times& t) const;
     Geometry m_g;
     Cluster m_c;
     // Cached per-geometry terms (elements / FLOPs per token).
     double m_attnParams, m_sharedParams, m_expertParams, m_routerParams, m_denseFfnParams;
     double m_nActFlopsPerToken;
     int m_moeLayers, m_denseLayers;
+    // Activation elements per token per layer (sequence-parallel, before / TP) by checkpointing
+    // mode (index = enum value), MoE and dense blocks; and the no-checkpointing values of the
+    // layer rematerialised during a full-checkpointing backward.
+    double m_actMoe[4], m_actDense[4], m_actAttn, m_actMoeNone, m_actDenseNone;
+    bool m_boundValid = false;  ///< hardware rates > 0 and latencies >= 0: the MFU bound holds
 };
 
 }  // namespace tandem::mosaic

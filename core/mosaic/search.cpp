@@ -1,5 +1,7 @@
 #include "mosaic/search.h"
 
+#include "mosaic/layout_table.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -14,6 +16,7 @@ struct GeoResult {
     bool fits = false;
     Plan plan;
     QuickEval eval;
+    PlanEval full;  // evaluate(plan) with breakdown, when fits
 };
 
 // Bin index of sparsity s for bin centres c (edges at midpoints), -1 outside.
@@ -37,12 +40,14 @@ double deliverableTokens(const Envelope& e, double mfu, double nAct) {
 SearchResult search(const Envelope& e, const tandem::CancelFlag* cancel) {
     SearchResult res;
     const Cluster cluster = clusterOf(e);
-    const LayoutGrid grid = layoutGridOf(e);
+    const LayoutTable table(cluster, layoutGridOf(e));  // cluster-only layout checks, once
     res.deviceMemoryGB = e.hardware.memoryBytes / 1e9;
     res.peakBudgetFlops = e.peakBudgetFlops();
     res.modelBudgetFlops = e.modelBudgetFlops();
 
     std::vector<GeoResult> geos;
+    Plan hint;  // previous geometry's best plan: a good first incumbent for the MFU bound
+    bool haveHint = false;
     for (int q : e.qValues)
         for (int E : e.expertValues)
             for (int K : e.topKValues) {
@@ -52,9 +57,14 @@ SearchResult search(const Envelope& e, const tandem::CancelFlag* cancel) {
                     r.g = ladderGeometry(q, E, K, G);
                     if (r.g.sparsity < e.minSparsity || r.g.dExpert < 1) continue;
                     throwIfCancelled(cancel);
-                    PerfModel m(r.g, cluster);
-                    r.fits = m.best(grid, r.plan, r.eval);
-                    geos.push_back(r);
+                    const PerfModel m(r.g, cluster);
+                    r.fits = m.best(table, r.plan, r.eval, haveHint ? &hint : nullptr);
+                    if (r.fits) {
+                        r.full = m.evaluate(r.plan);
+                        hint = r.plan;
+                        haveHint = true;
+                    }
+                    geos.push_back(std::move(r));
                 }
             }
     res.geometriesSearched = int(geos.size());
@@ -67,7 +77,7 @@ SearchResult search(const Envelope& e, const tandem::CancelFlag* cancel) {
         Candidate c;
         c.geometry = r.g;
         c.plan = r.plan;
-        c.eval = PerfModel(r.g, cluster).evaluate(r.plan);
+        c.eval = r.full;
         c.tokens = std::min(dStar, e.tppMax * r.g.nAct);
         c.loss = e.law.loss(r.g.nTot, r.g.sparsity, c.tokens, r.g.splitG);
         c.extrapolated = isExtrapolated(r.g.nTot, r.g.sparsity, c.tokens, r.g.splitG);
