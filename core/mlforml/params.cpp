@@ -70,6 +70,10 @@ void readParams(JsonReader& r, Params& p) {
         static_cast<int>(r.integer("max_background_jobs", p.maxBackgroundJobs, Range::closed(0, 64)));
     p.backgroundJobDurationS =
         r.number("background_job_duration_s", p.backgroundJobDurationS, Range::positive());
+    p.poissonSchedules =
+        static_cast<int>(r.integer("poisson_schedules", p.poissonSchedules, Range::closed(1, 256)));
+    p.exposureRecordings = static_cast<int>(
+        r.integer("exposure_recordings", p.exposureRecordings, Range::closed(1, 64)));
     p.traceFile = r.string("trace_file", p.traceFile);
     p.traceFlows = static_cast<int>(r.integer("trace_flows", p.traceFlows, Range::closed(1, 1e6)));
 
@@ -156,6 +160,8 @@ nlohmann::ordered_json writeParams(const Params& p) {
     j["arrival_rate_per_s"] = p.arrivalRatePerS;
     j["max_background_jobs"] = p.maxBackgroundJobs;
     j["background_job_duration_s"] = p.backgroundJobDurationS;
+    j["poisson_schedules"] = p.poissonSchedules;
+    j["exposure_recordings"] = p.exposureRecordings;
     j["trace_file"] = p.traceFile;
     j["trace_flows"] = p.traceFlows;
     j["foreground_model"] = p.foregroundModel;

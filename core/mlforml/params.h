@@ -62,6 +62,14 @@ struct Params {
     double arrivalRatePerS = 0.002;     ///< `arrival_rate_per_s`
     int maxBackgroundJobs = 5;          ///< at most this many at once; later arrivals wait
     double backgroundJobDurationS = 1500;  ///< run length of each arriving job, s
+    /// Independent arrival schedules (seeded from `seed`) run and averaged ("poisson"): one
+    /// point per schedule; `reproduce` averages first-crossing times and pools knob shares over
+    /// them, because one run spans too few job lifetimes to be seed-stable (`poisson_schedules`).
+    int poissonSchedules = 1;
+    /// Independently seeded recordings per background level ("poisson", series sampling),
+    /// replayed one after another into one exposure series, so that the exposed-DP statistics
+    /// of a level do not hinge on one recording's phase alignment (`exposure_recordings`).
+    int exposureRecordings = 1;
     // Trace input.
     std::string traceFile;              ///< CSV with columns time_s,bytes_per_s ("trace")
     int traceFlows = 64;                ///< node-flows the traced load counts as in fair sharing

@@ -60,6 +60,7 @@ nlohmann::ordered_json resultToJson(const Result& r) {
     for (const auto& pt : r.points) {
         nlohmann::ordered_json o;
         o["background_jobs"] = pt.backgroundJobs;
+        o["schedule"] = pt.schedule;
         o["label"] = pt.label;
         o["bg_p95_GB_per_50ms"] = num(pt.bgP95GBPer50ms);
         o["dp_share_bf16"] = num(pt.dpShareBf16);
@@ -80,6 +81,7 @@ nlohmann::ordered_json resultToJson(const Result& r) {
             nlohmann::ordered_json byBg = nlohmann::ordered_json::array();
             for (const auto& row : run.comboShareByBackground) byBg.push_back(nums(row));
             q["combo_share_by_background"] = byBg;
+            q["updates_by_background"] = run.updatesByBackground;
             q["exposed_dp_share"] = num(run.exposedDpShare);
             q["total_updates"] = run.totalUpdates;
             q["end_time_s"] = num(run.endTime_s);

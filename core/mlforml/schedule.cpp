@@ -7,9 +7,13 @@ namespace tandem::mlforml {
 
 NetworkSchedule::NetworkSchedule(std::vector<ExposureTable> levels, std::vector<double> segStart,
                                  std::vector<int> segLevel, double samplePeriodS,
-                                 std::uint64_t seed)
+                                 std::uint64_t seed, bool randomPhase)
     : m_levels(std::move(levels)), m_segStart(std::move(segStart)),
       m_segLevel(std::move(segLevel)), m_period(samplePeriodS), m_seed(seed) {
+    if (randomPhase) {
+        SplitMix64 g(seed ^ 0x5DEECE66Dull);
+        for (size_t l = 0; l < m_levels.size(); ++l) m_phase.push_back(g.uniform());
+    }
     if (m_segStart.empty()) {
         m_segStart.push_back(0.0);
         m_segLevel.push_back(0);
@@ -30,8 +34,11 @@ double NetworkSchedule::exposed(int combo, double t) const {
     if (!tab.sampleTimes.empty() && tab.seriesDuration[combo] > 0 &&
         std::isfinite(tab.seriesDuration[combo])) {
         // Series: the replayed iteration in force at this wall-clock time (repeating).
+        // Series: the replayed iteration in force at this wall-clock time (repeating), read from
+        // a seeded phase per level so that schedules start at different points of long series.
         const auto& st = tab.sampleTimes[combo];
-        const double tau = std::fmod(t, tab.seriesDuration[combo]);
+        const double phase = m_phase.empty() ? 0.0 : m_phase[static_cast<size_t>(level)];
+        const double tau = std::fmod(t + phase * tab.seriesDuration[combo], tab.seriesDuration[combo]);
         const auto it = std::upper_bound(st.begin(), st.end(), tau);
         const size_t i = it == st.begin() ? 0 : static_cast<size_t>(it - st.begin()) - 1;
         return s[std::min(i, s.size() - 1)];

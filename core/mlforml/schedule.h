@@ -13,8 +13,14 @@ namespace tandem::mlforml {
 
 class NetworkSchedule {
 public:
+    /// `levels` with their exposure tables; the level in force is segLevel[i] from segStart[i]
+    /// (s, ascending) on. Offsets-mode tables are sampled every samplePeriodS from a hash of
+    /// `seed`; series-mode tables are read in wall-clock order, and with `randomPhase` each
+    /// level's series starts at a seeded random point (schedules averaged in "poisson" then see
+    /// different parts of a long series; without it every reader starts at the series' start).
     NetworkSchedule(std::vector<ExposureTable> levels, std::vector<double> segStart,
-                    std::vector<int> segLevel, double samplePeriodS, std::uint64_t seed);
+                    std::vector<int> segLevel, double samplePeriodS, std::uint64_t seed,
+                    bool randomPhase = false);
     /// Index into levels() in force at time t (s >= 0).
     int levelAt(double t) const;
     /// Exposed DP time (s) of combination `combo` for a sync at time t.
@@ -29,6 +35,7 @@ private:
     std::vector<ExposureTable> m_levels;
     std::vector<double> m_segStart;
     std::vector<int> m_segLevel;
+    std::vector<double> m_phase;  ///< per level, fraction of the series skipped (randomPhase)
     double m_period;
     std::uint64_t m_seed;
 };

@@ -76,6 +76,27 @@ void poissonSchedule(double rate, double duration, int maxJobs, double horizon,
     }
 }
 
+/// Appends the exposure series of `b` (another recording of the same level) after `a`'s:
+/// samples and their times follow a's series, durations add, means are sample-weighted, the
+/// p95 volume is the larger one, the mean load is averaged. Offsets-mode tables (no series)
+/// just pool their samples.
+void appendSeries(ExposureTable& a, const ExposureTable& b) {
+    const size_t n = a.samples.size();
+    for (size_t c = 0; c < n && c < b.samples.size(); ++c) {
+        const double na = static_cast<double>(a.samples[c].size());
+        const double nb = static_cast<double>(b.samples[c].size());
+        if (na + nb > 0) a.mean[c] = (a.mean[c] * na + b.mean[c] * nb) / (na + nb);
+        if (c < a.sampleTimes.size() && c < b.sampleTimes.size()) {
+            for (double t : b.sampleTimes[c]) a.sampleTimes[c].push_back(a.seriesDuration[c] + t);
+            a.seriesDuration[c] += b.seriesDuration[c];
+        }
+        a.samples[c].insert(a.samples[c].end(), b.samples[c].begin(), b.samples[c].end());
+    }
+    a.bgP95BytesPer50ms = std::max(a.bgP95BytesPer50ms, b.bgP95BytesPer50ms);
+    a.bgMeanBytesPerS = 0.5 * (a.bgMeanBytesPerS + b.bgMeanBytesPerS);
+    a.eventsSimulated += b.eventsSimulated;
+}
+
 void fillPolicies(PointResult& pt, const Params& p, const ProgressCurve& curve,
                   const std::vector<Combo>& combos, int nAction, const NetworkSchedule& net,
                   const std::vector<double>& targets, const std::vector<int>& levelJobs,
@@ -138,42 +159,60 @@ Result simulate(const Params& p, const CancelFlag* cancel) {
     }
 
     if (p.scenario == "poisson") {
-        std::vector<double> segStart;
-        std::vector<int> segLevel;
-        poissonSchedule(p.arrivalRatePerS, p.backgroundJobDurationS, p.maxBackgroundJobs,
-                        p.horizonS, mixSeed(p.seed, 77), segStart, segLevel);
-        std::vector<ExposureTable> levels;
+        // The exposure per background level is measured once; every arrival schedule reads
+        // the same tables. One point per schedule; schedule 0 keeps the seeds of a
+        // single-schedule run.
+        std::vector<ExposureTable> measured;
         std::vector<int> levelJobs;
         for (int k = 0; k <= p.maxBackgroundJobs; ++k) {
             throwIfCancelled(cancel);
-            levels.push_back(measureExposure(p, combos, k, mixSeed(p.seed, 500 + k), cancel));
-            res.eventsSimulated += levels.back().eventsSimulated;
+            measured.push_back(measureExposure(p, combos, k, mixSeed(p.seed, 500 + k), cancel));
+            for (int m = 1; m < p.exposureRecordings; ++m) {
+                throwIfCancelled(cancel);
+                appendSeries(measured.back(),
+                             measureExposure(p, combos, k,
+                                             mixSeed(p.seed, 500 + k + 1000 * static_cast<std::uint64_t>(m)),
+                                             cancel));
+            }
+            res.eventsSimulated += measured.back().eventsSimulated;
             levelJobs.push_back(k);
         }
-        PointResult pt;
-        pt.backgroundJobs = p.maxBackgroundJobs;
-        pt.label = "Poisson " + formatNumber(p.arrivalRatePerS) + "/s " + p.backgroundJob.model;
-        for (const auto& l : levels)
-            pt.bgP95GBPer50ms = std::max(pt.bgP95GBPer50ms, l.bgP95BytesPer50ms / 1e9);
-        const NetworkSchedule net(std::move(levels), segStart, segLevel, p.samplePeriodS,
-                                  mixSeed(p.seed, 999));
-        fillPolicies(pt, p, curve, combos, nAction, net, res.targetLosses, levelJobs, cancel);
-        // Time-weighted mean exposure and load over the longest run.
-        double tEnd = 0;
-        for (const auto& r : pt.policies) tEnd = std::max(tEnd, r.endTime_s);
-        tEnd = std::max(tEnd, 1.0);
-        pt.meanExposedDp_s.assign(combos.size(), 0.0);
-        for (size_t i = 0; i < segStart.size() && segStart[i] < tEnd; ++i) {
-            const double a = segStart[i];
-            const double b = std::min(tEnd, i + 1 < segStart.size() ? segStart[i + 1] : tEnd);
-            const auto& tab = net.levels()[segLevel[i]];
-            for (size_t c = 0; c < combos.size(); ++c)
-                pt.meanExposedDp_s[c] += tab.mean[c] * (b - a) / tEnd;
-            pt.loadTime_s.push_back(a);
-            pt.loadBytesPerS.push_back(tab.bgMeanBytesPerS);
+        for (int sched = 0; sched < p.poissonSchedules; ++sched) {
+            const auto salt = static_cast<std::uint64_t>(sched) * 1000;
+            std::vector<double> segStart;
+            std::vector<int> segLevel;
+            poissonSchedule(p.arrivalRatePerS, p.backgroundJobDurationS, p.maxBackgroundJobs,
+                            p.horizonS, mixSeed(p.seed, 77 + salt), segStart, segLevel);
+            std::vector<ExposureTable> levels = measured;
+            PointResult pt;
+            pt.backgroundJobs = p.maxBackgroundJobs;
+            pt.schedule = sched;
+            pt.label = "Poisson " + formatNumber(p.arrivalRatePerS) + "/s " + p.backgroundJob.model;
+            if (p.poissonSchedules > 1)
+                pt.label += ", schedule " + std::to_string(sched + 1) + " of " +
+                            std::to_string(p.poissonSchedules);
+            for (const auto& l : levels)
+                pt.bgP95GBPer50ms = std::max(pt.bgP95GBPer50ms, l.bgP95BytesPer50ms / 1e9);
+            const NetworkSchedule net(std::move(levels), segStart, segLevel, p.samplePeriodS,
+                                      mixSeed(p.seed, 999 + salt), p.exposureRecordings > 1);
+            fillPolicies(pt, p, curve, combos, nAction, net, res.targetLosses, levelJobs, cancel);
+            // Time-weighted mean exposure and load over the longest run.
+            double tEnd = 0;
+            for (const auto& r : pt.policies) tEnd = std::max(tEnd, r.endTime_s);
+            tEnd = std::max(tEnd, 1.0);
+            pt.meanExposedDp_s.assign(combos.size(), 0.0);
+            for (size_t i = 0; i < segStart.size() && segStart[i] < tEnd; ++i) {
+                const double a = segStart[i];
+                const double b = std::min(tEnd, i + 1 < segStart.size() ? segStart[i + 1] : tEnd);
+                const auto& tab = net.levels()[segLevel[i]];
+                for (size_t c = 0; c < combos.size(); ++c)
+                    pt.meanExposedDp_s[c] += tab.mean[c] * (b - a) / tEnd;
+                pt.loadTime_s.push_back(a);
+                pt.loadBytesPerS.push_back(tab.bgMeanBytesPerS);
+            }
+            fillShares(pt, combos, p);
+            res.points.push_back(std::move(pt));
         }
-        fillShares(pt, combos, p);
-        res.points.push_back(std::move(pt));
         return res;
     }
 

@@ -37,14 +37,19 @@ struct PolicyRun {
     /// k active background jobs (0..max_background_jobs); "sweep"/"trace" one row. Rows of
     /// levels that never occurred during the run are empty. [Sec. 3.3]
     std::vector<std::vector<double>> comboShareByBackground;
+    /// Updates per background level (same indexing as comboShareByBackground), for pooling
+    /// shares over several schedules.
+    std::vector<long long> updatesByBackground;
     long long totalUpdates = 0;
     double endTime_s = 0;
 };
 
-/// One point: a background condition (scenario 1: N jobs; scenario 2: the Poisson schedule;
+/// One point: a background condition (scenario 1: N jobs; scenario 2: one Poisson schedule
+/// per point, poisson_schedules of them;
 /// trace: the trace).
 struct PointResult {
     int backgroundJobs = 0;  ///< N (sweep), max concurrent (poisson), 0 (trace)
+    int schedule = 0;        ///< poisson: index of the arrival schedule (0..poisson_schedules-1)
     std::string label;       ///< e.g. "N=8 GPT-1B"
     double bgP95GBPer50ms = 0;  ///< background volume, 95th percentile per 50 ms, GB [Sec. 3.2]
     double dpShareBf16 = 0;  ///< exposed DP share of the GA4-BF16 iteration, 0..1 [Fig. 2a]

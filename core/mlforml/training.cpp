@@ -315,9 +315,11 @@ PolicyRun runPolicy(const std::string& policy, const Params& p, const ProgressCu
     run.comboShare.assign(nC, 0.0);
     for (int c = 0; c < nC; ++c) run.comboShare[c] = u > 0 ? double(comboCount[c]) / u : 0.0;
     run.comboShareByBackground.resize(levelJobs.size());
+    run.updatesByBackground.assign(levelJobs.size(), 0);
     for (size_t l = 0; l < levelJobs.size(); ++l) {
         long long total = 0;
         for (long long x : levelCount[l]) total += x;
+        run.updatesByBackground[l] = total;
         if (total == 0) continue;
         run.comboShareByBackground[l].resize(nC);
         for (int c = 0; c < nC; ++c) run.comboShareByBackground[l][c] = double(levelCount[l][c]) / total;

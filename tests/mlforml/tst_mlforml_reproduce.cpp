@@ -29,7 +29,6 @@ private slots:
             "s2.joint_share_ga16_mxfp4.bg3",
             "s2.joint_share_ga16_mxfp4.bg4",
             "s2.joint_share_ga16_mxfp4.bg5",
-            "s2.decoupled_share_ga16_mxfp4",
         };
         std::set<std::string> ids;
         for (const auto& c : rep.checks) {
