@@ -27,7 +27,7 @@ Params scenario2Params() {
     // one recording per level are not seed-stable (ratios moved by up to 0.9 between seeds).
     // reproduce averages 64 schedules over 8 recordings per level: Decoupled/Joint and
     // Knob-Precision/Joint then move by <= 0.03 between seeds, Knob-GA/Joint and Static/Joint
-    // by up to ~0.15 (docs/MODEL-ML-FOR-ML.md, section 6).
+    // by up to ~0.13 (docs/MODEL-ML-FOR-ML.md, section 6).
     p.poissonSchedules = 64;
     p.exposureRecordings = 8;
     p.horizonS = 400000;
