@@ -55,30 +55,30 @@ struct PerfModel::Times {
 // Terms of one (TP, CP, B_micro): per-layer compute of one microbatch, collective times that
 // only depend on the microbatch shape, and the vocabulary stages.
 struct PerfModel::Shape {
-    double T = 0;          // tokens per microbatch per CP rank
-    double tokensMem = 0;  // T / TP: tokens held per GPU (sequence parallel)
-    double attnCore = 0, shared = 0;
-    double moeLayer = 0, denseLayer = 0;
-    double moeRecompute[4] = {0, 0, 0, 0}, denseRecompute[4] = {0, 0, 0, 0};
-    double a2aBytes = 0, tpCollective = 0, cpLayer = 0, p2pBytes = 0, tLast = 0, tFirst = 0;
+    double T;          // tokens per microbatch per CP rank
+    double tokensMem;  // T / TP: tokens held per GPU (sequence parallel)
+    double attnCore, shared;
+    double moeLayer, denseLayer;
+    double moeRecompute[4], denseRecompute[4];
+    double a2aBytes, tpCollective, cpLayer, p2pBytes, tLast, tFirst;
 };
 
 // Static memory (weights, gradients, optimizer state) of one pipeline stage.
 struct PerfModel::Stage {
-    double weights = 0;
-    int layers = 0, denseLs = 0, moeLs = 0, ppMinusIndex = 1;
-    bool last = false;
+    double weights;
+    int layers, denseLs, moeLs, ppMinusIndex;
+    bool last;
 };
 
 // Terms of one (TP, CP, PP, DP, EP), plus the per-(B_micro) terms batchTimes fills.
 struct PerfModel::Group {
     Stage stages[3];
-    int nStages = 0;
-    int layersStage = 0, moeStage = 0, denseStage = 0, epNodes = 1, ppNodes = 1;
-    double dispMb = 0, denseP = 0, expertP = 0, dpTime = 0, optimizer = 0, host = 0;
+    int nStages;
+    int layersStage, moeStage, denseStage, epNodes, ppNodes;
+    double dispMb, denseP, expertP, dpTime, optimizer, host;
     // batchTimes
-    int nmb = 0;
-    double a2aCollective = 0, p2p = 0, vocab = 0;
+    int nmb;
+    double a2aCollective, p2p, vocab;
 };
 
 PerfModel::PerfModel(const Geometry& g, const Cluster& c) : m_g(g), m_c(c) {
@@ -206,7 +206,7 @@ double PerfModel::memoryBytes(const Plan& p) const {
     return memoryOf(gr, s, m_c.globalBatch / (p.dp * p.mbs), p.ckpt);
 }
 
-void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, Shape& s) const {
+void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shape& s) const {
     const Geometry& g = m_g;
     const Hardware& hw = m_c.hardware;
     const double peak = hw.peakFlops, tp = tpDegree;
@@ -245,7 +245,7 @@ void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, Shape& s) const 
             attnCoreFwd + pointwise / 3 + (routed + shared) / 3;
         s.moeRecompute[ckptRank(Checkpointing::Full)] = moeLayer / 3;
     }
-    if (m_denseLayers > 0) {  // used only by stages that hold dense layers
+    if (dense) {  // used only by stages that hold dense layers
         const double ffn = gemm(m_denseFfnParams, effDense(T, double(g.dFf) / tp));
         const double denseLayer = attnProj + attnCore + ffn + pointwise;
         s.denseLayer = denseLayer;
@@ -289,6 +289,8 @@ void PerfModel::groupTimes(const Plan& p, Group& gr) const {
     gr.denseP = denseP;
     gr.expertP = expertP;
     gr.dpTime = -1;  // groupDpTime
+    gr.nmb = 0;
+    gr.a2aCollective = gr.p2p = gr.vocab = 0;
     // AdamW step: ~32 bytes of HBM traffic per locally owned parameter.
     const double owned = denseP / std::max(1, dpGroup) + expertP / std::max(1, edpGroup);
     gr.optimizer = owned * 32.0 / hw.hbmBytesPerS;
@@ -395,11 +397,11 @@ void PerfModel::assemble(const Plan& p, const Shape& s, const Group& gr, Times& 
 }
 
 void PerfModel::cost(const Plan& p, Times& t) const {
-    Shape s;
-    shapeTerms(p.tp, p.cp, p.mbs, s);
     Group gr;
     groupTimes(p, gr);
     groupDpTime(p, gr);
+    Shape s;
+    shapeTerms(p.tp, p.cp, p.mbs, gr.denseStage > 0, s);
     batchTimes(p, s, gr, m_c.globalBatch / (p.dp * p.mbs));
     assemble(p, s, gr, t);
 }
@@ -505,7 +507,7 @@ bool PerfModel::best(const LayoutTable& table, Plan& bestPlan, QuickEval& bestEv
     auto shapeOf = [&](int si) -> const Shape& {
         if (!shapeReady[size_t(si)]) {
             const auto& k = shapeKeys[size_t(si)];
-            shapeTerms(k.tp, k.cp, k.mbs, shapes[size_t(si)]);
+            shapeTerms(k.tp, k.cp, k.mbs, m_denseLayers > 0, shapes[size_t(si)]);
             shapeReady[size_t(si)] = 1;
         }
         return shapes[size_t(si)];

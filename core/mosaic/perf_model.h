@@ -122,7 +122,8 @@ private:
     struct Group;    // terms that depend on (TP, CP, PP, DP, EP) only
     struct Stage;    // static memory of one pipeline stage of a group
     void cost(const Plan& p, Times& t) const;
-    void shapeTerms(int tp, int cp, int mbs, Shape& s) const;
+    /// `dense`: also the dense-block terms (needed when some stage holds dense layers).
+    void shapeTerms(int tp, int cp, int mbs, bool dense, Shape& s) const;
     /// Static memory per stage; returns the largest stage's static bytes.
     double groupMemory(const Plan& p, Group& g) const;
     void groupTimes(const Plan& p, Group& g) const;
