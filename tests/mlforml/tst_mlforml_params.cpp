@@ -60,6 +60,8 @@ private slots:
         QTest::newRow("bad precision") << R"({"precisions": ["BF61"]})" << "$.ml_for_ml.precisions[0]" << "BF16";
         QTest::newRow("target below reachable") << R"({"target_factors": [0.9]})" << "$.ml_for_ml.target_factors[0]" << "reachable";
         QTest::newRow("trace needs file") << R"({"scenario": "trace"})" << "$.ml_for_ml.trace_file" << "required";
+        QTest::newRow("zero schedules") << R"({"poisson_schedules": 0})" << "$.ml_for_ml.poisson_schedules" << "[1, 256]";
+        QTest::newRow("too many recordings") << R"({"exposure_recordings": 65})" << "$.ml_for_ml.exposure_recordings" << "[1, 64]";
         QTest::newRow("nested unknown") << R"({"progress": {"kapa_mxfp4": 1.2}})" << "$.ml_for_ml.progress.kapa_mxfp4" << "kappa_mxfp4";
         QTest::newRow("wrong type") << R"({"seed": "one"})" << "$.ml_for_ml.seed" << "integer";
         QTest::newRow("bad mode") << R"({"mode": "closedloop"})" << "$.ml_for_ml.mode" << "closed_loop";

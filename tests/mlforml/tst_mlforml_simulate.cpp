@@ -216,6 +216,27 @@ private slots:
         }
     }
 
+    void poissonSchedulesAreSeparatePoints() {
+        // One point per arrival schedule; schedule 0 is the single-schedule run.
+        Params p = scenario2Params();
+        p.policies = {"Joint"};
+        p.exposureRecordings = 1;
+        p.poissonSchedules = 3;
+        const Result r = simulate(p);
+        QCOMPARE(r.points.size(), size_t(3));
+        for (int i = 0; i < 3; ++i) QCOMPARE(r.points[i].schedule, i);
+        QVERIFY(r.points[1].label != r.points[0].label);
+        QVERIFY(r.points[1].loadTime_s != r.points[0].loadTime_s);  // different arrivals
+        p.poissonSchedules = 1;
+        const Result one = simulate(p);
+        QCOMPARE(one.points.size(), size_t(1));
+        QCOMPARE(one.points[0].policies[0].firstCrossing_s, r.points[0].policies[0].firstCrossing_s);
+        // Pooled updates per level add up to the run's updates.
+        long long sum = 0;
+        for (long long n : one.points[0].policies[0].updatesByBackground) sum += n;
+        QCOMPARE(sum, one.points[0].policies[0].totalUpdates);
+    }
+
     void cancelThrows() {
         std::atomic<bool> flag{true};
         QVERIFY_THROWS_EXCEPTION(tandem::Cancelled, simulate(scenario1Params(), &flag));
