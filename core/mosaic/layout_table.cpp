@@ -1,8 +1,75 @@
 #include "mosaic/layout_table.h"
 
+#include <algorithm>
+
 #include "mosaic/perf_model.h"
 
 namespace tandem::mosaic {
+
+Cluster clusterOf(const Envelope& e) {
+    Cluster c;
+    c.hardware = e.hardware;
+    c.devices = e.devices();
+    c.globalBatch = e.globalBatch;
+    c.seqLen = e.seqLen;
+    return c;
+}
+
+LayoutGrid layoutGridOf(const Envelope& e) {
+    LayoutGrid g;
+    g.tp = e.tpValues;
+    g.cp = e.cpValues;
+    g.pp = e.ppValues;
+    g.ep = e.epValues;
+    g.mbs = e.microBatchValues;
+    g.ckpt = e.checkpointing;
+    std::sort(g.ckpt.begin(), g.ckpt.end(),
+              [](Checkpointing a, Checkpointing b) { return static_cast<int>(a) < static_cast<int>(b); });
+    return g;
+}
+
+const char* PerfModel::structuralError(const Plan& p) const {
+    const Hardware& hw = m_c.hardware;
+    if (p.tp < 1 || p.cp < 1 || p.pp < 1 || p.dp < 1 || p.ep < 1 || p.mbs < 1)
+        return "every parallel degree and the micro-batch must be >= 1";
+    if (double(p.tp) * p.cp * p.pp * p.dp != double(m_c.devices))
+        return "TP x CP x PP x DP must equal the device count";
+    if (p.tp > hw.gpusPerNode) return "TP must stay inside one node (NVLink domain)";
+    if (m_g.nHead % p.tp != 0 || m_g.nKvHead % p.tp != 0)
+        return "TP must divide the attention and KV heads";
+    if (m_c.seqLen % p.cp != 0) return "CP must divide T_seq";
+    if (p.pp > m_g.layers) return "PP exceeds the number of layers";
+    if (m_g.experts == 0 && p.ep != 1) return "EP > 1 needs an MoE model";
+    if (p.dp % p.ep != 0) return "EP must divide DP (DP = EP x EDP, App. D.1)";
+    if (m_g.experts > 0 && m_g.experts % p.ep != 0) return "EP must divide the expert count E";
+    if (m_c.globalBatch % (p.dp * p.mbs) != 0)
+        return "B_global must be a multiple of DP x B_micro (integer microbatches)";
+    return nullptr;
+}
+
+std::vector<Plan> PerfModel::enumerate(const LayoutGrid& grid) const {
+    std::vector<Plan> out;
+    const int n = m_c.devices;
+    for (int tp : grid.tp)
+        for (int cp : grid.cp)
+            for (int pp : grid.pp) {
+                const long long inner = 1LL * tp * cp * pp;
+                if (inner > n || n % inner != 0) continue;
+                Plan p;
+                p.tp = tp; p.cp = cp; p.pp = pp; p.dp = int(n / inner);
+                for (int ep : grid.ep) {
+                    p.ep = ep;
+                    for (int mbs : grid.mbs) {
+                        p.mbs = mbs;
+                        for (auto c : grid.ckpt) {
+                            p.ckpt = c;
+                            if (!structuralError(p)) out.push_back(p);
+                        }
+                    }
+                }
+            }
+    return out;
+}
 
 LayoutTable::LayoutTable(const Cluster& c, const LayoutGrid& grid)
     : m_ckpt(grid.ckpt), m_devices(c.devices), m_gpusPerNode(c.hardware.gpusPerNode),
