@@ -2,19 +2,28 @@
 // (or on SCENARIO.json). Display-less modes for scripts and documentation:
 //   tandem --screenshot FILE.png [--tab 0|1] [--page N] [--size WxH] [SCENARIO.json]
 //   tandem --export-charts DIR [SCENARIO.json | --preset ID|all]
+//   tandem --bench-gui [--json] [--moves N]
+//   tandem --write-default-scenario FILE
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QIcon>
+#include <QSaveFile>
 
 #include <cstdio>
 
+#include "gui_bench.h"
 #include "main_window.h"
 #include "offscreen.h"
+#include "scenario/scenario.h"
 
 int main(int argc, char** argv) {
+    QElapsedTimer sinceMain;  // gui_launch_s of --bench-gui counts from here
+    sinceMain.start();
     // Display-less modes need no window system: pick the offscreen platform before QApplication.
     for (int i = 1; i < argc; ++i) {
         const QByteArray a(argv[i]);
-        if (a == "--screenshot" || a == "--export-charts" || a == "--bench-gui") {
+        if (a == "--screenshot" || a == "--export-charts" || a == "--bench-gui" || a == "--write-default-scenario") {
             if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
             break;
         }
@@ -23,6 +32,8 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName(QStringLiteral("Tandem"));
     QApplication::setOrganizationName(QStringLiteral("Tandem"));
     QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/tandem.svg")));
+    QApplication::setDesktopFileName(QStringLiteral("tandem"));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
@@ -47,6 +58,19 @@ int main(int argc, char** argv) {
                                     QStringLiteral("Use preset ID (see the Presets menu) instead of a scenario file; "
                                                    "with --export-charts, 'all' exports every preset."),
                                     QStringLiteral("ID"));
+    const QCommandLineOption benchGui(QStringLiteral("bench-gui"),
+                                      QStringLiteral("Time launch and slider-to-chart updates offscreen and exit."));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("With --bench-gui: print JSON."));
+    const QCommandLineOption moves(QStringLiteral("moves"), QStringLiteral("With --bench-gui: moves per slider."),
+                                   QStringLiteral("N"), QStringLiteral("10"));
+    const QCommandLineOption writeDefault(QStringLiteral("write-default-scenario"),
+                                          QStringLiteral("Write the built-in default scenario (canonical JSON) to FILE "
+                                                         "and exit (regenerates resources/scenarios/default.json)."),
+                                          QStringLiteral("FILE"));
+    parser.addOption(writeDefault);
+    parser.addOption(benchGui);
+    parser.addOption(json);
+    parser.addOption(moves);
     parser.addOption(preset);
     parser.addOption(screenshot);
     parser.addOption(tab);
@@ -72,6 +96,18 @@ int main(int argc, char** argv) {
         return tandem::ui::renderScreenshot(parser.value(screenshot), scenario, parser.value(tab).toInt(), sz,
                                             presetIndex, parser.value(page).toInt());
     }
+    if (parser.isSet(writeDefault)) {
+        QSaveFile out(parser.value(writeDefault));
+        const std::string text = tandem::scenarioToJson(tandem::defaultScenario());
+        if (!out.open(QIODevice::WriteOnly) || out.write(text.data(), static_cast<qint64>(text.size())) < 0 ||
+            !out.commit()) {
+            std::fprintf(stderr, "cannot write %s\n", qPrintable(parser.value(writeDefault)));
+            return 1;
+        }
+        return 0;
+    }
+    if (parser.isSet(benchGui))
+        return tandem::ui::runGuiBench(sinceMain, parser.isSet(json), std::max(1, parser.value(moves).toInt()));
     if (parser.isSet(exportCharts))
         return tandem::ui::exportAllCharts(parser.value(exportCharts), scenario, {}, presetIndex);
 

@@ -1,0 +1,184 @@
+// The MoE workspace's detail views (offscreen): MFU against S and G, ranked table, PP x EP
+// heatmap, step-time breakdown and memory bar; one selection drives them all.
+#include <QtTest>
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QTabWidget>
+
+#include "candidate_table.h"
+#include "frontier_view.h"
+#include "job_runner.h"
+#include "layout_heatmap_view.h"
+#include "main_window.h"
+#include "memory_bar_view.h"
+#include "mfu_view.h"
+#include "moe_advanced.h"
+#include "moe_controls.h"
+#include "moe_workspace.h"
+#include "optimum_card.h"
+#include "scenario_document.h"
+#include "step_breakdown_view.h"
+
+using namespace tandem::ui;
+
+namespace {
+/// Index of a feasible heatmap cell other than `exclude` whose plan differs, -1 if none.
+int otherFeasibleCell(const LayoutCells& cells, int exclude) {
+    for (size_t i = 0; i < cells.cells.size(); ++i)
+        if (static_cast<int>(i) != exclude && cells.cells[i].feasible) return static_cast<int>(i);
+    return -1;
+}
+}  // namespace
+
+class TstMoeViews : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void viewsShowTheOptimumAtStart() {
+        MainWindow w;
+        w.setCurrentWorkspace(1);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        MoeWorkspace* ws = w.moeWorkspace();
+        const auto& r = *ws->result();
+        QVERIFY(r.optimum >= 0);
+        QCOMPARE(ws->selectedCandidate(), r.optimum);
+        QCOMPARE(ws->candidateTable()->selectedCandidate(), r.optimum);
+        QVERIFY(ws->candidateTable()->model()->rowCount() >= 10);
+        const auto& best = r.candidates[static_cast<size_t>(r.optimum)];
+        // MFU charts: the best-per-bin line is on or above the selected candidate.
+        const QList<QPointF> sel = ws->mfuSparsityView()->selectedPoint();
+        QCOMPARE(sel.size(), 1);
+        QCOMPARE(sel.front().y(), 100 * best.eval.mfu);
+        double lineMax = 0;
+        for (const QPointF& p : ws->mfuSplitView()->bestLine()) lineMax = std::max(lineMax, p.y());
+        QVERIFY(lineMax >= 100 * best.eval.mfu);
+        // Breakdown parts sum to the iteration time; memory fits the device.
+        double sum = 0;
+        for (double v : ws->breakdownView()->values(0)) sum += v;
+        QVERIFY(std::abs(sum - best.eval.iteration_s) < 1e-9 * best.eval.iteration_s + 1e-12);
+        QCOMPARE(ws->memoryView()->usedGB(), best.eval.memoryGB);
+        QVERIFY(ws->memoryView()->usedGB() <= ws->memoryView()->capacityGB());
+        // Heatmap: the optimum's own (PP, EP) cell is outlined and holds its MFU.
+        const LayoutCells& cells = ws->heatmapView()->cells();
+        QVERIFY(ws->heatmapView()->selected() >= 0);
+        const LayoutCell& c = cells.cells[static_cast<size_t>(ws->heatmapView()->selected())];
+        QCOMPARE(c.pp, best.plan.pp);
+        QCOMPARE(c.ep, best.plan.ep);
+        QCOMPARE(c.eval.mfu, best.eval.mfu);
+        QCOMPARE(cells.maxMfu, best.eval.mfu);  // best plan of the geometry = the candidate's plan
+    }
+
+    void clickingAHeatmapCellUpdatesBreakdownMemoryAndCard() {
+        MainWindow w;
+        w.setCurrentWorkspace(1);
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        MoeWorkspace* ws = w.moeWorkspace();
+        ws->pages()->setCurrentIndex(1);
+        QApplication::processEvents();
+        LayoutHeatmapView* map = ws->heatmapView();
+        const int before = map->selected();
+        const int target = otherFeasibleCell(map->cells(), before);
+        QVERIFY(target >= 0);
+        const LayoutCell& cell = map->cells().cells[static_cast<size_t>(target)];
+        const QList<double> breakdownBefore = ws->breakdownView()->values(0);
+        const double memoryBefore = ws->memoryView()->usedGB();
+        const QString cardBefore = ws->card()->text();
+        const int pi = static_cast<int>(std::find(map->cells().pp.begin(), map->cells().pp.end(), cell.pp) - map->cells().pp.begin());
+        const int ei = static_cast<int>(std::find(map->cells().ep.begin(), map->cells().ep.end(), cell.ep) - map->cells().ep.begin());
+        QCOMPARE(map->cellAt(map->cellCenter(pi, ei)), target);
+        QTest::mouseClick(map->viewport(), Qt::LeftButton, {}, map->cellCenter(pi, ei));
+        QCOMPARE(map->selected(), target);
+        QVERIFY(ws->breakdownView()->values(0) != breakdownBefore);
+        QCOMPARE(ws->memoryView()->usedGB(), cell.eval.memoryGB);
+        QVERIFY(ws->memoryView()->usedGB() != memoryBefore);
+        QVERIFY(ws->card()->text() != cardBefore);
+        QVERIFY(ws->card()->text().contains(QStringLiteral("PP %1").arg(cell.plan.pp)));
+        // The chosen layout's MFU sets D (Eq. 25) and so the loss (Eq. 10).
+        const auto shown = ws->shownCandidate();
+        QVERIFY(shown.has_value());
+        QCOMPARE(shown->eval.mfu, cell.eval.mfu);
+        QVERIFY(shown->loss >= ws->result()->candidates[static_cast<size_t>(ws->selectedCandidate())].loss);
+    }
+
+    void heatmapMarksOutOfMemoryAndInvalidCells() {
+        MainWindow w;
+        w.setCurrentWorkspace(1);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        LayoutHeatmapView* map = w.moeWorkspace()->heatmapView();
+        int oom = -1, invalid = -1;
+        for (size_t i = 0; i < map->cells().cells.size(); ++i) {
+            const LayoutCell& c = map->cells().cells[i];
+            if (!c.feasible && c.anyValid && oom < 0) oom = static_cast<int>(i);
+            if (!c.anyValid && invalid < 0) invalid = static_cast<int>(i);
+        }
+        QVERIFY(oom >= 0);
+        QVERIFY(invalid >= 0);
+        QVERIFY2(map->cellToolTip(oom).contains(QLatin1String("memory")), qPrintable(map->cellToolTip(oom)));
+        QVERIFY2(map->cellToolTip(invalid).contains(QLatin1String("no valid layout")), qPrintable(map->cellToolTip(invalid)));
+        QVERIFY(map->csv().count(QLatin1Char('\n')) == static_cast<int>(map->cells().cells.size()) + 1);
+    }
+
+    void selectingATableRowSelectsEverywhere() {
+        MainWindow w;
+        w.setCurrentWorkspace(1);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        MoeWorkspace* ws = w.moeWorkspace();
+        const QString cardBefore = ws->card()->text();
+        const QList<QPointF> frontierBefore = ws->frontierView()->selectedPoint();
+        const QString heatmapTitle = ws->heatmapView()->chart()->title();
+        const int row = ws->result()->optimum == 0 ? 3 : 0;
+        CandidateTable* table = ws->candidateTable();
+        table->selectionModel()->setCurrentIndex(table->model()->index(row, 0),
+                                                 QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        QCOMPARE(ws->selectedCandidate(), row);
+        QVERIFY(ws->layoutRunner()->waitIdle(60000));
+        QApplication::processEvents();
+        const auto& c = ws->result()->candidates[static_cast<size_t>(row)];
+        QVERIFY(ws->card()->text() != cardBefore);
+        QVERIFY(ws->card()->text().contains(QStringLiteral("Candidate #%1").arg(row + 1)));
+        QCOMPARE(ws->mfuSparsityView()->selectedPoint().front(), QPointF(c.geometry.sparsity, 100 * c.eval.mfu));
+        QCOMPARE(ws->mfuSplitView()->selectedPoint().front().x(), static_cast<double>(c.geometry.splitG));
+        QVERIFY(ws->frontierView()->selectedPoint() != frontierBefore);
+        QCOMPARE(ws->memoryView()->usedGB(), c.eval.memoryGB);
+        if (tandem::mosaic::geometryLabel(c.geometry) !=
+            tandem::mosaic::geometryLabel(ws->result()->candidates[static_cast<size_t>(ws->result()->optimum)].geometry))
+            QVERIFY(ws->heatmapView()->chart()->title() != heatmapTitle);
+        QVERIFY(ws->heatmapView()->selected() >= 0);
+        // Two bars: the selection and the cluster optimum for comparison.
+        QVERIFY(!ws->breakdownView()->values(1).isEmpty());
+    }
+
+    void advancedInputsReachTheSearch() {
+        MainWindow w;
+        w.setCurrentWorkspace(1);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        MoeWorkspace* ws = w.moeWorkspace();
+        const double lossBefore = ws->result()->candidates[static_cast<size_t>(ws->result()->optimum)].loss;
+        ws->controls()->advanced()->goodput()->setValue(0.5);
+        QVERIFY(w.waitForResults(60000));
+        QCOMPARE(ws->envelope()->goodput, 0.5);
+        QVERIFY(w.document()->isModified());
+        // Half the useful time: fewer tokens, higher loss.
+        QVERIFY(ws->result()->candidates[static_cast<size_t>(ws->result()->optimum)].loss > lossBefore);
+        QComboBox* hw = ws->controls()->advanced()->hardware();
+        const int h100 = hw->findData(QStringLiteral("h100"));
+        QVERIFY(h100 >= 0);
+        const double memBefore = ws->result()->deviceMemoryGB;
+        hw->setCurrentIndex(h100);
+        QVERIFY(w.waitForResults(60000));
+        QCOMPARE(QString::fromStdString(ws->envelope()->hardware.name), QStringLiteral("h100"));
+        QVERIFY(ws->result()->deviceMemoryGB < memBefore);
+        QCOMPARE(ws->memoryView()->capacityGB(), ws->result()->deviceMemoryGB);
+    }
+};
+
+QTEST_MAIN(TstMoeViews)
+#include "tst_moe_views.moc"
