@@ -3,6 +3,7 @@
 #include <QCommandLineParser>
 #include <QFile>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "commands.h"
@@ -138,13 +139,15 @@ int planCommand(const QStringList& args) {
                             l.at("ckpt").get<std::string>(),
                             feasible ? pct(l.at("mfu").get<double>()) : "-",
                             feasible ? fixed(l.at("iteration_s").get<double>(), 3) : "-",
-                            fixed(l.at("memory_GB").get<double>(), 1),
+                            feasible ? fixed(l.at("memory_GB").get<double>(), 1) : "-",
                             feasible ? "" : l.value("reason", std::string("infeasible"))});
         }
         if (rows.empty()) std::printf("No feasible layout on this cluster.\n");
         else printTable({"TP", "EP", "PP", "CP", "DP", "mbs", "ckpt", "MFU", "iter_s", "mem_GB", "note"}, rows);
     }
-    return layouts.empty() ? kExitFailure : kExitOk;
+    const bool anyFeasible = std::any_of(layouts.begin(), layouts.end(),
+                                         [](const auto& l) { return l.second.feasible; });
+    return anyFeasible ? kExitOk : kExitFailure;
 }
 
 }  // namespace cli

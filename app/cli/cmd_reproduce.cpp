@@ -61,7 +61,8 @@ int reproduceCommand(const QStringList& args) {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Run the papers' presets and print each published number, Tandem's value and the "
-        "acceptance band (MODEL.md A6, B6). Exit 1 if any check is outside its band."));
+        "acceptance band (docs/MODEL-ML-FOR-ML.md, docs/MODEL-MOSAIC.md). Exit 1 if any check is "
+        "outside its band."));
     parser.addPositionalArgument(QStringLiteral("which"),
                                  QStringLiteral("ml-for-ml (arXiv:2608.06046), mosaic "
                                                 "(arXiv:2608.10605) or all."));

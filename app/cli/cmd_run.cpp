@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -16,6 +17,12 @@
 
 namespace cli {
 namespace {
+
+/// Every file `run` can write; stale ones from an earlier run into the same folder are removed.
+constexpr const char* kAllOutputs[] = {
+    "scenario.json",         "mlforml_result.json", "mlforml_first_crossing.csv",
+    "mlforml_trajectories.csv", "mosaic_result.json", "mosaic_frontier.csv",
+    "mosaic_candidates.csv"};
 
 struct OutFile {
     const char* name;
@@ -107,11 +114,6 @@ int runCommand(const QStringList& args) {
     const auto scenario = loadScenarioOrReport(pos[0]);
     if (!scenario) return kExitBadInput;
 
-    QDir dir(parser.value(out));
-    if (!dir.mkpath(QStringLiteral("."))) {
-        printError(QStringLiteral("%1: cannot create output folder").arg(parser.value(out)));
-        return kExitFailure;
-    }
     std::vector<OutFile> files{{"scenario.json", tandem::scenarioToJson(*scenario)}};
     try {
         if (scenario->mlForMl) {
@@ -133,6 +135,23 @@ int runCommand(const QStringList& args) {
         return kExitFailure;
     }
     std::printf("\n");
+    // The folder is created only once every result is computed, and result files of an earlier
+    // run that this run does not write are removed, so DIR never mixes two runs.
+    QDir dir(parser.value(out));
+    if (!dir.mkpath(QStringLiteral("."))) {
+        printError(QStringLiteral("%1: cannot create output folder").arg(parser.value(out)));
+        return kExitFailure;
+    }
+    for (const char* name : kAllOutputs) {
+        const bool written = std::any_of(files.begin(), files.end(), [&](const OutFile& f) {
+            return std::string(f.name) == name;
+        });
+        if (!written && dir.exists(QString::fromUtf8(name)) && !dir.remove(QString::fromUtf8(name))) {
+            printError(QStringLiteral("%1: cannot remove the stale result file %2")
+                           .arg(parser.value(out), QString::fromUtf8(name)));
+            return kExitFailure;
+        }
+    }
     return writeAll(dir, files) ? kExitOk : kExitFailure;
 }
 

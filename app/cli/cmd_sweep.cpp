@@ -54,7 +54,7 @@ int sweepCommand(const QStringList& args) {
         "  --vary ml_for_ml.background_jobs=4,8,12,16 a list (array keys take one element)\n"
         "  --vary mosaic.nodes=8,16,32 --vary mosaic.days=10,20\n"
         "Points run on every core. With --shard i/n (0-based), or SLURM_ARRAY_TASK_ID and "
-        "SLURM_ARRAY_TASK_COUNT set, only points p with p %% n == i are computed; "
+        "SLURM_ARRAY_TASK_COUNT set, only points p with p % n == i are computed; "
         "'tandem-cli merge' joins the shard files into the unsharded table."));
     parser.addPositionalArgument(QStringLiteral("SCENARIO.json"), QStringLiteral("Scenario file."));
     const QCommandLineOption vary(QStringLiteral("vary"), QStringLiteral("PATH=lo:hi:n or PATH=v1,v2,..."),
@@ -88,6 +88,13 @@ int sweepCommand(const QStringList& args) {
         if (!tandem::sweep::parseAxis(a.toStdString(), axis, err)) {
             printError(QStringLiteral("--vary: %1").arg(QString::fromStdString(err)));
             return kExitBadInput;
+        }
+        for (const auto& other : axes) {
+            if (other.path == axis.path) {
+                printError(QStringLiteral("--vary: %1 is given twice; sweep two different keys")
+                               .arg(QString::fromStdString(axis.path)));
+                return kExitBadInput;
+            }
         }
         axes.push_back(std::move(axis));
     }

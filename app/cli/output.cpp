@@ -77,7 +77,14 @@ bool parseArgs(QCommandLineParser& parser, const QStringList& args, int* exitCod
         return false;
     }
     if (parser.isSet(help)) {
-        std::printf("%s", parser.helpText().toUtf8().constData());
+        // Qt's usage line starts with the binary's full path; name the sub-command instead.
+        QString text = parser.helpText();
+        const qsizetype eol = text.indexOf('\n');
+        const QString usage = text.left(eol);
+        const qsizetype opts = usage.indexOf(QStringLiteral(" [options]"));
+        if (usage.startsWith(QStringLiteral("Usage: ")) && opts > 0 && !args.isEmpty())
+            text = QStringLiteral("Usage: ") + args.first() + usage.mid(opts) + text.mid(eol);
+        std::printf("%s", text.toUtf8().constData());
         *exitCode = kExitOk;
         return false;
     }

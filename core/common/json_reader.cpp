@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstdio>
+#include <functional>
+#include <set>
 #include <sstream>
 
 namespace tandem {
@@ -243,9 +245,61 @@ void JsonReader::finish() {
     }
 }
 
+namespace {
+/// Tracks the JSON path during parsing so that a key repeated inside one object (which
+/// nlohmann_json would silently resolve to the last value) is reported with its path.
+class DuplicateKeyFinder {
+public:
+    bool operator()(int /*depth*/, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+        using E = nlohmann::json::parse_event_t;
+        switch (event) {
+            case E::object_start: m_frames.push_back({true, {}, 0, {}}); break;
+            case E::array_start: m_frames.push_back({false, {}, 0, {}}); break;
+            case E::key: {
+                auto& f = m_frames.back();
+                f.key = parsed.get<std::string>();
+                if (!f.keys.insert(f.key).second) m_duplicates.push_back(prefix() + "." + f.key);
+                break;
+            }
+            case E::object_end:
+            case E::array_end:
+                m_frames.pop_back();
+                [[fallthrough]];
+            case E::value:
+                if (!m_frames.empty() && !m_frames.back().object) ++m_frames.back().index;
+                break;
+        }
+        return true;
+    }
+    const std::vector<std::string>& duplicates() const { return m_duplicates; }
+
+private:
+    struct Frame {
+        bool object;
+        std::string key;
+        long index;
+        std::set<std::string> keys;
+    };
+    /// Path of the innermost open container.
+    std::string prefix() const {
+        std::string p = "$";
+        for (size_t i = 0; i + 1 < m_frames.size(); ++i)
+            p += m_frames[i].object ? "." + m_frames[i].key
+                                    : "[" + std::to_string(m_frames[i].index) + "]";
+        return p;
+    }
+    std::vector<Frame> m_frames;
+    std::vector<std::string> m_duplicates;
+};
+}  // namespace
+
 nlohmann::json parseJsonText(const std::string& text, Diagnostics& diag) {
     try {
-        return nlohmann::json::parse(text);
+        DuplicateKeyFinder finder;
+        nlohmann::json j = nlohmann::json::parse(text, std::ref(finder));
+        for (const auto& path : finder.duplicates())
+            diag.error(path, "key appears more than once in this object (only one value is allowed)");
+        return finder.duplicates().empty() ? j : nlohmann::json(nullptr);
     } catch (const nlohmann::json::parse_error& e) {
         // Translate the byte offset into line/column, which is what an editor shows.
         size_t line = 1, col = 1;

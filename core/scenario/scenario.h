@@ -1,6 +1,7 @@
 #pragma once
 // A Tandem scenario: one JSON schema for both engines. Either part may be absent; at least one
 // must be present. Units live in key names (`_s`, `_GBps`, `_bytes`, ...), see MODEL.md.
+#include <cstddef>
 #include <optional>
 #include <string>
 
@@ -9,6 +10,10 @@
 #include "mosaic/envelope.h"
 
 namespace tandem {
+
+/// Largest scenario file accepted, bytes (scenarios are kilobytes; this stops /dev/zero-like
+/// inputs before they are read into memory).
+constexpr size_t kMaxScenarioBytes = size_t(16) << 20;
 
 /// Current schema version written to `tandem_scenario_version`.
 constexpr int kScenarioVersion = 1;
@@ -24,7 +29,8 @@ struct Scenario {
 /// `diag`; returns std::nullopt when anything is wrong. `diag.file()` labels the messages.
 std::optional<Scenario> parseScenario(const std::string& text, Diagnostics& diag);
 
-/// Reads a file and parses it; an unreadable file is reported as a problem at path "$".
+/// Reads a file and parses it; an unreadable file, a folder, a device or a file over
+/// kMaxScenarioBytes is reported as a problem at path "$".
 std::optional<Scenario> loadScenarioFile(const std::string& path, Diagnostics& diag);
 
 /// Canonical JSON text (2-space indent, every key written, trailing newline). Saving a parsed

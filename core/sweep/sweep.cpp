@@ -177,6 +177,12 @@ Table run(const std::string& scenarioJson, const std::vector<Axis>& axes, const 
     if (!base) return table;
     const nlohmann::json canonical = nlohmann::json::parse(scenarioToJson(*base));
 
+    for (size_t a = 0; a < axes.size(); ++a)
+        for (size_t b = 0; b < a; ++b)
+            if (axes[a].path == axes[b].path) {
+                diag.error(axes[a].path, "is swept twice; sweep two different keys");
+                return table;
+            }
     // Grid size and index -> axis values (first axis slowest).
     size_t total = 1;
     for (const auto& a : axes) {

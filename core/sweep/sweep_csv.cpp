@@ -1,4 +1,5 @@
 // CSV writing and merging of sweep tables.
+#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -64,6 +65,7 @@ Table merge(const std::vector<std::string>& csvs, const std::vector<std::string>
             Diagnostics& diag) {
     Table out;
     std::map<long, std::vector<std::string>> byPoint;
+    std::vector<std::pair<size_t, std::vector<std::string>>> headerOnly;
     auto nameOf = [&](size_t i) { return i < names.size() ? names[i] : "input " + std::to_string(i + 1); };
     for (size_t i = 0; i < csvs.size(); ++i) {
         std::vector<std::vector<std::string>> recs;
@@ -76,7 +78,10 @@ Table merge(const std::vector<std::string>& csvs, const std::vector<std::string>
             diag.error(nameOf(i) + ": line 1", "not a sweep table (first column must be \"point\")");
             return Table{};
         }
-        if (recs.size() == 1) continue;  // an empty shard (more shards than points)
+        if (recs.size() == 1) {  // an empty shard (more shards than points): checked below
+            headerOnly.push_back({i, recs[0]});
+            continue;
+        }
         if (out.header.empty()) out.header = recs[0];
         else if (recs[0] != out.header) {
             diag.error(nameOf(i) + ": line 1", "header differs from the first shard's");
@@ -103,6 +108,16 @@ Table merge(const std::vector<std::string>& csvs, const std::vector<std::string>
                 diag.error(where, "point " + rec[0] + " appears in more than one shard");
                 return Table{};
             }
+        }
+    }
+    // An empty shard writes "point" and the axis columns only: that must be the start of the
+    // full header, or the file belongs to another sweep.
+    for (const auto& [i, header] : headerOnly) {
+        const bool prefix = !out.header.empty() && header.size() <= out.header.size() &&
+                            std::equal(header.begin(), header.end(), out.header.begin());
+        if (!out.header.empty() && !prefix) {
+            diag.error(nameOf(i) + ": line 1", "header does not match the other shards' header");
+            return Table{};
         }
     }
     if (byPoint.empty()) {

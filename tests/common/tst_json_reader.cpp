@@ -75,6 +75,20 @@ private slots:
         QVERIFY(QString::fromStdString(d.items()[0].str()).startsWith("f.json: line 3"));
     }
 
+    void duplicateKeysAreReportedWithTheirPath() {
+        Diagnostics d;
+        const auto j = tandem::parseJsonText(
+            R"({"a": 1, "list": [{"x": 1}, {"x": 2, "x": 3}], "b": {"c": 1, "c": 2}, "a": 4})", d);
+        QVERIFY(j.is_null());
+        QCOMPARE(d.items().size(), size_t(3));
+        QCOMPARE(QString::fromStdString(d.items()[0].path), QStringLiteral("$.list[1].x"));
+        QCOMPARE(QString::fromStdString(d.items()[1].path), QStringLiteral("$.b.c"));
+        QCOMPARE(QString::fromStdString(d.items()[2].path), QStringLiteral("$.a"));
+        Diagnostics ok;
+        QVERIFY(!tandem::parseJsonText(R"({"a": {"x": 1}, "b": {"x": 1}, "c": [{"x": 1}, {"x": 2}]})", ok).is_null());
+        QVERIFY(ok.ok());
+    }
+
     void closestMatch() {
         QCOMPARE(tandem::editDistance("kitten", "sitting"), 3);
         QCOMPARE(QString::fromStdString(tandem::closestMatch("nic_Gbps", {"nic_GBps", "days"})),

@@ -1,4 +1,5 @@
 // Scenario schema: top-level validation, canonical save, byte-identical round trip.
+#include <QDir>
 #include <QtTest>
 
 #include "scenario/scenario.h"
@@ -41,6 +42,15 @@ private slots:
         QVERIFY(!tandem::parseScenario(R"({"name": "x", "mosiac": {}})", d));
         QCOMPARE(QString::fromStdString(d.items()[0].message),
                  QStringLiteral("unknown key; did you mean \"mosaic\"?"));
+    }
+
+    void folderIsNotAScenario() {
+        tandem::Diagnostics d("dir");
+        QVERIFY(!tandem::loadScenarioFile(QDir::tempPath().toStdString(), d));
+        QCOMPARE(QString::fromStdString(d.items()[0].message), QStringLiteral("is a folder, not a scenario file"));
+        tandem::Diagnostics z("zero");
+        QVERIFY(!tandem::loadScenarioFile("/dev/zero", z));
+        QVERIFY(QString::fromStdString(z.items()[0].message).startsWith("is not a regular file"));
     }
 
     void missingFileIsReported() {

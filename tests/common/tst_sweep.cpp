@@ -111,6 +111,25 @@ private slots:
         QVERIFY2(d.items()[0].path.rfind("point 1 (mosaic.days=-1) $.mosaic.days", 0) == 0,
                  d.str().c_str());
     }
+    void sameKeyTwiceIsRejected() {
+        std::vector<sw::Axis> axes(2);
+        std::string err;
+        QVERIFY(sw::parseAxis("mosaic.nodes=2,4", axes[0], err));
+        QVERIFY(sw::parseAxis("mosaic.nodes=8", axes[1], err));
+        tandem::Diagnostics d;
+        QVERIFY(sw::run(smallScenario(), axes, {0, 1}, 1, d).rows.empty());
+        QCOMPARE(QString::fromStdString(d.str()),
+                 QStringLiteral("mosaic.nodes: is swept twice; sweep two different keys\n"));
+    }
+    void emptyShardHeaderMustMatch() {
+        tandem::Diagnostics d;
+        const std::string full = "point,mosaic.nodes,moe.x\n0,2,1\n";
+        QVERIFY(!sw::merge({full, "point,mosaic.nodes\n"}, {}, d).rows.empty());
+        QVERIFY(d.ok());
+        QVERIFY(sw::merge({full, "point,mosaic.days\n"}, {"a", "b"}, d).rows.empty());
+        QCOMPARE(QString::fromStdString(d.items()[0].path), QStringLiteral("b: line 1"));
+    }
+
     void unknownPathIsReported() {
         std::vector<sw::Axis> axes(1);
         std::string err;
