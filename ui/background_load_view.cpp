@@ -69,6 +69,7 @@ void BackgroundLoadView::rebuild() {
         const double x = (t[i] - t0) / unit.divisor;
         const double y = v[i] / 1e9;
         if (i > 0) pts.append(QPointF(x, pts.back().y()));
+        if (i + 1 == n && n > 1) break;  // the last sample has no duration: end the step there
         pts.append(QPointF(x, y));
         yMax = std::max(yMax, y);
     }

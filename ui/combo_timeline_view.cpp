@@ -27,7 +27,7 @@ bool isAdaptivePolicy(const std::string& policy, const std::vector<std::string>&
 }
 
 ComboTimelineView::ComboTimelineView(QWidget* parent)
-    : ChartView(QStringLiteral("mlforml-knob-timeline"), tr("Knob combination chosen over time"), parent) {
+    : ChartView(QStringLiteral("mlforml-combo-timeline"), tr("Knob combination chosen over time"), parent) {
     m_x = new QValueAxis(this);
     m_y = new QCategoryAxis(this);
     m_y->setLabelsPosition(QCategoryAxis::AxisLabelsPositionCenter);

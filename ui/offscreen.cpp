@@ -95,7 +95,11 @@ int exportAllCharts(const QString& dir, const QString& scenarioPath, const QStri
         return 1;
     }
     int failures = 0;
-    for (ChartView* view : w.allCharts()) {
+    // A preset exports the charts of its own workspace; a scenario file exports both.
+    const QList<ChartView*> charts = preset < 0                               ? w.allCharts()
+                                     : allPresets()[preset].workspace == 0 ? w.networkWorkspace()->charts()
+                                                                           : w.moeWorkspace()->charts();
+    for (ChartView* view : charts) {
         reveal(view);  // charts on other workspaces or chart pages are brought to the front
         if (!view->isVisible() || !view->isEnabled()) continue;
         QString error;

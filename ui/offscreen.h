@@ -15,7 +15,8 @@ int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab
 
 /// Renders every chart of both workspaces for `scenarioPath` into `dir` as PNG (plus CSV),
 /// named `<prefix><chart>.png`. Returns 0 on success, 2 for a bad scenario, 1 otherwise.
-/// `preset` >= 0 applies that preset instead; -2 exports every preset, each with prefix "<id>-".
+/// `preset` >= 0 applies that preset instead and exports its workspace's charts only; -2 exports
+/// every preset, each with prefix "<id>-".
 int exportAllCharts(const QString& dir, const QString& scenarioPath, const QString& prefix = {}, int preset = -1);
 
 /// Index of the preset with `id` in allPresets(), or -1.
