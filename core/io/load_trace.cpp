@@ -9,13 +9,6 @@
 namespace tandem::io {
 namespace {
 
-std::string trim(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t");
-    if (b == std::string::npos) return "";
-    const auto e = s.find_last_not_of(" \t");
-    return s.substr(b, e - b + 1);
-}
-
 /// Time column -> seconds per unit; 0 if not a time column.
 double timeScale(const std::string& h) {
     if (h == "time_s" || h == "t_s" || h == "timestamp_s" || h == "time" || h == "t") return 1.0;

@@ -11,13 +11,6 @@
 namespace tandem::io {
 namespace {
 
-std::string trim(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t");
-    if (b == std::string::npos) return "";
-    const auto e = s.find_last_not_of(" \t");
-    return s.substr(b, e - b + 1);
-}
-
 bool isValidationName(const std::string& lower) {
     return lower == "tel" || lower.find("val") != std::string::npos ||
            lower.find("eval") != std::string::npos || lower.find("test") != std::string::npos;

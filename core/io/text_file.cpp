@@ -95,4 +95,11 @@ std::string baseName(const std::string& path) {
     return p == std::string::npos ? path : path.substr(p + 1);
 }
 
+std::string trim(const std::string& s) {
+    const auto b = s.find_first_not_of(" \t");
+    if (b == std::string::npos) return "";
+    const auto e = s.find_last_not_of(" \t");
+    return s.substr(b, e - b + 1);
+}
+
 }  // namespace tandem::io

@@ -34,6 +34,9 @@ bool parseInteger(const std::string& s, long long& out);
 /// Lower-cased copy (ASCII).
 std::string toLower(std::string s);
 
+/// `s` without leading and trailing blanks (spaces and tabs).
+std::string trim(const std::string& s);
+
 /// The file-name part of a path (after the last '/').
 std::string baseName(const std::string& path);
 

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "common/json_reader.h"
+#include "io/text_file.h"
 #include "mlforml/simulate.h"
 #include "mosaic/search.h"
 #include "scenario/scenario.h"
@@ -14,11 +15,7 @@
 namespace tandem::sweep {
 namespace {
 
-std::string trim(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t");
-    const auto e = s.find_last_not_of(" \t");
-    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-}
+using io::trim;
 
 std::string cell(double v) { return std::isfinite(v) ? formatNumber(v) : std::string(); }
 
