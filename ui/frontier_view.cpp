@@ -252,8 +252,11 @@ void FrontierView::rebuild() {
     m_clusterOpt->setBorderColor(theme == Theme::Dark ? Qt::white : Qt::black);
     m_naive->setColor(cc.lighter(130));
     m_naive->setBorderColor(theme == Theme::Dark ? Qt::white : Qt::black);
-    m_computeOpt->setName(tr("optimum S=%1").arg(r.computeOptimalS, 0, 'f', 3));
-    m_clusterOpt->setName(tr("optimum S=%1").arg(r.clusterOptimalS, 0, 'f', 3));
+    auto optimumName = [this](double s) {
+        return std::isfinite(s) ? tr("optimum S=%1").arg(s, 0, 'f', 3) : tr("no feasible optimum");
+    };
+    m_computeOpt->setName(optimumName(r.computeOptimalS));
+    m_clusterOpt->setName(optimumName(r.clusterOptimalS));
     m_computeOpt->replace(std::isfinite(cl) ? QList<QPointF>{QPointF(r.computeOptimalS, cl)} : QList<QPointF>{});
     m_clusterOpt->replace(std::isfinite(kl) ? QList<QPointF>{QPointF(r.clusterOptimalS, kl)} : QList<QPointF>{});
     const bool naiveOk = std::isfinite(r.naiveOnClusterLoss);

@@ -159,10 +159,17 @@ void MoeWorkspace::showResult(const MoeOutput& out) {
                              ? tr("the compute-optimal choice loses %1 nats on this cluster")
                                    .arg(r.naiveOnClusterLoss - r.candidates[static_cast<size_t>(r.optimum)].loss, 0, 'f', 3)
                              : tr("the compute-optimal choice does not fit this cluster");
-    m_status->setText(tr("Compute-optimal S = %1 (a boundary of the sparsity range); cluster-optimal S = %2; %3. "
-                         "%4 feasible candidates of %5 geometries [2608.10605 Sec. 7, Fig. 1].")
+    // The compute-optimal argmin is called a boundary only when it is the grid's last point.
+    const auto& grid = out.envelope.frontierSparsity;
+    const bool atBoundary = !grid.empty() && std::abs(r.computeOptimalS - grid.back()) < 1e-9;
+    const QString clusterS = std::isfinite(r.clusterOptimalS)
+                                 ? QString::number(r.clusterOptimalS, 'f', 3)
+                                 : tr("none (no geometry is feasible on this cluster)");
+    m_status->setText(tr("Compute-optimal S = %1%2; cluster-optimal S = %3; %4. "
+                         "%5 feasible candidates of %6 geometries [2608.10605 Sec. 7, Fig. 1].")
                           .arg(r.computeOptimalS, 0, 'f', 3)
-                          .arg(r.clusterOptimalS, 0, 'f', 3)
+                          .arg(atBoundary ? tr(" (the upper boundary of the sparsity range)") : QString())
+                          .arg(clusterS)
                           .arg(gain)
                           .arg(r.candidates.size())
                           .arg(r.geometriesSearched));

@@ -91,9 +91,27 @@ int main(int argc, char** argv) {
         }
     }
     if (parser.isSet(screenshot)) {
-        const QStringList wh = parser.value(size).split(QLatin1Char('x'));
-        const QSize sz = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize(1280, 800);
-        return tandem::ui::renderScreenshot(parser.value(screenshot), scenario, parser.value(tab).toInt(), sz,
+        QSize sz(1280, 800);
+        if (parser.isSet(size)) {
+            const QStringList wh = parser.value(size).split(QLatin1Char('x'));
+            bool okW = false, okH = false;
+            const int w = wh.size() == 2 ? wh[0].toInt(&okW) : 0;
+            const int h = wh.size() == 2 ? wh[1].toInt(&okH) : 0;
+            // A window larger than a few screens is refused rather than allocated.
+            if (!okW || !okH || w < 640 || h < 400 || w > 7680 || h > 4320) {
+                std::fprintf(stderr, "--size must be WxH with 640 <= W <= 7680 and 400 <= H <= 4320 "
+                                     "(got '%s')\n", qPrintable(parser.value(size)));
+                return 2;
+            }
+            sz = QSize(w, h);
+        }
+        bool okTab = false;
+        const int tabIndex = parser.value(tab).toInt(&okTab);
+        if (!okTab || tabIndex < -1 || tabIndex > 1) {  // -1: the preset's own workspace
+            std::fprintf(stderr, "--tab must be 0 (network x ML knobs) or 1 (MoE sparsity frontier)\n");
+            return 2;
+        }
+        return tandem::ui::renderScreenshot(parser.value(screenshot), scenario, tabIndex, sz,
                                             presetIndex, parser.value(page).toInt());
     }
     if (parser.isSet(writeDefault)) {
