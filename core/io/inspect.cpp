@@ -116,6 +116,13 @@ ojson inspectFile(const std::string& path, Diagnostics& diag) {
             j["kind"] = "model_config";
             const auto parsed = parseJsonText(text, diag);
             if (parsed.is_null()) return j;
+            if (parsed.is_object() && (parsed.contains("ml_for_ml") || parsed.contains("mosaic") ||
+                                       parsed.contains("tandem_scenario_version"))) {
+                j["kind"] = "scenario";
+                diag.error("$", "this is a Tandem scenario, not a model config; check it with "
+                                "'tandem-cli validate' and run it with 'tandem-cli run'");
+                return j;
+            }
             const auto m = importModelConfig(parsed, diag);
             if (!m) return j;
             const ojson mj = modelImportToJson(*m);

@@ -22,6 +22,14 @@ std::string writeFile(const QTemporaryDir& dir, const char* name, const std::str
 class TstInspect : public QObject {
     Q_OBJECT
 private slots:
+    void scenarioFileIsRecognised() {
+        tandem::Diagnostics d("mosaic-fig1.json");
+        const auto j = tandem::io::inspectFile(TANDEM_EXAMPLES "/mosaic-fig1.json", d);
+        QCOMPARE(QString::fromStdString(j.at("kind").get<std::string>()), QStringLiteral("scenario"));
+        QCOMPARE(d.items().size(), size_t(1));
+        QCOMPARE(QString::fromStdString(d.items()[0].path), QStringLiteral("$"));
+        QVERIFY(d.items()[0].message.find("tandem-cli validate") != std::string::npos);
+    }
     void everyDataFile_data() {
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("kind");
