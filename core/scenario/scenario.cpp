@@ -68,7 +68,23 @@ std::optional<Scenario> loadScenarioFile(const std::string& path, Diagnostics& d
                             " MiB; a scenario is a few kilobytes of JSON");
         return std::nullopt;
     }
-    return parseScenario(text, diag);
+    auto s = parseScenario(text, diag);
+    // A measured background trace named relative to the scenario is found next to it, whatever
+    // the working folder; a missing trace is an input error now, not a run-time failure later.
+    if (s && s->mlForMl && s->mlForMl->scenario == "trace") {
+        std::filesystem::path trace(s->mlForMl->traceFile);
+        if (trace.is_relative())
+            trace = std::filesystem::path(path).parent_path() / trace;
+        std::error_code tec;
+        if (!std::filesystem::is_regular_file(trace, tec)) {
+            diag.error("$.ml_for_ml.trace_file",
+                       "cannot open \"" + s->mlForMl->traceFile + "\" (looked for " +
+                           trace.lexically_normal().string() + ")");
+            return std::nullopt;
+        }
+        s->mlForMl->traceFile = trace.lexically_normal().string();
+    }
+    return s;
 }
 
 std::string scenarioToJson(const Scenario& s) {

@@ -30,7 +30,8 @@ struct Scenario {
 std::optional<Scenario> parseScenario(const std::string& text, Diagnostics& diag);
 
 /// Reads a file and parses it; an unreadable file, a folder, a device or a file over
-/// kMaxScenarioBytes is reported as a problem at path "$".
+/// kMaxScenarioBytes is reported as a problem at path "$". A relative `ml_for_ml.trace_file` is
+/// resolved against the scenario's folder, and a missing trace is reported at its path.
 std::optional<Scenario> loadScenarioFile(const std::string& path, Diagnostics& diag);
 
 /// Canonical JSON text (2-space indent, every key written, trailing newline). Saving a parsed

@@ -1,5 +1,6 @@
 // Scenario schema: top-level validation, canonical save, byte-identical round trip.
 #include <QDir>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include "scenario/scenario.h"
@@ -51,6 +52,24 @@ private slots:
         tandem::Diagnostics z("zero");
         QVERIFY(!tandem::loadScenarioFile("/dev/zero", z));
         QVERIFY(QString::fromStdString(z.items()[0].message).startsWith("is not a regular file"));
+    }
+
+    void traceFileIsResolvedNextToTheScenario() {
+        QTemporaryDir dir;
+        QFile trace(dir.filePath("load.csv")), good(dir.filePath("s.json")), bad(dir.filePath("b.json"));
+        QVERIFY(trace.open(QIODevice::WriteOnly) && good.open(QIODevice::WriteOnly) &&
+                bad.open(QIODevice::WriteOnly));
+        trace.write("time_s,bytes_per_s\n0,1e9\n1,2e9\n");
+        good.write(R"({"ml_for_ml": {"scenario": "trace", "trace_file": "load.csv"}})");
+        bad.write(R"({"ml_for_ml": {"scenario": "trace", "trace_file": "missing.csv"}})");
+        trace.close(); good.close(); bad.close();
+        tandem::Diagnostics d;
+        const auto s = tandem::loadScenarioFile(dir.filePath("s.json").toStdString(), d);
+        QVERIFY2(s.has_value(), d.str().c_str());
+        QCOMPARE(QString::fromStdString(s->mlForMl->traceFile), dir.filePath("load.csv"));
+        tandem::Diagnostics e;
+        QVERIFY(!tandem::loadScenarioFile(dir.filePath("b.json").toStdString(), e));
+        QCOMPARE(QString::fromStdString(e.items()[0].path), QStringLiteral("$.ml_for_ml.trace_file"));
     }
 
     void missingFileIsReported() {
