@@ -76,6 +76,8 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "save failed: %s\n", error.toUtf8().constData());
             return 1;
         }
+        std::printf("saved\n");  // lets the test kill after a known number of saves
+        std::fflush(stdout);
     }
     return 0;
 }

@@ -42,6 +42,7 @@ private slots:
         QRandomGenerator rng(7);  // fixed seed: the same kill schedule on every run
         QByteArray versionA, versionB;
         int sawA = 0, sawB = 0;
+        bool wroteOnce = false;
         const int kills = 24;
         for (int k = 0; k < kills; ++k) {
             QProcess p;
@@ -55,16 +56,22 @@ private slots:
                 QVERIFY(versionA.size() > (4 << 20) && versionB.size() > (4 << 20));
                 QVERIFY(versionA != versionB);
             }
-            // Kill somewhere between "before the first save finished" and "many saves in".
-            QTest::qWait(int(rng.bounded(1, 120)));
+            // Kill after 0, 1 or 2 completed saves (so both versions are exercised whatever the
+            // machine's speed), plus a random delay that lands inside the next save.
+            for (int saved = 0; saved < k % 3;) {
+                while (!p.canReadLine()) QVERIFY2(p.waitForReadyRead(30000), "writer stopped saving");
+                if (p.readLine().trimmed() == "saved") ++saved;
+            }
+            QTest::qWait(int(rng.bounded(0, 40)));
             p.kill();  // SIGKILL on Unix: no cleanup, no atexit, no QSaveFile destructor
             QVERIFY(p.waitForFinished(10000));
             QCOMPARE(p.exitStatus(), QProcess::CrashExit);
 
             if (!QFile::exists(target)) {
-                QVERIFY2(k == 0, "the target vanished after it had been written once");
+                QVERIFY2(!wroteOnce, "the target vanished after it had been written once");
                 continue;  // killed before the very first save committed: nothing to lose
             }
+            wroteOnce = true;
             const QByteArray now = readAll(target);
             QVERIFY2(now == versionA || now == versionB,
                      qPrintable(QStringLiteral("kill %1: target is neither complete version (%2 bytes)")
