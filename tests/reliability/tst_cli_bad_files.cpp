@@ -57,7 +57,8 @@ private slots:
         QTest::addColumn<QStringList>("extra");
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("expect");  // a fragment of the output ("%F" = the file path)
-        const QByteArray garbage("\x00\xff\xfe{\"\x01\x80 \xc3(", 12);
+        static const char kGarbage[] = "\x00\xff\xfe{\"\x01\x80 \xc3(";
+        const QByteArray garbage(kGarbage, sizeof kGarbage - 1);  // the bytes, without the NUL
         QTest::newRow("validate: number overflow") << "validate" << "ovf.json"
             << QByteArray(R"({"ml_for_ml": {"fabric_GBps": 1e400}})") << QStringList() << 2
             << "%F: line 1, column 31: invalid JSON: number overflow";
