@@ -134,6 +134,11 @@ bool parseRow(const std::vector<std::string>& tok, int headerHalves, RawRow& r, 
     r.type = tok[2];
     const std::size_t rest = tok.size() - 3;
     int halves = headerHalves;
+    if (halves > 2) {  // nccl-tests prints an out-of-place and an in-place half, no more
+        why = "the table header has " + std::to_string(halves) +
+              " busbw columns; nccl-tests prints one or two (out-of-place, in-place)";
+        return false;
+    }
     if (halves == 0) halves = rest >= 8 ? 2 : 1;
     if (rest < static_cast<std::size_t>(4 * halves) && halves == 2 && rest >= 4 && rest <= 6)
         halves = 1;  // a table printed without the in-place half
