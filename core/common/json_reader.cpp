@@ -36,6 +36,12 @@ std::string formatNumber(double v) {
     return buf;
 }
 
+nlohmann::ordered_json jsonNumber(double v) {
+    return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
+}
+
+std::string csvNumber(double v) { return std::isfinite(v) ? formatNumber(v) : std::string(); }
+
 bool Range::contains(double v) const {
     if (std::isnan(v)) return false;
     if (minExclusive ? !(v > min) : !(v >= min)) return false;

@@ -78,4 +78,11 @@ nlohmann::json parseJsonText(const std::string& text, Diagnostics& diag);
 /// Shortest representation that round-trips; used when writing numbers to CSV.
 std::string formatNumber(double v);
 
+/// A finite value as a JSON number; NaN or infinity (e.g. "not reached") as null, since JSON
+/// has no NaN.
+nlohmann::ordered_json jsonNumber(double v);
+
+/// A finite value as formatNumber writes it; NaN or infinity as an empty CSV cell.
+std::string csvNumber(double v);
+
 }  // namespace tandem

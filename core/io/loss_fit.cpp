@@ -1,5 +1,7 @@
 #include "io/loss_fit.h"
 
+#include "common/json_reader.h"
+
 #include <Eigen/Dense>
 #include <unsupported/Eigen/LevenbergMarquardt>
 
@@ -157,16 +159,13 @@ std::optional<LossFit> fitLossCurve(const std::vector<double>& step,
 }
 
 nlohmann::ordered_json lossFitToJson(const LossFit& f) {
-    const auto num = [](double v) -> nlohmann::ordered_json {
-        return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
-    };
     nlohmann::ordered_json j;
     j["L_inf"] = f.lInf;
     j["A"] = f.a;
     j["alpha"] = f.alpha;
     j["S0"] = f.s0;
-    j["stderr"] = {{"L_inf", num(f.seLInf)}, {"A", num(f.seA)}, {"alpha", num(f.seAlpha)},
-                   {"S0", num(f.seS0)}};
+    j["stderr"] = {{"L_inf", jsonNumber(f.seLInf)}, {"A", jsonNumber(f.seA)}, {"alpha", jsonNumber(f.seAlpha)},
+                   {"S0", jsonNumber(f.seS0)}};
     j["rmse"] = f.rmse;
     j["points"] = f.points;
     j["converged"] = f.converged;

@@ -9,18 +9,11 @@ namespace tandem::mlforml {
 
 namespace {
 
-nlohmann::ordered_json num(double v) {
-    if (!std::isfinite(v)) return nullptr;
-    return v;
-}
-
 nlohmann::ordered_json nums(const std::vector<double>& v) {
     nlohmann::ordered_json a = nlohmann::ordered_json::array();
-    for (double x : v) a.push_back(num(x));
+    for (double x : v) a.push_back(jsonNumber(x));
     return a;
 }
-
-std::string cell(double v) { return std::isfinite(v) ? formatNumber(v) : std::string(); }
 
 std::string csvText(const std::string& s) {
     if (s.find_first_of(",\"\n") == std::string::npos) return s;
@@ -62,9 +55,9 @@ nlohmann::ordered_json resultToJson(const Result& r) {
         o["background_jobs"] = pt.backgroundJobs;
         o["schedule"] = pt.schedule;
         o["label"] = pt.label;
-        o["bg_p95_GB_per_50ms"] = num(pt.bgP95GBPer50ms);
-        o["dp_share_bf16"] = num(pt.dpShareBf16);
-        o["dp_share_mxfp4"] = num(pt.dpShareMxfp4);
+        o["bg_p95_GB_per_50ms"] = jsonNumber(pt.bgP95GBPer50ms);
+        o["dp_share_bf16"] = jsonNumber(pt.dpShareBf16);
+        o["dp_share_mxfp4"] = jsonNumber(pt.dpShareMxfp4);
         o["mean_exposed_dp_s"] = nums(pt.meanExposedDp_s);
         o["load_time_s"] = nums(pt.loadTime_s);
         o["load_bytes_per_s"] = nums(pt.loadBytesPerS);
@@ -75,18 +68,18 @@ nlohmann::ordered_json resultToJson(const Result& r) {
             q["first_crossing_s"] = nums(run.firstCrossing_s);
             nlohmann::ordered_json ratios = nlohmann::ordered_json::array();
             for (size_t t = 0; t < run.firstCrossing_s.size(); ++t)
-                ratios.push_back(num(ratioToJoint(pt, run.policy, t)));
+                ratios.push_back(jsonNumber(ratioToJoint(pt, run.policy, t)));
             q["ratio_to_joint"] = ratios;
             q["combo_share"] = nums(run.comboShare);
             nlohmann::ordered_json byBg = nlohmann::ordered_json::array();
             for (const auto& row : run.comboShareByBackground) byBg.push_back(nums(row));
             q["combo_share_by_background"] = byBg;
             q["updates_by_background"] = run.updatesByBackground;
-            q["exposed_dp_share"] = num(run.exposedDpShare);
+            q["exposed_dp_share"] = jsonNumber(run.exposedDpShare);
             q["total_updates"] = run.totalUpdates;
-            q["end_time_s"] = num(run.endTime_s);
+            q["end_time_s"] = jsonNumber(run.endTime_s);
             nlohmann::ordered_json tl = nlohmann::ordered_json::array();
-            for (const auto& s : run.timeline) tl.push_back({num(s.t0_s), num(s.t1_s), s.combo});
+            for (const auto& s : run.timeline) tl.push_back({jsonNumber(s.t0_s), jsonNumber(s.t1_s), s.combo});
             q["timeline"] = tl;
             q["time_s"] = nums(run.time_s);
             q["updates"] = nums(run.updates);
@@ -109,9 +102,9 @@ std::string firstCrossingCsv(const Result& r) {
         for (const auto& run : pt.policies)
             for (size_t t = 0; t < run.firstCrossing_s.size(); ++t)
                 out << pt.backgroundJobs << ',' << csvText(run.policy) << ','
-                    << cell(t < r.targetFactors.size() ? r.targetFactors[t] : std::nan("")) << ','
-                    << cell(t < r.targetLosses.size() ? r.targetLosses[t] : std::nan("")) << ','
-                    << cell(run.firstCrossing_s[t]) << ',' << cell(ratioToJoint(pt, run.policy, t))
+                    << csvNumber(t < r.targetFactors.size() ? r.targetFactors[t] : std::nan("")) << ','
+                    << csvNumber(t < r.targetLosses.size() ? r.targetLosses[t] : std::nan("")) << ','
+                    << csvNumber(run.firstCrossing_s[t]) << ',' << csvNumber(ratioToJoint(pt, run.policy, t))
                     << '\n';
     return out.str();
 }
@@ -123,8 +116,8 @@ std::string trajectoriesCsv(const Result& r) {
         for (const auto& run : pt.policies)
             for (size_t i = 0; i < run.time_s.size(); ++i)
                 out << pt.backgroundJobs << ',' << csvText(run.policy) << ','
-                    << cell(run.time_s[i]) << ',' << cell(run.updates[i]) << ','
-                    << cell(run.loss[i]) << '\n';
+                    << csvNumber(run.time_s[i]) << ',' << csvNumber(run.updates[i]) << ','
+                    << csvNumber(run.loss[i]) << '\n';
     return out.str();
 }
 

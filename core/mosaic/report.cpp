@@ -7,19 +7,12 @@
 namespace tandem::mosaic {
 namespace {
 
-nlohmann::ordered_json num(double v) {
-    if (!std::isfinite(v)) return nullptr;
-    return v;
-}
-
-std::string csvNum(double v) { return std::isfinite(v) ? formatNumber(v) : ""; }
-
 nlohmann::ordered_json frontierJson(const std::vector<FrontierPoint>& f) {
     auto arr = nlohmann::ordered_json::array();
     for (const auto& p : f) {
         nlohmann::ordered_json j;
         j["sparsity"] = p.sparsity;
-        j["loss"] = num(p.loss);
+        j["loss"] = jsonNumber(p.loss);
         j["feasible"] = p.feasible;
         j["extrapolated"] = p.extrapolated;
         j["candidate"] = p.candidate;
@@ -46,10 +39,10 @@ nlohmann::ordered_json planEvalToJson(const PlanEval& e) {
     nlohmann::ordered_json j;
     j["feasible"] = e.feasible;
     j["reason"] = e.reason;
-    j["mfu"] = num(e.mfu);
-    j["iteration_s"] = num(e.iteration_s);
-    j["memory_GB"] = num(e.memoryGB);
-    j["chi_sys"] = num(e.chi);
+    j["mfu"] = jsonNumber(e.mfu);
+    j["iteration_s"] = jsonNumber(e.iteration_s);
+    j["memory_GB"] = jsonNumber(e.memoryGB);
+    j["chi_sys"] = jsonNumber(e.chi);
     j["microbatches"] = e.microbatches;
     nlohmann::ordered_json b;
     b["compute"] = e.breakdown.compute_s;
@@ -91,9 +84,9 @@ nlohmann::ordered_json searchToJson(const SearchResult& r) {
     j["device_memory_GB"] = r.deviceMemoryGB;
     j["geometries_searched"] = r.geometriesSearched;
     j["geometries_memory_feasible"] = r.geometriesMemoryFeasible;
-    j["compute_optimal_sparsity"] = num(r.computeOptimalS);
-    j["cluster_optimal_sparsity"] = num(r.clusterOptimalS);
-    j["naive_on_cluster_loss"] = num(r.naiveOnClusterLoss);
+    j["compute_optimal_sparsity"] = jsonNumber(r.computeOptimalS);
+    j["cluster_optimal_sparsity"] = jsonNumber(r.clusterOptimalS);
+    j["naive_on_cluster_loss"] = jsonNumber(r.naiveOnClusterLoss);
     j["optimum"] = r.optimum;
     j["compute_optimal"] = frontierJson(r.computeOptimal);
     j["cluster_optimal"] = frontierJson(r.clusterOptimal);
@@ -106,7 +99,7 @@ nlohmann::ordered_json searchToJson(const SearchResult& r) {
         cj["tokens"] = c.tokens;
         cj["tokens_per_parameter"] = c.tokens / c.geometry.nAct;
         cj["model_flops"] = 6.0 * c.geometry.nAct * c.tokens;
-        cj["loss"] = num(c.loss);
+        cj["loss"] = jsonNumber(c.loss);
         cj["extrapolated"] = c.extrapolated;
         cands.push_back(cj);
     }
@@ -119,7 +112,7 @@ std::string frontierCsv(const SearchResult& r) {
     for (size_t i = 0; i < r.clusterOptimal.size(); ++i) {
         const auto& c = r.clusterOptimal[i];
         const double co = i < r.computeOptimal.size() ? r.computeOptimal[i].loss : NAN;
-        s += formatNumber(c.sparsity) + "," + csvNum(co) + "," + csvNum(c.loss) + "," +
+        s += formatNumber(c.sparsity) + "," + csvNumber(co) + "," + csvNumber(c.loss) + "," +
              (c.feasible ? "1" : "0") + "," + (c.extrapolated ? "1" : "0") + "\n";
     }
     return s;
@@ -142,7 +135,7 @@ std::string candidatesCsv(const SearchResult& r) {
              std::to_string(p.mbs) + "," + checkpointingName(p.ckpt) + "," + formatNumber(c.eval.mfu) + "," +
              formatNumber(c.eval.iteration_s) + "," + formatNumber(c.eval.memoryGB) + "," +
              formatNumber(c.tokens) + "," + formatNumber(c.tokens / g.nAct) + "," +
-             formatNumber(6.0 * g.nAct * c.tokens) + "," + csvNum(c.loss) + "," + (c.extrapolated ? "1" : "0") + "\n";
+             formatNumber(6.0 * g.nAct * c.tokens) + "," + csvNumber(c.loss) + "," + (c.extrapolated ? "1" : "0") + "\n";
     }
     return s;
 }

@@ -17,8 +17,6 @@ namespace {
 
 using io::trim;
 
-std::string cell(double v) { return std::isfinite(v) ? formatNumber(v) : std::string(); }
-
 /// Name/value pairs of one grid point's outputs, in a fixed order.
 using Metrics = std::vector<std::pair<std::string, std::string>>;
 
@@ -27,9 +25,9 @@ void mlforMlMetrics(const mlforml::Result& r, Metrics& m) {
         const auto& pt = r.points[i];
         const std::string pre = "ml.p" + std::to_string(i) + ".";
         m.emplace_back(pre + "background_jobs", std::to_string(pt.backgroundJobs));
-        m.emplace_back(pre + "dp_share_bf16", cell(pt.dpShareBf16));
-        m.emplace_back(pre + "dp_share_mxfp4", cell(pt.dpShareMxfp4));
-        m.emplace_back(pre + "bg_p95_GB_per_50ms", cell(pt.bgP95GBPer50ms));
+        m.emplace_back(pre + "dp_share_bf16", csvNumber(pt.dpShareBf16));
+        m.emplace_back(pre + "dp_share_mxfp4", csvNumber(pt.dpShareMxfp4));
+        m.emplace_back(pre + "bg_p95_GB_per_50ms", csvNumber(pt.bgP95GBPer50ms));
         const mlforml::PolicyRun* joint = nullptr;
         for (const auto& run : pt.policies)
             if (run.policy == "Joint") joint = &run;
@@ -37,31 +35,31 @@ void mlforMlMetrics(const mlforml::Result& r, Metrics& m) {
             for (size_t k = 0; k < run.firstCrossing_s.size(); ++k) {
                 const std::string f = formatNumber(r.targetFactors[k]);
                 m.emplace_back(pre + run.policy + ".first_crossing_s@" + f,
-                               cell(run.firstCrossing_s[k]));
+                               csvNumber(run.firstCrossing_s[k]));
                 if (joint && k < joint->firstCrossing_s.size())
                     m.emplace_back(pre + run.policy + ".ratio_to_joint@" + f,
-                                   cell(run.firstCrossing_s[k] / joint->firstCrossing_s[k]));
+                                   csvNumber(run.firstCrossing_s[k] / joint->firstCrossing_s[k]));
             }
         }
     }
 }
 
 void mosaicMetrics(const mosaic::SearchResult& r, Metrics& m) {
-    m.emplace_back("moe.compute_optimal_sparsity", cell(r.computeOptimalS));
-    m.emplace_back("moe.cluster_optimal_sparsity", cell(r.clusterOptimalS));
-    m.emplace_back("moe.naive_on_cluster_loss", cell(r.naiveOnClusterLoss));
+    m.emplace_back("moe.compute_optimal_sparsity", csvNumber(r.computeOptimalS));
+    m.emplace_back("moe.cluster_optimal_sparsity", csvNumber(r.clusterOptimalS));
+    m.emplace_back("moe.naive_on_cluster_loss", csvNumber(r.naiveOnClusterLoss));
     m.emplace_back("moe.feasible_candidates", std::to_string(r.candidates.size()));
     const mosaic::Candidate* c =
         r.optimum >= 0 ? &r.candidates[static_cast<size_t>(r.optimum)] : nullptr;
     const double nan = std::nan("");
-    m.emplace_back("moe.optimum_loss", cell(c ? c->loss : nan));
-    m.emplace_back("moe.optimum_mfu", cell(c ? c->eval.mfu : nan));
-    m.emplace_back("moe.optimum_n_act", cell(c ? c->geometry.nAct : nan));
-    m.emplace_back("moe.optimum_n_tot", cell(c ? c->geometry.nTot : nan));
+    m.emplace_back("moe.optimum_loss", csvNumber(c ? c->loss : nan));
+    m.emplace_back("moe.optimum_mfu", csvNumber(c ? c->eval.mfu : nan));
+    m.emplace_back("moe.optimum_n_act", csvNumber(c ? c->geometry.nAct : nan));
+    m.emplace_back("moe.optimum_n_tot", csvNumber(c ? c->geometry.nTot : nan));
     m.emplace_back("moe.optimum_experts", c ? std::to_string(c->geometry.experts) : "");
     m.emplace_back("moe.optimum_top_k", c ? std::to_string(c->geometry.topK) : "");
     m.emplace_back("moe.optimum_G", c ? std::to_string(c->geometry.splitG) : "");
-    m.emplace_back("moe.optimum_tokens", cell(c ? c->tokens : nan));
+    m.emplace_back("moe.optimum_tokens", csvNumber(c ? c->tokens : nan));
 }
 
 /// Sets dotted `path` in `doc` to `v`, wrapping a scalar into an array when the key holds one.
