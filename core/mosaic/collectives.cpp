@@ -2,7 +2,34 @@
 
 #include <algorithm>
 
+#include "mosaic/measured_collectives.h"
+
 namespace tandem::mosaic {
+namespace {
+
+thread_local CollectiveRecorder* tRecorder = nullptr;
+
+}  // namespace
+
+const char* collectiveName(Collective c) {
+    switch (c) {
+        case Collective::AllReduce: return "all_reduce";
+        case Collective::ReduceScatter: return "reduce_scatter";
+        case Collective::AllGather: return "all_gather";
+        case Collective::AllToAll: return "alltoall";
+    }
+    return "all_reduce";
+}
+
+bool parseCollectiveName(const std::string& name, Collective& out) {
+    for (auto c : {Collective::AllReduce, Collective::ReduceScatter, Collective::AllGather,
+                   Collective::AllToAll})
+        if (name == collectiveName(c)) {
+            out = c;
+            return true;
+        }
+    return false;
+}
 
 double busFactor(Collective c, int n) {
     if (n <= 1) return 0.0;
@@ -24,6 +51,17 @@ GroupSpan groupSpan(int size, int stride, int gpusPerNode) {
 }
 
 double collectiveTime(const Hardware& hw, Collective c, double bytes, int size, int stride) {
+    if (!hw.measured) return analyticalCollectiveTime(hw, c, bytes, size, stride);
+    if (CollectiveRecorder* rec = tRecorder) {
+        CollectiveUse use;
+        const double t = hw.measured->timeOf(hw, c, bytes, size, stride, &use);
+        rec->add(use);
+        return t;
+    }
+    return hw.measured->timeOf(hw, c, bytes, size, stride);
+}
+
+double analyticalCollectiveTime(const Hardware& hw, Collective c, double bytes, int size, int stride) {
     if (size <= 1 || bytes <= 0) return 0.0;
     const double ramp = bytes / (bytes + hw.rampHalfBytes);
     const double nv = hw.nvlinkBytesPerS * hw.intraBusEfficiency * ramp;
@@ -39,6 +77,25 @@ double collectiveTime(const Hardware& hw, Collective c, double bytes, int size, 
     const double intra = g.ranksPerNode > 1 ? bytes * busFactor(c, g.ranksPerNode) / nv : 0.0;
     const double inter = bytes / g.ranksPerNode * busFactor(c, g.nodes) / nic;
     return hw.interLatencyS + intra + inter;
+}
+
+CollectiveRecorder::CollectiveRecorder(std::size_t maxUses) : m_maxUses(maxUses), m_previous(tRecorder) {
+    tRecorder = this;
+}
+
+CollectiveRecorder::~CollectiveRecorder() { tRecorder = m_previous; }
+
+CollectiveRecorder* CollectiveRecorder::current() { return tRecorder; }
+
+void CollectiveRecorder::add(const CollectiveUse& u) {
+    ++m_calls;
+    if (u.curve >= 0) ++m_measured;
+    if (u.curve >= 0 && u.extrapolated) ++m_extrapolated;
+    if (m_uses.size() >= m_maxUses) return;
+    for (const auto& o : m_uses)
+        if (o.collective == u.collective && o.bytes == u.bytes && o.ranks == u.ranks && o.stride == u.stride)
+            return;
+    m_uses.push_back(u);
 }
 
 }  // namespace tandem::mosaic

@@ -5,6 +5,7 @@
 // SI units inside (FLOP/s, bytes, bytes/s, s); JSON keys carry units.
 #include <nlohmann/json.hpp>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,8 @@ class JsonReader;
 }
 
 namespace tandem::mosaic {
+
+class MeasuredCollectives;
 
 /// One accelerator type in its node. Efficiency constants are Tandem's analytical defaults,
 /// calibrated to published points (docs/MODEL-MOSAIC.md, "Calibration").
@@ -61,6 +64,11 @@ struct Hardware {
     // chi_sys calibration [2608.10605 Eq. 15].
     double cA2A = 1.2, cPP = 0.5, cOvl = -0.18, chiFloor = 0.5;
 
+    /// Measured nccl-tests curves used in place of the analytical collective model
+    /// (mosaic/measured_collectives.h; scenario key `mosaic.nccl_tests_files`, CLI `plan
+    /// --nccl`). nullptr (the default) = analytical. Shared and immutable, so copies are cheap;
+    /// not part of the hardware JSON (readHardware / writeHardware ignore it).
+    std::shared_ptr<const MeasuredCollectives> measured;
 };
 
 /// Names of the compiled-in hardware: "p6-b200", "h100", "h200", "gb200-nvl72", "a100".

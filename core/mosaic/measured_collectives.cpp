@@ -1,0 +1,250 @@
+#include "mosaic/measured_collectives.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/json_reader.h"
+#include "io/text_file.h"
+
+namespace tandem::mosaic {
+namespace {
+
+/// Below this printed busbw (GB/s with two decimals) the time column is the better measurement.
+constexpr double kPrintedBusbwFloor_Bps = 1e9;
+
+bool spansNodes(int ranks, int gpusPerNode) { return ranks > gpusPerNode; }
+
+}  // namespace
+
+std::vector<std::string> MeasuredCollectives::add(const io::NcclImport& imp, const std::string& source) {
+    std::vector<std::string> notes;
+    const std::string file = io::baseName(source);
+    for (const auto& c : imp.curves) {
+        const std::string what = c.collective + " on " + std::to_string(c.ranks) + " ranks in " + file;
+        Collective kind;
+        if (!parseCollectiveName(c.collective, kind)) {
+            notes.push_back(what + ": skipped, Tandem's model uses all_reduce, reduce_scatter, "
+                                   "all_gather and alltoall only");
+            continue;
+        }
+        if (c.ranks < 2) {
+            notes.push_back(what + ": skipped, the rank count is unknown or below 2");
+            continue;
+        }
+        const auto dup = std::find_if(m_curves.begin(), m_curves.end(), [&](const MeasuredCurve& m) {
+            return m.collective == kind && m.curve.ranks == c.ranks;
+        });
+        if (dup != m_curves.end()) {
+            notes.push_back(what + ": skipped, " + dup->label + " was loaded first");
+            continue;
+        }
+        MeasuredCurve m;
+        m.collective = kind;
+        m.source = source;
+        m.label = what;
+        m.curve = c;
+        m.curve.points.clear();
+        const double f = io::busBandwidthFactor(c.collective, c.ranks);
+        std::size_t fromTime = 0, dropped = 0;
+        for (io::NcclPoint p : c.points) {
+            if (p.busbw_Bps < kPrintedBusbwFloor_Bps) {
+                double t = p.timeOutOfPlace_s;
+                if (p.timeInPlace_s > 0 && (t <= 0 || p.timeInPlace_s < t)) t = p.timeInPlace_s;
+                if (t > 0 && f > 0) {
+                    p.busbw_Bps = p.bytes * f / t;
+                    ++fromTime;
+                }
+            }
+            if (!(p.busbw_Bps > 0) || !std::isfinite(p.busbw_Bps)) {
+                ++dropped;
+                continue;
+            }
+            m.curve.points.push_back(p);
+        }
+        if (fromTime > 0)
+            notes.push_back(what + ": " + std::to_string(fromTime) +
+                            " size(s) with busbw below 1 GB/s use bytes x factor / time instead of "
+                            "the printed busbw");
+        if (dropped > 0)
+            notes.push_back(what + ": " + std::to_string(dropped) + " size(s) without a positive "
+                                                                    "bus bandwidth or time dropped");
+        if (m.curve.points.empty()) {
+            notes.push_back(what + ": skipped, no size with a positive bus bandwidth");
+            continue;
+        }
+        m_curves.push_back(std::move(m));
+    }
+    return notes;
+}
+
+CurveChoice MeasuredCollectives::choose(Collective c, int ranks, bool spans, int gpusPerNode) const {
+    auto pick = [&](Collective want) {
+        CurveChoice best;
+        double bestDist = 0;
+        int bestRanks = 0;
+        for (std::size_t i = 0; i < m_curves.size(); ++i) {
+            const auto& m = m_curves[i];
+            if (m.collective != want || spansNodes(m.curve.ranks, gpusPerNode) != spans) continue;
+            const double dist = std::abs(std::log(double(m.curve.ranks) / std::max(1, ranks)));
+            if (best.index < 0 || dist < bestDist || (dist == bestDist && m.curve.ranks > bestRanks)) {
+                best.index = int(i);
+                bestDist = dist;
+                bestRanks = m.curve.ranks;
+            }
+        }
+        return best;
+    };
+    CurveChoice ch = pick(c);
+    if (ch.index < 0 && (c == Collective::ReduceScatter || c == Collective::AllGather)) {
+        ch = pick(Collective::AllReduce);
+        ch.standIn = ch.index >= 0;
+    }
+    return ch;
+}
+
+double MeasuredCollectives::timeOf(const Hardware& hw, Collective c, double bytes, int size, int stride,
+                                   CollectiveUse* use) const {
+    const GroupSpan g = groupSpan(size, stride, hw.gpusPerNode);
+    const double an = analyticalCollectiveTime(hw, c, bytes, size, stride);
+    if (use) {
+        *use = CollectiveUse{};
+        use->collective = c;
+        use->bytes = bytes;
+        use->ranks = size;
+        use->stride = stride;
+        use->nodes = g.nodes;
+        use->time_s = an;
+        use->analytical_s = an;
+    }
+    if (size <= 1 || bytes <= 0) return 0.0;
+    const CurveChoice ch = choose(c, size, g.nodes > 1, hw.gpusPerNode);
+    if (ch.index < 0) return an;
+    const io::NcclCurve& curve = m_curves[std::size_t(ch.index)].curve;
+    const io::BusBandwidth bw = io::effectiveBusBandwidth(curve, bytes);
+    // Step 3: the curve's own run, in the requested collective's convention (a stand-in
+    // all_reduce curve gives half its time at the same bus bandwidth).
+    const double own = bytes * busFactor(c, curve.ranks) / bw.busbw_Bps;
+    // Step 4: rank count and placement through the analytical model.
+    const GroupSpan ownSpan = groupSpan(curve.ranks, 1, hw.gpusPerNode);
+    const bool rescaled = size != curve.ranks || g.nodes != ownSpan.nodes || g.ranksPerNode != ownSpan.ranksPerNode;
+    double scale = 1.0;
+    if (rescaled) {
+        const double ref = analyticalCollectiveTime(hw, c, bytes, curve.ranks, 1);
+        if (ref > 0 && std::isfinite(ref) && std::isfinite(an)) scale = an / ref;
+    }
+    const double t = own * scale;
+    if (!(t >= 0) || !std::isfinite(t)) return an;  // busbw 0 below the smallest size: keep analytical
+    if (use) {
+        use->curve = ch.index;
+        use->standIn = ch.standIn;
+        use->rescaled = rescaled;
+        use->extrapolated = bw.extrapolated;
+        use->time_s = t;
+    }
+    return t;
+}
+
+nlohmann::ordered_json MeasuredCollectives::toJson(int gpusPerNode) const {
+    nlohmann::ordered_json arr = nlohmann::ordered_json::array();
+    for (const auto& m : m_curves) {
+        nlohmann::ordered_json o;
+        o["label"] = m.label;
+        o["source"] = m.source;
+        o["collective"] = collectiveName(m.collective);
+        o["ranks"] = m.curve.ranks;
+        o["scope"] = spansNodes(m.curve.ranks, gpusPerNode) ? "spans_nodes" : "intra_node";
+        o["min_bytes"] = m.curve.points.front().bytes;
+        o["max_bytes"] = m.curve.points.back().bytes;
+        o["peak_busbw_GBps"] = m.curve.peakBusbw_Bps / 1e9;
+        arr.push_back(o);
+    }
+    nlohmann::ordered_json j;
+    j["curves"] = arr;
+    return j;
+}
+
+std::shared_ptr<const MeasuredCollectives> loadMeasuredCollectives(const std::vector<std::string>& files,
+                                                                   Diagnostics& diag,
+                                                                   const std::string& pathPrefix,
+                                                                   bool indexed,
+                                                                   std::vector<std::string>* notes) {
+    if (files.empty()) return nullptr;
+    auto out = std::make_shared<MeasuredCollectives>();
+    const std::size_t before = diag.items().size();
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        const std::string at = indexed ? pathPrefix + "[" + std::to_string(i) + "]" : pathPrefix;
+        Diagnostics sub(files[i]);
+        const auto imp = io::loadNcclTestsFile(files[i], sub);
+        for (const auto& issue : sub.items()) {
+            const std::string where = issue.path == "file" ? std::string() : " " + issue.path;
+            diag.error(at, "\"" + files[i] + "\"" + where + ": " + issue.message);
+        }
+        if (!imp) continue;
+        const std::size_t had = out->curves().size();
+        auto n = out->add(*imp, files[i]);
+        if (out->curves().size() == had) {
+            std::string why = "no curve Tandem can use";
+            if (!n.empty()) why += " (" + n.front() + ")";
+            diag.error(at, "\"" + files[i] + "\": " + why);
+        }
+        if (notes) notes->insert(notes->end(), n.begin(), n.end());
+    }
+    if (diag.items().size() != before) return nullptr;
+    return out;
+}
+
+BusBandwidthComparison compareBusBandwidth(const Hardware& hw, Collective c, int ranks,
+                                           const std::vector<double>& sizes, int stride) {
+    BusBandwidthComparison out;
+    out.collective = c;
+    out.ranks = ranks;
+    out.stride = std::max(1, stride);
+    const GroupSpan g = groupSpan(ranks, out.stride, hw.gpusPerNode);
+    out.nodes = g.nodes;
+    const MeasuredCollectives* m = hw.measured.get();
+    if (m && ranks > 1) {
+        const CurveChoice ch = m->choose(c, ranks, g.nodes > 1, hw.gpusPerNode);
+        if (ch.index >= 0) {
+            const auto& mc = m->curves()[std::size_t(ch.index)];
+            out.curve = ch.index;
+            out.curveLabel = mc.label;
+            out.curveRanks = mc.curve.ranks;
+            out.standIn = ch.standIn;
+            const GroupSpan own = groupSpan(mc.curve.ranks, 1, hw.gpusPerNode);
+            out.rescaled = ranks != mc.curve.ranks || own.nodes != g.nodes || own.ranksPerNode != g.ranksPerNode;
+            out.minMeasuredBytes = mc.curve.points.front().bytes;
+            out.maxMeasuredBytes = mc.curve.points.back().bytes;
+        }
+    }
+    const double f = busFactor(c, ranks);
+    out.samples.reserve(sizes.size());
+    for (double s : sizes) {
+        BusBandwidthSample b;
+        b.bytes = s;
+        if (s > 0 && ranks > 1) {
+            const double an = analyticalCollectiveTime(hw, c, s, ranks, out.stride);
+            b.analyticalBusbw_Bps = an > 0 ? s * f / an : 0.0;
+            if (out.curve >= 0) {
+                CollectiveUse use;
+                const double t = m->timeOf(hw, c, s, ranks, out.stride, &use);
+                if (use.curve >= 0 && t > 0) b.measuredBusbw_Bps = s * f / t;
+                b.extrapolated = use.extrapolated;
+            }
+        }
+        out.samples.push_back(b);
+    }
+    return out;
+}
+
+std::vector<double> logSpacedSizes(double minBytes, double maxBytes, int count) {
+    std::vector<double> out;
+    if (count < 2 || !(minBytes > 0) || !(maxBytes >= minBytes) || !std::isfinite(maxBytes)) return out;
+    const double a = std::log(minBytes), b = std::log(maxBytes);
+    out.reserve(std::size_t(count));
+    for (int i = 0; i < count; ++i) out.push_back(std::exp(a + (b - a) * i / (count - 1)));
+    out.front() = minBytes;
+    out.back() = maxBytes;
+    return out;
+}
+
+}  // namespace tandem::mosaic
