@@ -1,13 +1,21 @@
 // tandem-cli plan MODEL.json --devices N --gbs B --seqlen T [--hardware NAME] [--layout ...]
-// [--json]: the best feasible layouts of any MoE or dense geometry [2608.10605 Sec. 5].
+// [--nccl FILE]... [--json]: the best feasible layouts of any MoE or dense geometry
+// [2608.10605 Sec. 5]. MODEL.json may be Tandem's model JSON or a Hugging Face config.json;
+// --nccl replaces the analytical collective model with measured nccl-tests curves.
 #include <QCommandLineParser>
 #include <QFile>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "commands.h"
 #include "common/json_reader.h"
+#include "io/hf_config.h"
+#include "io/mosaic_model.h"
+#include "mosaic/collectives.h"
+#include "mosaic/measured_collectives.h"
 #include "mosaic/plan.h"
 #include "output.h"
 
@@ -28,6 +36,48 @@ bool positiveInt(const QString& text, const char* name, int* out) {
 
 std::string pct(double v) { return fixed(100.0 * v, 1) + " %"; }
 
+std::string sizeText(double b) {
+    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (b >= 1024 && u < 4) {
+        b /= 1024;
+        ++u;
+    }
+    return fixed(b, b == std::floor(b) ? 0 : 2) + " " + units[u];
+}
+
+/// The collectives of one layout with their source (measured curve or analytical), from a
+/// re-evaluation under a CollectiveRecorder.
+nlohmann::ordered_json collectivesOf(const tandem::mosaic::Geometry& g, const tandem::mosaic::Cluster& c,
+                                     const tandem::mosaic::Plan& p) {
+    namespace m = tandem::mosaic;
+    m::CollectiveRecorder rec;
+    (void)m::evaluateLayout(g, c, p);
+    nlohmann::ordered_json j;
+    j["calls"] = rec.calls();
+    j["measured"] = rec.measuredCalls();
+    j["extrapolated"] = rec.extrapolatedCalls();
+    auto uses = nlohmann::ordered_json::array();
+    for (const auto& u : rec.uses()) {
+        nlohmann::ordered_json o;
+        o["collective"] = m::collectiveName(u.collective);
+        o["bytes"] = u.bytes;
+        o["ranks"] = u.ranks;
+        o["stride"] = u.stride;
+        o["nodes"] = u.nodes;
+        o["source"] = u.curve >= 0 ? "measured" : "analytical";
+        o["curve"] = u.curve >= 0 ? c.hardware.measured->curves()[size_t(u.curve)].label : std::string();
+        o["stand_in"] = u.standIn;
+        o["rescaled"] = u.rescaled;
+        o["extrapolated"] = u.extrapolated;
+        o["time_s"] = u.time_s;
+        o["analytical_s"] = u.analytical_s;
+        uses.push_back(o);
+    }
+    j["uses"] = uses;
+    return j;
+}
+
 }  // namespace
 
 int planCommand(const QStringList& args) {
@@ -39,7 +89,9 @@ int planCommand(const QStringList& args) {
         "[arXiv:2608.10605 Sec. 5]. MODEL.json is a ladder seed {\"q\", \"experts\", \"top_k\", "
         "\"expert_split_factor\"} or an explicit geometry {\"layers\", \"hidden\", \"heads\", "
         "\"kv_heads\", \"ffn_width\", \"vocab\", \"experts\", \"top_k\", \"expert_width\", "
-        "\"shared_experts\", \"dense_layers\"}."));
+        "\"shared_experts\", \"dense_layers\"}, or a Hugging Face config.json (it has model_type "
+        "or architectures; the mapping's assumptions are printed). --nccl FILE (repeatable) costs "
+        "collectives from measured nccl-tests curves instead of the analytical model."));
     parser.addPositionalArgument(QStringLiteral("MODEL.json"), QStringLiteral("Model geometry."));
     const QCommandLineOption devices(QStringLiteral("devices"), QStringLiteral("GPUs (N_dev)."),
                                      QStringLiteral("N"));
@@ -64,8 +116,13 @@ int planCommand(const QStringList& args) {
     const QCommandLineOption top(QStringLiteral("top"),
                                  QStringLiteral("How many layouts to list (default 10)."),
                                  QStringLiteral("K"), QStringLiteral("10"));
+    const QCommandLineOption nccl(
+        QStringLiteral("nccl"),
+        QStringLiteral("nccl-tests output whose curves replace the analytical collective model "
+                       "(repeatable)."),
+        QStringLiteral("FILE"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
-    parser.addOptions({devices, gbs, seqlen, hardware, layout, top, json});
+    parser.addOptions({devices, gbs, seqlen, hardware, layout, top, nccl, json});
     int code = kExitOk;
     if (!parseArgs(parser, args, &code)) return code;
     const QStringList pos = parser.positionalArguments();
@@ -98,17 +155,39 @@ int planCommand(const QStringList& args) {
     }
     const std::string text = f.isOpen() ? f.readAll().toStdString() : std::string();
     m::Geometry geometry;
+    std::optional<tandem::io::ModelImport> hf;
+    tandem::io::MosaicModel mapped;
     if (diag.ok()) {
         const auto j = tandem::parseJsonText(text, diag);
         if (diag.ok()) {
             tandem::JsonReader r(j, "$", diag);
-            if (!j.is_object()) diag.error("$", "MODEL.json must be a JSON object");
-            else m::readPlanModel(r, geometry);
+            if (!j.is_object()) {
+                diag.error("$", "MODEL.json must be a JSON object");
+            } else if (tandem::io::isHfConfig(j)) {
+                hf = tandem::io::importModelConfig(j, diag);
+                if (hf) {
+                    mapped = tandem::io::toMosaicModel(*hf);
+                    geometry = mapped.geometry;
+                }
+            } else {
+                m::readPlanModel(r, geometry);
+            }
         }
     }
     if (!diag.ok()) {
         for (const auto& issue : diag.items()) std::fprintf(stderr, "%s\n", issue.str().c_str());
         return kExitBadInput;
+    }
+    std::vector<std::string> ncclNotes;
+    if (parser.isSet(nccl)) {
+        std::vector<std::string> files;
+        for (const auto& f : parser.values(nccl)) files.push_back(f.toStdString());
+        tandem::Diagnostics nd;
+        cluster.hardware.measured = m::loadMeasuredCollectives(files, nd, "--nccl", false, &ncclNotes);
+        if (!nd.ok()) {
+            for (const auto& issue : nd.items()) std::fprintf(stderr, "%s\n", issue.str().c_str());
+            return kExitBadInput;
+        }
     }
 
     std::vector<std::pair<m::Plan, m::PlanEval>> layouts;
@@ -123,13 +202,45 @@ int planCommand(const QStringList& args) {
     } else {
         layouts = m::planLayouts(geometry, cluster, m::LayoutGrid{}, topK);
     }
-    const auto j = m::planToJson(geometry, cluster, layouts);
+    auto j = m::planToJson(geometry, cluster, layouts);
+    // Keys added only for a config.json or measured curves: Tandem-model, analytical runs keep
+    // their bytes.
+    if (hf) j["model_source"] = tandem::io::mosaicModelToJson(*hf, mapped);
+    std::vector<nlohmann::ordered_json> used;
+    if (cluster.hardware.measured) {
+        auto mj = cluster.hardware.measured->toJson(cluster.hardware.gpusPerNode);
+        mj["notes"] = ncclNotes;
+        j["measured_collectives"] = mj;
+        auto& arr = j["layouts"];
+        for (size_t i = 0; i < layouts.size() && i < arr.size(); ++i) {
+            used.push_back(collectivesOf(geometry, cluster, layouts[i].first));
+            arr[i]["collectives"] = used.back();
+        }
+    }
     if (parser.isSet(json)) {
         std::printf("%s\n", j.dump(2).c_str());
     } else {
         std::printf("Model: N_tot %.2f B, N_act %.2f B, S %.3f on %d x %s, global batch %d x %d tokens\n",
                     geometry.nTot / 1e9, geometry.nAct / 1e9, geometry.sparsity, cluster.devices,
                     cluster.hardware.name.c_str(), cluster.globalBatch, cluster.seqLen);
+        if (hf) {
+            std::printf("From a Hugging Face config: model_type %s; with embeddings N_tot %.2f B, N_act %.2f B; "
+                        "costed as %s\n",
+                        hf->geometry.modelType.c_str(), double(hf->counts.total) / 1e9,
+                        double(hf->counts.active) / 1e9, m::geometryLabel(geometry).c_str());
+            std::vector<std::string> all = hf->assumptions;
+            all.insert(all.end(), mapped.assumptions.begin(), mapped.assumptions.end());
+            if (!all.empty()) std::printf("Assumed:\n");
+            for (const auto& a : all) std::printf("  - %s\n", a.c_str());
+        }
+        if (cluster.hardware.measured) {
+            std::printf("Measured collectives (nccl-tests):\n");
+            for (const auto& c : cluster.hardware.measured->curves())
+                std::printf("  %s: %s to %s, peak busbw %.1f GB/s\n", c.label.c_str(),
+                            sizeText(c.curve.points.front().bytes).c_str(),
+                            sizeText(c.curve.points.back().bytes).c_str(), c.curve.peakBusbw_Bps / 1e9);
+            for (const auto& n : ncclNotes) std::printf("  note: %s\n", n.c_str());
+        }
         std::vector<std::vector<std::string>> rows;
         for (const auto& l : j.at("layouts")) {
             const bool feasible = l.value("feasible", true);
@@ -140,10 +251,31 @@ int planCommand(const QStringList& args) {
                             feasible ? pct(l.at("mfu").get<double>()) : "-",
                             feasible ? fixed(l.at("iteration_s").get<double>(), 3) : "-",
                             feasible ? fixed(l.at("memory_GB").get<double>(), 1) : "-",
-                            feasible ? "" : l.value("reason", std::string("infeasible"))});
+                            feasible ? (l.contains("collectives") && l["collectives"].value("extrapolated", 0) > 0
+                                            ? "extrapolated beyond measured sizes"
+                                            : "")
+                                     : l.value("reason", std::string("infeasible"))});
         }
         if (rows.empty()) std::printf("No feasible layout on this cluster.\n");
         else printTable({"TP", "EP", "PP", "CP", "DP", "mbs", "ckpt", "MFU", "iter_s", "mem_GB", "note"}, rows);
+        if (!used.empty() && layouts.front().second.feasible) {
+            std::printf("Collectives of the first layout:\n");
+            for (const auto& u : used.front().at("uses")) {
+                const bool meas = u.at("source") == "measured";
+                std::printf("  %s of %s over %d ranks (%d node%s): %s ms %s, analytical %s ms%s\n",
+                            u.at("collective").get<std::string>().c_str(),
+                            sizeText(u.at("bytes").get<double>()).c_str(), u.at("ranks").get<int>(),
+                            u.at("nodes").get<int>(), u.at("nodes").get<int>() == 1 ? "" : "s",
+                            fixed(1e3 * u.at("time_s").get<double>(), 3).c_str(),
+                            meas ? ("measured (" + u.at("curve").get<std::string>() +
+                                    (u.at("stand_in").get<bool>() ? ", all_reduce standing in" : "") +
+                                    (u.at("rescaled").get<bool>() ? ", rescaled to this group" : "") + ")")
+                                       .c_str()
+                                 : "analytical (no curve for this collective and scope)",
+                            fixed(1e3 * u.at("analytical_s").get<double>(), 3).c_str(),
+                            u.at("extrapolated").get<bool>() ? "; extrapolated beyond measured sizes" : "");
+            }
+        }
     }
     const bool anyFeasible = std::any_of(layouts.begin(), layouts.end(),
                                          [](const auto& l) { return l.second.feasible; });

@@ -88,6 +88,10 @@ void readEnvelope(JsonReader& r, Envelope& e) {
             diag.error(p, "must be a hardware name or an object");
         }
     }
+    e.ncclTestsFiles = r.strings("nccl_tests_files", e.ncclTestsFiles);
+    for (size_t i = 0; i < e.ncclTestsFiles.size(); ++i)
+        if (e.ncclTestsFiles[i].empty())
+            diag.error(idx(r.childPath("nccl_tests_files"), i), "must be a file name (got an empty string)");
     e.nodes = int(r.integer("nodes", e.nodes, Range::closed(1, 100000)));
     if (r.has("devices")) {
         const long long dev = r.integer("devices", e.devices(), Range::closed(1, 1e8));
@@ -172,6 +176,7 @@ nlohmann::ordered_json writeEnvelope(const Envelope& e) {
         j["hardware"] = e.hardware.name;
     else
         j["hardware"] = writeHardware(e.hardware);
+    if (!e.ncclTestsFiles.empty()) j["nccl_tests_files"] = e.ncclTestsFiles;
     j["nodes"] = e.nodes;
     j["days"] = e.days;
     j["goodput"] = e.goodput;

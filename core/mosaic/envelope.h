@@ -28,6 +28,11 @@ bool parseCheckpointing(const std::string& s, Checkpointing& out);
 
 struct Envelope {
     Hardware hardware = builtinHardware("p6-b200");  ///< JSON `hardware`: a built-in name or a full object
+    /// nccl-tests output files whose curves replace the analytical collective model
+    /// (`nccl_tests_files`, optional; mosaic/measured_collectives.h). readEnvelope only reads
+    /// the names; loadScenarioFile / parseScenario resolve them (relative to the scenario's
+    /// folder when loaded from a file), import them and set hardware.measured.
+    std::vector<std::string> ncclTestsFiles;
     int nodes = 32;             ///< `nodes`; devices = nodes x hardware.gpusPerNode
     double days = 20;           ///< T_train (`days`)
     double goodput = 1.0;       ///< eta_good in (0, 1] (`goodput`)
@@ -75,7 +80,8 @@ constexpr double kAutoBudgetMfu = 0.1238;
 /// ascending). Errors go to r.diagnostics() with JSON paths; then r.finish().
 void readEnvelope(JsonReader& r, Envelope& e);
 
-/// Writes every key (hardware as its name when it equals the built-in of that name).
+/// Writes every key (hardware as its name when it equals the built-in of that name);
+/// `nccl_tests_files` only when it is not empty, so analytical scenarios keep their bytes.
 nlohmann::ordered_json writeEnvelope(const Envelope& e);
 
 }  // namespace tandem::mosaic

@@ -5,10 +5,31 @@
 #include <sstream>
 
 #include "common/json_reader.h"
+#include "mosaic/measured_collectives.h"
 
 namespace tandem {
+namespace {
 
-std::optional<Scenario> parseScenario(const std::string& text, Diagnostics& diag) {
+/// Imports `mosaic.nccl_tests_files` (relative names against `baseDir`, as given when it is
+/// empty) and attaches the curves to the envelope's hardware; problems at
+/// `$.mosaic.nccl_tests_files[i]` with the file and line.
+void attachMeasuredCollectives(mosaic::Envelope& e, const std::filesystem::path& baseDir,
+                               Diagnostics& diag) {
+    if (e.ncclTestsFiles.empty()) return;
+    std::vector<std::string> resolved;
+    for (const auto& f : e.ncclTestsFiles) {
+        std::filesystem::path p(f);
+        if (p.is_relative() && !baseDir.empty()) p = baseDir / p;
+        resolved.push_back(p.lexically_normal().string());
+    }
+    auto measured = mosaic::loadMeasuredCollectives(resolved, diag, "$.mosaic.nccl_tests_files");
+    if (!measured) return;
+    e.ncclTestsFiles = resolved;
+    e.hardware.measured = std::move(measured);
+}
+
+std::optional<Scenario> parseScenarioIn(const std::string& text, Diagnostics& diag,
+                                        const std::filesystem::path& baseDir) {
     const size_t before = diag.items().size();
     const nlohmann::json root = parseJsonText(text, diag);
     if (diag.items().size() != before) return std::nullopt;
@@ -34,6 +55,7 @@ std::optional<Scenario> parseScenario(const std::string& text, Diagnostics& diag
         JsonReader part = r.object("mosaic");
         mosaic::Envelope e;
         if (part.isObject()) mosaic::readEnvelope(part, e);
+        if (diag.items().size() == before) attachMeasuredCollectives(e, baseDir, diag);
         s.mosaic = e;
     }
     r.finish();
@@ -41,6 +63,12 @@ std::optional<Scenario> parseScenario(const std::string& text, Diagnostics& diag
         diag.error("$", "needs an \"ml_for_ml\" or a \"mosaic\" section (or both)");
     if (diag.items().size() != before) return std::nullopt;
     return s;
+}
+
+}  // namespace
+
+std::optional<Scenario> parseScenario(const std::string& text, Diagnostics& diag) {
+    return parseScenarioIn(text, diag, {});
 }
 
 std::optional<Scenario> loadScenarioFile(const std::string& path, Diagnostics& diag) {
@@ -68,7 +96,7 @@ std::optional<Scenario> loadScenarioFile(const std::string& path, Diagnostics& d
                             " MiB; a scenario is a few kilobytes of JSON");
         return std::nullopt;
     }
-    auto s = parseScenario(text, diag);
+    auto s = parseScenarioIn(text, diag, std::filesystem::path(path).parent_path());
     // A measured background trace named relative to the scenario is found next to it, whatever
     // the working folder; a missing trace is an input error now, not a run-time failure later.
     if (s && s->mlForMl && s->mlForMl->scenario == "trace") {

@@ -27,11 +27,15 @@ struct Scenario {
 
 /// Parses and validates scenario JSON text. Collects every problem (JSON path + reason) in
 /// `diag`; returns std::nullopt when anything is wrong. `diag.file()` labels the messages.
+/// Files in `mosaic.nccl_tests_files` are imported (relative names against the working
+/// folder) and attached as Envelope::hardware.measured; a missing file or a log that ends in
+/// an NCCL error is reported at `$.mosaic.nccl_tests_files[i]` with the file and line.
 std::optional<Scenario> parseScenario(const std::string& text, Diagnostics& diag);
 
 /// Reads a file and parses it; an unreadable file, a folder, a device or a file over
 /// kMaxScenarioBytes is reported as a problem at path "$". A relative `ml_for_ml.trace_file` is
-/// resolved against the scenario's folder, and a missing trace is reported at its path.
+/// resolved against the scenario's folder, and a missing trace is reported at its path; so are
+/// relative `mosaic.nccl_tests_files` (stored resolved, like the trace).
 std::optional<Scenario> loadScenarioFile(const std::string& path, Diagnostics& diag);
 
 /// Canonical JSON text (2-space indent, every key written, trailing newline). Saving a parsed

@@ -1,0 +1,51 @@
+#pragma once
+// A Hugging Face config (io::ModelImport) as the MOSAIC performance model costs it
+// (mosaic::Geometry), with every approximation the mapping makes spelled out (issue 8;
+// `tandem-cli plan CONFIG.json`). The GUI's imported-model point uses the same rules.
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "io/hf_config.h"
+#include "mosaic/geometry.h"
+
+namespace tandem::io {
+
+/// A model config mapped to the performance model's geometry.
+struct MosaicModel {
+    mosaic::Geometry geometry;  ///< widths for the perf model; nAct / nTot / sparsity see below
+    /// One sentence per approximation, e.g. "multi-head latent attention costed as standard
+    /// attention with 128 KV heads", in a fixed order (deterministic).
+    std::vector<std::string> assumptions;
+};
+
+/// True when `j` is a Hugging Face config rather than Tandem's own model JSON: an object with
+/// `model_type` or `architectures` (Tandem's plan JSON has neither).
+bool isHfConfig(const nlohmann::json& j);
+
+/// Maps an imported config to mosaic::Geometry [2608.10605 Sec. 5; io/model_geometry.h]:
+///  - layers, d, query heads, KV heads (MLA: KV heads = query heads, noted), vocab;
+///  - MoE: E, K, d_expert; blocks with a dense FFN become the leading `denseLayers` (Llama-4's
+///    interleaved dense blocks are costed as leading, noted); shared experts of another width
+///    become an equal-parameter count of d_expert-wide experts (noted);
+///  - d_ff = the dense FFN width, else the reference width, else d_expert; a 2-matrix FFN
+///    (GPT-2, OPT) is costed as a SwiGLU of width round(2 d_ff / 3), same parameters (noted);
+///  - attention is costed with head width d / heads; when the config's heads x head_dim differs
+///    from d (Qwen3, gpt-oss) the difference is noted with the published per-layer count;
+///  - G = round(split factor) >= 1 (undefined -> 0 for a dense model, 1 otherwise, noted);
+///  - nAct, nTot, sparsity: the config's exact non-embedding counts (ParameterCounts), so MFU
+///    credits the published model's FLOPs 6 N_act per token [Eq. 1] and S matches `inspect`;
+///    the per-layer compute and memory use the geometry's widths (the difference is noted
+///    when above 1 %);
+///  - biases, norms, attention sinks, MTP modules and vision towers are not costed (noted when
+///    the config has them).
+/// Dimensions are at most 2^24 after import, so they fit `int`. No errors.
+MosaicModel toMosaicModel(const ModelImport& m);
+
+/// {"source": "hf_config", "model_type", "family", "n_total", "n_active",
+/// "n_total_nonembedding", "n_active_nonembedding", "n_active_costed_nonembedding" (the
+/// geometry's own count), "import_assumptions": [...], "mapping_assumptions": [...]}.
+nlohmann::ordered_json mosaicModelToJson(const ModelImport& m, const MosaicModel& mm);
+
+}  // namespace tandem::io
