@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "common/csv.h"
 #include "common/json_reader.h"
 
 namespace tandem::mlforml {
@@ -13,16 +14,6 @@ nlohmann::ordered_json nums(const std::vector<double>& v) {
     nlohmann::ordered_json a = nlohmann::ordered_json::array();
     for (double x : v) a.push_back(jsonNumber(x));
     return a;
-}
-
-std::string csvText(const std::string& s) {
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
-    std::string q = "\"";
-    for (char c : s) {
-        if (c == '"') q += '"';
-        q += c;
-    }
-    return q + "\"";
 }
 
 const PolicyRun* find(const PointResult& pt, const std::string& name) {
@@ -101,7 +92,7 @@ std::string firstCrossingCsv(const Result& r) {
     for (const auto& pt : r.points)
         for (const auto& run : pt.policies)
             for (size_t t = 0; t < run.firstCrossing_s.size(); ++t)
-                out << pt.backgroundJobs << ',' << csvText(run.policy) << ','
+                out << pt.backgroundJobs << ',' << csvQuote(run.policy) << ','
                     << csvNumber(t < r.targetFactors.size() ? r.targetFactors[t] : std::nan("")) << ','
                     << csvNumber(t < r.targetLosses.size() ? r.targetLosses[t] : std::nan("")) << ','
                     << csvNumber(run.firstCrossing_s[t]) << ',' << csvNumber(ratioToJoint(pt, run.policy, t))
@@ -115,7 +106,7 @@ std::string trajectoriesCsv(const Result& r) {
     for (const auto& pt : r.points)
         for (const auto& run : pt.policies)
             for (size_t i = 0; i < run.time_s.size(); ++i)
-                out << pt.backgroundJobs << ',' << csvText(run.policy) << ','
+                out << pt.backgroundJobs << ',' << csvQuote(run.policy) << ','
                     << csvNumber(run.time_s[i]) << ',' << csvNumber(run.updates[i]) << ','
                     << csvNumber(run.loss[i]) << '\n';
     return out.str();

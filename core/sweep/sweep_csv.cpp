@@ -3,17 +3,11 @@
 #include <map>
 #include <sstream>
 
+#include "common/csv.h"
 #include "sweep/sweep.h"
 
 namespace tandem::sweep {
 namespace {
-
-std::string quote(const std::string& s) {
-    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-    std::string q = "\"";
-    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return q + "\"";
-}
 
 /// Splits CSV text into records (RFC 4180: quoted fields may hold commas, quotes, newlines).
 /// Returns false with the 1-based line of the problem in `badLine`.
@@ -53,7 +47,7 @@ bool parseCsv(const std::string& text, std::vector<std::vector<std::string>>& re
 std::string toCsv(const Table& t) {
     std::ostringstream out;
     auto line = [&](const std::vector<std::string>& r) {
-        for (size_t i = 0; i < r.size(); ++i) out << (i ? "," : "") << quote(r[i]);
+        for (size_t i = 0; i < r.size(); ++i) out << (i ? "," : "") << csvQuote(r[i]);
         out << "\n";
     };
     line(t.header);
