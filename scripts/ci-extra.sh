@@ -1,27 +1,37 @@
 #!/usr/bin/env bash
 # Extra CI stages (issue 7): libFuzzer targets and sanitizer builds, each in its own build dir,
-# each bounded in time. Exits non-zero on any finding (a fuzzer crash, an ASan/UBSan/TSan report,
-# a failing test) or a build failure; prints one summary line per stage.
+# each bounded in time. Exits non-zero on any finding (a fuzzer crash, leak, timeout or
+# out-of-memory, an ASan/UBSan/TSan report, a failing test) or a build failure; prints one
+# summary line per stage. A missing clang or libFuzzer runtime is installed (apt-get: clang,
+# libclang-rt-14-dev), never skipped: if it cannot be installed the stage fails.
 #
 #   scripts/ci-extra.sh                 # all stages
 #   scripts/ci-extra.sh fuzz asan       # some stages: fuzz, asan, tsan
 #
+# Gating: .ci/run fails when this script fails. To run it as advisory only (report, but do not
+# fail CI), set TANDEM_CI_EXTRA_GATING=0 for .ci/run.
+#
 # Environment (defaults in brackets):
-#   TANDEM_FUZZ_SECONDS   seconds per fuzz target [60]
+#   TANDEM_FUZZ_SECONDS   seconds per fuzz target [60; less than 60 is refused unless
+#                         TANDEM_FUZZ_SHORT=1, for local smoke runs]
+#   TANDEM_FUZZ_SEED      libFuzzer -seed of every target [1]; with a fresh working corpus per
+#                         run, the same build explores the same inputs in the same order (only
+#                         how far it gets in the time bound depends on the machine's load)
 #   TANDEM_CI_JOBS        parallel build jobs and concurrent fuzzers [2]
 #   TANDEM_FUZZ_BUILD, TANDEM_ASAN_BUILD, TANDEM_TSAN_BUILD
 #                         build dirs [build-fuzz, build-asan, build-tsan]
 #   TANDEM_TEST_TIMEOUT   seconds per sanitized test suite [600]
 #   TANDEM_TSAN_GUI       1: also build the GUI and its worker test (tst_job_runner) under TSan;
-#                         auto: when Qt Charts is installed [0: a TSan build of the GUI adds
-#                         ~5 min on 2 cores; the sweep thread pool is always checked]
+#                         0: the sweep thread pool (tst_sweep) only;
+#                         auto: 1 when Qt Charts is installed, else 0 [auto]
 # Fuzz findings are written to <fuzz build>/artifacts/; the seed corpus in tests/fuzz/corpus/ is
-# never modified (each run grows a copy under <fuzz build>/corpus-work/).
+# never modified (each run starts a fresh copy under <fuzz build>/corpus-work/).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
 fuzz_seconds=${TANDEM_FUZZ_SECONDS:-60}
+fuzz_seed=${TANDEM_FUZZ_SEED:-1}
 jobs=${TANDEM_CI_JOBS:-2}
 fuzz_dir=${TANDEM_FUZZ_BUILD:-build-fuzz}
 asan_dir=${TANDEM_ASAN_BUILD:-build-asan}
@@ -47,23 +57,36 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
 export QT_QPA_PLATFORM=offscreen
 
+probe_clang() {  # a libFuzzer + ASan + TSan capable clang++
+  local probe=/tmp/tandem-fuzz-probe.$$ ok=1
+  command -v clang++ >/dev/null 2>&1 || return 1
+  echo 'extern "C" int LLVMFuzzerTestOneInput(const char*, unsigned long){return 0;}' |
+    clang++ -x c++ -fsanitize=fuzzer,address,undefined - -o "$probe" 2>/dev/null || ok=0
+  echo 'int main(){return 0;}' | clang++ -x c++ -fsanitize=thread - -o "$probe" 2>/dev/null || ok=0
+  rm -f "$probe"
+  [ $ok = 1 ]
+}
 need_clang() {
-  if command -v clang++ >/dev/null 2>&1 &&
-     echo 'extern "C" int LLVMFuzzerTestOneInput(const char*, unsigned long){return 0;}' |
-       clang++ -x c++ -fsanitize=fuzzer,address - -o /tmp/tandem-fuzz-probe.$$ 2>/dev/null; then
-    rm -f /tmp/tandem-fuzz-probe.$$
-    return 0
-  fi
-  note "clang with libFuzzer not found; installing clang and libclang-rt-14-dev"
+  probe_clang && return 0
+  note "clang with libFuzzer/sanitizer runtimes not found; installing clang and libclang-rt-14-dev"
   local sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
-    --no-install-recommends clang libclang-rt-14-dev >/dev/null
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 || { note "not root and no sudo: cannot install clang"; return 1; }
+    sudo="sudo"
+  fi
+  $sudo apt-get update -qq &&
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+      clang libclang-rt-14-dev >/dev/null || { note "apt-get install failed"; return 1; }
+  probe_clang || { note "clang installed but it cannot link -fsanitize=fuzzer/thread"; return 1; }
 }
 
 # ---------------------------------------------------------------------------------------------
 stage_fuzz() {
   local t0=$SECONDS
+  if [ "$fuzz_seconds" -lt 60 ] && [ "${TANDEM_FUZZ_SHORT:-0}" != 1 ]; then
+    record fuzz FAIL 0 "TANDEM_FUZZ_SECONDS=$fuzz_seconds is below the 60 s minimum (TANDEM_FUZZ_SHORT=1 allows it locally)"
+    return
+  fi
   if ! need_clang; then record fuzz FAIL $((SECONDS - t0)) "clang/libFuzzer unavailable"; return; fi
   note "fuzz: configuring $fuzz_dir (clang, ASan + UBSan, libFuzzer)"
   if ! CC=clang CXX=clang++ cmake -S . -B "$fuzz_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
@@ -75,16 +98,19 @@ stage_fuzz() {
   fi
   local targets=() t
   for d in tests/fuzz/corpus/*/; do targets+=("$(basename "$d")"); done
+  # A fresh working corpus and artifact dir per run: the result depends on this checkout only.
+  rm -rf "$fuzz_dir/corpus-work" "$fuzz_dir/artifacts" "$fuzz_dir/logs"
   mkdir -p "$fuzz_dir/artifacts" "$fuzz_dir/logs"
-  note "fuzz: ${#targets[@]} targets x ${fuzz_seconds}s, $jobs at a time"
+  note "fuzz: ${#targets[@]} targets x ${fuzz_seconds}s, -seed=$fuzz_seed, $jobs at a time"
   local pids=() names=() bad=()
   run_one() {
     local t=$1 work="$fuzz_dir/corpus-work/$1"
     mkdir -p "$work"
+    [ -x "$fuzz_dir/tests/fuzz/fuzz_$t" ] || { echo "no fuzz target fuzz_$t" >"$fuzz_dir/logs/$t.log"; return 1; }
     # -timeout: an input that takes > 10 s is a hang; -rss_limit_mb: runaway memory is a finding.
     timeout $((fuzz_seconds + 120)) "$fuzz_dir/tests/fuzz/fuzz_$t" "$work" "tests/fuzz/corpus/$t" \
-      -max_total_time="$fuzz_seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-      -artifact_prefix="$fuzz_dir/artifacts/$t-" >"$fuzz_dir/logs/$t.log" 2>&1
+      -seed="$fuzz_seed" -max_total_time="$fuzz_seconds" -timeout=10 -rss_limit_mb=2048 \
+      -print_final_stats=1 -artifact_prefix="$fuzz_dir/artifacts/$t-" >"$fuzz_dir/logs/$t.log" 2>&1
   }
   for t in "${targets[@]}"; do
     run_one "$t" &
@@ -97,19 +123,26 @@ stage_fuzz() {
     fi
   done
   for i in "${!pids[@]}"; do wait "${pids[$i]}" || bad+=("${names[$i]}"); done
+  local short=()
   for t in "${targets[@]}"; do
-    local runs
+    local runs secs
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$fuzz_dir/logs/$t.log" | grep -o '[0-9]*$')
-    note "fuzz_$t: ${runs:-?} executions"
+    secs=$(grep -o 'Done [0-9]* runs in [0-9]* second' "$fuzz_dir/logs/$t.log" | grep -o 'in [0-9]*' | grep -o '[0-9]*')
+    note "fuzz_$t: ${runs:-?} executions in ${secs:-?} s"
+    # A clean exit must mean the full time bound was fuzzed (not, e.g., an empty corpus).
+    if [ -n "$secs" ] && [ "$secs" -lt "$fuzz_seconds" ]; then short+=("$t"); fi
   done
   if [ ${#bad[@]} -gt 0 ]; then
     for t in "${bad[@]}"; do
       note "fuzz_$t FOUND A PROBLEM; log: $fuzz_dir/logs/$t.log"
-      grep -E 'ERROR|invariant violated|runtime error|Test unit written|timeout' "$fuzz_dir/logs/$t.log" | head -8
+      grep -E 'ERROR|invariant violated|runtime error|Test unit written|timeout|no fuzz target' \
+        "$fuzz_dir/logs/$t.log" | head -8
     done
     record fuzz FAIL $((SECONDS - t0)) "findings in: ${bad[*]} (reproducers in $fuzz_dir/artifacts/)"
+  elif [ ${#short[@]} -gt 0 ]; then
+    record fuzz FAIL $((SECONDS - t0)) "ran less than ${fuzz_seconds}s: ${short[*]}"
   else
-    record fuzz PASS $((SECONDS - t0)) "${#targets[@]} targets x ${fuzz_seconds}s, no findings"
+    record fuzz PASS $((SECONDS - t0)) "${#targets[@]} targets x ${fuzz_seconds}s (-seed=$fuzz_seed), no findings"
   fi
 }
 
@@ -140,7 +173,7 @@ stage_asan() {
 # coalescing worker (ui/job_runner).
 stage_tsan() {
   local t0=$SECONDS
-  local gui=${TANDEM_TSAN_GUI:-0}
+  local gui=${TANDEM_TSAN_GUI:-auto}
   if [ "$gui" = auto ]; then
     gui=0
     dpkg-query -W -f='${Status}' qt6-charts-dev 2>/dev/null | grep -q "install ok installed" && gui=1
