@@ -17,6 +17,12 @@ std::string billions(double v) {
     return b;
 }
 
+std::string millions(double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1f M", v / 1e6);
+    return b;
+}
+
 std::string formatWidth(long long d, long long heads) {
     return heads > 0 ? formatNumber(double(d) / double(heads)) : std::string("0");
 }
@@ -50,8 +56,8 @@ MosaicModel toMosaicModel(const ModelImport& m) {
         const double published = 2.0 * s.hidden * s.heads * s.headDim + 2.0 * s.hidden * s.kvHeads * s.headDim;
         note("attention costed with head width d / heads = " + formatWidth(s.hidden, s.heads) +
              " (config: " + std::to_string(s.heads) + " heads x head_dim " + std::to_string(s.headDim) +
-             "); attention parameters per layer " + billions(mosaic::attentionParams(g)) + " costed vs " +
-             billions(published) + " published");
+             "); attention parameters per layer " + millions(mosaic::attentionParams(g)) + " costed vs " +
+             millions(published) + " published");
     }
     const bool moe = s.moeLayers > 0 && s.experts > 0;
     g.experts = moe ? toInt(s.experts) : 0;

@@ -22,8 +22,9 @@
 //     t_an the analytical model (analyticalCollectiveTime); the curve's run is taken as n_curve
 //     packed ranks (stride 1). The ratio is exactly 1 when the group matches the curve's run,
 //     so there the measured time is used unchanged; otherwise the analytical model carries the
-//     change of node count and ranks per node (for the H100 all-reduce curves it predicts the
-//     10x8 busbw from the 2x8 curve within about 25 %, where a constant busbw misses by 50 %).
+//     change of node count and ranks per node (rescaled to 80 ranks, the H100 2x8 all-reduce
+//     curve predicts 360 GB/s at 1 GiB against 347 measured on 10x8; holding busbw constant
+//     across rank counts would give 441, +27 %).
 //  Rows whose printed busbw is below 1 GB/s (two decimals: 0.00 for the smallest sizes) take
 //  their bus bandwidth from the time column instead: bytes x busFactor / time.
 #include <nlohmann/json.hpp>
