@@ -80,6 +80,18 @@ void FrontierView::setData(const mosaic::SearchResult& result) {
     rebuild();
 }
 
+void FrontierView::setImported(const QList<FrontierMarker>& markers) {
+    m_markers = markers;
+    rebuild();
+}
+
+QList<QScatterSeries*> FrontierView::importedSeries() const {
+    QList<QScatterSeries*> out;
+    for (QScatterSeries* s : m_imported)
+        if (s->isVisible()) out.append(s);
+    return out;
+}
+
 void FrontierView::setPinned(const std::optional<mosaic::SearchResult>& pinned) {
     m_pinned = pinned;
     rebuild();
@@ -158,6 +170,13 @@ void FrontierView::rebuild() {
                     yLo = std::min(yLo, p.loss);
                     yHi = std::max(yHi, p.loss);
                 }
+    for (const FrontierMarker& m : m_markers)
+        if (std::isfinite(m.loss) && std::isfinite(m.sparsity)) {
+            yLo = std::min(yLo, m.loss);
+            yHi = std::max(yHi, m.loss);
+            xLo = std::min(xLo, m.sparsity);
+            xHi = std::max(xHi, m.sparsity);
+        }
     if (!(yHi > yLo)) {
         yLo = std::isfinite(yLo) && yLo < 1e300 ? yLo - 0.05 : 0;
         yHi = yLo + 0.1;
@@ -264,6 +283,47 @@ void FrontierView::rebuild() {
     m_naive->replace(naiveOk ? QList<QPointF>{QPointF(r.computeOptimalS, r.naiveOnClusterLoss)} : QList<QPointF>{});
     for (QLegendMarker* m : chart()->legend()->markers(m_naive)) m->setVisible(naiveOk);
 
+    // Imported models: one labelled marker each (diamond-like rotated square, black edge).
+    while (m_imported.size() < m_markers.size()) {
+        auto* s = new QScatterSeries(this);
+        s->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
+        s->setMarkerSize(15);
+        s->setPointLabelsVisible(true);
+        s->setPointLabelsClipping(false);
+        chart()->addSeries(s);
+        s->attachAxis(m_x);
+        s->attachAxis(m_y);
+        m_imported.append(s);
+    }
+    static const QColor markerColors[] = {QColor(0x00, 0x9E, 0x73), QColor(0xCC, 0x79, 0xA7), QColor(0xF0, 0xE4, 0x42),
+                                          QColor(0x56, 0xB4, 0xE9)};
+    for (qsizetype i = 0; i < m_imported.size(); ++i) {
+        QScatterSeries* s = m_imported[i];
+        const bool on = i < m_markers.size() && std::isfinite(m_markers[i].loss);
+        s->setVisible(on);
+        for (QLegendMarker* lm : chart()->legend()->markers(s)) lm->setVisible(on);
+        if (!on) {
+            s->clear();
+            continue;
+        }
+        const FrontierMarker& m = m_markers[i];
+        const QColor c = markerColors[i % 4];
+        const QColor edge = theme == Theme::Dark ? Qt::white : Qt::black;
+        s->setName(m.extrapolated ? tr("%1 (extrapolated)").arg(m.label) : m.label);
+        s->setColor(c);
+        s->setBorderColor(edge);
+        s->setPen(QPen(edge, 1.4));
+        QString text = m.label;
+        text.replace(QLatin1Char('@'), QStringLiteral("(at)"));  // '@' starts a point-label tag
+        s->setPointLabelsFormat(QStringLiteral("  ") + text);
+        s->setPointLabelsColor(edge);
+        QFont f = s->pointLabelsFont();
+        f.setBold(true);
+        f.setPointSizeF(std::max(9.0, f.pointSizeF()));
+        s->setPointLabelsFont(f);
+        s->replace(QList<QPointF>{QPointF(m.sparsity, m.loss)});
+    }
+
     setNiceRange(m_x, xLo - 0.005, xHi + 0.005, 6);
     chart()->setTitle(cEx.isEmpty() && kEx.isEmpty()
                           ? tr("Loss against sparsity")
@@ -287,6 +347,17 @@ QString FrontierView::csv() const {
         auto num = [](double v) { return std::isfinite(v) ? QString::number(v, 'g', 10) : QString(); };
         out += QStringLiteral("%1,%2,%3,%4,%5\n").arg(num(s), num(cl), num(kl), feas ? QStringLiteral("1") : QStringLiteral("0"),
                                                    ex ? QStringLiteral("1") : QStringLiteral("0"));
+    }
+    if (!m_markers.isEmpty()) {
+        out += QStringLiteral("\nimported_model,sparsity,loss,extrapolated\n");
+        for (const FrontierMarker& m : m_markers) {
+            QString label = m.label;
+            label.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+            out += QStringLiteral("\"%1\",%2,%3,%4\n")
+                       .arg(label, QString::number(m.sparsity, 'g', 10),
+                            std::isfinite(m.loss) ? QString::number(m.loss, 'g', 10) : QString(),
+                            m.extrapolated ? QStringLiteral("1") : QStringLiteral("0"));
+        }
     }
     return out;
 }

@@ -12,6 +12,15 @@ class QValueAxis;
 
 namespace tandem::ui {
 
+/// A model placed on the frontier chart by name (an imported Hugging Face config costed on the
+/// cluster): sparsity S and the Eq. 10 loss it reaches in the window, nats.
+struct FrontierMarker {
+    QString label;        ///< legend entry and the text drawn next to the point
+    double sparsity = 0;  ///< S = 1 - N_act / N_tot (non-embedding)
+    double loss = 0;      ///< nats; a marker with a non-finite loss is not drawn
+    bool extrapolated = false;  ///< outside Eq. 10's fitted range (said in the legend)
+};
+
 /// Two frontiers over the sparsity grid: compute-optimal (fixed model-FLOPs budget, blind to
 /// hardware) and cluster-optimal (best realizable geometry+plan on the cluster and window). Each
 /// optimum is marked; sparsity bins with no feasible geometry are shaded; parts of a curve that
@@ -24,6 +33,11 @@ public:
     void setPinned(const std::optional<mosaic::SearchResult>& pinned);
     /// Rings the selected candidate at (S, loss); nullopt removes the ring.
     void setSelected(const std::optional<QPointF>& point);
+    /// Labelled points of imported models (one scatter series each, named by the label, with
+    /// the label drawn next to the point); an empty list removes them.
+    void setImported(const QList<FrontierMarker>& markers);
+    /// The imported models' series currently shown (tests).
+    QList<QScatterSeries*> importedSeries() const;
     /// The ringed point (tests; empty when none).
     QList<QPointF> selectedPoint() const;
     void applyTheme() override;
@@ -43,6 +57,8 @@ private:
     QScatterSeries* m_clusterOpt = nullptr;
     QScatterSeries* m_naive = nullptr;
     QScatterSeries* m_selected = nullptr;
+    QList<QScatterSeries*> m_imported;
+    QList<FrontierMarker> m_markers;
     std::optional<QPointF> m_selectedPoint;
     QValueAxis* m_x = nullptr;
     QValueAxis* m_y = nullptr;

@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDeadlineTimer>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QKeySequence>
@@ -20,13 +21,17 @@
 #include <QStyle>
 #include <QThread>
 
+#include <nlohmann/json.hpp>
+
 #include "chart_view.h"
 #include "diagnostics_dialog.h"
 #include "job_runner.h"
+#include "loss_fit_view.h"
 #include "moe_workspace.h"
 #include "network_workspace.h"
 #include "palette.h"
 #include "presets.h"
+#include "recovery.h"
 #include "scenario_document.h"
 
 namespace tandem::ui {
@@ -57,6 +62,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_doc, &ScenarioDocument::stateChanged, this, &MainWindow::updateTitle);
     connect(m_network, &NetworkWorkspace::paramsEdited, m_doc, &ScenarioDocument::setMlForMl);
     connect(m_moe, &MoeWorkspace::envelopeEdited, m_doc, &ScenarioDocument::setMosaic);
+    connect(m_network->lossFitPanel(), &LossFitPanel::useFitRequested, this, &MainWindow::applyLossFit);
     for (ChartView* c : allCharts()) connect(c, &ChartView::activated, this, [this](ChartView* v) { m_currentChart = v; });
     auto busy = [this](bool) {
         const bool any = m_network->runner()->isBusy() || m_moe->runner()->isBusy();
@@ -98,6 +104,9 @@ void MainWindow::buildMenus() {
                                                           tr("Tandem scenario (*.json)"));
         if (!path.isEmpty()) saveFile(path);
     });
+    file->addAction(tr("&Import..."), QKeySequence(Qt::CTRL | Qt::Key_I), this, &MainWindow::importDialog)
+        ->setStatusTip(tr("Import a Hugging Face config.json, nccl-tests output, a training loss log or a "
+                          "background load trace"));
     m_recentMenu = file->addMenu(tr("Open &recent"));
     rebuildRecentMenu();
     file->addSeparator();
@@ -178,17 +187,31 @@ void MainWindow::rebuildRecentMenu() {
     m_recentMenu->setEnabled(!files.isEmpty());
 }
 
+namespace {
+/// A Tandem scenario (opened) rather than a file to import: a JSON object with a scenario key.
+bool looksLikeScenario(const QString& path) {
+    if (!path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)) return false;
+    QFile f(path);
+    if (f.size() > (16 << 20) || !f.open(QIODevice::ReadOnly)) return true;  // open reports why
+    const auto j = nlohmann::json::parse(f.readAll().toStdString(), nullptr, false);
+    if (!j.is_object()) return true;
+    if (j.contains("ml_for_ml") || j.contains("mosaic") || j.contains("tandem_scenario_version")) return true;
+    return !(j.contains("model_type") || j.contains("architectures") || j.contains("text_config"));
+}
+}  // namespace
+
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
     const auto urls = event->mimeData()->urls();
-    if (urls.size() == 1 && urls.front().isLocalFile() && urls.front().toLocalFile().endsWith(QLatin1String(".json")))
-        event->acceptProposedAction();
+    if (urls.size() == 1 && urls.front().isLocalFile()) event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {
     const auto urls = event->mimeData()->urls();
     if (urls.size() != 1 || !urls.front().isLocalFile()) return;
     event->acceptProposedAction();
-    if (maybeSave()) openFile(urls.front().toLocalFile());
+    const QString path = urls.front().toLocalFile();
+    if (!looksLikeScenario(path)) importFile(path);
+    else if (maybeSave()) openFile(path);
 }
 
 QList<ChartView*> MainWindow::allCharts() const { return m_network->charts() + m_moe->charts(); }
@@ -202,6 +225,8 @@ ChartView* MainWindow::currentChart() const {
 void MainWindow::setCurrentWorkspace(int index) { m_tabs->setCurrentIndex(index); }
 
 void MainWindow::syncFromDocument() {
+    m_network->clearImports();
+    m_moe->clearImports();
     m_network->setParams(m_doc->scenario().mlForMl);
     m_moe->setEnvelope(m_doc->scenario().mosaic);
     const Scenario& sc = m_doc->scenario();
@@ -224,13 +249,7 @@ bool MainWindow::openFile(const QString& path) {
         addRecentFile(m_doc->filePath());
         return true;
     }
-    auto* dialog = new DiagnosticsDialog(path, diag, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QObject::destroyed, this, [this, dialog]() {
-        if (m_lastDialog == dialog) m_lastDialog = nullptr;
-    });
-    m_lastDialog = dialog;
-    dialog->open();  // window-modal, non-blocking
+    showDiagnostics(path, diag);
     return false;
 }
 
@@ -267,6 +286,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/workspace"), m_tabs->currentIndex());
+    if (m_recovery) m_recovery->finish();  // clean exit: nothing to recover next time
     event->accept();
 }
 

@@ -3,10 +3,16 @@
 // widget per view and routes the scenario between the document and the workspaces.
 #include <QMainWindow>
 
+#include "common/diagnostics.h"
+
 class QAction;
 class QLabel;
 class QMenu;
 class QTabWidget;
+
+namespace tandem::io {
+struct LossFit;
+}
 
 namespace tandem::ui {
 
@@ -14,7 +20,17 @@ class ChartView;
 class DiagnosticsDialog;
 class MoeWorkspace;
 class NetworkWorkspace;
+class RecoveryAutosaver;
 class ScenarioDocument;
+struct ImportedFile;
+struct RecoveryEntry;
+
+/// Where an imported dense model config goes (MoE configs always go to the frontier).
+enum class DenseModelTarget {
+    Ask,         ///< a small dialog asks (interactive use)
+    Foreground,  ///< ML-for-ML foreground job: foreground_parameters = n_total
+    Frontier,    ///< a labelled point on the MoE loss-vs-sparsity chart
+};
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -26,6 +42,27 @@ public:
     bool openFile(const QString& path);
     /// Saves atomically to `path` (canonical JSON); returns false and shows why on failure.
     bool saveFile(const QString& path);
+    /// File > Import (and drag-and-drop of a non-scenario file) [issue 8]. Detects the kind and
+    /// routes it: a model config -> a labelled point on the MoE frontier with its best layout,
+    /// MFU and memory in the side panel (a dense config may instead become the ML-for-ML
+    /// foreground job, per `dense`); an nccl-tests log -> the "Measured collectives" page; a
+    /// loss log -> the "Loss log fit" page (its button sets the progress curve); a load trace
+    /// -> ml_for_ml.trace_file and scenario "trace". A change to the scenario marks the document
+    /// modified (reopen the file to undo); chart overlays (model points, logs) are cleared when
+    /// another scenario is opened. A bad file shows its problems (file, line or JSON path) in
+    /// the DiagnosticsDialog and changes nothing; returns false then (also when cancelled).
+    bool importFile(const QString& path, DenseModelTarget dense = DenseModelTarget::Ask);
+    /// Starts crash recovery: the document is autosaved `debounceMs` after each change while it
+    /// is modified, into `dir` (empty: AppLocalDataLocation/recovery) [issue 7].
+    void enableRecovery(const QString& dir = {}, int debounceMs = 2000);
+    RecoveryAutosaver* recovery() const { return m_recovery; }
+    /// Asks "Recover unsaved changes from <time>?" (Recover / Discard) for each recovery file of
+    /// a session that did not exit cleanly, newest first, until one is recovered. Returns true
+    /// when a scenario was recovered. Needs enableRecovery().
+    bool offerRecovery();
+    /// Loads a recovery file as a modified document that keeps its original file path, then
+    /// deletes that file (this session's autosave takes over). False + `diag` if unreadable.
+    bool recoverFrom(const RecoveryEntry& entry, Diagnostics& diag);
 
     ScenarioDocument* document() const { return m_doc; }
     NetworkWorkspace* networkWorkspace() const { return m_network; }
@@ -59,6 +96,10 @@ private:
     void exportCurrentChart();
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();
+    void showDiagnostics(const QString& path, const Diagnostics& diag);
+    bool applyImport(const ImportedFile& f, DenseModelTarget dense, Diagnostics& diag);
+    void importDialog();
+    void applyLossFit(const io::LossFit& fit);
 
     ScenarioDocument* m_doc;
     NetworkWorkspace* m_network;
@@ -69,6 +110,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QLabel* m_note = nullptr;
     QAction* m_darkAction = nullptr;
+    RecoveryAutosaver* m_recovery = nullptr;
 };
 
 }  // namespace tandem::ui

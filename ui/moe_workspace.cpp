@@ -1,5 +1,7 @@
 #include "moe_workspace.h"
 
+#include <QComboBox>
+#include <QSignalBlocker>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
@@ -7,15 +9,18 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 #include "candidate_table.h"
 #include "frontier_view.h"
+#include "imported_model_card.h"
 #include "job_runner.h"
 #include "layout_heatmap_view.h"
 #include "memory_bar_view.h"
 #include "mfu_view.h"
 #include "moe_controls.h"
+#include "nccl_view.h"
 #include "optimum_card.h"
 #include "step_breakdown_view.h"
 
@@ -42,7 +47,8 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
       m_mfuG(new MfuView(MfuView::Axis::Split, this)), m_table(new CandidateTable(this)),
       m_heatmap(new LayoutHeatmapView(this)), m_breakdown(new StepBreakdownView(this)),
       m_memory(new MemoryBarView(this)), m_card(new OptimumCard(this)), m_status(new QLabel(this)),
-      m_runner(new JobRunner(this)), m_layoutRunner(new JobRunner(this)) {
+      m_importedCard(new ImportedModelCard(this)), m_nccl(new NcclView(this)), m_ncclHardware(new QComboBox(this)),
+      m_ncclPage(new QWidget(this)), m_runner(new JobRunner(this)), m_layoutRunner(new JobRunner(this)) {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* scroll = new QScrollArea(this);
@@ -51,6 +57,7 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
     pl->setContentsMargins(0, 0, 0, 0);
     pl->addWidget(m_controls);
     pl->addWidget(m_card);
+    pl->addWidget(m_importedCard);
     pl->addStretch();
     scroll->setWidget(panel);
     scroll->setWidgetResizable(true);
@@ -67,6 +74,27 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
     m_pages->addTab(split(Qt::Vertical, m_pages,
                           {m_table, split(Qt::Horizontal, m_pages, {m_heatmap, details}, {1, 1})}, {2, 3}),
                     tr("Candidates and layouts"));
+    {
+        auto* nl = new QVBoxLayout(m_ncclPage);
+        nl->setContentsMargins(0, 0, 0, 0);
+        auto* row = new QHBoxLayout;
+        auto* caption = new QLabel(tr("Analytical model of:"), m_ncclPage);
+        row->addWidget(caption);
+        m_ncclHardware->setObjectName(QStringLiteral("ncclHardware"));
+        for (const std::string& name : mosaic::hardwareNames()) m_ncclHardware->addItem(QString::fromStdString(name));
+        m_ncclHardware->setToolTip(tr("Compiled-in hardware whose collective model (NVLink inside a node, the "
+                                      "NIC across nodes) is drawn against the measurement [MODEL.md B4]"));
+        row->addWidget(m_ncclHardware);
+        row->addStretch();
+        nl->addLayout(row);
+        nl->addWidget(m_nccl, 1);
+        m_pages->addTab(m_ncclPage, tr("Measured collectives"));
+        m_pages->setTabToolTip(2, tr("An imported nccl-tests log against the analytical collective model"));
+        m_pages->setTabVisible(2, false);
+        connect(m_ncclHardware, &QComboBox::currentTextChanged, this, [this](const QString& name) {
+            if (m_nccl->hasData() && !name.isEmpty()) m_nccl->setHardware(mosaic::builtinHardware(name.toStdString()));
+        });
+    }
     m_pages->setTabToolTip(0, tr("Loss against sparsity under both assumptions, MFU against S and G "
                                  "[2608.10605 Fig. 1, Sec. 5, 7]"));
     m_pages->setTabToolTip(1, tr("Ranked candidates; PP x EP layouts of the selected geometry (click one), its "
@@ -111,7 +139,52 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
 }
 
 QList<ChartView*> MoeWorkspace::charts() const {
-    return {m_frontier, m_mfuS, m_mfuG, m_heatmap, m_breakdown, m_memory};
+    QList<ChartView*> out{m_frontier, m_mfuS, m_mfuG, m_heatmap, m_breakdown, m_memory};
+    if (m_nccl->hasData()) out.append(m_nccl);
+    return out;
+}
+
+void MoeWorkspace::addImportedModel(const ImportedModel& m) {
+    auto same = std::find_if(m_importedModels.begin(), m_importedModels.end(),
+                             [&](const ImportedModel& x) { return x.label == m.label; });
+    if (same != m_importedModels.end()) *same = m;
+    else m_importedModels.push_back(m);
+    recompute();
+}
+
+void MoeWorkspace::setNcclImport(const io::NcclImport& imp, const QString& label) {
+    // The hardware the file name names, else the scenario's.
+    const QString lower = label.toLower();
+    QString hw;
+    const std::pair<const char*, const char*> guesses[] = {
+        {"gb200", "gb200-nvl72"}, {"h100", "h100"}, {"h200", "h200"}, {"a100", "a100"}, {"b200", "p6-b200"}};
+    for (const auto& [token, name] : guesses)
+        if (lower.contains(QLatin1String(token)) && m_ncclHardware->findText(QLatin1String(name)) >= 0) {
+            hw = QLatin1String(name);
+            break;
+        }
+    if (hw.isEmpty() && m_envelope && m_ncclHardware->findText(QString::fromStdString(m_envelope->hardware.name)) >= 0)
+        hw = QString::fromStdString(m_envelope->hardware.name);
+    if (hw.isEmpty()) hw = m_ncclHardware->itemText(0);
+    const mosaic::Hardware hardware = mosaic::builtinHardware(hw.toStdString());
+    m_nccl->setData(imp, label, hardware);
+    {
+        const QSignalBlocker block(m_ncclHardware);
+        m_ncclHardware->setCurrentText(hw);
+    }
+    m_pages->setTabVisible(2, true);
+    m_pages->setCurrentIndex(2);
+}
+
+void MoeWorkspace::clearImports() {
+    const bool hadModels = !m_importedModels.empty();
+    m_importedModels.clear();
+    m_importedPoints.clear();
+    m_frontier->setImported({});
+    m_importedCard->setModels({}, std::nullopt, 0);
+    if (m_nccl->hasData()) m_nccl->setData({}, QString(), mosaic::builtinHardware(m_ncclHardware->itemText(0).toStdString()));
+    m_pages->setTabVisible(2, false);
+    if (hadModels) recompute();
 }
 
 void MoeWorkspace::applyTheme() {
@@ -132,10 +205,12 @@ void MoeWorkspace::setEnvelope(const std::optional<mosaic::Envelope>& e) {
 void MoeWorkspace::recompute() {
     if (!m_envelope) return;
     const mosaic::Envelope e = *m_envelope;  // the worker owns its copy
-    m_runner->submit([e](const tandem::CancelFlag* cancel) -> std::any {
+    const std::vector<ImportedModel> imported = m_importedModels;
+    m_runner->submit([e, imported](const tandem::CancelFlag* cancel) -> std::any {
         MoeOutput out;
         out.result = mosaic::search(e, cancel);
         out.envelope = e;
+        for (const ImportedModel& m : imported) out.imported.push_back(evaluateImportedModel(m, e));
         if (out.result.optimum >= 0)
             out.optimumCells = layoutCells(out.result.candidates[static_cast<size_t>(out.result.optimum)].geometry, e);
         return out;
@@ -150,7 +225,16 @@ void MoeWorkspace::showResult(const MoeOutput& out) {
     m_cells = out.optimumCells;
     m_cellsFor = r.optimum;
     m_layoutCell = -1;
+    m_importedPoints = out.imported;
+    QList<FrontierMarker> markers;
+    for (const ImportedModelPoint& p : m_importedPoints)
+        markers.append({p.label, p.geometry.sparsity, p.loss, p.extrapolated});
+    m_frontier->setImported(markers);
     m_frontier->setData(r);
+    m_importedCard->setModels(m_importedPoints,
+                              r.optimum >= 0 ? std::optional<mosaic::Candidate>(r.candidates[static_cast<size_t>(r.optimum)])
+                                             : std::nullopt,
+                              r.deviceMemoryGB);
     m_mfuS->setData(r, out.envelope.frontierSparsity, m_selected);
     m_mfuG->setData(r, out.envelope.frontierSparsity, m_selected);
     m_table->setCandidates(r.candidates, m_selected);

@@ -4,10 +4,13 @@
 
 #include <optional>
 
+#include "imported_model.h"
+#include "io/nccl_tests.h"
 #include "layout_cells.h"
 #include "mosaic/envelope.h"
 #include "mosaic/search.h"
 
+class QComboBox;
 class QLabel;
 class QTabWidget;
 
@@ -16,7 +19,9 @@ namespace tandem::ui {
 class CandidateTable;
 class ChartView;
 class FrontierView;
+class ImportedModelCard;
 class JobRunner;
+class NcclView;
 class LayoutHeatmapView;
 class MemoryBarView;
 class MfuView;
@@ -30,6 +35,7 @@ struct MoeOutput {
     mosaic::SearchResult result;
     mosaic::Envelope envelope;
     LayoutCells optimumCells;
+    std::vector<ImportedModelPoint> imported;  ///< imported models costed on the same envelope
 };
 
 /// Assembles the MOSAIC side panel (controls, the selected candidate's card) and two chart
@@ -69,6 +75,21 @@ public:
     std::optional<mosaic::Candidate> shownCandidate() const;
     void applyTheme();
 
+    /// Adds an imported model (a model with the same label is replaced); it is costed on the
+    /// envelope with every search and drawn on the frontier with its label.
+    void addImportedModel(const ImportedModel& m);
+    /// Shows an nccl-tests log on the "Measured collectives" page (made visible), against the
+    /// compiled-in hardware its file name names (H100, A100, GB200, ...) or the envelope's.
+    void setNcclImport(const io::NcclImport& imp, const QString& label);
+    /// Removes every imported model and log (a new scenario was opened).
+    void clearImports();
+    const std::vector<ImportedModel>& importedModels() const { return m_importedModels; }
+    /// The imported models as costed by the last search shown.
+    const std::vector<ImportedModelPoint>& importedPoints() const { return m_importedPoints; }
+    ImportedModelCard* importedCard() const { return m_importedCard; }
+    NcclView* ncclView() const { return m_nccl; }
+    QComboBox* ncclHardwareBox() const { return m_ncclHardware; }
+
 signals:
     void envelopeEdited(const tandem::mosaic::Envelope& e);
     void resultsShown();
@@ -97,6 +118,12 @@ private:
     MemoryBarView* m_memory;
     OptimumCard* m_card;
     QLabel* m_status;
+    ImportedModelCard* m_importedCard;
+    NcclView* m_nccl;
+    QComboBox* m_ncclHardware;
+    QWidget* m_ncclPage;
+    std::vector<ImportedModel> m_importedModels;
+    std::vector<ImportedModelPoint> m_importedPoints;
     JobRunner* m_runner;
     JobRunner* m_layoutRunner;
 };

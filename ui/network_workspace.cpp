@@ -15,6 +15,7 @@
 #include "job_runner.h"
 #include "labeled_slider.h"
 #include "loss_curve_view.h"
+#include "loss_fit_view.h"
 #include "network_controls.h"
 #include "sweep_crossing_view.h"
 #include "sweep_view.h"
@@ -27,7 +28,8 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
       m_sweep(new SweepView(this)), m_sweepCrossing(new SweepCrossingView(this)),
       m_timeline(new ComboTimelineView(this)), m_dpShareTime(new DpShareTimeView(this)),
       m_load(new BackgroundLoadView(this)), m_sweepRunner(new JobRunner(this)), m_loss(new LossCurveView(this)),
-      m_firstCrossing(new FirstCrossingView(this)), m_status(new QLabel(this)), m_runner(new JobRunner(this)) {
+      m_firstCrossing(new FirstCrossingView(this)), m_status(new QLabel(this)), m_lossFit(new LossFitPanel(this)),
+      m_runner(new JobRunner(this)) {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* scroll = new QScrollArea(this);
@@ -65,6 +67,9 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
     m_pages->setTabToolTip(1, tr("Knob combination per adaptive policy, exposed DP share and background load "
                                  "over time [2608.06046 Sec. 2.4, 3.2]"));
     m_pages->setTabToolTip(2, tr("Scenario 1 over every N of the sweep [2608.06046 Fig. 2a, Table 3]"));
+    m_pages->addTab(m_lossFit, tr("Loss log fit"));
+    m_pages->setTabToolTip(3, tr("An imported training loss log and the progress curve fitted to it [MODEL.md A4]"));
+    m_pages->setTabVisible(3, false);
 
     auto* right = new QWidget(this);
     auto* rl = new QVBoxLayout(right);
@@ -108,7 +113,20 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
 }
 
 QList<ChartView*> NetworkWorkspace::charts() const {
-    return {m_loss, m_firstCrossing, m_timeline, m_dpShareTime, m_load, m_sweepCrossing, m_sweep};
+    QList<ChartView*> out{m_loss, m_firstCrossing, m_timeline, m_dpShareTime, m_load, m_sweepCrossing, m_sweep};
+    if (m_lossFit->view()->hasData()) out.append(m_lossFit->view());
+    return out;
+}
+
+void NetworkWorkspace::setLossImport(const io::LossLog& log, const io::LossFit& fit, const QString& label) {
+    m_lossFit->setData(log, fit, label);
+    m_pages->setTabVisible(3, true);
+    m_pages->setCurrentIndex(3);
+}
+
+void NetworkWorkspace::clearImports() {
+    m_lossFit->view()->clearData();
+    m_pages->setTabVisible(3, false);
 }
 
 void NetworkWorkspace::showSweep() {

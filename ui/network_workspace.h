@@ -4,6 +4,8 @@
 
 #include <optional>
 
+#include "io/loss_fit.h"
+#include "io/loss_log.h"
 #include "mlforml/params.h"
 #include "mlforml/simulate.h"
 
@@ -19,6 +21,7 @@ class DpShareTimeView;
 class FirstCrossingView;
 class JobRunner;
 class LossCurveView;
+class LossFitPanel;
 class NetworkControls;
 class SweepCrossingView;
 class SweepView;
@@ -57,6 +60,11 @@ public:
     void applyPresetView(int shownN, int targetIndex, bool updatesAxis);
     /// Re-applies the theme to every chart.
     void applyTheme();
+    /// Shows an imported loss log and its fit on the "Loss log fit" page (made visible).
+    void setLossImport(const io::LossLog& log, const io::LossFit& fit, const QString& label);
+    /// Hides the loss-log page (a new scenario was opened).
+    void clearImports();
+    LossFitPanel* lossFitPanel() const { return m_lossFit; }
 
 signals:
     /// The user changed an engine input; the scenario document should take `p`.
@@ -88,6 +96,7 @@ private:
     LossCurveView* m_loss;
     FirstCrossingView* m_firstCrossing;
     QLabel* m_status;
+    LossFitPanel* m_lossFit;
     JobRunner* m_runner;
 };
 

@@ -30,6 +30,19 @@ void reveal(QWidget* w) {
     QApplication::processEvents();
 }
 
+/// Applies `imports` in order; prints the problems of the first bad one and returns false.
+bool applyImports(MainWindow& w, const QStringList& imports) {
+    for (const QString& path : imports) {
+        if (w.importFile(path, DenseModelTarget::Foreground)) continue;
+        if (DiagnosticsDialog* d = w.lastDiagnosticsDialog())
+            for (int i = 0; i < d->rowCount(); ++i) std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(d->rowText(i)));
+        else
+            std::fprintf(stderr, "%s: not imported\n", qPrintable(path));
+        return false;
+    }
+    return true;
+}
+
 bool loadInto(MainWindow& w, const QString& scenarioPath) {
     if (scenarioPath.isEmpty()) return true;
     Diagnostics diag(QFileInfo(scenarioPath).fileName().toStdString());
@@ -48,7 +61,7 @@ int presetIndex(const QString& id) {
 }
 
 int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab, const QSize& size, int preset,
-                     int page) {
+                     int page, const QStringList& imports) {
     MainWindow w;
     if (preset >= 0) {
         w.applyPreset(preset, false);
@@ -56,6 +69,7 @@ int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab
     } else if (!loadInto(w, scenarioPath)) {
         return 2;
     }
+    if (!applyImports(w, imports)) return 2;
     w.setCurrentWorkspace(std::max(0, tab));
     QTabWidget* pages = tab == 1 ? w.moeWorkspace()->pages() : w.networkWorkspace()->pages();
     if (page >= 0 && page < pages->count()) pages->setCurrentIndex(page);
@@ -74,11 +88,13 @@ int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab
     return 0;
 }
 
-int exportAllCharts(const QString& dir, const QString& scenarioPath, const QString& prefix, int preset) {
+int exportAllCharts(const QString& dir, const QString& scenarioPath, const QString& prefix, int preset,
+                    const QStringList& imports) {
     if (preset == -2) {
         int rc = 0;
         const QList<Preset> list = allPresets();
-        for (int i = 0; i < list.size(); ++i) rc = std::max(rc, exportAllCharts(dir, {}, list[i].id + QLatin1Char('-'), i));
+        for (int i = 0; i < list.size(); ++i)
+            rc = std::max(rc, exportAllCharts(dir, {}, list[i].id + QLatin1Char('-'), i, imports));
         return rc;
     }
     if (!QDir().mkpath(dir)) {
@@ -88,6 +104,7 @@ int exportAllCharts(const QString& dir, const QString& scenarioPath, const QStri
     MainWindow w;
     if (preset >= 0) w.applyPreset(preset, false);
     else if (!loadInto(w, scenarioPath)) return 2;
+    if (!applyImports(w, imports)) return 2;
     w.resize(1280, 800);
     w.show();
     if (!w.waitForResults(120000)) {

@@ -2,6 +2,7 @@
 // Display-less renders used by `tandem --screenshot` and `tandem --export-charts`.
 #include <QSize>
 #include <QString>
+#include <QStringList>
 
 namespace tandem::ui {
 
@@ -10,14 +11,18 @@ namespace tandem::ui {
 /// Returns 0 on success; prints the reason to stderr and returns 2 (bad scenario) or 1.
 /// `preset` >= 0 applies that entry of allPresets() instead of a scenario file; `page` selects
 /// the workspace's chart page (0 = first).
+/// `imports` are applied in order after the scenario (MainWindow::importFile; a dense model
+/// config becomes the foreground job); a bad import prints its problems and returns 2.
 int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab, const QSize& size,
-                     int preset = -1, int page = 0);
+                     int preset = -1, int page = 0, const QStringList& imports = {});
 
 /// Renders every chart of both workspaces for `scenarioPath` into `dir` as PNG (plus CSV),
 /// named `<prefix><chart>.png`. Returns 0 on success, 2 for a bad scenario, 1 otherwise.
 /// `preset` >= 0 applies that preset instead and exports its workspace's charts only; -2 exports
 /// every preset, each with prefix "<id>-".
-int exportAllCharts(const QString& dir, const QString& scenarioPath, const QString& prefix = {}, int preset = -1);
+/// `imports` as for renderScreenshot (charts of imported logs are exported too).
+int exportAllCharts(const QString& dir, const QString& scenarioPath, const QString& prefix = {}, int preset = -1,
+                    const QStringList& imports = {});
 
 /// Index of the preset with `id` in allPresets(), or -1.
 int presetIndex(const QString& id);

@@ -64,11 +64,18 @@ void ScenarioDocument::reset(const Scenario& s, const QString& path) {
 void ScenarioDocument::setMlForMl(const mlforml::Params& p) {
     m_scenario.mlForMl = p;
     setModified(true);
+    emit contentChanged();
 }
 
 void ScenarioDocument::setMosaic(const mosaic::Envelope& e) {
     m_scenario.mosaic = e;
     setModified(true);
+    emit contentChanged();
+}
+
+void ScenarioDocument::markModified() {
+    setModified(true);
+    emit contentChanged();
 }
 
 void ScenarioDocument::setModified(bool m) {

@@ -38,12 +38,16 @@ public:
     /// Edits from the controls: replace one part and mark the document modified.
     void setMlForMl(const mlforml::Params& p);
     void setMosaic(const mosaic::Envelope& e);
+    /// Marks the document modified (an import or a recovered scenario) and emits contentChanged().
+    void markModified();
 
 signals:
     /// A whole new scenario arrived (open, preset, new): views must re-read every control.
     void scenarioReplaced();
     /// The modified flag or the file path changed (window title, Save action).
     void stateChanged();
+    /// The scenario's content was edited (every edit, not only the first): crash recovery.
+    void contentChanged();
 
 private:
     void setModified(bool m);

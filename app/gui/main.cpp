@@ -4,6 +4,9 @@
 //   tandem --export-charts DIR [SCENARIO.json | --preset ID|all]
 //   tandem --bench-gui [--json] [--moves N]
 //   tandem --write-default-scenario FILE
+// --import FILE (repeatable) imports a model config, nccl-tests log, loss log or load trace
+// after the scenario is loaded, in the window and before --screenshot / --export-charts.
+// An interactive start autosaves unsaved changes and offers to recover them after a crash.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -67,6 +70,13 @@ int main(int argc, char** argv) {
                                           QStringLiteral("Write the built-in default scenario (canonical JSON) to FILE "
                                                          "and exit (regenerates resources/scenarios/default.json)."),
                                           QStringLiteral("FILE"));
+    const QCommandLineOption importOpt(
+        QStringLiteral("import"),
+        QStringLiteral("Import FILE after loading the scenario (repeatable): a Hugging Face config.json, nccl-tests "
+                       "output, a loss log or a load trace; applied before --screenshot / --export-charts "
+                       "(a dense model config becomes the ML-for-ML foreground job)."),
+        QStringLiteral("FILE"));
+    parser.addOption(importOpt);
     parser.addOption(writeDefault);
     parser.addOption(benchGui);
     parser.addOption(json);
@@ -80,6 +90,7 @@ int main(int argc, char** argv) {
     parser.process(app);
     const QStringList args = parser.positionalArguments();
     const QString scenario = args.isEmpty() ? QString() : args.front();
+    const QStringList imports = parser.values(importOpt);
 
     int presetIndex = -1;
     if (parser.isSet(preset)) {
@@ -112,7 +123,7 @@ int main(int argc, char** argv) {
             return 2;
         }
         return tandem::ui::renderScreenshot(parser.value(screenshot), scenario, tabIndex, sz,
-                                            presetIndex, parser.value(page).toInt());
+                                            presetIndex, parser.value(page).toInt(), imports);
     }
     if (parser.isSet(writeDefault)) {
         QSaveFile out(parser.value(writeDefault));
@@ -127,10 +138,14 @@ int main(int argc, char** argv) {
     if (parser.isSet(benchGui))
         return tandem::ui::runGuiBench(sinceMain, parser.isSet(json), std::max(1, parser.value(moves).toInt()));
     if (parser.isSet(exportCharts))
-        return tandem::ui::exportAllCharts(parser.value(exportCharts), scenario, {}, presetIndex);
+        return tandem::ui::exportAllCharts(parser.value(exportCharts), scenario, {}, presetIndex, imports);
 
     tandem::ui::MainWindow window;
-    if (!scenario.isEmpty()) window.openFile(scenario);
+    window.enableRecovery();
+    if (presetIndex >= 0) window.applyPreset(presetIndex, false);
+    else if (!scenario.isEmpty()) window.openFile(scenario);
     window.show();
+    window.offerRecovery();
+    for (const QString& path : imports) window.importFile(path);
     return app.exec();
 }

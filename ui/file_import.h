@@ -1,0 +1,49 @@
+#pragma once
+// File > Import: reads a user file (Hugging Face config.json, nccl-tests output, training loss
+// log, background load trace), detects its kind like `tandem-cli inspect` and validates it
+// [issue 8]. No widgets here: the main window routes the result to the workspaces.
+#include <QString>
+
+#include <optional>
+
+#include "common/diagnostics.h"
+#include "io/hf_config.h"
+#include "io/load_trace.h"
+#include "io/loss_fit.h"
+#include "io/loss_log.h"
+#include "io/nccl_tests.h"
+
+namespace tandem::ui {
+
+/// What an imported file turned out to be (io::inspectFile's detection).
+enum class ImportKind { ModelConfig, NcclTests, LossLog, LoadTrace };
+
+/// One imported file, validated; exactly the member of its kind is set.
+struct ImportedFile {
+    QString path;   ///< absolute path of the file
+    QString label;  ///< short name for charts, e.g. "Mixtral-8x7B" (see importLabel)
+    ImportKind kind = ImportKind::ModelConfig;
+    std::optional<io::ModelImport> model;  ///< ModelConfig
+    std::optional<io::NcclImport> nccl;    ///< NcclTests (at least one curve)
+    std::optional<io::LossLog> lossLog;    ///< LossLog
+    std::optional<io::LossFit> lossFit;    ///< LossLog: the fit of lossLog->preferred()
+    std::optional<io::LoadTrace> trace;    ///< LoadTrace
+};
+
+/// Reads `path`, detects its kind with io::inspectFile and imports it with the matching
+/// importer. A background load trace is also checked with the ML-for-ML engine's own reader
+/// (CSV time_s,bytes_per_s), since the engine reads the file again when it runs.
+/// Errors go to `diag` (constructed with the file name by the caller) with the JSON path or the
+/// line and the reason: unreadable file, unknown kind, a Tandem scenario (open it instead), any
+/// importer error, a loss log whose series cannot be fitted. Returns std::nullopt on any error.
+std::optional<ImportedFile> readImport(const QString& path, Diagnostics& diag);
+
+/// Short label of a file for legends and cards: the file name without ".json", ".config",
+/// ".txt", ".csv" and a trailing version tag like "-v0.1" ("Mixtral-8x7B-v0.1.config.json" ->
+/// "Mixtral-8x7B"); a file named plain "config.json" takes its folder's name.
+QString importLabel(const QString& path);
+
+/// Kind name for messages: "model config", "nccl-tests log", "loss log", "load trace".
+QString importKindName(ImportKind k);
+
+}  // namespace tandem::ui

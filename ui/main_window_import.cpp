@@ -1,0 +1,167 @@
+// MainWindow: File > Import and drag-and-drop of user files [issue 8]. Detection and validation
+// live in file_import.cpp; this file routes a validated import to the document and workspaces.
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QStatusBar>
+
+#include <nlohmann/json.hpp>
+
+#include "diagnostics_dialog.h"
+#include "file_import.h"
+#include "imported_model.h"
+#include "loss_fit_view.h"
+#include "main_window.h"
+#include "mlforml/progress.h"
+#include "moe_workspace.h"
+#include "network_workspace.h"
+#include "optimum_card.h"
+#include "scenario_document.h"
+
+namespace tandem::ui {
+
+namespace {
+/// The whole scenario through the validation layer (what a save -> open would report).
+bool validScenario(const Scenario& s, Diagnostics& diag) {
+    Diagnostics check(diag.file());
+    parseScenario(scenarioToJson(s), check);
+    for (const Issue& i : check.items()) diag.error(i.path, i.message);
+    return check.ok();
+}
+}  // namespace
+
+void MainWindow::showDiagnostics(const QString& path, const Diagnostics& diag) {
+    auto* dialog = new DiagnosticsDialog(path, diag, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QObject::destroyed, this, [this, dialog]() {
+        if (m_lastDialog == dialog) m_lastDialog = nullptr;
+    });
+    m_lastDialog = dialog;
+    dialog->open();  // window-modal, non-blocking
+}
+
+void MainWindow::importDialog() {
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Import"), QFileInfo(m_doc->filePath()).path(),
+        tr("Model configs, nccl-tests logs, loss logs, load traces (*.json *.txt *.log *.csv *.tsv);;All files (*)"));
+    if (!path.isEmpty()) importFile(path);
+}
+
+bool MainWindow::importFile(const QString& path, DenseModelTarget dense) {
+    Diagnostics diag(QFileInfo(path).fileName().toStdString());
+    const std::optional<ImportedFile> f = readImport(path, diag);
+    if (!f || !applyImport(*f, dense, diag)) {
+        if (!diag.ok()) showDiagnostics(path, diag);
+        return false;
+    }
+    return true;
+}
+
+bool MainWindow::applyImport(const ImportedFile& f, DenseModelTarget dense, Diagnostics& diag) {
+    switch (f.kind) {
+        case ImportKind::ModelConfig: {
+            const io::ModelImport& m = *f.model;
+            const bool isDense = m.geometry.experts == 0 || m.geometry.moeLayers == 0;
+            DenseModelTarget target = isDense ? dense : DenseModelTarget::Frontier;
+            if (target == DenseModelTarget::Ask) {
+                QMessageBox box(QMessageBox::Question, tr("Import dense model"),
+                                tr("%1 is a dense model (%2 parameters). Use it as the ML-for-ML foreground job "
+                                   "(its gradient is %2 values per sync), or show it on the MoE loss-vs-sparsity "
+                                   "chart (S = 0)?")
+                                    .arg(f.label, formatCount(double(m.counts.total))),
+                                QMessageBox::Cancel, this);
+                QPushButton* fg = box.addButton(tr("Foreground job"), QMessageBox::AcceptRole);
+                QPushButton* fr = box.addButton(tr("MoE chart"), QMessageBox::AcceptRole);
+                box.setDefaultButton(fg);
+                box.exec();
+                if (box.clickedButton() == fg) target = DenseModelTarget::Foreground;
+                else if (box.clickedButton() == fr) target = DenseModelTarget::Frontier;
+                else return false;  // cancelled: nothing changes, no diagnostics
+            }
+            if (target == DenseModelTarget::Foreground) {
+                if (!m_doc->scenario().mlForMl) {
+                    diag.error("$.ml_for_ml", "the scenario has no ml_for_ml section to take a foreground job");
+                    return false;
+                }
+                Scenario s = m_doc->scenario();
+                s.mlForMl->foregroundModel = f.label.toStdString();
+                s.mlForMl->foregroundParameters = double(m.counts.total);
+                if (!validScenario(s, diag)) return false;
+                m_doc->setMlForMl(*s.mlForMl);
+                m_network->setParams(s.mlForMl);
+                setCurrentWorkspace(0);
+                statusBar()->showMessage(tr("%1 is the foreground job: %2 gradient values per sync")
+                                             .arg(f.label, formatCount(double(m.counts.total))),
+                                         6000);
+                return true;
+            }
+            if (!m_doc->scenario().mosaic) {
+                diag.error("$.mosaic", "the scenario has no mosaic section (no cluster to cost the model on)");
+                return false;
+            }
+            const ImportedModel im = mosaicGeometry(m, f.label);
+            if (im.geometry.layers < 1 || im.geometry.dModel < 1 || im.geometry.nHead < 1 || !(im.geometry.nTot > 0)) {
+                diag.error("$", "the config has no usable geometry (layers, hidden size, heads)");
+                return false;
+            }
+            m_moe->addImportedModel(im);
+            m_moe->pages()->setCurrentIndex(0);
+            setCurrentWorkspace(1);
+            statusBar()->showMessage(tr("Imported %1: S = %2, costed on the scenario's cluster")
+                                         .arg(f.label)
+                                         .arg(m.counts.sparsity, 0, 'f', 3),
+                                     6000);
+            return true;
+        }
+        case ImportKind::NcclTests:
+            m_moe->setNcclImport(*f.nccl, f.label);
+            setCurrentWorkspace(1);
+            statusBar()->showMessage(tr("Imported %1: %n bus-bandwidth curve(s)", nullptr, int(f.nccl->curves.size()))
+                                         .arg(f.label),
+                                     6000);
+            return true;
+        case ImportKind::LossLog:
+            m_network->setLossImport(*f.lossLog, *f.lossFit, f.label);
+            m_network->lossFitPanel()->setUsable(m_doc->scenario().mlForMl.has_value(),
+                                                 tr("The scenario has no ml_for_ml section."));
+            setCurrentWorkspace(0);
+            statusBar()->showMessage(tr("Imported %1: fitted, RMSE %2").arg(f.label).arg(f.lossFit->rmse, 0, 'g', 3), 6000);
+            return true;
+        case ImportKind::LoadTrace: {
+            if (!m_doc->scenario().mlForMl) {
+                diag.error("$.ml_for_ml", "the scenario has no ml_for_ml section to take a background trace");
+                return false;
+            }
+            Scenario s = m_doc->scenario();
+            s.mlForMl->traceFile = f.path.toStdString();
+            s.mlForMl->scenario = "trace";
+            if (!validScenario(s, diag)) return false;
+            m_doc->setMlForMl(*s.mlForMl);
+            m_network->setParams(s.mlForMl);
+            setCurrentWorkspace(0);
+            statusBar()->showMessage(tr("Background load from %1 (scenario \"trace\")").arg(f.path), 6000);
+            return true;
+        }
+    }
+    return false;
+}
+
+void MainWindow::applyLossFit(const io::LossFit& fit) {
+    if (!m_doc->scenario().mlForMl) return;
+    Scenario s = m_doc->scenario();
+    mlforml::applyFittedLossCurve(*s.mlForMl, fit.lInf, fit.a, fit.alpha, fit.s0);
+    Diagnostics diag("loss fit");
+    if (!validScenario(s, diag)) {
+        showDiagnostics(tr("loss fit"), diag);
+        return;
+    }
+    m_doc->setMlForMl(*s.mlForMl);
+    m_network->setParams(s.mlForMl);
+    statusBar()->showMessage(tr("Progress curve replaced by the fit (L_inf %1, alpha %2)")
+                                 .arg(fit.lInf, 0, 'f', 3)
+                                 .arg(fit.alpha, 0, 'f', 3),
+                             6000);
+}
+
+}  // namespace tandem::ui

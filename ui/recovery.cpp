@@ -1,0 +1,166 @@
+#include "recovery.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QLockFile>
+#include <QSaveFile>
+#include <QStandardPaths>
+#include <QTimer>
+#include <QUuid>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+#include "scenario_document.h"
+
+namespace tandem::ui {
+
+namespace {
+const char* kPrefix = "session-";
+
+QString lockPathOf(const QString& recoveryFile) {
+    QString p = recoveryFile;
+    if (p.endsWith(QLatin1String(".json"))) p.chop(5);
+    return p + QStringLiteral(".lock");
+}
+}  // namespace
+
+RecoveryStore::RecoveryStore(const QString& dir)
+    : m_dir(dir.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) +
+                                QStringLiteral("/recovery")
+                          : dir),
+      m_id(QUuid::createUuid().toString(QUuid::WithoutBraces).left(8) + QLatin1Char('-') +
+           QString::number(QCoreApplication::applicationPid())) {}
+
+RecoveryStore::~RecoveryStore() = default;
+
+QString RecoveryStore::sessionFile() const {
+    return QDir(m_dir).filePath(QLatin1String(kPrefix) + m_id + QStringLiteral(".json"));
+}
+
+bool RecoveryStore::begin(QString* error) {
+    if (m_lock) return true;
+    if (!QDir().mkpath(m_dir)) {
+        if (error) *error = QCoreApplication::translate("Recovery", "cannot create %1").arg(m_dir);
+        return false;
+    }
+    auto lock = std::make_unique<QLockFile>(lockPathOf(sessionFile()));
+    lock->setStaleLockTime(0);  // held for the whole session: only a dead owner makes it stale
+    if (!lock->tryLock(0)) {
+        if (error) *error = QCoreApplication::translate("Recovery", "cannot lock %1").arg(lockPathOf(sessionFile()));
+        return false;
+    }
+    m_lock = std::move(lock);
+    return true;
+}
+
+bool RecoveryStore::write(const Scenario& s, const QString& originalPath, QString* error) {
+    if (!begin(error)) return false;
+    nlohmann::ordered_json j;
+    j["tandem_recovery"] = 1;
+    j["original_path"] = originalPath.toStdString();
+    j["saved_utc"] = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toStdString();
+    j["scenario"] = nlohmann::ordered_json::parse(scenarioToJson(s));
+    const std::string text = j.dump(2) + "\n";
+    QSaveFile f(sessionFile());
+    if (!f.open(QIODevice::WriteOnly) || f.write(text.data(), qint64(text.size())) != qint64(text.size()) ||
+        !f.commit()) {
+        if (error) *error = QCoreApplication::translate("Recovery", "cannot write %1: %2").arg(sessionFile(), f.errorString());
+        return false;
+    }
+    return true;
+}
+
+void RecoveryStore::clear() { QFile::remove(sessionFile()); }
+
+QList<RecoveryEntry> RecoveryStore::orphans() const {
+    QList<RecoveryEntry> out;
+    const QDir dir(m_dir);
+    const QStringList files =
+        dir.entryList({QLatin1String(kPrefix) + QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+    for (const QString& name : files) {
+        const QString file = dir.filePath(name);
+        if (file == sessionFile()) continue;
+        QLockFile probe(lockPathOf(file));
+        probe.setStaleLockTime(0);
+        if (!probe.tryLock(0)) continue;  // its session is still running
+        probe.unlock();                   // (removes the probe's lock file again)
+        RecoveryEntry e;
+        e.file = file;
+        QFile f(file);
+        if (f.open(QIODevice::ReadOnly)) {
+            const auto j = nlohmann::json::parse(f.readAll().toStdString(), nullptr, false);
+            if (j.is_object()) {
+                if (j.contains("original_path") && j["original_path"].is_string())
+                    e.originalPath = QString::fromStdString(j["original_path"].get<std::string>());
+                if (j.contains("saved_utc") && j["saved_utc"].is_string())
+                    e.savedAt = QDateTime::fromString(QString::fromStdString(j["saved_utc"].get<std::string>()),
+                                                      Qt::ISODateWithMs);
+            }
+        }
+        if (!e.savedAt.isValid()) e.savedAt = QFileInfo(file).lastModified().toUTC();
+        out.append(e);
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const RecoveryEntry& a, const RecoveryEntry& b) { return a.savedAt > b.savedAt; });
+    return out;
+}
+
+std::optional<Scenario> RecoveryStore::read(const RecoveryEntry& e, Diagnostics& diag) {
+    QFile f(e.file);
+    if (!f.open(QIODevice::ReadOnly)) {
+        diag.error("$", "cannot open the recovery file: " + f.errorString().toStdString());
+        return std::nullopt;
+    }
+    const auto j = nlohmann::json::parse(f.readAll().toStdString(), nullptr, false);
+    if (!j.is_object() || !j.contains("scenario") || !j["scenario"].is_object()) {
+        diag.error("$.scenario", "the recovery file is incomplete (no scenario object)");
+        return std::nullopt;
+    }
+    return parseScenario(j["scenario"].dump(), diag);
+}
+
+void RecoveryStore::remove(const RecoveryEntry& e) {
+    QFile::remove(e.file);
+    QFile::remove(lockPathOf(e.file));
+}
+
+RecoveryAutosaver::RecoveryAutosaver(ScenarioDocument* doc, const QString& dir, int debounceMs, QObject* parent)
+    : QObject(parent), m_doc(doc), m_store(dir), m_timer(new QTimer(this)) {
+    m_timer->setSingleShot(true);
+    m_timer->setInterval(debounceMs);
+    connect(m_timer, &QTimer::timeout, this, [this]() { saveNow(); });
+    connect(doc, &ScenarioDocument::contentChanged, this, &RecoveryAutosaver::onChanged);
+    connect(doc, &ScenarioDocument::stateChanged, this, &RecoveryAutosaver::onChanged);
+}
+
+void RecoveryAutosaver::onChanged() {
+    if (m_doc->isModified()) {
+        m_timer->start();  // restarts: one write ~debounce after the last change
+    } else {
+        m_timer->stop();
+        m_store.clear();
+    }
+}
+
+bool RecoveryAutosaver::saveNow() {
+    m_timer->stop();
+    if (!m_doc->isModified()) {
+        m_store.clear();
+        return true;
+    }
+    if (!m_store.write(m_doc->scenario(), m_doc->filePath(), &m_error)) return false;
+    ++m_writes;
+    emit written(m_store.sessionFile());
+    return true;
+}
+
+void RecoveryAutosaver::finish() {
+    m_timer->stop();
+    m_store.clear();
+}
+
+}  // namespace tandem::ui

@@ -1,0 +1,99 @@
+#pragma once
+// Crash recovery for the GUI [issue 7]: while the scenario has unsaved changes it is written,
+// debounced and atomically, to a recovery file; a clean exit or a save removes it; the next start
+// finds the files of sessions that did not exit cleanly. No dialogs here (the main window asks).
+#include <QDateTime>
+#include <QList>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "common/diagnostics.h"
+#include "scenario/scenario.h"
+
+class QLockFile;
+class QTimer;
+
+namespace tandem::ui {
+
+class ScenarioDocument;
+
+/// A recovery file left by a session that is no longer running.
+struct RecoveryEntry {
+    QString file;          ///< the recovery file (absolute path)
+    QString originalPath;  ///< the scenario's file when it was written; empty for untitled
+    QDateTime savedAt;     ///< when it was written (UTC)
+};
+
+/// One session's recovery file plus the lookup of other sessions' orphans, in one folder.
+/// Layout: `<dir>/session-<id>.json` holds {"tandem_recovery": 1, "original_path": "...",
+/// "saved_utc": "ISO 8601", "scenario": {canonical scenario JSON}}; `<dir>/session-<id>.lock`
+/// is a QLockFile held while the session runs, so a file whose lock can be taken belongs to a
+/// session that ended without cleaning up (crash, kill, power loss).
+class RecoveryStore {
+public:
+    /// `dir` empty: QStandardPaths::AppLocalDataLocation + "/recovery". Nothing is created yet.
+    explicit RecoveryStore(const QString& dir = {});
+    ~RecoveryStore();
+    RecoveryStore(const RecoveryStore&) = delete;
+    RecoveryStore& operator=(const RecoveryStore&) = delete;
+
+    QString directory() const { return m_dir; }
+    /// This session's recovery file (exists only after write()).
+    QString sessionFile() const;
+    /// Creates the folder and takes this session's lock; false with `error` when the folder
+    /// cannot be created or locked. Called by write() when needed.
+    bool begin(QString* error = nullptr);
+    /// Writes `s` with `originalPath` atomically (QSaveFile) to sessionFile(). False + `error`.
+    bool write(const Scenario& s, const QString& originalPath, QString* error = nullptr);
+    /// Removes this session's recovery file (after a save, a clean exit or a discarded document).
+    void clear();
+    /// Recovery files of sessions that are not running (their lock is free or stale), newest
+    /// first. This session's own file is never listed.
+    QList<RecoveryEntry> orphans() const;
+    /// Reads an orphan: the scenario (validated like a scenario file; problems in `diag` with
+    /// JSON paths), or nullopt.
+    static std::optional<Scenario> read(const RecoveryEntry& e, Diagnostics& diag);
+    /// Deletes an orphan's file and its lock file.
+    static void remove(const RecoveryEntry& e);
+
+private:
+    QString m_dir;
+    QString m_id;
+    std::unique_ptr<QLockFile> m_lock;
+};
+
+/// Keeps a RecoveryStore in step with a ScenarioDocument: every content change of a modified
+/// document restarts a single-shot timer (`debounceMs`, default 2000); when it fires the
+/// scenario is written. A save, a reload or a reset (document unmodified) clears the file.
+class RecoveryAutosaver : public QObject {
+    Q_OBJECT
+public:
+    RecoveryAutosaver(ScenarioDocument* doc, const QString& dir = {}, int debounceMs = 2000,
+                      QObject* parent = nullptr);
+    RecoveryStore& store() { return m_store; }
+    /// Writes now if the document is modified (else clears); returns false on a write error.
+    bool saveNow();
+    /// Clean exit: stops the timer and removes this session's file.
+    void finish();
+    /// Writes done so far (tests, status).
+    int writes() const { return m_writes; }
+    QString lastError() const { return m_error; }
+
+signals:
+    /// A recovery file was written (`file`).
+    void written(const QString& file);
+
+private:
+    void onChanged();
+    ScenarioDocument* m_doc;
+    RecoveryStore m_store;
+    QTimer* m_timer;
+    int m_writes = 0;
+    QString m_error;
+};
+
+}  // namespace tandem::ui
