@@ -1,11 +1,13 @@
 // tandem-cli inspect FILE [--json]: what Tandem understood from a user's file (HF config.json,
-// nccl-tests output, training loss log, background load trace).
+// nccl-tests output, training loss log, background load trace). [--hardware NAME] sets the
+// hardware whose analytical collective model is shown next to a measured nccl-tests curve.
 #include <QCommandLineParser>
 
 #include <cstdio>
 
 #include "commands.h"
 #include "io/inspect.h"
+#include "mosaic/hardware.h"
 #include "output.h"
 
 namespace cli {
@@ -15,10 +17,22 @@ int inspectCommand(const QStringList& args) {
     parser.setApplicationDescription(QStringLiteral(
         "Import FILE and print what Tandem understood: a Hugging Face config.json (parameter "
         "counts, sparsity, G), nccl-tests output (bus bandwidth against size), a training loss "
-        "log (fitted loss curve) or a background load trace. Exit 2 if the file has problems."));
+        "log (fitted loss curve) or a background load trace. For nccl-tests output the analytical "
+        "collective model of --hardware is listed at every measured size. Exit 2 if the file has "
+        "problems."));
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("File to inspect."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
-    parser.addOption(json);
+    const QCommandLineOption hardware(
+        QStringLiteral("hardware"),
+        QStringLiteral("Hardware of the analytical busbw shown next to nccl-tests curves: %1 "
+                       "(default p6-b200).")
+            .arg(QString::fromStdString([] {
+                std::string s;
+                for (const auto& n : tandem::mosaic::hardwareNames()) s += (s.empty() ? "" : ", ") + n;
+                return s;
+            }())),
+        QStringLiteral("NAME"), QStringLiteral("p6-b200"));
+    parser.addOptions({json, hardware});
     int code = kExitOk;
     if (!parseArgs(parser, args, &code)) return code;
     const QStringList pos = parser.positionalArguments();
@@ -26,10 +40,17 @@ int inspectCommand(const QStringList& args) {
         printError(QStringLiteral("inspect takes exactly one FILE"));
         return kExitBadInput;
     }
+    const std::string hw = parser.value(hardware).toStdString();
+    try {
+        (void)tandem::mosaic::builtinHardware(hw);
+    } catch (const std::exception& e) {
+        printError(QStringLiteral("--hardware: %1").arg(QString::fromUtf8(e.what())));
+        return kExitBadInput;
+    }
     tandem::Diagnostics diag(pos[0].toStdString());
     nlohmann::ordered_json j;
     try {
-        j = tandem::io::inspectFile(pos[0].toStdString(), diag);
+        j = tandem::io::inspectFile(pos[0].toStdString(), diag, hw);
     } catch (const std::exception& e) {
         printError(QStringLiteral("%1: %2").arg(pos[0], QString::fromUtf8(e.what())));
         return kExitFailure;

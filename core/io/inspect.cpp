@@ -1,5 +1,6 @@
 #include "io/inspect.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -10,6 +11,7 @@
 #include "io/loss_log.h"
 #include "io/nccl_tests.h"
 #include "io/text_file.h"
+#include "mosaic/collectives.h"
 
 namespace tandem::io {
 namespace {
@@ -38,6 +40,41 @@ std::string bytesText(double b) {
 
 std::string num(const ojson& j, const char* key, const char* f = "%.4g") {
     return j.contains(key) && j[key].is_number() ? fmt(f, j[key].get<double>()) : std::string("n/a");
+}
+
+/// Adds the analytical collective model's busbw at every measured size of `c` to its inspect
+/// JSON `cj`: analytical_hardware, analytical_placement and points[].analytical_busbw_GBps
+/// (null for collectives the model lacks or an unknown rank count).
+void addAnalytical(ojson& cj, const NcclCurve& c, const std::string& hardwareName) {
+    mosaic::Hardware hw;
+    try {
+        hw = mosaic::builtinHardware(hardwareName);
+    } catch (const std::exception&) {
+        return;  // the CLI validates --hardware; an unknown name adds nothing
+    }
+    mosaic::Collective kind;
+    const bool modelled = mosaic::parseCollectiveName(c.collective, kind) && c.ranks > 1;
+    cj["analytical_hardware"] = hw.name;
+    if (modelled) {
+        const auto span = mosaic::groupSpan(c.ranks, 1, hw.gpusPerNode);
+        cj["analytical_placement"] = std::to_string(c.ranks) + " ranks on " + std::to_string(span.nodes) +
+                                     " node(s) of " + std::to_string(hw.gpusPerNode) + " GPUs";
+    } else {
+        cj["analytical_placement"] = "not modelled (" + c.collective + ", " + std::to_string(c.ranks) + " ranks)";
+    }
+    double peak = 0;
+    for (auto& p : cj["points"]) {
+        const double bytes = p.value("bytes", 0.0);
+        if (!modelled || !(bytes > 0)) {
+            p["analytical_busbw_GBps"] = nullptr;
+            continue;
+        }
+        const double t = mosaic::analyticalCollectiveTime(hw, kind, bytes, c.ranks, 1);
+        const double bw = t > 0 ? bytes * mosaic::busFactor(kind, c.ranks) / t / 1e9 : 0.0;
+        p["analytical_busbw_GBps"] = jsonNumber(bw);
+        peak = std::max(peak, bw);
+    }
+    cj["analytical_peak_busbw_GBps"] = modelled ? jsonNumber(peak) : ojson(nullptr);
 }
 
 enum class Kind { Model, Nccl, Loss, Trace, Unknown };
@@ -105,7 +142,7 @@ void inspectLoss(const std::string& text, ojson& j, Diagnostics& diag) {
 
 }  // namespace
 
-ojson inspectFile(const std::string& path, Diagnostics& diag) {
+ojson inspectFile(const std::string& path, Diagnostics& diag, const std::string& hardware) {
     ojson j;
     j["file"] = baseName(path);
     j["kind"] = "unknown";
@@ -134,11 +171,15 @@ ojson inspectFile(const std::string& path, Diagnostics& diag) {
             j["kind"] = "nccl_tests";
             const auto imp = parseNcclTests(text, path, diag);
             if (!imp) return j;
-            const ojson first = ncclCurveToJson(imp->curves.front());
+            ojson first = ncclCurveToJson(imp->curves.front());
+            addAnalytical(first, imp->curves.front(), hardware);
             for (const auto& [k, v] : first.items()) j[k] = v;
             if (imp->curves.size() > 1) {
                 auto curves = ojson::array();
-                for (const auto& c : imp->curves) curves.push_back(ncclCurveToJson(c));
+                for (const auto& c : imp->curves) {
+                    curves.push_back(ncclCurveToJson(c));
+                    addAnalytical(curves.back(), c, hardware);
+                }
                 j["curves"] = curves;
             }
             return j;
@@ -202,6 +243,10 @@ std::string inspectText(const ojson& j) {
                    bytesText(c.value("peak_at_bytes", 0.0)) + "; " +
                    std::to_string(c["points"].size()) + " sizes from " +
                    bytesText(c.value("min_bytes", 0.0)) + " to " + bytesText(c.value("max_bytes", 0.0)) + "\n";
+            if (c.contains("analytical_peak_busbw_GBps") && c["analytical_peak_busbw_GBps"].is_number())
+                out += "    analytical model (" + c.value("analytical_hardware", "") + ", " +
+                       c.value("analytical_placement", "") + "): busbw up to " +
+                       fmt("%.2f", c["analytical_peak_busbw_GBps"].get<double>()) + " GB/s over these sizes\n";
             for (const auto& n : c["notes"]) out += "    note: " + n.get<std::string>() + "\n";
         }
     } else if (kind == "loss_log" && j.contains("series")) {

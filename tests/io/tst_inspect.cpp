@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "io/inspect.h"
+#include "mosaic/collectives.h"
 
 using namespace tandem;
 using namespace tandem::io;
@@ -76,6 +77,43 @@ private slots:
         QVERIFY2(nt.find("all_reduce on 16 ranks") != std::string::npos, nt.c_str());
         QVERIFY(nt.find("peak busbw 487.26 GB/s at 16 GiB") != std::string::npos);
         QVERIFY(d.ok());
+    }
+
+    /// nccl-tests JSON carries the analytical model of the chosen hardware at every measured
+    /// size (same rank count, packed on its nodes): S x 2(n-1)/n / analytical time.
+    void ncclAnalyticalBusbw_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("hardware");
+        QTest::addColumn<int>("collective");
+        QTest::addColumn<int>("ranks");
+        QTest::newRow("H100 2x8 all_reduce on h100") << "H100-all_reduce-2x8-awsome-distributed-training.txt"
+                                                     << "h100" << int(mosaic::Collective::AllReduce) << 16;
+        QTest::newRow("A100 1x8 alltoall on p6-b200") << "A100-alltoall-1x8-superbenchmark.txt" << "p6-b200"
+                                                      << int(mosaic::Collective::AllToAll) << 8;
+    }
+    void ncclAnalyticalBusbw() {
+        QFETCH(QString, file);
+        QFETCH(QString, hardware);
+        QFETCH(int, collective);
+        QFETCH(int, ranks);
+        Diagnostics d;
+        const auto j = inspectFile(std::string(TANDEM_TEST_DATA) + "/nccl/" + file.toStdString(), d,
+                                   hardware.toStdString());
+        QVERIFY2(d.ok(), d.str().c_str());
+        QCOMPARE(QString::fromStdString(j.at("analytical_hardware").get<std::string>()), hardware);
+        QCOMPARE(j.at("ranks").get<int>(), ranks);
+        const auto hw = mosaic::builtinHardware(hardware.toStdString());
+        const auto c = mosaic::Collective(collective);
+        double peak = 0;
+        for (const auto& p : j.at("points")) {
+            const double bytes = p.at("bytes").get<double>();
+            const double want = bytes * mosaic::busFactor(c, ranks) /
+                                mosaic::analyticalCollectiveTime(hw, c, bytes, ranks, 1) / 1e9;
+            QCOMPARE(p.at("analytical_busbw_GBps").get<double>(), want);
+            peak = std::max(peak, want);
+        }
+        QCOMPARE(j.at("analytical_peak_busbw_GBps").get<double>(), peak);
+        QVERIFY(inspectText(j).find("analytical model (" + hardware.toStdString()) != std::string::npos);
     }
 
     void loadTraceAndCsvLossDetected() {
