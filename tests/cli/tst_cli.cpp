@@ -171,6 +171,104 @@ private slots:
                  qPrintable(r.out));
     }
 
+    /// Issue 8: plan reads a Hugging Face config.json directly. Mixtral-8x7B on 64 p6-b200
+    /// GPUs has a feasible best layout with 0 < MFU < 1 on a 64-GPU mesh; the mapping and its
+    /// assumptions are reported in JSON and text.
+    void planHuggingFaceConfig() {
+        const QString cfg = QStringLiteral(TANDEM_TEST_DATA "/models/Mixtral-8x7B-v0.1.config.json");
+        const QStringList args{QStringLiteral("plan"), cfg, QStringLiteral("--devices"), QStringLiteral("64"),
+                               QStringLiteral("--gbs"), QStringLiteral("1024"), QStringLiteral("--seqlen"),
+                               QStringLiteral("4096"), QStringLiteral("--top"), QStringLiteral("3")};
+        const auto r = runCli(args + QStringList{QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        const auto& src = j.at("model_source");
+        QCOMPARE(src.at("model_type").get<std::string>(), std::string("mixtral"));
+        QVERIFY(std::abs(src.at("n_total").get<double>() / 46.7e9 - 1) < 0.03);
+        QVERIFY(std::abs(src.at("n_active").get<double>() / 12.9e9 - 1) < 0.03);
+        QVERIFY(src.at("mapping_assumptions").is_array() && src.at("import_assumptions").is_array());
+        const auto& model = j.at("model");
+        QCOMPARE(model.at("experts").get<int>(), 8);
+        QCOMPARE(model.at("top_k").get<int>(), 2);
+        QCOMPARE(model.at("layers").get<int>(), 32);
+        const auto& best = j.at("layouts").at(0);
+        QVERIFY(best.at("feasible").get<bool>());
+        const double mfu = best.at("mfu").get<double>();
+        QVERIFY2(mfu > 0 && mfu < 1, qPrintable(QString::number(mfu)));
+        QCOMPARE(best.at("tp").get<int>() * best.at("cp").get<int>() * best.at("pp").get<int>() *
+                     best.at("dp").get<int>(),
+                 64);
+        QVERIFY(best.at("memory_GB").get<double>() <= 179.0);
+        QVERIFY(!best.contains("collectives"));  // analytical: no measured keys
+        const auto t = runCli(args);
+        QVERIFY2(t.exitCode == 0, qPrintable(t.err));
+        QVERIFY2(t.out.contains(QStringLiteral("From a Hugging Face config: model_type mixtral")), qPrintable(t.out));
+        QVERIFY(t.out.contains(QStringLiteral("Assumed:")));
+    }
+
+    /// Issue 8: --nccl costs the DP collectives from the measured 2x8 all-reduce curve (a
+    /// 2^28-parameter dense model on 16 H100: 1 GiB reduce-scatter, 512 MiB all-gather, both
+    /// measured sizes), lowering the exposed DP time; a log ending in an NCCL error is refused
+    /// with its line.
+    void planWithMeasuredCollectives() {
+        QTemporaryDir dir;
+        const QString model = dir.filePath(QStringLiteral("dense.json"));
+        {
+            std::ofstream(model.toStdString())
+                << R"({"layers": 12, "hidden": 1024, "heads": 8, "kv_heads": 8, "ffn_width": 4096, "vocab": 65536})";
+        }
+        const QString log = QStringLiteral(TANDEM_TEST_DATA "/nccl/H100-all_reduce-2x8-awsome-distributed-training.txt");
+        const QStringList args{QStringLiteral("plan"), model, QStringLiteral("--devices"), QStringLiteral("16"),
+                               QStringLiteral("--gbs"), QStringLiteral("16"), QStringLiteral("--seqlen"),
+                               QStringLiteral("512"), QStringLiteral("--hardware"), QStringLiteral("h100"),
+                               QStringLiteral("--layout"), QStringLiteral("1,1,1,1,16,1"), QStringLiteral("--json")};
+        const auto a = runCli(args);
+        const auto m = runCli(args + QStringList{QStringLiteral("--nccl"), log});
+        QVERIFY2(a.exitCode == 0 && m.exitCode == 0, qPrintable(a.err + m.err));
+        const auto ja = nlohmann::json::parse(a.out.toStdString());
+        const auto jm = nlohmann::json::parse(m.out.toStdString());
+        QVERIFY(!ja.contains("measured_collectives"));
+        QCOMPARE(jm.at("measured_collectives").at("curves").size(), size_t(1));
+        const auto& lm = jm.at("layouts").at(0);
+        const auto& coll = lm.at("collectives");
+        QCOMPARE(coll.at("measured").get<int>(), 2);
+        QCOMPARE(coll.at("extrapolated").get<int>(), 0);
+        const double rs = 1073741824.0 * 15 / 16 / 440.96e9, ag = 536870912.0 * 15 / 16 / 394.00e9;
+        QVERIFY(std::abs(coll.at("uses").at(0).at("time_s").get<double>() - rs) < 1e-15);
+        QVERIFY(std::abs(coll.at("uses").at(1).at("time_s").get<double>() - ag) < 1e-15);
+        const double dpA = ja.at("layouts").at(0).at("breakdown_s").at("dp").get<double>();
+        const double dpM = lm.at("breakdown_s").at("dp").get<double>();
+        QVERIFY2(dpM < dpA, qPrintable(QString::number(dpM) + " vs " + QString::number(dpA)));
+
+        // A log that ends in an NCCL error.
+        std::ifstream in(log.toStdString());
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        text += "node01: Test NCCL failure all_reduce.cu:44 'unhandled system error'\n";
+        const QString bad = dir.filePath(QStringLiteral("bad.txt"));
+        std::ofstream(bad.toStdString()) << text;
+        const auto e = runCli(args + QStringList{QStringLiteral("--nccl"), bad});
+        QCOMPARE(e.exitCode, 2);
+        QVERIFY2(e.err.contains(QStringLiteral("line 35: NCCL error reported")), qPrintable(e.err));
+    }
+
+    /// Issue 8, done-when 4: inspect works on every file in tests/data.
+    void inspectEveryDataFile_data() {
+        QTest::addColumn<QString>("file");
+        for (const char* sub : {"models", "nccl", "losslogs"}) {
+            const QDir dir(QStringLiteral(TANDEM_TEST_DATA "/") + sub);
+            for (const auto& f : dir.entryList(QDir::Files, QDir::Name))
+                QTest::newRow(qPrintable(QString::fromUtf8(sub) + "/" + f)) << dir.filePath(f);
+        }
+    }
+    void inspectEveryDataFile() {
+        QFETCH(QString, file);
+        const auto r = runCli({QStringLiteral("inspect"), file, QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QVERIFY(j.at("kind").get<std::string>() != "unknown");
+        if (j.at("kind") == "nccl_tests") QVERIFY(j.contains("analytical_hardware"));
+    }
+
     void usageErrorsExitTwo_data() {
         QTest::addColumn<QStringList>("args");
         QTest::newRow("no command") << QStringList{};
@@ -180,6 +278,12 @@ private slots:
             << QStringList{"run", "/nonexistent.json", "--out", "/tmp/x"};
         QTest::newRow("reproduce bad target") << QStringList{"reproduce", "everything"};
         QTest::newRow("unknown option") << QStringList{"validate", "--bogus", "x.json"};
+        QTest::newRow("inspect unknown hardware")
+            << QStringList{"inspect", TANDEM_TEST_DATA "/nccl/A100-alltoall-1x8-superbenchmark.txt",
+                           "--hardware", "b300"};
+        QTest::newRow("plan missing nccl file")
+            << QStringList{"plan", TANDEM_TEST_DATA "/models/Mixtral-8x7B-v0.1.config.json", "--devices",
+                           "64", "--nccl", "/nonexistent-nccl.txt"};
     }
     void usageErrorsExitTwo() {
         QFETCH(QStringList, args);
