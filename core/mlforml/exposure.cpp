@@ -9,6 +9,11 @@ namespace tandem::mlforml {
 namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kReplayCapS = 3600.0;  // a sync slower than this counts as never finishing
+// Series replays stop once one sync has been pending this long: under an open-loop backlog
+// that only grows it would never finish while the level lasts (a level lasts minutes), and
+// every later sample of the series is unbounded as well.
+constexpr double kUnboundedSyncS = 600.0;
+constexpr double kSeriesStepS = 10.0;
 constexpr double kP95SpanS = 60.0;      // background-alone span over which the p95 is taken
 constexpr size_t kMaxLoadPoints = 2000;
 }  // namespace
@@ -65,6 +70,8 @@ ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos,
     live.bytesPerNode = ringWireBytesPerNode(bj.gradientBytes, bj.nodes);
     live.computeS = bj.computeS;
     live.jitter = bj.computeJitter;
+    live.syncBursts = bj.syncBursts;
+    live.burstGapS = bj.burstGapS;
     live.seed = seed;
 
     // Background alone: the recording that open-loop replays read (extended on demand).
@@ -125,7 +132,15 @@ ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos,
             fg.start_s = p.recordWarmupS + k * p.offsetSpacingS;
             fg.iterations = iters;
             sim.setForeground(fg);
-            sim.run(fg.start_s + std::min(p.horizonS, kReplayCapS));
+            const double until = fg.start_s + std::min(p.horizonS, kReplayCapS);
+            if (!series) {
+                sim.run(until);
+            } else {
+                while (!sim.foregroundDone() && sim.now() < until) {
+                    sim.run(std::min(until, sim.now() + kSeriesStepS));
+                    if (sim.now() - sim.iterationStarts().back() > kUnboundedSyncS) break;
+                }
+            }
             tab.eventsSimulated += sim.eventsProcessed();
             const auto& e = sim.exposedDpTimes();
             for (int i = p.replayWarmupIterations; i < iters; ++i)

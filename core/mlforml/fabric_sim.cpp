@@ -37,6 +37,9 @@ void FabricSim::addLiveJobs(const LiveJobSpec& spec, bool record) {
     // Random phase: each job starts somewhere inside one nominal cycle (compute + transfer alone).
     m_liveComputeEnd.assign(spec.count, kInf);
     m_liveComputeStart.assign(spec.count, 0.0);
+    m_live.syncBursts = std::max(1, spec.syncBursts);
+    m_live.burstGapS = std::max(0.0, spec.burstGapS);
+    m_liveBurstsLeft.assign(spec.count, 0);
     for (int j = 0; j < spec.count; ++j) m_liveComputeEnd[j] = m_rng.uniform() * spec.computeS * 4.0;
     if (m_record) {
         m_transfers.reserve(4096);
@@ -82,9 +85,18 @@ void FabricSim::startLiveTransfer(int j) {
         startLiveCompute(j);
         return;
     }
-    m_net.startFlow(m_liveGroup0 + j, m_live.bytesPerNode, j);
+    // A new sync starts with all its bursts pending; a gap end starts the next burst.
+    if (m_liveBurstsLeft[j] <= 0) m_liveBurstsLeft[j] = m_live.syncBursts;
+    --m_liveBurstsLeft[j];
+    const double bytes = m_live.bytesPerNode / m_live.syncBursts;
+    m_net.startFlow(m_liveGroup0 + j, bytes, j);
     ++m_events;
-    if (m_record) m_transfers.push_back({m_now, j, m_live.bytesPerNode});
+    if (m_record) m_transfers.push_back({m_now, j, bytes});
+}
+
+void FabricSim::finishLiveBurst(int j) {
+    if (m_liveBurstsLeft[j] > 0) m_liveComputeEnd[j] = m_now + m_live.burstGapS;
+    else startLiveCompute(j);
 }
 
 void FabricSim::startLiveCompute(int j) {
@@ -141,7 +153,7 @@ void FabricSim::run(double until) {
                 if (m_now >= fgComputeEnd) fgIterationEnds = true;
                 else m_fgPhase = 2;
             } else if (tag < kReplayTag) {
-                startLiveCompute(tag);
+                finishLiveBurst(tag);
             }
         }
         for (int j = 0; j < m_live.count; ++j)

@@ -42,6 +42,11 @@ struct LiveJobSpec {
     double bytesPerNode = 0;  ///< ring wire bytes per node per sync
     double computeS = 0.069;
     double jitter = 0.0;      ///< uniform +- fraction of computeS
+    /// The sync is sent as `syncBursts` equal bursts (>= 1), each started `burstGapS` after the
+    /// previous one finished (bucketed all-reduce overlapped with the backward pass); the
+    /// compute phase starts after the last burst.
+    int syncBursts = 1;
+    double burstGapS = 0.0;   ///< idle time between two bursts of one sync, s (>= 0)
     std::uint64_t seed = 1;   ///< phases and jitter
 };
 
@@ -92,6 +97,8 @@ public:
 private:
     void startLiveTransfer(int j);
     void startLiveCompute(int j);
+    /// A burst of live job j finished: wait the burst gap before the next, or start computing.
+    void finishLiveBurst(int j);
     void logRate();
 
     FluidNetwork m_net;
@@ -106,6 +113,7 @@ private:
     int m_liveGroup0 = 0;
     std::vector<double> m_liveComputeEnd;  // +inf while transferring
     std::vector<double> m_liveComputeStart;
+    std::vector<int> m_liveBurstsLeft;  // bursts of the current sync not yet started
     SplitMix64 m_rng{1};
     std::vector<Transfer> m_transfers;
     std::vector<double> m_rateT, m_rateV;

@@ -26,6 +26,8 @@ void readBackgroundJob(JsonReader r, BackgroundJob& b) {
     b.gradientBytes = r.number("gradient_GB", b.gradientBytes / kGB, Range::nonNegative()) * kGB;
     b.computeS = r.number("compute_ms", b.computeS / kMs, Range::positive()) * kMs;
     b.computeJitter = r.number("compute_jitter", b.computeJitter, {0.0, 1.0, false, true});
+    b.syncBursts = static_cast<int>(r.integer("sync_bursts", b.syncBursts, Range::closed(1, 10000)));
+    b.burstGapS = r.number("burst_gap_ms", b.burstGapS / kMs, Range::nonNegative()) * kMs;
     r.finish();
 }
 
@@ -70,6 +72,7 @@ void readParams(JsonReader& r, Params& p) {
         static_cast<int>(r.integer("max_background_jobs", p.maxBackgroundJobs, Range::closed(0, 64)));
     p.backgroundJobDurationS =
         r.number("background_job_duration_s", p.backgroundJobDurationS, Range::positive());
+    p.arrivalsStartS = r.number("arrivals_start_s", p.arrivalsStartS, Range::closed(-1e7, 0));
     p.poissonSchedules =
         static_cast<int>(r.integer("poisson_schedules", p.poissonSchedules, Range::closed(1, 256)));
     p.exposureRecordings = static_cast<int>(
@@ -156,10 +159,13 @@ nlohmann::ordered_json writeParams(const Params& p) {
     b["gradient_GB"] = p.backgroundJob.gradientBytes / kGB;
     b["compute_ms"] = p.backgroundJob.computeS / kMs;
     b["compute_jitter"] = p.backgroundJob.computeJitter;
+    b["sync_bursts"] = p.backgroundJob.syncBursts;
+    b["burst_gap_ms"] = p.backgroundJob.burstGapS / kMs;
     j["background_job"] = b;
     j["arrival_rate_per_s"] = p.arrivalRatePerS;
     j["max_background_jobs"] = p.maxBackgroundJobs;
     j["background_job_duration_s"] = p.backgroundJobDurationS;
+    j["arrivals_start_s"] = p.arrivalsStartS;
     j["poisson_schedules"] = p.poissonSchedules;
     j["exposure_recordings"] = p.exposureRecordings;
     j["trace_file"] = p.traceFile;

@@ -26,6 +26,12 @@ struct BackgroundJob {
     double gradientBytes = 2.81e9;    ///< bytes all-reduced per sync (JSON `gradient_GB`)
     double computeS = 0.032;          ///< mean compute phase between syncs, s (`compute_ms`)
     double computeJitter = 0.27;      ///< uniform +- fraction of computeS per cycle, [0, 1)
+    /// How bursty a sync is: it is sent as `syncBursts` equal bursts (JSON `sync_bursts`, >= 1),
+    /// each starting `burstGapS` after the previous one finished (`burst_gap_ms`), as a bucketed
+    /// all-reduce overlapped with the backward pass puts it on the wire; the compute phase
+    /// follows the last burst. 1 burst = one continuous transfer (scenario 1).
+    int syncBursts = 1;
+    double burstGapS = 0.0;
 };
 
 /// Progress (training-efficiency) model [MODEL.md A4; McCandlish et al. 2018].
@@ -62,6 +68,10 @@ struct Params {
     double arrivalRatePerS = 0.002;     ///< `arrival_rate_per_s`
     int maxBackgroundJobs = 5;          ///< at most this many at once; later arrivals wait
     double backgroundJobDurationS = 1500;  ///< run length of each arriving job, s
+    /// Start of the arrival process relative to the foreground's start, s (<= 0; JSON
+    /// `arrivals_start_s`): 0 = the foreground starts on an idle fabric; a value of a few job
+    /// durations before 0 = it joins a cluster whose GPT-13B population is already in steady state.
+    double arrivalsStartS = 0;
     /// Independent arrival schedules (seeded from `seed`) run and averaged ("poisson"): one
     /// point per schedule; `reproduce` averages first-crossing times and pools knob shares over
     /// them, because one run spans too few job lifetimes to be seed-stable (`poisson_schedules`).

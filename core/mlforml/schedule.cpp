@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace tandem::mlforml {
 
@@ -46,6 +47,14 @@ double NetworkSchedule::exposed(int combo, double t) const {
     const auto bin = static_cast<std::uint64_t>(std::max(0.0, std::floor(t / m_period)));
     SplitMix64 h(m_seed ^ (bin * 0x9E3779B97F4A7C15ull) ^ (static_cast<std::uint64_t>(level) << 48));
     return s[h.next() % s.size()];
+}
+
+double NetworkSchedule::nextLevelChange(double t) const {
+    const int now = levelAt(t);
+    auto it = std::upper_bound(m_segStart.begin(), m_segStart.end(), t);
+    for (; it != m_segStart.end(); ++it)
+        if (m_segLevel[static_cast<size_t>(it - m_segStart.begin())] != now) return *it;
+    return std::numeric_limits<double>::infinity();
 }
 
 double NetworkSchedule::meanExposed(int combo, double t0, double t1) const {

@@ -25,6 +25,9 @@ public:
     int levelAt(double t) const;
     /// Exposed DP time (s) of combination `combo` for a sync at time t.
     double exposed(int combo, double t) const;
+    /// Start (s) of the first segment after time t whose level differs from the level at t;
+    /// +inf when the level never changes again.
+    double nextLevelChange(double t) const;
     /// Time average of exposed(combo, .) over [t0, t1) (the true future, for Oracle).
     double meanExposed(int combo, double t0, double t1) const;
     const std::vector<ExposureTable>& levels() const { return m_levels; }

@@ -25,18 +25,19 @@ std::uint64_t mixSeed(std::uint64_t seed, std::uint64_t salt) {
 }
 
 /// Poisson arrivals at `rate` /s, each job busy for `duration` s, at most `maxJobs` at once
-/// (later arrivals wait for a free slot), over [0, horizon). Returns the piecewise-constant
+/// (later arrivals wait for a free slot), arriving from `arrivalsStart` (s, <= 0) on, observed
+/// over [0, horizon). Returns the piecewise-constant
 /// number of active jobs as segment starts and levels [2608.06046 Sec. 3.3].
-void poissonSchedule(double rate, double duration, int maxJobs, double horizon,
+void poissonSchedule(double rate, double duration, int maxJobs, double arrivalsStart, double horizon,
                      std::uint64_t seed, std::vector<double>& segStart, std::vector<int>& level) {
     segStart.assign(1, 0.0);
     level.assign(1, 0);
     if (!(rate > 0) || maxJobs <= 0) return;
     SplitMix64 rng(seed);
     std::vector<double> arrivals;
-    // The foreground starts on an idle fabric and jobs arrive from then on ("zero to five
-    // co-running jobs" [Sec. 3.3]). Arrivals before t = 0 are supported (t0 < 0) but unused.
-    const double t0 = 0.0;
+    // Arrivals start at `arrivalsStart` <= 0: 0 = the foreground starts on an idle fabric ("zero to
+    // five co-running jobs" [Sec. 3.3]); earlier = jobs already running at t = 0.
+    const double t0 = std::min(0.0, arrivalsStart);
     double t = t0;
     while (arrivals.size() < 1000000) {
         t += -std::log(1.0 - rng.uniform()) / rate;
@@ -182,7 +183,7 @@ Result simulate(const Params& p, const CancelFlag* cancel) {
             std::vector<double> segStart;
             std::vector<int> segLevel;
             poissonSchedule(p.arrivalRatePerS, p.backgroundJobDurationS, p.maxBackgroundJobs,
-                            p.horizonS, mixSeed(p.seed, 77 + salt), segStart, segLevel);
+                            p.arrivalsStartS, p.horizonS, mixSeed(p.seed, 77 + salt), segStart, segLevel);
             std::vector<ExposureTable> levels = measured;
             PointResult pt;
             pt.backgroundJobs = p.maxBackgroundJobs;

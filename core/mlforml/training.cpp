@@ -257,7 +257,18 @@ PolicyRun runPolicy(const std::string& policy, const Params& p, const ProgressCu
             }
             nextDecision = t + interval;
         }
-        const double e = net.exposed(cur, t);
+        // A sync that does not finish under this level's open-loop backlog (an unbounded
+        // sample) finishes once the level changes: it waits until then and takes the next
+        // level's exposure from there. Without a later change the run stops (not reached).
+        double e = net.exposed(cur, t);
+        const double syncStart = t + comp[cur];
+        double at = syncStart;
+        for (int hop = 0; !std::isfinite(e) && hop < 64; ++hop) {
+            at = net.nextLevelChange(at);
+            if (!std::isfinite(at) || at > p.horizonS) break;
+            const double next = net.exposed(cur, at);
+            if (std::isfinite(next)) e = at - syncStart + next;
+        }
         if (!std::isfinite(e)) break;
         const double tEnd = t + comp[cur] + e;
         if (tEnd > p.horizonS) break;

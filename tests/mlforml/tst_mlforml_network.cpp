@@ -132,6 +132,38 @@ private slots:
         QVERIFY(!sim.transfers().empty());
     }
 
+    void burstySyncIsSplitWithGaps() {
+        // One job alone, 4 nodes, 8 GB per node per sync in 4 bursts of 2 GB with 100 ms gaps,
+        // NIC 10 GB/s: burst 0.2 s, gap 0.1 s -> bursts start at t0, t0 + 0.3, + 0.6, + 0.9;
+        // compute (1 s) follows the last burst (ends t0 + 1.1), next sync at t0 + 2.1.
+        FabricSim sim(1e12, 10e9, 1.0, 0.0);
+        LiveJobSpec bg;
+        bg.count = 1;
+        bg.nodes = 4;
+        bg.bytesPerNode = 8e9;
+        bg.computeS = 1.0;
+        bg.syncBursts = 4;
+        bg.burstGapS = 0.1;
+        sim.addLiveJobs(bg, true);
+        sim.run(5);
+        const auto& tr = sim.transfers();
+        QVERIFY(tr.size() >= 8);
+        const double t0 = tr[0].start_s;
+        const double expect[8] = {0, 0.3, 0.6, 0.9, 2.1, 2.4, 2.7, 3.0};
+        for (int i = 0; i < 8; ++i) {
+            QCOMPARE(tr[i].bytesPerNode, 2e9);
+            QVERIFY2(std::fabs(tr[i].start_s - t0 - expect[i]) < 1e-6,
+                     qPrintable(QString("burst %1 at %2").arg(i).arg(tr[i].start_s - t0)));
+        }
+        // One burst is the old behaviour: a single 8 GB transfer per cycle.
+        FabricSim one(1e12, 10e9, 1.0, 0.0);
+        bg.syncBursts = 1;
+        one.addLiveJobs(bg, true);
+        one.run(5);
+        QCOMPARE(one.transfers()[0].bytesPerNode, 8e9);
+        QVERIFY(std::fabs(one.transfers()[1].start_s - one.transfers()[0].start_s - 1.8) < 1e-6);
+    }
+
     void zeroBandwidthDoesNotHang() {
         FabricSim sim(0.0, 0.0, 1.0, 0.0);
         ForegroundSpec fg;

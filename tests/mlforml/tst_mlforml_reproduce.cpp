@@ -14,10 +14,6 @@ private slots:
         QCOMPARE(rep.paper, std::string("2608.06046"));
         QCOMPARE(rep.checks.size(), size_t(60));
         const std::set<std::string> kOpen = {
-            "s2.knobprecision_over_joint.t1.005",
-            "s2.knobprecision_over_joint.t1.01",
-            "s2.knobprecision_over_joint.t1.015",
-            "s2.knobprecision_over_joint.t1.02",
             "s2.knobga_over_joint.t1.005",
             "s2.knobga_over_joint.t1.01",
             "s2.knobga_over_joint.t1.015",
