@@ -4,6 +4,7 @@
 // --nccl replaces the analytical collective model with measured nccl-tests curves.
 #include <QCommandLineParser>
 #include <QFile>
+#include <QFileInfo>
 
 #include <algorithm>
 #include <cmath>
@@ -150,7 +151,10 @@ int planCommand(const QStringList& args) {
 
     tandem::Diagnostics diag(pos[0].toStdString());
     QFile f(pos[0]);
-    if (!f.open(QIODevice::ReadOnly)) {
+    const QFileInfo info(pos[0]);
+    if (info.exists() && !info.isFile()) {
+        diag.error("$", info.isDir() ? "is a folder, not a model file" : "is not a regular file");
+    } else if (!f.open(QIODevice::ReadOnly)) {
         diag.error("$", "cannot open file for reading");
     }
     const std::string text = f.isOpen() ? f.readAll().toStdString() : std::string();

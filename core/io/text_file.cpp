@@ -4,12 +4,25 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 namespace tandem::io {
 
 bool readTextFile(const std::string& path, std::string& out, Diagnostics& diag) {
+    // Checked before opening: opening a FIFO blocks until a writer appears, and a folder or a
+    // device has no meaningful size.
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (!ec && std::filesystem::is_directory(status)) {
+        diag.error("file", "\"" + path + "\" is a folder, not a file");
+        return false;
+    }
+    if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+        diag.error("file", "\"" + path + "\" is not a regular file (a device or pipe cannot be imported)");
+        return false;
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         diag.error("file", "cannot open \"" + path + "\" for reading");

@@ -11,8 +11,9 @@ namespace tandem::io {
 /// exhausting memory; real configs, nccl-tests logs and loss logs are far below this.
 constexpr std::size_t kMaxImportBytes = 256u * 1024u * 1024u;
 
-/// Reads the whole file at `path` into `out`. On failure (missing, unreadable, larger than
-/// kMaxImportBytes) adds an error at path "file" to `diag` and returns false.
+/// Reads the whole file at `path` into `out`. On failure (missing, unreadable, a folder, a
+/// device or pipe, larger than kMaxImportBytes) adds an error at path "file" to `diag` and
+/// returns false; never blocks on a FIFO.
 bool readTextFile(const std::string& path, std::string& out, Diagnostics& diag);
 
 /// Splits `text` into lines without their terminators ("\n", "\r\n" or "\r"). Line i of the
