@@ -1,0 +1,88 @@
+// Hugging Face config -> mosaic::Geometry for `tandem-cli plan CONFIG.json` (issue 8): widths
+// and MoE axes per family, the approximations noted, the config's exact counts kept for MFU.
+#include <QtTest>
+
+#include <algorithm>
+
+#include "io/mosaic_model.h"
+
+using namespace tandem;
+using namespace tandem::io;
+
+namespace {
+
+ModelImport load(const char* name) {
+    Diagnostics d;
+    auto m = loadModelConfigFile(std::string(TANDEM_TEST_DATA) + "/models/" + name, d);
+    if (!m) qFatal("%s", d.str().c_str());
+    return *m;
+}
+
+bool noted(const MosaicModel& mm, const std::string& fragment) {
+    return std::any_of(mm.assumptions.begin(), mm.assumptions.end(),
+                       [&](const std::string& a) { return a.find(fragment) != std::string::npos; });
+}
+
+}  // namespace
+
+class TstMosaicModel : public QObject {
+    Q_OBJECT
+private slots:
+    /// Widths, MoE axes and dense leading blocks per family, from the published configs.
+    void geometry_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QVector<int>>("want");  // layers, d, heads, kv, d_ff, E, K, d_expert, shared, dense, vocab
+        QTest::newRow("Mixtral-8x7B") << "Mixtral-8x7B-v0.1.config.json"
+                                      << QVector<int>{32, 4096, 32, 8, 14336, 8, 2, 14336, 0, 0, 32000};
+        QTest::newRow("DeepSeek-V3") << "DeepSeek-V3.config.json"
+                                     << QVector<int>{61, 7168, 128, 128, 18432, 256, 8, 2048, 1, 3, 129280};
+        QTest::newRow("Qwen1.5-MoE") << "Qwen1.5-MoE-A2.7B-Chat.config.json"
+                                     << QVector<int>{24, 2048, 16, 16, 5632, 60, 4, 1408, 4, 0, 151936};
+        QTest::newRow("Llama-2-13b dense") << "Llama-2-13b-hf.config.json"
+                                           << QVector<int>{40, 5120, 40, 40, 13824, 0, 0, 0, 0, 40, 32000};
+        QTest::newRow("gpt2-large (2-matrix FFN)") << "gpt2-large.config.json"
+                                                   << QVector<int>{36, 1280, 20, 20, 3413, 0, 0, 0, 0, 36, 50257};
+    }
+    void geometry() {
+        QFETCH(QString, file);
+        QFETCH(QVector<int>, want);
+        const ModelImport m = load(file.toUtf8().constData());
+        const MosaicModel mm = toMosaicModel(m);
+        const auto& g = mm.geometry;
+        const QVector<int> got{g.layers, g.dModel, g.nHead, g.nKvHead, g.dFf, g.experts, g.topK,
+                               g.dExpert, g.sharedExperts, g.denseLayers, g.vocab};
+        QCOMPARE(got, want);
+        // MFU credits the config's own count; S is the one `inspect` prints.
+        QCOMPARE(g.nAct, double(m.counts.activeNonEmbedding));
+        QCOMPARE(g.nTot, double(m.counts.totalNonEmbedding));
+        QCOMPARE(g.sparsity, m.counts.sparsity);
+    }
+
+    /// Each approximation is written down.
+    void assumptions() {
+        QVERIFY(noted(toMosaicModel(load("DeepSeek-V3.config.json")), "multi-head latent attention"));
+        QVERIFY(noted(toMosaicModel(load("Qwen1.5-MoE-A2.7B-Chat.config.json")),
+                      "1 shared expert(s) of width 5632 costed as 4 of width d_expert = 1408"));
+        QVERIFY(noted(toMosaicModel(load("gpt2-large.config.json")),
+                      "2-matrix FFN of width 5120 costed as a SwiGLU FFN of width 3413"));
+        const MosaicModel qwen3 = toMosaicModel(load("Qwen3-30B-A3B.config.json"));
+        QVERIFY(noted(qwen3, "32 heads x head_dim 128"));
+        QVERIFY(noted(qwen3, "N_act"));  // costed widths differ from the count by > 1 %
+        QVERIFY(toMosaicModel(load("Mixtral-8x7B-v0.1.config.json")).assumptions.empty());
+        const auto j = mosaicModelToJson(load("Mixtral-8x7B-v0.1.config.json"),
+                                         toMosaicModel(load("Mixtral-8x7B-v0.1.config.json")));
+        QCOMPARE(j.at("source").get<std::string>(), std::string("hf_config"));
+        QVERIFY(j.at("n_total").get<long long>() > 46'000'000'000LL);
+    }
+
+    void detection() {
+        QVERIFY(isHfConfig(nlohmann::json{{"model_type", "llama"}}));
+        QVERIFY(isHfConfig(nlohmann::json{{"architectures", {"MixtralForCausalLM"}}}));
+        QVERIFY(!isHfConfig(nlohmann::json{{"q", 12}, {"experts", 96}}));
+        QVERIFY(!isHfConfig(nlohmann::json{{"layers", 12}, {"hidden", 1024}}));
+        QVERIFY(!isHfConfig(nlohmann::json::array()));
+    }
+};
+
+QTEST_APPLESS_MAIN(TstMosaicModel)
+#include "tst_mosaic_model.moc"
