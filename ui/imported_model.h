@@ -33,12 +33,9 @@ struct ImportedModelPoint {
     std::vector<std::string> notes;
 };
 
-/// Maps an imported config to a mosaic::Geometry: layers, d, heads, KV heads (MLA: the query
-/// heads, noted), E, K, d_expert, dense leading blocks, vocab; d_ff = the dense FFN width (else
-/// the reference width, else d_expert); shared experts of another width are converted to an
-/// equal-parameter count of d_expert-wide experts (noted); G = the config's split factor
-/// rounded to an integer >= 1 (undefined G -> 1, noted). N_act, N_tot and S are the config's
-/// exact non-embedding counts (io::ParameterCounts), so the plotted S equals `inspect`'s.
+/// Maps an imported config to the geometry the performance model costs, with io::toMosaicModel
+/// (the same rules as `tandem-cli plan CONFIG.json`; its assumptions become `notes`). N_act,
+/// N_tot and S are the config's exact non-embedding counts, so the plotted S equals `inspect`'s.
 ImportedModel mosaicGeometry(const io::ModelImport& m, const QString& label);
 
 /// Costs `m` on `e`'s cluster with mosaic::bestPlan (the envelope's layout grid) and scores it

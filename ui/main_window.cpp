@@ -63,6 +63,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_network, &NetworkWorkspace::paramsEdited, m_doc, &ScenarioDocument::setMlForMl);
     connect(m_moe, &MoeWorkspace::envelopeEdited, m_doc, &ScenarioDocument::setMosaic);
     connect(m_network->lossFitPanel(), &LossFitPanel::useFitRequested, this, &MainWindow::applyLossFit);
+    connect(m_moe, &MoeWorkspace::ncclUseToggled, this, &MainWindow::useMeasuredCollectives);
     for (ChartView* c : allCharts()) connect(c, &ChartView::activated, this, [this](ChartView* v) { m_currentChart = v; });
     auto busy = [this](bool) {
         const bool any = m_network->runner()->isBusy() || m_moe->runner()->isBusy();

@@ -100,6 +100,8 @@ private:
     bool applyImport(const ImportedFile& f, DenseModelTarget dense, Diagnostics& diag);
     void importDialog();
     void applyLossFit(const io::LossFit& fit);
+    /// Adds (`on`) or removes the nccl-tests log `path` in mosaic.nccl_tests_files, validated.
+    void useMeasuredCollectives(bool on, const QString& path);
 
     ScenarioDocument* m_doc;
     NetworkWorkspace* m_network;

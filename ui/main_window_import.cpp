@@ -1,10 +1,14 @@
 // MainWindow: File > Import and drag-and-drop of user files [issue 8]. Detection and validation
 // live in file_import.cpp; this file routes a validated import to the document and workspaces.
+#include <QCheckBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QStatusBar>
+
+#include <algorithm>
 
 #include <nlohmann/json.hpp>
 
@@ -115,7 +119,7 @@ bool MainWindow::applyImport(const ImportedFile& f, DenseModelTarget dense, Diag
             return true;
         }
         case ImportKind::NcclTests:
-            m_moe->setNcclImport(*f.nccl, f.label);
+            m_moe->setNcclImport(*f.nccl, f.label, f.path);
             setCurrentWorkspace(1);
             statusBar()->showMessage(tr("Imported %1: %n bus-bandwidth curve(s)", nullptr, int(f.nccl->curves.size()))
                                          .arg(f.label),
@@ -145,6 +149,29 @@ bool MainWindow::applyImport(const ImportedFile& f, DenseModelTarget dense, Diag
         }
     }
     return false;
+}
+
+void MainWindow::useMeasuredCollectives(bool on, const QString& path) {
+    if (!m_doc->scenario().mosaic) return;
+    Scenario s = m_doc->scenario();
+    auto& files = s.mosaic->ncclTestsFiles;
+    const std::string p = path.toStdString();
+    files.erase(std::remove(files.begin(), files.end(), p), files.end());
+    if (on) files.push_back(p);
+    // Through the validation layer, which also imports the curves (hardware.measured).
+    Diagnostics check(QFileInfo(path).fileName().toStdString());
+    std::optional<Scenario> parsed = parseScenario(scenarioToJson(s), check);
+    if (!parsed || !parsed->mosaic) {
+        showDiagnostics(path, check);
+        const QSignalBlocker block(m_moe->ncclUseBox());
+        m_moe->ncclUseBox()->setChecked(!on);
+        return;
+    }
+    m_doc->setMosaic(*parsed->mosaic);
+    m_moe->setEnvelope(*parsed->mosaic);
+    statusBar()->showMessage(on ? tr("The MoE search now costs collectives with %1").arg(QFileInfo(path).fileName())
+                                : tr("The MoE search costs collectives analytically again"),
+                             6000);
 }
 
 void MainWindow::applyLossFit(const io::LossFit& fit) {

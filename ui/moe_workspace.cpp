@@ -1,5 +1,6 @@
 #include "moe_workspace.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QSignalBlocker>
 #include <QHBoxLayout>
@@ -48,6 +49,7 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
       m_heatmap(new LayoutHeatmapView(this)), m_breakdown(new StepBreakdownView(this)),
       m_memory(new MemoryBarView(this)), m_card(new OptimumCard(this)), m_status(new QLabel(this)),
       m_importedCard(new ImportedModelCard(this)), m_nccl(new NcclView(this)), m_ncclHardware(new QComboBox(this)),
+      m_ncclUse(new QCheckBox(tr("Use in MoE model"), this)),
       m_ncclPage(new QWidget(this)), m_runner(new JobRunner(this)), m_layoutRunner(new JobRunner(this)) {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -85,7 +87,15 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
         m_ncclHardware->setToolTip(tr("Compiled-in hardware whose collective model (NVLink inside a node, the "
                                       "NIC across nodes) is drawn against the measurement [MODEL.md B4]"));
         row->addWidget(m_ncclHardware);
+        row->addSpacing(16);
+        m_ncclUse->setObjectName(QStringLiteral("ncclUse"));
+        m_ncclUse->setToolTip(tr("Cost the collectives of the search with this measured curve instead of the "
+                                 "analytical model (scenario key mosaic.nccl_tests_files) [2608.10605 Sec. 5.3]"));
+        row->addWidget(m_ncclUse);
         row->addStretch();
+        connect(m_ncclUse, &QCheckBox::toggled, this, [this](bool on) {
+            if (!m_ncclFile.isEmpty()) emit ncclUseToggled(on, m_ncclFile);
+        });
         nl->addLayout(row);
         nl->addWidget(m_nccl, 1);
         m_pages->addTab(m_ncclPage, tr("Measured collectives"));
@@ -152,7 +162,16 @@ void MoeWorkspace::addImportedModel(const ImportedModel& m) {
     recompute();
 }
 
-void MoeWorkspace::setNcclImport(const io::NcclImport& imp, const QString& label) {
+void MoeWorkspace::setNcclImport(const io::NcclImport& imp, const QString& label, const QString& path) {
+    m_ncclFile = path;
+    {
+        const QSignalBlocker block(m_ncclUse);
+        const std::string p = path.toStdString();
+        m_ncclUse->setChecked(m_envelope && !path.isEmpty() &&
+                              std::find(m_envelope->ncclTestsFiles.begin(), m_envelope->ncclTestsFiles.end(), p) !=
+                                  m_envelope->ncclTestsFiles.end());
+        m_ncclUse->setEnabled(m_envelope.has_value() && !path.isEmpty());
+    }
     // The hardware the file name names, else the scenario's.
     const QString lower = label.toLower();
     QString hw;
@@ -184,6 +203,7 @@ void MoeWorkspace::clearImports() {
     m_importedCard->setModels({}, std::nullopt, 0);
     if (m_nccl->hasData()) m_nccl->setData({}, QString(), mosaic::builtinHardware(m_ncclHardware->itemText(0).toStdString()));
     m_pages->setTabVisible(2, false);
+    m_ncclFile.clear();
     if (hadModels) recompute();
 }
 

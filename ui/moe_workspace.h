@@ -10,6 +10,7 @@
 #include "mosaic/envelope.h"
 #include "mosaic/search.h"
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QTabWidget;
@@ -80,7 +81,9 @@ public:
     void addImportedModel(const ImportedModel& m);
     /// Shows an nccl-tests log on the "Measured collectives" page (made visible), against the
     /// compiled-in hardware its file name names (H100, A100, GB200, ...) or the envelope's.
-    void setNcclImport(const io::NcclImport& imp, const QString& label);
+    /// `path` is the log's file: the "Use in MoE model" box is checked when the envelope's
+    /// nccl_tests_files already lists it.
+    void setNcclImport(const io::NcclImport& imp, const QString& label, const QString& path = {});
     /// Removes every imported model and log (a new scenario was opened).
     void clearImports();
     const std::vector<ImportedModel>& importedModels() const { return m_importedModels; }
@@ -89,11 +92,16 @@ public:
     ImportedModelCard* importedCard() const { return m_importedCard; }
     NcclView* ncclView() const { return m_nccl; }
     QComboBox* ncclHardwareBox() const { return m_ncclHardware; }
+    /// "Use in MoE model": attach the shown log to the envelope (mosaic.nccl_tests_files).
+    QCheckBox* ncclUseBox() const { return m_ncclUse; }
+    QString ncclFile() const { return m_ncclFile; }
 
 signals:
     void envelopeEdited(const tandem::mosaic::Envelope& e);
     void resultsShown();
     void busyChanged(bool busy);
+    /// The user toggled "Use in MoE model" for the shown log `path`.
+    void ncclUseToggled(bool on, const QString& path);
 
 private:
     void recompute();
@@ -121,6 +129,8 @@ private:
     ImportedModelCard* m_importedCard;
     NcclView* m_nccl;
     QComboBox* m_ncclHardware;
+    QCheckBox* m_ncclUse;
+    QString m_ncclFile;
     QWidget* m_ncclPage;
     std::vector<ImportedModel> m_importedModels;
     std::vector<ImportedModelPoint> m_importedPoints;

@@ -15,13 +15,9 @@ QString ScenarioDocument::displayName() const {
 }
 
 bool ScenarioDocument::load(const QString& path, Diagnostics& diag) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        diag.error("$", "cannot open file for reading: " + f.errorString().toStdString());
-        return false;
-    }
-    const QByteArray bytes = f.readAll();
-    std::optional<Scenario> s = parseScenario(bytes.toStdString(), diag);
+    // The core loader: size and folder checks, and trace / nccl-tests files named relative to
+    // the scenario are found next to it (not next to the working directory).
+    std::optional<Scenario> s = loadScenarioFile(QFile::encodeName(path).toStdString(), diag);
     if (!s) return false;
     reset(*s, QFileInfo(path).absoluteFilePath());
     return true;

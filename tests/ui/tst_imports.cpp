@@ -1,0 +1,328 @@
+// File > Import end to end (offscreen) [issue 8]: each kind of file from tests/data is routed to
+// its place (frontier point, measured-collectives page, loss-fit page, trace scenario,
+// foreground job), a bad file shows its problems and keeps the previous state, and the headless
+// export carries the imported model's point.
+#include <QtTest>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLineSeries>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QTabWidget>
+#include <QTemporaryDir>
+
+#include <cmath>
+
+#include "diagnostics_dialog.h"
+#include "file_import.h"
+#include "frontier_view.h"
+#include "imported_model_card.h"
+#include "io/hf_config.h"
+#include "io/loss_fit.h"
+#include "io/loss_log.h"
+#include "io/nccl_tests.h"
+#include "loss_fit_view.h"
+#include "mosaic/collectives.h"
+#include "main_window.h"
+#include "moe_workspace.h"
+#include "nccl_view.h"
+#include "network_workspace.h"
+#include "offscreen.h"
+#include "scenario/scenario.h"
+#include "scenario_document.h"
+
+using namespace tandem;
+using namespace tandem::ui;
+
+namespace {
+QString data(const char* rel) { return QStringLiteral(TANDEM_TEST_DATA "/") + QLatin1String(rel); }
+const char* kMixtral = "models/Mixtral-8x7B-v0.1.config.json";
+const char* kGpt2 = "models/gpt2-large.config.json";
+const char* kNccl = "nccl/H100-all_reduce-2x8-awsome-distributed-training.txt";
+const char* kLoss = "losslogs/llmc-gpt2-124M-10B-8xH100.txt";
+
+QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size()) return {};
+    return path;
+}
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+}  // namespace
+
+class TstImports : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void labels() {
+        QCOMPARE(importLabel(QStringLiteral("/x/Mixtral-8x7B-v0.1.config.json")), QStringLiteral("Mixtral-8x7B"));
+        QCOMPARE(importLabel(QStringLiteral("/x/gpt2-large.config.json")), QStringLiteral("gpt2-large"));
+        QCOMPARE(importLabel(QStringLiteral("/models/Qwen3-30B-A3B/config.json")), QStringLiteral("Qwen3-30B-A3B"));
+        QCOMPARE(importLabel(QStringLiteral("/x/run.csv")), QStringLiteral("run"));
+    }
+
+    /// Each kind is detected like `tandem-cli inspect` and imported.
+    void detectsEachKind_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("kind");
+        QTest::newRow("model config") << data(kMixtral) << int(ImportKind::ModelConfig);
+        QTest::newRow("dense model config") << data(kGpt2) << int(ImportKind::ModelConfig);
+        QTest::newRow("nccl all_reduce") << data(kNccl) << int(ImportKind::NcclTests);
+        QTest::newRow("nccl alltoall") << data("nccl/A100-alltoall-1x8-superbenchmark.txt") << int(ImportKind::NcclTests);
+        QTest::newRow("llm.c loss log") << data(kLoss) << int(ImportKind::LossLog);
+    }
+    void detectsEachKind() {
+        QFETCH(QString, file);
+        QFETCH(int, kind);
+        Diagnostics d;
+        const auto f = readImport(file, d);
+        QVERIFY2(f && d.ok(), d.str().c_str());
+        QCOMPARE(int(f->kind), kind);
+        QCOMPARE(f->model.has_value(), kind == int(ImportKind::ModelConfig));
+        QCOMPARE(f->nccl.has_value(), kind == int(ImportKind::NcclTests));
+        QCOMPARE(f->lossFit.has_value(), kind == int(ImportKind::LossLog));
+    }
+
+    /// Mixtral-8x7B on the default cluster: a labelled point at its own S with a finite Eq. 10
+    /// loss, and a card with its layout, MFU and memory next to the cluster optimum.
+    void modelConfigIsAPointOnTheFrontier() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        const QByteArray before = QByteArray::fromStdString(scenarioToJson(w.document()->scenario()));
+        QVERIFY(w.importFile(data(kMixtral)));
+        QVERIFY(w.waitForResults(60000));
+        MoeWorkspace* moe = w.moeWorkspace();
+        Diagnostics d;
+        const auto m = io::loadModelConfigFile(data(kMixtral).toStdString(), d);
+        QVERIFY(m);
+        // S from the non-embedding counts; the published 46.7 B / 12.9 B put it near 0.72-0.73.
+        const double s = 1.0 - double(m->counts.activeNonEmbedding) / double(m->counts.totalNonEmbedding);
+        QVERIFY(s > 0.70 && s < 0.75);
+
+        const QList<QScatterSeries*> series = moe->frontierView()->importedSeries();
+        QCOMPARE(series.size(), 1);
+        QVERIFY2(series[0]->name().startsWith(QLatin1String("Mixtral-8x7B")), qPrintable(series[0]->name()));
+        QVERIFY(series[0]->pointLabelsVisible());
+        QVERIFY(series[0]->pointLabelsFormat().contains(QLatin1String("Mixtral-8x7B")));
+        QCOMPARE(series[0]->count(), 1);
+        QVERIFY(std::abs(series[0]->at(0).x() - s) < 1e-12);
+
+        QCOMPARE(moe->importedPoints().size(), size_t(1));
+        const ImportedModelPoint& p = moe->importedPoints()[0];
+        QVERIFY2(p.eval.feasible, p.eval.reason.c_str());
+        QVERIFY(p.eval.mfu > 0 && p.eval.mfu <= 1);
+        QVERIFY(p.eval.memoryGB > 0 && p.eval.memoryGB <= moe->result()->deviceMemoryGB);
+        QVERIFY(p.plan.tp * p.plan.cp * p.plan.pp * p.plan.dp == moe->envelope()->devices());
+        QVERIFY(std::isfinite(p.loss));
+        QCOMPARE(series[0]->at(0).y(), p.loss);
+        // The loss is Eq. 10 at the point's own (N_tot, S, D, G).
+        const auto& e = *moe->envelope();
+        QCOMPARE(p.loss, e.law.loss(p.geometry.nTot, p.geometry.sparsity, p.tokens, p.geometry.splitG));
+        // Not better than the cluster optimum the search found on the same cluster.
+        QVERIFY(p.loss >= moe->result()->candidates[size_t(moe->result()->optimum)].loss - 1e-12);
+
+        const QString card = moe->importedCard()->text();
+        QVERIFY(moe->importedCard()->isVisibleTo(&w));
+        for (const char* part : {"Mixtral-8x7B", "MFU", "GB", "Cluster-optimal", "Best layout"})
+            QVERIFY2(card.contains(QLatin1String(part)), qPrintable(card));
+        // An overlay: the scenario itself is unchanged.
+        QCOMPARE(QByteArray::fromStdString(scenarioToJson(w.document()->scenario())), before);
+        // Reopening a scenario removes it.
+        Diagnostics ld;
+        QVERIFY(w.document()->load(QStringLiteral(TANDEM_EXAMPLES "/mosaic-table3.json"), ld));
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(moe->frontierView()->importedSeries().isEmpty());
+        QVERIFY(!moe->importedCard()->isVisibleTo(&w));
+    }
+
+    /// A dense config as the ML-for-ML foreground: foreground_parameters = n_total.
+    void denseConfigBecomesTheForeground() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(w.importFile(data(kGpt2), DenseModelTarget::Foreground));
+        Diagnostics d;
+        const auto m = io::loadModelConfigFile(data(kGpt2).toStdString(), d);
+        QVERIFY(m);
+        const auto& p = *w.document()->scenario().mlForMl;
+        QCOMPARE(p.foregroundParameters, double(m->counts.total));
+        QVERIFY(std::abs(p.foregroundParameters / 774e6 - 1) < 0.01);  // GPT-2 Large, 774 M
+        QCOMPARE(p.foregroundModel, std::string("gpt2-large"));
+        QVERIFY(w.document()->isModified());
+        QCOMPARE(w.networkWorkspace()->params()->foregroundParameters, p.foregroundParameters);
+    }
+
+    /// nccl-tests: measured busbw against the model of the hardware the file names (H100); the
+    /// peak equals the file's maximum busbw; "Use in MoE model" attaches it to the envelope.
+    void ncclLogShowsMeasuredAgainstAnalytical() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(w.importFile(data(kNccl)));
+        MoeWorkspace* moe = w.moeWorkspace();
+        QVERIFY(moe->pages()->isTabVisible(2));
+        QCOMPARE(moe->ncclHardwareBox()->currentText(), QStringLiteral("h100"));
+        NcclView* v = moe->ncclView();
+        QVERIFY(v->hasData());
+        QVERIFY(moe->charts().contains(v));
+        const io::NcclCurve& c = v->data().curves.front();
+        QCOMPARE(c.ranks, 16);
+        QLineSeries* measured = v->lineSeries()[0];
+        QLineSeries* model = v->lineSeries()[1];
+        double peak = 0;
+        for (const QPointF& q : measured->points()) peak = std::max(peak, q.y());
+        QCOMPARE(peak, c.peakBusbw_Bps / 1e9);
+        QVERIFY(peak > 400);  // the log's 1 GiB+ rows are above 400 GB/s
+        QVERIFY(model->count() > 10);
+        // The analytical curve: size x 2(n-1)/n / collectiveTime on h100, 16 ranks.
+        const mosaic::Hardware h100 = mosaic::builtinHardware("h100");
+        const QPointF last = model->points().back();
+        const double t = mosaic::collectiveTime(h100, mosaic::Collective::AllReduce, last.x(), 16, 1);
+        QVERIFY(std::abs(last.y() - last.x() * 2.0 * 15 / 16 / t / 1e9) < 1e-9 * last.y());
+        // Another hardware redraws the model only.
+        moe->ncclHardwareBox()->setCurrentText(QStringLiteral("a100"));
+        QVERIFY(model->points().back().y() != last.y());
+        QCOMPARE(measured->count(), int(c.points.size()));
+
+        QVERIFY(moe->ncclUseBox()->isEnabled());
+        QVERIFY(!w.document()->isModified());
+        moe->ncclUseBox()->setChecked(true);
+        const auto& files = w.document()->scenario().mosaic->ncclTestsFiles;
+        QCOMPARE(files.size(), size_t(1));
+        QCOMPARE(QString::fromStdString(files[0]), QFileInfo(data(kNccl)).absoluteFilePath());
+        QVERIFY(w.document()->scenario().mosaic->hardware.measured != nullptr);
+        QVERIFY(moe->envelope()->hardware.measured != nullptr);
+        QVERIFY(w.document()->isModified());
+        moe->ncclUseBox()->setChecked(false);
+        QVERIFY(w.document()->scenario().mosaic->ncclTestsFiles.empty());
+        QVERIFY(w.document()->scenario().mosaic->hardware.measured == nullptr);
+        QVERIFY(w.waitForResults(60000));
+    }
+
+    /// Loss log: data and fit drawn, parameters with errors and RMSE listed; the button puts the
+    /// fit into the progress model (L_inf, alpha as fitted).
+    void lossLogFitsAndBecomesTheProgressCurve() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(w.importFile(data(kLoss)));
+        NetworkWorkspace* net = w.networkWorkspace();
+        QVERIFY(net->pages()->isTabVisible(3));
+        LossFitPanel* panel = net->lossFitPanel();
+        QVERIFY(net->charts().contains(panel->view()));
+        QVERIFY(panel->view()->fitSeries()->count() > 50);
+        const io::LossFit fit = panel->fit();
+        QVERIFY(fit.rmse > 0);
+        // The fit at the last logged validation step is within 0.05 of the logged loss (issue 8).
+        Diagnostics d;
+        const auto log = io::loadLossLogFile(data(kLoss).toStdString(), d);
+        QVERIFY(log && log->preferred());
+        const io::LossSeries* s = log->preferred();
+        QVERIFY(std::abs(io::predictLoss(fit, s->step.back()) - s->loss.back()) < 0.05);
+        const QString summary = panel->summary()->text();
+        QVERIFY2(summary.contains(QLatin1String("RMSE")) && summary.contains(QStringLiteral("\u00b1")),
+                 qPrintable(summary));
+        QVERIFY(!w.document()->isModified());
+        QVERIFY(panel->useButton()->isEnabled());
+        panel->useButton()->click();
+        QVERIFY(w.document()->isModified());
+        const auto& prog = w.document()->scenario().mlForMl->progress;
+        QCOMPARE(prog.lossFloor, fit.lInf);
+        QCOMPARE(prog.lossExponent, fit.alpha);
+        QVERIFY(w.waitForResults(60000));
+    }
+
+    /// A background trace CSV becomes the "trace" scenario of ML-for-ML.
+    void loadTraceSetsTheTraceScenario() {
+        QTemporaryDir dir;
+        const QString path = writeFile(dir, QStringLiteral("load.csv"), "time_s,bytes_per_s\n0,1e9\n1,2.5e9\n2,5e8\n3,0\n");
+        MainWindow w;
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(w.importFile(path));
+        const auto& p = *w.document()->scenario().mlForMl;
+        QCOMPARE(p.scenario, std::string("trace"));
+        QCOMPARE(QString::fromStdString(p.traceFile), QFileInfo(path).absoluteFilePath());
+        QVERIFY(w.document()->isModified());
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(w.networkWorkspace()->result().has_value());
+    }
+
+    /// Bad files: the diagnostics dialog names the file and the line or JSON path; nothing changes.
+    void badFileShowsDiagnosticsAndKeepsState_data() {
+        QTest::addColumn<QByteArray>("name");
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("where");
+        QTest::newRow("unrecognised text") << QByteArray("notes.txt") << QByteArray("hello\nworld\n") << QStringLiteral("file");
+        QTest::newRow("top-K above E") << QByteArray("bad.config.json")
+                                       << QByteArray("{\"model_type\": \"mixtral\", \"hidden_size\": 4096, "
+                                                     "\"intermediate_size\": 14336, \"num_hidden_layers\": 32, "
+                                                     "\"num_attention_heads\": 32, \"num_key_value_heads\": 8, "
+                                                     "\"num_local_experts\": 2, \"num_experts_per_tok\": 4, "
+                                                     "\"vocab_size\": 32000}")
+                                       << QStringLiteral("$: experts per token (4) exceeds");
+        QTest::newRow("unsupported model_type") << QByteArray("odd.config.json")
+                                                << QByteArray("{\"model_type\": \"rwkv\", \"hidden_size\": 4}")
+                                                << QStringLiteral("$.model_type");
+        QTest::newRow("nccl error") << QByteArray("all_reduce.txt")
+                                    << QByteArray("# nThread 1 nGpus 1 minBytes 8 maxBytes 128 step: 2(factor)\n"
+                                                  "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+                                                  "           8             2     float     sum      -1    10.00    0.00    0.00      0    10.00    0.00    0.00      0\n"
+                                                  "node1: Test NCCL failure common.cu:958 'unhandled system error'\n")
+                                    << QStringLiteral("line 4");
+        QTest::newRow("trace negative load") << QByteArray("trace.csv") << QByteArray("time_s,bytes_per_s\n0,1e9\n1,-5\n")
+                                             << QStringLiteral("line 3");
+        QTest::newRow("scenario, not an import") << QByteArray("scen.config.json")
+                                                 << QByteArray("{\"mosaic\": {}}") << QStringLiteral("$");
+    }
+    void badFileShowsDiagnosticsAndKeepsState() {
+        QFETCH(QByteArray, name);
+        QFETCH(QByteArray, text);
+        QFETCH(QString, where);
+        QTemporaryDir dir;
+        const QString path = writeFile(dir, QString::fromLatin1(name), text);
+        QVERIFY(!path.isEmpty());
+        MainWindow w;
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(w.importFile(data(kMixtral)));  // previous state: one imported model
+        QVERIFY(w.waitForResults(60000));
+        const QByteArray before = QByteArray::fromStdString(scenarioToJson(w.document()->scenario()));
+        QVERIFY(!w.importFile(path, DenseModelTarget::Frontier));
+        DiagnosticsDialog* dialog = w.lastDiagnosticsDialog();
+        QVERIFY(dialog);
+        QVERIFY(dialog->rowCount() >= 1);
+        bool found = false;
+        for (int i = 0; i < dialog->rowCount(); ++i) found = found || dialog->rowText(i).startsWith(where);
+        QVERIFY2(found, qPrintable(dialog->rowText(0)));
+        QVERIFY(dialog->windowTitle().contains(QString::fromLatin1(name)));
+        QVERIFY(!w.document()->isModified());
+        QCOMPARE(QByteArray::fromStdString(scenarioToJson(w.document()->scenario())), before);
+        QCOMPARE(w.moeWorkspace()->frontierView()->importedSeries().size(), 1);
+        QVERIFY(!w.moeWorkspace()->ncclView()->hasData());
+        QVERIFY(!w.networkWorkspace()->lossFitPanel()->view()->hasData());
+    }
+
+    /// The headless export (`tandem --import ... --export-charts`) carries the model point.
+    void headlessExportHasTheImportedPoint() {
+        QTemporaryDir dir;
+        QCOMPARE(exportAllCharts(dir.path(), {}, {}, -1, {data(kMixtral), data(kNccl)}), 0);
+        const QByteArray csv = readAll(dir.filePath(QStringLiteral("mosaic-frontier.csv")));
+        QVERIFY2(csv.contains("\"Mixtral-8x7B\",0.728"), csv.constData());
+        QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("nccl-measured-vs-analytical.png"))));
+        const QByteArray nccl = readAll(dir.filePath(QStringLiteral("nccl-measured-vs-analytical.csv")));
+        QVERIFY(nccl.startsWith("collective,ranks,bytes,measured_busbw_GBps,analytical_busbw_GBps\n"));
+        QVERIFY(nccl.contains("all_reduce,16,1073741824,"));
+        // A bad import is an error exit (2), not a silent skip.
+        QCOMPARE(exportAllCharts(dir.path(), {}, {}, -1, {dir.filePath(QStringLiteral("missing.json"))}), 2);
+    }
+};
+
+QTEST_MAIN(TstImports)
+#include "tst_imports.moc"
