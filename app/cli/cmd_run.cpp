@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "mlforml/report.h"
 #include "mlforml/simulate.h"
+#include "mosaic/measured_collectives.h"
 #include "mosaic/report.h"
 #include "mosaic/search.h"
 #include "output.h"
@@ -124,8 +125,16 @@ int runCommand(const QStringList& args) {
             printMlForMlSummary(r);
         }
         if (scenario->mosaic) {
+            tandem::mosaic::CollectiveRecorder measured(0);  // counts costings from nccl-tests curves
             const auto r = tandem::mosaic::search(*scenario->mosaic);
-            files.push_back({"mosaic_result.json", tandem::mosaic::searchToJson(r).dump(2) + "\n"});
+            auto rj = tandem::mosaic::searchToJson(r);
+            if (const auto& hw = scenario->mosaic->hardware; hw.measured) {
+                rj["measured_collectives"] = tandem::mosaic::measuredCollectivesReport(hw, measured);
+                std::printf("Measured collectives: %lld of %lld costings from nccl-tests curves, %lld "
+                            "extrapolated beyond measured sizes\n",
+                            measured.measuredCalls(), measured.calls(), measured.extrapolatedCalls());
+            }
+            files.push_back({"mosaic_result.json", rj.dump(2) + "\n"});
             files.push_back({"mosaic_frontier.csv", tandem::mosaic::frontierCsv(r)});
             files.push_back({"mosaic_candidates.csv", tandem::mosaic::candidatesCsv(r)});
             printMosaicSummary(r);

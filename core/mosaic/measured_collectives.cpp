@@ -193,6 +193,15 @@ std::shared_ptr<const MeasuredCollectives> loadMeasuredCollectives(const std::ve
     return out;
 }
 
+nlohmann::ordered_json measuredCollectivesReport(const Hardware& hw, const CollectiveRecorder& rec) {
+    nlohmann::ordered_json j = hw.measured ? hw.measured->toJson(hw.gpusPerNode)
+                                           : nlohmann::ordered_json{{"curves", nlohmann::ordered_json::array()}};
+    j["costings"] = rec.calls();
+    j["measured_costings"] = rec.measuredCalls();
+    j["extrapolated_costings"] = rec.extrapolatedCalls();
+    return j;
+}
+
 BusBandwidthComparison compareBusBandwidth(const Hardware& hw, Collective c, int ranks,
                                            const std::vector<double>& sizes, int stride) {
     BusBandwidthComparison out;

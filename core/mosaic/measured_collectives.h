@@ -96,6 +96,12 @@ std::shared_ptr<const MeasuredCollectives> loadMeasuredCollectives(
     const std::vector<std::string>& files, Diagnostics& diag, const std::string& pathPrefix,
     bool indexed = true, std::vector<std::string>* notes = nullptr);
 
+/// Report block for a search or plan run on `hw` (hw.measured set): the curves (toJson) and the
+/// counters of `rec`, recorded around the run: {"curves": [...], "costings": calls,
+/// "measured_costings": calls costed from a curve, "extrapolated_costings": of those, beyond
+/// the measured sizes}. With hw.measured null: {"curves": []} and the counters.
+nlohmann::ordered_json measuredCollectivesReport(const Hardware& hw, const CollectiveRecorder& rec);
+
 /// One size of a measured-vs-analytical comparison.
 struct BusBandwidthSample {
     double bytes = 0;                ///< S, buffer per rank (nccl-tests size), bytes
