@@ -185,7 +185,7 @@ int planCommand(const QStringList& args) {
     std::vector<std::string> ncclNotes;
     if (parser.isSet(nccl)) {
         std::vector<std::string> files;
-        for (const auto& f : parser.values(nccl)) files.push_back(f.toStdString());
+        for (const auto& name : parser.values(nccl)) files.push_back(name.toStdString());
         tandem::Diagnostics nd;
         cluster.hardware.measured = m::loadMeasuredCollectives(files, nd, "--nccl", false, &ncclNotes);
         if (!nd.ok()) {
