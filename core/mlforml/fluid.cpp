@@ -27,6 +27,7 @@ int FluidNetwork::addGroup(int nodes) {
     m_groupNodes.push_back(std::max(1, nodes));
     m_groupCount.push_back(0);
     m_groupRate.push_back(0.0);
+    m_groupMinRemaining.push_back(std::numeric_limits<double>::infinity());
     m_order.reserve(m_groupNodes.size());
     return static_cast<int>(m_groupNodes.size()) - 1;
 }
@@ -51,6 +52,8 @@ int FluidNetwork::startFlow(int group, double bytesPerNode, int tag) {
     m_flowActive[id] = 1;
     m_active.push_back(id);
     ++m_groupCount[group];
+    m_groupMinRemaining[group] = std::min(m_groupMinRemaining[group], bytesPerNode);
+    m_maxVolume = std::max(m_maxVolume, bytesPerNode);
     return id;
 }
 
@@ -93,21 +96,46 @@ void FluidNetwork::recomputeRates() {
     }
 }
 
+void FluidNetwork::refreshMinima() {
+    std::fill(m_groupMinRemaining.begin(), m_groupMinRemaining.end(),
+              std::numeric_limits<double>::infinity());
+    for (int f : m_active) {
+        double& m = m_groupMinRemaining[m_flowGroup[f]];
+        m = std::min(m, m_remaining[f]);
+    }
+}
+
 void FluidNetwork::advance(double dt) {
     if (dt <= 0) return;
-    for (int f : m_active) m_remaining[f] -= m_groupRate[m_flowGroup[f]] * dt;
+    std::fill(m_groupMinRemaining.begin(), m_groupMinRemaining.end(),
+              std::numeric_limits<double>::infinity());
+    for (int f : m_active) {
+        const int g = m_flowGroup[f];
+        m_remaining[f] -= m_groupRate[g] * dt;
+        m_groupMinRemaining[g] = std::min(m_groupMinRemaining[g], m_remaining[f]);
+    }
 }
 
 double FluidNetwork::timeToNextCompletion() const {
+    // Within a group every flow has the same rate, so its first completion is its smallest
+    // remaining volume over that rate (the same value a per-flow minimum gives).
     double best = std::numeric_limits<double>::infinity();
-    for (int f : m_active) {
-        const double r = m_groupRate[m_flowGroup[f]];
-        if (r > 0) best = std::min(best, std::max(0.0, m_remaining[f]) / r);
+    for (size_t g = 0; g < m_groupCount.size(); ++g) {
+        const double r = m_groupRate[g];
+        if (m_groupCount[g] > 0 && r > 0)
+            best = std::min(best, std::max(0.0, m_groupMinRemaining[g]) / r);
     }
     return best;
 }
 
 void FluidNetwork::collectFinished(std::vector<int>& done) {
+    // Nothing can be finished while every group's smallest remaining volume is above the
+    // largest finish tolerance.
+    const double tol = 1e-9 * m_maxVolume + 1e-3;
+    bool any = false;
+    for (size_t g = 0; g < m_groupCount.size() && !any; ++g)
+        any = m_groupCount[g] > 0 && m_groupMinRemaining[g] <= tol;
+    if (!any) return;
     for (size_t i = 0; i < m_active.size();) {
         const int f = m_active[i];
         if (m_remaining[f] <= 1e-9 * m_volume[f] + 1e-3) {
@@ -121,6 +149,7 @@ void FluidNetwork::collectFinished(std::vector<int>& done) {
             ++i;
         }
     }
+    refreshMinima();
 }
 
 double FluidNetwork::fabricRate(int firstGroup, int lastGroup) const {

@@ -56,6 +56,12 @@ private:
     std::vector<int> m_active;     // active flow ids
     std::vector<int> m_freeSlots;  // reusable flow ids
     std::vector<int> m_order;      // scratch: active groups sorted by NIC cap
+    // Per group, the smallest remaining bytes of its active flows (+inf without flows), kept
+    // up to date by startFlow/advance/collectFinished: every flow of a group moves at the group's
+    // rate, so the next completion and "is anything finished" need only these (O(groups)).
+    std::vector<double> m_groupMinRemaining;
+    double m_maxVolume = 0;  // largest flow volume ever started (finish tolerance bound)
+    void refreshMinima();
 };
 
 }  // namespace tandem::mlforml
