@@ -30,8 +30,11 @@ ImportedModelPoint evaluateImportedModel(const ImportedModel& m, const mosaic::E
     if (!eval.feasible) return out;
     const mosaic::Geometry& g = m.geometry;
     out.tokens = std::min(mosaic::deliverableTokens(e, eval.mfu, g.nAct), e.tppMax * g.nAct);
-    out.loss = e.law.loss(g.nTot, g.sparsity, out.tokens, g.splitG);
-    out.extrapolated = mosaic::isExtrapolated(g.nTot, g.sparsity, out.tokens, g.splitG);
+    // A dense model (G undefined) is one full-width expert: Eq. 10 at G = 1.
+    const double lawG = g.splitG >= 1 ? g.splitG : 1;
+    if (g.splitG < 1) out.notes.push_back("dense model: Eq. 10 scored at S = 0 and G = 1");
+    out.loss = e.law.loss(g.nTot, g.sparsity, out.tokens, lawG);
+    out.extrapolated = mosaic::isExtrapolated(g.nTot, g.sparsity, out.tokens, lawG);
     return out;
 }
 

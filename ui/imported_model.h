@@ -39,7 +39,9 @@ struct ImportedModelPoint {
 ImportedModel mosaicGeometry(const io::ModelImport& m, const QString& label);
 
 /// Costs `m` on `e`'s cluster with mosaic::bestPlan (the envelope's layout grid) and scores it
-/// like a search candidate: D from Eq. 25 capped at TPP_max N_act, loss from Eq. 10.
+/// like a search candidate: D from Eq. 25 capped at TPP_max N_act, loss from Eq. 10 (a dense
+/// model, G undefined, is scored at G = 1 and noted; S = 0 is outside the law's fitted range and
+/// flagged extrapolated).
 /// Deterministic; about as costly as one geometry of the search.
 ImportedModelPoint evaluateImportedModel(const ImportedModel& m, const mosaic::Envelope& e);
 

@@ -7,6 +7,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLineSeries>
+#include <QMimeData>
 #include <QPushButton>
 #include <QScatterSeries>
 #include <QTabWidget>
@@ -307,6 +308,62 @@ private slots:
         QCOMPARE(w.moeWorkspace()->frontierView()->importedSeries().size(), 1);
         QVERIFY(!w.moeWorkspace()->ncclView()->hasData());
         QVERIFY(!w.networkWorkspace()->lossFitPanel()->view()->hasData());
+    }
+
+    /// Every model config, nccl-tests log and loss log in tests/data imports through the GUI; a
+    /// model lands on the frontier under its label (with a finite loss when a layout fits).
+    void everyTestDataFileImports() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        int n = 0;
+        for (const char* folder : {"models", "nccl", "losslogs"}) {
+            const QDir dir(data(folder));
+            for (const QString& name : dir.entryList(QDir::Files, QDir::Name)) {
+                const QString path = dir.filePath(name);
+                QVERIFY2(w.importFile(path, DenseModelTarget::Frontier), qPrintable(path));
+                ++n;
+            }
+        }
+        QVERIFY(n >= 19);
+        QVERIFY(w.waitForResults(120000));
+        const auto& points = w.moeWorkspace()->importedPoints();
+        QCOMPARE(points.size(), size_t(QDir(data("models")).entryList(QDir::Files).size()));
+        int drawn = 0;
+        for (const ImportedModelPoint& p : points) {
+            QVERIFY2(p.eval.feasible == std::isfinite(p.loss), qPrintable(p.label));
+            if (p.eval.feasible) {
+                ++drawn;
+                QVERIFY2(p.eval.memoryGB <= w.moeWorkspace()->result()->deviceMemoryGB, qPrintable(p.label));
+            }
+        }
+        QCOMPARE(w.moeWorkspace()->frontierView()->importedSeries().size(), drawn);
+        QVERIFY(drawn >= 1);
+        QVERIFY(!w.document()->isModified());  // overlays only
+    }
+
+    /// Drag and drop: a model config is imported, a scenario file is opened.
+    void dropImportsOrOpens() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        auto drop = [&w](const QString& path) {
+            QMimeData mime;
+            mime.setUrls({QUrl::fromLocalFile(path)});
+            QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QApplication::sendEvent(&w, &enter);
+            QDropEvent ev(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QApplication::sendEvent(&w, &ev);
+            return enter.isAccepted();
+        };
+        QVERIFY(drop(data(kMixtral)));
+        QVERIFY(w.waitForResults(60000));
+        QCOMPARE(w.moeWorkspace()->frontierView()->importedSeries().size(), 1);
+        QVERIFY(w.document()->filePath().isEmpty());
+        QVERIFY(drop(QStringLiteral(TANDEM_EXAMPLES "/mosaic-fig1.json")));
+        QCOMPARE(QFileInfo(w.document()->filePath()).fileName(), QStringLiteral("mosaic-fig1.json"));
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(w.moeWorkspace()->frontierView()->importedSeries().isEmpty());
     }
 
     /// The headless export (`tandem --import ... --export-charts`) carries the model point.
