@@ -10,7 +10,11 @@
 #include "mlforml/presets.h"
 #include "mlforml/report.h"
 #include "mlforml/reproduce.h"
+#include "mlforml/exposure.h"
+#include "mlforml/progress.h"
+#include "mlforml/schedule.h"
 #include "mlforml/simulate.h"
+#include "mlforml/training.h"
 #include "scenario/scenario.h"
 
 using namespace tandem::mlforml;
@@ -89,6 +93,41 @@ private slots:
             QVERIFY(run.endTime_s <= p.horizonS);
         }
         QVERIFY(std::isfinite(crossing(r.points[0], "Joint", 0)));
+    }
+
+    void unboundedSyncWaitsForLevelChange() {
+        // Level 0: every sync unbounded (its replay never finished); level 1: 0.5 s per sync.
+        // Static under "level 0 until t = 100 s, then level 1" makes its first update wait for
+        // the change: it ends at 100 + 0.5 s instead of 4 T_c + 0.5 s, and every later update is
+        // as under level 1 alone, so each first crossing is later by exactly 100 - 4 T_c.
+        Params p = scenario1Params();
+        p.policies = {"Static"};
+        const auto combos = actionSpace(p);
+        const ProgressCurve curve(p);
+        std::vector<double> targets;
+        for (double f : p.targetFactors) targets.push_back(f * p.progress.lMin);
+        ExposureTable stuck, ok;
+        stuck.samples.assign(combos.size(), {std::numeric_limits<double>::infinity()});
+        stuck.mean.assign(combos.size(), std::numeric_limits<double>::infinity());
+        ok.samples.assign(combos.size(), {0.5});
+        ok.mean.assign(combos.size(), 0.5);
+        const NetworkSchedule waits({stuck, ok}, {0.0, 100.0}, {0, 1}, 10, 1);
+        const NetworkSchedule plain({stuck, ok}, {0.0}, {1}, 10, 1);
+        QCOMPARE(waits.nextLevelChange(3.0), 100.0);
+        QVERIFY(std::isinf(plain.nextLevelChange(3.0)));
+        const int n = static_cast<int>(combos.size());
+        const PolicyRun a = runPolicy("Static", p, curve, combos, n, waits, targets, {0, 1}, nullptr);
+        const PolicyRun b = runPolicy("Static", p, curve, combos, n, plain, targets, {0, 1}, nullptr);
+        QCOMPARE(a.totalUpdates, b.totalUpdates);
+        for (size_t t = 0; t < targets.size(); ++t)
+            QVERIFY2(std::fabs(a.firstCrossing_s[t] - b.firstCrossing_s[t] -
+                               (100.0 - 4 * p.microbatchComputeS)) < 1e-6,
+                     qPrintable(QString("%1 vs %2").arg(a.firstCrossing_s[t]).arg(b.firstCrossing_s[t])));
+        // Unbounded for ever (no later change): not reached, and the run ends.
+        const NetworkSchedule never({stuck, ok}, {0.0}, {0}, 10, 1);
+        const PolicyRun c = runPolicy("Static", p, curve, combos, n, never, targets, {0, 1}, nullptr);
+        for (double x : c.firstCrossing_s) QVERIFY(std::isnan(x));
+        QCOMPARE(c.totalUpdates, 0LL);
     }
 
     void zeroBandwidthNotReached() {
