@@ -96,15 +96,6 @@ void FluidNetwork::recomputeRates() {
     }
 }
 
-void FluidNetwork::refreshMinima() {
-    std::fill(m_groupMinRemaining.begin(), m_groupMinRemaining.end(),
-              std::numeric_limits<double>::infinity());
-    for (int f : m_active) {
-        double& m = m_groupMinRemaining[m_flowGroup[f]];
-        m = std::min(m, m_remaining[f]);
-    }
-}
-
 void FluidNetwork::advance(double dt) {
     if (dt <= 0) return;
     std::fill(m_groupMinRemaining.begin(), m_groupMinRemaining.end(),
@@ -136,6 +127,10 @@ void FluidNetwork::collectFinished(std::vector<int>& done) {
     for (size_t g = 0; g < m_groupCount.size() && !any; ++g)
         any = m_groupCount[g] > 0 && m_groupMinRemaining[g] <= tol;
     if (!any) return;
+    // One pass: remove finished flows and recompute each group's minimum over the rest (every
+    // remaining flow reaches the else branch exactly once).
+    std::fill(m_groupMinRemaining.begin(), m_groupMinRemaining.end(),
+              std::numeric_limits<double>::infinity());
     for (size_t i = 0; i < m_active.size();) {
         const int f = m_active[i];
         if (m_remaining[f] <= 1e-9 * m_volume[f] + 1e-3) {
@@ -146,10 +141,11 @@ void FluidNetwork::collectFinished(std::vector<int>& done) {
             m_active[i] = m_active.back();
             m_active.pop_back();
         } else {
+            double& m = m_groupMinRemaining[m_flowGroup[f]];
+            m = std::min(m, m_remaining[f]);
             ++i;
         }
     }
-    refreshMinima();
 }
 
 double FluidNetwork::fabricRate(int firstGroup, int lastGroup) const {

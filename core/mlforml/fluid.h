@@ -61,7 +61,6 @@ private:
     // rate, so the next completion and "is anything finished" need only these (O(groups)).
     std::vector<double> m_groupMinRemaining;
     double m_maxVolume = 0;  // largest flow volume ever started (finish tolerance bound)
-    void refreshMinima();
 };
 
 }  // namespace tandem::mlforml
