@@ -29,6 +29,7 @@ struct RecoveryEntry;
 enum class DenseModelTarget {
     Ask,         ///< a small dialog asks (interactive use)
     Foreground,  ///< ML-for-ML foreground job: foreground_parameters = n_total
+    Background,  ///< ML-for-ML background job model: gradient_GB = 2 bytes (BF16) x n_total
     Frontier,    ///< a labelled point on the MoE loss-vs-sparsity chart
 };
 

@@ -71,31 +71,43 @@ bool MainWindow::applyImport(const ImportedFile& f, DenseModelTarget dense, Diag
             if (target == DenseModelTarget::Ask) {
                 QMessageBox box(QMessageBox::Question, tr("Import dense model"),
                                 tr("%1 is a dense model (%2 parameters). Use it as the ML-for-ML foreground job "
-                                   "(its gradient is %2 values per sync), or show it on the MoE loss-vs-sparsity "
-                                   "chart (S = 0)?")
+                                   "(its gradient is %2 values per sync), as the model of each background job "
+                                   "(a BF16 gradient of %2 values), or show it on the MoE loss-vs-sparsity chart "
+                                   "(S = 0)?")
                                     .arg(f.label, formatCount(double(m.counts.total))),
                                 QMessageBox::Cancel, this);
                 QPushButton* fg = box.addButton(tr("Foreground job"), QMessageBox::AcceptRole);
+                QPushButton* bg = box.addButton(tr("Background jobs"), QMessageBox::AcceptRole);
                 QPushButton* fr = box.addButton(tr("MoE chart"), QMessageBox::AcceptRole);
                 box.setDefaultButton(fg);
                 box.exec();
                 if (box.clickedButton() == fg) target = DenseModelTarget::Foreground;
+                else if (box.clickedButton() == bg) target = DenseModelTarget::Background;
                 else if (box.clickedButton() == fr) target = DenseModelTarget::Frontier;
                 else return false;  // cancelled: nothing changes, no diagnostics
             }
-            if (target == DenseModelTarget::Foreground) {
+            if (target == DenseModelTarget::Foreground || target == DenseModelTarget::Background) {
+                const bool fgJob = target == DenseModelTarget::Foreground;
                 if (!m_doc->scenario().mlForMl) {
-                    diag.error("$.ml_for_ml", "the scenario has no ml_for_ml section to take a foreground job");
+                    diag.error("$.ml_for_ml", fgJob ? "the scenario has no ml_for_ml section to take a foreground job"
+                                                    : "the scenario has no ml_for_ml section to take a background job");
                     return false;
                 }
                 Scenario s = m_doc->scenario();
-                s.mlForMl->foregroundModel = f.label.toStdString();
-                s.mlForMl->foregroundParameters = double(m.counts.total);
+                if (fgJob) {
+                    s.mlForMl->foregroundModel = f.label.toStdString();
+                    s.mlForMl->foregroundParameters = double(m.counts.total);
+                } else {
+                    // A data-parallel job all-reduces its BF16 gradient: 2 bytes per parameter.
+                    s.mlForMl->backgroundJob.model = f.label.toStdString();
+                    s.mlForMl->backgroundJob.gradientBytes = 2.0 * double(m.counts.total);
+                }
                 if (!validScenario(s, diag)) return false;
                 m_doc->setMlForMl(*s.mlForMl);
                 m_network->setParams(s.mlForMl);
                 setCurrentWorkspace(0);
-                statusBar()->showMessage(tr("%1 is the foreground job: %2 gradient values per sync")
+                statusBar()->showMessage((fgJob ? tr("%1 is the foreground job: %2 gradient values per sync")
+                                                : tr("Each background job is %1: %2 gradient values (BF16) per sync"))
                                              .arg(f.label, formatCount(double(m.counts.total))),
                                          6000);
                 return true;

@@ -159,6 +159,25 @@ private slots:
         QCOMPARE(w.networkWorkspace()->params()->foregroundParameters, p.foregroundParameters);
     }
 
+    /// A dense config as the background jobs' model: gradient_GB = 2 bytes x n_total (BF16).
+    void denseConfigBecomesTheBackgroundJob() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        const double fgBefore = w.document()->scenario().mlForMl->foregroundParameters;
+        QVERIFY(w.importFile(data("models/Llama-2-13b-hf.config.json"), DenseModelTarget::Background));
+        Diagnostics d;
+        const auto m = io::loadModelConfigFile(data("models/Llama-2-13b-hf.config.json").toStdString(), d);
+        QVERIFY(m);
+        const auto& p = *w.document()->scenario().mlForMl;
+        QCOMPARE(p.backgroundJob.gradientBytes, 2.0 * double(m->counts.total));
+        QVERIFY(std::abs(double(m->counts.total) / 13.0e9 - 1) < 0.03);  // Llama-2-13B
+        QCOMPARE(p.backgroundJob.model, std::string("Llama-2-13b-hf"));
+        QCOMPARE(p.foregroundParameters, fgBefore);
+        QVERIFY(w.document()->isModified());
+        QVERIFY(w.waitForResults(120000));
+    }
+
     /// nccl-tests: measured busbw against the model of the hardware the file names (H100); the
     /// peak equals the file's maximum busbw; "Use in MoE model" attaches it to the envelope.
     void ncclLogShowsMeasuredAgainstAnalytical() {
