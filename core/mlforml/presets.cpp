@@ -33,7 +33,7 @@ Params scenario2Params() {
     // One Joint run (~1.5 h here) spans only a few job lifetimes, so one arrival schedule and
     // one recording per level are not seed-stable. reproduce averages 64 schedules over 32
     // recordings per level: Decoupled/Joint and Knob-Precision/Joint then move by <= 0.04
-    // between seeds 1-3, Knob-GA/Joint and Static/Joint by up to ~0.15
+    // between seeds 1-3, Knob-GA/Joint and Static/Joint by up to ~0.17 and ~0.30
     // (docs/MODEL-ML-FOR-ML.md, section 6).
     p.poissonSchedules = 64;
     p.exposureRecordings = 32;
