@@ -33,6 +33,20 @@ int binOf(const std::vector<double>& c, double s) {
 
 }  // namespace
 
+double feasibleBoundarySparsity(const std::vector<FrontierPoint>& computeOptimal) {
+    double boundary = kNaN;
+    bool started = false;
+    for (const FrontierPoint& p : computeOptimal) {
+        if (p.feasible) {
+            boundary = p.sparsity;
+            started = true;
+        } else if (started) {
+            break;  // the red region starts here
+        }
+    }
+    return boundary;
+}
+
 double deliverableTokens(const Envelope& e, double mfu, double nAct) {
     return e.peakBudgetFlops() * e.goodput * mfu / (6.0 * nAct);
 }

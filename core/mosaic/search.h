@@ -66,6 +66,15 @@ std::vector<std::pair<Plan, PlanEval>> evaluatePlans(const Geometry& g, const En
 /// Best plan of one geometry on the envelope's cluster; eval.feasible false if none fits.
 std::pair<Plan, PlanEval> bestPlan(const Geometry& g, const Envelope& e);
 
+/// Feasible boundary S_feas^max of a compute-optimal frontier [2608.10605 Fig. 1, Sec. 2.2]: the
+/// C_model prescription "becomes infeasible beyond S_feas^max = 0.96", "configurations beyond the
+/// feasible boundary ... deliver fewer C_deliverable FLOPs (red region)". Walks the bins in the
+/// given order (ascending sparsity) from the first deliverable one (`feasible`) and returns the
+/// sparsity of the last bin before the first undeliverable one, i.e. where the red region
+/// starts; a deliverable bin above that (an island inside the red region) does not move it.
+/// NaN when no bin is deliverable. O(bins), no errors.
+double feasibleBoundarySparsity(const std::vector<FrontierPoint>& computeOptimal);
+
 /// D of Eq. 25 (before the TPP cap): C_peak eta_good MFU / (6 N_act), tokens.
 double deliverableTokens(const Envelope& e, double mfu, double nAct);
 
