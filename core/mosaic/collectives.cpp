@@ -61,6 +61,12 @@ double collectiveTime(const Hardware& hw, Collective c, double bytes, int size, 
     return hw.measured->timeOf(hw, c, bytes, size, stride);
 }
 
+double pipelinedStages(double first_s, double second_s, double bytes) {
+    const double slower = std::max(first_s, second_s), faster = std::min(first_s, second_s);
+    const double chunks = std::max(1.0, bytes / kPipelineChunkBytes);
+    return slower + faster / chunks;
+}
+
 double analyticalCollectiveTime(const Hardware& hw, Collective c, double bytes, int size, int stride) {
     if (size <= 1 || bytes <= 0) return 0.0;
     const double ramp = bytes / (bytes + hw.rampHalfBytes);
@@ -73,10 +79,11 @@ double analyticalCollectiveTime(const Hardware& hw, Collective c, double bytes, 
         const double inside = bytes * double(g.ranksPerNode - 1) / size;
         return hw.interLatencyS + std::max(outside / nic, inside / nv);
     }
-    // Hierarchical: intra-node stage on the full buffer, inter-node stage on 1/ranksPerNode of it.
+    // Hierarchical: intra-node stage on the full buffer, inter-node stage on 1/ranksPerNode of
+    // it, pipelined chunk by chunk through both stages (NCCL's channels), so they overlap.
     const double intra = g.ranksPerNode > 1 ? bytes * busFactor(c, g.ranksPerNode) / nv : 0.0;
     const double inter = bytes / g.ranksPerNode * busFactor(c, g.nodes) / nic;
-    return hw.interLatencyS + intra + inter;
+    return hw.interLatencyS + pipelinedStages(intra, inter, bytes);
 }
 
 CollectiveRecorder::CollectiveRecorder(std::size_t maxUses) : m_maxUses(maxUses), m_previous(tRecorder) {

@@ -42,10 +42,27 @@ GroupSpan groupSpan(int size, int stride, int gpusPerNode);
 /// size <= 1 or bytes <= 0 -> 0.
 double collectiveTime(const Hardware& hw, Collective c, double bytes, int size, int stride);
 
-/// The analytical model alone, s. Inside one node: NVLink bus bandwidth. Across nodes:
-/// hierarchical, NVLink stage plus a scale-out stage at the per-GPU NIC rate (all-to-all: the
-/// share of the buffer that leaves the node crosses the NIC, in parallel with the NVLink
-/// share). Bandwidth is derated by the size ramp S / (S + rampHalfBytes). size <= 1 -> 0.
+/// Pipeline granularity of the hierarchical model, bytes: NCCL moves a buffer through its
+/// channels in steps of its per-channel staging buffer (NCCL_BUFFSIZE, 4 MiB by default
+/// [NCCL environment variables documentation]).
+constexpr double kPipelineChunkBytes = 4.0 * 1024 * 1024;
+
+/// Time, s, of two pipelined stages that take `first_s` and `second_s` alone on a buffer of
+/// `bytes` cut into P = max(1, bytes / kPipelineChunkBytes) chunks: the slower stage plus the
+/// pipeline fill, max + min / P. One chunk (small buffers) -> the sum; large buffers -> the
+/// slower stage. Both times >= 0.
+double pipelinedStages(double first_s, double second_s, double bytes);
+
+/// The analytical model alone, s. Inside one node: latency + S x busFactor / (NVLink x
+/// intraBusEfficiency x ramp). Across nodes, all-reduce / reduce-scatter / all-gather are
+/// hierarchical: an NVLink stage on the full buffer (busFactor over the ranks per node) and a
+/// scale-out stage on 1/ranksPerNode of it at the per-GPU NIC rate (busFactor over the nodes),
+/// pipelined chunk by chunk as NCCL's channels do, so the stages overlap:
+/// t = interLatency + pipelinedStages(t_intra, t_inter, S). Was their sum, which gave half the
+/// measured bus bandwidth on H100 2x8 / 10x8 (docs: nccl-tests files in tests/data/nccl,
+/// tst_mosaic_collectives). All-to-all: the share of the buffer that leaves the node crosses
+/// the NIC in parallel with the NVLink share (max). Bandwidth is derated by the size ramp
+/// S / (S + rampHalfBytes). size <= 1 or bytes <= 0 -> 0.
 double analyticalCollectiveTime(const Hardware& hw, Collective c, double bytes, int size, int stride);
 
 /// One collectiveTime() call on hardware with measured curves, as a CollectiveRecorder saw it.

@@ -60,13 +60,16 @@ private slots:
     /// 16 ranks on 2 nodes of 8 match the 2x8 curve's own run: reduce-scatter and all-gather
     /// take the all-reduce curve's busbw at 1 GiB and 512 MiB (measured sizes; the better of
     /// out-of-place and in-place: 440.96 and 394.00 GB/s) with factor 15/16, half the
-    /// all-reduce time. The measured curve is faster than the analytical H100 model, so the
-    /// exposed DP time drops by exactly the difference.
+    /// all-reduce time. The measured curve is faster than the analytical H100 model with its
+    /// NVLink stage at 80 % of the link rate (the calibrated h100 file has 100 %, which is
+    /// faster than this curve at 1 GiB and hides the DP time), so the exposed DP time drops by
+    /// exactly the difference.
     void dpTimeAtMeasuredSize() {
         const Geometry g = denseGeometry();
         QCOMPARE(g.nAct + double(g.vocab) * g.dModel, double(1 << 28));  // dense + embedding
         Cluster c;
         c.hardware = builtinHardware("h100");
+        c.hardware.intraBusEfficiency = 0.8;
         c.devices = 16;
         c.globalBatch = 16;
         c.seqLen = 512;
@@ -75,6 +78,7 @@ private slots:
         const PlanEval an = PerfModel(g, c).evaluate(p);
         Cluster cm = c;
         cm.hardware = withCurves({kAr2x8});
+        cm.hardware.intraBusEfficiency = 0.8;
         QVERIFY(cm.hardware.measured);
         CollectiveRecorder rec;
         const PlanEval me = PerfModel(g, cm).evaluate(p);
@@ -92,7 +96,9 @@ private slots:
         const double drop = an.breakdown.dp_s - me.breakdown.dp_s;
         const double expected = (rsAnalytical + agAnalytical) - (rsMeasured + agMeasured);
         QVERIFY2(std::abs(drop - expected) < 1e-12, qPrintable(QString::number(drop, 'g', 12)));
-        QVERIFY(std::abs(expected - 2.6919e-3) < 1e-6);
+        // Analytical, pipelined (ramp 4 MB, 35 us): RS 2.6195 + 1.4969 / 256 + 0.035 = 2.6604 ms,
+        // AG 1.3146 + 0.7512 / 128 + 0.035 = 1.3555 ms; measured 2.2828 + 1.2775 ms.
+        QVERIFY(std::abs(expected - 4.5557e-4) < 1e-7);
         QVERIFY(me.iteration_s < an.iteration_s);
 
         QCOMPARE(rec.measuredCalls(), 2LL);

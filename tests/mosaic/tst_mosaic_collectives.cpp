@@ -1,0 +1,149 @@
+// The analytical collective model against published nccl-tests runs (MODEL.md B4, "Published
+// points ... Collectives"): its peak bus bandwidth for each copied log in tests/data/nccl, read
+// from the file, must lie in the band; the NCCL bus-factor conventions; the pipelined
+// hierarchical stages by hand.
+#include <QtTest>
+
+#include <cmath>
+#include <string>
+
+#include "common/diagnostics.h"
+#include "io/nccl_tests.h"
+#include "mosaic/collectives.h"
+#include "mosaic/hardware.h"
+
+using namespace tandem;
+using namespace tandem::mosaic;
+
+namespace {
+
+std::string dataFile(const QString& name) {
+    return std::string(TANDEM_TEST_DATA) + "/nccl/" + name.toStdString();
+}
+
+/// S x busFactor / analytical time, bytes/s.
+double analyticalBusbw(const Hardware& hw, Collective c, double bytes, int ranks) {
+    return bytes * busFactor(c, ranks) / analyticalCollectiveTime(hw, c, bytes, ranks, 1);
+}
+
+}  // namespace
+
+class TstMosaicCollectives : public QObject {
+    Q_OBJECT
+private slots:
+    /// nccl-tests PERFORMANCE.md: all-reduce 2(n-1)/n, reduce-scatter / all-gather /
+    /// all-to-all (n-1)/n, nothing for a single rank.
+    void busFactors_data() {
+        QTest::addColumn<int>("collective");
+        QTest::addColumn<int>("ranks");
+        QTest::addColumn<double>("factor");
+        QTest::newRow("all_reduce 16") << int(Collective::AllReduce) << 16 << 30.0 / 16;
+        QTest::newRow("all_reduce 80") << int(Collective::AllReduce) << 80 << 158.0 / 80;
+        QTest::newRow("all_reduce 2") << int(Collective::AllReduce) << 2 << 1.0;
+        QTest::newRow("reduce_scatter 80") << int(Collective::ReduceScatter) << 80 << 79.0 / 80;
+        QTest::newRow("all_gather 8") << int(Collective::AllGather) << 8 << 7.0 / 8;
+        QTest::newRow("alltoall 80") << int(Collective::AllToAll) << 80 << 79.0 / 80;
+        QTest::newRow("alltoall 1") << int(Collective::AllToAll) << 1 << 0.0;
+        QTest::newRow("all_reduce 0") << int(Collective::AllReduce) << 0 << 0.0;
+    }
+    void busFactors() {
+        QFETCH(int, collective);
+        QFETCH(int, ranks);
+        QFETCH(double, factor);
+        QCOMPARE(busFactor(Collective(collective), ranks), factor);
+        // The same convention as the nccl-tests reader's.
+        if (ranks > 1)
+            QCOMPARE(io::busBandwidthFactor(collectiveName(Collective(collective)), ranks), factor);
+    }
+
+    /// Two stages of 3 ms and 1 ms: one chunk -> their sum; 100 chunks -> 3 + 1/100 ms.
+    void pipelinedStagesByHand() {
+        QCOMPARE(pipelinedStages(3e-3, 1e-3, kPipelineChunkBytes / 2), 4e-3);
+        QCOMPARE(pipelinedStages(1e-3, 3e-3, kPipelineChunkBytes), 4e-3);
+        QCOMPARE(pipelinedStages(3e-3, 1e-3, 100 * kPipelineChunkBytes), 3e-3 + 1e-5);
+        QCOMPARE(pipelinedStages(0.0, 2e-3, 8 * kPipelineChunkBytes), 2e-3);
+    }
+
+    /// 16 ranks on two nodes of 8, no ramp or latency: NVLink stage 1 GiB x 2 x 7/8 at
+    /// 450 GB/s = 4.1757 ms, NIC stage 1/8 GiB x 1 at 45 GB/s = 2.9826 ms; 256 chunks of 4 MiB:
+    /// t = 4.1757 + 2.9826 / 256 ms (the sum, 7.158 ms, was the model before).
+    void hierarchicalAllReduceByHand() {
+        Hardware hw = builtinHardware("h100");
+        hw.rampHalfBytes = 0;
+        hw.interLatencyS = 0;
+        const double S = 1073741824.0;
+        const double intra = S * 1.75 / (450e9 * hw.intraBusEfficiency);
+        const double inter = S / 8 * 1.0 / (50e9 * 0.9);
+        QCOMPARE(hw.intraBusEfficiency, 1.0);
+        const double t = analyticalCollectiveTime(hw, Collective::AllReduce, S, 16, 1);
+        QVERIFY2(std::abs(t - (intra + inter / 256)) < 1e-15, qPrintable(QString::number(t, 'g', 12)));
+        QVERIFY(std::abs(intra - 4.17566e-3) < 1e-8);
+        QVERIFY(std::abs(inter - 2.98262e-3) < 1e-8);
+        // Reduce-scatter: the same stages at half the factors.
+        const double rs = analyticalCollectiveTime(hw, Collective::ReduceScatter, S, 16, 1);
+        QVERIFY(std::abs(rs - (intra / 2 + inter / 2 / 256)) < 1e-15);
+    }
+
+    /// Peak analytical bus bandwidth (at the file's sizes) against the file's max busbw, for
+    /// the hardware file of that GPU; group = the run's ranks, packed (stride 1).
+    void peakAgainstMeasured_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("hardware");
+        QTest::addColumn<int>("collective");
+        QTest::addColumn<double>("band");  // relative
+        QTest::newRow("H100 2x8 all_reduce") << "H100-all_reduce-2x8-awsome-distributed-training.txt"
+                                             << "h100" << int(Collective::AllReduce) << 0.15;
+        QTest::newRow("H100 10x8 all_reduce") << "H100-all_reduce-10x8-nccl-tests-cluster.txt" << "h100"
+                                              << int(Collective::AllReduce) << 0.20;
+        QTest::newRow("H100 10x8 alltoall") << "H100-alltoall-10x8-nccl-tests-cluster.txt" << "h100"
+                                            << int(Collective::AllToAll) << 0.20;
+        QTest::newRow("A100 2x8 all_reduce") << "A100-all_reduce-2x8-awsome-distributed-training.txt"
+                                             << "a100" << int(Collective::AllReduce) << 0.20;
+        QTest::newRow("A100 1x8 alltoall") << "A100-alltoall-1x8-superbenchmark.txt" << "a100"
+                                           << int(Collective::AllToAll) << 0.20;
+        QTest::newRow("A100 1x8 reduce_scatter") << "A100-reduce_scatter-1x8-superbenchmark.txt" << "a100"
+                                                 << int(Collective::ReduceScatter) << 0.20;
+    }
+    void peakAgainstMeasured() {
+        QFETCH(QString, file);
+        QFETCH(QString, hardware);
+        QFETCH(int, collective);
+        QFETCH(double, band);
+        Diagnostics d;
+        const auto imp = io::loadNcclTestsFile(dataFile(file), d);
+        QVERIFY2(imp && d.ok(), d.str().c_str());
+        const io::NcclCurve* curve = io::findCurve(*imp, collectiveName(Collective(collective)));
+        QVERIFY(curve);
+        QVERIFY(curve->ranks > 1 && !curve->points.empty());
+        const Hardware hw = builtinHardware(hardware.toStdString());
+        double peak = 0;
+        for (const auto& p : curve->points)
+            if (p.bytes > 0) peak = std::max(peak, analyticalBusbw(hw, Collective(collective), p.bytes, curve->ranks));
+        const double measured = curve->peakBusbw_Bps;
+        qInfo("%s: %d ranks, analytical peak %.1f GB/s, measured max %.1f GB/s (%+.1f %%)",
+              qPrintable(file), curve->ranks, peak / 1e9, measured / 1e9, 100 * (peak / measured - 1));
+        QVERIFY(measured > 0);
+        QVERIFY2(std::abs(peak / measured - 1) <= band, qPrintable(QString::number(peak / measured, 'f', 3)));
+    }
+
+    /// The pipelined model never undercuts the slower stage and never exceeds the old sum, at
+    /// every measured size of the H100 2x8 run (ramp and latency included).
+    void pipelinedBetweenSlowerStageAndSum() {
+        Diagnostics d;
+        const auto imp = io::loadNcclTestsFile(dataFile("H100-all_reduce-2x8-awsome-distributed-training.txt"), d);
+        QVERIFY2(imp && d.ok(), d.str().c_str());
+        const Hardware hw = builtinHardware("h100");
+        for (const auto& p : imp->curves.front().points) {
+            const double S = p.bytes;
+            const double ramp = S / (S + hw.rampHalfBytes);
+            const double intra = S * 1.75 / (hw.nvlinkBytesPerS * hw.intraBusEfficiency * ramp);
+            const double inter = S / 8 / (hw.nicBytesPerS * hw.interBusEfficiency * ramp);
+            const double t = analyticalCollectiveTime(hw, Collective::AllReduce, S, 16, 1) - hw.interLatencyS;
+            QVERIFY(t >= std::max(intra, inter) * (1 - 1e-12));
+            QVERIFY(t <= (intra + inter) * (1 + 1e-12));
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TstMosaicCollectives)
+#include "tst_mosaic_collectives.moc"
