@@ -8,6 +8,8 @@
 #include <QContextMenuEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPainter>
@@ -49,6 +51,15 @@ ChartView::ChartView(const QString& exportName, const QString& title, QWidget* p
 int ChartView::plotWidth() const {
     const int w = static_cast<int>(chart()->plotArea().width());
     return std::max(200, w > 0 ? w : width());
+}
+
+QStringList ChartView::legendEntries() const {
+    QStringList out;
+    if (!chart()->legend()->isVisible()) return out;
+    const auto markers = chart()->legend()->markers();
+    for (const QLegendMarker* m : markers)
+        if (m->isVisible()) out << m->label();
+    return out;
 }
 
 void ChartView::applyTheme() { styleChart(chart(), currentTheme()); }

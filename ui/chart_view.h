@@ -21,6 +21,9 @@ public:
     virtual void applyTheme();
     /// Pixel width usable for decimation (at least 200).
     int plotWidth() const;
+    /// The labels of the legend entries currently shown, in legend order (tests; empty when
+    /// the legend is hidden).
+    QStringList legendEntries() const;
 
 signals:
     /// The user clicked into this chart (the main window remembers it as the "current" chart).

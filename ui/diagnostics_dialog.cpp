@@ -10,6 +10,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "count_label.h"
+
 namespace tandem::ui {
 
 DiagnosticsDialog::DiagnosticsDialog(const QString& file, const Diagnostics& diag, QWidget* parent)
@@ -17,9 +19,9 @@ DiagnosticsDialog::DiagnosticsDialog(const QString& file, const Diagnostics& dia
     setObjectName(QStringLiteral("diagnosticsDialog"));
     setWindowTitle(tr("Cannot open %1").arg(QFileInfo(file).fileName()));
     auto* layout = new QVBoxLayout(this);
-    auto* intro = new QLabel(tr("<b>%1</b> has %n problem(s); the current scenario is unchanged.", nullptr,
-                                static_cast<int>(diag.items().size()))
-                                 .arg(file.toHtmlEscaped()),
+    auto* intro = new QLabel(tr("<b>%1</b> has %2; the current scenario is unchanged.")
+                                 .arg(file.toHtmlEscaped(),
+                                      countLabel(static_cast<qint64>(diag.items().size()), tr("problem"), tr("problems"))),
                              this);
     intro->setWordWrap(true);
     layout->addWidget(intro);

@@ -58,6 +58,15 @@ FrontierView::FrontierView(QWidget* parent)
     chart()->addAxis(m_x, Qt::AlignBottom);
     chart()->addAxis(m_y, Qt::AlignLeft);
     chart()->legend()->setAlignment(Qt::AlignRight);  // six entries: a bottom row would elide them
+    // The frontier lines first so that they lead the legend, then the points on them.
+    for (auto* pool : {&m_compute, &m_computeExtra, &m_cluster, &m_clusterExtra}) {
+        auto* s = new QLineSeries(this);
+        chart()->addSeries(s);
+        s->attachAxis(m_x);
+        s->attachAxis(m_y);
+        s->setVisible(false);
+        pool->append(s);
+    }
     auto mkScatter = [this](QScatterSeries::MarkerShape shape, double size) {
         auto* s = new QScatterSeries(this);
         s->setMarkerShape(shape);
@@ -71,7 +80,7 @@ FrontierView::FrontierView(QWidget* parent)
     m_clusterOpt = mkScatter(QScatterSeries::MarkerShapeCircle, 13);
     m_naive = mkScatter(QScatterSeries::MarkerShapeTriangle, 12);
     m_selected = mkScatter(QScatterSeries::MarkerShapeCircle, 20);
-    m_selected->setName(tr("selected"));
+    m_selected->setName(tr("Selected candidate"));
     applyTheme();
 }
 
@@ -107,6 +116,14 @@ void FrontierView::setSelected(const std::optional<QPointF>& point) {
 }
 
 QList<QPointF> FrontierView::selectedPoint() const { return m_selected->points(); }
+
+void FrontierView::resizeEvent(QResizeEvent* event) {
+    ChartView::resizeEvent(event);
+    const bool compact = width() < kCompactLegendWidth;
+    if (compact == m_compactLegend) return;
+    m_compactLegend = compact;
+    rebuild();
+}
 
 void FrontierView::applyTheme() {
     ChartView::applyTheme();
@@ -190,10 +207,15 @@ void FrontierView::rebuild() {
     }
 
     const QColor cc = frontierColor(false), kc = frontierColor(true);
-    fillPool(m_compute, cIn, QPen(cc, 2.4), tr("Compute-optimal"));
-    fillPool(m_computeExtra, cEx, QPen(cc, 2.0, Qt::DashLine), cIn.isEmpty() ? tr("Compute-optimal") : QString());
-    fillPool(m_cluster, kIn, QPen(kc, 2.4), tr("Cluster-optimal"));
-    fillPool(m_clusterExtra, kEx, QPen(kc, 2.0, Qt::DashLine), kIn.isEmpty() ? tr("Cluster-optimal") : QString());
+    // One legend entry per frontier: the solid part's, else the dashed part's. A narrow chart
+    // (the main window's page) gets the short names so that the legend is not elided.
+    const bool compact = m_compactLegend;
+    const QString computeName = compact ? tr("Compute-optimal frontier") : tr("Compute-optimal frontier (FLOPs only)");
+    const QString clusterName = compact ? tr("Cluster-optimal frontier") : tr("Cluster-optimal frontier (this cluster)");
+    fillPool(m_compute, cIn, QPen(cc, 2.4), computeName);
+    fillPool(m_computeExtra, cEx, QPen(cc, 2.0, Qt::DashLine), cIn.isEmpty() ? computeName : QString());
+    fillPool(m_cluster, kIn, QPen(kc, 2.4), clusterName);
+    fillPool(m_clusterExtra, kEx, QPen(kc, 2.0, Qt::DashLine), kIn.isEmpty() ? clusterName : QString());
 
     // Pinned overlay: one faded line per frontier.
     QList<QList<QPointF>> pc, pk;
@@ -209,7 +231,7 @@ void FrontierView::rebuild() {
     QColor fc = cc, fk = kc;
     fc.setAlphaF(0.45);
     fk.setAlphaF(0.45);
-    fillPool(m_pinCompute, pc, QPen(fc, 1.5, Qt::DotLine), tr("pinned"));
+    fillPool(m_pinCompute, pc, QPen(fc, 1.5, Qt::DotLine), tr("Pinned result (dotted, both frontiers)"));
     fillPool(m_pinCluster, pk, QPen(fk, 1.5, Qt::DotLine), QString());
 
     // Infeasible bands: contiguous runs of cluster-infeasible bins, widened by half a grid step.
@@ -240,7 +262,7 @@ void FrontierView::rebuild() {
     QColor shade = theme == Theme::Dark ? QColor(0x80, 0x80, 0x80, 70) : QColor(0x99, 0x99, 0x99, 60);
     for (qsizetype i = 0; i < m_bands.size(); ++i) {
         QAreaSeries* a = m_bands[i];
-        a->setName(tr("infeasible"));
+        a->setName(tr("No feasible layout on this cluster"));
         a->setBrush(QBrush(shade, Qt::BDiagPattern));
         a->setPen(QPen(Qt::NoPen));
         const bool on = i < bands.size();
@@ -271,15 +293,16 @@ void FrontierView::rebuild() {
     m_clusterOpt->setBorderColor(theme == Theme::Dark ? Qt::white : Qt::black);
     m_naive->setColor(cc.lighter(130));
     m_naive->setBorderColor(theme == Theme::Dark ? Qt::white : Qt::black);
-    auto optimumName = [this](double s) {
-        return std::isfinite(s) ? tr("optimum S=%1").arg(s, 0, 'f', 3) : tr("no feasible optimum");
-    };
-    m_computeOpt->setName(optimumName(r.computeOptimalS));
-    m_clusterOpt->setName(optimumName(r.clusterOptimalS));
+    m_computeOpt->setName((compact ? tr("Compute-opt. S = %1") : tr("Compute-optimum S = %1"))
+                              .arg(r.computeOptimalS, 0, 'f', 3));
+    m_clusterOpt->setName((compact ? tr("Cluster-opt. S = %1") : tr("Cluster-optimum S = %1"))
+                              .arg(r.clusterOptimalS, 0, 'f', 3));
+    m_naive->setName(compact ? tr("Compute-opt. on cluster") : tr("Compute-optimum trained on this cluster"));
     m_computeOpt->replace(std::isfinite(cl) ? QList<QPointF>{QPointF(r.computeOptimalS, cl)} : QList<QPointF>{});
     m_clusterOpt->replace(std::isfinite(kl) ? QList<QPointF>{QPointF(r.clusterOptimalS, kl)} : QList<QPointF>{});
+    for (QLegendMarker* m : chart()->legend()->markers(m_computeOpt)) m->setVisible(std::isfinite(cl));
+    for (QLegendMarker* m : chart()->legend()->markers(m_clusterOpt)) m->setVisible(std::isfinite(kl));
     const bool naiveOk = std::isfinite(r.naiveOnClusterLoss);
-    m_naive->setName(tr("compute-opt. on cluster"));
     m_naive->replace(naiveOk ? QList<QPointF>{QPointF(r.computeOptimalS, r.naiveOnClusterLoss)} : QList<QPointF>{});
     for (QLegendMarker* m : chart()->legend()->markers(m_naive)) m->setVisible(naiveOk);
 

@@ -44,6 +44,12 @@ public:
     /// Total number of points currently drawn on both frontier curves (tests).
     int frontierPointCount() const;
     QString csv() const override;
+    /// Below this width (pixels) the legend uses short names ("Compute-opt. S = 0.985") so that
+    /// it is not elided; exports (900 px) and wide windows get the long ones.
+    static constexpr int kCompactLegendWidth = 760;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void rebuild();
@@ -60,6 +66,7 @@ private:
     QList<QScatterSeries*> m_imported;
     QList<FrontierMarker> m_markers;
     std::optional<QPointF> m_selectedPoint;
+    bool m_compactLegend = false;  ///< short legend names (narrow chart)
     QValueAxis* m_x = nullptr;
     QValueAxis* m_y = nullptr;
 };

@@ -10,8 +10,12 @@ namespace tandem::ui {
 
 LabeledSlider::LabeledSlider(const QString& caption, const QString& format, int min, int max, int step,
                              const QString& tooltip, QWidget* parent)
-    : QWidget(parent), m_value(new QLabel(this)), m_slider(new QSlider(Qt::Horizontal, this)), m_format(format),
-      m_tooltip(tooltip) {
+    : LabeledSlider(caption, [format](int v) { return format.arg(v); }, min, max, step, tooltip, parent) {}
+
+LabeledSlider::LabeledSlider(const QString& caption, const ValueText& valueText, int min, int max, int step,
+                             const QString& tooltip, QWidget* parent)
+    : QWidget(parent), m_value(new QLabel(this)), m_slider(new QSlider(Qt::Horizontal, this)),
+      m_valueText(valueText), m_tooltip(tooltip) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 2, 0, 2);
     layout->setSpacing(1);
@@ -58,6 +62,8 @@ void LabeledSlider::setDisabledReason(const QString& reason) {
     setToolTip(reason.isEmpty() ? m_tooltip : m_tooltip + QStringLiteral("\n\nDisabled: ") + reason);
 }
 
-void LabeledSlider::updateLabel() { m_value->setText(m_format.arg(m_slider->value())); }
+QString LabeledSlider::valueText() const { return m_value->text(); }
+
+void LabeledSlider::updateLabel() { m_value->setText(m_valueText(m_slider->value())); }
 
 }  // namespace tandem::ui

@@ -2,19 +2,29 @@
 // An integer slider with a caption and a live value label ("Co-running jobs: 8").
 #include <QWidget>
 
+#include <functional>
+
 class QLabel;
 class QSlider;
 
 namespace tandem::ui {
 
 /// Caption + value label above a horizontal QSlider. The value label text is
-/// `format.arg(value)`; the tooltip (with the paper reference) covers the whole widget.
+/// `valueText(value)` (or `format.arg(value)`); the tooltip (with the paper reference) covers the
+/// whole widget.
 class LabeledSlider : public QWidget {
     Q_OBJECT
 public:
+    /// Turns the slider's value into the text of the value label ("1 node", "8 nodes").
+    using ValueText = std::function<QString(int)>;
+    LabeledSlider(const QString& caption, const ValueText& valueText, int min, int max, int step,
+                  const QString& tooltip, QWidget* parent = nullptr);
+    /// The value label reads `format.arg(value)` ("%1 %").
     LabeledSlider(const QString& caption, const QString& format, int min, int max, int step,
                   const QString& tooltip, QWidget* parent = nullptr);
     int value() const;
+    /// The value label's current text (tests).
+    QString valueText() const;
     /// Sets the value without emitting valueChanged (used when a scenario is loaded).
     void setValueSilently(int v);
     void setRange(int min, int max);
@@ -29,7 +39,7 @@ private:
     void updateLabel();
     QLabel* m_value;
     QSlider* m_slider;
-    QString m_format;
+    ValueText m_valueText;
     QString m_tooltip;
 };
 

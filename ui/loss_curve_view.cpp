@@ -219,20 +219,24 @@ void LossCurveView::rebuild() {
         const bool on = i < static_cast<qsizetype>(m_targetLosses.size());
         s->setVisible(on);
         if (!on) continue;
-        s->setName(tr("target %1 x L_min").arg(m_targetFactors.size() > static_cast<size_t>(i)
+        s->setName(tr("Target %1 x L_min").arg(m_targetFactors.size() > static_cast<size_t>(i)
                                                    ? QString::number(m_targetFactors[i]) : QString()));
         QPen pen(theme == Theme::Dark ? QColor(0xAA, 0xAA, 0xAA) : QColor(0x77, 0x77, 0x77), 1, Qt::DotLine);
         if (i == m_options.targetIndex) pen.setStyle(Qt::DashLine);
         s->setPen(pen);
         s->replace({QPointF(xLo, m_targetLosses[i]), QPointF(xHi, m_targetLosses[i])});
     }
-    // Legend: policies only (markers and target lines are explained by the tooltip/caption).
+    // Legend: one line per policy, then the selected target (the dots on it are the first crossings).
+    const QLineSeries* selectedTarget =
+        m_options.targetIndex >= 0 && m_options.targetIndex < m_targetLines.size() ? m_targetLines[m_options.targetIndex]
+                                                                                  : nullptr;
     const auto markers = chart()->legend()->markers();
     for (QLegendMarker* mk : markers) {
         QAbstractSeries* s = mk->series();
         const bool policyLine = m_lines.key(qobject_cast<QLineSeries*>(s)).startsWith(QLatin1String("cur:"));
         const bool pinnedLine = m_lines.key(qobject_cast<QLineSeries*>(s)).startsWith(QLatin1String("pin:"));
-        mk->setVisible((policyLine || (pinnedLine && m_pinned)) && s->isVisible());
+        const bool target = selectedTarget && s == selectedTarget;
+        mk->setVisible((policyLine || (pinnedLine && m_pinned) || target) && s->isVisible());
     }
 }
 

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "count_label.h"
 #include "decimate.h"
 #include "palette.h"
 #include "units.h"
@@ -165,12 +166,12 @@ void LossFitPanel::setData(const io::LossLog& log, const io::LossFit& fit, const
     m_fit = fit;
     m_view->setData(log, fit, label);
     const io::LossSeries* s = log.preferred();
-    m_summary->setText(tr("<b>%1</b> (%2 log, %3 series, %4 points of \"%5\" fitted%6)<br>"
+    m_summary->setText(tr("<b>%1</b> (%2 log, %3 series, %4 of \"%5\" fitted%6)<br>"
                           "L(S) = L_inf + A (S + S0)<sup>-alpha</sup>: L_inf = %7, A = %8, alpha = %9, S0 = %10 steps; "
                           "RMSE %11")
                            .arg(label.toHtmlEscaped(), QString::fromStdString(log.format))
                            .arg(log.series.size())
-                           .arg(fit.points)
+                           .arg(countLabel(static_cast<qint64>(fit.points), tr("point"), tr("points")))
                            .arg(s ? QString::fromStdString(s->name).toHtmlEscaped() : QString())
                            .arg(fit.converged ? QString() : tr("; the optimizer stopped at its evaluation cap"))
                            .arg(formatWithError(fit.lInf, fit.seLInf), formatWithError(fit.a, fit.seA),

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "count_label.h"
 #include "diagnostics_dialog.h"
 #include "file_import.h"
 #include "imported_model.h"
@@ -133,8 +134,9 @@ bool MainWindow::applyImport(const ImportedFile& f, DenseModelTarget dense, Diag
         case ImportKind::NcclTests:
             m_moe->setNcclImport(*f.nccl, f.label, f.path);
             setCurrentWorkspace(1);
-            statusBar()->showMessage(tr("Imported %1: %n bus-bandwidth curve(s)", nullptr, int(f.nccl->curves.size()))
-                                         .arg(f.label),
+            statusBar()->showMessage(tr("Imported %1: %2")
+                                         .arg(f.label, countLabel(static_cast<qint64>(f.nccl->curves.size()),
+                                                                  tr("bus-bandwidth curve"), tr("bus-bandwidth curves"))),
                                      6000);
             return true;
         case ImportKind::LossLog:

@@ -7,6 +7,7 @@
 #include <QVBoxLayout>
 
 #include "collapsible_section.h"
+#include "count_label.h"
 #include "mosaic/hardware.h"
 
 namespace tandem::ui {
@@ -24,9 +25,9 @@ MoeAdvanced::MoeAdvanced(QWidget* parent)
         const mosaic::Hardware h = mosaic::builtinHardware(name);
         m_hardware->addItem(QString::fromStdString(name), QString::fromStdString(name));
         m_hardware->setItemData(m_hardware->count() - 1,
-                                tr("%1: %2 GPUs per node, %3 TFLOP/s BF16 dense, %4 GB usable")
-                                    .arg(QString::fromStdString(h.description))
-                                    .arg(h.gpusPerNode)
+                                tr("%1: %2 per node, %3 TFLOP/s BF16 dense, %4 GB usable")
+                                    .arg(QString::fromStdString(h.description),
+                                         countLabel(h.gpusPerNode, tr("GPU"), tr("GPUs")))
                                     .arg(h.peakFlops / 1e12, 0, 'f', 0)
                                     .arg(h.memoryBytes / 1e9, 0, 'f', 0),
                                 Qt::ToolTipRole);
@@ -35,7 +36,7 @@ MoeAdvanced::MoeAdvanced(QWidget* parent)
                               "[2608.10605 Table 3: p6-b200, 8 x B200]. Files in resources/hardware/."));
     f->addRow(tr("GPU type"), m_hardware);
     m_seqLen = new QComboBox(body);
-    for (int t : {1024, 2048, 4096, 8192}) m_seqLen->addItem(tr("%1 tokens").arg(t), t);
+    for (int t : {1024, 2048, 4096, 8192}) m_seqLen->addItem(countLabel(t, tr("token"), tr("tokens")), t);
     m_seqLen->setToolTip(tr("Sequence length T_seq in tokens; activations and attention cost grow with it "
                             "[2608.10605 Table 3: 2048]."));
     f->addRow(tr("Sequence length"), m_seqLen);
@@ -72,7 +73,7 @@ void MoeAdvanced::setEnvelope(const mosaic::Envelope& e) {
     m_loadedSeqLen = e.seqLen;
     idx = m_seqLen->findData(e.seqLen);
     if (idx < 0) {
-        m_seqLen->addItem(tr("%1 tokens").arg(e.seqLen), e.seqLen);
+        m_seqLen->addItem(countLabel(e.seqLen, tr("token"), tr("tokens")), e.seqLen);
         idx = m_seqLen->count() - 1;
     }
     m_seqLen->setCurrentIndex(idx);

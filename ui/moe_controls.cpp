@@ -7,6 +7,8 @@
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
+#include "control_rows.h"
+#include "count_label.h"
 #include "labeled_slider.h"
 #include "moe_advanced.h"
 
@@ -17,24 +19,22 @@ MoeControls::MoeControls(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(6, 6, 6, 6);
     auto* box = new QGroupBox(tr("Cluster and budget"), this);
     auto* bl = new QVBoxLayout(box);
-    m_nodes = new LabeledSlider(
-        tr("Cluster size"), tr("%1 nodes"), 1, 256, 1,
-        tr("Nodes of the training cluster (p6-b200: 8 x B200 each). Table 3 of [2608.10605] uses 32 nodes "
-           "(256 GPUs); Fig. 1 uses 4 nodes. More nodes deliver more tokens D* in the window (Eq. 25) but "
-           "need more parallelism per layout."),
+    m_nodes = addCountSlider(
+        bl,
+        {QStringLiteral("moeNodesSlider"), tr("Cluster size"), tr("node"), tr("nodes"), 1, 256,
+         tr("Nodes of the training cluster (p6-b200: 8 x B200 each). Table 3 of [2608.10605] uses 32 nodes "
+            "(256 GPUs); Fig. 1 uses 4 nodes. More nodes deliver more tokens D* in the window (Eq. 25) but "
+            "need more parallelism per layout.")},
         box);
-    m_nodes->setObjectName(QStringLiteral("moeNodesSlider"));
-    m_days = new LabeledSlider(
-        tr("Training window"), tr("%1 days"), 1, 90, 1,
-        tr("Wall-clock training window T_train in days; D* = F_peak N_dev T_train MFU eta_good / (6 N_act) "
-           "[2608.10605 Eq. 25]. Table 3: 20 days; Fig. 1: 5 days."),
+    m_days = addCountSlider(
+        bl,
+        {QStringLiteral("moeDaysSlider"), tr("Training window"), tr("day"), tr("days"), 1, 90,
+         tr("Wall-clock training window T_train in days; D* = F_peak N_dev T_train MFU eta_good / (6 N_act) "
+            "[2608.10605 Eq. 25]. Table 3: 20 days; Fig. 1: 5 days.")},
         box);
-    m_days->setObjectName(QStringLiteral("moeDaysSlider"));
-    bl->addWidget(m_nodes);
-    bl->addWidget(m_days);
     auto* form = new QFormLayout;
     m_batch = new QComboBox(box);
-    for (int b : {256, 512, 1024, 2048, 4096}) m_batch->addItem(tr("%1 sequences").arg(b), b);
+    for (int b : {256, 512, 1024, 2048, 4096}) m_batch->addItem(countLabel(b, tr("sequence"), tr("sequences")), b);
     m_batch->setToolTip(tr("Global batch B_global in sequences of T_seq tokens; sets the number of microbatches "
                            "n_mb = B_global / (DP B_micro) and so the pipeline bubble (Eq. 12) [2608.10605 Table 3: "
                            "1024]."));
@@ -43,9 +43,7 @@ MoeControls::MoeControls(QWidget* parent) : QWidget(parent) {
     layout->addWidget(box);
     m_advanced = new MoeAdvanced(this);
     layout->addWidget(m_advanced);
-    m_pin = new QPushButton(tr("Pin result to compare"), this);
-    m_pin->setCheckable(true);
-    m_pin->setToolTip(tr("Keep the current frontiers as a faded overlay; change a control to compare."));
+    m_pin = makePinButton(tr("Keep the current frontiers as a faded overlay; change a control to compare."), this);
     layout->addWidget(m_pin);
 
     connect(m_nodes, &LabeledSlider::valueChanged, this, &MoeControls::engineInputsChanged);
@@ -61,7 +59,7 @@ void MoeControls::setEnvelope(const mosaic::Envelope& e) {
     const QSignalBlocker block(m_batch);
     int idx = m_batch->findData(e.globalBatch);
     if (idx < 0) {
-        m_batch->addItem(tr("%1 sequences").arg(e.globalBatch), e.globalBatch);
+        m_batch->addItem(countLabel(e.globalBatch, tr("sequence"), tr("sequences")), e.globalBatch);
         idx = m_batch->count() - 1;
     }
     m_batch->setCurrentIndex(idx);

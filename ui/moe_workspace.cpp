@@ -5,7 +5,6 @@
 #include <QSignalBlocker>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -14,6 +13,7 @@
 #include <cmath>
 
 #include "candidate_table.h"
+#include "count_label.h"
 #include "frontier_view.h"
 #include "imported_model_card.h"
 #include "job_runner.h"
@@ -24,23 +24,9 @@
 #include "nccl_view.h"
 #include "optimum_card.h"
 #include "step_breakdown_view.h"
+#include "workspace_layout.h"
 
 namespace tandem::ui {
-
-namespace {
-QSplitter* split(Qt::Orientation o, QWidget* parent, const QList<QWidget*>& widgets, const QList<int>& weights) {
-    auto* s = new QSplitter(o, parent);
-    for (QWidget* w : widgets) s->addWidget(w);
-    QList<int> sizes;
-    for (qsizetype i = 0; i < weights.size(); ++i) {
-        s->setStretchFactor(static_cast<int>(i), weights[i]);
-        sizes << 1000 * weights[i];  // missing space is shared by these weights
-    }
-    s->setSizes(sizes);
-    s->setChildrenCollapsible(false);
-    return s;
-}
-}  // namespace
 
 MoeWorkspace::MoeWorkspace(QWidget* parent)
     : QWidget(parent), m_controls(new MoeControls(this)), m_pages(new QTabWidget(this)),
@@ -51,31 +37,21 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
       m_importedCard(new ImportedModelCard(this)), m_nccl(new NcclView(this)), m_ncclHardware(new QComboBox(this)),
       m_ncclUse(new QCheckBox(tr("Use in MoE model"), this)),
       m_ncclPage(new QWidget(this)), m_runner(new JobRunner(this)), m_layoutRunner(new JobRunner(this)) {
-    auto* layout = new QHBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    auto* scroll = new QScrollArea(this);
-    auto* panel = new QWidget(scroll);
+    auto* panel = new QWidget(this);
     auto* pl = new QVBoxLayout(panel);
     pl->setContentsMargins(0, 0, 0, 0);
     pl->addWidget(m_controls);
     pl->addWidget(m_card);
     pl->addWidget(m_importedCard);
     pl->addStretch();
-    scroll->setWidget(panel);
-    scroll->setWidgetResizable(true);
-    scroll->setFixedWidth(290);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    layout->addWidget(scroll);
+    layOutWorkspace(this, panel, m_pages, m_status);
 
     m_pages->setObjectName(QStringLiteral("moePages"));
-    m_pages->setDocumentMode(true);
-    m_pages->addTab(split(Qt::Horizontal, m_pages,
-                          {m_frontier, split(Qt::Vertical, m_pages, {m_mfuS, m_mfuG}, {1, 1})}, {3, 2}),
-                    tr("Frontier and MFU"));
-    QWidget* details = split(Qt::Vertical, m_pages, {m_breakdown, m_memory}, {3, 2});
-    m_pages->addTab(split(Qt::Vertical, m_pages,
-                          {m_table, split(Qt::Horizontal, m_pages, {m_heatmap, details}, {1, 1})}, {2, 3}),
-                    tr("Candidates and layouts"));
+    QWidget* mfus = weightedSplitter(Qt::Vertical, m_pages, {m_mfuS, m_mfuG}, {1, 1});
+    m_pages->addTab(weightedSplitter(Qt::Horizontal, m_pages, {m_frontier, mfus}, {3, 2}), tr("Frontier and MFU"));
+    QWidget* details = weightedSplitter(Qt::Vertical, m_pages, {m_breakdown, m_memory}, {3, 2});
+    QWidget* layouts = weightedSplitter(Qt::Horizontal, m_pages, {m_heatmap, details}, {1, 1});
+    m_pages->addTab(weightedSplitter(Qt::Vertical, m_pages, {m_table, layouts}, {2, 3}), tr("Candidates and layouts"));
     {
         auto* nl = new QVBoxLayout(m_ncclPage);
         nl->setContentsMargins(0, 0, 0, 0);
@@ -109,15 +85,6 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
                                  "[2608.10605 Fig. 1, Sec. 5, 7]"));
     m_pages->setTabToolTip(1, tr("Ranked candidates; PP x EP layouts of the selected geometry (click one), its "
                                  "step-time breakdown and memory per GPU [2608.10605 Sec. 5, Table 4]"));
-
-    auto* right = new QWidget(this);
-    auto* rl = new QVBoxLayout(right);
-    rl->setContentsMargins(0, 0, 0, 0);
-    rl->setSpacing(2);
-    rl->addWidget(m_pages, 1);
-    m_status->setWordWrap(true);
-    rl->addWidget(m_status);
-    layout->addWidget(right, 1);
 
     connect(m_controls, &MoeControls::engineInputsChanged, this, [this]() {
         if (!m_envelope) return;
@@ -270,13 +237,14 @@ void MoeWorkspace::showResult(const MoeOutput& out) {
                                  ? QString::number(r.clusterOptimalS, 'f', 3)
                                  : tr("none (no geometry is feasible on this cluster)");
     m_status->setText(tr("Compute-optimal S = %1%2; cluster-optimal S = %3; %4. "
-                         "%5 feasible candidates of %6 geometries [2608.10605 Sec. 7, Fig. 1].")
+                         "%5 of %6 [2608.10605 Sec. 7, Fig. 1].")
                           .arg(r.computeOptimalS, 0, 'f', 3)
                           .arg(atBoundary ? tr(" (the upper boundary of the sparsity range)") : QString())
                           .arg(clusterS)
                           .arg(gain)
-                          .arg(r.candidates.size())
-                          .arg(r.geometriesSearched));
+                          .arg(countLabel(static_cast<qint64>(r.candidates.size()), tr("feasible candidate"),
+                                          tr("feasible candidates")))
+                          .arg(countLabel(static_cast<qint64>(r.geometriesSearched), tr("geometry"), tr("geometries"))));
     emit resultsShown();
 }
 

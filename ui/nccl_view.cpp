@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "count_label.h"
 #include "mosaic/collectives.h"
 #include "palette.h"
 #include "units.h"
@@ -113,8 +114,9 @@ void NcclView::rebuild() {
                 yHi = std::max(yHi, p.busbw_Bps / 1e9);
             }
         const QColor col = kCurveColors[i % 4];
-        const QString name = tr("%1, %2 ranks").arg(pretty(c.collective)).arg(c.ranks);
-        measured->setName(tr("measured %1").arg(name));
+        const QString name =
+            tr("%1, %2").arg(pretty(c.collective), countLabel(c.ranks, tr("rank"), tr("ranks")));
+        measured->setName(tr("Measured (nccl-tests) %1").arg(name));
         measured->setPen(QPen(col, 2.2));
         measured->replace(pts);
         dots->setColor(col);
@@ -132,8 +134,8 @@ void NcclView::rebuild() {
                 yHi = std::max(yHi, bw);
             }
         }
-        model->setName(tr("analytical %1 (%2)").arg(name, QString::fromStdString(m_hw.name)));
-        // A contrasting colour (the legend cannot show the dash pattern).
+        model->setName(tr("Analytical model %1 (%2)").arg(name, QString::fromStdString(m_hw.name)));
+        // A contrasting colour as well as the dash pattern.
         model->setPen(QPen(n == 1 ? kCurveColors[1] : col.darker(150), 2.2, Qt::DashLine));
         model->replace(modelPts);
         model->setVisible(!modelPts.isEmpty());

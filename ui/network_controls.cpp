@@ -10,6 +10,7 @@
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
+#include "control_rows.h"
 #include "labeled_slider.h"
 #include "network_advanced.h"
 
@@ -21,20 +22,18 @@ NetworkControls::NetworkControls(QWidget* parent) : QWidget(parent) {
 
     auto* engine = new QGroupBox(tr("Cluster and traffic"), this);
     auto* el = new QVBoxLayout(engine);
-    m_background = new LabeledSlider(
-        tr("Co-running jobs N"), tr("%1 jobs"), 0, 32, 1,
-        tr("Background traffic: number of co-running data-parallel jobs (GPT-1B by default) that share the "
-           "fabric with the foreground job. Scenario 1 of [2608.06046 Sec. 3.2] uses N = 4, 8, 12, 16."),
+    m_background = addCountSlider(
+        el,
+        {QStringLiteral("backgroundSlider"), tr("Co-running jobs N"), tr("job"), tr("jobs"), 0, 32,
+         tr("Background traffic: number of co-running data-parallel jobs (GPT-1B by default) that share the "
+            "fabric with the foreground job. Scenario 1 of [2608.06046 Sec. 3.2] uses N = 4, 8, 12, 16.")},
         engine);
-    m_background->setObjectName(QStringLiteral("backgroundSlider"));
-    m_nodes = new LabeledSlider(
-        tr("Foreground nodes"), tr("%1 nodes"), 1, 128, 1,
-        tr("Cluster size: nodes of the foreground GPT-2 Large data-parallel job (8 GPUs each). Its inter-node "
-           "ring moves 2(n-1)/n of the gradient per node [MODEL.md A3]; calibrated default 46 (Fig. 2a shares)."),
+    m_nodes = addCountSlider(
+        el,
+        {QStringLiteral("nodesSlider"), tr("Foreground nodes"), tr("node"), tr("nodes"), 1, 128,
+         tr("Cluster size: nodes of the foreground GPT-2 Large data-parallel job (8 GPUs each). Its inter-node "
+            "ring moves 2(n-1)/n of the gradient per node [MODEL.md A3]; calibrated default 46 (Fig. 2a shares).")},
         engine);
-    m_nodes->setObjectName(QStringLiteral("nodesSlider"));
-    el->addWidget(m_background);
-    el->addWidget(m_nodes);
     auto* form = new QFormLayout;
     m_fabric = new QDoubleSpinBox(engine);
     m_fabric->setRange(1, 100000);
@@ -80,9 +79,8 @@ NetworkControls::NetworkControls(QWidget* parent) : QWidget(parent) {
     m_policyBox = new QVBoxLayout(policies);
     layout->addWidget(policies);
 
-    m_pin = new QPushButton(tr("Pin result to compare"), this);
-    m_pin->setCheckable(true);
-    m_pin->setToolTip(tr("Keep the current curves as a faded overlay; change a control to compare before/after."));
+    m_pin = makePinButton(tr("Keep the current curves as a faded overlay; change a control to compare before/after."),
+                          this);
     layout->addWidget(m_pin);
     layout->addStretch();
 

@@ -1,12 +1,8 @@
 #include "network_workspace.h"
 
-#include <QGridLayout>
-#include <QHBoxLayout>
 #include <QLabel>
-#include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
-#include <QVBoxLayout>
 
 #include "background_load_view.h"
 #include "combo_timeline_view.h"
@@ -20,6 +16,7 @@
 #include "sweep_crossing_view.h"
 #include "sweep_view.h"
 #include "units.h"
+#include "workspace_layout.h"
 
 namespace tandem::ui {
 
@@ -30,38 +27,19 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
       m_load(new BackgroundLoadView(this)), m_sweepRunner(new JobRunner(this)), m_loss(new LossCurveView(this)),
       m_firstCrossing(new FirstCrossingView(this)), m_status(new QLabel(this)), m_lossFit(new LossFitPanel(this)),
       m_runner(new JobRunner(this)) {
-    auto* layout = new QHBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidget(m_controls);
-    scroll->setWidgetResizable(true);
-    scroll->setFixedWidth(290);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    layout->addWidget(scroll);
+    layOutWorkspace(this, m_controls, m_pages, m_status);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     // Chart pages: each page holds two or three charts so that every chart keeps >= ~450 px of
     // width at 1280x800.
     auto pair = [this](QWidget* a, QWidget* b, int sa, int sb) {
-        auto* split = new QSplitter(Qt::Horizontal, m_pages);
-        split->addWidget(a);
-        split->addWidget(b);
-        split->setStretchFactor(0, sa);
-        split->setStretchFactor(1, sb);
-        split->setSizes({1000 * sa, 1000 * sb});  // missing space is shared by these weights
-        split->setChildrenCollapsible(false);
-        return split;
+        return weightedSplitter(Qt::Horizontal, m_pages, {a, b}, {sa, sb});
     };
     m_pages->setObjectName(QStringLiteral("networkPages"));
-    m_pages->setDocumentMode(true);
     m_pages->addTab(pair(m_loss, m_firstCrossing, 3, 2), tr("Loss and first crossing"));
-    auto* overTime = new QSplitter(Qt::Vertical, m_pages);
-    overTime->addWidget(m_timeline);
-    overTime->addWidget(pair(m_dpShareTime, m_load, 1, 1));
-    overTime->setStretchFactor(0, 2);
-    overTime->setStretchFactor(1, 3);
-    overTime->setSizes({2000, 3000});
-    overTime->setChildrenCollapsible(false);
-    m_pages->addTab(overTime, tr("Knobs and load over time"));
+    QWidget* shareAndLoad = pair(m_dpShareTime, m_load, 1, 1);
+    m_pages->addTab(weightedSplitter(Qt::Vertical, m_pages, {m_timeline, shareAndLoad}, {2, 3}),
+                    tr("Knobs and load over time"));
     m_pages->addTab(pair(m_sweepCrossing, m_sweep, 1, 1), tr("Sweep over N"));
     m_pages->setTabToolTip(0, tr("Evaluation loss per policy and time to the target [2608.06046 Fig. 2b-2d]"));
     m_pages->setTabToolTip(1, tr("Knob combination per adaptive policy, exposed DP share and background load "
@@ -70,16 +48,6 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
     m_pages->addTab(m_lossFit, tr("Loss log fit"));
     m_pages->setTabToolTip(3, tr("An imported training loss log and the progress curve fitted to it [MODEL.md A4]"));
     m_pages->setTabVisible(3, false);
-
-    auto* right = new QWidget(this);
-    auto* rl = new QVBoxLayout(right);
-    rl->setContentsMargins(0, 0, 0, 0);
-    rl->setSpacing(2);
-    rl->addWidget(m_pages, 1);
-    m_status->setWordWrap(true);
-    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    rl->addWidget(m_status);
-    layout->addWidget(right, 1);
 
     connect(m_controls, &NetworkControls::engineInputsChanged, this, [this]() {
         if (!m_params) return;

@@ -59,6 +59,8 @@ void styleChart(QChart* chart, Theme theme) {
     chart->setTitleFont(title);
     chart->setMargins(QMargins(4, 4, 4, 4));
     chart->legend()->setLabelColor(fg);
+    // Lines show as a line segment, scatter series as their dot, bars and areas as a square.
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     QFont lf = chart->legend()->font();
     lf.setPointSizeF(9);
     chart->legend()->setFont(lf);

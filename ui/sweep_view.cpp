@@ -18,8 +18,8 @@ SweepView::SweepView(QWidget* parent)
     : ChartView(QStringLiteral("mlforml-sweep"), tr("Exposed DP share at GA4 (Fig. 2a)"), parent),
       m_bf16(new QLineSeries(this)), m_mxfp4(new QLineSeries(this)), m_shown(new QScatterSeries(this)),
       m_x(new QValueAxis(this)), m_y(new QValueAxis(this)) {
-    m_bf16->setName(tr("BF16"));
-    m_mxfp4->setName(tr("MXFP4"));
+    m_bf16->setName(tr("BF16 gradients"));
+    m_mxfp4->setName(tr("MXFP4 gradients"));
     m_bf16->setPointsVisible(true);
     m_mxfp4->setPointsVisible(true);
     m_shown->setName(tr("shown N"));

@@ -3,6 +3,10 @@
 #include <QtTest>
 
 #include <QComboBox>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QScatterSeries>
 #include <QDoubleSpinBox>
 #include <QTabWidget>
 
@@ -69,6 +73,54 @@ private slots:
         QCOMPARE(c.ep, best.plan.ep);
         QCOMPARE(c.eval.mfu, best.eval.mfu);
         QCOMPARE(cells.maxMfu, best.eval.mfu);  // best plan of the geometry = the candidate's plan
+    }
+
+    /// The loss-vs-sparsity legend names each item once and says what it is: the two frontier
+    /// lines first (drawn as lines), then the points on them.
+    void frontierLegendNamesEachItemOnce() {
+        MainWindow w;
+        w.setCurrentWorkspace(1);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        MoeWorkspace* ws = w.moeWorkspace();
+        const auto& r = *ws->result();
+        FrontierView* v = ws->frontierView();
+        QCOMPARE(v->chart()->legend()->markerShape(), QLegend::MarkerShapeFromSeries);
+        v->resize(900, 560);  // the export size: long names
+        QApplication::processEvents();
+        const QStringList legend = v->legendEntries();
+        QCOMPARE(QSet<QString>(legend.begin(), legend.end()).size(), legend.size());
+        QVERIFY(legend.size() >= 5);
+        QCOMPARE(legend[0], QStringLiteral("Compute-optimal frontier (FLOPs only)"));
+        QCOMPARE(legend[1], QStringLiteral("Cluster-optimal frontier (this cluster)"));
+        QCOMPARE(legend[2], QStringLiteral("Compute-optimum S = %1").arg(r.computeOptimalS, 0, 'f', 3));
+        QVERIFY(std::isfinite(r.clusterOptimalS));
+        QCOMPARE(legend[3], QStringLiteral("Cluster-optimum S = %1").arg(r.clusterOptimalS, 0, 'f', 3));
+        QCOMPARE(legend.contains(QStringLiteral("Compute-optimum trained on this cluster")),
+                 std::isfinite(r.naiveOnClusterLoss));
+        QVERIFY(legend.contains(QStringLiteral("Selected candidate")));
+        for (QLegendMarker* m : v->chart()->legend()->markers()) {
+            if (!m->isVisible()) continue;
+            const bool line = m->label().contains(QLatin1String("frontier"));
+            QCOMPARE(qobject_cast<QLineSeries*>(m->series()) != nullptr &&
+                         qobject_cast<QScatterSeries*>(m->series()) == nullptr,
+                     line);
+        }
+        // A narrow chart (the main window's page) names the same items briefly.
+        v->resize(FrontierView::kCompactLegendWidth - 200, 560);
+        QApplication::processEvents();
+        const QStringList compact = v->legendEntries();
+        QCOMPARE(compact.size(), legend.size());
+        QCOMPARE(compact[0], QStringLiteral("Compute-optimal frontier"));
+        QCOMPARE(compact[1], QStringLiteral("Cluster-optimal frontier"));
+        QCOMPARE(compact[2], QStringLiteral("Compute-opt. S = %1").arg(r.computeOptimalS, 0, 'f', 3));
+        QCOMPARE(compact[3], QStringLiteral("Cluster-opt. S = %1").arg(r.clusterOptimalS, 0, 'f', 3));
+        // The MFU charts name each item once.
+        for (MfuView* mfu : {ws->mfuSparsityView(), ws->mfuSplitView()}) {
+            const QStringList entries = mfu->legendEntries();
+            QCOMPARE(entries.size(), 3);
+            QCOMPARE(QSet<QString>(entries.begin(), entries.end()).size(), entries.size());
+        }
     }
 
     void clickingAHeatmapCellUpdatesBreakdownMemoryAndCard() {

@@ -13,12 +13,14 @@
 #include "combo_timeline_view.h"
 #include "dp_share_time_view.h"
 #include "labeled_slider.h"
+#include "loss_curve_view.h"
 #include "main_window.h"
 #include "network_advanced.h"
 #include "network_controls.h"
 #include "network_workspace.h"
 #include "scenario_document.h"
 #include "sweep_crossing_view.h"
+#include "sweep_view.h"
 
 using namespace tandem::ui;
 
@@ -50,6 +52,25 @@ private slots:
         QVERIFY(ws->loadView()->meanGBps() > loadBefore);
         QVERIFY(ws->dpShareTimeView()->meanShare(QStringLiteral("Static")) > staticShareBefore);
         QVERIFY(ws->timelineView()->csv() != timelineBefore);
+    }
+
+    /// Loss chart legend: each policy once, drawn as a line, and the selected target once.
+    void lossLegendNamesPoliciesAndTheTargetOnce() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        NetworkWorkspace* ws = w.networkWorkspace();
+        const QStringList legend = ws->lossView()->legendEntries();
+        QCOMPARE(QSet<QString>(legend.begin(), legend.end()).size(), legend.size());
+        for (const char* policy : {"Static", "Decoupled", "Joint"}) QVERIFY(legend.contains(QLatin1String(policy)));
+        int targets = 0;
+        for (const QString& e : legend)
+            if (e.startsWith(QLatin1String("Target ")) && e.endsWith(QLatin1String(" x L_min")))
+                ++targets;
+        QCOMPARE(targets, 1);
+        const QStringList sweep = ws->sweepView()->legendEntries();
+        QVERIFY(sweep.contains(QStringLiteral("BF16 gradients")));
+        QVERIFY(sweep.contains(QStringLiteral("MXFP4 gradients")));
     }
 
     void timelineCoversEachAdaptiveRun() {

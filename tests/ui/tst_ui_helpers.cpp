@@ -3,7 +3,15 @@
 
 #include <cmath>
 
+#include <QSlider>
+#include <QVBoxLayout>
+
+#include "control_rows.h"
+#include "count_label.h"
 #include "decimate.h"
+#include "labeled_slider.h"
+#include "moe_controls.h"
+#include "network_controls.h"
 #include "palette.h"
 #include "smoothing.h"
 #include "units.h"
@@ -71,6 +79,70 @@ private slots:
         QCOMPARE(seen.size(), policies.size());
         QCOMPARE(policyColor("Joint"), QColor(0x00, 0x72, 0xB2));  // Okabe-Ito blue
         QCOMPARE(comboColor("GA16-MXFP4"), comboColor("GA16-MXFP4"));
+    }
+    void countLabelPicksTheNoun_data() {
+        QTest::addColumn<qint64>("count");
+        QTest::addColumn<QString>("singular");
+        QTest::addColumn<QString>("plural");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("one node") << qint64(1) << "node" << "nodes" << "1 node";
+        QTest::newRow("one day") << qint64(1) << "day" << "days" << "1 day";
+        QTest::newRow("one job") << qint64(1) << "job" << "jobs" << "1 job";
+        QTest::newRow("one GPU") << qint64(1) << "GPU" << "GPUs" << "1 GPU";
+        QTest::newRow("zero jobs") << qint64(0) << "job" << "jobs" << "0 jobs";
+        QTest::newRow("two nodes") << qint64(2) << "node" << "nodes" << "2 nodes";
+        QTest::newRow("eleven days") << qint64(11) << "day" << "days" << "11 days";
+        QTest::newRow("twenty-one GPUs") << qint64(21) << "GPU" << "GPUs" << "21 GPUs";
+        QTest::newRow("irregular plural") << qint64(3) << "geometry" << "geometries" << "3 geometries";
+        QTest::newRow("minus one") << qint64(-1) << "day" << "days" << "-1 day";
+    }
+    void countLabelPicksTheNoun() {
+        QFETCH(qint64, count);
+        QFETCH(QString, singular);
+        QFETCH(QString, plural);
+        QFETCH(QString, expected);
+        QCOMPARE(countLabel(count, singular, plural), expected);
+    }
+    /// A counted slider row reads "1 node" at 1 and "2 nodes" at 2, whether set silently or dragged.
+    void countSliderFollowsItsValue() {
+        QWidget panel;
+        auto* layout = new QVBoxLayout(&panel);
+        LabeledSlider* s = addCountSlider(
+            layout, {QStringLiteral("testSlider"), QStringLiteral("Nodes"), QStringLiteral("node"),
+                     QStringLiteral("nodes"), 1, 8, QStringLiteral("tooltip")},
+            &panel);
+        QCOMPARE(s->objectName(), QStringLiteral("testSlider"));
+        QCOMPARE(layout->indexOf(s), 0);
+        QCOMPARE(s->valueText(), QStringLiteral("1 node"));
+        s->setValueSilently(2);
+        QCOMPARE(s->valueText(), QStringLiteral("2 nodes"));
+        s->slider()->setValue(1);
+        QCOMPARE(s->value(), 1);
+        QCOMPARE(s->valueText(), QStringLiteral("1 node"));
+        LabeledSlider percent(QStringLiteral("Smoothing"), QStringLiteral("%1 %"), 0, 95, 5, QString());
+        percent.setValueSilently(35);
+        QCOMPARE(percent.valueText(), QStringLiteral("35 %"));
+    }
+    /// Every counted slider of both side panels says "1 node", "1 day", "1 job" at one.
+    void sidePanelSlidersUseTheSingularAtOne() {
+        MoeControls moe;
+        NetworkControls net;
+        moe.nodesSlider()->setValueSilently(1);
+        moe.daysSlider()->setValueSilently(1);
+        net.nodesSlider()->setValueSilently(1);
+        net.backgroundSlider()->setValueSilently(1);
+        QCOMPARE(moe.nodesSlider()->valueText(), QStringLiteral("1 node"));
+        QCOMPARE(moe.daysSlider()->valueText(), QStringLiteral("1 day"));
+        QCOMPARE(net.nodesSlider()->valueText(), QStringLiteral("1 node"));
+        QCOMPARE(net.backgroundSlider()->valueText(), QStringLiteral("1 job"));
+        moe.nodesSlider()->setValueSilently(32);
+        moe.daysSlider()->setValueSilently(20);
+        net.backgroundSlider()->setValueSilently(0);
+        QCOMPARE(moe.nodesSlider()->valueText(), QStringLiteral("32 nodes"));
+        QCOMPARE(moe.daysSlider()->valueText(), QStringLiteral("20 days"));
+        QCOMPARE(net.backgroundSlider()->valueText(), QStringLiteral("0 jobs"));
+        QCOMPARE(moe.findChild<LabeledSlider*>(QStringLiteral("moeDaysSlider")), moe.daysSlider());
+        QCOMPARE(net.findChild<LabeledSlider*>(QStringLiteral("backgroundSlider")), net.backgroundSlider());
     }
 };
 

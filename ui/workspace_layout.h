@@ -1,0 +1,24 @@
+#pragma once
+// The frame both workspaces share: a fixed-width control column on the left, chart pages and a
+// status line on the right, and splitters that share space by weight.
+#include <QList>
+#include <Qt>
+
+class QLabel;
+class QSplitter;
+class QTabWidget;
+class QWidget;
+
+namespace tandem::ui {
+
+/// A splitter (child of `parent`) holding `widgets` in order; widget i gets stretch factor and
+/// initial share `weights[i]` (weights.size() <= widgets.size()); children cannot collapse.
+QSplitter* weightedSplitter(Qt::Orientation orientation, QWidget* parent, const QList<QWidget*>& widgets,
+                            const QList<int>& weights);
+
+/// Lays out `workspace` (which must have no layout yet): `panel` in a scroll area 290 px wide
+/// (vertical scrolling only) on the left; on the right `pages` (document mode) above `status`
+/// (word-wrapped), the pages taking all the height the status line leaves.
+void layOutWorkspace(QWidget* workspace, QWidget* panel, QTabWidget* pages, QLabel* status);
+
+}  // namespace tandem::ui
