@@ -43,6 +43,8 @@ Hardware h100() {
     // NVLink 4 + NVSwitch (NVLS) all-reduce inside a node reaches 460-480 GB/s bus bandwidth,
     // the 450 GB/s link rate; 1.0 puts the pipelined 2x8 model at 482 GB/s (measured 487).
     h.intraBusEfficiency = 1.0;
+    // Size ramp fitted to the H100 and A100 nccl-tests logs (1 MiB up, log busbw error).
+    h.rampHalfBytes = 20e6;
     h.dispatchGapS = 30e-6;
     return h;
 }
@@ -84,6 +86,7 @@ Hardware a100() {
     h.hbmBytesPerS = 2.0e12;
     h.nvlinkBytesPerS = 300e9;
     h.nicBytesPerS = 6.25e9;
+    h.rampHalfBytes = 20e6;  // fitted with the H100 ramp (see h100())
     h.dispatchGapS = 35e-6;
     return h;
 }
