@@ -237,6 +237,7 @@ void LossCurveView::rebuild() {
         const bool pinnedLine = m_lines.key(qobject_cast<QLineSeries*>(s)).startsWith(QLatin1String("pin:"));
         const bool target = selectedTarget && s == selectedTarget;
         mk->setVisible((policyLine || (pinnedLine && m_pinned) || target) && s->isVisible());
+        if (target) mk->setLabel(tr("Target"));  // its value is on the y axis and in the side panel
     }
 }
 
