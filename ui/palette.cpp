@@ -3,6 +3,8 @@
 #include <QAbstractAxis>
 #include <QChart>
 #include <QLegend>
+#include <QLegendMarker>
+#include <QXYSeries>
 
 #include <functional>
 
@@ -59,8 +61,12 @@ void styleChart(QChart* chart, Theme theme) {
     chart->setTitleFont(title);
     chart->setMargins(QMargins(4, 4, 4, 4));
     chart->legend()->setLabelColor(fg);
-    // Lines show as a line segment, scatter series as their dot, bars and areas as a square.
+    // Lines show as a line segment and scatter series as their dot; bars and areas keep a filled
+    // square (Qt 6.4 draws their series-shaped markers empty). Views call this after adding series.
     chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+    const auto markers = chart->legend()->markers();
+    for (QLegendMarker* m : markers)
+        if (!qobject_cast<QXYSeries*>(m->series())) m->setShape(QLegend::MarkerShapeRectangle);
     QFont lf = chart->legend()->font();
     lf.setPointSizeF(9);
     chart->legend()->setFont(lf);

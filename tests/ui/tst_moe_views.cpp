@@ -115,6 +115,10 @@ private slots:
         QCOMPARE(compact[1], QStringLiteral("Cluster-optimal frontier"));
         QCOMPARE(compact[2], QStringLiteral("Compute-opt. S = %1").arg(r.computeOptimalS, 0, 'f', 3));
         QCOMPARE(compact[3], QStringLiteral("Cluster-opt. S = %1").arg(r.clusterOptimalS, 0, 'f', 3));
+        // Bars keep filled squares (series-shaped bar markers are drawn empty).
+        QVERIFY(!ws->breakdownView()->chart()->legend()->markers().isEmpty());
+        for (QLegendMarker* m : ws->breakdownView()->chart()->legend()->markers())
+            QCOMPARE(m->shape(), QLegend::MarkerShapeRectangle);
         // The MFU charts name each item once.
         for (MfuView* mfu : {ws->mfuSparsityView(), ws->mfuSplitView()}) {
             const QStringList entries = mfu->legendEntries();
