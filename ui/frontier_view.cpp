@@ -272,7 +272,12 @@ void FrontierView::rebuild() {
             a->lowerSeries()->replace({QPointF(bands[i].first, yLo), QPointF(bands[i].second, yLo)});
         }
         const auto markers = chart()->legend()->markers(a);
-        for (QLegendMarker* m : markers) m->setVisible(on && i == 0);
+        for (QLegendMarker* m : markers) {
+            m->setVisible(on && i == 0);
+            QColor swatch = shade;  // the hatch is invisible in a legend square: a solid swatch
+            swatch.setAlpha(140);
+            m->setBrush(swatch);
+        }
     }
 
     // Optima.
