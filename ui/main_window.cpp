@@ -92,9 +92,10 @@ void MainWindow::buildMenus() {
         if (!path.isEmpty()) openFile(path);
     });
     file->addAction(tr("&Save scenario"), QKeySequence::Save, this, [this]() {
-        if (m_doc->filePath().isEmpty()) {
-            const QString path = QFileDialog::getSaveFileName(this, tr("Save scenario"), QStringLiteral("scenario.json"),
-                                                              tr("Tandem scenario (*.json)"));
+        if (saveAsksForName()) {
+            const QString path = QFileDialog::getSaveFileName(
+                this, tr("Save scenario"), m_doc->filePath().isEmpty() ? QStringLiteral("scenario.json") : m_doc->filePath(),
+                tr("Tandem scenario (*.json)"));
             if (!path.isEmpty()) saveFile(path);
         } else {
             saveFile(m_doc->filePath());
@@ -238,8 +239,16 @@ void MainWindow::syncFromDocument() {
     if (m_doc->scenario().mlForMl && !m_doc->scenario().mosaic) m_tabs->setCurrentIndex(0);
 }
 
+bool MainWindow::saveAsksForName() const {
+    return m_doc->filePath().isEmpty() || !QFileInfo::exists(m_doc->filePath());
+}
+
 void MainWindow::updateTitle() {
-    setWindowTitle(tr("%1[*] - Tandem").arg(m_doc->displayName()));
+    // A recovered document whose file was deleted says so (Save then asks for a name).
+    const QString gone = !m_doc->filePath().isEmpty() && !QFileInfo::exists(m_doc->filePath())
+                             ? tr(" (original file deleted)")
+                             : QString();
+    setWindowTitle(tr("%1[*]%2 - Tandem").arg(m_doc->displayName(), gone));
     setWindowModified(m_doc->isModified());
 }
 
@@ -272,8 +281,10 @@ bool MainWindow::maybeSave() {
                                               QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (answer == QMessageBox::Cancel) return false;
     if (answer == QMessageBox::Discard) return true;
-    const QString path = m_doc->filePath().isEmpty()
-                             ? QFileDialog::getSaveFileName(this, tr("Save scenario"), QStringLiteral("scenario.json"),
+    const QString path = saveAsksForName()
+                             ? QFileDialog::getSaveFileName(this, tr("Save scenario"),
+                                                            m_doc->filePath().isEmpty() ? QStringLiteral("scenario.json")
+                                                                                        : m_doc->filePath(),
                                                             tr("Tandem scenario (*.json)"))
                              : m_doc->filePath();
     return !path.isEmpty() && saveFile(path);

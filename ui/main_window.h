@@ -63,7 +63,15 @@ public:
     bool offerRecovery();
     /// Loads a recovery file as a modified document that keeps its original file path, then
     /// deletes that file (this session's autosave takes over). False + `diag` if unreadable.
+    /// When the original file no longer exists, the status bar says so and Save asks for a
+    /// new name (saveAsksForName()).
     bool recoverFrom(const RecoveryEntry& entry, Diagnostics& diag);
+    /// Moves every entry with a `problem` into the recovery folder's `rejected/` (logged in
+    /// rejected.log and by qWarning) and says so in the status bar; returns how many.
+    int rejectUnreadableRecovery(const QList<RecoveryEntry>& entries);
+    /// True when File > Save asks for a file name (Save As): untitled, or the file it was
+    /// opened from (or recovered for) no longer exists.
+    bool saveAsksForName() const;
 
     ScenarioDocument* document() const { return m_doc; }
     NetworkWorkspace* networkWorkspace() const { return m_network; }

@@ -72,7 +72,12 @@ int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab
     if (!applyImports(w, imports)) return 2;
     w.setCurrentWorkspace(std::max(0, tab));
     QTabWidget* pages = tab == 1 ? w.moeWorkspace()->pages() : w.networkWorkspace()->pages();
-    if (page >= 0 && page < pages->count()) pages->setCurrentIndex(page);
+    if (page < 0 || page >= pages->count()) {
+        std::fprintf(stderr, "--page must be 0..%d for workspace %d (got %d)\n", int(pages->count()) - 1,
+                     std::max(0, tab), page);
+        return 2;
+    }
+    pages->setCurrentIndex(page);
     w.resize(size.isValid() ? size : QSize(1280, 800));
     w.show();
     if (!w.waitForResults(60000)) {

@@ -10,7 +10,7 @@ namespace tandem::ui {
 /// (default 1280x800) on workspace `tab`, waits for results and writes a PNG of the window.
 /// Returns 0 on success; prints the reason to stderr and returns 2 (bad scenario) or 1.
 /// `preset` >= 0 applies that entry of allPresets() instead of a scenario file; `page` selects
-/// the workspace's chart page (0 = first).
+/// the workspace's chart page (0 = first; out of range: the allowed range on stderr, returns 2).
 /// `imports` are applied in order after the scenario (MainWindow::importFile; a dense model
 /// config becomes the foreground job); a bad import prints its problems and returns 2.
 int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab, const QSize& size,
