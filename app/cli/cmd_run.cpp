@@ -1,6 +1,7 @@
 // tandem-cli run SCENARIO.json --out DIR: runs each part of a scenario and writes its results.
 #include <QCommandLineParser>
 #include <QDir>
+#include <QFileInfo>
 
 #include <nlohmann/json.hpp>
 
@@ -88,6 +89,45 @@ void printMosaicSummary(const tandem::mosaic::SearchResult& r) {
     std::printf("  feasible candidates: %zu\n", r.candidates.size());
 }
 
+/// True when `path` can be the output folder: an existing writable folder, or a name whose
+/// nearest existing ancestor is a writable folder (it is created later). Otherwise prints why.
+bool checkOutputFolder(const QString& path) {
+    const QFileInfo info(path);
+    if (info.exists()) {
+        if (!info.isDir()) {
+            printError(QStringLiteral("%1: --out names an existing file, not a folder").arg(path));
+            return false;
+        }
+        if (!info.isWritable()) {
+            printError(QStringLiteral("%1: output folder is not writable").arg(path));
+            return false;
+        }
+        return true;
+    }
+    // Walk up to the nearest existing ancestor (bounded by the path's depth).
+    QString parent = QFileInfo(info.absoluteFilePath()).path();
+    for (int depth = 0; depth < 4096; ++depth) {
+        const QFileInfo p(parent);
+        if (p.exists()) {
+            if (!p.isDir()) {
+                printError(QStringLiteral("%1: cannot create output folder: %2 is a file")
+                               .arg(path, parent));
+                return false;
+            }
+            if (!p.isWritable()) {
+                printError(QStringLiteral("%1: cannot create output folder: %2 is not writable")
+                               .arg(path, parent));
+                return false;
+            }
+            return true;
+        }
+        const QString up = QFileInfo(parent).path();
+        if (up == parent) break;
+        parent = up;
+    }
+    return true;
+}
+
 }  // namespace
 
 int runCommand(const QStringList& args) {
@@ -114,8 +154,13 @@ int runCommand(const QStringList& args) {
     }
     const auto scenario = loadScenarioOrReport(pos[0]);
     if (!scenario) return kExitBadInput;
+    // The output folder is checked before any computing, so a typo costs nothing.
+    if (!checkOutputFolder(parser.value(out))) return kExitBadInput;
 
-    std::vector<OutFile> files{{"scenario.json", tandem::scenarioToJson(*scenario)}};
+    // The copy names the trace and nccl-tests files so that they resolve from DIR.
+    const QString copyPath = QDir(parser.value(out)).absoluteFilePath(QStringLiteral("scenario.json"));
+    std::vector<OutFile> files{
+        {"scenario.json", tandem::scenarioToJson(*scenario, copyPath.toStdString())}};
     try {
         if (scenario->mlForMl) {
             const auto r = tandem::mlforml::simulate(*scenario->mlForMl);

@@ -1,26 +1,25 @@
 // tandem-cli sweep / merge: grids over one or two scenario keys, on every core, shardable as a
 // Slurm job array and mergeable into the table an unsharded run writes.
 #include <QCommandLineParser>
-#include <QFile>
 #include <QProcessEnvironment>
 
 #include <cstdio>
 
 #include "commands.h"
 #include "output.h"
+#include "io/text_file.h"
 #include "sweep/sweep.h"
 
 namespace cli {
 namespace {
 
+/// Reads a scenario or shard file through io::readTextFile, which refuses folders, devices and
+/// FIFOs before opening them (opening a FIFO would block until a writer appears).
 bool readText(const QString& path, std::string* out) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        printError(QStringLiteral("%1: cannot open file for reading").arg(path));
-        return false;
-    }
-    *out = f.readAll().toStdString();
-    return true;
+    tandem::Diagnostics diag(path.toStdString());
+    if (tandem::io::readTextFile(path.toStdString(), *out, diag)) return true;
+    for (const auto& issue : diag.items()) std::fprintf(stderr, "%s\n", issue.str().c_str());
+    return false;
 }
 
 /// --shard wins; else SLURM_ARRAY_TASK_ID (minus SLURM_ARRAY_TASK_MIN) of SLURM_ARRAY_TASK_COUNT.
@@ -128,7 +127,9 @@ int mergeCommand(const QStringList& args) {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Join the CSV files of a sharded sweep into one table, identical to an unsharded run. "
-        "Fails if headers differ, a point repeats or a point is missing."));
+        "Fails (exit 2) if headers differ, a point repeats, a point is missing or, for shard "
+        "files written by 'tandem-cli sweep --shard i/n', any of the n shards is not given "
+        "(the missing shards and their points are named)."));
     parser.addPositionalArgument(QStringLiteral("SHARD.csv"), QStringLiteral("Shard outputs."),
                                  QStringLiteral("SHARD.csv..."));
     const QCommandLineOption out(QStringLiteral("out"), QStringLiteral("Merged CSV file."), QStringLiteral("FILE"));

@@ -10,6 +10,27 @@
 namespace tandem {
 namespace {
 
+/// `p` made absolute against the working folder (as given when that fails), lexically normal.
+std::filesystem::path absolutePath(const std::filesystem::path& p) {
+    std::error_code ec;
+    std::filesystem::path a = std::filesystem::absolute(p, ec);
+    return (ec ? p : a).lexically_normal();
+}
+
+/// How a file named in a scenario is written into a scenario saved at `savedAs`: relative to
+/// the saved file's folder when the file lies inside that folder's tree, absolute otherwise
+/// (so the written scenario validates from wherever it is opened). A path that is still
+/// relative (from parseScenario, which has no folder) is written as given.
+std::string pathForSave(const std::string& stored, const std::filesystem::path& savedAs) {
+    if (stored.empty() || savedAs.empty()) return stored;
+    const std::filesystem::path p(stored);
+    if (p.is_relative()) return stored;
+    const std::filesystem::path folder = absolutePath(savedAs).parent_path();
+    const std::filesystem::path rel = p.lexically_normal().lexically_relative(folder);
+    if (rel.empty() || *rel.begin() == "..") return p.lexically_normal().string();
+    return rel.generic_string();
+}
+
 /// Imports `mosaic.nccl_tests_files` (relative names against `baseDir`, as given when it is
 /// empty) and attaches the curves to the envelope's hardware; problems at
 /// `$.mosaic.nccl_tests_files[i]` with the file and line.
@@ -19,7 +40,7 @@ void attachMeasuredCollectives(mosaic::Envelope& e, const std::filesystem::path&
     std::vector<std::string> resolved;
     for (const auto& f : e.ncclTestsFiles) {
         std::filesystem::path p(f);
-        if (p.is_relative() && !baseDir.empty()) p = baseDir / p;
+        if (p.is_relative() && !baseDir.empty()) p = absolutePath(baseDir / p);
         resolved.push_back(p.lexically_normal().string());
     }
     auto measured = mosaic::loadMeasuredCollectives(resolved, diag, "$.mosaic.nccl_tests_files");
@@ -102,7 +123,7 @@ std::optional<Scenario> loadScenarioFile(const std::string& path, Diagnostics& d
     if (s && s->mlForMl && s->mlForMl->scenario == "trace") {
         std::filesystem::path trace(s->mlForMl->traceFile);
         if (trace.is_relative())
-            trace = std::filesystem::path(path).parent_path() / trace;
+            trace = absolutePath(std::filesystem::path(path).parent_path() / trace);
         std::error_code tec;
         if (!std::filesystem::is_regular_file(trace, tec)) {
             diag.error("$.ml_for_ml.trace_file",
@@ -115,7 +136,17 @@ std::optional<Scenario> loadScenarioFile(const std::string& path, Diagnostics& d
     return s;
 }
 
-std::string scenarioToJson(const Scenario& s) {
+std::string scenarioToJson(const Scenario& s) { return scenarioToJson(s, std::string()); }
+
+std::string scenarioToJson(const Scenario& s, const std::string& savedAs) {
+    if (!savedAs.empty()) {
+        Scenario copy = s;
+        if (copy.mlForMl && !copy.mlForMl->traceFile.empty())
+            copy.mlForMl->traceFile = pathForSave(copy.mlForMl->traceFile, savedAs);
+        if (copy.mosaic)
+            for (auto& f : copy.mosaic->ncclTestsFiles) f = pathForSave(f, savedAs);
+        return scenarioToJson(copy, std::string());
+    }
     nlohmann::ordered_json j;
     j["tandem_scenario_version"] = kScenarioVersion;
     j["name"] = s.name;

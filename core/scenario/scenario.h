@@ -35,12 +35,21 @@ std::optional<Scenario> parseScenario(const std::string& text, Diagnostics& diag
 /// Reads a file and parses it; an unreadable file, a folder, a device or a file over
 /// kMaxScenarioBytes is reported as a problem at path "$". A relative `ml_for_ml.trace_file` is
 /// resolved against the scenario's folder, and a missing trace is reported at its path; so are
-/// relative `mosaic.nccl_tests_files` (stored resolved, like the trace).
+/// relative `mosaic.nccl_tests_files`. Both are stored resolved to absolute paths, so a copy
+/// saved anywhere (scenarioToJson) still finds them.
 std::optional<Scenario> loadScenarioFile(const std::string& path, Diagnostics& diag);
 
 /// Canonical JSON text (2-space indent, every key written, trailing newline). Saving a parsed
-/// scenario and parsing it again gives the same text byte for byte.
+/// scenario and parsing it again gives the same text byte for byte. File names
+/// (`ml_for_ml.trace_file`, `mosaic.nccl_tests_files`) are written as stored: absolute after
+/// loadScenarioFile, so the text validates wherever it is saved.
 std::string scenarioToJson(const Scenario& s);
+
+/// The same text for a file about to be written at `savedAs`: absolute file names that lie
+/// inside the folder of `savedAs` (or below it) are written relative to that folder, the others
+/// stay absolute; loadScenarioFile(savedAs) then finds every file. Empty `savedAs` = the
+/// overload above. (tandem-cli run --out writes DIR/scenario.json through this.)
+std::string scenarioToJson(const Scenario& s, const std::string& savedAs);
 
 /// The scenario the GUI opens with: ML-for-ML scenario 1 and the MOSAIC Table 3 envelope.
 Scenario defaultScenario();

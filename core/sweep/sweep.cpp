@@ -168,6 +168,7 @@ bool parseShard(const std::string& text, Shard& shard, std::string& error) {
 Table run(const std::string& scenarioJson, const std::vector<Axis>& axes, const Shard& shard,
           int threads, Diagnostics& diag, const CancelFlag* cancel) {
     Table table;
+    table.shard = shard;
     const auto base = parseScenario(scenarioJson, diag);
     if (!base) return table;
     const nlohmann::json canonical = nlohmann::json::parse(scenarioToJson(*base));
@@ -193,6 +194,7 @@ Table run(const std::string& scenarioJson, const std::vector<Axis>& axes, const 
             return table;
         }
     }
+    table.gridPoints = total;
     std::vector<size_t> mine;
     for (size_t i = 0; i < total; ++i)
         if (static_cast<int>(i % static_cast<size_t>(shard.count)) == shard.index) mine.push_back(i);

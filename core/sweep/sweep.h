@@ -40,6 +40,8 @@ bool parseShard(const std::string& text, Shard& shard, std::string& error);
 struct Table {
     std::vector<std::string> header;
     std::vector<std::vector<std::string>> rows;  ///< sorted by point
+    Shard shard;             ///< which share of the grid the rows are ({0, 1} = all of it)
+    size_t gridPoints = 0;   ///< points of the whole grid over all shards (0 = unknown)
 };
 
 /// Largest grid run() accepts (points over all shards); larger grids are refused with a message.
@@ -53,11 +55,16 @@ constexpr size_t kMaxGridPoints = 1000000;
 Table run(const std::string& scenarioJson, const std::vector<Axis>& axes, const Shard& shard,
           int threads, Diagnostics& diag, const CancelFlag* cancel = nullptr);
 
-/// CSV text (RFC 4180 quoting) with a header line.
+/// CSV text (RFC 4180 quoting) with a header line. A shard of a sharded run (shard.count > 1)
+/// starts with one comment line "# tandem sweep shard i/n of P points" that merge() uses to
+/// name missing shards and points; an unsharded table has no comment line.
 std::string toCsv(const Table& t);
 
 /// Parses shard CSVs and joins them into one table identical to an unsharded run: headers
-/// must match, every point 0..max must appear exactly once. Problems go to `diag` naming the
+/// must match, every point 0..max must appear exactly once. When the inputs carry the shard
+/// comment line (toCsv), every shard 0..n-1 must be given and every point 0..P-1 present: a
+/// missing shard is reported at "inputs" as "shard i/n is missing (points a, b, ...)", with
+/// the shard count and grid size agreeing across inputs. Problems go to `diag` naming the
 /// input (by its index in `csvs`, or `names` when given) and line.
 Table merge(const std::vector<std::string>& csvs, const std::vector<std::string>& names,
             Diagnostics& diag);

@@ -1,5 +1,6 @@
 // CSV writing and merging of sweep tables.
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <sstream>
 
@@ -42,10 +43,53 @@ bool parseCsv(const std::string& text, std::vector<std::vector<std::string>>& re
     return true;
 }
 
+/// Shard identity read from a shard file's comment line.
+struct ShardTag {
+    bool present = false;
+    Shard shard;
+    long long gridPoints = 0;
+};
+
+/// Removes leading "#" comment lines from `text` (counted in `skipped`) and reads the shard
+/// tag "# tandem sweep shard i/n of P points" when one of them is it.
+std::string stripComments(const std::string& text, ShardTag& tag, size_t& skipped) {
+    size_t pos = 0;
+    skipped = 0;
+    while (pos < text.size() && text[pos] == '#' && skipped < 64) {
+        size_t end = text.find('\n', pos);
+        if (end == std::string::npos) end = text.size();
+        const std::string line = text.substr(pos, end - pos);
+        int i = -1, n = -1;
+        long long points = -1;
+        char tail[8] = {0};
+        if (std::sscanf(line.c_str(), "# tandem sweep shard %d/%d of %lld point%7s", &i, &n,
+                        &points, tail) >= 3 &&
+            n >= 1 && i >= 0 && i < n && points >= 0) {
+            tag.present = true;
+            tag.shard = {i, n};
+            tag.gridPoints = points;
+        }
+        pos = end < text.size() ? end + 1 : end;
+        ++skipped;
+    }
+    return text.substr(pos);
+}
+
+/// "a, b, c" for at most `limit` numbers, then ", ... (N in all)".
+std::string listPoints(const std::vector<long long>& pts, size_t limit = 10) {
+    std::string s;
+    for (size_t k = 0; k < pts.size() && k < limit; ++k) s += (k ? ", " : "") + std::to_string(pts[k]);
+    if (pts.size() > limit) s += ", ... (" + std::to_string(pts.size()) + " in all)";
+    return s;
+}
+
 }  // namespace
 
 std::string toCsv(const Table& t) {
     std::ostringstream out;
+    if (t.shard.count > 1)
+        out << "# tandem sweep shard " << t.shard.index << "/" << t.shard.count << " of "
+            << t.gridPoints << " points\n";
     auto line = [&](const std::vector<std::string>& r) {
         for (size_t i = 0; i < r.size(); ++i) out << (i ? "," : "") << csvQuote(r[i]);
         out << "\n";
@@ -61,15 +105,45 @@ Table merge(const std::vector<std::string>& csvs, const std::vector<std::string>
     std::map<long, std::vector<std::string>> byPoint;
     std::vector<std::pair<size_t, std::vector<std::string>>> headerOnly;
     auto nameOf = [&](size_t i) { return i < names.size() ? names[i] : "input " + std::to_string(i + 1); };
+    // Shard tags: which shards were given (index -> input), the shard count and grid size.
+    std::map<int, size_t> givenShards;
+    int shardCount = 0;
+    long long gridPoints = -1;
+    size_t tagged = 0;
     for (size_t i = 0; i < csvs.size(); ++i) {
         std::vector<std::vector<std::string>> recs;
-        size_t badLine = 0;
-        if (!parseCsv(csvs[i], recs, badLine)) {
-            diag.error(nameOf(i) + ": line " + std::to_string(badLine), "unterminated quoted field");
+        size_t badLine = 0, skipped = 0;
+        ShardTag tag;
+        const std::string body = stripComments(csvs[i], tag, skipped);
+        if (tag.present) {
+            ++tagged;
+            if (shardCount == 0) {
+                shardCount = tag.shard.count;
+                gridPoints = tag.gridPoints;
+            } else if (tag.shard.count != shardCount || tag.gridPoints != gridPoints) {
+                diag.error(nameOf(i) + ": line 1",
+                           "is shard " + std::to_string(tag.shard.index) + "/" +
+                               std::to_string(tag.shard.count) + " of " +
+                               std::to_string(tag.gridPoints) + " points; the first shard is one of " +
+                               std::to_string(shardCount) + " shards of " +
+                               std::to_string(gridPoints) + " points (another sweep?)");
+                return Table{};
+            }
+            if (!givenShards.emplace(tag.shard.index, i).second) {
+                diag.error(nameOf(i) + ": line 1",
+                           "shard " + std::to_string(tag.shard.index) + "/" +
+                               std::to_string(tag.shard.count) + " is given twice (also " +
+                               nameOf(givenShards[tag.shard.index]) + ")");
+                return Table{};
+            }
+        }
+        if (!parseCsv(body, recs, badLine)) {
+            diag.error(nameOf(i) + ": line " + std::to_string(badLine + skipped), "unterminated quoted field");
             return Table{};
         }
         if (recs.empty() || recs[0].empty() || recs[0][0] != "point") {
-            diag.error(nameOf(i) + ": line 1", "not a sweep table (first column must be \"point\")");
+            diag.error(nameOf(i) + ": line " + std::to_string(1 + skipped),
+                       "not a sweep table (first column must be \"point\")");
             return Table{};
         }
         if (recs.size() == 1) {  // an empty shard (more shards than points): checked below
@@ -78,12 +152,13 @@ Table merge(const std::vector<std::string>& csvs, const std::vector<std::string>
         }
         if (out.header.empty()) out.header = recs[0];
         else if (recs[0] != out.header) {
-            diag.error(nameOf(i) + ": line 1", "header differs from the first shard's");
+            diag.error(nameOf(i) + ": line " + std::to_string(1 + skipped),
+                       "header differs from the first shard's");
             return Table{};
         }
         for (size_t r = 1; r < recs.size(); ++r) {
             const auto& rec = recs[r];
-            const std::string where = nameOf(i) + ": line " + std::to_string(r + 1);
+            const std::string where = nameOf(i) + ": line " + std::to_string(r + 1 + skipped);
             if (rec.size() != out.header.size()) {
                 diag.error(where, "has " + std::to_string(rec.size()) + " fields, header has " +
                                       std::to_string(out.header.size()));
@@ -111,6 +186,35 @@ Table merge(const std::vector<std::string>& csvs, const std::vector<std::string>
                             std::equal(header.begin(), header.end(), out.header.begin());
         if (!out.header.empty() && !prefix) {
             diag.error(nameOf(i) + ": line 1", "header does not match the other shards' header");
+            return Table{};
+        }
+    }
+    // With shard tags, name every missing shard and its points (also trailing ones, which the
+    // gap check below cannot see).
+    if (tagged > 0) {
+        bool missing = false;
+        for (int k = 0; k < shardCount; ++k) {
+            if (givenShards.count(k)) continue;
+            std::vector<long long> pts;
+            for (long long p = k; p < gridPoints; p += shardCount) pts.push_back(p);
+            diag.error("inputs", "shard " + std::to_string(k) + "/" + std::to_string(shardCount) +
+                                     " is missing" +
+                                     (pts.empty() ? std::string(" (it holds no points)")
+                                                  : " (points " + listPoints(pts) + ")"));
+            missing = true;
+        }
+        if (missing) return Table{};
+        std::vector<long long> absent;
+        for (long long p = 0; p < gridPoints; ++p)
+            if (!byPoint.count(static_cast<long>(p))) absent.push_back(p);
+        if (!absent.empty()) {
+            diag.error("inputs", "point(s) " + listPoints(absent) + " of " +
+                                     std::to_string(gridPoints) + " missing");
+            return Table{};
+        }
+        if (!byPoint.empty() && byPoint.rbegin()->first >= gridPoints) {
+            diag.error("inputs", "point " + std::to_string(byPoint.rbegin()->first) +
+                                     " is beyond the grid of " + std::to_string(gridPoints) + " points");
             return Table{};
         }
     }
