@@ -1,0 +1,179 @@
+// Issue 7, done-when 4: what a fresh user found when trying to break tandem-cli, each as a
+// regression test (exit codes and the message that names the cause).
+#include <QtTest>
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <nlohmann/json.hpp>
+
+#include <sys/stat.h>
+
+namespace {
+
+struct CliRun {
+    int exitCode = -1;
+    bool finished = false;
+    QString out, err;
+};
+
+/// Runs tandem-cli with `args` in `cwd`; a call that does not finish in 60 s is killed and
+/// reported as not finished (a hang).
+CliRun runCli(const QStringList& args, const QString& cwd = QString()) {
+    QProcess p;
+    if (!cwd.isEmpty()) p.setWorkingDirectory(cwd);
+    p.start(QStringLiteral(TANDEM_CLI), args);
+    CliRun r;
+    if (!p.waitForStarted(10000) || !p.waitForFinished(60000)) {
+        p.kill();
+        p.waitForFinished(5000);
+        return r;
+    }
+    r.finished = p.exitStatus() == QProcess::NormalExit;
+    r.exitCode = p.exitCode();
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+bool writeFile(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+/// A small MOSAIC scenario (2 nodes, short window) naming `ncclFile`.
+QByteArray mosaicScenario(const QString& ncclFile) {
+    nlohmann::json j;
+    j["mosaic"] = {{"nodes", 2}, {"days", 5}, {"nccl_tests_files", {ncclFile.toStdString()}}};
+    return QByteArray::fromStdString(j.dump(2));
+}
+
+}  // namespace
+
+class TstFreshUser : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+    QString nccl() const {
+        return QStringLiteral(TANDEM_TEST_DATA "/nccl/H100-all_reduce-2x8-awsome-distributed-training.txt");
+    }
+
+private slots:
+    /// Finding 1: run --out wrote DIR/scenario.json with the scenario's relative nccl-tests
+    /// path unchanged, so the copy did not validate from DIR.
+    void runCopyWithRelativePathsValidates() {
+        QVERIFY(m_dir.isValid());
+        const QString src = m_dir.filePath(QStringLiteral("src"));
+        QVERIFY(QDir().mkpath(src + "/logs"));
+        QVERIFY(QFile::copy(nccl(), src + "/logs/ar.txt"));
+        QVERIFY(writeFile(src + "/s.json", mosaicScenario(QStringLiteral("logs/ar.txt"))));
+        // Run from an unrelated working folder with a relative scenario name.
+        const QString out = m_dir.filePath(QStringLiteral("elsewhere/out"));
+        const auto r = runCli({QStringLiteral("run"), QStringLiteral("src/s.json"),
+                               QStringLiteral("--out"), out}, m_dir.path());
+        QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.out + r.err));
+        const auto v = runCli({QStringLiteral("validate"), out + "/scenario.json"});
+        QVERIFY2(v.finished && v.exitCode == 0, qPrintable(v.out + v.err));
+        // The log lies outside DIR's tree, so the copy names it by its absolute path.
+        QFile copy(out + "/scenario.json");
+        QVERIFY(copy.open(QIODevice::ReadOnly));
+        const auto j = nlohmann::json::parse(copy.readAll().toStdString());
+        QCOMPARE(QString::fromStdString(j["mosaic"]["nccl_tests_files"][0].get<std::string>()),
+                 QDir::cleanPath(src + "/logs/ar.txt"));
+    }
+
+    /// Finding 1, same tree: a copy written next to its files names them relatively.
+    void runCopyInsideTheTreeStaysRelative() {
+        const QString src = m_dir.filePath(QStringLiteral("tree"));
+        QVERIFY(QDir().mkpath(src + "/logs"));
+        QVERIFY(QFile::copy(nccl(), src + "/logs/ar.txt"));
+        QVERIFY(writeFile(src + "/s.json", mosaicScenario(QStringLiteral("logs/ar.txt"))));
+        const auto r = runCli({QStringLiteral("run"), src + "/s.json", QStringLiteral("--out"), src});
+        QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.out + r.err));
+        QFile copy(src + "/scenario.json");
+        QVERIFY(copy.open(QIODevice::ReadOnly));
+        const auto j = nlohmann::json::parse(copy.readAll().toStdString());
+        QCOMPARE(j["mosaic"]["nccl_tests_files"][0].get<std::string>(), std::string("logs/ar.txt"));
+        const auto v = runCli({QStringLiteral("validate"), src + "/scenario.json"});
+        QVERIFY2(v.finished && v.exitCode == 0, qPrintable(v.out + v.err));
+    }
+
+    /// Finding 2: sweep and merge blocked forever opening a FIFO.
+    void fifoInputsAreRefused_data() {
+        QTest::addColumn<QString>("command");
+        QTest::newRow("sweep") << "sweep";
+        QTest::newRow("merge") << "merge";
+    }
+    void fifoInputsAreRefused() {
+        QFETCH(QString, command);
+        const QString fifo = m_dir.filePath(QStringLiteral("pipe-") + command);
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        const QString out = m_dir.filePath(command + ".csv");
+        const QStringList args = command == "sweep"
+            ? QStringList{command, fifo, QStringLiteral("--vary"), QStringLiteral("mosaic.nodes=2,4"),
+                          QStringLiteral("--out"), out}
+            : QStringList{command, QStringLiteral("--out"), out, fifo};
+        const auto r = runCli(args);
+        QVERIFY2(r.finished, "tandem-cli blocked on a FIFO");
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("is not a regular file")), qPrintable(r.err));
+        QVERIFY(!QFile::exists(out));
+    }
+
+    /// Finding 3: merge of shards 0/3 and 1/3 of a 3-point grid wrote a 2-row table, exit 0.
+    void mergeNamesMissingShard() {
+        const QString scen = m_dir.filePath(QStringLiteral("sweep.json"));
+        QVERIFY(writeFile(scen, R"({"mosaic": {"nodes": 2, "days": 5}})"));
+        QStringList shards;
+        for (int i = 0; i < 3; ++i) {
+            const QString f = m_dir.filePath(QStringLiteral("shard%1.csv").arg(i));
+            const auto r = runCli({QStringLiteral("sweep"), scen, QStringLiteral("--vary"),
+                                   QStringLiteral("mosaic.days=5,10,20"), QStringLiteral("--shard"),
+                                   QStringLiteral("%1/3").arg(i), QStringLiteral("--out"), f});
+            QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err));
+            shards << f;
+        }
+        const QString merged = m_dir.filePath(QStringLiteral("merged.csv"));
+        const auto partial = runCli({QStringLiteral("merge"), QStringLiteral("--out"), merged,
+                                     shards[0], shards[1]});
+        QCOMPARE(partial.exitCode, 2);
+        QVERIFY2(partial.err.contains(QStringLiteral("inputs: shard 2/3 is missing (points 2)")),
+                 qPrintable(partial.err));
+        QVERIFY(!QFile::exists(merged));
+        // All three shards merge into the unsharded table byte for byte.
+        const auto full = runCli({QStringLiteral("merge"), QStringLiteral("--out"), merged,
+                                  shards[2], shards[0], shards[1]});
+        QVERIFY2(full.exitCode == 0, qPrintable(full.err));
+        const QString whole = m_dir.filePath(QStringLiteral("whole.csv"));
+        const auto w = runCli({QStringLiteral("sweep"), scen, QStringLiteral("--vary"),
+                               QStringLiteral("mosaic.days=5,10,20"), QStringLiteral("--out"), whole});
+        QVERIFY2(w.exitCode == 0, qPrintable(w.err));
+        QFile a(merged), b(whole);
+        QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+        QCOMPARE(a.readAll(), b.readAll());
+    }
+
+    /// Finding 4: run --out FILE computed everything and failed at the end; now exit 2 before
+    /// computing (no "wrote" and no summary on stdout).
+    void runOutIsCheckedFirst_data() {
+        QTest::addColumn<QString>("outName");
+        QTest::addColumn<QString>("expect");
+        QTest::newRow("existing file") << "plain.txt" << "--out names an existing file, not a folder";
+        QTest::newRow("below a file") << "plain.txt/sub" << "is a file";
+    }
+    void runOutIsCheckedFirst() {
+        QFETCH(QString, outName);
+        QFETCH(QString, expect);
+        QVERIFY(writeFile(m_dir.filePath(QStringLiteral("plain.txt")), "x"));
+        const auto r = runCli({QStringLiteral("run"), QStringLiteral(TANDEM_EXAMPLES "/mosaic-table3.json"),
+                               QStringLiteral("--out"), m_dir.filePath(outName)});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(expect), qPrintable(r.err));
+        QVERIFY2(!r.out.contains(QStringLiteral("MOSAIC")), qPrintable(r.out));
+    }
+};
+
+QTEST_APPLESS_MAIN(TstFreshUser)
+#include "tst_fresh_user.moc"
