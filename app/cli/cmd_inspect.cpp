@@ -18,20 +18,22 @@ int inspectCommand(const QStringList& args) {
         "Import FILE and print what Tandem understood: a Hugging Face config.json (parameter "
         "counts, sparsity, G), nccl-tests output (bus bandwidth against size), a training loss "
         "log (fitted loss curve) or a background load trace. For nccl-tests output the analytical "
-        "collective model of --hardware is listed at every measured size. Exit 2 if the file has "
-        "problems."));
+        "collective model of --hardware (default: the GPU the file name names, e.g. H100, else "
+        "p6-b200) is listed at every measured size. Errors (also in the JSON's errors[]) go to "
+        "stderr and exit 2; warnings (e.g. a loss fit that is not usable as a progress curve; also "
+        "in the JSON's warnings[]) go to stderr and exit 0."));
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("File to inspect."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
     const QCommandLineOption hardware(
         QStringLiteral("hardware"),
         QStringLiteral("Hardware of the analytical busbw shown next to nccl-tests curves: %1 "
-                       "(default p6-b200).")
+                       "(default: the one the file name names, else p6-b200).")
             .arg(QString::fromStdString([] {
                 std::string s;
                 for (const auto& n : tandem::mosaic::hardwareNames()) s += (s.empty() ? "" : ", ") + n;
                 return s;
             }())),
-        QStringLiteral("NAME"), QStringLiteral("p6-b200"));
+        QStringLiteral("NAME"));
     parser.addOptions({json, hardware});
     int code = kExitOk;
     if (!parseArgs(parser, args, &code)) return code;
@@ -40,12 +42,14 @@ int inspectCommand(const QStringList& args) {
         printError(QStringLiteral("inspect takes exactly one FILE"));
         return kExitBadInput;
     }
-    const std::string hw = parser.value(hardware).toStdString();
-    try {
-        (void)tandem::mosaic::builtinHardware(hw);
-    } catch (const std::exception& e) {
-        printError(QStringLiteral("--hardware: %1").arg(QString::fromUtf8(e.what())));
-        return kExitBadInput;
+    const std::string hw = parser.isSet(hardware) ? parser.value(hardware).toStdString() : std::string();
+    if (!hw.empty()) {
+        try {
+            (void)tandem::mosaic::builtinHardware(hw);
+        } catch (const std::exception& e) {
+            printError(QStringLiteral("--hardware: %1").arg(QString::fromUtf8(e.what())));
+            return kExitBadInput;
+        }
     }
     tandem::Diagnostics diag(pos[0].toStdString());
     nlohmann::ordered_json j;
@@ -56,6 +60,9 @@ int inspectCommand(const QStringList& args) {
         return kExitFailure;
     }
     for (const auto& issue : diag.items()) std::fprintf(stderr, "%s\n", issue.str().c_str());
+    if (j.contains("warnings"))
+        for (const auto& w : j["warnings"])
+            std::fprintf(stderr, "%s: warning: %s\n", pos[0].toStdString().c_str(), w.get<std::string>().c_str());
     // Imported text may hold bytes that are not UTF-8 (a CSV header, a log line quoted in a
     // note); print them as U+FFFD instead of letting nlohmann's type_error 316 abort the CLI.
     if (parser.isSet(json))

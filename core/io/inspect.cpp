@@ -28,15 +28,7 @@ std::string billions(const ojson& v) {
     return v.is_number() ? fmt("%.2f B", v.get<double>() / 1e9) : std::string("?");
 }
 
-std::string bytesText(double b) {
-    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    while (b >= 1024 && u < 4) {
-        b /= 1024;
-        ++u;
-    }
-    return fmt(b == std::floor(b) ? "%.0f" : "%.1f", b) + " " + units[u];
-}
+std::string bytesText(double b) { return formatBytes(b); }
 
 std::string num(const ojson& j, const char* key, const char* f = "%.4g") {
     return j.contains(key) && j[key].is_number() ? fmt(f, j[key].get<double>()) : std::string("n/a");
@@ -75,6 +67,29 @@ void addAnalytical(ojson& cj, const NcclCurve& c, const std::string& hardwareNam
         peak = std::max(peak, bw);
     }
     cj["analytical_peak_busbw_GBps"] = modelled ? jsonNumber(peak) : ojson(nullptr);
+}
+
+/// The built-in hardware a file name names (H100, H200, A100, GB200, B200; case-insensitive,
+/// GB200 before B200), or "" when it names none.
+std::string hardwareFromFileName(const std::string& path) {
+    const std::string n = toLower(baseName(path));
+    const std::pair<const char*, const char*> tokens[] = {
+        {"gb200", "gb200-nvl72"}, {"h100", "h100"}, {"h200", "h200"}, {"a100", "a100"}, {"b200", "p6-b200"}};
+    for (const auto& [token, name] : tokens)
+        if (n.find(token) != std::string::npos) return name;
+    return "";
+}
+
+/// True when a JSON object looks like a Hugging Face config: model_type, architectures or a
+/// geometry key (hidden_size, n_embd, num_hidden_layers, ...), also inside text_config.
+bool looksLikeModelConfig(const nlohmann::json& o) {
+    if (!o.is_object()) return false;
+    static const char* keys[] = {"model_type", "architectures", "hidden_size", "n_embd", "num_hidden_layers",
+                                 "n_layer", "num_attention_heads", "n_head", "intermediate_size", "vocab_size",
+                                 "num_local_experts", "n_routed_experts", "num_experts", "text_config"};
+    for (const char* k : keys)
+        if (o.contains(k)) return true;
+    return false;
 }
 
 enum class Kind { Model, Nccl, Loss, Trace, Unknown };
@@ -134,43 +149,62 @@ void inspectLoss(const std::string& text, ojson& j, Diagnostics& diag) {
         return;
     }
     const ojson fitJson = lossFitToJson(*fit);
-    for (const auto& [k, v] : fitJson.items()) j[k] = v;
+    for (const auto& [k, v] : fitJson.items())
+        if (k != "warnings") j[k] = v;
+    for (const auto& w : fit->warnings) j["warnings"].push_back("series \"" + p->name + "\": " + w);
     j["last_step"] = p->step.back();
     j["predicted_at_last_step"] = predictLoss(*fit, p->step.back());
     j["logged_at_last_step"] = p->loss.back();
 }
 
-}  // namespace
+const char* kSupported =
+    "Tandem imports Hugging Face config.json files (model_type), nccl-tests output, training loss "
+    "logs (CSV with step and loss columns, llm.c or nanoGPT text) and load traces (CSV with "
+    "time_s and bytes_per_s, or bytes per window); Tandem scenarios are checked with "
+    "'tandem-cli validate'";
 
-ojson inspectFile(const std::string& path, Diagnostics& diag, const std::string& hardware) {
-    ojson j;
-    j["file"] = baseName(path);
-    j["kind"] = "unknown";
+void inspectInto(const std::string& path, ojson& j, Diagnostics& diag, const std::string& hardwareArg) {
     std::string text;
-    if (!readTextFile(path, text, diag)) return j;
+    if (!readTextFile(path, text, diag)) return;
+    const std::string fromName = hardwareFromFileName(path);
+    const std::string hardware = !hardwareArg.empty() ? hardwareArg : !fromName.empty() ? fromName : "p6-b200";
+    const std::string hardwareSource = !hardwareArg.empty() ? "--hardware" : !fromName.empty() ? "file name" : "default";
     switch (detect(text)) {
         case Kind::Model: {
             j["kind"] = "model_config";
+            j["format"] = "json";
             const auto parsed = parseJsonText(text, diag);
-            if (parsed.is_null()) return j;
+            if (parsed.is_null()) return;
             if (parsed.is_object() && (parsed.contains("ml_for_ml") || parsed.contains("mosaic") ||
                                        parsed.contains("tandem_scenario_version"))) {
                 j["kind"] = "scenario";
+                j["format"] = "tandem_scenario";
                 diag.error("$", "this is a Tandem scenario, not a model config; check it with "
                                 "'tandem-cli validate' and run it with 'tandem-cli run'");
-                return j;
+                return;
             }
+            if (!looksLikeModelConfig(parsed)) {
+                j["kind"] = "unknown";
+                diag.error("$", std::string("not a recognised input: a JSON ") +
+                                    (parsed.is_object() ? "object" : "value") +
+                                    " with no model_type, architectures or model-config key "
+                                    "(hidden_size, num_hidden_layers, ...). " + kSupported);
+                return;
+            }
+            j["format"] = "hf_config";
             const auto m = importModelConfig(parsed, diag);
-            if (!m) return j;
+            if (!m) return;
             const ojson mj = modelImportToJson(*m);
             for (const auto& [k, v] : mj.items())
                 if (k != "kind") j[k] = v;
-            return j;
+            return;
         }
         case Kind::Nccl: {
             j["kind"] = "nccl_tests";
+            j["format"] = "nccl-tests";
+            j["analytical_hardware_source"] = hardwareSource;
             const auto imp = parseNcclTests(text, path, diag);
-            if (!imp) return j;
+            if (!imp) return;
             ojson first = ncclCurveToJson(imp->curves.front());
             addAnalytical(first, imp->curves.front(), hardware);
             for (const auto& [k, v] : first.items()) j[k] = v;
@@ -182,27 +216,40 @@ ojson inspectFile(const std::string& path, Diagnostics& diag, const std::string&
                 }
                 j["curves"] = curves;
             }
-            return j;
+            return;
         }
         case Kind::Loss:
             j["kind"] = "loss_log";
             inspectLoss(text, j, diag);
-            return j;
+            return;
         case Kind::Trace: {
             j["kind"] = "load_trace";
             const auto t = parseLoadTrace(text, diag);
-            if (!t) return j;
+            if (!t) return;
             const ojson tj = loadTraceToJson(*t);
             for (const auto& [k, v] : tj.items()) j[k] = v;
-            return j;
+            return;
         }
         case Kind::Unknown:
             break;
     }
-    diag.error("file", "not a recognised input: Tandem imports Hugging Face config.json files, "
-                       "nccl-tests output, training loss logs (CSV with step and loss columns, "
-                       "llm.c or nanoGPT text) and load traces (CSV with time_s and bytes_per_s, "
-                       "or bytes per window)");
+    diag.error("file", std::string("not a recognised input: ") + kSupported);
+}
+
+}  // namespace
+
+ojson inspectFile(const std::string& path, Diagnostics& diag, const std::string& hardware) {
+    ojson j;
+    j["file"] = baseName(path);
+    j["kind"] = "unknown";
+    j["format"] = "unknown";
+    const std::size_t before = diag.items().size();
+    inspectInto(path, j, diag, hardware);
+    auto errors = ojson::array();
+    for (std::size_t i = before; i < diag.items().size(); ++i)
+        errors.push_back({{"path", diag.items()[i].path}, {"message", diag.items()[i].message}});
+    j["errors"] = errors;
+    if (!j.contains("warnings")) j["warnings"] = ojson::array();
     return j;
 }
 
@@ -211,7 +258,7 @@ std::string inspectText(const ojson& j) {
     const std::string kind = j.value("kind", "unknown");
     const std::string file = j.value("file", "");
     if (kind == "model_config" && j.contains("n_total")) {
-        out += file + ": model config, model_type " + j.value("model_type", "") + "\n";
+        out += file + ": model_config (" + j.value("format", "") + "), model_type " + j.value("model_type", "") + "\n";
         out += "  parameters: total " + billions(j["n_total"]) + ", active " + billions(j["n_active"]) +
                " (embedding convention: " + j.value("active_embedding_convention", "") + ")\n";
         out += "  non-embedding: total " + billions(j["n_total_nonembedding"]) + ", active " +
@@ -234,8 +281,12 @@ std::string inspectText(const ojson& j) {
         else
             out += "  dense FFN width " + std::to_string(g.value("d_ff_dense", 0LL)) + "\n";
     } else if (kind == "nccl_tests" && j.contains("points")) {
-        out += file + ": nccl-tests output\n";
+        out += file + ": nccl_tests (" + j.value("format", "") + ")\n";
         const ojson curves = j.contains("curves") ? j["curves"] : ojson::array({j});
+        const std::string hwSource = j.value("analytical_hardware_source", "");
+        const std::string hwFrom = hwSource == "file name" ? " named in the file name"
+                                   : hwSource == "default" ? ", the default; --hardware sets another"
+                                                           : "";
         for (const auto& c : curves) {
             out += "  " + c.value("collective", "") + " on " + std::to_string(c.value("ranks", 0)) +
                    " ranks (" + c.value("ranks_source", "") + "): peak busbw " +
@@ -244,17 +295,17 @@ std::string inspectText(const ojson& j) {
                    std::to_string(c["points"].size()) + " sizes from " +
                    bytesText(c.value("min_bytes", 0.0)) + " to " + bytesText(c.value("max_bytes", 0.0)) + "\n";
             if (c.contains("analytical_peak_busbw_GBps") && c["analytical_peak_busbw_GBps"].is_number())
-                out += "    analytical model (" + c.value("analytical_hardware", "") + ", " +
+                out += "    analytical model (" + c.value("analytical_hardware", "") + hwFrom + ", " +
                        c.value("analytical_placement", "") + "): busbw up to " +
                        fmt("%.2f", c["analytical_peak_busbw_GBps"].get<double>()) + " GB/s over these sizes\n";
             for (const auto& n : c["notes"]) out += "    note: " + n.get<std::string>() + "\n";
         }
     } else if (kind == "loss_log" && j.contains("series")) {
-        out += file + ": loss log (" + j.value("format", "") + ")\n";
+        out += file + ": loss_log (" + j.value("format", "") + ")\n";
         for (const auto& s : j["series"])
             out += "  series " + s.value("name", "") + ": " + std::to_string(s.value("points", 0)) +
-                   " points, steps " + fmt("%.0f", s.value("first_step", 0.0)) + ".." +
-                   fmt("%.0f", s.value("last_step", 0.0)) + "\n";
+                   " points, steps " + formatCount(s.value("first_step", 0.0)) + ".." +
+                   formatCount(s.value("last_step", 0.0)) + "\n";
         if (j.contains("L_inf")) {
             const auto& se = j["stderr"];
             out += "  fit on " + j.value("fit_series", "") + ": L(S) = L_inf + A (S + S0)^-alpha\n";
@@ -263,17 +314,21 @@ std::string inspectText(const ojson& j) {
                    " +- " + num(se, "alpha", "%.2g") + ", S0 = " + num(j, "S0") + " +- " +
                    num(se, "S0", "%.2g") + "\n";
             out += "    RMSE " + num(j, "rmse") + " over " + std::to_string(j.value("points", 0)) +
-                   " points; at step " + num(j, "last_step", "%.0f") + " fitted " +
+                   " points; at step " + formatCount(j.value("last_step", 0.0)) + " fitted " +
                    num(j, "predicted_at_last_step") + ", logged " + num(j, "logged_at_last_step") + "\n";
         }
     } else if (kind == "load_trace" && j.contains("samples")) {
-        out += file + ": background load trace (" + j.value("format", "") + ")\n";
+        out += file + ": load_trace (" + j.value("format", "") + ")\n";
         out += "  " + std::to_string(j.value("samples", 0)) + " samples over " +
                num(j, "duration_s", "%.6g") + " s; mean " + num(j, "mean_GBps", "%.4g") +
                " GB/s, peak " + num(j, "peak_GBps", "%.4g") + " GB/s\n";
     } else {
-        out += file + ": " + kind + " (not imported)\n";
+        out += file + ": " + kind + " (" + j.value("format", "unknown") + "), not imported\n";
     }
+    if (j.contains("usable") && !j["usable"].get<bool>())
+        out += "  the fit is not usable as a progress curve:\n";
+    if (j.contains("warnings") && j["warnings"].is_array())
+        for (const auto& w : j["warnings"]) out += "  warning: " + w.get<std::string>() + "\n";
     if (j.contains("assumptions") && j["assumptions"].is_array() && !j["assumptions"].empty()) {
         out += "  assumed:\n";
         for (const auto& a : j["assumptions"]) out += "    - " + a.get<std::string>() + "\n";

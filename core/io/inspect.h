@@ -9,29 +9,40 @@
 
 namespace tandem::io {
 
-/// Detects the kind of `path` and imports it. Detection: a JSON object -> Hugging Face model
-/// config; text mentioning busbw / NCCL / an X_perf binary -> nccl-tests output; llm.c
-/// (`s:N trl:`) or nanoGPT (`iter N: loss`) lines, or a CSV header with a loss column -> loss
-/// log; a CSV header with time/bytes columns -> background load trace.
-/// Returned JSON (always has "file" and "kind": model_config | nccl_tests | loss_log |
-/// load_trace | unknown):
+/// Detects the kind of `path` and imports it. Detection: a JSON object -> Tandem scenario
+/// (ml_for_ml / mosaic / tandem_scenario_version), Hugging Face model config (model_type,
+/// architectures or a config key such as hidden_size), else unknown ("not a recognised input:
+/// ..." listing what is supported); text mentioning busbw / NCCL / an X_perf binary ->
+/// nccl-tests output; llm.c (`s:N trl:`) or nanoGPT (`iter N: loss`) lines, or a CSV header
+/// with a loss column -> loss log; a CSV header with time/bytes columns -> background load trace.
+/// Returned JSON, always with:
+/// - "file"; "kind": exactly one of model_config | nccl_tests | loss_log | load_trace |
+///   scenario | unknown (the text rendering uses the same words); "format": hf_config, json,
+///   nccl-tests, tandem_scenario, llmc / nanogpt / csv (loss logs), rate / window (load
+///   traces) or unknown;
+/// - "errors": [{path, message}] (the issues this call added to `diag`, also on failure);
+/// - "warnings": [strings] (e.g. an implausible loss fit; the file still imported).
+/// Per kind:
 /// - model_config: see modelImportToJson (n_total, n_active, n_total_nonembedding,
 ///   n_active_nonembedding, sparsity, split_factor_G, geometry, assumptions);
 /// - nccl_tests: the first curve's ncclCurveToJson fields at top level (collective, ranks,
 ///   peak_busbw_GBps, points[], notes...); a log with several collectives adds curves[] with
-///   every curve; each curve also carries the analytical collective model of `hardware` (a
-///   built-in name, see mosaic::hardwareNames; an unknown name adds nothing) at the same rank
-///   count, packed on that hardware's nodes: analytical_hardware, analytical_placement,
-///   analytical_peak_busbw_GBps and points[].analytical_busbw_GBps (null for a collective the
-///   model lacks, e.g. broadcast) [mosaic/collectives.h];
+///   every curve; each curve also carries the analytical collective model of a hardware at the
+///   same rank count, packed on that hardware's nodes: analytical_hardware,
+///   analytical_placement, analytical_peak_busbw_GBps and points[].analytical_busbw_GBps (null
+///   for a collective the model lacks, e.g. broadcast) [mosaic/collectives.h]. The hardware is
+///   `hardware` when non-empty (a built-in name, see mosaic::hardwareNames; an unknown name adds
+///   nothing), else the one the file name names (H100, H200, A100, GB200, B200), else p6-b200;
+///   top-level analytical_hardware_source says which ("--hardware", "file name", "default");
 /// - loss_log: format, series[] {name, validation, points, first_step, last_step, last_loss},
-///   fit_series, L_inf, A, alpha, S0, stderr{}, rmse, points, converged, last_step,
-///   predicted_at_last_step, logged_at_last_step;
+///   fit_series, L_inf, A, alpha, S0, stderr{}, rmse, points, converged, usable (the fit may be
+///   used as a progress curve), last_step, predicted_at_last_step, logged_at_last_step; fit
+///   warnings go to "warnings" prefixed with the series;
 /// - load_trace: see loadTraceToJson.
 /// Problems go to `diag` with the file and the line or JSON path; the JSON then holds what was
-/// understood before the failure (at least file and kind).
+/// understood before the failure.
 nlohmann::ordered_json inspectFile(const std::string& path, tandem::Diagnostics& diag,
-                                   const std::string& hardware = "p6-b200");
+                                   const std::string& hardware = "");
 
 /// Human-readable rendering of an inspectFile result (a few lines, units spelled out).
 std::string inspectText(const nlohmann::ordered_json& j);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 namespace tandem::io {
@@ -37,6 +38,13 @@ struct Residuals : Eigen::DenseFunctor<double> {
     }
 };
 
+/// Four significant digits for messages ("4.246e-14", "2.111e+06", "50").
+std::string shortNumber(double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.4g", v);
+    return b;
+}
+
 double ssr(const Eigen::VectorXd& s, const Eigen::VectorXd& y, double lInf, double a,
            double alpha, double s0) {
     double t = 0;
@@ -61,15 +69,19 @@ std::optional<LossFit> fitLossCurve(const std::vector<double>& step,
         return std::nullopt;
     }
     const std::size_t n = step.size();
-    if (n < 5) {
-        diag.error("$", "a fit of L_inf, A, alpha, S0 needs at least 5 points (got " +
-                            std::to_string(n) + ")");
+    std::vector<double> distinct(step);
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    if (distinct.size() < 5) {
+        diag.error("$", "a fit of L_inf, A, alpha, S0 needs at least 5 points at distinct steps (got " +
+                            std::to_string(distinct.size()) + ")");
         return std::nullopt;
     }
     Eigen::VectorXd s(n), y(n);
     for (std::size_t i = 0; i < n; ++i) {
-        if (!std::isfinite(step[i]) || step[i] < 0 || !std::isfinite(loss[i])) {
-            diag.error("$[" + std::to_string(i) + "]", "step must be >= 0 and loss finite");
+        if (!std::isfinite(step[i]) || step[i] < 0 || !std::isfinite(loss[i]) || !(loss[i] > 0)) {
+            diag.error("$[" + std::to_string(i) + "]", "step must be >= 0 and loss finite and > 0 (got step " +
+                                                        formatNumber(step[i]) + ", loss " + formatNumber(loss[i]) + ")");
             return std::nullopt;
         }
         s[i] = step[i];
@@ -155,6 +167,22 @@ std::optional<LossFit> fitLossCurve(const std::vector<double>& step,
     } else {
         f.seLInf = f.seA = f.seAlpha = f.seS0 = nan;
     }
+    // Plausibility: a progress curve decays towards a positive floor.
+    const auto w = [&](const std::string& m) { f.warnings.push_back(m); };
+    if (!f.converged)
+        w("the fit did not converge (" + std::to_string(f.evaluations) + " evaluations)");
+    if (f.lInf < 0) w("L_inf = " + shortNumber(f.lInf) + " is below 0; a loss floor must be positive");
+    if (f.alpha < 1e-3)
+        w("alpha = " + shortNumber(f.alpha) + " is at its lower bound: the logged loss does not decay");
+    if (f.alpha > 5) w("alpha = " + shortNumber(f.alpha) + " is implausibly steep (> 5)");
+    if (f.s0 > 100 * sMax)
+        w("S0 = " + shortNumber(f.s0) + " is more than 100 x the last step (" + shortNumber(sMax) + ")");
+    if (!(y[n - 1] < y[0]))
+        w("the loss does not fall over the log (first " + shortNumber(y[0]) + ", last " +
+          shortNumber(y[n - 1]) + ")");
+    if (f.rmse > 0.5 * span)
+        w("RMSE " + shortNumber(f.rmse) + " is above half the loss span " + shortNumber(span));
+    f.usable = f.converged && f.warnings.empty();
     return f;
 }
 
@@ -169,6 +197,8 @@ nlohmann::ordered_json lossFitToJson(const LossFit& f) {
     j["rmse"] = f.rmse;
     j["points"] = f.points;
     j["converged"] = f.converged;
+    j["usable"] = f.usable;
+    j["warnings"] = f.warnings;
     return j;
 }
 

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "common/diagnostics.h"
@@ -19,21 +20,32 @@ struct LossFit {
     std::size_t points = 0;    ///< points used
     int evaluations = 0;       ///< residual evaluations by the optimizer
     bool converged = false;    ///< optimizer reported convergence (not just an iteration cap)
+    /// Why the fit should not be trusted, one sentence each (empty for a sound fit): the
+    /// optimizer did not converge, L_inf < 0, alpha below 1e-3 (no decay: the fit sits at its
+    /// lower bound) or above 5, S0 above 100 x the last logged step, the loss not falling over
+    /// the log (last point >= first point), an RMSE above half the loss span.
+    std::vector<std::string> warnings;
+    /// converged and no warnings: safe to use as a progress curve (the GUI enables "Use fit as
+    /// progress curve" only then).
+    bool usable = false;
 };
 
 /// Fits L(S) to (step[i], loss[i]); steps >= 0, same length. Starts from the best of a small
 /// grid over (L_inf, S0) with (A, alpha) from a log-log line, then runs Levenberg-Marquardt on
 /// (L_inf, log A, log alpha, log S0) so A, alpha, S0 stay > 0 (capped at 2000 evaluations).
 /// Standard errors: sqrt(diag(s^2 (J^T J)^-1)) with J the Jacobian in (L_inf, A, alpha, S0)
-/// and s^2 = SSR / (n - 4). Errors (path `$` in `diag`): fewer than 5 points, size mismatch,
-/// non-finite values, all losses equal. Deterministic.
+/// and s^2 = SSR / (n - 4). Errors (path `$` in `diag`): fewer than 5 distinct steps (the
+/// message names the count), size mismatch, non-finite values, a loss <= 0, all losses equal.
+/// A fit that runs but is implausible is returned with LossFit::warnings filled and
+/// usable = false (never an error: the numbers are still shown). Deterministic.
 std::optional<LossFit> fitLossCurve(const std::vector<double>& step,
                                     const std::vector<double>& loss, Diagnostics& diag);
 
 /// L(S) of a fit.
 double predictLoss(const LossFit& f, double step);
 
-/// Inspect JSON: L_inf, A, alpha, S0, stderr{...}, rmse, points, converged.
+/// Inspect JSON: L_inf, A, alpha, S0, stderr{...}, rmse, points, converged, usable,
+/// warnings[] (strings).
 nlohmann::ordered_json lossFitToJson(const LossFit& f);
 
 }  // namespace tandem::io

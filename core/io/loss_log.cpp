@@ -4,8 +4,10 @@
 #include <cctype>
 #include <cmath>
 #include <map>
+#include <set>
 #include <tuple>
 
+#include "common/json_reader.h"
 #include "io/text_file.h"
 
 namespace tandem::io {
@@ -181,6 +183,36 @@ bool parseCsv(const std::vector<std::string>& lines, LossLog& log, Diagnostics& 
     return true;
 }
 
+/// Every series: steps strictly increasing in file order, losses > 0 (cross-entropy in nats
+/// or bits is never <= 0). The first offending point of each kind per series is reported, at
+/// `line N` (a CSV loss at `line N, column "x"`), with the count of further ones; a step error
+/// shared by several CSV loss columns is reported once per line.
+void checkSeries(const LossLog& log, Diagnostics& diag) {
+    std::set<std::size_t> stepLines;
+    const bool csv = log.format == "csv";
+    const auto more = [](std::size_t n, const char* what) {
+        return n > 1 ? " (" + std::to_string(n - 1) + " more " + what + " after it)" : std::string();
+    };
+    for (const auto& s : log.series) {
+        std::size_t badLoss = 0, badStep = 0, firstLoss = 0, firstStep = 0;
+        for (std::size_t i = 0; i < s.step.size(); ++i) {
+            if (!(s.loss[i] > 0) && badLoss++ == 0) firstLoss = i;
+            if (i > 0 && !(s.step[i] > s.step[i - 1]) && badStep++ == 0) firstStep = i;
+        }
+        if (badLoss > 0)
+            diag.error(csv ? linePath(s.line[firstLoss]) + ", column \"" + s.name + "\"" : linePath(s.line[firstLoss]),
+                       "loss must be > 0 (got " + formatNumber(s.loss[firstLoss]) + ")" +
+                           more(badLoss, "losses <= 0"));
+        if (badStep > 0 && stepLines.insert(s.line[firstStep]).second) {
+            const std::size_t i = firstStep;
+            diag.error(linePath(s.line[i]), "step " + formatCount(s.step[i]) + " is not after step " +
+                                                formatCount(s.step[i - 1]) + " (" + linePath(s.line[i - 1]) +
+                                                "); steps of a series must increase" +
+                                                more(badStep, "such steps"));
+        }
+    }
+}
+
 }  // namespace
 
 const LossSeries* LossLog::preferred() const {
@@ -253,6 +285,8 @@ std::optional<LossLog> parseLossLog(const std::string& text, Diagnostics& diag) 
         log.format = "csv";
         parseCsv(lines, log, diag);
     }
+    if (diag.items().size() > before) return std::nullopt;
+    checkSeries(log, diag);
     if (diag.items().size() > before) return std::nullopt;
     if (log.series.empty()) {
         diag.error("file", "no loss values found (expected a CSV with step and loss columns or an "

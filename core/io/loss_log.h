@@ -15,8 +15,8 @@ namespace tandem::io {
 struct LossSeries {
     std::string name;            ///< "train", "val", or the CSV column header
     bool validation = false;     ///< a held-out (val / eval / test) loss
-    std::vector<double> step;    ///< optimizer steps (>= 0)
-    std::vector<double> loss;    ///< loss values (nats or whatever the log uses)
+    std::vector<double> step;    ///< optimizer steps (>= 0, strictly increasing)
+    std::vector<double> loss;    ///< loss values (> 0; nats or whatever the log uses)
     std::vector<std::size_t> line;  ///< 1-based source line of each point
 };
 
@@ -35,7 +35,10 @@ struct LossLog {
 /// insensitive, also as a suffix like "run - step"); every column containing "loss" is a
 /// series; empty cells are skipped. Errors (path `line N`, or `line N, column "x"`): no step
 /// column ("header has no step column; expected one of ..."), no loss column, a non-numeric or
-/// non-finite cell, a negative step, no data at all (path "file"). Returns std::nullopt on error.
+/// non-finite cell, a negative step, no data at all (path "file"); for every format a step not
+/// after the previous step of its series (`line N`: "step 80 is not after step 100 (line 4);
+/// steps of a series must increase") and a loss <= 0 (`line N`, CSV `line N, column "x"`).
+/// Returns std::nullopt on error.
 std::optional<LossLog> parseLossLog(const std::string& text, Diagnostics& diag);
 
 /// Reads and parses a file (see parseLossLog).

@@ -188,6 +188,27 @@ double medianRatio(const std::vector<RawRow>& rows) {
     return r[r.size() / 2];
 }
 
+/// Rank counts n whose busbw/algbw factor (f = 2 for all-reduce, 1 otherwise: f (n-1)/n) lies
+/// inside every out-of-place row's ratio interval, the printed busbw and algbw (GB/s, two
+/// decimals as nccl-tests prints them) each being +-0.005. Rows with algbw < 1 GB/s are too
+/// coarse and skipped. Returns {lo, hi} (0, 0 when no row qualifies or the rows disagree).
+std::pair<int, int> ranksFromRatioIntervals(const std::vector<RawRow>& rows, double f) {
+    double lo = 0, hi = std::numeric_limits<double>::infinity();
+    bool any = false;
+    for (const auto& r : rows) {
+        if (!(r.algbw[0] >= 1.0) || !(r.busbw[0] > 0)) continue;
+        any = true;
+        lo = std::max(lo, (r.busbw[0] - 0.005) / (r.algbw[0] + 0.005));
+        hi = std::min(hi, (r.busbw[0] + 0.005) / (r.algbw[0] - 0.005));
+    }
+    if (!any || !(lo <= hi) || !(lo < f)) return {0, 0};
+    // f (n-1)/n >= lo  <=>  n >= f / (f - lo); <= hi  <=>  n <= f / (f - hi) (hi < f).
+    const int nLo = std::max(2, static_cast<int>(std::ceil(f / (f - lo) - 1e-9)));
+    const int nHi = hi < f ? static_cast<int>(std::floor(f / (f - hi) + 1e-9)) : 1000000;
+    if (nLo > nHi || nLo > 1000000) return {0, 0};
+    return {nLo, std::min(nHi, 1000000)};
+}
+
 NcclCurve buildCurve(const Section& s, const std::string& fileName, const std::string& wholeLower,
                      bool singleSection) {
     NcclCurve c;
@@ -230,9 +251,26 @@ NcclCurve buildCurve(const Section& s, const std::string& fileName, const std::s
         c.ranks = static_cast<int>(std::lround(big->bytes / (big->count * typeSize(big->type))));
         c.ranksSource = "size/count";
     } else if (int n = ranksFromFileName(fileName); n > 0) {
+        // The file name and the table's busbw/algbw are two sources; when they disagree the
+        // data wins (a file name is only a label someone typed).
         c.ranks = n;
         c.ranksSource = "file name";
-        c.notes.push_back("rank count " + std::to_string(n) + " taken from the file name");
+        const double f = c.collective == "all_reduce" ? 2.0 : 1.0;
+        const bool ratioHasRanks = c.collective == "all_reduce" || perRankCount;
+        const auto [lo, hi] = ratioHasRanks ? ranksFromRatioIntervals(s.rows, f) : std::pair<int, int>{0, 0};
+        if (lo > 0 && (n < lo || n > hi)) {
+            const int data = lo == hi ? lo : static_cast<int>(std::lround(f / (f - ratio)));
+            c.ranks = std::min(std::max(data, lo), hi);
+            c.ranksSource = "busbw/algbw";
+            c.notes.push_back("file name says " + std::to_string(n) + " ranks; busbw/algbw " +
+                              formatNumber(std::round(ratio * 1e4) / 1e4) + " implies " +
+                              (lo == hi ? std::to_string(lo)
+                                        : std::to_string(lo) + " to " + std::to_string(hi)) +
+                              "; using " + std::to_string(c.ranks) + " (the data)");
+        } else {
+            c.notes.push_back("rank count " + std::to_string(n) + " taken from the file name" +
+                              (lo > 0 ? " (consistent with busbw/algbw)" : ""));
+        }
     } else if (ratio > 0) {
         const double f = c.collective == "all_reduce" ? 2.0 : 1.0;
         if (ratio < f) {

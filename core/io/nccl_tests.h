@@ -49,7 +49,13 @@ struct NcclImport {
 /// skipped. The collective comes from "Collective test starting: X_perf" or an `X_perf` token,
 /// else from `fileName` (e.g. "...-all_reduce-..."), else is inferred from redop and the
 /// busbw/algbw ratio (noted). Ranks come from `Rank N` lines, else size/(count*type size) for
-/// all-gather / reduce-scatter / all-to-all, else the busbw/algbw ratio (noted as an estimate).
+/// all-gather / reduce-scatter / all-to-all, else the file name's "AxB" (noted), else the
+/// busbw/algbw ratio (noted as an estimate). Precedence when sources disagree: the log's own
+/// Rank lines, then size/count, then busbw/algbw over the file name: a file-name count whose
+/// factor 2(n-1)/n (all-reduce) or (n-1)/n lies outside every row's ratio interval (printed
+/// busbw and algbw +-0.005 GB/s, rows with algbw >= 1 GB/s) is replaced by the data's count,
+/// ranks_source "busbw/algbw", with a note "file name says 64 ranks; busbw/algbw 1.9792
+/// implies 96; using 96 (the data)".
 /// Errors (in `diag`, path `line N`): an NCCL / CUDA / test failure line ("line 40: NCCL error
 /// reported: ..."), a failed out-of-bounds check, a malformed data row; no data rows at all
 /// (path "file"). Returns std::nullopt on any error.

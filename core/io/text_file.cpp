@@ -3,10 +3,13 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "common/json_reader.h"
 
 namespace tandem::io {
 
@@ -113,6 +116,30 @@ std::string trim(const std::string& s) {
     if (b == std::string::npos) return "";
     const auto e = s.find_last_not_of(" \t");
     return s.substr(b, e - b + 1);
+}
+
+std::string formatBytes(double bytes) {
+    if (!std::isfinite(bytes) || bytes < 0) return formatNumber(bytes) + " B";
+    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    double b = bytes;
+    while (b >= 1024 && u < 4) {
+        b /= 1024;
+        ++u;
+    }
+    char buf[64];
+    if (b >= 999.5) std::snprintf(buf, sizeof buf, "%.0f", b);
+    else std::snprintf(buf, sizeof buf, "%.3g", b);
+    return std::string(buf) + " " + units[u];
+}
+
+std::string formatCount(double v) {
+    if (std::isfinite(v) && std::abs(v) < 1e15 && v == std::floor(v)) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.0f", v);
+        return buf;
+    }
+    return formatNumber(v);
 }
 
 }  // namespace tandem::io

@@ -41,4 +41,14 @@ std::string trim(const std::string& s);
 /// The file-name part of a path (after the last '/').
 std::string baseName(const std::string& path);
 
+/// A size in bytes for messages, in binary units (B, KiB, MiB, GiB, TiB) with at most three
+/// significant digits and no trailing zeros: 33554432 -> "32 MiB", 8589934584 -> "8 GiB",
+/// 1.5 * 2^30 -> "1.5 GiB", 1000 * 1024 -> "1000 KiB". Negative or non-finite values use
+/// formatNumber with " B". The one size formatter of the importers and `inspect`.
+std::string formatBytes(double bytes);
+
+/// A count or step for messages: an integer below 1e15 as digits ("12000"), anything else
+/// (huge, fractional, non-finite) as formatNumber writes it ("1e+300", "2.5").
+std::string formatCount(double v);
+
 }  // namespace tandem::io
