@@ -260,13 +260,22 @@ int planCommand(const QStringList& args) {
                                             : "")
                                      : l.value("reason", std::string("infeasible"))});
         }
-        if (rows.empty()) std::printf("No feasible layout on this cluster.\n");
+        if (rows.empty()) {
+            // Say which rules cut the candidates, with the smallest memory need seen.
+            std::printf("No feasible layout on this cluster.\n%s",
+                        m::rejectionSummary(m::countRejections(geometry, cluster)).c_str());
+        }
         else printTable({"TP", "EP", "PP", "CP", "DP", "mbs", "ckpt", "MFU", "iter_s", "mem_GB", "note"}, rows);
         if (!used.empty() && layouts.front().second.feasible) {
             std::printf("Collectives of the first layout:\n");
             for (const auto& u : used.front().at("uses")) {
                 const bool meas = u.at("source") == "measured";
-                std::printf("  %s of %s over %d ranks (%d node%s): %s ms %s, analytical %s ms%s\n",
+                // A measured use also prints the analytical time for comparison; an analytical
+                // one prints its time once.
+                const std::string compare =
+                    meas ? ", analytical " + fixed(1e3 * u.at("analytical_s").get<double>(), 3) + " ms"
+                         : std::string();
+                std::printf("  %s of %s over %d ranks (%d node%s): %s ms %s%s%s\n",
                             u.at("collective").get<std::string>().c_str(),
                             sizeText(u.at("bytes").get<double>()).c_str(), u.at("ranks").get<int>(),
                             u.at("nodes").get<int>(), u.at("nodes").get<int>() == 1 ? "" : "s",
@@ -276,7 +285,7 @@ int planCommand(const QStringList& args) {
                                     (u.at("rescaled").get<bool>() ? ", rescaled to this group" : "") + ")")
                                        .c_str()
                                  : "analytical (no curve for this collective and scope)",
-                            fixed(1e3 * u.at("analytical_s").get<double>(), 3).c_str(),
+                            compare.c_str(),
                             u.at("extrapolated").get<bool>() ? "; extrapolated beyond measured sizes" : "");
             }
         }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 #include "common/json_reader.h"
 #include "io/text_file.h"
@@ -171,8 +172,19 @@ std::shared_ptr<const MeasuredCollectives> loadMeasuredCollectives(const std::ve
     if (files.empty()) return nullptr;
     auto out = std::make_shared<MeasuredCollectives>();
     const std::size_t before = diag.items().size();
+    std::vector<std::string> seen;  // canonical names of the files loaded so far
     for (std::size_t i = 0; i < files.size(); ++i) {
         const std::string at = indexed ? pathPrefix + "[" + std::to_string(i) + "]" : pathPrefix;
+        // The same file listed twice (under any spelling) is used once, with a note, instead of
+        // failing because its curves duplicate themselves.
+        std::error_code ec;
+        std::string key = std::filesystem::weakly_canonical(files[i], ec).string();
+        if (ec) key = std::filesystem::path(files[i]).lexically_normal().string();
+        if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
+            if (notes) notes->push_back("\"" + files[i] + "\": listed twice; used once");
+            continue;
+        }
+        seen.push_back(key);
         Diagnostics sub(files[i]);
         const auto imp = io::loadNcclTestsFile(files[i], sub);
         for (const auto& issue : sub.items()) {

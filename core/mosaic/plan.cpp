@@ -1,6 +1,8 @@
 #include "mosaic/plan.h"
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 #include <sstream>
 
 #include "common/json_reader.h"
@@ -101,6 +103,48 @@ std::vector<std::pair<Plan, PlanEval>> planLayouts(const Geometry& g, const Clus
                      [](const auto& a, const auto& b) { return a.second.mfu > b.second.mfu; });
     if (top > 0 && int(out.size()) > top) out.resize(size_t(top));
     return out;
+}
+
+PlanRejections countRejections(const Geometry& g, const Cluster& c, const LayoutGrid& grid) {
+    PerfModel m(g, c);
+    PlanRejections out;
+    out.capacityGB = c.hardware.memoryBytes / 1e9;
+    std::map<std::string, int> counts;
+    for (const Plan& p : m.enumerate(grid)) {
+        ++out.tried;
+        const PlanEval ev = m.evaluate(p);
+        if (ev.feasible) {
+            ++out.feasible;
+            continue;
+        }
+        // The reason without its per-layout numbers: "EP must divide DP: EP 8 ..." and
+        // "does not fit in device memory (95 GB > ...)" are each counted as one kind.
+        std::string kind = ev.reason;
+        for (const char* cut : {" (", ": "}) {
+            const auto at = kind.find(cut);
+            if (at != std::string::npos) kind.resize(at);
+        }
+        ++counts[kind];
+        if (ev.memoryGB > 0 && (out.smallestMemoryGB == 0 || ev.memoryGB < out.smallestMemoryGB))
+            out.smallestMemoryGB = ev.memoryGB;
+    }
+    out.byReason.assign(counts.begin(), counts.end());
+    std::stable_sort(out.byReason.begin(), out.byReason.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    return out;
+}
+
+std::string rejectionSummary(const PlanRejections& r) {
+    std::string s;
+    if (r.tried == 0) return "  the layout grid has no layout for this cluster\n";
+    for (const auto& [kind, n] : r.byReason) {
+        s += "  " + std::to_string(n) + " of " + std::to_string(r.tried) + " layouts: " + kind;
+        if (kind == "does not fit in device memory" && r.smallestMemoryGB > 0)
+            s += " (smallest need " + formatNumber(std::round(r.smallestMemoryGB * 10) / 10) +
+                 " GB > " + formatNumber(r.capacityGB) + " GB usable)";
+        s += "\n";
+    }
+    return s;
 }
 
 PlanEval evaluateLayout(const Geometry& g, const Cluster& c, const Plan& p) {

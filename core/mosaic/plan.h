@@ -34,6 +34,26 @@ bool parseLayout(const std::string& text, Plan& plan, std::string& error);
 std::vector<std::pair<Plan, PlanEval>> planLayouts(const Geometry& g, const Cluster& c,
                                                    const LayoutGrid& grid = {}, int top = 10);
 
+/// Why the layouts of a grid were rejected: how many were tried, how many were cut per reason
+/// (the reason text without its numbers, e.g. "does not fit in device memory", "EP must
+/// divide DP", "TP must divide the attention heads"), and the smallest memory need among the
+/// layouts that passed the structural rules against the usable device memory (GB = 1e9 bytes).
+struct PlanRejections {
+    int tried = 0;
+    int feasible = 0;
+    std::vector<std::pair<std::string, int>> byReason;  ///< most frequent first, ties by name
+    double smallestMemoryGB = 0;  ///< 0 when no layout passed the structural rules
+    double capacityGB = 0;        ///< usable memory per device
+};
+
+/// Evaluates every layout of `grid` and counts the rejection reasons [2608.10605 Sec. 5,
+/// App. D.1]; used to explain "no feasible layout". Cost: one evaluation per layout.
+PlanRejections countRejections(const Geometry& g, const Cluster& c, const LayoutGrid& grid = {});
+
+/// One line per reason ("  412 of 600 layouts: does not fit in device memory (smallest need
+/// 95.3 GB > 80 GB usable)"), most frequent first.
+std::string rejectionSummary(const PlanRejections& r);
+
 /// One given layout (feasible or not, with the reason).
 PlanEval evaluateLayout(const Geometry& g, const Cluster& c, const Plan& p);
 
