@@ -26,7 +26,42 @@ QString lockPathOf(const QString& recoveryFile) {
     if (p.endsWith(QLatin1String(".json"))) p.chop(5);
     return p + QStringLiteral(".lock");
 }
+
+/// `path` made absolute: next to `originalPath` when it exists there, else against the
+/// working folder. Absolute or empty paths are returned unchanged.
+std::string absolutePath(const std::string& path, const QString& originalPath) {
+    const QString p = QString::fromStdString(path);
+    if (p.isEmpty() || QDir::isAbsolutePath(p)) return path;
+    if (!originalPath.isEmpty()) {
+        const QString beside = QFileInfo(originalPath).absoluteDir().absoluteFilePath(p);
+        if (QFileInfo::exists(beside)) return QDir::cleanPath(beside).toStdString();
+    }
+    return QDir::cleanPath(QDir::current().absoluteFilePath(p)).toStdString();
+}
+
+/// The same for the raw JSON of an older recovery file, before it is parsed (the parser
+/// resolves relative names against the working folder, which may be another one now).
+void absolutizeJson(nlohmann::json& scenario, const QString& originalPath) {
+    if (scenario.contains("mosaic") && scenario["mosaic"].is_object()) {
+        auto& m = scenario["mosaic"];
+        if (m.contains("nccl_tests_files") && m["nccl_tests_files"].is_array())
+            for (auto& f : m["nccl_tests_files"])
+                if (f.is_string()) f = absolutePath(f.get<std::string>(), originalPath);
+    }
+    if (scenario.contains("ml_for_ml") && scenario["ml_for_ml"].is_object()) {
+        auto& m = scenario["ml_for_ml"];
+        if (m.contains("trace_file") && m["trace_file"].is_string())
+            m["trace_file"] = absolutePath(m["trace_file"].get<std::string>(), originalPath);
+    }
+}
 }  // namespace
+
+Scenario RecoveryStore::withAbsolutePaths(Scenario s, const QString& originalPath) {
+    if (s.mosaic)
+        for (std::string& f : s.mosaic->ncclTestsFiles) f = absolutePath(f, originalPath);
+    if (s.mlForMl) s.mlForMl->traceFile = absolutePath(s.mlForMl->traceFile, originalPath);
+    return s;
+}
 
 RecoveryStore::RecoveryStore(const QString& dir)
     : m_dir(dir.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) +
@@ -63,7 +98,7 @@ bool RecoveryStore::write(const Scenario& s, const QString& originalPath, QStrin
     j["tandem_recovery"] = 1;
     j["original_path"] = originalPath.toStdString();
     j["saved_utc"] = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toStdString();
-    j["scenario"] = nlohmann::ordered_json::parse(scenarioToJson(s));
+    j["scenario"] = nlohmann::ordered_json::parse(scenarioToJson(withAbsolutePaths(s, originalPath)));
     const std::string text = j.dump(2) + "\n";
     QSaveFile f(sessionFile());
     if (!f.open(QIODevice::WriteOnly) || f.write(text.data(), qint64(text.size())) != qint64(text.size()) ||
@@ -102,6 +137,12 @@ QList<RecoveryEntry> RecoveryStore::orphans() const {
             }
         }
         if (!e.savedAt.isValid()) e.savedAt = QFileInfo(file).lastModified().toUTC();
+        Diagnostics diag(name.toStdString());
+        if (!read(e, diag)) {
+            e.problem = diag.items().empty() ? QStringLiteral("unreadable")
+                                             : QString::fromStdString(diag.items().front().path + ": " +
+                                                                      diag.items().front().message);
+        }
         out.append(e);
     }
     std::stable_sort(out.begin(), out.end(),
@@ -115,12 +156,46 @@ std::optional<Scenario> RecoveryStore::read(const RecoveryEntry& e, Diagnostics&
         diag.error("$", "cannot open the recovery file: " + f.errorString().toStdString());
         return std::nullopt;
     }
-    const auto j = nlohmann::json::parse(f.readAll().toStdString(), nullptr, false);
+    const QByteArray bytes = f.readAll();
+    if (bytes.isEmpty()) {
+        diag.error("$", "the recovery file is empty (0 bytes)");
+        return std::nullopt;
+    }
+    auto j = nlohmann::json::parse(bytes.toStdString(), nullptr, false);
+    if (j.is_discarded()) {
+        diag.error("$", "the recovery file is truncated or not JSON");
+        return std::nullopt;
+    }
     if (!j.is_object() || !j.contains("scenario") || !j["scenario"].is_object()) {
         diag.error("$.scenario", "the recovery file is incomplete (no scenario object)");
         return std::nullopt;
     }
+    QString original = e.originalPath;
+    if (original.isEmpty() && j.contains("original_path") && j["original_path"].is_string())
+        original = QString::fromStdString(j["original_path"].get<std::string>());
+    absolutizeJson(j["scenario"], original);
     return parseScenario(j["scenario"].dump(), diag);
+}
+
+QString RecoveryStore::reject(const RecoveryEntry& e) {
+    const QFileInfo info(e.file);
+    const QDir rejectedDir(info.absoluteDir().filePath(QStringLiteral("rejected")));
+    QString target;
+    if (QDir().mkpath(rejectedDir.path())) {
+        target = rejectedDir.filePath(info.fileName());
+        QFile::remove(target);
+        if (!QFile::rename(e.file, target)) target.clear();
+    }
+    if (target.isEmpty()) QFile::remove(e.file);
+    QFile::remove(lockPathOf(e.file));
+    QFile log(rejectedDir.filePath(QStringLiteral("rejected.log")));
+    if (log.open(QIODevice::Append | QIODevice::Text)) {
+        const QString line = QStringLiteral("%1 %2: %3\n")
+                                 .arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate), info.fileName(),
+                                      e.problem.isEmpty() ? QStringLiteral("unreadable") : e.problem);
+        log.write(line.toUtf8());
+    }
+    return target;
 }
 
 void RecoveryStore::remove(const RecoveryEntry& e) {

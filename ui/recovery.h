@@ -26,6 +26,9 @@ struct RecoveryEntry {
     QString file;          ///< the recovery file (absolute path)
     QString originalPath;  ///< the scenario's file when it was written; empty for untitled
     QDateTime savedAt;     ///< when it was written (UTC)
+    /// Why the file cannot be recovered (empty, truncated, not a recovery file, invalid
+    /// scenario: the first problem with its JSON path); empty when it reads and validates.
+    QString problem;
 };
 
 /// One session's recovery file plus the lookup of other sessions' orphans, in one folder.
@@ -52,13 +55,25 @@ public:
     /// Removes this session's recovery file (after a save, a clean exit or a discarded document).
     void clear();
     /// Recovery files of sessions that are not running (their lock is free or stale), newest
-    /// first. This session's own file is never listed.
+    /// first. This session's own file is never listed. Each file is read and validated here
+    /// (RecoveryStore::read): an unreadable one (zero bytes, truncated, invalid scenario) is
+    /// listed with `problem` set, so a caller offers only the good ones and keeps going.
     QList<RecoveryEntry> orphans() const;
     /// Reads an orphan: the scenario (validated like a scenario file; problems in `diag` with
-    /// JSON paths), or nullopt.
+    /// JSON paths), or nullopt. Relative `mosaic.nccl_tests_files` / `ml_for_ml.trace_file` of
+    /// older recovery files are resolved against the original scenario's folder.
     static std::optional<Scenario> read(const RecoveryEntry& e, Diagnostics& diag);
     /// Deletes an orphan's file and its lock file.
     static void remove(const RecoveryEntry& e);
+    /// Moves an unreadable orphan into `<dir>/rejected/` (kept for inspection, never offered
+    /// again) and appends "<UTC time> <file>: <problem>" to `<dir>/rejected/rejected.log`.
+    /// Returns the new path, or empty when it could not be moved (then it is deleted).
+    static QString reject(const RecoveryEntry& e);
+    /// `s` with relative `mosaic.nccl_tests_files` and `ml_for_ml.trace_file` made absolute:
+    /// against `originalPath`'s folder when the file exists there, else against the working
+    /// folder (where the GUI resolved them). The recovery file stores this form, so a session
+    /// started from another folder still finds them [issue 7].
+    static Scenario withAbsolutePaths(Scenario s, const QString& originalPath);
 
 private:
     QString m_dir;

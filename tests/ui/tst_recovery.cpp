@@ -7,7 +7,12 @@
 #include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
+#include <QStatusBar>
 #include <QTemporaryDir>
+
+#include <functional>
+
+#include <nlohmann/json.hpp>
 
 #include "main_window.h"
 #include "recovery.h"
@@ -24,6 +29,14 @@ QString writeScenario(const QTemporaryDir& dir) {
     const std::string text = scenarioToJson(defaultScenario());
     if (!f.open(QIODevice::WriteOnly) || f.write(text.data(), qint64(text.size())) != qint64(text.size())) return {};
     return path;
+}
+bool writeText(const QString& path, const QByteArray& bytes) {
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+bool writeText(const QString& path, const std::string& text) {
+    return writeText(path, QByteArray::fromStdString(text));
 }
 QStringList recoveryFiles(const QString& dir) {
     return QDir(dir).entryList({QStringLiteral("session-*.json")}, QDir::Files, QDir::Name);
@@ -140,6 +153,178 @@ private slots:
         // Reset (open / preset) -> unmodified -> no recovery file.
         doc.reset(defaultScenario());
         QVERIFY(!QFileInfo::exists(saver.store().sessionFile()));
+    }
+
+    /// Fresh-user finding 1: a recovery file written while the GUI ran in one folder (relative
+    /// nccl-tests log "sub/ar.txt") must still recover when the next start is in another folder.
+    void recoveryStoresAbsolutePaths() {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("recovery"));
+        QVERIFY(QDir(tmp.path()).mkpath(QStringLiteral("sub")));
+        const QString log = tmp.filePath(QStringLiteral("sub/ar.txt"));
+        QVERIFY(QFile::copy(QStringLiteral(TANDEM_TEST_DATA "/nccl/H100-all_reduce-2x8-awsome-distributed-training.txt"), log));
+        const QString before = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(tmp.path()));
+        Scenario s = defaultScenario();
+        s.mosaic->ncclTestsFiles = {"sub/ar.txt"};
+        s.mlForMl->traceFile = "sub/trace.csv";
+        {
+            RecoveryStore store(dir);
+            QVERIFY(store.write(s, QString()));
+            QFile f(store.sessionFile());
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const auto j = nlohmann::json::parse(f.readAll().toStdString());
+            QCOMPARE(QString::fromStdString(j["scenario"]["mosaic"]["nccl_tests_files"][0].get<std::string>()),
+                     QFileInfo(log).absoluteFilePath());
+            QCOMPARE(QString::fromStdString(j["scenario"]["ml_for_ml"]["trace_file"].get<std::string>()),
+                     QDir(tmp.path()).absoluteFilePath(QStringLiteral("sub/trace.csv")));
+        }
+        // The next start runs from another folder.
+        QTemporaryDir elsewhere;
+        QVERIFY(QDir::setCurrent(elsewhere.path()));
+        const QList<RecoveryEntry> orphans = RecoveryStore(dir).orphans();
+        QDir::setCurrent(before);
+        QCOMPARE(orphans.size(), 1);
+        QVERIFY2(orphans[0].problem.isEmpty(), qPrintable(orphans[0].problem));
+        Diagnostics d;
+        const auto r = RecoveryStore::read(orphans[0], d);
+        QVERIFY2(r && d.ok(), d.str().c_str());
+        QVERIFY(r->mosaic->hardware.measured != nullptr);
+        QCOMPARE(QString::fromStdString(r->mosaic->ncclTestsFiles.at(0)), QFileInfo(log).absoluteFilePath());
+    }
+
+    /// An older recovery file with a relative name is resolved against the original's folder.
+    void relativeNameOfOlderFileResolvesBesideOriginal() {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("recovery"));
+        QVERIFY(QDir(tmp.path()).mkpath(QStringLiteral("recovery")));
+        QVERIFY(QDir(tmp.path()).mkpath(QStringLiteral("proj/sub")));
+        QVERIFY(QFile::copy(QStringLiteral(TANDEM_TEST_DATA "/nccl/H100-all_reduce-2x8-awsome-distributed-training.txt"),
+                            tmp.filePath(QStringLiteral("proj/sub/ar.txt"))));
+        auto scen = nlohmann::json::parse(scenarioToJson(defaultScenario()));
+        scen["mosaic"]["nccl_tests_files"] = {"sub/ar.txt"};
+        nlohmann::json j{{"tandem_recovery", 1},
+                         {"original_path", tmp.filePath(QStringLiteral("proj/work.json")).toStdString()},
+                         {"saved_utc", "2026-11-29T10:00:00.000Z"},
+                         {"scenario", scen}};
+        QVERIFY(writeText(QDir(dir).filePath(QStringLiteral("session-old-1.json")), j.dump(2)));
+        const QList<RecoveryEntry> orphans = RecoveryStore(dir).orphans();
+        QCOMPARE(orphans.size(), 1);
+        QVERIFY2(orphans[0].problem.isEmpty(), qPrintable(orphans[0].problem));
+    }
+
+    /// Fresh-user finding 2a-c: an empty, a truncated and a not-a-scenario file are found to be
+    /// unreadable before anything is offered, set aside into rejected/ with a log line (never
+    /// offered again), and a valid older file behind them is still offered.
+    void corruptFilesAreSetAsideAndValidOnesStillOffered_data() {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("zero bytes") << QByteArray() << QStringLiteral("empty");
+        QTest::newRow("truncated") << QByteArray("{\"tandem_recovery\": 1, \"original_path\": \"\", \"saved_utc\": \"20")
+                                   << QStringLiteral("truncated");
+        QTest::newRow("no scenario") << QByteArray("{\"tandem_recovery\": 1}") << QStringLiteral("no scenario");
+        QTest::newRow("bad scenario")
+            << QByteArray("{\"tandem_recovery\": 1, \"scenario\": {\"tandem_scenario_version\": 1, \"mosaic\": 5}}")
+            << QStringLiteral("$.mosaic");
+    }
+    void corruptFilesAreSetAsideAndValidOnesStillOffered() {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, reason);
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("recovery"));
+        {
+            RecoveryStore store(dir);  // the valid, older one
+            Scenario s = defaultScenario();
+            s.mosaic->days = 11;
+            QVERIFY(store.write(s, QString()));
+        }
+        // The corrupt one is newer (written later, sorts first by time).
+        QTest::qWait(20);
+        const QString bad = QDir(dir).filePath(QStringLiteral("session-zzzz-1.json"));
+        QVERIFY(writeText(bad, content));
+        const QList<RecoveryEntry> listed = RecoveryStore(dir).orphans();
+        QCOMPARE(listed.size(), 2);
+        const auto badEntry = std::find_if(listed.begin(), listed.end(),
+                                           [&](const RecoveryEntry& e) { return e.file == bad; });
+        QVERIFY(badEntry != listed.end());
+        QVERIFY2(badEntry->problem.contains(reason), qPrintable(badEntry->problem));
+
+        MainWindow w;
+        w.enableRecovery(dir, 50);
+        QStringList asked;
+        std::function<void()> answer = [&]() {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            if (!box) {
+                QTimer::singleShot(20, &w, answer);
+                return;
+            }
+            asked << box->text();
+            for (QAbstractButton* b : box->buttons())
+                if (b->text() == QStringLiteral("Recover")) b->click();
+        };
+        QTimer::singleShot(20, &w, answer);
+        QVERIFY(w.offerRecovery());
+        QCOMPARE(asked.size(), 1);  // only the valid file was offered
+        QCOMPARE(w.document()->scenario().mosaic->days, 11.0);
+        // The corrupt file was moved aside with a note and is never offered again.
+        QVERIFY(!QFileInfo::exists(bad));
+        QVERIFY(QFileInfo::exists(QDir(dir).filePath(QStringLiteral("rejected/session-zzzz-1.json"))));
+        QFile logFile(QDir(dir).filePath(QStringLiteral("rejected/rejected.log")));
+        QVERIFY(logFile.open(QIODevice::ReadOnly));
+        const QString logText = QString::fromUtf8(logFile.readAll());
+        QVERIFY2(logText.contains(QLatin1String("session-zzzz-1.json")) && logText.contains(reason), qPrintable(logText));
+        QVERIFY(RecoveryStore(dir).orphans().isEmpty());
+        w.recovery()->finish();
+    }
+
+    /// Only unreadable files: nothing is asked, they are set aside, the default stays.
+    void onlyCorruptFilesAskNothing() {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("recovery"));
+        QVERIFY(QDir().mkpath(dir));
+        QVERIFY(writeText(QDir(dir).filePath(QStringLiteral("session-a-1.json")), QByteArray()));
+        MainWindow w;
+        w.enableRecovery(dir, 50);
+        bool asked = false;
+        QTimer::singleShot(50, &w, [&]() {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                asked = true;
+                box->reject();
+            }
+        });
+        QVERIFY(!w.offerRecovery());
+        QTest::qWait(100);
+        QVERIFY(!asked);
+        QVERIFY(!w.document()->isModified());
+        QVERIFY(recoveryFiles(dir).isEmpty());
+        QCOMPARE(QDir(dir + QStringLiteral("/rejected")).entryList({QStringLiteral("session-*.json")}).size(), 1);
+    }
+
+    /// Fresh-user finding 2d: the original scenario was deleted after the crash: the title and
+    /// status bar say so and Save asks for a new name.
+    void deletedOriginalMakesSaveAskForAName() {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("recovery"));
+        const QString original = tmp.filePath(QStringLiteral("deleted-original.json"));
+        {
+            RecoveryStore store(dir);
+            QVERIFY(store.write(defaultScenario(), original));
+        }
+        const QList<RecoveryEntry> orphans = RecoveryStore(dir).orphans();
+        QCOMPARE(orphans.size(), 1);
+        MainWindow w;
+        w.enableRecovery(dir, 50);
+        Diagnostics d;
+        QVERIFY(w.recoverFrom(orphans[0], d));
+        QVERIFY(w.saveAsksForName());
+        QVERIFY2(w.windowTitle().contains(QLatin1String("original file deleted")), qPrintable(w.windowTitle()));
+        QVERIFY2(w.statusBar()->currentMessage().contains(QLatin1String("the original file no longer exists; Save will ask for a new name")),
+                 qPrintable(w.statusBar()->currentMessage()));
+        // Saved under a name again: Save saves in place, the hint is gone.
+        QVERIFY(w.saveFile(original));
+        QVERIFY(!w.saveAsksForName());
+        QVERIFY(!w.windowTitle().contains(QLatin1String("original file deleted")));
+        w.recovery()->finish();
     }
 
     /// The start-up prompt: "Recover" loads the orphan, "Discard" deletes it.
