@@ -18,15 +18,22 @@
 #include "gui_bench.h"
 #include "main_window.h"
 #include "offscreen.h"
+#include "presets.h"
 #include "scenario/scenario.h"
 
 int main(int argc, char** argv) {
     QElapsedTimer sinceMain;  // gui_launch_s of --bench-gui counts from here
     sinceMain.start();
     // Display-less modes need no window system: pick the offscreen platform before QApplication.
+    // --help / --version print text only; without a display they must not abort in the
+    // platform plugin (exit 134), so they take the offscreen platform as well.
+    const bool noDisplay = qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
     for (int i = 1; i < argc; ++i) {
         const QByteArray a(argv[i]);
-        if (a == "--screenshot" || a == "--export-charts" || a == "--bench-gui" || a == "--write-default-scenario") {
+        const bool textOnly = a == "--help" || a == "-h" || a == "-?" || a == "--help-all" || a == "--version" ||
+                              a == "-v";
+        if (a == "--screenshot" || a == "--export-charts" || a == "--bench-gui" || a == "--write-default-scenario" ||
+            (textOnly && noDisplay)) {
             if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
             break;
         }
@@ -97,7 +104,11 @@ int main(int argc, char** argv) {
         const QString id = parser.value(preset);
         presetIndex = id == QLatin1String("all") ? -2 : tandem::ui::presetIndex(id);
         if (presetIndex == -1 || (presetIndex == -2 && !parser.isSet(exportCharts))) {
-            std::fprintf(stderr, "unknown preset '%s'\n", qPrintable(id));
+            QStringList ids;
+            for (const tandem::ui::Preset& p : tandem::ui::allPresets()) ids << p.id;
+            if (parser.isSet(exportCharts)) ids << QStringLiteral("all");
+            std::fprintf(stderr, "unknown preset '%s'; valid ids: %s\n", qPrintable(id),
+                         qPrintable(ids.join(QStringLiteral(", "))));
             return 2;
         }
     }
@@ -122,8 +133,15 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "--tab must be 0 (network x ML knobs) or 1 (MoE sparsity frontier)\n");
             return 2;
         }
+        bool okPage = false;
+        const int pageIndex = parser.value(page).toInt(&okPage);
+        if (!okPage || pageIndex < 0) {  // the upper end depends on the workspace (renderScreenshot)
+            std::fprintf(stderr, "--page must be a chart page number >= 0 (got '%s')\n",
+                         qPrintable(parser.value(page)));
+            return 2;
+        }
         return tandem::ui::renderScreenshot(parser.value(screenshot), scenario, tabIndex, sz,
-                                            presetIndex, parser.value(page).toInt(), imports);
+                                            presetIndex, pageIndex, imports);
     }
     if (parser.isSet(writeDefault)) {
         QSaveFile out(parser.value(writeDefault));

@@ -1,0 +1,94 @@
+// The `tandem` GUI executable's command line [issue 7, fresh-user findings 5 and 6]: --help and
+// --version print and exit 0 without any display (they aborted with exit 134 before); a bad
+// --page or --preset exits 2 and names what is allowed instead of rendering page 0.
+#include <QtTest>
+
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QTemporaryDir>
+
+#include "presets.h"
+
+namespace {
+struct Run {
+    int exitCode = -1;
+    QProcess::ExitStatus status = QProcess::CrashExit;
+    QString out, err;
+};
+/// Runs `tandem args` with no display at all (DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM unset).
+Run runTandem(const QStringList& args) {
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(TANDEM_GUI), args);
+    Run r;
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished(5000);
+        r.err = QStringLiteral("timed out");
+        return r;
+    }
+    r.exitCode = p.exitCode();
+    r.status = p.exitStatus();
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+}  // namespace
+
+class TstGuiCli : public QObject {
+    Q_OBJECT
+private slots:
+    void helpAndVersionNeedNoDisplay_data() {
+        QTest::addColumn<QString>("option");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("--help") << QStringLiteral("--help") << QStringLiteral("--screenshot");
+        QTest::newRow("-h") << QStringLiteral("-h") << QStringLiteral("--export-charts");
+        QTest::newRow("--version") << QStringLiteral("--version") << QStringLiteral("Tandem");
+    }
+    void helpAndVersionNeedNoDisplay() {
+        QFETCH(QString, option);
+        QFETCH(QString, expected);
+        const Run r = runTandem({option});
+        QCOMPARE(r.status, QProcess::NormalExit);
+        QVERIFY2(r.exitCode == 0, qPrintable(QStringLiteral("exit %1: %2").arg(r.exitCode).arg(r.err)));
+        QVERIFY2(r.out.contains(expected), qPrintable(r.out));
+    }
+
+    void badPageIsRefused_data() {
+        QTest::addColumn<QString>("page");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("99") << QStringLiteral("99") << QStringLiteral("--page must be 0..");
+        QTest::newRow("-5") << QStringLiteral("-5") << QStringLiteral("--page must be a chart page number >= 0");
+        QTest::newRow("text") << QStringLiteral("two") << QStringLiteral("--page must be a chart page number >= 0");
+    }
+    void badPageIsRefused() {
+        QFETCH(QString, page);
+        QFETCH(QString, message);
+        QTemporaryDir tmp;
+        const QString png = tmp.filePath(QStringLiteral("shot.png"));
+        const Run r = runTandem({QStringLiteral("--screenshot"), png, QStringLiteral("--tab"), QStringLiteral("0"),
+                                 QStringLiteral("--page"), page});
+        QCOMPARE(r.status, QProcess::NormalExit);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(png));  // nothing rendered
+    }
+
+    void unknownPresetListsTheValidIds() {
+        const Run r = runTandem({QStringLiteral("--preset"), QStringLiteral("nope"), QStringLiteral("--screenshot"),
+                                 QStringLiteral("x.png")});
+        QCOMPARE(r.status, QProcess::NormalExit);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QLatin1String("unknown preset 'nope'; valid ids:")), qPrintable(r.err));
+        const QList<tandem::ui::Preset> presets = tandem::ui::allPresets();
+        QVERIFY(!presets.isEmpty());
+        for (const tandem::ui::Preset& p : presets) QVERIFY2(r.err.contains(p.id), qPrintable(p.id));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstGuiCli)
+#include "tst_gui_cli.moc"
