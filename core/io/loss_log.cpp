@@ -105,8 +105,11 @@ bool parseNanoGpt(const std::vector<std::string>& lines, LossLog& log, Diagnosti
         std::string v;
         double x = 0;
         const std::string rest = l.substr(colon);
+        // `step N: train loss` is nanoGPT's periodic evaluation on training batches, a
+        // different measurement from the per-iteration `iter N: loss`; kept as its own series
+        // so both stay ordered by step.
         if (valueAfter(rest, "train loss", v)) {
-            if (parseDouble(v, x)) addPoint(m, "train", false, s, x, i + 1);
+            if (parseDouble(v, x)) addPoint(m, iter ? "train" : "train_eval", false, s, x, i + 1);
             else diag.error(linePath(i + 1), "train loss must be a finite number (got \"" + v + "\")");
         }
         if (valueAfter(rest, "val loss", v)) {

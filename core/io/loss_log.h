@@ -13,7 +13,8 @@ namespace tandem::io {
 
 /// One loss series (e.g. train or validation), in file order.
 struct LossSeries {
-    std::string name;            ///< "train", "val", or the CSV column header
+    std::string name;            ///< "train", "val", "train_eval" (nanoGPT `step N: train
+                                 ///< loss`), or the CSV column header
     bool validation = false;     ///< a held-out (val / eval / test) loss
     std::vector<double> step;    ///< optimizer steps (>= 0, strictly increasing)
     std::vector<double> loss;    ///< loss values (> 0; nats or whatever the log uses)

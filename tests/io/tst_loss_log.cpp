@@ -106,10 +106,15 @@ private slots:
         QCOMPARE(nano->format, std::string("nanogpt"));
         const LossSeries* train = nullptr;
         const LossSeries* val = nullptr;
-        for (const auto& s : nano->series) (s.validation ? val : train) = &s;
-        QVERIFY(train && val);
+        const LossSeries* trainEval = nullptr;
+        for (const auto& s : nano->series)
+            (s.validation ? val : s.name == "train_eval" ? trainEval : train) = &s;
+        QVERIFY(train && val && trainEval);
         QCOMPARE(val->step, (std::vector<double>{0, 250}));
-        QCOMPARE(train->step.size(), std::size_t(4));
+        // The per-iteration loss and the periodic evaluation on training batches are separate
+        // series (one series with both would repeat step 0).
+        QCOMPARE(train->step, (std::vector<double>{0, 10}));
+        QCOMPARE(trainEval->step, (std::vector<double>{0, 250}));
     }
 
     void malformedInputs_data() {
@@ -124,6 +129,23 @@ private slots:
         QTest::newRow("no loss column") << "step,accuracy\n0,1\n" << "line 1" << "no loss column";
         QTest::newRow("llmc bad step") << "s:0 trl:11.0\ns:x trl:10.0\n" << "line 2" << "after \"s:\"";
         QTest::newRow("llmc bad loss") << "s:0 trl:11.0\ns:1 trl:nan\n" << "line 2" << "after \"trl:\"";
+        // Fresh-user findings (issue 7): nonsense logs were fitted with exit 0.
+        QTest::newRow("steps backwards") << "step,loss\n100,5\n80,4.5\n60,4\n40,3.8\n20,3.6\n0,3.5\n"
+                                         << "line 3" << "step 80 is not after step 100 (line 2)";
+        QTest::newRow("steps backwards, count") << "step,loss\n100,5\n80,4.5\n60,4\n"
+                                                << "line 3" << "(1 more such steps after it)";
+        QTest::newRow("all steps 0") << "step,loss\n0,5\n0,4.5\n0,4\n0,3.8\n0,3.6\n"
+                                     << "line 3" << "step 0 is not after step 0";
+        QTest::newRow("negative loss") << "step,loss\n0,-5\n10,-6\n20,-7\n30,-8\n40,-9\n"
+                                       << "line 2, column \"loss\"" << "loss must be > 0 (got -5)";
+        QTest::newRow("zero loss later") << "step,loss\n0,5\n10,4\n20,0\n"
+                                         << "line 4, column \"loss\"" << "loss must be > 0 (got 0)";
+        QTest::newRow("llmc steps backwards") << "s:10 trl:5\ns:20 trl:4\ns:15 trl:3\n"
+                                              << "line 3" << "step 15 is not after step 20 (line 2)";
+        QTest::newRow("nanogpt negative loss") << "iter 0: loss 5.0\niter 1: loss -1.0\n"
+                                               << "line 2" << "loss must be > 0 (got -1)";
+        QTest::newRow("huge steps backwards") << "step,loss\n2e300,5\n1e300,4\n"
+                                              << "line 3" << "step 1e+300 is not after step 2e+300";
         QTest::newRow("empty") << "" << "file" << "no loss values found";
         QTest::newRow("header only") << "step,loss\n" << "file" << "no loss values found";
     }
@@ -136,16 +158,79 @@ private slots:
         QVERIFY2(anyIssue(d, path.toStdString(), fragment.toStdString()), d.str().c_str());
     }
 
+    void stepErrorReportedOncePerCsvLine() {
+        // Two loss columns share the step column: one step error, not one per column.
+        Diagnostics d;
+        QVERIFY(!parseLossLog("step,train_loss,val_loss\n10,5,5.1\n5,4,4.1\n", d));
+        QCOMPARE(d.items().size(), std::size_t(1));
+        QCOMPARE(QString::fromStdString(d.items()[0].path), QStringLiteral("line 3"));
+    }
+
     void fitRejectsBadSeries() {
         Diagnostics d;
         QVERIFY(!fitLossCurve({0, 1, 2}, {3, 2, 1}, d));
-        QVERIFY(anyIssue(d, "$", "at least 5 points"));
+        QVERIFY(anyIssue(d, "$", "at least 5 points at distinct steps (got 3)"));
+        Diagnostics dd;  // six points on three steps: the count is of distinct steps
+        QVERIFY(!fitLossCurve({0, 0, 1, 1, 2, 2}, {3, 2.9, 2, 1.9, 1, 0.9}, dd));
+        QVERIFY2(anyIssue(dd, "$", "(got 3)"), dd.str().c_str());
+        Diagnostics dn;
+        QVERIFY(!fitLossCurve({0, 1, 2, 3, 4}, {3, 2, 1, -1, -2}, dn));
+        QVERIFY2(anyIssue(dn, "$[3]", "loss finite and > 0"), dn.str().c_str());
         Diagnostics d2;
         QVERIFY(!fitLossCurve({0, 1, 2, 3, 4}, {2, 2, 2, 2, 2}, d2));
         QVERIFY(anyIssue(d2, "$", "all losses are equal"));
         Diagnostics d3;
         QVERIFY(!fitLossCurve({0, 1, 2, 3}, {2, 2, 2}, d3));
         QVERIFY(anyIssue(d3, "$", "differ in length"));
+    }
+
+    void risingLossFitIsNotUsable() {
+        // Fresh-user finding: a rising loss was fitted to alpha 1e-12, S0 7e21 with no word.
+        Diagnostics d;
+        const auto f = fitLossCurve({0, 10, 20, 30, 40, 50}, {3, 3.5, 4, 4.5, 5, 5.5}, d);
+        QVERIFY2(f, d.str().c_str());
+        QVERIFY(!f->usable);
+        const auto has = [&](const char* frag) {
+            for (const auto& w : f->warnings)
+                if (w.find(frag) != std::string::npos) return true;
+            return false;
+        };
+        QVERIFY(has("is at its lower bound"));
+        QVERIFY(has("the loss does not fall over the log (first 3, last 5.5)"));
+        const auto j = lossFitToJson(*f);
+        QCOMPARE(j.at("usable").get<bool>(), false);
+        QCOMPARE(j.at("warnings").size(), f->warnings.size());
+    }
+
+    void soundFitIsUsable() {
+        std::vector<double> s, l;
+        for (int i = 0; i < 40; ++i) {
+            s.push_back(i * 25.0);
+            l.push_back(curve(i * 25.0));
+        }
+        Diagnostics d;
+        const auto f = fitLossCurve(s, l, d);
+        QVERIFY(f);
+        QVERIFY2(f->warnings.empty(), f->warnings.empty() ? "" : f->warnings.front().c_str());
+        QVERIFY(f->usable);
+        QCOMPARE(lossFitToJson(*f).at("warnings").size(), std::size_t(0));
+    }
+
+    void negativeFloorFitWarns() {
+        // Losses from a curve with L_inf = -1: the fit finds the negative floor and says so.
+        std::vector<double> s, l;
+        for (int i = 0; i < 30; ++i) {
+            s.push_back(i * 10.0);
+            l.push_back(-1.0 + 20.0 * std::pow(i * 10.0 + 10.0, -0.5));
+        }
+        Diagnostics d;
+        const auto f = fitLossCurve(s, l, d);
+        QVERIFY2(f, d.str().c_str());
+        QVERIFY(f->lInf < 0);
+        QVERIFY(!f->usable);
+        QVERIFY(!f->warnings.empty());
+        QVERIFY(f->warnings.front().find("L_inf = ") == 0);
+        QVERIFY(f->warnings.front().find("is below 0") != std::string::npos);
     }
 
     void fitIsDeterministic() {
