@@ -3,6 +3,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <cstdio>
 
 #include "io/nccl_tests.h"
 
@@ -199,6 +200,58 @@ private slots:
         QCOMPARE(ag->peakBusbw_Bps, 65.54e9);
         QCOMPARE(rs->peakBusbw_Bps, 52.43e9);
         QVERIFY(findCurve(*imp, "alltoall") == nullptr);
+    }
+
+    // Fresh-user finding (issue 7): "H100-all_reduce-8x8-coreweave-sharp.txt" was read as 64
+    // ranks from its name while busbw/algbw = 1.979 on every row means 96. The table here is
+    // synthetic: all-reduce rows with busbw = algbw x 2(n-1)/n printed to two decimals as
+    // nccl-tests does, for `dataRanks` GPUs.
+    void fileNameRanksCheckedAgainstData_data() {
+        QTest::addColumn<QString>("fileName");
+        QTest::addColumn<int>("dataRanks");
+        QTest::addColumn<bool>("rankLines");
+        QTest::addColumn<int>("ranks");
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<QString>("note");
+        QTest::newRow("8x8 name, 96 in the data") << "H100-all_reduce-8x8-sharp.txt" << 96 << false << 96
+            << "busbw/algbw" << "file name says 64 ranks; busbw/algbw 1.9792 implies 96; using 96 (the data)";
+        QTest::newRow("8x8 name, 64 in the data") << "H100-all_reduce-8x8-sharp.txt" << 64 << false << 64
+            << "file name" << "rank count 64 taken from the file name (consistent with busbw/algbw)";
+        QTest::newRow("4x8 name, 8 in the data") << "all_reduce-4x8.txt" << 8 << false << 8 << "busbw/algbw"
+            << "file name says 32 ranks; busbw/algbw 1.75 implies 8; using 8 (the data)";
+        QTest::newRow("Rank lines win over both") << "all_reduce-8x8.txt" << 16 << true << 16 << "rank lines" << "";
+    }
+    void fileNameRanksCheckedAgainstData() {
+        QFETCH(QString, fileName);
+        QFETCH(int, dataRanks);
+        QFETCH(bool, rankLines);
+        QFETCH(int, ranks);
+        QFETCH(QString, source);
+        QFETCH(QString, note);
+        std::string text;
+        if (rankLines)
+            for (int r = 0; r < dataRanks; ++r)
+                text += "#  Rank " + std::to_string(r) + " Group  0 Pid 1 on node0 device  0 [0x1b] NVIDIA H100\n";
+        text += kHeader;
+        const double factor = 2.0 * (dataRanks - 1) / dataRanks;
+        double bytes = 536870912;
+        for (double algbw : {179.88, 184.87, 192.37, 193.63, 195.31}) {
+            char row[256];
+            std::snprintf(row, sizeof row, "%12.0f %13.0f     float     sum      -1   %6.1f  %6.2f  %6.2f      0\n",
+                          bytes, bytes / 4, bytes / algbw / 1e3, algbw, algbw * factor);
+            text += row;
+            bytes *= 2;
+        }
+        Diagnostics d;
+        const auto imp = parseNcclTests(text, fileName.toStdString(), d);
+        QVERIFY2(imp, d.str().c_str());
+        const NcclCurve& c = imp->curves.front();
+        QCOMPARE(c.ranks, ranks);
+        QCOMPARE(QString::fromStdString(c.ranksSource), source);
+        std::string notes;
+        for (const auto& n : c.notes) notes += n + "\n";
+        if (note.isEmpty()) QVERIFY2(notes.find("file name") == std::string::npos, notes.c_str());
+        else QVERIFY2(notes.find(note.toStdString()) != std::string::npos, notes.c_str());
     }
 
     void jsonHasPeakAndPoints() {
