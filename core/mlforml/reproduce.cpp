@@ -223,11 +223,20 @@ void scenario2Checks(const Result& r, Report& out) {
         const double paper = 8.0 * k;
         double low = k == 0 ? 0 : prev, high = k == 0 ? 5 : 55;
         if (k == 5) low = std::max(25.0, prev);
+        // MODEL.md A6 reads this row as "monotone; top 25-55 %": each level at least the
+        // previous one and none above the 55 % ceiling. When the previous level is already
+        // above 55 no value can satisfy both, so the band stays [previous, 55] (it is empty
+        // and the check fails) and the text says so; clamping low to 55 would pass a level that
+        // fell from the previous one, which A6 does not allow.
+        const std::string empty =
+            low > high ? "; band empty: the previous level " + formatNumber(std::round(low * 100) / 100) +
+                             " % is already above the " + formatNumber(high) + " % ceiling"
+                       : std::string();
         out.checks.push_back(makeCheck(
             "s2.joint_share_ga16_mxfp4.bg" + std::to_string(k),
             "scenario 2: Joint's share of GA16-MXFP4 with " + std::to_string(k) +
                 " background jobs, % (paper 0 rising monotonically to 40; intermediate "
-                "interpolated; low bound = previous level)" + over,
+                "interpolated; low bound = previous level" + empty + ")" + over,
             paper, v, low, high));
         if (std::isfinite(v)) prev = v;
     }

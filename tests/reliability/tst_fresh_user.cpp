@@ -173,6 +173,56 @@ private slots:
         QVERIFY2(r.err.contains(expect), qPrintable(r.err));
         QVERIFY2(!r.out.contains(QStringLiteral("MOSAIC")), qPrintable(r.out));
     }
+
+    /// Finding 6: the same nccl-tests file twice was a hard error ("no curve Tandem can use");
+    /// now it is used once with a note, and an analytical collective prints its time once.
+    void ncclFileListedTwiceIsUsedOnce() {
+        const auto r = runCli({QStringLiteral("plan"),
+                               QStringLiteral(TANDEM_TEST_DATA "/models/Mixtral-8x7B-v0.1.config.json"),
+                               QStringLiteral("--devices"), QStringLiteral("16"),
+                               QStringLiteral("--hardware"), QStringLiteral("h100"),
+                               QStringLiteral("--nccl"), nccl(), QStringLiteral("--nccl"), nccl()});
+        QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("listed twice; used once")), qPrintable(r.out));
+        // "X ms analytical (no curve ...)" and no second ", analytical X ms" on that line.
+        int analytical = 0;
+        for (const auto& line : r.out.split('\n')) {
+            if (!line.contains(QStringLiteral("analytical (no curve"))) continue;
+            ++analytical;
+            QCOMPARE(line.count(QStringLiteral("analytical")), 1);
+        }
+        QVERIFY(analytical >= 1);
+        // In a scenario, listing it twice validates too.
+        nlohmann::json j;
+        j["mosaic"] = {{"nodes", 2}, {"days", 5},
+                       {"nccl_tests_files", {nccl().toStdString(), nccl().toStdString()}}};
+        const QString scen = m_dir.filePath(QStringLiteral("twice.json"));
+        QVERIFY(writeFile(scen, QByteArray::fromStdString(j.dump())));
+        const auto v = runCli({QStringLiteral("validate"), scen});
+        QVERIFY2(v.exitCode == 0, qPrintable(v.out + v.err));
+    }
+
+    /// Finding 7: "No feasible layout on this cluster." gave no reason. DeepSeek-V3 on one
+    /// 8-GPU H100 node: every layout of the grid is cut by memory (671 B parameters cannot fit
+    /// on 8 x 80 GB), and the smallest need is reported against the usable capacity.
+    void noFeasibleLayoutSaysWhy() {
+        const auto r = runCli({QStringLiteral("plan"),
+                               QStringLiteral(TANDEM_TEST_DATA "/models/DeepSeek-V3.config.json"),
+                               QStringLiteral("--devices"), QStringLiteral("8"),
+                               QStringLiteral("--hardware"), QStringLiteral("h100")});
+        QVERIFY2(r.finished, "plan did not finish");
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains(QStringLiteral("No feasible layout on this cluster.")), qPrintable(r.out));
+        const QRegularExpression why(QStringLiteral(
+            R"((\d+) of (\d+) layouts: does not fit in device memory \(smallest need ([0-9.]+) GB > ([0-9.]+) GB usable\))"));
+        const auto m = why.match(r.out);
+        QVERIFY2(m.hasMatch(), qPrintable(r.out));
+        QVERIFY(m.captured(1).toInt() >= 1);
+        QVERIFY(m.captured(1).toInt() <= m.captured(2).toInt());
+        // Weights alone are 671e9 x 2 bytes over at most 8 GPUs: > 160 GB each.
+        QVERIFY(m.captured(3).toDouble() > 160.0);
+        QVERIFY(m.captured(3).toDouble() > m.captured(4).toDouble());
+    }
 };
 
 QTEST_APPLESS_MAIN(TstFreshUser)
