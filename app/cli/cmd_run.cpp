@@ -16,6 +16,7 @@
 #include "mosaic/report.h"
 #include "mosaic/search.h"
 #include "output.h"
+#include "run_notes.h"
 
 namespace cli {
 namespace {
@@ -164,10 +165,23 @@ int runCommand(const QStringList& args) {
     try {
         if (scenario->mlForMl) {
             const auto r = tandem::mlforml::simulate(*scenario->mlForMl);
-            files.push_back({"mlforml_result.json", tandem::mlforml::resultToJson(r).dump(2) + "\n"});
+            auto rj = tandem::mlforml::resultToJson(r);
+            // A policy that misses a target says why; reached policies keep their bytes.
+            std::vector<std::string> reasons;
+            for (size_t i = 0; i < r.points.size() && i < rj["points"].size(); ++i)
+                for (size_t k = 0; k < r.points[i].policies.size(); ++k) {
+                    const std::string why = notReachedReason(*scenario->mlForMl, r.points[i].policies[k]);
+                    if (why.empty()) continue;
+                    rj["points"][i]["policies"][k]["not_reached_reason"] = why;
+                    reasons.push_back(r.points[i].label + " " + r.points[i].policies[k].policy + ": " + why);
+                }
+            files.push_back({"mlforml_result.json", rj.dump(2) + "\n"});
             files.push_back({"mlforml_first_crossing.csv", tandem::mlforml::firstCrossingCsv(r)});
             files.push_back({"mlforml_trajectories.csv", tandem::mlforml::trajectoriesCsv(r)});
             printMlForMlSummary(r);
+            for (const auto& w : scenarioWarnings(*scenario))
+                std::printf("warning: %s: %s\n", w.first.c_str(), w.second.c_str());
+            for (const auto& why : reasons) std::printf("  %s\n", why.c_str());
         }
         if (scenario->mosaic) {
             tandem::mosaic::CollectiveRecorder measured(0);  // counts costings from nccl-tests curves

@@ -223,6 +223,69 @@ private slots:
         QVERIFY(m.captured(3).toDouble() > 160.0);
         QVERIFY(m.captured(3).toDouble() > m.captured(4).toDouble());
     }
+
+    /// Finding 5: zero bandwidth was accepted and every crossing read "not reached" with no
+    /// reason. It stays accepted (issue 3, point 4), with a warning at the path from validate
+    /// and a reason per not-reached policy in the result JSON and the run summary.
+    void zeroBandwidthSaysWhy_data() {
+        QTest::addColumn<QString>("key");
+        QTest::newRow("fabric") << "fabric_GBps";
+        QTest::newRow("nic") << "nic_GBps";
+    }
+    void zeroBandwidthSaysWhy() {
+        QFETCH(QString, key);
+        QFile ex(QStringLiteral(TANDEM_EXAMPLES "/mlforml-scenario1.json"));
+        QVERIFY(ex.open(QIODevice::ReadOnly));
+        auto j = nlohmann::json::parse(ex.readAll().toStdString());
+        j["ml_for_ml"][key.toStdString()] = 0;
+        const QString scen = m_dir.filePath(QStringLiteral("zero-") + key + ".json");
+        QVERIFY(writeFile(scen, QByteArray::fromStdString(j.dump(2))));
+        const auto v = runCli({QStringLiteral("validate"), scen});
+        QCOMPARE(v.exitCode, 0);
+        QVERIFY2(v.out.contains(scen + ": $.ml_for_ml." + key +
+                                ": warning: zero bandwidth: no gradient synchronisation can finish; "
+                                "every policy will report not reached"),
+                 qPrintable(v.out));
+        const QString out = m_dir.filePath(QStringLiteral("zero-out-") + key);
+        const auto r = runCli({QStringLiteral("run"), scen, QStringLiteral("--out"), out});
+        QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err));
+        // Default horizon 400000 s = 111.11 h.
+        const QString why = "not reached within the horizon of 111.11 h: zero bandwidth (ml_for_ml." + key +
+                            " = 0): no gradient synchronisation can finish";
+        QVERIFY2(r.out.contains(QStringLiteral("Joint: ") + why), qPrintable(r.out));
+        QFile res(out + "/mlforml_result.json");
+        QVERIFY(res.open(QIODevice::ReadOnly));
+        const auto rj = nlohmann::json::parse(res.readAll().toStdString());
+        int policies = 0;
+        for (const auto& pt : rj.at("points"))
+            for (const auto& pol : pt.at("policies")) {
+                ++policies;
+                QVERIFY(pol.at("first_crossing_s").at(0).is_null());
+                QCOMPARE(QString::fromStdString(pol.at("not_reached_reason").get<std::string>()), why);
+            }
+        QVERIFY(policies >= 5);
+    }
+
+    /// Finding 5, the other side: a scenario whose policies all reach their targets carries no
+    /// reason field (its result bytes are unchanged) and validate prints no warning.
+    void reachedPoliciesHaveNoReason() {
+        const auto v = runCli({QStringLiteral("validate"), QStringLiteral(TANDEM_EXAMPLES "/mlforml-scenario1.json")});
+        QCOMPARE(v.exitCode, 0);
+        QVERIFY2(!v.out.contains(QStringLiteral("warning")), qPrintable(v.out));
+        const QString out = m_dir.filePath(QStringLiteral("s1-out"));
+        const auto r = runCli({QStringLiteral("run"), QStringLiteral(TANDEM_EXAMPLES "/mlforml-scenario1.json"),
+                               QStringLiteral("--out"), out});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QFile res(out + "/mlforml_result.json");
+        QVERIFY(res.open(QIODevice::ReadOnly));
+        const auto rj = nlohmann::json::parse(res.readAll().toStdString());
+        for (const auto& pt : rj.at("points"))
+            for (const auto& pol : pt.at("policies")) {
+                bool reached = true;
+                for (const auto& t : pol.at("first_crossing_s")) reached = reached && t.is_number();
+                QCOMPARE(pol.contains("not_reached_reason"), !reached);
+            }
+    }
 };
 
 QTEST_APPLESS_MAIN(TstFreshUser)
