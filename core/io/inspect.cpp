@@ -92,11 +92,11 @@ bool looksLikeModelConfig(const nlohmann::json& o) {
     return false;
 }
 
-enum class Kind { Model, Nccl, Loss, Trace, Unknown };
+enum class Kind { Json, Nccl, Loss, Trace, Unknown };
 
 Kind detect(const std::string& text) {
     const auto first = text.find_first_not_of(" \t\r\n");
-    if (first != std::string::npos && text[first] == '{') return Kind::Model;
+    if (first != std::string::npos && (text[first] == '{' || text[first] == '[')) return Kind::Json;
     const std::string lower = toLower(text.substr(0, 200000));
     if (lower.find("busbw") != std::string::npos || lower.find("nccl") != std::string::npos ||
         lower.find("_perf") != std::string::npos)
@@ -158,10 +158,10 @@ void inspectLoss(const std::string& text, ojson& j, Diagnostics& diag) {
 }
 
 const char* kSupported =
-    "Tandem imports Hugging Face config.json files (model_type), nccl-tests output, training loss "
-    "logs (CSV with step and loss columns, llm.c or nanoGPT text) and load traces (CSV with "
-    "time_s and bytes_per_s, or bytes per window); Tandem scenarios are checked with "
-    "'tandem-cli validate'";
+    "expected a Hugging Face config.json (model_type), a Tandem scenario (check it with "
+    "'tandem-cli validate'), nccl-tests output, a training loss log (CSV with step and loss "
+    "columns, llm.c or nanoGPT text) or a load trace (CSV with time_s and bytes_per_s, or bytes "
+    "per window)";
 
 void inspectInto(const std::string& path, ojson& j, Diagnostics& diag, const std::string& hardwareArg) {
     std::string text;
@@ -170,8 +170,7 @@ void inspectInto(const std::string& path, ojson& j, Diagnostics& diag, const std
     const std::string hardware = !hardwareArg.empty() ? hardwareArg : !fromName.empty() ? fromName : "p6-b200";
     const std::string hardwareSource = !hardwareArg.empty() ? "--hardware" : !fromName.empty() ? "file name" : "default";
     switch (detect(text)) {
-        case Kind::Model: {
-            j["kind"] = "model_config";
+        case Kind::Json: {
             j["format"] = "json";
             const auto parsed = parseJsonText(text, diag);
             if (parsed.is_null()) return;
@@ -184,13 +183,13 @@ void inspectInto(const std::string& path, ojson& j, Diagnostics& diag, const std
                 return;
             }
             if (!looksLikeModelConfig(parsed)) {
-                j["kind"] = "unknown";
                 diag.error("$", std::string("not a recognised input: a JSON ") +
                                     (parsed.is_object() ? "object" : "value") +
                                     " with no model_type, architectures or model-config key "
-                                    "(hidden_size, num_hidden_layers, ...). " + kSupported);
+                                    "(hidden_size, num_hidden_layers, ...); " + kSupported);
                 return;
             }
+            j["kind"] = "model_config";
             j["format"] = "hf_config";
             const auto m = importModelConfig(parsed, diag);
             if (!m) return;

@@ -5,8 +5,10 @@
 #include <QDir>
 
 #include <fstream>
+#include <sstream>
 
 #include "io/inspect.h"
+#include "io/text_file.h"
 #include "mosaic/collectives.h"
 
 using namespace tandem;
@@ -62,6 +64,12 @@ private slots:
         const std::string text = inspectText(j);
         QVERIFY(text.find(j["file"].get<std::string>()) == 0);
         QVERIFY(text.find("not imported") == std::string::npos);
+        // One vocabulary: the text header names the JSON's kind and format.
+        const std::string header = j["file"].get<std::string>() + ": " + j["kind"].get<std::string>() + " (" +
+                                   j["format"].get<std::string>() + ")";
+        QVERIFY2(text.find(header) == 0, text.c_str());
+        QCOMPARE(j.at("errors").size(), std::size_t(0));
+        QVERIFY(j.at("warnings").is_array());
     }
 
     void textRendering() {
@@ -139,10 +147,18 @@ private slots:
         QTest::newRow("nccl error") << "run.txt"
             << "# Collective test starting: all_reduce_perf\nnode01: Test NCCL failure common.cu:1005 'internal error'\n"
             << "nccl_tests" << "run.txt: line 2: NCCL error reported";
-        QTest::newRow("json not a config") << "x.json" << "{\"foo\": 1}" << "model_config"
-                                           << "x.json: $.model_type: is required";
-        QTest::newRow("json syntax") << "y.json" << "{\"model_type\": }" << "model_config"
+        // Fresh-user finding: any JSON object was read as a model config ("$.model_type: is
+        // required" for a GPU table).
+        QTest::newRow("json not a config") << "gpus.json" << "{\"_notes\": \"x\", \"gpus\": [{\"name\": \"H100\"}]}"
+            << "unknown" << "gpus.json: $: not a recognised input: a JSON object with no model_type";
+        QTest::newRow("json array") << "list.json" << "[1, 2]" << "unknown"
+                                    << "list.json: $: not a recognised input: a JSON value";
+        QTest::newRow("config missing model_type") << "x.json" << "{\"hidden_size\": 64}" << "model_config"
+                                                   << "x.json: $.model_type: is required";
+        QTest::newRow("json syntax") << "y.json" << "{\"model_type\": }" << "unknown"
                                      << "y.json: line 1";
+        QTest::newRow("loss steps backwards") << "back.csv" << "step,loss\n100,5\n80,4.5\n60,4\n40,3.8\n20,3.6\n"
+            << "loss_log" << "back.csv: line 3: step 80 is not after step 100";
         QTest::newRow("unknown") << "notes.txt" << "hello world\n" << "unknown"
                                  << "not a recognised input";
     }
@@ -158,7 +174,128 @@ private slots:
         QVERIFY(!d.ok());
         QCOMPARE(QString::fromStdString(j["kind"].get<std::string>()), kind);
         QVERIFY2(d.str().find(expected.toStdString()) != std::string::npos, d.str().c_str());
-        QVERIFY(!inspectText(j).empty());
+        // Fresh-user finding: `inspect --json` on a bad file held only file and kind.
+        QCOMPARE(j.at("errors").size(), d.items().size());
+        for (std::size_t i = 0; i < d.items().size(); ++i) {
+            QCOMPARE(j["errors"][i].at("path").get<std::string>(), d.items()[i].path);
+            QCOMPARE(j["errors"][i].at("message").get<std::string>(), d.items()[i].message);
+        }
+        QVERIFY(j.contains("format"));
+        QVERIFY2(inspectText(j).find(name.toStdString() + ": " + kind.toStdString() + " (") == 0,
+                 inspectText(j).c_str());
+    }
+
+    void unknownJsonListsWhatIsSupported() {
+        QTemporaryDir dir;
+        Diagnostics d;
+        (void)inspectFile(writeFile(dir, "gpus.json", "{\"gpus\": []}"), d);
+        QCOMPARE(d.items().size(), std::size_t(1));
+        for (const char* what : {"expected a Hugging Face config.json (model_type)", "a Tandem scenario",
+                                 "nccl-tests output", "a training loss log", "a load trace"})
+            QVERIFY2(d.items()[0].message.find(what) != std::string::npos, what);
+    }
+
+    // Fresh-user finding: every nccl curve was compared with p6-b200 unless --hardware was given.
+    void hardwareFromFileName_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("hardwareArg");
+        QTest::addColumn<QString>("hardware");
+        QTest::addColumn<QString>("source");
+        QTest::newRow("H100 in the name") << "H100-all_reduce-2x8-awsome-distributed-training.txt" << ""
+                                          << "h100" << "file name";
+        QTest::newRow("A100 in the name") << "A100-alltoall-1x8-superbenchmark.txt" << "" << "a100" << "file name";
+        QTest::newRow("--hardware overrides") << "H100-all_reduce-2x8-awsome-distributed-training.txt"
+                                              << "gb200-nvl72" << "gb200-nvl72" << "--hardware";
+        QTest::newRow("no GPU in the name") << "run.txt" << "" << "p6-b200" << "default";
+    }
+    void hardwareFromFileName() {
+        QFETCH(QString, file);
+        QFETCH(QString, hardwareArg);
+        QFETCH(QString, hardware);
+        QFETCH(QString, source);
+        QTemporaryDir dir;
+        std::string path = std::string(TANDEM_TEST_DATA) + "/nccl/" + file.toStdString();
+        if (file == "run.txt") {  // the H100 2x8 table under a name that names no GPU
+            std::ifstream in(std::string(TANDEM_TEST_DATA) + "/nccl/H100-all_reduce-2x8-awsome-distributed-training.txt");
+            std::stringstream text;
+            text << in.rdbuf();
+            path = writeFile(dir, "run.txt", text.str());
+        }
+        Diagnostics d;
+        const auto j = inspectFile(path, d, hardwareArg.toStdString());
+        QVERIFY2(d.ok(), d.str().c_str());
+        QCOMPARE(QString::fromStdString(j.at("analytical_hardware").get<std::string>()), hardware);
+        QCOMPARE(QString::fromStdString(j.at("analytical_hardware_source").get<std::string>()), source);
+        const std::string t = inspectText(j);
+        QVERIFY2(t.find("analytical model (" + hardware.toStdString()) != std::string::npos, t.c_str());
+        if (source == "file name") QVERIFY(t.find("named in the file name") != std::string::npos);
+        if (source == "default") QVERIFY(t.find("--hardware sets another") != std::string::npos);
+    }
+
+    // Fresh-user finding: "32.00 MiB" in one place, "8.0 GiB" or "8 GiB" in others.
+    void sizesHaveOneFormat_data() {
+        QTest::addColumn<double>("bytes");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("0") << 0.0 << "0 B";
+        QTest::newRow("1023 B") << 1023.0 << "1023 B";
+        QTest::newRow("1000 KiB") << 1000.0 * 1024 << "1000 KiB";
+        QTest::newRow("32 MiB") << 33554432.0 << "32 MiB";
+        QTest::newRow("1e8 B") << 1e8 << "95.4 MiB";
+        QTest::newRow("1.5 GiB") << 1.5 * 1073741824.0 << "1.5 GiB";
+        QTest::newRow("8 GiB less 8 B") << 8589934584.0 << "8 GiB";
+        QTest::newRow("16 GiB") << 17179869184.0 << "16 GiB";
+        QTest::newRow("2 PiB in TiB") << 2.0 * 1125899906842624.0 << "2048 TiB";
+    }
+    void sizesHaveOneFormat() {
+        QFETCH(double, bytes);
+        QFETCH(QString, text);
+        QCOMPARE(QString::fromStdString(formatBytes(bytes)), text);
+    }
+
+    void ncclTextUsesTheSizeFormatter() {
+        // The 10x8 alltoall log's sizes are multiples of 80 ranks (8 GiB less a few bytes): they
+        // printed as "8.0 GiB" while other logs printed "8 GiB".
+        Diagnostics d;
+        const auto j = inspectFile(std::string(TANDEM_TEST_DATA) + "/nccl/H100-alltoall-10x8-nccl-tests-cluster.txt", d);
+        QVERIFY2(d.ok(), d.str().c_str());
+        const std::string t = inspectText(j);
+        QVERIFY2(t.find("at 8 GiB; 10 sizes from 32 MiB to 16 GiB") != std::string::npos, t.c_str());
+        QVERIFY(t.find(".0 GiB") == std::string::npos && t.find(".00 MiB") == std::string::npos);
+    }
+
+    void hugeStepsInScientificNotation() {
+        // Fresh-user finding: steps near 1e300 printed as 300-digit integers.
+        QTemporaryDir dir;
+        Diagnostics d;
+        const auto j = inspectFile(
+            writeFile(dir, "huge.csv", "step,loss\n1e300,3\n2e300,2.5\n3e300,2.3\n4e300,2.2\n5e300,2.1\n6e300,2.05\n"), d);
+        QVERIFY2(d.ok(), d.str().c_str());
+        const std::string t = inspectText(j);
+        QVERIFY2(t.find("steps 1e+300..6e+300") != std::string::npos, t.c_str());
+        QVERIFY(t.find("at step 6e+300") != std::string::npos);
+        QVERIFY(t.find("000000000000") == std::string::npos);
+        QCOMPARE(QString::fromStdString(formatCount(19560)), QStringLiteral("19560"));
+        QCOMPARE(QString::fromStdString(formatCount(2.5)), QStringLiteral("2.5"));
+    }
+
+    void implausibleFitIsAWarningNotAnError() {
+        // Fresh-user finding: a rising loss was fitted (alpha 1e-12, S0 7e21) with no word.
+        QTemporaryDir dir;
+        Diagnostics d;
+        const auto j = inspectFile(writeFile(dir, "rise.csv", "step,loss\n0,3\n10,3.5\n20,4\n30,4.5\n40,5\n50,5.5\n"), d);
+        QVERIFY2(d.ok(), d.str().c_str());
+        QCOMPARE(j.at("usable").get<bool>(), false);
+        QVERIFY(!j.at("warnings").empty());
+        for (const auto& w : j.at("warnings")) QVERIFY(w.get<std::string>().rfind("series \"loss\": ", 0) == 0);
+        const std::string t = inspectText(j);
+        QVERIFY2(t.find("not usable as a progress curve") != std::string::npos, t.c_str());
+        QVERIFY(t.find("warning: series \"loss\": the loss does not fall over the log") != std::string::npos);
+        // A sound fit: usable, no warnings.
+        Diagnostics d2;
+        const auto ok = inspectFile(std::string(TANDEM_TEST_DATA) + "/losslogs/llmc-gpt2-124M-10B-8xH100.txt", d2);
+        QVERIFY2(d2.ok(), d2.str().c_str());
+        QCOMPARE(ok.at("usable").get<bool>(), true);
+        QCOMPARE(ok.at("warnings").size(), std::size_t(0));
     }
 
     void missingFile() {

@@ -281,6 +281,14 @@ private slots:
         row("loss: negative step", "loss", "step,loss\n0,10\n-1,9\n", "line 3, column \"step\"",
             {"must be a number >= 0", "-1"});
         row("loss: empty file", "loss", "", "file", {"no"});
+        // Fresh-user findings (issue 7): these were fitted with exit 0.
+        row("loss: steps going backwards", "loss", "step,loss\n100,5\n80,4.5\n60,4\n", "line 3",
+            {"step 80 is not after step 100", "line 2"});
+        row("loss: every step 0", "loss", "step,loss\n0,5\n0,4.5\n0,4\n", "line 3", {"step 0 is not after step 0"});
+        row("loss: negative loss", "loss", "step,loss\n0,-5\n10,-6\n", "line 2, column \"loss\"",
+            {"must be > 0", "-5"});
+        row("loss: llm.c step repeated", "loss", "s:0 trl:5\ns:10 trl:4\ns:10 trl:3.9\n", "line 3",
+            {"step 10 is not after step 10"});
 
         // Load traces.
         row("trace: unknown header", "trace", "when,amount\n0,1\n", "line 1", {"header needs a load column"});
