@@ -87,6 +87,58 @@ private:
     LayoutHeatmapView* m_view;
 };
 
+/// The colour bar (MFU %, right of the plot area) and the X / OOM key line (bottom of the chart).
+class HeatmapKeyItem : public QGraphicsItem {
+public:
+    explicit HeatmapKeyItem(LayoutHeatmapView* view) : QGraphicsItem(view->chart()), m_view(view) { setZValue(5); }
+    QRectF boundingRect() const override { return QRectF(QPointF(0, 0), m_view->chart()->size()); }
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) override {
+        const QRectF plot = m_view->chart()->plotArea();
+        const QSizeF size = m_view->chart()->size();
+        const bool dark = currentTheme() == Theme::Dark;
+        const QColor text = dark ? QColor(0xE8, 0xE8, 0xE8) : QColor(0x20, 0x20, 0x20);
+        QFont f = painter->font();
+        f.setPointSizeF(8);
+        painter->setFont(f);
+        const QFontMetricsF fm(f);
+        // Colour bar: bottom = 0 %, top = the best cell's MFU (the cells' normalisation).
+        const double maxPct = m_view->colourScaleMaxPercent();
+        if (plot.height() > 40 && maxPct > 0) {
+            const QRectF bar(plot.right() + 14, plot.top() + fm.height() + 4, 12, plot.height() - fm.height() - 4);
+            const int steps = 64;
+            for (int k = 0; k < steps; ++k) {
+                const double y0 = bar.bottom() - bar.height() * (k + 1) / steps;
+                painter->fillRect(QRectF(bar.left(), y0, bar.width(), bar.height() / steps + 0.5),
+                                  viridis((k + 0.5) / steps));
+            }
+            painter->setPen(text);
+            painter->drawRect(bar);
+            painter->drawText(QPointF(bar.left() - 4, plot.top() + fm.ascent()), QObject::tr("MFU %"));
+            for (int k = 0; k <= 4; ++k) {
+                const double y = bar.bottom() - bar.height() * k / 4;
+                painter->drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 3, y));
+                painter->drawText(QPointF(bar.right() + 5, y + fm.ascent() / 2 - 1),
+                                  QString::number(maxPct * k / 4, 'f', maxPct < 10 ? 1 : 0));
+            }
+        }
+        painter->setPen(text);
+        painter->drawText(QRectF(8, size.height() - fm.height() - 4, size.width() - 16, fm.height() + 2),
+                          Qt::AlignLeft | Qt::AlignVCenter, LayoutHeatmapView::caption());
+    }
+    void refresh() {
+        prepareGeometryChange();
+        update();
+    }
+
+private:
+    LayoutHeatmapView* m_view;
+};
+
+QString LayoutHeatmapView::caption() {
+    return tr("X: layout infeasible (mesh rules: no valid split of GPUs, experts or layers); "
+              "hatched OOM: out of memory in every plan; colour: MFU %");
+}
+
 LayoutHeatmapView::LayoutHeatmapView(QWidget* parent)
     : ChartView(QStringLiteral("mosaic-layout-heatmap"), tr("MFU per layout"), parent) {
     m_x = new QCategoryAxis(this);
@@ -106,7 +158,12 @@ LayoutHeatmapView::LayoutHeatmapView(QWidget* parent)
     chart()->legend()->hide();
     auto* item = new HeatmapItem(this);
     m_item = item;
-    connect(chart(), &QChart::plotAreaChanged, this, [item](const QRectF&) { item->refresh(); });
+    auto* key = new HeatmapKeyItem(this);
+    m_key = key;
+    connect(chart(), &QChart::plotAreaChanged, this, [item, key](const QRectF&) {
+        item->refresh();
+        key->refresh();
+    });
     setMouseTracking(true);
     applyTheme();
 }
@@ -125,6 +182,9 @@ void LayoutHeatmapView::setSelected(int index) {
 
 void LayoutHeatmapView::applyTheme() {
     ChartView::applyTheme();
+    // Room for the colour bar on the right and the key line at the bottom (after the theme,
+    // which sets the common margins).
+    chart()->setMargins(QMargins(6, 6, 64, 22));
     rebuild();
 }
 
@@ -138,6 +198,7 @@ void LayoutHeatmapView::rebuild() {
     m_x->setRange(0, std::max<double>(1, static_cast<double>(m_cells.ep.size())));
     m_y->setRange(0, std::max<double>(1, static_cast<double>(m_cells.pp.size())));
     static_cast<HeatmapItem*>(m_item)->refresh();
+    if (m_key) static_cast<HeatmapKeyItem*>(m_key)->refresh();
 }
 
 QRectF LayoutHeatmapView::cellRect(int ppIndex, int epIndex) const {

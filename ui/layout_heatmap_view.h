@@ -11,8 +11,9 @@ namespace tandem::ui {
 
 /// Heatmap of LayoutCells: x = expert parallelism EP, y = pipeline parallelism PP, colour = MFU
 /// (colour-blind-safe sequential map), the MFU written in each cell. Out-of-memory cells are
-/// hatched ("OOM"), cells without any structurally valid plan carry an X; the tooltip of every
-/// cell gives its best plan or the reason. A left click on a cell emits cellClicked; the
+/// hatched ("OOM"), cells without any structurally valid plan (mesh rules: divisibility of the
+/// GPUs, experts and layers) carry an X; the tooltip of every cell gives its best plan or the
+/// reason. A colour bar (MFU %) sits right of the grid and a key line for X / OOM under it. A left click on a cell emits cellClicked; the
 /// selected cell is outlined.
 class LayoutHeatmapView : public ChartView {
     Q_OBJECT
@@ -29,6 +30,11 @@ public:
     int cellAt(const QPoint& viewportPos) const;
     /// Tooltip text of a cell.
     QString cellToolTip(int index) const;
+    /// The colour scale drawn right of the grid: MFU in % from 0 (darkest) to the best cell's
+    /// MFU (brightest), as the cells are coloured (viridis(mfu / maxMfu)); 0 when no cell fits.
+    double colourScaleMaxPercent() const { return 100 * m_cells.maxMfu; }
+    /// The key line under the grid: what X and the hatched OOM cells mean.
+    static QString caption();
     /// One row per cell: pp,ep,feasible,mfu,tp,cp,dp,micro_batch,checkpointing,memory_GB,reason.
     QString csv() const override;
     void applyTheme() override;
@@ -42,6 +48,7 @@ protected:
 
 private:
     friend class HeatmapItem;
+    friend class HeatmapKeyItem;
     /// Scene rectangle of a cell.
     QRectF cellRect(int ppIndex, int epIndex) const;
     void rebuild();
@@ -50,6 +57,7 @@ private:
     QCategoryAxis* m_x = nullptr;
     QCategoryAxis* m_y = nullptr;
     QGraphicsItem* m_item = nullptr;
+    QGraphicsItem* m_key = nullptr;
 };
 
 /// Sequential colour map (viridis, 9 stops, linear interpolation) for t in [0, 1].

@@ -1,6 +1,7 @@
 #include "loss_fit_view.h"
 
 #include <QChart>
+#include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
@@ -80,7 +81,7 @@ void LossFitView::rebuild() {
         yHi = std::max(yHi, fitted->loss[i]);
     }
     const QColor pointColor(0x00, 0x72, 0xB2), fitColor(0xD5, 0x5E, 0x00);
-    m_points->setName(tr("logged %1 loss (fitted)").arg(QString::fromStdString(fitted->name)));
+    m_points->setName(loggedSeriesName(fitted->name));
     m_points->setColor(pointColor);
     m_points->setBorderColor(pointColor.darker(130));
     m_points->replace(decimateMinMax(pts, std::max(100, plotWidth() / 2)));
@@ -103,30 +104,52 @@ void LossFitView::rebuild() {
         }
         QColor c = dark ? QColor(0xB0, 0xB0, 0xB0) : QColor(0x80, 0x80, 0x80);
         c.setAlphaF(0.6);
-        l->setName(tr("logged %1 loss").arg(QString::fromStdString(s.name)));
+        l->setName(loggedSeriesName(s.name));
         l->setPen(QPen(c, 1.0));
         l->replace(decimateMinMax(o, std::max(100, plotWidth())));
         l->setVisible(true);
     }
     for (qsizetype i = static_cast<qsizetype>(other); i < m_others.size(); ++i) m_others[i]->setVisible(false);
 
+    // Over the smallest to the largest logged step: a log whose steps decrease (or restart)
+    // has its first step at the right end, which drew a curve of zero width before.
     QList<QPointF> curve;
-    const double x0 = fitted->step.empty() ? 0 : fitted->step.front();
-    for (int k = 0; k <= 200; ++k) {
+    const double x0 = fitted->step.empty() ? 0 : *std::min_element(fitted->step.begin(), fitted->step.end());
+    for (int k = 0; k <= 200 && xHi > x0; ++k) {
         const double s = x0 + (xHi - x0) * k / 200.0;
         const double l = io::predictLoss(m_fitParams, s);
         if (std::isfinite(l)) curve.append(QPointF(s, l));
     }
-    m_fit->setName(tr("fit L = L_inf + A (S + S0)^-alpha, RMSE %1").arg(m_fitParams.rmse, 0, 'g', 3));
+    m_fit->setName(tr("fit: L(s) = L_inf + A (s + S0)^-alpha"));
     m_fit->setPen(QPen(fitColor, 2.4));
     m_fit->replace(curve);
+    // A fit that cannot be drawn gets a note instead of a legend entry.
+    const bool drawable = curve.size() >= 2;
+    m_note = drawable ? QString()
+                      : tr("The fit cannot be drawn (%1); see the parameters below.")
+                            .arg(xHi > x0 ? tr("its loss is not finite over the logged steps")
+                                          : tr("the logged steps span no range"));
+    m_fit->setVisible(drawable);
+    const QList<QLegendMarker*> markers = chart()->legend()->markers(m_fit);
+    for (QLegendMarker* m : markers) m->setVisible(drawable);
     // y: the fitted series' range plus a margin; the fit's start may sit above it.
     if (!curve.isEmpty()) yHi = std::max(yHi, std::min(curve.front().y(), yHi + 0.5 * (yHi - yLo)));
     const double pad = 0.05 * std::max(1e-6, yHi - yLo);
     setNiceRange(m_x, 0, std::max(1.0, xHi), 6);
     setNiceRange(m_y, yLo - pad, yHi + pad, 6);
-    chart()->setTitle(m_label.isEmpty() ? tr("Logged loss and fitted progress curve")
-                                        : tr("Logged loss and fitted progress curve: %1").arg(m_label));
+    QString title = m_label.isEmpty() ? tr("Logged loss and fitted progress curve")
+                                      : tr("Logged loss and fitted progress curve: %1").arg(m_label);
+    if (!m_note.isEmpty()) title += QStringLiteral("<br><small>%1</small>").arg(m_note.toHtmlEscaped());
+    chart()->setTitle(title);
+}
+
+QString loggedSeriesName(const std::string& column) {
+    const QString name = QString::fromStdString(column);
+    if (name.isEmpty()) return QCoreApplication::translate("LossFitView", "logged loss");
+    // "loss", "train_loss", "val loss": the column already says loss.
+    if (name.contains(QLatin1String("loss"), Qt::CaseInsensitive))
+        return QCoreApplication::translate("LossFitView", "logged %1").arg(name);
+    return QCoreApplication::translate("LossFitView", "logged %1 loss").arg(name);
 }
 
 QString LossFitView::csv() const {
@@ -165,6 +188,16 @@ LossFitPanel::LossFitPanel(QWidget* parent)
 void LossFitPanel::setData(const io::LossLog& log, const io::LossFit& fit, const QString& label) {
     m_fit = fit;
     m_view->setData(log, fit, label);
+    // Only a sound fit (io::LossFit::usable: converged, no warnings) that can be drawn may
+    // become the progress curve; otherwise the button says why.
+    QStringList why;
+    if (!m_view->fitNote().isEmpty()) why << m_view->fitNote();
+    for (const std::string& w : fit.warnings) why << QString::fromStdString(w);
+    if (!fit.usable && fit.warnings.empty() && m_view->fitNote().isEmpty())
+        why << tr("The fit did not converge.");
+    m_fitProblem = why.join(QLatin1Char(' '));
+    m_use->setEnabled(m_scenarioUsable && fitUsable());
+    if (!fitUsable()) m_use->setToolTip(m_fitProblem);
     const io::LossSeries* s = log.preferred();
     m_summary->setText(tr("<b>%1</b> (%2 log, %3 series, %4 of \"%5\" fitted%6)<br>"
                           "L(S) = L_inf + A (S + S0)<sup>-alpha</sup>: L_inf = %7, A = %8, alpha = %9, S0 = %10 steps; "
@@ -176,12 +209,17 @@ void LossFitPanel::setData(const io::LossLog& log, const io::LossFit& fit, const
                            .arg(fit.converged ? QString() : tr("; the optimizer stopped at its evaluation cap"))
                            .arg(formatWithError(fit.lInf, fit.seLInf), formatWithError(fit.a, fit.seA),
                                 formatWithError(fit.alpha, fit.seAlpha), formatWithError(fit.s0, fit.seS0))
-                           .arg(fit.rmse, 0, 'g', 3));
+                           .arg(fit.rmse, 0, 'g', 3) +
+                       (fitUsable() ? QString()
+                                    : QStringLiteral("<br><b>%1</b> %2")
+                                          .arg(tr("Not usable as a progress curve:"), m_fitProblem.toHtmlEscaped())));
 }
 
 void LossFitPanel::setUsable(bool usable, const QString& why) {
-    m_use->setEnabled(usable);
-    if (!usable && !why.isEmpty()) m_use->setToolTip(why);
+    m_scenarioUsable = usable;
+    m_use->setEnabled(usable && fitUsable());
+    if (!fitUsable()) m_use->setToolTip(m_fitProblem);
+    else if (!usable && !why.isEmpty()) m_use->setToolTip(why);
 }
 
 }  // namespace tandem::ui

@@ -30,6 +30,11 @@ public:
     void clearData() { m_log.reset(); }
     /// The fitted curve's series (tests).
     QLineSeries* fitSeries() const { return m_fit; }
+    /// The logged (fitted) series' points (tests: legend name).
+    QScatterSeries* pointSeries() const { return m_points; }
+    /// Empty when the fit is drawn; else why it cannot be (shown under the title instead of a
+    /// legend entry, e.g. non-finite parameters or logged steps without a range).
+    QString fitNote() const { return m_note; }
     QString csv() const override;
     void applyTheme() override;
 
@@ -38,6 +43,7 @@ private:
     std::optional<io::LossLog> m_log;
     io::LossFit m_fitParams;
     QString m_label;
+    QString m_note;
     QList<QLineSeries*> m_others;
     QScatterSeries* m_points = nullptr;
     QLineSeries* m_fit = nullptr;
@@ -56,8 +62,14 @@ public:
     QLabel* summary() const { return m_summary; }
     QPushButton* useButton() const { return m_use; }
     const io::LossFit& fit() const { return m_fit; }
-    /// Enables the button only while the scenario has an ml_for_ml part.
+    /// Enables the button only while the scenario has an ml_for_ml part (`usable`) and the fit
+    /// is usable (fitUsable(); else the reasons are the button's tooltip and under the summary).
     void setUsable(bool usable, const QString& why = {});
+    /// io::LossFit::usable (converged, no warnings) and the fit can be drawn
+    /// (LossFitView::fitNote() empty).
+    bool fitUsable() const { return m_fitProblem.isEmpty(); }
+    /// Why the fit is not usable (the drawing note and io::LossFit::warnings); empty if usable.
+    QString fitProblem() const { return m_fitProblem; }
 
 signals:
     /// The user asked to replace the scenario's progress curve by this fit.
@@ -68,7 +80,13 @@ private:
     QLabel* m_summary;
     QPushButton* m_use;
     io::LossFit m_fit;
+    bool m_scenarioUsable = true;
+    QString m_fitProblem;
 };
+
+/// Legend name of a logged loss column: "logged loss" for `loss`, "logged val_loss" for a name
+/// that says loss already, "logged <name> loss" otherwise (never "loss loss").
+QString loggedSeriesName(const std::string& column);
 
 /// "3.28 +- 0.01" with both numbers at the precision the error supports (NaN error: value only).
 QString formatWithError(double value, double error);

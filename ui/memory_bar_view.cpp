@@ -19,6 +19,7 @@ MemoryBarView::MemoryBarView(QWidget* parent)
     chart()->addSeries(m_series);
     m_categories = new QBarCategoryAxis(this);
     m_value = new QValueAxis(this);
+    m_value->setTitleText(tr("Memory per GPU (GB)"));
     chart()->addAxis(m_categories, Qt::AlignLeft);
     chart()->addAxis(m_value, Qt::AlignBottom);
     m_series->attachAxis(m_categories);
