@@ -11,6 +11,8 @@
 
 #include <sys/stat.h>
 
+#include "scenario/scenario.h"
+
 namespace {
 
 struct CliRun {
@@ -98,6 +100,35 @@ private slots:
         QCOMPARE(j["mosaic"]["nccl_tests_files"][0].get<std::string>(), std::string("logs/ar.txt"));
         const auto v = runCli({QStringLiteral("validate"), src + "/scenario.json"});
         QVERIFY2(v.finished && v.exitCode == 0, qPrintable(v.out + v.err));
+    }
+
+    /// Finding 1, GUI path: File > Save writes scenarioToJson(scenario) of a loaded scenario;
+    /// the relative names were resolved to absolute ones on load, so a save into another
+    /// folder loads again and finds the same log.
+    void savedElsewhereLoadsAgain() {
+        const QString src = m_dir.filePath(QStringLiteral("gui-src"));
+        QVERIFY(QDir().mkpath(src + "/logs"));
+        QVERIFY(QFile::copy(nccl(), src + "/logs/ar.txt"));
+        QVERIFY(writeFile(src + "/s.json", mosaicScenario(QStringLiteral("logs/ar.txt"))));
+        tandem::Diagnostics d;
+        const auto s = tandem::loadScenarioFile((src + "/s.json").toStdString(), d);
+        QVERIFY2(s && d.ok(), d.str().c_str());
+        QCOMPARE(QString::fromStdString(s->mosaic->ncclTestsFiles.at(0)), QDir::cleanPath(src + "/logs/ar.txt"));
+        const QString other = m_dir.filePath(QStringLiteral("gui-other"));
+        QVERIFY(QDir().mkpath(other));
+        QVERIFY(writeFile(other + "/saved.json", QByteArray::fromStdString(tandem::scenarioToJson(*s))));
+        tandem::Diagnostics d2;
+        const auto again = tandem::loadScenarioFile((other + "/saved.json").toStdString(), d2);
+        QVERIFY2(again && d2.ok(), d2.str().c_str());
+        QVERIFY(again->mosaic->hardware.measured != nullptr);
+        // Saved where the log lies under the new file's folder, the name is relative to it; saved
+        // in a sibling folder (the log would be "../logs/ar.txt"), it stays absolute.
+        auto savedName = [&](const QString& savedAs) {
+            const auto j = nlohmann::json::parse(tandem::scenarioToJson(*s, savedAs.toStdString()));
+            return QString::fromStdString(j["mosaic"]["nccl_tests_files"][0].get<std::string>());
+        };
+        QCOMPARE(savedName(src + "/s2.json"), QStringLiteral("logs/ar.txt"));
+        QCOMPARE(savedName(src + "/copy/s.json"), QDir::cleanPath(src + "/logs/ar.txt"));
     }
 
     /// Finding 2: sweep and merge blocked forever opening a FIFO.
