@@ -122,8 +122,9 @@ public:
             }
         }
         painter->setPen(text);
-        painter->drawText(QRectF(8, size.height() - fm.height() - 4, size.width() - 16, fm.height() + 2),
-                          Qt::AlignLeft | Qt::AlignVCenter, LayoutHeatmapView::caption());
+        const QRectF line(8, size.height() - fm.height() - 4, size.width() - 16, fm.height() + 2);
+        painter->drawText(line, Qt::AlignLeft | Qt::AlignVCenter,
+                          fm.elidedText(LayoutHeatmapView::caption(), Qt::ElideRight, line.width()));
     }
     void refresh() {
         prepareGeometryChange();
@@ -135,8 +136,8 @@ private:
 };
 
 QString LayoutHeatmapView::caption() {
-    return tr("X: layout infeasible (mesh rules: no valid split of GPUs, experts or layers); "
-              "hatched OOM: out of memory in every plan; colour: MFU %");
+    // Short enough for the narrowest chart; a cell's tooltip names the exact rule.
+    return tr("X: layout infeasible (mesh rules); hatched OOM: out of memory");
 }
 
 LayoutHeatmapView::LayoutHeatmapView(QWidget* parent)
