@@ -7,13 +7,7 @@
 namespace tandem::ui {
 
 ImportedModelCard::ImportedModelCard(QWidget* parent) : QLabel(parent) {
-    setObjectName(QStringLiteral("importedModelCard"));
-    setTextFormat(Qt::RichText);
-    setWordWrap(true);
-    setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    setFrameShape(QFrame::StyledPanel);
-    setMargin(6);
-    setTextInteractionFlags(Qt::TextSelectableByMouse);
+    styleCardLabel(this, QStringLiteral("importedModelCard"));
     setToolTip(tr("Imported model configs costed on this cluster: best layout by MFU (Eq. 1), D from Eq. 25 "
                   "capped at TPP_max N_act, loss from Eq. 10 [2608.10605]."));
     hide();

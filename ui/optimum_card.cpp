@@ -12,14 +12,18 @@ QString formatCount(double n) {
     return QString::number(n, 'g', 3);
 }
 
+void styleCardLabel(QLabel* label, const QString& objectName) {
+    label->setObjectName(objectName);
+    label->setTextFormat(Qt::RichText);
+    label->setWordWrap(true);
+    label->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    label->setFrameShape(QFrame::StyledPanel);
+    label->setMargin(6);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+}
+
 OptimumCard::OptimumCard(QWidget* parent) : QLabel(parent) {
-    setObjectName(QStringLiteral("optimumCard"));
-    setTextFormat(Qt::RichText);
-    setWordWrap(true);
-    setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    setFrameShape(QFrame::StyledPanel);
-    setMargin(6);
-    setTextInteractionFlags(Qt::TextSelectableByMouse);
+    styleCardLabel(this, QStringLiteral("optimumCard"));
     setToolTip(tr("Geometry from the ladder (L = 4q layers, d = 512q) with E experts, top-K and split factor G "
                   "[2608.10605 Sec. 3, App. A.1]; D* from Eq. 25; loss from Eq. 10; MFU from Eq. 1."));
 }

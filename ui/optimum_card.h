@@ -21,4 +21,8 @@ public:
 /// "14.5 B" style count formatting (parameters, tokens).
 QString formatCount(double n);
 
+/// Gives `label` the look of a side-panel card: the object name, rich text, word wrap,
+/// top-left alignment, a styled frame, a 6 px margin and selectable text.
+void styleCardLabel(QLabel* label, const QString& objectName);
+
 }  // namespace tandem::ui
