@@ -7,7 +7,6 @@
 #include <QFileInfo>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <optional>
 
@@ -15,6 +14,7 @@
 #include "common/json_reader.h"
 #include "io/hf_config.h"
 #include "io/mosaic_model.h"
+#include "io/text_file.h"
 #include "mosaic/collectives.h"
 #include "mosaic/measured_collectives.h"
 #include "mosaic/plan.h"
@@ -36,16 +36,6 @@ bool positiveInt(const QString& text, const char* name, int* out) {
 }
 
 std::string pct(double v) { return fixed(100.0 * v, 1) + " %"; }
-
-std::string sizeText(double b) {
-    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    while (b >= 1024 && u < 4) {
-        b /= 1024;
-        ++u;
-    }
-    return fixed(b, b == std::floor(b) ? 0 : 2) + " " + units[u];
-}
 
 /// The collectives of one layout with their source (measured curve or analytical), from a
 /// re-evaluation under a CollectiveRecorder.
@@ -241,8 +231,9 @@ int planCommand(const QStringList& args) {
             std::printf("Measured collectives (nccl-tests):\n");
             for (const auto& c : cluster.hardware.measured->curves())
                 std::printf("  %s: %s to %s, peak busbw %.1f GB/s\n", c.label.c_str(),
-                            sizeText(c.curve.points.front().bytes).c_str(),
-                            sizeText(c.curve.points.back().bytes).c_str(), c.curve.peakBusbw_Bps / 1e9);
+                            tandem::io::formatBytes(c.curve.points.front().bytes).c_str(),
+                            tandem::io::formatBytes(c.curve.points.back().bytes).c_str(),
+                            c.curve.peakBusbw_Bps / 1e9);
             for (const auto& n : ncclNotes) std::printf("  note: %s\n", n.c_str());
         }
         std::vector<std::vector<std::string>> rows;
@@ -277,7 +268,7 @@ int planCommand(const QStringList& args) {
                          : std::string();
                 std::printf("  %s of %s over %d ranks (%d node%s): %s ms %s%s%s\n",
                             u.at("collective").get<std::string>().c_str(),
-                            sizeText(u.at("bytes").get<double>()).c_str(), u.at("ranks").get<int>(),
+                            tandem::io::formatBytes(u.at("bytes").get<double>()).c_str(), u.at("ranks").get<int>(),
                             u.at("nodes").get<int>(), u.at("nodes").get<int>() == 1 ? "" : "s",
                             fixed(1e3 * u.at("time_s").get<double>(), 3).c_str(),
                             meas ? ("measured (" + u.at("curve").get<std::string>() +

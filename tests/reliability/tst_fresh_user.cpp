@@ -11,6 +11,7 @@
 
 #include <sys/stat.h>
 
+#include "io/text_file.h"
 #include "scenario/scenario.h"
 
 namespace {
@@ -231,6 +232,40 @@ private slots:
         QVERIFY(writeFile(scen, QByteArray::fromStdString(j.dump())));
         const auto v = runCli({QStringLiteral("validate"), scen});
         QVERIFY2(v.exitCode == 0, qPrintable(v.out + v.err));
+    }
+
+    /// Finding 8: plan printed sizes with its own formatter ("570.25 MiB", "1.11 GiB") while
+    /// inspect and the importers use io::formatBytes ("570 MiB"). Every size plan prints (the
+    /// measured curve's range and each collective of the first layout) is formatBytes of the
+    /// bytes in plan --json.
+    void planSizesUseTheLibraryFormatter() {
+        const QStringList args{QStringLiteral("plan"),
+                               QStringLiteral(TANDEM_TEST_DATA "/models/Mixtral-8x7B-v0.1.config.json"),
+                               QStringLiteral("--devices"), QStringLiteral("16"),
+                               QStringLiteral("--hardware"), QStringLiteral("h100"),
+                               QStringLiteral("--top"), QStringLiteral("1"),
+                               QStringLiteral("--nccl"), nccl()};
+        const auto t = runCli(args);
+        const auto js = runCli(args + QStringList{QStringLiteral("--json")});
+        QVERIFY2(t.finished && t.exitCode == 0 && js.exitCode == 0, qPrintable(t.err + js.err));
+        const auto j = nlohmann::json::parse(js.out.toStdString());
+        auto size = [](double bytes) { return QString::fromStdString(tandem::io::formatBytes(bytes)); };
+        // The 2x8 all-reduce log runs from 8 B to 16 GiB.
+        QVERIFY2(t.out.contains(QStringLiteral(": 8 B to 16 GiB, peak busbw")), qPrintable(t.out));
+        const auto& uses = j.at("layouts").at(0).at("collectives").at("uses");
+        QVERIFY(!uses.empty());
+        for (const auto& u : uses) {
+            const QString line = QString::fromStdString(u.at("collective").get<std::string>()) + " of " +
+                                 size(u.at("bytes").get<double>()) + " over " +
+                                 QString::number(u.at("ranks").get<int>()) + " ranks";
+            QVERIFY2(t.out.contains(line), qPrintable(line + "\n" + t.out));
+        }
+        // No size with more than three significant digits anywhere in the text.
+        const QRegularExpression longSize(QStringLiteral("\\b(\\d+\\.\\d+) (KiB|MiB|GiB|TiB)\\b"));
+        for (auto it = longSize.globalMatch(t.out); it.hasNext();) {
+            const QString digits = it.next().captured(1).remove(QLatin1Char('.'));
+            QVERIFY2(digits.size() <= 3, qPrintable(digits + "\n" + t.out));
+        }
     }
 
     /// Finding 7: "No feasible layout on this cluster." gave no reason. DeepSeek-V3 on one
