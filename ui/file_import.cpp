@@ -6,6 +6,7 @@
 
 #include "io/inspect.h"
 #include "mlforml/background_trace.h"
+#include "scenario/scenario_files.h"
 
 namespace tandem::ui {
 
@@ -39,7 +40,9 @@ std::optional<ImportedFile> readImport(const QString& path, Diagnostics& diag) {
     const nlohmann::ordered_json inspected = io::inspectFile(p, diag);
     if (!diag.ok()) return std::nullopt;
     ImportedFile out;
-    out.path = QFileInfo(path).absoluteFilePath();
+    // The path may become a scenario's trace_file or nccl_tests_files entry: resolved by the
+    // same function as every other file reference of a scenario.
+    out.path = QString::fromStdString(resolveScenarioFile(p, std::string()));
     out.label = importLabel(path);
     const std::string kind = inspected.value("kind", std::string("unknown"));
     if (kind == "model_config") {

@@ -20,7 +20,8 @@ enum class ImportKind { ModelConfig, NcclTests, LossLog, LoadTrace };
 
 /// One imported file, validated; exactly the member of its kind is set.
 struct ImportedFile {
-    QString path;   ///< absolute path of the file
+    /// absolute path of the file (tandem::resolveScenarioFile against the working folder)
+    QString path;
     QString label;  ///< short name for charts, e.g. "Mixtral-8x7B" (see importLabel)
     ImportKind kind = ImportKind::ModelConfig;
     std::optional<io::ModelImport> model;  ///< ModelConfig

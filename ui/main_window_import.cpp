@@ -1,6 +1,7 @@
 // MainWindow: File > Import and drag-and-drop of user files [issue 8]. Detection and validation
 // live in file_import.cpp; this file routes a validated import to the document and workspaces.
 #include <QCheckBox>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
@@ -22,15 +23,24 @@
 #include "moe_workspace.h"
 #include "network_workspace.h"
 #include "optimum_card.h"
+#include "scenario/scenario_files.h"
 #include "scenario_document.h"
 
 namespace tandem::ui {
 
 namespace {
-/// The whole scenario through the validation layer (what a save -> open would report).
-bool validScenario(const Scenario& s, Diagnostics& diag) {
+/// `s` through the validation layer, as `doc` would read it back (what a save -> open would
+/// report): its file references resolved against the document's folder by the core's one
+/// resolver, nccl-tests logs imported. Problems in `diag`; nullopt when any.
+std::optional<Scenario> revalidated(const Scenario& s, const ScenarioDocument& doc, Diagnostics& diag) {
+    const std::string folder = scenarioFolder(QFile::encodeName(doc.filePath()).toStdString());
+    return parseScenario(scenarioToJson(s), diag, folder);
+}
+
+/// The same, keeping only the verdict; problems are added to `diag`.
+bool validScenario(const Scenario& s, const ScenarioDocument& doc, Diagnostics& diag) {
     Diagnostics check(diag.file());
-    parseScenario(scenarioToJson(s), check);
+    revalidated(s, doc, check);
     for (const Issue& i : check.items()) diag.error(i.path, i.message);
     return check.ok();
 }
@@ -103,7 +113,7 @@ bool MainWindow::applyImport(const ImportedFile& f, DenseModelTarget dense, Diag
                     s.mlForMl->backgroundJob.model = f.label.toStdString();
                     s.mlForMl->backgroundJob.gradientBytes = 2.0 * double(m.counts.total);
                 }
-                if (!validScenario(s, diag)) return false;
+                if (!validScenario(s, *m_doc, diag)) return false;
                 m_doc->setMlForMl(*s.mlForMl);
                 m_network->setParams(s.mlForMl);
                 setCurrentWorkspace(0);
@@ -154,7 +164,7 @@ bool MainWindow::applyImport(const ImportedFile& f, DenseModelTarget dense, Diag
             Scenario s = m_doc->scenario();
             s.mlForMl->traceFile = f.path.toStdString();
             s.mlForMl->scenario = "trace";
-            if (!validScenario(s, diag)) return false;
+            if (!validScenario(s, *m_doc, diag)) return false;
             m_doc->setMlForMl(*s.mlForMl);
             m_network->setParams(s.mlForMl);
             setCurrentWorkspace(0);
@@ -174,7 +184,7 @@ void MainWindow::useMeasuredCollectives(bool on, const QString& path) {
     if (on) files.push_back(p);
     // Through the validation layer, which also imports the curves (hardware.measured).
     Diagnostics check(QFileInfo(path).fileName().toStdString());
-    std::optional<Scenario> parsed = parseScenario(scenarioToJson(s), check);
+    std::optional<Scenario> parsed = revalidated(s, *m_doc, check);
     if (!parsed || !parsed->mosaic) {
         showDiagnostics(path, check);
         const QSignalBlocker block(m_moe->ncclUseBox());
@@ -193,7 +203,7 @@ void MainWindow::applyLossFit(const io::LossFit& fit) {
     Scenario s = m_doc->scenario();
     mlforml::applyFittedLossCurve(*s.mlForMl, fit.lInf, fit.a, fit.alpha, fit.s0);
     Diagnostics diag("loss fit");
-    if (!validScenario(s, diag)) {
+    if (!validScenario(s, *m_doc, diag)) {
         showDiagnostics(tr("loss fit"), diag);
         return;
     }

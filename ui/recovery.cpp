@@ -14,6 +14,7 @@
 
 #include <algorithm>
 
+#include "scenario/scenario_files.h"
 #include "scenario_document.h"
 
 namespace tandem::ui {
@@ -27,39 +28,15 @@ QString lockPathOf(const QString& recoveryFile) {
     return p + QStringLiteral(".lock");
 }
 
-/// `path` made absolute: next to `originalPath` when it exists there, else against the
-/// working folder. Absolute or empty paths are returned unchanged.
-std::string absolutePath(const std::string& path, const QString& originalPath) {
-    const QString p = QString::fromStdString(path);
-    if (p.isEmpty() || QDir::isAbsolutePath(p)) return path;
-    if (!originalPath.isEmpty()) {
-        const QString beside = QFileInfo(originalPath).absoluteDir().absoluteFilePath(p);
-        if (QFileInfo::exists(beside)) return QDir::cleanPath(beside).toStdString();
-    }
-    return QDir::cleanPath(QDir::current().absoluteFilePath(p)).toStdString();
-}
-
-/// The same for the raw JSON of an older recovery file, before it is parsed (the parser
-/// resolves relative names against the working folder, which may be another one now).
-void absolutizeJson(nlohmann::json& scenario, const QString& originalPath) {
-    if (scenario.contains("mosaic") && scenario["mosaic"].is_object()) {
-        auto& m = scenario["mosaic"];
-        if (m.contains("nccl_tests_files") && m["nccl_tests_files"].is_array())
-            for (auto& f : m["nccl_tests_files"])
-                if (f.is_string()) f = absolutePath(f.get<std::string>(), originalPath);
-    }
-    if (scenario.contains("ml_for_ml") && scenario["ml_for_ml"].is_object()) {
-        auto& m = scenario["ml_for_ml"];
-        if (m.contains("trace_file") && m["trace_file"].is_string())
-            m["trace_file"] = absolutePath(m["trace_file"].get<std::string>(), originalPath);
-    }
+/// The folder the names of a document saved at `originalPath` belong to (empty for an
+/// untitled document: the working folder).
+std::string baseFolderOf(const QString& originalPath) {
+    return scenarioFolder(QFile::encodeName(originalPath).toStdString());
 }
 }  // namespace
 
 Scenario RecoveryStore::withAbsolutePaths(Scenario s, const QString& originalPath) {
-    if (s.mosaic)
-        for (std::string& f : s.mosaic->ncclTestsFiles) f = absolutePath(f, originalPath);
-    if (s.mlForMl) s.mlForMl->traceFile = absolutePath(s.mlForMl->traceFile, originalPath);
+    resolveScenarioFiles(s, baseFolderOf(originalPath));
     return s;
 }
 
@@ -96,7 +73,10 @@ bool RecoveryStore::write(const Scenario& s, const QString& originalPath, QStrin
     if (!begin(error)) return false;
     nlohmann::ordered_json j;
     j["tandem_recovery"] = 1;
-    j["original_path"] = originalPath.toStdString();
+    // The original file is what a recovered document saves to again, so the names it writes
+    // are relative to the same folder as after a normal load (scenarioToJson with savedAs).
+    j["original_path"] =
+        originalPath.isEmpty() ? std::string() : QFileInfo(originalPath).absoluteFilePath().toStdString();
     j["saved_utc"] = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toStdString();
     j["scenario"] = nlohmann::ordered_json::parse(scenarioToJson(withAbsolutePaths(s, originalPath)));
     const std::string text = j.dump(2) + "\n";
@@ -173,8 +153,8 @@ std::optional<Scenario> RecoveryStore::read(const RecoveryEntry& e, Diagnostics&
     QString original = e.originalPath;
     if (original.isEmpty() && j.contains("original_path") && j["original_path"].is_string())
         original = QString::fromStdString(j["original_path"].get<std::string>());
-    absolutizeJson(j["scenario"], original);
-    return parseScenario(j["scenario"].dump(), diag);
+    // Names of older recovery files may be relative: they belong to the original's folder.
+    return parseScenario(j["scenario"].dump(), diag, baseFolderOf(original));
 }
 
 QString RecoveryStore::reject(const RecoveryEntry& e) {

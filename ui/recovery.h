@@ -50,7 +50,9 @@ public:
     /// Creates the folder and takes this session's lock; false with `error` when the folder
     /// cannot be created or locked. Called by write() when needed.
     bool begin(QString* error = nullptr);
-    /// Writes `s` with `originalPath` atomically (QSaveFile) to sessionFile(). False + `error`.
+    /// Writes `s` with `originalPath` (stored absolute; the recovered document saves there, so
+    /// it writes the same relative names as a normally loaded one) atomically (QSaveFile) to
+    /// sessionFile(). False + `error`.
     bool write(const Scenario& s, const QString& originalPath, QString* error = nullptr);
     /// Removes this session's recovery file (after a save, a clean exit or a discarded document).
     void clear();
@@ -60,8 +62,9 @@ public:
     /// listed with `problem` set, so a caller offers only the good ones and keeps going.
     QList<RecoveryEntry> orphans() const;
     /// Reads an orphan: the scenario (validated like a scenario file; problems in `diag` with
-    /// JSON paths), or nullopt. Relative `mosaic.nccl_tests_files` / `ml_for_ml.trace_file` of
-    /// older recovery files are resolved against the original scenario's folder.
+    /// JSON paths), or nullopt. Relative file names (older recovery files) are resolved against
+    /// the original scenario's folder, or the working folder for an untitled one, by
+    /// tandem::parseScenario(text, diag, scenarioFolder(original)) [core/scenario/scenario_files.h].
     static std::optional<Scenario> read(const RecoveryEntry& e, Diagnostics& diag);
     /// Deletes an orphan's file and its lock file.
     static void remove(const RecoveryEntry& e);
@@ -69,10 +72,10 @@ public:
     /// again) and appends "<UTC time> <file>: <problem>" to `<dir>/rejected/rejected.log`.
     /// Returns the new path, or empty when it could not be moved (then it is deleted).
     static QString reject(const RecoveryEntry& e);
-    /// `s` with relative `mosaic.nccl_tests_files` and `ml_for_ml.trace_file` made absolute:
-    /// against `originalPath`'s folder when the file exists there, else against the working
-    /// folder (where the GUI resolved them). The recovery file stores this form, so a session
-    /// started from another folder still finds them [issue 7].
+    /// `s` with every file reference (tandem::scenarioFileReferences) made absolute by
+    /// tandem::resolveScenarioFiles against `originalPath`'s folder (the working folder when
+    /// `originalPath` is empty), as loadScenarioFile resolves them. The recovery file stores
+    /// this form, so a session started from another folder still finds them [issue 7].
     static Scenario withAbsolutePaths(Scenario s, const QString& originalPath);
 
 private:

@@ -37,7 +37,8 @@ bool ScenarioDocument::save(const QString& path, QString* error) {
         if (error) *error = tr("cannot write %1: %2").arg(path, f.errorString());
         return false;
     }
-    const std::string text = scenarioToJson(m_scenario);
+    // File names under the saved file's folder are written relative to it, as tandem-cli does.
+    const std::string text = scenarioToJson(m_scenario, QFile::encodeName(path).toStdString());
     f.write(text.data(), static_cast<qint64>(text.size()));
     if (!f.commit()) {
         if (error) *error = tr("cannot write %1: %2").arg(path, f.errorString());

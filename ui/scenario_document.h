@@ -29,7 +29,8 @@ public:
     bool load(const QString& path, Diagnostics& diag);
     /// Parses JSON text (drag-and-drop of text, tests); same contract as load().
     bool loadText(const QString& text, const QString& label, Diagnostics& diag);
-    /// Writes the canonical JSON to `path` atomically; on success the document takes that path
+    /// Writes the canonical JSON to `path` atomically (scenarioToJson(scenario, path): file
+    /// names under `path`'s folder relative to it); on success the document takes that path
     /// and becomes unmodified. Returns false with a reason in `error`.
     bool save(const QString& path, QString* error);
     /// Replaces the scenario (a preset or File > New); `path` empty means untitled.

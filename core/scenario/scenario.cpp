@@ -6,51 +6,40 @@
 
 #include "common/json_reader.h"
 #include "mosaic/measured_collectives.h"
+#include "scenario/scenario_files.h"
 
 namespace tandem {
 namespace {
 
-/// `p` made absolute against the working folder (as given when that fails), lexically normal.
-std::filesystem::path absolutePath(const std::filesystem::path& p) {
-    std::error_code ec;
-    std::filesystem::path a = std::filesystem::absolute(p, ec);
-    return (ec ? p : a).lexically_normal();
-}
+/// How parseScenarioIn treats the files a scenario names: `resolve` them against `baseDir`
+/// (resolveScenarioFiles; empty = the working folder) or keep them as written, and, for a
+/// scenario file, `requireTrace`: a trace that is not a file is an input error.
+struct FileNames {
+    bool resolve = false;
+    std::string baseDir;
+    bool requireTrace = false;
+};
 
-/// How a file named in a scenario is written into a scenario saved at `savedAs`: relative to
-/// the saved file's folder when the file lies inside that folder's tree, absolute otherwise
-/// (so the written scenario validates from wherever it is opened). A path that is still
-/// relative (from parseScenario, which has no folder) is written as given.
-std::string pathForSave(const std::string& stored, const std::filesystem::path& savedAs) {
-    if (stored.empty() || savedAs.empty()) return stored;
-    const std::filesystem::path p(stored);
-    if (p.is_relative()) return stored;
-    const std::filesystem::path folder = absolutePath(savedAs).parent_path();
-    const std::filesystem::path rel = p.lexically_normal().lexically_relative(folder);
-    if (rel.empty() || *rel.begin() == "..") return p.lexically_normal().string();
-    return rel.generic_string();
-}
-
-/// Imports `mosaic.nccl_tests_files` (relative names against `baseDir`, as given when it is
-/// empty) and attaches the curves to the envelope's hardware; problems at
-/// `$.mosaic.nccl_tests_files[i]` with the file and line.
-void attachMeasuredCollectives(mosaic::Envelope& e, const std::filesystem::path& baseDir,
-                               Diagnostics& diag) {
+/// Imports `mosaic.nccl_tests_files` (opened as stored) and attaches the curves to the
+/// envelope's hardware; problems at `$.mosaic.nccl_tests_files[i]` with the file and line.
+void attachMeasuredCollectives(mosaic::Envelope& e, Diagnostics& diag) {
     if (e.ncclTestsFiles.empty()) return;
-    std::vector<std::string> resolved;
-    for (const auto& f : e.ncclTestsFiles) {
-        std::filesystem::path p(f);
-        if (p.is_relative() && !baseDir.empty()) p = absolutePath(baseDir / p);
-        resolved.push_back(p.lexically_normal().string());
-    }
-    auto measured = mosaic::loadMeasuredCollectives(resolved, diag, "$.mosaic.nccl_tests_files");
-    if (!measured) return;
-    e.ncclTestsFiles = resolved;
-    e.hardware.measured = std::move(measured);
+    auto measured = mosaic::loadMeasuredCollectives(e.ncclTestsFiles, diag, "$.mosaic.nccl_tests_files");
+    if (measured) e.hardware.measured = std::move(measured);
+}
+
+/// A trace scenario's `trace_file` (resolved) must be a file; `written` is the name as the
+/// scenario gave it, for the message.
+void checkTraceFile(const mlforml::Params& p, const std::string& written, Diagnostics& diag) {
+    if (p.scenario != "trace") return;
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(p.traceFile, ec)) return;
+    diag.error("$.ml_for_ml.trace_file",
+               "cannot open \"" + written + "\" (looked for " + p.traceFile + ")");
 }
 
 std::optional<Scenario> parseScenarioIn(const std::string& text, Diagnostics& diag,
-                                        const std::filesystem::path& baseDir) {
+                                        const FileNames& names) {
     const size_t before = diag.items().size();
     const nlohmann::json root = parseJsonText(text, diag);
     if (diag.items().size() != before) return std::nullopt;
@@ -76,8 +65,13 @@ std::optional<Scenario> parseScenarioIn(const std::string& text, Diagnostics& di
         JsonReader part = r.object("mosaic");
         mosaic::Envelope e;
         if (part.isObject()) mosaic::readEnvelope(part, e);
-        if (diag.items().size() == before) attachMeasuredCollectives(e, baseDir, diag);
         s.mosaic = e;
+    }
+    if (diag.items().size() == before) {
+        const std::string writtenTrace = s.mlForMl ? s.mlForMl->traceFile : std::string();
+        if (names.resolve) resolveScenarioFiles(s, names.baseDir);
+        if (names.requireTrace && s.mlForMl) checkTraceFile(*s.mlForMl, writtenTrace, diag);
+        if (s.mosaic) attachMeasuredCollectives(*s.mosaic, diag);
     }
     r.finish();
     if (!s.mlForMl && !s.mosaic && diag.items().size() == before)
@@ -89,7 +83,12 @@ std::optional<Scenario> parseScenarioIn(const std::string& text, Diagnostics& di
 }  // namespace
 
 std::optional<Scenario> parseScenario(const std::string& text, Diagnostics& diag) {
-    return parseScenarioIn(text, diag, {});
+    return parseScenarioIn(text, diag, FileNames{});
+}
+
+std::optional<Scenario> parseScenario(const std::string& text, Diagnostics& diag,
+                                      const std::string& baseDir) {
+    return parseScenarioIn(text, diag, FileNames{true, baseDir, false});
 }
 
 std::optional<Scenario> loadScenarioFile(const std::string& path, Diagnostics& diag) {
@@ -117,23 +116,9 @@ std::optional<Scenario> loadScenarioFile(const std::string& path, Diagnostics& d
                             " MiB; a scenario is a few kilobytes of JSON");
         return std::nullopt;
     }
-    auto s = parseScenarioIn(text, diag, std::filesystem::path(path).parent_path());
-    // A measured background trace named relative to the scenario is found next to it, whatever
-    // the working folder; a missing trace is an input error now, not a run-time failure later.
-    if (s && s->mlForMl && s->mlForMl->scenario == "trace") {
-        std::filesystem::path trace(s->mlForMl->traceFile);
-        if (trace.is_relative())
-            trace = absolutePath(std::filesystem::path(path).parent_path() / trace);
-        std::error_code tec;
-        if (!std::filesystem::is_regular_file(trace, tec)) {
-            diag.error("$.ml_for_ml.trace_file",
-                       "cannot open \"" + s->mlForMl->traceFile + "\" (looked for " +
-                           trace.lexically_normal().string() + ")");
-            return std::nullopt;
-        }
-        s->mlForMl->traceFile = trace.lexically_normal().string();
-    }
-    return s;
+    // Files named relative to the scenario are found next to it, whatever the working folder;
+    // a missing trace is an input error now, not a run-time failure later.
+    return parseScenarioIn(text, diag, FileNames{true, scenarioFolder(path), true});
 }
 
 std::string scenarioToJson(const Scenario& s) { return scenarioToJson(s, std::string()); }
@@ -141,10 +126,7 @@ std::string scenarioToJson(const Scenario& s) { return scenarioToJson(s, std::st
 std::string scenarioToJson(const Scenario& s, const std::string& savedAs) {
     if (!savedAs.empty()) {
         Scenario copy = s;
-        if (copy.mlForMl && !copy.mlForMl->traceFile.empty())
-            copy.mlForMl->traceFile = pathForSave(copy.mlForMl->traceFile, savedAs);
-        if (copy.mosaic)
-            for (auto& f : copy.mosaic->ncclTestsFiles) f = pathForSave(f, savedAs);
+        for (std::string* f : scenarioFileReferences(copy)) *f = scenarioFileForSave(*f, savedAs);
         return scenarioToJson(copy, std::string());
     }
     nlohmann::ordered_json j;

@@ -27,16 +27,26 @@ struct Scenario {
 
 /// Parses and validates scenario JSON text. Collects every problem (JSON path + reason) in
 /// `diag`; returns std::nullopt when anything is wrong. `diag.file()` labels the messages.
-/// Files in `mosaic.nccl_tests_files` are imported (relative names against the working
-/// folder) and attached as Envelope::hardware.measured; a missing file or a log that ends in
-/// an NCCL error is reported at `$.mosaic.nccl_tests_files[i]` with the file and line.
+/// Files in `mosaic.nccl_tests_files` are imported (relative names opened from the working
+/// folder and kept as written) and attached as Envelope::hardware.measured; a missing file or
+/// a log that ends in an NCCL error is reported at `$.mosaic.nccl_tests_files[i]` with the
+/// file and line.
 std::optional<Scenario> parseScenario(const std::string& text, Diagnostics& diag);
 
+/// The same for text whose file names belong to the folder `baseDir` (the folder of the
+/// scenario's file, scenarioFolder(); empty = the working folder): every file reference
+/// (scenarioFileReferences) is resolved with resolveScenarioFiles before the nccl-tests logs
+/// are imported and stored absolute. Crash recovery and the GUI's re-validation use this; the
+/// trace file is not required to exist (loadScenarioFile requires it).
+std::optional<Scenario> parseScenario(const std::string& text, Diagnostics& diag,
+                                      const std::string& baseDir);
+
 /// Reads a file and parses it; an unreadable file, a folder, a device or a file over
-/// kMaxScenarioBytes is reported as a problem at path "$". A relative `ml_for_ml.trace_file` is
-/// resolved against the scenario's folder, and a missing trace is reported at its path; so are
-/// relative `mosaic.nccl_tests_files`. Both are stored resolved to absolute paths, so a copy
-/// saved anywhere (scenarioToJson) still finds them.
+/// kMaxScenarioBytes is reported as a problem at path "$". Every file reference is resolved
+/// against the scenario's folder (parseScenario with scenarioFolder(path)) and stored
+/// absolute, so a copy saved anywhere (scenarioToJson) still finds them; a trace scenario
+/// whose `ml_for_ml.trace_file` is not a file is reported at that path with where it was
+/// looked for.
 std::optional<Scenario> loadScenarioFile(const std::string& path, Diagnostics& diag);
 
 /// Canonical JSON text (2-space indent, every key written, trailing newline). Saving a parsed
@@ -47,8 +57,9 @@ std::string scenarioToJson(const Scenario& s);
 
 /// The same text for a file about to be written at `savedAs`: absolute file names that lie
 /// inside the folder of `savedAs` (or below it) are written relative to that folder, the others
-/// stay absolute; loadScenarioFile(savedAs) then finds every file. Empty `savedAs` = the
-/// overload above. (tandem-cli run --out writes DIR/scenario.json through this.)
+/// stay absolute (scenarioFileForSave); loadScenarioFile(savedAs) then finds every file. Empty
+/// `savedAs` = the overload above. (tandem-cli run --out writes DIR/scenario.json and the GUI's
+/// Save writes its file through this.)
 std::string scenarioToJson(const Scenario& s, const std::string& savedAs);
 
 /// The scenario the GUI opens with: ML-for-ML scenario 1 and the MOSAIC Table 3 envelope.

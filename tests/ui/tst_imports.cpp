@@ -15,6 +15,8 @@
 
 #include <cmath>
 
+#include <nlohmann/json.hpp>
+
 #include "diagnostics_dialog.h"
 #include "file_import.h"
 #include "frontier_view.h"
@@ -272,6 +274,44 @@ private slots:
         QVERIFY(w.document()->isModified());
         QVERIFY(w.waitForResults(60000));
         QVERIFY(w.networkWorkspace()->result().has_value());
+    }
+
+    /// Imported files are scenario file references like any other: a trace and an nccl-tests
+    /// log named relative to the working folder (with "..") are stored resolved by the core's
+    /// resolver, and a save of the document beside them writes them relative to the saved
+    /// file's folder, as a loaded scenario is written; the saved file loads them again.
+    void importedFilesAreSavedLikeLoadedOnes() {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("proj/logs")));
+        QVERIFY(!writeFile(dir, QStringLiteral("proj/logs/load.csv"), "time_s,bytes_per_s\n0,1e9\n1,2.5e9\n").isEmpty());
+        QVERIFY(QFile::copy(data(kNccl), dir.filePath(QStringLiteral("proj/logs/ar.txt"))));
+        const QString scenario =
+            writeFile(dir, QStringLiteral("proj/work.json"), QByteArray::fromStdString(scenarioToJson(defaultScenario())));
+        MainWindow w;
+        w.show();
+        QVERIFY(w.openFile(scenario));
+        QVERIFY(w.waitForResults(60000));
+        const QString before = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(dir.path()));
+        const bool traceOk = w.importFile(QStringLiteral("proj/../proj/logs/load.csv"));
+        const bool ncclOk = w.importFile(QStringLiteral("proj/logs/./ar.txt"));
+        QDir::setCurrent(before);
+        QVERIFY(traceOk && ncclOk);
+        w.moeWorkspace()->ncclUseBox()->setChecked(true);
+        const Scenario& s = w.document()->scenario();
+        QCOMPARE(QString::fromStdString(s.mlForMl->traceFile), dir.filePath(QStringLiteral("proj/logs/load.csv")));
+        QCOMPARE(QString::fromStdString(s.mosaic->ncclTestsFiles.at(0)), dir.filePath(QStringLiteral("proj/logs/ar.txt")));
+        QVERIFY(w.saveFile(scenario));
+        const auto j = nlohmann::json::parse(readAll(scenario).toStdString());
+        QCOMPARE(j["ml_for_ml"]["trace_file"].get<std::string>(), std::string("logs/load.csv"));
+        QCOMPARE(j["mosaic"]["nccl_tests_files"][0].get<std::string>(), std::string("logs/ar.txt"));
+        Diagnostics d;
+        const auto again = loadScenarioFile(scenario.toStdString(), d);
+        QVERIFY2(again && d.ok(), d.str().c_str());
+        QCOMPARE(again->mlForMl->traceFile, s.mlForMl->traceFile);
+        QCOMPARE(again->mosaic->ncclTestsFiles, s.mosaic->ncclTestsFiles);
+        QVERIFY(again->mosaic->hardware.measured != nullptr);
+        QVERIFY(w.waitForResults(60000));
     }
 
     /// Bad files: the diagnostics dialog names the file and the line or JSON path; nothing changes.

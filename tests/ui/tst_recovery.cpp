@@ -17,6 +17,7 @@
 #include "main_window.h"
 #include "recovery.h"
 #include "scenario/scenario.h"
+#include "scenario/scenario_files.h"
 #include "scenario_document.h"
 
 using namespace tandem;
@@ -40,6 +41,24 @@ bool writeText(const QString& path, const std::string& text) {
 }
 QStringList recoveryFiles(const QString& dir) {
     return QDir(dir).entryList({QStringLiteral("session-*.json")}, QDir::Files, QDir::Name);
+}
+QByteArray readBytes(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+const char* kNcclLog = TANDEM_TEST_DATA "/nccl/H100-all_reduce-2x8-awsome-distributed-training.txt";
+/// `<root>/proj/work.json`, the default scenario naming `logs/ar.txt` (a copy of the 2x8
+/// all-reduce log) and `logs/load.csv` relative to its folder, as a user writes them.
+QString writeProjectWithRelativeNames(const QString& root) {
+    const QString proj = QDir(root).filePath(QStringLiteral("proj"));
+    if (!QDir().mkpath(proj + "/logs") || !QFile::copy(QString::fromLatin1(kNcclLog), proj + "/logs/ar.txt") ||
+        !writeText(proj + "/logs/load.csv", QByteArray("time_s,bytes_per_s\n0,1e9\n1,2e9\n")))
+        return {};
+    auto j = nlohmann::json::parse(scenarioToJson(defaultScenario()));
+    j["mosaic"]["nccl_tests_files"] = {"logs/ar.txt"};
+    j["ml_for_ml"]["trace_file"] = "logs/load.csv";
+    const QString path = proj + "/work.json";
+    return writeText(path, j.dump(2)) ? path : QString();
 }
 /// Starts the helper and waits for its "autosaved" line; returns false on timeout.
 bool startUntilAutosaved(QProcess& p, const QString& dir, const QString& scenario, const char* mode) {
@@ -211,6 +230,133 @@ private slots:
         const QList<RecoveryEntry> orphans = RecoveryStore(dir).orphans();
         QCOMPARE(orphans.size(), 1);
         QVERIFY2(orphans[0].problem.isEmpty(), qPrintable(orphans[0].problem));
+    }
+
+    /// Relative names (older recovery files) belong to the original file's folder, as
+    /// loadScenarioFile resolves them, whatever the working folder and whether or not the file
+    /// exists there: a name is never looked up in the working folder of a titled document.
+    void relativeNamesResolveLikeTheOriginalFile() {
+        QTemporaryDir tmp, elsewhere;
+        const QString dir = tmp.filePath(QStringLiteral("recovery"));
+        const QString original = writeProjectWithRelativeNames(tmp.path());
+        QVERIFY(!original.isEmpty());
+        Diagnostics ld;
+        const auto loaded = loadScenarioFile(original.toStdString(), ld);
+        QVERIFY2(loaded && ld.ok(), ld.str().c_str());
+        // The working folder holds a decoy trace under the same relative name.
+        QVERIFY(writeText(elsewhere.filePath(QStringLiteral("logs/absent.csv")), QByteArray("time_s,bytes_per_s\n0,1\n")));
+        const QString before = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(elsewhere.path()));
+        // Written: relative names of the document are made absolute beside the original.
+        Scenario s = defaultScenario();
+        s.mlForMl->traceFile = "logs/absent.csv";  // exists only in the working folder
+        s.mosaic->ncclTestsFiles = {"logs/ar.txt"};
+        QString written;
+        {
+            RecoveryStore store(dir);
+            const bool ok = store.write(s, original);
+            written = QString::fromUtf8(readBytes(store.sessionFile()));
+            QVERIFY(ok);
+        }
+        // Read: an older file with relative names.
+        auto scen = nlohmann::json::parse(scenarioToJson(defaultScenario()));
+        scen["mosaic"]["nccl_tests_files"] = {"logs/ar.txt"};
+        scen["ml_for_ml"]["trace_file"] = "logs/load.csv";
+        nlohmann::json old{{"tandem_recovery", 1}, {"original_path", original.toStdString()},
+                           {"saved_utc", "2026-11-29T10:00:00.000Z"}, {"scenario", scen}};
+        const QString oldFile = QDir(dir).filePath(QStringLiteral("session-old-2.json"));
+        QVERIFY(writeText(oldFile, old.dump(2)));
+        RecoveryEntry entry;
+        entry.file = oldFile;
+        entry.originalPath = original;
+        Diagnostics d;
+        const auto r = RecoveryStore::read(entry, d);
+        QDir::setCurrent(before);
+
+        const auto j = nlohmann::json::parse(written.toStdString());
+        QCOMPARE(QString::fromStdString(j["original_path"].get<std::string>()), original);
+        QCOMPARE(QString::fromStdString(j["scenario"]["ml_for_ml"]["trace_file"].get<std::string>()),
+                 tmp.filePath(QStringLiteral("proj/logs/absent.csv")));
+        QCOMPARE(QString::fromStdString(j["scenario"]["mosaic"]["nccl_tests_files"][0].get<std::string>()),
+                 tmp.filePath(QStringLiteral("proj/logs/ar.txt")));
+        QVERIFY2(r && d.ok(), d.str().c_str());
+        QCOMPARE(r->mlForMl->traceFile, loaded->mlForMl->traceFile);
+        QCOMPARE(r->mosaic->ncclTestsFiles, loaded->mosaic->ncclTestsFiles);
+        QCOMPARE(QString::fromStdString(r->mlForMl->traceFile), tmp.filePath(QStringLiteral("proj/logs/load.csv")));
+        QVERIFY(r->mosaic->hardware.measured != nullptr);
+    }
+
+    /// A document recovered after a crash and then saved writes the same bytes as the same
+    /// document loaded normally, edited and saved at the same place: names under the saved
+    /// file's folder relative to it, others absolute, also when the original was deleted and
+    /// Save asks for a name. The recovery record remembers the original file.
+    void recoveredDocumentSavesLikeALoadedOne_data() {
+        QTest::addColumn<QString>("target");      // relative to proj/
+        QTest::addColumn<QString>("ncclName");    // as written; "@" = the absolute path
+        QTest::addColumn<QString>("traceName");
+        QTest::addColumn<bool>("deleteOriginal");
+        QTest::newRow("in place") << "work.json" << "logs/ar.txt" << "logs/load.csv" << false;
+        QTest::newRow("beside, another name") << "copy.json" << "logs/ar.txt" << "logs/load.csv" << false;
+        QTest::newRow("in the logs folder") << "logs/inner.json" << "ar.txt" << "load.csv" << false;
+        QTest::newRow("sibling folder") << "../other/s.json" << "@" << "@" << false;
+        QTest::newRow("original deleted") << "work.json" << "logs/ar.txt" << "logs/load.csv" << true;
+    }
+    void recoveredDocumentSavesLikeALoadedOne() {
+        QFETCH(QString, target);
+        QFETCH(QString, ncclName);
+        QFETCH(QString, traceName);
+        QFETCH(bool, deleteOriginal);
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("recovery"));
+        const QString original = writeProjectWithRelativeNames(tmp.path());
+        QVERIFY(!original.isEmpty());
+        const QByteArray originalBytes = readBytes(original);
+        const QString saveAs = QDir::cleanPath(tmp.filePath(QStringLiteral("proj/")) + target);
+        QVERIFY(QDir().mkpath(QFileInfo(saveAs).absolutePath()));
+
+        // The normal way: load, edit (the child's edit: days = 7), save.
+        QByteArray expected;
+        {
+            ScenarioDocument doc;
+            Diagnostics d;
+            QVERIFY2(doc.load(original, d), d.str().c_str());
+            mosaic::Envelope e = *doc.scenario().mosaic;
+            e.days = 7;
+            doc.setMosaic(e);
+            QString error;
+            QVERIFY2(doc.save(saveAs, &error), qPrintable(error));
+            expected = readBytes(saveAs);
+            QVERIFY(saveAs == original ? writeText(original, originalBytes) : QFile::remove(saveAs));
+        }
+        const auto j = nlohmann::json::parse(expected.toStdString());
+        const QString nccl = QString::fromStdString(j["mosaic"]["nccl_tests_files"][0].get<std::string>());
+        const QString trace = QString::fromStdString(j["ml_for_ml"]["trace_file"].get<std::string>());
+        QCOMPARE(nccl, ncclName == "@" ? tmp.filePath(QStringLiteral("proj/logs/ar.txt")) : ncclName);
+        QCOMPARE(trace, traceName == "@" ? tmp.filePath(QStringLiteral("proj/logs/load.csv")) : traceName);
+
+        // The crashed way: a session edits the same file and is killed after its autosave.
+        QProcess child;
+        QVERIFY(startUntilAutosaved(child, dir, original, "kill"));
+        child.kill();
+        QVERIFY(child.waitForFinished(10000));
+        const QList<RecoveryEntry> orphans = RecoveryStore(dir).orphans();
+        QCOMPARE(orphans.size(), 1);
+        QCOMPARE(orphans[0].originalPath, original);  // the record remembers the original file
+        if (deleteOriginal) QVERIFY(QFile::remove(original));
+        MainWindow w;
+        w.enableRecovery(dir, 50);
+        Diagnostics rd;
+        QVERIFY2(w.recoverFrom(orphans[0], rd), rd.str().c_str());
+        QCOMPARE(w.saveAsksForName(), deleteOriginal);
+        QVERIFY(w.saveFile(saveAs));
+        QCOMPARE(QString::fromUtf8(readBytes(saveAs)), QString::fromUtf8(expected));
+        // And the saved file loads again with its log.
+        Diagnostics again;
+        const auto s = loadScenarioFile(saveAs.toStdString(), again);
+        QVERIFY2(s && again.ok(), again.str().c_str());
+        QCOMPARE(s->mosaic->days, 7.0);
+        QVERIFY(s->mosaic->hardware.measured != nullptr);
+        w.recovery()->finish();
     }
 
     /// Fresh-user finding 2a-c: an empty, a truncated and a not-a-scenario file are found to be
