@@ -1,5 +1,6 @@
 #include "chart_view.h"
 
+#include <QAbstractAxis>
 #include <QAbstractBarSeries>
 #include <QApplication>
 #include <QBarCategoryAxis>
@@ -16,6 +17,8 @@
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QSvgGenerator>
+#include <QTextDocument>
+#include <QTextDocumentFragment>
 #include <QValueAxis>
 #include <QXYSeries>
 
@@ -31,12 +34,39 @@ QString csvField(QString s) {
     }
     return s;
 }
+/// The SVG <desc>/PDF subject of `chart`: its title, then each axis title, as plain text lines.
+QString chartDescription(const QChart* chart) {
+    QStringList lines = plainChartText(chart->title()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const auto axes = chart->axes();
+    for (const QAbstractAxis* a : axes)
+        if (a->isVisible() && !a->titleText().isEmpty())
+            lines << (a->orientation() == Qt::Horizontal ? QObject::tr("x: %1") : QObject::tr("y: %1"))
+                         .arg(plainChartText(a->titleText()).replace(QLatin1Char('\n'), QLatin1Char(' ')));
+    return lines.join(QLatin1Char('\n'));
+}
 QString axisTitle(const QChart* chart, Qt::Orientation o, const QString& fallback) {
     const auto axes = chart->axes(o);
     if (axes.isEmpty() || axes.front()->titleText().isEmpty()) return fallback;
-    return axes.front()->titleText();
+    return plainChartText(axes.front()->titleText()).replace(QLatin1Char('\n'), QLatin1Char(' '));
 }
 }  // namespace
+
+QString plainChartText(const QString& text) {
+    if (!Qt::mightBeRichText(text)) return text;
+    // toPlainText() keeps <br> as U+2028 and paragraphs as U+2029; both become line breaks.
+    QString plain = QTextDocumentFragment::fromHtml(text).toPlainText();
+    plain.replace(QChar(0x2028), QLatin1Char('\n')).replace(QChar(0x2029), QLatin1Char('\n'));
+    plain.replace(QChar::Nbsp, QLatin1Char(' '));
+    QStringList lines = plain.split(QLatin1Char('\n'));
+    for (QString& l : lines) l = l.simplified();
+    lines.removeAll(QString());
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString plainChartTitle(const QString& title) {
+    const QString plain = plainChartText(title);
+    return plain.left(plain.indexOf(QLatin1Char('\n')));
+}
 
 ChartView::ChartView(const QString& exportName, const QString& title, QWidget* parent)
     : QChartView(new QChart(), parent), m_exportName(exportName) {
@@ -155,7 +185,10 @@ bool exportChart(ChartView* view, const QString& path, QString* error, QSize siz
         gen.setOutputDevice(&file);
         gen.setSize(sz);
         gen.setViewBox(QRect(QPoint(0, 0), sz));
-        gen.setTitle(view->chart()->title());
+        // SVG metadata is plain text: a rich-text title (<br>, <small>) is converted here, and
+        // escaped once for XML (QSvgGenerator writes both strings verbatim).
+        gen.setTitle(plainChartTitle(view->chart()->title()).toHtmlEscaped());
+        gen.setDescription(chartDescription(view->chart()).toHtmlEscaped());
         QPainter painter(&gen);
         view->render(&painter, QRectF(QPointF(0, 0), QSizeF(sz)), view->viewport()->rect());
         painter.end();
@@ -164,6 +197,8 @@ bool exportChart(ChartView* view, const QString& path, QString* error, QSize siz
         pdf.setPageSize(QPageSize(QSizeF(sz), QPageSize::Point));
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
         pdf.setResolution(72);
+        pdf.setTitle(plainChartTitle(view->chart()->title()));
+        pdf.setCreator(QStringLiteral("Tandem"));
         QPainter painter(&pdf);
         view->render(&painter, QRectF(QPointF(0, 0), QSizeF(sz)), view->viewport()->rect());
         painter.end();

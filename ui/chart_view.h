@@ -37,8 +37,18 @@ private:
     QString m_exportName;
 };
 
+/// `text` (a chart or axis title, plain or Qt rich text such as "A<br><small>B</small>") as plain
+/// text: tags dropped, entities decoded, each line trimmed, line breaks kept as '\n'. Plain text
+/// is returned unchanged. Used for export metadata (SVG <title>/<desc>, PDF title).
+QString plainChartText(const QString& text);
+/// The first line of plainChartText(`title`): the SVG <title> / PDF title of an exported chart.
+QString plainChartTitle(const QString& title);
+
 /// Writes `view`'s chart to `path`; format from the suffix: .png, .svg, .pdf or .csv.
 /// `size` (pixels, for PNG/SVG/PDF) defaults to the view's size. Returns false and sets `error`.
+/// SVG metadata is plain text: <title> is plainChartTitle(chart title), <desc> the whole plain
+/// title followed by "x: <axis title>" / "y: <axis title>" lines, both XML-escaped once (the file
+/// is well-formed XML whatever the title holds); a PDF gets the same title.
 bool exportChart(ChartView* view, const QString& path, QString* error, QSize size = {});
 
 }  // namespace tandem::ui

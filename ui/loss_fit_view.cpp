@@ -138,7 +138,8 @@ void LossFitView::rebuild() {
     setNiceRange(m_x, 0, std::max(1.0, xHi), 6);
     setNiceRange(m_y, yLo - pad, yHi + pad, 6);
     QString title = m_label.isEmpty() ? tr("Logged loss and fitted progress curve")
-                                      : tr("Logged loss and fitted progress curve: %1").arg(m_label);
+                                      : tr("Logged loss and fitted progress curve: %1").arg(m_label.toHtmlEscaped());
+    // Chart titles are rich text (the file name is escaped); exports convert it to plain text.
     if (!m_note.isEmpty()) title += QStringLiteral("<br><small>%1</small>").arg(m_note.toHtmlEscaped());
     chart()->setTitle(title);
 }

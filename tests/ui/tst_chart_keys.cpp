@@ -2,8 +2,15 @@
 // legend says "logged loss" (never "loss loss"), a fit over decreasing steps is drawn, a fit that
 // cannot be drawn shows a note instead of a legend entry and cannot become the progress curve;
 // the memory chart's value axis is titled in GB; the layout heatmap has an MFU % colour scale
-// and a key line saying what X means.
+// and a key line saying what X means. Exported SVG metadata is plain text (a rich-text chart title
+// is converted). Policy lines that coincide (Joint = Knob-Precision in ML-for-ML scenario 1,
+// 2608.06046 Fig. 2) are detected from the data, dashed over each other and named so.
 #include <QtTest>
+
+#include <QFile>
+#include <QPen>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
 
 #include <QAbstractAxis>
 #include <QChart>
@@ -17,9 +24,12 @@
 #include <cmath>
 #include <limits>
 
+#include "coincident_curves.h"
+#include "dp_share_time_view.h"
 #include "io/loss_fit.h"
 #include "io/loss_log.h"
 #include "layout_heatmap_view.h"
+#include "loss_curve_view.h"
 #include "loss_fit_view.h"
 #include "memory_bar_view.h"
 
@@ -42,6 +52,50 @@ io::LossLog makeLog(const std::string& name, bool decreasing) {
     log.format = "csv";
     log.series.push_back(s);
     return log;
+}
+/// Text of the SVG's first <title> and <desc> elements (XML entities decoded); title "XML error: ..."
+/// when the file is not well-formed.
+QPair<QString, QString> svgMetadata(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    QXmlStreamReader xml(&f);
+    QString title, desc;
+    bool haveTitle = false, haveDesc = false;
+    while (!xml.atEnd()) {  // the whole file, so that malformed XML is an error
+        if (xml.readNext() != QXmlStreamReader::StartElement) continue;
+        if (xml.name() == QLatin1String("title") && !haveTitle) {
+            title = xml.readElementText(QXmlStreamReader::IncludeChildElements);
+            haveTitle = true;
+        } else if (xml.name() == QLatin1String("desc") && !haveDesc) {
+            desc = xml.readElementText(QXmlStreamReader::IncludeChildElements);
+            haveDesc = true;
+        }
+    }
+    if (xml.hasError()) return {QStringLiteral("XML error: ") + xml.errorString(), QString()};
+    return {title, desc};
+}
+/// A policy run whose loss falls as L(t) = 2.5 + 1 / (1 + t / `tau`) over 0..`tEnd` s (201 points,
+/// updates = t / 2), with a first crossing at loss 2.6 (one target).
+mlforml::PolicyRun makeRun(const std::string& policy, double tau, double tEnd) {
+    mlforml::PolicyRun r;
+    r.policy = policy;
+    for (int k = 0; k <= 200; ++k) {
+        const double t = tEnd * k / 200.0;
+        r.time_s.push_back(t);
+        r.updates.push_back(t / 2);
+        r.loss.push_back(2.5 + 1 / (1 + t / tau));
+        r.dpShareTime_s.push_back(t);
+        r.dpShare.push_back(0.3 + 0.2 / (1 + t / tau));
+    }
+    r.firstCrossing_s = {9 * tau};  // 2.5 + 1/10 = 2.6
+    r.endTime_s = tEnd;
+    return r;
+}
+QLineSeries* seriesNamed(const ChartView* view, const QString& name) {
+    const auto all = view->chart()->series();
+    for (QAbstractSeries* s : all)
+        if (s->name() == name && s->isVisible()) return qobject_cast<QLineSeries*>(s);
+    return nullptr;
 }
 bool legendShows(const ChartView* view, QAbstractSeries* series) {
     return series->isVisible() && view->legendEntries().contains(series->name());
@@ -130,6 +184,207 @@ private slots:
         panel.setUsable(true);
         QVERIFY(!panel.useButton()->isEnabled());
         QVERIFY(panel.summary()->text().contains(panel.view()->fitNote().toHtmlEscaped()));
+    }
+
+    void plainChartTextRows_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("plain");
+        QTest::addColumn<QString>("title");
+        QTest::newRow("plain") << QStringLiteral("Exposed DP share, N=4 GPT-1B") << QStringLiteral("Exposed DP share, N=4 GPT-1B")
+                               << QStringLiteral("Exposed DP share, N=4 GPT-1B");
+        QTest::newRow("br small") << QStringLiteral("Fit: log.csv<br><small>The fit &amp; its note</small>")
+                                  << QStringLiteral("Fit: log.csv\nThe fit & its note") << QStringLiteral("Fit: log.csv");
+        QTest::newRow("bold sup") << QStringLiteral("<b>Loss</b> L = A S<sup>-alpha</sup>")
+                                  << QStringLiteral("Loss L = A S-alpha") << QStringLiteral("Loss L = A S-alpha");
+        QTest::newRow("less-than in plain text") << QStringLiteral("S < 0.96") << QStringLiteral("S < 0.96")
+                                                 << QStringLiteral("S < 0.96");
+    }
+    void plainChartTextRows() {
+        QFETCH(QString, text);
+        QFETCH(QString, plain);
+        QFETCH(QString, title);
+        QCOMPARE(plainChartText(text), plain);
+        QCOMPARE(plainChartTitle(text), title);
+    }
+
+    /// A loss log whose fit cannot be drawn puts its note under the title as rich text; the
+    /// exported SVG's <title> and <desc> are plain text (no <b>, <br>, <small>, escaped or not).
+    void svgMetadataIsPlainText_data() {
+        QTest::addColumn<bool>("drawable");
+        QTest::newRow("fit cannot be drawn (title with note)") << false;
+        QTest::newRow("fit drawn (plain title)") << true;
+    }
+    void svgMetadataIsPlainText() {
+        QFETCH(bool, drawable);
+        const io::LossLog log = makeLog("loss", false);
+        io::LossFit fit;
+        fit.lInf = drawable ? 2.0 : std::numeric_limits<double>::quiet_NaN();
+        fit.a = 5;
+        fit.alpha = 0.5;
+        fit.s0 = 10;
+        fit.points = 20;
+        LossFitPanel panel;
+        panel.setData(log, fit, QStringLiteral("tiny <log>.csv"));
+        panel.resize(800, 500);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        LossFitView* v = panel.view();
+        QCOMPARE(v->fitNote().isEmpty(), drawable);
+        QCOMPARE(v->chart()->title().contains(QLatin1String("<br>")), !drawable);  // the on-screen title is rich text
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("fit.svg"));
+        QString error;
+        QVERIFY2(exportChart(v, path, &error, QSize(900, 560)), qPrintable(error));
+        const auto [title, desc] = svgMetadata(path);
+        QCOMPARE(title, QStringLiteral("Logged loss and fitted progress curve: tiny <log>.csv"));
+        QStringList expectedDesc{title};
+        if (!drawable) expectedDesc << v->fitNote();
+        expectedDesc << QStringLiteral("x: Optimizer step") << QStringLiteral("y: Loss (as logged, nats)");
+        QCOMPARE(desc, expectedDesc.join(QLatin1Char('\n')));
+        for (const QString& tag : {QStringLiteral("<b>"), QStringLiteral("<br>"), QStringLiteral("<small>"),
+                                   QStringLiteral("</small>"), QStringLiteral("&lt;"), QStringLiteral("&amp;")}) {
+            QVERIFY2(!title.contains(tag), qPrintable(title));
+            QVERIFY2(!desc.contains(tag), qPrintable(desc));
+        }
+        // The raw file carries no escaped markup either (the label's own "<log>" is escaped once).
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray raw = f.readAll();
+        QVERIFY(!raw.contains("&lt;br&gt;"));
+        QVERIFY(!raw.contains("&lt;small&gt;"));
+    }
+
+    void curvesCoincideRows_data() {
+        QTest::addColumn<QList<QPointF>>("a");
+        QTest::addColumn<QList<QPointF>>("b");
+        QTest::addColumn<bool>("expected");
+        const QList<QPointF> line{{0, 10}, {5, 5}, {10, 0}};
+        QList<QPointF> fine;  // the same straight line sampled every 0.5
+        for (int k = 0; k <= 20; ++k) fine.append(QPointF(0.5 * k, 10 - 0.5 * k));
+        QList<QPointF> shifted = fine;
+        for (QPointF& p : shifted) p.ry() += 0.05;
+        QList<QPointF> bumped = fine;
+        bumped[7].ry() += 0.2;  // one point off by twice the tolerance
+        QTest::newRow("identical") << line << line << true;
+        QTest::newRow("same line, other sampling") << line << fine << true;
+        QTest::newRow("within y tolerance") << fine << shifted << true;
+        QTest::newRow("one point off") << fine << bumped << false;
+        QTest::newRow("ends earlier") << line << QList<QPointF>{{0, 10}, {5, 5}} << false;
+        QTest::newRow("crossing") << line << QList<QPointF>{{0, 0}, {10, 10}} << false;
+        QTest::newRow("empty") << line << QList<QPointF>{} << false;
+    }
+    /// Tolerances x 0.01, y 0.1 (chart units).
+    void curvesCoincideRows() {
+        QFETCH(QList<QPointF>, a);
+        QFETCH(QList<QPointF>, b);
+        QFETCH(bool, expected);
+        QCOMPARE(curvesCoincide(a, b, 0.01, 0.1), expected);
+        QCOMPARE(curvesCoincide(b, a, 0.01, 0.1), expected);
+    }
+
+    void coincidentGroups() {
+        const QList<QPointF> a{{0, 1}, {1, 0}}, b{{0, 2}, {1, 1}};
+        // 0 = 2 = 3, 1 alone; skipping 2 leaves 3 in 0's group.
+        QCOMPARE(coincidentWith({a, b, a, a}, 1e-6, 1e-6), (QList<int>{-1, -1, 0, 0}));
+        QCOMPARE(coincidentWith({a, b, a, a}, 1e-6, 1e-6, {false, false, true}), (QList<int>{-1, -1, -1, 0}));
+        QCOMPARE(coincidentWith({a, b, a, a}, 1e-6, 1e-6, {true}), (QList<int>{-1, -1, -1, 2}));
+        const QList<int> sameAs{-1, -1, 0, 0};
+        const CoincidentMember leader = coincidentMember(sameAs, 0), second = coincidentMember(sameAs, 3);
+        QCOMPARE(leader.leader, 0);
+        QCOMPARE(leader.index, 0);
+        QCOMPARE(leader.groupSize, 3);
+        QCOMPARE(second.leader, 0);
+        QCOMPARE(second.index, 2);
+        QCOMPARE(second.groupSize, 3);
+        QCOMPARE(coincidentMember(sameAs, 1).groupSize, 1);
+        // Dashes: member k of 3 dashes one slot of three (3 pen widths each) at offset 3 (k - 1).
+        QPen pen(Qt::red, 2);
+        dashCoincidentPen(pen, 2, 3);
+        QCOMPARE(pen.style(), Qt::CustomDashLine);
+        QCOMPARE(pen.dashPattern(), (QList<qreal>{3, 6}));
+        QCOMPARE(pen.dashOffset(), 3.0);
+        QPen solid(Qt::red, 2);
+        dashCoincidentPen(solid, 0, 3);
+        QCOMPARE(solid.style(), Qt::SolidLine);
+    }
+
+    /// Knob-Precision and Joint with the same trajectory (scenario 1's GA4-MXFP4 for both):
+    /// Joint is dashed over Knob-Precision and named "Joint = Knob-Precision" in the loss chart
+    /// (time and updates axes) and the DP-share chart; Static differs and stays solid. Hiding
+    /// Knob-Precision makes Joint a plain solid line again.
+    void coincidentPolicyLinesAreDashedAndNamed_data() {
+        QTest::addColumn<bool>("updatesAxis");
+        QTest::newRow("loss vs time") << false;
+        QTest::newRow("loss vs updates") << true;
+    }
+    void coincidentPolicyLinesAreDashedAndNamed() {
+        QFETCH(bool, updatesAxis);
+        mlforml::PointResult point;
+        point.label = "N=4 GPT-1B";
+        point.policies = {makeRun("Static", 600, 7200), makeRun("Knob-Precision", 300, 4000),
+                          makeRun("Decoupled", 320, 4000), makeRun("Joint", 300, 4000)};
+        LossCurveView v;
+        v.resize(900, 560);
+        LossViewOptions o;
+        o.updatesAxis = updatesAxis;
+        o.targetIndex = 0;
+        v.setOptions(o);
+        v.setData(point, {1.02}, {2.6});
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QCOMPARE(v.coincidences(), (QList<int>{-1, -1, -1, 1}));
+        const QStringList legend = v.legendEntries();
+        QVERIFY2(legend.contains(QStringLiteral("Joint = Knob-Precision")), qPrintable(legend.join(QLatin1Char('|'))));
+        QVERIFY(legend.contains(QStringLiteral("Knob-Precision")));
+        QVERIFY(!legend.contains(QStringLiteral("Joint")));
+        QLineSeries* joint = seriesNamed(&v, QStringLiteral("Joint = Knob-Precision"));
+        QLineSeries* kp = seriesNamed(&v, QStringLiteral("Knob-Precision"));
+        QVERIFY(joint && kp);
+        QCOMPARE(joint->pen().style(), Qt::CustomDashLine);
+        QCOMPARE(kp->pen().style(), Qt::SolidLine);
+        QCOMPARE(seriesNamed(&v, QStringLiteral("Static"))->pen().style(), Qt::SolidLine);
+        // Both colours are drawn along the shared line: the exported picture has pixels of each.
+        const QImage img = v.grab().toImage();
+        const QColor kpColour = kp->pen().color(), jointColour = joint->pen().color();
+        int kpPixels = 0, jointPixels = 0;
+        for (int y = 0; y < img.height(); ++y)
+            for (int x = 0; x < img.width(); ++x) {
+                const QColor c = img.pixelColor(x, y);
+                kpPixels += c == kpColour;
+                jointPixels += c == jointColour;
+            }
+        QVERIFY2(kpPixels > 100 && jointPixels > 100, qPrintable(QStringLiteral("%1 %2").arg(kpPixels).arg(jointPixels)));
+
+        o.hiddenPolicies = {QStringLiteral("Knob-Precision")};
+        v.setOptions(o);
+        QCOMPARE(v.coincidences(), (QList<int>{-1, -1, -1, -1}));
+        QVERIFY(v.legendEntries().contains(QStringLiteral("Joint")));
+        QCOMPARE(seriesNamed(&v, QStringLiteral("Joint"))->pen().style(), Qt::SolidLine);
+
+        DpShareTimeView dp;
+        dp.resize(900, 560);
+        dp.setData(point);
+        QCOMPARE(dp.coincidences(), (QList<int>{-1, -1, -1, 1}));
+        QVERIFY(seriesNamed(&dp, QStringLiteral("Joint = Knob-Precision")));
+        QCOMPARE(seriesNamed(&dp, QStringLiteral("Joint = Knob-Precision"))->pen().style(), Qt::CustomDashLine);
+        // The drawn share of Joint is still found under its policy name.
+        QVERIFY(std::abs(dp.meanShare(QStringLiteral("Joint")) - dp.meanShare(QStringLiteral("Knob-Precision"))) < 1e-9);
+    }
+
+    /// A curve off by a visible amount (1 % of the loss axis) is not merged.
+    void nearlyCoincidentLinesStaySeparate() {
+        mlforml::PointResult point;
+        mlforml::PolicyRun kp = makeRun("Knob-Precision", 300, 4000), joint = makeRun("Joint", 300, 4000);
+        for (double& l : joint.loss) l += 0.01 * (2.6 * 1.04 - 2.5);
+        point.policies = {kp, joint};
+        LossCurveView v;
+        v.resize(900, 560);
+        v.setData(point, {1.02}, {2.6});
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QCOMPARE(v.coincidences(), (QList<int>{-1, -1}));
+        QVERIFY(v.legendEntries().contains(QStringLiteral("Joint")));
     }
 
     void memoryAxisHasTitleWithUnit() {
