@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+#include "coincident_curves.h"
 #include "decimate.h"
 #include "palette.h"
 #include "units.h"
@@ -38,8 +39,11 @@ void DpShareTimeView::applyTheme() {
 }
 
 double DpShareTimeView::meanShare(const QString& policy) const {
-    for (QLineSeries* s : m_lines) {
-        if (!s->isVisible() || s->name() != policy || s->count() == 0) continue;
+    for (qsizetype i = 0; i < m_lines.size(); ++i) {
+        QLineSeries* s = m_lines[i];
+        if (!s->isVisible() || s->count() == 0 || !m_point || i >= static_cast<qsizetype>(m_point->policies.size()) ||
+            QString::fromStdString(m_point->policies[static_cast<size_t>(i)].policy) != policy)
+            continue;
         double sum = 0;
         const auto pts = s->points();
         for (const QPointF& p : pts) sum += p.y();
@@ -63,16 +67,8 @@ void DpShareTimeView::rebuild() {
         m_lines.append(s);
     }
     double yMax = 10;
-    for (qsizetype i = 0; i < m_lines.size(); ++i) {
-        QLineSeries* s = m_lines[i];
-        const bool on = i < static_cast<qsizetype>(runs.size());
-        s->setVisible(on);
-        for (QLegendMarker* m : chart()->legend()->markers(s)) m->setVisible(on);
-        if (!on) continue;
-        const auto& run = runs[static_cast<size_t>(i)];
-        const QString name = QString::fromStdString(run.policy);
-        s->setName(name);
-        s->setPen(QPen(policyColor(name, currentTheme()), name == QLatin1String("Joint") ? 2.2 : 1.6));
+    QList<QList<QPointF>> curves;
+    for (const auto& run : runs) {
         QList<QPointF> pts;
         const size_t n = std::min(run.dpShareTime_s.size(), run.dpShare.size());
         pts.reserve(static_cast<qsizetype>(n));
@@ -81,7 +77,25 @@ void DpShareTimeView::rebuild() {
             pts.append(QPointF(run.dpShareTime_s[k] / unit.divisor, 100 * run.dpShare[k]));
             yMax = std::max(yMax, 100 * run.dpShare[k]);
         }
-        s->replace(decimateMinMax(pts, plotWidth() / 2));
+        curves.append(pts);
+    }
+    // Lines that coincide with an earlier one (0.2 % of the axis spans) are dashed over it.
+    m_sameAs = coincidentWith(curves, 2e-3 * tMax / unit.divisor, 2e-3 * std::min(100.0, yMax * 1.05));
+    for (qsizetype i = 0; i < m_lines.size(); ++i) {
+        QLineSeries* s = m_lines[i];
+        const bool on = i < static_cast<qsizetype>(runs.size());
+        s->setVisible(on);
+        for (QLegendMarker* m : chart()->legend()->markers(s)) m->setVisible(on);
+        if (!on) continue;
+        const QString name = QString::fromStdString(runs[static_cast<size_t>(i)].policy);
+        const CoincidentMember member = coincidentMember(m_sameAs, i);
+        s->setName(member.index > 0
+                       ? coincidentName(name, QString::fromStdString(runs[static_cast<size_t>(member.leader)].policy))
+                       : name);
+        QPen pen(policyColor(name, currentTheme()), name == QLatin1String("Joint") ? 2.2 : 1.6);
+        dashCoincidentPen(pen, member.index, member.groupSize);
+        s->setPen(pen);
+        s->replace(decimateMinMax(curves[i], plotWidth() / 2));
     }
     m_x->setTitleText(tr("Wall-clock time (%1)").arg(unit.name));
     setNiceRange(m_x, 0, tMax > 0 ? tMax / unit.divisor : 1.0, 6);

@@ -13,7 +13,9 @@ namespace tandem::ui {
 
 /// y = exposed DP time / iteration time per decision interval, percent (PolicyRun::dpShare at
 /// PolicyRun::dpShareTime_s); x = wall-clock in a unit chosen from the longest run. Lines use the
-/// fixed policy colours and are decimated to the plot width.
+/// fixed policy colours and are decimated to the plot width. A line that coincides with an earlier
+/// policy's (same data within 0.2 % of the axis spans, e.g. Joint = Knob-Precision in scenario 1
+/// [2608.06046 Fig. 2]) is dashed over it and named "Joint = Knob-Precision".
 class DpShareTimeView : public ChartView {
     Q_OBJECT
 public:
@@ -22,11 +24,15 @@ public:
     void applyTheme() override;
     /// Mean drawn share of `policy`, percent (tests; NaN if absent).
     double meanShare(const QString& policy) const;
+    /// Per policy of the last result (engine order): the earlier policy whose line it coincides
+    /// with (coincidentWith), or -1; such a line is dashed over it and named "Joint = Knob-Precision".
+    const QList<int>& coincidences() const { return m_sameAs; }
 
 private:
     void rebuild();
     std::optional<mlforml::PointResult> m_point;
     QList<QLineSeries*> m_lines;
+    QList<int> m_sameAs;
     QValueAxis* m_x = nullptr;
     QValueAxis* m_y = nullptr;
 };

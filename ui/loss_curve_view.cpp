@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "coincident_curves.h"
 #include "decimate.h"
 #include "palette.h"
 #include "smoothing.h"
@@ -128,21 +129,43 @@ void LossCurveView::rebuild() {
     QSet<QString> used;
     double yMin = m_targetLosses.empty() ? 1e300 : m_targetLosses.front();
     const int buckets = plotWidth();
+    // The current runs' curves, and which of them lie on an earlier one (drawn dashed on top).
+    QList<QList<QPointF>> current;
+    QList<bool> hidden;
+    double xSpan = 0;
+    for (const auto& run : m_point->policies) {
+        current.append(curve(run, xDiv));
+        hidden.append(m_options.hiddenPolicies.contains(QString::fromStdString(run.policy)));
+        if (!hidden.back() && !current.back().isEmpty()) {
+            xSpan = std::max(xSpan, current.back().back().x());
+            for (const QPointF& p : current.back()) yMin = std::min(yMin, p.y());
+        }
+    }
+    // Tolerance: 0.2 % of the axis spans (about a pixel of a 500-pixel plot).
+    const double ySpan = (m_targetLosses.empty() ? yMin * 1.1 : m_targetLosses.back() * 1.04) - yMin;
+    m_sameAs = coincidentWith(current, 2e-3 * xSpan, 2e-3 * std::max(ySpan, 1e-9), hidden);
     for (int pass = 0; pass < 2; ++pass) {
         const auto& src = pass == 0 ? m_point : m_pinned;
         if (!src) continue;
-        for (const auto& run : src->policies) {
+        for (size_t idx = 0; idx < src->policies.size(); ++idx) {
+            const auto& run = src->policies[idx];
             const QString policy = QString::fromStdString(run.policy);
             const QString key = (pass ? QStringLiteral("pin:") : QStringLiteral("cur:")) + policy;
             QLineSeries* s = lineFor(key, policy, pass == 1);
-            QList<QPointF> pts = decimateMinMax(curve(run, xDiv), buckets);
+            QList<QPointF> pts = decimateMinMax(pass ? curve(run, xDiv) : current[static_cast<qsizetype>(idx)], buckets);
             for (const QPointF& p : pts) yMin = std::min(yMin, p.y());
             QColor c = policyColor(policy, theme);
             QPen pen(c, pass ? 1.5 : 2.2);
+            const CoincidentMember member = pass ? CoincidentMember{} : coincidentMember(m_sameAs, static_cast<qsizetype>(idx));
             if (pass) {
                 pen.setStyle(Qt::DashLine);
                 c.setAlphaF(0.6);
                 pen.setColor(c);
+            } else {
+                dashCoincidentPen(pen, member.index, member.groupSize);
+                s->setName(member.index > 0 ? coincidentName(policy, QString::fromStdString(
+                                                                         src->policies[static_cast<size_t>(member.leader)].policy))
+                                            : policy);
             }
             s->setPen(pen);
             s->replace(pts);
@@ -160,8 +183,13 @@ void LossCurveView::rebuild() {
                     m->attachAxis(m_y);
                     m_markers.insert(policy, m);
                 }
+                // A coincident curve's dot sits inside the earlier one's, bordered in its colour,
+                // so the earlier dot shows as a ring around it.
+                m->setMarkerSize(member.index > 0 ? std::max(3.0, 9.0 - 3.0 * member.index) : 9.0);
                 m->setColor(policyColor(policy, theme));
-                m->setBorderColor(theme == Theme::Dark ? Qt::black : Qt::white);
+                m->setBorderColor(member.index > 0
+                                      ? policyColor(QString::fromStdString(src->policies[static_cast<size_t>(member.leader)].policy), theme)
+                                      : (theme == Theme::Dark ? QColor(Qt::black) : QColor(Qt::white)));
                 QList<QPointF> mk;
                 const int ti = m_options.targetIndex;
                 if (ti >= 0 && static_cast<size_t>(ti) < run.firstCrossing_s.size() &&

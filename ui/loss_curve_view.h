@@ -27,6 +27,10 @@ struct LossViewOptions {
 
 /// Loss curves, one fixed colour per policy, dashed target lines at f x L_min, and a marker where
 /// each policy first crosses the selected target. A pinned result is overlaid dashed and faded.
+/// A policy whose curve coincides with an earlier one's (from the data: curvesCoincide within
+/// 0.2 % of the axis spans; e.g. Joint = Knob-Precision in scenario 1 [2608.06046 Fig. 2]) is
+/// drawn dashed over it, its legend entry reads "Joint = Knob-Precision" and its first-crossing
+/// dot is drawn smaller inside the earlier one's, which shows as a ring around it.
 class LossCurveView : public ChartView {
     Q_OBJECT
 public:
@@ -41,6 +45,10 @@ public:
     void applyTheme() override;
     /// Policy names present in the last result (in engine order).
     QStringList policies() const;
+    /// Per policy of the last result (engine order): the index of the earlier policy whose
+    /// curve it coincides with in the current axis (coincidentWith; then drawn dashed over it
+    /// and named "Joint = Knob-Precision"), or -1. Hidden policies are -1 (tests).
+    const QList<int>& coincidences() const { return m_sameAs; }
 
 private:
     void rebuild();
@@ -50,6 +58,7 @@ private:
     LossViewOptions m_options;
     std::optional<mlforml::PointResult> m_point, m_pinned;
     std::vector<double> m_targetFactors, m_targetLosses;
+    QList<int> m_sameAs;
     QHash<QString, QLineSeries*> m_lines;
     QHash<QString, QScatterSeries*> m_markers;
     QList<QLineSeries*> m_targetLines;

@@ -1,0 +1,83 @@
+#include "coincident_curves.h"
+
+#include <QCoreApplication>
+#include <QPen>
+
+#include <algorithm>
+#include <cmath>
+
+namespace tandem::ui {
+
+namespace {
+/// y of polyline `c` (x ascending, non-empty) at `x`, held at the end values outside its range;
+/// `hint` is the segment index to start from (advanced monotonically for ascending queries).
+double yAt(const QList<QPointF>& c, double x, qsizetype& hint) {
+    if (x <= c.front().x()) return c.front().y();
+    if (x >= c.back().x()) return c.back().y();
+    while (hint + 1 < c.size() - 1 && c[hint + 1].x() < x) ++hint;
+    const QPointF& p = c[hint];
+    const QPointF& q = c[hint + 1];
+    const double dx = q.x() - p.x();
+    return dx > 0 ? p.y() + (q.y() - p.y()) * (x - p.x()) / dx : q.y();
+}
+/// Every point of `b` lies within `yTol` of `a` (interpolated).
+bool pointsOn(const QList<QPointF>& a, const QList<QPointF>& b, double yTol) {
+    qsizetype hint = 0;
+    for (const QPointF& p : b)
+        if (!(std::abs(yAt(a, p.x(), hint) - p.y()) <= yTol)) return false;
+    return true;
+}
+}  // namespace
+
+bool curvesCoincide(const QList<QPointF>& a, const QList<QPointF>& b, double xTol, double yTol) {
+    if (a.isEmpty() || b.isEmpty()) return false;
+    if (!(std::abs(a.front().x() - b.front().x()) <= xTol) || !(std::abs(a.back().x() - b.back().x()) <= xTol))
+        return false;
+    return pointsOn(a, b, yTol) && pointsOn(b, a, yTol);
+}
+
+QList<int> coincidentWith(const QList<QList<QPointF>>& curves, double xTol, double yTol, const QList<bool>& skip) {
+    const auto skipped = [&skip](qsizetype i) { return i < skip.size() && skip[i]; };
+    QList<int> out(curves.size(), -1);
+    for (qsizetype j = 1; j < curves.size(); ++j) {
+        if (skipped(j)) continue;
+        for (qsizetype i = 0; i < j; ++i) {
+            // Compare with group leaders only: a later member joins the earliest curve it lies on.
+            if (skipped(i) || out[i] >= 0) continue;
+            if (curvesCoincide(curves[i], curves[j], xTol, yTol)) {
+                out[j] = static_cast<int>(i);
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+CoincidentMember coincidentMember(const QList<int>& sameAs, qsizetype i) {
+    CoincidentMember m;
+    if (i < 0 || i >= sameAs.size()) return m;
+    m.leader = sameAs[i] >= 0 ? sameAs[i] : static_cast<int>(i);
+    for (qsizetype k = 0; k < sameAs.size(); ++k) {
+        if (sameAs[k] != m.leader) continue;
+        ++m.groupSize;
+        if (k <= i) ++m.index;
+    }
+    return m;
+}
+
+void dashCoincidentPen(QPen& pen, int member, int groupSize) {
+    if (member <= 0 || groupSize < 2) return;
+    // A period of groupSize slots of 3 pen widths; member k dashes one slot (the offset picks
+    // which), so the solid member 0 shows in the slot no later member covers.
+    const qreal dash = 3.0;
+    pen.setStyle(Qt::CustomDashLine);
+    pen.setCapStyle(Qt::FlatCap);
+    pen.setDashPattern({dash, dash * (groupSize - 1)});
+    pen.setDashOffset(dash * (member - 1));
+}
+
+QString coincidentName(const QString& name, const QString& sameAs) {
+    return QCoreApplication::translate("CoincidentCurves", "%1 = %2").arg(name, sameAs);
+}
+
+}  // namespace tandem::ui
