@@ -9,6 +9,7 @@
 
 #include <QFile>
 #include <QPen>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 
@@ -31,7 +32,10 @@
 #include "layout_heatmap_view.h"
 #include "loss_curve_view.h"
 #include "loss_fit_view.h"
+#include "main_window.h"
 #include "memory_bar_view.h"
+#include "network_workspace.h"
+#include "presets.h"
 
 using namespace tandem;
 using namespace tandem::ui;
@@ -385,6 +389,49 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&v));
         QCOMPARE(v.coincidences(), (QList<int>{-1, -1}));
         QVERIFY(v.legendEntries().contains(QStringLiteral("Joint")));
+    }
+
+    /// From the engine's own runs: in scenario 1 at N = 4 (Fig. 2c) Joint picks GA4-MXFP4 like
+    /// Knob-Precision throughout, so its loss line (time and updates axes) and DP-share line are
+    /// flagged as coinciding with Knob-Precision's and no other pair is; under scenario 2's
+    /// Poisson background (Fig. 3) Joint differs from Knob-Precision and nothing coincides.
+    void enginePresetsFlagOnlyTheCoincidentPolicies_data() {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<bool>("updatesAxis");
+        QTest::addColumn<bool>("jointIsKnobPrecision");
+        QTest::newRow("Fig. 2c, loss vs time") << QStringLiteral("mlforml-fig2c") << false << true;
+        QTest::newRow("Fig. 2c, loss vs updates") << QStringLiteral("mlforml-fig2c") << true << true;
+        QTest::newRow("Fig. 3, scenario 2") << QStringLiteral("mlforml-fig3") << false << false;
+    }
+    void enginePresetsFlagOnlyTheCoincidentPolicies() {
+        QFETCH(QString, preset);
+        QFETCH(bool, updatesAxis);
+        QFETCH(bool, jointIsKnobPrecision);
+        QStandardPaths::setTestModeEnabled(true);
+        int index = -1;
+        const QList<Preset> presets = allPresets();
+        for (int i = 0; i < presets.size(); ++i)
+            if (presets[i].id == preset) index = i;
+        QVERIFY(index >= 0);
+        MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        w.applyPreset(index, false);
+        QVERIFY(w.waitForResults(60000));
+        LossCurveView* loss = w.networkWorkspace()->lossView();
+        LossViewOptions o = loss->options();
+        o.updatesAxis = updatesAxis;
+        loss->setOptions(o);
+        const QStringList policies = loss->policies();
+        const int kp = static_cast<int>(policies.indexOf(QStringLiteral("Knob-Precision")));
+        const int joint = static_cast<int>(policies.indexOf(QStringLiteral("Joint")));
+        QVERIFY(kp >= 0 && joint > kp);
+        QList<int> expected(policies.size(), -1);
+        if (jointIsKnobPrecision) expected[joint] = kp;
+        QCOMPARE(loss->coincidences(), expected);
+        QCOMPARE(w.networkWorkspace()->dpShareTimeView()->coincidences(), expected);
+        QCOMPARE(loss->legendEntries().contains(QStringLiteral("Joint = Knob-Precision")), jointIsKnobPrecision);
+        QCOMPARE(loss->legendEntries().contains(QStringLiteral("Joint")), !jointIsKnobPrecision);
     }
 
     void memoryAxisHasTitleWithUnit() {
