@@ -10,85 +10,195 @@
 namespace tandem::mosaic {
 namespace {
 
+// ---- Built-in hardware ------------------------------------------------------------------------
+
+// Sources shared by several built-ins (each entry's `sources` lists where its numbers come from).
+const char* const kPaper = "arXiv:2608.10605 Sec. 5, Table 3 (B200 2.25 PFLOP/s dense BF16, 179 GB usable)";
+const char* const kGpusJson = "stas00/ml-engineering compute/accelerator/README.md @7bc7c305 (dense TFLOPS, HBM)";
+const char* const kNvlink = "stas00/ml-engineering network/README.md @29c6b708 (NVLink generations, node NICs)";
+const char* const kCalib = "efficiency constants: Tandem calibration, docs/MODEL-MOSAIC.md";
+
+/// The Hardware members in which the built-in nodes differ; every other member keeps its
+/// default from hardware.h (the calibrated analytical constants). SI units.
+struct DeviceSheet {
+    int gpusPerNode;
+    double peakFlops;           ///< dense BF16 FLOP/s per GPU
+    double memoryBytes;         ///< usable device memory, bytes
+    double hbmBytesPerS;        ///< HBM bandwidth, bytes/s
+    double nvlinkBytesPerS;     ///< NVLink per GPU, one direction, bytes/s
+    double nicBytesPerS;        ///< scale-out NIC per GPU, bytes/s
+    double intraBusEfficiency;  ///< achieved / NVLink bus bandwidth
+    double rampHalfBytes;       ///< collective message size at half efficiency, bytes
+    double dispatchGapS;        ///< t_gap of Eq. 11, s
+};
+
+/// One compiled-in node: `hardwareNames()` lists the names in table order.
+struct Builtin {
+    const char* name;
+    std::string description;
+    std::vector<std::string> sources;
+    DeviceSheet sheet;
+};
+
+/// The sheet of `h` (used for p6-b200, whose values are hardware.h's member defaults).
+DeviceSheet sheetOf(const Hardware& h) {
+    return {h.gpusPerNode,     h.peakFlops,          h.memoryBytes,
+            h.hbmBytesPerS,    h.nvlinkBytesPerS,    h.nicBytesPerS,
+            h.intraBusEfficiency, h.rampHalfBytes, h.dispatchGapS};
+}
+
+/// The built-in table, built once on first use (function-local static: safe to call from
+/// other translation units' static initialisers, e.g. Envelope's default hardware).
+const std::vector<Builtin>& builtins() {
+    static const std::vector<Builtin> table = [] {
+        const Hardware b200;  // hardware.h's defaults are the p6-b200 node [2608.10605 Table 3]
+        // Sheet columns: GPUs per node, peak FLOP/s, memory bytes, HBM bytes/s, NVLink bytes/s,
+        // NIC bytes/s, NVLink bus efficiency, ramp half bytes, dispatch gap s.
+        return std::vector<Builtin>{
+            {"p6-b200", b200.description,
+             {kPaper, "https://aws.amazon.com/ec2/instance-types/p6/ (8 x 400 Gb/s EFA v4)", kGpusJson,
+              kNvlink, kCalib},
+             sheetOf(b200)},
+            // NVLink 4 + NVSwitch (NVLS) all-reduce inside a node reaches 460-480 GB/s bus
+            // bandwidth, the 450 GB/s link rate; efficiency 1.0 puts the pipelined 2x8 model at
+            // 482 GB/s (measured 487). Size ramp 20 MB fitted to the H100 and A100 nccl-tests
+            // logs (1 MiB up, log busbw error).
+            {"h100", "8 x H100 SXM5 80 GB (DGX H100 / AWS p5): NVLink 4, 8 x 400 Gb/s",
+             {"https://www.nvidia.com/en-us/data-center/h100/", kGpusJson, kNvlink,
+              "nccl-tests H100 2x8 all-reduce busbw peak 487 GB/s; 10x8 all-to-all ~50 GB/s", kCalib},
+             {8, 989e12, 76e9, 3.35e12, 450e9, 50e9, 1.0, 20e6, 30e-6}},
+            // H100's node with H200 memory: 141 GB HBM3e (135 usable) at 4.8 TB/s; the NVLink,
+            // NIC, ramp and dispatch values are the H100 ones above.
+            {"h200", "8 x H200 SXM 141 GB (DGX H200): NVLink 4, 8 x 400 Gb/s",
+             {"https://www.nvidia.com/en-us/data-center/h200/", kGpusJson, kNvlink, kCalib},
+             {8, 989e12, 135e9, 4.8e12, 450e9, 50e9, 1.0, 20e6, 30e-6}},
+            // Blackwell: NVLink efficiency, ramp and dispatch gap as the B200 defaults.
+            {"gb200-nvl72", "GB200 NVL72 rack: 72 Blackwell GPUs in one NVLink 5 domain, 400 Gb/s per GPU",
+             {"https://www.nvidia.com/en-us/data-center/gb200-nvl72/", kGpusJson, kNvlink,
+              "coreweave/nccl-tests README (GB200 18x4 and 36x4 all-reduce)", kCalib},
+             {72, 2.5e15, 184e9, 8e12, 900e9, 50e9, b200.intraBusEfficiency, b200.rampHalfBytes,
+              b200.dispatchGapS}},
+            // 4 x 100 Gb/s EFA for 8 GPUs = 6.25 GB/s per GPU; NVLink efficiency as the B200
+            // default; ramp 20 MB fitted with the H100 one (see h100).
+            {"a100", "8 x A100 SXM4 80 GB (AWS p4de): NVLink 3, 4 x 100 Gb/s EFA",
+             {"https://www.nvidia.com/en-us/data-center/a100/", kGpusJson, kNvlink,
+              "nccl-tests A100 2x8 all-reduce (aws-samples/awsome-distributed-training)", kCalib},
+             {8, 312e12, 76e9, 2.0e12, 300e9, 6.25e9, b200.intraBusEfficiency, 20e6, 35e-6}},
+        };
+    }();
+    return table;
+}
+
+const Builtin* findBuiltin(const std::string& name) {
+    for (const Builtin& b : builtins())
+        if (name == b.name) return &b;
+    return nullptr;
+}
+
+Hardware fromBuiltin(const Builtin& b) {
+    Hardware h;
+    h.name = b.name;
+    h.description = b.description;
+    h.sources = b.sources;
+    const DeviceSheet& s = b.sheet;
+    h.gpusPerNode = s.gpusPerNode;
+    h.peakFlops = s.peakFlops;
+    h.memoryBytes = s.memoryBytes;
+    h.hbmBytesPerS = s.hbmBytesPerS;
+    h.nvlinkBytesPerS = s.nvlinkBytesPerS;
+    h.nicBytesPerS = s.nicBytesPerS;
+    h.intraBusEfficiency = s.intraBusEfficiency;
+    h.rampHalfBytes = s.rampHalfBytes;
+    h.dispatchGapS = s.dispatchGapS;
+    return h;
+}
+
+// ---- JSON keys --------------------------------------------------------------------------------
+
+/// How a JSON key's unit relates to the SI member: value in the file = toKey(member).
+enum class Unit { One, Tera, Giga, Mega, Micro, Milli, GigabitPerByte };
+
+/// SI -> key unit. The operations are the ones the reader and writer have always used, so
+/// files read and written give the same bits.
+double toKey(double v, Unit u) {
+    switch (u) {
+    case Unit::Tera: return v / 1e12;
+    case Unit::Giga: return v / 1e9;
+    case Unit::Mega: return v / 1e6;
+    case Unit::Micro: return v * 1e6;
+    case Unit::Milli: return v * 1e3;
+    case Unit::GigabitPerByte: return v * 8 / 1e9;  // bytes/s -> Gb/s
+    case Unit::One: break;
+    }
+    return v;
+}
+
+/// Key unit -> SI (the inverse of toKey).
+double fromKey(double x, Unit u) {
+    switch (u) {
+    case Unit::Tera: return x * 1e12;
+    case Unit::Giga: return x * 1e9;
+    case Unit::Mega: return x * 1e6;
+    case Unit::Micro: return x / 1e6;
+    case Unit::Milli: return x / 1e3;
+    case Unit::GigabitPerByte: return x * 1e9 / 8;  // Gb/s -> bytes/s
+    case Unit::One: break;
+    }
+    return x;
+}
+
+/// One numeric key of the hardware JSON: name (with its unit), member, unit, allowed range.
+struct NumberKey {
+    const char* key;
+    double Hardware::*member;
+    Unit unit;
+    Range range;
+};
+
+/// Every numeric key after `gpus_per_node`, in file order (readHardware and writeHardware).
+const std::vector<NumberKey>& numberKeys() {
+    static const std::vector<NumberKey> keys = [] {
+        const Range pos = Range::positive(), nonNeg = Range::nonNegative(), any{};
+        const Range frac{0.0, 1.0, true, false};  // (0, 1]
+        return std::vector<NumberKey>{
+            {"peak_bf16_TFLOPs_per_s", &Hardware::peakFlops, Unit::Tera, pos},
+            {"memory_usable_GB", &Hardware::memoryBytes, Unit::Giga, pos},
+            {"hbm_GBps", &Hardware::hbmBytesPerS, Unit::Giga, pos},
+            {"nvlink_GBps", &Hardware::nvlinkBytesPerS, Unit::Giga, pos},
+            {"nic_Gbps_per_gpu", &Hardware::nicBytesPerS, Unit::GigabitPerByte, pos},
+            {"intra_latency_us", &Hardware::intraLatencyS, Unit::Micro, nonNeg},
+            {"inter_latency_us", &Hardware::interLatencyS, Unit::Micro, nonNeg},
+            {"intra_bus_efficiency", &Hardware::intraBusEfficiency, Unit::One, frac},
+            {"inter_bus_efficiency", &Hardware::interBusEfficiency, Unit::One, frac},
+            {"ramp_half_MB", &Hardware::rampHalfBytes, Unit::Mega, nonNeg},
+            {"dense_gemm_max_efficiency", &Hardware::denseGemmMax, Unit::One, frac},
+            {"dense_gemm_m_half", &Hardware::denseMHalf, Unit::One, nonNeg},
+            {"dense_gemm_width_half", &Hardware::denseWidthHalf, Unit::One, nonNeg},
+            {"grouped_gemm_max_efficiency", &Hardware::groupedGemmMax, Unit::One, frac},
+            {"grouped_gemm_m_half", &Hardware::groupedMHalf, Unit::One, nonNeg},
+            {"grouped_gemm_width_half", &Hardware::groupedWidthHalf, Unit::One, nonNeg},
+            {"attention_efficiency", &Hardware::attentionEfficiency, Unit::One, frac},
+            {"elementwise_bytes_per_token_per_d", &Hardware::elementwiseBytesPerTokenPerD, Unit::One, nonNeg},
+            {"activation_memory_factor", &Hardware::activationMemoryFactor, Unit::One, pos},
+            {"dispatch_kernels_per_layer", &Hardware::kernelsBase, Unit::One, nonNeg},
+            {"dispatch_kernels_per_local_expert", &Hardware::kernelsPerLocalExpert, Unit::One, nonNeg},
+            {"dispatch_gap_us", &Hardware::dispatchGapS, Unit::Micro, nonNeg},
+            {"host_per_microbatch_ms", &Hardware::hostPerMicrobatchS, Unit::Milli, nonNeg},
+            {"host_per_iteration_ms", &Hardware::hostPerIterationS, Unit::Milli, nonNeg},
+            {"host_per_moe_layer_ms", &Hardware::hostPerMoeLayerS, Unit::Milli, nonNeg},
+            {"chi_c_a2a", &Hardware::cA2A, Unit::One, any},
+            {"chi_c_pp", &Hardware::cPP, Unit::One, any},
+            {"chi_c_ovl", &Hardware::cOvl, Unit::One, any},
+            {"chi_floor", &Hardware::chiFloor, Unit::One, pos},
+        };
+    }();
+    return keys;
+}
+
 std::string toPrecision(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.12g", v);
     return buf;
-}
-
-const char* kPaper = "arXiv:2608.10605 Sec. 5, Table 3 (B200 2.25 PFLOP/s dense BF16, 179 GB usable)";
-const char* kGpusJson = "stas00/ml-engineering compute/accelerator/README.md @7bc7c305 (dense TFLOPS, HBM)";
-const char* kNvlink = "stas00/ml-engineering network/README.md @29c6b708 (NVLink generations, node NICs)";
-const char* kCalib = "efficiency constants: Tandem calibration, docs/MODEL-MOSAIC.md";
-
-Hardware p6b200() {
-    Hardware h;
-    h.sources = {kPaper, "https://aws.amazon.com/ec2/instance-types/p6/ (8 x 400 Gb/s EFA v4)",
-                 kGpusJson, kNvlink, kCalib};
-    return h;
-}
-
-Hardware h100() {
-    Hardware h;
-    h.name = "h100";
-    h.description = "8 x H100 SXM5 80 GB (DGX H100 / AWS p5): NVLink 4, 8 x 400 Gb/s";
-    h.sources = {"https://www.nvidia.com/en-us/data-center/h100/", kGpusJson, kNvlink,
-                 "nccl-tests H100 2x8 all-reduce busbw peak 487 GB/s; 10x8 all-to-all ~50 GB/s",
-                 kCalib};
-    h.peakFlops = 989e12;
-    h.memoryBytes = 76e9;
-    h.hbmBytesPerS = 3.35e12;
-    h.nvlinkBytesPerS = 450e9;
-    h.nicBytesPerS = 50e9;
-    // NVLink 4 + NVSwitch (NVLS) all-reduce inside a node reaches 460-480 GB/s bus bandwidth,
-    // the 450 GB/s link rate; 1.0 puts the pipelined 2x8 model at 482 GB/s (measured 487).
-    h.intraBusEfficiency = 1.0;
-    // Size ramp fitted to the H100 and A100 nccl-tests logs (1 MiB up, log busbw error).
-    h.rampHalfBytes = 20e6;
-    h.dispatchGapS = 30e-6;
-    return h;
-}
-
-Hardware h200() {
-    Hardware h = h100();
-    h.name = "h200";
-    h.description = "8 x H200 SXM 141 GB (DGX H200): NVLink 4, 8 x 400 Gb/s";
-    h.sources = {"https://www.nvidia.com/en-us/data-center/h200/", kGpusJson, kNvlink, kCalib};
-    h.memoryBytes = 135e9;
-    h.hbmBytesPerS = 4.8e12;
-    return h;
-}
-
-Hardware gb200() {
-    Hardware h;
-    h.name = "gb200-nvl72";
-    h.description = "GB200 NVL72 rack: 72 Blackwell GPUs in one NVLink 5 domain, 400 Gb/s per GPU";
-    h.sources = {"https://www.nvidia.com/en-us/data-center/gb200-nvl72/", kGpusJson, kNvlink,
-                 "coreweave/nccl-tests README (GB200 18x4 and 36x4 all-reduce)", kCalib};
-    h.gpusPerNode = 72;
-    h.peakFlops = 2.5e15;
-    h.memoryBytes = 184e9;
-    h.hbmBytesPerS = 8e12;
-    h.nvlinkBytesPerS = 900e9;
-    h.nicBytesPerS = 50e9;
-    return h;
-}
-
-Hardware a100() {
-    Hardware h;
-    h.name = "a100";
-    h.description = "8 x A100 SXM4 80 GB (AWS p4de): NVLink 3, 4 x 100 Gb/s EFA";
-    h.sources = {"https://www.nvidia.com/en-us/data-center/a100/", kGpusJson, kNvlink,
-                 "nccl-tests A100 2x8 all-reduce (aws-samples/awsome-distributed-training)",
-                 kCalib};
-    h.peakFlops = 312e12;
-    h.memoryBytes = 76e9;
-    h.hbmBytesPerS = 2.0e12;
-    h.nvlinkBytesPerS = 300e9;
-    h.nicBytesPerS = 6.25e9;
-    h.rampHalfBytes = 20e6;  // fitted with the H100 ramp (see h100())
-    h.dispatchGapS = 35e-6;
-    return h;
 }
 
 // Unit conversions at the edge (x 1e6 etc.) can leave a last-bit residue; 12 significant
@@ -99,63 +209,29 @@ double tidy(double v) { return std::strtod(toPrecision(v).c_str(), nullptr); }
 
 }  // namespace
 
-std::vector<std::string> hardwareNames() { return {"p6-b200", "h100", "h200", "gb200-nvl72", "a100"}; }
+std::vector<std::string> hardwareNames() {
+    std::vector<std::string> names;
+    for (const Builtin& b : builtins()) names.emplace_back(b.name);
+    return names;
+}
 
 Hardware builtinHardware(const std::string& name) {
-    if (name == "p6-b200") return p6b200();
-    if (name == "h100") return h100();
-    if (name == "h200") return h200();
-    if (name == "gb200-nvl72") return gb200();
-    if (name == "a100") return a100();
+    if (const Builtin* b = findBuiltin(name)) return fromBuiltin(*b);
     std::string known;
     for (const auto& n : hardwareNames()) known += (known.empty() ? "" : ", ") + n;
     throw std::invalid_argument("unknown hardware \"" + name + "\" (known: " + known + ")");
 }
 
 Hardware readHardware(JsonReader& r) {
-    const auto names = hardwareNames();
     const std::string base = r.string("name", "p6-b200");
-    Hardware h;
-    bool known = false;
-    for (const auto& n : names) known = known || n == base;
-    h = known ? builtinHardware(base) : p6b200();
+    const Builtin* known = findBuiltin(base);
+    Hardware h = fromBuiltin(known ? *known : builtins().front());
     h.name = base;
     h.description = r.string("description", h.description);
     h.sources = r.strings("sources", h.sources);
-    const auto pos = Range::positive();
     h.gpusPerNode = int(r.integer("gpus_per_node", h.gpusPerNode, Range::closed(1, 1024)));
-    h.peakFlops = r.number("peak_bf16_TFLOPs_per_s", h.peakFlops / 1e12, pos) * 1e12;
-    h.memoryBytes = r.number("memory_usable_GB", h.memoryBytes / 1e9, pos) * 1e9;
-    h.hbmBytesPerS = r.number("hbm_GBps", h.hbmBytesPerS / 1e9, pos) * 1e9;
-    h.nvlinkBytesPerS = r.number("nvlink_GBps", h.nvlinkBytesPerS / 1e9, pos) * 1e9;
-    h.nicBytesPerS = r.number("nic_Gbps_per_gpu", h.nicBytesPerS * 8 / 1e9, pos) * 1e9 / 8;
-    h.intraLatencyS = r.number("intra_latency_us", h.intraLatencyS * 1e6, Range::nonNegative()) / 1e6;
-    h.interLatencyS = r.number("inter_latency_us", h.interLatencyS * 1e6, Range::nonNegative()) / 1e6;
-    const auto frac = Range{0.0, 1.0, true, false};
-    h.intraBusEfficiency = r.number("intra_bus_efficiency", h.intraBusEfficiency, frac);
-    h.interBusEfficiency = r.number("inter_bus_efficiency", h.interBusEfficiency, frac);
-    h.rampHalfBytes = r.number("ramp_half_MB", h.rampHalfBytes / 1e6, Range::nonNegative()) * 1e6;
-    h.denseGemmMax = r.number("dense_gemm_max_efficiency", h.denseGemmMax, frac);
-    h.denseMHalf = r.number("dense_gemm_m_half", h.denseMHalf, Range::nonNegative());
-    h.denseWidthHalf = r.number("dense_gemm_width_half", h.denseWidthHalf, Range::nonNegative());
-    h.groupedGemmMax = r.number("grouped_gemm_max_efficiency", h.groupedGemmMax, frac);
-    h.groupedMHalf = r.number("grouped_gemm_m_half", h.groupedMHalf, Range::nonNegative());
-    h.groupedWidthHalf = r.number("grouped_gemm_width_half", h.groupedWidthHalf, Range::nonNegative());
-    h.attentionEfficiency = r.number("attention_efficiency", h.attentionEfficiency, frac);
-    h.elementwiseBytesPerTokenPerD =
-        r.number("elementwise_bytes_per_token_per_d", h.elementwiseBytesPerTokenPerD, Range::nonNegative());
-    h.activationMemoryFactor = r.number("activation_memory_factor", h.activationMemoryFactor, Range::positive());
-    h.kernelsBase = r.number("dispatch_kernels_per_layer", h.kernelsBase, Range::nonNegative());
-    h.kernelsPerLocalExpert =
-        r.number("dispatch_kernels_per_local_expert", h.kernelsPerLocalExpert, Range::nonNegative());
-    h.dispatchGapS = r.number("dispatch_gap_us", h.dispatchGapS * 1e6, Range::nonNegative()) / 1e6;
-    h.hostPerMicrobatchS = r.number("host_per_microbatch_ms", h.hostPerMicrobatchS * 1e3, Range::nonNegative()) / 1e3;
-    h.hostPerIterationS = r.number("host_per_iteration_ms", h.hostPerIterationS * 1e3, Range::nonNegative()) / 1e3;
-    h.hostPerMoeLayerS = r.number("host_per_moe_layer_ms", h.hostPerMoeLayerS * 1e3, Range::nonNegative()) / 1e3;
-    h.cA2A = r.number("chi_c_a2a", h.cA2A);
-    h.cPP = r.number("chi_c_pp", h.cPP);
-    h.cOvl = r.number("chi_c_ovl", h.cOvl);
-    h.chiFloor = r.number("chi_floor", h.chiFloor, Range::positive());
+    for (const NumberKey& k : numberKeys())
+        h.*k.member = fromKey(r.number(k.key, toKey(h.*k.member, k.unit), k.range), k.unit);
     r.finish();
     return h;
 }
@@ -166,35 +242,8 @@ nlohmann::ordered_json writeHardware(const Hardware& h) {
     j["description"] = h.description;
     j["sources"] = h.sources;
     j["gpus_per_node"] = h.gpusPerNode;
-    j["peak_bf16_TFLOPs_per_s"] = tidy(h.peakFlops / 1e12);
-    j["memory_usable_GB"] = tidy(h.memoryBytes / 1e9);
-    j["hbm_GBps"] = tidy(h.hbmBytesPerS / 1e9);
-    j["nvlink_GBps"] = tidy(h.nvlinkBytesPerS / 1e9);
-    j["nic_Gbps_per_gpu"] = tidy(h.nicBytesPerS * 8 / 1e9);
-    j["intra_latency_us"] = tidy(h.intraLatencyS * 1e6);
-    j["inter_latency_us"] = tidy(h.interLatencyS * 1e6);
-    j["intra_bus_efficiency"] = h.intraBusEfficiency;
-    j["inter_bus_efficiency"] = h.interBusEfficiency;
-    j["ramp_half_MB"] = tidy(h.rampHalfBytes / 1e6);
-    j["dense_gemm_max_efficiency"] = h.denseGemmMax;
-    j["dense_gemm_m_half"] = h.denseMHalf;
-    j["dense_gemm_width_half"] = h.denseWidthHalf;
-    j["grouped_gemm_max_efficiency"] = h.groupedGemmMax;
-    j["grouped_gemm_m_half"] = h.groupedMHalf;
-    j["grouped_gemm_width_half"] = h.groupedWidthHalf;
-    j["attention_efficiency"] = h.attentionEfficiency;
-    j["elementwise_bytes_per_token_per_d"] = h.elementwiseBytesPerTokenPerD;
-    j["activation_memory_factor"] = h.activationMemoryFactor;
-    j["dispatch_kernels_per_layer"] = h.kernelsBase;
-    j["dispatch_kernels_per_local_expert"] = h.kernelsPerLocalExpert;
-    j["dispatch_gap_us"] = tidy(h.dispatchGapS * 1e6);
-    j["host_per_microbatch_ms"] = tidy(h.hostPerMicrobatchS * 1e3);
-    j["host_per_iteration_ms"] = tidy(h.hostPerIterationS * 1e3);
-    j["host_per_moe_layer_ms"] = tidy(h.hostPerMoeLayerS * 1e3);
-    j["chi_c_a2a"] = h.cA2A;
-    j["chi_c_pp"] = h.cPP;
-    j["chi_c_ovl"] = h.cOvl;
-    j["chi_floor"] = h.chiFloor;
+    for (const NumberKey& k : numberKeys())
+        j[k.key] = k.unit == Unit::One ? h.*k.member : tidy(toKey(h.*k.member, k.unit));
     return j;
 }
 
