@@ -9,6 +9,32 @@
 
 using namespace tandem::mlforml;
 
+namespace {
+
+/// Foreground job on `nodes` nodes: `iterations` times `computeS` s of compute, then a sync of
+/// `bytesPerNode` wire bytes per node; starts at 0, no overlap.
+ForegroundSpec foreground(int nodes, double bytesPerNode, double computeS, int iterations) {
+    ForegroundSpec fg;
+    fg.nodes = nodes;
+    fg.bytesPerNode = bytesPerNode;
+    fg.computeS = computeS;
+    fg.iterations = iterations;
+    return fg;
+}
+
+/// `count` live background jobs of `nodes` nodes each: `computeS` s of compute, then a sync of
+/// `bytesPerNode` wire bytes per node in one burst, no jitter.
+LiveJobSpec liveJobs(int count, int nodes, double bytesPerNode, double computeS) {
+    LiveJobSpec bg;
+    bg.count = count;
+    bg.nodes = nodes;
+    bg.bytesPerNode = bytesPerNode;
+    bg.computeS = computeS;
+    return bg;
+}
+
+}  // namespace
+
 class TestNetwork : public QObject {
     Q_OBJECT
 private slots:
@@ -54,12 +80,7 @@ private slots:
     void flowAloneFinishesInVolumeOverRate() {
         // One foreground sync of 2 nodes, V = 1 GB -> 1 GB per node at 5 GB/s NIC: 0.2 s.
         FabricSim sim(1e12, 5e9, 1.0, 0.0);
-        ForegroundSpec fg;
-        fg.nodes = 2;
-        fg.bytesPerNode = ringWireBytesPerNode(1e9, 2);
-        fg.computeS = 0.1;
-        fg.iterations = 3;
-        sim.setForeground(fg);
+        sim.setForeground(foreground(2, ringWireBytesPerNode(1e9, 2), 0.1, 3));
         sim.run(100);
         QVERIFY(sim.foregroundDone());
         QCOMPARE(sim.exposedDpTimes().size(), size_t(3));
@@ -69,12 +90,7 @@ private slots:
 
     void oneNodeMeansZeroDpTime() {
         FabricSim sim(1e12, 5e9, 1.0, 0.0);
-        ForegroundSpec fg;
-        fg.nodes = 1;
-        fg.bytesPerNode = ringWireBytesPerNode(3e9, 1);
-        fg.computeS = 0.05;
-        fg.iterations = 4;
-        sim.setForeground(fg);
+        sim.setForeground(foreground(1, ringWireBytesPerNode(3e9, 1), 0.05, 4));
         sim.run(100);
         QVERIFY(sim.foregroundDone());
         for (double e : sim.exposedDpTimes()) QCOMPARE(e, 0.0);
@@ -83,12 +99,8 @@ private slots:
     void overlapWindowHidesTransfer() {
         // 0.2 s transfer, 0.15 s of it hidden behind compute: 0.05 s exposed.
         FabricSim sim(1e12, 5e9, 1.0, 0.0);
-        ForegroundSpec fg;
-        fg.nodes = 2;
-        fg.bytesPerNode = 1e9;
-        fg.computeS = 0.3;
+        ForegroundSpec fg = foreground(2, 1e9, 0.3, 2);
         fg.overlapS = 0.15;
-        fg.iterations = 2;
         sim.setForeground(fg);
         sim.run(100);
         for (double e : sim.exposedDpTimes()) QVERIFY(std::fabs(e - 0.05) < 1e-9);
@@ -116,12 +128,7 @@ private slots:
     void latencyLikeComputeGapStaysSane() {
         // A 10 ms gap between syncs and a 4 GB sync on a slow fabric: time only moves forward.
         FabricSim sim(50e9, 12.5e9, 1.0, 0.0);
-        LiveJobSpec bg;
-        bg.count = 3;
-        bg.nodes = 4;
-        bg.bytesPerNode = ringWireBytesPerNode(4e9, 4);
-        bg.computeS = 0.010;
-        sim.addLiveJobs(bg, true);
+        sim.addLiveJobs(liveJobs(3, 4, ringWireBytesPerNode(4e9, 4), 0.010), true);
         sim.run(20);
         double last = -1;
         for (const auto& t : sim.transfers()) {
@@ -137,11 +144,7 @@ private slots:
         // NIC 10 GB/s: burst 0.2 s, gap 0.1 s -> bursts start at t0, t0 + 0.3, + 0.6, + 0.9;
         // compute (1 s) follows the last burst (ends t0 + 1.1), next sync at t0 + 2.1.
         FabricSim sim(1e12, 10e9, 1.0, 0.0);
-        LiveJobSpec bg;
-        bg.count = 1;
-        bg.nodes = 4;
-        bg.bytesPerNode = 8e9;
-        bg.computeS = 1.0;
+        LiveJobSpec bg = liveJobs(1, 4, 8e9, 1.0);
         bg.syncBursts = 4;
         bg.burstGapS = 0.1;
         sim.addLiveJobs(bg, true);
@@ -166,12 +169,7 @@ private slots:
 
     void zeroBandwidthDoesNotHang() {
         FabricSim sim(0.0, 0.0, 1.0, 0.0);
-        ForegroundSpec fg;
-        fg.nodes = 4;
-        fg.bytesPerNode = 1e9;
-        fg.computeS = 0.1;
-        fg.iterations = 2;
-        sim.setForeground(fg);
+        sim.setForeground(foreground(4, 1e9, 0.1, 2));
         sim.run(50);
         QVERIFY(!sim.foregroundDone());
         QVERIFY(sim.exposedDpTimes().empty());
@@ -188,20 +186,11 @@ private slots:
         // Replaying the same recording with a foreground added leaves background flows
         // unfinished (backlog) while the closed-loop recording never has more than one per job.
         FabricSim rec(100e9, 12.5e9, 1.0, 0.0);
-        LiveJobSpec bg;
-        bg.count = 4;
-        bg.nodes = 4;
-        bg.bytesPerNode = 2e9;
-        bg.computeS = 0.05;
-        rec.addLiveJobs(bg, true);
+        rec.addLiveJobs(liveJobs(4, 4, 2e9, 0.05), true);
         FabricSim rep(100e9, 12.5e9, 1.0, 0.0);
         rep.replayFrom(&rec, 4, 4);
-        ForegroundSpec fg;
-        fg.nodes = 16;
-        fg.bytesPerNode = 4e9;
-        fg.computeS = 0.1;
+        ForegroundSpec fg = foreground(16, 4e9, 0.1, 4);
         fg.start_s = 1.0;
-        fg.iterations = 4;
         rep.setForeground(fg);
         rep.run(1000);
         QVERIFY(rep.foregroundDone());

@@ -5,20 +5,35 @@
 #include <QtTest>
 
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "common/diagnostics.h"
 #include "io/nccl_tests.h"
 #include "mosaic/collectives.h"
 #include "mosaic/hardware.h"
+#include "test_data.h"
 
 using namespace tandem;
 using namespace tandem::mosaic;
 
 namespace {
 
-std::string dataFile(const QString& name) {
-    return std::string(TANDEM_TEST_DATA) + "/nccl/" + name.toStdString();
+/// The `c` curve of tests/data/nccl/`file` (ranks > 1, points); std::nullopt with `why` set
+/// when the file does not import cleanly or holds no usable such curve.
+std::optional<io::NcclCurve> loadCurve(const QString& file, Collective c, std::string& why) {
+    Diagnostics d;
+    const auto imp = io::loadNcclTestsFile(test::ncclTestsFile(file.toStdString()), d);
+    if (!imp || !d.ok()) {
+        why = d.str();
+        return std::nullopt;
+    }
+    const io::NcclCurve* curve = io::findCurve(*imp, collectiveName(c));
+    if (!curve || curve->ranks <= 1 || curve->points.empty()) {
+        why = file.toStdString() + ": no usable " + collectiveName(c) + " curve";
+        return std::nullopt;
+    }
+    return *curve;
 }
 
 /// S x busFactor / analytical time, bytes/s.
@@ -109,12 +124,9 @@ private slots:
         QFETCH(QString, hardware);
         QFETCH(int, collective);
         QFETCH(double, band);
-        Diagnostics d;
-        const auto imp = io::loadNcclTestsFile(dataFile(file), d);
-        QVERIFY2(imp && d.ok(), d.str().c_str());
-        const io::NcclCurve* curve = io::findCurve(*imp, collectiveName(Collective(collective)));
-        QVERIFY(curve);
-        QVERIFY(curve->ranks > 1 && !curve->points.empty());
+        std::string why;
+        const auto curve = loadCurve(file, Collective(collective), why);
+        QVERIFY2(curve, why.c_str());
         const Hardware hw = builtinHardware(hardware.toStdString());
         double peak = 0;
         for (const auto& p : curve->points)
@@ -146,11 +158,9 @@ private slots:
         QFETCH(QString, file);
         QFETCH(QString, hardware);
         QFETCH(int, collective);
-        Diagnostics d;
-        const auto imp = io::loadNcclTestsFile(dataFile(file), d);
-        QVERIFY2(imp && d.ok(), d.str().c_str());
-        const io::NcclCurve* curve = io::findCurve(*imp, collectiveName(Collective(collective)));
-        QVERIFY(curve);
+        std::string why;
+        const auto curve = loadCurve(file, Collective(collective), why);
+        QVERIFY2(curve, why.c_str());
         const Hardware hw = builtinHardware(hardware.toStdString());
         double sumLog = 0;
         int n = 0;
@@ -173,11 +183,12 @@ private slots:
     /// The pipelined model never undercuts the slower stage and never exceeds the old sum, at
     /// every measured size of the H100 2x8 run (ramp and latency included).
     void pipelinedBetweenSlowerStageAndSum() {
-        Diagnostics d;
-        const auto imp = io::loadNcclTestsFile(dataFile("H100-all_reduce-2x8-awsome-distributed-training.txt"), d);
-        QVERIFY2(imp && d.ok(), d.str().c_str());
+        std::string why;
+        const auto curve = loadCurve(QStringLiteral("H100-all_reduce-2x8-awsome-distributed-training.txt"),
+                                     Collective::AllReduce, why);
+        QVERIFY2(curve, why.c_str());
         const Hardware hw = builtinHardware("h100");
-        for (const auto& p : imp->curves.front().points) {
+        for (const auto& p : curve->points) {
             const double S = p.bytes;
             const double ramp = S / (S + hw.rampHalfBytes);
             const double intra = S * 1.75 / (hw.nvlinkBytesPerS * hw.intraBusEfficiency * ramp);

@@ -1,6 +1,7 @@
 // Envelope JSON: defaults (Table 3), round trip, error paths, examples, hardware files.
 #include <QtTest>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -43,6 +44,9 @@ private slots:
     void examplesParseAndAreCanonical_data();
     void examplesParseAndAreCanonical();
     void hardwareFilesMatchBuiltins();
+    void builtinTable();
+    void hardwareKeyUnits_data();
+    void hardwareKeyUnits();
     void planModelReader();
 };
 
@@ -150,6 +154,108 @@ void TestMosaicEnvelope::hardwareFilesMatchBuiltins() {
         QCOMPARE(writeHardware(h).dump(), writeHardware(builtinHardware(name)).dump());
     }
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, builtinHardware("tpu"));
+}
+
+/// The built-in table: names in order, p6-b200 = hardware.h's defaults, the sheet values of
+/// the other nodes (datasheets: H100/H200/A100/GB200 product pages; A100 4 x 100 Gb/s EFA for 8
+/// GPUs = 6.25 GB/s each), and an unknown name read on top of the p6-b200 values.
+void TestMosaicEnvelope::builtinTable() {
+    QCOMPARE(hardwareNames(), (std::vector<std::string>{"p6-b200", "h100", "h200", "gb200-nvl72", "a100"}));
+    Hardware defaults;
+    defaults.sources = builtinHardware("p6-b200").sources;
+    QCOMPARE(writeHardware(defaults).dump(), writeHardware(builtinHardware("p6-b200")).dump());
+
+    const Hardware h100 = builtinHardware("h100"), h200 = builtinHardware("h200");
+    QCOMPARE(h100.peakFlops, 989e12);
+    QCOMPARE(h100.intraBusEfficiency, 1.0);
+    QCOMPARE(h100.rampHalfBytes, 20e6);
+    QCOMPARE(h200.memoryBytes, 135e9);
+    QCOMPARE(h200.hbmBytesPerS, 4.8e12);
+    Hardware h200AsH100 = h200;  // everything else is the H100 node's
+    h200AsH100.name = h100.name;
+    h200AsH100.description = h100.description;
+    h200AsH100.sources = h100.sources;
+    h200AsH100.memoryBytes = h100.memoryBytes;
+    h200AsH100.hbmBytesPerS = h100.hbmBytesPerS;
+    QCOMPARE(writeHardware(h200AsH100).dump(), writeHardware(h100).dump());
+
+    const Hardware gb200 = builtinHardware("gb200-nvl72"), a100 = builtinHardware("a100");
+    QCOMPARE(gb200.gpusPerNode, 72);
+    QCOMPARE(gb200.peakFlops, 2.5e15);
+    QCOMPARE(gb200.intraBusEfficiency, defaults.intraBusEfficiency);
+    QCOMPARE(a100.nicBytesPerS, 4 * 100e9 / 8 / 8);
+    QCOMPARE(a100.dispatchGapS, 35e-6);
+    for (const auto& name : hardwareNames()) {
+        const Hardware h = builtinHardware(name);
+        QCOMPARE(h.name, name);
+        QVERIFY(!h.description.empty() && h.sources.size() >= 4);
+        QVERIFY(!h.measured);
+    }
+
+    Diagnostics d;
+    const nlohmann::json j = {{"name", "my-node"}, {"gpus_per_node", 4}};
+    JsonReader r(j, "$", d);
+    const Hardware mine = readHardware(r);
+    QVERIFY2(d.ok(), d.str().c_str());
+    QCOMPARE(mine.name, std::string("my-node"));
+    QCOMPARE(mine.gpusPerNode, 4);
+    Hardware expected = builtinHardware("p6-b200");
+    expected.name = "my-node";
+    expected.gpusPerNode = 4;
+    QCOMPARE(writeHardware(mine).dump(), writeHardware(expected).dump());
+}
+
+/// Each unit-carrying key converts once at the edge: the SI member read from a hand value, and
+/// the key written back unchanged.
+void TestMosaicEnvelope::hardwareKeyUnits_data() {
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<double>("value");
+    QTest::addColumn<double>("si");
+    QTest::newRow("TFLOP/s") << "peak_bf16_TFLOPs_per_s" << 1000.0 << 1e15;
+    QTest::newRow("GB") << "memory_usable_GB" << 150.0 << 150e9;
+    QTest::newRow("GB/s HBM") << "hbm_GBps" << 4000.0 << 4e12;
+    QTest::newRow("GB/s NVLink") << "nvlink_GBps" << 600.0 << 600e9;
+    QTest::newRow("Gb/s NIC") << "nic_Gbps_per_gpu" << 800.0 << 100e9;
+    QTest::newRow("us intra") << "intra_latency_us" << 5.0 << 5e-6;
+    QTest::newRow("us inter") << "inter_latency_us" << 40.0 << 40e-6;
+    QTest::newRow("MB ramp") << "ramp_half_MB" << 2.0 << 2e6;
+    QTest::newRow("us gap") << "dispatch_gap_us" << 25.0 << 25e-6;
+    QTest::newRow("ms microbatch") << "host_per_microbatch_ms" << 12.0 << 12e-3;
+    QTest::newRow("ms iteration") << "host_per_iteration_ms" << 3.0 << 3e-3;
+    QTest::newRow("ms MoE layer") << "host_per_moe_layer_ms" << 7.0 << 7e-3;
+    QTest::newRow("fraction") << "attention_efficiency" << 0.5 << 0.5;
+    QTest::newRow("negative chi constant") << "chi_c_ovl" << -0.3 << -0.3;
+}
+
+void TestMosaicEnvelope::hardwareKeyUnits() {
+    QFETCH(QString, key);
+    QFETCH(double, value);
+    QFETCH(double, si);
+    const std::string k = key.toStdString();
+    Diagnostics d;
+    const nlohmann::json j = {{"name", "h100"}, {k, value}};
+    JsonReader r(j, "$", d);
+    const Hardware h = readHardware(r);
+    QVERIFY2(d.ok(), d.str().c_str());
+    const auto written = writeHardware(h);
+    QCOMPARE(written[k].get<double>(), value);
+    // The member that changed is the one named by the key, by the SI amount.
+    const Hardware base = builtinHardware("h100");
+    const double members[][2] = {
+        {h.peakFlops, base.peakFlops}, {h.memoryBytes, base.memoryBytes},
+        {h.hbmBytesPerS, base.hbmBytesPerS}, {h.nvlinkBytesPerS, base.nvlinkBytesPerS},
+        {h.nicBytesPerS, base.nicBytesPerS}, {h.intraLatencyS, base.intraLatencyS},
+        {h.interLatencyS, base.interLatencyS}, {h.rampHalfBytes, base.rampHalfBytes},
+        {h.dispatchGapS, base.dispatchGapS}, {h.hostPerMicrobatchS, base.hostPerMicrobatchS},
+        {h.hostPerIterationS, base.hostPerIterationS}, {h.hostPerMoeLayerS, base.hostPerMoeLayerS},
+        {h.attentionEfficiency, base.attentionEfficiency}, {h.cOvl, base.cOvl}};
+    int changed = 0;
+    for (const auto& m : members)
+        if (m[0] != m[1]) {
+            ++changed;
+            QVERIFY2(std::abs(m[0] / si - 1) < 1e-12, qPrintable(QString::number(m[0], 'g', 17)));
+        }
+    QCOMPARE(changed, 1);
 }
 
 void TestMosaicEnvelope::planModelReader() {

@@ -12,10 +12,13 @@
 #include "mosaic/collectives.h"
 #include "mosaic/measured_collectives.h"
 #include "mosaic/perf_model.h"
+#include "mosaic_fixtures.h"
 #include "scenario/scenario.h"
+#include "test_data.h"
 
 using namespace tandem;
 using namespace tandem::mosaic;
+using tandem::test::ncclTestsFile;
 
 namespace {
 
@@ -24,32 +27,15 @@ const char* kAr10x8 = "H100-all_reduce-10x8-nccl-tests-cluster.txt";
 const char* kRs10x8 = "H100-reduce_scatter-10x8-nccl-tests-cluster.txt";
 const char* kA2a1x8 = "A100-alltoall-1x8-superbenchmark.txt";
 
-std::string dataFile(const char* name) { return std::string(TANDEM_TEST_DATA) + "/nccl/" + name; }
-
 /// H100 hardware with the given curves attached (fails the test on an import error).
 Hardware withCurves(const std::vector<std::string>& names) {
     Hardware hw = builtinHardware("h100");
     std::vector<std::string> files;
-    for (const auto& n : names) files.push_back(dataFile(n.c_str()));
+    for (const auto& n : names) files.push_back(ncclTestsFile(n));
     Diagnostics d;
     hw.measured = loadMeasuredCollectives(files, d, "$.files");
     if (!d.ok()) qWarning("%s", d.str().c_str());
     return hw;
-}
-
-/// Dense model whose DP reduce-scatter (fp32) is exactly 2^30 bytes and all-gather (bf16)
-/// 2^29 bytes with TP 1: 12 x (4 d^2 + 3 d d_ff) + vocab x d = 2^28 parameters.
-Geometry denseGeometry() {
-    Geometry g;
-    g.layers = 12;
-    g.dModel = 1024;
-    g.nHead = 8;
-    g.nKvHead = 8;
-    g.dFf = 4096;
-    g.vocab = 65536;
-    g.denseLayers = 12;
-    countParameters(g);
-    return g;
 }
 
 }  // namespace
@@ -65,7 +51,9 @@ private slots:
     /// faster than this curve at 1 GiB and hides the DP time), so the exposed DP time drops by
     /// exactly the difference.
     void dpTimeAtMeasuredSize() {
-        const Geometry g = denseGeometry();
+        // Dense model whose DP reduce-scatter (fp32) is exactly 2^30 bytes and all-gather
+        // (bf16) 2^29 bytes with TP 1: 12 x (4 d^2 + 3 d d_ff) + vocab x d = 2^28 parameters.
+        const Geometry g = test::denseGeometry(12, 1024, 8, 4096, 65536);
         QCOMPARE(g.nAct + double(g.vocab) * g.dModel, double(1 << 28));  // dense + embedding
         Cluster c;
         c.hardware = builtinHardware("h100");
@@ -196,7 +184,7 @@ private slots:
         }
         QVERIFY(use.curve >= 0);
         QCOMPARE(QString::fromStdString(hw.measured->curves()[size_t(use.curve)].source),
-                 QString::fromStdString(dataFile(curve.toUtf8().constData())));
+                 QString::fromStdString(ncclTestsFile(curve.toStdString())));
         QCOMPARE(use.standIn, standIn);
         QCOMPARE(use.rescaled, rescaled);
         QVERIFY(t > 0 && std::isfinite(t));
@@ -246,7 +234,7 @@ private slots:
     /// A log that ends in an NCCL error is refused with its line, through the scenario path.
     void ncclErrorRefusedWithLine() {
         QTemporaryDir dir;
-        std::ifstream in(dataFile(kAr2x8));
+        std::ifstream in(ncclTestsFile(kAr2x8));
         std::stringstream ss;
         ss << in.rdbuf();
         std::string text = ss.str();
@@ -278,7 +266,7 @@ private slots:
     /// without the key writes no such key and stays analytical.
     void scenarioKey() {
         QTemporaryDir dir;
-        QVERIFY(QFile::copy(QString::fromStdString(dataFile(kAr2x8)), dir.filePath(QStringLiteral("ar.txt"))));
+        QVERIFY(QFile::copy(QString::fromStdString(ncclTestsFile(kAr2x8)), dir.filePath(QStringLiteral("ar.txt"))));
         const std::string scen = dir.filePath(QStringLiteral("s.json")).toStdString();
         std::ofstream(scen) << R"({"mosaic": {"hardware": "h100", "nodes": 2, "nccl_tests_files": ["ar.txt"]}})";
         Diagnostics d(scen);

@@ -8,6 +8,7 @@
 #include "mosaic/geometry.h"
 #include "mosaic/perf_model.h"
 #include "mosaic/plan.h"
+#include "mosaic_fixtures.h"
 
 using namespace tandem::mosaic;
 
@@ -108,10 +109,7 @@ void TestMosaicPerf::singleGpu() {
     QCOMPARE(ev.microbatches, 8);
     QVERIFY(ev.mfu > 0 && ev.mfu < 1);
     // A dense model on one GPU works too.
-    Geometry dense;
-    dense.layers = 4; dense.dModel = 512; dense.nHead = 8; dense.nKvHead = 8; dense.dFf = 2048;
-    dense.vocab = 1000; dense.denseLayers = 4;
-    countParameters(dense);
+    const Geometry dense = tandem::test::denseGeometry(4, 512, 8, 2048, 1000);
     QCOMPARE(dense.nAct, dense.nTot);
     QVERIFY(PerfModel(dense, c).evaluate(p).feasible);
 }

@@ -1,0 +1,24 @@
+#pragma once
+// Hand-built MOSAIC inputs shared by several suites [arXiv:2608.10605 Sec. 3.4; MODEL.md B].
+#include "mosaic/geometry.h"
+
+namespace tandem::test {
+
+/// A dense model (no experts, every block a SwiGLU FFN of width `dFf`) with `heads` query and
+/// `heads` KV heads, residual width `dModel` and a `vocab`-token embedding; nAct / nTot filled
+/// by mosaic::countParameters (non-embedding: layers x (4 d^2 + 3 d dFf) with full-width KV
+/// heads). No checks: all arguments >= 1 and dModel divisible by heads are the caller's job.
+inline mosaic::Geometry denseGeometry(int layers, int dModel, int heads, int dFf, int vocab) {
+    mosaic::Geometry g;
+    g.layers = layers;
+    g.dModel = dModel;
+    g.nHead = heads;
+    g.nKvHead = heads;
+    g.dFf = dFf;
+    g.vocab = vocab;
+    g.denseLayers = layers;
+    mosaic::countParameters(g);
+    return g;
+}
+
+}  // namespace tandem::test
