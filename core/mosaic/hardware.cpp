@@ -1,7 +1,9 @@
 #include "mosaic/hardware.h"
 
+#include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 
@@ -18,33 +20,35 @@ const char* const kGpusJson = "stas00/ml-engineering compute/accelerator/README.
 const char* const kNvlink = "stas00/ml-engineering network/README.md @29c6b708 (NVLink generations, node NICs)";
 const char* const kCalib = "efficiency constants: Tandem calibration, docs/MODEL-MOSAIC.md";
 
-/// The Hardware members in which the built-in nodes differ; every other member keeps its
-/// default from hardware.h (the calibrated analytical constants). SI units.
-struct DeviceSheet {
-    int gpusPerNode;
-    double peakFlops;           ///< dense BF16 FLOP/s per GPU
-    double memoryBytes;         ///< usable device memory, bytes
-    double hbmBytesPerS;        ///< HBM bandwidth, bytes/s
-    double nvlinkBytesPerS;     ///< NVLink per GPU, one direction, bytes/s
-    double nicBytesPerS;        ///< scale-out NIC per GPU, bytes/s
-    double intraBusEfficiency;  ///< achieved / NVLink bus bandwidth
-    double rampHalfBytes;       ///< collective message size at half efficiency, bytes
-    double dispatchGapS;        ///< t_gap of Eq. 11, s
+/// The Hardware members in which the built-in nodes differ (besides gpusPerNode), in the order
+/// of a sheet's columns; every other member keeps its default from hardware.h (the calibrated
+/// analytical constants).
+constexpr double Hardware::*kSheetColumns[] = {
+    &Hardware::peakFlops,           // dense BF16 FLOP/s per GPU
+    &Hardware::memoryBytes,         // usable device memory, bytes
+    &Hardware::hbmBytesPerS,        // HBM bandwidth, bytes/s
+    &Hardware::nvlinkBytesPerS,     // NVLink per GPU, one direction, bytes/s
+    &Hardware::nicBytesPerS,        // scale-out NIC per GPU, bytes/s
+    &Hardware::intraBusEfficiency,  // achieved / NVLink bus bandwidth
+    &Hardware::rampHalfBytes,       // collective message size at half efficiency, bytes
+    &Hardware::dispatchGapS,        // t_gap of Eq. 11, s
 };
+using DeviceSheet = std::array<double, std::size(kSheetColumns)>;
 
 /// One compiled-in node: `hardwareNames()` lists the names in table order.
 struct Builtin {
     const char* name;
     std::string description;
     std::vector<std::string> sources;
-    DeviceSheet sheet;
+    int gpusPerNode;
+    DeviceSheet sheet;  ///< values of kSheetColumns, SI units
 };
 
 /// The sheet of `h` (used for p6-b200, whose values are hardware.h's member defaults).
 DeviceSheet sheetOf(const Hardware& h) {
-    return {h.gpusPerNode,     h.peakFlops,          h.memoryBytes,
-            h.hbmBytesPerS,    h.nvlinkBytesPerS,    h.nicBytesPerS,
-            h.intraBusEfficiency, h.rampHalfBytes, h.dispatchGapS};
+    DeviceSheet s{};
+    for (size_t i = 0; i < s.size(); ++i) s[i] = h.*kSheetColumns[i];
+    return s;
 }
 
 /// The built-in table, built once on first use (function-local static: safe to call from
@@ -52,13 +56,14 @@ DeviceSheet sheetOf(const Hardware& h) {
 const std::vector<Builtin>& builtins() {
     static const std::vector<Builtin> table = [] {
         const Hardware b200;  // hardware.h's defaults are the p6-b200 node [2608.10605 Table 3]
-        // Sheet columns: GPUs per node, peak FLOP/s, memory bytes, HBM bytes/s, NVLink bytes/s,
-        // NIC bytes/s, NVLink bus efficiency, ramp half bytes, dispatch gap s.
+        // Rows: name, description, sources, GPUs per node, then the sheet: peak FLOP/s, memory
+        // bytes, HBM bytes/s, NVLink bytes/s, NIC bytes/s, NVLink bus efficiency, ramp half
+        // bytes, dispatch gap s.
         return std::vector<Builtin>{
             {"p6-b200", b200.description,
              {kPaper, "https://aws.amazon.com/ec2/instance-types/p6/ (8 x 400 Gb/s EFA v4)", kGpusJson,
               kNvlink, kCalib},
-             sheetOf(b200)},
+             b200.gpusPerNode, sheetOf(b200)},
             // NVLink 4 + NVSwitch (NVLS) all-reduce inside a node reaches 460-480 GB/s bus
             // bandwidth, the 450 GB/s link rate; efficiency 1.0 puts the pipelined 2x8 model at
             // 482 GB/s (measured 487). Size ramp 20 MB fitted to the H100 and A100 nccl-tests
@@ -66,24 +71,24 @@ const std::vector<Builtin>& builtins() {
             {"h100", "8 x H100 SXM5 80 GB (DGX H100 / AWS p5): NVLink 4, 8 x 400 Gb/s",
              {"https://www.nvidia.com/en-us/data-center/h100/", kGpusJson, kNvlink,
               "nccl-tests H100 2x8 all-reduce busbw peak 487 GB/s; 10x8 all-to-all ~50 GB/s", kCalib},
-             {8, 989e12, 76e9, 3.35e12, 450e9, 50e9, 1.0, 20e6, 30e-6}},
+             8, {989e12, 76e9, 3.35e12, 450e9, 50e9, 1.0, 20e6, 30e-6}},
             // H100's node with H200 memory: 141 GB HBM3e (135 usable) at 4.8 TB/s; the NVLink,
             // NIC, ramp and dispatch values are the H100 ones above.
             {"h200", "8 x H200 SXM 141 GB (DGX H200): NVLink 4, 8 x 400 Gb/s",
              {"https://www.nvidia.com/en-us/data-center/h200/", kGpusJson, kNvlink, kCalib},
-             {8, 989e12, 135e9, 4.8e12, 450e9, 50e9, 1.0, 20e6, 30e-6}},
+             8, {989e12, 135e9, 4.8e12, 450e9, 50e9, 1.0, 20e6, 30e-6}},
             // Blackwell: NVLink efficiency, ramp and dispatch gap as the B200 defaults.
             {"gb200-nvl72", "GB200 NVL72 rack: 72 Blackwell GPUs in one NVLink 5 domain, 400 Gb/s per GPU",
              {"https://www.nvidia.com/en-us/data-center/gb200-nvl72/", kGpusJson, kNvlink,
               "coreweave/nccl-tests README (GB200 18x4 and 36x4 all-reduce)", kCalib},
-             {72, 2.5e15, 184e9, 8e12, 900e9, 50e9, b200.intraBusEfficiency, b200.rampHalfBytes,
-              b200.dispatchGapS}},
+             72, {2.5e15, 184e9, 8e12, 900e9, 50e9, b200.intraBusEfficiency, b200.rampHalfBytes,
+                  b200.dispatchGapS}},
             // 4 x 100 Gb/s EFA for 8 GPUs = 6.25 GB/s per GPU; NVLink efficiency as the B200
             // default; ramp 20 MB fitted with the H100 one (see h100).
             {"a100", "8 x A100 SXM4 80 GB (AWS p4de): NVLink 3, 4 x 100 Gb/s EFA",
              {"https://www.nvidia.com/en-us/data-center/a100/", kGpusJson, kNvlink,
               "nccl-tests A100 2x8 all-reduce (aws-samples/awsome-distributed-training)", kCalib},
-             {8, 312e12, 76e9, 2.0e12, 300e9, 6.25e9, b200.intraBusEfficiency, 20e6, 35e-6}},
+             8, {312e12, 76e9, 2.0e12, 300e9, 6.25e9, b200.intraBusEfficiency, 20e6, 35e-6}},
         };
     }();
     return table;
@@ -100,16 +105,8 @@ Hardware fromBuiltin(const Builtin& b) {
     h.name = b.name;
     h.description = b.description;
     h.sources = b.sources;
-    const DeviceSheet& s = b.sheet;
-    h.gpusPerNode = s.gpusPerNode;
-    h.peakFlops = s.peakFlops;
-    h.memoryBytes = s.memoryBytes;
-    h.hbmBytesPerS = s.hbmBytesPerS;
-    h.nvlinkBytesPerS = s.nvlinkBytesPerS;
-    h.nicBytesPerS = s.nicBytesPerS;
-    h.intraBusEfficiency = s.intraBusEfficiency;
-    h.rampHalfBytes = s.rampHalfBytes;
-    h.dispatchGapS = s.dispatchGapS;
+    h.gpusPerNode = b.gpusPerNode;
+    for (size_t i = 0; i < b.sheet.size(); ++i) h.*kSheetColumns[i] = b.sheet[i];
     return h;
 }
 
