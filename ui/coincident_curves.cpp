@@ -76,8 +76,13 @@ void dashCoincidentPen(QPen& pen, int member, int groupSize) {
     pen.setDashOffset(dash * (member - 1));
 }
 
-QString coincidentName(const QString& name, const QString& sameAs) {
-    return QCoreApplication::translate("CoincidentCurves", "%1 = %2").arg(name, sameAs);
+QString coincidentLegendLabel(const QList<int>& sameAs, const QStringList& names, qsizetype i) {
+    if (i < 0 || i >= names.size()) return {};
+    if (i < sameAs.size() && sameAs[i] >= 0) return {};
+    QStringList group{names[i]};
+    for (qsizetype k = i + 1; k < sameAs.size() && k < names.size(); ++k)
+        if (sameAs[k] == i) group << names[k];
+    return group.join(QCoreApplication::translate("CoincidentCurves", " = "));
 }
 
 }  // namespace tandem::ui

@@ -1,10 +1,12 @@
 #pragma once
 // Policy lines that lie on top of each other (e.g. Joint and Knob-Precision in ML-for-ML scenario
 // 1, which both choose GA4-MXFP4 [2608.06046 Fig. 2: "Joint coincides with Knob-Precision"]) are
-// detected from the drawn data and the later ones dashed, so every colour stays visible.
+// detected from the drawn data and the later ones dashed, so every colour stays visible; the group
+// has one legend entry, "Knob-Precision = Joint".
 #include <QList>
 #include <QPointF>
 #include <QString>
+#include <QStringList>
 
 class QPen;
 
@@ -38,8 +40,10 @@ CoincidentMember coincidentMember(const QList<int>& sameAs, qsizetype i);
 /// dashes at staggered offsets, so each member's colour shows along the shared line.
 void dashCoincidentPen(QPen& pen, int member, int groupSize);
 
-/// Legend name of a curve drawn over an earlier coincident one: "Joint = Knob-Precision"
-/// (the paper's "Knob-Precision/Joint").
-QString coincidentName(const QString& name, const QString& sameAs);
+/// Legend label of curve `i` (0 <= i < names.size()) given coincidentWith()'s `sameAs` and the
+/// curves' `names` (same size): a curve alone keeps its name; a group's first curve names the
+/// whole group, "Knob-Precision = Joint" (the paper's "Knob-Precision/Joint"); a later member gets
+/// an empty label (its legend entry is hidden, the first one's names it).
+QString coincidentLegendLabel(const QList<int>& sameAs, const QStringList& names, qsizetype i);
 
 }  // namespace tandem::ui

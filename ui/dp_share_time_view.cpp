@@ -68,7 +68,9 @@ void DpShareTimeView::rebuild() {
     }
     double yMax = 10;
     QList<QList<QPointF>> curves;
+    QStringList names;
     for (const auto& run : runs) {
+        names << QString::fromStdString(run.policy);
         QList<QPointF> pts;
         const size_t n = std::min(run.dpShareTime_s.size(), run.dpShare.size());
         pts.reserve(static_cast<qsizetype>(n));
@@ -85,13 +87,16 @@ void DpShareTimeView::rebuild() {
         QLineSeries* s = m_lines[i];
         const bool on = i < static_cast<qsizetype>(runs.size());
         s->setVisible(on);
-        for (QLegendMarker* m : chart()->legend()->markers(s)) m->setVisible(on);
+        // Coincident policies share one legend entry, "Knob-Precision = Joint".
+        const QString label = on ? coincidentLegendLabel(m_sameAs, names, i) : QString();
+        for (QLegendMarker* m : chart()->legend()->markers(s)) {
+            m->setVisible(!label.isEmpty());
+            if (!label.isEmpty()) m->setLabel(label);
+        }
         if (!on) continue;
-        const QString name = QString::fromStdString(runs[static_cast<size_t>(i)].policy);
+        const QString name = names[i];
         const CoincidentMember member = coincidentMember(m_sameAs, i);
-        s->setName(member.index > 0
-                       ? coincidentName(name, QString::fromStdString(runs[static_cast<size_t>(member.leader)].policy))
-                       : name);
+        s->setName(name);
         QPen pen(policyColor(name, currentTheme()), name == QLatin1String("Joint") ? 2.2 : 1.6);
         dashCoincidentPen(pen, member.index, member.groupSize);
         s->setPen(pen);

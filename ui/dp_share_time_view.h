@@ -15,7 +15,7 @@ namespace tandem::ui {
 /// PolicyRun::dpShareTime_s); x = wall-clock in a unit chosen from the longest run. Lines use the
 /// fixed policy colours and are decimated to the plot width. A line that coincides with an earlier
 /// policy's (same data within 0.2 % of the axis spans, e.g. Joint = Knob-Precision in scenario 1
-/// [2608.06046 Fig. 2]) is dashed over it and named "Joint = Knob-Precision".
+/// [2608.06046 Fig. 2]) is dashed over it; the two share one legend entry "Knob-Precision = Joint".
 class DpShareTimeView : public ChartView {
     Q_OBJECT
 public:
@@ -25,7 +25,7 @@ public:
     /// Mean drawn share of `policy`, percent (tests; NaN if absent).
     double meanShare(const QString& policy) const;
     /// Per policy of the last result (engine order): the earlier policy whose line it coincides
-    /// with (coincidentWith), or -1; such a line is dashed over it and named "Joint = Knob-Precision".
+    /// with (coincidentWith), or -1; such a line is dashed over it, legend "Knob-Precision = Joint".
     const QList<int>& coincidences() const { return m_sameAs; }
 
 private:

@@ -163,9 +163,6 @@ void LossCurveView::rebuild() {
                 pen.setColor(c);
             } else {
                 dashCoincidentPen(pen, member.index, member.groupSize);
-                s->setName(member.index > 0 ? coincidentName(policy, QString::fromStdString(
-                                                                         src->policies[static_cast<size_t>(member.leader)].policy))
-                                            : policy);
             }
             s->setPen(pen);
             s->replace(pts);
@@ -258,11 +255,19 @@ void LossCurveView::rebuild() {
     const QLineSeries* selectedTarget =
         m_options.targetIndex >= 0 && m_options.targetIndex < m_targetLines.size() ? m_targetLines[m_options.targetIndex]
                                                                                   : nullptr;
+    // Coincident policies share one entry, "Knob-Precision = Joint" (series names stay the policies').
+    const QStringList names = policies();
     const auto markers = chart()->legend()->markers();
     for (QLegendMarker* mk : markers) {
         QAbstractSeries* s = mk->series();
-        const bool policyLine = m_lines.key(qobject_cast<QLineSeries*>(s)).startsWith(QLatin1String("cur:"));
-        const bool pinnedLine = m_lines.key(qobject_cast<QLineSeries*>(s)).startsWith(QLatin1String("pin:"));
+        const QString key = m_lines.key(qobject_cast<QLineSeries*>(s));
+        bool policyLine = key.startsWith(QLatin1String("cur:"));
+        if (policyLine) {
+            const QString label = coincidentLegendLabel(m_sameAs, names, names.indexOf(key.mid(4)));
+            policyLine = !label.isEmpty();
+            if (policyLine) mk->setLabel(label);
+        }
+        const bool pinnedLine = key.startsWith(QLatin1String("pin:"));
         const bool target = selectedTarget && s == selectedTarget;
         mk->setVisible((policyLine || (pinnedLine && m_pinned) || target) && s->isVisible());
         if (target) mk->setLabel(tr("Target"));  // its value is on the y axis and in the side panel

@@ -29,8 +29,9 @@ struct LossViewOptions {
 /// each policy first crosses the selected target. A pinned result is overlaid dashed and faded.
 /// A policy whose curve coincides with an earlier one's (from the data: curvesCoincide within
 /// 0.2 % of the axis spans; e.g. Joint = Knob-Precision in scenario 1 [2608.06046 Fig. 2]) is
-/// drawn dashed over it, its legend entry reads "Joint = Knob-Precision" and its first-crossing
-/// dot is drawn smaller inside the earlier one's, which shows as a ring around it.
+/// drawn dashed over it, the two share one legend entry "Knob-Precision = Joint" (series names
+/// and CSV keep the policy names) and its first-crossing dot is drawn smaller inside the earlier
+/// one's, which shows as a ring around it.
 class LossCurveView : public ChartView {
     Q_OBJECT
 public:
@@ -46,8 +47,8 @@ public:
     /// Policy names present in the last result (in engine order).
     QStringList policies() const;
     /// Per policy of the last result (engine order): the index of the earlier policy whose
-    /// curve it coincides with in the current axis (coincidentWith; then drawn dashed over it
-    /// and named "Joint = Knob-Precision"), or -1. Hidden policies are -1 (tests).
+    /// curve it coincides with in the current axis (coincidentWith; then drawn dashed over it,
+    /// legend "Knob-Precision = Joint"), or -1. Hidden policies are -1 (tests).
     const QList<int>& coincidences() const { return m_sameAs; }
 
 private:
