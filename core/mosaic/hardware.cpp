@@ -234,11 +234,10 @@ Hardware readHardware(JsonReader& r) {
 }
 
 nlohmann::ordered_json writeHardware(const Hardware& h) {
-    nlohmann::ordered_json j;
-    j["name"] = h.name;
-    j["description"] = h.description;
-    j["sources"] = h.sources;
-    j["gpus_per_node"] = h.gpusPerNode;
+    nlohmann::ordered_json j{{"name", h.name},
+                             {"description", h.description},
+                             {"sources", h.sources},
+                             {"gpus_per_node", h.gpusPerNode}};
     for (const NumberKey& k : numberKeys())
         j[k.key] = k.unit == Unit::One ? h.*k.member : tidy(toKey(h.*k.member, k.unit));
     return j;
