@@ -32,7 +32,8 @@ namespace {
 /// `s` through the validation layer, as `doc` would read it back (what a save -> open would
 /// report): its file references resolved against the document's folder by the core's one
 /// resolver, nccl-tests logs imported. Problems in `diag`; nullopt when any.
-std::optional<Scenario> revalidated(const Scenario& s, const ScenarioDocument& doc, Diagnostics& diag) {
+std::optional<Scenario> revalidated(const Scenario& s, const ScenarioDocument& doc,
+                                    Diagnostics& diag) {
     const std::string folder = scenarioFolder(QFile::encodeName(doc.filePath()).toStdString());
     return parseScenario(scenarioToJson(s), diag, folder);
 }

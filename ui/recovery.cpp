@@ -75,8 +75,9 @@ bool RecoveryStore::write(const Scenario& s, const QString& originalPath, QStrin
     j["tandem_recovery"] = 1;
     // The original file is what a recovered document saves to again, so the names it writes
     // are relative to the same folder as after a normal load (scenarioToJson with savedAs).
-    j["original_path"] =
-        originalPath.isEmpty() ? std::string() : QFileInfo(originalPath).absoluteFilePath().toStdString();
+    j["original_path"] = originalPath.isEmpty()
+                             ? std::string()
+                             : QFileInfo(originalPath).absoluteFilePath().toStdString();
     j["saved_utc"] = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toStdString();
     j["scenario"] = nlohmann::ordered_json::parse(scenarioToJson(withAbsolutePaths(s, originalPath)));
     const std::string text = j.dump(2) + "\n";

@@ -64,7 +64,7 @@ public:
     /// Reads an orphan: the scenario (validated like a scenario file; problems in `diag` with
     /// JSON paths), or nullopt. Relative file names (older recovery files) are resolved against
     /// the original scenario's folder, or the working folder for an untitled one, by
-    /// tandem::parseScenario(text, diag, scenarioFolder(original)) [core/scenario/scenario_files.h].
+    /// tandem::parseScenario(text, diag, scenarioFolder(original)) [scenario/scenario_files.h].
     static std::optional<Scenario> read(const RecoveryEntry& e, Diagnostics& diag);
     /// Deletes an orphan's file and its lock file.
     static void remove(const RecoveryEntry& e);

@@ -24,7 +24,8 @@ struct FileNames {
 /// envelope's hardware; problems at `$.mosaic.nccl_tests_files[i]` with the file and line.
 void attachMeasuredCollectives(mosaic::Envelope& e, Diagnostics& diag) {
     if (e.ncclTestsFiles.empty()) return;
-    auto measured = mosaic::loadMeasuredCollectives(e.ncclTestsFiles, diag, "$.mosaic.nccl_tests_files");
+    auto measured =
+        mosaic::loadMeasuredCollectives(e.ncclTestsFiles, diag, "$.mosaic.nccl_tests_files");
     if (measured) e.hardware.measured = std::move(measured);
 }
 
