@@ -295,14 +295,16 @@ private slots:
         QCOMPARE(coincidentWith({a, b, a, a}, 1e-6, 1e-6, {false, false, true}), (QList<int>{-1, -1, -1, 0}));
         QCOMPARE(coincidentWith({a, b, a, a}, 1e-6, 1e-6, {true}), (QList<int>{-1, -1, -1, 2}));
         const QList<int> sameAs{-1, -1, 0, 0};
-        const CoincidentMember leader = coincidentMember(sameAs, 0), second = coincidentMember(sameAs, 3);
-        QCOMPARE(leader.leader, 0);
-        QCOMPARE(leader.index, 0);
-        QCOMPARE(leader.groupSize, 3);
-        QCOMPARE(second.leader, 0);
-        QCOMPARE(second.index, 2);
-        QCOMPARE(second.groupSize, 3);
-        QCOMPARE(coincidentMember(sameAs, 1).groupSize, 1);
+        // {leader, index, groupSize} of each curve.
+        const auto member = [&sameAs](qsizetype i) {
+            const CoincidentMember m = coincidentMember(sameAs, i);
+            return QList<int>{m.leader, m.index, m.groupSize};
+        };
+        QCOMPARE(member(0), (QList<int>{0, 0, 3}));
+        QCOMPARE(member(1), (QList<int>{1, 0, 1}));
+        QCOMPARE(member(2), (QList<int>{0, 1, 3}));
+        QCOMPARE(member(3), (QList<int>{0, 2, 3}));
+        QCOMPARE(member(4), (QList<int>{-1, 0, 1}));  // out of range
         // Dashes: member k of 3 dashes one slot of three (3 pen widths each) at offset 3 (k - 1).
         QPen pen(Qt::red, 2);
         dashCoincidentPen(pen, 2, 3);
