@@ -14,6 +14,7 @@
 
 #include <algorithm>
 
+#include "common/json_reader.h"
 #include "scenario/scenario_files.h"
 #include "scenario_document.h"
 
@@ -108,7 +109,10 @@ QList<RecoveryEntry> RecoveryStore::orphans() const {
         e.file = file;
         QFile f(file);
         if (f.open(QIODevice::ReadOnly)) {
-            const auto j = nlohmann::json::parse(f.readAll().toStdString(), nullptr, false);
+            const std::string text = f.readAll().toStdString();
+            const auto j = firstTooDeepJson(text) == std::string::npos
+                               ? nlohmann::json::parse(text, nullptr, false)
+                               : nlohmann::json(nlohmann::json::value_t::discarded);
             if (j.is_object()) {
                 if (j.contains("original_path") && j["original_path"].is_string())
                     e.originalPath = QString::fromStdString(j["original_path"].get<std::string>());
@@ -142,7 +146,9 @@ std::optional<Scenario> RecoveryStore::read(const RecoveryEntry& e, Diagnostics&
         diag.error("$", "the recovery file is empty (0 bytes)");
         return std::nullopt;
     }
-    auto j = nlohmann::json::parse(bytes.toStdString(), nullptr, false);
+    const std::string text = bytes.toStdString();
+    auto j = firstTooDeepJson(text) == std::string::npos ? nlohmann::json::parse(text, nullptr, false)
+                                                         : nlohmann::json(nlohmann::json::value_t::discarded);
     if (j.is_discarded()) {
         diag.error("$", "the recovery file is truncated or not JSON");
         return std::nullopt;

@@ -299,25 +299,56 @@ private:
 };
 }  // namespace
 
+size_t firstTooDeepJson(const std::string& text) {
+    int depth = 0;
+    bool inString = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\') ++i;
+            else if (c == '"') inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxJsonDepth) return i;
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return std::string::npos;
+}
+
+namespace {
+/// 1-based line and column of byte `offset`, as an editor shows them.
+std::string lineColumn(const std::string& text, size_t offset) {
+    size_t line = 1, col = 1;
+    for (size_t i = 0; i < offset && i < text.size(); ++i) {
+        if (text[i] == '\n') { ++line; col = 1; } else { ++col; }
+    }
+    return "line " + std::to_string(line) + ", column " + std::to_string(col);
+}
+}  // namespace
+
 nlohmann::json parseJsonText(const std::string& text, Diagnostics& diag) {
+    if (const size_t deep = firstTooDeepJson(text); deep != std::string::npos) {
+        diag.error(lineColumn(text, deep), "invalid JSON: arrays and objects nested more than " +
+                                               std::to_string(kMaxJsonDepth) + " levels deep");
+        return nullptr;
+    }
     try {
         DuplicateKeyFinder finder;
         nlohmann::json j = nlohmann::json::parse(text, std::ref(finder));
         for (const auto& path : finder.duplicates())
             diag.error(path, "key appears more than once in this object (only one value is allowed)");
-        return finder.duplicates().empty() ? j : nlohmann::json(nullptr);
+        if (!finder.duplicates().empty()) return nullptr;
+        return j;
     } catch (const nlohmann::json::parse_error& e) {
         // Translate the byte offset into line/column, which is what an editor shows.
-        size_t line = 1, col = 1;
         const size_t upto = std::min<size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
-        for (size_t i = 0; i < upto; ++i) {
-            if (text[i] == '\n') { ++line; col = 1; } else { ++col; }
-        }
         std::string what = e.what();
         const auto pos = what.find("syntax error");
         if (pos != std::string::npos) what = what.substr(pos);
-        diag.error("line " + std::to_string(line) + ", column " + std::to_string(col),
-                   "invalid JSON: " + what);
+        diag.error(lineColumn(text, upto), "invalid JSON: " + what);
         return nullptr;
     } catch (const nlohmann::json::exception& e) {
         // nlohmann reports a number beyond double's range ("1e400") as out_of_range.406 with

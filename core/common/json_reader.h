@@ -71,8 +71,20 @@ private:
     std::vector<std::string> m_known;
 };
 
-/// Parses JSON text, reporting a syntax error as `line L, column C: reason` in `diag`.
-/// Returns a null json on failure.
+/// Deepest nesting of arrays and objects parseJsonText accepts. Tandem's own files nest fewer
+/// than ten levels; the limit keeps a hostile file (60 000 nested objects in 360 KB) from
+/// exhausting the stack in the recursive copy, dump and destruction of a parsed tree.
+constexpr int kMaxJsonDepth = 256;
+
+/// Byte offset of the first '[' or '{' (outside strings) that opens nesting level
+/// kMaxJsonDepth + 1, or std::string::npos when the text stays within the limit. Linear and
+/// non-recursive; malformed text is left to the parser. Call it before handing untrusted text
+/// to nlohmann::json::parse directly (parseJsonText already does).
+size_t firstTooDeepJson(const std::string& text);
+
+/// Parses JSON text, reporting a syntax error as `line L, column C: reason` in `diag`, a key
+/// repeated inside one object with its JSON path, and nesting deeper than kMaxJsonDepth with the
+/// line and column where it goes too deep. Returns a null json on failure.
 nlohmann::json parseJsonText(const std::string& text, Diagnostics& diag);
 
 /// Shortest representation that round-trips; used when writing numbers to CSV.

@@ -89,6 +89,48 @@ private slots:
         QVERIFY(ok.ok());
     }
 
+    void nestingDepthIsLimited_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("accepted");
+        QTest::addColumn<QString>("where");
+        const int n = tandem::kMaxJsonDepth;
+        const auto nested = [](int depth, const char* open, const char* close) {
+            QString t;
+            for (int i = 0; i < depth; ++i) t += QLatin1String(open);
+            t += QLatin1String("1");
+            for (int i = 0; i < depth; ++i) t += QLatin1String(close);
+            return t;
+        };
+        // {"a": repeated: the '{' opening level n + 1 is at column 5 n + 1.
+        QTest::newRow("objects at the limit") << nested(n, "{\"a\":", "}") << true << QString();
+        QTest::newRow("objects one past") << nested(n + 1, "{\"a\":", "}") << false
+                                          << QStringLiteral("line 1, column %1").arg(5 * n + 1);
+        QTest::newRow("60000 objects (360 KB)") << nested(60000, "{\"a\":", "}") << false
+                                                << QStringLiteral("line 1, column %1").arg(5 * n + 1);
+        QTest::newRow("a million arrays") << nested(1000000, "[", "]") << false
+                                          << QStringLiteral("line 1, column %1").arg(n + 1);
+        // Brackets inside strings (with escaped quotes) do not count.
+        QTest::newRow("brackets in a string") << QStringLiteral("{\"s\": \"%1\\\"%1\"}").arg(QString(3 * n, '['))
+                                              << true << QString();
+        QTest::newRow("second line") << QStringLiteral("{\n") + nested(n, "[", "]") + QStringLiteral("}")
+                                     << false << QStringLiteral("line 2, column %1").arg(n);
+    }
+
+    void nestingDepthIsLimited() {
+        QFETCH(QString, text);
+        QFETCH(bool, accepted);
+        QFETCH(QString, where);
+        Diagnostics d("deep.json");
+        const auto j = tandem::parseJsonText(text.toStdString(), d);
+        QCOMPARE(d.ok(), accepted);
+        QCOMPARE(j.is_null(), !accepted);
+        if (!accepted) {
+            QCOMPARE(d.items().size(), size_t(1));
+            QCOMPARE(QString::fromStdString(d.items()[0].path), where);
+            QVERIFY(QString::fromStdString(d.items()[0].message).contains(QString::number(tandem::kMaxJsonDepth)));
+        }
+    }
+
     void closestMatch() {
         QCOMPARE(tandem::editDistance("kitten", "sitting"), 3);
         QCOMPARE(QString::fromStdString(tandem::closestMatch("nic_Gbps", {"nic_GBps", "days"})),
