@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <mutex>
 #include <thread>
 
@@ -90,6 +92,26 @@ bool setPath(nlohmann::json& doc, const std::string& path, const nlohmann::json&
 
 }  // namespace
 
+std::string sweepFingerprint(const std::string& canonicalScenarioJson, const std::vector<Axis>& axes) {
+    std::uint64_t h = 14695981039346656037ull;  // FNV-1a 64 offset basis
+    auto feed = [&h](const std::string& bytes) {
+        for (unsigned char c : bytes) {
+            h ^= c;
+            h *= 1099511628211ull;  // FNV-1a 64 prime
+        }
+        h ^= 0xffu;  // field separator (0xff never occurs in UTF-8 text)
+        h *= 1099511628211ull;
+    };
+    feed(canonicalScenarioJson);
+    for (const auto& a : axes) {
+        feed(a.path);
+        for (const auto& v : a.values) feed(v.dump());
+    }
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+    return hex;
+}
+
 bool parseAxis(const std::string& text, Axis& axis, std::string& error) {
     const auto eq = text.find('=');
     if (eq == std::string::npos || eq == 0) {
@@ -172,6 +194,7 @@ Table run(const std::string& scenarioJson, const std::vector<Axis>& axes, const 
     const auto base = parseScenario(scenarioJson, diag);
     if (!base) return table;
     const nlohmann::json canonical = nlohmann::json::parse(scenarioToJson(*base));
+    table.fingerprint = sweepFingerprint(canonical.dump(), axes);
 
     for (size_t a = 0; a < axes.size(); ++a)
         for (size_t b = 0; b < a; ++b)

@@ -42,7 +42,17 @@ struct Table {
     std::vector<std::vector<std::string>> rows;  ///< sorted by point
     Shard shard;             ///< which share of the grid the rows are ({0, 1} = all of it)
     size_t gridPoints = 0;   ///< points of the whole grid over all shards (0 = unknown)
+    /// Which sweep the rows belong to: sweepFingerprint() of the scenario and the axes, 16
+    /// lower-case hex digits ("" = unknown, e.g. a merged table or an untagged shard file).
+    std::string fingerprint;
 };
+
+/// Identity of a sweep, the same for all its shards and different (barring a 64-bit hash
+/// collision) for another scenario or other axes: FNV-1a 64 over the canonical scenario JSON
+/// (`canonicalScenarioJson`, keys sorted, as nlohmann::json::dump writes it) and every axis's
+/// path and values in order, printed as 16 lower-case hex digits. Deterministic across runs
+/// and platforms.
+std::string sweepFingerprint(const std::string& canonicalScenarioJson, const std::vector<Axis>& axes);
 
 /// Largest grid run() accepts (points over all shards); larger grids are refused with a message.
 constexpr size_t kMaxGridPoints = 1000000;
@@ -56,16 +66,18 @@ Table run(const std::string& scenarioJson, const std::vector<Axis>& axes, const 
           int threads, Diagnostics& diag, const CancelFlag* cancel = nullptr);
 
 /// CSV text (RFC 4180 quoting) with a header line. A shard of a sharded run (shard.count > 1)
-/// starts with one comment line "# tandem sweep shard i/n of P points" that merge() uses to
-/// name missing shards and points; an unsharded table has no comment line.
+/// starts with one comment line "# tandem sweep shard i/n of P points, sweep F" (F = the
+/// table's fingerprint, 16 hex digits) that merge() uses to name missing shards and points and
+/// to refuse shards of different sweeps; an unsharded table has no comment line.
 std::string toCsv(const Table& t);
 
 /// Parses shard CSVs and joins them into one table identical to an unsharded run: headers
 /// must match, every point 0..max must appear exactly once. When the inputs carry the shard
 /// comment line (toCsv), every shard 0..n-1 must be given and every point 0..P-1 present: a
 /// missing shard is reported at "inputs" as "shard i/n is missing (points a, b, ...)", with
-/// the shard count and grid size agreeing across inputs. Problems go to `diag` naming the
-/// input (by its index in `csvs`, or `names` when given) and line.
+/// the shard count, grid size and sweep fingerprint agreeing across inputs (two inputs of
+/// different sweeps are reported as "A and B are shards of different sweeps ..."). Problems go
+/// to `diag` naming the input (by its index in `csvs`, or `names` when given) and line.
 Table merge(const std::vector<std::string>& csvs, const std::vector<std::string>& names,
             Diagnostics& diag);
 

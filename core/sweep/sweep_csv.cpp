@@ -48,6 +48,7 @@ struct ShardTag {
     bool present = false;
     Shard shard;
     long long gridPoints = 0;
+    std::string fingerprint;  ///< "" when the line has none (written before fingerprints)
 };
 
 /// Removes leading "#" comment lines from `text` (counted in `skipped`) and reads the shard
@@ -62,12 +63,16 @@ std::string stripComments(const std::string& text, ShardTag& tag, size_t& skippe
         int i = -1, n = -1;
         long long points = -1;
         char tail[8] = {0};
+        char fp[17] = {0};
         if (std::sscanf(line.c_str(), "# tandem sweep shard %d/%d of %lld point%7s", &i, &n,
                         &points, tail) >= 3 &&
             n >= 1 && i >= 0 && i < n && points >= 0) {
             tag.present = true;
             tag.shard = {i, n};
             tag.gridPoints = points;
+            const auto at = line.find(", sweep ");
+            if (at != std::string::npos && std::sscanf(line.c_str() + at, ", sweep %16[0-9a-f]", fp) == 1)
+                tag.fingerprint = fp;
         }
         pos = end < text.size() ? end + 1 : end;
         ++skipped;
@@ -89,7 +94,7 @@ std::string toCsv(const Table& t) {
     std::ostringstream out;
     if (t.shard.count > 1)
         out << "# tandem sweep shard " << t.shard.index << "/" << t.shard.count << " of "
-            << t.gridPoints << " points\n";
+            << t.gridPoints << " points, sweep " << t.fingerprint << "\n";
     auto line = [&](const std::vector<std::string>& r) {
         for (size_t i = 0; i < r.size(); ++i) out << (i ? "," : "") << csvQuote(r[i]);
         out << "\n";
@@ -110,12 +115,26 @@ Table merge(const std::vector<std::string>& csvs, const std::vector<std::string>
     int shardCount = 0;
     long long gridPoints = -1;
     size_t tagged = 0;
+    size_t firstTagged = 0;
+    std::string fingerprint;
     for (size_t i = 0; i < csvs.size(); ++i) {
         std::vector<std::vector<std::string>> recs;
         size_t badLine = 0, skipped = 0;
         ShardTag tag;
         const std::string body = stripComments(csvs[i], tag, skipped);
         if (tag.present) {
+            if (tagged == 0) {
+                firstTagged = i;
+                fingerprint = tag.fingerprint;
+            } else if (tag.fingerprint != fingerprint) {
+                auto fp = [](const std::string& f) { return f.empty() ? std::string("none") : f; };
+                diag.error(nameOf(i) + ": line 1",
+                           nameOf(firstTagged) + " and " + nameOf(i) +
+                               " are shards of different sweeps (sweep " + fp(fingerprint) +
+                               " vs " + fp(tag.fingerprint) +
+                               "): the scenario or the --vary values differ");
+                return Table{};
+            }
             ++tagged;
             if (shardCount == 0) {
                 shardCount = tag.shard.count;

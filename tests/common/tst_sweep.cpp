@@ -100,6 +100,50 @@ private slots:
         QVERIFY(whole.rows[0][col] != whole.rows[4][col]);
     }
 
+    /// Shards of two different sweeps (other --vary values with the same shard count and grid
+    /// size, or another scenario) must not merge: merge names both files.
+    void shardsOfDifferentSweepsAreRejected() {
+        const std::string text = smallScenario();
+        std::vector<sw::Axis> a(1), b(1);
+        std::string err;
+        QVERIFY(sw::parseAxis("mosaic.nodes=2,4,8,16", a[0], err));
+        QVERIFY(sw::parseAxis("mosaic.nodes=32,64,128,256", b[0], err));
+        tandem::Diagnostics d;
+        const auto a0 = sw::run(text, a, {0, 2}, 1, d);
+        const auto a1 = sw::run(text, a, {1, 2}, 1, d);
+        const auto b1 = sw::run(text, b, {1, 2}, 1, d);
+        QVERIFY2(d.ok(), d.str().c_str());
+        QCOMPARE(a0.fingerprint.size(), size_t(16));
+        QCOMPARE(a0.fingerprint, a1.fingerprint);
+        QVERIFY(a0.fingerprint != b1.fingerprint);
+        const std::string a0csv = sw::toCsv(a0);
+        QVERIFY(a0csv.rfind("# tandem sweep shard 0/2 of 4 points, sweep " + a0.fingerprint + "\n", 0) == 0);
+        // Same shard count, grid size and header: only the fingerprint tells them apart.
+        QVERIFY(sw::merge({a0csv, sw::toCsv(b1)}, {"a0.csv", "b1.csv"}, d).rows.empty());
+        QCOMPARE(d.items().size(), size_t(1));
+        QCOMPARE(QString::fromStdString(d.items()[0].path), QStringLiteral("b1.csv: line 1"));
+        QVERIFY2(d.items()[0].message.find("a0.csv and b1.csv are shards of different sweeps") == 0,
+                 d.str().c_str());
+        // Another scenario (days 6 instead of 5), same axes.
+        tandem::Scenario other;
+        other.name = "sweep test";
+        tandem::mosaic::Envelope e;
+        e.nodes = 4;
+        e.days = 6;
+        other.mosaic = e;
+        const auto c1 = sw::run(tandem::scenarioToJson(other), a, {1, 2}, 1, d);
+        QVERIFY(c1.fingerprint != a0.fingerprint);
+        tandem::Diagnostics d2;
+        QVERIFY(sw::merge({a0csv, sw::toCsv(c1)}, {"a0.csv", "c1.csv"}, d2).rows.empty());
+        QVERIFY2(d2.str().find("a0.csv and c1.csv are shards of different sweeps") != std::string::npos,
+                 d2.str().c_str());
+        // Shards of one sweep still merge into the unsharded table byte for byte.
+        tandem::Diagnostics d3;
+        const auto merged = sw::merge({sw::toCsv(a1), a0csv}, {}, d3);
+        QVERIFY2(d3.ok(), d3.str().c_str());
+        QCOMPARE(sw::toCsv(merged), sw::toCsv(sw::run(text, a, {0, 1}, 1, d3)));
+    }
+
     void invalidPointIsReported() {
         std::vector<sw::Axis> axes(1);
         std::string err;
