@@ -46,6 +46,61 @@ void segmentsOf(const std::vector<mosaic::FrontierPoint>& pts, QList<QList<QPoin
 }
 }  // namespace
 
+QList<QPair<double, double>> undeliverableBands(const std::vector<mosaic::FrontierPoint>& pts) {
+    QList<QPair<double, double>> bands;
+    for (size_t i = 0; i < pts.size();) {
+        if (pts[i].feasible) {
+            ++i;
+            continue;
+        }
+        size_t j = i;
+        while (j + 1 < pts.size() && !pts[j + 1].feasible) ++j;
+        const double lo = i > 0 ? 0.5 * (pts[i - 1].sparsity + pts[i].sparsity) : pts[i].sparsity;
+        const double hi = j + 1 < pts.size() ? 0.5 * (pts[j].sparsity + pts[j + 1].sparsity) : pts[j].sparsity;
+        bands.append({lo, hi});
+        i = j + 1;
+    }
+    return bands;
+}
+
+void FrontierView::fillBands(QList<QAreaSeries*>& pool, const QList<QPair<double, double>>& bands, const QBrush& brush,
+                             const QString& name, const QColor& swatch, double yLo, double yHi) {
+    while (pool.size() < bands.size()) {
+        auto* upper = new QLineSeries(this);
+        auto* lower = new QLineSeries(this);
+        auto* area = new QAreaSeries(upper, lower);
+        area->setParent(this);
+        chart()->addSeries(area);
+        area->attachAxis(m_x);
+        area->attachAxis(m_y);
+        pool.append(area);
+    }
+    for (qsizetype i = 0; i < pool.size(); ++i) {
+        QAreaSeries* a = pool[i];
+        a->setName(name);
+        a->setBrush(brush);
+        a->setPen(QPen(Qt::NoPen));
+        const bool on = i < bands.size();
+        a->setVisible(on);
+        if (on) {
+            a->upperSeries()->replace({QPointF(bands[i].first, yHi), QPointF(bands[i].second, yHi)});
+            a->lowerSeries()->replace({QPointF(bands[i].first, yLo), QPointF(bands[i].second, yLo)});
+        }
+        for (QLegendMarker* m : chart()->legend()->markers(a)) {
+            m->setVisible(on && i == 0);
+            m->setBrush(swatch);
+        }
+    }
+}
+
+QList<QPair<double, double>> FrontierView::shadedBands(bool undeliverable) const {
+    QList<QPair<double, double>> out;
+    for (const QAreaSeries* a : undeliverable ? m_redBands : m_bands)
+        if (a->isVisible() && a->upperSeries()->count() == 2)
+            out.append({a->upperSeries()->at(0).x(), a->upperSeries()->at(1).x()});
+    return out;
+}
+
 FrontierView::FrontierView(QWidget* parent)
     : ChartView(QStringLiteral("mosaic-frontier"), tr("Loss against sparsity: compute-optimal vs cluster-optimal"),
                 parent) {
@@ -234,51 +289,19 @@ void FrontierView::rebuild() {
     fillPool(m_pinCompute, pc, QPen(fc, 1.5, Qt::DotLine), tr("Pinned result (dotted, both frontiers)"));
     fillPool(m_pinCluster, pk, QPen(fk, 1.5, Qt::DotLine), QString());
 
-    // Infeasible bands: contiguous runs of cluster-infeasible bins, widened by half a grid step.
-    QList<QPair<double, double>> bands;
-    const auto& k = r.clusterOptimal;
-    for (size_t i = 0; i < k.size();) {
-        if (k[i].feasible) {
-            ++i;
-            continue;
-        }
-        size_t j = i;
-        while (j + 1 < k.size() && !k[j + 1].feasible) ++j;
-        const double lo = i > 0 ? 0.5 * (k[i - 1].sparsity + k[i].sparsity) : k[i].sparsity;
-        const double hi = j + 1 < k.size() ? 0.5 * (k[j].sparsity + k[j + 1].sparsity) : k[j].sparsity;
-        bands.append({lo, hi});
-        i = j + 1;
-    }
-    while (m_bands.size() < bands.size()) {
-        auto* upper = new QLineSeries(this);
-        auto* lower = new QLineSeries(this);
-        auto* area = new QAreaSeries(upper, lower);
-        area->setParent(this);
-        chart()->addSeries(area);
-        area->attachAxis(m_x);
-        area->attachAxis(m_y);
-        m_bands.append(area);
-    }
-    QColor shade = theme == Theme::Dark ? QColor(0x80, 0x80, 0x80, 70) : QColor(0x99, 0x99, 0x99, 60);
-    for (qsizetype i = 0; i < m_bands.size(); ++i) {
-        QAreaSeries* a = m_bands[i];
-        a->setName(tr("No feasible layout on this cluster"));
-        a->setBrush(QBrush(shade, Qt::BDiagPattern));
-        a->setPen(QPen(Qt::NoPen));
-        const bool on = i < bands.size();
-        a->setVisible(on);
-        if (on) {
-            a->upperSeries()->replace({QPointF(bands[i].first, yHi), QPointF(bands[i].second, yHi)});
-            a->lowerSeries()->replace({QPointF(bands[i].first, yLo), QPointF(bands[i].second, yLo)});
-        }
-        const auto markers = chart()->legend()->markers(a);
-        for (QLegendMarker* m : markers) {
-            m->setVisible(on && i == 0);
-            QColor swatch = shade;  // the hatch is invisible in a legend square: a solid swatch
-            swatch.setAlpha(140);
-            m->setBrush(swatch);
-        }
-    }
+    // Shaded bands: the red region (compute-optimal bins the cluster cannot deliver, Fig. 1)
+    // under the hatched bins where no layout fits at all.
+    const QList<QPair<double, double>> red = undeliverableBands(r.computeOptimal);
+    const QList<QPair<double, double>> grey = undeliverableBands(r.clusterOptimal);
+    QColor redShade(0xD5, 0x5E, 0x00, theme == Theme::Dark ? 70 : 45);
+    QColor greyShade = theme == Theme::Dark ? QColor(0x80, 0x80, 0x80, 70) : QColor(0x99, 0x99, 0x99, 60);
+    fillBands(m_redBands, red, QBrush(redShade),
+              compact ? tr("Cluster cannot deliver C_model") : tr("Red: cluster cannot deliver C_model at this S"),
+              redShade, yLo, yHi);
+    QColor greySwatch = greyShade;  // the hatch is invisible in a legend square: a solid swatch
+    greySwatch.setAlpha(140);
+    fillBands(m_bands, grey, QBrush(greyShade, Qt::BDiagPattern), tr("No feasible layout on this cluster"),
+              greySwatch, yLo, yHi);
 
     // Optima.
     auto lossAt = [](const std::vector<mosaic::FrontierPoint>& v, double s, bool requireFeasible) {
@@ -361,20 +384,22 @@ void FrontierView::rebuild() {
 }
 
 QString FrontierView::csv() const {
-    QString out = QStringLiteral("sparsity,compute_optimal_loss,cluster_optimal_loss,cluster_feasible,extrapolated\n");
+    // The CLI's mosaic_frontier.csv columns (same names, same values: compute_optimal_loss is the
+    // law's value in every bin, blank only where the law has none; cluster_optimal_loss is blank
+    // where `feasible` is 0, no layout fits), then compute_optimal_deliverable: 0 where the cluster
+    // cannot deliver C_model with the bin's best layout (the red region of Fig. 1).
+    QString out = QStringLiteral(
+        "sparsity,compute_optimal_loss,cluster_optimal_loss,feasible,extrapolated,compute_optimal_deliverable\n");
     if (!m_result) return out;
     const auto& c = m_result->computeOptimal;
     const auto& k = m_result->clusterOptimal;
-    const size_t n = std::max(c.size(), k.size());
-    for (size_t i = 0; i < n; ++i) {
-        const double s = i < c.size() ? c[i].sparsity : k[i].sparsity;
-        const double cl = i < c.size() && c[i].feasible ? c[i].loss : NAN;
-        const double kl = i < k.size() && k[i].feasible ? k[i].loss : NAN;
-        const bool feas = i < k.size() && k[i].feasible;
-        const bool ex = (i < c.size() && c[i].extrapolated) || (i < k.size() && k[i].extrapolated);
-        auto num = [](double v) { return std::isfinite(v) ? QString::number(v, 'g', 10) : QString(); };
-        out += QStringLiteral("%1,%2,%3,%4,%5\n").arg(num(s), num(cl), num(kl), feas ? QStringLiteral("1") : QStringLiteral("0"),
-                                                   ex ? QStringLiteral("1") : QStringLiteral("0"));
+    auto num = [](double v) { return std::isfinite(v) ? QString::number(v, 'g', 10) : QString(); };
+    auto flag = [](bool b) { return b ? QStringLiteral("1") : QStringLiteral("0"); };
+    for (size_t i = 0; i < k.size(); ++i) {
+        const bool hasC = i < c.size();
+        out += QStringLiteral("%1,%2,%3,%4,%5,%6\n")
+                   .arg(num(k[i].sparsity), num(hasC ? c[i].loss : NAN), num(k[i].loss), flag(k[i].feasible),
+                        flag(k[i].extrapolated), flag(hasC && c[i].feasible));
     }
     if (!m_markers.isEmpty()) {
         out += QStringLiteral("\nimported_model,sparsity,loss,extrapolated\n");

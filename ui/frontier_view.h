@@ -1,6 +1,10 @@
 #pragma once
 // Loss against sparsity: compute-optimal and cluster-optimal frontiers [2608.10605 Fig. 1, Sec. 7].
 #include <optional>
+#include <vector>
+
+#include <QList>
+#include <QPair>
 
 #include "chart_view.h"
 #include "mosaic/search.h"
@@ -21,9 +25,15 @@ struct FrontierMarker {
     bool extrapolated = false;  ///< outside Eq. 10's fitted range (said in the legend)
 };
 
+/// Runs of consecutive bins with `feasible` false as [lo, hi] sparsity intervals, each widened
+/// by half a grid step toward its feasible neighbours (the shaded bands of FrontierView).
+QList<QPair<double, double>> undeliverableBands(const std::vector<mosaic::FrontierPoint>& pts);
+
 /// Two frontiers over the sparsity grid: compute-optimal (fixed model-FLOPs budget, blind to
 /// hardware) and cluster-optimal (best realizable geometry+plan on the cluster and window). Each
-/// optimum is marked; sparsity bins with no feasible geometry are shaded; parts of a curve that
+/// optimum is marked; compute-optimal bins the cluster cannot deliver
+/// (FrontierPoint::feasible false on computeOptimal: Fig. 1's red region) are shaded red and bins
+/// with no feasible geometry hatched grey; parts of a curve that
 /// lie outside Eq. 10's fitted range are drawn dashed. A pinned result is overlaid faded.
 class FrontierView : public ChartView {
     Q_OBJECT
@@ -43,6 +53,12 @@ public:
     void applyTheme() override;
     /// Total number of points currently drawn on both frontier curves (tests).
     int frontierPointCount() const;
+    /// Shaded [lo, hi] sparsity bands currently drawn: red (undeliverable compute optimum) when
+    /// `undeliverable`, else grey (no layout fits) (tests).
+    QList<QPair<double, double>> shadedBands(bool undeliverable) const;
+    /// The CLI's mosaic_frontier.csv columns (sparsity, compute_optimal_loss,
+    /// cluster_optimal_loss, feasible, extrapolated) plus compute_optimal_deliverable
+    /// (0: the red region), then imported models if any.
     QString csv() const override;
     /// Below this width (pixels) the legend uses short names ("Compute-opt. S = 0.985") so that
     /// it is not elided; exports (900 px) and wide windows get the long ones.
@@ -54,11 +70,15 @@ protected:
 private:
     void rebuild();
     /// Puts `segments` into `pool` (creating series on demand, hiding the unused ones).
+    /// Puts `bands` into `pool` as full-height areas named `name` (one legend entry).
+    void fillBands(QList<QAreaSeries*>& pool, const QList<QPair<double, double>>& bands, const QBrush& brush,
+                   const QString& name, const QColor& swatch, double yLo, double yHi);
     void fillPool(QList<QLineSeries*>& pool, const QList<QList<QPointF>>& segments, const QPen& pen,
                   const QString& name);
     std::optional<mosaic::SearchResult> m_result, m_pinned;
     QList<QLineSeries*> m_compute, m_computeExtra, m_cluster, m_clusterExtra, m_pinCompute, m_pinCluster;
-    QList<QAreaSeries*> m_bands;
+    QList<QAreaSeries*> m_bands;     ///< grey: no layout fits
+    QList<QAreaSeries*> m_redBands;  ///< red: compute optimum not deliverable
     QScatterSeries* m_computeOpt = nullptr;
     QScatterSeries* m_clusterOpt = nullptr;
     QScatterSeries* m_naive = nullptr;

@@ -3,6 +3,7 @@
 #include <QObject>
 
 #include "mlforml/presets.h"
+#include "mosaic/reproduce.h"
 
 namespace tandem::ui {
 
@@ -15,17 +16,21 @@ Scenario mlScenario(const mlforml::Params& p, const QString& name, const QString
     s.mosaic = mosaic::Envelope{};
     return s;
 }
-Scenario moeScenario(int nodes, double days, double budgetFlops, const QString& name, const QString& note) {
+Scenario moeScenario(const mosaic::Envelope& e, const QString& name, const QString& note) {
     Scenario s;
     s.name = name.toStdString();
     s.description = note.toStdString();
     s.mlForMl = mlforml::scenario1Params();
-    mosaic::Envelope e;
+    s.mosaic = e;
+    return s;
+}
+/// Table 3's envelope with another cluster size, window and budget (Fig. 8, Fig. 11).
+mosaic::Envelope table3With(int nodes, double days, double budgetFlops) {
+    mosaic::Envelope e = mosaic::table3Envelope();
     e.nodes = nodes;
     e.days = days;
     e.computeBudgetFlops = budgetFlops;
-    s.mosaic = e;
-    return s;
+    return e;
 }
 }  // namespace
 
@@ -35,8 +40,8 @@ QList<Preset> allPresets() {
         Preset pr{id, title, note, 0, n, target, updates, mlScenario(p, title, note)};
         out.append(pr);
     };
-    auto moe = [&](QString id, QString title, QString note, int nodes, double days, double budget) {
-        Preset pr{id, title, note, 1, -1, 1, false, moeScenario(nodes, days, budget, title, note)};
+    auto moe = [&](QString id, QString title, QString note, const mosaic::Envelope& e) {
+        Preset pr{id, title, note, 1, -1, 1, false, moeScenario(e, title, note)};
         out.append(pr);
     };
     const mlforml::Params s1 = mlforml::scenario1Params();
@@ -70,19 +75,19 @@ QList<Preset> allPresets() {
         QObject::tr("The compute-optimal sparsity sits at the boundary S = 0.985, but above S ~ 0.96 no layout fits "
                     "this small cluster. The cluster-optimal model is interior and about 0.03 nats better than the "
                     "naive choice run on the cluster."),
-        4, 5, 3.3e21);
+        mosaic::fig1Envelope());
     moe(QStringLiteral("mosaic-table4"), QObject::tr("MOSAIC Table 3/4 and Fig. 10: 32 nodes, 20 days"),
         QObject::tr("The paper's main envelope (256 B200 for 20 days): the optimum is q = 12, E = 96, K = 2, G = 4 at "
                     "S ~ 0.956 and MFU ~ 12 %. Fine experts (G = 8) lose MFU to small grouped-GEMM tiles."),
-        32, 20, 0);
+        mosaic::table3Envelope());
     moe(QStringLiteral("mosaic-fig8"), QObject::tr("MOSAIC Fig. 8: C_model 1e22 on 512 GPUs"),
         QObject::tr("With a fixed model-FLOPs budget the law keeps rewarding sparsity, while the wall-clock per model "
                     "FLOP grows with S and G. Compare the two frontiers' slopes at high S."),
-        64, 20, 1e22);
+        table3With(64, 20, 1e22));
     moe(QStringLiteral("mosaic-fig11"), QObject::tr("MOSAIC Fig. 11: 128 nodes, 20 days"),
         QObject::tr("A larger cluster moves the optimum to more active parameters (~58 B at 128 nodes) while the "
                     "optimal sparsity stays on a plateau near 0.92-0.96. Drag cluster size and days to sweep."),
-        128, 20, 0);
+        table3With(128, 30, 0));
     return out;
 }
 

@@ -20,6 +20,10 @@
 #include "moe_advanced.h"
 #include "moe_controls.h"
 #include "moe_workspace.h"
+#include "mosaic/reproduce.h"
+#include "mosaic/report.h"
+#include "mosaic/search.h"
+#include "presets.h"
 #include "optimum_card.h"
 #include "scenario_document.h"
 #include "step_breakdown_view.h"
@@ -209,6 +213,71 @@ private slots:
         QVERIFY(ws->heatmapView()->selected() >= 0);
         // Two bars: the selection and the cluster optimum for comparison.
         QVERIFY(!ws->breakdownView()->values(1).isEmpty());
+    }
+
+    /// Each MOSAIC preset with a `tandem-cli reproduce` counterpart builds exactly that envelope
+    /// (same JSON), so the GUI and the CLI show the same search.
+    void mosaicPresetsUseTheReproduceEnvelopes() {
+        tandem::mosaic::Envelope fig11 = tandem::mosaic::table3Envelope();  // Fig. 11 node sweep: 30 days
+        fig11.nodes = 128;
+        fig11.days = 30;
+        const QMap<QString, tandem::mosaic::Envelope> expected{{QStringLiteral("mosaic-fig1"), tandem::mosaic::fig1Envelope()},
+                                                               {QStringLiteral("mosaic-table4"), tandem::mosaic::table3Envelope()},
+                                                               {QStringLiteral("mosaic-fig11"), fig11}};
+        int seen = 0;
+        for (const Preset& p : allPresets()) {
+            if (!expected.contains(p.id)) continue;
+            ++seen;
+            QVERIFY2(p.scenario.mosaic.has_value(), qPrintable(p.id));
+            QCOMPARE(QString::fromStdString(tandem::mosaic::writeEnvelope(*p.scenario.mosaic).dump()),
+                     QString::fromStdString(tandem::mosaic::writeEnvelope(expected[p.id]).dump()));
+        }
+        QCOMPARE(seen, expected.size());
+    }
+
+    /// Fig. 1: the compute-optimal bins the 4-node cluster cannot deliver are shaded red (from the
+    /// feasible boundary S ~ 0.96 up), with a legend entry, and the CSV flags them in the CLI's columns.
+    void fig1FrontierShadesTheRedRegion() {
+        const tandem::mosaic::SearchResult r = tandem::mosaic::search(tandem::mosaic::fig1Envelope());
+        FrontierView v;
+        v.resize(900, 560);
+        v.setData(r);
+        v.show();
+        QApplication::processEvents();
+        const QList<QPair<double, double>> red = v.shadedBands(true);
+        QVERIFY(!red.isEmpty());
+        int undeliverable = 0;
+        for (const auto& p : r.computeOptimal) {
+            if (p.feasible) continue;
+            ++undeliverable;
+            bool inside = false;
+            for (const auto& b : red) inside = inside || (p.sparsity >= b.first && p.sparsity <= b.second);
+            QVERIFY2(inside, qPrintable(QString::number(p.sparsity)));
+        }
+        QVERIFY(undeliverable > 0);
+        // The red region starts just above the feasible boundary (paper: S_feas^max = 0.96).
+        const double boundary = tandem::mosaic::feasibleBoundarySparsity(r.computeOptimal);
+        QVERIFY(boundary >= 0.94 && boundary <= 0.97);
+        QVERIFY(red.front().first > boundary && red.front().first < boundary + 0.02);
+        QVERIFY(v.legendEntries().contains(QStringLiteral("Red: cluster cannot deliver C_model at this S")));
+        // CSV: the CLI's columns first, one row per bin, the red bins flagged 0.
+        const QStringList lines = v.csv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        const QString cli = QString::fromStdString(tandem::mosaic::frontierCsv(r));
+        const QStringList cliLines = cli.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), cliLines.size());
+        QCOMPARE(lines[0], cliLines[0] + QStringLiteral(",compute_optimal_deliverable"));
+        int zeros = 0;
+        for (qsizetype i = 1; i < lines.size(); ++i) {
+            const QStringList f = lines[i].split(QLatin1Char(',')), g = cliLines[i].split(QLatin1Char(','));
+            QCOMPARE(f.size(), 6);
+            QCOMPARE(f[0].toDouble(), g[0].toDouble());
+            QCOMPARE(f[1].isEmpty(), g[1].isEmpty());
+            if (!f[1].isEmpty()) QVERIFY(std::abs(f[1].toDouble() - g[1].toDouble()) < 1e-9);
+            QCOMPARE(f[3], g[3]);
+            QCOMPARE(f[5], r.computeOptimal[static_cast<size_t>(i - 1)].feasible ? QStringLiteral("1") : QStringLiteral("0"));
+            zeros += f[5] == QStringLiteral("0");
+        }
+        QCOMPARE(zeros, undeliverable);
     }
 
     void advancedInputsReachTheSearch() {
