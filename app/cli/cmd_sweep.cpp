@@ -22,25 +22,30 @@ bool readText(const QString& path, std::string* out) {
     return false;
 }
 
-/// --shard wins; else SLURM_ARRAY_TASK_ID (minus SLURM_ARRAY_TASK_MIN) of SLURM_ARRAY_TASK_COUNT.
+/// --shard wins; else SLURM_ARRAY_TASK_ID (minus SLURM_ARRAY_TASK_MIN) of SLURM_ARRAY_TASK_COUNT,
+/// each checked by sweep::shardFromSlurm (a malformed variable is an error, never shard 0).
 bool shardFrom(const QCommandLineParser& parser, const QCommandLineOption& opt,
                tandem::sweep::Shard* shard) {
-    std::string text, err;
+    std::string err;
     if (parser.isSet(opt)) {
-        text = parser.value(opt).toStdString();
+        if (tandem::sweep::parseShard(parser.value(opt).toStdString(), *shard, err)) return true;
     } else {
         const auto env = QProcessEnvironment::systemEnvironment();
         if (!env.contains(QStringLiteral("SLURM_ARRAY_TASK_ID"))) return true;
-        const int id = env.value(QStringLiteral("SLURM_ARRAY_TASK_ID")).toInt();
-        const int min = env.value(QStringLiteral("SLURM_ARRAY_TASK_MIN"), QStringLiteral("0")).toInt();
-        text = std::to_string(id - min) + "/" +
-               env.value(QStringLiteral("SLURM_ARRAY_TASK_COUNT")).toStdString();
+        auto var = [&env](const char* name, std::string* holder) -> const char* {
+            const QString key = QString::fromLatin1(name);
+            if (!env.contains(key)) return nullptr;
+            *holder = env.value(key).toStdString();
+            return holder->c_str();
+        };
+        std::string id, min, count;
+        const char* pid = var("SLURM_ARRAY_TASK_ID", &id);
+        const char* pmin = var("SLURM_ARRAY_TASK_MIN", &min);
+        const char* pcount = var("SLURM_ARRAY_TASK_COUNT", &count);
+        if (tandem::sweep::shardFromSlurm(pid, pmin, pcount, *shard, err)) return true;
     }
-    if (!tandem::sweep::parseShard(text, *shard, err)) {
-        printError(QString::fromStdString(err));
-        return false;
-    }
-    return true;
+    printError(QString::fromStdString(err));
+    return false;
 }
 
 }  // namespace

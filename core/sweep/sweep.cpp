@@ -187,6 +187,42 @@ bool parseShard(const std::string& text, Shard& shard, std::string& error) {
     return true;
 }
 
+bool shardFromSlurm(const char* taskId, const char* taskMin, const char* taskCount, Shard& shard,
+                    std::string& error) {
+    auto read = [&error](const char* name, const char* value, long& out) {
+        const std::string v = value ? value : "";
+        if (v.empty() || v.size() > 9 || v.find_first_not_of("0123456789") != std::string::npos) {
+            error = std::string(name) + "=" + (value ? "\"" + v + "\"" : "(unset)") +
+                    ": must be a non-negative integer";
+            return false;
+        }
+        out = std::strtol(v.c_str(), nullptr, 10);
+        return true;
+    };
+    long id = 0, min = 0, count = 0;
+    if (!read("SLURM_ARRAY_TASK_ID", taskId, id)) return false;
+    if (taskMin && !read("SLURM_ARRAY_TASK_MIN", taskMin, min)) return false;
+    if (!taskCount) {
+        error = "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not (both are needed to "
+                "pick a shard; or give --shard i/n)";
+        return false;
+    }
+    if (!read("SLURM_ARRAY_TASK_COUNT", taskCount, count)) return false;
+    if (count < 1 || count > 1000000) {
+        error = "SLURM_ARRAY_TASK_COUNT=" + std::to_string(count) + ": must be between 1 and 1000000";
+        return false;
+    }
+    if (id < min || id - min >= count) {
+        error = "SLURM_ARRAY_TASK_ID=" + std::to_string(id) + ": task " + std::to_string(id - min) +
+                " (minus SLURM_ARRAY_TASK_MIN=" + std::to_string(min) +
+                ") must be >= 0 and < SLURM_ARRAY_TASK_COUNT=" + std::to_string(count) +
+                " (a job array with steps or gaps cannot be mapped to shards; give --shard i/n)";
+        return false;
+    }
+    shard = {static_cast<int>(id - min), static_cast<int>(count)};
+    return true;
+}
+
 Table run(const std::string& scenarioJson, const std::vector<Axis>& axes, const Shard& shard,
           int threads, Diagnostics& diag, const CancelFlag* cancel) {
     Table table;

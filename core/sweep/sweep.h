@@ -34,6 +34,15 @@ struct Shard {
 /// Parses "i/n" (1-based i as Slurm prints it is NOT accepted: i is 0-based, 0 <= i < n).
 bool parseShard(const std::string& text, Shard& shard, std::string& error);
 
+/// The shard of a Slurm job array task: `taskId` is SLURM_ARRAY_TASK_ID, `taskMin`
+/// SLURM_ARRAY_TASK_MIN (nullptr = unset = 0), `taskCount` SLURM_ARRAY_TASK_COUNT (nullptr =
+/// unset). Each must be a plain decimal integer (digits only, no sign, no junk, at most 9
+/// digits); the shard is {taskId - taskMin, taskCount} with 0 <= index < count. Returns false
+/// with `error` naming the variable, its value and the reason (e.g. "SLURM_ARRAY_TASK_ID=abc:
+/// must be a non-negative integer").
+bool shardFromSlurm(const char* taskId, const char* taskMin, const char* taskCount, Shard& shard,
+                    std::string& error);
+
 /// The result table. Column 0 is "point" (grid index), then one column per axis, then the
 /// metrics of every scenario part present. Cells are formatted so that the same computation
 /// always gives the same bytes.

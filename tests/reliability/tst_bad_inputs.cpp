@@ -64,6 +64,21 @@ Diagnostics diagnose(const QString& kind, const std::string& input) {
             else
                 d.error("", err);
         }
+    } else if (kind == "slurm") {
+        // input: "ID|MIN|COUNT" (SLURM_ARRAY_TASK_*; "unset" = the variable is not set).
+        std::vector<std::string> f(3);
+        size_t k = 0;
+        for (char c : input) {
+            if (c == '|') ++k;
+            else if (k < 3) f[k] += c;
+        }
+        auto arg = [&f](size_t i) { return f[i] == "unset" ? nullptr : f[i].c_str(); };
+        sweep::Shard s;
+        std::string err;
+        if (!sweep::shardFromSlurm(arg(0), arg(1), arg(2), s, err)) {
+            const auto colon = err.find(": ");
+            d.error(err.substr(0, colon), colon == std::string::npos ? err : err.substr(colon + 2));
+        }
     } else if (kind == "sweep") {
         // input: "AXIS" applied to a small valid MOSAIC scenario; only validation runs (the
         // sweep stops before computing when any point is invalid).
@@ -308,6 +323,22 @@ private slots:
         row("axis: one-point range", "axis", "mosaic.nodes=1:4:1", "mosaic.nodes", {"2 <= n"});
         row("axis: empty list item", "axis", "mosaic.nodes=1,,3", "mosaic.nodes", {"empty value"});
         row("shard: index equals count", "shard", "2/2", "", {"0 <= i < n"});
+        // Regression: SLURM_ARRAY_TASK_ID=abc (toInt() gave 0) ran shard 0/3 and exited 0.
+        row("slurm: task id not a number", "slurm", "abc|unset|3", "SLURM_ARRAY_TASK_ID=\"abc\"",
+            {"non-negative integer"});
+        row("slurm: negative task id", "slurm", "-1|unset|3", "SLURM_ARRAY_TASK_ID=\"-1\"",
+            {"non-negative integer"});
+        row("slurm: trailing junk", "slurm", "1x|unset|3", "SLURM_ARRAY_TASK_ID=\"1x\"",
+            {"non-negative integer"});
+        row("slurm: task id >= count", "slurm", "3|unset|3", "SLURM_ARRAY_TASK_ID=3",
+            {"< SLURM_ARRAY_TASK_COUNT=3"});
+        row("slurm: task id below the minimum", "slurm", "0|1|3", "SLURM_ARRAY_TASK_ID=0", {">= 0"});
+        row("slurm: count zero", "slurm", "0|unset|0", "SLURM_ARRAY_TASK_COUNT=0", {"between 1 and"});
+        row("slurm: count junk", "slurm", "0|unset|3 ", "SLURM_ARRAY_TASK_COUNT=\"3 \"",
+            {"non-negative integer"});
+        row("slurm: count unset", "slurm", "0|unset|unset", "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not (both are needed to pick a shard; or give --shard i/n)",
+            {"SLURM_ARRAY_TASK_COUNT is not"});
+        row("slurm: min junk", "slurm", "1|a|3", "SLURM_ARRAY_TASK_MIN=\"a\"", {"non-negative integer"});
         row("sweep: unknown key", "sweep", "mosaic.node=2,4", "mosaic.node", {"no key \"mosaic.node\""});
         row("sweep: value invalid at a point", "sweep", "mosaic.nodes=2,0",
             "point 1 (mosaic.nodes=0) $.mosaic.nodes", {"in [1, 100000]"});
@@ -365,6 +396,16 @@ private slots:
         QCOMPARE(d.items().size(), size_t(1));
         QCOMPARE(QString::fromStdString(d.items()[0].path), QStringLiteral("mosaic.days"));
         QVERIFY(QString::fromStdString(d.items()[0].message).contains("more than 1000000 points"));
+    }
+
+    void slurmTaskGivesTheShard() {
+        sweep::Shard s;
+        std::string err;
+        QVERIFY2(sweep::shardFromSlurm("5", "4", "3", s, err), err.c_str());
+        QCOMPARE(s.index, 1);
+        QCOMPARE(s.count, 3);
+        QVERIFY2(sweep::shardFromSlurm("2", nullptr, "3", s, err), err.c_str());
+        QCOMPARE(s.index, 2);
     }
 
     void subnormalHardwareValueSaves() {
