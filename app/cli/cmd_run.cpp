@@ -17,32 +17,16 @@
 #include "mosaic/search.h"
 #include "output.h"
 #include "run_notes.h"
+#include "run_output.h"
 
 namespace cli {
 namespace {
 
 /// Every file `run` can write; stale ones from an earlier run into the same folder are removed.
-constexpr const char* kAllOutputs[] = {
+const std::vector<std::string> kAllOutputs{
     "scenario.json",         "mlforml_result.json", "mlforml_first_crossing.csv",
     "mlforml_trajectories.csv", "mosaic_result.json", "mosaic_frontier.csv",
     "mosaic_candidates.csv"};
-
-struct OutFile {
-    const char* name;
-    std::string data;
-};
-
-bool writeAll(const QDir& dir, const std::vector<OutFile>& files) {
-    for (const auto& f : files) {
-        QString err;
-        if (!writeFileAtomic(dir.filePath(QString::fromUtf8(f.name)), f.data, &err)) {
-            printError(err);
-            return false;
-        }
-        std::printf("wrote %s\n", dir.filePath(QString::fromUtf8(f.name)).toUtf8().constData());
-    }
-    return true;
-}
 
 /// First-crossing summary: one row per (N, policy), minutes per target and ratio to Joint.
 void printMlForMlSummary(const tandem::mlforml::Result& r) {
@@ -203,24 +187,22 @@ int runCommand(const QStringList& args) {
         return kExitFailure;
     }
     std::printf("\n");
-    // The folder is created only once every result is computed, and result files of an earlier
-    // run that this run does not write are removed, so DIR never mixes two runs.
+    // The folder is created only once every result is computed; replaceOutputs stages every
+    // file and swaps the whole set (stale files of an earlier run included) or, on any failure,
+    // restores the previous set, so DIR never mixes two runs.
     QDir dir(parser.value(out));
     if (!dir.mkpath(QStringLiteral("."))) {
         printError(QStringLiteral("%1: cannot create output folder").arg(parser.value(out)));
         return kExitFailure;
     }
-    for (const char* name : kAllOutputs) {
-        const bool written = std::any_of(files.begin(), files.end(), [&](const OutFile& f) {
-            return std::string(f.name) == name;
-        });
-        if (!written && dir.exists(QString::fromUtf8(name)) && !dir.remove(QString::fromUtf8(name))) {
-            printError(QStringLiteral("%1: cannot remove the stale result file %2")
-                           .arg(parser.value(out), QString::fromUtf8(name)));
-            return kExitFailure;
-        }
+    QString err;
+    if (!replaceOutputs(dir.path(), files, kAllOutputs, &err)) {
+        printError(err);
+        return kExitFailure;
     }
-    return writeAll(dir, files) ? kExitOk : kExitFailure;
+    for (const auto& f : files)
+        std::printf("wrote %s\n", dir.filePath(QString::fromUtf8(f.name)).toUtf8().constData());
+    return kExitOk;
 }
 
 }  // namespace cli

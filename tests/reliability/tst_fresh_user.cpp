@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "io/text_file.h"
 #include "scenario/scenario.h"
@@ -208,6 +209,64 @@ private slots:
 
     /// Finding 6: the same nccl-tests file twice was a hard error ("no curve Tandem can use");
     /// now it is used once with a note, and an analytical collective prints its time once.
+    /// Finding: run --out DIR left DIR mixing two runs when one result file could not be
+    /// replaced (scenario.json and mosaic_result.json of the second run, CSVs of the first).
+    /// Case "folder": a target name is a folder (refused before anything is touched); case
+    /// "immutable": chattr +i on a target (as root; the replace fails midway and is undone).
+    void runOutNeverMixesTwoRuns_data() {
+        QTest::addColumn<bool>("immutable");
+        QTest::newRow("folder") << false;
+        QTest::newRow("immutable") << true;
+    }
+    void runOutNeverMixesTwoRuns() {
+        QFETCH(bool, immutable);
+        const QString dir = m_dir.filePath(immutable ? QStringLiteral("mix-i") : QStringLiteral("mix-f"));
+        QVERIFY(QDir().mkpath(dir));
+        nlohmann::json a, b;
+        a["mosaic"] = {{"nodes", 2}, {"days", 5}};
+        b["ml_for_ml"] = nlohmann::json::object();
+        b["mosaic"] = {{"nodes", 2}, {"days", 6}};
+        QVERIFY(writeFile(dir + "/../a.json", QByteArray::fromStdString(a.dump())));
+        QVERIFY(writeFile(dir + "/../b.json", QByteArray::fromStdString(b.dump())));
+        const auto first = runCli({QStringLiteral("run"), dir + "/../a.json", QStringLiteral("--out"), dir});
+        QVERIFY2(first.finished && first.exitCode == 0, qPrintable(first.out + first.err));
+        const QString blocked = dir + "/mosaic_frontier.csv";
+        if (immutable) {
+            if (::geteuid() != 0) QSKIP("chattr +i needs root");
+            if (QProcess::execute(QStringLiteral("chattr"), {QStringLiteral("+i"), blocked}) != 0)
+                QSKIP("chattr +i is not supported here");
+        } else {
+            QVERIFY(QFile::remove(blocked));
+            QVERIFY(QDir().mkpath(blocked + "/inner"));
+        }
+        auto snapshot = [&dir] {
+            QStringList s;
+            for (const auto& e : QDir(dir).entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot,
+                                                         QDir::Name)) {
+                QFile f(e.filePath());
+                s << e.fileName() + (e.isDir() ? QStringLiteral("/")
+                                               : (f.open(QIODevice::ReadOnly) ? QString::number(qHash(f.readAll()))
+                                                                              : QStringLiteral("?")));
+            }
+            return s;
+        };
+        const QStringList before = snapshot();
+        const auto second = runCli({QStringLiteral("run"), dir + "/../b.json", QStringLiteral("--out"), dir});
+        if (immutable) QProcess::execute(QStringLiteral("chattr"), {QStringLiteral("-i"), blocked});
+        QVERIFY(second.finished);
+        QCOMPARE(second.exitCode, 1);
+        QVERIFY2(second.err.contains(blocked), qPrintable(second.err));
+        // Every file (and no staging folder) is the first run's.
+        QCOMPARE(snapshot(), before);
+        // Without the obstacle the second run replaces the whole set.
+        if (!immutable) QVERIFY(QDir(blocked).removeRecursively());
+        const auto third = runCli({QStringLiteral("run"), dir + "/../b.json", QStringLiteral("--out"), dir});
+        QVERIFY2(third.finished && third.exitCode == 0, qPrintable(third.out + third.err));
+        QVERIFY(QFile::exists(dir + "/mlforml_result.json"));
+        QVERIFY(snapshot() != before);
+        QCOMPARE(QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot).size(), 7);
+    }
+
     void ncclFileListedTwiceIsUsedOnce() {
         const auto r = runCli({QStringLiteral("plan"),
                                QStringLiteral(TANDEM_TEST_DATA "/models/Mixtral-8x7B-v0.1.config.json"),
