@@ -289,20 +289,6 @@ void FrontierView::rebuild() {
     fillPool(m_pinCompute, pc, QPen(fc, 1.5, Qt::DotLine), tr("Pinned result (dotted, both frontiers)"));
     fillPool(m_pinCluster, pk, QPen(fk, 1.5, Qt::DotLine), QString());
 
-    // Shaded bands: the red region (compute-optimal bins the cluster cannot deliver, Fig. 1)
-    // under the hatched bins where no layout fits at all.
-    const QList<QPair<double, double>> red = undeliverableBands(r.computeOptimal);
-    const QList<QPair<double, double>> grey = undeliverableBands(r.clusterOptimal);
-    QColor redShade(0xD5, 0x5E, 0x00, theme == Theme::Dark ? 70 : 45);
-    QColor greyShade = theme == Theme::Dark ? QColor(0x80, 0x80, 0x80, 70) : QColor(0x99, 0x99, 0x99, 60);
-    fillBands(m_redBands, red, QBrush(redShade),
-              compact ? tr("Cluster cannot deliver C_model") : tr("Red: cluster cannot deliver C_model at this S"),
-              redShade, yLo, yHi);
-    QColor greySwatch = greyShade;  // the hatch is invisible in a legend square: a solid swatch
-    greySwatch.setAlpha(140);
-    fillBands(m_bands, grey, QBrush(greyShade, Qt::BDiagPattern), tr("No feasible layout on this cluster"),
-              greySwatch, yLo, yHi);
-
     // Optima.
     auto lossAt = [](const std::vector<mosaic::FrontierPoint>& v, double s, bool requireFeasible) {
         double best = NAN, dist = 1e300;
@@ -380,6 +366,20 @@ void FrontierView::rebuild() {
                           ? tr("Loss against sparsity")
                           : tr("Loss against sparsity (dashed: outside Eq. 10's fitted range)"));
     setNiceRange(m_y, yLo, yHi, 5);
+    // Shaded bands over the final y range: the red region (compute-optimal bins the cluster
+    // cannot deliver, Fig. 1) under the hatched bins where no layout fits at all.
+    const QList<QPair<double, double>> red = undeliverableBands(r.computeOptimal);
+    const QList<QPair<double, double>> grey = undeliverableBands(r.clusterOptimal);
+    QColor redShade(0xE0, 0x30, 0x30, theme == Theme::Dark ? 70 : 45);
+    QColor greyShade = theme == Theme::Dark ? QColor(0x80, 0x80, 0x80, 70) : QColor(0x99, 0x99, 0x99, 60);
+    fillBands(m_redBands, red, QBrush(redShade),
+              compact ? tr("C_model not deliverable") : tr("Red: cluster cannot deliver C_model at this S"),
+              QColor(redShade.red(), redShade.green(), redShade.blue(), 120), m_y->min(), m_y->max());
+    QColor greySwatch = greyShade;  // the hatch is invisible in a legend square: a solid swatch
+    greySwatch.setAlpha(140);
+    fillBands(m_bands, grey, QBrush(greyShade, Qt::BDiagPattern), tr("No feasible layout on this cluster"),
+              greySwatch, m_y->min(), m_y->max());
+
     ChartView::applyTheme();
 }
 

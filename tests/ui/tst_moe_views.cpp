@@ -235,6 +235,43 @@ private slots:
         QCOMPARE(seen, expected.size());
     }
 
+    /// Each MOSAIC preset's note quotes the numbers Tandem shows for its envelope (cluster-optimal
+    /// S; Table 4's geometry and MFU; Fig. 11's N_act; Fig. 1's gain) and gives the paper's as the paper's.
+    void mosaicPresetNotesQuoteTandemsNumbers() {
+        int seen = 0;
+        for (const Preset& p : allPresets()) {
+            if (p.workspace != 1) continue;
+            ++seen;
+            const tandem::mosaic::SearchResult r = tandem::mosaic::search(*p.scenario.mosaic);
+            QVERIFY2(r.optimum >= 0, qPrintable(p.id));
+            const auto& best = r.candidates[static_cast<size_t>(r.optimum)];
+            const auto& g = best.geometry;
+            auto has = [&p](const QString& text) {
+                QVERIFY2(p.note.contains(text), qPrintable(p.id + QStringLiteral(": ") + text));
+            };
+            has(QStringLiteral("paper"));
+            if (p.id == QLatin1String("mosaic-fig8")) continue;  // explains the two budgets instead
+            has(QStringLiteral("S = %1").arg(r.clusterOptimalS, 0, 'f', 3));
+            if (p.id == QLatin1String("mosaic-table4")) {
+                has(QStringLiteral("L = %1, E = %2, K = %3, G = %4").arg(g.layers).arg(g.experts).arg(g.topK).arg(g.splitG));
+                has(QStringLiteral("MFU %1 %").arg(100 * best.eval.mfu, 0, 'f', 1));
+            }
+            if (p.id == QLatin1String("mosaic-fig11")) has(QStringLiteral("N_act %1 B").arg(g.nAct / 1e9, 0, 'f', 1));
+            if (p.id == QLatin1String("mosaic-fig1")) {
+                has(QStringLiteral("%1 nats better").arg(r.naiveOnClusterLoss - best.loss, 0, 'f', 3));
+                has(QStringLiteral("boundary %1").arg(tandem::mosaic::feasibleBoundarySparsity(r.computeOptimal), 0, 'f', 3));
+            }
+        }
+        QCOMPARE(seen, 4);
+        // Fig. 3's preset runs one Poisson schedule and says so, next to reproduce's 64 and the paper's.
+        for (const Preset& p : allPresets())
+            if (p.id == QLatin1String("mlforml-fig3")) {
+                QCOMPARE(p.scenario.mlForMl->poissonSchedules, 1);
+                for (const char* t : {"one arrival schedule", "reproduce ml-for-ml` averages 64", "paper's Sec. 3.3"})
+                    QVERIFY2(p.note.contains(QLatin1String(t)), t);
+            }
+    }
+
     /// Fig. 1: the compute-optimal bins the 4-node cluster cannot deliver are shaded red (from the
     /// feasible boundary S ~ 0.96 up), with a legend entry, and the CSV flags them in the CLI's columns.
     void fig1FrontierShadesTheRedRegion() {
