@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <thread>
 
@@ -133,7 +134,11 @@ bool parseAxis(const std::string& text, Axis& axis, std::string& error) {
         const bool okHi = !b.empty() && *end == '\0';
         const long count = std::strtol(n.c_str(), &end, 10);
         const bool okN = !n.empty() && *end == '\0';
-        if (!okLo || !okHi || !okN || !std::isfinite(lo) || !std::isfinite(hi)) {
+        if (okLo && okHi && (!std::isfinite(lo) || !std::isfinite(hi))) {
+            error = axis.path + ": range ends must be finite numbers, got \"" + spec + "\"";
+            return false;
+        }
+        if (!okLo || !okHi || !okN) {
             error = axis.path + ": range must be lo:hi:n with numbers, got \"" + spec + "\"";
             return false;
         }
@@ -156,6 +161,14 @@ bool parseAxis(const std::string& text, Axis& axis, std::string& error) {
         const std::string item = trim(spec.substr(start, comma == std::string::npos ? comma : comma - start));
         if (item.empty()) {
             error = axis.path + ": empty value in list \"" + spec + "\"";
+            return false;
+        }
+        // "nan", "inf" and "1e400" are numbers to strtod but not to JSON: name them as such
+        // instead of passing them on as strings ("must be a number (got a string)").
+        char* numEnd = nullptr;
+        const double asNumber = std::strtod(item.c_str(), &numEnd);
+        if (*numEnd == '\0' && !std::isfinite(asNumber)) {
+            error = axis.path + ": " + item + " must be a finite number";
             return false;
         }
         nlohmann::json v = nlohmann::json::parse(item, nullptr, false);

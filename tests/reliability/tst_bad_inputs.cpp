@@ -322,6 +322,12 @@ private slots:
         row("axis: range without count", "axis", "mosaic.nodes=1:4", "mosaic.nodes", {"lo:hi:n"});
         row("axis: one-point range", "axis", "mosaic.nodes=1:4:1", "mosaic.nodes", {"2 <= n"});
         row("axis: empty list item", "axis", "mosaic.nodes=1,,3", "mosaic.nodes", {"empty value"});
+        // Regression: nan, inf and 1e400 reached the scenario as strings ("must be a number (got
+        // a string)").
+        row("axis: nan", "axis", "mosaic.days=nan", "mosaic.days", {"nan must be a finite number"});
+        row("axis: inf", "axis", "mosaic.days=5,-inf", "mosaic.days", {"-inf must be a finite number"});
+        row("axis: overflow", "axis", "mosaic.days=1e400", "mosaic.days", {"1e400 must be a finite number"});
+        row("axis: infinite range end", "axis", "mosaic.days=1:inf:3", "mosaic.days", {"finite numbers"});
         row("shard: index equals count", "shard", "2/2", "", {"0 <= i < n"});
         // Regression: SLURM_ARRAY_TASK_ID=abc (toInt() gave 0) ran shard 0/3 and exited 0.
         row("slurm: task id not a number", "slurm", "abc|unset|3", "SLURM_ARRAY_TASK_ID=\"abc\"",
