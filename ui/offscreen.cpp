@@ -77,6 +77,16 @@ int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab
                      std::max(0, tab), page);
         return 2;
     }
+    if (!pages->isTabVisible(page)) {  // an import page not shown yet would render empty
+        const char* what = tab == 1 ? "an nccl-tests log" : "a training loss log";
+        std::fprintf(stderr, "--page %d is hidden: page %d appears after importing %s (--import FILE)\n", page, page,
+                     what);
+        return 2;
+    }
+    if (!pages->isTabEnabled(page)) {
+        std::fprintf(stderr, "--page %d is disabled: %s\n", page, qPrintable(pages->tabToolTip(page)));
+        return 2;
+    }
     pages->setCurrentIndex(page);
     w.resize(size.isValid() ? size : QSize(1280, 800));
     w.show();

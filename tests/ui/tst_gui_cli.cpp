@@ -59,19 +59,33 @@ private slots:
     }
 
     void badPageIsRefused_data() {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QString>("tab");
         QTest::addColumn<QString>("page");
         QTest::addColumn<QString>("message");
-        QTest::newRow("99") << QStringLiteral("99") << QStringLiteral("--page must be 0..");
-        QTest::newRow("-5") << QStringLiteral("-5") << QStringLiteral("--page must be a chart page number >= 0");
-        QTest::newRow("text") << QStringLiteral("two") << QStringLiteral("--page must be a chart page number >= 0");
+        const QString t0 = QStringLiteral("0"), none;
+        QTest::newRow("99") << none << t0 << QStringLiteral("99") << QStringLiteral("--page must be 0..");
+        QTest::newRow("-5") << none << t0 << QStringLiteral("-5") << QStringLiteral("--page must be a chart page number >= 0");
+        QTest::newRow("text") << none << t0 << QStringLiteral("two") << QStringLiteral("--page must be a chart page number >= 0");
+        // Pages that only an import shows would render empty: refused with the reason.
+        QTest::newRow("loss fit hidden") << none << t0 << QStringLiteral("3")
+                                         << QStringLiteral("page 3 appears after importing a training loss log");
+        QTest::newRow("nccl hidden") << none << QStringLiteral("1") << QStringLiteral("2")
+                                     << QStringLiteral("page 2 appears after importing an nccl-tests log");
+        // Fig. 3 (scenario 2) has no sweep over N: the disabled page is refused with its tooltip.
+        QTest::newRow("sweep disabled") << QStringLiteral("mlforml-fig3") << t0 << QStringLiteral("2")
+                                        << QStringLiteral("--page 2 is disabled: Disabled: the sweep over N needs");
     }
     void badPageIsRefused() {
+        QFETCH(QString, tab);
         QFETCH(QString, page);
         QFETCH(QString, message);
         QTemporaryDir tmp;
         const QString png = tmp.filePath(QStringLiteral("shot.png"));
-        const Run r = runTandem({QStringLiteral("--screenshot"), png, QStringLiteral("--tab"), QStringLiteral("0"),
-                                 QStringLiteral("--page"), page});
+        QFETCH(QString, preset);
+        QStringList args{QStringLiteral("--screenshot"), png, QStringLiteral("--tab"), tab, QStringLiteral("--page"), page};
+        if (!preset.isEmpty()) args << QStringLiteral("--preset") << preset;
+        const Run r = runTandem(args);
         QCOMPARE(r.status, QProcess::NormalExit);
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
