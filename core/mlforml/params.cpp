@@ -19,14 +19,51 @@ std::vector<long long> toLongs(const std::vector<int>& v) {
     return std::vector<long long>(v.begin(), v.end());
 }
 
+/// True when `key` is absent or not an array, or an array of at most `maxSize` entries; else
+/// reports "has N entries; at most M ..." at the key once (not one error per entry) and returns
+/// false, so the caller keeps the default instead of reading the elements.
+bool listWithin(JsonReader& r, const char* key, size_t maxSize) {
+    const auto* v = r.raw(key);
+    if (!v || !v->is_array() || v->size() <= maxSize) return true;
+    r.diagnostics().error(r.childPath(key), "has " + std::to_string(v->size()) + " entries; at most " +
+                                                std::to_string(maxSize) + " are allowed");
+    return false;
+}
+
+/// Reports each entry of the set `values` (read from `key`) equal to an earlier one as
+/// "duplicate value X" at key[i]; `show` formats an entry.
+template <class T, class Show>
+void checkNoDuplicates(JsonReader& r, const char* key, const std::vector<T>& values, Show show) {
+    for (size_t i = 1; i < values.size(); ++i)
+        if (std::find(values.begin(), values.begin() + static_cast<long>(i), values[i]) !=
+            values.begin() + static_cast<long>(i))
+            r.diagnostics().error(r.childPath(key) + "[" + std::to_string(i) + "]",
+                                  "duplicate value " + show(values[i]));
+}
+std::string showInt(int v) { return std::to_string(v); }
+std::string showNumber(double v) { return formatNumber(v); }
+std::string showString(const std::string& v) { return "\"" + v + "\""; }
+
+/// Largest lists and sizes the reader accepts. Each covers every realistic plan (the paper's
+/// runs use 4 background sizes, 5 policies, 2 precisions, 4 targets, <= 64 nodes per job and
+/// at most 300 replay iterations at 4 offsets) with a wide margin, and keeps a valid scenario
+/// from running for minutes without output.
+constexpr size_t kMaxListEntries = 64;      ///< background_jobs, policies, gradient_accumulations
+constexpr size_t kMaxTargetFactors = 16;    ///< target_factors
+constexpr long long kMaxNodes = 16384;      ///< foreground_nodes, background_job.nodes
+constexpr long long kMaxSyncBursts = 1024;  ///< background_job.sync_bursts
+constexpr long long kMaxReplayIterations = 1000;  ///< replay_iterations, replay_warmup_iterations
+/// replay_iterations x start_offsets: scenario 1 replays 7 x 4, scenario 2 300 x 4.
+constexpr long long kMaxReplays = 4096;
+
 void readBackgroundJob(JsonReader r, BackgroundJob& b) {
     if (!r.isObject()) return;
     b.model = r.string("model", b.model);
-    b.nodes = static_cast<int>(r.integer("nodes", b.nodes, Range::closed(1, 100000)));
+    b.nodes = static_cast<int>(r.integer("nodes", b.nodes, Range::closed(1, kMaxNodes)));
     b.gradientBytes = r.number("gradient_GB", b.gradientBytes / kGB, Range::nonNegative()) * kGB;
     b.computeS = r.number("compute_ms", b.computeS / kMs, Range::positive()) * kMs;
     b.computeJitter = r.number("compute_jitter", b.computeJitter, {0.0, 1.0, false, true});
-    b.syncBursts = static_cast<int>(r.integer("sync_bursts", b.syncBursts, Range::closed(1, 10000)));
+    b.syncBursts = static_cast<int>(r.integer("sync_bursts", b.syncBursts, Range::closed(1, kMaxSyncBursts)));
     b.burstGapS = r.number("burst_gap_ms", b.burstGapS / kMs, Range::nonNegative()) * kMs;
     r.finish();
 }
@@ -64,8 +101,11 @@ bool isPolicy(const std::string& s) {
 void readParams(JsonReader& r, Params& p) {
     auto& d = r.diagnostics();
     p.scenario = r.string("scenario", p.scenario, {"sweep", "poisson", "trace"});
-    p.backgroundJobs = toInts(r.integers("background_jobs", toLongs(p.backgroundJobs),
-                                         Range::closed(0, 1000), 1));
+    if (listWithin(r, "background_jobs", kMaxListEntries)) {
+        p.backgroundJobs = toInts(r.integers("background_jobs", toLongs(p.backgroundJobs),
+                                             Range::closed(0, 1000), 1));
+        checkNoDuplicates(r, "background_jobs", p.backgroundJobs, showInt);
+    }
     readBackgroundJob(r.object("background_job"), p.backgroundJob);
     p.arrivalRatePerS = r.number("arrival_rate_per_s", p.arrivalRatePerS, Range::nonNegative());
     p.maxBackgroundJobs =
@@ -84,16 +124,22 @@ void readParams(JsonReader& r, Params& p) {
     p.foregroundParameters =
         r.number("foreground_parameters", p.foregroundParameters, Range::positive());
     p.foregroundNodes =
-        static_cast<int>(r.integer("foreground_nodes", p.foregroundNodes, Range::closed(1, 100000)));
+        static_cast<int>(r.integer("foreground_nodes", p.foregroundNodes, Range::closed(1, kMaxNodes)));
     p.gpusPerNode = static_cast<int>(r.integer("gpus_per_node", p.gpusPerNode, Range::closed(1, 1024)));
     p.microbatchSequences =
         r.number("microbatch_sequences", p.microbatchSequences, Range::positive());
     p.microbatchComputeS =
         r.number("microbatch_compute_ms", p.microbatchComputeS / kMs, Range::positive()) * kMs;
-    p.precisions = r.strings("precisions", p.precisions, knownPrecisions());
+    if (listWithin(r, "precisions", kMaxListEntries)) {
+        p.precisions = r.strings("precisions", p.precisions, knownPrecisions());
+        checkNoDuplicates(r, "precisions", p.precisions, showString);
+    }
     if (p.precisions.empty()) d.error(r.childPath("precisions"), "must list at least one precision");
-    p.gradientAccumulations = toInts(r.integers(
-        "gradient_accumulations", toLongs(p.gradientAccumulations), Range::closed(1, 4096), 1));
+    if (listWithin(r, "gradient_accumulations", kMaxListEntries)) {
+        p.gradientAccumulations = toInts(r.integers(
+            "gradient_accumulations", toLongs(p.gradientAccumulations), Range::closed(1, 4096), 1));
+        checkNoDuplicates(r, "gradient_accumulations", p.gradientAccumulations, showInt);
+    }
 
     p.fabricBytesPerS = r.number("fabric_GBps", p.fabricBytesPerS / kGB, Range::nonNegative()) * kGB;
     p.nicBytesPerS = r.number("nic_GBps", p.nicBytesPerS / kGB, Range::nonNegative()) * kGB;
@@ -104,15 +150,18 @@ void readParams(JsonReader& r, Params& p) {
         r.number("overlap_window_ms", p.overlapWindowS / kMs, Range::nonNegative()) * kMs;
     p.mode = r.string("mode", p.mode, {"replay", "closed_loop"});
     p.replayWarmupIterations = static_cast<int>(
-        r.integer("replay_warmup_iterations", p.replayWarmupIterations, Range::closed(0, 1000)));
+        r.integer("replay_warmup_iterations", p.replayWarmupIterations, Range::closed(0, kMaxReplayIterations)));
     p.replayIterations =
-        static_cast<int>(r.integer("replay_iterations", p.replayIterations, Range::closed(1, 1000)));
+        static_cast<int>(r.integer("replay_iterations", p.replayIterations, Range::closed(1, kMaxReplayIterations)));
     p.startOffsets = static_cast<int>(r.integer("start_offsets", p.startOffsets, Range::closed(1, 64)));
     p.offsetSpacingS = r.number("offset_spacing_s", p.offsetSpacingS, Range::nonNegative());
     p.recordWarmupS = r.number("record_warmup_s", p.recordWarmupS, Range::nonNegative());
     p.exposureSampling = r.string("exposure_sampling", p.exposureSampling, {"offsets", "series"});
 
-    p.policies = r.strings("policies", p.policies);
+    if (listWithin(r, "policies", kMaxListEntries)) {
+        p.policies = r.strings("policies", p.policies);
+        checkNoDuplicates(r, "policies", p.policies, showString);
+    }
     for (size_t i = 0; i < p.policies.size(); ++i) {
         if (isPolicy(p.policies[i])) continue;
         std::string msg = "unknown policy \"" + p.policies[i] +
@@ -123,7 +172,10 @@ void readParams(JsonReader& r, Params& p) {
         d.error(r.childPath("policies") + "[" + std::to_string(i) + "]", msg);
     }
     if (p.policies.empty()) d.error(r.childPath("policies"), "must list at least one policy");
-    p.targetFactors = r.numbers("target_factors", p.targetFactors, Range::positive(), 1);
+    if (listWithin(r, "target_factors", kMaxTargetFactors)) {
+        p.targetFactors = r.numbers("target_factors", p.targetFactors, Range::positive(), 1);
+        checkNoDuplicates(r, "target_factors", p.targetFactors, showNumber);
+    }
     p.decisionIntervalS = r.number("decision_interval_s", p.decisionIntervalS, Range::positive());
     p.historyWindowS = r.number("history_window_s", p.historyWindowS, Range::positive());
     p.telemetryDelayS = r.number("telemetry_delay_s", p.telemetryDelayS, Range::nonNegative());
@@ -142,6 +194,11 @@ void readParams(JsonReader& r, Params& p) {
                         " is not above the reachable loss (progress.loss_floor = " +
                         formatNumber(p.progress.lossFloor) + ")");
     }
+    if (static_cast<long long>(p.replayIterations) * p.startOffsets > kMaxReplays)
+        d.error(r.childPath("replay_iterations"),
+                "replay_iterations x start_offsets = " + std::to_string(p.replayIterations) + " x " +
+                    std::to_string(p.startOffsets) + " must be at most " + std::to_string(kMaxReplays) +
+                    " replayed iterations per point");
     if (p.scenario == "trace" && p.traceFile.empty())
         d.error(r.childPath("trace_file"), "is required when scenario is \"trace\"");
     if (p.scenario == "sweep" && p.backgroundJobs.empty())

@@ -129,7 +129,13 @@ struct Params {
 /// Reads the `ml_for_ml` object into `p` (starting from `p`'s current values, normally the
 /// defaults). Every key is optional; type, range and unit checks and cross-field checks
 /// (targets above the reachable loss, trace file for "trace", policy and combination names)
-/// report errors in r.diagnostics() with their JSON path. Calls r.finish() (unknown keys).
+/// report errors in r.diagnostics() with their JSON path. Lists that are sets (background_jobs,
+/// precisions, gradient_accumulations, policies, target_factors) reject a repeated entry
+/// ("duplicate value X" at key[i]). Upper bounds that keep a valid scenario from running for
+/// minutes: at most 64 entries in background_jobs, precisions, gradient_accumulations and
+/// policies, at most 16 target_factors, foreground_nodes and background_job.nodes <= 16384,
+/// background_job.sync_bursts <= 1024, replay_iterations and replay_warmup_iterations <= 1000,
+/// start_offsets <= 64 and replay_iterations x start_offsets <= 4096. Calls r.finish() (unknown keys).
 void readParams(tandem::JsonReader& r, Params& p);
 
 /// Writes every key of `p` in canonical order; readParams(writeParams(p)) == p and

@@ -77,7 +77,11 @@ constexpr double kAutoBudgetMfu = 0.1238;
 /// Reads the `mosaic` object (every key optional, defaults above); type, range and unit checks;
 /// cross-field checks (every K has some E >= K, G divides d_ff on every rung, `devices` when
 /// given equals nodes x gpus_per_node, tokens_per_parameter_min <= _max, frontier grid
-/// ascending). Errors go to r.diagnostics() with JSON paths; then r.finish().
+/// ascending). Every list of search values is a set: at most 64 entries, none repeated
+/// ("duplicate value X" at key[i]); experts_values and expert_parallel_values <= 4096. An
+/// empty `hardware` object is refused (name a built-in or give the fields).
+/// scaling_law.eta must be in (0, 4]. Errors go to r.diagnostics() with JSON paths; then
+/// r.finish().
 void readEnvelope(JsonReader& r, Envelope& e);
 
 /// Writes every key (hardware as its name when it equals the built-in of that name);
