@@ -86,10 +86,15 @@ void BackgroundLoadView::rebuild() {
     m_x->setTitleText(n > 0 ? tr("Time since the background started (%1)").arg(unit.name) : tr("Time"));
     setNiceRange(m_x, 0, span / unit.divisor, 6);
     setNiceRange(m_y, 0, yMax * 1.05, 5);
-    chart()->setTitle(n > 0 ? tr("Background load, %1 (p95 %2 GB per 50 ms)")
-                                  .arg(QString::fromStdString(m_point->label))
-                                  .arg(m_point->bgP95GBPer50ms, 0, 'f', 1)
-                            : tr("Background load: none in this scenario"));
+    if (n > 0) {
+        const QString label = QString::fromStdString(m_point->label);
+        const QString p95 = QString::number(m_point->bgP95GBPer50ms, 'f', 1);
+        setFittingTitle({tr("Background load, %1 (p95 %2 GB per 50 ms)").arg(label, p95),
+                         tr("Background load, %1, p95 %2 GB/50 ms").arg(label, p95),
+                         tr("Background, p95 %1 GB/50 ms").arg(p95)});
+    } else {
+        setFittingTitle({tr("Background load: none in this scenario"), tr("No background load")});
+    }
     ChartView::applyTheme();
 }
 

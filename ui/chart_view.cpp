@@ -9,6 +9,7 @@
 #include <QContextMenuEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QMenu>
@@ -121,6 +122,29 @@ QString ChartView::csv() const {
         }
     }
     return out;
+}
+
+void ChartView::setFittingTitle(const QStringList& titles) {
+    m_titles = titles;
+    applyFittingTitle();
+}
+
+void ChartView::applyFittingTitle() {
+    if (m_titles.isEmpty()) return;
+    const QFontMetrics fm(chart()->titleFont());
+    const int room = width() - 24;  // the chart's side margins
+    QString pick = m_titles.back();
+    for (const QString& t : m_titles)
+        if (fm.horizontalAdvance(t) <= room) {
+            pick = t;
+            break;
+        }
+    if (chart()->title() != pick) chart()->setTitle(pick);
+}
+
+void ChartView::resizeEvent(QResizeEvent* event) {
+    QChartView::resizeEvent(event);
+    applyFittingTitle();
 }
 
 void ChartView::mousePressEvent(QMouseEvent* event) {

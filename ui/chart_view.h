@@ -30,11 +30,18 @@ signals:
     void activated(tandem::ui::ChartView* view);
 
 protected:
+    /// Sets the chart title to the first of `titles` (plain text, longest first) whose width in
+    /// the title font fits the view, else the last one; chosen again on every resize so that a
+    /// narrow chart gets a shorter title instead of one elided with "...".
+    void setFittingTitle(const QStringList& titles);
+    void resizeEvent(QResizeEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
 
 private:
+    void applyFittingTitle();
     QString m_exportName;
+    QStringList m_titles;  ///< candidates of setFittingTitle (empty: title set directly)
 };
 
 /// `text` (a chart or axis title, plain or Qt rich text such as "A<br><small>B</small>") as plain

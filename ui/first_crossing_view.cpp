@@ -87,7 +87,9 @@ void FirstCrossingView::rebuild() {
     setNiceRange(m_value, 0, maxS > 0 ? 1.05 * maxS / unit.divisor : 1.0, 5);
     const QString factor = ti < m_targetFactors.size() ? QString::number(m_targetFactors[ti]) : QStringLiteral("?");
     m_value->setTitleText(tr("%1 to target; xN vs Joint").arg(unit.name));
-    chart()->setTitle(tr("First crossing of %1 x L_min, %2").arg(factor, QString::fromStdString(m_point->label)));
+    const QString label = QString::fromStdString(m_point->label);
+    setFittingTitle({tr("First crossing of %1 x L_min, %2").arg(factor, label),
+                     tr("Time to %1 x L_min, %2").arg(factor, label), tr("First crossing of %1 x L_min").arg(factor)});
 }
 
 }  // namespace tandem::ui

@@ -49,7 +49,7 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
     m_pages->setObjectName(QStringLiteral("moePages"));
     QWidget* mfus = weightedSplitter(Qt::Vertical, m_pages, {m_mfuS, m_mfuG}, {1, 1});
     m_pages->addTab(weightedSplitter(Qt::Horizontal, m_pages, {m_frontier, mfus}, {3, 2}), tr("Frontier and MFU"));
-    QWidget* details = weightedSplitter(Qt::Vertical, m_pages, {m_breakdown, m_memory}, {3, 2});
+    QWidget* details = weightedSplitter(Qt::Vertical, m_pages, {m_breakdown, m_memory}, {5, 4});
     QWidget* layouts = weightedSplitter(Qt::Horizontal, m_pages, {m_heatmap, details}, {1, 1});
     m_pages->addTab(weightedSplitter(Qt::Vertical, m_pages, {m_table, layouts}, {2, 3}), tr("Candidates and layouts"));
     {

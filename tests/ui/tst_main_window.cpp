@@ -5,6 +5,10 @@
 #include <QAbstractSeries>
 #include <QBarCategoryAxis>
 #include <QChart>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QTabWidget>
 #include <QSlider>
 #include <QTemporaryDir>
 #include <QXYSeries>
@@ -42,6 +46,19 @@ QStringList barCategories(const ChartView* view) {
         if (auto* c = qobject_cast<QBarCategoryAxis*>(a)) return c->categories();
     return {};
 }
+/// Visible texts of a chart (title, axis titles, tick labels, legend) that Qt Charts shortened
+/// with "..." because they did not fit.
+QStringList elidedTexts(const ChartView* view) {
+    QStringList out;
+    for (QGraphicsItem* item : view->chart()->scene()->items()) {
+        if (!item->isVisible()) continue;
+        QString text;
+        if (auto* t = dynamic_cast<QGraphicsTextItem*>(item)) text = t->toPlainText();
+        if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item)) text = t->text();
+        if (text.contains(QLatin1String("...")) || text.contains(QChar(0x2026))) out.append(text);
+    }
+    return out;
+}
 QByteArray readAll(const QString& path) {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
@@ -52,6 +69,46 @@ class TstMainWindow : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    /// At the default 1280x800 window no chart text on the pages users open first is elided
+    /// (default scenario: both workspaces' first two pages; Fig. 3's loss page).
+    void defaultWindowElidesNoChartText_data() {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<int>("tab");
+        QTest::addColumn<int>("page");
+        QTest::newRow("network loss") << QString() << 0 << 0;
+        QTest::newRow("network knobs and load") << QString() << 0 << 1;
+        QTest::newRow("network sweep") << QString() << 0 << 2;
+        QTest::newRow("moe frontier") << QString() << 1 << 0;
+        QTest::newRow("moe candidates and layouts") << QString() << 1 << 1;
+        QTest::newRow("fig3 loss") << QStringLiteral("mlforml-fig3") << 0 << 0;
+    }
+    void defaultWindowElidesNoChartText() {
+        QFETCH(QString, preset);
+        QFETCH(int, tab);
+        QFETCH(int, page);
+        MainWindow w;
+        if (!preset.isEmpty()) {
+            const QList<Preset> presets = allPresets();
+            for (int i = 0; i < presets.size(); ++i)
+                if (presets[i].id == preset) w.applyPreset(i, false);
+        }
+        w.setCurrentWorkspace(tab);
+        QTabWidget* pages = tab == 1 ? w.moeWorkspace()->pages() : w.networkWorkspace()->pages();
+        pages->setCurrentIndex(page);
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        QApplication::processEvents();
+        int charts = 0;
+        for (ChartView* v : pages->currentWidget()->findChildren<ChartView*>()) {
+            if (!v->isVisible()) continue;
+            ++charts;
+            const QStringList elided = elidedTexts(v);
+            QVERIFY2(elided.isEmpty(), qPrintable(v->chart()->title() + QStringLiteral(": ") + elided.join(QStringLiteral(" | "))));
+        }
+        QVERIFY(charts >= 2);
+    }
 
     void opensOnDefaultScenarioWithTwoWorkspaces() {
         MainWindow w;
