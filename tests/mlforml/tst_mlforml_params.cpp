@@ -65,7 +65,7 @@ private slots:
         QTest::newRow("nested unknown") << R"({"progress": {"kapa_mxfp4": 1.2}})" << "$.ml_for_ml.progress.kapa_mxfp4" << "kappa_mxfp4";
         QTest::newRow("wrong type") << R"({"seed": "one"})" << "$.ml_for_ml.seed" << "integer";
         QTest::newRow("bad mode") << R"({"mode": "closedloop"})" << "$.ml_for_ml.mode" << "closed_loop";
-        QTest::newRow("zero bursts") << R"({"background_job": {"sync_bursts": 0}})" << "$.ml_for_ml.background_job.sync_bursts" << "[1, 10000]";
+        QTest::newRow("zero bursts") << R"({"background_job": {"sync_bursts": 0}})" << "$.ml_for_ml.background_job.sync_bursts" << "[1, 1024]";
         QTest::newRow("negative burst gap") << R"({"background_job": {"burst_gap_ms": -1}})" << "$.ml_for_ml.background_job.burst_gap_ms" << ">= 0";
         QTest::newRow("arrivals after start") << R"({"arrivals_start_s": 10})" << "$.ml_for_ml.arrivals_start_s" << "0] (got 10)";
         QTest::newRow("jitter range") << R"({"background_job": {"compute_jitter": 1.5}})" << "$.ml_for_ml.background_job.compute_jitter" << "[0, 1)";
