@@ -251,6 +251,14 @@ void JsonReader::finish() {
     }
 }
 
+bool JsonReader::arrayWithin(const char* key, size_t maxSize) {
+    const auto* v = raw(key);
+    if (!v || !v->is_array() || v->size() <= maxSize) return true;
+    m_diag.error(childPath(key), "has " + std::to_string(v->size()) + " entries; at most " +
+                                     std::to_string(maxSize) + " are allowed");
+    return false;
+}
+
 namespace {
 /// Tracks the JSON path during parsing so that a key repeated inside one object (which
 /// nlohmann_json would silently resolve to the last value) is reported with its path.

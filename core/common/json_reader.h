@@ -4,6 +4,7 @@
 // accumulate in a Diagnostics so a user sees every problem of a file at once.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <limits>
 #include <string>
 #include <vector>
@@ -37,6 +38,23 @@ public:
     std::string childPath(const char* key) const { return m_path + "." + key; }
     Diagnostics& diagnostics() { return m_diag; }
     const nlohmann::json* raw(const char* key);  ///< marks key as known; nullptr if absent
+
+    /// True when `key` is absent, not an array, or an array of at most `maxSize` entries; else
+    /// reports "has N entries; at most M are allowed" once at the key (not one error per entry)
+    /// and returns false, so the caller keeps its default instead of reading the elements.
+    bool arrayWithin(const char* key, size_t maxSize);
+
+    /// For a list that is a set: reports each entry of `values` (read from `key`) equal to an
+    /// earlier one as "duplicate value X" at key[i]; `show` formats an entry. O(n^2) over at
+    /// most a few dozen entries (callers bound the list with arrayWithin first).
+    template <class T, class Show>
+    void requireDistinct(const char* key, const std::vector<T>& values, Show show) {
+        for (size_t i = 1; i < values.size(); ++i) {
+            const auto end = values.begin() + static_cast<long>(i);
+            if (std::find(values.begin(), end, values[i]) != end)
+                m_diag.error(childPath(key) + "[" + std::to_string(i) + "]", "duplicate value " + show(values[i]));
+        }
+    }
 
     /// Optional number: absent -> `def`. Wrong type / out of range -> error, returns `def`.
     double number(const char* key, double def, Range r = {});

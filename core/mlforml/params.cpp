@@ -19,27 +19,6 @@ std::vector<long long> toLongs(const std::vector<int>& v) {
     return std::vector<long long>(v.begin(), v.end());
 }
 
-/// True when `key` is absent or not an array, or an array of at most `maxSize` entries; else
-/// reports "has N entries; at most M ..." at the key once (not one error per entry) and returns
-/// false, so the caller keeps the default instead of reading the elements.
-bool listWithin(JsonReader& r, const char* key, size_t maxSize) {
-    const auto* v = r.raw(key);
-    if (!v || !v->is_array() || v->size() <= maxSize) return true;
-    r.diagnostics().error(r.childPath(key), "has " + std::to_string(v->size()) + " entries; at most " +
-                                                std::to_string(maxSize) + " are allowed");
-    return false;
-}
-
-/// Reports each entry of the set `values` (read from `key`) equal to an earlier one as
-/// "duplicate value X" at key[i]; `show` formats an entry.
-template <class T, class Show>
-void checkNoDuplicates(JsonReader& r, const char* key, const std::vector<T>& values, Show show) {
-    for (size_t i = 1; i < values.size(); ++i)
-        if (std::find(values.begin(), values.begin() + static_cast<long>(i), values[i]) !=
-            values.begin() + static_cast<long>(i))
-            r.diagnostics().error(r.childPath(key) + "[" + std::to_string(i) + "]",
-                                  "duplicate value " + show(values[i]));
-}
 std::string showInt(int v) { return std::to_string(v); }
 std::string showNumber(double v) { return formatNumber(v); }
 std::string showString(const std::string& v) { return "\"" + v + "\""; }
@@ -101,10 +80,10 @@ bool isPolicy(const std::string& s) {
 void readParams(JsonReader& r, Params& p) {
     auto& d = r.diagnostics();
     p.scenario = r.string("scenario", p.scenario, {"sweep", "poisson", "trace"});
-    if (listWithin(r, "background_jobs", kMaxListEntries)) {
+    if (r.arrayWithin("background_jobs", kMaxListEntries)) {
         p.backgroundJobs = toInts(r.integers("background_jobs", toLongs(p.backgroundJobs),
                                              Range::closed(0, 1000), 1));
-        checkNoDuplicates(r, "background_jobs", p.backgroundJobs, showInt);
+        r.requireDistinct("background_jobs", p.backgroundJobs, showInt);
     }
     readBackgroundJob(r.object("background_job"), p.backgroundJob);
     p.arrivalRatePerS = r.number("arrival_rate_per_s", p.arrivalRatePerS, Range::nonNegative());
@@ -130,15 +109,15 @@ void readParams(JsonReader& r, Params& p) {
         r.number("microbatch_sequences", p.microbatchSequences, Range::positive());
     p.microbatchComputeS =
         r.number("microbatch_compute_ms", p.microbatchComputeS / kMs, Range::positive()) * kMs;
-    if (listWithin(r, "precisions", kMaxListEntries)) {
+    if (r.arrayWithin("precisions", kMaxListEntries)) {
         p.precisions = r.strings("precisions", p.precisions, knownPrecisions());
-        checkNoDuplicates(r, "precisions", p.precisions, showString);
+        r.requireDistinct("precisions", p.precisions, showString);
     }
     if (p.precisions.empty()) d.error(r.childPath("precisions"), "must list at least one precision");
-    if (listWithin(r, "gradient_accumulations", kMaxListEntries)) {
+    if (r.arrayWithin("gradient_accumulations", kMaxListEntries)) {
         p.gradientAccumulations = toInts(r.integers(
             "gradient_accumulations", toLongs(p.gradientAccumulations), Range::closed(1, 4096), 1));
-        checkNoDuplicates(r, "gradient_accumulations", p.gradientAccumulations, showInt);
+        r.requireDistinct("gradient_accumulations", p.gradientAccumulations, showInt);
     }
 
     p.fabricBytesPerS = r.number("fabric_GBps", p.fabricBytesPerS / kGB, Range::nonNegative()) * kGB;
@@ -158,9 +137,9 @@ void readParams(JsonReader& r, Params& p) {
     p.recordWarmupS = r.number("record_warmup_s", p.recordWarmupS, Range::nonNegative());
     p.exposureSampling = r.string("exposure_sampling", p.exposureSampling, {"offsets", "series"});
 
-    if (listWithin(r, "policies", kMaxListEntries)) {
+    if (r.arrayWithin("policies", kMaxListEntries)) {
         p.policies = r.strings("policies", p.policies);
-        checkNoDuplicates(r, "policies", p.policies, showString);
+        r.requireDistinct("policies", p.policies, showString);
     }
     for (size_t i = 0; i < p.policies.size(); ++i) {
         if (isPolicy(p.policies[i])) continue;
@@ -172,9 +151,9 @@ void readParams(JsonReader& r, Params& p) {
         d.error(r.childPath("policies") + "[" + std::to_string(i) + "]", msg);
     }
     if (p.policies.empty()) d.error(r.childPath("policies"), "must list at least one policy");
-    if (listWithin(r, "target_factors", kMaxTargetFactors)) {
+    if (r.arrayWithin("target_factors", kMaxTargetFactors)) {
         p.targetFactors = r.numbers("target_factors", p.targetFactors, Range::positive(), 1);
-        checkNoDuplicates(r, "target_factors", p.targetFactors, showNumber);
+        r.requireDistinct("target_factors", p.targetFactors, showNumber);
     }
     p.decisionIntervalS = r.number("decision_interval_s", p.decisionIntervalS, Range::positive());
     p.historyWindowS = r.number("history_window_s", p.historyWindowS, Range::positive());

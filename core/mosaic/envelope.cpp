@@ -17,32 +17,13 @@ constexpr long long kMaxExperts = 4096;
 
 std::string idx(const std::string& path, size_t i) { return path + "[" + std::to_string(i) + "]"; }
 
-/// True when `key` is absent or not an array, or has at most kMaxAxisValues entries; else one
-/// error "has N entries; at most M are allowed" at the key (the elements are not read).
-bool listWithin(JsonReader& r, const char* key) {
-    const auto* v = r.raw(key);
-    if (!v || !v->is_array() || v->size() <= kMaxAxisValues) return true;
-    r.diagnostics().error(r.childPath(key), "has " + std::to_string(v->size()) + " entries; at most " +
-                                                std::to_string(kMaxAxisValues) + " are allowed");
-    return false;
-}
-
-/// Reports each entry of a set equal to an earlier one as "duplicate value X" at key[i].
-template <class T, class Show>
-void checkNoDuplicates(JsonReader& r, const char* key, const std::vector<T>& values, Show show) {
-    for (size_t i = 1; i < values.size(); ++i)
-        if (std::find(values.begin(), values.begin() + static_cast<long>(i), values[i]) !=
-            values.begin() + static_cast<long>(i))
-            r.diagnostics().error(idx(r.childPath(key), i), "duplicate value " + show(values[i]));
-}
-
 /// A set of integers: at most kMaxAxisValues entries, each in `range`, none repeated.
 std::vector<int> readInts(JsonReader& r, const char* key, const std::vector<int>& def, Range range) {
-    if (!listWithin(r, key)) return def;
+    if (!r.arrayWithin(key, kMaxAxisValues)) return def;
     std::vector<long long> d(def.begin(), def.end());
     const auto v = r.integers(key, d, range, 1);
     std::vector<int> out(v.begin(), v.end());
-    checkNoDuplicates(r, key, out, [](int x) { return std::to_string(x); });
+    r.requireDistinct(key, out, [](int x) { return std::to_string(x); });
     return out;
 }
 
@@ -158,10 +139,10 @@ void readEnvelope(JsonReader& r, Envelope& e) {
     {
         std::vector<std::string> def;
         for (auto c : e.checkpointing) def.push_back(checkpointingName(c));
-        const auto names = listWithin(r, "checkpointing")
+        const auto names = r.arrayWithin("checkpointing", kMaxAxisValues)
                                ? r.strings("checkpointing", def, {"none", "selective", "super-selective", "full"})
                                : def;
-        checkNoDuplicates(r, "checkpointing", names, [](const std::string& x) { return "\"" + x + "\""; });
+        r.requireDistinct("checkpointing", names, [](const std::string& x) { return "\"" + x + "\""; });
         if (names.empty()) diag.error(r.childPath("checkpointing"), "must have at least 1 element(s)");
         e.checkpointing.clear();
         for (const auto& n : names) {
@@ -174,7 +155,7 @@ void readEnvelope(JsonReader& r, Envelope& e) {
     e.ppValues = readInts(r, "pipeline_parallel_values", e.ppValues, Range::closed(1, 1024));
     e.epValues = readInts(r, "expert_parallel_values", e.epValues, Range::closed(1, kMaxExperts));
     e.computeBudgetFlops = r.number("compute_budget_flops", e.computeBudgetFlops, Range::nonNegative());
-    if (listWithin(r, "frontier_sparsity"))
+    if (r.arrayWithin("frontier_sparsity", kMaxAxisValues))
         e.frontierSparsity = r.numbers("frontier_sparsity", e.frontierSparsity, Range{0.0, 1.0, false, true}, 1);
     {
         JsonReader lr = r.object("scaling_law");
