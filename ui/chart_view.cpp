@@ -1,6 +1,7 @@
 #include "chart_view.h"
 
 #include <QAbstractAxis>
+#include <QAreaSeries>
 #include <QAbstractBarSeries>
 #include <QApplication>
 #include <QBarCategoryAxis>
@@ -12,6 +13,7 @@
 #include <QFontMetrics>
 #include <QLegend>
 #include <QLegendMarker>
+#include <QLineSeries>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPainter>
@@ -94,6 +96,17 @@ QStringList ChartView::legendEntries() const {
 }
 
 void ChartView::applyTheme() { styleChart(chart(), currentTheme()); }
+
+QAreaSeries* ChartView::addAreaSeries(QAbstractAxis* x, QAbstractAxis* y) {
+    auto* upper = new QLineSeries(this);
+    auto* lower = new QLineSeries(this);
+    auto* area = new QAreaSeries(upper, lower);
+    area->setParent(this);
+    chart()->addSeries(area);
+    area->attachAxis(x);
+    area->attachAxis(y);
+    return area;
+}
 
 QString ChartView::csv() const {
     const QChart* c = chart();

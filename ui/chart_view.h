@@ -3,6 +3,9 @@
 #include <QChartView>
 #include <QString>
 
+class QAreaSeries;
+class QAbstractAxis;
+
 namespace tandem::ui {
 
 /// QChartView with a stable export name (file stem, e.g. "mlforml-loss"), a context menu to
@@ -30,6 +33,9 @@ signals:
     void activated(tandem::ui::ChartView* view);
 
 protected:
+    /// A new empty QAreaSeries (upper and lower line series owned by it) added to the chart and
+    /// attached to `x` and `y`; the caller fills and styles it. For pooled band and stack areas.
+    QAreaSeries* addAreaSeries(QAbstractAxis* x, QAbstractAxis* y);
     /// Sets the chart title to the first of `titles` (plain text, longest first) whose width in
     /// the title font fits the view, else the last one; chosen again on every resize so that a
     /// narrow chart gets a shorter title instead of one elided with "...".

@@ -88,14 +88,7 @@ void ComboTimelineView::rebuild() {
     const int nCombos = static_cast<int>(m_combos.size());
     const int needed = n * nCombos;
     while (m_areas.size() < needed) {
-        auto* upper = new QLineSeries(this);
-        auto* lower = new QLineSeries(this);
-        auto* area = new QAreaSeries(upper, lower);
-        area->setParent(this);
-        chart()->addSeries(area);
-        area->attachAxis(m_x);
-        area->attachAxis(m_y);
-        m_areas.append(area);
+        m_areas.append(addAreaSeries(m_x, m_y));
     }
     QList<bool> comboUsed(nCombos, false);
     for (int k = 0; k < n; ++k)

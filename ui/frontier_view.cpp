@@ -66,14 +66,7 @@ QList<QPair<double, double>> undeliverableBands(const std::vector<mosaic::Fronti
 void FrontierView::fillBands(QList<QAreaSeries*>& pool, const QList<QPair<double, double>>& bands, const QBrush& brush,
                              const QString& name, const QColor& swatch, double yLo, double yHi) {
     while (pool.size() < bands.size()) {
-        auto* upper = new QLineSeries(this);
-        auto* lower = new QLineSeries(this);
-        auto* area = new QAreaSeries(upper, lower);
-        area->setParent(this);
-        chart()->addSeries(area);
-        area->attachAxis(m_x);
-        area->attachAxis(m_y);
-        pool.append(area);
+        pool.append(addAreaSeries(m_x, m_y));
     }
     for (qsizetype i = 0; i < pool.size(); ++i) {
         QAreaSeries* a = pool[i];
