@@ -28,11 +28,7 @@ int inspectCommand(const QStringList& args) {
         QStringLiteral("hardware"),
         QStringLiteral("Hardware of the analytical busbw shown next to nccl-tests curves: %1 "
                        "(default: the one the file name names, else p6-b200).")
-            .arg(QString::fromStdString([] {
-                std::string s;
-                for (const auto& n : tandem::mosaic::hardwareNames()) s += (s.empty() ? "" : ", ") + n;
-                return s;
-            }())),
+            .arg(QString::fromStdString(tandem::mosaic::hardwareNameList())),
         QStringLiteral("NAME"));
     parser.addOptions({json, hardware});
     int code = kExitOk;

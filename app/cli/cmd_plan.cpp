@@ -95,11 +95,7 @@ int planCommand(const QStringList& args) {
     const QCommandLineOption hardware(
         QStringLiteral("hardware"),
         QStringLiteral("GPU/node type: %1 (default p6-b200).")
-            .arg(QString::fromStdString([] {
-                std::string s;
-                for (const auto& n : m::hardwareNames()) s += (s.empty() ? "" : ", ") + n;
-                return s;
-            }())),
+            .arg(QString::fromStdString(m::hardwareNameList())),
         QStringLiteral("NAME"), QStringLiteral("p6-b200"));
     const QCommandLineOption layout(QStringLiteral("layout"),
                                     QStringLiteral("Evaluate one layout: tp,ep,pp,cp,dp,mbs[,ckpt]."),

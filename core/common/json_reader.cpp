@@ -260,6 +260,34 @@ bool JsonReader::arrayWithin(const char* key, size_t maxSize) {
 }
 
 namespace {
+/// Index of each entry of `values` equal to an earlier one, in order.
+template <class T>
+std::vector<size_t> repeatedEntries(const std::vector<T>& values) {
+    std::vector<size_t> out;
+    for (size_t i = 1; i < values.size(); ++i) {
+        const auto end = values.begin() + static_cast<long>(i);
+        if (std::find(values.begin(), end, values[i]) != end) out.push_back(i);
+    }
+    return out;
+}
+}  // namespace
+
+void JsonReader::requireDistinct(const char* key, const std::vector<int>& values) {
+    for (size_t i : repeatedEntries(values))
+        m_diag.error(childPath(key) + "[" + std::to_string(i) + "]", "duplicate value " + std::to_string(values[i]));
+}
+
+void JsonReader::requireDistinct(const char* key, const std::vector<double>& values) {
+    for (size_t i : repeatedEntries(values))
+        m_diag.error(childPath(key) + "[" + std::to_string(i) + "]", "duplicate value " + formatNumber(values[i]));
+}
+
+void JsonReader::requireDistinct(const char* key, const std::vector<std::string>& values) {
+    for (size_t i : repeatedEntries(values))
+        m_diag.error(childPath(key) + "[" + std::to_string(i) + "]", "duplicate value \"" + values[i] + "\"");
+}
+
+namespace {
 /// Tracks the JSON path during parsing so that a key repeated inside one object (which
 /// nlohmann_json would silently resolve to the last value) is reported with its path.
 class DuplicateKeyFinder {

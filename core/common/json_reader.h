@@ -4,7 +4,6 @@
 // accumulate in a Diagnostics so a user sees every problem of a file at once.
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <limits>
 #include <string>
 #include <vector>
@@ -45,16 +44,12 @@ public:
     bool arrayWithin(const char* key, size_t maxSize);
 
     /// For a list that is a set: reports each entry of `values` (read from `key`) equal to an
-    /// earlier one as "duplicate value X" at key[i]; `show` formats an entry. O(n^2) over at
-    /// most a few dozen entries (callers bound the list with arrayWithin first).
-    template <class T, class Show>
-    void requireDistinct(const char* key, const std::vector<T>& values, Show show) {
-        for (size_t i = 1; i < values.size(); ++i) {
-            const auto end = values.begin() + static_cast<long>(i);
-            if (std::find(values.begin(), end, values[i]) != end)
-                m_diag.error(childPath(key) + "[" + std::to_string(i) + "]", "duplicate value " + show(values[i]));
-        }
-    }
+    /// earlier one as "duplicate value X" at key[i], X written as in the file (integers plainly,
+    /// numbers by formatNumber, strings in double quotes). O(n^2) over at most a few dozen
+    /// entries (callers bound the list with arrayWithin first).
+    void requireDistinct(const char* key, const std::vector<int>& values);
+    void requireDistinct(const char* key, const std::vector<double>& values);
+    void requireDistinct(const char* key, const std::vector<std::string>& values);
 
     /// Optional number: absent -> `def`. Wrong type / out of range -> error, returns `def`.
     double number(const char* key, double def, Range r = {});

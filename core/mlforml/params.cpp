@@ -19,10 +19,6 @@ std::vector<long long> toLongs(const std::vector<int>& v) {
     return std::vector<long long>(v.begin(), v.end());
 }
 
-std::string showInt(int v) { return std::to_string(v); }
-std::string showNumber(double v) { return formatNumber(v); }
-std::string showString(const std::string& v) { return "\"" + v + "\""; }
-
 /// Largest lists and sizes the reader accepts. Each covers every realistic plan (the paper's
 /// runs use 4 background sizes, 5 policies, 2 precisions, 4 targets, <= 64 nodes per job and
 /// at most 300 replay iterations at 4 offsets) with a wide margin, and keeps a valid scenario
@@ -83,7 +79,7 @@ void readParams(JsonReader& r, Params& p) {
     if (r.arrayWithin("background_jobs", kMaxListEntries)) {
         p.backgroundJobs = toInts(r.integers("background_jobs", toLongs(p.backgroundJobs),
                                              Range::closed(0, 1000), 1));
-        r.requireDistinct("background_jobs", p.backgroundJobs, showInt);
+        r.requireDistinct("background_jobs", p.backgroundJobs);
     }
     readBackgroundJob(r.object("background_job"), p.backgroundJob);
     p.arrivalRatePerS = r.number("arrival_rate_per_s", p.arrivalRatePerS, Range::nonNegative());
@@ -111,13 +107,13 @@ void readParams(JsonReader& r, Params& p) {
         r.number("microbatch_compute_ms", p.microbatchComputeS / kMs, Range::positive()) * kMs;
     if (r.arrayWithin("precisions", kMaxListEntries)) {
         p.precisions = r.strings("precisions", p.precisions, knownPrecisions());
-        r.requireDistinct("precisions", p.precisions, showString);
+        r.requireDistinct("precisions", p.precisions);
     }
     if (p.precisions.empty()) d.error(r.childPath("precisions"), "must list at least one precision");
     if (r.arrayWithin("gradient_accumulations", kMaxListEntries)) {
         p.gradientAccumulations = toInts(r.integers(
             "gradient_accumulations", toLongs(p.gradientAccumulations), Range::closed(1, 4096), 1));
-        r.requireDistinct("gradient_accumulations", p.gradientAccumulations, showInt);
+        r.requireDistinct("gradient_accumulations", p.gradientAccumulations);
     }
 
     p.fabricBytesPerS = r.number("fabric_GBps", p.fabricBytesPerS / kGB, Range::nonNegative()) * kGB;
@@ -139,7 +135,7 @@ void readParams(JsonReader& r, Params& p) {
 
     if (r.arrayWithin("policies", kMaxListEntries)) {
         p.policies = r.strings("policies", p.policies);
-        r.requireDistinct("policies", p.policies, showString);
+        r.requireDistinct("policies", p.policies);
     }
     for (size_t i = 0; i < p.policies.size(); ++i) {
         if (isPolicy(p.policies[i])) continue;
@@ -153,7 +149,7 @@ void readParams(JsonReader& r, Params& p) {
     if (p.policies.empty()) d.error(r.childPath("policies"), "must list at least one policy");
     if (r.arrayWithin("target_factors", kMaxTargetFactors)) {
         p.targetFactors = r.numbers("target_factors", p.targetFactors, Range::positive(), 1);
-        r.requireDistinct("target_factors", p.targetFactors, showNumber);
+        r.requireDistinct("target_factors", p.targetFactors);
     }
     p.decisionIntervalS = r.number("decision_interval_s", p.decisionIntervalS, Range::positive());
     p.historyWindowS = r.number("history_window_s", p.historyWindowS, Range::positive());

@@ -23,7 +23,7 @@ std::vector<int> readInts(JsonReader& r, const char* key, const std::vector<int>
     std::vector<long long> d(def.begin(), def.end());
     const auto v = r.integers(key, d, range, 1);
     std::vector<int> out(v.begin(), v.end());
-    r.requireDistinct(key, out, [](int x) { return std::to_string(x); });
+    r.requireDistinct(key, out);
     return out;
 }
 
@@ -97,9 +97,7 @@ void readEnvelope(JsonReader& r, Envelope& e) {
             }
         } else if (hw->is_object() && hw->empty()) {
             // An empty object would silently be p6-b200: ask for a name or the fields.
-            std::string names;
-            for (const auto& n : hardwareNames()) names += (names.empty() ? "" : ", ") + n;
-            diag.error(p, "is an empty object: name a built-in device (" + names +
+            diag.error(p, "is an empty object: name a built-in device (" + hardwareNameList() +
                               ") or give the device's fields (unlisted fields take p6-b200's values)");
         } else if (hw->is_object()) {
             JsonReader hr(*hw, p, diag);
@@ -142,7 +140,7 @@ void readEnvelope(JsonReader& r, Envelope& e) {
         const auto names = r.arrayWithin("checkpointing", kMaxAxisValues)
                                ? r.strings("checkpointing", def, {"none", "selective", "super-selective", "full"})
                                : def;
-        r.requireDistinct("checkpointing", names, [](const std::string& x) { return "\"" + x + "\""; });
+        r.requireDistinct("checkpointing", names);
         if (names.empty()) diag.error(r.childPath("checkpointing"), "must have at least 1 element(s)");
         e.checkpointing.clear();
         for (const auto& n : names) {

@@ -212,11 +212,15 @@ std::vector<std::string> hardwareNames() {
     return names;
 }
 
+std::string hardwareNameList() {
+    std::string list;
+    for (const auto& n : hardwareNames()) list += (list.empty() ? "" : ", ") + n;
+    return list;
+}
+
 Hardware builtinHardware(const std::string& name) {
     if (const Builtin* b = findBuiltin(name)) return fromBuiltin(*b);
-    std::string known;
-    for (const auto& n : hardwareNames()) known += (known.empty() ? "" : ", ") + n;
-    throw std::invalid_argument("unknown hardware \"" + name + "\" (known: " + known + ")");
+    throw std::invalid_argument("unknown hardware \"" + name + "\" (known: " + hardwareNameList() + ")");
 }
 
 Hardware readHardware(JsonReader& r) {

@@ -92,6 +92,8 @@ struct Hardware {
 
 /// Names of the compiled-in hardware: "p6-b200", "h100", "h200", "gb200-nvl72", "a100".
 std::vector<std::string> hardwareNames();
+/// hardwareNames() joined with ", ", for messages and help texts.
+std::string hardwareNameList();
 
 /// Compiled-in hardware by name; throws std::invalid_argument for an unknown name (the
 /// message lists the known names).
