@@ -1,10 +1,10 @@
 // tandem-cli reproduce {ml-for-ml|mosaic|all} [--json]: the papers' numbers next to Tandem's.
 #include <QCommandLineParser>
-
-#include <nlohmann/json.hpp>
-
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
+#include <utility>
 
 #include "commands.h"
 #include "common/check.h"
@@ -27,8 +27,12 @@ nlohmann::ordered_json reportJson(const tandem::Report& r) {
         k["tandem_value"] = std::isfinite(c.tandemValue) ? nlohmann::ordered_json(c.tandemValue)
                                                          : nlohmann::ordered_json(nullptr);
         k["low"] = c.low;
-        k["high"] = c.high;
+        // A one-sided (directional) check has no upper bound: null.
+        k["high"] = std::isfinite(c.high) ? nlohmann::ordered_json(c.high)
+                                          : nlohmann::ordered_json(nullptr);
         k["pass"] = c.pass;
+        k["status"] = tandem::statusName(c.status);
+        if (!c.reason.empty()) k["reason"] = c.reason;
         j["checks"].push_back(k);
     }
     return j;
@@ -41,18 +45,38 @@ std::string num(double v) {
     return buf;
 }
 
+/// "[low, high]", or ">= low" for a one-sided check.
+std::string band(const tandem::Check& c) {
+    if (std::isinf(c.high) && c.high > 0) return ">= " + num(c.low);
+    return "[" + num(c.low) + ", " + num(c.high) + "]";
+}
+
 void printReport(const tandem::Report& r) {
     std::printf("Paper arXiv:%s\n", r.paper.c_str());
     std::vector<std::vector<std::string>> rows;
-    int passed = 0;
+    std::vector<const tandem::Check*> open;
     for (const auto& c : r.checks) {
-        rows.push_back({c.id, num(c.paperValue), num(c.tandemValue),
-                        "[" + num(c.low) + ", " + num(c.high) + "]", c.pass ? "pass" : "FAIL",
-                        c.quantity});
-        passed += c.pass ? 1 : 0;
+        rows.push_back({c.id, num(c.paperValue), num(c.tandemValue), band(c),
+                        tandem::statusName(c.status), c.quantity});
+        if (c.status == tandem::CheckStatus::NotReproducible) open.push_back(&c);
     }
     printTable({"id", "paper", "tandem", "band", "result", "quantity"}, rows);
-    std::printf("%d passed, %d failed\n\n", passed, static_cast<int>(r.checks.size()) - passed);
+    // One line per reason, naming its rows.
+    std::vector<std::pair<std::string, std::string>> byReason;
+    for (const auto* c : open) {
+        auto it = std::find_if(byReason.begin(), byReason.end(),
+                               [&](const auto& p) { return p.first == c->reason; });
+        if (it == byReason.end())
+            byReason.emplace_back(c->reason, c->id);
+        else
+            it->second += ", " + c->id;
+    }
+    for (const auto& [reason, ids] : byReason)
+        std::printf("not reproducible, %s: %s\n", reason.c_str(), ids.c_str());
+    std::printf("%d passed, %d failed, %d not reproducible\n\n",
+                tandem::countStatus(r, tandem::CheckStatus::Pass),
+                tandem::countStatus(r, tandem::CheckStatus::Fail),
+                tandem::countStatus(r, tandem::CheckStatus::NotReproducible));
 }
 
 }  // namespace
@@ -62,7 +86,8 @@ int reproduceCommand(const QStringList& args) {
     parser.setApplicationDescription(QStringLiteral(
         "Run the papers' presets and print each published number, Tandem's value and the "
         "acceptance band (docs/MODEL-ML-FOR-ML.md, docs/MODEL-MOSAIC.md). Exit 1 if any check is "
-        "outside its band."));
+        "outside its band; rows marked 'not reproducible' (the paper's numbers contradict its "
+        "stated model) are counted apart and shown with Tandem's value."));
     parser.addPositionalArgument(QStringLiteral("which"),
                                  QStringLiteral("ml-for-ml (arXiv:2608.06046), mosaic "
                                                 "(arXiv:2608.10605) or all."));
@@ -82,7 +107,7 @@ int reproduceCommand(const QStringList& args) {
 
     bool allPass = true;
     for (const auto& r : reports)
-        for (const auto& c : r.checks) allPass = allPass && c.pass;
+        allPass = allPass && tandem::countStatus(r, tandem::CheckStatus::Fail) == 0;
     if (parser.isSet(json)) {
         if (reports.size() == 1) {
             std::printf("%s\n", reportJson(reports[0]).dump(2).c_str());
