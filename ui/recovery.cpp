@@ -5,7 +5,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QLockFile>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <QTimer>
 #include <QUuid>
@@ -15,6 +14,7 @@
 #include <algorithm>
 
 #include "common/json_reader.h"
+#include "save_file.h"
 #include "scenario/scenario_files.h"
 #include "scenario_document.h"
 
@@ -82,13 +82,7 @@ bool RecoveryStore::write(const Scenario& s, const QString& originalPath, QStrin
     j["saved_utc"] = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toStdString();
     j["scenario"] = nlohmann::ordered_json::parse(scenarioToJson(withAbsolutePaths(s, originalPath)));
     const std::string text = j.dump(2) + "\n";
-    QSaveFile f(sessionFile());
-    if (!f.open(QIODevice::WriteOnly) || f.write(text.data(), qint64(text.size())) != qint64(text.size()) ||
-        !f.commit()) {
-        if (error) *error = QCoreApplication::translate("Recovery", "cannot write %1: %2").arg(sessionFile(), f.errorString());
-        return false;
-    }
-    return true;
+    return fileio::writeFileAtomic(sessionFile(), text, error);
 }
 
 void RecoveryStore::clear() { QFile::remove(sessionFile()); }
