@@ -208,7 +208,10 @@ bool RecoveryAutosaver::saveNow() {
         m_store.clear();
         return true;
     }
-    if (!m_store.write(m_doc->scenario(), m_doc->filePath(), &m_error)) return false;
+    if (!m_store.write(m_doc->scenario(), m_doc->filePath(), &m_error)) {
+        emit writeFailed(m_error);
+        return false;
+    }
     ++m_writes;
     emit written(m_store.sessionFile());
     return true;

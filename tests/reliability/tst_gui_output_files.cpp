@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QLineSeries>
 #include <QProcess>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <map>
@@ -165,6 +166,27 @@ private slots:
                  qPrintable(o.message));
         QCOMPARE(snapshot(fs.path()), before);
         QCOMPARE(snapshot(QFileInfo(target).isDir() ? target : QFileInfo(target).path()), inner);
+    }
+
+    void autosaveFailureIsReported() {
+        SmallTmpfs fs(1024);
+        if (!fs.valid()) QSKIP(qPrintable(fs.why()));
+        ScenarioDocument doc;
+        RecoveryAutosaver saver(&doc, fs.filePath(QStringLiteral("recovery")), 60000);
+        doc.markModified();
+        QVERIFY2(saver.saveNow(), qPrintable(saver.lastError()));
+        const QByteArray first = readBytes(saver.store().sessionFile());
+        QVERIFY(first.contains("tandem_recovery"));
+        QCOMPARE(fs.fill(0), qint64(0));
+        QSignalSpy failed(&saver, &RecoveryAutosaver::writeFailed);
+        doc.markModified();
+        QVERIFY(!saver.saveNow());
+        QCOMPARE(failed.count(), 1);
+        const QString message = failed.front().front().toString();
+        QVERIFY2(message.contains(saver.store().sessionFile()) &&
+                     message.contains(QStringLiteral("no space left on device")),
+                 qPrintable(message));
+        QCOMPARE(readBytes(saver.store().sessionFile()), first);
     }
 
     void nonRegularTarget_data() {
