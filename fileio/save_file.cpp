@@ -137,6 +137,14 @@ bool writeFileAtomic(const QString& path, QByteArrayView data, QString* error) {
     return false;
 }
 
+QString creationProblem(const QString& dir) {
+    const QString probe = dir + QStringLiteral("/.tandem-probe");
+    QString reason;
+    if (!saveAtomically(probe, "x", &reason)) return reason;
+    QFile::remove(probe);
+    return {};
+}
+
 bool sameFile(const QString& a, const QString& b) {
     struct stat sa, sb;
     if (::stat(QFile::encodeName(a).constData(), &sa) != 0 ||

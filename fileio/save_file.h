@@ -33,6 +33,12 @@ bool saveAtomically(const QString& path, QByteArrayView data, QString* reason);
 /// "<path>: <outputTargetProblem>; nothing was written".
 bool writeFileAtomic(const QString& path, QByteArrayView data, QString* error);
 
+/// Why a new file cannot be created in the folder `dir` (e.g. "no space left on device",
+/// "permission denied"), found by writing and removing a one-byte file `.tandem-probe` there
+/// through saveAtomically; empty when it can. For failures that Qt reports without a reason
+/// (QLockFile, QTemporaryDir).
+QString creationProblem(const QString& dir);
+
 /// True when `a` and `b` both exist and are the same file (same device and inode: also through
 /// symbolic links, hard links and different spellings of the path).
 bool sameFile(const QString& a, const QString& b);

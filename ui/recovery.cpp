@@ -63,7 +63,12 @@ bool RecoveryStore::begin(QString* error) {
     auto lock = std::make_unique<QLockFile>(lockPathOf(sessionFile()));
     lock->setStaleLockTime(0);  // held for the whole session: only a dead owner makes it stale
     if (!lock->tryLock(0)) {
-        if (error) *error = QCoreApplication::translate("Recovery", "cannot lock %1").arg(lockPathOf(sessionFile()));
+        if (error) {
+            const QString why = lock->error() == QLockFile::LockFailedError ? QString() : fileio::creationProblem(m_dir);
+            *error = why.isEmpty() ? QCoreApplication::translate("Recovery", "cannot lock %1").arg(lockPathOf(sessionFile()))
+                                   : QCoreApplication::translate("Recovery", "%1: cannot lock: %2")
+                                         .arg(lockPathOf(sessionFile()), why);
+        }
         return false;
     }
     m_lock = std::move(lock);

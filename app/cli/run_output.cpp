@@ -47,16 +47,10 @@ bool isResultName(const std::vector<std::string>& allNames, const QString& name)
     return std::find(allNames.begin(), allNames.end(), name.toStdString()) != allNames.end();
 }
 
-/// Why a small file cannot be created in `dir` (the errno text), for failures that Qt reports
-/// without one (QLockFile).
+/// Why the staging folder in `dir` could not be made (the errno text where Qt gives none).
 QString probeReason(const QString& dir) {
-    const QString probe = QDir(dir).filePath(QStringLiteral(".tandem-probe"));
-    QString reason;
-    if (tandem::fileio::saveAtomically(probe, "x", &reason)) {
-        QFile::remove(probe);
-        return QStringLiteral("cannot create a lock file");
-    }
-    return reason;
+    const QString why = tandem::fileio::creationProblem(dir);
+    return why.isEmpty() ? QStringLiteral("cannot create a lock file") : why;
 }
 
 /// Puts the staging folder `stage`'s swap back: every placed file (a journal name no longer in

@@ -189,6 +189,23 @@ private slots:
         QCOMPARE(readBytes(saver.store().sessionFile()), first);
     }
 
+    void autosaveStartOnFullDisk() {
+        // The session's first autosave takes its lock; on a full disk it says why it failed.
+        SmallTmpfs fs(1024);
+        if (!fs.valid()) QSKIP(qPrintable(fs.why()));
+        QVERIFY(QDir().mkpath(fs.filePath(QStringLiteral("recovery"))));
+        QCOMPARE(fs.fill(0), qint64(0));
+        RecoveryStore store(fs.filePath(QStringLiteral("recovery")));
+        QString error;
+        QVERIFY(!store.write(tandem::defaultScenario(), {}, &error));
+        QVERIFY2(error.contains(fs.filePath(QStringLiteral("recovery/session-"))) &&
+                     error.contains(QStringLiteral("no space left on device")),
+                 qPrintable(error));
+        QCOMPARE(
+            QDir(fs.filePath(QStringLiteral("recovery"))).entryList(QDir::Files | QDir::Hidden),
+            QStringList());
+    }
+
     void nonRegularTarget_data() {
         QTest::addColumn<QString>("writer");
         QTest::addColumn<NodeKind>("kind");
