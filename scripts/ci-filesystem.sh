@@ -14,7 +14,7 @@
 #
 #   scripts/ci-filesystem.sh [BUILD_DIR]     (default: build, as scripts/test.sh builds it)
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 build=${1:-build}
 cli=$build/app/cli/tandem-cli
 gui=$build/app/gui/tandem
