@@ -2,6 +2,7 @@
 // byte) fails the write with "no space left on device" and keeps the previous file; device
 // nodes, FIFOs and folders are refused and survive; merge never writes over its inputs; a run
 // killed during its swap is put back by the next run into the folder.
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <csignal>
 #include <map>
 
 #include "full_disk.h"
@@ -168,6 +170,51 @@ private slots:
         // The previous file (or run folder) is byte for byte what it was, and no temporary or
         // staging file is left behind.
         QCOMPARE(snapshot(fs.path()), before);
+        if (isRun) QCOMPARE(snapshot(target), runBefore);
+    }
+
+    /// Without root (no tmpfs): a file-size limit (RLIMIT_FSIZE, SIGXFSZ ignored) makes write(2)
+    /// fail with EFBIG part-way through, the same short-write path as a full disk.
+    void fileSizeLimit_data() {
+        QTest::addColumn<QString>("writer");
+        for (const char* w : {"sweep", "merge", "run"}) QTest::newRow(w) << w;
+    }
+    void fileSizeLimit() {
+        QFETCH(QString, writer);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const bool isRun = writer == QLatin1String("run");
+        const QString target =
+            dir.filePath(isRun ? QStringLiteral("run") : QStringLiteral("out.csv"));
+        if (isRun)
+            QVERIFY(write(writer, target).exitCode == 0);
+        else
+            QVERIFY(writeBytes(target, "previous contents\n"));
+        const auto before = snapshot(dir.path());
+        const auto runBefore = isRun ? snapshot(target) : std::map<QString, QByteArray>();
+        QProcess p;
+        p.setChildProcessModifier([] {
+            ::signal(SIGXFSZ, SIG_IGN);
+            const struct rlimit limit = {200, 200};
+            ::setrlimit(RLIMIT_FSIZE, &limit);
+        });
+        QStringList args;
+        if (writer == QLatin1String("sweep"))
+            args = {QStringLiteral("sweep"),  m_scenario,
+                    QStringLiteral("--vary"), QStringLiteral("mosaic.days=1,2"),
+                    QStringLiteral("--out"),  target};
+        else if (writer == QLatin1String("merge"))
+            args = {QStringLiteral("merge"), QStringLiteral("--out"), target, m_shard0, m_shard1};
+        else
+            args = {QStringLiteral("run"), m_scenario, QStringLiteral("--out"), target};
+        p.start(QStringLiteral(TANDEM_CLI), args);
+        QVERIFY(p.waitForFinished(60000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY2(err.contains(target) && err.contains(QStringLiteral("file too large")),
+                 qPrintable(err));
+        QCOMPARE(snapshot(dir.path()), before);
         if (isRun) QCOMPARE(snapshot(target), runBefore);
     }
 
