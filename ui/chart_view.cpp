@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QBarCategoryAxis>
 #include <QBarSet>
+#include <QBuffer>
 #include <QChart>
 #include <QContextMenuEvent>
 #include <QFileDialog>
@@ -18,7 +19,6 @@
 #include <QMessageBox>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QTextDocument>
 #include <QTextDocumentFragment>
@@ -26,6 +26,7 @@
 #include <QXYSeries>
 
 #include "palette.h"
+#include "save_file.h"
 
 namespace tandem::ui {
 
@@ -196,13 +197,13 @@ bool exportChart(ChartView* view, const QString& path, QString* error, QSize siz
         QApplication::processEvents();
     }
     const QSize sz = view->size();
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error) *error = QObject::tr("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
+    // Rendered into memory first, then written through fileio::writeFileAtomic: the encoders
+    // (QImage, QSvgGenerator, QPdfWriter) do not report a failed write to their device.
+    QByteArray bytes;
+    QBuffer file(&bytes);
+    file.open(QIODevice::WriteOnly);
     if (suffix == QLatin1String("csv")) {
-        file.write(view->csv().toUtf8());
+        bytes = view->csv().toUtf8();
     } else if (suffix == QLatin1String("png")) {
         const qreal dpr = 2.0;  // crisp on slides and high-DPI screens
         QImage image(sz * dpr, QImage::Format_ARGB32_Premultiplied);
@@ -213,8 +214,7 @@ bool exportChart(ChartView* view, const QString& path, QString* error, QSize siz
         view->render(&painter, QRectF(QPointF(0, 0), QSizeF(sz)), view->viewport()->rect());
         painter.end();
         if (!image.save(&file, "PNG")) {
-            if (error) *error = QObject::tr("cannot encode PNG");
-            file.cancelWriting();
+            if (error) *error = QObject::tr("%1: cannot encode PNG; nothing was written").arg(path);
             return false;
         }
     } else if (suffix == QLatin1String("svg")) {
@@ -241,14 +241,10 @@ bool exportChart(ChartView* view, const QString& path, QString* error, QSize siz
         painter.end();
     } else {
         if (error) *error = QObject::tr("unknown export format '.%1' (use .png, .svg, .pdf or .csv)").arg(suffix);
-        file.cancelWriting();
         return false;
     }
-    if (!file.commit()) {
-        if (error) *error = QObject::tr("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    file.close();
+    return fileio::writeFileAtomic(path, bytes, error);
 }
 
 }  // namespace tandem::ui

@@ -15,6 +15,10 @@ namespace tandem::ui {
 void MainWindow::enableRecovery(const QString& dir, int debounceMs) {
     if (m_recovery) return;
     m_recovery = new RecoveryAutosaver(m_doc, dir, debounceMs, this);
+    connect(m_recovery, &RecoveryAutosaver::writeFailed, this, [this](const QString& message) {
+        statusBar()->showMessage(
+            tr("Autosave failed: %1; unsaved changes are not protected against a crash").arg(message));
+    });
     if (m_doc->isModified()) m_recovery->saveNow();
 }
 

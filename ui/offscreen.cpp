@@ -1,6 +1,7 @@
 #include "offscreen.h"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
@@ -18,6 +19,7 @@
 #include "moe_workspace.h"
 #include "network_workspace.h"
 #include "presets.h"
+#include "save_file.h"
 #include "scenario_document.h"
 
 namespace tandem::ui {
@@ -96,9 +98,17 @@ int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab
     }
     QApplication::processEvents();
     const QImage image = w.grab().toImage();
-    if (!image.save(outPng, "PNG")) {
-        std::fprintf(stderr, "cannot write %s\n", qPrintable(outPng));
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    QString error;
+    if (!image.save(&buffer, "PNG")) {
+        std::fprintf(stderr, "%s: cannot encode PNG; nothing was written\n", qPrintable(outPng));
         return 1;
+    }
+    if (!fileio::writeFileAtomic(outPng, png, &error)) {
+        std::fprintf(stderr, "%s\n", qPrintable(error));
+        return fileio::outputTargetProblem(outPng).isEmpty() ? 1 : 2;
     }
     return 0;
 }
@@ -136,13 +146,15 @@ int exportAllCharts(const QString& dir, const QString& scenarioPath, const QStri
         if (!view->isVisible() || !view->isEnabled()) continue;
         QString error;
         const QString stem = QDir(dir).filePath(prefix + view->exportName());
+        bool wrote = true;
         for (const char* suffix : {".png", ".csv"}) {
             if (!exportChart(view, stem + QLatin1String(suffix), &error, QSize(900, 560))) {
                 std::fprintf(stderr, "%s\n", qPrintable(error));
                 ++failures;
+                wrote = false;
             }
         }
-        std::printf("%s.png\n", qPrintable(stem));
+        if (wrote) std::printf("%s.png\n", qPrintable(stem));
     }
     return failures ? 1 : 0;
 }

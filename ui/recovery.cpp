@@ -5,7 +5,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QLockFile>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <QTimer>
 #include <QUuid>
@@ -15,6 +14,7 @@
 #include <algorithm>
 
 #include "common/json_reader.h"
+#include "save_file.h"
 #include "scenario/scenario_files.h"
 #include "scenario_document.h"
 
@@ -63,7 +63,12 @@ bool RecoveryStore::begin(QString* error) {
     auto lock = std::make_unique<QLockFile>(lockPathOf(sessionFile()));
     lock->setStaleLockTime(0);  // held for the whole session: only a dead owner makes it stale
     if (!lock->tryLock(0)) {
-        if (error) *error = QCoreApplication::translate("Recovery", "cannot lock %1").arg(lockPathOf(sessionFile()));
+        if (error) {
+            const QString why = lock->error() == QLockFile::LockFailedError ? QString() : fileio::creationProblem(m_dir);
+            *error = why.isEmpty() ? QCoreApplication::translate("Recovery", "cannot lock %1").arg(lockPathOf(sessionFile()))
+                                   : QCoreApplication::translate("Recovery", "%1: cannot lock: %2")
+                                         .arg(lockPathOf(sessionFile()), why);
+        }
         return false;
     }
     m_lock = std::move(lock);
@@ -82,13 +87,7 @@ bool RecoveryStore::write(const Scenario& s, const QString& originalPath, QStrin
     j["saved_utc"] = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toStdString();
     j["scenario"] = nlohmann::ordered_json::parse(scenarioToJson(withAbsolutePaths(s, originalPath)));
     const std::string text = j.dump(2) + "\n";
-    QSaveFile f(sessionFile());
-    if (!f.open(QIODevice::WriteOnly) || f.write(text.data(), qint64(text.size())) != qint64(text.size()) ||
-        !f.commit()) {
-        if (error) *error = QCoreApplication::translate("Recovery", "cannot write %1: %2").arg(sessionFile(), f.errorString());
-        return false;
-    }
-    return true;
+    return fileio::writeFileAtomic(sessionFile(), text, error);
 }
 
 void RecoveryStore::clear() { QFile::remove(sessionFile()); }
@@ -214,7 +213,10 @@ bool RecoveryAutosaver::saveNow() {
         m_store.clear();
         return true;
     }
-    if (!m_store.write(m_doc->scenario(), m_doc->filePath(), &m_error)) return false;
+    if (!m_store.write(m_doc->scenario(), m_doc->filePath(), &m_error)) {
+        emit writeFailed(m_error);
+        return false;
+    }
     ++m_writes;
     emit written(m_store.sessionFile());
     return true;

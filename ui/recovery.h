@@ -104,6 +104,10 @@ public:
 signals:
     /// A recovery file was written (`file`).
     void written(const QString& file);
+    /// Writing the recovery file failed (full disk, a target that is not a regular file);
+    /// `message` names the file and the reason, e.g. "no space left on device". The previous
+    /// recovery file, if any, is unchanged.
+    void writeFailed(const QString& message);
 
 private:
     void onChanged();

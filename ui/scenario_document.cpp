@@ -2,7 +2,8 @@
 
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
+
+#include "save_file.h"
 
 namespace tandem::ui {
 
@@ -32,18 +33,9 @@ bool ScenarioDocument::loadText(const QString& text, const QString& label, Diagn
 }
 
 bool ScenarioDocument::save(const QString& path, QString* error) {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly)) {
-        if (error) *error = tr("cannot write %1: %2").arg(path, f.errorString());
-        return false;
-    }
     // File names under the saved file's folder are written relative to it, as tandem-cli does.
     const std::string text = scenarioToJson(m_scenario, QFile::encodeName(path).toStdString());
-    f.write(text.data(), static_cast<qint64>(text.size()));
-    if (!f.commit()) {
-        if (error) *error = tr("cannot write %1: %2").arg(path, f.errorString());
-        return false;
-    }
+    if (!fileio::writeFileAtomic(path, text, error)) return false;
     m_path = QFileInfo(path).absoluteFilePath();
     m_modified = false;
     emit stateChanged();

@@ -80,11 +80,17 @@ bool checkOutputFolder(const QString& path) {
     const QFileInfo info(path);
     if (info.exists()) {
         if (!info.isDir()) {
-            printError(QStringLiteral("%1: --out names an existing file, not a folder").arg(path));
+            printError(QStringLiteral("%1: --out names an existing %2, not a folder")
+                           .arg(path, info.isFile() ? QStringLiteral("file")
+                                                    : QStringLiteral("device, FIFO or socket")));
             return false;
         }
         if (!info.isWritable()) {
             printError(QStringLiteral("%1: output folder is not writable").arg(path));
+            return false;
+        }
+        if (const QString why = outputsProblem(path, kAllOutputs); !why.isEmpty()) {
+            printError(why);
             return false;
         }
         return true;
@@ -196,7 +202,10 @@ int runCommand(const QStringList& args) {
         return kExitFailure;
     }
     QString err;
-    if (!replaceOutputs(dir.path(), files, kAllOutputs, &err)) {
+    QStringList notes;
+    const bool replaced = replaceOutputs(dir.path(), files, kAllOutputs, &err, &notes);
+    for (const QString& note : notes) std::printf("note: %s\n", note.toUtf8().constData());
+    if (!replaced) {
         printError(err);
         return kExitFailure;
     }

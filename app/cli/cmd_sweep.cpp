@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "output.h"
 #include "io/text_file.h"
+#include "save_file.h"
 #include "sweep/sweep.h"
 
 namespace cli {
@@ -46,6 +47,40 @@ bool shardFrom(const QCommandLineParser& parser, const QCommandLineOption& opt,
     }
     printError(QString::fromStdString(err));
     return false;
+}
+
+/// True when `out` may be written: not a folder, device, FIFO or socket
+/// (fileio::outputTargetProblem) and not the same file as any of `inputs` (also through a
+/// symbolic link, a hard link or another spelling of the path). Otherwise prints why. Checked
+/// before any computing, so a wrong --out costs nothing.
+bool checkOutFile(const QString& out, const QStringList& inputs) {
+    if (const QString why = tandem::fileio::outputTargetProblem(out); !why.isEmpty()) {
+        printError(QStringLiteral("--out %1: %2; output is written to regular files only, nothing "
+                                  "was written")
+                       .arg(out, why));
+        return false;
+    }
+    for (const QString& in : inputs) {
+        if (tandem::fileio::sameFile(out, in)) {
+            printError(QStringLiteral("--out %1: is the input %2; write the output to another file "
+                                      "(the input is left unchanged)")
+                           .arg(out, in));
+            return false;
+        }
+    }
+    return true;
+}
+
+void writeAndReport(const QString& out, const tandem::sweep::Table& table, const QString& what,
+                    int* code) {
+    QString err;
+    if (!tandem::fileio::writeFileAtomic(out, tandem::sweep::toCsv(table), &err)) {
+        printError(err);
+        *code = kExitFailure;
+        return;
+    }
+    std::printf("wrote %s: %s\n", out.toUtf8().constData(), what.toUtf8().constData());
+    *code = kExitOk;
 }
 
 }  // namespace
@@ -110,6 +145,7 @@ int sweepCommand(const QStringList& args) {
         printError(QStringLiteral("--threads must be a non-negative integer"));
         return kExitBadInput;
     }
+    if (!checkOutFile(parser.value(out), pos)) return kExitBadInput;
     std::string text;
     if (!readText(pos[0], &text)) return kExitBadInput;
     tandem::Diagnostics diag(pos[0].toStdString());
@@ -118,14 +154,11 @@ int sweepCommand(const QStringList& args) {
         for (const auto& issue : diag.items()) std::fprintf(stderr, "%s\n", issue.str().c_str());
         return kExitBadInput;
     }
-    QString err;
-    if (!writeFileAtomic(parser.value(out), tandem::sweep::toCsv(table), &err)) {
-        printError(err);
-        return kExitFailure;
-    }
-    std::printf("wrote %s: %zu point(s) (shard %d/%d)\n", parser.value(out).toUtf8().constData(),
-                table.rows.size(), shard.index, shard.count);
-    return kExitOk;
+    writeAndReport(parser.value(out), table,
+                   QStringLiteral("%1 point(s) (shard %2/%3)")
+                       .arg(table.rows.size()).arg(shard.index).arg(shard.count),
+                   &code);
+    return code;
 }
 
 int mergeCommand(const QStringList& args) {
@@ -146,6 +179,7 @@ int mergeCommand(const QStringList& args) {
         printError(QStringLiteral("merge needs --out FILE and at least one SHARD.csv"));
         return kExitBadInput;
     }
+    if (!checkOutFile(parser.value(out), pos)) return kExitBadInput;
     std::vector<std::string> texts, names;
     for (const auto& p : pos) {
         std::string t;
@@ -159,13 +193,9 @@ int mergeCommand(const QStringList& args) {
         for (const auto& issue : diag.items()) std::fprintf(stderr, "%s\n", issue.str().c_str());
         return kExitBadInput;
     }
-    QString err;
-    if (!writeFileAtomic(parser.value(out), tandem::sweep::toCsv(table), &err)) {
-        printError(err);
-        return kExitFailure;
-    }
-    std::printf("wrote %s: %zu point(s)\n", parser.value(out).toUtf8().constData(), table.rows.size());
-    return kExitOk;
+    writeAndReport(parser.value(out), table, QStringLiteral("%1 point(s)").arg(table.rows.size()),
+                   &code);
+    return code;
 }
 
 }  // namespace cli

@@ -2,27 +2,11 @@
 
 #include "commands.h"
 
-#include <QSaveFile>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 namespace cli {
-
-bool writeFileAtomic(const QString& path, const std::string& data, QString* error) {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly)) {
-        if (error) *error = QStringLiteral("%1: cannot write: %2").arg(path, f.errorString());
-        return false;
-    }
-    if (f.write(data.data(), static_cast<qint64>(data.size())) != static_cast<qint64>(data.size()) ||
-        !f.commit()) {
-        if (error) *error = QStringLiteral("%1: write failed: %2").arg(path, f.errorString());
-        return false;
-    }
-    return true;
-}
 
 void printTable(const std::vector<std::string>& header,
                 const std::vector<std::vector<std::string>>& rows) {

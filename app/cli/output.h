@@ -1,5 +1,6 @@
 #pragma once
-// Output helpers for tandem-cli: atomic file writes and aligned text tables.
+// Output helpers for tandem-cli: aligned text tables, messages, argument parsing. Files are
+// written through tandem::fileio::writeFileAtomic (fileio/save_file.h).
 #include <QString>
 #include <QStringList>
 
@@ -11,10 +12,6 @@
 #include "scenario/scenario.h"
 
 namespace cli {
-
-/// Writes `data` to `path` atomically (QSaveFile: a temp file renamed over the target, so a
-/// crash never leaves a half-written file). Returns false and fills `error` on failure.
-bool writeFileAtomic(const QString& path, const std::string& data, QString* error);
 
 /// Prints rows as a left-aligned table with a header row and a rule under it.
 void printTable(const std::vector<std::string>& header,

@@ -11,7 +11,6 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QIcon>
-#include <QSaveFile>
 
 #include <cstdio>
 
@@ -19,6 +18,7 @@
 #include "main_window.h"
 #include "offscreen.h"
 #include "presets.h"
+#include "save_file.h"
 #include "scenario/scenario.h"
 
 int main(int argc, char** argv) {
@@ -144,12 +144,11 @@ int main(int argc, char** argv) {
                                             presetIndex, pageIndex, imports);
     }
     if (parser.isSet(writeDefault)) {
-        QSaveFile out(parser.value(writeDefault));
         const std::string text = tandem::scenarioToJson(tandem::defaultScenario());
-        if (!out.open(QIODevice::WriteOnly) || out.write(text.data(), static_cast<qint64>(text.size())) < 0 ||
-            !out.commit()) {
-            std::fprintf(stderr, "cannot write %s\n", qPrintable(parser.value(writeDefault)));
-            return 1;
+        QString error;
+        if (!tandem::fileio::writeFileAtomic(parser.value(writeDefault), text, &error)) {
+            std::fprintf(stderr, "%s\n", qPrintable(error));
+            return tandem::fileio::outputTargetProblem(parser.value(writeDefault)).isEmpty() ? 1 : 2;
         }
         return 0;
     }

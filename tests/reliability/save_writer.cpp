@@ -1,6 +1,6 @@
 // Helper of tst_atomic_save: saves a large scenario over and over through the same atomic-save
 // code the applications use, until it is killed.
-//   save_writer cli TARGET   -> cli::writeFileAtomic (tandem-cli, app/cli/output.cpp)
+//   save_writer cli TARGET   -> fileio::writeFileAtomic (tandem-cli, fileio/save_file.cpp)
 //   save_writer gui TARGET   -> ui::ScenarioDocument::save (the GUI; only when built with it)
 // Before the loop it writes the two alternating contents to TARGET.a and TARGET.b (plain
 // writes) and prints "ready" on stdout, so the test knows what a complete file looks like.
@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <string>
 
-#include "output.h"
+#include "save_file.h"
 #include "scenario/scenario.h"
 #ifdef TANDEM_SAVE_WRITER_GUI
 #include "scenario_document.h"
@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
         QString error;
         bool ok = false;
         if (args[1] == "cli") {
-            ok = cli::writeFileAtomic(target, texts[v], &error);
+            ok = tandem::fileio::writeFileAtomic(target, texts[v], &error);
         } else {
 #ifdef TANDEM_SAVE_WRITER_GUI
             doc.reset(versions[v]);

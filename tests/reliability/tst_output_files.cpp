@@ -1,0 +1,404 @@
+// Output files of tandem-cli on hostile targets: a full disk (a small tmpfs filled to the last
+// byte) fails the write with "no space left on device" and keeps the previous file; device
+// nodes, FIFOs and folders are refused and survive; merge never writes over its inputs; a run
+// killed during its swap is put back by the next run into the folder.
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <QDir>
+#include <QFile>
+#include <QLockFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <csignal>
+#include <map>
+
+#include "full_disk.h"
+#include "save_file.h"
+
+using tandem::testing::isNode;
+using tandem::testing::makeNode;
+using tandem::testing::NodeKind;
+using tandem::testing::readBytes;
+using tandem::testing::SmallTmpfs;
+using tandem::testing::writeBytes;
+
+Q_DECLARE_METATYPE(tandem::testing::NodeKind)
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    bool crashed = false;
+    bool timedOut = false;
+    QString out, err;
+};
+
+/// Runs `program` with a 60 s limit (a writer blocked on a FIFO is killed, not waited for).
+Run runProgram(const QString& program, const QStringList& args) {
+    QProcess p;
+    p.start(program, args);
+    Run r;
+    if (!p.waitForStarted(10000)) return r;
+    if (!p.waitForFinished(60000)) {
+        r.timedOut = true;
+        p.kill();
+        p.waitForFinished(5000);
+    }
+    r.exitCode = p.exitCode();
+    r.crashed = p.exitStatus() == QProcess::CrashExit;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+Run runCli(const QStringList& args) { return runProgram(QStringLiteral(TANDEM_CLI), args); }
+
+/// Every entry of `dir` (hidden ones included, fillers excluded) with its bytes.
+std::map<QString, QByteArray> snapshot(const QString& dir) {
+    std::map<QString, QByteArray> files;
+    const QDir d(dir);
+    for (const QString& name :
+         d.entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot)) {
+        if (name.startsWith(QLatin1String("filler-"))) continue;
+        files[name] = QFileInfo(d.filePath(name)).isDir() ? QByteArray("<folder>")
+                                                          : readBytes(d.filePath(name));
+    }
+    return files;
+}
+
+QStringList stagingFolders(const QString& dir) {
+    return QDir(dir).entryList({QStringLiteral(".tandem-run-*")}, QDir::Dirs | QDir::Hidden);
+}
+
+const char* kScenario = R"({"mosaic": {"nodes": 2, "q_values": [8], "top_k_values": [2],
+    "experts_values": [16], "expert_split_values": [4]}})";
+
+}  // namespace
+
+class TstOutputFiles : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_work;
+    QString m_scenario, m_shard0, m_shard1;
+
+    /// The writer `writer` aimed at `target` (a file; a folder for "run").
+    Run write(const QString& writer, const QString& target) {
+        if (writer == QLatin1String("sweep"))
+            return runCli({QStringLiteral("sweep"), m_scenario, QStringLiteral("--vary"),
+                           QStringLiteral("mosaic.days=1,2"), QStringLiteral("--out"), target});
+        if (writer == QLatin1String("merge"))
+            return runCli(
+                {QStringLiteral("merge"), QStringLiteral("--out"), target, m_shard0, m_shard1});
+        return runCli({QStringLiteral("run"), m_scenario, QStringLiteral("--out"), target});
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(m_work.isValid());
+        m_scenario = m_work.filePath(QStringLiteral("s.json"));
+        QVERIFY(writeBytes(m_scenario, kScenario));
+        m_shard0 = m_work.filePath(QStringLiteral("shard0.csv"));
+        m_shard1 = m_work.filePath(QStringLiteral("shard1.csv"));
+        for (int i = 0; i < 2; ++i) {
+            const Run r = runCli({QStringLiteral("sweep"), m_scenario, QStringLiteral("--vary"),
+                                  QStringLiteral("mosaic.days=1,2,3"), QStringLiteral("--shard"),
+                                  QStringLiteral("%1/2").arg(i), QStringLiteral("--out"),
+                                  i ? m_shard1 : m_shard0});
+            QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        }
+    }
+
+    void errnoReasons_data() {
+        QTest::addColumn<int>("err");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("ENOSPC") << ENOSPC << "no space left on device";
+        QTest::newRow("EDQUOT") << EDQUOT << "no space left on device (disk quota exceeded)";
+        QTest::newRow("EROFS") << EROFS << "read-only file system";
+        QTest::newRow("ENOENT (strerror, lower case)") << ENOENT << "no such file or directory";
+    }
+    void errnoReasons() {
+        QFETCH(int, err);
+        QFETCH(QString, reason);
+        QCOMPARE(tandem::fileio::errnoReason(err), reason);
+    }
+
+    void fullDisk_data() {
+        QTest::addColumn<QString>("writer");
+        QTest::addColumn<int>("freeKib");
+        QTest::addColumn<int>("payloadKib");
+        QTest::newRow("sweep --out FILE, disk full") << "sweep" << 0 << 0;
+        QTest::newRow("merge --out FILE, disk full") << "merge" << 0 << 0;
+        QTest::newRow("run --out DIR, disk full") << "run" << 0 << 0;
+        QTest::newRow("run --out DIR, 16 KiB free") << "run" << 16 << 0;
+        QTest::newRow("writeFileAtomic 1 KiB, disk full") << "fileio" << 0 << 1;
+        QTest::newRow("writeFileAtomic 1 MiB, 64 KiB free") << "fileio" << 64 << 1024;
+    }
+    void fullDisk() {
+        QFETCH(QString, writer);
+        QFETCH(int, freeKib);
+        QFETCH(int, payloadKib);
+        SmallTmpfs fs(512);
+        if (!fs.valid()) QSKIP(qPrintable(fs.why()));
+        const bool isRun = writer == QLatin1String("run");
+        const QString target =
+            fs.filePath(isRun ? QStringLiteral("run") : QStringLiteral("out.csv"));
+        if (isRun) {
+            const Run first = write(writer, target);  // the previous results, on a roomy disk
+            QVERIFY2(first.exitCode == 0, qPrintable(first.err));
+        } else {
+            QVERIFY(writeBytes(target, "previous contents\n"));
+        }
+        const auto before = snapshot(fs.path());
+        const auto runBefore = isRun ? snapshot(target) : std::map<QString, QByteArray>();
+        QVERIFY(fs.fill(qint64(freeKib) * 1024) <= qint64(freeKib) * 1024);
+
+        QString message;
+        if (writer == QLatin1String("fileio")) {
+            const QByteArray payload(payloadKib * 1024, 'n');
+            QVERIFY(!tandem::fileio::writeFileAtomic(target, payload, &message));
+        } else {
+            const Run r = write(writer, target);
+            QVERIFY2(!r.crashed && !r.timedOut, qPrintable(r.err));
+            QCOMPARE(r.exitCode, 1);
+            QVERIFY2(!r.out.contains(QStringLiteral("wrote ")), qPrintable(r.out));
+            message = r.err;
+        }
+        QVERIFY2(message.contains(target), qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("no space left on device")), qPrintable(message));
+        // The previous file (or run folder) is byte for byte what it was, and no temporary or
+        // staging file is left behind.
+        QCOMPARE(snapshot(fs.path()), before);
+        if (isRun) QCOMPARE(snapshot(target), runBefore);
+    }
+
+    /// Without root (no tmpfs): a file-size limit (RLIMIT_FSIZE, SIGXFSZ ignored) makes write(2)
+    /// fail with EFBIG part-way through, the same short-write path as a full disk.
+    void fileSizeLimit_data() {
+        QTest::addColumn<QString>("writer");
+        for (const char* w : {"sweep", "merge", "run"}) QTest::newRow(w) << w;
+    }
+    void fileSizeLimit() {
+        QFETCH(QString, writer);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const bool isRun = writer == QLatin1String("run");
+        const QString target =
+            dir.filePath(isRun ? QStringLiteral("run") : QStringLiteral("out.csv"));
+        if (isRun)
+            QVERIFY(write(writer, target).exitCode == 0);
+        else
+            QVERIFY(writeBytes(target, "previous contents\n"));
+        const auto before = snapshot(dir.path());
+        const auto runBefore = isRun ? snapshot(target) : std::map<QString, QByteArray>();
+        QProcess p;
+        p.setChildProcessModifier([] {
+            ::signal(SIGXFSZ, SIG_IGN);
+            const struct rlimit limit = {200, 200};
+            ::setrlimit(RLIMIT_FSIZE, &limit);
+        });
+        QStringList args;
+        if (writer == QLatin1String("sweep"))
+            args = {QStringLiteral("sweep"),  m_scenario,
+                    QStringLiteral("--vary"), QStringLiteral("mosaic.days=1,2"),
+                    QStringLiteral("--out"),  target};
+        else if (writer == QLatin1String("merge"))
+            args = {QStringLiteral("merge"), QStringLiteral("--out"), target, m_shard0, m_shard1};
+        else
+            args = {QStringLiteral("run"), m_scenario, QStringLiteral("--out"), target};
+        p.start(QStringLiteral(TANDEM_CLI), args);
+        QVERIFY(p.waitForFinished(60000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY2(err.contains(target) && err.contains(QStringLiteral("file too large")),
+                 qPrintable(err));
+        QCOMPARE(snapshot(dir.path()), before);
+        if (isRun) QCOMPARE(snapshot(target), runBefore);
+    }
+
+    void nonRegularTarget_data() {
+        QTest::addColumn<QString>("writer");
+        QTest::addColumn<NodeKind>("kind");
+        QTest::addColumn<bool>("insideRunFolder");
+        const struct {
+            const char* name;
+            NodeKind kind;
+        } kinds[] = {{"character device", NodeKind::CharDevice},
+                     {"FIFO", NodeKind::Fifo},
+                     {"folder", NodeKind::Folder}};
+        for (const auto& k : kinds) {
+            for (const char* w : {"sweep", "merge", "run", "fileio"})
+                QTest::addRow("%s --out %s", w, k.name) << w << k.kind << false;
+            QTest::addRow("run --out DIR holding a %s as mosaic_result.json", k.name)
+                << "run" << k.kind << true;
+        }
+    }
+    void nonRegularTarget() {
+        QFETCH(QString, writer);
+        QFETCH(NodeKind, kind);
+        QFETCH(bool, insideRunFolder);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        if (writer == QLatin1String("run") && !insideRunFolder && kind == NodeKind::Folder)
+            QSKIP("a folder is what run --out names");
+        const QString target = insideRunFolder ? dir.filePath(QStringLiteral("run"))
+                                               : dir.filePath(QStringLiteral("target"));
+        const QString node =
+            insideRunFolder ? target + QStringLiteral("/mosaic_result.json") : target;
+        QVERIFY(QDir().mkpath(dir.path()));
+        if (insideRunFolder) QVERIFY(QDir().mkpath(target));
+        if (!makeNode(node, kind)) QSKIP("cannot make this node here (mknod needs root)");
+        QString message;
+        if (writer == QLatin1String("fileio")) {
+            QVERIFY(!tandem::fileio::writeFileAtomic(target, "data\n", &message));
+        } else {
+            const Run r = write(writer, target);
+            QVERIFY2(!r.timedOut, "the writer blocked on the target");
+            QVERIFY2(!r.crashed, qPrintable(r.err));
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(!r.out.contains(QStringLiteral("wrote ")), qPrintable(r.out));
+            message = r.err;
+        }
+        QVERIFY2(message.contains(node) || message.contains(target), qPrintable(message));
+        const bool runFolderItself = writer == QLatin1String("run") && !insideRunFolder;
+        const QString why = runFolderItself            ? QStringLiteral("not a folder")
+                            : kind == NodeKind::Folder ? QStringLiteral("is a folder")
+                                                       : QStringLiteral("not a regular file");
+        QVERIFY2(message.contains(why), qPrintable(message));
+        QVERIFY2(isNode(node, kind), "the target was replaced");
+        if (insideRunFolder) QCOMPARE(stagingFolders(target), QStringList());
+    }
+
+    void symlinkToRegularFile_data() {
+        QTest::addColumn<QString>("writer");
+        for (const char* w : {"sweep", "merge", "fileio"}) QTest::newRow(w) << w;
+    }
+    void symlinkToRegularFile() {
+        QFETCH(QString, writer);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString real = dir.filePath(QStringLiteral("real.csv"));
+        const QString link = dir.filePath(QStringLiteral("link.csv"));
+        QVERIFY(writeBytes(real, "previous\n"));
+        QVERIFY(QFile::link(real, link));
+        if (writer == QLatin1String("fileio")) {
+            QString error;
+            QVERIFY2(tandem::fileio::writeFileAtomic(link, "point,x\n", &error), qPrintable(error));
+        } else {
+            const Run r = write(writer, link);
+            QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        }
+        QVERIFY(QFileInfo(link).isSymLink());
+        QCOMPARE(QFileInfo(link).symLinkTarget(), real);
+        QVERIFY2(readBytes(real).startsWith("point,"), readBytes(real).constData());
+    }
+
+    void outputIsAnInput_data() {
+        QTest::addColumn<QString>("writer");
+        QTest::addColumn<QString>("spelling");
+        for (const char* w : {"merge", "sweep"})
+            for (const char* s : {"same path", "dot-dot path", "symbolic link", "hard link"})
+                QTest::addRow("%s --out: %s", w, s) << w << s;
+    }
+    void outputIsAnInput() {
+        QFETCH(QString, writer);
+        QFETCH(QString, spelling);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("sub")));
+        const bool merge = writer == QLatin1String("merge");
+        const QString input =
+            dir.filePath(merge ? QStringLiteral("shard0.csv") : QStringLiteral("s.json"));
+        QVERIFY(QFile::copy(merge ? m_shard0 : m_scenario, input));
+        const QByteArray before = readBytes(input);
+        QString out = input;
+        if (spelling == QLatin1String("dot-dot path"))
+            out = dir.filePath(QStringLiteral("sub/../") + QFileInfo(input).fileName());
+        if (spelling == QLatin1String("symbolic link")) {
+            out = dir.filePath(QStringLiteral("link"));
+            QVERIFY(QFile::link(input, out));
+        }
+        if (spelling == QLatin1String("hard link")) {
+            out = dir.filePath(QStringLiteral("hard"));
+            QCOMPARE(
+                ::link(QFile::encodeName(input).constData(), QFile::encodeName(out).constData()),
+                0);
+        }
+        const Run r =
+            merge ? runCli({QStringLiteral("merge"), QStringLiteral("--out"), out, input, m_shard1})
+                  : runCli({QStringLiteral("sweep"), input, QStringLiteral("--vary"),
+                            QStringLiteral("mosaic.days=1,2"), QStringLiteral("--out"), out});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("is the input")) && r.err.contains(input),
+                 qPrintable(r.err));
+        QCOMPARE(readBytes(input), before);
+    }
+
+    void interruptedSwapRecovered_data() {
+        QTest::addColumn<int>("killAt");
+        QTest::addColumn<bool>("expectNew");
+        // Steps of the swap in run_output_killer: 1 staged, 2 journal written, 3-5 the three
+        // previous files moved aside, 6-7 the two new files placed, 8 journal removed.
+        for (int k = 1; k <= 8; ++k) QTest::addRow("killed at step %d", k) << k << (k == 8);
+        QTest::newRow("not killed") << 0 << true;
+    }
+    void interruptedSwapRecovered() {
+        QFETCH(int, killAt);
+        QFETCH(bool, expectNew);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::map<QString, QByteArray> oldSet{{"scenario.json", "old scenario\n"},
+                                                   {"mosaic_result.json", "old result\n"},
+                                                   {"mosaic_frontier.csv", "old frontier\n"},
+                                                   {"notes.txt", "not a result file\n"}};
+        const std::map<QString, QByteArray> newSet{{"scenario.json", "new scenario\n"},
+                                                   {"mosaic_result.json", "new result\n"},
+                                                   {"notes.txt", "not a result file\n"}};
+        for (const auto& [name, bytes] : oldSet) QVERIFY(writeBytes(dir.filePath(name), bytes));
+        const Run w = runProgram(QStringLiteral(TANDEM_RUN_OUTPUT_KILLER),
+                                 {QStringLiteral("write"), dir.path(), QString::number(killAt)});
+        QCOMPARE(w.crashed, killAt > 0);
+        if (killAt > 0) QCOMPARE(stagingFolders(dir.path()).size(), 1);
+        const Run rec = runProgram(QStringLiteral(TANDEM_RUN_OUTPUT_KILLER),
+                                   {QStringLiteral("recover"), dir.path()});
+        QCOMPARE(rec.exitCode, 0);
+        QVERIFY2(rec.out.contains(QStringLiteral("removed %1").arg(killAt > 0 ? 1 : 0)),
+                 qPrintable(rec.out));
+        QCOMPARE(snapshot(dir.path()), expectNew ? newSet : oldSet);
+    }
+
+    void nextRunCleansUp_data() {
+        QTest::addColumn<int>("killAt");
+        for (int k : {1, 4, 6, 8}) QTest::addRow("killed at step %d", k) << k;
+    }
+    void nextRunCleansUp() {
+        QFETCH(int, killAt);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (const char* name : {"scenario.json", "mosaic_result.json", "mosaic_frontier.csv"})
+            QVERIFY(writeBytes(dir.filePath(QString::fromLatin1(name)), "old\n"));
+        const Run w = runProgram(QStringLiteral(TANDEM_RUN_OUTPUT_KILLER),
+                                 {QStringLiteral("write"), dir.path(), QString::number(killAt)});
+        QVERIFY(w.crashed);
+        QCOMPARE(stagingFolders(dir.path()).size(), 1);
+        // A staging folder whose owner still runs (this test holds its lock), and one that is
+        // not provably ours (no lock file): both are left alone.
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral(".tandem-run-live00/previous")));
+        QLockFile live(dir.filePath(QStringLiteral(".tandem-run-live00/owner.lock")));
+        QVERIFY(live.tryLock(0));
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral(".tandem-run-nolock")));
+        const Run r =
+            runCli({QStringLiteral("run"), m_scenario, QStringLiteral("--out"), dir.path()});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("removed the staging folder of an interrupted run")),
+                 qPrintable(r.out));
+        QCOMPARE(stagingFolders(dir.path()), QStringList({QStringLiteral(".tandem-run-live00"),
+                                                          QStringLiteral(".tandem-run-nolock")}));
+        QVERIFY(readBytes(dir.filePath(QStringLiteral("mosaic_result.json"))).startsWith("{"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstOutputFiles)
+#include "tst_output_files.moc"
