@@ -262,6 +262,9 @@ private slots:
         QTest::newRow("1e9 GB/s, 3 GB at 3000 s") << 1e18 << 3e9 << 3000.0;
         QTest::newRow("10 GB/s, 1.25 B at 3000 s") << 10e9 << 1.25 << 3000.0;
         QTest::newRow("10 GB/s, 1.25 B at 600 s") << 10e9 << 1.25 << 600.0;
+        QTest::newRow("100 GB/s, 1.25 B at 3000 s") << 100e9 << 1.25 << 3000.0;
+        QTest::newRow("1000 GB/s, 1.25 B at 3000 s") << 1000e9 << 1.25 << 3000.0;
+        QTest::newRow("1000 GB/s, 10 B at 600 s") << 1000e9 << 10.0 << 600.0;
     }
     void flowsShorterThanTheClockResolutionFinish() {
         QFETCH(double, bytesPerSecond);
@@ -295,10 +298,13 @@ private slots:
         // to 1e-6, and every policy trains.
         QTest::addColumn<QByteArray>("trace");      // empty: scenario 1 with params below
         QTest::addColumn<QByteArray>("reference");  // the same without that load
-        QTest::addColumn<double>("bandwidth_GBps");
+        QTest::addColumn<double>("bandwidth_GBps");  // fabric and NIC; 0: scenario 1's
         QTest::newRow("trace of 1 kB/s over an hour")
             << QByteArray("time_s,bytes_per_s\n0,1000\n1800,1000\n")
             << QByteArray("time_s,bytes_per_s\n0,0\n1800,0\n") << 0.0;
+        QTest::newRow("trace of 1 kB/s, 1000 GB/s network")
+            << QByteArray("time_s,bytes_per_s\n0,1000\n1800,1000\n")
+            << QByteArray("time_s,bytes_per_s\n0,0\n1800,0\n") << 1000.0;
         QTest::newRow("fabric and NIC at 1e9 GB/s") << QByteArray() << QByteArray() << 1e9;
     }
     void tinyFlowsGiveTheIdleNetworkResult() {
@@ -319,6 +325,9 @@ private slots:
             p.scenario = ref.scenario = "trace";
             p.traceFile = a;
             ref.traceFile = b;
+            if (bandwidth_GBps > 0)
+                p.fabricBytesPerS = p.nicBytesPerS = ref.fabricBytesPerS = ref.nicBytesPerS =
+                    bandwidth_GBps * 1e9;
         } else {
             p.fabricBytesPerS = p.nicBytesPerS = bandwidth_GBps * 1e9;
             ref.backgroundJobs = {0};
