@@ -5,7 +5,6 @@
 #include <QRegularExpression>
 
 #include "io/inspect.h"
-#include "mlforml/background_trace.h"
 #include "scenario/scenario_files.h"
 
 namespace tandem::ui {
@@ -68,13 +67,6 @@ std::optional<ImportedFile> readImport(const QString& path, Diagnostics& diag) {
     } else if (kind == "load_trace") {
         out.kind = ImportKind::LoadTrace;
         out.trace = io::loadLoadTraceFile(p, diag);
-        if (out.trace) {
-            // The engine reads the file itself when it runs: it must accept it too.
-            Diagnostics engine(diag.file());
-            mlforml::loadTraceFile(p, engine);
-            for (const Issue& i : engine.items())
-                diag.error(i.path, i.message + " (the ML-for-ML engine reads traces as CSV time_s,bytes_per_s)");
-        }
     } else {
         diag.error("file", "not a recognised input (kind \"" + kind + "\")");
     }

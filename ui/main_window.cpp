@@ -25,6 +25,7 @@
 
 #include "chart_view.h"
 #include "diagnostics_dialog.h"
+#include "io/hf_config.h"
 #include "job_runner.h"
 #include "loss_fit_view.h"
 #include "moe_workspace.h"
@@ -198,7 +199,7 @@ bool looksLikeScenario(const QString& path) {
     const auto j = nlohmann::json::parse(f.readAll().toStdString(), nullptr, false);
     if (!j.is_object()) return true;
     if (j.contains("ml_for_ml") || j.contains("mosaic") || j.contains("tandem_scenario_version")) return true;
-    return !(j.contains("model_type") || j.contains("architectures") || j.contains("text_config"));
+    return !io::isHfConfig(j);
 }
 }  // namespace
 

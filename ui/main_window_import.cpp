@@ -8,9 +8,7 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QStatusBar>
-
 #include <algorithm>
-
 #include <nlohmann/json.hpp>
 
 #include "count_label.h"
@@ -19,6 +17,7 @@
 #include "imported_model.h"
 #include "loss_fit_view.h"
 #include "main_window.h"
+#include "mlforml/background_trace.h"
 #include "mlforml/progress.h"
 #include "moe_workspace.h"
 #include "network_workspace.h"
@@ -166,6 +165,10 @@ bool MainWindow::applyImport(const ImportedFile& f, DenseModelTarget dense, Diag
             s.mlForMl->traceFile = f.path.toStdString();
             s.mlForMl->scenario = "trace";
             if (!validScenario(s, *m_doc, diag)) return false;
+            // The engine's limits under this scenario's network (length, mean load).
+            if (!mlforml::checkTraceReplay(*s.mlForMl, *f.trace, f.path.toStdString(),
+                                           "$.ml_for_ml.trace_file", diag))
+                return false;
             m_doc->setMlForMl(*s.mlForMl);
             m_network->setParams(s.mlForMl);
             setCurrentWorkspace(0);

@@ -490,6 +490,18 @@ std::optional<ModelImport> importModelConfig(const json& config, Diagnostics& di
     return m;
 }
 
+bool isHfConfig(const json& j) {
+    if (!j.is_object()) return false;
+    static const char* const keys[] = {
+        "model_type",       "architectures",     "text_config", "hidden_size",
+        "n_embd",           "num_hidden_layers", "n_layer",     "num_attention_heads",
+        "n_head",           "intermediate_size", "vocab_size",  "num_local_experts",
+        "n_routed_experts", "num_experts"};
+    for (const char* k : keys)
+        if (j.contains(k)) return true;
+    return false;
+}
+
 std::optional<ModelImport> loadModelConfigFile(const std::string& path, Diagnostics& diag) {
     std::string text;
     if (!readTextFile(path, text, diag)) return std::nullopt;

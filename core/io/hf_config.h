@@ -39,6 +39,14 @@ const std::vector<std::string>& supportedModelTypes();
 /// Optional fields that are absent get the family default and a line in `assumptions`.
 std::optional<ModelImport> importModelConfig(const nlohmann::json& config, Diagnostics& diag);
 
+/// True when `j` is a Hugging Face config rather than a Tandem model or scenario JSON: an object
+/// with model_type, architectures, text_config or a config geometry key (hidden_size, n_embd,
+/// num_hidden_layers, n_layer, num_attention_heads, n_head, intermediate_size, vocab_size,
+/// num_local_experts, n_routed_experts, num_experts; none of them is a Tandem key). The one
+/// detector `inspect`, `plan` and the GUI's drop and import use, so a file is read as a config by
+/// all of them or by none.
+bool isHfConfig(const nlohmann::json& j);
+
 /// Reads `path` and imports it; a JSON syntax error is reported as `line L, column C`.
 std::optional<ModelImport> loadModelConfigFile(const std::string& path, Diagnostics& diag);
 

@@ -80,18 +80,6 @@ std::string hardwareFromFileName(const std::string& path) {
     return "";
 }
 
-/// True when a JSON object looks like a Hugging Face config: model_type, architectures or a
-/// geometry key (hidden_size, n_embd, num_hidden_layers, ...), also inside text_config.
-bool looksLikeModelConfig(const nlohmann::json& o) {
-    if (!o.is_object()) return false;
-    static const char* keys[] = {"model_type", "architectures", "hidden_size", "n_embd", "num_hidden_layers",
-                                 "n_layer", "num_attention_heads", "n_head", "intermediate_size", "vocab_size",
-                                 "num_local_experts", "n_routed_experts", "num_experts", "text_config"};
-    for (const char* k : keys)
-        if (o.contains(k)) return true;
-    return false;
-}
-
 enum class Kind { Json, Nccl, Loss, Trace, Unknown };
 
 Kind detect(const std::string& text) {
@@ -112,7 +100,8 @@ Kind detect(const std::string& text) {
             return Kind::Loss;
         if (l.find("loss") != std::string::npos) return Kind::Loss;
         if (l.find("bytes") != std::string::npos || l.find("time_s") != std::string::npos ||
-            l.find("gbps") != std::string::npos || l.find("time_ms") != std::string::npos)
+            l.find("gbps") != std::string::npos || l.find("time_ms") != std::string::npos ||
+            isLoadTraceHeader(lines[i]))
             return Kind::Trace;
         double d;
         const auto f = splitCsvRecord(l, detectCsvSeparator(l));
@@ -182,7 +171,7 @@ void inspectInto(const std::string& path, ojson& j, Diagnostics& diag, const std
                                 "'tandem-cli validate' and run it with 'tandem-cli run'");
                 return;
             }
-            if (!looksLikeModelConfig(parsed)) {
+            if (!isHfConfig(parsed)) {
                 diag.error("$", std::string("not a recognised input: a JSON ") +
                                     (parsed.is_object() ? "object" : "value") +
                                     " with no model_type, architectures or model-config key "

@@ -28,7 +28,19 @@ double rateScaleCased(const std::string& raw) {
     return 0;
 }
 
+bool isBytesColumn(const std::string& low) { return low == "bytes" || low == "bytes_per_window"; }
+
 }  // namespace
+
+bool isLoadTraceHeader(const std::string& line) {
+    for (const auto& cell : splitCsvRecord(line, detectCsvSeparator(line))) {
+        const std::string raw = trim(cell), low = toLower(raw);
+        if (timeScale(low) > 0 || rateScaleCased(raw) > 0 || isBytesColumn(low) ||
+            low == "window_s")
+            return true;
+    }
+    return false;
+}
 
 std::optional<LoadTrace> parseLoadTrace(const std::string& text, Diagnostics& diag,
                                         double window_s) {
@@ -74,7 +86,7 @@ std::optional<LoadTrace> parseLoadTrace(const std::string& text, Diagnostics& di
             } else if (rateCol < 0 && rateScaleCased(raw) > 0) {
                 rateCol = static_cast<int>(c);
                 rScale = rateScaleCased(raw);
-            } else if (low == "bytes" || low == "bytes_per_window") {
+            } else if (isBytesColumn(low)) {
                 bytesCol = static_cast<int>(c);
             } else if (low == "window_s") {
                 windowCol = static_cast<int>(c);
@@ -169,7 +181,15 @@ std::optional<LoadTrace> parseLoadTrace(const std::string& text, Diagnostics& di
         t.lastDuration_s = d[d.size() / 2];
         t.assumptions.push_back("last sample lasts the median sampling interval");
     } else {
-        t.lastDuration_s = 0;
+        diag.error("file",
+                   "a rate trace needs two rows or more: the last row lasts the median "
+                   "interval between rows (for a constant load give its start and end, "
+                   "e.g. rows at 0 and 60 s)");
+        return std::nullopt;
+    }
+    if (!std::isfinite(loadTraceEnd_s(t))) {
+        diag.error("file", "the last sample ends beyond the largest representable time (s)");
+        return std::nullopt;
     }
     return t;
 }
@@ -181,9 +201,25 @@ std::optional<LoadTrace> loadLoadTraceFile(const std::string& path, Diagnostics&
     return parseLoadTrace(text, diag, window_s);
 }
 
+double loadTraceEnd_s(const LoadTrace& trace) {
+    return trace.time_s.empty() ? 0.0 : trace.time_s.back() + trace.lastDuration_s;
+}
+
+double loadTraceMean(const LoadTrace& t, double from_s) {
+    const double end = loadTraceEnd_s(t);
+    if (!(end > from_s)) return 0;
+    const double span = end - from_s;
+    double mean = 0;
+    for (std::size_t i = 0; i < t.time_s.size(); ++i) {
+        const double next = i + 1 < t.time_s.size() ? t.time_s[i + 1] : end;
+        mean += t.bytesPerSecond[i] * ((next - t.time_s[i]) / span);
+    }
+    return mean;
+}
+
 double loadAt(const LoadTrace& trace, double t_s, bool* outside) {
     const auto& ts = trace.time_s;
-    const bool out = ts.empty() || t_s < ts.front() || t_s >= ts.back() + trace.lastDuration_s;
+    const bool out = ts.empty() || t_s < ts.front() || t_s >= loadTraceEnd_s(trace);
     if (outside) *outside = out;
     if (out) return 0;
     const auto it = std::upper_bound(ts.begin(), ts.end(), t_s);
@@ -195,16 +231,12 @@ nlohmann::ordered_json loadTraceToJson(const LoadTrace& t) {
     j["format"] = t.format;
     j["samples"] = t.time_s.size();
     const double start = t.time_s.empty() ? 0 : t.time_s.front();
-    const double end = t.time_s.empty() ? 0 : t.time_s.back() + t.lastDuration_s;
+    const double end = loadTraceEnd_s(t);
     j["start_s"] = start;
     j["duration_s"] = end - start;
-    double bytes = 0, peak = 0;
-    for (std::size_t i = 0; i < t.time_s.size(); ++i) {
-        const double next = i + 1 < t.time_s.size() ? t.time_s[i + 1] : end;
-        bytes += t.bytesPerSecond[i] * (next - t.time_s[i]);
-        peak = std::max(peak, t.bytesPerSecond[i]);
-    }
-    j["mean_GBps"] = end > start ? bytes / (end - start) / 1e9 : 0.0;
+    double peak = 0;
+    for (double r : t.bytesPerSecond) peak = std::max(peak, r);
+    j["mean_GBps"] = loadTraceMean(t, start) / 1e9;
     j["peak_GBps"] = peak / 1e9;
     j["assumptions"] = t.assumptions;
     return j;

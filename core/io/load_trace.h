@@ -12,7 +12,9 @@
 namespace tandem::io {
 
 /// A piecewise-constant load: rate bytesPerSecond[i] holds from time_s[i] to time_s[i+1]
-/// (the last rate holds for `lastDuration_s`).
+/// (the last rate holds for `lastDuration_s`). The one representation of a load trace: `inspect`,
+/// the GUI import, `validate` and the ML-for-ML engine (mlforml/background_trace.h) all read it
+/// through parseLoadTrace.
 struct LoadTrace {
     std::vector<double> time_s;          ///< sample start times, strictly increasing, >= 0
     std::vector<double> bytesPerSecond;  ///< load (bytes/s, >= 0)
@@ -28,14 +30,29 @@ struct LoadTrace {
 ///   column (first row), a `# window_s: 0.5` comment, or `window_s` (> 0) given here; times are
 ///   i * window unless a time column is present;
 /// - no header: two numbers per line read as time_s, bytes_per_s (noted in assumptions).
+/// A rate trace's last row lasts the median interval between rows, so it needs two rows or more.
 /// Errors (path `line N, column "x"` / `line N` / "file"): unknown header, non-numeric cell,
-/// negative load, time not strictly increasing, window length missing or <= 0, no rows.
+/// negative load, time not strictly increasing, window length missing or <= 0, no rows, a rate
+/// trace of one row.
 std::optional<LoadTrace> parseLoadTrace(const std::string& text, Diagnostics& diag,
                                         double window_s = 0);
+
+/// True when `line` is a load-trace header parseLoadTrace understands: one of its cells (split at
+/// the detected separator) is a time, rate, bytes or window_s column named above. `inspect` and
+/// the GUI import detect a trace with this, so every header the reader accepts is detected.
+bool isLoadTraceHeader(const std::string& line);
 
 /// Reads and parses a file (see parseLoadTrace).
 std::optional<LoadTrace> loadLoadTraceFile(const std::string& path, Diagnostics& diag,
                                            double window_s = 0);
+
+/// End of the trace, s: the last sample's start plus lastDuration_s (0 for an empty trace).
+double loadTraceEnd_s(const LoadTrace& trace);
+
+/// Time-weighted mean load, bytes/s, over [from_s, loadTraceEnd_s) with no load before the first
+/// sample (from_s <= the first sample's time; 0 when the span is empty). Summed as rate x share
+/// of the span, so it stays finite for any finite rates (1e308 B/s included).
+double loadTraceMean(const LoadTrace& trace, double from_s);
 
 /// Load (bytes/s) at time `t_s`: the sample in force (sample-and-hold). Before the first sample
 /// or after the trace ends returns 0 and sets *outside when given.

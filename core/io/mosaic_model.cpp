@@ -35,10 +35,6 @@ std::string percent(double v) {
 
 }  // namespace
 
-bool isHfConfig(const nlohmann::json& j) {
-    return j.is_object() && (j.contains("model_type") || j.contains("architectures"));
-}
-
 MosaicModel toMosaicModel(const ModelImport& m) {
     MosaicModel out;
     const ModelGeometry& s = m.geometry;

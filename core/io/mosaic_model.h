@@ -20,10 +20,6 @@ struct MosaicModel {
     std::vector<std::string> assumptions;
 };
 
-/// True when `j` is a Hugging Face config rather than Tandem's own model JSON: an object with
-/// `model_type` or `architectures` (Tandem's plan JSON has neither).
-bool isHfConfig(const nlohmann::json& j);
-
 /// Maps an imported config to mosaic::Geometry [2608.10605 Sec. 5; io/model_geometry.h]:
 ///  - layers, d, query heads, KV heads (MLA: KV heads = query heads, noted), vocab;
 ///  - MoE: E, K, d_expert; blocks with a dense FFN become the leading `denseLayers` (Llama-4's

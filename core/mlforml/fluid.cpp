@@ -119,13 +119,19 @@ double FluidNetwork::timeToNextCompletion() const {
     return best;
 }
 
-void FluidNetwork::collectFinished(std::vector<int>& done) {
+void FluidNetwork::collectFinished(std::vector<int>& done, double timeResolution_s) {
+    // A flow of group g is finished when its remaining bytes are <= its own rounding tolerance
+    // or <= the bytes it moves in one clock resolution (rate x resolution).
+    const double res = std::max(0.0, timeResolution_s);
+    auto finishedAt = [&](int g, double remaining, double volume) {
+        return remaining <= 1e-9 * volume + 1e-3 || remaining <= m_groupRate[g] * res;
+    };
     // Nothing can be finished while every group's smallest remaining volume is above the
-    // largest finish tolerance.
-    const double tol = 1e-9 * m_maxVolume + 1e-3;
+    // largest tolerance of its flows.
     bool any = false;
     for (size_t g = 0; g < m_groupCount.size() && !any; ++g)
-        any = m_groupCount[g] > 0 && m_groupMinRemaining[g] <= tol;
+        any = m_groupCount[g] > 0 &&
+              finishedAt(static_cast<int>(g), m_groupMinRemaining[g], m_maxVolume);
     if (!any) return;
     // One pass: remove finished flows and recompute each group's minimum over the rest (every
     // remaining flow reaches the else branch exactly once).
@@ -133,7 +139,7 @@ void FluidNetwork::collectFinished(std::vector<int>& done) {
               std::numeric_limits<double>::infinity());
     for (size_t i = 0; i < m_active.size();) {
         const int f = m_active[i];
-        if (m_remaining[f] <= 1e-9 * m_volume[f] + 1e-3) {
+        if (finishedAt(m_flowGroup[f], m_remaining[f], m_volume[f])) {
             done.push_back(f);
             m_flowActive[f] = 0;
             --m_groupCount[m_flowGroup[f]];

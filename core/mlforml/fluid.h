@@ -31,9 +31,14 @@ public:
     void advance(double dt);
     /// Seconds until the first active flow completes at current rates (+inf if none can).
     double timeToNextCompletion() const;
-    /// Removes flows whose remaining bytes are <= a relative tolerance; appends their ids to
-    /// `done`. Call recomputeRates() afterwards when anything finished.
-    void collectFinished(std::vector<int>& done);
+    /// Removes finished flows and appends their ids to `done`: a flow is finished when its
+    /// remaining bytes are within rounding of zero (1e-9 of its volume + 1e-3 B) or would take at
+    /// most `timeResolution_s` at its rate. The caller passes the spacing of representable clock
+    /// values at the current time (one ulp of `now`): a completion closer than that cannot be
+    /// given a later event time (now + dt == now), so it happens now, at most one ulp early.
+    /// Without it a flow whose rest needs less than an ulp never finishes (the clock stops).
+    /// Call recomputeRates() afterwards when anything finished.
+    void collectFinished(std::vector<int>& done, double timeResolution_s = 0);
 
     int flowGroup(int flow) const { return m_flowGroup[flow]; }
     int flowTag(int flow) const { return m_flowTag[flow]; }

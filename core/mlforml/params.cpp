@@ -30,6 +30,30 @@ constexpr long long kMaxSyncBursts = 1024;  ///< background_job.sync_bursts
 constexpr long long kMaxReplayIterations = 1000;  ///< replay_iterations, replay_warmup_iterations
 /// replay_iterations x start_offsets: scenario 1 replays 7 x 4, scenario 2 300 x 4.
 constexpr long long kMaxReplays = 4096;
+/// Background-alone time before the last replay starts, s: record_warmup_s + (start_offsets - 1)
+/// x offset_spacing_s, and each of the two alone. Warm-up passes the background jobs' start-up
+/// (a few cycles of compute and sync: seconds; GPT-13B's cycle is ~10 s) and offsets sample the
+/// phase of that cycle; 600 s covers dozens of cycles of any training job, and every second
+/// beyond it is background simulated again by every replay (the paper: 5 s and 4 x 0.25 s).
+constexpr double kMaxRecordLeadS = 600;
+/// Largest network rate, GB/s (fabric_GBps, nic_GBps): 1 EB/s, a million times today's largest
+/// fabrics; above it the bytes/s conversion and the event arithmetic lose their meaning.
+constexpr double kMaxBandwidthGBps = 1e9;
+/// Expected Poisson arrivals, arrival_rate_per_s x (horizon_s - arrivals_start_s): the schedule
+/// is drawn up front (the paper's scenario 2 has ~800 arrivals).
+constexpr double kMaxExpectedArrivals = 1e5;
+/// Network phases per decision interval, decision_interval_s / sample_period_s: the Oracle
+/// averages every phase of each interval (the paper: 60 s / 10 s = 6).
+constexpr double kMaxPhasesPerDecision = 1e4;
+
+/// Reports `key` = `value` above `limit` (unit `unit`) at the key, with `why` (what the bound
+/// protects), so validate names the key, the value, the limit and its reason.
+void requireAtMost(JsonReader& r, const char* key, double value, double limit, const char* unit,
+                   const std::string& why) {
+    if (value <= limit) return;
+    r.diagnostics().error(r.childPath(key), "must be at most " + formatNumber(limit) + unit +
+                                                " (got " + formatNumber(value) + "): " + why);
+}
 
 void readBackgroundJob(JsonReader r, BackgroundJob& b) {
     if (!r.isObject()) return;
@@ -116,8 +140,16 @@ void readParams(JsonReader& r, Params& p) {
         r.requireDistinct("gradient_accumulations", p.gradientAccumulations);
     }
 
-    p.fabricBytesPerS = r.number("fabric_GBps", p.fabricBytesPerS / kGB, Range::nonNegative()) * kGB;
-    p.nicBytesPerS = r.number("nic_GBps", p.nicBytesPerS / kGB, Range::nonNegative()) * kGB;
+    const char* kBandwidthWhy =
+        "1 EB/s, a million times the largest fabrics built (a physical bound)";
+    // Checked in GB/s, before the conversion that would overflow (1e300 GB/s).
+    const double fabricGBps =
+        r.number("fabric_GBps", p.fabricBytesPerS / kGB, Range::nonNegative());
+    requireAtMost(r, "fabric_GBps", fabricGBps, kMaxBandwidthGBps, " GB/s", kBandwidthWhy);
+    p.fabricBytesPerS = std::min(fabricGBps, kMaxBandwidthGBps) * kGB;
+    const double nicGBps = r.number("nic_GBps", p.nicBytesPerS / kGB, Range::nonNegative());
+    requireAtMost(r, "nic_GBps", nicGBps, kMaxBandwidthGBps, " GB/s", kBandwidthWhy);
+    p.nicBytesPerS = std::min(nicGBps, kMaxBandwidthGBps) * kGB;
     p.ccEfficiency = r.number("cc_efficiency", p.ccEfficiency, {0.0, 1.0, true, false});
     p.ccEfficiencyDropPerFlow =
         r.number("cc_efficiency_drop_per_flow", p.ccEfficiencyDropPerFlow, Range::nonNegative());
@@ -130,7 +162,14 @@ void readParams(JsonReader& r, Params& p) {
         static_cast<int>(r.integer("replay_iterations", p.replayIterations, Range::closed(1, kMaxReplayIterations)));
     p.startOffsets = static_cast<int>(r.integer("start_offsets", p.startOffsets, Range::closed(1, 64)));
     p.offsetSpacingS = r.number("offset_spacing_s", p.offsetSpacingS, Range::nonNegative());
+    requireAtMost(r, "offset_spacing_s", p.offsetSpacingS, kMaxRecordLeadS, " s",
+                  "start offsets sample the phase of the background jobs' cycle (seconds); a "
+                  "wider spacing only simulates more background time (a physical bound)");
     p.recordWarmupS = r.number("record_warmup_s", p.recordWarmupS, Range::nonNegative());
+    requireAtMost(r, "record_warmup_s", p.recordWarmupS, kMaxRecordLeadS, " s",
+                  "the warm-up passes the background jobs' start-up, a few cycles of compute and "
+                  "sync (seconds); a longer one only simulates more background time (a physical "
+                  "bound)");
     p.exposureSampling = r.string("exposure_sampling", p.exposureSampling, {"offsets", "series"});
 
     if (r.arrayWithin("policies", kMaxListEntries)) {
@@ -174,6 +213,28 @@ void readParams(JsonReader& r, Params& p) {
                 "replay_iterations x start_offsets = " + std::to_string(p.replayIterations) + " x " +
                     std::to_string(p.startOffsets) + " must be at most " + std::to_string(kMaxReplays) +
                     " replayed iterations per point");
+    const double lead = p.recordWarmupS + (p.startOffsets - 1) * p.offsetSpacingS;
+    if (p.recordWarmupS <= kMaxRecordLeadS && p.offsetSpacingS <= kMaxRecordLeadS &&
+        lead > kMaxRecordLeadS)
+        d.error(
+            r.childPath("offset_spacing_s"),
+            "the last replay starts record_warmup_s + (start_offsets - 1) x offset_spacing_s = " +
+                formatNumber(lead) + " s into the background recording; at most " +
+                formatNumber(kMaxRecordLeadS) +
+                " s (a bound on the work: every replay simulates the background up to its start)");
+    const double arrivals = p.arrivalRatePerS * (p.horizonS - p.arrivalsStartS);
+    if (p.scenario == "poisson" && arrivals > kMaxExpectedArrivals)
+        d.error(r.childPath("arrival_rate_per_s"),
+                "arrival_rate_per_s x (horizon_s - arrivals_start_s) = " + formatNumber(arrivals) +
+                    " expected arrivals; at most " + formatNumber(kMaxExpectedArrivals) +
+                    " (a bound on the work: the whole schedule is drawn before the run; the "
+                    "paper's scenario 2 has ~800)");
+    const double phases = p.decisionIntervalS / p.samplePeriodS;
+    if (phases > kMaxPhasesPerDecision)
+        d.error(r.childPath("sample_period_s"),
+                "decision_interval_s / sample_period_s = " + formatNumber(phases) +
+                    " network phases per decision; at most " + formatNumber(kMaxPhasesPerDecision) +
+                    " (a bound on the work: the Oracle averages every phase of each interval)");
     if (p.scenario == "trace" && p.traceFile.empty())
         d.error(r.childPath("trace_file"), "is required when scenario is \"trace\"");
     if (p.scenario == "sweep" && p.backgroundJobs.empty())

@@ -59,7 +59,7 @@ struct ProgressModel {
 /// All inputs of one ML-for-ML run (the `ml_for_ml` object of a scenario).
 struct Params {
     /// "sweep" (scenario 1: one point per entry of backgroundJobs), "poisson" (scenario 2),
-    /// "trace" (a measured background load, CSV time_s,bytes_per_s).
+    /// "trace" (a measured background load, a load trace as io/load_trace.h reads it).
     std::string scenario = "sweep";
     std::vector<int> backgroundJobs = {4, 8, 12, 16};  ///< N per point (sweep)
     BackgroundJob backgroundJob;                       ///< model of each background job
@@ -81,7 +81,7 @@ struct Params {
     /// of a level do not hinge on one recording's phase alignment (`exposure_recordings`).
     int exposureRecordings = 1;
     // Trace input.
-    std::string traceFile;              ///< CSV with columns time_s,bytes_per_s ("trace")
+    std::string traceFile;              ///< load trace file ("trace"; io::parseLoadTrace)
     int traceFlows = 64;                ///< node-flows the traced load counts as in fair sharing
 
     // Foreground job: GPT-2 Large on A100 [2608.06046 Sec. 3.1].
@@ -135,7 +135,13 @@ struct Params {
 /// minutes: at most 64 entries in background_jobs, precisions, gradient_accumulations and
 /// policies, at most 16 target_factors, foreground_nodes and background_job.nodes <= 16384,
 /// background_job.sync_bursts <= 1024, replay_iterations and replay_warmup_iterations <= 1000,
-/// start_offsets <= 64 and replay_iterations x start_offsets <= 4096. Calls r.finish() (unknown keys).
+/// start_offsets <= 64 and replay_iterations x start_offsets <= 4096; record_warmup_s and
+/// offset_spacing_s <= 600 s and record_warmup_s + (start_offsets - 1) x offset_spacing_s <=
+/// 600 s; fabric_GBps and nic_GBps <= 1e9; for "poisson", arrival_rate_per_s x (horizon_s -
+/// arrivals_start_s) <= 1e5 expected arrivals; decision_interval_s / sample_period_s <= 1e4.
+/// Each bound's message names the key, the value, the limit and whether the limit is physical
+/// or a bound on the work. The trace file itself is checked by the scenario reader
+/// (mlforml::loadBackgroundTrace). Calls r.finish() (unknown keys).
 void readParams(tandem::JsonReader& r, Params& p);
 
 /// Writes every key of `p` in canonical order; readParams(writeParams(p)) == p and

@@ -16,9 +16,6 @@ namespace tandem::mlforml {
 
 namespace {
 
-constexpr double kTraceChunkS = 0.01;
-constexpr int kTraceJobs = 8;
-
 std::uint64_t mixSeed(std::uint64_t seed, std::uint64_t salt) {
     SplitMix64 g(seed * 0x9E3779B97F4A7C15ull ^ (salt + 0x632BE59BD9B4E019ull));
     return g.next();
@@ -219,16 +216,17 @@ Result simulate(const Params& p, const CancelFlag* cancel) {
 
     // "trace": the measured load replayed open loop, the foreground started at offsets spread
     // over the trace.
-    Diagnostics diag(p.traceFile);
-    const LoadTrace trace = loadTraceFile(p.traceFile, diag);
-    if (!diag.ok()) throw ValidationError(diag);
-    const int nodes = std::max(1, p.traceFlows / kTraceJobs);
-    const double until = std::min(p.horizonS, std::max(600.0, 2 * trace.duration_s) + 3600.0);
+    Diagnostics diag;
+    const auto trace = loadBackgroundTrace(p, p.traceFile, "$.ml_for_ml.trace_file", diag);
+    if (!trace) throw ValidationError(diag);
+    const double traceEnd = io::loadTraceEnd_s(*trace);
+    const int nodes = traceNodes(p);
+    const double until = std::min(p.horizonS, std::max(600.0, 2 * traceEnd) + 3600.0);
     const std::vector<Transfer> transfers =
-        traceToTransfers(trace, kTraceJobs, nodes, kTraceChunkS, until);
+        traceToTransfers(*trace, kTraceJobs, nodes, kTraceChunkS, until);
     Params q = p;
     q.recordWarmupS = 0;
-    q.offsetSpacingS = trace.duration_s / std::max(1, p.startOffsets);
+    q.offsetSpacingS = traceEnd / std::max(1, p.startOffsets);
     ExposureTable tab = measureExposure(q, combos, 0, mixSeed(p.seed, 3), cancel, &transfers,
                                         kTraceJobs, nodes);
     res.eventsSimulated += tab.eventsSimulated;
@@ -236,15 +234,13 @@ Result simulate(const Params& p, const CancelFlag* cancel) {
     pt.backgroundJobs = 0;
     pt.label = "trace " + p.traceFile;
     pt.meanExposedDp_s = tab.mean;
-    for (size_t i = 0; i < trace.time_s.size() && i < 2000; ++i) {
-        pt.loadTime_s.push_back(trace.time_s[i]);
-        pt.loadBytesPerS.push_back(trace.bytesPerS[i]);
+    for (size_t i = 0; i < trace->time_s.size() && i < 2000; ++i) {
+        pt.loadTime_s.push_back(trace->time_s[i]);
+        pt.loadBytesPerS.push_back(trace->bytesPerSecond[i]);
     }
-    {
-        std::vector<double> rt(trace.time_s), rv(trace.bytesPerS);
-        pt.bgP95GBPer50ms =
-            percentileBytesPerWindow(rt, rv, 0.0, trace.duration_s, 0.05, 0.95) / 1e9;
-    }
+    pt.bgP95GBPer50ms =
+        percentileBytesPerWindow(trace->time_s, trace->bytesPerSecond, 0.0, traceEnd, 0.05, 0.95) /
+        1e9;
     fillShares(pt, combos, p);
     const NetworkSchedule net({std::move(tab)}, {0.0}, {0}, p.samplePeriodS, mixSeed(p.seed, 4));
     fillPolicies(pt, p, curve, combos, nAction, net, res.targetLosses, {0}, cancel);

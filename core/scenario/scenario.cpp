@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "common/json_reader.h"
+#include "mlforml/background_trace.h"
 #include "mosaic/measured_collectives.h"
 #include "scenario/scenario_files.h"
 
@@ -29,14 +30,18 @@ void attachMeasuredCollectives(mosaic::Envelope& e, Diagnostics& diag) {
     if (measured) e.hardware.measured = std::move(measured);
 }
 
-/// A trace scenario's `trace_file` (resolved) must be a file; `written` is the name as the
-/// scenario gave it, for the message.
+/// A trace scenario's `trace_file` (resolved) must be a file the engine can replay, read and
+/// checked by the engine's own loader (mlforml::loadBackgroundTrace), so `validate` fails
+/// exactly where `run` would; `written` is the name as the scenario gave it, for the message.
 void checkTraceFile(const mlforml::Params& p, const std::string& written, Diagnostics& diag) {
     if (p.scenario != "trace") return;
     std::error_code ec;
-    if (std::filesystem::is_regular_file(p.traceFile, ec)) return;
-    diag.error("$.ml_for_ml.trace_file",
-               "cannot open \"" + written + "\" (looked for " + p.traceFile + ")");
+    if (!std::filesystem::is_regular_file(p.traceFile, ec)) {
+        diag.error("$.ml_for_ml.trace_file",
+                   "cannot open \"" + written + "\" (looked for " + p.traceFile + ")");
+        return;
+    }
+    (void)mlforml::loadBackgroundTrace(p, written, "$.ml_for_ml.trace_file", diag);
 }
 
 std::optional<Scenario> parseScenarioIn(const std::string& text, Diagnostics& diag,

@@ -46,7 +46,10 @@ std::optional<Scenario> parseScenario(const std::string& text, Diagnostics& diag
 /// against the scenario's folder (parseScenario with scenarioFolder(path)) and stored
 /// absolute, so a copy saved anywhere (scenarioToJson) still finds them; a trace scenario
 /// whose `ml_for_ml.trace_file` is not a file is reported at that path with where it was
-/// looked for.
+/// looked for, and the trace is read and checked as the engine will replay it
+/// (mlforml::loadBackgroundTrace: empty, unparsable or negative rows, a trace longer than the
+/// engine replays or a mean load above what the network carries), each problem at that path
+/// with the file and line.
 std::optional<Scenario> loadScenarioFile(const std::string& path, Diagnostics& diag);
 
 /// Canonical JSON text (2-space indent, every key written, trailing newline). Saving a parsed

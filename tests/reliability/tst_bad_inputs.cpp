@@ -316,6 +316,10 @@ private slots:
         row("trace: load overflows after conversion", "trace", "time_s,GBps\n0,1e300\n1,1\n", "line 2",
             {"too large"});
         row("trace: empty", "trace", "# nothing\n", "file", {"no rows"});
+        // Regression: one rate row lasted 0 s (inspect: duration 0) while the engine gave it 1 s.
+        row("trace: one rate row", "trace", "time_s,GBps\n0,5\n", "file", {"two rows or more"});
+        row("trace: end beyond any time", "trace", "time_s,bytes_per_s\n0,1\n1.7e308,1\n", "file",
+            {"largest representable time"});
 
         // Regression: lists that are sets accepted repeated entries (["Joint", "Joint"] gave
         // duplicate rows).
@@ -366,6 +370,29 @@ private slots:
         row("limit: policies entries", "scenario",
             ml(("\"policies\": [" + QByteArray("\"Joint\",").repeated(70) + "\"Static\"]").constData()),
             "$.ml_for_ml.policies", {"71 entries", "at most 64"});
+        // Regression: each of these validated and then ran for minutes (the recording was
+        // simulated up to the last offset's start; time stopped advancing at 1e300 s).
+        row("limit: offset spacing 1e300 s", "scenario", ml(R"("offset_spacing_s": 1e300)"),
+            "$.ml_for_ml.offset_spacing_s",
+            {"must be at most 600 s", "got 1e+300", "physical bound"});
+        row("limit: record warm-up 1e7 s", "scenario", ml(R"("record_warmup_s": 1e7)"),
+            "$.ml_for_ml.record_warmup_s",
+            {"must be at most 600 s", "got 1e+07", "physical bound"});
+        row("limit: last replay starts after 600 s", "scenario",
+            ml(R"("record_warmup_s": 300, "start_offsets": 64, "offset_spacing_s": 5)"),
+            "$.ml_for_ml.offset_spacing_s", {"= 615 s", "at most 600 s", "bound on the work"});
+        row("limit: fabric 1e12 GB/s", "scenario", ml(R"("fabric_GBps": 1e12)"),
+            "$.ml_for_ml.fabric_GBps", {"must be at most 1e+09 GB/s", "got 1e+12"});
+        row("limit: NIC 1e300 GB/s", "scenario", ml(R"("nic_GBps": 1e300)"), "$.ml_for_ml.nic_GBps",
+            {"must be at most 1e+09 GB/s", "got 1e+300"});
+        // Regression: arrivals beyond the first million were dropped silently (no background
+        // after them), and drawing them took minutes.
+        row("limit: Poisson arrivals", "scenario",
+            ml(R"("scenario": "poisson", "arrival_rate_per_s": 1)"),
+            "$.ml_for_ml.arrival_rate_per_s",
+            {"400000 expected arrivals", "at most 100000", "bound on the work"});
+        row("limit: network phases per decision", "scenario", ml(R"("sample_period_s": 0.001)"),
+            "$.ml_for_ml.sample_period_s", {"60000 network phases", "at most 10000"});
         row("limit: expert count", "scenario", moe(R"("experts_values": [8, 8192])"),
             "$.mosaic.experts_values[1]", {"in [1, 4096]"});
         row("limit: expert values entries", "scenario",

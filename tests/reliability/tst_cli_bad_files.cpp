@@ -10,33 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
-namespace {
+#include "cli_process.h"
 
-struct CliRun {
-    int exitCode = -1;
-    bool crashed = false;
-    QString out, err;
-};
-
-CliRun runCli(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(TANDEM_CLI), args);
-    CliRun r;
-    if (!p.waitForStarted(10000) || !p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished(5000);
-        r.crashed = true;
-        r.err = QStringLiteral("did not finish within 60 s");
-        return r;
-    }
-    r.crashed = p.exitStatus() == QProcess::CrashExit;
-    r.exitCode = p.exitCode();
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
-
-}  // namespace
+using reliability::CliRun;
+using reliability::runCli;
 
 class TstCliBadFiles : public QObject {
     Q_OBJECT
@@ -82,6 +59,14 @@ private slots:
             << QStringList() << 2 << "exceeds the number of routed experts";
         QTest::newRow("plan: K > E") << "plan" << "model.json" << QByteArray(R"({"q": 8, "experts": 4, "top_k": 8})")
             << QStringList{"--devices", "8"} << 2 << "%F: $.top_k: must be <= experts (4)";
+        // Regression: inspect read this as a model config and plan as Tandem's model JSON
+        // ("$.layers: is required"); one detector (io::isHfConfig) decides for both.
+        QTest::newRow("plan: config without model_type")
+            << "plan"
+            << "config2.json"
+            << QByteArray(
+                   R"({"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4})")
+            << QStringList{"--devices", "8"} << 2 << "%F: $.model_type: is required";
         QTest::newRow("plan: zero devices") << "plan" << "model2.json" << QByteArray(R"({"q": 8})")
             << QStringList{"--devices", "0"} << 2 << "--devices must be a positive integer";
         QTest::newRow("plan: bad layout") << "plan" << "model3.json" << QByteArray(R"({"q": 8})")

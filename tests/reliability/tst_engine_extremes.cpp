@@ -6,9 +6,14 @@
 // within seconds.
 #include <QtTest>
 
+#include <QTemporaryDir>
+
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <limits>
 
+#include "mlforml/fabric_sim.h"
 #include "mlforml/fluid.h"
 #include "mlforml/presets.h"
 #include "mlforml/simulate.h"
@@ -244,6 +249,109 @@ private slots:
         const int f = lone.startFlow(g, 1e9, 0);
         lone.recomputeRates();
         QCOMPARE(lone.flowRate(f), std::min(12.5e9, 100e9 / 16));
+    }
+
+    void flowsShorterThanTheClockResolutionFinish_data() {
+        // A foreground sync alone on the network, started late enough that its rest after one
+        // step needs less than one ulp of the clock (now + dt == now): the exposed DP time is
+        // bytes / rate to within a few ulps, and every iteration finishes.
+        QTest::addColumn<double>("bytesPerSecond");  // fabric and NIC
+        QTest::addColumn<double>("bytesPerNode");
+        QTest::addColumn<double>("start_s");
+        QTest::newRow("1e9 GB/s, 3 GB at 5 s") << 1e18 << 3e9 << 5.0;
+        QTest::newRow("1e9 GB/s, 3 GB at 3000 s") << 1e18 << 3e9 << 3000.0;
+        QTest::newRow("10 GB/s, 1.25 B at 3000 s") << 10e9 << 1.25 << 3000.0;
+        QTest::newRow("10 GB/s, 1.25 B at 600 s") << 10e9 << 1.25 << 600.0;
+        QTest::newRow("100 GB/s, 1.25 B at 3000 s") << 100e9 << 1.25 << 3000.0;
+        QTest::newRow("1000 GB/s, 1.25 B at 3000 s") << 1000e9 << 1.25 << 3000.0;
+        QTest::newRow("1000 GB/s, 10 B at 600 s") << 1000e9 << 10.0 << 600.0;
+    }
+    void flowsShorterThanTheClockResolutionFinish() {
+        QFETCH(double, bytesPerSecond);
+        QFETCH(double, bytesPerNode);
+        QFETCH(double, start_s);
+        FabricSim sim(bytesPerSecond, bytesPerSecond, 1.0, 0.0);
+        ForegroundSpec fg;
+        fg.nodes = 2;  // rate = min(NIC, fabric / 2) = fabric / 2
+        fg.bytesPerNode = bytesPerNode;
+        fg.computeS = 0.1;
+        fg.start_s = start_s;
+        fg.iterations = 5;
+        sim.setForeground(fg);
+        sim.run(start_s + 100);
+        QVERIFY(sim.foregroundDone());
+        QCOMPARE(sim.exposedDpTimes().size(), size_t(5));
+        const double expected = bytesPerNode / (bytesPerSecond / 2);
+        const double ulp =
+            std::nextafter(start_s + 1, std::numeric_limits<double>::infinity()) - (start_s + 1);
+        for (double e : sim.exposedDpTimes())
+            QVERIFY2(std::abs(e - expected) <= 4 * ulp,
+                     qPrintable(QString("exposed %1 s, expected %2 s")
+                                    .arg(e, 0, 'g', 17)
+                                    .arg(expected, 0, 'g', 17)));
+    }
+
+    void tinyFlowsGiveTheIdleNetworkResult_data() {
+        // A background of 1 kB/s (1.25 B per node per 10 ms chunk) and a network of 1e9 GB/s
+        // ended every policy with "no optimizer update finished": the clock stopped on a rest
+        // of a few bytes. Each now matches its reference (an idle trace; a foreground alone)
+        // to 1e-6, and every policy trains.
+        QTest::addColumn<QByteArray>("trace");      // empty: scenario 1 with params below
+        QTest::addColumn<QByteArray>("reference");  // the same without that load
+        QTest::addColumn<double>("bandwidth_GBps");  // fabric and NIC; 0: scenario 1's
+        QTest::newRow("trace of 1 kB/s over an hour")
+            << QByteArray("time_s,bytes_per_s\n0,1000\n1800,1000\n")
+            << QByteArray("time_s,bytes_per_s\n0,0\n1800,0\n") << 0.0;
+        QTest::newRow("trace of 1 kB/s, 1000 GB/s network")
+            << QByteArray("time_s,bytes_per_s\n0,1000\n1800,1000\n")
+            << QByteArray("time_s,bytes_per_s\n0,0\n1800,0\n") << 1000.0;
+        QTest::newRow("fabric and NIC at 1e9 GB/s") << QByteArray() << QByteArray() << 1e9;
+    }
+    void tinyFlowsGiveTheIdleNetworkResult() {
+        QFETCH(QByteArray, trace);
+        QFETCH(QByteArray, reference);
+        QFETCH(double, bandwidth_GBps);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        Params p = smallMl(4);
+        p.policies = {"Static", "Knob-Precision", "Joint"};
+        p.startOffsets = 4;
+        Params ref = p;
+        if (!trace.isEmpty()) {
+            const std::string a = dir.filePath("load.csv").toStdString(),
+                              b = dir.filePath("idle.csv").toStdString();
+            std::ofstream(a) << trace.constData();
+            std::ofstream(b) << reference.constData();
+            p.scenario = ref.scenario = "trace";
+            p.traceFile = a;
+            ref.traceFile = b;
+            if (bandwidth_GBps > 0)
+                p.fabricBytesPerS = p.nicBytesPerS = ref.fabricBytesPerS = ref.nicBytesPerS =
+                    bandwidth_GBps * 1e9;
+        } else {
+            p.fabricBytesPerS = p.nicBytesPerS = bandwidth_GBps * 1e9;
+            ref.backgroundJobs = {0};
+            ref.fabricBytesPerS = ref.nicBytesPerS = bandwidth_GBps * 1e9;
+        }
+        const Result r = simulate(p);
+        const Result base = simulate(ref);
+        QVERIFY(mlInvariants(p, r).isEmpty());
+        for (const auto& run : r.points[0].policies) {
+            QVERIFY2(run.totalUpdates > 0, run.policy.c_str());
+            QVERIFY2(std::isfinite(run.firstCrossing_s.back()), run.policy.c_str());
+        }
+        for (size_t c = 0; c < r.points[0].meanExposedDp_s.size(); ++c) {
+            const double e = r.points[0].meanExposedDp_s[c], e0 = base.points[0].meanExposedDp_s[c];
+            QVERIFY2(
+                std::isfinite(e) && std::abs(e - e0) <= 1e-6 * e0 + 1e-12,
+                qPrintable(
+                    QString("%1: %2 s against %3 s").arg(r.comboLabels[c].c_str()).arg(e).arg(e0)));
+        }
+        const auto& t = r.points[0].policies[0].firstCrossing_s;  // Static
+        const auto& t0 = base.points[0].policies[0].firstCrossing_s;
+        for (size_t k = 0; k < t.size(); ++k)
+            QVERIFY2(std::abs(t[k] - t0[k]) <= 1e-6 * t0[k],
+                     qPrintable(QString("%1 s against %2 s").arg(t[k]).arg(t0[k])));
     }
 
     void tenGigabyteBuffersHaveExactWireVolume() {

@@ -12,35 +12,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_process.h"
 #include "io/text_file.h"
 #include "scenario/scenario.h"
 
 namespace {
 
-struct CliRun {
-    int exitCode = -1;
-    bool finished = false;
-    QString out, err;
-};
-
-/// Runs tandem-cli with `args` in `cwd`; a call that does not finish in 60 s is killed and
-/// reported as not finished (a hang).
-CliRun runCli(const QStringList& args, const QString& cwd = QString()) {
-    QProcess p;
-    if (!cwd.isEmpty()) p.setWorkingDirectory(cwd);
-    p.start(QStringLiteral(TANDEM_CLI), args);
-    CliRun r;
-    if (!p.waitForStarted(10000) || !p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished(5000);
-        return r;
-    }
-    r.finished = p.exitStatus() == QProcess::NormalExit;
-    r.exitCode = p.exitCode();
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
+using reliability::CliRun;
+using reliability::runCli;
 
 bool writeFile(const QString& path, const QByteArray& bytes) {
     QFile f(path);
