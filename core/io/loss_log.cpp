@@ -265,24 +265,29 @@ char detectCsvSeparator(const std::string& header) {
     return ',';
 }
 
+std::string lossLogFormat(const std::vector<std::string>& lines) {
+    bool nano = false;
+    for (const auto& l : lines) {
+        if (l.rfind("s:", 0) == 0 &&
+            (l.find("trl:") != std::string::npos || l.find("tel:") != std::string::npos))
+            return "llmc";
+        if (!nano) {
+            const std::string t = trim(l);
+            nano = (t.rfind("iter ", 0) == 0 || t.rfind("step ", 0) == 0) &&
+                   t.find("loss") != std::string::npos;
+        }
+    }
+    return nano ? "nanogpt" : "csv";
+}
+
 std::optional<LossLog> parseLossLog(const std::string& text, Diagnostics& diag) {
     const std::size_t before = diag.items().size();
     const auto lines = splitLines(text);
     LossLog log;
-    std::size_t llmc = 0, nano = 0;
-    for (std::size_t i = 0; i < lines.size() && i < 2000; ++i) {
-        const auto& l = lines[i];
-        if (l.rfind("s:", 0) == 0 && (l.find("trl:") != std::string::npos || l.find("tel:") != std::string::npos))
-            ++llmc;
-        const std::string t = trim(l);
-        if ((t.rfind("iter ", 0) == 0 || t.rfind("step ", 0) == 0) && t.find("loss") != std::string::npos)
-            ++nano;
-    }
-    if (llmc > 0) {
-        log.format = "llmc";
+    log.format = lossLogFormat(lines);
+    if (log.format == "llmc") {
         parseLlmc(lines, log, diag);
-    } else if (nano > 0) {
-        log.format = "nanogpt";
+    } else if (log.format == "nanogpt") {
         parseNanoGpt(lines, log, diag);
     } else {
         log.format = "csv";

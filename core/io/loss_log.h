@@ -42,6 +42,12 @@ struct LossLog {
 /// Returns std::nullopt on error.
 std::optional<LossLog> parseLossLog(const std::string& text, Diagnostics& diag);
 
+/// The text format of a loss log's lines, as parseLossLog reads them: "llmc" when a line starts
+/// with `s:` and holds `trl:` or `tel:`; else "nanogpt" when a line starts (after blanks) with
+/// `iter ` or `step ` and holds "loss"; else "csv". Other lines (NCCL INFO prints, warnings)
+/// do not change the format.
+std::string lossLogFormat(const std::vector<std::string>& lines);
+
 /// Reads and parses a file (see parseLossLog).
 std::optional<LossLog> loadLossLogFile(const std::string& path, Diagnostics& diag);
 

@@ -236,7 +236,8 @@ private slots:
         cfg["num_experts_per_tok"] = 9;
         Diagnostics d2;
         QVERIFY(!importModelConfig(cfg, d2));
-        QVERIFY(anyIssue(d2, "$", "exceeds the number of routed experts"));
+        QVERIFY(anyIssue(d2, "$.num_experts_per_tok",
+                         "exceeds the number of routed experts (num_local_experts = 8)"));
         Diagnostics d3;
         QVERIFY(!importModelConfig(json::array(), d3));
         QVERIFY(anyIssue(d3, "$", "must be a JSON object"));

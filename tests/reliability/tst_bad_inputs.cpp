@@ -270,7 +270,8 @@ private slots:
         row("hf: not an object", "hf", "[]", "$", {"must be a JSON object"});
         row("hf: unsupported model type", "hf", "{\"model_type\": \"mixtrall\"}", "$.model_type",
             {"unsupported", "did you mean \"mixtral\""});
-        row("hf: K > E", "hf", mixtral("9"), "$", {"exceeds the number of routed experts"});
+        row("hf: K > E", "hf", mixtral("9"), "$.num_experts_per_tok",
+            {"exceeds the number of routed experts"});
         row("hf: required field missing", "hf", "{\"model_type\": \"mixtral\", \"hidden_size\": 4096}",
             "$.num_hidden_layers", {"is required for model_type \"mixtral\""});
         row("hf: width as text", "hf", QByteArray(mixtral("2")).replace("\"hidden_size\": 4096", "\"hidden_size\": \"4096\""),
