@@ -133,7 +133,7 @@ void inspectInto(const std::string& text, const std::string& path, ojson& j, Dia
         case InputKind::ModelConfig:
         case InputKind::Json: {
             j["format"] = "json";
-            const auto parsed = parseJsonText(text.substr(utf8BomLength(text)), diag);
+            const auto parsed = parseJsonText(text, diag);
             if (parsed.is_null()) return;
             if (kind == InputKind::Scenario) {
                 j["kind"] = "scenario";
@@ -217,7 +217,9 @@ ojson inspectWith(const std::string& path, Diagnostics& diag, Fill fill) {
 
 ojson inspectContent(const std::string& text, const std::string& path, Diagnostics& diag,
                      const std::string& hardware) {
-    return inspectWith(path, diag, [&](ojson& j) { inspectInto(text, path, j, diag, hardware); });
+    return inspectWith(path, diag, [&](ojson& j) {
+        inspectInto(text.substr(utf8BomLength(text)), path, j, diag, hardware);
+    });
 }
 
 ojson inspectFile(const std::string& path, Diagnostics& diag, const std::string& hardware) {

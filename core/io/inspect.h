@@ -43,7 +43,8 @@ nlohmann::ordered_json inspectFile(const std::string& path, tandem::Diagnostics&
                                    const std::string& hardware = "");
 
 /// inspectFile on text already read: `text` is the file's content, `path` its name (for the
-/// "file" field, messages and the hardware the name mentions). The same JSON and errors.
+/// "file" field, messages and the hardware the name mentions); a leading byte-order mark is
+/// skipped as readTextFile does. The same JSON and errors.
 nlohmann::ordered_json inspectContent(const std::string& text, const std::string& path,
                                       tandem::Diagnostics& diag, const std::string& hardware = "");
 

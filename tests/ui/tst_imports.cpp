@@ -59,6 +59,8 @@ QByteArray readAll(const QString& path) {
 
 class TstImports : public QObject {
     Q_OBJECT
+    QTemporaryDir m_tmp;
+
 private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
@@ -78,6 +80,19 @@ private slots:
         QTest::newRow("nccl all_reduce") << data(kNccl) << int(ImportKind::NcclTests);
         QTest::newRow("nccl alltoall") << data("nccl/A100-alltoall-1x8-superbenchmark.txt") << int(ImportKind::NcclTests);
         QTest::newRow("llm.c loss log") << data(kLoss) << int(ImportKind::LossLog);
+        // The kind comes from the content (io::detectInputKind), as in `tandem-cli inspect`.
+        QByteArray tagged;
+        for (const QByteArray& l : readAll(data("nccl/GB200-all_reduce-18x4-coreweave.txt")).split('\n'))
+            tagged += "[1,0]<stdout>:" + l + "\n";
+        QTest::newRow("nccl-tests with mpirun --tag-output")
+            << writeFile(m_tmp, QStringLiteral("GB200-tagged.log"), tagged) << int(ImportKind::NcclTests);
+        QTest::newRow("config.json with a byte-order mark")
+            << writeFile(m_tmp, QStringLiteral("config.json"), "\xEF\xBB\xBF" + readAll(data(kMixtral)))
+            << int(ImportKind::ModelConfig);
+        QTest::newRow("loss log with NCCL INFO lines")
+            << writeFile(m_tmp, QStringLiteral("train.log"),
+                         "node0:11:11 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n" + readAll(data(kLoss)))
+            << int(ImportKind::LossLog);
     }
     void detectsEachKind() {
         QFETCH(QString, file);
