@@ -341,7 +341,7 @@ private slots:
                                                      "\"num_attention_heads\": 32, \"num_key_value_heads\": 8, "
                                                      "\"num_local_experts\": 2, \"num_experts_per_tok\": 4, "
                                                      "\"vocab_size\": 32000}")
-                                       << QStringLiteral("$: experts per token (4) exceeds");
+                                       << QStringLiteral("$.num_experts_per_tok: experts per token (4) exceeds");
         QTest::newRow("unsupported model_type") << QByteArray("odd.config.json")
                                                 << QByteArray("{\"model_type\": \"rwkv\", \"hidden_size\": 4}")
                                                 << QStringLiteral("$.model_type");
@@ -438,6 +438,16 @@ private slots:
         QCOMPARE(QFileInfo(w.document()->filePath()).fileName(), QStringLiteral("mosaic-fig1.json"));
         QVERIFY(w.waitForResults(60000));
         QVERIFY(w.moeWorkspace()->frontierView()->importedSeries().isEmpty());
+        // By content, not by name (io::detectInputKind): a config saved with a byte-order mark
+        // and a .txt name is imported, a scenario saved as .txt is opened.
+        const QString config = writeFile(m_tmp, QStringLiteral("mixtral.txt"), "\xEF\xBB\xBF" + readAll(data(kMixtral)));
+        QVERIFY(drop(config));
+        QVERIFY(w.waitForResults(60000));
+        QCOMPARE(w.moeWorkspace()->frontierView()->importedSeries().size(), 1);
+        const QString scenario =
+            writeFile(m_tmp, QStringLiteral("fig1-scenario.txt"), readAll(QStringLiteral(TANDEM_EXAMPLES "/mosaic-fig1.json")));
+        QVERIFY(drop(scenario));
+        QCOMPARE(QFileInfo(w.document()->filePath()).fileName(), QStringLiteral("fig1-scenario.txt"));
     }
 
     /// The headless export (`tandem --import ... --export-charts`) carries the model point.
