@@ -99,7 +99,7 @@ InputKind detectInputKind(const std::string& whole) {
     if (lossLogFormat(lines) != "csv") return InputKind::LossLog;
     for (const auto& l : lines) {
         const std::string t = trim(l);
-        if (t.empty() || t[0] == '#') continue;
+        if (t.empty() || t[0] == '#' || isNcclLogLine(l)) continue;
         const InputKind k = csvHeaderKind(t);
         if (k != InputKind::Unknown) return k;
         break;

@@ -29,8 +29,8 @@ enum class InputKind {
 ///     values" or an X_perf binary name (all_reduce_perf, ...).
 ///  3. loss log: llm.c (`s:N trl:`) or nanoGPT (`iter N: loss`) lines anywhere (see
 ///     lossLogFormat), so NCCL INFO prints between them do not change the kind; or a first
-///     non-comment line (a CSV header) with a loss column.
-///  4. load trace: a first non-comment line with time / bytes / GBps columns, or two numbers.
+///     line that is neither a comment nor an NCCL log line (a CSV header) with a loss column.
+///  4. load trace: that first line with time / bytes / GBps columns, or two numbers.
 ///  5. nccl-tests again for any other text mentioning NCCL (a run that printed only NCCL
 ///     warnings and died: the nccl-tests reader says why it holds no table).
 /// Reads at most the first 4 MiB for the text kinds. No errors: a kind is always returned.

@@ -126,8 +126,13 @@ bool parseNanoGpt(const std::vector<std::string>& lines, LossLog& log, Diagnosti
 }
 
 bool parseCsv(const std::vector<std::string>& lines, LossLog& log, Diagnostics& diag) {
+    // NCCL's own log lines (NCCL_DEBUG=INFO in the training job) are neither header nor rows.
+    const auto skipped = [&](std::size_t i) {
+        const std::string t = trim(lines[i]);
+        return t.empty() || t[0] == '#' || isNcclLogLine(lines[i]);
+    };
     std::size_t h = 0;
-    while (h < lines.size() && (trim(lines[h]).empty() || trim(lines[h])[0] == '#')) ++h;
+    while (h < lines.size() && skipped(h)) ++h;
     if (h == lines.size()) return true;
     const char sep = detectCsvSeparator(lines[h]);
     const auto header = splitCsvRecord(lines[h], sep);
@@ -155,8 +160,7 @@ bool parseCsv(const std::vector<std::string>& lines, LossLog& log, Diagnostics& 
         series[k].validation = isValidationName(toLower(series[k].name));
     }
     for (std::size_t i = h + 1; i < lines.size(); ++i) {
-        const std::string t = trim(lines[i]);
-        if (t.empty() || t[0] == '#') continue;
+        if (skipped(i)) continue;
         const auto f = splitCsvRecord(lines[i], sep);
         const auto cell = [&](int c) { return c < static_cast<int>(f.size()) ? trim(f[c]) : std::string(); };
         const std::string stepText = cell(stepCol);

@@ -30,9 +30,10 @@ struct LossLog {
     const LossSeries* preferred() const;
 };
 
-/// Parses a loss log, detecting the format from the content. CSV: first non-comment line is the
-/// header (comma, tab or semicolon separated; double-quoted fields allowed); the step column is
-/// one of step, steps, iter, iteration, global_step, _step, trainer/global_step (case-
+/// Parses a loss log, detecting the format from the content. CSV: the first line that is neither
+/// a comment nor an NCCL log line ("... NCCL INFO ...", skipped everywhere) is the header
+/// (comma, tab or semicolon separated; double-quoted fields allowed); the step column is one of
+/// step, steps, iter, iteration, global_step, _step, trainer/global_step (case-
 /// insensitive, also as a suffix like "run - step"); every column containing "loss" is a
 /// series; empty cells are skipped. Errors (path `line N`, or `line N, column "x"`): no step
 /// column ("header has no step column; expected one of ..."), no loss column, a non-numeric or

@@ -57,6 +57,11 @@ std::size_t utf8BomLength(const std::string& text) {
     return text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
 }
 
+bool isNcclLogLine(const std::string& line) {
+    return line.find(" NCCL INFO ") != std::string::npos ||
+           line.find(" NCCL WARN ") != std::string::npos;
+}
+
 std::string stripLauncherPrefix(const std::string& line) {
     std::size_t i = 0;
     while (i < line.size() && line[i] == ' ') ++i;

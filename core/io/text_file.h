@@ -20,6 +20,10 @@ bool readTextFile(const std::string& path, std::string& out, Diagnostics& diag);
 /// 3 when `text` starts with the UTF-8 byte-order mark EF BB BF, else 0.
 std::size_t utf8BomLength(const std::string& text);
 
+/// True when `line` is one of NCCL's own log lines ("host:pid:tid [dev] NCCL INFO ..." or
+/// "... NCCL WARN ..."), which NCCL_DEBUG prints into any program's output.
+bool isNcclLogLine(const std::string& line);
+
 /// `line` without a launcher's per-line prefix: "0: " (srun -l, the task number) or
 /// "[1,0]<stdout>:" / "[1,0]<stderr>:" (mpirun --tag-output, job and rank); unchanged when it
 /// has none.

@@ -216,6 +216,12 @@ private slots:
                           "iter 20: loss 8.0100, time 100.00ms\niter 30: loss 7.4000, time 100.00ms\n"
                           "iter 40: loss 7.0200, time 100.00ms\niter 50: loss 6.8000, time 100.00ms\n")
             << "loss_log" << "series";
+        QTest::newRow("CSV loss log with NCCL INFO lines") << "loss.log"
+            << QByteArray("node01:1234:1234 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
+                          "step,loss\n0,10\n10,9\n20,8.5\n"
+                          "node01:1234:1290 [0] NCCL INFO comm 0x55d5 rank 0 nranks 8 cudaDev 0 - Init COMPLETE\n"
+                          "30,8.2\n40,8\n50,7.9\n")
+            << "loss_log" << "series";
         QTest::newRow("CSV loss log with a byte-order mark") << "loss.csv"
             << QByteArray("\xEF\xBB\xBFstep,loss\n0,10\n10,9\n20,8.5\n30,8.2\n40,8\n50,7.9\n") << "loss_log" << "series";
     }
