@@ -98,6 +98,7 @@ public:
     /// Optional array of integers in [0, upper).
     std::vector<long long> indices(const std::string& key, long long upper) {
         std::vector<long long> out;
+        std::vector<std::size_t> at;  // position of each accepted index in the array
         const json* v = get(key);
         if (!v) return out;
         if (!v->is_array()) {
@@ -116,11 +117,12 @@ public:
             const auto first = std::find(out.begin(), out.end(), e.get<long long>());
             if (first != out.end()) {
                 m_diag.error(p, "duplicate value " + std::to_string(*first) + " (also at [" +
-                                    std::to_string(first - out.begin()) +
+                                    std::to_string(at[std::size_t(first - out.begin())]) +
                                     "]); each layer is listed once");
                 continue;
             }
             out.push_back(e.get<long long>());
+            at.push_back(i);
         }
         return out;
     }
