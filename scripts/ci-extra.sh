@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Extra CI stages (issue 7): libFuzzer targets and sanitizer builds, each in its own build dir,
+# Extra CI stages: libFuzzer targets and sanitizer builds, each in its own build dir,
 # each bounded in time. Exits non-zero on any finding (a fuzzer crash, leak, timeout or
 # out-of-memory, an ASan/UBSan/TSan report, a failing test) or a build failure; prints one
 # summary line per stage. A missing clang or libFuzzer runtime is installed (apt-get: clang,
@@ -102,8 +102,20 @@ stage_fuzz() {
     record fuzz FAIL $((SECONDS - t0)) "build failed"
     return
   fi
-  local targets=() t
+  # One target per input path (tests/fuzz/fuzz_<name>.cpp), each with its seed corpus in
+  # tests/fuzz/corpus/<name>/: a target without a corpus, or a corpus without a target, is a
+  # failure, so no importer goes unfuzzed.
+  local targets=() t missing=()
   for d in tests/fuzz/corpus/*/; do targets+=("$(basename "$d")"); done
+  for src in tests/fuzz/fuzz_*.cpp; do
+    t=$(basename "$src" .cpp)
+    t=${t#fuzz_}
+    [ -d "tests/fuzz/corpus/$t" ] || missing+=("$t")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    record fuzz FAIL $((SECONDS - t0)) "fuzz targets without a seed corpus: ${missing[*]}"
+    return
+  fi
   # A fresh working corpus and artifact dir per run: the result depends on this checkout only.
   rm -rf "$fuzz_dir/corpus-work" "$fuzz_dir/artifacts" "$fuzz_dir/logs"
   mkdir -p "$fuzz_dir/artifacts" "$fuzz_dir/logs"

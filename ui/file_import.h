@@ -31,8 +31,10 @@ struct ImportedFile {
     std::optional<io::LoadTrace> trace;    ///< LoadTrace
 };
 
-/// Reads `path`, detects its kind with io::inspectFile and imports it with the matching
-/// importer. A background load trace is also checked with the ML-for-ML engine's own reader
+/// Reads `path`, detects its kind with io::inspectFile (io::detectInputKind: from the content,
+/// so a config.json with a byte-order mark, an nccl-tests log with mpirun --tag-output
+/// prefixes and a loss log holding NCCL INFO prints land where they belong) and imports it
+/// with the matching importer. A background load trace is also checked with the ML-for-ML engine's own reader
 /// (CSV time_s,bytes_per_s), since the engine reads the file again when it runs.
 /// Errors go to `diag` (constructed with the file name by the caller) with the JSON path or the
 /// line and the reason: unreadable file, unknown kind, a Tandem scenario (open it instead), any

@@ -21,11 +21,10 @@
 #include <QStyle>
 #include <QThread>
 
-#include <nlohmann/json.hpp>
-
 #include "chart_view.h"
 #include "diagnostics_dialog.h"
-#include "io/hf_config.h"
+#include "io/input_kind.h"
+#include "io/text_file.h"
 #include "job_runner.h"
 #include "loss_fit_view.h"
 #include "moe_workspace.h"
@@ -191,15 +190,16 @@ void MainWindow::rebuildRecentMenu() {
 }
 
 namespace {
-/// A Tandem scenario (opened) rather than a file to import: a JSON object with a scenario key.
+/// A Tandem scenario (opened) rather than a file to import, by io::detectInputKind (the
+/// detector of File > Import and `tandem-cli inspect`): a scenario, or JSON that is no model
+/// config (opening reports what is wrong with it). An unreadable file is opened too: the open
+/// says why.
 bool looksLikeScenario(const QString& path) {
-    if (!path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)) return false;
-    QFile f(path);
-    if (f.size() > (16 << 20) || !f.open(QIODevice::ReadOnly)) return true;  // open reports why
-    const auto j = nlohmann::json::parse(f.readAll().toStdString(), nullptr, false);
-    if (!j.is_object()) return true;
-    if (j.contains("ml_for_ml") || j.contains("mosaic") || j.contains("tandem_scenario_version")) return true;
-    return !io::isHfConfig(j);
+    Diagnostics diag;
+    std::string text;
+    if (!io::readTextFile(QFile::encodeName(path).toStdString(), text, diag)) return true;
+    const io::InputKind kind = io::detectInputKind(text);
+    return kind == io::InputKind::Scenario || kind == io::InputKind::Json;
 }
 }  // namespace
 

@@ -6,6 +6,7 @@
 
 #include "common/json_reader.h"
 #include "io/text_file.h"
+#include "mosaic/model_shape.h"
 
 namespace tandem::io {
 namespace {
@@ -97,6 +98,7 @@ public:
     /// Optional array of integers in [0, upper).
     std::vector<long long> indices(const std::string& key, long long upper) {
         std::vector<long long> out;
+        std::vector<std::size_t> at;  // position of each accepted index in the array
         const json* v = get(key);
         if (!v) return out;
         if (!v->is_array()) {
@@ -110,7 +112,17 @@ public:
                 m_diag.error(p, "must be a layer index in [0, " + std::to_string(upper) + ")");
                 continue;
             }
+            // A set of layers: a repeat would count one block twice (and the dense blocks as
+            // layers minus the list's length, below zero).
+            const auto first = std::find(out.begin(), out.end(), e.get<long long>());
+            if (first != out.end()) {
+                m_diag.error(p, "duplicate value " + std::to_string(*first) + " (also at [" +
+                                    std::to_string(at[std::size_t(first - out.begin())]) +
+                                    "]); each layer is listed once");
+                continue;
+            }
             out.push_back(e.get<long long>());
+            at.push_back(i);
         }
         return out;
     }
@@ -160,13 +172,8 @@ void readStandardCore(Fields& f, ModelGeometry& g, bool tiedDefault) {
     if (f.present("head_dim")) {
         g.headDim = f.req("head_dim", "per-head width");
     } else if (g.heads > 0) {
-        g.headDim = g.hidden / g.heads;
+        g.headDim = g.hidden / g.heads;  // checkModelShape refuses a remainder
         f.assume("head_dim", "hidden_size / num_attention_heads = " + std::to_string(g.headDim));
-        if (g.hidden % g.heads != 0)
-            f.diag().error(f.path("head_dim"),
-                           "is required: hidden_size " + std::to_string(g.hidden) +
-                               " is not a multiple of num_attention_heads " +
-                               std::to_string(g.heads));
     }
     g.tiedEmbeddings = f.flag("tie_word_embeddings", tiedDefault,
                               tiedDefault ? "true (input and output embeddings shared)"
@@ -375,15 +382,76 @@ std::string joinSupported() {
     return s;
 }
 
-void validateGeometry(const ModelGeometry& g, const std::string& base, Diagnostics& diag) {
-    if (g.kvHeads > g.heads)
-        diag.error(base + ".num_key_value_heads",
-                   "must be <= num_attention_heads (" + std::to_string(g.kvHeads) + " > " +
-                       std::to_string(g.heads) + ")");
-    if (g.experts > 0 && g.topK > g.experts)
-        diag.error(base, "experts per token (" + std::to_string(g.topK) +
-                             ") exceeds the number of routed experts (" +
-                             std::to_string(g.experts) + ")");
+/// The config keys of each shape field, per family (empty: the family has no such key).
+struct ShapeKeys {
+    const char *layers, *hidden, *heads, *kvHeads, *ffn, *experts, *topK, *expertWidth;
+};
+
+ShapeKeys shapeKeys(const std::string& family, const json& obj) {
+    const char* topK = obj.contains("experts_per_token") && !obj.contains("num_experts_per_tok")
+                           ? "experts_per_token"
+                           : "num_experts_per_tok";
+    if (family == "gpt2") return {"n_layer", "n_embd", "n_head", "", "n_inner", "", "", ""};
+    if (family == "opt")
+        return {
+            "num_hidden_layers", "hidden_size", "num_attention_heads", "", "ffn_dim", "", "", ""};
+    ShapeKeys k{"num_hidden_layers",
+                "hidden_size",
+                "num_attention_heads",
+                "num_key_value_heads",
+                "intermediate_size",
+                "",
+                "",
+                ""};
+    if (family == "mixtral" || family == "gpt_oss") {
+        k.ffn = "";
+        k.experts = "num_local_experts";
+        k.topK = topK;
+        k.expertWidth = "intermediate_size";
+    } else if (family == "llama4") {
+        k.ffn = "intermediate_size_mlp";
+        k.experts = "num_local_experts";
+        k.topK = topK;
+        k.expertWidth = "intermediate_size";
+    } else if (family.rfind("deepseek", 0) == 0) {
+        k.kvHeads = "";
+        k.experts = "n_routed_experts";
+        k.topK = topK;
+        k.expertWidth = "moe_intermediate_size";
+    } else if (family.rfind("qwen", 0) == 0 && family.find("moe") != std::string::npos) {
+        k.experts = "num_experts";
+        k.topK = topK;
+        k.expertWidth = "moe_intermediate_size";
+    }
+    return k;
+}
+
+/// The shape rules of Tandem's own model JSON (mosaic::checkModelShape), with the config's keys.
+void validateGeometry(const ModelGeometry& g, const json& obj, const std::string& base,
+                      Diagnostics& diag) {
+    const ShapeKeys k = shapeKeys(g.family, obj);
+    const auto field = [&](long long v, const char* key) {
+        return mosaic::ShapeField{v, *key ? base + "." + key : std::string()};
+    };
+    mosaic::ModelShape s;
+    s.layers = field(g.layers, k.layers);
+    s.hidden = field(g.hidden, k.hidden);
+    s.heads = field(g.heads, k.heads);
+    s.kvHeads = field(g.kvHeads, k.kvHeads);
+    // A stated per-head width (head_dim; MLA's rope + nope widths) frees d from heads x width.
+    const bool mla = g.attention == AttentionKind::MultiHeadLatent;
+    const bool stated = mla || (obj.contains("head_dim") && !obj["head_dim"].is_null());
+    s.headDim = {stated ? g.headDim : 0,
+                 mla || *k.kvHeads == 0 ? std::string() : base + ".head_dim"};
+    s.vocab = field(g.vocab, "vocab_size");
+    s.ffnWidth = field(g.dFfDense, g.denseLayers > 0 ? k.ffn : "");
+    s.experts = field(g.experts, k.experts);
+    s.topK = field(g.topK, k.topK);
+    s.expertWidth = field(g.dExpert, k.expertWidth);
+    s.denseLayers = field(g.denseLayers, "");
+    s.moeLayers = field(g.moeLayers, "");
+    if (g.experts > 0) s.denseLayers.path = s.moeLayers.path = base;
+    mosaic::checkModelShape(s, diag);
 }
 
 }  // namespace
@@ -479,7 +547,7 @@ std::optional<ModelImport> importModelConfig(const json& config, Diagnostics& di
         readLlamaDense(f, g, type);
     }
     if (diag.items().size() > before) return std::nullopt;
-    validateGeometry(g, base, diag);
+    validateGeometry(g, *obj, base, diag);
     if (diag.items().size() > before) return std::nullopt;
     m.counts = countParameters(g);
     if (static_cast<double>(m.counts.total) > kMaxPlausibleParams) {

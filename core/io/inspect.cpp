@@ -6,6 +6,7 @@
 
 #include "common/json_reader.h"
 #include "io/hf_config.h"
+#include "io/input_kind.h"
 #include "io/load_trace.h"
 #include "io/loss_fit.h"
 #include "io/loss_log.h"
@@ -80,37 +81,6 @@ std::string hardwareFromFileName(const std::string& path) {
     return "";
 }
 
-enum class Kind { Json, Nccl, Loss, Trace, Unknown };
-
-Kind detect(const std::string& text) {
-    const auto first = text.find_first_not_of(" \t\r\n");
-    if (first != std::string::npos && (text[first] == '{' || text[first] == '[')) return Kind::Json;
-    const std::string lower = toLower(text.substr(0, 200000));
-    if (lower.find("busbw") != std::string::npos || lower.find("nccl") != std::string::npos ||
-        lower.find("_perf") != std::string::npos)
-        return Kind::Nccl;
-    const auto lines = splitLines(text.substr(0, 200000));
-    for (std::size_t i = 0; i < lines.size() && i < 200; ++i) {
-        const std::string l = toLower(lines[i]);
-        if (l.rfind("s:", 0) == 0 && (l.find("trl:") != std::string::npos || l.find("tel:") != std::string::npos))
-            return Kind::Loss;
-        const auto b = l.find_first_not_of(" \t");
-        if (b == std::string::npos || l[b] == '#') continue;
-        if ((l.compare(b, 5, "iter ") == 0 || l.compare(b, 5, "step ") == 0) && l.find("loss") != std::string::npos)
-            return Kind::Loss;
-        if (l.find("loss") != std::string::npos) return Kind::Loss;
-        if (l.find("bytes") != std::string::npos || l.find("time_s") != std::string::npos ||
-            l.find("gbps") != std::string::npos || l.find("time_ms") != std::string::npos ||
-            isLoadTraceHeader(lines[i]))
-            return Kind::Trace;
-        double d;
-        const auto f = splitCsvRecord(l, detectCsvSeparator(l));
-        if (f.size() == 2 && parseDouble(f[0], d)) return Kind::Trace;
-        return Kind::Unknown;
-    }
-    return Kind::Unknown;
-}
-
 void inspectLoss(const std::string& text, ojson& j, Diagnostics& diag) {
     const auto log = parseLossLog(text, diag);
     if (!log) return;
@@ -152,26 +122,27 @@ const char* kSupported =
     "columns, llm.c or nanoGPT text) or a load trace (CSV with time_s and bytes_per_s, or bytes "
     "per window)";
 
-void inspectInto(const std::string& path, ojson& j, Diagnostics& diag, const std::string& hardwareArg) {
-    std::string text;
-    if (!readTextFile(path, text, diag)) return;
+void inspectInto(const std::string& text, const std::string& path, ojson& j, Diagnostics& diag,
+                 const std::string& hardwareArg) {
     const std::string fromName = hardwareFromFileName(path);
     const std::string hardware = !hardwareArg.empty() ? hardwareArg : !fromName.empty() ? fromName : "p6-b200";
     const std::string hardwareSource = !hardwareArg.empty() ? "--hardware" : !fromName.empty() ? "file name" : "default";
-    switch (detect(text)) {
-        case Kind::Json: {
+    const InputKind kind = detectInputKind(text);
+    switch (kind) {
+        case InputKind::Scenario:
+        case InputKind::ModelConfig:
+        case InputKind::Json: {
             j["format"] = "json";
             const auto parsed = parseJsonText(text, diag);
             if (parsed.is_null()) return;
-            if (parsed.is_object() && (parsed.contains("ml_for_ml") || parsed.contains("mosaic") ||
-                                       parsed.contains("tandem_scenario_version"))) {
+            if (kind == InputKind::Scenario) {
                 j["kind"] = "scenario";
                 j["format"] = "tandem_scenario";
                 diag.error("$", "this is a Tandem scenario, not a model config; check it with "
                                 "'tandem-cli validate' and run it with 'tandem-cli run'");
                 return;
             }
-            if (!isHfConfig(parsed)) {
+            if (kind == InputKind::Json) {
                 diag.error("$", std::string("not a recognised input: a JSON ") +
                                     (parsed.is_object() ? "object" : "value") +
                                     " with no model_type, architectures or model-config key "
@@ -187,7 +158,7 @@ void inspectInto(const std::string& path, ojson& j, Diagnostics& diag, const std
                 if (k != "kind") j[k] = v;
             return;
         }
-        case Kind::Nccl: {
+        case InputKind::NcclTests: {
             j["kind"] = "nccl_tests";
             j["format"] = "nccl-tests";
             j["analytical_hardware_source"] = hardwareSource;
@@ -206,11 +177,11 @@ void inspectInto(const std::string& path, ojson& j, Diagnostics& diag, const std
             }
             return;
         }
-        case Kind::Loss:
+        case InputKind::LossLog:
             j["kind"] = "loss_log";
             inspectLoss(text, j, diag);
             return;
-        case Kind::Trace: {
+        case InputKind::LoadTrace: {
             j["kind"] = "load_trace";
             const auto t = parseLoadTrace(text, diag);
             if (!t) return;
@@ -218,27 +189,44 @@ void inspectInto(const std::string& path, ojson& j, Diagnostics& diag, const std
             for (const auto& [k, v] : tj.items()) j[k] = v;
             return;
         }
-        case Kind::Unknown:
+        case InputKind::Unknown:
             break;
     }
     diag.error("file", std::string("not a recognised input: ") + kSupported);
 }
 
-}  // namespace
-
-ojson inspectFile(const std::string& path, Diagnostics& diag, const std::string& hardware) {
+/// The inspect JSON skeleton (file, kind, format), filled by `fill`, then "errors" (the issues
+/// added to `diag` meanwhile) and "warnings".
+template <class Fill>
+ojson inspectWith(const std::string& path, Diagnostics& diag, Fill fill) {
     ojson j;
     j["file"] = baseName(path);
     j["kind"] = "unknown";
     j["format"] = "unknown";
     const std::size_t before = diag.items().size();
-    inspectInto(path, j, diag, hardware);
+    fill(j);
     auto errors = ojson::array();
     for (std::size_t i = before; i < diag.items().size(); ++i)
         errors.push_back({{"path", diag.items()[i].path}, {"message", diag.items()[i].message}});
     j["errors"] = errors;
     if (!j.contains("warnings")) j["warnings"] = ojson::array();
     return j;
+}
+
+}  // namespace
+
+ojson inspectContent(const std::string& text, const std::string& path, Diagnostics& diag,
+                     const std::string& hardware) {
+    return inspectWith(path, diag, [&](ojson& j) {
+        inspectInto(text.substr(utf8BomLength(text)), path, j, diag, hardware);
+    });
+}
+
+ojson inspectFile(const std::string& path, Diagnostics& diag, const std::string& hardware) {
+    return inspectWith(path, diag, [&](ojson& j) {
+        std::string text;
+        if (readTextFile(path, text, diag)) inspectInto(text, path, j, diag, hardware);
+    });
 }
 
 std::string inspectText(const ojson& j) {

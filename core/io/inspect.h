@@ -9,12 +9,10 @@
 
 namespace tandem::io {
 
-/// Detects the kind of `path` and imports it. Detection: a JSON object -> Tandem scenario
-/// (ml_for_ml / mosaic / tandem_scenario_version), Hugging Face model config (model_type,
-/// architectures or a config key such as hidden_size), else unknown ("not a recognised input:
-/// ..." listing what is supported); text mentioning busbw / NCCL / an X_perf binary ->
-/// nccl-tests output; llm.c (`s:N trl:`) or nanoGPT (`iter N: loss`) lines, or a CSV header
-/// with a loss column -> loss log; a CSV header with time/bytes columns -> background load trace.
+/// Reads `path` (io::readTextFile: no byte-order mark, no devices or FIFOs), detects its kind
+/// from the content with io::detectInputKind (io/input_kind.h) and imports it: a Tandem
+/// scenario is named as such (check it with `validate`), other JSON and unrecognised text give
+/// "not a recognised input: ..." listing what is supported.
 /// Returned JSON, always with:
 /// - "file"; "kind": exactly one of model_config | nccl_tests | loss_log | load_trace |
 ///   scenario | unknown (the text rendering uses the same words); "format": hf_config, json,
@@ -43,6 +41,12 @@ namespace tandem::io {
 /// understood before the failure.
 nlohmann::ordered_json inspectFile(const std::string& path, tandem::Diagnostics& diag,
                                    const std::string& hardware = "");
+
+/// inspectFile on text already read: `text` is the file's content, `path` its name (for the
+/// "file" field, messages and the hardware the name mentions); a leading byte-order mark is
+/// skipped as readTextFile does. The same JSON and errors.
+nlohmann::ordered_json inspectContent(const std::string& text, const std::string& path,
+                                      tandem::Diagnostics& diag, const std::string& hardware = "");
 
 /// Human-readable rendering of an inspectFile result (a few lines, units spelled out).
 std::string inspectText(const nlohmann::ordered_json& j);

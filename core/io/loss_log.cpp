@@ -126,8 +126,13 @@ bool parseNanoGpt(const std::vector<std::string>& lines, LossLog& log, Diagnosti
 }
 
 bool parseCsv(const std::vector<std::string>& lines, LossLog& log, Diagnostics& diag) {
+    // NCCL's own log lines (NCCL_DEBUG=INFO in the training job) are neither header nor rows.
+    const auto skipped = [&](std::size_t i) {
+        const std::string t = trim(lines[i]);
+        return t.empty() || t[0] == '#' || isNcclLogLine(lines[i]);
+    };
     std::size_t h = 0;
-    while (h < lines.size() && (trim(lines[h]).empty() || trim(lines[h])[0] == '#')) ++h;
+    while (h < lines.size() && skipped(h)) ++h;
     if (h == lines.size()) return true;
     const char sep = detectCsvSeparator(lines[h]);
     const auto header = splitCsvRecord(lines[h], sep);
@@ -155,8 +160,7 @@ bool parseCsv(const std::vector<std::string>& lines, LossLog& log, Diagnostics& 
         series[k].validation = isValidationName(toLower(series[k].name));
     }
     for (std::size_t i = h + 1; i < lines.size(); ++i) {
-        const std::string t = trim(lines[i]);
-        if (t.empty() || t[0] == '#') continue;
+        if (skipped(i)) continue;
         const auto f = splitCsvRecord(lines[i], sep);
         const auto cell = [&](int c) { return c < static_cast<int>(f.size()) ? trim(f[c]) : std::string(); };
         const std::string stepText = cell(stepCol);
@@ -265,24 +269,29 @@ char detectCsvSeparator(const std::string& header) {
     return ',';
 }
 
+std::string lossLogFormat(const std::vector<std::string>& lines) {
+    bool nano = false;
+    for (const auto& l : lines) {
+        if (l.rfind("s:", 0) == 0 &&
+            (l.find("trl:") != std::string::npos || l.find("tel:") != std::string::npos))
+            return "llmc";
+        if (!nano) {
+            const std::string t = trim(l);
+            nano = (t.rfind("iter ", 0) == 0 || t.rfind("step ", 0) == 0) &&
+                   t.find("loss") != std::string::npos;
+        }
+    }
+    return nano ? "nanogpt" : "csv";
+}
+
 std::optional<LossLog> parseLossLog(const std::string& text, Diagnostics& diag) {
     const std::size_t before = diag.items().size();
     const auto lines = splitLines(text);
     LossLog log;
-    std::size_t llmc = 0, nano = 0;
-    for (std::size_t i = 0; i < lines.size() && i < 2000; ++i) {
-        const auto& l = lines[i];
-        if (l.rfind("s:", 0) == 0 && (l.find("trl:") != std::string::npos || l.find("tel:") != std::string::npos))
-            ++llmc;
-        const std::string t = trim(l);
-        if ((t.rfind("iter ", 0) == 0 || t.rfind("step ", 0) == 0) && t.find("loss") != std::string::npos)
-            ++nano;
-    }
-    if (llmc > 0) {
-        log.format = "llmc";
+    log.format = lossLogFormat(lines);
+    if (log.format == "llmc") {
         parseLlmc(lines, log, diag);
-    } else if (nano > 0) {
-        log.format = "nanogpt";
+    } else if (log.format == "nanogpt") {
         parseNanoGpt(lines, log, diag);
     } else {
         log.format = "csv";

@@ -30,9 +30,10 @@ struct LossLog {
     const LossSeries* preferred() const;
 };
 
-/// Parses a loss log, detecting the format from the content. CSV: first non-comment line is the
-/// header (comma, tab or semicolon separated; double-quoted fields allowed); the step column is
-/// one of step, steps, iter, iteration, global_step, _step, trainer/global_step (case-
+/// Parses a loss log, detecting the format from the content. CSV: the first line that is neither
+/// a comment nor an NCCL log line ("... NCCL INFO ...", skipped everywhere) is the header
+/// (comma, tab or semicolon separated; double-quoted fields allowed); the step column is one of
+/// step, steps, iter, iteration, global_step, _step, trainer/global_step (case-
 /// insensitive, also as a suffix like "run - step"); every column containing "loss" is a
 /// series; empty cells are skipped. Errors (path `line N`, or `line N, column "x"`): no step
 /// column ("header has no step column; expected one of ..."), no loss column, a non-numeric or
@@ -41,6 +42,12 @@ struct LossLog {
 /// steps of a series must increase") and a loss <= 0 (`line N`, CSV `line N, column "x"`).
 /// Returns std::nullopt on error.
 std::optional<LossLog> parseLossLog(const std::string& text, Diagnostics& diag);
+
+/// The text format of a loss log's lines, as parseLossLog reads them: "llmc" when a line starts
+/// with `s:` and holds `trl:` or `tel:`; else "nanogpt" when a line starts (after blanks) with
+/// `iter ` or `step ` and holds "loss"; else "csv". Other lines (NCCL INFO prints, warnings)
+/// do not change the format.
+std::string lossLogFormat(const std::vector<std::string>& lines);
 
 /// Reads and parses a file (see parseLossLog).
 std::optional<LossLog> loadLossLogFile(const std::string& path, Diagnostics& diag);

@@ -12,6 +12,10 @@
 namespace tandem::io {
 namespace {
 
+/// Largest algbw / busbw a row may give (GB/s): 100 TB/s per GPU, two orders of magnitude above
+/// any 2026 interconnect (NVLink 5: 1.8 TB/s); larger values are corrupt text, not measurements.
+constexpr double kMaxBandwidth_GBps = 1e5;
+
 /// Collectives nccl-tests ships, longest names first so "reduce_scatter" wins over "reduce".
 const std::vector<std::string>& collectiveNames() {
     static const std::vector<std::string> n = {"reduce_scatter", "all_reduce", "all_gather",
@@ -31,29 +35,28 @@ int typeSize(const std::string& t) {
     return it == m.end() ? 0 : it->second;
 }
 
-/// Removes a launcher prefix: "0: " (srun -l) or "[1,0]<stdout>:" (mpirun --tag-output).
-std::string stripPrefix(const std::string& line) {
-    std::size_t i = 0;
-    while (i < line.size() && line[i] == ' ') ++i;
-    std::size_t j = i;
-    while (j < line.size() && std::isdigit(static_cast<unsigned char>(line[j]))) ++j;
-    if (j > i && j < line.size() && line[j] == ':') return line.substr(j + 1);
-    const auto tag = line.find("<stdout>:");
-    if (tag != std::string::npos && line.compare(i, 1, "[") == 0) return line.substr(tag + 9);
-    return line;
-}
-
-/// True when `line` reports a failure that invalidates the run.
-bool isFailureLine(const std::string& lower) {
-    static const std::vector<std::string> markers = {
-        "nccl failure",        "cuda failure",        "test failure",     "nccl error",
-        "ncclinternalerror",   "ncclsystemerror",     "ncclunhandledcudaerror",
-        "ncclinvalidusage",    "ncclinvalidargument", "ncclremoteerror",  "segmentation fault",
-        "test nccl failure",   "bus error"};
-    for (const auto& m : markers)
-        if (lower.find(m) != std::string::npos) return true;
-    return lower.find("out of bounds values") != std::string::npos &&
-           lower.find("failed") != std::string::npos;
+/// What a failure line reports, or "" when `lower` (a lower-cased line) is not one: an NCCL /
+/// CUDA / test failure or a failed data check ("NCCL error reported"), or the process dying
+/// (abort, signal, kill, scheduler cancel: "the run aborted"). NCCL INFO lines never count
+/// (NCCL prints "Abort" steps there on a healthy teardown too).
+const char* failureKind(const std::string& lower) {
+    static const std::vector<std::string> nccl = {
+        "nccl failure",        "cuda failure",    "test failure",           "nccl error",
+        "ncclinternalerror",   "ncclsystemerror", "ncclunhandledcudaerror", "ncclinvalidusage",
+        "ncclinvalidargument", "ncclremoteerror", "test nccl failure"};
+    static const std::vector<std::string> died = {
+        "segmentation fault", "bus error",        "aborted",         "core dumped",
+        "exited on signal",   "terminate called", "received signal", "killed",
+        "cancelled",          "oom-kill",         "out of memory"};
+    if (lower.find("nccl info") != std::string::npos) return "";
+    for (const auto& m : nccl)
+        if (lower.find(m) != std::string::npos) return "NCCL error reported";
+    if (lower.find("out of bounds values") != std::string::npos &&
+        lower.find("failed") != std::string::npos)
+        return "NCCL error reported";
+    for (const auto& m : died)
+        if (lower.find(m) != std::string::npos) return "the run aborted";
+    return "";
 }
 
 /// "X_perf" with X a known collective, at a token boundary; "" if none.
@@ -107,6 +110,7 @@ struct RawRow {
     std::string type, redop;
     bool hasRedop = false;
     double t[2] = {0, 0}, algbw[2] = {0, 0}, busbw[2] = {0, 0};
+    long long wrong[2] = {0, 0};  // the #wrong column (0 when N/A or the older `error` column)
     int halves = 1;
     std::size_t line = 0;
 };
@@ -115,8 +119,11 @@ struct Section {
     std::string collective;  // from the log
     int maxRank = -1;
     int headerHalves = 0;    // busbw columns in the header (0 = no header seen)
+    bool errorColumn = false;  // the older layout's `error` column (a deviation, not a count)
     std::vector<RawRow> rows;
     std::size_t firstLine = 0;
+    std::size_t summaryLine = 0;     // the "# Avg bus bandwidth" line closing the table (0 = none)
+    std::vector<std::string> notes;  // truncation and warnings, copied to the curve
 };
 
 bool isNumberToken(const std::string& s) {
@@ -125,7 +132,8 @@ bool isNumberToken(const std::string& s) {
 }
 
 /// Parses a data row; returns false (with `why`) when the line looks like a row but is broken.
-bool parseRow(const std::vector<std::string>& tok, int headerHalves, RawRow& r, std::string& why) {
+bool parseRow(const std::vector<std::string>& tok, int headerHalves, bool errorColumn, RawRow& r,
+              std::string& why) {
     long long size = 0, count = 0;
     parseInteger(tok[0], size);
     parseInteger(tok[1], count);
@@ -155,10 +163,29 @@ bool parseRow(const std::vector<std::string>& tok, int headerHalves, RawRow& r, 
     const std::size_t base = 3 + mid;
     for (int h = 0; h < halves; ++h) {
         const std::size_t o = base + 4 * h;
+        const char* half = h ? "in-place" : "out-of-place";
         if (!parseDouble(tok[o], r.t[h]) || !parseDouble(tok[o + 1], r.algbw[h]) ||
             !parseDouble(tok[o + 2], r.busbw[h]) || r.t[h] < 0 || r.algbw[h] < 0 || r.busbw[h] < 0) {
-            why = std::string("time, algbw and busbw of the ") + (h ? "in-place" : "out-of-place") +
-                  " half must be numbers >= 0";
+            why = std::string("time, algbw and busbw of the ") + half +
+                  " half must be finite numbers >= 0 (got \"" + tok[o] + "\", \"" + tok[o + 1] +
+                  "\", \"" + tok[o + 2] + "\")";
+            return false;
+        }
+        if (r.algbw[h] > kMaxBandwidth_GBps || r.busbw[h] > kMaxBandwidth_GBps) {
+            why = std::string("busbw / algbw of the ") + half + " half above " +
+                  formatNumber(kMaxBandwidth_GBps) + " GB/s, beyond any interconnect (got " +
+                  tok[o + 2] + " / " + tok[o + 1] + ")";
+            return false;
+        }
+        // #wrong: elements that failed nccl-tests' data check; N/A when the check is off (-c 0).
+        // The older layout's `error` column is the largest deviation, a number or N/A.
+        const std::string& w = tok[o + 3];
+        double dev = 0;
+        if (w == "N/A") continue;
+        if (errorColumn ? !parseDouble(w, dev) : !parseInteger(w, r.wrong[h]) || r.wrong[h] < 0) {
+            why = std::string(errorColumn ? "error" : "#wrong") + " of the " + half +
+                  " half must be " + (errorColumn ? "a number" : "a count >= 0") +
+                  " or N/A (got \"" + w + "\")";
             return false;
         }
     }
@@ -212,6 +239,7 @@ std::pair<int, int> ranksFromRatioIntervals(const std::vector<RawRow>& rows, dou
 NcclCurve buildCurve(const Section& s, const std::string& fileName, const std::string& wholeLower,
                      bool singleSection) {
     NcclCurve c;
+    c.notes = s.notes;
     // Collective.
     c.collective = s.collective;
     c.collectiveSource = "log";
@@ -327,19 +355,31 @@ std::optional<NcclImport> parseNcclTests(const std::string& text, const std::str
     const std::size_t before = diag.items().size();
     const auto lines = splitLines(text);
     const std::string wholeLower = toLower(text);
+    // A log cut mid-line (no line end after its last line) ends inside its last row.
+    const bool cutMidLine = !text.empty() && text.back() != '\n' && text.back() != '\r';
     std::vector<Section> sections(1);
     int failures = 0;
+    std::size_t warnings = 0, firstWarning = 0;
+    std::string firstWarningText;
+    const auto quoted = [](std::string t) {
+        t.erase(0, t.find_first_not_of(" \t#"));
+        return "\"" + t + "\"";
+    };
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const std::size_t ln = i + 1;
-        std::string line = stripPrefix(lines[i]);
+        std::string line = stripLauncherPrefix(lines[i]);
         const std::string lower = toLower(line);
-        if (isFailureLine(lower)) {
-            if (failures++ < 3) {
-                std::string t = line;
-                t.erase(0, t.find_first_not_of(" \t#"));
-                diag.error(linePath(ln), "NCCL error reported: \"" + t +
-                                             "\"; the run did not complete, so no curve is "
-                                             "produced from this log");
+        if (const char* kind = failureKind(lower); *kind) {
+            if (failures++ < 3)
+                diag.error(linePath(ln),
+                           std::string(kind) + ": " + quoted(line) +
+                               "; the run did not complete, so no curve is produced from this log");
+            continue;
+        }
+        if (lower.find("nccl warn") != std::string::npos) {
+            if (warnings++ == 0) {
+                firstWarning = ln;
+                firstWarningText = quoted(line);
             }
             continue;
         }
@@ -361,6 +401,10 @@ std::optional<NcclImport> parseNcclTests(const std::string& text, const std::str
             cur->firstLine = ln;
             continue;
         }
+        if (lower.find("avg bus bandwidth") != std::string::npos) {
+            if (cur->summaryLine == 0) cur->summaryLine = ln;
+            continue;
+        }
         if (tok[0] == "Rank" && tok.size() >= 2) {
             long long r;
             if (parseInteger(tok[1], r) && r >= 0 && r < 10000000)
@@ -374,17 +418,50 @@ std::optional<NcclImport> parseNcclTests(const std::string& text, const std::str
                 cur = &sections.back();
             }
             cur->headerHalves = static_cast<int>(std::count(tok.begin(), tok.end(), "busbw"));
+            cur->errorColumn = std::find(tok.begin(), tok.end(), "error") != tok.end();
             if (cur->firstLine == 0) cur->firstLine = ln;
             continue;
         }
-        if (comment || !looksLikeRow(tok)) continue;
+        if (comment) continue;
+        // Inside a table (after its header or first row, before its summary) a line that starts
+        // with a size is a row: one that cannot be read is reported, never skipped.
+        const bool inTable = (cur->headerHalves > 0 || !cur->rows.empty()) && cur->summaryLine == 0;
+        long long size = 0;
+        const bool startsWithSize = parseInteger(tok[0], size);
+        std::string why;
         RawRow r;
         r.line = ln;
-        std::string why;
-        if (!parseRow(tok, cur->headerHalves, r, why)) {
-            diag.error(linePath(ln), "malformed nccl-tests row: " + why);
+        bool ok = false;
+        if (looksLikeRow(tok)) {
+            ok = parseRow(tok, cur->headerHalves, cur->errorColumn, r, why);
+        } else if (inTable && startsWithSize) {
+            long long count = 0;
+            why = tok.size() < 7
+                      ? "only " + std::to_string(tok.size()) +
+                            " columns (a row has size, count, type, [redop], [root] and 4 timing "
+                            "columns per half)"
+                  : !parseInteger(tok[1], count)
+                      ? "count must be an integer (got \"" + tok[1] + "\")"
+                      : "type must be a data type name (got \"" + tok[2] + "\")";
+        } else {
             continue;
         }
+        if (!ok) {
+            if (cutMidLine && i + 1 == lines.size() && cur->summaryLine == 0)
+                cur->notes.push_back(linePath(ln) + ": the log ends inside this row (" + why +
+                                     "); the row is not used");
+            else
+                diag.error(linePath(ln), "malformed nccl-tests row: " + why);
+            continue;
+        }
+        for (int h = 0; h < r.halves; ++h)
+            if (r.wrong[h] > 0)
+                diag.error(linePath(ln), std::to_string(r.wrong[h]) + " wrong value(s) in the " +
+                                             (h ? "in-place" : "out-of-place") +
+                                             " result (#wrong column) at size " +
+                                             formatNumber(r.bytes) +
+                                             ": the collective returned corrupted data, so "
+                                             "this log is not a valid measurement");
         cur->rows.push_back(r);
     }
     if (failures > 3)
@@ -393,13 +470,42 @@ std::optional<NcclImport> parseNcclTests(const std::string& text, const std::str
     NcclImport imp;
     std::size_t withRows = 0;
     for (const auto& s : sections) withRows += s.rows.empty() ? 0 : 1;
-    for (const auto& s : sections) {
+    for (auto& s : sections) {
         if (s.rows.empty()) continue;
+        if (s.summaryLine == 0 && failures == 0) {
+            const RawRow& last = s.rows.back();
+            if (warnings > 0) {
+                diag.error(linePath(firstWarning),
+                           "NCCL warning " + firstWarningText + " (" + std::to_string(warnings) +
+                               " warning line(s)) and the table ends at " + linePath(last.line) +
+                               " without its \"# Avg bus bandwidth\" summary: the run stopped "
+                               "early, so no "
+                               "curve is produced from this log");
+                continue;
+            }
+            s.notes.push_back(
+                "the table ends at " + linePath(last.line) +
+                " without nccl-tests' closing \"# Avg bus bandwidth\" line (an excerpt or a "
+                "run cut short): its " +
+                std::to_string(s.rows.size()) + " rows up to " + formatBytes(last.bytes) +
+                " are used; larger sizes are extrapolated");
+        } else if (warnings > 0) {
+            s.notes.push_back(linePath(firstWarning) + ": NCCL warning " + firstWarningText + " (" +
+                              std::to_string(warnings) +
+                              " warning line(s)); the run completed its table");
+        }
         imp.curves.push_back(buildCurve(s, fileName, wholeLower, withRows == 1));
     }
-    if (imp.curves.empty() && diag.items().size() == before)
-        diag.error("file", "no nccl-tests data rows found (expected lines of size, count, type, "
-                           "redop, root, time, algbw, busbw, ...)");
+    if (imp.curves.empty() && diag.items().size() == before) {
+        if (warnings > 0)
+            diag.error(linePath(firstWarning),
+                       "NCCL warning " + firstWarningText +
+                           " and no result table: the run stopped before measuring");
+        else
+            diag.error("file",
+                       "no nccl-tests data rows found (expected lines of size, count, type, "
+                       "redop, root, time, algbw, busbw, ...)");
+    }
     for (const auto& c : imp.curves)
         if (c.points.empty() && diag.items().size() == before)
             diag.error("file", "the " + c.collective + " table has only zero-byte rows");

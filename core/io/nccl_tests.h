@@ -57,8 +57,17 @@ struct NcclImport {
 /// ranks_source "busbw/algbw", with a note "file name says 64 ranks; busbw/algbw 1.9792
 /// implies 96; using 96 (the data)".
 /// Errors (in `diag`, path `line N`): an NCCL / CUDA / test failure line ("line 40: NCCL error
-/// reported: ..."), a failed out-of-bounds check, a malformed data row; no data rows at all
-/// (path "file"). Returns std::nullopt on any error.
+/// reported: ..."), a failed out-of-bounds check, the process dying (abort, signal, kill,
+/// scheduler cancel: "the run aborted: ..."); a row whose `#wrong` count is above 0 in either
+/// half ("7 wrong value(s) in the out-of-place result"); a row that cannot be read, including
+/// any line inside a table (after its header, before its summary) that starts with a size
+/// ("only 3 columns", "count must be an integer"), time / algbw / busbw that are not finite
+/// numbers >= 0 or above 1e5 GB/s; NCCL WARN lines in a log whose table has no closing
+/// "# Avg bus bandwidth" line, or with no table at all; no data rows (path "file"). Returns
+/// std::nullopt on any error.
+/// A table without its closing line and with no failure or warning (a README excerpt, a job cut
+/// short) keeps its complete rows, with a note "the table ends at line N without nccl-tests'
+/// closing ... line"; a last row cut mid-line (no line end) is named in a note and not used.
 std::optional<NcclImport> parseNcclTests(const std::string& text, const std::string& fileName,
                                          Diagnostics& diag);
 

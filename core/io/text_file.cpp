@@ -49,7 +49,31 @@ bool readTextFile(const std::string& path, std::string& out, Diagnostics& diag) 
         diag.error("file", "read error on \"" + path + "\"");
         return false;
     }
+    out.erase(0, utf8BomLength(out));
     return true;
+}
+
+std::size_t utf8BomLength(const std::string& text) {
+    return text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+}
+
+bool isNcclLogLine(const std::string& line) {
+    return line.find(" NCCL INFO ") != std::string::npos ||
+           line.find(" NCCL WARN ") != std::string::npos;
+}
+
+std::string stripLauncherPrefix(const std::string& line) {
+    std::size_t i = 0;
+    while (i < line.size() && line[i] == ' ') ++i;
+    std::size_t j = i;
+    while (j < line.size() && std::isdigit(static_cast<unsigned char>(line[j]))) ++j;
+    if (j > i && j < line.size() && line[j] == ':') return line.substr(j + 1);
+    if (line.compare(i, 1, "[") == 0)
+        for (const char* tag : {"<stdout>:", "<stderr>:"}) {
+            const auto at = line.find(tag, i);
+            if (at != std::string::npos) return line.substr(at + 9);
+        }
+    return line;
 }
 
 std::vector<std::string> splitLines(const std::string& text) {

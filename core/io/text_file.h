@@ -11,10 +11,23 @@ namespace tandem::io {
 /// exhausting memory; real configs, nccl-tests logs and loss logs are far below this.
 constexpr std::size_t kMaxImportBytes = 256u * 1024u * 1024u;
 
-/// Reads the whole file at `path` into `out`. On failure (missing, unreadable, a folder, a
-/// device or pipe, larger than kMaxImportBytes) adds an error at path "file" to `diag` and
-/// returns false; never blocks on a FIFO.
+/// Reads the whole file at `path` into `out`, without a leading UTF-8 byte-order mark (editors
+/// on Windows save config.json and CSV files with one). On failure (missing, unreadable, a
+/// folder, a device or pipe, larger than kMaxImportBytes) adds an error at path "file" to
+/// `diag` and returns false; never blocks on a FIFO.
 bool readTextFile(const std::string& path, std::string& out, Diagnostics& diag);
+
+/// 3 when `text` starts with the UTF-8 byte-order mark EF BB BF, else 0.
+std::size_t utf8BomLength(const std::string& text);
+
+/// True when `line` is one of NCCL's own log lines ("host:pid:tid [dev] NCCL INFO ..." or
+/// "... NCCL WARN ..."), which NCCL_DEBUG prints into any program's output.
+bool isNcclLogLine(const std::string& line);
+
+/// `line` without a launcher's per-line prefix: "0: " (srun -l, the task number) or
+/// "[1,0]<stdout>:" / "[1,0]<stderr>:" (mpirun --tag-output, job and rank); unchanged when it
+/// has none.
+std::string stripLauncherPrefix(const std::string& line);
 
 /// Splits `text` into lines without their terminators ("\n", "\r\n" or "\r"). Line i of the
 /// result is line i+1 of the file (the number used in messages as `line N`).

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "common/json_reader.h"
+#include "mosaic/model_shape.h"
 #include "mosaic/report.h"
 
 namespace tandem::mosaic {
@@ -27,35 +28,42 @@ bool readPlanModel(JsonReader& r, Geometry& g) {
         g = ladderGeometry(q, e, k, sg, v);
         return true;
     }
+    // Wide read ranges (so the values fit `int`); the model limits and consistency rules are
+    // checkModelShape's, shared with the Hugging Face importer.
+    const Range wide = Range::closed(-(1 << 30), 1 << 30);
+    ModelShape shape;
+    auto field = [&](ShapeField& f, const char* key, long long def) {
+        f.value = r.integer(key, def, wide);
+        f.path = r.childPath(key);
+        return int(f.value);
+    };
     g = Geometry{};
-    g.layers = int(r.integer("layers", 0, Range::closed(1, 10000)));
+    g.layers = field(shape.layers, "layers", 0);
     if (!r.has("layers")) diag.error(r.childPath("layers"), "is required (or give a ladder seed \"q\")");
-    g.dModel = int(r.integer("hidden", 0, Range::closed(1, 1 << 20)));
+    g.dModel = field(shape.hidden, "hidden", 0);
     if (!r.has("hidden")) diag.error(r.childPath("hidden"), "is required");
-    g.nHead = int(r.integer("heads", 0, Range::closed(1, 1 << 16)));
+    g.nHead = field(shape.heads, "heads", 0);
     if (!r.has("heads")) diag.error(r.childPath("heads"), "is required");
-    g.nKvHead = int(r.integer("kv_heads", g.nHead, Range::closed(1, 1 << 16)));
-    g.dFf = int(r.integer("ffn_width", 0, Range::closed(0, 1 << 22)));
-    g.vocab = int(r.integer("vocab", kGpt2Vocab, Range::closed(1, 1 << 24)));
-    g.experts = int(r.integer("experts", 0, Range::closed(0, 65536)));
-    g.topK = int(r.integer("top_k", g.experts > 0 ? 1 : 0, Range::closed(0, 65536)));
-    g.dExpert = int(r.integer("expert_width", 0, Range::closed(0, 1 << 22)));
+    g.nKvHead = field(shape.kvHeads, "kv_heads", g.nHead);
+    g.dFf = field(shape.ffnWidth, "ffn_width", 0);
+    g.vocab = field(shape.vocab, "vocab", kGpt2Vocab);
+    g.experts = field(shape.experts, "experts", 0);
+    g.topK = field(shape.topK, "top_k", g.experts > 0 ? 1 : 0);
+    g.dExpert = field(shape.expertWidth, "expert_width", 0);
     g.sharedExperts = int(r.integer("shared_experts", 0, Range::closed(0, 1024)));
-    g.denseLayers = int(r.integer("dense_layers", g.experts > 0 ? 0 : g.layers, Range::closed(0, 10000)));
-    if (g.nHead > 0 && g.nKvHead > 0 && g.nHead % g.nKvHead != 0)
-        diag.error(r.childPath("kv_heads"), "must divide heads (" + std::to_string(g.nHead) + ")");
-    if (g.experts > 0) {
-        if (g.topK < 1 || g.topK > g.experts)
-            diag.error(r.childPath("top_k"), "must be in [1, experts = " + std::to_string(g.experts) + "]");
-        if (g.dExpert < 1) diag.error(r.childPath("expert_width"), "is required (> 0) for an MoE model");
-        if (g.denseLayers > g.layers) diag.error(r.childPath("dense_layers"), "must be <= layers");
-        if (g.denseLayers > 0 && g.dFf < 1) diag.error(r.childPath("ffn_width"), "is required (> 0) when dense_layers > 0");
-        g.splitG = g.dFf > 0 && g.dExpert > 0 ? std::max(1, g.dFf / g.dExpert) : 0;
-    } else {
-        if (g.dFf < 1) diag.error(r.childPath("ffn_width"), "is required (> 0) for a dense model");
+    g.denseLayers = field(shape.denseLayers, "dense_layers", g.experts > 0 ? 0 : g.layers);
+    if (g.experts <= 0) {
         g.denseLayers = g.layers;
         g.topK = 0;
+        shape.denseLayers.value = g.layers;
+        shape.topK = {};
     }
+    shape.moeLayers = {shape.layers.value - shape.denseLayers.value, r.childPath("dense_layers")};
+    for (auto [f, key] :
+         {std::pair{&shape.layers, "layers"}, {&shape.hidden, "hidden"}, {&shape.heads, "heads"}})
+        if (!r.has(key)) *f = {};  // reported as required above
+    checkModelShape(shape, diag);
+    if (g.experts > 0) g.splitG = g.dFf > 0 && g.dExpert > 0 ? std::max(1, g.dFf / g.dExpert) : 0;
     r.finish();
     if (diag.items().size() != before) return false;
     countParameters(g);

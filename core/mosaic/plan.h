@@ -21,8 +21,10 @@ namespace tandem::mosaic {
 ///  - ladder seed: {"q": 12, "experts": 96, "top_k": 2, "expert_split_factor": 4}
 ///    (optional "vocab", default 50257);
 ///  - explicit: {"layers", "hidden", "heads", "kv_heads", "ffn_width", "vocab", "experts",
-///    "top_k", "expert_width", "shared_experts", "dense_layers"} (experts 0 = dense; every
-///    width > 0; top_k <= experts; dense_layers <= layers).
+///    "top_k", "expert_width", "shared_experts", "dense_layers"} (experts 0 = dense), checked
+///    by checkModelShape (model_shape.h), the check Hugging Face configs pass too: kv_heads
+///    divides heads, hidden a multiple of heads, 1 <= top_k <= experts with expert_width > 0,
+///    dense_layers <= layers, ffn_width > 0 when a block is dense, the model-file limits.
 /// Errors go to r.diagnostics() with JSON paths; returns false if any. Calls r.finish().
 bool readPlanModel(JsonReader& r, Geometry& g);
 

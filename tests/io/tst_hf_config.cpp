@@ -51,6 +51,12 @@ private slots:
         QTest::newRow("DeepSeek-V2-Lite") << "DeepSeek-V2-Lite.config.json" << 15.7 << 2.4;
         QTest::newRow("Qwen1.5-MoE-A2.7B") << "Qwen1.5-MoE-A2.7B-Chat.config.json" << 14.3 << 2.7;
         QTest::newRow("Llama-4-Scout") << "Llama-4-Scout-17B-16E-Instruct.config.json" << 109.0 << 17.0;
+        // Configs that state head_dim with heads x head_dim != d (64 x 64 vs 2880; 64 x 128 vs
+        // 4096): the shape check must not refuse them. Model cards: gpt-oss-120b 116.8 B total,
+        // 5.1 B active (OpenAI, "gpt-oss-120b & gpt-oss-20b Model Card", Table 1); Qwen3-235B-A22B
+        // 235 B total, 22 B activated (Qwen3 Technical Report, arXiv:2505.09388, Table 2).
+        QTest::newRow("gpt-oss-120b") << "gpt-oss-120b.config.json" << 116.8 << 5.1;
+        QTest::newRow("Qwen3-235B-A22B") << "Qwen3-235B-A22B.config.json" << 235.0 << 22.0;
     }
     void publishedCounts() {
         QFETCH(QString, file);
@@ -236,10 +242,72 @@ private slots:
         cfg["num_experts_per_tok"] = 9;
         Diagnostics d2;
         QVERIFY(!importModelConfig(cfg, d2));
-        QVERIFY(anyIssue(d2, "$", "exceeds the number of routed experts"));
+        QVERIFY(anyIssue(d2, "$.num_experts_per_tok",
+                         "exceeds the number of routed experts (num_local_experts = 8)"));
         Diagnostics d3;
         QVERIFY(!importModelConfig(json::array(), d3));
         QVERIFY(anyIssue(d3, "$", "must be a JSON object"));
+    }
+
+    // The shape rules of Tandem's own MODEL.json (mosaic::checkModelShape), with the config's
+    // key in each message. Each row edits one field of a published config ("/"-separated JSON
+    // pointer = JSON value); before the shared check these imported (a negative dense-block
+    // count for a repeated MoE layer, a head width rounded down) or failed at another key.
+    void invalidGeometryRefused_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("pointer");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("fragment");
+        QTest::newRow("KV heads do not divide the heads") << "Mixtral-8x7B-v0.1.config.json"
+            << "/num_key_value_heads" << "6" << "$.num_key_value_heads"
+            << "must divide num_attention_heads (32): each key/value head serves the same number of query heads (32 / 6";
+        QTest::newRow("d not a multiple of the heads") << "Mixtral-8x7B-v0.1.config.json" << "/hidden_size" << "4100"
+            << "$.hidden_size" << "must be a multiple of num_attention_heads (32)";
+        QTest::newRow("GPT-2 d not a multiple of n_head") << "gpt2-large.config.json" << "/n_head" << "24"
+            << "$.n_embd" << "must be a multiple of n_head (24) when the per-head width is n_embd / n_head (1280 / 24";
+        QTest::newRow("Llama-4 MoE layer listed twice") << "Llama-4-Scout-17B-16E-Instruct.config.json"
+            << "/text_config/moe_layers" << "[1, 3, 1]" << "$.text_config.moe_layers[2]"
+            << "duplicate value 1 (also at [0]); each layer is listed once";
+        QTest::newRow("Qwen dense layer listed twice") << "Qwen3-30B-A3B.config.json" << "/mlp_only_layers"
+            << "[0, 5, 5]" << "$.mlp_only_layers[2]" << "duplicate value 5";
+        QTest::newRow("more layers than any model") << "Mixtral-8x7B-v0.1.config.json" << "/num_hidden_layers"
+            << "20000" << "$.num_hidden_layers" << "must be in [1, 10000] (got 20000)";
+        QTest::newRow("zero experts per token") << "Qwen3-30B-A3B.config.json" << "/num_experts_per_tok" << "0"
+            << "$.num_experts_per_tok" << "must be in [1, 16777216] (got 0)";
+        QTest::newRow("K above E") << "Qwen3-30B-A3B.config.json" << "/num_experts_per_tok" << "200"
+            << "$.num_experts_per_tok" << "exceeds the number of routed experts (num_experts = 128)";
+    }
+    void invalidGeometryRefused() {
+        QFETCH(QString, file);
+        QFETCH(QString, pointer);
+        QFETCH(QString, value);
+        QFETCH(QString, path);
+        QFETCH(QString, fragment);
+        json cfg = readJson(dataFile(file.toUtf8().constData()));
+        cfg[json::json_pointer(pointer.toStdString())] = json::parse(value.toStdString());
+        Diagnostics d;
+        QVERIFY(!importModelConfig(cfg, d));
+        QVERIFY2(anyIssue(d, path.toStdString(), fragment.toStdString()), d.str().c_str());
+    }
+
+    // head_dim stated: heads x head_dim may differ from d and d need not divide by the heads
+    // (the projections are heads x head_dim wide).
+    void statedHeadDimFreesTheWidth() {
+        json cfg = readJson(dataFile("Qwen3-30B-A3B.config.json"));
+        cfg["hidden_size"] = 2050;  // not a multiple of 32 heads; head_dim 128 stays
+        Diagnostics d;
+        const auto m = importModelConfig(cfg, d);
+        QVERIFY2(m, d.str().c_str());
+        QCOMPARE(m->geometry.headDim, 128LL);
+        QCOMPARE(m->geometry.hidden, 2050LL);
+        cfg.erase("head_dim");  // now the head width would be 2050 / 32
+        Diagnostics d2;
+        QVERIFY(!importModelConfig(cfg, d2));
+        QVERIFY2(anyIssue(d2, "$.hidden_size",
+                          "must be a multiple of num_attention_heads (32) when the per-head width is "
+                          "hidden_size / num_attention_heads (2050 / 32 is not an integer); or give head_dim"),
+                 d2.str().c_str());
     }
 
     void partialConfigListsAssumptions() {

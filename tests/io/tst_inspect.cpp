@@ -185,6 +185,64 @@ private slots:
                  inspectText(j).c_str());
     }
 
+    // The kind comes from the content (io::detectInputKind), and the file then imports: each
+    // row failed before the shared detector (read as invalid JSON, as nccl-tests output, or as
+    // unknown text).
+    void kindFromContent_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("key");  // a key the imported result must carry
+        std::ifstream in(TANDEM_TEST_DATA "/nccl/H100-all_reduce-2x8-gcp-a3mega-lessizzmore.txt", std::ios::binary);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        QByteArray tagged;
+        for (const auto& l : splitLines(ss.str())) tagged += "[1,0]<stdout>:" + QByteArray::fromStdString(l) + "\n";
+        QTest::newRow("nccl-tests with mpirun --tag-output") << "nccl.log" << tagged << "nccl_tests" << "peak_busbw_GBps";
+        QTest::newRow("config.json with a byte-order mark") << "config.json"
+            << QByteArray("\xEF\xBB\xBF{\"model_type\": \"llama\", \"hidden_size\": 512, \"num_hidden_layers\": 4, "
+                          "\"num_attention_heads\": 8, \"intermediate_size\": 1376, \"vocab_size\": 32000}")
+            << "model_config" << "n_total";
+        QTest::newRow("llm.c loss log with NCCL INFO lines") << "train.log"
+            << QByteArray("node01:1234:1234 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
+                          "node01:1234:1234 [0] NCCL INFO NET/Plugin : No plugin found (libnccl-net.so)\n"
+                          "s:0 trl:10.95\ns:1 trl:9.80\ns:2 trl:9.01\ns:3 trl:8.52\n"
+                          "node01:1234:1290 [0] NCCL INFO comm 0x55d5 rank 0 nranks 8 cudaDev 0 - Init COMPLETE\n"
+                          "s:4 trl:8.10\ns:5 trl:7.83\ns:6 trl:7.60\ns:7 trl:7.42\ns:8 trl:7.30\n")
+            << "loss_log" << "series";
+        QTest::newRow("nanoGPT loss log with NCCL INFO lines") << "nanogpt.log"
+            << QByteArray("node01:1234:1234 [0] NCCL INFO cudaDriverVersion 12040\n"
+                          "iter 0: loss 10.9500, time 1000.00ms\niter 10: loss 9.1200, time 100.00ms\n"
+                          "iter 20: loss 8.0100, time 100.00ms\niter 30: loss 7.4000, time 100.00ms\n"
+                          "iter 40: loss 7.0200, time 100.00ms\niter 50: loss 6.8000, time 100.00ms\n")
+            << "loss_log" << "series";
+        QTest::newRow("CSV loss log with NCCL INFO lines") << "loss.log"
+            << QByteArray("node01:1234:1234 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
+                          "step,loss\n0,10\n10,9\n20,8.5\n"
+                          "node01:1234:1290 [0] NCCL INFO comm 0x55d5 rank 0 nranks 8 cudaDev 0 - Init COMPLETE\n"
+                          "30,8.2\n40,8\n50,7.9\n")
+            << "loss_log" << "series";
+        QTest::newRow("CSV loss log with a byte-order mark") << "loss.csv"
+            << QByteArray("\xEF\xBB\xBFstep,loss\n0,10\n10,9\n20,8.5\n30,8.2\n40,8\n50,7.9\n") << "loss_log" << "series";
+    }
+    void kindFromContent() {
+        QFETCH(QString, name);
+        QFETCH(QByteArray, content);
+        QFETCH(QString, kind);
+        QFETCH(QString, key);
+        QTemporaryDir dir;
+        const std::string path = writeFile(dir, name.toUtf8().constData(), content.toStdString());
+        Diagnostics d(name.toStdString());
+        const auto j = inspectFile(path, d);
+        QCOMPARE(QString::fromStdString(j.at("kind").get<std::string>()), kind);
+        QVERIFY2(d.ok(), d.str().c_str());
+        QVERIFY2(j.contains(key.toStdString()), j.dump().c_str());
+        // The same answer from the text itself (the entry point of the fuzz target).
+        Diagnostics d2(name.toStdString());
+        QCOMPARE(inspectContent(content.toStdString(), path, d2).at("kind"), j.at("kind"));
+        QVERIFY2(d2.ok(), d2.str().c_str());
+    }
+
     void unknownJsonListsWhatIsSupported() {
         QTemporaryDir dir;
         Diagnostics d;

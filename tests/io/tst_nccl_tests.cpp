@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "io/nccl_tests.h"
+#include "io/text_file.h"
 
 using namespace tandem;
 using namespace tandem::io;
@@ -57,6 +58,16 @@ private slots:
                                                << "alltoall" << 8 << 226.16 << 29;
         QTest::newRow("A100 reduce_scatter 1x8 old") << "A100-reduce_scatter-1x8-superbenchmark.txt"
                                                      << "reduce_scatter" << 8 << 231.52 << 29;
+        // GB200 NVL72 racks (a Rank line names the last rank), a header copied without its
+        // '#', and an excerpt with "..." whose file name (8x8) disagrees with its busbw/algbw.
+        QTest::newRow("GB200 all_reduce 18x4") << "GB200-all_reduce-18x4-coreweave.txt"
+                                               << "all_reduce" << 72 << 846.82 << 5;
+        QTest::newRow("GB200 all_reduce 36x4") << "GB200-all_reduce-36x4-coreweave.txt"
+                                               << "all_reduce" << 144 << 820.36 << 6;
+        QTest::newRow("H100 all_reduce 2x8 GCP") << "H100-all_reduce-2x8-gcp-a3mega-lessizzmore.txt"
+                                                 << "all_reduce" << 16 << 338.82 << 31;
+        QTest::newRow("H100 all_reduce 8x8 SHARP") << "H100-all_reduce-8x8-coreweave-sharp.txt"
+                                                   << "all_reduce" << 96 << 386.56 << 5;
     }
     void realFiles() {
         QFETCH(QString, file);
@@ -138,6 +149,117 @@ private slots:
         Diagnostics d;
         QVERIFY(!parseNcclTests(text, "", d));
         QVERIFY2(anyIssue(d, "line 5", "NCCL error reported"), d.str().c_str());
+    }
+
+    // A failed or corrupted run is refused at the line that shows it: #wrong > 0 (either
+    // half), a run that printed NCCL warnings and died, rows that cannot be read inside a table
+    // (never skipped), values that are not finite or beyond any interconnect.
+    void failedRunsRefused_data() {
+        QTest::addColumn<QString>("body");  // lines after kHeader (line 4 on)
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("fragment");
+        const QString ok = "     1048576        262144     float     sum      -1    123.2    8.51   15.95      0    121.3    8.64   16.21      0\n";
+        const QString summary = "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 16.08\n";
+        QTest::newRow("#wrong out-of-place")
+            << ok + "     2097152        524288     float     sum      -1    147.2   14.24   26.71      7    146.9   14.27   26.76      0\n" + summary
+            << "line 5" << "7 wrong value(s) in the out-of-place result (#wrong column) at size 2097152";
+        QTest::newRow("#wrong in-place")
+            << ok + "     2097152        524288     float     sum      -1    147.2   14.24   26.71      0    146.9   14.27   26.76   1024\n" + summary
+            << "line 5" << "1024 wrong value(s) in the in-place result";
+        QTest::newRow("#wrong not a count")
+            << "     1048576        262144     float     sum      -1    123.2    8.51   15.95      x    121.3    8.64   16.21      0\n" + summary
+            << "line 4" << "#wrong of the out-of-place half must be a count >= 0 or N/A (got \"x\")";
+        QTest::newRow("only NCCL warnings, then an abort")
+            << "node01:1234:1240 [0] NCCL WARN NET/IB : Got completion from peer 10.0.0.2<45678> with error 12, opcode 0, len 0, vendor err 129\n"
+               "node01:1234:1240 [0] NCCL WARN Aborting\n"
+               "[node01:01234] *** Process received signal ***\n"
+               "Aborted (core dumped)\n"
+            << "line 6" << "the run aborted: \"[node01:01234] *** Process received signal ***\"";
+        QTest::newRow("only NCCL warnings")
+            << "node01:1234:1240 [0] NCCL WARN NET/IB : Got completion from peer with error 12\n"
+            << "line 4" << "and no result table: the run stopped before measuring";
+        QTest::newRow("rows, then warnings and no summary")
+            << ok + "node01:1234:1240 [0] NCCL WARN NET/IB : Got completion from peer with error 12\n"
+            << "line 5" << "the table ends at line 4 without its \"# Avg bus bandwidth\" summary: the run stopped early";
+        QTest::newRow("rows, then killed by the scheduler")
+            << ok + "slurmstepd: error: *** STEP 1234.0 ON node01 CANCELLED AT 2026-01-01T00:00:00 DUE TO TIME LIMIT ***\n"
+            << "line 5" << "the run aborted";
+        QTest::newRow("busbw inf")
+            << "     1048576        262144     float     sum      -1    123.2    8.51    inf      0    121.3    8.64   16.21      0\n" + summary
+            << "line 4" << "must be finite numbers >= 0 (got \"123.2\", \"8.51\", \"inf\")";
+        QTest::newRow("busbw nan in-place")
+            << "     1048576        262144     float     sum      -1    123.2    8.51   15.95      0    121.3    8.64    nan      0\n" + summary
+            << "line 4" << "in-place half must be finite numbers";
+        QTest::newRow("busbw overflows a double")
+            << "     1048576        262144     float     sum      -1    123.2    8.51  1e999      0    121.3    8.64   16.21      0\n" + summary
+            << "line 4" << "must be finite numbers";
+        QTest::newRow("busbw beyond any link")
+            << "     1048576        262144     float     sum      -1    123.2    8.51  3e+07      0    121.3    8.64   16.21      0\n" + summary
+            << "line 4" << "above 100000 GB/s, beyond any interconnect";
+        QTest::newRow("short row inside the table")
+            << ok + "     2097152        524288     float\n" + summary
+            << "line 5" << "malformed nccl-tests row: only 3 columns";
+        QTest::newRow("count not a number inside the table")
+            << ok + "     2097152        52e288     float     sum      -1    147.2   14.24   26.71      0    146.9   14.27   26.76      0\n" + summary
+            << "line 5" << "count must be an integer (got \"52e288\")";
+    }
+    void failedRunsRefused() {
+        QFETCH(QString, body);
+        QFETCH(QString, path);
+        QFETCH(QString, fragment);
+        Diagnostics d;
+        QVERIFY(!parseNcclTests(kHeader + body.toStdString(), "all_reduce.txt", d));
+        QVERIFY2(anyIssue(d, path.toStdString(), fragment.toStdString()), d.str().c_str());
+    }
+
+    // A table that stops without nccl-tests' "# Avg bus bandwidth" line (a README excerpt, a
+    // job cut short): every complete row is a measurement, so they are used and the curve says
+    // where the log ends; a row the cut went through is named and left out.
+    void truncatedLogKeepsCompleteRows_data() {
+        QTest::addColumn<QString>("tail");  // after two complete rows (lines 4 and 5)
+        QTest::addColumn<int>("points");
+        QTest::addColumn<QString>("note");  // empty: no truncation note
+        QTest::newRow("ends after a row") << "" << 2
+            << "the table ends at line 5 without nccl-tests' closing \"# Avg bus bandwidth\" line (an excerpt or a run cut short): its 2 rows up to 2 MiB are used";
+        QTest::newRow("cut inside a row")
+            << "     4194304       1048576     float     sum      -1    201.5   20.8" << 2
+            << "line 6: the log ends inside this row";
+        QTest::newRow("complete, with its summary") << "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 21.3\n" << 2 << "";
+    }
+    void truncatedLogKeepsCompleteRows() {
+        QFETCH(QString, tail);
+        QFETCH(int, points);
+        QFETCH(QString, note);
+        const std::string text = std::string(kHeader) +
+            "     1048576        262144     float     sum      -1    123.2    8.51   15.95      0    121.3    8.64   16.21      0\n"
+            "     2097152        524288     float     sum      -1    147.2   14.24   26.71      0    146.9   14.27   26.76      0\n" +
+            tail.toStdString();
+        Diagnostics d;
+        const auto imp = parseNcclTests(text, "all_reduce-1x2.txt", d);
+        QVERIFY2(imp, d.str().c_str());
+        const NcclCurve& c = imp->curves.front();
+        QCOMPARE(int(c.points.size()), points);
+        QCOMPARE(c.peakBusbw_Bps, 26.76e9);
+        std::string notes;
+        for (const auto& n : c.notes) notes += n + "\n";
+        if (note.isEmpty()) QVERIFY2(notes.find("Avg bus bandwidth") == std::string::npos, notes.c_str());
+        else QVERIFY2(notes.find(note.toStdString()) != std::string::npos, notes.c_str());
+    }
+
+    // mpirun --tag-output prefixes every line, the table's header and summary included.
+    void tagOutputPrefixes() {
+        std::string text;
+        for (const std::string& l : splitLines(std::string(kHeader) +
+                 "     1048576        262144     float     sum      -1    123.2    8.51   15.95      0    121.3    8.64   16.21      0\n"
+                 "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 16.08\n"))
+            text += "[1,0]<stdout>:" + l + "\n";
+        text += "[1,3]<stderr>:node01:1234:1240 [3] NCCL INFO comm 0x55d5 rank 3 nranks 4 - Destroy COMPLETE\n";
+        Diagnostics d;
+        const auto imp = parseNcclTests(text, "all_reduce-1x4.txt", d);
+        QVERIFY2(imp, d.str().c_str());
+        QCOMPARE(imp->curves.front().points.size(), std::size_t(1));
+        QCOMPARE(imp->curves.front().peakBusbw_Bps, 16.21e9);
+        for (const auto& n : imp->curves.front().notes) QVERIFY2(n.find("Avg bus") == std::string::npos, n.c_str());
     }
 
     void noDataRows() {

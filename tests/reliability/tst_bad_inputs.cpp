@@ -261,6 +261,12 @@ private slots:
             "{\"layers\": 4, \"hidden\": 512, \"heads\": 8, \"experts\": 8, \"top_k\": 2, \"expert_width\": 256, "
             "\"ffn_width\": 2048, \"dense_layers\": 5}",
             "$.dense_layers", {"must be <= layers"});
+        row("plan: hidden not a multiple of heads", "plan",
+            "{\"layers\": 4, \"hidden\": 1000, \"heads\": 3, \"ffn_width\": 2048}", "$.hidden",
+            {"must be a multiple of heads (3)", "1000 / 3 is not an integer"});
+        row("plan: layers above the limit", "plan",
+            "{\"layers\": 20000, \"hidden\": 512, \"heads\": 8, \"ffn_width\": 2048}", "$.layers",
+            {"must be in [1, 10000] (got 20000)"});
         row("plan: G does not divide d_ff", "plan", "{\"q\": 8, \"expert_split_factor\": 3}",
             "$.expert_split_factor", {"must divide d_ff"});
         row("plan: HF key in a plan model", "plan", "{\"q\": 8, \"num_layers\": 32}", "$.num_layers",
@@ -270,13 +276,30 @@ private slots:
         row("hf: not an object", "hf", "[]", "$", {"must be a JSON object"});
         row("hf: unsupported model type", "hf", "{\"model_type\": \"mixtrall\"}", "$.model_type",
             {"unsupported", "did you mean \"mixtral\""});
-        row("hf: K > E", "hf", mixtral("9"), "$", {"exceeds the number of routed experts"});
+        row("hf: K > E", "hf", mixtral("9"), "$.num_experts_per_tok",
+            {"exceeds the number of routed experts"});
         row("hf: required field missing", "hf", "{\"model_type\": \"mixtral\", \"hidden_size\": 4096}",
             "$.num_hidden_layers", {"is required for model_type \"mixtral\""});
         row("hf: width as text", "hf", QByteArray(mixtral("2")).replace("\"hidden_size\": 4096", "\"hidden_size\": \"4096\""),
             "$.hidden_size", {"must be an integer"});
         row("hf: kv heads above heads", "hf", QByteArray(mixtral("2")).replace("\"num_key_value_heads\": 8", "\"num_key_value_heads\": 64"),
             "$.num_key_value_heads", {"must be <= num_attention_heads"});
+
+        // Geometry a config states but no model can have (the plan MODEL.json rules).
+        row("hf: kv heads do not divide heads", "hf",
+            QByteArray(mixtral("2")).replace("\"num_key_value_heads\": 8", "\"num_key_value_heads\": 5"),
+            "$.num_key_value_heads", {"must divide num_attention_heads (32)"});
+        row("hf: hidden not a multiple of heads", "hf",
+            QByteArray(mixtral("2")).replace("\"hidden_size\": 4096", "\"hidden_size\": 4100"),
+            "$.hidden_size", {"must be a multiple of num_attention_heads (32)", "4100 / 32", "or give head_dim"});
+        row("hf: MoE layer listed twice", "hf",
+            R"({"model_type": "llama4_text", "hidden_size": 512, "num_hidden_layers": 4, "num_attention_heads": 8,
+                "num_key_value_heads": 2, "vocab_size": 1000, "num_local_experts": 4, "intermediate_size": 256,
+                "intermediate_size_mlp": 1024, "moe_layers": [1, 3, 3, 3, 3, 3]})",
+            "$.moe_layers[2]", {"duplicate value 3"});
+        row("hf: GPT-2 width not a multiple of heads", "hf",
+            R"({"model_type": "gpt2", "n_embd": 1000, "n_layer": 4, "n_head": 3, "vocab_size": 50257})", "$.n_embd",
+            {"must be a multiple of n_head (3)"});
 
         // nccl-tests logs.
         row("nccl: NCCL failure line", "nccl",
@@ -287,6 +310,33 @@ private slots:
         row("nccl: malformed row", "nccl",
             QByteArray(kNcclHeader) + "   1048576        262144     float     sum      -1    30.1   abc   65.32      0    29.9   35.07   65.76      0\n",
             "line 7", {"row"});
+        // Failed or corrupt measurements (a corrupted collective, a run that died, a row that
+        // cannot be read, a bandwidth that is not a number): refused, never a curve.
+        const QByteArray okRow =
+            "   1048576        262144     float     sum      -1    30.1   34.84   65.32      0    29.9   35.07   65.76      0\n";
+        const QByteArray summary = "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 65.5\n";
+        row("nccl: #wrong out-of-place", "nccl",
+            QByteArray(kNcclHeader) + okRow +
+                "   2097152        524288     float     sum      -1    40.1   52.30   98.06     12    39.9   52.56   98.55      0\n" + summary,
+            "line 8", {"12 wrong value(s)", "out-of-place", "not a valid measurement"});
+        row("nccl: #wrong in-place", "nccl",
+            QByteArray(kNcclHeader) + okRow.left(okRow.size() - 2) + "3\n" + summary, "line 7",
+            {"3 wrong value(s)", "in-place"});
+        row("nccl: NCCL WARN and an abort", "nccl",
+            QByteArray(kNcclHeader) + "node0:11:12 [0] NCCL WARN Cuda failure 'out of memory'\nnode0:11:12 [0] NCCL WARN Aborting\n"
+                "Aborted (core dumped)\n",
+            "line 7", {"NCCL error reported", "out of memory"});
+        row("nccl: rows, NCCL WARN, no summary", "nccl",
+            QByteArray(kNcclHeader) + okRow + "node0:11:12 [0] NCCL WARN NET/IB : Got completion from peer with error 12\n",
+            "line 8", {"NCCL warning", "without its \"# Avg bus bandwidth\" summary", "stopped early"});
+        row("nccl: busbw inf", "nccl",
+            QByteArray(kNcclHeader) + QByteArray(okRow).replace("65.32", "  inf") + summary, "line 7",
+            {"finite numbers >= 0", "inf"});
+        row("nccl: row cut inside the table", "nccl", QByteArray(kNcclHeader) + okRow + "   2097152    524288\n" + summary,
+            "line 8", {"malformed nccl-tests row", "only 2 columns"});
+        row("nccl: mid-table row with a non-numeric count", "nccl",
+            QByteArray(kNcclHeader) + QByteArray(okRow).replace("262144", "262k44") + summary, "line 7",
+            {"count must be an integer"});
 
         // Loss logs.
         row("loss: no step column", "loss", "epoch,loss\n0,10\n1,9\n", "line 1", {"no step column"});

@@ -79,6 +79,41 @@ private slots:
             << 2 << "more than 1000000 points";
         QTest::newRow("merge: not a sweep table") << "merge" << "shard.csv" << QByteArray("a,b\n1,2\n")
             << QStringList{"--out", "merged.csv"} << 2 << "not a sweep table";
+        // Geometry no model can have, and failed measurements: refused with the field or line.
+        QTest::newRow("inspect: KV heads do not divide the heads") << "inspect" << "gqa.config.json"
+            << QByteArray(R"({"model_type": "llama", "hidden_size": 512, "num_hidden_layers": 4,
+                "num_attention_heads": 8, "num_key_value_heads": 3, "intermediate_size": 1376, "vocab_size": 32000})")
+            << QStringList() << 2 << "%F: $.num_key_value_heads: must divide num_attention_heads (8)";
+        QTest::newRow("plan: d not a multiple of the heads") << "plan" << "odd.json"
+            << QByteArray(R"({"layers": 4, "hidden": 1000, "heads": 3, "ffn_width": 2048})")
+            << QStringList{"--devices", "8"} << 2 << "%F: $.hidden: must be a multiple of heads (3)";
+        const QByteArray header =
+            "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n";
+        const QByteArray row =
+            "     1048576        262144     float     sum      -1    123.2    8.51   15.95      0    121.3    8.64   16.21      0\n";
+        QTest::newRow("inspect: nccl-tests #wrong") << "inspect" << "all_reduce-wrong.txt"
+            << header + QByteArray(row).replace("15.95      0", "15.95     42") + "# Avg bus bandwidth    : 16\n"
+            << QStringList() << 2 << "%F: line 2: 42 wrong value(s) in the out-of-place result";
+        QTest::newRow("inspect: nccl-tests warnings and an abort") << "inspect" << "all_reduce-abort.txt"
+            << header + "node0:11:12 [0] NCCL WARN NET/IB : Got completion from peer with error 12\n"
+                        "mpirun noticed that process rank 3 with PID 0 on node node0 exited on signal 6 (Aborted).\n"
+            << QStringList() << 2 << "%F: line 3: the run aborted";
+        // The kind comes from the content: each of these imports (exit 0).
+        QByteArray tagged;
+        for (const QByteArray& l : (header + row + "# Avg bus bandwidth    : 16\n").split('\n'))
+            if (!l.isEmpty()) tagged += "[1,0]<stdout>:" + l + "\n";
+        QTest::newRow("inspect: nccl-tests with --tag-output") << "inspect" << "tagged.log" << tagged
+            << QStringList() << 0 << "nccl_tests (nccl-tests)";
+        QTest::newRow("inspect: config.json with a BOM") << "inspect" << "config.json"
+            << QByteArray("\xEF\xBB\xBF{\"model_type\": \"llama\", \"hidden_size\": 512, \"num_hidden_layers\": 4, "
+                          "\"num_attention_heads\": 8, \"intermediate_size\": 1376, \"vocab_size\": 32000}")
+            << QStringList() << 0 << "model_config (hf_config), model_type llama";
+        QTest::newRow("inspect: loss log with NCCL INFO lines") << "inspect" << "train.log"
+            << QByteArray("node0:11:11 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
+                          "s:0 trl:10.95\ns:1 trl:9.80\ns:2 trl:9.01\ns:3 trl:8.52\ns:4 trl:8.10\ns:5 trl:7.83\n"
+                          "node0:11:40 [0] NCCL INFO comm 0x55d5 rank 0 nranks 8 - Init COMPLETE\n"
+                          "s:6 trl:7.60\ns:7 trl:7.42\ns:8 trl:7.30\n")
+            << QStringList() << 0 << "loss_log (llmc)";
     }
 
     void badInput() {

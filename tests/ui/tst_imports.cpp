@@ -59,6 +59,8 @@ QByteArray readAll(const QString& path) {
 
 class TstImports : public QObject {
     Q_OBJECT
+    QTemporaryDir m_tmp;
+
 private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
@@ -78,6 +80,19 @@ private slots:
         QTest::newRow("nccl all_reduce") << data(kNccl) << int(ImportKind::NcclTests);
         QTest::newRow("nccl alltoall") << data("nccl/A100-alltoall-1x8-superbenchmark.txt") << int(ImportKind::NcclTests);
         QTest::newRow("llm.c loss log") << data(kLoss) << int(ImportKind::LossLog);
+        // The kind comes from the content (io::detectInputKind), as in `tandem-cli inspect`.
+        QByteArray tagged;
+        for (const QByteArray& l : readAll(data("nccl/GB200-all_reduce-18x4-coreweave.txt")).split('\n'))
+            tagged += "[1,0]<stdout>:" + l + "\n";
+        QTest::newRow("nccl-tests with mpirun --tag-output")
+            << writeFile(m_tmp, QStringLiteral("GB200-tagged.log"), tagged) << int(ImportKind::NcclTests);
+        QTest::newRow("config.json with a byte-order mark")
+            << writeFile(m_tmp, QStringLiteral("config.json"), "\xEF\xBB\xBF" + readAll(data(kMixtral)))
+            << int(ImportKind::ModelConfig);
+        QTest::newRow("loss log with NCCL INFO lines")
+            << writeFile(m_tmp, QStringLiteral("train.log"),
+                         "node0:11:11 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n" + readAll(data(kLoss)))
+            << int(ImportKind::LossLog);
     }
     void detectsEachKind() {
         QFETCH(QString, file);
@@ -326,7 +341,7 @@ private slots:
                                                      "\"num_attention_heads\": 32, \"num_key_value_heads\": 8, "
                                                      "\"num_local_experts\": 2, \"num_experts_per_tok\": 4, "
                                                      "\"vocab_size\": 32000}")
-                                       << QStringLiteral("$: experts per token (4) exceeds");
+                                       << QStringLiteral("$.num_experts_per_tok: experts per token (4) exceeds");
         QTest::newRow("unsupported model_type") << QByteArray("odd.config.json")
                                                 << QByteArray("{\"model_type\": \"rwkv\", \"hidden_size\": 4}")
                                                 << QStringLiteral("$.model_type");
@@ -423,6 +438,16 @@ private slots:
         QCOMPARE(QFileInfo(w.document()->filePath()).fileName(), QStringLiteral("mosaic-fig1.json"));
         QVERIFY(w.waitForResults(60000));
         QVERIFY(w.moeWorkspace()->frontierView()->importedSeries().isEmpty());
+        // By content, not by name (io::detectInputKind): a config saved with a byte-order mark
+        // and a .txt name is imported, a scenario saved as .txt is opened.
+        const QString config = writeFile(m_tmp, QStringLiteral("mixtral.txt"), "\xEF\xBB\xBF" + readAll(data(kMixtral)));
+        QVERIFY(drop(config));
+        QVERIFY(w.waitForResults(60000));
+        QCOMPARE(w.moeWorkspace()->frontierView()->importedSeries().size(), 1);
+        const QString scenario =
+            writeFile(m_tmp, QStringLiteral("fig1-scenario.txt"), readAll(QStringLiteral(TANDEM_EXAMPLES "/mosaic-fig1.json")));
+        QVERIFY(drop(scenario));
+        QCOMPARE(QFileInfo(w.document()->filePath()).fileName(), QStringLiteral("fig1-scenario.txt"));
     }
 
     /// The headless export (`tandem --import ... --export-charts`) carries the model point.

@@ -1,0 +1,118 @@
+#include "io/input_kind.h"
+
+#include "common/diagnostics.h"
+#include "common/json_reader.h"
+#include "io/hf_config.h"
+#include "io/load_trace.h"
+#include "io/loss_log.h"
+#include "io/text_file.h"
+
+namespace tandem::io {
+namespace {
+
+/// Bytes of a text file the text-kind rules look at.
+constexpr std::size_t kDetectBytes = 4u << 20;
+
+/// A line that only nccl-tests prints (lower-cased, launcher prefix removed).
+bool isNcclTestsLine(const std::string& lower) {
+    static const char* markers[] = {"collective test starting",
+                                    "avg bus bandwidth",
+                                    "out of bounds values",
+                                    "all_reduce_perf",
+                                    "all_gather_perf",
+                                    "reduce_scatter_perf",
+                                    "alltoall_perf",
+                                    "broadcast_perf",
+                                    "reduce_perf",
+                                    "sendrecv_perf",
+                                    "gather_perf",
+                                    "scatter_perf",
+                                    "hypercube_perf"};
+    for (const char* m : markers)
+        if (lower.find(m) != std::string::npos) return true;
+    std::string l = lower;
+    for (char& c : l)
+        if (c == '#') c = ' ';
+    const auto tok = splitBlanks(l);
+    bool size = false, busbw = false;
+    for (const auto& t : tok) {
+        size = size || t == "size";
+        busbw = busbw || t == "busbw";
+    }
+    return size && busbw;
+}
+
+InputKind csvHeaderKind(const std::string& line) {
+    const std::string l = toLower(line);
+    if (l.find("loss") != std::string::npos) return InputKind::LossLog;
+    if (l.find("bytes") != std::string::npos || l.find("time_s") != std::string::npos ||
+        l.find("gbps") != std::string::npos || l.find("time_ms") != std::string::npos ||
+        isLoadTraceHeader(line))
+        return InputKind::LoadTrace;
+    double d;
+    const auto f = splitCsvRecord(l, detectCsvSeparator(l));
+    if (f.size() == 2 && parseDouble(trim(f[0]), d)) return InputKind::LoadTrace;
+    return InputKind::Unknown;
+}
+
+}  // namespace
+
+InputKind detectJsonKind(const nlohmann::json& j) {
+    if (j.is_object() &&
+        (j.contains("ml_for_ml") || j.contains("mosaic") || j.contains("tandem_scenario_version")))
+        return InputKind::Scenario;
+    return isHfConfig(j) ? InputKind::ModelConfig : InputKind::Json;
+}
+
+InputKind detectInputKind(const std::string& whole) {
+    const std::size_t bom = utf8BomLength(whole);
+    const auto first = whole.find_first_not_of(" \t\r\n", bom);
+    if (first != std::string::npos && (whole[first] == '{' || whole[first] == '[')) {
+        const auto eol = whole.find_first_of("\r\n", first);
+        const std::string line =
+            whole.substr(first, eol == std::string::npos ? std::string::npos : eol - first);
+        if (stripLauncherPrefix(line) == line) {
+            Diagnostics quiet;
+            const auto j = parseJsonText(whole.substr(bom), quiet);
+            return quiet.ok() ? detectJsonKind(j) : InputKind::Json;
+        }
+    }
+    const auto lines = splitLines(whole.substr(bom, kDetectBytes));
+    bool mentionsNccl = false;
+    for (const auto& raw : lines) {
+        const std::string lower = toLower(stripLauncherPrefix(raw));
+        if (isNcclTestsLine(lower)) return InputKind::NcclTests;
+        mentionsNccl = mentionsNccl || lower.find("nccl") != std::string::npos;
+    }
+    // As the loss-log reader sees the lines (it reads no launcher prefixes).
+    if (lossLogFormat(lines) != "csv") return InputKind::LossLog;
+    for (const auto& l : lines) {
+        const std::string t = trim(l);
+        if (t.empty() || t[0] == '#' || isNcclLogLine(l)) continue;
+        const InputKind k = csvHeaderKind(t);
+        if (k != InputKind::Unknown) return k;
+        break;
+    }
+    return mentionsNccl ? InputKind::NcclTests : InputKind::Unknown;
+}
+
+std::string inputKindName(InputKind k) {
+    switch (k) {
+        case InputKind::ModelConfig:
+            return "model_config";
+        case InputKind::Scenario:
+            return "scenario";
+        case InputKind::NcclTests:
+            return "nccl_tests";
+        case InputKind::LossLog:
+            return "loss_log";
+        case InputKind::LoadTrace:
+            return "load_trace";
+        case InputKind::Json:
+        case InputKind::Unknown:
+            break;
+    }
+    return "unknown";
+}
+
+}  // namespace tandem::io

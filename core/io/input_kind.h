@@ -1,0 +1,46 @@
+#pragma once
+// What a user file is, decided from its content (never its name or extension): the one
+// detector behind `tandem-cli inspect`, File > Import and a file dropped on the window.
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace tandem::io {
+
+/// The kinds of input Tandem reads.
+enum class InputKind {
+    ModelConfig,  ///< Hugging Face config.json (io/hf_config.h)
+    Scenario,     ///< Tandem scenario (scenario/scenario.h)
+    NcclTests,    ///< nccl-tests output (io/nccl_tests.h)
+    LossLog,      ///< training loss log (io/loss_log.h)
+    LoadTrace,    ///< background load trace (io/load_trace.h)
+    Json,         ///< other JSON, or text that opens like JSON but does not parse
+    Unknown,      ///< none of the above
+};
+
+/// The kind of `text` (a whole file):
+///  1. JSON: the first non-blank character, after a UTF-8 byte-order mark, is '{' or '[' and
+///     the first line has no launcher prefix ("[1,0]<stdout>:" opens mpirun --tag-output
+///     lines, not a JSON array). A JSON object with ml_for_ml, mosaic or
+///     tandem_scenario_version is a Scenario; one with model_type, architectures or a
+///     model-config key (hidden_size, num_hidden_layers, ..., also inside text_config) is a
+///     ModelConfig; anything else, or a syntax error, is Json.
+///  2. nccl-tests: after launcher prefixes ("0: ", "[1,0]<stdout>:"), a table header with size
+///     and busbw columns, "Collective test starting", "# Avg bus bandwidth", "Out of bounds
+///     values" or an X_perf binary name (all_reduce_perf, ...).
+///  3. loss log: llm.c (`s:N trl:`) or nanoGPT (`iter N: loss`) lines anywhere (see
+///     lossLogFormat), so NCCL INFO prints between them do not change the kind; or a first
+///     line that is neither a comment nor an NCCL log line (a CSV header) with a loss column.
+///  4. load trace: that first line with time / bytes / GBps columns, or two numbers.
+///  5. nccl-tests again for any other text mentioning NCCL (a run that printed only NCCL
+///     warnings and died: the nccl-tests reader says why it holds no table).
+/// Reads at most the first 4 MiB for the text kinds. No errors: a kind is always returned.
+InputKind detectInputKind(const std::string& text);
+
+/// The kind of a parsed JSON value (rule 1 above): Scenario, ModelConfig or Json.
+InputKind detectJsonKind(const nlohmann::json& j);
+
+/// The word `inspect` prints for a kind: model_config, scenario, nccl_tests, loss_log,
+/// load_trace, or unknown (Json and Unknown).
+std::string inputKindName(InputKind k);
+
+}  // namespace tandem::io
