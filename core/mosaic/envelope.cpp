@@ -76,8 +76,12 @@ double Envelope::peakBudgetFlops() const {
     return hardware.peakFlops * double(devices()) * days * 86400.0;
 }
 
+double Envelope::deliverableModelFlops(double mfu) const {
+    return peakBudgetFlops() * goodput * mfu;
+}
+
 double Envelope::modelBudgetFlops() const {
-    return computeBudgetFlops > 0 ? computeBudgetFlops : peakBudgetFlops() * goodput * kAutoBudgetMfu;
+    return computeBudgetFlops > 0 ? computeBudgetFlops : deliverableModelFlops(kAutoBudgetMfu);
 }
 
 void readEnvelope(JsonReader& r, Envelope& e) {

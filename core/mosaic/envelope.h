@@ -67,7 +67,11 @@ struct Envelope {
     int devices() const { return nodes * hardware.gpusPerNode; }
     /// C_peak = F_peak N_dev T_train, FLOPs [2608.10605 Sec. 2.1].
     double peakBudgetFlops() const;
-    /// computeBudgetFlops, or the automatic value when it is 0.
+    /// Model FLOPs the cluster delivers in the window at `mfu`: C_peak eta_good MFU, FLOPs
+    /// [2608.10605 Eq. 25's numerator, Fig. 1 caption].
+    double deliverableModelFlops(double mfu) const;
+    /// computeBudgetFlops, or the automatic value (deliverableModelFlops(kAutoBudgetMfu)) when
+    /// it is 0.
     double modelBudgetFlops() const;
 };
 

@@ -48,6 +48,14 @@ struct PlanEval {
     int microbatches = 0;    ///< n_mb = B_global / (DP B_micro)
 };
 
+/// Model FLOPs utilization [2608.10605 Eq. 1; MODEL.md B4]: F_model / (t_iter N_dev F_peak).
+/// `flopsPerIteration` = F_model = 6 N_act B_global T_seq, FLOP (recomputation earns no
+/// credit); `iterationS` = t_iter, s; `devices` = N_dev; `peakFlops` = F_peak per device,
+/// FLOP/s. Dimensionless; in [0, 1] for a physical plan (PerfModel refuses a plan outside).
+/// Plain arithmetic, no checks: a zero denominator gives inf or NaN.
+double modelFlopsUtilization(double flopsPerIteration, double iterationS, int devices,
+                             double peakFlops);
+
 /// The cluster and batch shape a geometry is costed on.
 struct Cluster {
     Hardware hardware;
