@@ -207,17 +207,25 @@ int planCommand(const QStringList& args) {
             arr[i]["collectives"] = used.back();
         }
     }
+    if (const auto bad = nonFiniteReport(QStringLiteral("plan"), j); !bad.empty()) {
+        for (const auto& l : bad) printError(l);
+        return kExitFailure;
+    }
     if (parser.isSet(json)) {
         std::printf("%s\n", j.dump(2).c_str());
     } else {
-        std::printf("Model: N_tot %.2f B, N_act %.2f B, S %.3f on %d x %s, global batch %d x %d tokens\n",
-                    geometry.nTot / 1e9, geometry.nAct / 1e9, geometry.sparsity, cluster.devices,
+        std::printf("Model: N_tot %s B, N_act %s B, S %s on %d x %s, global batch %d x %d tokens\n",
+                    fixed(geometry.nTot / 1e9, 2).c_str(), fixed(geometry.nAct / 1e9, 2).c_str(),
+                    fixed(geometry.sparsity, 3).c_str(), cluster.devices,
                     cluster.hardware.name.c_str(), cluster.globalBatch, cluster.seqLen);
         if (hf) {
-            std::printf("From a Hugging Face config: model_type %s; with embeddings N_tot %.2f B, N_act %.2f B; "
-                        "costed as %s\n",
-                        hf->geometry.modelType.c_str(), double(hf->counts.total) / 1e9,
-                        double(hf->counts.active) / 1e9, m::geometryLabel(geometry).c_str());
+            std::printf(
+                "From a Hugging Face config: model_type %s; with embeddings N_tot %s B, N_act %s "
+                "B; "
+                "costed as %s\n",
+                hf->geometry.modelType.c_str(), fixed(double(hf->counts.total) / 1e9, 2).c_str(),
+                fixed(double(hf->counts.active) / 1e9, 2).c_str(),
+                m::geometryLabel(geometry).c_str());
             std::vector<std::string> all = hf->assumptions;
             all.insert(all.end(), mapped.assumptions.begin(), mapped.assumptions.end());
             if (!all.empty()) std::printf("Assumed:\n");
@@ -226,10 +234,10 @@ int planCommand(const QStringList& args) {
         if (cluster.hardware.measured) {
             std::printf("Measured collectives (nccl-tests):\n");
             for (const auto& c : cluster.hardware.measured->curves())
-                std::printf("  %s: %s to %s, peak busbw %.1f GB/s\n", c.label.c_str(),
+                std::printf("  %s: %s to %s, peak busbw %s GB/s\n", c.label.c_str(),
                             tandem::io::formatBytes(c.curve.points.front().bytes).c_str(),
                             tandem::io::formatBytes(c.curve.points.back().bytes).c_str(),
-                            c.curve.peakBusbw_Bps / 1e9);
+                            fixed(c.curve.peakBusbw_Bps / 1e9, 1).c_str());
             for (const auto& n : ncclNotes) std::printf("  note: %s\n", n.c_str());
         }
         std::vector<std::vector<std::string>> rows;

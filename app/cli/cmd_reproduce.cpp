@@ -34,12 +34,7 @@ nlohmann::ordered_json reportJson(const tandem::Report& r) {
     return j;
 }
 
-std::string num(double v) {
-    if (!std::isfinite(v)) return "n/a";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-    return buf;
-}
+std::string num(double v) { return significant(v, 4); }
 
 void printReport(const tandem::Report& r) {
     std::printf("Paper arXiv:%s\n", r.paper.c_str());

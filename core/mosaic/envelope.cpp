@@ -135,8 +135,10 @@ void readEnvelope(JsonReader& r, Envelope& e) {
     e.expertValues = readInts(r, "experts_values", e.expertValues, Range::closed(1, kMaxExperts));
     e.splitValues = readInts(r, "expert_split_values", e.splitValues, Range::closed(1, 1280));
     e.minSparsity = r.number("min_sparsity", e.minSparsity, Range{0.0, 1.0, false, true});
-    e.tppMin = r.number("tokens_per_parameter_min", e.tppMin, Range::positive());
-    e.tppMax = r.number("tokens_per_parameter_max", e.tppMax, Range::positive());
+    const Range tpp{0.0, 1e6, true, false,
+                    "training tokens per active parameter (the paper's grid is 40 to 150)"};
+    e.tppMin = r.number("tokens_per_parameter_min", e.tppMin, tpp);
+    e.tppMax = r.number("tokens_per_parameter_max", e.tppMax, tpp);
     e.microBatchValues = readInts(r, "micro_batch_values", e.microBatchValues, Range::closed(1, 4096));
     {
         std::vector<std::string> def;

@@ -21,6 +21,18 @@ double modelFlopsPerIteration(double flopsPerToken, const Cluster& c) {
     return flopsPerToken * double(c.globalBatch) * c.seqLen;
 }
 
+/// Last line of defence against a physically impossible costing (the hardware ranges of
+/// readHardware keep the usual causes out): why a plan's step time or MFU cannot be, or nullptr.
+const char* impossibleResult(double mfu, double iterationS) {
+    if (!(iterationS > 0) || !std::isfinite(iterationS))
+        return "step time is not a positive finite number: the hardware constants cannot be costed";
+    if (!(mfu >= 0 && mfu <= 1))
+        return "MFU above 100 %: the hardware's efficiency and chi_sys constants make a step "
+               "faster "
+               "than the peak allows";
+    return nullptr;
+}
+
 }  // namespace
 
 double modelFlopsUtilization(double flopsPerIteration, double iterationS, int devices,
@@ -391,6 +403,7 @@ QuickEval PerfModel::quick(const Plan& p) const {
     q.iterationS = t.chi * t.analytic;
     q.mfu = modelFlopsUtilization(modelFlopsPerIteration(m_nActFlopsPerToken, m_c), q.iterationS,
                                   m_c.devices, m_c.hardware.peakFlops);
+    if ((q.reason = impossibleResult(q.mfu, q.iterationS))) return q;
     q.feasible = true;
     return q;
 }
@@ -419,6 +432,14 @@ PlanEval PerfModel::evaluate(const Plan& p) const {
     r.analytic_iteration_s = t.analytic;
     r.mfu = modelFlopsUtilization(modelFlopsPerIteration(m_nActFlopsPerToken, m_c), r.iteration_s,
                                   m_c.devices, m_c.hardware.peakFlops);
+    if (const char* why = impossibleResult(r.mfu, r.iteration_s)) {
+        PlanEval bad;
+        bad.reason = std::string(why) + " (MFU " + formatNumber(r.mfu) + ", step " +
+                     formatNumber(r.iteration_s) + " s)";
+        bad.memoryGB = r.memoryGB;
+        bad.microbatches = r.microbatches;
+        return bad;
+    }
     Breakdown& b = r.breakdown;
     b.compute_s = t.chi * t.nmb * t.computeMb;
     b.a2a_s = t.chi * t.nmb * t.a2aExposedMb;
@@ -504,6 +525,7 @@ bool PerfModel::best(const LayoutTable& table, Plan& bestPlan, QuickEval& bestEv
             assemble(p, s, gr, t);
             const double it = t.chi * t.analytic;
             const double mfu = modelFlopsUtilization(flopsPerIteration, it, n, peak);
+            if (impossibleResult(mfu, it)) continue;  // as quick() and evaluate() refuse it
             if (!found || mfu > bestEval.mfu || (mfu == bestEval.mfu && bi < bestIndex)) {
                 found = true;
                 bestIndex = bi;

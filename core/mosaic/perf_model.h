@@ -96,7 +96,9 @@ public:
     /// and moments (fp32, sharded over DP for dense and EDP for expert weights), activations of
     /// the in-flight microbatches per checkpointing mode, logits on the last stage.
     double memoryBytes(const Plan& p) const;
-    /// Full evaluation with breakdown and reason.
+    /// Full evaluation with breakdown and reason. A costing that is physically impossible (MFU
+    /// outside [0, 1], a step time that is not positive and finite) is infeasible with the reason,
+    /// never reported; quick() and best() refuse it alike.
     PlanEval evaluate(const Plan& p) const;
     /// Hot path: structure and memory checked first, costed only if it fits.
     QuickEval quick(const Plan& p) const;

@@ -55,6 +55,7 @@ CandidateScore scoreCandidate(const Envelope& e, const Geometry& g, double mfu) 
     CandidateScore s;
     s.deliverableTokens = deliverableTokens(e, mfu, g.nAct);
     s.reachesTppMin = s.deliverableTokens >= e.tppMin * g.nAct;
+    s.completesAStep = s.deliverableTokens >= double(e.globalBatch) * e.seqLen;
     s.tokens = std::min(s.deliverableTokens, e.tppMax * g.nAct);
     s.splitG = g.splitG >= 1 ? g.splitG : 1;
     s.loss = e.law.loss(g.nTot, g.sparsity, s.tokens, s.splitG);
@@ -98,7 +99,8 @@ SearchResult search(const Envelope& e, const tandem::CancelFlag* cancel) {
         if (!r.fits) continue;
         ++res.geometriesMemoryFeasible;
         const CandidateScore score = scoreCandidate(e, r.g, r.eval.mfu);
-        if (!score.reachesTppMin) continue;  // cannot reach the smallest TPP
+        // Cannot reach the smallest TPP, or not even one step fits the window.
+        if (!score.reachesTppMin || !score.completesAStep) continue;
         Candidate c;
         c.geometry = r.g;
         c.plan = r.plan;

@@ -88,6 +88,9 @@ struct CandidateScore {
     double loss = 0;               ///< Eq. 10 at (N_tot, S, D, G), nats
     bool extrapolated = false;     ///< (N_tot, S, D, G) outside the law's range (Table 6)
     bool reachesTppMin = false;    ///< D* >= TPP_min N_act (the search keeps only these)
+    /// D* >= B_global T_seq: at least one whole optimizer step fits the training window (the
+    /// search keeps only these; a step longer than the window delivers no tokens at all).
+    bool completesAStep = false;
 };
 
 /// Scores geometry `g` at `mfu` on `e` [2608.10605 Eq. 25, Eq. 10, Sec. 7.3; MODEL.md B5]: D
