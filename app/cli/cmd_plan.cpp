@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <optional>
 
 #include "commands.h"
@@ -23,12 +24,18 @@
 namespace cli {
 namespace {
 
-bool positiveInt(const QString& text, const char* name, int* out) {
+/// Reads --NAME as an integer in [1, max]; prints why not otherwise.
+bool positiveInt(const QString& text, const char* name, int* out, int max) {
     bool ok = false;
     const int v = text.toInt(&ok);
     if (!ok || v <= 0) {
         printError(QStringLiteral("--%1 must be a positive integer (got '%2')")
                        .arg(QString::fromUtf8(name), text));
+        return false;
+    }
+    if (v > max) {
+        printError(QStringLiteral("--%1 must be at most %2 (got %3), the largest an envelope accepts")
+                       .arg(QString::fromUtf8(name)).arg(max).arg(v));
         return false;
     }
     *out = v;
@@ -123,10 +130,10 @@ int planCommand(const QStringList& args) {
     }
     m::Cluster cluster;
     int topK = 10;
-    if (!positiveInt(parser.value(devices), "devices", &cluster.devices) ||
-        !positiveInt(parser.value(gbs), "gbs", &cluster.globalBatch) ||
-        !positiveInt(parser.value(seqlen), "seqlen", &cluster.seqLen) ||
-        !positiveInt(parser.value(top), "top", &topK))
+    if (!positiveInt(parser.value(devices), "devices", &cluster.devices, m::kMaxDevices) ||
+        !positiveInt(parser.value(gbs), "gbs", &cluster.globalBatch, m::kMaxGlobalBatch) ||
+        !positiveInt(parser.value(seqlen), "seqlen", &cluster.seqLen, m::kMaxSeqLen) ||
+        !positiveInt(parser.value(top), "top", &topK, std::numeric_limits<int>::max()))
         return kExitBadInput;
     try {
         cluster.hardware = m::builtinHardware(parser.value(hardware).toStdString());

@@ -116,7 +116,7 @@ void readEnvelope(JsonReader& r, Envelope& e) {
             diag.error(idx(r.childPath("nccl_tests_files"), i), "must be a file name (got an empty string)");
     e.nodes = int(r.integer("nodes", e.nodes, Range::closed(1, 100000)));
     if (r.has("devices")) {
-        const long long dev = r.integer("devices", e.devices(), Range::closed(1, 1e8));
+        const long long dev = r.integer("devices", e.devices(), Range::closed(1, kMaxDevices));
         if (dev != e.devices())
             diag.error(r.childPath("devices"),
                        "must equal nodes x gpus_per_node = " + std::to_string(e.nodes) + " x " +
@@ -127,8 +127,8 @@ void readEnvelope(JsonReader& r, Envelope& e) {
     }
     e.days = r.number("days", e.days, Range{0.0, 3650.0, true, false});
     e.goodput = r.number("goodput", e.goodput, Range{0.0, 1.0, true, false});
-    e.globalBatch = int(r.integer("global_batch_sequences", e.globalBatch, Range::closed(1, 1 << 24)));
-    e.seqLen = int(r.integer("seq_len_tokens", e.seqLen, Range::closed(1, 1 << 24)));
+    e.globalBatch = int(r.integer("global_batch_sequences", e.globalBatch, Range::closed(1, kMaxGlobalBatch)));
+    e.seqLen = int(r.integer("seq_len_tokens", e.seqLen, Range::closed(1, kMaxSeqLen)));
 
     e.qValues = readInts(r, "q_values", e.qValues, Range::closed(1, 64));
     e.topKValues = readInts(r, "top_k_values", e.topKValues, Range::closed(1, 1024));

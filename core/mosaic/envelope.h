@@ -75,6 +75,10 @@ struct Envelope {
     double modelBudgetFlops() const;
 };
 
+/// Largest cluster and batch shape an envelope or `tandem-cli plan` accepts: 1e8 devices (the
+/// largest clusters built hold ~1e5 GPUs), 2^24 sequences per step, 2^24 tokens per sequence.
+constexpr int kMaxDevices = 100000000, kMaxGlobalBatch = 1 << 24, kMaxSeqLen = 1 << 24;
+
 /// MFU used for the automatic compute budget (Table 4's 12.38 %).
 constexpr double kAutoBudgetMfu = 0.1238;
 

@@ -63,6 +63,27 @@ mosaic::Envelope oneGeometry() {
     return e;
 }
 
+/// Words a printed or written number must never be: NaN, infinity, and what llround or an
+/// integer cast makes of them.
+const QRegularExpression kImpossible(
+    QStringLiteral(
+        R"((?<![A-Za-z_])[-+]?(inf|infinity|nan)(?![A-Za-z_])|-?9223372036854775808|-?9\.22337\d*e\+18)"),
+    QRegularExpression::CaseInsensitiveOption);
+
+/// Runs tandem-cli with `args` in `dir` (60 s at most); returns the exit code (-1: it crashed or
+/// hung) and everything it printed in `printed`.
+int runCli(const QStringList& args, const QString& dir, QString& printed) {
+    QProcess p;
+    p.setWorkingDirectory(dir);
+    p.start(QStringLiteral(TANDEM_CLI), args);
+    const bool done = p.waitForStarted(10000) && p.waitForFinished(60000);
+    if (!done) p.kill();
+    p.waitForFinished(5000);
+    printed =
+        QString::fromUtf8(p.readAllStandardOutput()) + QString::fromUtf8(p.readAllStandardError());
+    return done && p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+}
+
 }  // namespace
 
 class TstPhysicalResults : public QObject {
@@ -328,6 +349,102 @@ private slots:
         QCOMPARE(a.values.size(), size_t(3));
         QVERIFY(a.values[1].is_number_float());
         QCOMPARE(a.values[1].get<double>(), middle);
+    }
+
+    void cliNeverPrintsAnImpossibleNumber_data() {
+        QTest::addColumn<QByteArray>("scenario");  // written as s.json in a fresh folder
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("said");  // a part of what must be printed
+        const QByteArray fast =
+            R"({"mosaic": {"hardware": {"name": "p6-b200", "dense_gemm_max_efficiency": 1,
+            "grouped_gemm_max_efficiency": 1, "attention_efficiency": 1, "chi_floor": 0.1, "chi_c_ovl": -10,
+            "chi_c_pp": -10, "chi_c_a2a": -10, "elementwise_bytes_per_token_per_d": 0, "dispatch_kernels_per_layer": 0,
+            "dispatch_kernels_per_local_expert": 0, "host_per_microbatch_ms": 0, "host_per_moe_layer_ms": 0,
+            "intra_latency_us": 0, "inter_latency_us": 0}, "nodes": 2, "q_values": [8], "top_k_values": [2],
+            "experts_values": [16], "expert_split_values": [2]}})";
+        QTest::newRow("run: constants faster than the peak")
+            << fast << QStringList{"run", "s.json", "--out", "out"} << 0 << "wrote";
+        QTest::newRow("run: DP x B_micro = 2^32")
+            << QByteArray(
+                   R"({"mosaic": {"hardware": {"name": "p6-b200", "gpus_per_node": 1024}, "nodes": 1024,
+                "micro_batch_values": [4096], "tensor_parallel_values": [1], "context_parallel_values": [1],
+                "pipeline_parallel_values": [1], "q_values": [8], "top_k_values": [2], "experts_values": [16],
+                "expert_split_values": [2]}})")
+            << QStringList{"run", "s.json", "--out", "out"} << 0 << "no feasible geometry";
+        QTest::newRow("run: peak 1e300 TFLOP/s")
+            << QByteArray(
+                   R"({"mosaic": {"hardware": {"name": "p6-b200", "peak_bf16_TFLOPs_per_s": 1e300}}})")
+            << QStringList{"run", "s.json", "--out", "out"} << 2
+            << "$.mosaic.hardware.peak_bf16_TFLOPs_per_s";
+        QTest::newRow("run: smallest peak")
+            << QByteArray(R"({"mosaic": {"hardware": {"name": "p6-b200",
+                "peak_bf16_TFLOPs_per_s": 0.001}, "nodes": 1, "q_values": [8], "top_k_values": [2],
+                "experts_values": [16], "expert_split_values": [2]}})")
+            << QStringList{"run", "s.json", "--out", "out"} << 0 << "wrote";
+        const QByteArray model = R"({"q": 8, "experts": 16, "top_k": 2, "expert_split_factor": 2})";
+        QTest::newRow("plan: 2e9 devices")
+            << model << QStringList{"plan", "s.json", "--devices", "2000000000"} << 2
+            << "--devices must be at most 100000000";
+        QTest::newRow("plan: largest batch and sequence")
+            << model << QStringList{"plan",  "s.json",   "--devices", "64",
+                                    "--gbs", "16777216", "--seqlen",  "16777216"}
+            << 1 << "does not fit in device memory";
+        QTest::newRow("plan: one token")
+            << model
+            << QStringList{"plan", "s.json", "--devices", "8", "--gbs", "1", "--seqlen", "1"} << 0
+            << "MFU";
+        QTest::newRow("sweep: days to 1e300")
+            << QByteArray(R"({"mosaic": {"nodes": 2}})")
+            << QStringList{"sweep", "s.json",   "--vary", "mosaic.days=1:1e300:3",
+                           "--out", "sweep.csv"}
+            << 2 << "mosaic.days=5e+299";
+        QTest::newRow("sweep: peak to the largest device")
+            << QByteArray(
+                   R"({"mosaic": {"hardware": {"name": "p6-b200", "peak_bf16_TFLOPs_per_s": 2000}, "nodes": 2,
+                "q_values": [8], "top_k_values": [2], "experts_values": [16], "expert_split_values": [2]}})")
+            << QStringList{"sweep",  "s.json",
+                           "--vary", "mosaic.hardware.peak_bf16_TFLOPs_per_s=0.001,1e6",
+                           "--out",  "sweep.csv"}
+            << 0 << "wrote";
+    }
+
+    void cliNeverPrintsAnImpossibleNumber() {
+        QFETCH(QByteArray, scenario);
+        QFETCH(QStringList, args);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile f(dir.filePath("s.json"));
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write(scenario) == scenario.size());
+        f.close();
+        QString printed;
+        const int code = runCli(args, dir.path(), printed);
+        QVERIFY2(code != -1, qPrintable(printed));
+        QTEST(code, "exitCode");
+        QFETCH(QString, said);
+        QVERIFY2(printed.contains(said), qPrintable(printed));
+        QVERIFY2(!printed.contains(kImpossible), qPrintable(printed));
+        // Every candidate a run writes has an MFU in [0, 1] and a positive step time.
+        QFile csv(dir.filePath("out/mosaic_candidates.csv"));
+        if (csv.open(QIODevice::ReadOnly)) {
+            const QStringList header = QString::fromUtf8(csv.readLine()).trimmed().split(',');
+            const qsizetype mfu = header.indexOf("mfu"), step = header.indexOf("iteration_s");
+            QVERIFY(mfu >= 0 && step >= 0);
+            while (!csv.atEnd()) {
+                const QStringList row = QString::fromUtf8(csv.readLine()).trimmed().split(',');
+                QVERIFY2(row.value(mfu).toDouble() >= 0 && row.value(mfu).toDouble() <= 1,
+                         qPrintable(row.join(',')));
+                QVERIFY2(row.value(step).toDouble() > 0, qPrintable(row.join(',')));
+            }
+        }
+        QDirIterator it(dir.path(), QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            QFile out(it.next());
+            QVERIFY(out.open(QIODevice::ReadOnly));
+            const QString text = QString::fromUtf8(out.readAll());
+            const auto m = kImpossible.match(text);
+            QVERIFY2(!m.hasMatch(), qPrintable(it.filePath() + ": " + m.captured(0)));
+        }
     }
 
     void sweptIntegersStayIntegers() {
