@@ -289,11 +289,11 @@ std::optional<mosaic::Candidate> MoeWorkspace::shownCandidate() const {
     c.plan = cell.plan;
     c.eval = cell.eval;
     if (cell.feasible) {  // D follows the layout's MFU (Eq. 25), the loss follows D (Eq. 10)
-        const auto& g = c.geometry;
-        const mosaic::Envelope& e = m_resultEnvelope;
-        c.tokens = std::min(mosaic::deliverableTokens(e, cell.eval.mfu, g.nAct), e.tppMax * g.nAct);
-        c.loss = e.law.loss(g.nTot, g.sparsity, c.tokens, g.splitG);
-        c.extrapolated = mosaic::isExtrapolated(g.nTot, g.sparsity, c.tokens, g.splitG);
+        const mosaic::CandidateScore score =
+            mosaic::scoreCandidate(m_resultEnvelope, c.geometry, cell.eval.mfu);
+        c.tokens = score.tokens;
+        c.loss = score.loss;
+        c.extrapolated = score.extrapolated;
     }
     return c;
 }

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <optional>
 
 #include "commands.h"
@@ -23,12 +24,18 @@
 namespace cli {
 namespace {
 
-bool positiveInt(const QString& text, const char* name, int* out) {
+/// Reads --NAME as an integer in [1, max]; prints why not otherwise.
+bool positiveInt(const QString& text, const char* name, int* out, int max) {
     bool ok = false;
     const int v = text.toInt(&ok);
     if (!ok || v <= 0) {
         printError(QStringLiteral("--%1 must be a positive integer (got '%2')")
                        .arg(QString::fromUtf8(name), text));
+        return false;
+    }
+    if (v > max) {
+        printError(QStringLiteral("--%1 must be at most %2 (got %3), the largest an envelope accepts")
+                       .arg(QString::fromUtf8(name)).arg(max).arg(v));
         return false;
     }
     *out = v;
@@ -123,10 +130,10 @@ int planCommand(const QStringList& args) {
     }
     m::Cluster cluster;
     int topK = 10;
-    if (!positiveInt(parser.value(devices), "devices", &cluster.devices) ||
-        !positiveInt(parser.value(gbs), "gbs", &cluster.globalBatch) ||
-        !positiveInt(parser.value(seqlen), "seqlen", &cluster.seqLen) ||
-        !positiveInt(parser.value(top), "top", &topK))
+    if (!positiveInt(parser.value(devices), "devices", &cluster.devices, m::kMaxDevices) ||
+        !positiveInt(parser.value(gbs), "gbs", &cluster.globalBatch, m::kMaxGlobalBatch) ||
+        !positiveInt(parser.value(seqlen), "seqlen", &cluster.seqLen, m::kMaxSeqLen) ||
+        !positiveInt(parser.value(top), "top", &topK, std::numeric_limits<int>::max()))
         return kExitBadInput;
     try {
         cluster.hardware = m::builtinHardware(parser.value(hardware).toStdString());
@@ -207,17 +214,25 @@ int planCommand(const QStringList& args) {
             arr[i]["collectives"] = used.back();
         }
     }
+    if (const auto bad = nonFiniteReport(QStringLiteral("plan"), j); !bad.empty()) {
+        for (const auto& l : bad) printError(l);
+        return kExitFailure;
+    }
     if (parser.isSet(json)) {
         std::printf("%s\n", j.dump(2).c_str());
     } else {
-        std::printf("Model: N_tot %.2f B, N_act %.2f B, S %.3f on %d x %s, global batch %d x %d tokens\n",
-                    geometry.nTot / 1e9, geometry.nAct / 1e9, geometry.sparsity, cluster.devices,
+        std::printf("Model: N_tot %s B, N_act %s B, S %s on %d x %s, global batch %d x %d tokens\n",
+                    fixed(geometry.nTot / 1e9, 2).c_str(), fixed(geometry.nAct / 1e9, 2).c_str(),
+                    fixed(geometry.sparsity, 3).c_str(), cluster.devices,
                     cluster.hardware.name.c_str(), cluster.globalBatch, cluster.seqLen);
         if (hf) {
-            std::printf("From a Hugging Face config: model_type %s; with embeddings N_tot %.2f B, N_act %.2f B; "
-                        "costed as %s\n",
-                        hf->geometry.modelType.c_str(), double(hf->counts.total) / 1e9,
-                        double(hf->counts.active) / 1e9, m::geometryLabel(geometry).c_str());
+            std::printf(
+                "From a Hugging Face config: model_type %s; with embeddings N_tot %s B, N_act %s "
+                "B; "
+                "costed as %s\n",
+                hf->geometry.modelType.c_str(), fixed(double(hf->counts.total) / 1e9, 2).c_str(),
+                fixed(double(hf->counts.active) / 1e9, 2).c_str(),
+                m::geometryLabel(geometry).c_str());
             std::vector<std::string> all = hf->assumptions;
             all.insert(all.end(), mapped.assumptions.begin(), mapped.assumptions.end());
             if (!all.empty()) std::printf("Assumed:\n");
@@ -226,10 +241,10 @@ int planCommand(const QStringList& args) {
         if (cluster.hardware.measured) {
             std::printf("Measured collectives (nccl-tests):\n");
             for (const auto& c : cluster.hardware.measured->curves())
-                std::printf("  %s: %s to %s, peak busbw %.1f GB/s\n", c.label.c_str(),
+                std::printf("  %s: %s to %s, peak busbw %s GB/s\n", c.label.c_str(),
                             tandem::io::formatBytes(c.curve.points.front().bytes).c_str(),
                             tandem::io::formatBytes(c.curve.points.back().bytes).c_str(),
-                            c.curve.peakBusbw_Bps / 1e9);
+                            fixed(c.curve.peakBusbw_Bps / 1e9, 1).c_str());
             for (const auto& n : ncclNotes) std::printf("  note: %s\n", n.c_str());
         }
         std::vector<std::vector<std::string>> rows;

@@ -38,12 +38,7 @@ nlohmann::ordered_json reportJson(const tandem::Report& r) {
     return j;
 }
 
-std::string num(double v) {
-    if (!std::isfinite(v)) return "n/a";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-    return buf;
-}
+std::string num(double v) { return significant(v, 4); }
 
 /// "[low, high]", or ">= low" for a one-sided check.
 std::string band(const tandem::Check& c) {

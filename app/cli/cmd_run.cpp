@@ -62,16 +62,27 @@ void printMosaicSummary(const tandem::mosaic::SearchResult& r) {
     if (r.optimum >= 0) {
         const auto& c = r.candidates[static_cast<size_t>(r.optimum)];
         const auto& g = c.geometry;
-        std::printf("  optimum: L=%d d=%d E=%d K=%d G=%d N_act=%.2f B N_tot=%.1f B S=%.3f "
-                    "D=%.3g tokens MFU=%.1f %% loss=%.4f nats\n",
-                    g.layers, g.dModel, g.experts, g.topK, g.splitG, g.nAct / 1e9, g.nTot / 1e9,
-                    g.sparsity, c.tokens, 100.0 * c.eval.mfu, c.loss);
+        std::printf(
+            "  optimum: L=%d d=%d E=%d K=%d G=%d N_act=%s B N_tot=%s B S=%s "
+            "D=%s tokens MFU=%s %% loss=%s nats\n",
+            g.layers, g.dModel, g.experts, g.topK, g.splitG, fixed(g.nAct / 1e9, 2).c_str(),
+            fixed(g.nTot / 1e9, 1).c_str(), fixed(g.sparsity, 3).c_str(),
+            significant(c.tokens, 3).c_str(), fixed(100.0 * c.eval.mfu, 1).c_str(),
+            fixed(c.loss, 4).c_str());
         std::printf("  layout: TP=%d EP=%d PP=%d CP=%d DP=%d micro-batch=%d\n", c.plan.tp,
                     c.plan.ep, c.plan.pp, c.plan.cp, c.plan.dp, c.plan.mbs);
     } else {
         std::printf("  no feasible geometry on this cluster\n");
     }
     std::printf("  feasible candidates: %zu\n", r.candidates.size());
+}
+
+/// False (after printing each offending path) when `result` holds a NaN or infinite number,
+/// which would be written as null: a result file never carries an impossible number.
+bool requireFinite(const char* file, const nlohmann::ordered_json& result) {
+    const auto lines = nonFiniteReport(QString::fromUtf8(file), result);
+    for (const auto& l : lines) printError(l);
+    return lines.empty();
 }
 
 /// True when `path` can be the output folder: an existing writable folder, or a name whose
@@ -165,6 +176,7 @@ int runCommand(const QStringList& args) {
                     rj["points"][i]["policies"][k]["not_reached_reason"] = why;
                     reasons.push_back(r.points[i].label + " " + r.points[i].policies[k].policy + ": " + why);
                 }
+            if (!requireFinite("mlforml_result.json", rj)) return kExitFailure;
             files.push_back({"mlforml_result.json", rj.dump(2) + "\n"});
             files.push_back({"mlforml_first_crossing.csv", tandem::mlforml::firstCrossingCsv(r)});
             files.push_back({"mlforml_trajectories.csv", tandem::mlforml::trajectoriesCsv(r)});
@@ -183,6 +195,7 @@ int runCommand(const QStringList& args) {
                             "extrapolated beyond measured sizes\n",
                             measured.measuredCalls(), measured.calls(), measured.extrapolatedCalls());
             }
+            if (!requireFinite("mosaic_result.json", rj)) return kExitFailure;
             files.push_back({"mosaic_result.json", rj.dump(2) + "\n"});
             files.push_back({"mosaic_frontier.csv", tandem::mosaic::frontierCsv(r)});
             files.push_back({"mosaic_candidates.csv", tandem::mosaic::candidatesCsv(r)});

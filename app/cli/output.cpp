@@ -1,10 +1,11 @@
 #include "output.h"
 
-#include "commands.h"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+
+#include "commands.h"
+#include "common/json_reader.h"
 
 namespace cli {
 
@@ -40,9 +41,27 @@ void printError(const QString& message) {
 
 std::string fixed(double v, int digits) {
     if (std::isnan(v)) return "not reached";
-    char buf[64];
+    if (!std::isfinite(v)) return "n/a";
+    // %f of a large value has as many digits as its magnitude: 1e300 needs 301 characters.
+    char buf[400];
     std::snprintf(buf, sizeof buf, "%.*f", digits, v);
     return buf;
+}
+
+std::string significant(double v, int digits) {
+    if (!std::isfinite(v)) return "n/a";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+    return buf;
+}
+
+std::vector<QString> nonFiniteReport(const QString& file, const nlohmann::ordered_json& result) {
+    std::vector<QString> lines;
+    for (const auto& p : tandem::nonFiniteNumberPaths(result))
+        lines.push_back(
+            QStringLiteral("%1: %2: not a finite number (internal error; nothing was written)")
+                .arg(file, QString::fromStdString(p)));
+    return lines;
 }
 
 }  // namespace cli

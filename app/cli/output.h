@@ -3,9 +3,8 @@
 // written through tandem::fileio::writeFileAtomic (fileio/save_file.h).
 #include <QString>
 #include <QStringList>
-
+#include <nlohmann/json.hpp>
 #include <optional>
-
 #include <string>
 #include <vector>
 
@@ -20,8 +19,18 @@ void printTable(const std::vector<std::string>& header,
 /// Prints to stderr, one line, prefixed with "tandem-cli: ".
 void printError(const QString& message);
 
-/// Fixed-point formatting with `digits` decimals; NaN prints as "not reached".
+/// The one way tandem-cli prints a computed number in text, so that `inf`, `nan` or a
+/// garbage integer never reach a user: fixed-point with `digits` decimals; NaN prints as
+/// "not reached" (a target or optimum that does not exist), +-infinity as "n/a".
 std::string fixed(double v, int digits);
+
+/// `digits` significant digits (printf's %g); NaN or +-infinity prints as "n/a".
+std::string significant(double v, int digits);
+
+/// Every number of a JSON result that is NaN or infinite (it would be written as null), as
+/// "FILE: PATH: not a finite number (internal error; nothing was written)" lines; empty when
+/// none. Deliberate nulls ("not reached") are JSON nulls already and are not reported.
+std::vector<QString> nonFiniteReport(const QString& file, const nlohmann::ordered_json& result);
 
 }  // namespace cli
 

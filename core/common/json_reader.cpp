@@ -42,6 +42,28 @@ nlohmann::ordered_json jsonNumber(double v) {
 
 std::string csvNumber(double v) { return std::isfinite(v) ? formatNumber(v) : std::string(); }
 
+namespace {
+void collectNonFinite(const nlohmann::ordered_json& j, const std::string& path,
+                      std::vector<std::string>& out) {
+    if (j.is_number_float() && !std::isfinite(j.get<double>())) {
+        out.push_back(path);
+    } else if (j.is_object()) {
+        for (auto it = j.begin(); it != j.end(); ++it)
+            collectNonFinite(it.value(), path + "." + it.key(), out);
+    } else if (j.is_array()) {
+        for (size_t i = 0; i < j.size(); ++i)
+            collectNonFinite(j[i], path + "[" + std::to_string(i) + "]", out);
+    }
+}
+}  // namespace
+
+std::vector<std::string> nonFiniteNumberPaths(const nlohmann::ordered_json& j,
+                                              const std::string& root) {
+    std::vector<std::string> out;
+    collectNonFinite(j, root, out);
+    return out;
+}
+
 bool Range::contains(double v) const {
     if (std::isnan(v)) return false;
     if (minExclusive ? !(v > min) : !(v >= min)) return false;
@@ -74,8 +96,11 @@ const nlohmann::json* JsonReader::raw(const char* key) {
 bool JsonReader::checkNumber(const nlohmann::json& v, const std::string& p, const Range& r,
                              bool integer) {
     if (!v.is_number()) {
-        m_diag.error(p, std::string("must be ") + (integer ? "an integer" : "a number") +
-                            " (got " + typeName(v) + ")");
+        // A null is what a writer makes of NaN or infinity: say so rather than just "null".
+        const std::string got =
+            v.is_null() ? "null; JSON has no NaN or infinity, write a finite number" : typeName(v);
+        m_diag.error(p, std::string("must be ") + (integer ? "an integer" : "a number") + " (got " +
+                            got + ")");
         return false;
     }
     const double d = v.get<double>();
@@ -88,7 +113,8 @@ bool JsonReader::checkNumber(const nlohmann::json& v, const std::string& p, cons
         return false;
     }
     if (!r.contains(d)) {
-        m_diag.error(p, "must be " + r.describe() + " (got " + fmt(d) + ")");
+        m_diag.error(p, "must be " + r.describe() + " (got " + fmt(d) + ")" +
+                            (r.reason ? std::string(": ") + r.reason : std::string()));
         return false;
     }
     return true;

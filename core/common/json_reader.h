@@ -18,6 +18,9 @@ struct Range {
     double max = std::numeric_limits<double>::infinity();
     bool minExclusive = false;
     bool maxExclusive = false;
+    /// Why the bounds hold (what makes a value outside them impossible), appended to an
+    /// out-of-range message; nullptr when the bounds speak for themselves.
+    const char* reason = nullptr;
     static Range positive() { return {0.0, std::numeric_limits<double>::infinity(), true, false}; }
     static Range nonNegative() { return {0.0, std::numeric_limits<double>::infinity(), false, false}; }
     static Range closed(double lo, double hi) { return {lo, hi, false, false}; }
@@ -109,5 +112,12 @@ nlohmann::ordered_json jsonNumber(double v);
 
 /// A finite value as formatNumber writes it; NaN or infinity as an empty CSV cell.
 std::string csvNumber(double v);
+
+/// JSON paths (from `root`, e.g. "$.mosaic") of every number in `j` that is NaN or infinite:
+/// nlohmann_json would write each as `null`. Depth-first in document order; empty when all are
+/// finite. Used to refuse an input whose unit conversion overflows and to keep such a number out
+/// of every written file.
+std::vector<std::string> nonFiniteNumberPaths(const nlohmann::ordered_json& j,
+                                              const std::string& root = "$");
 
 }  // namespace tandem

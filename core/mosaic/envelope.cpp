@@ -76,8 +76,12 @@ double Envelope::peakBudgetFlops() const {
     return hardware.peakFlops * double(devices()) * days * 86400.0;
 }
 
+double Envelope::deliverableModelFlops(double mfu) const {
+    return peakBudgetFlops() * goodput * mfu;
+}
+
 double Envelope::modelBudgetFlops() const {
-    return computeBudgetFlops > 0 ? computeBudgetFlops : peakBudgetFlops() * goodput * kAutoBudgetMfu;
+    return computeBudgetFlops > 0 ? computeBudgetFlops : deliverableModelFlops(kAutoBudgetMfu);
 }
 
 void readEnvelope(JsonReader& r, Envelope& e) {
@@ -112,7 +116,7 @@ void readEnvelope(JsonReader& r, Envelope& e) {
             diag.error(idx(r.childPath("nccl_tests_files"), i), "must be a file name (got an empty string)");
     e.nodes = int(r.integer("nodes", e.nodes, Range::closed(1, 100000)));
     if (r.has("devices")) {
-        const long long dev = r.integer("devices", e.devices(), Range::closed(1, 1e8));
+        const long long dev = r.integer("devices", e.devices(), Range::closed(1, kMaxDevices));
         if (dev != e.devices())
             diag.error(r.childPath("devices"),
                        "must equal nodes x gpus_per_node = " + std::to_string(e.nodes) + " x " +
@@ -123,16 +127,18 @@ void readEnvelope(JsonReader& r, Envelope& e) {
     }
     e.days = r.number("days", e.days, Range{0.0, 3650.0, true, false});
     e.goodput = r.number("goodput", e.goodput, Range{0.0, 1.0, true, false});
-    e.globalBatch = int(r.integer("global_batch_sequences", e.globalBatch, Range::closed(1, 1 << 24)));
-    e.seqLen = int(r.integer("seq_len_tokens", e.seqLen, Range::closed(1, 1 << 24)));
+    e.globalBatch = int(r.integer("global_batch_sequences", e.globalBatch, Range::closed(1, kMaxGlobalBatch)));
+    e.seqLen = int(r.integer("seq_len_tokens", e.seqLen, Range::closed(1, kMaxSeqLen)));
 
     e.qValues = readInts(r, "q_values", e.qValues, Range::closed(1, 64));
     e.topKValues = readInts(r, "top_k_values", e.topKValues, Range::closed(1, 1024));
     e.expertValues = readInts(r, "experts_values", e.expertValues, Range::closed(1, kMaxExperts));
     e.splitValues = readInts(r, "expert_split_values", e.splitValues, Range::closed(1, 1280));
     e.minSparsity = r.number("min_sparsity", e.minSparsity, Range{0.0, 1.0, false, true});
-    e.tppMin = r.number("tokens_per_parameter_min", e.tppMin, Range::positive());
-    e.tppMax = r.number("tokens_per_parameter_max", e.tppMax, Range::positive());
+    const Range tpp{0.0, 1e6, true, false,
+                    "training tokens per active parameter (the paper's grid is 40 to 150)"};
+    e.tppMin = r.number("tokens_per_parameter_min", e.tppMin, tpp);
+    e.tppMax = r.number("tokens_per_parameter_max", e.tppMax, tpp);
     e.microBatchValues = readInts(r, "micro_batch_values", e.microBatchValues, Range::closed(1, 4096));
     {
         std::vector<std::string> def;

@@ -67,9 +67,17 @@ struct Envelope {
     int devices() const { return nodes * hardware.gpusPerNode; }
     /// C_peak = F_peak N_dev T_train, FLOPs [2608.10605 Sec. 2.1].
     double peakBudgetFlops() const;
-    /// computeBudgetFlops, or the automatic value when it is 0.
+    /// Model FLOPs the cluster delivers in the window at `mfu`: C_peak eta_good MFU, FLOPs
+    /// [2608.10605 Eq. 25's numerator, Fig. 1 caption].
+    double deliverableModelFlops(double mfu) const;
+    /// computeBudgetFlops, or the automatic value (deliverableModelFlops(kAutoBudgetMfu)) when
+    /// it is 0.
     double modelBudgetFlops() const;
 };
+
+/// Largest cluster and batch shape an envelope or `tandem-cli plan` accepts: 1e8 devices (the
+/// largest clusters built hold ~1e5 GPUs), 2^24 sequences per step, 2^24 tokens per sequence.
+constexpr int kMaxDevices = 100000000, kMaxGlobalBatch = 1 << 24, kMaxSeqLen = 1 << 24;
 
 /// MFU used for the automatic compute budget (Table 4's 12.38 %).
 constexpr double kAutoBudgetMfu = 0.1238;

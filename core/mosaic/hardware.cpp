@@ -153,40 +153,72 @@ struct NumberKey {
 };
 
 /// Every numeric key after `gpus_per_node`, in file order (readHardware and writeHardware).
+/// Each range is what one device or link can physically be (in the key's unit), wide enough for
+/// any accelerator built or planned and narrow enough that no unit conversion overflows and no
+/// rate, size or time reaches an absurd magnitude; efficiencies are fractions of a peak, so a
+/// step can never beat the peak and a collective never the link rate.
 const std::vector<NumberKey>& numberKeys() {
     static const std::vector<NumberKey> keys = [] {
-        const Range pos = Range::positive(), nonNeg = Range::nonNegative(), any{};
-        const Range frac{0.0, 1.0, true, false};  // (0, 1]
+        auto within = [](double lo, double hi, const char* why) {
+            return Range{lo, hi, false, false, why};
+        };
+        const Range frac{
+            0.0, 1.0, true, false,
+            "an efficiency is a fraction of the peak; above 1 the device would beat its own peak"};
+        const Range busFrac{
+            0.0, 1.0, true, false,
+            "achieved over link bus bandwidth; above 1 a collective would beat the link rate"};
+        const Range rate = within(1e-3, 1e6, "one device's rate, 1 MB/s to 1 PB/s");
+        const Range latency = within(0, 1e6, "a collective's latency, at most 1 s");
+        const Range shape = within(0, 1e9, "a matrix dimension, at most 1e9");
+        const Range count = within(0, 1e6, "a per-layer count, at most 1e6");
+        const Range hostMs = within(0, 1e6, "a host overhead, at most 1000 s");
+        const Range chiTerm =
+            within(-10, 10, "a calibration term of chi_sys (Eq. 15, paper values within +-1.2)");
         return std::vector<NumberKey>{
-            {"peak_bf16_TFLOPs_per_s", &Hardware::peakFlops, Unit::Tera, pos},
-            {"memory_usable_GB", &Hardware::memoryBytes, Unit::Giga, pos},
-            {"hbm_GBps", &Hardware::hbmBytesPerS, Unit::Giga, pos},
-            {"nvlink_GBps", &Hardware::nvlinkBytesPerS, Unit::Giga, pos},
-            {"nic_Gbps_per_gpu", &Hardware::nicBytesPerS, Unit::GigabitPerByte, pos},
-            {"intra_latency_us", &Hardware::intraLatencyS, Unit::Micro, nonNeg},
-            {"inter_latency_us", &Hardware::interLatencyS, Unit::Micro, nonNeg},
-            {"intra_bus_efficiency", &Hardware::intraBusEfficiency, Unit::One, frac},
-            {"inter_bus_efficiency", &Hardware::interBusEfficiency, Unit::One, frac},
-            {"ramp_half_MB", &Hardware::rampHalfBytes, Unit::Mega, nonNeg},
+            {"peak_bf16_TFLOPs_per_s", &Hardware::peakFlops, Unit::Tera,
+             within(1e-3, 1e6, "dense BF16 peak of one device, 1 GFLOP/s to 1 EFLOP/s")},
+            {"memory_usable_GB", &Hardware::memoryBytes, Unit::Giga,
+             within(1e-3, 1e6, "usable memory of one device, 1 MB to 1 PB")},
+            {"hbm_GBps", &Hardware::hbmBytesPerS, Unit::Giga, rate},
+            {"nvlink_GBps", &Hardware::nvlinkBytesPerS, Unit::Giga, rate},
+            {"nic_Gbps_per_gpu", &Hardware::nicBytesPerS, Unit::GigabitPerByte,
+             within(1e-3, 1e6, "one device's network rate, 1 Mb/s to 1 Pb/s")},
+            {"intra_latency_us", &Hardware::intraLatencyS, Unit::Micro, latency},
+            {"inter_latency_us", &Hardware::interLatencyS, Unit::Micro, latency},
+            {"intra_bus_efficiency", &Hardware::intraBusEfficiency, Unit::One, busFrac},
+            {"inter_bus_efficiency", &Hardware::interBusEfficiency, Unit::One, busFrac},
+            {"ramp_half_MB", &Hardware::rampHalfBytes, Unit::Mega,
+             within(0, 1e6, "a collective message size, at most 1 TB")},
             {"dense_gemm_max_efficiency", &Hardware::denseGemmMax, Unit::One, frac},
-            {"dense_gemm_m_half", &Hardware::denseMHalf, Unit::One, nonNeg},
-            {"dense_gemm_width_half", &Hardware::denseWidthHalf, Unit::One, nonNeg},
+            {"dense_gemm_m_half", &Hardware::denseMHalf, Unit::One, shape},
+            {"dense_gemm_width_half", &Hardware::denseWidthHalf, Unit::One, shape},
             {"grouped_gemm_max_efficiency", &Hardware::groupedGemmMax, Unit::One, frac},
-            {"grouped_gemm_m_half", &Hardware::groupedMHalf, Unit::One, nonNeg},
-            {"grouped_gemm_width_half", &Hardware::groupedWidthHalf, Unit::One, nonNeg},
+            {"grouped_gemm_m_half", &Hardware::groupedMHalf, Unit::One, shape},
+            {"grouped_gemm_width_half", &Hardware::groupedWidthHalf, Unit::One, shape},
             {"attention_efficiency", &Hardware::attentionEfficiency, Unit::One, frac},
-            {"elementwise_bytes_per_token_per_d", &Hardware::elementwiseBytesPerTokenPerD, Unit::One, nonNeg},
-            {"activation_memory_factor", &Hardware::activationMemoryFactor, Unit::One, pos},
-            {"dispatch_kernels_per_layer", &Hardware::kernelsBase, Unit::One, nonNeg},
-            {"dispatch_kernels_per_local_expert", &Hardware::kernelsPerLocalExpert, Unit::One, nonNeg},
-            {"dispatch_gap_us", &Hardware::dispatchGapS, Unit::Micro, nonNeg},
-            {"host_per_microbatch_ms", &Hardware::hostPerMicrobatchS, Unit::Milli, nonNeg},
-            {"host_per_iteration_ms", &Hardware::hostPerIterationS, Unit::Milli, nonNeg},
-            {"host_per_moe_layer_ms", &Hardware::hostPerMoeLayerS, Unit::Milli, nonNeg},
-            {"chi_c_a2a", &Hardware::cA2A, Unit::One, any},
-            {"chi_c_pp", &Hardware::cPP, Unit::One, any},
-            {"chi_c_ovl", &Hardware::cOvl, Unit::One, any},
-            {"chi_floor", &Hardware::chiFloor, Unit::One, pos},
+            {"elementwise_bytes_per_token_per_d", &Hardware::elementwiseBytesPerTokenPerD,
+             Unit::One, within(0, 1e6, "HBM bytes per token per d of one layer, at most 1e6")},
+            {"activation_memory_factor", &Hardware::activationMemoryFactor, Unit::One,
+             Range{0.0, 100.0, true, false, "a multiple of the activation bytes, at most 100"}},
+            {"dispatch_kernels_per_layer", &Hardware::kernelsBase, Unit::One, count},
+            {"dispatch_kernels_per_local_expert", &Hardware::kernelsPerLocalExpert, Unit::One,
+             count},
+            {"dispatch_gap_us", &Hardware::dispatchGapS, Unit::Micro,
+             within(0, 1e6, "a per-kernel CPU stall, at most 1 s")},
+            {"host_per_microbatch_ms", &Hardware::hostPerMicrobatchS, Unit::Milli, hostMs},
+            {"host_per_iteration_ms", &Hardware::hostPerIterationS, Unit::Milli, hostMs},
+            {"host_per_moe_layer_ms", &Hardware::hostPerMoeLayerS, Unit::Milli, hostMs},
+            {"chi_c_a2a", &Hardware::cA2A, Unit::One, chiTerm},
+            {"chi_c_pp", &Hardware::cPP, Unit::One, chiTerm},
+            {"chi_c_ovl", &Hardware::cOvl, Unit::One, chiTerm},
+            // chi_sys >= chi_floor > 0 always, so no combination of the terms above makes the
+            // step time zero or negative; below 0.1 the calibration would claim a step ten
+            // times faster than the analytical model, above 10 ten times slower.
+            {"chi_floor", &Hardware::chiFloor, Unit::One,
+             within(0.1, 10,
+                    "the floor of the chi_sys multiplier on the analytical step time (Eq. 15, "
+                    "paper 0.5); chi_sys >= chi_floor keeps every step time positive")},
         };
     }();
     return keys;

@@ -42,7 +42,7 @@ const char* PerfModel::structuralError(const Plan& p) const {
     if (m_g.experts == 0 && p.ep != 1) return "EP > 1 needs an MoE model";
     if (p.dp % p.ep != 0) return "EP must divide DP (DP = EP x EDP, App. D.1)";
     if (m_g.experts > 0 && m_g.experts % p.ep != 0) return "EP must divide the expert count E";
-    if (m_c.globalBatch % (p.dp * p.mbs) != 0)
+    if (m_c.globalBatch % (1LL * p.dp * p.mbs) != 0)  // DP x B_micro may pass 2^31
         return "B_global must be a multiple of DP x B_micro (integer microbatches)";
     return nullptr;
 }
@@ -92,7 +92,7 @@ LayoutTable::LayoutTable(const Cluster& c, const LayoutGrid& grid)
                         if (tp > c.hardware.gpusPerNode) continue;
                         if (c.seqLen % cp != 0) continue;
                         if (dp % ep != 0) continue;
-                        if (c.globalBatch % (dp * mbs) != 0) continue;
+                        if (c.globalBatch % (1LL * dp * mbs) != 0) continue;
                         Batch b;
                         b.mbs = mbs;
                         b.shape = -1;

@@ -16,7 +16,29 @@ constexpr double kBf16 = 2.0, kGradBytes = 4.0, kOptimizerBytes = 12.0;
 
 int ckptRank(Checkpointing c) { return static_cast<int>(c); }
 
+/// Model FLOPs of one iteration, 6 N_act B_global T_seq [2608.10605 Eq. 1's numerator], FLOP.
+double modelFlopsPerIteration(double flopsPerToken, const Cluster& c) {
+    return flopsPerToken * double(c.globalBatch) * c.seqLen;
+}
+
+/// Last line of defence against a physically impossible costing (the hardware ranges of
+/// readHardware keep the usual causes out): why a plan's step time or MFU cannot be, or nullptr.
+const char* impossibleResult(double mfu, double iterationS) {
+    if (!(iterationS > 0) || !std::isfinite(iterationS))
+        return "step time is not a positive finite number: the hardware constants cannot be costed";
+    if (!(mfu >= 0 && mfu <= 1))
+        return "MFU above 100 %: the hardware's efficiency and chi_sys constants make a step "
+               "faster "
+               "than the peak allows";
+    return nullptr;
+}
+
 }  // namespace
+
+double modelFlopsUtilization(double flopsPerIteration, double iterationS, int devices,
+                             double peakFlops) {
+    return flopsPerIteration / (iterationS * devices * peakFlops);
+}
 
 struct PerfModel::Times {
     int nmb = 0, layersStage = 0, moeStage = 0, denseStage = 0;
@@ -379,8 +401,9 @@ QuickEval PerfModel::quick(const Plan& p) const {
     Times t;
     cost(p, t);
     q.iterationS = t.chi * t.analytic;
-    q.mfu = m_nActFlopsPerToken * double(m_c.globalBatch) * m_c.seqLen /
-            (q.iterationS * m_c.devices * m_c.hardware.peakFlops);
+    q.mfu = modelFlopsUtilization(modelFlopsPerIteration(m_nActFlopsPerToken, m_c), q.iterationS,
+                                  m_c.devices, m_c.hardware.peakFlops);
+    if ((q.reason = impossibleResult(q.mfu, q.iterationS))) return q;
     q.feasible = true;
     return q;
 }
@@ -407,8 +430,16 @@ PlanEval PerfModel::evaluate(const Plan& p) const {
     r.chi = t.chi;
     r.iteration_s = t.chi * t.analytic;
     r.analytic_iteration_s = t.analytic;
-    r.mfu = m_nActFlopsPerToken * double(m_c.globalBatch) * m_c.seqLen /
-            (r.iteration_s * m_c.devices * m_c.hardware.peakFlops);
+    r.mfu = modelFlopsUtilization(modelFlopsPerIteration(m_nActFlopsPerToken, m_c), r.iteration_s,
+                                  m_c.devices, m_c.hardware.peakFlops);
+    if (const char* why = impossibleResult(r.mfu, r.iteration_s)) {
+        PlanEval bad;
+        bad.reason = std::string(why) + " (MFU " + formatNumber(r.mfu) + ", step " +
+                     formatNumber(r.iteration_s) + " s)";
+        bad.memoryGB = r.memoryGB;
+        bad.microbatches = r.microbatches;
+        return bad;
+    }
     Breakdown& b = r.breakdown;
     b.compute_s = t.chi * t.nmb * t.computeMb;
     b.a2a_s = t.chi * t.nmb * t.a2aExposedMb;
@@ -433,7 +464,7 @@ bool PerfModel::best(const LayoutTable& table, Plan& bestPlan, QuickEval& bestEv
     if (ckpts.empty()) return false;
     const int n = m_c.devices;
     const double cap = m_c.hardware.memoryBytes, peak = m_c.hardware.peakFlops;
-    const double flopsPerIteration = m_nActFlopsPerToken * double(m_c.globalBatch) * m_c.seqLen;
+    const double flopsPerIteration = modelFlopsPerIteration(m_nActFlopsPerToken, m_c);
     const auto& groups = table.groups();
     const auto& batches = table.batches();
     const auto& shapeKeys = table.shapes();
@@ -468,7 +499,8 @@ bool PerfModel::best(const LayoutTable& table, Plan& bestPlan, QuickEval& bestEv
         for (int bi = lg.batchBegin; bi < lg.batchEnd; ++bi) {
             const LayoutTable::Batch& b = batches[size_t(bi)];
             const int nmb = m_c.globalBatch / (p.dp * b.mbs);
-            upper[size_t(bi)] = flopsPerIteration / (iterationLowerBound(p, shapeOf(b.shape), gr, nmb) * n * peak);
+            upper[size_t(bi)] = modelFlopsUtilization(
+                flopsPerIteration, iterationLowerBound(p, shapeOf(b.shape), gr, nmb), n, peak);
             any = any || !cannotWin(upper[size_t(bi)], bi);
         }
         return any;
@@ -492,7 +524,8 @@ bool PerfModel::best(const LayoutTable& table, Plan& bestPlan, QuickEval& bestEv
             batchTimes(p, s, gr, nmb);
             assemble(p, s, gr, t);
             const double it = t.chi * t.analytic;
-            const double mfu = flopsPerIteration / (it * n * peak);
+            const double mfu = modelFlopsUtilization(flopsPerIteration, it, n, peak);
+            if (impossibleResult(mfu, it)) continue;  // as quick() and evaluate() refuse it
             if (!found || mfu > bestEval.mfu || (mfu == bestEval.mfu && bi < bestIndex)) {
                 found = true;
                 bestIndex = bi;

@@ -48,6 +48,14 @@ struct PlanEval {
     int microbatches = 0;    ///< n_mb = B_global / (DP B_micro)
 };
 
+/// Model FLOPs utilization [2608.10605 Eq. 1; MODEL.md B4]: F_model / (t_iter N_dev F_peak).
+/// `flopsPerIteration` = F_model = 6 N_act B_global T_seq, FLOP (recomputation earns no
+/// credit); `iterationS` = t_iter, s; `devices` = N_dev; `peakFlops` = F_peak per device,
+/// FLOP/s. Dimensionless; in [0, 1] for a physical plan (PerfModel refuses a plan outside).
+/// Plain arithmetic, no checks: a zero denominator gives inf or NaN.
+double modelFlopsUtilization(double flopsPerIteration, double iterationS, int devices,
+                             double peakFlops);
+
 /// The cluster and batch shape a geometry is costed on.
 struct Cluster {
     Hardware hardware;
@@ -88,7 +96,9 @@ public:
     /// and moments (fp32, sharded over DP for dense and EDP for expert weights), activations of
     /// the in-flight microbatches per checkpointing mode, logits on the last stage.
     double memoryBytes(const Plan& p) const;
-    /// Full evaluation with breakdown and reason.
+    /// Full evaluation with breakdown and reason. A costing that is physically impossible (MFU
+    /// outside [0, 1], a step time that is not positive and finite) is infeasible with the reason,
+    /// never reported; quick() and best() refuse it alike.
     PlanEval evaluate(const Plan& p) const;
     /// Hot path: structure and memory checked first, costed only if it fits.
     QuickEval quick(const Plan& p) const;

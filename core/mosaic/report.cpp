@@ -112,7 +112,7 @@ std::string frontierCsv(const SearchResult& r) {
     for (size_t i = 0; i < r.clusterOptimal.size(); ++i) {
         const auto& c = r.clusterOptimal[i];
         const double co = i < r.computeOptimal.size() ? r.computeOptimal[i].loss : NAN;
-        s += formatNumber(c.sparsity) + "," + csvNumber(co) + "," + csvNumber(c.loss) + "," +
+        s += csvNumber(c.sparsity) + "," + csvNumber(co) + "," + csvNumber(c.loss) + "," +
              (c.feasible ? "1" : "0") + "," + (c.extrapolated ? "1" : "0") + "\n";
     }
     return s;
@@ -127,15 +127,17 @@ std::string candidatesCsv(const SearchResult& r) {
     for (const auto& c : r.candidates) {
         const Geometry& g = c.geometry;
         const Plan& p = c.plan;
-        s += std::to_string(rank++) + "," + std::to_string(g.layers) + "," + std::to_string(g.dModel) + "," +
-             std::to_string(g.experts) + "," + std::to_string(g.topK) + "," + std::to_string(g.splitG) + "," +
-             std::to_string(g.dExpert) + "," + formatNumber(g.nAct) + "," + formatNumber(g.nTot) + "," +
-             formatNumber(g.sparsity) + "," + std::to_string(p.tp) + "," + std::to_string(p.ep) + "," +
+        s += std::to_string(rank++) + "," + std::to_string(g.layers) + "," +
+             std::to_string(g.dModel) + "," + std::to_string(g.experts) + "," +
+             std::to_string(g.topK) + "," + std::to_string(g.splitG) + "," +
+             std::to_string(g.dExpert) + "," + csvNumber(g.nAct) + "," + csvNumber(g.nTot) + "," +
+             csvNumber(g.sparsity) + "," + std::to_string(p.tp) + "," + std::to_string(p.ep) + "," +
              std::to_string(p.pp) + "," + std::to_string(p.cp) + "," + std::to_string(p.dp) + "," +
-             std::to_string(p.mbs) + "," + checkpointingName(p.ckpt) + "," + formatNumber(c.eval.mfu) + "," +
-             formatNumber(c.eval.iteration_s) + "," + formatNumber(c.eval.memoryGB) + "," +
-             formatNumber(c.tokens) + "," + formatNumber(c.tokens / g.nAct) + "," +
-             formatNumber(6.0 * g.nAct * c.tokens) + "," + csvNumber(c.loss) + "," + (c.extrapolated ? "1" : "0") + "\n";
+             std::to_string(p.mbs) + "," + checkpointingName(p.ckpt) + "," + csvNumber(c.eval.mfu) +
+             "," + csvNumber(c.eval.iteration_s) + "," + csvNumber(c.eval.memoryGB) + "," +
+             csvNumber(c.tokens) + "," + csvNumber(c.tokens / g.nAct) + "," +
+             csvNumber(6.0 * g.nAct * c.tokens) + "," + csvNumber(c.loss) + "," +
+             (c.extrapolated ? "1" : "0") + "\n";
     }
     return s;
 }

@@ -48,7 +48,19 @@ double feasibleBoundarySparsity(const std::vector<FrontierPoint>& computeOptimal
 }
 
 double deliverableTokens(const Envelope& e, double mfu, double nAct) {
-    return e.peakBudgetFlops() * e.goodput * mfu / (6.0 * nAct);
+    return e.deliverableModelFlops(mfu) / (6.0 * nAct);
+}
+
+CandidateScore scoreCandidate(const Envelope& e, const Geometry& g, double mfu) {
+    CandidateScore s;
+    s.deliverableTokens = deliverableTokens(e, mfu, g.nAct);
+    s.reachesTppMin = s.deliverableTokens >= e.tppMin * g.nAct;
+    s.completesAStep = s.deliverableTokens >= double(e.globalBatch) * e.seqLen;
+    s.tokens = std::min(s.deliverableTokens, e.tppMax * g.nAct);
+    s.splitG = g.splitG >= 1 ? g.splitG : 1;
+    s.loss = e.law.loss(g.nTot, g.sparsity, s.tokens, s.splitG);
+    s.extrapolated = isExtrapolated(g.nTot, g.sparsity, s.tokens, s.splitG);
+    return s;
 }
 
 SearchResult search(const Envelope& e, const tandem::CancelFlag* cancel) {
@@ -86,15 +98,16 @@ SearchResult search(const Envelope& e, const tandem::CancelFlag* cancel) {
     for (const auto& r : geos) {
         if (!r.fits) continue;
         ++res.geometriesMemoryFeasible;
-        const double dStar = deliverableTokens(e, r.eval.mfu, r.g.nAct);
-        if (dStar < e.tppMin * r.g.nAct) continue;  // cannot reach the smallest TPP
+        const CandidateScore score = scoreCandidate(e, r.g, r.eval.mfu);
+        // Cannot reach the smallest TPP, or not even one step fits the window.
+        if (!score.reachesTppMin || !score.completesAStep) continue;
         Candidate c;
         c.geometry = r.g;
         c.plan = r.plan;
         c.eval = r.full;
-        c.tokens = std::min(dStar, e.tppMax * r.g.nAct);
-        c.loss = e.law.loss(r.g.nTot, r.g.sparsity, c.tokens, r.g.splitG);
-        c.extrapolated = isExtrapolated(r.g.nTot, r.g.sparsity, c.tokens, r.g.splitG);
+        c.tokens = score.tokens;
+        c.loss = score.loss;
+        c.extrapolated = score.extrapolated;
         res.candidates.push_back(c);
     }
     std::stable_sort(res.candidates.begin(), res.candidates.end(),
@@ -140,8 +153,9 @@ SearchResult search(const Envelope& e, const tandem::CancelFlag* cancel) {
         fp.loss = co.loss;
         fp.extrapolated = isExtrapolated(co.nTot, s, co.tokens, gCo);
         fp.candidate = res.clusterOptimal[i].candidate;
-        fp.feasible = fp.candidate >= 0 &&
-                      res.peakBudgetFlops * e.goodput * res.candidates[size_t(fp.candidate)].eval.mfu >= cModel;
+        fp.feasible =
+            fp.candidate >= 0 &&
+            e.deliverableModelFlops(res.candidates[size_t(fp.candidate)].eval.mfu) >= cModel;
         if (co.loss < bestLoss) { bestLoss = co.loss; bestBin = int(i); }
     }
     res.computeOptimalS = bestBin >= 0 ? centres[size_t(bestBin)] : kNaN;

@@ -75,7 +75,28 @@ std::pair<Plan, PlanEval> bestPlan(const Geometry& g, const Envelope& e);
 /// NaN when no bin is deliverable. O(bins), no errors.
 double feasibleBoundarySparsity(const std::vector<FrontierPoint>& computeOptimal);
 
-/// D of Eq. 25 (before the TPP cap): C_peak eta_good MFU / (6 N_act), tokens.
+/// D* of Eq. 25 (before the TPP cap): C_peak eta_good MFU / (6 N_act), tokens; `nAct` in
+/// parameters [2608.10605 Eq. 25].
 double deliverableTokens(const Envelope& e, double mfu, double nAct);
+
+/// How a (geometry, MFU) scores on an envelope: the search's candidates, a layout picked on the
+/// GUI's heatmap and an imported model are all scored by scoreCandidate.
+struct CandidateScore {
+    double deliverableTokens = 0;  ///< D* of Eq. 25 at the MFU, tokens
+    double tokens = 0;             ///< D = min(D*, TPP_max N_act), tokens [Sec. 7.3]
+    double splitG = 1;             ///< G Eq. 10 is evaluated at: the geometry's, 1 when dense
+    double loss = 0;               ///< Eq. 10 at (N_tot, S, D, G), nats
+    bool extrapolated = false;     ///< (N_tot, S, D, G) outside the law's range (Table 6)
+    bool reachesTppMin = false;    ///< D* >= TPP_min N_act (the search keeps only these)
+    /// D* >= B_global T_seq: at least one whole optimizer step fits the training window (the
+    /// search keeps only these; a step longer than the window delivers no tokens at all).
+    bool completesAStep = false;
+};
+
+/// Scores geometry `g` at `mfu` on `e` [2608.10605 Eq. 25, Eq. 10, Sec. 7.3; MODEL.md B5]: D
+/// from Eq. 25 capped at TPP_max N_act, loss from Eq. 10 with `e.law`. A dense geometry (G
+/// undefined, splitG < 1) is one full-width expert and is scored at G = 1. No errors; an MFU of
+/// 0 gives D = 0 and a NaN loss (Eq. 10 needs D > 0).
+CandidateScore scoreCandidate(const Envelope& e, const Geometry& g, double mfu);
 
 }  // namespace tandem::mosaic

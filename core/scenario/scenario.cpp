@@ -44,6 +44,17 @@ void checkTraceFile(const mlforml::Params& p, const std::string& written, Diagno
     (void)mlforml::loadBackgroundTrace(p, written, "$.ml_for_ml.trace_file", diag);
 }
 
+/// Every value read must survive the canonical copy: a finite number in a file whose
+/// conversion to SI units overflows (1e300 TFLOP/s is 1e312 FLOP/s) would be written as null.
+/// Reports each such key at its path.
+void checkCanonicalCopy(const nlohmann::ordered_json& part, const std::string& path,
+                        Diagnostics& diag) {
+    for (const std::string& p : nonFiniteNumberPaths(part, path))
+        diag.error(p,
+                   "is too large: it overflows when converted to SI units (no finite number "
+                   "represents it); use a physically meaningful value");
+}
+
 std::optional<Scenario> parseScenarioIn(const std::string& text, Diagnostics& diag,
                                         const FileNames& names) {
     const size_t before = diag.items().size();
@@ -72,6 +83,10 @@ std::optional<Scenario> parseScenarioIn(const std::string& text, Diagnostics& di
         mosaic::Envelope e;
         if (part.isObject()) mosaic::readEnvelope(part, e);
         s.mosaic = e;
+    }
+    if (diag.items().size() == before) {
+        if (s.mlForMl) checkCanonicalCopy(mlforml::writeParams(*s.mlForMl), "$.ml_for_ml", diag);
+        if (s.mosaic) checkCanonicalCopy(mosaic::writeEnvelope(*s.mosaic), "$.mosaic", diag);
     }
     if (diag.items().size() == before) {
         const std::string writtenTrace = s.mlForMl ? s.mlForMl->traceFile : std::string();

@@ -147,7 +147,12 @@ bool parseAxis(const std::string& text, Axis& axis, std::string& error) {
             return false;
         }
         const double step = (hi - lo) / static_cast<double>(count - 1);
-        const bool whole = std::floor(lo) == lo && std::floor(step) == step;
+        // Integer values only where every point is an exact integer: beyond 2^53 a double is no
+        // longer one, and llround of a value past the long long range is undefined (it gave
+        // -9223372036854775808).
+        constexpr double kExactIntegers = 9007199254740992.0;  // 2^53
+        const bool whole = std::floor(lo) == lo && std::floor(step) == step &&
+                           std::abs(lo) <= kExactIntegers && std::abs(hi) <= kExactIntegers;
         for (long i = 0; i < count; ++i) {
             const double v = lo + step * static_cast<double>(i);
             if (whole) axis.values.emplace_back(static_cast<long long>(std::llround(v)));

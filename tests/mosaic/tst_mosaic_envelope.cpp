@@ -103,7 +103,9 @@ void TestMosaicEnvelope::errors_data() {
     QTest::newRow("tpp order") << R"({"tokens_per_parameter_min": 200})" << "$.mosaic.tokens_per_parameter_min: must be <= tokens_per_parameter_max";
     QTest::newRow("frontier order") << R"({"frontier_sparsity": [0.9, 0.8]})" << "$.mosaic.frontier_sparsity[1]: must be strictly ascending";
     QTest::newRow("G divides d_ff") << R"({"expert_split_values": [3]})" << "$.mosaic.expert_split_values[0]: G = 3 does not divide";
-    QTest::newRow("hardware field") << R"({"hardware": {"name": "h100", "memory_usable_GB": -5}})" << "$.mosaic.hardware.memory_usable_GB: must be > 0";
+    QTest::newRow("hardware field")
+        << R"({"hardware": {"name": "h100", "memory_usable_GB": -5}})"
+        << "$.mosaic.hardware.memory_usable_GB: must be in [0.001, 1e+06] (got -5)";
     QTest::newRow("law") << R"({"scaling_law": {"beta": 0}})" << "$.mosaic.scaling_law.beta: must be > 0";
 }
 

@@ -18,6 +18,9 @@ private slots:
     void busFactors();
     void collectiveTimes();
     void mfuWithinUnitInterval();
+    void modelFlopsUtilizationByHand_data();
+    void modelFlopsUtilizationByHand();
+    void everyPathUsesEq1();
     void returnedPlansFitMemory();
     void singleGpu();
     void epMustDivideDp();
@@ -71,6 +74,54 @@ void TestMosaicPerf::mfuWithinUnitInterval() {
         }
         QVERIFY(feasible > 0);
     }
+}
+
+void TestMosaicPerf::modelFlopsUtilizationByHand_data() {
+    QTest::addColumn<double>("flops");
+    QTest::addColumn<double>("iterationS");
+    QTest::addColumn<int>("devices");
+    QTest::addColumn<double>("peak");
+    QTest::addColumn<double>("mfu");
+    // 1e18 / (10 s x 256 x 2.25e15 FLOP/s) = 1e18 / 5.76e18.
+    QTest::newRow("round numbers") << 1e18 << 10.0 << 256 << 2.25e15 << 0.1736111111111111;
+    // 6 x 14.5e9 x 1024 x 2048 FLOP in 20 s on 256 B200: 1.824522e20 / 1.152e19.
+    QTest::newRow("Table 4 geometry, 20 s")
+        << 6 * 14.5e9 * 1024 * 2048 << 20.0 << 256 << 2.25e15 << 0.015837866666666665;
+    QTest::newRow("one GPU at peak") << 989e12 << 1.0 << 1 << 989e12 << 1.0;
+}
+
+void TestMosaicPerf::modelFlopsUtilizationByHand() {
+    QFETCH(double, flops);
+    QFETCH(double, iterationS);
+    QFETCH(int, devices);
+    QFETCH(double, peak);
+    QTEST(modelFlopsUtilization(flops, iterationS, devices, peak), "mfu");
+}
+
+void TestMosaicPerf::everyPathUsesEq1() {
+    // evaluate, quick and best report Eq. 1 of the same iteration time, bit for bit.
+    Cluster c;
+    c.devices = 64;
+    const Geometry g = ladderGeometry(10, 128, 2, 4);
+    PerfModel m(g, c);
+    const double flops = 6.0 * g.nAct * double(c.globalBatch) * c.seqLen;
+    int feasible = 0;
+    for (const Plan& p : m.enumerate(LayoutGrid{})) {
+        const PlanEval ev = m.evaluate(p);
+        const QuickEval q = m.quick(p);
+        QCOMPARE(q.feasible, ev.feasible);
+        if (!ev.feasible) continue;
+        ++feasible;
+        QCOMPARE(ev.mfu,
+                 modelFlopsUtilization(flops, ev.iteration_s, c.devices, c.hardware.peakFlops));
+        QCOMPARE(q.mfu, ev.mfu);
+        QCOMPARE(q.iterationS, ev.iteration_s);
+    }
+    QVERIFY(feasible > 0);
+    Plan best;
+    QuickEval be;
+    QVERIFY(m.best(LayoutGrid{}, best, be));
+    QCOMPARE(be.mfu, m.evaluate(best).mfu);
 }
 
 void TestMosaicPerf::returnedPlansFitMemory() {

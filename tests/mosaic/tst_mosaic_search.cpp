@@ -27,6 +27,9 @@ private slots:
     void feasibleBoundary();
     void fig1FeasibleBoundary();
     void reproduceChecks();
+    void scoreCandidateByHand_data();
+    void scoreCandidateByHand();
+    void candidatesUseTheScore();
 
 private:
     SearchResult m_table3;
@@ -187,6 +190,73 @@ void TestMosaicSearch::reproduceChecks() {
                            "fig1.compute_opt_S", "fig1.S_feasible_max", "fig1.cluster_opt_gain_nats"})
         QVERIFY2(ids.count(id), id);
     QCOMPARE(int(rep.checks.size()), 72);
+}
+
+void TestMosaicSearch::scoreCandidateByHand_data() {
+    // Table 3 envelope: C_peak = 2.25e15 FLOP/s x 256 x 20 d x 86400 s = 9.95328e23, eta_good 1,
+    // TPP in [40, 150]. D* = C_peak MFU / (6 N_act); loss = Eq. 10 with Table 2's coefficients
+    // evaluated by hand (a N^-alpha + b D^-beta + c (1-S)^-lambda + j / ((1-S)^delta N^gamma
+    // G^eta) + e).
+    QTest::addColumn<double>("mfu");
+    QTest::addColumn<double>("nAct");
+    QTest::addColumn<double>("nTot");
+    QTest::addColumn<double>("sparsity");
+    QTest::addColumn<int>("splitG");
+    QTest::addColumn<double>("dStar");
+    QTest::addColumn<double>("tokens");
+    QTest::addColumn<double>("lawG");
+    QTest::addColumn<bool>("reachesTppMin");
+    QTest::addColumn<double>("loss");
+    QTest::addColumn<bool>("extrapolated");
+    QTest::newRow("Table 4 optimum, below the cap")
+        << 0.1238 << 14.5e9 << 327e9 << 0.956 << 4 << 1416340303448.276 << 1416340303448.276 << 4.0
+        << true << 1.390164457663632 << true;
+    QTest::newRow("capped at TPP_max") << 0.5 << 14.5e9 << 327e9 << 0.956 << 4 << 5720275862068.966
+                                       << 2175e9 << 4.0 << true << 1.3672553455707221 << true;
+    QTest::newRow("below TPP_min")
+        << 0.001 << 14.5e9 << 327e9 << 0.956 << 4 << 11440551724.137932 << 11440551724.137932 << 4.0
+        << false << 1.8516076352531157 << true;
+    QTest::newRow("dense, scored at G = 1") << 0.3 << 2e9 << 2e9 << 0.0 << 0 << 24883200000000.0
+                                            << 300e9 << 1.0 << true << 1.7829534365698936 << true;
+    QTest::newRow("inside the law's range")
+        << 1.2e-4 << 0.5e9 << 4e9 << 0.875 << 2 << 39813120000.0 << 39813120000.0 << 2.0 << true
+        << 1.9758936427070428 << false;
+}
+
+void TestMosaicSearch::scoreCandidateByHand() {
+    QFETCH(double, mfu);
+    QFETCH(double, nAct);
+    QFETCH(double, nTot);
+    QFETCH(double, sparsity);
+    QFETCH(int, splitG);
+    Geometry g;
+    g.nAct = nAct;
+    g.nTot = nTot;
+    g.sparsity = sparsity;
+    g.splitG = splitG;
+    const Envelope e;  // the Table 3 envelope
+    const CandidateScore s = scoreCandidate(e, g, mfu);
+    QTEST(s.deliverableTokens, "dStar");
+    QTEST(s.tokens, "tokens");
+    QTEST(s.splitG, "lawG");
+    QTEST(s.reachesTppMin, "reachesTppMin");
+    QTEST(s.loss, "loss");
+    QTEST(s.extrapolated, "extrapolated");
+    QCOMPARE(deliverableTokens(e, mfu, nAct), s.deliverableTokens);
+    QCOMPARE(e.deliverableModelFlops(mfu), 9.95328e23 * mfu);
+}
+
+void TestMosaicSearch::candidatesUseTheScore() {
+    // Every candidate of the search carries exactly scoreCandidate's D and loss at its MFU.
+    const Envelope e;
+    QVERIFY(!m_table3.candidates.empty());
+    for (const Candidate& c : m_table3.candidates) {
+        const CandidateScore s = scoreCandidate(e, c.geometry, c.eval.mfu);
+        QVERIFY(s.reachesTppMin);
+        QCOMPARE(c.tokens, s.tokens);
+        QCOMPARE(c.loss, s.loss);
+        QCOMPARE(c.extrapolated, s.extrapolated);
+    }
 }
 
 QTEST_APPLESS_MAIN(TestMosaicSearch)

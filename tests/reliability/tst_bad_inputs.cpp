@@ -233,7 +233,8 @@ private slots:
             "$.mosaic.hardware.gpus_per_node", {"in [1, 1024]"});
 
         // Hardware files.
-        row("hardware: negative memory", "hardware", "{\"memory_usable_GB\": -1}", "$.memory_usable_GB", {"> 0"});
+        row("hardware: negative memory", "hardware", "{\"memory_usable_GB\": -1}",
+            "$.memory_usable_GB", {"in [0.001, 1e+06]", "got -1", "usable memory of one device"});
         row("hardware: NIC in GB/s instead of Gb/s", "hardware", "{\"nic_GBps_per_gpu\": 50}",
             "$.nic_GBps_per_gpu", {"unknown key", "did you mean \"nic_Gbps_per_gpu\""});
         row("hardware: bus efficiency above link", "hardware", "{\"inter_bus_efficiency\": 1.3}",
