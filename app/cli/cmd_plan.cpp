@@ -97,9 +97,26 @@ int planCommand(const QStringList& args) {
         QStringLiteral("GPU/node type: %1 (default p6-b200).")
             .arg(QString::fromStdString(m::hardwareNameList())),
         QStringLiteral("NAME"), QStringLiteral("p6-b200"));
-    const QCommandLineOption layout(QStringLiteral("layout"),
-                                    QStringLiteral("Evaluate one layout: tp,ep,pp,cp,dp,mbs[,ckpt]."),
-                                    QStringLiteral("LAYOUT"));
+    const QCommandLineOption layout(
+        QStringLiteral("layout"),
+        QStringLiteral("Evaluate one layout, named (tp=2,pp=8,vp=4,cp=1,ep=64,etp=1,mbs=1,fsdp=0,"
+                       "distopt=1,ckpt=selective; any subset, dp = N / (TP CP PP) unless given) or "
+                       "positional (tp,ep,pp,cp,dp,mbs[,ckpt])."),
+        QStringLiteral("LAYOUT"));
+    const QCommandLineOption stack(
+        QStringLiteral("stack"),
+        QStringLiteral("Training stack: mosaic-paper (arXiv:2608.10605's stack, default) or megatron-core "
+                       "(fitted to measured Megatron-Bridge runs; VP, ETP, FSDP, EP folding)."),
+        QStringLiteral("S"), QStringLiteral("mosaic-paper"));
+    const QCommandLineOption precision(
+        QStringLiteral("precision"),
+        QStringLiteral("GEMM precision: bf16 (default), fp8, mxfp8, nvfp4 (attention, LM head and norms "
+                       "stay BF16)."),
+        QStringLiteral("P"), QStringLiteral("bf16"));
+    const QCommandLineOption emitFormat(QStringLiteral("emit"),
+                                  QStringLiteral("Print the first layout as launch arguments: megatron "
+                                                 "(Megatron-LM pretrain_gpt.py flags)."),
+                                  QStringLiteral("FORMAT"));
     const QCommandLineOption top(QStringLiteral("top"),
                                  QStringLiteral("How many layouts to list (default 10)."),
                                  QStringLiteral("K"), QStringLiteral("10"));
@@ -109,7 +126,7 @@ int planCommand(const QStringList& args) {
                        "(repeatable)."),
         QStringLiteral("FILE"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
-    parser.addOptions({devices, gbs, seqlen, hardware, layout, top, nccl, json});
+    parser.addOptions({devices, gbs, seqlen, hardware, layout, stack, precision, emitFormat, top, nccl, json});
     int code = kExitOk;
     if (!parseArgs(parser, args, &code)) return code;
     const QStringList pos = parser.positionalArguments();
@@ -132,6 +149,20 @@ int planCommand(const QStringList& args) {
         cluster.hardware = m::builtinHardware(parser.value(hardware).toStdString());
     } catch (const std::exception& e) {
         printError(QStringLiteral("--hardware: %1").arg(QString::fromUtf8(e.what())));
+        return kExitBadInput;
+    }
+    try {
+        cluster.stack = m::builtinStack(parser.value(stack).toStdString());
+    } catch (const std::exception& e) {
+        printError(QStringLiteral("--stack: %1").arg(QString::fromUtf8(e.what())));
+        return kExitBadInput;
+    }
+    if (!m::parsePrecision(parser.value(precision).toStdString(), cluster.precision)) {
+        printError(QStringLiteral("--precision must be bf16, fp8, mxfp8 or nvfp4 (got '%1')").arg(parser.value(precision)));
+        return kExitBadInput;
+    }
+    if (parser.isSet(emitFormat) && parser.value(emitFormat) != "megatron") {
+        printError(QStringLiteral("--emit supports: megatron (got '%1')").arg(parser.value(emitFormat)));
         return kExitBadInput;
     }
 
@@ -188,6 +219,16 @@ int planCommand(const QStringList& args) {
             printError(QStringLiteral("--layout: %1").arg(QString::fromStdString(error)));
             return kExitBadInput;
         }
+        if (p.dp == 0) {  // named form without dp: the rest of the devices
+            const long long inner = 1LL * p.tp * p.cp * p.pp;
+            if (cluster.devices % inner != 0) {
+                printError(QStringLiteral("--layout: TP x CP x PP = %1 does not divide --devices %2")
+                               .arg(inner)
+                               .arg(cluster.devices));
+                return kExitBadInput;
+            }
+            p.dp = int(cluster.devices / inner);
+        }
         layouts.emplace_back(p, m::evaluateLayout(geometry, cluster, p));
     } else {
         layouts = m::planLayouts(geometry, cluster, m::LayoutGrid{}, topK);
@@ -206,6 +247,14 @@ int planCommand(const QStringList& args) {
             used.push_back(collectivesOf(geometry, cluster, layouts[i].first));
             arr[i]["collectives"] = used.back();
         }
+    }
+    if (parser.isSet(emitFormat)) {
+        if (layouts.empty() || !layouts.front().second.feasible) {
+            printError(QStringLiteral("--emit: no feasible layout to emit"));
+            return kExitFailure;
+        }
+        std::printf("%s\n", m::megatronArguments(geometry, cluster, layouts.front().first).c_str());
+        return kExitOk;
     }
     if (parser.isSet(json)) {
         std::printf("%s\n", j.dump(2).c_str());

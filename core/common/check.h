@@ -1,5 +1,7 @@
 #pragma once
 // One row of a `tandem-cli reproduce` report: a published number, Tandem's value, the band.
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -26,5 +28,9 @@ struct Report {
     std::string paper;  ///< arXiv id, e.g. "2608.06046"
     std::vector<Check> checks;
 };
+
+/// {"paper", "checks": [{"id", "quantity", "paper_value", "tandem_value" (null when not
+/// finite), "low", "high", "pass"}, ...]}: the JSON of `tandem-cli reproduce`.
+nlohmann::ordered_json reportToJson(const Report& r);
 
 }  // namespace tandem
