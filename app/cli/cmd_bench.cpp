@@ -1,17 +1,15 @@
 // tandem-cli bench [--json]: times the engine's main operations (median and p95 over repeats).
 // Single thread, whatever build it is run from (the figures in docs/PERFORMANCE.md are Release).
-#include <QCommandLineParser>
-
-#include <nlohmann/json.hpp>
-
 #include <sys/resource.h>
 
+#include <QCommandLineParser>
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
+#include <nlohmann/json.hpp>
 
 #include "commands.h"
 #include "mlforml/fluid.h"
@@ -234,16 +232,16 @@ int benchCommand(const QStringList& args) {
         });
         const double n = double(plans.size()) * 20;
         row("megatron_plan_eval_ns",
-            "one megatron-core evaluation, DeepSeek-V3 MXFP8 on 1024 GB200 (" + std::to_string(plans.size()) +
-                " plans)",
+            "one megatron-core evaluation, DeepSeek-V3 MXFP8 on 1024 GB200 (" +
+                std::to_string(plans.size()) + " plans)",
             1e9 * t.median / n, 1e9 * t.p95 / n, "ns", "<= 150 ns");
         const Timing tFree = timeIt(parser.isSet(quick) ? 1 : 5, [&] {
             m::Plan best;
             m::QuickEval ev;
             (void)model.best(grid, best, ev);
         });
-        row("megatron_free_search_s", "best layout of DeepSeek-V3 on 1024 GB200, full default grid", tFree.median,
-            tFree.p95, "s", "<= 0.5 s");
+        row("megatron_free_search_s", "best layout of DeepSeek-V3 on 1024 GB200, full default grid",
+            tFree.median, tFree.p95, "s", "<= 0.5 s");
     }
 
     row("cli_peak_rss_MB", "peak resident set of this process", peakRssMB(), -1, "MB", "<= 64 MB");

@@ -1,10 +1,8 @@
 // tandem-cli reproduce {ml-for-ml|mosaic|all} [--json]: the papers' numbers next to Tandem's.
 #include <QCommandLineParser>
-
-#include <nlohmann/json.hpp>
-
 #include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 #include "commands.h"
 #include "common/check.h"
@@ -57,33 +55,41 @@ int reproduceReality(bool json) {
     for (const auto& row : r.rows) {
         const auto& c = r.cases[row.caseIndex];
         const auto& p = c.plan;
-        rows.push_back({c.run.container, c.run.system, c.run.model, m::precisionName(c.cluster.precision),
-                        std::to_string(c.run.gpus),
-                        "tp" + std::to_string(p.tp) + " pp" + std::to_string(p.pp) + " vp" + std::to_string(p.vp) +
-                            " cp" + std::to_string(p.cp) + " ep" + std::to_string(p.ep) + " mbs" +
-                            std::to_string(p.mbs) + (p.fsdp ? " fsdp" : "") + " " + m::checkpointingName(p.ckpt),
-                        num(c.run.tokensPerSPerGpu), row.eval.feasible ? num(row.eval.tokensPerSPerGpu) : "-",
-                        row.eval.feasible ? num(100 * row.error) + " %" : row.eval.reason,
-                        num(row.eval.memoryGB) + " / " + num(c.cluster.hardware.memoryBytes / 1e9)});
+        rows.push_back(
+            {c.run.container, c.run.system, c.run.model, m::precisionName(c.cluster.precision),
+             std::to_string(c.run.gpus),
+             "tp" + std::to_string(p.tp) + " pp" + std::to_string(p.pp) + " vp" +
+                 std::to_string(p.vp) + " cp" + std::to_string(p.cp) + " ep" +
+                 std::to_string(p.ep) + " mbs" + std::to_string(p.mbs) + (p.fsdp ? " fsdp" : "") +
+                 " " + m::checkpointingName(p.ckpt),
+             num(c.run.tokensPerSPerGpu), row.eval.feasible ? num(row.eval.tokensPerSPerGpu) : "-",
+             row.eval.feasible ? num(100 * row.error) + " %" : row.eval.reason,
+             num(row.eval.memoryGB) + " / " + num(c.cluster.hardware.memoryBytes / 1e9)});
     }
-    printTable({"container", "system", "model", "prec", "gpus", "layout", "measured", "predicted", "error", "mem_GB"},
+    printTable({"container", "system", "model", "prec", "gpus", "layout", "measured", "predicted",
+                "error", "mem_GB"},
                rows);
-    std::printf("\n%d runs: median |error| %.1f %%, %d within +-25 %% (%.0f %%), %d of %d layouts feasible\n",
-                r.summary.rows, 100 * r.summary.medianAbsError, r.summary.within25, 100 * r.summary.shareWithin25,
-                r.summary.feasible, r.summary.rows);
+    std::printf(
+        "\n%d runs: median |error| %.1f %%, %d within +-25 %% (%.0f %%), %d of %d layouts "
+        "feasible\n",
+        r.summary.rows, 100 * r.summary.medianAbsError, r.summary.within25,
+        100 * r.summary.shareWithin25, r.summary.feasible, r.summary.rows);
     const auto j = m::realityToJson(r);
     for (const char* key : {"system", "precision", "model"}) {
         std::printf("By %s:\n", key);
         for (const auto& [name, e] : j.at("split").at(key).items())
-            std::printf("  %-22s %3d runs, median |error| %5.1f %%, median error %+6.1f %%, within 25 %%: %3.0f %%\n",
-                        name.c_str(), e.at("rows").get<int>(), 100 * e.at("median_abs_error").get<double>(),
-                        100 * e.at("median_error").get<double>(), 100 * e.at("share_within_25pct").get<double>());
+            std::printf(
+                "  %-22s %3d runs, median |error| %5.1f %%, median error %+6.1f %%, within 25 %%: "
+                "%3.0f %%\n",
+                name.c_str(), e.at("rows").get<int>(), 100 * e.at("median_abs_error").get<double>(),
+                100 * e.at("median_error").get<double>(),
+                100 * e.at("share_within_25pct").get<double>());
     }
     std::printf("Not expressible (not fitted):\n");
     for (const auto& c : r.cases)
         if (!c.expressible)
-            std::printf("  line %d %s %s %s: %s\n", c.run.line, c.run.container.c_str(), c.run.system.c_str(),
-                        c.run.model.c_str(), c.reason.c_str());
+            std::printf("  line %d %s %s %s: %s\n", c.run.line, c.run.container.c_str(),
+                        c.run.system.c_str(), c.run.model.c_str(), c.reason.c_str());
     std::printf("%s\n", summaryPass ? "targets met" : "TARGETS MISSED");
     return summaryPass ? kExitOk : kExitFailure;
 }
@@ -129,21 +135,23 @@ int reproduceCommand(const QStringList& args) {
         "Run the papers' presets and print each published number, Tandem's value and the "
         "acceptance band (docs/MODEL-ML-FOR-ML.md, docs/MODEL-MOSAIC.md). Exit 1 if any check is "
         "outside its band."));
-    parser.addPositionalArgument(QStringLiteral("which"),
-                                 QStringLiteral("ml-for-ml (arXiv:2608.06046), mosaic "
-                                                "(arXiv:2608.10605), reality (measured Megatron-Core "
-                                                "runs under the megatron-core stack: tokens/s/GPU "
-                                                "predicted vs measured; mfu = 6 N_act per token over "
-                                                "the BF16 peak, model_tflops_per_s_per_gpu = "
-                                                "Megatron's count incl. attention and LM head) or "
-                                                "all (the two papers)."));
+    parser.addPositionalArgument(
+        QStringLiteral("which"),
+        QStringLiteral("ml-for-ml (arXiv:2608.06046), mosaic "
+                       "(arXiv:2608.10605), reality (measured Megatron-Core "
+                       "runs under the megatron-core stack: tokens/s/GPU "
+                       "predicted vs measured; mfu = 6 N_act per token over "
+                       "the BF16 peak, model_tflops_per_s_per_gpu = "
+                       "Megatron's count incl. attention and LM head) or "
+                       "all (the two papers)."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
     parser.addOption(json);
     int code = kExitOk;
     if (!parseArgs(parser, args, &code)) return code;
     const QStringList pos = parser.positionalArguments();
     const QString which = pos.value(0);
-    if (pos.size() != 1 || (which != "ml-for-ml" && which != "mosaic" && which != "reality" && which != "all")) {
+    if (pos.size() != 1 ||
+        (which != "ml-for-ml" && which != "mosaic" && which != "reality" && which != "all")) {
         printError(QStringLiteral("reproduce takes one of: ml-for-ml, mosaic, reality, all"));
         return kExitBadInput;
     }

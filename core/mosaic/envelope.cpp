@@ -136,7 +136,8 @@ void readEnvelope(JsonReader& r, Envelope& e) {
     if (r.has("precision")) {
         const std::string name = r.string("precision", precisionName(e.precision));
         if (!parsePrecision(name, e.precision))
-            diag.error(r.childPath("precision"), "must be bf16, fp8, mxfp8 or nvfp4 (got \"" + name + "\")");
+            diag.error(r.childPath("precision"),
+                       "must be bf16, fp8, mxfp8 or nvfp4 (got \"" + name + "\")");
     }
 
     e.qValues = readInts(r, "q_values", e.qValues, Range::closed(1, 64));
@@ -217,7 +218,8 @@ nlohmann::ordered_json writeEnvelope(const Envelope& e) {
     j["goodput"] = e.goodput;
     j["global_batch_sequences"] = e.globalBatch;
     j["seq_len_tokens"] = e.seqLen;
-    if (e.stack.name != mosaicPaperStack().name) j["stack"] = e.stack.name;  // the default is left out
+    if (e.stack.name != mosaicPaperStack().name)
+        j["stack"] = e.stack.name;  // the default is left out
     if (e.precision != Precision::Bf16) j["precision"] = precisionName(e.precision);
     j["q_values"] = e.qValues;
     j["top_k_values"] = e.topKValues;

@@ -45,13 +45,16 @@ const char* PerfModel::structuralError(const Plan& p) const {
     const Stack& stack = m_c.stack;
     if (m_precisionError) return m_precisionError;
     if (p.vp < 1 || p.etp < 1) return "every parallel degree and the micro-batch must be >= 1";
-    if (p.vp > 1 && !stack.interleaving) return "VP > 1 (interleaved 1F1B) needs a stack with interleaving";
+    if (p.vp > 1 && !stack.interleaving)
+        return "VP > 1 (interleaved 1F1B) needs a stack with interleaving";
     if (p.vp > 1 && p.pp < 2) return "VP > 1 needs PP >= 2";
     // Megatron-Core's account-for-embedding / account-for-loss pipeline split counts the
     // embedding and the loss as one layer each, so PP x VP may reach L + 2.
-    if (p.vp > 1 && double(p.pp) * p.vp > m_g.layers + 2) return "PP x VP exceeds the number of layers + 2";
+    if (p.vp > 1 && double(p.pp) * p.vp > m_g.layers + 2)
+        return "PP x VP exceeds the number of layers + 2";
     if (p.fsdp && !stack.fsdp) return "FSDP needs a stack with fully sharded data parallelism";
-    if (p.fsdp && !p.distributedOptimizer) return "FSDP shards the optimizer state (distributed optimizer on)";
+    if (p.fsdp && !p.distributedOptimizer)
+        return "FSDP shards the optimizer state (distributed optimizer on)";
     if (p.etp > 1 && (!stack.expertFolding || m_g.experts == 0))
         return "ETP > 1 needs an MoE model and a stack with expert-parallel folding";
     if (stack.expertFolding) {
@@ -113,7 +116,8 @@ LayoutTable::LayoutTable(const Cluster& c, const LayoutGrid& grid)
                         if (double(tp) * cp * pp * dp != double(n)) continue;
                         if (tp > c.hardware.gpusPerNode) continue;
                         if (c.seqLen % cp != 0) continue;
-                        if (c.stack.expertFolding ? (tp * cp * dp) % ep != 0 : dp % ep != 0) continue;
+                        if (c.stack.expertFolding ? (tp * cp * dp) % ep != 0 : dp % ep != 0)
+                            continue;
                         if (c.globalBatch % (dp * mbs) != 0) continue;
                         Batch b;
                         b.mbs = mbs;

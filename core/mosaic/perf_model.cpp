@@ -43,8 +43,8 @@ struct PerfModel::Shape {
 
 // Static memory (weights, gradients, optimizer state) of one pipeline stage.
 struct PerfModel::Stage {
-    double weights;                            // the sum of the four below
-    double params, grads, optimizer, extra;    // breakdown of `weights`
+    double weights;                          // the sum of the four below
+    double params, grads, optimizer, extra;  // breakdown of `weights`
     int layers, denseLs, moeLs, ppMinusIndex;
     bool last;
 };
@@ -81,7 +81,7 @@ PerfModel::PerfModel(const Geometry& g, const Cluster& c) : m_g(g), m_c(c) {
         h.chiFloor = 1.0;
     }
     const int prec = int(c.precision);
-    const double precisionPeak = c.precision == Precision::Bf16   ? h.peakFlops
+    const double precisionPeak = c.precision == Precision::Bf16    ? h.peakFlops
                                  : c.precision == Precision::Nvfp4 ? h.peakFp4Flops
                                                                    : h.peakFp8Flops;
     m_precisionError = precisionPeak > 0 ? nullptr : "the hardware has no peak for this precision";
@@ -118,8 +118,9 @@ PerfModel::PerfModel(const Geometry& g, const Cluster& c) : m_g(g), m_c(c) {
     // iterationLowerBound drops terms that are >= 0 when every rate, latency and efficiency is.
     const Hardware& hw = m_c.hardware;
     m_boundValid = true;
-    for (double x : {hw.peakFlops, m_gemmPeak, hw.hbmBytesPerS, hw.nvlinkBytesPerS, hw.nicBytesPerS, hw.intraBusEfficiency,
-                     hw.interBusEfficiency, hw.denseGemmMax, hw.groupedGemmMax, hw.attentionEfficiency, hw.chiFloor})
+    for (double x : {hw.peakFlops, m_gemmPeak, hw.hbmBytesPerS, hw.nvlinkBytesPerS, hw.nicBytesPerS,
+                     hw.intraBusEfficiency, hw.interBusEfficiency, hw.denseGemmMax,
+                     hw.groupedGemmMax, hw.attentionEfficiency, hw.chiFloor})
         if (!(x > 0)) m_boundValid = false;
     for (double x : {hw.intraLatencyS, hw.interLatencyS, hw.rampHalfBytes, hw.denseMHalf, hw.denseWidthHalf,
                      hw.groupedMHalf, hw.groupedWidthHalf, hw.elementwiseBytesPerTokenPerD})
@@ -146,7 +147,8 @@ double PerfModel::groupMemory(const Plan& p, Group& gr) const {
     const double tp = p.tp, d = g.dModel, e = g.experts;
     const Stack& sk = m_c.stack;
     // Expert data parallelism: DP / EP x CP [App. D.1]; folded: TP CP DP / (EP ETP).
-    const double edp = sk.expertFolding ? double(p.tp * p.cp * p.dp / (p.ep * p.etp)) : double(p.dp / p.ep) * p.cp;
+    const double edp =
+        sk.expertFolding ? double(p.tp * p.cp * p.dp / (p.ep * p.etp)) : double(p.dp / p.ep) * p.cp;
     const double lowBytes = sk.lowPrecisionWeightBytes[int(m_c.precision)];
     gr.vp = p.vp;
     gr.pp = p.pp;
@@ -162,7 +164,8 @@ double PerfModel::groupMemory(const Plan& p, Group& gr) const {
                                denseLs * (m_attnParams + m_denseFfnParams) + vocabP) / tp;
         const double expertP = moeLs * e * m_expertParams / (p.ep * p.etp);
         const double dpShard = double(p.dp) * p.cp;
-        const double optDense = p.distributedOptimizer ? dpShard : 1.0, optExpert = p.distributedOptimizer ? edp : 1.0;
+        const double optDense = p.distributedOptimizer ? dpShard : 1.0,
+                     optExpert = p.distributedOptimizer ? edp : 1.0;
         // Distributed optimizer [Megatron-Core; Rajbhandari et al. 2020 ZeRO-1]: BF16 weights
         // (2 B) and FP32 main gradients (4 B) on every rank, FP32 master weights and both AdamW
         // moments (12 B) sharded over DP x CP (experts: over EDP).
@@ -208,7 +211,8 @@ double PerfModel::groupMemory(const Plan& p, Group& gr) const {
     return worst;
 }
 
-double PerfModel::memoryOf(const Group& gr, const Shape& s, int nmb, Checkpointing ck, MemoryBreakdown* out) const {
+double PerfModel::memoryOf(const Group& gr, const Shape& s, int nmb, Checkpointing ck,
+                           MemoryBreakdown* out) const {
     const Geometry& g = m_g;
     const double tokens = s.tokensMem, k = g.topK, d = g.dModel, e = g.experts;
     const double aMoe = m_actMoe[ckptRank(ck)], aDense = m_actDense[ckptRank(ck)];
@@ -220,10 +224,13 @@ double PerfModel::memoryOf(const Group& gr, const Shape& s, int nmb, Checkpointi
         if (gr.vp > 1) {
             // Interleaved 1F1B: rank s warms up 2 (PP - 1 - s) + (VP - 1) PP + 1 model chunks of
             // L_stage / VP layers each, i.e. L_stage PP (1 + (PP - 1) / (PP VP)) layer-microbatches
-            // on the first stage [Narayanan et al. 2021 Sec. 2.2; Korthikanti et al. 2022 Sec. 4.2.3].
+            // on the first stage [Narayanan et al. 2021 Sec. 2.2; Korthikanti et al. 2022
+            // Sec. 4.2.3].
             const int rank = gr.pp - st.ppMinusIndex;
-            const int chunks = std::max(1, std::min(2 * (gr.pp - 1 - rank) + (gr.vp - 1) * gr.pp + 1, nmb * gr.vp));
-            act = kBf16 * tokens * (double(chunks) / gr.vp) * (st.moeLs * aMoe + st.denseLs * aDense);
+            const int chunks = std::max(
+                1, std::min(2 * (gr.pp - 1 - rank) + (gr.vp - 1) * gr.pp + 1, nmb * gr.vp));
+            act =
+                kBf16 * tokens * (double(chunks) / gr.vp) * (st.moeLs * aMoe + st.denseLs * aDense);
         }
         if (ck == Checkpointing::Full && st.layers > 0)  // one layer rematerialised during its backward
             act += kBf16 * tokens * (m_actAttn + (st.moeLs > 0 ? m_actMoeNone : m_actDenseNone));
@@ -304,7 +311,9 @@ void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shap
     // The same for the Linear layers, which run at the GEMM precision's peak (the router, the
     // LM head and attention itself stay in BF16).
     const double lowPeak = m_gemmPeak;
-    auto gemmLow = [&](double params, double eff) { return 6.0 * T * params / tp / (lowPeak * eff); };
+    auto gemmLow = [&](double params, double eff) {
+        return 6.0 * T * params / tp / (lowPeak * eff);
+    };
 
     const double attnProj = gemmLow(m_attnParams, effDense(T, d / tp));
     const double attnCoreFwd = 2.0 * T * m_c.seqLen * m_qDim / tp / (peak * hw.attentionEfficiency);
@@ -316,13 +325,16 @@ void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shap
     s.denseLayer = 0;
     for (int i = 0; i < 4; ++i) s.moeRecompute[i] = s.denseRecompute[i] = 0;
     if (m_moeLayers > 0) {  // every stage holds MoE layers (layers per stage >= 1)
-        const double shared = m_sharedParams > 0 ? gemmLow(m_sharedParams, effDense(T, dexp / tp)) : 0.0;
+        const double shared =
+            m_sharedParams > 0 ? gemmLow(m_sharedParams, effDense(T, dexp / tp)) : 0.0;
         const double router = gemm(m_routerParams, effDense(T, e));
         // Per-expert tile M [2608.10605 Sec. 5.3]; folded (Megatron-Core): the EP x ETP ranks'
         // T / TP tokens each, K assignments per token, over E experts; width d_expert / ETP.
-        const double tile = m_c.stack.expertFolding ? std::ceil(double(epEtp) * T * k / (tp * e)) : std::ceil(T * k / e);
+        const double tile = m_c.stack.expertFolding ? std::ceil(double(epEtp) * T * k / (tp * e))
+                                                    : std::ceil(T * k / e);
         const double width = m_c.stack.expertFolding ? dexp / etpDegree : dexp;
-        const double effG = hw.groupedGemmMax * sat(tile, hw.groupedMHalf) * sat(width, hw.groupedWidthHalf);
+        const double effG =
+            hw.groupedGemmMax * sat(tile, hw.groupedMHalf) * sat(width, hw.groupedWidthHalf);
         const double routed = gemmLow(k * m_expertParams, effG);
         const double moeLayer = attnProj + attnCore + shared + router + routed + pointwise;
         s.shared = shared;
@@ -385,7 +397,8 @@ void PerfModel::groupTimes(const Plan& p, Group& gr) const {
     gr.optimizer = owned * 32.0 / hw.hbmBytesPerS;
     gr.host = hw.hostPerIterationS + (p.ep > 1 ? hw.hostPerMoeLayerS * gr.moeStage : 0.0);
     const int gpn = hw.gpusPerNode;
-    const int epSpan = m_c.stack.expertFolding ? p.ep * p.etp : p.ep * p.tp;  // GPUs one EP group spans
+    const int epSpan =
+        m_c.stack.expertFolding ? p.ep * p.etp : p.ep * p.tp;  // GPUs one EP group spans
     gr.epNodes = (epSpan + gpn - 1) / gpn;
     gr.ppNodes = (p.pp + gpn - 1) / gpn;
 }
@@ -401,13 +414,16 @@ void PerfModel::groupDpTime(const Plan& p, Group& gr) const {
         dpTime += collectiveTime(hw, Collective::ReduceScatter, denseP * kGradBytes, dpGroup, p.tp) +
                   collectiveTime(hw, Collective::AllGather, denseP * kBf16, dpGroup, p.tp);
     if (edpGroup > 1 && expertP > 0)
-        dpTime += collectiveTime(hw, Collective::ReduceScatter, expertP * kGradBytes, edpGroup, edpStride) +
+        dpTime += collectiveTime(hw, Collective::ReduceScatter, expertP * kGradBytes, edpGroup,
+                                 edpStride) +
                   collectiveTime(hw, Collective::AllGather, expertP * kBf16, edpGroup, edpStride);
     // FSDP gathers the weights again for the backward.
     if (p.fsdp) {
-        if (dpGroup > 1) dpTime += collectiveTime(hw, Collective::AllGather, denseP * kBf16, dpGroup, p.tp);
+        if (dpGroup > 1)
+            dpTime += collectiveTime(hw, Collective::AllGather, denseP * kBf16, dpGroup, p.tp);
         if (edpGroup > 1 && expertP > 0)
-            dpTime += collectiveTime(hw, Collective::AllGather, expertP * kBf16, edpGroup, edpStride);
+            dpTime +=
+                collectiveTime(hw, Collective::AllGather, expertP * kBf16, edpGroup, edpStride);
     }
     gr.dpTime = dpTime;
 }
@@ -471,7 +487,8 @@ void PerfModel::assemble(const Plan& p, const Shape& s, const Group& gr, Times& 
         // Shared-expert overlap, and the part the stack's schedule hides.
         a2aExposedLayer = std::max(0.0, a2aLayer * (1.0 - m_c.stack.a2aOverlap) - s.shared);
     }
-    const double tpLayer = p.tp > 1 ? (full ? 12 : 8) * s.tpCollective * (1.0 - m_c.stack.tpOverlap) : 0.0;
+    const double tpLayer =
+        p.tp > 1 ? (full ? 12 : 8) * s.tpCollective * (1.0 - m_c.stack.tpOverlap) : 0.0;
     const double denseLayer = t.denseStage > 0 ? s.denseLayer : 0.0;
     const double denseRecompute = t.denseStage > 0 ? s.denseRecompute[ck] : 0.0;
 
@@ -615,7 +632,9 @@ bool PerfModel::best(const LayoutTable& table, Plan& bestPlan, QuickEval& bestEv
         for (int bi = lg.batchBegin; bi < lg.batchEnd; ++bi) {
             const LayoutTable::Batch& b = batches[size_t(bi)];
             const int nmb = m_c.globalBatch / (p.dp * b.mbs);
-            upper[size_t(bi)] = flopsPerIteration / (iterationLowerBound(p, shapeOf(b.shape, p.ep), gr, nmb) * n * peak);
+            upper[size_t(bi)] =
+                flopsPerIteration /
+                (iterationLowerBound(p, shapeOf(b.shape, p.ep), gr, nmb) * n * peak);
             any = any || !cannotWin(upper[size_t(bi)], bi);
         }
         return any;

@@ -157,7 +157,8 @@ private:
     void cost(const Plan& p, Times& t) const;
     /// `dense`: also the dense-block terms (needed when some stage holds dense layers).
     /// `epEtp`, `etp`: the expert mesh, used by folding stacks only (per-expert tile, width).
-    void shapeTerms(int tp, int cp, int mbs, bool dense, Shape& s, int epEtp = 1, int etp = 1) const;
+    void shapeTerms(int tp, int cp, int mbs, bool dense, Shape& s, int epEtp = 1,
+                    int etp = 1) const;
     /// Static memory per stage; returns the largest stage's static bytes.
     double groupMemory(const Plan& p, Group& g) const;
     void groupTimes(const Plan& p, Group& g) const;

@@ -65,6 +65,19 @@ std::string rejectionSummary(const PlanRejections& r);
 /// mode, --fp8-format / --fp8-recipe / --fp4-format per precision, --bf16. One line.
 std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p);
 
+/// Reads the Megatron-LM / Megatron-Bridge arguments of a launch script (whitespace-separated,
+/// line continuations and anything that is not a known flag ignored): the parallel sizes
+/// (--tensor-, --pipeline-, --context-, --expert-model-, --expert-tensor-parallel-size,
+/// --virtual-pipeline-model-parallel-size or --num-layers-per-virtual-pipeline-stage), batch
+/// (--micro-batch-size, --global-batch-size, --seq-length), --use-megatron-fsdp,
+/// --use-distributed-optimizer, --recompute-granularity full|selective, and the precision
+/// (--fp8-format [+ --fp8-recipe mxfp8], --fp4-format, else BF16). Sets `p` (dp = N_dev /
+/// (TP CP PP); no --use-distributed-optimizer = replicated optimizer state) and c's batch,
+/// sequence and precision. False + `error` naming the flag when a value is not a positive
+/// integer, a flag lacks its value, or TP CP PP does not divide N_dev.
+bool parseMegatronArguments(const std::string& text, int layers, Cluster& c, Plan& p,
+                            std::string& error);
+
 /// One given layout (feasible or not, with the reason).
 PlanEval evaluateLayout(const Geometry& g, const Cluster& c, const Plan& p);
 

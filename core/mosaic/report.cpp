@@ -40,9 +40,12 @@ nlohmann::ordered_json planToJsonObject(const Plan& p) {
 
 nlohmann::ordered_json conventionsJson() {
     nlohmann::ordered_json j;
-    j["mfu"] = "6 N_act per token (non-embedding active parameters) over the dense BF16 peak [arXiv:2608.10605 Eq. 1]";
+    j["mfu"] =
+        "6 N_act per token (non-embedding active parameters) over the dense BF16 peak "
+        "[arXiv:2608.10605 Eq. 1]";
     j["model_tflops_per_s_per_gpu"] =
-        "Megatron's model FLOPs: 6 x (active GEMM parameters + LM head) + causal attention 6 T n_head d_head per layer";
+        "Megatron's model FLOPs: 6 x (active GEMM parameters + LM head) + causal attention 6 T "
+        "n_head d_head per layer";
     j["tokens_per_s_per_gpu"] = "B_global T_seq / (t_iter N_dev)";
     return j;
 }

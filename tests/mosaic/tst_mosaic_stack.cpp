@@ -7,6 +7,7 @@
 
 #include "mosaic/geometry.h"
 #include "mosaic/perf_model.h"
+#include "mosaic/plan.h"
 #include "mosaic/reality.h"
 #include "mosaic/stack.h"
 
@@ -187,6 +188,69 @@ private slots:
                  QByteArray::number(perToken).constData());
         QVERIFY(!measuredModelGeometry("Nemotron_3_Super", g, reason));
         QVERIFY(reason.find("Mamba") != std::string::npos);
+    }
+
+    void foldedBestMatchesScan() {
+        // The pruned search under expert-parallel folding (EP may exceed DP) returns the
+        // plain scan's best plan: same MFU, and EP > DP is reached.
+        Cluster c = cluster(megatronCoreStack(), 16);
+        c.precision = Precision::Fp8;
+        const PerfModel m(smallMoe(), c);
+        LayoutGrid grid;
+        grid.ep = {1, 2, 4, 8, 16};
+        Plan best;
+        QuickEval ev;
+        QVERIFY(m.best(grid, best, ev));
+        double scan = 0;
+        bool epAboveDp = false;
+        for (const Plan& p : m.enumerate(grid)) {
+            const QuickEval q = m.quick(p);
+            if (!q.feasible) continue;
+            scan = std::max(scan, q.mfu);
+            epAboveDp = epAboveDp || p.ep > p.dp;
+        }
+        QVERIFY(epAboveDp);
+        QCOMPARE(ev.mfu, scan);
+    }
+
+    void launchArguments() {
+        // A launch script's flags become the layout; --emit megatron writes the same flags back.
+        Cluster c = cluster(megatronCoreStack(), 64);
+        Plan p;
+        std::string error;
+        const std::string script =
+            "torchrun pretrain_gpt.py \\\n  --tensor-model-parallel-size 4 "
+            "--pipeline-model-parallel-size 8 \\\n"
+            "  --num-layers-per-virtual-pipeline-stage 2 --micro-batch-size 1 "
+            "--global-batch-size=256 \\\n"
+            "  --seq-length 8192 --use-distributed-optimizer --recompute-granularity selective \\\n"
+            "  --fp8-format hybrid --bf16";
+        QVERIFY2(parseMegatronArguments(script, 80, c, p, error), error.c_str());
+        QCOMPARE(p.tp, 4);
+        QCOMPARE(p.pp, 8);
+        QCOMPARE(p.vp, 5);  // 80 layers / (8 stages x 2 layers per chunk)
+        QCOMPARE(p.dp, 2);
+        QCOMPARE(c.globalBatch, 256);
+        QCOMPARE(c.seqLen, 8192);
+        QVERIFY(p.distributedOptimizer && !p.fsdp);
+        QVERIFY(p.ckpt == Checkpointing::Selective);
+        QVERIFY(c.precision == Precision::Fp8);
+        Geometry g;
+        std::string reason;
+        QVERIFY(measuredModelGeometry("LLAMA3_70B", g, reason));
+        Plan back;
+        Cluster c2 = cluster(megatronCoreStack(), 64);
+        QVERIFY2(
+            parseMegatronArguments(tandem::mosaic::megatronArguments(g, c, p), 80, c2, back, error),
+            error.c_str());
+        QVERIFY(back.tp == p.tp && back.pp == p.pp && back.vp == p.vp && back.dp == p.dp &&
+                back.ckpt == p.ckpt);
+        QVERIFY(c2.precision == c.precision && c2.globalBatch == c.globalBatch);
+        QVERIFY(!parseMegatronArguments("--tensor-model-parallel-size x", 80, c, p, error));
+        QCOMPARE(
+            QString::fromStdString(error),
+            QStringLiteral("--tensor-model-parallel-size must be a positive integer (got \"x\")"));
+        QVERIFY(!parseMegatronArguments("--tensor-model-parallel-size 3", 80, c, p, error));
     }
 
     void realityTargets() {
