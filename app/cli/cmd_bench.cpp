@@ -1,17 +1,15 @@
 // tandem-cli bench [--json]: times the engine's main operations (median and p95 over repeats).
 // Single thread, whatever build it is run from (the figures in docs/PERFORMANCE.md are Release).
-#include <QCommandLineParser>
-
-#include <nlohmann/json.hpp>
-
 #include <sys/resource.h>
 
+#include <QCommandLineParser>
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
+#include <nlohmann/json.hpp>
 
 #include "commands.h"
 #include "mlforml/fluid.h"
@@ -19,6 +17,7 @@
 #include "mlforml/simulate.h"
 #include "mosaic/geometry.h"
 #include "mosaic/perf_model.h"
+#include "mosaic/reality.h"
 #include "mosaic/search.h"
 #include "output.h"
 
@@ -210,6 +209,40 @@ int benchCommand(const QStringList& args) {
     const Timing tFrontier = timeIt(reps, [&] { (void)m::search(slider); });
     row("mosaic_frontier_ms", "both frontiers after a cluster-size slider move (16 nodes)",
         1e3 * tFrontier.median, 1e3 * tFrontier.p95, "ms", "<= 30 ms");
+
+    // The megatron-core stack on DeepSeek-V3 (MXFP8, 1024 GB200 GPUs, 4096 sequences of 4096).
+    {
+        std::string reason;
+        m::Geometry dsv3;
+        m::measuredModelGeometry("DeepSeekV3 (w/o MTP)", dsv3, reason);
+        m::Cluster c;
+        c.hardware = m::builtinHardware("gb200-nvl72");
+        c.devices = 1024;
+        c.globalBatch = 4096;
+        c.seqLen = 4096;
+        c.stack = m::megatronCoreStack();
+        c.precision = m::Precision::Mxfp8;
+        const m::PerfModel model(dsv3, c);
+        const m::LayoutGrid grid;
+        const auto plans = model.enumerate(grid);
+        volatile double sink = 0;
+        const Timing t = timeIt(reps, [&] {
+            for (int s = 0; s < 20; ++s)
+                for (const auto& p : plans) sink = sink + model.quick(p).mfu;
+        });
+        const double n = double(plans.size()) * 20;
+        row("megatron_plan_eval_ns",
+            "one megatron-core evaluation, DeepSeek-V3 MXFP8 on 1024 GB200 (" +
+                std::to_string(plans.size()) + " plans)",
+            1e9 * t.median / n, 1e9 * t.p95 / n, "ns", "<= 150 ns");
+        const Timing tFree = timeIt(parser.isSet(quick) ? 1 : 5, [&] {
+            m::Plan best;
+            m::QuickEval ev;
+            (void)model.best(grid, best, ev);
+        });
+        row("megatron_free_search_s", "best layout of DeepSeek-V3 on 1024 GB200, full default grid",
+            tFree.median, tFree.p95, "s", "<= 0.5 s");
+    }
 
     row("cli_peak_rss_MB", "peak resident set of this process", peakRssMB(), -1, "MB", "<= 64 MB");
     j["targets_missed"] = missed;

@@ -89,7 +89,13 @@ int planCommand(const QStringList& args) {
         "\"kv_heads\", \"ffn_width\", \"vocab\", \"experts\", \"top_k\", \"expert_width\", "
         "\"shared_experts\", \"dense_layers\"}, or a Hugging Face config.json (it has model_type "
         "or architectures; the mapping's assumptions are printed). --nccl FILE (repeatable) costs "
-        "collectives from measured nccl-tests curves instead of the analytical model."));
+        "collectives from measured nccl-tests curves instead of the analytical model. Outputs: "
+        "tokens_per_s_per_gpu = B_global T_seq / (t_iter N_dev); mfu = 6 N_act per token over the "
+        "dense "
+        "BF16 peak (arXiv:2608.10605 Eq. 1); model_tflops_per_s_per_gpu = Megatron's model-FLOPs "
+        "count "
+        "(6 x (active GEMM parameters + LM head) + causal attention); memory_GB with "
+        "memory_breakdown_GB."));
     parser.addPositionalArgument(QStringLiteral("MODEL.json"), QStringLiteral("Model geometry."));
     const QCommandLineOption devices(QStringLiteral("devices"), QStringLiteral("GPUs (N_dev)."),
                                      QStringLiteral("N"));
@@ -104,9 +110,36 @@ int planCommand(const QStringList& args) {
         QStringLiteral("GPU/node type: %1 (default p6-b200).")
             .arg(QString::fromStdString(m::hardwareNameList())),
         QStringLiteral("NAME"), QStringLiteral("p6-b200"));
-    const QCommandLineOption layout(QStringLiteral("layout"),
-                                    QStringLiteral("Evaluate one layout: tp,ep,pp,cp,dp,mbs[,ckpt]."),
-                                    QStringLiteral("LAYOUT"));
+    const QCommandLineOption layout(
+        QStringLiteral("layout"),
+        QStringLiteral("Evaluate one layout, named (tp=2,pp=8,vp=4,cp=1,ep=64,etp=1,mbs=1,fsdp=0,"
+                       "distopt=1,ckpt=selective; any subset, dp = N / (TP CP PP) unless given) or "
+                       "positional (tp,ep,pp,cp,dp,mbs[,ckpt])."),
+        QStringLiteral("LAYOUT"));
+    const QCommandLineOption stack(
+        QStringLiteral("stack"),
+        QStringLiteral(
+            "Training stack: mosaic-paper (arXiv:2608.10605's stack, default) or megatron-core "
+            "(fitted to measured Megatron-Bridge runs; VP, ETP, FSDP, EP folding)."),
+        QStringLiteral("S"), QStringLiteral("mosaic-paper"));
+    const QCommandLineOption precision(
+        QStringLiteral("precision"),
+        QStringLiteral(
+            "GEMM precision: bf16 (default), fp8, mxfp8, nvfp4 (attention, LM head and norms "
+            "stay BF16)."),
+        QStringLiteral("P"), QStringLiteral("bf16"));
+    const QCommandLineOption emitFormat(
+        QStringLiteral("emit"),
+        QStringLiteral("Print the first layout as launch arguments: megatron "
+                       "(Megatron-LM pretrain_gpt.py flags)."),
+        QStringLiteral("FORMAT"));
+    const QCommandLineOption megatronArgs(
+        QStringLiteral("megatron-args"),
+        QStringLiteral(
+            "Cost the run of a Megatron-LM / Megatron-Bridge launch script: its parallel sizes, "
+            "batch, sequence length, FSDP / distributed optimizer, recompute and precision flags "
+            "(replaces --layout, --gbs, --seqlen, --precision)."),
+        QStringLiteral("FILE"));
     const QCommandLineOption top(QStringLiteral("top"),
                                  QStringLiteral("How many layouts to list (default 10)."),
                                  QStringLiteral("K"), QStringLiteral("10"));
@@ -116,7 +149,8 @@ int planCommand(const QStringList& args) {
                        "(repeatable)."),
         QStringLiteral("FILE"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
-    parser.addOptions({devices, gbs, seqlen, hardware, layout, top, nccl, json});
+    parser.addOptions({devices, gbs, seqlen, hardware, layout, stack, precision, emitFormat,
+                       megatronArgs, top, nccl, json});
     int code = kExitOk;
     if (!parseArgs(parser, args, &code)) return code;
     const QStringList pos = parser.positionalArguments();
@@ -139,6 +173,22 @@ int planCommand(const QStringList& args) {
         cluster.hardware = m::builtinHardware(parser.value(hardware).toStdString());
     } catch (const std::exception& e) {
         printError(QStringLiteral("--hardware: %1").arg(QString::fromUtf8(e.what())));
+        return kExitBadInput;
+    }
+    try {
+        cluster.stack = m::builtinStack(parser.value(stack).toStdString());
+    } catch (const std::exception& e) {
+        printError(QStringLiteral("--stack: %1").arg(QString::fromUtf8(e.what())));
+        return kExitBadInput;
+    }
+    if (!m::parsePrecision(parser.value(precision).toStdString(), cluster.precision)) {
+        printError(QStringLiteral("--precision must be bf16, fp8, mxfp8 or nvfp4 (got '%1')")
+                       .arg(parser.value(precision)));
+        return kExitBadInput;
+    }
+    if (parser.isSet(emitFormat) && parser.value(emitFormat) != "megatron") {
+        printError(
+            QStringLiteral("--emit supports: megatron (got '%1')").arg(parser.value(emitFormat)));
         return kExitBadInput;
     }
 
@@ -188,12 +238,38 @@ int planCommand(const QStringList& args) {
     }
 
     std::vector<std::pair<m::Plan, m::PlanEval>> layouts;
-    if (parser.isSet(layout)) {
+    if (parser.isSet(megatronArgs)) {
+        QFile args(parser.value(megatronArgs));
+        if (!QFileInfo(parser.value(megatronArgs)).isFile() || !args.open(QIODevice::ReadOnly)) {
+            printError(QStringLiteral("--megatron-args: cannot open '%1' for reading")
+                           .arg(parser.value(megatronArgs)));
+            return kExitBadInput;
+        }
+        m::Plan p;
+        std::string error;
+        if (!m::parseMegatronArguments(args.readAll().toStdString(), geometry.layers, cluster, p,
+                                       error)) {
+            printError(QStringLiteral("--megatron-args: %1").arg(QString::fromStdString(error)));
+            return kExitBadInput;
+        }
+        layouts.emplace_back(p, m::evaluateLayout(geometry, cluster, p));
+    } else if (parser.isSet(layout)) {
         m::Plan p;
         std::string error;
         if (!m::parseLayout(parser.value(layout).toStdString(), p, error)) {
             printError(QStringLiteral("--layout: %1").arg(QString::fromStdString(error)));
             return kExitBadInput;
+        }
+        if (p.dp == 0) {  // named form without dp: the rest of the devices
+            const long long inner = 1LL * p.tp * p.cp * p.pp;
+            if (cluster.devices % inner != 0) {
+                printError(
+                    QStringLiteral("--layout: TP x CP x PP = %1 does not divide --devices %2")
+                        .arg(inner)
+                        .arg(cluster.devices));
+                return kExitBadInput;
+            }
+            p.dp = int(cluster.devices / inner);
         }
         layouts.emplace_back(p, m::evaluateLayout(geometry, cluster, p));
     } else {
@@ -217,6 +293,14 @@ int planCommand(const QStringList& args) {
     if (const auto bad = nonFiniteReport(QStringLiteral("plan"), j); !bad.empty()) {
         for (const auto& l : bad) printError(l);
         return kExitFailure;
+    }
+    if (parser.isSet(emitFormat)) {
+        if (layouts.empty() || !layouts.front().second.feasible) {
+            printError(QStringLiteral("--emit: no feasible layout to emit"));
+            return kExitFailure;
+        }
+        std::printf("%s\n", m::megatronArguments(geometry, cluster, layouts.front().first).c_str());
+        return kExitOk;
     }
     if (parser.isSet(json)) {
         std::printf("%s\n", j.dump(2).c_str());

@@ -9,34 +9,14 @@
 #include "commands.h"
 #include "common/check.h"
 #include "mlforml/reproduce.h"
+#include "mosaic/reality.h"
 #include "mosaic/reproduce.h"
 #include "output.h"
 
 namespace cli {
 namespace {
 
-nlohmann::ordered_json reportJson(const tandem::Report& r) {
-    nlohmann::ordered_json j;
-    j["paper"] = r.paper;
-    j["checks"] = nlohmann::ordered_json::array();
-    for (const auto& c : r.checks) {
-        nlohmann::ordered_json k;
-        k["id"] = c.id;
-        k["quantity"] = c.quantity;
-        k["paper_value"] = c.paperValue;
-        k["tandem_value"] = std::isfinite(c.tandemValue) ? nlohmann::ordered_json(c.tandemValue)
-                                                         : nlohmann::ordered_json(nullptr);
-        k["low"] = c.low;
-        // A one-sided (directional) check has no upper bound: null.
-        k["high"] = std::isfinite(c.high) ? nlohmann::ordered_json(c.high)
-                                          : nlohmann::ordered_json(nullptr);
-        k["pass"] = c.pass;
-        k["status"] = tandem::statusName(c.status);
-        if (!c.reason.empty()) k["reason"] = c.reason;
-        j["checks"].push_back(k);
-    }
-    return j;
-}
+nlohmann::ordered_json reportJson(const tandem::Report& r) { return tandem::reportToJson(r); }
 
 std::string num(double v) { return significant(v, 4); }
 
@@ -74,7 +54,97 @@ void printReport(const tandem::Report& r) {
                 tandem::countStatus(r, tandem::CheckStatus::NotReproducible));
 }
 
+/// `reproduce reality`: one row per measured run, then the summary and the error split.
+int reproduceReality(bool json) {
+    namespace m = tandem::mosaic;
+    const m::RealityReport r = m::reproduceReality();
+    bool summaryPass = true;  // the three summary checks; single runs may fall outside +-25 %
+    for (const auto& c : r.report.checks)
+        if (c.id == "reality.median_abs_error" || c.id == "reality.share_within_25pct" ||
+            c.id == "reality.feasible_share")
+            summaryPass = summaryPass && c.pass;
+    if (json) {
+        std::printf("%s\n", m::realityToJson(r).dump(2).c_str());
+        return summaryPass ? kExitOk : kExitFailure;
+    }
+    std::printf("%s, stack megatron-core\n", r.report.paper.c_str());
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& row : r.rows) {
+        const auto& c = r.cases[row.caseIndex];
+        const auto& p = c.plan;
+        rows.push_back(
+            {c.run.container, c.run.system, c.run.model, m::precisionName(c.cluster.precision),
+             std::to_string(c.run.gpus),
+             "tp" + std::to_string(p.tp) + " pp" + std::to_string(p.pp) + " vp" +
+                 std::to_string(p.vp) + " cp" + std::to_string(p.cp) + " ep" +
+                 std::to_string(p.ep) + " mbs" + std::to_string(p.mbs) + (p.fsdp ? " fsdp" : "") +
+                 " " + m::checkpointingName(p.ckpt),
+             num(c.run.tokensPerSPerGpu), row.eval.feasible ? num(row.eval.tokensPerSPerGpu) : "-",
+             row.eval.feasible ? num(100 * row.error) + " %" : row.eval.reason,
+             num(row.eval.memoryGB) + " / " + num(c.cluster.hardware.memoryBytes / 1e9)});
+    }
+    printTable({"container", "system", "model", "prec", "gpus", "layout", "measured", "predicted",
+                "error", "mem_GB"},
+               rows);
+    std::printf(
+        "\n%d runs: median |error| %.1f %%, %d within +-25 %% (%.0f %%), %d of %d layouts "
+        "feasible\n",
+        r.summary.rows, 100 * r.summary.medianAbsError, r.summary.within25,
+        100 * r.summary.shareWithin25, r.summary.feasible, r.summary.rows);
+    const auto j = m::realityToJson(r);
+    for (const char* key : {"system", "precision", "model"}) {
+        std::printf("By %s:\n", key);
+        for (const auto& [name, e] : j.at("split").at(key).items())
+            std::printf(
+                "  %-22s %3d runs, median |error| %5.1f %%, median error %+6.1f %%, within 25 %%: "
+                "%3.0f %%\n",
+                name.c_str(), e.at("rows").get<int>(), 100 * e.at("median_abs_error").get<double>(),
+                100 * e.at("median_error").get<double>(),
+                100 * e.at("share_within_25pct").get<double>());
+    }
+    std::printf("Not expressible (not fitted):\n");
+    for (const auto& c : r.cases)
+        if (!c.expressible)
+            std::printf("  line %d %s %s %s: %s\n", c.run.line, c.run.container.c_str(),
+                        c.run.system.c_str(), c.run.model.c_str(), c.reason.c_str());
+    std::printf("%s\n", summaryPass ? "targets met" : "TARGETS MISSED");
+    return summaryPass ? kExitOk : kExitFailure;
+}
+
 }  // namespace
+
+int fitStackCommand(const QStringList& args) {
+    namespace m = tandem::mosaic;
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Re-derive the megatron-core stack's fitted constants from the shipped measured runs "
+        "(one set for every expressible run; deterministic Nelder-Mead on the soft-L1 log error, "
+        "docs/MODEL-MOSAIC.md) and print them next to the stored ones."));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
+    parser.addOption(json);
+    int code = kExitOk;
+    if (!parseArgs(parser, args, &code)) return code;
+    const m::StackFit fit = m::fitStack(m::megatronCoreFitStart());
+    m::Stack stored = m::megatronCoreStack();
+    nlohmann::ordered_json j;
+    j["stack"] = stored.name;
+    j["objective"] = fit.objective;
+    j["evaluations"] = fit.evaluations;
+    std::vector<std::vector<std::string>> rows;
+    for (size_t i = 0; i < m::stackFitParameters().size(); ++i) {
+        const auto& p = m::stackFitParameters()[i];
+        j["fitted"][p.name] = fit.values[i];
+        j["stored"][p.name] = p.ref(stored);
+        rows.push_back({p.name, num(p.ref(stored)), num(fit.values[i])});
+    }
+    if (parser.isSet(json)) {
+        std::printf("%s\n", j.dump(2).c_str());
+    } else {
+        printTable({"constant", "stored", "fitted"}, rows);
+        std::printf("objective %.6g after %d evaluations\n", fit.objective, fit.evaluations);
+    }
+    return kExitOk;
+}
 
 int reproduceCommand(const QStringList& args) {
     QCommandLineParser parser;
@@ -83,19 +153,27 @@ int reproduceCommand(const QStringList& args) {
         "acceptance band (docs/MODEL-ML-FOR-ML.md, docs/MODEL-MOSAIC.md). Exit 1 if any check is "
         "outside its band; rows marked 'not reproducible' (the paper's numbers contradict its "
         "stated model) are counted apart and shown with Tandem's value."));
-    parser.addPositionalArgument(QStringLiteral("which"),
-                                 QStringLiteral("ml-for-ml (arXiv:2608.06046), mosaic "
-                                                "(arXiv:2608.10605) or all."));
+    parser.addPositionalArgument(
+        QStringLiteral("which"),
+        QStringLiteral("ml-for-ml (arXiv:2608.06046), mosaic "
+                       "(arXiv:2608.10605), reality (measured Megatron-Core "
+                       "runs under the megatron-core stack: tokens/s/GPU "
+                       "predicted vs measured; mfu = 6 N_act per token over "
+                       "the BF16 peak, model_tflops_per_s_per_gpu = "
+                       "Megatron's count incl. attention and LM head) or "
+                       "all (the two papers)."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
     parser.addOption(json);
     int code = kExitOk;
     if (!parseArgs(parser, args, &code)) return code;
     const QStringList pos = parser.positionalArguments();
     const QString which = pos.value(0);
-    if (pos.size() != 1 || (which != "ml-for-ml" && which != "mosaic" && which != "all")) {
-        printError(QStringLiteral("reproduce takes one of: ml-for-ml, mosaic, all"));
+    if (pos.size() != 1 ||
+        (which != "ml-for-ml" && which != "mosaic" && which != "reality" && which != "all")) {
+        printError(QStringLiteral("reproduce takes one of: ml-for-ml, mosaic, reality, all"));
         return kExitBadInput;
     }
+    if (which == "reality") return reproduceReality(parser.isSet(json));
     std::vector<tandem::Report> reports;
     if (which != "mosaic") reports.push_back(tandem::mlforml::reproduceMlForMl());
     if (which != "ml-for-ml") reports.push_back(tandem::mosaic::reproduceMosaic());

@@ -13,6 +13,7 @@ constexpr int kExitBadInput = 2;
 int runCommand(const QStringList& args);
 int validateCommand(const QStringList& args);
 int reproduceCommand(const QStringList& args);
+int fitStackCommand(const QStringList& args);
 int planCommand(const QStringList& args);
 int inspectCommand(const QStringList& args);
 int benchCommand(const QStringList& args);

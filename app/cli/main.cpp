@@ -14,8 +14,10 @@ const char* kUsage =
     "Commands:\n"
     "  run SCENARIO.json --out DIR   run a scenario; write results as CSV and JSON into DIR\n"
     "  validate SCENARIO.json        check a scenario; one line per problem, exit 2 if any\n"
-    "  reproduce {ml-for-ml|mosaic|all} [--json]\n"
+    "  reproduce {ml-for-ml|mosaic|reality|all} [--json]\n"
     "                                compare Tandem with the papers' published numbers\n"
+    "                                (reality: measured Megatron-Core runs)\n"
+    "  fit-stack [--json]            re-derive the megatron-core stack's fitted constants\n"
     "  plan MODEL.json --devices N [--gbs B] [--seqlen T] [--hardware NAME] [--layout L]\n"
     "       [--nccl FILE]... [--json]\n"
     "                                best feasible layouts of an MoE or dense model (Tandem JSON\n"
@@ -53,6 +55,7 @@ int main(int argc, char** argv) {
     if (command == "run") return cli::runCommand(rest);
     if (command == "validate") return cli::validateCommand(rest);
     if (command == "reproduce") return cli::reproduceCommand(rest);
+    if (command == "fit-stack") return cli::fitStackCommand(rest);
     if (command == "plan") return cli::planCommand(rest);
     if (command == "inspect") return cli::inspectCommand(rest);
     if (command == "bench") return cli::benchCommand(rest);

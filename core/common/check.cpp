@@ -36,4 +36,27 @@ int countStatus(const Report& r, CheckStatus s) {
     for (const auto& c : r.checks) n += c.status == s ? 1 : 0;
     return n;
 }
+
+nlohmann::ordered_json reportToJson(const Report& r) {
+    nlohmann::ordered_json j;
+    j["paper"] = r.paper;
+    j["checks"] = nlohmann::ordered_json::array();
+    for (const auto& c : r.checks) {
+        nlohmann::ordered_json k;
+        k["id"] = c.id;
+        k["quantity"] = c.quantity;
+        k["paper_value"] = c.paperValue;
+        k["tandem_value"] = std::isfinite(c.tandemValue) ? nlohmann::ordered_json(c.tandemValue)
+                                                         : nlohmann::ordered_json(nullptr);
+        k["low"] = c.low;
+        // A one-sided (directional) check has no upper bound: null.
+        k["high"] = std::isfinite(c.high) ? nlohmann::ordered_json(c.high)
+                                          : nlohmann::ordered_json(nullptr);
+        k["pass"] = c.pass;
+        k["status"] = statusName(c.status);
+        if (!c.reason.empty()) k["reason"] = c.reason;
+        j["checks"].push_back(k);
+    }
+    return j;
+}
 }  // namespace tandem

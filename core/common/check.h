@@ -1,5 +1,7 @@
 #pragma once
 // One row of a `tandem-cli reproduce` report: a published number, Tandem's value, the band.
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -44,5 +46,9 @@ struct Report {
 
 /// Number of checks of `r` with status `s`.
 int countStatus(const Report& r, CheckStatus s);
+/// {"paper", "checks": [{"id", "quantity", "paper_value", "tandem_value" (null when not
+/// finite), "low", "high" (null when one-sided), "pass", "status" (statusName), "reason" (only
+/// when not reproducible)}, ...]}: the JSON of `tandem-cli reproduce`.
+nlohmann::ordered_json reportToJson(const Report& r);
 
 }  // namespace tandem

@@ -129,6 +129,20 @@ void readEnvelope(JsonReader& r, Envelope& e) {
     e.goodput = r.number("goodput", e.goodput, Range{0.0, 1.0, true, false});
     e.globalBatch = int(r.integer("global_batch_sequences", e.globalBatch, Range::closed(1, kMaxGlobalBatch)));
     e.seqLen = int(r.integer("seq_len_tokens", e.seqLen, Range::closed(1, kMaxSeqLen)));
+    if (r.has("stack")) {
+        const std::string name = r.string("stack", e.stack.name);
+        try {
+            e.stack = builtinStack(name);
+        } catch (const std::exception& ex) {
+            diag.error(r.childPath("stack"), ex.what());
+        }
+    }
+    if (r.has("precision")) {
+        const std::string name = r.string("precision", precisionName(e.precision));
+        if (!parsePrecision(name, e.precision))
+            diag.error(r.childPath("precision"),
+                       "must be bf16, fp8, mxfp8 or nvfp4 (got \"" + name + "\")");
+    }
 
     e.qValues = readInts(r, "q_values", e.qValues, Range::closed(1, 64));
     e.topKValues = readInts(r, "top_k_values", e.topKValues, Range::closed(1, 1024));
@@ -210,6 +224,9 @@ nlohmann::ordered_json writeEnvelope(const Envelope& e) {
     j["goodput"] = e.goodput;
     j["global_batch_sequences"] = e.globalBatch;
     j["seq_len_tokens"] = e.seqLen;
+    if (e.stack.name != mosaicPaperStack().name)
+        j["stack"] = e.stack.name;  // the default is left out
+    if (e.precision != Precision::Bf16) j["precision"] = precisionName(e.precision);
     j["q_values"] = e.qValues;
     j["top_k_values"] = e.topKValues;
     j["experts_values"] = e.expertValues;

@@ -5,12 +5,12 @@
 // E in {4..512}, G in {1,2,4,8}, S >= 0.7, B_micro in {1,2,4}, four checkpointing modes,
 // TPP in [40, 150].
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 
 #include "mosaic/hardware.h"
 #include "mosaic/scaling_law.h"
+#include "mosaic/stack.h"
 
 namespace tandem {
 class JsonReader;
@@ -38,6 +38,10 @@ struct Envelope {
     double goodput = 1.0;       ///< eta_good in (0, 1] (`goodput`)
     int globalBatch = 1024;     ///< B_global in sequences (`global_batch_sequences`)
     int seqLen = 2048;          ///< T_seq (`seq_len_tokens`)
+    /// Training stack (`stack`: "mosaic-paper", the default, or "megatron-core"; stack.h).
+    Stack stack = mosaicPaperStack();
+    Precision precision =
+        Precision::Bf16;  ///< GEMM precision (`precision`: bf16, fp8, mxfp8, nvfp4)
 
     std::vector<int> qValues = {8, 10, 12, 14, 16, 18};                       ///< `q_values`
     std::vector<int> topKValues = {1, 2, 4, 6, 8};                            ///< `top_k_values`

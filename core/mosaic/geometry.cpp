@@ -26,6 +26,10 @@ int moeLayers(const Geometry& g) { return g.experts > 0 ? std::max(0, g.layers -
 
 double attentionParams(const Geometry& g) {
     const double d = g.dModel;
+    if (g.headDim > 0) {  // Q and O are d x (n_head d_head), K and V d x (n_kv d_head)
+        const double qDim = double(g.nHead) * g.headDim;
+        return 2.0 * d * qDim + 2.0 * d * g.nKvHead * double(g.headDim);
+    }
     const double headDim = g.nHead > 0 ? d / g.nHead : 0.0;
     return 2.0 * d * d + 2.0 * d * g.nKvHead * headDim;
 }

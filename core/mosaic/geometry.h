@@ -22,6 +22,9 @@ struct Geometry {
     int dModel = 0;         ///< d, residual width
     int nHead = 0;          ///< query heads
     int nKvHead = 0;        ///< key/value heads (GQA)
+    /// Query/key/value head width; 0 = d / nHead (the ladder). Set when heads x head width
+    /// differs from d (Qwen3: 32 x 128 on d = 2048; gpt-oss: 64 x 64 on d = 2880).
+    int headDim = 0;
     int dFf = 0;            ///< d_ff, reference dense FFN width (also the dense blocks' width)
     int experts = 0;        ///< E routed experts per MoE block (0 = dense model)
     int topK = 0;           ///< K routed experts per token

@@ -25,6 +25,8 @@ const char* const kCalib = "efficiency constants: Tandem calibration, docs/MODEL
 /// analytical constants).
 constexpr double Hardware::*kSheetColumns[] = {
     &Hardware::peakFlops,           // dense BF16 FLOP/s per GPU
+    &Hardware::peakFp8Flops,        // dense FP8 FLOP/s per GPU (0 = unsupported)
+    &Hardware::peakFp4Flops,        // dense FP4 FLOP/s per GPU (0 = unsupported)
     &Hardware::memoryBytes,         // usable device memory, bytes
     &Hardware::hbmBytesPerS,        // HBM bandwidth, bytes/s
     &Hardware::nvlinkBytesPerS,     // NVLink per GPU, one direction, bytes/s
@@ -56,7 +58,9 @@ DeviceSheet sheetOf(const Hardware& h) {
 const std::vector<Builtin>& builtins() {
     static const std::vector<Builtin> table = [] {
         const Hardware b200;  // hardware.h's defaults are the p6-b200 node [2608.10605 Table 3]
-        // Rows: name, description, sources, GPUs per node, then the sheet: peak FLOP/s, memory
+        // Rows: name, description, sources, GPUs per node, then the sheet: peak BF16, FP8 and
+        // FP4 FLOP/s (dense; FP8 = 2 x BF16 and FP4 = 4 x BF16 on Blackwell, no FP4 on Hopper,
+        // neither on A100), memory
         // bytes, HBM bytes/s, NVLink bytes/s, NIC bytes/s, NVLink bus efficiency, ramp half
         // bytes, dispatch gap s.
         return std::vector<Builtin>{
@@ -71,24 +75,27 @@ const std::vector<Builtin>& builtins() {
             {"h100", "8 x H100 SXM5 80 GB (DGX H100 / AWS p5): NVLink 4, 8 x 400 Gb/s",
              {"https://www.nvidia.com/en-us/data-center/h100/", kGpusJson, kNvlink,
               "nccl-tests H100 2x8 all-reduce busbw peak 487 GB/s; 10x8 all-to-all ~50 GB/s", kCalib},
-             8, {989e12, 76e9, 3.35e12, 450e9, 50e9, 1.0, 20e6, 30e-6}},
+             8, {989e12, 1979e12, 0, 76e9, 3.35e12, 450e9, 50e9, 1.0, 20e6, 30e-6}},
             // H100's node with H200 memory: 141 GB HBM3e (135 usable) at 4.8 TB/s; the NVLink,
             // NIC, ramp and dispatch values are the H100 ones above.
             {"h200", "8 x H200 SXM 141 GB (DGX H200): NVLink 4, 8 x 400 Gb/s",
              {"https://www.nvidia.com/en-us/data-center/h200/", kGpusJson, kNvlink, kCalib},
-             8, {989e12, 135e9, 4.8e12, 450e9, 50e9, 1.0, 20e6, 30e-6}},
+             8, {989e12, 1979e12, 0, 135e9, 4.8e12, 450e9, 50e9, 1.0, 20e6, 30e-6}},
             // Blackwell: NVLink efficiency, ramp and dispatch gap as the B200 defaults.
             {"gb200-nvl72", "GB200 NVL72 rack: 72 Blackwell GPUs in one NVLink 5 domain, 400 Gb/s per GPU",
              {"https://www.nvidia.com/en-us/data-center/gb200-nvl72/", kGpusJson, kNvlink,
-              "coreweave/nccl-tests README (GB200 18x4 and 36x4 all-reduce)", kCalib},
-             72, {2.5e15, 184e9, 8e12, 900e9, 50e9, b200.intraBusEfficiency, b200.rampHalfBytes,
+              "coreweave/nccl-tests README (GB200 18x4 and 36x4 all-reduce)",
+              "https://glennklockwood.com/garden/processors/B200 (GB200 at 1.2 kW: dense BF16 2500, FP8 5000, "
+              "FP4 10000 TFLOP/s)",
+              kCalib},
+             72, {2.5e15, 5e15, 10e15, 184e9, 8e12, 900e9, 50e9, b200.intraBusEfficiency, b200.rampHalfBytes,
                   b200.dispatchGapS}},
             // 4 x 100 Gb/s EFA for 8 GPUs = 6.25 GB/s per GPU; NVLink efficiency as the B200
             // default; ramp 20 MB fitted with the H100 one (see h100).
             {"a100", "8 x A100 SXM4 80 GB (AWS p4de): NVLink 3, 4 x 100 Gb/s EFA",
              {"https://www.nvidia.com/en-us/data-center/a100/", kGpusJson, kNvlink,
               "nccl-tests A100 2x8 all-reduce (aws-samples/awsome-distributed-training)", kCalib},
-             8, {312e12, 76e9, 2.0e12, 300e9, 6.25e9, b200.intraBusEfficiency, 20e6, 35e-6}},
+             8, {312e12, 0, 0, 76e9, 2.0e12, 300e9, 6.25e9, b200.intraBusEfficiency, 20e6, 35e-6}},
         };
     }();
     return table;
@@ -178,6 +185,10 @@ const std::vector<NumberKey>& numberKeys() {
         return std::vector<NumberKey>{
             {"peak_bf16_TFLOPs_per_s", &Hardware::peakFlops, Unit::Tera,
              within(1e-3, 1e6, "dense BF16 peak of one device, 1 GFLOP/s to 1 EFLOP/s")},
+            {"peak_fp8_TFLOPs_per_s", &Hardware::peakFp8Flops, Unit::Tera,
+             within(0, 1e6, "dense FP8 peak of one device, at most 1 EFLOP/s (0: no FP8)")},
+            {"peak_fp4_TFLOPs_per_s", &Hardware::peakFp4Flops, Unit::Tera,
+             within(0, 1e6, "dense FP4 peak of one device, at most 1 EFLOP/s (0: no FP4)")},
             {"memory_usable_GB", &Hardware::memoryBytes, Unit::Giga,
              within(1e-3, 1e6, "usable memory of one device, 1 MB to 1 PB")},
             {"hbm_GBps", &Hardware::hbmBytesPerS, Unit::Giga, rate},

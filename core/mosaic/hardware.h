@@ -26,6 +26,9 @@ struct Hardware {
 
     int gpusPerNode = 8;          ///< GPUs in one NVLink domain (`gpus_per_node`)
     double peakFlops = 2.25e15;   ///< dense BF16 FLOP/s per GPU (`peak_bf16_TFLOPs_per_s`)
+    /// Dense FP8 and FP4 tensor-core FLOP/s per GPU (`peak_fp8_TFLOPs_per_s`,
+    /// `peak_fp4_TFLOPs_per_s`); 0 = the precision is not supported by the device.
+    double peakFp8Flops = 4.5e15, peakFp4Flops = 9e15;
     double memoryBytes = 179e9;   ///< usable device memory (`memory_usable_GB`) [Table 3]
     double hbmBytesPerS = 8e12;   ///< HBM bandwidth (`hbm_GBps`)
     double nvlinkBytesPerS = 900e9;  ///< NVLink per GPU, one direction (`nvlink_GBps`)

@@ -12,6 +12,8 @@ Cluster clusterOf(const Envelope& e) {
     c.devices = e.devices();
     c.globalBatch = e.globalBatch;
     c.seqLen = e.seqLen;
+    c.stack = e.stack;
+    c.precision = e.precision;
     return c;
 }
 
@@ -40,7 +42,30 @@ const char* PerfModel::structuralError(const Plan& p) const {
     if (m_c.seqLen % p.cp != 0) return "CP must divide T_seq";
     if (p.pp > m_g.layers) return "PP exceeds the number of layers";
     if (m_g.experts == 0 && p.ep != 1) return "EP > 1 needs an MoE model";
-    if (p.dp % p.ep != 0) return "EP must divide DP (DP = EP x EDP, App. D.1)";
+    const Stack& stack = m_c.stack;
+    if (m_precisionError) return m_precisionError;
+    if (p.vp < 1 || p.etp < 1) return "every parallel degree and the micro-batch must be >= 1";
+    if (p.vp > 1 && !stack.interleaving)
+        return "VP > 1 (interleaved 1F1B) needs a stack with interleaving";
+    if (p.vp > 1 && p.pp < 2) return "VP > 1 needs PP >= 2";
+    // Megatron-Core's account-for-embedding / account-for-loss pipeline split counts the
+    // embedding and the loss as one layer each, so PP x VP may reach L + 2.
+    if (p.vp > 1 && double(p.pp) * p.vp > m_g.layers + 2)
+        return "PP x VP exceeds the number of layers + 2";
+    if (p.fsdp && !stack.fsdp) return "FSDP needs a stack with fully sharded data parallelism";
+    if (p.fsdp && !p.distributedOptimizer)
+        return "FSDP shards the optimizer state (distributed optimizer on)";
+    if (p.etp > 1 && (!stack.expertFolding || m_g.experts == 0))
+        return "ETP > 1 needs an MoE model and a stack with expert-parallel folding";
+    if (stack.expertFolding) {
+        // EP x ETP x EDP = TP x CP x DP [Megatron-Core MoE parallel folding]; ETP splits d_expert.
+        if ((p.tp * p.cp * p.dp) % (p.ep * p.etp) != 0)
+            return "EP x ETP must divide TP x CP x DP (expert-parallel folding)";
+        if (p.etp > hw.gpusPerNode) return "ETP must stay inside one node (NVLink domain)";
+        if (m_g.experts > 0 && m_g.dExpert % p.etp != 0) return "ETP must divide the expert width";
+    } else if (p.dp % p.ep != 0) {
+        return "EP must divide DP (DP = EP x EDP, App. D.1)";
+    }
     if (m_g.experts > 0 && m_g.experts % p.ep != 0) return "EP must divide the expert count E";
     if (m_c.globalBatch % (1LL * p.dp * p.mbs) != 0)  // DP x B_micro may pass 2^31
         return "B_global must be a multiple of DP x B_micro (integer microbatches)";
@@ -91,7 +116,8 @@ LayoutTable::LayoutTable(const Cluster& c, const LayoutGrid& grid)
                         if (double(tp) * cp * pp * dp != double(n)) continue;
                         if (tp > c.hardware.gpusPerNode) continue;
                         if (c.seqLen % cp != 0) continue;
-                        if (dp % ep != 0) continue;
+                        if (c.stack.expertFolding ? (tp * cp * dp) % ep != 0 : dp % ep != 0)
+                            continue;
                         if (c.globalBatch % (1LL * dp * mbs) != 0) continue;
                         Batch b;
                         b.mbs = mbs;

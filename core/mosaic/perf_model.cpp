@@ -65,7 +65,8 @@ struct PerfModel::Shape {
 
 // Static memory (weights, gradients, optimizer state) of one pipeline stage.
 struct PerfModel::Stage {
-    double weights;
+    double weights;                          // the sum of the four below
+    double params, grads, optimizer, extra;  // breakdown of `weights`
     int layers, denseLs, moeLs, ppMinusIndex;
     bool last;
 };
@@ -74,6 +75,7 @@ struct PerfModel::Stage {
 struct PerfModel::Group {
     Stage stages[3];
     int nStages;
+    int pp = 1, vp = 1;
     int layersStage, moeStage, denseStage, epNodes, ppNodes;
     double dispMb, denseP, expertP, dpTime, optimizer, host;
     // batchTimes
@@ -82,6 +84,31 @@ struct PerfModel::Group {
 };
 
 PerfModel::PerfModel(const Geometry& g, const Cluster& c) : m_g(g), m_c(c) {
+    // The stack supplies the software constants; the hardware sheet keeps peaks, bandwidths
+    // and latencies (and, for stacks without their own efficiencies, the calibrated ones).
+    const Stack& st = c.stack;
+    Hardware& h = m_c.hardware;
+    if (st.ownEfficiencies) {
+        h.denseGemmMax = st.denseGemmMax;
+        h.groupedGemmMax = st.groupedGemmMax;
+        h.groupedWidthHalf = st.groupedWidthHalf;
+        h.attentionEfficiency = st.attentionEfficiency;
+        h.elementwiseBytesPerTokenPerD = st.elementwiseBytesPerTokenPerD;
+        h.activationMemoryFactor = st.activationMemoryFactor;
+    }
+    if (!st.cpuDispatchFloor) h.dispatchGapS = 0;
+    if (!st.hostTerms) h.hostPerMicrobatchS = h.hostPerIterationS = h.hostPerMoeLayerS = 0;
+    if (!st.systemFactor) {
+        h.cA2A = h.cPP = h.cOvl = 0;
+        h.chiFloor = 1.0;
+    }
+    const int prec = int(c.precision);
+    const double precisionPeak = c.precision == Precision::Bf16    ? h.peakFlops
+                                 : c.precision == Precision::Nvfp4 ? h.peakFp4Flops
+                                                                   : h.peakFp8Flops;
+    m_precisionError = precisionPeak > 0 ? nullptr : "the hardware has no peak for this precision";
+    m_gemmPeak = precisionPeak * st.precisionGemmFactor[prec];
+    m_qDim = g.headDim > 0 ? double(g.nHead) * g.headDim : double(g.dModel);
     m_attnParams = attentionParams(g);
     m_expertParams = g.experts > 0 ? expertParams(g) : 0.0;
     m_sharedParams = g.experts > 0 ? g.sharedExperts * m_expertParams : 0.0;
@@ -92,9 +119,12 @@ PerfModel::PerfModel(const Geometry& g, const Cluster& c) : m_g(g), m_c(c) {
     m_nActFlopsPerToken = 6.0 * g.nAct;
     // Activation elements per token per layer (sequence-parallel: divided by TP later).
     const double d = g.dModel, dexp = g.dExpert, k = g.topK, e = g.experts;
-    const double kv = double(g.nKvHead) * (g.nHead > 0 ? d / g.nHead : 0.0);
+    const double kv = g.headDim > 0 ? double(g.nKvHead) * g.headDim
+                                    : double(g.nKvHead) * (g.nHead > 0 ? d / g.nHead : 0.0);
     const double sh = g.sharedExperts;
-    const double aAttn = 5 * d + 2 * kv;
+    // Attention block [Korthikanti et al. 2022 Sec. 4.1, 11 sbh without dropout masks and
+    // scores (flash attention)]: norm input, QKV input, Q, K, V, output, out-proj input.
+    const double aAttn = g.headDim > 0 ? 3 * d + 2 * m_qDim + 2 * kv : 5 * d + 2 * kv;
     const double aMoeNone = 2 * d + 2 * e + 2 * k * d + 3 * k * dexp + 3 * sh * dexp;
     const double aDenseNone = 2 * d + 3 * double(g.dFf);
     m_actAttn = aAttn;
@@ -108,22 +138,42 @@ PerfModel::PerfModel(const Geometry& g, const Cluster& c) : m_g(g), m_c(c) {
     m_actDense[ckptRank(Checkpointing::SuperSelective)] = aAttn + 2 * d;
     m_actMoe[ckptRank(Checkpointing::Full)] = d;
     // iterationLowerBound drops terms that are >= 0 when every rate, latency and efficiency is.
-    const Hardware& hw = c.hardware;
+    const Hardware& hw = m_c.hardware;
     m_boundValid = true;
-    for (double x : {hw.peakFlops, hw.hbmBytesPerS, hw.nvlinkBytesPerS, hw.nicBytesPerS, hw.intraBusEfficiency,
-                     hw.interBusEfficiency, hw.denseGemmMax, hw.groupedGemmMax, hw.attentionEfficiency, hw.chiFloor})
+    for (double x : {hw.peakFlops, m_gemmPeak, hw.hbmBytesPerS, hw.nvlinkBytesPerS, hw.nicBytesPerS,
+                     hw.intraBusEfficiency, hw.interBusEfficiency, hw.denseGemmMax,
+                     hw.groupedGemmMax, hw.attentionEfficiency, hw.chiFloor})
         if (!(x > 0)) m_boundValid = false;
     for (double x : {hw.intraLatencyS, hw.interLatencyS, hw.rampHalfBytes, hw.denseMHalf, hw.denseWidthHalf,
                      hw.groupedMHalf, hw.groupedWidthHalf, hw.elementwiseBytesPerTokenPerD})
         if (!(x >= 0)) m_boundValid = false;
     m_actDense[ckptRank(Checkpointing::Full)] = d;
+    if (c.stack.lowPrecisionActivations && c.precision != Precision::Bf16) {
+        // Transformer Engine saves the FP8 / FP4-cast inputs of its Linear layers for the
+        // weight gradient: 1 byte (half a BF16 element) for the inputs of QKV and the output
+        // projection, the expert / FFN fc1 and, when kept, fc2.
+        const double attnIn = d + m_qDim;
+        const double moeFc1 = k * d + sh * d, moeFc2 = k * dexp + sh * dexp, ffn = double(g.dFf);
+        m_actMoe[ckptRank(Checkpointing::None)] -= 0.5 * (attnIn + moeFc1 + moeFc2);
+        m_actDense[ckptRank(Checkpointing::None)] -= 0.5 * (attnIn + d + ffn);
+        m_actMoe[ckptRank(Checkpointing::Selective)] -= 0.5 * (attnIn + moeFc1);
+        m_actDense[ckptRank(Checkpointing::Selective)] -= 0.5 * (attnIn + d);
+        m_actMoe[ckptRank(Checkpointing::SuperSelective)] -= 0.5 * (attnIn + k * d);
+        m_actDense[ckptRank(Checkpointing::SuperSelective)] -= 0.5 * attnIn;
+    }
 }
 
 double PerfModel::groupMemory(const Plan& p, Group& gr) const {
     const Geometry& g = m_g;
     const int ls = (g.layers + p.pp - 1) / p.pp;
     const double tp = p.tp, d = g.dModel, e = g.experts;
-    const double edp = double(p.dp / p.ep) * p.cp;
+    const Stack& sk = m_c.stack;
+    // Expert data parallelism: DP / EP x CP [App. D.1]; folded: TP CP DP / (EP ETP).
+    const double edp =
+        sk.expertFolding ? double(p.tp * p.cp * p.dp / (p.ep * p.etp)) : double(p.dp / p.ep) * p.cp;
+    const double lowBytes = sk.lowPrecisionWeightBytes[int(m_c.precision)];
+    gr.vp = p.vp;
+    gr.pp = p.pp;
     // One pipeline stage: its layers (dense blocks lead, so the first stage holds them), plus
     // the token embedding on the first stage and the untied LM head with its logits on the last
     // [2608.10605 Sec. 5.4, Eq. 13: "lands entirely on the last pipeline stage"].
@@ -134,9 +184,36 @@ double PerfModel::groupMemory(const Plan& p, Group& gr) const {
         const double vocabP = double(g.vocab) * d * ((first ? 1 : 0) + (last ? 1 : 0));
         const double denseP = (moeLs * (m_attnParams + m_sharedParams + m_routerParams) +
                                denseLs * (m_attnParams + m_denseFfnParams) + vocabP) / tp;
-        const double expertP = moeLs * e * m_expertParams / p.ep;
+        const double expertP = moeLs * e * m_expertParams / (p.ep * p.etp);
+        const double dpShard = double(p.dp) * p.cp;
+        const double optDense = p.distributedOptimizer ? dpShard : 1.0,
+                     optExpert = p.distributedOptimizer ? edp : 1.0;
+        // Distributed optimizer [Megatron-Core; Rajbhandari et al. 2020 ZeRO-1]: BF16 weights
+        // (2 B) and FP32 main gradients (4 B) on every rank, FP32 master weights and both AdamW
+        // moments (12 B) sharded over DP x CP (experts: over EDP).
         st.weights = (denseP + expertP) * (kBf16 + kGradBytes) +
-                     kOptimizerBytes * (denseP / (double(p.dp) * p.cp) + expertP / edp);
+                     kOptimizerBytes * (denseP / optDense + expertP / optExpert);
+        st.params = (denseP + expertP) * kBf16;
+        st.grads = (denseP + expertP) * kGradBytes;
+        st.optimizer = kOptimizerBytes * (denseP / optDense + expertP / optExpert);
+        st.extra = 0;
+        if (p.fsdp) {
+            // FSDP [Zhao et al. 2023, PyTorch FSDP]: weights and gradients sharded as well; one
+            // layer's BF16 weights gathered ahead of use (x 2 for prefetch) and its gradients.
+            st.params = kBf16 * (denseP / dpShard + expertP / edp);
+            st.grads = kGradBytes * (denseP / dpShard + expertP / edp);
+            const double layer = n > 0 ? (denseP + expertP) / n : 0.0;
+            st.extra = 2.0 * layer * kBf16 + layer * kGradBytes;
+            st.weights = st.params + st.grads + st.optimizer + st.extra;
+        }
+        if (lowBytes > 0) {
+            // Low-precision copies of the GEMM weights (not the embedding / LM head), sharded
+            // like the BF16 weights.
+            const double gemmP = denseP - vocabP / tp + expertP;
+            const double copies = lowBytes * (p.fsdp ? gemmP / dpShard : gemmP);
+            st.params += copies;
+            st.weights += copies;
+        }
         st.layers = n;
         st.denseLs = denseLs;
         st.moeLs = moeLs;
@@ -156,7 +233,8 @@ double PerfModel::groupMemory(const Plan& p, Group& gr) const {
     return worst;
 }
 
-double PerfModel::memoryOf(const Group& gr, const Shape& s, int nmb, Checkpointing ck) const {
+double PerfModel::memoryOf(const Group& gr, const Shape& s, int nmb, Checkpointing ck,
+                           MemoryBreakdown* out) const {
     const Geometry& g = m_g;
     const double tokens = s.tokensMem, k = g.topK, d = g.dModel, e = g.experts;
     const double aMoe = m_actMoe[ckptRank(ck)], aDense = m_actDense[ckptRank(ck)];
@@ -165,6 +243,17 @@ double PerfModel::memoryOf(const Group& gr, const Shape& s, int nmb, Checkpointi
         // 1F1B: stage s keeps min(PP - s, n_mb) microbatches in flight; the first keeps most.
         const int inflightStage = std::max(1, std::min(st.ppMinusIndex, nmb));
         double act = kBf16 * tokens * inflightStage * (st.moeLs * aMoe + st.denseLs * aDense);
+        if (gr.vp > 1) {
+            // Interleaved 1F1B: rank s warms up 2 (PP - 1 - s) + (VP - 1) PP + 1 model chunks of
+            // L_stage / VP layers each, i.e. L_stage PP (1 + (PP - 1) / (PP VP)) layer-microbatches
+            // on the first stage [Narayanan et al. 2021 Sec. 2.2; Korthikanti et al. 2022
+            // Sec. 4.2.3].
+            const int rank = gr.pp - st.ppMinusIndex;
+            const int chunks = std::max(
+                1, std::min(2 * (gr.pp - 1 - rank) + (gr.vp - 1) * gr.pp + 1, nmb * gr.vp));
+            act =
+                kBf16 * tokens * (double(chunks) / gr.vp) * (st.moeLs * aMoe + st.denseLs * aDense);
+        }
         if (ck == Checkpointing::Full && st.layers > 0)  // one layer rematerialised during its backward
             act += kBf16 * tokens * (m_actAttn + (st.moeLs > 0 ? m_actMoeNone : m_actDenseNone));
         bytes += act * m_c.hardware.activationMemoryFactor;
@@ -173,26 +262,65 @@ double PerfModel::memoryOf(const Group& gr, const Shape& s, int nmb, Checkpointi
         if (e > 0 && st.moeLs > 0) bytes += 2.0 * kBf16 * tokens * k * d;  // all-to-all buffers
         return bytes;
     };
-    if (gr.nStages == 1) return stage(gr.stages[0]);
-    double worst = std::max(stage(gr.stages[0]), stage(gr.stages[1]));
-    if (gr.nStages == 3) worst = std::max(worst, stage(gr.stages[2]));
+    int worstStage = 0;
+    double worst = stage(gr.stages[0]);
+    if (gr.nStages > 1) {
+        const double b1 = stage(gr.stages[1]);
+        if (b1 > worst) worstStage = 1;
+        worst = std::max(worst, b1);
+    }
+    if (gr.nStages == 3) {
+        const double b2 = stage(gr.stages[2]);
+        if (b2 > worst) worstStage = 2;
+        worst = std::max(worst, b2);
+    }
+    if (out) {
+        const Stage& st = gr.stages[worstStage];
+        out->weights = st.params / 1e9;
+        out->gradients = st.grads / 1e9;
+        out->optimizer = st.optimizer / 1e9;
+        const double rest = worst - st.params - st.grads - st.optimizer - st.extra;
+        double logits = st.last ? kBf16 * tokens * double(g.vocab) : 0.0;
+        if (e > 0 && st.moeLs > 0) logits += 2.0 * kBf16 * tokens * k * d;
+        out->activations = (rest - logits) / 1e9;
+        out->other = (logits + st.extra) / 1e9;
+    }
     return worst;
 }
 
-double PerfModel::memoryBytes(const Plan& p) const {
+double PerfModel::memoryBytes(const Plan& p) const { return memoryBytes(p, nullptr); }
+
+double PerfModel::memoryBytes(const Plan& p, MemoryBreakdown* out) const {
     Group gr;
     groupMemory(p, gr);
     Shape s;
     s.tokensMem = double(m_c.seqLen) * p.mbs / p.cp / double(p.tp);
-    return memoryOf(gr, s, m_c.globalBatch / (p.dp * p.mbs), p.ckpt);
+    return memoryOf(gr, s, m_c.globalBatch / (p.dp * p.mbs), p.ckpt, out);
 }
 
-void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shape& s) const {
+int PerfModel::expertDpGroup(const Plan& p) const {
+    return m_c.stack.expertFolding ? p.tp * p.cp * p.dp / (p.ep * p.etp) : (p.dp / p.ep) * p.cp;
+}
+
+double PerfModel::mfu(double iterationS) const {
+    return modelFlopsUtilization(modelFlopsPerIteration(m_nActFlopsPerToken, m_c), iterationS,
+                                 m_c.devices, m_c.hardware.peakFlops);
+}
+
+double PerfModel::modelFlopsPerToken() const {
+    const Geometry& g = m_g;
+    const double gemmParams = g.nAct + double(g.vocab) * g.dModel;  // + the LM head
+    return 6.0 * gemmParams + 6.0 * double(m_c.seqLen) * m_qDim * g.layers;
+}
+
+void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shape& s, int epEtp,
+                           int etpDegree) const {
     const Geometry& g = m_g;
     const Hardware& hw = m_c.hardware;
     const double peak = hw.peakFlops, tp = tpDegree;
     const double d = g.dModel, dexp = g.dExpert, k = g.topK, e = g.experts, v = g.vocab;
-    const double kv = double(g.nKvHead) * (g.nHead > 0 ? d / g.nHead : 0.0);
+    const double kv = g.headDim > 0 ? double(g.nKvHead) * g.headDim
+                                    : double(g.nKvHead) * (g.nHead > 0 ? d / g.nHead : 0.0);
     const double T = double(m_c.seqLen) * mbs / cpDegree;
     s.T = T;
     s.tokensMem = T / tp;
@@ -202,9 +330,15 @@ void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shap
     };
     // fwd+bwd GEMM time for `params` weights applied to T tokens (3 x 2 FLOPs per MAC).
     auto gemm = [&](double params, double eff) { return 6.0 * T * params / tp / (peak * eff); };
+    // The same for the Linear layers, which run at the GEMM precision's peak (the router, the
+    // LM head and attention itself stay in BF16).
+    const double lowPeak = m_gemmPeak;
+    auto gemmLow = [&](double params, double eff) {
+        return 6.0 * T * params / tp / (lowPeak * eff);
+    };
 
-    const double attnProj = gemm(m_attnParams, effDense(T, d / tp));
-    const double attnCoreFwd = 2.0 * T * m_c.seqLen * d / tp / (peak * hw.attentionEfficiency);
+    const double attnProj = gemmLow(m_attnParams, effDense(T, d / tp));
+    const double attnCoreFwd = 2.0 * T * m_c.seqLen * m_qDim / tp / (peak * hw.attentionEfficiency);
     const double attnCore = 3.5 * attnCoreFwd;
     const double pointwise = T * d * hw.elementwiseBytesPerTokenPerD / tp / hw.hbmBytesPerS;
     s.attnCore = attnCore;
@@ -213,11 +347,17 @@ void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shap
     s.denseLayer = 0;
     for (int i = 0; i < 4; ++i) s.moeRecompute[i] = s.denseRecompute[i] = 0;
     if (m_moeLayers > 0) {  // every stage holds MoE layers (layers per stage >= 1)
-        const double shared = m_sharedParams > 0 ? gemm(m_sharedParams, effDense(T, dexp / tp)) : 0.0;
+        const double shared =
+            m_sharedParams > 0 ? gemmLow(m_sharedParams, effDense(T, dexp / tp)) : 0.0;
         const double router = gemm(m_routerParams, effDense(T, e));
-        const double tile = std::ceil(T * k / e);  // per-expert tile M [2608.10605 Sec. 5.3]
-        const double effG = hw.groupedGemmMax * sat(tile, hw.groupedMHalf) * sat(dexp, hw.groupedWidthHalf);
-        const double routed = gemm(k * m_expertParams, effG);
+        // Per-expert tile M [2608.10605 Sec. 5.3]; folded (Megatron-Core): the EP x ETP ranks'
+        // T / TP tokens each, K assignments per token, over E experts; width d_expert / ETP.
+        const double tile = m_c.stack.expertFolding ? std::ceil(double(epEtp) * T * k / (tp * e))
+                                                    : std::ceil(T * k / e);
+        const double width = m_c.stack.expertFolding ? dexp / etpDegree : dexp;
+        const double effG =
+            hw.groupedGemmMax * sat(tile, hw.groupedMHalf) * sat(width, hw.groupedWidthHalf);
+        const double routed = gemmLow(k * m_expertParams, effG);
         const double moeLayer = attnProj + attnCore + shared + router + routed + pointwise;
         s.shared = shared;
         s.moeLayer = moeLayer;
@@ -227,7 +367,7 @@ void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shap
         s.moeRecompute[ckptRank(Checkpointing::Full)] = moeLayer / 3;
     }
     if (dense) {  // used only by stages that hold dense layers
-        const double ffn = gemm(m_denseFfnParams, effDense(T, double(g.dFf) / tp));
+        const double ffn = gemmLow(m_denseFfnParams, effDense(T, double(g.dFf) / tp));
         const double denseLayer = attnProj + attnCore + ffn + pointwise;
         s.denseLayer = denseLayer;
         s.denseRecompute[ckptRank(Checkpointing::Selective)] = attnCoreFwd + pointwise / 3;
@@ -265,8 +405,10 @@ void PerfModel::groupTimes(const Plan& p, Group& gr) const {
     // experts over EDP x CP; overlapped with one microbatch of compute.
     const double denseP = (gr.moeStage * (m_attnParams + m_sharedParams + m_routerParams) +
                            gr.denseStage * (m_attnParams + m_denseFfnParams) + v * d) / tp;
-    const double expertP = gr.moeStage * e * m_expertParams / p.ep;
-    const int dpGroup = p.dp * p.cp, edpGroup = (p.dp / p.ep) * p.cp;
+    const double expertP = gr.moeStage * e * m_expertParams / (p.ep * p.etp);
+    const int dpGroup = p.dp * p.cp, edpGroup = expertDpGroup(p);
+    gr.pp = p.pp;
+    gr.vp = p.vp;
     gr.denseP = denseP;
     gr.expertP = expertP;
     gr.dpTime = -1;  // groupDpTime
@@ -277,21 +419,34 @@ void PerfModel::groupTimes(const Plan& p, Group& gr) const {
     gr.optimizer = owned * 32.0 / hw.hbmBytesPerS;
     gr.host = hw.hostPerIterationS + (p.ep > 1 ? hw.hostPerMoeLayerS * gr.moeStage : 0.0);
     const int gpn = hw.gpusPerNode;
-    gr.epNodes = (p.ep * p.tp + gpn - 1) / gpn;
+    const int epSpan =
+        m_c.stack.expertFolding ? p.ep * p.etp : p.ep * p.tp;  // GPUs one EP group spans
+    gr.epNodes = (epSpan + gpn - 1) / gpn;
     gr.ppNodes = (p.pp + gpn - 1) / gpn;
 }
 
 void PerfModel::groupDpTime(const Plan& p, Group& gr) const {
     const Hardware& hw = m_c.hardware;
     const double denseP = gr.denseP, expertP = gr.expertP;
-    const int dpGroup = p.dp * p.cp, edpGroup = (p.dp / p.ep) * p.cp;
+    const int dpGroup = p.dp * p.cp, edpGroup = expertDpGroup(p);
+    // Folded expert mesh: EDP ranks are EP x ETP apart; else TP x EP apart [App. D.1].
+    const int edpStride = m_c.stack.expertFolding ? p.ep * p.etp : p.tp * p.ep;
     double dpTime = 0;
     if (dpGroup > 1)
         dpTime += collectiveTime(hw, Collective::ReduceScatter, denseP * kGradBytes, dpGroup, p.tp) +
                   collectiveTime(hw, Collective::AllGather, denseP * kBf16, dpGroup, p.tp);
     if (edpGroup > 1 && expertP > 0)
-        dpTime += collectiveTime(hw, Collective::ReduceScatter, expertP * kGradBytes, edpGroup, p.tp * p.ep) +
-                  collectiveTime(hw, Collective::AllGather, expertP * kBf16, edpGroup, p.tp * p.ep);
+        dpTime += collectiveTime(hw, Collective::ReduceScatter, expertP * kGradBytes, edpGroup,
+                                 edpStride) +
+                  collectiveTime(hw, Collective::AllGather, expertP * kBf16, edpGroup, edpStride);
+    // FSDP gathers the weights again for the backward.
+    if (p.fsdp) {
+        if (dpGroup > 1)
+            dpTime += collectiveTime(hw, Collective::AllGather, denseP * kBf16, dpGroup, p.tp);
+        if (edpGroup > 1 && expertP > 0)
+            dpTime +=
+                collectiveTime(hw, Collective::AllGather, expertP * kBf16, edpGroup, edpStride);
+    }
     gr.dpTime = dpTime;
 }
 
@@ -299,7 +454,8 @@ void PerfModel::batchTimes(const Plan& p, const Shape& s, Group& gr, int nmb) co
     const Hardware& hw = m_c.hardware;
     gr.nmb = nmb;
     gr.a2aCollective = gr.moeStage > 0 && p.ep > 1
-                           ? collectiveTime(hw, Collective::AllToAll, s.a2aBytes, p.ep, p.tp)
+                           ? collectiveTime(hw, Collective::AllToAll, s.a2aBytes, p.ep,
+                                            m_c.stack.expertFolding ? p.etp : p.tp)
                            : 0.0;
     // Pipeline send/recv of activations and their gradients.
     gr.p2p = 0;
@@ -308,6 +464,7 @@ void PerfModel::batchTimes(const Plan& p, const Shape& s, Group& gr, int nmb) co
         const bool intra = p.pp <= hw.gpusPerNode;  // N_PP_node = 1 [Eq. 15 placement]
         const double bw = intra ? hw.nvlinkBytesPerS * hw.intraBusEfficiency : hw.nicBytesPerS * hw.interBusEfficiency;
         gr.p2p = 2 * ((intra ? hw.intraLatencyS : hw.interLatencyS) + bytes / (bw * sat(bytes, hw.rampHalfBytes)));
+        if (p.vp > 1) gr.p2p *= p.vp;  // interleaving: one send/recv per model chunk
     }
     gr.vocab = vocabTime(p.pp, nmb, s);
 }
@@ -327,7 +484,7 @@ double PerfModel::iterationLowerBound(const Plan& p, const Shape& s, const Group
     const double denseLayer = gr.denseStage > 0 ? s.denseLayer : 0.0;
     const double computeMb = gr.moeStage * s.moeLayer + gr.denseStage * denseLayer;
     const double tmb = std::max(computeMb, gr.dispMb);
-    const double bubble = double(p.pp - 1) * tmb;
+    const double bubble = p.vp > 1 ? double(p.pp - 1) / p.vp * tmb : double(p.pp - 1) * tmb;
     const double analytic = nmb * tmb + bubble + vocabTime(p.pp, nmb, s) + gr.optimizer + gr.host;
     double chi = 1.0;
     chi += hw.cPP * (gr.ppNodes - 1);
@@ -349,9 +506,11 @@ void PerfModel::assemble(const Plan& p, const Shape& s, const Group& gr, Times& 
     double a2aLayer = 0, a2aExposedLayer = 0;
     if (t.moeStage > 0 && p.ep > 1) {
         a2aLayer = (full ? 6 : 4) * gr.a2aCollective;
-        a2aExposedLayer = std::max(0.0, a2aLayer - s.shared);  // shared-expert overlap
+        // Shared-expert overlap, and the part the stack's schedule hides.
+        a2aExposedLayer = std::max(0.0, a2aLayer * (1.0 - m_c.stack.a2aOverlap) - s.shared);
     }
-    const double tpLayer = p.tp > 1 ? (full ? 12 : 8) * s.tpCollective : 0.0;
+    const double tpLayer =
+        p.tp > 1 ? (full ? 12 : 8) * s.tpCollective * (1.0 - m_c.stack.tpOverlap) : 0.0;
     const double denseLayer = t.denseStage > 0 ? s.denseLayer : 0.0;
     const double denseRecompute = t.denseStage > 0 ? s.denseRecompute[ck] : 0.0;
 
@@ -362,7 +521,8 @@ void PerfModel::assemble(const Plan& p, const Shape& s, const Group& gr, Times& 
     t.cmpMb = t.computeMb + t.a2aExposedMb + t.otherMb;
     t.dispMb = gr.dispMb;
     t.tmb = std::max(t.cmpMb, t.dispMb);
-    t.bubble = double(p.pp - 1) * t.tmb;  // f = (PP-1)/(VPP n_mb), t_bubble = f n_mb t_mb [Eq. 12]
+    // f = (PP-1)/(VP n_mb), t_bubble = f n_mb t_mb [Eq. 12; Narayanan et al. 2021 Sec. 2.2]
+    t.bubble = p.vp > 1 ? double(p.pp - 1) / p.vp * t.tmb : double(p.pp - 1) * t.tmb;
     t.vocab = gr.vocab;
     t.dpExposed = std::max(0.0, gr.dpTime - t.computeMb);
     t.optimizer = gr.optimizer;
@@ -382,7 +542,7 @@ void PerfModel::cost(const Plan& p, Times& t) const {
     groupTimes(p, gr);
     groupDpTime(p, gr);
     Shape s;
-    shapeTerms(p.tp, p.cp, p.mbs, gr.denseStage > 0, s);
+    shapeTerms(p.tp, p.cp, p.mbs, gr.denseStage > 0, s, p.ep * p.etp, p.etp);
     batchTimes(p, s, gr, m_c.globalBatch / (p.dp * p.mbs));
     assemble(p, s, gr, t);
 }
@@ -401,8 +561,7 @@ QuickEval PerfModel::quick(const Plan& p) const {
     Times t;
     cost(p, t);
     q.iterationS = t.chi * t.analytic;
-    q.mfu = modelFlopsUtilization(modelFlopsPerIteration(m_nActFlopsPerToken, m_c), q.iterationS,
-                                  m_c.devices, m_c.hardware.peakFlops);
+    q.mfu = mfu(q.iterationS);
     if ((q.reason = impossibleResult(q.mfu, q.iterationS))) return q;
     q.feasible = true;
     return q;
@@ -416,7 +575,7 @@ PlanEval PerfModel::evaluate(const Plan& p) const {
             r.reason += ": EP " + std::to_string(p.ep) + " does not divide DP " + std::to_string(p.dp);
         return r;
     }
-    const double mem = memoryBytes(p);
+    const double mem = memoryBytes(p, &r.memory);
     r.memoryGB = mem / 1e9;
     r.microbatches = m_c.globalBatch / (p.dp * p.mbs);
     if (mem > m_c.hardware.memoryBytes) {
@@ -430,8 +589,7 @@ PlanEval PerfModel::evaluate(const Plan& p) const {
     r.chi = t.chi;
     r.iteration_s = t.chi * t.analytic;
     r.analytic_iteration_s = t.analytic;
-    r.mfu = modelFlopsUtilization(modelFlopsPerIteration(m_nActFlopsPerToken, m_c), r.iteration_s,
-                                  m_c.devices, m_c.hardware.peakFlops);
+    r.mfu = mfu(r.iteration_s);
     if (const char* why = impossibleResult(r.mfu, r.iteration_s)) {
         PlanEval bad;
         bad.reason = std::string(why) + " (MFU " + formatNumber(r.mfu) + ", step " +
@@ -440,6 +598,8 @@ PlanEval PerfModel::evaluate(const Plan& p) const {
         bad.microbatches = r.microbatches;
         return bad;
     }
+    r.tokensPerSPerGpu = double(m_c.globalBatch) * m_c.seqLen / (r.iteration_s * m_c.devices);
+    r.modelTflopsPerSPerGpu = modelFlopsPerToken() * r.tokensPerSPerGpu / 1e12;
     Breakdown& b = r.breakdown;
     b.compute_s = t.chi * t.nmb * t.computeMb;
     b.a2a_s = t.chi * t.nmb * t.a2aExposedMb;
@@ -469,12 +629,16 @@ bool PerfModel::best(const LayoutTable& table, Plan& bestPlan, QuickEval& bestEv
     const auto& batches = table.batches();
     const auto& shapeKeys = table.shapes();
     std::vector<Shape> shapes(shapeKeys.size());
-    std::vector<char> shapeReady(shapeKeys.size(), 0);
-    auto shapeOf = [&](int si) -> const Shape& {
-        if (!shapeReady[size_t(si)]) {
+    // Which EP each shape was computed for (0 = not yet); folding stacks' expert tile depends
+    // on EP, so their shapes are recomputed when EP changes.
+    std::vector<int> shapeReady(shapeKeys.size(), 0);
+    const bool folding = m_c.stack.expertFolding;
+    auto shapeOf = [&](int si, int ep) -> const Shape& {
+        const int key = folding ? ep : 1;
+        if (shapeReady[size_t(si)] != key) {
             const auto& k = shapeKeys[size_t(si)];
-            shapeTerms(k.tp, k.cp, k.mbs, m_denseLayers > 0, shapes[size_t(si)]);
-            shapeReady[size_t(si)] = 1;
+            shapeTerms(k.tp, k.cp, k.mbs, m_denseLayers > 0, shapes[size_t(si)], key, 1);
+            shapeReady[size_t(si)] = key;
         }
         return shapes[size_t(si)];
     };
@@ -500,7 +664,8 @@ bool PerfModel::best(const LayoutTable& table, Plan& bestPlan, QuickEval& bestEv
             const LayoutTable::Batch& b = batches[size_t(bi)];
             const int nmb = m_c.globalBatch / (p.dp * b.mbs);
             upper[size_t(bi)] = modelFlopsUtilization(
-                flopsPerIteration, iterationLowerBound(p, shapeOf(b.shape), gr, nmb), n, peak);
+                flopsPerIteration, iterationLowerBound(p, shapeOf(b.shape, p.ep), gr, nmb), n,
+                peak);
             any = any || !cannotWin(upper[size_t(bi)], bi);
         }
         return any;
@@ -511,7 +676,7 @@ bool PerfModel::best(const LayoutTable& table, Plan& bestPlan, QuickEval& bestEv
         if (cannotWin(upper[size_t(bi)], bi)) return;
         const LayoutTable::Batch& b = batches[size_t(bi)];
         p.mbs = b.mbs;
-        const Shape& s = shapeOf(b.shape);
+        const Shape& s = shapeOf(b.shape, p.ep);
         const int nmb = m_c.globalBatch / (p.dp * p.mbs);
         for (Checkpointing c : ckpts) {  // least recomputation first
             const double mem = memoryOf(gr, s, nmb, c);
@@ -524,7 +689,7 @@ bool PerfModel::best(const LayoutTable& table, Plan& bestPlan, QuickEval& bestEv
             batchTimes(p, s, gr, nmb);
             assemble(p, s, gr, t);
             const double it = t.chi * t.analytic;
-            const double mfu = modelFlopsUtilization(flopsPerIteration, it, n, peak);
+            const double mfu = this->mfu(it);
             if (impossibleResult(mfu, it)) continue;  // as quick() and evaluate() refuse it
             if (!found || mfu > bestEval.mfu || (mfu == bestEval.mfu && bi < bestIndex)) {
                 found = true;

@@ -70,11 +70,86 @@ bool readPlanModel(JsonReader& r, Geometry& g) {
     return true;
 }
 
+namespace {
+
+/// The named form "tp=2,pp=8,vp=4,cp=1,ep=64,etp=1,mbs=1,fsdp=0,ckpt=selective" (dp optional).
+bool parseNamedLayout(const std::vector<std::string>& parts, Plan& p, std::string& error) {
+    p = Plan{};
+    p.dp = 0;
+    std::vector<std::string> seen;
+    for (const std::string& part : parts) {
+        const auto eq = part.find('=');
+        const std::string key = part.substr(0, eq),
+                          value = eq == std::string::npos ? "" : part.substr(eq + 1);
+        if (eq == std::string::npos || key.empty()) {
+            error = "layout entry \"" + part + "\" must be key=value";
+            return false;
+        }
+        if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
+            error = "layout key \"" + key + "\" given twice";
+            return false;
+        }
+        seen.push_back(key);
+        if (key == "ckpt") {
+            if (!parseCheckpointing(value, p.ckpt)) {
+                error =
+                    "ckpt must be none, selective, super-selective or full (got \"" + value + "\")";
+                return false;
+            }
+            continue;
+        }
+        int v = 0;
+        try {
+            size_t used = 0;
+            v = std::stoi(value, &used);
+            if (used != value.size()) throw std::invalid_argument("");
+        } catch (...) {
+            error = "layout key " + key + " must be an integer (got \"" + value + "\")";
+            return false;
+        }
+        const bool flag = key == "fsdp" || key == "distopt";
+        if (flag ? (v != 0 && v != 1) : v < 1) {
+            error = "layout key " + key + (flag ? " must be 0 or 1" : " must be >= 1") + " (got " +
+                    value + ")";
+            return false;
+        }
+        if (key == "tp")
+            p.tp = v;
+        else if (key == "pp")
+            p.pp = v;
+        else if (key == "vp")
+            p.vp = v;
+        else if (key == "cp")
+            p.cp = v;
+        else if (key == "ep")
+            p.ep = v;
+        else if (key == "etp")
+            p.etp = v;
+        else if (key == "dp")
+            p.dp = v;
+        else if (key == "mbs")
+            p.mbs = v;
+        else if (key == "fsdp")
+            p.fsdp = v == 1;
+        else if (key == "distopt")
+            p.distributedOptimizer = v == 1;
+        else {
+            error = "unknown layout key \"" + key +
+                    "\" (known: tp, pp, vp, cp, ep, etp, dp, mbs, fsdp, distopt, ckpt)";
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
 bool parseLayout(const std::string& text, Plan& p, std::string& error) {
     std::vector<std::string> parts;
     std::stringstream ss(text);
     std::string item;
     while (std::getline(ss, item, ',')) parts.push_back(item);
+    if (text.find('=') != std::string::npos) return parseNamedLayout(parts, p, error);
     if (parts.size() < 6 || parts.size() > 7) {
         error = "layout must be tp,ep,pp,cp,dp,mbs[,ckpt] (got \"" + text + "\")";
         return false;
@@ -155,6 +230,147 @@ std::string rejectionSummary(const PlanRejections& r) {
     return s;
 }
 
+std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p) {
+    std::string a = "--tensor-model-parallel-size " + std::to_string(p.tp) +
+                    " --pipeline-model-parallel-size " + std::to_string(p.pp);
+    if (p.vp > 1) {
+        const int perChunk = std::max(1, g.layers / (p.pp * p.vp));
+        a += " --num-layers-per-virtual-pipeline-stage " + std::to_string(perChunk);
+    }
+    a += " --context-parallel-size " + std::to_string(p.cp);
+    if (g.experts > 0)
+        a += " --expert-model-parallel-size " + std::to_string(p.ep) +
+             " --expert-tensor-parallel-size " + std::to_string(p.etp);
+    a += " --micro-batch-size " + std::to_string(p.mbs) + " --global-batch-size " +
+         std::to_string(c.globalBatch) + " --seq-length " + std::to_string(c.seqLen);
+    if (p.tp > 1) a += " --sequence-parallel";
+    if (p.fsdp)
+        a += " --use-megatron-fsdp --data-parallel-sharding-strategy optim_grads_params";
+    else if (p.distributedOptimizer)
+        a += " --use-distributed-optimizer --overlap-grad-reduce --overlap-param-gather";
+    switch (p.ckpt) {
+        case Checkpointing::None:
+            break;
+        case Checkpointing::Selective:
+            a += " --recompute-granularity selective --recompute-modules core_attn";
+            break;
+        case Checkpointing::SuperSelective:
+            a += " --recompute-granularity selective --recompute-modules core_attn mlp";
+            break;
+        case Checkpointing::Full:
+            a +=
+                " --recompute-granularity full --recompute-method uniform --recompute-num-layers 1";
+            break;
+    }
+    a += " --bf16";
+    switch (c.precision) {
+        case Precision::Bf16:
+            break;
+        case Precision::Fp8:
+            a += " --fp8-format hybrid --fp8-recipe tensorwise";
+            break;
+        case Precision::Mxfp8:
+            a += " --fp8-format e4m3 --fp8-recipe mxfp8";
+            break;
+        case Precision::Nvfp4:
+            a += " --fp4-format e2m1 --fp4-recipe nvfp4";
+            break;
+    }
+    return a;
+}
+
+bool parseMegatronArguments(const std::string& text, int layers, Cluster& c, Plan& p,
+                            std::string& error) {
+    std::vector<std::string> words;
+    {
+        std::stringstream ss(text);
+        std::string w;
+        while (ss >> w) {
+            const auto eq = w.find('=');  // --flag=value
+            if (w.rfind("--", 0) == 0 && eq != std::string::npos) {
+                words.push_back(w.substr(0, eq));
+                words.push_back(w.substr(eq + 1));
+            } else {
+                words.push_back(w);
+            }
+        }
+    }
+    p = Plan{};
+    p.distributedOptimizer = false;
+    c.precision = Precision::Bf16;
+    int layersPerChunk = 0;
+    bool fp8 = false, mx = false, fp4 = false;
+    for (size_t i = 0; i < words.size(); ++i) {
+        const std::string& f = words[i];
+        auto value = [&](int& out) {
+            if (i + 1 >= words.size()) {
+                error = f + " needs a value";
+                return false;
+            }
+            const std::string& v = words[++i];
+            try {
+                size_t used = 0;
+                out = std::stoi(v, &used);
+                if (used != v.size() || out < 1) throw std::invalid_argument("");
+            } catch (...) {
+                error = f + " must be a positive integer (got \"" + v + "\")";
+                return false;
+            }
+            return true;
+        };
+        bool ok = true;
+        if (f == "--tensor-model-parallel-size")
+            ok = value(p.tp);
+        else if (f == "--pipeline-model-parallel-size")
+            ok = value(p.pp);
+        else if (f == "--context-parallel-size")
+            ok = value(p.cp);
+        else if (f == "--expert-model-parallel-size")
+            ok = value(p.ep);
+        else if (f == "--expert-tensor-parallel-size")
+            ok = value(p.etp);
+        else if (f == "--virtual-pipeline-model-parallel-size")
+            ok = value(p.vp);
+        else if (f == "--num-layers-per-virtual-pipeline-stage")
+            ok = value(layersPerChunk);
+        else if (f == "--micro-batch-size")
+            ok = value(p.mbs);
+        else if (f == "--global-batch-size")
+            ok = value(c.globalBatch);
+        else if (f == "--seq-length")
+            ok = value(c.seqLen);
+        else if (f == "--use-megatron-fsdp" || f == "--use-torch-fsdp2")
+            p.fsdp = true;
+        else if (f == "--use-distributed-optimizer")
+            p.distributedOptimizer = true;
+        else if (f == "--recompute-granularity" && i + 1 < words.size()) {
+            const std::string& v = words[++i];
+            p.ckpt = v == "full"        ? Checkpointing::Full
+                     : v == "selective" ? Checkpointing::Selective
+                                        : p.ckpt;
+        } else if (f == "--fp8-format")
+            fp8 = true;
+        else if (f == "--fp8-recipe" && i + 1 < words.size())
+            mx = words[++i] == "mxfp8";
+        else if (f == "--fp4-format" || f == "--fp4")
+            fp4 = true;
+        if (!ok) return false;
+    }
+    if (p.fsdp) p.distributedOptimizer = true;
+    if (layersPerChunk > 0) p.vp = std::max(1, layers / (p.pp * layersPerChunk));
+    c.precision = fp4   ? Precision::Nvfp4
+                  : fp8 ? (mx ? Precision::Mxfp8 : Precision::Fp8)
+                        : Precision::Bf16;
+    const long long inner = 1LL * p.tp * p.cp * p.pp;
+    if (c.devices % inner != 0) {
+        error = "TP x CP x PP = " + std::to_string(inner) + " does not divide the device count " +
+                std::to_string(c.devices);
+        return false;
+    }
+    p.dp = int(c.devices / inner);
+    return true;
+}
+
 PlanEval evaluateLayout(const Geometry& g, const Cluster& c, const Plan& p) {
     return PerfModel(g, c).evaluate(p);
 }
@@ -168,6 +384,9 @@ nlohmann::ordered_json planToJson(const Geometry& g, const Cluster& c,
     cl["devices"] = c.devices;
     cl["global_batch_sequences"] = c.globalBatch;
     cl["seq_len_tokens"] = c.seqLen;
+    cl["stack"] = c.stack.name;
+    cl["precision"] = precisionName(c.precision);
+    j["conventions"] = conventionsJson();
     j["cluster"] = cl;
     auto arr = nlohmann::ordered_json::array();
     for (const auto& [p, ev] : layouts) {
@@ -176,6 +395,9 @@ nlohmann::ordered_json planToJson(const Geometry& g, const Cluster& c,
         l["mfu"] = e["mfu"];
         l["iteration_s"] = e["iteration_s"];
         l["memory_GB"] = e["memory_GB"];
+        l["tokens_per_s_per_gpu"] = e["tokens_per_s_per_gpu"];
+        l["model_tflops_per_s_per_gpu"] = e["model_tflops_per_s_per_gpu"];
+        l["memory_breakdown_GB"] = e["memory_breakdown_GB"];
         l["breakdown_s"] = e["breakdown_s"];
         l["chi_sys"] = e["chi_sys"];
         l["feasible"] = ev.feasible;

@@ -28,7 +28,10 @@ namespace tandem::mosaic {
 /// Errors go to r.diagnostics() with JSON paths; returns false if any. Calls r.finish().
 bool readPlanModel(JsonReader& r, Geometry& g);
 
-/// Parses "tp,ep,pp,cp,dp,mbs,ckpt" (ckpt optional, default none). False + `error` on failure.
+/// Parses the positional form "tp,ep,pp,cp,dp,mbs[,ckpt]" (ckpt default none) or the named
+/// form "tp=2,pp=8,vp=4,cp=1,ep=64,etp=1,mbs=1,fsdp=0,distopt=1,ckpt=selective" (any subset,
+/// defaults 1 / off / none / distopt 1; without dp= the plan's dp is 0 and the caller sets it to
+/// N_dev / (TP CP PP)). False + `error` naming the field on failure.
 bool parseLayout(const std::string& text, Plan& plan, std::string& error);
 
 /// Feasible layouts of the grid, best (highest MFU) first, at most `top` (<= 0: all). Every
@@ -55,6 +58,27 @@ PlanRejections countRejections(const Geometry& g, const Cluster& c, const Layout
 /// One line per reason ("  412 of 600 layouts: does not fit in device memory (smallest need
 /// 95.3 GB > 80 GB usable)"), most frequent first.
 std::string rejectionSummary(const PlanRejections& r);
+
+/// The Megatron-LM (pretrain_gpt.py) / Megatron-Bridge arguments of a layout on a cluster:
+/// --tensor-model-parallel-size, --pipeline-model-parallel-size, --num-layers-per-virtual-
+/// pipeline-stage, --context-parallel-size, --expert-model-parallel-size, --expert-tensor-
+/// parallel-size, --micro-batch-size, --global-batch-size, --seq-length, --sequence-parallel
+/// (TP > 1), --use-distributed-optimizer, --use-megatron-fsdp, --recompute-* per checkpointing
+/// mode, --fp8-format / --fp8-recipe / --fp4-format per precision, --bf16. One line.
+std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p);
+
+/// Reads the Megatron-LM / Megatron-Bridge arguments of a launch script (whitespace-separated,
+/// line continuations and anything that is not a known flag ignored): the parallel sizes
+/// (--tensor-, --pipeline-, --context-, --expert-model-, --expert-tensor-parallel-size,
+/// --virtual-pipeline-model-parallel-size or --num-layers-per-virtual-pipeline-stage), batch
+/// (--micro-batch-size, --global-batch-size, --seq-length), --use-megatron-fsdp,
+/// --use-distributed-optimizer, --recompute-granularity full|selective, and the precision
+/// (--fp8-format [+ --fp8-recipe mxfp8], --fp4-format, else BF16). Sets `p` (dp = N_dev /
+/// (TP CP PP); no --use-distributed-optimizer = replicated optimizer state) and c's batch,
+/// sequence and precision. False + `error` naming the flag when a value is not a positive
+/// integer, a flag lacks its value, or TP CP PP does not divide N_dev.
+bool parseMegatronArguments(const std::string& text, int layers, Cluster& c, Plan& p,
+                            std::string& error);
 
 /// One given layout (feasible or not, with the reason).
 PlanEval evaluateLayout(const Geometry& g, const Cluster& c, const Plan& p);

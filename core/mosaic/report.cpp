@@ -32,6 +32,21 @@ nlohmann::ordered_json planToJsonObject(const Plan& p) {
     j["dp"] = p.dp;
     j["mbs"] = p.mbs;
     j["ckpt"] = checkpointingName(p.ckpt);
+    j["vp"] = p.vp;
+    j["etp"] = p.etp;
+    j["fsdp"] = p.fsdp;
+    return j;
+}
+
+nlohmann::ordered_json conventionsJson() {
+    nlohmann::ordered_json j;
+    j["mfu"] =
+        "6 N_act per token (non-embedding active parameters) over the dense BF16 peak "
+        "[arXiv:2608.10605 Eq. 1]";
+    j["model_tflops_per_s_per_gpu"] =
+        "Megatron's model FLOPs: 6 x (active GEMM parameters + LM head) + causal attention 6 T "
+        "n_head d_head per layer";
+    j["tokens_per_s_per_gpu"] = "B_global T_seq / (t_iter N_dev)";
     return j;
 }
 
@@ -44,6 +59,15 @@ nlohmann::ordered_json planEvalToJson(const PlanEval& e) {
     j["memory_GB"] = jsonNumber(e.memoryGB);
     j["chi_sys"] = jsonNumber(e.chi);
     j["microbatches"] = e.microbatches;
+    j["tokens_per_s_per_gpu"] = jsonNumber(e.tokensPerSPerGpu);
+    j["model_tflops_per_s_per_gpu"] = jsonNumber(e.modelTflopsPerSPerGpu);
+    nlohmann::ordered_json m;
+    m["weights"] = e.memory.weights;
+    m["gradients"] = e.memory.gradients;
+    m["optimizer"] = e.memory.optimizer;
+    m["activations"] = e.memory.activations;
+    m["other"] = e.memory.other;
+    j["memory_breakdown_GB"] = m;
     nlohmann::ordered_json b;
     b["compute"] = e.breakdown.compute_s;
     b["dispatch"] = e.breakdown.dispatch_s;

@@ -8,10 +8,13 @@
 
 namespace tandem::mosaic {
 
-/// One plan as JSON: tp, ep, pp, cp, dp, mbs, ckpt.
+/// One plan as JSON: tp, ep, pp, cp, dp, mbs, ckpt, vp, etp, fsdp.
 nlohmann::ordered_json planToJsonObject(const Plan& p);
+/// {"mfu", "model_tflops_per_s_per_gpu", "tokens_per_s_per_gpu"}: what each output counts.
+nlohmann::ordered_json conventionsJson();
 /// One evaluation: feasible, reason, mfu, iteration_s, memory_GB, chi_sys, microbatches,
-/// breakdown_s {compute, dispatch, a2a, dp, bubble, vocab, other}.
+/// tokens_per_s_per_gpu, model_tflops_per_s_per_gpu, memory_breakdown_GB {weights, gradients,
+/// optimizer, activations, other}, breakdown_s {compute, dispatch, a2a, dp, bubble, vocab, other}.
 nlohmann::ordered_json planEvalToJson(const PlanEval& e);
 /// One geometry: layers, d_model, n_head, n_kv_head, d_ff, experts, top_k, expert_split_factor,
 /// d_expert, shared_experts, dense_layers, vocab, n_act, n_tot, sparsity.

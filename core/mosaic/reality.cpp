@@ -1,0 +1,540 @@
+#include "mosaic/reality.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "mosaic/geometry.h"
+#include "mosaic/hardware.h"
+#include "mosaic/report.h"
+
+namespace tandem::mosaic {
+
+extern const char* const kMegatronBridgeCsv;  // measured_runs_data.cpp (generated)
+
+namespace {
+
+std::vector<std::string> splitCsvLine(const std::string& line) {
+    std::vector<std::string> out;
+    std::string cur;
+    for (char ch : line) {
+        if (ch == ',') {
+            out.push_back(cur);
+            cur.clear();
+        } else if (ch != '\r') {
+            cur += ch;
+        }
+    }
+    out.push_back(cur);
+    return out;
+}
+
+/// "n/a" and "" -> absent; "597[^note]" -> 597. False when the text is not a number.
+bool number(std::string text, double& v, bool& present) {
+    const auto mark = text.find("[^");
+    if (mark != std::string::npos) text.resize(mark);
+    present = !(text.empty() || text == "n/a");
+    if (!present) {
+        v = 0;
+        return true;
+    }
+    try {
+        size_t used = 0;
+        v = std::stod(text, &used);
+        return used == text.size() && std::isfinite(v) && v >= 0;
+    } catch (...) {
+        return false;
+    }
+}
+
+const char* const kColumns[] = {"container",
+                                "system",
+                                "model",
+                                "gpus",
+                                "precision",
+                                "gbs",
+                                "mbs",
+                                "seq_len",
+                                "fsdp",
+                                "tp",
+                                "pp",
+                                "cp",
+                                "vp",
+                                "ep",
+                                "ga",
+                                "tokens_per_s_per_gpu",
+                                "model_tflops_per_s_per_gpu",
+                                "note"};
+constexpr size_t kColumnCount = std::size(kColumns);
+
+std::string hardwareOfSystem(const std::string& system) {
+    if (system == "DGX-H100") return "h100";
+    if (system == "DGX-GB200") return "gb200-nvl72";
+    return {};
+}
+
+Geometry dense(int layers, int d, int heads, int kv, int ffn, int vocab) {
+    Geometry g;
+    g.layers = layers;
+    g.dModel = d;
+    g.nHead = heads;
+    g.nKvHead = kv;
+    g.dFf = ffn;
+    g.vocab = vocab;
+    g.denseLayers = layers;
+    countParameters(g);
+    return g;
+}
+
+Geometry moe(int layers, int d, int heads, int kv, int headDim, int ffn, int experts, int topK,
+             int dExpert, int shared, int denseLayers, int vocab) {
+    Geometry g;
+    g.layers = layers;
+    g.dModel = d;
+    g.nHead = heads;
+    g.nKvHead = kv;
+    g.headDim = headDim;
+    g.dFf = ffn;
+    g.experts = experts;
+    g.topK = topK;
+    g.dExpert = dExpert;
+    g.splitG = std::max(1, ffn / dExpert);
+    g.sharedExperts = shared;
+    g.denseLayers = denseLayers;
+    g.vocab = vocab;
+    countParameters(g);
+    return g;
+}
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+}  // namespace
+
+std::vector<MeasuredRun> parseMeasuredRuns(const std::string& csv, Diagnostics& diag) {
+    std::vector<MeasuredRun> out;
+    std::istringstream in(csv);
+    std::string line;
+    int lineNo = 0;
+    bool header = true;
+    while (std::getline(in, line)) {
+        ++lineNo;
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (line.empty()) continue;
+        const auto f = splitCsvLine(line);
+        const std::string where = "line " + std::to_string(lineNo);
+        if (header) {
+            header = false;
+            bool same = f.size() == kColumnCount;
+            for (size_t i = 0; same && i < kColumnCount; ++i) same = f[i] == kColumns[i];
+            if (!same) {
+                diag.error(
+                    where,
+                    "header must be container,system,model,gpus,precision,gbs,mbs,seq_len,fsdp,"
+                    "tp,pp,cp,vp,ep,ga,tokens_per_s_per_gpu,model_tflops_per_s_per_gpu,note");
+                return out;
+            }
+            continue;
+        }
+        if (f.size() != kColumnCount) {
+            diag.error(where, "has " + std::to_string(f.size()) + " fields, expected " +
+                                  std::to_string(kColumnCount));
+            continue;
+        }
+        MeasuredRun r;
+        r.line = lineNo;
+        r.container = f[0];
+        r.system = f[1];
+        r.model = f[2];
+        r.precisionText = f[4];
+        r.note = f[17];
+        bool ok = true;
+        auto integer = [&](size_t col, int& dst, bool required) {
+            double v = 0;
+            bool present = false;
+            if (!number(f[col], v, present) || v != std::floor(v) || v > 1e9) {
+                diag.error(where + ", " + kColumns[col],
+                           "must be a non-negative integer or n/a (got \"" + f[col] + "\")");
+                ok = false;
+            } else if (required && (!present || v < 1)) {
+                diag.error(where + ", " + kColumns[col], "is required (>= 1)");
+                ok = false;
+            }
+            dst = present ? int(v) : (col == 8 ? -1 : 0);
+        };
+        integer(3, r.gpus, true);
+        integer(5, r.gbs, true);
+        integer(6, r.mbs, true);
+        integer(7, r.seqLen, true);
+        integer(8, r.fsdp, false);
+        integer(9, r.tp, true);
+        integer(10, r.pp, true);
+        integer(11, r.cp, true);
+        integer(12, r.vp, false);
+        integer(13, r.ep, false);
+        integer(14, r.ga, false);
+        for (size_t col : {size_t(15), size_t(16)}) {
+            double v = 0;
+            bool present = false;
+            if (!number(f[col], v, present) || !present || v <= 0) {
+                diag.error(where + ", " + kColumns[col],
+                           "must be a positive number (got \"" + f[col] + "\")");
+                ok = false;
+            }
+            (col == 15 ? r.tokensPerSPerGpu : r.modelTflopsPerSPerGpu) = v;
+        }
+        Precision p;
+        if (!parsePrecision(r.precisionText, p)) {
+            diag.error(where + ", precision",
+                       "must be BF16, FP8, FP8-CS, FP8-MX, MXFP8 or NVFP4 (got \"" +
+                           r.precisionText + "\")");
+            ok = false;
+        }
+        if (ok) out.push_back(std::move(r));
+    }
+    return out;
+}
+
+const std::vector<MeasuredRun>& shippedMeasuredRuns() {
+    static const std::vector<MeasuredRun> runs = [] {
+        Diagnostics d("measured-throughput.csv");
+        auto r = parseMeasuredRuns(kMegatronBridgeCsv, d);
+        return r;
+    }();
+    return runs;
+}
+
+bool measuredModelGeometry(const std::string& model, Geometry& g, std::string& reason) {
+    // Widths from the Hugging Face configs (tests/data/models/, PROVENANCE.md) and, for Llama 3,
+    // arXiv:2407.21783 Table 3.
+    if (model == "LLAMA3_8B")
+        g = dense(32, 4096, 32, 8, 14336, 128256);
+    else if (model == "LLAMA3_70B")
+        g = dense(80, 8192, 64, 8, 28672, 128256);
+    else if (model == "LLAMA3.1_405B")
+        g = dense(126, 16384, 128, 8, 53248, 128256);
+    // DeepSeek-V3: multi-head latent attention costed as standard attention with 128 KV heads
+    // (4 d^2 = 205 M parameters per layer against MLA's 187 M); the multi-token-prediction
+    // module (num_nextn_predict_layers 1) as one more MoE layer.
+    else if (model == "DeepSeekV3")
+        g = moe(62, 7168, 128, 128, 0, 18432, 256, 8, 2048, 1, 3, 129280);
+    else if (model == "DeepSeekV3 (w/o MTP)")
+        g = moe(61, 7168, 128, 128, 0, 18432, 256, 8, 2048, 1, 3, 129280);
+    else if (model == "Qwen3_30B_a3B")
+        g = moe(48, 2048, 32, 4, 128, 6144, 128, 8, 768, 0, 0, 151936);
+    else if (model == "Qwen3_235B_a22B")
+        g = moe(94, 4096, 64, 4, 128, 12288, 128, 8, 1536, 0, 0, 151936);
+    // gpt-oss-120b: attention sinks, biases and the 128-token sliding window of every other
+    // layer are not costed (attention is < 1 % of the FLOPs at 4096 tokens).
+    else if (model == "GPT OSS 120B")
+        g = moe(36, 2880, 64, 8, 64, 2880, 128, 4, 2880, 0, 0, 201088);
+    else if (model.rfind("Nemotron", 0) == 0) {
+        reason =
+            "hybrid Mamba-Transformer (Mamba-2 layers): not a transformer the cost model expresses";
+        return false;
+    } else if (model.rfind("DeepSeekV4", 0) == 0) {
+        reason =
+            "DeepSeek-V4: no published config, and its compressed sparse attention is not in the "
+            "geometry";
+        return false;
+    } else {
+        reason = "unknown model \"" + model + "\"";
+        return false;
+    }
+    return true;
+}
+
+std::vector<RealityCase> realityCases(const Stack& stack) {
+    std::vector<RealityCase> out;
+    for (const MeasuredRun& r : shippedMeasuredRuns()) {
+        RealityCase c;
+        c.run = r;
+        const std::string hw = hardwareOfSystem(r.system);
+        if (hw.empty()) {
+            c.reason = "unknown system \"" + r.system + "\"";
+        } else if (measuredModelGeometry(r.model, c.geometry, c.reason)) {
+            c.expressible = true;
+            c.cluster.hardware = builtinHardware(hw);
+            c.cluster.devices = r.gpus;
+            c.cluster.globalBatch = r.gbs;
+            c.cluster.seqLen = r.seqLen;
+            c.cluster.stack = stack;
+            parsePrecision(r.precisionText, c.cluster.precision);
+            Plan& p = c.plan;
+            p.tp = r.tp;
+            p.pp = r.pp;
+            p.cp = r.cp;
+            p.vp = std::max(1, r.vp);
+            p.ep = std::max(1, r.ep);
+            p.etp = 1;
+            p.mbs = r.mbs;
+            p.fsdp = r.fsdp > 0;
+            p.dp = r.gpus / std::max(1, r.tp * r.pp * r.cp);
+            p.ckpt = Checkpointing::None;
+        }
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
+void choosePlans(std::vector<RealityCase>& cases) {
+    for (RealityCase& c : cases) {
+        if (!c.expressible) continue;
+        const PerfModel m(c.geometry, c.cluster);
+        c.plan.ckpt = Checkpointing::Full;
+        for (Checkpointing ck : {Checkpointing::None, Checkpointing::Selective,
+                                 Checkpointing::SuperSelective, Checkpointing::Full}) {
+            Plan p = c.plan;
+            p.ckpt = ck;
+            if (m.quick(p).feasible) {
+                c.plan.ckpt = ck;
+                break;
+            }
+        }
+    }
+}
+
+std::vector<RealityRow> costCases(const std::vector<RealityCase>& cases) {
+    std::vector<RealityRow> rows;
+    for (size_t i = 0; i < cases.size(); ++i) {
+        const RealityCase& c = cases[i];
+        if (!c.expressible) continue;
+        RealityRow row;
+        row.caseIndex = i;
+        row.eval = PerfModel(c.geometry, c.cluster).evaluate(c.plan);
+        row.error =
+            row.eval.feasible ? row.eval.tokensPerSPerGpu / c.run.tokensPerSPerGpu - 1.0 : -1.0;
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+RealitySummary summarize(const std::vector<RealityRow>& rows) {
+    RealitySummary s;
+    std::vector<double> abs;
+    for (const RealityRow& r : rows) {
+        ++s.rows;
+        if (r.eval.feasible) ++s.feasible;
+        if (std::abs(r.error) <= 0.25) ++s.within25;
+        abs.push_back(std::abs(r.error));
+    }
+    s.medianAbsError = median(abs);
+    s.shareWithin25 = s.rows > 0 ? double(s.within25) / s.rows : 0.0;
+    return s;
+}
+
+double fitObjective(const Stack& stack, std::vector<RealityCase>& cases) {
+    double sum = 0;
+    for (RealityCase& c : cases) {
+        if (!c.expressible) continue;
+        c.cluster.stack = stack;
+        const QuickEval q = PerfModel(c.geometry, c.cluster).quick(c.plan);
+        if (!q.feasible) {
+            sum += 1e3;
+            continue;
+        }
+        const double pred =
+            double(c.cluster.globalBatch) * c.cluster.seqLen / (q.iterationS * c.cluster.devices);
+        const double r = std::log(pred / c.run.tokensPerSPerGpu) / 0.1;
+        sum += std::sqrt(1.0 + r * r) - 1.0;
+    }
+    return sum;
+}
+
+StackFit fitStack(const Stack& start, int maxEvaluations) {
+    const auto& params = stackFitParameters();
+    const size_t n = params.size();
+    std::vector<RealityCase> cases = realityCases(start);
+    choosePlans(cases);
+    // Nelder-Mead on the parameters scaled to [0, 1] within their ranges (clamped), from `start`.
+    auto toStack = [&](const std::vector<double>& u) {
+        Stack s = start;
+        for (size_t i = 0; i < n; ++i) {
+            const double x = std::clamp(u[i], 0.0, 1.0);
+            params[i].ref(s) = params[i].low + x * (params[i].high - params[i].low);
+        }
+        return s;
+    };
+    StackFit fit;
+    auto f = [&](const std::vector<double>& u) {
+        ++fit.evaluations;
+        return fitObjective(toStack(u), cases);
+    };
+    std::vector<std::vector<double>> simplex(n + 1, std::vector<double>(n));
+    Stack s0 = start;
+    for (size_t i = 0; i < n; ++i)
+        simplex[0][i] = (params[i].ref(s0) - params[i].low) / (params[i].high - params[i].low);
+    for (size_t k = 1; k <= n; ++k) {
+        simplex[k] = simplex[0];
+        simplex[k][k - 1] += simplex[0][k - 1] < 0.85 ? 0.1 : -0.1;
+    }
+    std::vector<double> val(n + 1);
+    for (size_t k = 0; k <= n; ++k) val[k] = f(simplex[k]);
+    while (fit.evaluations < maxEvaluations) {
+        std::vector<size_t> order(n + 1);
+        for (size_t k = 0; k <= n; ++k) order[k] = k;
+        std::stable_sort(order.begin(), order.end(),
+                         [&](size_t a, size_t b) { return val[a] < val[b]; });
+        const size_t best = order.front(), worst = order.back(), second = order[n - 1];
+        if (val[worst] - val[best] < 1e-9 * (1 + std::abs(val[best]))) break;
+        std::vector<double> centroid(n, 0.0);
+        for (size_t k = 0; k <= n; ++k)
+            if (k != worst)
+                for (size_t i = 0; i < n; ++i) centroid[i] += simplex[k][i] / double(n);
+        auto along = [&](double t) {
+            std::vector<double> x(n);
+            for (size_t i = 0; i < n; ++i)
+                x[i] = std::clamp(centroid[i] + t * (simplex[worst][i] - centroid[i]), 0.0, 1.0);
+            return x;
+        };
+        const auto xr = along(-1.0);
+        const double fr = f(xr);
+        if (fr < val[best]) {
+            const auto xe = along(-2.0);
+            const double fe = f(xe);
+            if (fe < fr) {
+                simplex[worst] = xe;
+                val[worst] = fe;
+            } else {
+                simplex[worst] = xr;
+                val[worst] = fr;
+            }
+        } else if (fr < val[second]) {
+            simplex[worst] = xr;
+            val[worst] = fr;
+        } else {
+            const auto xc = fr < val[worst] ? along(-0.5) : along(0.5);
+            const double fc = f(xc);
+            if (fc < std::min(fr, val[worst])) {
+                simplex[worst] = xc;
+                val[worst] = fc;
+            } else {  // shrink towards the best vertex
+                for (size_t k = 0; k <= n; ++k) {
+                    if (k == best) continue;
+                    for (size_t i = 0; i < n; ++i)
+                        simplex[k][i] = simplex[best][i] + 0.5 * (simplex[k][i] - simplex[best][i]);
+                    val[k] = f(simplex[k]);
+                }
+            }
+        }
+    }
+    size_t best = 0;
+    for (size_t k = 1; k <= n; ++k)
+        if (val[k] < val[best]) best = k;
+    fit.stack = toStack(simplex[best]);
+    fit.objective = val[best];
+    for (size_t i = 0; i < n; ++i) fit.values.push_back(params[i].ref(fit.stack));
+    return fit;
+}
+
+RealityReport reproduceReality() {
+    RealityReport r;
+    r.report.paper = "Megatron-Bridge performance summary (measured Megatron-Core runs)";
+    r.cases = realityCases(megatronCoreStack());
+    choosePlans(r.cases);
+    r.rows = costCases(r.cases);
+    r.summary = summarize(r.rows);
+    for (const RealityRow& row : r.rows) {
+        const MeasuredRun& m = r.cases[row.caseIndex].run;
+        const std::string id = "reality." + m.container + "." + m.system + "." + m.model + "." +
+                               m.precisionText + "." + std::to_string(m.gpus);
+        const double pred = row.eval.feasible ? row.eval.tokensPerSPerGpu : std::nan("");
+        r.report.checks.push_back(makeCheck(id, "tokens/s/GPU (measured vs predicted, band +-25 %)",
+                                            m.tokensPerSPerGpu, pred, 0.75 * m.tokensPerSPerGpu,
+                                            1.25 * m.tokensPerSPerGpu));
+    }
+    r.report.checks.push_back(makeCheck("reality.median_abs_error",
+                                        "median |predicted / measured - 1|", 0.15,
+                                        r.summary.medianAbsError, 0.0, 0.15));
+    r.report.checks.push_back(makeCheck("reality.share_within_25pct", "share of runs within +-25 %",
+                                        0.85, r.summary.shareWithin25, 0.85, 1.0));
+    r.report.checks.push_back(
+        makeCheck("reality.feasible_share", "share of measured layouts feasible", 1.0,
+                  r.summary.rows ? double(r.summary.feasible) / r.summary.rows : 0.0, 1.0, 1.0));
+    return r;
+}
+
+nlohmann::ordered_json realityToJson(const RealityReport& r) {
+    using J = nlohmann::ordered_json;
+    J j = reportToJson(r.report);
+    j["stack"] = megatronCoreStack().name;
+    j["conventions"] = conventionsJson();
+    J sum;
+    sum["rows"] = r.summary.rows;
+    sum["feasible"] = r.summary.feasible;
+    sum["within_25pct"] = r.summary.within25;
+    sum["median_abs_error"] = r.summary.medianAbsError;
+    sum["share_within_25pct"] = r.summary.shareWithin25;
+    j["summary"] = sum;
+    // Error split by system, precision and model.
+    J split;
+    for (const char* key : {"system", "precision", "model"}) {
+        std::map<std::string, std::vector<RealityRow>> groups;
+        for (const RealityRow& row : r.rows) {
+            const MeasuredRun& m = r.cases[row.caseIndex].run;
+            const std::string k =
+                std::string(key) == "system" ? m.system
+                : std::string(key) == "precision"
+                    ? std::string(precisionName(r.cases[row.caseIndex].cluster.precision))
+                    : m.model;
+            groups[k].push_back(row);
+        }
+        J g;
+        for (const auto& [name, rows] : groups) {
+            const RealitySummary s = summarize(rows);
+            std::vector<double> signedErr;
+            for (const auto& row : rows) signedErr.push_back(row.error);
+            J e;
+            e["rows"] = s.rows;
+            e["median_abs_error"] = s.medianAbsError;
+            e["median_error"] = median(signedErr);
+            e["share_within_25pct"] = s.shareWithin25;
+            g[name] = e;
+        }
+        split[key] = g;
+    }
+    j["split"] = split;
+    J rows = J::array();
+    for (const RealityRow& row : r.rows) {
+        const RealityCase& c = r.cases[row.caseIndex];
+        const Plan& p = c.plan;
+        J o;
+        o["line"] = c.run.line;
+        o["container"] = c.run.container;
+        o["system"] = c.run.system;
+        o["model"] = c.run.model;
+        o["precision"] = precisionName(c.cluster.precision);
+        o["gpus"] = c.run.gpus;
+        o["layout"] = {{"tp", p.tp},     {"pp", p.pp},
+                       {"vp", p.vp},     {"cp", p.cp},
+                       {"ep", p.ep},     {"etp", p.etp},
+                       {"dp", p.dp},     {"mbs", p.mbs},
+                       {"fsdp", p.fsdp}, {"ckpt", checkpointingName(p.ckpt)}};
+        o["measured_tokens_per_s_per_gpu"] = c.run.tokensPerSPerGpu;
+        o["error"] = row.eval.feasible ? J(row.error) : J(nullptr);
+        o["measured_model_tflops_per_s_per_gpu"] = c.run.modelTflopsPerSPerGpu;
+        o["capacity_GB"] = c.cluster.hardware.memoryBytes / 1e9;
+        o["eval"] = planEvalToJson(row.eval);
+        rows.push_back(o);
+    }
+    j["rows"] = rows;
+    J ne = J::array();
+    for (const RealityCase& c : r.cases) {
+        if (c.expressible) continue;
+        ne.push_back({{"line", c.run.line},
+                      {"container", c.run.container},
+                      {"system", c.run.system},
+                      {"model", c.run.model},
+                      {"precision", c.run.precisionText},
+                      {"reason", c.reason}});
+    }
+    j["not_expressible"] = ne;
+    return j;
+}
+
+}  // namespace tandem::mosaic

@@ -1,0 +1,105 @@
+#pragma once
+// `tandem-cli reproduce reality` and `tandem-cli fit-stack`: the performance model under a
+// training stack against measured Megatron-Core runs (Megatron-Bridge performance summary,
+// NeMo 25.11-26.08 on DGX-H100 and DGX-GB200; tests/data/megatron-bridge/, PROVENANCE.md).
+// Every run is costed with its published layout; the run's recompute setting is not published,
+// so the least recomputation that fits is used (none, selective, super-selective, full).
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "common/check.h"
+#include "common/diagnostics.h"
+#include "mosaic/perf_model.h"
+
+namespace tandem::mosaic {
+
+/// One published measured run (one CSV row). Integer fields absent in the source ("n/a" or
+/// empty) are 0 here.
+struct MeasuredRun {
+    int line = 0;  ///< 1-based line in the CSV
+    std::string container, system, model, precisionText, note;
+    int gpus = 0, gbs = 0, mbs = 0, seqLen = 0;
+    int fsdp = -1;  ///< -1 not given, 0 DDP + distributed optimizer, > 0 FSDP
+    int tp = 0, pp = 0, cp = 0, vp = 0, ep = 0, ga = 0;
+    double tokensPerSPerGpu = 0;       ///< measured
+    double modelTflopsPerSPerGpu = 0;  ///< measured, Megatron's model-FLOPs count
+};
+
+/// Parses the Megatron-Bridge CSV (header `container,system,model,gpus,precision,gbs,mbs,
+/// seq_len,fsdp,tp,pp,cp,vp,ep,ga,tokens_per_s_per_gpu,model_tflops_per_s_per_gpu,note`;
+/// "n/a" and empty = absent; a footnote marker "[^...]" after a number is dropped). Errors
+/// name the line and the column; rows with errors are skipped.
+std::vector<MeasuredRun> parseMeasuredRuns(const std::string& csv, Diagnostics& diag);
+/// The shipped measured runs (tests/data/megatron-bridge/measured-throughput.csv, compiled in).
+const std::vector<MeasuredRun>& shippedMeasuredRuns();
+
+/// A measured run as the performance model costs it.
+struct RealityCase {
+    MeasuredRun run;
+    bool expressible = false;
+    std::string reason;  ///< why not expressible (empty when expressible)
+    Geometry geometry;
+    Cluster cluster;  ///< hardware of the system, devices, B_global, T_seq, precision, stack
+    Plan plan;        ///< the published layout (ckpt chosen by choosePlans)
+};
+
+/// Geometry of a Megatron-Bridge model name from its Hugging Face config (Llama 3 8B / 70B /
+/// 3.1 405B, DeepSeek-V3 with or without its MTP layer, Qwen3 30B-A3B / 235B-A22B, gpt-oss
+/// 120B). False with `reason` for models a transformer cost model cannot express (Nemotron 3:
+/// hybrid Mamba-Transformer layers; DeepSeek-V4: no published config and attention the
+/// geometry does not describe) or unknown names.
+bool measuredModelGeometry(const std::string& model, Geometry& g, std::string& reason);
+
+/// Every shipped run mapped to a case under `stack` (not yet costed).
+std::vector<RealityCase> realityCases(const Stack& stack);
+
+/// Sets each expressible case's checkpointing to the least recomputation that fits memory
+/// (memory does not depend on the fitted constants). A case where none fits keeps Full.
+void choosePlans(std::vector<RealityCase>& cases);
+
+/// One case costed.
+struct RealityRow {
+    size_t caseIndex = 0;  ///< into the costed cases
+    PlanEval eval;
+    double error = 0;  ///< predicted / measured - 1 (tokens/s/GPU)
+};
+std::vector<RealityRow> costCases(const std::vector<RealityCase>& cases);
+
+/// Summary of rows: median |error|, share within +-25 %, share feasible.
+struct RealitySummary {
+    int rows = 0, feasible = 0, within25 = 0;
+    double medianAbsError = 0, shareWithin25 = 0;
+};
+RealitySummary summarize(const std::vector<RealityRow>& rows);
+
+/// Result of fitting a stack's constants (stackFitParameters()) to every expressible case at
+/// once: minimises sum sqrt(1 + (ln(pred/meas) / 0.1)^2) (soft-L1 on the log error) with a
+/// deterministic Nelder-Mead from the fixed start `start` inside each parameter's range.
+struct StackFit {
+    Stack stack;
+    std::vector<double> values;  ///< in stackFitParameters() order
+    double objective = 0;
+    int evaluations = 0;
+};
+StackFit fitStack(const Stack& start, int maxEvaluations = 4000);
+/// The fit objective for `stack` over `cases` (re-costs them under `stack`).
+double fitObjective(const Stack& stack, std::vector<RealityCase>& cases);
+
+/// The full `reproduce reality` report under the megatron-core stack: one check per
+/// expressible run (measured tokens/s/GPU, predicted, band +-25 %), then the summary checks
+/// reality.median_abs_error (<= 0.15), reality.share_within_25pct (>= 0.85) and
+/// reality.feasible_share (= 1).
+struct RealityReport {
+    Report report;
+    std::vector<RealityRow> rows;
+    std::vector<RealityCase> cases;
+    RealitySummary summary;
+};
+RealityReport reproduceReality();
+
+/// {"paper", "checks": [...], "stack", "conventions", "summary", "split": {"system", "precision",
+/// "model"}, "rows": [...], "not_expressible": [...]} (the checks have reproduce mosaic's shape).
+nlohmann::ordered_json realityToJson(const RealityReport& r);
+
+}  // namespace tandem::mosaic

@@ -1,0 +1,127 @@
+#include "mosaic/stack.h"
+
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+
+namespace tandem::mosaic {
+
+const char* precisionName(Precision p) {
+    switch (p) {
+        case Precision::Bf16:
+            return "bf16";
+        case Precision::Fp8:
+            return "fp8";
+        case Precision::Mxfp8:
+            return "mxfp8";
+        case Precision::Nvfp4:
+            return "nvfp4";
+    }
+    return "bf16";
+}
+
+bool parsePrecision(const std::string& text, Precision& out) {
+    std::string t = text;
+    std::transform(t.begin(), t.end(), t.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    if (t == "bf16")
+        out = Precision::Bf16;
+    else if (t == "fp8" || t == "fp8-cs" || t == "fp8-ds" || t == "fp8-sc")
+        out = Precision::Fp8;
+    else if (t == "mxfp8" || t == "fp8-mx")
+        out = Precision::Mxfp8;
+    else if (t == "nvfp4")
+        out = Precision::Nvfp4;
+    else
+        return false;
+    return true;
+}
+
+Stack mosaicPaperStack() {
+    Stack s;
+    s.name = "mosaic-paper";
+    s.description =
+        "the Megatron-Core stack of arXiv:2608.10605 Sec. 5 (hardware-sheet efficiencies, "
+        "CPU dispatch floor Eq. 11, chi_sys Eq. 15, EP | DP, no interleaving)";
+    return s;
+}
+
+Stack megatronCoreStack() {
+    Stack s;
+    s.name = "megatron-core";
+    s.description =
+        "NVIDIA Megatron-Core as the Megatron-Bridge performance recipes run it (fitted to the "
+        "measured runs of Megatron-Bridge docs/performance-summary.md)";
+    s.ownEfficiencies = true;
+    s.cpuDispatchFloor = false;
+    s.systemFactor = false;
+    s.hostTerms = false;
+    s.expertFolding = true;
+    s.interleaving = true;
+    s.fsdp = true;
+    s.activationMemoryFactor = 1.0;
+    s.lowPrecisionActivations = true;
+    s.lowPrecisionWeightBytes[int(Precision::Fp8)] = 1.0;
+    s.lowPrecisionWeightBytes[int(Precision::Mxfp8)] = 2.0 + 2.0 / 32;
+    s.lowPrecisionWeightBytes[int(Precision::Nvfp4)] = 1.0 + 2.0 / 16;
+    // Fitted constants (`tandem-cli fit-stack`, mosaic/reality.h: one set for every expressible
+    // measured run, from megatronCoreFitStart()); tests/mosaic/tst_mosaic_reality.cpp checks
+    // that they are the fit's optimum.
+    s.denseGemmMax = 1.0;
+    s.groupedGemmMax = 0.3834;
+    s.groupedWidthHalf = 1118;
+    s.attentionEfficiency = 0.1609;
+    s.precisionGemmFactor[int(Precision::Fp8)] = 1.0;
+    s.precisionGemmFactor[int(Precision::Mxfp8)] = 1.0;
+    s.precisionGemmFactor[int(Precision::Nvfp4)] = 0.8718;
+    s.tpOverlap = 0.6204;
+    s.a2aOverlap = 0.7651;
+    return s;
+}
+
+Stack megatronCoreFitStart() {
+    Stack s = megatronCoreStack();
+    s.denseGemmMax = 0.7;
+    s.groupedGemmMax = 0.5;
+    s.groupedWidthHalf = 1000;
+    s.attentionEfficiency = 0.4;
+    s.precisionGemmFactor[int(Precision::Fp8)] = 0.7;
+    s.precisionGemmFactor[int(Precision::Mxfp8)] = 0.7;
+    s.precisionGemmFactor[int(Precision::Nvfp4)] = 0.5;
+    s.tpOverlap = 0.5;
+    s.a2aOverlap = 0.5;
+    return s;
+}
+
+std::vector<std::string> stackNames() { return {"mosaic-paper", "megatron-core"}; }
+
+Stack builtinStack(const std::string& name) {
+    if (name == "mosaic-paper") return mosaicPaperStack();
+    if (name == "megatron-core") return megatronCoreStack();
+    throw std::invalid_argument("unknown stack \"" + name +
+                                "\" (known: mosaic-paper, megatron-core)");
+}
+
+const std::vector<StackFitParameter>& stackFitParameters() {
+    static const std::vector<StackFitParameter> params = {
+        {"dense_gemm_max", [](Stack& s) -> double& { return s.denseGemmMax; }, 0.2, 1.0},
+        {"grouped_gemm_max", [](Stack& s) -> double& { return s.groupedGemmMax; }, 0.1, 1.0},
+        {"grouped_gemm_width_half", [](Stack& s) -> double& { return s.groupedWidthHalf; }, 0.0,
+         4000.0},
+        {"attention_efficiency", [](Stack& s) -> double& { return s.attentionEfficiency; }, 0.1,
+         1.0},
+        {"fp8_gemm_factor",
+         [](Stack& s) -> double& { return s.precisionGemmFactor[int(Precision::Fp8)]; }, 0.3, 1.0},
+        {"mxfp8_gemm_factor",
+         [](Stack& s) -> double& { return s.precisionGemmFactor[int(Precision::Mxfp8)]; }, 0.3,
+         1.0},
+        {"nvfp4_gemm_factor",
+         [](Stack& s) -> double& { return s.precisionGemmFactor[int(Precision::Nvfp4)]; }, 0.2,
+         1.0},
+        {"tp_overlap", [](Stack& s) -> double& { return s.tpOverlap; }, 0.0, 1.0},
+        {"a2a_overlap", [](Stack& s) -> double& { return s.a2aOverlap; }, 0.0, 1.0},
+    };
+    return params;
+}
+
+}  // namespace tandem::mosaic

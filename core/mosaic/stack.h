@@ -1,0 +1,113 @@
+#pragma once
+// Training stacks as data: the software efficiencies, overlap rules, memory rules and layout
+// rules the performance model (perf_model.h) applies on top of a hardware sheet, and the compute
+// precision of the GEMMs. Two stacks are built in:
+//  - `mosaic-paper`: the "fairly basic Megatron-Core stack" of arXiv:2608.10605 Sec. 5 as
+//    Tandem reproduces it (the hardware sheet's calibrated efficiencies, the Eq. 11 CPU
+//    dispatch floor, chi_sys of Eq. 15, EP | DP, no interleaving);
+//  - `megatron-core`: NVIDIA Megatron-Core as the Megatron-Bridge performance recipes run it
+//    (own GEMM / attention efficiencies fitted to measured runs, TP / EP overlap, interleaved
+//    1F1B, expert-parallel folding, the distributed optimizer, FSDP, FP8 / MXFP8 / NVFP4).
+#include <string>
+#include <vector>
+
+namespace tandem::mosaic {
+
+/// Compute precision of the linear layers (GEMMs). Attention, the LM head, the router and the
+/// norms stay in BF16 in every recipe (Transformer Engine runs only Linear layers in FP8/FP4).
+enum class Precision {
+    Bf16,   ///< BF16 everywhere
+    Fp8,    ///< FP8 with per-tensor (delayed or current) scaling, or 128x128 block scaling (Hopper)
+    Mxfp8,  ///< MXFP8: FP8 E4M3 with one E8M0 scale per 32 elements (Blackwell)
+    Nvfp4,  ///< NVFP4: FP4 E2M1 with one FP8 scale per 16 elements (Blackwell)
+};
+constexpr int kPrecisionCount = 4;
+
+/// "bf16", "fp8", "mxfp8", "nvfp4".
+const char* precisionName(Precision p);
+/// Parses the names above and the Megatron-Bridge spellings ("BF16", "FP8", "FP8-CS",
+/// "FP8-MX", "MXFP8", "NVFP4"; case-insensitive). False for anything else.
+bool parsePrecision(const std::string& text, Precision& out);
+
+/// A training stack. Every member is data; the perf model has one code path for all stacks.
+/// Members whose mosaic-paper value is neutral (0 overlap, factor 1) leave the model of
+/// arXiv:2608.10605 bit for bit unchanged.
+struct Stack {
+    std::string name = "mosaic-paper";
+    std::string description;
+
+    // ---- Efficiencies ------------------------------------------------------------------------
+    /// When true, the efficiencies below replace the hardware sheet's calibration constants
+    /// (the sheet then supplies only peaks, bandwidths and latencies).
+    bool ownEfficiencies = false;
+    double denseGemmMax = 0.61;    ///< large dense GEMM ceiling (fraction of the precision's peak)
+    double groupedGemmMax = 0.47;  ///< grouped (expert) GEMM ceiling
+    double groupedWidthHalf =
+        3100;  ///< expert width d_expert / ETP at half grouped-GEMM efficiency
+    double attentionEfficiency = 0.40;  ///< flash attention fwd + bwd, fraction of the BF16 peak
+    double elementwiseBytesPerTokenPerD = 215;  ///< HBM bytes per token per d of pointwise ops
+    double activationMemoryFactor = 1.3;        ///< allocator and framework buffers x activations
+    /// GEMM efficiency of each precision relative to BF16 at the same shape (index = Precision):
+    /// time = FLOPs / (peak_precision x eff_BF16(shape) x factor). Quantisation / scaling
+    /// kernels and the smaller arithmetic intensity make FP8/FP4 GEMMs reach less of their peak.
+    double precisionGemmFactor[kPrecisionCount] = {1, 1, 1, 1};
+
+    // ---- Host and system terms ---------------------------------------------------------------
+    /// CPU dispatch floor of Eq. 11 [2608.10605] (off: kernels are launched ahead of the GPU,
+    /// CUDA graphs).
+    bool cpuDispatchFloor = true;
+    /// chi_sys of Eq. 15 [2608.10605] (off: chi = 1).
+    bool systemFactor = true;
+    /// Host terms of the paper's stack (t_host per microbatch, per MoE layer); off: 0.
+    bool hostTerms = true;
+
+    // ---- Overlap rules -----------------------------------------------------------------------
+    double tpOverlap = 0;  ///< fraction of the TP (sequence-parallel) collectives hidden by GEMMs
+    double a2aOverlap =
+        0;  ///< fraction of the expert all-to-all hidden (besides the shared expert)
+
+    // ---- Layout rules ------------------------------------------------------------------------
+    /// Expert-parallel folding [Megatron-Core MoE "parallel folding"]: the expert mesh
+    /// EP x ETP x EDP covers the same GPUs as TP x CP x DP, so EP may exceed DP. Off: EP | DP
+    /// and experts are replicated over TP [2608.10605 App. D.1].
+    bool expertFolding = false;
+    bool interleaving = false;  ///< interleaved 1F1B (VP > 1) allowed
+    bool fsdp = false;          ///< fully sharded data parallel allowed
+
+    // ---- Memory rules ------------------------------------------------------------------------
+    /// Extra bytes per GEMM weight for the low-precision copies Transformer Engine keeps
+    /// (index = Precision): FP8 1 (the FP8 weight), MXFP8 2 + 2/32 (row- and column-wise copies
+    /// with their E8M0 scales), NVFP4 1 + 2/16 (two FP4 copies with FP8 scales).
+    double lowPrecisionWeightBytes[kPrecisionCount] = {0, 0, 0, 0};
+    /// Linear-layer inputs saved for the backward in the GEMM precision (1 byte) instead of
+    /// BF16 when the precision is not BF16 (Transformer Engine).
+    bool lowPrecisionActivations = false;
+};
+
+/// The stack of arXiv:2608.10605 as Tandem reproduces it (default of `reproduce mosaic` and
+/// the paper presets).
+Stack mosaicPaperStack();
+/// Megatron-Core as run by the Megatron-Bridge recipes, with the constants fitted to the
+/// measured runs (mosaic/reality.h, `tandem-cli fit-stack`; docs/MODEL-MOSAIC.md).
+Stack megatronCoreStack();
+/// The megatron-core stack with its fitted members at the fit's fixed starting point
+/// (dense 0.7, grouped 0.5 / 1000, attention 0.4, FP8 factors 0.7, NVFP4 0.5, all-to-all
+/// and TP overlap 0.5): where `tandem-cli fit-stack` starts, so the fit does not depend on the
+/// stored result.
+Stack megatronCoreFitStart();
+/// "mosaic-paper", "megatron-core".
+std::vector<std::string> stackNames();
+/// Built-in stack by name; throws std::invalid_argument naming the known stacks.
+Stack builtinStack(const std::string& name);
+
+/// The fitted members of the megatron-core stack, in a fixed order (fit vector <-> stack).
+struct StackFitParameter {
+    const char* name;          ///< e.g. "dense_gemm_max"
+    double& (*ref)(Stack& s);  ///< the member it sets
+    double low, high;          ///< the physical range the fit keeps the value in
+};
+/// dense_gemm_max, grouped_gemm_max, grouped_gemm_width_half, attention_efficiency,
+/// fp8_gemm_factor, mxfp8_gemm_factor, nvfp4_gemm_factor, tp_overlap, a2a_overlap.
+const std::vector<StackFitParameter>& stackFitParameters();
+
+}  // namespace tandem::mosaic

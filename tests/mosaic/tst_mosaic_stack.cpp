@@ -1,0 +1,287 @@
+// Training stacks and Megatron-Core layouts: memory of a small dense model by hand with and
+// without the distributed optimizer, the interleaved-1F1B bubble, expert-parallel folding's
+// validity rules, precision peaks, and `reproduce reality`'s targets with the stored fit.
+#include <QtTest>
+#include <cmath>
+#include <cstring>
+
+#include "mosaic/geometry.h"
+#include "mosaic/perf_model.h"
+#include "mosaic/plan.h"
+#include "mosaic/reality.h"
+#include "mosaic/stack.h"
+
+using namespace tandem::mosaic;
+
+namespace {
+
+// L = 2, d = 64, 4 heads (MHA), d_ff = 256, V = 100: 4 d^2 + 3 d d_ff = 65536 per layer.
+Geometry smallDense() {
+    Geometry g;
+    g.layers = 2;
+    g.dModel = 64;
+    g.nHead = 4;
+    g.nKvHead = 4;
+    g.dFf = 256;
+    g.vocab = 100;
+    g.denseLayers = 2;
+    countParameters(g);
+    return g;
+}
+
+Geometry smallMoe() {
+    Geometry g;
+    g.layers = 8;
+    g.dModel = 512;
+    g.nHead = 8;
+    g.nKvHead = 8;
+    g.dFf = 2048;
+    g.experts = 16;
+    g.topK = 2;
+    g.dExpert = 512;
+    g.splitG = 4;
+    g.vocab = 1000;
+    countParameters(g);
+    return g;
+}
+
+Cluster cluster(const Stack& s, int devices, const char* hw = "h100") {
+    Cluster c;
+    c.hardware = builtinHardware(hw);
+    c.devices = devices;
+    c.globalBatch = 64;
+    c.seqLen = 1024;
+    c.stack = s;
+    return c;
+}
+
+}  // namespace
+
+class TestMosaicStack : public QObject {
+    Q_OBJECT
+private slots:
+    void denseMemoryByHand_data() {
+        QTest::addColumn<bool>("distributed");
+        QTest::addColumn<double>("optimizerBytes");
+        // 2 x 65536 layer weights + 2 x 100 x 64 embedding and LM head = 143872 parameters on
+        // the single stage (TP 1). Distributed optimizer: 12 B / DP = 12 x 143872 / 4.
+        QTest::newRow("distributed optimizer") << true << 12.0 * 143872 / 4;
+        QTest::newRow("replicated optimizer") << false << 12.0 * 143872;
+    }
+    void denseMemoryByHand() {
+        QFETCH(bool, distributed);
+        QFETCH(double, optimizerBytes);
+        const Geometry g = smallDense();
+        QCOMPARE(attentionParams(g) + denseFfnParams(g), 65536.0);
+        const PerfModel m(g, cluster(megatronCoreStack(), 4));
+        Plan p;
+        p.dp = 4;
+        p.distributedOptimizer = distributed;
+        const PlanEval e = m.evaluate(p);
+        QVERIFY2(e.feasible, e.reason.c_str());
+        QCOMPARE(e.memory.weights, 2.0 * 143872 / 1e9);
+        QCOMPARE(e.memory.gradients, 4.0 * 143872 / 1e9);
+        QCOMPARE(e.memory.optimizer, optimizerBytes / 1e9);
+        // Activations: 1024 tokens x 2 layers x (7 d + 2 kv + 3 d_ff = 1344 elements) x 2 B, one
+        // microbatch in flight; logits 1024 x 100 x 2 B.
+        QCOMPARE(e.memory.activations, 1024.0 * 2 * 1344 * 2 / 1e9);
+        QCOMPARE(e.memory.other, 1024.0 * 100 * 2 / 1e9);
+        const double sum = e.memory.weights + e.memory.gradients + e.memory.optimizer +
+                           e.memory.activations + e.memory.other;
+        QVERIFY(std::abs(sum - e.memoryGB) < 1e-12);
+    }
+
+    void vpBubble() {
+        // Interleaved 1F1B: t_bubble = (PP - 1) / VP x t_mb [Narayanan et al. 2021 Sec. 2.2].
+        // Pipeline send/recv made free so that t_mb does not change with VP.
+        Cluster c = cluster(megatronCoreStack(), 8);
+        c.hardware.intraLatencyS = 0;
+        c.hardware.nvlinkBytesPerS = 1e30;
+        Geometry g = smallMoe();
+        const PerfModel m(g, c);
+        Plan p;
+        p.pp = 4;
+        p.dp = 2;
+        p.ep = 2;
+        const PlanEval one = m.evaluate(p);
+        p.vp = 2;
+        const PlanEval two = m.evaluate(p);
+        QVERIFY2(one.feasible && two.feasible, (one.reason + two.reason).c_str());
+        QVERIFY(one.breakdown.bubble_s > 0);
+        QVERIFY(std::abs(two.breakdown.bubble_s / one.breakdown.bubble_s - 0.5) < 1e-9);
+        QVERIFY(two.iteration_s < one.iteration_s);
+        // Interleaving keeps more activations in flight on the first stage.
+        QVERIFY(two.memory.activations > one.memory.activations);
+        p.vp = 3;  // 4 x 3 = 12 chunks > 8 layers + 2
+        QCOMPARE(QString::fromStdString(m.evaluate(p).reason),
+                 QStringLiteral("PP x VP exceeds the number of layers + 2"));
+        // The paper's stack has no interleaving.
+        const PerfModel paper(g, cluster(mosaicPaperStack(), 8));
+        p.vp = 2;
+        QVERIFY(!paper.evaluate(p).feasible);
+    }
+
+    void expertFolding_data() {
+        QTest::addColumn<QString>("stack");
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<int>("ep");
+        QTest::addColumn<int>("etp");
+        QTest::addColumn<QString>("reason");
+        // 8 GPUs, PP 1: TP x DP = 8.
+        QTest::newRow("folded EP > DP") << "megatron-core" << 2 << 8 << 1 << "";
+        QTest::newRow("folded EP x ETP = 8") << "megatron-core" << 2 << 4 << 2 << "";
+        QTest::newRow("folded EP x ETP > mesh")
+            << "megatron-core" << 2 << 16 << 1
+            << "EP x ETP must divide TP x CP x DP (expert-parallel folding)";
+        QTest::newRow("paper EP > DP")
+            << "mosaic-paper" << 2 << 8 << 1 << "EP must divide DP (DP = EP x EDP, App. D.1)";
+        QTest::newRow("paper ETP")
+            << "mosaic-paper" << 1 << 2 << 2
+            << "ETP > 1 needs an MoE model and a stack with expert-parallel folding";
+    }
+    void expertFolding() {
+        QFETCH(QString, stack);
+        QFETCH(int, tp);
+        QFETCH(int, ep);
+        QFETCH(int, etp);
+        QFETCH(QString, reason);
+        const PerfModel m(smallMoe(), cluster(builtinStack(stack.toStdString()), 8));
+        Plan p;
+        p.tp = tp;
+        p.dp = 8 / tp;
+        p.ep = ep;
+        p.etp = etp;
+        const char* err = m.structuralError(p);
+        QCOMPARE(QString::fromUtf8(err ? err : ""), reason);
+    }
+
+    void precisionPeaks() {
+        Cluster c = cluster(megatronCoreStack(), 8, "a100");
+        c.precision = Precision::Fp8;
+        const PerfModel m(smallMoe(), c);
+        Plan p;
+        p.dp = 8;
+        QCOMPARE(QString::fromUtf8(m.structuralError(p)),
+                 QStringLiteral("the hardware has no peak for this precision"));
+        // FP8 GEMMs at the H100 FP8 peak: faster than BF16, attention and LM head unchanged.
+        Cluster h = cluster(megatronCoreStack(), 8);
+        const double bf16 = PerfModel(smallDense(), h).evaluate(p).iteration_s;
+        h.precision = Precision::Fp8;
+        const double fp8 = PerfModel(smallDense(), h).evaluate(p).iteration_s;
+        QVERIFY(fp8 < bf16);
+        Precision q;
+        QVERIFY(parsePrecision("FP8-MX", q) && q == Precision::Mxfp8);
+        QVERIFY(parsePrecision("FP8-CS", q) && q == Precision::Fp8);
+        QVERIFY(!parsePrecision("fp16", q));
+    }
+
+    void megatronModelFlops() {
+        // Megatron's count reproduces the published Llama 3 70B ratio: 1892 TFLOP/s at 4224
+        // tokens/s/GPU (Megatron-Bridge 26.04.01, 8192 tokens) = 447.9 GFLOP per token.
+        Geometry g;
+        std::string reason;
+        QVERIFY(measuredModelGeometry("LLAMA3_70B", g, reason));
+        Cluster c = cluster(megatronCoreStack(), 64);
+        c.seqLen = 8192;
+        const double perToken = PerfModel(g, c).modelFlopsPerToken();
+        QVERIFY2(std::abs(perToken / (1892e12 / 4224) - 1) < 0.01,
+                 QByteArray::number(perToken).constData());
+        QVERIFY(!measuredModelGeometry("Nemotron_3_Super", g, reason));
+        QVERIFY(reason.find("Mamba") != std::string::npos);
+    }
+
+    void foldedBestMatchesScan() {
+        // The pruned search under expert-parallel folding (EP may exceed DP) returns the
+        // plain scan's best plan: same MFU, and EP > DP is reached.
+        Cluster c = cluster(megatronCoreStack(), 16);
+        c.precision = Precision::Fp8;
+        const PerfModel m(smallMoe(), c);
+        LayoutGrid grid;
+        grid.ep = {1, 2, 4, 8, 16};
+        Plan best;
+        QuickEval ev;
+        QVERIFY(m.best(grid, best, ev));
+        double scan = 0;
+        bool epAboveDp = false;
+        for (const Plan& p : m.enumerate(grid)) {
+            const QuickEval q = m.quick(p);
+            if (!q.feasible) continue;
+            scan = std::max(scan, q.mfu);
+            epAboveDp = epAboveDp || p.ep > p.dp;
+        }
+        QVERIFY(epAboveDp);
+        QCOMPARE(ev.mfu, scan);
+    }
+
+    void launchArguments() {
+        // A launch script's flags become the layout; --emit megatron writes the same flags back.
+        Cluster c = cluster(megatronCoreStack(), 64);
+        Plan p;
+        std::string error;
+        const std::string script =
+            "torchrun pretrain_gpt.py \\\n  --tensor-model-parallel-size 4 "
+            "--pipeline-model-parallel-size 8 \\\n"
+            "  --num-layers-per-virtual-pipeline-stage 2 --micro-batch-size 1 "
+            "--global-batch-size=256 \\\n"
+            "  --seq-length 8192 --use-distributed-optimizer --recompute-granularity selective \\\n"
+            "  --fp8-format hybrid --bf16";
+        QVERIFY2(parseMegatronArguments(script, 80, c, p, error), error.c_str());
+        QCOMPARE(p.tp, 4);
+        QCOMPARE(p.pp, 8);
+        QCOMPARE(p.vp, 5);  // 80 layers / (8 stages x 2 layers per chunk)
+        QCOMPARE(p.dp, 2);
+        QCOMPARE(c.globalBatch, 256);
+        QCOMPARE(c.seqLen, 8192);
+        QVERIFY(p.distributedOptimizer && !p.fsdp);
+        QVERIFY(p.ckpt == Checkpointing::Selective);
+        QVERIFY(c.precision == Precision::Fp8);
+        Geometry g;
+        std::string reason;
+        QVERIFY(measuredModelGeometry("LLAMA3_70B", g, reason));
+        Plan back;
+        Cluster c2 = cluster(megatronCoreStack(), 64);
+        QVERIFY2(
+            parseMegatronArguments(tandem::mosaic::megatronArguments(g, c, p), 80, c2, back, error),
+            error.c_str());
+        QVERIFY(back.tp == p.tp && back.pp == p.pp && back.vp == p.vp && back.dp == p.dp &&
+                back.ckpt == p.ckpt);
+        QVERIFY(c2.precision == c.precision && c2.globalBatch == c.globalBatch);
+        QVERIFY(!parseMegatronArguments("--tensor-model-parallel-size x", 80, c, p, error));
+        QCOMPARE(
+            QString::fromStdString(error),
+            QStringLiteral("--tensor-model-parallel-size must be a positive integer (got \"x\")"));
+        QVERIFY(!parseMegatronArguments("--tensor-model-parallel-size 3", 80, c, p, error));
+    }
+
+    void realityTargets() {
+        const RealityReport r = reproduceReality();
+        QCOMPARE(int(shippedMeasuredRuns().size()), 112);
+        int notExpressible = 0;
+        for (const auto& c : r.cases) notExpressible += c.expressible ? 0 : 1;
+        QCOMPARE(notExpressible, 22);  // 21 Nemotron 3 rows, 1 DeepSeek-V4 Flash row
+        QCOMPARE(r.summary.rows, 90);
+        QCOMPARE(r.summary.feasible, 90);  // every measured layout fits its GPU
+        QVERIFY2(r.summary.medianAbsError <= 0.15,
+                 QByteArray::number(r.summary.medianAbsError).constData());
+        QVERIFY2(r.summary.shareWithin25 >= 0.85,
+                 QByteArray::number(r.summary.shareWithin25).constData());
+    }
+
+    void storedConstantsAreTheFit() {
+        // The stored megatron-core constants are the optimum of the fit from its fixed start.
+        const StackFit fit = fitStack(megatronCoreFitStart());
+        std::vector<RealityCase> cases = realityCases(megatronCoreStack());
+        choosePlans(cases);
+        const double stored = fitObjective(megatronCoreStack(), cases);
+        QVERIFY2(stored <= fit.objective * 1.002, QByteArray::number(stored).constData());
+        Stack s = megatronCoreStack();
+        const auto& params = stackFitParameters();
+        for (size_t i = 0; i < params.size(); ++i) {
+            const double range = params[i].high - params[i].low;
+            QVERIFY2(std::abs(params[i].ref(s) - fit.values[i]) <= 0.02 * range, params[i].name);
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestMosaicStack)
+#include "tst_mosaic_stack.moc"
