@@ -29,6 +29,18 @@ nlohmann::ordered_json reportJson(const tandem::Report& r) {
         k["low"] = c.low;
         k["high"] = c.high;
         k["pass"] = c.pass;
+        // Only rows judged by more than their band carry these keys (other reports keep their
+        // bytes).
+        if (!c.note.empty()) k["note"] = c.note;
+        if (!c.nearTies.empty()) {
+            auto ties = nlohmann::ordered_json::array();
+            for (const auto& t : c.nearTies)
+                ties.push_back({{"value", t.value},
+                                {"loss_gap_nats", t.lossGapNats},
+                                {"label", t.label},
+                                {"in_band", t.value >= c.low && t.value <= c.high}});
+            k["near_ties"] = ties;
+        }
         j["checks"].push_back(k);
     }
     return j;
@@ -47,11 +59,22 @@ void printReport(const tandem::Report& r) {
     int passed = 0;
     for (const auto& c : r.checks) {
         rows.push_back({c.id, num(c.paperValue), num(c.tandemValue),
-                        "[" + num(c.low) + ", " + num(c.high) + "]", c.pass ? "pass" : "FAIL",
+                        "[" + num(c.low) + ", " + num(c.high) + "]",
+                        !c.pass                                             ? "FAIL"
+                        : c.tandemValue >= c.low && c.tandemValue <= c.high ? "pass"
+                                                                            : "pass (near-tie)",
                         c.quantity});
         passed += c.pass ? 1 : 0;
     }
     printTable({"id", "paper", "tandem", "band", "result", "quantity"}, rows);
+    for (const auto& c : r.checks) {
+        if (c.note.empty()) continue;
+        std::printf("%s: %s\n", c.id.c_str(), c.note.c_str());
+        for (const auto& t : c.nearTies)
+            std::printf("    %s  %s  +%s%s\n", num(t.value).c_str(), t.label.c_str(),
+                        num(t.lossGapNats).c_str(),
+                        t.value >= c.low && t.value <= c.high ? "  in band" : "");
+    }
     std::printf("%d passed, %d failed\n\n", passed, static_cast<int>(r.checks.size()) - passed);
 }
 
