@@ -102,8 +102,8 @@ const std::vector<Builtin>& builtins() {
              8,
              sheetOf(b200)},
             // Blackwell Ultra: BF16 and FP8 as B200, FP4 13.1 PFLOP/s dense (Klockwood's HGX B300
-            // table; NVIDIA quotes 108 dense / 144 sparse PFLOP/s per 8-GPU node, Verda 14 per
-            // GPU); 288 GB (2.3 TB per node), 270 GB visible; one 800 Gb/s ConnectX-8 per GPU.
+            // table; Verda lists 14 per GPU); 288 GB (2.3 TB per node), 270 GB visible; one
+            // 800 Gb/s ConnectX-8 per GPU.
             {"dgx-b300",
              "NVIDIA DGX B300: 8 x B300 (Blackwell Ultra) 288 GB, NVLink 5, 8 x 800 Gb/s "
              "ConnectX-8",
