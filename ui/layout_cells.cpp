@@ -1,5 +1,6 @@
 #include "layout_cells.h"
 
+#include "mosaic/layout_grid.h"
 #include "mosaic/search.h"
 
 namespace tandem::ui {
@@ -26,8 +27,10 @@ std::string planLabel(const mosaic::Plan& p) {
 
 LayoutCells layoutCells(const mosaic::Geometry& g, const mosaic::Envelope& e) {
     LayoutCells out;
-    out.pp = e.ppValues;
-    out.ep = e.epValues;
+    // The searched grid: the listed values, or the grid derived from the cluster [layout_grid.h].
+    const mosaic::LayoutSpace space = mosaic::layoutSpaceOf(e);
+    out.pp = space.grid.pp;
+    out.ep = space.grid.ep;
     out.cells.resize(out.pp.size() * out.ep.size());
     for (size_t i = 0; i < out.pp.size(); ++i)
         for (size_t j = 0; j < out.ep.size(); ++j) {
@@ -56,7 +59,6 @@ LayoutCells layoutCells(const mosaic::Geometry& g, const mosaic::Envelope& e) {
         }
     }
     const mosaic::Cluster cluster = mosaic::clusterOf(e);
-    const mosaic::PerfModel model(g, cluster);
     for (LayoutCell& c : out.cells) {
         if (c.feasible) out.maxMfu = std::max(out.maxMfu, c.eval.mfu);
         if (c.anyValid) continue;
@@ -69,6 +71,8 @@ LayoutCells layoutCells(const mosaic::Geometry& g, const mosaic::Envelope& e) {
             continue;
         }
         p.dp = cluster.devices / c.pp;
+        // On its own batch when the grid rounds B_global (layout_grid.h).
+        const mosaic::PerfModel model(g, mosaic::clusterForPlan(cluster, p, space.roundBatch));
         const char* err = model.structuralError(p);
         c.reason = err ? err : "no combination of TP, CP and micro-batch of the grid is valid";
     }

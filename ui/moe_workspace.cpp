@@ -21,6 +21,7 @@
 #include "memory_bar_view.h"
 #include "mfu_view.h"
 #include "moe_controls.h"
+#include "mosaic/layout_grid.h"
 #include "nccl_view.h"
 #include "optimum_card.h"
 #include "step_breakdown_view.h"
@@ -288,6 +289,7 @@ std::optional<mosaic::Candidate> MoeWorkspace::shownCandidate() const {
     const LayoutCell& cell = m_cells.cells[static_cast<size_t>(m_layoutCell)];
     c.plan = cell.plan;
     c.eval = cell.eval;
+    c.globalBatch = mosaic::planGlobalBatch(c.plan, c.eval);
     if (cell.feasible) {  // D follows the layout's MFU (Eq. 25), the loss follows D (Eq. 10)
         const mosaic::CandidateScore score =
             mosaic::scoreCandidate(m_resultEnvelope, c.geometry, cell.eval.mfu);
@@ -303,7 +305,18 @@ void MoeWorkspace::refreshSelection() {
     const auto& r = *m_result;
     const std::optional<mosaic::Candidate> shown = shownCandidate();
     if (!shown) {
-        m_card->clearCandidate(tr("No geometry has a feasible layout on this cluster."));
+        // Which rule cut the geometries, and the nearest node count that works [search.h].
+        QString why = tr("No geometry has a feasible layout on this cluster.");
+        for (const auto& [reason, n] : r.rejections)
+            why += QStringLiteral(" ") + tr("%1 cut by: %2.")
+                                             .arg(countLabel(n, tr("geometry"), tr("geometries")),
+                                                  QString::fromStdString(reason));
+        why +=
+            QStringLiteral(" ") +
+            (r.nearestWorkingNodes > 0
+                 ? tr("Nearest node count that works: %1.").arg(r.nearestWorkingNodes)
+                 : tr("No node count within %1 of this one works.").arg(mosaic::kNearestNodesSpan));
+        m_card->clearCandidate(why);
         m_breakdown->setData({});
         m_memory->setData(0, r.deviceMemoryGB, QString());
         m_heatmap->setData({}, -1, tr("MFU per layout (no feasible geometry)"));

@@ -44,7 +44,7 @@ void OptimumCard::setCandidate(const mosaic::Candidate& c, const QString& title,
                "L = %4 layers, d = %5, E = %6, K = %7, G = %8<br>"
                "N_act = %9, N_tot = %10, S = %11, D = %12 tokens<br>"
                "MFU %13 %, iteration %14 s, %15 GB per GPU<br>"
-               "Layout TP %16, EP %17, PP %18, CP %19, DP %20, micro-batch %21<br><i>%22</i>")
+               "Layout TP %16, EP %17, PP %18, CP %19, DP %20, micro-batch %21, %22 sequences<br><i>%23</i>")
                 .arg(title.toHtmlEscaped())
                 .arg(c.loss, 0, 'f', 4)
                 .arg(c.extrapolated ? tr(" (extrapolated beyond Eq. 10's fitted range)") : QString())
@@ -65,6 +65,7 @@ void OptimumCard::setCandidate(const mosaic::Candidate& c, const QString& title,
                 .arg(p.cp)
                 .arg(p.dp)
                 .arg(p.mbs)
+                .arg(c.globalBatch)
                 .arg(naive.toHtmlEscaped()));
 }
 

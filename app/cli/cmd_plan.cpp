@@ -17,8 +17,10 @@
 #include "io/mosaic_model.h"
 #include "io/text_file.h"
 #include "mosaic/collectives.h"
+#include "mosaic/layout_grid.h"
 #include "mosaic/measured_collectives.h"
 #include "mosaic/plan.h"
+#include "mosaic/search.h"
 #include "output.h"
 
 namespace cli {
@@ -276,6 +278,13 @@ int planCommand(const QStringList& args) {
         layouts = m::planLayouts(geometry, cluster, m::LayoutGrid{}, topK);
     }
     auto j = m::planToJson(geometry, cluster, layouts);
+    const bool anyFeasible = std::any_of(layouts.begin(), layouts.end(),
+                                         [](const auto& l) { return l.second.feasible; });
+    // Nothing fits: the nearest whole-node GPU count that has a feasible layout.
+    const int nearest = anyFeasible ? 0 : m::nearestWorkingDevices(geometry, cluster);
+    if (!anyFeasible)
+        j["nearest_working_devices"] =
+            nearest > 0 ? nlohmann::ordered_json(nearest) : nlohmann::ordered_json(nullptr);
     // Keys added only for a config.json or measured curves: Tandem-model, analytical runs keep
     // their bytes.
     if (hf) j["model_source"] = tandem::io::mosaicModelToJson(*hf, mapped);
@@ -334,24 +343,45 @@ int planCommand(const QStringList& args) {
         std::vector<std::vector<std::string>> rows;
         for (const auto& l : j.at("layouts")) {
             const bool feasible = l.value("feasible", true);
-            rows.push_back({std::to_string(l.at("tp").get<int>()), std::to_string(l.at("ep").get<int>()),
-                            std::to_string(l.at("pp").get<int>()), std::to_string(l.at("cp").get<int>()),
-                            std::to_string(l.at("dp").get<int>()), std::to_string(l.at("mbs").get<int>()),
-                            l.at("ckpt").get<std::string>(),
-                            feasible ? pct(l.at("mfu").get<double>()) : "-",
-                            feasible ? fixed(l.at("iteration_s").get<double>(), 3) : "-",
-                            feasible ? fixed(l.at("memory_GB").get<double>(), 1) : "-",
-                            feasible ? (l.contains("collectives") && l["collectives"].value("extrapolated", 0) > 0
-                                            ? "extrapolated beyond measured sizes"
-                                            : "")
-                                     : l.value("reason", std::string("infeasible"))});
+            rows.push_back(
+                {std::to_string(l.at("tp").get<int>()), std::to_string(l.at("ep").get<int>()),
+                 std::to_string(l.at("pp").get<int>()), std::to_string(l.at("cp").get<int>()),
+                 std::to_string(l.at("dp").get<int>()), std::to_string(l.at("mbs").get<int>()),
+                 feasible ? std::to_string(l.at("global_batch_sequences").get<int>()) : "-",
+                 l.at("ckpt").get<std::string>(), feasible ? pct(l.at("mfu").get<double>()) : "-",
+                 feasible ? fixed(l.at("iteration_s").get<double>(), 3) : "-",
+                 feasible ? fixed(l.at("memory_GB").get<double>(), 1) : "-",
+                 feasible
+                     ? (l.contains("collectives") && l["collectives"].value("extrapolated", 0) > 0
+                            ? "extrapolated beyond measured sizes"
+                            : "")
+                     : l.value("reason", std::string("infeasible"))});
         }
         if (rows.empty()) {
-            // Say which rules cut the candidates, with the smallest memory need seen.
-            std::printf("No feasible layout on this cluster.\n%s",
-                        m::rejectionSummary(m::countRejections(geometry, cluster)).c_str());
+            // Say which rules cut the candidates, with the smallest memory need seen, and the
+            // nearest cluster that works.
+            const m::PlanRejections rej = m::countRejections(geometry, cluster);
+            std::printf("No feasible layout on this cluster.\n%s  (%s layout grid)\n",
+                        m::rejectionSummary(rej).c_str(), m::layoutGridRuleName(rej.layoutGrid));
+            if (nearest > 0)
+                std::printf("Nearest cluster that works: %d GPUs (%d nodes of %d).\n", nearest,
+                            nearest / cluster.hardware.gpusPerNode, cluster.hardware.gpusPerNode);
+            else
+                std::printf("No cluster within %d nodes of this one has a feasible layout.\n",
+                            m::kNearestNodesSpan);
+        } else {
+            printTable({"TP", "EP", "PP", "CP", "DP", "mbs", "GBS", "ckpt", "MFU", "iter_s",
+                        "mem_GB", "note"},
+                       rows);
+            const bool rounded = std::any_of(layouts.begin(), layouts.end(), [&](const auto& l) {
+                return l.second.feasible &&
+                       m::planGlobalBatch(l.first, l.second) != cluster.globalBatch;
+            });
+            if (rounded)
+                std::printf("GBS: global batch each layout runs, the multiple of DP x mbs nearest "
+                            "to the %d sequences asked for (no layout of the grid divides them).\n",
+                            cluster.globalBatch);
         }
-        else printTable({"TP", "EP", "PP", "CP", "DP", "mbs", "ckpt", "MFU", "iter_s", "mem_GB", "note"}, rows);
         if (!used.empty() && layouts.front().second.feasible) {
             std::printf("Collectives of the first layout:\n");
             for (const auto& u : used.front().at("uses")) {
@@ -376,8 +406,6 @@ int planCommand(const QStringList& args) {
             }
         }
     }
-    const bool anyFeasible = std::any_of(layouts.begin(), layouts.end(),
-                                         [](const auto& l) { return l.second.feasible; });
     return anyFeasible ? kExitOk : kExitFailure;
 }
 

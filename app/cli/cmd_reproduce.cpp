@@ -31,11 +31,21 @@ void printReport(const tandem::Report& r) {
     std::vector<std::vector<std::string>> rows;
     std::vector<const tandem::Check*> open;
     for (const auto& c : r.checks) {
+        const bool nearTie = c.status == tandem::CheckStatus::Pass &&
+                             !(c.tandemValue >= c.low && c.tandemValue <= c.high);
         rows.push_back({c.id, num(c.paperValue), num(c.tandemValue), band(c),
-                        tandem::statusName(c.status), c.quantity});
+                        nearTie ? "pass (near-tie)" : tandem::statusName(c.status), c.quantity});
         if (c.status == tandem::CheckStatus::NotReproducible) open.push_back(&c);
     }
     printTable({"id", "paper", "tandem", "band", "result", "quantity"}, rows);
+    for (const auto& c : r.checks) {
+        if (c.note.empty()) continue;
+        std::printf("%s: %s\n", c.id.c_str(), c.note.c_str());
+        for (const auto& t : c.nearTies)
+            std::printf("    %s  %s  +%s%s\n", num(t.value).c_str(), t.label.c_str(),
+                        num(t.lossGapNats).c_str(),
+                        t.value >= c.low && t.value <= c.high ? "  in band" : "");
+    }
     // One line per reason, naming its rows.
     std::vector<std::pair<std::string, std::string>> byReason;
     for (const auto* c : open) {

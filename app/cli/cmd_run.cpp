@@ -71,9 +71,22 @@ void printMosaicSummary(const tandem::mosaic::SearchResult& r) {
             fixed(c.loss, 4).c_str());
         std::printf("  layout: TP=%d EP=%d PP=%d CP=%d DP=%d micro-batch=%d\n", c.plan.tp,
                     c.plan.ep, c.plan.pp, c.plan.cp, c.plan.dp, c.plan.mbs);
+        if (c.globalBatch != r.globalBatchRequested)
+            std::printf(
+                "  global batch: %d sequences used (%d requested; the nearest multiple of DP x "
+                "micro-batch)\n",
+                c.globalBatch, r.globalBatchRequested);
     } else {
-        std::printf("  no feasible geometry on this cluster\n");
+        std::printf(
+            "  no feasible geometry on this cluster; the rules that cut them (geometries):\n");
+        for (const auto& [reason, n] : r.rejections) std::printf("    %d: %s\n", n, reason.c_str());
+        if (r.nearestWorkingNodes > 0)
+            std::printf("  nearest node count that works: %d\n", r.nearestWorkingNodes);
+        else
+            std::printf("  no node count within %d of this one works\n",
+                        tandem::mosaic::kNearestNodesSpan);
     }
+    if (!r.layoutGridNote.empty()) std::printf("  layout grid: %s\n", r.layoutGridNote.c_str());
     std::printf("  feasible candidates: %zu\n", r.candidates.size());
 }
 

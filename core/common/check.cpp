@@ -1,13 +1,59 @@
 #include "common/check.h"
 
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
+
 namespace tandem {
+namespace {
+
+std::string num(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
+}  // namespace
+
 Check makeCheck(std::string id, std::string quantity, double paper, double tandem, double low,
                 double high) {
-    Check c{std::move(id), std::move(quantity), paper, tandem, low, high,
-            false,         CheckStatus::Fail,   {}};
+    Check c;
+    c.id = std::move(id);
+    c.quantity = std::move(quantity);
+    c.paperValue = paper;
+    c.tandemValue = tandem;
+    c.low = low;
+    c.high = high;
     c.pass = std::isfinite(tandem) && tandem >= low && tandem <= high;
+    c.status = c.pass ? CheckStatus::Pass : CheckStatus::Fail;
+    return c;
+}
+
+Check makeNearTieCheck(std::string id, std::string quantity, double paper,
+                       std::vector<NearTie> ties, double toleranceNats, double low, double high) {
+    const double optimum = ties.empty() ? std::nan("") : ties.front().value;
+    Check c = makeCheck(std::move(id), std::move(quantity), paper, optimum, low, high);
+    c.nearTies = std::move(ties);
+    const NearTie* inBand = nullptr;
+    for (const NearTie& t : c.nearTies)
+        if (std::isfinite(t.value) && t.value >= low && t.value <= high) {
+            inBand = &t;
+            break;
+        }
+    const std::string n = std::to_string(c.nearTies.size());
+    const std::string within = "within " + num(toleranceNats) + " nats of the optimum's loss";
+    if (c.pass) {
+        c.note = "near-tie rule: the optimum itself is inside the band (" + n + " candidates " +
+                 within + ")";
+    } else if (inBand) {
+        c.pass = true;
+        c.note = "near-tie rule: the optimum (" + num(optimum) + ") is outside the band; " +
+                 inBand->label + " (" + num(inBand->value) + ", " + num(inBand->lossGapNats) +
+                 " nats behind) is inside it, one of " + n + " candidates " + within;
+    } else {
+        c.note =
+            "near-tie rule: none of the " + n + " candidates " + within + " is inside the band";
+    }
     c.status = c.pass ? CheckStatus::Pass : CheckStatus::Fail;
     return c;
 }
@@ -21,12 +67,9 @@ void markNotReproducible(Check& c, std::string reason) {
 
 const char* statusName(CheckStatus s) {
     switch (s) {
-        case CheckStatus::Pass:
-            return "pass";
-        case CheckStatus::Fail:
-            return "FAIL";
-        case CheckStatus::NotReproducible:
-            return "not reproducible";
+        case CheckStatus::Pass: return "pass";
+        case CheckStatus::Fail: return "FAIL";
+        case CheckStatus::NotReproducible: return "not reproducible";
     }
     return "FAIL";
 }
@@ -55,8 +98,20 @@ nlohmann::ordered_json reportToJson(const Report& r) {
         k["pass"] = c.pass;
         k["status"] = statusName(c.status);
         if (!c.reason.empty()) k["reason"] = c.reason;
+        // Only rows judged by more than their band carry these keys.
+        if (!c.note.empty()) k["note"] = c.note;
+        if (!c.nearTies.empty()) {
+            auto ties = nlohmann::ordered_json::array();
+            for (const auto& t : c.nearTies)
+                ties.push_back({{"value", t.value},
+                                {"loss_gap_nats", t.lossGapNats},
+                                {"label", t.label},
+                                {"in_band", t.value >= c.low && t.value <= c.high}});
+            k["near_ties"] = ties;
+        }
         j["checks"].push_back(k);
     }
     return j;
 }
+
 }  // namespace tandem

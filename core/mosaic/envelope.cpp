@@ -65,6 +65,18 @@ const char* checkpointingName(Checkpointing c) {
     return "none";
 }
 
+const char* layoutGridRuleName(LayoutGridRule r) {
+    switch (r) {
+        case LayoutGridRule::Auto:
+            return "auto";
+        case LayoutGridRule::Listed:
+            return "listed";
+        case LayoutGridRule::Derived:
+            return "derived";
+    }
+    return "auto";
+}
+
 bool parseCheckpointing(const std::string& s, Checkpointing& out) {
     for (auto c : {Checkpointing::None, Checkpointing::Selective, Checkpointing::SuperSelective,
                    Checkpointing::Full})
@@ -90,8 +102,9 @@ void readEnvelope(JsonReader& r, Envelope& e) {
         const auto p = r.childPath("hardware");
         if (hw->is_string()) {
             const auto name = hw->get<std::string>();
-            const auto names = hardwareNames();
-            if (std::find(names.begin(), names.end(), name) == names.end()) {
+            if (!isBuiltinHardware(name)) {
+                auto names = hardwareNames();
+                for (const auto& a : hardwareAliases()) names.push_back(a.first);
                 std::string msg = "unknown hardware \"" + name + "\"";
                 const auto hint = closestMatch(name, names);
                 if (!hint.empty()) msg += "; did you mean \"" + hint + "\"?";
@@ -172,6 +185,12 @@ void readEnvelope(JsonReader& r, Envelope& e) {
     e.cpValues = readInts(r, "context_parallel_values", e.cpValues, Range::closed(1, 1024));
     e.ppValues = readInts(r, "pipeline_parallel_values", e.ppValues, Range::closed(1, 1024));
     e.epValues = readInts(r, "expert_parallel_values", e.epValues, Range::closed(1, kMaxExperts));
+    {
+        const std::string rule = r.string("layout_grid", layoutGridRuleName(e.layoutGrid),
+                                          {"auto", "listed", "derived"});
+        for (auto g : {LayoutGridRule::Auto, LayoutGridRule::Listed, LayoutGridRule::Derived})
+            if (rule == layoutGridRuleName(g)) e.layoutGrid = g;
+    }
     e.computeBudgetFlops = r.number("compute_budget_flops", e.computeBudgetFlops, Range::nonNegative());
     if (r.arrayWithin("frontier_sparsity", kMaxAxisValues))
         e.frontierSparsity = r.numbers("frontier_sparsity", e.frontierSparsity, Range{0.0, 1.0, false, true}, 1);
@@ -242,6 +261,8 @@ nlohmann::ordered_json writeEnvelope(const Envelope& e) {
     j["context_parallel_values"] = e.cpValues;
     j["pipeline_parallel_values"] = e.ppValues;
     j["expert_parallel_values"] = e.epValues;
+    // Written only when not the default, so files without the key keep their bytes.
+    if (e.layoutGrid != LayoutGridRule::Auto) j["layout_grid"] = layoutGridRuleName(e.layoutGrid);
     j["compute_budget_flops"] = e.computeBudgetFlops;
     j["frontier_sparsity"] = e.frontierSparsity;
     j["scaling_law"] = writeLaw(e.law);

@@ -26,6 +26,16 @@ const char* checkpointingName(Checkpointing c);
 /// Inverse of checkpointingName; returns false for an unknown name.
 bool parseCheckpointing(const std::string& s, Checkpointing& out);
 
+/// Which layouts a search enumerates (`layout_grid`; mosaic/layout_grid.h).
+enum class LayoutGridRule {
+    Auto,    ///< "auto": Listed when the cluster has a layout in the listed grids, else Derived
+    Listed,  ///< "listed": exactly the listed TP/CP/PP/EP values; DP x B_micro must divide B_global
+    Derived,  ///< "derived": PP and EP from the cluster's divisors; B_global rounded per layout
+};
+
+/// "auto", "listed", "derived".
+const char* layoutGridRuleName(LayoutGridRule r);
+
 struct Envelope {
     Hardware hardware = builtinHardware("p6-b200");  ///< JSON `hardware`: a built-in name or a full object
     /// nccl-tests output files whose curves replace the analytical collective model
@@ -58,6 +68,10 @@ struct Envelope {
     std::vector<int> cpValues = {1, 2};                    ///< `context_parallel_values`
     std::vector<int> ppValues = {1, 2, 4, 8, 16};          ///< `pipeline_parallel_values`
     std::vector<int> epValues = {1, 2, 4, 8, 16, 32, 64};  ///< `expert_parallel_values`
+    /// `layout_grid`: the listed values above (the paper's powers of two, B_global exact), the
+    /// grid derived from the cluster (B_global rounded per layout), or auto (listed whenever the
+    /// cluster has a layout in them, as the paper's envelopes do).
+    LayoutGridRule layoutGrid = LayoutGridRule::Auto;
 
     /// Model-FLOPs budget C_model of the compute-optimal frontier (`compute_budget_flops`).
     /// 0 = follow the cluster: C_peak x eta_good x kAutoBudgetMfu (the MFU of Table 4's

@@ -15,25 +15,42 @@ namespace {
 // ---- Built-in hardware ------------------------------------------------------------------------
 
 // Sources shared by several built-ins (each entry's `sources` lists where its numbers come from).
+// Peaks are dense (no 2:4 sparsity): vendor pages headline the sparse figures, 2x the dense ones
+// (1.33x for Blackwell Ultra FP4); those are never used here.
 const char* const kPaper = "arXiv:2608.10605 Sec. 5, Table 3 (B200 2.25 PFLOP/s dense BF16, 179 GB usable)";
 const char* const kGpusJson = "stas00/ml-engineering compute/accelerator/README.md @7bc7c305 (dense TFLOPS, HBM)";
 const char* const kNvlink = "stas00/ml-engineering network/README.md @29c6b708 (NVLink generations, node NICs)";
 const char* const kCalib = "efficiency constants: Tandem calibration, docs/MODEL-MOSAIC.md";
+const char* const kBasePod =
+    "https://docs.nvidia.com/dgx-basepod/"
+    "reference-architecture-infrastructure-foundation-enterprise-ai/latest/"
+    "core-components.html (DGX B200: 1.4 TB GPU memory, 8 x single-port ConnectX-7 up to 400 Gb/s; "
+    "DGX H100/H200: "
+    "640 / 1,128 GB, 8 x single-port ConnectX-7 400 Gb/s)";
+const char* const kKlockwoodB200 =
+    "https://glennklockwood.com/garden/processors/B200 (dense TFLOP/s: HGX B200 at 1 kW BF16 2250, "
+    "FP8 4500, FP4 "
+    "9000; GB200 at 1.2 kW BF16 2500, FP8 5000, FP4 10000)";
+const char* const kVerdaGb300 =
+    "https://verda.com/blog/gb300-nvl72-architecture (dense per GPU: B300 BF16 2.25, FP8 4.5 "
+    "PFLOP/s, 270 GB; GB300 "
+    "BF16 2.5, FP8 5, FP4 15 PFLOP/s, 279 GB, 8 TB/s; NVLink 5 900 GB/s each way)";
 
 /// The Hardware members in which the built-in nodes differ (besides gpusPerNode), in the order
 /// of a sheet's columns; every other member keeps its default from hardware.h (the calibrated
 /// analytical constants).
 constexpr double Hardware::*kSheetColumns[] = {
-    &Hardware::peakFlops,           // dense BF16 FLOP/s per GPU
-    &Hardware::peakFp8Flops,        // dense FP8 FLOP/s per GPU (0 = unsupported)
-    &Hardware::peakFp4Flops,        // dense FP4 FLOP/s per GPU (0 = unsupported)
-    &Hardware::memoryBytes,         // usable device memory, bytes
-    &Hardware::hbmBytesPerS,        // HBM bandwidth, bytes/s
-    &Hardware::nvlinkBytesPerS,     // NVLink per GPU, one direction, bytes/s
-    &Hardware::nicBytesPerS,        // scale-out NIC per GPU, bytes/s
-    &Hardware::intraBusEfficiency,  // achieved / NVLink bus bandwidth
-    &Hardware::rampHalfBytes,       // collective message size at half efficiency, bytes
-    &Hardware::dispatchGapS,        // t_gap of Eq. 11, s
+    &Hardware::peakFlops,            // dense BF16 FLOP/s per GPU
+    &Hardware::peakFp8Flops,         // dense FP8 FLOP/s per GPU (0 = unsupported)
+    &Hardware::peakFp4Flops,         // dense FP4 FLOP/s per GPU (0 = unsupported)
+    &Hardware::memoryBytes,          // usable device memory, bytes
+    &Hardware::memoryCapacityBytes,  // HBM capacity as the vendor states it, bytes
+    &Hardware::hbmBytesPerS,         // HBM bandwidth, bytes/s
+    &Hardware::nvlinkBytesPerS,      // NVLink per GPU, one direction, bytes/s
+    &Hardware::nicBytesPerS,         // scale-out NIC per GPU, bytes/s
+    &Hardware::intraBusEfficiency,   // achieved / NVLink bus bandwidth
+    &Hardware::rampHalfBytes,        // collective message size at half efficiency, bytes
+    &Hardware::dispatchGapS,         // t_gap of Eq. 11, s
 };
 using DeviceSheet = std::array<double, std::size(kSheetColumns)>;
 
@@ -55,55 +72,141 @@ DeviceSheet sheetOf(const Hardware& h) {
 
 /// The built-in table, built once on first use (function-local static: safe to call from
 /// other translation units' static initialisers, e.g. Envelope's default hardware).
+/// gpus_per_node is the NVLink domain: 8 for a DGX/HGX node, 72 for an NVL72 rack.
 const std::vector<Builtin>& builtins() {
     static const std::vector<Builtin> table = [] {
         const Hardware b200;  // hardware.h's defaults are the p6-b200 node [2608.10605 Table 3]
+        const double eff = b200.intraBusEfficiency, ramp = b200.rampHalfBytes,
+                     gap = b200.dispatchGapS;
         // Rows: name, description, sources, GPUs per node, then the sheet: peak BF16, FP8 and
-        // FP4 FLOP/s (dense; FP8 = 2 x BF16 and FP4 = 4 x BF16 on Blackwell, no FP4 on Hopper,
-        // neither on A100), memory
-        // bytes, HBM bytes/s, NVLink bytes/s, NIC bytes/s, NVLink bus efficiency, ramp half
-        // bytes, dispatch gap s.
+        // FP4 FLOP/s (dense; no FP4 on Hopper, neither FP8 nor FP4 on A100), usable memory
+        // bytes, HBM capacity bytes, HBM bytes/s, NVLink bytes/s (one direction), NIC bytes/s
+        // per GPU, NVLink bus efficiency, ramp half bytes, dispatch gap s.
         return std::vector<Builtin>{
-            {"p6-b200", b200.description,
-             {kPaper, "https://aws.amazon.com/ec2/instance-types/p6/ (8 x 400 Gb/s EFA v4)", kGpusJson,
-              kNvlink, kCalib},
-             b200.gpusPerNode, sheetOf(b200)},
+            {"p6-b200",
+             b200.description,
+             {kPaper,
+              "https://aws.amazon.com/ec2/instance-types/p6/ (8 x 400 Gb/s EFA v4, 1,440 GB HBM3e)",
+              kGpusJson, kNvlink, kKlockwoodB200, kCalib},
+             b200.gpusPerNode,
+             sheetOf(b200)},
+            // The paper's B200 in NVIDIA's own chassis: same GPU, same usable memory (179 GB of
+            // 180), one 400 Gb/s ConnectX-7 per GPU instead of EFA.
+            {"dgx-b200",
+             "NVIDIA DGX B200: 8 x B200 180 GB, NVLink 5 (14.4 TB/s per node), 8 x 400 Gb/s "
+             "ConnectX-7",
+             {"https://www.nvidia.com/en-us/data-center/dgx-b200/ (1,440 GB HBM3e, 64 TB/s; FP8 72 "
+              "/ FP4 144 PFLOP/s "
+              "with sparsity per node)",
+              kBasePod, kKlockwoodB200, kPaper, kCalib},
+             8,
+             sheetOf(b200)},
+            // Blackwell Ultra: BF16 and FP8 as B200, FP4 13.1 PFLOP/s dense (Klockwood's HGX B300
+            // table; Verda lists 14 per GPU); 288 GB (2.3 TB per node), 270 GB visible; one
+            // 800 Gb/s ConnectX-8 per GPU.
+            {"dgx-b300",
+             "NVIDIA DGX B300: 8 x B300 (Blackwell Ultra) 288 GB, NVLink 5, 8 x 800 Gb/s "
+             "ConnectX-8",
+             {"https://glennklockwood.com/garden/processors/B300 (HGX B300 dense TFLOP/s: BF16 "
+              "2250, FP8 4500, FP4 "
+              "13125; 288 GB HBM3e, 8 TB/s, NVLink 5 2 x 900 GB/s)",
+              kVerdaGb300,
+              "https://docs.nvidia.com/dgx-superpod/reference-architecture/"
+              "scalable-infrastructure-b300/latest/"
+              "abstract.html (DGX B300 SuperPOD: XDR 800 Gb/s InfiniBand)",
+              "https://aiwiki.ai/wiki/nvidia_dgx_b300 (2.3 TB HBM3e per node, 72 PFLOP/s FP8 "
+              "training)",
+              kCalib},
+             8,
+             {2.25e15, 4.5e15, 13.125e15, 270e9, 288e9, 8e12, 900e9, 100e9, eff, ramp, gap}},
+            // Blackwell: NVLink efficiency, ramp and dispatch gap as the B200 defaults. 13.4 TB
+            // HBM3e per rack = 186 GB per GPU (184 usable); one 400 Gb/s ConnectX-7 per GPU.
+            {"gb200-nvl72",
+             "GB200 NVL72 rack: 72 Blackwell GPUs in one NVLink 5 domain, 400 Gb/s per GPU",
+             {"https://www.nvidia.com/en-us/data-center/gb200-nvl72/", kGpusJson, kNvlink,
+              "coreweave/nccl-tests README (GB200 18x4 and 36x4 all-reduce)", kKlockwoodB200,
+              kCalib},
+             72,
+             {2.5e15, 5e15, 10e15, 184e9, 186e9, 8e12, 900e9, 50e9, eff, ramp, gap}},
+            // Blackwell Ultra rack: 1,080 PFLOP/s dense FP4, 360 FP8, 180 BF16 per 72 GPUs; 288 GB
+            // per GPU (279 visible); 72 ConnectX-8 at 800 Gb/s.
+            {"gb300-nvl72",
+             "GB300 NVL72 rack: 72 Blackwell Ultra GPUs (288 GB) in one NVLink 5 domain, 800 Gb/s "
+             "ConnectX-8 per GPU",
+             {"https://www.nvidia.com/en-us/data-center/gb300-nvl72/", kVerdaGb300,
+              "https://glennklockwood.com/garden/processors/B300 (GB300 NVL72: 1.1 EF dense FP4, "
+              "360 PF FP8, 20 TB HBM "
+              "at 576 TB/s, 72 ConnectX-8)",
+              "https://vendordeep.com/report/nvidia-launches-blackwell-ultra-gb300 (ConnectX-8 800 "
+              "Gb/s per GPU)",
+              kCalib},
+             72,
+             {2.5e15, 5e15, 15e15, 279e9, 288e9, 8e12, 900e9, 100e9, eff, ramp, gap}},
             // NVLink 4 + NVSwitch (NVLS) all-reduce inside a node reaches 460-480 GB/s bus
             // bandwidth, the 450 GB/s link rate; efficiency 1.0 puts the pipelined 2x8 model at
             // 482 GB/s (measured 487). Size ramp 20 MB fitted to the H100 and A100 nccl-tests
             // logs (1 MiB up, log busbw error).
-            {"h100", "8 x H100 SXM5 80 GB (DGX H100 / AWS p5): NVLink 4, 8 x 400 Gb/s",
-             {"https://www.nvidia.com/en-us/data-center/h100/", kGpusJson, kNvlink,
-              "nccl-tests H100 2x8 all-reduce busbw peak 487 GB/s; 10x8 all-to-all ~50 GB/s", kCalib},
-             8, {989e12, 1979e12, 0, 76e9, 3.35e12, 450e9, 50e9, 1.0, 20e6, 30e-6}},
+            {"h100",
+             "8 x H100 SXM5 80 GB (DGX H100 / AWS p5): NVLink 4, 8 x 400 Gb/s",
+             {"https://www.nvidia.com/en-us/data-center/h100/ (dense BF16 989, FP8 1,979 TFLOP/s; "
+              "80 GB, 3.35 TB/s)",
+              kGpusJson, kNvlink, kBasePod,
+              "nccl-tests H100 2x8 all-reduce busbw peak 487 GB/s; 10x8 all-to-all ~50 GB/s",
+              kCalib},
+             8,
+             {989e12, 1979e12, 0, 76e9, 80e9, 3.35e12, 450e9, 50e9, 1.0, 20e6, 30e-6}},
             // H100's node with H200 memory: 141 GB HBM3e (135 usable) at 4.8 TB/s; the NVLink,
             // NIC, ramp and dispatch values are the H100 ones above.
-            {"h200", "8 x H200 SXM 141 GB (DGX H200): NVLink 4, 8 x 400 Gb/s",
-             {"https://www.nvidia.com/en-us/data-center/h200/", kGpusJson, kNvlink, kCalib},
-             8, {989e12, 1979e12, 0, 135e9, 4.8e12, 450e9, 50e9, 1.0, 20e6, 30e-6}},
-            // Blackwell: NVLink efficiency, ramp and dispatch gap as the B200 defaults.
-            {"gb200-nvl72", "GB200 NVL72 rack: 72 Blackwell GPUs in one NVLink 5 domain, 400 Gb/s per GPU",
-             {"https://www.nvidia.com/en-us/data-center/gb200-nvl72/", kGpusJson, kNvlink,
-              "coreweave/nccl-tests README (GB200 18x4 and 36x4 all-reduce)",
-              "https://glennklockwood.com/garden/processors/B200 (GB200 at 1.2 kW: dense BF16 2500, FP8 5000, "
-              "FP4 10000 TFLOP/s)",
-              kCalib},
-             72, {2.5e15, 5e15, 10e15, 184e9, 8e12, 900e9, 50e9, b200.intraBusEfficiency, b200.rampHalfBytes,
-                  b200.dispatchGapS}},
+            {"h200",
+             "8 x H200 SXM 141 GB (DGX H200): NVLink 4, 8 x 400 Gb/s",
+             {"https://www.nvidia.com/en-us/data-center/h200/ (dense BF16 989, FP8 1,979 TFLOP/s; "
+              "141 GB, 4.8 TB/s)",
+              kGpusJson, kNvlink, kBasePod, kCalib},
+             8,
+             {989e12, 1979e12, 0, 135e9, 141e9, 4.8e12, 450e9, 50e9, 1.0, 20e6, 30e-6}},
             // 4 x 100 Gb/s EFA for 8 GPUs = 6.25 GB/s per GPU; NVLink efficiency as the B200
             // default; ramp 20 MB fitted with the H100 one (see h100).
-            {"a100", "8 x A100 SXM4 80 GB (AWS p4de): NVLink 3, 4 x 100 Gb/s EFA",
-             {"https://www.nvidia.com/en-us/data-center/a100/", kGpusJson, kNvlink,
+            {"a100",
+             "8 x A100 SXM4 80 GB (AWS p4de): NVLink 3, 4 x 100 Gb/s EFA",
+             {"https://www.nvidia.com/en-us/data-center/a100/ (dense BF16 312 TFLOP/s, no FP8; 80 "
+              "GB HBM2e, 2.0 TB/s)",
+              kGpusJson, kNvlink,
               "nccl-tests A100 2x8 all-reduce (aws-samples/awsome-distributed-training)", kCalib},
-             8, {312e12, 0, 0, 76e9, 2.0e12, 300e9, 6.25e9, b200.intraBusEfficiency, 20e6, 35e-6}},
+             8,
+             {312e12, 0, 0, 76e9, 80e9, 2.0e12, 300e9, 6.25e9, eff, 20e6, 35e-6}},
+            // The same GPU in NVIDIA's DGX A100 (Selene, where arXiv:2205.05198 measured): one
+            // 200 Gb/s HDR InfiniBand NIC per GPU; everything else as a100.
+            {"dgx-a100",
+             "NVIDIA DGX A100 80 GB: 8 x A100 SXM4 80 GB, NVLink 3, 8 x 200 Gb/s HDR InfiniBand",
+             {"https://www.nvidia.com/en-us/data-center/a100/ (dense BF16 312 TFLOP/s, no FP8; 80 "
+              "GB HBM2e, 2.0 TB/s)",
+              kGpusJson, kNvlink,
+              "https://docs.nvidia.com/dgx-superpod/"
+              "reference-architecture-scalable-infrastructure-h100/latest/"
+              "dgx-superpod-components.html (DGX H100 has \"2X faster networking @ 400 Gbps\" than "
+              "DGX A100)",
+              kCalib},
+             8,
+             {312e12, 0, 0, 76e9, 80e9, 2.0e12, 300e9, 25e9, eff, 20e6, 35e-6}},
         };
     }();
     return table;
 }
 
+/// Other accepted names: {alias, built-in name}.
+const std::vector<std::pair<std::string, std::string>>& aliasTable() {
+    static const std::vector<std::pair<std::string, std::string>> aliases = {{"dgx-h100", "h100"},
+                                                                             {"dgx-h200", "h200"}};
+    return aliases;
+}
+
+/// The built-in of a name or alias, nullptr if none.
 const Builtin* findBuiltin(const std::string& name) {
+    std::string target = name;
+    for (const auto& [alias, to] : aliasTable())
+        if (name == alias) target = to;
     for (const Builtin& b : builtins())
-        if (name == b.name) return &b;
+        if (target == b.name) return &b;
     return nullptr;
 }
 
@@ -191,6 +294,9 @@ const std::vector<NumberKey>& numberKeys() {
              within(0, 1e6, "dense FP4 peak of one device, at most 1 EFLOP/s (0: no FP4)")},
             {"memory_usable_GB", &Hardware::memoryBytes, Unit::Giga,
              within(1e-3, 1e6, "usable memory of one device, 1 MB to 1 PB")},
+            {"memory_capacity_GB", &Hardware::memoryCapacityBytes, Unit::Giga,
+             within(0, 1e6, "memory capacity of one device as the vendor states it, at most 1 PB "
+                            "(0: not stated)")},
             {"hbm_GBps", &Hardware::hbmBytesPerS, Unit::Giga, rate},
             {"nvlink_GBps", &Hardware::nvlinkBytesPerS, Unit::Giga, rate},
             {"nic_Gbps_per_gpu", &Hardware::nicBytesPerS, Unit::GigabitPerByte,
@@ -255,11 +361,19 @@ std::vector<std::string> hardwareNames() {
     return names;
 }
 
+std::vector<std::pair<std::string, std::string>> hardwareAliases() { return aliasTable(); }
+
 std::string hardwareNameList() {
     std::string list;
-    for (const auto& n : hardwareNames()) list += (list.empty() ? "" : ", ") + n;
+    for (const auto& n : hardwareNames()) {
+        list += (list.empty() ? "" : ", ") + n;
+        for (const auto& [alias, to] : aliasTable())
+            if (to == n) list += " (" + alias + ")";
+    }
     return list;
 }
+
+bool isBuiltinHardware(const std::string& name) { return findBuiltin(name) != nullptr; }
 
 Hardware builtinHardware(const std::string& name) {
     if (const Builtin* b = findBuiltin(name)) return fromBuiltin(*b);
@@ -276,6 +390,13 @@ Hardware readHardware(JsonReader& r) {
     h.gpusPerNode = int(r.integer("gpus_per_node", h.gpusPerNode, Range::closed(1, 1024)));
     for (const NumberKey& k : numberKeys())
         h.*k.member = fromKey(r.number(k.key, toKey(h.*k.member, k.unit), k.range), k.unit);
+    // Only when the file states both: a usable memory above the stated HBM capacity is a typo
+    // (e.g. GiB against GB or the node's total), not a device.
+    if (r.has("memory_usable_GB") && r.has("memory_capacity_GB") && h.memoryCapacityBytes > 0 &&
+        h.memoryBytes > h.memoryCapacityBytes)
+        r.diagnostics().error(r.childPath("memory_usable_GB"),
+                              "must not exceed memory_capacity_GB (" +
+                                  formatNumber(h.memoryCapacityBytes / 1e9) + " GB)");
     r.finish();
     return h;
 }

@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tandem {
@@ -30,6 +31,9 @@ struct Hardware {
     /// `peak_fp4_TFLOPs_per_s`); 0 = the precision is not supported by the device.
     double peakFp8Flops = 4.5e15, peakFp4Flops = 9e15;
     double memoryBytes = 179e9;   ///< usable device memory (`memory_usable_GB`) [Table 3]
+    /// HBM capacity per GPU as the vendor states it (`memory_capacity_GB`; informational, the
+    /// model plans with memoryBytes). 0 = not stated.
+    double memoryCapacityBytes = 180e9;
     double hbmBytesPerS = 8e12;   ///< HBM bandwidth (`hbm_GBps`)
     double nvlinkBytesPerS = 900e9;  ///< NVLink per GPU, one direction (`nvlink_GBps`)
     double nicBytesPerS = 50e9;      ///< scale-out NIC per GPU (`nic_Gbps_per_gpu`, 400 Gb/s)
@@ -93,13 +97,21 @@ struct Hardware {
     std::shared_ptr<const MeasuredCollectives> measured;
 };
 
-/// Names of the compiled-in hardware: "p6-b200", "h100", "h200", "gb200-nvl72", "a100".
+/// Names of the compiled-in hardware, in table order: "p6-b200", "dgx-b200", "dgx-b300",
+/// "gb200-nvl72", "gb300-nvl72", "h100" (DGX H100), "h200" (DGX H200), "a100" (AWS p4de),
+/// "dgx-a100". Aliases (hardwareAliases) are not listed.
 std::vector<std::string> hardwareNames();
-/// hardwareNames() joined with ", ", for messages and help texts.
+/// Other names accepted for a built-in: {alias, name}, e.g. {"dgx-h100", "h100"}.
+std::vector<std::pair<std::string, std::string>> hardwareAliases();
+/// hardwareNames() joined with ", ", each alias in parentheses after its name, for messages and
+/// help texts.
 std::string hardwareNameList();
+/// True for a built-in name or alias.
+bool isBuiltinHardware(const std::string& name);
 
-/// Compiled-in hardware by name; throws std::invalid_argument for an unknown name (the
-/// message lists the known names).
+/// Compiled-in hardware by name or alias (an alias gives the built-in under its own name, e.g.
+/// "dgx-h100" gives "h100"); throws std::invalid_argument for an unknown name (the message
+/// lists the known names).
 Hardware builtinHardware(const std::string& name);
 
 /// Reads a hardware object (every key optional; defaults from the built-in named by `name`

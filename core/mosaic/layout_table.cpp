@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "mosaic/layout_grid.h"
 #include "mosaic/perf_model.h"
 
 namespace tandem::mosaic {
@@ -96,7 +97,7 @@ std::vector<Plan> PerfModel::enumerate(const LayoutGrid& grid) const {
     return out;
 }
 
-LayoutTable::LayoutTable(const Cluster& c, const LayoutGrid& grid)
+LayoutTable::LayoutTable(const Cluster& c, const LayoutGrid& grid, int requestedBatch)
     : m_ckpt(grid.ckpt), m_devices(c.devices), m_gpusPerNode(c.hardware.gpusPerNode),
       m_globalBatch(c.globalBatch), m_seqLen(c.seqLen) {
     const int n = c.devices;
@@ -119,6 +120,9 @@ LayoutTable::LayoutTable(const Cluster& c, const LayoutGrid& grid)
                         if (c.stack.expertFolding ? (tp * cp * dp) % ep != 0 : dp % ep != 0)
                             continue;
                         if (c.globalBatch % (1LL * dp * mbs) != 0) continue;
+                        if (requestedBatch > 0 &&
+                            roundedGlobalBatch(requestedBatch, dp, mbs) != c.globalBatch)
+                            continue;
                         Batch b;
                         b.mbs = mbs;
                         b.shape = -1;

@@ -34,8 +34,10 @@ public:
     };
 
     /// Enumerates `grid` on `c`. Cost O(|TP| |CP| |PP| |EP| |B_micro|); no errors (an empty
-    /// table when nothing fits the cluster).
-    LayoutTable(const Cluster& c, const LayoutGrid& grid);
+    /// table when nothing fits the cluster). With `requestedBatch` > 0 only the layouts whose
+    /// rounded batch roundedGlobalBatch(requestedBatch, DP, B_micro) is c.globalBatch are kept:
+    /// the table of one batch size of a rounded layout space (mosaic/layout_grid.h).
+    LayoutTable(const Cluster& c, const LayoutGrid& grid, int requestedBatch = 0);
 
     const std::vector<Group>& groups() const { return m_groups; }
     const std::vector<Batch>& batches() const { return m_batches; }

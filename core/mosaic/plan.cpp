@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <sstream>
 
 #include "common/json_reader.h"
 #include "mosaic/model_shape.h"
+#include "mosaic/layout_grid.h"
 #include "mosaic/report.h"
+#include "mosaic/search.h"
 
 namespace tandem::mosaic {
 
@@ -176,12 +179,9 @@ bool parseLayout(const std::string& text, Plan& p, std::string& error) {
 
 std::vector<std::pair<Plan, PlanEval>> planLayouts(const Geometry& g, const Cluster& c,
                                                    const LayoutGrid& grid, int top) {
-    PerfModel m(g, c);
     std::vector<std::pair<Plan, PlanEval>> out;
-    for (const Plan& p : m.enumerate(grid)) {
-        PlanEval ev = m.evaluate(p);
-        if (ev.feasible) out.emplace_back(p, std::move(ev));
-    }
+    for (auto& pe : evaluateSpace(g, c, resolveLayoutSpace(c, grid, LayoutGridRule::Auto)))
+        if (pe.second.feasible) out.push_back(std::move(pe));
     std::stable_sort(out.begin(), out.end(),
                      [](const auto& a, const auto& b) { return a.second.mfu > b.second.mfu; });
     if (top > 0 && int(out.size()) > top) out.resize(size_t(top));
@@ -189,13 +189,24 @@ std::vector<std::pair<Plan, PlanEval>> planLayouts(const Geometry& g, const Clus
 }
 
 PlanRejections countRejections(const Geometry& g, const Cluster& c, const LayoutGrid& grid) {
-    PerfModel m(g, c);
+    const LayoutSpace space = resolveLayoutSpace(c, grid, LayoutGridRule::Auto);
     PlanRejections out;
     out.capacityGB = c.hardware.memoryBytes / 1e9;
+    out.layoutGrid = space.rule;
     std::map<std::string, int> counts;
-    for (const Plan& p : m.enumerate(grid)) {
+    if (space.roundBatch) {
+        // Layouts with more data-parallel ranks x micro-batch than sequences have no batch to
+        // round to; evaluateSpace leaves them out, they are counted here.
+        const int k = int(space.grid.ckpt.size() * space.grid.ep.size());
+        for (int dp : meshDataParallelDegrees(c, space.grid))
+            for (int mbs : space.grid.mbs)
+                if (roundedGlobalBatch(c.globalBatch, dp, mbs) == 0) {
+                    out.tried += k;
+                    counts["DP x B_micro exceeds B_global"] += k;
+                }
+    }
+    for (const auto& [p, ev] : evaluateSpace(g, c, space)) {
         ++out.tried;
-        const PlanEval ev = m.evaluate(p);
         if (ev.feasible) {
             ++out.feasible;
             continue;
@@ -215,6 +226,26 @@ PlanRejections countRejections(const Geometry& g, const Cluster& c, const Layout
     std::stable_sort(out.byReason.begin(), out.byReason.end(),
                      [](const auto& a, const auto& b) { return a.second > b.second; });
     return out;
+}
+
+int nearestWorkingDevices(const Geometry& g, const Cluster& c, const LayoutGrid& grid) {
+    const int gpn = std::max(1, c.hardware.gpusPerNode);
+    const int nodes = std::max(1, c.devices / gpn);
+    std::vector<int> tries;
+    for (int d = 0; d <= kNearestNodesSpan; ++d)
+        for (int n : {nodes - d, nodes + d, nodes + d + 1})
+            if (n >= 1 && n * gpn != c.devices &&
+                std::find(tries.begin(), tries.end(), n * gpn) == tries.end())
+                tries.push_back(n * gpn);
+    std::stable_sort(tries.begin(), tries.end(), [&](int a, int b) {
+        return std::abs(a - c.devices) < std::abs(b - c.devices);
+    });
+    for (int devices : tries) {
+        Cluster t = c;
+        t.devices = devices;
+        if (!planLayouts(g, t, grid, 1).empty()) return devices;
+    }
+    return 0;
 }
 
 std::string rejectionSummary(const PlanRejections& r) {
@@ -372,7 +403,8 @@ bool parseMegatronArguments(const std::string& text, int layers, Cluster& c, Pla
 }
 
 PlanEval evaluateLayout(const Geometry& g, const Cluster& c, const Plan& p) {
-    return PerfModel(g, c).evaluate(p);
+    const bool round = p.dp > 0 && p.mbs > 0 && c.globalBatch % (p.dp * p.mbs) != 0;
+    return PerfModel(g, clusterForPlan(c, p, round)).evaluate(p);
 }
 
 nlohmann::ordered_json planToJson(const Geometry& g, const Cluster& c,
@@ -400,6 +432,7 @@ nlohmann::ordered_json planToJson(const Geometry& g, const Cluster& c,
         l["memory_breakdown_GB"] = e["memory_breakdown_GB"];
         l["breakdown_s"] = e["breakdown_s"];
         l["chi_sys"] = e["chi_sys"];
+        l["global_batch_sequences"] = planGlobalBatch(p, ev);
         l["feasible"] = ev.feasible;
         l["reason"] = ev.reason;
         arr.push_back(l);

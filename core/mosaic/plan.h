@@ -35,7 +35,10 @@ bool readPlanModel(JsonReader& r, Geometry& g);
 bool parseLayout(const std::string& text, Plan& plan, std::string& error);
 
 /// Feasible layouts of the grid, best (highest MFU) first, at most `top` (<= 0: all). Every
-/// checkpointing mode is listed as its own layout.
+/// checkpointing mode is listed as its own layout. The grid is resolved as layout_grid "auto"
+/// (mosaic/layout_grid.h): when no layout of `grid` fits the cluster's mesh and batch rules,
+/// the grid derived from the cluster is used and each layout runs its rounded global batch
+/// (PlanEval::microbatches x DP x B_micro).
 std::vector<std::pair<Plan, PlanEval>> planLayouts(const Geometry& g, const Cluster& c,
                                                    const LayoutGrid& grid = {}, int top = 10);
 
@@ -49,11 +52,17 @@ struct PlanRejections {
     std::vector<std::pair<std::string, int>> byReason;  ///< most frequent first, ties by name
     double smallestMemoryGB = 0;  ///< 0 when no layout passed the structural rules
     double capacityGB = 0;        ///< usable memory per device
+    LayoutGridRule layoutGrid = LayoutGridRule::Listed;  ///< the grid the layouts came from
 };
 
 /// Evaluates every layout of `grid` and counts the rejection reasons [2608.10605 Sec. 5,
 /// App. D.1]; used to explain "no feasible layout". Cost: one evaluation per layout.
 PlanRejections countRejections(const Geometry& g, const Cluster& c, const LayoutGrid& grid = {});
+
+/// When no layout of `grid` is feasible on `c`: the nearest GPU count that is a whole number of
+/// nodes (c.hardware.gpusPerNode) with a feasible layout, the smaller one on a tie, searching
+/// up to kNearestNodesSpan nodes each way; 0 if none. One planLayouts per count tried.
+int nearestWorkingDevices(const Geometry& g, const Cluster& c, const LayoutGrid& grid = {});
 
 /// One line per reason ("  412 of 600 layouts: does not fit in device memory (smallest need
 /// 95.3 GB > 80 GB usable)"), most frequent first.
@@ -80,11 +89,14 @@ std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p
 bool parseMegatronArguments(const std::string& text, int layers, Cluster& c, Plan& p,
                             std::string& error);
 
-/// One given layout (feasible or not, with the reason).
+/// One given layout (feasible or not, with the reason). When DP x B_micro does not divide
+/// B_global the layout runs its rounded batch (roundedGlobalBatch; infeasible if DP x B_micro
+/// exceeds B_global).
 PlanEval evaluateLayout(const Geometry& g, const Cluster& c, const Plan& p);
 
-/// {"model": geometry, "cluster": {...}, "layouts": [{tp, ep, pp, cp, dp, mbs, ckpt, mfu,
-/// iteration_s, memory_GB, breakdown_s {...}, feasible, reason}, ...]} best first.
+/// {"model": geometry, "cluster": {..., global_batch_sequences (requested)}, "layouts": [{tp,
+/// ep, pp, cp, dp, mbs, ckpt, mfu, iteration_s, memory_GB, breakdown_s {...}, chi_sys,
+/// global_batch_sequences (the batch this layout runs), feasible, reason}, ...]} best first.
 nlohmann::ordered_json planToJson(const Geometry& g, const Cluster& c,
                                   const std::vector<std::pair<Plan, PlanEval>>& layouts);
 

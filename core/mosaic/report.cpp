@@ -108,6 +108,18 @@ nlohmann::ordered_json searchToJson(const SearchResult& r) {
     j["device_memory_GB"] = r.deviceMemoryGB;
     j["geometries_searched"] = r.geometriesSearched;
     j["geometries_memory_feasible"] = r.geometriesMemoryFeasible;
+    j["layout_grid"] = layoutGridRuleName(r.layoutGrid);
+    if (!r.layoutGridNote.empty()) j["layout_grid_note"] = r.layoutGridNote;
+    j["global_batch_sequences_requested"] = r.globalBatchRequested;
+    if (r.candidates.empty()) {
+        auto rej = nlohmann::ordered_json::array();
+        for (const auto& [reason, n] : r.rejections)
+            rej.push_back({{"reason", reason}, {"geometries", n}});
+        j["rejections"] = rej;
+        j["nearest_working_nodes"] = r.nearestWorkingNodes > 0
+                                         ? nlohmann::ordered_json(r.nearestWorkingNodes)
+                                         : nlohmann::ordered_json(nullptr);
+    }
     j["compute_optimal_sparsity"] = jsonNumber(r.computeOptimalS);
     j["cluster_optimal_sparsity"] = jsonNumber(r.clusterOptimalS);
     j["naive_on_cluster_loss"] = jsonNumber(r.naiveOnClusterLoss);
@@ -120,6 +132,7 @@ nlohmann::ordered_json searchToJson(const SearchResult& r) {
         cj["geometry"] = geometryToJson(c.geometry);
         cj["plan"] = planToJsonObject(c.plan);
         cj["eval"] = planEvalToJson(c.eval);
+        cj["global_batch_sequences"] = c.globalBatch;
         cj["tokens"] = c.tokens;
         cj["tokens_per_parameter"] = c.tokens / c.geometry.nAct;
         cj["model_flops"] = 6.0 * c.geometry.nAct * c.tokens;

@@ -1,10 +1,13 @@
 #include "mosaic/search.h"
 
+#include "mosaic/layout_grid.h"
 #include "mosaic/layout_table.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <string>
 
 namespace tandem::mosaic {
 namespace {
@@ -63,17 +66,120 @@ CandidateScore scoreCandidate(const Envelope& e, const Geometry& g, double mfu) 
     return s;
 }
 
+namespace {
+
+/// Best plan of `g` over the batch tables (max MFU; ties to the earlier table, i.e. the batch
+/// nearer to the requested one). `hints[i]` is the previous best plan of table i, if any.
+bool bestOverTables(const Geometry& g, const std::vector<BatchTable>& tables,
+                    std::vector<Plan>& hints, std::vector<char>& haveHint, Plan& plan,
+                    QuickEval& eval, PlanEval& full) {
+    bool found = false;
+    size_t at = 0;
+    for (size_t i = 0; i < tables.size(); ++i) {
+        const PerfModel m(g, tables[i].cluster);
+        Plan p;
+        QuickEval q;
+        if (!m.best(tables[i].table, p, q, haveHint[i] ? &hints[i] : nullptr)) continue;
+        hints[i] = p;
+        haveHint[i] = 1;
+        if (!found || q.mfu > eval.mfu) {
+            found = true;
+            plan = p;
+            eval = q;
+            at = i;
+        }
+    }
+    if (found) full = PerfModel(g, tables[at].cluster).evaluate(plan);
+    return found;
+}
+
+/// Why each geometry of a search without candidates was cut: one reason per geometry, the
+/// first rule in the order cluster -> geometry mesh -> memory -> TPP floor that removes all of
+/// its layouts.
+std::vector<std::pair<std::string, int>> geometryRejections(const Envelope& e,
+                                                            const std::vector<BatchTable>& tables,
+                                                            const LayoutSpace& space,
+                                                            int memoryFeasibleCut,
+                                                            const tandem::CancelFlag* cancel) {
+    std::map<std::string, int> counts;
+    if (tables.empty()) {
+        counts
+            ["no layout passes the cluster's mesh and batch rules (TP CP PP DP = N_dev, TP within "
+             "a node, "
+             "EP | DP, CP | T_seq, " +
+             std::string(space.roundBatch ? "DP x B_micro <= B_global"
+                                          : "DP x B_micro | B_global") +
+             ")"] = 1;
+    } else {
+        for (int q : e.qValues)
+            for (int E : e.expertValues)
+                for (int K : e.topKValues) {
+                    if (K > E) continue;
+                    for (int G : e.splitValues) {
+                        const Geometry g = ladderGeometry(q, E, K, G);
+                        if (g.sparsity < e.minSparsity || g.dExpert < 1) continue;
+                        throwIfCancelled(cancel);
+                        bool structural = false, memory = false;
+                        for (const BatchTable& bt : tables) {
+                            const PerfModel m(g, bt.cluster);
+                            for (const Plan& p : m.enumerate(space.grid)) {
+                                if (space.roundBatch &&
+                                    roundedGlobalBatch(e.globalBatch, p.dp, p.mbs) !=
+                                        bt.cluster.globalBatch)
+                                    continue;
+                                structural = true;
+                                if (m.quick(p).feasible) memory = true;
+                                if (memory) break;
+                            }
+                            if (memory) break;
+                        }
+                        if (!structural)
+                            ++counts
+                                ["no layout passes the geometry's mesh rules (TP | heads, EP | E, "
+                                 "PP <= layers)"];
+                        else if (!memory)
+                            ++counts["every layout exceeds device memory"];
+                    }
+                }
+        if (memoryFeasibleCut > 0)
+            counts
+                ["fits memory but its MFU cannot deliver TPP_min x N_act tokens in the window (Eq. "
+                 "25)"] += memoryFeasibleCut;
+    }
+    std::vector<std::pair<std::string, int>> out(counts.begin(), counts.end());
+    std::stable_sort(out.begin(), out.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    return out;
+}
+
+/// search() without the no-candidate diagnosis (used by it for the neighbouring node counts).
+SearchResult searchOnce(const Envelope& e, const tandem::CancelFlag* cancel, bool diagnose);
+
+}  // namespace
+
 SearchResult search(const Envelope& e, const tandem::CancelFlag* cancel) {
+    return searchOnce(e, cancel, true);
+}
+
+namespace {
+
+SearchResult searchOnce(const Envelope& e, const tandem::CancelFlag* cancel, bool diagnose) {
     SearchResult res;
     const Cluster cluster = clusterOf(e);
-    const LayoutTable table(cluster, layoutGridOf(e));  // cluster-only layout checks, once
+    const LayoutSpace space = layoutSpaceOf(e);
+    const std::vector<BatchTable> tables =
+        batchTables(cluster, space);  // cluster-only checks, once
+    res.layoutGrid = space.rule;
+    res.layoutGridNote = space.note;
+    res.globalBatchRequested = e.globalBatch;
     res.deviceMemoryGB = e.hardware.memoryBytes / 1e9;
     res.peakBudgetFlops = e.peakBudgetFlops();
     res.modelBudgetFlops = e.modelBudgetFlops();
 
     std::vector<GeoResult> geos;
-    Plan hint;  // previous geometry's best plan: a good first incumbent for the MFU bound
-    bool haveHint = false;
+    // Previous geometry's best plan per table: a good first incumbent for the MFU bound.
+    std::vector<Plan> hints(tables.size());
+    std::vector<char> haveHint(tables.size(), 0);
     for (int q : e.qValues)
         for (int E : e.expertValues)
             for (int K : e.topKValues) {
@@ -83,13 +189,7 @@ SearchResult search(const Envelope& e, const tandem::CancelFlag* cancel) {
                     r.g = ladderGeometry(q, E, K, G);
                     if (r.g.sparsity < e.minSparsity || r.g.dExpert < 1) continue;
                     throwIfCancelled(cancel);
-                    const PerfModel m(r.g, cluster);
-                    r.fits = m.best(table, r.plan, r.eval, haveHint ? &hint : nullptr);
-                    if (r.fits) {
-                        r.full = m.evaluate(r.plan);
-                        hint = r.plan;
-                        haveHint = true;
-                    }
+                    r.fits = bestOverTables(r.g, tables, hints, haveHint, r.plan, r.eval, r.full);
                     geos.push_back(std::move(r));
                 }
             }
@@ -108,6 +208,7 @@ SearchResult search(const Envelope& e, const tandem::CancelFlag* cancel) {
         c.tokens = score.tokens;
         c.loss = score.loss;
         c.extrapolated = score.extrapolated;
+        c.globalBatch = planGlobalBatch(c.plan, c.eval);
         res.candidates.push_back(c);
     }
     std::stable_sort(res.candidates.begin(), res.candidates.end(),
@@ -164,26 +265,42 @@ SearchResult search(const Envelope& e, const tandem::CancelFlag* cancel) {
     res.naiveOnClusterLoss = kNaN;
     if (bestBin >= 0 && res.clusterOptimal[size_t(bestBin)].feasible)
         res.naiveOnClusterLoss = res.clusterOptimal[size_t(bestBin)].loss;
+
+    if (diagnose && res.candidates.empty()) {
+        res.rejections = geometryRejections(e, tables, space, res.geometriesMemoryFeasible, cancel);
+        for (int d = 1; d <= kNearestNodesSpan && res.nearestWorkingNodes == 0; ++d)
+            for (int nodes : {e.nodes - d, e.nodes + d}) {
+                if (nodes < 1) continue;
+                Envelope n = e;
+                n.nodes = nodes;
+                if (!searchOnce(n, cancel, false).candidates.empty()) {
+                    res.nearestWorkingNodes = nodes;
+                    break;
+                }
+            }
+    }
     return res;
 }
 
+}  // namespace
+
 std::vector<std::pair<Plan, PlanEval>> evaluatePlans(const Geometry& g, const Envelope& e) {
-    PerfModel m(g, clusterOf(e));
-    std::vector<std::pair<Plan, PlanEval>> out;
-    for (const Plan& p : m.enumerate(layoutGridOf(e))) out.emplace_back(p, m.evaluate(p));
-    return out;
+    return evaluateSpace(g, clusterOf(e), layoutSpaceOf(e));
 }
 
 std::pair<Plan, PlanEval> bestPlan(const Geometry& g, const Envelope& e) {
-    PerfModel m(g, clusterOf(e));
+    const std::vector<BatchTable> tables = batchTables(clusterOf(e), layoutSpaceOf(e));
+    std::vector<Plan> hints(tables.size());
+    std::vector<char> haveHint(tables.size(), 0);
     Plan p;
     QuickEval q;
-    if (!m.best(layoutGridOf(e), p, q)) {
+    PlanEval full;
+    if (!bestOverTables(g, tables, hints, haveHint, p, q, full)) {
         PlanEval none;
         none.reason = "no plan of the layout grid fits device memory";
         return {p, none};
     }
-    return {p, m.evaluate(p)};
+    return {p, full};
 }
 
 }  // namespace tandem::mosaic

@@ -3,6 +3,7 @@
 // envelope's ladder geometries, take each one's best feasible plan (max MFU), fix D by Eq. 25
 // within the TPP grid, score Eq. 10, and build the compute-optimal and cluster-optimal
 // frontiers over sparsity. Exact enumeration, no MINLP solver.
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct Candidate {
     double tokens = 0;  ///< D = min(D* of Eq. 25, TPP_max N_act), tokens
     double loss = 0;    ///< Eq. 10 at D, nats
     bool extrapolated = false;  ///< outside the law's calibrated range (Table 6)
+    /// Global batch the plan runs, sequences: the envelope's B_global, or with a derived layout
+    /// grid the nearest multiple of DP x B_micro (mosaic/layout_grid.h).
+    int globalBatch = 0;
 };
 
 /// One sparsity bin of a frontier (bin centres = Envelope::frontierSparsity; bin edges are the
@@ -53,10 +57,26 @@ struct SearchResult {
     double peakBudgetFlops = 0;   ///< C_peak = F_peak N_dev T_train
     int geometriesSearched = 0;   ///< ladder geometries with S >= min_sparsity
     int geometriesMemoryFeasible = 0;  ///< of which some plan fits memory
+    LayoutGridRule layoutGrid =
+        LayoutGridRule::Listed;    ///< grid searched (the envelope's Auto resolved)
+    std::string layoutGridNote;    ///< why Auto chose the derived grid (empty otherwise)
+    int globalBatchRequested = 0;  ///< the envelope's B_global, sequences
+    /// When nothing is feasible: which rule cut the geometries, most frequent first (geometries
+    /// per reason: the cluster's mesh and batch rules, the geometry's mesh rules, device memory,
+    /// or the TPP floor of Eq. 25); empty when some candidate exists.
+    std::vector<std::pair<std::string, int>> rejections;
+    /// When nothing is feasible: the nearest node count (same hardware, window and grids) whose
+    /// search has a candidate, the smaller one on a tie; 0 if none within kNearestNodesSpan.
+    int nearestWorkingNodes = 0;
 };
 
-/// Runs the search on `e`. Polls `cancel` once per geometry (throws tandem::Cancelled).
-/// Deterministic: same envelope -> identical result.
+/// How far (in nodes, each way) search() looks for a node count that works when none does.
+constexpr int kNearestNodesSpan = 16;
+
+/// Runs the search on `e` over layoutSpaceOf(e) (each plan on its own rounded batch with a
+/// derived grid). Polls `cancel` once per geometry (throws tandem::Cancelled). When no geometry
+/// has a candidate, fills `rejections` and `nearestWorkingNodes` (up to 2 kNearestNodesSpan more
+/// searches). Deterministic: same envelope -> identical result.
 SearchResult search(const Envelope& e, const tandem::CancelFlag* cancel = nullptr);
 
 /// Every structurally valid plan of the envelope's layout grid for one geometry, each with its

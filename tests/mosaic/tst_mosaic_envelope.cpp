@@ -107,6 +107,11 @@ void TestMosaicEnvelope::errors_data() {
         << R"({"hardware": {"name": "h100", "memory_usable_GB": -5}})"
         << "$.mosaic.hardware.memory_usable_GB: must be in [0.001, 1e+06] (got -5)";
     QTest::newRow("law") << R"({"scaling_law": {"beta": 0}})" << "$.mosaic.scaling_law.beta: must be > 0";
+    QTest::newRow("usable above capacity")
+        << R"({"hardware": {"name": "h100", "memory_usable_GB": 640, "memory_capacity_GB": 80}})"
+        << "$.mosaic.hardware.memory_usable_GB: must not exceed memory_capacity_GB (80 GB)";
+    QTest::newRow("alias typo") << R"({"hardware": "dgx-h10"})"
+                                << "did you mean \"dgx-h100\"";
 }
 
 void TestMosaicEnvelope::errors() {
@@ -162,7 +167,9 @@ void TestMosaicEnvelope::hardwareFilesMatchBuiltins() {
 /// the other nodes (datasheets: H100/H200/A100/GB200 product pages; A100 4 x 100 Gb/s EFA for 8
 /// GPUs = 6.25 GB/s each), and an unknown name read on top of the p6-b200 values.
 void TestMosaicEnvelope::builtinTable() {
-    QCOMPARE(hardwareNames(), (std::vector<std::string>{"p6-b200", "h100", "h200", "gb200-nvl72", "a100"}));
+    QCOMPARE(hardwareNames(),
+             (std::vector<std::string>{"p6-b200", "dgx-b200", "dgx-b300", "gb200-nvl72",
+                                       "gb300-nvl72", "h100", "h200", "a100", "dgx-a100"}));
     Hardware defaults;
     defaults.sources = builtinHardware("p6-b200").sources;
     QCOMPARE(writeHardware(defaults).dump(), writeHardware(builtinHardware("p6-b200")).dump());
@@ -178,6 +185,7 @@ void TestMosaicEnvelope::builtinTable() {
     h200AsH100.description = h100.description;
     h200AsH100.sources = h100.sources;
     h200AsH100.memoryBytes = h100.memoryBytes;
+    h200AsH100.memoryCapacityBytes = h100.memoryCapacityBytes;
     h200AsH100.hbmBytesPerS = h100.hbmBytesPerS;
     QCOMPARE(writeHardware(h200AsH100).dump(), writeHardware(h100).dump());
 
@@ -192,6 +200,52 @@ void TestMosaicEnvelope::builtinTable() {
         QCOMPARE(h.name, name);
         QVERIFY(!h.description.empty() && h.sources.size() >= 4);
         QVERIFY(!h.measured);
+    }
+
+    // Dense peaks per precision (sparsity figures are 2x and never used), HBM capacity against
+    // usable memory, NVLink domain and NIC per GPU, by hand from the sheets' sources: DGX B200
+    // node 72 PFLOP/s FP8 with sparsity = 8 x 4.5 x 2; GB300 NVL72 1,080 PFLOP/s dense FP4 / 72
+    // = 15; 13.4 TB / 72 = 186 GB per GB200; 800 Gb/s ConnectX-8 = 100 GB/s; HDR 200 Gb/s = 25
+    // GB/s.
+    struct Row {
+        const char* name;
+        int domain;
+        double bf16, fp8, fp4, usable, capacity, nic;
+    };
+    for (const Row& row : {Row{"p6-b200", 8, 2.25e15, 4.5e15, 9e15, 179e9, 180e9, 50e9},
+                           Row{"dgx-b200", 8, 2.25e15, 4.5e15, 9e15, 179e9, 180e9, 50e9},
+                           Row{"dgx-b300", 8, 2.25e15, 4.5e15, 13.125e15, 270e9, 288e9, 100e9},
+                           Row{"gb200-nvl72", 72, 2.5e15, 5e15, 10e15, 184e9, 186e9, 50e9},
+                           Row{"gb300-nvl72", 72, 2.5e15, 5e15, 15e15, 279e9, 288e9, 100e9},
+                           Row{"h100", 8, 989e12, 1979e12, 0, 76e9, 80e9, 50e9},
+                           Row{"h200", 8, 989e12, 1979e12, 0, 135e9, 141e9, 50e9},
+                           Row{"a100", 8, 312e12, 0, 0, 76e9, 80e9, 6.25e9},
+                           Row{"dgx-a100", 8, 312e12, 0, 0, 76e9, 80e9, 25e9}}) {
+        const Hardware h = builtinHardware(row.name);
+        QVERIFY2(h.gpusPerNode == row.domain, row.name);
+        QVERIFY2(h.peakFlops == row.bf16 && h.peakFp8Flops == row.fp8 && h.peakFp4Flops == row.fp4,
+                 row.name);
+        QVERIFY2(h.memoryBytes == row.usable && h.memoryCapacityBytes == row.capacity, row.name);
+        QVERIFY2(h.memoryBytes <= h.memoryCapacityBytes, row.name);
+        QVERIFY2(h.nicBytesPerS == row.nic, row.name);
+    }
+    // DGX B200 is the paper's B200 in NVIDIA's chassis: the same sheet as p6-b200.
+    Hardware dgxB200 = builtinHardware("dgx-b200");
+    dgxB200.name = "p6-b200";
+    dgxB200.description = defaults.description;
+    dgxB200.sources = defaults.sources;
+    QCOMPARE(writeHardware(dgxB200).dump(), writeHardware(builtinHardware("p6-b200")).dump());
+    // Aliases give the built-in under its own name; they are accepted wherever a name is.
+    QCOMPARE(builtinHardware("dgx-h100").name, std::string("h100"));
+    QCOMPARE(writeHardware(builtinHardware("dgx-h200")).dump(), writeHardware(h200).dump());
+    QVERIFY(isBuiltinHardware("dgx-h100") && isBuiltinHardware("gb300-nvl72") &&
+            !isBuiltinHardware("h300"));
+    QVERIFY(hardwareNameList().find("h100 (dgx-h100)") != std::string::npos);
+    {
+        Envelope e;
+        QVERIFY(readErrors(R"({"hardware": "dgx-h100", "nodes": 2})", &e).empty());
+        QCOMPARE(e.hardware.name, std::string("h100"));
+        QCOMPARE(writeEnvelope(e)["hardware"].get<std::string>(), std::string("h100"));
     }
 
     Diagnostics d;
@@ -215,6 +269,9 @@ void TestMosaicEnvelope::hardwareKeyUnits_data() {
     QTest::addColumn<double>("si");
     QTest::newRow("TFLOP/s") << "peak_bf16_TFLOPs_per_s" << 1000.0 << 1e15;
     QTest::newRow("GB") << "memory_usable_GB" << 150.0 << 150e9;
+    QTest::newRow("GB capacity") << "memory_capacity_GB" << 192.0 << 192e9;
+    QTest::newRow("TFLOP/s FP8") << "peak_fp8_TFLOPs_per_s" << 2500.0 << 2.5e15;
+    QTest::newRow("TFLOP/s FP4") << "peak_fp4_TFLOPs_per_s" << 9000.0 << 9e15;
     QTest::newRow("GB/s HBM") << "hbm_GBps" << 4000.0 << 4e12;
     QTest::newRow("GB/s NVLink") << "nvlink_GBps" << 600.0 << 600e9;
     QTest::newRow("Gb/s NIC") << "nic_Gbps_per_gpu" << 800.0 << 100e9;
@@ -243,14 +300,23 @@ void TestMosaicEnvelope::hardwareKeyUnits() {
     QCOMPARE(written[k].get<double>(), value);
     // The member that changed is the one named by the key, by the SI amount.
     const Hardware base = builtinHardware("h100");
-    const double members[][2] = {
-        {h.peakFlops, base.peakFlops}, {h.memoryBytes, base.memoryBytes},
-        {h.hbmBytesPerS, base.hbmBytesPerS}, {h.nvlinkBytesPerS, base.nvlinkBytesPerS},
-        {h.nicBytesPerS, base.nicBytesPerS}, {h.intraLatencyS, base.intraLatencyS},
-        {h.interLatencyS, base.interLatencyS}, {h.rampHalfBytes, base.rampHalfBytes},
-        {h.dispatchGapS, base.dispatchGapS}, {h.hostPerMicrobatchS, base.hostPerMicrobatchS},
-        {h.hostPerIterationS, base.hostPerIterationS}, {h.hostPerMoeLayerS, base.hostPerMoeLayerS},
-        {h.attentionEfficiency, base.attentionEfficiency}, {h.cOvl, base.cOvl}};
+    const double members[][2] = {{h.peakFlops, base.peakFlops},
+                                 {h.peakFp8Flops, base.peakFp8Flops},
+                                 {h.peakFp4Flops, base.peakFp4Flops},
+                                 {h.memoryBytes, base.memoryBytes},
+                                 {h.memoryCapacityBytes, base.memoryCapacityBytes},
+                                 {h.hbmBytesPerS, base.hbmBytesPerS},
+                                 {h.nvlinkBytesPerS, base.nvlinkBytesPerS},
+                                 {h.nicBytesPerS, base.nicBytesPerS},
+                                 {h.intraLatencyS, base.intraLatencyS},
+                                 {h.interLatencyS, base.interLatencyS},
+                                 {h.rampHalfBytes, base.rampHalfBytes},
+                                 {h.dispatchGapS, base.dispatchGapS},
+                                 {h.hostPerMicrobatchS, base.hostPerMicrobatchS},
+                                 {h.hostPerIterationS, base.hostPerIterationS},
+                                 {h.hostPerMoeLayerS, base.hostPerMoeLayerS},
+                                 {h.attentionEfficiency, base.attentionEfficiency},
+                                 {h.cOvl, base.cOvl}};
     int changed = 0;
     for (const auto& m : members)
         if (m[0] != m[1]) {

@@ -328,6 +328,11 @@ private slots:
         // Weights alone are 671e9 x 2 bytes over at most 8 GPUs: > 160 GB each.
         QVERIFY(m.captured(3).toDouble() > 160.0);
         QVERIFY(m.captured(3).toDouble() > m.captured(4).toDouble());
+        // ... and names the nearest whole-node cluster that has a feasible layout.
+        const QRegularExpression nearest(QStringLiteral(R"(Nearest cluster that works: (\d+) GPUs \((\d+) nodes of 8\))"));
+        const auto n = nearest.match(r.out);
+        QVERIFY2(n.hasMatch(), qPrintable(r.out));
+        QVERIFY(n.captured(1).toInt() > 8 && n.captured(1).toInt() == 8 * n.captured(2).toInt());
     }
 
     /// Finding 5: zero bandwidth was accepted and every crossing read "not reached" with no

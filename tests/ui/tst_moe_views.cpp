@@ -20,6 +20,7 @@
 #include "moe_advanced.h"
 #include "moe_controls.h"
 #include "moe_workspace.h"
+#include "mosaic/layout_grid.h"
 #include "mosaic/reproduce.h"
 #include "mosaic/report.h"
 #include "mosaic/search.h"
@@ -77,6 +78,29 @@ private slots:
         QCOMPARE(c.ep, best.plan.ep);
         QCOMPARE(c.eval.mfu, best.eval.mfu);
         QCOMPARE(cells.maxMfu, best.eval.mfu);  // best plan of the geometry = the candidate's plan
+    }
+
+    /// 24 nodes (192 GPUs): the heatmap's axes are the searched (derived) grid, the optimum's
+    /// cell holds its MFU, and the card states the global batch the layout runs.
+    void oddClusterHeatmapAndCard() {
+        tandem::mosaic::Envelope e = tandem::mosaic::table3Envelope();
+        e.nodes = 24;
+        const auto r = tandem::mosaic::search(e);
+        QVERIFY(r.optimum >= 0);
+        const auto& best = r.candidates[static_cast<size_t>(r.optimum)];
+        const LayoutCells cells = layoutCells(best.geometry, e);
+        const auto space = tandem::mosaic::layoutSpaceOf(e);
+        QVERIFY(space.rule == tandem::mosaic::LayoutGridRule::Derived);
+        QCOMPARE(cells.pp, space.grid.pp);
+        QCOMPARE(cells.ep, space.grid.ep);
+        const int idx = cells.indexOf(best.plan);
+        QVERIFY(idx >= 0);
+        QCOMPARE(cells.cells[static_cast<size_t>(idx)].eval.mfu, best.eval.mfu);
+        OptimumCard card;
+        card.setCandidate(best, QStringLiteral("optimum"), r.computeOptimalS, r.naiveOnClusterLoss);
+        QVERIFY2(
+            card.text().contains(QString::number(best.globalBatch) + QStringLiteral(" sequences")),
+            qPrintable(card.text()));
     }
 
     /// The loss-vs-sparsity legend names each item once and says what it is: the two frontier
