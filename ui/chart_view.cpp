@@ -30,7 +30,6 @@
 
 namespace tandem::ui {
 
-namespace {
 QString csvField(QString s) {
     if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n'))) {
         s.replace(QLatin1String("\""), QLatin1String("\"\""));
@@ -38,6 +37,8 @@ QString csvField(QString s) {
     }
     return s;
 }
+
+namespace {
 /// The SVG <desc>/PDF subject of `chart`: its title, then each axis title, as plain text lines.
 QString chartDescription(const QChart* chart) {
     QStringList lines = plainChartText(chart->title()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);

@@ -50,6 +50,10 @@ private:
     QStringList m_titles;  ///< candidates of setFittingTitle (empty: title set directly)
 };
 
+/// One CSV field (RFC 4180): quoted, with inner quotes doubled, when it holds a comma, a quote or
+/// a line break; otherwise unchanged.
+QString csvField(QString s);
+
 /// `text` (a chart or axis title, plain or Qt rich text such as "A<br><small>B</small>") as plain
 /// text: tags dropped, entities decoded, each line trimmed, line breaks kept as '\n'. Plain text
 /// is returned unchanged. Used for export metadata (SVG <title>/<desc>, PDF title).

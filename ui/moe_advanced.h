@@ -7,14 +7,16 @@
 
 class QComboBox;
 class QDoubleSpinBox;
+class QLabel;
 
 namespace tandem::ui {
 
 class CollapsibleSection;
 
-/// GPU type (built-in hardware), goodput eta_good, sequence length, minimum sparsity, the
-/// tokens-per-parameter range and the compute-optimal frontier's model-FLOPs budget. Each edit
-/// emits engineInputsChanged(); only edited fields are written back by applyTo().
+/// GPU type (built-in hardware), training stack and GEMM precision (stack.h), goodput eta_good,
+/// sequence length, minimum sparsity, the tokens-per-parameter range and the compute-optimal
+/// frontier's model-FLOPs budget. Each edit emits engineInputsChanged(); only edited fields are
+/// written back by applyTo().
 class MoeAdvanced : public QWidget {
     Q_OBJECT
 public:
@@ -24,13 +26,29 @@ public:
     CollapsibleSection* section() const { return m_section; }
     QComboBox* hardware() const { return m_hardware; }
     QDoubleSpinBox* goodput() const { return m_goodput; }
+    /// Training stack (item data: the stack name, scenario key mosaic.stack).
+    QComboBox* stack() const { return m_stack; }
+    /// GEMM precision (item data: int(mosaic::Precision), scenario key mosaic.precision). A
+    /// precision the GPU type has no peak for is disabled, with a tooltip saying so; when the
+    /// scenario already uses one it stays selected and precisionNote() explains why nothing fits.
+    QComboBox* precision() const { return m_precision; }
+    QLabel* precisionNote() const { return m_precisionNote; }
 
 signals:
     void engineInputsChanged();
 
 private:
+    /// The hardware the GPU type box shows (built-in, or the scenario's own sheet).
+    mosaic::Hardware shownHardware() const;
+    /// Enables the precisions the shown hardware has a peak for and updates the note.
+    void refreshPrecisions();
+
     CollapsibleSection* m_section;
     QComboBox* m_hardware;
+    QComboBox* m_stack;
+    QComboBox* m_precision;
+    QLabel* m_precisionNote;
+    mosaic::Hardware m_loadedHardwareSheet;
     QComboBox* m_seqLen;
     QDoubleSpinBox* m_goodput;
     QDoubleSpinBox* m_minSparsity;

@@ -2,13 +2,12 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QSignalBlocker>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
-
 #include <algorithm>
 #include <cmath>
 
@@ -24,20 +23,33 @@
 #include "mosaic/layout_grid.h"
 #include "nccl_view.h"
 #include "optimum_card.h"
+#include "reality_view.h"
 #include "step_breakdown_view.h"
 #include "workspace_layout.h"
 
 namespace tandem::ui {
 
 MoeWorkspace::MoeWorkspace(QWidget* parent)
-    : QWidget(parent), m_controls(new MoeControls(this)), m_pages(new QTabWidget(this)),
-      m_frontier(new FrontierView(this)), m_mfuS(new MfuView(MfuView::Axis::Sparsity, this)),
-      m_mfuG(new MfuView(MfuView::Axis::Split, this)), m_table(new CandidateTable(this)),
-      m_heatmap(new LayoutHeatmapView(this)), m_breakdown(new StepBreakdownView(this)),
-      m_memory(new MemoryBarView(this)), m_card(new OptimumCard(this)), m_status(new QLabel(this)),
-      m_importedCard(new ImportedModelCard(this)), m_nccl(new NcclView(this)), m_ncclHardware(new QComboBox(this)),
+    : QWidget(parent),
+      m_controls(new MoeControls(this)),
+      m_pages(new QTabWidget(this)),
+      m_frontier(new FrontierView(this)),
+      m_mfuS(new MfuView(MfuView::Axis::Sparsity, this)),
+      m_mfuG(new MfuView(MfuView::Axis::Split, this)),
+      m_table(new CandidateTable(this)),
+      m_heatmap(new LayoutHeatmapView(this)),
+      m_breakdown(new StepBreakdownView(this)),
+      m_memory(new MemoryBarView(this)),
+      m_card(new OptimumCard(this)),
+      m_reality(new RealityView(this)),
+      m_status(new QLabel(this)),
+      m_importedCard(new ImportedModelCard(this)),
+      m_nccl(new NcclView(this)),
+      m_ncclHardware(new QComboBox(this)),
       m_ncclUse(new QCheckBox(tr("Use in MoE model"), this)),
-      m_ncclPage(new QWidget(this)), m_runner(new JobRunner(this)), m_layoutRunner(new JobRunner(this)) {
+      m_ncclPage(new QWidget(this)),
+      m_runner(new JobRunner(this)),
+      m_layoutRunner(new JobRunner(this)) {
     auto* panel = new QWidget(this);
     auto* pl = new QVBoxLayout(panel);
     pl->setContentsMargins(0, 0, 0, 0);
@@ -82,6 +94,12 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
             if (m_nccl->hasData() && !name.isEmpty()) m_nccl->setHardware(mosaic::builtinHardware(name.toStdString()));
         });
     }
+    m_pages->addTab(m_reality, tr("Reality check"));
+    m_pages->setTabToolTip(
+        kRealityPage,
+        tr("Tandem's tokens/s per GPU under the megatron-core stack against every shipped measured "
+           "Megatron-Core run (DGX-H100, DGX-GB200), with the \u00b125 % band "
+           "(tandem-cli reproduce reality)"));
     m_pages->setTabToolTip(0, tr("Loss against sparsity under both assumptions, MFU against S and G "
                                  "[2608.10605 Fig. 1, Sec. 5, 7]"));
     m_pages->setTabToolTip(1, tr("Ranked candidates; PP x EP layouts of the selected geometry (click one), its "
@@ -119,6 +137,7 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
 QList<ChartView*> MoeWorkspace::charts() const {
     QList<ChartView*> out{m_frontier, m_mfuS, m_mfuG, m_heatmap, m_breakdown, m_memory};
     if (m_nccl->hasData()) out.append(m_nccl);
+    out.append(m_reality);
     return out;
 }
 

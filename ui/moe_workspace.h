@@ -28,6 +28,7 @@ class MemoryBarView;
 class MfuView;
 class MoeControls;
 class OptimumCard;
+class RealityView;
 class StepBreakdownView;
 
 /// What the search worker hands back: the search, the envelope it ran on, and the PP x EP
@@ -39,12 +40,13 @@ struct MoeOutput {
     std::vector<ImportedModelPoint> imported;  ///< imported models costed on the same envelope
 };
 
-/// Assembles the MOSAIC side panel (controls, the selected candidate's card) and two chart
+/// Assembles the MOSAIC side panel (controls, the selected candidate's card) and the chart
 /// pages: (1) frontier, MFU vs S, MFU vs G; (2) ranked candidate table, PP x EP heatmap,
-/// step-time breakdown and memory bar. One selection (a candidate, optionally with a layout
-/// picked on the heatmap) drives the card and every view. Engine inputs go to a JobRunner
-/// running mosaic::search (coalesced, cancellable); a second runner computes the heatmap of a
-/// newly selected geometry.
+/// step-time breakdown and memory bar; (3) an imported nccl-tests log (hidden until one is
+/// imported); (4) "Reality check", predicted against measured runs (RealityView). One selection (a
+/// candidate, optionally with a layout picked on the heatmap) drives the card and every view.
+/// Engine inputs go to a JobRunner running mosaic::search (coalesced, cancellable); a second runner
+/// computes the heatmap of a newly selected geometry.
 class MoeWorkspace : public QWidget {
     Q_OBJECT
 public:
@@ -61,6 +63,9 @@ public:
     LayoutHeatmapView* heatmapView() const { return m_heatmap; }
     CandidateTable* candidateTable() const { return m_table; }
     OptimumCard* card() const { return m_card; }
+    RealityView* realityView() const { return m_reality; }
+    /// Index of the "Reality check" page in pages().
+    static constexpr int kRealityPage = 3;
     QTabWidget* pages() const { return m_pages; }
     JobRunner* runner() const { return m_runner; }
     JobRunner* layoutRunner() const { return m_layoutRunner; }
@@ -125,6 +130,7 @@ private:
     StepBreakdownView* m_breakdown;
     MemoryBarView* m_memory;
     OptimumCard* m_card;
+    RealityView* m_reality;
     QLabel* m_status;
     ImportedModelCard* m_importedCard;
     NcclView* m_nccl;

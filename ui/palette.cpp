@@ -45,6 +45,13 @@ QColor comboColor(const QString& combo) {
     return others[std::hash<std::string>()(combo.toStdString()) % 4];
 }
 
+QColor systemColor(const QString& system) {
+    if (system == QLatin1String("DGX-H100")) return kBlue;
+    if (system == QLatin1String("DGX-GB200")) return kVermillion;
+    const QColor others[] = {kGreen, kOrange, kPurple, kSkyBlue};
+    return others[std::hash<std::string>()(system.toStdString()) % 4];
+}
+
 QColor frontierColor(bool cluster) { return cluster ? kBlue : kVermillion; }
 
 void styleChart(QChart* chart, Theme theme) {

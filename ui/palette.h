@@ -17,6 +17,10 @@ QColor policyColor(const QString& policy, Theme theme = Theme::Light);
 /// Colour of a knob combination label such as "GA16-MXFP4" (same colour in every chart).
 QColor comboColor(const QString& combo);
 
+/// Colour of a measured system ("DGX-H100" blue, "DGX-GB200" vermillion; others hash to the
+/// remaining Okabe-Ito colours), the same in every chart.
+QColor systemColor(const QString& system);
+
 /// Colour for the two MOSAIC frontiers: compute-optimal (`cluster` false) and cluster-optimal.
 QColor frontierColor(bool cluster);
 

@@ -83,6 +83,12 @@ struct PerfModel::Group {
     double a2aCollective, p2p, vocab;
 };
 
+double precisionPeakFlops(const Hardware& h, Precision p) {
+    return p == Precision::Bf16    ? h.peakFlops
+           : p == Precision::Nvfp4 ? h.peakFp4Flops
+                                   : h.peakFp8Flops;
+}
+
 PerfModel::PerfModel(const Geometry& g, const Cluster& c) : m_g(g), m_c(c) {
     // The stack supplies the software constants; the hardware sheet keeps peaks, bandwidths
     // and latencies (and, for stacks without their own efficiencies, the calibrated ones).
@@ -103,9 +109,7 @@ PerfModel::PerfModel(const Geometry& g, const Cluster& c) : m_g(g), m_c(c) {
         h.chiFloor = 1.0;
     }
     const int prec = int(c.precision);
-    const double precisionPeak = c.precision == Precision::Bf16    ? h.peakFlops
-                                 : c.precision == Precision::Nvfp4 ? h.peakFp4Flops
-                                                                   : h.peakFp8Flops;
+    const double precisionPeak = precisionPeakFlops(h, c.precision);
     m_precisionError = precisionPeak > 0 ? nullptr : "the hardware has no peak for this precision";
     m_gemmPeak = precisionPeak * st.precisionGemmFactor[prec];
     m_qDim = g.headDim > 0 ? double(g.nHead) * g.headDim : double(g.dModel);
@@ -620,6 +624,7 @@ bool PerfModel::best(const LayoutTable& table, Plan& bestPlan, QuickEval& bestEv
     if (table.devices() != m_c.devices || table.gpusPerNode() != m_c.hardware.gpusPerNode ||
         table.globalBatch() != m_c.globalBatch || table.seqLen() != m_c.seqLen)
         return false;
+    if (m_precisionError) return false;  // no peak for the GEMM precision: nothing runs
     const auto& ckpts = table.checkpointing();
     if (ckpts.empty()) return false;
     const int n = m_c.devices;

@@ -90,6 +90,9 @@ struct Cluster {
 };
 /// The cluster of an envelope.
 Cluster clusterOf(const Envelope& e);
+/// Dense tensor-core FLOP/s per GPU of `h` at GEMM precision `p` (BF16: peakFlops; FP8 and
+/// MXFP8: peakFp8Flops; NVFP4: peakFp4Flops); 0 when the device has no such peak.
+double precisionPeakFlops(const Hardware& h, Precision p);
 
 /// Discrete layout grids to enumerate.
 struct LayoutGrid {

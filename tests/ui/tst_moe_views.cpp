@@ -1,14 +1,16 @@
 // The MoE workspace's detail views (offscreen): MFU against S and G, ranked table, PP x EP
 // heatmap, step-time breakdown and memory bar; one selection drives them all.
-#include <QtTest>
-
 #include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
-#include <QDoubleSpinBox>
+#include <QStandardItemModel>
 #include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
 
 #include "candidate_table.h"
 #include "frontier_view.h"
@@ -23,9 +25,10 @@
 #include "mosaic/layout_grid.h"
 #include "mosaic/reproduce.h"
 #include "mosaic/report.h"
+#include "mosaic/reproduce.h"
 #include "mosaic/search.h"
-#include "presets.h"
 #include "optimum_card.h"
+#include "presets.h"
 #include "scenario_document.h"
 #include "step_breakdown_view.h"
 
@@ -363,6 +366,112 @@ private slots:
         QCOMPARE(QString::fromStdString(ws->envelope()->hardware.name), QStringLiteral("h100"));
         QVERIFY(ws->result()->deviceMemoryGB < memBefore);
         QCOMPARE(ws->memoryView()->capacityGB(), ws->result()->deviceMemoryGB);
+    }
+
+    void stackAndPrecisionRoundTripThroughTheScenario_data() {
+        QTest::addColumn<QString>("stack");
+        QTest::addColumn<QString>("precision");
+        QTest::addColumn<QString>("hardware");
+        QTest::newRow("megatron-core fp8 h100") << "megatron-core"
+                                                << "fp8"
+                                                << "h100";
+        QTest::newRow("megatron-core nvfp4 gb200") << "megatron-core"
+                                                   << "nvfp4"
+                                                   << "gb200-nvl72";
+        QTest::newRow("mosaic-paper mxfp8 p6-b200") << "mosaic-paper"
+                                                    << "mxfp8"
+                                                    << "p6-b200";
+    }
+    void stackAndPrecisionRoundTripThroughTheScenario() {
+        QFETCH(QString, stack);
+        QFETCH(QString, precision);
+        QFETCH(QString, hardware);
+        tandem::mosaic::Precision want{};
+        QVERIFY(tandem::mosaic::parsePrecision(precision.toStdString(), want));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("scenario.json"));
+        {
+            MainWindow w;
+            w.setCurrentWorkspace(1);
+            w.show();
+            QVERIFY(w.waitForResults(60000));
+            MoeAdvanced* adv = w.moeWorkspace()->controls()->advanced();
+            // The default scenario runs the paper's stack in BF16.
+            QCOMPARE(adv->stack()->currentData().toString(), QStringLiteral("mosaic-paper"));
+            QCOMPARE(adv->precision()->currentData().toInt(), int(tandem::mosaic::Precision::Bf16));
+            adv->hardware()->setCurrentIndex(adv->hardware()->findData(hardware));
+            adv->stack()->setCurrentIndex(adv->stack()->findData(stack));
+            adv->precision()->setCurrentIndex(adv->precision()->findData(int(want)));
+            QVERIFY(w.waitForResults(60000));
+            const auto& e = *w.moeWorkspace()->envelope();
+            QCOMPARE(QString::fromStdString(e.stack.name), stack);
+            QCOMPARE(int(e.precision), int(want));
+            QVERIFY(adv->precisionNote()->isHidden());
+            QString error;
+            QVERIFY2(w.document()->save(path, &error), qPrintable(error));
+        }
+        MainWindow w2;
+        tandem::Diagnostics diag("scenario.json");
+        QVERIFY2(w2.document()->load(path, diag), diag.str().c_str());
+        const auto& e = *w2.document()->scenario().mosaic;
+        QCOMPARE(QString::fromStdString(e.stack.name), stack);
+        QCOMPARE(int(e.precision), int(want));
+        MoeAdvanced* adv = w2.moeWorkspace()->controls()->advanced();
+        QCOMPARE(adv->stack()->currentData().toString(), stack);
+        QCOMPARE(adv->precision()->currentData().toInt(), int(want));
+        QCOMPARE(adv->hardware()->currentData().toString(), hardware);
+    }
+
+    void precisionsWithoutAPeakAreDisabledNotClamped() {
+        MainWindow w;
+        w.setCurrentWorkspace(1);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        MoeAdvanced* adv = w.moeWorkspace()->controls()->advanced();
+        auto* model = qobject_cast<QStandardItemModel*>(adv->precision()->model());
+        QVERIFY(model);
+        const int fp4 = adv->precision()->findData(int(tandem::mosaic::Precision::Nvfp4));
+        const int fp8 = adv->precision()->findData(int(tandem::mosaic::Precision::Fp8));
+        QVERIFY(model->item(fp4)->isEnabled());  // p6-b200 (B200) has an FP4 peak
+        adv->precision()->setCurrentIndex(fp4);
+        QVERIFY(w.waitForResults(60000));
+        // H100 has no FP4 peak: NVFP4 is disabled, the choice stays and the note says why.
+        adv->hardware()->setCurrentIndex(adv->hardware()->findData(QStringLiteral("h100")));
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(!model->item(fp4)->isEnabled());
+        QVERIFY(model->item(fp8)->isEnabled());
+        QVERIFY(adv->precision()
+                    ->itemData(fp4, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("no NVFP4 peak")));
+        QCOMPARE(adv->precision()->currentIndex(), fp4);
+        QCOMPARE(int(w.moeWorkspace()->envelope()->precision),
+                 int(tandem::mosaic::Precision::Nvfp4));
+        QVERIFY(!adv->precisionNote()->isHidden());
+        QVERIFY(adv->precisionNote()->text().contains(QStringLiteral("h100 has no NVFP4 peak")));
+        QVERIFY(w.moeWorkspace()->result()->candidates.empty());
+        // A100: no FP8 peak either.
+        adv->hardware()->setCurrentIndex(adv->hardware()->findData(QStringLiteral("a100")));
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(!model->item(fp8)->isEnabled());
+        adv->precision()->setCurrentIndex(
+            adv->precision()->findData(int(tandem::mosaic::Precision::Bf16)));
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(adv->precisionNote()->isHidden());
+        QVERIFY(!w.moeWorkspace()->result()->candidates.empty());
+    }
+
+    void paperPresetsKeepThePaperStack() {
+        for (int i = 0; i < allPresets().size(); ++i) {
+            if (allPresets()[i].workspace != 1) continue;
+            MainWindow w;
+            w.applyPreset(i, false);
+            const auto& e = w.document()->scenario().mosaic;
+            QVERIFY(e.has_value());
+            QCOMPARE(QString::fromStdString(e->stack.name), QStringLiteral("mosaic-paper"));
+            QCOMPARE(w.moeWorkspace()->controls()->advanced()->stack()->currentData().toString(),
+                     QStringLiteral("mosaic-paper"));
+        }
     }
 };
 
