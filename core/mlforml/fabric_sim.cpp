@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "common/json_reader.h"
 
 namespace tandem::mlforml {
 
@@ -119,7 +123,19 @@ void FabricSim::logRate() {
 void FabricSim::run(double until) {
     while (m_now < until) {
         if (m_hasFg && m_fgDone) break;
-        if (--m_eventBudget < 0) break;
+        // Each step scans every live job: the work budget counts both.
+        m_workBudget -= 1 + m_live.count;
+        if (--m_eventBudget < 0 || m_workBudget < 0) {
+            // Stopping here would leave a truncated recording (replays waiting on it forever)
+            // or a replay without its last syncs: wrong numbers, so the run fails instead.
+            throw std::runtime_error(
+                "the network simulation needs more than " + std::to_string(kEventBudget) +
+                " steps or " + std::to_string(kWorkBudget) +
+                " job updates (stopped at t = " + formatNumber(m_now) +
+                " s): the background jobs cycle too fast for the simulated time "
+                "(ml_for_ml.background_job.compute_ms, gradient_GB, sync_bursts, "
+                "background_jobs) or the replays are too long");
+        }
         if ((m_eventBudget & 4095) == 0) throwIfCancelled(m_cancel);
         double tNext = until;
         const double dtFlow = m_net.timeToNextCompletion();

@@ -60,6 +60,13 @@ struct ForegroundSpec {
     int iterations = 0;       ///< iterations to run (the caller discards warm-up ones)
 };
 
+/// Event-loop steps one FabricSim may take, and job updates (steps x (1 + live jobs), each step
+/// scans every live job); run() throws std::runtime_error (naming the keys that drive the event
+/// rate) beyond either rather than return a truncated simulation. Scenario 1's recording at
+/// N = 16 takes ~1e7 job updates.
+constexpr long long kEventBudget = 20000000;
+constexpr long long kWorkBudget = 1000000000;
+
 class FabricSim {
 public:
     FabricSim(double fabricBytesPerS, double nicBytesPerS, double ccEfficiency,
@@ -77,7 +84,8 @@ public:
     void setForeground(const ForegroundSpec& fg);
 
     /// Runs until time `until` (s) or until the foreground has done its iterations (if any).
-    /// Polls the cancel flag (setCancel) every few thousand events; throws tandem::Cancelled.
+    /// Polls the cancel flag (setCancel) every few thousand events; throws tandem::Cancelled,
+    /// and std::runtime_error once kEventBudget steps are used up.
     void run(double until);
     /// Flag polled by run(); also used by the recording this simulation replays from.
     void setCancel(const tandem::CancelFlag* cancel) { m_cancel = cancel; }
@@ -103,7 +111,8 @@ private:
 
     FluidNetwork m_net;
     double m_now = 0;
-    long long m_eventBudget = 20000000;
+    long long m_eventBudget = kEventBudget;
+    long long m_workBudget = kWorkBudget;
     std::uint64_t m_events = 0;
     const tandem::CancelFlag* m_cancel = nullptr;
 

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <stdexcept>
 
 #include "mlforml/fabric_sim.h"
 #include "mlforml/fluid.h"
@@ -352,6 +353,36 @@ private slots:
         for (size_t k = 0; k < t.size(); ++k)
             QVERIFY2(std::abs(t[k] - t0[k]) <= 1e-6 * t0[k],
                      qPrintable(QString("%1 s against %2 s").arg(t[k]).arg(t0[k])));
+    }
+
+    void eventStormsFailInsteadOfHanging_data() {
+        // Background jobs that cycle every microsecond used up the recording's event budget; the
+        // replays then waited for it forever (validate accepts both). Now the run stops with an
+        // error naming the keys.
+        QTest::addColumn<Params>("params");
+        {
+            Params p = smallMl(4);
+            p.backgroundJob.computeS = 1e-6;
+            p.backgroundJob.gradientBytes = 0;
+            QTest::newRow("4 jobs, 1 us compute, no sync") << p;
+        }
+        {
+            Params p = smallMl(1000);
+            p.backgroundJob.computeS = 1e-5;
+            p.backgroundJob.gradientBytes = 1;
+            QTest::newRow("1000 jobs, 10 us compute, 1-byte syncs") << p;
+        }
+    }
+    void eventStormsFailInsteadOfHanging() {
+        QFETCH(Params, params);
+        try {
+            (void)simulate(params);
+            QFAIL("the run finished without reaching its event budget");
+        } catch (const std::runtime_error& e) {
+            const QString why = QString::fromUtf8(e.what());
+            QVERIFY2(why.contains("needs more than") && why.contains("background_job.compute_ms"),
+                     e.what());
+        }
     }
 
     void tenGigabyteBuffersHaveExactWireVolume() {
