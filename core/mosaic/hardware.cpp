@@ -390,13 +390,18 @@ Hardware readHardware(JsonReader& r) {
     h.gpusPerNode = int(r.integer("gpus_per_node", h.gpusPerNode, Range::closed(1, 1024)));
     for (const NumberKey& k : numberKeys())
         h.*k.member = fromKey(r.number(k.key, toKey(h.*k.member, k.unit), k.range), k.unit);
-    // Only when the file states both: a usable memory above the stated HBM capacity is a typo
-    // (e.g. GiB against GB or the node's total), not a device.
-    if (r.has("memory_usable_GB") && r.has("memory_capacity_GB") && h.memoryCapacityBytes > 0 &&
-        h.memoryBytes > h.memoryCapacityBytes)
-        r.diagnostics().error(r.childPath("memory_usable_GB"),
-                              "must not exceed memory_capacity_GB (" +
-                                  formatNumber(h.memoryCapacityBytes / 1e9) + " GB)");
+    // A usable memory above the HBM capacity is a typo (e.g. GiB against GB or the node's
+    // total), not a device. Checked whichever of the two the file states, against the base
+    // sheet's value for the other, so a file and the copy Tandem writes of it (which states
+    // both) are accepted or refused alike.
+    if (h.memoryCapacityBytes > 0 && h.memoryBytes > h.memoryCapacityBytes)
+        r.diagnostics().error(
+            r.childPath(r.has("memory_usable_GB") ? "memory_usable_GB" : "memory_capacity_GB"),
+            "memory_usable_GB (" + formatNumber(h.memoryBytes / 1e9) +
+                " GB) must not exceed memory_capacity_GB (" +
+                formatNumber(h.memoryCapacityBytes / 1e9) + " GB" +
+                (r.has("memory_capacity_GB") ? "" : ", the value of " + base + "; state it too") +
+                ")");
     r.finish();
     return h;
 }

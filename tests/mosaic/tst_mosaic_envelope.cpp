@@ -109,7 +109,12 @@ void TestMosaicEnvelope::errors_data() {
     QTest::newRow("law") << R"({"scaling_law": {"beta": 0}})" << "$.mosaic.scaling_law.beta: must be > 0";
     QTest::newRow("usable above capacity")
         << R"({"hardware": {"name": "h100", "memory_usable_GB": 640, "memory_capacity_GB": 80}})"
-        << "$.mosaic.hardware.memory_usable_GB: must not exceed memory_capacity_GB (80 GB)";
+        << "$.mosaic.hardware.memory_usable_GB: memory_usable_GB (640 GB) must not exceed "
+           "memory_capacity_GB (80 GB)";
+    QTest::newRow("usable above the base sheet's capacity")
+        << R"({"hardware": {"name": "h100", "memory_usable_GB": 640}})"
+        << "$.mosaic.hardware.memory_usable_GB: memory_usable_GB (640 GB) must not exceed "
+           "memory_capacity_GB (80 GB, the value of h100; state it too)";
     QTest::newRow("alias typo") << R"({"hardware": "dgx-h10"})"
                                 << "did you mean \"dgx-h100\"";
 }

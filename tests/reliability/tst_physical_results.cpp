@@ -178,7 +178,7 @@ private slots:
         QTest::addColumn<QByteArray>("scenario");
         QTest::newRow("largest peak, memory and rates") << QByteArray(
             R"({"mosaic": {"hardware": {"name": "p6-b200", "peak_bf16_TFLOPs_per_s": 1e6,
-                "memory_usable_GB": 1e6, "hbm_GBps": 1e6, "nvlink_GBps": 1e6, "nic_Gbps_per_gpu": 1e6},
+                "memory_usable_GB": 1e6, "memory_capacity_GB": 1e6, "hbm_GBps": 1e6, "nvlink_GBps": 1e6, "nic_Gbps_per_gpu": 1e6},
                 "nodes": 100000, "days": 3650}})");
         QTest::newRow("smallest peak, zero latency") << QByteArray(
             R"({"mosaic": {"hardware": {"name": "p6-b200", "peak_bf16_TFLOPs_per_s": 0.001,
