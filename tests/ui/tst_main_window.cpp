@@ -105,7 +105,10 @@ private slots:
         QVERIFY(w.waitForResults(60000));
         QApplication::processEvents();
         int charts = 0;
-        for (ChartView* v : pages->currentWidget()->findChildren<ChartView*>()) {
+        QList<ChartView*> views = pages->currentWidget()->findChildren<ChartView*>();
+        if (auto* page = qobject_cast<ChartView*>(pages->currentWidget()))
+            views.prepend(page);  // a one-chart page
+        for (ChartView* v : views) {
             if (!v->isVisible()) continue;
             ++charts;
             const QStringList elided = elidedTexts(v);
