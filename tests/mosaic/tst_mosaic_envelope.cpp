@@ -273,7 +273,7 @@ void TestMosaicEnvelope::hardwareKeyUnits_data() {
     QTest::addColumn<double>("value");
     QTest::addColumn<double>("si");
     QTest::newRow("TFLOP/s") << "peak_bf16_TFLOPs_per_s" << 1000.0 << 1e15;
-    QTest::newRow("GB") << "memory_usable_GB" << 150.0 << 150e9;
+    QTest::newRow("GB") << "memory_usable_GB" << 70.0 << 70e9;
     QTest::newRow("GB capacity") << "memory_capacity_GB" << 192.0 << 192e9;
     QTest::newRow("TFLOP/s FP8") << "peak_fp8_TFLOPs_per_s" << 2500.0 << 2.5e15;
     QTest::newRow("TFLOP/s FP4") << "peak_fp4_TFLOPs_per_s" << 9000.0 << 9e15;
