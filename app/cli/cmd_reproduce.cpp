@@ -193,7 +193,10 @@ int reproduceCommand(const QStringList& args) {
                        "runs under the megatron-core stack: tokens/s/GPU "
                        "predicted vs measured; mfu = 6 N_act per token over "
                        "the BF16 peak, model_tflops_per_s_per_gpu = "
-                       "Megatron's count incl. attention and LM head) or "
+                       "Megatron's count incl. attention and LM head; then "
+                       "the arXiv:2205.05198 memory and iteration-time "
+                       "points on dgx-a100, +-10 %; exit 1 if the summary "
+                       "targets or the memory points miss) or "
                        "all (the two papers)."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
     parser.addOption(json);

@@ -32,7 +32,8 @@ std::vector<std::string> splitCsvLine(const std::string& line) {
     return out;
 }
 
-void readCsvTable(const std::string& csv, const std::vector<std::string>& columns, Diagnostics& diag,
+void readCsvTable(const std::string& csv, const std::vector<std::string>& columns,
+                  Diagnostics& diag,
                   const std::function<void(const std::vector<std::string>& fields,
                                            const std::string& where, int line)>& row) {
     std::istringstream in(csv);

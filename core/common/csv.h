@@ -25,7 +25,8 @@ std::vector<std::string> splitCsvLine(const std::string& line);
 /// nothing more is read; a later line with another field count gets an error naming it and is
 /// skipped. Every other line goes to `row` with its fields (columns.size() of them) and its
 /// location `line N` (1-based), for the caller's errors (`line N, column: reason`).
-void readCsvTable(const std::string& csv, const std::vector<std::string>& columns, Diagnostics& diag,
+void readCsvTable(const std::string& csv, const std::vector<std::string>& columns,
+                  Diagnostics& diag,
                   const std::function<void(const std::vector<std::string>& fields,
                                            const std::string& where, int line)>& row);
 

@@ -6,7 +6,8 @@
 //   non-embedding parameters only; norms and the per-head attention gate are not counted;
 //   attention  = Q (d x d) + O (d x d) + K, V (d x n_kv d_head each), n_kv = 8 KV heads
 //                (grouped-query attention as in the paper's App. E listing);
-//   dense FFN  = SwiGLU, 3 d d_ff (GeLU: 2 d d_ff, Geometry::denseFfnMatrices), in the `denseLayers` leading blocks (1 on the ladder);
+//   dense FFN  = SwiGLU, 3 d d_ff (GeLU: 2 d d_ff, Geometry::denseFfnMatrices),
+//                in the `denseLayers` leading blocks (1 on the ladder);
 //   MoE block  = E routed + `sharedExperts` shared SwiGLU experts of width d_expert
 //                (3 d d_expert each) + router d x E;
 //   N_tot counts all of it; N_act counts attention, the dense FFN, K routed + the shared

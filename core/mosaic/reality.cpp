@@ -7,8 +7,8 @@
 
 #include "common/csv.h"
 #include "mosaic/geometry.h"
-#include "mosaic/korthikanti.h"
 #include "mosaic/hardware.h"
+#include "mosaic/korthikanti.h"
 #include "mosaic/report.h"
 
 namespace tandem::mosaic {
@@ -106,56 +106,57 @@ std::vector<MeasuredRun> parseMeasuredRuns(const std::string& csv, Diagnostics& 
     std::vector<MeasuredRun> out;
     readCsvTable(csv, std::vector<std::string>(std::begin(kColumns), std::end(kColumns)), diag,
                  [&](const std::vector<std::string>& f, const std::string& where, int lineNo) {
-        MeasuredRun r;
-        r.line = lineNo;
-        r.container = f[0];
-        r.system = f[1];
-        r.model = f[2];
-        r.precisionText = f[4];
-        r.note = f[17];
-        bool ok = true;
-        auto integer = [&](size_t col, int& dst, bool required) {
-            double v = 0;
-            bool present = false;
-            if (!number(f[col], v, present) || v != std::floor(v) || v > 1e9) {
-                diag.error(where + ", " + kColumns[col],
-                           "must be a non-negative integer or n/a (got \"" + f[col] + "\")");
-                ok = false;
-            } else if (required && (!present || v < 1)) {
-                diag.error(where + ", " + kColumns[col], "is required (>= 1)");
-                ok = false;
-            }
-            dst = present ? int(v) : (col == 8 ? -1 : 0);
-        };
-        integer(3, r.gpus, true);
-        integer(5, r.gbs, true);
-        integer(6, r.mbs, true);
-        integer(7, r.seqLen, true);
-        integer(8, r.fsdp, false);
-        integer(9, r.tp, true);
-        integer(10, r.pp, true);
-        integer(11, r.cp, true);
-        integer(12, r.vp, false);
-        integer(13, r.ep, false);
-        integer(14, r.ga, false);
-        for (size_t col : {size_t(15), size_t(16)}) {
-            double v = 0;
-            bool present = false;
-            if (!number(f[col], v, present) || !present || v <= 0) {
-                diag.error(where + ", " + kColumns[col],
-                           "must be a positive number (got \"" + f[col] + "\")");
-                ok = false;
-            }
-            (col == 15 ? r.tokensPerSPerGpu : r.modelTflopsPerSPerGpu) = v;
-        }
-        Precision p;
-        if (!parsePrecision(r.precisionText, p)) {
-            diag.error(where + ", precision",
-                       "must be BF16, FP8, FP8-CS, FP8-MX, MXFP8 or NVFP4 (got \"" +
-                           r.precisionText + "\")");
-            ok = false;
-        }
-        if (ok) out.push_back(std::move(r));
+                     MeasuredRun r;
+                     r.line = lineNo;
+                     r.container = f[0];
+                     r.system = f[1];
+                     r.model = f[2];
+                     r.precisionText = f[4];
+                     r.note = f[17];
+                     bool ok = true;
+                     auto integer = [&](size_t col, int& dst, bool required) {
+                         double v = 0;
+                         bool present = false;
+                         if (!number(f[col], v, present) || v != std::floor(v) || v > 1e9) {
+                             diag.error(
+                                 where + ", " + kColumns[col],
+                                 "must be a non-negative integer or n/a (got \"" + f[col] + "\")");
+                             ok = false;
+                         } else if (required && (!present || v < 1)) {
+                             diag.error(where + ", " + kColumns[col], "is required (>= 1)");
+                             ok = false;
+                         }
+                         dst = present ? int(v) : (col == 8 ? -1 : 0);
+                     };
+                     integer(3, r.gpus, true);
+                     integer(5, r.gbs, true);
+                     integer(6, r.mbs, true);
+                     integer(7, r.seqLen, true);
+                     integer(8, r.fsdp, false);
+                     integer(9, r.tp, true);
+                     integer(10, r.pp, true);
+                     integer(11, r.cp, true);
+                     integer(12, r.vp, false);
+                     integer(13, r.ep, false);
+                     integer(14, r.ga, false);
+                     for (size_t col : {size_t(15), size_t(16)}) {
+                         double v = 0;
+                         bool present = false;
+                         if (!number(f[col], v, present) || !present || v <= 0) {
+                             diag.error(where + ", " + kColumns[col],
+                                        "must be a positive number (got \"" + f[col] + "\")");
+                             ok = false;
+                         }
+                         (col == 15 ? r.tokensPerSPerGpu : r.modelTflopsPerSPerGpu) = v;
+                     }
+                     Precision p;
+                     if (!parsePrecision(r.precisionText, p)) {
+                         diag.error(where + ", precision",
+                                    "must be BF16, FP8, FP8-CS, FP8-MX, MXFP8 or NVFP4 (got \"" +
+                                        r.precisionText + "\")");
+                         ok = false;
+                     }
+                     if (ok) out.push_back(std::move(r));
                  });
     return out;
 }
@@ -505,9 +506,9 @@ nlohmann::ordered_json realityToJson(const RealityReport& r) {
         o["unit"] = k.point.unit;
         o["paper"] = k.point.value;
         o["source"] = k.point.source;
-        o["layout"] = {{"tp", k.point.tp},  {"pp", k.point.pp}, {"vp", k.point.vp},
-                       {"dp", k.point.dp},  {"mbs", k.point.microBatch},
-                       {"gbs", k.point.globalBatch}};
+        o["layout"] = {{"tp", k.point.tp},          {"pp", k.point.pp},
+                       {"vp", k.point.vp},          {"dp", k.point.dp},
+                       {"mbs", k.point.microBatch}, {"gbs", k.point.globalBatch}};
         o["expressible"] = k.expressible;
         if (k.expressible) {
             o["tandem"] = std::isfinite(k.tandem) ? J(k.tandem) : J(nullptr);
