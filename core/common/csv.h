@@ -1,6 +1,11 @@
 #pragma once
-// RFC 4180 field quoting, shared by every CSV writer (ML-for-ML reports, sweep tables).
+// RFC 4180 field quoting, shared by every CSV writer (ML-for-ML reports, sweep tables), and the
+// field splitter of the plain (unquoted) data tables compiled into the engine.
+#include <functional>
 #include <string>
+#include <vector>
+
+#include "common/diagnostics.h"
 
 namespace tandem {
 
@@ -9,5 +14,20 @@ namespace tandem {
 /// quote doubled. Any bytes (including NUL and non-UTF-8) pass through; never throws.
 /// Example: `a,b` -> `"a,b"`, `say "hi"` -> `"say ""hi"""`, `` -> ``.
 std::string csvQuote(const std::string& field);
+
+/// Fields of one line of an unquoted CSV table, split at every comma; CR bytes are dropped.
+/// No quoting rules: a field cannot contain a comma. Never empty (an empty line gives one
+/// empty field). Example: `a,,b` -> {"a", "", "b"}.
+std::vector<std::string> splitCsvLine(const std::string& line);
+
+/// Reads an unquoted CSV table (splitCsvLine; CR LF or LF; empty lines skipped). The first line
+/// must be exactly `columns` joined by commas, else one error `line N: header must be ...` and
+/// nothing more is read; a later line with another field count gets an error naming it and is
+/// skipped. Every other line goes to `row` with its fields (columns.size() of them) and its
+/// location `line N` (1-based), for the caller's errors (`line N, column: reason`).
+void readCsvTable(const std::string& csv, const std::vector<std::string>& columns,
+                  Diagnostics& diag,
+                  const std::function<void(const std::vector<std::string>& fields,
+                                           const std::string& where, int line)>& row);
 
 }  // namespace tandem

@@ -36,7 +36,9 @@ double attentionParams(const Geometry& g) {
 
 double expertParams(const Geometry& g) { return 3.0 * double(g.dModel) * g.dExpert; }
 
-double denseFfnParams(const Geometry& g) { return 3.0 * double(g.dModel) * g.dFf; }
+double denseFfnParams(const Geometry& g) {
+    return double(g.denseFfnMatrices) * double(g.dModel) * g.dFf;
+}
 
 void countParameters(Geometry& g) {
     const double attn = attentionParams(g);

@@ -6,7 +6,8 @@
 //   non-embedding parameters only; norms and the per-head attention gate are not counted;
 //   attention  = Q (d x d) + O (d x d) + K, V (d x n_kv d_head each), n_kv = 8 KV heads
 //                (grouped-query attention as in the paper's App. E listing);
-//   dense FFN  = SwiGLU, 3 d d_ff, in the `denseLayers` leading blocks (1 on the ladder);
+//   dense FFN  = SwiGLU, 3 d d_ff (GeLU: 2 d d_ff, Geometry::denseFfnMatrices),
+//                in the `denseLayers` leading blocks (1 on the ladder);
 //   MoE block  = E routed + `sharedExperts` shared SwiGLU experts of width d_expert
 //                (3 d d_expert each) + router d x E;
 //   N_tot counts all of it; N_act counts attention, the dense FFN, K routed + the shared
@@ -26,6 +27,9 @@ struct Geometry {
     /// differs from d (Qwen3: 32 x 128 on d = 2048; gpt-oss: 64 x 64 on d = 2880).
     int headDim = 0;
     int dFf = 0;            ///< d_ff, reference dense FFN width (also the dense blocks' width)
+    /// Weight matrices of a dense FFN block: 3 = SwiGLU (gate, up, down; 3 d d_ff), 2 = GeLU
+    /// MLP of GPT-2/3 (up, down; 2 d d_ff). Experts are SwiGLU in every case.
+    int denseFfnMatrices = 3;
     int experts = 0;        ///< E routed experts per MoE block (0 = dense model)
     int topK = 0;           ///< K routed experts per token
     int splitG = 0;         ///< G = d_ff / d_expert (0 when undefined)
@@ -59,7 +63,7 @@ void countParameters(Geometry& g);
 double attentionParams(const Geometry& g);
 /// One SwiGLU expert (3 d d_expert), elements.
 double expertParams(const Geometry& g);
-/// Dense SwiGLU FFN (3 d d_ff), elements.
+/// Dense FFN, denseFfnMatrices x d x d_ff elements (SwiGLU 3 d d_ff, GeLU 2 d d_ff).
 double denseFfnParams(const Geometry& g);
 /// MoE blocks (layers - denseLayers; 0 for a dense model).
 int moeLayers(const Geometry& g);

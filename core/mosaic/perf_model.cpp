@@ -130,7 +130,10 @@ PerfModel::PerfModel(const Geometry& g, const Cluster& c) : m_g(g), m_c(c) {
     // scores (flash attention)]: norm input, QKV input, Q, K, V, output, out-proj input.
     const double aAttn = g.headDim > 0 ? 3 * d + 2 * m_qDim + 2 * kv : 5 * d + 2 * kv;
     const double aMoeNone = 2 * d + 2 * e + 2 * k * d + 3 * k * dexp + 3 * sh * dexp;
-    const double aDenseNone = 2 * d + 3 * double(g.dFf);
+    // Dense FFN: norm input and fc1 input (2 d), then fc1's output(s) and the activation's
+    // output: SwiGLU 2 d_ff + d_ff, GeLU d_ff + d_ff [Korthikanti et al. 2022 Sec. 4.1 without
+    // dropout masks].
+    const double aDenseNone = 2 * d + double(g.denseFfnMatrices) * double(g.dFf);
     m_actAttn = aAttn;
     m_actMoeNone = aMoeNone;
     m_actDenseNone = aDenseNone;

@@ -5,8 +5,10 @@
 #include <map>
 #include <sstream>
 
+#include "common/csv.h"
 #include "mosaic/geometry.h"
 #include "mosaic/hardware.h"
+#include "mosaic/korthikanti.h"
 #include "mosaic/report.h"
 
 namespace tandem::mosaic {
@@ -14,21 +16,6 @@ namespace tandem::mosaic {
 extern const char* const kMegatronBridgeCsv;  // measured_runs_data.cpp (generated)
 
 namespace {
-
-std::vector<std::string> splitCsvLine(const std::string& line) {
-    std::vector<std::string> out;
-    std::string cur;
-    for (char ch : line) {
-        if (ch == ',') {
-            out.push_back(cur);
-            cur.clear();
-        } else if (ch != '\r') {
-            cur += ch;
-        }
-    }
-    out.push_back(cur);
-    return out;
-}
 
 /// "n/a" and "" -> absent; "597[^note]" -> 597. False when the text is not a number.
 bool number(std::string text, double& v, bool& present) {
@@ -66,7 +53,6 @@ const char* const kColumns[] = {"container",
                                 "tokens_per_s_per_gpu",
                                 "model_tflops_per_s_per_gpu",
                                 "note"};
-constexpr size_t kColumnCount = std::size(kColumns);
 
 std::string hardwareOfSystem(const std::string& system) {
     if (system == "DGX-H100") return "h100";
@@ -118,85 +104,60 @@ double median(std::vector<double> v) {
 
 std::vector<MeasuredRun> parseMeasuredRuns(const std::string& csv, Diagnostics& diag) {
     std::vector<MeasuredRun> out;
-    std::istringstream in(csv);
-    std::string line;
-    int lineNo = 0;
-    bool header = true;
-    while (std::getline(in, line)) {
-        ++lineNo;
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (line.empty()) continue;
-        const auto f = splitCsvLine(line);
-        const std::string where = "line " + std::to_string(lineNo);
-        if (header) {
-            header = false;
-            bool same = f.size() == kColumnCount;
-            for (size_t i = 0; same && i < kColumnCount; ++i) same = f[i] == kColumns[i];
-            if (!same) {
-                diag.error(
-                    where,
-                    "header must be container,system,model,gpus,precision,gbs,mbs,seq_len,fsdp,"
-                    "tp,pp,cp,vp,ep,ga,tokens_per_s_per_gpu,model_tflops_per_s_per_gpu,note");
-                return out;
-            }
-            continue;
-        }
-        if (f.size() != kColumnCount) {
-            diag.error(where, "has " + std::to_string(f.size()) + " fields, expected " +
-                                  std::to_string(kColumnCount));
-            continue;
-        }
-        MeasuredRun r;
-        r.line = lineNo;
-        r.container = f[0];
-        r.system = f[1];
-        r.model = f[2];
-        r.precisionText = f[4];
-        r.note = f[17];
-        bool ok = true;
-        auto integer = [&](size_t col, int& dst, bool required) {
-            double v = 0;
-            bool present = false;
-            if (!number(f[col], v, present) || v != std::floor(v) || v > 1e9) {
-                diag.error(where + ", " + kColumns[col],
-                           "must be a non-negative integer or n/a (got \"" + f[col] + "\")");
-                ok = false;
-            } else if (required && (!present || v < 1)) {
-                diag.error(where + ", " + kColumns[col], "is required (>= 1)");
-                ok = false;
-            }
-            dst = present ? int(v) : (col == 8 ? -1 : 0);
-        };
-        integer(3, r.gpus, true);
-        integer(5, r.gbs, true);
-        integer(6, r.mbs, true);
-        integer(7, r.seqLen, true);
-        integer(8, r.fsdp, false);
-        integer(9, r.tp, true);
-        integer(10, r.pp, true);
-        integer(11, r.cp, true);
-        integer(12, r.vp, false);
-        integer(13, r.ep, false);
-        integer(14, r.ga, false);
-        for (size_t col : {size_t(15), size_t(16)}) {
-            double v = 0;
-            bool present = false;
-            if (!number(f[col], v, present) || !present || v <= 0) {
-                diag.error(where + ", " + kColumns[col],
-                           "must be a positive number (got \"" + f[col] + "\")");
-                ok = false;
-            }
-            (col == 15 ? r.tokensPerSPerGpu : r.modelTflopsPerSPerGpu) = v;
-        }
-        Precision p;
-        if (!parsePrecision(r.precisionText, p)) {
-            diag.error(where + ", precision",
-                       "must be BF16, FP8, FP8-CS, FP8-MX, MXFP8 or NVFP4 (got \"" +
-                           r.precisionText + "\")");
-            ok = false;
-        }
-        if (ok) out.push_back(std::move(r));
-    }
+    readCsvTable(csv, std::vector<std::string>(std::begin(kColumns), std::end(kColumns)), diag,
+                 [&](const std::vector<std::string>& f, const std::string& where, int lineNo) {
+                     MeasuredRun r;
+                     r.line = lineNo;
+                     r.container = f[0];
+                     r.system = f[1];
+                     r.model = f[2];
+                     r.precisionText = f[4];
+                     r.note = f[17];
+                     bool ok = true;
+                     auto integer = [&](size_t col, int& dst, bool required) {
+                         double v = 0;
+                         bool present = false;
+                         if (!number(f[col], v, present) || v != std::floor(v) || v > 1e9) {
+                             diag.error(
+                                 where + ", " + kColumns[col],
+                                 "must be a non-negative integer or n/a (got \"" + f[col] + "\")");
+                             ok = false;
+                         } else if (required && (!present || v < 1)) {
+                             diag.error(where + ", " + kColumns[col], "is required (>= 1)");
+                             ok = false;
+                         }
+                         dst = present ? int(v) : (col == 8 ? -1 : 0);
+                     };
+                     integer(3, r.gpus, true);
+                     integer(5, r.gbs, true);
+                     integer(6, r.mbs, true);
+                     integer(7, r.seqLen, true);
+                     integer(8, r.fsdp, false);
+                     integer(9, r.tp, true);
+                     integer(10, r.pp, true);
+                     integer(11, r.cp, true);
+                     integer(12, r.vp, false);
+                     integer(13, r.ep, false);
+                     integer(14, r.ga, false);
+                     for (size_t col : {size_t(15), size_t(16)}) {
+                         double v = 0;
+                         bool present = false;
+                         if (!number(f[col], v, present) || !present || v <= 0) {
+                             diag.error(where + ", " + kColumns[col],
+                                        "must be a positive number (got \"" + f[col] + "\")");
+                             ok = false;
+                         }
+                         (col == 15 ? r.tokensPerSPerGpu : r.modelTflopsPerSPerGpu) = v;
+                     }
+                     Precision p;
+                     if (!parsePrecision(r.precisionText, p)) {
+                         diag.error(where + ", precision",
+                                    "must be BF16, FP8, FP8-CS, FP8-MX, MXFP8 or NVFP4 (got \"" +
+                                        r.precisionText + "\")");
+                         ok = false;
+                     }
+                     if (ok) out.push_back(std::move(r));
+                 });
     return out;
 }
 
@@ -448,6 +409,8 @@ RealityReport reproduceReality() {
                                             m.tokensPerSPerGpu, pred, 0.75 * m.tokensPerSPerGpu,
                                             1.25 * m.tokensPerSPerGpu));
     }
+    r.korthikanti = costKorthikantiPoints();
+    for (Check& c : korthikantiChecks(r.korthikanti)) r.report.checks.push_back(std::move(c));
     r.report.checks.push_back(makeCheck("reality.median_abs_error",
                                         "median |predicted / measured - 1|", 0.15,
                                         r.summary.medianAbsError, 0.0, 0.15));
@@ -534,6 +497,30 @@ nlohmann::ordered_json realityToJson(const RealityReport& r) {
                       {"reason", c.reason}});
     }
     j["not_expressible"] = ne;
+    J kp = J::array();
+    for (const KorthikantiResult& k : r.korthikanti) {
+        J o;
+        o["point"] = k.point.point;
+        o["quantity"] = k.point.quantity;
+        o["mode"] = k.point.mode;
+        o["unit"] = k.point.unit;
+        o["paper"] = k.point.value;
+        o["source"] = k.point.source;
+        o["layout"] = {{"tp", k.point.tp},          {"pp", k.point.pp},
+                       {"vp", k.point.vp},          {"dp", k.point.dp},
+                       {"mbs", k.point.microBatch}, {"gbs", k.point.globalBatch}};
+        o["expressible"] = k.expressible;
+        if (k.expressible) {
+            o["tandem"] = std::isfinite(k.tandem) ? J(k.tandem) : J(nullptr);
+            o["error"] = std::isfinite(k.tandem) ? J(k.tandem / k.point.value - 1) : J(nullptr);
+            o["ckpt"] = checkpointingName(k.plan.ckpt);
+            o["eval"] = planEvalToJson(k.eval);
+        } else {
+            o["reason"] = k.reason;
+        }
+        kp.push_back(o);
+    }
+    j["korthikanti_2022"] = kp;
     return j;
 }
 

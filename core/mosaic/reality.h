@@ -10,6 +10,7 @@
 
 #include "common/check.h"
 #include "common/diagnostics.h"
+#include "mosaic/korthikanti.h"
 #include "mosaic/perf_model.h"
 
 namespace tandem::mosaic {
@@ -87,7 +88,8 @@ StackFit fitStack(const Stack& start, int maxEvaluations = 4000);
 double fitObjective(const Stack& stack, std::vector<RealityCase>& cases);
 
 /// The full `reproduce reality` report under the megatron-core stack: one check per
-/// expressible run (measured tokens/s/GPU, predicted, band +-25 %), then the summary checks
+/// expressible run (measured tokens/s/GPU, predicted, band +-25 %), then
+/// the Korthikanti et al. 2022 checks (korthikanti.*, band +-10 %), then the summary checks
 /// reality.median_abs_error (<= 0.15), reality.share_within_25pct (>= 0.85) and
 /// reality.feasible_share (= 1).
 struct RealityReport {
@@ -95,11 +97,14 @@ struct RealityReport {
     std::vector<RealityRow> rows;
     std::vector<RealityCase> cases;
     RealitySummary summary;
+    /// The Korthikanti et al. 2022 points (mosaic/korthikanti.h), expressible or not.
+    std::vector<KorthikantiResult> korthikanti;
 };
 RealityReport reproduceReality();
 
 /// {"paper", "checks": [...], "stack", "conventions", "summary", "split": {"system", "precision",
-/// "model"}, "rows": [...], "not_expressible": [...]} (the checks have reproduce mosaic's shape).
+/// "model"}, "rows": [...], "not_expressible": [...],
+/// "korthikanti_2022": [...]} (the checks have reproduce mosaic's shape).
 nlohmann::ordered_json realityToJson(const RealityReport& r);
 
 }  // namespace tandem::mosaic

@@ -69,6 +69,33 @@ private slots:
         QCOMPARE(back.rows, t.rows);
         QCOMPARE(tandem::sweep::toCsv(back), csv);
     }
+
+    void readTable_data() {
+        QTest::addColumn<QString>("csv");
+        QTest::addColumn<int>("rows");
+        QTest::addColumn<QString>("errors");  // Diagnostics::str()
+        QTest::newRow("lf") << "a,b\n1,2\n3,4\n" << 2 << "";
+        QTest::newRow("crlf, blank lines") << "a,b\r\n\r\n1,2\r\n\n3,\r\n" << 2 << "";
+        QTest::newRow("header") << "a,c\n1,2\n" << 0 << "t.csv: line 1: header must be a,b\n";
+        QTest::newRow("field count") << "a,b\n1,2,3\n4,5\n"
+                                     << 1 << "t.csv: line 2: has 3 fields, expected 2\n";
+        QTest::newRow("empty") << "" << 0 << "";
+    }
+    void readTable() {
+        QFETCH(QString, csv);
+        QFETCH(int, rows);
+        QFETCH(QString, errors);
+        tandem::Diagnostics d("t.csv");
+        std::vector<std::string> wheres;
+        tandem::readCsvTable(csv.toStdString(), {"a", "b"}, d,
+                             [&](const std::vector<std::string>& f, const std::string& where, int) {
+                                 QCOMPARE(int(f.size()), 2);
+                                 wheres.push_back(where);
+                             });
+        QCOMPARE(int(wheres.size()), rows);
+        QCOMPARE(QString::fromStdString(d.str()), errors);
+        if (rows == 2 && csv.contains("\r\n\r\n")) QCOMPARE(wheres.back(), std::string("line 5"));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestCsv)

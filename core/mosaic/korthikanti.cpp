@@ -1,0 +1,183 @@
+#include "mosaic/korthikanti.h"
+
+#include <cmath>
+#include <iterator>
+#include <sstream>
+
+#include "common/csv.h"
+#include "mosaic/geometry.h"
+#include "mosaic/hardware.h"
+
+namespace tandem::mosaic {
+
+extern const char* const kKorthikantiCsv;  // korthikanti_data.cpp (generated)
+
+namespace {
+
+const char* const kColumns[] = {"point",
+                                "model",
+                                "quantity",
+                                "layout_mode",
+                                "value",
+                                "unit",
+                                "attention_heads",
+                                "hidden",
+                                "layers",
+                                "ffn_hidden",
+                                "vocab",
+                                "seq_len",
+                                "tp",
+                                "pp",
+                                "vp",
+                                "dp",
+                                "gpus",
+                                "global_batch",
+                                "micro_batch",
+                                "precision_bits",
+                                "gpu",
+                                "source"};
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+bool parseNumber(const std::string& text, double& v) {
+    try {
+        size_t used = 0;
+        v = std::stod(text, &used);
+        return used == text.size() && std::isfinite(v);
+    } catch (...) {
+        return false;
+    }
+}
+
+}  // namespace
+
+std::vector<KorthikantiPoint> parseKorthikantiPoints(const std::string& csv, Diagnostics& diag) {
+    std::vector<KorthikantiPoint> out;
+    readCsvTable(
+        csv, std::vector<std::string>(std::begin(kColumns), std::end(kColumns)), diag,
+        [&](const std::vector<std::string>& f, const std::string& where, int lineNo) {
+            KorthikantiPoint p;
+            p.line = lineNo;
+            p.point = f[0];
+            p.model = f[1];
+            p.quantity = f[2];
+            p.mode = f[3];
+            p.unit = f[5];
+            p.source = f[21];
+            bool ok = true;
+            auto bad = [&](size_t col, const std::string& why) {
+                diag.error(where + ", " + kColumns[col], why + " (got \"" + f[col] + "\")");
+                ok = false;
+            };
+            const bool memory = p.quantity == "parameters_and_optimizer_per_gpu" ||
+                                p.quantity == "activations_per_gpu";
+            if (!memory && p.quantity != "iteration_time")
+                bad(2,
+                    "must be parameters_and_optimizer_per_gpu, activations_per_gpu or "
+                    "iteration_time");
+            if (p.mode != "baseline" && p.mode != "sp_selective" && p.mode != "full_recompute")
+                bad(3, "must be baseline, sp_selective or full_recompute");
+            if (!parseNumber(f[4], p.value) || !(p.value > 0)) bad(4, "must be a positive number");
+            if ((memory && p.unit != "GiB") || (p.quantity == "iteration_time" && p.unit != "s"))
+                bad(5, "must be GiB for memory and s for iteration time");
+            int* ints[] = {&p.heads,  &p.hidden,      &p.layers,    &p.ffn, &p.vocab,
+                           &p.seqLen, &p.tp,          &p.pp,        &p.vp,  &p.dp,
+                           &p.gpus,   &p.globalBatch, &p.microBatch};
+            for (size_t i = 0; i < std::size(ints); ++i) {
+                const size_t col = 6 + i;
+                double v = 0;
+                if (!parseNumber(f[col], v) || v != std::floor(v) || v < 1 || v > 1e9)
+                    bad(col, "must be an integer >= 1");
+                else
+                    *ints[i] = int(v);
+            }
+            double bits = 0;
+            if (!parseNumber(f[19], bits) || bits != 16)
+                bad(19, "must be 16 (16-bit mixed precision)");
+            if (ok && p.gpus != p.tp * p.pp * p.dp) bad(16, "must equal tp x pp x dp");
+            if (ok && p.hidden % p.heads != 0) bad(6, "must divide hidden");
+            if (ok) out.push_back(std::move(p));
+        });
+    return out;
+}
+
+const std::vector<KorthikantiPoint>& shippedKorthikantiPoints() {
+    static const std::vector<KorthikantiPoint> points = [] {
+        Diagnostics d("points.csv");
+        return parseKorthikantiPoints(kKorthikantiCsv, d);
+    }();
+    return points;
+}
+
+Geometry korthikantiGeometry(const KorthikantiPoint& p) {
+    Geometry g;
+    g.layers = p.layers;
+    g.dModel = p.hidden;
+    g.nHead = p.heads;
+    g.nKvHead = p.heads;
+    g.dFf = p.ffn;
+    g.denseFfnMatrices = 2;
+    g.denseLayers = p.layers;
+    g.vocab = p.vocab;
+    countParameters(g);
+    return g;
+}
+
+std::vector<KorthikantiResult> costKorthikantiPoints() {
+    std::vector<KorthikantiResult> out;
+    for (const KorthikantiPoint& pt : shippedKorthikantiPoints()) {
+        KorthikantiResult r;
+        r.point = pt;
+        if (pt.quantity == "activations_per_gpu" && pt.mode == "baseline") {
+            r.reason =
+                "activations without sequence parallelism: the model always shards every "
+                "activation over TP (sequence parallelism on)";
+            out.push_back(std::move(r));
+            continue;
+        }
+        Cluster c;
+        c.hardware = builtinHardware("dgx-a100");
+        c.devices = pt.gpus;
+        c.globalBatch = pt.globalBatch;
+        c.seqLen = pt.seqLen;
+        c.stack = megatronCoreStack();
+        c.precision = Precision::Bf16;
+        const PerfModel model(korthikantiGeometry(pt), c);
+        Plan& p = r.plan;
+        p.tp = pt.tp;
+        p.pp = pt.pp;
+        p.vp = pt.vp;
+        p.dp = pt.dp;
+        p.mbs = pt.microBatch;
+        p.distributedOptimizer = false;
+        p.ckpt = pt.mode == "full_recompute" ? Checkpointing::Full : Checkpointing::None;
+        r.eval = model.evaluate(p);
+        r.expressible = true;
+        const MemoryBreakdown& m = r.eval.memory;
+        if (pt.quantity == "parameters_and_optimizer_per_gpu")
+            r.tandem = (m.weights + m.gradients + m.optimizer) * 1e9 / kGiB;
+        else if (pt.quantity == "activations_per_gpu")
+            r.tandem = m.activations * 1e9 / kGiB;
+        else
+            r.tandem = r.eval.feasible ? r.eval.iteration_s : std::nan("");
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+std::vector<Check> korthikantiChecks(const std::vector<KorthikantiResult>& results) {
+    std::vector<Check> out;
+    for (const KorthikantiResult& r : results) {
+        if (!r.expressible) continue;
+        const KorthikantiPoint& p = r.point;
+        const std::string what = p.quantity == "iteration_time"
+                                     ? "iteration time, s"
+                                     : (p.quantity == "activations_per_gpu"
+                                            ? "activation memory per GPU (first stage), GiB"
+                                            : "parameters + optimizer per GPU, GiB");
+        out.push_back(makeCheck("korthikanti." + p.point, what + " (" + p.source + ", band +-10 %)",
+                                p.value, r.tandem, 0.9 * p.value, 1.1 * p.value));
+    }
+    return out;
+}
+
+}  // namespace tandem::mosaic
