@@ -18,9 +18,12 @@ namespace cli {
 std::vector<std::pair<std::string, std::string>> scenarioWarnings(const tandem::Scenario& s);
 
 /// Why `run` has a NaN first crossing: "not reached within the horizon of X h: <cause>", the
-/// cause being zero bandwidth, no finished optimizer update, or the loss still above the
-/// target after N updates. Empty when every target of `run` was reached. Horizon from
+/// cause being zero bandwidth, no finished optimizer update (with why: the first update's
+/// gradient sync never finishes under the open-loop backlog, or it would end after the window,
+/// naming the combination from `comboLabels` = Result::comboLabels), or the loss still above
+/// the target after N updates. Empty when every target of `run` was reached. Horizon from
 /// Params::horizonS (s), printed in hours.
-std::string notReachedReason(const tandem::mlforml::Params& p, const tandem::mlforml::PolicyRun& run);
+std::string notReachedReason(const tandem::mlforml::Params& p, const tandem::mlforml::PolicyRun& run,
+                             const std::vector<std::string>& comboLabels);
 
 }  // namespace cli

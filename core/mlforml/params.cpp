@@ -46,6 +46,34 @@ constexpr double kMaxExpectedArrivals = 1e5;
 /// averages every phase of each interval (the paper: 60 s / 10 s = 6).
 constexpr double kMaxPhasesPerDecision = 1e4;
 
+/// Longest single phase, ms (background_job.compute_ms and burst_gap_ms, microbatch_compute_ms,
+/// overlap_window_ms): one hour; a training step's compute or gap takes milliseconds to seconds.
+constexpr double kMaxPhaseMs = 3.6e6;
+/// Shortest compute phase, ms (background_job.compute_ms, microbatch_compute_ms): 1 us, the
+/// launch latency of a single GPU kernel.
+constexpr double kMinPhaseMs = 1e-3;
+/// Slowest non-zero network rate, GB/s (fabric_GBps, nic_GBps): 1 MB/s, below any link a
+/// training job is run over (0 stays allowed and is warned about).
+constexpr double kMinBandwidthGBps = 1e-3;
+/// Largest gradient of a background job, GB: 100 TB, 25 times the BF16 gradient of a
+/// 2-trillion-parameter model.
+constexpr double kMaxGradientGB = 1e5;
+/// Largest foreground model, gradient values: 1e13, five times the largest models trained.
+constexpr double kMaxParameters = 1e13;
+/// Shortest controller and run time span, s (decision_interval_s, history_window_s,
+/// sample_period_s, horizon_s): 1 ms, shorter than the compute of one microbatch.
+constexpr double kMinSpanS = 1e-3;
+/// Largest time span, s (durations, windows, delays, intervals): horizon_s's own limit.
+constexpr double kMaxSpanS = 1e9;
+
+/// Reports `key` = `value` below `limit` (unit `unit`) at the key, with `why`.
+void requireAtLeast(JsonReader& r, const char* key, double value, double limit, const char* unit,
+                    const std::string& why) {
+    if (!(value < limit)) return;
+    r.diagnostics().error(r.childPath(key), "must be at least " + formatNumber(limit) + unit +
+                                                " (got " + formatNumber(value) + "): " + why);
+}
+
 /// Reports `key` = `value` above `limit` (unit `unit`) at the key, with `why` (what the bound
 /// protects), so validate names the key, the value, the limit and its reason.
 void requireAtMost(JsonReader& r, const char* key, double value, double limit, const char* unit,
@@ -55,15 +83,31 @@ void requireAtMost(JsonReader& r, const char* key, double value, double limit, c
                                                 " (got " + formatNumber(value) + "): " + why);
 }
 
+const char* kGradientWhy =
+    "100 TB, 25 times the BF16 gradient of a 2-trillion-parameter model (a physical bound)";
+const char* kMinPhaseWhy = "1 us, the launch latency of one GPU kernel (a physical bound)";
+const char* kMaxPhaseWhy =
+    "one hour; a training step's compute phase or gap lasts milliseconds to seconds (a physical "
+    "bound)";
+const char* kSpanWhy = "31 years, the limit of horizon_s (a physical bound)";
+const char* kShortSpanWhy =
+    "1 ms, shorter than the compute of one microbatch; telemetry and decisions act on whole "
+    "iterations (a physical bound)";
+
 void readBackgroundJob(JsonReader r, BackgroundJob& b) {
     if (!r.isObject()) return;
     b.model = r.string("model", b.model);
     b.nodes = static_cast<int>(r.integer("nodes", b.nodes, Range::closed(1, kMaxNodes)));
-    b.gradientBytes = r.number("gradient_GB", b.gradientBytes / kGB, Range::nonNegative()) * kGB;
+    const double gradientGB = r.number("gradient_GB", b.gradientBytes / kGB, Range::nonNegative());
+    requireAtMost(r, "gradient_GB", gradientGB, kMaxGradientGB, " GB", kGradientWhy);
+    b.gradientBytes = std::min(gradientGB, kMaxGradientGB) * kGB;
     b.computeS = r.number("compute_ms", b.computeS / kMs, Range::positive()) * kMs;
+    requireAtLeast(r, "compute_ms", b.computeS / kMs, kMinPhaseMs, " ms", kMinPhaseWhy);
+    requireAtMost(r, "compute_ms", b.computeS / kMs, kMaxPhaseMs, " ms", kMaxPhaseWhy);
     b.computeJitter = r.number("compute_jitter", b.computeJitter, {0.0, 1.0, false, true});
     b.syncBursts = static_cast<int>(r.integer("sync_bursts", b.syncBursts, Range::closed(1, kMaxSyncBursts)));
     b.burstGapS = r.number("burst_gap_ms", b.burstGapS / kMs, Range::nonNegative()) * kMs;
+    requireAtMost(r, "burst_gap_ms", b.burstGapS / kMs, kMaxPhaseMs, " ms", kMaxPhaseWhy);
     r.finish();
 }
 
@@ -76,11 +120,26 @@ void readProgress(JsonReader r, ProgressModel& m) {
     m.kappaFp8 = r.number("kappa_fp8", m.kappaFp8, Range::atLeast(1e-3));
     m.omegaMxfp4 = r.number("omega_mxfp4", m.omegaMxfp4, Range::nonNegative());
     m.omegaFp8 = r.number("omega_fp8", m.omegaFp8, Range::nonNegative());
+    const char* kFactorWhy =
+        "a precision that costs 1000 times the progress (or noise) of BF16 does not train (a "
+        "physical bound)";
+    requireAtMost(r, "critical_batch_sequences", m.criticalBatchSequences, 1e9, " sequences",
+                  "1e9 sequences, a thousand times the largest global batches trained (a physical "
+                  "bound)");
+    requireAtMost(r, "kappa_mxfp4", m.kappaMxfp4, 1e3, "", kFactorWhy);
+    requireAtMost(r, "kappa_fp8", m.kappaFp8, 1e3, "", kFactorWhy);
+    requireAtMost(r, "omega_mxfp4", m.omegaMxfp4, 1e3, "", kFactorWhy);
+    requireAtMost(r, "omega_fp8", m.omegaFp8, 1e3, "", kFactorWhy);
     m.lMin = r.number("l_min", m.lMin, Range::positive());
+    requireAtMost(r, "l_min", m.lMin, 100, " nats",
+                  "a cross-entropy loss per token; an untrained model over a 1e6-token "
+                  "vocabulary starts near 14 (a physical bound)");
     m.staticUpdates = r.number("static_updates", m.staticUpdates, Range::closed(1, 1e9));
     m.lossFloor = r.number("loss_floor", m.lossFloor, Range::nonNegative());
     m.lossExponent = r.number("loss_exponent", m.lossExponent, {0.0, 5.0, true, false});
     m.lossOffset = r.number("loss_offset", m.lossOffset, Range::nonNegative());
+    requireAtMost(r, "loss_offset", m.lossOffset, 1e9, "",
+                  "progress units are updates; static_updates' own limit (a physical bound)");
     if (!(m.lossFloor < m.lMin))
         r.diagnostics().error(r.childPath("loss_floor"),
                               "must be below l_min (the loss Static reaches); got " +
@@ -107,10 +166,14 @@ void readParams(JsonReader& r, Params& p) {
     }
     readBackgroundJob(r.object("background_job"), p.backgroundJob);
     p.arrivalRatePerS = r.number("arrival_rate_per_s", p.arrivalRatePerS, Range::nonNegative());
+    requireAtMost(r, "arrival_rate_per_s", p.arrivalRatePerS, 1e3, " /s",
+                  "a thousand training jobs a second, beyond any cluster's scheduler (a physical "
+                  "bound)");
     p.maxBackgroundJobs =
         static_cast<int>(r.integer("max_background_jobs", p.maxBackgroundJobs, Range::closed(0, 64)));
     p.backgroundJobDurationS =
         r.number("background_job_duration_s", p.backgroundJobDurationS, Range::positive());
+    requireAtMost(r, "background_job_duration_s", p.backgroundJobDurationS, kMaxSpanS, " s", kSpanWhy);
     p.arrivalsStartS = r.number("arrivals_start_s", p.arrivalsStartS, Range::closed(-1e7, 0));
     p.poissonSchedules =
         static_cast<int>(r.integer("poisson_schedules", p.poissonSchedules, Range::closed(1, 256)));
@@ -122,13 +185,23 @@ void readParams(JsonReader& r, Params& p) {
     p.foregroundModel = r.string("foreground_model", p.foregroundModel);
     p.foregroundParameters =
         r.number("foreground_parameters", p.foregroundParameters, Range::positive());
+    requireAtLeast(r, "foreground_parameters", p.foregroundParameters, 1, "",
+                   "a gradient has at least one value (a physical bound)");
+    requireAtMost(r, "foreground_parameters", p.foregroundParameters, kMaxParameters, "",
+                  "1e13 gradient values, five times the largest models trained (a physical bound)");
     p.foregroundNodes =
         static_cast<int>(r.integer("foreground_nodes", p.foregroundNodes, Range::closed(1, kMaxNodes)));
     p.gpusPerNode = static_cast<int>(r.integer("gpus_per_node", p.gpusPerNode, Range::closed(1, 1024)));
     p.microbatchSequences =
         r.number("microbatch_sequences", p.microbatchSequences, Range::positive());
+    requireAtMost(r, "microbatch_sequences", p.microbatchSequences, 1e5, "",
+                  "1e5 sequences per GPU, far beyond any accelerator's memory (a physical bound)");
     p.microbatchComputeS =
         r.number("microbatch_compute_ms", p.microbatchComputeS / kMs, Range::positive()) * kMs;
+    requireAtLeast(r, "microbatch_compute_ms", p.microbatchComputeS / kMs, kMinPhaseMs, " ms",
+                   kMinPhaseWhy);
+    requireAtMost(r, "microbatch_compute_ms", p.microbatchComputeS / kMs, kMaxPhaseMs, " ms",
+                  kMaxPhaseWhy);
     if (r.arrayWithin("precisions", kMaxListEntries)) {
         p.precisions = r.strings("precisions", p.precisions, knownPrecisions());
         r.requireDistinct("precisions", p.precisions);
@@ -145,16 +218,26 @@ void readParams(JsonReader& r, Params& p) {
     // Checked in GB/s, before the conversion that would overflow (1e300 GB/s).
     const double fabricGBps =
         r.number("fabric_GBps", p.fabricBytesPerS / kGB, Range::nonNegative());
+    const char* kSlowWhy =
+        "1 MB/s, slower than any link a training job runs over; 0 (no network) is allowed and "
+        "warned about (a physical bound)";
+    if (fabricGBps != 0)
+        requireAtLeast(r, "fabric_GBps", fabricGBps, kMinBandwidthGBps, " GB/s", kSlowWhy);
     requireAtMost(r, "fabric_GBps", fabricGBps, kMaxBandwidthGBps, " GB/s", kBandwidthWhy);
     p.fabricBytesPerS = std::min(fabricGBps, kMaxBandwidthGBps) * kGB;
     const double nicGBps = r.number("nic_GBps", p.nicBytesPerS / kGB, Range::nonNegative());
+    if (nicGBps != 0) requireAtLeast(r, "nic_GBps", nicGBps, kMinBandwidthGBps, " GB/s", kSlowWhy);
     requireAtMost(r, "nic_GBps", nicGBps, kMaxBandwidthGBps, " GB/s", kBandwidthWhy);
     p.nicBytesPerS = std::min(nicGBps, kMaxBandwidthGBps) * kGB;
     p.ccEfficiency = r.number("cc_efficiency", p.ccEfficiency, {0.0, 1.0, true, false});
     p.ccEfficiencyDropPerFlow =
         r.number("cc_efficiency_drop_per_flow", p.ccEfficiencyDropPerFlow, Range::nonNegative());
+    requireAtMost(r, "cc_efficiency_drop_per_flow", p.ccEfficiencyDropPerFlow, 10, "",
+                  "at 10 two competing groups already keep 1/11 of their fair share, worse than "
+                  "any congestion control measured (a physical bound)");
     p.overlapWindowS =
         r.number("overlap_window_ms", p.overlapWindowS / kMs, Range::nonNegative()) * kMs;
+    requireAtMost(r, "overlap_window_ms", p.overlapWindowS / kMs, kMaxPhaseMs, " ms", kMaxPhaseWhy);
     p.mode = r.string("mode", p.mode, {"replay", "closed_loop"});
     p.replayWarmupIterations = static_cast<int>(
         r.integer("replay_warmup_iterations", p.replayWarmupIterations, Range::closed(0, kMaxReplayIterations)));
@@ -188,16 +271,30 @@ void readParams(JsonReader& r, Params& p) {
     if (p.policies.empty()) d.error(r.childPath("policies"), "must list at least one policy");
     if (r.arrayWithin("target_factors", kMaxTargetFactors)) {
         p.targetFactors = r.numbers("target_factors", p.targetFactors, Range::positive(), 1);
+        for (size_t i = 0; i < p.targetFactors.size(); ++i)
+            if (p.targetFactors[i] > 10)
+                d.error(r.childPath("target_factors") + "[" + std::to_string(i) + "]",
+                        "must be at most 10 (got " + formatNumber(p.targetFactors[i]) +
+                            "): a target ten times the loss Static reaches is met before "
+                            "training starts (a physical bound)");
         r.requireDistinct("target_factors", p.targetFactors);
     }
     p.decisionIntervalS = r.number("decision_interval_s", p.decisionIntervalS, Range::positive());
     p.historyWindowS = r.number("history_window_s", p.historyWindowS, Range::positive());
     p.telemetryDelayS = r.number("telemetry_delay_s", p.telemetryDelayS, Range::nonNegative());
+    requireAtLeast(r, "decision_interval_s", p.decisionIntervalS, kMinSpanS, " s", kShortSpanWhy);
+    requireAtMost(r, "decision_interval_s", p.decisionIntervalS, kMaxSpanS, " s", kSpanWhy);
+    requireAtLeast(r, "history_window_s", p.historyWindowS, kMinSpanS, " s", kShortSpanWhy);
+    requireAtMost(r, "history_window_s", p.historyWindowS, kMaxSpanS, " s", kSpanWhy);
+    requireAtMost(r, "telemetry_delay_s", p.telemetryDelayS, kMaxSpanS, " s", kSpanWhy);
     p.samplePeriodS = r.number("sample_period_s", p.samplePeriodS, Range::positive());
+    requireAtLeast(r, "sample_period_s", p.samplePeriodS, kMinSpanS, " s", kShortSpanWhy);
+    requireAtMost(r, "sample_period_s", p.samplePeriodS, kMaxSpanS, " s", kSpanWhy);
     readProgress(r.object("progress"), p.progress);
     p.seed = static_cast<std::uint64_t>(r.integer("seed", static_cast<long long>(p.seed),
                                                   Range::closed(0, 9007199254740991.0)));
     p.horizonS = r.number("horizon_s", p.horizonS, {0.0, 1e9, true, false});
+    requireAtLeast(r, "horizon_s", p.horizonS, kMinSpanS, " s", kShortSpanWhy);
 
     // Cross-field checks.
     for (size_t i = 0; i < p.targetFactors.size(); ++i) {
@@ -235,6 +332,10 @@ void readParams(JsonReader& r, Params& p) {
                 "decision_interval_s / sample_period_s = " + formatNumber(phases) +
                     " network phases per decision; at most " + formatNumber(kMaxPhasesPerDecision) +
                     " (a bound on the work: the Oracle averages every phase of each interval)");
+    if (p.scenario != "trace" && !p.traceFile.empty())
+        d.error(r.childPath("trace_file"),
+                "only used when scenario is \"trace\" (scenario is \"" + p.scenario +
+                    "\"): set scenario to \"trace\" or remove trace_file");
     if (p.scenario == "trace" && p.traceFile.empty())
         d.error(r.childPath("trace_file"), "is required when scenario is \"trace\"");
     if (p.scenario == "sweep" && p.backgroundJobs.empty())

@@ -139,7 +139,15 @@ struct Params {
 /// offset_spacing_s <= 600 s and record_warmup_s + (start_offsets - 1) x offset_spacing_s <=
 /// 600 s; fabric_GBps and nic_GBps <= 1e9; for "poisson", arrival_rate_per_s x (horizon_s -
 /// arrivals_start_s) <= 1e5 expected arrivals; decision_interval_s / sample_period_s <= 1e4.
-/// Each bound's message names the key, the value, the limit and whether the limit is physical
+/// Physical bounds on every other number: fabric_GBps and nic_GBps 0 or >= 1e-3 (1 MB/s);
+/// compute_ms and microbatch_compute_ms in [1e-3, 3.6e6] ms, burst_gap_ms and
+/// overlap_window_ms <= 3.6e6 ms (one hour); gradient_GB <= 1e5; foreground_parameters in [1,
+/// 1e13]; microbatch_sequences <= 1e5; cc_efficiency_drop_per_flow <= 10; arrival_rate_per_s
+/// <= 1e3; time spans (decision_interval_s, history_window_s, sample_period_s, horizon_s)
+/// >= 1e-3 s and (with background_job_duration_s, telemetry_delay_s) <= 1e9 s; target_factors
+/// <= 10; kappa_* and omega_* <= 1e3, critical_batch_sequences <= 1e9, l_min <= 100,
+/// loss_offset <= 1e9. A non-empty trace_file with a scenario other than "trace" is an error
+/// (the file would be ignored). Each bound's message names the key, the value, the limit and whether the limit is physical
 /// or a bound on the work. The trace file itself is checked by the scenario reader
 /// (mlforml::loadBackgroundTrace). Calls r.finish() (unknown keys).
 void readParams(tandem::JsonReader& r, Params& p);

@@ -42,6 +42,13 @@ struct PolicyRun {
     std::vector<long long> updatesByBackground;
     long long totalUpdates = 0;
     double endTime_s = 0;
+    /// Why the run stopped before its targets, for the not-reached note: the combination
+    /// (index into Result::comboLabels) whose next update could not be simulated, -1 if none;
+    /// nextUpdateEnd_s is when that update would end, s (+inf: its gradient sync never finishes
+    /// because the fabric's open-loop backlog under this background grows without end; finite and
+    /// above horizon_s: it ends after the simulated window).
+    int stoppedCombo = -1;
+    double nextUpdateEnd_s = 0;
 };
 
 /// One point: a background condition (scenario 1: N jobs; scenario 2: one Poisson schedule

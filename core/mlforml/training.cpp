@@ -269,9 +269,17 @@ PolicyRun runPolicy(const std::string& policy, const Params& p, const ProgressCu
             const double next = net.exposed(cur, at);
             if (std::isfinite(next)) e = at - syncStart + next;
         }
-        if (!std::isfinite(e)) break;
+        if (!std::isfinite(e)) {
+            run.stoppedCombo = cur;
+            run.nextUpdateEnd_s = std::numeric_limits<double>::infinity();
+            break;
+        }
         const double tEnd = t + comp[cur] + e;
-        if (tEnd > p.horizonS) break;
+        if (tEnd > p.horizonS) {
+            run.stoppedCombo = cur;
+            run.nextUpdateEnd_s = tEnd;
+            break;
+        }
         const int level = net.levelAt(t);
         if (segCombo != cur) {
             if (segCombo >= 0) run.timeline.push_back({segStart, t, segCombo});

@@ -436,6 +436,78 @@ private slots:
             "$.ml_for_ml.fabric_GBps", {"must be at most 1e+09 GB/s", "got 1e+12"});
         row("limit: NIC 1e300 GB/s", "scenario", ml(R"("nic_GBps": 1e300)"), "$.ml_for_ml.nic_GBps",
             {"must be at most 1e+09 GB/s", "got 1e+300"});
+        // Regression: each of these validated and ran to "no optimizer update finished".
+        struct Bound {
+            const char* name;
+            const char* body;
+            const char* key;
+            const char* limit;
+        };
+        const Bound bounds[] = {
+            {"NIC 1e-300 GB/s", R"("nic_GBps": 1e-300)", "nic_GBps", "at least 0.001 GB/s"},
+            {"fabric 1e-300 GB/s", R"("fabric_GBps": 1e-300)", "fabric_GBps", "at least 0.001 GB/s"},
+            {"microbatch compute 1e300 ms", R"("microbatch_compute_ms": 1e300)",
+             "microbatch_compute_ms", "at most 3.6e+06 ms"},
+            {"microbatch compute 1e-300 ms", R"("microbatch_compute_ms": 1e-300)",
+             "microbatch_compute_ms", "at least 0.001 ms"},
+            {"foreground parameters 1e300", R"("foreground_parameters": 1e300)",
+             "foreground_parameters", "at most 1e+13"},
+            {"foreground parameters 1e-300", R"("foreground_parameters": 1e-300)",
+             "foreground_parameters", "at least 1"},
+            {"microbatch sequences 1e300", R"("microbatch_sequences": 1e300)",
+             "microbatch_sequences", "at most 100000"},
+            {"background compute 1e300 ms", R"("background_job": {"compute_ms": 1e300})",
+             "background_job.compute_ms", "at most 3.6e+06 ms"},
+            {"background gradient 1e7 GB", R"("background_job": {"gradient_GB": 1e7})",
+             "background_job.gradient_GB", "at most 100000 GB"},
+            {"burst gap 1e300 ms", R"("background_job": {"burst_gap_ms": 1e300})",
+             "background_job.burst_gap_ms", "at most 3.6e+06 ms"},
+            {"overlap window 1e300 ms", R"("overlap_window_ms": 1e300)", "overlap_window_ms",
+             "at most 3.6e+06 ms"},
+            {"cc drop 1e300", R"("cc_efficiency_drop_per_flow": 1e300)",
+             "cc_efficiency_drop_per_flow", "at most 10"},
+            {"arrival rate 1e300", R"("arrival_rate_per_s": 1e300)", "arrival_rate_per_s",
+             "at most 1000 /s"},
+            {"job duration 1e300 s", R"("background_job_duration_s": 1e300)",
+             "background_job_duration_s", "at most 1e+09 s"},
+            {"decision interval 1e300 s", R"("decision_interval_s": 1e300, "sample_period_s": 1e300)",
+             "decision_interval_s", "at most 1e+09 s"},
+            {"history window 1e300 s", R"("history_window_s": 1e300)", "history_window_s",
+             "at most 1e+09 s"},
+            {"decision interval 1e-300 s", R"("decision_interval_s": 1e-300)", "decision_interval_s",
+             "at least 0.001 s"},
+            {"history window 1e-300 s", R"("history_window_s": 1e-300)", "history_window_s",
+             "at least 0.001 s"},
+            {"horizon 1e-300 s", R"("horizon_s": 1e-300)", "horizon_s", "at least 0.001 s"},
+            {"telemetry delay 1e300 s", R"("telemetry_delay_s": 1e300)", "telemetry_delay_s",
+             "at most 1e+09 s"},
+            {"target factor 1e300", R"("target_factors": [1e300])", "target_factors[0]", "at most 10"},
+            {"kappa 1e300", R"("progress": {"kappa_mxfp4": 1e300})", "progress.kappa_mxfp4",
+             "at most 1000"},
+            {"omega 1e300", R"("progress": {"omega_fp8": 1e300})", "progress.omega_fp8",
+             "at most 1000"},
+            {"critical batch 1e300", R"("progress": {"critical_batch_sequences": 1e300})",
+             "progress.critical_batch_sequences", "at most 1e+09 sequences"},
+            {"l_min 1e300", R"("progress": {"l_min": 1e300})", "progress.l_min", "at most 100 nats"},
+            {"loss offset 1e300", R"("progress": {"loss_offset": 1e300})", "progress.loss_offset",
+             "at most 1e+09"},
+        };
+        for (const auto& b : bounds) {
+            const QByteArray name = QByteArray("limit: ") + b.name;
+            const QByteArray path = QByteArray("$.ml_for_ml.") + b.key;
+            row(name.constData(), "scenario", ml(b.body), path.constData(),
+                {QString("must be ") + b.limit, "(got ", "physical bound"});
+        }
+        // Regression: a trace with a scenario that does not replay it was ignored (results
+        // identical to no trace, whatever the file held).
+        row("ml: trace file with scenario sweep", "scenario",
+            ml(R"("scenario": "sweep", "trace_file": "missing.csv")"), "$.ml_for_ml.trace_file",
+            {"only used when scenario is \"trace\"", "(scenario is \"sweep\")"});
+        row("ml: trace file with scenario poisson", "scenario",
+            ml(R"("scenario": "poisson", "trace_file": "/dev/zero")"), "$.ml_for_ml.trace_file",
+            {"only used when scenario is \"trace\"", "(scenario is \"poisson\")"});
+        row("ml: trace file with the default scenario", "scenario", ml(R"("trace_file": "t.csv")"),
+            "$.ml_for_ml.trace_file", {"only used when scenario is \"trace\"", "(scenario is \"sweep\")"});
         // Regression: arrivals beyond the first million were dropped silently (no background
         // after them), and drawing them took minutes.
         row("limit: Poisson arrivals", "scenario",

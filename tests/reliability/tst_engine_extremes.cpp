@@ -252,6 +252,31 @@ private slots:
         QCOMPARE(lone.flowRate(f), std::min(12.5e9, 100e9 / 16));
     }
 
+    void runWithoutUpdatesSaysWhy_data() {
+        QTest::addColumn<Params>("params");
+        {
+            // Regression (16384 foreground nodes): Joint ended "no optimizer update finished"
+            // without a cause; its first update (GA4-BF16, the baseline it starts from) loads the
+            // 300 GB/s fabric beyond its rate, so the open-loop backlog never drains.
+            Params p = scenario1Params();
+            p.backgroundJobs = {4};
+            p.fabricBytesPerS = 300e9;
+            p.foregroundNodes = 16384;
+            p.policies = {"Joint"};
+            QTest::newRow("16384 foreground nodes, Joint") << p;
+        }
+    }
+    void runWithoutUpdatesSaysWhy() {
+        QFETCH(Params, params);
+        const Result r = simulate(params);
+        QCOMPARE(r.points.size(), size_t(1));
+        const auto& run = r.points[0].policies.at(0);
+        QCOMPARE(run.totalUpdates, 0LL);
+        QCOMPARE(run.stoppedCombo, 0);
+        QCOMPARE(r.comboLabels.at(0), std::string("GA4-BF16"));
+        QVERIFY(std::isinf(run.nextUpdateEnd_s));
+    }
+
     void flowsShorterThanTheClockResolutionFinish_data() {
         // A foreground sync alone on the network, started late enough that its rest after one
         // step needs less than one ulp of the clock (now + dt == now): the exposed DP time is
