@@ -298,6 +298,13 @@ private slots:
                 "num_key_value_heads": 2, "vocab_size": 1000, "num_local_experts": 4, "intermediate_size": 256,
                 "intermediate_size_mlp": 1024, "moe_layers": [1, 3, 3, 3, 3, 3]})",
             "$.moe_layers[2]", {"duplicate value 3"});
+        // Regression: 100 leading dense blocks in a 4-block model imported as a dense model.
+        row("hf: more leading dense blocks than blocks", "hf",
+            R"({"model_type": "deepseek_v3", "hidden_size": 512, "num_hidden_layers": 4, "num_attention_heads": 8,
+                "vocab_size": 1000, "kv_lora_rank": 64, "qk_rope_head_dim": 16, "qk_nope_head_dim": 32,
+                "v_head_dim": 32, "n_routed_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": 128,
+                "intermediate_size": 1024, "first_k_dense_replace": 100})",
+            "$.first_k_dense_replace", {"100 exceeds num_hidden_layers (4)"});
         row("hf: GPT-2 width not a multiple of heads", "hf",
             R"({"model_type": "gpt2", "n_embd": 1000, "n_layer": 4, "n_head": 3, "vocab_size": 50257})", "$.n_embd",
             {"must be a multiple of n_head (3)"});
