@@ -342,6 +342,16 @@ private slots:
             {"finite numbers >= 0", "inf"});
         row("nccl: row cut inside the table", "nccl", QByteArray(kNcclHeader) + okRow + "   2097152    524288\n" + summary,
             "line 8", {"malformed nccl-tests row", "only 2 columns"});
+        // Regression: a whole run's log cut before its summary, or inside a row, gave a curve.
+        row("nccl: whole log cut before its summary", "nccl", QByteArray(kNcclHeader) + okRow, "line 7",
+            {"without nccl-tests' closing \"# Avg bus bandwidth\" line", "the output was truncated"});
+        row("nccl: whole log cut inside a row", "nccl",
+            QByteArray(kNcclHeader) + okRow + "   2097152        524288     float     sum      -1    40.1   52.3", "line 8",
+            {"the log ends inside this row"});
+        // Regression: a 1e23-byte row was skipped without a word.
+        row("nccl: size beyond any GPU memory", "nccl",
+            QByteArray(kNcclHeader) + okRow + "  99999999999999999999999     268435456   float     sum      -1    40.1   52.30   98.06      0    39.9   52.56   98.55      0\n" + summary,
+            "line 8", {"exceeds 2^40 B (1 TiB)"});
         row("nccl: mid-table row with a non-numeric count", "nccl",
             QByteArray(kNcclHeader) + QByteArray(okRow).replace("262144", "262k44") + summary, "line 7",
             {"count must be an integer"});
