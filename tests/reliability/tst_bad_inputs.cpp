@@ -514,6 +514,13 @@ private slots:
         // so a merged table could carry a NUL-prefixed point cell.
         row("merge: NUL in the point column", "merge", QByteArray("point,a\n\0\x30,1\n", 13), "shard0.csv: line 2",
             {"point must be a non-negative integer"});
+        // Regression: nan and inf cells passed into the merged table ("wrote ... 2 point(s)").
+        row("merge: nan value", "merge", "point,a,b\n0,8,nan\n", "shard0.csv: line 2, column \"b\"",
+            {"must be a finite number (got \"nan\")"});
+        row("merge: inf value in the second shard", "merge", "point,a\n0,1\n---\npoint,a\n1,-inf\n",
+            "shard1.csv: line 2, column \"a\"", {"must be a finite number (got \"-inf\")"});
+        row("merge: value overflowing a double", "merge", "point,a\n0,1e999\n", "shard0.csv: line 2, column \"a\"",
+            {"finite number"});
         row("merge: point with a sign", "merge", "point,a\n+0,1\n", "shard0.csv: line 2", {"non-negative integer"});
         row("merge: point with a leading zero", "merge", "point,a\n00,1\n", "shard0.csv: line 2",
             {"non-negative integer"});
