@@ -370,6 +370,12 @@ private slots:
         row("loss: every step 0", "loss", "step,loss\n0,5\n0,4.5\n0,4\n", "line 3", {"step 0 is not after step 0"});
         row("loss: negative loss", "loss", "step,loss\n0,-5\n10,-6\n", "line 2, column \"loss\"",
             {"must be > 0", "-5"});
+        // Regression: a train loss of 1e300 was fitted without a note; losses of 1e-300 fitted a
+        // floor of -2.9e-303.
+        row("loss: loss beyond any cross-entropy", "loss", "s:0 trl:11.0\ns:1 trl:1e300\ns:2 trl:10.5\n", "line 2",
+            {"loss must be at most 1000 (got 1e+300)"});
+        row("loss: loss below float32 rounding", "loss", "step,loss\n0,5e-300\n1,4e-300\n", "line 2, column \"loss\"",
+            {"loss must be at least 1e-20"});
         row("loss: llm.c step repeated", "loss", "s:0 trl:5\ns:10 trl:4\ns:10 trl:3.9\n", "line 3",
             {"step 10 is not after step 10"});
 
