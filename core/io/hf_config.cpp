@@ -126,6 +126,17 @@ public:
         }
         return out;
     }
+    /// A layer count or layer stride read from `key` must not exceed the depth `layers`
+    /// (num_hidden_layers): a larger value would silently turn every block dense.
+    long long withinLayers(const std::string& key, long long value, long long layers,
+                           const std::string& layersKey) {
+        if (present(key) && layers > 0 && value > layers) {
+            m_diag.error(path(key), formatNumber(static_cast<double>(value)) + " exceeds " +
+                                        layersKey + " (" + std::to_string(layers) + ")");
+            return layers;
+        }
+        return value;
+    }
     void assume(const std::string& key, const std::string& why) {
         m_assumptions.push_back(path(key) + ": absent; assumed " + why);
     }
@@ -218,8 +229,13 @@ void readDeepSeek(Fields& f, ModelGeometry& g) {
     g.dExpert = f.req("moe_intermediate_size", "routed expert FFN width");
     g.sharedExperts = f.opt("n_shared_experts", 0, "0 shared experts");
     g.dShared = g.dExpert;
-    const long long firstDense = f.opt("first_k_dense_replace", 0, "0 (every block is MoE)");
-    const long long freq = f.opt("moe_layer_freq", 1, "1 (MoE in every block after the dense ones)", 1);
+    const long long firstDense = f.withinLayers(
+        "first_k_dense_replace", f.opt("first_k_dense_replace", 0, "0 (every block is MoE)"),
+        g.layers, "num_hidden_layers");
+    const long long freq =
+        f.withinLayers("moe_layer_freq",
+                       f.opt("moe_layer_freq", 1, "1 (MoE in every block after the dense ones)", 1),
+                       g.layers, "num_hidden_layers");
     for (long long i = 0; i < g.layers; ++i) {
         const bool moe = g.experts > 0 && i >= firstDense && freq > 0 && i % freq == 0;
         (moe ? g.moeLayers : g.denseLayers) += 1;
@@ -250,7 +266,9 @@ void readQwenMoe(Fields& f, ModelGeometry& g, bool qwen3) {
         g.sharedExperts = g.dShared > 0 ? 1 : 0;
         g.sharedExpertGate = g.dShared > 0;
     }
-    const long long step = f.opt("decoder_sparse_step", 1, "1 (MoE in every block)", 1);
+    const long long step = f.withinLayers(
+        "decoder_sparse_step", f.opt("decoder_sparse_step", 1, "1 (MoE in every block)", 1),
+        g.layers, "num_hidden_layers");
     const auto mlpOnly = f.indices("mlp_only_layers", g.layers);
     for (long long i = 0; i < g.layers; ++i) {
         bool moe = g.experts > 0 && step > 0 && (i + 1) % step == 0;
@@ -294,7 +312,10 @@ void readLlama4Text(Fields& f, ModelGeometry& g) {
     if (f.present("moe_layers")) {
         moeLayers = f.indices("moe_layers", g.layers);
     } else {
-        const long long step = f.opt("interleave_moe_layer_step", 1, "1 (MoE in every block)", 1);
+        const long long step =
+            f.withinLayers("interleave_moe_layer_step",
+                           f.opt("interleave_moe_layer_step", 1, "1 (MoE in every block)", 1),
+                           g.layers, "num_hidden_layers");
         for (long long i = step - 1; step > 0 && i < g.layers; i += step) moeLayers.push_back(i);
     }
     g.moeLayers = static_cast<long long>(moeLayers.size());

@@ -190,10 +190,19 @@ bool parseCsv(const std::vector<std::string>& lines, LossLog& log, Diagnostics& 
     return true;
 }
 
-/// Every series: steps strictly increasing in file order, losses > 0 (cross-entropy in nats
-/// or bits is never <= 0). The first offending point of each kind per series is reported, at
-/// `line N` (a CSV loss at `line N, column "x"`), with the count of further ones; a step error
-/// shared by several CSV loss columns is reported once per line.
+/// Largest loss a training log may state, in nats (or bits): a cross-entropy starts near
+/// ln(vocabulary), about 12.5 nats (18 bits) for a 256k vocabulary, and a divergence spike stays
+/// within tens; 1e3 leaves that margin, while 1e300 is no cross-entropy.
+constexpr double kMaxLoss = 1e3;
+/// Smallest positive loss: frameworks average float32 per-token losses, each 0 or at least
+/// -ln(1 - 2^-24) = 6e-8, over fewer than 1e12 tokens per step, so a mean loss is 0 or >= 6e-20.
+/// Below it a fit only sees rounding (1e-300 fits a floor of -3e-303).
+constexpr double kMinLoss = 1e-20;
+
+/// Every series: steps strictly increasing in file order, losses in [kMinLoss, kMaxLoss]
+/// (cross-entropy in nats or bits is never <= 0). The first offending point of each kind per series
+/// is reported, at `line N` (a CSV loss at `line N, column "x"`), with the count of further ones; a
+/// step error shared by several CSV loss columns is reported once per line.
 void checkSeries(const LossLog& log, Diagnostics& diag) {
     std::set<std::size_t> stepLines;
     const bool csv = log.format == "csv";
@@ -203,13 +212,21 @@ void checkSeries(const LossLog& log, Diagnostics& diag) {
     for (const auto& s : log.series) {
         std::size_t badLoss = 0, badStep = 0, firstLoss = 0, firstStep = 0;
         for (std::size_t i = 0; i < s.step.size(); ++i) {
-            if (!(s.loss[i] > 0) && badLoss++ == 0) firstLoss = i;
+            if (!(s.loss[i] >= kMinLoss && s.loss[i] <= kMaxLoss) && badLoss++ == 0) firstLoss = i;
             if (i > 0 && !(s.step[i] > s.step[i - 1]) && badStep++ == 0) firstStep = i;
         }
         if (badLoss > 0)
-            diag.error(csv ? linePath(s.line[firstLoss]) + ", column \"" + s.name + "\"" : linePath(s.line[firstLoss]),
-                       "loss must be > 0 (got " + formatNumber(s.loss[firstLoss]) + ")" +
-                           more(badLoss, "losses <= 0"));
+            diag.error(
+                csv ? linePath(s.line[firstLoss]) + ", column \"" + s.name + "\""
+                    : linePath(s.line[firstLoss]),
+                (s.loss[firstLoss] > kMaxLoss
+                     ? "loss must be at most 1000 (got " + formatNumber(s.loss[firstLoss]) +
+                           "): a cross-entropy starts near ln(vocabulary), about 12 nats"
+                 : s.loss[firstLoss] > 0
+                     ? "loss must be at least 1e-20 (got " + formatNumber(s.loss[firstLoss]) +
+                           "): a mean of float32 per-token losses is 0 or above it"
+                     : "loss must be > 0 (got " + formatNumber(s.loss[firstLoss]) + ")") +
+                    more(badLoss, "losses outside [1e-20, 1000]"));
         if (badStep > 0 && stepLines.insert(s.line[firstStep]).second) {
             const std::size_t i = firstStep;
             diag.error(linePath(s.line[i]), "step " + formatCount(s.step[i]) + " is not after step " +

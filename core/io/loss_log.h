@@ -17,7 +17,7 @@ struct LossSeries {
                                  ///< loss`), or the CSV column header
     bool validation = false;     ///< a held-out (val / eval / test) loss
     std::vector<double> step;    ///< optimizer steps (>= 0, strictly increasing)
-    std::vector<double> loss;    ///< loss values (> 0; nats or whatever the log uses)
+    std::vector<double> loss;    ///< loss values (in [1e-20, 1000]; nats or whatever the log uses)
     std::vector<std::size_t> line;  ///< 1-based source line of each point
 };
 
@@ -39,7 +39,9 @@ struct LossLog {
 /// column ("header has no step column; expected one of ..."), no loss column, a non-numeric or
 /// non-finite cell, a negative step, no data at all (path "file"); for every format a step not
 /// after the previous step of its series (`line N`: "step 80 is not after step 100 (line 4);
-/// steps of a series must increase") and a loss <= 0 (`line N`, CSV `line N, column "x"`).
+/// steps of a series must increase") and a loss outside [1e-20, 1000] (`line N`, CSV
+/// `line N, column "x"`): no cross-entropy exceeds ln(vocabulary) by that much, and below
+/// 1e-20 a float32-averaged loss is only rounding.
 /// Returns std::nullopt on error.
 std::optional<LossLog> parseLossLog(const std::string& text, Diagnostics& diag);
 

@@ -15,6 +15,10 @@ namespace {
 /// Largest algbw / busbw a row may give (GB/s): 100 TB/s per GPU, two orders of magnitude above
 /// any 2026 interconnect (NVLink 5: 1.8 TB/s); larger values are corrupt text, not measurements.
 constexpr double kMaxBandwidth_GBps = 1e5;
+/// Largest message size a row may state, 2^40 B = 1 TiB. nccl-tests' size is one rank's buffer
+/// (the receive buffer for all-gather and all-to-all), held in a single GPU's memory, and no GPU
+/// has 1 TiB of it (B300: 288 GB); the usual sweep ends at -e 8G or 16G.
+constexpr long long kMaxMessage_B = 1LL << 40;
 
 /// Collectives nccl-tests ships, longest names first so "reduce_scatter" wins over "reduce".
 const std::vector<std::string>& collectiveNames() {
@@ -361,6 +365,11 @@ std::optional<NcclImport> parseNcclTests(const std::string& text, const std::str
     int failures = 0;
     std::size_t warnings = 0, firstWarning = 0;
     std::string firstWarningText;
+    // A whole run's output opens with nccl-tests' preamble (`# nThread ...`, `# Using devices`,
+    // `#  Rank ...` lines, or mpirun's "Collective test starting"); a table pasted from a README
+    // has none. A whole log without its "# Avg bus bandwidth" summary was cut short.
+    std::size_t preambleLine = 0, lastLine = 0;
+    std::string lastLineText;
     const auto quoted = [](std::string t) {
         t.erase(0, t.find_first_not_of(" \t#"));
         return "\"" + t + "\"";
@@ -391,6 +400,11 @@ std::optional<NcclImport> parseNcclTests(const std::string& text, const std::str
         }
         const auto tok = splitBlanks(line);
         if (tok.empty()) continue;
+        lastLine = ln;
+        lastLineText = quoted(line);
+        if (preambleLine == 0 && (tok[0] == "nThread" || tok[0] == "Rank" ||
+                                  lower.find("using devices") != std::string::npos))
+            preambleLine = ln;
         Section* cur = &sections.back();
         if (lower.find("collective test starting") != std::string::npos) {
             if (!cur->rows.empty() || !cur->collective.empty() || cur->maxRank >= 0) {
@@ -399,6 +413,7 @@ std::optional<NcclImport> parseNcclTests(const std::string& text, const std::str
             }
             cur->collective = perfToken(lower);
             cur->firstLine = ln;
+            if (preambleLine == 0) preambleLine = ln;
             continue;
         }
         if (lower.find("avg bus bandwidth") != std::string::npos) {
@@ -427,7 +442,18 @@ std::optional<NcclImport> parseNcclTests(const std::string& text, const std::str
         // with a size is a row: one that cannot be read is reported, never skipped.
         const bool inTable = (cur->headerHalves > 0 || !cur->rows.empty()) && cur->summaryLine == 0;
         long long size = 0;
-        const bool startsWithSize = parseInteger(tok[0], size);
+        const bool digits = std::all_of(tok[0].begin(), tok[0].end(), [](char c) {
+            return std::isdigit(static_cast<unsigned char>(c));
+        });
+        const bool startsWithSize = parseInteger(tok[0], size) || digits;
+        if (digits && (inTable || tok.size() >= 7) &&
+            (!parseInteger(tok[0], size) || size > kMaxMessage_B)) {
+            diag.error(linePath(ln),
+                       "size " + tok[0] +
+                           " B exceeds 2^40 B (1 TiB): nccl-tests' size is one rank's buffer in "
+                           "one GPU's memory, so this row is not a measurement");
+            continue;
+        }
         std::string why;
         RawRow r;
         r.line = ln;
@@ -446,8 +472,20 @@ std::optional<NcclImport> parseNcclTests(const std::string& text, const std::str
         } else {
             continue;
         }
+        // The last line of a log cut mid-line: a row read in part (or read as a one-half row
+        // under a two-half header) is not a measurement.
+        const bool cutRow = cutMidLine && i + 1 == lines.size() && cur->summaryLine == 0;
+        if (cutRow && (!ok || r.halves < cur->headerHalves)) {
+            ok = false;
+            why = "only " + std::to_string(tok.size()) + " columns of a " +
+                  std::to_string(std::max(cur->headerHalves, 1)) + "-half row";
+        }
         if (!ok) {
-            if (cutMidLine && i + 1 == lines.size() && cur->summaryLine == 0)
+            if (cutRow && preambleLine > 0)
+                diag.error(linePath(ln), "the log ends inside this row (" + why +
+                                             "): nccl-tests' output was truncated, so no curve is "
+                                             "produced from this log");
+            else if (cutRow)
                 cur->notes.push_back(linePath(ln) + ": the log ends inside this row (" + why +
                                      "); the row is not used");
             else
@@ -483,10 +521,20 @@ std::optional<NcclImport> parseNcclTests(const std::string& text, const std::str
                                "curve is produced from this log");
                 continue;
             }
+            if (preambleLine > 0) {
+                diag.error(
+                    linePath(lastLine),
+                    "the log ends here (last line read: " + lastLineText +
+                        ") without nccl-tests' closing \"# Avg bus bandwidth\" line, "
+                        "although it carries the run's header (" +
+                        linePath(preambleLine) +
+                        "): the output was truncated, so no curve is produced from this log");
+                continue;
+            }
             s.notes.push_back(
                 "the table ends at " + linePath(last.line) +
-                " without nccl-tests' closing \"# Avg bus bandwidth\" line (an excerpt or a "
-                "run cut short): its " +
+                " without nccl-tests' closing \"# Avg bus bandwidth\" line: an excerpt without "
+                "run header or summary; its " +
                 std::to_string(s.rows.size()) + " rows up to " + formatBytes(last.bytes) +
                 " are used; larger sizes are extrapolated");
         } else if (warnings > 0) {

@@ -65,9 +65,14 @@ struct NcclImport {
 /// numbers >= 0 or above 1e5 GB/s; NCCL WARN lines in a log whose table has no closing
 /// "# Avg bus bandwidth" line, or with no table at all; no data rows (path "file"). Returns
 /// std::nullopt on any error.
-/// A table without its closing line and with no failure or warning (a README excerpt, a job cut
-/// short) keeps its complete rows, with a note "the table ends at line N without nccl-tests'
-/// closing ... line"; a last row cut mid-line (no line end) is named in a note and not used.
+/// A row whose size exceeds 2^40 B (one rank's buffer larger than any GPU memory) is refused.
+/// A log carrying nccl-tests' run preamble (`# nThread`, `# Using devices`, `#  Rank` lines or
+/// "Collective test starting") is a whole run's output: without its closing
+/// "# Avg bus bandwidth" line it was truncated and is refused at the last line read, and a last
+/// row cut mid-line (no line end) is refused at its line. A bare table with no preamble and no
+/// failure or warning (a README excerpt) keeps its complete rows, with a note "the table ends at
+/// line N without nccl-tests' closing ... line: an excerpt without run header or summary"; its
+/// last row cut mid-line is named in a note and not used.
 std::optional<NcclImport> parseNcclTests(const std::string& text, const std::string& fileName,
                                          Diagnostics& diag);
 

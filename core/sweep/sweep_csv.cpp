@@ -1,6 +1,8 @@
 // CSV writing and merging of sweep tables.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <sstream>
 
@@ -9,6 +11,15 @@
 
 namespace tandem::sweep {
 namespace {
+
+/// True when `cell` reads in full as a number that is not finite ("nan", "-inf", "Infinity",
+/// "1e999"): run() writes finite numbers only, so such a cell marks a damaged or hand-edited shard.
+bool nonFiniteNumber(const std::string& cell) {
+    if (cell.empty() || cell.find('\0') != std::string::npos) return false;
+    char* end = nullptr;
+    const double v = std::strtod(cell.c_str(), &end);
+    return end != cell.c_str() && *end == '\0' && !std::isfinite(v);
+}
 
 /// Splits CSV text into records (RFC 4180: quoted fields may hold commas, quotes, newlines).
 /// Returns false with the 1-based line of the problem in `badLine`.
@@ -192,6 +203,13 @@ Table merge(const std::vector<std::string>& csvs, const std::vector<std::string>
                 diag.error(where, "point must be a non-negative integer (got \"" + rec[0] + "\")");
                 return Table{};
             }
+            for (size_t c = 1; c < rec.size(); ++c)
+                if (nonFiniteNumber(rec[c])) {
+                    diag.error(where + ", column \"" + out.header[c] + "\"",
+                               "must be a finite number (got \"" + rec[c] +
+                                   "\"); a shard written by a sweep never holds nan or inf");
+                    return Table{};
+                }
             if (!byPoint.emplace(p, rec).second) {
                 diag.error(where, "point " + rec[0] + " appears in more than one shard");
                 return Table{};

@@ -144,6 +144,40 @@ private slots:
         QCOMPARE(sw::toCsv(merged), sw::toCsv(sw::run(text, a, {0, 1}, 1, d3)));
     }
 
+    /// A shard value that is not a finite number (a damaged or hand-edited shard: run() writes
+    /// finite numbers only) is refused naming the file, line and column, never merged.
+    void nonFiniteShardValueIsRejected_data() {
+        QTest::addColumn<QString>("cell");
+        QTest::newRow("nan") << "nan";
+        QTest::newRow("NaN") << "NaN";
+        QTest::newRow("inf") << "inf";
+        QTest::newRow("-inf") << "-inf";
+        QTest::newRow("Infinity") << "Infinity";
+        QTest::newRow("overflows a double") << "1e999";
+    }
+    void nonFiniteShardValueIsRejected() {
+        QFETCH(QString, cell);
+        std::vector<sw::Axis> a(1);
+        std::string err;
+        QVERIFY(sw::parseAxis("mosaic.nodes=2,4,8,16", a[0], err));
+        tandem::Diagnostics d;
+        auto a0 = sw::run(smallScenario(), a, {0, 2}, 1, d);
+        const auto a1 = sw::run(smallScenario(), a, {1, 2}, 1, d);
+        QVERIFY2(d.ok(), d.str().c_str());
+        const auto col = std::find(a0.header.begin(), a0.header.end(), "moe.cluster_optimal_sparsity") -
+                         a0.header.begin();
+        QVERIFY(static_cast<size_t>(col) < a0.header.size());
+        QVERIFY(a0.rows.size() == 2);
+        a0.rows[1][col] = cell.toStdString();
+        tandem::Diagnostics dm;
+        QVERIFY(sw::merge({sw::toCsv(a0), sw::toCsv(a1)}, {"a0.csv", "a1.csv"}, dm).rows.empty());
+        QCOMPARE(dm.items().size(), size_t(1));
+        QCOMPARE(QString::fromStdString(dm.items()[0].path),
+                 QStringLiteral("a0.csv: line 4, column \"moe.cluster_optimal_sparsity\""));
+        QVERIFY2(dm.items()[0].message.find("must be a finite number (got \"" + cell.toStdString() + "\")") == 0,
+                 dm.str().c_str());
+    }
+
     void invalidPointIsReported() {
         std::vector<sw::Axis> axes(1);
         std::string err;

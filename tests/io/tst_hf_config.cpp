@@ -273,6 +273,18 @@ private slots:
             << "[0, 5, 5]" << "$.mlp_only_layers[2]" << "duplicate value 5";
         QTest::newRow("more layers than any model") << "Mixtral-8x7B-v0.1.config.json" << "/num_hidden_layers"
             << "20000" << "$.num_hidden_layers" << "must be in [1, 10000] (got 20000)";
+        // A layer count or stride beyond the depth would leave no MoE block at all.
+        QTest::newRow("more leading dense blocks than blocks") << "DeepSeek-V3.config.json"
+            << "/first_k_dense_replace" << "100" << "$.first_k_dense_replace"
+            << "100 exceeds num_hidden_layers (61)";
+        QTest::newRow("DeepSeek MoE stride beyond the depth") << "DeepSeek-V3.config.json"
+            << "/moe_layer_freq" << "62" << "$.moe_layer_freq" << "62 exceeds num_hidden_layers (61)";
+        QTest::newRow("Qwen sparse step beyond the depth") << "Qwen3-30B-A3B.config.json"
+            << "/decoder_sparse_step" << "49" << "$.decoder_sparse_step"
+            << "49 exceeds num_hidden_layers (48)";
+        QTest::newRow("Llama-4 interleave step beyond the depth") << "Llama-4-Scout-17B-16E-Instruct.config.json"
+            << "/text_config/interleave_moe_layer_step" << "100" << "$.text_config.interleave_moe_layer_step"
+            << "100 exceeds num_hidden_layers (48)";
         QTest::newRow("zero experts per token") << "Qwen3-30B-A3B.config.json" << "/num_experts_per_tok" << "0"
             << "$.num_experts_per_tok" << "must be in [1, 16777216] (got 0)";
         QTest::newRow("K above E") << "Qwen3-30B-A3B.config.json" << "/num_experts_per_tok" << "200"

@@ -146,6 +146,14 @@ private slots:
                                                << "line 2" << "loss must be > 0 (got -1)";
         QTest::newRow("huge steps backwards") << "step,loss\n2e300,5\n1e300,4\n"
                                               << "line 3" << "step 1e+300 is not after step 2e+300";
+        // Losses no cross-entropy takes: a 1e300 spike, and 1e-300 values that fitted a
+        // negative floor (L_inf = -2.9e-303).
+        QTest::newRow("loss beyond any cross-entropy") << "s:0 trl:11.0\ns:1 trl:1e300\ns:2 trl:10.5\n"
+            << "line 2" << "loss must be at most 1000 (got 1e+300): a cross-entropy starts near ln(vocabulary)";
+        QTest::newRow("loss just above the bound") << "step,loss\n0,10\n1,1000.5\n"
+            << "line 3, column \"loss\"" << "loss must be at most 1000 (got 1000.5)";
+        QTest::newRow("losses below float32 rounding") << "step,loss\n1,5e-300\n2,4e-300\n3,3e-300\n"
+            << "line 2, column \"loss\"" << "loss must be at least 1e-20 (got 5e-300): a mean of float32 per-token losses is 0 or above it (2 more losses outside [1e-20, 1000] after it)";
         QTest::newRow("empty") << "" << "file" << "no loss values found";
         QTest::newRow("header only") << "step,loss\n" << "file" << "no loss values found";
     }

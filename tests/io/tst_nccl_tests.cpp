@@ -199,6 +199,13 @@ private slots:
         QTest::newRow("short row inside the table")
             << ok + "     2097152        524288     float\n" + summary
             << "line 5" << "malformed nccl-tests row: only 3 columns";
+        // A message size no GPU could hold (the row was skipped before, the curve kept the rest).
+        QTest::newRow("size beyond 1 TiB")
+            << ok + "  2199023255553        524288     float     sum      -1    147.2   14.24   26.71      0    146.9   14.27   26.76      0\n" + summary
+            << "line 5" << "size 2199023255553 B exceeds 2^40 B (1 TiB)";
+        QTest::newRow("size beyond a 64-bit integer")
+            << ok + "  99999999999999999999999        524288     float     sum      -1    147.2   14.24   26.71      0    146.9   14.27   26.76      0\n" + summary
+            << "line 5" << "size 99999999999999999999999 B exceeds 2^40 B";
         QTest::newRow("count not a number inside the table")
             << ok + "     2097152        52e288     float     sum      -1    147.2   14.24   26.71      0    146.9   14.27   26.76      0\n" + summary
             << "line 5" << "count must be an integer (got \"52e288\")";
@@ -220,7 +227,7 @@ private slots:
         QTest::addColumn<int>("points");
         QTest::addColumn<QString>("note");  // empty: no truncation note
         QTest::newRow("ends after a row") << "" << 2
-            << "the table ends at line 5 without nccl-tests' closing \"# Avg bus bandwidth\" line (an excerpt or a run cut short): its 2 rows up to 2 MiB are used";
+            << "the table ends at line 5 without nccl-tests' closing \"# Avg bus bandwidth\" line: an excerpt without run header or summary; its 2 rows up to 2 MiB are used";
         QTest::newRow("cut inside a row")
             << "     4194304       1048576     float     sum      -1    201.5   20.8" << 2
             << "line 6: the log ends inside this row";
@@ -244,6 +251,43 @@ private slots:
         for (const auto& n : c.notes) notes += n + "\n";
         if (note.isEmpty()) QVERIFY2(notes.find("Avg bus bandwidth") == std::string::npos, notes.c_str());
         else QVERIFY2(notes.find(note.toStdString()) != std::string::npos, notes.c_str());
+    }
+
+    // A log that carries nccl-tests' run preamble is a whole run's output: without its closing
+    // "# Avg bus bandwidth" line it was truncated, and it is refused at the last line read (a
+    // bare table with no preamble is an excerpt, above). A row cut mid-line is refused too.
+    void truncatedWholeLogRefused_data() {
+        QTest::addColumn<QString>("preamble");
+        QTest::addColumn<QString>("tail");  // after two complete rows
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("fragment");
+        const QString threads = "# nThread 1 nGpus 1 minBytes 1048576 maxBytes 8589934592 step: 2(factor) warmup iters: 5 iters: 20\n";
+        const QString devices = "# Using devices\n#  Rank  0 Group  0 Pid 1 on node0 device  0 [0x1b] NVIDIA H100 80GB HBM3\n";
+        const QString starting = "# Collective test starting: all_reduce_perf\n";
+        QTest::newRow("nThread line, ends after a row") << threads << "" << "line 6"
+            << "the log ends here (last line read: \"2097152        524288     float     sum      -1    147.2   14.24   26.71      0    146.9   14.27   26.76      0\") without nccl-tests' closing \"# Avg bus bandwidth\" line, although it carries the run's header (line 1): the output was truncated";
+        QTest::newRow("Rank lines, ends after a row") << devices << "" << "line 7" << "the output was truncated";
+        QTest::newRow("test starting, ends after the out-of-bounds line") << starting
+            << "# Out of bounds values : 0 OK\n" << "line 7" << "last line read: \"Out of bounds values : 0 OK\")";
+        QTest::newRow("nThread line, cut inside a row") << threads
+            << "     4194304       1048576     float     sum      -1    201.5   20.8" << "line 7"
+            << "the log ends inside this row (only 7 columns of a 2-half row)";
+        QTest::newRow("cut after the out-of-place half") << devices
+            << "     4194304       1048576     float     sum      -1    201.5   20.82   39.03      0" << "line 8"
+            << "the log ends inside this row (only 9 columns of a 2-half row)";
+    }
+    void truncatedWholeLogRefused() {
+        QFETCH(QString, preamble);
+        QFETCH(QString, tail);
+        QFETCH(QString, path);
+        QFETCH(QString, fragment);
+        const std::string text = preamble.toStdString() + kHeader +
+            "     1048576        262144     float     sum      -1    123.2    8.51   15.95      0    121.3    8.64   16.21      0\n"
+            "     2097152        524288     float     sum      -1    147.2   14.24   26.71      0    146.9   14.27   26.76      0\n" +
+            tail.toStdString();
+        Diagnostics d;
+        QVERIFY(!parseNcclTests(text, "all_reduce-1x2.txt", d));
+        QVERIFY2(anyIssue(d, path.toStdString(), fragment.toStdString()), d.str().c_str());
     }
 
     // mpirun --tag-output prefixes every line, the table's header and summary included.
@@ -290,7 +334,8 @@ private slots:
             "#  Rank  1 Group  0 Pid   6900 on node-A device  1 [0000:05:00] NVIDIA H100 80GB HBM3\n"
             "       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
             "[1,0]<stdout>:   1048576        262144     float     sum      -1    100.0   10.49   10.49      0    100.0   10.49   10.50      0\n"
-            "[1,0]<stdout>:   2097152        524288     float     sum      -1    150.0   13.98   13.98      0    150.0   13.98   13.90      0\n";
+            "[1,0]<stdout>:   2097152        524288     float     sum      -1    150.0   13.98   13.98      0    150.0   13.98   13.90      0\n"
+            "[1,0]<stdout>:# Avg bus bandwidth    : 12.22\n";
         Diagnostics d;
         const auto imp = parseNcclTests(text, "run.log", d);
         QVERIFY2(imp, d.str().c_str());
@@ -307,9 +352,11 @@ private slots:
         const std::string text =
             std::string("# Collective test starting: all_gather_perf\n") + kHeader +
             "    33554432        524288     float    none      -1    500.0   67.11   62.91      0    480.0   69.91   65.54      0\n"
+            "# Avg bus bandwidth    : 64.22\n"
             "# Collective test concluded: all_gather_perf\n"
             "# Collective test starting: reduce_scatter_perf\n" + kHeader +
-            "    33554432        524288     float     sum      -1    600.0   55.92   52.43      0    610.0   55.01   51.57      0\n";
+            "    33554432        524288     float     sum      -1    600.0   55.92   52.43      0    610.0   55.01   51.57      0\n"
+            "# Avg bus bandwidth    : 52.00\n";
         Diagnostics d;
         const auto imp = parseNcclTests(text, "", d);
         QVERIFY2(imp, d.str().c_str());
@@ -364,6 +411,7 @@ private slots:
             text += row;
             bytes *= 2;
         }
+        if (rankLines) text += "# Avg bus bandwidth    : 350.2\n";  // a whole run's log closes with it
         Diagnostics d;
         const auto imp = parseNcclTests(text, fileName.toStdString(), d);
         QVERIFY2(imp, d.str().c_str());

@@ -298,6 +298,13 @@ private slots:
                 "num_key_value_heads": 2, "vocab_size": 1000, "num_local_experts": 4, "intermediate_size": 256,
                 "intermediate_size_mlp": 1024, "moe_layers": [1, 3, 3, 3, 3, 3]})",
             "$.moe_layers[2]", {"duplicate value 3"});
+        // Regression: 100 leading dense blocks in a 4-block model imported as a dense model.
+        row("hf: more leading dense blocks than blocks", "hf",
+            R"({"model_type": "deepseek_v3", "hidden_size": 512, "num_hidden_layers": 4, "num_attention_heads": 8,
+                "vocab_size": 1000, "kv_lora_rank": 64, "qk_rope_head_dim": 16, "qk_nope_head_dim": 32,
+                "v_head_dim": 32, "n_routed_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": 128,
+                "intermediate_size": 1024, "first_k_dense_replace": 100})",
+            "$.first_k_dense_replace", {"100 exceeds num_hidden_layers (4)"});
         row("hf: GPT-2 width not a multiple of heads", "hf",
             R"({"model_type": "gpt2", "n_embd": 1000, "n_layer": 4, "n_head": 3, "vocab_size": 50257})", "$.n_embd",
             {"must be a multiple of n_head (3)"});
@@ -335,6 +342,16 @@ private slots:
             {"finite numbers >= 0", "inf"});
         row("nccl: row cut inside the table", "nccl", QByteArray(kNcclHeader) + okRow + "   2097152    524288\n" + summary,
             "line 8", {"malformed nccl-tests row", "only 2 columns"});
+        // Regression: a whole run's log cut before its summary, or inside a row, gave a curve.
+        row("nccl: whole log cut before its summary", "nccl", QByteArray(kNcclHeader) + okRow, "line 7",
+            {"without nccl-tests' closing \"# Avg bus bandwidth\" line", "the output was truncated"});
+        row("nccl: whole log cut inside a row", "nccl",
+            QByteArray(kNcclHeader) + okRow + "   2097152        524288     float     sum      -1    40.1   52.3", "line 8",
+            {"the log ends inside this row"});
+        // Regression: a 1e23-byte row was skipped without a word.
+        row("nccl: size beyond any GPU memory", "nccl",
+            QByteArray(kNcclHeader) + okRow + "  99999999999999999999999     268435456   float     sum      -1    40.1   52.30   98.06      0    39.9   52.56   98.55      0\n" + summary,
+            "line 8", {"exceeds 2^40 B (1 TiB)"});
         row("nccl: mid-table row with a non-numeric count", "nccl",
             QByteArray(kNcclHeader) + QByteArray(okRow).replace("262144", "262k44") + summary, "line 7",
             {"count must be an integer"});
@@ -353,6 +370,12 @@ private slots:
         row("loss: every step 0", "loss", "step,loss\n0,5\n0,4.5\n0,4\n", "line 3", {"step 0 is not after step 0"});
         row("loss: negative loss", "loss", "step,loss\n0,-5\n10,-6\n", "line 2, column \"loss\"",
             {"must be > 0", "-5"});
+        // Regression: a train loss of 1e300 was fitted without a note; losses of 1e-300 fitted a
+        // floor of -2.9e-303.
+        row("loss: loss beyond any cross-entropy", "loss", "s:0 trl:11.0\ns:1 trl:1e300\ns:2 trl:10.5\n", "line 2",
+            {"loss must be at most 1000 (got 1e+300)"});
+        row("loss: loss below float32 rounding", "loss", "step,loss\n0,5e-300\n1,4e-300\n", "line 2, column \"loss\"",
+            {"loss must be at least 1e-20"});
         row("loss: llm.c step repeated", "loss", "s:0 trl:5\ns:10 trl:4\ns:10 trl:3.9\n", "line 3",
             {"step 10 is not after step 10"});
 
@@ -569,6 +592,13 @@ private slots:
         // so a merged table could carry a NUL-prefixed point cell.
         row("merge: NUL in the point column", "merge", QByteArray("point,a\n\0\x30,1\n", 13), "shard0.csv: line 2",
             {"point must be a non-negative integer"});
+        // Regression: nan and inf cells passed into the merged table ("wrote ... 2 point(s)").
+        row("merge: nan value", "merge", "point,a,b\n0,8,nan\n", "shard0.csv: line 2, column \"b\"",
+            {"must be a finite number (got \"nan\")"});
+        row("merge: inf value in the second shard", "merge", "point,a\n0,1\n---\npoint,a\n1,-inf\n",
+            "shard1.csv: line 2, column \"a\"", {"must be a finite number (got \"-inf\")"});
+        row("merge: value overflowing a double", "merge", "point,a\n0,1e999\n", "shard0.csv: line 2, column \"a\"",
+            {"finite number"});
         row("merge: point with a sign", "merge", "point,a\n+0,1\n", "shard0.csv: line 2", {"non-negative integer"});
         row("merge: point with a leading zero", "merge", "point,a\n00,1\n", "shard0.csv: line 2",
             {"non-negative integer"});
