@@ -155,7 +155,7 @@ if [ $have_gui = 1 ]; then
     case $kind in chardev) still=$([ -c "$node" ] && echo yes) ;; fifo) still=$([ -p "$node" ] && echo yes) ;;
       file) still=$([ "$(cat "$node")" = previous ] && echo yes) ;; esac
     if [ $rc -eq 2 ] && grep -q "not a folder" "$work/err" && grep -qF "$node" "$work/err" && [ "$still" = yes ]; then
-      pass "export-charts -> $kind: exit 2, '$(head -c 100 "$work/err")', target intact"
+      pass "export-charts -> $kind: exit 2, '$(grep -m1 -F "$node" "$work/err" | cut -c1-100)...', target intact"
     else fail "export-charts -> $kind: exit $rc (expected 2 and 'not a folder'), intact: ${still:-no}" "$work/err"; fi
   done
 fi
