@@ -3,10 +3,13 @@
 #   full-disk  a 1 MiB tmpfs filled to the last byte: run --out DIR, sweep --out, merge --out,
 #              tandem --write-default-scenario, --screenshot, --export-charts each exit 1 with
 #              the file and "no space left on device" on stderr, the previous file (or run
-#              folder) byte for byte intact and nothing new on the disk
+#              folder) byte for byte intact and nothing new on the disk; run --out and
+#              --export-charts also into a folder that does not exist yet, which they must not
+#              leave behind
 #   nodes      a character device with /dev/null's numbers (mknod 1 3) and a FIFO in a temp
 #              folder as the target of every writer: each exits 2 saying "not a regular file",
-#              the node is still there and of its kind, and nothing blocks (no reader on the FIFO)
+#              the node is still there and of its kind, and nothing blocks (no reader on the FIFO);
+#              --export-charts DIR naming a device, FIFO or file exits 2 saying "not a folder"
 # Then the QtTest suites of the same classes (tst_output_files, tst_gui_output_files), whose
 # tmpfs and mknod rows run only as root. Needs root for mount and mknod (CI runs as root); as
 # another user the root-only parts are skipped with a message and the FIFO checks still run.
@@ -49,17 +52,21 @@ timeout 60 "$cli" sweep "$work/s.json" --vary mosaic.days=1,2,3 --shard 0/2 --ou
 writer() {
   local name=$1 target=$2
   case $name in
-    run) timeout 120 "$cli" run "$work/s.json" --out "$target" ;;
+    run | run-new) timeout 120 "$cli" run "$work/s.json" --out "$target" ;;
     sweep) timeout 120 "$cli" sweep "$work/s.json" --vary mosaic.days=1,2 --out "$target" ;;
     merge) timeout 120 "$cli" merge --out "$target" "$work/shard0.csv" "$work/shard1.csv" ;;
     write-default-scenario) timeout 120 "$gui" --write-default-scenario "$target" ;;
     screenshot) timeout 120 "$gui" --screenshot "$target" --preset mosaic-fig1 ;;
-    export-charts) timeout 120 "$gui" --export-charts "$target" --preset mosaic-fig1 ;;
+    export-charts | export-charts-new) timeout 120 "$gui" --export-charts "$target" --preset mosaic-fig1 ;;
   esac >"$work/out" 2>"$work/err"
 }
 
 writers="run sweep merge"
 [ $have_gui = 1 ] && writers="$writers write-default-scenario screenshot export-charts"
+# The folder writers once more into a folder that does not exist yet (with a missing parent):
+# the failed command removes what it made, so the disk is left as it was.
+full_writers="$writers run-new"
+[ $have_gui = 1 ] && full_writers="$full_writers export-charts-new"
 [ $have_gui = 1 ] || echo "[fs] note: $gui not built; the GUI's writers are not checked"
 
 # A listing of a folder tree with sizes and checksums (fillers excluded), to compare before/after.
@@ -68,11 +75,12 @@ listing() { (cd "$1" && find . -path ./filler -prune -o -print0 | sort -z | xarg
 if [ $is_root = 1 ]; then
   echo "[fs] ==== full disk (1 MiB tmpfs, filled) ===="
   mkdir -p "$disk"
-  for w in $writers; do
+  for w in $full_writers; do
     mount -t tmpfs -o size=1m tmpfs "$disk" || { fail "$w: cannot mount a tmpfs"; continue; }
     case $w in
       run) target=$disk/run; writer run "$target" || { fail "$w: first run on an empty disk" "$work/err"; umount -l "$disk"; continue; } ;;
       export-charts) target=$disk/charts; mkdir -p "$target"; echo "previous export" > "$target/old.png" ;;
+      run-new | export-charts-new) target=$disk/new/out ;;
       *) target=$disk/previous.out; echo "previous contents" > "$target" ;;
     esac
     before=$(listing "$disk")
@@ -87,6 +95,7 @@ if [ $is_root = 1 ]; then
       fail "$w: the message does not name $target and 'no space left on device'" "$work/err"
     elif grep -q "^wrote " "$work/out"; then fail "$w: reported a file as written" "$work/out"
     elif [ "$before" != "$after" ]; then fail "$w: the previous files changed or a file was left behind"
+    elif [ -e "$disk/new" ]; then fail "$w: a new folder was left behind"
     else pass "$w: exit 1, '$(grep -m1 -F "$target" "$work/err" | cut -c1-100)...', previous intact"
     fi
     umount -l "$disk"
@@ -135,6 +144,21 @@ for kind in $kinds; do
     pass "run --out $kind: exit 2, node intact"
   else fail "run --out $kind: exit $rc" "$work/err"; fi
 done
+
+if [ $have_gui = 1 ]; then
+  echo "[fs] ==== --export-charts DIR naming a device, a FIFO or a file ===="
+  for kind in $kinds file; do
+    node=$work/charts-$kind
+    case $kind in chardev) mknod "$node" c 1 3 ;; fifo) mkfifo "$node" ;; file) echo previous > "$node" ;; esac
+    writer export-charts "$node"
+    rc=$?
+    case $kind in chardev) still=$([ -c "$node" ] && echo yes) ;; fifo) still=$([ -p "$node" ] && echo yes) ;;
+      file) still=$([ "$(cat "$node")" = previous ] && echo yes) ;; esac
+    if [ $rc -eq 2 ] && grep -q "not a folder" "$work/err" && grep -qF "$node" "$work/err" && [ "$still" = yes ]; then
+      pass "export-charts -> $kind: exit 2, '$(grep -m1 -F "$node" "$work/err" | cut -c1-100)...', target intact"
+    else fail "export-charts -> $kind: exit $rc (expected 2 and 'not a folder'), intact: ${still:-no}" "$work/err"; fi
+  done
+fi
 
 echo "[fs] ==== QtTest suites ===="
 for t in tst_output_files tst_gui_output_files; do

@@ -10,7 +10,6 @@
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QTextStream>
-
 #include <cstdio>
 
 #include "chart_view.h"
@@ -18,6 +17,7 @@
 #include "main_window.h"
 #include "moe_workspace.h"
 #include "network_workspace.h"
+#include "output_folder.h"
 #include "presets.h"
 #include "save_file.h"
 #include "scenario_document.h"
@@ -122,9 +122,12 @@ int exportAllCharts(const QString& dir, const QString& scenarioPath, const QStri
             rc = std::max(rc, exportAllCharts(dir, {}, list[i].id + QLatin1Char('-'), i, imports));
         return rc;
     }
-    if (!QDir().mkpath(dir)) {
-        std::fprintf(stderr, "cannot create %s\n", qPrintable(dir));
-        return 1;
+    // The folder is checked before anything is computed and made only once the charts are
+    // ready; a folder made here that receives no chart is removed again.
+    if (const QString why = fileio::outputFolderProblem(dir); !why.isEmpty()) {
+        std::fprintf(stderr, "%s: %s; charts are exported into a folder, nothing was written\n",
+                     qPrintable(dir), qPrintable(why));
+        return 2;
     }
     MainWindow w;
     if (preset >= 0) w.applyPreset(preset, false);
@@ -136,7 +139,14 @@ int exportAllCharts(const QString& dir, const QString& scenarioPath, const QStri
         std::fprintf(stderr, "timed out waiting for results\n");
         return 1;
     }
+    fileio::NewOutputFolder folder(dir);
+    if (QString why; !folder.create(&why)) {
+        std::fprintf(stderr, "%s: cannot create the folder: %s; nothing was written\n",
+                     qPrintable(dir), qPrintable(why));
+        return 1;
+    }
     int failures = 0;
+    int written = 0;
     // A preset exports the charts of its own workspace; a scenario file exports both.
     const QList<ChartView*> charts = preset < 0                               ? w.allCharts()
                                      : allPresets()[preset].workspace == 0 ? w.networkWorkspace()->charts()
@@ -155,7 +165,9 @@ int exportAllCharts(const QString& dir, const QString& scenarioPath, const QStri
             }
         }
         if (wrote) std::printf("%s.png\n", qPrintable(stem));
+        if (wrote) ++written;
     }
+    if (written > 0) folder.keep();  // the files written were reported
     return failures ? 1 : 0;
 }
 

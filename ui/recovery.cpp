@@ -8,12 +8,11 @@
 #include <QStandardPaths>
 #include <QTimer>
 #include <QUuid>
-
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
-
 #include "common/json_reader.h"
+#include "output_folder.h"
 #include "save_file.h"
 #include "scenario/scenario_files.h"
 #include "scenario_document.h"
@@ -56,8 +55,12 @@ QString RecoveryStore::sessionFile() const {
 
 bool RecoveryStore::begin(QString* error) {
     if (m_lock) return true;
-    if (!QDir().mkpath(m_dir)) {
-        if (error) *error = QCoreApplication::translate("Recovery", "cannot create %1").arg(m_dir);
+    // Folders made here are removed again when the lock cannot be taken.
+    fileio::NewOutputFolder folder(m_dir);
+    if (QString why; !folder.create(&why)) {
+        if (error)
+            *error = QCoreApplication::translate("Recovery", "%1: cannot create the folder: %2")
+                         .arg(m_dir, why);
         return false;
     }
     auto lock = std::make_unique<QLockFile>(lockPathOf(sessionFile()));
@@ -71,6 +74,7 @@ bool RecoveryStore::begin(QString* error) {
         }
         return false;
     }
+    folder.keep();
     m_lock = std::move(lock);
     return true;
 }

@@ -2,12 +2,10 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
-
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 #include "commands.h"
 #include "mlforml/report.h"
@@ -16,6 +14,7 @@
 #include "mosaic/report.h"
 #include "mosaic/search.h"
 #include "output.h"
+#include "output_folder.h"
 #include "run_notes.h"
 #include "run_output.h"
 
@@ -222,9 +221,12 @@ int runCommand(const QStringList& args) {
     // The folder is created only once every result is computed; replaceOutputs stages every
     // file and swaps the whole set (stale files of an earlier run included) or, on any failure,
     // restores the previous set, so DIR never mixes two runs.
+    // A folder made here is removed again when the run fails (folders that existed are kept).
     QDir dir(parser.value(out));
-    if (!dir.mkpath(QStringLiteral("."))) {
-        printError(QStringLiteral("%1: cannot create output folder").arg(parser.value(out)));
+    tandem::fileio::NewOutputFolder folder(parser.value(out));
+    if (QString why; !folder.create(&why)) {
+        printError(QStringLiteral("%1: cannot create output folder: %2; nothing was written")
+                       .arg(parser.value(out), why));
         return kExitFailure;
     }
     QString err;
@@ -232,9 +234,15 @@ int runCommand(const QStringList& args) {
     const bool replaced = replaceOutputs(dir.path(), files, kAllOutputs, &err, &notes);
     for (const QString& note : notes) std::printf("note: %s\n", note.toUtf8().constData());
     if (!replaced) {
+        const bool wasNew = folder.createdAny();
+        folder.removeCreated();
+        if (wasNew && !QFileInfo::exists(parser.value(out)))
+            err += QStringLiteral("; %1 was made by this run and is removed again")
+                       .arg(parser.value(out));
         printError(err);
         return kExitFailure;
     }
+    folder.keep();
     for (const auto& f : files)
         std::printf("wrote %s\n", dir.filePath(QString::fromUtf8(f.name)).toUtf8().constData());
     return kExitOk;

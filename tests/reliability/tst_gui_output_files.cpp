@@ -206,6 +206,103 @@ private slots:
             QStringList());
     }
 
+    /// `--export-charts DIR` naming something that is not a folder is refused before anything
+    /// is computed, with exit 2 and the reason, and the target is left as it was.
+    void exportChartsTargetNotAFolder_data() {
+        QTest::addColumn<QString>("target");   // %1 = a temporary folder
+        QTest::addColumn<QString>("problem");  // %1 as in target
+        QTest::newRow("/dev/null") << "/dev/null"
+                                   << "is a character device, not a folder";
+        QTest::newRow("existing file") << "%1/file.png"
+                                       << "is a file, not a folder";
+        QTest::newRow("FIFO") << "%1/nodes/fifo"
+                              << "is a FIFO (named pipe), not a folder";
+        QTest::newRow("below an existing file") << "%1/file.png/charts"
+                                                << "%1/file.png is a file, not a folder";
+        QTest::newRow("below /dev/null") << "/dev/null/charts"
+                                         << "/dev/null is a character device, not a folder";
+    }
+    void exportChartsTargetNotAFolder() {
+        QFETCH(QString, target);
+        QFETCH(QString, problem);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const auto fill = [&](const QString& t) {
+            return QString(t).replace(QStringLiteral("%1"), dir.path());
+        };
+        QVERIFY(writeBytes(dir.filePath(QStringLiteral("file.png")), "previous file"));
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("nodes")));  // (a snapshot reads no FIFO)
+        QVERIFY(makeNode(dir.filePath(QStringLiteral("nodes/fifo")), NodeKind::Fifo));
+        const auto before = snapshot(dir.path());
+        const Outcome o = runGui({QStringLiteral("--export-charts"), fill(target),
+                                  QStringLiteral("--preset"), QStringLiteral("mosaic-fig1")});
+        QVERIFY(!o.timedOut);
+        QCOMPARE(o.exitCode, 2);
+        QVERIFY2(o.message.contains(fill(target)) && o.message.contains(fill(problem)),
+                 qPrintable(o.message));
+        QCOMPARE(snapshot(dir.path()), before);
+        QVERIFY(isNode(QStringLiteral("/dev/null"), NodeKind::CharDevice));
+        QVERIFY(isNode(dir.filePath(QStringLiteral("nodes/fifo")), NodeKind::Fifo));
+        QCOMPARE(
+            QDir(dir.filePath(QStringLiteral("nodes")))
+                .entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot),
+            QStringList{QStringLiteral("fifo")});
+    }
+
+    /// A writer that fails leaves no new, empty folder behind: --export-charts into a new
+    /// folder with a bad scenario or on a full disk, --screenshot into a missing folder, and
+    /// the autosave's first write when its (new) folder's disk is full.
+    void failureLeavesNoNewFolder_data() {
+        QTest::addColumn<QString>("writer");
+        QTest::addColumn<bool>("fullDisk");
+        QTest::addColumn<int>("exitCode");  // for the display-less modes
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("export-charts, bad scenario")
+            << "export-charts-bad" << false << 2 << "invalid JSON";
+        QTest::newRow("export-charts, full disk")
+            << "export-charts" << true << 1 << "no space left on device";
+        QTest::newRow("screenshot into a missing folder")
+            << "screenshot" << false << 1 << "no such file or directory";
+        QTest::newRow("autosave, full disk")
+            << "autosave" << true << 0 << "no space left on device";
+    }
+    void failureLeavesNoNewFolder() {
+        QFETCH(QString, writer);
+        QFETCH(bool, fullDisk);
+        QFETCH(int, exitCode);
+        QFETCH(QString, reason);
+        SmallTmpfs fs(1024);
+        QTemporaryDir tmp;
+        if (fullDisk && !fs.valid()) QSKIP(qPrintable(fs.why()));
+        QVERIFY(tmp.isValid());
+        const QString root = fullDisk ? fs.path() : tmp.path();
+        const QString bad = tmp.filePath(QStringLiteral("bad.json"));
+        QVERIFY(writeBytes(bad, "{\"mosaic\": "));
+        const auto before = snapshot(root);
+        const QString target = QDir(root).filePath(QStringLiteral("new/deeper/out"));
+        if (fullDisk) QCOMPARE(fs.fill(0), qint64(0));
+        Outcome o;
+        if (writer == QLatin1String("autosave")) {
+            RecoveryStore store(target);
+            o.ok = store.write(tandem::defaultScenario(), {}, &o.message);
+        } else if (writer == QLatin1String("screenshot")) {
+            o = runGui({QStringLiteral("--screenshot"), target + QStringLiteral("/a.png"),
+                        QStringLiteral("--preset"), QStringLiteral("mosaic-fig1")});
+        } else if (writer == QLatin1String("export-charts-bad")) {
+            o = runGui({QStringLiteral("--export-charts"), target, bad});
+        } else {
+            o = runGui({QStringLiteral("--export-charts"), target, QStringLiteral("--preset"),
+                        QStringLiteral("mosaic-fig1")});
+        }
+        QVERIFY(!o.timedOut);
+        QVERIFY2(!o.ok, "a failed write was reported as done");
+        if (writer != QLatin1String("autosave")) QCOMPARE(o.exitCode, exitCode);
+        QVERIFY2(o.message.contains(reason), qPrintable(o.message));
+        QVERIFY2(!QFileInfo::exists(QDir(root).filePath(QStringLiteral("new"))),
+                 "a new folder was left behind");
+        QCOMPARE(snapshot(root), before);
+    }
+
     void nonRegularTarget_data() {
         QTest::addColumn<QString>("writer");
         QTest::addColumn<NodeKind>("kind");

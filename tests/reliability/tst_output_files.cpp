@@ -16,6 +16,7 @@
 #include <map>
 
 #include "full_disk.h"
+#include "output_folder.h"
 #include "save_file.h"
 
 using tandem::testing::isNode;
@@ -171,6 +172,151 @@ private slots:
         // staging file is left behind.
         QCOMPARE(snapshot(fs.path()), before);
         if (isRun) QCOMPARE(snapshot(target), runBefore);
+    }
+
+    /// A failed `run --out DIR` leaves the disk as it was: the folders the run made (DIR and
+    /// its missing parents) are removed again; a folder that existed before is kept, and so is
+    /// a folder someone else put a file into. "full": a full tmpfs (root); "fsize": a file-size
+    /// limit (RLIMIT_FSIZE, EFBIG part-way through a result file), runs as any user.
+    void failedRunRemovesNewFolder_data() {
+        QTest::addColumn<QString>("how");
+        QTest::addColumn<QString>("out");       // relative to the disk
+        QTest::addColumn<QString>("existing");  // folder made before the run ("" = none)
+        QTest::addColumn<QString>("kept");      // what must exist afterwards ("" = nothing new)
+        QTest::newRow("full disk, new DIR") << "full"
+                                            << "new"
+                                            << ""
+                                            << "";
+        QTest::newRow("full disk, new DIR and parents") << "full"
+                                                        << "a/b/new"
+                                                        << ""
+                                                        << "";
+        QTest::newRow("full disk, new DIR in an existing parent") << "full"
+                                                                  << "have/new"
+                                                                  << "have"
+                                                                  << "have";
+        QTest::newRow("full disk, existing empty DIR") << "full"
+                                                       << "have"
+                                                       << "have"
+                                                       << "have";
+        QTest::newRow("file too large, new DIR") << "fsize"
+                                                 << "new"
+                                                 << ""
+                                                 << "";
+        QTest::newRow("file too large, new DIR and parents") << "fsize"
+                                                             << "a/b/new"
+                                                             << ""
+                                                             << "";
+        QTest::newRow("file too large, existing empty DIR") << "fsize"
+                                                            << "have"
+                                                            << "have"
+                                                            << "have";
+    }
+    void failedRunRemovesNewFolder() {
+        QFETCH(QString, how);
+        QFETCH(QString, out);
+        QFETCH(QString, existing);
+        QFETCH(QString, kept);
+        const bool full = how == QLatin1String("full");
+        SmallTmpfs fs(512);
+        QTemporaryDir tmp;
+        if (full && !fs.valid()) QSKIP(qPrintable(fs.why()));
+        QVERIFY(tmp.isValid());
+        const QString root = full ? fs.path() : tmp.path();
+        if (!existing.isEmpty()) QVERIFY(QDir(root).mkpath(existing));
+        const auto before = snapshot(root);
+        const QString target = QDir(root).filePath(out);
+        if (full) QCOMPARE(fs.fill(0), qint64(0));
+        QProcess p;
+        if (!full)
+            p.setChildProcessModifier([] {
+                ::signal(SIGXFSZ, SIG_IGN);
+                const struct rlimit limit = {200, 200};
+                ::setrlimit(RLIMIT_FSIZE, &limit);
+            });
+        p.start(QStringLiteral(TANDEM_CLI),
+                {QStringLiteral("run"), m_scenario, QStringLiteral("--out"), target});
+        QVERIFY(p.waitForFinished(60000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY2(
+            err.contains(target) && err.contains(full ? QStringLiteral("no space left on device")
+                                                      : QStringLiteral("file too large")),
+            qPrintable(err));
+        QVERIFY2(!QString::fromUtf8(p.readAllStandardOutput()).contains(QStringLiteral("wrote ")),
+                 "a result file was reported as written");
+        // Nothing new at any level: the top of the disk and the kept folder are as before.
+        QCOMPARE(snapshot(root), before);
+        const QString first = out.section(QLatin1Char('/'), 0, 0);
+        if (kept.isEmpty()) {
+            QVERIFY2(!QFileInfo::exists(QDir(root).filePath(first)),
+                     qPrintable(first + QStringLiteral(" was left behind")));
+        } else {
+            QVERIFY(QFileInfo(QDir(root).filePath(kept)).isDir());
+            QCOMPARE(snapshot(QDir(root).filePath(kept)), (std::map<QString, QByteArray>()));
+        }
+    }
+
+    /// A folder run did not make, or that holds something not ours, is never removed.
+    void newFolderKeepsForeignFiles() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString target = tmp.filePath(QStringLiteral("a/new"));
+        {
+            tandem::fileio::NewOutputFolder folder(target);
+            QString why;
+            QVERIFY2(folder.create(&why), qPrintable(why));
+            QVERIFY(folder.createdAny());
+            QVERIFY(writeBytes(target + QStringLiteral("/theirs.txt"), "not ours\n"));
+        }  // not kept: removal is tried and refused by rmdir (not empty)
+        QCOMPARE(readBytes(target + QStringLiteral("/theirs.txt")), QByteArray("not ours\n"));
+        QVERIFY(QFile::remove(target + QStringLiteral("/theirs.txt")));
+        {
+            tandem::fileio::NewOutputFolder folder(target);  // exists now: made by no one here
+            QString why;
+            QVERIFY2(folder.create(&why), qPrintable(why));
+            QVERIFY(!folder.createdAny());
+        }
+        QVERIFY(QFileInfo(target).isDir());
+        {
+            tandem::fileio::NewOutputFolder folder(tmp.filePath(QStringLiteral("b/c")));
+            QString why;
+            QVERIFY(folder.create(&why));
+        }
+        QVERIFY(!QFileInfo::exists(tmp.filePath(QStringLiteral("b"))));
+    }
+
+    /// The reason a path cannot be an output folder (the writers of folders all use it).
+    void outputFolderProblem_data() {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("problem");  // "" = usable; %1 = the temporary folder
+        QTest::newRow("existing folder") << "%1"
+                                         << "";
+        QTest::newRow("missing folder") << "%1/new/deeper"
+                                        << "";
+        QTest::newRow("/dev/null") << "/dev/null"
+                                   << "is a character device, not a folder";
+        QTest::newRow("existing file") << "%1/file"
+                                       << "is a file, not a folder";
+        QTest::newRow("below a file") << "%1/file/new"
+                                      << "%1/file is a file, not a folder";
+        QTest::newRow("below /dev/null") << "/dev/null/new"
+                                         << "/dev/null is a character device, not a folder";
+        QTest::newRow("FIFO") << "%1/fifo"
+                              << "is a FIFO (named pipe), not a folder";
+    }
+    void outputFolderProblem() {
+        QFETCH(QString, path);
+        QFETCH(QString, problem);
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        QVERIFY(writeBytes(tmp.filePath(QStringLiteral("file")), "x"));
+        QVERIFY(makeNode(tmp.filePath(QStringLiteral("fifo")), NodeKind::Fifo));
+        const auto fill = [&](const QString& t) {
+            return QString(t).replace(QStringLiteral("%1"), tmp.path());
+        };
+        QCOMPARE(tandem::fileio::outputFolderProblem(fill(path)), fill(problem));
     }
 
     /// Without root (no tmpfs): a file-size limit (RLIMIT_FSIZE, SIGXFSZ ignored) makes write(2)
