@@ -137,7 +137,7 @@ private slots:
     }
 
     /// parseScenario with a folder resolves names against it (not the working folder) and
-    /// imports the nccl-tests log from there; a load of the text saved at a path finds the
+    /// imports the nccl-tests log from there (trace files: tst_trace_replay); a load of the text saved at a path finds the
     /// same absolute files again.
     void parseWithFolderResolvesAgainstIt() {
         QTemporaryDir dir;
@@ -146,12 +146,11 @@ private slots:
         QVERIFY(QFile::copy(QStringLiteral(TANDEM_TEST_DATA "/nccl/H100-all_reduce-2x8-awsome-distributed-training.txt"),
                             log));
         const std::string text =
-            R"({"ml_for_ml": {"trace_file": "logs/load.csv"}, "mosaic": {"nccl_tests_files": ["logs/ar.txt"]}})";
+            R"({"mosaic": {"nccl_tests_files": ["logs/ar.txt"]}})";
         tandem::Diagnostics d;
         const auto s = tandem::parseScenario(text, d, dir.filePath("proj").toStdString());
         QVERIFY2(s && d.ok(), d.str().c_str());
         QCOMPARE(QString::fromStdString(s->mosaic->ncclTestsFiles.at(0)), log);
-        QCOMPARE(QString::fromStdString(s->mlForMl->traceFile), dir.filePath("proj/logs/load.csv"));
         QVERIFY(s->mosaic->hardware.measured != nullptr);
         // Without a folder the same text is read from the working folder, where there is no log.
         tandem::Diagnostics w;
@@ -165,12 +164,10 @@ private slots:
         f.write(out.data(), qint64(out.size()));
         f.close();
         QVERIFY(out.find("\"logs/ar.txt\"") != std::string::npos);
-        QVERIFY(out.find("\"logs/load.csv\"") != std::string::npos);
         tandem::Diagnostics l;
         const auto again = tandem::loadScenarioFile(saved.toStdString(), l);
         QVERIFY2(again && l.ok(), l.str().c_str());
         QCOMPARE(again->mosaic->ncclTestsFiles, s->mosaic->ncclTestsFiles);
-        QCOMPARE(again->mlForMl->traceFile, s->mlForMl->traceFile);
     }
 
     void missingFileIsReported() {
