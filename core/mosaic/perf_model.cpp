@@ -23,13 +23,14 @@ double modelFlopsPerIteration(double flopsPerToken, const Cluster& c) {
 
 /// Last line of defence against a physically impossible costing (the hardware ranges of
 /// readHardware keep the usual causes out): why a plan's step time or MFU cannot be, or nullptr.
-const char* impossibleResult(double mfu, double iterationS) {
+/// `mfuCeiling`: the largest MFU the GEMM precision allows. MFU is counted against the BF16 peak
+/// (Eq. 1), so an FP8 or FP4 run may exceed 1 up to its precision's peak over the BF16 one.
+const char* impossibleResult(double mfu, double iterationS, double mfuCeiling) {
     if (!(iterationS > 0) || !std::isfinite(iterationS))
         return "step time is not a positive finite number: the hardware constants cannot be costed";
-    if (!(mfu >= 0 && mfu <= 1))
-        return "MFU above 100 %: the hardware's efficiency and chi_sys constants make a step "
-               "faster "
-               "than the peak allows";
+    if (!(mfu >= 0 && mfu <= mfuCeiling))
+        return "MFU above 100 % of the GEMM precision's peak: the efficiency and chi_sys constants "
+               "make a step faster than the peak allows";
     return nullptr;
 }
 
@@ -309,6 +310,12 @@ int PerfModel::expertDpGroup(const Plan& p) const {
     return m_c.stack.expertFolding ? p.tp * p.cp * p.dp / (p.ep * p.etp) : (p.dp / p.ep) * p.cp;
 }
 
+double PerfModel::mfuCeiling() const {
+    const double bf16 = m_c.hardware.peakFlops;
+    const double precision = precisionPeakFlops(m_c.hardware, m_c.precision);
+    return bf16 > 0 && precision > bf16 ? precision / bf16 : 1.0;
+}
+
 double PerfModel::mfu(double iterationS) const {
     return modelFlopsUtilization(modelFlopsPerIteration(m_nActFlopsPerToken, m_c), iterationS,
                                  m_c.devices, m_c.hardware.peakFlops);
@@ -569,7 +576,7 @@ QuickEval PerfModel::quick(const Plan& p) const {
     cost(p, t);
     q.iterationS = t.chi * t.analytic;
     q.mfu = mfu(q.iterationS);
-    if ((q.reason = impossibleResult(q.mfu, q.iterationS))) return q;
+    if ((q.reason = impossibleResult(q.mfu, q.iterationS, mfuCeiling()))) return q;
     q.feasible = true;
     return q;
 }
@@ -597,7 +604,7 @@ PlanEval PerfModel::evaluate(const Plan& p) const {
     r.iteration_s = t.chi * t.analytic;
     r.analytic_iteration_s = t.analytic;
     r.mfu = mfu(r.iteration_s);
-    if (const char* why = impossibleResult(r.mfu, r.iteration_s)) {
+    if (const char* why = impossibleResult(r.mfu, r.iteration_s, mfuCeiling())) {
         PlanEval bad;
         bad.reason = std::string(why) + " (MFU " + formatNumber(r.mfu) + ", step " +
                      formatNumber(r.iteration_s) + " s)";
@@ -698,7 +705,7 @@ bool PerfModel::best(const LayoutTable& table, Plan& bestPlan, QuickEval& bestEv
             assemble(p, s, gr, t);
             const double it = t.chi * t.analytic;
             const double mfu = this->mfu(it);
-            if (impossibleResult(mfu, it)) continue;  // as quick() and evaluate() refuse it
+            if (impossibleResult(mfu, it, mfuCeiling())) continue;  // as quick() and evaluate() refuse it
             if (!found || mfu > bestEval.mfu || (mfu == bestEval.mfu && bi < bestIndex)) {
                 found = true;
                 bestIndex = bi;

@@ -153,6 +153,9 @@ public:
 
     /// MFU of Eq. 1 [2608.10605]: 6 N_act B_global T_seq / (t_iter N_dev peak_BF16).
     double mfu(double iterationS) const;
+    /// Largest MFU (Eq. 1, over the BF16 peak) a step can physically reach at the cluster's GEMM
+    /// precision: max(1, precision peak / BF16 peak); a plan above it is refused as impossible.
+    double mfuCeiling() const;
     /// Megatron's model FLOPs per trained token (fwd + bwd): 6 x (active GEMM parameters + the
     /// LM head d V) + 6 T_seq n_head d_head per layer (causal attention, QK^T and AV at half
     /// the square) [Megatron-LM training.py num_floating_point_operations; Narayanan et al.

@@ -68,14 +68,14 @@ Stack megatronCoreStack() {
     // measured run, from megatronCoreFitStart()); tests/mosaic/tst_mosaic_reality.cpp checks
     // that they are the fit's optimum.
     s.denseGemmMax = 1.0;
-    s.groupedGemmMax = 0.381;
-    s.groupedWidthHalf = 1100;
-    s.attentionEfficiency = 0.1617;
-    s.precisionGemmFactor[int(Precision::Fp8)] = 0.9989;
-    s.precisionGemmFactor[int(Precision::Mxfp8)] = 0.9991;
-    s.precisionGemmFactor[int(Precision::Nvfp4)] = 0.8251;
-    s.tpOverlap = 0.613;
-    s.a2aOverlap = 0.7607;
+    s.groupedGemmMax = 0.3834;
+    s.groupedWidthHalf = 1118;
+    s.attentionEfficiency = 0.1609;
+    s.precisionGemmFactor[int(Precision::Fp8)] = 1.0;
+    s.precisionGemmFactor[int(Precision::Mxfp8)] = 1.0;
+    s.precisionGemmFactor[int(Precision::Nvfp4)] = 0.8718;
+    s.tpOverlap = 0.6204;
+    s.a2aOverlap = 0.7651;
     return s;
 }
 

@@ -56,6 +56,7 @@ QString writeProjectWithRelativeNames(const QString& root) {
         return {};
     auto j = nlohmann::json::parse(scenarioToJson(defaultScenario()));
     j["mosaic"]["nccl_tests_files"] = {"logs/ar.txt"};
+    j["ml_for_ml"]["scenario"] = "trace";  // a trace file is read only by the trace scenario
     j["ml_for_ml"]["trace_file"] = "logs/load.csv";
     const QString path = proj + "/work.json";
     return writeText(path, j.dump(2)) ? path : QString();
@@ -186,6 +187,7 @@ private slots:
         QVERIFY(QDir::setCurrent(tmp.path()));
         Scenario s = defaultScenario();
         s.mosaic->ncclTestsFiles = {"sub/ar.txt"};
+        s.mlForMl->scenario = "trace";
         s.mlForMl->traceFile = "sub/trace.csv";
         {
             RecoveryStore store(dir);
@@ -249,6 +251,7 @@ private slots:
         QVERIFY(QDir::setCurrent(elsewhere.path()));
         // Written: relative names of the document are made absolute beside the original.
         Scenario s = defaultScenario();
+        s.mlForMl->scenario = "trace";
         s.mlForMl->traceFile = "logs/absent.csv";  // exists only in the working folder
         s.mosaic->ncclTestsFiles = {"logs/ar.txt"};
         QString written;
@@ -261,6 +264,7 @@ private slots:
         // Read: an older file with relative names.
         auto scen = nlohmann::json::parse(scenarioToJson(defaultScenario()));
         scen["mosaic"]["nccl_tests_files"] = {"logs/ar.txt"};
+        scen["ml_for_ml"]["scenario"] = "trace";
         scen["ml_for_ml"]["trace_file"] = "logs/load.csv";
         nlohmann::json old{{"tandem_recovery", 1}, {"original_path", original.toStdString()},
                            {"saved_utc", "2026-11-29T10:00:00.000Z"}, {"scenario", scen}};
