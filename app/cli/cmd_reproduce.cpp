@@ -16,8 +16,6 @@
 namespace cli {
 namespace {
 
-nlohmann::ordered_json reportJson(const tandem::Report& r) { return tandem::reportToJson(r); }
-
 std::string num(double v) { return significant(v, 4); }
 
 /// "[low, high]", or ">= low" for a one-sided check.
@@ -219,11 +217,11 @@ int reproduceCommand(const QStringList& args) {
         allPass = allPass && tandem::countStatus(r, tandem::CheckStatus::Fail) == 0;
     if (parser.isSet(json)) {
         if (reports.size() == 1) {
-            std::printf("%s\n", reportJson(reports[0]).dump(2).c_str());
+            std::printf("%s\n", tandem::reportToJson(reports[0]).dump(2).c_str());
         } else {
             nlohmann::ordered_json j;
             j["reports"] = nlohmann::ordered_json::array();
-            for (const auto& r : reports) j["reports"].push_back(reportJson(r));
+            for (const auto& r : reports) j["reports"].push_back(tandem::reportToJson(r));
             std::printf("%s\n", j.dump(2).c_str());
         }
     } else {
