@@ -115,14 +115,17 @@ int planCommand(const QStringList& args) {
     const QCommandLineOption layout(
         QStringLiteral("layout"),
         QStringLiteral("Evaluate one layout, named (tp=2,pp=8,vp=4,cp=1,ep=64,etp=1,mbs=1,fsdp=0,"
-                       "distopt=1,ckpt=selective; any subset, dp = N / (TP CP PP) unless given) or "
+                       "distopt=1,sp=1,ckpt=selective; any subset, dp = N / (TP CP PP) unless "
+                       "given; ckpt none, core-attn, selective, super-selective or full) or "
                        "positional (tp,ep,pp,cp,dp,mbs[,ckpt])."),
         QStringLiteral("LAYOUT"));
     const QCommandLineOption stack(
         QStringLiteral("stack"),
         QStringLiteral(
-            "Training stack: mosaic-paper (arXiv:2608.10605's stack, default) or megatron-core "
-            "(fitted to measured Megatron-Bridge runs; VP, ETP, FSDP, EP folding)."),
+            "Training stack: mosaic-paper (arXiv:2608.10605's stack, default), megatron-core "
+            "(fitted to measured Megatron-Bridge runs; VP, ETP, FSDP, EP folding) or "
+            "megatron-lm-2022 (arXiv:2205.05198's A100 stack: no flash attention, no TP "
+            "overlap; fitted to its Table 5)."),
         QStringLiteral("S"), QStringLiteral("mosaic-paper"));
     const QCommandLineOption precision(
         QStringLiteral("precision"),

@@ -58,6 +58,8 @@ nlohmann::ordered_json writeLaw(const ScalingLaw& l) {
 const char* checkpointingName(Checkpointing c) {
     switch (c) {
         case Checkpointing::None: return "none";
+        case Checkpointing::CoreAttention:
+            return "core-attn";
         case Checkpointing::Selective: return "selective";
         case Checkpointing::SuperSelective: return "super-selective";
         case Checkpointing::Full: return "full";
@@ -78,8 +80,8 @@ const char* layoutGridRuleName(LayoutGridRule r) {
 }
 
 bool parseCheckpointing(const std::string& s, Checkpointing& out) {
-    for (auto c : {Checkpointing::None, Checkpointing::Selective, Checkpointing::SuperSelective,
-                   Checkpointing::Full})
+    for (auto c : {Checkpointing::None, Checkpointing::CoreAttention, Checkpointing::Selective,
+                   Checkpointing::SuperSelective, Checkpointing::Full})
         if (s == checkpointingName(c)) { out = c; return true; }
     return false;
 }
@@ -170,9 +172,11 @@ void readEnvelope(JsonReader& r, Envelope& e) {
     {
         std::vector<std::string> def;
         for (auto c : e.checkpointing) def.push_back(checkpointingName(c));
-        const auto names = r.arrayWithin("checkpointing", kMaxAxisValues)
-                               ? r.strings("checkpointing", def, {"none", "selective", "super-selective", "full"})
-                               : def;
+        const auto names =
+            r.arrayWithin("checkpointing", kMaxAxisValues)
+                ? r.strings("checkpointing", def,
+                            {"none", "core-attn", "selective", "super-selective", "full"})
+                : def;
         r.requireDistinct("checkpointing", names);
         if (names.empty()) diag.error(r.childPath("checkpointing"), "must have at least 1 element(s)");
         e.checkpointing.clear();

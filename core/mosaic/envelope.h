@@ -18,10 +18,17 @@ class JsonReader;
 
 namespace tandem::mosaic {
 
-/// Activation checkpointing modes of the layout search [2608.10605 Sec. 5.2, Table 3].
-enum class Checkpointing { None, Selective, SuperSelective, Full };
+/// Activation checkpointing modes, from least to most recomputation (the enum order is the order
+/// a search tries them in). None, Selective, SuperSelective and Full are the layout search's
+/// modes [2608.10605 Sec. 5.2, Table 3]. CoreAttention recomputes only the attention core
+/// (QK^T, softmax, its dropout and the product with V): the selective activation recomputation of
+/// Korthikanti et al. 2022 [arXiv:2205.05198 Sec. 4.3], Megatron's `--recompute-granularity
+/// selective` with its default module list `core_attn`. It saves memory only when the stack
+/// materialises the attention scores (Stack::flashAttention false); it is not in the paper grid.
+enum class Checkpointing { None, CoreAttention, Selective, SuperSelective, Full };
+constexpr int kCheckpointingCount = 5;
 
-/// "none", "selective", "super-selective", "full".
+/// "none", "core-attn", "selective", "super-selective", "full".
 const char* checkpointingName(Checkpointing c);
 /// Inverse of checkpointingName; returns false for an unknown name.
 bool parseCheckpointing(const std::string& s, Checkpointing& out);

@@ -122,24 +122,17 @@ Geometry korthikantiGeometry(const KorthikantiPoint& p) {
     return g;
 }
 
-std::vector<KorthikantiResult> costKorthikantiPoints() {
+std::vector<KorthikantiResult> costKorthikantiPoints(const Stack& stack) {
     std::vector<KorthikantiResult> out;
     for (const KorthikantiPoint& pt : shippedKorthikantiPoints()) {
         KorthikantiResult r;
         r.point = pt;
-        if (pt.quantity == "activations_per_gpu" && pt.mode == "baseline") {
-            r.reason =
-                "activations without sequence parallelism: the model always shards every "
-                "activation over TP (sequence parallelism on)";
-            out.push_back(std::move(r));
-            continue;
-        }
         Cluster c;
         c.hardware = builtinHardware("dgx-a100");
         c.devices = pt.gpus;
         c.globalBatch = pt.globalBatch;
         c.seqLen = pt.seqLen;
-        c.stack = megatronCoreStack();
+        c.stack = stack;
         c.precision = Precision::Bf16;
         const PerfModel model(korthikantiGeometry(pt), c);
         Plan& p = r.plan;
@@ -149,7 +142,10 @@ std::vector<KorthikantiResult> costKorthikantiPoints() {
         p.dp = pt.dp;
         p.mbs = pt.microBatch;
         p.distributedOptimizer = false;
-        p.ckpt = pt.mode == "full_recompute" ? Checkpointing::Full : Checkpointing::None;
+        p.sequenceParallel = pt.mode != "baseline";
+        p.ckpt = pt.mode == "full_recompute" ? Checkpointing::Full
+                 : pt.mode == "sp_selective" ? Checkpointing::CoreAttention
+                                             : Checkpointing::None;
         r.eval = model.evaluate(p);
         r.expressible = true;
         const MemoryBreakdown& m = r.eval.memory;

@@ -41,8 +41,7 @@ const std::vector<KorthikantiPoint>& shippedKorthikantiPoints();
 Geometry korthikantiGeometry(const KorthikantiPoint& p);
 
 /// A point as the model costs it. `expressible` false with `reason` when the model cannot
-/// express the point's setting (activations without sequence parallelism: the model always
-/// shards activations over TP). Memory in GiB (2^30 bytes), time in s.
+/// express the point's setting. Memory in GiB (2^30 bytes), time in s.
 struct KorthikantiResult {
     KorthikantiPoint point;
     bool expressible = false;
@@ -51,12 +50,13 @@ struct KorthikantiResult {
     PlanEval eval;
     double tandem = 0;  ///< the model's value of the point's quantity, in the point's unit
 };
-/// Every shipped point costed under the megatron-core stack on dgx-a100 at BF16 with the
-/// distributed optimizer off (the 2022 Megatron-LM: 18 bytes per parameter). Mode mapping:
-/// sp_selective -> Checkpointing::None (flash attention never stores the attention scores,
-/// which is exactly what the paper's selective recomputation drops; every other activation is
-/// kept), full_recompute -> Checkpointing::Full, baseline -> not expressible for activations.
-std::vector<KorthikantiResult> costKorthikantiPoints();
+/// Every shipped point costed under `stack` (default megatron-lm-2022, the paper's own software)
+/// on dgx-a100 at BF16 with the distributed optimizer off (18 bytes per parameter, Sec. 4).
+/// Modes: baseline -> sequence parallelism off, Checkpointing::None (the attention scores kept);
+/// sp_selective -> sequence parallelism on, Checkpointing::CoreAttention (the paper's selective
+/// recomputation: QK^T, softmax, dropout and AV recomputed); full_recompute -> sequence
+/// parallelism on, Checkpointing::Full.
+std::vector<KorthikantiResult> costKorthikantiPoints(const Stack& stack = megatronLm2022Stack());
 
 /// The checks of the expressible results: id "korthikanti." + point, band +-10 % of the
 /// published value.

@@ -68,6 +68,10 @@ const char* PerfModel::structuralError(const Plan& p) const {
         return "EP must divide DP (DP = EP x EDP, App. D.1)";
     }
     if (m_g.experts > 0 && m_g.experts % p.ep != 0) return "EP must divide the expert count E";
+    // Megatron-LM requires sequence parallelism when TP and EP are both > 1; the model costs
+    // activations without it for dense layers only.
+    if (!p.sequenceParallel && p.tp > 1 && m_g.experts > 0)
+        return "TP > 1 without sequence parallelism is costed for dense models only (MoE: sp=1)";
     if (m_c.globalBatch % (1LL * p.dp * p.mbs) != 0)  // DP x B_micro may pass 2^31
         return "B_global must be a multiple of DP x B_micro (integer microbatches)";
     return nullptr;

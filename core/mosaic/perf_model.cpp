@@ -13,6 +13,11 @@ namespace {
 
 inline double sat(double x, double half) { return x / (x + half); }
 constexpr double kBf16 = 2.0, kGradBytes = 4.0, kOptimizerBytes = 12.0;
+/// HBM bytes per attention score without flash attention [Korthikanti et al. 2022 Sec. 4.1]:
+/// forward: fused scale-mask-softmax (read 2, write 2), dropout (read 2, write 2, mask 1);
+/// backward: dropout (read 2 + mask 1, write 2), softmax (read probabilities 2 and gradient 2,
+/// write 2). Stored for the backward in mode None: softmax output 2, mask 1, dropout output 2.
+constexpr double kScoreBytesFwd = 9.0, kScoreBytesBwd = 11.0, kScoreBytesStored = 5.0;
 
 int ckptRank(Checkpointing c) { return static_cast<int>(c); }
 
@@ -58,9 +63,10 @@ struct PerfModel::Times {
 struct PerfModel::Shape {
     double T;          // tokens per microbatch per CP rank
     double tokensMem;  // T / TP: tokens held per GPU (sequence parallel)
+    int tpReplicas = 0;  // TP - 1 without sequence parallelism (replicated activations), else 0
     double attnCore, shared;
     double moeLayer, denseLayer;
-    double moeRecompute[4], denseRecompute[4];
+    double moeRecompute[kCheckpointingCount], denseRecompute[kCheckpointingCount];
     double a2aBytes, tpCollective, cpLayer, p2pBytes, tLast, tFirst;
 };
 
@@ -97,6 +103,7 @@ PerfModel::PerfModel(const Geometry& g, const Cluster& c) : m_g(g), m_c(c) {
     Hardware& h = m_c.hardware;
     if (st.ownEfficiencies) {
         h.denseGemmMax = st.denseGemmMax;
+        if (st.denseMHalf > 0) h.denseMHalf = st.denseMHalf;
         h.groupedGemmMax = st.groupedGemmMax;
         h.groupedWidthHalf = st.groupedWidthHalf;
         h.attentionEfficiency = st.attentionEfficiency;
@@ -168,6 +175,24 @@ PerfModel::PerfModel(const Geometry& g, const Cluster& c) : m_g(g), m_c(c) {
         m_actDense[ckptRank(Checkpointing::Selective)] -= 0.5 * (attnIn + d);
         m_actMoe[ckptRank(Checkpointing::SuperSelective)] -= 0.5 * (attnIn + k * d);
         m_actDense[ckptRank(Checkpointing::SuperSelective)] -= 0.5 * attnIn;
+    }
+    // The attention core recomputed alone: with flash attention nothing more is dropped.
+    m_actMoe[ckptRank(Checkpointing::CoreAttention)] = m_actMoe[ckptRank(Checkpointing::None)];
+    m_actDense[ckptRank(Checkpointing::CoreAttention)] = m_actDense[ckptRank(Checkpointing::None)];
+    // Without sequence parallelism each TP rank holds, whole: both norm inputs, the QKV and fc1
+    // inputs and the attention block's output (5 d: Korthikanti et al. 2022 Eq. 2's 10 s b h
+    // bytes); selective recomputation drops the MLP's two, full keeps the layer input.
+    m_actDenseReplicated[ckptRank(Checkpointing::None)] = 5 * d;
+    m_actDenseReplicated[ckptRank(Checkpointing::CoreAttention)] = 5 * d;
+    m_actDenseReplicated[ckptRank(Checkpointing::Selective)] = 3 * d;
+    m_actDenseReplicated[ckptRank(Checkpointing::SuperSelective)] = 5 * d;
+    m_actDenseReplicated[ckptRank(Checkpointing::Full)] = d;
+    if (!c.stack.flashAttention) {
+        // Materialised attention scores, kept only when the attention core is not recomputed
+        // [Korthikanti et al. 2022 Eq. 1: 5 a s^2 b bytes per layer].
+        m_actScores = kScoreBytesStored / kBf16 * double(g.nHead) * double(c.seqLen);
+        m_actMoe[ckptRank(Checkpointing::None)] += m_actScores;
+        m_actDense[ckptRank(Checkpointing::None)] += m_actScores;
     }
 }
 
@@ -245,7 +270,9 @@ double PerfModel::memoryOf(const Group& gr, const Shape& s, int nmb, Checkpointi
                            MemoryBreakdown* out) const {
     const Geometry& g = m_g;
     const double tokens = s.tokensMem, k = g.topK, d = g.dModel, e = g.experts;
-    const double aMoe = m_actMoe[ckptRank(ck)], aDense = m_actDense[ckptRank(ck)];
+    const double aMoe = m_actMoe[ckptRank(ck)],
+                 aDense =
+                     m_actDense[ckptRank(ck)] + s.tpReplicas * m_actDenseReplicated[ckptRank(ck)];
     auto stage = [&](const Stage& st) {
         double bytes = st.weights;
         // 1F1B: stage s keeps min(PP - s, n_mb) microbatches in flight; the first keeps most.
@@ -263,7 +290,12 @@ double PerfModel::memoryOf(const Group& gr, const Shape& s, int nmb, Checkpointi
                 kBf16 * tokens * (double(chunks) / gr.vp) * (st.moeLs * aMoe + st.denseLs * aDense);
         }
         if (ck == Checkpointing::Full && st.layers > 0)  // one layer rematerialised during its backward
-            act += kBf16 * tokens * (m_actAttn + (st.moeLs > 0 ? m_actMoeNone : m_actDenseNone));
+            act += kBf16 * tokens *
+                   (m_actAttn + m_actScores +
+                    (st.moeLs > 0
+                         ? m_actMoeNone
+                         : m_actDenseNone +
+                               s.tpReplicas * m_actDenseReplicated[ckptRank(Checkpointing::None)]));
         bytes += act * m_c.hardware.activationMemoryFactor;
         // Logits of the fused vocab-parallel cross-entropy: bf16, gradient written in place.
         if (st.last) bytes += kBf16 * tokens * double(g.vocab);
@@ -303,6 +335,7 @@ double PerfModel::memoryBytes(const Plan& p, MemoryBreakdown* out) const {
     groupMemory(p, gr);
     Shape s;
     s.tokensMem = double(m_c.seqLen) * p.mbs / p.cp / double(p.tp);
+    s.tpReplicas = p.sequenceParallel ? 0 : p.tp - 1;
     return memoryOf(gr, s, m_c.globalBatch / (p.dp * p.mbs), p.ckpt, out);
 }
 
@@ -338,6 +371,7 @@ void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shap
     const double T = double(m_c.seqLen) * mbs / cpDegree;
     s.T = T;
     s.tokensMem = T / tp;
+    s.tpReplicas = 0;
 
     auto effDense = [&](double m, double w) {
         return hw.denseGemmMax * sat(m, hw.denseMHalf) * sat(w, hw.denseWidthHalf);
@@ -352,14 +386,23 @@ void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shap
     };
 
     const double attnProj = gemmLow(m_attnParams, effDense(T, d / tp));
-    const double attnCoreFwd = 2.0 * T * m_c.seqLen * m_qDim / tp / (peak * hw.attentionEfficiency);
-    const double attnCore = 3.5 * attnCoreFwd;
+    // Flash attention: one fused kernel over the causal half of the square, backward 2.5 x the
+    // forward. Without it: QK^T and the product with V as batched GEMMs over the whole square
+    // (backward 2 x), and the softmax and dropout streaming every score through HBM.
+    double attnCoreFwd = 2.0 * T * m_c.seqLen * m_qDim / tp / (peak * hw.attentionEfficiency);
+    double attnCore = 3.5 * attnCoreFwd;
+    if (!m_c.stack.flashAttention) {
+        const double gemmFwd = 4.0 * T * m_c.seqLen * m_qDim / tp / (peak * hw.attentionEfficiency);
+        const double scores = T * m_c.seqLen * double(g.nHead) / tp;
+        attnCoreFwd = gemmFwd + scores * kScoreBytesFwd / hw.hbmBytesPerS;
+        attnCore = 3.0 * gemmFwd + scores * (kScoreBytesFwd + kScoreBytesBwd) / hw.hbmBytesPerS;
+    }
     const double pointwise = T * d * hw.elementwiseBytesPerTokenPerD / tp / hw.hbmBytesPerS;
     s.attnCore = attnCore;
     s.shared = 0;
     s.moeLayer = 0;
     s.denseLayer = 0;
-    for (int i = 0; i < 4; ++i) s.moeRecompute[i] = s.denseRecompute[i] = 0;
+    for (int i = 0; i < kCheckpointingCount; ++i) s.moeRecompute[i] = s.denseRecompute[i] = 0;
     if (m_moeLayers > 0) {  // every stage holds MoE layers (layers per stage >= 1)
         const double shared =
             m_sharedParams > 0 ? gemmLow(m_sharedParams, effDense(T, dexp / tp)) : 0.0;
@@ -375,6 +418,7 @@ void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shap
         const double moeLayer = attnProj + attnCore + shared + router + routed + pointwise;
         s.shared = shared;
         s.moeLayer = moeLayer;
+        s.moeRecompute[ckptRank(Checkpointing::CoreAttention)] = attnCoreFwd;
         s.moeRecompute[ckptRank(Checkpointing::Selective)] = attnCoreFwd + pointwise / 3;
         s.moeRecompute[ckptRank(Checkpointing::SuperSelective)] =
             attnCoreFwd + pointwise / 3 + (routed + shared) / 3;
@@ -384,6 +428,7 @@ void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shap
         const double ffn = gemmLow(m_denseFfnParams, effDense(T, double(g.dFf) / tp));
         const double denseLayer = attnProj + attnCore + ffn + pointwise;
         s.denseLayer = denseLayer;
+        s.denseRecompute[ckptRank(Checkpointing::CoreAttention)] = attnCoreFwd;
         s.denseRecompute[ckptRank(Checkpointing::Selective)] = attnCoreFwd + pointwise / 3;
         s.denseRecompute[ckptRank(Checkpointing::SuperSelective)] = attnCoreFwd + pointwise / 3 + ffn / 3;
         s.denseRecompute[ckptRank(Checkpointing::Full)] = denseLayer / 3;

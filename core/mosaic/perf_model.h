@@ -28,6 +28,13 @@ struct Plan {
     /// Distributed optimizer (ZeRO-1): FP32 master weights and AdamW moments sharded over
     /// DP x CP (experts: EDP x CP); false = replicated on every data-parallel rank.
     bool distributedOptimizer = true;
+    /// Sequence parallelism [Korthikanti et al. 2022 Sec. 4.2.2; Megatron `--sequence-parallel`]:
+    /// the norms' and dropouts' activations sharded over TP as well. Off, with TP > 1, the
+    /// activations outside the TP-split GEMMs are replicated on every TP rank (per layer
+    /// s b h (10 + 24/t) bytes instead of 34 s b h / t, Eq. 2 vs. Eq. 3); the TP collectives
+    /// move the same bytes (an all-reduce for each all-gather + reduce-scatter pair). Megatron-Core
+    /// requires it for MoE layers with TP > 1.
+    bool sequenceParallel = true;
 };
 
 /// Per-iteration wall time by component, s; the fields sum to PlanEval::iteration_s (each is
@@ -198,7 +205,14 @@ private:
     // Activation elements per token per layer (sequence-parallel, before / TP) by checkpointing
     // mode (index = enum value), MoE and dense blocks; and the no-checkpointing values of the
     // layer rematerialised during a full-checkpointing backward.
-    double m_actMoe[4], m_actDense[4], m_actAttn, m_actMoeNone, m_actDenseNone;
+    double m_actMoe[kCheckpointingCount], m_actDense[kCheckpointingCount], m_actAttn, m_actMoeNone,
+        m_actDenseNone;
+    /// Of m_actDense, the elements every TP rank holds whole when sequence parallelism is off
+    /// (norm inputs, the inputs of the column-parallel GEMMs, the block outputs).
+    double m_actDenseReplicated[kCheckpointingCount];
+    /// Attention-score elements per token per layer kept for the backward without flash
+    /// attention (already in m_actMoe / m_actDense of mode None): 2.5 n_head T_seq.
+    double m_actScores = 0;
     bool m_boundValid = false;  ///< hardware rates > 0 and latencies >= 0: the MFU bound holds
     double m_qDim = 0;          ///< n_head d_head (d on the ladder)
     double m_gemmPeak = 0;      ///< the precision's peak x the stack's precision factor, FLOP/s

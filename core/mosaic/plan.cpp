@@ -75,7 +75,8 @@ bool readPlanModel(JsonReader& r, Geometry& g) {
 
 namespace {
 
-/// The named form "tp=2,pp=8,vp=4,cp=1,ep=64,etp=1,mbs=1,fsdp=0,ckpt=selective" (dp optional).
+/// The named form "tp=2,pp=8,vp=4,cp=1,ep=64,etp=1,mbs=1,fsdp=0,sp=1,ckpt=selective" (dp
+/// optional).
 bool parseNamedLayout(const std::vector<std::string>& parts, Plan& p, std::string& error) {
     p = Plan{};
     p.dp = 0;
@@ -95,8 +96,8 @@ bool parseNamedLayout(const std::vector<std::string>& parts, Plan& p, std::strin
         seen.push_back(key);
         if (key == "ckpt") {
             if (!parseCheckpointing(value, p.ckpt)) {
-                error =
-                    "ckpt must be none, selective, super-selective or full (got \"" + value + "\")";
+                error = "ckpt must be none, core-attn, selective, super-selective or full (got \"" +
+                        value + "\")";
                 return false;
             }
             continue;
@@ -110,7 +111,7 @@ bool parseNamedLayout(const std::vector<std::string>& parts, Plan& p, std::strin
             error = "layout key " + key + " must be an integer (got \"" + value + "\")";
             return false;
         }
-        const bool flag = key == "fsdp" || key == "distopt";
+        const bool flag = key == "fsdp" || key == "distopt" || key == "sp";
         if (flag ? (v != 0 && v != 1) : v < 1) {
             error = "layout key " + key + (flag ? " must be 0 or 1" : " must be >= 1") + " (got " +
                     value + ")";
@@ -136,9 +137,11 @@ bool parseNamedLayout(const std::vector<std::string>& parts, Plan& p, std::strin
             p.fsdp = v == 1;
         else if (key == "distopt")
             p.distributedOptimizer = v == 1;
+        else if (key == "sp")
+            p.sequenceParallel = v == 1;
         else {
             error = "unknown layout key \"" + key +
-                    "\" (known: tp, pp, vp, cp, ep, etp, dp, mbs, fsdp, distopt, ckpt)";
+                    "\" (known: tp, pp, vp, cp, ep, etp, dp, mbs, fsdp, distopt, sp, ckpt)";
             return false;
         }
     }
@@ -171,7 +174,9 @@ bool parseLayout(const std::string& text, Plan& p, std::string& error) {
     p.tp = v[0]; p.ep = v[1]; p.pp = v[2]; p.cp = v[3]; p.dp = v[4]; p.mbs = v[5];
     p.ckpt = Checkpointing::None;
     if (parts.size() == 7 && !parseCheckpointing(parts[6], p.ckpt)) {
-        error = "checkpointing must be none, selective, super-selective or full (got \"" + parts[6] + "\")";
+        error =
+            "checkpointing must be none, core-attn, selective, super-selective or full (got \"" +
+            parts[6] + "\")";
         return false;
     }
     return true;
@@ -274,7 +279,7 @@ std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p
              " --expert-tensor-parallel-size " + std::to_string(p.etp);
     a += " --micro-batch-size " + std::to_string(p.mbs) + " --global-batch-size " +
          std::to_string(c.globalBatch) + " --seq-length " + std::to_string(c.seqLen);
-    if (p.tp > 1) a += " --sequence-parallel";
+    if (p.tp > 1 && p.sequenceParallel) a += " --sequence-parallel";
     if (p.fsdp)
         a += " --use-megatron-fsdp --data-parallel-sharding-strategy optim_grads_params";
     else if (p.distributedOptimizer)
@@ -282,8 +287,13 @@ std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p
     switch (p.ckpt) {
         case Checkpointing::None:
             break;
-        case Checkpointing::Selective:
+        case Checkpointing::CoreAttention:
             a += " --recompute-granularity selective --recompute-modules core_attn";
+            break;
+        case Checkpointing::Selective:
+            // The norms and the MLP / expert activation function recomputed with the core.
+            a += " --recompute-granularity selective --recompute-modules core_attn layernorm";
+            if (g.experts > 0) a += " moe_act";
             break;
         case Checkpointing::SuperSelective:
             a += " --recompute-granularity selective --recompute-modules core_attn mlp";
@@ -330,7 +340,9 @@ bool parseMegatronArguments(const std::string& text, int layers, Cluster& c, Pla
     p.distributedOptimizer = false;
     c.precision = Precision::Bf16;
     int layersPerChunk = 0;
-    bool fp8 = false, mx = false, fp4 = false;
+    bool fp8 = false, mx = false, fp4 = false, sequenceParallel = false;
+    std::string granularity;
+    std::vector<std::string> modules;
     for (size_t i = 0; i < words.size(); ++i) {
         const std::string& f = words[i];
         auto value = [&](int& out) {
@@ -374,12 +386,14 @@ bool parseMegatronArguments(const std::string& text, int layers, Cluster& c, Pla
             p.fsdp = true;
         else if (f == "--use-distributed-optimizer")
             p.distributedOptimizer = true;
-        else if (f == "--recompute-granularity" && i + 1 < words.size()) {
-            const std::string& v = words[++i];
-            p.ckpt = v == "full"        ? Checkpointing::Full
-                     : v == "selective" ? Checkpointing::Selective
-                                        : p.ckpt;
-        } else if (f == "--fp8-format")
+        else if (f == "--recompute-granularity" && i + 1 < words.size())
+            granularity = words[++i];
+        else if (f == "--recompute-modules") {
+            while (i + 1 < words.size() && words[i + 1].rfind("--", 0) != 0)
+                modules.push_back(words[++i]);
+        } else if (f == "--sequence-parallel")
+            sequenceParallel = true;
+        else if (f == "--fp8-format")
             fp8 = true;
         else if (f == "--fp8-recipe" && i + 1 < words.size())
             mx = words[++i] == "mxfp8";
@@ -388,6 +402,20 @@ bool parseMegatronArguments(const std::string& text, int layers, Cluster& c, Pla
         if (!ok) return false;
     }
     if (p.fsdp) p.distributedOptimizer = true;
+    p.sequenceParallel = sequenceParallel;
+    if (granularity == "full") {
+        p.ckpt = Checkpointing::Full;
+    } else if (granularity == "selective") {
+        // Megatron's default module list is core_attn alone; mlp / moe recompute the whole MLP,
+        // layernorm / moe_act the norms and the activation function.
+        auto has = [&](const char* m) {
+            return std::find(modules.begin(), modules.end(), m) != modules.end();
+        };
+        p.ckpt = has("mlp") || has("moe") ? Checkpointing::SuperSelective
+                 : has("layernorm") || has("moe_act") || has("mlp_act")
+                     ? Checkpointing::Selective
+                     : Checkpointing::CoreAttention;
+    }
     if (layersPerChunk > 0) p.vp = std::max(1, layers / (p.pp * layersPerChunk));
     c.precision = fp4   ? Precision::Nvfp4
                   : fp8 ? (mx ? Precision::Mxfp8 : Precision::Fp8)

@@ -29,9 +29,9 @@ namespace tandem::mosaic {
 bool readPlanModel(JsonReader& r, Geometry& g);
 
 /// Parses the positional form "tp,ep,pp,cp,dp,mbs[,ckpt]" (ckpt default none) or the named
-/// form "tp=2,pp=8,vp=4,cp=1,ep=64,etp=1,mbs=1,fsdp=0,distopt=1,ckpt=selective" (any subset,
-/// defaults 1 / off / none / distopt 1; without dp= the plan's dp is 0 and the caller sets it to
-/// N_dev / (TP CP PP)). False + `error` naming the field on failure.
+/// form "tp=2,pp=8,vp=4,cp=1,ep=64,etp=1,mbs=1,fsdp=0,distopt=1,sp=1,ckpt=selective" (any
+/// subset, defaults 1 / off / none / distopt 1 / sp 1; without dp= the plan's dp is 0 and the
+/// caller sets it to N_dev / (TP CP PP)). False + `error` naming the field on failure.
 bool parseLayout(const std::string& text, Plan& plan, std::string& error);
 
 /// Feasible layouts of the grid, best (highest MFU) first, at most `top` (<= 0: all). Every
@@ -72,8 +72,8 @@ std::string rejectionSummary(const PlanRejections& r);
 /// --tensor-model-parallel-size, --pipeline-model-parallel-size, --num-layers-per-virtual-
 /// pipeline-stage, --context-parallel-size, --expert-model-parallel-size, --expert-tensor-
 /// parallel-size, --micro-batch-size, --global-batch-size, --seq-length, --sequence-parallel
-/// (TP > 1), --use-distributed-optimizer, --use-megatron-fsdp, --recompute-* per checkpointing
-/// mode, --fp8-format / --fp8-recipe / --fp4-format per precision, --bf16. One line.
+/// (TP > 1 and the plan's sp), --use-distributed-optimizer, --use-megatron-fsdp, --recompute-* per
+/// checkpointing mode, --fp8-format / --fp8-recipe / --fp4-format per precision, --bf16. One line.
 std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p);
 
 /// Reads the Megatron-LM / Megatron-Bridge arguments of a launch script (whitespace-separated,
@@ -81,7 +81,10 @@ std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p
 /// (--tensor-, --pipeline-, --context-, --expert-model-, --expert-tensor-parallel-size,
 /// --virtual-pipeline-model-parallel-size or --num-layers-per-virtual-pipeline-stage), batch
 /// (--micro-batch-size, --global-batch-size, --seq-length), --use-megatron-fsdp,
-/// --use-distributed-optimizer, --recompute-granularity full|selective, and the precision
+/// --use-distributed-optimizer, --sequence-parallel (absent: off, Megatron's default),
+/// --recompute-granularity full|selective with --recompute-modules (selective with only
+/// core_attn, Megatron's default list: core-attn; with layernorm / moe_act: selective; with
+/// mlp / moe: super-selective), and the precision
 /// (--fp8-format [+ --fp8-recipe mxfp8], --fp4-format, else BF16). Sets `p` (dp = N_dev /
 /// (TP CP PP); no --use-distributed-optimizer = replicated optimizer state) and c's batch,
 /// sequence and precision. False + `error` naming the flag when a value is not a positive

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <sstream>
 
@@ -308,10 +309,16 @@ double fitObjective(const Stack& stack, std::vector<RealityCase>& cases) {
 }
 
 StackFit fitStack(const Stack& start, int maxEvaluations) {
-    const auto& params = stackFitParameters();
-    const size_t n = params.size();
     std::vector<RealityCase> cases = realityCases(start);
     choosePlans(cases);
+    return minimizeStack(
+        start, stackFitParameters(), [&](const Stack& s) { return fitObjective(s, cases); },
+        maxEvaluations);
+}
+
+StackFit minimizeStack(const Stack& start, const std::vector<StackFitParameter>& params,
+                       const std::function<double(const Stack&)>& objective, int maxEvaluations) {
+    const size_t n = params.size();
     // Nelder-Mead on the parameters scaled to [0, 1] within their ranges (clamped), from `start`.
     auto toStack = [&](const std::vector<double>& u) {
         Stack s = start;
@@ -324,7 +331,7 @@ StackFit fitStack(const Stack& start, int maxEvaluations) {
     StackFit fit;
     auto f = [&](const std::vector<double>& u) {
         ++fit.evaluations;
-        return fitObjective(toStack(u), cases);
+        return objective(toStack(u));
     };
     std::vector<std::vector<double>> simplex(n + 1, std::vector<double>(n));
     Stack s0 = start;
@@ -391,6 +398,25 @@ StackFit fitStack(const Stack& start, int maxEvaluations) {
     fit.objective = val[best];
     for (size_t i = 0; i < n; ++i) fit.values.push_back(params[i].ref(fit.stack));
     return fit;
+}
+
+double korthikantiFitObjective(const Stack& stack) {
+    double sum = 0;
+    for (const KorthikantiResult& r : costKorthikantiPoints(stack)) {
+        if (!r.expressible || r.point.quantity != "iteration_time") continue;
+        if (!(r.tandem > 0) || !std::isfinite(r.tandem)) {
+            sum += 1e3;
+            continue;
+        }
+        const double e = std::log(r.tandem / r.point.value) / 0.1;
+        sum += std::sqrt(1.0 + e * e) - 1.0;
+    }
+    return sum;
+}
+
+StackFit fitStackToKorthikanti(const Stack& start, int maxEvaluations) {
+    return minimizeStack(start, megatronLm2022FitParameters(), korthikantiFitObjective,
+                         maxEvaluations);
 }
 
 RealityReport reproduceReality() {
@@ -514,6 +540,8 @@ nlohmann::ordered_json realityToJson(const RealityReport& r) {
             o["tandem"] = std::isfinite(k.tandem) ? J(k.tandem) : J(nullptr);
             o["error"] = std::isfinite(k.tandem) ? J(k.tandem / k.point.value - 1) : J(nullptr);
             o["ckpt"] = checkpointingName(k.plan.ckpt);
+            o["sequence_parallel"] = k.plan.sequenceParallel;
+            o["stack"] = megatronLm2022Stack().name;
             o["eval"] = planEvalToJson(k.eval);
         } else {
             o["reason"] = k.reason;

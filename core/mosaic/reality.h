@@ -4,6 +4,7 @@
 // NeMo 25.11-26.08 on DGX-H100 and DGX-GB200; tests/data/megatron-bridge/, PROVENANCE.md).
 // Every run is costed with its published layout; the run's recompute setting is not published,
 // so the least recomputation that fits is used (none, selective, super-selective, full).
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -84,8 +85,22 @@ struct StackFit {
     int evaluations = 0;
 };
 StackFit fitStack(const Stack& start, int maxEvaluations = 4000);
+/// The minimiser behind fitStack and fitStackToKorthikanti: deterministic Nelder-Mead over
+/// `params` scaled to [0, 1] within their ranges (clamped), starting at `start`'s values, on
+/// `objective` (any finite function of the stack); stops after `maxEvaluations` or when the
+/// simplex's values agree to 1e-9 relative.
+StackFit minimizeStack(const Stack& start, const std::vector<StackFitParameter>& params,
+                       const std::function<double(const Stack&)>& objective,
+                       int maxEvaluations = 4000);
 /// The fit objective for `stack` over `cases` (re-costs them under `stack`).
 double fitObjective(const Stack& stack, std::vector<RealityCase>& cases);
+/// The same soft-L1 log-error objective over the eight Table 5 iteration times of
+/// arXiv:2205.05198 costed under `stack` (costKorthikantiPoints).
+double korthikantiFitObjective(const Stack& stack);
+/// The megatron-lm-2022 fit: megatronLm2022FitParameters() of `start` minimising
+/// korthikantiFitObjective (minimizeStack). The memory points take no part: memory does not
+/// depend on the fitted constants.
+StackFit fitStackToKorthikanti(const Stack& start, int maxEvaluations = 2000);
 
 /// The full `reproduce reality` report under the megatron-core stack: one check per
 /// expressible run (measured tokens/s/GPU, predicted, band +-25 %), then

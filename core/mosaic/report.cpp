@@ -35,6 +35,8 @@ nlohmann::ordered_json planToJsonObject(const Plan& p) {
     j["vp"] = p.vp;
     j["etp"] = p.etp;
     j["fsdp"] = p.fsdp;
+    j["distopt"] = p.distributedOptimizer;
+    j["sp"] = p.sequenceParallel;
     return j;
 }
 

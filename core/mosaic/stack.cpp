@@ -93,13 +93,43 @@ Stack megatronCoreFitStart() {
     return s;
 }
 
-std::vector<std::string> stackNames() { return {"mosaic-paper", "megatron-core"}; }
+Stack megatronLm2022Stack() {
+    Stack s = megatronCoreStack();
+    s.name = "megatron-lm-2022";
+    s.description =
+        "Megatron-LM as arXiv:2205.05198 ran it on DGX A100 (no flash attention, TP "
+        "collectives not overlapped; fitted to the paper's Table 5 iteration times)";
+    s.flashAttention = false;
+    s.tpOverlap = 0;
+    s.a2aOverlap = 0;
+    s.fsdp = false;
+    // Fitted constants (`tandem-cli fit-stack --stack megatron-lm-2022`, reality.h: one set for
+    // the eight Table 5 points, from megatronLm2022FitStart());
+    // tests/mosaic/tst_mosaic_korthikanti.cpp checks that they are the fit's optimum.
+    s.denseGemmMax = 0.8301;
+    s.denseMHalf = 1;
+    s.attentionEfficiency = 0.1925;
+    return s;
+}
+
+Stack megatronLm2022FitStart() {
+    Stack s = megatronLm2022Stack();
+    s.denseGemmMax = 0.7;
+    s.denseMHalf = 800;
+    s.attentionEfficiency = 0.4;
+    return s;
+}
+
+std::vector<std::string> stackNames() {
+    return {"mosaic-paper", "megatron-core", "megatron-lm-2022"};
+}
 
 Stack builtinStack(const std::string& name) {
     if (name == "mosaic-paper") return mosaicPaperStack();
     if (name == "megatron-core") return megatronCoreStack();
+    if (name == "megatron-lm-2022") return megatronLm2022Stack();
     throw std::invalid_argument("unknown stack \"" + name +
-                                "\" (known: mosaic-paper, megatron-core)");
+                                "\" (known: mosaic-paper, megatron-core, megatron-lm-2022)");
 }
 
 const std::vector<StackFitParameter>& stackFitParameters() {
@@ -121,6 +151,14 @@ const std::vector<StackFitParameter>& stackFitParameters() {
         {"tp_overlap", [](Stack& s) -> double& { return s.tpOverlap; }, 0.0, 1.0},
         {"a2a_overlap", [](Stack& s) -> double& { return s.a2aOverlap; }, 0.0, 1.0},
     };
+    return params;
+}
+
+const std::vector<StackFitParameter>& megatronLm2022FitParameters() {
+    static const std::vector<StackFitParameter> params = {
+        stackFitParameters()[0],
+        {"dense_gemm_m_half", [](Stack& s) -> double& { return s.denseMHalf; }, 1.0, 4000.0},
+        stackFitParameters()[3]};
     return params;
 }
 

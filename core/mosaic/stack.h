@@ -41,12 +41,22 @@ struct Stack {
     /// (the sheet then supplies only peaks, bandwidths and latencies).
     bool ownEfficiencies = false;
     double denseGemmMax = 0.61;    ///< large dense GEMM ceiling (fraction of the precision's peak)
+    /// Tokens (GEMM rows M) at half the dense GEMM ceiling; <= 0: the hardware sheet's value.
+    double denseMHalf = 0;
     double groupedGemmMax = 0.47;  ///< grouped (expert) GEMM ceiling
     double groupedWidthHalf =
         3100;  ///< expert width d_expert / ETP at half grouped-GEMM efficiency
     double attentionEfficiency = 0.40;  ///< flash attention fwd + bwd, fraction of the BF16 peak
     double elementwiseBytesPerTokenPerD = 215;  ///< HBM bytes per token per d of pointwise ops
     double activationMemoryFactor = 1.3;        ///< allocator and framework buffers x activations
+    /// Fused (flash) attention: the attention scores are never stored and the core runs as one
+    /// kernel at attentionEfficiency of the BF16 peak over the causal half of the square. Off
+    /// (Megatron-LM before flash attention, arXiv:2205.05198): QK^T and the product with V run
+    /// as batched GEMMs over the whole square at attentionEfficiency, the masked softmax and its
+    /// dropout stream the scores through HBM (perf_model.cpp: 9 bytes per score forward, 11
+    /// backward), and checkpointing None keeps 5 bytes per score for the backward (softmax
+    /// output 2, dropout mask 1, dropout output 2) [2205.05198 Sec. 4.1, Eq. 1].
+    bool flashAttention = true;
     /// GEMM efficiency of each precision relative to BF16 at the same shape (index = Precision):
     /// time = FLOPs / (peak_precision x eff_BF16(shape) x factor). Quantisation / scaling
     /// kernels and the smaller arithmetic intensity make FP8/FP4 GEMMs reach less of their peak.
@@ -95,7 +105,15 @@ Stack megatronCoreStack();
 /// and TP overlap 0.5): where `tandem-cli fit-stack` starts, so the fit does not depend on the
 /// stored result.
 Stack megatronCoreFitStart();
-/// "mosaic-paper", "megatron-core".
+/// Megatron-LM as Korthikanti et al. 2022 ran it on Selene's DGX A100 (arXiv:2205.05198): no
+/// flash attention, TP collectives not overlapped, no interleaving limits beyond Megatron's,
+/// the distributed optimizer not yet used; constants fitted to the paper's Table 5 iteration
+/// times (fitStackToKorthikanti, korthikanti.h; docs/MODEL-MOSAIC.md).
+Stack megatronLm2022Stack();
+/// The megatron-lm-2022 stack with its fitted members at the fit's fixed start (dense 0.7 with
+/// the sheet's M half 800, attention 0.4).
+Stack megatronLm2022FitStart();
+/// "mosaic-paper", "megatron-core", "megatron-lm-2022".
 std::vector<std::string> stackNames();
 /// Built-in stack by name; throws std::invalid_argument naming the known stacks.
 Stack builtinStack(const std::string& name);
@@ -107,7 +125,12 @@ struct StackFitParameter {
     double low, high;          ///< the physical range the fit keeps the value in
 };
 /// dense_gemm_max, grouped_gemm_max, grouped_gemm_width_half, attention_efficiency,
-/// fp8_gemm_factor, mxfp8_gemm_factor, nvfp4_gemm_factor, tp_overlap, a2a_overlap.
+/// fp8_gemm_factor, mxfp8_gemm_factor, nvfp4_gemm_factor, tp_overlap, a2a_overlap: the
+/// megatron-core fit to the measured Megatron-Bridge runs (reality.h).
 const std::vector<StackFitParameter>& stackFitParameters();
+/// dense_gemm_max, dense_gemm_m_half, attention_efficiency: the megatron-lm-2022 fit to the Table 5
+/// iteration times of arXiv:2205.05198 (dense BF16 models only, so no expert, precision or
+/// all-to-all constant can be identified there).
+const std::vector<StackFitParameter>& megatronLm2022FitParameters();
 
 }  // namespace tandem::mosaic

@@ -233,7 +233,9 @@ private slots:
         QCOMPARE(c.globalBatch, 256);
         QCOMPARE(c.seqLen, 8192);
         QVERIFY(p.distributedOptimizer && !p.fsdp);
-        QVERIFY(p.ckpt == Checkpointing::Selective);
+        // "selective" without --recompute-modules is Megatron's default list, core_attn alone.
+        QVERIFY(p.ckpt == Checkpointing::CoreAttention);
+        QVERIFY(!p.sequenceParallel);  // no --sequence-parallel: off, Megatron's default
         QVERIFY(c.precision == Precision::Fp8);
         Geometry g;
         std::string reason;
@@ -244,13 +246,99 @@ private slots:
             parseMegatronArguments(tandem::mosaic::megatronArguments(g, c, p), 80, c2, back, error),
             error.c_str());
         QVERIFY(back.tp == p.tp && back.pp == p.pp && back.vp == p.vp && back.dp == p.dp &&
-                back.ckpt == p.ckpt);
+                back.ckpt == p.ckpt && back.sequenceParallel == p.sequenceParallel);
         QVERIFY(c2.precision == c.precision && c2.globalBatch == c.globalBatch);
         QVERIFY(!parseMegatronArguments("--tensor-model-parallel-size x", 80, c, p, error));
         QCOMPARE(
             QString::fromStdString(error),
             QStringLiteral("--tensor-model-parallel-size must be a positive integer (got \"x\")"));
         QVERIFY(!parseMegatronArguments("--tensor-model-parallel-size 3", 80, c, p, error));
+    }
+
+    void recomputeModules_data() {
+        QTest::addColumn<QString>("flags");
+        QTest::addColumn<int>("ckpt");
+        QTest::newRow("none") << "" << int(Checkpointing::None);
+        QTest::newRow("selective default")
+            << "--recompute-granularity selective" << int(Checkpointing::CoreAttention);
+        QTest::newRow("core_attn")
+            << "--recompute-granularity selective --recompute-modules core_attn"
+            << int(Checkpointing::CoreAttention);
+        QTest::newRow("layernorm")
+            << "--recompute-granularity selective --recompute-modules core_attn layernorm --bf16"
+            << int(Checkpointing::Selective);
+        QTest::newRow("moe_act") << "--recompute-modules moe_act --recompute-granularity selective"
+                                 << int(Checkpointing::Selective);
+        QTest::newRow("mlp")
+            << "--recompute-granularity selective --recompute-modules core_attn mlp"
+            << int(Checkpointing::SuperSelective);
+        QTest::newRow("full") << "--recompute-granularity full --recompute-method uniform"
+                              << int(Checkpointing::Full);
+    }
+    void recomputeModules() {
+        QFETCH(QString, flags);
+        QFETCH(int, ckpt);
+        Cluster c = cluster(megatronCoreStack(), 8);
+        Plan p;
+        std::string error;
+        const std::string script =
+            "--tensor-model-parallel-size 2 --sequence-parallel " + flags.toStdString();
+        QVERIFY2(parseMegatronArguments(script, 32, c, p, error), error.c_str());
+        QCOMPARE(int(p.ckpt), ckpt);
+        QVERIFY(p.sequenceParallel);
+        // --emit megatron writes flags that read back as the same mode.
+        Plan back;
+        Cluster c2 = cluster(megatronCoreStack(), 8);
+        QVERIFY(parseMegatronArguments(megatronArguments(smallDense(), c, p), 32, c2, back, error));
+        QCOMPARE(int(back.ckpt), ckpt);
+        QVERIFY(back.sequenceParallel);
+    }
+
+    void sequenceParallelMemoryByHand() {
+        // TP 2 on the small dense model: with sequence parallelism every activation is split
+        // over TP, 512 tokens x 2 layers x 1344 elements x 2 B; without it the norm inputs, the
+        // QKV and fc1 inputs and the attention output (5 d = 320 elements) stay whole on each
+        // rank: 512 x 2 x (1344 + (TP - 1) x 320) x 2 B [Korthikanti et al. 2022 Eq. 2 vs. 3].
+        const Geometry g = smallDense();
+        const PerfModel m(g, cluster(megatronCoreStack(), 4));
+        Plan p;
+        p.tp = 2;
+        p.dp = 2;
+        const PlanEval on = m.evaluate(p);
+        QVERIFY2(on.feasible, on.reason.c_str());
+        QCOMPARE(on.memory.activations, 512.0 * 2 * 1344 * 2 / 1e9);
+        p.sequenceParallel = false;
+        const PlanEval off = m.evaluate(p);
+        QVERIFY2(off.feasible, off.reason.c_str());
+        QCOMPARE(off.memory.activations, 512.0 * 2 * (1344 + 320) * 2 / 1e9);
+        // TP 1: nothing to replicate.
+        p.tp = 1;
+        p.dp = 4;
+        const double tp1 = m.evaluate(p).memory.activations;
+        p.sequenceParallel = true;
+        QCOMPARE(m.evaluate(p).memory.activations, tp1);
+        // MoE layers with TP > 1 need sequence parallelism.
+        const PerfModel moe(smallMoe(), cluster(megatronCoreStack(), 8));
+        Plan q;
+        q.tp = 2;
+        q.dp = 4;
+        q.sequenceParallel = false;
+        const PlanEval e = moe.evaluate(q);
+        QVERIFY(!e.feasible);
+        QVERIFY2(e.reason.find("sequence parallelism") != std::string::npos, e.reason.c_str());
+    }
+
+    void layoutKeySp() {
+        Plan p;
+        std::string error;
+        QVERIFY2(parseLayout("tp=2,sp=0,ckpt=core-attn", p, error), error.c_str());
+        QVERIFY(!p.sequenceParallel);
+        QVERIFY(p.ckpt == Checkpointing::CoreAttention);
+        QVERIFY(parseLayout("tp=2", p, error));
+        QVERIFY(p.sequenceParallel);
+        QVERIFY(!parseLayout("tp=2,sp=2", p, error));
+        QCOMPARE(QString::fromStdString(error),
+                 QStringLiteral("layout key sp must be 0 or 1 (got 2)"));
     }
 
     void realityTargets() {
