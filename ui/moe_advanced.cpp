@@ -57,8 +57,9 @@ MoeAdvanced::MoeAdvanced(QWidget* parent)
         m_stack->addItem(n, n);
         m_stack->setItemData(m_stack->count() - 1,
                              name == "mosaic-paper"    ? stackTips[0]
-                             : name == "megatron-core" ? stackTips[1]
-                                                       : QString(),
+                             : name == "megatron-core"
+                                 ? stackTips[1]
+                                 : QString::fromStdString(mosaic::builtinStack(name).description),
                              Qt::ToolTipRole);
     }
     m_stack->setToolTip(tr(
