@@ -114,10 +114,12 @@ int planCommand(const QStringList& args) {
         QStringLiteral("NAME"), QStringLiteral("p6-b200"));
     const QCommandLineOption layout(
         QStringLiteral("layout"),
-        QStringLiteral("Evaluate one layout, named (tp=2,pp=8,vp=4,cp=1,ep=64,etp=1,mbs=1,fsdp=0,"
-                       "distopt=1,sp=1,ckpt=selective; any subset, dp = N / (TP CP PP) unless "
-                       "given; ckpt none, core-attn, selective, super-selective or full) or "
-                       "positional (tp,ep,pp,cp,dp,mbs[,ckpt])."),
+        QStringLiteral(
+            "Evaluate one layout, named (tp=2,pp=8,vp=4,cp=1,ep=64,etp=1,mbs=1,fsdp=0,"
+            "distopt=1,sp=1,pp_first=0,pp_last=0,ckpt=selective; any subset, dp = N / (TP CP "
+            "PP) unless given; pp_first / pp_last: layers on the first / last stage, 0 "
+            "= even; ckpt none, core-attn, selective, super-selective or full) or "
+            "positional (tp,ep,pp,cp,dp,mbs[,ckpt])."),
         QStringLiteral("LAYOUT"));
     const QCommandLineOption stack(
         QStringLiteral("stack"),

@@ -53,6 +53,8 @@ const char* PerfModel::structuralError(const Plan& p) const {
     // embedding and the loss as one layer each, so PP x VP may reach L + 2.
     if (p.vp > 1 && double(p.pp) * p.vp > m_g.layers + 2)
         return "PP x VP exceeds the number of layers + 2";
+    int first = 0, middle = 0, last = 0;
+    if (const char* why = stageLayers(p, first, middle, last)) return why;
     if (p.fsdp && !stack.fsdp) return "FSDP needs a stack with fully sharded data parallelism";
     if (p.fsdp && !p.distributedOptimizer)
         return "FSDP shards the optimizer state (distributed optimizer on)";

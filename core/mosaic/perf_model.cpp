@@ -196,9 +196,35 @@ PerfModel::PerfModel(const Geometry& g, const Cluster& c) : m_g(g), m_c(c) {
     }
 }
 
+const char* PerfModel::stageLayers(const Plan& p, int& first, int& middle, int& last) const {
+    const int L = m_g.layers, pp = std::max(1, p.pp);
+    const int ls = (L + pp - 1) / pp;
+    first = middle = ls;
+    last = std::max(0, std::min(ls, L - (pp - 1) * ls));
+    if (pp == 1) last = first;
+    if (p.firstStageLayers == 0 && p.lastStageLayers == 0) return nullptr;
+    if (p.firstStageLayers < 0 || p.lastStageLayers < 0)
+        return "first / last stage layers must be >= 0 (0 = even split)";
+    if (pp < 2) return "uneven first / last stages need PP >= 2";
+    if (p.vp > 1) return "uneven first / last stages are costed with VP = 1";
+    const int given = (p.firstStageLayers > 0) + (p.lastStageLayers > 0);
+    const int restStages = pp - given;
+    const int restLayers = L - p.firstStageLayers - p.lastStageLayers;
+    if (restLayers < 0) return "first + last stage layers exceed the number of layers";
+    if (restStages == 0 ? restLayers != 0 : (restLayers < restStages || restLayers % restStages))
+        return "the layers besides the first / last stage must split evenly over the other "
+               "stages (>= 1 each)";
+    const int rest = restStages > 0 ? restLayers / restStages : 0;
+    first = p.firstStageLayers > 0 ? p.firstStageLayers : rest;
+    last = p.lastStageLayers > 0 ? p.lastStageLayers : rest;
+    middle = pp > 2 ? rest : 0;
+    return nullptr;
+}
+
 double PerfModel::groupMemory(const Plan& p, Group& gr) const {
     const Geometry& g = m_g;
-    const int ls = (g.layers + p.pp - 1) / p.pp;
+    int nFirst = 0, nMiddle = 0, nLast = 0;
+    stageLayers(p, nFirst, nMiddle, nLast);
     const double tp = p.tp, d = g.dModel, e = g.experts;
     const Stack& sk = m_c.stack;
     // Expert data parallelism: DP / EP x CP [App. D.1]; folded: TP CP DP / (EP ETP).
@@ -210,8 +236,8 @@ double PerfModel::groupMemory(const Plan& p, Group& gr) const {
     // One pipeline stage: its layers (dense blocks lead, so the first stage holds them), plus
     // the token embedding on the first stage and the untied LM head with its logits on the last
     // [2608.10605 Sec. 5.4, Eq. 13: "lands entirely on the last pipeline stage"].
-    auto stage = [&](Stage& st, int firstLayer, bool first, bool last) {
-        const int n = std::max(0, std::min(ls, g.layers - firstLayer));
+    auto stage = [&](Stage& st, int firstLayer, int layers, int index, bool first, bool last) {
+        const int n = std::max(0, std::min(layers, g.layers - firstLayer));
         const int denseLs = std::max(0, std::min(n, m_denseLayers - firstLayer));
         const int moeLs = n - denseLs;
         const double vocabP = double(g.vocab) * d * ((first ? 1 : 0) + (last ? 1 : 0));
@@ -250,19 +276,19 @@ double PerfModel::groupMemory(const Plan& p, Group& gr) const {
         st.layers = n;
         st.denseLs = denseLs;
         st.moeLs = moeLs;
-        st.ppMinusIndex = p.pp - firstLayer / std::max(1, ls);
+        st.ppMinusIndex = p.pp - index;
         st.last = last;
         return st.weights;
     };
     // Stage order is the order memoryOf takes the maximum in: first, last, one middle stage.
     if (p.pp == 1) {
         gr.nStages = 1;
-        return stage(gr.stages[0], 0, true, true);
+        return stage(gr.stages[0], 0, nFirst, 0, true, true);
     }
     gr.nStages = p.pp > 2 ? 3 : 2;
-    double worst = std::max(stage(gr.stages[0], 0, true, false),
-                            stage(gr.stages[1], (p.pp - 1) * ls, false, true));
-    if (p.pp > 2) worst = std::max(worst, stage(gr.stages[2], ls, false, false));
+    double worst = std::max(stage(gr.stages[0], 0, nFirst, 0, true, false),
+                            stage(gr.stages[1], g.layers - nLast, nLast, p.pp - 1, false, true));
+    if (p.pp > 2) worst = std::max(worst, stage(gr.stages[2], nFirst, nMiddle, 1, false, false));
     return worst;
 }
 
@@ -453,7 +479,10 @@ void PerfModel::groupTimes(const Plan& p, Group& gr) const {
     const Geometry& g = m_g;
     const Hardware& hw = m_c.hardware;
     const double tp = p.tp, d = g.dModel, e = g.experts, v = g.vocab;
-    gr.layersStage = (g.layers + p.pp - 1) / p.pp;
+    // The slowest stage sets the 1F1B pace: the one with the most layers.
+    int nFirst = 0, nMiddle = 0, nLast = 0;
+    stageLayers(p, nFirst, nMiddle, nLast);
+    gr.layersStage = std::max({nFirst, nMiddle, nLast});
     gr.moeStage = std::min(gr.layersStage, m_moeLayers);
     gr.denseStage = gr.layersStage - gr.moeStage;
     // CPU dispatch floor [Eq. 11].

@@ -35,6 +35,11 @@ struct Plan {
     /// move the same bytes (an all-reduce for each all-gather + reduce-scatter pair). Megatron-Core
     /// requires it for MoE layers with TP > 1.
     bool sequenceParallel = true;
+    /// Uneven pipeline split [Megatron `--decoder-first-pipeline-num-layers`,
+    /// `--decoder-last-pipeline-num-layers`]: layers on the first / last stage, 0 = the even
+    /// split. The other stages share the remaining layers exactly (Megatron's rule: they must
+    /// divide evenly). Needs PP >= 2; costed with VP = 1.
+    int firstStageLayers = 0, lastStageLayers = 0;
 };
 
 /// Per-iteration wall time by component, s; the fields sum to PlanEval::iteration_s (each is
@@ -182,6 +187,10 @@ private:
     /// `epEtp`, `etp`: the expert mesh, used by folding stacks only (per-expert tile, width).
     void shapeTerms(int tp, int cp, int mbs, bool dense, Shape& s, int epEtp = 1,
                     int etp = 1) const;
+    /// Layers of the first, a middle and the last pipeline stage of `p` (even split: ceil(L / PP)
+    /// each, the last holding the rest; uneven: Plan::firstStageLayers / lastStageLayers and the
+    /// rest split exactly). Returns the rule an uneven split breaks, else nullptr.
+    const char* stageLayers(const Plan& p, int& first, int& middle, int& last) const;
     /// Static memory per stage; returns the largest stage's static bytes.
     double groupMemory(const Plan& p, Group& g) const;
     void groupTimes(const Plan& p, Group& g) const;

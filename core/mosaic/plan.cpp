@@ -112,9 +112,13 @@ bool parseNamedLayout(const std::vector<std::string>& parts, Plan& p, std::strin
             return false;
         }
         const bool flag = key == "fsdp" || key == "distopt" || key == "sp";
-        if (flag ? (v != 0 && v != 1) : v < 1) {
-            error = "layout key " + key + (flag ? " must be 0 or 1" : " must be >= 1") + " (got " +
-                    value + ")";
+        const bool count = key == "pp_first" || key == "pp_last";  // 0 = even split
+        if (flag ? (v != 0 && v != 1) : v < (count ? 0 : 1)) {
+            error = "layout key " + key +
+                    (flag    ? " must be 0 or 1"
+                     : count ? " must be >= 0"
+                             : " must be >= 1") +
+                    " (got " + value + ")";
             return false;
         }
         if (key == "tp")
@@ -139,9 +143,14 @@ bool parseNamedLayout(const std::vector<std::string>& parts, Plan& p, std::strin
             p.distributedOptimizer = v == 1;
         else if (key == "sp")
             p.sequenceParallel = v == 1;
+        else if (key == "pp_first")
+            p.firstStageLayers = v;
+        else if (key == "pp_last")
+            p.lastStageLayers = v;
         else {
             error = "unknown layout key \"" + key +
-                    "\" (known: tp, pp, vp, cp, ep, etp, dp, mbs, fsdp, distopt, sp, ckpt)";
+                    "\" (known: tp, pp, vp, cp, ep, etp, dp, mbs, fsdp, distopt, sp, pp_first, "
+                    "pp_last, ckpt)";
             return false;
         }
     }
@@ -273,6 +282,10 @@ std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p
         const int perChunk = std::max(1, g.layers / (p.pp * p.vp));
         a += " --num-layers-per-virtual-pipeline-stage " + std::to_string(perChunk);
     }
+    if (p.firstStageLayers > 0)
+        a += " --decoder-first-pipeline-num-layers " + std::to_string(p.firstStageLayers);
+    if (p.lastStageLayers > 0)
+        a += " --decoder-last-pipeline-num-layers " + std::to_string(p.lastStageLayers);
     a += " --context-parallel-size " + std::to_string(p.cp);
     if (g.experts > 0)
         a += " --expert-model-parallel-size " + std::to_string(p.ep) +
@@ -376,6 +389,10 @@ bool parseMegatronArguments(const std::string& text, int layers, Cluster& c, Pla
             ok = value(p.vp);
         else if (f == "--num-layers-per-virtual-pipeline-stage")
             ok = value(layersPerChunk);
+        else if (f == "--decoder-first-pipeline-num-layers")
+            ok = value(p.firstStageLayers);
+        else if (f == "--decoder-last-pipeline-num-layers")
+            ok = value(p.lastStageLayers);
         else if (f == "--micro-batch-size")
             ok = value(p.mbs);
         else if (f == "--global-batch-size")

@@ -29,8 +29,9 @@ namespace tandem::mosaic {
 bool readPlanModel(JsonReader& r, Geometry& g);
 
 /// Parses the positional form "tp,ep,pp,cp,dp,mbs[,ckpt]" (ckpt default none) or the named
-/// form "tp=2,pp=8,vp=4,cp=1,ep=64,etp=1,mbs=1,fsdp=0,distopt=1,sp=1,ckpt=selective" (any
-/// subset, defaults 1 / off / none / distopt 1 / sp 1; without dp= the plan's dp is 0 and the
+/// form "tp=2,pp=8,vp=4,cp=1,ep=64,etp=1,mbs=1,fsdp=0,distopt=1,sp=1,pp_first=0,pp_last=0,
+/// ckpt=selective" (any subset, defaults 1 / off / none / distopt 1 / sp 1 / pp_first and pp_last
+/// 0 = even split; without dp= the plan's dp is 0 and the
 /// caller sets it to N_dev / (TP CP PP)). False + `error` naming the field on failure.
 bool parseLayout(const std::string& text, Plan& plan, std::string& error);
 
@@ -79,6 +80,7 @@ std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p
 /// Reads the Megatron-LM / Megatron-Bridge arguments of a launch script (whitespace-separated,
 /// line continuations and anything that is not a known flag ignored): the parallel sizes
 /// (--tensor-, --pipeline-, --context-, --expert-model-, --expert-tensor-parallel-size,
+/// --decoder-first- / --decoder-last-pipeline-num-layers,
 /// --virtual-pipeline-model-parallel-size or --num-layers-per-virtual-pipeline-stage), batch
 /// (--micro-batch-size, --global-batch-size, --seq-length), --use-megatron-fsdp,
 /// --use-distributed-optimizer, --sequence-parallel (absent: off, Megatron's default),

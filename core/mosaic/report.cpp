@@ -37,6 +37,8 @@ nlohmann::ordered_json planToJsonObject(const Plan& p) {
     j["fsdp"] = p.fsdp;
     j["distopt"] = p.distributedOptimizer;
     j["sp"] = p.sequenceParallel;
+    j["pp_first_layers"] = p.firstStageLayers;
+    j["pp_last_layers"] = p.lastStageLayers;
     return j;
 }
 

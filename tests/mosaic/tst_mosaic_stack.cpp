@@ -328,6 +328,59 @@ private slots:
         QVERIFY2(e.reason.find("sequence parallelism") != std::string::npos, e.reason.c_str());
     }
 
+    void unevenStagesByHand() {
+        // 12 layers on PP 4 with one layer on the first and one on the last stage: the two middle
+        // stages hold (12 - 2) / 2 = 5 layers each and set the pace. The fullest stage is a
+        // middle one: 5 x 65536 BF16 weights, and 3 in-flight microbatches (1F1B keeps PP - s on
+        // stage s) of 1024 tokens x 5 layers x 1344 elements x 2 B.
+        Geometry g = smallDense();
+        g.layers = 12;
+        g.denseLayers = 12;
+        countParameters(g);
+        const PerfModel m(g, cluster(megatronCoreStack(), 4));
+        Plan p;
+        p.pp = 4;
+        const PlanEval even = m.evaluate(p);
+        QVERIFY2(even.feasible, even.reason.c_str());
+        p.firstStageLayers = 1;
+        p.lastStageLayers = 1;
+        const PlanEval uneven = m.evaluate(p);
+        QVERIFY2(uneven.feasible, uneven.reason.c_str());
+        QCOMPARE(uneven.memory.weights, 2.0 * 5 * 65536 / 1e9);
+        QCOMPARE(uneven.memory.activations, 2.0 * 1024 * 3 * 5 * 1344 / 1e9);
+        QVERIFY(uneven.iteration_s > even.iteration_s);  // 5 layers per stage instead of 3
+        // Only one given: the other three stages share the rest (12 - 3 = 9, 3 each).
+        p.lastStageLayers = 0;
+        p.firstStageLayers = 3;
+        QVERIFY(m.evaluate(p).feasible);
+        QCOMPARE(m.evaluate(p).iteration_s, even.iteration_s);
+        // Rules: the rest must split evenly; PP >= 2; VP = 1.
+        p.firstStageLayers = 2;
+        p.lastStageLayers = 3;
+        QVERIFY(m.evaluate(p).reason.find("split evenly") != std::string::npos);
+        p.firstStageLayers = 13;
+        p.lastStageLayers = 0;
+        QVERIFY(m.evaluate(p).reason.find("exceed") != std::string::npos);
+        p.firstStageLayers = 2;
+        p.lastStageLayers = 2;
+        p.vp = 2;
+        QVERIFY(m.evaluate(p).reason.find("VP = 1") != std::string::npos);
+        // The layout keys and Megatron's flags round-trip.
+        Plan q;
+        std::string error;
+        QVERIFY2(parseLayout("pp=4,pp_first=1,pp_last=1", q, error), error.c_str());
+        QCOMPARE(q.firstStageLayers, 1);
+        QCOMPARE(q.lastStageLayers, 1);
+        q.dp = 1;
+        Cluster c = cluster(megatronCoreStack(), 4);
+        const std::string flags = megatronArguments(g, c, q);
+        QVERIFY(flags.find("--decoder-first-pipeline-num-layers 1") != std::string::npos);
+        Plan back;
+        Cluster c2 = cluster(megatronCoreStack(), 4);
+        QVERIFY2(parseMegatronArguments(flags, 12, c2, back, error), error.c_str());
+        QVERIFY(back.firstStageLayers == 1 && back.lastStageLayers == 1 && back.pp == 4);
+    }
+
     void layoutKeySp() {
         Plan p;
         std::string error;
