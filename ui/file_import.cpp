@@ -4,7 +4,7 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 
-#include "io/inspect.h"
+#include "inspect/inspect.h"
 #include "scenario/scenario_files.h"
 
 namespace tandem::ui {
@@ -36,7 +36,7 @@ QString importLabel(const QString& path) {
 
 std::optional<ImportedFile> readImport(const QString& path, Diagnostics& diag) {
     const std::string p = path.toStdString();
-    const nlohmann::ordered_json inspected = io::inspectFile(p, diag);
+    const nlohmann::ordered_json inspected = inspect::inspectFile(p, diag);
     if (!diag.ok()) return std::nullopt;
     ImportedFile out;
     // The path may become a scenario's trace_file or nccl_tests_files entry: resolved by the

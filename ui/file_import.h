@@ -15,7 +15,7 @@
 
 namespace tandem::ui {
 
-/// What an imported file turned out to be (io::inspectFile's detection).
+/// What an imported file turned out to be (inspect::inspectFile's detection).
 enum class ImportKind { ModelConfig, NcclTests, LossLog, LoadTrace };
 
 /// One imported file, validated; exactly the member of its kind is set.
@@ -31,14 +31,14 @@ struct ImportedFile {
     std::optional<io::LoadTrace> trace;    ///< LoadTrace
 };
 
-/// Reads `path`, detects its kind with io::inspectFile (io::detectInputKind: from the content,
+/// Reads `path`, detects its kind with inspect::inspectFile (io::detectInputKind: from the content,
 /// so a config.json with a byte-order mark, an nccl-tests log with mpirun --tag-output
 /// prefixes and a loss log holding NCCL INFO prints land where they belong) and imports it
-/// with the matching importer. A background load trace is also checked with the ML-for-ML engine's own reader
-/// (CSV time_s,bytes_per_s), since the engine reads the file again when it runs.
-/// Errors go to `diag` (constructed with the file name by the caller) with the JSON path or the
-/// line and the reason: unreadable file, unknown kind, a Tandem scenario (open it instead), any
-/// importer error, a loss log whose series cannot be fitted. Returns std::nullopt on any error.
+/// with the matching importer. A background load trace is also checked with the ML-for-ML engine's
+/// own reader (CSV time_s,bytes_per_s), since the engine reads the file again when it runs. Errors
+/// go to `diag` (constructed with the file name by the caller) with the JSON path or the line and
+/// the reason: unreadable file, unknown kind, a Tandem scenario (open it instead), any importer
+/// error, a loss log whose series cannot be fitted. Returns std::nullopt on any error.
 std::optional<ImportedFile> readImport(const QString& path, Diagnostics& diag);
 
 /// Short label of a file for legends and cards: the file name without ".json", ".config",

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "io/mosaic_model.h"
+#include "mosaic/imported_geometry.h"
 #include "mosaic/search.h"
 
 namespace tandem::ui {
@@ -10,7 +10,7 @@ namespace tandem::ui {
 ImportedModel mosaicGeometry(const io::ModelImport& m, const QString& label) {
     ImportedModel out;
     out.label = label;
-    io::MosaicModel mm = io::toMosaicModel(m);
+    mosaic::ImportedGeometry mm = mosaic::importedGeometry(m);
     out.geometry = mm.geometry;
     out.notes = std::move(mm.assumptions);
     return out;

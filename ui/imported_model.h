@@ -33,9 +33,10 @@ struct ImportedModelPoint {
     std::vector<std::string> notes;
 };
 
-/// Maps an imported config to the geometry the performance model costs, with io::toMosaicModel
-/// (the same rules as `tandem-cli plan CONFIG.json`; its assumptions become `notes`). N_act,
-/// N_tot and S are the config's exact non-embedding counts, so the plotted S equals `inspect`'s.
+/// Maps an imported config to the geometry the performance model costs, with
+/// mosaic::importedGeometry (the same rules as `tandem-cli plan CONFIG.json`; its assumptions
+/// become `notes`). N_act, N_tot and S are the config's exact non-embedding counts, so the plotted
+/// S equals `inspect`'s.
 ImportedModel mosaicGeometry(const io::ModelImport& m, const QString& label);
 
 /// Costs `m` on `e`'s cluster with mosaic::bestPlan (the envelope's layout grid) and scores it

@@ -2,11 +2,10 @@
 // nccl-tests output, training loss log, background load trace). [--hardware NAME] sets the
 // hardware whose analytical collective model is shown next to a measured nccl-tests curve.
 #include <QCommandLineParser>
-
 #include <cstdio>
 
 #include "commands.h"
-#include "io/inspect.h"
+#include "inspect/inspect.h"
 #include "mosaic/hardware.h"
 #include "output.h"
 
@@ -50,7 +49,7 @@ int inspectCommand(const QStringList& args) {
     tandem::Diagnostics diag(pos[0].toStdString());
     nlohmann::ordered_json j;
     try {
-        j = tandem::io::inspectFile(pos[0].toStdString(), diag, hw);
+        j = tandem::inspect::inspectFile(pos[0].toStdString(), diag, hw);
     } catch (const std::exception& e) {
         printError(QStringLiteral("%1: %2").arg(pos[0], QString::fromUtf8(e.what())));
         return kExitFailure;
@@ -64,7 +63,7 @@ int inspectCommand(const QStringList& args) {
     if (parser.isSet(json))
         std::printf("%s\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     else
-        std::printf("%s", tandem::io::inspectText(j).c_str());
+        std::printf("%s", tandem::inspect::inspectText(j).c_str());
     return diag.ok() ? kExitOk : kExitBadInput;
 }
 

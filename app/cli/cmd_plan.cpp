@@ -5,7 +5,6 @@
 #include <QCommandLineParser>
 #include <QFile>
 #include <QFileInfo>
-
 #include <algorithm>
 #include <cstdio>
 #include <limits>
@@ -14,9 +13,9 @@
 #include "commands.h"
 #include "common/json_reader.h"
 #include "io/hf_config.h"
-#include "io/mosaic_model.h"
 #include "io/text_file.h"
 #include "mosaic/collectives.h"
+#include "mosaic/imported_geometry.h"
 #include "mosaic/layout_grid.h"
 #include "mosaic/measured_collectives.h"
 #include "mosaic/plan.h"
@@ -210,7 +209,7 @@ int planCommand(const QStringList& args) {
     const std::string text = f.isOpen() ? f.readAll().toStdString() : std::string();
     m::Geometry geometry;
     std::optional<tandem::io::ModelImport> hf;
-    tandem::io::MosaicModel mapped;
+    tandem::mosaic::ImportedGeometry mapped;
     if (diag.ok()) {
         const auto j = tandem::parseJsonText(text, diag);
         if (diag.ok()) {
@@ -220,7 +219,7 @@ int planCommand(const QStringList& args) {
             } else if (tandem::io::isHfConfig(j)) {
                 hf = tandem::io::importModelConfig(j, diag);
                 if (hf) {
-                    mapped = tandem::io::toMosaicModel(*hf);
+                    mapped = tandem::mosaic::importedGeometry(*hf);
                     geometry = mapped.geometry;
                 }
             } else {
@@ -292,7 +291,7 @@ int planCommand(const QStringList& args) {
             nearest > 0 ? nlohmann::ordered_json(nearest) : nlohmann::ordered_json(nullptr);
     // Keys added only for a config.json or measured curves: Tandem-model, analytical runs keep
     // their bytes.
-    if (hf) j["model_source"] = tandem::io::mosaicModelToJson(*hf, mapped);
+    if (hf) j["model_source"] = tandem::mosaic::importedGeometryToJson(*hf, mapped);
     std::vector<nlohmann::ordered_json> used;
     if (cluster.hardware.measured) {
         auto mj = cluster.hardware.measured->toJson(cluster.hardware.gpusPerNode);

@@ -5,8 +5,8 @@
 #include <map>
 
 #include "common/json_reader.h"
+#include "io/model_shape.h"
 #include "io/text_file.h"
-#include "mosaic/model_shape.h"
 
 namespace tandem::io {
 namespace {
@@ -447,14 +447,14 @@ ShapeKeys shapeKeys(const std::string& family, const json& obj) {
     return k;
 }
 
-/// The shape rules of Tandem's own model JSON (mosaic::checkModelShape), with the config's keys.
+/// The shape rules of Tandem's own model JSON (io::checkModelShape), with the config's keys.
 void validateGeometry(const ModelGeometry& g, const json& obj, const std::string& base,
                       Diagnostics& diag) {
     const ShapeKeys k = shapeKeys(g.family, obj);
     const auto field = [&](long long v, const char* key) {
-        return mosaic::ShapeField{v, *key ? base + "." + key : std::string()};
+        return io::ShapeField{v, *key ? base + "." + key : std::string()};
     };
-    mosaic::ModelShape s;
+    io::ModelShape s;
     s.layers = field(g.layers, k.layers);
     s.hidden = field(g.hidden, k.hidden);
     s.heads = field(g.heads, k.heads);
@@ -472,7 +472,7 @@ void validateGeometry(const ModelGeometry& g, const json& obj, const std::string
     s.denseLayers = field(g.denseLayers, "");
     s.moeLayers = field(g.moeLayers, "");
     if (g.experts > 0) s.denseLayers.path = s.moeLayers.path = base;
-    mosaic::checkModelShape(s, diag);
+    io::checkModelShape(s, diag);
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ const std::vector<std::string>& supportedModelTypes();
 /// field missing ("$.num_hidden_layers: is required for model_type \"mixtral\" (...)"); a field
 /// of the wrong type or out of range; a layer index listed twice in moe_layers or
 /// mlp_only_layers ("$.moe_layers[2]: duplicate value 1 (also at [0])"); a shape Tandem's own
-/// MODEL.json would refuse, checked by mosaic::checkModelShape with the config's keys (KV heads
+/// MODEL.json would refuse, checked by io::checkModelShape with the config's keys (KV heads
 /// not dividing the heads, hidden_size not a multiple of the heads without head_dim, top-K
 /// outside [1, E], the model-file limits). Returns std::nullopt on any error.
 /// Optional fields that are absent get the family default and a line in `assumptions`.

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "common/json_reader.h"
-#include "mosaic/model_shape.h"
+#include "io/model_shape.h"
 #include "mosaic/layout_grid.h"
 #include "mosaic/report.h"
 #include "mosaic/search.h"
@@ -32,10 +32,10 @@ bool readPlanModel(JsonReader& r, Geometry& g) {
         return true;
     }
     // Wide read ranges (so the values fit `int`); the model limits and consistency rules are
-    // checkModelShape's, shared with the Hugging Face importer.
+    // io::checkModelShape's, shared with the Hugging Face importer.
     const Range wide = Range::closed(-(1 << 30), 1 << 30);
-    ModelShape shape;
-    auto field = [&](ShapeField& f, const char* key, long long def) {
+    io::ModelShape shape;
+    auto field = [&](io::ShapeField& f, const char* key, long long def) {
         f.value = r.integer(key, def, wide);
         f.path = r.childPath(key);
         return int(f.value);
@@ -65,7 +65,7 @@ bool readPlanModel(JsonReader& r, Geometry& g) {
     for (auto [f, key] :
          {std::pair{&shape.layers, "layers"}, {&shape.hidden, "hidden"}, {&shape.heads, "heads"}})
         if (!r.has(key)) *f = {};  // reported as required above
-    checkModelShape(shape, diag);
+    io::checkModelShape(shape, diag);
     if (g.experts > 0) g.splitG = g.dFf > 0 && g.dExpert > 0 ? std::max(1, g.dFf / g.dExpert) : 0;
     r.finish();
     if (diag.items().size() != before) return false;

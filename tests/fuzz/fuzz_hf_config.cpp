@@ -7,7 +7,7 @@
 #include "common/json_reader.h"
 #include "fuzz_support.h"
 #include "io/hf_config.h"
-#include "io/mosaic_model.h"
+#include "mosaic/imported_geometry.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace tandem;
@@ -25,13 +25,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fuzz::require(c.activeNonEmbedding <= c.totalNonEmbedding, "active non-embedding above total");
     fuzz::require(std::isnan(c.sparsity) || (c.sparsity >= 0 && c.sparsity <= 1),
                   "sparsity outside [0, 1]");
-    // The shape rules every model file obeys (mosaic::checkModelShape), and the mapping
+    // The shape rules every model file obeys (io::checkModelShape), and the mapping
     // `tandem-cli plan CONFIG.json` costs.
     const auto& s = m->geometry;
     fuzz::require(s.denseLayers >= 0 && s.moeLayers >= 0 && s.denseLayers + s.moeLayers == s.layers,
                   "dense and MoE blocks do not add up to the layers");
     fuzz::require(s.kvHeads >= 1 && s.heads % s.kvHeads == 0, "KV heads do not divide the heads");
-    const auto mm = io::toMosaicModel(*m);
+    const auto mm = mosaic::importedGeometry(*m);
     const auto& g = mm.geometry;
     fuzz::require(g.layers >= 1 && g.dModel >= 1 && g.nHead >= 1 && g.nKvHead >= 1 && g.vocab >= 1,
                   "mapped geometry with a zero dimension");
@@ -40,6 +40,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fuzz::require(g.experts == 0 || (g.topK >= 1 && g.topK <= g.experts && g.dExpert >= 1),
                   "mapped MoE geometry with K outside [1, E] or no expert width");
     (void)fuzz::dumpLikeCli(io::modelImportToJson(*m));
-    (void)fuzz::dumpLikeCli(io::mosaicModelToJson(*m, mm));
+    (void)fuzz::dumpLikeCli(mosaic::importedGeometryToJson(*m, mm));
     return 0;
 }

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "fuzz_support.h"
+#include "inspect/inspect.h"
 #include "io/input_kind.h"
-#include "io/inspect.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace tandem;
@@ -32,6 +32,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         fuzz::require(j.contains(key), "accepted input without its kind's result");
     }
     (void)fuzz::dumpLikeCli(j);
-    (void)io::inspectText(j);
+    (void)inspect::inspectText(j);
     return 0;
 }

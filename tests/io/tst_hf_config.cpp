@@ -249,7 +249,7 @@ private slots:
         QVERIFY(anyIssue(d3, "$", "must be a JSON object"));
     }
 
-    // The shape rules of Tandem's own MODEL.json (mosaic::checkModelShape), with the config's
+    // The shape rules of Tandem's own MODEL.json (io::checkModelShape), with the config's
     // key in each message. Each row edits one field of a published config ("/"-separated JSON
     // pointer = JSON value); before the shared check these imported (a negative dense-block
     // count for a repeated MoE layer, a head width rounded down) or failed at another key.

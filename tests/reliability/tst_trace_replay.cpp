@@ -3,17 +3,15 @@
 // load written as time_s,bytes_per_s; validate refuses what run would refuse, with the same file,
 // line and exit code; and the engine's own limits (length, mean load against the network) are
 // checked before any simulation.
-#include <QtTest>
-
 #include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
-
+#include <QtTest>
 #include <cmath>
 
 #include "cli_process.h"
-#include "io/inspect.h"
+#include "inspect/inspect.h"
 #include "io/load_trace.h"
 #include "mlforml/background_trace.h"
 #include "mlforml/presets.h"
@@ -91,7 +89,7 @@ private slots:
         QVERIFY(writeFile(other, text));
         // inspect's view of the file: detected as a trace, the same samples as the reference.
         Diagnostics inspected;
-        const auto j = io::inspectFile(other.toStdString(), inspected);
+        const auto j = inspect::inspectFile(other.toStdString(), inspected);
         QVERIFY2(inspected.ok(), inspected.str().c_str());
         QCOMPARE(j.value("kind", std::string()), std::string("load_trace"));
         QCOMPARE(j.value("mean_GBps", 0.0), 50.0);

@@ -7,7 +7,7 @@
 
 #include "common/diagnostics.h"
 
-namespace tandem::io {
+namespace tandem::inspect {
 
 /// Reads `path` (io::readTextFile: no byte-order mark, no devices or FIFOs), detects its kind
 /// from the content with io::detectInputKind (io/input_kind.h) and imports it: a Tandem
@@ -51,4 +51,4 @@ nlohmann::ordered_json inspectContent(const std::string& text, const std::string
 /// Human-readable rendering of an inspectFile result (a few lines, units spelled out).
 std::string inspectText(const nlohmann::ordered_json& j);
 
-}  // namespace tandem::io
+}  // namespace tandem::inspect

@@ -7,7 +7,7 @@
 
 #include "common/diagnostics.h"
 
-namespace tandem::mosaic {
+namespace tandem::io {
 
 /// One shape field as a reader read it: its value and its path in the file (e.g.
 /// "$.num_key_value_heads" or "$.kv_heads"). An empty path means the file has no such field.
@@ -61,4 +61,4 @@ constexpr long long kMaxVocab = 1LL << 24;
 /// Returns true when no error was added.
 bool checkModelShape(const ModelShape& s, Diagnostics& diag);
 
-}  // namespace tandem::mosaic
+}  // namespace tandem::io

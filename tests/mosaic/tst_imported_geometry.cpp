@@ -1,13 +1,13 @@
 // Hugging Face config -> mosaic::Geometry for `tandem-cli plan CONFIG.json` (issue 8): widths
 // and MoE axes per family, the approximations noted, the config's exact counts kept for MFU.
 #include <QtTest>
-
 #include <algorithm>
 
-#include "io/mosaic_model.h"
+#include "mosaic/imported_geometry.h"
 
 using namespace tandem;
 using namespace tandem::io;
+using namespace tandem::mosaic;
 
 namespace {
 
@@ -18,14 +18,14 @@ ModelImport load(const char* name) {
     return *m;
 }
 
-bool noted(const MosaicModel& mm, const std::string& fragment) {
+bool noted(const ImportedGeometry& mm, const std::string& fragment) {
     return std::any_of(mm.assumptions.begin(), mm.assumptions.end(),
                        [&](const std::string& a) { return a.find(fragment) != std::string::npos; });
 }
 
 }  // namespace
 
-class TstMosaicModel : public QObject {
+class TstImportedGeometry : public QObject {
     Q_OBJECT
 private slots:
     /// Widths, MoE axes and dense leading blocks per family, from the published configs.
@@ -47,7 +47,7 @@ private slots:
         QFETCH(QString, file);
         QFETCH(QVector<int>, want);
         const ModelImport m = load(file.toUtf8().constData());
-        const MosaicModel mm = toMosaicModel(m);
+        const ImportedGeometry mm = importedGeometry(m);
         const auto& g = mm.geometry;
         const QVector<int> got{g.layers, g.dModel, g.nHead, g.nKvHead, g.dFf, g.experts, g.topK,
                                g.dExpert, g.sharedExperts, g.denseLayers, g.vocab};
@@ -60,17 +60,19 @@ private slots:
 
     /// Each approximation is written down.
     void assumptions() {
-        QVERIFY(noted(toMosaicModel(load("DeepSeek-V3.config.json")), "multi-head latent attention"));
-        QVERIFY(noted(toMosaicModel(load("Qwen1.5-MoE-A2.7B-Chat.config.json")),
+        QVERIFY(noted(importedGeometry(load("DeepSeek-V3.config.json")),
+                      "multi-head latent attention"));
+        QVERIFY(noted(importedGeometry(load("Qwen1.5-MoE-A2.7B-Chat.config.json")),
                       "1 shared expert(s) of width 5632 costed as 4 of width d_expert = 1408"));
-        QVERIFY(noted(toMosaicModel(load("gpt2-large.config.json")),
+        QVERIFY(noted(importedGeometry(load("gpt2-large.config.json")),
                       "2-matrix FFN of width 5120 costed as a SwiGLU FFN of width 3413"));
-        const MosaicModel qwen3 = toMosaicModel(load("Qwen3-30B-A3B.config.json"));
+        const ImportedGeometry qwen3 = importedGeometry(load("Qwen3-30B-A3B.config.json"));
         QVERIFY(noted(qwen3, "32 heads x head_dim 128"));
         QVERIFY(noted(qwen3, "N_act"));  // costed widths differ from the count by > 1 %
-        QVERIFY(toMosaicModel(load("Mixtral-8x7B-v0.1.config.json")).assumptions.empty());
-        const auto j = mosaicModelToJson(load("Mixtral-8x7B-v0.1.config.json"),
-                                         toMosaicModel(load("Mixtral-8x7B-v0.1.config.json")));
+        QVERIFY(importedGeometry(load("Mixtral-8x7B-v0.1.config.json")).assumptions.empty());
+        const auto j =
+            importedGeometryToJson(load("Mixtral-8x7B-v0.1.config.json"),
+                                   importedGeometry(load("Mixtral-8x7B-v0.1.config.json")));
         QCOMPARE(j.at("source").get<std::string>(), std::string("hf_config"));
         QVERIFY(j.at("n_total").get<long long>() > 46'000'000'000LL);
     }
@@ -84,5 +86,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TstMosaicModel)
-#include "tst_mosaic_model.moc"
+QTEST_APPLESS_MAIN(TstImportedGeometry)
+#include "tst_imported_geometry.moc"

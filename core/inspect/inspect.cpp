@@ -1,4 +1,4 @@
-#include "io/inspect.h"
+#include "inspect/inspect.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,7 +14,8 @@
 #include "io/text_file.h"
 #include "mosaic/collectives.h"
 
-namespace tandem::io {
+namespace tandem::inspect {
+using namespace tandem::io;  // the importers whose results this module describes
 namespace {
 
 using ojson = nlohmann::ordered_json;
@@ -312,4 +313,4 @@ std::string inspectText(const ojson& j) {
     return out;
 }
 
-}  // namespace tandem::io
+}  // namespace tandem::inspect

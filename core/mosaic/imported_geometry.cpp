@@ -1,4 +1,4 @@
-#include "io/mosaic_model.h"
+#include "mosaic/imported_geometry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,8 @@
 
 #include "common/json_reader.h"
 
-namespace tandem::io {
+namespace tandem::mosaic {
+using namespace tandem::io;  // the importer's types (ModelGeometry, AttentionKind, ...)
 namespace {
 
 int toInt(long long v) { return static_cast<int>(std::clamp<long long>(v, 0, 1LL << 30)); }
@@ -35,8 +36,8 @@ std::string percent(double v) {
 
 }  // namespace
 
-MosaicModel toMosaicModel(const ModelImport& m) {
-    MosaicModel out;
+ImportedGeometry importedGeometry(const ModelImport& m) {
+    ImportedGeometry out;
     const ModelGeometry& s = m.geometry;
     mosaic::Geometry& g = out.geometry;
     auto note = [&](const std::string& a) { out.assumptions.push_back(a); };
@@ -105,7 +106,7 @@ MosaicModel toMosaicModel(const ModelImport& m) {
     return out;
 }
 
-nlohmann::ordered_json mosaicModelToJson(const ModelImport& m, const MosaicModel& mm) {
+nlohmann::ordered_json importedGeometryToJson(const ModelImport& m, const ImportedGeometry& mm) {
     nlohmann::ordered_json j;
     j["source"] = "hf_config";
     j["model_type"] = m.geometry.modelType;
@@ -122,4 +123,4 @@ nlohmann::ordered_json mosaicModelToJson(const ModelImport& m, const MosaicModel
     return j;
 }
 
-}  // namespace tandem::io
+}  // namespace tandem::mosaic

@@ -10,11 +10,11 @@
 #include "io/hf_config.h"
 #include "mosaic/geometry.h"
 
-namespace tandem::io {
+namespace tandem::mosaic {
 
 /// A model config mapped to the performance model's geometry.
-struct MosaicModel {
-    mosaic::Geometry geometry;  ///< widths for the perf model; nAct / nTot / sparsity see below
+struct ImportedGeometry {
+    Geometry geometry;  ///< widths for the perf model; nAct / nTot / sparsity see below
     /// One sentence per approximation, e.g. "multi-head latent attention costed as standard
     /// attention with 128 KV heads", in a fixed order (deterministic).
     std::vector<std::string> assumptions;
@@ -37,11 +37,11 @@ struct MosaicModel {
 ///  - biases, norms, attention sinks, MTP modules and vision towers are not costed (noted when
 ///    the config has them).
 /// Dimensions are at most 2^24 after import, so they fit `int`. No errors.
-MosaicModel toMosaicModel(const ModelImport& m);
+ImportedGeometry importedGeometry(const io::ModelImport& m);
 
 /// {"source": "hf_config", "model_type", "family", "n_total", "n_active",
 /// "n_total_nonembedding", "n_active_nonembedding", "n_active_costed_nonembedding" (the
 /// geometry's own count), "import_assumptions": [...], "mapping_assumptions": [...]}.
-nlohmann::ordered_json mosaicModelToJson(const ModelImport& m, const MosaicModel& mm);
+nlohmann::ordered_json importedGeometryToJson(const io::ModelImport& m, const ImportedGeometry& mm);
 
-}  // namespace tandem::io
+}  // namespace tandem::mosaic

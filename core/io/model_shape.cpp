@@ -1,6 +1,6 @@
-#include "mosaic/model_shape.h"
+#include "io/model_shape.h"
 
-namespace tandem::mosaic {
+namespace tandem::io {
 namespace {
 
 std::string str(long long v) { return std::to_string(v); }
@@ -91,4 +91,4 @@ bool checkModelShape(const ModelShape& s, Diagnostics& diag) {
     return diag.items().size() == before;
 }
 
-}  // namespace tandem::mosaic
+}  // namespace tandem::io

@@ -1,18 +1,17 @@
 // inspectFile / inspectText: every real test file is recognised and reported with the keys
 // `tandem-cli inspect --json` promises; unknown and broken files give messages, not crashes.
-#include <QtTest>
-
 #include <QDir>
-
+#include <QtTest>
 #include <fstream>
 #include <sstream>
 
-#include "io/inspect.h"
+#include "inspect/inspect.h"
 #include "io/text_file.h"
 #include "mosaic/collectives.h"
 
 using namespace tandem;
 using namespace tandem::io;
+using namespace tandem::inspect;
 
 namespace {
 std::string writeFile(const QTemporaryDir& dir, const char* name, const std::string& text) {
@@ -27,7 +26,7 @@ class TstInspect : public QObject {
 private slots:
     void scenarioFileIsRecognised() {
         tandem::Diagnostics d("mosaic-fig1.json");
-        const auto j = tandem::io::inspectFile(TANDEM_EXAMPLES "/mosaic-fig1.json", d);
+        const auto j = tandem::inspect::inspectFile(TANDEM_EXAMPLES "/mosaic-fig1.json", d);
         QCOMPARE(QString::fromStdString(j.at("kind").get<std::string>()), QStringLiteral("scenario"));
         QCOMPARE(d.items().size(), size_t(1));
         QCOMPARE(QString::fromStdString(d.items()[0].path), QStringLiteral("$"));

@@ -1,0 +1,2 @@
+// A planted violation for the layering test: core/ is free of Qt.
+#include <QString>
