@@ -7,7 +7,10 @@ generator=()
 command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
 if [ ! -f build/CMakeCache.txt ]; then
   echo "[tandem] configuring build/ (Release)"
-  cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "$@"
+  # CI builds with warnings as errors (TANDEM_WERROR); a local build only reports them.
+  werror=()
+  [ "${CI:-}" = "true" ] && werror=(-DTANDEM_WERROR=ON)
+  cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "${werror[@]}" "$@"
 fi
 echo "[tandem] building with $(nproc) job(s)"
 cmake --build build --parallel "$(nproc)"
