@@ -67,7 +67,7 @@ const char* PerfModel::structuralError(const Plan& p) const {
         if (p.etp > hw.gpusPerNode) return "ETP must stay inside one node (NVLink domain)";
         if (m_g.experts > 0 && m_g.dExpert % p.etp != 0) return "ETP must divide the expert width";
     } else if (p.dp % p.ep != 0) {
-        return "EP must divide DP (DP = EP x EDP, App. D.1)";
+        return kEpMustDivideDp;
     }
     if (m_g.experts > 0 && m_g.experts % p.ep != 0) return "EP must divide the expert count E";
     // Megatron-LM requires sequence parallelism when TP and EP are both > 1; the model costs

@@ -41,6 +41,10 @@ const char* impossibleResult(double mfu, double iterationS, double mfuCeiling) {
 
 }  // namespace
 
+/// The memory rule's text (QuickEval::reason, PlanEval::rule).
+constexpr const char* kDoesNotFit = "does not fit in device memory";
+const char* const kEpMustDivideDp = "EP must divide DP (DP = EP x EDP, App. D.1)";
+
 double modelFlopsUtilization(double flopsPerIteration, double iterationS, int devices,
                              double peakFlops) {
     return flopsPerIteration / (iterationS * devices * peakFlops);
@@ -643,7 +647,7 @@ QuickEval PerfModel::quick(const Plan& p) const {
     }
     q.memoryBytes = memoryBytes(p);
     if (q.memoryBytes > m_c.hardware.memoryBytes) {
-        q.reason = "does not fit in device memory";
+        q.reason = kDoesNotFit;
         return q;
     }
     Times t;
@@ -659,7 +663,8 @@ PlanEval PerfModel::evaluate(const Plan& p) const {
     PlanEval r;
     if (const char* err = structuralError(p)) {
         r.reason = err;
-        if (std::string(err).rfind("EP must divide DP", 0) == 0)
+        r.rule = err;
+        if (err == kEpMustDivideDp)
             r.reason += ": EP " + std::to_string(p.ep) + " does not divide DP " + std::to_string(p.dp);
         return r;
     }
@@ -667,7 +672,8 @@ PlanEval PerfModel::evaluate(const Plan& p) const {
     r.memoryGB = mem / 1e9;
     r.microbatches = m_c.globalBatch / (p.dp * p.mbs);
     if (mem > m_c.hardware.memoryBytes) {
-        r.reason = "does not fit in device memory (" + formatNumber(std::round(mem / 1e8) / 10) +
+        r.rule = kDoesNotFit;
+        r.reason = std::string(kDoesNotFit) + " (" + formatNumber(std::round(mem / 1e8) / 10) +
                    " GB > " + formatNumber(m_c.hardware.memoryBytes / 1e9) + " GB usable)";
         return r;
     }
@@ -680,6 +686,7 @@ PlanEval PerfModel::evaluate(const Plan& p) const {
     r.mfu = mfu(r.iteration_s);
     if (const char* why = impossibleResult(r.mfu, r.iteration_s, mfuCeiling())) {
         PlanEval bad;
+        bad.rule = why;
         bad.reason = std::string(why) + " (MFU " + formatNumber(r.mfu) + ", step " +
                      formatNumber(r.iteration_s) + " s)";
         bad.memoryGB = r.memoryGB;

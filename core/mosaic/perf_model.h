@@ -63,10 +63,18 @@ struct MemoryBreakdown {
     double other = 0;        ///< logits, all-to-all buffers, FSDP gather buffers
 };
 
+/// structuralError's message when EP does not divide DP (a stack without expert-parallel
+/// folding, App. D.1); compared by address, so evaluate() can add the two degrees.
+extern const char* const kEpMustDivideDp;
+
 /// Result of costing one plan. When infeasible, `reason` says why and only memoryGB may be set.
 struct PlanEval {
     bool feasible = false;
     std::string reason;      ///< why infeasible (empty when feasible)
+    /// The rule that cut the plan, without the plan's numbers (a static string: structuralError's
+    /// message, "does not fit in device memory", or the impossible-result rule); nullptr when
+    /// feasible. Rejection counts group by it.
+    const char* rule = nullptr;
     double mfu = 0;          ///< Eq. 1, in [0, 1]
     double iteration_s = 0;  ///< t_iter after chi_sys, s
     /// Analytical t_iter before chi_sys (Eq. 14's t_iter^analytic), s; App. E's listing

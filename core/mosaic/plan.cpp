@@ -225,14 +225,9 @@ PlanRejections countRejections(const Geometry& g, const Cluster& c, const Layout
             ++out.feasible;
             continue;
         }
-        // The reason without its per-layout numbers: "EP must divide DP: EP 8 ..." and
-        // "does not fit in device memory (95 GB > ...)" are each counted as one kind.
-        std::string kind = ev.reason;
-        for (const char* cut : {" (", ": "}) {
-            const auto at = kind.find(cut);
-            if (at != std::string::npos) kind.resize(at);
-        }
-        ++counts[kind];
+        // Counted by rule, without the layout's numbers ("EP must divide DP ...: EP 8 ..."
+        // and "does not fit in device memory (95 GB > ...)" are each one kind).
+        ++counts[ev.rule ? std::string(ev.rule) : ev.reason];
         if (ev.memoryGB > 0 && (out.smallestMemoryGB == 0 || ev.memoryGB < out.smallestMemoryGB))
             out.smallestMemoryGB = ev.memoryGB;
     }
