@@ -1,5 +1,7 @@
 #include "common/csv.h"
 
+#include <algorithm>
+
 #include <sstream>
 
 namespace tandem {
@@ -18,18 +20,47 @@ std::string csvQuote(const std::string& field) {
 }
 
 std::vector<std::string> splitCsvLine(const std::string& line) {
+    std::string noCr;
+    noCr.reserve(line.size());
+    for (char ch : line)
+        if (ch != '\r') noCr += ch;
+    return splitCsvRecord(noCr, ',');
+}
+
+std::vector<std::string> splitCsvRecord(const std::string& line, char sep) {
     std::vector<std::string> out;
     std::string cur;
-    for (char ch : line) {
-        if (ch == ',') {
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+                cur.push_back('"');
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                cur.push_back(c);
+            }
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == sep) {
             out.push_back(cur);
             cur.clear();
-        } else if (ch != '\r') {
-            cur += ch;
+        } else {
+            cur.push_back(c);
         }
     }
     out.push_back(cur);
     return out;
+}
+
+char detectCsvSeparator(const std::string& header) {
+    const auto n = [&](char c) { return std::count(header.begin(), header.end(), c); };
+    if (n(',') > 0) return ',';
+    if (n('\t') > 0) return '\t';
+    if (n(';') > 0) return ';';
+    return ',';
 }
 
 void readCsvTable(const std::string& csv, const std::vector<std::string>& columns,

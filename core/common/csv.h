@@ -1,6 +1,6 @@
 #pragma once
 // RFC 4180 field quoting, shared by every CSV writer (ML-for-ML reports, sweep tables), and the
-// field splitter of the plain (unquoted) data tables compiled into the engine.
+// one field splitter of every CSV reader (loss logs, load traces, the compiled-in data tables).
 #include <functional>
 #include <string>
 #include <vector>
@@ -15,9 +15,16 @@ namespace tandem {
 /// Example: `a,b` -> `"a,b"`, `say "hi"` -> `"say ""hi"""`, `` -> ``.
 std::string csvQuote(const std::string& field);
 
-/// Fields of one line of an unquoted CSV table, split at every comma; CR bytes are dropped.
-/// No quoting rules: a field cannot contain a comma. Never empty (an empty line gives one
-/// empty field). Example: `a,,b` -> {"a", "", "b"}.
+/// Fields of one CSV record split at `sep`, with RFC 4180 quoting (`"a,b"` is one field, `""`
+/// inside quotes one quote). Never empty (an empty line gives one empty field). The one CSV
+/// field splitter: loss logs, load traces, the compiled-in data tables.
+std::vector<std::string> splitCsvRecord(const std::string& line, char sep);
+
+/// The most likely separator of a CSV header line: ',', '\t' or ';' (',' by default).
+char detectCsvSeparator(const std::string& header);
+
+/// splitCsvRecord at ',' with CR bytes dropped (CR LF tables). Example: `a,,b` -> {"a", "",
+/// "b"}.
 std::vector<std::string> splitCsvLine(const std::string& line);
 
 /// Reads an unquoted CSV table (splitCsvLine; CR LF or LF; empty lines skipped). The first line

@@ -1,4 +1,5 @@
 #include "common/json_reader.h"
+#include "common/number_format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -25,22 +26,10 @@ std::string typeName(const nlohmann::json& v) {
 std::string fmt(double v) { return formatNumber(v); }
 }  // namespace
 
-std::string formatNumber(double v) {
-    if (std::isnan(v)) return "nan";
-    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-    char buf[32];
-    for (int prec = 6; prec <= 17; ++prec) {
-        std::snprintf(buf, sizeof buf, "%.*g", prec, v);
-        if (std::strtod(buf, nullptr) == v) break;
-    }
-    return buf;
-}
-
 nlohmann::ordered_json jsonNumber(double v) {
     return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
 }
 
-std::string csvNumber(double v) { return std::isfinite(v) ? formatNumber(v) : std::string(); }
 
 namespace {
 void collectNonFinite(const nlohmann::ordered_json& j, const std::string& path,

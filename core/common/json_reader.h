@@ -103,15 +103,9 @@ size_t firstTooDeepJson(const std::string& text);
 /// line and column where it goes too deep. Returns a null json on failure.
 nlohmann::json parseJsonText(const std::string& text, Diagnostics& diag);
 
-/// Shortest representation that round-trips; used when writing numbers to CSV.
-std::string formatNumber(double v);
-
 /// A finite value as a JSON number; NaN or infinity (e.g. "not reached") as null, since JSON
 /// has no NaN.
 nlohmann::ordered_json jsonNumber(double v);
-
-/// A finite value as formatNumber writes it; NaN or infinity as an empty CSV cell.
-std::string csvNumber(double v);
 
 /// JSON paths (from `root`, e.g. "$.mosaic") of every number in `j` that is NaN or infinite:
 /// nlohmann_json would write each as `null`. Depth-first in document order; empty when all are

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "common/json_reader.h"
+#include "common/number_format.h"
 #include "io/model_shape.h"
 #include "io/text_file.h"
 

@@ -1,5 +1,6 @@
 #include "io/input_kind.h"
 
+#include "common/csv.h"
 #include "common/diagnostics.h"
 #include "common/json_reader.h"
 #include "io/hf_config.h"

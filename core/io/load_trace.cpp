@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "io/loss_log.h"
+#include "common/csv.h"
 #include "io/text_file.h"
 
 namespace tandem::io {

@@ -1,6 +1,7 @@
 #include "io/loss_fit.h"
 
 #include "common/json_reader.h"
+#include "common/number_format.h"
 
 #include <Eigen/Dense>
 #include <unsupported/Eigen/LevenbergMarquardt>

@@ -7,7 +7,9 @@
 #include <set>
 #include <tuple>
 
+#include "common/csv.h"
 #include "common/json_reader.h"
+#include "common/number_format.h"
 #include "io/text_file.h"
 
 namespace tandem::io {
@@ -248,42 +250,6 @@ const LossSeries* LossLog::preferred() const {
     for (const auto& s : series)
         if (!best || s.step.size() > best->step.size()) best = &s;
     return best;
-}
-
-std::vector<std::string> splitCsvRecord(const std::string& line, char sep) {
-    std::vector<std::string> out;
-    std::string cur;
-    bool quoted = false;
-    for (std::size_t i = 0; i < line.size(); ++i) {
-        const char c = line[i];
-        if (quoted) {
-            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-                cur.push_back('"');
-                ++i;
-            } else if (c == '"') {
-                quoted = false;
-            } else {
-                cur.push_back(c);
-            }
-        } else if (c == '"') {
-            quoted = true;
-        } else if (c == sep) {
-            out.push_back(cur);
-            cur.clear();
-        } else {
-            cur.push_back(c);
-        }
-    }
-    out.push_back(cur);
-    return out;
-}
-
-char detectCsvSeparator(const std::string& header) {
-    const auto n = [&](char c) { return std::count(header.begin(), header.end(), c); };
-    if (n(',') > 0) return ',';
-    if (n('\t') > 0) return '\t';
-    if (n(';') > 0) return ';';
-    return ',';
 }
 
 std::string lossLogFormat(const std::vector<std::string>& lines) {

@@ -54,10 +54,5 @@ std::string lossLogFormat(const std::vector<std::string>& lines);
 /// Reads and parses a file (see parseLossLog).
 std::optional<LossLog> loadLossLogFile(const std::string& path, Diagnostics& diag);
 
-/// Splits one CSV record (RFC 4180 quoting: "a,b" and "" for a quote) at `sep`.
-std::vector<std::string> splitCsvRecord(const std::string& line, char sep);
-
-/// The most likely separator of a CSV header line: ',', '\t' or ';' (',' by default).
-char detectCsvSeparator(const std::string& header);
 
 }  // namespace tandem::io

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "common/json_reader.h"
+#include "common/number_format.h"
 #include "io/text_file.h"
 
 namespace tandem::io {

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "common/json_reader.h"
+#include "common/number_format.h"
 
 namespace tandem::io {
 

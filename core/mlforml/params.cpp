@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "common/json_reader.h"
+#include "common/number_format.h"
 #include "mlforml/knobs.h"
 
 namespace tandem::mlforml {

@@ -5,6 +5,7 @@
 
 #include "common/csv.h"
 #include "common/json_reader.h"
+#include "common/number_format.h"
 
 namespace tandem::mlforml {
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/json_reader.h"
+#include "common/number_format.h"
 #include "mlforml/presets.h"
 #include "mlforml/report.h"
 

@@ -6,6 +6,7 @@
 
 #include "common/diagnostics.h"
 #include "common/json_reader.h"
+#include "common/number_format.h"
 #include "mlforml/background_trace.h"
 #include "mlforml/exposure.h"
 #include "mlforml/progress.h"

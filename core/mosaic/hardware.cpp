@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/json_reader.h"
+#include "common/number_format.h"
 
 namespace tandem::mosaic {
 namespace {

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "common/json_reader.h"
+#include "common/number_format.h"
 
 namespace tandem::mosaic {
 using namespace tandem::io;  // the importer's types (ModelGeometry, AttentionKind, ...)

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "common/json_reader.h"
+#include "common/number_format.h"
 #include "mosaic/collectives.h"
 #include "mosaic/layout_table.h"
 

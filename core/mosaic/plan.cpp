@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "common/json_reader.h"
+#include "common/number_format.h"
 #include "io/model_shape.h"
 #include "mosaic/layout_grid.h"
 #include "mosaic/report.h"

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "common/json_reader.h"
+#include "common/number_format.h"
 
 namespace tandem::mosaic {
 namespace {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/json_reader.h"
+#include "common/number_format.h"
 #include "mosaic/geometry.h"
 #include "mosaic/perf_model.h"
 #include "mosaic/scaling_law.h"

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "common/json_reader.h"
+#include "common/number_format.h"
 
 namespace tandem::mosaic {
 

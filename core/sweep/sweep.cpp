@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "common/json_reader.h"
+#include "common/number_format.h"
 #include "io/text_file.h"
 #include "mlforml/simulate.h"
 #include "mosaic/search.h"

@@ -2,6 +2,7 @@
 #include <QtTest>
 
 #include "common/json_reader.h"
+#include "common/number_format.h"
 
 using tandem::Diagnostics;
 using tandem::JsonReader;

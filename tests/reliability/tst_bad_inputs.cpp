@@ -8,6 +8,7 @@
 #include <QtTest>
 
 #include "common/json_reader.h"
+#include "common/number_format.h"
 #include "io/hf_config.h"
 #include "io/load_trace.h"
 #include "io/loss_log.h"

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/json_reader.h"
+#include "common/number_format.h"
 #include "mosaic/geometry.h"
 #include "mosaic/hardware.h"
 #include "mosaic/perf_model.h"
