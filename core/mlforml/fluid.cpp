@@ -1,7 +1,9 @@
 #include "mlforml/fluid.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <utility>
 
 namespace tandem::mlforml {
 
@@ -21,6 +23,22 @@ FluidNetwork::FluidNetwork(double fabricBytesPerS, double nicBytesPerS, double c
     m_flowActive.reserve(256);
     m_active.reserve(256);
     m_freeSlots.reserve(256);
+}
+
+FluidNetwork::FluidNetwork(std::vector<double> linkBytesPerS, double ccEfficiency,
+                           double ccDropPerFlow)
+    : m_cc(ccEfficiency), m_ccDrop(ccDropPerFlow), m_linked(true),
+      m_linkCap(std::move(linkBytesPerS)) {
+    for (double& c : m_linkCap) c = std::max(0.0, c);
+    m_linkLeft.resize(m_linkCap.size());
+    m_linkWeight.resize(m_linkCap.size());
+}
+
+int FluidNetwork::addGroup(int nodes, const Route& route) {
+    const int g = addGroup(nodes);
+    if (m_groupRoute.size() < m_groupNodes.size()) m_groupRoute.resize(m_groupNodes.size());
+    m_groupRoute[g] = route;
+    return g;
 }
 
 int FluidNetwork::addGroup(int nodes) {
@@ -57,7 +75,65 @@ int FluidNetwork::startFlow(int group, double bytesPerNode, int tag) {
     return id;
 }
 
+void FluidNetwork::recomputeLinkedRates() {
+    // Progressive filling [Bertsekas & Gallager, Data Networks, Sec. 6.5.2]: every active,
+    // unfrozen group's per-node rate rises by the same amount until some link is full; the
+    // groups crossing a full link freeze; repeat. A group with k active flows counts k times on
+    // each of its links (per-flow fairness, as on the shared fabric).
+    const size_t G = m_groupCount.size();
+    m_groupRoute.resize(G);
+    m_frozen.assign(G, 1);
+    std::copy(m_linkCap.begin(), m_linkCap.end(), m_linkLeft.begin());
+    std::fill(m_linkWeight.begin(), m_linkWeight.end(), 0.0);
+    size_t unfrozen = 0;
+    for (size_t g = 0; g < G; ++g) {
+        m_groupRate[g] = 0.0;
+        if (m_groupCount[g] <= 0) continue;
+        m_frozen[g] = 0;
+        ++unfrozen;
+        for (const LinkUse& u : m_groupRoute[g]) m_linkWeight[u.link] += m_groupCount[g] * u.share;
+    }
+    size_t active = unfrozen;
+    double level = 0.0;
+    while (unfrozen > 0) {
+        double step = std::numeric_limits<double>::infinity();
+        for (size_t l = 0; l < m_linkCap.size(); ++l)
+            if (m_linkWeight[l] > 0) step = std::min(step, std::max(0.0, m_linkLeft[l]) / m_linkWeight[l]);
+        if (!std::isfinite(step)) break;  // no unfrozen group crosses any link
+        level += step;
+        for (size_t l = 0; l < m_linkCap.size(); ++l) {
+            if (m_linkWeight[l] <= 0) continue;
+            m_linkLeft[l] -= step * m_linkWeight[l];
+        }
+        // Freeze every group on a full link (within rounding of its capacity).
+        for (size_t g = 0; g < G; ++g) {
+            if (m_frozen[g]) continue;
+            bool full = false;
+            for (const LinkUse& u : m_groupRoute[g])
+                if (m_linkLeft[u.link] <= 1e-12 * m_linkCap[u.link]) { full = true; break; }
+            if (!full) continue;
+            m_frozen[g] = 1;
+            --unfrozen;
+            m_groupRate[g] = level;
+            for (const LinkUse& u : m_groupRoute[g]) m_linkWeight[u.link] -= m_groupCount[g] * u.share;
+        }
+        for (size_t l = 0; l < m_linkCap.size(); ++l)
+            if (m_linkWeight[l] < 1e-12) m_linkWeight[l] = 0.0;
+    }
+    const double eff = m_cc / (1.0 + m_ccDrop * (static_cast<double>(active) - 1.0));
+    for (size_t g = 0; g < G; ++g) {
+        if (m_groupCount[g] <= 0) continue;
+        // A group that crosses no link (one node: intra-node only) is never network-bound.
+        if (!m_frozen[g]) m_groupRate[g] = m_groupRoute[g].empty() ? std::numeric_limits<double>::infinity() : level;
+        m_groupRate[g] *= eff;
+    }
+}
+
 void FluidNetwork::recomputeRates() {
+    if (m_linked) {
+        recomputeLinkedRates();
+        return;
+    }
     // Progressive filling: all node-flows rise together; a group freezes when its NIC is full
     // (k flows share one NIC per node: cap nic/k), the rest freeze when the fabric is full.
     m_order.clear();
