@@ -345,6 +345,9 @@ void readParams(JsonReader& r, Params& p) {
         d.error(r.childPath("background_jobs"), "must list at least one N for scenario \"sweep\"");
     readTopology(r.object("topology"), p.topology);
     readPlacement(r.object("placement"), p.placement);
+    if (p.topology.kind == "shared" && !(p.placement == Placement{}))
+        d.error(r.childPath("placement"),
+                "only used by a leaf_spine fabric; the shared paper-fabric has no placement");
     if (p.topology.kind == "leaf_spine" && d.ok()) {
         if (p.scenario == "trace") {
             d.error(r.childPath("topology"),

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "common/json_reader.h"
 #include "mlforml/fabric_sim.h"  // SplitMix64
@@ -191,6 +192,22 @@ void readTopology(JsonReader r, Topology& t) {
     t.oversubscription = r.number("oversubscription", t.oversubscription, Range::closed(1, 64));
     t.ecmp = r.string("ecmp", t.ecmp, {"equal", "hash"});
     t.allreduce = r.string("allreduce", t.allreduce, {"ring", "hierarchical"});
+    if (t.kind == "shared") {
+        // The shared fabric has no leaves: a leaf_spine value here would be silently ignored.
+        const Topology def;
+        const std::pair<const char*, bool> used[] = {
+            {"nodes", t.nodes != def.nodes},
+            {"nodes_per_leaf", t.nodesPerLeaf != def.nodesPerLeaf},
+            {"spines", t.spines != def.spines},
+            {"oversubscription", t.oversubscription != def.oversubscription},
+            {"ecmp", t.ecmp != def.ecmp},
+            {"allreduce", t.allreduce != def.allreduce}};
+        for (const auto& [key, differs] : used)
+            if (differs)
+                r.diagnostics().error(r.childPath(key),
+                                      "only used by a leaf_spine fabric (kind is \"shared\", the "
+                                      "single-capacity paper-fabric); choose a leaf-spine preset");
+    }
     r.finish();
 }
 

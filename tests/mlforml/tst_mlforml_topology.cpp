@@ -258,6 +258,11 @@ private slots:
         QTest::newRow("explicit list too short")
             << R"({"topology": {"preset": "leaf-spine"}, "placement": {"foreground": "explicit", "foreground_nodes": [500, 501]}})"
             << "$.ml_for_ml.placement.foreground_nodes";
+        QTest::newRow("oversubscription on the shared fabric")
+            << R"({"topology": {"oversubscription": 4}})"
+            << "$.ml_for_ml.topology.oversubscription";
+        QTest::newRow("placement on the shared fabric")
+            << R"({"placement": {"foreground": "spread"}})" << "$.ml_for_ml.placement";
         QTest::newRow("trace has no placement")
             << R"({"scenario": "trace", "trace_file": "x.csv", "topology": {"preset": "leaf-spine"}})"
             << "$.ml_for_ml.topology";
