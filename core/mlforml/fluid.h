@@ -75,6 +75,7 @@ public:
 
 private:
     void recomputeLinkedRates();
+    void buildLinkGroups();
 
     double m_fabric = 0, m_nic = 0, m_cc = 1, m_ccDrop = 0;
     bool m_linked = false;
@@ -82,6 +83,11 @@ private:
     std::vector<Route> m_groupRoute;     // per group (explicit links only)
     std::vector<double> m_linkLeft, m_linkWeight;  // scratch of progressive filling
     std::vector<char> m_frozen;                    // scratch: per group
+    std::vector<int> m_touched;                    // scratch: loaded links of this filling
+    // Groups per link over every route (CSR: m_linkGroups[m_linkStart[l] .. m_linkStart[l+1])),
+    // the links any route crosses, and how many groups the structure covers.
+    std::vector<int> m_linkStart, m_linkGroups, m_usedLinks;
+    size_t m_csrGroups = 0;
     std::vector<int> m_groupNodes, m_groupCount;
     std::vector<double> m_groupRate;
     std::vector<double> m_remaining, m_volume;
