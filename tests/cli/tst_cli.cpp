@@ -136,6 +136,22 @@ private slots:
         QCOMPARE(j.at("curves")[0].at("foreground_nodes").size(), size_t(2));
     }
 
+    /// fabric_GBps is the shared paper-fabric's capacity: 0 warns there, not on a leaf/spine
+    /// fabric (whose links carry the traffic) where the run still reaches its targets.
+    void zeroFabricWarnsOnSharedFabricOnly() {
+        QTemporaryDir dir;
+        for (const bool leafSpine : {false, true}) {
+            nlohmann::json j = readJson(example(leafSpine ? "mlforml-fabric-scaling.json"
+                                                          : "mlforml-scenario1.json"));
+            j["ml_for_ml"]["fabric_GBps"] = 0.0;
+            const QString f = dir.filePath(leafSpine ? QStringLiteral("ls.json") : QStringLiteral("sh.json"));
+            std::ofstream(f.toStdString()) << j.dump(2);
+            const auto v = runCli({QStringLiteral("validate"), f});
+            QCOMPARE(v.exitCode, 0);
+            QCOMPARE(v.out.contains(QStringLiteral("fabric_GBps: warning")), !leafSpine);
+        }
+    }
+
     /// Issue 2, done-when 2: per N a first-crossing time per policy; Joint never slower than
     /// Decoupled; Decoupled/Joint in [1.05, 1.6] for every N [2608.06046 Fig. 2c-d].
     void mlForMlScenario1() {
