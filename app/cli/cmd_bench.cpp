@@ -171,6 +171,24 @@ int benchCommand(const QStringList& args) {
         1e3 * tPoint2.median, 1e3 * tPoint2.p95, "ms",
         "time ratio " + fixed(tPoint2.median / tPoint.median, 2));
     j["mlforml_point_2offsets_events"] = events2;
+    // The same point on a 1024-node leaf/spine fabric (64 leaves of 16, 4:1, 16 spines), every
+    // job placed at random so that the 16 jobs' rings cross most leaves: equal-split ECMP (128
+    // uplink bundles), and per-flow hashing (2048 bundles, each ring hop's 8 rails hashed).
+    ml::Params fabric = one;
+    ml::topologyPreset("leaf-spine-4to1", fabric.topology);
+    fabric.placement.foreground = fabric.placement.background = "random";
+    std::uint64_t eventsFabric = 0;
+    const Timing tFabric =
+        timeIt(reps, [&] { eventsFabric = ml::simulate(fabric).eventsSimulated; });
+    row("mlforml_fabric1024_point_ms",
+        "the point above on a 1024-node 4:1 leaf/spine fabric, 16 co-running jobs placed at "
+        "random, equal-split ECMP (" + std::to_string(eventsFabric) + " events)",
+        1e3 * tFabric.median, 1e3 * tFabric.p95, "ms", "<= 100 ms");
+    j["mlforml_fabric1024_point_events"] = eventsFabric;
+    fabric.topology.ecmp = "hash";
+    const Timing tHash = timeIt(reps, [&] { (void)ml::simulate(fabric); });
+    row("mlforml_fabric1024_hash_point_ms", "same with per-flow hashed ECMP (2048 uplink bundles)",
+        1e3 * tHash.median, 1e3 * tHash.p95, "ms", "");
     const std::uint64_t nEvents = parser.isSet(quick) ? 100000 : 400000;
     std::vector<double> f1, f2;
     for (int i = 0; i < 5; ++i) {

@@ -10,6 +10,7 @@
 #include "io/text_file.h"
 #include "save_file.h"
 #include "sweep/sweep.h"
+#include "mlforml/scaling.h"
 
 namespace cli {
 namespace {
@@ -159,6 +160,91 @@ int sweepCommand(const QStringList& args) {
                        .arg(table.rows.size()).arg(shard.index).arg(shard.count),
                    &code);
     return code;
+}
+
+int scalingCommand(const QStringList& args) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Time to target per policy against foreground nodes on a leaf/spine fabric, one curve "
+        "per oversubscription ratio (the per-GPU micro-batch fixed). The scenario's ml_for_ml "
+        "part must use a leaf-spine topology. --out FILE.csv writes one row per point, "
+        "FILE.json one object per curve."));
+    parser.addPositionalArgument(QStringLiteral("SCENARIO.json"), QStringLiteral("Scenario file."));
+    const QCommandLineOption nodesOpt(QStringLiteral("nodes"),
+                                      QStringLiteral("Foreground nodes, lo:hi:n or a list."),
+                                      QStringLiteral("VALUES"), QStringLiteral("8:64:8"));
+    const QCommandLineOption ratiosOpt(QStringLiteral("oversubscription"),
+                                       QStringLiteral("Ratios, a list (default 1,2,4)."),
+                                       QStringLiteral("VALUES"), QStringLiteral("1,2,4"));
+    const QCommandLineOption out(QStringLiteral("out"), QStringLiteral("Output .csv or .json file."),
+                                 QStringLiteral("FILE"));
+    parser.addOptions({nodesOpt, ratiosOpt, out});
+    int code = kExitOk;
+    if (!parseArgs(parser, args, &code)) return code;
+    const QStringList pos = parser.positionalArguments();
+    if (pos.size() != 1 || !parser.isSet(out)) {
+        printError(QStringLiteral("scaling takes one SCENARIO.json and --out FILE.csv|FILE.json"));
+        return kExitBadInput;
+    }
+    const QString outFile = parser.value(out);
+    const bool json = outFile.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive);
+    if (!json && !outFile.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive)) {
+        printError(QStringLiteral("--out %1: must end in .csv or .json").arg(outFile));
+        return kExitBadInput;
+    }
+    // Both lists use the sweep's axis syntax; node counts must be whole, ratios in [1, 64].
+    std::vector<int> nodes;
+    std::vector<double> ratios;
+    for (const auto& [opt, isNodes] : {std::pair{&nodesOpt, true}, std::pair{&ratiosOpt, false}}) {
+        tandem::sweep::Axis axis;
+        std::string err;
+        const QString name = isNodes ? QStringLiteral("--nodes") : QStringLiteral("--oversubscription");
+        if (!tandem::sweep::parseAxis("x=" + parser.value(*opt).toStdString(), axis, err)) {
+            printError(QStringLiteral("%1: %2").arg(name, QString::fromStdString(err)));
+            return kExitBadInput;
+        }
+        for (const auto& v : axis.values) {
+            const bool ok = v.is_number() &&
+                            (isNodes ? v.is_number_integer() && v.get<long long>() >= 1 &&
+                                           v.get<long long>() <= 65536
+                                     : v.get<double>() >= 1 && v.get<double>() <= 64);
+            if (!ok) {
+                printError(QStringLiteral("%1: %2 is not %3").arg(name, QString::fromStdString(v.dump()),
+                               isNodes ? QStringLiteral("a node count in [1, 65536]")
+                                       : QStringLiteral("a ratio in [1, 64]")));
+                return kExitBadInput;
+            }
+            if (isNodes) nodes.push_back(v.get<int>());
+            else ratios.push_back(v.get<double>());
+        }
+    }
+    if (!checkOutFile(outFile, pos)) return kExitBadInput;
+    const auto scenario = loadScenarioOrReport(pos[0]);
+    if (!scenario) return kExitBadInput;
+    if (!scenario->mlForMl) {
+        printError(QStringLiteral("%1: has no ml_for_ml part").arg(pos[0]));
+        return kExitBadInput;
+    }
+    std::vector<tandem::mlforml::ScalingCurve> curves;
+    try {
+        curves = tandem::mlforml::fabricScaling(*scenario->mlForMl, nodes, ratios);
+    } catch (const std::invalid_argument& e) {
+        printError(QStringLiteral("%1: %2").arg(pos[0], QString::fromUtf8(e.what())));
+        return kExitBadInput;
+    } catch (const std::exception& e) {
+        printError(QString::fromUtf8(e.what()));
+        return kExitFailure;
+    }
+    const std::string text = json ? tandem::mlforml::scalingToJson(curves).dump(2) + "\n"
+                                  : tandem::mlforml::scalingToCsv(curves);
+    QString err;
+    if (!tandem::fileio::writeFileAtomic(outFile, text, &err)) {
+        printError(err);
+        return kExitFailure;
+    }
+    std::printf("wrote %s: %zu curve(s) of %zu point(s)\n", outFile.toUtf8().constData(),
+                curves.size(), nodes.size());
+    return kExitOk;
 }
 
 int mergeCommand(const QStringList& args) {

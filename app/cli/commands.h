@@ -19,5 +19,6 @@ int inspectCommand(const QStringList& args);
 int benchCommand(const QStringList& args);
 int sweepCommand(const QStringList& args);
 int mergeCommand(const QStringList& args);
+int scalingCommand(const QStringList& args);
 
 }  // namespace cli

@@ -29,6 +29,9 @@ const char* kUsage =
     "                                a grid over one or two keys, one row per point\n"
     "  merge --out FILE.csv SHARD.csv...  join a sharded sweep (exit 2 naming any missing\n"
     "                                shard or point)\n"
+    "  scaling SCENARIO.json [--nodes 8:64:8] [--oversubscription 1,2,4] --out FILE.csv|.json\n"
+    "                                time to target per policy against foreground nodes on a\n"
+    "                                leaf/spine fabric, one curve per oversubscription ratio\n"
     "  bench [--json] [--quick]      time the engine's main operations (median, p95)\n"
     "\n"
     "Run 'tandem-cli <command> --help' for a command's options.\n"
@@ -61,6 +64,7 @@ int main(int argc, char** argv) {
     if (command == "bench") return cli::benchCommand(rest);
     if (command == "sweep") return cli::sweepCommand(rest);
     if (command == "merge") return cli::mergeCommand(rest);
+    if (command == "scaling") return cli::scalingCommand(rest);
     std::fprintf(stderr, "tandem-cli: unknown command '%s'\n\n%s", command.toUtf8().constData(),
                  kUsage);
     return cli::kExitBadInput;

@@ -13,7 +13,9 @@ std::vector<std::pair<std::string, std::string>> scenarioWarnings(const tandem::
     const char* kWhy =
         "zero bandwidth: no gradient synchronisation can finish; every policy will report not "
         "reached";
-    if (s.mlForMl->fabricBytesPerS == 0) out.emplace_back("$.ml_for_ml.fabric_GBps", kWhy);
+    // fabric_GBps is the shared paper-fabric's capacity; a leaf/spine fabric does not use it.
+    const bool shared = s.mlForMl->topology.kind == "shared";
+    if (shared && s.mlForMl->fabricBytesPerS == 0) out.emplace_back("$.ml_for_ml.fabric_GBps", kWhy);
     if (s.mlForMl->nicBytesPerS == 0) out.emplace_back("$.ml_for_ml.nic_GBps", kWhy);
     return out;
 }
@@ -25,9 +27,10 @@ std::string notReachedReason(const tandem::mlforml::Params& p, const tandem::mlf
     if (!missed) return std::string();
     const std::string head = "not reached within the horizon of " +
                              tandem::formatNumber(std::round(p.horizonS / 36.0) / 100) + " h: ";
-    if (p.fabricBytesPerS == 0 || p.nicBytesPerS == 0)
+    const bool noFabric = p.topology.kind == "shared" && p.fabricBytesPerS == 0;
+    if (noFabric || p.nicBytesPerS == 0)
         return head + "zero bandwidth (" +
-               (p.fabricBytesPerS == 0 ? std::string("ml_for_ml.fabric_GBps") : std::string("ml_for_ml.nic_GBps")) +
+               (noFabric ? std::string("ml_for_ml.fabric_GBps") : std::string("ml_for_ml.nic_GBps")) +
                " = 0): no gradient synchronisation can finish";
     if (run.totalUpdates == 0) {
         std::string why = head + "no optimizer update finished";

@@ -74,8 +74,16 @@ ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos,
     live.burstGapS = bj.burstGapS;
     live.seed = seed;
 
+    // On a leaf/spine fabric every job follows its placed route; the shared fabric has none.
+    const bool linked = p.topology.kind == "leaf_spine" && !transfers;
+    const FabricPlan plan = linked ? buildFabric(p) : FabricPlan{};
+    auto makeSim = [&]() {
+        return linked ? FabricSim(plan, p.ccEfficiency, p.ccEfficiencyDropPerFlow)
+                      : FabricSim(p.fabricBytesPerS, p.nicBytesPerS, p.ccEfficiency,
+                                  p.ccEfficiencyDropPerFlow);
+    };
     // Background alone: the recording that open-loop replays read (extended on demand).
-    FabricSim rec(p.fabricBytesPerS, p.nicBytesPerS, p.ccEfficiency, p.ccEfficiencyDropPerFlow);
+    FabricSim rec = makeSim();
     rec.addLiveJobs(live, true);
     rec.setCancel(cancel);
     if (live.count > 0) {
@@ -114,8 +122,7 @@ ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos,
         out.reserve(static_cast<size_t>(offsets) * p.replayIterations);
         for (int k = 0; k < offsets; ++k) {
             throwIfCancelled(cancel);
-            FabricSim sim(p.fabricBytesPerS, p.nicBytesPerS, p.ccEfficiency,
-                          p.ccEfficiencyDropPerFlow);
+            FabricSim sim = makeSim();
             sim.setCancel(cancel);
             if (transfers) {
                 sim.replayList(transfers, traceJobs, traceNodes);

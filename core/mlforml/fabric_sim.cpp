@@ -30,13 +30,24 @@ FabricSim::FabricSim(double fabricBytesPerS, double nicBytesPerS, double ccEffic
                      double ccDropPerFlow)
     : m_net(fabricBytesPerS, nicBytesPerS, ccEfficiency, ccDropPerFlow) {}
 
+FabricSim::FabricSim(const FabricPlan& plan, double ccEfficiency, double ccDropPerFlow)
+    : m_net(plan.linkCapacity, ccEfficiency, ccDropPerFlow), m_plan(&plan) {}
+
+int FabricSim::addBackgroundGroup(int j, int nodes) {
+    if (!m_plan) return m_net.addGroup(nodes);
+    if (j + 1 >= static_cast<int>(m_plan->jobRoutes.size()))
+        throw std::logic_error("FabricSim: background job " + std::to_string(j) +
+                               " has no route on the fabric plan");
+    return m_net.addGroup(nodes, m_plan->jobRoutes[j]);
+}
+
 void FabricSim::addLiveJobs(const LiveJobSpec& spec, bool record) {
     m_live = spec;
     m_record = record;
     m_rng = SplitMix64(spec.seed * 0x2545F4914F6CDD1Dull + 0x1234567ull);
     m_liveGroup0 = 0;
     for (int j = 0; j < spec.count; ++j) {
-        const int g = m_net.addGroup(spec.nodes);
+        const int g = addBackgroundGroup(j, spec.nodes);
         if (j == 0) m_liveGroup0 = g;
     }
     // Random phase: each job starts somewhere inside one nominal cycle (compute + transfer alone).
@@ -59,7 +70,7 @@ void FabricSim::replayFrom(FabricSim* source, int jobs, int nodes) {
     m_list = source ? &source->transfers() : nullptr;
     m_replayJobs = jobs;
     for (int j = 0; j < jobs; ++j) {
-        const int g = m_net.addGroup(nodes);
+        const int g = addBackgroundGroup(j, nodes);
         if (j == 0) m_replayGroup0 = g;
     }
     m_nextTransfer = 0;
@@ -75,7 +86,8 @@ void FabricSim::setForeground(const ForegroundSpec& fg) {
     m_fg.overlapS = std::min(std::max(0.0, fg.overlapS), fg.computeS);
     m_hasFg = true;
     m_fgDone = fg.iterations <= 0;
-    m_fgGroup = m_net.addGroup(fg.nodes);
+    m_fgGroup = m_plan ? m_net.addGroup(fg.nodes, m_plan->jobRoutes.back())
+                       : m_net.addGroup(fg.nodes);
     m_fgIter = 0;
     m_fgPhase = 0;
     m_fgComputeStart = fg.start_s;

@@ -15,6 +15,7 @@
 
 #include "common/cancel.h"
 #include "mlforml/fluid.h"
+#include "mlforml/topology.h"
 
 namespace tandem::mlforml {
 
@@ -71,6 +72,9 @@ class FabricSim {
 public:
     FabricSim(double fabricBytesPerS, double nicBytesPerS, double ccEfficiency,
               double ccDropPerFlow);
+    /// On a built fabric (mlforml/topology.h): background job j (live or replayed) follows
+    /// plan.jobRoutes[j], the foreground the last route. `plan` must outlive the simulation.
+    FabricSim(const FabricPlan& plan, double ccEfficiency, double ccDropPerFlow);
 
     /// Adds live (closed-loop) background jobs with random phases in [0, cycle). When `record`
     /// is set, their transfers and the background fabric rate over time are logged.
@@ -108,8 +112,11 @@ private:
     /// A burst of live job j finished: wait the burst gap before the next, or start computing.
     void finishLiveBurst(int j);
     void logRate();
+    /// Group of background job j (route j on a built fabric).
+    int addBackgroundGroup(int j, int nodes);
 
     FluidNetwork m_net;
+    const FabricPlan* m_plan = nullptr;
     double m_now = 0;
     long long m_eventBudget = kEventBudget;
     long long m_workBudget = kWorkBudget;

@@ -1,7 +1,9 @@
 #include "mlforml/fluid.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <utility>
 
 namespace tandem::mlforml {
 
@@ -21,6 +23,22 @@ FluidNetwork::FluidNetwork(double fabricBytesPerS, double nicBytesPerS, double c
     m_flowActive.reserve(256);
     m_active.reserve(256);
     m_freeSlots.reserve(256);
+}
+
+FluidNetwork::FluidNetwork(std::vector<double> linkBytesPerS, double ccEfficiency,
+                           double ccDropPerFlow)
+    : m_cc(ccEfficiency), m_ccDrop(ccDropPerFlow), m_linked(true),
+      m_linkCap(std::move(linkBytesPerS)) {
+    for (double& c : m_linkCap) c = std::max(0.0, c);
+    m_linkLeft.resize(m_linkCap.size());
+    m_linkWeight.resize(m_linkCap.size());
+}
+
+int FluidNetwork::addGroup(int nodes, const Route& route) {
+    const int g = addGroup(nodes);
+    if (m_groupRoute.size() < m_groupNodes.size()) m_groupRoute.resize(m_groupNodes.size());
+    m_groupRoute[g] = route;
+    return g;
 }
 
 int FluidNetwork::addGroup(int nodes) {
@@ -57,7 +75,99 @@ int FluidNetwork::startFlow(int group, double bytesPerNode, int tag) {
     return id;
 }
 
+void FluidNetwork::buildLinkGroups() {
+    // Groups per link over every route (routes never change): CSR, plus the links any route
+    // crosses. Inactive groups stay listed and are skipped as frozen.
+    const size_t G = m_groupRoute.size();
+    std::vector<int> count(m_linkCap.size() + 1, 0);
+    for (const Route& r : m_groupRoute)
+        for (const LinkUse& u : r) ++count[u.link];
+    m_usedLinks.clear();
+    m_linkStart.assign(m_linkCap.size() + 1, 0);
+    for (size_t l = 0; l < m_linkCap.size(); ++l) {
+        if (count[l] > 0) m_usedLinks.push_back(static_cast<int>(l));
+        m_linkStart[l + 1] = m_linkStart[l] + count[l];
+    }
+    m_linkGroups.assign(static_cast<size_t>(m_linkStart.back()), 0);
+    std::vector<int> fill(m_linkStart.begin(), m_linkStart.end() - 1);
+    for (size_t g = 0; g < G; ++g)
+        for (const LinkUse& u : m_groupRoute[g]) m_linkGroups[fill[u.link]++] = static_cast<int>(g);
+    m_csrGroups = G;
+}
+
+void FluidNetwork::recomputeLinkedRates() {
+    // Progressive filling [Bertsekas & Gallager, Data Networks, Sec. 6.5.2]: every active,
+    // unfrozen group's per-node rate rises by the same amount until some link is full; the
+    // groups crossing a full link freeze; repeat. A group with k active flows counts k times on
+    // each of its links (per-flow fairness, as on the shared fabric). Only links some route
+    // crosses are visited and each lists its groups (built once), so a call costs
+    // O(active route entries + rounds x links still loaded).
+    const size_t G = m_groupCount.size();
+    m_groupRoute.resize(G);
+    if (m_csrGroups != G) buildLinkGroups();
+    m_frozen.assign(G, 1);
+    for (int l : m_usedLinks) {
+        m_linkWeight[l] = 0.0;
+        m_linkLeft[l] = m_linkCap[l];
+    }
+    size_t unfrozen = 0;
+    for (size_t g = 0; g < G; ++g) {
+        m_groupRate[g] = 0.0;
+        if (m_groupCount[g] <= 0) continue;
+        m_frozen[g] = 0;
+        ++unfrozen;
+        for (const LinkUse& u : m_groupRoute[g]) m_linkWeight[u.link] += m_groupCount[g] * u.share;
+    }
+    m_touched.clear();
+    for (int l : m_usedLinks)
+        if (m_linkWeight[l] > 0) m_touched.push_back(l);
+    const size_t active = unfrozen;
+    double level = 0.0;
+    std::vector<int>& live = m_touched;  // links still carrying unfrozen groups
+    while (unfrozen > 0 && !live.empty()) {
+        double step = std::numeric_limits<double>::infinity();
+        for (int l : live) step = std::min(step, std::max(0.0, m_linkLeft[l]) / m_linkWeight[l]);
+        level += step;
+        for (int l : live) m_linkLeft[l] -= step * m_linkWeight[l];
+        // Freeze every group on a full link (within rounding of its capacity).
+        for (int l : live) {
+            if (m_linkLeft[l] > 1e-12 * m_linkCap[l] || m_linkWeight[l] <= 0) continue;
+            for (int k = m_linkStart[l]; k < m_linkStart[l + 1]; ++k) {
+                const int g = m_linkGroups[k];
+                if (m_frozen[g]) continue;
+                m_frozen[g] = 1;
+                --unfrozen;
+                m_groupRate[g] = level;
+                for (const LinkUse& u : m_groupRoute[g])
+                    m_linkWeight[u.link] -= m_groupCount[g] * u.share;
+            }
+        }
+        size_t w = 0;
+        for (int l : live) {
+            if (m_linkWeight[l] < 1e-12) {
+                m_linkWeight[l] = 0.0;
+                continue;
+            }
+            live[w++] = l;
+        }
+        live.resize(w);
+    }
+    const double eff = m_cc / (1.0 + m_ccDrop * (static_cast<double>(active) - 1.0));
+    for (size_t g = 0; g < G; ++g) {
+        if (m_groupCount[g] <= 0) continue;
+        // A group that crosses no link (one node: intra-node only) is never network-bound.
+        if (!m_frozen[g])
+            m_groupRate[g] =
+                m_groupRoute[g].empty() ? std::numeric_limits<double>::infinity() : level;
+        m_groupRate[g] *= eff;
+    }
+}
+
 void FluidNetwork::recomputeRates() {
+    if (m_linked) {
+        recomputeLinkedRates();
+        return;
+    }
     // Progressive filling: all node-flows rise together; a group freezes when its NIC is full
     // (k flows share one NIC per node: cap nic/k), the rest freeze when the fabric is full.
     m_order.clear();

@@ -4,10 +4,21 @@
 // each of its flows is a ring all-reduce that moves `bytesPerNode` through each of `nodes` NICs,
 // so it counts as `nodes` node-flows on the fabric (per-flow fairness). Rates are recomputed by
 // water-filling whenever a flow starts or finishes (event-driven; no time steps).
+// With explicit links (a leaf/spine fabric, mlforml/topology.h) every group carries a route
+// instead, and the rates are max-min fair over every link of every route (progressive
+// filling, docs/MODEL-NETWORK.md).
 #include <cstddef>
 #include <vector>
 
 namespace tandem::mlforml {
+
+/// One link a group's flows cross: `share` bytes cross link `link` per byte a node of the group
+/// puts on the wire (> 0; e.g. the number of ring hops of the job that leave one leaf).
+struct LinkUse {
+    int link = 0;
+    double share = 1.0;
+};
+using Route = std::vector<LinkUse>;
 
 /// Bytes each node puts on the wire for a ring all-reduce of `bytes` over `nodes` nodes
 /// [NCCL bus bandwidth: 2(n-1)/n]; 0 for one node (intra-node NVLink only, not modelled).
@@ -20,12 +31,23 @@ public:
     FluidNetwork(double fabricBytesPerS, double nicBytesPerS, double ccEfficiency = 1.0,
                  double ccDropPerFlow = 0.0);
 
+    /// A network of explicit links (capacities in bytes/s, each >= 0): groups then carry routes
+    /// (addGroup(nodes, route)) and rates are max-min fair over every link.
+    FluidNetwork(std::vector<double> linkBytesPerS, double ccEfficiency, double ccDropPerFlow);
+
     /// Adds a NIC group of `nodes` nodes (>= 1); returns its id.
     int addGroup(int nodes);
+    /// Adds a group whose flows cross `route` (network of explicit links; link ids index the
+    /// capacities given to the constructor); returns its id.
+    int addGroup(int nodes, const Route& route);
+    /// True when the network has explicit links.
+    bool hasLinks() const { return m_linked; }
     /// Starts a flow of `bytesPerNode` (> 0) in `group`; returns the flow id. Rates are stale
     /// until recomputeRates().
     int startFlow(int group, double bytesPerNode, int tag);
-    /// Water-filling over the active flows: O(G log G) in the number of active groups.
+    /// Water-filling over the active flows: O(G log G) in the number of active groups; with
+    /// explicit links, progressive filling: every unfrozen group's per-node rate rises
+    /// together until a link is full, whose groups freeze (at most G rounds of O(route sizes)).
     void recomputeRates();
     /// Moves every active flow forward by dt seconds at its current rate.
     void advance(double dt);
@@ -52,7 +74,20 @@ public:
     size_t activeFlows() const { return m_active.size(); }
 
 private:
-    double m_fabric, m_nic, m_cc, m_ccDrop;
+    void recomputeLinkedRates();
+    void buildLinkGroups();
+
+    double m_fabric = 0, m_nic = 0, m_cc = 1, m_ccDrop = 0;
+    bool m_linked = false;
+    std::vector<double> m_linkCap;       // explicit links: capacity, bytes/s
+    std::vector<Route> m_groupRoute;     // per group (explicit links only)
+    std::vector<double> m_linkLeft, m_linkWeight;  // scratch of progressive filling
+    std::vector<char> m_frozen;                    // scratch: per group
+    std::vector<int> m_touched;                    // scratch: loaded links of this filling
+    // Groups per link over every route (CSR: m_linkGroups[m_linkStart[l] .. m_linkStart[l+1])),
+    // the links any route crosses, and how many groups the structure covers.
+    std::vector<int> m_linkStart, m_linkGroups, m_usedLinks;
+    size_t m_csrGroups = 0;
     std::vector<int> m_groupNodes, m_groupCount;
     std::vector<double> m_groupRate;
     std::vector<double> m_remaining, m_volume;

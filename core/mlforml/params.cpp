@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "common/json_reader.h"
 #include "common/number_format.h"
@@ -136,6 +137,8 @@ void readProgress(JsonReader r, ProgressModel& m) {
                   "a cross-entropy loss per token; an untrained model over a 1e6-token "
                   "vocabulary starts near 14 (a physical bound)");
     m.staticUpdates = r.number("static_updates", m.staticUpdates, Range::closed(1, 1e9));
+    m.staticNodes =
+        static_cast<int>(r.integer("static_nodes", m.staticNodes, Range::closed(0, kMaxNodes)));
     m.lossFloor = r.number("loss_floor", m.lossFloor, Range::nonNegative());
     m.lossExponent = r.number("loss_exponent", m.lossExponent, {0.0, 5.0, true, false});
     m.lossOffset = r.number("loss_offset", m.lossOffset, Range::nonNegative());
@@ -341,7 +344,45 @@ void readParams(JsonReader& r, Params& p) {
         d.error(r.childPath("trace_file"), "is required when scenario is \"trace\"");
     if (p.scenario == "sweep" && p.backgroundJobs.empty())
         d.error(r.childPath("background_jobs"), "must list at least one N for scenario \"sweep\"");
+    readTopology(r.object("topology"), p.topology);
+    readPlacement(r.object("placement"), p.placement);
+    if (p.topology.kind == "shared" && !(p.placement == Placement{}))
+        d.error(r.childPath("placement"),
+                "only used by a leaf_spine fabric; the shared paper-fabric has no placement");
+    if (p.topology.kind == "leaf_spine" && d.ok()) {
+        if (p.scenario == "trace") {
+            d.error(r.childPath("topology"),
+                    "a load trace has no placement on a leaf_spine fabric; use the "
+                    "\"paper-fabric\" topology with scenario \"trace\"");
+        } else {
+            try {
+                buildFabric(p);
+            } catch (const std::invalid_argument& e) {
+                // Messages start with the key below ml_for_ml ("ml_for_ml.topology.nodes: ...").
+                std::string msg = e.what();
+                const std::string prefix = "ml_for_ml.";
+                const size_t colon = msg.find(": ");
+                std::string key = colon == std::string::npos ? "topology" : msg.substr(0, colon);
+                if (key.rfind(prefix, 0) == 0) key = key.substr(prefix.size());
+                d.error(r.path() + "." + key,
+                        colon == std::string::npos ? msg : msg.substr(colon + 2));
+            }
+        }
+    }
     r.finish();
+}
+
+int concurrentBackgroundJobs(const Params& p) {
+    if (p.scenario == "poisson") return p.maxBackgroundJobs;
+    if (p.scenario == "trace") return 0;
+    int n = 0;
+    for (int v : p.backgroundJobs) n = std::max(n, v);
+    return n;
+}
+
+FabricPlan buildFabric(const Params& p) {
+    return buildFabric(p.topology, p.placement, concurrentBackgroundJobs(p), p.backgroundJob.nodes,
+                       p.foregroundNodes, p.nicBytesPerS, p.gpusPerNode);
 }
 
 nlohmann::ordered_json writeParams(const Params& p) {
@@ -375,6 +416,8 @@ nlohmann::ordered_json writeParams(const Params& p) {
     j["gradient_accumulations"] = p.gradientAccumulations;
     j["fabric_GBps"] = p.fabricBytesPerS / kGB;
     j["nic_GBps"] = p.nicBytesPerS / kGB;
+    if (!(p.topology == Topology{})) j["topology"] = writeTopology(p.topology);
+    if (!(p.placement == Placement{})) j["placement"] = writePlacement(p.placement);
     j["cc_efficiency"] = p.ccEfficiency;
     j["cc_efficiency_drop_per_flow"] = p.ccEfficiencyDropPerFlow;
     j["overlap_window_ms"] = p.overlapWindowS / kMs;
@@ -400,6 +443,8 @@ nlohmann::ordered_json writeParams(const Params& p) {
     m["omega_fp8"] = p.progress.omegaFp8;
     m["l_min"] = p.progress.lMin;
     m["static_updates"] = p.progress.staticUpdates;
+    if (p.progress.staticNodes != ProgressModel{}.staticNodes)
+        m["static_nodes"] = p.progress.staticNodes;
     m["loss_floor"] = p.progress.lossFloor;
     m["loss_exponent"] = p.progress.lossExponent;
     m["loss_offset"] = p.progress.lossOffset;

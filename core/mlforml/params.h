@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "mlforml/topology.h"
+
 namespace tandem {
 class JsonReader;
 }
@@ -51,6 +53,13 @@ struct ProgressModel {
     double omegaFp8 = 0.1;                 ///< noise inflation of FP8 / MXFP8
     double lMin = 2.55048;                 ///< Static's final eval loss [2608.06046 Sec. 3.1]
     double staticUpdates = 10000;          ///< updates of the Static run that ends at lMin
+    /// Data-parallel nodes of that Static run (`static_nodes`; 0 = the foreground's own): the
+    /// loss curve is a property of the model and data, so it is calibrated once on the paper's
+    /// cluster (46 nodes, the foreground_nodes default) and a larger foreground, whose larger
+    /// global batch makes more progress per update, needs fewer updates [McCandlish et al.
+    /// 2018]. 0 renormalises the curve to every foreground size (Static then always needs
+    /// static_updates updates, and batch growth never helps).
+    int staticNodes = 46;
     double lossFloor = 2.4523;             ///< L_inf (fitted: 1.02 L_min at ~4.3k Static updates)
     double lossExponent = 0.5;             ///< alpha of the loss curve
     double lossOffset = 0;                 ///< S0, progress units
@@ -100,6 +109,12 @@ struct Params {
     double ccEfficiency = 1.0;       ///< achieved / max-min rate, (0, 1]
     double ccEfficiencyDropPerFlow = 0;  ///< efficiency / (1 + drop * (competing groups - 1))
     double overlapWindowS = 0;       ///< transfer hidden behind the last backward (`overlap_window_ms`)
+    /// The fabric (`topology`; default "paper-fabric" = fabric_GBps + nic_GBps above) and where
+    /// the jobs sit on it (`placement`; leaf_spine only). On a leaf_spine fabric nic_GBps is
+    /// each node's scale-out bandwidth, split over one NIC per GPU (rails) and fabric_GBps is
+    /// not used.
+    Topology topology;
+    Placement placement;
     std::string mode = "replay";     ///< "replay" (open loop, paper) or "closed_loop"
     int replayWarmupIterations = 1;  ///< foreground iterations discarded per replay
     int replayIterations = 7;        ///< measured iterations per offset: BF16/MXFP4 7.3 at N=16 (Fig. 2a)
@@ -152,7 +167,16 @@ struct Params {
 /// (mlforml::loadBackgroundTrace). Calls r.finish() (unknown keys).
 void readParams(tandem::JsonReader& r, Params& p);
 
-/// Writes every key of `p` in canonical order; readParams(writeParams(p)) == p and
+/// Background jobs that can run at once (placed on the fabric): the largest N of "sweep",
+/// max_background_jobs of "poisson", 0 for "trace".
+int concurrentBackgroundJobs(const Params& p);
+
+/// The fabric of `p` with every job placed and routed (mlforml::buildFabric); only for a
+/// leaf_spine topology. Throws std::invalid_argument naming the key (see buildFabric).
+FabricPlan buildFabric(const Params& p);
+
+/// Writes every key of `p` in canonical order (`topology` and `placement` only when they are
+/// not the defaults, so that paper-fabric scenarios keep their bytes); readParams(writeParams(p)) == p and
 /// save -> load -> save is byte-identical.
 nlohmann::ordered_json writeParams(const Params& p);
 

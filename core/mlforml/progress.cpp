@@ -8,10 +8,7 @@ namespace tandem::mlforml {
 ProgressCurve::ProgressCurve(const Params& p)
     : m_p(p), m_floor(p.progress.lossFloor), m_alpha(p.progress.lossExponent),
       m_s0(p.progress.lossOffset), m_A(0) {
-    Combo base;
-    base.g = p.gradientAccumulations.empty() ? 4 : p.gradientAccumulations.front();
-    base.p = p.precisions.empty() ? "BF16" : p.precisions.front();
-    const double sEnd = p.progress.staticUpdates * progressPerUpdate(base);
+    const double sEnd = p.progress.staticUpdates * staticProgressPerUpdate();
     m_A = (p.progress.lMin - m_floor) * std::pow(sEnd + m_s0, m_alpha);
 }
 
@@ -31,8 +28,17 @@ double ProgressCurve::omega(const std::string& p) const {
     return 0.0;
 }
 
-double ProgressCurve::progressPerUpdate(const Combo& c) const {
-    const double B = globalBatch(c.g);
+double ProgressCurve::staticProgressPerUpdate() const {
+    Combo base;
+    base.g = m_p.gradientAccumulations.empty() ? 4 : m_p.gradientAccumulations.front();
+    base.p = m_p.precisions.empty() ? "BF16" : m_p.precisions.front();
+    const int nodes = m_p.progress.staticNodes > 0 ? m_p.progress.staticNodes : m_p.foregroundNodes;
+    return progressAt(base, base.g * m_p.microbatchSequences * nodes * m_p.gpusPerNode);
+}
+
+double ProgressCurve::progressPerUpdate(const Combo& c) const { return progressAt(c, globalBatch(c.g)); }
+
+double ProgressCurve::progressAt(const Combo& c, double B) const {
     const double Bn = m_p.progress.criticalBatchSequences;
     if (m_p.progress.precisionModel == "noise_inflation")
         return 1.0 / (1.0 + Bn * (1.0 + omega(c.p)) / B);
@@ -54,7 +60,7 @@ void applyFittedLossCurve(Params& p, double lInf, double a, double alpha, double
     Combo base;
     base.g = p.gradientAccumulations.empty() ? 4 : p.gradientAccumulations.front();
     base.p = p.precisions.empty() ? "BF16" : p.precisions.front();
-    const double dS = ProgressCurve(p).progressPerUpdate(base);
+    const double dS = ProgressCurve(p).staticProgressPerUpdate();
     p.progress.lossFloor = lInf;
     p.progress.lossExponent = alpha;
     p.progress.lossOffset = s0Steps * dS;

@@ -9,12 +9,15 @@ namespace tandem::mlforml {
 
 class ProgressCurve {
 public:
-    /// Calibrates the amplitude A so that the baseline combination (first g, first p) reaches
-    /// p.progress.lMin after p.progress.staticUpdates updates [2608.06046 Sec. 3.1, Fig. 2].
+    /// Calibrates the amplitude A so that the baseline combination (first g, first p) on
+    /// p.progress.staticNodes nodes (0: the foreground's) reaches p.progress.lMin after
+    /// p.progress.staticUpdates updates [2608.06046 Sec. 3.1, Fig. 2].
     explicit ProgressCurve(const Params& p);
 
     /// Global batch in sequences: g * microbatch * GPUs (DP workers).
     double globalBatch(int g) const;
+    /// Progress of one baseline update of the calibration run (static_nodes nodes).
+    double staticProgressPerUpdate() const;
     /// Progress of one update with combination c (dimensionless, > 0):
     /// 1 / (1 + Bnoise_p / B) / kappa_p (model "kappa") or 1 / (1 + Bnoise (1 + omega_p) / B).
     double progressPerUpdate(const Combo& c) const;
@@ -26,6 +29,7 @@ public:
     double lossFloor() const { return m_floor; }
 
 private:
+    double progressAt(const Combo& c, double batch) const;
     double kappa(const std::string& p) const;
     double omega(const std::string& p) const;
     const Params& m_p;

@@ -8,10 +8,12 @@
 using namespace tandem::mlforml;
 
 namespace {
-/// Hand-checkable set-up: 50 nodes x 8 GPUs x 1 sequence, Bnoise 3040 sequences.
+/// Hand-checkable set-up: 50 nodes x 8 GPUs x 1 sequence, Bnoise 3040 sequences; the loss
+/// curve calibrated on a Static run of the same 50 nodes.
 Params handParams() {
     Params p;
     p.foregroundNodes = 50;
+    p.progress.staticNodes = 50;
     p.gpusPerNode = 8;
     p.microbatchSequences = 1;
     p.progress.criticalBatchSequences = 3040;
@@ -57,6 +59,31 @@ private slots:
         const double S = p.progress.staticUpdates / 2.9;
         QVERIFY(std::fabs(c.loss(S) - p.progress.lMin) < 1e-12);
         QVERIFY(c.loss(S * 0.5) > c.loss(S));  // decreasing
+    }
+
+    void largerForegroundNeedsFewerUpdates_data() {
+        QTest::addColumn<int>("nodes");
+        QTest::addColumn<int>("staticNodes");
+        QTest::addColumn<double>("updates");
+        // Calibrated on 50 nodes (B = 1600, dS = 1/2.9): on 100 nodes B = 3200, dS = 1/1.95,
+        // so Static reaches l_min after 10000 x 1.95 / 2.9 updates; on 25 nodes 10000 x 4.8/2.9.
+        QTest::newRow("100 nodes") << 100 << 50 << 10000 * 1.95 / 2.9;
+        QTest::newRow("25 nodes") << 25 << 50 << 10000 * 4.8 / 2.9;
+        QTest::newRow("same nodes") << 50 << 50 << 10000.0;
+        // static_nodes 0 renormalises the curve to the foreground: always static_updates.
+        QTest::newRow("0 = own nodes") << 100 << 0 << 10000.0;
+    }
+    void largerForegroundNeedsFewerUpdates() {
+        QFETCH(int, nodes);
+        QFETCH(int, staticNodes);
+        QFETCH(double, updates);
+        Params p = handParams();
+        p.foregroundNodes = nodes;
+        p.progress.staticNodes = staticNodes;
+        ProgressCurve c(p);
+        const double S = c.progressForLoss(p.progress.lMin);
+        QVERIFY2(std::fabs(S / c.progressPerUpdate({4, "BF16"}) - updates) < 1e-6 * updates,
+                 qPrintable(QString::number(S / c.progressPerUpdate({4, "BF16"}))));
     }
 
     void inverseRoundTrip() {

@@ -1,0 +1,357 @@
+#include "mlforml/topology.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "common/json_reader.h"
+#include "mlforml/fabric_sim.h"  // SplitMix64
+
+namespace tandem::mlforml {
+
+namespace {
+
+constexpr long long kMaxFabricNodes = 65536;
+const std::vector<std::string> kPlacements = {"packed", "spread", "random", "explicit"};
+
+Topology leafSpine(const char* name, double ratio) {
+    Topology t;
+    t.preset = name;
+    t.kind = "leaf_spine";
+    t.nodes = 1024;
+    t.nodesPerLeaf = 16;
+    t.spines = 16;
+    t.oversubscription = ratio;
+    return t;
+}
+
+const std::vector<Topology>& presets() {
+    static const std::vector<Topology> v = {Topology{}, leafSpine("leaf-spine", 1.0),
+                                            leafSpine("leaf-spine-2to1", 2.0),
+                                            leafSpine("leaf-spine-4to1", 4.0)};
+    return v;
+}
+
+std::string keyOf(const char* key) { return std::string("ml_for_ml.placement.") + key; }
+
+// Free nodes in the order a policy takes them.
+std::vector<int> takeNodes(const std::string& policy, const std::vector<char>& used, int count,
+                           int leafSize, SplitMix64& rng) {
+    std::vector<int> freeNodes;
+    for (int i = 0; i < static_cast<int>(used.size()); ++i)
+        if (!used[i]) freeNodes.push_back(i);
+    if (policy == "spread") {
+        // Round-robin over leaves: the lowest free node of leaf 0, of leaf 1, ..., then again.
+        const int leaves = (static_cast<int>(used.size()) + leafSize - 1) / leafSize;
+        std::vector<std::vector<int>> byLeaf(leaves);
+        for (int n : freeNodes) byLeaf[n / leafSize].push_back(n);
+        std::vector<int> order;
+        for (size_t round = 0; order.size() < freeNodes.size(); ++round)
+            for (auto& l : byLeaf)
+                if (round < l.size()) order.push_back(l[round]);
+        freeNodes.swap(order);
+    } else if (policy == "random") {
+        for (size_t i = freeNodes.size(); i > 1; --i)  // Fisher-Yates
+            std::swap(freeNodes[i - 1], freeNodes[rng.next() % i]);
+    }
+    freeNodes.resize(std::min<size_t>(freeNodes.size(), static_cast<size_t>(count)));
+    return freeNodes;
+}
+
+void checkExplicit(const std::vector<int>& list, int expected, int fabricNodes,
+                   std::vector<char>& used, const std::string& key) {
+    if (static_cast<int>(list.size()) != expected)
+        throw std::invalid_argument(key + ": lists " + std::to_string(list.size()) +
+                                    " nodes, the job has " + std::to_string(expected));
+    for (int n : list) {
+        if (n < 0 || n >= fabricNodes)
+            throw std::invalid_argument(key + ": node " + std::to_string(n) +
+                                        " is not on the fabric (nodes 0.." +
+                                        std::to_string(fabricNodes - 1) + ")");
+        if (used[n])
+            throw std::invalid_argument(key + ": node " + std::to_string(n) +
+                                        " is already taken (a node runs one job)");
+        used[n] = 1;
+    }
+}
+
+// Link layout: "equal" has one up and one down bundle per leaf (2L links); "hash" one per
+// (leaf, spine) and direction (2LS). NIC links (one per job) follow.
+struct Layout {
+    int leaves = 0, spines = 1;
+    bool hash = false;
+    int up(int leaf, int spine) const { return hash ? leaf * spines + spine : leaf; }
+    int down(int leaf, int spine) const {
+        return hash ? leaves * spines + leaf * spines + spine : leaves + leaf;
+    }
+    int count() const { return hash ? 2 * leaves * spines : 2 * leaves; }
+};
+
+void addShare(Route& r, int link, double share) {
+    for (LinkUse& u : r)
+        if (u.link == link) {
+            u.share += share;
+            return;
+        }
+    r.push_back({link, share});
+}
+
+// Cross-leaf traffic of one (source leaf -> destination leaf) transfer carrying `share` bytes
+// per wire byte: split evenly over spines ("equal") or `rails` flows each hashed onto a spine.
+void crossLeaves(Route& r, const Layout& lay, int from, int to, double share, int rails,
+                 SplitMix64& hash) {
+    if (!lay.hash) {
+        addShare(r, lay.up(from, 0), share);
+        addShare(r, lay.down(to, 0), share);
+        return;
+    }
+    for (int k = 0; k < rails; ++k) {
+        const int s = static_cast<int>(hash.next() % static_cast<std::uint64_t>(lay.spines));
+        addShare(r, lay.up(from, s), share / rails);
+        addShare(r, lay.down(to, s), share / rails);
+    }
+}
+
+Route allReduceRoute(const Topology& t, const std::vector<int>& nodes, int nicLink,
+                     const Layout& lay, int rails, std::uint64_t salt) {
+    Route r;
+    const int n = static_cast<int>(nodes.size());
+    if (n <= 1) return r;
+    SplitMix64 hash(salt * 0x9E3779B97F4A7C15ull + 17);
+    const int K = t.nodesPerLeaf;
+    if (t.allreduce == "ring") {
+        // Every node sends the ring's wire bytes to its successor in placement order.
+        r.push_back({nicLink, 1.0});
+        for (int i = 0; i < n; ++i) {
+            const int a = nodes[i] / K, b = nodes[(i + 1) % n] / K;
+            if (a != b) crossLeaves(r, lay, a, b, 1.0, rails, hash);
+        }
+        return r;
+    }
+    // Hierarchical: per leaf m nodes; reduce-scatter and all-gather inside the leaf move
+    // 2(m-1)/m S through each node's NIC; the m shards of S/m are all-reduced across the L
+    // leaves the job spans (m parallel rings, 2(L-1)/L S/m per node, every byte crossing the
+    // leaf's uplinks). Shares are relative to the ring's wire bytes 2(n-1)/n S.
+    std::vector<int> leafOrder;
+    std::vector<int> perLeaf(lay.leaves, 0);
+    for (int v : nodes) {
+        if (perLeaf[v / K]++ == 0) leafOrder.push_back(v / K);
+    }
+    const int L = static_cast<int>(leafOrder.size());
+    const double ringBytes = 2.0 * (n - 1) / n;  // per S
+    double busiest = 0;
+    for (int leaf : leafOrder) {
+        const int m = perLeaf[leaf];
+        const double nic = 2.0 * (m - 1) / m + (L > 1 ? 2.0 * (L - 1) / L / m : 0.0);
+        busiest = std::max(busiest, nic);
+    }
+    r.push_back({nicLink, busiest / ringBytes});
+    if (L > 1) {
+        // Each leaf's m shard rings send 2(L-1)/L S / m per node out of the leaf: per leaf
+        // 2(L-1)/L S in total, to the next leaf in the shard rings' order.
+        for (int i = 0; i < L; ++i) {
+            const double share = 2.0 * (L - 1) / L / ringBytes;
+            crossLeaves(r, lay, leafOrder[i], leafOrder[(i + 1) % L], share, rails, hash);
+        }
+    }
+    return r;
+}
+
+}  // namespace
+
+const std::vector<std::string>& topologyPresetNames() {
+    static const std::vector<std::string> v = [] {
+        std::vector<std::string> names;
+        for (const auto& t : presets()) names.push_back(t.preset);
+        return names;
+    }();
+    return v;
+}
+
+bool topologyPreset(const std::string& name, Topology& out) {
+    for (const auto& t : presets())
+        if (t.preset == name) {
+            out = t;
+            return true;
+        }
+    return false;
+}
+
+void readTopology(JsonReader r, Topology& t) {
+    if (!r.isObject()) return;
+    const std::string preset = r.string("preset", t.preset, topologyPresetNames());
+    if (preset != t.preset) topologyPreset(preset, t);
+    t.kind = r.string("kind", t.kind, {"shared", "leaf_spine"});
+    t.nodes = static_cast<int>(r.integer("nodes", t.nodes, Range::closed(1, kMaxFabricNodes)));
+    t.nodesPerLeaf =
+        static_cast<int>(r.integer("nodes_per_leaf", t.nodesPerLeaf, Range::closed(1, 4096)));
+    t.spines = static_cast<int>(r.integer("spines", t.spines, Range::closed(1, 4096)));
+    t.oversubscription = r.number("oversubscription", t.oversubscription, Range::closed(1, 64));
+    t.ecmp = r.string("ecmp", t.ecmp, {"equal", "hash"});
+    t.allreduce = r.string("allreduce", t.allreduce, {"ring", "hierarchical"});
+    if (t.kind == "shared") {
+        // The shared fabric has no leaves: a leaf_spine value here would be silently ignored.
+        const Topology def;
+        const std::pair<const char*, bool> used[] = {
+            {"nodes", t.nodes != def.nodes},
+            {"nodes_per_leaf", t.nodesPerLeaf != def.nodesPerLeaf},
+            {"spines", t.spines != def.spines},
+            {"oversubscription", t.oversubscription != def.oversubscription},
+            {"ecmp", t.ecmp != def.ecmp},
+            {"allreduce", t.allreduce != def.allreduce}};
+        for (const auto& [key, differs] : used)
+            if (differs)
+                r.diagnostics().error(r.childPath(key),
+                                      "only used by a leaf_spine fabric (kind is \"shared\", the "
+                                      "single-capacity paper-fabric); choose a leaf-spine preset");
+    }
+    r.finish();
+}
+
+void readPlacement(JsonReader r, Placement& pl) {
+    if (!r.isObject()) return;
+    pl.foreground = r.string("foreground", pl.foreground, kPlacements);
+    pl.background = r.string("background", pl.background, kPlacements);
+    pl.seed = static_cast<std::uint64_t>(
+        r.integer("seed", static_cast<long long>(pl.seed), Range::closed(0, 9007199254740991.0)));
+    if (r.arrayWithin("foreground_nodes", static_cast<size_t>(kMaxFabricNodes))) {
+        pl.foregroundNodes.clear();
+        for (long long v :
+             r.integers("foreground_nodes", {}, Range::closed(0, kMaxFabricNodes - 1)))
+            pl.foregroundNodes.push_back(static_cast<int>(v));
+    }
+    if (const nlohmann::json* raw = r.raw("background_nodes")) {
+        pl.backgroundNodes.clear();
+        const std::string path = r.childPath("background_nodes");
+        bool ok = raw->is_array() && raw->size() <= 1024;
+        if (ok)
+            for (const auto& job : *raw) {
+                std::vector<int> list;
+                ok = job.is_array();
+                if (!ok) break;
+                for (const auto& v : job) {
+                    ok = v.is_number_integer() && v.get<long long>() >= 0 &&
+                         v.get<long long>() < kMaxFabricNodes;
+                    if (!ok) break;
+                    list.push_back(v.get<int>());
+                }
+                if (!ok) break;
+                pl.backgroundNodes.push_back(std::move(list));
+            }
+        if (!ok)
+            r.diagnostics().error(path, "must be at most 1024 lists of node ids (integers in [0, " +
+                                            std::to_string(kMaxFabricNodes - 1) + "])");
+    }
+    if (pl.foreground == "explicit" && pl.foregroundNodes.empty())
+        r.diagnostics().error(r.childPath("foreground_nodes"),
+                              "placement \"explicit\" needs the foreground's node list");
+    if (pl.background == "explicit" && pl.backgroundNodes.empty())
+        r.diagnostics().error(r.childPath("background_nodes"),
+                              "placement \"explicit\" needs one node list per background job");
+    r.finish();
+}
+
+nlohmann::ordered_json writeTopology(const Topology& t) {
+    nlohmann::ordered_json j;
+    j["preset"] = t.preset;
+    j["kind"] = t.kind;
+    j["nodes"] = t.nodes;
+    j["nodes_per_leaf"] = t.nodesPerLeaf;
+    j["spines"] = t.spines;
+    j["oversubscription"] = jsonNumber(t.oversubscription);
+    j["ecmp"] = t.ecmp;
+    j["allreduce"] = t.allreduce;
+    return j;
+}
+
+nlohmann::ordered_json writePlacement(const Placement& pl) {
+    nlohmann::ordered_json j;
+    j["foreground"] = pl.foreground;
+    j["background"] = pl.background;
+    j["seed"] = pl.seed;
+    if (!pl.foregroundNodes.empty()) j["foreground_nodes"] = pl.foregroundNodes;
+    if (!pl.backgroundNodes.empty()) j["background_nodes"] = pl.backgroundNodes;
+    return j;
+}
+
+bool operator==(const Topology& a, const Topology& b) {
+    return a.preset == b.preset && a.kind == b.kind && a.nodes == b.nodes &&
+           a.nodesPerLeaf == b.nodesPerLeaf && a.spines == b.spines &&
+           a.oversubscription == b.oversubscription && a.ecmp == b.ecmp &&
+           a.allreduce == b.allreduce;
+}
+
+bool operator==(const Placement& a, const Placement& b) {
+    return a.foreground == b.foreground && a.background == b.background && a.seed == b.seed &&
+           a.foregroundNodes == b.foregroundNodes && a.backgroundNodes == b.backgroundNodes;
+}
+
+FabricPlan buildFabric(const Topology& t, const Placement& pl, int backgroundJobs,
+                       int backgroundNodes, int foregroundNodes, double nicBytesPerS,
+                       int gpusPerNode) {
+    const long long need =
+        static_cast<long long>(backgroundJobs) * backgroundNodes + foregroundNodes;
+    if (need > t.nodes)
+        throw std::invalid_argument("ml_for_ml.topology.nodes: the fabric has " +
+                                    std::to_string(t.nodes) + " nodes, the jobs need " +
+                                    std::to_string(need) + " (" + std::to_string(backgroundJobs) +
+                                    " background jobs x " + std::to_string(backgroundNodes) +
+                                    " + " + std::to_string(foregroundNodes) + " foreground)");
+    Layout lay;
+    lay.leaves = (t.nodes + t.nodesPerLeaf - 1) / t.nodesPerLeaf;
+    lay.spines = t.spines;
+    lay.hash = t.ecmp == "hash";
+    FabricPlan plan;
+    // A leaf's uplinks carry K x node NIC / oversubscription each way, split over the spines
+    // ("hash": one bundle per spine).
+    const double uplink = t.nodesPerLeaf * nicBytesPerS / t.oversubscription;
+    plan.linkCapacity.assign(lay.count(), lay.hash ? uplink / t.spines : uplink);
+    plan.linkNames.resize(lay.count());
+    for (int l = 0; l < lay.leaves; ++l)
+        for (int s = 0; s < (lay.hash ? lay.spines : 1); ++s) {
+            const std::string sp = lay.hash ? " spine " + std::to_string(s) : "";
+            plan.linkNames[lay.up(l, s)] = "leaf " + std::to_string(l) + " up" + sp;
+            plan.linkNames[lay.down(l, s)] = "leaf " + std::to_string(l) + " down" + sp;
+        }
+    std::vector<char> used(t.nodes, 0);
+    SplitMix64 rng(pl.seed * 0xD1B54A32D192ED03ull + 5);
+    auto place = [&](const std::string& policy, const std::vector<int>* list, int count,
+                     const std::string& key) {
+        if (policy == "explicit") {
+            checkExplicit(*list, count, t.nodes, used, key);
+            return *list;
+        }
+        std::vector<int> v = takeNodes(policy, used, count, t.nodesPerLeaf, rng);
+        for (int n : v) used[n] = 1;
+        return v;
+    };
+    for (int j = 0; j < backgroundJobs; ++j) {
+        static const std::vector<int> kNone;
+        const std::vector<int>* list = nullptr;
+        if (pl.background == "explicit") {
+            if (j >= static_cast<int>(pl.backgroundNodes.size()))
+                throw std::invalid_argument(keyOf("background_nodes") + ": lists " +
+                                            std::to_string(pl.backgroundNodes.size()) +
+                                            " jobs, the scenario runs up to " +
+                                            std::to_string(backgroundJobs));
+            list = &pl.backgroundNodes[j];
+        }
+        plan.jobNodes.push_back(place(pl.background, list ? list : &kNone, backgroundNodes,
+                                      keyOf("background_nodes") + "[" + std::to_string(j) + "]"));
+    }
+    plan.jobNodes.push_back(
+        place(pl.foreground, &pl.foregroundNodes, foregroundNodes, keyOf("foreground_nodes")));
+    const int rails = std::max(1, gpusPerNode);
+    for (size_t j = 0; j < plan.jobNodes.size(); ++j) {
+        const int nic = static_cast<int>(plan.linkCapacity.size());
+        plan.linkCapacity.push_back(nicBytesPerS);
+        plan.linkNames.push_back("nic job " + std::to_string(j));
+        plan.jobRoutes.push_back(allReduceRoute(t, plan.jobNodes[j], nic, lay, rails, j + 1));
+    }
+    return plan;
+}
+
+}  // namespace tandem::mlforml

@@ -1,0 +1,93 @@
+#pragma once
+// The cluster network as data [MODEL.md A3; docs/MODEL-NETWORK.md]: either the calibrated
+// single shared capacity of [2608.06046 Sec. 3.2] ("paper-fabric") or a two-tier leaf/spine
+// fabric of nodes with one NIC per GPU (rails), leaf switches of K nodes whose uplinks set an
+// oversubscription ratio, and a spine tier. Jobs are placed on nodes (packed, spread, random or
+// explicit lists) and each job's all-reduce is turned into a route: the links it crosses and
+// how many bytes each carries per byte a node puts on the wire. The fluid network
+// (mlforml/fluid.h) shares those links max-min fairly.
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "mlforml/fluid.h"
+
+namespace tandem {
+class JsonReader;
+}
+
+namespace tandem::mlforml {
+
+/// A fabric description (JSON object `ml_for_ml.topology`).
+struct Topology {
+    /// Built-in the description started from (`preset`): "paper-fabric", "leaf-spine",
+    /// "leaf-spine-2to1", "leaf-spine-4to1" (topologyPresetNames()).
+    std::string preset = "paper-fabric";
+    /// "shared": one capacity (ml_for_ml.fabric_GBps) that every inter-node flow crosses, plus
+    /// one NIC per node (ml_for_ml.nic_GBps) [2608.06046 Sec. 3.2]; "leaf_spine": two tiers.
+    std::string kind = "shared";
+    int nodes = 1024;       ///< nodes attached to the fabric (leaf_spine)
+    int nodesPerLeaf = 16;  ///< K, nodes under one leaf switch
+    int spines = 16;        ///< spine switches; every leaf has one uplink bundle to each
+    /// Leaf downlink over uplink capacity (>= 1; 1 = non-blocking): a leaf's uplinks carry
+    /// K x nic_GBps / oversubscription in each direction.
+    double oversubscription = 1.0;
+    /// How a leaf spreads traffic over its spine uplinks: "equal" (every byte split evenly,
+    /// the ideal of ECMP/packet spraying) or "hash" (each rail's flow of each ring hop is hashed
+    /// onto one spine, as per-flow ECMP does; collisions share one uplink).
+    std::string ecmp = "equal";
+    /// All-reduce algorithm of every job: "ring" (one ring in placement order) or
+    /// "hierarchical" (reduce-scatter inside each leaf, all-reduce of the shards across leaves,
+    /// all-gather inside each leaf).
+    std::string allreduce = "ring";
+};
+
+/// Where the jobs sit (JSON object `ml_for_ml.placement`). Background jobs are placed first (in
+/// job order, the most a scenario can run at once), the foreground on the nodes left.
+struct Placement {
+    /// "packed" (lowest free nodes, leaf by leaf), "spread" (round-robin over leaves),
+    /// "random" (a seeded shuffle of the free nodes), "explicit" (the node lists below).
+    std::string foreground = "packed";
+    std::string background = "packed";
+    std::uint64_t seed = 1;                         ///< shuffle seed of "random"
+    std::vector<int> foregroundNodes;               ///< "explicit": node ids, ring order
+    std::vector<std::vector<int>> backgroundNodes;  ///< "explicit": one list per job
+};
+
+/// Names of the built-in topologies, in menu order; the first is the default.
+const std::vector<std::string>& topologyPresetNames();
+/// The built-in topology `name`; false when there is none of that name.
+bool topologyPreset(const std::string& name, Topology& out);
+
+/// Reads `ml_for_ml.topology` into `t` (starting from `preset` when given, then every other key
+/// overriding it). Ranges (physical): nodes in [1, 65536], nodes_per_leaf in [1, 4096], spines
+/// in [1, 4096], oversubscription in [1, 64] (a ratio below 1 only adds unused uplinks);
+/// errors name the key. Calls r.finish().
+void readTopology(tandem::JsonReader r, Topology& t);
+void readPlacement(tandem::JsonReader r, Placement& pl);
+nlohmann::ordered_json writeTopology(const Topology& t);
+nlohmann::ordered_json writePlacement(const Placement& pl);
+bool operator==(const Topology& a, const Topology& b);
+bool operator==(const Placement& a, const Placement& b);
+
+/// A fabric built for a set of jobs: link capacities (bytes/s) and, per job, its node list (ring
+/// order) and route. Job order: background jobs 0..B-1, then the foreground.
+struct FabricPlan {
+    std::vector<double> linkCapacity;
+    std::vector<std::vector<int>> jobNodes;
+    std::vector<Route> jobRoutes;
+    std::vector<std::string> linkNames;  ///< e.g. "nic job 3", "leaf 2 up", "leaf 2 up spine 5"
+};
+
+/// Places `backgroundJobs` jobs of `backgroundNodes` nodes and a foreground of
+/// `foregroundNodes` nodes on a leaf_spine topology whose nodes carry `nicBytesPerS` of
+/// scale-out each (`gpusPerNode` rails), and routes every job's all-reduce. Errors
+/// (std::invalid_argument, naming the key): more nodes needed than the fabric has
+/// (ml_for_ml.topology.nodes), explicit lists of the wrong length, with repeated, out-of-range
+/// or shared node ids (ml_for_ml.placement.*).
+FabricPlan buildFabric(const Topology& t, const Placement& pl, int backgroundJobs,
+                       int backgroundNodes, int foregroundNodes, double nicBytesPerS,
+                       int gpusPerNode);
+
+}  // namespace tandem::mlforml
