@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "common/json_reader.h"
+#include "common/number_format.h"
 #include "mlforml/simulate.h"
 
 namespace tandem::mlforml {
