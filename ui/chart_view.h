@@ -5,6 +5,8 @@
 
 class QAreaSeries;
 class QAbstractAxis;
+class QGraphicsTextItem;
+class QValueAxis;
 
 namespace tandem::ui {
 
@@ -27,6 +29,18 @@ public:
     /// The labels of the legend entries currently shown, in legend order (tests; empty when
     /// the legend is hidden).
     QStringList legendEntries() const;
+    /// Makes every text fit the view now (normally done after each repaint): the chart title and
+    /// axis titles are word-wrapped to the room they have, a horizontal value axis gets fewer
+    /// (round-numbered) ticks when its labels would not fit, and the legend is drawn as
+    /// word-wrapped text under the plot, each entry a coloured symbol (line, dashes, dot,
+    /// square, triangle, ring) and its full label, never elided.
+    void fitTexts();
+    /// Sets the chart title to the first of `titles` (plain text, longest first) whose width in
+    /// the title font fits the view, else the last one (word-wrapped by fitTexts()); chosen again on every resize so that a
+    /// narrow chart gets a shorter title instead of one elided with "...".
+    void setFittingTitle(const QStringList& titles);
+    /// The wrapped legend under the plot (tests; nullptr before the first fitTexts()).
+    const QGraphicsTextItem* legendText() const { return m_legendText; }
 
 signals:
     /// The user clicked into this chart (the main window remembers it as the "current" chart).
@@ -36,18 +50,24 @@ protected:
     /// A new empty QAreaSeries (upper and lower line series owned by it) added to the chart and
     /// attached to `x` and `y`; the caller fills and styles it. For pooled band and stack areas.
     QAreaSeries* addAreaSeries(QAbstractAxis* x, QAbstractAxis* y);
-    /// Sets the chart title to the first of `titles` (plain text, longest first) whose width in
-    /// the title font fits the view, else the last one; chosen again on every resize so that a
-    /// narrow chart gets a shorter title instead of one elided with "...".
-    void setFittingTitle(const QStringList& titles);
     void resizeEvent(QResizeEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
 
 private:
     void applyFittingTitle();
+    void scheduleFit();
+    void fitLegend();
+    void fitAxis(QAbstractAxis* axis);
     QString m_exportName;
     QStringList m_titles;  ///< candidates of setFittingTitle (empty: title set directly)
+    QString m_titleSource;   ///< the title as the view set it (before wrapping)
+    QString m_titleWrapped;  ///< what fitTexts() made of it
+    QGraphicsTextItem* m_legendText = nullptr;
+    QMargins m_appliedMargins;  ///< the chart margins fitTexts() set last (legend room included)
+    int m_legendRoom = 0;       ///< height added to the bottom margin for the legend
+    bool m_fitPending = false;
+    bool m_fitting = false;
 };
 
 /// One CSV field (RFC 4180): quoted, with inner quotes doubled, when it holds a comma, a quote or

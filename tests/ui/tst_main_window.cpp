@@ -28,6 +28,7 @@
 #include "scenario_document.h"
 #include "scenario/scenario.h"
 #include "presets.h"
+#include "text_fit.h"
 #include "sweep_view.h"
 
 using namespace tandem::ui;
@@ -45,19 +46,6 @@ QStringList barCategories(const ChartView* view) {
     for (QAbstractAxis* a : view->chart()->axes())
         if (auto* c = qobject_cast<QBarCategoryAxis*>(a)) return c->categories();
     return {};
-}
-/// Visible texts of a chart (title, axis titles, tick labels, legend) that Qt Charts shortened
-/// with "..." because they did not fit.
-QStringList elidedTexts(const ChartView* view) {
-    QStringList out;
-    for (QGraphicsItem* item : view->chart()->scene()->items()) {
-        if (!item->isVisible()) continue;
-        QString text;
-        if (auto* t = dynamic_cast<QGraphicsTextItem*>(item)) text = t->toPlainText();
-        if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item)) text = t->text();
-        if (text.contains(QLatin1String("...")) || text.contains(QChar(0x2026))) out.append(text);
-    }
-    return out;
 }
 QByteArray readAll(const QString& path) {
     QFile f(path);
@@ -103,7 +91,7 @@ private slots:
         w.resize(1280, 800);
         w.show();
         QVERIFY(w.waitForResults(60000));
-        QApplication::processEvents();
+        QTest::qWait(30);  // texts are fitted after the charts repaint
         int charts = 0;
         QList<ChartView*> views = pages->currentWidget()->findChildren<ChartView*>();
         if (auto* page = qobject_cast<ChartView*>(pages->currentWidget()))
@@ -111,7 +99,7 @@ private slots:
         for (ChartView* v : views) {
             if (!v->isVisible()) continue;
             ++charts;
-            const QStringList elided = elidedTexts(v);
+            const QStringList elided = chartTextProblems(v);
             QVERIFY2(elided.isEmpty(), qPrintable(v->chart()->title() + QStringLiteral(": ") + elided.join(QStringLiteral(" | "))));
         }
         QVERIFY(charts >= minCharts);
