@@ -6,6 +6,7 @@
 #include <QTabWidget>
 #include <QtTest>
 
+#include "collapsible_section.h"
 #include "main_window.h"
 #include "moe_workspace.h"
 #include "network_workspace.h"
@@ -52,6 +53,8 @@ void TextFitTest::everyPresetPage() {
     QVERIFY(w.waitForResults(60000));
     QCOMPARE(w.size(), logical);  // no minimum size forces a larger window than the screen
     QTabWidget* pages = workspace == 1 ? w.moeWorkspace()->pages() : w.networkWorkspace()->pages();
+    // The side panel's collapsed sections are opened: their controls must fit the panel too.
+    for (CollapsibleSection* section : w.findChildren<CollapsibleSection*>()) section->setExpanded(true);
     QStringList problems;
     for (int p = 0; p < pages->count(); ++p) {
         if (!pages->isTabVisible(p) || !pages->isTabEnabled(p)) continue;
