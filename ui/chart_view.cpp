@@ -129,7 +129,7 @@ QString legendEntryHtml(QLegendMarker* m, bool keepTogether) {
     }
     colour.setAlpha(255);
     QString label = plainChartText(m->label()).replace(QLatin1Char('\n'), QLatin1Char(' ')).toHtmlEscaped();
-    if (keepTogether) label.replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));
+    if (keepTogether) label.replace(QLatin1Char(' '), QStringLiteral("&nbsp;")).replace(QLatin1Char('-'), QChar(0x2011));
     return QStringLiteral("<span style=\"color:%1\">%2</span>&nbsp;%3").arg(colour.name(), symbol, label);
 }
 
@@ -183,6 +183,12 @@ QStringList ChartView::legendEntries() const {
 }
 
 void ChartView::applyTheme() { styleChart(chart(), currentTheme()); }
+
+void ChartView::setCaption(const QString& caption) {
+    if (caption == m_caption) return;
+    m_caption = caption;
+    scheduleFit();
+}
 
 void ChartView::scheduleFit() {
     if (m_fitPending || m_fitting) return;
@@ -271,10 +277,13 @@ void ChartView::fitLegend() {
             entries << legendEntryHtml(m, fits);
         }
     }
-    const QString html =
+    QString html =
         entries.isEmpty() ? QString()
                           : QStringLiteral("<span style=\"color:%1\">%2</span>")
                                 .arg(legend->labelColor().name(), entries.join(QStringLiteral("&nbsp;&nbsp;&nbsp; ")));
+    if (!m_caption.isEmpty())
+        html = QStringLiteral("<p style=\"color:%1; margin-bottom:3px\">%2</p>%3")
+                   .arg(legend->labelColor().name(), m_caption.toHtmlEscaped(), html);
     if (m_legendText->font() != legend->font()) m_legendText->setFont(legend->font());
     if (m_legendText->textWidth() != room) m_legendText->setTextWidth(room);
     if (m_legendText->toHtml() != html && m_legendText->property("html").toString() != html) {

@@ -39,6 +39,10 @@ public:
     /// the title font fits the view, else the last one (word-wrapped by fitTexts()); chosen again on every resize so that a
     /// narrow chart gets a shorter title instead of one elided with "...".
     void setFittingTitle(const QStringList& titles);
+    /// A one- or two-sentence caption (plain text) drawn under the plot above the legend,
+    /// word-wrapped, in exports too; empty removes it.
+    void setCaption(const QString& caption);
+    QString caption() const { return m_caption; }
     /// The wrapped legend under the plot (tests; nullptr before the first fitTexts()).
     const QGraphicsTextItem* legendText() const { return m_legendText; }
 
@@ -61,6 +65,7 @@ private:
     void fitAxis(QAbstractAxis* axis);
     QString m_exportName;
     QStringList m_titles;  ///< candidates of setFittingTitle (empty: title set directly)
+    QString m_caption;
     QString m_titleSource;   ///< the title as the view set it (before wrapping)
     QString m_titleWrapped;  ///< what fitTexts() made of it
     QGraphicsTextItem* m_legendText = nullptr;

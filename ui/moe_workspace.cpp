@@ -237,6 +237,7 @@ void MoeWorkspace::showResult(const MoeOutput& out) {
     for (const ImportedModelPoint& p : m_importedPoints)
         markers.append({p.label, p.geometry.sparsity, p.loss, p.extrapolated});
     m_frontier->setImported(markers);
+    m_frontier->setCluster(out.envelope.nodes, out.envelope.devices(), out.envelope.days);
     m_frontier->setData(r);
     m_importedCard->setModels(m_importedPoints,
                               r.optimum >= 0 ? std::optional<mosaic::Candidate>(r.candidates[static_cast<size_t>(r.optimum)])

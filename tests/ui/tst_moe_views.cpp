@@ -17,6 +17,8 @@
 #include "job_runner.h"
 #include "layout_heatmap_view.h"
 #include "main_window.h"
+#include "chart_view.h"
+#include "offscreen.h"
 #include "memory_bar_view.h"
 #include "mfu_view.h"
 #include "moe_advanced.h"
@@ -106,6 +108,44 @@ private slots:
             qPrintable(card.text()));
     }
 
+    /// MOSAIC Fig. 1 as a teacher projects it: the title names the cluster and the window; every
+    /// frontier point is extrapolated there, so nothing is dashed (a dash would say nothing) and
+    /// the title says so; an arrow runs from the compute-optimal choice trained on this cluster
+    /// (triangle) to the cluster optimum (circle) and the caption states the nats gained with the
+    /// live numbers; the selected ring is white on the dark theme and black on the light one.
+    void frontierTellsTheFig1Story() {
+        MainWindow w;
+        w.applyPreset(presetIndex(QStringLiteral("mosaic-fig1")), false);
+        w.setCurrentWorkspace(1);
+        w.resize(1024, 768);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        QTest::qWait(30);
+        const auto& r = *w.moeWorkspace()->result();
+        FrontierView* v = w.moeWorkspace()->frontierView();
+        const QString title = plainChartText(v->chart()->title()).simplified();
+        QVERIFY2(title.contains(QStringLiteral("4 nodes (32 GPUs), 5 days")), qPrintable(title));
+        QVERIFY2(title.contains(QStringLiteral("all extrapolated")), qPrintable(title));
+        QVERIFY(!v->drawsDashes());
+        QVERIFY(std::isfinite(r.naiveOnClusterLoss));
+        double kl = NAN, dist = 1e300;  // the cluster frontier's point nearest the optimum
+        for (const auto& p : r.clusterOptimal)
+            if (p.feasible && std::isfinite(p.loss) && std::abs(p.sparsity - r.clusterOptimalS) < dist) {
+                dist = std::abs(p.sparsity - r.clusterOptimalS);
+                kl = p.loss;
+            }
+        QVERIFY(r.naiveOnClusterLoss > kl);
+        QCOMPARE(v->gainArrow(), (QList<QPointF>{QPointF(r.computeOptimalS, r.naiveOnClusterLoss),
+                                                  QPointF(r.clusterOptimalS, kl)}));
+        QVERIFY2(v->caption().contains(QString::number(r.naiveOnClusterLoss - kl, 'f', 4) + QStringLiteral(" nats better")),
+                 qPrintable(v->caption()));
+        QVERIFY(v->caption().contains(QString::number(r.clusterOptimalS, 'f', 3)));
+        QCOMPARE(v->selectedRingColor(), QColor(Qt::black));
+        w.setDarkTheme(true);
+        QCOMPARE(v->selectedRingColor(), QColor(Qt::white));
+        w.setDarkTheme(false);
+    }
+
     /// The loss-vs-sparsity legend names each item once and says what it is: the two frontier
     /// lines first (drawn as lines), then the points on them.
     void frontierLegendNamesEachItemOnce() {
@@ -124,7 +164,7 @@ private slots:
         QVERIFY(legend.size() >= 5);
         QCOMPARE(legend[0], QStringLiteral("Compute-optimal frontier (FLOPs only)"));
         QCOMPARE(legend[1], QStringLiteral("Cluster-optimal frontier (this cluster)"));
-        QCOMPARE(legend[2], QStringLiteral("Compute-optimum S = %1").arg(r.computeOptimalS, 0, 'f', 3));
+        QCOMPARE(legend[2], QStringLiteral("Compute-optimum S = %1 (if FLOPs cost no systems time)").arg(r.computeOptimalS, 0, 'f', 3));
         QVERIFY(std::isfinite(r.clusterOptimalS));
         QCOMPARE(legend[3], QStringLiteral("Cluster-optimum S = %1").arg(r.clusterOptimalS, 0, 'f', 3));
         QCOMPARE(legend.contains(QStringLiteral("Compute-optimum trained on this cluster")),
@@ -144,7 +184,7 @@ private slots:
         QCOMPARE(compact.size(), legend.size());
         QCOMPARE(compact[0], QStringLiteral("Compute-optimal frontier"));
         QCOMPARE(compact[1], QStringLiteral("Cluster-optimal frontier"));
-        QCOMPARE(compact[2], QStringLiteral("Compute-opt. S = %1").arg(r.computeOptimalS, 0, 'f', 3));
+        QCOMPARE(compact[2], QStringLiteral("Compute-opt. S = %1 (FLOPs only)").arg(r.computeOptimalS, 0, 'f', 3));
         QCOMPARE(compact[3], QStringLiteral("Cluster-opt. S = %1").arg(r.clusterOptimalS, 0, 'f', 3));
         // Bars keep filled squares (series-shaped bar markers are drawn empty).
         QVERIFY(!ws->breakdownView()->chart()->legend()->markers().isEmpty());
