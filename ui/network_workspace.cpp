@@ -165,7 +165,7 @@ void NetworkWorkspace::refreshViews() {
     const LossViewOptions options = m_controls->viewOptions();
     m_loss->setData(point, m_result->targetFactors, m_result->targetLosses);
     m_loss->setOptions(options);
-    m_firstCrossing->setData(point, m_result->targetFactors, options.targetIndex);
+    m_firstCrossing->setData(point, m_result->targetFactors, m_result->targetLosses, options.targetIndex);
     m_timeline->setData(point, m_result->comboLabels);
     m_dpShareTime->setData(point);
     m_load->setData(point);
