@@ -73,6 +73,12 @@ private slots:
         const QString unit = axisTitle.startsWith(QLatin1String("hours")) ? QStringLiteral(" h")
                              : axisTitle.startsWith(QLatin1String("minutes")) ? QStringLiteral(" min")
                                                                               : QStringLiteral(" s");
+        // Every target line carries its factor.
+        QStringList targets;
+        for (const QString& l : expected)
+            if (l.section(QLatin1Char(','), 1, 1) == QLatin1String("Joint"))
+                targets << QStringLiteral("%1 x L_min").arg(l.section(QLatin1Char(','), 2, 2));
+        QCOMPARE(w.networkWorkspace()->lossView()->targetLabels(), targets);
         for (const QString& c : cats->categories())
             if (!c.contains(QLatin1String("not reached"))) QVERIFY2(c.contains(unit + QLatin1Char(' ')), qPrintable(c + QStringLiteral(" vs ") + axisTitle));
     }
