@@ -12,11 +12,15 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <QSlider>
+
 #include "candidate_table.h"
 #include "frontier_view.h"
 #include "job_runner.h"
 #include "layout_heatmap_view.h"
 #include "main_window.h"
+#include "scenario/scenario.h"
+#include "labeled_slider.h"
 #include "chart_view.h"
 #include "offscreen.h"
 #include "memory_bar_view.h"
@@ -48,6 +52,35 @@ int otherFeasibleCell(const LayoutCells& cells, int exclude) {
 class TstMoeViews : public QObject {
     Q_OBJECT
 private slots:
+    /// A scenario with 300 nodes (beyond the cluster-size slider's 256) shows 300 nodes, keeps
+    /// 300 in the engine's input and in a saved file, and the slider's handle sits at 300.
+    void nodesOutsideTheSliderShowUnclamped() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        tandem::Scenario sc = tandem::defaultScenario();
+        QVERIFY(sc.mosaic.has_value());
+        sc.mosaic->nodes = 300;
+        const QString path = dir.filePath(QStringLiteral("nodes300.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(tandem::scenarioToJson(sc)));
+        f.close();
+        MainWindow w;
+        QVERIFY(w.openFile(path));
+        LabeledSlider* nodes = w.moeWorkspace()->controls()->nodesSlider();
+        QCOMPARE(nodes->value(), 300);
+        QCOMPARE(nodes->valueText(), QStringLiteral("300 nodes"));
+        QCOMPARE(nodes->slider()->value(), 300);
+        tandem::mosaic::Envelope e;
+        w.moeWorkspace()->controls()->applyTo(e);
+        QCOMPARE(e.nodes, 300);
+        const QString saved = dir.filePath(QStringLiteral("saved.json"));
+        QVERIFY(w.saveFile(saved));
+        QFile g(saved);
+        QVERIFY(g.open(QIODevice::ReadOnly));
+        QVERIFY(g.readAll().contains("\"nodes\": 300"));
+    }
+
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
     void viewsShowTheOptimumAtStart() {
