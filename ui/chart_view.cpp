@@ -184,6 +184,23 @@ QStringList ChartView::legendEntries() const {
 
 void ChartView::applyTheme() { styleChart(chart(), currentTheme()); }
 
+void ChartView::setEmptyReason(const QString& reason) {
+    if (reason == m_emptyReason) return;
+    m_emptyReason = reason;
+    chart()->setVisible(reason.isEmpty());
+    viewport()->update();
+}
+
+void ChartView::drawForeground(QPainter* painter, const QRectF& rect) {
+    QChartView::drawForeground(painter, rect);
+    if (m_emptyReason.isEmpty()) return;
+    painter->save();
+    painter->setPen(palette().color(QPalette::WindowText));
+    const QRectF box = mapToScene(viewport()->rect().adjusted(24, 24, -24, -24)).boundingRect();
+    painter->drawText(box, Qt::AlignCenter | Qt::TextWordWrap, m_emptyReason);
+    painter->restore();
+}
+
 void ChartView::setCaption(const QString& caption) {
     if (caption == m_caption) return;
     m_caption = caption;

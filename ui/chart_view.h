@@ -39,6 +39,10 @@ public:
     /// the title font fits the view, else the last one (word-wrapped by fitTexts()); chosen again on every resize so that a
     /// narrow chart gets a shorter title instead of one elided with "...".
     void setFittingTitle(const QStringList& titles);
+    /// Shows `reason` (plain text, centred) instead of the chart, e.g. when the scenario has no
+    /// section for this workspace, so that no stale data stays on screen; empty shows the chart.
+    void setEmptyReason(const QString& reason);
+    QString emptyReason() const { return m_emptyReason; }
     /// A one- or two-sentence caption (plain text) drawn under the plot above the legend,
     /// word-wrapped, in exports too; empty removes it.
     void setCaption(const QString& caption);
@@ -56,6 +60,7 @@ protected:
     QAreaSeries* addAreaSeries(QAbstractAxis* x, QAbstractAxis* y);
     void resizeEvent(QResizeEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
     void mousePressEvent(QMouseEvent* event) override;
 
 private:
@@ -66,6 +71,7 @@ private:
     QString m_exportName;
     QStringList m_titles;  ///< candidates of setFittingTitle (empty: title set directly)
     QString m_caption;
+    QString m_emptyReason;
     QString m_titleSource;   ///< the title as the view set it (before wrapping)
     QString m_titleWrapped;  ///< what fitTexts() made of it
     QGraphicsTextItem* m_legendText = nullptr;

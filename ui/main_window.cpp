@@ -54,6 +54,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_note->setTextFormat(Qt::RichText);
     cl->addWidget(m_note);
     cl->addWidget(m_tabs, 1);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateNote);
     setCentralWidget(central);
     setAcceptDrops(true);
     buildMenus();
@@ -146,7 +147,14 @@ void MainWindow::applyPreset(int index, bool ask) {
     const Preset& p = list[index];
     m_doc->reset(p.scenario);
     m_network->applyPresetView(p.shownBackgroundJobs, p.targetIndex, p.updatesAxis);
+    m_noteWorkspace = p.workspace;
     m_tabs->setCurrentIndex(p.workspace);
+    updateNote();
+}
+
+void MainWindow::updateNote() {
+    const bool has = !m_doc->scenario().name.empty() || !m_doc->scenario().description.empty();
+    m_note->setVisible(has && (m_noteWorkspace < 0 || m_noteWorkspace == m_tabs->currentIndex()));
 }
 
 void MainWindow::setDarkTheme(bool dark) {
@@ -235,7 +243,9 @@ void MainWindow::syncFromDocument() {
     const Scenario& sc = m_doc->scenario();
     m_note->setText(QStringLiteral("<b>%1</b> %2").arg(QString::fromStdString(sc.name).toHtmlEscaped(),
                                                      QString::fromStdString(sc.description).toHtmlEscaped()));
-    m_note->setVisible(!sc.name.empty() || !sc.description.empty());
+    // The note belongs to the workspace(s) the scenario has a section for (a preset: its own).
+    m_noteWorkspace = sc.mlForMl && !sc.mosaic ? 0 : !sc.mlForMl && sc.mosaic ? 1 : -1;
+    updateNote();
     if (!m_doc->scenario().mlForMl && m_doc->scenario().mosaic) m_tabs->setCurrentIndex(1);
     if (m_doc->scenario().mlForMl && !m_doc->scenario().mosaic) m_tabs->setCurrentIndex(0);
 }

@@ -82,6 +82,8 @@ public:
     ChartView* currentChart() const;
     /// Shows workspace `index` (0 network, 1 MoE).
     void setCurrentWorkspace(int index);
+    /// The scenario note above the workspaces (tests).
+    QLabel* scenarioNote() const { return m_note; }
     /// The last diagnostics dialog shown (tests), or nullptr.
     DiagnosticsDialog* lastDiagnosticsDialog() const { return m_lastDialog; }
     /// Waits (spinning the event loop) until both workspaces are idle; for exports and tests.
@@ -101,6 +103,8 @@ private:
     void buildMenus();
     void syncFromDocument();
     void updateTitle();
+    /// Shows the scenario's note only on the workspace it is about (m_noteWorkspace).
+    void updateNote();
     bool maybeSave();
     void exportCurrentChart();
     void addRecentFile(const QString& path);
@@ -120,6 +124,7 @@ private:
     DiagnosticsDialog* m_lastDialog = nullptr;
     QMenu* m_recentMenu = nullptr;
     QLabel* m_note = nullptr;
+    int m_noteWorkspace = -1;  ///< workspace the note is about (-1: both)
     QAction* m_darkAction = nullptr;
     RecoveryAutosaver* m_recovery = nullptr;
 };

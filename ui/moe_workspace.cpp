@@ -201,8 +201,10 @@ void MoeWorkspace::applyTheme() {
 void MoeWorkspace::setEnvelope(const std::optional<mosaic::Envelope>& e) {
     m_envelope = e;
     setEnabled(e.has_value());
+    const QString none = tr("This scenario has no \"mosaic\" section; open or choose a preset that has one.");
+    for (ChartView* v : charts()) v->setEmptyReason(e ? QString() : none);
     if (!e) {
-        m_status->setText(tr("This scenario has no \"mosaic\" section; open or choose a preset that has one."));
+        m_status->setText(none);
         return;
     }
     m_controls->setEnvelope(*e);

@@ -110,8 +110,10 @@ void NetworkWorkspace::applyTheme() {
 void NetworkWorkspace::setParams(const std::optional<mlforml::Params>& p) {
     m_params = p;
     setEnabled(p.has_value());
+    const QString none = tr("This scenario has no \"ml_for_ml\" section; open or choose a preset that has one.");
+    for (ChartView* v : charts()) v->setEmptyReason(p ? QString() : none);
     if (!p) {
-        m_status->setText(tr("This scenario has no \"ml_for_ml\" section; open or choose a preset that has one."));
+        m_status->setText(none);
         return;
     }
     const int shownN = p->backgroundJobs.empty() ? 0 : p->backgroundJobs.front();

@@ -10,6 +10,7 @@
 #include <QGraphicsTextItem>
 #include <QTabWidget>
 #include <QSlider>
+#include <QLabel>
 #include <QTemporaryDir>
 #include <QXYSeries>
 
@@ -27,6 +28,7 @@
 #include "network_workspace.h"
 #include "scenario_document.h"
 #include "scenario/scenario.h"
+#include "offscreen.h"
 #include "presets.h"
 #include "text_fit.h"
 #include "sweep_view.h"
@@ -103,6 +105,41 @@ private slots:
             QVERIFY2(elided.isEmpty(), qPrintable(v->chart()->title() + QStringLiteral(": ") + elided.join(QStringLiteral(" | "))));
         }
         QVERIFY(charts >= minCharts);
+    }
+
+    /// Opening a MOSAIC-only file after the default scenario leaves no ML-for-ML chart with old
+    /// data on screen (each says why it is empty); a file with an ML-for-ML part brings them
+    /// back. A preset's note shows on its own workspace only.
+    void staleChartsClearedAndNotePerWorkspace() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        tandem::Scenario moeOnly = tandem::defaultScenario();
+        moeOnly.mlForMl.reset();
+        const QString path = dir.filePath(QStringLiteral("moe.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(tandem::scenarioToJson(moeOnly)));
+        f.close();
+        QVERIFY(w.openFile(path));
+        const QList<ChartView*> network = w.networkWorkspace()->charts();
+        QVERIFY(!network.isEmpty());
+        for (ChartView* v : network) {
+            QVERIFY2(v->emptyReason().contains(QLatin1String("ml_for_ml")), qPrintable(v->exportName()));
+            QVERIFY(!v->chart()->isVisible());
+        }
+        for (ChartView* v : w.moeWorkspace()->charts()) QVERIFY(v->emptyReason().isEmpty());
+        w.applyPreset(presetIndex(QStringLiteral("mlforml-fig2c")), false);
+        for (ChartView* v : network) QVERIFY(v->emptyReason().isEmpty() && v->chart()->isVisible());
+        w.setCurrentWorkspace(0);
+        QVERIFY(w.scenarioNote()->isVisible());
+        w.setCurrentWorkspace(1);
+        QVERIFY(!w.scenarioNote()->isVisible());
+        w.setCurrentWorkspace(0);
+        QVERIFY(w.scenarioNote()->isVisible());
     }
 
     void opensOnDefaultScenarioWithTwoWorkspaces() {
