@@ -33,6 +33,7 @@
 
 #include <cmath>
 
+#include "export_dialog.h"
 #include "palette.h"
 #include "save_file.h"
 
@@ -404,17 +405,35 @@ void ChartView::contextMenuEvent(QContextMenuEvent* event) {
         const QString filter = tr(k.filter);
         const QString suffix = QString::fromLatin1(k.suffix);
         menu.addAction(tr(k.label), this, [this, filter, suffix]() {
+            QSize size;
+            qreal ratio = 2.0;
+            if (suffix != QLatin1String(".csv")) {  // pictures: size and resolution first
+                ExportDialog d(this->size(), this);
+                if (d.exec() != QDialog::Accepted) return;
+                size = d.layoutSize();
+                ratio = d.pixelRatio();
+            }
             const QString path = QFileDialog::getSaveFileName(this, tr("Export"), m_exportName + suffix, filter);
             if (path.isEmpty()) return;
             QString error;
-            if (!exportChart(this, path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
+            if (!exportChart(this, path, &error, size, ratio)) QMessageBox::warning(this, tr("Export failed"), error);
         });
     }
     menu.exec(event->globalPos());
 }
 
-bool exportChart(ChartView* view, const QString& path, QString* error, QSize size) {
+bool exportChart(ChartView* view, const QString& path, QString* error, QSize size, qreal pixelRatio) {
     const QString suffix = QFileInfo(path).suffix().toLower();
+    const QSize onScreen = view->size();
+    struct Restore {  // the view gets its on-screen size (and texts) back however this returns
+        ChartView* v;
+        QSize s;
+        ~Restore() {
+            if (v->size() == s) return;
+            v->resize(s);
+            v->fitTexts();
+        }
+    } restore{view, onScreen};
     if (size.isValid() && size != view->size()) {
         view->resize(size);
         QApplication::processEvents();
@@ -432,8 +451,9 @@ bool exportChart(ChartView* view, const QString& path, QString* error, QSize siz
     if (suffix == QLatin1String("csv")) {
         bytes = view->csv().toUtf8();
     } else if (suffix == QLatin1String("png")) {
-        const qreal dpr = 2.0;  // crisp on slides and high-DPI screens
-        QImage image(sz * dpr, QImage::Format_ARGB32_Premultiplied);
+        const qreal dpr = pixelRatio > 0 ? pixelRatio : 2.0;
+        QImage image(QSize(int(std::lround(sz.width() * dpr)), int(std::lround(sz.height() * dpr))),
+                     QImage::Format_ARGB32_Premultiplied);
         image.setDevicePixelRatio(dpr);
         image.fill(view->chart()->backgroundBrush().color());
         QPainter painter(&image);

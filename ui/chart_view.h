@@ -93,10 +93,12 @@ QString plainChartText(const QString& text);
 QString plainChartTitle(const QString& title);
 
 /// Writes `view`'s chart to `path`; format from the suffix: .png, .svg, .pdf or .csv.
-/// `size` (pixels, for PNG/SVG/PDF) defaults to the view's size. Returns false and sets `error`.
+/// `size` (layout pixels, for PNG/SVG/PDF) defaults to the view's size; the view is laid out at
+/// it for the export and given its size back afterwards. A PNG has `size` x `pixelRatio`
+/// pixels (ExportDialog: DPI / 96); SVG and PDF are vectors. Returns false and sets `error`.
 /// SVG metadata is plain text: <title> is plainChartTitle(chart title), <desc> the whole plain
 /// title followed by "x: <axis title>" / "y: <axis title>" lines, both XML-escaped once (the file
 /// is well-formed XML whatever the title holds); a PDF gets the same title.
-bool exportChart(ChartView* view, const QString& path, QString* error, QSize size = {});
+bool exportChart(ChartView* view, const QString& path, QString* error, QSize size = {}, qreal pixelRatio = 2.0);
 
 }  // namespace tandem::ui

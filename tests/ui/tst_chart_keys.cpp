@@ -9,6 +9,7 @@
 #include <QtTest>
 
 #include <QFile>
+#include <QImage>
 #include <QPen>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -30,6 +31,7 @@
 #include "chart_view.h"
 #include "coincident_curves.h"
 #include "dp_share_time_view.h"
+#include "export_dialog.h"
 #include "io/loss_fit.h"
 #include "io/loss_log.h"
 #include "layout_heatmap_view.h"
@@ -478,6 +480,48 @@ private slots:
         if (dpShareToo) QCOMPARE(w.networkWorkspace()->dpShareTimeView()->coincidences(), expected);
         QCOMPARE(loss->legendEntries().contains(QStringLiteral("Knob-Precision = Joint")), jointIsKnobPrecision);
         QCOMPARE(loss->legendEntries().contains(QStringLiteral("Joint")), !jointIsKnobPrecision);
+    }
+
+    /// The export dialog's presets give a 1920 x 1080 PNG for a 16:9 slide and 1050 x 750 for a
+    /// paper column (3.5 x 2.5 in at 300 DPI), whatever the chart's size on screen; SVG and PDF
+    /// are vectors (no embedded raster image); the chart gets its on-screen size back.
+    void exportSizesFollowTheDialog() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        MemoryBarView v;
+        v.setData(60, 80, QStringLiteral("PP 2 x EP 8"));
+        v.resize(1030, 1738);  // a tall widget must not make a tall picture
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        const QSize onScreen = v.size();
+        ExportDialog d(v.size());
+        QCOMPARE(d.pngSize(), QSize(2060, 3476));  // this chart's size, 2 pixels per screen pixel
+        const struct {
+            ExportPreset preset;
+            QSize png;
+        } cases[] = {{ExportPreset::Slide, QSize(1920, 1080)}, {ExportPreset::PaperColumn, QSize(1050, 750)},
+                     {ExportPreset::PaperWidth, QSize(2100, 1050)}};
+        for (const auto& c : cases) {
+            d.setPreset(c.preset);
+            QCOMPARE(d.pngSize(), c.png);
+            const QString png = dir.filePath(QStringLiteral("c.png"));
+            QString error;
+            QVERIFY2(exportChart(&v, png, &error, d.layoutSize(), d.pixelRatio()), qPrintable(error));
+            QCOMPARE(QImage(png).size(), c.png);
+            QCOMPARE(v.size(), onScreen);
+        }
+        d.setPreset(ExportPreset::Slide);
+        for (const char* suffix : {"svg", "pdf"}) {
+            const QString path = dir.filePath(QStringLiteral("c.") + QLatin1String(suffix));
+            QString error;
+            QVERIFY2(exportChart(&v, path, &error, d.layoutSize(), d.pixelRatio()), qPrintable(error));
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray bytes = f.readAll();
+            QVERIFY(!bytes.contains("<image") && !bytes.contains("/Subtype /Image"));
+            if (QLatin1String(suffix) == QLatin1String("svg")) QVERIFY(bytes.contains("viewBox=\"0 0 1280 720\""));
+            else QVERIFY(bytes.startsWith("%PDF"));
+        }
     }
 
     void memoryAxisHasTitleWithUnit() {

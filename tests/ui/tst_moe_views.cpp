@@ -141,6 +141,33 @@ private slots:
             qPrintable(card.text()));
     }
 
+    /// The "best per S bin" MFU line is never below a plotted candidate: at each candidate's
+    /// sparsity the line (a step per bin) is at or above its MFU, for every MOSAIC preset.
+    void mfuBestLineNeverBelowACandidate_data() {
+        QTest::addColumn<QString>("preset");
+        for (const char* id : {"mosaic-fig1", "mosaic-table4", "mosaic-fig8", "mosaic-fig11"}) QTest::newRow(id) << QString::fromLatin1(id);
+    }
+    void mfuBestLineNeverBelowACandidate() {
+        QFETCH(QString, preset);
+        MainWindow w;
+        w.applyPreset(presetIndex(preset), false);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        const auto& r = *w.moeWorkspace()->result();
+        const QList<QPointF> line = w.moeWorkspace()->mfuSparsityView()->bestLine();
+        QVERIFY(line.size() >= 2);
+        for (const auto& c : r.candidates) {
+            const double x = c.geometry.sparsity, y = 100 * c.eval.mfu;
+            double at = -1;  // the line's highest value over x (a riser counts with both ends)
+            for (qsizetype i = 0; i + 1 < line.size(); ++i) {
+                const QPointF a = line[i], b = line[i + 1];
+                if (x < std::min(a.x(), b.x()) - 1e-12 || x > std::max(a.x(), b.x()) + 1e-12) continue;
+                at = std::max(at, b.x() == a.x() ? std::max(a.y(), b.y()) : a.y() + (b.y() - a.y()) * (x - a.x()) / (b.x() - a.x()));
+            }
+            QVERIFY2(at >= y - 1e-9, qPrintable(QStringLiteral("S %1: candidate %2 %, line %3 %").arg(x).arg(y).arg(at)));
+        }
+    }
+
     /// MOSAIC Fig. 1 as a teacher projects it: the title names the cluster and the window; every
     /// frontier point is extrapolated there, so nothing is dashed (a dash would say nothing) and
     /// the title says so; an arrow runs from the compute-optimal choice trained on this cluster
