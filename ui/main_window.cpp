@@ -138,6 +138,24 @@ void MainWindow::buildMenus() {
     m_darkAction->setCheckable(true);
     m_darkAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
     connect(m_darkAction, &QAction::toggled, this, &MainWindow::setDarkTheme);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->setObjectName(QStringLiteral("helpMenu"));
+    help->addAction(tr("&About Tandem"), this,
+                    [this]() { QMessageBox::about(this, tr("About Tandem"), aboutText()); });
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+QString MainWindow::aboutText() {
+    return tr("<h3>Tandem %1</h3>"
+              "<p>A what-if tool for distributed LLM training, built on two papers:</p>"
+              "<ul><li>Y. Zhao, N. H. Rotman, G. Antichi and R. Ben Basat, <i>ML-for-ML</i>, "
+              "arXiv:2608.06046 (2026): the network x ML knobs workspace.</li>"
+              "<li>S. Sarkar, Y. Tang and S. Zha, <i>Compute-Optimal Is Not Cluster-Optimal: Systems-Aware "
+              "Scaling for Sparse Mixture-of-Experts</i> (MOSAIC), arXiv:2608.10605 (2026): the MoE sparsity frontier "
+              "workspace.</li></ul>"
+              "<p>Every preset in the Presets menu reproduces a figure or table of these papers.</p>")
+        .arg(QApplication::applicationVersion().toHtmlEscaped());
 }
 
 void MainWindow::applyPreset(int index, bool ask) {

@@ -82,6 +82,9 @@ public:
     ChartView* currentChart() const;
     /// Shows workspace `index` (0 network, 1 MoE).
     void setCurrentWorkspace(int index);
+    /// Help > About: the version (QApplication::applicationVersion) and the two papers cited
+    /// (ML-for-ML arXiv:2608.06046, MOSAIC arXiv:2608.10605), rich text.
+    static QString aboutText();
     /// The scenario note above the workspaces (tests).
     QLabel* scenarioNote() const { return m_note; }
     /// The last diagnostics dialog shown (tests), or nullptr.

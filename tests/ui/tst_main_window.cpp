@@ -11,6 +11,7 @@
 #include <QTabWidget>
 #include <QSlider>
 #include <QLabel>
+#include <QMenu>
 #include <QTemporaryDir>
 #include <QXYSeries>
 
@@ -140,6 +141,21 @@ private slots:
         QVERIFY(!w.scenarioNote()->isVisible());
         w.setCurrentWorkspace(0);
         QVERIFY(w.scenarioNote()->isVisible());
+    }
+
+    /// The Help menu has About Tandem, whose text names the version and cites both papers.
+    void helpMenuAboutCitesThePapers() {
+        QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+        MainWindow w;
+        auto* help = w.findChild<QMenu*>(QStringLiteral("helpMenu"));
+        QVERIFY(help);
+        QStringList actions;
+        for (QAction* a : help->actions()) actions << a->text();
+        QVERIFY(actions.contains(QStringLiteral("&About Tandem")));
+        const QString about = MainWindow::aboutText();
+        for (const char* part : {"Tandem 0.1.0", "arXiv:2608.06046", "arXiv:2608.10605", "ML-for-ML",
+                                 "Compute-Optimal Is Not Cluster-Optimal"})
+            QVERIFY2(about.contains(QLatin1String(part)), part);
     }
 
     void opensOnDefaultScenarioWithTwoWorkspaces() {
