@@ -86,6 +86,7 @@ MainWindow::MainWindow(QWidget* parent)
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New scenario"), QKeySequence::New, this, [this]() { newScenario(); });
     file->addAction(tr("&Open scenario..."), QKeySequence::Open, this, [this]() {
         if (!maybeSave()) return;
         const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), QFileInfo(m_doc->filePath()).path(),
@@ -112,6 +113,11 @@ void MainWindow::buildMenus() {
                           "background load trace"));
     m_recentMenu = file->addMenu(tr("Open &recent"));
     rebuildRecentMenu();
+    file->addAction(tr("&Reset to defaults"), this, [this]() {
+        if (QMessageBox::question(this, tr("Reset to defaults"),
+                                  tr("Set every control of this scenario to its default value?")) == QMessageBox::Yes)
+            resetToDefaults();
+    });
     file->addSeparator();
     file->addAction(tr("&Export current chart..."), QKeySequence(Qt::CTRL | Qt::Key_E), this,
                     &MainWindow::exportCurrentChart);
@@ -168,6 +174,22 @@ void MainWindow::applyPreset(int index, bool ask) {
     m_noteWorkspace = p.workspace;
     m_tabs->setCurrentIndex(p.workspace);
     updateNote();
+}
+
+void MainWindow::newScenario(bool ask) {
+    if (ask && !maybeSave()) return;
+    m_doc->reset(defaultScenario());
+}
+
+void MainWindow::resetToDefaults() {
+    const Scenario defaults = defaultScenario();
+    Scenario s = m_doc->scenario();
+    const bool both = !s.mlForMl && !s.mosaic;
+    if (s.mlForMl || both) s.mlForMl = defaults.mlForMl;
+    if (s.mosaic || both) s.mosaic = defaults.mosaic;
+    m_doc->reset(s, m_doc->filePath());
+    m_doc->markModified();
+    statusBar()->showMessage(tr("Every control reset to its default; reopen the file to undo."), 6000);
 }
 
 void MainWindow::updateNote() {

@@ -92,6 +92,12 @@ public:
     /// Waits (spinning the event loop) until both workspaces are idle; for exports and tests.
     bool waitForResults(int timeoutMs);
 
+    /// File > New: the default scenario, untitled (asks about unsaved changes first when `ask`).
+    void newScenario(bool ask = true);
+    /// File > Reset to defaults: every part the scenario has (both when it has none) gets the
+    /// default scenario's values; name, description and file path stay, the document is marked
+    /// modified.
+    void resetToDefaults();
     /// Loads preset `index` of allPresets() (asks about unsaved changes first when `ask`).
     void applyPreset(int index, bool ask = true);
     /// Switches light/dark and restyles every chart (remembered in QSettings).

@@ -143,6 +143,33 @@ private slots:
         QVERIFY(w.scenarioNote()->isVisible());
     }
 
+    /// Reset to defaults gives every control its default and keeps the file (marked modified);
+    /// File > New is the default scenario, untitled and unmodified.
+    void resetToDefaultsAndNew() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        tandem::Scenario sc = tandem::defaultScenario();
+        sc.mosaic->nodes = 300;
+        const QString path = dir.filePath(QStringLiteral("big.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(tandem::scenarioToJson(sc)));
+        f.close();
+        MainWindow w;
+        QVERIFY(w.openFile(path));
+        QCOMPARE(w.document()->scenario().mosaic->nodes, 300);
+        w.resetToDefaults();
+        const tandem::Scenario defaults = tandem::defaultScenario();
+        QCOMPARE(w.document()->scenario().mosaic->nodes, defaults.mosaic->nodes);
+        QCOMPARE(w.moeWorkspace()->controls()->nodesSlider()->value(), defaults.mosaic->nodes);
+        QCOMPARE(w.document()->filePath(), path);
+        QVERIFY(w.document()->isModified());
+        w.newScenario(false);
+        QVERIFY(w.document()->filePath().isEmpty());
+        QVERIFY(!w.document()->isModified());
+        QCOMPARE(tandem::scenarioToJson(w.document()->scenario()), tandem::scenarioToJson(defaults));
+    }
+
     /// The Help menu has About Tandem, whose text names the version and cites both papers.
     void helpMenuAboutCitesThePapers() {
         QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
