@@ -16,6 +16,7 @@
 #include <QDropEvent>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QUndoStack>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QStyle>
@@ -33,12 +34,13 @@
 #include "presets.h"
 #include "recovery.h"
 #include "scenario_document.h"
+#include "scenario_undo.h"
 
 namespace tandem::ui {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_doc(new ScenarioDocument(this)), m_network(new NetworkWorkspace(this)),
-      m_moe(new MoeWorkspace(this)), m_tabs(new QTabWidget(this)) {
+      m_moe(new MoeWorkspace(this)), m_tabs(new QTabWidget(this)), m_undo(new QUndoStack(this)) {
     setObjectName(QStringLiteral("mainWindow"));
     m_tabs->addTab(m_network, tr("Network x ML knobs"));
     m_tabs->addTab(m_moe, tr("MoE sparsity frontier"));
@@ -61,8 +63,28 @@ MainWindow::MainWindow(QWidget* parent)
 
     connect(m_doc, &ScenarioDocument::scenarioReplaced, this, &MainWindow::syncFromDocument);
     connect(m_doc, &ScenarioDocument::stateChanged, this, &MainWindow::updateTitle);
-    connect(m_network, &NetworkWorkspace::paramsEdited, m_doc, &ScenarioDocument::setMlForMl);
-    connect(m_moe, &MoeWorkspace::envelopeEdited, m_doc, &ScenarioDocument::setMosaic);
+    // Control edits go to the document and onto the undo stack (a new scenario clears it).
+    const auto apply = [this](const Scenario& s) {
+        m_applyingUndo = true;
+        if (s.mlForMl) m_doc->setMlForMl(*s.mlForMl);
+        if (s.mosaic) m_doc->setMosaic(*s.mosaic);
+        m_network->setParams(s.mlForMl);
+        m_moe->setEnvelope(s.mosaic);
+        m_applyingUndo = false;
+    };
+    connect(m_network, &NetworkWorkspace::paramsEdited, this, [this, apply](const mlforml::Params& p) {
+        const Scenario before = m_doc->scenario();
+        m_doc->setMlForMl(p);
+        if (!m_applyingUndo)
+            m_undo->push(new ScenarioEditCommand(0, before, m_doc->scenario(), apply, tr("change of the ML-for-ML controls")));
+    });
+    connect(m_moe, &MoeWorkspace::envelopeEdited, this, [this, apply](const mosaic::Envelope& e) {
+        const Scenario before = m_doc->scenario();
+        m_doc->setMosaic(e);
+        if (!m_applyingUndo)
+            m_undo->push(new ScenarioEditCommand(1, before, m_doc->scenario(), apply, tr("change of the MoE controls")));
+    });
+    connect(m_doc, &ScenarioDocument::scenarioReplaced, m_undo, &QUndoStack::clear);
     connect(m_network->lossFitPanel(), &LossFitPanel::useFitRequested, this, &MainWindow::applyLossFit);
     connect(m_moe, &MoeWorkspace::ncclUseToggled, this, &MainWindow::useMeasuredCollectives);
     for (ChartView* c : allCharts()) connect(c, &ChartView::activated, this, [this](ChartView* v) { m_currentChart = v; });
@@ -123,6 +145,14 @@ void MainWindow::buildMenus() {
                     &MainWindow::exportCurrentChart);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_undo->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_undo->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
 
     QMenu* presets = menuBar()->addMenu(tr("&Presets"));
     const QList<Preset> list = allPresets();

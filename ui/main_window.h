@@ -9,6 +9,7 @@ class QAction;
 class QLabel;
 class QMenu;
 class QTabWidget;
+class QUndoStack;
 
 namespace tandem::io {
 struct LossFit;
@@ -85,6 +86,9 @@ public:
     /// Help > About: the version (QApplication::applicationVersion) and the two papers cited
     /// (ML-for-ML arXiv:2608.06046, MOSAIC arXiv:2608.10605), rich text.
     static QString aboutText();
+    /// Edit > Undo / Redo of control changes (a slider drag is one step); cleared when another
+    /// scenario is opened, a preset applied or a new scenario made.
+    QUndoStack* undoStack() const { return m_undo; }
     /// The scenario note above the workspaces (tests).
     QLabel* scenarioNote() const { return m_note; }
     /// The last diagnostics dialog shown (tests), or nullptr.
@@ -132,6 +136,8 @@ private:
     ChartView* m_currentChart = nullptr;
     DiagnosticsDialog* m_lastDialog = nullptr;
     QMenu* m_recentMenu = nullptr;
+    QUndoStack* m_undo;
+    bool m_applyingUndo = false;  ///< an undo/redo is writing the controls: push nothing
     QLabel* m_note = nullptr;
     int m_noteWorkspace = -1;  ///< workspace the note is about (-1: both)
     QAction* m_darkAction = nullptr;

@@ -12,6 +12,8 @@
 #include <QSlider>
 #include <QLabel>
 #include <QMenu>
+#include <QSlider>
+#include <QUndoStack>
 #include <QTemporaryDir>
 #include <QXYSeries>
 
@@ -23,6 +25,7 @@
 #include "labeled_slider.h"
 #include "loss_curve_view.h"
 #include "main_window.h"
+#include "scenario_undo.h"
 #include "moe_controls.h"
 #include "moe_workspace.h"
 #include "network_controls.h"
@@ -141,6 +144,40 @@ private slots:
         QVERIFY(!w.scenarioNote()->isVisible());
         w.setCurrentWorkspace(0);
         QVERIFY(w.scenarioNote()->isVisible());
+    }
+
+    /// Edit > Undo takes a control change back (document and slider), Redo repeats it; a slider
+    /// drag (quick successive moves) is one step; a preset clears the history.
+    void undoRedoOfControlChanges() {
+        MainWindow w;
+        w.applyPreset(presetIndex(QStringLiteral("mlforml-fig2c")), false);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        LabeledSlider* n = w.networkWorkspace()->findChild<NetworkControls*>()->nodesSlider();
+        const int before = n->value() - 10;  // room below and above the preset's value
+        n->slider()->setValue(before);
+        QVERIFY(w.waitForResults(60000));
+        QTest::qWait(ScenarioEditCommand::kMergeMs + 100);
+        w.undoStack()->clear();
+        QCOMPARE(w.document()->scenario().mlForMl->foregroundNodes, before);
+        for (int v : {before + 1, before + 2, before + 4}) n->slider()->setValue(v);  // one drag
+        QCOMPARE(w.document()->scenario().mlForMl->foregroundNodes, before + 4);
+        QCOMPARE(w.undoStack()->count(), 1);
+        w.undoStack()->undo();
+        QCOMPARE(w.document()->scenario().mlForMl->foregroundNodes, before);
+        QCOMPARE(n->value(), before);
+        w.undoStack()->redo();
+        QCOMPARE(w.document()->scenario().mlForMl->foregroundNodes, before + 4);
+        QCOMPARE(n->value(), before + 4);
+        QVERIFY(w.waitForResults(60000));
+        QTest::qWait(ScenarioEditCommand::kMergeMs + 100);
+        n->slider()->setValue(before + 6);  // later: a step of its own
+        QCOMPARE(w.undoStack()->count(), 2);
+        w.undoStack()->undo();
+        QCOMPARE(n->value(), before + 4);
+        w.applyPreset(presetIndex(QStringLiteral("mosaic-fig1")), false);
+        QVERIFY(!w.undoStack()->canUndo() && !w.undoStack()->canRedo());
+        QVERIFY(w.waitForResults(60000));
     }
 
     /// Reset to defaults gives every control its default and keeps the file (marked modified);
