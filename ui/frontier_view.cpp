@@ -457,7 +457,7 @@ void FrontierView::rebuild() {
     const QList<QPair<double, double>> grey = undeliverableBands(r.clusterOptimal);
     // Solid enough to read on a projector; a bright red on the dark theme (a faint red on a dark
     // background reads as maroon).
-    QColor redShade = theme == Theme::Dark ? QColor(0xFF, 0x5A, 0x5A, 110) : QColor(0xE0, 0x30, 0x30, 80);
+    QColor redShade = theme == Theme::Dark ? QColor(0xFF, 0x5A, 0x5A, 190) : QColor(0xE0, 0x30, 0x30, 110);
     QColor greyShade = theme == Theme::Dark ? QColor(0x80, 0x80, 0x80, 70) : QColor(0x99, 0x99, 0x99, 60);
     fillBands(m_redBands, red, QBrush(redShade),
               compact ? tr("C_model not deliverable") : tr("Red: cluster cannot deliver C_model at this S"),
