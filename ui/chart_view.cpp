@@ -12,6 +12,12 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontMetrics>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
+#include <QRegularExpression>
+#include <QScatterSeries>
+#include <QTextOption>
+#include <QTimer>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -25,6 +31,9 @@
 #include <QValueAxis>
 #include <QXYSeries>
 
+#include <cmath>
+
+#include "export_dialog.h"
 #include "palette.h"
 #include "save_file.h"
 
@@ -49,6 +58,82 @@ QString chartDescription(const QChart* chart) {
                          .arg(plainChartText(a->titleText()).replace(QLatin1Char('\n'), QLatin1Char(' ')));
     return lines.join(QLatin1Char('\n'));
 }
+/// `text` (plain or rich) unchanged when each of its lines fits `room` pixels in `fm`, else its
+/// plain text word-wrapped into lines that fit (a single word wider than `room` keeps its own
+/// line), joined by <br>.
+QString wrapToRoom(const QString& text, const QFontMetrics& fm, int room) {
+    const QStringList lines = plainChartText(text).split(QLatin1Char('\n'));
+    bool fits = true;
+    for (const QString& l : lines) fits = fits && fm.horizontalAdvance(l) <= room;
+    if (fits || room <= 0) return text;
+    QStringList out;
+    for (const QString& line : lines) {
+        QString cur;
+        const QStringList words = line.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        for (const QString& w : words) {
+            const QString next = cur.isEmpty() ? w : cur + QLatin1Char(' ') + w;
+            if (!cur.isEmpty() && fm.horizontalAdvance(next) > room) {
+                out << cur.toHtmlEscaped();
+                cur = w;
+            } else {
+                cur = next;
+            }
+        }
+        if (!cur.isEmpty()) out << cur.toHtmlEscaped();
+    }
+    return out.join(QLatin1String("<br>"));
+}
+
+/// `x` formatted as Qt Charts formats a value-axis label with printf-style `format`.
+QString axisLabel(const QString& format, double x) {
+    static const QRegularExpression conv(QStringLiteral("%[-+ #0]*\\d*(?:\\.\\d+)?([a-zA-Z])"));
+    if (format.isEmpty()) return QString::number(x);
+    const QRegularExpressionMatch m = conv.match(format);
+    if (!m.hasMatch()) return format;
+    const QChar c = m.captured(1).at(0);
+    const QByteArray f = format.toLatin1();
+    if (c == QLatin1Char('d') || c == QLatin1Char('i')) return QString::asprintf(f.constData(), int(std::lround(x)));
+    return QString::asprintf(f.constData(), x);
+}
+
+/// The smallest "round" step (1, 2, 2.5 or 5 times a power of ten) of at least `minStep`.
+double roundStep(double minStep) {
+    const double p = std::pow(10.0, std::floor(std::log10(minStep)));
+    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
+        if (m * p >= minStep * (1 - 1e-9)) return m * p;
+    return 10 * p;
+}
+
+/// One legend entry as rich text: a symbol in the series' colour (line, dashes, dots, filled or
+/// open dot/square/triangle, filled square for areas and bars) and the label.
+QString legendEntryHtml(QLegendMarker* m, bool keepTogether) {
+    QColor colour = m->brush().color();
+    QString symbol = QStringLiteral("\u25A0");  // filled square
+    if (const auto* sc = qobject_cast<const QScatterSeries*>(m->series())) {
+        const bool filled = sc->brush().style() != Qt::NoBrush && sc->brush().color().alpha() > 0;
+        colour = filled ? sc->brush().color() : sc->pen().color();
+        switch (sc->markerShape()) {
+        case QScatterSeries::MarkerShapeRectangle: symbol = filled ? QStringLiteral("\u25A0") : QStringLiteral("\u25A1"); break;
+        case QScatterSeries::MarkerShapeTriangle: symbol = filled ? QStringLiteral("\u25B2") : QStringLiteral("\u25B3"); break;
+        case QScatterSeries::MarkerShapeRotatedRectangle: symbol = filled ? QStringLiteral("\u25C6") : QStringLiteral("\u25C7"); break;
+        case QScatterSeries::MarkerShapeStar: symbol = filled ? QStringLiteral("\u2605") : QStringLiteral("\u2606"); break;
+        default: symbol = filled ? QStringLiteral("\u25CF") : QStringLiteral("\u25CB"); break;
+        }
+    } else if (const auto* xy = qobject_cast<const QXYSeries*>(m->series())) {
+        colour = xy->pen().color();
+        const Qt::PenStyle st = xy->pen().style();
+        symbol = st == Qt::SolidLine  ? QStringLiteral("\u2501\u2501")
+                 : st == Qt::DotLine ? QStringLiteral("\u2505\u2505")
+                                     : QStringLiteral("\u254D\u254D");
+    } else if (const auto* area = qobject_cast<const QAreaSeries*>(m->series())) {
+        colour = area->brush().style() == Qt::NoBrush ? area->pen().color() : area->brush().color();
+    }
+    colour.setAlpha(255);
+    QString label = plainChartText(m->label()).replace(QLatin1Char('\n'), QLatin1Char(' ')).toHtmlEscaped();
+    if (keepTogether) label.replace(QLatin1Char(' '), QStringLiteral("&nbsp;")).replace(QLatin1Char('-'), QChar(0x2011));
+    return QStringLiteral("<span style=\"color:%1\">%2</span>&nbsp;%3").arg(colour.name(), symbol, label);
+}
+
 QString axisTitle(const QChart* chart, Qt::Orientation o, const QString& fallback) {
     const auto axes = chart->axes(o);
     if (axes.isEmpty() || axes.front()->titleText().isEmpty()) return fallback;
@@ -80,6 +165,7 @@ ChartView::ChartView(const QString& exportName, const QString& title, QWidget* p
     chart()->setAnimationOptions(QChart::NoAnimation);
     setRenderHint(QPainter::Antialiasing);
     setMinimumSize(280, 200);
+    connect(scene(), &QGraphicsScene::changed, this, &ChartView::scheduleFit);
     setToolTip(tr("Right-click to export this chart (PNG, SVG, PDF) or its data (CSV)."));
 }
 
@@ -98,6 +184,141 @@ QStringList ChartView::legendEntries() const {
 }
 
 void ChartView::applyTheme() { styleChart(chart(), currentTheme()); }
+
+void ChartView::setEmptyReason(const QString& reason) {
+    if (reason == m_emptyReason) return;
+    m_emptyReason = reason;
+    chart()->setVisible(reason.isEmpty());
+    viewport()->update();
+}
+
+void ChartView::drawForeground(QPainter* painter, const QRectF& rect) {
+    QChartView::drawForeground(painter, rect);
+    if (m_emptyReason.isEmpty()) return;
+    painter->save();
+    painter->setPen(palette().color(QPalette::WindowText));
+    const QRectF box = mapToScene(viewport()->rect().adjusted(24, 24, -24, -24)).boundingRect();
+    painter->drawText(box, Qt::AlignCenter | Qt::TextWordWrap, m_emptyReason);
+    painter->restore();
+}
+
+void ChartView::setCaption(const QString& caption) {
+    if (caption == m_caption) return;
+    m_caption = caption;
+    scheduleFit();
+}
+
+void ChartView::scheduleFit() {
+    if (m_fitPending || m_fitting) return;
+    m_fitPending = true;
+    QTimer::singleShot(0, this, &ChartView::fitTexts);
+}
+
+void ChartView::fitTexts() {
+    if (m_fitting) return;
+    m_fitting = true;
+    m_fitPending = false;
+    const QString current = chart()->title();
+    if (current != m_titleWrapped) m_titleSource = current;
+    const QMargins mg = chart()->margins();
+    const int titleRoom = width() - mg.left() - mg.right() - 20;  // the chart's layout spacing
+    const QString wrapped = wrapToRoom(m_titleSource, QFontMetrics(chart()->titleFont()), titleRoom);
+    if (wrapped != current) chart()->setTitle(wrapped);
+    m_titleWrapped = wrapped;
+    const auto axes = chart()->axes();
+    for (QAbstractAxis* a : axes) fitAxis(a);
+    fitLegend();
+    m_fitting = false;
+}
+
+void ChartView::fitAxis(QAbstractAxis* axis) {
+    const QRectF plot = chart()->plotArea();
+    if (!axis->isVisible() || plot.width() <= 0 || plot.height() <= 0) return;
+    const bool horizontal = axis->orientation() == Qt::Horizontal;
+    // The title: wrapped to the plot's side it runs along.
+    const QString current = axis->titleText();
+    if (current != axis->property("tandemTitleWrapped").toString()) axis->setProperty("tandemTitleSource", current);
+    const QString source = axis->property("tandemTitleSource").toString();
+    const QString wrapped = wrapToRoom(source, QFontMetrics(axis->titleFont()), int(horizontal ? plot.width() : plot.height()));
+    if (wrapped != current) axis->setTitleText(wrapped);
+    axis->setProperty("tandemTitleWrapped", wrapped);
+    // The tick labels of a horizontal value axis: as many round-numbered ticks as fit side by side.
+    auto* v = qobject_cast<QValueAxis*>(axis);
+    if (!v || !horizontal || !v->labelsVisible()) return;
+    const bool ours = v->property("tandemTicks").isValid();
+    if (v->tickType() == QValueAxis::TicksDynamic && !ours) return;  // the view chose its ticks
+    const int wanted = ours ? v->property("tandemTicks").toInt() : v->tickCount();
+    const double lo = v->min(), hi = v->max();
+    if (!(hi > lo) || wanted < 2) return;
+    const QFontMetrics fm(v->labelsFont());
+    int widest = 0;
+    for (double x : {lo, hi, 0.5 * (lo + hi), lo + (hi - lo) / (wanted - 1)})
+        widest = std::max(widest, fm.horizontalAdvance(axisLabel(v->labelFormat(), x)));
+    const int intervals = std::max(1, int(plot.width() / (widest + 8)));
+    if (wanted - 1 <= intervals) {
+        if (ours) {
+            v->setTickType(QValueAxis::TicksFixed);
+            v->setTickCount(wanted);
+            v->setProperty("tandemTicks", QVariant());
+        }
+        return;
+    }
+    const double step = roundStep((hi - lo) / intervals);
+    const double anchor = std::ceil(lo / step - 1e-9) * step;
+    if (!ours) v->setProperty("tandemTicks", wanted);
+    if (v->tickType() != QValueAxis::TicksDynamic) v->setTickType(QValueAxis::TicksDynamic);
+    if (v->tickInterval() != step) v->setTickInterval(step);
+    if (v->tickAnchor() != anchor) v->setTickAnchor(anchor);
+}
+
+void ChartView::fitLegend() {
+    QLegend* legend = chart()->legend();
+    if (legend->isAttachedToChart()) legend->detachFromChart();
+    if (legend->opacity() != 0.0) legend->setOpacity(0.0);  // drawn by m_legendText instead
+    if (!m_legendText) {
+        m_legendText = new QGraphicsTextItem(chart());
+        m_legendText->setObjectName(QStringLiteral("legendText"));
+        m_legendText->setZValue(10);
+        QTextOption centred = m_legendText->document()->defaultTextOption();
+        centred.setAlignment(Qt::AlignHCenter);
+        m_legendText->document()->setDefaultTextOption(centred);
+        m_legendText->document()->setDocumentMargin(2);
+    }
+    const int room = std::max(100, width() - 16);
+    const QFontMetrics fm(legend->font());
+    QStringList entries;
+    if (legend->isVisible()) {
+        const auto markers = legend->markers();
+        for (QLegendMarker* m : markers) {
+            if (!m->isVisible() || m->label().isEmpty()) continue;
+            const bool fits = fm.horizontalAdvance(m->label()) + 3 * fm.height() < room;
+            entries << legendEntryHtml(m, fits);
+        }
+    }
+    QString html =
+        entries.isEmpty() ? QString()
+                          : QStringLiteral("<span style=\"color:%1\">%2</span>")
+                                .arg(legend->labelColor().name(), entries.join(QStringLiteral("&nbsp;&nbsp;&nbsp; ")));
+    if (!m_caption.isEmpty())
+        html = QStringLiteral("<p style=\"color:%1; margin-bottom:3px\">%2</p>%3")
+                   .arg(legend->labelColor().name(), m_caption.toHtmlEscaped(), html);
+    if (m_legendText->font() != legend->font()) m_legendText->setFont(legend->font());
+    if (m_legendText->textWidth() != room) m_legendText->setTextWidth(room);
+    if (m_legendText->toHtml() != html && m_legendText->property("html").toString() != html) {
+        m_legendText->setHtml(html);
+        m_legendText->setProperty("html", html);
+    }
+    m_legendText->setVisible(!html.isEmpty());
+    const int height = html.isEmpty() ? 0 : int(std::ceil(m_legendText->document()->size().height()));
+    const QMargins current = chart()->margins();
+    const QMargins base = current == m_appliedMargins ? current - QMargins(0, 0, 0, m_legendRoom) : current;
+    const QMargins next = base + QMargins(0, 0, 0, height);
+    if (next != current) chart()->setMargins(next);
+    m_appliedMargins = next;
+    m_legendRoom = height;
+    const QPointF pos((chart()->size().width() - room) / 2.0, chart()->size().height() - base.bottom() - height);
+    if (m_legendText->pos() != pos) m_legendText->setPos(pos);
+}
 
 QAreaSeries* ChartView::addAreaSeries(QAbstractAxis* x, QAbstractAxis* y) {
     auto* upper = new QLineSeries(this);
@@ -147,7 +368,8 @@ void ChartView::setFittingTitle(const QStringList& titles) {
 void ChartView::applyFittingTitle() {
     if (m_titles.isEmpty()) return;
     const QFontMetrics fm(chart()->titleFont());
-    const int room = width() - 24;  // the chart's side margins
+    const QMargins mg = chart()->margins();
+    const int room = width() - mg.left() - mg.right() - 20;  // the chart's layout spacing
     QString pick = m_titles.back();
     for (const QString& t : m_titles)
         if (fm.horizontalAdvance(t) <= room) {
@@ -160,6 +382,7 @@ void ChartView::applyFittingTitle() {
 void ChartView::resizeEvent(QResizeEvent* event) {
     QChartView::resizeEvent(event);
     applyFittingTitle();
+    scheduleFit();
 }
 
 void ChartView::mousePressEvent(QMouseEvent* event) {
@@ -182,19 +405,41 @@ void ChartView::contextMenuEvent(QContextMenuEvent* event) {
         const QString filter = tr(k.filter);
         const QString suffix = QString::fromLatin1(k.suffix);
         menu.addAction(tr(k.label), this, [this, filter, suffix]() {
+            QSize size;
+            qreal ratio = 2.0;
+            if (suffix != QLatin1String(".csv")) {  // pictures: size and resolution first
+                ExportDialog d(this->size(), this);
+                if (d.exec() != QDialog::Accepted) return;
+                size = d.layoutSize();
+                ratio = d.pixelRatio();
+            }
             const QString path = QFileDialog::getSaveFileName(this, tr("Export"), m_exportName + suffix, filter);
             if (path.isEmpty()) return;
             QString error;
-            if (!exportChart(this, path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
+            if (!exportChart(this, path, &error, size, ratio)) QMessageBox::warning(this, tr("Export failed"), error);
         });
     }
     menu.exec(event->globalPos());
 }
 
-bool exportChart(ChartView* view, const QString& path, QString* error, QSize size) {
+bool exportChart(ChartView* view, const QString& path, QString* error, QSize size, qreal pixelRatio) {
     const QString suffix = QFileInfo(path).suffix().toLower();
+    const QSize onScreen = view->size();
+    struct Restore {  // the view gets its on-screen size (and texts) back however this returns
+        ChartView* v;
+        QSize s;
+        ~Restore() {
+            if (v->size() == s) return;
+            v->resize(s);
+            v->fitTexts();
+        }
+    } restore{view, onScreen};
     if (size.isValid() && size != view->size()) {
         view->resize(size);
+        QApplication::processEvents();
+    }
+    for (int pass = 0; pass < 2; ++pass) {  // texts fitted to the export size, then laid out
+        view->fitTexts();
         QApplication::processEvents();
     }
     const QSize sz = view->size();
@@ -206,8 +451,9 @@ bool exportChart(ChartView* view, const QString& path, QString* error, QSize siz
     if (suffix == QLatin1String("csv")) {
         bytes = view->csv().toUtf8();
     } else if (suffix == QLatin1String("png")) {
-        const qreal dpr = 2.0;  // crisp on slides and high-DPI screens
-        QImage image(sz * dpr, QImage::Format_ARGB32_Premultiplied);
+        const qreal dpr = pixelRatio > 0 ? pixelRatio : 2.0;
+        QImage image(QSize(int(std::lround(sz.width() * dpr)), int(std::lround(sz.height() * dpr))),
+                     QImage::Format_ARGB32_Premultiplied);
         image.setDevicePixelRatio(dpr);
         image.fill(view->chart()->backgroundBrush().color());
         QPainter painter(&image);

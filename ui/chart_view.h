@@ -5,6 +5,8 @@
 
 class QAreaSeries;
 class QAbstractAxis;
+class QGraphicsTextItem;
+class QValueAxis;
 
 namespace tandem::ui {
 
@@ -27,6 +29,26 @@ public:
     /// The labels of the legend entries currently shown, in legend order (tests; empty when
     /// the legend is hidden).
     QStringList legendEntries() const;
+    /// Makes every text fit the view now (normally done after each repaint): the chart title and
+    /// axis titles are word-wrapped to the room they have, a horizontal value axis gets fewer
+    /// (round-numbered) ticks when its labels would not fit, and the legend is drawn as
+    /// word-wrapped text under the plot, each entry a coloured symbol (line, dashes, dot,
+    /// square, triangle, ring) and its full label, never elided.
+    void fitTexts();
+    /// Sets the chart title to the first of `titles` (plain text, longest first) whose width in
+    /// the title font fits the view, else the last one (word-wrapped by fitTexts()); chosen again on every resize so that a
+    /// narrow chart gets a shorter title instead of one elided with "...".
+    void setFittingTitle(const QStringList& titles);
+    /// Shows `reason` (plain text, centred) instead of the chart, e.g. when the scenario has no
+    /// section for this workspace, so that no stale data stays on screen; empty shows the chart.
+    void setEmptyReason(const QString& reason);
+    QString emptyReason() const { return m_emptyReason; }
+    /// A one- or two-sentence caption (plain text) drawn under the plot above the legend,
+    /// word-wrapped, in exports too; empty removes it.
+    void setCaption(const QString& caption);
+    QString caption() const { return m_caption; }
+    /// The wrapped legend under the plot (tests; nullptr before the first fitTexts()).
+    const QGraphicsTextItem* legendText() const { return m_legendText; }
 
 signals:
     /// The user clicked into this chart (the main window remembers it as the "current" chart).
@@ -36,18 +58,27 @@ protected:
     /// A new empty QAreaSeries (upper and lower line series owned by it) added to the chart and
     /// attached to `x` and `y`; the caller fills and styles it. For pooled band and stack areas.
     QAreaSeries* addAreaSeries(QAbstractAxis* x, QAbstractAxis* y);
-    /// Sets the chart title to the first of `titles` (plain text, longest first) whose width in
-    /// the title font fits the view, else the last one; chosen again on every resize so that a
-    /// narrow chart gets a shorter title instead of one elided with "...".
-    void setFittingTitle(const QStringList& titles);
     void resizeEvent(QResizeEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
     void mousePressEvent(QMouseEvent* event) override;
 
 private:
     void applyFittingTitle();
+    void scheduleFit();
+    void fitLegend();
+    void fitAxis(QAbstractAxis* axis);
     QString m_exportName;
     QStringList m_titles;  ///< candidates of setFittingTitle (empty: title set directly)
+    QString m_caption;
+    QString m_emptyReason;
+    QString m_titleSource;   ///< the title as the view set it (before wrapping)
+    QString m_titleWrapped;  ///< what fitTexts() made of it
+    QGraphicsTextItem* m_legendText = nullptr;
+    QMargins m_appliedMargins;  ///< the chart margins fitTexts() set last (legend room included)
+    int m_legendRoom = 0;       ///< height added to the bottom margin for the legend
+    bool m_fitPending = false;
+    bool m_fitting = false;
 };
 
 /// One CSV field (RFC 4180): quoted, with inner quotes doubled, when it holds a comma, a quote or
@@ -62,10 +93,12 @@ QString plainChartText(const QString& text);
 QString plainChartTitle(const QString& title);
 
 /// Writes `view`'s chart to `path`; format from the suffix: .png, .svg, .pdf or .csv.
-/// `size` (pixels, for PNG/SVG/PDF) defaults to the view's size. Returns false and sets `error`.
+/// `size` (layout pixels, for PNG/SVG/PDF) defaults to the view's size; the view is laid out at
+/// it for the export and given its size back afterwards. A PNG has `size` x `pixelRatio`
+/// pixels (ExportDialog: DPI / 96); SVG and PDF are vectors. Returns false and sets `error`.
 /// SVG metadata is plain text: <title> is plainChartTitle(chart title), <desc> the whole plain
 /// title followed by "x: <axis title>" / "y: <axis title>" lines, both XML-escaped once (the file
 /// is well-formed XML whatever the title holds); a PDF gets the same title.
-bool exportChart(ChartView* view, const QString& path, QString* error, QSize size = {});
+bool exportChart(ChartView* view, const QString& path, QString* error, QSize size = {}, qreal pixelRatio = 2.0);
 
 }  // namespace tandem::ui

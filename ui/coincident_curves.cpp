@@ -20,11 +20,31 @@ double yAt(const QList<QPointF>& c, double x, qsizetype& hint) {
     const double dx = q.x() - p.x();
     return dx > 0 ? p.y() + (q.y() - p.y()) * (x - p.x()) / dx : q.y();
 }
-/// Every point of `b` lies within `yTol` of `a` (interpolated).
-bool pointsOn(const QList<QPointF>& a, const QList<QPointF>& b, double yTol) {
-    qsizetype hint = 0;
-    for (const QPointF& p : b)
-        if (!(std::abs(yAt(a, p.x(), hint) - p.y()) <= yTol)) return false;
+/// Distance from `p` to segment `q0`-`q1` with x measured in units of `xTol` and y in units of
+/// `yTol` (both > 0), so that 1 is the tolerance ellipse.
+double scaledDistance(const QPointF& p, const QPointF& q0, const QPointF& q1, double xTol, double yTol) {
+    const double px = p.x() / xTol, py = p.y() / yTol;
+    const double ax = q0.x() / xTol, ay = q0.y() / yTol, bx = q1.x() / xTol, by = q1.y() / yTol;
+    const double dx = bx - ax, dy = by - ay;
+    const double len2 = dx * dx + dy * dy;
+    const double t = len2 > 0 ? std::clamp(((px - ax) * dx + (py - ay) * dy) / len2, 0.0, 1.0) : 0.0;
+    return std::hypot(px - (ax + t * dx), py - (ay + t * dy));
+}
+/// Every point of `b` lies within the tolerances of polyline `a`: within `yTol` of `a`'s value
+/// at the same x (held at the end values outside `a`'s range), or within the tolerance ellipse
+/// (`xTol` across, `yTol` up and down) of one of `a`'s segments, which keeps steep stretches
+/// sampled at slightly different x from counting as apart.
+bool pointsOn(const QList<QPointF>& a, const QList<QPointF>& b, double xTol, double yTol) {
+    qsizetype hint = 0, lo = 0;
+    for (const QPointF& p : b) {
+        if (std::abs(yAt(a, p.x(), hint) - p.y()) <= yTol) continue;
+        if (!(xTol > 0) || !(yTol > 0)) return false;
+        while (lo + 1 < a.size() && a[lo + 1].x() < p.x() - xTol) ++lo;
+        bool near = false;
+        for (qsizetype k = lo; !near && k + 1 < a.size() && a[k].x() <= p.x() + xTol; ++k)
+            near = scaledDistance(p, a[k], a[k + 1], xTol, yTol) <= 1.0;
+        if (!near) return false;
+    }
     return true;
 }
 }  // namespace
@@ -33,7 +53,7 @@ bool curvesCoincide(const QList<QPointF>& a, const QList<QPointF>& b, double xTo
     if (a.isEmpty() || b.isEmpty()) return false;
     if (!(std::abs(a.front().x() - b.front().x()) <= xTol) || !(std::abs(a.back().x() - b.back().x()) <= xTol))
         return false;
-    return pointsOn(a, b, yTol) && pointsOn(b, a, yTol);
+    return pointsOn(a, b, xTol, yTol) && pointsOn(b, a, xTol, yTol);
 }
 
 QList<int> coincidentWith(const QList<QList<QPointF>>& curves, double xTol, double yTol, const QList<bool>& skip) {

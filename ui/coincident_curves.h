@@ -14,9 +14,11 @@ namespace tandem::ui {
 
 /// True when curve `b` lies on curve `a` within the tolerances, in the chart's units.
 /// Both are polylines with x ascending (at least one point each; an empty curve never coincides).
-/// Coincide means: the first and the last x of the two differ by at most `xTol`, and at every
-/// point of either curve the other one, linearly interpolated at the same x (held at its end
-/// values outside its x range), differs in y by at most `yTol`. Symmetric. No errors.
+/// Coincide means: the first and the last x of the two differ by at most `xTol`, and every point
+/// of either curve is within `yTol` of the other one linearly interpolated at the same x (held
+/// at its end values outside its x range) or within `xTol` across and `yTol` up and down of one
+/// of its segments (so steep stretches sampled at slightly different x still coincide).
+/// Symmetric. No errors.
 bool curvesCoincide(const QList<QPointF>& a, const QList<QPointF>& b, double xTol, double yTol);
 
 /// For each of `curves` (chart units, x ascending), the index of the first earlier curve it

@@ -9,6 +9,7 @@
 
 #include <cmath>
 
+#include "mlforml/report.h"
 #include "palette.h"
 #include "units.h"
 
@@ -31,9 +32,10 @@ FirstCrossingView::FirstCrossingView(QWidget* parent)
 }
 
 void FirstCrossingView::setData(const mlforml::PointResult& point, const std::vector<double>& targetFactors,
-                                int targetIndex) {
+                                const std::vector<double>& targetLosses, int targetIndex) {
     m_point = point;
     m_targetFactors = targetFactors;
+    m_targetLosses = targetLosses;
     m_targetIndex = targetIndex;
     rebuild();
 }
@@ -55,6 +57,14 @@ double FirstCrossingView::ratioToJoint(const QString& policy) const {
     return mine / joint;
 }
 
+QString FirstCrossingView::csv() const {
+    mlforml::Result r;
+    r.targetFactors = m_targetFactors;
+    r.targetLosses = m_targetLosses;
+    if (m_point) r.points.push_back(*m_point);
+    return QString::fromStdString(mlforml::firstCrossingCsv(r));
+}
+
 void FirstCrossingView::rebuild() {
     if (!m_point) return;
     const size_t ti = static_cast<size_t>(std::max(0, m_targetIndex));
@@ -73,7 +83,10 @@ void FirstCrossingView::rebuild() {
         const QString policy = QString::fromStdString(run.policy);
         const double fc = ti < run.firstCrossing_s.size() ? run.firstCrossing_s[ti] : NAN;
         const double ratio = ratioToJoint(policy);
-        cats << (std::isfinite(fc) ? QStringLiteral("%1<br>%2 %3").arg(policy, formatDuration(fc), formatRatio(ratio))
+        // Every bar label in the value axis' unit, so that the labels and the axis read alike.
+        const double inUnit = fc / unit.divisor;
+        const QString value = QString::number(inUnit, 'f', inUnit < 10 ? 2 : 1) + QLatin1Char(' ') + unit.shortName;
+        cats << (std::isfinite(fc) ? QStringLiteral("%1<br>%2 %3").arg(policy, value, formatRatio(ratio))
                                    : tr("%1<br>not reached").arg(policy));
         auto* set = new QBarSet(policy);
         set->setColor(policyColor(policy, currentTheme()));

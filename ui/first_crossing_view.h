@@ -20,7 +20,13 @@ class FirstCrossingView : public ChartView {
 public:
     explicit FirstCrossingView(QWidget* parent = nullptr);
     /// `targetIndex` selects the target (index into point.policies[i].firstCrossing_s).
-    void setData(const mlforml::PointResult& point, const std::vector<double>& targetFactors, int targetIndex);
+    /// `targetFactors` and `targetLosses` (nats) as in mlforml::Result; `targetIndex` the target
+    /// the bars show.
+    void setData(const mlforml::PointResult& point, const std::vector<double>& targetFactors,
+                 const std::vector<double>& targetLosses, int targetIndex);
+    /// mlforml::firstCrossingCsv of the shown point: one row per policy and target, the rows of
+    /// `tandem-cli run`'s mlforml_first_crossing.csv for this N.
+    QString csv() const override;
     void applyTheme() override;
     /// Ratio policy/Joint at the shown target (NaN if either is missing), for tests and tooltips.
     double ratioToJoint(const QString& policy) const;
@@ -29,6 +35,7 @@ private:
     void rebuild();
     std::optional<mlforml::PointResult> m_point;
     std::vector<double> m_targetFactors;
+    std::vector<double> m_targetLosses;
     int m_targetIndex = 1;
     QHorizontalStackedBarSeries* m_series = nullptr;
     QBarCategoryAxis* m_categories = nullptr;

@@ -2,6 +2,9 @@
 
 #include <QAreaSeries>
 #include <QChart>
+#include <QGraphicsItem>
+#include <QPainter>
+#include <QtMath>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -45,6 +48,68 @@ void segmentsOf(const std::vector<mosaic::FrontierPoint>& pts, QList<QList<QPoin
     flush();
 }
 }  // namespace
+
+/// The annotated arrow from the triangle (compute-optimal choice trained on this cluster) to the
+/// circle (cluster optimum) with the nats gained, drawn over the plot in chart coordinates.
+class GainArrowItem : public QGraphicsItem {
+public:
+    GainArrowItem(QChart* chart, QAbstractSeries* series) : QGraphicsItem(chart), m_chart(chart), m_series(series) {
+        setZValue(6);
+    }
+    void set(const QList<QPointF>& arrow, const QString& label) {
+        m_arrow = arrow;
+        m_label = label;
+        update();
+    }
+    QRectF boundingRect() const override { return QRectF(QPointF(0, 0), m_chart->size()); }
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) override {
+        if (m_arrow.size() != 2) return;
+        const QPointF a = m_chart->mapToPosition(m_arrow[0], m_series);
+        const QPointF b = m_chart->mapToPosition(m_arrow[1], m_series);
+        const QLineF full(a, b);
+        if (full.length() < 24) return;  // the markers touch: nothing to point at
+        // From the triangle's edge to the circle's edge (markers are about 12 px).
+        const QPointF u = (b - a) / full.length();
+        const QPointF from = a + 9 * u, to = b - 11 * u;
+        const bool dark = currentTheme() == Theme::Dark;
+        const QColor ink = dark ? QColor(0xF0, 0xF0, 0xF0) : QColor(0x10, 0x10, 0x10);
+        painter->setRenderHint(QPainter::Antialiasing);
+        painter->setPen(QPen(ink, 1.8));
+        painter->drawLine(from, to);
+        const QPointF n(-u.y(), u.x());
+        QPolygonF head;
+        head << to << to - 9 * u + 4.5 * n << to - 9 * u - 4.5 * n;
+        painter->setBrush(ink);
+        painter->drawPolygon(head);
+        QFont f = painter->font();
+        f.setPointSizeF(9.5);
+        f.setBold(true);
+        painter->setFont(f);
+        const QFontMetricsF fm(f);
+        QRectF box(QPointF(0, 0), QSizeF(fm.horizontalAdvance(m_label) + 8, fm.height() + 2));
+        // Below the circle, on the side away from the triangle (the cluster optimum is the
+        // cluster frontier's minimum: nothing is drawn under it); kept inside the plot.
+        box.moveTop(b.y() + 12);
+        if (u.x() < 0) box.moveRight(b.x() + 6);
+        else box.moveLeft(b.x() - 6);
+        const QRectF plot = m_chart->plotArea();
+        box.moveLeft(std::clamp(box.left(), plot.left() + 2, plot.right() - box.width() - 2));
+        box.moveTop(std::clamp(box.top(), plot.top() + 2, plot.bottom() - box.height() - 2));
+        QColor bg = m_chart->backgroundBrush().color();
+        bg.setAlpha(220);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(bg);
+        painter->drawRoundedRect(box, 3, 3);
+        painter->setPen(ink);
+        painter->drawText(box, Qt::AlignCenter, m_label);
+    }
+
+private:
+    QChart* m_chart;
+    QAbstractSeries* m_series;
+    QList<QPointF> m_arrow;
+    QString m_label;
+};
 
 QList<QPair<double, double>> undeliverableBands(const std::vector<mosaic::FrontierPoint>& pts) {
     QList<QPair<double, double>> bands;
@@ -129,8 +194,19 @@ FrontierView::FrontierView(QWidget* parent)
     m_naive = mkScatter(QScatterSeries::MarkerShapeTriangle, 12);
     m_selected = mkScatter(QScatterSeries::MarkerShapeCircle, 20);
     m_selected->setName(tr("Selected candidate"));
+    m_arrowItem = new GainArrowItem(chart(), m_clusterOpt);
+    connect(chart(), &QChart::plotAreaChanged, this, [this](const QRectF&) { m_arrowItem->update(); });
     applyTheme();
 }
+
+void FrontierView::setCluster(int nodes, int gpus, double days) {
+    m_nodes = nodes;
+    m_gpus = gpus;
+    m_days = days;
+    rebuild();
+}
+
+QColor FrontierView::selectedRingColor() const { return m_selected->pen().color(); }
 
 void FrontierView::setData(const mosaic::SearchResult& result) {
     m_result = result;
@@ -156,9 +232,10 @@ void FrontierView::setPinned(const std::optional<mosaic::SearchResult>& pinned) 
 
 void FrontierView::setSelected(const std::optional<QPointF>& point) {
     m_selectedPoint = point;
+    const QColor ring = currentTheme() == Theme::Dark ? Qt::white : Qt::black;
     m_selected->setColor(Qt::transparent);
-    m_selected->setBorderColor(currentTheme() == Theme::Dark ? Qt::white : Qt::black);
-    m_selected->setPen(QPen(currentTheme() == Theme::Dark ? Qt::white : Qt::black, 2));
+    m_selected->setBorderColor(ring);
+    m_selected->setPen(QPen(ring, 2));
     m_selected->replace(point ? QList<QPointF>{*point} : QList<QPointF>{});
     for (QLegendMarker* m : chart()->legend()->markers(m_selected)) m->setVisible(point.has_value());
 }
@@ -217,6 +294,14 @@ void FrontierView::rebuild() {
     QList<QList<QPointF>> cIn, cEx, kIn, kEx;
     segmentsOf(r.computeOptimal, cIn, cEx, false);
     segmentsOf(r.clusterOptimal, kIn, kEx, true);
+    // A dash tells extrapolated from fitted parts; when nothing is in the fitted range it tells
+    // nothing, so everything is drawn solid and the title says it is extrapolated.
+    const bool allExtrapolated = cIn.isEmpty() && kIn.isEmpty() && !(cEx.isEmpty() && kEx.isEmpty());
+    if (allExtrapolated) {
+        std::swap(cIn, cEx);
+        std::swap(kIn, kEx);
+    }
+    m_dashes = !cEx.isEmpty() || !kEx.isEmpty();
 
     double xLo = 1, xHi = 0, yLo = 1e300, yHi = -1e300;
     for (const auto* v : {&r.computeOptimal, &r.clusterOptimal})
@@ -300,7 +385,8 @@ void FrontierView::rebuild() {
     m_clusterOpt->setBorderColor(theme == Theme::Dark ? Qt::white : Qt::black);
     m_naive->setColor(cc.lighter(130));
     m_naive->setBorderColor(theme == Theme::Dark ? Qt::white : Qt::black);
-    m_computeOpt->setName((compact ? tr("Compute-opt. S = %1") : tr("Compute-optimum S = %1"))
+    m_computeOpt->setName((compact ? tr("Compute-opt. S = %1 (FLOPs only)")
+                                   : tr("Compute-optimum S = %1 (if FLOPs cost no systems time)"))
                               .arg(r.computeOptimalS, 0, 'f', 3));
     m_clusterOpt->setName((compact ? tr("Cluster-opt. S = %1") : tr("Cluster-optimum S = %1"))
                               .arg(r.clusterOptimalS, 0, 'f', 3));
@@ -355,15 +441,23 @@ void FrontierView::rebuild() {
     }
 
     setNiceRange(m_x, xLo - 0.005, xHi + 0.005, 6);
-    chart()->setTitle(cEx.isEmpty() && kEx.isEmpty()
-                          ? tr("Loss against sparsity")
-                          : tr("Loss against sparsity (dashed: outside Eq. 10's fitted range)"));
+    const QString where = m_nodes > 0 ? tr(" on %1 nodes (%2 GPUs), %3 days")
+                                            .arg(m_nodes)
+                                            .arg(m_gpus)
+                                            .arg(QString::number(m_days, 'g', 4))
+                                      : QString();
+    const QString note = allExtrapolated ? tr(" (all extrapolated beyond Eq. 10's fitted range)")
+                         : m_dashes      ? tr(" (dashed: outside Eq. 10's fitted range)")
+                                         : QString();
+    setFittingTitle({tr("Loss against sparsity%1%2").arg(where, note)});
     setNiceRange(m_y, yLo, yHi, 5);
     // Shaded bands over the final y range: the red region (compute-optimal bins the cluster
     // cannot deliver, Fig. 1) under the hatched bins where no layout fits at all.
     const QList<QPair<double, double>> red = undeliverableBands(r.computeOptimal);
     const QList<QPair<double, double>> grey = undeliverableBands(r.clusterOptimal);
-    QColor redShade(0xE0, 0x30, 0x30, theme == Theme::Dark ? 70 : 45);
+    // Solid enough to read on a projector; a bright red on the dark theme (a faint red on a dark
+    // background reads as maroon).
+    QColor redShade = theme == Theme::Dark ? QColor(0xFF, 0x5A, 0x5A, 190) : QColor(0xE0, 0x30, 0x30, 110);
     QColor greyShade = theme == Theme::Dark ? QColor(0x80, 0x80, 0x80, 70) : QColor(0x99, 0x99, 0x99, 60);
     fillBands(m_redBands, red, QBrush(redShade),
               compact ? tr("C_model not deliverable") : tr("Red: cluster cannot deliver C_model at this S"),
@@ -372,6 +466,30 @@ void FrontierView::rebuild() {
     greySwatch.setAlpha(140);
     fillBands(m_bands, grey, QBrush(greyShade, Qt::BDiagPattern), tr("No feasible layout on this cluster"),
               greySwatch, m_y->min(), m_y->max());
+
+    // The lesson of Fig. 1: the compute-optimal choice trained on this cluster (triangle) against
+    // the cluster optimum (circle), with the nats gained.
+    m_arrow.clear();
+    QString caption;
+    if (naiveOk && std::isfinite(kl) && r.naiveOnClusterLoss > kl) {
+        m_arrow = {QPointF(r.computeOptimalS, r.naiveOnClusterLoss), QPointF(r.clusterOptimalS, kl)};
+        const double gain = r.naiveOnClusterLoss - kl;
+        caption = tr("Trained on this cluster, the compute-optimal choice (triangle, S = %1) reaches %2 nats, "
+                     "the cluster optimum (circle, S = %3) %4: %5 nats better.")
+                      .arg(r.computeOptimalS, 0, 'f', 3)
+                      .arg(r.naiveOnClusterLoss, 0, 'f', 4)
+                      .arg(r.clusterOptimalS, 0, 'f', 3)
+                      .arg(kl, 0, 'f', 4)
+                      .arg(gain, 0, 'f', 4);
+        m_arrowItem->set(m_arrow, tr("%1 nats better").arg(gain, 0, 'f', 3));
+    } else {
+        m_arrowItem->set({}, {});
+    }
+    setCaption(caption);
+    // The selected candidate's ring follows the theme.
+    const QColor ring = theme == Theme::Dark ? Qt::white : Qt::black;
+    m_selected->setBorderColor(ring);
+    m_selected->setPen(QPen(ring, 2));
 
     ChartView::applyTheme();
 }

@@ -12,6 +12,7 @@
 class QAreaSeries;
 class QLineSeries;
 class QScatterSeries;
+class QColor;
 class QValueAxis;
 
 namespace tandem::ui {
@@ -43,6 +44,17 @@ public:
     void setPinned(const std::optional<mosaic::SearchResult>& pinned);
     /// Rings the selected candidate at (S, loss); nullopt removes the ring.
     void setSelected(const std::optional<QPointF>& point);
+    /// The cluster and training window the frontier is for (shown in the title).
+    void setCluster(int nodes, int gpus, double days);
+    /// The selected candidate's ring colour (black on the light theme, white on the dark one).
+    QColor selectedRingColor() const;
+    /// The arrow from the compute-optimal choice trained on this cluster (triangle) to the
+    /// cluster optimum (circle), in chart units: {from, to}; empty when either is missing or the
+    /// triangle is not worse (tests).
+    QList<QPointF> gainArrow() const { return m_arrow; }
+    /// True when the frontiers have dashed (extrapolated) parts next to solid ones; a frontier
+    /// that is extrapolated everywhere is drawn solid and the title says so (tests).
+    bool drawsDashes() const { return m_dashes; }
     /// Labelled points of imported models (one scatter series each, named by the label, with
     /// the label drawn next to the point); an empty list removes them.
     void setImported(const QList<FrontierMarker>& markers);
@@ -87,6 +99,11 @@ private:
     QList<FrontierMarker> m_markers;
     std::optional<QPointF> m_selectedPoint;
     bool m_compactLegend = false;  ///< short legend names (narrow chart)
+    int m_nodes = 0, m_gpus = 0;
+    double m_days = 0;
+    QList<QPointF> m_arrow;
+    bool m_dashes = false;
+    class GainArrowItem* m_arrowItem = nullptr;
     QValueAxis* m_x = nullptr;
     QValueAxis* m_y = nullptr;
 };

@@ -6,6 +6,8 @@
 #include <QSlider>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace tandem::ui {
 
 LabeledSlider::LabeledSlider(const QString& caption, const QString& format, int min, int max, int step,
@@ -29,6 +31,8 @@ LabeledSlider::LabeledSlider(const QString& caption, const ValueText& valueText,
     m_value->setFont(bold);
     top->addWidget(m_value);
     layout->addLayout(top);
+    m_min = min;
+    m_max = max;
     m_slider->setRange(min, max);
     m_slider->setSingleStep(step);
     m_slider->setPageStep(step);
@@ -47,13 +51,18 @@ int LabeledSlider::value() const { return m_slider->value(); }
 
 void LabeledSlider::setValueSilently(int v) {
     const QSignalBlocker block(m_slider);
+    // A value from a file outside the range widens the range to it (shown, never clamped).
+    m_slider->setRange(std::min(m_min, v), std::max(m_max, v));
     m_slider->setValue(v);
     updateLabel();
 }
 
 void LabeledSlider::setRange(int min, int max) {
     const QSignalBlocker block(m_slider);
-    m_slider->setRange(min, max);
+    m_min = min;
+    m_max = max;
+    const int v = m_slider->value();
+    m_slider->setRange(std::min(min, v), std::max(max, v));
     updateLabel();
 }
 

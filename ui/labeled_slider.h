@@ -25,8 +25,11 @@ public:
     int value() const;
     /// The value label's current text (tests).
     QString valueText() const;
-    /// Sets the value without emitting valueChanged (used when a scenario is loaded).
+    /// Sets the value without emitting valueChanged (used when a scenario is loaded). A value
+    /// outside the slider's range widens the range to include it, so the label and value() show
+    /// the true value (never a clamped one).
     void setValueSilently(int v);
+    /// The slider's own range; widened while the current value lies outside it.
     void setRange(int min, int max);
     QSlider* slider() const { return m_slider; }
     /// Disables the slider and shows `reason` in the tooltip; an empty reason re-enables it.
@@ -41,6 +44,7 @@ private:
     QSlider* m_slider;
     ValueText m_valueText;
     QString m_tooltip;
+    int m_min = 0, m_max = 0;  ///< the range given (the slider's may be wider, see setValueSilently)
 };
 
 }  // namespace tandem::ui

@@ -123,8 +123,7 @@ public:
         }
         painter->setPen(text);
         const QRectF line(8, size.height() - fm.height() - 4, size.width() - 16, fm.height() + 2);
-        painter->drawText(line, Qt::AlignLeft | Qt::AlignVCenter,
-                          fm.elidedText(LayoutHeatmapView::caption(), Qt::ElideRight, line.width()));
+        painter->drawText(line, Qt::AlignLeft | Qt::AlignVCenter, LayoutHeatmapView::caption(fm, line.width()));
     }
     void refresh() {
         prepareGeometryChange();
@@ -135,9 +134,15 @@ private:
     LayoutHeatmapView* m_view;
 };
 
-QString LayoutHeatmapView::caption() {
-    // Short enough for the narrowest chart; a cell's tooltip names the exact rule.
-    return tr("X: layout infeasible (mesh rules); hatched OOM: out of memory");
+QString LayoutHeatmapView::caption() { return tr("X: layout infeasible (mesh rules); hatched OOM: out of memory"); }
+
+QString LayoutHeatmapView::caption(const QFontMetricsF& fm, qreal width) {
+    // A cell's tooltip names the exact rule; the shortest form fits the narrowest chart.
+    const QStringList forms = {caption(), tr("X: infeasible (mesh rules); hatched: out of memory"),
+                               tr("X: infeasible; hatched: OOM")};
+    for (const QString& f : forms)
+        if (fm.horizontalAdvance(f) <= width) return f;
+    return forms.back();
 }
 
 LayoutHeatmapView::LayoutHeatmapView(QWidget* parent)

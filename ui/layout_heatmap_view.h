@@ -7,6 +7,8 @@
 class QCategoryAxis;
 class QGraphicsItem;
 
+class QFontMetricsF;
+
 namespace tandem::ui {
 
 /// Heatmap of LayoutCells: x = expert parallelism EP, y = pipeline parallelism PP, colour = MFU
@@ -35,6 +37,8 @@ public:
     double colourScaleMaxPercent() const { return 100 * m_cells.maxMfu; }
     /// The key line under the grid: what X and the hatched OOM cells mean.
     static QString caption();
+    /// The longest form of caption() (full, shorter, shortest) that fits `width` px in `fm`.
+    static QString caption(const QFontMetricsF& fm, qreal width);
     /// One row per cell: pp,ep,feasible,mfu,tp,cp,dp,micro_batch,checkpointing,memory_GB,reason.
     QString csv() const override;
     void applyTheme() override;

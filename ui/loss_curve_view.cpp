@@ -60,6 +60,13 @@ void LossCurveView::setOptions(const LossViewOptions& options) {
     rebuild();
 }
 
+QStringList LossCurveView::targetLabels() const {
+    QStringList out;
+    for (const QLineSeries* s : m_targetLines)
+        if (s->isVisible() && s->pointLabelsVisible()) out << s->pointLabelsFormat();
+    return out;
+}
+
 void LossCurveView::applyTheme() {
     ChartView::applyTheme();
     rebuild();
@@ -249,7 +256,20 @@ void LossCurveView::rebuild() {
         QPen pen(theme == Theme::Dark ? QColor(0xAA, 0xAA, 0xAA) : QColor(0x77, 0x77, 0x77), 1, Qt::DotLine);
         if (i == m_options.targetIndex) pen.setStyle(Qt::DashLine);
         s->setPen(pen);
-        s->replace({QPointF(xLo, m_targetLosses[i]), QPointF(xHi, m_targetLosses[i])});
+        // Labelled near the left end, where the curves are still far above the targets: a middle
+        // point carries the label ("1.02 x L_min"), the ends none.
+        const double y = m_targetLosses[i];
+        const double xLabel = m_options.logX && xLo > 0 ? xLo * std::pow(xHi / xLo, 0.13) : xLo + 0.13 * (xHi - xLo);
+        s->replace({QPointF(xLo, y), QPointF(xLabel, y), QPointF(xHi, y)});
+        const QString factor = m_targetFactors.size() > static_cast<size_t>(i) ? QString::number(m_targetFactors[i]) : QString();
+        s->setPointLabelsFormat(tr("%1 x L_min").arg(factor));
+        s->setPointLabelsVisible(true);
+        s->setPointLabelsClipping(true);
+        s->setPointLabelsColor(pen.color().darker(theme == Theme::Dark ? 70 : 130));
+        QFont lf = s->pointLabelsFont();
+        lf.setPointSizeF(8);
+        s->setPointLabelsFont(lf);
+        for (int k : {0, 2}) s->setPointConfiguration(k, QXYSeries::PointConfiguration::LabelVisibility, false);
     }
     // Legend: one line per policy, then the selected target (the dots on it are the first crossings).
     const QLineSeries* selectedTarget =

@@ -44,6 +44,8 @@ public:
     void setOptions(const LossViewOptions& options);
     const LossViewOptions& options() const { return m_options; }
     void applyTheme() override;
+    /// The labels written on the target lines, in target order ("1.02 x L_min") (tests).
+    QStringList targetLabels() const;
     /// Policy names present in the last result (in engine order).
     QStringList policies() const;
     /// Per policy of the last result (engine order): the index of the earlier policy whose

@@ -16,6 +16,7 @@
 #include <QDropEvent>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QUndoStack>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QStyle>
@@ -33,12 +34,13 @@
 #include "presets.h"
 #include "recovery.h"
 #include "scenario_document.h"
+#include "scenario_undo.h"
 
 namespace tandem::ui {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_doc(new ScenarioDocument(this)), m_network(new NetworkWorkspace(this)),
-      m_moe(new MoeWorkspace(this)), m_tabs(new QTabWidget(this)) {
+      m_moe(new MoeWorkspace(this)), m_tabs(new QTabWidget(this)), m_undo(new QUndoStack(this)) {
     setObjectName(QStringLiteral("mainWindow"));
     m_tabs->addTab(m_network, tr("Network x ML knobs"));
     m_tabs->addTab(m_moe, tr("MoE sparsity frontier"));
@@ -54,14 +56,35 @@ MainWindow::MainWindow(QWidget* parent)
     m_note->setTextFormat(Qt::RichText);
     cl->addWidget(m_note);
     cl->addWidget(m_tabs, 1);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateNote);
     setCentralWidget(central);
     setAcceptDrops(true);
     buildMenus();
 
     connect(m_doc, &ScenarioDocument::scenarioReplaced, this, &MainWindow::syncFromDocument);
     connect(m_doc, &ScenarioDocument::stateChanged, this, &MainWindow::updateTitle);
-    connect(m_network, &NetworkWorkspace::paramsEdited, m_doc, &ScenarioDocument::setMlForMl);
-    connect(m_moe, &MoeWorkspace::envelopeEdited, m_doc, &ScenarioDocument::setMosaic);
+    // Control edits go to the document and onto the undo stack (a new scenario clears it).
+    const auto apply = [this](const Scenario& s) {
+        m_applyingUndo = true;
+        if (s.mlForMl) m_doc->setMlForMl(*s.mlForMl);
+        if (s.mosaic) m_doc->setMosaic(*s.mosaic);
+        m_network->setParams(s.mlForMl);
+        m_moe->setEnvelope(s.mosaic);
+        m_applyingUndo = false;
+    };
+    connect(m_network, &NetworkWorkspace::paramsEdited, this, [this, apply](const mlforml::Params& p) {
+        const Scenario before = m_doc->scenario();
+        m_doc->setMlForMl(p);
+        if (!m_applyingUndo)
+            m_undo->push(new ScenarioEditCommand(0, before, m_doc->scenario(), apply, tr("change of the ML-for-ML controls")));
+    });
+    connect(m_moe, &MoeWorkspace::envelopeEdited, this, [this, apply](const mosaic::Envelope& e) {
+        const Scenario before = m_doc->scenario();
+        m_doc->setMosaic(e);
+        if (!m_applyingUndo)
+            m_undo->push(new ScenarioEditCommand(1, before, m_doc->scenario(), apply, tr("change of the MoE controls")));
+    });
+    connect(m_doc, &ScenarioDocument::scenarioReplaced, m_undo, &QUndoStack::clear);
     connect(m_network->lossFitPanel(), &LossFitPanel::useFitRequested, this, &MainWindow::applyLossFit);
     connect(m_moe, &MoeWorkspace::ncclUseToggled, this, &MainWindow::useMeasuredCollectives);
     for (ChartView* c : allCharts()) connect(c, &ChartView::activated, this, [this](ChartView* v) { m_currentChart = v; });
@@ -85,6 +108,7 @@ MainWindow::MainWindow(QWidget* parent)
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New scenario"), QKeySequence::New, this, [this]() { newScenario(); });
     file->addAction(tr("&Open scenario..."), QKeySequence::Open, this, [this]() {
         if (!maybeSave()) return;
         const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), QFileInfo(m_doc->filePath()).path(),
@@ -111,11 +135,24 @@ void MainWindow::buildMenus() {
                           "background load trace"));
     m_recentMenu = file->addMenu(tr("Open &recent"));
     rebuildRecentMenu();
+    file->addAction(tr("&Reset to defaults"), this, [this]() {
+        if (QMessageBox::question(this, tr("Reset to defaults"),
+                                  tr("Set every control of this scenario to its default value?")) == QMessageBox::Yes)
+            resetToDefaults();
+    });
     file->addSeparator();
     file->addAction(tr("&Export current chart..."), QKeySequence(Qt::CTRL | Qt::Key_E), this,
                     &MainWindow::exportCurrentChart);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_undo->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_undo->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
 
     QMenu* presets = menuBar()->addMenu(tr("&Presets"));
     const QList<Preset> list = allPresets();
@@ -137,6 +174,24 @@ void MainWindow::buildMenus() {
     m_darkAction->setCheckable(true);
     m_darkAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
     connect(m_darkAction, &QAction::toggled, this, &MainWindow::setDarkTheme);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->setObjectName(QStringLiteral("helpMenu"));
+    help->addAction(tr("&About Tandem"), this,
+                    [this]() { QMessageBox::about(this, tr("About Tandem"), aboutText()); });
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+QString MainWindow::aboutText() {
+    return tr("<h3>Tandem %1</h3>"
+              "<p>A what-if tool for distributed LLM training, built on two papers:</p>"
+              "<ul><li>Y. Zhao, N. H. Rotman, G. Antichi and R. Ben Basat, <i>ML-for-ML</i>, "
+              "arXiv:2608.06046 (2026): the network x ML knobs workspace.</li>"
+              "<li>S. Sarkar, Y. Tang and S. Zha, <i>Compute-Optimal Is Not Cluster-Optimal: Systems-Aware "
+              "Scaling for Sparse Mixture-of-Experts</i> (MOSAIC), arXiv:2608.10605 (2026): the MoE sparsity frontier "
+              "workspace.</li></ul>"
+              "<p>Every preset in the Presets menu reproduces a figure or table of these papers.</p>")
+        .arg(QApplication::applicationVersion().toHtmlEscaped());
 }
 
 void MainWindow::applyPreset(int index, bool ask) {
@@ -146,7 +201,30 @@ void MainWindow::applyPreset(int index, bool ask) {
     const Preset& p = list[index];
     m_doc->reset(p.scenario);
     m_network->applyPresetView(p.shownBackgroundJobs, p.targetIndex, p.updatesAxis);
+    m_noteWorkspace = p.workspace;
     m_tabs->setCurrentIndex(p.workspace);
+    updateNote();
+}
+
+void MainWindow::newScenario(bool ask) {
+    if (ask && !maybeSave()) return;
+    m_doc->reset(defaultScenario());
+}
+
+void MainWindow::resetToDefaults() {
+    const Scenario defaults = defaultScenario();
+    Scenario s = m_doc->scenario();
+    const bool both = !s.mlForMl && !s.mosaic;
+    if (s.mlForMl || both) s.mlForMl = defaults.mlForMl;
+    if (s.mosaic || both) s.mosaic = defaults.mosaic;
+    m_doc->reset(s, m_doc->filePath());
+    m_doc->markModified();
+    statusBar()->showMessage(tr("Every control reset to its default; reopen the file to undo."), 6000);
+}
+
+void MainWindow::updateNote() {
+    const bool has = !m_doc->scenario().name.empty() || !m_doc->scenario().description.empty();
+    m_note->setVisible(has && (m_noteWorkspace < 0 || m_noteWorkspace == m_tabs->currentIndex()));
 }
 
 void MainWindow::setDarkTheme(bool dark) {
@@ -235,7 +313,9 @@ void MainWindow::syncFromDocument() {
     const Scenario& sc = m_doc->scenario();
     m_note->setText(QStringLiteral("<b>%1</b> %2").arg(QString::fromStdString(sc.name).toHtmlEscaped(),
                                                      QString::fromStdString(sc.description).toHtmlEscaped()));
-    m_note->setVisible(!sc.name.empty() || !sc.description.empty());
+    // The note belongs to the workspace(s) the scenario has a section for (a preset: its own).
+    m_noteWorkspace = sc.mlForMl && !sc.mosaic ? 0 : !sc.mlForMl && sc.mosaic ? 1 : -1;
+    updateNote();
     if (!m_doc->scenario().mlForMl && m_doc->scenario().mosaic) m_tabs->setCurrentIndex(1);
     if (m_doc->scenario().mlForMl && !m_doc->scenario().mosaic) m_tabs->setCurrentIndex(0);
 }

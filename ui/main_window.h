@@ -9,6 +9,7 @@ class QAction;
 class QLabel;
 class QMenu;
 class QTabWidget;
+class QUndoStack;
 
 namespace tandem::io {
 struct LossFit;
@@ -82,11 +83,25 @@ public:
     ChartView* currentChart() const;
     /// Shows workspace `index` (0 network, 1 MoE).
     void setCurrentWorkspace(int index);
+    /// Help > About: the version (QApplication::applicationVersion) and the two papers cited
+    /// (ML-for-ML arXiv:2608.06046, MOSAIC arXiv:2608.10605), rich text.
+    static QString aboutText();
+    /// Edit > Undo / Redo of control changes (a slider drag is one step); cleared when another
+    /// scenario is opened, a preset applied or a new scenario made.
+    QUndoStack* undoStack() const { return m_undo; }
+    /// The scenario note above the workspaces (tests).
+    QLabel* scenarioNote() const { return m_note; }
     /// The last diagnostics dialog shown (tests), or nullptr.
     DiagnosticsDialog* lastDiagnosticsDialog() const { return m_lastDialog; }
     /// Waits (spinning the event loop) until both workspaces are idle; for exports and tests.
     bool waitForResults(int timeoutMs);
 
+    /// File > New: the default scenario, untitled (asks about unsaved changes first when `ask`).
+    void newScenario(bool ask = true);
+    /// File > Reset to defaults: every part the scenario has (both when it has none) gets the
+    /// default scenario's values; name, description and file path stay, the document is marked
+    /// modified.
+    void resetToDefaults();
     /// Loads preset `index` of allPresets() (asks about unsaved changes first when `ask`).
     void applyPreset(int index, bool ask = true);
     /// Switches light/dark and restyles every chart (remembered in QSettings).
@@ -101,6 +116,8 @@ private:
     void buildMenus();
     void syncFromDocument();
     void updateTitle();
+    /// Shows the scenario's note only on the workspace it is about (m_noteWorkspace).
+    void updateNote();
     bool maybeSave();
     void exportCurrentChart();
     void addRecentFile(const QString& path);
@@ -119,7 +136,10 @@ private:
     ChartView* m_currentChart = nullptr;
     DiagnosticsDialog* m_lastDialog = nullptr;
     QMenu* m_recentMenu = nullptr;
+    QUndoStack* m_undo;
+    bool m_applyingUndo = false;  ///< an undo/redo is writing the controls: push nothing
     QLabel* m_note = nullptr;
+    int m_noteWorkspace = -1;  ///< workspace the note is about (-1: both)
     QAction* m_darkAction = nullptr;
     RecoveryAutosaver* m_recovery = nullptr;
 };

@@ -24,7 +24,9 @@ MemoryBarView::MemoryBarView(QWidget* parent)
     chart()->addAxis(m_value, Qt::AlignBottom);
     m_series->attachAxis(m_categories);
     m_series->attachAxis(m_value);
-    chart()->legend()->setAlignment(Qt::AlignRight);
+    // The title names both parts ("used of capacity") and the bars are blue / grey: no legend, so
+    // that the value axis keeps its room in the short chart under the step-time chart.
+    chart()->legend()->hide();
     setMinimumHeight(140);
     setToolTip(tr("Peak memory per GPU in GB (1e9 bytes): weights, gradients, AdamW states sharded over DP/EDP, activations per "
                   "checkpointing mode, logits, against usable device memory [2608.10605 Sec. 5.2]. Right-click to "
@@ -60,11 +62,15 @@ void MemoryBarView::rebuild() {
     m_series->append({used, free});
     m_categories->setCategories({m_label.isEmpty() ? tr("selected") : m_label});
     setNiceRange(m_value, 0, std::max({m_used, m_capacity, 1.0}) * 1.02, 6);
-    chart()->setTitle(m_capacity > 0 ? tr("Memory per GPU: %1 of %2 GB (%3 %)")
-                                           .arg(m_used, 0, 'f', 0)
-                                           .arg(m_capacity, 0, 'f', 0)
-                                           .arg(100 * m_used / m_capacity, 0, 'f', 0)
-                                     : tr("Memory per GPU"));
+    if (m_capacity > 0) {
+        const QString amounts = tr("%1 GB used of %2 GB (%3 %)")
+                                    .arg(m_used, 0, 'f', 0)
+                                    .arg(m_capacity, 0, 'f', 0)
+                                    .arg(100 * m_used / m_capacity, 0, 'f', 0);
+        setFittingTitle({tr("Memory per GPU: %1").arg(amounts), tr("Memory: %1").arg(amounts)});
+    } else {
+        setFittingTitle({tr("Memory per GPU")});
+    }
     ChartView::applyTheme();
 }
 

@@ -8,6 +8,7 @@
 #include <QScatterSeries>
 #include <QValueAxis>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -41,7 +42,7 @@ MfuView::MfuView(Axis axis, QWidget* parent)
     m_all->setMarkerSize(5);
     m_best = new QLineSeries(this);
     m_best->setName(axis == Axis::Sparsity ? tr("best per S bin") : tr("best per G"));
-    m_best->setPointsVisible(true);
+    m_best->setPointsVisible(axis != Axis::Sparsity);  // a step line on the S axis
     m_sel = new QScatterSeries(this);
     m_sel->setName(tr("selected"));
     m_sel->setMarkerSize(13);
@@ -90,6 +91,7 @@ void MfuView::rebuild() {
     QList<QPointF> all;
     all.reserve(static_cast<qsizetype>(cands.size()));
     std::map<double, double> best;  // x (bin centre or G) -> best MFU %
+    std::map<double, std::pair<double, double>> spans;  // bin centre -> its candidates' x range
     double xLo = 1e300, xHi = -1e300, yHi = 1;
     for (const auto& c : cands) {
         const double y = 100 * c.eval.mfu;
@@ -106,9 +108,32 @@ void MfuView::rebuild() {
         }
         auto it = best.find(key);
         if (it == best.end() || y > it->second) best[key] = y;
+        auto [span, added] = spans.try_emplace(key, x, x);
+        if (!added) span->second = {std::min(span->second.first, x), std::max(span->second.second, x)};
     }
     QList<QPointF> line;
-    for (const auto& [x, y] : best) line.append(QPointF(x, y));
+    if (m_axis == Axis::Sparsity && !m_bins.empty()) {
+        // A step across each bin (edges midway between centres) at the bin's best MFU: every
+        // candidate lies in its bin's span, so the line is never below a plotted candidate.
+        std::vector<double> centres(m_bins.begin(), m_bins.end());
+        std::sort(centres.begin(), centres.end());
+        const auto edge = [&centres](size_t i, bool upper) {
+            if (centres.size() == 1) return centres[0] + (upper ? 0.005 : -0.005);
+            if (upper) return i + 1 < centres.size() ? 0.5 * (centres[i] + centres[i + 1])
+                                                     : centres[i] + 0.5 * (centres[i] - centres[i - 1]);
+            return i > 0 ? 0.5 * (centres[i - 1] + centres[i]) : centres[i] - 0.5 * (centres[i + 1] - centres[i]);
+        };
+        for (size_t i = 0; i < centres.size(); ++i) {
+            const auto it = best.find(centres[i]);
+            if (it == best.end()) continue;
+            // The outer bins reach as far as their candidates (nearest centre beyond the grid).
+            const auto [lo, hi] = spans.at(centres[i]);
+            line.append(QPointF(std::max(0.0, std::min(edge(i, false), lo)), it->second));
+            line.append(QPointF(std::min(1.0, std::max(edge(i, true), hi)), it->second));
+        }
+    } else {
+        for (const auto& [x, y] : best) line.append(QPointF(x, y));
+    }
     QColor dot = dark ? QColor(0xAA, 0xAA, 0xAA) : QColor(0x99, 0x99, 0x99);
     dot.setAlphaF(0.45);
     m_all->setColor(dot);

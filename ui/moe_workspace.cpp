@@ -62,9 +62,9 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
     m_pages->setObjectName(QStringLiteral("moePages"));
     QWidget* mfus = weightedSplitter(Qt::Vertical, m_pages, {m_mfuS, m_mfuG}, {1, 1});
     m_pages->addTab(weightedSplitter(Qt::Horizontal, m_pages, {m_frontier, mfus}, {3, 2}), tr("Frontier and MFU"));
-    QWidget* details = weightedSplitter(Qt::Vertical, m_pages, {m_breakdown, m_memory}, {5, 4});
+    QWidget* details = weightedSplitter(Qt::Vertical, m_pages, {m_breakdown, m_memory}, {1, 1});
     QWidget* layouts = weightedSplitter(Qt::Horizontal, m_pages, {m_heatmap, details}, {1, 1});
-    m_pages->addTab(weightedSplitter(Qt::Vertical, m_pages, {m_table, layouts}, {2, 3}), tr("Candidates and layouts"));
+    m_pages->addTab(weightedSplitter(Qt::Vertical, m_pages, {m_table, layouts}, {1, 2}), tr("Candidates and layouts"));
     {
         auto* nl = new QVBoxLayout(m_ncclPage);
         nl->setContentsMargins(0, 0, 0, 0);
@@ -201,8 +201,10 @@ void MoeWorkspace::applyTheme() {
 void MoeWorkspace::setEnvelope(const std::optional<mosaic::Envelope>& e) {
     m_envelope = e;
     setEnabled(e.has_value());
+    const QString none = tr("This scenario has no \"mosaic\" section; open or choose a preset that has one.");
+    for (ChartView* v : charts()) v->setEmptyReason(e ? QString() : none);
     if (!e) {
-        m_status->setText(tr("This scenario has no \"mosaic\" section; open or choose a preset that has one."));
+        m_status->setText(none);
         return;
     }
     m_controls->setEnvelope(*e);
@@ -237,6 +239,7 @@ void MoeWorkspace::showResult(const MoeOutput& out) {
     for (const ImportedModelPoint& p : m_importedPoints)
         markers.append({p.label, p.geometry.sparsity, p.loss, p.extrapolated});
     m_frontier->setImported(markers);
+    m_frontier->setCluster(out.envelope.nodes, out.envelope.devices(), out.envelope.days);
     m_frontier->setData(r);
     m_importedCard->setModels(m_importedPoints,
                               r.optimum >= 0 ? std::optional<mosaic::Candidate>(r.candidates[static_cast<size_t>(r.optimum)])
@@ -359,7 +362,7 @@ void MoeWorkspace::refreshSelection() {
             bars.append({tr("cluster optimum"), r.candidates[static_cast<size_t>(r.optimum)].eval.breakdown});
     }
     m_breakdown->setData(bars);
-    m_breakdown->chart()->setTitle(tr("Step time, %1").arg(plan));
+    m_breakdown->setFittingTitle({tr("Step time, %1").arg(plan), tr("Step time per iteration")});
     m_memory->setData(shown->eval.memoryGB, r.deviceMemoryGB,
                       tr("PP %1 x EP %2").arg(shown->plan.pp).arg(shown->plan.ep));
     const QString geometry = QString::fromStdString(mosaic::geometryLabel(shown->geometry));
@@ -367,7 +370,7 @@ void MoeWorkspace::refreshSelection() {
         const int sel = own ? m_cells.indexOf(shown->plan) : m_layoutCell;
         m_heatmap->setData(m_cells, sel, tr("MFU (%) per layout, %1").arg(geometry));
     } else {
-        m_heatmap->setData({}, -1, tr("MFU (%) per layout, %1 (computing...)").arg(geometry));
+        m_heatmap->setData({}, -1, tr("MFU (%) per layout, %1 (computing)").arg(geometry));
     }
     m_frontier->setSelected(std::isfinite(shown->loss) ? std::optional<QPointF>(QPointF(shown->geometry.sparsity, shown->loss))
                                                        : std::nullopt);

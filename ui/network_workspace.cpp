@@ -110,8 +110,10 @@ void NetworkWorkspace::applyTheme() {
 void NetworkWorkspace::setParams(const std::optional<mlforml::Params>& p) {
     m_params = p;
     setEnabled(p.has_value());
+    const QString none = tr("This scenario has no \"ml_for_ml\" section; open or choose a preset that has one.");
+    for (ChartView* v : charts()) v->setEmptyReason(p ? QString() : none);
     if (!p) {
-        m_status->setText(tr("This scenario has no \"ml_for_ml\" section; open or choose a preset that has one."));
+        m_status->setText(none);
         return;
     }
     const int shownN = p->backgroundJobs.empty() ? 0 : p->backgroundJobs.front();
@@ -165,7 +167,7 @@ void NetworkWorkspace::refreshViews() {
     const LossViewOptions options = m_controls->viewOptions();
     m_loss->setData(point, m_result->targetFactors, m_result->targetLosses);
     m_loss->setOptions(options);
-    m_firstCrossing->setData(point, m_result->targetFactors, options.targetIndex);
+    m_firstCrossing->setData(point, m_result->targetFactors, m_result->targetLosses, options.targetIndex);
     m_timeline->setData(point, m_result->comboLabels);
     m_dpShareTime->setData(point);
     m_load->setData(point);

@@ -12,11 +12,17 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <QSlider>
+
 #include "candidate_table.h"
 #include "frontier_view.h"
 #include "job_runner.h"
 #include "layout_heatmap_view.h"
 #include "main_window.h"
+#include "scenario/scenario.h"
+#include "labeled_slider.h"
+#include "chart_view.h"
+#include "offscreen.h"
 #include "memory_bar_view.h"
 #include "mfu_view.h"
 #include "moe_advanced.h"
@@ -46,6 +52,35 @@ int otherFeasibleCell(const LayoutCells& cells, int exclude) {
 class TstMoeViews : public QObject {
     Q_OBJECT
 private slots:
+    /// A scenario with 300 nodes (beyond the cluster-size slider's 256) shows 300 nodes, keeps
+    /// 300 in the engine's input and in a saved file, and the slider's handle sits at 300.
+    void nodesOutsideTheSliderShowUnclamped() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        tandem::Scenario sc = tandem::defaultScenario();
+        QVERIFY(sc.mosaic.has_value());
+        sc.mosaic->nodes = 300;
+        const QString path = dir.filePath(QStringLiteral("nodes300.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(tandem::scenarioToJson(sc)));
+        f.close();
+        MainWindow w;
+        QVERIFY(w.openFile(path));
+        LabeledSlider* nodes = w.moeWorkspace()->controls()->nodesSlider();
+        QCOMPARE(nodes->value(), 300);
+        QCOMPARE(nodes->valueText(), QStringLiteral("300 nodes"));
+        QCOMPARE(nodes->slider()->value(), 300);
+        tandem::mosaic::Envelope e;
+        w.moeWorkspace()->controls()->applyTo(e);
+        QCOMPARE(e.nodes, 300);
+        const QString saved = dir.filePath(QStringLiteral("saved.json"));
+        QVERIFY(w.saveFile(saved));
+        QFile g(saved);
+        QVERIFY(g.open(QIODevice::ReadOnly));
+        QVERIFY(g.readAll().contains("\"nodes\": 300"));
+    }
+
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
     void viewsShowTheOptimumAtStart() {
@@ -106,6 +141,71 @@ private slots:
             qPrintable(card.text()));
     }
 
+    /// The "best per S bin" MFU line is never below a plotted candidate: at each candidate's
+    /// sparsity the line (a step per bin) is at or above its MFU, for every MOSAIC preset.
+    void mfuBestLineNeverBelowACandidate_data() {
+        QTest::addColumn<QString>("preset");
+        for (const char* id : {"mosaic-fig1", "mosaic-table4", "mosaic-fig8", "mosaic-fig11"}) QTest::newRow(id) << QString::fromLatin1(id);
+    }
+    void mfuBestLineNeverBelowACandidate() {
+        QFETCH(QString, preset);
+        MainWindow w;
+        w.applyPreset(presetIndex(preset), false);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        const auto& r = *w.moeWorkspace()->result();
+        const QList<QPointF> line = w.moeWorkspace()->mfuSparsityView()->bestLine();
+        QVERIFY(line.size() >= 2);
+        for (const auto& c : r.candidates) {
+            const double x = c.geometry.sparsity, y = 100 * c.eval.mfu;
+            double at = -1;  // the line's highest value over x (a riser counts with both ends)
+            for (qsizetype i = 0; i + 1 < line.size(); ++i) {
+                const QPointF a = line[i], b = line[i + 1];
+                if (x < std::min(a.x(), b.x()) - 1e-12 || x > std::max(a.x(), b.x()) + 1e-12) continue;
+                at = std::max(at, b.x() == a.x() ? std::max(a.y(), b.y()) : a.y() + (b.y() - a.y()) * (x - a.x()) / (b.x() - a.x()));
+            }
+            QVERIFY2(at >= y - 1e-9, qPrintable(QStringLiteral("S %1: candidate %2 %, line %3 %").arg(x).arg(y).arg(at)));
+        }
+    }
+
+    /// MOSAIC Fig. 1 as a teacher projects it: the title names the cluster and the window; every
+    /// frontier point is extrapolated there, so nothing is dashed (a dash would say nothing) and
+    /// the title says so; an arrow runs from the compute-optimal choice trained on this cluster
+    /// (triangle) to the cluster optimum (circle) and the caption states the nats gained with the
+    /// live numbers; the selected ring is white on the dark theme and black on the light one.
+    void frontierTellsTheFig1Story() {
+        MainWindow w;
+        w.applyPreset(presetIndex(QStringLiteral("mosaic-fig1")), false);
+        w.setCurrentWorkspace(1);
+        w.resize(1024, 768);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        QTest::qWait(30);
+        const auto& r = *w.moeWorkspace()->result();
+        FrontierView* v = w.moeWorkspace()->frontierView();
+        const QString title = plainChartText(v->chart()->title()).simplified();
+        QVERIFY2(title.contains(QStringLiteral("4 nodes (32 GPUs), 5 days")), qPrintable(title));
+        QVERIFY2(title.contains(QStringLiteral("all extrapolated")), qPrintable(title));
+        QVERIFY(!v->drawsDashes());
+        QVERIFY(std::isfinite(r.naiveOnClusterLoss));
+        double kl = NAN, dist = 1e300;  // the cluster frontier's point nearest the optimum
+        for (const auto& p : r.clusterOptimal)
+            if (p.feasible && std::isfinite(p.loss) && std::abs(p.sparsity - r.clusterOptimalS) < dist) {
+                dist = std::abs(p.sparsity - r.clusterOptimalS);
+                kl = p.loss;
+            }
+        QVERIFY(r.naiveOnClusterLoss > kl);
+        QCOMPARE(v->gainArrow(), (QList<QPointF>{QPointF(r.computeOptimalS, r.naiveOnClusterLoss),
+                                                  QPointF(r.clusterOptimalS, kl)}));
+        QVERIFY2(v->caption().contains(QString::number(r.naiveOnClusterLoss - kl, 'f', 4) + QStringLiteral(" nats better")),
+                 qPrintable(v->caption()));
+        QVERIFY(v->caption().contains(QString::number(r.clusterOptimalS, 'f', 3)));
+        QCOMPARE(v->selectedRingColor(), QColor(Qt::black));
+        w.setDarkTheme(true);
+        QCOMPARE(v->selectedRingColor(), QColor(Qt::white));
+        w.setDarkTheme(false);
+    }
+
     /// The loss-vs-sparsity legend names each item once and says what it is: the two frontier
     /// lines first (drawn as lines), then the points on them.
     void frontierLegendNamesEachItemOnce() {
@@ -124,7 +224,7 @@ private slots:
         QVERIFY(legend.size() >= 5);
         QCOMPARE(legend[0], QStringLiteral("Compute-optimal frontier (FLOPs only)"));
         QCOMPARE(legend[1], QStringLiteral("Cluster-optimal frontier (this cluster)"));
-        QCOMPARE(legend[2], QStringLiteral("Compute-optimum S = %1").arg(r.computeOptimalS, 0, 'f', 3));
+        QCOMPARE(legend[2], QStringLiteral("Compute-optimum S = %1 (if FLOPs cost no systems time)").arg(r.computeOptimalS, 0, 'f', 3));
         QVERIFY(std::isfinite(r.clusterOptimalS));
         QCOMPARE(legend[3], QStringLiteral("Cluster-optimum S = %1").arg(r.clusterOptimalS, 0, 'f', 3));
         QCOMPARE(legend.contains(QStringLiteral("Compute-optimum trained on this cluster")),
@@ -144,7 +244,7 @@ private slots:
         QCOMPARE(compact.size(), legend.size());
         QCOMPARE(compact[0], QStringLiteral("Compute-optimal frontier"));
         QCOMPARE(compact[1], QStringLiteral("Cluster-optimal frontier"));
-        QCOMPARE(compact[2], QStringLiteral("Compute-opt. S = %1").arg(r.computeOptimalS, 0, 'f', 3));
+        QCOMPARE(compact[2], QStringLiteral("Compute-opt. S = %1 (FLOPs only)").arg(r.computeOptimalS, 0, 'f', 3));
         QCOMPARE(compact[3], QStringLiteral("Cluster-opt. S = %1").arg(r.clusterOptimalS, 0, 'f', 3));
         // Bars keep filled squares (series-shaped bar markers are drawn empty).
         QVERIFY(!ws->breakdownView()->chart()->legend()->markers().isEmpty());

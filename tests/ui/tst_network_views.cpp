@@ -3,12 +3,20 @@
 // the Advanced controls reach the engine or say why they are disabled.
 #include <QtTest>
 
+#include <QBarCategoryAxis>
+#include <QChart>
 #include <QDoubleSpinBox>
 #include <QLineSeries>
 #include <QSlider>
 #include <QTabWidget>
 
+#include <QProcess>
+#include <QTemporaryDir>
+
 #include "background_load_view.h"
+#include "first_crossing_view.h"
+#include "offscreen.h"
+#include "presets.h"
 #include "collapsible_section.h"
 #include "combo_timeline_view.h"
 #include "dp_share_time_view.h"
@@ -27,6 +35,54 @@ using namespace tandem::ui;
 class TstNetworkViews : public QObject {
     Q_OBJECT
 private slots:
+    /// The first-crossing chart's CSV is one row per policy and target (header with the unit of
+    /// each quantity) and equals the rows of `tandem-cli run`'s mlforml_first_crossing.csv for
+    /// the shown N; its bar labels use the value axis' unit only.
+    void firstCrossingCsvEqualsTheCli() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        MainWindow w;
+        w.applyPreset(presetIndex(QStringLiteral("mlforml-fig2c")), false);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        const QString scenario = dir.filePath(QStringLiteral("s.json"));
+        QVERIFY(w.saveFile(scenario));
+        QProcess cli;
+        cli.start(QStringLiteral(TANDEM_CLI), {QStringLiteral("run"), scenario, QStringLiteral("--out"), dir.filePath(QStringLiteral("out"))});
+        QVERIFY(cli.waitForFinished(120000));
+        QCOMPARE(cli.exitCode(), 0);
+        QFile f(dir.filePath(QStringLiteral("out/mlforml_first_crossing.csv")));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList cliLines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        FirstCrossingView* v = w.networkWorkspace()->firstCrossingView();
+        const QStringList lines = v->csv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.front(), cliLines.front());
+        QVERIFY(lines.front().contains(QLatin1String("first_crossing_s")));
+        const int n = w.networkWorkspace()->findChild<NetworkControls*>()->backgroundSlider()->value();
+        QStringList expected;
+        for (const QString& l : cliLines.mid(1))
+            if (l.startsWith(QString::number(n) + QLatin1Char(','))) expected << l;
+        QCOMPARE(lines.size() - 1, 5 * 4);  // five policies x four targets
+        QCOMPARE(lines.mid(1), expected);
+        // Bar labels: every time in the axis' unit.
+        QBarCategoryAxis* cats = nullptr;
+        for (QAbstractAxis* a : v->chart()->axes())
+            if (auto* c = qobject_cast<QBarCategoryAxis*>(a)) cats = c;
+        QVERIFY(cats);
+        const QString axisTitle = v->chart()->axes(Qt::Horizontal).front()->titleText();
+        const QString unit = axisTitle.startsWith(QLatin1String("hours")) ? QStringLiteral(" h")
+                             : axisTitle.startsWith(QLatin1String("minutes")) ? QStringLiteral(" min")
+                                                                              : QStringLiteral(" s");
+        // Every target line carries its factor.
+        QStringList targets;
+        for (const QString& l : expected)
+            if (l.section(QLatin1Char(','), 1, 1) == QLatin1String("Joint"))
+                targets << QStringLiteral("%1 x L_min").arg(l.section(QLatin1Char(','), 2, 2));
+        QCOMPARE(w.networkWorkspace()->lossView()->targetLabels(), targets);
+        for (const QString& c : cats->categories())
+            if (!c.contains(QLatin1String("not reached"))) QVERIFY2(c.contains(unit + QLatin1Char(' ')), qPrintable(c + QStringLiteral(" vs ") + axisTitle));
+    }
+
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
     void detailViewsFollowTheBackgroundSlider() {
