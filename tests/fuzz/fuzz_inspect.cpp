@@ -13,7 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace tandem;
     const std::string text = fuzz::text(data, size);
     Diagnostics diag("H100-all_reduce-2x8.txt");
-    const auto j = io::inspectContent(text, "H100-all_reduce-2x8.txt", diag);
+    const auto j = inspect::inspectContent(text, "H100-all_reduce-2x8.txt", diag);
     const std::string kind = j.at("kind").get<std::string>();
     const io::InputKind detected = io::detectInputKind(text);
     fuzz::require(kind == io::inputKindName(detected),

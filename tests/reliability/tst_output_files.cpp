@@ -446,7 +446,7 @@ private slots:
         QTest::addColumn<QString>("spelling");
         for (const char* w : {"merge", "sweep"})
             for (const char* s : {"same path", "dot-dot path", "symbolic link", "hard link"})
-                QTest::addRow("%s --out: %s", w, s) << w << s;
+                QTest::newRow(qPrintable(QStringLiteral("%1 --out: %2").arg(w, s))) << w << s;
     }
     void outputIsAnInput() {
         QFETCH(QString, writer);
