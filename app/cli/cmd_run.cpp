@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "mlforml/report.h"
 #include "mlforml/simulate.h"
+#include "mosaic/background.h"
 #include "mosaic/measured_collectives.h"
 #include "mosaic/report.h"
 #include "mosaic/search.h"
@@ -206,6 +207,15 @@ int runCommand(const QStringList& args) {
                 std::printf("Measured collectives: %lld of %lld costings from nccl-tests curves, %lld "
                             "extrapolated beyond measured sizes\n",
                             measured.measuredCalls(), measured.calls(), measured.extrapolatedCalls());
+            }
+            if (const auto& e = *scenario->mosaic; e.background) {
+                const auto m = tandem::mosaic::coRunModel(e.hardware, e.nodes, *e.background);
+                rj["background"] = tandem::mosaic::coRunReport(m, *e.background);
+                std::printf(
+                    "Co-running jobs: %d on a %d-node %g:1 leaf/spine fabric, largest "
+                    "collective slowdown %.2fx\n",
+                    e.background->jobs, e.background->topology.nodes,
+                    e.background->topology.oversubscription, m.largestSlowdown);
             }
             if (!requireFinite("mosaic_result.json", rj)) return kExitFailure;
             files.push_back({"mosaic_result.json", rj.dump(2) + "\n"});

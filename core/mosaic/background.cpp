@@ -244,6 +244,29 @@ CoRunModel coRunModel(const Hardware& hw, int nodes, const BackgroundLoad& bg,
     return m;
 }
 
+nlohmann::ordered_json coRunReport(const CoRunModel& m, const BackgroundLoad& bg) {
+    nlohmann::ordered_json j;
+    j["jobs"] = bg.jobs;
+    j["largest_slowdown"] = m.largestSlowdown;
+    j["curves_attached"] = m.curves != nullptr;
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const CoRunSlowdown& s : m.slowdowns) {
+        nlohmann::ordered_json o;
+        o["group_nodes"] = s.groupNodes;
+        o["traffic"] = s.traffic == fabric::Collective::AllToAll ? "alltoall" : "all_reduce";
+        std::vector<double> at, v;
+        for (double d : {1e-3, 1e-2, 1e-1, 1.0, 10.0}) {
+            at.push_back(d);
+            v.push_back(s.idleSeconds.empty() ? 1.0 : interpolate(s, d));
+        }
+        o["idle_s"] = at;
+        o["slowdown"] = v;
+        list.push_back(o);
+    }
+    j["slowdowns"] = list;
+    return j;
+}
+
 Hardware hardwareUnderBackground(const Hardware& hw, int nodes, const BackgroundLoad& bg,
                                  const tandem::CancelFlag* cancel) {
     struct Entry {

@@ -88,6 +88,11 @@ struct CoRunModel {
 CoRunModel coRunModel(const Hardware& hw, int nodes, const BackgroundLoad& bg,
                       const tandem::CancelFlag* cancel = nullptr);
 
+/// Report block of a co-run model for `mosaic_result.json`: {"jobs", "largest_slowdown",
+/// "curves_attached", "slowdowns": [{"group_nodes", "traffic" ("all_reduce" | "alltoall"),
+/// "idle_s": [...], "slowdown": [...]}]} at idle durations of 1 ms, 10 ms, 100 ms, 1 s, 10 s.
+nlohmann::ordered_json coRunReport(const CoRunModel& m, const BackgroundLoad& bg);
+
 /// `hw` with the co-run curves of coRunModel attached (hw unchanged when none slows down).
 /// The last few models are cached (keyed by every input), so a search, its heatmap and a
 /// slider that moves another quantity build them once. Same errors as coRunModel.

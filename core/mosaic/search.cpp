@@ -161,6 +161,18 @@ SearchResult search(const Envelope& e, const tandem::CancelFlag* cancel) {
     return searchOnce(e, cancel, true);
 }
 
+std::vector<SearchResult> searchPerBackgroundLevel(const Envelope& e, const std::vector<int>& jobs,
+                                                   const tandem::CancelFlag* cancel) {
+    std::vector<SearchResult> out;
+    Envelope level = e;
+    if (!level.background) level.background = BackgroundLoad{};
+    for (int j : jobs) {
+        level.background->jobs = j;
+        out.push_back(search(level, cancel));
+    }
+    return out;
+}
+
 namespace {
 
 SearchResult searchOnce(const Envelope& e, const tandem::CancelFlag* cancel, bool diagnose) {

@@ -79,6 +79,13 @@ constexpr int kNearestNodesSpan = 16;
 /// searches). Deterministic: same envelope -> identical result.
 SearchResult search(const Envelope& e, const tandem::CancelFlag* cancel = nullptr);
 
+/// One search per background level: `e` with background.jobs set to each entry of `jobs` (in
+/// order; every entry >= 0). Without a background in `e` the levels use BackgroundLoad's
+/// defaults (a 1024-node 4:1 leaf/spine fabric). For the charts of the cluster optimum against
+/// co-running jobs (docs/MODEL-NETWORK.md section 7). Same errors as search().
+std::vector<SearchResult> searchPerBackgroundLevel(const Envelope& e, const std::vector<int>& jobs,
+                                                   const tandem::CancelFlag* cancel = nullptr);
+
 /// Every structurally valid plan of the envelope's layout grid for one geometry, each with its
 /// evaluation (infeasible ones carry a reason). For the GUI's PP x EP heatmap.
 std::vector<std::pair<Plan, PlanEval>> evaluatePlans(const Geometry& g, const Envelope& e);
