@@ -87,6 +87,10 @@ private:
     std::vector<std::string> m_known;
 };
 
+/// How a message names the JSON type of `v`: "a number", "a string", "a boolean", "an array",
+/// "an object" or "null".
+std::string jsonTypeName(const nlohmann::json& v);
+
 /// Deepest nesting of arrays and objects parseJsonText accepts. Tandem's own files nest fewer
 /// than ten levels; the limit keeps a hostile file (60 000 nested objects in 360 KB) from
 /// exhausting the stack in the recursive copy, dump and destruction of a parsed tree.
