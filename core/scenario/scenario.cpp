@@ -33,7 +33,7 @@ void attachMeasuredCollectives(mosaic::Envelope& e, Diagnostics& diag) {
 /// checked by the engine's own loader (mlforml::loadBackgroundTrace), so `validate` fails
 /// exactly where `run` would; `written` is the name as the scenario gave it, for the message.
 void checkTraceFile(const mlforml::Params& p, const std::string& written, Diagnostics& diag) {
-    if (p.scenario != "trace") return;
+    if (p.scenario != mlforml::ScenarioKind::Trace) return;
     std::error_code ec;
     if (!std::filesystem::is_regular_file(p.traceFile, ec)) {
         diag.error("$.ml_for_ml.trace_file",
