@@ -163,7 +163,7 @@ bool MainWindow::applyImport(const ImportedFile& f, DenseModelTarget dense, Diag
             }
             Scenario s = m_doc->scenario();
             s.mlForMl->traceFile = f.path.toStdString();
-            s.mlForMl->scenario = "trace";
+            s.mlForMl->scenario = mlforml::ScenarioKind::Trace;
             if (!validScenario(s, *m_doc, diag)) return false;
             // The engine's limits under this scenario's network (length, mean load).
             if (!mlforml::checkTraceReplay(*s.mlForMl, *f.trace, f.path.toStdString(),

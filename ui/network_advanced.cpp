@@ -121,23 +121,27 @@ void NetworkAdvanced::setParams(const mlforml::Params& p) {
     for (QDoubleSpinBox* b : findChildren<QDoubleSpinBox*>()) b->setProperty("loaded", b->value());
     for (QSpinBox* b : findChildren<QSpinBox*>()) b->setProperty("loaded", static_cast<double>(b->value()));
 
-    const QString poisson = p.scenario == "poisson"
-                                ? QString()
-                                : tr("Poisson arrivals apply to scenario \"poisson\" only; this one is \"%1\"")
-                                      .arg(QString::fromStdString(p.scenario));
+    const QString poisson =
+        p.scenario == mlforml::ScenarioKind::Poisson
+            ? QString()
+            : tr("Poisson arrivals apply to scenario \"poisson\" only; this one is \"%1\"")
+                  .arg(QString::fromUtf8(mlforml::name(p.scenario)));
     setReason(m_arrival, tr("Background jobs arriving per second in scenario 2 [2608.06046 Sec. 3.3]."), poisson);
     setReason(m_maxJobs, tr("At most this many background jobs at once; later arrivals wait [Sec. 3.3]."), poisson);
     setReason(m_duration, tr("Run length of each arriving background job, s [Sec. 3.3]."), poisson);
-    const QString trace = p.scenario == "trace" ? tr("the background comes from a measured trace file") : QString();
+    const QString trace = p.scenario == mlforml::ScenarioKind::Trace
+                              ? tr("the background comes from a measured trace file")
+                              : QString();
     for (QWidget* w : {static_cast<QWidget*>(m_bgNodes), static_cast<QWidget*>(m_bgGradient),
                        static_cast<QWidget*>(m_bgCompute)})
         setReason(w, w->toolTip().section(QStringLiteral("\n"), -1), trace);
     bool mx = false;
     for (const auto& prec : p.precisions) mx = mx || prec == "MXFP4";
-    const QString kappaReason = p.progress.precisionModel != "kappa"
-                                    ? tr("the progress model is \"%1\", not \"kappa\"")
-                                          .arg(QString::fromStdString(p.progress.precisionModel))
-                                    : (!mx ? tr("MXFP4 is not among the scenario's precisions") : QString());
+    const QString kappaReason =
+        p.progress.precisionModel != mlforml::PrecisionModel::Kappa
+            ? tr("the progress model is \"%1\", not \"kappa\"")
+                  .arg(QString::fromUtf8(mlforml::name(p.progress.precisionModel)))
+            : (!mx ? tr("MXFP4 is not among the scenario's precisions") : QString());
     setReason(m_kappa,
               tr("Progress per MXFP4 update is divided by kappa (fitted to Fig. 2c/2d of 2608.06046: 1.3) "
                  "[MODEL.md A4]."),

@@ -126,11 +126,11 @@ void NetworkControls::setParams(const mlforml::Params& p, int shownN) {
                                                                               : std::min(1, m_target->count() - 1));
     rebuildPolicyToggles(p.policies);
     m_advanced->setParams(p);
-    const bool sweep = p.scenario == "sweep";
-    m_background->setDisabledReason(
-        sweep ? QString()
-              : tr("the scenario's background is '%1' (Poisson arrivals or a measured trace), not a fixed N")
-                    .arg(QString::fromStdString(p.scenario)));
+    const bool sweep = p.scenario == mlforml::ScenarioKind::Sweep;
+    m_background->setDisabledReason(sweep ? QString()
+                                          : tr("the scenario's background is '%1' (Poisson "
+                                               "arrivals or a measured trace), not a fixed N")
+                                                .arg(QString::fromUtf8(mlforml::name(p.scenario))));
 }
 
 void NetworkControls::applyTo(mlforml::Params& p) const {

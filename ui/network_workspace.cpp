@@ -126,11 +126,13 @@ void NetworkWorkspace::recomputeSweep() {
     if (!m_params) return;
     m_sweepInputs = *m_params;
     mlforml::Params p = *m_params;  // the worker owns its copy
-    const bool sweep = p.scenario == "sweep";
+    const bool sweep = p.scenario == mlforml::ScenarioKind::Sweep;
     m_pages->setTabEnabled(2, sweep);
-    m_pages->setTabToolTip(2, sweep ? tr("Scenario 1 over every N of the sweep [2608.06046 Fig. 2a, Table 3]")
-                                    : tr("Disabled: the sweep over N needs a scenario of kind \"sweep\" (scenario 1); "
-                                         "this one is \"%1\".").arg(QString::fromStdString(p.scenario)));
+    m_pages->setTabToolTip(
+        2, sweep ? tr("Scenario 1 over every N of the sweep [2608.06046 Fig. 2a, Table 3]")
+                 : tr("Disabled: the sweep over N needs a scenario of kind \"sweep\" (scenario 1); "
+                      "this one is \"%1\".")
+                       .arg(QString::fromUtf8(mlforml::name(p.scenario))));
     if (!sweep) {
         m_sweepResult.reset();
         if (m_pages->currentIndex() == 2) m_pages->setCurrentIndex(0);
@@ -142,7 +144,8 @@ void NetworkWorkspace::recomputeSweep() {
 void NetworkWorkspace::applyPresetView(int shownN, int targetIndex, bool updatesAxis) {
     if (!m_params) return;
     m_controls->setViewHints(targetIndex, updatesAxis);
-    if (shownN >= 0 && shownN != m_controls->shownBackgroundJobs() && m_params->scenario == "sweep") {
+    if (shownN >= 0 && shownN != m_controls->shownBackgroundJobs() &&
+        m_params->scenario == mlforml::ScenarioKind::Sweep) {
         m_controls->backgroundSlider()->setValueSilently(shownN);
         recompute();
     }
@@ -151,7 +154,8 @@ void NetworkWorkspace::applyPresetView(int shownN, int targetIndex, bool updates
 void NetworkWorkspace::recompute() {
     if (!m_params) return;
     mlforml::Params p = *m_params;  // the worker owns its copy
-    if (p.scenario == "sweep") p.backgroundJobs = {m_controls->shownBackgroundJobs()};
+    if (p.scenario == mlforml::ScenarioKind::Sweep)
+        p.backgroundJobs = {m_controls->shownBackgroundJobs()};
     m_runner->submit([p](const tandem::CancelFlag* cancel) -> std::any { return mlforml::simulate(p, cancel); });
 }
 

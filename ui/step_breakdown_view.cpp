@@ -14,7 +14,8 @@ namespace tandem::ui {
 
 namespace {
 QList<double> parts(const mosaic::Breakdown& b) {
-    return {b.compute_s, b.dispatch_s, b.a2a_s, b.dp_s, b.bubble_s, b.vocab_s, b.other_s};
+    return {b.compute_s, b.dispatch_s, b.a2a_s,  b.dpBeyondCompute_s,
+            b.bubble_s,  b.vocab_s,    b.other_s};
 }
 QColor partColor(int i) {
     // Okabe-Ito: blue, orange, vermillion, sky blue, purple, green, grey.

@@ -184,7 +184,8 @@ int runCommand(const QStringList& args) {
             std::vector<std::string> reasons;
             for (size_t i = 0; i < r.points.size() && i < rj["points"].size(); ++i)
                 for (size_t k = 0; k < r.points[i].policies.size(); ++k) {
-                    const std::string why = notReachedReason(*scenario->mlForMl, r.points[i].policies[k], r.comboLabels);
+                    const std::string why = tandem::mlforml::notReachedReason(
+                        *scenario->mlForMl, r.points[i].policies[k], r.comboLabels);
                     if (why.empty()) continue;
                     rj["points"][i]["policies"][k]["not_reached_reason"] = why;
                     reasons.push_back(r.points[i].label + " " + r.points[i].policies[k].policy + ": " + why);

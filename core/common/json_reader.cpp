@@ -15,7 +15,10 @@ const nlohmann::json& emptyObject() {
     static const nlohmann::json e = nlohmann::json::object();
     return e;
 }
-std::string typeName(const nlohmann::json& v) {
+std::string fmt(double v) { return formatNumber(v); }
+}  // namespace
+
+std::string jsonTypeName(const nlohmann::json& v) {
     if (v.is_number()) return "a number";
     if (v.is_string()) return "a string";
     if (v.is_boolean()) return "a boolean";
@@ -23,8 +26,6 @@ std::string typeName(const nlohmann::json& v) {
     if (v.is_object()) return "an object";
     return "null";
 }
-std::string fmt(double v) { return formatNumber(v); }
-}  // namespace
 
 nlohmann::ordered_json jsonNumber(double v) {
     return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
@@ -86,8 +87,9 @@ bool JsonReader::checkNumber(const nlohmann::json& v, const std::string& p, cons
                              bool integer) {
     if (!v.is_number()) {
         // A null is what a writer makes of NaN or infinity: say so rather than just "null".
-        const std::string got =
-            v.is_null() ? "null; JSON has no NaN or infinity, write a finite number" : typeName(v);
+        const std::string got = v.is_null()
+                                    ? "null; JSON has no NaN or infinity, write a finite number"
+                                    : jsonTypeName(v);
         m_diag.error(p, std::string("must be ") + (integer ? "an integer" : "a number") + " (got " +
                             got + ")");
         return false;
@@ -134,7 +136,7 @@ bool JsonReader::boolean(const char* key, bool def) {
     const auto* v = raw(key);
     if (!v) return def;
     if (!v->is_boolean()) {
-        m_diag.error(childPath(key), "must be true or false (got " + typeName(*v) + ")");
+        m_diag.error(childPath(key), "must be true or false (got " + jsonTypeName(*v) + ")");
         return def;
     }
     return v->get<bool>();
@@ -151,7 +153,7 @@ std::string JsonReader::string(const char* key, const std::string& def,
     const auto* v = raw(key);
     if (!v) return def;
     if (!v->is_string()) {
-        m_diag.error(childPath(key), "must be a string (got " + typeName(*v) + ")");
+        m_diag.error(childPath(key), "must be a string (got " + jsonTypeName(*v) + ")");
         return def;
     }
     auto s = v->get<std::string>();
@@ -171,7 +173,7 @@ std::vector<double> JsonReader::numbers(const char* key, const std::vector<doubl
     if (!v) return def;
     const auto p = childPath(key);
     if (!v->is_array()) {
-        m_diag.error(p, "must be an array of numbers (got " + typeName(*v) + ")");
+        m_diag.error(p, "must be an array of numbers (got " + jsonTypeName(*v) + ")");
         return def;
     }
     if (v->size() < minSize) {
@@ -195,7 +197,7 @@ std::vector<long long> JsonReader::integers(const char* key, const std::vector<l
     if (!v) return def;
     const auto p = childPath(key);
     if (!v->is_array()) {
-        m_diag.error(p, "must be an array of integers (got " + typeName(*v) + ")");
+        m_diag.error(p, "must be an array of integers (got " + jsonTypeName(*v) + ")");
         return def;
     }
     if (v->size() < minSize) {
@@ -219,7 +221,7 @@ std::vector<std::string> JsonReader::strings(const char* key, const std::vector<
     if (!v) return def;
     const auto p = childPath(key);
     if (!v->is_array()) {
-        m_diag.error(p, "must be an array of strings (got " + typeName(*v) + ")");
+        m_diag.error(p, "must be an array of strings (got " + jsonTypeName(*v) + ")");
         return def;
     }
     std::vector<std::string> out;
@@ -228,7 +230,7 @@ std::vector<std::string> JsonReader::strings(const char* key, const std::vector<
         const auto ip = p + "[" + std::to_string(i) + "]";
         const auto& e = (*v)[i];
         if (!e.is_string()) {
-            m_diag.error(ip, "must be a string (got " + typeName(e) + ")");
+            m_diag.error(ip, "must be a string (got " + jsonTypeName(e) + ")");
             ok = false;
             continue;
         }
@@ -250,7 +252,7 @@ JsonReader JsonReader::object(const char* key) {
     const auto* v = raw(key);
     const auto p = childPath(key);
     if (v && !v->is_object()) {
-        m_diag.error(p, "must be an object (got " + typeName(*v) + ")");
+        m_diag.error(p, "must be an object (got " + jsonTypeName(*v) + ")");
         return JsonReader(emptyObject(), p, m_diag);
     }
     return JsonReader(v ? *v : emptyObject(), p, m_diag);

@@ -2,13 +2,13 @@
 // Typed, path-tracking reader over a JSON object: every read checks type, range and unit-suffixed
 // key; unknown keys are reported by finish() with a "did you mean" hint. Errors never throw: they
 // accumulate in a Diagnostics so a user sees every problem of a file at once.
-#include <nlohmann/json.hpp>
-
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "common/diagnostics.h"
+#include "common/enum_names.h"
 
 namespace tandem {
 
@@ -64,6 +64,13 @@ public:
     /// Optional string; when `allowed` is non-empty the value must be one of them.
     std::string string(const char* key, const std::string& def,
                        const std::vector<std::string>& allowed = {});
+    /// Optional word of a closed set: absent -> `def`; a word not in `table` -> the error of
+    /// string() with the allowed words (and a "did you mean" hint), returns `def`.
+    template <class E>
+    E choice(const char* key, E def, const EnumTable<E>& table) {
+        const std::string word = string(key, enumName(table, def), enumNames(table));
+        return enumFromName(table, word).value_or(def);
+    }
     /// Optional array of numbers, each checked against `r`; `minSize` enforced when present.
     std::vector<double> numbers(const char* key, const std::vector<double>& def, Range r = {},
                                 size_t minSize = 0);
@@ -96,6 +103,9 @@ void requireAtLeast(JsonReader& r, const char* key, double value, double limit, 
 /// the key, the value, the limit and its reason. Nothing when value <= limit.
 void requireAtMost(JsonReader& r, const char* key, double value, double limit, const char* unit,
                    const std::string& why);
+/// How a message names the JSON type of `v`: "a number", "a string", "a boolean", "an array",
+/// "an object" or "null".
+std::string jsonTypeName(const nlohmann::json& v);
 
 /// Deepest nesting of arrays and objects parseJsonText accepts. Tandem's own files nest fewer
 /// than ten levels; the limit keeps a hostile file (60 000 nested objects in 360 KB) from

@@ -1,6 +1,6 @@
 #pragma once
 // `tandem-cli inspect FILE [--json]`: detect what a user file is, import it, and say what Tandem
-// understood (issue 8).
+// understood.
 #include <nlohmann/json.hpp>
 
 #include <string>

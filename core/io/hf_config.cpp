@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 #include "common/json_reader.h"
 #include "common/number_format.h"
@@ -21,109 +20,75 @@ constexpr long long kMaxField = 1LL << 24;
 /// Models above this many parameters are reported as implausible rather than counted.
 constexpr double kMaxPlausibleParams = 1e15;
 
-std::string typeName(const json& v) {
-    if (v.is_number()) return "a number";
-    if (v.is_string()) return "a string";
-    if (v.is_boolean()) return "a boolean";
-    if (v.is_array()) return "an array";
-    if (v.is_object()) return "an object";
-    return "null";
-}
-
-/// Typed access to one config object with the messages the importer promises: a missing
+/// A config object read through JsonReader with the messages the importer promises: a missing
 /// required field names the field, the model type and what it means; a missing optional field
-/// becomes a line in `assumptions`.
+/// becomes a line in `assumptions`. A key set to null counts as absent (Hugging Face writes
+/// `"q_lora_rank": null` for "not used"). Integers are bounded by kMaxField.
 class Fields {
 public:
     Fields(const json& obj, std::string path, std::string modelType, Diagnostics& diag,
            std::vector<std::string>& assumptions)
-        : m_obj(obj), m_path(std::move(path)), m_type(std::move(modelType)), m_diag(diag),
+        : m_reader(obj, std::move(path), diag),
+          m_type(std::move(modelType)),
           m_assumptions(assumptions) {}
 
-    std::string path(const std::string& key) const { return m_path + "." + key; }
-    bool present(const std::string& key) const {
-        auto it = m_obj.find(key);
-        return it != m_obj.end() && !it->is_null();
+    std::string path(const std::string& key) const { return m_reader.childPath(key.c_str()); }
+    bool present(const std::string& key) {
+        const json* v = m_reader.raw(key.c_str());
+        return v && !v->is_null();
     }
-    bool hasKey(const std::string& key) const { return m_obj.contains(key); }
-    const json* get(const std::string& key) const {
-        auto it = m_obj.find(key);
-        return it == m_obj.end() || it->is_null() ? nullptr : &*it;
-    }
+    bool hasKey(const std::string& key) const { return m_reader.has(key.c_str()); }
 
-    /// Required integer >= minValue.
+    /// Required integer in [minValue, kMaxField].
     long long req(const std::string& key, const std::string& meaning, long long minValue = 1) {
-        const json* v = get(key);
-        if (!v) {
-            m_diag.error(path(key), "is required for model_type \"" + m_type + "\" (" + meaning + ")");
+        if (!present(key)) {
+            m_reader.diagnostics().error(
+                path(key), "is required for model_type \"" + m_type + "\" (" + meaning + ")");
             return 0;
         }
-        return check(key, *v, minValue);
+        return integer(key, minValue);
     }
     /// Optional integer; absent -> `def` and an assumption line "<path>: absent; assumed <why>".
     long long opt(const std::string& key, long long def, const std::string& why,
                   long long minValue = 0) {
-        const json* v = get(key);
-        if (!v) {
+        if (!present(key)) {
             assume(key, why);
             return def;
         }
-        return check(key, *v, minValue);
+        return integer(key, minValue);
     }
     /// Optional integer with no assumption line (the absence is the family's normal form).
     long long quiet(const std::string& key, long long def, long long minValue = 0) {
-        const json* v = get(key);
-        return v ? check(key, *v, minValue) : def;
+        return present(key) ? integer(key, minValue) : def;
     }
     bool flag(const std::string& key, bool def, const std::string& why) {
-        const json* v = get(key);
-        if (!v) {
+        if (!present(key)) {
             if (!why.empty()) assume(key, why);
             return def;
         }
-        if (!v->is_boolean()) {
-            m_diag.error(path(key), "must be true or false (got " + typeName(*v) + ")");
-            return def;
-        }
-        return v->get<bool>();
+        return m_reader.boolean(key.c_str(), def);
     }
     std::string text(const std::string& key, const std::string& def) {
-        const json* v = get(key);
-        if (!v) return def;
-        if (!v->is_string()) {
-            m_diag.error(path(key), "must be a string (got " + typeName(*v) + ")");
-            return def;
-        }
-        return v->get<std::string>();
+        return present(key) ? m_reader.string(key.c_str(), def) : def;
     }
-    /// Optional array of integers in [0, upper).
+    /// Optional array of distinct layer indices in [0, upper).
     std::vector<long long> indices(const std::string& key, long long upper) {
+        if (!present(key)) return {};
+        const Range layer{0.0, static_cast<double>(upper), false, true, "a layer index"};
+        const std::vector<long long> all = m_reader.integers(key.c_str(), {}, layer);
+        // A set of layers: a repeat would count one block twice (and the dense blocks as
+        // layers minus the list's length, below zero).
         std::vector<long long> out;
-        std::vector<std::size_t> at;  // position of each accepted index in the array
-        const json* v = get(key);
-        if (!v) return out;
-        if (!v->is_array()) {
-            m_diag.error(path(key), "must be an array of layer indices (got " + typeName(*v) + ")");
-            return out;
-        }
-        for (std::size_t i = 0; i < v->size(); ++i) {
-            const auto& e = (*v)[i];
-            const auto p = path(key) + "[" + std::to_string(i) + "]";
-            if (!e.is_number_integer() || e.get<long long>() < 0 || e.get<long long>() >= upper) {
-                m_diag.error(p, "must be a layer index in [0, " + std::to_string(upper) + ")");
+        for (std::size_t i = 0; i < all.size(); ++i) {
+            const auto first = std::find(all.begin(), all.begin() + std::ptrdiff_t(i), all[i]);
+            if (first != all.begin() + std::ptrdiff_t(i)) {
+                m_reader.diagnostics().error(
+                    path(key) + "[" + std::to_string(i) + "]",
+                    "duplicate value " + std::to_string(all[i]) + " (also at [" +
+                        std::to_string(first - all.begin()) + "]); each layer is listed once");
                 continue;
             }
-            // A set of layers: a repeat would count one block twice (and the dense blocks as
-            // layers minus the list's length, below zero).
-            const auto first = std::find(out.begin(), out.end(), e.get<long long>());
-            if (first != out.end()) {
-                m_diag.error(p, "duplicate value " + std::to_string(*first) + " (also at [" +
-                                    std::to_string(at[std::size_t(first - out.begin())]) +
-                                    "]); each layer is listed once");
-                continue;
-            }
-            out.push_back(e.get<long long>());
-            at.push_back(i);
+            out.push_back(all[i]);
         }
         return out;
     }
@@ -132,8 +97,9 @@ public:
     long long withinLayers(const std::string& key, long long value, long long layers,
                            const std::string& layersKey) {
         if (present(key) && layers > 0 && value > layers) {
-            m_diag.error(path(key), formatNumber(static_cast<double>(value)) + " exceeds " +
-                                        layersKey + " (" + std::to_string(layers) + ")");
+            m_reader.diagnostics().error(path(key), formatNumber(static_cast<double>(value)) +
+                                                        " exceeds " + layersKey + " (" +
+                                                        std::to_string(layers) + ")");
             return layers;
         }
         return value;
@@ -142,31 +108,16 @@ public:
         m_assumptions.push_back(path(key) + ": absent; assumed " + why);
     }
     void note(const std::string& text) { m_assumptions.push_back(text); }
-    Diagnostics& diag() { return m_diag; }
     const std::string& modelType() const { return m_type; }
 
 private:
-    long long check(const std::string& key, const json& v, long long minValue) {
-        const bool isInt = v.is_number_integer() ||
-                           (v.is_number_float() && std::isfinite(v.get<double>()) &&
-                            std::floor(v.get<double>()) == v.get<double>());
-        if (!isInt) {
-            m_diag.error(path(key), "must be an integer (got " +
-                                        (v.is_number() ? formatNumber(v.get<double>()) : typeName(v)) +
-                                        ")");
-            return 0;
-        }
-        const double x = v.get<double>();
-        if (x < static_cast<double>(minValue) || x > static_cast<double>(kMaxField)) {
-            m_diag.error(path(key), "must be in [" + std::to_string(minValue) + ", " +
-                                        std::to_string(kMaxField) + "] (got " + formatNumber(x) + ")");
-            return 0;
-        }
-        return static_cast<long long>(x);
+    long long integer(const std::string& key, long long minValue) {
+        return m_reader.integer(
+            key.c_str(), 0,
+            Range::closed(static_cast<double>(minValue), static_cast<double>(kMaxField)));
     }
-    const json& m_obj;
-    std::string m_path, m_type;
-    Diagnostics& m_diag;
+    JsonReader m_reader;
+    std::string m_type;
     std::vector<std::string>& m_assumptions;
 };
 
@@ -254,7 +205,8 @@ void readDeepSeek(Fields& f, ModelGeometry& g) {
            "matches 2.4 B for V2-Lite and 37 B for V3)");
 }
 
-void readQwenMoe(Fields& f, ModelGeometry& g, bool qwen3) {
+void readQwenMoe(Fields& f, ModelGeometry& g) {
+    const bool qwen3 = f.modelType() == "qwen3_moe";
     readStandardCore(f, g, false);
     g.qkvBias = qwen3 ? f.flag("attention_bias", false, "") : true;
     g.oBias = qwen3 && g.qkvBias;
@@ -372,7 +324,8 @@ void readOpt(Fields& f, ModelGeometry& g) {
     g.qkvBias = g.oBias = g.mlpBias = bias;
 }
 
-void readLlamaDense(Fields& f, ModelGeometry& g, const std::string& type) {
+void readLlamaDense(Fields& f, ModelGeometry& g) {
+    const std::string& type = f.modelType();
     readStandardCore(f, g, false);
     g.dFfDense = f.req("intermediate_size", "FFN width");
     g.denseLayers = g.layers;
@@ -386,16 +339,41 @@ void readLlamaDense(Fields& f, ModelGeometry& g, const std::string& type) {
     g.qkNorm = type == "qwen3";
 }
 
-const std::map<std::string, std::string>& architectureTypes() {
-    static const std::map<std::string, std::string> m = {
-        {"MixtralForCausalLM", "mixtral"},      {"DeepseekV2ForCausalLM", "deepseek_v2"},
-        {"DeepseekV3ForCausalLM", "deepseek_v3"}, {"Qwen2MoeForCausalLM", "qwen2_moe"},
-        {"Qwen3MoeForCausalLM", "qwen3_moe"},   {"GptOssForCausalLM", "gpt_oss"},
-        {"Llama4ForConditionalGeneration", "llama4"}, {"Llama4ForCausalLM", "llama4_text"},
-        {"GPT2LMHeadModel", "gpt2"},            {"OPTForCausalLM", "opt"},
-        {"LlamaForCausalLM", "llama"},          {"MistralForCausalLM", "mistral"},
-        {"Qwen2ForCausalLM", "qwen2"},          {"Qwen3ForCausalLM", "qwen3"}};
-    return m;
+/// One supported model_type: the family whose parameter count it follows, the Hugging Face
+/// architecture name that implies it when model_type is absent (nullptr: none), whether its
+/// language-model geometry sits under text_config, and the reader of its fields.
+struct ModelTypeEntry {
+    const char* modelType;
+    const char* family;
+    const char* architecture;
+    bool textConfig;
+    void (*read)(Fields&, ModelGeometry&);
+};
+
+const std::vector<ModelTypeEntry>& modelTypeTable() {
+    static const std::vector<ModelTypeEntry> t = {
+        {"mixtral", "mixtral", "MixtralForCausalLM", false, readMixtral},
+        {"deepseek_v2", "deepseek_v2", "DeepseekV2ForCausalLM", false, readDeepSeek},
+        {"deepseek_v3", "deepseek_v3", "DeepseekV3ForCausalLM", false, readDeepSeek},
+        {"kimi_k2", "deepseek_v3", nullptr, false, readDeepSeek},
+        {"qwen2_moe", "qwen2_moe", "Qwen2MoeForCausalLM", false, readQwenMoe},
+        {"qwen3_moe", "qwen3_moe", "Qwen3MoeForCausalLM", false, readQwenMoe},
+        {"gpt_oss", "gpt_oss", "GptOssForCausalLM", false, readGptOss},
+        {"llama4", "llama4", "Llama4ForConditionalGeneration", true, readLlama4Text},
+        {"llama4_text", "llama4", "Llama4ForCausalLM", false, readLlama4Text},
+        {"gpt2", "gpt2", "GPT2LMHeadModel", false, readGpt2},
+        {"opt", "opt", "OPTForCausalLM", false, readOpt},
+        {"llama", "llama", "LlamaForCausalLM", false, readLlamaDense},
+        {"mistral", "llama", "MistralForCausalLM", false, readLlamaDense},
+        {"qwen2", "qwen2", "Qwen2ForCausalLM", false, readLlamaDense},
+        {"qwen3", "qwen3", "Qwen3ForCausalLM", false, readLlamaDense}};
+    return t;
+}
+
+const ModelTypeEntry* findModelType(const std::string& type) {
+    for (const auto& e : modelTypeTable())
+        if (type == e.modelType) return &e;
+    return nullptr;
 }
 
 std::string joinSupported() {
@@ -479,17 +457,18 @@ void validateGeometry(const ModelGeometry& g, const json& obj, const std::string
 }  // namespace
 
 const std::vector<std::string>& supportedModelTypes() {
-    static const std::vector<std::string> t = {
-        "mixtral", "deepseek_v2", "deepseek_v3", "kimi_k2", "qwen2_moe", "qwen3_moe", "gpt_oss",
-        "llama4",  "llama4_text", "gpt2",        "opt",     "llama",     "mistral",   "qwen2",
-        "qwen3"};
+    static const std::vector<std::string> t = [] {
+        std::vector<std::string> names;
+        for (const auto& e : modelTypeTable()) names.emplace_back(e.modelType);
+        return names;
+    }();
     return t;
 }
 
 std::optional<ModelImport> importModelConfig(const json& config, Diagnostics& diag) {
     const std::size_t before = diag.items().size();
     if (!config.is_object()) {
-        diag.error("$", "a model config must be a JSON object (got " + typeName(config) + ")");
+        diag.error("$", "a model config must be a JSON object (got " + jsonTypeName(config) + ")");
         return std::nullopt;
     }
     ModelImport m;
@@ -498,16 +477,19 @@ std::optional<ModelImport> importModelConfig(const json& config, Diagnostics& di
     if (mt != config.end() && mt->is_string()) {
         type = mt->get<std::string>();
     } else if (mt != config.end() && !mt->is_null()) {
-        diag.error("$.model_type", "must be a string (got " + typeName(*mt) + ")");
+        diag.error("$.model_type", "must be a string (got " + jsonTypeName(*mt) + ")");
         return std::nullopt;
     } else {
         const auto arch = config.find("architectures");
         if (arch != config.end() && arch->is_array() && !arch->empty() && (*arch)[0].is_string()) {
-            const auto it = architectureTypes().find((*arch)[0].get<std::string>());
-            if (it != architectureTypes().end()) {
-                type = it->second;
-                m.assumptions.push_back("$.model_type: absent; assumed \"" + type +
-                                        "\" from $.architectures[0]");
+            const auto name = (*arch)[0].get<std::string>();
+            for (const auto& e : modelTypeTable()) {
+                if (e.architecture && name == e.architecture) {
+                    type = e.modelType;
+                    m.assumptions.push_back("$.model_type: absent; assumed \"" + type +
+                                            "\" from $.architectures[0]");
+                    break;
+                }
             }
         }
         if (type.empty()) {
@@ -516,10 +498,10 @@ std::optional<ModelImport> importModelConfig(const json& config, Diagnostics& di
             return std::nullopt;
         }
     }
-    const auto& sup = supportedModelTypes();
-    if (std::find(sup.begin(), sup.end(), type) == sup.end()) {
+    const ModelTypeEntry* entry = findModelType(type);
+    if (!entry) {
         std::string msg = "unsupported model_type \"" + type + "\"; supported: " + joinSupported();
-        const auto hint = closestMatch(type, sup);
+        const auto hint = closestMatch(type, supportedModelTypes());
         if (!hint.empty()) msg += "; did you mean \"" + hint + "\"?";
         diag.error("$.model_type", msg);
         return std::nullopt;
@@ -527,15 +509,16 @@ std::optional<ModelImport> importModelConfig(const json& config, Diagnostics& di
 
     ModelGeometry& g = m.geometry;
     g.modelType = type;
+    g.family = entry->family;
     std::string base = "$";
     const json* obj = &config;
-    if (type == "llama4") {
+    if (entry->textConfig) {
         const auto tc = config.find("text_config");
         if (tc == config.end() || !tc->is_object()) {
             diag.error("$.text_config", tc == config.end()
-                                            ? "is required for model_type \"llama4\" (the "
-                                              "language model's geometry)"
-                                            : "must be an object (got " + typeName(*tc) + ")");
+                                            ? "is required for model_type \"" + type +
+                                                  "\" (the language model's geometry)"
+                                            : "must be an object (got " + jsonTypeName(*tc) + ")");
             return std::nullopt;
         }
         obj = &*tc;
@@ -543,31 +526,7 @@ std::optional<ModelImport> importModelConfig(const json& config, Diagnostics& di
         m.assumptions.push_back("text model only: a vision encoder is not counted");
     }
     Fields f(*obj, base, type, diag, m.assumptions);
-    if (type == "mixtral") {
-        g.family = "mixtral";
-        readMixtral(f, g);
-    } else if (type == "deepseek_v2" || type == "deepseek_v3" || type == "kimi_k2") {
-        g.family = type == "deepseek_v2" ? "deepseek_v2" : "deepseek_v3";
-        readDeepSeek(f, g);
-    } else if (type == "qwen2_moe" || type == "qwen3_moe") {
-        g.family = type;
-        readQwenMoe(f, g, type == "qwen3_moe");
-    } else if (type == "gpt_oss") {
-        g.family = "gpt_oss";
-        readGptOss(f, g);
-    } else if (type == "llama4" || type == "llama4_text") {
-        g.family = "llama4";
-        readLlama4Text(f, g);
-    } else if (type == "gpt2") {
-        g.family = "gpt2";
-        readGpt2(f, g);
-    } else if (type == "opt") {
-        g.family = "opt";
-        readOpt(f, g);
-    } else {
-        g.family = type == "mistral" ? "llama" : type;
-        readLlamaDense(f, g, type);
-    }
+    entry->read(f, g);
     if (diag.items().size() > before) return std::nullopt;
     validateGeometry(g, *obj, base, diag);
     if (diag.items().size() > before) return std::nullopt;

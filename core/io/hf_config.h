@@ -1,5 +1,5 @@
 #pragma once
-// Hugging Face `config.json` -> ModelGeometry + parameter counts (issue 8).
+// Hugging Face `config.json` -> ModelGeometry + parameter counts.
 #include <nlohmann/json.hpp>
 
 #include <optional>

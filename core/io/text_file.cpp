@@ -14,44 +14,57 @@
 
 namespace tandem::io {
 
-bool readTextFile(const std::string& path, std::string& out, Diagnostics& diag) {
+TextFileRead readTextFileWithin(const std::string& path, std::size_t maxBytes, std::string& out) {
     // Checked before opening: opening a FIFO blocks until a writer appears, and a folder or a
     // device has no meaningful size.
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
-    if (!ec && std::filesystem::is_directory(status)) {
-        diag.error("file", "\"" + path + "\" is a folder, not a file");
-        return false;
-    }
-    if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
-        diag.error("file", "\"" + path + "\" is not a regular file (a device or pipe cannot be imported)");
-        return false;
-    }
+    if (!ec && std::filesystem::is_directory(status)) return {TextFileError::Folder, 0};
+    if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+        return {TextFileError::NotRegularFile, 0};
     std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        diag.error("file", "cannot open \"" + path + "\" for reading");
-        return false;
-    }
+    if (!in) return {TextFileError::CannotOpen, 0};
     in.seekg(0, std::ios::end);
     const auto size = in.tellg();
-    if (size < 0) {
-        diag.error("file", "cannot determine the size of \"" + path + "\"");
-        return false;
-    }
-    if (static_cast<std::size_t>(size) > kMaxImportBytes) {
-        diag.error("file", "file is " + std::to_string(static_cast<long long>(size)) +
-                               " bytes; importers read at most " +
-                               std::to_string(kMaxImportBytes) + " bytes");
-        return false;
-    }
+    if (size < 0) return {TextFileError::UnknownSize, 0};
+    const auto bytes = static_cast<std::size_t>(size);
+    if (bytes > maxBytes) return {TextFileError::TooLarge, bytes};
     in.seekg(0, std::ios::beg);
-    out.assign(static_cast<std::size_t>(size), '\0');
-    if (size > 0 && !in.read(&out[0], size)) {
-        diag.error("file", "read error on \"" + path + "\"");
-        return false;
+    out.assign(bytes, '\0');
+    if (size > 0 && !in.read(&out[0], size)) return {TextFileError::ReadFailed, bytes};
+    return {TextFileError::None, bytes};
+}
+
+bool readTextFile(const std::string& path, std::string& out, Diagnostics& diag) {
+    const TextFileRead r = readTextFileWithin(path, kMaxImportBytes, out);
+    switch (r.error) {
+        case TextFileError::None:
+            out.erase(0, utf8BomLength(out));
+            return true;
+        case TextFileError::Folder:
+            diag.error("file", "\"" + path + "\" is a folder, not a file");
+            break;
+        case TextFileError::NotRegularFile:
+            diag.error(
+                "file",
+                "\"" + path + "\" is not a regular file (a device or pipe cannot be imported)");
+            break;
+        case TextFileError::CannotOpen:
+            diag.error("file", "cannot open \"" + path + "\" for reading");
+            break;
+        case TextFileError::UnknownSize:
+            diag.error("file", "cannot determine the size of \"" + path + "\"");
+            break;
+        case TextFileError::TooLarge:
+            diag.error("file", "file is " + std::to_string(r.bytes) +
+                                   " bytes; importers read at most " +
+                                   std::to_string(kMaxImportBytes) + " bytes");
+            break;
+        case TextFileError::ReadFailed:
+            diag.error("file", "read error on \"" + path + "\"");
+            break;
     }
-    out.erase(0, utf8BomLength(out));
-    return true;
+    return false;
 }
 
 std::size_t utf8BomLength(const std::string& text) {

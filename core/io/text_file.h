@@ -11,6 +11,29 @@ namespace tandem::io {
 /// exhausting memory; real configs, nccl-tests logs and loss logs are far below this.
 constexpr std::size_t kMaxImportBytes = 256u * 1024u * 1024u;
 
+/// Why a file could not be read as text (TextFileError::None: it was).
+enum class TextFileError {
+    None,
+    Folder,          ///< the path is a folder
+    NotRegularFile,  ///< a device, pipe or socket (opening a FIFO would block)
+    CannotOpen,      ///< missing or unreadable
+    UnknownSize,     ///< the size could not be determined
+    TooLarge,        ///< larger than the caller's limit
+    ReadFailed,      ///< the read stopped early
+};
+
+/// Outcome of readTextFileWithin: the error, and the file's size in bytes when it is known.
+struct TextFileRead {
+    TextFileError error = TextFileError::None;
+    std::size_t bytes = 0;
+};
+
+/// Reads the whole file at `path` into `out` (bytes as stored; a UTF-8 byte-order mark is
+/// kept) when it is a regular file of at most `maxBytes` bytes; never blocks on a FIFO. Reports
+/// nothing: each caller words the error for its own kind of file (readTextFile for importers,
+/// loadScenarioFile for scenarios).
+TextFileRead readTextFileWithin(const std::string& path, std::size_t maxBytes, std::string& out);
+
 /// Reads the whole file at `path` into `out`, without a leading UTF-8 byte-order mark (editors
 /// on Windows save config.json and CSV files with one). On failure (missing, unreadable, a
 /// folder, a device or pipe, larger than kMaxImportBytes) adds an error at path "file" to

@@ -27,7 +27,7 @@ std::vector<Combo> actionSpace(const Params& p) {
 
 double foregroundWireBytes(const Params& p, const std::string& precision) {
     return fabric::ringWireBytesPerNode(p.foregroundParameters * bytesPerValue(precision),
-                                        p.foregroundNodes);
+                                p.foregroundNodes);
 }
 
 double percentileBytesPerWindow(const std::vector<double>& t, const std::vector<double>& v,
@@ -56,15 +56,21 @@ double percentileBytesPerWindow(const std::vector<double>& t, const std::vector<
     return bytes[lo] + (bytes[hi] - bytes[lo]) * (pos - lo);
 }
 
-ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos, int backgroundJobs,
-                              std::uint64_t seed, const tandem::CancelFlag* cancel,
-                              const std::vector<fabric::Transfer>* transfers, int traceJobs,
-                              int traceNodes) {
-    ExposureTable tab;
-    tab.backgroundJobs = backgroundJobs;
+namespace {
+
+/// The fabric of `p` as a simulator: the placed leaf/spine fabric when `plan` is given, else the
+/// shared paper-fabric (fabric_GBps + nic_GBps).
+fabric::FabricSim makeFabricSim(const Params& p, const fabric::FabricPlan* plan) {
+    return plan ? fabric::FabricSim(*plan, p.ccEfficiency, p.ccEfficiencyDropPerFlow)
+                : fabric::FabricSim(p.fabricBytesPerS, p.nicBytesPerS, p.ccEfficiency,
+                            p.ccEfficiencyDropPerFlow);
+}
+
+/// `count` modelled background jobs of p.backgroundJob, their phases drawn from `seed`.
+fabric::LiveJobSpec modelledJobs(const Params& p, int count, std::uint64_t seed) {
     const BackgroundJob& bj = p.backgroundJob;
     fabric::LiveJobSpec live;
-    live.count = transfers ? 0 : backgroundJobs;
+    live.count = count;
     live.nodes = bj.nodes;
     live.bytesPerNode = fabric::ringWireBytesPerNode(bj.gradientBytes, bj.nodes);
     live.computeS = bj.computeS;
@@ -72,43 +78,39 @@ ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos,
     live.syncBursts = bj.syncBursts;
     live.burstGapS = bj.burstGapS;
     live.seed = seed;
+    return live;
+}
 
-    // On a leaf/spine fabric every job follows its placed route; the shared fabric has none.
-    const bool linked = p.topology.kind == "leaf_spine" && !transfers;
-    const fabric::FabricPlan plan = linked ? buildFabric(p) : fabric::FabricPlan{};
-    auto makeSim = [&]() {
-        return linked ? fabric::FabricSim(plan, p.ccEfficiency, p.ccEfficiencyDropPerFlow)
-                      : fabric::FabricSim(p.fabricBytesPerS, p.nicBytesPerS, p.ccEfficiency,
-                                          p.ccEfficiencyDropPerFlow);
-    };
-    // Background alone: the recording that open-loop replays read (extended on demand).
-    fabric::FabricSim rec = makeSim();
-    rec.addLiveJobs(live, true);
-    rec.setCancel(cancel);
-    if (live.count > 0) {
-        rec.run(p.recordWarmupS + kP95SpanS);
-        tab.bgP95BytesPer50ms = percentileBytesPerWindow(
-            rec.rateTimes(), rec.rateValues(), p.recordWarmupS, p.recordWarmupS + kP95SpanS,
-            0.05, 0.95);
-        const auto& rt = rec.rateTimes();
-        const auto& rv = rec.rateValues();
-        double area = 0;
-        const double a = p.recordWarmupS, b = p.recordWarmupS + kP95SpanS;
-        for (size_t i = 0; i < rt.size(); ++i) {
-            const double lo = std::max(rt[i], a);
-            const double hi = std::min(i + 1 < rt.size() ? rt[i + 1] : b, b);
-            if (hi > lo) area += rv[i] * (hi - lo);
-        }
-        tab.bgMeanBytesPerS = area / kP95SpanS;
-        const size_t stride = std::max<size_t>(1, rt.size() / kMaxLoadPoints + 1);
-        for (size_t i = 0; i < rt.size(); i += stride) {
-            tab.loadTime_s.push_back(rt[i]);
-            tab.loadBytesPerS.push_back(rv[i]);
-        }
+/// Runs the background-alone recording `rec` over the warm-up and kP95SpanS and fills the
+/// table's p95 bytes per 50 ms, mean load and decimated load curve from its rate log.
+void recordBackgroundLoad(const Params& p, fabric::FabricSim& rec, ExposureTable& tab) {
+    rec.run(p.recordWarmupS + kP95SpanS);
+    const auto& rt = rec.rateTimes();
+    const auto& rv = rec.rateValues();
+    const double a = p.recordWarmupS, b = p.recordWarmupS + kP95SpanS;
+    tab.bgP95BytesPer50ms = percentileBytesPerWindow(rt, rv, a, b, 0.05, 0.95);
+    double area = 0;
+    for (size_t i = 0; i < rt.size(); ++i) {
+        const double lo = std::max(rt[i], a);
+        const double hi = std::min(i + 1 < rt.size() ? rt[i + 1] : b, b);
+        if (hi > lo) area += rv[i] * (hi - lo);
     }
+    tab.bgMeanBytesPerS = area / kP95SpanS;
+    const size_t stride = std::max<size_t>(1, rt.size() / kMaxLoadPoints + 1);
+    for (size_t i = 0; i < rt.size(); i += stride) {
+        tab.loadTime_s.push_back(rt[i]);
+        tab.loadBytesPerS.push_back(rv[i]);
+    }
+}
 
+/// Runs the foreground of every combination at every start offset (one long replay in series
+/// sampling) against the background that `attach` puts on a fresh simulator, and fills the
+/// table's samples, means and (series) sample times [2608.06046 Sec. 3.1-3.2].
+template <class MakeSim, class Attach>
+void replayForeground(const Params& p, const std::vector<Combo>& combos, MakeSim makeSim,
+                      Attach attach, const tandem::CancelFlag* cancel, ExposureTable& tab) {
     const int iters = p.replayWarmupIterations + p.replayIterations;
-    const bool series = p.exposureSampling == "series";
+    const bool series = p.exposureSampling == ExposureSampling::Series;
     const int offsets = series ? 1 : p.startOffsets;
     tab.samples.assign(combos.size(), {});
     tab.mean.assign(combos.size(), 0.0);
@@ -123,13 +125,7 @@ ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos,
             throwIfCancelled(cancel);
             fabric::FabricSim sim = makeSim();
             sim.setCancel(cancel);
-            if (transfers) {
-                sim.replayList(transfers, traceJobs, traceNodes);
-            } else if (p.mode == "closed_loop") {
-                sim.addLiveJobs(live, false);
-            } else if (live.count > 0) {
-                sim.replayFrom(&rec, live.count, live.nodes);
-            }
+            attach(sim);
             fabric::ForegroundSpec fg;
             fg.nodes = p.foregroundNodes;
             fg.bytesPerNode = foregroundWireBytes(p, combos[c].p);
@@ -156,7 +152,8 @@ ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos,
                 const int w = p.replayWarmupIterations;
                 const double t0 = w < static_cast<int>(st.size()) ? st[w] : fg.start_s;
                 for (int i = w; i < iters; ++i)
-                    tab.sampleTimes[c].push_back(i < static_cast<int>(st.size()) ? st[i] - t0 : kInf);
+                    tab.sampleTimes[c].push_back(i < static_cast<int>(st.size()) ? st[i] - t0
+                                                                                 : kInf);
                 tab.seriesDuration[c] = sim.now() - t0;
             }
         }
@@ -164,7 +161,42 @@ ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos,
         for (double x : out) s += x;
         tab.mean[c] = out.empty() ? 0.0 : s / out.size();
     }
+}
+
+}  // namespace
+
+ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos, int backgroundJobs,
+                              std::uint64_t seed, const tandem::CancelFlag* cancel) {
+    ExposureTable tab;
+    tab.backgroundJobs = backgroundJobs;
+    const fabric::LiveJobSpec live = modelledJobs(p, backgroundJobs, seed);
+    // On a leaf/spine fabric every job follows its placed route; the shared fabric has none.
+    const bool linked = p.topology.kind == "leaf_spine";
+    const fabric::FabricPlan plan = linked ? buildFabric(p) : fabric::FabricPlan{};
+    const auto makeSim = [&] { return makeFabricSim(p, linked ? &plan : nullptr); };
+    // Background alone: the recording that open-loop replays read (extended on demand).
+    fabric::FabricSim rec = makeSim();
+    rec.addLiveJobs(live, true);
+    rec.setCancel(cancel);
+    if (live.count > 0) recordBackgroundLoad(p, rec, tab);
+    const auto attach = [&](fabric::FabricSim& sim) {
+        if (p.mode == ReplayMode::ClosedLoop)
+            sim.addLiveJobs(live, false);
+        else if (live.count > 0)
+            sim.replayFrom(&rec, live.count, live.nodes);
+    };
+    replayForeground(p, combos, makeSim, attach, cancel, tab);
     tab.eventsSimulated += rec.eventsProcessed();  // the recording, as extended by the replays
+    return tab;
+}
+
+ExposureTable measureTraceExposure(const Params& p, const std::vector<Combo>& combos,
+                                   const std::vector<fabric::Transfer>& transfers, int traceJobs,
+                                   int traceNodes, const tandem::CancelFlag* cancel) {
+    ExposureTable tab;
+    const auto makeSim = [&] { return makeFabricSim(p, nullptr); };
+    const auto attach = [&](fabric::FabricSim& sim) { sim.replayList(&transfers, traceJobs, traceNodes); };
+    replayForeground(p, combos, makeSim, attach, cancel, tab);
     return tab;
 }
 

@@ -5,9 +5,9 @@
 // combination: open-loop replay of the recording (mode "replay") or live background jobs that
 // slow down when sharing (mode "closed_loop"). The samples feed the training loop; their mean
 // is the paper's averaged T_dp(p, z).
-#include <exception>  // before common/cancel.h, which uses std::exception
 #include <vector>
 
+#include <exception>  // before common/cancel.h, which uses std::exception
 #include "common/cancel.h"
 #include "fabric/fabric_sim.h"
 #include "mlforml/knobs.h"
@@ -41,14 +41,21 @@ std::vector<Combo> actionSpace(const Params& p);
 /// Wire bytes per foreground node per sync for precision `precision`.
 double foregroundWireBytes(const Params& p, const std::string& precision);
 
-/// Measures the table for `backgroundJobs` jobs of p.backgroundJob (0 = foreground alone).
-/// `transfers`, when not null, is a fixed open-loop background (a converted trace) used instead
-/// of modelled jobs, grouped into `traceJobs` jobs of `traceNodes` nodes.
-/// Throws tandem::Cancelled when `cancel` is set.
+/// Measures the table for `backgroundJobs` modelled jobs of p.backgroundJob (0 = foreground
+/// alone), their phases drawn from `seed`: the jobs are recorded alone, then replayed open loop
+/// (mode replay) or run live next to the foreground (closed_loop). Throws tandem::Cancelled
+/// when `cancel` is set; std::invalid_argument from buildFabric on a leaf_spine fabric that
+/// cannot hold the jobs.
 ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos, int backgroundJobs,
-                              std::uint64_t seed, const tandem::CancelFlag* cancel,
-                              const std::vector<fabric::Transfer>* transfers = nullptr,
-                              int traceJobs = 0, int traceNodes = 0);
+                              std::uint64_t seed, const tandem::CancelFlag* cancel);
+
+/// Measures the table against a fixed open-loop background `transfers` (a converted trace)
+/// grouped into `traceJobs` jobs of `traceNodes` nodes on the shared paper-fabric; the mode is
+/// not used (a trace cannot slow down). The table has no background p95, mean load or load
+/// curve: the caller takes them from the trace. Throws tandem::Cancelled when `cancel` is set.
+ExposureTable measureTraceExposure(const Params& p, const std::vector<Combo>& combos,
+                                   const std::vector<fabric::Transfer>& transfers, int traceJobs,
+                                   int traceNodes, const tandem::CancelFlag* cancel);
 
 /// 95th percentile of bytes per `window_s` window of a piecewise-constant rate log over
 /// [t0, t1) (rate v[i] from t[i] to t[i+1], last one until t1).

@@ -27,7 +27,8 @@ std::vector<long long> toLongs(const std::vector<int>& v) {
 /// from running for minutes without output.
 constexpr size_t kMaxListEntries = 64;      ///< background_jobs, policies, gradient_accumulations
 constexpr size_t kMaxTargetFactors = 16;    ///< target_factors
-constexpr long long kMaxNodes = fabric::kMaxJobNodes;  ///< foreground_nodes
+constexpr long long kMaxNodes = 16384;      ///< foreground_nodes, background_job.nodes
+constexpr long long kMaxSyncBursts = 1024;  ///< background_job.sync_bursts
 constexpr long long kMaxReplayIterations = 1000;  ///< replay_iterations, replay_warmup_iterations
 /// replay_iterations x start_offsets: scenario 1 replays 7 x 4, scenario 2 300 x 4.
 constexpr long long kMaxReplays = 4096;
@@ -56,6 +57,9 @@ constexpr double kMinPhaseMs = 1e-3;
 /// Slowest non-zero network rate, GB/s (fabric_GBps, nic_GBps): 1 MB/s, below any link a
 /// training job is run over (0 stays allowed and is warned about).
 constexpr double kMinBandwidthGBps = 1e-3;
+/// Largest gradient of a background job, GB: 100 TB, 25 times the BF16 gradient of a
+/// 2-trillion-parameter model.
+constexpr double kMaxGradientGB = 1e5;
 /// Largest foreground model, gradient values: 1e13, five times the largest models trained.
 constexpr double kMaxParameters = 1e13;
 /// Shortest controller and run time span, s (decision_interval_s, history_window_s,
@@ -64,6 +68,8 @@ constexpr double kMinSpanS = 1e-3;
 /// Largest time span, s (durations, windows, delays, intervals): horizon_s's own limit.
 constexpr double kMaxSpanS = 1e9;
 
+const char* kGradientWhy =
+    "100 TB, 25 times the BF16 gradient of a 2-trillion-parameter model (a physical bound)";
 const char* kMinPhaseWhy = "1 us, the launch latency of one GPU kernel (a physical bound)";
 const char* kMaxPhaseWhy =
     "one hour; a training step's compute phase or gap lasts milliseconds to seconds (a physical "
@@ -73,44 +79,6 @@ const char* kShortSpanWhy =
     "1 ms, shorter than the compute of one microbatch; telemetry and decisions act on whole "
     "iterations (a physical bound)";
 
-void readProgress(JsonReader r, ProgressModel& m) {
-    if (!r.isObject()) return;
-    m.precisionModel = r.string("precision_model", m.precisionModel, {"kappa", "noise_inflation"});
-    m.criticalBatchSequences =
-        r.number("critical_batch_sequences", m.criticalBatchSequences, Range::nonNegative());
-    m.kappaMxfp4 = r.number("kappa_mxfp4", m.kappaMxfp4, Range::atLeast(1e-3));
-    m.kappaFp8 = r.number("kappa_fp8", m.kappaFp8, Range::atLeast(1e-3));
-    m.omegaMxfp4 = r.number("omega_mxfp4", m.omegaMxfp4, Range::nonNegative());
-    m.omegaFp8 = r.number("omega_fp8", m.omegaFp8, Range::nonNegative());
-    const char* kFactorWhy =
-        "a precision that costs 1000 times the progress (or noise) of BF16 does not train (a "
-        "physical bound)";
-    requireAtMost(r, "critical_batch_sequences", m.criticalBatchSequences, 1e9, " sequences",
-                  "1e9 sequences, a thousand times the largest global batches trained (a physical "
-                  "bound)");
-    requireAtMost(r, "kappa_mxfp4", m.kappaMxfp4, 1e3, "", kFactorWhy);
-    requireAtMost(r, "kappa_fp8", m.kappaFp8, 1e3, "", kFactorWhy);
-    requireAtMost(r, "omega_mxfp4", m.omegaMxfp4, 1e3, "", kFactorWhy);
-    requireAtMost(r, "omega_fp8", m.omegaFp8, 1e3, "", kFactorWhy);
-    m.lMin = r.number("l_min", m.lMin, Range::positive());
-    requireAtMost(r, "l_min", m.lMin, 100, " nats",
-                  "a cross-entropy loss per token; an untrained model over a 1e6-token "
-                  "vocabulary starts near 14 (a physical bound)");
-    m.staticUpdates = r.number("static_updates", m.staticUpdates, Range::closed(1, 1e9));
-    m.staticNodes =
-        static_cast<int>(r.integer("static_nodes", m.staticNodes, Range::closed(0, kMaxNodes)));
-    m.lossFloor = r.number("loss_floor", m.lossFloor, Range::nonNegative());
-    m.lossExponent = r.number("loss_exponent", m.lossExponent, {0.0, 5.0, true, false});
-    m.lossOffset = r.number("loss_offset", m.lossOffset, Range::nonNegative());
-    requireAtMost(r, "loss_offset", m.lossOffset, 1e9, "",
-                  "progress units are updates; static_updates' own limit (a physical bound)");
-    if (!(m.lossFloor < m.lMin))
-        r.diagnostics().error(r.childPath("loss_floor"),
-                              "must be below l_min (the loss Static reaches); got " +
-                                  formatNumber(m.lossFloor) + " >= " + formatNumber(m.lMin));
-    r.finish();
-}
-
 bool isPolicy(const std::string& s) {
     const auto& names = policyNames();
     if (std::find(names.begin(), names.end(), s) != names.end()) return true;
@@ -118,107 +86,8 @@ bool isPolicy(const std::string& s) {
     return parseComboLabel(s, c);
 }
 
-}  // namespace
-
-void readParams(JsonReader& r, Params& p) {
+void readPolicies(JsonReader& r, Params& p) {
     auto& d = r.diagnostics();
-    p.scenario = r.string("scenario", p.scenario, {"sweep", "poisson", "trace"});
-    if (r.arrayWithin("background_jobs", kMaxListEntries)) {
-        p.backgroundJobs = toInts(r.integers("background_jobs", toLongs(p.backgroundJobs),
-                                             Range::closed(0, 1000), 1));
-        r.requireDistinct("background_jobs", p.backgroundJobs);
-    }
-    fabric::readBackgroundJob(r.object("background_job"), p.backgroundJob);
-    p.arrivalRatePerS = r.number("arrival_rate_per_s", p.arrivalRatePerS, Range::nonNegative());
-    requireAtMost(r, "arrival_rate_per_s", p.arrivalRatePerS, 1e3, " /s",
-                  "a thousand training jobs a second, beyond any cluster's scheduler (a physical "
-                  "bound)");
-    p.maxBackgroundJobs =
-        static_cast<int>(r.integer("max_background_jobs", p.maxBackgroundJobs, Range::closed(0, 64)));
-    p.backgroundJobDurationS =
-        r.number("background_job_duration_s", p.backgroundJobDurationS, Range::positive());
-    requireAtMost(r, "background_job_duration_s", p.backgroundJobDurationS, kMaxSpanS, " s", kSpanWhy);
-    p.arrivalsStartS = r.number("arrivals_start_s", p.arrivalsStartS, Range::closed(-1e7, 0));
-    p.poissonSchedules =
-        static_cast<int>(r.integer("poisson_schedules", p.poissonSchedules, Range::closed(1, 256)));
-    p.exposureRecordings = static_cast<int>(
-        r.integer("exposure_recordings", p.exposureRecordings, Range::closed(1, 64)));
-    p.traceFile = r.string("trace_file", p.traceFile);
-    p.traceFlows = static_cast<int>(r.integer("trace_flows", p.traceFlows, Range::closed(1, 1e6)));
-
-    p.foregroundModel = r.string("foreground_model", p.foregroundModel);
-    p.foregroundParameters =
-        r.number("foreground_parameters", p.foregroundParameters, Range::positive());
-    requireAtLeast(r, "foreground_parameters", p.foregroundParameters, 1, "",
-                   "a gradient has at least one value (a physical bound)");
-    requireAtMost(r, "foreground_parameters", p.foregroundParameters, kMaxParameters, "",
-                  "1e13 gradient values, five times the largest models trained (a physical bound)");
-    p.foregroundNodes =
-        static_cast<int>(r.integer("foreground_nodes", p.foregroundNodes, Range::closed(1, kMaxNodes)));
-    p.gpusPerNode = static_cast<int>(r.integer("gpus_per_node", p.gpusPerNode, Range::closed(1, 1024)));
-    p.microbatchSequences =
-        r.number("microbatch_sequences", p.microbatchSequences, Range::positive());
-    requireAtMost(r, "microbatch_sequences", p.microbatchSequences, 1e5, "",
-                  "1e5 sequences per GPU, far beyond any accelerator's memory (a physical bound)");
-    p.microbatchComputeS =
-        r.number("microbatch_compute_ms", p.microbatchComputeS / kMs, Range::positive()) * kMs;
-    requireAtLeast(r, "microbatch_compute_ms", p.microbatchComputeS / kMs, kMinPhaseMs, " ms",
-                   kMinPhaseWhy);
-    requireAtMost(r, "microbatch_compute_ms", p.microbatchComputeS / kMs, kMaxPhaseMs, " ms",
-                  kMaxPhaseWhy);
-    if (r.arrayWithin("precisions", kMaxListEntries)) {
-        p.precisions = r.strings("precisions", p.precisions, knownPrecisions());
-        r.requireDistinct("precisions", p.precisions);
-    }
-    if (p.precisions.empty()) d.error(r.childPath("precisions"), "must list at least one precision");
-    if (r.arrayWithin("gradient_accumulations", kMaxListEntries)) {
-        p.gradientAccumulations = toInts(r.integers(
-            "gradient_accumulations", toLongs(p.gradientAccumulations), Range::closed(1, 4096), 1));
-        r.requireDistinct("gradient_accumulations", p.gradientAccumulations);
-    }
-
-    const char* kBandwidthWhy =
-        "1 EB/s, a million times the largest fabrics built (a physical bound)";
-    // Checked in GB/s, before the conversion that would overflow (1e300 GB/s).
-    const double fabricGBps =
-        r.number("fabric_GBps", p.fabricBytesPerS / kGB, Range::nonNegative());
-    const char* kSlowWhy =
-        "1 MB/s, slower than any link a training job runs over; 0 (no network) is allowed and "
-        "warned about (a physical bound)";
-    if (fabricGBps != 0)
-        requireAtLeast(r, "fabric_GBps", fabricGBps, kMinBandwidthGBps, " GB/s", kSlowWhy);
-    requireAtMost(r, "fabric_GBps", fabricGBps, kMaxBandwidthGBps, " GB/s", kBandwidthWhy);
-    p.fabricBytesPerS = std::min(fabricGBps, kMaxBandwidthGBps) * kGB;
-    const double nicGBps = r.number("nic_GBps", p.nicBytesPerS / kGB, Range::nonNegative());
-    if (nicGBps != 0) requireAtLeast(r, "nic_GBps", nicGBps, kMinBandwidthGBps, " GB/s", kSlowWhy);
-    requireAtMost(r, "nic_GBps", nicGBps, kMaxBandwidthGBps, " GB/s", kBandwidthWhy);
-    p.nicBytesPerS = std::min(nicGBps, kMaxBandwidthGBps) * kGB;
-    p.ccEfficiency = r.number("cc_efficiency", p.ccEfficiency, {0.0, 1.0, true, false});
-    p.ccEfficiencyDropPerFlow =
-        r.number("cc_efficiency_drop_per_flow", p.ccEfficiencyDropPerFlow, Range::nonNegative());
-    requireAtMost(r, "cc_efficiency_drop_per_flow", p.ccEfficiencyDropPerFlow, 10, "",
-                  "at 10 two competing groups already keep 1/11 of their fair share, worse than "
-                  "any congestion control measured (a physical bound)");
-    p.overlapWindowS =
-        r.number("overlap_window_ms", p.overlapWindowS / kMs, Range::nonNegative()) * kMs;
-    requireAtMost(r, "overlap_window_ms", p.overlapWindowS / kMs, kMaxPhaseMs, " ms", kMaxPhaseWhy);
-    p.mode = r.string("mode", p.mode, {"replay", "closed_loop"});
-    p.replayWarmupIterations = static_cast<int>(
-        r.integer("replay_warmup_iterations", p.replayWarmupIterations, Range::closed(0, kMaxReplayIterations)));
-    p.replayIterations =
-        static_cast<int>(r.integer("replay_iterations", p.replayIterations, Range::closed(1, kMaxReplayIterations)));
-    p.startOffsets = static_cast<int>(r.integer("start_offsets", p.startOffsets, Range::closed(1, 64)));
-    p.offsetSpacingS = r.number("offset_spacing_s", p.offsetSpacingS, Range::nonNegative());
-    requireAtMost(r, "offset_spacing_s", p.offsetSpacingS, kMaxRecordLeadS, " s",
-                  "start offsets sample the phase of the background jobs' cycle (seconds); a "
-                  "wider spacing only simulates more background time (a physical bound)");
-    p.recordWarmupS = r.number("record_warmup_s", p.recordWarmupS, Range::nonNegative());
-    requireAtMost(r, "record_warmup_s", p.recordWarmupS, kMaxRecordLeadS, " s",
-                  "the warm-up passes the background jobs' start-up, a few cycles of compute and "
-                  "sync (seconds); a longer one only simulates more background time (a physical "
-                  "bound)");
-    p.exposureSampling = r.string("exposure_sampling", p.exposureSampling, {"offsets", "series"});
-
     if (r.arrayWithin("policies", kMaxListEntries)) {
         p.policies = r.strings("policies", p.policies);
         r.requireDistinct("policies", p.policies);
@@ -233,32 +102,681 @@ void readParams(JsonReader& r, Params& p) {
         d.error(r.childPath("policies") + "[" + std::to_string(i) + "]", msg);
     }
     if (p.policies.empty()) d.error(r.childPath("policies"), "must list at least one policy");
-    if (r.arrayWithin("target_factors", kMaxTargetFactors)) {
-        p.targetFactors = r.numbers("target_factors", p.targetFactors, Range::positive(), 1);
-        for (size_t i = 0; i < p.targetFactors.size(); ++i)
-            if (p.targetFactors[i] > 10)
-                d.error(r.childPath("target_factors") + "[" + std::to_string(i) + "]",
-                        "must be at most 10 (got " + formatNumber(p.targetFactors[i]) +
-                            "): a target ten times the loss Static reaches is met before "
-                            "training starts (a physical bound)");
-        r.requireDistinct("target_factors", p.targetFactors);
+}
+
+void readTargetFactors(JsonReader& r, Params& p) {
+    if (!r.arrayWithin("target_factors", kMaxTargetFactors)) return;
+    p.targetFactors = r.numbers("target_factors", p.targetFactors, Range::positive(), 1);
+    for (size_t i = 0; i < p.targetFactors.size(); ++i)
+        if (p.targetFactors[i] > 10)
+            r.diagnostics().error(r.childPath("target_factors") + "[" + std::to_string(i) + "]",
+                                  "must be at most 10 (got " + formatNumber(p.targetFactors[i]) +
+                                      "): a target ten times the loss Static reaches is met "
+                                      "before training starts (a physical bound)");
+    r.requireDistinct("target_factors", p.targetFactors);
+}
+
+}  // namespace
+
+const EnumTable<ScenarioKind>& scenarioKindNames() {
+    static const EnumTable<ScenarioKind> t = {{ScenarioKind::Sweep, "sweep"},
+                                              {ScenarioKind::Poisson, "poisson"},
+                                              {ScenarioKind::Trace, "trace"}};
+    return t;
+}
+const char* name(ScenarioKind k) { return enumName(scenarioKindNames(), k); }
+
+const EnumTable<ReplayMode>& replayModeNames() {
+    static const EnumTable<ReplayMode> t = {{ReplayMode::Replay, "replay"},
+                                            {ReplayMode::ClosedLoop, "closed_loop"}};
+    return t;
+}
+const char* name(ReplayMode m) { return enumName(replayModeNames(), m); }
+
+const EnumTable<ExposureSampling>& exposureSamplingNames() {
+    static const EnumTable<ExposureSampling> t = {{ExposureSampling::Offsets, "offsets"},
+                                                  {ExposureSampling::Series, "series"}};
+    return t;
+}
+const char* name(ExposureSampling s) { return enumName(exposureSamplingNames(), s); }
+
+const EnumTable<PrecisionModel>& precisionModelNames() {
+    static const EnumTable<PrecisionModel> t = {
+        {PrecisionModel::Kappa, "kappa"}, {PrecisionModel::NoiseInflation, "noise_inflation"}};
+    return t;
+}
+const char* name(PrecisionModel m) { return enumName(precisionModelNames(), m); }
+
+bool operator==(const ProgressModel& a, const ProgressModel& b) {
+    return a.precisionModel == b.precisionModel &&
+           a.criticalBatchSequences == b.criticalBatchSequences && a.kappaMxfp4 == b.kappaMxfp4 &&
+           a.kappaFp8 == b.kappaFp8 && a.omegaMxfp4 == b.omegaMxfp4 && a.omegaFp8 == b.omegaFp8 &&
+           a.lMin == b.lMin && a.staticUpdates == b.staticUpdates &&
+           a.staticNodes == b.staticNodes && a.lossFloor == b.lossFloor &&
+           a.lossExponent == b.lossExponent && a.lossOffset == b.lossOffset;
+}
+
+bool operator==(const Params& a, const Params& b) {
+    return a.scenario == b.scenario && a.backgroundJobs == b.backgroundJobs &&
+           a.backgroundJob == b.backgroundJob && a.arrivalRatePerS == b.arrivalRatePerS &&
+           a.maxBackgroundJobs == b.maxBackgroundJobs &&
+           a.backgroundJobDurationS == b.backgroundJobDurationS &&
+           a.arrivalsStartS == b.arrivalsStartS && a.poissonSchedules == b.poissonSchedules &&
+           a.exposureRecordings == b.exposureRecordings && a.traceFile == b.traceFile &&
+           a.traceFlows == b.traceFlows && a.foregroundModel == b.foregroundModel &&
+           a.foregroundParameters == b.foregroundParameters &&
+           a.foregroundNodes == b.foregroundNodes && a.gpusPerNode == b.gpusPerNode &&
+           a.microbatchSequences == b.microbatchSequences &&
+           a.microbatchComputeS == b.microbatchComputeS && a.precisions == b.precisions &&
+           a.gradientAccumulations == b.gradientAccumulations &&
+           a.fabricBytesPerS == b.fabricBytesPerS && a.nicBytesPerS == b.nicBytesPerS &&
+           a.ccEfficiency == b.ccEfficiency &&
+           a.ccEfficiencyDropPerFlow == b.ccEfficiencyDropPerFlow &&
+           a.overlapWindowS == b.overlapWindowS && a.topology == b.topology &&
+           a.placement == b.placement && a.mode == b.mode &&
+           a.replayWarmupIterations == b.replayWarmupIterations &&
+           a.replayIterations == b.replayIterations && a.startOffsets == b.startOffsets &&
+           a.offsetSpacingS == b.offsetSpacingS && a.recordWarmupS == b.recordWarmupS &&
+           a.exposureSampling == b.exposureSampling && a.policies == b.policies &&
+           a.targetFactors == b.targetFactors && a.decisionIntervalS == b.decisionIntervalS &&
+           a.historyWindowS == b.historyWindowS && a.telemetryDelayS == b.telemetryDelayS &&
+           a.samplePeriodS == b.samplePeriodS && a.progress == b.progress && a.seed == b.seed &&
+           a.horizonS == b.horizonS;
+}
+
+// Accessors of one member for the field table: MEMBER(backgroundJob.nodes) gives the get and
+// set columns (SI values as doubles).
+#define TANDEM_MEMBER(m)                                      \
+    [](const Params& p) { return static_cast<double>(p.m); }, \
+        [](Params& p, double v) { p.m = static_cast<decltype(p.m)>(v); }, nullptr, nullptr
+// A key of another shape: its own read and write.
+#define TANDEM_CUSTOM(readFn, writeFn) nullptr, nullptr, readFn, writeFn
+
+const std::vector<ParamField>& paramFields() {
+    using R = Range;
+    const char* kSec32 = "2608.06046 Sec. 3.2";
+    const char* kSec33 = "2608.06046 Sec. 3.3";
+    const char* kSec31 = "2608.06046 Sec. 3.1";
+    const char* kSec24 = "2608.06046 Sec. 2.3-2.4";
+    const char* kA3 = "MODEL.md A3";
+    const char* kA4 = "MODEL.md A4; McCandlish et al. 2018";
+    const char* kFactorWhy =
+        "a precision that costs 1000 times the progress (or noise) of BF16 does not train (a "
+        "physical bound)";
+    const char* kBandwidthWhy =
+        "1 EB/s, a million times the largest fabrics built (a physical bound)";
+    const char* kSlowWhy =
+        "1 MB/s, slower than any link a training job runs over; 0 (no network) is allowed and "
+        "warned about (a physical bound)";
+    const char* kLeadWarmupWhy =
+        "the warm-up passes the background jobs' start-up, a few cycles of compute and sync "
+        "(seconds); a longer one only simulates more background time (a physical bound)";
+    const char* kLeadSpacingWhy =
+        "start offsets sample the phase of the background jobs' cycle (seconds); a wider spacing "
+        "only simulates more background time (a physical bound)";
+    const FieldBound none{};
+    static const std::vector<ParamField> t = {
+        {"", "scenario", "", "", 1, false, R{}, none, none,
+         "where the background comes from: sweep (scenario 1), poisson (scenario 2) or trace",
+         "2608.06046 Sec. 3.2-3.3",
+         TANDEM_CUSTOM(
+             [](JsonReader& r, Params& p) {
+                 p.scenario = r.choice("scenario", p.scenario, scenarioKindNames());
+             },
+             [](const Params& p, nlohmann::ordered_json& j) { j["scenario"] = name(p.scenario); })},
+        {"", "background_jobs", "jobs", "", 1, true, R::closed(0, 1000), none, none,
+         "N per point of a sweep: co-running background jobs", kSec32,
+         TANDEM_CUSTOM(
+             [](JsonReader& r, Params& p) {
+                 if (!r.arrayWithin("background_jobs", kMaxListEntries)) return;
+                 p.backgroundJobs = toInts(r.integers("background_jobs", toLongs(p.backgroundJobs),
+                                                      Range::closed(0, 1000), 1));
+                 r.requireDistinct("background_jobs", p.backgroundJobs);
+             },
+             [](const Params& p, nlohmann::ordered_json& j) {
+                 j["background_jobs"] = p.backgroundJobs;
+             })},
+        {"background_job", "model", "", "", 1, false, R{}, none, none,
+         "label of the background model", kSec32,
+         TANDEM_CUSTOM(
+             [](JsonReader& r, Params& p) {
+                 p.backgroundJob.model = r.string("model", p.backgroundJob.model);
+             },
+             [](const Params& p, nlohmann::ordered_json& j) {
+                 j["model"] = p.backgroundJob.model;
+             })},
+        {"background_job", "nodes", "nodes", "", 1, true, R::closed(1, kMaxNodes), none, none,
+         "nodes of each background job; its ring all-reduce runs over them", kSec32,
+         TANDEM_MEMBER(backgroundJob.nodes)},
+        {"background_job",
+         "gradient_GB",
+         "GB",
+         " GB",
+         kGB,
+         false,
+         R::nonNegative(),
+         none,
+         {kMaxGradientGB, kGradientWhy},
+         "bytes all-reduced per sync of a background job",
+         "fitted to the p95 volumes of 2608.06046 Sec. 3.2",
+         TANDEM_MEMBER(backgroundJob.gradientBytes)},
+        {"background_job",
+         "compute_ms",
+         "ms",
+         " ms",
+         kMs,
+         false,
+         R::positive(),
+         {kMinPhaseMs, kMinPhaseWhy},
+         {kMaxPhaseMs, kMaxPhaseWhy},
+         "mean compute phase between two syncs of a background job",
+         "fitted to the MXFP4 shares of 2608.06046 Fig. 2a",
+         TANDEM_MEMBER(backgroundJob.computeS)},
+        {"background_job", "compute_jitter", "", "", 1, false, R{0.0, 1.0, false, true}, none, none,
+         "uniform +- fraction of the compute phase per cycle", kA3,
+         TANDEM_MEMBER(backgroundJob.computeJitter)},
+        {"background_job", "sync_bursts", "bursts", "", 1, true, R::closed(1, kMaxSyncBursts), none,
+         none, "equal bursts a sync is sent as (1 = one continuous transfer)", kA3,
+         TANDEM_MEMBER(backgroundJob.syncBursts)},
+        {"background_job",
+         "burst_gap_ms",
+         "ms",
+         " ms",
+         kMs,
+         false,
+         R::nonNegative(),
+         none,
+         {kMaxPhaseMs, kMaxPhaseWhy},
+         "gap between one burst's end and the next one's start",
+         kA3,
+         TANDEM_MEMBER(backgroundJob.burstGapS)},
+        {"",
+         "arrival_rate_per_s",
+         "1/s",
+         " /s",
+         1,
+         false,
+         R::nonNegative(),
+         none,
+         {1e3,
+          "a thousand training jobs a second, beyond any cluster's scheduler (a physical "
+          "bound)"},
+         "Poisson arrival rate of background jobs",
+         kSec33,
+         TANDEM_MEMBER(arrivalRatePerS)},
+        {"", "max_background_jobs", "jobs", "", 1, true, R::closed(0, 64), none, none,
+         "background jobs at most at once; later arrivals wait", kSec33,
+         TANDEM_MEMBER(maxBackgroundJobs)},
+        {"",
+         "background_job_duration_s",
+         "s",
+         " s",
+         1,
+         false,
+         R::positive(),
+         none,
+         {kMaxSpanS, kSpanWhy},
+         "run length of each arriving background job",
+         kSec33,
+         TANDEM_MEMBER(backgroundJobDurationS)},
+        {"", "arrivals_start_s", "s", " s", 1, false, R::closed(-1e7, 0), none, none,
+         "start of the arrival process relative to the foreground's start (<= 0)", kSec33,
+         TANDEM_MEMBER(arrivalsStartS)},
+        {"", "poisson_schedules", "schedules", "", 1, true, R::closed(1, 256), none, none,
+         "independent arrival schedules run and averaged", kSec33, TANDEM_MEMBER(poissonSchedules)},
+        {"", "exposure_recordings", "recordings", "", 1, true, R::closed(1, 64), none, none,
+         "independently seeded recordings per background level, replayed one after another", kSec33,
+         TANDEM_MEMBER(exposureRecordings)},
+        {"", "trace_file", "", "", 1, false, R{}, none, none,
+         "load trace replayed as the background (scenario trace)", "io/load_trace.h",
+         TANDEM_CUSTOM(
+             [](JsonReader& r, Params& p) { p.traceFile = r.string("trace_file", p.traceFile); },
+             [](const Params& p, nlohmann::ordered_json& j) { j["trace_file"] = p.traceFile; })},
+        {"", "trace_flows", "flows", "", 1, true, R::closed(1, 1e6), none, none,
+         "node-flows the traced load counts as in fair sharing", kA3, TANDEM_MEMBER(traceFlows)},
+        {"", "foreground_model", "", "", 1, false, R{}, none, none, "label of the foreground model",
+         kSec31,
+         TANDEM_CUSTOM(
+             [](JsonReader& r, Params& p) {
+                 p.foregroundModel = r.string("foreground_model", p.foregroundModel);
+             },
+             [](const Params& p, nlohmann::ordered_json& j) {
+                 j["foreground_model"] = p.foregroundModel;
+             })},
+        {"",
+         "foreground_parameters",
+         "values",
+         "",
+         1,
+         false,
+         R::positive(),
+         {1, "a gradient has at least one value (a physical bound)"},
+         {kMaxParameters,
+          "1e13 gradient values, five times the largest models trained (a physical bound)"},
+         "gradient values per sync of the foreground",
+         kSec31,
+         TANDEM_MEMBER(foregroundParameters)},
+        {"", "foreground_nodes", "nodes", "", 1, true, R::closed(1, kMaxNodes), none, none,
+         "data-parallel nodes of the foreground", "fitted to 2608.06046 Fig. 2a",
+         TANDEM_MEMBER(foregroundNodes)},
+        {"", "gpus_per_node", "GPUs", "", 1, true, R::closed(1, 1024), none, none, "GPUs per node",
+         kSec31, TANDEM_MEMBER(gpusPerNode)},
+        {"",
+         "microbatch_sequences",
+         "sequences",
+         "",
+         1,
+         false,
+         R::positive(),
+         none,
+         {1e5, "1e5 sequences per GPU, far beyond any accelerator's memory (a physical bound)"},
+         "sequences per GPU per microbatch",
+         kSec31,
+         TANDEM_MEMBER(microbatchSequences)},
+        {"",
+         "microbatch_compute_ms",
+         "ms",
+         " ms",
+         kMs,
+         false,
+         R::positive(),
+         {kMinPhaseMs, kMinPhaseWhy},
+         {kMaxPhaseMs, kMaxPhaseWhy},
+         "T_c, compute of one microbatch",
+         kSec31,
+         TANDEM_MEMBER(microbatchComputeS)},
+        {"", "precisions", "", "", 1, false, R{}, none, none,
+         "precisions p of the action space; the first is the baseline", kSec24,
+         TANDEM_CUSTOM(
+             [](JsonReader& r, Params& p) {
+                 if (r.arrayWithin("precisions", kMaxListEntries)) {
+                     p.precisions = r.strings("precisions", p.precisions, knownPrecisions());
+                     r.requireDistinct("precisions", p.precisions);
+                 }
+                 if (p.precisions.empty())
+                     r.diagnostics().error(r.childPath("precisions"),
+                                           "must list at least one precision");
+             },
+             [](const Params& p, nlohmann::ordered_json& j) { j["precisions"] = p.precisions; })},
+        {"", "gradient_accumulations", "", "", 1, true, R::closed(1, 4096), none, none,
+         "gradient accumulations g of the action space; the first is the baseline", kSec24,
+         TANDEM_CUSTOM(
+             [](JsonReader& r, Params& p) {
+                 if (!r.arrayWithin("gradient_accumulations", kMaxListEntries)) return;
+                 p.gradientAccumulations =
+                     toInts(r.integers("gradient_accumulations", toLongs(p.gradientAccumulations),
+                                       Range::closed(1, 4096), 1));
+                 r.requireDistinct("gradient_accumulations", p.gradientAccumulations);
+             },
+             [](const Params& p, nlohmann::ordered_json& j) {
+                 j["gradient_accumulations"] = p.gradientAccumulations;
+             })},
+        {"",
+         "fabric_GBps",
+         "GB/s",
+         " GB/s",
+         kGB,
+         false,
+         R::nonNegative(),
+         {kMinBandwidthGBps, kSlowWhy, true},
+         {kMaxBandwidthGBps, kBandwidthWhy},
+         "capacity of the shared paper-fabric",
+         "fitted to 2608.06046 Fig. 2a",
+         TANDEM_MEMBER(fabricBytesPerS)},
+        {"",
+         "nic_GBps",
+         "GB/s",
+         " GB/s",
+         kGB,
+         false,
+         R::nonNegative(),
+         {kMinBandwidthGBps, kSlowWhy, true},
+         {kMaxBandwidthGBps, kBandwidthWhy},
+         "per-node NIC bandwidth (scale-out bandwidth on a leaf_spine fabric)",
+         "fitted to the p95 at N = 4, 2608.06046 Sec. 3.2",
+         TANDEM_MEMBER(nicBytesPerS)},
+        {"", "topology", "", "", 1, false, R{}, none, none,
+         "the fabric (paper-fabric, or a leaf_spine fabric)", kA3,
+         TANDEM_CUSTOM(
+             [](JsonReader& r, Params& p) { fabric::readTopology(r.object("topology"), p.topology); },
+             [](const Params& p, nlohmann::ordered_json& j) {
+                 if (!(p.topology == fabric::Topology{})) j["topology"] = fabric::writeTopology(p.topology);
+             })},
+        {"", "placement", "", "", 1, false, R{}, none, none,
+         "where the jobs sit on a leaf_spine fabric", kA3,
+         TANDEM_CUSTOM(
+             [](JsonReader& r, Params& p) { fabric::readPlacement(r.object("placement"), p.placement); },
+             [](const Params& p, nlohmann::ordered_json& j) {
+                 if (!(p.placement == fabric::Placement{})) j["placement"] = fabric::writePlacement(p.placement);
+             })},
+        {"", "cc_efficiency", "", "", 1, false, R{0.0, 1.0, true, false}, none, none,
+         "achieved / max-min fair rate of congestion control", kA3, TANDEM_MEMBER(ccEfficiency)},
+        {"",
+         "cc_efficiency_drop_per_flow",
+         "",
+         "",
+         1,
+         false,
+         R::nonNegative(),
+         none,
+         {10,
+          "at 10 two competing groups already keep 1/11 of their fair share, worse than any "
+          "congestion control measured (a physical bound)"},
+         "efficiency / (1 + drop x (competing groups - 1))",
+         kA3,
+         TANDEM_MEMBER(ccEfficiencyDropPerFlow)},
+        {"",
+         "overlap_window_ms",
+         "ms",
+         " ms",
+         kMs,
+         false,
+         R::nonNegative(),
+         none,
+         {kMaxPhaseMs, kMaxPhaseWhy},
+         "transfer hidden behind the last backward; only the sync beyond it is exposed",
+         kA3,
+         TANDEM_MEMBER(overlapWindowS)},
+        {"", "mode", "", "", 1, false, R{}, none, none,
+         "replay (open loop, the paper) or closed_loop", kA3,
+         TANDEM_CUSTOM(
+             [](JsonReader& r, Params& p) { p.mode = r.choice("mode", p.mode, replayModeNames()); },
+             [](const Params& p, nlohmann::ordered_json& j) { j["mode"] = name(p.mode); })},
+        {"", "replay_warmup_iterations", "iterations", "", 1, true,
+         R::closed(0, kMaxReplayIterations), none, none,
+         "foreground iterations discarded per replay", kSec32,
+         TANDEM_MEMBER(replayWarmupIterations)},
+        {"", "replay_iterations", "iterations", "", 1, true, R::closed(1, kMaxReplayIterations),
+         none, none, "measured iterations per start offset", "fitted to 2608.06046 Fig. 2a",
+         TANDEM_MEMBER(replayIterations)},
+        {"", "start_offsets", "replays", "", 1, true, R::closed(1, 64), none, none,
+         "replays per point at different start offsets", kSec32, TANDEM_MEMBER(startOffsets)},
+        {"",
+         "offset_spacing_s",
+         "s",
+         " s",
+         1,
+         false,
+         R::nonNegative(),
+         none,
+         {kMaxRecordLeadS, kLeadSpacingWhy},
+         "spacing of the start offsets",
+         kSec32,
+         TANDEM_MEMBER(offsetSpacingS)},
+        {"",
+         "record_warmup_s",
+         "s",
+         " s",
+         1,
+         false,
+         R::nonNegative(),
+         none,
+         {kMaxRecordLeadS, kLeadWarmupWhy},
+         "background-alone time before the foreground starts",
+         kSec32,
+         TANDEM_MEMBER(recordWarmupS)},
+        {"", "exposure_sampling", "", "", 1, false, R{}, none, none,
+         "offsets (scenario 1) or series (one long replay read in wall-clock order, scenario 2)",
+         "2608.06046 Sec. 3.2-3.3",
+         TANDEM_CUSTOM(
+             [](JsonReader& r, Params& p) {
+                 p.exposureSampling =
+                     r.choice("exposure_sampling", p.exposureSampling, exposureSamplingNames());
+             },
+             [](const Params& p, nlohmann::ordered_json& j) {
+                 j["exposure_sampling"] = name(p.exposureSampling);
+             })},
+        {"", "policies", "", "", 1, false, R{}, none, none,
+         "controllers compared: Static, Knob-Precision, Knob-GA, Decoupled, Joint, Oracle or a "
+         "fixed combination",
+         kSec24,
+         TANDEM_CUSTOM(
+             readPolicies,
+             [](const Params& p, nlohmann::ordered_json& j) { j["policies"] = p.policies; })},
+        {"",
+         "target_factors",
+         "x L_min",
+         "",
+         1,
+         false,
+         R::positive(),
+         none,
+         {10, nullptr},
+         "target losses as multiples of the loss Static reaches",
+         kSec33,
+         TANDEM_CUSTOM(readTargetFactors,
+                       [](const Params& p, nlohmann::ordered_json& j) {
+                           j["target_factors"] = p.targetFactors;
+                       })},
+        {"",
+         "decision_interval_s",
+         "s",
+         " s",
+         1,
+         false,
+         R::positive(),
+         {kMinSpanS, kShortSpanWhy},
+         {kMaxSpanS, kSpanWhy},
+         "the greedy rule is re-evaluated every interval",
+         kSec24,
+         TANDEM_MEMBER(decisionIntervalS)},
+        {"",
+         "history_window_s",
+         "s",
+         " s",
+         1,
+         false,
+         R::positive(),
+         {kMinSpanS, kShortSpanWhy},
+         {kMaxSpanS, kSpanWhy},
+         "observations averaged by the estimator",
+         kSec24,
+         TANDEM_MEMBER(historyWindowS)},
+        {"",
+         "telemetry_delay_s",
+         "s",
+         " s",
+         1,
+         false,
+         R::nonNegative(),
+         none,
+         {kMaxSpanS, kSpanWhy},
+         "an observation becomes visible this late",
+         kSec24,
+         TANDEM_MEMBER(telemetryDelayS)},
+        {"",
+         "sample_period_s",
+         "s",
+         " s",
+         1,
+         false,
+         R::positive(),
+         {kMinSpanS, kShortSpanWhy},
+         {kMaxSpanS, kSpanWhy},
+         "a network phase is held this long in the training loop",
+         kA3,
+         TANDEM_MEMBER(samplePeriodS)},
+        {"progress", "precision_model", "", "", 1, false, R{}, none, none,
+         "kappa (progress divided by kappa_p) or noise_inflation (Bnoise x (1 + omega_p))", kA4,
+         TANDEM_CUSTOM(
+             [](JsonReader& r, Params& p) {
+                 p.progress.precisionModel =
+                     r.choice("precision_model", p.progress.precisionModel, precisionModelNames());
+             },
+             [](const Params& p, nlohmann::ordered_json& j) {
+                 j["precision_model"] = name(p.progress.precisionModel);
+             })},
+        {"progress",
+         "critical_batch_sequences",
+         "sequences",
+         " sequences",
+         1,
+         false,
+         R::nonNegative(),
+         none,
+         {1e9,
+          "1e9 sequences, a thousand times the largest global batches trained (a physical "
+          "bound)"},
+         "critical batch Bnoise",
+         "fitted to Decoupled/Joint = 1.42 at N = 4, 2608.06046 Fig. 2d",
+         TANDEM_MEMBER(progress.criticalBatchSequences)},
+        {"progress",
+         "kappa_mxfp4",
+         "",
+         "",
+         1,
+         false,
+         R::atLeast(1e-3),
+         none,
+         {1e3, kFactorWhy},
+         "progress cost of MXFP4",
+         "2608.06046 Sec. 3.2, Fig. 2c/2d",
+         TANDEM_MEMBER(progress.kappaMxfp4)},
+        {"progress",
+         "kappa_fp8",
+         "",
+         "",
+         1,
+         false,
+         R::atLeast(1e-3),
+         none,
+         {1e3, kFactorWhy},
+         "progress cost of FP8 / MXFP8 (an assumption beyond the paper)",
+         kA4,
+         TANDEM_MEMBER(progress.kappaFp8)},
+        {"progress",
+         "omega_mxfp4",
+         "",
+         "",
+         1,
+         false,
+         R::nonNegative(),
+         none,
+         {1e3, kFactorWhy},
+         "noise inflation of MXFP4 (model noise_inflation)",
+         kA4,
+         TANDEM_MEMBER(progress.omegaMxfp4)},
+        {"progress",
+         "omega_fp8",
+         "",
+         "",
+         1,
+         false,
+         R::nonNegative(),
+         none,
+         {1e3, kFactorWhy},
+         "noise inflation of FP8 / MXFP8 (model noise_inflation)",
+         kA4,
+         TANDEM_MEMBER(progress.omegaFp8)},
+        {"progress",
+         "l_min",
+         "nats",
+         " nats",
+         1,
+         false,
+         R::positive(),
+         none,
+         {100,
+          "a cross-entropy loss per token; an untrained model over a 1e6-token vocabulary "
+          "starts near 14 (a physical bound)"},
+         "Static's final eval loss",
+         kSec31,
+         TANDEM_MEMBER(progress.lMin)},
+        {"progress", "static_updates", "updates", "", 1, false, R::closed(1, 1e9), none, none,
+         "updates of the Static run that ends at l_min", "2608.06046 Fig. 2",
+         TANDEM_MEMBER(progress.staticUpdates)},
+        {"progress", "static_nodes", "nodes", "", 1, true, R::closed(0, kMaxNodes), none, none,
+         "data-parallel nodes of that Static run (0 = the foreground's own)", kA4,
+         TANDEM_MEMBER(progress.staticNodes), false},
+        {"progress", "loss_floor", "nats", "", 1, false, R::nonNegative(), none, none,
+         "L_inf, the loss the curve approaches", "fitted: 1.02 L_min at ~4.3k Static updates",
+         TANDEM_MEMBER(progress.lossFloor)},
+        {"progress", "loss_exponent", "", "", 1, false, R{0.0, 5.0, true, false}, none, none,
+         "alpha of the loss curve", kA4, TANDEM_MEMBER(progress.lossExponent)},
+        {"progress",
+         "loss_offset",
+         "progress units",
+         "",
+         1,
+         false,
+         R::nonNegative(),
+         none,
+         {1e9, "progress units are updates; static_updates' own limit (a physical bound)"},
+         "S0 of the loss curve",
+         kA4,
+         TANDEM_MEMBER(progress.lossOffset)},
+        {"", "seed", "", "", 1, true, R::closed(0, 9007199254740991.0), none, none,
+         "seed of every random draw (phases, arrivals, samples)", kA3, TANDEM_MEMBER(seed)},
+        {"",
+         "horizon_s",
+         "s",
+         " s",
+         1,
+         false,
+         R{0.0, 1e9, true, false},
+         {kMinSpanS, kShortSpanWhy},
+         none,
+         "wall-clock limit of every simulated run",
+         kSec33,
+         TANDEM_MEMBER(horizonS)},
+    };
+    return t;
+}
+
+#undef TANDEM_MEMBER
+#undef TANDEM_CUSTOM
+
+namespace {
+
+/// Reads one numeric field of the table from `r` (its section's reader) into `p`: the type and
+/// Range check of JsonReader, then the field's bounds with their reasons.
+void readField(JsonReader& r, const ParamField& f, Params& p) {
+    const double def = f.get(p) / f.scale;
+    const double v =
+        f.integer ? static_cast<double>(r.integer(f.key, static_cast<long long>(def), f.range))
+                  : r.number(f.key, def, f.range);
+    if (f.atLeast.why && !(f.atLeast.unlessZero && v == 0))
+        requireAtLeast(r, f.key, v, f.atLeast.limit, f.unitSuffix, f.atLeast.why);
+    if (f.atMost.why) requireAtMost(r, f.key, v, f.atMost.limit, f.unitSuffix, f.atMost.why);
+    f.set(p, v * f.scale);
+}
+
+/// The loss floor lies below the loss Static reaches (progress section).
+void checkLossFloor(JsonReader& r, const ProgressModel& m) {
+    if (!(m.lossFloor < m.lMin))
+        r.diagnostics().error(r.childPath("loss_floor"),
+                              "must be below l_min (the loss Static reaches); got " +
+                                  formatNumber(m.lossFloor) + " >= " + formatNumber(m.lMin));
+}
+
+}  // namespace
+
+void readParams(JsonReader& r, Params& p) {
+    auto& d = r.diagnostics();
+    const auto& fields = paramFields();
+    for (size_t i = 0; i < fields.size();) {
+        if (!*fields[i].section) {
+            const ParamField& f = fields[i++];
+            if (f.read)
+                f.read(r, p);
+            else
+                readField(r, f, p);
+            continue;
+        }
+        // One nested object: its fields are consecutive in the table.
+        const std::string section = fields[i].section;
+        JsonReader sub = r.object(section.c_str());
+        for (; i < fields.size() && section == fields[i].section; ++i) {
+            if (!sub.isObject()) continue;
+            if (fields[i].read)
+                fields[i].read(sub, p);
+            else
+                readField(sub, fields[i], p);
+        }
+        if (!sub.isObject()) continue;
+        if (section == "progress") checkLossFloor(sub, p.progress);
+        sub.finish();
     }
-    p.decisionIntervalS = r.number("decision_interval_s", p.decisionIntervalS, Range::positive());
-    p.historyWindowS = r.number("history_window_s", p.historyWindowS, Range::positive());
-    p.telemetryDelayS = r.number("telemetry_delay_s", p.telemetryDelayS, Range::nonNegative());
-    requireAtLeast(r, "decision_interval_s", p.decisionIntervalS, kMinSpanS, " s", kShortSpanWhy);
-    requireAtMost(r, "decision_interval_s", p.decisionIntervalS, kMaxSpanS, " s", kSpanWhy);
-    requireAtLeast(r, "history_window_s", p.historyWindowS, kMinSpanS, " s", kShortSpanWhy);
-    requireAtMost(r, "history_window_s", p.historyWindowS, kMaxSpanS, " s", kSpanWhy);
-    requireAtMost(r, "telemetry_delay_s", p.telemetryDelayS, kMaxSpanS, " s", kSpanWhy);
-    p.samplePeriodS = r.number("sample_period_s", p.samplePeriodS, Range::positive());
-    requireAtLeast(r, "sample_period_s", p.samplePeriodS, kMinSpanS, " s", kShortSpanWhy);
-    requireAtMost(r, "sample_period_s", p.samplePeriodS, kMaxSpanS, " s", kSpanWhy);
-    readProgress(r.object("progress"), p.progress);
-    p.seed = static_cast<std::uint64_t>(r.integer("seed", static_cast<long long>(p.seed),
-                                                  Range::closed(0, 9007199254740991.0)));
-    p.horizonS = r.number("horizon_s", p.horizonS, {0.0, 1e9, true, false});
-    requireAtLeast(r, "horizon_s", p.horizonS, kMinSpanS, " s", kShortSpanWhy);
 
     // Cross-field checks.
     for (size_t i = 0; i < p.targetFactors.size(); ++i) {
@@ -284,7 +802,7 @@ void readParams(JsonReader& r, Params& p) {
                 formatNumber(kMaxRecordLeadS) +
                 " s (a bound on the work: every replay simulates the background up to its start)");
     const double arrivals = p.arrivalRatePerS * (p.horizonS - p.arrivalsStartS);
-    if (p.scenario == "poisson" && arrivals > kMaxExpectedArrivals)
+    if (p.scenario == ScenarioKind::Poisson && arrivals > kMaxExpectedArrivals)
         d.error(r.childPath("arrival_rate_per_s"),
                 "arrival_rate_per_s x (horizon_s - arrivals_start_s) = " + formatNumber(arrivals) +
                     " expected arrivals; at most " + formatNumber(kMaxExpectedArrivals) +
@@ -296,21 +814,20 @@ void readParams(JsonReader& r, Params& p) {
                 "decision_interval_s / sample_period_s = " + formatNumber(phases) +
                     " network phases per decision; at most " + formatNumber(kMaxPhasesPerDecision) +
                     " (a bound on the work: the Oracle averages every phase of each interval)");
-    if (p.scenario != "trace" && !p.traceFile.empty())
+    if (p.scenario != ScenarioKind::Trace && !p.traceFile.empty())
         d.error(r.childPath("trace_file"),
-                "only used when scenario is \"trace\" (scenario is \"" + p.scenario +
+                "only used when scenario is \"trace\" (scenario is \"" +
+                    std::string(name(p.scenario)) +
                     "\"): set scenario to \"trace\" or remove trace_file");
-    if (p.scenario == "trace" && p.traceFile.empty())
+    if (p.scenario == ScenarioKind::Trace && p.traceFile.empty())
         d.error(r.childPath("trace_file"), "is required when scenario is \"trace\"");
-    if (p.scenario == "sweep" && p.backgroundJobs.empty())
+    if (p.scenario == ScenarioKind::Sweep && p.backgroundJobs.empty())
         d.error(r.childPath("background_jobs"), "must list at least one N for scenario \"sweep\"");
-    fabric::readTopology(r.object("topology"), p.topology);
-    fabric::readPlacement(r.object("placement"), p.placement);
     if (p.topology.kind == "shared" && !(p.placement == fabric::Placement{}))
         d.error(r.childPath("placement"),
                 "only used by a leaf_spine fabric; the shared paper-fabric has no placement");
     if (p.topology.kind == "leaf_spine" && d.ok()) {
-        if (p.scenario == "trace") {
+        if (p.scenario == ScenarioKind::Trace) {
             d.error(r.childPath("topology"),
                     "a load trace has no placement on a leaf_spine fabric; use the "
                     "\"paper-fabric\" topology with scenario \"trace\"");
@@ -333,77 +850,33 @@ void readParams(JsonReader& r, Params& p) {
 }
 
 int concurrentBackgroundJobs(const Params& p) {
-    if (p.scenario == "poisson") return p.maxBackgroundJobs;
-    if (p.scenario == "trace") return 0;
+    if (p.scenario == ScenarioKind::Poisson) return p.maxBackgroundJobs;
+    if (p.scenario == ScenarioKind::Trace) return 0;
     int n = 0;
     for (int v : p.backgroundJobs) n = std::max(n, v);
     return n;
 }
 
 fabric::FabricPlan buildFabric(const Params& p) {
-    return fabric::buildFabric(p.topology, p.placement, concurrentBackgroundJobs(p),
-                               p.backgroundJob.nodes, p.foregroundNodes, p.nicBytesPerS,
-                               p.gpusPerNode);
+    return fabric::buildFabric(p.topology, p.placement, concurrentBackgroundJobs(p), p.backgroundJob.nodes,
+                       p.foregroundNodes, p.nicBytesPerS, p.gpusPerNode);
 }
 
 nlohmann::ordered_json writeParams(const Params& p) {
+    static const Params kDefaults;
     nlohmann::ordered_json j;
-    j["scenario"] = p.scenario;
-    j["background_jobs"] = p.backgroundJobs;
-    j["background_job"] = fabric::writeBackgroundJob(p.backgroundJob);
-    j["arrival_rate_per_s"] = p.arrivalRatePerS;
-    j["max_background_jobs"] = p.maxBackgroundJobs;
-    j["background_job_duration_s"] = p.backgroundJobDurationS;
-    j["arrivals_start_s"] = p.arrivalsStartS;
-    j["poisson_schedules"] = p.poissonSchedules;
-    j["exposure_recordings"] = p.exposureRecordings;
-    j["trace_file"] = p.traceFile;
-    j["trace_flows"] = p.traceFlows;
-    j["foreground_model"] = p.foregroundModel;
-    j["foreground_parameters"] = p.foregroundParameters;
-    j["foreground_nodes"] = p.foregroundNodes;
-    j["gpus_per_node"] = p.gpusPerNode;
-    j["microbatch_sequences"] = p.microbatchSequences;
-    j["microbatch_compute_ms"] = p.microbatchComputeS / kMs;
-    j["precisions"] = p.precisions;
-    j["gradient_accumulations"] = p.gradientAccumulations;
-    j["fabric_GBps"] = p.fabricBytesPerS / kGB;
-    j["nic_GBps"] = p.nicBytesPerS / kGB;
-    if (!(p.topology == fabric::Topology{})) j["topology"] = fabric::writeTopology(p.topology);
-    if (!(p.placement == fabric::Placement{})) j["placement"] = fabric::writePlacement(p.placement);
-    j["cc_efficiency"] = p.ccEfficiency;
-    j["cc_efficiency_drop_per_flow"] = p.ccEfficiencyDropPerFlow;
-    j["overlap_window_ms"] = p.overlapWindowS / kMs;
-    j["mode"] = p.mode;
-    j["replay_warmup_iterations"] = p.replayWarmupIterations;
-    j["replay_iterations"] = p.replayIterations;
-    j["start_offsets"] = p.startOffsets;
-    j["offset_spacing_s"] = p.offsetSpacingS;
-    j["record_warmup_s"] = p.recordWarmupS;
-    j["exposure_sampling"] = p.exposureSampling;
-    j["policies"] = p.policies;
-    j["target_factors"] = p.targetFactors;
-    j["decision_interval_s"] = p.decisionIntervalS;
-    j["history_window_s"] = p.historyWindowS;
-    j["telemetry_delay_s"] = p.telemetryDelayS;
-    j["sample_period_s"] = p.samplePeriodS;
-    nlohmann::ordered_json m;
-    m["precision_model"] = p.progress.precisionModel;
-    m["critical_batch_sequences"] = p.progress.criticalBatchSequences;
-    m["kappa_mxfp4"] = p.progress.kappaMxfp4;
-    m["kappa_fp8"] = p.progress.kappaFp8;
-    m["omega_mxfp4"] = p.progress.omegaMxfp4;
-    m["omega_fp8"] = p.progress.omegaFp8;
-    m["l_min"] = p.progress.lMin;
-    m["static_updates"] = p.progress.staticUpdates;
-    if (p.progress.staticNodes != ProgressModel{}.staticNodes)
-        m["static_nodes"] = p.progress.staticNodes;
-    m["loss_floor"] = p.progress.lossFloor;
-    m["loss_exponent"] = p.progress.lossExponent;
-    m["loss_offset"] = p.progress.lossOffset;
-    j["progress"] = m;
-    j["seed"] = p.seed;
-    j["horizon_s"] = p.horizonS;
+    for (const ParamField& f : paramFields()) {
+        nlohmann::ordered_json& out = *f.section ? j[f.section] : j;
+        if (f.write) {
+            f.write(p, out);
+        } else if (!f.writeWhenDefault && f.get(p) == f.get(kDefaults)) {
+            continue;
+        } else if (f.integer) {
+            out[f.key] = static_cast<long long>(f.get(p) / f.scale);
+        } else {
+            out[f.key] = f.get(p) / f.scale;
+        }
+    }
     return j;
 }
 

@@ -9,16 +9,52 @@
 #include <string>
 #include <vector>
 
+#include "common/enum_names.h"
+#include "common/json_reader.h"
 #include "fabric/background_job.h"
 #include "fabric/topology.h"
 
-namespace tandem {
-class JsonReader;
-}
-
 namespace tandem::mlforml {
 
-/// A data-parallel background job (fabric/background_job.h).
+/// Where the background traffic of a run comes from (`scenario`).
+enum class ScenarioKind {
+    Sweep,    ///< "sweep": scenario 1, one point per entry of background_jobs [Sec. 3.2]
+    Poisson,  ///< "poisson": scenario 2, Poisson arrivals of background jobs [Sec. 3.3]
+    Trace,    ///< "trace": a measured background load (io/load_trace.h)
+};
+/// "sweep", "poisson", "trace".
+const EnumTable<ScenarioKind>& scenarioKindNames();
+const char* name(ScenarioKind k);
+
+/// How the foreground meets the background (`mode`).
+enum class ReplayMode {
+    Replay,      ///< "replay": the background is recorded once and replayed (open loop, paper)
+    ClosedLoop,  ///< "closed_loop": foreground and background share one simulation
+};
+/// "replay", "closed_loop".
+const EnumTable<ReplayMode>& replayModeNames();
+const char* name(ReplayMode m);
+
+/// How the training loop reads exposed DP times (`exposure_sampling`).
+enum class ExposureSampling {
+    Offsets,  ///< "offsets": samples of the offset replays, re-drawn every sample period
+    Series,   ///< "series": one long replay per combination, read in wall-clock order
+};
+/// "offsets", "series".
+const EnumTable<ExposureSampling>& exposureSamplingNames();
+const char* name(ExposureSampling s);
+
+/// How a precision slows progress (`progress.precision_model`).
+enum class PrecisionModel {
+    Kappa,           ///< "kappa": progress divided by kappa_p
+    NoiseInflation,  ///< "noise_inflation": Bnoise_p = Bnoise * (1 + omega_p)
+};
+/// "kappa", "noise_inflation".
+const EnumTable<PrecisionModel>& precisionModelNames();
+const char* name(PrecisionModel m);
+
+/// A data-parallel background job (fabric/background_job.h; the same keys in both
+/// workspaces).
 using BackgroundJob = fabric::BackgroundJob;
 
 /// Progress (training-efficiency) model [MODEL.md A4; McCandlish et al. 2018].
@@ -26,9 +62,9 @@ using BackgroundJob = fabric::BackgroundJob;
 /// loss L(S) = lossFloor + A (S + lossOffset)^(-lossExponent), A chosen so that Static
 /// (baseline combination) reaches lMin after staticUpdates updates [2608.06046 Fig. 2].
 struct ProgressModel {
-    /// "kappa": precision divides progress by kappa_p (default, fits Fig. 2c/2d);
-    /// "noise_inflation": Bnoise_p = Bnoise * (1 + omega_p).
-    std::string precisionModel = "kappa";
+    /// Kappa: precision divides progress by kappa_p (default, fits Fig. 2c/2d);
+    /// NoiseInflation: Bnoise_p = Bnoise * (1 + omega_p).
+    PrecisionModel precisionModel = PrecisionModel::Kappa;
     /// Bnoise in sequences: 1.9 x B(GA4) at the default 46 x 8 GPUs, fitted to Decoupled/Joint
     /// = 1.42 at N = 4 (Fig. 2d). Absolute, so the foreground size changes the GA trade-off.
     double criticalBatchSequences = 2797;
@@ -52,9 +88,9 @@ struct ProgressModel {
 
 /// All inputs of one ML-for-ML run (the `ml_for_ml` object of a scenario).
 struct Params {
-    /// "sweep" (scenario 1: one point per entry of backgroundJobs), "poisson" (scenario 2),
-    /// "trace" (a measured background load, a load trace as io/load_trace.h reads it).
-    std::string scenario = "sweep";
+    /// Sweep (scenario 1: one point per entry of backgroundJobs), Poisson (scenario 2), Trace
+    /// (a measured background load, a load trace as io/load_trace.h reads it).
+    ScenarioKind scenario = ScenarioKind::Sweep;
     std::vector<int> backgroundJobs = {4, 8, 12, 16};  ///< N per point (sweep)
     BackgroundJob backgroundJob;                       ///< model of each background job
 
@@ -100,17 +136,17 @@ struct Params {
     /// not used.
     fabric::Topology topology;
     fabric::Placement placement;
-    std::string mode = "replay";     ///< "replay" (open loop, paper) or "closed_loop"
+    ReplayMode mode = ReplayMode::Replay;  ///< open loop (paper) or closed loop
     int replayWarmupIterations = 1;  ///< foreground iterations discarded per replay
     int replayIterations = 7;        ///< measured iterations per offset: BF16/MXFP4 7.3 at N=16 (Fig. 2a)
     int startOffsets = 4;            ///< replays per point at different start offsets [Sec. 3.2]
     double offsetSpacingS = 0.25;    ///< spacing of the start offsets, s
     double recordWarmupS = 5;        ///< background-alone time before the foreground starts, s
-    /// How the training loop reads exposed DP times: "offsets" (samples of the offset replays,
-    /// re-drawn every samplePeriodS; scenario 1) or "series" (one long replay per combination,
+    /// How the training loop reads exposed DP times: Offsets (samples of the offset replays,
+    /// re-drawn every samplePeriodS; scenario 1) or Series (one long replay per combination,
     /// read in wall-clock order so bursts of long background syncs keep their duration;
     /// scenario 2).
-    std::string exposureSampling = "offsets";
+    ExposureSampling exposureSampling = ExposureSampling::Offsets;
 
     // Controller [2608.06046 Sec. 2.3-2.4].
     std::vector<std::string> policies = {"Static", "Knob-Precision", "Knob-GA", "Decoupled",
@@ -125,6 +161,46 @@ struct Params {
     std::uint64_t seed = 1;
     double horizonS = 400000;        ///< wall-clock limit of every simulated run, s
 };
+
+/// A bound beyond the type-level Range of a field, with the reason it holds (what makes a value
+/// beyond it impossible or what work it keeps bounded); `why` nullptr: no such bound.
+struct FieldBound {
+    double limit = 0;
+    const char* why = nullptr;
+    bool unlessZero = false;  ///< the bound does not apply to 0 (a lower bound with 0 allowed)
+};
+
+/// One key of the `ml_for_ml` object: the single definition its reader, writer and checks (and
+/// later the GUI's rows and tooltips) take the key, unit, range and meaning from. Numeric keys
+/// are read, checked and written from the columns below; a key of another shape (a string, an
+/// enum, a list, the topology) has its own `read` and `write`. Table order is the canonical
+/// order of writeParams; the keys of a nested object (`section` "background_job" or
+/// "progress") are consecutive.
+struct ParamField {
+    const char* section;           ///< "" (top level), "background_job" or "progress"
+    const char* key;               ///< JSON key inside the section, unit-suffixed ("compute_ms")
+    const char* unit;              ///< unit of the JSON value ("ms", "GB/s", "" for a count)
+    const char* unitSuffix;        ///< as messages append it to a number (" ms", " GB/s", "")
+    double scale;                  ///< member value (SI) = JSON value x scale
+    bool integer;                  ///< the JSON value is an integer
+    tandem::Range range;           ///< type-level range of the JSON value (JsonReader's check)
+    FieldBound atLeast, atMost;    ///< further bounds with reasons, in JSON units
+    const char* description;       ///< what the value means (tooltip text)
+    const char* source;            ///< paper section or calibration the default comes from
+    double (*get)(const Params&);  ///< the member as a double, SI (numeric keys)
+    void (*set)(Params&, double);  ///< stores an SI value in the member (numeric keys)
+    void (*read)(tandem::JsonReader&, Params&);             ///< other shapes; nullptr: numeric
+    void (*write)(const Params&, nlohmann::ordered_json&);  ///< other shapes; nullptr: numeric
+    bool writeWhenDefault = true;  ///< false: written only when it differs from the default
+};
+
+/// Every key of the `ml_for_ml` object, in canonical order (see ParamField).
+const std::vector<ParamField>& paramFields();
+
+/// Every member equal (doubles compared exactly, as a saved file round-trips them).
+bool operator==(const ProgressModel& a, const ProgressModel& b);
+bool operator==(const Params& a, const Params& b);
+inline bool operator!=(const Params& a, const Params& b) { return !(a == b); }
 
 /// Reads the `ml_for_ml` object into `p` (starting from `p`'s current values, normally the
 /// defaults). Every key is optional; type, range and unit checks and cross-field checks

@@ -16,7 +16,7 @@ Params scenario2Params() {
     // against Sec. 3.3 scored on all scenario-2 rows over three seeds
     // (docs/MODEL-ML-FOR-ML.md, section 6, lists what still misses and why).
     Params p;
-    p.scenario = "poisson";
+    p.scenario = ScenarioKind::Poisson;
     p.backgroundJobs = {5};
     p.backgroundJob.model = "GPT-13B";
     p.backgroundJob.nodes = 56;
@@ -29,7 +29,7 @@ Params scenario2Params() {
     p.maxBackgroundJobs = 5;
     p.backgroundJobDurationS = 1500;  // 0.002 /s x 1500 s ~ 2.7-3 jobs active [Sec. 3.3]
     p.replayIterations = 300;
-    p.exposureSampling = "series";
+    p.exposureSampling = ExposureSampling::Series;
     // One Joint run (~1.5 h here) spans only a few job lifetimes, so one arrival schedule and
     // one recording per level are not seed-stable. reproduce averages 64 schedules over 32
     // recordings per level: Decoupled/Joint and Knob-Precision/Joint then move by <= 0.04

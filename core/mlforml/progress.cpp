@@ -40,7 +40,7 @@ double ProgressCurve::progressPerUpdate(const Combo& c) const { return progressA
 
 double ProgressCurve::progressAt(const Combo& c, double B) const {
     const double Bn = m_p.progress.criticalBatchSequences;
-    if (m_p.progress.precisionModel == "noise_inflation")
+    if (m_p.progress.precisionModel == PrecisionModel::NoiseInflation)
         return 1.0 / (1.0 + Bn * (1.0 + omega(c.p)) / B);
     return 1.0 / (1.0 + Bn / B) / kappa(c.p);
 }

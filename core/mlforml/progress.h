@@ -36,7 +36,7 @@ private:
     double m_floor, m_alpha, m_s0, m_A;
 };
 
-/// Replaces the default loss curve by one fitted to a training log [issue 8]: the fit
+/// Replaces the default loss curve by one fitted to a training log: the fit
 /// L(u) = lInf + a (u + s0Steps)^(-alpha) in optimizer steps u of the baseline combination
 /// (what `tandem-cli inspect LOG --json` prints as L_inf, A, alpha, S0; tandem::io::LossFit).
 /// Sets progress.loss_floor = lInf, progress.loss_exponent = alpha,

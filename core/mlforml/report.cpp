@@ -50,7 +50,7 @@ nlohmann::ordered_json resultToJson(const Result& r) {
         o["bg_p95_GB_per_50ms"] = jsonNumber(pt.bgP95GBPer50ms);
         o["dp_share_bf16"] = jsonNumber(pt.dpShareBf16);
         o["dp_share_mxfp4"] = jsonNumber(pt.dpShareMxfp4);
-        o["mean_exposed_dp_s"] = nums(pt.meanExposedDp_s);
+        o["mean_exposed_dp_s"] = nums(pt.meanSyncBeyondOverlap_s);
         o["load_time_s"] = nums(pt.loadTime_s);
         o["load_bytes_per_s"] = nums(pt.loadBytesPerS);
         nlohmann::ordered_json pols = nlohmann::ordered_json::array();
@@ -67,7 +67,7 @@ nlohmann::ordered_json resultToJson(const Result& r) {
             for (const auto& row : run.comboShareByBackground) byBg.push_back(nums(row));
             q["combo_share_by_background"] = byBg;
             q["updates_by_background"] = run.updatesByBackground;
-            q["exposed_dp_share"] = jsonNumber(run.exposedDpShare);
+            q["exposed_dp_share"] = jsonNumber(run.syncBeyondOverlapShare);
             q["total_updates"] = run.totalUpdates;
             q["end_time_s"] = jsonNumber(run.endTime_s);
             nlohmann::ordered_json tl = nlohmann::ordered_json::array();
@@ -111,6 +111,38 @@ std::string trajectoriesCsv(const Result& r) {
                     << csvNumber(run.time_s[i]) << ',' << csvNumber(run.updates[i]) << ','
                     << csvNumber(run.loss[i]) << '\n';
     return out.str();
+}
+
+std::string notReachedReason(const Params& p, const PolicyRun& run,
+                             const std::vector<std::string>& comboLabels) {
+    bool missed = false;
+    for (double t : run.firstCrossing_s) missed = missed || !std::isfinite(t);
+    if (!missed) return std::string();
+    const std::string head = "not reached within the horizon of " +
+                             formatNumber(std::round(p.horizonS / 36.0) / 100) + " h: ";
+    const bool noFabric = p.topology.kind == "shared" && p.fabricBytesPerS == 0;
+    if (noFabric || p.nicBytesPerS == 0)
+        return head + "zero bandwidth (" +
+               (noFabric ? std::string("ml_for_ml.fabric_GBps")
+                         : std::string("ml_for_ml.nic_GBps")) +
+               " = 0): no gradient synchronisation can finish";
+    if (run.totalUpdates == 0) {
+        std::string why = head + "no optimizer update finished";
+        if (run.stoppedCombo < 0) return why;
+        const std::string combo = run.stoppedCombo < static_cast<int>(comboLabels.size())
+                                      ? comboLabels[run.stoppedCombo]
+                                      : std::string("its combination");
+        if (!std::isfinite(run.nextUpdateEnd_s))
+            return why + ": the gradient sync of the first update (" + combo +
+                   ") never finishes, because the foreground's and the background's traffic exceed "
+                   "what the network carries and the open-loop backlog grows without end (more "
+                   "fabric_GBps or nic_GBps, fewer foreground_nodes or a lighter background)";
+        return why + ": the first update (" + combo + ") would end after the " +
+               formatNumber(std::round(p.horizonS / 36.0) / 100) + " h window (at " +
+               formatNumber(std::round(run.nextUpdateEnd_s / 36.0) / 100) + " h)";
+    }
+    return head + "the loss stayed above the target after " + std::to_string(run.totalUpdates) +
+           " updates";
 }
 
 }  // namespace tandem::mlforml

@@ -2,9 +2,10 @@
 // Serialisation of an ML-for-ML Result for files and the CLI: one JSON document with every
 // output, and two CSV tables (first-crossing times with the ratio to Joint; trajectories).
 #include <nlohmann/json.hpp>
-
 #include <string>
+#include <vector>
 
+#include "mlforml/params.h"
 #include "mlforml/simulate.h"
 
 namespace tandem::mlforml {
@@ -24,5 +25,14 @@ std::string trajectoriesCsv(const Result& r);
 /// First-crossing time of `policy` divided by Joint's at target index `target` of point `pt`;
 /// NaN if either is missing or not reached.
 double ratioToJoint(const PointResult& pt, const std::string& policy, size_t target);
+
+/// Why `run` has a NaN first crossing: "not reached within the horizon of X h: <cause>", the
+/// cause being zero bandwidth, no finished optimizer update (with why: the first update's
+/// gradient sync never finishes under the open-loop backlog, or it would end after the window,
+/// naming the combination from `comboLabels` = Result::comboLabels), or the loss still above
+/// the target after N updates. Empty when every target of `run` was reached. Horizon from
+/// Params::horizonS (s), printed in hours.
+std::string notReachedReason(const Params& p, const PolicyRun& run,
+                             const std::vector<std::string>& comboLabels);
 
 }  // namespace tandem::mlforml

@@ -1,6 +1,6 @@
 #pragma once
 // `tandem-cli reproduce ml-for-ml`: runs the paper's two scenarios and compares every number of
-// MODEL.md table A6 with its acceptance band (check ids as in the project's issue 3).
+// MODEL.md table A6 with its acceptance band.
 #include <exception>  // before common/cancel.h, which uses std::exception
 #include "common/cancel.h"
 #include "common/check.h"

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "common/diagnostics.h"
 #include "common/json_reader.h"
@@ -96,127 +97,141 @@ void appendSeries(ExposureTable& a, const ExposureTable& b) {
     a.eventsSimulated += b.eventsSimulated;
 }
 
-void fillPolicies(PointResult& pt, const Params& p, const ProgressCurve& curve,
-                  const std::vector<Combo>& combos, int nAction, const NetworkSchedule& net,
-                  const std::vector<double>& targets, const std::vector<int>& levelJobs,
-                  const CancelFlag* cancel) {
-    for (const auto& name : p.policies)
-        pt.policies.push_back(
-            runPolicy(name, p, curve, combos, nAction, net, targets, levelJobs, cancel));
-}
-
-void fillShares(PointResult& pt, const std::vector<Combo>& combos, const Params& p) {
-    pt.dpShareBf16 = pt.dpShareMxfp4 = std::nan("");
-    for (size_t c = 0; c < combos.size(); ++c) {
-        if (combos[c].g != 4) continue;
-        const double e = pt.meanExposedDp_s[c];
-        const double share = e / (4 * p.microbatchComputeS + e);
-        if (combos[c].p == "BF16") pt.dpShareBf16 = std::isfinite(e) ? share : 1.0;
-        if (combos[c].p == "MXFP4") pt.dpShareMxfp4 = std::isfinite(e) ? share : 1.0;
+/// What every kind of run shares: the progress curve, the knob combinations (the action space,
+/// then the fixed combinations that policies name) and a Result with the target losses and
+/// combination labels filled.
+struct Run {
+    explicit Run(const Params& params) : p(params), curve(params), combos(actionSpace(params)) {
+        nAction = static_cast<int>(combos.size());
+        for (const auto& name : p.policies) {
+            Combo c;
+            if (!parseComboLabel(name, c)) continue;
+            bool found = false;
+            for (const auto& x : combos) found = found || x.label() == c.label();
+            if (!found) combos.push_back(c);
+        }
+        res.targetFactors = p.targetFactors;
+        for (double f : p.targetFactors) res.targetLosses.push_back(f * p.progress.lMin);
+        for (const auto& c : combos) res.comboLabels.push_back(c.label());
     }
-}
 
-}  // namespace
+    /// Runs every policy of p.policies against `net` into `pt` (levelJobs[i]: background jobs
+    /// of the schedule's level i).
+    void runPolicies(PointResult& pt, const NetworkSchedule& net, const std::vector<int>& levelJobs,
+                     const CancelFlag* cancel) const {
+        for (const auto& name : p.policies)
+            pt.policies.push_back(runPolicy(name, p, curve, combos, nAction, net, res.targetLosses,
+                                            levelJobs, cancel));
+    }
 
-Result simulate(const Params& p, const CancelFlag* cancel) {
+    /// The paper's DP share of a GA-4 step, BF16 and MXFP4, from pt.meanSyncBeyondOverlap_s
+    /// [2608.06046 Fig. 2a]: exposed / (4 T_c + exposed); 1 when a sync never finished.
+    void fillShares(PointResult& pt) const {
+        pt.dpShareBf16 = pt.dpShareMxfp4 = std::nan("");
+        for (size_t c = 0; c < combos.size(); ++c) {
+            if (combos[c].g != 4) continue;
+            const double e = pt.meanSyncBeyondOverlap_s[c];
+            const double share = e / (4 * p.microbatchComputeS + e);
+            if (combos[c].p == "BF16") pt.dpShareBf16 = std::isfinite(e) ? share : 1.0;
+            if (combos[c].p == "MXFP4") pt.dpShareMxfp4 = std::isfinite(e) ? share : 1.0;
+        }
+    }
+
+    const Params& p;
+    ProgressCurve curve;
+    std::vector<Combo> combos;
+    int nAction = 0;
     Result res;
-    const ProgressCurve curve(p);
-    res.targetFactors = p.targetFactors;
-    for (double f : p.targetFactors) res.targetLosses.push_back(f * p.progress.lMin);
+};
 
-    std::vector<Combo> combos = actionSpace(p);
-    const int nAction = static_cast<int>(combos.size());
-    for (const auto& name : p.policies) {
-        Combo c;
-        if (!parseComboLabel(name, c)) continue;
-        bool found = false;
-        for (const auto& x : combos) found = found || x.label() == c.label();
-        if (!found) combos.push_back(c);
+/// Scenario 1 [2608.06046 Sec. 3.2]: one point per N of p.backgroundJobs, each a fixed
+/// background of N modelled jobs.
+Result simulateSweep(const Params& p, const CancelFlag* cancel) {
+    Run run(p);
+    for (int n : p.backgroundJobs) {
+        throwIfCancelled(cancel);
+        ExposureTable tab = measureExposure(p, run.combos, n,
+                                            mixSeed(p.seed, static_cast<std::uint64_t>(n)), cancel);
+        run.res.eventsSimulated += tab.eventsSimulated;
+        PointResult pt;
+        pt.backgroundJobs = n;
+        pt.label = "N=" + std::to_string(n) + " " + p.backgroundJob.model;
+        pt.bgP95GBPer50ms = tab.bgP95BytesPer50ms / 1e9;
+        pt.meanSyncBeyondOverlap_s = tab.mean;
+        pt.loadTime_s = tab.loadTime_s;
+        pt.loadBytesPerS = tab.loadBytesPerS;
+        run.fillShares(pt);
+        const NetworkSchedule net({std::move(tab)}, {0.0}, {0}, p.samplePeriodS,
+                                  mixSeed(p.seed, 1000 + static_cast<std::uint64_t>(n)));
+        run.runPolicies(pt, net, {n}, cancel);
+        run.res.points.push_back(std::move(pt));
     }
-    for (const auto& c : combos) res.comboLabels.push_back(c.label());
+    return std::move(run.res);
+}
 
-    if (p.scenario == "sweep") {
-        for (int n : p.backgroundJobs) {
+/// Scenario 2 [2608.06046 Sec. 3.3]: the exposure per background level 0..max_background_jobs
+/// is measured once (exposure_recordings recordings appended per level); every Poisson arrival
+/// schedule reads the same tables. One point per schedule; schedule 0 keeps the seeds of a
+/// single-schedule run.
+Result simulatePoisson(const Params& p, const CancelFlag* cancel) {
+    Run run(p);
+    std::vector<ExposureTable> measured;
+    std::vector<int> levelJobs;
+    for (int k = 0; k <= p.maxBackgroundJobs; ++k) {
+        throwIfCancelled(cancel);
+        measured.push_back(measureExposure(p, run.combos, k, mixSeed(p.seed, 500 + k), cancel));
+        for (int m = 1; m < p.exposureRecordings; ++m) {
             throwIfCancelled(cancel);
-            ExposureTable tab =
-                measureExposure(p, combos, n, mixSeed(p.seed, static_cast<std::uint64_t>(n)), cancel);
-            res.eventsSimulated += tab.eventsSimulated;
-            PointResult pt;
-            pt.backgroundJobs = n;
-            pt.label = "N=" + std::to_string(n) + " " + p.backgroundJob.model;
-            pt.bgP95GBPer50ms = tab.bgP95BytesPer50ms / 1e9;
-            pt.meanExposedDp_s = tab.mean;
-            pt.loadTime_s = tab.loadTime_s;
-            pt.loadBytesPerS = tab.loadBytesPerS;
-            fillShares(pt, combos, p);
-            const NetworkSchedule net({std::move(tab)}, {0.0}, {0}, p.samplePeriodS,
-                                      mixSeed(p.seed, 1000 + static_cast<std::uint64_t>(n)));
-            fillPolicies(pt, p, curve, combos, nAction, net, res.targetLosses, {n}, cancel);
-            res.points.push_back(std::move(pt));
+            const auto seed = mixSeed(p.seed, 500 + k + 1000 * static_cast<std::uint64_t>(m));
+            appendSeries(measured.back(), measureExposure(p, run.combos, k, seed, cancel));
         }
-        return res;
+        run.res.eventsSimulated += measured.back().eventsSimulated;
+        levelJobs.push_back(k);
     }
-
-    if (p.scenario == "poisson") {
-        // The exposure per background level is measured once; every arrival schedule reads
-        // the same tables. One point per schedule; schedule 0 keeps the seeds of a
-        // single-schedule run.
-        std::vector<ExposureTable> measured;
-        std::vector<int> levelJobs;
-        for (int k = 0; k <= p.maxBackgroundJobs; ++k) {
-            throwIfCancelled(cancel);
-            measured.push_back(measureExposure(p, combos, k, mixSeed(p.seed, 500 + k), cancel));
-            for (int m = 1; m < p.exposureRecordings; ++m) {
-                throwIfCancelled(cancel);
-                appendSeries(measured.back(),
-                             measureExposure(p, combos, k,
-                                             mixSeed(p.seed, 500 + k + 1000 * static_cast<std::uint64_t>(m)),
-                                             cancel));
-            }
-            res.eventsSimulated += measured.back().eventsSimulated;
-            levelJobs.push_back(k);
+    for (int sched = 0; sched < p.poissonSchedules; ++sched) {
+        const auto salt = static_cast<std::uint64_t>(sched) * 1000;
+        std::vector<double> segStart;
+        std::vector<int> segLevel;
+        poissonSchedule(p.arrivalRatePerS, p.backgroundJobDurationS, p.maxBackgroundJobs,
+                        p.arrivalsStartS, p.horizonS, mixSeed(p.seed, 77 + salt), segStart,
+                        segLevel);
+        std::vector<ExposureTable> levels = measured;
+        PointResult pt;
+        pt.backgroundJobs = p.maxBackgroundJobs;
+        pt.schedule = sched;
+        pt.label = "Poisson " + formatNumber(p.arrivalRatePerS) + "/s " + p.backgroundJob.model;
+        if (p.poissonSchedules > 1)
+            pt.label += ", schedule " + std::to_string(sched + 1) + " of " +
+                        std::to_string(p.poissonSchedules);
+        for (const auto& l : levels)
+            pt.bgP95GBPer50ms = std::max(pt.bgP95GBPer50ms, l.bgP95BytesPer50ms / 1e9);
+        const NetworkSchedule net(std::move(levels), segStart, segLevel, p.samplePeriodS,
+                                  mixSeed(p.seed, 999 + salt), p.exposureRecordings > 1);
+        run.runPolicies(pt, net, levelJobs, cancel);
+        // Time-weighted mean exposure and load over the longest run.
+        double tEnd = 0;
+        for (const auto& r : pt.policies) tEnd = std::max(tEnd, r.endTime_s);
+        tEnd = std::max(tEnd, 1.0);
+        pt.meanSyncBeyondOverlap_s.assign(run.combos.size(), 0.0);
+        for (size_t i = 0; i < segStart.size() && segStart[i] < tEnd; ++i) {
+            const double a = segStart[i];
+            const double b = std::min(tEnd, i + 1 < segStart.size() ? segStart[i + 1] : tEnd);
+            const auto& tab = net.levels()[segLevel[i]];
+            for (size_t c = 0; c < run.combos.size(); ++c)
+                pt.meanSyncBeyondOverlap_s[c] += tab.mean[c] * (b - a) / tEnd;
+            pt.loadTime_s.push_back(a);
+            pt.loadBytesPerS.push_back(tab.bgMeanBytesPerS);
         }
-        for (int sched = 0; sched < p.poissonSchedules; ++sched) {
-            const auto salt = static_cast<std::uint64_t>(sched) * 1000;
-            std::vector<double> segStart;
-            std::vector<int> segLevel;
-            poissonSchedule(p.arrivalRatePerS, p.backgroundJobDurationS, p.maxBackgroundJobs,
-                            p.arrivalsStartS, p.horizonS, mixSeed(p.seed, 77 + salt), segStart, segLevel);
-            std::vector<ExposureTable> levels = measured;
-            PointResult pt;
-            pt.backgroundJobs = p.maxBackgroundJobs;
-            pt.schedule = sched;
-            pt.label = "Poisson " + formatNumber(p.arrivalRatePerS) + "/s " + p.backgroundJob.model;
-            if (p.poissonSchedules > 1)
-                pt.label += ", schedule " + std::to_string(sched + 1) + " of " +
-                            std::to_string(p.poissonSchedules);
-            for (const auto& l : levels)
-                pt.bgP95GBPer50ms = std::max(pt.bgP95GBPer50ms, l.bgP95BytesPer50ms / 1e9);
-            const NetworkSchedule net(std::move(levels), segStart, segLevel, p.samplePeriodS,
-                                      mixSeed(p.seed, 999 + salt), p.exposureRecordings > 1);
-            fillPolicies(pt, p, curve, combos, nAction, net, res.targetLosses, levelJobs, cancel);
-            // Time-weighted mean exposure and load over the longest run.
-            double tEnd = 0;
-            for (const auto& r : pt.policies) tEnd = std::max(tEnd, r.endTime_s);
-            tEnd = std::max(tEnd, 1.0);
-            pt.meanExposedDp_s.assign(combos.size(), 0.0);
-            for (size_t i = 0; i < segStart.size() && segStart[i] < tEnd; ++i) {
-                const double a = segStart[i];
-                const double b = std::min(tEnd, i + 1 < segStart.size() ? segStart[i + 1] : tEnd);
-                const auto& tab = net.levels()[segLevel[i]];
-                for (size_t c = 0; c < combos.size(); ++c)
-                    pt.meanExposedDp_s[c] += tab.mean[c] * (b - a) / tEnd;
-                pt.loadTime_s.push_back(a);
-                pt.loadBytesPerS.push_back(tab.bgMeanBytesPerS);
-            }
-            fillShares(pt, combos, p);
-            res.points.push_back(std::move(pt));
-        }
-        return res;
+        run.fillShares(pt);
+        run.res.points.push_back(std::move(pt));
     }
+    return std::move(run.res);
+}
 
-    // "trace": the measured load replayed open loop, the foreground started at offsets spread
-    // over the trace.
+/// A measured load replayed open loop, the foreground started at offsets spread over the
+/// trace: one point.
+Result simulateTrace(const Params& p, const CancelFlag* cancel) {
+    Run run(p);
     Diagnostics diag;
     const auto trace = loadBackgroundTrace(p, p.traceFile, "$.ml_for_ml.trace_file", diag);
     if (!trace) throw ValidationError(diag);
@@ -228,13 +243,12 @@ Result simulate(const Params& p, const CancelFlag* cancel) {
     Params q = p;
     q.recordWarmupS = 0;
     q.offsetSpacingS = traceEnd / std::max(1, p.startOffsets);
-    ExposureTable tab = measureExposure(q, combos, 0, mixSeed(p.seed, 3), cancel, &transfers,
-                                        kTraceJobs, nodes);
-    res.eventsSimulated += tab.eventsSimulated;
+    ExposureTable tab = measureTraceExposure(q, run.combos, transfers, kTraceJobs, nodes, cancel);
+    run.res.eventsSimulated += tab.eventsSimulated;
     PointResult pt;
     pt.backgroundJobs = 0;
     pt.label = "trace " + p.traceFile;
-    pt.meanExposedDp_s = tab.mean;
+    pt.meanSyncBeyondOverlap_s = tab.mean;
     for (size_t i = 0; i < trace->time_s.size() && i < 2000; ++i) {
         pt.loadTime_s.push_back(trace->time_s[i]);
         pt.loadBytesPerS.push_back(trace->bytesPerSecond[i]);
@@ -242,11 +256,25 @@ Result simulate(const Params& p, const CancelFlag* cancel) {
     pt.bgP95GBPer50ms =
         percentileBytesPerWindow(trace->time_s, trace->bytesPerSecond, 0.0, traceEnd, 0.05, 0.95) /
         1e9;
-    fillShares(pt, combos, p);
+    run.fillShares(pt);
     const NetworkSchedule net({std::move(tab)}, {0.0}, {0}, p.samplePeriodS, mixSeed(p.seed, 4));
-    fillPolicies(pt, p, curve, combos, nAction, net, res.targetLosses, {0}, cancel);
-    res.points.push_back(std::move(pt));
-    return res;
+    run.runPolicies(pt, net, {0}, cancel);
+    run.res.points.push_back(std::move(pt));
+    return std::move(run.res);
+}
+
+}  // namespace
+
+Result simulate(const Params& p, const CancelFlag* cancel) {
+    switch (p.scenario) {
+        case ScenarioKind::Sweep:
+            return simulateSweep(p, cancel);
+        case ScenarioKind::Poisson:
+            return simulatePoisson(p, cancel);
+        case ScenarioKind::Trace:
+            return simulateTrace(p, cancel);
+    }
+    throw std::invalid_argument("mlforml::simulate: unknown scenario kind");
 }
 
 }  // namespace tandem::mlforml

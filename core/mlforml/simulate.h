@@ -31,7 +31,9 @@ struct PolicyRun {
     std::vector<double> firstCrossing_s;
     std::vector<double> comboShare;  ///< per Result::comboLabels, fraction of updates
     std::vector<ComboSegment> timeline;  ///< merged runs of one combination
-    double exposedDpShare = 0;  ///< exposed DP time / wall-clock over the run, 0..1
+    /// Exposed DP time (the sync beyond the overlap window [2608.06046 Sec. 3.1]) / wall-clock
+    /// over the run, 0..1.
+    double syncBeyondOverlapShare = 0;
     std::vector<double> dpShareTime_s, dpShare;  ///< exposed DP share per decision interval
     /// Share of updates per combination per background level: scenario "poisson" index k =
     /// k active background jobs (0..max_background_jobs); "sweep"/"trace" one row. Rows of
@@ -61,9 +63,10 @@ struct PointResult {
     double bgP95GBPer50ms = 0;  ///< background volume, 95th percentile per 50 ms, GB [Sec. 3.2]
     double dpShareBf16 = 0;  ///< exposed DP share of the GA4-BF16 iteration, 0..1 [Fig. 2a]
     double dpShareMxfp4 = 0; ///< same for GA4-MXFP4; NaN when that combination is not offered
-    /// Mean exposed DP time per combination (s), per Result::comboLabels (scenario 1: the
+    /// Mean exposed DP time (the sync beyond the overlap window) per combination (s), per
+    /// Result::comboLabels (scenario 1: the
     /// paper's T_dp(p, z) averaged over offsets; poisson: over the schedule).
-    std::vector<double> meanExposedDp_s;
+    std::vector<double> meanSyncBeyondOverlap_s;
     std::vector<PolicyRun> policies;
     std::vector<double> loadTime_s, loadBytesPerS;  ///< background load over time
 };
@@ -75,7 +78,7 @@ struct Result {
     std::vector<PointResult> points;
     /// Flow start and finish events processed by the fluid network, summed over every
     /// recording and replay of every point (JSON `events_simulated`; the benchmark divides it
-    /// by the run time for mlforml_events_per_s [issue 6]).
+    /// by the run time for mlforml_events_per_s).
     std::uint64_t eventsSimulated = 0;
 };
 

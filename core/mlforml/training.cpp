@@ -330,7 +330,7 @@ PolicyRun runPolicy(const std::string& policy, const Params& p, const ProgressCu
     }
     run.totalUpdates = u;
     run.endTime_s = t;
-    run.exposedDpShare = t > 0 ? exposedTotal / t : 0.0;
+    run.syncBeyondOverlapShare = t > 0 ? exposedTotal / t : 0.0;
     run.comboShare.assign(nC, 0.0);
     for (int c = 0; c < nC; ++c) run.comboShare[c] = u > 0 ? double(comboCount[c]) / u : 0.0;
     run.comboShareByBackground.resize(levelJobs.size());

@@ -54,26 +54,25 @@ struct Hardware {
     // GEMM points (efficiency rises steeply with the per-group M, narrow experts lower it).
     /// Large dense GEMM (fwd + dgrad + wgrad of a TE Linear in the paper's unfused Megatron
     /// stack): 0.61 x 8192/(8192 + 800) = 0.56 of the 2.25 PFLOP/s spec at B_micro 4 before the
-    /// width term. Was 0.80;
-    /// at 0.8 wide dense-dominated geometries (attention ~ d^2, shared expert) ran their layers
-    /// at ~75 % and reached 25-34 % MFU on the Table 3 envelope, above the 19.5 % Fig. 10 reports
-    /// as the largest (1.94e23 model FLOPs out of 9.95e23).
+    /// width term. A ceiling of 0.8 would run wide dense-dominated geometries (attention ~ d^2,
+    /// shared expert) at ~75 % and reach 25-34 % MFU on the Table 3 envelope, above the 19.5 %
+    /// Fig. 10 reports as the largest (1.94e23 model FLOPs out of 9.95e23).
     double denseGemmMax = 0.61;
-    double denseMHalf = 800;         ///< rows (tokens) at half efficiency, dense GEMM (was 48)
+    double denseMHalf = 800;         ///< rows (tokens) at half efficiency, dense GEMM
     double denseWidthHalf = 256;     ///< weight width at half efficiency, dense GEMM
     /// Grouped GEMM ceiling, below the dense one (TE GroupedLinear: one GEMM per local expert).
     /// With groupedMHalf and groupedWidthHalf it gives 0.47 x 171/271 x 3840/6940 = 0.16 for
     /// Table 4's optimum (tile 171, d_expert 3840) and 0.13 for Table 5 ID1 (tile 128, 3200).
     double groupedGemmMax = 0.47;
-    double groupedMHalf = 100;       ///< per-expert tile M at half efficiency (was 320)
-    double groupedWidthHalf = 3100;  ///< expert width d_expert at half efficiency (was 4200)
-    double attentionEfficiency = 0.40;  ///< flash attention fwd+bwd, fraction of peak (was 0.45)
+    double groupedMHalf = 100;          ///< per-expert tile M at half efficiency
+    double groupedWidthHalf = 3100;     ///< expert width d_expert at half efficiency
+    double attentionEfficiency = 0.40;  ///< flash attention fwd+bwd, fraction of peak
     /// HBM bytes per token per d of the pointwise ops of one layer, fwd + bwd (RMSNorms, residual
     /// adds, RoPE, attention gate, SwiGLU of shared and routed experts, router, permutation):
-    /// ~100 bf16 d-vector passes, the stack runs them unfused [2608.10605 App. F.3]. Was 40.
+    /// ~100 bf16 d-vector passes, the stack runs them unfused [2608.10605 App. F.3].
     double elementwiseBytesPerTokenPerD = 215;
     /// Allocator fragmentation and framework buffers, as a multiple of the activation bytes
-    /// (`activation_memory_factor`); 1.3 (was 1.0), fitted with the GEMM constants above.
+    /// (`activation_memory_factor`); 1.3, fitted with the GEMM constants above.
     double activationMemoryFactor = 1.3;
 
     // CPU dispatch floor [2608.10605 Eq. 11]: t_disp = L_stage (k0 + k1 E_loc) t_gap + t_host.
@@ -81,10 +80,11 @@ struct Hardware {
     double kernelsPerLocalExpert = 7.29; ///< k1
     double dispatchGapS = 27e-6;         ///< t_gap, per-kernel CPU enqueue stall (B200)
     /// t_host, once per microbatch as Eq. 11 prints it ("a fixed per-microbatch host term";
-    /// released value 24 ms). Was charged once per iteration; per microbatch it puts Fig. 8
-    /// right at G = 8 in band (2.31, paper 2.66) and keeps Table 5 ID3/ID4 in band.
+    /// released value 24 ms). Charged per microbatch it puts Fig. 8 right at G = 8 in band
+    /// (2.31, paper 2.66) and keeps Table 5 ID3/ID4 in band.
     double hostPerMicrobatchS = 24e-3;
-    double hostPerIterationS = 0.0;      ///< host term once per iteration (was 24 ms)
+    /// Host term once per iteration; 0, as Eq. 11 charges it per microbatch.
+    double hostPerIterationS = 0.0;
     double hostPerMoeLayerS = 10e-3;     ///< + per MoE layer of a stage, per iteration, if EP > 1
 
     // chi_sys calibration [2608.10605 Eq. 15].

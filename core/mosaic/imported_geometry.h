@@ -1,7 +1,7 @@
 #pragma once
 // A Hugging Face config (io::ModelImport) as the MOSAIC performance model costs it
-// (mosaic::Geometry), with every approximation the mapping makes spelled out (issue 8;
-// `tandem-cli plan CONFIG.json`). The GUI's imported-model point uses the same rules.
+// (mosaic::Geometry), with every approximation the mapping makes spelled out
+// (`tandem-cli plan CONFIG.json`). The GUI's imported-model point uses the same rules.
 #include <nlohmann/json.hpp>
 
 #include <string>

@@ -50,6 +50,22 @@ bool parseNumber(const std::string& text, double& v) {
 
 }  // namespace
 
+const EnumTable<KorthikantiQuantity>& korthikantiQuantityNames() {
+    static const EnumTable<KorthikantiQuantity> t = {
+        {KorthikantiQuantity::ParametersAndOptimizer, "parameters_and_optimizer_per_gpu"},
+        {KorthikantiQuantity::Activations, "activations_per_gpu"},
+        {KorthikantiQuantity::IterationTime, "iteration_time"}};
+    return t;
+}
+
+const EnumTable<KorthikantiMode>& korthikantiModeNames() {
+    static const EnumTable<KorthikantiMode> t = {
+        {KorthikantiMode::Baseline, "baseline"},
+        {KorthikantiMode::SpSelective, "sp_selective"},
+        {KorthikantiMode::FullRecompute, "full_recompute"}};
+    return t;
+}
+
 std::vector<KorthikantiPoint> parseKorthikantiPoints(const std::string& csv, Diagnostics& diag) {
     std::vector<KorthikantiPoint> out;
     readCsvTable(
@@ -59,8 +75,6 @@ std::vector<KorthikantiPoint> parseKorthikantiPoints(const std::string& csv, Dia
             p.line = lineNo;
             p.point = f[0];
             p.model = f[1];
-            p.quantity = f[2];
-            p.mode = f[3];
             p.unit = f[5];
             p.source = f[21];
             bool ok = true;
@@ -68,16 +82,22 @@ std::vector<KorthikantiPoint> parseKorthikantiPoints(const std::string& csv, Dia
                 diag.error(where + ", " + kColumns[col], why + " (got \"" + f[col] + "\")");
                 ok = false;
             };
-            const bool memory = p.quantity == "parameters_and_optimizer_per_gpu" ||
-                                p.quantity == "activations_per_gpu";
-            if (!memory && p.quantity != "iteration_time")
+            const auto quantity = enumFromName(korthikantiQuantityNames(), f[2]);
+            if (quantity)
+                p.quantity = *quantity;
+            else
                 bad(2,
                     "must be parameters_and_optimizer_per_gpu, activations_per_gpu or "
                     "iteration_time");
-            if (p.mode != "baseline" && p.mode != "sp_selective" && p.mode != "full_recompute")
+            const auto mode = enumFromName(korthikantiModeNames(), f[3]);
+            if (mode)
+                p.mode = *mode;
+            else
                 bad(3, "must be baseline, sp_selective or full_recompute");
+            const bool time = quantity == KorthikantiQuantity::IterationTime;
+            const bool memory = quantity && !time;
             if (!parseNumber(f[4], p.value) || !(p.value > 0)) bad(4, "must be a positive number");
-            if ((memory && p.unit != "GiB") || (p.quantity == "iteration_time" && p.unit != "s"))
+            if ((memory && p.unit != "GiB") || (time && p.unit != "s"))
                 bad(5, "must be GiB for memory and s for iteration time");
             int* ints[] = {&p.heads,  &p.hidden,      &p.layers,    &p.ffn, &p.vocab,
                            &p.seqLen, &p.tp,          &p.pp,        &p.vp,  &p.dp,
@@ -142,16 +162,16 @@ std::vector<KorthikantiResult> costKorthikantiPoints(const Stack& stack) {
         p.dp = pt.dp;
         p.mbs = pt.microBatch;
         p.distributedOptimizer = false;
-        p.sequenceParallel = pt.mode != "baseline";
-        p.ckpt = pt.mode == "full_recompute" ? Checkpointing::Full
-                 : pt.mode == "sp_selective" ? Checkpointing::CoreAttention
-                                             : Checkpointing::None;
+        p.sequenceParallel = pt.mode != KorthikantiMode::Baseline;
+        p.ckpt = pt.mode == KorthikantiMode::FullRecompute ? Checkpointing::Full
+                 : pt.mode == KorthikantiMode::SpSelective ? Checkpointing::CoreAttention
+                                                           : Checkpointing::None;
         r.eval = model.evaluate(p);
         r.expressible = true;
         const MemoryBreakdown& m = r.eval.memory;
-        if (pt.quantity == "parameters_and_optimizer_per_gpu")
+        if (pt.quantity == KorthikantiQuantity::ParametersAndOptimizer)
             r.tandem = (m.weights + m.gradients + m.optimizer) * 1e9 / kGiB;
-        else if (pt.quantity == "activations_per_gpu")
+        else if (pt.quantity == KorthikantiQuantity::Activations)
             r.tandem = m.activations * 1e9 / kGiB;
         else
             r.tandem = r.eval.feasible ? r.eval.iteration_s : std::nan("");
@@ -165,9 +185,9 @@ std::vector<Check> korthikantiChecks(const std::vector<KorthikantiResult>& resul
     for (const KorthikantiResult& r : results) {
         if (!r.expressible) continue;
         const KorthikantiPoint& p = r.point;
-        const std::string what = p.quantity == "iteration_time"
+        const std::string what = p.quantity == KorthikantiQuantity::IterationTime
                                      ? "iteration time, s"
-                                     : (p.quantity == "activations_per_gpu"
+                                     : (p.quantity == KorthikantiQuantity::Activations
                                             ? "activation memory per GPU (first stage), GiB"
                                             : "parameters + optimizer per GPU, GiB");
         out.push_back(makeCheck("korthikanti." + p.point, what + " (" + p.source + ", band +-10 %)",

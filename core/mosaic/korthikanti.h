@@ -8,18 +8,36 @@
 
 #include "common/check.h"
 #include "common/diagnostics.h"
+#include "common/enum_names.h"
 #include "mosaic/perf_model.h"
 
 namespace tandem::mosaic {
+
+/// What a published point measures (points.csv column `quantity`).
+enum class KorthikantiQuantity {
+    ParametersAndOptimizer,  ///< "parameters_and_optimizer_per_gpu", GiB
+    Activations,             ///< "activations_per_gpu" (first pipeline stage), GiB
+    IterationTime,           ///< "iteration_time", s
+};
+/// The CSV words of KorthikantiQuantity, in the order above.
+const EnumTable<KorthikantiQuantity>& korthikantiQuantityNames();
+
+/// The recomputation setting of a point (points.csv column `layout_mode`).
+enum class KorthikantiMode {
+    Baseline,       ///< "baseline": no sequence parallelism, no recomputation
+    SpSelective,    ///< "sp_selective": sequence parallelism + selective (core-attention) recompute
+    FullRecompute,  ///< "full_recompute": sequence parallelism + full recomputation
+};
+/// The CSV words of KorthikantiMode, in the order above.
+const EnumTable<KorthikantiMode>& korthikantiModeNames();
 
 /// One published point (one CSV row of points.csv).
 struct KorthikantiPoint {
     int line = 0;       ///< 1-based line in the CSV
     std::string point;  ///< e.g. "fig1.175B.activations.present"
     std::string model;  ///< "22B", "175B", "530B", "1T"
-    std::string
-        quantity;      ///< parameters_and_optimizer_per_gpu | activations_per_gpu | iteration_time
-    std::string mode;  ///< baseline | sp_selective | full_recompute
+    KorthikantiQuantity quantity = KorthikantiQuantity::IterationTime;
+    KorthikantiMode mode = KorthikantiMode::Baseline;
     double value = 0;  ///< published value in `unit`
     std::string unit;  ///< GiB (memory) or s (time)
     int heads = 0, hidden = 0, layers = 0, ffn = 0, vocab = 0, seqLen = 0;

@@ -8,19 +8,17 @@
 #include "common/number_format.h"
 #include "mosaic/collectives.h"
 #include "mosaic/layout_table.h"
+#include "mosaic/memory_model.h"
 
 namespace tandem::mosaic {
 namespace {
 
 inline double sat(double x, double half) { return x / (x + half); }
-constexpr double kBf16 = 2.0, kGradBytes = 4.0, kOptimizerBytes = 12.0;
 /// HBM bytes per attention score without flash attention [Korthikanti et al. 2022 Sec. 4.1]:
 /// forward: fused scale-mask-softmax (read 2, write 2), dropout (read 2, write 2, mask 1);
 /// backward: dropout (read 2 + mask 1, write 2), softmax (read probabilities 2 and gradient 2,
 /// write 2). Stored for the backward in mode None: softmax output 2, mask 1, dropout output 2.
 constexpr double kScoreBytesFwd = 9.0, kScoreBytesBwd = 11.0, kScoreBytesStored = 5.0;
-
-int ckptRank(Checkpointing c) { return static_cast<int>(c); }
 
 /// Model FLOPs of one iteration, 6 N_act B_global T_seq [2608.10605 Eq. 1's numerator], FLOP.
 double modelFlopsPerIteration(double flopsPerToken, const Cluster& c) {
@@ -42,8 +40,7 @@ const char* impossibleResult(double mfu, double iterationS, double mfuCeiling) {
 
 }  // namespace
 
-/// The memory rule's text (QuickEval::reason, PlanEval::rule).
-constexpr const char* kDoesNotFit = "does not fit in device memory";
+const char* const kDoesNotFitInMemory = "does not fit in device memory";
 const char* const kEpMustDivideDp = "EP must divide DP (DP = EP x EDP, App. D.1)";
 
 double modelFlopsUtilization(double flopsPerIteration, double iterationS, int devices,
@@ -59,40 +56,8 @@ struct PerfModel::Times {
     double a2aExposedMb = 0;    // not hidden behind the shared expert
     double otherMb = 0;         // TP/CP collectives + pipeline p2p per microbatch
     double cmpMb = 0, dispMb = 0, tmb = 0;
-    double bubble = 0, vocab = 0, dpExposed = 0, optimizer = 0, host = 0;
+    double bubble = 0, vocab = 0, dpBeyondCompute = 0, optimizer = 0, host = 0;
     double analytic = 0, chi = 1;
-};
-
-// Terms of one (TP, CP, B_micro): per-layer compute of one microbatch, collective times that
-// only depend on the microbatch shape, and the vocabulary stages.
-struct PerfModel::Shape {
-    double T;          // tokens per microbatch per CP rank
-    double tokensMem;  // T / TP: tokens held per GPU (sequence parallel)
-    int tpReplicas = 0;  // TP - 1 without sequence parallelism (replicated activations), else 0
-    double attnCore, shared;
-    double moeLayer, denseLayer;
-    double moeRecompute[kCheckpointingCount], denseRecompute[kCheckpointingCount];
-    double a2aBytes, tpCollective, cpLayer, p2pBytes, tLast, tFirst;
-};
-
-// Static memory (weights, gradients, optimizer state) of one pipeline stage.
-struct PerfModel::Stage {
-    double weights;                          // the sum of the four below
-    double params, grads, optimizer, extra;  // breakdown of `weights`
-    int layers, denseLs, moeLs, ppMinusIndex;
-    bool last;
-};
-
-// Terms of one (TP, CP, PP, DP, EP), plus the per-(B_micro) terms batchTimes fills.
-struct PerfModel::Group {
-    Stage stages[3];
-    int nStages;
-    int pp = 1, vp = 1;
-    int layersStage, moeStage, denseStage, epNodes, ppNodes;
-    double dispMb, denseP, expertP, dpTime, optimizer, host;
-    // batchTimes
-    int nmb;
-    double a2aCollective, p2p, vocab;
 };
 
 double precisionPeakFlops(const Hardware& h, Precision p) {
@@ -199,175 +164,6 @@ PerfModel::PerfModel(const Geometry& g, const Cluster& c) : m_g(g), m_c(c) {
         m_actMoe[ckptRank(Checkpointing::None)] += m_actScores;
         m_actDense[ckptRank(Checkpointing::None)] += m_actScores;
     }
-}
-
-const char* PerfModel::stageLayers(const Plan& p, int& first, int& middle, int& last) const {
-    const int L = m_g.layers, pp = std::max(1, p.pp);
-    const int ls = (L + pp - 1) / pp;
-    first = middle = ls;
-    last = std::max(0, std::min(ls, L - (pp - 1) * ls));
-    if (pp == 1) last = first;
-    if (p.firstStageLayers == 0 && p.lastStageLayers == 0) return nullptr;
-    if (p.firstStageLayers < 0 || p.lastStageLayers < 0)
-        return "first / last stage layers must be >= 0 (0 = even split)";
-    if (pp < 2) return "uneven first / last stages need PP >= 2";
-    if (p.vp > 1) return "uneven first / last stages are costed with VP = 1";
-    const int given = (p.firstStageLayers > 0) + (p.lastStageLayers > 0);
-    const int restStages = pp - given;
-    const int restLayers = L - p.firstStageLayers - p.lastStageLayers;
-    if (restLayers < 0) return "first + last stage layers exceed the number of layers";
-    if (restStages == 0 ? restLayers != 0 : (restLayers < restStages || restLayers % restStages))
-        return "the layers besides the first / last stage must split evenly over the other "
-               "stages (>= 1 each)";
-    const int rest = restStages > 0 ? restLayers / restStages : 0;
-    first = p.firstStageLayers > 0 ? p.firstStageLayers : rest;
-    last = p.lastStageLayers > 0 ? p.lastStageLayers : rest;
-    middle = pp > 2 ? rest : 0;
-    return nullptr;
-}
-
-double PerfModel::groupMemory(const Plan& p, Group& gr) const {
-    const Geometry& g = m_g;
-    int nFirst = 0, nMiddle = 0, nLast = 0;
-    stageLayers(p, nFirst, nMiddle, nLast);
-    const double tp = p.tp, d = g.dModel, e = g.experts;
-    const Stack& sk = m_c.stack;
-    // Expert data parallelism: DP / EP x CP [App. D.1]; folded: TP CP DP / (EP ETP).
-    const double edp =
-        sk.expertFolding ? double(p.tp * p.cp * p.dp / (p.ep * p.etp)) : double(p.dp / p.ep) * p.cp;
-    const double lowBytes = sk.lowPrecisionWeightBytes[int(m_c.precision)];
-    gr.vp = p.vp;
-    gr.pp = p.pp;
-    // One pipeline stage: its layers (dense blocks lead, so the first stage holds them), plus
-    // the token embedding on the first stage and the untied LM head with its logits on the last
-    // [2608.10605 Sec. 5.4, Eq. 13: "lands entirely on the last pipeline stage"].
-    auto stage = [&](Stage& st, int firstLayer, int layers, int index, bool first, bool last) {
-        const int n = std::max(0, std::min(layers, g.layers - firstLayer));
-        const int denseLs = std::max(0, std::min(n, m_denseLayers - firstLayer));
-        const int moeLs = n - denseLs;
-        const double vocabP = double(g.vocab) * d * ((first ? 1 : 0) + (last ? 1 : 0));
-        const double denseP = (moeLs * (m_attnParams + m_sharedParams + m_routerParams) +
-                               denseLs * (m_attnParams + m_denseFfnParams) + vocabP) / tp;
-        const double expertP = moeLs * e * m_expertParams / (p.ep * p.etp);
-        const double dpShard = double(p.dp) * p.cp;
-        const double optDense = p.distributedOptimizer ? dpShard : 1.0,
-                     optExpert = p.distributedOptimizer ? edp : 1.0;
-        // Distributed optimizer [Megatron-Core; Rajbhandari et al. 2020 ZeRO-1]: BF16 weights
-        // (2 B) and FP32 main gradients (4 B) on every rank, FP32 master weights and both AdamW
-        // moments (12 B) sharded over DP x CP (experts: over EDP).
-        st.weights = (denseP + expertP) * (kBf16 + kGradBytes) +
-                     kOptimizerBytes * (denseP / optDense + expertP / optExpert);
-        st.params = (denseP + expertP) * kBf16;
-        st.grads = (denseP + expertP) * kGradBytes;
-        st.optimizer = kOptimizerBytes * (denseP / optDense + expertP / optExpert);
-        st.extra = 0;
-        if (p.fsdp) {
-            // FSDP [Zhao et al. 2023, PyTorch FSDP]: weights and gradients sharded as well; one
-            // layer's BF16 weights gathered ahead of use (x 2 for prefetch) and its gradients.
-            st.params = kBf16 * (denseP / dpShard + expertP / edp);
-            st.grads = kGradBytes * (denseP / dpShard + expertP / edp);
-            const double layer = n > 0 ? (denseP + expertP) / n : 0.0;
-            st.extra = 2.0 * layer * kBf16 + layer * kGradBytes;
-            st.weights = st.params + st.grads + st.optimizer + st.extra;
-        }
-        if (lowBytes > 0) {
-            // Low-precision copies of the GEMM weights (not the embedding / LM head), sharded
-            // like the BF16 weights.
-            const double gemmP = denseP - vocabP / tp + expertP;
-            const double copies = lowBytes * (p.fsdp ? gemmP / dpShard : gemmP);
-            st.params += copies;
-            st.weights += copies;
-        }
-        st.layers = n;
-        st.denseLs = denseLs;
-        st.moeLs = moeLs;
-        st.ppMinusIndex = p.pp - index;
-        st.last = last;
-        return st.weights;
-    };
-    // Stage order is the order memoryOf takes the maximum in: first, last, one middle stage.
-    if (p.pp == 1) {
-        gr.nStages = 1;
-        return stage(gr.stages[0], 0, nFirst, 0, true, true);
-    }
-    gr.nStages = p.pp > 2 ? 3 : 2;
-    double worst = std::max(stage(gr.stages[0], 0, nFirst, 0, true, false),
-                            stage(gr.stages[1], g.layers - nLast, nLast, p.pp - 1, false, true));
-    if (p.pp > 2) worst = std::max(worst, stage(gr.stages[2], nFirst, nMiddle, 1, false, false));
-    return worst;
-}
-
-double PerfModel::memoryOf(const Group& gr, const Shape& s, int nmb, Checkpointing ck,
-                           MemoryBreakdown* out) const {
-    const Geometry& g = m_g;
-    const double tokens = s.tokensMem, k = g.topK, d = g.dModel, e = g.experts;
-    const double aMoe = m_actMoe[ckptRank(ck)],
-                 aDense =
-                     m_actDense[ckptRank(ck)] + s.tpReplicas * m_actDenseReplicated[ckptRank(ck)];
-    auto stage = [&](const Stage& st) {
-        double bytes = st.weights;
-        // 1F1B: stage s keeps min(PP - s, n_mb) microbatches in flight; the first keeps most.
-        const int inflightStage = std::max(1, std::min(st.ppMinusIndex, nmb));
-        double act = kBf16 * tokens * inflightStage * (st.moeLs * aMoe + st.denseLs * aDense);
-        if (gr.vp > 1) {
-            // Interleaved 1F1B: rank s warms up 2 (PP - 1 - s) + (VP - 1) PP + 1 model chunks of
-            // L_stage / VP layers each, i.e. L_stage PP (1 + (PP - 1) / (PP VP)) layer-microbatches
-            // on the first stage [Narayanan et al. 2021 Sec. 2.2; Korthikanti et al. 2022
-            // Sec. 4.2.3].
-            const int rank = gr.pp - st.ppMinusIndex;
-            const int chunks = std::max(
-                1, std::min(2 * (gr.pp - 1 - rank) + (gr.vp - 1) * gr.pp + 1, nmb * gr.vp));
-            act =
-                kBf16 * tokens * (double(chunks) / gr.vp) * (st.moeLs * aMoe + st.denseLs * aDense);
-        }
-        if (ck == Checkpointing::Full && st.layers > 0)  // one layer rematerialised during its backward
-            act += kBf16 * tokens *
-                   (m_actAttn + m_actScores +
-                    (st.moeLs > 0
-                         ? m_actMoeNone
-                         : m_actDenseNone +
-                               s.tpReplicas * m_actDenseReplicated[ckptRank(Checkpointing::None)]));
-        bytes += act * m_c.hardware.activationMemoryFactor;
-        // Logits of the fused vocab-parallel cross-entropy: bf16, gradient written in place.
-        if (st.last) bytes += kBf16 * tokens * double(g.vocab);
-        if (e > 0 && st.moeLs > 0) bytes += 2.0 * kBf16 * tokens * k * d;  // all-to-all buffers
-        return bytes;
-    };
-    int worstStage = 0;
-    double worst = stage(gr.stages[0]);
-    if (gr.nStages > 1) {
-        const double b1 = stage(gr.stages[1]);
-        if (b1 > worst) worstStage = 1;
-        worst = std::max(worst, b1);
-    }
-    if (gr.nStages == 3) {
-        const double b2 = stage(gr.stages[2]);
-        if (b2 > worst) worstStage = 2;
-        worst = std::max(worst, b2);
-    }
-    if (out) {
-        const Stage& st = gr.stages[worstStage];
-        out->weights = st.params / 1e9;
-        out->gradients = st.grads / 1e9;
-        out->optimizer = st.optimizer / 1e9;
-        const double rest = worst - st.params - st.grads - st.optimizer - st.extra;
-        double logits = st.last ? kBf16 * tokens * double(g.vocab) : 0.0;
-        if (e > 0 && st.moeLs > 0) logits += 2.0 * kBf16 * tokens * k * d;
-        out->activations = (rest - logits) / 1e9;
-        out->other = (logits + st.extra) / 1e9;
-    }
-    return worst;
-}
-
-double PerfModel::memoryBytes(const Plan& p) const { return memoryBytes(p, nullptr); }
-
-double PerfModel::memoryBytes(const Plan& p, MemoryBreakdown* out) const {
-    Group gr;
-    groupMemory(p, gr);
-    Shape s;
-    s.tokensMem = double(m_c.seqLen) * p.mbs / p.cp / double(p.tp);
-    s.tpReplicas = p.sequenceParallel ? 0 : p.tp - 1;
-    return memoryOf(gr, s, m_c.globalBatch / (p.dp * p.mbs), p.ckpt, out);
 }
 
 int PerfModel::expertDpGroup(const Plan& p) const {
@@ -570,9 +366,9 @@ double PerfModel::vocabTime(int pp, int nmb, const Shape& s) const {
 
 double PerfModel::iterationLowerBound(const Plan& p, const Shape& s, const Group& gr, int nmb) const {
     // assemble() with every term that only adds dropped: recomputation, exposed all-to-all,
-    // TP/CP collectives, pipeline p2p, exposed DP time and chi's all-to-all share. Each dropped
-    // term is >= 0 (m_boundValid) and rounding is monotone, so the result is <= chi t_analytic
-    // for every checkpointing mode of this (group, B_micro).
+    // TP/CP collectives, pipeline p2p, DP time beyond compute and chi's all-to-all share. Each
+    // dropped term is >= 0 (m_boundValid) and rounding is monotone, so the result is <= chi
+    // t_analytic for every checkpointing mode of this (group, B_micro).
     const Hardware& hw = m_c.hardware;
     const double denseLayer = gr.denseStage > 0 ? s.denseLayer : 0.0;
     const double computeMb = gr.moeStage * s.moeLayer + gr.denseStage * denseLayer;
@@ -617,11 +413,11 @@ void PerfModel::assemble(const Plan& p, const Shape& s, const Group& gr, Times& 
     // f = (PP-1)/(VP n_mb), t_bubble = f n_mb t_mb [Eq. 12; Narayanan et al. 2021 Sec. 2.2]
     t.bubble = p.vp > 1 ? double(p.pp - 1) / p.vp * t.tmb : double(p.pp - 1) * t.tmb;
     t.vocab = gr.vocab;
-    t.dpExposed = std::max(0.0, gr.dpTime - t.computeMb);
+    t.dpBeyondCompute = std::max(0.0, gr.dpTime - t.computeMb);
     t.optimizer = gr.optimizer;
     t.host = gr.host;
 
-    t.analytic = t.nmb * t.tmb + t.bubble + t.vocab + t.dpExposed + t.optimizer + t.host;
+    t.analytic = t.nmb * t.tmb + t.bubble + t.vocab + t.dpBeyondCompute + t.optimizer + t.host;
     // chi_sys [Eq. 15].
     double chi = 1.0;
     if (gr.epNodes > 1) chi += hw.cA2A * (t.nmb * t.a2aWireMb) / t.analytic;
@@ -648,7 +444,7 @@ QuickEval PerfModel::quick(const Plan& p) const {
     }
     q.memoryBytes = memoryBytes(p);
     if (q.memoryBytes > m_c.hardware.memoryBytes) {
-        q.reason = kDoesNotFit;
+        q.reason = kDoesNotFitInMemory;
         return q;
     }
     Times t;
@@ -673,9 +469,10 @@ PlanEval PerfModel::evaluate(const Plan& p) const {
     r.memoryGB = mem / 1e9;
     r.microbatches = m_c.globalBatch / (p.dp * p.mbs);
     if (mem > m_c.hardware.memoryBytes) {
-        r.rule = kDoesNotFit;
-        r.reason = std::string(kDoesNotFit) + " (" + formatNumber(std::round(mem / 1e8) / 10) +
-                   " GB > " + formatNumber(m_c.hardware.memoryBytes / 1e9) + " GB usable)";
+        r.rule = kDoesNotFitInMemory;
+        r.reason = std::string(kDoesNotFitInMemory) + " (" +
+                   formatNumber(std::round(mem / 1e8) / 10) + " GB > " +
+                   formatNumber(m_c.hardware.memoryBytes / 1e9) + " GB usable)";
         return r;
     }
     Times t;
@@ -703,7 +500,7 @@ PlanEval PerfModel::evaluate(const Plan& p) const {
     b.dispatch_s = t.chi * (t.nmb * (t.tmb - t.cmpMb) + t.host);
     b.bubble_s = t.chi * t.bubble;
     b.vocab_s = t.chi * t.vocab;
-    b.dp_s = t.chi * t.dpExposed;
+    b.dpBeyondCompute_s = t.chi * t.dpBeyondCompute;
     return r;
 }
 

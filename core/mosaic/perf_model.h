@@ -48,7 +48,10 @@ struct Breakdown {
     double compute_s = 0;   ///< GEMMs, attention, pointwise, recomputation (n_mb microbatches)
     double dispatch_s = 0;  ///< CPU dispatch floor beyond compute, Eq. 11, plus host terms
     double a2a_s = 0;       ///< expert all-to-all not hidden behind the shared expert
-    double dp_s = 0;        ///< DP/EDP reduce-scatter + all-gather beyond the overlap window
+    /// DP/EDP reduce-scatter + all-gather time beyond one microbatch's compute, which hides the
+    /// rest: max(0, T_dp - t_compute,mb) [2608.10605 MODEL.md B]; not ML-for-ML's exposed DP
+    /// time (a sync beyond the overlap window).
+    double dpBeyondCompute_s = 0;
     double bubble_s = 0;    ///< pipeline fill/drain, Eq. 12
     double vocab_s = 0;     ///< embedding, LM head and cross-entropy stage imbalance, Eq. 13
     double other_s = 0;     ///< TP/CP collectives, pipeline send/recv, optimizer step
@@ -66,6 +69,10 @@ struct MemoryBreakdown {
 /// structuralError's message when EP does not divide DP (a stack without expert-parallel
 /// folding, App. D.1); compared by address, so evaluate() can add the two degrees.
 extern const char* const kEpMustDivideDp;
+
+/// PlanEval::rule of a plan whose peak memory exceeds the device's usable memory; compared by
+/// address.
+extern const char* const kDoesNotFitInMemory;
 
 /// Result of costing one plan. When infeasible, `reason` says why and only memoryGB may be set.
 struct PlanEval {

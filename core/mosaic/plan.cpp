@@ -227,6 +227,7 @@ PlanRejections countRejections(const Geometry& g, const Cluster& c, const Layout
     out.capacityGB = c.hardware.memoryBytes / 1e9;
     out.layoutGrid = space.rule;
     std::map<std::string, int> counts;
+    bool memoryCut = false;  // a layout was cut by the memory rule (known by the rule's address)
     if (space.roundBatch) {
         // Layouts with more data-parallel ranks x micro-batch than sequences have no batch to
         // round to; evaluateSpace leaves them out, they are counted here.
@@ -247,12 +248,16 @@ PlanRejections countRejections(const Geometry& g, const Cluster& c, const Layout
         // Counted by rule, without the layout's numbers ("EP must divide DP ...: EP 8 ..."
         // and "does not fit in device memory (95 GB > ...)" are each one kind).
         ++counts[ev.rule ? std::string(ev.rule) : ev.reason];
+        memoryCut = memoryCut || ev.rule == kDoesNotFitInMemory;
         if (ev.memoryGB > 0 && (out.smallestMemoryGB == 0 || ev.memoryGB < out.smallestMemoryGB))
             out.smallestMemoryGB = ev.memoryGB;
     }
     out.byReason.assign(counts.begin(), counts.end());
     std::stable_sort(out.byReason.begin(), out.byReason.end(),
                      [](const auto& a, const auto& b) { return a.second > b.second; });
+    const std::string memoryKey = memoryCut ? kDoesNotFitInMemory : "";
+    for (size_t i = 0; memoryCut && i < out.byReason.size(); ++i)
+        if (out.byReason[i].first == memoryKey) out.memoryReason = static_cast<int>(i);
     return out;
 }
 
@@ -279,9 +284,10 @@ int nearestWorkingDevices(const Geometry& g, const Cluster& c, const LayoutGrid&
 std::string rejectionSummary(const PlanRejections& r) {
     std::string s;
     if (r.tried == 0) return "  the layout grid has no layout for this cluster\n";
-    for (const auto& [kind, n] : r.byReason) {
+    for (size_t i = 0; i < r.byReason.size(); ++i) {
+        const auto& [kind, n] = r.byReason[i];
         s += "  " + std::to_string(n) + " of " + std::to_string(r.tried) + " layouts: " + kind;
-        if (kind == "does not fit in device memory" && r.smallestMemoryGB > 0)
+        if (static_cast<int>(i) == r.memoryReason && r.smallestMemoryGB > 0)
             s += " (smallest need " + formatNumber(std::round(r.smallestMemoryGB * 10) / 10) +
                  " GB > " + formatNumber(r.capacityGB) + " GB usable)";
         s += "\n";

@@ -56,6 +56,8 @@ struct PlanRejections {
     int tried = 0;
     int feasible = 0;
     std::vector<std::pair<std::string, int>> byReason;  ///< most frequent first, ties by name
+    /// The entry of byReason counting the memory rule (kDoesNotFitInMemory); -1 when none.
+    int memoryReason = -1;
     double smallestMemoryGB = 0;  ///< 0 when no layout passed the structural rules
     double capacityGB = 0;        ///< usable memory per device
     LayoutGridRule layoutGrid = LayoutGridRule::Listed;  ///< the grid the layouts came from

@@ -403,7 +403,7 @@ StackFit minimizeStack(const Stack& start, const std::vector<StackFitParameter>&
 double korthikantiFitObjective(const Stack& stack) {
     double sum = 0;
     for (const KorthikantiResult& r : costKorthikantiPoints(stack)) {
-        if (!r.expressible || r.point.quantity != "iteration_time") continue;
+        if (!r.expressible || r.point.quantity != KorthikantiQuantity::IterationTime) continue;
         if (!(r.tandem > 0) || !std::isfinite(r.tandem)) {
             sum += 1e3;
             continue;
@@ -527,8 +527,8 @@ nlohmann::ordered_json realityToJson(const RealityReport& r) {
     for (const KorthikantiResult& k : r.korthikanti) {
         J o;
         o["point"] = k.point.point;
-        o["quantity"] = k.point.quantity;
-        o["mode"] = k.point.mode;
+        o["quantity"] = enumName(korthikantiQuantityNames(), k.point.quantity);
+        o["mode"] = enumName(korthikantiModeNames(), k.point.mode);
         o["unit"] = k.point.unit;
         o["paper"] = k.point.value;
         o["source"] = k.point.source;

@@ -77,7 +77,7 @@ nlohmann::ordered_json planEvalToJson(const PlanEval& e) {
     b["compute"] = e.breakdown.compute_s;
     b["dispatch"] = e.breakdown.dispatch_s;
     b["a2a"] = e.breakdown.a2a_s;
-    b["dp"] = e.breakdown.dp_s;
+    b["dp"] = e.breakdown.dpBeyondCompute_s;
     b["bubble"] = e.breakdown.bubble_s;
     b["vocab"] = e.breakdown.vocab_s;
     b["other"] = e.breakdown.other_s;

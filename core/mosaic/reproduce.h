@@ -1,6 +1,6 @@
 #pragma once
 // `tandem-cli reproduce mosaic`: the published numbers of arXiv:2608.10605 next to Tandem's, with
-// MODEL.md B6's bands (check ids of issue 4).
+// MODEL.md B6's bands.
 #include <exception>  // before common/cancel.h, which uses std::exception
 
 #include "common/cancel.h"

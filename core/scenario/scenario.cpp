@@ -1,10 +1,9 @@
 #include "scenario/scenario.h"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "common/json_reader.h"
+#include "io/text_file.h"
 #include "mlforml/background_trace.h"
 #include "mosaic/measured_collectives.h"
 #include "scenario/scenario_files.h"
@@ -34,7 +33,7 @@ void attachMeasuredCollectives(mosaic::Envelope& e, Diagnostics& diag) {
 /// checked by the engine's own loader (mlforml::loadBackgroundTrace), so `validate` fails
 /// exactly where `run` would; `written` is the name as the scenario gave it, for the message.
 void checkTraceFile(const mlforml::Params& p, const std::string& written, Diagnostics& diag) {
-    if (p.scenario != "trace") return;
+    if (p.scenario != mlforml::ScenarioKind::Trace) return;
     std::error_code ec;
     if (!std::filesystem::is_regular_file(p.traceFile, ec)) {
         diag.error("$.ml_for_ml.trace_file",
@@ -113,29 +112,25 @@ std::optional<Scenario> parseScenario(const std::string& text, Diagnostics& diag
 }
 
 std::optional<Scenario> loadScenarioFile(const std::string& path, Diagnostics& diag) {
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    if (!ec && std::filesystem::is_directory(status)) {
-        diag.error("$", "is a folder, not a scenario file");
-        return std::nullopt;
-    }
-    if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
-        diag.error("$", "is not a regular file (a device or pipe cannot be a scenario)");
-        return std::nullopt;
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        diag.error("$", "cannot open file for reading");
-        return std::nullopt;
-    }
-    // Read at most one byte past the cap, so a huge file is refused without being loaded.
-    std::string text(kMaxScenarioBytes + 1, '\0');
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    text.resize(static_cast<size_t>(in.gcount()));
-    if (text.size() > kMaxScenarioBytes) {
-        diag.error("$", "file is larger than " + std::to_string(kMaxScenarioBytes >> 20) +
-                            " MiB; a scenario is a few kilobytes of JSON");
-        return std::nullopt;
+    std::string text;
+    switch (io::readTextFileWithin(path, kMaxScenarioBytes, text).error) {
+        case io::TextFileError::None:
+            break;
+        case io::TextFileError::Folder:
+            diag.error("$", "is a folder, not a scenario file");
+            return std::nullopt;
+        case io::TextFileError::NotRegularFile:
+            diag.error("$", "is not a regular file (a device or pipe cannot be a scenario)");
+            return std::nullopt;
+        case io::TextFileError::TooLarge:
+            diag.error("$", "file is larger than " + std::to_string(kMaxScenarioBytes >> 20) +
+                                " MiB; a scenario is a few kilobytes of JSON");
+            return std::nullopt;
+        case io::TextFileError::CannotOpen:
+        case io::TextFileError::UnknownSize:
+        case io::TextFileError::ReadFailed:
+            diag.error("$", "cannot open file for reading");
+            return std::nullopt;
     }
     // Files named relative to the scenario are found next to it, whatever the working folder;
     // a missing trace is an input error now, not a run-time failure later.

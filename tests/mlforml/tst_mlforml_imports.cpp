@@ -113,8 +113,9 @@ private slots:
         const Result r = simulate(alone);
         QCOMPARE(r.points.size(), size_t(1));
         const double expect = foregroundWireBytes(p, "BF16") / p.nicBytesPerS;
-        QVERIFY2(std::fabs(r.points[0].meanExposedDp_s[0] - expect) < 1e-6 * expect,
-                 qPrintable(QString("%1 vs %2").arg(r.points[0].meanExposedDp_s[0]).arg(expect)));
+        QVERIFY2(std::fabs(r.points[0].meanSyncBeyondOverlap_s[0] - expect) < 1e-6 * expect,
+                 qPrintable(
+                     QString("%1 vs %2").arg(r.points[0].meanSyncBeyondOverlap_s[0]).arg(expect)));
     }
 
     /// Result::eventsSimulated counts flow starts and finishes: a foreground alone for

@@ -1,5 +1,8 @@
-// Params JSON: round trip, unit conversion, error paths with JSON paths [MODEL.md A; issue 3].
+// Params JSON: round trip, unit conversion, error paths with JSON paths, the field table that
+// defines every key [MODEL.md A].
 #include <QtTest>
+#include <algorithm>
+#include <cmath>
 
 #include "common/json_reader.h"
 #include "mlforml/params.h"
@@ -93,5 +96,147 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestParams)
+/// Keys of `j` in order, nested objects as "section.key".
+std::vector<std::string> keysOf(const nlohmann::ordered_json& j) {
+    std::vector<std::string> out;
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        if (it.value().is_object() && (it.key() == "background_job" || it.key() == "progress")) {
+            for (auto in = it.value().begin(); in != it.value().end(); ++in)
+                out.push_back(it.key() + "." + in.key());
+        } else {
+            out.push_back(it.key());
+        }
+    }
+    return out;
+}
+
+std::string fieldName(const ParamField& f) {
+    return *f.section ? std::string(f.section) + "." + f.key : std::string(f.key);
+}
+
+/// The JSON path the reader reports a field's problems at.
+std::string fieldPath(const ParamField& f) { return "$.ml_for_ml." + fieldName(f); }
+
+/// A JSON object setting field `f` to `v` (nested in its section).
+std::string withField(const ParamField& f, double v) {
+    nlohmann::ordered_json j;
+    nlohmann::ordered_json& out = *f.section ? j[f.section] : j;
+    if (f.integer)
+        out[f.key] = static_cast<long long>(v);
+    else
+        out[f.key] = v;
+    return j.dump();
+}
+
+class TestParamFields : public QObject {
+    Q_OBJECT
+private slots:
+    // The writer writes the table's keys in the table's order: every key, once (topology,
+    // placement and static_nodes only when they differ from the defaults).
+    void writerFollowsTheTable() {
+        Params p = scenario1Params();
+        p.progress.staticNodes = 0;
+        p.topology.kind = "leaf_spine";
+        std::vector<std::string> table;
+        for (const ParamField& f : paramFields()) table.push_back(fieldName(f));
+        std::vector<std::string> written = keysOf(writeParams(p));
+        written.insert(std::find(written.begin(), written.end(), "cc_efficiency"), "placement");
+        QCOMPARE(written, table);
+        const Params defaultParams;
+        std::vector<std::string> defaults = keysOf(writeParams(defaultParams));
+        for (const char* conditional : {"topology", "placement", "progress.static_nodes"})
+            table.erase(std::find(table.begin(), table.end(), conditional));
+        QCOMPARE(defaults, table);
+    }
+
+    // Every numeric field is read from its key in JSON units, converted by its scale, and
+    // refused just outside its range and bounds at its own path.
+    void readerFollowsTheTable() {
+        int numeric = 0;
+        for (const ParamField& f : paramFields()) {
+            if (f.read) {
+                QVERIFY2(!f.get && !f.set && f.write, f.key);
+                continue;
+            }
+            ++numeric;
+            QVERIFY2(f.get && f.set && !f.write, f.key);
+            QVERIFY2(*f.description && *f.source, f.key);
+            const Params def;
+            const double json = f.get(def) / f.scale;
+            // A valid value other than the default, read back through the member: one step
+            // up, else half the default (a loss floor stays below l_min), else one step down.
+            bool readBack = false;
+            for (double other : {json + 1, json / 2, json - 1}) {
+                if (f.integer) other = std::round(other);
+                if (other == json || !f.range.contains(other)) continue;
+                if (f.atLeast.why && other < f.atLeast.limit) continue;
+                if (f.atMost.why && other > f.atMost.limit) continue;
+                Params p;
+                const auto d = readText(withField(f, other), p);
+                if (!d.ok()) continue;
+                QVERIFY2(
+                    std::fabs(f.get(p) - other * f.scale) <= 1e-12 * std::fabs(other * f.scale),
+                    fieldName(f).c_str());
+                readBack = true;
+                break;
+            }
+            QVERIFY2(readBack, fieldName(f).c_str());
+            // Above the upper bound (the stated bound, else the range's).
+            const double hi = f.atMost.why ? f.atMost.limit : f.range.max;
+            if (std::isfinite(hi)) {
+                const double over = f.integer ? std::floor(hi) + 1 : hi * 1.5 + 1;
+                Params q;
+                const auto d = readText(withField(f, over), q);
+                bool at = false;
+                for (const auto& i : d.items()) at = at || i.path == fieldPath(f);
+                QVERIFY2(at,
+                         (fieldName(f) + " = " + std::to_string(over) + ": " + d.str()).c_str());
+            }
+            // Below the lower bound.
+            const double low = f.atLeast.why ? f.atLeast.limit : f.range.min;
+            if (std::isfinite(low) && !(f.atLeast.unlessZero && low / 2 == 0)) {
+                const double under = f.integer ? std::ceil(low) - 1 : (low > 0 ? low / 2 : low - 1);
+                Params q;
+                const auto d = readText(withField(f, under), q);
+                bool at = false;
+                for (const auto& i : d.items()) at = at || i.path == fieldPath(f);
+                QVERIFY2(at,
+                         (fieldName(f) + " = " + std::to_string(under) + ": " + d.str()).c_str());
+            }
+        }
+        QVERIFY(numeric >= 40);
+    }
+
+    // operator== sees every member the writer writes: a read-back copy is equal, and a change of
+    // any numeric field makes it unequal.
+    void equalityCoversEveryField() {
+        const Params p = scenario2Params();
+        Params q;
+        const auto d = readText(writeParams(p).dump(), q);
+        QVERIFY2(d.ok(), d.str().c_str());
+        QVERIFY(q == p);
+        for (const ParamField& f : paramFields()) {
+            if (!f.set) continue;
+            Params r = p;
+            f.set(r, f.get(r) + (f.integer ? 1 : f.scale));
+            QVERIFY2(r != p, f.key);
+        }
+        Params r = p;
+        r.policies.pop_back();
+        QVERIFY(r != p);
+    }
+};
+
+int main(int argc, char** argv) {
+    int status = 0;
+    {
+        TestParams t;
+        status |= QTest::qExec(&t, argc, argv);
+    }
+    {
+        TestParamFields t;
+        status |= QTest::qExec(&t, argc, argv);
+    }
+    return status;
+}
 #include "tst_mlforml_params.moc"

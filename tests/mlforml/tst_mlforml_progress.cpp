@@ -45,7 +45,7 @@ private slots:
 
     void noiseInflationAlternative() {
         Params p = handParams();
-        p.progress.precisionModel = "noise_inflation";
+        p.progress.precisionModel = PrecisionModel::NoiseInflation;
         p.progress.omegaMxfp4 = 0.5;
         ProgressCurve c(p);
         // 1 / (1 + 3040 * 1.5 / 1600)

@@ -164,7 +164,7 @@ private slots:
     void closedLoopRuns() {
         Params p = scenario1Params();
         p.backgroundJobs = {8};
-        p.mode = "closed_loop";
+        p.mode = ReplayMode::ClosedLoop;
         const Result r = simulate(p);
         const auto& pt = r.points[0];
         QVERIFY(pt.dpShareBf16 > pt.dpShareMxfp4);
@@ -178,7 +178,7 @@ private slots:
             f << "time_s,bytes_per_s\n0,300e9\n5,100e9\n10,400e9\n";
         }
         Params p = scenario1Params();
-        p.scenario = "trace";
+        p.scenario = ScenarioKind::Trace;
         p.traceFile = path.toStdString();
         const Result r = simulate(p);
         QCOMPARE(r.points.size(), size_t(1));
@@ -207,7 +207,7 @@ private slots:
         QVERIFY(!r.points.empty());
         // Joint reaches every target, no later than Decoupled: per point in scenario 1, on
         // average over the arrival schedules (one point each) in scenario 2.
-        const bool poisson = s->mlForMl->scenario == "poisson";
+        const bool poisson = s->mlForMl->scenario == ScenarioKind::Poisson;
         for (size_t t = 0; t < r.targetFactors.size(); ++t) {
             double joint = 0, decoupled = 0;
             for (const auto& pt : r.points) {

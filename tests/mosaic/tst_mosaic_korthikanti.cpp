@@ -114,7 +114,9 @@ private slots:
         auto objective = [&](const Stack& st) {
             double sum = 0;
             for (const KorthikantiResult& r : costKorthikantiPoints(st)) {
-                if (r.point.quantity != "iteration_time" || r.point.model == held) continue;
+                if (r.point.quantity != tandem::mosaic::KorthikantiQuantity::IterationTime ||
+                    r.point.model == held)
+                    continue;
                 if (!(r.tandem > 0)) return 1e9;
                 const double e = std::log(r.tandem / r.point.value) / 0.1;
                 sum += std::sqrt(1.0 + e * e) - 1.0;
@@ -125,7 +127,9 @@ private slots:
             minimizeStack(megatronLm2022FitStart(), megatronLm2022FitParameters(), objective, 2000);
         int checked = 0;
         for (const KorthikantiResult& r : costKorthikantiPoints(fit.stack)) {
-            if (r.point.quantity != "iteration_time" || r.point.model != held) continue;
+            if (r.point.quantity != tandem::mosaic::KorthikantiQuantity::IterationTime ||
+                r.point.model != held)
+                continue;
             ++checked;
             qInfo("%s: held-out error %+.1f %%", r.point.point.c_str(),
                   100 * (r.tandem / r.point.value - 1));

@@ -154,7 +154,7 @@ void TestMosaicPerf::singleGpu() {
     const PlanEval ev = m.evaluate(p);
     QVERIFY2(ev.feasible, ev.reason.c_str());
     QCOMPARE(ev.breakdown.a2a_s, 0.0);
-    QCOMPARE(ev.breakdown.dp_s, 0.0);
+    QCOMPARE(ev.breakdown.dpBeyondCompute_s, 0.0);
     QCOMPARE(ev.breakdown.bubble_s, 0.0);
     QCOMPARE(ev.chi, 1.0);
     QCOMPARE(ev.microbatches, 8);
@@ -193,7 +193,8 @@ void TestMosaicPerf::breakdownSumsToIteration() {
     const PlanEval ev = m.evaluate(p);
     QVERIFY(ev.feasible);
     const Breakdown& b = ev.breakdown;
-    const double sum = b.compute_s + b.dispatch_s + b.a2a_s + b.dp_s + b.bubble_s + b.vocab_s + b.other_s;
+    const double sum = b.compute_s + b.dispatch_s + b.a2a_s + b.dpBeyondCompute_s + b.bubble_s +
+                       b.vocab_s + b.other_s;
     QVERIFY(std::abs(sum / ev.iteration_s - 1) < 1e-9);
     // Eq. 15: PP = 8 inside one node earns the overlap credit.
     QVERIFY(std::abs(ev.chi - 0.82) < 1e-12);

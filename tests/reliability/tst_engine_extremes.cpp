@@ -48,13 +48,14 @@ QString mlInvariants(const Params& p, const Result& r) {
         for (double s : {pt.dpShareBf16, pt.dpShareMxfp4})
             if (!std::isnan(s) && (s < 0 || s > 1)) return QString("DP share %1 outside [0, 1]").arg(s);
         if (std::isnan(pt.dpShareBf16)) return "BF16 DP share is NaN";
-        for (double t : pt.meanExposedDp_s)
+        for (double t : pt.meanSyncBeyondOverlap_s)
             if (!(t >= 0)) return QString("exposed DP time %1 negative or NaN").arg(t);
         if (!(pt.bgP95GBPer50ms >= 0)) return "background p95 negative or NaN";
         for (const auto& run : pt.policies) {
             if (run.endTime_s < 0 || run.endTime_s > p.horizonS * (1 + 1e-9))
                 return QString("%1 ends at %2 s, horizon %3 s").arg(run.policy.c_str()).arg(run.endTime_s).arg(p.horizonS);
-            if (run.exposedDpShare < 0 || run.exposedDpShare > 1) return "exposed share outside [0, 1]";
+            if (run.syncBeyondOverlapShare < 0 || run.syncBeyondOverlapShare > 1)
+                return "exposed share outside [0, 1]";
             for (size_t i = 0; i < run.time_s.size(); ++i) {
                 if (!std::isfinite(run.time_s[i]) || !std::isfinite(run.loss[i])) return "NaN in a trajectory";
                 if (i && run.time_s[i] < run.time_s[i - 1]) return "trajectory time goes backwards";
@@ -90,7 +91,8 @@ QString moeInvariants(const mosaic::Envelope& e, const mosaic::SearchResult& r) 
         if (!(ev.iteration_s > 0) || !std::isfinite(ev.iteration_s)) return "iteration time not positive";
         if (ev.memoryGB > memGB * (1 + 1e-9)) return QString("memory %1 GB above %2 GB").arg(ev.memoryGB).arg(memGB);
         const auto& b = ev.breakdown;
-        for (double x : {b.compute_s, b.dispatch_s, b.a2a_s, b.dp_s, b.bubble_s, b.vocab_s, b.other_s})
+        for (double x : {b.compute_s, b.dispatch_s, b.a2a_s, b.dpBeyondCompute_s, b.bubble_s,
+                         b.vocab_s, b.other_s})
             if (!(x >= 0)) return "negative or NaN breakdown component";
         const auto& p = c.plan;
         if (p.tp * p.cp * p.pp * p.dp != e.devices()) return "plan does not cover the devices";
@@ -347,7 +349,7 @@ private slots:
                               b = dir.filePath("idle.csv").toStdString();
             std::ofstream(a) << trace.constData();
             std::ofstream(b) << reference.constData();
-            p.scenario = ref.scenario = "trace";
+            p.scenario = ref.scenario = tandem::mlforml::ScenarioKind::Trace;
             p.traceFile = a;
             ref.traceFile = b;
             if (bandwidth_GBps > 0)
@@ -365,8 +367,9 @@ private slots:
             QVERIFY2(run.totalUpdates > 0, run.policy.c_str());
             QVERIFY2(std::isfinite(run.firstCrossing_s.back()), run.policy.c_str());
         }
-        for (size_t c = 0; c < r.points[0].meanExposedDp_s.size(); ++c) {
-            const double e = r.points[0].meanExposedDp_s[c], e0 = base.points[0].meanExposedDp_s[c];
+        for (size_t c = 0; c < r.points[0].meanSyncBeyondOverlap_s.size(); ++c) {
+            const double e = r.points[0].meanSyncBeyondOverlap_s[c],
+                         e0 = base.points[0].meanSyncBeyondOverlap_s[c];
             QVERIFY2(
                 std::isfinite(e) && std::abs(e - e0) <= 1e-6 * e0 + 1e-12,
                 qPrintable(

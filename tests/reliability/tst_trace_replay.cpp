@@ -27,7 +27,7 @@ const char* kBytesPerS = "time_s,bytes_per_s\n0,50e9\n10,100e9\n20,0\n";
 /// A short trace run: two offsets, three measured iterations, Static only.
 mlforml::Params traceParams(const std::string& file) {
     mlforml::Params p = mlforml::scenario1Params();
-    p.scenario = "trace";
+    p.scenario = tandem::mlforml::ScenarioKind::Trace;
     p.traceFile = file;
     p.startOffsets = 2;
     p.replayIterations = 3;
@@ -102,7 +102,7 @@ private slots:
         const mlforml::Result a = mlforml::simulate(traceParams(ref.toStdString()));
         const mlforml::Result b = mlforml::simulate(traceParams(other.toStdString()));
         QCOMPARE(b.points.size(), size_t(1));
-        QCOMPARE(b.points[0].meanExposedDp_s, a.points[0].meanExposedDp_s);
+        QCOMPARE(b.points[0].meanSyncBeyondOverlap_s, a.points[0].meanSyncBeyondOverlap_s);
         QCOMPARE(b.points[0].bgP95GBPer50ms, a.points[0].bgP95GBPer50ms);
         QCOMPARE(b.points[0].loadBytesPerS, a.points[0].loadBytesPerS);
         QCOMPARE(b.points[0].policies[0].firstCrossing_s, a.points[0].policies[0].firstCrossing_s);

@@ -284,7 +284,7 @@ private slots:
         QVERIFY(w.waitForResults(60000));
         QVERIFY(w.importFile(path));
         const auto& p = *w.document()->scenario().mlForMl;
-        QCOMPARE(p.scenario, std::string("trace"));
+        QVERIFY(p.scenario == tandem::mlforml::ScenarioKind::Trace);
         QCOMPARE(QString::fromStdString(p.traceFile), QFileInfo(path).absoluteFilePath());
         QVERIFY(w.document()->isModified());
         QVERIFY(w.waitForResults(60000));

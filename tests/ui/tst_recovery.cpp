@@ -187,7 +187,7 @@ private slots:
         QVERIFY(QDir::setCurrent(tmp.path()));
         Scenario s = defaultScenario();
         s.mosaic->ncclTestsFiles = {"sub/ar.txt"};
-        s.mlForMl->scenario = "trace";
+        s.mlForMl->scenario = tandem::mlforml::ScenarioKind::Trace;
         s.mlForMl->traceFile = "sub/trace.csv";
         {
             RecoveryStore store(dir);
@@ -251,7 +251,7 @@ private slots:
         QVERIFY(QDir::setCurrent(elsewhere.path()));
         // Written: relative names of the document are made absolute beside the original.
         Scenario s = defaultScenario();
-        s.mlForMl->scenario = "trace";
+        s.mlForMl->scenario = tandem::mlforml::ScenarioKind::Trace;
         s.mlForMl->traceFile = "logs/absent.csv";  // exists only in the working folder
         s.mosaic->ncclTestsFiles = {"logs/ar.txt"};
         QString written;

@@ -1,0 +1,176 @@
+#include "mosaic/memory_model.h"
+
+#include <algorithm>
+
+namespace tandem::mosaic {
+
+const char* PerfModel::stageLayers(const Plan& p, int& first, int& middle, int& last) const {
+    const int L = m_g.layers, pp = std::max(1, p.pp);
+    const int ls = (L + pp - 1) / pp;
+    first = middle = ls;
+    last = std::max(0, std::min(ls, L - (pp - 1) * ls));
+    if (pp == 1) last = first;
+    if (p.firstStageLayers == 0 && p.lastStageLayers == 0) return nullptr;
+    if (p.firstStageLayers < 0 || p.lastStageLayers < 0)
+        return "first / last stage layers must be >= 0 (0 = even split)";
+    if (pp < 2) return "uneven first / last stages need PP >= 2";
+    if (p.vp > 1) return "uneven first / last stages are costed with VP = 1";
+    const int given = (p.firstStageLayers > 0) + (p.lastStageLayers > 0);
+    const int restStages = pp - given;
+    const int restLayers = L - p.firstStageLayers - p.lastStageLayers;
+    if (restLayers < 0) return "first + last stage layers exceed the number of layers";
+    if (restStages == 0 ? restLayers != 0 : (restLayers < restStages || restLayers % restStages))
+        return "the layers besides the first / last stage must split evenly over the other "
+               "stages (>= 1 each)";
+    const int rest = restStages > 0 ? restLayers / restStages : 0;
+    first = p.firstStageLayers > 0 ? p.firstStageLayers : rest;
+    last = p.lastStageLayers > 0 ? p.lastStageLayers : rest;
+    middle = pp > 2 ? rest : 0;
+    return nullptr;
+}
+
+double PerfModel::groupMemory(const Plan& p, Group& gr) const {
+    const Geometry& g = m_g;
+    int nFirst = 0, nMiddle = 0, nLast = 0;
+    stageLayers(p, nFirst, nMiddle, nLast);
+    const double tp = p.tp, d = g.dModel, e = g.experts;
+    const Stack& sk = m_c.stack;
+    // Expert data parallelism: DP / EP x CP [App. D.1]; folded: TP CP DP / (EP ETP).
+    const double edp =
+        sk.expertFolding ? double(p.tp * p.cp * p.dp / (p.ep * p.etp)) : double(p.dp / p.ep) * p.cp;
+    const double lowBytes = sk.lowPrecisionWeightBytes[int(m_c.precision)];
+    gr.vp = p.vp;
+    gr.pp = p.pp;
+    // One pipeline stage: its layers (dense blocks lead, so the first stage holds them), plus
+    // the token embedding on the first stage and the untied LM head with its logits on the last
+    // [2608.10605 Sec. 5.4, Eq. 13: "lands entirely on the last pipeline stage"].
+    auto stage = [&](Stage& st, int firstLayer, int layers, int index, bool first, bool last) {
+        const int n = std::max(0, std::min(layers, g.layers - firstLayer));
+        const int denseLs = std::max(0, std::min(n, m_denseLayers - firstLayer));
+        const int moeLs = n - denseLs;
+        const double vocabP = double(g.vocab) * d * ((first ? 1 : 0) + (last ? 1 : 0));
+        const double denseP = (moeLs * (m_attnParams + m_sharedParams + m_routerParams) +
+                               denseLs * (m_attnParams + m_denseFfnParams) + vocabP) / tp;
+        const double expertP = moeLs * e * m_expertParams / (p.ep * p.etp);
+        const double dpShard = double(p.dp) * p.cp;
+        const double optDense = p.distributedOptimizer ? dpShard : 1.0,
+                     optExpert = p.distributedOptimizer ? edp : 1.0;
+        // Distributed optimizer [Megatron-Core; Rajbhandari et al. 2020 ZeRO-1]: BF16 weights
+        // (2 B) and FP32 main gradients (4 B) on every rank, FP32 master weights and both AdamW
+        // moments (12 B) sharded over DP x CP (experts: over EDP).
+        st.weights = (denseP + expertP) * (kBf16 + kGradBytes) +
+                     kOptimizerBytes * (denseP / optDense + expertP / optExpert);
+        st.params = (denseP + expertP) * kBf16;
+        st.grads = (denseP + expertP) * kGradBytes;
+        st.optimizer = kOptimizerBytes * (denseP / optDense + expertP / optExpert);
+        st.extra = 0;
+        if (p.fsdp) {
+            // FSDP [Zhao et al. 2023, PyTorch FSDP]: weights and gradients sharded as well; one
+            // layer's BF16 weights gathered ahead of use (x 2 for prefetch) and its gradients.
+            st.params = kBf16 * (denseP / dpShard + expertP / edp);
+            st.grads = kGradBytes * (denseP / dpShard + expertP / edp);
+            const double layer = n > 0 ? (denseP + expertP) / n : 0.0;
+            st.extra = 2.0 * layer * kBf16 + layer * kGradBytes;
+            st.weights = st.params + st.grads + st.optimizer + st.extra;
+        }
+        if (lowBytes > 0) {
+            // Low-precision copies of the GEMM weights (not the embedding / LM head), sharded
+            // like the BF16 weights.
+            const double gemmP = denseP - vocabP / tp + expertP;
+            const double copies = lowBytes * (p.fsdp ? gemmP / dpShard : gemmP);
+            st.params += copies;
+            st.weights += copies;
+        }
+        st.layers = n;
+        st.denseLs = denseLs;
+        st.moeLs = moeLs;
+        st.ppMinusIndex = p.pp - index;
+        st.last = last;
+        return st.weights;
+    };
+    // Stage order is the order memoryOf takes the maximum in: first, last, one middle stage.
+    if (p.pp == 1) {
+        gr.nStages = 1;
+        return stage(gr.stages[0], 0, nFirst, 0, true, true);
+    }
+    gr.nStages = p.pp > 2 ? 3 : 2;
+    double worst = std::max(stage(gr.stages[0], 0, nFirst, 0, true, false),
+                            stage(gr.stages[1], g.layers - nLast, nLast, p.pp - 1, false, true));
+    if (p.pp > 2) worst = std::max(worst, stage(gr.stages[2], nFirst, nMiddle, 1, false, false));
+    return worst;
+}
+
+double PerfModel::memoryOf(const Group& gr, const Shape& s, int nmb, Checkpointing ck,
+                           MemoryBreakdown* out) const {
+    const Geometry& g = m_g;
+    const double tokens = s.tokensMem, k = g.topK, d = g.dModel, e = g.experts;
+    const double aMoe = m_actMoe[ckptRank(ck)],
+                 aDense =
+                     m_actDense[ckptRank(ck)] + s.tpReplicas * m_actDenseReplicated[ckptRank(ck)];
+    auto stage = [&](const Stage& st) {
+        double bytes = st.weights;
+        // 1F1B: stage s keeps min(PP - s, n_mb) microbatches in flight; the first keeps most.
+        const int inflightStage = std::max(1, std::min(st.ppMinusIndex, nmb));
+        double act = kBf16 * tokens * inflightStage * (st.moeLs * aMoe + st.denseLs * aDense);
+        if (gr.vp > 1) {
+            // Interleaved 1F1B: rank s warms up 2 (PP - 1 - s) + (VP - 1) PP + 1 model chunks of
+            // L_stage / VP layers each, i.e. L_stage PP (1 + (PP - 1) / (PP VP)) layer-microbatches
+            // on the first stage [Narayanan et al. 2021 Sec. 2.2; Korthikanti et al. 2022
+            // Sec. 4.2.3].
+            const int rank = gr.pp - st.ppMinusIndex;
+            const int chunks = std::max(
+                1, std::min(2 * (gr.pp - 1 - rank) + (gr.vp - 1) * gr.pp + 1, nmb * gr.vp));
+            act =
+                kBf16 * tokens * (double(chunks) / gr.vp) * (st.moeLs * aMoe + st.denseLs * aDense);
+        }
+        if (ck == Checkpointing::Full && st.layers > 0)  // one layer rematerialised during its backward
+            act += kBf16 * tokens *
+                   (m_actAttn + m_actScores +
+                    (st.moeLs > 0
+                         ? m_actMoeNone
+                         : m_actDenseNone +
+                               s.tpReplicas * m_actDenseReplicated[ckptRank(Checkpointing::None)]));
+        bytes += act * m_c.hardware.activationMemoryFactor;
+        // Logits of the fused vocab-parallel cross-entropy: bf16, gradient written in place.
+        if (st.last) bytes += kBf16 * tokens * double(g.vocab);
+        if (e > 0 && st.moeLs > 0) bytes += 2.0 * kBf16 * tokens * k * d;  // all-to-all buffers
+        return bytes;
+    };
+    int worstStage = 0;
+    double worst = stage(gr.stages[0]);
+    if (gr.nStages > 1) {
+        const double b1 = stage(gr.stages[1]);
+        if (b1 > worst) worstStage = 1;
+        worst = std::max(worst, b1);
+    }
+    if (gr.nStages == 3) {
+        const double b2 = stage(gr.stages[2]);
+        if (b2 > worst) worstStage = 2;
+        worst = std::max(worst, b2);
+    }
+    if (out) {
+        const Stage& st = gr.stages[worstStage];
+        out->weights = st.params / 1e9;
+        out->gradients = st.grads / 1e9;
+        out->optimizer = st.optimizer / 1e9;
+        const double rest = worst - st.params - st.grads - st.optimizer - st.extra;
+        double logits = st.last ? kBf16 * tokens * double(g.vocab) : 0.0;
+        if (e > 0 && st.moeLs > 0) logits += 2.0 * kBf16 * tokens * k * d;
+        out->activations = (rest - logits) / 1e9;
+        out->other = (logits + st.extra) / 1e9;
+    }
+    return worst;
+}
+
+double PerfModel::memoryBytes(const Plan& p) const { return memoryBytes(p, nullptr); }
+
+double PerfModel::memoryBytes(const Plan& p, MemoryBreakdown* out) const {
+    Group gr;
+    groupMemory(p, gr);
+    Shape s;
+    s.tokensMem = double(m_c.seqLen) * p.mbs / p.cp / double(p.tp);
+    s.tpReplicas = p.sequenceParallel ? 0 : p.tp - 1;
+    return memoryOf(gr, s, m_c.globalBatch / (p.dp * p.mbs), p.ckpt, out);
+}
+
+}  // namespace tandem::mosaic

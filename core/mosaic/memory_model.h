@@ -1,0 +1,50 @@
+#pragma once
+// The memory model of PerfModel [2608.10605 Sec. 5; MODEL.md B4]: static memory per pipeline
+// stage (BF16 weights, FP32 main gradients, optimizer state sharded per the stack, FSDP
+// shards and gather buffers, low-precision weight copies) and the activations of the
+// microbatches in flight under 1F1B or interleaved 1F1B, for each recomputation mode; the peak
+// is the fullest stage. Internal to mosaic/: the terms PerfModel's timing and memory code share
+// (PerfModel::stageLayers, groupMemory, memoryOf and memoryBytes live in memory_model.cpp).
+#include "mosaic/perf_model.h"
+
+namespace tandem::mosaic {
+
+/// Bytes per value: BF16 weights, FP32 main gradients, FP32 master weights + two AdamW moments.
+constexpr double kBf16 = 2.0, kGradBytes = 4.0, kOptimizerBytes = 12.0;
+
+/// Index of a recomputation mode in the per-mode activation tables.
+inline int ckptRank(Checkpointing c) { return static_cast<int>(c); }
+
+// Terms of one (TP, CP, B_micro): per-layer compute of one microbatch, collective times that
+// only depend on the microbatch shape, and the vocabulary stages.
+struct PerfModel::Shape {
+    double T;          // tokens per microbatch per CP rank
+    double tokensMem;  // T / TP: tokens held per GPU (sequence parallel)
+    int tpReplicas = 0;  // TP - 1 without sequence parallelism (replicated activations), else 0
+    double attnCore, shared;
+    double moeLayer, denseLayer;
+    double moeRecompute[kCheckpointingCount], denseRecompute[kCheckpointingCount];
+    double a2aBytes, tpCollective, cpLayer, p2pBytes, tLast, tFirst;
+};
+
+// Static memory (weights, gradients, optimizer state) of one pipeline stage.
+struct PerfModel::Stage {
+    double weights;                          // the sum of the four below
+    double params, grads, optimizer, extra;  // breakdown of `weights`
+    int layers, denseLs, moeLs, ppMinusIndex;
+    bool last;
+};
+
+// Terms of one (TP, CP, PP, DP, EP), plus the per-(B_micro) terms batchTimes fills.
+struct PerfModel::Group {
+    Stage stages[3];
+    int nStages;
+    int pp = 1, vp = 1;
+    int layersStage, moeStage, denseStage, epNodes, ppNodes;
+    double dispMb, denseP, expertP, dpTime, optimizer, host;
+    // batchTimes
+    int nmb;
+    double a2aCollective, p2p, vocab;
+};
+
+}  // namespace tandem::mosaic
