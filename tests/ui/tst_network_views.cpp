@@ -13,22 +13,22 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
-#include "background_load_view.h"
-#include "first_crossing_view.h"
-#include "offscreen.h"
-#include "presets.h"
-#include "collapsible_section.h"
-#include "combo_timeline_view.h"
-#include "dp_share_time_view.h"
-#include "labeled_slider.h"
-#include "loss_curve_view.h"
-#include "main_window.h"
-#include "network_advanced.h"
-#include "network_controls.h"
-#include "network_workspace.h"
-#include "scenario_document.h"
-#include "sweep_crossing_view.h"
-#include "sweep_view.h"
+#include "mlforml/background_load_view.h"
+#include "mlforml/combo_timeline_view.h"
+#include "mlforml/dp_share_time_view.h"
+#include "mlforml/first_crossing_view.h"
+#include "mlforml/loss_curve_view.h"
+#include "mlforml/network_advanced.h"
+#include "mlforml/network_controls.h"
+#include "mlforml/network_workspace.h"
+#include "mlforml/sweep_crossing_view.h"
+#include "mlforml/sweep_view.h"
+#include "shell/main_window.h"
+#include "shell/offscreen.h"
+#include "shell/presets.h"
+#include "shell/scenario_document.h"
+#include "widgets/collapsible_section.h"
+#include "widgets/labeled_slider.h"
 
 using namespace tandem::ui;
 

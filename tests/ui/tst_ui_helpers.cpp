@@ -6,15 +6,15 @@
 #include <QSlider>
 #include <QVBoxLayout>
 
-#include "control_rows.h"
-#include "count_label.h"
-#include "decimate.h"
-#include "labeled_slider.h"
-#include "moe_controls.h"
-#include "network_controls.h"
-#include "palette.h"
-#include "smoothing.h"
-#include "units.h"
+#include "mlforml/network_controls.h"
+#include "mosaic/moe_controls.h"
+#include "widgets/control_rows.h"
+#include "widgets/count_label.h"
+#include "widgets/decimate.h"
+#include "widgets/labeled_slider.h"
+#include "widgets/palette.h"
+#include "widgets/smoothing.h"
+#include "widgets/units.h"
 
 using namespace tandem::ui;
 

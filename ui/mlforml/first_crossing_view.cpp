@@ -1,0 +1,108 @@
+#include "mlforml/first_crossing_view.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QHorizontalStackedBarSeries>
+#include <QLegend>
+#include <QValueAxis>
+
+#include <cmath>
+
+#include "mlforml/report.h"
+#include "widgets/palette.h"
+#include "widgets/units.h"
+
+namespace tandem::ui {
+
+FirstCrossingView::FirstCrossingView(QWidget* parent)
+    : ChartView(QStringLiteral("mlforml-first-crossing"), tr("Time to first reach the target"), parent) {
+    m_series = new QHorizontalStackedBarSeries(this);
+    m_series->setBarWidth(0.7);
+    chart()->addSeries(m_series);
+    m_categories = new QBarCategoryAxis(this);
+    m_value = new QValueAxis(this);
+    m_value->setLabelFormat(QStringLiteral("%.3g"));
+    chart()->addAxis(m_categories, Qt::AlignLeft);
+    chart()->addAxis(m_value, Qt::AlignBottom);
+    m_series->attachAxis(m_categories);
+    m_series->attachAxis(m_value);
+    chart()->legend()->hide();
+    applyTheme();
+}
+
+void FirstCrossingView::setData(const mlforml::PointResult& point, const std::vector<double>& targetFactors,
+                                const std::vector<double>& targetLosses, int targetIndex) {
+    m_point = point;
+    m_targetFactors = targetFactors;
+    m_targetLosses = targetLosses;
+    m_targetIndex = targetIndex;
+    rebuild();
+}
+
+void FirstCrossingView::applyTheme() {
+    ChartView::applyTheme();
+    rebuild();
+}
+
+double FirstCrossingView::ratioToJoint(const QString& policy) const {
+    if (!m_point || m_targetIndex < 0) return NAN;
+    double joint = NAN, mine = NAN;
+    const size_t ti = static_cast<size_t>(m_targetIndex);
+    for (const auto& run : m_point->policies) {
+        if (ti >= run.firstCrossing_s.size()) continue;
+        if (run.policy == "Joint") joint = run.firstCrossing_s[ti];
+        if (QString::fromStdString(run.policy) == policy) mine = run.firstCrossing_s[ti];
+    }
+    return mine / joint;
+}
+
+QString FirstCrossingView::csv() const {
+    mlforml::Result r;
+    r.targetFactors = m_targetFactors;
+    r.targetLosses = m_targetLosses;
+    if (m_point) r.points.push_back(*m_point);
+    return QString::fromStdString(mlforml::firstCrossingCsv(r));
+}
+
+void FirstCrossingView::rebuild() {
+    if (!m_point) return;
+    const size_t ti = static_cast<size_t>(std::max(0, m_targetIndex));
+    const auto& runs = m_point->policies;
+    double maxS = 0;
+    for (const auto& run : runs)
+        if (ti < run.firstCrossing_s.size() && std::isfinite(run.firstCrossing_s[ti]))
+            maxS = std::max(maxS, run.firstCrossing_s[ti]);
+    const TimeUnit unit = chooseTimeUnit(maxS);
+    // Bars bottom-up in engine order reversed, so the first policy is drawn at the top.
+    QStringList cats;
+    QList<QBarSet*> sets;
+    const int n = static_cast<int>(runs.size());
+    for (int k = n - 1; k >= 0; --k) {
+        const auto& run = runs[static_cast<size_t>(k)];
+        const QString policy = QString::fromStdString(run.policy);
+        const double fc = ti < run.firstCrossing_s.size() ? run.firstCrossing_s[ti] : NAN;
+        const double ratio = ratioToJoint(policy);
+        // Every bar label in the value axis' unit, so that the labels and the axis read alike.
+        const double inUnit = fc / unit.divisor;
+        const QString value = QString::number(inUnit, 'f', inUnit < 10 ? 2 : 1) + QLatin1Char(' ') + unit.shortName;
+        cats << (std::isfinite(fc) ? QStringLiteral("%1<br>%2 %3").arg(policy, value, formatRatio(ratio))
+                                   : tr("%1<br>not reached").arg(policy));
+        auto* set = new QBarSet(policy);
+        set->setColor(policyColor(policy, currentTheme()));
+        set->setBorderColor(policyColor(policy, currentTheme()));
+        for (int j = 0; j < n; ++j) set->append(j == n - 1 - k && std::isfinite(fc) ? fc / unit.divisor : 0.0);
+        sets << set;
+    }
+    m_series->clear();
+    m_series->append(sets);
+    m_categories->setCategories(cats);
+    setNiceRange(m_value, 0, maxS > 0 ? 1.05 * maxS / unit.divisor : 1.0, 5);
+    const QString factor = ti < m_targetFactors.size() ? QString::number(m_targetFactors[ti]) : QStringLiteral("?");
+    m_value->setTitleText(tr("%1 to target; xN vs Joint").arg(unit.name));
+    const QString label = QString::fromStdString(m_point->label);
+    setFittingTitle({tr("First crossing of %1 x L_min, %2").arg(factor, label),
+                     tr("Time to %1 x L_min, %2").arg(factor, label), tr("First crossing of %1 x L_min").arg(factor)});
+}
+
+}  // namespace tandem::ui

@@ -1,0 +1,76 @@
+#include "mosaic/moe_controls.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+
+#include "mosaic/moe_advanced.h"
+#include "widgets/control_rows.h"
+#include "widgets/count_label.h"
+#include "widgets/labeled_slider.h"
+
+namespace tandem::ui {
+
+MoeControls::MoeControls(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    auto* box = new QGroupBox(tr("Cluster and budget"), this);
+    auto* bl = new QVBoxLayout(box);
+    m_nodes = addCountSlider(
+        bl,
+        {QStringLiteral("moeNodesSlider"), tr("Cluster size"), tr("node"), tr("nodes"), 1, 256,
+         tr("Nodes of the training cluster (p6-b200: 8 x B200 each). Table 3 of [2608.10605] uses 32 nodes "
+            "(256 GPUs); Fig. 1 uses 4 nodes. More nodes deliver more tokens D* in the window (Eq. 25) but "
+            "need more parallelism per layout.")},
+        box);
+    m_days = addCountSlider(
+        bl,
+        {QStringLiteral("moeDaysSlider"), tr("Training window"), tr("day"), tr("days"), 1, 90,
+         tr("Wall-clock training window T_train in days; D* = F_peak N_dev T_train MFU eta_good / (6 N_act) "
+            "[2608.10605 Eq. 25]. Table 3: 20 days; Fig. 1: 5 days.")},
+        box);
+    auto* form = new QFormLayout;
+    m_batch = new QComboBox(box);
+    for (int b : {256, 512, 1024, 2048, 4096}) m_batch->addItem(countLabel(b, tr("sequence"), tr("sequences")), b);
+    m_batch->setToolTip(tr("Global batch B_global in sequences of T_seq tokens; sets the number of microbatches "
+                           "n_mb = B_global / (DP B_micro) and so the pipeline bubble (Eq. 12) [2608.10605 Table 3: "
+                           "1024]."));
+    form->addRow(tr("Global batch"), m_batch);
+    bl->addLayout(form);
+    layout->addWidget(box);
+    m_advanced = new MoeAdvanced(this);
+    layout->addWidget(m_advanced);
+    m_pin = makePinButton(tr("Keep the current frontiers as a faded overlay; change a control to compare."), this);
+    layout->addWidget(m_pin);
+
+    connect(m_nodes, &LabeledSlider::valueChanged, this, &MoeControls::engineInputsChanged);
+    connect(m_days, &LabeledSlider::valueChanged, this, &MoeControls::engineInputsChanged);
+    connect(m_batch, &QComboBox::currentIndexChanged, this, &MoeControls::engineInputsChanged);
+    connect(m_pin, &QPushButton::toggled, this, &MoeControls::pinToggled);
+    connect(m_advanced, &MoeAdvanced::engineInputsChanged, this, &MoeControls::engineInputsChanged);
+}
+
+void MoeControls::setEnvelope(const mosaic::Envelope& e) {
+    m_nodes->setValueSilently(e.nodes);
+    m_days->setValueSilently(static_cast<int>(e.days + 0.5));
+    const QSignalBlocker block(m_batch);
+    int idx = m_batch->findData(e.globalBatch);
+    if (idx < 0) {
+        m_batch->addItem(countLabel(e.globalBatch, tr("sequence"), tr("sequences")), e.globalBatch);
+        idx = m_batch->count() - 1;
+    }
+    m_batch->setCurrentIndex(idx);
+    m_advanced->setEnvelope(e);
+}
+
+void MoeControls::applyTo(mosaic::Envelope& e) const {
+    e.nodes = m_nodes->value();
+    if (static_cast<int>(e.days + 0.5) != m_days->value()) e.days = m_days->value();
+    e.globalBatch = m_batch->currentData().toInt();
+    m_advanced->applyTo(e);
+}
+
+}  // namespace tandem::ui
