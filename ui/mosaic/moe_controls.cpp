@@ -32,6 +32,12 @@ MoeControls::MoeControls(QWidget* parent) : QWidget(parent) {
          tr("Wall-clock training window T_train in days; D* = F_peak N_dev T_train MFU eta_good / (6 N_act) "
             "[2608.10605 Eq. 25]. Table 3: 20 days; Fig. 1: 5 days.")},
         box);
+    // Log scales: each doubling of the cluster gets the same slider length; the window steps in
+    // half days below a week.
+    m_nodes->setStops(logCountLadder(256));
+    m_days->setStops({1,  1.5, 2,  2.5, 3,  3.5, 4,  5,  6,  7,  8,  10, 12, 14,
+                      16, 18,  20, 25,  30, 35,  40, 45, 50, 60, 70, 80, 90},
+                     dayLabel);
     auto* form = new QFormLayout;
     m_batch = new QComboBox(box);
     for (int b : {256, 512, 1024, 2048, 4096}) m_batch->addItem(countLabel(b, tr("sequence"), tr("sequences")), b);
@@ -55,7 +61,7 @@ MoeControls::MoeControls(QWidget* parent) : QWidget(parent) {
 
 void MoeControls::setEnvelope(const mosaic::Envelope& e) {
     m_nodes->setValueSilently(e.nodes);
-    m_days->setValueSilently(static_cast<int>(e.days + 0.5));
+    m_days->setNumberSilently(e.days);
     const QSignalBlocker block(m_batch);
     int idx = m_batch->findData(e.globalBatch);
     if (idx < 0) {
@@ -68,7 +74,7 @@ void MoeControls::setEnvelope(const mosaic::Envelope& e) {
 
 void MoeControls::applyTo(mosaic::Envelope& e) const {
     e.nodes = m_nodes->value();
-    if (static_cast<int>(e.days + 0.5) != m_days->value()) e.days = m_days->value();
+    e.days = m_days->number();
     e.globalBatch = m_batch->currentData().toInt();
     m_advanced->applyTo(e);
 }

@@ -82,13 +82,16 @@ QJsonObject benchGui(const QElapsedTimer& sinceMain, int moves, bool* ok) {
         QWidget* ws = probe.workspace == 0 ? static_cast<QWidget*>(w.networkWorkspace())
                                            : static_cast<QWidget*>(w.moeWorkspace());
         QApplication::processEvents();
-        const int v0 = probe.slider->value();
+        // Slider positions (a ladder slider's positions are its stops): walk away from the start
+        // for the first half of the moves and back, as a drag would, upwards when there is room.
+        QSlider* s = probe.slider->slider();
+        const int v0 = s->value();
+        const int dir = v0 + (moves + 1) / 2 <= s->maximum() ? 1 : -1;
         for (int i = 0; i < moves; ++i) {
-            // Walk up for the first half of the moves and back down, as a drag would.
-            const int v = i < (moves + 1) / 2 ? v0 + i + 1 : v0 + moves - i - 1;
+            const int v = v0 + dir * (i < (moves + 1) / 2 ? i + 1 : moves - i - 1);
             QElapsedTimer t;
             t.start();
-            probe.slider->slider()->setValue(v);
+            s->setValue(v);
             if (!w.waitForResults(60000)) return {};
             ws->repaint();
             const double ms = t.nsecsElapsed() / 1e6;

@@ -19,6 +19,23 @@ LabeledSlider* addCountSlider(QBoxLayout* layout, const CountSliderRow& row, QWi
     return slider;
 }
 
+std::vector<double> logCountLadder(int max) {
+    std::vector<double> out;
+    for (int v : {1, 2, 3})
+        if (v <= max) out.push_back(v);
+    for (int p = 4; p <= max; p *= 2)
+        for (int v : {p, p + p / 4, p + p / 2})
+            if (v <= max) out.push_back(v);
+    if (out.empty() || out.back() != max) out.push_back(max);
+    return out;
+}
+
+QString dayLabel(double days) {
+    const QString n = QString::number(days, 'g', 4);
+    return days == 1 ? QCoreApplication::translate("tandem::ui::ControlRows", "%1 day").arg(n)
+                     : QCoreApplication::translate("tandem::ui::ControlRows", "%1 days").arg(n);
+}
+
 QPushButton* makePinButton(const QString& tooltip, QWidget* parent) {
     auto* pin = new QPushButton(QCoreApplication::translate("tandem::ui::ControlRows", "Pin result to compare"), parent);
     pin->setCheckable(true);
