@@ -3,16 +3,16 @@
 #include <QAreaSeries>
 #include <QChart>
 #include <QGraphicsItem>
-#include <QPainter>
-#include <QtMath>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QPainter>
 #include <QScatterSeries>
 #include <QValueAxis>
-
+#include <QtMath>
 #include <cmath>
 
+#include "mosaic/layout_cells.h"
 #include "widgets/palette.h"
 #include "widgets/units.h"
 
@@ -492,6 +492,23 @@ void FrontierView::rebuild() {
     m_selected->setPen(QPen(ring, 2));
 
     ChartView::applyTheme();
+}
+
+HoverTable FrontierView::hoverAtX(double x) const {
+    HoverTable t = ChartView::hoverAtX(x);
+    if (!m_result || m_result->candidates.empty()) return t;
+    const mosaic::Candidate* nearest = nullptr;
+    for (const mosaic::Candidate& c : m_result->candidates)
+        if (!nearest ||
+            std::abs(c.geometry.sparsity - x) < std::abs(nearest->geometry.sparsity - x))
+            nearest = &c;
+    t.rows.append({tr("Nearest candidate"), tr("S %1, %2 nats")
+                                                .arg(nearest->geometry.sparsity, 0, 'f', 3)
+                                                .arg(nearest->loss, 0, 'f', 3)});
+    t.rows.append(
+        {tr("Geometry"), QString::fromStdString(mosaic::geometryLabel(nearest->geometry))});
+    t.rows.append({tr("Layout"), QString::fromStdString(planLabel(nearest->plan))});
+    return t;
 }
 
 QString FrontierView::csv() const {

@@ -72,6 +72,10 @@ public:
     /// cluster_optimal_loss, feasible, extrapolated) plus compute_optimal_deliverable
     /// (0: the red region), then imported models if any.
     QString csv() const override;
+    /// The crosshair at sparsity `x`: the loss of each frontier at S (interpolated within its
+    /// drawn segments, nats), the markers near S, then the search candidate nearest to S with its
+    /// S, loss, geometry and layout.
+    HoverTable hoverAtX(double x) const override;
     /// Below this width (pixels) the legend uses short names ("Compute-opt. S = 0.985") so that
     /// it is not elided; exports (900 px) and wide windows get the long ones.
     static constexpr int kCompactLegendWidth = 760;

@@ -245,6 +245,31 @@ QString LayoutHeatmapView::cellToolTip(int index) const {
     return tr("%1: no valid layout: %2").arg(head, QString::fromStdString(c.reason));
 }
 
+HoverTable LayoutHeatmapView::hoverAt(const QPoint& viewportPos) const {
+    return cellHover(cellAt(viewportPos));
+}
+
+HoverTable LayoutHeatmapView::cellHover(int index) const {
+    if (index < 0 || static_cast<size_t>(index) >= m_cells.cells.size()) return {};
+    const LayoutCell& c = m_cells.cells[static_cast<size_t>(index)];
+    HoverTable t;
+    t.heading = tr("PP %1 x EP %2").arg(c.pp).arg(c.ep);
+    if (c.feasible) {
+        t.rows.append({tr("MFU"), tr("%1 %").arg(100 * c.eval.mfu, 0, 'f', 1)});
+        t.rows.append({tr("Memory per GPU"), tr("%1 GB").arg(c.eval.memoryGB, 0, 'f', 1)});
+        t.rows.append({tr("Iteration"), tr("%1 s").arg(c.eval.iteration_s, 0, 'f', 2)});
+        t.rows.append({tr("Plan"), QString::fromStdString(planLabel(c.plan))});
+    } else if (c.anyValid) {
+        t.rows.append({tr("MFU"), tr("out of memory")});
+        t.rows.append(
+            {tr("Memory per GPU"), tr("%1 GB (leanest plan)").arg(c.eval.memoryGB, 0, 'f', 1)});
+        t.rows.append({tr("Plan"), QString::fromStdString(planLabel(c.plan))});
+    } else {
+        t.rows.append({tr("No valid layout"), QString::fromStdString(c.reason)});
+    }
+    return t;
+}
+
 void LayoutHeatmapView::mousePressEvent(QMouseEvent* event) {
     ChartView::mousePressEvent(event);
     if (event->button() != Qt::LeftButton) return;

@@ -32,6 +32,11 @@ public:
     int cellAt(const QPoint& viewportPos) const;
     /// Tooltip text of a cell.
     QString cellToolTip(int index) const;
+    /// The crosshair's table over a cell: heading "PP p x EP e", rows MFU (%), memory per GPU
+    /// (GB), iteration time (s) and the plan, or why the cell does not fit; empty off the grid.
+    HoverTable hoverAt(const QPoint& viewportPos) const override;
+    /// The table of cell `index` (hoverAt's model step; empty for an index out of range).
+    HoverTable cellHover(int index) const;
     /// The colour scale drawn right of the grid: MFU in % from 0 (darkest) to the best cell's
     /// MFU (brightest), as the cells are coloured (viridis(mfu / maxMfu)); 0 when no cell fits.
     double colourScaleMaxPercent() const { return 100 * m_cells.maxMfu; }

@@ -1,9 +1,9 @@
 #include "widgets/chart_view.h"
 
 #include <QAbstractAxis>
-#include <QAreaSeries>
 #include <QAbstractBarSeries>
 #include <QApplication>
+#include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QBuffer>
@@ -14,23 +14,26 @@
 #include <QFontMetrics>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
-#include <QRegularExpression>
-#include <QScatterSeries>
-#include <QTextOption>
-#include <QTimer>
+#include <QKeyEvent>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QMenu>
 #include <QMessageBox>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QRegularExpression>
+#include <QScatterSeries>
 #include <QSvgGenerator>
 #include <QTextDocument>
 #include <QTextDocumentFragment>
+#include <QTextOption>
+#include <QTimer>
 #include <QValueAxis>
 #include <QXYSeries>
-
+#include <algorithm>
 #include <cmath>
 
 #include "save_file.h"
@@ -166,7 +169,11 @@ ChartView::ChartView(const QString& exportName, const QString& title, QWidget* p
     setRenderHint(QPainter::Antialiasing);
     setMinimumSize(280, 200);
     connect(scene(), &QGraphicsScene::changed, this, &ChartView::scheduleFit);
-    setToolTip(tr("Right-click to export this chart (PNG, SVG, PDF) or its data (CSV)."));
+    setToolTip(
+        tr("Hover for the values at the cursor, click to pin them; right-click to export this "
+           "chart (PNG, "
+           "SVG, PDF) or its data (CSV)."));
+    setMouseTracking(true);
 }
 
 int ChartView::plotWidth() const {
@@ -194,7 +201,14 @@ void ChartView::setEmptyReason(const QString& reason) {
 
 void ChartView::drawForeground(QPainter* painter, const QRectF& rect) {
     QChartView::drawForeground(painter, rect);
-    if (m_emptyReason.isEmpty()) return;
+    if (m_emptyReason.isEmpty()) {
+        if (!m_pinnedHover.isEmpty()) drawHover(painter, m_pinnedPos, m_pinnedHover, true);
+        if (m_hoverPos.x() >= 0) {
+            const HoverTable live = hoverAt(m_hoverPos);
+            if (!live.isEmpty()) drawHover(painter, m_hoverPos, live, false);
+        }
+        return;
+    }
     painter->save();
     painter->setPen(palette().color(QPalette::WindowText));
     const QRectF box = mapToScene(viewport()->rect().adjusted(24, 24, -24, -24)).boundingRect();
@@ -387,7 +401,137 @@ void ChartView::resizeEvent(QResizeEvent* event) {
 
 void ChartView::mousePressEvent(QMouseEvent* event) {
     emit activated(this);
+    if (event->button() == Qt::LeftButton && m_emptyReason.isEmpty()) {
+        const QPoint at = event->position().toPoint();
+        pinHover(m_pinnedHover.isEmpty() ? hoverAt(at) : HoverTable{}, at);
+    }
     QChartView::mousePressEvent(event);
+}
+
+void ChartView::mouseMoveEvent(QMouseEvent* event) {
+    const QPoint at = event->position().toPoint();
+    const QRectF plot = chart()->mapToScene(chart()->plotArea()).boundingRect();
+    const QPoint old = m_hoverPos;
+    m_hoverPos = plot.contains(mapToScene(at)) ? at : QPoint(-1, -1);
+    if (m_hoverPos != old) viewport()->update();
+    QChartView::mouseMoveEvent(event);
+}
+
+void ChartView::leaveEvent(QEvent* event) {
+    if (m_hoverPos.x() >= 0) {
+        m_hoverPos = QPoint(-1, -1);
+        viewport()->update();
+    }
+    QChartView::leaveEvent(event);
+}
+
+void ChartView::keyPressEvent(QKeyEvent* event) {
+    if (event->key() == Qt::Key_Escape && !m_pinnedHover.isEmpty()) {
+        pinHover({}, {});
+        return;
+    }
+    QChartView::keyPressEvent(event);
+}
+
+void ChartView::pinHover(const HoverTable& table, const QPoint& at) {
+    m_pinnedHover = table;
+    m_pinnedPos = at;
+    viewport()->update();
+}
+
+QString ChartView::hoverValueText(double y) const { return QString::number(y, 'g', 4); }
+
+HoverTable ChartView::hoverAt(const QPoint& viewportPos) const {
+    const QPointF scenePos = mapToScene(viewportPos);
+    const QRectF plot = chart()->mapToScene(chart()->plotArea()).boundingRect();
+    if (!plot.contains(scenePos)) return {};
+    const auto all = chart()->series();
+    for (QAbstractSeries* s : all) {
+        if (!s->isVisible() || s->attachedAxes().isEmpty()) continue;
+        const QPointF value = chart()->mapToValue(chart()->mapFromScene(scenePos), s);
+        return hoverAtX(value.x());
+    }
+    return {};
+}
+
+HoverTable ChartView::hoverAtX(double x) const {
+    HoverTable t;
+    const QAbstractAxis* xAxis = nullptr;
+    const QAbstractAxis* yAxis = nullptr;
+    for (const QAbstractAxis* a : chart()->axes(Qt::Horizontal))
+        if (a->isVisible()) {
+            xAxis = a;
+            break;
+        }
+    for (const QAbstractAxis* a : chart()->axes(Qt::Vertical))
+        if (a->isVisible()) {
+            yAxis = a;
+            break;
+        }
+    double span = 0;
+    if (const auto* v = qobject_cast<const QValueAxis*>(xAxis)) span = v->max() - v->min();
+    if (const auto* v = qobject_cast<const QLogValueAxis*>(xAxis)) span = v->max() - v->min();
+    std::vector<HoverSeries> series;
+    const auto all = chart()->series();
+    for (QAbstractSeries* s : all) {
+        const auto* xy = qobject_cast<const QXYSeries*>(s);
+        if (!xy || !xy->isVisible() || xy->name().isEmpty()) continue;
+        HoverSeries h{xy->name(), xy->points(),
+                      s->type() == QAbstractSeries::SeriesTypeLine ||
+                          s->type() == QAbstractSeries::SeriesTypeSpline};
+        if (!std::is_sorted(h.points.begin(), h.points.end(),
+                            [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); }))
+            std::sort(h.points.begin(), h.points.end(),
+                      [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
+        series.push_back(std::move(h));
+    }
+    const std::vector<HoverValue> values = valuesAt(series, x, 0.015 * span);
+    if (values.empty()) return t;  // nothing to read here (bars, gaps between segments)
+    const QString xTitle =
+        xAxis ? plainChartText(xAxis->titleText()).replace(QLatin1Char('\n'), QLatin1Char(' '))
+              : QString();
+    t.heading = (xTitle.isEmpty() ? QStringLiteral("x") : xTitle) + QStringLiteral(" = ") +
+                QString::number(x, 'g', 4);
+    if (yAxis)
+        t.columnTitle =
+            plainChartText(yAxis->titleText()).replace(QLatin1Char('\n'), QLatin1Char(' '));
+    for (const HoverValue& v : values)
+        t.rows.append({plainChartText(v.name).replace(QLatin1Char('\n'), QLatin1Char(' ')),
+                       hoverValueText(v.y)});
+    return t;
+}
+
+void ChartView::drawHover(QPainter* painter, const QPoint& at, const HoverTable& table,
+                          bool pinned) const {
+    const QRectF plot = chart()->mapToScene(chart()->plotArea()).boundingRect();
+    const QPointF p = mapToScene(at);
+    painter->save();
+    QColor line = palette().color(QPalette::WindowText);
+    line.setAlpha(pinned ? 110 : 160);
+    painter->setPen(QPen(line, 1, pinned ? Qt::DashLine : Qt::SolidLine));
+    painter->drawLine(QPointF(p.x(), plot.top()), QPointF(p.x(), plot.bottom()));
+    if (!pinned) painter->drawLine(QPointF(plot.left(), p.y()), QPointF(plot.right(), p.y()));
+    QFont f = font();
+    painter->setFont(f);
+    const QFontMetricsF fm(f);
+    const QString text =
+        table.text() + (pinned ? tr("\n(pinned; click or Esc to unpin)") : QString());
+    const QRectF room(plot.left(), plot.top(), plot.width(), plot.height());
+    QRectF box = fm.boundingRect(room, Qt::TextWordWrap, text).adjusted(-6, -4, 6, 4);
+    // Right of and below the cursor, flipped to the other side where it would leave the plot.
+    box.moveTopLeft(QPointF(p.x() + 12, p.y() + 12));
+    if (box.right() > plot.right()) box.moveRight(p.x() - 12);
+    if (box.bottom() > plot.bottom()) box.moveBottom(p.y() - 12);
+    if (box.left() < plot.left()) box.moveLeft(plot.left());
+    if (box.top() < plot.top()) box.moveTop(plot.top());
+    QColor fill = palette().color(QPalette::Base);
+    fill.setAlpha(235);
+    painter->setPen(QPen(palette().color(QPalette::Mid), 1));
+    painter->setBrush(fill);
+    painter->drawRoundedRect(box, 4, 4);
+    painter->setPen(palette().color(QPalette::WindowText));
+    painter->drawText(box.adjusted(6, 4, -6, -4), Qt::TextWordWrap, text);
+    painter->restore();
 }
 
 void ChartView::contextMenuEvent(QContextMenuEvent* event) {

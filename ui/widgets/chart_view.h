@@ -3,6 +3,8 @@
 #include <QChartView>
 #include <QString>
 
+#include "widgets/hover.h"
+
 class QAreaSeries;
 class QAbstractAxis;
 class QGraphicsTextItem;
@@ -50,6 +52,21 @@ public:
     /// The wrapped legend under the plot (tests; nullptr before the first fitTexts()).
     const QGraphicsTextItem* legendText() const { return m_legendText; }
 
+    /// What the crosshair shows with the cursor at `viewportPos`: by default hoverAtX() of the
+    /// data x under the cursor when it is inside the plot area, else an empty table. Views whose
+    /// x is not a value axis (the layout heatmap) override it.
+    virtual HoverTable hoverAt(const QPoint& viewportPos) const;
+    /// The crosshair's table at data x `x` (the model step, no display needed): the heading is
+    /// the x axis title and `x`, the column title the y axis title, one row per visible named
+    /// series that has a value at `x` (valuesAt: lines interpolated, markers within 1.5 % of the
+    /// x axis span), each value with 4 significant digits (hoverValueText); an empty table when
+    /// no series has a value there. Views add rows.
+    virtual HoverTable hoverAtX(double x) const;
+    /// The table pinned by a click (empty when none); a second click or Escape unpins it.
+    const HoverTable& pinnedHover() const { return m_pinnedHover; }
+    /// Pins (or with an empty table unpins) `table` at viewport position `at` (tests, clicks).
+    void pinHover(const HoverTable& table, const QPoint& at);
+
 signals:
     /// The user clicked into this chart (the main window remembers it as the "current" chart).
     void activated(tandem::ui::ChartView* view);
@@ -62,8 +79,15 @@ protected:
     void contextMenuEvent(QContextMenuEvent* event) override;
     void drawForeground(QPainter* painter, const QRectF& rect) override;
     void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    /// A series value as the hover table prints it (default: 4 significant digits).
+    virtual QString hoverValueText(double y) const;
 
 private:
+    /// Draws the crosshair at viewport x `x` and `table` in a box next to `at` (scene painter).
+    void drawHover(QPainter* painter, const QPoint& at, const HoverTable& table, bool pinned) const;
     void applyFittingTitle();
     void scheduleFit();
     void fitLegend();
@@ -77,6 +101,9 @@ private:
     QGraphicsTextItem* m_legendText = nullptr;
     QMargins m_appliedMargins;  ///< the chart margins fitTexts() set last (legend room included)
     int m_legendRoom = 0;       ///< height added to the bottom margin for the legend
+    QPoint m_hoverPos{-1, -1};  ///< cursor in the viewport while it is over the plot, else (-1, -1)
+    HoverTable m_pinnedHover;
+    QPoint m_pinnedPos;
     bool m_fitPending = false;
     bool m_fitting = false;
 };
