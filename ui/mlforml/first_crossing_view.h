@@ -8,13 +8,17 @@
 
 class QBarCategoryAxis;
 class QHorizontalStackedBarSeries;
+class QScatterSeries;
 class QValueAxis;
 
 namespace tandem::ui {
 
 /// Horizontal bars, one per policy in its fixed colour, length = wall-clock time to first reach
 /// the selected target (targetFactor x L_min); the category label carries the time and the ratio
-/// to Joint (x1.42). Policies that never reach the target within the horizon say so.
+/// to Joint (x1.42). Policies that never reach the target within the horizon say so. Policies
+/// whose loss curves coincide (setCoincident) share one bar labelled as the loss legend labels
+/// them ("Knob-Precision = Joint"); a pinned result adds its time to each label and an outlined
+/// mark at it.
 class FirstCrossingView : public ChartView {
     Q_OBJECT
 public:
@@ -28,12 +32,23 @@ public:
     /// `tandem-cli run`'s mlforml_first_crossing.csv for this N.
     QString csv() const override;
     void applyTheme() override;
+    /// Per policy of the shown point (engine order), the index of the earlier policy whose loss
+    /// curve it coincides with, or -1 (LossCurveView::coincidences()); later members of a group
+    /// are drawn as the group's one bar.
+    void setCoincident(const QList<int>& sameAs);
+    /// Shows `pinned`'s first-crossing times next to the current ones (empty removes them).
+    void setPinned(const std::optional<mlforml::PointResult>& pinned);
+    /// The bar labels, top to bottom, as plain text, their line breaks as spaces ("Knob-Precision =
+    /// Joint 1.26 h x1.00 pinned 0.89 h") (tests).
+    QStringList barLabels() const;
     /// Ratio policy/Joint at the shown target (NaN if either is missing), for tests and tooltips.
     double ratioToJoint(const QString& policy) const;
 
 private:
     void rebuild();
-    std::optional<mlforml::PointResult> m_point;
+    std::optional<mlforml::PointResult> m_point, m_pinned;
+    QList<int> m_sameAs;
+    QScatterSeries* m_pinMarks = nullptr;
     std::vector<double> m_targetFactors;
     std::vector<double> m_targetLosses;
     int m_targetIndex = 1;

@@ -70,6 +70,7 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
         m_pinned.reset();
         if (on && m_result && !m_result->points.empty()) m_pinned = m_result->points.front();
         m_loss->setPinned(m_pinned);
+        m_firstCrossing->setPinned(m_pinned);
     });
     connect(m_runner, &JobRunner::resultReady, this, [this](const std::any& value, quint64) {
         if (const auto* r = std::any_cast<mlforml::Result>(&value)) showResult(*r);
@@ -167,6 +168,7 @@ void NetworkWorkspace::refreshViews() {
     const LossViewOptions options = m_controls->viewOptions();
     m_loss->setData(point, m_result->targetFactors, m_result->targetLosses);
     m_loss->setOptions(options);
+    m_firstCrossing->setCoincident(m_loss->coincidences());  // bars named as the loss legend
     m_firstCrossing->setData(point, m_result->targetFactors, m_result->targetLosses, options.targetIndex);
     m_timeline->setData(point, m_result->comboLabels);
     m_dpShareTime->setData(point);

@@ -46,7 +46,12 @@ MfuView::MfuView(Axis axis, QWidget* parent)
     m_sel = new QScatterSeries(this);
     m_sel->setName(tr("selected"));
     m_sel->setMarkerSize(13);
-    for (QXYSeries* s : {static_cast<QXYSeries*>(m_all), static_cast<QXYSeries*>(m_best), static_cast<QXYSeries*>(m_sel)}) {
+    m_pinnedBest = new QLineSeries(this);
+    m_pinnedBest->setName(axis == Axis::Sparsity ? tr("pinned: best per S bin")
+                                                 : tr("pinned: best per G"));
+    m_pinnedBest->setVisible(false);
+    for (QXYSeries* s : {static_cast<QXYSeries*>(m_pinnedBest), static_cast<QXYSeries*>(m_all),
+                         static_cast<QXYSeries*>(m_best), static_cast<QXYSeries*>(m_sel)}) {
         chart()->addSeries(s);
         s->attachAxis(m_x);
         s->attachAxis(m_y);
@@ -71,6 +76,11 @@ void MfuView::setData(const mosaic::SearchResult& r, const std::vector<double>& 
     rebuild();
 }
 
+void MfuView::setPinned(const std::optional<mosaic::SearchResult>& pinned) {
+    m_pinned = pinned;
+    rebuild();
+}
+
 void MfuView::setSelected(int selected) {
     m_selected = selected;
     rebuild();
@@ -83,20 +93,18 @@ void MfuView::applyTheme() {
 
 QList<QPointF> MfuView::bestLine() const { return m_best->points(); }
 QList<QPointF> MfuView::selectedPoint() const { return m_sel->points(); }
+QList<QPointF> MfuView::pinnedLine() const {
+    return m_pinnedBest->isVisible() ? m_pinnedBest->points() : QList<QPointF>();
+}
 
-void MfuView::rebuild() {
-    if (!m_result) return;
-    const bool dark = currentTheme() == Theme::Dark;
-    const auto& cands = m_result->candidates;
-    QList<QPointF> all;
-    all.reserve(static_cast<qsizetype>(cands.size()));
+QList<QPointF> MfuView::bestLineOf(const std::vector<mosaic::Candidate>& cands, QList<QPointF>* all,
+                                   double& xLo, double& xHi, double& yHi) const {
     std::map<double, double> best;  // x (bin centre or G) -> best MFU %
     std::map<double, std::pair<double, double>> spans;  // bin centre -> its candidates' x range
-    double xLo = 1e300, xHi = -1e300, yHi = 1;
     for (const auto& c : cands) {
         const double y = 100 * c.eval.mfu;
         const double x = xOf(c);
-        all.append(QPointF(x, y));
+        if (all) all->append(QPointF(x, y));
         yHi = std::max(yHi, y);
         xLo = std::min(xLo, x);
         xHi = std::max(xHi, x);
@@ -134,6 +142,24 @@ void MfuView::rebuild() {
     } else {
         for (const auto& [x, y] : best) line.append(QPointF(x, y));
     }
+    return line;
+}
+
+void MfuView::rebuild() {
+    if (!m_result) return;
+    const bool dark = currentTheme() == Theme::Dark;
+    const auto& cands = m_result->candidates;
+    QList<QPointF> all;
+    all.reserve(static_cast<qsizetype>(cands.size()));
+    double xLo = 1e300, xHi = -1e300, yHi = 1;
+    const QList<QPointF> line = bestLineOf(cands, &all, xLo, xHi, yHi);
+    QList<QPointF> pinnedLine;
+    if (m_pinned) pinnedLine = bestLineOf(m_pinned->candidates, nullptr, xLo, xHi, yHi);
+    QColor faded = frontierColor(true);
+    faded.setAlphaF(0.45);
+    m_pinnedBest->setPen(QPen(faded, 2, Qt::DashLine));
+    m_pinnedBest->replace(pinnedLine);
+    m_pinnedBest->setVisible(!pinnedLine.isEmpty());
     QColor dot = dark ? QColor(0xAA, 0xAA, 0xAA) : QColor(0x99, 0x99, 0x99);
     dot.setAlphaF(0.45);
     m_all->setColor(dot);

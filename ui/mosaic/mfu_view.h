@@ -24,6 +24,11 @@ public:
     /// `binCentres`: the envelope's frontier sparsity grid (used for Axis::Sparsity).
     void setData(const mosaic::SearchResult& r, const std::vector<double>& binCentres, int selected);
     void setSelected(int selected);
+    /// Overlays `pinned`'s best-MFU line dashed and faded (empty removes it), to compare a
+    /// change against.
+    void setPinned(const std::optional<mosaic::SearchResult>& pinned);
+    /// The pinned result's best line as drawn (empty when nothing is pinned; tests).
+    QList<QPointF> pinnedLine() const;
     void applyTheme() override;
     /// The best-MFU line's points (x, MFU %) (tests).
     QList<QPointF> bestLine() const;
@@ -33,8 +38,13 @@ public:
 private:
     void rebuild();
     double xOf(const mosaic::Candidate& c) const;
+    /// The best-MFU line of `cands` (a step across each S bin, or one point per G), widening
+    /// [xLo, xHi] and yHi to them; every candidate's point is appended to `all` when given.
+    QList<QPointF> bestLineOf(const std::vector<mosaic::Candidate>& cands, QList<QPointF>* all,
+                              double& xLo, double& xHi, double& yHi) const;
     Axis m_axis;
-    std::optional<mosaic::SearchResult> m_result;
+    std::optional<mosaic::SearchResult> m_result, m_pinned;
+    QLineSeries* m_pinnedBest = nullptr;
     std::vector<double> m_bins;
     int m_selected = -1;
     QScatterSeries* m_all = nullptr;

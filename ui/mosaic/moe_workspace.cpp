@@ -25,6 +25,7 @@
 #include "mosaic/step_breakdown_view.h"
 #include "shell/job_runner.h"
 #include "widgets/count_label.h"
+#include "widgets/labeled_slider.h"
 #include "widgets/workspace_layout.h"
 
 namespace tandem::ui {
@@ -113,6 +114,8 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
     });
     connect(m_controls, &MoeControls::pinToggled, this, [this](bool on) {
         m_frontier->setPinned(on ? m_result : std::nullopt);
+        m_mfuS->setPinned(on ? m_result : std::nullopt);
+        m_mfuG->setPinned(on ? m_result : std::nullopt);
     });
     connect(m_table, &CandidateTable::candidateSelected, this, &MoeWorkspace::selectCandidate);
     connect(m_heatmap, &LayoutHeatmapView::cellClicked, this, &MoeWorkspace::selectLayoutCell);
@@ -248,6 +251,13 @@ void MoeWorkspace::showResult(const MoeOutput& out) {
     m_mfuS->setData(r, out.envelope.frontierSparsity, m_selected);
     m_mfuG->setData(r, out.envelope.frontierSparsity, m_selected);
     m_table->setCandidates(r.candidates, m_selected);
+    // The cluster-size label marks a node count without candidates and names the nearest that
+    // works.
+    m_controls->nodesSlider()->setValueNote(
+        !r.candidates.empty() || out.envelope.nodes != m_controls->nodesSlider()->value()
+            ? QString()
+        : r.nearestWorkingNodes > 0 ? tr("none fits, try %1").arg(r.nearestWorkingNodes)
+                                    : tr("none fits"));
     refreshSelection();
     const QString gain = std::isfinite(r.naiveOnClusterLoss) && r.optimum >= 0
                              ? tr("the compute-optimal choice loses %1 nats on this cluster")
