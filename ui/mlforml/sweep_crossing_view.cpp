@@ -109,7 +109,8 @@ void SweepCrossingView::rebuild() {
 }
 
 QString SweepCrossingView::csv() const {
-    QString out = QStringLiteral("background_jobs,policy,target_factor,first_crossing_time_s\n");
+    QString out =
+        QStringLiteral("background_jobs,policy,target_factor_x_Lmin,first_crossing_time_s\n");
     const size_t ti = static_cast<size_t>(std::max(0, m_targetIndex));
     const QString factor =
         ti < m_sweep.targetFactors.size() ? QString::number(m_sweep.targetFactors[ti], 'g', 10) : QString();

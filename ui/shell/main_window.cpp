@@ -4,23 +4,23 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDeadlineTimer>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QKeySequence>
 #include <QLabel>
-#include <QMimeData>
-#include <QSettings>
-#include <QVBoxLayout>
-#include <QDragEnterEvent>
-#include <QDropEvent>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QUndoStack>
+#include <QMimeData>
+#include <QSettings>
 #include <QStatusBar>
-#include <QTabWidget>
 #include <QStyle>
+#include <QTabWidget>
 #include <QThread>
+#include <QUndoStack>
+#include <QVBoxLayout>
 
 #include "io/input_kind.h"
 #include "io/text_file.h"
@@ -30,6 +30,7 @@
 #include "shell/job_runner.h"
 #include "shell/presets.h"
 #include "shell/recovery.h"
+#include "shell/reproduce_dialog.h"
 #include "shell/scenario_document.h"
 #include "shell/scenario_undo.h"
 #include "widgets/chart_view.h"
@@ -177,6 +178,19 @@ void MainWindow::buildMenus() {
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("helpMenu"));
+    help->addAction(tr("&Keyboard shortcuts"), QKeySequence::HelpContents, this, [this]() {
+        QMessageBox box(QMessageBox::NoIcon, tr("Keyboard shortcuts"), shortcutsText(),
+                        QMessageBox::Close, this);
+        box.setTextFormat(Qt::PlainText);
+        box.exec();
+    });
+    help->addAction(tr("&Reproduce a figure..."), this, [this]() {
+        ReproduceFigureDialog dialog(this);
+        connect(&dialog, &ReproduceFigureDialog::presetChosen, this,
+                [this](int i) { applyPreset(i); });
+        dialog.exec();
+    });
+    help->addSeparator();
     help->addAction(tr("&About Tandem"), this,
                     [this]() { QMessageBox::about(this, tr("About Tandem"), aboutText()); });
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
@@ -192,6 +206,32 @@ QString MainWindow::aboutText() {
               "workspace.</li></ul>"
               "<p>Every preset in the Presets menu reproduces a figure or table of these papers.</p>")
         .arg(QApplication::applicationVersion().toHtmlEscaped());
+}
+
+QString MainWindow::shortcutsText() const {
+    QStringList lines;
+    const auto menus = menuBar()->actions();
+    for (const QAction* m : menus) {
+        if (!m->menu()) continue;
+        const auto actions = m->menu()->actions();
+        for (const QAction* a : actions) {
+            if (a->shortcut().isEmpty()) continue;
+            QString what = a->text();
+            what.remove(QLatin1Char('&'));
+            lines << tr("%1: %2 > %3")
+                         .arg(a->shortcut().toString(QKeySequence::NativeText),
+                              QString(m->text()).remove(QLatin1Char('&')), what);
+        }
+    }
+    lines
+        << QString()
+        << tr("Left / Right arrow on a slider: one step (one stop of a log-scale slider)")
+        << tr("Page Up / Page Down on a slider: a larger step (a quarter of a log-scale slider)")
+        << tr("Home / End on a slider: its smallest / largest value")
+        << tr("Up / Down arrow in a number box: one step (bandwidths step by their leading digit)")
+        << tr("Click in a chart: pin the values at the cursor; click again or Esc: unpin")
+        << tr("Right-click in a chart: export it (PNG, SVG, PDF) or its data (CSV)");
+    return lines.join(QLatin1Char('\n'));
 }
 
 void MainWindow::applyPreset(int index, bool ask) {

@@ -86,6 +86,10 @@ public:
     /// Help > About: the version (QApplication::applicationVersion) and the two papers cited
     /// (ML-for-ML arXiv:2608.06046, MOSAIC arXiv:2608.10605), rich text.
     static QString aboutText();
+    /// Help > Keyboard shortcuts as plain text, one "keys: what they do" line each: every menu
+    /// action that has a shortcut (in menu order, in this platform's key names), then the keys
+    /// of sliders and charts.
+    QString shortcutsText() const;
     /// Edit > Undo / Redo of control changes (a slider drag is one step); cleared when another
     /// scenario is opened, a preset applied or a new scenario made.
     QUndoStack* undoStack() const { return m_undo; }
