@@ -10,6 +10,7 @@
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
+#include "mlforml/fabric_controls.h"
 #include "mlforml/network_advanced.h"
 #include "widgets/control_rows.h"
 #include "widgets/labeled_slider.h"
@@ -34,22 +35,32 @@ NetworkControls::NetworkControls(QWidget* parent) : QWidget(parent) {
          tr("Cluster size: nodes of the foreground GPT-2 Large data-parallel job (8 GPUs each). Its inter-node "
             "ring moves 2(n-1)/n of the gradient per node [MODEL.md A3]; calibrated default 46 (Fig. 2a shares).")},
         engine);
+    m_nodes->setStops(logCountLadder(128));  // log scale: each doubling the same slider length
     auto* form = new QFormLayout;
     m_fabric = new QDoubleSpinBox(engine);
     m_fabric->setRange(1, 100000);
     m_fabric->setDecimals(0);
     m_fabric->setSuffix(tr(" GB/s"));
-    m_fabric->setToolTip(tr("Shared fabric capacity in GB/s (1e9 bytes/s) that every inter-node flow crosses; "
-                            "max-min fair sharing [MODEL.md A3]. Calibrated to Fig. 2a of [2608.06046]."));
+    m_fabricTip =
+        tr("Shared fabric capacity in GB/s (1e9 bytes/s) that every inter-node flow crosses on the "
+           "paper-fabric topology; max-min fair sharing [MODEL.md A3]. Calibrated to Fig. 2a of "
+           "[2608.06046].");
+    m_fabric->setToolTip(m_fabricTip);
     m_nic = new QDoubleSpinBox(engine);
     m_nic->setRange(0.1, 1000);
     m_nic->setDecimals(1);
     m_nic->setSuffix(tr(" GB/s"));
+    // Bandwidths span decades: the arrow keys step by one unit of the value's leading digit
+    // (100 -> 110, 1000 -> 1100), a log-like step.
+    for (QDoubleSpinBox* b : {m_fabric, m_nic})
+        b->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
     m_nic->setToolTip(tr("NIC rate per node in GB/s (12.5 GB/s = 100 Gb/s) [MODEL.md A3]; calibrated to the "
                          "p95 background volumes of [2608.06046 Sec. 3.2]."));
     form->addRow(tr("Fabric"), m_fabric);
     form->addRow(tr("NIC per node"), m_nic);
     el->addLayout(form);
+    m_fabricControls = new FabricControls(engine);
+    el->addWidget(m_fabricControls);
     layout->addWidget(engine);
     m_advanced = new NetworkAdvanced(this);
     layout->addWidget(m_advanced);
@@ -89,6 +100,10 @@ NetworkControls::NetworkControls(QWidget* parent) : QWidget(parent) {
     connect(m_fabric, &QDoubleSpinBox::valueChanged, this, &NetworkControls::engineInputsChanged);
     connect(m_nic, &QDoubleSpinBox::valueChanged, this, &NetworkControls::engineInputsChanged);
     connect(m_advanced, &NetworkAdvanced::engineInputsChanged, this, &NetworkControls::engineInputsChanged);
+    connect(m_fabricControls, &FabricControls::engineInputsChanged, this, [this]() {
+        refreshFabricCapacity();
+        emit engineInputsChanged();
+    });
     connect(m_target, &QComboBox::currentIndexChanged, this, &NetworkControls::viewOptionsChanged);
     connect(m_xAxis, &QComboBox::currentIndexChanged, this, &NetworkControls::viewOptionsChanged);
     connect(m_logX, &QCheckBox::toggled, this, &NetworkControls::viewOptionsChanged);
@@ -126,6 +141,8 @@ void NetworkControls::setParams(const mlforml::Params& p, int shownN) {
                                                                               : std::min(1, m_target->count() - 1));
     rebuildPolicyToggles(p.policies);
     m_advanced->setParams(p);
+    m_fabricControls->setParams(p);
+    refreshFabricCapacity();
     const bool sweep = p.scenario == "sweep";
     m_background->setDisabledReason(
         sweep ? QString()
@@ -138,6 +155,17 @@ void NetworkControls::applyTo(mlforml::Params& p) const {
     p.fabricBytesPerS = m_fabric->value() * 1e9;
     p.nicBytesPerS = m_nic->value() * 1e9;
     m_advanced->applyTo(p);
+    m_fabricControls->applyTo(p);
+}
+
+void NetworkControls::refreshFabricCapacity() {
+    // The single shared capacity is the paper-fabric's; a leaf/spine fabric has its own links.
+    const bool shared = !m_fabricControls->leafSpine();
+    m_fabric->setEnabled(shared);
+    m_fabric->setToolTip(
+        shared ? m_fabricTip
+               : tr("Disabled: a leaf/spine fabric has its own link capacities (topology %1).\n%2")
+                     .arg(m_fabricControls->topologyBox()->currentText(), m_fabricTip));
 }
 
 int NetworkControls::shownBackgroundJobs() const { return m_background->value(); }

@@ -15,6 +15,7 @@ class QVBoxLayout;
 namespace tandem::ui {
 
 class LabeledSlider;
+class FabricControls;
 class NetworkAdvanced;
 
 /// Controls for [2608.06046]: background traffic (co-running jobs N), foreground nodes, fabric
@@ -41,6 +42,10 @@ public:
     LabeledSlider* backgroundSlider() const { return m_background; }
     LabeledSlider* nodesSlider() const { return m_nodes; }
     NetworkAdvanced* advanced() const { return m_advanced; }
+    /// Topology, oversubscription and placement rows.
+    FabricControls* fabricControls() const { return m_fabricControls; }
+    /// The shared fabric capacity box (GB/s; disabled on a leaf/spine topology).
+    QDoubleSpinBox* fabricCapacityBox() const { return m_fabric; }
 
 signals:
     void engineInputsChanged();
@@ -60,6 +65,11 @@ private:
     LabeledSlider* m_smoothing;
     QPushButton* m_pin;
     NetworkAdvanced* m_advanced;
+    FabricControls* m_fabricControls;
+    QString m_fabricTip;  ///< tooltip of the shared-capacity box
+    /// Enables the shared-capacity box on the paper-fabric, disables it (reason in the tooltip)
+    /// on a leaf/spine topology.
+    void refreshFabricCapacity();
     QVBoxLayout* m_policyBox;
     QMap<QString, QCheckBox*> m_policyToggles;
 };
