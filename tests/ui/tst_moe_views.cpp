@@ -118,6 +118,32 @@ private slots:
         QCOMPARE(cells.maxMfu, best.eval.mfu);  // best plan of the geometry = the candidate's plan
     }
 
+    /// A cluster size without candidates is marked on the slider's label (with the nearest node
+    /// count that works, when there is one) and the mark goes when candidates return.
+    void nodesLabelMarksAClusterWithoutCandidates() {
+        MainWindow w;
+        w.setCurrentWorkspace(1);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        MoeWorkspace* ws = w.moeWorkspace();
+        LabeledSlider* nodes = ws->controls()->nodesSlider();
+        QVERIFY(!nodes->valueText().contains(QStringLiteral("none fits")));
+        tandem::mosaic::Envelope e = *ws->envelope();
+        e.tppMin = e.tppMax = 10000;  // no geometry reaches 10000 tokens per parameter
+        ws->setEnvelope(e);
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(ws->result()->candidates.empty());
+        const int nearest = ws->result()->nearestWorkingNodes;
+        QCOMPARE(nodes->valueText(), QStringLiteral("%1 nodes: ").arg(e.nodes) +
+                                         (nearest > 0 ? QStringLiteral("none fits, try %1").arg(nearest)
+                                                      : QStringLiteral("none fits")));
+        e.tppMin = 40;
+        e.tppMax = 150;
+        ws->setEnvelope(e);
+        QVERIFY(w.waitForResults(60000));
+        QCOMPARE(nodes->valueText(), QStringLiteral("%1 nodes").arg(e.nodes));
+    }
+
     /// Pinning keeps the MFU charts' best lines of the pinned result as a faded overlay.
     void pinKeepsTheMfuBestLines() {
         MainWindow w;
