@@ -424,4 +424,18 @@ nlohmann::json parseJsonText(const std::string& text, Diagnostics& diag) {
     }
 }
 
+void requireAtLeast(JsonReader& r, const char* key, double value, double limit, const char* unit,
+                    const std::string& why) {
+    if (!(value < limit)) return;
+    r.diagnostics().error(r.childPath(key), "must be at least " + formatNumber(limit) + unit +
+                                                " (got " + formatNumber(value) + "): " + why);
+}
+
+void requireAtMost(JsonReader& r, const char* key, double value, double limit, const char* unit,
+                   const std::string& why) {
+    if (value <= limit) return;
+    r.diagnostics().error(r.childPath(key), "must be at most " + formatNumber(limit) + unit +
+                                                " (got " + formatNumber(value) + "): " + why);
+}
+
 }  // namespace tandem

@@ -87,6 +87,16 @@ private:
     std::vector<std::string> m_known;
 };
 
+/// Reports `key` = `value` below `limit` (unit `unit`, e.g. " ms") at the key's path in
+/// r.diagnostics(), with `why` (what the bound protects): "must be at least 0.001 ms (got 0):
+/// <why>". Nothing when value >= limit.
+void requireAtLeast(JsonReader& r, const char* key, double value, double limit, const char* unit,
+                    const std::string& why);
+/// Reports `key` = `value` above `limit` the same way ("must be at most ..."), so validate names
+/// the key, the value, the limit and its reason. Nothing when value <= limit.
+void requireAtMost(JsonReader& r, const char* key, double value, double limit, const char* unit,
+                   const std::string& why);
+
 /// Deepest nesting of arrays and objects parseJsonText accepts. Tandem's own files nest fewer
 /// than ten levels; the limit keeps a hostile file (60 000 nested objects in 360 KB) from
 /// exhausting the stack in the recursive copy, dump and destruction of a parsed tree.

@@ -55,9 +55,9 @@ std::optional<io::LoadTrace> loadBackgroundTrace(const Params& p, const std::str
     return trace;
 }
 
-std::vector<Transfer> traceToTransfers(const io::LoadTrace& trace, int jobs, int nodes,
-                                       double chunk_s, double until_s) {
-    std::vector<Transfer> out;
+std::vector<fabric::Transfer> traceToTransfers(const io::LoadTrace& trace, int jobs, int nodes,
+                                               double chunk_s, double until_s) {
+    std::vector<fabric::Transfer> out;
     const double period = io::loadTraceEnd_s(trace);
     if (trace.time_s.empty() || !(period > 0) || jobs <= 0 || !(chunk_s > 0)) return out;
     const size_t n = trace.time_s.size();

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "common/diagnostics.h"
+#include "fabric/fabric_sim.h"
 #include "io/load_trace.h"
-#include "mlforml/fabric_sim.h"
 #include "mlforml/params.h"
 
 namespace tandem::mlforml {
@@ -50,7 +50,7 @@ std::optional<io::LoadTrace> loadBackgroundTrace(const Params& p, const std::str
 /// next pseudo-job in turn, bytes / nodes per node. The trace covers [0, loadTraceEnd_s) (no
 /// load before its first sample) and repeats until `until_s` (the caller bounds it: one
 /// transfer per chunk). Start-ordered.
-std::vector<Transfer> traceToTransfers(const io::LoadTrace& trace, int jobs, int nodes,
-                                       double chunk_s, double until_s);
+std::vector<fabric::Transfer> traceToTransfers(const io::LoadTrace& trace, int jobs, int nodes,
+                                               double chunk_s, double until_s);
 
 }  // namespace tandem::mlforml

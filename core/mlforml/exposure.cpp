@@ -26,8 +26,8 @@ std::vector<Combo> actionSpace(const Params& p) {
 }
 
 double foregroundWireBytes(const Params& p, const std::string& precision) {
-    return ringWireBytesPerNode(p.foregroundParameters * bytesPerValue(precision),
-                                p.foregroundNodes);
+    return fabric::ringWireBytesPerNode(p.foregroundParameters * bytesPerValue(precision),
+                                        p.foregroundNodes);
 }
 
 double percentileBytesPerWindow(const std::vector<double>& t, const std::vector<double>& v,
@@ -56,18 +56,17 @@ double percentileBytesPerWindow(const std::vector<double>& t, const std::vector<
     return bytes[lo] + (bytes[hi] - bytes[lo]) * (pos - lo);
 }
 
-ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos,
-                              int backgroundJobs, std::uint64_t seed,
-                              const tandem::CancelFlag* cancel,
-                              const std::vector<Transfer>* transfers, int traceJobs,
+ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos, int backgroundJobs,
+                              std::uint64_t seed, const tandem::CancelFlag* cancel,
+                              const std::vector<fabric::Transfer>* transfers, int traceJobs,
                               int traceNodes) {
     ExposureTable tab;
     tab.backgroundJobs = backgroundJobs;
     const BackgroundJob& bj = p.backgroundJob;
-    LiveJobSpec live;
+    fabric::LiveJobSpec live;
     live.count = transfers ? 0 : backgroundJobs;
     live.nodes = bj.nodes;
-    live.bytesPerNode = ringWireBytesPerNode(bj.gradientBytes, bj.nodes);
+    live.bytesPerNode = fabric::ringWireBytesPerNode(bj.gradientBytes, bj.nodes);
     live.computeS = bj.computeS;
     live.jitter = bj.computeJitter;
     live.syncBursts = bj.syncBursts;
@@ -76,14 +75,14 @@ ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos,
 
     // On a leaf/spine fabric every job follows its placed route; the shared fabric has none.
     const bool linked = p.topology.kind == "leaf_spine" && !transfers;
-    const FabricPlan plan = linked ? buildFabric(p) : FabricPlan{};
+    const fabric::FabricPlan plan = linked ? buildFabric(p) : fabric::FabricPlan{};
     auto makeSim = [&]() {
-        return linked ? FabricSim(plan, p.ccEfficiency, p.ccEfficiencyDropPerFlow)
-                      : FabricSim(p.fabricBytesPerS, p.nicBytesPerS, p.ccEfficiency,
-                                  p.ccEfficiencyDropPerFlow);
+        return linked ? fabric::FabricSim(plan, p.ccEfficiency, p.ccEfficiencyDropPerFlow)
+                      : fabric::FabricSim(p.fabricBytesPerS, p.nicBytesPerS, p.ccEfficiency,
+                                          p.ccEfficiencyDropPerFlow);
     };
     // Background alone: the recording that open-loop replays read (extended on demand).
-    FabricSim rec = makeSim();
+    fabric::FabricSim rec = makeSim();
     rec.addLiveJobs(live, true);
     rec.setCancel(cancel);
     if (live.count > 0) {
@@ -122,7 +121,7 @@ ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos,
         out.reserve(static_cast<size_t>(offsets) * p.replayIterations);
         for (int k = 0; k < offsets; ++k) {
             throwIfCancelled(cancel);
-            FabricSim sim = makeSim();
+            fabric::FabricSim sim = makeSim();
             sim.setCancel(cancel);
             if (transfers) {
                 sim.replayList(transfers, traceJobs, traceNodes);
@@ -131,7 +130,7 @@ ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos,
             } else if (live.count > 0) {
                 sim.replayFrom(&rec, live.count, live.nodes);
             }
-            ForegroundSpec fg;
+            fabric::ForegroundSpec fg;
             fg.nodes = p.foregroundNodes;
             fg.bytesPerNode = foregroundWireBytes(p, combos[c].p);
             fg.computeS = combos[c].g * p.microbatchComputeS;

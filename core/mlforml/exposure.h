@@ -5,11 +5,11 @@
 // combination: open-loop replay of the recording (mode "replay") or live background jobs that
 // slow down when sharing (mode "closed_loop"). The samples feed the training loop; their mean
 // is the paper's averaged T_dp(p, z).
+#include <exception>  // before common/cancel.h, which uses std::exception
 #include <vector>
 
-#include <exception>  // before common/cancel.h, which uses std::exception
 #include "common/cancel.h"
-#include "mlforml/fabric_sim.h"
+#include "fabric/fabric_sim.h"
 #include "mlforml/knobs.h"
 #include "mlforml/params.h"
 
@@ -45,10 +45,9 @@ double foregroundWireBytes(const Params& p, const std::string& precision);
 /// `transfers`, when not null, is a fixed open-loop background (a converted trace) used instead
 /// of modelled jobs, grouped into `traceJobs` jobs of `traceNodes` nodes.
 /// Throws tandem::Cancelled when `cancel` is set.
-ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos,
-                              int backgroundJobs, std::uint64_t seed,
-                              const tandem::CancelFlag* cancel,
-                              const std::vector<Transfer>* transfers = nullptr,
+ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos, int backgroundJobs,
+                              std::uint64_t seed, const tandem::CancelFlag* cancel,
+                              const std::vector<fabric::Transfer>* transfers = nullptr,
                               int traceJobs = 0, int traceNodes = 0);
 
 /// 95th percentile of bytes per `window_s` window of a piecewise-constant rate log over

@@ -27,8 +27,7 @@ std::vector<long long> toLongs(const std::vector<int>& v) {
 /// from running for minutes without output.
 constexpr size_t kMaxListEntries = 64;      ///< background_jobs, policies, gradient_accumulations
 constexpr size_t kMaxTargetFactors = 16;    ///< target_factors
-constexpr long long kMaxNodes = 16384;      ///< foreground_nodes, background_job.nodes
-constexpr long long kMaxSyncBursts = 1024;  ///< background_job.sync_bursts
+constexpr long long kMaxNodes = fabric::kMaxJobNodes;  ///< foreground_nodes
 constexpr long long kMaxReplayIterations = 1000;  ///< replay_iterations, replay_warmup_iterations
 /// replay_iterations x start_offsets: scenario 1 replays 7 x 4, scenario 2 300 x 4.
 constexpr long long kMaxReplays = 4096;
@@ -57,9 +56,6 @@ constexpr double kMinPhaseMs = 1e-3;
 /// Slowest non-zero network rate, GB/s (fabric_GBps, nic_GBps): 1 MB/s, below any link a
 /// training job is run over (0 stays allowed and is warned about).
 constexpr double kMinBandwidthGBps = 1e-3;
-/// Largest gradient of a background job, GB: 100 TB, 25 times the BF16 gradient of a
-/// 2-trillion-parameter model.
-constexpr double kMaxGradientGB = 1e5;
 /// Largest foreground model, gradient values: 1e13, five times the largest models trained.
 constexpr double kMaxParameters = 1e13;
 /// Shortest controller and run time span, s (decision_interval_s, history_window_s,
@@ -68,25 +64,6 @@ constexpr double kMinSpanS = 1e-3;
 /// Largest time span, s (durations, windows, delays, intervals): horizon_s's own limit.
 constexpr double kMaxSpanS = 1e9;
 
-/// Reports `key` = `value` below `limit` (unit `unit`) at the key, with `why`.
-void requireAtLeast(JsonReader& r, const char* key, double value, double limit, const char* unit,
-                    const std::string& why) {
-    if (!(value < limit)) return;
-    r.diagnostics().error(r.childPath(key), "must be at least " + formatNumber(limit) + unit +
-                                                " (got " + formatNumber(value) + "): " + why);
-}
-
-/// Reports `key` = `value` above `limit` (unit `unit`) at the key, with `why` (what the bound
-/// protects), so validate names the key, the value, the limit and its reason.
-void requireAtMost(JsonReader& r, const char* key, double value, double limit, const char* unit,
-                   const std::string& why) {
-    if (value <= limit) return;
-    r.diagnostics().error(r.childPath(key), "must be at most " + formatNumber(limit) + unit +
-                                                " (got " + formatNumber(value) + "): " + why);
-}
-
-const char* kGradientWhy =
-    "100 TB, 25 times the BF16 gradient of a 2-trillion-parameter model (a physical bound)";
 const char* kMinPhaseWhy = "1 us, the launch latency of one GPU kernel (a physical bound)";
 const char* kMaxPhaseWhy =
     "one hour; a training step's compute phase or gap lasts milliseconds to seconds (a physical "
@@ -95,23 +72,6 @@ const char* kSpanWhy = "31 years, the limit of horizon_s (a physical bound)";
 const char* kShortSpanWhy =
     "1 ms, shorter than the compute of one microbatch; telemetry and decisions act on whole "
     "iterations (a physical bound)";
-
-void readBackgroundJob(JsonReader r, BackgroundJob& b) {
-    if (!r.isObject()) return;
-    b.model = r.string("model", b.model);
-    b.nodes = static_cast<int>(r.integer("nodes", b.nodes, Range::closed(1, kMaxNodes)));
-    const double gradientGB = r.number("gradient_GB", b.gradientBytes / kGB, Range::nonNegative());
-    requireAtMost(r, "gradient_GB", gradientGB, kMaxGradientGB, " GB", kGradientWhy);
-    b.gradientBytes = std::min(gradientGB, kMaxGradientGB) * kGB;
-    b.computeS = r.number("compute_ms", b.computeS / kMs, Range::positive()) * kMs;
-    requireAtLeast(r, "compute_ms", b.computeS / kMs, kMinPhaseMs, " ms", kMinPhaseWhy);
-    requireAtMost(r, "compute_ms", b.computeS / kMs, kMaxPhaseMs, " ms", kMaxPhaseWhy);
-    b.computeJitter = r.number("compute_jitter", b.computeJitter, {0.0, 1.0, false, true});
-    b.syncBursts = static_cast<int>(r.integer("sync_bursts", b.syncBursts, Range::closed(1, kMaxSyncBursts)));
-    b.burstGapS = r.number("burst_gap_ms", b.burstGapS / kMs, Range::nonNegative()) * kMs;
-    requireAtMost(r, "burst_gap_ms", b.burstGapS / kMs, kMaxPhaseMs, " ms", kMaxPhaseWhy);
-    r.finish();
-}
 
 void readProgress(JsonReader r, ProgressModel& m) {
     if (!r.isObject()) return;
@@ -168,7 +128,7 @@ void readParams(JsonReader& r, Params& p) {
                                              Range::closed(0, 1000), 1));
         r.requireDistinct("background_jobs", p.backgroundJobs);
     }
-    readBackgroundJob(r.object("background_job"), p.backgroundJob);
+    fabric::readBackgroundJob(r.object("background_job"), p.backgroundJob);
     p.arrivalRatePerS = r.number("arrival_rate_per_s", p.arrivalRatePerS, Range::nonNegative());
     requireAtMost(r, "arrival_rate_per_s", p.arrivalRatePerS, 1e3, " /s",
                   "a thousand training jobs a second, beyond any cluster's scheduler (a physical "
@@ -344,9 +304,9 @@ void readParams(JsonReader& r, Params& p) {
         d.error(r.childPath("trace_file"), "is required when scenario is \"trace\"");
     if (p.scenario == "sweep" && p.backgroundJobs.empty())
         d.error(r.childPath("background_jobs"), "must list at least one N for scenario \"sweep\"");
-    readTopology(r.object("topology"), p.topology);
-    readPlacement(r.object("placement"), p.placement);
-    if (p.topology.kind == "shared" && !(p.placement == Placement{}))
+    fabric::readTopology(r.object("topology"), p.topology);
+    fabric::readPlacement(r.object("placement"), p.placement);
+    if (p.topology.kind == "shared" && !(p.placement == fabric::Placement{}))
         d.error(r.childPath("placement"),
                 "only used by a leaf_spine fabric; the shared paper-fabric has no placement");
     if (p.topology.kind == "leaf_spine" && d.ok()) {
@@ -380,24 +340,17 @@ int concurrentBackgroundJobs(const Params& p) {
     return n;
 }
 
-FabricPlan buildFabric(const Params& p) {
-    return buildFabric(p.topology, p.placement, concurrentBackgroundJobs(p), p.backgroundJob.nodes,
-                       p.foregroundNodes, p.nicBytesPerS, p.gpusPerNode);
+fabric::FabricPlan buildFabric(const Params& p) {
+    return fabric::buildFabric(p.topology, p.placement, concurrentBackgroundJobs(p),
+                               p.backgroundJob.nodes, p.foregroundNodes, p.nicBytesPerS,
+                               p.gpusPerNode);
 }
 
 nlohmann::ordered_json writeParams(const Params& p) {
     nlohmann::ordered_json j;
     j["scenario"] = p.scenario;
     j["background_jobs"] = p.backgroundJobs;
-    nlohmann::ordered_json b;
-    b["model"] = p.backgroundJob.model;
-    b["nodes"] = p.backgroundJob.nodes;
-    b["gradient_GB"] = p.backgroundJob.gradientBytes / kGB;
-    b["compute_ms"] = p.backgroundJob.computeS / kMs;
-    b["compute_jitter"] = p.backgroundJob.computeJitter;
-    b["sync_bursts"] = p.backgroundJob.syncBursts;
-    b["burst_gap_ms"] = p.backgroundJob.burstGapS / kMs;
-    j["background_job"] = b;
+    j["background_job"] = fabric::writeBackgroundJob(p.backgroundJob);
     j["arrival_rate_per_s"] = p.arrivalRatePerS;
     j["max_background_jobs"] = p.maxBackgroundJobs;
     j["background_job_duration_s"] = p.backgroundJobDurationS;
@@ -416,8 +369,8 @@ nlohmann::ordered_json writeParams(const Params& p) {
     j["gradient_accumulations"] = p.gradientAccumulations;
     j["fabric_GBps"] = p.fabricBytesPerS / kGB;
     j["nic_GBps"] = p.nicBytesPerS / kGB;
-    if (!(p.topology == Topology{})) j["topology"] = writeTopology(p.topology);
-    if (!(p.placement == Placement{})) j["placement"] = writePlacement(p.placement);
+    if (!(p.topology == fabric::Topology{})) j["topology"] = fabric::writeTopology(p.topology);
+    if (!(p.placement == fabric::Placement{})) j["placement"] = fabric::writePlacement(p.placement);
     j["cc_efficiency"] = p.ccEfficiency;
     j["cc_efficiency_drop_per_flow"] = p.ccEfficiencyDropPerFlow;
     j["overlap_window_ms"] = p.overlapWindowS / kMs;

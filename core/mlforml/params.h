@@ -4,13 +4,13 @@
 // (Sec. 3.2) as calibrated in docs/MODEL-ML-FOR-ML.md; each calibrated default names the figure
 // it was fitted to. Units inside the struct are SI; JSON keys carry units and are converted once
 // in readParams/writeParams.
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "mlforml/topology.h"
+#include "fabric/background_job.h"
+#include "fabric/topology.h"
 
 namespace tandem {
 class JsonReader;
@@ -18,23 +18,8 @@ class JsonReader;
 
 namespace tandem::mlforml {
 
-/// A data-parallel background job that alternates a compute phase and a DP all-reduce
-/// [2608.06046 Sec. 3.2/3.3; MODEL.md A3]. Calibrated GPT-1B defaults: volume and compute
-/// phase fitted to the p95 volumes of Sec. 3.2 and the MXFP4 shares of Fig. 2a (a 1.4 B-value
-/// BF16 gradient; the compute phase is the non-DP part of a step that overlaps nothing).
-struct BackgroundJob {
-    std::string model = "GPT-1B";     ///< label only
-    int nodes = 8;                    ///< nodes of the job; inter-node ring over these (>= 1)
-    double gradientBytes = 2.81e9;    ///< bytes all-reduced per sync (JSON `gradient_GB`)
-    double computeS = 0.032;          ///< mean compute phase between syncs, s (`compute_ms`)
-    double computeJitter = 0.27;      ///< uniform +- fraction of computeS per cycle, [0, 1)
-    /// How bursty a sync is: it is sent as `syncBursts` equal bursts (JSON `sync_bursts`, >= 1),
-    /// each starting `burstGapS` after the previous one finished (`burst_gap_ms`), as a bucketed
-    /// all-reduce overlapped with the backward pass puts it on the wire; the compute phase
-    /// follows the last burst. 1 burst = one continuous transfer (scenario 1).
-    int syncBursts = 1;
-    double burstGapS = 0.0;
-};
+/// A data-parallel background job (fabric/background_job.h).
+using BackgroundJob = fabric::BackgroundJob;
 
 /// Progress (training-efficiency) model [MODEL.md A4; McCandlish et al. 2018].
 /// dS per update = 1 / (1 + Bnoise_p / B) / kappa_p, B = g * microbatch * DP workers;
@@ -113,8 +98,8 @@ struct Params {
     /// the jobs sit on it (`placement`; leaf_spine only). On a leaf_spine fabric nic_GBps is
     /// each node's scale-out bandwidth, split over one NIC per GPU (rails) and fabric_GBps is
     /// not used.
-    Topology topology;
-    Placement placement;
+    fabric::Topology topology;
+    fabric::Placement placement;
     std::string mode = "replay";     ///< "replay" (open loop, paper) or "closed_loop"
     int replayWarmupIterations = 1;  ///< foreground iterations discarded per replay
     int replayIterations = 7;        ///< measured iterations per offset: BF16/MXFP4 7.3 at N=16 (Fig. 2a)
@@ -171,9 +156,9 @@ void readParams(tandem::JsonReader& r, Params& p);
 /// max_background_jobs of "poisson", 0 for "trace".
 int concurrentBackgroundJobs(const Params& p);
 
-/// The fabric of `p` with every job placed and routed (mlforml::buildFabric); only for a
+/// The fabric of `p` with every job placed and routed (fabric::buildFabric); only for a
 /// leaf_spine topology. Throws std::invalid_argument naming the key (see buildFabric).
-FabricPlan buildFabric(const Params& p);
+fabric::FabricPlan buildFabric(const Params& p);
 
 /// Writes every key of `p` in canonical order (`topology` and `placement` only when they are
 /// not the defaults, so that paper-fabric scenarios keep their bytes); readParams(writeParams(p)) == p and

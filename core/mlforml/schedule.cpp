@@ -12,7 +12,7 @@ NetworkSchedule::NetworkSchedule(std::vector<ExposureTable> levels, std::vector<
     : m_levels(std::move(levels)), m_segStart(std::move(segStart)),
       m_segLevel(std::move(segLevel)), m_period(samplePeriodS), m_seed(seed) {
     if (randomPhase) {
-        SplitMix64 g(seed ^ 0x5DEECE66Dull);
+        fabric::SplitMix64 g(seed ^ 0x5DEECE66Dull);
         for (size_t l = 0; l < m_levels.size(); ++l) m_phase.push_back(g.uniform());
     }
     if (m_segStart.empty()) {
@@ -45,7 +45,8 @@ double NetworkSchedule::exposed(int combo, double t) const {
         return s[std::min(i, s.size() - 1)];
     }
     const auto bin = static_cast<std::uint64_t>(std::max(0.0, std::floor(t / m_period)));
-    SplitMix64 h(m_seed ^ (bin * 0x9E3779B97F4A7C15ull) ^ (static_cast<std::uint64_t>(level) << 48));
+    fabric::SplitMix64 h(m_seed ^ (bin * 0x9E3779B97F4A7C15ull) ^
+                         (static_cast<std::uint64_t>(level) << 48));
     return s[h.next() % s.size()];
 }
 

@@ -18,7 +18,7 @@ namespace tandem::mlforml {
 namespace {
 
 std::uint64_t mixSeed(std::uint64_t seed, std::uint64_t salt) {
-    SplitMix64 g(seed * 0x9E3779B97F4A7C15ull ^ (salt + 0x632BE59BD9B4E019ull));
+    fabric::SplitMix64 g(seed * 0x9E3779B97F4A7C15ull ^ (salt + 0x632BE59BD9B4E019ull));
     return g.next();
 }
 
@@ -31,7 +31,7 @@ void poissonSchedule(double rate, double duration, int maxJobs, double arrivalsS
     segStart.assign(1, 0.0);
     level.assign(1, 0);
     if (!(rate > 0) || maxJobs <= 0) return;
-    SplitMix64 rng(seed);
+    fabric::SplitMix64 rng(seed);
     std::vector<double> arrivals;
     // Arrivals start at `arrivalsStart` <= 0: 0 = the foreground starts on an idle fabric ("zero to
     // five co-running jobs" [Sec. 3.3]); earlier = jobs already running at t = 0.
@@ -223,7 +223,7 @@ Result simulate(const Params& p, const CancelFlag* cancel) {
     const double traceEnd = io::loadTraceEnd_s(*trace);
     const int nodes = traceNodes(p);
     const double until = std::min(p.horizonS, std::max(600.0, 2 * traceEnd) + 3600.0);
-    const std::vector<Transfer> transfers =
+    const std::vector<fabric::Transfer> transfers =
         traceToTransfers(*trace, kTraceJobs, nodes, kTraceChunkS, until);
     Params q = p;
     q.recordWarmupS = 0;

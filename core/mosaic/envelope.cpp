@@ -1,6 +1,7 @@
 #include "mosaic/envelope.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "common/json_reader.h"
 #include "common/number_format.h"
@@ -99,6 +100,28 @@ double Envelope::modelBudgetFlops() const {
     return computeBudgetFlops > 0 ? computeBudgetFlops : deliverableModelFlops(kAutoBudgetMfu);
 }
 
+namespace {
+
+/// The background's fabric must hold the MoE job and every co-running job, with valid explicit
+/// placements: the same check the co-run model makes (buildFabric), reported at its key.
+void checkBackgroundFits(const Envelope& e, Diagnostics& diag) {
+    const BackgroundLoad& b = *e.background;
+    try {
+        (void)fabric::buildFabric(b.topology, b.placement, b.jobs, b.job.nodes, e.nodes,
+                                  e.hardware.gpusPerNode * e.hardware.nicBytesPerS,
+                                  e.hardware.gpusPerNode, backgroundFabricKeys(), true);
+    } catch (const std::invalid_argument& ex) {
+        const std::string what = ex.what();
+        const size_t colon = what.find(": ");
+        if (colon == std::string::npos)
+            diag.error("$.mosaic.background", what);
+        else
+            diag.error("$." + what.substr(0, colon), what.substr(colon + 2));
+    }
+}
+
+}  // namespace
+
 void readEnvelope(JsonReader& r, Envelope& e) {
     Diagnostics& diag = r.diagnostics();
     if (const auto* hw = r.raw("hardware")) {
@@ -131,6 +154,11 @@ void readEnvelope(JsonReader& r, Envelope& e) {
         if (e.ncclTestsFiles[i].empty())
             diag.error(idx(r.childPath("nccl_tests_files"), i), "must be a file name (got an empty string)");
     e.nodes = int(r.integer("nodes", e.nodes, Range::closed(1, 100000)));
+    if (r.has("background")) {
+        BackgroundLoad b;
+        readBackground(r.object("background"), b);
+        e.background = b;
+    }
     if (r.has("devices")) {
         const long long dev = r.integer("devices", e.devices(), Range::closed(1, kMaxDevices));
         if (dev != e.devices())
@@ -229,6 +257,7 @@ void readEnvelope(JsonReader& r, Envelope& e) {
             diag.error(idx(r.childPath("frontier_sparsity"), i), "must be strictly ascending");
             break;
         }
+    if (e.background && diag.ok()) checkBackgroundFits(e, diag);
     r.finish();
 }
 
@@ -244,6 +273,7 @@ nlohmann::ordered_json writeEnvelope(const Envelope& e) {
         j["hardware"] = writeHardware(e.hardware);
     if (!e.ncclTestsFiles.empty()) j["nccl_tests_files"] = e.ncclTestsFiles;
     j["nodes"] = e.nodes;
+    if (e.background) j["background"] = writeBackground(*e.background);
     j["days"] = e.days;
     j["goodput"] = e.goodput;
     j["global_batch_sequences"] = e.globalBatch;

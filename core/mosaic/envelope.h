@@ -5,9 +5,11 @@
 // E in {4..512}, G in {1,2,4,8}, S >= 0.7, B_micro in {1,2,4}, four checkpointing modes,
 // TPP in [40, 150].
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "mosaic/background.h"
 #include "mosaic/hardware.h"
 #include "mosaic/scaling_law.h"
 #include "mosaic/stack.h"
@@ -51,6 +53,10 @@ struct Envelope {
     /// folder when loaded from a file), import them and set hardware.measured.
     std::vector<std::string> ncclTestsFiles;
     int nodes = 32;             ///< `nodes`; devices = nodes x hardware.gpusPerNode
+    /// Co-running jobs on the MoE job's fabric (`background`, optional; mosaic/background.h).
+    /// Absent = an idle network and the analytical (or imported) collectives unchanged; present,
+    /// clusterOf() attaches the co-run curves of that background to the hardware.
+    std::optional<BackgroundLoad> background;
     double days = 20;           ///< T_train (`days`)
     double goodput = 1.0;       ///< eta_good in (0, 1] (`goodput`)
     int globalBatch = 1024;     ///< B_global in sequences (`global_batch_sequences`)
@@ -118,7 +124,8 @@ constexpr double kAutoBudgetMfu = 0.1238;
 void readEnvelope(JsonReader& r, Envelope& e);
 
 /// Writes every key (hardware as its name when it equals the built-in of that name);
-/// `nccl_tests_files` only when it is not empty, so analytical scenarios keep their bytes.
+/// `nccl_tests_files` only when it is not empty and `background` only when set, so analytical
+/// scenarios keep their bytes.
 nlohmann::ordered_json writeEnvelope(const Envelope& e);
 
 }  // namespace tandem::mosaic

@@ -9,7 +9,8 @@ namespace tandem::mosaic {
 
 Cluster clusterOf(const Envelope& e) {
     Cluster c;
-    c.hardware = e.hardware;
+    c.hardware =
+        e.background ? hardwareUnderBackground(e.hardware, e.nodes, *e.background) : e.hardware;
     c.devices = e.devices();
     c.globalBatch = e.globalBatch;
     c.seqLen = e.seqLen;

@@ -74,6 +74,24 @@ bool readPlanModel(JsonReader& r, Geometry& g) {
     return true;
 }
 
+std::string layoutString(const Plan& p) {
+    std::string s = "tp=" + std::to_string(p.tp) + ",pp=" + std::to_string(p.pp) +
+                    ",cp=" + std::to_string(p.cp) + ",ep=" + std::to_string(p.ep) +
+                    ",dp=" + std::to_string(p.dp) + ",mbs=" + std::to_string(p.mbs) +
+                    ",ckpt=" + checkpointingName(p.ckpt);
+    const Plan def;
+    if (p.vp != def.vp) s += ",vp=" + std::to_string(p.vp);
+    if (p.etp != def.etp) s += ",etp=" + std::to_string(p.etp);
+    if (p.fsdp != def.fsdp) s += ",fsdp=" + std::to_string(int(p.fsdp));
+    if (p.distributedOptimizer != def.distributedOptimizer)
+        s += ",distopt=" + std::to_string(int(p.distributedOptimizer));
+    if (p.sequenceParallel != def.sequenceParallel)
+        s += ",sp=" + std::to_string(int(p.sequenceParallel));
+    if (p.firstStageLayers != 0) s += ",pp_first=" + std::to_string(p.firstStageLayers);
+    if (p.lastStageLayers != 0) s += ",pp_last=" + std::to_string(p.lastStageLayers);
+    return s;
+}
+
 namespace {
 
 /// The named form "tp=2,pp=8,vp=4,cp=1,ep=64,etp=1,mbs=1,fsdp=0,sp=1,ckpt=selective" (dp

@@ -35,6 +35,11 @@ bool readPlanModel(JsonReader& r, Geometry& g);
 /// caller sets it to N_dev / (TP CP PP)). False + `error` naming the field on failure.
 bool parseLayout(const std::string& text, Plan& plan, std::string& error);
 
+/// The named form of `p` that parseLayout reads back to the same plan: "tp=1,pp=8,cp=1,ep=8,
+/// dp=32,mbs=4,ckpt=none", then vp, etp, fsdp, distopt, sp, pp_first and pp_last only where
+/// they differ from their defaults.
+std::string layoutString(const Plan& p);
+
 /// Feasible layouts of the grid, best (highest MFU) first, at most `top` (<= 0: all). Every
 /// checkpointing mode is listed as its own layout. The grid is resolved as layout_grid "auto"
 /// (mosaic/layout_grid.h): when no layout of `grid` fits the cluster's mesh and batch rules,

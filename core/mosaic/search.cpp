@@ -273,6 +273,9 @@ SearchResult searchOnce(const Envelope& e, const tandem::CancelFlag* cancel, boo
                 if (nodes < 1) continue;
                 Envelope n = e;
                 n.nodes = nodes;
+                // Without the background (a neighbour the background's fabric cannot hold
+                // would throw): the diagnosis asks which cluster size has a layout at all.
+                n.background.reset();
                 if (!searchOnce(n, cancel, false).candidates.empty()) {
                     res.nearestWorkingNodes = nodes;
                     break;

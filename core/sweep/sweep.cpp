@@ -13,6 +13,7 @@
 #include "common/number_format.h"
 #include "io/text_file.h"
 #include "mlforml/simulate.h"
+#include "mosaic/plan.h"
 #include "mosaic/search.h"
 #include "scenario/scenario.h"
 
@@ -64,6 +65,7 @@ void mosaicMetrics(const mosaic::SearchResult& r, Metrics& m) {
     m.emplace_back("moe.optimum_top_k", c ? std::to_string(c->geometry.topK) : "");
     m.emplace_back("moe.optimum_G", c ? std::to_string(c->geometry.splitG) : "");
     m.emplace_back("moe.optimum_tokens", csvNumber(c ? c->tokens : nan));
+    m.emplace_back("moe.optimum_layout", c ? mosaic::layoutString(c->plan) : "");
 }
 
 /// Sets dotted `path` in `doc` to `v`, wrapping a scalar into an array when the key holds one.

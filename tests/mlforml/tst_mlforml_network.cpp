@@ -1,13 +1,13 @@
 // Hand-checkable cases of the fluid network and the event-driven simulation [MODEL.md A3].
 #include <QtTest>
-
 #include <cmath>
 
+#include "fabric/fabric_sim.h"
+#include "fabric/fluid.h"
 #include "mlforml/exposure.h"
-#include "mlforml/fabric_sim.h"
-#include "mlforml/fluid.h"
 
 using namespace tandem::mlforml;
+using namespace tandem::fabric;
 
 namespace {
 

@@ -8,13 +8,14 @@
 
 #include "common/diagnostics.h"
 #include "common/json_reader.h"
-#include "mlforml/fabric_sim.h"
-#include "mlforml/fluid.h"
+#include "fabric/fabric_sim.h"
+#include "fabric/fluid.h"
+#include "fabric/topology.h"
 #include "mlforml/params.h"
 #include "mlforml/simulate.h"
-#include "mlforml/topology.h"
 
 using namespace tandem::mlforml;
+using namespace tandem::fabric;
 
 namespace {
 

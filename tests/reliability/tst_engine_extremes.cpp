@@ -4,18 +4,16 @@
 // "infeasible" answer within its horizon, never NaN or negative times, achieved rates above
 // capacity, MFU above 100 % or memory above the device's. Horizons are small so the suite stays
 // within seconds.
-#include <QtTest>
-
 #include <QTemporaryDir>
-
+#include <QtTest>
 #include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <limits>
 #include <stdexcept>
 
-#include "mlforml/fabric_sim.h"
-#include "mlforml/fluid.h"
+#include "fabric/fabric_sim.h"
+#include "fabric/fluid.h"
 #include "mlforml/presets.h"
 #include "mlforml/simulate.h"
 #include "mosaic/collectives.h"
@@ -28,6 +26,7 @@ Q_DECLARE_METATYPE(tandem::mosaic::Envelope)
 
 using namespace tandem;
 using namespace tandem::mlforml;
+using namespace tandem::fabric;
 
 namespace {
 

@@ -4,13 +4,13 @@
 // each of its flows is a ring all-reduce that moves `bytesPerNode` through each of `nodes` NICs,
 // so it counts as `nodes` node-flows on the fabric (per-flow fairness). Rates are recomputed by
 // water-filling whenever a flow starts or finishes (event-driven; no time steps).
-// With explicit links (a leaf/spine fabric, mlforml/topology.h) every group carries a route
+// With explicit links (a leaf/spine fabric, fabric/topology.h) every group carries a route
 // instead, and the rates are max-min fair over every link of every route (progressive
 // filling, docs/MODEL-NETWORK.md).
 #include <cstddef>
 #include <vector>
 
-namespace tandem::mlforml {
+namespace tandem::fabric {
 
 /// One link a group's flows cross: `share` bytes cross link `link` per byte a node of the group
 /// puts on the wire (> 0; e.g. the number of ring hops of the job that leave one leaf).
@@ -103,4 +103,4 @@ private:
     double m_maxVolume = 0;  // largest flow volume ever started (finish tolerance bound)
 };
 
-}  // namespace tandem::mlforml
+}  // namespace tandem::fabric

@@ -1,4 +1,4 @@
-#include "mlforml/fabric_sim.h"
+#include "fabric/fabric_sim.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 #include "common/json_reader.h"
 #include "common/number_format.h"
 
-namespace tandem::mlforml {
+namespace tandem::fabric {
 
 namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -145,9 +145,8 @@ void FabricSim::run(double until) {
                 "the network simulation needs more than " + std::to_string(kEventBudget) +
                 " steps or " + std::to_string(kWorkBudget) +
                 " job updates (stopped at t = " + formatNumber(m_now) +
-                " s): the background jobs cycle too fast for the simulated time "
-                "(ml_for_ml.background_job.compute_ms, gradient_GB, sync_bursts, "
-                "background_jobs) or the replays are too long");
+                " s): the background jobs cycle too fast for the simulated time (" + m_budgetKeys +
+                ") or the replays are too long");
         }
         if ((m_eventBudget & 4095) == 0) throwIfCancelled(m_cancel);
         double tNext = until;
@@ -233,4 +232,4 @@ void FabricSim::run(double until) {
     }
 }
 
-}  // namespace tandem::mlforml
+}  // namespace tandem::fabric

@@ -1,11 +1,11 @@
-#include "mlforml/fluid.h"
+#include "fabric/fluid.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <utility>
 
-namespace tandem::mlforml {
+namespace tandem::fabric {
 
 double ringWireBytesPerNode(double bytes, int nodes) {
     if (nodes <= 1) return 0.0;
@@ -271,4 +271,4 @@ double FluidNetwork::fabricRate(int firstGroup, int lastGroup) const {
     return s;
 }
 
-}  // namespace tandem::mlforml
+}  // namespace tandem::fabric

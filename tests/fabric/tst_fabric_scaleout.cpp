@@ -8,10 +8,10 @@
 #include <stdexcept>
 
 #include "common/diagnostics.h"
+#include "fabric/scaleout.h"
 #include "io/nccl_tests.h"
-#include "mlforml/scaleout.h"
 
-using namespace tandem::mlforml;
+using namespace tandem::fabric;
 
 namespace {
 
@@ -125,4 +125,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestScaleOut)
-#include "tst_mlforml_scaleout.moc"
+#include "tst_fabric_scaleout.moc"

@@ -7,12 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "fabric/topology.h"
 #include "io/nccl_tests.h"
 
-namespace tandem::mlforml {
-
-/// Collectives the measured check covers.
-enum class Collective { AllReduce, AllToAll };
+namespace tandem::fabric {
 
 /// One built-in scale-out node and its NCCL stack constants (fitted by fitStackConstants to
 /// every measured row >= 64 MiB of the logs named in docs/MODEL-NETWORK.md, all at once).
@@ -75,4 +73,4 @@ struct StackFit {
 /// wire bytes over the NIC rate).
 StackFit fitStackConstants(const ScaleOutHardware& hw, const std::vector<MeasuredCollective>& rows);
 
-}  // namespace tandem::mlforml
+}  // namespace tandem::fabric

@@ -1,14 +1,14 @@
-#include "mlforml/scaleout.h"
+#include "fabric/scaleout.h"
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <stdexcept>
 
-#include "mlforml/fabric_sim.h"
-#include "mlforml/topology.h"
+#include "fabric/fabric_sim.h"
+#include "fabric/topology.h"
 
-namespace tandem::mlforml {
+namespace tandem::fabric {
 
 namespace {
 
@@ -173,4 +173,4 @@ StackFit fitStackConstants(const ScaleOutHardware& hw,
     return best;
 }
 
-}  // namespace tandem::mlforml
+}  // namespace tandem::fabric

@@ -11,13 +11,15 @@
 // water-filling at each. Every run is bounded by its `until` time and an event budget.
 #include <cstdint>
 #include <exception>  // before common/cancel.h, which uses std::exception
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "common/cancel.h"
-#include "mlforml/fluid.h"
-#include "mlforml/topology.h"
+#include "fabric/fluid.h"
+#include "fabric/topology.h"
 
-namespace tandem::mlforml {
+namespace tandem::fabric {
 
 /// One recorded background transfer: start time (s), job index, bytes per node on the wire.
 struct Transfer {
@@ -72,7 +74,7 @@ class FabricSim {
 public:
     FabricSim(double fabricBytesPerS, double nicBytesPerS, double ccEfficiency,
               double ccDropPerFlow);
-    /// On a built fabric (mlforml/topology.h): background job j (live or replayed) follows
+    /// On a built fabric (fabric/topology.h): background job j (live or replayed) follows
     /// plan.jobRoutes[j], the foreground the last route. `plan` must outlive the simulation.
     FabricSim(const FabricPlan& plan, double ccEfficiency, double ccDropPerFlow);
 
@@ -93,6 +95,9 @@ public:
     void run(double until);
     /// Flag polled by run(); also used by the recording this simulation replays from.
     void setCancel(const tandem::CancelFlag* cancel) { m_cancel = cancel; }
+    /// Scenario keys that drive the event rate, named by the error run() throws beyond the
+    /// budgets (default: the ML-for-ML background job's keys).
+    void setBudgetKeys(std::string keys) { m_budgetKeys = std::move(keys); }
 
     double now() const { return m_now; }
     /// Flow start and finish events processed so far by this simulation (not counting the
@@ -122,6 +127,8 @@ private:
     long long m_workBudget = kWorkBudget;
     std::uint64_t m_events = 0;
     const tandem::CancelFlag* m_cancel = nullptr;
+    std::string m_budgetKeys =
+        "ml_for_ml.background_job.compute_ms, gradient_GB, sync_bursts, background_jobs";
 
     // live jobs
     LiveJobSpec m_live;
@@ -150,4 +157,4 @@ private:
     std::vector<int> m_done;  // scratch
 };
 
-}  // namespace tandem::mlforml
+}  // namespace tandem::fabric

@@ -5,19 +5,19 @@
 // oversubscription ratio, and a spine tier. Jobs are placed on nodes (packed, spread, random or
 // explicit lists) and each job's all-reduce is turned into a route: the links it crosses and
 // how many bytes each carries per byte a node puts on the wire. The fluid network
-// (mlforml/fluid.h) shares those links max-min fairly.
+// (fabric/fluid.h) shares those links max-min fairly.
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "mlforml/fluid.h"
+#include "fabric/fluid.h"
 
 namespace tandem {
 class JsonReader;
 }
 
-namespace tandem::mlforml {
+namespace tandem::fabric {
 
 /// A fabric description (JSON object `ml_for_ml.topology`).
 struct Topology {
@@ -43,8 +43,10 @@ struct Topology {
     std::string allreduce = "ring";
 };
 
-/// Where the jobs sit (JSON object `ml_for_ml.placement`). Background jobs are placed first (in
-/// job order, the most a scenario can run at once), the foreground on the nodes left.
+/// Where the jobs sit (JSON object `ml_for_ml.placement` or `mosaic.background.placement`).
+/// In ML-for-ML the background jobs are placed first (in job order, the most a scenario can run
+/// at once), the foreground on the nodes left; the MoE job is placed first (buildFabric's
+/// `foregroundFirst`).
 struct Placement {
     /// "packed" (lowest free nodes, leaf by leaf), "spread" (round-robin over leaves),
     /// "random" (a seeded shuffle of the free nodes), "explicit" (the node lists below).
@@ -80,14 +82,40 @@ struct FabricPlan {
     std::vector<std::string> linkNames;  ///< e.g. "nic job 3", "leaf 2 up", "leaf 2 up spine 5"
 };
 
+/// The collective whose traffic a route carries.
+enum class Collective { AllReduce, AllToAll };
+
+/// Scenario keys the errors of buildFabric name: the topology and placement objects the fabric
+/// was read from, e.g. "ml_for_ml.topology" or "mosaic.background.topology".
+struct FabricKeys {
+    std::string topology = "ml_for_ml.topology";
+    std::string placement = "ml_for_ml.placement";
+};
+
 /// Places `backgroundJobs` jobs of `backgroundNodes` nodes and a foreground of
 /// `foregroundNodes` nodes on a leaf_spine topology whose nodes carry `nicBytesPerS` of
 /// scale-out each (`gpusPerNode` rails), and routes every job's all-reduce. Errors
 /// (std::invalid_argument, naming the key): more nodes needed than the fabric has
-/// (ml_for_ml.topology.nodes), explicit lists of the wrong length, with repeated, out-of-range
-/// or shared node ids (ml_for_ml.placement.*).
+/// (<keys.topology>.nodes), explicit lists of the wrong length, with repeated, out-of-range
+/// or shared node ids (<keys.placement>.*). `foregroundFirst`: the foreground takes its nodes
+/// before the background jobs (its placement then does not depend on their count; the MoE
+/// workspace's job is placed so); by default it takes the nodes they leave.
 FabricPlan buildFabric(const Topology& t, const Placement& pl, int backgroundJobs,
                        int backgroundNodes, int foregroundNodes, double nicBytesPerS,
-                       int gpusPerNode);
+                       int gpusPerNode, const FabricKeys& keys = FabricKeys{},
+                       bool foregroundFirst = false);
 
-}  // namespace tandem::mlforml
+/// Route of `groupSize`-node groups of one job running the same collective at once: `nodes`
+/// (the job's nodes, placement order) cut into consecutive groups of `groupSize` (the last one
+/// may be smaller), each routed as collective `c` (all-reduce: ring or hierarchical as
+/// t.allreduce says; all-to-all: every node sends 1/(m-1) of its wire bytes to each other
+/// member, so a leaf with a of a group's m nodes sends a (m - a)/(m - 1) node-shares up), the
+/// leaf and spine shares of all groups summed. All groups then move at one rate, the pace of
+/// the slowest link, as the synchronous steps of one training job do. The node's NIC link
+/// `nicLink` carries share 1 (each node belongs to one group). `groupSize` >= 2; `t` must be a
+/// leaf_spine topology covering every node id; `gpusPerNode` rails for "hash" ECMP, `salt`
+/// seeds its hashing.
+Route concurrentGroupsRoute(const Topology& t, const std::vector<int>& nodes, int groupSize,
+                            Collective c, int nicLink, int gpusPerNode, std::uint64_t salt);
+
+}  // namespace tandem::fabric

@@ -1,4 +1,4 @@
-#include "mlforml/topology.h"
+#include "fabric/topology.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,9 +8,9 @@
 #include <utility>
 
 #include "common/json_reader.h"
-#include "mlforml/fabric_sim.h"  // SplitMix64
+#include "fabric/fabric_sim.h"  // SplitMix64
 
-namespace tandem::mlforml {
+namespace tandem::fabric {
 
 namespace {
 
@@ -34,8 +34,6 @@ const std::vector<Topology>& presets() {
                                             leafSpine("leaf-spine-4to1", 4.0)};
     return v;
 }
-
-std::string keyOf(const char* key) { return std::string("ml_for_ml.placement.") + key; }
 
 // Free nodes in the order a policy takes them.
 std::vector<int> takeNodes(const std::string& policy, const std::vector<char>& used, int count,
@@ -160,7 +158,57 @@ Route allReduceRoute(const Topology& t, const std::vector<int>& nodes, int nicLi
     return r;
 }
 
+Route allToAllRoute(const std::vector<int>& nodes, int nicLink, const Layout& lay, int K, int rails,
+                    SplitMix64& hash) {
+    Route r;
+    const int m = static_cast<int>(nodes.size());
+    if (m <= 1) return r;
+    r.push_back({nicLink, 1.0});
+    std::vector<int> leafOrder, perLeaf(lay.leaves, 0);
+    for (int v : nodes)
+        if (perLeaf[v / K]++ == 0) leafOrder.push_back(v / K);
+    for (int a : leafOrder)
+        for (int b : leafOrder)
+            if (a != b)
+                crossLeaves(r, lay, a, b, double(perLeaf[a]) * perLeaf[b] / (m - 1), rails, hash);
+    return r;
+}
+
+Layout layoutOf(const Topology& t) {
+    Layout lay;
+    lay.leaves = (t.nodes + t.nodesPerLeaf - 1) / t.nodesPerLeaf;
+    lay.spines = t.spines;
+    lay.hash = t.ecmp == "hash";
+    return lay;
+}
+
 }  // namespace
+
+Route concurrentGroupsRoute(const Topology& t, const std::vector<int>& nodes, int groupSize,
+                            Collective c, int nicLink, int gpusPerNode, std::uint64_t salt) {
+    const Layout lay = layoutOf(t);
+    const int rails = std::max(1, gpusPerNode);
+    const int step = std::max(2, groupSize);
+    SplitMix64 hash(salt * 0x9E3779B97F4A7C15ull + 29);
+    Route sum;
+    double nic = 0;
+    for (size_t first = 0; first < nodes.size(); first += static_cast<size_t>(step)) {
+        const std::vector<int> group(
+            nodes.begin() + static_cast<std::ptrdiff_t>(first),
+            nodes.begin() + static_cast<std::ptrdiff_t>(std::min(nodes.size(), first + step)));
+        const Route r = c == Collective::AllReduce
+                            ? allReduceRoute(t, group, nicLink, lay, rails, salt + first)
+                            : allToAllRoute(group, nicLink, lay, t.nodesPerLeaf, rails, hash);
+        for (const LinkUse& u : r) {
+            if (u.link == nicLink)
+                nic = std::max(nic, u.share);
+            else
+                addShare(sum, u.link, u.share);
+        }
+    }
+    if (nic > 0) sum.insert(sum.begin(), LinkUse{nicLink, nic});
+    return sum;
+}
 
 const std::vector<std::string>& topologyPresetNames() {
     static const std::vector<std::string> v = [] {
@@ -291,19 +339,17 @@ bool operator==(const Placement& a, const Placement& b) {
 
 FabricPlan buildFabric(const Topology& t, const Placement& pl, int backgroundJobs,
                        int backgroundNodes, int foregroundNodes, double nicBytesPerS,
-                       int gpusPerNode) {
+                       int gpusPerNode, const FabricKeys& keys, bool foregroundFirst) {
+    auto keyOf = [&keys](const char* key) { return keys.placement + "." + key; };
     const long long need =
         static_cast<long long>(backgroundJobs) * backgroundNodes + foregroundNodes;
     if (need > t.nodes)
-        throw std::invalid_argument("ml_for_ml.topology.nodes: the fabric has " +
+        throw std::invalid_argument(keys.topology + ".nodes: the fabric has " +
                                     std::to_string(t.nodes) + " nodes, the jobs need " +
                                     std::to_string(need) + " (" + std::to_string(backgroundJobs) +
                                     " background jobs x " + std::to_string(backgroundNodes) +
                                     " + " + std::to_string(foregroundNodes) + " foreground)");
-    Layout lay;
-    lay.leaves = (t.nodes + t.nodesPerLeaf - 1) / t.nodesPerLeaf;
-    lay.spines = t.spines;
-    lay.hash = t.ecmp == "hash";
+    const Layout lay = layoutOf(t);
     FabricPlan plan;
     // A leaf's uplinks carry K x node NIC / oversubscription each way, split over the spines
     // ("hash": one bundle per spine).
@@ -328,6 +374,12 @@ FabricPlan buildFabric(const Topology& t, const Placement& pl, int backgroundJob
         for (int n : v) used[n] = 1;
         return v;
     };
+    // The foreground may take its nodes first, so that its placement does not depend on how
+    // many background jobs there are; it stays the last job of the plan either way.
+    std::vector<int> foreground;
+    if (foregroundFirst)
+        foreground =
+            place(pl.foreground, &pl.foregroundNodes, foregroundNodes, keyOf("foreground_nodes"));
     for (int j = 0; j < backgroundJobs; ++j) {
         static const std::vector<int> kNone;
         const std::vector<int>* list = nullptr;
@@ -342,8 +394,11 @@ FabricPlan buildFabric(const Topology& t, const Placement& pl, int backgroundJob
         plan.jobNodes.push_back(place(pl.background, list ? list : &kNone, backgroundNodes,
                                       keyOf("background_nodes") + "[" + std::to_string(j) + "]"));
     }
-    plan.jobNodes.push_back(
-        place(pl.foreground, &pl.foregroundNodes, foregroundNodes, keyOf("foreground_nodes")));
+    if (foregroundFirst)
+        plan.jobNodes.push_back(std::move(foreground));
+    else
+        plan.jobNodes.push_back(
+            place(pl.foreground, &pl.foregroundNodes, foregroundNodes, keyOf("foreground_nodes")));
     const int rails = std::max(1, gpusPerNode);
     for (size_t j = 0; j < plan.jobNodes.size(); ++j) {
         const int nic = static_cast<int>(plan.linkCapacity.size());
@@ -354,4 +409,4 @@ FabricPlan buildFabric(const Topology& t, const Placement& pl, int backgroundJob
     return plan;
 }
 
-}  // namespace tandem::mlforml
+}  // namespace tandem::fabric
