@@ -8,6 +8,7 @@
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QSlider>
+#include <QSpinBox>
 #include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -142,6 +143,30 @@ private slots:
         ws->setEnvelope(e);
         QVERIFY(w.waitForResults(60000));
         QCOMPARE(nodes->valueText(), QStringLiteral("%1 nodes").arg(e.nodes));
+    }
+
+    /// The co-running jobs row writes mosaic.background (jobs and nodes per job); 0 jobs on a
+    /// scenario without a background section leaves the network idle (no section written).
+    void coRunningJobsReachTheEnvelope() {
+        MainWindow w;
+        w.setCurrentWorkspace(1);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        MoeControls* c = w.moeWorkspace()->controls();
+        QVERIFY(!w.document()->scenario().mosaic->background.has_value());
+        QCOMPARE(c->coRunningSlider()->value(), 0);
+        QVERIFY(!c->coRunningNodesBox()->isEnabled());
+        c->coRunningSlider()->setNumber(4);
+        QVERIFY(c->coRunningNodesBox()->isEnabled());
+        c->coRunningNodesBox()->setValue(16);
+        QVERIFY(w.waitForResults(120000));
+        const auto& bg = w.document()->scenario().mosaic->background;
+        QVERIFY(bg.has_value());
+        QCOMPARE(bg->jobs, 4);
+        QCOMPARE(bg->job.nodes, 16);
+        QCOMPARE(w.moeWorkspace()->envelope()->background->jobs, 4);
+        QVERIFY(w.moeWorkspace()->result().has_value());
+        QCOMPARE(c->coRunningSlider()->valueText(), QStringLiteral("4 jobs"));
     }
 
     /// Pinning keeps the MFU charts' best lines of the pinned result as a faded overlay.

@@ -5,7 +5,7 @@
 #include <QFormLayout>
 #include <QSignalBlocker>
 
-#include "mlforml/topology.h"
+#include "fabric/topology.h"
 
 namespace tandem::ui {
 
@@ -54,8 +54,10 @@ FabricControls::FabricControls(QWidget* parent)
       m_bgPlacement(new QComboBox(this)) {
     auto* form = new QFormLayout(this);
     form->setContentsMargins(0, 0, 0, 0);
+    // A field that does not fit beside its label goes under it, so the side panel keeps its width.
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     m_topology->setObjectName(QStringLiteral("topologyPreset"));
-    for (const std::string& name : mlforml::topologyPresetNames()) {
+    for (const std::string& name : fabric::topologyPresetNames()) {
         const QString n = QString::fromStdString(name);
         m_topology->addItem(n, n);
     }
@@ -76,8 +78,8 @@ FabricControls::FabricControls(QWidget* parent)
     refreshRows(false);
 
     connect(m_topology, &QComboBox::currentIndexChanged, this, [this]() {
-        mlforml::Topology t;
-        if (mlforml::topologyPreset(m_topology->currentData().toString().toStdString(), t)) {
+        fabric::Topology t;
+        if (fabric::topologyPreset(m_topology->currentData().toString().toStdString(), t)) {
             const QSignalBlocker block(m_oversubscription);
             m_oversubscription->setValue(t.oversubscription);
             refreshRows(t.kind == "leaf_spine");
@@ -128,7 +130,7 @@ void FabricControls::setParams(const mlforml::Params& p) {
 
 void FabricControls::applyTo(mlforml::Params& p) const {
     const QString preset = m_topology->currentData().toString();
-    if (preset != m_loadedPreset) mlforml::topologyPreset(preset.toStdString(), p.topology);
+    if (preset != m_loadedPreset) fabric::topologyPreset(preset.toStdString(), p.topology);
     if (m_oversubscription->isEnabled() && m_oversubscription->value() != m_loadedOversubscription)
         p.topology.oversubscription = m_oversubscription->value();
     const QString fg = m_fgPlacement->currentData().toString(),

@@ -5,8 +5,10 @@
 #include <QGroupBox>
 #include <QPushButton>
 #include <QSignalBlocker>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "mosaic/background.h"
 #include "mosaic/moe_advanced.h"
 #include "widgets/control_rows.h"
 #include "widgets/count_label.h"
@@ -46,6 +48,27 @@ MoeControls::MoeControls(QWidget* parent) : QWidget(parent) {
                            "1024]."));
     form->addRow(tr("Global batch"), m_batch);
     bl->addLayout(form);
+    m_coRunning = addCountSlider(
+        bl,
+        {QStringLiteral("moeCoRunningSlider"), tr("Co-running jobs"), tr("job"), tr("jobs"), 0, 64,
+         tr("Data-parallel jobs sharing the cluster's leaf/spine fabric with the MoE job (scenario "
+            "key "
+            "mosaic.background.jobs; default fabric leaf-spine-4to1). The fluid network of "
+            "[2608.06046 Sec. 3.2] "
+            "turns their traffic into slower collectives for the MoE job, which the performance "
+            "model uses as it "
+            "uses measured nccl-tests curves [2608.10605 Sec. 5.3]. 0 = an idle network.")},
+        box);
+    auto* coForm = new QFormLayout;
+    m_coRunningNodes = new QSpinBox(box);
+    m_coRunningNodes->setObjectName(QStringLiteral("moeCoRunningNodes"));
+    m_coRunningNodes->setRange(1, 16384);
+    m_coRunningNodes->setSuffix(tr(" nodes"));
+    m_coRunningNodes->setToolTip(
+        tr("Nodes of each co-running job (mosaic.background.job.nodes); its gradient "
+           "all-reduce rings over them. GPT-1B default: 8 nodes."));
+    coForm->addRow(tr("Nodes per job"), m_coRunningNodes);
+    bl->addLayout(coForm);
     layout->addWidget(box);
     m_advanced = new MoeAdvanced(this);
     layout->addWidget(m_advanced);
@@ -55,6 +78,11 @@ MoeControls::MoeControls(QWidget* parent) : QWidget(parent) {
     connect(m_nodes, &LabeledSlider::valueChanged, this, &MoeControls::engineInputsChanged);
     connect(m_days, &LabeledSlider::valueChanged, this, &MoeControls::engineInputsChanged);
     connect(m_batch, &QComboBox::currentIndexChanged, this, &MoeControls::engineInputsChanged);
+    connect(m_coRunning, &LabeledSlider::valueChanged, this, [this](int jobs) {
+        m_coRunningNodes->setEnabled(jobs > 0);
+        emit engineInputsChanged();
+    });
+    connect(m_coRunningNodes, &QSpinBox::valueChanged, this, &MoeControls::engineInputsChanged);
     connect(m_pin, &QPushButton::toggled, this, &MoeControls::pinToggled);
     connect(m_advanced, &MoeAdvanced::engineInputsChanged, this, &MoeControls::engineInputsChanged);
 }
@@ -69,6 +97,15 @@ void MoeControls::setEnvelope(const mosaic::Envelope& e) {
         idx = m_batch->count() - 1;
     }
     m_batch->setCurrentIndex(idx);
+    m_hadBackground = e.background.has_value();
+    static const mosaic::BackgroundLoad kIdle;  // a named value: GCC 12 warns on the temporary
+    const mosaic::BackgroundLoad& shown = e.background ? *e.background : kIdle;
+    m_coRunning->setValueSilently(shown.jobs);
+    {
+        const QSignalBlocker blockNodes(m_coRunningNodes);
+        m_coRunningNodes->setValue(shown.job.nodes);
+    }
+    m_coRunningNodes->setEnabled(shown.jobs > 0);
     m_advanced->setEnvelope(e);
 }
 
@@ -76,6 +113,14 @@ void MoeControls::applyTo(mosaic::Envelope& e) const {
     e.nodes = m_nodes->value();
     e.days = m_days->number();
     e.globalBatch = m_batch->currentData().toInt();
+    // A background section is written once jobs are chosen (or when the file had one).
+    if (m_coRunning->value() > 0 || m_hadBackground) {
+        if (!e.background) e.background.emplace();
+        e.background->jobs = m_coRunning->value();
+        e.background->job.nodes = m_coRunningNodes->value();
+    } else {
+        e.background.reset();
+    }
     m_advanced->applyTo(e);
 }
 

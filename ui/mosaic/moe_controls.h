@@ -6,14 +6,16 @@
 
 class QComboBox;
 class QPushButton;
+class QSpinBox;
 
 namespace tandem::ui {
 
 class LabeledSlider;
 class MoeAdvanced;
 
-/// Cluster size (nodes), training window (days) and global batch (sequences): engine inputs of
-/// the MOSAIC search; each change recomputes both frontiers. Tooltips cite [2608.10605].
+/// Cluster size (nodes), training window (days), global batch (sequences) and the co-running
+/// jobs on the cluster's fabric (count and nodes each; mosaic.background): engine inputs of the
+/// MOSAIC search; each change recomputes both frontiers. Tooltips cite [2608.10605].
 class MoeControls : public QWidget {
     Q_OBJECT
 public:
@@ -25,6 +27,11 @@ public:
     LabeledSlider* nodesSlider() const { return m_nodes; }
     LabeledSlider* daysSlider() const { return m_days; }
     QComboBox* batchCombo() const { return m_batch; }
+    /// Co-running jobs on the MoE job's fabric (envelope.background.jobs; 0 with no background
+    /// section keeps the network idle).
+    LabeledSlider* coRunningSlider() const { return m_coRunning; }
+    /// Nodes of each co-running job (envelope.background.job.nodes).
+    QSpinBox* coRunningNodesBox() const { return m_coRunningNodes; }
     MoeAdvanced* advanced() const { return m_advanced; }
 
 signals:
@@ -35,6 +42,9 @@ private:
     LabeledSlider* m_nodes;
     LabeledSlider* m_days;
     QComboBox* m_batch;
+    LabeledSlider* m_coRunning;
+    QSpinBox* m_coRunningNodes;
+    bool m_hadBackground = false;  ///< the loaded envelope had a background section
     QPushButton* m_pin;
     MoeAdvanced* m_advanced;
 };

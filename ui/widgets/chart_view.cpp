@@ -501,6 +501,21 @@ HoverTable ChartView::hoverAtX(double x) const {
     return t;
 }
 
+namespace {
+/// The box of a hover table's `text` for the cursor at scene point `p`: right of and below it,
+/// flipped to the other side where it would leave `plot`.
+QRectF hoverBox(const QFontMetricsF& fm, const QRectF& plot, const QPointF& p,
+                const QString& text) {
+    QRectF box = fm.boundingRect(plot, Qt::TextWordWrap, text).adjusted(-6, -4, 6, 4);
+    box.moveTopLeft(QPointF(p.x() + 12, p.y() + 12));
+    if (box.right() > plot.right()) box.moveRight(p.x() - 12);
+    if (box.bottom() > plot.bottom()) box.moveBottom(p.y() - 12);
+    if (box.left() < plot.left()) box.moveLeft(plot.left());
+    if (box.top() < plot.top()) box.moveTop(plot.top());
+    return box;
+}
+}  // namespace
+
 void ChartView::drawHover(QPainter* painter, const QPoint& at, const HoverTable& table,
                           bool pinned) const {
     const QRectF plot = chart()->mapToScene(chart()->plotArea()).boundingRect();
@@ -514,16 +529,24 @@ void ChartView::drawHover(QPainter* painter, const QPoint& at, const HoverTable&
     QFont f = font();
     painter->setFont(f);
     const QFontMetricsF fm(f);
-    const QString text =
-        table.text() + (pinned ? tr("\n(pinned; click or Esc to unpin)") : QString());
-    const QRectF room(plot.left(), plot.top(), plot.width(), plot.height());
-    QRectF box = fm.boundingRect(room, Qt::TextWordWrap, text).adjusted(-6, -4, 6, 4);
-    // Right of and below the cursor, flipped to the other side where it would leave the plot.
-    box.moveTopLeft(QPointF(p.x() + 12, p.y() + 12));
-    if (box.right() > plot.right()) box.moveRight(p.x() - 12);
-    if (box.bottom() > plot.bottom()) box.moveBottom(p.y() - 12);
-    if (box.left() < plot.left()) box.moveLeft(plot.left());
-    if (box.top() < plot.top()) box.moveTop(plot.top());
+    const QString unpin = tr("\n(pinned; click or Esc to unpin)");
+    const QString text = table.text() + (pinned ? unpin : QString());
+    QRectF box = hoverBox(fm, plot, p, text);
+    // The live table keeps clear of the pinned one (beside it, else under or above it).
+    if (!pinned && !m_pinnedHover.isEmpty()) {
+        const QRectF avoid =
+            hoverBox(fm, plot, mapToScene(m_pinnedPos), m_pinnedHover.text() + unpin);
+        if (box.intersects(avoid)) {
+            if (avoid.right() + 6 + box.width() <= plot.right())
+                box.moveLeft(avoid.right() + 6);
+            else if (avoid.left() - 6 - box.width() >= plot.left())
+                box.moveRight(avoid.left() - 6);
+            else if (avoid.bottom() + 6 + box.height() <= plot.bottom())
+                box.moveTop(avoid.bottom() + 6);
+            else
+                box.moveBottom(avoid.top() - 6);
+        }
+    }
     QColor fill = palette().color(QPalette::Base);
     fill.setAlpha(235);
     painter->setPen(QPen(palette().color(QPalette::Mid), 1));
