@@ -14,12 +14,12 @@
 
 #include <cstdio>
 
-#include "gui_bench.h"
-#include "main_window.h"
-#include "offscreen.h"
-#include "presets.h"
 #include "save_file.h"
 #include "scenario/scenario.h"
+#include "shell/gui_bench.h"
+#include "shell/main_window.h"
+#include "shell/offscreen.h"
+#include "shell/presets.h"
 
 int main(int argc, char** argv) {
     QElapsedTimer sinceMain;  // gui_launch_s of --bench-gui counts from here

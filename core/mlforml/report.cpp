@@ -89,7 +89,8 @@ nlohmann::ordered_json resultToJson(const Result& r) {
 
 std::string firstCrossingCsv(const Result& r) {
     std::ostringstream out;
-    out << "background_jobs,policy,target_factor,target_loss,first_crossing_s,ratio_to_joint\n";
+    out << "background_jobs,policy,target_factor_x_Lmin,target_loss_nats,first_crossing_s,ratio_to_"
+           "joint\n";
     for (const auto& pt : r.points)
         for (const auto& run : pt.policies)
             for (size_t t = 0; t < run.firstCrossing_s.size(); ++t)

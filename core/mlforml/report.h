@@ -14,9 +14,9 @@ namespace tandem::mlforml {
 /// `events_simulated` is Result::eventsSimulated (an integer count).
 nlohmann::ordered_json resultToJson(const Result& r);
 
-/// CSV with header background_jobs,policy,target_factor,target_loss,first_crossing_s,
-/// ratio_to_joint; one row per point x policy x target; empty cells for "not reached" and for
-/// ratios without a Joint run.
+/// CSV with header background_jobs,policy,target_factor_x_Lmin,target_loss_nats,
+/// first_crossing_s,ratio_to_joint (the target as a multiple of L_min and in nats); one row per
+/// point x policy x target; empty cells for "not reached" and for ratios without a Joint run.
 std::string firstCrossingCsv(const Result& r);
 
 /// CSV with header background_jobs,policy,time_s,updates,loss; one row per trajectory point.

@@ -286,7 +286,9 @@ private slots:
         p.backgroundJobs = {4};
         const Result r = simulate(p);
         const std::string a = firstCrossingCsv(r), b = trajectoriesCsv(r);
-        QVERIFY(a.rfind("background_jobs,policy,target_factor,target_loss,first_crossing_s,ratio_to_joint\n", 0) == 0);
+        QVERIFY(a.rfind("background_jobs,policy,target_factor_x_Lmin,target_loss_nats,first_"
+                        "crossing_s,ratio_to_joint\n",
+                        0) == 0);
         QVERIFY(b.rfind("background_jobs,policy,time_s,updates,loss\n", 0) == 0);
         for (const auto& run : r.points[0].policies) QVERIFY(run.time_s.size() <= 2001);
     }

@@ -14,7 +14,7 @@
 #include "save_file.h"
 #include "scenario/scenario.h"
 #ifdef TANDEM_SAVE_WRITER_GUI
-#include "scenario_document.h"
+#include "shell/scenario_document.h"
 #endif
 
 namespace {

@@ -12,10 +12,10 @@
 #include <QtTest>
 #include <map>
 
-#include "chart_view.h"
 #include "full_disk.h"
-#include "recovery.h"
-#include "scenario_document.h"
+#include "shell/recovery.h"
+#include "shell/scenario_document.h"
+#include "widgets/chart_view.h"
 
 using namespace tandem::ui;
 using tandem::testing::isNode;

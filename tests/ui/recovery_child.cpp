@@ -11,9 +11,9 @@
 
 #include <cstdio>
 
-#include "main_window.h"
-#include "recovery.h"
-#include "scenario_document.h"
+#include "shell/main_window.h"
+#include "shell/recovery.h"
+#include "shell/scenario_document.h"
 
 int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");

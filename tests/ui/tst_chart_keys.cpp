@@ -28,21 +28,21 @@
 #include <cmath>
 #include <limits>
 
-#include "chart_view.h"
-#include "coincident_curves.h"
-#include "dp_share_time_view.h"
-#include "export_dialog.h"
 #include "io/loss_fit.h"
 #include "io/loss_log.h"
-#include "layout_heatmap_view.h"
-#include "loss_curve_view.h"
-#include "loss_fit_view.h"
-#include "main_window.h"
-#include "memory_bar_view.h"
-#include "network_controls.h"
-#include "labeled_slider.h"
-#include "network_workspace.h"
-#include "presets.h"
+#include "mlforml/dp_share_time_view.h"
+#include "mlforml/loss_curve_view.h"
+#include "mlforml/loss_fit_view.h"
+#include "mlforml/network_controls.h"
+#include "mlforml/network_workspace.h"
+#include "mosaic/layout_heatmap_view.h"
+#include "mosaic/memory_bar_view.h"
+#include "shell/main_window.h"
+#include "shell/presets.h"
+#include "widgets/chart_view.h"
+#include "widgets/coincident_curves.h"
+#include "widgets/export_dialog.h"
+#include "widgets/labeled_slider.h"
 
 using namespace tandem;
 using namespace tandem::ui;

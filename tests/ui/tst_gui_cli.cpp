@@ -7,7 +7,7 @@
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
 
-#include "presets.h"
+#include "shell/presets.h"
 
 namespace {
 struct Run {

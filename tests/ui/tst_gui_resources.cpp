@@ -4,8 +4,8 @@
 #include <QJsonObject>
 #include <QSvgRenderer>
 
-#include "gui_bench.h"
 #include "scenario/scenario.h"
+#include "shell/gui_bench.h"
 
 class TstGuiResources : public QObject {
     Q_OBJECT

@@ -17,23 +17,23 @@
 
 #include <nlohmann/json.hpp>
 
-#include "diagnostics_dialog.h"
-#include "file_import.h"
-#include "frontier_view.h"
-#include "imported_model_card.h"
 #include "io/hf_config.h"
 #include "io/loss_fit.h"
 #include "io/loss_log.h"
 #include "io/nccl_tests.h"
-#include "loss_fit_view.h"
+#include "mlforml/loss_fit_view.h"
+#include "mlforml/network_workspace.h"
 #include "mosaic/collectives.h"
-#include "main_window.h"
-#include "moe_workspace.h"
-#include "nccl_view.h"
-#include "network_workspace.h"
-#include "offscreen.h"
+#include "mosaic/frontier_view.h"
+#include "mosaic/imported_model_card.h"
+#include "mosaic/moe_workspace.h"
+#include "mosaic/nccl_view.h"
 #include "scenario/scenario.h"
-#include "scenario_document.h"
+#include "shell/file_import.h"
+#include "shell/main_window.h"
+#include "shell/offscreen.h"
+#include "shell/scenario_document.h"
+#include "widgets/diagnostics_dialog.h"
 
 using namespace tandem;
 using namespace tandem::ui;

@@ -6,7 +6,7 @@
 #include <chrono>
 #include <thread>
 
-#include "job_runner.h"
+#include "shell/job_runner.h"
 
 using tandem::ui::JobRunner;
 

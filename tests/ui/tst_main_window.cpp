@@ -1,41 +1,43 @@
 // The main window end to end (offscreen): sliders drive recomputation and change the charts,
 // a bad file shows its problems and keeps the scenario, save -> open -> save is byte-identical.
-#include <QtTest>
-
 #include <QAbstractSeries>
 #include <QBarCategoryAxis>
 #include <QChart>
+#include <QDialogButtonBox>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
-#include <QTabWidget>
-#include <QSlider>
 #include <QLabel>
+#include <QListWidget>
 #include <QMenu>
+#include <QPushButton>
 #include <QSlider>
-#include <QUndoStack>
+#include <QTabWidget>
 #include <QTemporaryDir>
+#include <QUndoStack>
 #include <QXYSeries>
+#include <QtTest>
 
-#include "chart_view.h"
-#include "diagnostics_dialog.h"
-#include "first_crossing_view.h"
-#include "frontier_view.h"
-#include "job_runner.h"
-#include "labeled_slider.h"
-#include "loss_curve_view.h"
-#include "main_window.h"
-#include "scenario_undo.h"
-#include "moe_controls.h"
-#include "moe_workspace.h"
-#include "network_controls.h"
-#include "network_workspace.h"
-#include "scenario_document.h"
+#include "mlforml/first_crossing_view.h"
+#include "mlforml/loss_curve_view.h"
+#include "mlforml/network_controls.h"
+#include "mlforml/network_workspace.h"
+#include "mlforml/sweep_view.h"
+#include "mosaic/frontier_view.h"
+#include "mosaic/moe_controls.h"
+#include "mosaic/moe_workspace.h"
 #include "scenario/scenario.h"
-#include "offscreen.h"
-#include "presets.h"
-#include "text_fit.h"
-#include "sweep_view.h"
+#include "shell/job_runner.h"
+#include "shell/main_window.h"
+#include "shell/offscreen.h"
+#include "shell/presets.h"
+#include "shell/reproduce_dialog.h"
+#include "shell/scenario_document.h"
+#include "shell/scenario_undo.h"
+#include "widgets/chart_view.h"
+#include "widgets/diagnostics_dialog.h"
+#include "widgets/labeled_slider.h"
+#include "widgets/text_fit.h"
 
 using namespace tandem::ui;
 
@@ -154,27 +156,28 @@ private slots:
         w.show();
         QVERIFY(w.waitForResults(60000));
         LabeledSlider* n = w.networkWorkspace()->findChild<NetworkControls*>()->nodesSlider();
-        const int before = n->value() - 10;  // room below and above the preset's value
-        n->slider()->setValue(before);
+        // Stops of the log ladder below and above the preset's value.
+        const int before = 32;
+        n->setNumber(before);
         QVERIFY(w.waitForResults(60000));
         QTest::qWait(ScenarioEditCommand::kMergeMs + 100);
         w.undoStack()->clear();
         QCOMPARE(w.document()->scenario().mlForMl->foregroundNodes, before);
-        for (int v : {before + 1, before + 2, before + 4}) n->slider()->setValue(v);  // one drag
-        QCOMPARE(w.document()->scenario().mlForMl->foregroundNodes, before + 4);
+        for (int v : {40, 48, 64}) n->setNumber(v);  // one drag
+        QCOMPARE(w.document()->scenario().mlForMl->foregroundNodes, 64);
         QCOMPARE(w.undoStack()->count(), 1);
         w.undoStack()->undo();
         QCOMPARE(w.document()->scenario().mlForMl->foregroundNodes, before);
         QCOMPARE(n->value(), before);
         w.undoStack()->redo();
-        QCOMPARE(w.document()->scenario().mlForMl->foregroundNodes, before + 4);
-        QCOMPARE(n->value(), before + 4);
+        QCOMPARE(w.document()->scenario().mlForMl->foregroundNodes, 64);
+        QCOMPARE(n->value(), 64);
         QVERIFY(w.waitForResults(60000));
         QTest::qWait(ScenarioEditCommand::kMergeMs + 100);
-        n->slider()->setValue(before + 6);  // later: a step of its own
+        n->setNumber(80);  // later: a step of its own
         QCOMPARE(w.undoStack()->count(), 2);
         w.undoStack()->undo();
-        QCOMPARE(n->value(), before + 4);
+        QCOMPARE(n->value(), 64);
         w.applyPreset(presetIndex(QStringLiteral("mosaic-fig1")), false);
         QVERIFY(!w.undoStack()->canUndo() && !w.undoStack()->canRedo());
         QVERIFY(w.waitForResults(60000));
@@ -222,6 +225,40 @@ private slots:
             QVERIFY2(about.contains(QLatin1String(part)), part);
     }
 
+    /// Help > Keyboard shortcuts lists every menu shortcut with its menu and the slider and chart
+    /// keys; Help > Reproduce a figure lists every preset under its paper and opens the chosen one.
+    void helpMenuShortcutsAndReproduceAFigure() {
+        MainWindow w;
+        auto* help = w.findChild<QMenu*>(QStringLiteral("helpMenu"));
+        QStringList actions;
+        for (QAction* a : help->actions()) actions << a->text();
+        QVERIFY(actions.contains(QStringLiteral("&Keyboard shortcuts")));
+        QVERIFY(actions.contains(QStringLiteral("&Reproduce a figure...")));
+        const QString keys = w.shortcutsText();
+        const QString undo = QKeySequence(QKeySequence::Undo).toString(QKeySequence::NativeText);
+        QVERIFY2(keys.contains(undo + QStringLiteral(": Edit > Undo")), qPrintable(keys));
+        QVERIFY(
+            keys.contains(QKeySequence(Qt::CTRL | Qt::Key_2).toString(QKeySequence::NativeText) +
+                          QStringLiteral(": View > MoE sparsity frontier")));
+        QVERIFY(keys.contains(QStringLiteral("Page Up / Page Down on a slider")));
+
+        ReproduceFigureDialog dialog;
+        const QList<Preset> presets = allPresets();
+        QCOMPARE(dialog.list()->count(), presets.size() + 2);  // two paper headings
+        QCOMPARE(dialog.list()->item(0)->data(Qt::UserRole).toInt(), -1);
+        int chosen = -2;
+        connect(&dialog, &ReproduceFigureDialog::presetChosen, &dialog,
+                [&chosen](int i) { chosen = i; });
+        const int fig1 = presetIndex(QStringLiteral("mosaic-fig1"));
+        for (int row = 0; row < dialog.list()->count(); ++row)
+            if (dialog.list()->item(row)->data(Qt::UserRole).toInt() == fig1)
+                dialog.list()->setCurrentRow(row);
+        QCOMPARE(dialog.noteText(), presets[fig1].note);
+        auto* box = dialog.findChild<QDialogButtonBox*>();
+        box->button(QDialogButtonBox::Open)->click();
+        QCOMPARE(chosen, fig1);
+    }
+
     void opensOnDefaultScenarioWithTwoWorkspaces() {
         MainWindow w;
         w.show();
@@ -230,8 +267,11 @@ private slots:
         QVERIFY(w.moeWorkspace()->result().has_value());
         QVERIFY(!visiblePoints(w.networkWorkspace()->lossView()).isEmpty());
         QVERIFY(w.moeWorkspace()->frontierView()->frontierPointCount() > 2);
+        // One bar per policy, coincident policies (one legend entry) sharing one.
+        int merged = 0;
+        for (int k : w.networkWorkspace()->lossView()->coincidences()) merged += k >= 0 ? 1 : 0;
         QCOMPARE(barCategories(w.networkWorkspace()->firstCrossingView()).size(),
-                 static_cast<int>(w.networkWorkspace()->params()->policies.size()));
+                 static_cast<int>(w.networkWorkspace()->params()->policies.size()) - merged);
     }
 
     void networkSlidersChangeCharts_data() {
@@ -250,16 +290,21 @@ private slots:
         LabeledSlider* s = slider == QLatin1String("background") ? ws->controls()->backgroundSlider()
                                                                   : ws->controls()->nodesSlider();
         const int v0 = s->value();
+        // Four steps: four counts on a linear slider, four stops of the nodes' log ladder.
+        const int expected =
+            s->stops().empty()
+                ? v0 + 4
+                : static_cast<int>(s->stops()[static_cast<size_t>(s->slider()->value() + 4)]);
         s->slider()->setFocus();
         for (int i = 0; i < 4; ++i) QTest::keyClick(s->slider(), Qt::Key_Right);  // drag-like steps
-        QCOMPARE(s->value(), v0 + 4);
+        QCOMPARE(s->value(), expected);
         QVERIFY(w.waitForResults(60000));
         QVERIFY(visiblePoints(ws->lossView()) != before);
         QVERIFY(barCategories(ws->firstCrossingView()) != barsBefore);
         if (slider == QLatin1String("nodes")) {
-            QCOMPARE(ws->params()->foregroundNodes, v0 + 4);
+            QCOMPARE(ws->params()->foregroundNodes, expected);
             QVERIFY(w.document()->isModified());
-            QCOMPARE(w.document()->scenario().mlForMl->foregroundNodes, v0 + 4);
+            QCOMPARE(w.document()->scenario().mlForMl->foregroundNodes, expected);
         }
     }
 

@@ -7,36 +7,35 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
+#include <QSlider>
+#include <QSpinBox>
 #include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <QSlider>
-
-#include "candidate_table.h"
-#include "frontier_view.h"
-#include "job_runner.h"
-#include "layout_heatmap_view.h"
-#include "main_window.h"
-#include "scenario/scenario.h"
-#include "labeled_slider.h"
-#include "chart_view.h"
-#include "offscreen.h"
-#include "memory_bar_view.h"
-#include "mfu_view.h"
-#include "moe_advanced.h"
-#include "moe_controls.h"
-#include "moe_workspace.h"
+#include "mosaic/candidate_table.h"
+#include "mosaic/frontier_view.h"
 #include "mosaic/layout_grid.h"
-#include "mosaic/reproduce.h"
+#include "mosaic/layout_heatmap_view.h"
+#include "mosaic/memory_bar_view.h"
+#include "mosaic/mfu_view.h"
+#include "mosaic/moe_advanced.h"
+#include "mosaic/moe_controls.h"
+#include "mosaic/moe_workspace.h"
+#include "mosaic/optimum_card.h"
 #include "mosaic/report.h"
 #include "mosaic/reproduce.h"
 #include "mosaic/search.h"
-#include "optimum_card.h"
-#include "presets.h"
-#include "scenario_document.h"
-#include "step_breakdown_view.h"
+#include "mosaic/step_breakdown_view.h"
+#include "scenario/scenario.h"
+#include "shell/job_runner.h"
+#include "shell/main_window.h"
+#include "shell/offscreen.h"
+#include "shell/presets.h"
+#include "shell/scenario_document.h"
+#include "widgets/chart_view.h"
+#include "widgets/labeled_slider.h"
 
 using namespace tandem::ui;
 
@@ -70,7 +69,9 @@ private slots:
         LabeledSlider* nodes = w.moeWorkspace()->controls()->nodesSlider();
         QCOMPARE(nodes->value(), 300);
         QCOMPARE(nodes->valueText(), QStringLiteral("300 nodes"));
-        QCOMPARE(nodes->slider()->value(), 300);
+        QCOMPARE(nodes->number(), 300.0);  // a stop of its own at the end of the log ladder
+        QCOMPARE(nodes->stops().back(), 300.0);
+        QCOMPARE(nodes->slider()->value(), nodes->slider()->maximum());
         tandem::mosaic::Envelope e;
         w.moeWorkspace()->controls()->applyTo(e);
         QCOMPARE(e.nodes, 300);
@@ -116,6 +117,128 @@ private slots:
         QCOMPARE(c.ep, best.plan.ep);
         QCOMPARE(c.eval.mfu, best.eval.mfu);
         QCOMPARE(cells.maxMfu, best.eval.mfu);  // best plan of the geometry = the candidate's plan
+    }
+
+    /// A cluster size without candidates is marked on the slider's label (with the nearest node
+    /// count that works, when there is one) and the mark goes when candidates return.
+    void nodesLabelMarksAClusterWithoutCandidates() {
+        MainWindow w;
+        w.setCurrentWorkspace(1);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        MoeWorkspace* ws = w.moeWorkspace();
+        LabeledSlider* nodes = ws->controls()->nodesSlider();
+        QVERIFY(!nodes->valueText().contains(QStringLiteral("none fits")));
+        tandem::mosaic::Envelope e = *ws->envelope();
+        e.tppMin = e.tppMax = 10000;  // no geometry reaches 10000 tokens per parameter
+        ws->setEnvelope(e);
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(ws->result()->candidates.empty());
+        const int nearest = ws->result()->nearestWorkingNodes;
+        QCOMPARE(nodes->valueText(), QStringLiteral("%1 nodes: ").arg(e.nodes) +
+                                         (nearest > 0 ? QStringLiteral("none fits, try %1").arg(nearest)
+                                                      : QStringLiteral("none fits")));
+        e.tppMin = 40;
+        e.tppMax = 150;
+        ws->setEnvelope(e);
+        QVERIFY(w.waitForResults(60000));
+        QCOMPARE(nodes->valueText(), QStringLiteral("%1 nodes").arg(e.nodes));
+    }
+
+    /// The co-running jobs row writes mosaic.background (jobs and nodes per job); 0 jobs on a
+    /// scenario without a background section leaves the network idle (no section written).
+    void coRunningJobsReachTheEnvelope() {
+        MainWindow w;
+        w.setCurrentWorkspace(1);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        MoeControls* c = w.moeWorkspace()->controls();
+        QVERIFY(!w.document()->scenario().mosaic->background.has_value());
+        QCOMPARE(c->coRunningSlider()->value(), 0);
+        QVERIFY(!c->coRunningNodesBox()->isEnabled());
+        c->coRunningSlider()->setNumber(4);
+        QVERIFY(c->coRunningNodesBox()->isEnabled());
+        c->coRunningNodesBox()->setValue(16);
+        QVERIFY(w.waitForResults(120000));
+        const auto& bg = w.document()->scenario().mosaic->background;
+        QVERIFY(bg.has_value());
+        QCOMPARE(bg->jobs, 4);
+        QCOMPARE(bg->job.nodes, 16);
+        QCOMPARE(w.moeWorkspace()->envelope()->background->jobs, 4);
+        QVERIFY(w.moeWorkspace()->result().has_value());
+        QCOMPARE(c->coRunningSlider()->valueText(), QStringLiteral("4 jobs"));
+    }
+
+    /// Pinning keeps the MFU charts' best lines of the pinned result as a faded overlay.
+    void pinKeepsTheMfuBestLines() {
+        MainWindow w;
+        w.setCurrentWorkspace(1);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        MoeWorkspace* ws = w.moeWorkspace();
+        QVERIFY(ws->mfuSparsityView()->pinnedLine().isEmpty());
+        const QList<QPointF> before = ws->mfuSparsityView()->bestLine();
+        const QList<QPointF> beforeG = ws->mfuSplitView()->bestLine();
+        emit ws->controls()->pinToggled(true);
+        QCOMPARE(ws->mfuSparsityView()->pinnedLine(), before);
+        QCOMPARE(ws->mfuSplitView()->pinnedLine(), beforeG);
+        LabeledSlider* nodes = ws->controls()->nodesSlider();
+        nodes->setNumber(nodes->value() / 2);
+        QVERIFY(w.waitForResults(60000));
+        QCOMPARE(ws->mfuSparsityView()->pinnedLine(), before);
+        QVERIFY(ws->mfuSparsityView()->bestLine() != before);
+        emit ws->controls()->pinToggled(false);
+        QVERIFY(ws->mfuSparsityView()->pinnedLine().isEmpty());
+    }
+
+    /// The crosshair on the heatmap gives a cell's MFU and memory; on the frontier the loss of
+    /// each frontier at S and the nearest candidate's geometry and layout.
+    void hoverTablesOfHeatmapAndFrontier() {
+        MainWindow w;
+        w.setCurrentWorkspace(1);
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        MoeWorkspace* ws = w.moeWorkspace();
+        const auto& r = *ws->result();
+        const auto& best = r.candidates[static_cast<size_t>(r.optimum)];
+        LayoutHeatmapView* heat = ws->heatmapView();
+        const int sel = heat->selected();
+        const LayoutCell& c = heat->cells().cells[static_cast<size_t>(sel)];
+        const int epIndex = sel % static_cast<int>(heat->cells().ep.size());
+        const int ppIndex = sel / static_cast<int>(heat->cells().ep.size());
+        const HoverTable cell = heat->hoverAt(heat->cellCenter(ppIndex, epIndex));
+        QCOMPARE(cell.heading, QStringLiteral("PP %1 x EP %2").arg(c.pp).arg(c.ep));
+        QCOMPARE(cell.rows.value(0).value,
+                 QStringLiteral("%1 %").arg(100 * best.eval.mfu, 0, 'f', 1));
+        QCOMPARE(cell.rows.value(1).value,
+                 QStringLiteral("%1 GB").arg(best.eval.memoryGB, 0, 'f', 1));
+        QVERIFY(heat->hoverAt(QPoint(1, 1)).isEmpty());  // off the grid
+
+        FrontierView* f = ws->frontierView();
+        const double s = best.geometry.sparsity;
+        const HoverTable t = f->hoverAtX(s);
+        QStringList names;
+        for (const HoverRow& row : t.rows) names << row.name;
+        QVERIFY(names.contains(QStringLiteral("Geometry")));
+        const int geometryRow = static_cast<int>(names.indexOf(QStringLiteral("Geometry")));
+        QCOMPARE(t.rows[geometryRow].value,
+                 QString::fromStdString(tandem::mosaic::geometryLabel(best.geometry)));
+        // At a drawn point of a frontier the crosshair reads that point's loss.
+        const auto all = f->chart()->series();
+        bool readFrontier = false;
+        for (QAbstractSeries* a : all) {
+            auto* line = qobject_cast<QLineSeries*>(a);
+            if (!line || !line->isVisible() || line->name().isEmpty()) continue;
+            const QPointF p0 = line->count() > 0 ? line->at(0) : QPointF();
+            const HoverTable at0 = f->hoverAtX(p0.x());
+            for (const HoverRow& row : at0.rows)
+                if (row.name == tandem::ui::plainChartText(line->name())
+                                    .replace(QLatin1Char('\n'), QLatin1Char(' ')) &&
+                    row.value == QString::number(p0.y(), 'g', 4))
+                    readFrontier = true;
+        }
+        QVERIFY(readFrontier);
     }
 
     /// 24 nodes (192 GPUs): the heatmap's axes are the searched (derived) grid, the optimum's

@@ -1,34 +1,34 @@
 // The network workspace's detail views (offscreen): knob timeline, exposed DP share and
 // background load over time, first crossing against N; each changes when its input changes;
 // the Advanced controls reach the engine or say why they are disabled.
-#include <QtTest>
-
 #include <QBarCategoryAxis>
 #include <QChart>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineSeries>
+#include <QProcess>
 #include <QSlider>
 #include <QTabWidget>
-
-#include <QProcess>
 #include <QTemporaryDir>
+#include <QtTest>
 
-#include "background_load_view.h"
-#include "first_crossing_view.h"
-#include "offscreen.h"
-#include "presets.h"
-#include "collapsible_section.h"
-#include "combo_timeline_view.h"
-#include "dp_share_time_view.h"
-#include "labeled_slider.h"
-#include "loss_curve_view.h"
-#include "main_window.h"
-#include "network_advanced.h"
-#include "network_controls.h"
-#include "network_workspace.h"
-#include "scenario_document.h"
-#include "sweep_crossing_view.h"
-#include "sweep_view.h"
+#include "mlforml/background_load_view.h"
+#include "mlforml/combo_timeline_view.h"
+#include "mlforml/dp_share_time_view.h"
+#include "mlforml/fabric_controls.h"
+#include "mlforml/first_crossing_view.h"
+#include "mlforml/loss_curve_view.h"
+#include "mlforml/network_advanced.h"
+#include "mlforml/network_controls.h"
+#include "mlforml/network_workspace.h"
+#include "mlforml/sweep_crossing_view.h"
+#include "mlforml/sweep_view.h"
+#include "shell/main_window.h"
+#include "shell/offscreen.h"
+#include "shell/presets.h"
+#include "shell/scenario_document.h"
+#include "widgets/collapsible_section.h"
+#include "widgets/labeled_slider.h"
 
 using namespace tandem::ui;
 
@@ -57,7 +57,9 @@ private slots:
         FirstCrossingView* v = w.networkWorkspace()->firstCrossingView();
         const QStringList lines = v->csv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.front(), cliLines.front());
-        QVERIFY(lines.front().contains(QLatin1String("first_crossing_s")));
+        QCOMPARE(lines.front(),
+                 QStringLiteral("background_jobs,policy,target_factor_x_Lmin,target_loss_nats,"
+                                "first_crossing_s,ratio_to_joint"));  // units in the header
         const int n = w.networkWorkspace()->findChild<NetworkControls*>()->backgroundSlider()->value();
         QStringList expected;
         for (const QString& l : cliLines.mid(1))
@@ -108,6 +110,136 @@ private slots:
         QVERIFY(ws->loadView()->meanGBps() > loadBefore);
         QVERIFY(ws->dpShareTimeView()->meanShare(QStringLiteral("Static")) > staticShareBefore);
         QVERIFY(ws->timelineView()->csv() != timelineBefore);
+    }
+
+    /// The crosshair on the loss chart: the value of each visible policy at the cursor's time is
+    /// its curve interpolated between the two neighbouring points; a click pins the table.
+    void lossHoverReadsEveryPolicyAtTheCursor() {
+        MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        LossCurveView* view = w.networkWorkspace()->lossView();
+        int checked = 0;
+        const auto all = view->chart()->series();
+        for (QAbstractSeries* s : all) {
+            auto* line = qobject_cast<QLineSeries*>(s);
+            if (!line || !line->isVisible() || line->name().isEmpty() || line->count() < 3)
+                continue;
+            const QPointF a = line->at(1), b = line->at(2);
+            const double x = a.x() + 0.25 * (b.x() - a.x());
+            const double expected = a.y() + 0.25 * (b.y() - a.y());
+            const HoverTable t = view->hoverAtX(x);
+            bool found = false;
+            for (const HoverRow& r : t.rows)
+                if (r.name == line->name()) {
+                    QCOMPARE(r.value, QString::number(expected, 'g', 4));
+                    found = true;
+                }
+            QVERIFY2(found, qPrintable(line->name()));
+            QVERIFY(t.heading.endsWith(QString::number(x, 'g', 4)));
+            ++checked;
+        }
+        QVERIFY(checked >= 2);
+        // A click inside the plot pins what the crosshair shows there; a second click unpins.
+        const QRectF plot = view->chart()->plotArea();
+        const QPoint at = view->mapFromScene(view->chart()->mapToScene(plot.center()));
+        const HoverTable there = view->hoverAt(at);
+        QVERIFY(!there.rows.isEmpty());
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, at);
+        QCOMPARE(view->pinnedHover().text(), there.text());
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, at);
+        QVERIFY(view->pinnedHover().isEmpty());
+    }
+
+    /// The first-crossing bars: coincident policies share one bar named as the loss legend names
+    /// them; a pinned result's times stay on the labels after a change.
+    void firstCrossingBarsFollowTheLegendAndThePin() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        NetworkWorkspace* ws = w.networkWorkspace();
+        const QList<int> sameAs = ws->lossView()->coincidences();
+        const QStringList policies = ws->lossView()->policies();
+        int merged = 0;
+        for (int k : sameAs) merged += k >= 0 ? 1 : 0;
+        QVERIFY(merged >= 1);  // Joint = Knob-Precision in scenario 1
+        const QStringList labels = ws->firstCrossingView()->barLabels();
+        QCOMPARE(labels.size(), policies.size() - merged);
+        for (int i = 0; i < sameAs.size(); ++i) {
+            if (sameAs[i] < 0) continue;
+            const QString group = policies[sameAs[i]] + QStringLiteral(" = ") + policies[i];
+            bool named = false;
+            for (const QString& l : labels) named = named || l.startsWith(group);
+            QVERIFY2(named, qPrintable(group + QStringLiteral(" in ") +
+                                       labels.join(QStringLiteral(" | "))));
+            for (const QString& l : labels) QVERIFY(!l.startsWith(policies[i] + QLatin1Char(' ')));
+        }
+        emit ws->controls()->pinToggled(true);
+        const QStringList pinnedSame = ws->firstCrossingView()->barLabels();
+        for (const QString& l : pinnedSame)
+            QVERIFY2(l.contains(QStringLiteral(" pinned ")), qPrintable(l));
+        LabeledSlider* n = ws->controls()->backgroundSlider();
+        n->slider()->setValue(n->value() + 8);
+        QVERIFY(w.waitForResults(60000));
+        const QStringList after = ws->firstCrossingView()->barLabels();
+        QCOMPARE(after.size(), pinnedSame.size());
+        // The pinned part of each label is the time before the change (in the axis' unit, which
+        // may change with the new times: compare seconds, to the labels' 2 decimals).
+        const auto seconds = [](const QString& label) {
+            const QString t = label.section(QStringLiteral(" pinned "), 1);
+            const double v = t.section(QLatin1Char(' '), 0, 0).toDouble();
+            const QString u = t.section(QLatin1Char(' '), 1, 1);
+            return v * (u == QLatin1String("h")     ? 3600
+                        : u == QLatin1String("min") ? 60
+                        : u == QLatin1String("d")   ? 86400
+                                                    : 1);
+        };
+        for (int i = 0; i < after.size(); ++i) {
+            QVERIFY(seconds(pinnedSame[i]) > 0);
+            QVERIFY2(std::abs(seconds(after[i]) / seconds(pinnedSame[i]) - 1) < 1e-2,
+                     qPrintable(after[i] + QStringLiteral(" vs ") + pinnedSame[i]));
+        }
+        QVERIFY(after != pinnedSame);
+        emit ws->controls()->pinToggled(false);
+        for (const QString& l : ws->firstCrossingView()->barLabels())
+            QVERIFY(!l.contains(QStringLiteral("pinned")));
+    }
+
+    /// The fabric rows: a topology preset replaces the scenario's topology, oversubscription and
+    /// placement apply on a leaf/spine fabric only (disabled, with the reason, on the shared one),
+    /// and the engine runs on the chosen fabric.
+    void fabricRowsWriteTopologyAndPlacement() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        NetworkControls* c = w.networkWorkspace()->controls();
+        FabricControls* f = c->fabricControls();
+        QCOMPARE(f->topologyBox()->currentData().toString(), QStringLiteral("paper-fabric"));
+        QVERIFY(!f->oversubscriptionBox()->isEnabled());
+        QVERIFY(f->oversubscriptionBox()->toolTip().startsWith(QStringLiteral("Disabled: ")));
+        QVERIFY(!f->foregroundPlacementBox()->isEnabled());
+        QVERIFY(c->fabricCapacityBox()->isEnabled());
+        f->topologyBox()->setCurrentIndex(
+            f->topologyBox()->findData(QStringLiteral("leaf-spine-2to1")));
+        QVERIFY(f->oversubscriptionBox()->isEnabled());
+        QCOMPARE(f->oversubscriptionBox()->value(), 2.0);
+        QVERIFY(w.waitForResults(60000));
+        const tandem::mlforml::Params& p = *w.document()->scenario().mlForMl;
+        QCOMPARE(p.topology.preset, std::string("leaf-spine-2to1"));
+        QCOMPARE(p.topology.kind, std::string("leaf_spine"));
+        QCOMPARE(p.topology.oversubscription, 2.0);
+        QVERIFY(!c->fabricCapacityBox()->isEnabled());  // the shared capacity is paper-fabric's
+        QVERIFY(c->fabricCapacityBox()->toolTip().startsWith(QStringLiteral("Disabled: ")));
+        f->oversubscriptionBox()->setValue(4);
+        f->foregroundPlacementBox()->setCurrentIndex(
+            f->foregroundPlacementBox()->findData(QStringLiteral("spread")));
+        QVERIFY(w.waitForResults(60000));
+        const tandem::mlforml::Params& q = *w.document()->scenario().mlForMl;
+        QCOMPARE(q.topology.oversubscription, 4.0);
+        QCOMPARE(q.placement.foreground, std::string("spread"));
+        QCOMPARE(q.placement.background, std::string("packed"));
+        QVERIFY(!w.networkWorkspace()->lossView()->policies().isEmpty());
     }
 
     /// Loss chart legend: each policy once, drawn as a line, and the selected target once.

@@ -10,11 +10,11 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "main_window.h"
-#include "moe_workspace.h"
+#include "mosaic/moe_workspace.h"
 #include "mosaic/reality.h"
-#include "offscreen.h"
-#include "reality_view.h"
+#include "mosaic/reality_view.h"
+#include "shell/main_window.h"
+#include "shell/offscreen.h"
 
 using namespace tandem::ui;
 

@@ -14,11 +14,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "main_window.h"
-#include "recovery.h"
 #include "scenario/scenario.h"
 #include "scenario/scenario_files.h"
-#include "scenario_document.h"
+#include "shell/main_window.h"
+#include "shell/recovery.h"
+#include "shell/scenario_document.h"
 
 using namespace tandem;
 using namespace tandem::ui;

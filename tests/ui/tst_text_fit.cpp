@@ -6,12 +6,12 @@
 #include <QTabWidget>
 #include <QtTest>
 
-#include "collapsible_section.h"
-#include "main_window.h"
-#include "moe_workspace.h"
-#include "network_workspace.h"
-#include "presets.h"
-#include "text_fit.h"
+#include "mlforml/network_workspace.h"
+#include "mosaic/moe_workspace.h"
+#include "shell/main_window.h"
+#include "shell/presets.h"
+#include "widgets/collapsible_section.h"
+#include "widgets/text_fit.h"
 
 using namespace tandem::ui;
 

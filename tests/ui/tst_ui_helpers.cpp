@@ -1,20 +1,21 @@
 // Pure helpers of the UI layer: decimation, time-weighted smoothing, display units, palette.
-#include <QtTest>
-
-#include <cmath>
-
+#include <QSignalSpy>
 #include <QSlider>
 #include <QVBoxLayout>
+#include <QtTest>
+#include <cmath>
 
-#include "control_rows.h"
-#include "count_label.h"
-#include "decimate.h"
-#include "labeled_slider.h"
-#include "moe_controls.h"
-#include "network_controls.h"
-#include "palette.h"
-#include "smoothing.h"
-#include "units.h"
+#include "mlforml/network_controls.h"
+#include "mosaic/envelope.h"
+#include "mosaic/moe_controls.h"
+#include "widgets/control_rows.h"
+#include "widgets/count_label.h"
+#include "widgets/decimate.h"
+#include "widgets/hover.h"
+#include "widgets/labeled_slider.h"
+#include "widgets/palette.h"
+#include "widgets/smoothing.h"
+#include "widgets/units.h"
 
 using namespace tandem::ui;
 
@@ -143,6 +144,88 @@ private slots:
         QCOMPARE(net.backgroundSlider()->valueText(), QStringLiteral("0 jobs"));
         QCOMPARE(moe.findChild<LabeledSlider*>(QStringLiteral("moeDaysSlider")), moe.daysSlider());
         QCOMPARE(net.findChild<LabeledSlider*>(QStringLiteral("backgroundSlider")), net.backgroundSlider());
+    }
+    /// The crosshair's model step: lines interpolated, markers read at the nearest point,
+    /// segments of one curve give one value, nothing outside a line's x range.
+    void hoverValuesAtX() {
+        const QList<QPointF> line = {{0, 10}, {2, 14}, {4, 6}};
+        QCOMPARE(interpolateAt(line, 1), 12.0);
+        QCOMPARE(interpolateAt(line, 3), 10.0);
+        QCOMPARE(interpolateAt(line, 4), 6.0);
+        QCOMPARE(interpolateAt(line, 0), 10.0);
+        QVERIFY(std::isnan(interpolateAt(line, 4.5)));
+        QVERIFY(std::isnan(interpolateAt(line, -0.1)));
+        QVERIFY(std::isnan(interpolateAt({}, 1)));
+        QCOMPARE(nearestByX({{1, 5}, {3, 7}}, 2.2, 1.0), 1);
+        QCOMPARE(nearestByX({{1, 5}, {3, 7}}, 2.0, 1.0), 0);  // a tie: the first
+        QCOMPARE(nearestByX({{1, 5}, {3, 7}}, 5.0, 1.0), -1);
+        const std::vector<HoverSeries> series = {
+            {QStringLiteral("A"), {{0, 1}, {1, 3}}, true},
+            {QStringLiteral("B"), {{0, 0}, {0.4, 2}}, true},  // first segment of B
+            {QStringLiteral("B"), {{0.6, 4}, {1, 8}}, true},  // second segment of B
+            {QStringLiteral("C"), {{0.45, 9}, {0.9, 1}}, false}};
+        const std::vector<HoverValue> at05 = valuesAt(series, 0.5, 0.1);
+        QCOMPARE(at05.size(), size_t(2));  // B has a gap at 0.5
+        QCOMPARE(at05[0].name, QStringLiteral("A"));
+        QCOMPARE(at05[0].y, 2.0);
+        QCOMPARE(at05[1].name, QStringLiteral("C"));
+        QCOMPARE(at05[1].y, 9.0);
+        const std::vector<HoverValue> at08 = valuesAt(series, 0.8, 0.05);
+        QCOMPARE(at08.size(), size_t(2));
+        QCOMPARE(at08[1].name, QStringLiteral("B"));
+        QCOMPARE(at08[1].y, 6.0);
+        HoverTable t{QStringLiteral("t = 1"),
+                     QStringLiteral("Loss"),
+                     {{QStringLiteral("A"), QStringLiteral("2")}}};
+        QCOMPARE(t.text(), QStringLiteral("t = 1\nLoss\nA: 2"));
+    }
+    /// The nodes sliders step over a log ladder (three stops per doubling), the days slider in
+    /// half days; a value between stops (2.5 days, 300 nodes from a file) is shown as it is.
+    void logLadderSliders() {
+        const std::vector<double> ladder = logCountLadder(256);
+        const std::vector<double> want = {1,  2,  3,  4,  5,  6,  8,  10,  12,  16,  20,
+                                          24, 32, 40, 48, 64, 80, 96, 128, 160, 192, 256};
+        QCOMPARE(ladder, want);
+        QCOMPARE(logCountLadder(1), std::vector<double>{1});
+        QCOMPARE(logCountLadder(100).back(), 100.0);  // the maximum is always a stop
+        QCOMPARE(logCountLadder(100)[logCountLadder(100).size() - 2], 96.0);
+        QCOMPARE(dayLabel(2.5), QStringLiteral("2.5 days"));
+        QCOMPARE(dayLabel(1), QStringLiteral("1 day"));
+
+        MoeControls moe;
+        tandem::mosaic::Envelope e;
+        e.days = 2.5;
+        e.nodes = 32;
+        moe.setEnvelope(e);
+        QCOMPARE(moe.daysSlider()->valueText(), QStringLiteral("2.5 days"));
+        tandem::mosaic::Envelope back;
+        moe.applyTo(back);
+        QCOMPARE(back.days, 2.5);
+        QCOMPARE(back.nodes, 32);
+        e.days = 2.7;  // between stops: inserted, not snapped to 2.5 or 3
+        moe.setEnvelope(e);
+        QCOMPARE(moe.daysSlider()->valueText(), QStringLiteral("2.7 days"));
+        moe.applyTo(back);
+        QCOMPARE(back.days, 2.7);
+
+        LabeledSlider* nodes = moe.nodesSlider();
+        QSignalSpy changed(nodes, &LabeledSlider::valueChanged);
+        nodes->slider()->setFocus();
+        QTest::keyClick(nodes->slider(), Qt::Key_Right);  // one stop: 32 -> 40
+        QCOMPARE(nodes->value(), 40);
+        QTest::keyClick(nodes->slider(), Qt::Key_PageUp);  // a quarter of 22 stops: 5 stops
+        QCOMPARE(nodes->value(), 128);
+        QTest::keyClick(nodes->slider(), Qt::Key_Left);
+        QCOMPARE(nodes->value(), 96);
+        QCOMPARE(changed.count(), 3);
+        QCOMPARE(changed.last().first().toInt(), 96);
+        nodes->setNumber(7);  // not a stop: inserted between 6 and 8, emitted
+        QCOMPARE(nodes->value(), 7);
+        QCOMPARE(changed.count(), 4);
+        QTest::keyClick(nodes->slider(), Qt::Key_Right);
+        QCOMPARE(nodes->value(), 8);
+        nodes->setValueNote(QStringLiteral("none fits, try 8"));
+        QCOMPARE(nodes->valueText(), QStringLiteral("8 nodes: none fits, try 8"));
     }
 };
 

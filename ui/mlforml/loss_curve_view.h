@@ -1,0 +1,73 @@
+#pragma once
+// Evaluation loss against wall-clock (or optimizer updates) per policy [2608.06046 Fig. 2b].
+#include <QHash>
+#include <QSet>
+
+#include <optional>
+#include <vector>
+
+#include "mlforml/simulate.h"
+#include "widgets/chart_view.h"
+
+class QLineSeries;
+class QScatterSeries;
+class QValueAxis;
+class QLogValueAxis;
+
+namespace tandem::ui {
+
+/// Display options of the loss chart (all cheap: no recomputation).
+struct LossViewOptions {
+    bool updatesAxis = false;  ///< x = optimizer updates instead of wall-clock
+    bool logX = false;         ///< logarithmic x-axis (points at x <= 0 are dropped)
+    double smoothing = 0;      ///< 0..0.99; time-weighted EMA with tau = smoothing * x-span / 10
+    QSet<QString> hiddenPolicies;  ///< policies toggled off
+    int targetIndex = 1;       ///< which target's first-crossing markers to draw (index into targets)
+};
+
+/// Loss curves, one fixed colour per policy, dashed target lines at f x L_min, and a marker where
+/// each policy first crosses the selected target. A pinned result is overlaid dashed and faded.
+/// A policy whose curve coincides with an earlier one's (from the data: curvesCoincide within
+/// 0.2 % of the axis spans; e.g. Joint = Knob-Precision in scenario 1 [2608.06046 Fig. 2]) is
+/// drawn dashed over it, the two share one legend entry "Knob-Precision = Joint" (series names
+/// and CSV keep the policy names) and its first-crossing dot is drawn smaller inside the earlier
+/// one's, which shows as a ring around it.
+class LossCurveView : public ChartView {
+    Q_OBJECT
+public:
+    explicit LossCurveView(QWidget* parent = nullptr);
+    /// New engine output for one background-load point. `targetLosses` in nats.
+    void setData(const mlforml::PointResult& point, const std::vector<double>& targetFactors,
+                 const std::vector<double>& targetLosses);
+    /// Overlays `pinned` (or removes the overlay when empty).
+    void setPinned(const std::optional<mlforml::PointResult>& pinned);
+    void setOptions(const LossViewOptions& options);
+    const LossViewOptions& options() const { return m_options; }
+    void applyTheme() override;
+    /// The labels written on the target lines, in target order ("1.02 x L_min") (tests).
+    QStringList targetLabels() const;
+    /// Policy names present in the last result (in engine order).
+    QStringList policies() const;
+    /// Per policy of the last result (engine order): the index of the earlier policy whose
+    /// curve it coincides with in the current axis (coincidentWith; then drawn dashed over it,
+    /// legend "Knob-Precision = Joint"), or -1. Hidden policies are -1 (tests).
+    const QList<int>& coincidences() const { return m_sameAs; }
+
+private:
+    void rebuild();
+    QLineSeries* lineFor(const QString& key, const QString& policy, bool pinned);
+    QList<QPointF> curve(const mlforml::PolicyRun& run, double xDiv) const;
+
+    LossViewOptions m_options;
+    std::optional<mlforml::PointResult> m_point, m_pinned;
+    std::vector<double> m_targetFactors, m_targetLosses;
+    QList<int> m_sameAs;
+    QHash<QString, QLineSeries*> m_lines;
+    QHash<QString, QScatterSeries*> m_markers;
+    QList<QLineSeries*> m_targetLines;
+    QValueAxis* m_xLinear = nullptr;
+    QLogValueAxis* m_xLog = nullptr;
+    QValueAxis* m_y = nullptr;
+};
+
+}  // namespace tandem::ui

@@ -1,0 +1,195 @@
+#include "mlforml/network_controls.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+
+#include "mlforml/fabric_controls.h"
+#include "mlforml/network_advanced.h"
+#include "widgets/control_rows.h"
+#include "widgets/labeled_slider.h"
+
+namespace tandem::ui {
+
+NetworkControls::NetworkControls(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+
+    auto* engine = new QGroupBox(tr("Cluster and traffic"), this);
+    auto* el = new QVBoxLayout(engine);
+    m_background = addCountSlider(
+        el,
+        {QStringLiteral("backgroundSlider"), tr("Co-running jobs N"), tr("job"), tr("jobs"), 0, 32,
+         tr("Background traffic: number of co-running data-parallel jobs (GPT-1B by default) that share the "
+            "fabric with the foreground job. Scenario 1 of [2608.06046 Sec. 3.2] uses N = 4, 8, 12, 16.")},
+        engine);
+    m_nodes = addCountSlider(
+        el,
+        {QStringLiteral("nodesSlider"), tr("Foreground nodes"), tr("node"), tr("nodes"), 1, 128,
+         tr("Cluster size: nodes of the foreground GPT-2 Large data-parallel job (8 GPUs each). Its inter-node "
+            "ring moves 2(n-1)/n of the gradient per node [MODEL.md A3]; calibrated default 46 (Fig. 2a shares).")},
+        engine);
+    m_nodes->setStops(logCountLadder(128));  // log scale: each doubling the same slider length
+    auto* form = new QFormLayout;
+    m_fabric = new QDoubleSpinBox(engine);
+    m_fabric->setRange(1, 100000);
+    m_fabric->setDecimals(0);
+    m_fabric->setSuffix(tr(" GB/s"));
+    m_fabricTip =
+        tr("Shared fabric capacity in GB/s (1e9 bytes/s) that every inter-node flow crosses on the "
+           "paper-fabric topology; max-min fair sharing [MODEL.md A3]. Calibrated to Fig. 2a of "
+           "[2608.06046].");
+    m_fabric->setToolTip(m_fabricTip);
+    m_nic = new QDoubleSpinBox(engine);
+    m_nic->setRange(0.1, 1000);
+    m_nic->setDecimals(1);
+    m_nic->setSuffix(tr(" GB/s"));
+    // Bandwidths span decades: the arrow keys step by one unit of the value's leading digit
+    // (100 -> 110, 1000 -> 1100), a log-like step.
+    for (QDoubleSpinBox* b : {m_fabric, m_nic})
+        b->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+    m_nic->setToolTip(tr("NIC rate per node in GB/s (12.5 GB/s = 100 Gb/s) [MODEL.md A3]; calibrated to the "
+                         "p95 background volumes of [2608.06046 Sec. 3.2]."));
+    form->addRow(tr("Fabric"), m_fabric);
+    form->addRow(tr("NIC per node"), m_nic);
+    el->addLayout(form);
+    m_fabricControls = new FabricControls(engine);
+    el->addWidget(m_fabricControls);
+    layout->addWidget(engine);
+    m_advanced = new NetworkAdvanced(this);
+    layout->addWidget(m_advanced);
+
+    auto* view = new QGroupBox(tr("Loss chart"), this);
+    auto* vl = new QFormLayout(view);
+    m_target = new QComboBox(view);
+    m_target->setToolTip(tr("Target loss as a multiple of L_min = 2.5505 nats (Static's final loss); the "
+                            "paper reports first-crossing times at 1.005, 1.01, 1.015, 1.02 x L_min "
+                            "[2608.06046 Sec. 3.3]."));
+    vl->addRow(tr("Target"), m_target);
+    m_xAxis = new QComboBox(view);
+    m_xAxis->addItems({tr("Wall-clock"), tr("Optimizer updates")});
+    m_xAxis->setToolTip(tr("Wall-clock shows what the policies optimise (first-crossing time); updates shows "
+                           "the statistical efficiency of each knob choice."));
+    vl->addRow(tr("X axis"), m_xAxis);
+    m_logX = new QCheckBox(tr("Logarithmic x"), view);
+    vl->addRow(QString(), m_logX);
+    m_smoothing = new LabeledSlider(tr("Smoothing"), tr("%1 %"), 0, 95, 5,
+                                    tr("Time-weighted exponential smoothing: respects uneven spacing of points "
+                                       "in wall-clock (a plain EMA does not)."),
+                                    view);
+    vl->addRow(m_smoothing);
+    layout->addWidget(view);
+
+    auto* policies = new QGroupBox(tr("Policies [2608.06046 Table 2]"), this);
+    m_policyBox = new QVBoxLayout(policies);
+    layout->addWidget(policies);
+
+    m_pin = makePinButton(tr("Keep the current curves as a faded overlay; change a control to compare before/after."),
+                          this);
+    layout->addWidget(m_pin);
+    layout->addStretch();
+
+    connect(m_background, &LabeledSlider::valueChanged, this, &NetworkControls::engineInputsChanged);
+    connect(m_nodes, &LabeledSlider::valueChanged, this, &NetworkControls::engineInputsChanged);
+    connect(m_fabric, &QDoubleSpinBox::valueChanged, this, &NetworkControls::engineInputsChanged);
+    connect(m_nic, &QDoubleSpinBox::valueChanged, this, &NetworkControls::engineInputsChanged);
+    connect(m_advanced, &NetworkAdvanced::engineInputsChanged, this, &NetworkControls::engineInputsChanged);
+    connect(m_fabricControls, &FabricControls::engineInputsChanged, this, [this]() {
+        refreshFabricCapacity();
+        emit engineInputsChanged();
+    });
+    connect(m_target, &QComboBox::currentIndexChanged, this, &NetworkControls::viewOptionsChanged);
+    connect(m_xAxis, &QComboBox::currentIndexChanged, this, &NetworkControls::viewOptionsChanged);
+    connect(m_logX, &QCheckBox::toggled, this, &NetworkControls::viewOptionsChanged);
+    connect(m_smoothing, &LabeledSlider::valueChanged, this, &NetworkControls::viewOptionsChanged);
+    connect(m_pin, &QPushButton::toggled, this, &NetworkControls::pinToggled);
+}
+
+void NetworkControls::rebuildPolicyToggles(const std::vector<std::string>& policies) {
+    QStringList names;
+    for (const auto& p : policies) names << QString::fromStdString(p);
+    const QStringList have = m_policyToggles.keys();
+    if (QSet<QString>(names.begin(), names.end()) == QSet<QString>(have.begin(), have.end())) return;
+    qDeleteAll(m_policyToggles);
+    m_policyToggles.clear();
+    for (const QString& name : names) {
+        auto* box = new QCheckBox(name, this);
+        box->setChecked(true);
+        box->setToolTip(tr("Show or hide %1 in the loss chart").arg(name));
+        connect(box, &QCheckBox::toggled, this, &NetworkControls::viewOptionsChanged);
+        m_policyBox->addWidget(box);
+        m_policyToggles.insert(name, box);
+    }
+}
+
+void NetworkControls::setParams(const mlforml::Params& p, int shownN) {
+    const QSignalBlocker b1(m_fabric), b2(m_nic), b3(m_target);
+    m_background->setValueSilently(shownN);
+    m_nodes->setValueSilently(p.foregroundNodes);
+    m_fabric->setValue(p.fabricBytesPerS / 1e9);
+    m_nic->setValue(p.nicBytesPerS / 1e9);
+    const int oldTarget = m_target->currentIndex();
+    m_target->clear();
+    for (double f : p.targetFactors) m_target->addItem(tr("%1 x L_min").arg(f));
+    m_target->setCurrentIndex(oldTarget >= 0 && oldTarget < m_target->count() ? oldTarget
+                                                                              : std::min(1, m_target->count() - 1));
+    rebuildPolicyToggles(p.policies);
+    m_advanced->setParams(p);
+    m_fabricControls->setParams(p);
+    refreshFabricCapacity();
+    const bool sweep = p.scenario == mlforml::ScenarioKind::Sweep;
+    m_background->setDisabledReason(sweep ? QString()
+                                          : tr("the scenario's background is '%1' (Poisson "
+                                               "arrivals or a measured trace), not a fixed N")
+                                                .arg(QString::fromUtf8(mlforml::name(p.scenario))));
+}
+
+void NetworkControls::applyTo(mlforml::Params& p) const {
+    p.foregroundNodes = m_nodes->value();
+    p.fabricBytesPerS = m_fabric->value() * 1e9;
+    p.nicBytesPerS = m_nic->value() * 1e9;
+    m_advanced->applyTo(p);
+    m_fabricControls->applyTo(p);
+}
+
+void NetworkControls::refreshFabricCapacity() {
+    // The single shared capacity is the paper-fabric's; a leaf/spine fabric has its own links.
+    const bool shared = !m_fabricControls->leafSpine();
+    m_fabric->setEnabled(shared);
+    m_fabric->setToolTip(
+        shared ? m_fabricTip
+               : tr("Disabled: a leaf/spine fabric has its own link capacities (topology %1).\n%2")
+                     .arg(m_fabricControls->topologyBox()->currentText(), m_fabricTip));
+}
+
+int NetworkControls::shownBackgroundJobs() const { return m_background->value(); }
+
+void NetworkControls::setViewHints(int targetIndex, bool updatesAxis) {
+    {
+        const QSignalBlocker b1(m_target), b2(m_xAxis);
+        if (targetIndex >= 0 && targetIndex < m_target->count()) m_target->setCurrentIndex(targetIndex);
+        m_xAxis->setCurrentIndex(updatesAxis ? 1 : 0);
+    }
+    emit viewOptionsChanged();
+}
+
+int NetworkControls::targetIndex() const { return std::max(0, m_target->currentIndex()); }
+
+LossViewOptions NetworkControls::viewOptions() const {
+    LossViewOptions o;
+    o.updatesAxis = m_xAxis->currentIndex() == 1;
+    o.logX = m_logX->isChecked();
+    o.smoothing = m_smoothing->value() / 100.0;
+    o.targetIndex = targetIndex();
+    for (auto it = m_policyToggles.begin(); it != m_policyToggles.end(); ++it)
+        if (!it.value()->isChecked()) o.hiddenPolicies.insert(it.key());
+    return o;
+}
+
+}  // namespace tandem::ui

@@ -1,0 +1,77 @@
+#pragma once
+// Side panel of the "Network x ML knobs" workspace: engine inputs and view options.
+#include <QMap>
+#include <QWidget>
+
+#include "mlforml/loss_curve_view.h"
+#include "mlforml/params.h"
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QPushButton;
+class QVBoxLayout;
+
+namespace tandem::ui {
+
+class LabeledSlider;
+class FabricControls;
+class NetworkAdvanced;
+
+/// Controls for [2608.06046]: background traffic (co-running jobs N), foreground nodes, fabric
+/// and NIC bandwidth (engine inputs: change -> recompute) and the loss chart's view options
+/// (target, policy toggles, x-axis, smoothing: change -> redraw only). Every control carries a
+/// tooltip with its unit and the paper section it comes from.
+class NetworkControls : public QWidget {
+    Q_OBJECT
+public:
+    explicit NetworkControls(QWidget* parent = nullptr);
+
+    /// Shows `p` in the controls (no signals). `shownN` is the background-job count to display.
+    void setParams(const mlforml::Params& p, int shownN);
+    /// Writes the engine inputs of the controls into `p` (nodes, fabric, NIC, advanced); N is
+    /// separate.
+    void applyTo(mlforml::Params& p) const;
+    /// The background-job count selected on the slider.
+    int shownBackgroundJobs() const;
+    LossViewOptions viewOptions() const;
+    int targetIndex() const;
+    /// Sets the view options a preset asks for (emits viewOptionsChanged once).
+    void setViewHints(int targetIndex, bool updatesAxis);
+
+    LabeledSlider* backgroundSlider() const { return m_background; }
+    LabeledSlider* nodesSlider() const { return m_nodes; }
+    NetworkAdvanced* advanced() const { return m_advanced; }
+    /// Topology, oversubscription and placement rows.
+    FabricControls* fabricControls() const { return m_fabricControls; }
+    /// The shared fabric capacity box (GB/s; disabled on a leaf/spine topology).
+    QDoubleSpinBox* fabricCapacityBox() const { return m_fabric; }
+
+signals:
+    void engineInputsChanged();
+    void viewOptionsChanged();
+    void pinToggled(bool pinned);
+
+private:
+    void rebuildPolicyToggles(const std::vector<std::string>& policies);
+
+    LabeledSlider* m_background;
+    LabeledSlider* m_nodes;
+    QDoubleSpinBox* m_fabric;
+    QDoubleSpinBox* m_nic;
+    QComboBox* m_target;
+    QComboBox* m_xAxis;
+    QCheckBox* m_logX;
+    LabeledSlider* m_smoothing;
+    QPushButton* m_pin;
+    NetworkAdvanced* m_advanced;
+    FabricControls* m_fabricControls;
+    QString m_fabricTip;  ///< tooltip of the shared-capacity box
+    /// Enables the shared-capacity box on the paper-fabric, disables it (reason in the tooltip)
+    /// on a leaf/spine topology.
+    void refreshFabricCapacity();
+    QVBoxLayout* m_policyBox;
+    QMap<QString, QCheckBox*> m_policyToggles;
+};
+
+}  // namespace tandem::ui

@@ -1,0 +1,190 @@
+#include "mlforml/network_workspace.h"
+
+#include <QLabel>
+#include <QSplitter>
+#include <QTabWidget>
+
+#include "mlforml/background_load_view.h"
+#include "mlforml/combo_timeline_view.h"
+#include "mlforml/dp_share_time_view.h"
+#include "mlforml/first_crossing_view.h"
+#include "mlforml/loss_curve_view.h"
+#include "mlforml/loss_fit_view.h"
+#include "mlforml/network_controls.h"
+#include "mlforml/sweep_crossing_view.h"
+#include "mlforml/sweep_view.h"
+#include "shell/job_runner.h"
+#include "widgets/labeled_slider.h"
+#include "widgets/units.h"
+#include "widgets/workspace_layout.h"
+
+namespace tandem::ui {
+
+NetworkWorkspace::NetworkWorkspace(QWidget* parent)
+    : QWidget(parent), m_controls(new NetworkControls(this)), m_pages(new QTabWidget(this)),
+      m_sweep(new SweepView(this)), m_sweepCrossing(new SweepCrossingView(this)),
+      m_timeline(new ComboTimelineView(this)), m_dpShareTime(new DpShareTimeView(this)),
+      m_load(new BackgroundLoadView(this)), m_sweepRunner(new JobRunner(this)), m_loss(new LossCurveView(this)),
+      m_firstCrossing(new FirstCrossingView(this)), m_status(new QLabel(this)), m_lossFit(new LossFitPanel(this)),
+      m_runner(new JobRunner(this)) {
+    layOutWorkspace(this, m_controls, m_pages, m_status);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    // Chart pages: each page holds two or three charts so that every chart keeps >= ~450 px of
+    // width at 1280x800.
+    auto pair = [this](QWidget* a, QWidget* b, int sa, int sb) {
+        return weightedSplitter(Qt::Horizontal, m_pages, {a, b}, {sa, sb});
+    };
+    m_pages->setObjectName(QStringLiteral("networkPages"));
+    m_pages->addTab(pair(m_loss, m_firstCrossing, 3, 2), tr("Loss and first crossing"));
+    QWidget* shareAndLoad = pair(m_dpShareTime, m_load, 1, 1);
+    m_pages->addTab(weightedSplitter(Qt::Vertical, m_pages, {m_timeline, shareAndLoad}, {2, 3}),
+                    tr("Knobs and load over time"));
+    m_pages->addTab(pair(m_sweepCrossing, m_sweep, 1, 1), tr("Sweep over N"));
+    m_pages->setTabToolTip(0, tr("Evaluation loss per policy and time to the target [2608.06046 Fig. 2b-2d]"));
+    m_pages->setTabToolTip(1, tr("Knob combination per adaptive policy, exposed DP share and background load "
+                                 "over time [2608.06046 Sec. 2.4, 3.2]"));
+    m_pages->setTabToolTip(2, tr("Scenario 1 over every N of the sweep [2608.06046 Fig. 2a, Table 3]"));
+    m_pages->addTab(m_lossFit, tr("Loss log fit"));
+    m_pages->setTabToolTip(3, tr("An imported training loss log and the progress curve fitted to it [MODEL.md A4]"));
+    m_pages->setTabVisible(3, false);
+
+    connect(m_controls, &NetworkControls::engineInputsChanged, this, [this]() {
+        if (!m_params) return;
+        m_controls->applyTo(*m_params);
+        emit paramsEdited(*m_params);
+        // The N slider picks the detail point only; every other input changes the sweep too.
+        const bool sweepCurrent = m_sweepInputs.has_value() && mlforml::writeParams(*m_sweepInputs) == mlforml::writeParams(*m_params);
+        if (!sweepCurrent) recomputeSweep();
+        else showSweep();
+        recompute();
+    });
+    connect(m_sweepRunner, &JobRunner::resultReady, this, [this](const std::any& value, quint64) {
+        if (const auto* r = std::any_cast<mlforml::Result>(&value)) {
+            m_sweepResult = *r;
+            showSweep();
+        }
+    });
+    connect(m_controls, &NetworkControls::viewOptionsChanged, this, &NetworkWorkspace::refreshViews);
+    connect(m_controls, &NetworkControls::pinToggled, this, [this](bool on) {
+        m_pinned.reset();
+        if (on && m_result && !m_result->points.empty()) m_pinned = m_result->points.front();
+        m_loss->setPinned(m_pinned);
+        m_firstCrossing->setPinned(m_pinned);
+    });
+    connect(m_runner, &JobRunner::resultReady, this, [this](const std::any& value, quint64) {
+        if (const auto* r = std::any_cast<mlforml::Result>(&value)) showResult(*r);
+    });
+    connect(m_runner, &JobRunner::failed, this, [this](const QString& message, quint64) {
+        m_status->setText(tr("<b>Computation failed:</b> %1").arg(message.toHtmlEscaped()));
+    });
+    connect(m_runner, &JobRunner::busyChanged, this, &NetworkWorkspace::busyChanged);
+}
+
+QList<ChartView*> NetworkWorkspace::charts() const {
+    QList<ChartView*> out{m_loss, m_firstCrossing, m_timeline, m_dpShareTime, m_load, m_sweepCrossing, m_sweep};
+    if (m_lossFit->view()->hasData()) out.append(m_lossFit->view());
+    return out;
+}
+
+void NetworkWorkspace::setLossImport(const io::LossLog& log, const io::LossFit& fit, const QString& label) {
+    m_lossFit->setData(log, fit, label);
+    m_pages->setTabVisible(3, true);
+    m_pages->setCurrentIndex(3);
+}
+
+void NetworkWorkspace::clearImports() {
+    m_lossFit->view()->clearData();
+    m_pages->setTabVisible(3, false);
+}
+
+void NetworkWorkspace::showSweep() {
+    if (!m_sweepResult) return;
+    m_sweep->setData(*m_sweepResult, m_controls->shownBackgroundJobs());
+    m_sweepCrossing->setData(*m_sweepResult, m_controls->shownBackgroundJobs(), m_controls->targetIndex());
+}
+
+void NetworkWorkspace::applyTheme() {
+    for (ChartView* c : charts()) c->applyTheme();
+}
+
+void NetworkWorkspace::setParams(const std::optional<mlforml::Params>& p) {
+    m_params = p;
+    setEnabled(p.has_value());
+    const QString none = tr("This scenario has no \"ml_for_ml\" section; open or choose a preset that has one.");
+    for (ChartView* v : charts()) v->setEmptyReason(p ? QString() : none);
+    if (!p) {
+        m_status->setText(none);
+        return;
+    }
+    const int shownN = p->backgroundJobs.empty() ? 0 : p->backgroundJobs.front();
+    m_controls->setParams(*p, shownN);
+    recomputeSweep();
+    recompute();
+}
+
+void NetworkWorkspace::recomputeSweep() {
+    if (!m_params) return;
+    m_sweepInputs = *m_params;
+    mlforml::Params p = *m_params;  // the worker owns its copy
+    const bool sweep = p.scenario == mlforml::ScenarioKind::Sweep;
+    m_pages->setTabEnabled(2, sweep);
+    m_pages->setTabToolTip(
+        2, sweep ? tr("Scenario 1 over every N of the sweep [2608.06046 Fig. 2a, Table 3]")
+                 : tr("Disabled: the sweep over N needs a scenario of kind \"sweep\" (scenario 1); "
+                      "this one is \"%1\".")
+                       .arg(QString::fromUtf8(mlforml::name(p.scenario))));
+    if (!sweep) {
+        m_sweepResult.reset();
+        if (m_pages->currentIndex() == 2) m_pages->setCurrentIndex(0);
+        return;
+    }
+    m_sweepRunner->submit([p](const tandem::CancelFlag* cancel) -> std::any { return mlforml::simulate(p, cancel); });
+}
+
+void NetworkWorkspace::applyPresetView(int shownN, int targetIndex, bool updatesAxis) {
+    if (!m_params) return;
+    m_controls->setViewHints(targetIndex, updatesAxis);
+    if (shownN >= 0 && shownN != m_controls->shownBackgroundJobs() &&
+        m_params->scenario == mlforml::ScenarioKind::Sweep) {
+        m_controls->backgroundSlider()->setValueSilently(shownN);
+        recompute();
+    }
+}
+
+void NetworkWorkspace::recompute() {
+    if (!m_params) return;
+    mlforml::Params p = *m_params;  // the worker owns its copy
+    if (p.scenario == mlforml::ScenarioKind::Sweep)
+        p.backgroundJobs = {m_controls->shownBackgroundJobs()};
+    m_runner->submit([p](const tandem::CancelFlag* cancel) -> std::any { return mlforml::simulate(p, cancel); });
+}
+
+void NetworkWorkspace::showResult(const mlforml::Result& r) {
+    m_result = r;
+    refreshViews();
+    emit resultsShown();
+}
+
+void NetworkWorkspace::refreshViews() {
+    if (!m_result || m_result->points.empty()) return;
+    const mlforml::PointResult& point = m_result->points.front();
+    const LossViewOptions options = m_controls->viewOptions();
+    m_loss->setData(point, m_result->targetFactors, m_result->targetLosses);
+    m_loss->setOptions(options);
+    m_firstCrossing->setCoincident(m_loss->coincidences());  // bars named as the loss legend
+    m_firstCrossing->setData(point, m_result->targetFactors, m_result->targetLosses, options.targetIndex);
+    m_timeline->setData(point, m_result->comboLabels);
+    m_dpShareTime->setData(point);
+    m_load->setData(point);
+    showSweep();
+    m_status->setText(tr("%1: exposed DP share of an iteration at GA4 is %2 % in BF16 and %3 % in MXFP4; "
+                         "background p95 volume %4 GB per 50 ms. Loss curves, targets and policies follow "
+                         "[2608.06046 Sec. 3].")
+                          .arg(QString::fromStdString(point.label))
+                          .arg(100 * point.dpShareBf16, 0, 'f', 0)
+                          .arg(100 * point.dpShareMxfp4, 0, 'f', 0)
+                          .arg(point.bgP95GBPer50ms, 0, 'f', 1));
+}
+
+}  // namespace tandem::ui

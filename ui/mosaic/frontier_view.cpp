@@ -1,0 +1,546 @@
+#include "mosaic/frontier_view.h"
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QGraphicsItem>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QPainter>
+#include <QScatterSeries>
+#include <QValueAxis>
+#include <QtMath>
+#include <cmath>
+
+#include "mosaic/layout_cells.h"
+#include "widgets/palette.h"
+#include "widgets/units.h"
+
+namespace tandem::ui {
+
+namespace {
+/// Splits a frontier into runs of consecutive feasible points with the same extrapolation flag.
+/// Adjacent runs share their boundary point so the curve stays connected.
+void segmentsOf(const std::vector<mosaic::FrontierPoint>& pts, QList<QList<QPointF>>& inRange,
+                QList<QList<QPointF>>& extrapolated, bool requireFeasible) {
+    QList<QPointF> cur;
+    int curKind = -1;  // 0 in range, 1 extrapolated
+    auto flush = [&]() {
+        if (cur.size() >= 1) (curKind == 1 ? extrapolated : inRange).append(cur);
+        cur.clear();
+    };
+    for (const auto& p : pts) {
+        if ((requireFeasible && !p.feasible) || !std::isfinite(p.loss)) {
+            flush();
+            curKind = -1;
+            continue;
+        }
+        const int kind = p.extrapolated ? 1 : 0;
+        const QPointF q(p.sparsity, p.loss);
+        if (kind != curKind && curKind != -1) {
+            const QPointF last = cur.back();
+            flush();
+            cur.append(last);
+        }
+        curKind = kind;
+        cur.append(q);
+    }
+    flush();
+}
+}  // namespace
+
+/// The annotated arrow from the triangle (compute-optimal choice trained on this cluster) to the
+/// circle (cluster optimum) with the nats gained, drawn over the plot in chart coordinates.
+class GainArrowItem : public QGraphicsItem {
+public:
+    GainArrowItem(QChart* chart, QAbstractSeries* series) : QGraphicsItem(chart), m_chart(chart), m_series(series) {
+        setZValue(6);
+    }
+    void set(const QList<QPointF>& arrow, const QString& label) {
+        m_arrow = arrow;
+        m_label = label;
+        update();
+    }
+    QRectF boundingRect() const override { return QRectF(QPointF(0, 0), m_chart->size()); }
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) override {
+        if (m_arrow.size() != 2) return;
+        const QPointF a = m_chart->mapToPosition(m_arrow[0], m_series);
+        const QPointF b = m_chart->mapToPosition(m_arrow[1], m_series);
+        const QLineF full(a, b);
+        if (full.length() < 24) return;  // the markers touch: nothing to point at
+        // From the triangle's edge to the circle's edge (markers are about 12 px).
+        const QPointF u = (b - a) / full.length();
+        const QPointF from = a + 9 * u, to = b - 11 * u;
+        const bool dark = currentTheme() == Theme::Dark;
+        const QColor ink = dark ? QColor(0xF0, 0xF0, 0xF0) : QColor(0x10, 0x10, 0x10);
+        painter->setRenderHint(QPainter::Antialiasing);
+        painter->setPen(QPen(ink, 1.8));
+        painter->drawLine(from, to);
+        const QPointF n(-u.y(), u.x());
+        QPolygonF head;
+        head << to << to - 9 * u + 4.5 * n << to - 9 * u - 4.5 * n;
+        painter->setBrush(ink);
+        painter->drawPolygon(head);
+        QFont f = painter->font();
+        f.setPointSizeF(9.5);
+        f.setBold(true);
+        painter->setFont(f);
+        const QFontMetricsF fm(f);
+        QRectF box(QPointF(0, 0), QSizeF(fm.horizontalAdvance(m_label) + 8, fm.height() + 2));
+        // Below the circle, on the side away from the triangle (the cluster optimum is the
+        // cluster frontier's minimum: nothing is drawn under it); kept inside the plot.
+        box.moveTop(b.y() + 12);
+        if (u.x() < 0) box.moveRight(b.x() + 6);
+        else box.moveLeft(b.x() - 6);
+        const QRectF plot = m_chart->plotArea();
+        box.moveLeft(std::clamp(box.left(), plot.left() + 2, plot.right() - box.width() - 2));
+        box.moveTop(std::clamp(box.top(), plot.top() + 2, plot.bottom() - box.height() - 2));
+        QColor bg = m_chart->backgroundBrush().color();
+        bg.setAlpha(220);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(bg);
+        painter->drawRoundedRect(box, 3, 3);
+        painter->setPen(ink);
+        painter->drawText(box, Qt::AlignCenter, m_label);
+    }
+
+private:
+    QChart* m_chart;
+    QAbstractSeries* m_series;
+    QList<QPointF> m_arrow;
+    QString m_label;
+};
+
+QList<QPair<double, double>> undeliverableBands(const std::vector<mosaic::FrontierPoint>& pts) {
+    QList<QPair<double, double>> bands;
+    for (size_t i = 0; i < pts.size();) {
+        if (pts[i].feasible) {
+            ++i;
+            continue;
+        }
+        size_t j = i;
+        while (j + 1 < pts.size() && !pts[j + 1].feasible) ++j;
+        const double lo = i > 0 ? 0.5 * (pts[i - 1].sparsity + pts[i].sparsity) : pts[i].sparsity;
+        const double hi = j + 1 < pts.size() ? 0.5 * (pts[j].sparsity + pts[j + 1].sparsity) : pts[j].sparsity;
+        bands.append({lo, hi});
+        i = j + 1;
+    }
+    return bands;
+}
+
+void FrontierView::fillBands(QList<QAreaSeries*>& pool, const QList<QPair<double, double>>& bands, const QBrush& brush,
+                             const QString& name, const QColor& swatch, double yLo, double yHi) {
+    while (pool.size() < bands.size()) {
+        pool.append(addAreaSeries(m_x, m_y));
+    }
+    for (qsizetype i = 0; i < pool.size(); ++i) {
+        QAreaSeries* a = pool[i];
+        a->setName(name);
+        a->setBrush(brush);
+        a->setPen(QPen(Qt::NoPen));
+        const bool on = i < bands.size();
+        a->setVisible(on);
+        if (on) {
+            a->upperSeries()->replace({QPointF(bands[i].first, yHi), QPointF(bands[i].second, yHi)});
+            a->lowerSeries()->replace({QPointF(bands[i].first, yLo), QPointF(bands[i].second, yLo)});
+        }
+        for (QLegendMarker* m : chart()->legend()->markers(a)) {
+            m->setVisible(on && i == 0);
+            m->setBrush(swatch);
+        }
+    }
+}
+
+QList<QPair<double, double>> FrontierView::shadedBands(bool undeliverable) const {
+    QList<QPair<double, double>> out;
+    for (const QAreaSeries* a : undeliverable ? m_redBands : m_bands)
+        if (a->isVisible() && a->upperSeries()->count() == 2)
+            out.append({a->upperSeries()->at(0).x(), a->upperSeries()->at(1).x()});
+    return out;
+}
+
+FrontierView::FrontierView(QWidget* parent)
+    : ChartView(QStringLiteral("mosaic-frontier"), tr("Loss against sparsity: compute-optimal vs cluster-optimal"),
+                parent) {
+    m_x = new QValueAxis(this);
+    m_x->setTitleText(tr("Sparsity S = 1 - N_act / N_tot"));
+    m_x->setLabelFormat(QStringLiteral("%.2f"));
+    m_y = new QValueAxis(this);
+    m_y->setTitleText(tr("Predicted loss, Eq. 10 (nats)"));
+    m_y->setLabelFormat(QStringLiteral("%.3f"));
+    chart()->addAxis(m_x, Qt::AlignBottom);
+    chart()->addAxis(m_y, Qt::AlignLeft);
+    chart()->legend()->setAlignment(Qt::AlignRight);  // six entries: a bottom row would elide them
+    // The frontier lines first so that they lead the legend, then the points on them.
+    for (auto* pool : {&m_compute, &m_computeExtra, &m_cluster, &m_clusterExtra}) {
+        auto* s = new QLineSeries(this);
+        chart()->addSeries(s);
+        s->attachAxis(m_x);
+        s->attachAxis(m_y);
+        s->setVisible(false);
+        pool->append(s);
+    }
+    auto mkScatter = [this](QScatterSeries::MarkerShape shape, double size) {
+        auto* s = new QScatterSeries(this);
+        s->setMarkerShape(shape);
+        s->setMarkerSize(size);
+        chart()->addSeries(s);
+        s->attachAxis(m_x);
+        s->attachAxis(m_y);
+        return s;
+    };
+    m_computeOpt = mkScatter(QScatterSeries::MarkerShapeRectangle, 12);
+    m_clusterOpt = mkScatter(QScatterSeries::MarkerShapeCircle, 13);
+    m_naive = mkScatter(QScatterSeries::MarkerShapeTriangle, 12);
+    m_selected = mkScatter(QScatterSeries::MarkerShapeCircle, 20);
+    m_selected->setName(tr("Selected candidate"));
+    m_arrowItem = new GainArrowItem(chart(), m_clusterOpt);
+    connect(chart(), &QChart::plotAreaChanged, this, [this](const QRectF&) { m_arrowItem->update(); });
+    applyTheme();
+}
+
+void FrontierView::setCluster(int nodes, int gpus, double days) {
+    m_nodes = nodes;
+    m_gpus = gpus;
+    m_days = days;
+    rebuild();
+}
+
+QColor FrontierView::selectedRingColor() const { return m_selected->pen().color(); }
+
+void FrontierView::setData(const mosaic::SearchResult& result) {
+    m_result = result;
+    rebuild();
+}
+
+void FrontierView::setImported(const QList<FrontierMarker>& markers) {
+    m_markers = markers;
+    rebuild();
+}
+
+QList<QScatterSeries*> FrontierView::importedSeries() const {
+    QList<QScatterSeries*> out;
+    for (QScatterSeries* s : m_imported)
+        if (s->isVisible()) out.append(s);
+    return out;
+}
+
+void FrontierView::setPinned(const std::optional<mosaic::SearchResult>& pinned) {
+    m_pinned = pinned;
+    rebuild();
+}
+
+void FrontierView::setSelected(const std::optional<QPointF>& point) {
+    m_selectedPoint = point;
+    const QColor ring = currentTheme() == Theme::Dark ? Qt::white : Qt::black;
+    m_selected->setColor(Qt::transparent);
+    m_selected->setBorderColor(ring);
+    m_selected->setPen(QPen(ring, 2));
+    m_selected->replace(point ? QList<QPointF>{*point} : QList<QPointF>{});
+    for (QLegendMarker* m : chart()->legend()->markers(m_selected)) m->setVisible(point.has_value());
+}
+
+QList<QPointF> FrontierView::selectedPoint() const { return m_selected->points(); }
+
+void FrontierView::resizeEvent(QResizeEvent* event) {
+    ChartView::resizeEvent(event);
+    const bool compact = width() < kCompactLegendWidth;
+    if (compact == m_compactLegend) return;
+    m_compactLegend = compact;
+    rebuild();
+}
+
+void FrontierView::applyTheme() {
+    ChartView::applyTheme();
+    rebuild();
+}
+
+int FrontierView::frontierPointCount() const {
+    int n = 0;
+    for (const auto* pool : {&m_compute, &m_computeExtra, &m_cluster, &m_clusterExtra})
+        for (QLineSeries* s : *pool)
+            if (s->isVisible()) n += s->count();
+    return n;
+}
+
+void FrontierView::fillPool(QList<QLineSeries*>& pool, const QList<QList<QPointF>>& segments, const QPen& pen,
+                            const QString& name) {
+    while (pool.size() < segments.size()) {
+        auto* s = new QLineSeries(this);
+        chart()->addSeries(s);
+        s->attachAxis(m_x);
+        s->attachAxis(m_y);
+        pool.append(s);
+    }
+    for (qsizetype i = 0; i < pool.size(); ++i) {
+        QLineSeries* s = pool[i];
+        s->setName(name);
+        s->setPen(pen);
+        if (i < segments.size()) {
+            s->replace(segments[i]);
+            s->setVisible(true);
+        } else {
+            s->setVisible(false);
+        }
+        const auto markers = chart()->legend()->markers(s);
+        for (QLegendMarker* m : markers) m->setVisible(i == 0 && !segments.isEmpty() && !name.isEmpty());
+    }
+}
+
+void FrontierView::rebuild() {
+    if (!m_result) return;
+    const Theme theme = currentTheme();
+    const auto& r = *m_result;
+    QList<QList<QPointF>> cIn, cEx, kIn, kEx;
+    segmentsOf(r.computeOptimal, cIn, cEx, false);
+    segmentsOf(r.clusterOptimal, kIn, kEx, true);
+    // A dash tells extrapolated from fitted parts; when nothing is in the fitted range it tells
+    // nothing, so everything is drawn solid and the title says it is extrapolated.
+    const bool allExtrapolated = cIn.isEmpty() && kIn.isEmpty() && !(cEx.isEmpty() && kEx.isEmpty());
+    if (allExtrapolated) {
+        std::swap(cIn, cEx);
+        std::swap(kIn, kEx);
+    }
+    m_dashes = !cEx.isEmpty() || !kEx.isEmpty();
+
+    double xLo = 1, xHi = 0, yLo = 1e300, yHi = -1e300;
+    for (const auto* v : {&r.computeOptimal, &r.clusterOptimal})
+        for (const auto& p : *v) {
+            xLo = std::min(xLo, p.sparsity);
+            xHi = std::max(xHi, p.sparsity);
+            if (std::isfinite(p.loss)) {
+                yLo = std::min(yLo, p.loss);
+                yHi = std::max(yHi, p.loss);
+            }
+        }
+    if (m_pinned)
+        for (const auto* v : {&m_pinned->computeOptimal, &m_pinned->clusterOptimal})
+            for (const auto& p : *v)
+                if (p.feasible && std::isfinite(p.loss)) {
+                    yLo = std::min(yLo, p.loss);
+                    yHi = std::max(yHi, p.loss);
+                }
+    for (const FrontierMarker& m : m_markers)
+        if (std::isfinite(m.loss) && std::isfinite(m.sparsity)) {
+            yLo = std::min(yLo, m.loss);
+            yHi = std::max(yHi, m.loss);
+            xLo = std::min(xLo, m.sparsity);
+            xHi = std::max(xHi, m.sparsity);
+        }
+    if (!(yHi > yLo)) {
+        yLo = std::isfinite(yLo) && yLo < 1e300 ? yLo - 0.05 : 0;
+        yHi = yLo + 0.1;
+    }
+    const double pad = 0.06 * (yHi - yLo);
+    yLo -= pad;
+    yHi += pad;
+    if (!(xHi > xLo)) {
+        xLo = 0;
+        xHi = 1;
+    }
+
+    const QColor cc = frontierColor(false), kc = frontierColor(true);
+    // One legend entry per frontier: the solid part's, else the dashed part's. A narrow chart
+    // (the main window's page) gets the short names so that the legend is not elided.
+    const bool compact = m_compactLegend;
+    const QString computeName = compact ? tr("Compute-optimal frontier") : tr("Compute-optimal frontier (FLOPs only)");
+    const QString clusterName = compact ? tr("Cluster-optimal frontier") : tr("Cluster-optimal frontier (this cluster)");
+    fillPool(m_compute, cIn, QPen(cc, 2.4), computeName);
+    fillPool(m_computeExtra, cEx, QPen(cc, 2.0, Qt::DashLine), cIn.isEmpty() ? computeName : QString());
+    fillPool(m_cluster, kIn, QPen(kc, 2.4), clusterName);
+    fillPool(m_clusterExtra, kEx, QPen(kc, 2.0, Qt::DashLine), kIn.isEmpty() ? clusterName : QString());
+
+    // Pinned overlay: one faded line per frontier.
+    QList<QList<QPointF>> pc, pk;
+    if (m_pinned) {
+        QList<QPointF> a, b;
+        for (const auto& p : m_pinned->computeOptimal)
+            if (std::isfinite(p.loss)) a.append(QPointF(p.sparsity, p.loss));
+        for (const auto& p : m_pinned->clusterOptimal)
+            if (p.feasible && std::isfinite(p.loss)) b.append(QPointF(p.sparsity, p.loss));
+        if (!a.isEmpty()) pc.append(a);
+        if (!b.isEmpty()) pk.append(b);
+    }
+    QColor fc = cc, fk = kc;
+    fc.setAlphaF(0.45);
+    fk.setAlphaF(0.45);
+    fillPool(m_pinCompute, pc, QPen(fc, 1.5, Qt::DotLine), tr("Pinned result (dotted, both frontiers)"));
+    fillPool(m_pinCluster, pk, QPen(fk, 1.5, Qt::DotLine), QString());
+
+    // Optima.
+    auto lossAt = [](const std::vector<mosaic::FrontierPoint>& v, double s, bool requireFeasible) {
+        double best = NAN, dist = 1e300;
+        for (const auto& p : v)
+            if ((p.feasible || !requireFeasible) && std::isfinite(p.loss) && std::abs(p.sparsity - s) < dist) {
+                dist = std::abs(p.sparsity - s);
+                best = p.loss;
+            }
+        return best;
+    };
+    const double cl = lossAt(r.computeOptimal, r.computeOptimalS, false);
+    const double kl = lossAt(r.clusterOptimal, r.clusterOptimalS, true);
+    m_computeOpt->setColor(cc);
+    m_computeOpt->setBorderColor(theme == Theme::Dark ? Qt::white : Qt::black);
+    m_clusterOpt->setColor(kc);
+    m_clusterOpt->setBorderColor(theme == Theme::Dark ? Qt::white : Qt::black);
+    m_naive->setColor(cc.lighter(130));
+    m_naive->setBorderColor(theme == Theme::Dark ? Qt::white : Qt::black);
+    m_computeOpt->setName((compact ? tr("Compute-opt. S = %1 (FLOPs only)")
+                                   : tr("Compute-optimum S = %1 (if FLOPs cost no systems time)"))
+                              .arg(r.computeOptimalS, 0, 'f', 3));
+    m_clusterOpt->setName((compact ? tr("Cluster-opt. S = %1") : tr("Cluster-optimum S = %1"))
+                              .arg(r.clusterOptimalS, 0, 'f', 3));
+    m_naive->setName(compact ? tr("Compute-opt. on cluster") : tr("Compute-optimum trained on this cluster"));
+    m_computeOpt->replace(std::isfinite(cl) ? QList<QPointF>{QPointF(r.computeOptimalS, cl)} : QList<QPointF>{});
+    m_clusterOpt->replace(std::isfinite(kl) ? QList<QPointF>{QPointF(r.clusterOptimalS, kl)} : QList<QPointF>{});
+    for (QLegendMarker* m : chart()->legend()->markers(m_computeOpt)) m->setVisible(std::isfinite(cl));
+    for (QLegendMarker* m : chart()->legend()->markers(m_clusterOpt)) m->setVisible(std::isfinite(kl));
+    const bool naiveOk = std::isfinite(r.naiveOnClusterLoss);
+    m_naive->replace(naiveOk ? QList<QPointF>{QPointF(r.computeOptimalS, r.naiveOnClusterLoss)} : QList<QPointF>{});
+    for (QLegendMarker* m : chart()->legend()->markers(m_naive)) m->setVisible(naiveOk);
+
+    // Imported models: one labelled marker each (diamond-like rotated square, black edge).
+    while (m_imported.size() < m_markers.size()) {
+        auto* s = new QScatterSeries(this);
+        s->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
+        s->setMarkerSize(15);
+        s->setPointLabelsVisible(true);
+        s->setPointLabelsClipping(false);
+        chart()->addSeries(s);
+        s->attachAxis(m_x);
+        s->attachAxis(m_y);
+        m_imported.append(s);
+    }
+    static const QColor markerColors[] = {QColor(0x00, 0x9E, 0x73), QColor(0xCC, 0x79, 0xA7), QColor(0xF0, 0xE4, 0x42),
+                                          QColor(0x56, 0xB4, 0xE9)};
+    for (qsizetype i = 0; i < m_imported.size(); ++i) {
+        QScatterSeries* s = m_imported[i];
+        const bool on = i < m_markers.size() && std::isfinite(m_markers[i].loss);
+        s->setVisible(on);
+        for (QLegendMarker* lm : chart()->legend()->markers(s)) lm->setVisible(on);
+        if (!on) {
+            s->clear();
+            continue;
+        }
+        const FrontierMarker& m = m_markers[i];
+        const QColor c = markerColors[i % 4];
+        const QColor edge = theme == Theme::Dark ? Qt::white : Qt::black;
+        s->setName(m.extrapolated ? tr("%1 (extrapolated)").arg(m.label) : m.label);
+        s->setColor(c);
+        s->setBorderColor(edge);
+        s->setPen(QPen(edge, 1.4));
+        QString text = m.label;
+        text.replace(QLatin1Char('@'), QStringLiteral("(at)"));  // '@' starts a point-label tag
+        s->setPointLabelsFormat(QStringLiteral("  ") + text);
+        s->setPointLabelsColor(edge);
+        QFont f = s->pointLabelsFont();
+        f.setBold(true);
+        f.setPointSizeF(std::max(9.0, f.pointSizeF()));
+        s->setPointLabelsFont(f);
+        s->replace(QList<QPointF>{QPointF(m.sparsity, m.loss)});
+    }
+
+    setNiceRange(m_x, xLo - 0.005, xHi + 0.005, 6);
+    const QString where = m_nodes > 0 ? tr(" on %1 nodes (%2 GPUs), %3 days")
+                                            .arg(m_nodes)
+                                            .arg(m_gpus)
+                                            .arg(QString::number(m_days, 'g', 4))
+                                      : QString();
+    const QString note = allExtrapolated ? tr(" (all extrapolated beyond Eq. 10's fitted range)")
+                         : m_dashes      ? tr(" (dashed: outside Eq. 10's fitted range)")
+                                         : QString();
+    setFittingTitle({tr("Loss against sparsity%1%2").arg(where, note)});
+    setNiceRange(m_y, yLo, yHi, 5);
+    // Shaded bands over the final y range: the red region (compute-optimal bins the cluster
+    // cannot deliver, Fig. 1) under the hatched bins where no layout fits at all.
+    const QList<QPair<double, double>> red = undeliverableBands(r.computeOptimal);
+    const QList<QPair<double, double>> grey = undeliverableBands(r.clusterOptimal);
+    // Solid enough to read on a projector; a bright red on the dark theme (a faint red on a dark
+    // background reads as maroon).
+    QColor redShade = theme == Theme::Dark ? QColor(0xFF, 0x5A, 0x5A, 190) : QColor(0xE0, 0x30, 0x30, 110);
+    QColor greyShade = theme == Theme::Dark ? QColor(0x80, 0x80, 0x80, 70) : QColor(0x99, 0x99, 0x99, 60);
+    fillBands(m_redBands, red, QBrush(redShade),
+              compact ? tr("C_model not deliverable") : tr("Red: cluster cannot deliver C_model at this S"),
+              QColor(redShade.red(), redShade.green(), redShade.blue(), 120), m_y->min(), m_y->max());
+    QColor greySwatch = greyShade;  // the hatch is invisible in a legend square: a solid swatch
+    greySwatch.setAlpha(140);
+    fillBands(m_bands, grey, QBrush(greyShade, Qt::BDiagPattern), tr("No feasible layout on this cluster"),
+              greySwatch, m_y->min(), m_y->max());
+
+    // The lesson of Fig. 1: the compute-optimal choice trained on this cluster (triangle) against
+    // the cluster optimum (circle), with the nats gained.
+    m_arrow.clear();
+    QString caption;
+    if (naiveOk && std::isfinite(kl) && r.naiveOnClusterLoss > kl) {
+        m_arrow = {QPointF(r.computeOptimalS, r.naiveOnClusterLoss), QPointF(r.clusterOptimalS, kl)};
+        const double gain = r.naiveOnClusterLoss - kl;
+        caption = tr("Trained on this cluster, the compute-optimal choice (triangle, S = %1) reaches %2 nats, "
+                     "the cluster optimum (circle, S = %3) %4: %5 nats better.")
+                      .arg(r.computeOptimalS, 0, 'f', 3)
+                      .arg(r.naiveOnClusterLoss, 0, 'f', 4)
+                      .arg(r.clusterOptimalS, 0, 'f', 3)
+                      .arg(kl, 0, 'f', 4)
+                      .arg(gain, 0, 'f', 4);
+        m_arrowItem->set(m_arrow, tr("%1 nats better").arg(gain, 0, 'f', 3));
+    } else {
+        m_arrowItem->set({}, {});
+    }
+    setCaption(caption);
+    // The selected candidate's ring follows the theme.
+    const QColor ring = theme == Theme::Dark ? Qt::white : Qt::black;
+    m_selected->setBorderColor(ring);
+    m_selected->setPen(QPen(ring, 2));
+
+    ChartView::applyTheme();
+}
+
+HoverTable FrontierView::hoverAtX(double x) const {
+    HoverTable t = ChartView::hoverAtX(x);
+    if (!m_result || m_result->candidates.empty()) return t;
+    const mosaic::Candidate* nearest = nullptr;
+    for (const mosaic::Candidate& c : m_result->candidates)
+        if (!nearest ||
+            std::abs(c.geometry.sparsity - x) < std::abs(nearest->geometry.sparsity - x))
+            nearest = &c;
+    t.rows.append({tr("Nearest candidate"), tr("S %1, %2 nats")
+                                                .arg(nearest->geometry.sparsity, 0, 'f', 3)
+                                                .arg(nearest->loss, 0, 'f', 3)});
+    t.rows.append(
+        {tr("Geometry"), QString::fromStdString(mosaic::geometryLabel(nearest->geometry))});
+    t.rows.append({tr("Layout"), QString::fromStdString(planLabel(nearest->plan))});
+    return t;
+}
+
+QString FrontierView::csv() const {
+    // The CLI's mosaic_frontier.csv columns (same names, same values: compute_optimal_loss is the
+    // law's value in every bin, blank only where the law has none; cluster_optimal_loss is blank
+    // where `feasible` is 0, no layout fits), then compute_optimal_deliverable: 0 where the cluster
+    // cannot deliver C_model with the bin's best layout (the red region of Fig. 1).
+    QString out = QStringLiteral(
+        "sparsity,compute_optimal_loss,cluster_optimal_loss,feasible,extrapolated,compute_optimal_deliverable\n");
+    if (!m_result) return out;
+    const auto& c = m_result->computeOptimal;
+    const auto& k = m_result->clusterOptimal;
+    auto num = [](double v) { return std::isfinite(v) ? QString::number(v, 'g', 10) : QString(); };
+    auto flag = [](bool b) { return b ? QStringLiteral("1") : QStringLiteral("0"); };
+    for (size_t i = 0; i < k.size(); ++i) {
+        const bool hasC = i < c.size();
+        out += QStringLiteral("%1,%2,%3,%4,%5,%6\n")
+                   .arg(num(k[i].sparsity), num(hasC ? c[i].loss : NAN), num(k[i].loss), flag(k[i].feasible),
+                        flag(k[i].extrapolated), flag(hasC && c[i].feasible));
+    }
+    if (!m_markers.isEmpty()) {
+        out += QStringLiteral("\nimported_model,sparsity,loss,extrapolated\n");
+        for (const FrontierMarker& m : m_markers) {
+            QString label = m.label;
+            label.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+            out += QStringLiteral("\"%1\",%2,%3,%4\n")
+                       .arg(label, QString::number(m.sparsity, 'g', 10),
+                            std::isfinite(m.loss) ? QString::number(m.loss, 'g', 10) : QString(),
+                            m.extrapolated ? QStringLiteral("1") : QStringLiteral("0"));
+        }
+    }
+    return out;
+}
+
+}  // namespace tandem::ui

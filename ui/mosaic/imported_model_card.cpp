@@ -1,0 +1,74 @@
+#include "mosaic/imported_model_card.h"
+
+#include <cmath>
+
+#include "mosaic/optimum_card.h"
+
+namespace tandem::ui {
+
+ImportedModelCard::ImportedModelCard(QWidget* parent) : QLabel(parent) {
+    styleCardLabel(this, QStringLiteral("importedModelCard"));
+    setToolTip(tr("Imported model configs costed on this cluster: best layout by MFU (Eq. 1), D from Eq. 25 "
+                  "capped at TPP_max N_act, loss from Eq. 10 [2608.10605]."));
+    hide();
+}
+
+void ImportedModelCard::setModels(const std::vector<ImportedModelPoint>& models,
+                                  const std::optional<mosaic::Candidate>& optimum, double deviceMemoryGB) {
+    setVisible(!models.empty());
+    if (models.empty()) {
+        clear();
+        return;
+    }
+    QString html;
+    for (const ImportedModelPoint& m : models) {
+        const auto& g = m.geometry;
+        html += tr("<b>Imported: %1</b><br>N_tot = %2, N_act = %3, S = %4<br>")
+                    .arg(m.label.toHtmlEscaped(), formatCount(g.nTot), formatCount(g.nAct))
+                    .arg(g.sparsity, 0, 'f', 3);
+        if (!m.eval.feasible) {
+            html += tr("<i>No layout fits this cluster: %1</i><br>")
+                        .arg(QString::fromStdString(m.eval.reason).toHtmlEscaped());
+        } else {
+            const auto& p = m.plan;
+            html += tr("Best layout TP %1, EP %2, PP %3, CP %4, DP %5, micro-batch %6, %7 checkpointing<br>"
+                       "MFU <b>%8 %</b>, iteration %9 s, <b>%10 GB</b> of %11 GB per GPU<br>"
+                       "D = %12 tokens, loss <b>%13 nats</b>%14<br>")
+                        .arg(p.tp)
+                        .arg(p.ep)
+                        .arg(p.pp)
+                        .arg(p.cp)
+                        .arg(p.dp)
+                        .arg(p.mbs)
+                        .arg(QString::fromLatin1(mosaic::checkpointingName(p.ckpt)))
+                        .arg(100 * m.eval.mfu, 0, 'f', 1)
+                        .arg(m.eval.iteration_s, 0, 'f', 2)
+                        .arg(m.eval.memoryGB, 0, 'f', 0)
+                        .arg(deviceMemoryGB, 0, 'f', 0)
+                        .arg(formatCount(m.tokens))
+                        .arg(m.loss, 0, 'f', 4)
+                        .arg(m.extrapolated ? tr(" (extrapolated beyond Eq. 10's fitted range)") : QString());
+        }
+        for (const std::string& n : m.notes)
+            html += QStringLiteral("<i>%1</i><br>").arg(QString::fromStdString(n).toHtmlEscaped());
+    }
+    if (optimum) {
+        html += tr("<b>Cluster-optimal</b>: S = %1, MFU %2 %, %3 GB per GPU, loss %4 nats")
+                    .arg(optimum->geometry.sparsity, 0, 'f', 3)
+                    .arg(100 * optimum->eval.mfu, 0, 'f', 1)
+                    .arg(optimum->eval.memoryGB, 0, 'f', 0)
+                    .arg(optimum->loss, 0, 'f', 4);
+        if (!models.empty() && models.front().eval.feasible && std::isfinite(models.front().loss))
+        {
+            const double diff = models.front().loss - optimum->loss;
+            html += (diff >= 0 ? tr(" (%1 nats lower than %2)") : tr(" (%1 nats above %2)"))
+                        .arg(std::abs(diff), 0, 'f', 4)
+                        .arg(models.front().label.toHtmlEscaped());
+        }
+    } else {
+        html += tr("<i>No cluster-optimal configuration is feasible.</i>");
+    }
+    setText(html);
+}
+
+}  // namespace tandem::ui

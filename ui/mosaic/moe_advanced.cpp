@@ -1,0 +1,214 @@
+#include "mosaic/moe_advanced.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QStandardItemModel>
+#include <QVBoxLayout>
+
+#include "mosaic/hardware.h"
+#include "mosaic/perf_model.h"
+#include "mosaic/stack.h"
+#include "widgets/collapsible_section.h"
+#include "widgets/count_label.h"
+
+namespace tandem::ui {
+
+MoeAdvanced::MoeAdvanced(QWidget* parent)
+    : QWidget(parent), m_section(new CollapsibleSection(tr("Advanced"), false, this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_section);
+    QFormLayout* f = m_section->form();
+    QWidget* body = f->parentWidget();
+
+    m_hardware = new QComboBox(body);
+    for (const std::string& name : mosaic::hardwareNames()) {
+        const mosaic::Hardware h = mosaic::builtinHardware(name);
+        m_hardware->addItem(QString::fromStdString(name), QString::fromStdString(name));
+        m_hardware->setItemData(m_hardware->count() - 1,
+                                tr("%1: %2 per node, %3 TFLOP/s BF16 dense, %4 GB usable")
+                                    .arg(QString::fromStdString(h.description),
+                                         countLabel(h.gpusPerNode, tr("GPU"), tr("GPUs")))
+                                    .arg(h.peakFlops / 1e12, 0, 'f', 0)
+                                    .arg(h.memoryBytes / 1e9, 0, 'f', 0),
+                                Qt::ToolTipRole);
+    }
+    m_hardware->setToolTip(tr("GPU node type: peak FLOP/s, memory, NVLink and NIC bandwidth of the performance model "
+                              "[2608.10605 Table 3: p6-b200, 8 x B200]. Files in resources/hardware/."));
+    f->addRow(tr("GPU type"), m_hardware);
+    m_stack = new QComboBox(body);
+    m_stack->setObjectName(QStringLiteral("moeStack"));
+    const QString stackTips[] = {
+        tr("The paper's basic Megatron-Core stack [2608.10605 Sec. 5]: the hardware sheet's "
+           "efficiencies, the "
+           "CPU dispatch floor (Eq. 11), chi_sys (Eq. 15), EP dividing DP, no interleaving. The "
+           "paper's presets "
+           "use it; it reproduces the paper's numbers."),
+        tr("Megatron-Core as the Megatron-Bridge recipes run it: one set of GEMM, attention and "
+           "overlap constants "
+           "fitted to 90 measured runs on DGX-H100 and DGX-GB200, interleaved 1F1B, "
+           "expert-parallel folding, the "
+           "distributed optimizer, FSDP and FP8/MXFP8/NVFP4 (tandem-cli reproduce reality).")};
+    for (const std::string& name : mosaic::stackNames()) {
+        const QString n = QString::fromStdString(name);
+        m_stack->addItem(n, n);
+        m_stack->setItemData(m_stack->count() - 1,
+                             name == "mosaic-paper"    ? stackTips[0]
+                             : name == "megatron-core"
+                                 ? stackTips[1]
+                                 : QString::fromStdString(mosaic::builtinStack(name).description),
+                             Qt::ToolTipRole);
+    }
+    m_stack->setToolTip(tr(
+        "Training stack: the software efficiencies, overlap, memory and layout rules applied on "
+        "top of the GPU type (scenario key mosaic.stack). mosaic-paper: the paper's basic stack; "
+        "megatron-core: calibrated to measured Megatron-Core runs."));
+    f->addRow(tr("Training stack"), m_stack);
+    m_precision = new QComboBox(body);
+    m_precision->setObjectName(QStringLiteral("moePrecision"));
+    for (int i = 0; i < mosaic::kPrecisionCount; ++i)
+        m_precision->addItem(
+            QString::fromLatin1(mosaic::precisionName(mosaic::Precision(i))).toUpper(), i);
+    m_precision->setToolTip(
+        tr("Compute precision of the linear layers (GEMMs), at the GPU's peak for it; attention, "
+           "the LM head, the router and the norms stay in BF16 (scenario key mosaic.precision). "
+           "Precisions the GPU type has no peak for are disabled."));
+    f->addRow(tr("GEMM precision"), m_precision);
+    m_precisionNote = new QLabel(body);
+    m_precisionNote->setObjectName(QStringLiteral("moePrecisionNote"));
+    m_precisionNote->setWordWrap(true);
+    m_precisionNote->setVisible(false);
+    f->addRow(m_precisionNote);
+    m_seqLen = new QComboBox(body);
+    for (int t : {1024, 2048, 4096, 8192}) m_seqLen->addItem(countLabel(t, tr("token"), tr("tokens")), t);
+    m_seqLen->setToolTip(tr("Sequence length T_seq in tokens; activations and attention cost grow with it "
+                            "[2608.10605 Table 3: 2048]."));
+    f->addRow(tr("Sequence length"), m_seqLen);
+    m_goodput = addDoubleRow(f, tr("Goodput eta_good"), 0.05, 1, 2, 0.05, QString(),
+                             tr("Fraction of the window spent on useful steps (failures, restarts, evaluation cost "
+                                "the rest); D* = F_peak N_dev T_train MFU eta_good / (6 N_act) [2608.10605 Eq. 25]."));
+    m_minSparsity = addDoubleRow(f, tr("Minimum sparsity"), 0, 0.99, 3, 0.05, QString(),
+                                 tr("Geometries with S below this are not searched [2608.10605 Table 3: S >= 0.7]."));
+    m_tppMin = addDoubleRow(f, tr("Tokens/param min"), 1, 10000, 0, 5, QString(),
+                            tr("Lower bound of D / N_act accepted [2608.10605 Sec. 7.3: 40]."));
+    m_tppMax = addDoubleRow(f, tr("Tokens/param max"), 1, 10000, 0, 5, QString(),
+                            tr("D is capped at TPP_max N_act [2608.10605 Sec. 7.3: 150]."));
+    m_budget = addDoubleRow(f, tr("C_model"), 0, 1e6, 2, 0.1, tr(" e21 FLOPs"),
+                            tr("Model-FLOPs budget of the compute-optimal frontier, units of 1e21 FLOPs; 0 = follow the "
+                               "cluster (C_peak eta_good x 12.38 % MFU, Table 4) [2608.10605 Eq. 16]."));
+    m_budget->setSpecialValueText(tr("auto (from cluster)"));
+
+    connect(m_hardware, &QComboBox::currentIndexChanged, this, [this]() {
+        refreshPrecisions();
+        emit engineInputsChanged();
+    });
+    connect(m_stack, &QComboBox::currentIndexChanged, this, &MoeAdvanced::engineInputsChanged);
+    connect(m_precision, &QComboBox::currentIndexChanged, this, [this]() {
+        refreshPrecisions();
+        emit engineInputsChanged();
+    });
+    connect(m_seqLen, &QComboBox::currentIndexChanged, this, &MoeAdvanced::engineInputsChanged);
+    for (QDoubleSpinBox* b : {m_goodput, m_minSparsity, m_tppMin, m_tppMax, m_budget})
+        connect(b, &QDoubleSpinBox::valueChanged, this, &MoeAdvanced::engineInputsChanged);
+}
+
+mosaic::Hardware MoeAdvanced::shownHardware() const {
+    const std::string name = m_hardware->currentData().toString().toStdString();
+    if (name == m_loadedHardwareSheet.name) return m_loadedHardwareSheet;
+    for (const std::string& n : mosaic::hardwareNames())
+        if (n == name) return mosaic::builtinHardware(name);
+    return m_loadedHardwareSheet;
+}
+
+void MoeAdvanced::refreshPrecisions() {
+    const mosaic::Hardware h = shownHardware();
+    auto* model = qobject_cast<QStandardItemModel*>(m_precision->model());
+    for (int i = 0; i < m_precision->count(); ++i) {
+        const auto p = mosaic::Precision(m_precision->itemData(i).toInt());
+        const double peak = mosaic::precisionPeakFlops(h, p);
+        if (model) model->item(i)->setEnabled(peak > 0);
+        m_precision->setItemData(
+            i,
+            peak > 0 ? tr("%1 TFLOP/s dense per GPU on %2")
+                           .arg(peak / 1e12, 0, 'f', 0)
+                           .arg(QString::fromStdString(h.name))
+                     : tr("%1 has no %2 peak")
+                           .arg(QString::fromStdString(h.name), m_precision->itemText(i)),
+            Qt::ToolTipRole);
+    }
+    const auto current = mosaic::Precision(m_precision->currentData().toInt());
+    const bool unsupported = mosaic::precisionPeakFlops(h, current) <= 0;
+    m_precisionNote->setText(
+        unsupported ? tr("%1 has no %2 peak: no layout can run. Choose another precision or "
+                         "GPU type.")
+                          .arg(QString::fromStdString(h.name), m_precision->currentText())
+                    : QString());
+    m_precisionNote->setStyleSheet(QStringLiteral("color: #D55E00;"));
+    m_precisionNote->setVisible(unsupported);
+}
+
+void MoeAdvanced::setEnvelope(const mosaic::Envelope& e) {
+    const QSignalBlocker b1(m_hardware), b2(m_seqLen), b3(m_goodput), b4(m_minSparsity),
+        b5(m_tppMin), b6(m_tppMax), b7(m_budget), b8(m_stack), b9(m_precision);
+    m_loadedHardwareSheet = e.hardware;
+    m_loadedHardware = QString::fromStdString(e.hardware.name);
+    int idx = m_hardware->findData(m_loadedHardware);
+    if (idx < 0) {
+        m_hardware->addItem(tr("%1 (from file)").arg(m_loadedHardware), m_loadedHardware);
+        idx = m_hardware->count() - 1;
+    }
+    m_hardware->setCurrentIndex(idx);
+    const QString stack = QString::fromStdString(e.stack.name);
+    idx = m_stack->findData(stack);
+    if (idx < 0) {  // envelopes hold built-in stacks only; shown rather than replaced
+        m_stack->addItem(stack, stack);
+        idx = m_stack->count() - 1;
+    }
+    m_stack->setCurrentIndex(idx);
+    m_precision->setCurrentIndex(m_precision->findData(int(e.precision)));
+    refreshPrecisions();
+    m_loadedSeqLen = e.seqLen;
+    idx = m_seqLen->findData(e.seqLen);
+    if (idx < 0) {
+        m_seqLen->addItem(countLabel(e.seqLen, tr("token"), tr("tokens")), e.seqLen);
+        idx = m_seqLen->count() - 1;
+    }
+    m_seqLen->setCurrentIndex(idx);
+    m_goodput->setValue(e.goodput);
+    m_minSparsity->setValue(e.minSparsity);
+    m_tppMin->setValue(e.tppMin);
+    m_tppMax->setValue(e.tppMax);
+    m_budget->setValue(e.computeBudgetFlops / 1e21);
+    for (QDoubleSpinBox* b : {m_goodput, m_minSparsity, m_tppMin, m_tppMax, m_budget})
+        b->setProperty("loaded", b->value());
+}
+
+void MoeAdvanced::applyTo(mosaic::Envelope& e) const {
+    const QString hw = m_hardware->currentData().toString();
+    if (hw != m_loadedHardware) {
+        const std::string name = hw.toStdString();
+        for (const std::string& n : mosaic::hardwareNames())
+            if (n == name) e.hardware = mosaic::builtinHardware(name);
+    }
+    // Stacks and precisions are built-in values: the shown one is always the envelope's.
+    const std::string stack = m_stack->currentData().toString().toStdString();
+    if (stack != e.stack.name)
+        for (const std::string& n : mosaic::stackNames())
+            if (n == stack) e.stack = mosaic::builtinStack(stack);
+    e.precision = mosaic::Precision(m_precision->currentData().toInt());
+    if (m_seqLen->currentData().toInt() != m_loadedSeqLen) e.seqLen = m_seqLen->currentData().toInt();
+    auto put = [](const QDoubleSpinBox* box, double scale, double& field) {
+        if (box->property("loaded").toDouble() != box->value()) field = box->value() * scale;
+    };
+    put(m_goodput, 1, e.goodput);
+    put(m_minSparsity, 1, e.minSparsity);
+    put(m_tppMin, 1, e.tppMin);
+    put(m_tppMax, 1, e.tppMax);
+    put(m_budget, 1e21, e.computeBudgetFlops);
+    if (e.tppMin > e.tppMax) std::swap(e.tppMin, e.tppMax);  // keep the range valid while typing
+}
+
+}  // namespace tandem::ui

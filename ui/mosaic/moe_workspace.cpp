@@ -1,0 +1,389 @@
+#include "mosaic/moe_workspace.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+#include "mosaic/candidate_table.h"
+#include "mosaic/frontier_view.h"
+#include "mosaic/imported_model_card.h"
+#include "mosaic/layout_grid.h"
+#include "mosaic/layout_heatmap_view.h"
+#include "mosaic/memory_bar_view.h"
+#include "mosaic/mfu_view.h"
+#include "mosaic/moe_controls.h"
+#include "mosaic/nccl_view.h"
+#include "mosaic/optimum_card.h"
+#include "mosaic/reality_view.h"
+#include "mosaic/step_breakdown_view.h"
+#include "shell/job_runner.h"
+#include "widgets/count_label.h"
+#include "widgets/labeled_slider.h"
+#include "widgets/workspace_layout.h"
+
+namespace tandem::ui {
+
+MoeWorkspace::MoeWorkspace(QWidget* parent)
+    : QWidget(parent),
+      m_controls(new MoeControls(this)),
+      m_pages(new QTabWidget(this)),
+      m_frontier(new FrontierView(this)),
+      m_mfuS(new MfuView(MfuView::Axis::Sparsity, this)),
+      m_mfuG(new MfuView(MfuView::Axis::Split, this)),
+      m_table(new CandidateTable(this)),
+      m_heatmap(new LayoutHeatmapView(this)),
+      m_breakdown(new StepBreakdownView(this)),
+      m_memory(new MemoryBarView(this)),
+      m_card(new OptimumCard(this)),
+      m_reality(new RealityView(this)),
+      m_status(new QLabel(this)),
+      m_importedCard(new ImportedModelCard(this)),
+      m_nccl(new NcclView(this)),
+      m_ncclHardware(new QComboBox(this)),
+      m_ncclUse(new QCheckBox(tr("Use in MoE model"), this)),
+      m_ncclPage(new QWidget(this)),
+      m_runner(new JobRunner(this)),
+      m_layoutRunner(new JobRunner(this)) {
+    auto* panel = new QWidget(this);
+    auto* pl = new QVBoxLayout(panel);
+    pl->setContentsMargins(0, 0, 0, 0);
+    pl->addWidget(m_controls);
+    pl->addWidget(m_card);
+    pl->addWidget(m_importedCard);
+    pl->addStretch();
+    layOutWorkspace(this, panel, m_pages, m_status);
+
+    m_pages->setObjectName(QStringLiteral("moePages"));
+    QWidget* mfus = weightedSplitter(Qt::Vertical, m_pages, {m_mfuS, m_mfuG}, {1, 1});
+    m_pages->addTab(weightedSplitter(Qt::Horizontal, m_pages, {m_frontier, mfus}, {3, 2}), tr("Frontier and MFU"));
+    QWidget* details = weightedSplitter(Qt::Vertical, m_pages, {m_breakdown, m_memory}, {1, 1});
+    QWidget* layouts = weightedSplitter(Qt::Horizontal, m_pages, {m_heatmap, details}, {1, 1});
+    m_pages->addTab(weightedSplitter(Qt::Vertical, m_pages, {m_table, layouts}, {1, 2}), tr("Candidates and layouts"));
+    {
+        auto* nl = new QVBoxLayout(m_ncclPage);
+        nl->setContentsMargins(0, 0, 0, 0);
+        auto* row = new QHBoxLayout;
+        auto* caption = new QLabel(tr("Analytical model of:"), m_ncclPage);
+        row->addWidget(caption);
+        m_ncclHardware->setObjectName(QStringLiteral("ncclHardware"));
+        for (const std::string& name : mosaic::hardwareNames()) m_ncclHardware->addItem(QString::fromStdString(name));
+        m_ncclHardware->setToolTip(tr("Compiled-in hardware whose collective model (NVLink inside a node, the "
+                                      "NIC across nodes) is drawn against the measurement [MODEL.md B4]"));
+        row->addWidget(m_ncclHardware);
+        row->addSpacing(16);
+        m_ncclUse->setObjectName(QStringLiteral("ncclUse"));
+        m_ncclUse->setToolTip(tr("Cost the collectives of the search with this measured curve instead of the "
+                                 "analytical model (scenario key mosaic.nccl_tests_files) [2608.10605 Sec. 5.3]"));
+        row->addWidget(m_ncclUse);
+        row->addStretch();
+        connect(m_ncclUse, &QCheckBox::toggled, this, [this](bool on) {
+            if (!m_ncclFile.isEmpty()) emit ncclUseToggled(on, m_ncclFile);
+        });
+        nl->addLayout(row);
+        nl->addWidget(m_nccl, 1);
+        m_pages->addTab(m_ncclPage, tr("Measured collectives"));
+        m_pages->setTabToolTip(2, tr("An imported nccl-tests log against the analytical collective model"));
+        m_pages->setTabVisible(2, false);
+        connect(m_ncclHardware, &QComboBox::currentTextChanged, this, [this](const QString& name) {
+            if (m_nccl->hasData() && !name.isEmpty()) m_nccl->setHardware(mosaic::builtinHardware(name.toStdString()));
+        });
+    }
+    m_pages->addTab(m_reality, tr("Reality check"));
+    m_pages->setTabToolTip(
+        kRealityPage,
+        tr("Tandem's tokens/s per GPU under the megatron-core stack against every shipped measured "
+           "Megatron-Core run (DGX-H100, DGX-GB200), with the \u00b125 % band "
+           "(tandem-cli reproduce reality)"));
+    m_pages->setTabToolTip(0, tr("Loss against sparsity under both assumptions, MFU against S and G "
+                                 "[2608.10605 Fig. 1, Sec. 5, 7]"));
+    m_pages->setTabToolTip(1, tr("Ranked candidates; PP x EP layouts of the selected geometry (click one), its "
+                                 "step-time breakdown and memory per GPU [2608.10605 Sec. 5, Table 4]"));
+
+    connect(m_controls, &MoeControls::engineInputsChanged, this, [this]() {
+        if (!m_envelope) return;
+        m_controls->applyTo(*m_envelope);
+        emit envelopeEdited(*m_envelope);
+        recompute();
+    });
+    connect(m_controls, &MoeControls::pinToggled, this, [this](bool on) {
+        m_frontier->setPinned(on ? m_result : std::nullopt);
+        m_mfuS->setPinned(on ? m_result : std::nullopt);
+        m_mfuG->setPinned(on ? m_result : std::nullopt);
+    });
+    connect(m_table, &CandidateTable::candidateSelected, this, &MoeWorkspace::selectCandidate);
+    connect(m_heatmap, &LayoutHeatmapView::cellClicked, this, &MoeWorkspace::selectLayoutCell);
+    connect(m_runner, &JobRunner::resultReady, this, [this](const std::any& value, quint64) {
+        if (const auto* r = std::any_cast<MoeOutput>(&value)) showResult(*r);
+    });
+    connect(m_runner, &JobRunner::failed, this, [this](const QString& message, quint64) {
+        m_status->setText(tr("<b>Computation failed:</b> %1").arg(message.toHtmlEscaped()));
+    });
+    connect(m_layoutRunner, &JobRunner::resultReady, this, [this](const std::any& value, quint64) {
+        const auto* r = std::any_cast<std::pair<int, LayoutCells>>(&value);
+        if (!r || r->first != m_selected) return;
+        m_cells = r->second;
+        m_cellsFor = r->first;
+        refreshSelection();
+    });
+    auto busy = [this](bool) { emit busyChanged(m_runner->isBusy() || m_layoutRunner->isBusy()); };
+    connect(m_runner, &JobRunner::busyChanged, this, busy);
+    connect(m_layoutRunner, &JobRunner::busyChanged, this, busy);
+}
+
+QList<ChartView*> MoeWorkspace::charts() const {
+    QList<ChartView*> out{m_frontier, m_mfuS, m_mfuG, m_heatmap, m_breakdown, m_memory};
+    if (m_nccl->hasData()) out.append(m_nccl);
+    out.append(m_reality);
+    return out;
+}
+
+void MoeWorkspace::addImportedModel(const ImportedModel& m) {
+    auto same = std::find_if(m_importedModels.begin(), m_importedModels.end(),
+                             [&](const ImportedModel& x) { return x.label == m.label; });
+    if (same != m_importedModels.end()) *same = m;
+    else m_importedModels.push_back(m);
+    recompute();
+}
+
+void MoeWorkspace::setNcclImport(const io::NcclImport& imp, const QString& label, const QString& path) {
+    m_ncclFile = path;
+    {
+        const QSignalBlocker block(m_ncclUse);
+        const std::string p = path.toStdString();
+        m_ncclUse->setChecked(m_envelope && !path.isEmpty() &&
+                              std::find(m_envelope->ncclTestsFiles.begin(), m_envelope->ncclTestsFiles.end(), p) !=
+                                  m_envelope->ncclTestsFiles.end());
+        m_ncclUse->setEnabled(m_envelope.has_value() && !path.isEmpty());
+    }
+    // The hardware the file name names, else the scenario's.
+    const QString lower = label.toLower();
+    QString hw;
+    const std::pair<const char*, const char*> guesses[] = {
+        {"gb200", "gb200-nvl72"}, {"h100", "h100"}, {"h200", "h200"}, {"a100", "a100"}, {"b200", "p6-b200"}};
+    for (const auto& [token, name] : guesses)
+        if (lower.contains(QLatin1String(token)) && m_ncclHardware->findText(QLatin1String(name)) >= 0) {
+            hw = QLatin1String(name);
+            break;
+        }
+    if (hw.isEmpty() && m_envelope && m_ncclHardware->findText(QString::fromStdString(m_envelope->hardware.name)) >= 0)
+        hw = QString::fromStdString(m_envelope->hardware.name);
+    if (hw.isEmpty()) hw = m_ncclHardware->itemText(0);
+    const mosaic::Hardware hardware = mosaic::builtinHardware(hw.toStdString());
+    m_nccl->setData(imp, label, hardware);
+    {
+        const QSignalBlocker block(m_ncclHardware);
+        m_ncclHardware->setCurrentText(hw);
+    }
+    m_pages->setTabVisible(2, true);
+    m_pages->setCurrentIndex(2);
+}
+
+void MoeWorkspace::clearImports() {
+    const bool hadModels = !m_importedModels.empty();
+    m_importedModels.clear();
+    m_importedPoints.clear();
+    m_frontier->setImported({});
+    m_importedCard->setModels({}, std::nullopt, 0);
+    if (m_nccl->hasData()) m_nccl->setData({}, QString(), mosaic::builtinHardware(m_ncclHardware->itemText(0).toStdString()));
+    m_pages->setTabVisible(2, false);
+    m_ncclFile.clear();
+    if (hadModels) recompute();
+}
+
+void MoeWorkspace::applyTheme() {
+    for (ChartView* c : charts()) c->applyTheme();
+}
+
+void MoeWorkspace::setEnvelope(const std::optional<mosaic::Envelope>& e) {
+    m_envelope = e;
+    setEnabled(e.has_value());
+    const QString none = tr("This scenario has no \"mosaic\" section; open or choose a preset that has one.");
+    for (ChartView* v : charts()) v->setEmptyReason(e ? QString() : none);
+    if (!e) {
+        m_status->setText(none);
+        return;
+    }
+    m_controls->setEnvelope(*e);
+    recompute();
+}
+
+void MoeWorkspace::recompute() {
+    if (!m_envelope) return;
+    const mosaic::Envelope e = *m_envelope;  // the worker owns its copy
+    const std::vector<ImportedModel> imported = m_importedModels;
+    m_runner->submit([e, imported](const tandem::CancelFlag* cancel) -> std::any {
+        MoeOutput out;
+        out.result = mosaic::search(e, cancel);
+        out.envelope = e;
+        for (const ImportedModel& m : imported) out.imported.push_back(evaluateImportedModel(m, e));
+        if (out.result.optimum >= 0)
+            out.optimumCells = layoutCells(out.result.candidates[static_cast<size_t>(out.result.optimum)].geometry, e);
+        return out;
+    });
+}
+
+void MoeWorkspace::showResult(const MoeOutput& out) {
+    const mosaic::SearchResult& r = out.result;
+    m_result = r;
+    m_resultEnvelope = out.envelope;
+    m_selected = r.optimum;
+    m_cells = out.optimumCells;
+    m_cellsFor = r.optimum;
+    m_layoutCell = -1;
+    m_importedPoints = out.imported;
+    QList<FrontierMarker> markers;
+    for (const ImportedModelPoint& p : m_importedPoints)
+        markers.append({p.label, p.geometry.sparsity, p.loss, p.extrapolated});
+    m_frontier->setImported(markers);
+    m_frontier->setCluster(out.envelope.nodes, out.envelope.devices(), out.envelope.days);
+    m_frontier->setData(r);
+    m_importedCard->setModels(m_importedPoints,
+                              r.optimum >= 0 ? std::optional<mosaic::Candidate>(r.candidates[static_cast<size_t>(r.optimum)])
+                                             : std::nullopt,
+                              r.deviceMemoryGB);
+    m_mfuS->setData(r, out.envelope.frontierSparsity, m_selected);
+    m_mfuG->setData(r, out.envelope.frontierSparsity, m_selected);
+    m_table->setCandidates(r.candidates, m_selected);
+    // The cluster-size label marks a node count without candidates and names the nearest that
+    // works.
+    m_controls->nodesSlider()->setValueNote(
+        !r.candidates.empty() || out.envelope.nodes != m_controls->nodesSlider()->value()
+            ? QString()
+        : r.nearestWorkingNodes > 0 ? tr("none fits, try %1").arg(r.nearestWorkingNodes)
+                                    : tr("none fits"));
+    refreshSelection();
+    const QString gain = std::isfinite(r.naiveOnClusterLoss) && r.optimum >= 0
+                             ? tr("the compute-optimal choice loses %1 nats on this cluster")
+                                   .arg(r.naiveOnClusterLoss - r.candidates[static_cast<size_t>(r.optimum)].loss, 0, 'f', 3)
+                             : tr("the compute-optimal choice does not fit this cluster");
+    // The compute-optimal argmin is called a boundary only when it is the grid's last point.
+    const auto& grid = out.envelope.frontierSparsity;
+    const bool atBoundary = !grid.empty() && std::abs(r.computeOptimalS - grid.back()) < 1e-9;
+    const QString clusterS = std::isfinite(r.clusterOptimalS)
+                                 ? QString::number(r.clusterOptimalS, 'f', 3)
+                                 : tr("none (no geometry is feasible on this cluster)");
+    m_status->setText(tr("Compute-optimal S = %1%2; cluster-optimal S = %3; %4. "
+                         "%5 of %6 [2608.10605 Sec. 7, Fig. 1].")
+                          .arg(r.computeOptimalS, 0, 'f', 3)
+                          .arg(atBoundary ? tr(" (the upper boundary of the sparsity range)") : QString())
+                          .arg(clusterS)
+                          .arg(gain)
+                          .arg(countLabel(static_cast<qint64>(r.candidates.size()), tr("feasible candidate"),
+                                          tr("feasible candidates")))
+                          .arg(countLabel(static_cast<qint64>(r.geometriesSearched), tr("geometry"), tr("geometries"))));
+    emit resultsShown();
+}
+
+void MoeWorkspace::selectCandidate(int index) {
+    if (!m_result || index < 0 || static_cast<size_t>(index) >= m_result->candidates.size()) return;
+    m_selected = index;
+    m_layoutCell = -1;
+    m_table->selectCandidate(index);
+    m_mfuS->setSelected(index);
+    m_mfuG->setSelected(index);
+    if (m_cellsFor != index) {
+        const mosaic::Geometry g = m_result->candidates[static_cast<size_t>(index)].geometry;
+        const mosaic::Envelope e = m_resultEnvelope;
+        m_layoutRunner->submit([g, e, index](const tandem::CancelFlag*) -> std::any {
+            return std::pair<int, LayoutCells>(index, layoutCells(g, e));
+        });
+    }
+    refreshSelection();
+}
+
+void MoeWorkspace::selectLayoutCell(int index) {
+    if (m_cellsFor != m_selected || index < 0 || static_cast<size_t>(index) >= m_cells.cells.size()) return;
+    const LayoutCell& c = m_cells.cells[static_cast<size_t>(index)];
+    if (!c.anyValid) {
+        m_status->setText(tr("PP %1 x EP %2 has no valid layout: %3")
+                              .arg(c.pp)
+                              .arg(c.ep)
+                              .arg(QString::fromStdString(c.reason)));
+        return;
+    }
+    m_layoutCell = index;
+    refreshSelection();
+}
+
+std::optional<mosaic::Candidate> MoeWorkspace::shownCandidate() const {
+    if (!m_result || m_selected < 0 || static_cast<size_t>(m_selected) >= m_result->candidates.size())
+        return std::nullopt;
+    mosaic::Candidate c = m_result->candidates[static_cast<size_t>(m_selected)];
+    if (m_layoutCell < 0 || m_cellsFor != m_selected || static_cast<size_t>(m_layoutCell) >= m_cells.cells.size())
+        return c;
+    const LayoutCell& cell = m_cells.cells[static_cast<size_t>(m_layoutCell)];
+    c.plan = cell.plan;
+    c.eval = cell.eval;
+    c.globalBatch = mosaic::planGlobalBatch(c.plan, c.eval);
+    if (cell.feasible) {  // D follows the layout's MFU (Eq. 25), the loss follows D (Eq. 10)
+        const mosaic::CandidateScore score =
+            mosaic::scoreCandidate(m_resultEnvelope, c.geometry, cell.eval.mfu);
+        c.tokens = score.tokens;
+        c.loss = score.loss;
+        c.extrapolated = score.extrapolated;
+    }
+    return c;
+}
+
+void MoeWorkspace::refreshSelection() {
+    if (!m_result) return;
+    const auto& r = *m_result;
+    const std::optional<mosaic::Candidate> shown = shownCandidate();
+    if (!shown) {
+        // Which rule cut the geometries, and the nearest node count that works [search.h].
+        QString why = tr("No geometry has a feasible layout on this cluster.");
+        for (const auto& [reason, n] : r.rejections)
+            why += QStringLiteral(" ") + tr("%1 cut by: %2.")
+                                             .arg(countLabel(n, tr("geometry"), tr("geometries")),
+                                                  QString::fromStdString(reason));
+        why +=
+            QStringLiteral(" ") +
+            (r.nearestWorkingNodes > 0
+                 ? tr("Nearest node count that works: %1.").arg(r.nearestWorkingNodes)
+                 : tr("No node count within %1 of this one works.").arg(mosaic::kNearestNodesSpan));
+        m_card->clearCandidate(why);
+        m_breakdown->setData({});
+        m_memory->setData(0, r.deviceMemoryGB, QString());
+        m_heatmap->setData({}, -1, tr("MFU per layout (no feasible geometry)"));
+        m_frontier->setSelected(std::nullopt);
+        return;
+    }
+    const bool own = m_layoutCell < 0 || m_cellsFor != m_selected;
+    const QString plan = QString::fromStdString(planLabel(shown->plan));
+    QString title = m_selected == r.optimum ? tr("Cluster-optimal model") : tr("Candidate #%1").arg(m_selected + 1);
+    if (!own) title += shown->eval.feasible ? tr(", layout chosen on the heatmap")
+                                            : tr(", PP %1 x EP %2 does not fit: %3")
+                                                  .arg(shown->plan.pp)
+                                                  .arg(shown->plan.ep)
+                                                  .arg(QString::fromStdString(shown->eval.reason));
+    m_card->setCandidate(*shown, title, r.computeOptimalS, r.naiveOnClusterLoss);
+    QList<QPair<QString, mosaic::Breakdown>> bars;
+    if (shown->eval.feasible) bars.append({own ? tr("selected") : tr("chosen layout"), shown->eval.breakdown});
+    if (!own || m_selected != r.optimum) {
+        if (!own) bars.append({tr("best layout"), r.candidates[static_cast<size_t>(m_selected)].eval.breakdown});
+        if (m_selected != r.optimum && r.optimum >= 0)
+            bars.append({tr("cluster optimum"), r.candidates[static_cast<size_t>(r.optimum)].eval.breakdown});
+    }
+    m_breakdown->setData(bars);
+    m_breakdown->setFittingTitle({tr("Step time, %1").arg(plan), tr("Step time per iteration")});
+    m_memory->setData(shown->eval.memoryGB, r.deviceMemoryGB,
+                      tr("PP %1 x EP %2").arg(shown->plan.pp).arg(shown->plan.ep));
+    const QString geometry = QString::fromStdString(mosaic::geometryLabel(shown->geometry));
+    if (m_cellsFor == m_selected) {
+        const int sel = own ? m_cells.indexOf(shown->plan) : m_layoutCell;
+        m_heatmap->setData(m_cells, sel, tr("MFU (%) per layout, %1").arg(geometry));
+    } else {
+        m_heatmap->setData({}, -1, tr("MFU (%) per layout, %1 (computing)").arg(geometry));
+    }
+    m_frontier->setSelected(std::isfinite(shown->loss) ? std::optional<QPointF>(QPointF(shown->geometry.sparsity, shown->loss))
+                                                       : std::nullopt);
+}
+
+}  // namespace tandem::ui

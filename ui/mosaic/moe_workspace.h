@@ -1,0 +1,147 @@
+#pragma once
+// Workspace 2, "MoE sparsity frontier" [2608.10605]: controls, charts and the live workers.
+#include <QWidget>
+
+#include <optional>
+
+#include "io/nccl_tests.h"
+#include "mosaic/envelope.h"
+#include "mosaic/imported_model.h"
+#include "mosaic/layout_cells.h"
+#include "mosaic/search.h"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QTabWidget;
+
+namespace tandem::ui {
+
+class CandidateTable;
+class ChartView;
+class FrontierView;
+class ImportedModelCard;
+class JobRunner;
+class NcclView;
+class LayoutHeatmapView;
+class MemoryBarView;
+class MfuView;
+class MoeControls;
+class OptimumCard;
+class RealityView;
+class StepBreakdownView;
+
+/// What the search worker hands back: the search, the envelope it ran on, and the PP x EP
+/// layout cells of the optimum's geometry (so one slider move costs one round trip).
+struct MoeOutput {
+    mosaic::SearchResult result;
+    mosaic::Envelope envelope;
+    LayoutCells optimumCells;
+    std::vector<ImportedModelPoint> imported;  ///< imported models costed on the same envelope
+};
+
+/// Assembles the MOSAIC side panel (controls, the selected candidate's card) and the chart
+/// pages: (1) frontier, MFU vs S, MFU vs G; (2) ranked candidate table, PP x EP heatmap,
+/// step-time breakdown and memory bar; (3) an imported nccl-tests log (hidden until one is
+/// imported); (4) "Reality check", predicted against measured runs (RealityView). One selection (a
+/// candidate, optionally with a layout picked on the heatmap) drives the card and every view.
+/// Engine inputs go to a JobRunner running mosaic::search (coalesced, cancellable); a second runner
+/// computes the heatmap of a newly selected geometry.
+class MoeWorkspace : public QWidget {
+    Q_OBJECT
+public:
+    explicit MoeWorkspace(QWidget* parent = nullptr);
+    void setEnvelope(const std::optional<mosaic::Envelope>& e);
+    const std::optional<mosaic::Envelope>& envelope() const { return m_envelope; }
+    QList<ChartView*> charts() const;
+    MoeControls* controls() const { return m_controls; }
+    FrontierView* frontierView() const { return m_frontier; }
+    MfuView* mfuSparsityView() const { return m_mfuS; }
+    MfuView* mfuSplitView() const { return m_mfuG; }
+    StepBreakdownView* breakdownView() const { return m_breakdown; }
+    MemoryBarView* memoryView() const { return m_memory; }
+    LayoutHeatmapView* heatmapView() const { return m_heatmap; }
+    CandidateTable* candidateTable() const { return m_table; }
+    OptimumCard* card() const { return m_card; }
+    RealityView* realityView() const { return m_reality; }
+    /// Index of the "Reality check" page in pages().
+    static constexpr int kRealityPage = 3;
+    QTabWidget* pages() const { return m_pages; }
+    JobRunner* runner() const { return m_runner; }
+    JobRunner* layoutRunner() const { return m_layoutRunner; }
+    const std::optional<mosaic::SearchResult>& result() const { return m_result; }
+    /// Selected candidate (index into result()->candidates), -1 none.
+    int selectedCandidate() const { return m_selected; }
+    /// Selects a candidate everywhere (table, card, charts) and computes its heatmap.
+    void selectCandidate(int index);
+    /// Selects heatmap cell `index` of the selected geometry (updates card, breakdown, memory).
+    void selectLayoutCell(int index);
+    /// The candidate as currently shown (with a layout chosen on the heatmap, D and loss
+    /// re-derived from that layout's MFU); nullopt when nothing is selected.
+    std::optional<mosaic::Candidate> shownCandidate() const;
+    void applyTheme();
+
+    /// Adds an imported model (a model with the same label is replaced); it is costed on the
+    /// envelope with every search and drawn on the frontier with its label.
+    void addImportedModel(const ImportedModel& m);
+    /// Shows an nccl-tests log on the "Measured collectives" page (made visible), against the
+    /// compiled-in hardware its file name names (H100, A100, GB200, ...) or the envelope's.
+    /// `path` is the log's file: the "Use in MoE model" box is checked when the envelope's
+    /// nccl_tests_files already lists it.
+    void setNcclImport(const io::NcclImport& imp, const QString& label, const QString& path = {});
+    /// Removes every imported model and log (a new scenario was opened).
+    void clearImports();
+    const std::vector<ImportedModel>& importedModels() const { return m_importedModels; }
+    /// The imported models as costed by the last search shown.
+    const std::vector<ImportedModelPoint>& importedPoints() const { return m_importedPoints; }
+    ImportedModelCard* importedCard() const { return m_importedCard; }
+    NcclView* ncclView() const { return m_nccl; }
+    QComboBox* ncclHardwareBox() const { return m_ncclHardware; }
+    /// "Use in MoE model": attach the shown log to the envelope (mosaic.nccl_tests_files).
+    QCheckBox* ncclUseBox() const { return m_ncclUse; }
+    QString ncclFile() const { return m_ncclFile; }
+
+signals:
+    void envelopeEdited(const tandem::mosaic::Envelope& e);
+    void resultsShown();
+    void busyChanged(bool busy);
+    /// The user toggled "Use in MoE model" for the shown log `path`.
+    void ncclUseToggled(bool on, const QString& path);
+
+private:
+    void recompute();
+    void showResult(const MoeOutput& out);
+    void refreshSelection();
+
+    std::optional<mosaic::Envelope> m_envelope;
+    std::optional<mosaic::SearchResult> m_result;
+    mosaic::Envelope m_resultEnvelope;
+    int m_selected = -1;
+    LayoutCells m_cells;
+    int m_cellsFor = -1;     ///< candidate whose geometry m_cells holds
+    int m_layoutCell = -1;   ///< heatmap cell chosen by the user, -1 = the candidate's own plan
+    MoeControls* m_controls;
+    QTabWidget* m_pages;
+    FrontierView* m_frontier;
+    MfuView* m_mfuS;
+    MfuView* m_mfuG;
+    CandidateTable* m_table;
+    LayoutHeatmapView* m_heatmap;
+    StepBreakdownView* m_breakdown;
+    MemoryBarView* m_memory;
+    OptimumCard* m_card;
+    RealityView* m_reality;
+    QLabel* m_status;
+    ImportedModelCard* m_importedCard;
+    NcclView* m_nccl;
+    QComboBox* m_ncclHardware;
+    QCheckBox* m_ncclUse;
+    QString m_ncclFile;
+    QWidget* m_ncclPage;
+    std::vector<ImportedModel> m_importedModels;
+    std::vector<ImportedModelPoint> m_importedPoints;
+    JobRunner* m_runner;
+    JobRunner* m_layoutRunner;
+};
+
+}  // namespace tandem::ui

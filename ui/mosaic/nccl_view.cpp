@@ -1,0 +1,166 @@
+#include "mosaic/nccl_view.h"
+
+#include <QChart>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+#include "mosaic/collectives.h"
+#include "widgets/count_label.h"
+#include "widgets/palette.h"
+#include "widgets/units.h"
+
+namespace tandem::ui {
+
+namespace {
+bool modelCollective(const std::string& name, mosaic::Collective& out) {
+    if (name == "all_reduce") out = mosaic::Collective::AllReduce;
+    else if (name == "reduce_scatter") out = mosaic::Collective::ReduceScatter;
+    else if (name == "all_gather") out = mosaic::Collective::AllGather;
+    else if (name == "alltoall" || name == "all_to_all") out = mosaic::Collective::AllToAll;
+    else return false;
+    return true;
+}
+QString pretty(const std::string& collective) {
+    QString s = QString::fromStdString(collective);
+    s.replace(QLatin1Char('_'), QLatin1Char('-'));
+    return s;
+}
+const QColor kCurveColors[] = {QColor(0x00, 0x72, 0xB2), QColor(0xD5, 0x5E, 0x00), QColor(0x00, 0x9E, 0x73),
+                               QColor(0xCC, 0x79, 0xA7)};  // Okabe-Ito
+}  // namespace
+
+NcclView::NcclView(QWidget* parent)
+    : ChartView(QStringLiteral("nccl-measured-vs-analytical"), tr("Measured vs analytical bus bandwidth"), parent) {
+    m_x = new QLogValueAxis(this);
+    m_x->setBase(10);
+    m_x->setTitleText(tr("Message size (bytes, nccl-tests size, log scale)"));
+    m_x->setLabelFormat(QStringLiteral("%.0e"));
+    m_x->setMinorTickCount(0);
+    m_y = new QValueAxis(this);
+    m_y->setTitleText(tr("Bus bandwidth (GB/s)"));
+    m_y->setLabelFormat(QStringLiteral("%.0f"));
+    chart()->addAxis(m_x, Qt::AlignBottom);
+    chart()->addAxis(m_y, Qt::AlignLeft);
+    chart()->legend()->setAlignment(Qt::AlignBottom);
+    applyTheme();
+}
+
+double NcclView::analyticalBusbw(const io::NcclCurve& curve, double bytes, const mosaic::Hardware& hw) {
+    mosaic::Collective c;
+    if (!modelCollective(curve.collective, c) || curve.ranks <= 1 || !(bytes > 0)) return 0;
+    const double t = mosaic::collectiveTime(hw, c, bytes, curve.ranks, 1);
+    return t > 0 ? bytes * mosaic::busFactor(c, curve.ranks) / t : 0;
+}
+
+void NcclView::setData(const io::NcclImport& imp, const QString& label, const mosaic::Hardware& hw) {
+    m_imp = imp;
+    m_label = label;
+    m_hw = hw;
+    rebuild();
+}
+
+void NcclView::setHardware(const mosaic::Hardware& hw) {
+    m_hw = hw;
+    rebuild();
+}
+
+void NcclView::applyTheme() {
+    ChartView::applyTheme();
+    rebuild();
+}
+
+void NcclView::rebuild() {
+    const size_t n = m_imp.curves.size();
+    while (static_cast<size_t>(m_points.size()) < n) {
+        for (int k = 0; k < 2; ++k) {
+            auto* l = new QLineSeries(this);
+            chart()->addSeries(l);
+            l->attachAxis(m_x);
+            l->attachAxis(m_y);
+            m_lines.append(l);
+        }
+        auto* s = new QScatterSeries(this);
+        s->setMarkerSize(7);
+        chart()->addSeries(s);
+        s->attachAxis(m_x);
+        s->attachAxis(m_y);
+        m_points.append(s);
+    }
+    double xLo = 1e300, xHi = 0, yHi = 0;
+    const bool dark = currentTheme() == Theme::Dark;
+    for (qsizetype i = 0; i < m_points.size(); ++i) {
+        QLineSeries* measured = m_lines[2 * i];
+        QLineSeries* model = m_lines[2 * i + 1];
+        QScatterSeries* dots = m_points[i];
+        const bool on = static_cast<size_t>(i) < n;
+        for (QAbstractSeries* s : {static_cast<QAbstractSeries*>(measured), static_cast<QAbstractSeries*>(model),
+                                   static_cast<QAbstractSeries*>(dots)})
+            s->setVisible(on);
+        if (!on) continue;
+        const io::NcclCurve& c = m_imp.curves[static_cast<size_t>(i)];
+        QList<QPointF> pts;
+        for (const io::NcclPoint& p : c.points)
+            if (p.bytes > 0) {
+                pts.append(QPointF(p.bytes, p.busbw_Bps / 1e9));
+                xLo = std::min(xLo, p.bytes);
+                xHi = std::max(xHi, p.bytes);
+                yHi = std::max(yHi, p.busbw_Bps / 1e9);
+            }
+        const QColor col = kCurveColors[i % 4];
+        const QString name =
+            tr("%1, %2").arg(pretty(c.collective), countLabel(c.ranks, tr("rank"), tr("ranks")));
+        measured->setName(tr("Measured (nccl-tests) %1").arg(name));
+        measured->setPen(QPen(col, 2.2));
+        measured->replace(pts);
+        dots->setColor(col);
+        dots->setBorderColor(dark ? Qt::white : Qt::black);
+        dots->replace(pts);
+        for (QLegendMarker* lm : chart()->legend()->markers(dots)) lm->setVisible(false);
+        // The analytical curve on a log grid over the measured sizes (64 points).
+        QList<QPointF> modelPts;
+        if (!pts.isEmpty() && analyticalBusbw(c, pts.back().x(), m_hw) > 0) {
+            const double a = std::log(pts.front().x()), b = std::log(pts.back().x());
+            for (int k = 0; k <= 64; ++k) {
+                const double bytes = std::exp(a + (b - a) * k / 64.0);
+                const double bw = analyticalBusbw(c, bytes, m_hw) / 1e9;
+                modelPts.append(QPointF(bytes, bw));
+                yHi = std::max(yHi, bw);
+            }
+        }
+        model->setName(tr("Analytical model %1 (%2)").arg(name, QString::fromStdString(m_hw.name)));
+        // A contrasting colour as well as the dash pattern.
+        model->setPen(QPen(n == 1 ? kCurveColors[1] : col.darker(150), 2.2, Qt::DashLine));
+        model->replace(modelPts);
+        model->setVisible(!modelPts.isEmpty());
+        for (QLegendMarker* lm : chart()->legend()->markers(model)) lm->setVisible(!modelPts.isEmpty());
+    }
+    if (xHi > 0) {
+        m_x->setRange(std::pow(10.0, std::floor(std::log10(xLo))), std::pow(10.0, std::ceil(std::log10(xHi))));
+        setNiceRange(m_y, 0, std::max(1.0, yHi * 1.05), 6);
+    }
+    chart()->setTitle(m_label.isEmpty() ? tr("Measured vs analytical bus bandwidth")
+                                        : tr("Measured vs analytical bus bandwidth: %1").arg(m_label));
+}
+
+QString NcclView::csv() const {
+    QString out = QStringLiteral("collective,ranks,bytes,measured_busbw_GBps,analytical_busbw_GBps\n");
+    for (const io::NcclCurve& c : m_imp.curves)
+        for (const io::NcclPoint& p : c.points) {
+            const double model = analyticalBusbw(c, p.bytes, m_hw);
+            out += QStringLiteral("%1,%2,%3,%4,%5\n")
+                       .arg(QString::fromStdString(c.collective))
+                       .arg(c.ranks)
+                       .arg(QString::number(p.bytes, 'g', 15), QString::number(p.busbw_Bps / 1e9, 'g', 10),
+                            model > 0 ? QString::number(model / 1e9, 'g', 10) : QString());
+        }
+    return out;
+}
+
+}  // namespace tandem::ui

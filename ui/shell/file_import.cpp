@@ -1,0 +1,77 @@
+#include "shell/file_import.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QRegularExpression>
+
+#include "inspect/inspect.h"
+#include "scenario/scenario_files.h"
+
+namespace tandem::ui {
+
+QString importKindName(ImportKind k) {
+    switch (k) {
+        case ImportKind::ModelConfig: return QStringLiteral("model config");
+        case ImportKind::NcclTests: return QStringLiteral("nccl-tests log");
+        case ImportKind::LossLog: return QStringLiteral("loss log");
+        case ImportKind::LoadTrace: return QStringLiteral("load trace");
+    }
+    return {};
+}
+
+QString importLabel(const QString& path) {
+    const QFileInfo info(path);
+    QString name = info.fileName();
+    if (name.compare(QLatin1String("config.json"), Qt::CaseInsensitive) == 0) {
+        const QString folder = info.absoluteDir().dirName();
+        if (!folder.isEmpty()) return folder;
+    }
+    for (const char* suffix : {".json", ".txt", ".csv", ".log", ".config"})
+        if (name.endsWith(QLatin1String(suffix), Qt::CaseInsensitive)) name.chop(int(qstrlen(suffix)));
+    static const QRegularExpression version(QStringLiteral("[-_]v\\d+(\\.\\d+)*$"),
+                                            QRegularExpression::CaseInsensitiveOption);
+    const QString stripped = QString(name).remove(version);
+    return stripped.isEmpty() ? name : stripped;
+}
+
+std::optional<ImportedFile> readImport(const QString& path, Diagnostics& diag) {
+    const std::string p = path.toStdString();
+    const nlohmann::ordered_json inspected = inspect::inspectFile(p, diag);
+    if (!diag.ok()) return std::nullopt;
+    ImportedFile out;
+    // The path may become a scenario's trace_file or nccl_tests_files entry: resolved by the
+    // same function as every other file reference of a scenario.
+    out.path = QString::fromStdString(resolveScenarioFile(p, std::string()));
+    out.label = importLabel(path);
+    const std::string kind = inspected.value("kind", std::string("unknown"));
+    if (kind == "model_config") {
+        out.kind = ImportKind::ModelConfig;
+        out.model = io::loadModelConfigFile(p, diag);
+    } else if (kind == "nccl_tests") {
+        out.kind = ImportKind::NcclTests;
+        out.nccl = io::loadNcclTestsFile(p, diag);
+        if (out.nccl && out.nccl->curves.empty()) {
+            diag.error("file", "no bus-bandwidth curve in this log");
+            out.nccl.reset();
+        }
+    } else if (kind == "loss_log") {
+        out.kind = ImportKind::LossLog;
+        out.lossLog = io::loadLossLogFile(p, diag);
+        const io::LossSeries* s = out.lossLog ? out.lossLog->preferred() : nullptr;
+        if (out.lossLog && !s) diag.error("file", "no loss series to fit");
+        if (s) {
+            Diagnostics fitDiag;
+            out.lossFit = io::fitLossCurve(s->step, s->loss, fitDiag);
+            for (const Issue& i : fitDiag.items()) diag.error("series \"" + s->name + "\"", i.message);
+        }
+    } else if (kind == "load_trace") {
+        out.kind = ImportKind::LoadTrace;
+        out.trace = io::loadLoadTraceFile(p, diag);
+    } else {
+        diag.error("file", "not a recognised input (kind \"" + kind + "\")");
+    }
+    if (!diag.ok()) return std::nullopt;
+    return out;
+}
+
+}  // namespace tandem::ui

@@ -1,0 +1,137 @@
+#include "shell/gui_bench.h"
+
+#include <QApplication>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSlider>
+#include <QTextStream>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "mlforml/network_controls.h"
+#include "mlforml/network_workspace.h"
+#include "mosaic/moe_controls.h"
+#include "mosaic/moe_workspace.h"
+#include "shell/job_runner.h"
+#include "shell/main_window.h"
+#include "widgets/labeled_slider.h"
+
+namespace tandem::ui {
+
+namespace {
+/// Records the time of the first paint event a widget receives.
+class FirstPaint : public QObject {
+public:
+    FirstPaint(const QElapsedTimer& clock) : m_clock(clock) {}
+    double seconds = -1;
+
+protected:
+    bool eventFilter(QObject* o, QEvent* e) override {
+        if (e->type() == QEvent::Paint && seconds < 0) seconds = m_clock.nsecsElapsed() / 1e9;
+        return QObject::eventFilter(o, e);
+    }
+
+private:
+    const QElapsedTimer& m_clock;
+};
+
+double percentile(std::vector<double> v, double q) {
+    if (v.empty()) return NAN;
+    std::sort(v.begin(), v.end());
+    const size_t rank = static_cast<size_t>(std::ceil(q * static_cast<double>(v.size())));
+    return v[std::min(v.size() - 1, rank > 0 ? rank - 1 : 0)];
+}
+}  // namespace
+
+double residentMegabytes() {
+    QFile f(QStringLiteral("/proc/self/status"));
+    if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) return 0;
+    QTextStream in(&f);
+    for (QString line = in.readLine(); !line.isNull(); line = in.readLine())
+        if (line.startsWith(QLatin1String("VmRSS:")))
+            return line.section(QLatin1Char(':'), 1).trimmed().section(QLatin1Char(' '), 0, 0).toDouble() * 1024 / 1e6;
+    return 0;
+}
+
+QJsonObject benchGui(const QElapsedTimer& sinceMain, int moves, bool* ok) {
+    if (ok) *ok = false;
+    MainWindow w;
+    FirstPaint paint(sinceMain);
+    w.installEventFilter(&paint);
+    w.resize(1280, 800);
+    w.show();
+    for (int i = 0; i < 500 && paint.seconds < 0; ++i) QApplication::processEvents(QEventLoop::AllEvents, 10);
+    const double launch = paint.seconds >= 0 ? paint.seconds : sinceMain.nsecsElapsed() / 1e9;
+    if (!w.waitForResults(60000)) return {};
+
+    struct Probe {
+        int workspace;
+        LabeledSlider* slider;
+    };
+    const std::vector<Probe> probes = {{0, w.networkWorkspace()->controls()->backgroundSlider()},
+                                       {0, w.networkWorkspace()->controls()->nodesSlider()},
+                                       {1, w.moeWorkspace()->controls()->nodesSlider()},
+                                       {1, w.moeWorkspace()->controls()->daysSlider()}};
+    std::vector<double> all, perWorkspace[2];
+    for (const Probe& probe : probes) {
+        w.setCurrentWorkspace(probe.workspace);
+        QWidget* ws = probe.workspace == 0 ? static_cast<QWidget*>(w.networkWorkspace())
+                                           : static_cast<QWidget*>(w.moeWorkspace());
+        QApplication::processEvents();
+        // Slider positions (a ladder slider's positions are its stops): walk away from the start
+        // for the first half of the moves and back, as a drag would, upwards when there is room.
+        QSlider* s = probe.slider->slider();
+        const int v0 = s->value();
+        const int dir = v0 + (moves + 1) / 2 <= s->maximum() ? 1 : -1;
+        for (int i = 0; i < moves; ++i) {
+            const int v = v0 + dir * (i < (moves + 1) / 2 ? i + 1 : moves - i - 1);
+            QElapsedTimer t;
+            t.start();
+            s->setValue(v);
+            if (!w.waitForResults(60000)) return {};
+            ws->repaint();
+            const double ms = t.nsecsElapsed() / 1e6;
+            all.push_back(ms);
+            perWorkspace[probe.workspace].push_back(ms);
+        }
+    }
+    QJsonObject o;
+    o[QStringLiteral("gui_launch_s")] = launch;
+    o[QStringLiteral("gui_slider_median_ms")] = percentile(all, 0.5);
+    o[QStringLiteral("gui_slider_p95_ms")] = percentile(all, 0.95);
+    o[QStringLiteral("gui_slider_moves")] = static_cast<int>(all.size());
+    o[QStringLiteral("gui_network_slider_median_ms")] = percentile(perWorkspace[0], 0.5);
+    o[QStringLiteral("gui_network_slider_p95_ms")] = percentile(perWorkspace[0], 0.95);
+    o[QStringLiteral("gui_moe_slider_median_ms")] = percentile(perWorkspace[1], 0.5);
+    o[QStringLiteral("gui_moe_slider_p95_ms")] = percentile(perWorkspace[1], 0.95);
+    o[QStringLiteral("gui_rss_MB")] = residentMegabytes();
+    {  // context for the wall-clock numbers: other processes share the cores
+        QFile f(QStringLiteral("/proc/loadavg"));
+        if (f.open(QIODevice::ReadOnly)) o[QStringLiteral("load_average_1min")] = QString::fromLatin1(f.readAll()).section(QLatin1Char(' '), 0, 0).toDouble();
+    }
+    if (ok) *ok = true;
+    return o;
+}
+
+int runGuiBench(const QElapsedTimer& sinceMain, bool json, int moves) {
+    bool ok = false;
+    const QJsonObject o = benchGui(sinceMain, moves, &ok);
+    if (!ok) {
+        std::fprintf(stderr, "a result did not arrive within 60 s\n");
+        return 1;
+    }
+    if (json) {
+        std::printf("%s", QJsonDocument(o).toJson(QJsonDocument::Indented).constData());
+    } else {
+        for (auto it = o.begin(); it != o.end(); ++it)
+            std::printf("%-30s %10.3f\n", qPrintable(it.key()), it.value().toDouble());
+    }
+    std::fflush(stdout);
+    return 0;
+}
+
+}  // namespace tandem::ui

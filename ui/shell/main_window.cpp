@@ -1,0 +1,450 @@
+#include "shell/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDeadlineTimer>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QKeySequence>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTabWidget>
+#include <QThread>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+#include "io/input_kind.h"
+#include "io/text_file.h"
+#include "mlforml/loss_fit_view.h"
+#include "mlforml/network_workspace.h"
+#include "mosaic/moe_workspace.h"
+#include "shell/job_runner.h"
+#include "shell/presets.h"
+#include "shell/recovery.h"
+#include "shell/reproduce_dialog.h"
+#include "shell/scenario_document.h"
+#include "shell/scenario_undo.h"
+#include "widgets/chart_view.h"
+#include "widgets/diagnostics_dialog.h"
+#include "widgets/palette.h"
+
+namespace tandem::ui {
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_doc(new ScenarioDocument(this)), m_network(new NetworkWorkspace(this)),
+      m_moe(new MoeWorkspace(this)), m_tabs(new QTabWidget(this)), m_undo(new QUndoStack(this)) {
+    setObjectName(QStringLiteral("mainWindow"));
+    m_tabs->addTab(m_network, tr("Network x ML knobs"));
+    m_tabs->addTab(m_moe, tr("MoE sparsity frontier"));
+    m_tabs->setTabToolTip(0, tr("Gradient precision and accumulation under background traffic [arXiv:2608.06046]"));
+    m_tabs->setTabToolTip(1, tr("Compute-optimal vs cluster-optimal MoE sparsity [arXiv:2608.10605]"));
+    auto* central = new QWidget(this);
+    auto* cl = new QVBoxLayout(central);
+    cl->setContentsMargins(4, 2, 4, 2);
+    cl->setSpacing(2);
+    m_note = new QLabel(central);
+    m_note->setObjectName(QStringLiteral("scenarioNote"));
+    m_note->setWordWrap(true);
+    m_note->setTextFormat(Qt::RichText);
+    cl->addWidget(m_note);
+    cl->addWidget(m_tabs, 1);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateNote);
+    setCentralWidget(central);
+    setAcceptDrops(true);
+    buildMenus();
+
+    connect(m_doc, &ScenarioDocument::scenarioReplaced, this, &MainWindow::syncFromDocument);
+    connect(m_doc, &ScenarioDocument::stateChanged, this, &MainWindow::updateTitle);
+    // Control edits go to the document and onto the undo stack (a new scenario clears it).
+    const auto apply = [this](const Scenario& s) {
+        m_applyingUndo = true;
+        if (s.mlForMl) m_doc->setMlForMl(*s.mlForMl);
+        if (s.mosaic) m_doc->setMosaic(*s.mosaic);
+        m_network->setParams(s.mlForMl);
+        m_moe->setEnvelope(s.mosaic);
+        m_applyingUndo = false;
+    };
+    connect(m_network, &NetworkWorkspace::paramsEdited, this, [this, apply](const mlforml::Params& p) {
+        const Scenario before = m_doc->scenario();
+        m_doc->setMlForMl(p);
+        if (!m_applyingUndo)
+            m_undo->push(new ScenarioEditCommand(0, before, m_doc->scenario(), apply, tr("change of the ML-for-ML controls")));
+    });
+    connect(m_moe, &MoeWorkspace::envelopeEdited, this, [this, apply](const mosaic::Envelope& e) {
+        const Scenario before = m_doc->scenario();
+        m_doc->setMosaic(e);
+        if (!m_applyingUndo)
+            m_undo->push(new ScenarioEditCommand(1, before, m_doc->scenario(), apply, tr("change of the MoE controls")));
+    });
+    connect(m_doc, &ScenarioDocument::scenarioReplaced, m_undo, &QUndoStack::clear);
+    connect(m_network->lossFitPanel(), &LossFitPanel::useFitRequested, this, &MainWindow::applyLossFit);
+    connect(m_moe, &MoeWorkspace::ncclUseToggled, this, &MainWindow::useMeasuredCollectives);
+    for (ChartView* c : allCharts()) connect(c, &ChartView::activated, this, [this](ChartView* v) { m_currentChart = v; });
+    auto busy = [this](bool) {
+        const bool any = m_network->runner()->isBusy() || m_moe->runner()->isBusy();
+        if (any) statusBar()->showMessage(tr("Computing..."));
+        else statusBar()->clearMessage();
+    };
+    connect(m_network, &NetworkWorkspace::busyChanged, this, busy);
+    connect(m_moe, &MoeWorkspace::busyChanged, this, busy);
+
+    syncFromDocument();
+    updateTitle();
+    resize(1280, 800);
+    QSettings settings;
+    if (settings.contains(QStringLiteral("window/geometry")))
+        restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    m_tabs->setCurrentIndex(settings.value(QStringLiteral("window/workspace"), 0).toInt());
+    if (settings.value(QStringLiteral("view/dark"), false).toBool()) setDarkTheme(true);
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New scenario"), QKeySequence::New, this, [this]() { newScenario(); });
+    file->addAction(tr("&Open scenario..."), QKeySequence::Open, this, [this]() {
+        if (!maybeSave()) return;
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), QFileInfo(m_doc->filePath()).path(),
+                                                          tr("Tandem scenario (*.json)"));
+        if (!path.isEmpty()) openFile(path);
+    });
+    file->addAction(tr("&Save scenario"), QKeySequence::Save, this, [this]() {
+        if (saveAsksForName()) {
+            const QString path = QFileDialog::getSaveFileName(
+                this, tr("Save scenario"), m_doc->filePath().isEmpty() ? QStringLiteral("scenario.json") : m_doc->filePath(),
+                tr("Tandem scenario (*.json)"));
+            if (!path.isEmpty()) saveFile(path);
+        } else {
+            saveFile(m_doc->filePath());
+        }
+    });
+    file->addAction(tr("Save scenario &as..."), QKeySequence::SaveAs, this, [this]() {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save scenario as"), m_doc->filePath(),
+                                                          tr("Tandem scenario (*.json)"));
+        if (!path.isEmpty()) saveFile(path);
+    });
+    file->addAction(tr("&Import..."), QKeySequence(Qt::CTRL | Qt::Key_I), this, &MainWindow::importDialog)
+        ->setStatusTip(tr("Import a Hugging Face config.json, nccl-tests output, a training loss log or a "
+                          "background load trace"));
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    rebuildRecentMenu();
+    file->addAction(tr("&Reset to defaults"), this, [this]() {
+        if (QMessageBox::question(this, tr("Reset to defaults"),
+                                  tr("Set every control of this scenario to its default value?")) == QMessageBox::Yes)
+            resetToDefaults();
+    });
+    file->addSeparator();
+    file->addAction(tr("&Export current chart..."), QKeySequence(Qt::CTRL | Qt::Key_E), this,
+                    &MainWindow::exportCurrentChart);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_undo->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_undo->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    QMenu* presets = menuBar()->addMenu(tr("&Presets"));
+    const QList<Preset> list = allPresets();
+    for (int i = 0; i < list.size(); ++i) {
+        if (i > 0 && list[i].workspace != list[i - 1].workspace) presets->addSeparator();
+        QAction* a = presets->addAction(list[i].title, this, [this, i]() { applyPreset(i); });
+        a->setToolTip(list[i].note);
+        a->setStatusTip(list[i].note);
+    }
+    presets->setToolTipsVisible(true);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("&Network x ML knobs"), QKeySequence(Qt::CTRL | Qt::Key_1), this,
+                    [this]() { m_tabs->setCurrentIndex(0); });
+    view->addAction(tr("&MoE sparsity frontier"), QKeySequence(Qt::CTRL | Qt::Key_2), this,
+                    [this]() { m_tabs->setCurrentIndex(1); });
+    view->addSeparator();
+    m_darkAction = view->addAction(tr("&Dark theme"));
+    m_darkAction->setCheckable(true);
+    m_darkAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    connect(m_darkAction, &QAction::toggled, this, &MainWindow::setDarkTheme);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->setObjectName(QStringLiteral("helpMenu"));
+    help->addAction(tr("&Keyboard shortcuts"), QKeySequence::HelpContents, this, [this]() {
+        QMessageBox box(QMessageBox::NoIcon, tr("Keyboard shortcuts"), shortcutsText(),
+                        QMessageBox::Close, this);
+        box.setTextFormat(Qt::PlainText);
+        box.exec();
+    });
+    help->addAction(tr("&Reproduce a figure..."), this, [this]() {
+        ReproduceFigureDialog dialog(this);
+        connect(&dialog, &ReproduceFigureDialog::presetChosen, this,
+                [this](int i) { applyPreset(i); });
+        dialog.exec();
+    });
+    help->addSeparator();
+    help->addAction(tr("&About Tandem"), this,
+                    [this]() { QMessageBox::about(this, tr("About Tandem"), aboutText()); });
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+QString MainWindow::aboutText() {
+    return tr("<h3>Tandem %1</h3>"
+              "<p>A what-if tool for distributed LLM training, built on two papers:</p>"
+              "<ul><li>Y. Zhao, N. H. Rotman, G. Antichi and R. Ben Basat, <i>ML-for-ML</i>, "
+              "arXiv:2608.06046 (2026): the network x ML knobs workspace.</li>"
+              "<li>S. Sarkar, Y. Tang and S. Zha, <i>Compute-Optimal Is Not Cluster-Optimal: Systems-Aware "
+              "Scaling for Sparse Mixture-of-Experts</i> (MOSAIC), arXiv:2608.10605 (2026): the MoE sparsity frontier "
+              "workspace.</li></ul>"
+              "<p>Every preset in the Presets menu reproduces a figure or table of these papers.</p>")
+        .arg(QApplication::applicationVersion().toHtmlEscaped());
+}
+
+QString MainWindow::shortcutsText() const {
+    QStringList lines;
+    const auto menus = menuBar()->actions();
+    for (const QAction* m : menus) {
+        if (!m->menu()) continue;
+        const auto actions = m->menu()->actions();
+        for (const QAction* a : actions) {
+            if (a->shortcut().isEmpty()) continue;
+            QString what = a->text();
+            what.remove(QLatin1Char('&'));
+            lines << tr("%1: %2 > %3")
+                         .arg(a->shortcut().toString(QKeySequence::NativeText),
+                              QString(m->text()).remove(QLatin1Char('&')), what);
+        }
+    }
+    lines
+        << QString()
+        << tr("Left / Right arrow on a slider: one step (one stop of a log-scale slider)")
+        << tr("Page Up / Page Down on a slider: a larger step (a quarter of a log-scale slider)")
+        << tr("Home / End on a slider: its smallest / largest value")
+        << tr("Up / Down arrow in a number box: one step (bandwidths step by their leading digit)")
+        << tr("Click in a chart: pin the values at the cursor; click again or Esc: unpin")
+        << tr("Right-click in a chart: export it (PNG, SVG, PDF) or its data (CSV)");
+    return lines.join(QLatin1Char('\n'));
+}
+
+void MainWindow::applyPreset(int index, bool ask) {
+    const QList<Preset> list = allPresets();
+    if (index < 0 || index >= list.size()) return;
+    if (ask && !maybeSave()) return;
+    const Preset& p = list[index];
+    m_doc->reset(p.scenario);
+    m_network->applyPresetView(p.shownBackgroundJobs, p.targetIndex, p.updatesAxis);
+    m_noteWorkspace = p.workspace;
+    m_tabs->setCurrentIndex(p.workspace);
+    updateNote();
+}
+
+void MainWindow::newScenario(bool ask) {
+    if (ask && !maybeSave()) return;
+    m_doc->reset(defaultScenario());
+}
+
+void MainWindow::resetToDefaults() {
+    const Scenario defaults = defaultScenario();
+    Scenario s = m_doc->scenario();
+    const bool both = !s.mlForMl && !s.mosaic;
+    if (s.mlForMl || both) s.mlForMl = defaults.mlForMl;
+    if (s.mosaic || both) s.mosaic = defaults.mosaic;
+    m_doc->reset(s, m_doc->filePath());
+    m_doc->markModified();
+    statusBar()->showMessage(tr("Every control reset to its default; reopen the file to undo."), 6000);
+}
+
+void MainWindow::updateNote() {
+    const bool has = !m_doc->scenario().name.empty() || !m_doc->scenario().description.empty();
+    m_note->setVisible(has && (m_noteWorkspace < 0 || m_noteWorkspace == m_tabs->currentIndex()));
+}
+
+void MainWindow::setDarkTheme(bool dark) {
+    if (m_darkAction && m_darkAction->isChecked() != dark) {
+        m_darkAction->setChecked(dark);  // re-enters through toggled()
+        return;
+    }
+    setCurrentTheme(dark ? Theme::Dark : Theme::Light);
+    QPalette pal = dark ? QPalette(QColor(0x35, 0x37, 0x3b), QColor(0x26, 0x28, 0x2b)) : QApplication::style()->standardPalette();
+    if (dark) {
+        pal.setColor(QPalette::WindowText, QColor(0xE8, 0xE8, 0xE8));
+        pal.setColor(QPalette::Text, QColor(0xE8, 0xE8, 0xE8));
+        pal.setColor(QPalette::ButtonText, QColor(0xE8, 0xE8, 0xE8));
+        pal.setColor(QPalette::Base, QColor(0x26, 0x28, 0x2b));
+    }
+    QApplication::setPalette(pal);
+    m_network->applyTheme();
+    m_moe->applyTheme();
+    QSettings().setValue(QStringLiteral("view/dark"), dark);
+}
+
+void MainWindow::addRecentFile(const QString& path) {
+    QSettings settings;
+    QStringList files = settings.value(QStringLiteral("recentFiles")).toStringList();
+    files.removeAll(path);
+    files.prepend(path);
+    while (files.size() > 8) files.removeLast();
+    settings.setValue(QStringLiteral("recentFiles"), files);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    if (!m_recentMenu) return;
+    m_recentMenu->clear();
+    const QStringList files = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    for (const QString& f : files)
+        m_recentMenu->addAction(QFileInfo(f).fileName(), this, [this, f]() {
+            if (maybeSave()) openFile(f);
+        })->setToolTip(f);
+    m_recentMenu->setEnabled(!files.isEmpty());
+}
+
+namespace {
+/// A Tandem scenario (opened) rather than a file to import, by io::detectInputKind (the
+/// detector of File > Import and `tandem-cli inspect`): a scenario, or JSON that is no model
+/// config (opening reports what is wrong with it). An unreadable file is opened too: the open
+/// says why.
+bool looksLikeScenario(const QString& path) {
+    Diagnostics diag;
+    std::string text;
+    if (!io::readTextFile(QFile::encodeName(path).toStdString(), text, diag)) return true;
+    const io::InputKind kind = io::detectInputKind(text);
+    return kind == io::InputKind::Scenario || kind == io::InputKind::Json;
+}
+}  // namespace
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.front().isLocalFile()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    if (urls.size() != 1 || !urls.front().isLocalFile()) return;
+    event->acceptProposedAction();
+    const QString path = urls.front().toLocalFile();
+    if (!looksLikeScenario(path)) importFile(path);
+    else if (maybeSave()) openFile(path);
+}
+
+QList<ChartView*> MainWindow::allCharts() const { return m_network->charts() + m_moe->charts(); }
+
+ChartView* MainWindow::currentChart() const {
+    const QList<ChartView*> visible = m_tabs->currentIndex() == 0 ? m_network->charts() : m_moe->charts();
+    if (m_currentChart && visible.contains(m_currentChart)) return m_currentChart;
+    return visible.isEmpty() ? nullptr : visible.front();
+}
+
+void MainWindow::setCurrentWorkspace(int index) { m_tabs->setCurrentIndex(index); }
+
+void MainWindow::syncFromDocument() {
+    m_network->clearImports();
+    m_moe->clearImports();
+    m_network->setParams(m_doc->scenario().mlForMl);
+    m_moe->setEnvelope(m_doc->scenario().mosaic);
+    const Scenario& sc = m_doc->scenario();
+    m_note->setText(QStringLiteral("<b>%1</b> %2").arg(QString::fromStdString(sc.name).toHtmlEscaped(),
+                                                     QString::fromStdString(sc.description).toHtmlEscaped()));
+    // The note belongs to the workspace(s) the scenario has a section for (a preset: its own).
+    m_noteWorkspace = sc.mlForMl && !sc.mosaic ? 0 : !sc.mlForMl && sc.mosaic ? 1 : -1;
+    updateNote();
+    if (!m_doc->scenario().mlForMl && m_doc->scenario().mosaic) m_tabs->setCurrentIndex(1);
+    if (m_doc->scenario().mlForMl && !m_doc->scenario().mosaic) m_tabs->setCurrentIndex(0);
+}
+
+bool MainWindow::saveAsksForName() const {
+    return m_doc->filePath().isEmpty() || !QFileInfo::exists(m_doc->filePath());
+}
+
+void MainWindow::updateTitle() {
+    // A recovered document whose file was deleted says so (Save then asks for a name).
+    const QString gone = !m_doc->filePath().isEmpty() && !QFileInfo::exists(m_doc->filePath())
+                             ? tr(" (original file deleted)")
+                             : QString();
+    setWindowTitle(tr("%1[*]%2 - Tandem").arg(m_doc->displayName(), gone));
+    setWindowModified(m_doc->isModified());
+}
+
+bool MainWindow::openFile(const QString& path) {
+    Diagnostics diag(QFileInfo(path).fileName().toStdString());
+    if (m_doc->load(path, diag)) {
+        statusBar()->showMessage(tr("Opened %1").arg(path), 4000);
+        addRecentFile(m_doc->filePath());
+        return true;
+    }
+    showDiagnostics(path, diag);
+    return false;
+}
+
+bool MainWindow::saveFile(const QString& path) {
+    QString error;
+    if (!m_doc->save(path, &error)) {
+        QMessageBox::warning(this, tr("Save failed"), error);
+        return false;
+    }
+    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+    addRecentFile(m_doc->filePath());
+    return true;
+}
+
+bool MainWindow::maybeSave() {
+    if (!m_doc->isModified()) return true;
+    const auto answer = QMessageBox::question(this, tr("Unsaved changes"),
+                                              tr("The scenario has unsaved changes. Save them first?"),
+                                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Cancel) return false;
+    if (answer == QMessageBox::Discard) return true;
+    const QString path = saveAsksForName()
+                             ? QFileDialog::getSaveFileName(this, tr("Save scenario"),
+                                                            m_doc->filePath().isEmpty() ? QStringLiteral("scenario.json")
+                                                                                        : m_doc->filePath(),
+                                                            tr("Tandem scenario (*.json)"))
+                             : m_doc->filePath();
+    return !path.isEmpty() && saveFile(path);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/workspace"), m_tabs->currentIndex());
+    if (m_recovery) m_recovery->finish();  // clean exit: nothing to recover next time
+    event->accept();
+}
+
+void MainWindow::exportCurrentChart() {
+    ChartView* view = currentChart();
+    if (!view) return;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export chart"), view->exportName() + QStringLiteral(".png"),
+        tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV data (*.csv)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!exportChart(view, path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
+    else statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
+}
+
+bool MainWindow::waitForResults(int timeoutMs) {
+    QDeadlineTimer deadline(timeoutMs);
+    QApplication::processEvents();
+    while ((m_network->runner()->isBusy() || m_network->sweepRunner()->isBusy() || m_moe->runner()->isBusy()) &&
+           !deadline.hasExpired()) {
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
+        QThread::msleep(2);
+    }
+    QApplication::processEvents();
+    return !m_network->runner()->isBusy() && !m_network->sweepRunner()->isBusy() && !m_moe->runner()->isBusy();
+}
+
+}  // namespace tandem::ui

@@ -1,0 +1,151 @@
+#pragma once
+// The Tandem main window: two workspaces, menus, file handling. Kept small: it assembles one
+// widget per view and routes the scenario between the document and the workspaces.
+#include <QMainWindow>
+
+#include "common/diagnostics.h"
+
+class QAction;
+class QLabel;
+class QMenu;
+class QTabWidget;
+class QUndoStack;
+
+namespace tandem::io {
+struct LossFit;
+}
+
+namespace tandem::ui {
+
+class ChartView;
+class DiagnosticsDialog;
+class MoeWorkspace;
+class NetworkWorkspace;
+class RecoveryAutosaver;
+class ScenarioDocument;
+struct ImportedFile;
+struct RecoveryEntry;
+
+/// Where an imported dense model config goes (MoE configs always go to the frontier).
+enum class DenseModelTarget {
+    Ask,         ///< a small dialog asks (interactive use)
+    Foreground,  ///< ML-for-ML foreground job: foreground_parameters = n_total
+    Background,  ///< ML-for-ML background job model: gradient_GB = 2 bytes (BF16) x n_total
+    Frontier,    ///< a labelled point on the MoE loss-vs-sparsity chart
+};
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+
+    /// Opens a scenario file. A bad file shows its problems (JSON path + reason) in a
+    /// non-blocking DiagnosticsDialog and keeps the current scenario; returns false then.
+    bool openFile(const QString& path);
+    /// Saves atomically to `path` (canonical JSON); returns false and shows why on failure.
+    bool saveFile(const QString& path);
+    /// File > Import (and drag-and-drop of a non-scenario file) [issue 8]. Detects the kind and
+    /// routes it: a model config -> a labelled point on the MoE frontier with its best layout,
+    /// MFU and memory in the side panel (a dense config may instead become the ML-for-ML
+    /// foreground job, per `dense`); an nccl-tests log -> the "Measured collectives" page; a
+    /// loss log -> the "Loss log fit" page (its button sets the progress curve); a load trace
+    /// -> ml_for_ml.trace_file and scenario "trace". A change to the scenario marks the document
+    /// modified (reopen the file to undo); chart overlays (model points, logs) are cleared when
+    /// another scenario is opened. A bad file shows its problems (file, line or JSON path) in
+    /// the DiagnosticsDialog and changes nothing; returns false then (also when cancelled).
+    bool importFile(const QString& path, DenseModelTarget dense = DenseModelTarget::Ask);
+    /// Starts crash recovery: the document is autosaved `debounceMs` after each change while it
+    /// is modified, into `dir` (empty: AppLocalDataLocation/recovery) [issue 7].
+    void enableRecovery(const QString& dir = {}, int debounceMs = 2000);
+    RecoveryAutosaver* recovery() const { return m_recovery; }
+    /// Asks "Recover unsaved changes from <time>?" (Recover / Discard) for each recovery file of
+    /// a session that did not exit cleanly, newest first, until one is recovered. Returns true
+    /// when a scenario was recovered. Needs enableRecovery().
+    bool offerRecovery();
+    /// Loads a recovery file as a modified document that keeps its original file path, then
+    /// deletes that file (this session's autosave takes over). False + `diag` if unreadable.
+    /// When the original file no longer exists, the status bar says so and Save asks for a
+    /// new name (saveAsksForName()).
+    bool recoverFrom(const RecoveryEntry& entry, Diagnostics& diag);
+    /// Moves every entry with a `problem` into the recovery folder's `rejected/` (logged in
+    /// rejected.log and by qWarning) and says so in the status bar; returns how many.
+    int rejectUnreadableRecovery(const QList<RecoveryEntry>& entries);
+    /// True when File > Save asks for a file name (Save As): untitled, or the file it was
+    /// opened from (or recovered for) no longer exists.
+    bool saveAsksForName() const;
+
+    ScenarioDocument* document() const { return m_doc; }
+    NetworkWorkspace* networkWorkspace() const { return m_network; }
+    MoeWorkspace* moeWorkspace() const { return m_moe; }
+    /// Every chart of both workspaces.
+    QList<ChartView*> allCharts() const;
+    /// The chart the user last clicked in the visible workspace (else that workspace's first).
+    ChartView* currentChart() const;
+    /// Shows workspace `index` (0 network, 1 MoE).
+    void setCurrentWorkspace(int index);
+    /// Help > About: the version (QApplication::applicationVersion) and the two papers cited
+    /// (ML-for-ML arXiv:2608.06046, MOSAIC arXiv:2608.10605), rich text.
+    static QString aboutText();
+    /// Help > Keyboard shortcuts as plain text, one "keys: what they do" line each: every menu
+    /// action that has a shortcut (in menu order, in this platform's key names), then the keys
+    /// of sliders and charts.
+    QString shortcutsText() const;
+    /// Edit > Undo / Redo of control changes (a slider drag is one step); cleared when another
+    /// scenario is opened, a preset applied or a new scenario made.
+    QUndoStack* undoStack() const { return m_undo; }
+    /// The scenario note above the workspaces (tests).
+    QLabel* scenarioNote() const { return m_note; }
+    /// The last diagnostics dialog shown (tests), or nullptr.
+    DiagnosticsDialog* lastDiagnosticsDialog() const { return m_lastDialog; }
+    /// Waits (spinning the event loop) until both workspaces are idle; for exports and tests.
+    bool waitForResults(int timeoutMs);
+
+    /// File > New: the default scenario, untitled (asks about unsaved changes first when `ask`).
+    void newScenario(bool ask = true);
+    /// File > Reset to defaults: every part the scenario has (both when it has none) gets the
+    /// default scenario's values; name, description and file path stay, the document is marked
+    /// modified.
+    void resetToDefaults();
+    /// Loads preset `index` of allPresets() (asks about unsaved changes first when `ask`).
+    void applyPreset(int index, bool ask = true);
+    /// Switches light/dark and restyles every chart (remembered in QSettings).
+    void setDarkTheme(bool dark);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildMenus();
+    void syncFromDocument();
+    void updateTitle();
+    /// Shows the scenario's note only on the workspace it is about (m_noteWorkspace).
+    void updateNote();
+    bool maybeSave();
+    void exportCurrentChart();
+    void addRecentFile(const QString& path);
+    void rebuildRecentMenu();
+    void showDiagnostics(const QString& path, const Diagnostics& diag);
+    bool applyImport(const ImportedFile& f, DenseModelTarget dense, Diagnostics& diag);
+    void importDialog();
+    void applyLossFit(const io::LossFit& fit);
+    /// Adds (`on`) or removes the nccl-tests log `path` in mosaic.nccl_tests_files, validated.
+    void useMeasuredCollectives(bool on, const QString& path);
+
+    ScenarioDocument* m_doc;
+    NetworkWorkspace* m_network;
+    MoeWorkspace* m_moe;
+    QTabWidget* m_tabs;
+    ChartView* m_currentChart = nullptr;
+    DiagnosticsDialog* m_lastDialog = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QUndoStack* m_undo;
+    bool m_applyingUndo = false;  ///< an undo/redo is writing the controls: push nothing
+    QLabel* m_note = nullptr;
+    int m_noteWorkspace = -1;  ///< workspace the note is about (-1: both)
+    QAction* m_darkAction = nullptr;
+    RecoveryAutosaver* m_recovery = nullptr;
+};
+
+}  // namespace tandem::ui

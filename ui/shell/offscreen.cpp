@@ -1,0 +1,174 @@
+#include "shell/offscreen.h"
+
+#include <QApplication>
+#include <QBuffer>
+#include <QDir>
+#include <QFileInfo>
+#include <QImage>
+#include <QPainter>
+#include <QSize>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QTextStream>
+#include <cstdio>
+
+#include "mlforml/network_workspace.h"
+#include "mosaic/moe_workspace.h"
+#include "output_folder.h"
+#include "save_file.h"
+#include "shell/main_window.h"
+#include "shell/presets.h"
+#include "shell/scenario_document.h"
+#include "widgets/chart_view.h"
+#include "widgets/diagnostics_dialog.h"
+
+namespace tandem::ui {
+
+namespace {
+/// Makes `w` visible inside every tab widget / stacked widget that holds it.
+void reveal(QWidget* w) {
+    for (QWidget* child = w; child && child->parentWidget(); child = child->parentWidget())
+        if (auto* stack = qobject_cast<QStackedWidget*>(child->parentWidget())) stack->setCurrentWidget(child);
+    QApplication::processEvents();
+}
+
+/// Applies `imports` in order; prints the problems of the first bad one and returns false.
+bool applyImports(MainWindow& w, const QStringList& imports) {
+    for (const QString& path : imports) {
+        if (w.importFile(path, DenseModelTarget::Foreground)) continue;
+        if (DiagnosticsDialog* d = w.lastDiagnosticsDialog())
+            for (int i = 0; i < d->rowCount(); ++i) std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(d->rowText(i)));
+        else
+            std::fprintf(stderr, "%s: not imported\n", qPrintable(path));
+        return false;
+    }
+    return true;
+}
+
+bool loadInto(MainWindow& w, const QString& scenarioPath) {
+    if (scenarioPath.isEmpty()) return true;
+    Diagnostics diag(QFileInfo(scenarioPath).fileName().toStdString());
+    if (w.document()->load(scenarioPath, diag)) return true;
+    std::fprintf(stderr, "%s", diag.str().c_str());
+    if (!diag.str().empty() && diag.str().back() != '\n') std::fprintf(stderr, "\n");
+    return false;
+}
+}  // namespace
+
+int presetIndex(const QString& id) {
+    const QList<Preset> list = allPresets();
+    for (int i = 0; i < list.size(); ++i)
+        if (list[i].id == id) return i;
+    return -1;
+}
+
+int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab, const QSize& size, int preset,
+                     int page, const QStringList& imports) {
+    MainWindow w;
+    if (preset >= 0) {
+        w.applyPreset(preset, false);
+        if (tab < 0) tab = allPresets()[preset].workspace;
+    } else if (!loadInto(w, scenarioPath)) {
+        return 2;
+    }
+    if (!applyImports(w, imports)) return 2;
+    w.setCurrentWorkspace(std::max(0, tab));
+    QTabWidget* pages = tab == 1 ? w.moeWorkspace()->pages() : w.networkWorkspace()->pages();
+    if (page < 0 || page >= pages->count()) {
+        std::fprintf(stderr, "--page must be 0..%d for workspace %d (got %d)\n", int(pages->count()) - 1,
+                     std::max(0, tab), page);
+        return 2;
+    }
+    if (!pages->isTabVisible(page)) {  // an import page not shown yet would render empty
+        const char* what = tab == 1 ? "an nccl-tests log" : "a training loss log";
+        std::fprintf(stderr, "--page %d is hidden: page %d appears after importing %s (--import FILE)\n", page, page,
+                     what);
+        return 2;
+    }
+    if (!pages->isTabEnabled(page)) {
+        std::fprintf(stderr, "--page %d is disabled: %s\n", page, qPrintable(pages->tabToolTip(page)));
+        return 2;
+    }
+    pages->setCurrentIndex(page);
+    w.resize(size.isValid() ? size : QSize(1280, 800));
+    w.show();
+    if (!w.waitForResults(60000)) {
+        std::fprintf(stderr, "timed out waiting for results\n");
+        return 1;
+    }
+    QApplication::processEvents();
+    const QImage image = w.grab().toImage();
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    QString error;
+    if (!image.save(&buffer, "PNG")) {
+        std::fprintf(stderr, "%s: cannot encode PNG; nothing was written\n", qPrintable(outPng));
+        return 1;
+    }
+    if (!fileio::writeFileAtomic(outPng, png, &error)) {
+        std::fprintf(stderr, "%s\n", qPrintable(error));
+        return fileio::outputTargetProblem(outPng).isEmpty() ? 1 : 2;
+    }
+    return 0;
+}
+
+int exportAllCharts(const QString& dir, const QString& scenarioPath, const QString& prefix, int preset,
+                    const QStringList& imports) {
+    if (preset == -2) {
+        int rc = 0;
+        const QList<Preset> list = allPresets();
+        for (int i = 0; i < list.size(); ++i)
+            rc = std::max(rc, exportAllCharts(dir, {}, list[i].id + QLatin1Char('-'), i, imports));
+        return rc;
+    }
+    // The folder is checked before anything is computed and made only once the charts are
+    // ready; a folder made here that receives no chart is removed again.
+    if (const QString why = fileio::outputFolderProblem(dir); !why.isEmpty()) {
+        std::fprintf(stderr, "%s: %s; charts are exported into a folder, nothing was written\n",
+                     qPrintable(dir), qPrintable(why));
+        return 2;
+    }
+    MainWindow w;
+    if (preset >= 0) w.applyPreset(preset, false);
+    else if (!loadInto(w, scenarioPath)) return 2;
+    if (!applyImports(w, imports)) return 2;
+    w.resize(1280, 800);
+    w.show();
+    if (!w.waitForResults(120000)) {
+        std::fprintf(stderr, "timed out waiting for results\n");
+        return 1;
+    }
+    fileio::NewOutputFolder folder(dir);
+    if (QString why; !folder.create(&why)) {
+        std::fprintf(stderr, "%s: cannot create the folder: %s; nothing was written\n",
+                     qPrintable(dir), qPrintable(why));
+        return 1;
+    }
+    int failures = 0;
+    int written = 0;
+    // A preset exports the charts of its own workspace; a scenario file exports both.
+    const QList<ChartView*> charts = preset < 0                               ? w.allCharts()
+                                     : allPresets()[preset].workspace == 0 ? w.networkWorkspace()->charts()
+                                                                           : w.moeWorkspace()->charts();
+    for (ChartView* view : charts) {
+        reveal(view);  // charts on other workspaces or chart pages are brought to the front
+        if (!view->isVisible() || !view->isEnabled()) continue;
+        QString error;
+        const QString stem = QDir(dir).filePath(prefix + view->exportName());
+        bool wrote = true;
+        for (const char* suffix : {".png", ".csv"}) {
+            if (!exportChart(view, stem + QLatin1String(suffix), &error, QSize(900, 560))) {
+                std::fprintf(stderr, "%s\n", qPrintable(error));
+                ++failures;
+                wrote = false;
+            }
+        }
+        if (wrote) std::printf("%s.png\n", qPrintable(stem));
+        if (wrote) ++written;
+    }
+    if (written > 0) folder.keep();  // the files written were reported
+    return failures ? 1 : 0;
+}
+
+}  // namespace tandem::ui

@@ -1,0 +1,36 @@
+#include "shell/scenario_undo.h"
+
+#include <utility>
+
+namespace tandem::ui {
+
+ScenarioEditCommand::ScenarioEditCommand(int part, Scenario before, Scenario after,
+                                         std::function<void(const Scenario&)> apply,
+                                         const QString& text)
+    : QUndoCommand(text),
+      m_part(part),
+      m_before(std::move(before)),
+      m_after(std::move(after)),
+      m_apply(std::move(apply)) {
+    m_lastEdit.start();
+}
+
+void ScenarioEditCommand::undo() { m_apply(m_before); }
+
+void ScenarioEditCommand::redo() {
+    if (!m_pushed) {  // QUndoStack::push calls redo(): the edit is already in the document
+        m_pushed = true;
+        return;
+    }
+    m_apply(m_after);
+}
+
+bool ScenarioEditCommand::mergeWith(const QUndoCommand* other) {
+    const auto* o = dynamic_cast<const ScenarioEditCommand*>(other);
+    if (!o || o->m_part != m_part || m_lastEdit.elapsed() > kMergeMs) return false;
+    m_after = o->m_after;
+    m_lastEdit.restart();
+    return true;
+}
+
+}  // namespace tandem::ui

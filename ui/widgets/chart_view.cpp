@@ -1,0 +1,664 @@
+#include "widgets/chart_view.h"
+
+#include <QAbstractAxis>
+#include <QAbstractBarSeries>
+#include <QApplication>
+#include <QAreaSeries>
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QBuffer>
+#include <QChart>
+#include <QContextMenuEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontMetrics>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
+#include <QKeyEvent>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QMenu>
+#include <QMessageBox>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QRegularExpression>
+#include <QScatterSeries>
+#include <QSvgGenerator>
+#include <QTextDocument>
+#include <QTextDocumentFragment>
+#include <QTextOption>
+#include <QTimer>
+#include <QValueAxis>
+#include <QXYSeries>
+#include <algorithm>
+#include <cmath>
+
+#include "save_file.h"
+#include "widgets/export_dialog.h"
+#include "widgets/palette.h"
+
+namespace tandem::ui {
+
+QString csvField(QString s) {
+    if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n'))) {
+        s.replace(QLatin1String("\""), QLatin1String("\"\""));
+        return QLatin1Char('"') + s + QLatin1Char('"');
+    }
+    return s;
+}
+
+namespace {
+/// The SVG <desc>/PDF subject of `chart`: its title, then each axis title, as plain text lines.
+QString chartDescription(const QChart* chart) {
+    QStringList lines = plainChartText(chart->title()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const auto axes = chart->axes();
+    for (const QAbstractAxis* a : axes)
+        if (a->isVisible() && !a->titleText().isEmpty())
+            lines << (a->orientation() == Qt::Horizontal ? QObject::tr("x: %1") : QObject::tr("y: %1"))
+                         .arg(plainChartText(a->titleText()).replace(QLatin1Char('\n'), QLatin1Char(' ')));
+    return lines.join(QLatin1Char('\n'));
+}
+/// `text` (plain or rich) unchanged when each of its lines fits `room` pixels in `fm`, else its
+/// plain text word-wrapped into lines that fit (a single word wider than `room` keeps its own
+/// line), joined by <br>.
+QString wrapToRoom(const QString& text, const QFontMetrics& fm, int room) {
+    const QStringList lines = plainChartText(text).split(QLatin1Char('\n'));
+    bool fits = true;
+    for (const QString& l : lines) fits = fits && fm.horizontalAdvance(l) <= room;
+    if (fits || room <= 0) return text;
+    QStringList out;
+    for (const QString& line : lines) {
+        QString cur;
+        const QStringList words = line.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        for (const QString& w : words) {
+            const QString next = cur.isEmpty() ? w : cur + QLatin1Char(' ') + w;
+            if (!cur.isEmpty() && fm.horizontalAdvance(next) > room) {
+                out << cur.toHtmlEscaped();
+                cur = w;
+            } else {
+                cur = next;
+            }
+        }
+        if (!cur.isEmpty()) out << cur.toHtmlEscaped();
+    }
+    return out.join(QLatin1String("<br>"));
+}
+
+/// `x` formatted as Qt Charts formats a value-axis label with printf-style `format`.
+QString axisLabel(const QString& format, double x) {
+    static const QRegularExpression conv(QStringLiteral("%[-+ #0]*\\d*(?:\\.\\d+)?([a-zA-Z])"));
+    if (format.isEmpty()) return QString::number(x);
+    const QRegularExpressionMatch m = conv.match(format);
+    if (!m.hasMatch()) return format;
+    const QChar c = m.captured(1).at(0);
+    const QByteArray f = format.toLatin1();
+    if (c == QLatin1Char('d') || c == QLatin1Char('i')) return QString::asprintf(f.constData(), int(std::lround(x)));
+    return QString::asprintf(f.constData(), x);
+}
+
+/// The smallest "round" step (1, 2, 2.5 or 5 times a power of ten) of at least `minStep`.
+double roundStep(double minStep) {
+    const double p = std::pow(10.0, std::floor(std::log10(minStep)));
+    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
+        if (m * p >= minStep * (1 - 1e-9)) return m * p;
+    return 10 * p;
+}
+
+/// One legend entry as rich text: a symbol in the series' colour (line, dashes, dots, filled or
+/// open dot/square/triangle, filled square for areas and bars) and the label.
+QString legendEntryHtml(QLegendMarker* m, bool keepTogether) {
+    QColor colour = m->brush().color();
+    QString symbol = QStringLiteral("\u25A0");  // filled square
+    if (const auto* sc = qobject_cast<const QScatterSeries*>(m->series())) {
+        const bool filled = sc->brush().style() != Qt::NoBrush && sc->brush().color().alpha() > 0;
+        colour = filled ? sc->brush().color() : sc->pen().color();
+        switch (sc->markerShape()) {
+        case QScatterSeries::MarkerShapeRectangle: symbol = filled ? QStringLiteral("\u25A0") : QStringLiteral("\u25A1"); break;
+        case QScatterSeries::MarkerShapeTriangle: symbol = filled ? QStringLiteral("\u25B2") : QStringLiteral("\u25B3"); break;
+        case QScatterSeries::MarkerShapeRotatedRectangle: symbol = filled ? QStringLiteral("\u25C6") : QStringLiteral("\u25C7"); break;
+        case QScatterSeries::MarkerShapeStar: symbol = filled ? QStringLiteral("\u2605") : QStringLiteral("\u2606"); break;
+        default: symbol = filled ? QStringLiteral("\u25CF") : QStringLiteral("\u25CB"); break;
+        }
+    } else if (const auto* xy = qobject_cast<const QXYSeries*>(m->series())) {
+        colour = xy->pen().color();
+        const Qt::PenStyle st = xy->pen().style();
+        symbol = st == Qt::SolidLine  ? QStringLiteral("\u2501\u2501")
+                 : st == Qt::DotLine ? QStringLiteral("\u2505\u2505")
+                                     : QStringLiteral("\u254D\u254D");
+    } else if (const auto* area = qobject_cast<const QAreaSeries*>(m->series())) {
+        colour = area->brush().style() == Qt::NoBrush ? area->pen().color() : area->brush().color();
+    }
+    colour.setAlpha(255);
+    QString label = plainChartText(m->label()).replace(QLatin1Char('\n'), QLatin1Char(' ')).toHtmlEscaped();
+    if (keepTogether) label.replace(QLatin1Char(' '), QStringLiteral("&nbsp;")).replace(QLatin1Char('-'), QChar(0x2011));
+    return QStringLiteral("<span style=\"color:%1\">%2</span>&nbsp;%3").arg(colour.name(), symbol, label);
+}
+
+QString axisTitle(const QChart* chart, Qt::Orientation o, const QString& fallback) {
+    const auto axes = chart->axes(o);
+    if (axes.isEmpty() || axes.front()->titleText().isEmpty()) return fallback;
+    return plainChartText(axes.front()->titleText()).replace(QLatin1Char('\n'), QLatin1Char(' '));
+}
+}  // namespace
+
+QString plainChartText(const QString& text) {
+    if (!Qt::mightBeRichText(text)) return text;
+    // toPlainText() keeps <br> as U+2028 and paragraphs as U+2029; both become line breaks.
+    QString plain = QTextDocumentFragment::fromHtml(text).toPlainText();
+    plain.replace(QChar(0x2028), QLatin1Char('\n')).replace(QChar(0x2029), QLatin1Char('\n'));
+    plain.replace(QChar::Nbsp, QLatin1Char(' '));
+    QStringList lines = plain.split(QLatin1Char('\n'));
+    for (QString& l : lines) l = l.simplified();
+    lines.removeAll(QString());
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString plainChartTitle(const QString& title) {
+    const QString plain = plainChartText(title);
+    return plain.left(plain.indexOf(QLatin1Char('\n')));
+}
+
+ChartView::ChartView(const QString& exportName, const QString& title, QWidget* parent)
+    : QChartView(new QChart(), parent), m_exportName(exportName) {
+    chart()->setTitle(title);
+    chart()->legend()->setAlignment(Qt::AlignBottom);
+    chart()->setAnimationOptions(QChart::NoAnimation);
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumSize(280, 200);
+    connect(scene(), &QGraphicsScene::changed, this, &ChartView::scheduleFit);
+    setToolTip(
+        tr("Hover for the values at the cursor, click to pin them; right-click to export this "
+           "chart (PNG, "
+           "SVG, PDF) or its data (CSV)."));
+    setMouseTracking(true);
+}
+
+int ChartView::plotWidth() const {
+    const int w = static_cast<int>(chart()->plotArea().width());
+    return std::max(200, w > 0 ? w : width());
+}
+
+QStringList ChartView::legendEntries() const {
+    QStringList out;
+    if (!chart()->legend()->isVisible()) return out;
+    const auto markers = chart()->legend()->markers();
+    for (const QLegendMarker* m : markers)
+        if (m->isVisible()) out << m->label();
+    return out;
+}
+
+void ChartView::applyTheme() { styleChart(chart(), currentTheme()); }
+
+void ChartView::setEmptyReason(const QString& reason) {
+    if (reason == m_emptyReason) return;
+    m_emptyReason = reason;
+    chart()->setVisible(reason.isEmpty());
+    viewport()->update();
+}
+
+void ChartView::drawForeground(QPainter* painter, const QRectF& rect) {
+    QChartView::drawForeground(painter, rect);
+    if (m_emptyReason.isEmpty()) {
+        if (!m_pinnedHover.isEmpty()) drawHover(painter, m_pinnedPos, m_pinnedHover, true);
+        if (m_hoverPos.x() >= 0) {
+            const HoverTable live = hoverAt(m_hoverPos);
+            if (!live.isEmpty()) drawHover(painter, m_hoverPos, live, false);
+        }
+        return;
+    }
+    painter->save();
+    painter->setPen(palette().color(QPalette::WindowText));
+    const QRectF box = mapToScene(viewport()->rect().adjusted(24, 24, -24, -24)).boundingRect();
+    painter->drawText(box, Qt::AlignCenter | Qt::TextWordWrap, m_emptyReason);
+    painter->restore();
+}
+
+void ChartView::setCaption(const QString& caption) {
+    if (caption == m_caption) return;
+    m_caption = caption;
+    scheduleFit();
+}
+
+void ChartView::scheduleFit() {
+    if (m_fitPending || m_fitting) return;
+    m_fitPending = true;
+    QTimer::singleShot(0, this, &ChartView::fitTexts);
+}
+
+void ChartView::fitTexts() {
+    if (m_fitting) return;
+    m_fitting = true;
+    m_fitPending = false;
+    const QString current = chart()->title();
+    if (current != m_titleWrapped) m_titleSource = current;
+    const QMargins mg = chart()->margins();
+    const int titleRoom = width() - mg.left() - mg.right() - 20;  // the chart's layout spacing
+    const QString wrapped = wrapToRoom(m_titleSource, QFontMetrics(chart()->titleFont()), titleRoom);
+    if (wrapped != current) chart()->setTitle(wrapped);
+    m_titleWrapped = wrapped;
+    const auto axes = chart()->axes();
+    for (QAbstractAxis* a : axes) fitAxis(a);
+    fitLegend();
+    m_fitting = false;
+}
+
+void ChartView::fitAxis(QAbstractAxis* axis) {
+    const QRectF plot = chart()->plotArea();
+    if (!axis->isVisible() || plot.width() <= 0 || plot.height() <= 0) return;
+    const bool horizontal = axis->orientation() == Qt::Horizontal;
+    // The title: wrapped to the plot's side it runs along.
+    const QString current = axis->titleText();
+    if (current != axis->property("tandemTitleWrapped").toString()) axis->setProperty("tandemTitleSource", current);
+    const QString source = axis->property("tandemTitleSource").toString();
+    const QString wrapped = wrapToRoom(source, QFontMetrics(axis->titleFont()), int(horizontal ? plot.width() : plot.height()));
+    if (wrapped != current) axis->setTitleText(wrapped);
+    axis->setProperty("tandemTitleWrapped", wrapped);
+    // The tick labels of a horizontal value axis: as many round-numbered ticks as fit side by side.
+    auto* v = qobject_cast<QValueAxis*>(axis);
+    if (!v || !horizontal || !v->labelsVisible()) return;
+    const bool ours = v->property("tandemTicks").isValid();
+    if (v->tickType() == QValueAxis::TicksDynamic && !ours) return;  // the view chose its ticks
+    const int wanted = ours ? v->property("tandemTicks").toInt() : v->tickCount();
+    const double lo = v->min(), hi = v->max();
+    if (!(hi > lo) || wanted < 2) return;
+    const QFontMetrics fm(v->labelsFont());
+    int widest = 0;
+    for (double x : {lo, hi, 0.5 * (lo + hi), lo + (hi - lo) / (wanted - 1)})
+        widest = std::max(widest, fm.horizontalAdvance(axisLabel(v->labelFormat(), x)));
+    const int intervals = std::max(1, int(plot.width() / (widest + 8)));
+    if (wanted - 1 <= intervals) {
+        if (ours) {
+            v->setTickType(QValueAxis::TicksFixed);
+            v->setTickCount(wanted);
+            v->setProperty("tandemTicks", QVariant());
+        }
+        return;
+    }
+    const double step = roundStep((hi - lo) / intervals);
+    const double anchor = std::ceil(lo / step - 1e-9) * step;
+    if (!ours) v->setProperty("tandemTicks", wanted);
+    if (v->tickType() != QValueAxis::TicksDynamic) v->setTickType(QValueAxis::TicksDynamic);
+    if (v->tickInterval() != step) v->setTickInterval(step);
+    if (v->tickAnchor() != anchor) v->setTickAnchor(anchor);
+}
+
+void ChartView::fitLegend() {
+    QLegend* legend = chart()->legend();
+    if (legend->isAttachedToChart()) legend->detachFromChart();
+    if (legend->opacity() != 0.0) legend->setOpacity(0.0);  // drawn by m_legendText instead
+    if (!m_legendText) {
+        m_legendText = new QGraphicsTextItem(chart());
+        m_legendText->setObjectName(QStringLiteral("legendText"));
+        m_legendText->setZValue(10);
+        QTextOption centred = m_legendText->document()->defaultTextOption();
+        centred.setAlignment(Qt::AlignHCenter);
+        m_legendText->document()->setDefaultTextOption(centred);
+        m_legendText->document()->setDocumentMargin(2);
+    }
+    const int room = std::max(100, width() - 16);
+    const QFontMetrics fm(legend->font());
+    QStringList entries;
+    if (legend->isVisible()) {
+        const auto markers = legend->markers();
+        for (QLegendMarker* m : markers) {
+            if (!m->isVisible() || m->label().isEmpty()) continue;
+            const bool fits = fm.horizontalAdvance(m->label()) + 3 * fm.height() < room;
+            entries << legendEntryHtml(m, fits);
+        }
+    }
+    QString html =
+        entries.isEmpty() ? QString()
+                          : QStringLiteral("<span style=\"color:%1\">%2</span>")
+                                .arg(legend->labelColor().name(), entries.join(QStringLiteral("&nbsp;&nbsp;&nbsp; ")));
+    if (!m_caption.isEmpty())
+        html = QStringLiteral("<p style=\"color:%1; margin-bottom:3px\">%2</p>%3")
+                   .arg(legend->labelColor().name(), m_caption.toHtmlEscaped(), html);
+    if (m_legendText->font() != legend->font()) m_legendText->setFont(legend->font());
+    if (m_legendText->textWidth() != room) m_legendText->setTextWidth(room);
+    if (m_legendText->toHtml() != html && m_legendText->property("html").toString() != html) {
+        m_legendText->setHtml(html);
+        m_legendText->setProperty("html", html);
+    }
+    m_legendText->setVisible(!html.isEmpty());
+    const int height = html.isEmpty() ? 0 : int(std::ceil(m_legendText->document()->size().height()));
+    const QMargins current = chart()->margins();
+    const QMargins base = current == m_appliedMargins ? current - QMargins(0, 0, 0, m_legendRoom) : current;
+    const QMargins next = base + QMargins(0, 0, 0, height);
+    if (next != current) chart()->setMargins(next);
+    m_appliedMargins = next;
+    m_legendRoom = height;
+    const QPointF pos((chart()->size().width() - room) / 2.0, chart()->size().height() - base.bottom() - height);
+    if (m_legendText->pos() != pos) m_legendText->setPos(pos);
+}
+
+QAreaSeries* ChartView::addAreaSeries(QAbstractAxis* x, QAbstractAxis* y) {
+    auto* upper = new QLineSeries(this);
+    auto* lower = new QLineSeries(this);
+    auto* area = new QAreaSeries(upper, lower);
+    area->setParent(this);
+    chart()->addSeries(area);
+    area->attachAxis(x);
+    area->attachAxis(y);
+    return area;
+}
+
+QString ChartView::csv() const {
+    const QChart* c = chart();
+    QString out = QStringLiteral("series,%1,%2\n")
+                      .arg(csvField(axisTitle(c, Qt::Horizontal, QStringLiteral("x"))),
+                           csvField(axisTitle(c, Qt::Vertical, QStringLiteral("y"))));
+    const auto series = c->series();
+    for (QAbstractSeries* s : series) {
+        if (auto* xy = qobject_cast<QXYSeries*>(s)) {
+            const auto pts = xy->points();
+            for (const QPointF& p : pts)
+                out += QStringLiteral("%1,%2,%3\n")
+                           .arg(csvField(xy->name()), QString::number(p.x(), 'g', 10),
+                                QString::number(p.y(), 'g', 10));
+        } else if (auto* bars = qobject_cast<QAbstractBarSeries*>(s)) {
+            QStringList categories;
+            for (QAbstractAxis* a : bars->attachedAxes())
+                if (auto* cat = qobject_cast<QBarCategoryAxis*>(a)) categories = cat->categories();
+            const auto sets = bars->barSets();
+            for (QBarSet* set : sets)
+                for (int i = 0; i < set->count(); ++i)
+                    out += QStringLiteral("%1,%2,%3\n")
+                               .arg(csvField(set->label()),
+                                    csvField(i < categories.size() ? categories[i] : QString::number(i)),
+                                    QString::number(set->at(i), 'g', 10));
+        }
+    }
+    return out;
+}
+
+void ChartView::setFittingTitle(const QStringList& titles) {
+    m_titles = titles;
+    applyFittingTitle();
+}
+
+void ChartView::applyFittingTitle() {
+    if (m_titles.isEmpty()) return;
+    const QFontMetrics fm(chart()->titleFont());
+    const QMargins mg = chart()->margins();
+    const int room = width() - mg.left() - mg.right() - 20;  // the chart's layout spacing
+    QString pick = m_titles.back();
+    for (const QString& t : m_titles)
+        if (fm.horizontalAdvance(t) <= room) {
+            pick = t;
+            break;
+        }
+    if (chart()->title() != pick) chart()->setTitle(pick);
+}
+
+void ChartView::resizeEvent(QResizeEvent* event) {
+    QChartView::resizeEvent(event);
+    applyFittingTitle();
+    scheduleFit();
+}
+
+void ChartView::mousePressEvent(QMouseEvent* event) {
+    emit activated(this);
+    if (event->button() == Qt::LeftButton && m_emptyReason.isEmpty()) {
+        const QPoint at = event->position().toPoint();
+        pinHover(m_pinnedHover.isEmpty() ? hoverAt(at) : HoverTable{}, at);
+    }
+    QChartView::mousePressEvent(event);
+}
+
+void ChartView::mouseMoveEvent(QMouseEvent* event) {
+    const QPoint at = event->position().toPoint();
+    const QRectF plot = chart()->mapToScene(chart()->plotArea()).boundingRect();
+    const QPoint old = m_hoverPos;
+    m_hoverPos = plot.contains(mapToScene(at)) ? at : QPoint(-1, -1);
+    if (m_hoverPos != old) viewport()->update();
+    QChartView::mouseMoveEvent(event);
+}
+
+void ChartView::leaveEvent(QEvent* event) {
+    if (m_hoverPos.x() >= 0) {
+        m_hoverPos = QPoint(-1, -1);
+        viewport()->update();
+    }
+    QChartView::leaveEvent(event);
+}
+
+void ChartView::keyPressEvent(QKeyEvent* event) {
+    if (event->key() == Qt::Key_Escape && !m_pinnedHover.isEmpty()) {
+        pinHover({}, {});
+        return;
+    }
+    QChartView::keyPressEvent(event);
+}
+
+void ChartView::pinHover(const HoverTable& table, const QPoint& at) {
+    m_pinnedHover = table;
+    m_pinnedPos = at;
+    viewport()->update();
+}
+
+QString ChartView::hoverValueText(double y) const { return QString::number(y, 'g', 4); }
+
+HoverTable ChartView::hoverAt(const QPoint& viewportPos) const {
+    const QPointF scenePos = mapToScene(viewportPos);
+    const QRectF plot = chart()->mapToScene(chart()->plotArea()).boundingRect();
+    if (!plot.contains(scenePos)) return {};
+    const auto all = chart()->series();
+    for (QAbstractSeries* s : all) {
+        if (!s->isVisible() || s->attachedAxes().isEmpty()) continue;
+        const QPointF value = chart()->mapToValue(chart()->mapFromScene(scenePos), s);
+        return hoverAtX(value.x());
+    }
+    return {};
+}
+
+HoverTable ChartView::hoverAtX(double x) const {
+    HoverTable t;
+    const QAbstractAxis* xAxis = nullptr;
+    const QAbstractAxis* yAxis = nullptr;
+    for (const QAbstractAxis* a : chart()->axes(Qt::Horizontal))
+        if (a->isVisible()) {
+            xAxis = a;
+            break;
+        }
+    for (const QAbstractAxis* a : chart()->axes(Qt::Vertical))
+        if (a->isVisible()) {
+            yAxis = a;
+            break;
+        }
+    double span = 0;
+    if (const auto* v = qobject_cast<const QValueAxis*>(xAxis)) span = v->max() - v->min();
+    if (const auto* v = qobject_cast<const QLogValueAxis*>(xAxis)) span = v->max() - v->min();
+    std::vector<HoverSeries> series;
+    const auto all = chart()->series();
+    for (QAbstractSeries* s : all) {
+        const auto* xy = qobject_cast<const QXYSeries*>(s);
+        if (!xy || !xy->isVisible() || xy->name().isEmpty()) continue;
+        HoverSeries h{xy->name(), xy->points(),
+                      s->type() == QAbstractSeries::SeriesTypeLine ||
+                          s->type() == QAbstractSeries::SeriesTypeSpline};
+        if (!std::is_sorted(h.points.begin(), h.points.end(),
+                            [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); }))
+            std::sort(h.points.begin(), h.points.end(),
+                      [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
+        series.push_back(std::move(h));
+    }
+    const std::vector<HoverValue> values = valuesAt(series, x, 0.015 * span);
+    if (values.empty()) return t;  // nothing to read here (bars, gaps between segments)
+    const QString xTitle =
+        xAxis ? plainChartText(xAxis->titleText()).replace(QLatin1Char('\n'), QLatin1Char(' '))
+              : QString();
+    t.heading = (xTitle.isEmpty() ? QStringLiteral("x") : xTitle) + QStringLiteral(" = ") +
+                QString::number(x, 'g', 4);
+    if (yAxis)
+        t.columnTitle =
+            plainChartText(yAxis->titleText()).replace(QLatin1Char('\n'), QLatin1Char(' '));
+    for (const HoverValue& v : values)
+        t.rows.append({plainChartText(v.name).replace(QLatin1Char('\n'), QLatin1Char(' ')),
+                       hoverValueText(v.y)});
+    return t;
+}
+
+namespace {
+/// The box of a hover table's `text` for the cursor at scene point `p`: right of and below it,
+/// flipped to the other side where it would leave `plot`.
+QRectF hoverBox(const QFontMetricsF& fm, const QRectF& plot, const QPointF& p,
+                const QString& text) {
+    QRectF box = fm.boundingRect(plot, Qt::TextWordWrap, text).adjusted(-6, -4, 6, 4);
+    box.moveTopLeft(QPointF(p.x() + 12, p.y() + 12));
+    if (box.right() > plot.right()) box.moveRight(p.x() - 12);
+    if (box.bottom() > plot.bottom()) box.moveBottom(p.y() - 12);
+    if (box.left() < plot.left()) box.moveLeft(plot.left());
+    if (box.top() < plot.top()) box.moveTop(plot.top());
+    return box;
+}
+}  // namespace
+
+void ChartView::drawHover(QPainter* painter, const QPoint& at, const HoverTable& table,
+                          bool pinned) const {
+    const QRectF plot = chart()->mapToScene(chart()->plotArea()).boundingRect();
+    const QPointF p = mapToScene(at);
+    painter->save();
+    QColor line = palette().color(QPalette::WindowText);
+    line.setAlpha(pinned ? 110 : 160);
+    painter->setPen(QPen(line, 1, pinned ? Qt::DashLine : Qt::SolidLine));
+    painter->drawLine(QPointF(p.x(), plot.top()), QPointF(p.x(), plot.bottom()));
+    if (!pinned) painter->drawLine(QPointF(plot.left(), p.y()), QPointF(plot.right(), p.y()));
+    QFont f = font();
+    painter->setFont(f);
+    const QFontMetricsF fm(f);
+    const QString unpin = tr("\n(pinned; click or Esc to unpin)");
+    const QString text = table.text() + (pinned ? unpin : QString());
+    QRectF box = hoverBox(fm, plot, p, text);
+    // The live table keeps clear of the pinned one (beside it, else under or above it).
+    if (!pinned && !m_pinnedHover.isEmpty()) {
+        const QRectF avoid =
+            hoverBox(fm, plot, mapToScene(m_pinnedPos), m_pinnedHover.text() + unpin);
+        if (box.intersects(avoid)) {
+            if (avoid.right() + 6 + box.width() <= plot.right())
+                box.moveLeft(avoid.right() + 6);
+            else if (avoid.left() - 6 - box.width() >= plot.left())
+                box.moveRight(avoid.left() - 6);
+            else if (avoid.bottom() + 6 + box.height() <= plot.bottom())
+                box.moveTop(avoid.bottom() + 6);
+            else
+                box.moveBottom(avoid.top() - 6);
+        }
+    }
+    QColor fill = palette().color(QPalette::Base);
+    fill.setAlpha(235);
+    painter->setPen(QPen(palette().color(QPalette::Mid), 1));
+    painter->setBrush(fill);
+    painter->drawRoundedRect(box, 4, 4);
+    painter->setPen(palette().color(QPalette::WindowText));
+    painter->drawText(box.adjusted(6, 4, -6, -4), Qt::TextWordWrap, text);
+    painter->restore();
+}
+
+void ChartView::contextMenuEvent(QContextMenuEvent* event) {
+    emit activated(this);
+    QMenu menu(this);
+    const struct {
+        const char* label;
+        const char* filter;
+        const char* suffix;
+    } kinds[] = {{"Export chart as PNG...", "PNG image (*.png)", ".png"},
+                 {"Export chart as SVG...", "SVG image (*.svg)", ".svg"},
+                 {"Export chart as PDF...", "PDF document (*.pdf)", ".pdf"},
+                 {"Export data as CSV...", "CSV table (*.csv)", ".csv"}};
+    for (const auto& k : kinds) {
+        const QString filter = tr(k.filter);
+        const QString suffix = QString::fromLatin1(k.suffix);
+        menu.addAction(tr(k.label), this, [this, filter, suffix]() {
+            QSize size;
+            qreal ratio = 2.0;
+            if (suffix != QLatin1String(".csv")) {  // pictures: size and resolution first
+                ExportDialog d(this->size(), this);
+                if (d.exec() != QDialog::Accepted) return;
+                size = d.layoutSize();
+                ratio = d.pixelRatio();
+            }
+            const QString path = QFileDialog::getSaveFileName(this, tr("Export"), m_exportName + suffix, filter);
+            if (path.isEmpty()) return;
+            QString error;
+            if (!exportChart(this, path, &error, size, ratio)) QMessageBox::warning(this, tr("Export failed"), error);
+        });
+    }
+    menu.exec(event->globalPos());
+}
+
+bool exportChart(ChartView* view, const QString& path, QString* error, QSize size, qreal pixelRatio) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    const QSize onScreen = view->size();
+    struct Restore {  // the view gets its on-screen size (and texts) back however this returns
+        ChartView* v;
+        QSize s;
+        ~Restore() {
+            if (v->size() == s) return;
+            v->resize(s);
+            v->fitTexts();
+        }
+    } restore{view, onScreen};
+    if (size.isValid() && size != view->size()) {
+        view->resize(size);
+        QApplication::processEvents();
+    }
+    for (int pass = 0; pass < 2; ++pass) {  // texts fitted to the export size, then laid out
+        view->fitTexts();
+        QApplication::processEvents();
+    }
+    const QSize sz = view->size();
+    // Rendered into memory first, then written through fileio::writeFileAtomic: the encoders
+    // (QImage, QSvgGenerator, QPdfWriter) do not report a failed write to their device.
+    QByteArray bytes;
+    QBuffer file(&bytes);
+    file.open(QIODevice::WriteOnly);
+    if (suffix == QLatin1String("csv")) {
+        bytes = view->csv().toUtf8();
+    } else if (suffix == QLatin1String("png")) {
+        const qreal dpr = pixelRatio > 0 ? pixelRatio : 2.0;
+        QImage image(QSize(int(std::lround(sz.width() * dpr)), int(std::lround(sz.height() * dpr))),
+                     QImage::Format_ARGB32_Premultiplied);
+        image.setDevicePixelRatio(dpr);
+        image.fill(view->chart()->backgroundBrush().color());
+        QPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        view->render(&painter, QRectF(QPointF(0, 0), QSizeF(sz)), view->viewport()->rect());
+        painter.end();
+        if (!image.save(&file, "PNG")) {
+            if (error) *error = QObject::tr("%1: cannot encode PNG; nothing was written").arg(path);
+            return false;
+        }
+    } else if (suffix == QLatin1String("svg")) {
+        QSvgGenerator gen;
+        gen.setOutputDevice(&file);
+        gen.setSize(sz);
+        gen.setViewBox(QRect(QPoint(0, 0), sz));
+        // SVG metadata is plain text: a rich-text title (<br>, <small>) is converted here, and
+        // escaped once for XML (QSvgGenerator writes both strings verbatim).
+        gen.setTitle(plainChartTitle(view->chart()->title()).toHtmlEscaped());
+        gen.setDescription(chartDescription(view->chart()).toHtmlEscaped());
+        QPainter painter(&gen);
+        view->render(&painter, QRectF(QPointF(0, 0), QSizeF(sz)), view->viewport()->rect());
+        painter.end();
+    } else if (suffix == QLatin1String("pdf")) {
+        QPdfWriter pdf(&file);
+        pdf.setPageSize(QPageSize(QSizeF(sz), QPageSize::Point));
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        pdf.setResolution(72);
+        pdf.setTitle(plainChartTitle(view->chart()->title()));
+        pdf.setCreator(QStringLiteral("Tandem"));
+        QPainter painter(&pdf);
+        view->render(&painter, QRectF(QPointF(0, 0), QSizeF(sz)), view->viewport()->rect());
+        painter.end();
+    } else {
+        if (error) *error = QObject::tr("unknown export format '.%1' (use .png, .svg, .pdf or .csv)").arg(suffix);
+        return false;
+    }
+    file.close();
+    return fileio::writeFileAtomic(path, bytes, error);
+}
+
+}  // namespace tandem::ui

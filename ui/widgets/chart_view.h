@@ -1,0 +1,131 @@
+#pragma once
+// A chart view with export (PNG/SVG/PDF/CSV) on its context menu, used by every workspace chart.
+#include <QChartView>
+#include <QString>
+
+#include "widgets/hover.h"
+
+class QAreaSeries;
+class QAbstractAxis;
+class QGraphicsTextItem;
+class QValueAxis;
+
+namespace tandem::ui {
+
+/// QChartView with a stable export name (file stem, e.g. "mlforml-loss"), a context menu to
+/// export the picture or the data, and helpers that keep series updates cheap.
+class ChartView : public QChartView {
+    Q_OBJECT
+public:
+    /// `exportName`: file stem for exports; `title`: chart title shown above the plot.
+    ChartView(const QString& exportName, const QString& title, QWidget* parent = nullptr);
+
+    QString exportName() const { return m_exportName; }
+    /// Chart data as CSV (one row per point or bar; header first). Default: every series of
+    /// the chart generically; views with richer data override it.
+    virtual QString csv() const;
+    /// Re-applies the current theme's colours (after a theme switch).
+    virtual void applyTheme();
+    /// Pixel width usable for decimation (at least 200).
+    int plotWidth() const;
+    /// The labels of the legend entries currently shown, in legend order (tests; empty when
+    /// the legend is hidden).
+    QStringList legendEntries() const;
+    /// Makes every text fit the view now (normally done after each repaint): the chart title and
+    /// axis titles are word-wrapped to the room they have, a horizontal value axis gets fewer
+    /// (round-numbered) ticks when its labels would not fit, and the legend is drawn as
+    /// word-wrapped text under the plot, each entry a coloured symbol (line, dashes, dot,
+    /// square, triangle, ring) and its full label, never elided.
+    void fitTexts();
+    /// Sets the chart title to the first of `titles` (plain text, longest first) whose width in
+    /// the title font fits the view, else the last one (word-wrapped by fitTexts()); chosen again on every resize so that a
+    /// narrow chart gets a shorter title instead of one elided with "...".
+    void setFittingTitle(const QStringList& titles);
+    /// Shows `reason` (plain text, centred) instead of the chart, e.g. when the scenario has no
+    /// section for this workspace, so that no stale data stays on screen; empty shows the chart.
+    void setEmptyReason(const QString& reason);
+    QString emptyReason() const { return m_emptyReason; }
+    /// A one- or two-sentence caption (plain text) drawn under the plot above the legend,
+    /// word-wrapped, in exports too; empty removes it.
+    void setCaption(const QString& caption);
+    QString caption() const { return m_caption; }
+    /// The wrapped legend under the plot (tests; nullptr before the first fitTexts()).
+    const QGraphicsTextItem* legendText() const { return m_legendText; }
+
+    /// What the crosshair shows with the cursor at `viewportPos`: by default hoverAtX() of the
+    /// data x under the cursor when it is inside the plot area, else an empty table. Views whose
+    /// x is not a value axis (the layout heatmap) override it.
+    virtual HoverTable hoverAt(const QPoint& viewportPos) const;
+    /// The crosshair's table at data x `x` (the model step, no display needed): the heading is
+    /// the x axis title and `x`, the column title the y axis title, one row per visible named
+    /// series that has a value at `x` (valuesAt: lines interpolated, markers within 1.5 % of the
+    /// x axis span), each value with 4 significant digits (hoverValueText); an empty table when
+    /// no series has a value there. Views add rows.
+    virtual HoverTable hoverAtX(double x) const;
+    /// The table pinned by a click (empty when none); a second click or Escape unpins it.
+    const HoverTable& pinnedHover() const { return m_pinnedHover; }
+    /// Pins (or with an empty table unpins) `table` at viewport position `at` (tests, clicks).
+    void pinHover(const HoverTable& table, const QPoint& at);
+
+signals:
+    /// The user clicked into this chart (the main window remembers it as the "current" chart).
+    void activated(tandem::ui::ChartView* view);
+
+protected:
+    /// A new empty QAreaSeries (upper and lower line series owned by it) added to the chart and
+    /// attached to `x` and `y`; the caller fills and styles it. For pooled band and stack areas.
+    QAreaSeries* addAreaSeries(QAbstractAxis* x, QAbstractAxis* y);
+    void resizeEvent(QResizeEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    /// A series value as the hover table prints it (default: 4 significant digits).
+    virtual QString hoverValueText(double y) const;
+
+private:
+    /// Draws the crosshair at viewport x `x` and `table` in a box next to `at` (scene painter).
+    void drawHover(QPainter* painter, const QPoint& at, const HoverTable& table, bool pinned) const;
+    void applyFittingTitle();
+    void scheduleFit();
+    void fitLegend();
+    void fitAxis(QAbstractAxis* axis);
+    QString m_exportName;
+    QStringList m_titles;  ///< candidates of setFittingTitle (empty: title set directly)
+    QString m_caption;
+    QString m_emptyReason;
+    QString m_titleSource;   ///< the title as the view set it (before wrapping)
+    QString m_titleWrapped;  ///< what fitTexts() made of it
+    QGraphicsTextItem* m_legendText = nullptr;
+    QMargins m_appliedMargins;  ///< the chart margins fitTexts() set last (legend room included)
+    int m_legendRoom = 0;       ///< height added to the bottom margin for the legend
+    QPoint m_hoverPos{-1, -1};  ///< cursor in the viewport while it is over the plot, else (-1, -1)
+    HoverTable m_pinnedHover;
+    QPoint m_pinnedPos;
+    bool m_fitPending = false;
+    bool m_fitting = false;
+};
+
+/// One CSV field (RFC 4180): quoted, with inner quotes doubled, when it holds a comma, a quote or
+/// a line break; otherwise unchanged.
+QString csvField(QString s);
+
+/// `text` (a chart or axis title, plain or Qt rich text such as "A<br><small>B</small>") as plain
+/// text: tags dropped, entities decoded, each line trimmed, line breaks kept as '\n'. Plain text
+/// is returned unchanged. Used for export metadata (SVG <title>/<desc>, PDF title).
+QString plainChartText(const QString& text);
+/// The first line of plainChartText(`title`): the SVG <title> / PDF title of an exported chart.
+QString plainChartTitle(const QString& title);
+
+/// Writes `view`'s chart to `path`; format from the suffix: .png, .svg, .pdf or .csv.
+/// `size` (layout pixels, for PNG/SVG/PDF) defaults to the view's size; the view is laid out at
+/// it for the export and given its size back afterwards. A PNG has `size` x `pixelRatio`
+/// pixels (ExportDialog: DPI / 96); SVG and PDF are vectors. Returns false and sets `error`.
+/// SVG metadata is plain text: <title> is plainChartTitle(chart title), <desc> the whole plain
+/// title followed by "x: <axis title>" / "y: <axis title>" lines, both XML-escaped once (the file
+/// is well-formed XML whatever the title holds); a PDF gets the same title.
+bool exportChart(ChartView* view, const QString& path, QString* error, QSize size = {}, qreal pixelRatio = 2.0);
+
+}  // namespace tandem::ui

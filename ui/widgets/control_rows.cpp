@@ -1,0 +1,46 @@
+#include "widgets/control_rows.h"
+
+#include <QBoxLayout>
+#include <QCoreApplication>
+#include <QPushButton>
+
+#include "widgets/count_label.h"
+#include "widgets/labeled_slider.h"
+
+namespace tandem::ui {
+
+LabeledSlider* addCountSlider(QBoxLayout* layout, const CountSliderRow& row, QWidget* parent) {
+    const QString singular = row.singular, plural = row.plural;
+    auto* slider = new LabeledSlider(
+        row.caption, [singular, plural](int v) { return countLabel(v, singular, plural); }, row.min, row.max, 1,
+        row.tooltip, parent);
+    slider->setObjectName(row.objectName);
+    layout->addWidget(slider);
+    return slider;
+}
+
+std::vector<double> logCountLadder(int max) {
+    std::vector<double> out;
+    for (int v : {1, 2, 3})
+        if (v <= max) out.push_back(v);
+    for (int p = 4; p <= max; p *= 2)
+        for (int v : {p, p + p / 4, p + p / 2})
+            if (v <= max) out.push_back(v);
+    if (out.empty() || out.back() != max) out.push_back(max);
+    return out;
+}
+
+QString dayLabel(double days) {
+    const QString n = QString::number(days, 'g', 4);
+    return days == 1 ? QCoreApplication::translate("tandem::ui::ControlRows", "%1 day").arg(n)
+                     : QCoreApplication::translate("tandem::ui::ControlRows", "%1 days").arg(n);
+}
+
+QPushButton* makePinButton(const QString& tooltip, QWidget* parent) {
+    auto* pin = new QPushButton(QCoreApplication::translate("tandem::ui::ControlRows", "Pin result to compare"), parent);
+    pin->setCheckable(true);
+    pin->setToolTip(tooltip);
+    return pin;
+}
+
+}  // namespace tandem::ui

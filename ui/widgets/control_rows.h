@@ -1,0 +1,44 @@
+#pragma once
+// Rows shared by the side panels of both workspaces: a counted slider and the pin button.
+#include <QString>
+#include <vector>
+
+class QBoxLayout;
+class QPushButton;
+class QWidget;
+
+namespace tandem::ui {
+
+class LabeledSlider;
+
+/// One integer slider of a side panel whose value is a count of something ("8 nodes").
+struct CountSliderRow {
+    QString objectName;  ///< object name (tests and style sheets find the slider by it)
+    QString caption;     ///< text above the slider ("Cluster size")
+    QString singular;    ///< noun after a count of 1 ("node")
+    QString plural;      ///< noun after any other count ("nodes")
+    int min = 0;         ///< slider range, inclusive
+    int max = 1;
+    QString tooltip;     ///< unit and paper reference of the input
+};
+
+/// Creates the slider of `row` as a child of `parent`, value label "N noun" in the right number
+/// (countLabel), step 1, and appends it to `layout`. The caller connects valueChanged.
+LabeledSlider* addCountSlider(QBoxLayout* layout, const CountSliderRow& row, QWidget* parent);
+
+/// A log-scale ladder of counts from 1 to `max` (inclusive, `max` >= 1): 1, 2, 3, then three
+/// stops per doubling (2^k, 1.25 2^k, 1.5 2^k: 4, 5, 6, 8, 10, 12, 16, 20, 24, ...), and `max`
+/// itself. For sliders over quantities that span decades (nodes), so each doubling gets the same
+/// slider length.
+std::vector<double> logCountLadder(int max);
+
+/// `days` as the value label of a day slider: "1 day", "2.5 days", "20 days" (up to 4
+/// significant digits, never rounded to whole days).
+QString dayLabel(double days);
+
+/// The checkable "Pin result to compare" button of a side panel (child of `parent`), with
+/// `tooltip` saying what is kept as an overlay; the caller adds it to a layout and connects
+/// toggled.
+QPushButton* makePinButton(const QString& tooltip, QWidget* parent);
+
+}  // namespace tandem::ui

@@ -1,0 +1,100 @@
+#include "widgets/palette.h"
+
+#include <QAbstractAxis>
+#include <QChart>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QXYSeries>
+
+#include <functional>
+
+namespace tandem::ui {
+
+namespace {
+// Okabe-Ito colours.
+const QColor kBlack(0x00, 0x00, 0x00);
+const QColor kOrange(0xE6, 0x9F, 0x00);
+const QColor kSkyBlue(0x56, 0xB4, 0xE9);
+const QColor kGreen(0x00, 0x9E, 0x73);
+const QColor kYellow(0xF0, 0xE4, 0x42);
+const QColor kBlue(0x00, 0x72, 0xB2);
+const QColor kVermillion(0xD5, 0x5E, 0x00);
+const QColor kPurple(0xCC, 0x79, 0xA7);
+const QColor kGrey(0x99, 0x99, 0x99);
+
+Theme g_theme = Theme::Light;
+}  // namespace
+
+QColor policyColor(const QString& policy, Theme theme) {
+    if (policy == QLatin1String("Static")) return theme == Theme::Dark ? QColor(0xDD, 0xDD, 0xDD) : kBlack;
+    if (policy == QLatin1String("Knob-Precision")) return kOrange;
+    if (policy == QLatin1String("Knob-GA")) return kSkyBlue;
+    if (policy == QLatin1String("Decoupled")) return kVermillion;
+    if (policy == QLatin1String("Joint")) return kBlue;
+    if (policy == QLatin1String("Oracle")) return kGreen;
+    const QColor others[] = {kPurple, kYellow, kGrey};
+    return others[std::hash<std::string>()(policy.toStdString()) % 3];
+}
+
+QColor comboColor(const QString& combo) {
+    if (combo == QLatin1String("GA4-BF16")) return kSkyBlue;
+    if (combo == QLatin1String("GA4-MXFP4")) return kBlue;
+    if (combo == QLatin1String("GA16-BF16")) return kOrange;
+    if (combo == QLatin1String("GA16-MXFP4")) return kVermillion;
+    const QColor others[] = {kGreen, kPurple, kYellow, kGrey};
+    return others[std::hash<std::string>()(combo.toStdString()) % 4];
+}
+
+QColor systemColor(const QString& system) {
+    if (system == QLatin1String("DGX-H100")) return kBlue;
+    if (system == QLatin1String("DGX-GB200")) return kVermillion;
+    const QColor others[] = {kGreen, kOrange, kPurple, kSkyBlue};
+    return others[std::hash<std::string>()(system.toStdString()) % 4];
+}
+
+QColor frontierColor(bool cluster) { return cluster ? kBlue : kVermillion; }
+
+void styleChart(QChart* chart, Theme theme) {
+    const bool dark = theme == Theme::Dark;
+    const QColor bg = dark ? QColor(0x26, 0x28, 0x2b) : QColor(Qt::white);
+    const QColor fg = dark ? QColor(0xE8, 0xE8, 0xE8) : QColor(0x20, 0x20, 0x20);
+    const QColor grid = dark ? QColor(0x48, 0x4b, 0x50) : QColor(0xDD, 0xDD, 0xDD);
+    chart->setBackgroundBrush(bg);
+    chart->setBackgroundRoundness(0);
+    chart->setTitleBrush(fg);
+    QFont title = chart->titleFont();
+    title.setPointSizeF(11);
+    title.setBold(true);
+    chart->setTitleFont(title);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->legend()->setLabelColor(fg);
+    // Lines show as a line segment and scatter series as their dot; bars and areas keep a filled
+    // square (Qt 6.4 draws their series-shaped markers empty). Views call this after adding series.
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+    const auto markers = chart->legend()->markers();
+    for (QLegendMarker* m : markers)
+        if (!qobject_cast<QXYSeries*>(m->series())) m->setShape(QLegend::MarkerShapeRectangle);
+    QFont lf = chart->legend()->font();
+    lf.setPointSizeF(9);
+    chart->legend()->setFont(lf);
+    const auto axes = chart->axes();
+    for (QAbstractAxis* axis : axes) {
+        axis->setLabelsColor(fg);
+        axis->setTitleBrush(fg);
+        axis->setGridLineColor(grid);
+        axis->setMinorGridLineColor(grid.lighter(dark ? 80 : 110));
+        axis->setLinePenColor(fg);
+        QFont af = axis->labelsFont();
+        af.setPointSizeF(9);
+        axis->setLabelsFont(af);
+        QFont tf = axis->titleFont();
+        tf.setPointSizeF(9.5);
+        tf.setBold(false);
+        axis->setTitleFont(tf);
+    }
+}
+
+Theme currentTheme() { return g_theme; }
+void setCurrentTheme(Theme theme) { g_theme = theme; }
+
+}  // namespace tandem::ui

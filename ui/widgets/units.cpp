@@ -1,0 +1,57 @@
+#include "widgets/units.h"
+
+#include <QObject>
+
+#include <cmath>
+
+namespace tandem::ui {
+
+TimeUnit chooseTimeUnit(double maxSeconds) {
+    if (!(maxSeconds >= 120)) return {1.0, QObject::tr("s"), QObject::tr("s")};
+    if (maxSeconds < 7200) return {60.0, QObject::tr("minutes"), QObject::tr("min")};
+    return {3600.0, QObject::tr("hours"), QObject::tr("h")};
+}
+
+QString formatDuration(double seconds) {
+    if (!std::isfinite(seconds)) return QObject::tr("not reached");
+    const TimeUnit u = chooseTimeUnit(seconds);
+    const double v = seconds / u.divisor;
+    return QStringLiteral("%1 %2").arg(QString::number(v, 'f', v < 10 ? 2 : 1), u.shortName);
+}
+
+QString formatRatio(double ratio) {
+    if (!std::isfinite(ratio)) return QObject::tr("n/a");
+    return QStringLiteral("x%1").arg(QString::number(ratio, 'f', 2));
+}
+
+}  // namespace tandem::ui
+
+#include <QValueAxis>
+
+namespace tandem::ui {
+
+double niceStep(double span, int ticks) {
+    if (!(span > 0) || ticks < 1) return 1.0;
+    const double raw = span / ticks;
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
+        if (raw <= m * mag * 1.0000001) return m * mag;
+    return 10 * mag;
+}
+
+void setNiceRange(QValueAxis* axis, double lo, double hi, int ticks) {
+    if (!(hi > lo)) hi = lo + 1;
+    const double step = niceStep(hi - lo, ticks);
+    const double a = std::floor(lo / step + 1e-9) * step;
+    const double b = std::ceil(hi / step - 1e-9) * step;
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0.0);
+    axis->setTickInterval(step);
+    axis->setRange(a - step * 1e-6, b + step * 1e-6);  // keep both end labels despite rounding
+    const double exponent = std::floor(std::log10(step) + 1e-9);
+    const double mantissa = step / std::pow(10.0, exponent);
+    const int decimals = std::max(0, static_cast<int>(-exponent) + (std::abs(mantissa - 2.5) < 1e-6 ? 1 : 0));
+    axis->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f"));
+}
+
+}  // namespace tandem::ui
