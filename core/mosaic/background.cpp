@@ -158,6 +158,15 @@ bool operator==(const BackgroundLoad& a, const BackgroundLoad& b) {
            a.placement == b.placement;
 }
 
+int maxBackgroundJobs(const BackgroundLoad& b, int moeNodes) {
+    if (b.placement.background == "explicit")
+        return static_cast<int>(
+            std::min<size_t>(b.placement.backgroundNodes.size(), kMaxBackgroundJobs));
+    const long long free = static_cast<long long>(b.topology.nodes) - moeNodes;
+    if (free <= 0 || b.job.nodes <= 0) return 0;
+    return static_cast<int>(std::min<long long>(free / b.job.nodes, kMaxBackgroundJobs));
+}
+
 fabric::FabricKeys backgroundFabricKeys() {
     return {"mosaic.background.topology", "mosaic.background.placement"};
 }

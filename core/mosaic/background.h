@@ -60,6 +60,12 @@ bool operator==(const BackgroundLoad& a, const BackgroundLoad& b);
 void readBackground(tandem::JsonReader r, BackgroundLoad& b);
 nlohmann::ordered_json writeBackground(const BackgroundLoad& b);
 
+/// Most co-running jobs `b`'s fabric holds beside a MoE job of `moeNodes` nodes: the number of
+/// explicit node lists for an "explicit" background placement, else (topology nodes - moeNodes)
+/// / job nodes, at most the 1024 `jobs` allows; 0 when not even one fits. What the GUI's
+/// co-running-job levels and slider stop at (buildFabric rejects one more).
+int maxBackgroundJobs(const BackgroundLoad& b, int moeNodes);
+
 /// Scenario keys named by errors about the background fabric.
 fabric::FabricKeys backgroundFabricKeys();
 

@@ -23,6 +23,7 @@ NetworkControls::NetworkControls(QWidget* parent) : QWidget(parent) {
 
     auto* engine = new QGroupBox(tr("Cluster and traffic"), this);
     auto* el = new QVBoxLayout(engine);
+    m_link = addClusterLinkBox(el, QStringLiteral("networkLinkCluster"), engine);
     m_background = addCountSlider(
         el,
         {QStringLiteral("backgroundSlider"), tr("Co-running jobs N"), tr("job"), tr("jobs"), 0, 32,

@@ -41,6 +41,8 @@ public:
 
     LabeledSlider* backgroundSlider() const { return m_background; }
     LabeledSlider* nodesSlider() const { return m_nodes; }
+    /// "Same cluster in both workspaces" (the main window's ClusterLink; checked state only).
+    QCheckBox* linkBox() const { return m_link; }
     NetworkAdvanced* advanced() const { return m_advanced; }
     /// Topology, oversubscription and placement rows.
     FabricControls* fabricControls() const { return m_fabricControls; }
@@ -62,6 +64,7 @@ private:
     QComboBox* m_target;
     QComboBox* m_xAxis;
     QCheckBox* m_logX;
+    QCheckBox* m_link;
     LabeledSlider* m_smoothing;
     QPushButton* m_pin;
     NetworkAdvanced* m_advanced;

@@ -54,7 +54,7 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
         m_controls->applyTo(*m_params);
         emit paramsEdited(*m_params);
         // The N slider picks the detail point only; every other input changes the sweep too.
-        const bool sweepCurrent = m_sweepInputs.has_value() && mlforml::writeParams(*m_sweepInputs) == mlforml::writeParams(*m_params);
+        const bool sweepCurrent = m_sweepInputs.has_value() && *m_sweepInputs == *m_params;
         if (!sweepCurrent) recomputeSweep();
         else showSweep();
         recompute();

@@ -1,5 +1,6 @@
 #include "mosaic/moe_controls.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -7,6 +8,7 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "mosaic/background.h"
 #include "mosaic/moe_advanced.h"
@@ -21,6 +23,7 @@ MoeControls::MoeControls(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(6, 6, 6, 6);
     auto* box = new QGroupBox(tr("Cluster and budget"), this);
     auto* bl = new QVBoxLayout(box);
+    m_link = addClusterLinkBox(bl, QStringLiteral("moeLinkCluster"), box);
     m_nodes = addCountSlider(
         bl,
         {QStringLiteral("moeNodesSlider"), tr("Cluster size"), tr("node"), tr("nodes"), 1, 256,
@@ -107,6 +110,15 @@ void MoeControls::setEnvelope(const mosaic::Envelope& e) {
     }
     m_coRunningNodes->setEnabled(shown.jobs > 0);
     m_advanced->setEnvelope(e);
+    showFabricCapacity(e);
+}
+
+void MoeControls::showFabricCapacity(const mosaic::Envelope& e) {
+    static const mosaic::BackgroundLoad kIdle;
+    const int most = mosaic::maxBackgroundJobs(e.background ? *e.background : kIdle, e.nodes);
+    m_coRunning->setRange(0, std::max(1, most));
+    m_coRunning->setValueNote(m_coRunning->value() > most ? tr("the fabric holds %1").arg(most)
+                                                          : QString());
 }
 
 void MoeControls::applyTo(mosaic::Envelope& e) const {

@@ -4,6 +4,7 @@
 
 #include "mosaic/envelope.h"
 
+class QCheckBox;
 class QComboBox;
 class QPushButton;
 class QSpinBox;
@@ -33,6 +34,12 @@ public:
     /// Nodes of each co-running job (envelope.background.job.nodes).
     QSpinBox* coRunningNodesBox() const { return m_coRunningNodes; }
     MoeAdvanced* advanced() const { return m_advanced; }
+    /// "Same cluster in both workspaces" (the main window's ClusterLink; checked state only).
+    QCheckBox* linkBox() const { return m_link; }
+    /// Marks the co-running-jobs slider with the most jobs `e`'s fabric holds beside the MoE job
+    /// (mosaic::maxBackgroundJobs): the slider's range ends there and a value beyond it is shown
+    /// with the note "the fabric holds N".
+    void showFabricCapacity(const mosaic::Envelope& e);
 
 signals:
     void engineInputsChanged();
@@ -44,6 +51,7 @@ private:
     QComboBox* m_batch;
     LabeledSlider* m_coRunning;
     QSpinBox* m_coRunningNodes;
+    QCheckBox* m_link;
     bool m_hadBackground = false;  ///< the loaded envelope had a background section
     QPushButton* m_pin;
     MoeAdvanced* m_advanced;

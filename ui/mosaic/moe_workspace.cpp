@@ -11,7 +11,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "mosaic/background_levels.h"
 #include "mosaic/candidate_table.h"
+#include "mosaic/frontier_levels_view.h"
 #include "mosaic/frontier_view.h"
 #include "mosaic/imported_model_card.h"
 #include "mosaic/layout_grid.h"
@@ -21,6 +23,7 @@
 #include "mosaic/moe_controls.h"
 #include "mosaic/nccl_view.h"
 #include "mosaic/optimum_card.h"
+#include "mosaic/optimum_vs_jobs_view.h"
 #include "mosaic/reality_view.h"
 #include "mosaic/step_breakdown_view.h"
 #include "shell/job_runner.h"
@@ -50,7 +53,11 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
       m_ncclUse(new QCheckBox(tr("Use in MoE model"), this)),
       m_ncclPage(new QWidget(this)),
       m_runner(new JobRunner(this)),
-      m_layoutRunner(new JobRunner(this)) {
+      m_layoutRunner(new JobRunner(this)),
+      m_frontierLevels(new FrontierLevelsView(this)),
+      m_optimumVsJobs(new OptimumVsJobsView(this)),
+      m_levelsStatus(new QLabel(this)),
+      m_levelsRunner(new JobRunner(this)) {
     auto* panel = new QWidget(this);
     auto* pl = new QVBoxLayout(panel);
     pl->setContentsMargins(0, 0, 0, 0);
@@ -89,8 +96,9 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
         nl->addLayout(row);
         nl->addWidget(m_nccl, 1);
         m_pages->addTab(m_ncclPage, tr("Measured collectives"));
-        m_pages->setTabToolTip(2, tr("An imported nccl-tests log against the analytical collective model"));
-        m_pages->setTabVisible(2, false);
+        m_pages->setTabToolTip(
+            kNcclPage, tr("An imported nccl-tests log against the analytical collective model"));
+        m_pages->setTabVisible(kNcclPage, false);
         connect(m_ncclHardware, &QComboBox::currentTextChanged, this, [this](const QString& name) {
             if (m_nccl->hasData() && !name.isEmpty()) m_nccl->setHardware(mosaic::builtinHardware(name.toStdString()));
         });
@@ -101,6 +109,38 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
         tr("Tandem's tokens/s per GPU under the megatron-core stack against every shipped measured "
            "Megatron-Core run (DGX-H100, DGX-GB200), with the \u00b125 % band "
            "(tandem-cli reproduce reality)"));
+    {
+        auto* page = new QWidget(m_pages);
+        auto* pl2 = new QVBoxLayout(page);
+        pl2->setContentsMargins(0, 0, 0, 0);
+        pl2->addWidget(
+            weightedSplitter(Qt::Horizontal, page, {m_frontierLevels, m_optimumVsJobs}, {1, 1}), 1);
+        m_levelsStatus->setObjectName(QStringLiteral("moeLevelsStatus"));
+        m_levelsStatus->setWordWrap(true);
+        pl2->addWidget(m_levelsStatus);
+        m_pages->addTab(page, tr("Co-running jobs"));
+        m_pages->setTabToolTip(
+            kCoRunningPage,
+            tr("The frontier and the cluster optimum with 0, 1, 2, 4, ... data-parallel jobs "
+               "sharing the fabric (mosaic.background; one search per level, computed while "
+               "this page is shown) [docs/MODEL-NETWORK.md section 7]"));
+    }
+    connect(m_pages, &QTabWidget::currentChanged, this, [this](int) { recomputeLevels(); });
+    connect(m_levelsRunner, &JobRunner::resultReady, this, [this](const std::any& value, quint64) {
+        const auto* r = std::any_cast<BackgroundLevels>(&value);
+        if (!r) return;
+        m_frontierLevels->setEmptyReason(QString());
+        m_optimumVsJobs->setEmptyReason(QString());
+        m_frontierLevels->setData(*r);
+        m_optimumVsJobs->setData(*r);
+        m_levelsStatus->setText(backgroundLevelsNote(*r));
+    });
+    connect(m_levelsRunner, &JobRunner::failed, this, [this](const QString& message, quint64) {
+        const QString why = tr("The co-running-job levels could not be computed: %1").arg(message);
+        m_frontierLevels->setEmptyReason(why);
+        m_optimumVsJobs->setEmptyReason(why);
+        m_levelsStatus->clear();
+    });
     m_pages->setTabToolTip(0, tr("Loss against sparsity under both assumptions, MFU against S and G "
                                  "[2608.10605 Fig. 1, Sec. 5, 7]"));
     m_pages->setTabToolTip(1, tr("Ranked candidates; PP x EP layouts of the selected geometry (click one), its "
@@ -109,6 +149,7 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
     connect(m_controls, &MoeControls::engineInputsChanged, this, [this]() {
         if (!m_envelope) return;
         m_controls->applyTo(*m_envelope);
+        m_controls->showFabricCapacity(*m_envelope);
         emit envelopeEdited(*m_envelope);
         recompute();
     });
@@ -132,15 +173,41 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
         m_cellsFor = r->first;
         refreshSelection();
     });
-    auto busy = [this](bool) { emit busyChanged(m_runner->isBusy() || m_layoutRunner->isBusy()); };
+    auto busy = [this](bool) { emit busyChanged(isBusy()); };
     connect(m_runner, &JobRunner::busyChanged, this, busy);
     connect(m_layoutRunner, &JobRunner::busyChanged, this, busy);
+    connect(m_levelsRunner, &JobRunner::busyChanged, this, busy);
+}
+
+bool MoeWorkspace::isBusy() const {
+    return m_runner->isBusy() || m_layoutRunner->isBusy() || m_levelsRunner->isBusy();
+}
+
+void MoeWorkspace::recomputeLevels() {
+    if (!m_envelope || !m_levelsStale || m_pages->currentIndex() != kCoRunningPage) return;
+    m_levelsStale = false;
+    const mosaic::Envelope e = *m_envelope;  // the worker owns its copy
+    const mosaic::BackgroundLoad bg = e.background.value_or(mosaic::BackgroundLoad{});
+    // The charts keep the last levels until the new ones arrive (a hidden chart would lose its
+    // layout); the status line says what is being computed.
+    m_levelsStatus->setText(tr("Computing one search per level of co-running jobs..."));
+    m_levelsRunner->submit([e, bg](const tandem::CancelFlag* cancel) -> std::any {
+        BackgroundLevels out;
+        out.jobs = backgroundChartLevels(e);
+        out.results = mosaic::searchPerBackgroundLevel(e, out.jobs, cancel);
+        out.currentJobs = e.background ? e.background->jobs : 0;
+        out.nodes = e.nodes;
+        out.background = bg;
+        return out;
+    });
 }
 
 QList<ChartView*> MoeWorkspace::charts() const {
     QList<ChartView*> out{m_frontier, m_mfuS, m_mfuG, m_heatmap, m_breakdown, m_memory};
     if (m_nccl->hasData()) out.append(m_nccl);
     out.append(m_reality);
+    out.append(m_frontierLevels);
+    out.append(m_optimumVsJobs);
     return out;
 }
 
@@ -181,8 +248,8 @@ void MoeWorkspace::setNcclImport(const io::NcclImport& imp, const QString& label
         const QSignalBlocker block(m_ncclHardware);
         m_ncclHardware->setCurrentText(hw);
     }
-    m_pages->setTabVisible(2, true);
-    m_pages->setCurrentIndex(2);
+    m_pages->setTabVisible(kNcclPage, true);
+    m_pages->setCurrentIndex(kNcclPage);
 }
 
 void MoeWorkspace::clearImports() {
@@ -192,7 +259,7 @@ void MoeWorkspace::clearImports() {
     m_frontier->setImported({});
     m_importedCard->setModels({}, std::nullopt, 0);
     if (m_nccl->hasData()) m_nccl->setData({}, QString(), mosaic::builtinHardware(m_ncclHardware->itemText(0).toStdString()));
-    m_pages->setTabVisible(2, false);
+    m_pages->setTabVisible(kNcclPage, false);
     m_ncclFile.clear();
     if (hadModels) recompute();
 }
@@ -216,6 +283,8 @@ void MoeWorkspace::setEnvelope(const std::optional<mosaic::Envelope>& e) {
 
 void MoeWorkspace::recompute() {
     if (!m_envelope) return;
+    m_levelsStale = true;
+    recomputeLevels();
     const mosaic::Envelope e = *m_envelope;  // the worker owns its copy
     const std::vector<ImportedModel> imported = m_importedModels;
     m_runner->submit([e, imported](const tandem::CancelFlag* cancel) -> std::any {

@@ -19,6 +19,7 @@ namespace tandem::ui {
 
 class CandidateTable;
 class ChartView;
+class FrontierLevelsView;
 class FrontierView;
 class ImportedModelCard;
 class JobRunner;
@@ -28,6 +29,7 @@ class MemoryBarView;
 class MfuView;
 class MoeControls;
 class OptimumCard;
+class OptimumVsJobsView;
 class RealityView;
 class StepBreakdownView;
 
@@ -43,10 +45,13 @@ struct MoeOutput {
 /// Assembles the MOSAIC side panel (controls, the selected candidate's card) and the chart
 /// pages: (1) frontier, MFU vs S, MFU vs G; (2) ranked candidate table, PP x EP heatmap,
 /// step-time breakdown and memory bar; (3) an imported nccl-tests log (hidden until one is
-/// imported); (4) "Reality check", predicted against measured runs (RealityView). One selection (a
-/// candidate, optionally with a layout picked on the heatmap) drives the card and every view.
-/// Engine inputs go to a JobRunner running mosaic::search (coalesced, cancellable); a second runner
-/// computes the heatmap of a newly selected geometry.
+/// imported); (4) "Reality check", predicted against measured runs (RealityView); (5) "Co-running
+/// jobs", the frontier per background level and the cluster optimum against co-running jobs.
+/// One selection (a candidate, optionally with a layout picked on the heatmap) drives the card and
+/// every view. Engine inputs go to a JobRunner running mosaic::search (coalesced, cancellable); a
+/// second runner computes the heatmap of a newly selected geometry; a third runs one search per
+/// background level (mosaic::searchPerBackgroundLevel), only while the "Co-running jobs" page is
+/// shown (a change made elsewhere marks it stale).
 class MoeWorkspace : public QWidget {
     Q_OBJECT
 public:
@@ -64,11 +69,20 @@ public:
     CandidateTable* candidateTable() const { return m_table; }
     OptimumCard* card() const { return m_card; }
     RealityView* realityView() const { return m_reality; }
+    /// Index of the "Measured collectives" page in pages() (hidden until a log is imported).
+    static constexpr int kNcclPage = 2;
     /// Index of the "Reality check" page in pages().
     static constexpr int kRealityPage = 3;
+    /// Index of the "Co-running jobs" page in pages().
+    static constexpr int kCoRunningPage = 4;
     QTabWidget* pages() const { return m_pages; }
     JobRunner* runner() const { return m_runner; }
     JobRunner* layoutRunner() const { return m_layoutRunner; }
+    JobRunner* levelsRunner() const { return m_levelsRunner; }
+    /// True while any of the workspace's runners has work.
+    bool isBusy() const;
+    FrontierLevelsView* frontierLevelsView() const { return m_frontierLevels; }
+    OptimumVsJobsView* optimumVsJobsView() const { return m_optimumVsJobs; }
     const std::optional<mosaic::SearchResult>& result() const { return m_result; }
     /// Selected candidate (index into result()->candidates), -1 none.
     int selectedCandidate() const { return m_selected; }
@@ -112,6 +126,8 @@ private:
     void recompute();
     void showResult(const MoeOutput& out);
     void refreshSelection();
+    /// Submits the per-level searches when the "Co-running jobs" page is shown and stale.
+    void recomputeLevels();
 
     std::optional<mosaic::Envelope> m_envelope;
     std::optional<mosaic::SearchResult> m_result;
@@ -142,6 +158,11 @@ private:
     std::vector<ImportedModelPoint> m_importedPoints;
     JobRunner* m_runner;
     JobRunner* m_layoutRunner;
+    FrontierLevelsView* m_frontierLevels;
+    OptimumVsJobsView* m_optimumVsJobs;
+    QLabel* m_levelsStatus;
+    JobRunner* m_levelsRunner;
+    bool m_levelsStale = true;
 };
 
 }  // namespace tandem::ui

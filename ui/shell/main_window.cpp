@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QCloseEvent>
 #include <QDeadlineTimer>
 #include <QDragEnterEvent>
@@ -15,6 +16,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
@@ -25,8 +27,11 @@
 #include "io/input_kind.h"
 #include "io/text_file.h"
 #include "mlforml/loss_fit_view.h"
+#include "mlforml/network_controls.h"
 #include "mlforml/network_workspace.h"
+#include "mosaic/moe_controls.h"
 #include "mosaic/moe_workspace.h"
+#include "shell/cluster_link.h"
 #include "shell/job_runner.h"
 #include "shell/presets.h"
 #include "shell/recovery.h"
@@ -60,6 +65,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateNote);
     setCentralWidget(central);
     setAcceptDrops(true);
+    m_link = new ClusterLink(
+        m_network->controls()->backgroundSlider(), m_network->controls()->nodesSlider(),
+        m_moe->controls()->coRunningSlider(), m_moe->controls()->nodesSlider(), this);
     buildMenus();
 
     connect(m_doc, &ScenarioDocument::scenarioReplaced, this, &MainWindow::syncFromDocument);
@@ -73,26 +81,33 @@ MainWindow::MainWindow(QWidget* parent)
         m_moe->setEnvelope(s.mosaic);
         m_applyingUndo = false;
     };
+    // A linked slider's edit of the other workspace is one undo step with the user's own.
     connect(m_network, &NetworkWorkspace::paramsEdited, this, [this, apply](const mlforml::Params& p) {
         const Scenario before = m_doc->scenario();
         m_doc->setMlForMl(p);
         if (!m_applyingUndo)
-            m_undo->push(new ScenarioEditCommand(0, before, m_doc->scenario(), apply, tr("change of the ML-for-ML controls")));
+            m_undo->push(new ScenarioEditCommand(0, before, m_doc->scenario(), apply,
+                                                 tr("change of the ML-for-ML controls"),
+                                                 m_link->propagating()));
     });
     connect(m_moe, &MoeWorkspace::envelopeEdited, this, [this, apply](const mosaic::Envelope& e) {
         const Scenario before = m_doc->scenario();
         m_doc->setMosaic(e);
         if (!m_applyingUndo)
-            m_undo->push(new ScenarioEditCommand(1, before, m_doc->scenario(), apply, tr("change of the MoE controls")));
+            m_undo->push(new ScenarioEditCommand(1, before, m_doc->scenario(), apply,
+                                                 tr("change of the MoE controls"),
+                                                 m_link->propagating()));
     });
     connect(m_doc, &ScenarioDocument::scenarioReplaced, m_undo, &QUndoStack::clear);
     connect(m_network->lossFitPanel(), &LossFitPanel::useFitRequested, this, &MainWindow::applyLossFit);
     connect(m_moe, &MoeWorkspace::ncclUseToggled, this, &MainWindow::useMeasuredCollectives);
     for (ChartView* c : allCharts()) connect(c, &ChartView::activated, this, [this](ChartView* v) { m_currentChart = v; });
     auto busy = [this](bool) {
-        const bool any = m_network->runner()->isBusy() || m_moe->runner()->isBusy();
-        if (any) statusBar()->showMessage(tr("Computing..."));
-        else statusBar()->clearMessage();
+        const bool any = m_network->runner()->isBusy() || m_moe->isBusy();
+        if (any)
+            statusBar()->showMessage(tr("Computing..."));
+        else
+            statusBar()->clearMessage();
     };
     connect(m_network, &NetworkWorkspace::busyChanged, this, busy);
     connect(m_moe, &MoeWorkspace::busyChanged, this, busy);
@@ -175,6 +190,24 @@ void MainWindow::buildMenus() {
     m_darkAction->setCheckable(true);
     m_darkAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
     connect(m_darkAction, &QAction::toggled, this, &MainWindow::setDarkTheme);
+
+    // One cluster for both workspaces: the action and the two side-panel boxes show one state.
+    m_linkAction = view->addAction(tr("Same &cluster in both workspaces"));
+    m_linkAction->setCheckable(true);
+    m_linkAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    m_linkAction->setToolTip(tr("Co-running jobs and nodes move together in both workspaces"));
+    connect(m_linkAction, &QAction::toggled, this,
+            [this](bool on) { m_link->setLinked(on, m_tabs->currentIndex()); });
+    for (QCheckBox* box : {m_network->controls()->linkBox(), m_moe->controls()->linkBox()})
+        connect(box, &QCheckBox::toggled, m_linkAction, &QAction::setChecked);
+    connect(m_link, &ClusterLink::linkedChanged, this, [this](bool on) {
+        for (QCheckBox* box : {m_network->controls()->linkBox(), m_moe->controls()->linkBox()}) {
+            const QSignalBlocker block(box);
+            box->setChecked(on);
+        }
+        const QSignalBlocker block(m_linkAction);
+        m_linkAction->setChecked(on);
+    });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("helpMenu"));
@@ -350,6 +383,14 @@ void MainWindow::syncFromDocument() {
     m_moe->clearImports();
     m_network->setParams(m_doc->scenario().mlForMl);
     m_moe->setEnvelope(m_doc->scenario().mosaic);
+    // A scenario whose workspaces sit on different clusters is shown as it is: the link goes off.
+    if (m_link && m_link->isLinked() && !m_link->inStep()) {
+        m_link->setLinked(false, 0);
+        statusBar()->showMessage(
+            tr("Cluster link off: this scenario's workspaces use different co-running jobs or "
+               "nodes (View > Same cluster in both workspaces links them again)."),
+            8000);
+    }
     const Scenario& sc = m_doc->scenario();
     m_note->setText(QStringLiteral("<b>%1</b> %2").arg(QString::fromStdString(sc.name).toHtmlEscaped(),
                                                      QString::fromStdString(sc.description).toHtmlEscaped()));
@@ -438,13 +479,15 @@ void MainWindow::exportCurrentChart() {
 bool MainWindow::waitForResults(int timeoutMs) {
     QDeadlineTimer deadline(timeoutMs);
     QApplication::processEvents();
-    while ((m_network->runner()->isBusy() || m_network->sweepRunner()->isBusy() || m_moe->runner()->isBusy()) &&
-           !deadline.hasExpired()) {
+    while (
+        (m_network->runner()->isBusy() || m_network->sweepRunner()->isBusy() || m_moe->isBusy()) &&
+        !deadline.hasExpired()) {
         QApplication::processEvents(QEventLoop::AllEvents, 20);
         QThread::msleep(2);
     }
     QApplication::processEvents();
-    return !m_network->runner()->isBusy() && !m_network->sweepRunner()->isBusy() && !m_moe->runner()->isBusy();
+    return !m_network->runner()->isBusy() && !m_network->sweepRunner()->isBusy() &&
+           !m_moe->isBusy();
 }
 
 }  // namespace tandem::ui

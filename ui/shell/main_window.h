@@ -18,6 +18,7 @@ struct LossFit;
 namespace tandem::ui {
 
 class ChartView;
+class ClusterLink;
 class DiagnosticsDialog;
 class MoeWorkspace;
 class NetworkWorkspace;
@@ -93,6 +94,9 @@ public:
     /// Edit > Undo / Redo of control changes (a slider drag is one step); cleared when another
     /// scenario is opened, a preset applied or a new scenario made.
     QUndoStack* undoStack() const { return m_undo; }
+    /// View > Same cluster in both workspaces: co-running jobs and nodes linked (tests).
+    ClusterLink* clusterLink() const { return m_link; }
+    QAction* clusterLinkAction() const { return m_linkAction; }
     /// The scenario note above the workspaces (tests).
     QLabel* scenarioNote() const { return m_note; }
     /// The last diagnostics dialog shown (tests), or nullptr.
@@ -145,6 +149,8 @@ private:
     QLabel* m_note = nullptr;
     int m_noteWorkspace = -1;  ///< workspace the note is about (-1: both)
     QAction* m_darkAction = nullptr;
+    ClusterLink* m_link = nullptr;
+    QAction* m_linkAction = nullptr;
     RecoveryAutosaver* m_recovery = nullptr;
 };
 

@@ -153,6 +153,13 @@ int exportAllCharts(const QString& dir, const QString& scenarioPath, const QStri
                                                                            : w.moeWorkspace()->charts();
     for (ChartView* view : charts) {
         reveal(view);  // charts on other workspaces or chart pages are brought to the front
+        // A page computed on demand (the co-running-job levels) starts when it is shown.
+        if (!w.waitForResults(120000)) {
+            std::fprintf(stderr, "%s: timed out waiting for results\n",
+                         qPrintable(view->exportName()));
+            ++failures;
+            continue;
+        }
         if (!view->isVisible() || !view->isEnabled()) continue;
         QString error;
         const QString stem = QDir(dir).filePath(prefix + view->exportName());

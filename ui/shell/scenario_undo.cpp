@@ -6,12 +6,13 @@ namespace tandem::ui {
 
 ScenarioEditCommand::ScenarioEditCommand(int part, Scenario before, Scenario after,
                                          std::function<void(const Scenario&)> apply,
-                                         const QString& text)
+                                         const QString& text, bool followUp)
     : QUndoCommand(text),
       m_part(part),
       m_before(std::move(before)),
       m_after(std::move(after)),
-      m_apply(std::move(apply)) {
+      m_apply(std::move(apply)),
+      m_followUp(followUp) {
     m_lastEdit.start();
 }
 
@@ -27,7 +28,8 @@ void ScenarioEditCommand::redo() {
 
 bool ScenarioEditCommand::mergeWith(const QUndoCommand* other) {
     const auto* o = dynamic_cast<const ScenarioEditCommand*>(other);
-    if (!o || o->m_part != m_part || m_lastEdit.elapsed() > kMergeMs) return false;
+    if (!o) return false;
+    if (!o->m_followUp && (o->m_part != m_part || m_lastEdit.elapsed() > kMergeMs)) return false;
     m_after = o->m_after;
     m_lastEdit.restart();
     return true;

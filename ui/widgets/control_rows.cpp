@@ -1,6 +1,7 @@
 #include "widgets/control_rows.h"
 
 #include <QBoxLayout>
+#include <QCheckBox>
 #include <QCoreApplication>
 #include <QPushButton>
 
@@ -41,6 +42,19 @@ QPushButton* makePinButton(const QString& tooltip, QWidget* parent) {
     pin->setCheckable(true);
     pin->setToolTip(tooltip);
     return pin;
+}
+
+QCheckBox* addClusterLinkBox(QBoxLayout* layout, const QString& objectName, QWidget* parent) {
+    const auto tr = [](const char* text) {
+        return QCoreApplication::translate("tandem::ui::ControlRows", text);
+    };
+    auto* box = new QCheckBox(tr("Same cluster in both workspaces"), parent);
+    box->setObjectName(objectName);
+    box->setToolTip(tr(
+        "Co-running jobs and nodes move together in both workspaces (View > Same cluster in both "
+        "workspaces, Ctrl+L): the ML-for-ML foreground job and the MoE job share one cluster."));
+    layout->addWidget(box);
+    return box;
 }
 
 }  // namespace tandem::ui

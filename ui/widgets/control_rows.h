@@ -4,6 +4,7 @@
 #include <vector>
 
 class QBoxLayout;
+class QCheckBox;
 class QPushButton;
 class QWidget;
 
@@ -40,5 +41,9 @@ QString dayLabel(double days);
 /// `tooltip` saying what is kept as an overlay; the caller adds it to a layout and connects
 /// toggled.
 QPushButton* makePinButton(const QString& tooltip, QWidget* parent);
+
+/// The "Same cluster in both workspaces" box of a side panel (child of `parent`, named
+/// `objectName`), added to `layout`; the main window's ClusterLink connects it.
+QCheckBox* addClusterLinkBox(QBoxLayout* layout, const QString& objectName, QWidget* parent);
 
 }  // namespace tandem::ui

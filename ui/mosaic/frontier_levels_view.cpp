@@ -1,0 +1,156 @@
+#include "mosaic/frontier_levels_view.h"
+
+#include <QChart>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+
+#include "widgets/palette.h"
+#include "widgets/units.h"
+
+namespace tandem::ui {
+
+QColor backgroundLevelColor(int index, int count) {
+    // Hue from the Okabe-Ito blue (202 deg) up through violet and magenta to its vermillion
+    // (22 deg = 382), at their saturation and value: no grey mixtures in between.
+    const double t =
+        count > 1 ? std::clamp(static_cast<double>(index) / (count - 1), 0.0, 1.0) : 0.0;
+    const int hue = static_cast<int>(std::lround(202 + t * 180)) % 360;
+    return QColor::fromHsv(hue, 255, static_cast<int>(std::lround(178 + t * (213 - 178))));
+}
+
+FrontierLevelsView::FrontierLevelsView(QWidget* parent)
+    : ChartView(QStringLiteral("mosaic-frontier-levels"),
+                tr("Cluster-optimal frontier per level of co-running jobs"), parent) {
+    m_x = new QValueAxis(this);
+    m_x->setTitleText(tr("Sparsity S = 1 - N_act / N_tot"));
+    m_y = new QValueAxis(this);
+    m_y->setTitleText(tr("Predicted loss, Eq. 10 (nats)"));
+    chart()->addAxis(m_x, Qt::AlignBottom);
+    chart()->addAxis(m_y, Qt::AlignLeft);
+    m_path = new QLineSeries(this);
+    m_path->setName(tr("cluster optimum of each level"));
+    m_optima = new QScatterSeries(this);
+    m_optima->setMarkerSize(9);
+    for (QXYSeries* s : {static_cast<QXYSeries*>(m_path), static_cast<QXYSeries*>(m_optima)}) {
+        chart()->addSeries(s);
+        s->attachAxis(m_x);
+        s->attachAxis(m_y);
+    }
+    setToolTip(
+        tr("The cluster-optimal frontier (best feasible geometry and layout per sparsity bin) with "
+           "0, 1, 2, "
+           "4, ... data-parallel jobs sharing the leaf/spine fabric [2608.10605 Fig. 1; 2608.06046 "
+           "Sec. 3.2]. "
+           "The co-running jobs slow the expert all-to-all and the DP collectives that cross "
+           "leaves, so "
+           "fewer tokens fit the window and the loss rises, most where the model is sparsest. "
+           "Right-click "
+           "to export."));
+    applyTheme();
+}
+
+void FrontierLevelsView::setData(const BackgroundLevels& levels) {
+    m_levels = levels;
+    rebuild();
+}
+
+void FrontierLevelsView::applyTheme() {
+    ChartView::applyTheme();
+    rebuild();
+}
+
+QList<QPointF> FrontierLevelsView::levelPoints(int index) const {
+    if (index < 0 || index >= m_lines.size() || !m_lines[index]->isVisible()) return {};
+    return m_lines[index]->points();
+}
+
+QList<QPointF> FrontierLevelsView::optimumPath() const { return m_path->points(); }
+
+void FrontierLevelsView::rebuild() {
+    if (!m_levels) return;
+    const BackgroundLevels& lv = *m_levels;
+    const int count = static_cast<int>(std::min(lv.jobs.size(), lv.results.size()));
+    if (m_lines.size() < count) {
+        while (m_lines.size() < count) {
+            auto* s = new QLineSeries(this);
+            chart()->addSeries(s);
+            s->attachAxis(m_x);
+            s->attachAxis(m_y);
+            m_lines.append(s);
+        }
+        // The optimum path is drawn over the frontiers: added again after them.
+        for (QXYSeries* s : {static_cast<QXYSeries*>(m_path), static_cast<QXYSeries*>(m_optima)}) {
+            chart()->removeSeries(s);
+            chart()->addSeries(s);
+            s->attachAxis(m_x);
+            s->attachAxis(m_y);
+        }
+    }
+    double xLo = 1, xHi = 0, yLo = 1e9, yHi = -1e9;
+    const auto grow = [&](double x, double y) {
+        xLo = std::min(xLo, x);
+        xHi = std::max(xHi, x);
+        yLo = std::min(yLo, y);
+        yHi = std::max(yHi, y);
+    };
+    QList<QPointF> path;
+    for (int i = 0; i < m_lines.size(); ++i) {
+        QLineSeries* s = m_lines[i];
+        s->setVisible(i < count);
+        if (i >= count) continue;
+        const mosaic::SearchResult& r = lv.results[static_cast<size_t>(i)];
+        QList<QPointF> pts;
+        for (const mosaic::FrontierPoint& p : r.clusterOptimal)
+            if (p.feasible && std::isfinite(p.loss)) {
+                pts.append(QPointF(p.sparsity, p.loss));
+                grow(p.sparsity, p.loss);
+            }
+        s->replace(pts);
+        const int jobs = lv.jobs[static_cast<size_t>(i)];
+        const bool own = jobs == lv.currentJobs;
+        s->setName(jobs == 1 ? tr("1 co-running job") : tr("%1 co-running jobs").arg(jobs));
+        QPen pen(backgroundLevelColor(i, count), own ? 3.0 : 1.8);
+        s->setPen(pen);
+        s->setPointsVisible(pts.size() < 3);
+        if (r.optimum >= 0 && static_cast<size_t>(r.optimum) < r.candidates.size()) {
+            const mosaic::Candidate& c = r.candidates[static_cast<size_t>(r.optimum)];
+            if (std::isfinite(c.loss)) {
+                path.append(QPointF(c.geometry.sparsity, c.loss));
+                grow(c.geometry.sparsity, c.loss);
+            }
+        }
+    }
+    const bool dark = currentTheme() == Theme::Dark;
+    const QColor ink = dark ? QColor(0xEE, 0xEE, 0xEE) : QColor(0x22, 0x22, 0x22);
+    m_path->setPen(QPen(ink, 1.4, Qt::DotLine));
+    m_path->replace(path);
+    m_optima->setColor(ink);
+    m_optima->setBorderColor(ink);
+    m_optima->replace(path);
+    // The optima's markers share the path's legend entry.
+    for (QLegendMarker* m : chart()->legend()->markers(m_optima)) m->setVisible(false);
+    if (xHi < xLo) {
+        xLo = 0.7;
+        xHi = 1.0;
+        yLo = 0;
+        yHi = 1;
+    }
+    setNiceRange(m_x, std::max(0.0, xLo - 0.01), std::min(1.0, xHi + 0.01), 6);
+    const double pad = std::max(1e-3, 0.05 * (yHi - yLo));
+    setNiceRange(m_y, yLo - pad, yHi + pad, 5);
+    const QString where = lv.nodes > 0
+                              ? tr(", %1 nodes on %2")
+                                    .arg(lv.nodes)
+                                    .arg(QString::fromStdString(lv.background.topology.preset))
+                              : QString();
+    setFittingTitle({tr("Cluster-optimal frontier per level of co-running jobs%1").arg(where),
+                     tr("Frontier per co-running-job level"), tr("Frontier per level")});
+    ChartView::applyTheme();
+}
+
+}  // namespace tandem::ui
