@@ -187,7 +187,8 @@ void MoeWorkspace::recomputeLevels() {
     if (!m_envelope || !m_levelsStale || m_pages->currentIndex() != kCoRunningPage) return;
     m_levelsStale = false;
     const mosaic::Envelope e = *m_envelope;  // the worker owns its copy
-    const mosaic::BackgroundLoad bg = e.background.value_or(mosaic::BackgroundLoad{});
+    static const mosaic::BackgroundLoad kIdle;  // a named value: GCC 12 warns on the temporary
+    const mosaic::BackgroundLoad& bg = e.background ? *e.background : kIdle;
     // The charts keep the last levels until the new ones arrive (a hidden chart would lose its
     // layout); the status line says what is being computed.
     m_levelsStatus->setText(tr("Computing one search per level of co-running jobs..."));

@@ -55,42 +55,51 @@ QColor systemColor(const QString& system) {
 QColor frontierColor(bool cluster) { return cluster ? kBlue : kVermillion; }
 
 void styleChart(QChart* chart, Theme theme) {
+    // Views restyle after every rebuild: each setter runs only when its value changes, since
+    // most of them re-lay out the chart and QtCharts measures every label again.
     const bool dark = theme == Theme::Dark;
     const QColor bg = dark ? QColor(0x26, 0x28, 0x2b) : QColor(Qt::white);
     const QColor fg = dark ? QColor(0xE8, 0xE8, 0xE8) : QColor(0x20, 0x20, 0x20);
     const QColor grid = dark ? QColor(0x48, 0x4b, 0x50) : QColor(0xDD, 0xDD, 0xDD);
-    chart->setBackgroundBrush(bg);
-    chart->setBackgroundRoundness(0);
-    chart->setTitleBrush(fg);
+    if (chart->backgroundBrush() != QBrush(bg)) chart->setBackgroundBrush(bg);
+    if (chart->backgroundRoundness() != 0) chart->setBackgroundRoundness(0);
+    if (chart->titleBrush() != QBrush(fg)) chart->setTitleBrush(fg);
     QFont title = chart->titleFont();
     title.setPointSizeF(11);
     title.setBold(true);
-    chart->setTitleFont(title);
-    chart->setMargins(QMargins(4, 4, 4, 4));
-    chart->legend()->setLabelColor(fg);
+    if (chart->titleFont() != title) chart->setTitleFont(title);
+    // The margins are set once: ChartView adds the legend's room under the plot to them.
+    if (!chart->property("tandemStyled").toBool()) {
+        chart->setMargins(QMargins(4, 4, 4, 4));
+        chart->setProperty("tandemStyled", true);
+    }
+    if (chart->legend()->labelColor() != fg) chart->legend()->setLabelColor(fg);
     // Lines show as a line segment and scatter series as their dot; bars and areas keep a filled
     // square (Qt 6.4 draws their series-shaped markers empty). Views call this after adding series.
-    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+    if (chart->legend()->markerShape() != QLegend::MarkerShapeFromSeries)
+        chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     const auto markers = chart->legend()->markers();
     for (QLegendMarker* m : markers)
-        if (!qobject_cast<QXYSeries*>(m->series())) m->setShape(QLegend::MarkerShapeRectangle);
+        if (!qobject_cast<QXYSeries*>(m->series()) && m->shape() != QLegend::MarkerShapeRectangle)
+            m->setShape(QLegend::MarkerShapeRectangle);
     QFont lf = chart->legend()->font();
     lf.setPointSizeF(9);
-    chart->legend()->setFont(lf);
+    if (chart->legend()->font() != lf) chart->legend()->setFont(lf);
     const auto axes = chart->axes();
     for (QAbstractAxis* axis : axes) {
-        axis->setLabelsColor(fg);
-        axis->setTitleBrush(fg);
-        axis->setGridLineColor(grid);
-        axis->setMinorGridLineColor(grid.lighter(dark ? 80 : 110));
-        axis->setLinePenColor(fg);
+        if (axis->labelsColor() != fg) axis->setLabelsColor(fg);
+        if (axis->titleBrush() != QBrush(fg)) axis->setTitleBrush(fg);
+        if (axis->gridLineColor() != grid) axis->setGridLineColor(grid);
+        const QColor minor = grid.lighter(dark ? 80 : 110);
+        if (axis->minorGridLineColor() != minor) axis->setMinorGridLineColor(minor);
+        if (axis->linePenColor() != fg) axis->setLinePenColor(fg);
         QFont af = axis->labelsFont();
         af.setPointSizeF(9);
-        axis->setLabelsFont(af);
+        if (axis->labelsFont() != af) axis->setLabelsFont(af);
         QFont tf = axis->titleFont();
         tf.setPointSizeF(9.5);
         tf.setBold(false);
-        axis->setTitleFont(tf);
+        if (axis->titleFont() != tf) axis->setTitleFont(tf);
     }
 }
 
