@@ -25,10 +25,14 @@
 namespace tandem::ui {
 
 namespace {
-/// Makes `w` visible inside every tab widget / stacked widget that holds it.
+/// Makes `w` visible inside every tab widget / stacked widget that holds it (through the tab
+/// widget when there is one, so that its currentChanged runs pages computed on demand).
 void reveal(QWidget* w) {
     for (QWidget* child = w; child && child->parentWidget(); child = child->parentWidget())
-        if (auto* stack = qobject_cast<QStackedWidget*>(child->parentWidget())) stack->setCurrentWidget(child);
+        if (auto* stack = qobject_cast<QStackedWidget*>(child->parentWidget())) {
+            if (auto* tabs = qobject_cast<QTabWidget*>(stack->parentWidget())) tabs->setCurrentWidget(child);
+            else stack->setCurrentWidget(child);
+        }
     QApplication::processEvents();
 }
 
