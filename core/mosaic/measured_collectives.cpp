@@ -86,7 +86,10 @@ CurveChoice MeasuredCollectives::choose(Collective c, int ranks, bool spans, int
         for (std::size_t i = 0; i < m_curves.size(); ++i) {
             const auto& m = m_curves[i];
             if (m.collective != want || spansNodes(m.curve.ranks, gpusPerNode) != spans) continue;
-            const double dist = std::abs(std::log(double(m.curve.ranks) / std::max(1, ranks)));
+            // max/min of the two rank counts orders them as |log(ratio)| does, without a log
+            // (this runs for every collective of every plan the search costs).
+            const double a = double(m.curve.ranks), b = double(std::max(1, ranks));
+            const double dist = a > b ? a / b : b / a;
             if (best.index < 0 || dist < bestDist || (dist == bestDist && m.curve.ranks > bestRanks)) {
                 best.index = int(i);
                 bestDist = dist;

@@ -123,8 +123,24 @@ void NetworkWorkspace::setParams(const std::optional<mlforml::Params>& p) {
     recompute();
 }
 
+bool NetworkWorkspace::deferred() const {
+    return m_computeWhenShown && window()->isVisible() && !isVisible();
+}
+
+void NetworkWorkspace::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (!m_staleWhileHidden) return;
+    m_staleWhileHidden = false;
+    recomputeSweep();
+    recompute();
+}
+
 void NetworkWorkspace::recomputeSweep() {
     if (!m_params) return;
+    if (deferred()) {
+        m_staleWhileHidden = true;
+        return;
+    }
     m_sweepInputs = *m_params;
     mlforml::Params p = *m_params;  // the worker owns its copy
     const bool sweep = p.scenario == mlforml::ScenarioKind::Sweep;
@@ -154,6 +170,10 @@ void NetworkWorkspace::applyPresetView(int shownN, int targetIndex, bool updates
 
 void NetworkWorkspace::recompute() {
     if (!m_params) return;
+    if (deferred()) {
+        m_staleWhileHidden = true;
+        return;
+    }
     mlforml::Params p = *m_params;  // the worker owns its copy
     if (p.scenario == mlforml::ScenarioKind::Sweep)
         p.backgroundJobs = {m_controls->shownBackgroundJobs()};

@@ -35,6 +35,10 @@ class NetworkWorkspace : public QWidget {
     Q_OBJECT
 public:
     explicit NetworkWorkspace(QWidget* parent = nullptr);
+    /// With `on`, an input change made while the window is shown but this workspace is not (a
+    /// linked slider of the other workspace) is computed when the workspace is next shown; the
+    /// main window turns it on. Off (the default): every change is computed at once.
+    void setComputeWhenShown(bool on) { m_computeWhenShown = on; }
 
     /// Loads a scenario part (or disables the workspace with a reason when absent).
     void setParams(const std::optional<mlforml::Params>& p);
@@ -81,7 +85,11 @@ private:
     std::optional<mlforml::Params> m_params;
     std::optional<mlforml::Result> m_result;
     std::optional<mlforml::PointResult> m_pinned;
+    void showEvent(QShowEvent* event) override;
     void recomputeSweep();
+    /// True when computing is put off: the option is on, the window is shown and this
+    /// workspace is not (its tab is not the current one).
+    bool deferred() const;
     void showSweep();
     NetworkControls* m_controls;
     QTabWidget* m_pages;
@@ -98,6 +106,8 @@ private:
     QLabel* m_status;
     LossFitPanel* m_lossFit;
     JobRunner* m_runner;
+    bool m_computeWhenShown = false;
+    bool m_staleWhileHidden = false;  ///< an input changed while deferred()
 };
 
 }  // namespace tandem::ui

@@ -282,8 +282,23 @@ void MoeWorkspace::setEnvelope(const std::optional<mosaic::Envelope>& e) {
     recompute();
 }
 
+bool MoeWorkspace::deferred() const {
+    return m_computeWhenShown && window()->isVisible() && !isVisible();
+}
+
+void MoeWorkspace::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (!m_staleWhileHidden) return;
+    m_staleWhileHidden = false;
+    recompute();
+}
+
 void MoeWorkspace::recompute() {
     if (!m_envelope) return;
+    if (deferred()) {
+        m_staleWhileHidden = true;
+        return;
+    }
     m_levelsStale = true;
     recomputeLevels();
     const mosaic::Envelope e = *m_envelope;  // the worker owns its copy

@@ -56,6 +56,10 @@ class MoeWorkspace : public QWidget {
     Q_OBJECT
 public:
     explicit MoeWorkspace(QWidget* parent = nullptr);
+    /// With `on`, an input change made while the window is shown but this workspace is not (a
+    /// linked slider of the other workspace) is computed when the workspace is next shown; the
+    /// main window turns it on. Off (the default): every change is computed at once.
+    void setComputeWhenShown(bool on) { m_computeWhenShown = on; }
     void setEnvelope(const std::optional<mosaic::Envelope>& e);
     const std::optional<mosaic::Envelope>& envelope() const { return m_envelope; }
     QList<ChartView*> charts() const;
@@ -122,8 +126,13 @@ signals:
     /// The user toggled "Use in MoE model" for the shown log `path`.
     void ncclUseToggled(bool on, const QString& path);
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     void recompute();
+    /// True when computing is put off (see setComputeWhenShown).
+    bool deferred() const;
     void showResult(const MoeOutput& out);
     void refreshSelection();
     /// Submits the per-level searches when the "Co-running jobs" page is shown and stale.
@@ -163,6 +172,8 @@ private:
     QLabel* m_levelsStatus;
     JobRunner* m_levelsRunner;
     bool m_levelsStale = true;
+    bool m_computeWhenShown = false;
+    bool m_staleWhileHidden = false;  ///< an input changed while deferred()
 };
 
 }  // namespace tandem::ui

@@ -1,12 +1,12 @@
 #include "shell/gui_bench.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSlider>
 #include <QTextStream>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -16,8 +16,10 @@
 #include "mlforml/network_workspace.h"
 #include "mosaic/moe_controls.h"
 #include "mosaic/moe_workspace.h"
+#include "shell/cluster_link.h"
 #include "shell/job_runner.h"
 #include "shell/main_window.h"
+#include "shell/scenario_document.h"
 #include "widgets/labeled_slider.h"
 
 namespace tandem::ui {
@@ -67,6 +69,11 @@ QJsonObject benchGui(const QElapsedTimer& sinceMain, int moves, bool* ok) {
     for (int i = 0; i < 500 && paint.seconds < 0; ++i) QApplication::processEvents(QEventLoop::AllEvents, 10);
     const double launch = paint.seconds >= 0 ? paint.seconds : sinceMain.nsecsElapsed() / 1e9;
     if (!w.waitForResults(60000)) return {};
+    // The joined model: both workspaces on one cluster, so the co-running-jobs and node sliders
+    // drive both and the MoE frontier is costed beside the co-running jobs (mosaic.background).
+    w.setCurrentWorkspace(0);
+    w.clusterLinkAction()->setChecked(true);
+    if (!w.waitForResults(60000)) return {};
 
     struct Probe {
         int workspace;
@@ -75,9 +82,12 @@ QJsonObject benchGui(const QElapsedTimer& sinceMain, int moves, bool* ok) {
     const std::vector<Probe> probes = {{0, w.networkWorkspace()->controls()->backgroundSlider()},
                                        {0, w.networkWorkspace()->controls()->nodesSlider()},
                                        {1, w.moeWorkspace()->controls()->nodesSlider()},
+                                       {1, w.moeWorkspace()->controls()->coRunningSlider()},
                                        {1, w.moeWorkspace()->controls()->daysSlider()}};
     std::vector<double> all, perWorkspace[2];
+    QJsonObject perSlider;  // p95 of each slider, by object name
     for (const Probe& probe : probes) {
+        std::vector<double> mine;
         w.setCurrentWorkspace(probe.workspace);
         QWidget* ws = probe.workspace == 0 ? static_cast<QWidget*>(w.networkWorkspace())
                                            : static_cast<QWidget*>(w.moeWorkspace());
@@ -97,7 +107,9 @@ QJsonObject benchGui(const QElapsedTimer& sinceMain, int moves, bool* ok) {
             const double ms = t.nsecsElapsed() / 1e6;
             all.push_back(ms);
             perWorkspace[probe.workspace].push_back(ms);
+            mine.push_back(ms);
         }
+        perSlider[probe.slider->objectName()] = percentile(mine, 0.95);
     }
     QJsonObject o;
     o[QStringLiteral("gui_launch_s")] = launch;
@@ -109,6 +121,12 @@ QJsonObject benchGui(const QElapsedTimer& sinceMain, int moves, bool* ok) {
     o[QStringLiteral("gui_moe_slider_median_ms")] = percentile(perWorkspace[1], 0.5);
     o[QStringLiteral("gui_moe_slider_p95_ms")] = percentile(perWorkspace[1], 0.95);
     o[QStringLiteral("gui_rss_MB")] = residentMegabytes();
+    o[QStringLiteral("gui_slider_p95_ms_by_slider")] = perSlider;
+    o[QStringLiteral("gui_joined_cluster")] = w.clusterLink()->isLinked();
+    o[QStringLiteral("gui_moe_background_jobs")] =
+        w.document()->scenario().mosaic && w.document()->scenario().mosaic->background
+            ? w.document()->scenario().mosaic->background->jobs
+            : 0;
     {  // context for the wall-clock numbers: other processes share the cores
         QFile f(QStringLiteral("/proc/loadavg"));
         if (f.open(QIODevice::ReadOnly)) o[QStringLiteral("load_average_1min")] = QString::fromLatin1(f.readAll()).section(QLatin1Char(' '), 0, 0).toDouble();

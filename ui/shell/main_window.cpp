@@ -65,6 +65,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateNote);
     setCentralWidget(central);
     setAcceptDrops(true);
+    // A linked slider's edit of the workspace not shown is computed when that one is shown.
+    m_network->setComputeWhenShown(true);
+    m_moe->setComputeWhenShown(true);
     m_link = new ClusterLink(
         m_network->controls()->backgroundSlider(), m_network->controls()->nodesSlider(),
         m_moe->controls()->coRunningSlider(), m_moe->controls()->nodesSlider(), this);
