@@ -12,6 +12,7 @@
 #include "mlforml/report.h"
 #include "widgets/coincident_curves.h"
 #include "widgets/palette.h"
+#include "widgets/series_pool.h"
 #include "widgets/units.h"
 
 namespace tandem::ui {
@@ -31,9 +32,7 @@ FirstCrossingView::FirstCrossingView(QWidget* parent)
     m_pinMarks = new QScatterSeries(this);
     m_pinMarks->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     m_pinMarks->setMarkerSize(10);
-    chart()->addSeries(m_pinMarks);
-    m_pinMarks->attachAxis(m_categories);
-    m_pinMarks->attachAxis(m_value);
+    addSeriesOnAxes(chart(), m_pinMarks, m_categories, m_value);
     chart()->legend()->hide();
     applyTheme();
 }

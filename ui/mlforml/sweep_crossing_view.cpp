@@ -5,10 +5,10 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QValueAxis>
-
 #include <cmath>
 
 #include "widgets/palette.h"
+#include "widgets/series_pool.h"
 #include "widgets/units.h"
 
 namespace tandem::ui {
@@ -67,20 +67,12 @@ void SweepCrossingView::rebuild() {
         }
     }
     const TimeUnit unit = chooseTimeUnit(maxS);
-    while (m_lines.size() < policies.size()) {
-        auto* s = new QLineSeries(this);
-        s->setPointsVisible(true);
-        chart()->addSeries(s);
-        s->attachAxis(m_x);
-        s->attachAxis(m_y);
-        m_lines.append(s);
-    }
-    for (qsizetype i = 0; i < m_lines.size(); ++i) {
+    growSeriesPool(m_lines, policies.size(), chart(), m_x, m_y,
+                   [](QLineSeries* s) { s->setPointsVisible(true); });
+    for (qsizetype i = 0; i < policies.size(); ++i) {
         QLineSeries* s = m_lines[i];
-        const bool on = i < policies.size();
-        s->setVisible(on);
-        for (QLegendMarker* m : chart()->legend()->markers(s)) m->setVisible(on);
-        if (!on) continue;
+        s->setVisible(true);
+        for (QLegendMarker* m : chart()->legend()->markers(s)) m->setVisible(true);
         const QString& name = policies[i];
         s->setName(name);
         const QColor col = policyColor(name, currentTheme());

@@ -39,6 +39,7 @@
 #include "save_file.h"
 #include "widgets/export_dialog.h"
 #include "widgets/palette.h"
+#include "widgets/series_pool.h"
 
 namespace tandem::ui {
 
@@ -339,10 +340,7 @@ QAreaSeries* ChartView::addAreaSeries(QAbstractAxis* x, QAbstractAxis* y) {
     auto* lower = new QLineSeries(this);
     auto* area = new QAreaSeries(upper, lower);
     area->setParent(this);
-    chart()->addSeries(area);
-    area->attachAxis(x);
-    area->attachAxis(y);
-    return area;
+    return addSeriesOnAxes(chart(), area, x, y);
 }
 
 QString ChartView::csv() const {
