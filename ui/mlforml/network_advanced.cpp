@@ -3,7 +3,6 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
-#include <QVBoxLayout>
 
 #include "mlforml/param_rows.h"
 #include "widgets/collapsible_section.h"
@@ -19,10 +18,7 @@ QLabel* heading(const QString& text, QWidget* parent) {
 }  // namespace
 
 NetworkAdvanced::NetworkAdvanced(QWidget* parent)
-    : QWidget(parent), m_section(new CollapsibleSection(tr("Advanced"), false, this)) {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_section);
+    : QWidget(parent), m_section(fillWithSection(this, tr("Advanced"))) {
     QFormLayout* f = m_section->form();
     QWidget* body = f->parentWidget();
 
