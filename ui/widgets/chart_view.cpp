@@ -14,6 +14,7 @@
 #include <QFontMetrics>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
+#include <QHorizontalStackedBarSeries>
 #include <QKeyEvent>
 #include <QLegend>
 #include <QLegendMarker>
@@ -333,6 +334,19 @@ void ChartView::fitLegend() {
     m_legendRoom = height;
     const QPointF pos((chart()->size().width() - room) / 2.0, chart()->size().height() - base.bottom() - height);
     if (m_legendText->pos() != pos) m_legendText->setPos(pos);
+}
+
+ChartView::HorizontalBars ChartView::addHorizontalBars(double barWidth) {
+    auto* series = new QHorizontalStackedBarSeries(this);
+    series->setBarWidth(barWidth);
+    chart()->addSeries(series);
+    auto* categories = new QBarCategoryAxis(this);
+    auto* value = new QValueAxis(this);
+    chart()->addAxis(categories, Qt::AlignLeft);
+    chart()->addAxis(value, Qt::AlignBottom);
+    series->attachAxis(categories);
+    series->attachAxis(value);
+    return {series, categories, value};
 }
 
 QAreaSeries* ChartView::addAreaSeries(QAbstractAxis* x, QAbstractAxis* y) {
