@@ -1,5 +1,6 @@
-// The chart helpers every view shares: Bounds (the extent of a set of points, for axis ranges)
-// and the series pools (grow on demand, hide what is not needed), with hand-computed values.
+// The chart building blocks every view shares: Bounds (the extent of a set of points, for axis
+// ranges) and the series pools (grow on demand, hide what is not needed), with hand-computed
+// values.
 #include <QAreaSeries>
 #include <QChart>
 #include <QChartView>
