@@ -44,13 +44,8 @@ LossFitView::LossFitView(QWidget* parent)
     chart()->addAxis(m_y, Qt::AlignLeft);
     m_points = new QScatterSeries(this);
     m_points->setMarkerSize(6);
-    chart()->addSeries(m_points);
-    m_points->attachAxis(m_x);
-    m_points->attachAxis(m_y);
-    m_fit = new QLineSeries(this);
-    chart()->addSeries(m_fit);
-    m_fit->attachAxis(m_x);
-    m_fit->attachAxis(m_y);
+    addSeriesOnAxes(chart(), m_points, m_x, m_y);
+    m_fit = addSeriesOnAxes(chart(), new QLineSeries(this), m_x, m_y);
     applyTheme();
 }
 

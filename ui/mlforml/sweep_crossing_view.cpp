@@ -22,9 +22,7 @@ SweepCrossingView::SweepCrossingView(QWidget* parent)
     chart()->addAxis(m_y, Qt::AlignLeft);
     m_marker = new QLineSeries(this);
     m_marker->setName(tr("shown N"));
-    chart()->addSeries(m_marker);
-    m_marker->attachAxis(m_x);
-    m_marker->attachAxis(m_y);
+    addSeriesOnAxes(chart(), m_marker, m_x, m_y);
     setToolTip(tr("Scenario 1 of [2608.06046 Sec. 3.2]: time to first reach the target for every N of the sweep. "
                   "Joint stays fastest as the fabric gets busier; Decoupled/Joint is 1.05-1.6. Right-click to export."));
     applyTheme();
