@@ -2,6 +2,9 @@
 # Configures and builds Tandem (Release) into ./build. Safe to re-run (incremental).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# ccache (CMakeLists.txt uses it when installed) keys on paths relative to this folder, so builds
+# of clones at different paths share the cache.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
 "./scripts/install-deps.sh"
 generator=()
 command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)

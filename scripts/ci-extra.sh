@@ -33,6 +33,10 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
+# Every build dir here goes through ccache when it is installed (CMakeLists.txt sets
+# CMAKE_CXX_COMPILER_LAUNCHER for gcc and clang alike); paths relative to the repository root
+# let clones at different paths share the cache.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root}
 
 fuzz_seconds=${TANDEM_FUZZ_SECONDS:-60}
 fuzz_seed=${TANDEM_FUZZ_SEED:-1}

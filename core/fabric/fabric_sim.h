@@ -101,7 +101,7 @@ public:
 
     double now() const { return m_now; }
     /// Flow start and finish events processed so far by this simulation (not counting the
-    /// recording it replays from), for the events/s benchmark [issue 6].
+    /// recording it replays from), for the events/s figure of `tandem-cli bench`.
     std::uint64_t eventsProcessed() const { return m_events; }
     bool foregroundDone() const { return m_fgDone; }
     const std::vector<double>& exposedDpTimes() const { return m_exposed; }

@@ -152,7 +152,7 @@ private slots:
         }
     }
 
-    /// Issue 2, done-when 2: per N a first-crossing time per policy; Joint never slower than
+    /// ML-for-ML scenario 1: per N a first-crossing time per policy; Joint never slower than
     /// Decoupled; Decoupled/Joint in [1.05, 1.6] for every N [2608.06046 Fig. 2c-d].
     void mlForMlScenario1() {
         QTemporaryDir out;
@@ -187,7 +187,7 @@ private slots:
         QVERIFY(QFile::exists(out.filePath(QStringLiteral("mlforml_trajectories.csv"))));
     }
 
-    /// Issue 2, done-when 3: compute-optimal argmin at the sparsity boundary, cluster-optimal
+    /// MoE frontiers: compute-optimal argmin at the sparsity boundary, cluster-optimal
     /// argmin strictly interior [2608.10605 Fig. 1, Sec. 7].
     void mosaicFrontiers_data() {
         QTest::addColumn<QString>("file");
@@ -211,7 +211,7 @@ private slots:
         QVERIFY(QFile::exists(out.filePath(QStringLiteral("mosaic_frontier.csv"))));
     }
 
-    /// Issue 2, done-when 4: a wrong type, an unknown key and a negative bandwidth give three
+    /// Validation: a wrong type, an unknown key and a negative bandwidth give three
     /// lines naming those paths, exit 2.
     void validateNamesEachProblem() {
         const auto r = runCli({QStringLiteral("validate"),
@@ -227,7 +227,7 @@ private slots:
                  qPrintable(r.out));
     }
 
-    /// Issue 8: plan reads a Hugging Face config.json directly. Mixtral-8x7B on 64 p6-b200
+    /// Plan reads a Hugging Face config.json directly. Mixtral-8x7B on 64 p6-b200
     /// GPUs has a feasible best layout with 0 < MFU < 1 on a 64-GPU mesh; the mapping and its
     /// assumptions are reported in JSON and text.
     void planHuggingFaceConfig() {
@@ -262,7 +262,7 @@ private slots:
         QVERIFY(t.out.contains(QStringLiteral("Assumed:")));
     }
 
-    /// Issue 8: --nccl costs the DP collectives from the measured 2x8 all-reduce curve (a
+    /// --nccl costs the DP collectives from the measured 2x8 all-reduce curve (a
     /// 2^28-parameter dense model on 16 H100: 1 GiB reduce-scatter, 512 MiB all-gather, both
     /// measured sizes), which changes the exposed DP time: the calibrated analytical H100 model
     /// (482 GB/s peak) is faster than this curve at 1 GiB and 512 MiB (441 and 394 GB/s), so
@@ -308,7 +308,7 @@ private slots:
         QVERIFY2(e.err.contains(QStringLiteral("line 35: NCCL error reported")), qPrintable(e.err));
     }
 
-    /// Issue 8, done-when 4: inspect works on every file in tests/data.
+    /// inspect reads every file in tests/data (each with its kind, exit 0).
     void inspectEveryDataFile_data() {
         QTest::addColumn<QString>("file");
         for (const char* sub : {"models", "nccl", "losslogs"}) {

@@ -1,8 +1,8 @@
 // Fuzz target: nccl-tests log importer (parseNcclTests), interpolation and collective times.
 // Invariants: never crashes; rejections are explained; every curve has finite, non-negative
 // bus bandwidths, sorted unique sizes; interpolated busbw never exceeds the measured peak;
-// collective times are never negative or NaN (issue 7: int overflow on > 2 GB buffers,
-// achieved bandwidth above the measured one).
+// collective times are never negative or NaN (no int overflow on > 2 GB buffers, no achieved
+// bandwidth above the measured one).
 #include <cmath>
 
 #include "fuzz_support.h"

@@ -1,7 +1,7 @@
 // Fuzz target: `tandem-cli plan` MODEL.json reader (readPlanModel) and the layout search on a
 // small cluster. Invariants: never crashes; rejections are explained; every feasible layout has
 // 0 < MFU <= 1, a finite positive iteration time, memory per GPU within the device's usable
-// memory (issue 7: MFU above 100 %, configs whose dimensions disagree).
+// memory (never MFU above 100 % or a config whose dimensions disagree).
 #include <cmath>
 
 #include "common/json_reader.h"

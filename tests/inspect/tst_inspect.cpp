@@ -146,8 +146,8 @@ private slots:
         QTest::newRow("nccl error") << "run.txt"
             << "# Collective test starting: all_reduce_perf\nnode01: Test NCCL failure common.cu:1005 'internal error'\n"
             << "nccl_tests" << "run.txt: line 2: NCCL error reported";
-        // Fresh-user finding: any JSON object was read as a model config ("$.model_type: is
-        // required" for a GPU table).
+        // Only a JSON object with a model_type is a model config (any object was read as one:
+        // "$.model_type: is required" for a GPU table).
         QTest::newRow("json not a config") << "gpus.json" << "{\"_notes\": \"x\", \"gpus\": [{\"name\": \"H100\"}]}"
             << "unknown" << "gpus.json: $: not a recognised input: a JSON object with no model_type";
         QTest::newRow("json array") << "list.json" << "[1, 2]" << "unknown"
@@ -173,7 +173,7 @@ private slots:
         QVERIFY(!d.ok());
         QCOMPARE(QString::fromStdString(j["kind"].get<std::string>()), kind);
         QVERIFY2(d.str().find(expected.toStdString()) != std::string::npos, d.str().c_str());
-        // Fresh-user finding: `inspect --json` on a bad file held only file and kind.
+        // `inspect --json` on a bad file lists every error (it held only file and kind).
         QCOMPARE(j.at("errors").size(), d.items().size());
         for (std::size_t i = 0; i < d.items().size(); ++i) {
             QCOMPARE(j["errors"][i].at("path").get<std::string>(), d.items()[i].path);
@@ -252,7 +252,7 @@ private slots:
             QVERIFY2(d.items()[0].message.find(what) != std::string::npos, what);
     }
 
-    // Fresh-user finding: every nccl curve was compared with p6-b200 unless --hardware was given.
+    // The hardware comes from the file name (every curve was compared with p6-b200 otherwise).
     void hardwareFromFileName_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("hardwareArg");
@@ -289,7 +289,7 @@ private slots:
         if (source == "default") QVERIFY(t.find("--hardware sets another") != std::string::npos);
     }
 
-    // Fresh-user finding: "32.00 MiB" in one place, "8.0 GiB" or "8 GiB" in others.
+    // One size format everywhere (it was "32.00 MiB" in one place, "8.0 GiB" in others).
     void sizesHaveOneFormat_data() {
         QTest::addColumn<double>("bytes");
         QTest::addColumn<QString>("text");
@@ -321,7 +321,7 @@ private slots:
     }
 
     void hugeStepsInScientificNotation() {
-        // Fresh-user finding: steps near 1e300 printed as 300-digit integers.
+        // Huge steps print in scientific notation (not as 300-digit integers).
         QTemporaryDir dir;
         Diagnostics d;
         const auto j = inspectFile(
@@ -336,7 +336,7 @@ private slots:
     }
 
     void implausibleFitIsAWarningNotAnError() {
-        // Fresh-user finding: a rising loss was fitted (alpha 1e-12, S0 7e21) with no word.
+        // A rising loss gets a warning (it was fitted to alpha 1e-12, S0 7e21 with no word).
         QTemporaryDir dir;
         Diagnostics d;
         const auto j = inspectFile(writeFile(dir, "rise.csv", "step,loss\n0,3\n10,3.5\n20,4\n30,4.5\n40,5\n50,5.5\n"), d);

@@ -1,4 +1,4 @@
-// Hugging Face config.json import: published parameter counts (issue 8), hand-computed exact
+// Hugging Face config.json import: published parameter counts (within 3 %), hand-computed exact
 // counts, geometry mapping, and the messages for unknown / missing / partial configs.
 #include <QtTest>
 
@@ -38,7 +38,7 @@ bool anyAssumption(const ModelImport& m, const std::string& fragment) {
 class TstHfConfig : public QObject {
     Q_OBJECT
 private slots:
-    // Done-when 1 of issue 8: total and active within 3 % of the published figures.
+    // Total and active parameters within 3 % of the figures the model cards publish.
     void publishedCounts_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<double>("totalB");

@@ -1,5 +1,6 @@
 // Loss logs and the L(S) = L_inf + A (S + S0)^(-alpha) fit: the real llm.c GPT-2 124M log
-// (issue 8 done-when 3), exact recovery on synthetic curves, CSV variants and malformed inputs.
+// (fit within 0.05 of the last logged loss), exact recovery on synthetic curves, CSV variants and
+// malformed inputs.
 #include <QtTest>
 
 #include <cmath>
@@ -129,7 +130,7 @@ private slots:
         QTest::newRow("no loss column") << "step,accuracy\n0,1\n" << "line 1" << "no loss column";
         QTest::newRow("llmc bad step") << "s:0 trl:11.0\ns:x trl:10.0\n" << "line 2" << "after \"s:\"";
         QTest::newRow("llmc bad loss") << "s:0 trl:11.0\ns:1 trl:nan\n" << "line 2" << "after \"trl:\"";
-        // Fresh-user findings (issue 7): nonsense logs were fitted with exit 0.
+        // Nonsense logs that must not be fitted (they were, with exit 0).
         QTest::newRow("steps backwards") << "step,loss\n100,5\n80,4.5\n60,4\n40,3.8\n20,3.6\n0,3.5\n"
                                          << "line 3" << "step 80 is not after step 100 (line 2)";
         QTest::newRow("steps backwards, count") << "step,loss\n100,5\n80,4.5\n60,4\n"
@@ -193,7 +194,7 @@ private slots:
     }
 
     void risingLossFitIsNotUsable() {
-        // Fresh-user finding: a rising loss was fitted to alpha 1e-12, S0 7e21 with no word.
+        // A rising loss is not usable (it was fitted to alpha 1e-12, S0 7e21 with no word).
         Diagnostics d;
         const auto f = fitLossCurve({0, 10, 20, 30, 40, 50}, {3, 3.5, 4, 4.5, 5, 5.5}, d);
         QVERIFY2(f, d.str().c_str());

@@ -32,7 +32,7 @@ const char* kHeader =
 class TstNcclTests : public QObject {
     Q_OBJECT
 private slots:
-    // Done-when 2 of issue 8: the peak equals the file's largest busbw (either half).
+    // Real logs: the peak equals the file's largest busbw (either half).
     void realFiles_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("collective");
@@ -371,7 +371,7 @@ private slots:
         QVERIFY(findCurve(*imp, "alltoall") == nullptr);
     }
 
-    // Fresh-user finding (issue 7): "H100-all_reduce-8x8-coreweave-sharp.txt" was read as 64
+    // Ranks from the data: "H100-all_reduce-8x8-coreweave-sharp.txt" was read as 64
     // ranks from its name while busbw/algbw = 1.979 on every row means 96. The table here is
     // synthetic: all-reduce rows with busbw = algbw x 2(n-1)/n printed to two decimals as
     // nccl-tests does, for `dataRanks` GPUs.

@@ -1,6 +1,7 @@
-// Bring-your-own inputs in the ML-for-ML engine [issue 8]: a loss curve fitted to a training log
+// Bring-your-own inputs in the ML-for-ML engine: a loss curve fitted to a training log
 // replaces the default progress curve; a Hugging Face config sets the foreground's parameter
-// count (gradient bytes per sync). Engine accounting for the benchmark [issue 6].
+// count (gradient bytes per sync). The engine's event count that `tandem-cli bench` reports as
+// events/s.
 #include <QtTest>
 
 #include <cmath>

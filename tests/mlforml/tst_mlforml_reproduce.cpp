@@ -47,8 +47,8 @@ private slots:
         QCOMPARE(ids.size(), rep.checks.size());
         // Joint's GA16-MXFP4 share rises monotonically with a 55 % ceiling (MODEL.md A6): the
         // low bound of each level is the previous level's value; when that is above 55 the band
-        // is empty, the check fails and its text says why (a band like [80.28, 55] unexplained
-        // was the finding).
+        // is empty, the check fails and its text says why (never a band like [80.28, 55] with no
+        // explanation).
         double prev = -1;
         for (int k = 0; k <= 5; ++k) {
             const std::string id = "s2.joint_share_ga16_mxfp4.bg" + std::to_string(k);

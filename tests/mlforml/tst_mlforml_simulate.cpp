@@ -61,7 +61,7 @@ private slots:
     }
 
     void threeSeedsAreStable() {
-        // Changing the seed moves no scenario-1 ratio by more than 0.03 (issue 3, item 2).
+        // Seed stability: changing the seed moves no scenario-1 ratio by more than 0.03.
         std::vector<Result> rs;
         for (std::uint64_t s : {1, 2, 3}) {
             Params p = scenario1Params();
@@ -224,7 +224,7 @@ private slots:
         // Sec. 3.3, averaged over the preset's arrival schedules and recordings (reproduce's
         // aggregation): Joint is first at every target, never picks GA16-MXFP4 without
         // background, Decoupled uses it for a large share of its updates; for three seeds.
-        // Seed stability (issue 3, item 2: <= 0.05 in scenario 2) holds for Decoupled/Joint and
+        // Seed stability (a ratio moves by <= 0.05 in scenario 2) holds for Decoupled/Joint and
         // Knob-Precision/Joint; Knob-GA/Joint and Static/Joint still move by up to ~0.17 / ~0.30
         // (docs/MODEL-ML-FOR-ML.md section 6), so they are not asserted here.
         std::vector<tandem::Report> reps;

@@ -1,4 +1,4 @@
-// Hugging Face config -> mosaic::Geometry for `tandem-cli plan CONFIG.json` (issue 8): widths
+// Hugging Face config -> mosaic::Geometry for `tandem-cli plan CONFIG.json`: widths
 // and MoE axes per family, the approximations noted, the config's exact counts kept for MFU.
 #include <QtTest>
 #include <algorithm>

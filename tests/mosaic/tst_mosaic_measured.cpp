@@ -1,4 +1,4 @@
-// Measured nccl-tests curves in place of the analytical collective model (issue 8): the plan's
+// Measured nccl-tests curves in place of the analytical collective model: the plan's
 // DP time moves by the hand-computed amount at measured sizes, the extrapolation flag is set
 // beyond the measured sizes and only there, curve choice by scope and rank count, the
 // all_reduce stand-in, and logs ending in an NCCL error refused with their line.

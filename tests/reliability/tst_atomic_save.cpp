@@ -1,4 +1,4 @@
-// Issue 7, "a crash or kill during save leaves the old file intact": a child process saves a
+// A crash or kill during save leaves the old file intact: a child process saves a
 // large scenario over and over through the applications' atomic-save code (QSaveFile); the
 // test kills it with SIGKILL at pseudo-random moments and checks that the target file is always
 // one of the two complete versions and loads as a valid scenario.

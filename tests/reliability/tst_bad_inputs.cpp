@@ -1,8 +1,8 @@
-// Issue 7, "one validation layer for every input": a table of bad inputs across every reader
+// One validation layer for every input: a table of bad inputs across every reader
 // (scenario JSON with both sections, hardware objects, plan MODEL.json, Hugging Face configs,
 // nccl-tests logs, loss logs, load traces, sweep axes, shards and merges). Each row names the
 // exact path the message must carry (JSON path, `line N`, `line N, column "x"`, `file`, or the
-// swept key) and the words of the reason. Includes the peer-tool faults issue 7 lists: seconds
+// swept key) and the words of the reason. Includes the faults peer tools are known for: seconds
 // read as milliseconds, Gb/s read as GB/s, dimensions that disagree (K > E, EP/DP, nodes x GPUs
 // per node != devices), efficiencies above 1, targets below the reachable loss.
 #include <QtTest>
@@ -365,7 +365,7 @@ private slots:
         row("loss: negative step", "loss", "step,loss\n0,10\n-1,9\n", "line 3, column \"step\"",
             {"must be a number >= 0", "-1"});
         row("loss: empty file", "loss", "", "file", {"no"});
-        // Fresh-user findings (issue 7): these were fitted with exit 0.
+        // Nonsense logs that must not be fitted (they were, with exit 0).
         row("loss: steps going backwards", "loss", "step,loss\n100,5\n80,4.5\n60,4\n", "line 3",
             {"step 80 is not after step 100", "line 2"});
         row("loss: every step 0", "loss", "step,loss\n0,5\n0,4.5\n0,4\n", "line 3", {"step 0 is not after step 0"});

@@ -1,4 +1,4 @@
-// Issue 7 at the command line: tandem-cli fed broken, binary, empty, non-UTF-8 and oversized
+// Bad files at the command line: tandem-cli fed broken, binary, empty, non-UTF-8 and oversized
 // inputs must exit 2 (bad input) or 1 (run error) with "file: path: reason" lines, never crash
 // (exit 134 / a signal) and never hang (each call is bounded).
 #include <QtTest>

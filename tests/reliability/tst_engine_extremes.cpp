@@ -1,4 +1,4 @@
-// Issue 7, engine invariants at the extremes of every control: 1 GPU, 1 node, zero background,
+// Engine invariants at the extremes of every control: 1 GPU, 1 node, zero background,
 // 16+ background jobs, bandwidth at the GUI's slider ends, 10 GB gradients, 512 experts, a 1-day
 // and a 365-day window. Each run must give a sensible result or a clear "not reached" /
 // "infeasible" answer within its horizon, never NaN or negative times, achieved rates above
@@ -228,8 +228,8 @@ private slots:
 
     void fluidRatesNeverExceedCapacity() {
         // Max-min fair rates: the sum over flows never exceeds the fabric, no node exceeds its
-        // NIC, and a lone flow gets exactly min(NIC, fabric / nodes) (issue 7: simulated bus
-        // bandwidth above the link's).
+        // NIC, and a lone flow gets exactly min(NIC, fabric / nodes) (a simulated bus
+        // bandwidth above the link's is impossible).
         for (double fabric : {1e9, 100e9, 490e9, 1e14}) {
             FluidNetwork net(fabric, 12.5e9);
             std::vector<int> groups, flows;

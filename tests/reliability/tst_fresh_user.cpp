@@ -1,5 +1,5 @@
-// Issue 7, done-when 4: what a fresh user found when trying to break tandem-cli, each as a
-// regression test (exit codes and the message that names the cause).
+// Ways a new user broke tandem-cli, each as a regression test (exit codes and the message that
+// names the cause).
 #include <QtTest>
 
 #include <QDir>
@@ -44,7 +44,7 @@ class TstFreshUser : public QObject {
     }
 
 private slots:
-    /// Finding 1: run --out wrote DIR/scenario.json with the scenario's relative nccl-tests
+    /// Relative paths: run --out wrote DIR/scenario.json with the scenario's relative nccl-tests
     /// path unchanged, so the copy did not validate from DIR.
     void runCopyWithRelativePathsValidates() {
         QVERIFY(m_dir.isValid());
@@ -67,7 +67,7 @@ private slots:
                  QDir::cleanPath(src + "/logs/ar.txt"));
     }
 
-    /// Finding 1, same tree: a copy written next to its files names them relatively.
+    /// Relative paths, same tree: a copy written next to its files names them relatively.
     void runCopyInsideTheTreeStaysRelative() {
         const QString src = m_dir.filePath(QStringLiteral("tree"));
         QVERIFY(QDir().mkpath(src + "/logs"));
@@ -83,7 +83,7 @@ private slots:
         QVERIFY2(v.finished && v.exitCode == 0, qPrintable(v.out + v.err));
     }
 
-    /// Finding 1, GUI path: File > Save writes scenarioToJson(scenario) of a loaded scenario;
+    /// Relative paths, GUI path: File > Save writes scenarioToJson(scenario) of a loaded scenario;
     /// the relative names were resolved to absolute ones on load, so a save into another
     /// folder loads again and finds the same log.
     void savedElsewhereLoadsAgain() {
@@ -112,7 +112,7 @@ private slots:
         QCOMPARE(savedName(src + "/copy/s.json"), QDir::cleanPath(src + "/logs/ar.txt"));
     }
 
-    /// Finding 2: sweep and merge blocked forever opening a FIFO.
+    /// FIFO inputs: sweep and merge blocked forever opening a FIFO.
     void fifoInputsAreRefused_data() {
         QTest::addColumn<QString>("command");
         QTest::newRow("sweep") << "sweep";
@@ -134,7 +134,7 @@ private slots:
         QVERIFY(!QFile::exists(out));
     }
 
-    /// Finding 3: merge of shards 0/3 and 1/3 of a 3-point grid wrote a 2-row table, exit 0.
+    /// Missing shard: merge of shards 0/3 and 1/3 of a 3-point grid wrote a 2-row table, exit 0.
     void mergeNamesMissingShard() {
         const QString scen = m_dir.filePath(QStringLiteral("sweep.json"));
         QVERIFY(writeFile(scen, R"({"mosaic": {"nodes": 2, "days": 5}})"));
@@ -167,8 +167,8 @@ private slots:
         QCOMPARE(a.readAll(), b.readAll());
     }
 
-    /// Finding 4: run --out FILE computed everything and failed at the end; now exit 2 before
-    /// computing (no "wrote" and no summary on stdout).
+    /// Output checked first: run --out FILE computed everything and failed at the end; now exit 2
+    /// before computing (no "wrote" and no summary on stdout).
     void runOutIsCheckedFirst_data() {
         QTest::addColumn<QString>("outName");
         QTest::addColumn<QString>("expect");
@@ -186,10 +186,10 @@ private slots:
         QVERIFY2(!r.out.contains(QStringLiteral("MOSAIC")), qPrintable(r.out));
     }
 
-    /// Finding 6: the same nccl-tests file twice was a hard error ("no curve Tandem can use");
-    /// now it is used once with a note, and an analytical collective prints its time once.
-    /// Finding: run --out DIR left DIR mixing two runs when one result file could not be
-    /// replaced (scenario.json and mosaic_result.json of the second run, CSVs of the first).
+    /// Duplicate curves: the same nccl-tests file twice was a hard error ("no curve Tandem can
+    /// use"); now it is used once with a note, and an analytical collective prints its time once.
+    /// Half-replaced output: run --out DIR left DIR mixing two runs when one result file could not
+    /// be replaced (scenario.json and mosaic_result.json of the second run, CSVs of the first).
     /// Case "folder": a target name is a folder (refused before anything is touched); case
     /// "immutable": chattr +i on a target (as root; the replace fails midway and is undone).
     void runOutNeverMixesTwoRuns_data() {
@@ -274,7 +274,7 @@ private slots:
         QVERIFY2(v.exitCode == 0, qPrintable(v.out + v.err));
     }
 
-    /// Finding 8: plan printed sizes with its own formatter ("570.25 MiB", "1.11 GiB") while
+    /// One size format: plan printed sizes with its own formatter ("570.25 MiB", "1.11 GiB") while
     /// inspect and the importers use io::formatBytes ("570 MiB"). Every size plan prints (the
     /// measured curve's range and each collective of the first layout) is formatBytes of the
     /// bytes in plan --json.
@@ -308,8 +308,8 @@ private slots:
         }
     }
 
-    /// Finding 7: "No feasible layout on this cluster." gave no reason. DeepSeek-V3 on one
-    /// 8-GPU H100 node: every layout of the grid is cut by memory (671 B parameters cannot fit
+    /// Infeasible says why: "No feasible layout on this cluster." gave no reason. DeepSeek-V3 on
+    /// one 8-GPU H100 node: every layout of the grid is cut by memory (671 B parameters cannot fit
     /// on 8 x 80 GB), and the smallest need is reported against the usable capacity.
     void noFeasibleLayoutSaysWhy() {
         const auto r = runCli({QStringLiteral("plan"),
@@ -335,9 +335,9 @@ private slots:
         QVERIFY(n.captured(1).toInt() > 8 && n.captured(1).toInt() == 8 * n.captured(2).toInt());
     }
 
-    /// Finding 5: zero bandwidth was accepted and every crossing read "not reached" with no
-    /// reason. It stays accepted (issue 3, point 4), with a warning at the path from validate
-    /// and a reason per not-reached policy in the result JSON and the run summary.
+    /// Zero bandwidth: it was accepted and every crossing read "not reached" with no reason. It
+    /// stays accepted (a zero-bandwidth fabric is a valid what-if), with a warning at the path from
+    /// validate and a reason per not-reached policy in the result JSON and the run summary.
     void zeroBandwidthSaysWhy_data() {
         QTest::addColumn<QString>("key");
         QTest::newRow("fabric") << "fabric_GBps";
@@ -377,7 +377,7 @@ private slots:
         QVERIFY(policies >= 5);
     }
 
-    /// Finding 5, the other side: a scenario whose policies all reach their targets carries no
+    /// Zero bandwidth, the other side: a scenario whose policies all reach their targets carries no
     /// reason field (its result bytes are unchanged) and validate prints no warning.
     void reachedPoliciesHaveNoReason() {
         const auto v = runCli({QStringLiteral("validate"), QStringLiteral(TANDEM_EXAMPLES "/mlforml-scenario1.json")});

@@ -1,4 +1,4 @@
-// Issue 7, "a documented option that was never parsed": every key the canonical scenario writes
+// No documented option goes unparsed: every key the canonical scenario writes
 // (both sections, the hardware object and the scaling law included) is changed one at a time to
 // another valid value; the scenario must either reject the value with a message at that key's
 // path or load it and save the new value back. A key that loads silently but saves the old

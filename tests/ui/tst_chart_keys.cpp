@@ -1,4 +1,4 @@
-// Chart keys and names found in a fresh-user test [issue 7, findings 3 and 4]: the loss-fit
+// Chart keys and names say what is drawn, in the units shown: the loss-fit
 // legend says "logged loss" (never "loss loss"), a fit over decreasing steps is drawn, a fit that
 // cannot be drawn shows a note instead of a legend entry and cannot become the progress curve;
 // the memory chart's value axis is titled in GB; the layout heatmap has an MFU % colour scale

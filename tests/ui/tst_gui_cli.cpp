@@ -1,6 +1,6 @@
-// The `tandem` GUI executable's command line [issue 7, fresh-user findings 5 and 6]: --help and
-// --version print and exit 0 without any display (they aborted with exit 134 before); a bad
-// --page or --preset exits 2 and names what is allowed instead of rendering page 0.
+// The `tandem` GUI executable's command line: --help and --version print and exit 0 without any
+// display (they aborted with exit 134 before); a bad --page or --preset exits 2 and names what is
+// allowed instead of rendering page 0.
 #include <QtTest>
 
 #include <QProcess>

@@ -1,4 +1,4 @@
-// File > Import end to end (offscreen) [issue 8]: each kind of file from tests/data is routed to
+// File > Import end to end (offscreen): each kind of file from tests/data is routed to
 // its place (frontier point, measured-collectives page, loss-fit page, trace scenario,
 // foreground job), a bad file shows its problems and keeps the previous state, and the headless
 // export carries the imported model's point.
@@ -256,7 +256,7 @@ private slots:
         QVERIFY(panel->view()->fitSeries()->count() > 50);
         const io::LossFit fit = panel->fit();
         QVERIFY(fit.rmse > 0);
-        // The fit at the last logged validation step is within 0.05 of the logged loss (issue 8).
+        // The fit at the last logged validation step is within 0.05 of the logged loss.
         Diagnostics d;
         const auto log = io::loadLossLogFile(data(kLoss).toStdString(), d);
         QVERIFY(log && log->preferred());

@@ -1,6 +1,7 @@
-// Crash recovery [issue 7]: a GUI session killed after its autosave leaves a recovery file with
-// the unsaved content; the next start finds it (and only when its session is gone), recovers it
-// as a modified document with the original path; a clean exit leaves none.
+// Crash recovery (a crash or kill loses no unsaved edit): a GUI session killed after its autosave
+// leaves a recovery file with the unsaved content; the next start finds it (and only when its
+// session is gone), recovers it as a modified document with the original path; a clean exit leaves
+// none.
 #include <QtTest>
 
 #include <QDir>
@@ -175,7 +176,7 @@ private slots:
         QVERIFY(!QFileInfo::exists(saver.store().sessionFile()));
     }
 
-    /// Fresh-user finding 1: a recovery file written while the GUI ran in one folder (relative
+    /// Relative paths: a recovery file written while the GUI ran in one folder (relative
     /// nccl-tests log "sub/ar.txt") must still recover when the next start is in another folder.
     void recoveryStoresAbsolutePaths() {
         QTemporaryDir tmp;
@@ -363,7 +364,7 @@ private slots:
         w.recovery()->finish();
     }
 
-    /// Fresh-user finding 2a-c: an empty, a truncated and a not-a-scenario file are found to be
+    /// Unreadable recovery files: an empty, a truncated and a not-a-scenario file are found to be
     /// unreadable before anything is offered, set aside into rejected/ with a log line (never
     /// offered again), and a valid older file behind them is still offered.
     void corruptFilesAreSetAsideAndValidOnesStillOffered_data() {
@@ -450,7 +451,7 @@ private slots:
         QCOMPARE(QDir(dir + QStringLiteral("/rejected")).entryList({QStringLiteral("session-*.json")}).size(), 1);
     }
 
-    /// Fresh-user finding 2d: the original scenario was deleted after the crash: the title and
+    /// Deleted original: the original scenario was deleted after the crash: the title and
     /// status bar say so and Save asks for a new name.
     void deletedOriginalMakesSaveAskForAName() {
         QTemporaryDir tmp;

@@ -7,6 +7,7 @@
 
 #include "mlforml/network_controls.h"
 #include "mosaic/envelope.h"
+#include "mosaic/layout_cells.h"
 #include "mosaic/moe_controls.h"
 #include "widgets/control_rows.h"
 #include "widgets/count_label.h"
@@ -35,6 +36,20 @@ private slots:
         for (const QPointF& p : out) maxY = std::max(maxY, p.y());
         QCOMPARE(maxY, 7.0);
         for (qsizetype i = 1; i < out.size(); ++i) QVERIFY(out[i].x() >= out[i - 1].x());
+    }
+    void planLabels() {
+        tandem::mosaic::Plan p;
+        p.tp = 1;
+        p.ep = 8;
+        p.pp = 8;
+        p.cp = 1;
+        p.dp = 32;
+        p.mbs = 4;
+        p.ckpt = tandem::mosaic::Checkpointing::Selective;
+        QCOMPARE(QString::fromStdString(planAxesLabel(p)),
+                 QStringLiteral("TP 1, EP 8, PP 8, CP 1, DP 32"));
+        QCOMPARE(QString::fromStdString(planLabel(p)),
+                 QStringLiteral("TP 1, EP 8, PP 8, CP 1, DP 32, mb 4, selective"));
     }
     void decimateSmallInputUnchanged() {
         const QList<QPointF> pts{{0, 1}, {1, 2}, {2, 3}};

@@ -5,11 +5,11 @@
 #include <QLegend>
 #include <QLineSeries>
 #include <QValueAxis>
-
 #include <cmath>
 
 #include "widgets/decimate.h"
 #include "widgets/palette.h"
+#include "widgets/series_pool.h"
 #include "widgets/units.h"
 
 namespace tandem::ui {
@@ -26,9 +26,7 @@ BackgroundLoadView::BackgroundLoadView(QWidget* parent)
     m_area = new QAreaSeries(upper, lower);
     m_area->setParent(this);
     m_area->setName(tr("co-running jobs' traffic"));
-    chart()->addSeries(m_area);
-    m_area->attachAxis(m_x);
-    m_area->attachAxis(m_y);
+    addSeriesOnAxes(chart(), m_area, m_x, m_y);
     chart()->legend()->hide();
     setToolTip(tr("Aggregate rate of the background jobs' all-reduce flows on the shared fabric, GB/s "
                   "(1e9 bytes/s) [2608.06046 Sec. 3.2: p95 volume per 50 ms]. Right-click to export."));

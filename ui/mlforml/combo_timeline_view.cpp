@@ -7,11 +7,11 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QValueAxis>
-
 #include <algorithm>
 #include <cmath>
 
 #include "widgets/palette.h"
+#include "widgets/series_pool.h"
 #include "widgets/units.h"
 
 namespace tandem::ui {
@@ -87,24 +87,17 @@ void ComboTimelineView::rebuild() {
 
     const int nCombos = static_cast<int>(m_combos.size());
     const int needed = n * nCombos;
-    while (m_areas.size() < needed) {
-        m_areas.append(addAreaSeries(m_x, m_y));
-    }
+    growSeriesPoolWith(m_areas, needed, chart(), [this]() { return addAreaSeries(m_x, m_y); });
     QList<bool> comboUsed(nCombos, false);
     for (int k = 0; k < n; ++k)
         for (const auto& seg : runs[static_cast<size_t>(k)]->timeline)
             if (seg.combo >= 0 && seg.combo < nCombos) comboUsed[seg.combo] = true;
-    for (qsizetype i = 0; i < m_areas.size(); ++i) {
+    for (qsizetype i = 0; i < needed; ++i) {
         QAreaSeries* a = m_areas[i];
-        const int k = nCombos > 0 ? static_cast<int>(i) / nCombos : 0;
-        const int c = nCombos > 0 ? static_cast<int>(i) % nCombos : 0;
-        const bool on = i < needed;
-        a->setVisible(on);
+        const int k = static_cast<int>(i) / nCombos;
+        const int c = static_cast<int>(i) % nCombos;
+        a->setVisible(true);
         const auto markers = chart()->legend()->markers(a);
-        if (!on) {
-            for (QLegendMarker* m : markers) m->setVisible(false);
-            continue;
-        }
         const QString combo = QString::fromStdString(m_combos[static_cast<size_t>(c)]);
         const QColor col = comboColor(combo);
         a->setName(combo);

@@ -5,12 +5,12 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QValueAxis>
-
 #include <cmath>
 
 #include "widgets/coincident_curves.h"
 #include "widgets/decimate.h"
 #include "widgets/palette.h"
+#include "widgets/series_pool.h"
 #include "widgets/units.h"
 
 namespace tandem::ui {
@@ -59,13 +59,8 @@ void DpShareTimeView::rebuild() {
     for (const auto& run : runs)
         if (!run.dpShareTime_s.empty()) tMax = std::max(tMax, run.dpShareTime_s.back());
     const TimeUnit unit = chooseTimeUnit(tMax);
-    while (m_lines.size() < static_cast<qsizetype>(runs.size())) {
-        auto* s = new QLineSeries(this);
-        chart()->addSeries(s);
-        s->attachAxis(m_x);
-        s->attachAxis(m_y);
-        m_lines.append(s);
-    }
+    const qsizetype nRuns = static_cast<qsizetype>(runs.size());
+    growSeriesPool(m_lines, nRuns, chart(), m_x, m_y);
     double yMax = 10;
     QList<QList<QPointF>> curves;
     QStringList names;
@@ -83,17 +78,15 @@ void DpShareTimeView::rebuild() {
     }
     // Lines that coincide with an earlier one (0.2 % of the axis spans) are dashed over it.
     m_sameAs = coincidentWith(curves, 2e-3 * tMax / unit.divisor, 2e-3 * std::min(100.0, yMax * 1.05));
-    for (qsizetype i = 0; i < m_lines.size(); ++i) {
+    for (qsizetype i = 0; i < nRuns; ++i) {
         QLineSeries* s = m_lines[i];
-        const bool on = i < static_cast<qsizetype>(runs.size());
-        s->setVisible(on);
+        s->setVisible(true);
         // Coincident policies share one legend entry, "Knob-Precision = Joint".
-        const QString label = on ? coincidentLegendLabel(m_sameAs, names, i) : QString();
+        const QString label = coincidentLegendLabel(m_sameAs, names, i);
         for (QLegendMarker* m : chart()->legend()->markers(s)) {
             m->setVisible(!label.isEmpty());
             if (!label.isEmpty()) m->setLabel(label);
         }
-        if (!on) continue;
         const QString name = names[i];
         const CoincidentMember member = coincidentMember(m_sameAs, i);
         s->setName(name);

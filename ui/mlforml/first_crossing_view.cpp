@@ -12,28 +12,22 @@
 #include "mlforml/report.h"
 #include "widgets/coincident_curves.h"
 #include "widgets/palette.h"
+#include "widgets/series_pool.h"
 #include "widgets/units.h"
 
 namespace tandem::ui {
 
 FirstCrossingView::FirstCrossingView(QWidget* parent)
     : ChartView(QStringLiteral("mlforml-first-crossing"), tr("Time to first reach the target"), parent) {
-    m_series = new QHorizontalStackedBarSeries(this);
-    m_series->setBarWidth(0.7);
-    chart()->addSeries(m_series);
-    m_categories = new QBarCategoryAxis(this);
-    m_value = new QValueAxis(this);
+    const HorizontalBars bars = addHorizontalBars(0.7);
+    m_series = bars.series;
+    m_categories = bars.categories;
+    m_value = bars.value;
     m_value->setLabelFormat(QStringLiteral("%.3g"));
-    chart()->addAxis(m_categories, Qt::AlignLeft);
-    chart()->addAxis(m_value, Qt::AlignBottom);
-    m_series->attachAxis(m_categories);
-    m_series->attachAxis(m_value);
     m_pinMarks = new QScatterSeries(this);
     m_pinMarks->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     m_pinMarks->setMarkerSize(10);
-    chart()->addSeries(m_pinMarks);
-    m_pinMarks->attachAxis(m_categories);
-    m_pinMarks->attachAxis(m_value);
+    addSeriesOnAxes(chart(), m_pinMarks, m_categories, m_value);
     chart()->legend()->hide();
     applyTheme();
 }

@@ -7,13 +7,14 @@
 #include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QValueAxis>
-
 #include <algorithm>
 #include <cmath>
 
+#include "widgets/bounds.h"
 #include "widgets/coincident_curves.h"
 #include "widgets/decimate.h"
 #include "widgets/palette.h"
+#include "widgets/series_pool.h"
 #include "widgets/smoothing.h"
 #include "widgets/units.h"
 
@@ -77,9 +78,8 @@ QLineSeries* LossCurveView::lineFor(const QString& key, const QString& policy, b
     if (it != m_lines.end()) return *it;
     auto* s = new QLineSeries(this);
     s->setName(pinned ? tr("%1 (pinned)").arg(policy) : policy);
-    chart()->addSeries(s);
-    s->attachAxis(m_options.logX ? static_cast<QAbstractAxis*>(m_xLog) : m_xLinear);
-    s->attachAxis(m_y);
+    addSeriesOnAxes(chart(), s, m_options.logX ? static_cast<QAbstractAxis*>(m_xLog) : m_xLinear,
+                    m_y);
     m_lines.insert(key, s);
     return s;
 }
@@ -134,7 +134,9 @@ void LossCurveView::rebuild() {
 
     // Collect new point lists first, then one replace() per series.
     QSet<QString> used;
-    double yMin = m_targetLosses.empty() ? 1e300 : m_targetLosses.front();
+    // The y axis reaches down to the lowest target and the lowest point drawn.
+    Bounds yRange;
+    if (!m_targetLosses.empty()) yRange.addY(m_targetLosses.front());
     const int buckets = plotWidth();
     // The current runs' curves, and which of them lie on an earlier one (drawn dashed on top).
     QList<QList<QPointF>> current;
@@ -145,9 +147,10 @@ void LossCurveView::rebuild() {
         hidden.append(m_options.hiddenPolicies.contains(QString::fromStdString(run.policy)));
         if (!hidden.back() && !current.back().isEmpty()) {
             xSpan = std::max(xSpan, current.back().back().x());
-            for (const QPointF& p : current.back()) yMin = std::min(yMin, p.y());
+            for (const QPointF& p : current.back()) yRange.addY(p.y());
         }
     }
+    const double yMin = yRange.validY() ? yRange.yLo : 0.0;
     // Tolerance: 0.2 % of the axis spans (about a pixel of a 500-pixel plot).
     const double ySpan = (m_targetLosses.empty() ? yMin * 1.1 : m_targetLosses.back() * 1.04) - yMin;
     m_sameAs = coincidentWith(current, 2e-3 * xSpan, 2e-3 * std::max(ySpan, 1e-9), hidden);
@@ -160,7 +163,7 @@ void LossCurveView::rebuild() {
             const QString key = (pass ? QStringLiteral("pin:") : QStringLiteral("cur:")) + policy;
             QLineSeries* s = lineFor(key, policy, pass == 1);
             QList<QPointF> pts = decimateMinMax(pass ? curve(run, xDiv) : current[static_cast<qsizetype>(idx)], buckets);
-            for (const QPointF& p : pts) yMin = std::min(yMin, p.y());
+            for (const QPointF& p : pts) yRange.addY(p.y());
             QColor c = policyColor(policy, theme);
             QPen pen(c, pass ? 1.5 : 2.2);
             const CoincidentMember member = pass ? CoincidentMember{} : coincidentMember(m_sameAs, static_cast<qsizetype>(idx));
@@ -182,9 +185,7 @@ void LossCurveView::rebuild() {
                     m = new QScatterSeries(this);
                     m->setName(tr("%1 first crossing").arg(policy));
                     m->setMarkerSize(9);
-                    chart()->addSeries(m);
-                    m->attachAxis(xAxis);
-                    m->attachAxis(m_y);
+                    addSeriesOnAxes(chart(), m, xAxis, m_y);
                     m_markers.insert(policy, m);
                 }
                 // A coincident curve's dot sits inside the earlier one's, bordered in its colour,
@@ -217,17 +218,18 @@ void LossCurveView::rebuild() {
         if (!used.contains(it.key())) it.value()->setVisible(false);
 
     // Axis ranges.
+    // The visible curves' x extent (each curve's x rises, so its ends bound it).
     double xLo = 0, xHi = 1;
-    double xEnd = 0, xStart = 1e300;
+    Bounds drawn;
     for (auto it = m_lines.begin(); it != m_lines.end(); ++it) {
         if (!it.value()->isVisible() || it.value()->count() == 0) continue;
-        xStart = std::min(xStart, it.value()->at(0).x());
-        xEnd = std::max(xEnd, it.value()->at(it.value()->count() - 1).x());
+        drawn.addX(it.value()->at(0).x());
+        drawn.addX(it.value()->at(it.value()->count() - 1).x());
     }
-    if (xEnd > 0) {
-        xHi = xEnd;
-        if (!m_options.updatesAxis && fcMax > 0) xHi = std::min(xEnd, 1.15 * fcMax / xDiv);
-        xLo = m_options.logX ? std::max(xStart, xHi * 1e-3) : 0.0;
+    if (drawn.xHi > 0) {
+        xHi = drawn.xHi;
+        if (!m_options.updatesAxis && fcMax > 0) xHi = std::min(drawn.xHi, 1.15 * fcMax / xDiv);
+        xLo = m_options.logX ? std::max(drawn.xLo, xHi * 1e-3) : 0.0;
     }
     if (m_options.logX) {
         m_xLog->setRange(xLo, xHi);
@@ -235,22 +237,16 @@ void LossCurveView::rebuild() {
         setNiceRange(m_xLinear, xLo, xHi, 6);
         xHi = m_xLinear->max();
     }
-    const double yHi = m_targetLosses.empty() ? yMin * 1.1 : m_targetLosses.back() * 1.04;
-    setNiceRange(m_y, yMin - 0.002, yHi, 6);
+    const double yLo = yRange.validY() ? yRange.yLo : 0.0;
+    const double yHi = m_targetLosses.empty() ? yLo * 1.1 : m_targetLosses.back() * 1.04;
+    setNiceRange(m_y, yLo - 0.002, yHi, 6);
 
     // Target lines (dashed grey, one per factor).
-    while (m_targetLines.size() < static_cast<qsizetype>(m_targetLosses.size())) {
-        auto* s = new QLineSeries(this);
-        chart()->addSeries(s);
-        s->attachAxis(xAxis);
-        s->attachAxis(m_y);
-        m_targetLines.append(s);
-    }
-    for (qsizetype i = 0; i < m_targetLines.size(); ++i) {
+    const qsizetype nTargets = static_cast<qsizetype>(m_targetLosses.size());
+    growSeriesPool(m_targetLines, nTargets, chart(), xAxis, m_y);
+    for (qsizetype i = 0; i < nTargets; ++i) {
         QLineSeries* s = m_targetLines[i];
-        const bool on = i < static_cast<qsizetype>(m_targetLosses.size());
-        s->setVisible(on);
-        if (!on) continue;
+        s->setVisible(true);
         s->setName(tr("Target %1 x L_min").arg(m_targetFactors.size() > static_cast<size_t>(i)
                                                    ? QString::number(m_targetFactors[i]) : QString()));
         QPen pen(theme == Theme::Dark ? QColor(0xAA, 0xAA, 0xAA) : QColor(0x77, 0x77, 0x77), 1, Qt::DotLine);

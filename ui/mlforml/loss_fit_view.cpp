@@ -9,15 +9,16 @@
 #include <QLineSeries>
 #include <QPushButton>
 #include <QScatterSeries>
-#include <QValueAxis>
 #include <QVBoxLayout>
-
+#include <QValueAxis>
 #include <algorithm>
 #include <cmath>
 
+#include "widgets/bounds.h"
 #include "widgets/count_label.h"
 #include "widgets/decimate.h"
 #include "widgets/palette.h"
+#include "widgets/series_pool.h"
 #include "widgets/units.h"
 
 namespace tandem::ui {
@@ -43,13 +44,8 @@ LossFitView::LossFitView(QWidget* parent)
     chart()->addAxis(m_y, Qt::AlignLeft);
     m_points = new QScatterSeries(this);
     m_points->setMarkerSize(6);
-    chart()->addSeries(m_points);
-    m_points->attachAxis(m_x);
-    m_points->attachAxis(m_y);
-    m_fit = new QLineSeries(this);
-    chart()->addSeries(m_fit);
-    m_fit->attachAxis(m_x);
-    m_fit->attachAxis(m_y);
+    addSeriesOnAxes(chart(), m_points, m_x, m_y);
+    m_fit = addSeriesOnAxes(chart(), new QLineSeries(this), m_x, m_y);
     applyTheme();
 }
 
@@ -70,37 +66,30 @@ void LossFitView::rebuild() {
     const io::LossSeries* fitted = m_log->preferred();
     if (!fitted) return;
     const bool dark = currentTheme() == Theme::Dark;
-    double xHi = 0, yLo = 1e300, yHi = -1e300;
     // The fit's own series as points; the plot shows the fitted range in y (other series that
-    // start far above, like a train loss from step 0, are cut at the top).
+    // start far above, like a train loss from step 0, are cut at the top) and every series' steps.
+    Bounds fittedBounds;
     QList<QPointF> pts;
     for (size_t i = 0; i < fitted->step.size(); ++i) {
         pts.append(QPointF(fitted->step[i], fitted->loss[i]));
-        xHi = std::max(xHi, fitted->step[i]);
-        yLo = std::min(yLo, fitted->loss[i]);
-        yHi = std::max(yHi, fitted->loss[i]);
+        fittedBounds.add(pts.back());
     }
+    Bounds allSteps = fittedBounds;
     const QColor pointColor(0x00, 0x72, 0xB2), fitColor(0xD5, 0x5E, 0x00);
     m_points->setName(loggedSeriesName(fitted->name));
     m_points->setColor(pointColor);
     m_points->setBorderColor(pointColor.darker(130));
     m_points->replace(decimateMinMax(pts, std::max(100, plotWidth() / 2)));
 
-    size_t other = 0;
+    growSeriesPool(m_others, static_cast<qsizetype>(m_log->series.size()) - 1, chart(), m_x, m_y);
+    qsizetype other = 0;
     for (const io::LossSeries& s : m_log->series) {
         if (&s == fitted) continue;
-        if (static_cast<qsizetype>(other) >= m_others.size()) {
-            auto* l = new QLineSeries(this);
-            chart()->addSeries(l);
-            l->attachAxis(m_x);
-            l->attachAxis(m_y);
-            m_others.append(l);
-        }
-        QLineSeries* l = m_others[static_cast<qsizetype>(other++)];
+        QLineSeries* l = m_others[other++];
         QList<QPointF> o;
         for (size_t i = 0; i < s.step.size(); ++i) {
             o.append(QPointF(s.step[i], s.loss[i]));
-            xHi = std::max(xHi, s.step[i]);
+            allSteps.addX(s.step[i]);
         }
         QColor c = dark ? QColor(0xB0, 0xB0, 0xB0) : QColor(0x80, 0x80, 0x80);
         c.setAlphaF(0.6);
@@ -109,12 +98,13 @@ void LossFitView::rebuild() {
         l->replace(decimateMinMax(o, std::max(100, plotWidth())));
         l->setVisible(true);
     }
-    for (qsizetype i = static_cast<qsizetype>(other); i < m_others.size(); ++i) m_others[i]->setVisible(false);
+    const double xHi = std::max(0.0, allSteps.xHi);
+    double yLo = fittedBounds.yLo, yHi = fittedBounds.yHi;
 
     // Over the smallest to the largest logged step: a log whose steps decrease (or restart)
     // has its first step at the right end, which drew a curve of zero width before.
     QList<QPointF> curve;
-    const double x0 = fitted->step.empty() ? 0 : *std::min_element(fitted->step.begin(), fitted->step.end());
+    const double x0 = fittedBounds.validX() ? fittedBounds.xLo : 0;
     for (int k = 0; k <= 200 && xHi > x0; ++k) {
         const double s = x0 + (xHi - x0) * k / 200.0;
         const double l = io::predictLoss(m_fitParams, s);

@@ -3,10 +3,10 @@
 // ML-for-ML scenario [2608.06046 Sec. 2-3; MODEL.md A3-A5], with units and paper references.
 #include <QWidget>
 
+#include "mlforml/param_rows.h"
 #include "mlforml/params.h"
 
 class QDoubleSpinBox;
-class QSpinBox;
 
 namespace tandem::ui {
 
@@ -22,7 +22,8 @@ public:
     explicit NetworkAdvanced(QWidget* parent = nullptr);
     /// Shows `p` (no signals) and enables what applies to its scenario kind.
     void setParams(const mlforml::Params& p);
-    /// Writes every control into `p` (SI units).
+    /// Writes every control the user changed since setParams into `p` (SI units); the others
+    /// keep p's values.
     void applyTo(mlforml::Params& p) const;
     CollapsibleSection* section() const { return m_section; }
     QDoubleSpinBox* backgroundGradient() const { return m_bgGradient; }
@@ -34,22 +35,16 @@ signals:
 
 private:
     CollapsibleSection* m_section;
-    QSpinBox* m_bgNodes;
+    ParamRows m_rows;  ///< every box of the section, in panel order
+    // The boxes that get disabled or that tests reach.
+    QDoubleSpinBox* m_bgNodes;
     QDoubleSpinBox* m_bgGradient;
     QDoubleSpinBox* m_bgCompute;
     QDoubleSpinBox* m_arrival;
-    QSpinBox* m_maxJobs;
+    QDoubleSpinBox* m_maxJobs;
     QDoubleSpinBox* m_duration;
-    QDoubleSpinBox* m_tc;
-    QDoubleSpinBox* m_fgParams;
-    QDoubleSpinBox* m_cc;
-    QDoubleSpinBox* m_overlap;
     QDoubleSpinBox* m_decision;
-    QDoubleSpinBox* m_history;
-    QDoubleSpinBox* m_telemetry;
     QDoubleSpinBox* m_kappa;
-    QDoubleSpinBox* m_critical;
-    QSpinBox* m_seed;
 };
 
 }  // namespace tandem::ui

@@ -38,28 +38,21 @@ NetworkControls::NetworkControls(QWidget* parent) : QWidget(parent) {
         engine);
     m_nodes->setStops(logCountLadder(128));  // log scale: each doubling the same slider length
     auto* form = new QFormLayout;
-    m_fabric = new QDoubleSpinBox(engine);
-    m_fabric->setRange(1, 100000);
-    m_fabric->setDecimals(0);
-    m_fabric->setSuffix(tr(" GB/s"));
-    m_fabricTip =
-        tr("Shared fabric capacity in GB/s (1e9 bytes/s) that every inter-node flow crosses on the "
-           "paper-fabric topology; max-min fair sharing [MODEL.md A3]. Calibrated to Fig. 2a of "
-           "[2608.06046].");
-    m_fabric->setToolTip(m_fabricTip);
-    m_nic = new QDoubleSpinBox(engine);
-    m_nic->setRange(0.1, 1000);
-    m_nic->setDecimals(1);
-    m_nic->setSuffix(tr(" GB/s"));
+    el->addLayout(form);
+    m_fabric = m_rows.add(
+        form, {QStringLiteral("fabric_GBps"), tr("Fabric"), tr(" GB/s"),
+               tr("Shared fabric capacity in GB/s (1e9 bytes/s) that every inter-node flow "
+                  "crosses on the paper-fabric topology; max-min fair sharing [MODEL.md A3]. "
+                  "Calibrated to Fig. 2a of [2608.06046].")});
+    m_nic = m_rows.add(
+        form, {QStringLiteral("nic_GBps"), tr("NIC per node"), tr(" GB/s"),
+               tr("NIC rate per node in GB/s (12.5 GB/s = 100 Gb/s) [MODEL.md A3]; calibrated to "
+                  "the p95 background volumes of [2608.06046 Sec. 3.2]."),
+               1});
     // Bandwidths span decades: the arrow keys step by one unit of the value's leading digit
     // (100 -> 110, 1000 -> 1100), a log-like step.
     for (QDoubleSpinBox* b : {m_fabric, m_nic})
         b->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
-    m_nic->setToolTip(tr("NIC rate per node in GB/s (12.5 GB/s = 100 Gb/s) [MODEL.md A3]; calibrated to the "
-                         "p95 background volumes of [2608.06046 Sec. 3.2]."));
-    form->addRow(tr("Fabric"), m_fabric);
-    form->addRow(tr("NIC per node"), m_nic);
-    el->addLayout(form);
     m_fabricControls = new FabricControls(engine);
     el->addWidget(m_fabricControls);
     layout->addWidget(engine);
@@ -130,11 +123,10 @@ void NetworkControls::rebuildPolicyToggles(const std::vector<std::string>& polic
 }
 
 void NetworkControls::setParams(const mlforml::Params& p, int shownN) {
-    const QSignalBlocker b1(m_fabric), b2(m_nic), b3(m_target);
+    const QSignalBlocker blockTarget(m_target);
     m_background->setValueSilently(shownN);
     m_nodes->setValueSilently(p.foregroundNodes);
-    m_fabric->setValue(p.fabricBytesPerS / 1e9);
-    m_nic->setValue(p.nicBytesPerS / 1e9);
+    m_rows.show(p);
     const int oldTarget = m_target->currentIndex();
     m_target->clear();
     for (double f : p.targetFactors) m_target->addItem(tr("%1 x L_min").arg(f));
@@ -153,8 +145,7 @@ void NetworkControls::setParams(const mlforml::Params& p, int shownN) {
 
 void NetworkControls::applyTo(mlforml::Params& p) const {
     p.foregroundNodes = m_nodes->value();
-    p.fabricBytesPerS = m_fabric->value() * 1e9;
-    p.nicBytesPerS = m_nic->value() * 1e9;
+    m_rows.applyTo(p);
     m_advanced->applyTo(p);
     m_fabricControls->applyTo(p);
 }
@@ -162,11 +153,10 @@ void NetworkControls::applyTo(mlforml::Params& p) const {
 void NetworkControls::refreshFabricCapacity() {
     // The single shared capacity is the paper-fabric's; a leaf/spine fabric has its own links.
     const bool shared = !m_fabricControls->leafSpine();
-    m_fabric->setEnabled(shared);
-    m_fabric->setToolTip(
-        shared ? m_fabricTip
-               : tr("Disabled: a leaf/spine fabric has its own link capacities (topology %1).\n%2")
-                     .arg(m_fabricControls->topologyBox()->currentText(), m_fabricTip));
+    setDisabledReason(m_fabric,
+                      shared ? QString()
+                             : tr("a leaf/spine fabric has its own link capacities (topology %1)")
+                                   .arg(m_fabricControls->topologyBox()->currentText()));
 }
 
 int NetworkControls::shownBackgroundJobs() const { return m_background->value(); }

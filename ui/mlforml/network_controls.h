@@ -4,6 +4,7 @@
 #include <QWidget>
 
 #include "mlforml/loss_curve_view.h"
+#include "mlforml/param_rows.h"
 #include "mlforml/params.h"
 
 class QCheckBox;
@@ -29,8 +30,8 @@ public:
 
     /// Shows `p` in the controls (no signals). `shownN` is the background-job count to display.
     void setParams(const mlforml::Params& p, int shownN);
-    /// Writes the engine inputs of the controls into `p` (nodes, fabric, NIC, advanced); N is
-    /// separate.
+    /// Writes the engine inputs of the controls into `p` (nodes; fabric, NIC and the advanced
+    /// inputs when changed since setParams); N is separate.
     void applyTo(mlforml::Params& p) const;
     /// The background-job count selected on the slider.
     int shownBackgroundJobs() const;
@@ -59,6 +60,7 @@ private:
 
     LabeledSlider* m_background;
     LabeledSlider* m_nodes;
+    ParamRows m_rows;  ///< fabric and NIC
     QDoubleSpinBox* m_fabric;
     QDoubleSpinBox* m_nic;
     QComboBox* m_target;
@@ -69,7 +71,6 @@ private:
     QPushButton* m_pin;
     NetworkAdvanced* m_advanced;
     FabricControls* m_fabricControls;
-    QString m_fabricTip;  ///< tooltip of the shared-capacity box
     /// Enables the shared-capacity box on the paper-fabric, disables it (reason in the tooltip)
     /// on a leaf/spine topology.
     void refreshFabricCapacity();

@@ -5,10 +5,10 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QValueAxis>
-
 #include <cmath>
 
 #include "widgets/palette.h"
+#include "widgets/series_pool.h"
 #include "widgets/units.h"
 
 namespace tandem::ui {
@@ -22,9 +22,7 @@ SweepCrossingView::SweepCrossingView(QWidget* parent)
     chart()->addAxis(m_y, Qt::AlignLeft);
     m_marker = new QLineSeries(this);
     m_marker->setName(tr("shown N"));
-    chart()->addSeries(m_marker);
-    m_marker->attachAxis(m_x);
-    m_marker->attachAxis(m_y);
+    addSeriesOnAxes(chart(), m_marker, m_x, m_y);
     setToolTip(tr("Scenario 1 of [2608.06046 Sec. 3.2]: time to first reach the target for every N of the sweep. "
                   "Joint stays fastest as the fabric gets busier; Decoupled/Joint is 1.05-1.6. Right-click to export."));
     applyTheme();
@@ -67,20 +65,12 @@ void SweepCrossingView::rebuild() {
         }
     }
     const TimeUnit unit = chooseTimeUnit(maxS);
-    while (m_lines.size() < policies.size()) {
-        auto* s = new QLineSeries(this);
-        s->setPointsVisible(true);
-        chart()->addSeries(s);
-        s->attachAxis(m_x);
-        s->attachAxis(m_y);
-        m_lines.append(s);
-    }
-    for (qsizetype i = 0; i < m_lines.size(); ++i) {
+    growSeriesPool(m_lines, policies.size(), chart(), m_x, m_y,
+                   [](QLineSeries* s) { s->setPointsVisible(true); });
+    for (qsizetype i = 0; i < policies.size(); ++i) {
         QLineSeries* s = m_lines[i];
-        const bool on = i < policies.size();
-        s->setVisible(on);
-        for (QLegendMarker* m : chart()->legend()->markers(s)) m->setVisible(on);
-        if (!on) continue;
+        s->setVisible(true);
+        for (QLegendMarker* m : chart()->legend()->markers(s)) m->setVisible(true);
         const QString& name = policies[i];
         s->setName(name);
         const QColor col = policyColor(name, currentTheme());

@@ -6,10 +6,10 @@
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QValueAxis>
-
 #include <cmath>
 
 #include "widgets/palette.h"
+#include "widgets/series_pool.h"
 #include "widgets/units.h"
 
 namespace tandem::ui {
@@ -28,11 +28,9 @@ SweepView::SweepView(QWidget* parent)
     m_y->setTitleText(tr("Exposed share (%)"));
     chart()->addAxis(m_x, Qt::AlignBottom);
     chart()->addAxis(m_y, Qt::AlignLeft);
-    for (QXYSeries* s : {static_cast<QXYSeries*>(m_bf16), static_cast<QXYSeries*>(m_mxfp4), static_cast<QXYSeries*>(m_shown)}) {
-        chart()->addSeries(s);
-        s->attachAxis(m_x);
-        s->attachAxis(m_y);
-    }
+    for (QXYSeries* s : {static_cast<QXYSeries*>(m_bf16), static_cast<QXYSeries*>(m_mxfp4),
+                         static_cast<QXYSeries*>(m_shown)})
+        addSeriesOnAxes(chart(), s, m_x, m_y);
     setToolTip(tr("Fig. 2a of [2608.06046]: at GA4 compression cuts the exposed share from 73-91 % (BF16) to "
                   "40-58 % (MXFP4) as N grows from 4 to 16. Right-click to export."));
     applyTheme();

@@ -13,7 +13,9 @@
 #include <cmath>
 
 #include "mosaic/layout_cells.h"
+#include "widgets/bounds.h"
 #include "widgets/palette.h"
+#include "widgets/series_pool.h"
 #include "widgets/units.h"
 
 namespace tandem::ui {
@@ -173,21 +175,14 @@ FrontierView::FrontierView(QWidget* parent)
     chart()->legend()->setAlignment(Qt::AlignRight);  // six entries: a bottom row would elide them
     // The frontier lines first so that they lead the legend, then the points on them.
     for (auto* pool : {&m_compute, &m_computeExtra, &m_cluster, &m_clusterExtra}) {
-        auto* s = new QLineSeries(this);
-        chart()->addSeries(s);
-        s->attachAxis(m_x);
-        s->attachAxis(m_y);
-        s->setVisible(false);
-        pool->append(s);
+        pool->append(addSeriesOnAxes(chart(), new QLineSeries(this), m_x, m_y));
+        pool->back()->setVisible(false);
     }
     auto mkScatter = [this](QScatterSeries::MarkerShape shape, double size) {
         auto* s = new QScatterSeries(this);
         s->setMarkerShape(shape);
         s->setMarkerSize(size);
-        chart()->addSeries(s);
-        s->attachAxis(m_x);
-        s->attachAxis(m_y);
-        return s;
+        return addSeriesOnAxes(chart(), s, m_x, m_y);
     };
     m_computeOpt = mkScatter(QScatterSeries::MarkerShapeRectangle, 12);
     m_clusterOpt = mkScatter(QScatterSeries::MarkerShapeCircle, 13);
@@ -265,13 +260,7 @@ int FrontierView::frontierPointCount() const {
 
 void FrontierView::fillPool(QList<QLineSeries*>& pool, const QList<QList<QPointF>>& segments, const QPen& pen,
                             const QString& name) {
-    while (pool.size() < segments.size()) {
-        auto* s = new QLineSeries(this);
-        chart()->addSeries(s);
-        s->attachAxis(m_x);
-        s->attachAxis(m_y);
-        pool.append(s);
-    }
+    growSeriesPool(pool, segments.size(), chart(), m_x, m_y);
     for (qsizetype i = 0; i < pool.size(); ++i) {
         QLineSeries* s = pool[i];
         s->setName(name);
@@ -279,8 +268,6 @@ void FrontierView::fillPool(QList<QLineSeries*>& pool, const QList<QList<QPointF
         if (i < segments.size()) {
             s->replace(segments[i]);
             s->setVisible(true);
-        } else {
-            s->setVisible(false);
         }
         const auto markers = chart()->legend()->markers(s);
         for (QLegendMarker* m : markers) m->setVisible(i == 0 && !segments.isEmpty() && !name.isEmpty());
@@ -303,32 +290,23 @@ void FrontierView::rebuild() {
     }
     m_dashes = !cEx.isEmpty() || !kEx.isEmpty();
 
-    double xLo = 1, xHi = 0, yLo = 1e300, yHi = -1e300;
+    // Both frontiers' sparsities and finite losses, the pinned frontiers' feasible losses and the
+    // imported models' points.
+    Bounds b;
     for (const auto* v : {&r.computeOptimal, &r.clusterOptimal})
         for (const auto& p : *v) {
-            xLo = std::min(xLo, p.sparsity);
-            xHi = std::max(xHi, p.sparsity);
-            if (std::isfinite(p.loss)) {
-                yLo = std::min(yLo, p.loss);
-                yHi = std::max(yHi, p.loss);
-            }
+            b.addX(p.sparsity);
+            if (std::isfinite(p.loss)) b.addY(p.loss);
         }
     if (m_pinned)
         for (const auto* v : {&m_pinned->computeOptimal, &m_pinned->clusterOptimal})
             for (const auto& p : *v)
-                if (p.feasible && std::isfinite(p.loss)) {
-                    yLo = std::min(yLo, p.loss);
-                    yHi = std::max(yHi, p.loss);
-                }
+                if (p.feasible && std::isfinite(p.loss)) b.addY(p.loss);
     for (const FrontierMarker& m : m_markers)
-        if (std::isfinite(m.loss) && std::isfinite(m.sparsity)) {
-            yLo = std::min(yLo, m.loss);
-            yHi = std::max(yHi, m.loss);
-            xLo = std::min(xLo, m.sparsity);
-            xHi = std::max(xHi, m.sparsity);
-        }
+        if (std::isfinite(m.loss) && std::isfinite(m.sparsity)) b.add(m.sparsity, m.loss);
+    double xLo = b.xLo, xHi = b.xHi, yLo = b.yLo, yHi = b.yHi;
     if (!(yHi > yLo)) {
-        yLo = std::isfinite(yLo) && yLo < 1e300 ? yLo - 0.05 : 0;
+        yLo = b.validY() ? yLo - 0.05 : 0;
         yHi = yLo + 0.1;
     }
     const double pad = 0.06 * (yHi - yLo);
@@ -400,17 +378,12 @@ void FrontierView::rebuild() {
     for (QLegendMarker* m : chart()->legend()->markers(m_naive)) m->setVisible(naiveOk);
 
     // Imported models: one labelled marker each (diamond-like rotated square, black edge).
-    while (m_imported.size() < m_markers.size()) {
-        auto* s = new QScatterSeries(this);
+    growSeriesPool(m_imported, m_markers.size(), chart(), m_x, m_y, [](QScatterSeries* s) {
         s->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
         s->setMarkerSize(15);
         s->setPointLabelsVisible(true);
         s->setPointLabelsClipping(false);
-        chart()->addSeries(s);
-        s->attachAxis(m_x);
-        s->attachAxis(m_y);
-        m_imported.append(s);
-    }
+    });
     static const QColor markerColors[] = {QColor(0x00, 0x9E, 0x73), QColor(0xCC, 0x79, 0xA7), QColor(0xF0, 0xE4, 0x42),
                                           QColor(0x56, 0xB4, 0xE9)};
     for (qsizetype i = 0; i < m_imported.size(); ++i) {

@@ -1,7 +1,7 @@
 #pragma once
 // A published model (from its Hugging Face config) costed on the MoE workspace's cluster: its
 // best layout, MFU, memory per GPU and the Eq. 10 loss it reaches in the training window, so it
-// can be drawn on the loss-vs-sparsity frontier [2608.10605 Sec. 5, 7, Eq. 10, Eq. 25; issue 8].
+// can be drawn on the loss-vs-sparsity frontier [2608.10605 Sec. 5, 7, Eq. 10, Eq. 25].
 #include <QString>
 
 #include <string>

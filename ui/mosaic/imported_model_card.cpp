@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "mosaic/layout_cells.h"
 #include "mosaic/optimum_card.h"
 
 namespace tandem::ui {
@@ -31,14 +32,10 @@ void ImportedModelCard::setModels(const std::vector<ImportedModelPoint>& models,
                         .arg(QString::fromStdString(m.eval.reason).toHtmlEscaped());
         } else {
             const auto& p = m.plan;
-            html += tr("Best layout TP %1, EP %2, PP %3, CP %4, DP %5, micro-batch %6, %7 checkpointing<br>"
-                       "MFU <b>%8 %</b>, iteration %9 s, <b>%10 GB</b> of %11 GB per GPU<br>"
-                       "D = %12 tokens, loss <b>%13 nats</b>%14<br>")
-                        .arg(p.tp)
-                        .arg(p.ep)
-                        .arg(p.pp)
-                        .arg(p.cp)
-                        .arg(p.dp)
+            html += tr("Best layout %1, micro-batch %2, %3 checkpointing<br>"
+                       "MFU <b>%4 %</b>, iteration %5 s, <b>%6 GB</b> of %7 GB per GPU<br>"
+                       "D = %8 tokens, loss <b>%9 nats</b>%10<br>")
+                        .arg(QString::fromStdString(planAxesLabel(p)))
                         .arg(p.mbs)
                         .arg(QString::fromLatin1(mosaic::checkpointingName(p.ckpt)))
                         .arg(100 * m.eval.mfu, 0, 'f', 1)
@@ -47,7 +44,8 @@ void ImportedModelCard::setModels(const std::vector<ImportedModelPoint>& models,
                         .arg(deviceMemoryGB, 0, 'f', 0)
                         .arg(formatCount(m.tokens))
                         .arg(m.loss, 0, 'f', 4)
-                        .arg(m.extrapolated ? tr(" (extrapolated beyond Eq. 10's fitted range)") : QString());
+                        .arg(m.extrapolated ? tr(" (extrapolated beyond Eq. 10's fitted range)")
+                                            : QString());
         }
         for (const std::string& n : m.notes)
             html += QStringLiteral("<i>%1</i><br>").arg(QString::fromStdString(n).toHtmlEscaped());

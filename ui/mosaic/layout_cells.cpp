@@ -19,10 +19,14 @@ int LayoutCells::bestIndex() const {
     return best;
 }
 
+std::string planAxesLabel(const mosaic::Plan& p) {
+    return "TP " + std::to_string(p.tp) + ", EP " + std::to_string(p.ep) + ", PP " +
+           std::to_string(p.pp) + ", CP " + std::to_string(p.cp) + ", DP " + std::to_string(p.dp);
+}
+
 std::string planLabel(const mosaic::Plan& p) {
-    return "TP " + std::to_string(p.tp) + ", EP " + std::to_string(p.ep) + ", PP " + std::to_string(p.pp) +
-           ", CP " + std::to_string(p.cp) + ", DP " + std::to_string(p.dp) + ", mb " + std::to_string(p.mbs) +
-           ", " + mosaic::checkpointingName(p.ckpt);
+    return planAxesLabel(p) + ", mb " + std::to_string(p.mbs) + ", " +
+           mosaic::checkpointingName(p.ckpt);
 }
 
 LayoutCells layoutCells(const mosaic::Geometry& g, const mosaic::Envelope& e) {

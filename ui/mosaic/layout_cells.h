@@ -39,7 +39,10 @@ struct LayoutCells {
 /// plan (a few thousand; milliseconds).
 LayoutCells layoutCells(const mosaic::Geometry& g, const mosaic::Envelope& e);
 
-/// "TP 1, EP 8, PP 8, CP 1, DP 32, mb 4, selective" for a plan.
+/// "TP 1, EP 8, PP 8, CP 1, DP 32": a plan's parallel axes.
+std::string planAxesLabel(const mosaic::Plan& p);
+/// "TP 1, EP 8, PP 8, CP 1, DP 32, mb 4, selective" for a plan (planAxesLabel, micro-batch,
+/// checkpointing).
 std::string planLabel(const mosaic::Plan& p);
 
 }  // namespace tandem::ui

@@ -9,11 +9,11 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
-
 #include <algorithm>
 #include <cmath>
 
 #include "widgets/palette.h"
+#include "widgets/series_pool.h"
 
 namespace tandem::ui {
 
@@ -157,10 +157,8 @@ LayoutHeatmapView::LayoutHeatmapView(QWidget* parent)
     m_y->setTitleText(tr("Pipeline parallelism PP"));
     chart()->addAxis(m_x, Qt::AlignBottom);
     chart()->addAxis(m_y, Qt::AlignLeft);
-    auto* anchor = new QLineSeries(this);  // keeps the axes laid out; never drawn
-    chart()->addSeries(anchor);
-    anchor->attachAxis(m_x);
-    anchor->attachAxis(m_y);
+    addSeriesOnAxes(chart(), new QLineSeries(this), m_x,
+                    m_y);  // keeps the axes laid out; never drawn
     chart()->legend()->hide();
     auto* item = new HeatmapItem(this);
     m_item = item;

@@ -1,6 +1,6 @@
 #pragma once
 // MFU of every PP x EP layout of the selected geometry; a click selects that layout
-// [2608.10605 Sec. 5, App. D.1; issue 5: ScalePlan-style layout heatmap].
+// in the style of ScalePlan's layout heatmap [2608.10605 Sec. 5, App. D.1].
 #include "mosaic/layout_cells.h"
 #include "widgets/chart_view.h"
 

@@ -14,16 +14,11 @@ namespace tandem::ui {
 
 MemoryBarView::MemoryBarView(QWidget* parent)
     : ChartView(QStringLiteral("mosaic-memory"), tr("Memory per GPU"), parent) {
-    m_series = new QHorizontalStackedBarSeries(this);
-    m_series->setBarWidth(0.55);
-    chart()->addSeries(m_series);
-    m_categories = new QBarCategoryAxis(this);
-    m_value = new QValueAxis(this);
+    const HorizontalBars bars = addHorizontalBars(0.55);
+    m_series = bars.series;
+    m_categories = bars.categories;
+    m_value = bars.value;
     m_value->setTitleText(tr("Memory per GPU (GB)"));
-    chart()->addAxis(m_categories, Qt::AlignLeft);
-    chart()->addAxis(m_value, Qt::AlignBottom);
-    m_series->attachAxis(m_categories);
-    m_series->attachAxis(m_value);
     // The title names both parts ("used of capacity") and the bars are blue / grey: no legend, so
     // that the value axis keeps its room in the short chart under the step-time chart.
     chart()->legend()->hide();

@@ -7,12 +7,13 @@
 #include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QValueAxis>
-
 #include <algorithm>
 #include <cmath>
 #include <map>
 
+#include "widgets/bounds.h"
 #include "widgets/palette.h"
+#include "widgets/series_pool.h"
 #include "widgets/units.h"
 
 namespace tandem::ui {
@@ -51,11 +52,8 @@ MfuView::MfuView(Axis axis, QWidget* parent)
                                                  : tr("pinned: best per G"));
     m_pinnedBest->setVisible(false);
     for (QXYSeries* s : {static_cast<QXYSeries*>(m_pinnedBest), static_cast<QXYSeries*>(m_all),
-                         static_cast<QXYSeries*>(m_best), static_cast<QXYSeries*>(m_sel)}) {
-        chart()->addSeries(s);
-        s->attachAxis(m_x);
-        s->attachAxis(m_y);
-    }
+                         static_cast<QXYSeries*>(m_best), static_cast<QXYSeries*>(m_sel)})
+        addSeriesOnAxes(chart(), s, m_x, m_y);
     setToolTip(axis == Axis::Sparsity
                    ? tr("Model FLOPs utilization (Eq. 1) of each feasible geometry's best layout against its sparsity "
                         "[2608.10605 Sec. 5, Fig. 10]: sparser models move more all-to-all per FLOP and run smaller "
@@ -98,16 +96,14 @@ QList<QPointF> MfuView::pinnedLine() const {
 }
 
 QList<QPointF> MfuView::bestLineOf(const std::vector<mosaic::Candidate>& cands, QList<QPointF>* all,
-                                   double& xLo, double& xHi, double& yHi) const {
+                                   Bounds& extent) const {
     std::map<double, double> best;  // x (bin centre or G) -> best MFU %
     std::map<double, std::pair<double, double>> spans;  // bin centre -> its candidates' x range
     for (const auto& c : cands) {
         const double y = 100 * c.eval.mfu;
         const double x = xOf(c);
         if (all) all->append(QPointF(x, y));
-        yHi = std::max(yHi, y);
-        xLo = std::min(xLo, x);
-        xHi = std::max(xHi, x);
+        extent.add(x, y);
         double key = x;
         if (m_axis == Axis::Sparsity && !m_bins.empty()) {  // nearest bin centre = bin with midpoint edges
             key = m_bins.front();
@@ -151,10 +147,12 @@ void MfuView::rebuild() {
     const auto& cands = m_result->candidates;
     QList<QPointF> all;
     all.reserve(static_cast<qsizetype>(cands.size()));
-    double xLo = 1e300, xHi = -1e300, yHi = 1;
-    const QList<QPointF> line = bestLineOf(cands, &all, xLo, xHi, yHi);
+    Bounds extent;
+    const QList<QPointF> line = bestLineOf(cands, &all, extent);
     QList<QPointF> pinnedLine;
-    if (m_pinned) pinnedLine = bestLineOf(m_pinned->candidates, nullptr, xLo, xHi, yHi);
+    if (m_pinned) pinnedLine = bestLineOf(m_pinned->candidates, nullptr, extent);
+    double xLo = extent.xLo, xHi = extent.xHi;
+    const double yHi = std::max(1.0, extent.yHi);  // at least 1 % MFU
     QColor faded = frontierColor(true);
     faded.setAlphaF(0.45);
     m_pinnedBest->setPen(QPen(faded, 2, Qt::DashLine));

@@ -13,6 +13,8 @@ class QValueAxis;
 
 namespace tandem::ui {
 
+struct Bounds;
+
 /// Every feasible candidate as a faint dot (x = S or G, y = MFU of its best plan, percent), the
 /// best MFU per sparsity bin (bins of Envelope::frontierSparsity, edges at midpoints) or per G as
 /// a line, and the selected candidate ringed.
@@ -38,10 +40,10 @@ public:
 private:
     void rebuild();
     double xOf(const mosaic::Candidate& c) const;
-    /// The best-MFU line of `cands` (a step across each S bin, or one point per G), widening
-    /// [xLo, xHi] and yHi to them; every candidate's point is appended to `all` when given.
+    /// The best-MFU line of `cands` (a step across each S bin, or one point per G), adding every
+    /// candidate's point (x, MFU %) to `extent` and, when given, to `all`.
     QList<QPointF> bestLineOf(const std::vector<mosaic::Candidate>& cands, QList<QPointF>* all,
-                              double& xLo, double& xHi, double& yHi) const;
+                              Bounds& extent) const;
     Axis m_axis;
     std::optional<mosaic::SearchResult> m_result, m_pinned;
     QLineSeries* m_pinnedBest = nullptr;

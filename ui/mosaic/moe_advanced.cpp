@@ -6,7 +6,6 @@
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QStandardItemModel>
-#include <QVBoxLayout>
 
 #include "mosaic/hardware.h"
 #include "mosaic/perf_model.h"
@@ -17,10 +16,7 @@
 namespace tandem::ui {
 
 MoeAdvanced::MoeAdvanced(QWidget* parent)
-    : QWidget(parent), m_section(new CollapsibleSection(tr("Advanced"), false, this)) {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_section);
+    : QWidget(parent), m_section(fillWithSection(this, tr("Advanced"))) {
     QFormLayout* f = m_section->form();
     QWidget* body = f->parentWidget();
 

@@ -7,13 +7,14 @@
 #include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QValueAxis>
-
 #include <algorithm>
 #include <cmath>
 
 #include "mosaic/collectives.h"
+#include "widgets/bounds.h"
 #include "widgets/count_label.h"
 #include "widgets/palette.h"
+#include "widgets/series_pool.h"
 #include "widgets/units.h"
 
 namespace tandem::ui {
@@ -78,22 +79,15 @@ void NcclView::applyTheme() {
 
 void NcclView::rebuild() {
     const size_t n = m_imp.curves.size();
+    // Per curve, in this order: the measured line, the analytical line, the measured dots.
     while (static_cast<size_t>(m_points.size()) < n) {
-        for (int k = 0; k < 2; ++k) {
-            auto* l = new QLineSeries(this);
-            chart()->addSeries(l);
-            l->attachAxis(m_x);
-            l->attachAxis(m_y);
-            m_lines.append(l);
-        }
+        for (int k = 0; k < 2; ++k)
+            m_lines.append(addSeriesOnAxes(chart(), new QLineSeries(this), m_x, m_y));
         auto* s = new QScatterSeries(this);
         s->setMarkerSize(7);
-        chart()->addSeries(s);
-        s->attachAxis(m_x);
-        s->attachAxis(m_y);
-        m_points.append(s);
+        m_points.append(addSeriesOnAxes(chart(), s, m_x, m_y));
     }
-    double xLo = 1e300, xHi = 0, yHi = 0;
+    Bounds extent;  // the measured sizes (x) and every bandwidth drawn (y)
     const bool dark = currentTheme() == Theme::Dark;
     for (qsizetype i = 0; i < m_points.size(); ++i) {
         QLineSeries* measured = m_lines[2 * i];
@@ -109,9 +103,7 @@ void NcclView::rebuild() {
         for (const io::NcclPoint& p : c.points)
             if (p.bytes > 0) {
                 pts.append(QPointF(p.bytes, p.busbw_Bps / 1e9));
-                xLo = std::min(xLo, p.bytes);
-                xHi = std::max(xHi, p.bytes);
-                yHi = std::max(yHi, p.busbw_Bps / 1e9);
+                extent.add(pts.back());
             }
         const QColor col = kCurveColors[i % 4];
         const QString name =
@@ -131,7 +123,7 @@ void NcclView::rebuild() {
                 const double bytes = std::exp(a + (b - a) * k / 64.0);
                 const double bw = analyticalBusbw(c, bytes, m_hw) / 1e9;
                 modelPts.append(QPointF(bytes, bw));
-                yHi = std::max(yHi, bw);
+                extent.addY(bw);
             }
         }
         model->setName(tr("Analytical model %1 (%2)").arg(name, QString::fromStdString(m_hw.name)));
@@ -141,9 +133,10 @@ void NcclView::rebuild() {
         model->setVisible(!modelPts.isEmpty());
         for (QLegendMarker* lm : chart()->legend()->markers(model)) lm->setVisible(!modelPts.isEmpty());
     }
-    if (xHi > 0) {
-        m_x->setRange(std::pow(10.0, std::floor(std::log10(xLo))), std::pow(10.0, std::ceil(std::log10(xHi))));
-        setNiceRange(m_y, 0, std::max(1.0, yHi * 1.05), 6);
+    if (extent.xHi > 0) {
+        m_x->setRange(std::pow(10.0, std::floor(std::log10(extent.xLo))),
+                      std::pow(10.0, std::ceil(std::log10(extent.xHi))));
+        setNiceRange(m_y, 0, std::max(1.0, extent.yHi * 1.05), 6);
     }
     chart()->setTitle(m_label.isEmpty() ? tr("Measured vs analytical bus bandwidth")
                                         : tr("Measured vs analytical bus bandwidth: %1").arg(m_label));

@@ -1,6 +1,6 @@
 #pragma once
 // Measured vs analytical bus bandwidth: an imported nccl-tests log against Tandem's collective
-// model of a chosen hardware [nccl-tests doc/PERFORMANCE.md; MODEL.md B4; issue 8].
+// model of a chosen hardware [nccl-tests doc/PERFORMANCE.md; MODEL.md B4].
 #include <QString>
 
 #include <vector>

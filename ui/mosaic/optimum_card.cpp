@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "mosaic/layout_cells.h"
+
 namespace tandem::ui {
 
 QString formatCount(double n) {
@@ -40,33 +42,30 @@ void OptimumCard::setCandidate(const mosaic::Candidate& c, const QString& title,
                                     .arg(naiveLoss - c.loss, 0, 'f', 4)
                               : tr("The compute-optimal choice (S = %1) does not fit this cluster at all.")
                                     .arg(computeOptimalS, 0, 'f', 3);
-    setText(tr("<b>%1</b>: loss <b>%2 nats</b>%3<br>"
-               "L = %4 layers, d = %5, E = %6, K = %7, G = %8<br>"
-               "N_act = %9, N_tot = %10, S = %11, D = %12 tokens<br>"
-               "MFU %13 %, iteration %14 s, %15 GB per GPU<br>"
-               "Layout TP %16, EP %17, PP %18, CP %19, DP %20, micro-batch %21, %22 sequences<br><i>%23</i>")
-                .arg(title.toHtmlEscaped())
-                .arg(c.loss, 0, 'f', 4)
-                .arg(c.extrapolated ? tr(" (extrapolated beyond Eq. 10's fitted range)") : QString())
-                .arg(g.layers)
-                .arg(g.dModel)
-                .arg(g.experts)
-                .arg(g.topK)
-                .arg(g.splitG)
-                .arg(formatCount(g.nAct), formatCount(g.nTot))
-                .arg(g.sparsity, 0, 'f', 3)
-                .arg(formatCount(c.tokens))
-                .arg(100 * c.eval.mfu, 0, 'f', 1)
-                .arg(c.eval.iteration_s, 0, 'f', 2)
-                .arg(c.eval.memoryGB, 0, 'f', 0)
-                .arg(p.tp)
-                .arg(p.ep)
-                .arg(p.pp)
-                .arg(p.cp)
-                .arg(p.dp)
-                .arg(p.mbs)
-                .arg(c.globalBatch)
-                .arg(naive.toHtmlEscaped()));
+    setText(
+        tr("<b>%1</b>: loss <b>%2 nats</b>%3<br>"
+           "L = %4 layers, d = %5, E = %6, K = %7, G = %8<br>"
+           "N_act = %9, N_tot = %10, S = %11, D = %12 tokens<br>"
+           "MFU %13 %, iteration %14 s, %15 GB per GPU<br>"
+           "Layout %16, micro-batch %17, %18 sequences<br><i>%19</i>")
+            .arg(title.toHtmlEscaped())
+            .arg(c.loss, 0, 'f', 4)
+            .arg(c.extrapolated ? tr(" (extrapolated beyond Eq. 10's fitted range)") : QString())
+            .arg(g.layers)
+            .arg(g.dModel)
+            .arg(g.experts)
+            .arg(g.topK)
+            .arg(g.splitG)
+            .arg(formatCount(g.nAct), formatCount(g.nTot))
+            .arg(g.sparsity, 0, 'f', 3)
+            .arg(formatCount(c.tokens))
+            .arg(100 * c.eval.mfu, 0, 'f', 1)
+            .arg(c.eval.iteration_s, 0, 'f', 2)
+            .arg(c.eval.memoryGB, 0, 'f', 0)
+            .arg(QString::fromStdString(planAxesLabel(p)))
+            .arg(p.mbs)
+            .arg(c.globalBatch)
+            .arg(naive.toHtmlEscaped()));
 }
 
 void OptimumCard::clearCandidate(const QString& why) { setText(QStringLiteral("<i>%1</i>").arg(why.toHtmlEscaped())); }

@@ -13,8 +13,10 @@
 #include <cmath>
 #include <map>
 
+#include "widgets/bounds.h"
 #include "widgets/count_label.h"
 #include "widgets/palette.h"
+#include "widgets/series_pool.h"
 
 namespace tandem::ui {
 
@@ -66,9 +68,7 @@ RealityView::RealityView(QWidget* parent)
     m_band->setName(tr("within \u00b125 %"));
     m_identity = new QLineSeries(this);
     m_identity->setName(tr("predicted = measured"));
-    chart()->addSeries(m_identity);
-    m_identity->attachAxis(m_x);
-    m_identity->attachAxis(m_y);
+    addSeriesOnAxes(chart(), m_identity, m_x, m_y);
     m_caption = new QGraphicsTextItem(chart());
     m_caption->setZValue(10);
     chart()->legend()->setAlignment(Qt::AlignTop);
@@ -132,9 +132,7 @@ void RealityView::setReport(const mosaic::RealityReport& r) {
         QList<QPointF> pts;
         for (int i : it.value()) pts.append(QPointF(m_points[i].measured, m_points[i].predicted));
         s->replace(pts);
-        chart()->addSeries(s);
-        s->attachAxis(m_x);
-        s->attachAxis(m_y);
+        addSeriesOnAxes(chart(), s, m_x, m_y);
         connect(s, &QScatterSeries::hovered, this, [this, system](const QPointF& at, bool state) {
             if (!state) {
                 QToolTip::hideText();
@@ -238,12 +236,11 @@ void RealityView::applyTheme() { rebuild(); }
 void RealityView::rebuild() {
     ChartView::applyTheme();  // also styles the legend markers of series added since
     const bool dark = currentTheme() == Theme::Dark;
-    double lo = 1e300, hi = 0;
-    for (const RealityPoint& p : m_points) {
-        lo = std::min({lo, p.measured, p.predicted});
-        hi = std::max({hi, p.measured, p.predicted});
-    }
-    if (m_points.isEmpty()) lo = 100, hi = 100000;
+    // One range for both axes: every measured (x) and predicted (y) throughput.
+    Bounds extent;
+    for (const RealityPoint& p : m_points) extent.add(p.measured, p.predicted);
+    const double lo = m_points.isEmpty() ? 100 : std::min(extent.xLo, extent.yLo);
+    const double hi = m_points.isEmpty() ? 100000 : std::max(extent.xHi, extent.yHi);
     const auto [a, b] = decadeRange(lo / 1.3, hi * 1.3);
     m_x->setRange(a, b);
     m_y->setRange(a, b);

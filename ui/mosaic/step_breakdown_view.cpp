@@ -32,16 +32,11 @@ QStringList StepBreakdownView::componentNames() {
 
 StepBreakdownView::StepBreakdownView(QWidget* parent)
     : ChartView(QStringLiteral("mosaic-step-breakdown"), tr("Step-time breakdown"), parent) {
-    m_series = new QHorizontalStackedBarSeries(this);
-    m_series->setBarWidth(0.6);
-    chart()->addSeries(m_series);
-    m_categories = new QBarCategoryAxis(this);
-    m_value = new QValueAxis(this);
+    const HorizontalBars bars = addHorizontalBars(0.6);
+    m_series = bars.series;
+    m_categories = bars.categories;
+    m_value = bars.value;
     m_value->setTitleText(tr("Time per iteration (s)"));
-    chart()->addAxis(m_categories, Qt::AlignLeft);
-    chart()->addAxis(m_value, Qt::AlignBottom);
-    m_series->attachAxis(m_categories);
-    m_series->attachAxis(m_value);
     chart()->legend()->setAlignment(Qt::AlignRight);  // seven components: a bottom row would elide them
     setToolTip(tr("Iteration time by component after chi_sys [2608.10605 Sec. 5: compute incl. recomputation, CPU "
                   "dispatch floor Eq. 11, expert all-to-all, DP reduce-scatter/all-gather beyond overlap, pipeline "

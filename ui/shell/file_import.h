@@ -1,7 +1,7 @@
 #pragma once
 // File > Import: reads a user file (Hugging Face config.json, nccl-tests output, training loss
 // log, background load trace), detects its kind like `tandem-cli inspect` and validates it
-// [issue 8]. No widgets here: the main window routes the result to the workspaces.
+// with the same readers. No widgets here: the main window routes the result to the workspaces.
 #include <QString>
 
 #include <optional>

@@ -1,4 +1,5 @@
-// MainWindow: File > Import and drag-and-drop of user files [issue 8]. Detection and validation
+// MainWindow: File > Import and drag-and-drop of user files (model configs, nccl-tests logs,
+// loss logs, load traces). Detection and validation
 // live in file_import.cpp; this file routes a validated import to the document and workspaces.
 #include <QCheckBox>
 #include <QFile>

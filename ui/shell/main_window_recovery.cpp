@@ -1,4 +1,5 @@
-// MainWindow: crash recovery prompt [issue 7]. The autosave logic is in recovery.cpp.
+// MainWindow: the prompt offering to recover unsaved work after a crash. The autosave logic is
+// in recovery.cpp.
 #include <QFileInfo>
 #include <algorithm>
 #include <QLocale>

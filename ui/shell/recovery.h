@@ -1,7 +1,8 @@
 #pragma once
-// Crash recovery for the GUI [issue 7]: while the scenario has unsaved changes it is written,
-// debounced and atomically, to a recovery file; a clean exit or a save removes it; the next start
-// finds the files of sessions that did not exit cleanly. No dialogs here (the main window asks).
+// Crash recovery for the GUI (a crash or kill loses no unsaved edit): while the scenario has
+// unsaved changes it is written, debounced and atomically, to a recovery file; a clean exit or a
+// save removes it; the next start finds the files of sessions that did not exit cleanly. No dialogs
+// here (the main window asks).
 #include <QDateTime>
 #include <QList>
 #include <QObject>
@@ -75,7 +76,7 @@ public:
     /// `s` with every file reference (tandem::scenarioFileReferences) made absolute by
     /// tandem::resolveScenarioFiles against `originalPath`'s folder (the working folder when
     /// `originalPath` is empty), as loadScenarioFile resolves them. The recovery file stores
-    /// this form, so a session started from another folder still finds them [issue 7].
+    /// this form, so a GUI started from another folder still finds them.
     static Scenario withAbsolutePaths(Scenario s, const QString& originalPath);
 
 private:

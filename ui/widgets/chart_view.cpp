@@ -14,6 +14,7 @@
 #include <QFontMetrics>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
+#include <QHorizontalStackedBarSeries>
 #include <QKeyEvent>
 #include <QLegend>
 #include <QLegendMarker>
@@ -39,6 +40,7 @@
 #include "save_file.h"
 #include "widgets/export_dialog.h"
 #include "widgets/palette.h"
+#include "widgets/series_pool.h"
 
 namespace tandem::ui {
 
@@ -334,15 +336,25 @@ void ChartView::fitLegend() {
     if (m_legendText->pos() != pos) m_legendText->setPos(pos);
 }
 
+ChartView::HorizontalBars ChartView::addHorizontalBars(double barWidth) {
+    auto* series = new QHorizontalStackedBarSeries(this);
+    series->setBarWidth(barWidth);
+    chart()->addSeries(series);
+    auto* categories = new QBarCategoryAxis(this);
+    auto* value = new QValueAxis(this);
+    chart()->addAxis(categories, Qt::AlignLeft);
+    chart()->addAxis(value, Qt::AlignBottom);
+    series->attachAxis(categories);
+    series->attachAxis(value);
+    return {series, categories, value};
+}
+
 QAreaSeries* ChartView::addAreaSeries(QAbstractAxis* x, QAbstractAxis* y) {
     auto* upper = new QLineSeries(this);
     auto* lower = new QLineSeries(this);
     auto* area = new QAreaSeries(upper, lower);
     area->setParent(this);
-    chart()->addSeries(area);
-    area->attachAxis(x);
-    area->attachAxis(y);
-    return area;
+    return addSeriesOnAxes(chart(), area, x, y);
 }
 
 QString ChartView::csv() const {

@@ -7,6 +7,8 @@
 
 class QAreaSeries;
 class QAbstractAxis;
+class QBarCategoryAxis;
+class QHorizontalStackedBarSeries;
 class QGraphicsTextItem;
 class QValueAxis;
 
@@ -75,6 +77,17 @@ protected:
     /// A new empty QAreaSeries (upper and lower line series owned by it) added to the chart and
     /// attached to `x` and `y`; the caller fills and styles it. For pooled band and stack areas.
     QAreaSeries* addAreaSeries(QAbstractAxis* x, QAbstractAxis* y);
+    /// The parts of a horizontal stacked bar chart, all on the chart: one bar per category of
+    /// `categories` (left axis), lengths on `value` (bottom axis).
+    struct HorizontalBars {
+        QHorizontalStackedBarSeries* series;
+        QBarCategoryAxis* categories;
+        QValueAxis* value;
+    };
+    /// Adds a horizontal stacked bar series with bars `barWidth` (fraction of a category's height)
+    /// wide on a new category axis (left) and value axis (bottom); the caller fills and styles
+    /// them. For the bar views (first crossing, memory, step breakdown).
+    HorizontalBars addHorizontalBars(double barWidth);
     void resizeEvent(QResizeEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
     void drawForeground(QPainter* painter, const QRectF& rect) override;

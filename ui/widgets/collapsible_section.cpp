@@ -41,6 +41,14 @@ void CollapsibleSection::setExpanded(bool expanded) {
     m_body->setVisible(expanded);
 }
 
+CollapsibleSection* fillWithSection(QWidget* owner, const QString& title) {
+    auto* section = new CollapsibleSection(title, false, owner);
+    auto* layout = new QVBoxLayout(owner);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(section);
+    return section;
+}
+
 QDoubleSpinBox* addDoubleRow(QFormLayout* form, const QString& label, double min, double max, int decimals,
                              double step, const QString& suffix, const QString& tooltip) {
     auto* box = new QDoubleSpinBox(form->parentWidget());

@@ -25,6 +25,10 @@ private:
     QFormLayout* m_form;
 };
 
+/// A collapsed section titled `title` that fills `owner` (set on it in a QVBoxLayout without
+/// margins): the body of a side-panel widget that is one foldable group, e.g. "Advanced".
+CollapsibleSection* fillWithSection(QWidget* owner, const QString& title);
+
 /// A QDoubleSpinBox with range, decimals, step, suffix and a tooltip, added to `form` as `label`.
 QDoubleSpinBox* addDoubleRow(QFormLayout* form, const QString& label, double min, double max, int decimals,
                              double step, const QString& suffix, const QString& tooltip);

@@ -1,0 +1,164 @@
+// The chart building blocks every view shares: Bounds (the extent of a set of points, for axis
+// ranges) and the series pools (grow on demand, hide what is not needed), with hand-computed
+// values.
+#include <QAreaSeries>
+#include <QChart>
+#include <QChartView>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QValueAxis>
+#include <QtTest>
+#include <cmath>
+#include <limits>
+
+#include "widgets/bounds.h"
+#include "widgets/series_pool.h"
+
+using namespace tandem::ui;
+
+namespace {
+bool markerVisible(QChart* chart, QAbstractSeries* s) {
+    QCoreApplication::processEvents();  // the legend lays its markers out on the next event loop
+                                        // pass
+    const QList<QLegendMarker*> markers = chart->legend()->markers(s);
+    return !markers.isEmpty() && markers.front()->isVisible();
+}
+}  // namespace
+
+class TstChartHelpers : public QObject {
+    Q_OBJECT
+private slots:
+    void emptyBoundsAreInvalid() {
+        const Bounds b;
+        QVERIFY(!b.validX());
+        QVERIFY(!b.validY());
+        QVERIFY(!b.valid());
+        QVERIFY(b.xLo > b.xHi);
+        QVERIFY(b.yLo > b.yHi);
+    }
+    void boundsTrackEachAxis() {
+        Bounds b;
+        b.add(2, 5);
+        QVERIFY(b.valid());
+        QCOMPARE(b.xLo, 2.0);
+        QCOMPARE(b.xHi, 2.0);
+        QCOMPARE(b.yLo, 5.0);
+        QCOMPARE(b.yHi, 5.0);
+        b.add(-1, 7);
+        b.add(QPointF(0.5, -2.5));
+        QCOMPARE(b.xLo, -1.0);
+        QCOMPARE(b.xHi, 2.0);
+        QCOMPARE(b.yLo, -2.5);
+        QCOMPARE(b.yHi, 7.0);
+        // One axis on its own: x only, then y only.
+        b.addX(3.25);
+        b.addY(-4);
+        QCOMPARE(b.xHi, 3.25);
+        QCOMPARE(b.yLo, -4.0);
+        QCOMPARE(b.xLo, -1.0);
+        QCOMPARE(b.yHi, 7.0);
+    }
+    void nanIsSkippedInfinityCounts() {
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        const double inf = std::numeric_limits<double>::infinity();
+        Bounds b;
+        b.add(nan, 3);  // the y still counts
+        QVERIFY(!b.validX());
+        QVERIFY(b.validY());
+        QVERIFY(!b.valid());
+        QCOMPARE(b.yLo, 3.0);
+        QCOMPARE(b.yHi, 3.0);
+        b.add(1, nan);
+        QVERIFY(b.valid());
+        QCOMPARE(b.xLo, 1.0);
+        QCOMPARE(b.yHi, 3.0);
+        b.addX(inf);
+        QCOMPARE(b.xHi, inf);
+        QCOMPARE(b.xLo, 1.0);
+    }
+    void poolGrowsAttachedAndHidesTheRest() {
+        QChartView view;
+        QChart* chart = view.chart();
+        auto* x = new QValueAxis(chart);
+        auto* y = new QValueAxis(chart);
+        chart->addAxis(x, Qt::AlignBottom);
+        chart->addAxis(y, Qt::AlignLeft);
+        view.resize(400, 300);
+        view.show();
+        QList<QLineSeries*> pool;
+        int made = 0;
+        const auto init = [&made](QLineSeries* s) {
+            ++made;
+            s->setPointsVisible(true);
+        };
+        growSeriesPool(pool, 3, chart, x, y, init);
+        QCOMPARE(pool.size(), 3);
+        QCOMPARE(made, 3);
+        QCOMPARE(chart->series().size(), 3);
+        for (qsizetype i = 0; i < pool.size(); ++i) {
+            QCOMPARE(chart->series()[i], pool[i]);  // added in pool order (legend order)
+            QCOMPARE(pool[i]->attachedAxes().size(), 2);
+            QVERIFY(pool[i]->attachedAxes().contains(x));
+            QVERIFY(pool[i]->attachedAxes().contains(y));
+            QVERIFY(pool[i]->pointsVisible());
+            QVERIFY(pool[i]->isVisible());
+            QVERIFY(markerVisible(chart, pool[i]));
+        }
+        // Shrinking keeps the series, hides the last two with their legend markers.
+        const QList<QLineSeries*> first = pool;
+        growSeriesPool(pool, 1, chart, x, y, init);
+        QCOMPARE(pool, first);
+        QCOMPARE(made, 3);
+        QVERIFY(pool[0]->isVisible());
+        QVERIFY(markerVisible(chart, pool[0]));
+        for (int i : {1, 2}) {
+            QVERIFY(!pool[i]->isVisible());
+            QVERIFY(!markerVisible(chart, pool[i]));
+        }
+        // Growing to 4 reuses the three (hidden ones stay hidden for the caller to show) and
+        // adds one; showing a hidden series shows its marker again.
+        growSeriesPool(pool, 4, chart, x, y, init);
+        QCOMPARE(pool.size(), 4);
+        QCOMPARE(made, 4);
+        QCOMPARE(pool.mid(0, 3), first);
+        QCOMPARE(chart->series().size(), 4);
+        QVERIFY(!pool[1]->isVisible());
+        QVERIFY(pool[3]->isVisible());
+        pool[1]->setVisible(true);
+        QVERIFY(markerVisible(chart, pool[1]));
+        // Zero hides every series.
+        growSeriesPool(pool, 0, chart, x, y);
+        for (QLineSeries* s : pool) QVERIFY(!s->isVisible());
+    }
+    void poolWithAMaker() {
+        QChart chart;
+        auto* x = new QValueAxis(&chart);
+        auto* y = new QValueAxis(&chart);
+        chart.addAxis(x, Qt::AlignBottom);
+        chart.addAxis(y, Qt::AlignLeft);
+        QList<QAreaSeries*> areas;
+        const auto make = [&]() {
+            auto* a = new QAreaSeries(new QLineSeries, new QLineSeries);
+            return addSeriesOnAxes(&chart, a, x, y);
+        };
+        growSeriesPoolWith(areas, 2, &chart, make);
+        QCOMPARE(areas.size(), 2);
+        QCOMPARE(chart.series().size(), 2);
+        QCOMPARE(areas[1]->attachedAxes().size(), 2);
+        QVERIFY(areas[1]->parent() != nullptr);  // owned by the chart
+        growSeriesPoolWith(areas, 1, &chart, make);
+        QCOMPARE(areas.size(), 2);
+        QVERIFY(areas[0]->isVisible());
+        QVERIFY(!areas[1]->isVisible());
+        // addSeriesOnAxes on an existing scatter series returns it, on the chart and both axes.
+        auto* s = new QScatterSeries;
+        QCOMPARE(addSeriesOnAxes(&chart, s, x, y), s);
+        QVERIFY(chart.series().contains(s));
+        QCOMPARE(s->attachedAxes().size(), 2);
+    }
+};
+
+QTEST_MAIN(TstChartHelpers)
+#include "tst_chart_helpers.moc"
