@@ -86,6 +86,14 @@ struct ProgressModel {
     double lossOffset = 0;                 ///< S0, progress units
 };
 
+/// Most background-alone time before the last replay starts, s: record_warmup_s + (start_offsets
+/// - 1) x offset_spacing_s, and each of the two alone. Warm-up passes the background jobs'
+/// start-up (a few cycles of compute and sync: seconds; GPT-13B's cycle is ~10 s) and offsets
+/// sample the phase of that cycle; 600 s covers dozens of cycles of any training job, and every
+/// second beyond it is background simulated again by every replay (the paper: 5 s and 4 x
+/// 0.25 s).
+constexpr double kMaxRecordLeadS = 600;
+
 /// All inputs of one ML-for-ML run (the `ml_for_ml` object of a scenario).
 struct Params {
     /// Sweep (scenario 1: one point per entry of backgroundJobs), Poisson (scenario 2), Trace
