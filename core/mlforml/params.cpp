@@ -94,14 +94,9 @@ namespace {
 /// Reads one numeric field of the table from `r` (its section's reader) into `p`: the type and
 /// Range check of JsonReader, then the field's bounds with their reasons.
 void readField(JsonReader& r, const ParamField& f, Params& p) {
-    const double def = f.get(p) / f.scale;
-    const double v =
-        f.integer ? static_cast<double>(r.integer(f.key, static_cast<long long>(def), f.range))
-                  : r.number(f.key, def, f.range);
-    if (f.atLeast.why && !(f.atLeast.unlessZero && v == 0))
-        requireAtLeast(r, f.key, v, f.atLeast.limit, f.unitSuffix, f.atLeast.why);
-    if (f.atMost.why) requireAtMost(r, f.key, v, f.atMost.limit, f.unitSuffix, f.atMost.why);
-    f.set(p, v * f.scale);
+    f.set(p, readBoundedNumber(r, f.key, f.get(p) / f.scale, f.integer, f.range, f.atLeast,
+                               f.atMost, f.unitSuffix) *
+                 f.scale);
 }
 
 /// The loss floor lies below the loss Static reaches (progress section).

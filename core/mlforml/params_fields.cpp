@@ -30,25 +30,14 @@ std::vector<long long> toLongs(const std::vector<int>& v) {
 /// from running for minutes without output.
 constexpr size_t kMaxListEntries = 64;      ///< background_jobs, policies, gradient_accumulations
 constexpr size_t kMaxTargetFactors = 16;    ///< target_factors
-constexpr long long kMaxNodes = 16384;      ///< foreground_nodes, background_job.nodes
-constexpr long long kMaxSyncBursts = 1024;  ///< background_job.sync_bursts
 constexpr long long kMaxReplayIterations = 1000;  ///< replay_iterations, replay_warmup_iterations
 /// Largest network rate, GB/s (fabric_GBps, nic_GBps): 1 EB/s, a million times today's largest
 /// fabrics; above it the bytes/s conversion and the event arithmetic lose their meaning.
 constexpr double kMaxBandwidthGBps = 1e9;
 
-/// Longest single phase, ms (background_job.compute_ms and burst_gap_ms, microbatch_compute_ms,
-/// overlap_window_ms): one hour; a training step's compute or gap takes milliseconds to seconds.
-constexpr double kMaxPhaseMs = 3.6e6;
-/// Shortest compute phase, ms (background_job.compute_ms, microbatch_compute_ms): 1 us, the
-/// launch latency of a single GPU kernel.
-constexpr double kMinPhaseMs = 1e-3;
 /// Slowest non-zero network rate, GB/s (fabric_GBps, nic_GBps): 1 MB/s, below any link a
 /// training job is run over (0 stays allowed and is warned about).
 constexpr double kMinBandwidthGBps = 1e-3;
-/// Largest gradient of a background job, GB: 100 TB, 25 times the BF16 gradient of a
-/// 2-trillion-parameter model.
-constexpr double kMaxGradientGB = 1e5;
 /// Largest foreground model, gradient values: 1e13, five times the largest models trained.
 constexpr double kMaxParameters = 1e13;
 /// Shortest controller and run time span, s (decision_interval_s, history_window_s,
@@ -57,12 +46,6 @@ constexpr double kMinSpanS = 1e-3;
 /// Largest time span, s (durations, windows, delays, intervals): horizon_s's own limit.
 constexpr double kMaxSpanS = 1e9;
 
-const char* kGradientWhy =
-    "100 TB, 25 times the BF16 gradient of a 2-trillion-parameter model (a physical bound)";
-const char* kMinPhaseWhy = "1 us, the launch latency of one GPU kernel (a physical bound)";
-const char* kMaxPhaseWhy =
-    "one hour; a training step's compute phase or gap lasts milliseconds to seconds (a physical "
-    "bound)";
 const char* kSpanWhy = "31 years, the limit of horizon_s (a physical bound)";
 const char* kShortSpanWhy =
     "1 ms, shorter than the compute of one microbatch; telemetry and decisions act on whole "
@@ -115,7 +98,29 @@ void readTargetFactors(JsonReader& r, Params& p) {
 // A key of another shape: its own read and write.
 #define TANDEM_CUSTOM(readFn, writeFn) nullptr, nullptr, readFn, writeFn
 
-const std::vector<ParamField>& paramFields() {
+namespace {
+
+/// The row of `background_job.<key>`: the fabric's definition of the key, on Params.
+ParamField jobRow(const fabric::BackgroundJobField& f) {
+    ParamField row{"background_job", f.key,   f.unit,    f.unitSuffix, f.scale,
+                   f.integer,        f.range, f.atLeast, f.atMost,     f.description,
+                   f.source,         nullptr, nullptr,   nullptr,      nullptr};
+    if (f.text) {
+        row.read = [&f](JsonReader& r, Params& p) {
+            fabric::readBackgroundJobField(r, f, p.backgroundJob);
+        };
+        row.write = [&f](const Params& p, nlohmann::ordered_json& j) {
+            fabric::writeBackgroundJobField(f, p.backgroundJob, j);
+        };
+    } else {
+        row.get = [&f](const Params& p) { return f.get(p.backgroundJob); };
+        row.set = [&f](Params& p, double v) { f.set(p.backgroundJob, v); };
+    }
+    return row;
+}
+
+/// The rows of the `ml_for_ml` object's own keys (every key but background_job's).
+std::vector<ParamField> ownFields() {
     using R = Range;
     const char* kSec32 = "2608.06046 Sec. 3.2";
     const char* kSec33 = "2608.06046 Sec. 3.3";
@@ -138,7 +143,7 @@ const std::vector<ParamField>& paramFields() {
         "start offsets sample the phase of the background jobs' cycle (seconds); a wider spacing "
         "only simulates more background time (a physical bound)";
     const FieldBound none{};
-    static const std::vector<ParamField> t = {
+    const std::vector<ParamField> t = {
         {"", "scenario", "", "", 1, false, R{}, none, none,
          "where the background comes from: sweep (scenario 1), poisson (scenario 2) or trace",
          "2608.06046 Sec. 3.2-3.3",
@@ -159,60 +164,7 @@ const std::vector<ParamField>& paramFields() {
              [](const Params& p, nlohmann::ordered_json& j) {
                  j["background_jobs"] = p.backgroundJobs;
              })},
-        {"background_job", "model", "", "", 1, false, R{}, none, none,
-         "label of the background model", kSec32,
-         TANDEM_CUSTOM(
-             [](JsonReader& r, Params& p) {
-                 p.backgroundJob.model = r.string("model", p.backgroundJob.model);
-             },
-             [](const Params& p, nlohmann::ordered_json& j) {
-                 j["model"] = p.backgroundJob.model;
-             })},
-        {"background_job", "nodes", "nodes", "", 1, true, R::closed(1, kMaxNodes), none, none,
-         "nodes of each background job; its ring all-reduce runs over them", kSec32,
-         TANDEM_MEMBER(backgroundJob.nodes)},
-        {"background_job",
-         "gradient_GB",
-         "GB",
-         " GB",
-         kGB,
-         false,
-         R::nonNegative(),
-         none,
-         {kMaxGradientGB, kGradientWhy},
-         "bytes all-reduced per sync of a background job",
-         "fitted to the p95 volumes of 2608.06046 Sec. 3.2",
-         TANDEM_MEMBER(backgroundJob.gradientBytes)},
-        {"background_job",
-         "compute_ms",
-         "ms",
-         " ms",
-         kMs,
-         false,
-         R::positive(),
-         {kMinPhaseMs, kMinPhaseWhy},
-         {kMaxPhaseMs, kMaxPhaseWhy},
-         "mean compute phase between two syncs of a background job",
-         "fitted to the MXFP4 shares of 2608.06046 Fig. 2a",
-         TANDEM_MEMBER(backgroundJob.computeS)},
-        {"background_job", "compute_jitter", "", "", 1, false, R{0.0, 1.0, false, true}, none, none,
-         "uniform +- fraction of the compute phase per cycle", kA3,
-         TANDEM_MEMBER(backgroundJob.computeJitter)},
-        {"background_job", "sync_bursts", "bursts", "", 1, true, R::closed(1, kMaxSyncBursts), none,
-         none, "equal bursts a sync is sent as (1 = one continuous transfer)", kA3,
-         TANDEM_MEMBER(backgroundJob.syncBursts)},
-        {"background_job",
-         "burst_gap_ms",
-         "ms",
-         " ms",
-         kMs,
-         false,
-         R::nonNegative(),
-         none,
-         {kMaxPhaseMs, kMaxPhaseWhy},
-         "gap between one burst's end and the next one's start",
-         kA3,
-         TANDEM_MEMBER(backgroundJob.burstGapS)},
+        // (the background_job rows follow here, see paramFields())
         {"",
          "arrival_rate_per_s",
          "1/s",
@@ -279,8 +231,8 @@ const std::vector<ParamField>& paramFields() {
          "gradient values per sync of the foreground",
          kSec31,
          TANDEM_MEMBER(foregroundParameters)},
-        {"", "foreground_nodes", "nodes", "", 1, true, R::closed(1, kMaxNodes), none, none,
-         "data-parallel nodes of the foreground", "fitted to 2608.06046 Fig. 2a",
+        {"", "foreground_nodes", "nodes", "", 1, true, R::closed(1, fabric::kMaxJobNodes), none,
+         none, "data-parallel nodes of the foreground", "fitted to 2608.06046 Fig. 2a",
          TANDEM_MEMBER(foregroundNodes)},
         {"", "gpus_per_node", "GPUs", "", 1, true, R::closed(1, 1024), none, none, "GPUs per node",
          kSec31, TANDEM_MEMBER(gpusPerNode)},
@@ -303,8 +255,8 @@ const std::vector<ParamField>& paramFields() {
          kMs,
          false,
          R::positive(),
-         {kMinPhaseMs, kMinPhaseWhy},
-         {kMaxPhaseMs, kMaxPhaseWhy},
+         {fabric::kMinPhaseMs, fabric::kMinPhaseWhy},
+         {fabric::kMaxPhaseMs, fabric::kMaxPhaseWhy},
          "T_c, compute of one microbatch",
          kSec31,
          TANDEM_MEMBER(microbatchComputeS)},
@@ -360,18 +312,20 @@ const std::vector<ParamField>& paramFields() {
          TANDEM_MEMBER(nicBytesPerS)},
         {"", "topology", "", "", 1, false, R{}, none, none,
          "the fabric (paper-fabric, or a leaf_spine fabric)", kA3,
-         TANDEM_CUSTOM(
-             [](JsonReader& r, Params& p) { fabric::readTopology(r.object("topology"), p.topology); },
-             [](const Params& p, nlohmann::ordered_json& j) {
-                 if (!(p.topology == fabric::Topology{})) j["topology"] = fabric::writeTopology(p.topology);
-             })},
+         TANDEM_CUSTOM([](JsonReader& r,
+                          Params& p) { fabric::readTopology(r.object("topology"), p.topology); },
+                       [](const Params& p, nlohmann::ordered_json& j) {
+                           if (!(p.topology == fabric::Topology{}))
+                               j["topology"] = fabric::writeTopology(p.topology);
+                       })},
         {"", "placement", "", "", 1, false, R{}, none, none,
          "where the jobs sit on a leaf_spine fabric", kA3,
-         TANDEM_CUSTOM(
-             [](JsonReader& r, Params& p) { fabric::readPlacement(r.object("placement"), p.placement); },
-             [](const Params& p, nlohmann::ordered_json& j) {
-                 if (!(p.placement == fabric::Placement{})) j["placement"] = fabric::writePlacement(p.placement);
-             })},
+         TANDEM_CUSTOM([](JsonReader& r,
+                          Params& p) { fabric::readPlacement(r.object("placement"), p.placement); },
+                       [](const Params& p, nlohmann::ordered_json& j) {
+                           if (!(p.placement == fabric::Placement{}))
+                               j["placement"] = fabric::writePlacement(p.placement);
+                       })},
         {"", "cc_efficiency", "", "", 1, false, R{0.0, 1.0, true, false}, none, none,
          "achieved / max-min fair rate of congestion control", kA3, TANDEM_MEMBER(ccEfficiency)},
         {"",
@@ -396,7 +350,7 @@ const std::vector<ParamField>& paramFields() {
          false,
          R::nonNegative(),
          none,
-         {kMaxPhaseMs, kMaxPhaseWhy},
+         {fabric::kMaxPhaseMs, fabric::kMaxPhaseWhy},
          "transfer hidden behind the last backward; only the sync beyond it is exposed",
          kA3,
          TANDEM_MEMBER(overlapWindowS)},
@@ -608,8 +562,8 @@ const std::vector<ParamField>& paramFields() {
         {"progress", "static_updates", "updates", "", 1, false, R::closed(1, 1e9), none, none,
          "updates of the Static run that ends at l_min", "2608.06046 Fig. 2",
          TANDEM_MEMBER(progress.staticUpdates)},
-        {"progress", "static_nodes", "nodes", "", 1, true, R::closed(0, kMaxNodes), none, none,
-         "data-parallel nodes of that Static run (0 = the foreground's own)", kA4,
+        {"progress", "static_nodes", "nodes", "", 1, true, R::closed(0, fabric::kMaxJobNodes), none,
+         none, "data-parallel nodes of that Static run (0 = the foreground's own)", kA4,
          TANDEM_MEMBER(progress.staticNodes), false},
         {"progress", "loss_floor", "nats", "", 1, false, R::nonNegative(), none, none,
          "L_inf, the loss the curve approaches", "fitted: 1.02 L_min at ~4.3k Static updates",
@@ -643,6 +597,23 @@ const std::vector<ParamField>& paramFields() {
          kSec33,
          TANDEM_MEMBER(horizonS)},
     };
+    return t;
+}
+
+}  // namespace
+
+const std::vector<ParamField>& paramFields() {
+    static const std::vector<ParamField> t = [] {
+        std::vector<ParamField> v = ownFields();
+        std::vector<ParamField> job;
+        for (const fabric::BackgroundJobField& f : fabric::backgroundJobFields())
+            job.push_back(jobRow(f));
+        const auto after = std::find_if(v.begin(), v.end(), [](const ParamField& f) {
+            return std::string(f.key) == "background_jobs";
+        });
+        v.insert(after + 1, job.begin(), job.end());
+        return v;
+    }();
     return t;
 }
 
