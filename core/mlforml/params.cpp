@@ -181,26 +181,20 @@ void readParams(JsonReader& r, Params& p) {
         d.error(r.childPath("trace_file"), "is required when scenario is \"trace\"");
     if (p.scenario == ScenarioKind::Sweep && p.backgroundJobs.empty())
         d.error(r.childPath("background_jobs"), "must list at least one N for scenario \"sweep\"");
-    if (p.topology.kind == "shared" && !(p.placement == fabric::Placement{}))
+    if (p.topology.kind == fabric::FabricKind::Shared && !(p.placement == fabric::Placement{}))
         d.error(r.childPath("placement"),
                 "only used by a leaf_spine fabric; the shared paper-fabric has no placement");
-    if (p.topology.kind == "leaf_spine" && d.ok()) {
+    if (p.topology.kind == fabric::FabricKind::LeafSpine && d.ok()) {
         if (p.scenario == ScenarioKind::Trace) {
             d.error(r.childPath("topology"),
                     "a load trace has no placement on a leaf_spine fabric; use the "
                     "\"paper-fabric\" topology with scenario \"trace\"");
         } else {
             try {
-                buildFabric(p);
-            } catch (const std::invalid_argument& e) {
-                // Messages start with the key below ml_for_ml ("ml_for_ml.topology.nodes: ...").
-                std::string msg = e.what();
-                const std::string prefix = "ml_for_ml.";
-                const size_t colon = msg.find(": ");
-                std::string key = colon == std::string::npos ? "topology" : msg.substr(0, colon);
-                if (key.rfind(prefix, 0) == 0) key = key.substr(prefix.size());
-                d.error(r.path() + "." + key,
-                        colon == std::string::npos ? msg : msg.substr(colon + 2));
+                // The errors name this reader's JSON paths of the two objects.
+                buildFabric(p, {r.childPath("topology"), r.childPath("placement")});
+            } catch (const fabric::FabricError& e) {
+                d.error(e.key(), e.reason());
             }
         }
     }
@@ -215,9 +209,10 @@ int concurrentBackgroundJobs(const Params& p) {
     return n;
 }
 
-fabric::FabricPlan buildFabric(const Params& p) {
-    return fabric::buildFabric(p.topology, p.placement, concurrentBackgroundJobs(p), p.backgroundJob.nodes,
-                       p.foregroundNodes, p.nicBytesPerS, p.gpusPerNode);
+fabric::FabricPlan buildFabric(const Params& p, const fabric::FabricKeys& keys) {
+    return fabric::buildFabric(p.topology, p.placement, concurrentBackgroundJobs(p),
+                               p.backgroundJob.nodes, p.foregroundNodes, p.nicBytesPerS,
+                               p.gpusPerNode, keys);
 }
 
 nlohmann::ordered_json writeParams(const Params& p) {

@@ -235,8 +235,10 @@ void readParams(tandem::JsonReader& r, Params& p);
 int concurrentBackgroundJobs(const Params& p);
 
 /// The fabric of `p` with every job placed and routed (fabric::buildFabric); only for a
-/// leaf_spine topology. Throws std::invalid_argument naming the key (see buildFabric).
-fabric::FabricPlan buildFabric(const Params& p);
+/// leaf_spine topology. Throws fabric::FabricError naming the key below `keys` (by default
+/// "ml_for_ml.topology" and "ml_for_ml.placement"; see fabric::buildFabric).
+fabric::FabricPlan buildFabric(const Params& p,
+                               const fabric::FabricKeys& keys = fabric::FabricKeys{});
 
 /// Writes every key of `p` in canonical order (`topology` and `placement` only when they are
 /// not the defaults, so that paper-fabric scenarios keep their bytes); readParams(writeParams(p)) == p and
