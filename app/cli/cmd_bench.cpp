@@ -177,7 +177,8 @@ int benchCommand(const QStringList& args) {
     // uplink bundles), and per-flow hashing (2048 bundles, each ring hop's 8 rails hashed).
     ml::Params fabric = one;
     tandem::fabric::topologyPreset("leaf-spine-4to1", fabric.topology);
-    fabric.placement.foreground = fabric.placement.background = "random";
+    fabric.placement.foreground = fabric.placement.background =
+        tandem::fabric::PlacementPolicy::Random;
     std::uint64_t eventsFabric = 0;
     const Timing tFabric =
         timeIt(reps, [&] { eventsFabric = ml::simulate(fabric).eventsSimulated; });
@@ -186,7 +187,7 @@ int benchCommand(const QStringList& args) {
         "random, equal-split ECMP (" + std::to_string(eventsFabric) + " events)",
         1e3 * tFabric.median, 1e3 * tFabric.p95, "ms", "<= 100 ms");
     j["mlforml_fabric1024_point_events"] = eventsFabric;
-    fabric.topology.ecmp = "hash";
+    fabric.topology.ecmp = tandem::fabric::Ecmp::Hash;
     const Timing tHash = timeIt(reps, [&] { (void)ml::simulate(fabric); });
     row("mlforml_fabric1024_hash_point_ms", "same with per-flow hashed ECMP (2048 uplink bundles)",
         1e3 * tHash.median, 1e3 * tHash.p95, "ms", "");
@@ -244,8 +245,8 @@ int benchCommand(const QStringList& args) {
     m::BackgroundLoad bg;
     bg.jobs = 16;
     bg.topology.nodes = 256;
-    bg.placement.foreground = "spread";
-    bg.placement.background = "random";
+    bg.placement.foreground = tandem::fabric::PlacementPolicy::Spread;
+    bg.placement.background = tandem::fabric::PlacementPolicy::Random;
     joined.background = bg;
     double largest = 1;
     const Timing tCurves = timeIt(

@@ -1,7 +1,5 @@
 #include "fabric/background_job.h"
 
-#include <algorithm>
-
 #include "common/json_reader.h"
 
 namespace tandem::fabric {
@@ -9,22 +7,97 @@ namespace {
 
 constexpr double kGB = 1e9;
 constexpr double kMs = 1e-3;
+/// Most bursts one sync is sent as: 1024, far more buckets than any framework overlaps.
 constexpr long long kMaxSyncBursts = 1024;
 /// Largest gradient, GB: 100 TB, 25 times the BF16 gradient of a 2-trillion-parameter model.
 constexpr double kMaxGradientGB = 1e5;
-/// Longest compute phase or burst gap, ms: one hour.
-constexpr double kMaxPhaseMs = 3.6e6;
-/// Shortest compute phase, ms: 1 us, the launch latency of a single GPU kernel.
-constexpr double kMinPhaseMs = 1e-3;
 
 const char* kGradientWhy =
     "100 TB, 25 times the BF16 gradient of a 2-trillion-parameter model (a physical bound)";
-const char* kMinPhaseWhy = "1 us, the launch latency of one GPU kernel (a physical bound)";
-const char* kMaxPhaseWhy =
-    "one hour; a training step's compute phase or gap lasts milliseconds to seconds (a physical "
-    "bound)";
+const char* kSec32 = "2608.06046 Sec. 3.2";
+const char* kA3 = "MODEL.md A3";
+
+// Accessors of one numeric member for the field table: MEMBER(nodes) gives the get, set and
+// text columns (SI values as doubles).
+#define TANDEM_JOB_MEMBER(m)                                         \
+    [](const BackgroundJob& b) { return static_cast<double>(b.m); }, \
+        [](BackgroundJob& b, double v) { b.m = static_cast<decltype(b.m)>(v); }, nullptr
 
 }  // namespace
+
+const std::vector<BackgroundJobField>& backgroundJobFields() {
+    using R = Range;
+    const FieldBound none{};
+    static const std::vector<BackgroundJobField> t = {
+        {"model", "", "", 1, false, R{}, none, none, "label of the background model", kSec32,
+         nullptr, nullptr, &BackgroundJob::model},
+        {"nodes", "nodes", "", 1, true, R::closed(1, kMaxJobNodes), none, none,
+         "nodes of each background job; its ring all-reduce runs over them", kSec32,
+         TANDEM_JOB_MEMBER(nodes)},
+        {"gradient_GB",
+         "GB",
+         " GB",
+         kGB,
+         false,
+         R::nonNegative(),
+         none,
+         {kMaxGradientGB, kGradientWhy},
+         "bytes all-reduced per sync of a background job",
+         "fitted to the p95 volumes of 2608.06046 Sec. 3.2",
+         TANDEM_JOB_MEMBER(gradientBytes)},
+        {"compute_ms",
+         "ms",
+         " ms",
+         kMs,
+         false,
+         R::positive(),
+         {kMinPhaseMs, kMinPhaseWhy},
+         {kMaxPhaseMs, kMaxPhaseWhy},
+         "mean compute phase between two syncs of a background job",
+         "fitted to the MXFP4 shares of 2608.06046 Fig. 2a",
+         TANDEM_JOB_MEMBER(computeS)},
+        {"compute_jitter", "", "", 1, false, R{0.0, 1.0, false, true}, none, none,
+         "uniform +- fraction of the compute phase per cycle", kA3,
+         TANDEM_JOB_MEMBER(computeJitter)},
+        {"sync_bursts", "bursts", "", 1, true, R::closed(1, kMaxSyncBursts), none, none,
+         "equal bursts a sync is sent as (1 = one continuous transfer)", kA3,
+         TANDEM_JOB_MEMBER(syncBursts)},
+        {"burst_gap_ms",
+         "ms",
+         " ms",
+         kMs,
+         false,
+         R::nonNegative(),
+         none,
+         {kMaxPhaseMs, kMaxPhaseWhy},
+         "gap between one burst's end and the next one's start",
+         kA3,
+         TANDEM_JOB_MEMBER(burstGapS)},
+    };
+    return t;
+}
+
+#undef TANDEM_JOB_MEMBER
+
+void readBackgroundJobField(JsonReader& r, const BackgroundJobField& f, BackgroundJob& b) {
+    if (f.text) {
+        b.*f.text = r.string(f.key, b.*f.text);
+        return;
+    }
+    f.set(b, readBoundedNumber(r, f.key, f.get(b) / f.scale, f.integer, f.range, f.atLeast,
+                               f.atMost, f.unitSuffix) *
+                 f.scale);
+}
+
+void writeBackgroundJobField(const BackgroundJobField& f, const BackgroundJob& b,
+                             nlohmann::ordered_json& j) {
+    if (f.text)
+        j[f.key] = b.*f.text;
+    else if (f.integer)
+        j[f.key] = static_cast<long long>(f.get(b) / f.scale);
+    else
+        j[f.key] = f.get(b) / f.scale;
+}
 
 bool operator==(const BackgroundJob& a, const BackgroundJob& b) {
     return a.model == b.model && a.nodes == b.nodes && a.gradientBytes == b.gradientBytes &&
@@ -34,31 +107,13 @@ bool operator==(const BackgroundJob& a, const BackgroundJob& b) {
 
 void readBackgroundJob(JsonReader r, BackgroundJob& b) {
     if (!r.isObject()) return;
-    b.model = r.string("model", b.model);
-    b.nodes = static_cast<int>(r.integer("nodes", b.nodes, Range::closed(1, kMaxJobNodes)));
-    const double gradientGB = r.number("gradient_GB", b.gradientBytes / kGB, Range::nonNegative());
-    requireAtMost(r, "gradient_GB", gradientGB, kMaxGradientGB, " GB", kGradientWhy);
-    b.gradientBytes = std::min(gradientGB, kMaxGradientGB) * kGB;
-    b.computeS = r.number("compute_ms", b.computeS / kMs, Range::positive()) * kMs;
-    requireAtLeast(r, "compute_ms", b.computeS / kMs, kMinPhaseMs, " ms", kMinPhaseWhy);
-    requireAtMost(r, "compute_ms", b.computeS / kMs, kMaxPhaseMs, " ms", kMaxPhaseWhy);
-    b.computeJitter = r.number("compute_jitter", b.computeJitter, {0.0, 1.0, false, true});
-    b.syncBursts =
-        static_cast<int>(r.integer("sync_bursts", b.syncBursts, Range::closed(1, kMaxSyncBursts)));
-    b.burstGapS = r.number("burst_gap_ms", b.burstGapS / kMs, Range::nonNegative()) * kMs;
-    requireAtMost(r, "burst_gap_ms", b.burstGapS / kMs, kMaxPhaseMs, " ms", kMaxPhaseWhy);
+    for (const BackgroundJobField& f : backgroundJobFields()) readBackgroundJobField(r, f, b);
     r.finish();
 }
 
 nlohmann::ordered_json writeBackgroundJob(const BackgroundJob& b) {
     nlohmann::ordered_json j;
-    j["model"] = b.model;
-    j["nodes"] = b.nodes;
-    j["gradient_GB"] = b.gradientBytes / kGB;
-    j["compute_ms"] = b.computeS / kMs;
-    j["compute_jitter"] = b.computeJitter;
-    j["sync_bursts"] = b.syncBursts;
-    j["burst_gap_ms"] = b.burstGapS / kMs;
+    for (const BackgroundJobField& f : backgroundJobFields()) writeBackgroundJobField(f, b, j);
     return j;
 }
 

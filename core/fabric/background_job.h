@@ -5,16 +5,28 @@
 // jobs that run beside the MoE job (`mosaic.background.job`).
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
-namespace tandem {
-class JsonReader;
-}
+#include "common/json_reader.h"
 
 namespace tandem::fabric {
 
-/// Most nodes one job may use (`nodes`, and ML-for-ML's `foreground_nodes`): 16384, beyond
-/// the largest training clusters built.
+/// Most nodes one job may use (`nodes`, and ML-for-ML's `foreground_nodes` and
+/// `progress.static_nodes`): 16384, beyond the largest training clusters built.
 constexpr long long kMaxJobNodes = 16384;
+
+/// Bounds of one phase of a training step, ms (a background job's `compute_ms` and
+/// `burst_gap_ms`, ML-for-ML's `microbatch_compute_ms` and `overlap_window_ms`): at least 1 us,
+/// the launch latency of a single GPU kernel (compute phases), and at most one hour; a step's
+/// compute or gap takes milliseconds to seconds.
+constexpr double kMinPhaseMs = 1e-3;
+constexpr double kMaxPhaseMs = 3.6e6;
+/// The reasons of kMinPhaseMs and kMaxPhaseMs, as the bound's error message gives them.
+constexpr const char* kMinPhaseWhy =
+    "1 us, the launch latency of one GPU kernel (a physical bound)";
+constexpr const char* kMaxPhaseWhy =
+    "one hour; a training step's compute phase or gap lasts milliseconds to seconds (a physical "
+    "bound)";
 
 /// A background job. Calibrated GPT-1B defaults: volume and compute phase fitted to the p95
 /// volumes of [2608.06046 Sec. 3.2] and the MXFP4 shares of Fig. 2a (a 1.4 B-value BF16
@@ -35,13 +47,41 @@ struct BackgroundJob {
 
 bool operator==(const BackgroundJob& a, const BackgroundJob& b);
 
-/// Reads a background-job object into `b` (every key optional, defaults from `b`): `model`,
+/// One key of a background-job object: the single definition its reader, writer and checks,
+/// and ML-for-ML's `background_job` rows (mlforml::paramFields()), take the key, unit, range,
+/// bounds and meaning from. A numeric key has `get` and `set`; the label `model` has `text`.
+struct BackgroundJobField {
+    const char* key;             ///< JSON key, unit-suffixed ("compute_ms")
+    const char* unit;            ///< unit of the JSON value ("ms", "GB", "" for a count)
+    const char* unitSuffix;      ///< as messages append it to a number (" ms", " GB", "")
+    double scale;                ///< member value (SI) = JSON value x scale
+    bool integer;                ///< the JSON value is an integer
+    Range range;                 ///< type-level range of the JSON value (JsonReader's check)
+    FieldBound atLeast, atMost;  ///< further bounds with reasons, in JSON units
+    const char* description;     ///< what the value means (tooltip text)
+    const char* source;          ///< paper section or calibration the default comes from
+    double (*get)(const BackgroundJob&);  ///< the member as a double, SI (numeric keys)
+    void (*set)(BackgroundJob&, double);  ///< stores an SI value in the member (numeric keys)
+    std::string BackgroundJob::*text;     ///< the member of a string key; nullptr: numeric
+};
+
+/// Every key of a background-job object, in the order the writer writes them: `model`,
 /// `nodes` in [1, kMaxJobNodes], `gradient_GB` in [0, 1e5], `compute_ms` in [1e-3, 3.6e6],
 /// `compute_jitter` in [0, 1), `sync_bursts` in [1, 1024], `burst_gap_ms` in [0, 3.6e6].
-/// Errors carry the key's JSON path and the bound's reason; calls r.finish(). A non-object
-/// leaves `b` unchanged (the caller's r.object() has reported it).
+const std::vector<BackgroundJobField>& backgroundJobFields();
+
+/// Reads key `f` from `r` (the job object's reader; absent -> `b` unchanged) into `b`: the type
+/// and Range check, then the key's bounds, each error at the key's JSON path with its reason.
+void readBackgroundJobField(tandem::JsonReader& r, const BackgroundJobField& f, BackgroundJob& b);
+/// Writes key `f` of `b` into `j` in JSON units.
+void writeBackgroundJobField(const BackgroundJobField& f, const BackgroundJob& b,
+                             nlohmann::ordered_json& j);
+
+/// Reads a background-job object into `b` (every key of backgroundJobFields() optional,
+/// defaults from `b`). Errors carry the key's JSON path and the bound's reason; calls
+/// r.finish(). A non-object leaves `b` unchanged (the caller's r.object() has reported it).
 void readBackgroundJob(tandem::JsonReader r, BackgroundJob& b);
-/// Every key of `b`, units in the key names (GB, ms).
+/// Every key of `b` (backgroundJobFields()), units in the key names (GB, ms).
 nlohmann::ordered_json writeBackgroundJob(const BackgroundJob& b);
 
 }  // namespace tandem::fabric

@@ -15,12 +15,11 @@ namespace tandem::fabric {
 namespace {
 
 constexpr long long kMaxFabricNodes = 65536;
-const std::vector<std::string> kPlacements = {"packed", "spread", "random", "explicit"};
 
 Topology leafSpine(const char* name, double ratio) {
     Topology t;
     t.preset = name;
-    t.kind = "leaf_spine";
+    t.kind = FabricKind::LeafSpine;
     t.nodes = 1024;
     t.nodesPerLeaf = 16;
     t.spines = 16;
@@ -36,12 +35,12 @@ const std::vector<Topology>& presets() {
 }
 
 // Free nodes in the order a policy takes them.
-std::vector<int> takeNodes(const std::string& policy, const std::vector<char>& used, int count,
+std::vector<int> takeNodes(PlacementPolicy policy, const std::vector<char>& used, int count,
                            int leafSize, SplitMix64& rng) {
     std::vector<int> freeNodes;
     for (int i = 0; i < static_cast<int>(used.size()); ++i)
         if (!used[i]) freeNodes.push_back(i);
-    if (policy == "spread") {
+    if (policy == PlacementPolicy::Spread) {
         // Round-robin over leaves: the lowest free node of leaf 0, of leaf 1, ..., then again.
         const int leaves = (static_cast<int>(used.size()) + leafSize - 1) / leafSize;
         std::vector<std::vector<int>> byLeaf(leaves);
@@ -51,7 +50,7 @@ std::vector<int> takeNodes(const std::string& policy, const std::vector<char>& u
             for (auto& l : byLeaf)
                 if (round < l.size()) order.push_back(l[round]);
         freeNodes.swap(order);
-    } else if (policy == "random") {
+    } else if (policy == PlacementPolicy::Random) {
         for (size_t i = freeNodes.size(); i > 1; --i)  // Fisher-Yates
             std::swap(freeNodes[i - 1], freeNodes[rng.next() % i]);
     }
@@ -62,21 +61,21 @@ std::vector<int> takeNodes(const std::string& policy, const std::vector<char>& u
 void checkExplicit(const std::vector<int>& list, int expected, int fabricNodes,
                    std::vector<char>& used, const std::string& key) {
     if (static_cast<int>(list.size()) != expected)
-        throw std::invalid_argument(key + ": lists " + std::to_string(list.size()) +
-                                    " nodes, the job has " + std::to_string(expected));
+        throw FabricError(key, "lists " + std::to_string(list.size()) + " nodes, the job has " +
+                                   std::to_string(expected));
     for (int n : list) {
         if (n < 0 || n >= fabricNodes)
-            throw std::invalid_argument(key + ": node " + std::to_string(n) +
-                                        " is not on the fabric (nodes 0.." +
-                                        std::to_string(fabricNodes - 1) + ")");
+            throw FabricError(key, "node " + std::to_string(n) +
+                                       " is not on the fabric (nodes 0.." +
+                                       std::to_string(fabricNodes - 1) + ")");
         if (used[n])
-            throw std::invalid_argument(key + ": node " + std::to_string(n) +
-                                        " is already taken (a node runs one job)");
+            throw FabricError(
+                key, "node " + std::to_string(n) + " is already taken (a node runs one job)");
         used[n] = 1;
     }
 }
 
-// Link layout: "equal" has one up and one down bundle per leaf (2L links); "hash" one per
+// Link layout: Ecmp::Equal has one up and one down bundle per leaf (2L links); Hash one per
 // (leaf, spine) and direction (2LS). NIC links (one per job) follow.
 struct Layout {
     int leaves = 0, spines = 1;
@@ -120,7 +119,7 @@ Route allReduceRoute(const Topology& t, const std::vector<int>& nodes, int nicLi
     if (n <= 1) return r;
     SplitMix64 hash(salt * 0x9E3779B97F4A7C15ull + 17);
     const int K = t.nodesPerLeaf;
-    if (t.allreduce == "ring") {
+    if (t.allreduce == AllReduceAlgorithm::Ring) {
         // Every node sends the ring's wire bytes to its successor in placement order.
         r.push_back({nicLink, 1.0});
         for (int i = 0; i < n; ++i) {
@@ -178,11 +177,45 @@ Layout layoutOf(const Topology& t) {
     Layout lay;
     lay.leaves = (t.nodes + t.nodesPerLeaf - 1) / t.nodesPerLeaf;
     lay.spines = t.spines;
-    lay.hash = t.ecmp == "hash";
+    lay.hash = t.ecmp == Ecmp::Hash;
     return lay;
 }
 
 }  // namespace
+
+const EnumTable<FabricKind>& fabricKindNames() {
+    static const EnumTable<FabricKind> t = {{FabricKind::Shared, "shared"},
+                                            {FabricKind::LeafSpine, "leaf_spine"}};
+    return t;
+}
+const char* name(FabricKind k) { return enumName(fabricKindNames(), k); }
+
+const EnumTable<Ecmp>& ecmpNames() {
+    static const EnumTable<Ecmp> t = {{Ecmp::Equal, "equal"}, {Ecmp::Hash, "hash"}};
+    return t;
+}
+const char* name(Ecmp e) { return enumName(ecmpNames(), e); }
+
+const EnumTable<AllReduceAlgorithm>& allReduceAlgorithmNames() {
+    static const EnumTable<AllReduceAlgorithm> t = {
+        {AllReduceAlgorithm::Ring, "ring"}, {AllReduceAlgorithm::Hierarchical, "hierarchical"}};
+    return t;
+}
+const char* name(AllReduceAlgorithm a) { return enumName(allReduceAlgorithmNames(), a); }
+
+const EnumTable<PlacementPolicy>& placementPolicyNames() {
+    static const EnumTable<PlacementPolicy> t = {{PlacementPolicy::Packed, "packed"},
+                                                 {PlacementPolicy::Spread, "spread"},
+                                                 {PlacementPolicy::Random, "random"},
+                                                 {PlacementPolicy::Explicit, "explicit"}};
+    return t;
+}
+const char* name(PlacementPolicy p) { return enumName(placementPolicyNames(), p); }
+
+FabricError::FabricError(std::string key, std::string reason)
+    : std::invalid_argument(key + ": " + reason),
+      m_key(std::move(key)),
+      m_reason(std::move(reason)) {}
 
 Route concurrentGroupsRoute(const Topology& t, const std::vector<int>& nodes, int groupSize,
                             Collective c, int nicLink, int gpusPerNode, std::uint64_t salt) {
@@ -232,15 +265,15 @@ void readTopology(JsonReader r, Topology& t) {
     if (!r.isObject()) return;
     const std::string preset = r.string("preset", t.preset, topologyPresetNames());
     if (preset != t.preset) topologyPreset(preset, t);
-    t.kind = r.string("kind", t.kind, {"shared", "leaf_spine"});
+    t.kind = r.choice("kind", t.kind, fabricKindNames());
     t.nodes = static_cast<int>(r.integer("nodes", t.nodes, Range::closed(1, kMaxFabricNodes)));
     t.nodesPerLeaf =
         static_cast<int>(r.integer("nodes_per_leaf", t.nodesPerLeaf, Range::closed(1, 4096)));
     t.spines = static_cast<int>(r.integer("spines", t.spines, Range::closed(1, 4096)));
     t.oversubscription = r.number("oversubscription", t.oversubscription, Range::closed(1, 64));
-    t.ecmp = r.string("ecmp", t.ecmp, {"equal", "hash"});
-    t.allreduce = r.string("allreduce", t.allreduce, {"ring", "hierarchical"});
-    if (t.kind == "shared") {
+    t.ecmp = r.choice("ecmp", t.ecmp, ecmpNames());
+    t.allreduce = r.choice("allreduce", t.allreduce, allReduceAlgorithmNames());
+    if (t.kind == FabricKind::Shared) {
         // The shared fabric has no leaves: a leaf_spine value here would be silently ignored.
         const Topology def;
         const std::pair<const char*, bool> used[] = {
@@ -261,8 +294,8 @@ void readTopology(JsonReader r, Topology& t) {
 
 void readPlacement(JsonReader r, Placement& pl) {
     if (!r.isObject()) return;
-    pl.foreground = r.string("foreground", pl.foreground, kPlacements);
-    pl.background = r.string("background", pl.background, kPlacements);
+    pl.foreground = r.choice("foreground", pl.foreground, placementPolicyNames());
+    pl.background = r.choice("background", pl.background, placementPolicyNames());
     pl.seed = static_cast<std::uint64_t>(
         r.integer("seed", static_cast<long long>(pl.seed), Range::closed(0, 9007199254740991.0)));
     if (r.arrayWithin("foreground_nodes", static_cast<size_t>(kMaxFabricNodes))) {
@@ -293,10 +326,10 @@ void readPlacement(JsonReader r, Placement& pl) {
             r.diagnostics().error(path, "must be at most 1024 lists of node ids (integers in [0, " +
                                             std::to_string(kMaxFabricNodes - 1) + "])");
     }
-    if (pl.foreground == "explicit" && pl.foregroundNodes.empty())
+    if (pl.foreground == PlacementPolicy::Explicit && pl.foregroundNodes.empty())
         r.diagnostics().error(r.childPath("foreground_nodes"),
                               "placement \"explicit\" needs the foreground's node list");
-    if (pl.background == "explicit" && pl.backgroundNodes.empty())
+    if (pl.background == PlacementPolicy::Explicit && pl.backgroundNodes.empty())
         r.diagnostics().error(r.childPath("background_nodes"),
                               "placement \"explicit\" needs one node list per background job");
     r.finish();
@@ -305,20 +338,20 @@ void readPlacement(JsonReader r, Placement& pl) {
 nlohmann::ordered_json writeTopology(const Topology& t) {
     nlohmann::ordered_json j;
     j["preset"] = t.preset;
-    j["kind"] = t.kind;
+    j["kind"] = name(t.kind);
     j["nodes"] = t.nodes;
     j["nodes_per_leaf"] = t.nodesPerLeaf;
     j["spines"] = t.spines;
     j["oversubscription"] = jsonNumber(t.oversubscription);
-    j["ecmp"] = t.ecmp;
-    j["allreduce"] = t.allreduce;
+    j["ecmp"] = name(t.ecmp);
+    j["allreduce"] = name(t.allreduce);
     return j;
 }
 
 nlohmann::ordered_json writePlacement(const Placement& pl) {
     nlohmann::ordered_json j;
-    j["foreground"] = pl.foreground;
-    j["background"] = pl.background;
+    j["foreground"] = name(pl.foreground);
+    j["background"] = name(pl.background);
     j["seed"] = pl.seed;
     if (!pl.foregroundNodes.empty()) j["foreground_nodes"] = pl.foregroundNodes;
     if (!pl.backgroundNodes.empty()) j["background_nodes"] = pl.backgroundNodes;
@@ -344,15 +377,15 @@ FabricPlan buildFabric(const Topology& t, const Placement& pl, int backgroundJob
     const long long need =
         static_cast<long long>(backgroundJobs) * backgroundNodes + foregroundNodes;
     if (need > t.nodes)
-        throw std::invalid_argument(keys.topology + ".nodes: the fabric has " +
-                                    std::to_string(t.nodes) + " nodes, the jobs need " +
-                                    std::to_string(need) + " (" + std::to_string(backgroundJobs) +
-                                    " background jobs x " + std::to_string(backgroundNodes) +
-                                    " + " + std::to_string(foregroundNodes) + " foreground)");
+        throw FabricError(keys.topology + ".nodes",
+                          "the fabric has " + std::to_string(t.nodes) + " nodes, the jobs need " +
+                              std::to_string(need) + " (" + std::to_string(backgroundJobs) +
+                              " background jobs x " + std::to_string(backgroundNodes) + " + " +
+                              std::to_string(foregroundNodes) + " foreground)");
     const Layout lay = layoutOf(t);
     FabricPlan plan;
     // A leaf's uplinks carry K x node NIC / oversubscription each way, split over the spines
-    // ("hash": one bundle per spine).
+    // (Ecmp::Hash: one bundle per spine).
     const double uplink = t.nodesPerLeaf * nicBytesPerS / t.oversubscription;
     plan.linkCapacity.assign(lay.count(), lay.hash ? uplink / t.spines : uplink);
     plan.linkNames.resize(lay.count());
@@ -364,9 +397,9 @@ FabricPlan buildFabric(const Topology& t, const Placement& pl, int backgroundJob
         }
     std::vector<char> used(t.nodes, 0);
     SplitMix64 rng(pl.seed * 0xD1B54A32D192ED03ull + 5);
-    auto place = [&](const std::string& policy, const std::vector<int>* list, int count,
+    auto place = [&](PlacementPolicy policy, const std::vector<int>* list, int count,
                      const std::string& key) {
-        if (policy == "explicit") {
+        if (policy == PlacementPolicy::Explicit) {
             checkExplicit(*list, count, t.nodes, used, key);
             return *list;
         }
@@ -383,12 +416,12 @@ FabricPlan buildFabric(const Topology& t, const Placement& pl, int backgroundJob
     for (int j = 0; j < backgroundJobs; ++j) {
         static const std::vector<int> kNone;
         const std::vector<int>* list = nullptr;
-        if (pl.background == "explicit") {
+        if (pl.background == PlacementPolicy::Explicit) {
             if (j >= static_cast<int>(pl.backgroundNodes.size()))
-                throw std::invalid_argument(keyOf("background_nodes") + ": lists " +
-                                            std::to_string(pl.backgroundNodes.size()) +
-                                            " jobs, the scenario runs up to " +
-                                            std::to_string(backgroundJobs));
+                throw FabricError(keyOf("background_nodes"),
+                                  "lists " + std::to_string(pl.backgroundNodes.size()) +
+                                      " jobs, the scenario runs up to " +
+                                      std::to_string(backgroundJobs));
             list = &pl.backgroundNodes[j];
         }
         plan.jobNodes.push_back(place(pl.background, list ? list : &kNone, backgroundNodes,

@@ -137,7 +137,7 @@ void inspectInto(const std::string& text, const std::string& path, ojson& j, Dia
             const auto parsed = parseJsonText(text, diag);
             if (parsed.is_null()) return;
             if (kind == InputKind::Scenario) {
-                j["kind"] = "scenario";
+                j["kind"] = inputKindName(InputKind::Scenario);
                 j["format"] = "tandem_scenario";
                 diag.error("$", "this is a Tandem scenario, not a model config; check it with "
                                 "'tandem-cli validate' and run it with 'tandem-cli run'");
@@ -150,7 +150,7 @@ void inspectInto(const std::string& text, const std::string& path, ojson& j, Dia
                                     "(hidden_size, num_hidden_layers, ...); " + kSupported);
                 return;
             }
-            j["kind"] = "model_config";
+            j["kind"] = inputKindName(InputKind::ModelConfig);
             j["format"] = "hf_config";
             const auto m = importModelConfig(parsed, diag);
             if (!m) return;
@@ -160,7 +160,7 @@ void inspectInto(const std::string& text, const std::string& path, ojson& j, Dia
             return;
         }
         case InputKind::NcclTests: {
-            j["kind"] = "nccl_tests";
+            j["kind"] = inputKindName(InputKind::NcclTests);
             j["format"] = "nccl-tests";
             j["analytical_hardware_source"] = hardwareSource;
             const auto imp = parseNcclTests(text, path, diag);
@@ -179,11 +179,11 @@ void inspectInto(const std::string& text, const std::string& path, ojson& j, Dia
             return;
         }
         case InputKind::LossLog:
-            j["kind"] = "loss_log";
+            j["kind"] = inputKindName(InputKind::LossLog);
             inspectLoss(text, j, diag);
             return;
         case InputKind::LoadTrace: {
-            j["kind"] = "load_trace";
+            j["kind"] = inputKindName(InputKind::LoadTrace);
             const auto t = parseLoadTrace(text, diag);
             if (!t) return;
             const ojson tj = loadTraceToJson(*t);
@@ -202,7 +202,7 @@ template <class Fill>
 ojson inspectWith(const std::string& path, Diagnostics& diag, Fill fill) {
     ojson j;
     j["file"] = baseName(path);
-    j["kind"] = "unknown";
+    j["kind"] = inputKindName(InputKind::Unknown);
     j["format"] = "unknown";
     const std::size_t before = diag.items().size();
     fill(j);
@@ -232,9 +232,9 @@ ojson inspectFile(const std::string& path, Diagnostics& diag, const std::string&
 
 std::string inspectText(const ojson& j) {
     std::string out;
-    const std::string kind = j.value("kind", "unknown");
+    const InputKind kind = inputKindFromName(j.value("kind", ""));
     const std::string file = j.value("file", "");
-    if (kind == "model_config" && j.contains("n_total")) {
+    if (kind == InputKind::ModelConfig && j.contains("n_total")) {
         out += file + ": model_config (" + j.value("format", "") + "), model_type " + j.value("model_type", "") + "\n";
         out += "  parameters: total " + billions(j["n_total"]) + ", active " + billions(j["n_active"]) +
                " (embedding convention: " + j.value("active_embedding_convention", "") + ")\n";
@@ -257,7 +257,7 @@ std::string inspectText(const ojson& j) {
                    std::to_string(g.value("dense_layers", 0LL)) + " dense layers\n";
         else
             out += "  dense FFN width " + std::to_string(g.value("d_ff_dense", 0LL)) + "\n";
-    } else if (kind == "nccl_tests" && j.contains("points")) {
+    } else if (kind == InputKind::NcclTests && j.contains("points")) {
         out += file + ": nccl_tests (" + j.value("format", "") + ")\n";
         const ojson curves = j.contains("curves") ? j["curves"] : ojson::array({j});
         const std::string hwSource = j.value("analytical_hardware_source", "");
@@ -277,7 +277,7 @@ std::string inspectText(const ojson& j) {
                        fmt("%.2f", c["analytical_peak_busbw_GBps"].get<double>()) + " GB/s over these sizes\n";
             for (const auto& n : c["notes"]) out += "    note: " + n.get<std::string>() + "\n";
         }
-    } else if (kind == "loss_log" && j.contains("series")) {
+    } else if (kind == InputKind::LossLog && j.contains("series")) {
         out += file + ": loss_log (" + j.value("format", "") + ")\n";
         for (const auto& s : j["series"])
             out += "  series " + s.value("name", "") + ": " + std::to_string(s.value("points", 0)) +
@@ -294,13 +294,14 @@ std::string inspectText(const ojson& j) {
                    " points; at step " + formatCount(j.value("last_step", 0.0)) + " fitted " +
                    num(j, "predicted_at_last_step") + ", logged " + num(j, "logged_at_last_step") + "\n";
         }
-    } else if (kind == "load_trace" && j.contains("samples")) {
+    } else if (kind == InputKind::LoadTrace && j.contains("samples")) {
         out += file + ": load_trace (" + j.value("format", "") + ")\n";
         out += "  " + std::to_string(j.value("samples", 0)) + " samples over " +
                num(j, "duration_s", "%.6g") + " s; mean " + num(j, "mean_GBps", "%.4g") +
                " GB/s, peak " + num(j, "peak_GBps", "%.4g") + " GB/s\n";
     } else {
-        out += file + ": " + kind + " (" + j.value("format", "unknown") + "), not imported\n";
+        out += file + ": " + inputKindName(kind) + " (" + j.value("format", "unknown") +
+               "), not imported\n";
     }
     if (j.contains("usable") && !j["usable"].get<bool>())
         out += "  the fit is not usable as a progress curve:\n";

@@ -5,6 +5,7 @@
 
 #include "common/json_reader.h"
 #include "common/number_format.h"
+#include "io/input_kind.h"
 #include "io/model_shape.h"
 #include "io/text_file.h"
 
@@ -563,7 +564,7 @@ nlohmann::ordered_json modelImportToJson(const ModelImport& m) {
     const auto& g = m.geometry;
     const auto& c = m.counts;
     nlohmann::ordered_json j;
-    j["kind"] = "model_config";
+    j["kind"] = inputKindName(InputKind::ModelConfig);
     j["model_type"] = g.modelType;
     j["family"] = g.family;
     j["n_total"] = c.total;

@@ -97,23 +97,20 @@ InputKind detectInputKind(const std::string& whole) {
     return mentionsNccl ? InputKind::NcclTests : InputKind::Unknown;
 }
 
+const EnumTable<InputKind>& inputKindNames() {
+    static const EnumTable<InputKind> t = {
+        {InputKind::ModelConfig, "model_config"}, {InputKind::Scenario, "scenario"},
+        {InputKind::NcclTests, "nccl_tests"},     {InputKind::LossLog, "loss_log"},
+        {InputKind::LoadTrace, "load_trace"},     {InputKind::Unknown, "unknown"}};
+    return t;
+}
+
 std::string inputKindName(InputKind k) {
-    switch (k) {
-        case InputKind::ModelConfig:
-            return "model_config";
-        case InputKind::Scenario:
-            return "scenario";
-        case InputKind::NcclTests:
-            return "nccl_tests";
-        case InputKind::LossLog:
-            return "loss_log";
-        case InputKind::LoadTrace:
-            return "load_trace";
-        case InputKind::Json:
-        case InputKind::Unknown:
-            break;
-    }
-    return "unknown";
+    return enumName(inputKindNames(), k == InputKind::Json ? InputKind::Unknown : k);
+}
+
+InputKind inputKindFromName(const std::string& name) {
+    return enumFromName(inputKindNames(), name).value_or(InputKind::Unknown);
 }
 
 }  // namespace tandem::io

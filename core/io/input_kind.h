@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "common/enum_names.h"
+
 namespace tandem::io {
 
 /// The kinds of input Tandem reads.
@@ -39,8 +41,12 @@ InputKind detectInputKind(const std::string& text);
 /// The kind of a parsed JSON value (rule 1 above): Scenario, ModelConfig or Json.
 InputKind detectJsonKind(const nlohmann::json& j);
 
-/// The word `inspect` prints for a kind: model_config, scenario, nccl_tests, loss_log,
-/// load_trace, or unknown (Json and Unknown).
+/// The words `inspect` prints for the kinds (its JSON `kind`): model_config, scenario,
+/// nccl_tests, loss_log, load_trace, unknown. Json has no word of its own.
+const EnumTable<InputKind>& inputKindNames();
+/// The word of `k` (inputKindNames(); "unknown" for Json).
 std::string inputKindName(InputKind k);
+/// The kind whose word is `name` (inputKindNames()); Unknown for any other word.
+InputKind inputKindFromName(const std::string& name);
 
 }  // namespace tandem::io

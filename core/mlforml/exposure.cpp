@@ -171,7 +171,7 @@ ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos,
     tab.backgroundJobs = backgroundJobs;
     const fabric::LiveJobSpec live = modelledJobs(p, backgroundJobs, seed);
     // On a leaf/spine fabric every job follows its placed route; the shared fabric has none.
-    const bool linked = p.topology.kind == "leaf_spine";
+    const bool linked = p.topology.kind == fabric::FabricKind::LeafSpine;
     const fabric::FabricPlan plan = linked ? buildFabric(p) : fabric::FabricPlan{};
     const auto makeSim = [&] { return makeFabricSim(p, linked ? &plan : nullptr); };
     // Background alone: the recording that open-loop replays read (extended on demand).

@@ -5,6 +5,7 @@
 // it was fitted to. Units inside the struct are SI; JSON keys carry units and are converted once
 // in readParams/writeParams.
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -86,6 +87,14 @@ struct ProgressModel {
     double lossOffset = 0;                 ///< S0, progress units
 };
 
+/// Most background-alone time before the last replay starts, s: record_warmup_s + (start_offsets
+/// - 1) x offset_spacing_s, and each of the two alone. Warm-up passes the background jobs'
+/// start-up (a few cycles of compute and sync: seconds; GPT-13B's cycle is ~10 s) and offsets
+/// sample the phase of that cycle; 600 s covers dozens of cycles of any training job, and every
+/// second beyond it is background simulated again by every replay (the paper: 5 s and 4 x
+/// 0.25 s).
+constexpr double kMaxRecordLeadS = 600;
+
 /// All inputs of one ML-for-ML run (the `ml_for_ml` object of a scenario).
 struct Params {
     /// Sweep (scenario 1: one point per entry of backgroundJobs), Poisson (scenario 2), Trace
@@ -162,20 +171,13 @@ struct Params {
     double horizonS = 400000;        ///< wall-clock limit of every simulated run, s
 };
 
-/// A bound beyond the type-level Range of a field, with the reason it holds (what makes a value
-/// beyond it impossible or what work it keeps bounded); `why` nullptr: no such bound.
-struct FieldBound {
-    double limit = 0;
-    const char* why = nullptr;
-    bool unlessZero = false;  ///< the bound does not apply to 0 (a lower bound with 0 allowed)
-};
-
 /// One key of the `ml_for_ml` object: the single definition its reader, writer and checks (and
 /// later the GUI's rows and tooltips) take the key, unit, range and meaning from. Numeric keys
 /// are read, checked and written from the columns below; a key of another shape (a string, an
 /// enum, a list, the topology) has its own `read` and `write`. Table order is the canonical
 /// order of writeParams; the keys of a nested object (`section` "background_job" or
-/// "progress") are consecutive.
+/// "progress") are consecutive. The `background_job` rows are the fabric's
+/// (fabric::backgroundJobFields()), the keys `mosaic.background.job` reads too.
 struct ParamField {
     const char* section;           ///< "" (top level), "background_job" or "progress"
     const char* key;               ///< JSON key inside the section, unit-suffixed ("compute_ms")
@@ -187,10 +189,10 @@ struct ParamField {
     FieldBound atLeast, atMost;    ///< further bounds with reasons, in JSON units
     const char* description;       ///< what the value means (tooltip text)
     const char* source;            ///< paper section or calibration the default comes from
-    double (*get)(const Params&);  ///< the member as a double, SI (numeric keys)
-    void (*set)(Params&, double);  ///< stores an SI value in the member (numeric keys)
-    void (*read)(tandem::JsonReader&, Params&);             ///< other shapes; nullptr: numeric
-    void (*write)(const Params&, nlohmann::ordered_json&);  ///< other shapes; nullptr: numeric
+    std::function<double(const Params&)> get;  ///< the member as a double, SI (numeric keys)
+    std::function<void(Params&, double)> set;  ///< stores an SI value in the member (numeric keys)
+    std::function<void(tandem::JsonReader&, Params&)> read;  ///< other shapes; empty: numeric
+    std::function<void(const Params&, nlohmann::ordered_json&)> write;  ///< other shapes
     bool writeWhenDefault = true;  ///< false: written only when it differs from the default
 };
 
@@ -233,8 +235,10 @@ void readParams(tandem::JsonReader& r, Params& p);
 int concurrentBackgroundJobs(const Params& p);
 
 /// The fabric of `p` with every job placed and routed (fabric::buildFabric); only for a
-/// leaf_spine topology. Throws std::invalid_argument naming the key (see buildFabric).
-fabric::FabricPlan buildFabric(const Params& p);
+/// leaf_spine topology. Throws fabric::FabricError naming the key below `keys` (by default
+/// "ml_for_ml.topology" and "ml_for_ml.placement"; see fabric::buildFabric).
+fabric::FabricPlan buildFabric(const Params& p,
+                               const fabric::FabricKeys& keys = fabric::FabricKeys{});
 
 /// Writes every key of `p` in canonical order (`topology` and `placement` only when they are
 /// not the defaults, so that paper-fabric scenarios keep their bytes); readParams(writeParams(p)) == p and

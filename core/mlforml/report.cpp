@@ -121,7 +121,7 @@ std::string notReachedReason(const Params& p, const PolicyRun& run,
     if (!missed) return std::string();
     const std::string head = "not reached within the horizon of " +
                              formatNumber(std::round(p.horizonS / 36.0) / 100) + " h: ";
-    const bool noFabric = p.topology.kind == "shared" && p.fabricBytesPerS == 0;
+    const bool noFabric = p.topology.kind == fabric::FabricKind::Shared && p.fabricBytesPerS == 0;
     if (noFabric || p.nicBytesPerS == 0)
         return head + "zero bandwidth (" +
                (noFabric ? std::string("ml_for_ml.fabric_GBps")

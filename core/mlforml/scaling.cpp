@@ -12,7 +12,7 @@ namespace tandem::mlforml {
 std::vector<ScalingCurve> fabricScaling(const Params& base, const std::vector<int>& nodes,
                                         const std::vector<double>& ratios,
                                         const tandem::CancelFlag* cancel) {
-    if (base.topology.kind != "leaf_spine")
+    if (base.topology.kind != fabric::FabricKind::LeafSpine)
         throw std::invalid_argument(
             "ml_for_ml.topology: the scaling curves need a leaf_spine fabric (preset "
             "\"leaf-spine\", \"leaf-spine-2to1\" or \"leaf-spine-4to1\"), not \"" +

@@ -177,7 +177,7 @@ void readBackground(JsonReader r, BackgroundLoad& b) {
     fabric::readBackgroundJob(r.object("job"), b.job);
     if (r.has("topology")) {
         fabric::readTopology(r.object("topology"), b.topology);
-        if (b.topology.kind != "leaf_spine")
+        if (b.topology.kind != fabric::FabricKind::LeafSpine)
             r.diagnostics().error(r.childPath("topology"),
                                   "must be a leaf_spine fabric (the MoE job's groups cross leaves "
                                   "and uplinks); \"" +

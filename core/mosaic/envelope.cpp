@@ -110,13 +110,8 @@ void checkBackgroundFits(const Envelope& e, Diagnostics& diag) {
         (void)fabric::buildFabric(b.topology, b.placement, b.jobs, b.job.nodes, e.nodes,
                                   e.hardware.gpusPerNode * e.hardware.nicBytesPerS,
                                   e.hardware.gpusPerNode, backgroundFabricKeys(), true);
-    } catch (const std::invalid_argument& ex) {
-        const std::string what = ex.what();
-        const size_t colon = what.find(": ");
-        if (colon == std::string::npos)
-            diag.error("$.mosaic.background", what);
-        else
-            diag.error("$." + what.substr(0, colon), what.substr(colon + 2));
+    } catch (const fabric::FabricError& ex) {
+        diag.error("$." + ex.key(), ex.reason());
     }
 }
 

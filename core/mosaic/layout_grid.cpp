@@ -5,6 +5,7 @@
 #include <set>
 
 #include "mosaic/layout_table.h"
+#include "mosaic/mesh_tiling.h"
 
 namespace tandem::mosaic {
 namespace {
@@ -25,16 +26,21 @@ int roundedGlobalBatch(int requested, int dp, int mbs) {
     return int(nmb * unit);
 }
 
-std::vector<int> meshDataParallelDegrees(const Cluster& c, const LayoutGrid& grid) {
-    std::vector<int> out;
-    const int n = c.devices;
+std::vector<MeshDegrees> tilingMeshes(const LayoutGrid& grid, int devices) {
+    std::vector<MeshDegrees> out;
     for (int tp : grid.tp)
         for (int cp : grid.cp)
             for (int pp : grid.pp) {
                 const long long inner = 1LL * tp * cp * pp;
-                if (inner < 1 || inner > n || n % inner != 0) continue;
-                out.push_back(int(n / inner));
+                if (inner < 1 || inner > devices || devices % inner != 0) continue;
+                out.push_back({tp, cp, pp, int(devices / inner)});
             }
+    return out;
+}
+
+std::vector<int> meshDataParallelDegrees(const Cluster& c, const LayoutGrid& grid) {
+    std::vector<int> out;
+    for (const MeshDegrees& m : tilingMeshes(grid, c.devices)) out.push_back(m.dp);
     return out;
 }
 

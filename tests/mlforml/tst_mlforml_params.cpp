@@ -136,7 +136,7 @@ private slots:
     void writerFollowsTheTable() {
         Params p = scenario1Params();
         p.progress.staticNodes = 0;
-        p.topology.kind = "leaf_spine";
+        p.topology.kind = fabric::FabricKind::LeafSpine;
         std::vector<std::string> table;
         for (const ParamField& f : paramFields()) table.push_back(fieldName(f));
         std::vector<std::string> written = keysOf(writeParams(p));

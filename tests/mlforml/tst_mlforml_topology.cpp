@@ -19,8 +19,9 @@ using namespace tandem::fabric;
 
 namespace {
 
-Topology leafSpine(int nodes, int perLeaf, double ratio, const char* allreduce = "ring",
-                   const char* ecmp = "equal") {
+Topology leafSpine(int nodes, int perLeaf, double ratio,
+                   AllReduceAlgorithm allreduce = AllReduceAlgorithm::Ring,
+                   Ecmp ecmp = Ecmp::Equal) {
     Topology t;
     topologyPreset("leaf-spine", t);
     t.nodes = nodes;
@@ -56,8 +57,8 @@ double jointTime(const char* preset, int fgNodes) {
     p.targetFactors = {1.01};
     topologyPreset(preset, p.topology);
     p.topology.nodes = 128;
-    p.placement.foreground = "spread";
-    p.placement.background = "packed";
+    p.placement.foreground = PlacementPolicy::Spread;
+    p.placement.background = PlacementPolicy::Packed;
     p.progress.criticalBatchSequences = 1000;
     const Result res = simulate(p);
     return res.points.at(0).policies.at(0).firstCrossing_s.at(0);
@@ -72,13 +73,14 @@ private slots:
         QCOMPARE(topologyPresetNames().front(), std::string("paper-fabric"));
         Topology t;
         QVERIFY(topologyPreset("leaf-spine-4to1", t));
-        QCOMPARE(t.kind, std::string("leaf_spine"));
+        QVERIFY(t.kind == FabricKind::LeafSpine);
         QCOMPARE(t.oversubscription, 4.0);
         QVERIFY(topologyPreset("leaf-spine-2to1", t));
         QCOMPARE(t.oversubscription, 2.0);
         QVERIFY(!topologyPreset("fat-tree", t));
         QVERIFY(Topology{} == Topology{});
-        QCOMPARE(Topology{}.kind, std::string("shared"));
+        QVERIFY(Topology{}.kind == FabricKind::Shared);
+        QCOMPARE(std::string(name(FabricKind::LeafSpine)), std::string("leaf_spine"));
     }
 
     void placementPolicies() {
@@ -88,17 +90,17 @@ private slots:
         FabricPlan f = buildFabric(t, pl, 1, 3, 4, 10e9, 8);
         QCOMPARE(f.jobNodes[0], (std::vector<int>{0, 1, 2}));
         QCOMPARE(f.jobNodes[1], (std::vector<int>{3, 4, 5, 6}));
-        pl.foreground = "spread";
+        pl.foreground = PlacementPolicy::Spread;
         f = buildFabric(t, pl, 1, 3, 4, 10e9, 8);
         QCOMPARE(f.jobNodes[1], (std::vector<int>{3, 4, 8, 12}));
-        pl.foreground = "random";
+        pl.foreground = PlacementPolicy::Random;
         pl.seed = 7;
         f = buildFabric(t, pl, 1, 3, 4, 10e9, 8);
         const std::set<int> s(f.jobNodes[1].begin(), f.jobNodes[1].end());
         QCOMPARE(s.size(), size_t(4));
         for (int n : s) QVERIFY(n >= 3 && n < 16);
         QCOMPARE(buildFabric(t, pl, 1, 3, 4, 10e9, 8).jobNodes[1], f.jobNodes[1]);  // seeded
-        pl.foreground = "explicit";
+        pl.foreground = PlacementPolicy::Explicit;
         pl.foregroundNodes = {15, 3, 9, 6};
         f = buildFabric(t, pl, 1, 3, 4, 10e9, 8);
         QCOMPARE(f.jobNodes[1], pl.foregroundNodes);
@@ -107,29 +109,42 @@ private slots:
     void placementErrors_data() {
         QTest::addColumn<std::vector<int>>("list");
         QTest::addColumn<int>("fgNodes");
-        QTest::addColumn<QString>("expected");
-        QTest::newRow("too many nodes") << std::vector<int>{} << 14 << "ml_for_ml.topology.nodes";
-        QTest::newRow("wrong length") << std::vector<int>{4, 5} << 4 << "lists 2 nodes";
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("too many nodes")
+            << std::vector<int>{} << 14 << "ml_for_ml.topology.nodes"
+            << "the fabric has 16 nodes, the jobs need 17 (1 background jobs x 3 + 14 foreground)";
+        QTest::newRow("wrong length")
+            << std::vector<int>{4, 5} << 4 << "ml_for_ml.placement.foreground_nodes"
+            << "lists 2 nodes, the job has 4";
         QTest::newRow("off the fabric")
-            << std::vector<int>{4, 5, 6, 16} << 4 << "not on the fabric";
+            << std::vector<int>{4, 5, 6, 16} << 4 << "ml_for_ml.placement.foreground_nodes"
+            << "node 16 is not on the fabric (nodes 0..15)";
         QTest::newRow("taken by background")
-            << std::vector<int>{1, 5, 6, 7} << 4 << "already taken";
-        QTest::newRow("repeated") << std::vector<int>{5, 5, 6, 7} << 4 << "already taken";
+            << std::vector<int>{1, 5, 6, 7} << 4 << "ml_for_ml.placement.foreground_nodes"
+            << "node 1 is already taken (a node runs one job)";
+        QTest::newRow("repeated") << std::vector<int>{5, 5, 6, 7} << 4
+                                  << "ml_for_ml.placement.foreground_nodes"
+                                  << "node 5 is already taken (a node runs one job)";
     }
+    // The key and the reason are data (FabricError); what() joins them as "key: reason".
     void placementErrors() {
         QFETCH(std::vector<int>, list);
         QFETCH(int, fgNodes);
-        QFETCH(QString, expected);
+        QFETCH(QString, key);
+        QFETCH(QString, reason);
         Placement pl;
         if (!list.empty()) {
-            pl.foreground = "explicit";
+            pl.foreground = PlacementPolicy::Explicit;
             pl.foregroundNodes = list;
         }
         try {
             buildFabric(leafSpine(16, 4, 1.0), pl, 1, 3, fgNodes, 10e9, 8);
             QFAIL("no error");
-        } catch (const std::invalid_argument& e) {
-            QVERIFY2(QString(e.what()).contains(expected), e.what());
+        } catch (const FabricError& e) {
+            QCOMPARE(QString::fromStdString(e.key()), key);
+            QCOMPARE(QString::fromStdString(e.reason()), reason);
+            QCOMPARE(QString(e.what()), key + ": " + reason);
         }
     }
 
@@ -144,19 +159,19 @@ private slots:
         QCOMPARE(shareOn(r, 0), 1.0);  // leaf 0 up
         QCOMPARE(shareOn(r, 1), 1.0);  // leaf 1 up
         QCOMPARE(shareOn(r, 2), 1.0);  // leaf 0 down
-        pl.foreground = "spread";      // 0, 4, 1, 5, ...: every hop crosses
+        pl.foreground = PlacementPolicy::Spread;  // 0, 4, 1, 5, ...: every hop crosses
         f = buildFabric(t, pl, 0, 1, 8, 10e9, 8);
         QCOMPARE(shareOn(f.jobRoutes.back(), 0), 4.0);
         // Hierarchical on the spread placement: 2 leaves, m = 4: per S, NIC 2*3/4 + 2*1/2/4 =
         // 1.75 against the ring's 2*7/8 = 1.75 (share 1); uplinks 2*(1/2) / 1.75 per leaf.
-        t.allreduce = "hierarchical";
+        t.allreduce = AllReduceAlgorithm::Hierarchical;
         f = buildFabric(t, pl, 0, 1, 8, 10e9, 8);
         QCOMPARE(shareOn(f.jobRoutes.back(), f.linkCapacity.size() - 1), 1.0);
         QVERIFY(std::fabs(shareOn(f.jobRoutes.back(), 0) - 1.0 / 1.75) < 1e-12);
         // Per-flow hashing: one bundle per spine; the 8 rails of the 4 crossing hops land on
         // spines, shares summing to the equal split's 4.
-        t.allreduce = "ring";
-        t.ecmp = "hash";
+        t.allreduce = AllReduceAlgorithm::Ring;
+        t.ecmp = Ecmp::Hash;
         f = buildFabric(t, pl, 0, 1, 8, 10e9, 8);
         QCOMPARE(f.linkCapacity[0], 5e9);
         double up0 = 0;
@@ -202,7 +217,7 @@ private slots:
         // A lone 8-node ring, 8 GB on the wire per node, NIC 10 GB/s, leaves of 4: packed it is
         // NIC-bound (0.8 s) at 4:1 as well (one hop per 10 GB/s uplink); spread, 4 hops share
         // each leaf's 10 GB/s uplink: 2.5 GB/s, 3.2 s.
-        for (const char* fgPlacement : {"packed", "spread"}) {
+        for (PlacementPolicy fgPlacement : {PlacementPolicy::Packed, PlacementPolicy::Spread}) {
             Placement pl;
             pl.foreground = fgPlacement;
             const FabricPlan f = buildFabric(leafSpine(8, 4, 4.0), pl, 0, 1, 8, 10e9, 8);
@@ -214,7 +229,7 @@ private slots:
             fg.iterations = 1;
             sim.setForeground(fg);
             sim.run(100);
-            const double expected = std::string(fgPlacement) == "packed" ? 0.8 : 3.2;
+            const double expected = fgPlacement == PlacementPolicy::Packed ? 0.8 : 3.2;
             QVERIFY2(std::fabs(sim.exposedDpTimes().at(0) - expected) < 1e-9,
                      qPrintable(QString::number(sim.exposedDpTimes().at(0))));
         }
@@ -229,7 +244,8 @@ private slots:
         QVERIFY2(d.ok(), d.str().c_str());
         QCOMPARE(p.topology.oversubscription, 2.0);
         QCOMPARE(p.topology.nodes, 256);
-        QCOMPARE(p.topology.ecmp, std::string("hash"));
+        QVERIFY(p.topology.ecmp == Ecmp::Hash);
+        QVERIFY(p.placement.foreground == PlacementPolicy::Random);
         QCOMPARE(p.placement.seed, std::uint64_t(3));
         // Round trip.
         tandem::Diagnostics d2;

@@ -19,7 +19,7 @@ using namespace tandem::mosaic;
 
 namespace {
 
-BackgroundLoad idleOn(const char* preset, const char* foregroundPlacement) {
+BackgroundLoad idleOn(const char* preset, fabric::PlacementPolicy foregroundPlacement) {
     BackgroundLoad b;
     fabric::topologyPreset(preset, b.topology);
     b.topology.nodes = 256;
@@ -67,7 +67,8 @@ private slots:
     /// leaf) are not slowed.
     void idleOversubscribedByHand() {
         const Hardware hw = builtinHardware("p6-b200");
-        const CoRunModel m = coRunModel(hw, 32, idleOn("leaf-spine-4to1", "packed"));
+        const CoRunModel m =
+            coRunModel(hw, 32, idleOn("leaf-spine-4to1", fabric::PlacementPolicy::Packed));
         const auto& a2a = find(m, 32, fabric::Collective::AllToAll);
         for (double s : a2a.slowdown)
             QVERIFY2(std::abs(s - 256.0 / 31 / 4) < 1e-9, qPrintable(QString::number(s)));
@@ -93,7 +94,7 @@ private slots:
     void idleNonBlockingIsIdle() {
         Envelope e;
         const SearchResult plain = search(e);
-        e.background = idleOn("leaf-spine", "spread");
+        e.background = idleOn("leaf-spine", fabric::PlacementPolicy::Spread);
         const CoRunModel m = coRunModel(e.hardware, e.nodes, *e.background);
         QCOMPARE(m.largestSlowdown, 1.0);
         QVERIFY(!m.curves);
@@ -155,7 +156,7 @@ private slots:
 
     /// Written and read back, a background is the same; the envelope writes it only when set.
     void roundTrip() {
-        BackgroundLoad b = idleOn("leaf-spine-2to1", "random");
+        BackgroundLoad b = idleOn("leaf-spine-2to1", fabric::PlacementPolicy::Random);
         b.jobs = 12;
         b.job.gradientBytes = 26e9;
         b.job.computeS = 0.4;

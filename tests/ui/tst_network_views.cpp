@@ -227,7 +227,7 @@ private slots:
         QVERIFY(w.waitForResults(60000));
         const tandem::mlforml::Params& p = *w.document()->scenario().mlForMl;
         QCOMPARE(p.topology.preset, std::string("leaf-spine-2to1"));
-        QCOMPARE(p.topology.kind, std::string("leaf_spine"));
+        QVERIFY(p.topology.kind == tandem::fabric::FabricKind::LeafSpine);
         QCOMPARE(p.topology.oversubscription, 2.0);
         QVERIFY(!c->fabricCapacityBox()->isEnabled());  // the shared capacity is paper-fabric's
         QVERIFY(c->fabricCapacityBox()->toolTip().startsWith(QStringLiteral("Disabled: ")));
@@ -237,8 +237,8 @@ private slots:
         QVERIFY(w.waitForResults(60000));
         const tandem::mlforml::Params& q = *w.document()->scenario().mlForMl;
         QCOMPARE(q.topology.oversubscription, 4.0);
-        QCOMPARE(q.placement.foreground, std::string("spread"));
-        QCOMPARE(q.placement.background, std::string("packed"));
+        QCOMPARE(std::string(tandem::fabric::name(q.placement.foreground)), std::string("spread"));
+        QCOMPARE(std::string(tandem::fabric::name(q.placement.background)), std::string("packed"));
         QVERIFY(!w.networkWorkspace()->lossView()->policies().isEmpty());
     }
 

@@ -31,9 +31,11 @@ const char* const kTopologyTip =
 const char* const kSharedReason =
     "applies to a leaf/spine fabric only; the topology is the shared paper-fabric";
 
+// Every placement policy but Explicit (offered when the scenario lists nodes, selectData).
 void fillPlacement(QComboBox* box) {
-    for (const char* mode : {"packed", "spread", "random"})
-        box->addItem(QString::fromLatin1(mode), QString::fromLatin1(mode));
+    for (const auto& e : fabric::placementPolicyNames())
+        if (e.value != fabric::PlacementPolicy::Explicit)
+            box->addItem(QString::fromLatin1(e.name), QString::fromLatin1(e.name));
 }
 
 void selectData(QComboBox* box, const QString& value) {
@@ -82,7 +84,7 @@ FabricControls::FabricControls(QWidget* parent)
         if (fabric::topologyPreset(m_topology->currentData().toString().toStdString(), t)) {
             const QSignalBlocker block(m_oversubscription);
             m_oversubscription->setValue(t.oversubscription);
-            refreshRows(t.kind == "leaf_spine");
+            refreshRows(t.kind == fabric::FabricKind::LeafSpine);
         }
         emit engineInputsChanged();
     });
@@ -121,11 +123,11 @@ void FabricControls::setParams(const mlforml::Params& p) {
     selectData(m_topology, m_loadedPreset);
     m_loadedOversubscription = p.topology.oversubscription;
     m_oversubscription->setValue(p.topology.oversubscription);
-    m_loadedFg = QString::fromStdString(p.placement.foreground);
-    m_loadedBg = QString::fromStdString(p.placement.background);
+    m_loadedFg = QString::fromLatin1(fabric::name(p.placement.foreground));
+    m_loadedBg = QString::fromLatin1(fabric::name(p.placement.background));
     selectData(m_fgPlacement, m_loadedFg);
     selectData(m_bgPlacement, m_loadedBg);
-    refreshRows(p.topology.kind == "leaf_spine");
+    refreshRows(p.topology.kind == fabric::FabricKind::LeafSpine);
 }
 
 void FabricControls::applyTo(mlforml::Params& p) const {
@@ -135,8 +137,13 @@ void FabricControls::applyTo(mlforml::Params& p) const {
         p.topology.oversubscription = m_oversubscription->value();
     const QString fg = m_fgPlacement->currentData().toString(),
                   bg = m_bgPlacement->currentData().toString();
-    if (fg != m_loadedFg) p.placement.foreground = fg.toStdString();
-    if (bg != m_loadedBg) p.placement.background = bg.toStdString();
+    const auto& names = fabric::placementPolicyNames();
+    if (fg != m_loadedFg)
+        p.placement.foreground =
+            enumFromName(names, fg.toStdString()).value_or(p.placement.foreground);
+    if (bg != m_loadedBg)
+        p.placement.background =
+            enumFromName(names, bg.toStdString()).value_or(p.placement.background);
 }
 
 }  // namespace tandem::ui

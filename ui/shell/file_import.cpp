@@ -5,6 +5,7 @@
 #include <QRegularExpression>
 
 #include "inspect/inspect.h"
+#include "io/input_kind.h"
 #include "scenario/scenario_files.h"
 
 namespace tandem::ui {
@@ -43,18 +44,18 @@ std::optional<ImportedFile> readImport(const QString& path, Diagnostics& diag) {
     // same function as every other file reference of a scenario.
     out.path = QString::fromStdString(resolveScenarioFile(p, std::string()));
     out.label = importLabel(path);
-    const std::string kind = inspected.value("kind", std::string("unknown"));
-    if (kind == "model_config") {
+    const io::InputKind kind = io::inputKindFromName(inspected.value("kind", std::string()));
+    if (kind == io::InputKind::ModelConfig) {
         out.kind = ImportKind::ModelConfig;
         out.model = io::loadModelConfigFile(p, diag);
-    } else if (kind == "nccl_tests") {
+    } else if (kind == io::InputKind::NcclTests) {
         out.kind = ImportKind::NcclTests;
         out.nccl = io::loadNcclTestsFile(p, diag);
         if (out.nccl && out.nccl->curves.empty()) {
             diag.error("file", "no bus-bandwidth curve in this log");
             out.nccl.reset();
         }
-    } else if (kind == "loss_log") {
+    } else if (kind == io::InputKind::LossLog) {
         out.kind = ImportKind::LossLog;
         out.lossLog = io::loadLossLogFile(p, diag);
         const io::LossSeries* s = out.lossLog ? out.lossLog->preferred() : nullptr;
@@ -64,11 +65,11 @@ std::optional<ImportedFile> readImport(const QString& path, Diagnostics& diag) {
             out.lossFit = io::fitLossCurve(s->step, s->loss, fitDiag);
             for (const Issue& i : fitDiag.items()) diag.error("series \"" + s->name + "\"", i.message);
         }
-    } else if (kind == "load_trace") {
+    } else if (kind == io::InputKind::LoadTrace) {
         out.kind = ImportKind::LoadTrace;
         out.trace = io::loadLoadTraceFile(p, diag);
     } else {
-        diag.error("file", "not a recognised input (kind \"" + kind + "\")");
+        diag.error("file", "not a recognised input (kind \"" + io::inputKindName(kind) + "\")");
     }
     if (!diag.ok()) return std::nullopt;
     return out;

@@ -1,0 +1,623 @@
+#include "mlforml/params.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "common/json_reader.h"
+#include "common/number_format.h"
+#include "mlforml/knobs.h"
+
+// The field table of the `ml_for_ml` object (paramFields()): one row per key with its unit,
+// range, bounds, meaning and source; params.cpp reads, writes and checks from it.
+
+namespace tandem::mlforml {
+namespace {
+
+constexpr double kGB = 1e9;
+constexpr double kMs = 1e-3;
+
+std::vector<int> toInts(const std::vector<long long>& v) {
+    return std::vector<int>(v.begin(), v.end());
+}
+std::vector<long long> toLongs(const std::vector<int>& v) {
+    return std::vector<long long>(v.begin(), v.end());
+}
+
+/// Largest lists and sizes the reader accepts. Each covers every realistic plan (the paper's
+/// runs use 4 background sizes, 5 policies, 2 precisions, 4 targets, <= 64 nodes per job and
+/// at most 300 replay iterations at 4 offsets) with a wide margin, and keeps a valid scenario
+/// from running for minutes without output.
+constexpr size_t kMaxListEntries = 64;      ///< background_jobs, policies, gradient_accumulations
+constexpr size_t kMaxTargetFactors = 16;    ///< target_factors
+constexpr long long kMaxReplayIterations = 1000;  ///< replay_iterations, replay_warmup_iterations
+/// Largest network rate, GB/s (fabric_GBps, nic_GBps): 1 EB/s, a million times today's largest
+/// fabrics; above it the bytes/s conversion and the event arithmetic lose their meaning.
+constexpr double kMaxBandwidthGBps = 1e9;
+
+/// Slowest non-zero network rate, GB/s (fabric_GBps, nic_GBps): 1 MB/s, below any link a
+/// training job is run over (0 stays allowed and is warned about).
+constexpr double kMinBandwidthGBps = 1e-3;
+/// Largest foreground model, gradient values: 1e13, five times the largest models trained.
+constexpr double kMaxParameters = 1e13;
+/// Shortest controller and run time span, s (decision_interval_s, history_window_s,
+/// sample_period_s, horizon_s): 1 ms, shorter than the compute of one microbatch.
+constexpr double kMinSpanS = 1e-3;
+/// Largest time span, s (durations, windows, delays, intervals): horizon_s's own limit.
+constexpr double kMaxSpanS = 1e9;
+
+const char* kSpanWhy = "31 years, the limit of horizon_s (a physical bound)";
+const char* kShortSpanWhy =
+    "1 ms, shorter than the compute of one microbatch; telemetry and decisions act on whole "
+    "iterations (a physical bound)";
+
+bool isPolicy(const std::string& s) {
+    const auto& names = policyNames();
+    if (std::find(names.begin(), names.end(), s) != names.end()) return true;
+    Combo c;
+    return parseComboLabel(s, c);
+}
+
+void readPolicies(JsonReader& r, Params& p) {
+    auto& d = r.diagnostics();
+    if (r.arrayWithin("policies", kMaxListEntries)) {
+        p.policies = r.strings("policies", p.policies);
+        r.requireDistinct("policies", p.policies);
+    }
+    for (size_t i = 0; i < p.policies.size(); ++i) {
+        if (isPolicy(p.policies[i])) continue;
+        std::string msg = "unknown policy \"" + p.policies[i] +
+                          "\": use Static, Knob-Precision, Knob-GA, Decoupled, Joint, Oracle or "
+                          "a combination such as \"GA16-MXFP4\"";
+        const auto hint = closestMatch(p.policies[i], policyNames());
+        if (!hint.empty()) msg += "; did you mean \"" + hint + "\"?";
+        d.error(r.childPath("policies") + "[" + std::to_string(i) + "]", msg);
+    }
+    if (p.policies.empty()) d.error(r.childPath("policies"), "must list at least one policy");
+}
+
+void readTargetFactors(JsonReader& r, Params& p) {
+    if (!r.arrayWithin("target_factors", kMaxTargetFactors)) return;
+    p.targetFactors = r.numbers("target_factors", p.targetFactors, Range::positive(), 1);
+    for (size_t i = 0; i < p.targetFactors.size(); ++i)
+        if (p.targetFactors[i] > 10)
+            r.diagnostics().error(r.childPath("target_factors") + "[" + std::to_string(i) + "]",
+                                  "must be at most 10 (got " + formatNumber(p.targetFactors[i]) +
+                                      "): a target ten times the loss Static reaches is met "
+                                      "before training starts (a physical bound)");
+    r.requireDistinct("target_factors", p.targetFactors);
+}
+
+}  // namespace
+
+// Accessors of one member for the field table: MEMBER(backgroundJob.nodes) gives the get and
+// set columns (SI values as doubles).
+#define TANDEM_MEMBER(m)                                      \
+    [](const Params& p) { return static_cast<double>(p.m); }, \
+        [](Params& p, double v) { p.m = static_cast<decltype(p.m)>(v); }, nullptr, nullptr
+// A key of another shape: its own read and write.
+#define TANDEM_CUSTOM(readFn, writeFn) nullptr, nullptr, readFn, writeFn
+
+namespace {
+
+/// The row of `background_job.<key>`: the fabric's definition of the key, on Params.
+ParamField jobRow(const fabric::BackgroundJobField& f) {
+    ParamField row{"background_job", f.key,   f.unit,    f.unitSuffix, f.scale,
+                   f.integer,        f.range, f.atLeast, f.atMost,     f.description,
+                   f.source,         nullptr, nullptr,   nullptr,      nullptr};
+    if (f.text) {
+        row.read = [&f](JsonReader& r, Params& p) {
+            fabric::readBackgroundJobField(r, f, p.backgroundJob);
+        };
+        row.write = [&f](const Params& p, nlohmann::ordered_json& j) {
+            fabric::writeBackgroundJobField(f, p.backgroundJob, j);
+        };
+    } else {
+        row.get = [&f](const Params& p) { return f.get(p.backgroundJob); };
+        row.set = [&f](Params& p, double v) { f.set(p.backgroundJob, v); };
+    }
+    return row;
+}
+
+/// The rows of the `ml_for_ml` object's own keys (every key but background_job's).
+std::vector<ParamField> ownFields() {
+    using R = Range;
+    const char* kSec32 = "2608.06046 Sec. 3.2";
+    const char* kSec33 = "2608.06046 Sec. 3.3";
+    const char* kSec31 = "2608.06046 Sec. 3.1";
+    const char* kSec24 = "2608.06046 Sec. 2.3-2.4";
+    const char* kA3 = "MODEL.md A3";
+    const char* kA4 = "MODEL.md A4; McCandlish et al. 2018";
+    const char* kFactorWhy =
+        "a precision that costs 1000 times the progress (or noise) of BF16 does not train (a "
+        "physical bound)";
+    const char* kBandwidthWhy =
+        "1 EB/s, a million times the largest fabrics built (a physical bound)";
+    const char* kSlowWhy =
+        "1 MB/s, slower than any link a training job runs over; 0 (no network) is allowed and "
+        "warned about (a physical bound)";
+    const char* kLeadWarmupWhy =
+        "the warm-up passes the background jobs' start-up, a few cycles of compute and sync "
+        "(seconds); a longer one only simulates more background time (a physical bound)";
+    const char* kLeadSpacingWhy =
+        "start offsets sample the phase of the background jobs' cycle (seconds); a wider spacing "
+        "only simulates more background time (a physical bound)";
+    const FieldBound none{};
+    const std::vector<ParamField> t = {
+        {"", "scenario", "", "", 1, false, R{}, none, none,
+         "where the background comes from: sweep (scenario 1), poisson (scenario 2) or trace",
+         "2608.06046 Sec. 3.2-3.3",
+         TANDEM_CUSTOM(
+             [](JsonReader& r, Params& p) {
+                 p.scenario = r.choice("scenario", p.scenario, scenarioKindNames());
+             },
+             [](const Params& p, nlohmann::ordered_json& j) { j["scenario"] = name(p.scenario); })},
+        {"", "background_jobs", "jobs", "", 1, true, R::closed(0, 1000), none, none,
+         "N per point of a sweep: co-running background jobs", kSec32,
+         TANDEM_CUSTOM(
+             [](JsonReader& r, Params& p) {
+                 if (!r.arrayWithin("background_jobs", kMaxListEntries)) return;
+                 p.backgroundJobs = toInts(r.integers("background_jobs", toLongs(p.backgroundJobs),
+                                                      Range::closed(0, 1000), 1));
+                 r.requireDistinct("background_jobs", p.backgroundJobs);
+             },
+             [](const Params& p, nlohmann::ordered_json& j) {
+                 j["background_jobs"] = p.backgroundJobs;
+             })},
+        // (the background_job rows follow here, see paramFields())
+        {"",
+         "arrival_rate_per_s",
+         "1/s",
+         " /s",
+         1,
+         false,
+         R::nonNegative(),
+         none,
+         {1e3,
+          "a thousand training jobs a second, beyond any cluster's scheduler (a physical "
+          "bound)"},
+         "Poisson arrival rate of background jobs",
+         kSec33,
+         TANDEM_MEMBER(arrivalRatePerS)},
+        {"", "max_background_jobs", "jobs", "", 1, true, R::closed(0, 64), none, none,
+         "background jobs at most at once; later arrivals wait", kSec33,
+         TANDEM_MEMBER(maxBackgroundJobs)},
+        {"",
+         "background_job_duration_s",
+         "s",
+         " s",
+         1,
+         false,
+         R::positive(),
+         none,
+         {kMaxSpanS, kSpanWhy},
+         "run length of each arriving background job",
+         kSec33,
+         TANDEM_MEMBER(backgroundJobDurationS)},
+        {"", "arrivals_start_s", "s", " s", 1, false, R::closed(-1e7, 0), none, none,
+         "start of the arrival process relative to the foreground's start (<= 0)", kSec33,
+         TANDEM_MEMBER(arrivalsStartS)},
+        {"", "poisson_schedules", "schedules", "", 1, true, R::closed(1, 256), none, none,
+         "independent arrival schedules run and averaged", kSec33, TANDEM_MEMBER(poissonSchedules)},
+        {"", "exposure_recordings", "recordings", "", 1, true, R::closed(1, 64), none, none,
+         "independently seeded recordings per background level, replayed one after another", kSec33,
+         TANDEM_MEMBER(exposureRecordings)},
+        {"", "trace_file", "", "", 1, false, R{}, none, none,
+         "load trace replayed as the background (scenario trace)", "io/load_trace.h",
+         TANDEM_CUSTOM(
+             [](JsonReader& r, Params& p) { p.traceFile = r.string("trace_file", p.traceFile); },
+             [](const Params& p, nlohmann::ordered_json& j) { j["trace_file"] = p.traceFile; })},
+        {"", "trace_flows", "flows", "", 1, true, R::closed(1, 1e6), none, none,
+         "node-flows the traced load counts as in fair sharing", kA3, TANDEM_MEMBER(traceFlows)},
+        {"", "foreground_model", "", "", 1, false, R{}, none, none, "label of the foreground model",
+         kSec31,
+         TANDEM_CUSTOM(
+             [](JsonReader& r, Params& p) {
+                 p.foregroundModel = r.string("foreground_model", p.foregroundModel);
+             },
+             [](const Params& p, nlohmann::ordered_json& j) {
+                 j["foreground_model"] = p.foregroundModel;
+             })},
+        {"",
+         "foreground_parameters",
+         "values",
+         "",
+         1,
+         false,
+         R::positive(),
+         {1, "a gradient has at least one value (a physical bound)"},
+         {kMaxParameters,
+          "1e13 gradient values, five times the largest models trained (a physical bound)"},
+         "gradient values per sync of the foreground",
+         kSec31,
+         TANDEM_MEMBER(foregroundParameters)},
+        {"", "foreground_nodes", "nodes", "", 1, true, R::closed(1, fabric::kMaxJobNodes), none,
+         none, "data-parallel nodes of the foreground", "fitted to 2608.06046 Fig. 2a",
+         TANDEM_MEMBER(foregroundNodes)},
+        {"", "gpus_per_node", "GPUs", "", 1, true, R::closed(1, 1024), none, none, "GPUs per node",
+         kSec31, TANDEM_MEMBER(gpusPerNode)},
+        {"",
+         "microbatch_sequences",
+         "sequences",
+         "",
+         1,
+         false,
+         R::positive(),
+         none,
+         {1e5, "1e5 sequences per GPU, far beyond any accelerator's memory (a physical bound)"},
+         "sequences per GPU per microbatch",
+         kSec31,
+         TANDEM_MEMBER(microbatchSequences)},
+        {"",
+         "microbatch_compute_ms",
+         "ms",
+         " ms",
+         kMs,
+         false,
+         R::positive(),
+         {fabric::kMinPhaseMs, fabric::kMinPhaseWhy},
+         {fabric::kMaxPhaseMs, fabric::kMaxPhaseWhy},
+         "T_c, compute of one microbatch",
+         kSec31,
+         TANDEM_MEMBER(microbatchComputeS)},
+        {"", "precisions", "", "", 1, false, R{}, none, none,
+         "precisions p of the action space; the first is the baseline", kSec24,
+         TANDEM_CUSTOM(
+             [](JsonReader& r, Params& p) {
+                 if (r.arrayWithin("precisions", kMaxListEntries)) {
+                     p.precisions = r.strings("precisions", p.precisions, knownPrecisions());
+                     r.requireDistinct("precisions", p.precisions);
+                 }
+                 if (p.precisions.empty())
+                     r.diagnostics().error(r.childPath("precisions"),
+                                           "must list at least one precision");
+             },
+             [](const Params& p, nlohmann::ordered_json& j) { j["precisions"] = p.precisions; })},
+        {"", "gradient_accumulations", "", "", 1, true, R::closed(1, 4096), none, none,
+         "gradient accumulations g of the action space; the first is the baseline", kSec24,
+         TANDEM_CUSTOM(
+             [](JsonReader& r, Params& p) {
+                 if (!r.arrayWithin("gradient_accumulations", kMaxListEntries)) return;
+                 p.gradientAccumulations =
+                     toInts(r.integers("gradient_accumulations", toLongs(p.gradientAccumulations),
+                                       Range::closed(1, 4096), 1));
+                 r.requireDistinct("gradient_accumulations", p.gradientAccumulations);
+             },
+             [](const Params& p, nlohmann::ordered_json& j) {
+                 j["gradient_accumulations"] = p.gradientAccumulations;
+             })},
+        {"",
+         "fabric_GBps",
+         "GB/s",
+         " GB/s",
+         kGB,
+         false,
+         R::nonNegative(),
+         {kMinBandwidthGBps, kSlowWhy, true},
+         {kMaxBandwidthGBps, kBandwidthWhy},
+         "capacity of the shared paper-fabric",
+         "fitted to 2608.06046 Fig. 2a",
+         TANDEM_MEMBER(fabricBytesPerS)},
+        {"",
+         "nic_GBps",
+         "GB/s",
+         " GB/s",
+         kGB,
+         false,
+         R::nonNegative(),
+         {kMinBandwidthGBps, kSlowWhy, true},
+         {kMaxBandwidthGBps, kBandwidthWhy},
+         "per-node NIC bandwidth (scale-out bandwidth on a leaf_spine fabric)",
+         "fitted to the p95 at N = 4, 2608.06046 Sec. 3.2",
+         TANDEM_MEMBER(nicBytesPerS)},
+        {"", "topology", "", "", 1, false, R{}, none, none,
+         "the fabric (paper-fabric, or a leaf_spine fabric)", kA3,
+         TANDEM_CUSTOM([](JsonReader& r,
+                          Params& p) { fabric::readTopology(r.object("topology"), p.topology); },
+                       [](const Params& p, nlohmann::ordered_json& j) {
+                           if (!(p.topology == fabric::Topology{}))
+                               j["topology"] = fabric::writeTopology(p.topology);
+                       })},
+        {"", "placement", "", "", 1, false, R{}, none, none,
+         "where the jobs sit on a leaf_spine fabric", kA3,
+         TANDEM_CUSTOM([](JsonReader& r,
+                          Params& p) { fabric::readPlacement(r.object("placement"), p.placement); },
+                       [](const Params& p, nlohmann::ordered_json& j) {
+                           if (!(p.placement == fabric::Placement{}))
+                               j["placement"] = fabric::writePlacement(p.placement);
+                       })},
+        {"", "cc_efficiency", "", "", 1, false, R{0.0, 1.0, true, false}, none, none,
+         "achieved / max-min fair rate of congestion control", kA3, TANDEM_MEMBER(ccEfficiency)},
+        {"",
+         "cc_efficiency_drop_per_flow",
+         "",
+         "",
+         1,
+         false,
+         R::nonNegative(),
+         none,
+         {10,
+          "at 10 two competing groups already keep 1/11 of their fair share, worse than any "
+          "congestion control measured (a physical bound)"},
+         "efficiency / (1 + drop x (competing groups - 1))",
+         kA3,
+         TANDEM_MEMBER(ccEfficiencyDropPerFlow)},
+        {"",
+         "overlap_window_ms",
+         "ms",
+         " ms",
+         kMs,
+         false,
+         R::nonNegative(),
+         none,
+         {fabric::kMaxPhaseMs, fabric::kMaxPhaseWhy},
+         "transfer hidden behind the last backward; only the sync beyond it is exposed",
+         kA3,
+         TANDEM_MEMBER(overlapWindowS)},
+        {"", "mode", "", "", 1, false, R{}, none, none,
+         "replay (open loop, the paper) or closed_loop", kA3,
+         TANDEM_CUSTOM(
+             [](JsonReader& r, Params& p) { p.mode = r.choice("mode", p.mode, replayModeNames()); },
+             [](const Params& p, nlohmann::ordered_json& j) { j["mode"] = name(p.mode); })},
+        {"", "replay_warmup_iterations", "iterations", "", 1, true,
+         R::closed(0, kMaxReplayIterations), none, none,
+         "foreground iterations discarded per replay", kSec32,
+         TANDEM_MEMBER(replayWarmupIterations)},
+        {"", "replay_iterations", "iterations", "", 1, true, R::closed(1, kMaxReplayIterations),
+         none, none, "measured iterations per start offset", "fitted to 2608.06046 Fig. 2a",
+         TANDEM_MEMBER(replayIterations)},
+        {"", "start_offsets", "replays", "", 1, true, R::closed(1, 64), none, none,
+         "replays per point at different start offsets", kSec32, TANDEM_MEMBER(startOffsets)},
+        {"",
+         "offset_spacing_s",
+         "s",
+         " s",
+         1,
+         false,
+         R::nonNegative(),
+         none,
+         {kMaxRecordLeadS, kLeadSpacingWhy},
+         "spacing of the start offsets",
+         kSec32,
+         TANDEM_MEMBER(offsetSpacingS)},
+        {"",
+         "record_warmup_s",
+         "s",
+         " s",
+         1,
+         false,
+         R::nonNegative(),
+         none,
+         {kMaxRecordLeadS, kLeadWarmupWhy},
+         "background-alone time before the foreground starts",
+         kSec32,
+         TANDEM_MEMBER(recordWarmupS)},
+        {"", "exposure_sampling", "", "", 1, false, R{}, none, none,
+         "offsets (scenario 1) or series (one long replay read in wall-clock order, scenario 2)",
+         "2608.06046 Sec. 3.2-3.3",
+         TANDEM_CUSTOM(
+             [](JsonReader& r, Params& p) {
+                 p.exposureSampling =
+                     r.choice("exposure_sampling", p.exposureSampling, exposureSamplingNames());
+             },
+             [](const Params& p, nlohmann::ordered_json& j) {
+                 j["exposure_sampling"] = name(p.exposureSampling);
+             })},
+        {"", "policies", "", "", 1, false, R{}, none, none,
+         "controllers compared: Static, Knob-Precision, Knob-GA, Decoupled, Joint, Oracle or a "
+         "fixed combination",
+         kSec24,
+         TANDEM_CUSTOM(
+             readPolicies,
+             [](const Params& p, nlohmann::ordered_json& j) { j["policies"] = p.policies; })},
+        {"",
+         "target_factors",
+         "x L_min",
+         "",
+         1,
+         false,
+         R::positive(),
+         none,
+         {10, nullptr},
+         "target losses as multiples of the loss Static reaches",
+         kSec33,
+         TANDEM_CUSTOM(readTargetFactors,
+                       [](const Params& p, nlohmann::ordered_json& j) {
+                           j["target_factors"] = p.targetFactors;
+                       })},
+        {"",
+         "decision_interval_s",
+         "s",
+         " s",
+         1,
+         false,
+         R::positive(),
+         {kMinSpanS, kShortSpanWhy},
+         {kMaxSpanS, kSpanWhy},
+         "the greedy rule is re-evaluated every interval",
+         kSec24,
+         TANDEM_MEMBER(decisionIntervalS)},
+        {"",
+         "history_window_s",
+         "s",
+         " s",
+         1,
+         false,
+         R::positive(),
+         {kMinSpanS, kShortSpanWhy},
+         {kMaxSpanS, kSpanWhy},
+         "observations averaged by the estimator",
+         kSec24,
+         TANDEM_MEMBER(historyWindowS)},
+        {"",
+         "telemetry_delay_s",
+         "s",
+         " s",
+         1,
+         false,
+         R::nonNegative(),
+         none,
+         {kMaxSpanS, kSpanWhy},
+         "an observation becomes visible this late",
+         kSec24,
+         TANDEM_MEMBER(telemetryDelayS)},
+        {"",
+         "sample_period_s",
+         "s",
+         " s",
+         1,
+         false,
+         R::positive(),
+         {kMinSpanS, kShortSpanWhy},
+         {kMaxSpanS, kSpanWhy},
+         "a network phase is held this long in the training loop",
+         kA3,
+         TANDEM_MEMBER(samplePeriodS)},
+        {"progress", "precision_model", "", "", 1, false, R{}, none, none,
+         "kappa (progress divided by kappa_p) or noise_inflation (Bnoise x (1 + omega_p))", kA4,
+         TANDEM_CUSTOM(
+             [](JsonReader& r, Params& p) {
+                 p.progress.precisionModel =
+                     r.choice("precision_model", p.progress.precisionModel, precisionModelNames());
+             },
+             [](const Params& p, nlohmann::ordered_json& j) {
+                 j["precision_model"] = name(p.progress.precisionModel);
+             })},
+        {"progress",
+         "critical_batch_sequences",
+         "sequences",
+         " sequences",
+         1,
+         false,
+         R::nonNegative(),
+         none,
+         {1e9,
+          "1e9 sequences, a thousand times the largest global batches trained (a physical "
+          "bound)"},
+         "critical batch Bnoise",
+         "fitted to Decoupled/Joint = 1.42 at N = 4, 2608.06046 Fig. 2d",
+         TANDEM_MEMBER(progress.criticalBatchSequences)},
+        {"progress",
+         "kappa_mxfp4",
+         "",
+         "",
+         1,
+         false,
+         R::atLeast(1e-3),
+         none,
+         {1e3, kFactorWhy},
+         "progress cost of MXFP4",
+         "2608.06046 Sec. 3.2, Fig. 2c/2d",
+         TANDEM_MEMBER(progress.kappaMxfp4)},
+        {"progress",
+         "kappa_fp8",
+         "",
+         "",
+         1,
+         false,
+         R::atLeast(1e-3),
+         none,
+         {1e3, kFactorWhy},
+         "progress cost of FP8 / MXFP8 (an assumption beyond the paper)",
+         kA4,
+         TANDEM_MEMBER(progress.kappaFp8)},
+        {"progress",
+         "omega_mxfp4",
+         "",
+         "",
+         1,
+         false,
+         R::nonNegative(),
+         none,
+         {1e3, kFactorWhy},
+         "noise inflation of MXFP4 (model noise_inflation)",
+         kA4,
+         TANDEM_MEMBER(progress.omegaMxfp4)},
+        {"progress",
+         "omega_fp8",
+         "",
+         "",
+         1,
+         false,
+         R::nonNegative(),
+         none,
+         {1e3, kFactorWhy},
+         "noise inflation of FP8 / MXFP8 (model noise_inflation)",
+         kA4,
+         TANDEM_MEMBER(progress.omegaFp8)},
+        {"progress",
+         "l_min",
+         "nats",
+         " nats",
+         1,
+         false,
+         R::positive(),
+         none,
+         {100,
+          "a cross-entropy loss per token; an untrained model over a 1e6-token vocabulary "
+          "starts near 14 (a physical bound)"},
+         "Static's final eval loss",
+         kSec31,
+         TANDEM_MEMBER(progress.lMin)},
+        {"progress", "static_updates", "updates", "", 1, false, R::closed(1, 1e9), none, none,
+         "updates of the Static run that ends at l_min", "2608.06046 Fig. 2",
+         TANDEM_MEMBER(progress.staticUpdates)},
+        {"progress", "static_nodes", "nodes", "", 1, true, R::closed(0, fabric::kMaxJobNodes), none,
+         none, "data-parallel nodes of that Static run (0 = the foreground's own)", kA4,
+         TANDEM_MEMBER(progress.staticNodes), false},
+        {"progress", "loss_floor", "nats", "", 1, false, R::nonNegative(), none, none,
+         "L_inf, the loss the curve approaches", "fitted: 1.02 L_min at ~4.3k Static updates",
+         TANDEM_MEMBER(progress.lossFloor)},
+        {"progress", "loss_exponent", "", "", 1, false, R{0.0, 5.0, true, false}, none, none,
+         "alpha of the loss curve", kA4, TANDEM_MEMBER(progress.lossExponent)},
+        {"progress",
+         "loss_offset",
+         "progress units",
+         "",
+         1,
+         false,
+         R::nonNegative(),
+         none,
+         {1e9, "progress units are updates; static_updates' own limit (a physical bound)"},
+         "S0 of the loss curve",
+         kA4,
+         TANDEM_MEMBER(progress.lossOffset)},
+        {"", "seed", "", "", 1, true, R::closed(0, 9007199254740991.0), none, none,
+         "seed of every random draw (phases, arrivals, samples)", kA3, TANDEM_MEMBER(seed)},
+        {"",
+         "horizon_s",
+         "s",
+         " s",
+         1,
+         false,
+         R{0.0, 1e9, true, false},
+         {kMinSpanS, kShortSpanWhy},
+         none,
+         "wall-clock limit of every simulated run",
+         kSec33,
+         TANDEM_MEMBER(horizonS)},
+    };
+    return t;
+}
+
+}  // namespace
+
+const std::vector<ParamField>& paramFields() {
+    static const std::vector<ParamField> t = [] {
+        std::vector<ParamField> v = ownFields();
+        std::vector<ParamField> job;
+        for (const fabric::BackgroundJobField& f : fabric::backgroundJobFields())
+            job.push_back(jobRow(f));
+        const auto after = std::find_if(v.begin(), v.end(), [](const ParamField& f) {
+            return std::string(f.key) == "background_jobs";
+        });
+        v.insert(after + 1, job.begin(), job.end());
+        return v;
+    }();
+    return t;
+}
+
+#undef TANDEM_MEMBER
+#undef TANDEM_CUSTOM
+
+}  // namespace tandem::mlforml
