@@ -159,7 +159,7 @@ bool operator==(const BackgroundLoad& a, const BackgroundLoad& b) {
 }
 
 int maxBackgroundJobs(const BackgroundLoad& b, int moeNodes) {
-    if (b.placement.background == "explicit")
+    if (b.placement.background == fabric::PlacementPolicy::Explicit)
         return static_cast<int>(
             std::min<size_t>(b.placement.backgroundNodes.size(), kMaxBackgroundJobs));
     const long long free = static_cast<long long>(b.topology.nodes) - moeNodes;

@@ -75,8 +75,8 @@ QString backgroundLevelsNote(const BackgroundLevels& levels) {
         .arg(QString::fromStdString(bg.topology.preset))
         .arg(bg.topology.nodes)
         .arg(bg.topology.oversubscription, 0, 'g', 3)
-        .arg(QString::fromStdString(bg.placement.foreground),
-             QString::fromStdString(bg.placement.background))
+        .arg(QString::fromUtf8(fabric::name(bg.placement.foreground)),
+             QString::fromUtf8(fabric::name(bg.placement.background)))
         .arg(bg.job.nodes)
         .arg(bg.job.gradientBytes / 1e9, 0, 'g', 3)
         .arg(bg.job.computeS * 1e3, 0, 'g', 3);
