@@ -98,7 +98,10 @@ double fluidEvents(std::uint64_t events) {
     for (int g = 0; g < 16; ++g) groups.push_back(net.addGroup(8));
     groups.push_back(net.addGroup(46));
     std::uint64_t k = 0;
-    auto bytes = [&](int g) { return 1e9 * (1.0 + 0.37 * static_cast<double>((k * 7 + static_cast<std::uint64_t>(g)) % 11)); };
+    auto bytes = [&](int g) {
+        return 1e9 *
+               (1.0 + 0.37 * static_cast<double>((k * 7 + static_cast<std::uint64_t>(g)) % 11));
+    };
     for (int g : groups) net.startFlow(g, bytes(g), g);
     net.recomputeRates();
     std::vector<int> done;
@@ -167,7 +170,9 @@ int benchCommand(const QStringList& args) {
     const Timing tPoint2 = timeIt(reps, [&] { events2 = ml::simulate(two).eventsSimulated; });
     row("mlforml_point_2offsets_ms",
         "same with 2 start offsets (" + std::to_string(events2) + " events: " +
-            fixed(static_cast<double>(events2) / static_cast<double>(std::max<std::uint64_t>(events1, 1)), 2) +
+            fixed(static_cast<double>(events2) /
+                      static_cast<double>(std::max<std::uint64_t>(events1, 1)),
+                  2) +
             "x the events)",
         1e3 * tPoint2.median, 1e3 * tPoint2.p95, "ms",
         "time ratio " + fixed(tPoint2.median / tPoint.median, 2));
@@ -184,7 +189,8 @@ int benchCommand(const QStringList& args) {
         timeIt(reps, [&] { eventsFabric = ml::simulate(fabric).eventsSimulated; });
     row("mlforml_fabric1024_point_ms",
         "the point above on a 1024-node 4:1 leaf/spine fabric, 16 co-running jobs placed at "
-        "random, equal-split ECMP (" + std::to_string(eventsFabric) + " events)",
+        "random, equal-split ECMP (" +
+            std::to_string(eventsFabric) + " events)",
         1e3 * tFabric.median, 1e3 * tFabric.p95, "ms", "<= 100 ms");
     j["mlforml_fabric1024_point_events"] = eventsFabric;
     fabric.topology.ecmp = tandem::fabric::Ecmp::Hash;
@@ -200,21 +206,22 @@ int benchCommand(const QStringList& args) {
     std::sort(f1.begin(), f1.end());
     std::sort(f2.begin(), f2.end());
     row("mlforml_fluid_ns_per_event", std::to_string(nEvents) + " fluid-network events (17 groups)",
-        1e9 * f1[2] / static_cast<double>(nEvents), 1e9 * f1[4] / static_cast<double>(nEvents), "ns",
-        "");
+        1e9 * f1[2] / static_cast<double>(nEvents), 1e9 * f1[4] / static_cast<double>(nEvents),
+        "ns", "");
     row("mlforml_fluid_2x_events_s", "twice the events: time ratio " + fixed(f2[2] / f1[2], 2),
         f2[2], f2[4], "s", "~2x (linear)");
     j["mlforml_fluid_time_ratio_2x"] = f2[2] / f1[2];
-    const Timing tRepro = timeIt(parser.isSet(quick) ? 1 : 3,
-                                 [&] { (void)ml::reproduceMlForMl(); });
+    const Timing tRepro =
+        timeIt(parser.isSet(quick) ? 1 : 3, [&] { (void)ml::reproduceMlForMl(); });
     row("mlforml_reproduce_s", "whole `reproduce ml-for-ml`", tRepro.median, tRepro.p95, "s",
         "<= 2 s");
 
     // MOSAIC [2608.10605].
     const PlanEvalBench pe = benchPlanEval(20);
     const PlanEvalBench pe2 = benchPlanEval(40);
-    row("mosaic_plan_eval_ns", "one (geometry, plan) evaluation, " + std::to_string(pe.plans) +
-                                   " plans of the Table 4 optimum",
+    row("mosaic_plan_eval_ns",
+        "one (geometry, plan) evaluation, " + std::to_string(pe.plans) +
+            " plans of the Table 4 optimum",
         1e9 * pe.perEval.median, 1e9 * pe.perEval.p95, "ns", "<= 200 ns");
     j["mosaic_plans_per_s"] = 1.0 / pe.perEval.median;
     rows.push_back({"mosaic_plans_per_s", fixed(1.0 / pe.perEval.median, 0), "", "", "",
@@ -315,8 +322,9 @@ int benchCommand(const QStringList& args) {
         std::printf("%s\n", j.dump(2).c_str());
     } else {
         printTable({"operation", "median", "p95", "target", "status", "what"}, rows);
-        std::printf("%d target(s) missed (timings depend on machine load; run on a quiet machine)\n",
-                    missed);
+        std::printf(
+            "%d target(s) missed (timings depend on machine load; run on a quiet machine)\n",
+            missed);
     }
     return kExitOk;
 }

@@ -37,7 +37,8 @@ int inspectCommand(const QStringList& args) {
         printError(QStringLiteral("inspect takes exactly one FILE"));
         return kExitBadInput;
     }
-    const std::string hw = parser.isSet(hardware) ? parser.value(hardware).toStdString() : std::string();
+    const std::string hw =
+        parser.isSet(hardware) ? parser.value(hardware).toStdString() : std::string();
     if (!hw.empty()) {
         try {
             (void)tandem::mosaic::builtinHardware(hw);
@@ -57,11 +58,13 @@ int inspectCommand(const QStringList& args) {
     for (const auto& issue : diag.items()) std::fprintf(stderr, "%s\n", issue.str().c_str());
     if (j.contains("warnings"))
         for (const auto& w : j["warnings"])
-            std::fprintf(stderr, "%s: warning: %s\n", pos[0].toStdString().c_str(), w.get<std::string>().c_str());
+            std::fprintf(stderr, "%s: warning: %s\n", pos[0].toStdString().c_str(),
+                         w.get<std::string>().c_str());
     // Imported text may hold bytes that are not UTF-8 (a CSV header, a log line quoted in a
     // note); print them as U+FFFD instead of letting nlohmann's type_error 316 abort the CLI.
     if (parser.isSet(json))
-        std::printf("%s\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        std::printf("%s\n",
+                    j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     else
         std::printf("%s", tandem::inspect::inspectText(j).c_str());
     return diag.ok() ? kExitOk : kExitBadInput;

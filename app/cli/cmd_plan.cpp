@@ -35,8 +35,11 @@ bool positiveInt(const QString& text, const char* name, int* out, int max) {
         return false;
     }
     if (v > max) {
-        printError(QStringLiteral("--%1 must be at most %2 (got %3), the largest an envelope accepts")
-                       .arg(QString::fromUtf8(name)).arg(max).arg(v));
+        printError(
+            QStringLiteral("--%1 must be at most %2 (got %3), the largest an envelope accepts")
+                .arg(QString::fromUtf8(name))
+                .arg(max)
+                .arg(v));
         return false;
     }
     *out = v;
@@ -47,7 +50,8 @@ std::string pct(double v) { return fixed(100.0 * v, 1) + " %"; }
 
 /// The collectives of one layout with their source (measured curve or analytical), from a
 /// re-evaluation under a CollectiveRecorder.
-nlohmann::ordered_json collectivesOf(const tandem::mosaic::Geometry& g, const tandem::mosaic::Cluster& c,
+nlohmann::ordered_json collectivesOf(const tandem::mosaic::Geometry& g,
+                                     const tandem::mosaic::Cluster& c,
                                      const tandem::mosaic::Plan& p) {
     namespace m = tandem::mosaic;
     m::CollectiveRecorder rec;
@@ -65,7 +69,8 @@ nlohmann::ordered_json collectivesOf(const tandem::mosaic::Geometry& g, const ta
         o["stride"] = u.stride;
         o["nodes"] = u.nodes;
         o["source"] = u.curve >= 0 ? "measured" : "analytical";
-        o["curve"] = u.curve >= 0 ? c.hardware.measured->curves()[size_t(u.curve)].label : std::string();
+        o["curve"] =
+            u.curve >= 0 ? c.hardware.measured->curves()[size_t(u.curve)].label : std::string();
         o["stand_in"] = u.standIn;
         o["rescaled"] = u.rescaled;
         o["extrapolated"] = u.extrapolated;
@@ -106,11 +111,10 @@ int planCommand(const QStringList& args) {
     const QCommandLineOption seqlen(QStringLiteral("seqlen"),
                                     QStringLiteral("Sequence length, tokens (default 2048)."),
                                     QStringLiteral("T"), QStringLiteral("2048"));
-    const QCommandLineOption hardware(
-        QStringLiteral("hardware"),
-        QStringLiteral("GPU/node type: %1 (default p6-b200).")
-            .arg(QString::fromStdString(m::hardwareNameList())),
-        QStringLiteral("NAME"), QStringLiteral("p6-b200"));
+    const QCommandLineOption hardware(QStringLiteral("hardware"),
+                                      QStringLiteral("GPU/node type: %1 (default p6-b200).")
+                                          .arg(QString::fromStdString(m::hardwareNameList())),
+                                      QStringLiteral("NAME"), QStringLiteral("p6-b200"));
     const QCommandLineOption layout(
         QStringLiteral("layout"),
         QStringLiteral(
@@ -236,7 +240,8 @@ int planCommand(const QStringList& args) {
         std::vector<std::string> files;
         for (const auto& name : parser.values(nccl)) files.push_back(name.toStdString());
         tandem::Diagnostics nd;
-        cluster.hardware.measured = m::loadMeasuredCollectives(files, nd, "--nccl", false, &ncclNotes);
+        cluster.hardware.measured =
+            m::loadMeasuredCollectives(files, nd, "--nccl", false, &ncclNotes);
         if (!nd.ok()) {
             for (const auto& issue : nd.items()) std::fprintf(stderr, "%s\n", issue.str().c_str());
             return kExitBadInput;
@@ -382,9 +387,10 @@ int planCommand(const QStringList& args) {
                        m::planGlobalBatch(l.first, l.second) != cluster.globalBatch;
             });
             if (rounded)
-                std::printf("GBS: global batch each layout runs, the multiple of DP x mbs nearest "
-                            "to the %d sequences asked for (no layout of the grid divides them).\n",
-                            cluster.globalBatch);
+                std::printf(
+                    "GBS: global batch each layout runs, the multiple of DP x mbs nearest "
+                    "to the %d sequences asked for (no layout of the grid divides them).\n",
+                    cluster.globalBatch);
         }
         if (!used.empty() && layouts.front().second.feasible) {
             std::printf("Collectives of the first layout:\n");
@@ -393,20 +399,23 @@ int planCommand(const QStringList& args) {
                 // A measured use also prints the analytical time for comparison; an analytical
                 // one prints its time once.
                 const std::string compare =
-                    meas ? ", analytical " + fixed(1e3 * u.at("analytical_s").get<double>(), 3) + " ms"
+                    meas ? ", analytical " + fixed(1e3 * u.at("analytical_s").get<double>(), 3) +
+                               " ms"
                          : std::string();
-                std::printf("  %s of %s over %d ranks (%d node%s): %s ms %s%s%s\n",
-                            u.at("collective").get<std::string>().c_str(),
-                            tandem::io::formatBytes(u.at("bytes").get<double>()).c_str(), u.at("ranks").get<int>(),
-                            u.at("nodes").get<int>(), u.at("nodes").get<int>() == 1 ? "" : "s",
-                            fixed(1e3 * u.at("time_s").get<double>(), 3).c_str(),
-                            meas ? ("measured (" + u.at("curve").get<std::string>() +
-                                    (u.at("stand_in").get<bool>() ? ", all_reduce standing in" : "") +
-                                    (u.at("rescaled").get<bool>() ? ", rescaled to this group" : "") + ")")
-                                       .c_str()
-                                 : "analytical (no curve for this collective and scope)",
-                            compare.c_str(),
-                            u.at("extrapolated").get<bool>() ? "; extrapolated beyond measured sizes" : "");
+                std::printf(
+                    "  %s of %s over %d ranks (%d node%s): %s ms %s%s%s\n",
+                    u.at("collective").get<std::string>().c_str(),
+                    tandem::io::formatBytes(u.at("bytes").get<double>()).c_str(),
+                    u.at("ranks").get<int>(), u.at("nodes").get<int>(),
+                    u.at("nodes").get<int>() == 1 ? "" : "s",
+                    fixed(1e3 * u.at("time_s").get<double>(), 3).c_str(),
+                    meas ? ("measured (" + u.at("curve").get<std::string>() +
+                            (u.at("stand_in").get<bool>() ? ", all_reduce standing in" : "") +
+                            (u.at("rescaled").get<bool>() ? ", rescaled to this group" : "") + ")")
+                               .c_str()
+                         : "analytical (no curve for this collective and scope)",
+                    compare.c_str(),
+                    u.at("extrapolated").get<bool>() ? "; extrapolated beyond measured sizes" : "");
             }
         }
     }

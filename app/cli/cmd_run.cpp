@@ -23,18 +23,21 @@ namespace cli {
 namespace {
 
 /// Every file `run` can write; stale ones from an earlier run into the same folder are removed.
-const std::vector<std::string> kAllOutputs{
-    "scenario.json",         "mlforml_result.json", "mlforml_first_crossing.csv",
-    "mlforml_trajectories.csv", "mosaic_result.json", "mosaic_frontier.csv",
-    "mosaic_candidates.csv"};
+const std::vector<std::string> kAllOutputs{"scenario.json",
+                                           "mlforml_result.json",
+                                           "mlforml_first_crossing.csv",
+                                           "mlforml_trajectories.csv",
+                                           "mosaic_result.json",
+                                           "mosaic_frontier.csv",
+                                           "mosaic_candidates.csv"};
 
 /// First-crossing summary: one row per (N, policy), minutes per target and ratio to Joint.
 void printMlForMlSummary(const tandem::mlforml::Result& r) {
     std::printf("\nML-for-ML [arXiv:2608.06046]: first-crossing time (min), ratio to Joint\n");
     std::vector<std::string> header{"background", "policy"};
     for (double f : r.targetFactors) header.push_back(fixed(f, 3) + "xLmin");
-    header.push_back("ratio@" + (r.targetFactors.empty() ? std::string("-")
-                                                         : fixed(r.targetFactors.back(), 3)));
+    header.push_back(
+        "ratio@" + (r.targetFactors.empty() ? std::string("-") : fixed(r.targetFactors.back(), 3)));
     std::vector<std::vector<std::string>> rows;
     for (const auto& pt : r.points) {
         const tandem::mlforml::PolicyRun* joint = nullptr;
@@ -173,7 +176,8 @@ int runCommand(const QStringList& args) {
     if (!checkOutputFolder(parser.value(out))) return kExitBadInput;
 
     // The copy names the trace and nccl-tests files so that they resolve from DIR.
-    const QString copyPath = QDir(parser.value(out)).absoluteFilePath(QStringLiteral("scenario.json"));
+    const QString copyPath =
+        QDir(parser.value(out)).absoluteFilePath(QStringLiteral("scenario.json"));
     std::vector<OutFile> files{
         {"scenario.json", tandem::scenarioToJson(*scenario, copyPath.toStdString())}};
     try {
@@ -188,7 +192,8 @@ int runCommand(const QStringList& args) {
                         *scenario->mlForMl, r.points[i].policies[k], r.comboLabels);
                     if (why.empty()) continue;
                     rj["points"][i]["policies"][k]["not_reached_reason"] = why;
-                    reasons.push_back(r.points[i].label + " " + r.points[i].policies[k].policy + ": " + why);
+                    reasons.push_back(r.points[i].label + " " + r.points[i].policies[k].policy +
+                                      ": " + why);
                 }
             if (!requireFinite("mlforml_result.json", rj)) return kExitFailure;
             files.push_back({"mlforml_result.json", rj.dump(2) + "\n"});
@@ -200,14 +205,17 @@ int runCommand(const QStringList& args) {
             for (const auto& why : reasons) std::printf("  %s\n", why.c_str());
         }
         if (scenario->mosaic) {
-            tandem::mosaic::CollectiveRecorder measured(0);  // counts costings from nccl-tests curves
+            tandem::mosaic::CollectiveRecorder measured(
+                0);  // counts costings from nccl-tests curves
             const auto r = tandem::mosaic::search(*scenario->mosaic);
             auto rj = tandem::mosaic::searchToJson(r);
             if (const auto& hw = scenario->mosaic->hardware; hw.measured) {
-                rj["measured_collectives"] = tandem::mosaic::measuredCollectivesReport(hw, measured);
-                std::printf("Measured collectives: %lld of %lld costings from nccl-tests curves, %lld "
-                            "extrapolated beyond measured sizes\n",
-                            measured.measuredCalls(), measured.calls(), measured.extrapolatedCalls());
+                rj["measured_collectives"] =
+                    tandem::mosaic::measuredCollectivesReport(hw, measured);
+                std::printf(
+                    "Measured collectives: %lld of %lld costings from nccl-tests curves, %lld "
+                    "extrapolated beyond measured sizes\n",
+                    measured.measuredCalls(), measured.calls(), measured.extrapolatedCalls());
             }
             if (const auto& e = *scenario->mosaic; e.background) {
                 const auto m = tandem::mosaic::coRunModel(e.hardware, e.nodes, *e.background);

@@ -2,15 +2,14 @@
 // Slurm job array and mergeable into the table an unsharded run writes.
 #include <QCommandLineParser>
 #include <QProcessEnvironment>
-
 #include <cstdio>
 
 #include "commands.h"
-#include "output.h"
 #include "io/text_file.h"
+#include "mlforml/scaling.h"
+#include "output.h"
 #include "save_file.h"
 #include "sweep/sweep.h"
-#include "mlforml/scaling.h"
 
 namespace cli {
 namespace {
@@ -97,13 +96,17 @@ int sweepCommand(const QStringList& args) {
         "SLURM_ARRAY_TASK_COUNT set, only points p with p % n == i are computed; "
         "'tandem-cli merge' joins the shard files into the unsharded table."));
     parser.addPositionalArgument(QStringLiteral("SCENARIO.json"), QStringLiteral("Scenario file."));
-    const QCommandLineOption vary(QStringLiteral("vary"), QStringLiteral("PATH=lo:hi:n or PATH=v1,v2,..."),
+    const QCommandLineOption vary(QStringLiteral("vary"),
+                                  QStringLiteral("PATH=lo:hi:n or PATH=v1,v2,..."),
                                   QStringLiteral("AXIS"));
-    const QCommandLineOption shardOpt(QStringLiteral("shard"), QStringLiteral("Compute share i of n (0-based)."),
+    const QCommandLineOption shardOpt(QStringLiteral("shard"),
+                                      QStringLiteral("Compute share i of n (0-based)."),
                                       QStringLiteral("i/n"));
-    const QCommandLineOption threadsOpt(QStringLiteral("threads"), QStringLiteral("Worker threads (default: all cores)."),
+    const QCommandLineOption threadsOpt(QStringLiteral("threads"),
+                                        QStringLiteral("Worker threads (default: all cores)."),
                                         QStringLiteral("K"), QStringLiteral("0"));
-    const QCommandLineOption out(QStringLiteral("out"), QStringLiteral("Output CSV file."), QStringLiteral("FILE"));
+    const QCommandLineOption out(QStringLiteral("out"), QStringLiteral("Output CSV file."),
+                                 QStringLiteral("FILE"));
     parser.addOptions({vary, shardOpt, threadsOpt, out});
     int code = kExitOk;
     if (!parseArgs(parser, args, &code)) return code;
@@ -157,7 +160,9 @@ int sweepCommand(const QStringList& args) {
     }
     writeAndReport(parser.value(out), table,
                    QStringLiteral("%1 point(s) (shard %2/%3)")
-                       .arg(table.rows.size()).arg(shard.index).arg(shard.count),
+                       .arg(table.rows.size())
+                       .arg(shard.index)
+                       .arg(shard.count),
                    &code);
     return code;
 }
@@ -176,7 +181,8 @@ int scalingCommand(const QStringList& args) {
     const QCommandLineOption ratiosOpt(QStringLiteral("oversubscription"),
                                        QStringLiteral("Ratios, a list (default 1,2,4)."),
                                        QStringLiteral("VALUES"), QStringLiteral("1,2,4"));
-    const QCommandLineOption out(QStringLiteral("out"), QStringLiteral("Output .csv or .json file."),
+    const QCommandLineOption out(QStringLiteral("out"),
+                                 QStringLiteral("Output .csv or .json file."),
                                  QStringLiteral("FILE"));
     parser.addOptions({nodesOpt, ratiosOpt, out});
     int code = kExitOk;
@@ -198,24 +204,28 @@ int scalingCommand(const QStringList& args) {
     for (const auto& [opt, isNodes] : {std::pair{&nodesOpt, true}, std::pair{&ratiosOpt, false}}) {
         tandem::sweep::Axis axis;
         std::string err;
-        const QString name = isNodes ? QStringLiteral("--nodes") : QStringLiteral("--oversubscription");
+        const QString name =
+            isNodes ? QStringLiteral("--nodes") : QStringLiteral("--oversubscription");
         if (!tandem::sweep::parseAxis("x=" + parser.value(*opt).toStdString(), axis, err)) {
             printError(QStringLiteral("%1: %2").arg(name, QString::fromStdString(err)));
             return kExitBadInput;
         }
         for (const auto& v : axis.values) {
-            const bool ok = v.is_number() &&
-                            (isNodes ? v.is_number_integer() && v.get<long long>() >= 1 &&
-                                           v.get<long long>() <= 65536
-                                     : v.get<double>() >= 1 && v.get<double>() <= 64);
+            const bool ok =
+                v.is_number() && (isNodes ? v.is_number_integer() && v.get<long long>() >= 1 &&
+                                                v.get<long long>() <= 65536
+                                          : v.get<double>() >= 1 && v.get<double>() <= 64);
             if (!ok) {
-                printError(QStringLiteral("%1: %2 is not %3").arg(name, QString::fromStdString(v.dump()),
-                               isNodes ? QStringLiteral("a node count in [1, 65536]")
-                                       : QStringLiteral("a ratio in [1, 64]")));
+                printError(QStringLiteral("%1: %2 is not %3")
+                               .arg(name, QString::fromStdString(v.dump()),
+                                    isNodes ? QStringLiteral("a node count in [1, 65536]")
+                                            : QStringLiteral("a ratio in [1, 64]")));
                 return kExitBadInput;
             }
-            if (isNodes) nodes.push_back(v.get<int>());
-            else ratios.push_back(v.get<double>());
+            if (isNodes)
+                nodes.push_back(v.get<int>());
+            else
+                ratios.push_back(v.get<double>());
         }
     }
     if (!checkOutFile(outFile, pos)) return kExitBadInput;
@@ -256,7 +266,8 @@ int mergeCommand(const QStringList& args) {
         "(the missing shards and their points are named)."));
     parser.addPositionalArgument(QStringLiteral("SHARD.csv"), QStringLiteral("Shard outputs."),
                                  QStringLiteral("SHARD.csv..."));
-    const QCommandLineOption out(QStringLiteral("out"), QStringLiteral("Merged CSV file."), QStringLiteral("FILE"));
+    const QCommandLineOption out(QStringLiteral("out"), QStringLiteral("Merged CSV file."),
+                                 QStringLiteral("FILE"));
     parser.addOption(out);
     int code = kExitOk;
     if (!parseArgs(parser, args, &code)) return code;

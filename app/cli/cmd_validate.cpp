@@ -1,6 +1,5 @@
 // tandem-cli validate SCENARIO.json: exit 0 if valid; else one line per problem, exit 2.
 #include <QCommandLineParser>
-
 #include <cstdio>
 
 #include "commands.h"
@@ -31,7 +30,8 @@ int validateCommand(const QStringList& args) {
     }
     // Accepted but suspect values: a warning at the path, still valid (exit 0).
     for (const auto& [path, why] : scenarioWarnings(*s))
-        std::printf("%s: %s: warning: %s\n", pos[0].toUtf8().constData(), path.c_str(), why.c_str());
+        std::printf("%s: %s: warning: %s\n", pos[0].toUtf8().constData(), path.c_str(),
+                    why.c_str());
     std::printf("%s: valid (%s%s%s)\n", pos[0].toUtf8().constData(), s->mlForMl ? "ml_for_ml" : "",
                 s->mlForMl && s->mosaic ? ", " : "", s->mosaic ? "mosaic" : "");
     return kExitOk;

@@ -1,7 +1,6 @@
 // tandem-cli: headless front end to the Tandem engine (same core as the GUI).
 #include <QCoreApplication>
 #include <QStringList>
-
 #include <cstdio>
 
 #include "commands.h"

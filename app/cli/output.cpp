@@ -98,8 +98,7 @@ std::optional<tandem::Scenario> loadScenarioOrReport(const QString& file) {
     tandem::Diagnostics diag(file.toStdString());
     auto s = tandem::loadScenarioFile(file.toStdString(), diag);
     if (!s) {
-        for (const auto& issue : diag.items())
-            std::fprintf(stderr, "%s\n", issue.str().c_str());
+        for (const auto& issue : diag.items()) std::fprintf(stderr, "%s\n", issue.str().c_str());
     }
     return s;
 }

@@ -207,8 +207,9 @@ bool replaceOutputs(const QString& dir, const std::vector<OutFile>& files,
         if (!move(out.filePath(name), stage.filePath(previous + name), &why)) {
             undo();
             if (error)
-                *error = QStringLiteral("%1: cannot replace: %2; the folder keeps the previous results")
-                             .arg(out.filePath(name), why);
+                *error =
+                    QStringLiteral("%1: cannot replace: %2; the folder keeps the previous results")
+                        .arg(out.filePath(name), why);
             return false;
         }
         step();
@@ -218,8 +219,9 @@ bool replaceOutputs(const QString& dir, const std::vector<OutFile>& files,
         if (!move(stage.filePath(name), out.filePath(name), &why)) {
             undo();
             if (error)
-                *error = QStringLiteral("%1: cannot write: %2; the folder keeps the previous results")
-                             .arg(out.filePath(name), why);
+                *error =
+                    QStringLiteral("%1: cannot write: %2; the folder keeps the previous results")
+                        .arg(out.filePath(name), why);
             return false;
         }
         step();

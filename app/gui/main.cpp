@@ -11,7 +11,6 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QIcon>
-
 #include <cstdio>
 
 #include "save_file.h"
@@ -27,14 +26,16 @@ int main(int argc, char** argv) {
     // Display-less modes need no window system: pick the offscreen platform before QApplication.
     // --help / --version print text only; without a display they must not abort in the
     // platform plugin (exit 134), so they take the offscreen platform as well.
-    const bool noDisplay = qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+    const bool noDisplay =
+        qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
     for (int i = 1; i < argc; ++i) {
         const QByteArray a(argv[i]);
-        const bool textOnly = a == "--help" || a == "-h" || a == "-?" || a == "--help-all" || a == "--version" ||
-                              a == "-v";
-        if (a == "--screenshot" || a == "--export-charts" || a == "--bench-gui" || a == "--write-default-scenario" ||
-            (textOnly && noDisplay)) {
-            if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+        const bool textOnly = a == "--help" || a == "-h" || a == "-?" || a == "--help-all" ||
+                              a == "--version" || a == "-v";
+        if (a == "--screenshot" || a == "--export-charts" || a == "--bench-gui" ||
+            a == "--write-default-scenario" || (textOnly && noDisplay)) {
+            if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+                qputenv("QT_QPA_PLATFORM", "offscreen");
             break;
         }
     }
@@ -46,42 +47,55 @@ int main(int argc, char** argv) {
     QApplication::setDesktopFileName(QStringLiteral("tandem"));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Tandem: what-if tool for distributed LLM training (ML-for-ML arXiv:2608.06046, MOSAIC arXiv:2608.10605)."));
+    parser.setApplicationDescription(
+        QStringLiteral("Tandem: what-if tool for distributed LLM training (ML-for-ML "
+                       "arXiv:2608.06046, MOSAIC arXiv:2608.10605)."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("scenario"), QStringLiteral("Scenario JSON to open (optional)."),
+    parser.addPositionalArgument(QStringLiteral("scenario"),
+                                 QStringLiteral("Scenario JSON to open (optional)."),
                                  QStringLiteral("[SCENARIO.json]"));
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("Render the main window offscreen to FILE.png and exit."),
-                                        QStringLiteral("FILE.png"));
-    const QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("Workspace for --screenshot: 0 or 1."),
+    const QCommandLineOption screenshot(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Render the main window offscreen to FILE.png and exit."),
+        QStringLiteral("FILE.png"));
+    const QCommandLineOption tab(QStringLiteral("tab"),
+                                 QStringLiteral("Workspace for --screenshot: 0 or 1."),
                                  QStringLiteral("N"), QStringLiteral("-1"));
-    const QCommandLineOption page(QStringLiteral("page"), QStringLiteral("Chart page of the workspace for --screenshot."),
+    const QCommandLineOption page(QStringLiteral("page"),
+                                  QStringLiteral("Chart page of the workspace for --screenshot."),
                                   QStringLiteral("N"), QStringLiteral("0"));
-    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot."),
+    const QCommandLineOption size(QStringLiteral("size"),
+                                  QStringLiteral("Window size for --screenshot."),
                                   QStringLiteral("WxH"), QStringLiteral("1280x800"));
-    const QCommandLineOption exportCharts(QStringLiteral("export-charts"),
-                                          QStringLiteral("Render every chart (PNG + CSV) into DIR and exit."),
-                                          QStringLiteral("DIR"));
-    const QCommandLineOption preset(QStringLiteral("preset"),
-                                    QStringLiteral("Use preset ID (see the Presets menu) instead of a scenario file; "
-                                                   "with --export-charts, 'all' exports every preset."),
-                                    QStringLiteral("ID"));
-    const QCommandLineOption benchGui(QStringLiteral("bench-gui"),
-                                      QStringLiteral("Time launch and slider-to-chart updates offscreen and exit."));
-    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("With --bench-gui: print JSON."));
-    const QCommandLineOption moves(QStringLiteral("moves"), QStringLiteral("With --bench-gui: moves per slider."),
+    const QCommandLineOption exportCharts(
+        QStringLiteral("export-charts"),
+        QStringLiteral("Render every chart (PNG + CSV) into DIR and exit."), QStringLiteral("DIR"));
+    const QCommandLineOption preset(
+        QStringLiteral("preset"),
+        QStringLiteral("Use preset ID (see the Presets menu) instead of a scenario file; "
+                       "with --export-charts, 'all' exports every preset."),
+        QStringLiteral("ID"));
+    const QCommandLineOption benchGui(
+        QStringLiteral("bench-gui"),
+        QStringLiteral("Time launch and slider-to-chart updates offscreen and exit."));
+    const QCommandLineOption json(QStringLiteral("json"),
+                                  QStringLiteral("With --bench-gui: print JSON."));
+    const QCommandLineOption moves(QStringLiteral("moves"),
+                                   QStringLiteral("With --bench-gui: moves per slider."),
                                    QStringLiteral("N"), QStringLiteral("10"));
-    const QCommandLineOption writeDefault(QStringLiteral("write-default-scenario"),
-                                          QStringLiteral("Write the built-in default scenario (canonical JSON) to FILE "
-                                                         "and exit (regenerates resources/scenarios/default.json)."),
-                                          QStringLiteral("FILE"));
+    const QCommandLineOption writeDefault(
+        QStringLiteral("write-default-scenario"),
+        QStringLiteral("Write the built-in default scenario (canonical JSON) to FILE "
+                       "and exit (regenerates resources/scenarios/default.json)."),
+        QStringLiteral("FILE"));
     const QCommandLineOption importOpt(
         QStringLiteral("import"),
-        QStringLiteral("Import FILE after loading the scenario (repeatable): a Hugging Face config.json, nccl-tests "
-                       "output, a loss log or a load trace; applied before --screenshot / --export-charts "
-                       "(a dense model config becomes the ML-for-ML foreground job)."),
+        QStringLiteral(
+            "Import FILE after loading the scenario (repeatable): a Hugging Face config.json, "
+            "nccl-tests "
+            "output, a loss log or a load trace; applied before --screenshot / --export-charts "
+            "(a dense model config becomes the ML-for-ML foreground job)."),
         QStringLiteral("FILE"));
     parser.addOption(importOpt);
     parser.addOption(writeDefault);
@@ -121,8 +135,10 @@ int main(int argc, char** argv) {
             const int h = wh.size() == 2 ? wh[1].toInt(&okH) : 0;
             // A window larger than a few screens is refused rather than allocated.
             if (!okW || !okH || w < 640 || h < 400 || w > 7680 || h > 4320) {
-                std::fprintf(stderr, "--size must be WxH with 640 <= W <= 7680 and 400 <= H <= 4320 "
-                                     "(got '%s')\n", qPrintable(parser.value(size)));
+                std::fprintf(stderr,
+                             "--size must be WxH with 640 <= W <= 7680 and 400 <= H <= 4320 "
+                             "(got '%s')\n",
+                             qPrintable(parser.value(size)));
                 return 2;
             }
             sz = QSize(w, h);
@@ -130,12 +146,14 @@ int main(int argc, char** argv) {
         bool okTab = false;
         const int tabIndex = parser.value(tab).toInt(&okTab);
         if (!okTab || tabIndex < -1 || tabIndex > 1) {  // -1: the preset's own workspace
-            std::fprintf(stderr, "--tab must be 0 (network x ML knobs) or 1 (MoE sparsity frontier)\n");
+            std::fprintf(stderr,
+                         "--tab must be 0 (network x ML knobs) or 1 (MoE sparsity frontier)\n");
             return 2;
         }
         bool okPage = false;
         const int pageIndex = parser.value(page).toInt(&okPage);
-        if (!okPage || pageIndex < 0) {  // the upper end depends on the workspace (renderScreenshot)
+        if (!okPage ||
+            pageIndex < 0) {  // the upper end depends on the workspace (renderScreenshot)
             std::fprintf(stderr, "--page must be a chart page number >= 0 (got '%s')\n",
                          qPrintable(parser.value(page)));
             return 2;
@@ -148,19 +166,24 @@ int main(int argc, char** argv) {
         QString error;
         if (!tandem::fileio::writeFileAtomic(parser.value(writeDefault), text, &error)) {
             std::fprintf(stderr, "%s\n", qPrintable(error));
-            return tandem::fileio::outputTargetProblem(parser.value(writeDefault)).isEmpty() ? 1 : 2;
+            return tandem::fileio::outputTargetProblem(parser.value(writeDefault)).isEmpty() ? 1
+                                                                                             : 2;
         }
         return 0;
     }
     if (parser.isSet(benchGui))
-        return tandem::ui::runGuiBench(sinceMain, parser.isSet(json), std::max(1, parser.value(moves).toInt()));
+        return tandem::ui::runGuiBench(sinceMain, parser.isSet(json),
+                                       std::max(1, parser.value(moves).toInt()));
     if (parser.isSet(exportCharts))
-        return tandem::ui::exportAllCharts(parser.value(exportCharts), scenario, {}, presetIndex, imports);
+        return tandem::ui::exportAllCharts(parser.value(exportCharts), scenario, {}, presetIndex,
+                                           imports);
 
     tandem::ui::MainWindow window;
     window.enableRecovery();
-    if (presetIndex >= 0) window.applyPreset(presetIndex, false);
-    else if (!scenario.isEmpty()) window.openFile(scenario);
+    if (presetIndex >= 0)
+        window.applyPreset(presetIndex, false);
+    else if (!scenario.isEmpty())
+        window.openFile(scenario);
     window.show();
     window.offerRecovery();
     for (const QString& path : imports) window.importFile(path);

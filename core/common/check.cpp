@@ -67,9 +67,12 @@ void markNotReproducible(Check& c, std::string reason) {
 
 const char* statusName(CheckStatus s) {
     switch (s) {
-        case CheckStatus::Pass: return "pass";
-        case CheckStatus::Fail: return "FAIL";
-        case CheckStatus::NotReproducible: return "not reproducible";
+        case CheckStatus::Pass:
+            return "pass";
+        case CheckStatus::Fail:
+            return "FAIL";
+        case CheckStatus::NotReproducible:
+            return "not reproducible";
     }
     return "FAIL";
 }

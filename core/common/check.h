@@ -1,7 +1,6 @@
 #pragma once
 // One row of a `tandem-cli reproduce` report: a published number, Tandem's value, the band.
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 

@@ -1,7 +1,6 @@
 #include "common/csv.h"
 
 #include <algorithm>
-
 #include <sstream>
 
 namespace tandem {

@@ -44,11 +44,13 @@ std::string closestMatch(const std::string& key, const std::vector<std::string>&
     int bestD = 1 << 30;
     for (const auto& c : candidates) {
         const int d = editDistance(key, c);
-        if (d < bestD) { bestD = d; best = c; }
+        if (d < bestD) {
+            bestD = d;
+            best = c;
+        }
     }
     const int limit = std::max<int>(2, static_cast<int>(key.size()) / 3);
     return bestD <= limit ? best : std::string();
 }
 
 }  // namespace tandem
-

@@ -1,13 +1,14 @@
 #include "common/json_reader.h"
-#include "common/number_format.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <set>
 #include <sstream>
+
+#include "common/number_format.h"
 
 namespace tandem {
 namespace {
@@ -30,7 +31,6 @@ std::string jsonTypeName(const nlohmann::json& v) {
 nlohmann::ordered_json jsonNumber(double v) {
     return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
 }
-
 
 namespace {
 void collectNonFinite(const nlohmann::ordered_json& j, const std::string& path,
@@ -72,7 +72,9 @@ std::string Range::describe() const {
 }
 
 JsonReader::JsonReader(const nlohmann::json& obj, std::string path, Diagnostics& diag)
-    : m_obj(obj.is_object() ? obj : emptyObject()), m_path(std::move(path)), m_diag(diag),
+    : m_obj(obj.is_object() ? obj : emptyObject()),
+      m_path(std::move(path)),
+      m_diag(diag),
       m_valid(obj.is_object()) {}
 
 bool JsonReader::has(const char* key) const { return m_obj.contains(key); }
@@ -129,7 +131,8 @@ double JsonReader::requiredNumber(const char* key, Range r) {
 long long JsonReader::integer(const char* key, long long def, Range r) {
     const auto* v = raw(key);
     if (!v) return def;
-    return checkNumber(*v, childPath(key), r, true) ? static_cast<long long>(v->get<double>()) : def;
+    return checkNumber(*v, childPath(key), r, true) ? static_cast<long long>(v->get<double>())
+                                                    : def;
 }
 
 bool JsonReader::boolean(const char* key, bool def) {
@@ -291,17 +294,20 @@ std::vector<size_t> repeatedEntries(const std::vector<T>& values) {
 
 void JsonReader::requireDistinct(const char* key, const std::vector<int>& values) {
     for (size_t i : repeatedEntries(values))
-        m_diag.error(childPath(key) + "[" + std::to_string(i) + "]", "duplicate value " + std::to_string(values[i]));
+        m_diag.error(childPath(key) + "[" + std::to_string(i) + "]",
+                     "duplicate value " + std::to_string(values[i]));
 }
 
 void JsonReader::requireDistinct(const char* key, const std::vector<double>& values) {
     for (size_t i : repeatedEntries(values))
-        m_diag.error(childPath(key) + "[" + std::to_string(i) + "]", "duplicate value " + formatNumber(values[i]));
+        m_diag.error(childPath(key) + "[" + std::to_string(i) + "]",
+                     "duplicate value " + formatNumber(values[i]));
 }
 
 void JsonReader::requireDistinct(const char* key, const std::vector<std::string>& values) {
     for (size_t i : repeatedEntries(values))
-        m_diag.error(childPath(key) + "[" + std::to_string(i) + "]", "duplicate value \"" + values[i] + "\"");
+        m_diag.error(childPath(key) + "[" + std::to_string(i) + "]",
+                     "duplicate value \"" + values[i] + "\"");
 }
 
 namespace {
@@ -312,8 +318,12 @@ public:
     bool operator()(int /*depth*/, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
         using E = nlohmann::json::parse_event_t;
         switch (event) {
-            case E::object_start: m_frames.push_back({true, {}, 0, {}}); break;
-            case E::array_start: m_frames.push_back({false, {}, 0, {}}); break;
+            case E::object_start:
+                m_frames.push_back({true, {}, 0, {}});
+                break;
+            case E::array_start:
+                m_frames.push_back({false, {}, 0, {}});
+                break;
             case E::key: {
                 auto& f = m_frames.back();
                 f.key = parsed.get<std::string>();
@@ -358,8 +368,10 @@ size_t firstTooDeepJson(const std::string& text) {
     for (size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
         if (inString) {
-            if (c == '\\') ++i;
-            else if (c == '"') inString = false;
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
         } else if (c == '"') {
             inString = true;
         } else if (c == '[' || c == '{') {
@@ -376,7 +388,12 @@ namespace {
 std::string lineColumn(const std::string& text, size_t offset) {
     size_t line = 1, col = 1;
     for (size_t i = 0; i < offset && i < text.size(); ++i) {
-        if (text[i] == '\n') { ++line; col = 1; } else { ++col; }
+        if (text[i] == '\n') {
+            ++line;
+            col = 1;
+        } else {
+            ++col;
+        }
     }
     return "line " + std::to_string(line) + ", column " + std::to_string(col);
 }
@@ -392,7 +409,8 @@ nlohmann::json parseJsonText(const std::string& text, Diagnostics& diag) {
         DuplicateKeyFinder finder;
         nlohmann::json j = nlohmann::json::parse(text, std::ref(finder));
         for (const auto& path : finder.duplicates())
-            diag.error(path, "key appears more than once in this object (only one value is allowed)");
+            diag.error(path,
+                       "key appears more than once in this object (only one value is allowed)");
         if (!finder.duplicates().empty()) return nullptr;
         return j;
     } catch (const nlohmann::json::parse_error& e) {
@@ -416,7 +434,12 @@ nlohmann::json parseJsonText(const std::string& text, Diagnostics& diag) {
             if (at != std::string::npos) {
                 size_t line = 1, col = 1;
                 for (size_t i = 0; i < at; ++i) {
-                    if (text[i] == '\n') { ++line; col = 1; } else { ++col; }
+                    if (text[i] == '\n') {
+                        ++line;
+                        col = 1;
+                    } else {
+                        ++col;
+                    }
                 }
                 where = "line " + std::to_string(line) + ", column " + std::to_string(col);
             }

@@ -22,9 +22,13 @@ struct Range {
     /// out-of-range message; nullptr when the bounds speak for themselves.
     const char* reason = nullptr;
     static Range positive() { return {0.0, std::numeric_limits<double>::infinity(), true, false}; }
-    static Range nonNegative() { return {0.0, std::numeric_limits<double>::infinity(), false, false}; }
+    static Range nonNegative() {
+        return {0.0, std::numeric_limits<double>::infinity(), false, false};
+    }
     static Range closed(double lo, double hi) { return {lo, hi, false, false}; }
-    static Range atLeast(double lo) { return {lo, std::numeric_limits<double>::infinity(), false, false}; }
+    static Range atLeast(double lo) {
+        return {lo, std::numeric_limits<double>::infinity(), false, false};
+    }
     bool contains(double v) const;
     std::string describe() const;  ///< e.g. "> 0", "in [1, 64]"
 };

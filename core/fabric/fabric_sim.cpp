@@ -56,7 +56,8 @@ void FabricSim::addLiveJobs(const LiveJobSpec& spec, bool record) {
     m_live.syncBursts = std::max(1, spec.syncBursts);
     m_live.burstGapS = std::max(0.0, spec.burstGapS);
     m_liveBurstsLeft.assign(spec.count, 0);
-    for (int j = 0; j < spec.count; ++j) m_liveComputeEnd[j] = m_rng.uniform() * spec.computeS * 4.0;
+    for (int j = 0; j < spec.count; ++j)
+        m_liveComputeEnd[j] = m_rng.uniform() * spec.computeS * 4.0;
     if (m_record) {
         m_transfers.reserve(4096);
         m_rateT.reserve(8192);
@@ -86,8 +87,8 @@ void FabricSim::setForeground(const ForegroundSpec& fg) {
     m_fg.overlapS = std::min(std::max(0.0, fg.overlapS), fg.computeS);
     m_hasFg = true;
     m_fgDone = fg.iterations <= 0;
-    m_fgGroup = m_plan ? m_net.addGroup(fg.nodes, m_plan->jobRoutes.back())
-                       : m_net.addGroup(fg.nodes);
+    m_fgGroup =
+        m_plan ? m_net.addGroup(fg.nodes, m_plan->jobRoutes.back()) : m_net.addGroup(fg.nodes);
     m_fgIter = 0;
     m_fgPhase = 0;
     m_fgComputeStart = fg.start_s;
@@ -112,8 +113,10 @@ void FabricSim::startLiveTransfer(int j) {
 }
 
 void FabricSim::finishLiveBurst(int j) {
-    if (m_liveBurstsLeft[j] > 0) m_liveComputeEnd[j] = m_now + m_live.burstGapS;
-    else startLiveCompute(j);
+    if (m_liveBurstsLeft[j] > 0)
+        m_liveComputeEnd[j] = m_now + m_live.burstGapS;
+    else
+        startLiveCompute(j);
 }
 
 void FabricSim::startLiveCompute(int j) {
@@ -179,8 +182,10 @@ void FabricSim::run(double until) {
             const int tag = m_net.flowTag(f);
             if (tag == kForegroundTag) {
                 m_fgFlow = -1;
-                if (m_now >= fgComputeEnd) fgIterationEnds = true;
-                else m_fgPhase = 2;
+                if (m_now >= fgComputeEnd)
+                    fgIterationEnds = true;
+                else
+                    m_fgPhase = 2;
             } else if (tag < kReplayTag) {
                 finishLiveBurst(tag);
             }

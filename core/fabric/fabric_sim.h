@@ -44,13 +44,13 @@ struct LiveJobSpec {
     int nodes = 8;
     double bytesPerNode = 0;  ///< ring wire bytes per node per sync
     double computeS = 0.069;
-    double jitter = 0.0;      ///< uniform +- fraction of computeS
+    double jitter = 0.0;  ///< uniform +- fraction of computeS
     /// The sync is sent as `syncBursts` equal bursts (>= 1), each started `burstGapS` after the
     /// previous one finished (bucketed all-reduce overlapped with the backward pass); the
     /// compute phase starts after the last burst.
     int syncBursts = 1;
-    double burstGapS = 0.0;   ///< idle time between two bursts of one sync, s (>= 0)
-    std::uint64_t seed = 1;   ///< phases and jitter
+    double burstGapS = 0.0;  ///< idle time between two bursts of one sync, s (>= 0)
+    std::uint64_t seed = 1;  ///< phases and jitter
 };
 
 /// The foreground job of one replay.
@@ -60,7 +60,7 @@ struct ForegroundSpec {
     double computeS = 0;      ///< g * T_c
     double overlapS = 0;      ///< transfer may start this long before compute ends (<= computeS)
     double start_s = 0;
-    int iterations = 0;       ///< iterations to run (the caller discards warm-up ones)
+    int iterations = 0;  ///< iterations to run (the caller discards warm-up ones)
 };
 
 /// Event-loop steps one FabricSim may take, and job updates (steps x (1 + live jobs), each step

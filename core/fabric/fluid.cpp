@@ -14,8 +14,10 @@ double ringWireBytesPerNode(double bytes, int nodes) {
 
 FluidNetwork::FluidNetwork(double fabricBytesPerS, double nicBytesPerS, double ccEfficiency,
                            double ccDropPerFlow)
-    : m_fabric(std::max(0.0, fabricBytesPerS)), m_nic(std::max(0.0, nicBytesPerS)),
-      m_cc(ccEfficiency), m_ccDrop(ccDropPerFlow) {
+    : m_fabric(std::max(0.0, fabricBytesPerS)),
+      m_nic(std::max(0.0, nicBytesPerS)),
+      m_cc(ccEfficiency),
+      m_ccDrop(ccDropPerFlow) {
     m_remaining.reserve(256);
     m_volume.reserve(256);
     m_flowGroup.reserve(256);
@@ -27,7 +29,9 @@ FluidNetwork::FluidNetwork(double fabricBytesPerS, double nicBytesPerS, double c
 
 FluidNetwork::FluidNetwork(std::vector<double> linkBytesPerS, double ccEfficiency,
                            double ccDropPerFlow)
-    : m_cc(ccEfficiency), m_ccDrop(ccDropPerFlow), m_linked(true),
+    : m_cc(ccEfficiency),
+      m_ccDrop(ccDropPerFlow),
+      m_linked(true),
       m_linkCap(std::move(linkBytesPerS)) {
     for (double& c : m_linkCap) c = std::max(0.0, c);
     m_linkLeft.resize(m_linkCap.size());
@@ -180,11 +184,10 @@ void FluidNetwork::recomputeRates() {
         }
     }
     if (m_order.empty()) return;
-    std::sort(m_order.begin(), m_order.end(),
-              [this](int a, int b) { return m_groupCount[a] > m_groupCount[b] ||
-                                            (m_groupCount[a] == m_groupCount[b] && a < b); });
-    const double eff =
-        m_cc / (1.0 + m_ccDrop * (static_cast<double>(m_order.size()) - 1.0));
+    std::sort(m_order.begin(), m_order.end(), [this](int a, int b) {
+        return m_groupCount[a] > m_groupCount[b] || (m_groupCount[a] == m_groupCount[b] && a < b);
+    });
+    const double eff = m_cc / (1.0 + m_ccDrop * (static_cast<double>(m_order.size()) - 1.0));
     double fabricLeft = m_fabric;
     size_t i = 0;
     for (; i < m_order.size(); ++i) {

@@ -79,8 +79,8 @@ private:
 
     double m_fabric = 0, m_nic = 0, m_cc = 1, m_ccDrop = 0;
     bool m_linked = false;
-    std::vector<double> m_linkCap;       // explicit links: capacity, bytes/s
-    std::vector<Route> m_groupRoute;     // per group (explicit links only)
+    std::vector<double> m_linkCap;                 // explicit links: capacity, bytes/s
+    std::vector<Route> m_groupRoute;               // per group (explicit links only)
     std::vector<double> m_linkLeft, m_linkWeight;  // scratch of progressive filling
     std::vector<char> m_frozen;                    // scratch: per group
     std::vector<int> m_touched;                    // scratch: loaded links of this filling

@@ -71,9 +71,9 @@ struct Topology {
     /// "leaf-spine-2to1", "leaf-spine-4to1" (topologyPresetNames()).
     std::string preset = "paper-fabric";
     FabricKind kind = FabricKind::Shared;  ///< shared paper-fabric or two tiers (`kind`)
-    int nodes = 1024;       ///< nodes attached to the fabric (leaf_spine)
-    int nodesPerLeaf = 16;  ///< K, nodes under one leaf switch
-    int spines = 16;        ///< spine switches; every leaf has one uplink bundle to each
+    int nodes = 1024;                      ///< nodes attached to the fabric (leaf_spine)
+    int nodesPerLeaf = 16;                 ///< K, nodes under one leaf switch
+    int spines = 16;  ///< spine switches; every leaf has one uplink bundle to each
     /// Leaf downlink over uplink capacity (>= 1; 1 = non-blocking): a leaf's uplinks carry
     /// K x nic_GBps / oversubscription in each direction.
     double oversubscription = 1.0;

@@ -33,7 +33,8 @@ std::string billions(const ojson& v) {
 std::string bytesText(double b) { return formatBytes(b); }
 
 std::string num(const ojson& j, const char* key, const char* f = "%.4g") {
-    return j.contains(key) && j[key].is_number() ? fmt(f, j[key].get<double>()) : std::string("n/a");
+    return j.contains(key) && j[key].is_number() ? fmt(f, j[key].get<double>())
+                                                 : std::string("n/a");
 }
 
 /// Adds the analytical collective model's busbw at every measured size of `c` to its inspect
@@ -51,10 +52,12 @@ void addAnalytical(ojson& cj, const NcclCurve& c, const std::string& hardwareNam
     cj["analytical_hardware"] = hw.name;
     if (modelled) {
         const auto span = mosaic::groupSpan(c.ranks, 1, hw.gpusPerNode);
-        cj["analytical_placement"] = std::to_string(c.ranks) + " ranks on " + std::to_string(span.nodes) +
-                                     " node(s) of " + std::to_string(hw.gpusPerNode) + " GPUs";
+        cj["analytical_placement"] = std::to_string(c.ranks) + " ranks on " +
+                                     std::to_string(span.nodes) + " node(s) of " +
+                                     std::to_string(hw.gpusPerNode) + " GPUs";
     } else {
-        cj["analytical_placement"] = "not modelled (" + c.collective + ", " + std::to_string(c.ranks) + " ranks)";
+        cj["analytical_placement"] =
+            "not modelled (" + c.collective + ", " + std::to_string(c.ranks) + " ranks)";
     }
     double peak = 0;
     for (auto& p : cj["points"]) {
@@ -75,8 +78,11 @@ void addAnalytical(ojson& cj, const NcclCurve& c, const std::string& hardwareNam
 /// GB200 before B200), or "" when it names none.
 std::string hardwareFromFileName(const std::string& path) {
     const std::string n = toLower(baseName(path));
-    const std::pair<const char*, const char*> tokens[] = {
-        {"gb200", "gb200-nvl72"}, {"h100", "h100"}, {"h200", "h200"}, {"a100", "a100"}, {"b200", "p6-b200"}};
+    const std::pair<const char*, const char*> tokens[] = {{"gb200", "gb200-nvl72"},
+                                                          {"h100", "h100"},
+                                                          {"h200", "h200"},
+                                                          {"a100", "a100"},
+                                                          {"b200", "p6-b200"}};
     for (const auto& [token, name] : tokens)
         if (n.find(token) != std::string::npos) return name;
     return "";
@@ -104,8 +110,7 @@ void inspectLoss(const std::string& text, ojson& j, Diagnostics& diag) {
     Diagnostics fitDiag(diag.file());
     const auto fit = fitLossCurve(p->step, p->loss, fitDiag);
     if (!fit) {
-        for (const auto& i : fitDiag.items())
-            diag.error("series \"" + p->name + "\"", i.message);
+        for (const auto& i : fitDiag.items()) diag.error("series \"" + p->name + "\"", i.message);
         return;
     }
     const ojson fitJson = lossFitToJson(*fit);
@@ -126,8 +131,12 @@ const char* kSupported =
 void inspectInto(const std::string& text, const std::string& path, ojson& j, Diagnostics& diag,
                  const std::string& hardwareArg) {
     const std::string fromName = hardwareFromFileName(path);
-    const std::string hardware = !hardwareArg.empty() ? hardwareArg : !fromName.empty() ? fromName : "p6-b200";
-    const std::string hardwareSource = !hardwareArg.empty() ? "--hardware" : !fromName.empty() ? "file name" : "default";
+    const std::string hardware = !hardwareArg.empty() ? hardwareArg
+                                 : !fromName.empty()  ? fromName
+                                                      : "p6-b200";
+    const std::string hardwareSource = !hardwareArg.empty() ? "--hardware"
+                                       : !fromName.empty()  ? "file name"
+                                                            : "default";
     const InputKind kind = detectInputKind(text);
     switch (kind) {
         case InputKind::Scenario:
@@ -139,15 +148,17 @@ void inspectInto(const std::string& text, const std::string& path, ojson& j, Dia
             if (kind == InputKind::Scenario) {
                 j["kind"] = inputKindName(InputKind::Scenario);
                 j["format"] = "tandem_scenario";
-                diag.error("$", "this is a Tandem scenario, not a model config; check it with "
-                                "'tandem-cli validate' and run it with 'tandem-cli run'");
+                diag.error("$",
+                           "this is a Tandem scenario, not a model config; check it with "
+                           "'tandem-cli validate' and run it with 'tandem-cli run'");
                 return;
             }
             if (kind == InputKind::Json) {
                 diag.error("$", std::string("not a recognised input: a JSON ") +
                                     (parsed.is_object() ? "object" : "value") +
                                     " with no model_type, architectures or model-config key "
-                                    "(hidden_size, num_hidden_layers, ...); " + kSupported);
+                                    "(hidden_size, num_hidden_layers, ...); " +
+                                    kSupported);
                 return;
             }
             j["kind"] = inputKindName(InputKind::ModelConfig);
@@ -235,24 +246,27 @@ std::string inspectText(const ojson& j) {
     const InputKind kind = inputKindFromName(j.value("kind", ""));
     const std::string file = j.value("file", "");
     if (kind == InputKind::ModelConfig && j.contains("n_total")) {
-        out += file + ": model_config (" + j.value("format", "") + "), model_type " + j.value("model_type", "") + "\n";
-        out += "  parameters: total " + billions(j["n_total"]) + ", active " + billions(j["n_active"]) +
+        out += file + ": model_config (" + j.value("format", "") + "), model_type " +
+               j.value("model_type", "") + "\n";
+        out += "  parameters: total " + billions(j["n_total"]) + ", active " +
+               billions(j["n_active"]) +
                " (embedding convention: " + j.value("active_embedding_convention", "") + ")\n";
         out += "  non-embedding: total " + billions(j["n_total_nonembedding"]) + ", active " +
                billions(j["n_active_nonembedding"]) + "\n";
-        out += "  sparsity S = " + num(j, "sparsity", "%.4f") + ", split factor G = " +
-               num(j, "split_factor_G", "%.3g") + "\n";
+        out += "  sparsity S = " + num(j, "sparsity", "%.4f") +
+               ", split factor G = " + num(j, "split_factor_G", "%.3g") + "\n";
         const auto& g = j["geometry"];
-        out += "  geometry: " + std::to_string(g.value("layers", 0LL)) + " layers, d = " +
-               std::to_string(g.value("hidden", 0LL)) + ", " + std::to_string(g.value("heads", 0LL)) +
-               " heads (" + std::to_string(g.value("kv_heads", 0LL)) + " KV), attention " +
+        out += "  geometry: " + std::to_string(g.value("layers", 0LL)) +
+               " layers, d = " + std::to_string(g.value("hidden", 0LL)) + ", " +
+               std::to_string(g.value("heads", 0LL)) + " heads (" +
+               std::to_string(g.value("kv_heads", 0LL)) + " KV), attention " +
                g.value("attention", "") + ", vocab " + std::to_string(g.value("vocab", 0LL)) +
                (g.value("tied_embeddings", false) ? " (tied)" : "") + "\n";
         if (g.value("experts", 0LL) > 0)
-            out += "  MoE: E = " + std::to_string(g.value("experts", 0LL)) + ", K = " +
-                   std::to_string(g.value("top_k", 0LL)) + ", d_expert = " +
-                   std::to_string(g.value("d_expert", 0LL)) + ", shared experts " +
-                   std::to_string(g.value("shared_experts", 0LL)) + ", " +
+            out += "  MoE: E = " + std::to_string(g.value("experts", 0LL)) +
+                   ", K = " + std::to_string(g.value("top_k", 0LL)) +
+                   ", d_expert = " + std::to_string(g.value("d_expert", 0LL)) +
+                   ", shared experts " + std::to_string(g.value("shared_experts", 0LL)) + ", " +
                    std::to_string(g.value("moe_layers", 0LL)) + " MoE / " +
                    std::to_string(g.value("dense_layers", 0LL)) + " dense layers\n";
         else
@@ -262,19 +276,23 @@ std::string inspectText(const ojson& j) {
         const ojson curves = j.contains("curves") ? j["curves"] : ojson::array({j});
         const std::string hwSource = j.value("analytical_hardware_source", "");
         const std::string hwFrom = hwSource == "file name" ? " named in the file name"
-                                   : hwSource == "default" ? ", the default; --hardware sets another"
-                                                           : "";
+                                   : hwSource == "default"
+                                       ? ", the default; --hardware sets another"
+                                       : "";
         for (const auto& c : curves) {
             out += "  " + c.value("collective", "") + " on " + std::to_string(c.value("ranks", 0)) +
                    " ranks (" + c.value("ranks_source", "") + "): peak busbw " +
                    fmt("%.2f", c.value("peak_busbw_GBps", 0.0)) + " GB/s at " +
                    bytesText(c.value("peak_at_bytes", 0.0)) + "; " +
                    std::to_string(c["points"].size()) + " sizes from " +
-                   bytesText(c.value("min_bytes", 0.0)) + " to " + bytesText(c.value("max_bytes", 0.0)) + "\n";
-            if (c.contains("analytical_peak_busbw_GBps") && c["analytical_peak_busbw_GBps"].is_number())
-                out += "    analytical model (" + c.value("analytical_hardware", "") + hwFrom + ", " +
-                       c.value("analytical_placement", "") + "): busbw up to " +
-                       fmt("%.2f", c["analytical_peak_busbw_GBps"].get<double>()) + " GB/s over these sizes\n";
+                   bytesText(c.value("min_bytes", 0.0)) + " to " +
+                   bytesText(c.value("max_bytes", 0.0)) + "\n";
+            if (c.contains("analytical_peak_busbw_GBps") &&
+                c["analytical_peak_busbw_GBps"].is_number())
+                out += "    analytical model (" + c.value("analytical_hardware", "") + hwFrom +
+                       ", " + c.value("analytical_placement", "") + "): busbw up to " +
+                       fmt("%.2f", c["analytical_peak_busbw_GBps"].get<double>()) +
+                       " GB/s over these sizes\n";
             for (const auto& n : c["notes"]) out += "    note: " + n.get<std::string>() + "\n";
         }
     } else if (kind == InputKind::LossLog && j.contains("series")) {
@@ -286,13 +304,14 @@ std::string inspectText(const ojson& j) {
         if (j.contains("L_inf")) {
             const auto& se = j["stderr"];
             out += "  fit on " + j.value("fit_series", "") + ": L(S) = L_inf + A (S + S0)^-alpha\n";
-            out += "    L_inf = " + num(j, "L_inf") + " +- " + num(se, "L_inf", "%.2g") + ", A = " +
-                   num(j, "A") + " +- " + num(se, "A", "%.2g") + ", alpha = " + num(j, "alpha") +
-                   " +- " + num(se, "alpha", "%.2g") + ", S0 = " + num(j, "S0") + " +- " +
-                   num(se, "S0", "%.2g") + "\n";
+            out += "    L_inf = " + num(j, "L_inf") + " +- " + num(se, "L_inf", "%.2g") +
+                   ", A = " + num(j, "A") + " +- " + num(se, "A", "%.2g") +
+                   ", alpha = " + num(j, "alpha") + " +- " + num(se, "alpha", "%.2g") +
+                   ", S0 = " + num(j, "S0") + " +- " + num(se, "S0", "%.2g") + "\n";
             out += "    RMSE " + num(j, "rmse") + " over " + std::to_string(j.value("points", 0)) +
                    " points; at step " + formatCount(j.value("last_step", 0.0)) + " fitted " +
-                   num(j, "predicted_at_last_step") + ", logged " + num(j, "logged_at_last_step") + "\n";
+                   num(j, "predicted_at_last_step") + ", logged " + num(j, "logged_at_last_step") +
+                   "\n";
         }
     } else if (kind == InputKind::LoadTrace && j.contains("samples")) {
         out += file + ": load_trace (" + j.value("format", "") + ")\n";

@@ -2,7 +2,6 @@
 // `tandem-cli inspect FILE [--json]`: detect what a user file is, import it, and say what Tandem
 // understood.
 #include <nlohmann/json.hpp>
-
 #include <string>
 
 #include "common/diagnostics.h"

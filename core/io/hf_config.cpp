@@ -139,14 +139,16 @@ void readStandardCore(Fields& f, ModelGeometry& g, bool tiedDefault) {
         g.headDim = g.hidden / g.heads;  // checkModelShape refuses a remainder
         f.assume("head_dim", "hidden_size / num_attention_heads = " + std::to_string(g.headDim));
     }
-    g.tiedEmbeddings = f.flag("tie_word_embeddings", tiedDefault,
-                              tiedDefault ? "true (input and output embeddings shared)"
-                                          : "false (separate output head)");
+    g.tiedEmbeddings = f.flag(
+        "tie_word_embeddings", tiedDefault,
+        tiedDefault ? "true (input and output embeddings shared)" : "false (separate output head)");
 }
 
 long long expertsPerToken(Fields& f) {
-    if (f.present("num_experts_per_tok")) return f.req("num_experts_per_tok", "routed experts per token");
-    if (f.present("experts_per_token")) return f.req("experts_per_token", "routed experts per token");
+    if (f.present("num_experts_per_tok"))
+        return f.req("num_experts_per_tok", "routed experts per token");
+    if (f.present("experts_per_token"))
+        return f.req("experts_per_token", "routed experts per token");
     return f.req("num_experts_per_tok", "routed experts per token, top-K");
 }
 
@@ -157,7 +159,8 @@ void readMixtral(Fields& f, ModelGeometry& g) {
     g.dExpert = f.req("intermediate_size", "expert FFN width");
     g.moeLayers = g.layers;
     g.dFfReference = g.dExpert;
-    f.note("split_factor_G: experts are full-width FFNs; G = 1 (reference width = intermediate_size)");
+    f.note(
+        "split_factor_G: experts are full-width FFNs; G = 1 (reference width = intermediate_size)");
 }
 
 void readDeepSeek(Fields& f, ModelGeometry& g) {
@@ -202,8 +205,9 @@ void readDeepSeek(Fields& f, ModelGeometry& g) {
         f.note("$.num_nextn_predict_layers: " + std::to_string(g.mtpLayers) +
                " multi-token-prediction module(s) not counted (published totals exclude them)");
     g.activeConvention = ActiveEmbeddingConvention::OutputOnly;
-    f.note("n_active counts the output head but not the input embedding (DeepSeek's convention: "
-           "matches 2.4 B for V2-Lite and 37 B for V3)");
+    f.note(
+        "n_active counts the output head but not the input embedding (DeepSeek's convention: "
+        "matches 2.4 B for V2-Lite and 37 B for V3)");
 }
 
 void readQwenMoe(Fields& f, ModelGeometry& g) {
@@ -250,9 +254,11 @@ void readGptOss(Fields& f, ModelGeometry& g) {
     g.moeLayers = g.layers;
     g.dFfReference = g.dExpert;
     g.activeConvention = ActiveEmbeddingConvention::OutputOnly;
-    f.note("split_factor_G: experts are full-width FFNs; G = 1 (reference width = intermediate_size)");
-    f.note("n_active counts the output head but not the input embedding (gpt-oss model card "
-           "convention: 3.6 B active for gpt-oss-20b)");
+    f.note(
+        "split_factor_G: experts are full-width FFNs; G = 1 (reference width = intermediate_size)");
+    f.note(
+        "n_active counts the output head but not the input embedding (gpt-oss model card "
+        "convention: 3.6 B active for gpt-oss-20b)");
 }
 
 void readLlama4Text(Fields& f, ModelGeometry& g) {
@@ -494,8 +500,8 @@ std::optional<ModelImport> importModelConfig(const json& config, Diagnostics& di
             }
         }
         if (type.empty()) {
-            diag.error("$.model_type", "is required (the field is missing); supported: " +
-                                           joinSupported());
+            diag.error("$.model_type",
+                       "is required (the field is missing); supported: " + joinSupported());
             return std::nullopt;
         }
     }
@@ -533,8 +539,9 @@ std::optional<ModelImport> importModelConfig(const json& config, Diagnostics& di
     if (diag.items().size() > before) return std::nullopt;
     m.counts = countParameters(g);
     if (static_cast<double>(m.counts.total) > kMaxPlausibleParams) {
-        diag.error(base, "implausible geometry: " + formatNumber(static_cast<double>(m.counts.total)) +
-                             " parameters (more than 1e15); check the widths and counts");
+        diag.error(base,
+                   "implausible geometry: " + formatNumber(static_cast<double>(m.counts.total)) +
+                       " parameters (more than 1e15); check the widths and counts");
         return std::nullopt;
     }
     return m;

@@ -1,7 +1,6 @@
 #pragma once
 // Hugging Face `config.json` -> ModelGeometry + parameter counts.
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 #include <vector>

@@ -93,8 +93,9 @@ std::optional<LoadTrace> parseLoadTrace(const std::string& text, Diagnostics& di
             }
         }
         if (rateCol < 0 && bytesCol < 0) {
-            diag.error(linePath(h + 1), "header needs a load column: bytes_per_s, GBps, Gbps "
-                                        "(with a time_s column) or bytes (per fixed window)");
+            diag.error(linePath(h + 1),
+                       "header needs a load column: bytes_per_s, GBps, Gbps "
+                       "(with a time_s column) or bytes (per fixed window)");
             return std::nullopt;
         }
         if (rateCol >= 0 && timeCol < 0) {
@@ -143,9 +144,10 @@ std::optional<LoadTrace> parseLoadTrace(const std::string& text, Diagnostics& di
             rate *= rScale;
         } else {
             if (!(window > 0)) {
-                diag.error(linePath(i + 1), "bytes-per-window rows need the window length: a "
-                                            "window_s column, a \"# window_s: <seconds>\" line, "
-                                            "or the window given by the caller");
+                diag.error(linePath(i + 1),
+                           "bytes-per-window rows need the window length: a "
+                           "window_s column, a \"# window_s: <seconds>\" line, "
+                           "or the window given by the caller");
                 return std::nullopt;
             }
             double bytes = 0;
@@ -155,8 +157,9 @@ std::optional<LoadTrace> parseLoadTrace(const std::string& text, Diagnostics& di
         }
         if (!std::isfinite(rate) || !std::isfinite(time)) {
             // e.g. 1e300 GBps: finite in the file, infinite in bytes/s after the unit conversion.
-            diag.error(linePath(i + 1), "load or time is too large to represent after unit "
-                                        "conversion (bytes/s, s)");
+            diag.error(linePath(i + 1),
+                       "load or time is too large to represent after unit "
+                       "conversion (bytes/s, s)");
             continue;
         }
         if (!t.time_s.empty() && !(time > t.time_s.back())) {
@@ -176,7 +179,8 @@ std::optional<LoadTrace> parseLoadTrace(const std::string& text, Diagnostics& di
         t.lastDuration_s = window;
     } else if (t.time_s.size() >= 2) {
         std::vector<double> d;
-        for (std::size_t i = 1; i < t.time_s.size(); ++i) d.push_back(t.time_s[i] - t.time_s[i - 1]);
+        for (std::size_t i = 1; i < t.time_s.size(); ++i)
+            d.push_back(t.time_s[i] - t.time_s[i - 1]);
         std::nth_element(d.begin(), d.begin() + d.size() / 2, d.end());
         t.lastDuration_s = d[d.size() / 2];
         t.assumptions.push_back("last sample lasts the median sampling interval");

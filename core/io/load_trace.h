@@ -2,7 +2,6 @@
 // Background network load traces (what co-running jobs put on the fabric) for the ML-for-ML
 // workspace, in place of modelled background jobs [MODEL.md A3; 2608.06046 §3.3].
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,9 +17,10 @@ namespace tandem::io {
 struct LoadTrace {
     std::vector<double> time_s;          ///< sample start times, strictly increasing, >= 0
     std::vector<double> bytesPerSecond;  ///< load (bytes/s, >= 0)
-    double lastDuration_s = 0;           ///< how long the last sample lasts (window, or median step)
-    std::string format;                  ///< "rate" (time + bytes/s) or "window" (bytes per window)
-    std::vector<std::string> assumptions;  ///< e.g. "no header: columns read as time_s, bytes_per_s"
+    double lastDuration_s = 0;  ///< how long the last sample lasts (window, or median step)
+    std::string format;         ///< "rate" (time + bytes/s) or "window" (bytes per window)
+    std::vector<std::string>
+        assumptions;  ///< e.g. "no header: columns read as time_s, bytes_per_s"
 };
 
 /// Parses a CSV trace (comma, tab or semicolon; `#` comments). Accepted headers:

@@ -1,15 +1,14 @@
 #include "io/loss_fit.h"
 
-#include "common/json_reader.h"
-#include "common/number_format.h"
-
 #include <Eigen/Dense>
-#include <unsupported/Eigen/LevenbergMarquardt>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <unsupported/Eigen/LevenbergMarquardt>
+
+#include "common/json_reader.h"
+#include "common/number_format.h"
 
 namespace tandem::io {
 namespace {
@@ -23,7 +22,8 @@ struct Residuals : Eigen::DenseFunctor<double> {
         : Eigen::DenseFunctor<double>(4, static_cast<int>(s_.size())), s(s_), y(y_) {}
     int operator()(const InputType& x, ValueType& r) const {
         const double a = std::exp(x[1]), al = std::exp(x[2]), s0 = std::exp(x[3]);
-        for (Eigen::Index i = 0; i < s.size(); ++i) r[i] = x[0] + a * std::pow(s[i] + s0, -al) - y[i];
+        for (Eigen::Index i = 0; i < s.size(); ++i)
+            r[i] = x[0] + a * std::pow(s[i] + s0, -al) - y[i];
         return 0;
     }
     int df(const InputType& x, JacobianType& j) const {
@@ -31,9 +31,9 @@ struct Residuals : Eigen::DenseFunctor<double> {
         for (Eigen::Index i = 0; i < s.size(); ++i) {
             const double b = s[i] + s0, p = std::pow(b, -al);
             j(i, 0) = 1.0;
-            j(i, 1) = a * p;                           // d/dlnA
-            j(i, 2) = -a * p * std::log(b) * al;       // d/dlnAlpha
-            j(i, 3) = -a * al * p / b * s0;            // d/dlnS0
+            j(i, 1) = a * p;                      // d/dlnA
+            j(i, 2) = -a * p * std::log(b) * al;  // d/dlnAlpha
+            j(i, 3) = -a * al * p / b * s0;       // d/dlnS0
         }
         return 0;
     }
@@ -46,8 +46,8 @@ std::string shortNumber(double v) {
     return b;
 }
 
-double ssr(const Eigen::VectorXd& s, const Eigen::VectorXd& y, double lInf, double a,
-           double alpha, double s0) {
+double ssr(const Eigen::VectorXd& s, const Eigen::VectorXd& y, double lInf, double a, double alpha,
+           double s0) {
     double t = 0;
     for (Eigen::Index i = 0; i < s.size(); ++i) {
         const double r = lInf + a * std::pow(s[i] + s0, -alpha) - y[i];
@@ -74,15 +74,17 @@ std::optional<LossFit> fitLossCurve(const std::vector<double>& step,
     std::sort(distinct.begin(), distinct.end());
     distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
     if (distinct.size() < 5) {
-        diag.error("$", "a fit of L_inf, A, alpha, S0 needs at least 5 points at distinct steps (got " +
-                            std::to_string(distinct.size()) + ")");
+        diag.error("$",
+                   "a fit of L_inf, A, alpha, S0 needs at least 5 points at distinct steps (got " +
+                       std::to_string(distinct.size()) + ")");
         return std::nullopt;
     }
     Eigen::VectorXd s(n), y(n);
     for (std::size_t i = 0; i < n; ++i) {
         if (!std::isfinite(step[i]) || step[i] < 0 || !std::isfinite(loss[i]) || !(loss[i] > 0)) {
-            diag.error("$[" + std::to_string(i) + "]", "step must be >= 0 and loss finite and > 0 (got step " +
-                                                        formatNumber(step[i]) + ", loss " + formatNumber(loss[i]) + ")");
+            diag.error("$[" + std::to_string(i) + "]",
+                       "step must be >= 0 and loss finite and > 0 (got step " +
+                           formatNumber(step[i]) + ", loss " + formatNumber(loss[i]) + ")");
             return std::nullopt;
         }
         s[i] = step[i];
@@ -172,12 +174,15 @@ std::optional<LossFit> fitLossCurve(const std::vector<double>& step,
     const auto w = [&](const std::string& m) { f.warnings.push_back(m); };
     if (!f.converged)
         w("the fit did not converge (" + std::to_string(f.evaluations) + " evaluations)");
-    if (f.lInf < 0) w("L_inf = " + shortNumber(f.lInf) + " is below 0; a loss floor must be positive");
+    if (f.lInf < 0)
+        w("L_inf = " + shortNumber(f.lInf) + " is below 0; a loss floor must be positive");
     if (f.alpha < 1e-3)
-        w("alpha = " + shortNumber(f.alpha) + " is at its lower bound: the logged loss does not decay");
+        w("alpha = " + shortNumber(f.alpha) +
+          " is at its lower bound: the logged loss does not decay");
     if (f.alpha > 5) w("alpha = " + shortNumber(f.alpha) + " is implausibly steep (> 5)");
     if (f.s0 > 100 * sMax)
-        w("S0 = " + shortNumber(f.s0) + " is more than 100 x the last step (" + shortNumber(sMax) + ")");
+        w("S0 = " + shortNumber(f.s0) + " is more than 100 x the last step (" + shortNumber(sMax) +
+          ")");
     if (!(y[n - 1] < y[0]))
         w("the loss does not fall over the log (first " + shortNumber(y[0]) + ", last " +
           shortNumber(y[n - 1]) + ")");
@@ -193,7 +198,9 @@ nlohmann::ordered_json lossFitToJson(const LossFit& f) {
     j["A"] = f.a;
     j["alpha"] = f.alpha;
     j["S0"] = f.s0;
-    j["stderr"] = {{"L_inf", jsonNumber(f.seLInf)}, {"A", jsonNumber(f.seA)}, {"alpha", jsonNumber(f.seAlpha)},
+    j["stderr"] = {{"L_inf", jsonNumber(f.seLInf)},
+                   {"A", jsonNumber(f.seA)},
+                   {"alpha", jsonNumber(f.seAlpha)},
                    {"S0", jsonNumber(f.seS0)}};
     j["rmse"] = f.rmse;
     j["points"] = f.points;

@@ -3,7 +3,6 @@
 // 2608.06046 §2.3] to a logged loss series, by nonlinear least squares (Eigen's
 // Levenberg-Marquardt), with standard errors from the Jacobian.
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,10 +15,10 @@ namespace tandem::io {
 struct LossFit {
     double lInf = 0, a = 0, alpha = 0, s0 = 0;          ///< parameters (loss units, steps)
     double seLInf = 0, seA = 0, seAlpha = 0, seS0 = 0;  ///< standard errors (NaN if singular)
-    double rmse = 0;           ///< sqrt(mean squared residual) over the fitted points
-    std::size_t points = 0;    ///< points used
-    int evaluations = 0;       ///< residual evaluations by the optimizer
-    bool converged = false;    ///< optimizer reported convergence (not just an iteration cap)
+    double rmse = 0;         ///< sqrt(mean squared residual) over the fitted points
+    std::size_t points = 0;  ///< points used
+    int evaluations = 0;     ///< residual evaluations by the optimizer
+    bool converged = false;  ///< optimizer reported convergence (not just an iteration cap)
     /// Why the fit should not be trusted, one sentence each (empty for a sound fit): the
     /// optimizer did not converge, L_inf < 0, alpha below 1e-3 (no decay: the fit sits at its
     /// lower bound) or above 5, S0 above 100 x the last logged step, the loss not falling over

@@ -21,9 +21,8 @@ bool isValidationName(const std::string& lower) {
 }
 
 bool isStepHeader(const std::string& lower) {
-    static const std::vector<std::string> names = {"step", "steps", "iter", "iteration",
-                                                   "global_step", "_step", "trainer/global_step",
-                                                   "s"};
+    static const std::vector<std::string> names = {
+        "step", "steps", "iter", "iteration", "global_step", "_step", "trainer/global_step", "s"};
     for (const auto& n : names) {
         if (lower == n) return true;
         // W&B exports name columns "<run> - <metric>"; accept a trailing " - step" too.
@@ -74,7 +73,8 @@ bool parseLlmc(const std::vector<std::string>& lines, LossLog& log, Diagnostics&
         valueAfter(l, "s:", stepText);
         double step = 0;
         if (!parseDouble(stepText, step) || step < 0) {
-            diag.error(linePath(i + 1), "step after \"s:\" must be a number >= 0 (got \"" + stepText + "\")");
+            diag.error(linePath(i + 1),
+                       "step after \"s:\" must be a number >= 0 (got \"" + stepText + "\")");
             continue;
         }
         for (const auto& [key, name, val] :
@@ -111,16 +111,23 @@ bool parseNanoGpt(const std::vector<std::string>& lines, LossLog& log, Diagnosti
         // different measurement from the per-iteration `iter N: loss`; kept as its own series
         // so both stay ordered by step.
         if (valueAfter(rest, "train loss", v)) {
-            if (parseDouble(v, x)) addPoint(m, iter ? "train" : "train_eval", false, s, x, i + 1);
-            else diag.error(linePath(i + 1), "train loss must be a finite number (got \"" + v + "\")");
+            if (parseDouble(v, x))
+                addPoint(m, iter ? "train" : "train_eval", false, s, x, i + 1);
+            else
+                diag.error(linePath(i + 1),
+                           "train loss must be a finite number (got \"" + v + "\")");
         }
         if (valueAfter(rest, "val loss", v)) {
-            if (parseDouble(v, x)) addPoint(m, "val", true, s, x, i + 1);
-            else diag.error(linePath(i + 1), "val loss must be a finite number (got \"" + v + "\")");
+            if (parseDouble(v, x))
+                addPoint(m, "val", true, s, x, i + 1);
+            else
+                diag.error(linePath(i + 1), "val loss must be a finite number (got \"" + v + "\")");
         }
         if (iter && valueAfter(rest, "loss", v) && rest.find("train loss") == std::string::npos) {
-            if (parseDouble(v, x)) addPoint(m, "train", false, s, x, i + 1);
-            else diag.error(linePath(i + 1), "loss must be a finite number (got \"" + v + "\")");
+            if (parseDouble(v, x))
+                addPoint(m, "train", false, s, x, i + 1);
+            else
+                diag.error(linePath(i + 1), "loss must be a finite number (got \"" + v + "\")");
         }
     }
     for (auto& kv : m) log.series.push_back(std::move(kv.second));
@@ -142,18 +149,21 @@ bool parseCsv(const std::vector<std::string>& lines, LossLog& log, Diagnostics& 
     std::vector<int> lossCols;
     for (std::size_t c = 0; c < header.size(); ++c) {
         const std::string lower = toLower(trim(header[c]));
-        if (stepCol < 0 && isStepHeader(lower)) stepCol = static_cast<int>(c);
+        if (stepCol < 0 && isStepHeader(lower))
+            stepCol = static_cast<int>(c);
         else if (lower.find("loss") != std::string::npos || lower == "trl" || lower == "tel")
             lossCols.push_back(static_cast<int>(c));
     }
     if (stepCol < 0) {
-        diag.error(linePath(h + 1), "header has no step column; expected one of step, steps, "
-                                    "iter, iteration, global_step, _step");
+        diag.error(linePath(h + 1),
+                   "header has no step column; expected one of step, steps, "
+                   "iter, iteration, global_step, _step");
         return false;
     }
     if (lossCols.empty()) {
-        diag.error(linePath(h + 1), "header has no loss column (a column whose name contains "
-                                    "\"loss\")");
+        diag.error(linePath(h + 1),
+                   "header has no loss column (a column whose name contains "
+                   "\"loss\")");
         return false;
     }
     std::vector<LossSeries> series(lossCols.size());
@@ -164,7 +174,9 @@ bool parseCsv(const std::vector<std::string>& lines, LossLog& log, Diagnostics& 
     for (std::size_t i = h + 1; i < lines.size(); ++i) {
         if (skipped(i)) continue;
         const auto f = splitCsvRecord(lines[i], sep);
-        const auto cell = [&](int c) { return c < static_cast<int>(f.size()) ? trim(f[c]) : std::string(); };
+        const auto cell = [&](int c) {
+            return c < static_cast<int>(f.size()) ? trim(f[c]) : std::string();
+        };
         const std::string stepText = cell(stepCol);
         if (stepText.empty()) continue;
         double step = 0;
@@ -209,7 +221,8 @@ void checkSeries(const LossLog& log, Diagnostics& diag) {
     std::set<std::size_t> stepLines;
     const bool csv = log.format == "csv";
     const auto more = [](std::size_t n, const char* what) {
-        return n > 1 ? " (" + std::to_string(n - 1) + " more " + what + " after it)" : std::string();
+        return n > 1 ? " (" + std::to_string(n - 1) + " more " + what + " after it)"
+                     : std::string();
     };
     for (const auto& s : log.series) {
         std::size_t badLoss = 0, badStep = 0, firstLoss = 0, firstStep = 0;
@@ -231,10 +244,10 @@ void checkSeries(const LossLog& log, Diagnostics& diag) {
                     more(badLoss, "losses outside [1e-20, 1000]"));
         if (badStep > 0 && stepLines.insert(s.line[firstStep]).second) {
             const std::size_t i = firstStep;
-            diag.error(linePath(s.line[i]), "step " + formatCount(s.step[i]) + " is not after step " +
-                                                formatCount(s.step[i - 1]) + " (" + linePath(s.line[i - 1]) +
-                                                "); steps of a series must increase" +
-                                                more(badStep, "such steps"));
+            diag.error(linePath(s.line[i]),
+                       "step " + formatCount(s.step[i]) + " is not after step " +
+                           formatCount(s.step[i - 1]) + " (" + linePath(s.line[i - 1]) +
+                           "); steps of a series must increase" + more(badStep, "such steps"));
         }
     }
 }
@@ -284,8 +297,9 @@ std::optional<LossLog> parseLossLog(const std::string& text, Diagnostics& diag) 
     checkSeries(log, diag);
     if (diag.items().size() > before) return std::nullopt;
     if (log.series.empty()) {
-        diag.error("file", "no loss values found (expected a CSV with step and loss columns or an "
-                           "llm.c log with \"s:<step> trl:<loss>\" lines)");
+        diag.error("file",
+                   "no loss values found (expected a CSV with step and loss columns or an "
+                   "llm.c log with \"s:<step> trl:<loss>\" lines)");
         return std::nullopt;
     }
     return log;

@@ -13,18 +13,18 @@ namespace tandem::io {
 
 /// One loss series (e.g. train or validation), in file order.
 struct LossSeries {
-    std::string name;            ///< "train", "val", "train_eval" (nanoGPT `step N: train
-                                 ///< loss`), or the CSV column header
-    bool validation = false;     ///< a held-out (val / eval / test) loss
-    std::vector<double> step;    ///< optimizer steps (>= 0, strictly increasing)
-    std::vector<double> loss;    ///< loss values (in [1e-20, 1000]; nats or whatever the log uses)
+    std::string name;          ///< "train", "val", "train_eval" (nanoGPT `step N: train
+                               ///< loss`), or the CSV column header
+    bool validation = false;   ///< a held-out (val / eval / test) loss
+    std::vector<double> step;  ///< optimizer steps (>= 0, strictly increasing)
+    std::vector<double> loss;  ///< loss values (in [1e-20, 1000]; nats or whatever the log uses)
     std::vector<std::size_t> line;  ///< 1-based source line of each point
 };
 
 /// A parsed loss log.
 struct LossLog {
-    std::string format;               ///< "llmc", "nanogpt" or "csv"
-    std::vector<LossSeries> series;   ///< non-empty series only
+    std::string format;              ///< "llmc", "nanogpt" or "csv"
+    std::vector<LossSeries> series;  ///< non-empty series only
     /// The series a fit should use: the validation series with the most points if it has >= 5,
     /// else the series with the most points. nullptr when there is none.
     const LossSeries* preferred() const;
@@ -53,6 +53,5 @@ std::string lossLogFormat(const std::vector<std::string>& lines);
 
 /// Reads and parses a file (see parseLossLog).
 std::optional<LossLog> loadLossLogFile(const std::string& path, Diagnostics& diag);
-
 
 }  // namespace tandem::io

@@ -15,11 +15,11 @@ double attentionParams(const ModelGeometry& g) {
         if (g.qLoraRank > 0)
             p += d * g.qLoraRank + g.qLoraRank + g.qLoraRank * g.heads * qHead;  // q_a, norm, q_b
         else
-            p += d * g.heads * qHead;                                           // q_proj
-        p += d * (g.kvLoraRank + g.qkRopeHeadDim);                  // kv_a_proj_with_mqa
-        p += g.kvLoraRank;                                          // kv_a_layernorm
+            p += d * g.heads * qHead;                                  // q_proj
+        p += d * (g.kvLoraRank + g.qkRopeHeadDim);                     // kv_a_proj_with_mqa
+        p += g.kvLoraRank;                                             // kv_a_layernorm
         p += g.kvLoraRank * g.heads * (g.qkNopeHeadDim + g.vHeadDim);  // kv_b_proj
-        p += g.heads * g.vHeadDim * d;                              // o_proj
+        p += g.heads * g.vHeadDim * d;                                 // o_proj
         return p;
     }
     const double q = double(g.heads) * g.headDim, kv = double(g.kvHeads) * g.headDim;
@@ -42,7 +42,9 @@ double ffnParams(const ModelGeometry& g, double w) {
 double normParams(const ModelGeometry& g) { return (g.layerNorm ? 2.0 : 1.0) * g.hidden; }
 
 /// Saturating conversion of an exact (below 2^53) double count to an integer count.
-long long toCount(double v) { return v >= 4.0e18 ? 4000000000000000000LL : static_cast<long long>(v); }
+long long toCount(double v) {
+    return v >= 4.0e18 ? 4000000000000000000LL : static_cast<long long>(v);
+}
 
 }  // namespace
 

@@ -26,60 +26,60 @@ struct ModelGeometry {
     std::string modelType;  ///< `model_type` as written in the config ("mixtral", ...)
     std::string family;     ///< canonical family used for counting ("deepseek_v3", "llama", ...)
 
-    long long layers = 0;    ///< transformer blocks (MTP / next-n modules not included)
-    long long hidden = 0;    ///< model width d
-    long long heads = 0;     ///< attention heads
-    long long kvHeads = 0;   ///< key/value heads (== heads for MHA)
-    long long headDim = 0;   ///< per-head width of Q/K/V (Standard attention)
+    long long layers = 0;   ///< transformer blocks (MTP / next-n modules not included)
+    long long hidden = 0;   ///< model width d
+    long long heads = 0;    ///< attention heads
+    long long kvHeads = 0;  ///< key/value heads (== heads for MHA)
+    long long headDim = 0;  ///< per-head width of Q/K/V (Standard attention)
     AttentionKind attention = AttentionKind::Standard;
-    long long qLoraRank = 0;       ///< MLA: Q compression rank (0 = full-rank Q projection)
-    long long kvLoraRank = 0;      ///< MLA: KV compression rank
-    long long qkRopeHeadDim = 0;   ///< MLA: rotary part of each Q/K head
-    long long qkNopeHeadDim = 0;   ///< MLA: non-rotary part of each Q/K head
-    long long vHeadDim = 0;        ///< MLA: value head width
+    long long qLoraRank = 0;      ///< MLA: Q compression rank (0 = full-rank Q projection)
+    long long kvLoraRank = 0;     ///< MLA: KV compression rank
+    long long qkRopeHeadDim = 0;  ///< MLA: rotary part of each Q/K head
+    long long qkNopeHeadDim = 0;  ///< MLA: non-rotary part of each Q/K head
+    long long vHeadDim = 0;       ///< MLA: value head width
 
     long long vocab = 0;             ///< vocabulary size
     bool tiedEmbeddings = false;     ///< output head shares the token embedding matrix
     long long learnedPositions = 0;  ///< rows of a learned position table (GPT-2, OPT); 0 = RoPE
     long long embedProjDim = 0;      ///< OPT word_embed_proj_dim when != hidden (project_in/out)
 
-    long long denseLayers = 0;  ///< blocks with a dense FFN
-    long long moeLayers = 0;    ///< blocks with an MoE FFN
-    long long dFfDense = 0;     ///< dense FFN width (0 when no block is dense and none is given)
-    long long experts = 0;      ///< routed experts per MoE block, E
-    long long topK = 0;         ///< routed experts per token, K
-    long long dExpert = 0;      ///< routed expert hidden width d_expert
+    long long denseLayers = 0;    ///< blocks with a dense FFN
+    long long moeLayers = 0;      ///< blocks with an MoE FFN
+    long long dFfDense = 0;       ///< dense FFN width (0 when no block is dense and none is given)
+    long long experts = 0;        ///< routed experts per MoE block, E
+    long long topK = 0;           ///< routed experts per token, K
+    long long dExpert = 0;        ///< routed expert hidden width d_expert
     long long sharedExperts = 0;  ///< always-active shared experts per MoE block
     long long dShared = 0;        ///< hidden width of each shared expert
     long long dFfReference = 0;   ///< reference (dense-equivalent) FFN width for G; 0 = undefined
 
-    bool gatedFfn = true;        ///< SwiGLU-style FFN (3 matrices) rather than 2
-    bool layerNorm = false;      ///< LayerNorm with bias (GPT-2, OPT) rather than RMSNorm
-    bool qkvBias = false;        ///< bias on Q, K, V projections
-    bool oBias = false;          ///< bias on the output projection
-    bool mlpBias = false;        ///< bias on FFN / expert matrices
-    bool qkNorm = false;         ///< per-head RMSNorm weights on Q and K (Qwen3)
-    bool attentionSinks = false; ///< one learned sink logit per head (gpt-oss)
-    bool routerBias = false;     ///< bias vector on the router (gpt-oss)
+    bool gatedFfn = true;               ///< SwiGLU-style FFN (3 matrices) rather than 2
+    bool layerNorm = false;             ///< LayerNorm with bias (GPT-2, OPT) rather than RMSNorm
+    bool qkvBias = false;               ///< bias on Q, K, V projections
+    bool oBias = false;                 ///< bias on the output projection
+    bool mlpBias = false;               ///< bias on FFN / expert matrices
+    bool qkNorm = false;                ///< per-head RMSNorm weights on Q and K (Qwen3)
+    bool attentionSinks = false;        ///< one learned sink logit per head (gpt-oss)
+    bool routerBias = false;            ///< bias vector on the router (gpt-oss)
     bool routerCorrectionBias = false;  ///< DeepSeek-V3 e_score_correction_bias (E values)
     bool sharedExpertGate = false;      ///< Qwen2-MoE sigmoid gate on the shared expert (d x 1)
-    bool finalNorm = true;       ///< a norm after the last block
-    long long mtpLayers = 0;     ///< DeepSeek-V3 multi-token-prediction modules (never counted)
+    bool finalNorm = true;              ///< a norm after the last block
+    long long mtpLayers = 0;  ///< DeepSeek-V3 multi-token-prediction modules (never counted)
 
     ActiveEmbeddingConvention activeConvention = ActiveEmbeddingConvention::InputAndOutput;
 };
 
 /// Parameter counts of a geometry (exact integers; multiply by bytes/param for memory).
 struct ParameterCounts {
-    long long total = 0;                 ///< n_total: every parameter, embeddings included
-    long long active = 0;                ///< n_active: per-token active, embeddings per convention
-    long long activeAllEmbeddings = 0;   ///< active with token embedding and output head both
-    long long totalNonEmbedding = 0;     ///< n_total_nonembedding (no token/position tables, head)
-    long long activeNonEmbedding = 0;    ///< n_active_nonembedding
-    long long tokenEmbedding = 0;        ///< vocab x d
-    long long outputHead = 0;            ///< vocab x d, 0 when tied
-    long long positionEmbedding = 0;     ///< learned position table, 0 with RoPE
-    double sparsity = 0;  ///< S = 1 - N_act / N_tot on non-embedding counts [2608.10605 §3]
+    long long total = 0;                ///< n_total: every parameter, embeddings included
+    long long active = 0;               ///< n_active: per-token active, embeddings per convention
+    long long activeAllEmbeddings = 0;  ///< active with token embedding and output head both
+    long long totalNonEmbedding = 0;    ///< n_total_nonembedding (no token/position tables, head)
+    long long activeNonEmbedding = 0;   ///< n_active_nonembedding
+    long long tokenEmbedding = 0;       ///< vocab x d
+    long long outputHead = 0;           ///< vocab x d, 0 when tied
+    long long positionEmbedding = 0;    ///< learned position table, 0 with RoPE
+    double sparsity = 0;      ///< S = 1 - N_act / N_tot on non-embedding counts [2608.10605 §3]
     double splitFactorG = 0;  ///< G = d_ff / d_expert [2608.10605 App. A.1]; NaN if undefined
 };
 

@@ -23,19 +23,18 @@ constexpr long long kMaxMessage_B = 1LL << 40;
 
 /// Collectives nccl-tests ships, longest names first so "reduce_scatter" wins over "reduce".
 const std::vector<std::string>& collectiveNames() {
-    static const std::vector<std::string> n = {"reduce_scatter", "all_reduce", "all_gather",
-                                               "alltoall",       "broadcast",  "sendrecv",
-                                               "hypercube",      "gather",     "scatter",
-                                               "reduce"};
+    static const std::vector<std::string> n = {
+        "reduce_scatter", "all_reduce", "all_gather", "alltoall", "broadcast",
+        "sendrecv",       "hypercube",  "gather",     "scatter",  "reduce"};
     return n;
 }
 
 int typeSize(const std::string& t) {
     static const std::map<std::string, int> m = {
-        {"int8", 1},     {"uint8", 1},    {"char", 1},     {"fp8_e4m3", 1}, {"fp8_e5m2", 1},
-        {"f8e4m3", 1},   {"f8e5m2", 1},   {"half", 2},     {"bfloat16", 2}, {"float16", 2},
-        {"int32", 4},    {"uint32", 4},   {"int", 4},      {"float", 4},    {"float32", 4},
-        {"int64", 8},    {"uint64", 8},   {"double", 8},   {"float64", 8}};
+        {"int8", 1},   {"uint8", 1},  {"char", 1},   {"fp8_e4m3", 1}, {"fp8_e5m2", 1},
+        {"f8e4m3", 1}, {"f8e5m2", 1}, {"half", 2},   {"bfloat16", 2}, {"float16", 2},
+        {"int32", 4},  {"uint32", 4}, {"int", 4},    {"float", 4},    {"float32", 4},
+        {"int64", 8},  {"uint64", 8}, {"double", 8}, {"float64", 8}};
     auto it = m.find(t);
     return it == m.end() ? 0 : it->second;
 }
@@ -70,7 +69,8 @@ std::string perfToken(const std::string& lower) {
         const std::string tok = c + "_perf";
         for (auto p = lower.find(tok); p != std::string::npos; p = lower.find(tok, p + 1)) {
             const bool boundary =
-                p == 0 || !(std::isalnum(static_cast<unsigned char>(lower[p - 1])) || lower[p - 1] == '_');
+                p == 0 ||
+                !(std::isalnum(static_cast<unsigned char>(lower[p - 1])) || lower[p - 1] == '_');
             if (boundary) return c;
         }
     }
@@ -81,11 +81,16 @@ std::string collectiveFromFileName(const std::string& fileName) {
     std::string n = toLower(baseName(fileName));
     n.erase(std::remove(n.begin(), n.end(), '-'), n.end());
     const std::vector<std::pair<std::string, std::string>> keys = {
-        {"reduce_scatter", "reduce_scatter"}, {"reducescatter", "reduce_scatter"},
-        {"all_reduce", "all_reduce"},         {"allreduce", "all_reduce"},
-        {"all_gather", "all_gather"},         {"allgather", "all_gather"},
-        {"alltoall", "alltoall"},             {"all_to_all", "alltoall"},
-        {"broadcast", "broadcast"},           {"sendrecv", "sendrecv"}};
+        {"reduce_scatter", "reduce_scatter"},
+        {"reducescatter", "reduce_scatter"},
+        {"all_reduce", "all_reduce"},
+        {"allreduce", "all_reduce"},
+        {"all_gather", "all_gather"},
+        {"allgather", "all_gather"},
+        {"alltoall", "alltoall"},
+        {"all_to_all", "alltoall"},
+        {"broadcast", "broadcast"},
+        {"sendrecv", "sendrecv"}};
     for (const auto& [k, v] : keys)
         if (n.find(k) != std::string::npos) return v;
     return "";
@@ -123,7 +128,7 @@ struct RawRow {
 struct Section {
     std::string collective;  // from the log
     int maxRank = -1;
-    int headerHalves = 0;    // busbw columns in the header (0 = no header seen)
+    int headerHalves = 0;      // busbw columns in the header (0 = no header seen)
     bool errorColumn = false;  // the older layout's `error` column (a deviation, not a count)
     std::vector<RawRow> rows;
     std::size_t firstLine = 0;
@@ -155,7 +160,8 @@ bool parseRow(const std::vector<std::string>& tok, int headerHalves, bool errorC
     if (halves == 0) halves = rest >= 8 ? 2 : 1;
     if (rest < static_cast<std::size_t>(4 * halves) && halves == 2 && rest >= 4 && rest <= 6)
         halves = 1;  // a table printed without the in-place half
-    if (rest < static_cast<std::size_t>(4 * halves) || rest > static_cast<std::size_t>(4 * halves + 2)) {
+    if (rest < static_cast<std::size_t>(4 * halves) ||
+        rest > static_cast<std::size_t>(4 * halves + 2)) {
         why = "expected size, count, type, [redop], [root] and " + std::to_string(4 * halves) +
               " timing columns (got " + std::to_string(tok.size()) + " columns)";
         return false;
@@ -170,7 +176,8 @@ bool parseRow(const std::vector<std::string>& tok, int headerHalves, bool errorC
         const std::size_t o = base + 4 * h;
         const char* half = h ? "in-place" : "out-of-place";
         if (!parseDouble(tok[o], r.t[h]) || !parseDouble(tok[o + 1], r.algbw[h]) ||
-            !parseDouble(tok[o + 2], r.busbw[h]) || r.t[h] < 0 || r.algbw[h] < 0 || r.busbw[h] < 0) {
+            !parseDouble(tok[o + 2], r.busbw[h]) || r.t[h] < 0 || r.algbw[h] < 0 ||
+            r.busbw[h] < 0) {
             why = std::string("time, algbw and busbw of the ") + half +
                   " half must be finite numbers >= 0 (got \"" + tok[o] + "\", \"" + tok[o + 1] +
                   "\", \"" + tok[o + 2] + "\")";
@@ -256,13 +263,14 @@ NcclCurve buildCurve(const Section& s, const std::string& fileName, const std::s
     const double ratio = medianRatio(s.rows);
     if (c.collective.empty()) {
         c.collectiveSource = "inferred";
-        const bool reduces = !s.rows.empty() && s.rows.back().hasRedop &&
-                             toLower(s.rows.back().redop) != "none";
+        const bool reduces =
+            !s.rows.empty() && s.rows.back().hasRedop && toLower(s.rows.back().redop) != "none";
         if (reduces && s.maxRank >= 1) {
             // With the rank count known, pick the convention whose busbw/algbw is closer [N].
             const double n = s.maxRank + 1.0;
             const double ar = 2.0 * (n - 1) / n, rs = (n - 1) / n;
-            c.collective = std::abs(ratio - ar) <= std::abs(ratio - rs) ? "all_reduce" : "reduce_scatter";
+            c.collective =
+                std::abs(ratio - ar) <= std::abs(ratio - rs) ? "all_reduce" : "reduce_scatter";
         } else if (reduces) {
             c.collective = ratio > 1.01 ? "all_reduce" : "reduce_scatter";
         } else {
@@ -290,16 +298,17 @@ NcclCurve buildCurve(const Section& s, const std::string& fileName, const std::s
         c.ranksSource = "file name";
         const double f = c.collective == "all_reduce" ? 2.0 : 1.0;
         const bool ratioHasRanks = c.collective == "all_reduce" || perRankCount;
-        const auto [lo, hi] = ratioHasRanks ? ranksFromRatioIntervals(s.rows, f) : std::pair<int, int>{0, 0};
+        const auto [lo, hi] =
+            ratioHasRanks ? ranksFromRatioIntervals(s.rows, f) : std::pair<int, int>{0, 0};
         if (lo > 0 && (n < lo || n > hi)) {
             const int data = lo == hi ? lo : static_cast<int>(std::lround(f / (f - ratio)));
             c.ranks = std::min(std::max(data, lo), hi);
             c.ranksSource = "busbw/algbw";
-            c.notes.push_back("file name says " + std::to_string(n) + " ranks; busbw/algbw " +
-                              formatNumber(std::round(ratio * 1e4) / 1e4) + " implies " +
-                              (lo == hi ? std::to_string(lo)
-                                        : std::to_string(lo) + " to " + std::to_string(hi)) +
-                              "; using " + std::to_string(c.ranks) + " (the data)");
+            c.notes.push_back(
+                "file name says " + std::to_string(n) + " ranks; busbw/algbw " +
+                formatNumber(std::round(ratio * 1e4) / 1e4) + " implies " +
+                (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
+                "; using " + std::to_string(c.ranks) + " (the data)");
         } else {
             c.notes.push_back("rank count " + std::to_string(n) + " taken from the file name" +
                               (lo > 0 ? " (consistent with busbw/algbw)" : ""));
@@ -577,7 +586,8 @@ BusBandwidth effectiveBusBandwidth(const NcclCurve& curve, double bytes) {
                                [](const NcclPoint& a, double b) { return a.bytes < b; });
     if (hi->bytes == bytes) return {hi->busbw_Bps, false};
     auto lo = hi - 1;
-    const double w = (std::log(bytes) - std::log(lo->bytes)) / (std::log(hi->bytes) - std::log(lo->bytes));
+    const double w =
+        (std::log(bytes) - std::log(lo->bytes)) / (std::log(hi->bytes) - std::log(lo->bytes));
     return {lo->busbw_Bps + w * (hi->busbw_Bps - lo->busbw_Bps), false};
 }
 

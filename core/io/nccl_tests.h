@@ -4,7 +4,6 @@
 // Conventions [N] (nccl-tests doc/PERFORMANCE.md): busbw = algbw * 2(n-1)/n for all-reduce,
 // (n-1)/n for all-gather, reduce-scatter and all-to-all, 1 for broadcast / reduce; GB/s = 1e9 B/s.
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,25 +14,25 @@ namespace tandem::io {
 
 /// One size row of an nccl-tests table (both out-of-place and in-place halves when present).
 struct NcclPoint {
-    double bytes = 0;            ///< the table's `size` column (bytes)
-    double timeOutOfPlace_s = 0; ///< out-of-place time (s)
+    double bytes = 0;             ///< the table's `size` column (bytes)
+    double timeOutOfPlace_s = 0;  ///< out-of-place time (s)
     double busbwOutOfPlace_Bps = 0;
-    double timeInPlace_s = 0;    ///< 0 when the row has no in-place half
+    double timeInPlace_s = 0;  ///< 0 when the row has no in-place half
     double busbwInPlace_Bps = 0;
-    double busbw_Bps = 0;        ///< the curve's value: max of the two halves (best achieved)
-    std::size_t line = 0;        ///< 1-based line in the file
+    double busbw_Bps = 0;  ///< the curve's value: max of the two halves (best achieved)
+    std::size_t line = 0;  ///< 1-based line in the file
 };
 
 /// A bus-bandwidth curve of one collective at one rank count, sorted by size (unique sizes).
 struct NcclCurve {
-    std::string collective;       ///< "all_reduce", "all_gather", "reduce_scatter", "alltoall", ...
-    std::string collectiveSource; ///< how it was identified ("log", "file name", "inferred")
-    int ranks = 0;                ///< participating GPUs
-    std::string ranksSource;      ///< "rank lines", "size/count", "busbw/algbw" (an estimate)
-    std::string dataType;         ///< e.g. "float"
+    std::string collective;  ///< "all_reduce", "all_gather", "reduce_scatter", "alltoall", ...
+    std::string collectiveSource;  ///< how it was identified ("log", "file name", "inferred")
+    int ranks = 0;                 ///< participating GPUs
+    std::string ranksSource;       ///< "rank lines", "size/count", "busbw/algbw" (an estimate)
+    std::string dataType;          ///< e.g. "float"
     bool hasInPlace = false;
     std::vector<NcclPoint> points;
-    double peakBusbw_Bps = 0;     ///< max busbw of any row (either half): the file's max busbw
+    double peakBusbw_Bps = 0;  ///< max busbw of any row (either half): the file's max busbw
     double peakAtBytes = 0;
     std::vector<std::string> notes;  ///< skipped rows, duplicates, estimates (with lines)
 };

@@ -166,8 +166,10 @@ std::string formatBytes(double bytes) {
         ++u;
     }
     char buf[64];
-    if (b >= 999.5) std::snprintf(buf, sizeof buf, "%.0f", b);
-    else std::snprintf(buf, sizeof buf, "%.3g", b);
+    if (b >= 999.5)
+        std::snprintf(buf, sizeof buf, "%.0f", b);
+    else
+        std::snprintf(buf, sizeof buf, "%.3g", b);
     return std::string(buf) + " " + units[u];
 }
 

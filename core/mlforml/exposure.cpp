@@ -14,7 +14,7 @@ constexpr double kReplayCapS = 3600.0;  // a sync slower than this counts as nev
 // every later sample of the series is unbounded as well.
 constexpr double kUnboundedSyncS = 600.0;
 constexpr double kSeriesStepS = 10.0;
-constexpr double kP95SpanS = 60.0;      // background-alone span over which the p95 is taken
+constexpr double kP95SpanS = 60.0;  // background-alone span over which the p95 is taken
 constexpr size_t kMaxLoadPoints = 2000;
 }  // namespace
 
@@ -27,7 +27,7 @@ std::vector<Combo> actionSpace(const Params& p) {
 
 double foregroundWireBytes(const Params& p, const std::string& precision) {
     return fabric::ringWireBytesPerNode(p.foregroundParameters * bytesPerValue(precision),
-                                p.foregroundNodes);
+                                        p.foregroundNodes);
 }
 
 double percentileBytesPerWindow(const std::vector<double>& t, const std::vector<double>& v,
@@ -63,7 +63,7 @@ namespace {
 fabric::FabricSim makeFabricSim(const Params& p, const fabric::FabricPlan* plan) {
     return plan ? fabric::FabricSim(*plan, p.ccEfficiency, p.ccEfficiencyDropPerFlow)
                 : fabric::FabricSim(p.fabricBytesPerS, p.nicBytesPerS, p.ccEfficiency,
-                            p.ccEfficiencyDropPerFlow);
+                                    p.ccEfficiencyDropPerFlow);
 }
 
 /// `count` modelled background jobs of p.backgroundJob, their phases drawn from `seed`.
@@ -195,7 +195,9 @@ ExposureTable measureTraceExposure(const Params& p, const std::vector<Combo>& co
                                    int traceNodes, const tandem::CancelFlag* cancel) {
     ExposureTable tab;
     const auto makeSim = [&] { return makeFabricSim(p, nullptr); };
-    const auto attach = [&](fabric::FabricSim& sim) { sim.replayList(&transfers, traceJobs, traceNodes); };
+    const auto attach = [&](fabric::FabricSim& sim) {
+        sim.replayList(&transfers, traceJobs, traceNodes);
+    };
     replayForeground(p, combos, makeSim, attach, cancel, tab);
     return tab;
 }

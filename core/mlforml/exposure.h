@@ -5,9 +5,9 @@
 // combination: open-loop replay of the recording (mode "replay") or live background jobs that
 // slow down when sharing (mode "closed_loop"). The samples feed the training loop; their mean
 // is the paper's averaged T_dp(p, z).
+#include <exception>  // before common/cancel.h, which uses std::exception
 #include <vector>
 
-#include <exception>  // before common/cancel.h, which uses std::exception
 #include "common/cancel.h"
 #include "fabric/fabric_sim.h"
 #include "mlforml/knobs.h"

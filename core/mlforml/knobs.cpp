@@ -38,8 +38,8 @@ bool parseComboLabel(const std::string& label, Combo& out) {
 }
 
 const std::vector<std::string>& policyNames() {
-    static const std::vector<std::string> v = {"Static", "Knob-Precision", "Knob-GA",
-                                               "Decoupled", "Joint", "Oracle"};
+    static const std::vector<std::string> v = {"Static",    "Knob-Precision", "Knob-GA",
+                                               "Decoupled", "Joint",          "Oracle"};
     return v;
 }
 

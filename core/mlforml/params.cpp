@@ -147,9 +147,9 @@ void readParams(JsonReader& r, Params& p) {
     }
     if (static_cast<long long>(p.replayIterations) * p.startOffsets > kMaxReplays)
         d.error(r.childPath("replay_iterations"),
-                "replay_iterations x start_offsets = " + std::to_string(p.replayIterations) + " x " +
-                    std::to_string(p.startOffsets) + " must be at most " + std::to_string(kMaxReplays) +
-                    " replayed iterations per point");
+                "replay_iterations x start_offsets = " + std::to_string(p.replayIterations) +
+                    " x " + std::to_string(p.startOffsets) + " must be at most " +
+                    std::to_string(kMaxReplays) + " replayed iterations per point");
     const double lead = p.recordWarmupS + (p.startOffsets - 1) * p.offsetSpacingS;
     if (p.recordWarmupS <= kMaxRecordLeadS && p.offsetSpacingS <= kMaxRecordLeadS &&
         lead > kMaxRecordLeadS)

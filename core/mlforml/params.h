@@ -69,12 +69,12 @@ struct ProgressModel {
     /// Bnoise in sequences: 1.9 x B(GA4) at the default 46 x 8 GPUs, fitted to Decoupled/Joint
     /// = 1.42 at N = 4 (Fig. 2d). Absolute, so the foreground size changes the GA trade-off.
     double criticalBatchSequences = 2797;
-    double kappaMxfp4 = 1.3;               ///< progress cost of MXFP4 (Static/Joint, Knob-GA/Joint, Sec. 3.2)
-    double kappaFp8 = 1.05;                ///< FP8 / MXFP8 (beyond the paper; assumption)
-    double omegaMxfp4 = 0.6;               ///< noise inflation of MXFP4 (alternative model)
-    double omegaFp8 = 0.1;                 ///< noise inflation of FP8 / MXFP8
-    double lMin = 2.55048;                 ///< Static's final eval loss [2608.06046 Sec. 3.1]
-    double staticUpdates = 10000;          ///< updates of the Static run that ends at lMin
+    double kappaMxfp4 = 1.3;  ///< progress cost of MXFP4 (Static/Joint, Knob-GA/Joint, Sec. 3.2)
+    double kappaFp8 = 1.05;   ///< FP8 / MXFP8 (beyond the paper; assumption)
+    double omegaMxfp4 = 0.6;  ///< noise inflation of MXFP4 (alternative model)
+    double omegaFp8 = 0.1;    ///< noise inflation of FP8 / MXFP8
+    double lMin = 2.55048;    ///< Static's final eval loss [2608.06046 Sec. 3.1]
+    double staticUpdates = 10000;  ///< updates of the Static run that ends at lMin
     /// Data-parallel nodes of that Static run (`static_nodes`; 0 = the foreground's own): the
     /// loss curve is a property of the model and data, so it is calibrated once on the paper's
     /// cluster (46 nodes, the foreground_nodes default) and a larger foreground, whose larger
@@ -82,9 +82,9 @@ struct ProgressModel {
     /// 2018]. 0 renormalises the curve to every foreground size (Static then always needs
     /// static_updates updates, and batch growth never helps).
     int staticNodes = 46;
-    double lossFloor = 2.4523;             ///< L_inf (fitted: 1.02 L_min at ~4.3k Static updates)
-    double lossExponent = 0.5;             ///< alpha of the loss curve
-    double lossOffset = 0;                 ///< S0, progress units
+    double lossFloor = 2.4523;  ///< L_inf (fitted: 1.02 L_min at ~4.3k Static updates)
+    double lossExponent = 0.5;  ///< alpha of the loss curve
+    double lossOffset = 0;      ///< S0, progress units
 };
 
 /// Most background-alone time before the last replay starts, s: record_warmup_s + (start_offsets
@@ -104,8 +104,8 @@ struct Params {
     BackgroundJob backgroundJob;                       ///< model of each background job
 
     // Poisson arrivals [2608.06046 Sec. 3.3].
-    double arrivalRatePerS = 0.002;     ///< `arrival_rate_per_s`
-    int maxBackgroundJobs = 5;          ///< at most this many at once; later arrivals wait
+    double arrivalRatePerS = 0.002;        ///< `arrival_rate_per_s`
+    int maxBackgroundJobs = 5;             ///< at most this many at once; later arrivals wait
     double backgroundJobDurationS = 1500;  ///< run length of each arriving job, s
     /// Start of the arrival process relative to the foreground's start, s (<= 0; JSON
     /// `arrivals_start_s`): 0 = the foreground starts on an idle fabric; a value of a few job
@@ -120,25 +120,27 @@ struct Params {
     /// of a level do not hinge on one recording's phase alignment (`exposure_recordings`).
     int exposureRecordings = 1;
     // Trace input.
-    std::string traceFile;              ///< load trace file ("trace"; io::parseLoadTrace)
-    int traceFlows = 64;                ///< node-flows the traced load counts as in fair sharing
+    std::string traceFile;  ///< load trace file ("trace"; io::parseLoadTrace)
+    int traceFlows = 64;    ///< node-flows the traced load counts as in fair sharing
 
     // Foreground job: GPT-2 Large on A100 [2608.06046 Sec. 3.1].
     std::string foregroundModel = "GPT-2 Large";
     double foregroundParameters = 774e6;  ///< gradient values per sync
     int foregroundNodes = 46;             ///< fitted: BF16 share 73 % at N = 4 (Fig. 2a)
     int gpusPerNode = 8;
-    double microbatchSequences = 1;       ///< sequences per GPU per microbatch
-    double microbatchComputeS = 0.0593;   ///< T_c, s [Sec. 3.1] (`microbatch_compute_ms`)
+    double microbatchSequences = 1;      ///< sequences per GPU per microbatch
+    double microbatchComputeS = 0.0593;  ///< T_c, s [Sec. 3.1] (`microbatch_compute_ms`)
     std::vector<std::string> precisions = {"BF16", "MXFP4"};  ///< p; first = baseline
-    std::vector<int> gradientAccumulations = {4, 16};          ///< g; first = baseline
+    std::vector<int> gradientAccumulations = {4, 16};         ///< g; first = baseline
 
     // Network [MODEL.md A3].
-    double fabricBytesPerS = 490e9;  ///< shared fabric (`fabric_GBps`): Fig. 2a shares, p95 at N >= 8
-    double nicBytesPerS = 10.7e9;    ///< per-node NIC (`nic_GBps`, 85.6 Gb/s): p95 at N = 4 (Sec. 3.2)
-    double ccEfficiency = 1.0;       ///< achieved / max-min rate, (0, 1]
+    double fabricBytesPerS =
+        490e9;  ///< shared fabric (`fabric_GBps`): Fig. 2a shares, p95 at N >= 8
+    double nicBytesPerS =
+        10.7e9;                 ///< per-node NIC (`nic_GBps`, 85.6 Gb/s): p95 at N = 4 (Sec. 3.2)
+    double ccEfficiency = 1.0;  ///< achieved / max-min rate, (0, 1]
     double ccEfficiencyDropPerFlow = 0;  ///< efficiency / (1 + drop * (competing groups - 1))
-    double overlapWindowS = 0;       ///< transfer hidden behind the last backward (`overlap_window_ms`)
+    double overlapWindowS = 0;  ///< transfer hidden behind the last backward (`overlap_window_ms`)
     /// The fabric (`topology`; default "paper-fabric" = fabric_GBps + nic_GBps above) and where
     /// the jobs sit on it (`placement`; leaf_spine only). On a leaf_spine fabric nic_GBps is
     /// each node's scale-out bandwidth, split over one NIC per GPU (rails) and fabric_GBps is
@@ -146,11 +148,11 @@ struct Params {
     fabric::Topology topology;
     fabric::Placement placement;
     ReplayMode mode = ReplayMode::Replay;  ///< open loop (paper) or closed loop
-    int replayWarmupIterations = 1;  ///< foreground iterations discarded per replay
-    int replayIterations = 7;        ///< measured iterations per offset: BF16/MXFP4 7.3 at N=16 (Fig. 2a)
-    int startOffsets = 4;            ///< replays per point at different start offsets [Sec. 3.2]
-    double offsetSpacingS = 0.25;    ///< spacing of the start offsets, s
-    double recordWarmupS = 5;        ///< background-alone time before the foreground starts, s
+    int replayWarmupIterations = 1;        ///< foreground iterations discarded per replay
+    int replayIterations = 7;  ///< measured iterations per offset: BF16/MXFP4 7.3 at N=16 (Fig. 2a)
+    int startOffsets = 4;      ///< replays per point at different start offsets [Sec. 3.2]
+    double offsetSpacingS = 0.25;  ///< spacing of the start offsets, s
+    double recordWarmupS = 5;      ///< background-alone time before the foreground starts, s
     /// How the training loop reads exposed DP times: Offsets (samples of the offset replays,
     /// re-drawn every samplePeriodS; scenario 1) or Series (one long replay per combination,
     /// read in wall-clock order so bursts of long background syncs keep their duration;
@@ -161,14 +163,14 @@ struct Params {
     std::vector<std::string> policies = {"Static", "Knob-Precision", "Knob-GA", "Decoupled",
                                          "Joint"};
     std::vector<double> targetFactors = {1.005, 1.01, 1.015, 1.02};  ///< x L_min [Sec. 3.3]
-    double decisionIntervalS = 60;   ///< greedy rule re-evaluated every interval
-    double historyWindowS = 120;     ///< observations averaged by the estimator
-    double telemetryDelayS = 5;      ///< observation becomes visible this late
-    double samplePeriodS = 10;       ///< network phase held this long in the training loop
+    double decisionIntervalS = 60;  ///< greedy rule re-evaluated every interval
+    double historyWindowS = 120;    ///< observations averaged by the estimator
+    double telemetryDelayS = 5;     ///< observation becomes visible this late
+    double samplePeriodS = 10;      ///< network phase held this long in the training loop
 
     ProgressModel progress;
     std::uint64_t seed = 1;
-    double horizonS = 400000;        ///< wall-clock limit of every simulated run, s
+    double horizonS = 400000;  ///< wall-clock limit of every simulated run, s
 };
 
 /// One key of the `ml_for_ml` object: the single definition its reader, writer and checks (and
@@ -179,16 +181,16 @@ struct Params {
 /// "progress") are consecutive. The `background_job` rows are the fabric's
 /// (fabric::backgroundJobFields()), the keys `mosaic.background.job` reads too.
 struct ParamField {
-    const char* section;           ///< "" (top level), "background_job" or "progress"
-    const char* key;               ///< JSON key inside the section, unit-suffixed ("compute_ms")
-    const char* unit;              ///< unit of the JSON value ("ms", "GB/s", "" for a count)
-    const char* unitSuffix;        ///< as messages append it to a number (" ms", " GB/s", "")
-    double scale;                  ///< member value (SI) = JSON value x scale
-    bool integer;                  ///< the JSON value is an integer
-    tandem::Range range;           ///< type-level range of the JSON value (JsonReader's check)
-    FieldBound atLeast, atMost;    ///< further bounds with reasons, in JSON units
-    const char* description;       ///< what the value means (tooltip text)
-    const char* source;            ///< paper section or calibration the default comes from
+    const char* section;         ///< "" (top level), "background_job" or "progress"
+    const char* key;             ///< JSON key inside the section, unit-suffixed ("compute_ms")
+    const char* unit;            ///< unit of the JSON value ("ms", "GB/s", "" for a count)
+    const char* unitSuffix;      ///< as messages append it to a number (" ms", " GB/s", "")
+    double scale;                ///< member value (SI) = JSON value x scale
+    bool integer;                ///< the JSON value is an integer
+    tandem::Range range;         ///< type-level range of the JSON value (JsonReader's check)
+    FieldBound atLeast, atMost;  ///< further bounds with reasons, in JSON units
+    const char* description;     ///< what the value means (tooltip text)
+    const char* source;          ///< paper section or calibration the default comes from
     std::function<double(const Params&)> get;  ///< the member as a double, SI (numeric keys)
     std::function<void(Params&, double)> set;  ///< stores an SI value in the member (numeric keys)
     std::function<void(tandem::JsonReader&, Params&)> read;  ///< other shapes; empty: numeric
@@ -225,9 +227,9 @@ inline bool operator!=(const Params& a, const Params& b) { return !(a == b); }
 /// >= 1e-3 s and (with background_job_duration_s, telemetry_delay_s) <= 1e9 s; target_factors
 /// <= 10; kappa_* and omega_* <= 1e3, critical_batch_sequences <= 1e9, l_min <= 100,
 /// loss_offset <= 1e9. A non-empty trace_file with a scenario other than "trace" is an error
-/// (the file would be ignored). Each bound's message names the key, the value, the limit and whether the limit is physical
-/// or a bound on the work. The trace file itself is checked by the scenario reader
-/// (mlforml::loadBackgroundTrace). Calls r.finish() (unknown keys).
+/// (the file would be ignored). Each bound's message names the key, the value, the limit and
+/// whether the limit is physical or a bound on the work. The trace file itself is checked by the
+/// scenario reader (mlforml::loadBackgroundTrace). Calls r.finish() (unknown keys).
 void readParams(tandem::JsonReader& r, Params& p);
 
 /// Background jobs that can run at once (placed on the fabric): the largest N of "sweep",
@@ -241,8 +243,8 @@ fabric::FabricPlan buildFabric(const Params& p,
                                const fabric::FabricKeys& keys = fabric::FabricKeys{});
 
 /// Writes every key of `p` in canonical order (`topology` and `placement` only when they are
-/// not the defaults, so that paper-fabric scenarios keep their bytes); readParams(writeParams(p)) == p and
-/// save -> load -> save is byte-identical.
+/// not the defaults, so that paper-fabric scenarios keep their bytes); readParams(writeParams(p))
+/// == p and save -> load -> save is byte-identical.
 nlohmann::ordered_json writeParams(const Params& p);
 
 }  // namespace tandem::mlforml

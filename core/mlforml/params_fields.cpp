@@ -1,5 +1,3 @@
-#include "mlforml/params.h"
-
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -7,6 +5,7 @@
 #include "common/json_reader.h"
 #include "common/number_format.h"
 #include "mlforml/knobs.h"
+#include "mlforml/params.h"
 
 // The field table of the `ml_for_ml` object (paramFields()): one row per key with its unit,
 // range, bounds, meaning and source; params.cpp reads, writes and checks from it.
@@ -28,8 +27,8 @@ std::vector<long long> toLongs(const std::vector<int>& v) {
 /// runs use 4 background sizes, 5 policies, 2 precisions, 4 targets, <= 64 nodes per job and
 /// at most 300 replay iterations at 4 offsets) with a wide margin, and keeps a valid scenario
 /// from running for minutes without output.
-constexpr size_t kMaxListEntries = 64;      ///< background_jobs, policies, gradient_accumulations
-constexpr size_t kMaxTargetFactors = 16;    ///< target_factors
+constexpr size_t kMaxListEntries = 64;    ///< background_jobs, policies, gradient_accumulations
+constexpr size_t kMaxTargetFactors = 16;  ///< target_factors
 constexpr long long kMaxReplayIterations = 1000;  ///< replay_iterations, replay_warmup_iterations
 /// Largest network rate, GB/s (fabric_GBps, nic_GBps): 1 EB/s, a million times today's largest
 /// fabrics; above it the bytes/s conversion and the event arithmetic lose their meaning.

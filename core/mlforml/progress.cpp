@@ -6,8 +6,11 @@
 namespace tandem::mlforml {
 
 ProgressCurve::ProgressCurve(const Params& p)
-    : m_p(p), m_floor(p.progress.lossFloor), m_alpha(p.progress.lossExponent),
-      m_s0(p.progress.lossOffset), m_A(0) {
+    : m_p(p),
+      m_floor(p.progress.lossFloor),
+      m_alpha(p.progress.lossExponent),
+      m_s0(p.progress.lossOffset),
+      m_A(0) {
     const double sEnd = p.progress.staticUpdates * staticProgressPerUpdate();
     m_A = (p.progress.lMin - m_floor) * std::pow(sEnd + m_s0, m_alpha);
 }
@@ -36,7 +39,9 @@ double ProgressCurve::staticProgressPerUpdate() const {
     return progressAt(base, base.g * m_p.microbatchSequences * nodes * m_p.gpusPerNode);
 }
 
-double ProgressCurve::progressPerUpdate(const Combo& c) const { return progressAt(c, globalBatch(c.g)); }
+double ProgressCurve::progressPerUpdate(const Combo& c) const {
+    return progressAt(c, globalBatch(c.g));
+}
 
 double ProgressCurve::progressAt(const Combo& c, double B) const {
     const double Bn = m_p.progress.criticalBatchSequences;

@@ -71,7 +71,8 @@ nlohmann::ordered_json resultToJson(const Result& r) {
             q["total_updates"] = run.totalUpdates;
             q["end_time_s"] = jsonNumber(run.endTime_s);
             nlohmann::ordered_json tl = nlohmann::ordered_json::array();
-            for (const auto& s : run.timeline) tl.push_back({jsonNumber(s.t0_s), jsonNumber(s.t1_s), s.combo});
+            for (const auto& s : run.timeline)
+                tl.push_back({jsonNumber(s.t0_s), jsonNumber(s.t1_s), s.combo});
             q["timeline"] = tl;
             q["time_s"] = nums(run.time_s);
             q["updates"] = nums(run.updates);
@@ -95,10 +96,11 @@ std::string firstCrossingCsv(const Result& r) {
         for (const auto& run : pt.policies)
             for (size_t t = 0; t < run.firstCrossing_s.size(); ++t)
                 out << pt.backgroundJobs << ',' << csvQuote(run.policy) << ','
-                    << csvNumber(t < r.targetFactors.size() ? r.targetFactors[t] : std::nan("")) << ','
-                    << csvNumber(t < r.targetLosses.size() ? r.targetLosses[t] : std::nan("")) << ','
-                    << csvNumber(run.firstCrossing_s[t]) << ',' << csvNumber(ratioToJoint(pt, run.policy, t))
-                    << '\n';
+                    << csvNumber(t < r.targetFactors.size() ? r.targetFactors[t] : std::nan(""))
+                    << ','
+                    << csvNumber(t < r.targetLosses.size() ? r.targetLosses[t] : std::nan(""))
+                    << ',' << csvNumber(run.firstCrossing_s[t]) << ','
+                    << csvNumber(ratioToJoint(pt, run.policy, t)) << '\n';
     return out.str();
 }
 

@@ -59,11 +59,11 @@ void scenario1Checks(const Result& r, Report& out) {
         const std::string n = "N" + std::to_string(ns[i]);
         const bool end = i == 0 || i == 3;
         const double bf = interp(73, 91, i);
-        out.checks.push_back(makeCheck(
-            "s1.dp_share.bf16." + n,
-            "exposed DP share at GA4 BF16, %, N=" + std::to_string(ns[i]) +
-                (end ? "" : " (paper value interpolated; band spans the ends)"),
-            bf, pt ? 100 * pt->dpShareBf16 : kNan, end ? bf - 6 : 67, end ? bf + 6 : 97));
+        out.checks.push_back(
+            makeCheck("s1.dp_share.bf16." + n,
+                      "exposed DP share at GA4 BF16, %, N=" + std::to_string(ns[i]) +
+                          (end ? "" : " (paper value interpolated; band spans the ends)"),
+                      bf, pt ? 100 * pt->dpShareBf16 : kNan, end ? bf - 6 : 67, end ? bf + 6 : 97));
     }
     for (int i = 0; i < 4; ++i) {
         const auto* pt = pointFor(r, ns[i]);
@@ -79,10 +79,10 @@ void scenario1Checks(const Result& r, Report& out) {
     const double p95[4] = {17.55, 22.02, 25.83, 26.16};
     for (int i = 0; i < 4; ++i) {
         const auto* pt = pointFor(r, ns[i]);
-        out.checks.push_back(makeCheck(
-            "s1.bg_p95_GB_per_50ms.N" + std::to_string(ns[i]),
-            "background volume, 95th percentile per 50 ms, GB [Sec. 3.2]", p95[i],
-            pt ? pt->bgP95GBPer50ms : kNan, p95[i] * 0.85, p95[i] * 1.15));
+        out.checks.push_back(
+            makeCheck("s1.bg_p95_GB_per_50ms.N" + std::to_string(ns[i]),
+                      "background volume, 95th percentile per 50 ms, GB [Sec. 3.2]", p95[i],
+                      pt ? pt->bgP95GBPer50ms : kNan, p95[i] * 0.85, p95[i] * 1.15));
     }
     {
         const auto* pt = pointFor(r, 16);
@@ -106,29 +106,29 @@ void scenario1Checks(const Result& r, Report& out) {
             "Decoupled / Joint first-crossing time at 1.01 L_min [Fig. 2d]", dec101[i],
             ratio(r, pointFor(r, ns[i]), "Decoupled", 1.01), dec101[i] - 0.08, dec101[i] + 0.08));
     for (int i = 0; i < 4; ++i)
-        out.checks.push_back(makeCheck(
-            "s1.knobprecision_over_joint.t1.01.N" + std::to_string(ns[i]),
-            "Knob-Precision / Joint at 1.01 L_min (Joint picks GA4-MXFP4) [Fig. 2d]", 1.0,
-            ratio(r, pointFor(r, ns[i]), "Knob-Precision", 1.01), 0.98, 1.02));
+        out.checks.push_back(
+            makeCheck("s1.knobprecision_over_joint.t1.01.N" + std::to_string(ns[i]),
+                      "Knob-Precision / Joint at 1.01 L_min (Joint picks GA4-MXFP4) [Fig. 2d]", 1.0,
+                      ratio(r, pointFor(r, ns[i]), "Knob-Precision", 1.01), 0.98, 1.02));
     for (int i = 0; i < 4; ++i) {
         const bool end = i == 0 || i == 3;
         const double v = interp(1.71, 3.65, i);
-        out.checks.push_back(makeCheck(
-            "s1.static_over_joint.t1.01.N" + std::to_string(ns[i]),
-            std::string("Static / Joint at 1.01 L_min [Sec. 3.2]") +
-                (end ? "" : " (paper value interpolated; band spans the ends)"),
-            v, ratio(r, pointFor(r, ns[i]), "Static", 1.01), end ? v * 0.8 : 1.71 * 0.8,
-            end ? v * 1.2 : 3.65 * 1.2));
+        out.checks.push_back(
+            makeCheck("s1.static_over_joint.t1.01.N" + std::to_string(ns[i]),
+                      std::string("Static / Joint at 1.01 L_min [Sec. 3.2]") +
+                          (end ? "" : " (paper value interpolated; band spans the ends)"),
+                      v, ratio(r, pointFor(r, ns[i]), "Static", 1.01), end ? v * 0.8 : 1.71 * 0.8,
+                      end ? v * 1.2 : 3.65 * 1.2));
     }
     for (int i = 0; i < 4; ++i) {
         const bool end = i == 0 || i == 3;
         const double v = interp(1.54, 2.26, i);
-        out.checks.push_back(makeCheck(
-            "s1.knobga_over_joint.t1.01.N" + std::to_string(ns[i]),
-            std::string("Knob-GA / Joint at 1.01 L_min [Sec. 3.2]") +
-                (end ? "" : " (paper value interpolated; band spans the ends)"),
-            v, ratio(r, pointFor(r, ns[i]), "Knob-GA", 1.01), end ? v * 0.8 : 1.54 * 0.8,
-            end ? v * 1.2 : 2.26 * 1.2));
+        out.checks.push_back(
+            makeCheck("s1.knobga_over_joint.t1.01.N" + std::to_string(ns[i]),
+                      std::string("Knob-GA / Joint at 1.01 L_min [Sec. 3.2]") +
+                          (end ? "" : " (paper value interpolated; band spans the ends)"),
+                      v, ratio(r, pointFor(r, ns[i]), "Knob-GA", 1.01), end ? v * 0.8 : 1.54 * 0.8,
+                      end ? v * 1.2 : 2.26 * 1.2));
     }
 }
 
@@ -249,9 +249,9 @@ void scenario2Checks(const Result& r, Report& out) {
                 if (!(meanCrossing(r, name, t) > j) && std::isfinite(meanCrossing(r, name, t)))
                     first = 0;
         }
-        out.checks.push_back(makeCheck("s2.joint_first." + tlabel(f),
-                                       "scenario 2: Joint reaches the target first (1 = yes)" + over,
-                                       1, first, 1, 1));
+        out.checks.push_back(makeCheck(
+            "s2.joint_first." + tlabel(f),
+            "scenario 2: Joint reaches the target first (1 = yes)" + over, 1, first, 1, 1));
     }
     struct Row {
         const char* id;
@@ -301,22 +301,25 @@ void scenario2Checks(const Result& r, Report& out) {
         // and the check fails) and the text says so; clamping low to 55 would pass a level that
         // fell from the previous one, which A6 does not allow.
         const std::string empty =
-            low > high ? "; band empty: the previous level " + formatNumber(std::round(low * 100) / 100) +
-                             " % is already above the " + formatNumber(high) + " % ceiling"
-                       : std::string();
-        out.checks.push_back(makeCheck(
-            "s2.joint_share_ga16_mxfp4.bg" + std::to_string(k),
-            "scenario 2: Joint's share of GA16-MXFP4 with " + std::to_string(k) +
-                " background jobs, % (paper 0 rising monotonically to 40; intermediate "
-                "interpolated; low bound = previous level" + empty + ")" + over,
-            paper, v, low, high));
+            low > high
+                ? "; band empty: the previous level " + formatNumber(std::round(low * 100) / 100) +
+                      " % is already above the " + formatNumber(high) + " % ceiling"
+                : std::string();
+        out.checks.push_back(
+            makeCheck("s2.joint_share_ga16_mxfp4.bg" + std::to_string(k),
+                      "scenario 2: Joint's share of GA16-MXFP4 with " + std::to_string(k) +
+                          " background jobs, % (paper 0 rising monotonically to 40; intermediate "
+                          "interpolated; low bound = previous level" +
+                          empty + ")" + over,
+                      paper, v, low, high));
         if (k >= 3) markNotReproducible(out.checks.back(), kContradictsModel);
         if (std::isfinite(v)) prev = v;
         shares.push_back(v);
     }
-    out.checks.push_back(makeCheck("s2.decoupled_share_ga16_mxfp4",
-                                   "scenario 2: Decoupled's share of GA16-MXFP4, % (paper 43-58)" + over,
-                                   50.5, pooledShare(r, "Decoupled", c, -1), 30, 70));
+    out.checks.push_back(
+        makeCheck("s2.decoupled_share_ga16_mxfp4",
+                  "scenario 2: Decoupled's share of GA16-MXFP4, % (paper 43-58)" + over, 50.5,
+                  pooledShare(r, "Decoupled", c, -1), 30, 70));
     directionalChecks(r, targets, shares, over, out);
 }
 

@@ -2,6 +2,7 @@
 // `tandem-cli reproduce ml-for-ml`: runs the paper's two scenarios and compares every number of
 // MODEL.md table A6 with its acceptance band.
 #include <exception>  // before common/cancel.h, which uses std::exception
+
 #include "common/cancel.h"
 #include "common/check.h"
 #include "mlforml/simulate.h"

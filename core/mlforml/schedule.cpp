@@ -9,8 +9,11 @@ namespace tandem::mlforml {
 NetworkSchedule::NetworkSchedule(std::vector<ExposureTable> levels, std::vector<double> segStart,
                                  std::vector<int> segLevel, double samplePeriodS,
                                  std::uint64_t seed, bool randomPhase)
-    : m_levels(std::move(levels)), m_segStart(std::move(segStart)),
-      m_segLevel(std::move(segLevel)), m_period(samplePeriodS), m_seed(seed) {
+    : m_levels(std::move(levels)),
+      m_segStart(std::move(segStart)),
+      m_segLevel(std::move(segLevel)),
+      m_period(samplePeriodS),
+      m_seed(seed) {
     if (randomPhase) {
         fabric::SplitMix64 g(seed ^ 0x5DEECE66Dull);
         for (size_t l = 0; l < m_levels.size(); ++l) m_phase.push_back(g.uniform());
@@ -23,7 +26,8 @@ NetworkSchedule::NetworkSchedule(std::vector<ExposureTable> levels, std::vector<
 
 int NetworkSchedule::levelAt(double t) const {
     const auto it = std::upper_bound(m_segStart.begin(), m_segStart.end(), t);
-    const size_t i = it == m_segStart.begin() ? 0 : static_cast<size_t>(it - m_segStart.begin()) - 1;
+    const size_t i =
+        it == m_segStart.begin() ? 0 : static_cast<size_t>(it - m_segStart.begin()) - 1;
     return m_segLevel[i];
 }
 
@@ -39,7 +43,8 @@ double NetworkSchedule::exposed(int combo, double t) const {
         // a seeded phase per level so that schedules start at different points of long series.
         const auto& st = tab.sampleTimes[combo];
         const double phase = m_phase.empty() ? 0.0 : m_phase[static_cast<size_t>(level)];
-        const double tau = std::fmod(t + phase * tab.seriesDuration[combo], tab.seriesDuration[combo]);
+        const double tau =
+            std::fmod(t + phase * tab.seriesDuration[combo], tab.seriesDuration[combo]);
         const auto it = std::upper_bound(st.begin(), st.end(), tau);
         const size_t i = it == st.begin() ? 0 : static_cast<size_t>(it - st.begin()) - 1;
         return s[std::min(i, s.size() - 1)];

@@ -27,8 +27,9 @@ std::uint64_t mixSeed(std::uint64_t seed, std::uint64_t salt) {
 /// (later arrivals wait for a free slot), arriving from `arrivalsStart` (s, <= 0) on, observed
 /// over [0, horizon). Returns the piecewise-constant
 /// number of active jobs as segment starts and levels [2608.06046 Sec. 3.3].
-void poissonSchedule(double rate, double duration, int maxJobs, double arrivalsStart, double horizon,
-                     std::uint64_t seed, std::vector<double>& segStart, std::vector<int>& level) {
+void poissonSchedule(double rate, double duration, int maxJobs, double arrivalsStart,
+                     double horizon, std::uint64_t seed, std::vector<double>& segStart,
+                     std::vector<int>& level) {
     segStart.assign(1, 0.0);
     level.assign(1, 0);
     if (!(rate > 0) || maxJobs <= 0) return;
@@ -68,7 +69,8 @@ void poissonSchedule(double rate, double duration, int maxJobs, double arrivalsS
             level.front() = k;
             continue;
         }
-        if (segStart.back() == e.first) level.back() = k;
+        if (segStart.back() == e.first)
+            level.back() = k;
         else {
             segStart.push_back(e.first);
             level.push_back(k);

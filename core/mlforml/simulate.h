@@ -4,10 +4,10 @@
 // policy's training loop (progress model A4, greedy per-interval rule A5) and reports
 // first-crossing times, trajectories and knob shares.
 #include <cstdint>
+#include <exception>  // before common/cancel.h, which uses std::exception
 #include <string>
 #include <vector>
 
-#include <exception>  // before common/cancel.h, which uses std::exception
 #include "common/cancel.h"
 #include "mlforml/params.h"
 
@@ -29,7 +29,7 @@ struct PolicyRun {
     std::vector<double> time_s, updates, loss;
     /// First-crossing time per target (s); NaN = not reached within the horizon.
     std::vector<double> firstCrossing_s;
-    std::vector<double> comboShare;  ///< per Result::comboLabels, fraction of updates
+    std::vector<double> comboShare;      ///< per Result::comboLabels, fraction of updates
     std::vector<ComboSegment> timeline;  ///< merged runs of one combination
     /// Exposed DP time (the sync beyond the overlap window [2608.06046 Sec. 3.1]) / wall-clock
     /// over the run, 0..1.
@@ -57,12 +57,12 @@ struct PolicyRun {
 /// per point, poisson_schedules of them;
 /// trace: the trace).
 struct PointResult {
-    int backgroundJobs = 0;  ///< N (sweep), max concurrent (poisson), 0 (trace)
-    int schedule = 0;        ///< poisson: index of the arrival schedule (0..poisson_schedules-1)
-    std::string label;       ///< e.g. "N=8 GPT-1B"
+    int backgroundJobs = 0;     ///< N (sweep), max concurrent (poisson), 0 (trace)
+    int schedule = 0;           ///< poisson: index of the arrival schedule (0..poisson_schedules-1)
+    std::string label;          ///< e.g. "N=8 GPT-1B"
     double bgP95GBPer50ms = 0;  ///< background volume, 95th percentile per 50 ms, GB [Sec. 3.2]
-    double dpShareBf16 = 0;  ///< exposed DP share of the GA4-BF16 iteration, 0..1 [Fig. 2a]
-    double dpShareMxfp4 = 0; ///< same for GA4-MXFP4; NaN when that combination is not offered
+    double dpShareBf16 = 0;     ///< exposed DP share of the GA4-BF16 iteration, 0..1 [Fig. 2a]
+    double dpShareMxfp4 = 0;    ///< same for GA4-MXFP4; NaN when that combination is not offered
     /// Mean exposed DP time (the sync beyond the overlap window) per combination (s), per
     /// Result::comboLabels (scenario 1: the
     /// paper's T_dp(p, z) averaged over offsets; poisson: over the schedule).

@@ -41,8 +41,10 @@ struct History {
     void remember(int lv, int c, double e) {
         const size_t k = size_t(lv) * nCombos + c;
         double& slot = memRing[k * kMemory + memHead[k]];
-        if (memCount[k] == kMemory) memSum[k] -= slot;
-        else ++memCount[k];
+        if (memCount[k] == kMemory)
+            memSum[k] -= slot;
+        else
+            ++memCount[k];
         slot = e;
         memSum[k] += e;
         memHead[k] = (memHead[k] + 1) % kMemory;
@@ -115,7 +117,8 @@ bool estimate(History& h, double t, int lv, double window, double overlap,
             for (size_t i = from; i < hi; ++i) {
                 const int o = h.combo[i];
                 const double transfer = h.exposed[i] + overlap;
-                s += std::max(0.0, (wire[o] > 0 ? transfer * wire[c] / wire[o] : transfer) - overlap);
+                s += std::max(0.0,
+                              (wire[o] > 0 ? transfer * wire[c] / wire[o] : transfer) - overlap);
                 ++k;
             }
         est[c] = k > 0 ? s / k : 0.0;
@@ -137,11 +140,16 @@ PolicyRun runPolicy(const std::string& policy, const Params& p, const ProgressCu
 
     Kind kind = Kind::Fixed;
     int fixed = 0;  // Static = baseline combination
-    if (policy == "Knob-Precision") kind = Kind::KnobPrecision;
-    else if (policy == "Knob-GA") kind = Kind::KnobGa;
-    else if (policy == "Decoupled") kind = Kind::Decoupled;
-    else if (policy == "Joint") kind = Kind::Joint;
-    else if (policy == "Oracle") kind = Kind::Oracle;
+    if (policy == "Knob-Precision")
+        kind = Kind::KnobPrecision;
+    else if (policy == "Knob-GA")
+        kind = Kind::KnobGa;
+    else if (policy == "Decoupled")
+        kind = Kind::Decoupled;
+    else if (policy == "Joint")
+        kind = Kind::Joint;
+    else if (policy == "Oracle")
+        kind = Kind::Oracle;
     else if (policy != "Static") {
         for (int c = 0; c < nC; ++c)
             if (combos[c].label() == policy) fixed = c;
@@ -243,8 +251,10 @@ PolicyRun runPolicy(const std::string& policy, const Params& p, const ProgressCu
                     const std::string& baseP = combos[0].p;
                     auto withBaseG = [&](int c) { return combos[c].g == baseG; };
                     auto withBaseP = [&](int c) { return combos[c].p == baseP; };
-                    if (kind == Kind::KnobPrecision) cur = argmaxWhere(cur, withBaseG);
-                    else if (kind == Kind::KnobGa) cur = argmaxWhere(cur, withBaseP);
+                    if (kind == Kind::KnobPrecision)
+                        cur = argmaxWhere(cur, withBaseG);
+                    else if (kind == Kind::KnobGa)
+                        cur = argmaxWhere(cur, withBaseP);
                     else if (kind == Kind::Decoupled) {
                         // The two single-knob projections, decided independently, composed.
                         const int gPick = argmaxWhere(cur, withBaseP) / nP;
@@ -341,7 +351,8 @@ PolicyRun runPolicy(const std::string& policy, const Params& p, const ProgressCu
         run.updatesByBackground[l] = total;
         if (total == 0) continue;
         run.comboShareByBackground[l].resize(nC);
-        for (int c = 0; c < nC; ++c) run.comboShareByBackground[l][c] = double(levelCount[l][c]) / total;
+        for (int c = 0; c < nC; ++c)
+            run.comboShareByBackground[l][c] = double(levelCount[l][c]) / total;
     }
     return run;
 }

@@ -13,10 +13,14 @@ thread_local CollectiveRecorder* tRecorder = nullptr;
 
 const char* collectiveName(Collective c) {
     switch (c) {
-        case Collective::AllReduce: return "all_reduce";
-        case Collective::ReduceScatter: return "reduce_scatter";
-        case Collective::AllGather: return "all_gather";
-        case Collective::AllToAll: return "alltoall";
+        case Collective::AllReduce:
+            return "all_reduce";
+        case Collective::ReduceScatter:
+            return "reduce_scatter";
+        case Collective::AllGather:
+            return "all_gather";
+        case Collective::AllToAll:
+            return "alltoall";
     }
     return "all_reduce";
 }
@@ -67,7 +71,8 @@ double pipelinedStages(double first_s, double second_s, double bytes) {
     return slower + faster / chunks;
 }
 
-double analyticalCollectiveTime(const Hardware& hw, Collective c, double bytes, int size, int stride) {
+double analyticalCollectiveTime(const Hardware& hw, Collective c, double bytes, int size,
+                                int stride) {
     if (size <= 1 || bytes <= 0) return 0.0;
     const double ramp = bytes / (bytes + hw.rampHalfBytes);
     const double nv = hw.nvlinkBytesPerS * hw.intraBusEfficiency * ramp;
@@ -86,7 +91,8 @@ double analyticalCollectiveTime(const Hardware& hw, Collective c, double bytes, 
     return hw.interLatencyS + pipelinedStages(intra, inter, bytes);
 }
 
-CollectiveRecorder::CollectiveRecorder(std::size_t maxUses) : m_maxUses(maxUses), m_previous(tRecorder) {
+CollectiveRecorder::CollectiveRecorder(std::size_t maxUses)
+    : m_maxUses(maxUses), m_previous(tRecorder) {
     tRecorder = this;
 }
 
@@ -100,7 +106,8 @@ void CollectiveRecorder::add(const CollectiveUse& u) {
     if (u.curve >= 0 && u.extrapolated) ++m_extrapolated;
     if (m_uses.size() >= m_maxUses) return;
     for (const auto& o : m_uses)
-        if (o.collective == u.collective && o.bytes == u.bytes && o.ranks == u.ranks && o.stride == u.stride)
+        if (o.collective == u.collective && o.bytes == u.bytes && o.ranks == u.ranks &&
+            o.stride == u.stride)
             return;
     m_uses.push_back(u);
 }

@@ -63,21 +63,22 @@ double pipelinedStages(double first_s, double second_s, double bytes);
 /// tst_mosaic_collectives). All-to-all: the share of the buffer that leaves the node crosses
 /// the NIC in parallel with the NVLink share (max). Bandwidth is derated by the size ramp
 /// S / (S + rampHalfBytes). size <= 1 or bytes <= 0 -> 0.
-double analyticalCollectiveTime(const Hardware& hw, Collective c, double bytes, int size, int stride);
+double analyticalCollectiveTime(const Hardware& hw, Collective c, double bytes, int size,
+                                int stride);
 
 /// One collectiveTime() call on hardware with measured curves, as a CollectiveRecorder saw it.
 struct CollectiveUse {
     Collective collective = Collective::AllReduce;
-    double bytes = 0;        ///< S, buffer per rank (nccl-tests size), bytes
-    int ranks = 0;           ///< group size
-    int stride = 1;          ///< rank distance of the group's members
-    int nodes = 1;           ///< nodes the group spans (groupSpan)
-    int curve = -1;          ///< index into MeasuredCollectives::curves(); -1 = analytical
-    bool standIn = false;    ///< an all_reduce curve used for reduce_scatter / all_gather
-    bool rescaled = false;   ///< group size or placement differs from the curve's own run
+    double bytes = 0;           ///< S, buffer per rank (nccl-tests size), bytes
+    int ranks = 0;              ///< group size
+    int stride = 1;             ///< rank distance of the group's members
+    int nodes = 1;              ///< nodes the group spans (groupSpan)
+    int curve = -1;             ///< index into MeasuredCollectives::curves(); -1 = analytical
+    bool standIn = false;       ///< an all_reduce curve used for reduce_scatter / all_gather
+    bool rescaled = false;      ///< group size or placement differs from the curve's own run
     bool extrapolated = false;  ///< bytes outside the curve's measured sizes
-    double time_s = 0;       ///< the time used, s
-    double analytical_s = 0; ///< the analytical model's time for the same call, s
+    double time_s = 0;          ///< the time used, s
+    double analytical_s = 0;    ///< the analytical model's time for the same call, s
 };
 
 /// Records, on the current thread and while it lives, every collectiveTime() call made on
@@ -95,8 +96,8 @@ public:
     CollectiveRecorder(const CollectiveRecorder&) = delete;
     CollectiveRecorder& operator=(const CollectiveRecorder&) = delete;
 
-    long long calls() const { return m_calls; }                  ///< every recorded call
-    long long measuredCalls() const { return m_measured; }       ///< calls costed from a curve
+    long long calls() const { return m_calls; }                     ///< every recorded call
+    long long measuredCalls() const { return m_measured; }          ///< calls costed from a curve
     long long extrapolatedCalls() const { return m_extrapolated; }  ///< ... beyond measured sizes
     const std::vector<CollectiveUse>& uses() const { return m_uses; }
 

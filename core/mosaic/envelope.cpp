@@ -20,7 +20,8 @@ constexpr long long kMaxExperts = 4096;
 std::string idx(const std::string& path, size_t i) { return path + "[" + std::to_string(i) + "]"; }
 
 /// A set of integers: at most kMaxAxisValues entries, each in `range`, none repeated.
-std::vector<int> readInts(JsonReader& r, const char* key, const std::vector<int>& def, Range range) {
+std::vector<int> readInts(JsonReader& r, const char* key, const std::vector<int>& def,
+                          Range range) {
     if (!r.arrayWithin(key, kMaxAxisValues)) return def;
     std::vector<long long> d(def.begin(), def.end());
     const auto v = r.integers(key, d, range, 1);
@@ -49,9 +50,17 @@ void readLaw(JsonReader& r, ScalingLaw& l) {
 
 nlohmann::ordered_json writeLaw(const ScalingLaw& l) {
     nlohmann::ordered_json j;
-    j["a"] = l.a; j["b"] = l.b; j["c"] = l.c; j["j"] = l.j; j["e"] = l.e;
-    j["alpha"] = l.alpha; j["beta"] = l.beta; j["lambda"] = l.lambda;
-    j["delta"] = l.delta; j["gamma"] = l.gamma; j["eta"] = l.eta;
+    j["a"] = l.a;
+    j["b"] = l.b;
+    j["c"] = l.c;
+    j["j"] = l.j;
+    j["e"] = l.e;
+    j["alpha"] = l.alpha;
+    j["beta"] = l.beta;
+    j["lambda"] = l.lambda;
+    j["delta"] = l.delta;
+    j["gamma"] = l.gamma;
+    j["eta"] = l.eta;
     return j;
 }
 
@@ -59,12 +68,16 @@ nlohmann::ordered_json writeLaw(const ScalingLaw& l) {
 
 const char* checkpointingName(Checkpointing c) {
     switch (c) {
-        case Checkpointing::None: return "none";
+        case Checkpointing::None:
+            return "none";
         case Checkpointing::CoreAttention:
             return "core-attn";
-        case Checkpointing::Selective: return "selective";
-        case Checkpointing::SuperSelective: return "super-selective";
-        case Checkpointing::Full: return "full";
+        case Checkpointing::Selective:
+            return "selective";
+        case Checkpointing::SuperSelective:
+            return "super-selective";
+        case Checkpointing::Full:
+            return "full";
     }
     return "none";
 }
@@ -84,7 +97,10 @@ const char* layoutGridRuleName(LayoutGridRule r) {
 bool parseCheckpointing(const std::string& s, Checkpointing& out) {
     for (auto c : {Checkpointing::None, Checkpointing::CoreAttention, Checkpointing::Selective,
                    Checkpointing::SuperSelective, Checkpointing::Full})
-        if (s == checkpointingName(c)) { out = c; return true; }
+        if (s == checkpointingName(c)) {
+            out = c;
+            return true;
+        }
     return false;
 }
 
@@ -135,8 +151,9 @@ void readEnvelope(JsonReader& r, Envelope& e) {
             }
         } else if (hw->is_object() && hw->empty()) {
             // An empty object would silently be p6-b200: ask for a name or the fields.
-            diag.error(p, "is an empty object: name a built-in device (" + hardwareNameList() +
-                              ") or give the device's fields (unlisted fields take p6-b200's values)");
+            diag.error(p,
+                       "is an empty object: name a built-in device (" + hardwareNameList() +
+                           ") or give the device's fields (unlisted fields take p6-b200's values)");
         } else if (hw->is_object()) {
             JsonReader hr(*hw, p, diag);
             e.hardware = readHardware(hr);
@@ -147,7 +164,8 @@ void readEnvelope(JsonReader& r, Envelope& e) {
     e.ncclTestsFiles = r.strings("nccl_tests_files", e.ncclTestsFiles);
     for (size_t i = 0; i < e.ncclTestsFiles.size(); ++i)
         if (e.ncclTestsFiles[i].empty())
-            diag.error(idx(r.childPath("nccl_tests_files"), i), "must be a file name (got an empty string)");
+            diag.error(idx(r.childPath("nccl_tests_files"), i),
+                       "must be a file name (got an empty string)");
     e.nodes = int(r.integer("nodes", e.nodes, Range::closed(1, 100000)));
     if (r.has("background")) {
         BackgroundLoad b;
@@ -166,7 +184,8 @@ void readEnvelope(JsonReader& r, Envelope& e) {
     }
     e.days = r.number("days", e.days, Range{0.0, 3650.0, true, false});
     e.goodput = r.number("goodput", e.goodput, Range{0.0, 1.0, true, false});
-    e.globalBatch = int(r.integer("global_batch_sequences", e.globalBatch, Range::closed(1, kMaxGlobalBatch)));
+    e.globalBatch =
+        int(r.integer("global_batch_sequences", e.globalBatch, Range::closed(1, kMaxGlobalBatch)));
     e.seqLen = int(r.integer("seq_len_tokens", e.seqLen, Range::closed(1, kMaxSeqLen)));
     if (r.has("stack")) {
         const std::string name = r.string("stack", e.stack.name);
@@ -192,7 +211,8 @@ void readEnvelope(JsonReader& r, Envelope& e) {
                     "training tokens per active parameter (the paper's grid is 40 to 150)"};
     e.tppMin = r.number("tokens_per_parameter_min", e.tppMin, tpp);
     e.tppMax = r.number("tokens_per_parameter_max", e.tppMax, tpp);
-    e.microBatchValues = readInts(r, "micro_batch_values", e.microBatchValues, Range::closed(1, 4096));
+    e.microBatchValues =
+        readInts(r, "micro_batch_values", e.microBatchValues, Range::closed(1, 4096));
     {
         std::vector<std::string> def;
         for (auto c : e.checkpointing) def.push_back(checkpointingName(c));
@@ -202,7 +222,8 @@ void readEnvelope(JsonReader& r, Envelope& e) {
                             {"none", "core-attn", "selective", "super-selective", "full"})
                 : def;
         r.requireDistinct("checkpointing", names);
-        if (names.empty()) diag.error(r.childPath("checkpointing"), "must have at least 1 element(s)");
+        if (names.empty())
+            diag.error(r.childPath("checkpointing"), "must have at least 1 element(s)");
         e.checkpointing.clear();
         for (const auto& n : names) {
             Checkpointing c;
@@ -219,16 +240,20 @@ void readEnvelope(JsonReader& r, Envelope& e) {
         for (auto g : {LayoutGridRule::Auto, LayoutGridRule::Listed, LayoutGridRule::Derived})
             if (rule == layoutGridRuleName(g)) e.layoutGrid = g;
     }
-    e.computeBudgetFlops = r.number("compute_budget_flops", e.computeBudgetFlops, Range::nonNegative());
+    e.computeBudgetFlops =
+        r.number("compute_budget_flops", e.computeBudgetFlops, Range::nonNegative());
     if (r.arrayWithin("frontier_sparsity", kMaxAxisValues))
-        e.frontierSparsity = r.numbers("frontier_sparsity", e.frontierSparsity, Range{0.0, 1.0, false, true}, 1);
+        e.frontierSparsity =
+            r.numbers("frontier_sparsity", e.frontierSparsity, Range{0.0, 1.0, false, true}, 1);
     {
         JsonReader lr = r.object("scaling_law");
         readLaw(lr, e.law);
     }
 
     // Cross-field checks.
-    const int maxE = e.expertValues.empty() ? 0 : *std::max_element(e.expertValues.begin(), e.expertValues.end());
+    const int maxE = e.expertValues.empty()
+                         ? 0
+                         : *std::max_element(e.expertValues.begin(), e.expertValues.end());
     for (size_t i = 0; i < e.topKValues.size(); ++i)
         if (e.topKValues[i] > maxE)
             diag.error(idx(r.childPath("top_k_values"), i),
@@ -239,9 +264,8 @@ void readEnvelope(JsonReader& r, Envelope& e) {
         for (int q : e.qValues)
             if ((1280LL * q) % e.splitValues[i] != 0) {
                 diag.error(idx(r.childPath("expert_split_values"), i),
-                           "G = " + std::to_string(e.splitValues[i]) +
-                               " does not divide d_ff = " + std::to_string(1280 * q) + " at q = " +
-                               std::to_string(q));
+                           "G = " + std::to_string(e.splitValues[i]) + " does not divide d_ff = " +
+                               std::to_string(1280 * q) + " at q = " + std::to_string(q));
                 break;
             }
     if (e.tppMin > e.tppMax)

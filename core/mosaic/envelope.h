@@ -46,38 +46,39 @@ enum class LayoutGridRule {
 const char* layoutGridRuleName(LayoutGridRule r);
 
 struct Envelope {
-    Hardware hardware = builtinHardware("p6-b200");  ///< JSON `hardware`: a built-in name or a full object
+    Hardware hardware =
+        builtinHardware("p6-b200");  ///< JSON `hardware`: a built-in name or a full object
     /// nccl-tests output files whose curves replace the analytical collective model
     /// (`nccl_tests_files`, optional; mosaic/measured_collectives.h). readEnvelope only reads
     /// the names; loadScenarioFile / parseScenario resolve them (relative to the scenario's
     /// folder when loaded from a file), import them and set hardware.measured.
     std::vector<std::string> ncclTestsFiles;
-    int nodes = 32;             ///< `nodes`; devices = nodes x hardware.gpusPerNode
+    int nodes = 32;  ///< `nodes`; devices = nodes x hardware.gpusPerNode
     /// Co-running jobs on the MoE job's fabric (`background`, optional; mosaic/background.h).
     /// Absent = an idle network and the analytical (or imported) collectives unchanged; present,
     /// clusterOf() attaches the co-run curves of that background to the hardware.
     std::optional<BackgroundLoad> background;
-    double days = 20;           ///< T_train (`days`)
-    double goodput = 1.0;       ///< eta_good in (0, 1] (`goodput`)
-    int globalBatch = 1024;     ///< B_global in sequences (`global_batch_sequences`)
-    int seqLen = 2048;          ///< T_seq (`seq_len_tokens`)
+    double days = 20;        ///< T_train (`days`)
+    double goodput = 1.0;    ///< eta_good in (0, 1] (`goodput`)
+    int globalBatch = 1024;  ///< B_global in sequences (`global_batch_sequences`)
+    int seqLen = 2048;       ///< T_seq (`seq_len_tokens`)
     /// Training stack (`stack`: "mosaic-paper", the default, or "megatron-core"; stack.h).
     Stack stack = mosaicPaperStack();
     Precision precision =
         Precision::Bf16;  ///< GEMM precision (`precision`: bf16, fp8, mxfp8, nvfp4)
 
-    std::vector<int> qValues = {8, 10, 12, 14, 16, 18};                       ///< `q_values`
-    std::vector<int> topKValues = {1, 2, 4, 6, 8};                            ///< `top_k_values`
+    std::vector<int> qValues = {8, 10, 12, 14, 16, 18};  ///< `q_values`
+    std::vector<int> topKValues = {1, 2, 4, 6, 8};       ///< `top_k_values`
     std::vector<int> expertValues = {4, 6, 8, 16, 24, 32, 48, 96, 128, 192, 256, 384, 512};
-    std::vector<int> splitValues = {1, 2, 4, 8};                              ///< `expert_split_values`
-    double minSparsity = 0.7;                                                 ///< `min_sparsity`
+    std::vector<int> splitValues = {1, 2, 4, 8};  ///< `expert_split_values`
+    double minSparsity = 0.7;                     ///< `min_sparsity`
     double tppMin = 40, tppMax = 150;  ///< `tokens_per_parameter_min` / `_max` [Sec. 7.3]
 
-    std::vector<int> microBatchValues = {1, 2, 4};                 ///< `micro_batch_values`
+    std::vector<int> microBatchValues = {1, 2, 4};  ///< `micro_batch_values`
     std::vector<Checkpointing> checkpointing = {Checkpointing::None, Checkpointing::Selective,
                                                 Checkpointing::SuperSelective,
                                                 Checkpointing::Full};  ///< `checkpointing`
-    std::vector<int> tpValues = {1, 2, 4, 8};              ///< `tensor_parallel_values`
+    std::vector<int> tpValues = {1, 2, 4, 8};                          ///< `tensor_parallel_values`
     std::vector<int> cpValues = {1, 2};                    ///< `context_parallel_values`
     std::vector<int> ppValues = {1, 2, 4, 8, 16};          ///< `pipeline_parallel_values`
     std::vector<int> epValues = {1, 2, 4, 8, 16, 32, 64};  ///< `expert_parallel_values`

@@ -22,7 +22,9 @@ Geometry ladderGeometry(int q, int experts, int topK, int splitG, int vocab) {
     return g;
 }
 
-int moeLayers(const Geometry& g) { return g.experts > 0 ? std::max(0, g.layers - g.denseLayers) : 0; }
+int moeLayers(const Geometry& g) {
+    return g.experts > 0 ? std::max(0, g.layers - g.denseLayers) : 0;
+}
 
 double attentionParams(const Geometry& g) {
     const double d = g.dModel;

@@ -19,14 +19,14 @@ namespace tandem::mosaic {
 /// One realizable model geometry. Widths are element counts; nAct / nTot are non-embedding
 /// parameter counts (raw, not billions); sparsity in [0, 1). A dense model has experts = 0.
 struct Geometry {
-    int layers = 0;         ///< L_layers, transformer blocks
-    int dModel = 0;         ///< d, residual width
-    int nHead = 0;          ///< query heads
-    int nKvHead = 0;        ///< key/value heads (GQA)
+    int layers = 0;   ///< L_layers, transformer blocks
+    int dModel = 0;   ///< d, residual width
+    int nHead = 0;    ///< query heads
+    int nKvHead = 0;  ///< key/value heads (GQA)
     /// Query/key/value head width; 0 = d / nHead (the ladder). Set when heads x head width
     /// differs from d (Qwen3: 32 x 128 on d = 2048; gpt-oss: 64 x 64 on d = 2880).
     int headDim = 0;
-    int dFf = 0;            ///< d_ff, reference dense FFN width (also the dense blocks' width)
+    int dFf = 0;  ///< d_ff, reference dense FFN width (also the dense blocks' width)
     /// Weight matrices of a dense FFN block: 3 = SwiGLU (gate, up, down; 3 d d_ff), 2 = GeLU
     /// MLP of GPT-2/3 (up, down; 2 d d_ff). Experts are SwiGLU in every case.
     int denseFfnMatrices = 3;

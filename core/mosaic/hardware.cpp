@@ -18,9 +18,12 @@ namespace {
 // Sources shared by several built-ins (each entry's `sources` lists where its numbers come from).
 // Peaks are dense (no 2:4 sparsity): vendor pages headline the sparse figures, 2x the dense ones
 // (1.33x for Blackwell Ultra FP4); those are never used here.
-const char* const kPaper = "arXiv:2608.10605 Sec. 5, Table 3 (B200 2.25 PFLOP/s dense BF16, 179 GB usable)";
-const char* const kGpusJson = "stas00/ml-engineering compute/accelerator/README.md @7bc7c305 (dense TFLOPS, HBM)";
-const char* const kNvlink = "stas00/ml-engineering network/README.md @29c6b708 (NVLink generations, node NICs)";
+const char* const kPaper =
+    "arXiv:2608.10605 Sec. 5, Table 3 (B200 2.25 PFLOP/s dense BF16, 179 GB usable)";
+const char* const kGpusJson =
+    "stas00/ml-engineering compute/accelerator/README.md @7bc7c305 (dense TFLOPS, HBM)";
+const char* const kNvlink =
+    "stas00/ml-engineering network/README.md @29c6b708 (NVLink generations, node NICs)";
 const char* const kCalib = "efficiency constants: Tandem calibration, docs/MODEL-MOSAIC.md";
 const char* const kBasePod =
     "https://docs.nvidia.com/dgx-basepod/"
@@ -230,13 +233,20 @@ enum class Unit { One, Tera, Giga, Mega, Micro, Milli, GigabitPerByte };
 /// files read and written give the same bits.
 double toKey(double v, Unit u) {
     switch (u) {
-    case Unit::Tera: return v / 1e12;
-    case Unit::Giga: return v / 1e9;
-    case Unit::Mega: return v / 1e6;
-    case Unit::Micro: return v * 1e6;
-    case Unit::Milli: return v * 1e3;
-    case Unit::GigabitPerByte: return v * 8 / 1e9;  // bytes/s -> Gb/s
-    case Unit::One: break;
+        case Unit::Tera:
+            return v / 1e12;
+        case Unit::Giga:
+            return v / 1e9;
+        case Unit::Mega:
+            return v / 1e6;
+        case Unit::Micro:
+            return v * 1e6;
+        case Unit::Milli:
+            return v * 1e3;
+        case Unit::GigabitPerByte:
+            return v * 8 / 1e9;  // bytes/s -> Gb/s
+        case Unit::One:
+            break;
     }
     return v;
 }
@@ -244,13 +254,20 @@ double toKey(double v, Unit u) {
 /// Key unit -> SI (the inverse of toKey).
 double fromKey(double x, Unit u) {
     switch (u) {
-    case Unit::Tera: return x * 1e12;
-    case Unit::Giga: return x * 1e9;
-    case Unit::Mega: return x * 1e6;
-    case Unit::Micro: return x / 1e6;
-    case Unit::Milli: return x / 1e3;
-    case Unit::GigabitPerByte: return x * 1e9 / 8;  // Gb/s -> bytes/s
-    case Unit::One: break;
+        case Unit::Tera:
+            return x * 1e12;
+        case Unit::Giga:
+            return x * 1e9;
+        case Unit::Mega:
+            return x * 1e6;
+        case Unit::Micro:
+            return x / 1e6;
+        case Unit::Milli:
+            return x / 1e3;
+        case Unit::GigabitPerByte:
+            return x * 1e9 / 8;  // Gb/s -> bytes/s
+        case Unit::One:
+            break;
     }
     return x;
 }
@@ -296,8 +313,9 @@ const std::vector<NumberKey>& numberKeys() {
             {"memory_usable_GB", &Hardware::memoryBytes, Unit::Giga,
              within(1e-3, 1e6, "usable memory of one device, 1 MB to 1 PB")},
             {"memory_capacity_GB", &Hardware::memoryCapacityBytes, Unit::Giga,
-             within(0, 1e6, "memory capacity of one device as the vendor states it, at most 1 PB "
-                            "(0: not stated)")},
+             within(0, 1e6,
+                    "memory capacity of one device as the vendor states it, at most 1 PB "
+                    "(0: not stated)")},
             {"hbm_GBps", &Hardware::hbmBytesPerS, Unit::Giga, rate},
             {"nvlink_GBps", &Hardware::nvlinkBytesPerS, Unit::Giga, rate},
             {"nic_Gbps_per_gpu", &Hardware::nicBytesPerS, Unit::GigabitPerByte,
@@ -378,7 +396,8 @@ bool isBuiltinHardware(const std::string& name) { return findBuiltin(name) != nu
 
 Hardware builtinHardware(const std::string& name) {
     if (const Builtin* b = findBuiltin(name)) return fromBuiltin(*b);
-    throw std::invalid_argument("unknown hardware \"" + name + "\" (known: " + hardwareNameList() + ")");
+    throw std::invalid_argument("unknown hardware \"" + name + "\" (known: " + hardwareNameList() +
+                                ")");
 }
 
 Hardware readHardware(JsonReader& r) {

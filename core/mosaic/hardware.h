@@ -3,9 +3,8 @@
 // Table 3; MODEL.md B4]. Defaults are compiled in (the p6-b200 node the paper uses); the files
 // in resources/hardware/ carry the same values with sources and may override them.
 // SI units inside (FLOP/s, bytes, bytes/s, s); JSON keys carry units.
-#include <nlohmann/json.hpp>
-
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,16 +24,16 @@ struct Hardware {
     std::string description = "AWS p6-b200.48xlarge: 8 x NVIDIA B200, NVLink 5, 8 x 400 Gb/s EFA";
     std::vector<std::string> sources;  ///< where each number comes from (URLs, paper refs)
 
-    int gpusPerNode = 8;          ///< GPUs in one NVLink domain (`gpus_per_node`)
-    double peakFlops = 2.25e15;   ///< dense BF16 FLOP/s per GPU (`peak_bf16_TFLOPs_per_s`)
+    int gpusPerNode = 8;         ///< GPUs in one NVLink domain (`gpus_per_node`)
+    double peakFlops = 2.25e15;  ///< dense BF16 FLOP/s per GPU (`peak_bf16_TFLOPs_per_s`)
     /// Dense FP8 and FP4 tensor-core FLOP/s per GPU (`peak_fp8_TFLOPs_per_s`,
     /// `peak_fp4_TFLOPs_per_s`); 0 = the precision is not supported by the device.
     double peakFp8Flops = 4.5e15, peakFp4Flops = 9e15;
-    double memoryBytes = 179e9;   ///< usable device memory (`memory_usable_GB`) [Table 3]
+    double memoryBytes = 179e9;  ///< usable device memory (`memory_usable_GB`) [Table 3]
     /// HBM capacity per GPU as the vendor states it (`memory_capacity_GB`; informational, the
     /// model plans with memoryBytes). 0 = not stated.
     double memoryCapacityBytes = 180e9;
-    double hbmBytesPerS = 8e12;   ///< HBM bandwidth (`hbm_GBps`)
+    double hbmBytesPerS = 8e12;      ///< HBM bandwidth (`hbm_GBps`)
     double nvlinkBytesPerS = 900e9;  ///< NVLink per GPU, one direction (`nvlink_GBps`)
     double nicBytesPerS = 50e9;      ///< scale-out NIC per GPU (`nic_Gbps_per_gpu`, 400 Gb/s)
 
@@ -58,8 +57,8 @@ struct Hardware {
     /// shared expert) at ~75 % and reach 25-34 % MFU on the Table 3 envelope, above the 19.5 %
     /// Fig. 10 reports as the largest (1.94e23 model FLOPs out of 9.95e23).
     double denseGemmMax = 0.61;
-    double denseMHalf = 800;         ///< rows (tokens) at half efficiency, dense GEMM
-    double denseWidthHalf = 256;     ///< weight width at half efficiency, dense GEMM
+    double denseMHalf = 800;      ///< rows (tokens) at half efficiency, dense GEMM
+    double denseWidthHalf = 256;  ///< weight width at half efficiency, dense GEMM
     /// Grouped GEMM ceiling, below the dense one (TE GroupedLinear: one GEMM per local expert).
     /// With groupedMHalf and groupedWidthHalf it gives 0.47 x 171/271 x 3840/6940 = 0.16 for
     /// Table 4's optimum (tile 171, d_expert 3840) and 0.13 for Table 5 ID1 (tile 128, 3200).
@@ -76,16 +75,16 @@ struct Hardware {
     double activationMemoryFactor = 1.3;
 
     // CPU dispatch floor [2608.10605 Eq. 11]: t_disp = L_stage (k0 + k1 E_loc) t_gap + t_host.
-    double kernelsBase = 642;            ///< k0, kernels per layer per microbatch (fwd + bwd)
-    double kernelsPerLocalExpert = 7.29; ///< k1
-    double dispatchGapS = 27e-6;         ///< t_gap, per-kernel CPU enqueue stall (B200)
+    double kernelsBase = 642;             ///< k0, kernels per layer per microbatch (fwd + bwd)
+    double kernelsPerLocalExpert = 7.29;  ///< k1
+    double dispatchGapS = 27e-6;          ///< t_gap, per-kernel CPU enqueue stall (B200)
     /// t_host, once per microbatch as Eq. 11 prints it ("a fixed per-microbatch host term";
     /// released value 24 ms). Charged per microbatch it puts Fig. 8 right at G = 8 in band
     /// (2.31, paper 2.66) and keeps Table 5 ID3/ID4 in band.
     double hostPerMicrobatchS = 24e-3;
     /// Host term once per iteration; 0, as Eq. 11 charges it per microbatch.
     double hostPerIterationS = 0.0;
-    double hostPerMoeLayerS = 10e-3;     ///< + per MoE layer of a stage, per iteration, if EP > 1
+    double hostPerMoeLayerS = 10e-3;  ///< + per MoE layer of a stage, per iteration, if EP > 1
 
     // chi_sys calibration [2608.10605 Eq. 15].
     double cA2A = 1.2, cPP = 0.5, cOvl = -0.18, chiFloor = 0.5;

@@ -48,14 +48,16 @@ ImportedGeometry importedGeometry(const ModelImport& m) {
     g.nKvHead = toInt(s.kvHeads > 0 ? s.kvHeads : s.heads);
     if (s.attention == AttentionKind::MultiHeadLatent) {
         g.nKvHead = g.nHead;
-        note("multi-head latent attention costed as standard attention with " + std::to_string(g.nHead) +
-             " KV heads of width d / heads");
+        note("multi-head latent attention costed as standard attention with " +
+             std::to_string(g.nHead) + " KV heads of width d / heads");
     } else if (s.headDim > 0 && s.heads * s.headDim != s.hidden) {
-        const double published = 2.0 * s.hidden * s.heads * s.headDim + 2.0 * s.hidden * s.kvHeads * s.headDim;
+        const double published =
+            2.0 * s.hidden * s.heads * s.headDim + 2.0 * s.hidden * s.kvHeads * s.headDim;
         note("attention costed with head width d / heads = " + formatWidth(s.hidden, s.heads) +
-             " (config: " + std::to_string(s.heads) + " heads x head_dim " + std::to_string(s.headDim) +
-             "); attention parameters per layer " + millions(mosaic::attentionParams(g)) + " costed vs " +
-             millions(published) + " published");
+             " (config: " + std::to_string(s.heads) + " heads x head_dim " +
+             std::to_string(s.headDim) + "); attention parameters per layer " +
+             millions(mosaic::attentionParams(g)) + " costed vs " + millions(published) +
+             " published");
     }
     const bool moe = s.moeLayers > 0 && s.experts > 0;
     g.experts = moe ? toInt(s.experts) : 0;
@@ -71,24 +73,30 @@ ImportedGeometry importedGeometry(const ModelImport& m) {
     g.dFf = toInt(dff);
     g.denseLayers = moe ? toInt(s.denseLayers) : g.layers;
     if (moe && s.denseLayers > 0 && s.family.rfind("llama4", 0) == 0)
-        note("interleaved dense blocks costed as " + std::to_string(s.denseLayers) + " leading dense blocks");
+        note("interleaved dense blocks costed as " + std::to_string(s.denseLayers) +
+             " leading dense blocks");
     if (moe && s.sharedExperts > 0 && s.dExpert > 0) {
-        const double equal =
-            double(s.sharedExperts) * double(s.dShared > 0 ? s.dShared : s.dExpert) / double(s.dExpert);
+        const double equal = double(s.sharedExperts) *
+                             double(s.dShared > 0 ? s.dShared : s.dExpert) / double(s.dExpert);
         g.sharedExperts = std::max(1, int(std::lround(equal)));
         if (std::abs(equal - g.sharedExperts) > 1e-9 || (s.dShared > 0 && s.dShared != s.dExpert))
             note(std::to_string(s.sharedExperts) + " shared expert(s) of width " +
                  std::to_string(s.dShared > 0 ? s.dShared : s.dExpert) + " costed as " +
-                 std::to_string(g.sharedExperts) + " of width d_expert = " + std::to_string(s.dExpert));
+                 std::to_string(g.sharedExperts) +
+                 " of width d_expert = " + std::to_string(s.dExpert));
     }
     g.vocab = toInt(s.vocab);
     if (s.tiedEmbeddings)
-        note("tied embeddings: memory still holds a separate output head on the last pipeline stage");
+        note(
+            "tied embeddings: memory still holds a separate output head on the last pipeline "
+            "stage");
     const double split = m.counts.splitFactorG;
     if (moe) {
         g.splitG = std::isfinite(split) && split >= 1 ? int(std::lround(split)) : 1;
         if (!(std::isfinite(split) && split >= 1))
-            note("split factor G undefined for this config; G = 1 used for labels and the scaling law");
+            note(
+                "split factor G undefined for this config; G = 1 used for labels and the scaling "
+                "law");
     } else {
         g.splitG = 0;
     }
@@ -99,11 +107,13 @@ ImportedGeometry importedGeometry(const ModelImport& m) {
     g.nTot = double(m.counts.totalNonEmbedding);
     g.sparsity = m.counts.sparsity;
     if (g.nAct > 0 && std::abs(costed.nAct / g.nAct - 1.0) > 0.01)
-        note("per-layer compute and memory are costed from the widths above: N_act " + billions(costed.nAct) +
-             " costed vs " + billions(g.nAct) + " counted (" + percent(costed.nAct / g.nAct - 1.0) +
-             "); MFU credits the counted N_act");
+        note("per-layer compute and memory are costed from the widths above: N_act " +
+             billions(costed.nAct) + " costed vs " + billions(g.nAct) + " counted (" +
+             percent(costed.nAct / g.nAct - 1.0) + "); MFU credits the counted N_act");
     if (s.qkvBias || s.oBias || s.mlpBias || s.attentionSinks || s.routerBias || s.layerNorm)
-        note("biases, LayerNorm weights and attention sinks are counted in N but not costed as compute");
+        note(
+            "biases, LayerNorm weights and attention sinks are counted in N but not costed as "
+            "compute");
     return out;
 }
 

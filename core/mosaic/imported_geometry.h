@@ -3,7 +3,6 @@
 // (mosaic::Geometry), with every approximation the mapping makes spelled out
 // (`tandem-cli plan CONFIG.json`). The GUI's imported-model point uses the same rules.
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 

@@ -68,55 +68,56 @@ const EnumTable<KorthikantiMode>& korthikantiModeNames() {
 
 std::vector<KorthikantiPoint> parseKorthikantiPoints(const std::string& csv, Diagnostics& diag) {
     std::vector<KorthikantiPoint> out;
-    readCsvTable(
-        csv, std::vector<std::string>(std::begin(kColumns), std::end(kColumns)), diag,
-        [&](const std::vector<std::string>& f, const std::string& where, int lineNo) {
-            KorthikantiPoint p;
-            p.line = lineNo;
-            p.point = f[0];
-            p.model = f[1];
-            p.unit = f[5];
-            p.source = f[21];
-            bool ok = true;
-            auto bad = [&](size_t col, const std::string& why) {
-                diag.error(where + ", " + kColumns[col], why + " (got \"" + f[col] + "\")");
-                ok = false;
-            };
-            const auto quantity = enumFromName(korthikantiQuantityNames(), f[2]);
-            if (quantity)
-                p.quantity = *quantity;
-            else
-                bad(2,
-                    "must be parameters_and_optimizer_per_gpu, activations_per_gpu or "
-                    "iteration_time");
-            const auto mode = enumFromName(korthikantiModeNames(), f[3]);
-            if (mode)
-                p.mode = *mode;
-            else
-                bad(3, "must be baseline, sp_selective or full_recompute");
-            const bool time = quantity == KorthikantiQuantity::IterationTime;
-            const bool memory = quantity && !time;
-            if (!parseNumber(f[4], p.value) || !(p.value > 0)) bad(4, "must be a positive number");
-            if ((memory && p.unit != "GiB") || (time && p.unit != "s"))
-                bad(5, "must be GiB for memory and s for iteration time");
-            int* ints[] = {&p.heads,  &p.hidden,      &p.layers,    &p.ffn, &p.vocab,
-                           &p.seqLen, &p.tp,          &p.pp,        &p.vp,  &p.dp,
-                           &p.gpus,   &p.globalBatch, &p.microBatch};
-            for (size_t i = 0; i < std::size(ints); ++i) {
-                const size_t col = 6 + i;
-                double v = 0;
-                if (!parseNumber(f[col], v) || v != std::floor(v) || v < 1 || v > 1e9)
-                    bad(col, "must be an integer >= 1");
-                else
-                    *ints[i] = int(v);
-            }
-            double bits = 0;
-            if (!parseNumber(f[19], bits) || bits != 16)
-                bad(19, "must be 16 (16-bit mixed precision)");
-            if (ok && p.gpus != p.tp * p.pp * p.dp) bad(16, "must equal tp x pp x dp");
-            if (ok && p.hidden % p.heads != 0) bad(6, "must divide hidden");
-            if (ok) out.push_back(std::move(p));
-        });
+    readCsvTable(csv, std::vector<std::string>(std::begin(kColumns), std::end(kColumns)), diag,
+                 [&](const std::vector<std::string>& f, const std::string& where, int lineNo) {
+                     KorthikantiPoint p;
+                     p.line = lineNo;
+                     p.point = f[0];
+                     p.model = f[1];
+                     p.unit = f[5];
+                     p.source = f[21];
+                     bool ok = true;
+                     auto bad = [&](size_t col, const std::string& why) {
+                         diag.error(where + ", " + kColumns[col],
+                                    why + " (got \"" + f[col] + "\")");
+                         ok = false;
+                     };
+                     const auto quantity = enumFromName(korthikantiQuantityNames(), f[2]);
+                     if (quantity)
+                         p.quantity = *quantity;
+                     else
+                         bad(2,
+                             "must be parameters_and_optimizer_per_gpu, activations_per_gpu or "
+                             "iteration_time");
+                     const auto mode = enumFromName(korthikantiModeNames(), f[3]);
+                     if (mode)
+                         p.mode = *mode;
+                     else
+                         bad(3, "must be baseline, sp_selective or full_recompute");
+                     const bool time = quantity == KorthikantiQuantity::IterationTime;
+                     const bool memory = quantity && !time;
+                     if (!parseNumber(f[4], p.value) || !(p.value > 0))
+                         bad(4, "must be a positive number");
+                     if ((memory && p.unit != "GiB") || (time && p.unit != "s"))
+                         bad(5, "must be GiB for memory and s for iteration time");
+                     int* ints[] = {&p.heads,  &p.hidden,      &p.layers,    &p.ffn, &p.vocab,
+                                    &p.seqLen, &p.tp,          &p.pp,        &p.vp,  &p.dp,
+                                    &p.gpus,   &p.globalBatch, &p.microBatch};
+                     for (size_t i = 0; i < std::size(ints); ++i) {
+                         const size_t col = 6 + i;
+                         double v = 0;
+                         if (!parseNumber(f[col], v) || v != std::floor(v) || v < 1 || v > 1e9)
+                             bad(col, "must be an integer >= 1");
+                         else
+                             *ints[i] = int(v);
+                     }
+                     double bits = 0;
+                     if (!parseNumber(f[19], bits) || bits != 16)
+                         bad(19, "must be 16 (16-bit mixed precision)");
+                     if (ok && p.gpus != p.tp * p.pp * p.dp) bad(16, "must equal tp x pp x dp");
+                     if (ok && p.hidden % p.heads != 0) bad(6, "must divide hidden");
+                     if (ok) out.push_back(std::move(p));
+                 });
     return out;
 }
 

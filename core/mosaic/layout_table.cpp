@@ -28,8 +28,9 @@ LayoutGrid layoutGridOf(const Envelope& e) {
     g.ep = e.epValues;
     g.mbs = e.microBatchValues;
     g.ckpt = e.checkpointing;
-    std::sort(g.ckpt.begin(), g.ckpt.end(),
-              [](Checkpointing a, Checkpointing b) { return static_cast<int>(a) < static_cast<int>(b); });
+    std::sort(g.ckpt.begin(), g.ckpt.end(), [](Checkpointing a, Checkpointing b) {
+        return static_cast<int>(a) < static_cast<int>(b);
+    });
     return g;
 }
 

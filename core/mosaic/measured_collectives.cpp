@@ -17,24 +17,28 @@ bool spansNodes(int ranks, int gpusPerNode) { return ranks > gpusPerNode; }
 
 }  // namespace
 
-std::vector<std::string> MeasuredCollectives::add(const io::NcclImport& imp, const std::string& source) {
+std::vector<std::string> MeasuredCollectives::add(const io::NcclImport& imp,
+                                                  const std::string& source) {
     std::vector<std::string> notes;
     const std::string file = io::baseName(source);
     for (const auto& c : imp.curves) {
-        const std::string what = c.collective + " on " + std::to_string(c.ranks) + " ranks in " + file;
+        const std::string what =
+            c.collective + " on " + std::to_string(c.ranks) + " ranks in " + file;
         Collective kind;
         if (!parseCollectiveName(c.collective, kind)) {
-            notes.push_back(what + ": skipped, Tandem's model uses all_reduce, reduce_scatter, "
-                                   "all_gather and alltoall only");
+            notes.push_back(what +
+                            ": skipped, Tandem's model uses all_reduce, reduce_scatter, "
+                            "all_gather and alltoall only");
             continue;
         }
         if (c.ranks < 2) {
             notes.push_back(what + ": skipped, the rank count is unknown or below 2");
             continue;
         }
-        const auto dup = std::find_if(m_curves.begin(), m_curves.end(), [&](const MeasuredCurve& m) {
-            return m.collective == kind && m.curve.ranks == c.ranks;
-        });
+        const auto dup =
+            std::find_if(m_curves.begin(), m_curves.end(), [&](const MeasuredCurve& m) {
+                return m.collective == kind && m.curve.ranks == c.ranks;
+            });
         if (dup != m_curves.end()) {
             notes.push_back(what + ": skipped, " + dup->label + " was loaded first");
             continue;
@@ -67,8 +71,9 @@ std::vector<std::string> MeasuredCollectives::add(const io::NcclImport& imp, con
                             " size(s) with busbw below 1 GB/s use bytes x factor / time instead of "
                             "the printed busbw");
         if (dropped > 0)
-            notes.push_back(what + ": " + std::to_string(dropped) + " size(s) without a positive "
-                                                                    "bus bandwidth or time dropped");
+            notes.push_back(what + ": " + std::to_string(dropped) +
+                            " size(s) without a positive "
+                            "bus bandwidth or time dropped");
         if (m.curve.points.empty()) {
             notes.push_back(what + ": skipped, no size with a positive bus bandwidth");
             continue;
@@ -78,7 +83,8 @@ std::vector<std::string> MeasuredCollectives::add(const io::NcclImport& imp, con
     return notes;
 }
 
-CurveChoice MeasuredCollectives::choose(Collective c, int ranks, bool spans, int gpusPerNode) const {
+CurveChoice MeasuredCollectives::choose(Collective c, int ranks, bool spans,
+                                        int gpusPerNode) const {
     auto pick = [&](Collective want) {
         CurveChoice best;
         double bestDist = 0;
@@ -90,7 +96,8 @@ CurveChoice MeasuredCollectives::choose(Collective c, int ranks, bool spans, int
             // (this runs for every collective of every plan the search costs).
             const double a = double(m.curve.ranks), b = double(std::max(1, ranks));
             const double dist = a > b ? a / b : b / a;
-            if (best.index < 0 || dist < bestDist || (dist == bestDist && m.curve.ranks > bestRanks)) {
+            if (best.index < 0 || dist < bestDist ||
+                (dist == bestDist && m.curve.ranks > bestRanks)) {
                 best.index = int(i);
                 bestDist = dist;
                 bestRanks = m.curve.ranks;
@@ -106,8 +113,8 @@ CurveChoice MeasuredCollectives::choose(Collective c, int ranks, bool spans, int
     return ch;
 }
 
-double MeasuredCollectives::timeOf(const Hardware& hw, Collective c, double bytes, int size, int stride,
-                                   CollectiveUse* use) const {
+double MeasuredCollectives::timeOf(const Hardware& hw, Collective c, double bytes, int size,
+                                   int stride, CollectiveUse* use) const {
     const GroupSpan g = groupSpan(size, stride, hw.gpusPerNode);
     const double an = analyticalCollectiveTime(hw, c, bytes, size, stride);
     if (use) {
@@ -130,14 +137,16 @@ double MeasuredCollectives::timeOf(const Hardware& hw, Collective c, double byte
     const double own = bytes * busFactor(c, curve.ranks) / bw.busbw_Bps;
     // Step 4: rank count and placement through the analytical model.
     const GroupSpan ownSpan = groupSpan(curve.ranks, 1, hw.gpusPerNode);
-    const bool rescaled = size != curve.ranks || g.nodes != ownSpan.nodes || g.ranksPerNode != ownSpan.ranksPerNode;
+    const bool rescaled =
+        size != curve.ranks || g.nodes != ownSpan.nodes || g.ranksPerNode != ownSpan.ranksPerNode;
     double scale = 1.0;
     if (rescaled) {
         const double ref = analyticalCollectiveTime(hw, c, bytes, curve.ranks, 1);
         if (ref > 0 && std::isfinite(ref) && std::isfinite(an)) scale = an / ref;
     }
     const double t = own * scale;
-    if (!(t >= 0) || !std::isfinite(t)) return an;  // busbw 0 below the smallest size: keep analytical
+    if (!(t >= 0) || !std::isfinite(t))
+        return an;  // busbw 0 below the smallest size: keep analytical
     if (use) {
         use->curve = ch.index;
         use->standIn = ch.standIn;
@@ -167,11 +176,9 @@ nlohmann::ordered_json MeasuredCollectives::toJson(int gpusPerNode) const {
     return j;
 }
 
-std::shared_ptr<const MeasuredCollectives> loadMeasuredCollectives(const std::vector<std::string>& files,
-                                                                   Diagnostics& diag,
-                                                                   const std::string& pathPrefix,
-                                                                   bool indexed,
-                                                                   std::vector<std::string>* notes) {
+std::shared_ptr<const MeasuredCollectives> loadMeasuredCollectives(
+    const std::vector<std::string>& files, Diagnostics& diag, const std::string& pathPrefix,
+    bool indexed, std::vector<std::string>* notes) {
     if (files.empty()) return nullptr;
     auto out = std::make_shared<MeasuredCollectives>();
     const std::size_t before = diag.items().size();
@@ -208,9 +215,11 @@ std::shared_ptr<const MeasuredCollectives> loadMeasuredCollectives(const std::ve
     return out;
 }
 
-nlohmann::ordered_json measuredCollectivesReport(const Hardware& hw, const CollectiveRecorder& rec) {
-    nlohmann::ordered_json j = hw.measured ? hw.measured->toJson(hw.gpusPerNode)
-                                           : nlohmann::ordered_json{{"curves", nlohmann::ordered_json::array()}};
+nlohmann::ordered_json measuredCollectivesReport(const Hardware& hw,
+                                                 const CollectiveRecorder& rec) {
+    nlohmann::ordered_json j =
+        hw.measured ? hw.measured->toJson(hw.gpusPerNode)
+                    : nlohmann::ordered_json{{"curves", nlohmann::ordered_json::array()}};
     j["costings"] = rec.calls();
     j["measured_costings"] = rec.measuredCalls();
     j["extrapolated_costings"] = rec.extrapolatedCalls();
@@ -235,7 +244,8 @@ BusBandwidthComparison compareBusBandwidth(const Hardware& hw, Collective c, int
             out.curveRanks = mc.curve.ranks;
             out.standIn = ch.standIn;
             const GroupSpan own = groupSpan(mc.curve.ranks, 1, hw.gpusPerNode);
-            out.rescaled = ranks != mc.curve.ranks || own.nodes != g.nodes || own.ranksPerNode != g.ranksPerNode;
+            out.rescaled = ranks != mc.curve.ranks || own.nodes != g.nodes ||
+                           own.ranksPerNode != g.ranksPerNode;
             out.minMeasuredBytes = mc.curve.points.front().bytes;
             out.maxMeasuredBytes = mc.curve.points.back().bytes;
         }
@@ -262,7 +272,8 @@ BusBandwidthComparison compareBusBandwidth(const Hardware& hw, Collective c, int
 
 std::vector<double> logSpacedSizes(double minBytes, double maxBytes, int count) {
     std::vector<double> out;
-    if (count < 2 || !(minBytes > 0) || !(maxBytes >= minBytes) || !std::isfinite(maxBytes)) return out;
+    if (count < 2 || !(minBytes > 0) || !(maxBytes >= minBytes) || !std::isfinite(maxBytes))
+        return out;
     const double a = std::log(minBytes), b = std::log(maxBytes);
     out.reserve(std::size_t(count));
     for (int i = 0; i < count; ++i) out.push_back(std::exp(a + (b - a) * i / (count - 1)));

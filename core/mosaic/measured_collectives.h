@@ -27,10 +27,9 @@
 //     across rank counts would give 441, +27 %).
 //  Rows whose printed busbw is below 1 GB/s (two decimals: 0.00 for the smallest sizes) take
 //  their bus bandwidth from the time column instead: bytes x busFactor / time.
-#include <nlohmann/json.hpp>
-
 #include <limits>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -109,18 +108,18 @@ struct BusBandwidthSample {
     /// The same from the time collectiveTime() uses with the measured curves (steps 1-4);
     /// NaN when no curve applies to this collective and scope.
     double measuredBusbw_Bps = std::numeric_limits<double>::quiet_NaN();
-    bool extrapolated = false;       ///< S outside the curve's measured sizes
+    bool extrapolated = false;  ///< S outside the curve's measured sizes
 };
 
 /// Measured against analytical bus bandwidth of one collective over one group, for a chart.
 struct BusBandwidthComparison {
     Collective collective = Collective::AllReduce;
     int ranks = 0, stride = 1, nodes = 1;  ///< the group compared
-    int curve = -1;              ///< index into hw.measured->curves(); -1 = none applies
-    std::string curveLabel;      ///< MeasuredCurve::label, empty when none
-    int curveRanks = 0;          ///< rank count of the curve's own run
-    bool standIn = false;        ///< an all_reduce curve for reduce_scatter / all_gather
-    bool rescaled = false;       ///< the group differs from the curve's run (step 4 applies)
+    int curve = -1;                        ///< index into hw.measured->curves(); -1 = none applies
+    std::string curveLabel;                ///< MeasuredCurve::label, empty when none
+    int curveRanks = 0;                    ///< rank count of the curve's own run
+    bool standIn = false;                  ///< an all_reduce curve for reduce_scatter / all_gather
+    bool rescaled = false;  ///< the group differs from the curve's run (step 4 applies)
     double minMeasuredBytes = 0, maxMeasuredBytes = 0;  ///< the curve's measured sizes
     std::vector<BusBandwidthSample> samples;            ///< one per requested size, same order
 };

@@ -50,7 +50,8 @@ double PerfModel::groupMemory(const Plan& p, Group& gr) const {
         const int moeLs = n - denseLs;
         const double vocabP = double(g.vocab) * d * ((first ? 1 : 0) + (last ? 1 : 0));
         const double denseP = (moeLs * (m_attnParams + m_sharedParams + m_routerParams) +
-                               denseLs * (m_attnParams + m_denseFfnParams) + vocabP) / tp;
+                               denseLs * (m_attnParams + m_denseFfnParams) + vocabP) /
+                              tp;
         const double expertP = moeLs * e * m_expertParams / (p.ep * p.etp);
         const double dpShard = double(p.dp) * p.cp;
         const double optDense = p.distributedOptimizer ? dpShard : 1.0,
@@ -123,7 +124,8 @@ double PerfModel::memoryOf(const Group& gr, const Shape& s, int nmb, Checkpointi
             act =
                 kBf16 * tokens * (double(chunks) / gr.vp) * (st.moeLs * aMoe + st.denseLs * aDense);
         }
-        if (ck == Checkpointing::Full && st.layers > 0)  // one layer rematerialised during its backward
+        if (ck == Checkpointing::Full &&
+            st.layers > 0)  // one layer rematerialised during its backward
             act += kBf16 * tokens *
                    (m_actAttn + m_actScores +
                     (st.moeLs > 0

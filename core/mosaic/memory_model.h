@@ -18,8 +18,8 @@ inline int ckptRank(Checkpointing c) { return static_cast<int>(c); }
 // Terms of one (TP, CP, B_micro): per-layer compute of one microbatch, collective times that
 // only depend on the microbatch shape, and the vocabulary stages.
 struct PerfModel::Shape {
-    double T;          // tokens per microbatch per CP rank
-    double tokensMem;  // T / TP: tokens held per GPU (sequence parallel)
+    double T;            // tokens per microbatch per CP rank
+    double tokensMem;    // T / TP: tokens held per GPU (sequence parallel)
     int tpReplicas = 0;  // TP - 1 without sequence parallelism (replicated activations), else 0
     double attnCore, shared;
     double moeLayer, denseLayer;

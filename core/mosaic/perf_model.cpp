@@ -50,11 +50,11 @@ double modelFlopsUtilization(double flopsPerIteration, double iterationS, int de
 
 struct PerfModel::Times {
     int nmb = 0, layersStage = 0, moeStage = 0, denseStage = 0;
-    double tokens = 0;          // per GPU per microbatch (before TP)
-    double computeMb = 0;       // GEMM + attention + pointwise + recompute, per microbatch
-    double a2aWireMb = 0;       // all-to-all wire time per microbatch (stage)
-    double a2aExposedMb = 0;    // not hidden behind the shared expert
-    double otherMb = 0;         // TP/CP collectives + pipeline p2p per microbatch
+    double tokens = 0;        // per GPU per microbatch (before TP)
+    double computeMb = 0;     // GEMM + attention + pointwise + recompute, per microbatch
+    double a2aWireMb = 0;     // all-to-all wire time per microbatch (stage)
+    double a2aExposedMb = 0;  // not hidden behind the shared expert
+    double otherMb = 0;       // TP/CP collectives + pipeline p2p per microbatch
     double cmpMb = 0, dispMb = 0, tmb = 0;
     double bubble = 0, vocab = 0, dpBeyondCompute = 0, optimizer = 0, host = 0;
     double analytic = 0, chi = 1;
@@ -129,8 +129,9 @@ PerfModel::PerfModel(const Geometry& g, const Cluster& c) : m_g(g), m_c(c) {
                      hw.intraBusEfficiency, hw.interBusEfficiency, hw.denseGemmMax,
                      hw.groupedGemmMax, hw.attentionEfficiency, hw.chiFloor})
         if (!(x > 0)) m_boundValid = false;
-    for (double x : {hw.intraLatencyS, hw.interLatencyS, hw.rampHalfBytes, hw.denseMHalf, hw.denseWidthHalf,
-                     hw.groupedMHalf, hw.groupedWidthHalf, hw.elementwiseBytesPerTokenPerD})
+    for (double x :
+         {hw.intraLatencyS, hw.interLatencyS, hw.rampHalfBytes, hw.denseMHalf, hw.denseWidthHalf,
+          hw.groupedMHalf, hw.groupedWidthHalf, hw.elementwiseBytesPerTokenPerD})
         if (!(x >= 0)) m_boundValid = false;
     m_actDense[ckptRank(Checkpointing::Full)] = d;
     if (c.stack.lowPrecisionActivations && c.precision != Precision::Bf16) {
@@ -257,18 +258,22 @@ void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shap
         s.denseLayer = denseLayer;
         s.denseRecompute[ckptRank(Checkpointing::CoreAttention)] = attnCoreFwd;
         s.denseRecompute[ckptRank(Checkpointing::Selective)] = attnCoreFwd + pointwise / 3;
-        s.denseRecompute[ckptRank(Checkpointing::SuperSelective)] = attnCoreFwd + pointwise / 3 + ffn / 3;
+        s.denseRecompute[ckptRank(Checkpointing::SuperSelective)] =
+            attnCoreFwd + pointwise / 3 + ffn / 3;
         s.denseRecompute[ckptRank(Checkpointing::Full)] = denseLayer / 3;
     }
     // Expert all-to-all payload; tensor parallel (sequence parallel) all-gather, used 8 or 12
     // times per layer (AG + RS around attention and FFN, fwd and bwd, + fwd again if full).
     s.a2aBytes = T * k * d * kBf16 / tp;
-    s.tpCollective = tpDegree > 1 ? collectiveTime(hw, Collective::AllGather, T * d * kBf16, tpDegree, 1) : 0.0;
+    s.tpCollective =
+        tpDegree > 1 ? collectiveTime(hw, Collective::AllGather, T * d * kBf16, tpDegree, 1) : 0.0;
     // Context parallel: KV all-gather fwd and reduce-scatter bwd, partly hidden by attention.
     s.cpLayer = 0;
     if (cpDegree > 1) {
         const double kvBytes = cpDegree * T * 2 * kv * kBf16 / tp;
-        s.cpLayer = std::max(0.0, 2 * collectiveTime(hw, Collective::AllGather, kvBytes, cpDegree, tpDegree) - attnCore);
+        s.cpLayer = std::max(
+            0.0,
+            2 * collectiveTime(hw, Collective::AllGather, kvBytes, cpDegree, tpDegree) - attnCore);
     }
     s.p2pBytes = T * d * kBf16 / tp;
     // Vocabulary stages [Eq. 13].
@@ -288,12 +293,14 @@ void PerfModel::groupTimes(const Plan& p, Group& gr) const {
     gr.denseStage = gr.layersStage - gr.moeStage;
     // CPU dispatch floor [Eq. 11].
     const double eLoc = g.experts > 0 ? e / p.ep : 0.0;
-    gr.dispMb = (gr.layersStage * hw.kernelsBase + gr.moeStage * hw.kernelsPerLocalExpert * eLoc) * hw.dispatchGapS +
+    gr.dispMb = (gr.layersStage * hw.kernelsBase + gr.moeStage * hw.kernelsPerLocalExpert * eLoc) *
+                    hw.dispatchGapS +
                 hw.hostPerMicrobatchS;
     // Data-parallel reduce-scatter (fp32 grads) + all-gather (bf16 params); dense over DP x CP,
     // experts over EDP x CP; overlapped with one microbatch of compute.
     const double denseP = (gr.moeStage * (m_attnParams + m_sharedParams + m_routerParams) +
-                           gr.denseStage * (m_attnParams + m_denseFfnParams) + v * d) / tp;
+                           gr.denseStage * (m_attnParams + m_denseFfnParams) + v * d) /
+                          tp;
     const double expertP = gr.moeStage * e * m_expertParams / (p.ep * p.etp);
     const int dpGroup = p.dp * p.cp, edpGroup = expertDpGroup(p);
     gr.pp = p.pp;
@@ -322,8 +329,9 @@ void PerfModel::groupDpTime(const Plan& p, Group& gr) const {
     const int edpStride = m_c.stack.expertFolding ? p.ep * p.etp : p.tp * p.ep;
     double dpTime = 0;
     if (dpGroup > 1)
-        dpTime += collectiveTime(hw, Collective::ReduceScatter, denseP * kGradBytes, dpGroup, p.tp) +
-                  collectiveTime(hw, Collective::AllGather, denseP * kBf16, dpGroup, p.tp);
+        dpTime +=
+            collectiveTime(hw, Collective::ReduceScatter, denseP * kGradBytes, dpGroup, p.tp) +
+            collectiveTime(hw, Collective::AllGather, denseP * kBf16, dpGroup, p.tp);
     if (edpGroup > 1 && expertP > 0)
         dpTime += collectiveTime(hw, Collective::ReduceScatter, expertP * kGradBytes, edpGroup,
                                  edpStride) +
@@ -351,8 +359,10 @@ void PerfModel::batchTimes(const Plan& p, const Shape& s, Group& gr, int nmb) co
     if (p.pp > 1) {
         const double bytes = s.p2pBytes;
         const bool intra = p.pp <= hw.gpusPerNode;  // N_PP_node = 1 [Eq. 15 placement]
-        const double bw = intra ? hw.nvlinkBytesPerS * hw.intraBusEfficiency : hw.nicBytesPerS * hw.interBusEfficiency;
-        gr.p2p = 2 * ((intra ? hw.intraLatencyS : hw.interLatencyS) + bytes / (bw * sat(bytes, hw.rampHalfBytes)));
+        const double bw = intra ? hw.nvlinkBytesPerS * hw.intraBusEfficiency
+                                : hw.nicBytesPerS * hw.interBusEfficiency;
+        gr.p2p = 2 * ((intra ? hw.intraLatencyS : hw.interLatencyS) +
+                      bytes / (bw * sat(bytes, hw.rampHalfBytes)));
         if (p.vp > 1) gr.p2p *= p.vp;  // interleaving: one send/recv per model chunk
     }
     gr.vocab = vocabTime(p.pp, nmb, s);
@@ -364,7 +374,8 @@ double PerfModel::vocabTime(int pp, int nmb, const Shape& s) const {
     return (nmb - 1) * std::max(s.tFirst, s.tLast) + s.tFirst + s.tLast + s.tLast * double(pp - 1);
 }
 
-double PerfModel::iterationLowerBound(const Plan& p, const Shape& s, const Group& gr, int nmb) const {
+double PerfModel::iterationLowerBound(const Plan& p, const Shape& s, const Group& gr,
+                                      int nmb) const {
     // assemble() with every term that only adds dropped: recomputation, exposed all-to-all,
     // TP/CP collectives, pipeline p2p, DP time beyond compute and chi's all-to-all share. Each
     // dropped term is >= 0 (m_boundValid) and rounding is monotone, so the result is <= chi
@@ -403,7 +414,8 @@ void PerfModel::assemble(const Plan& p, const Shape& s, const Group& gr, Times& 
     const double denseLayer = t.denseStage > 0 ? s.denseLayer : 0.0;
     const double denseRecompute = t.denseStage > 0 ? s.denseRecompute[ck] : 0.0;
 
-    t.computeMb = t.moeStage * (s.moeLayer + s.moeRecompute[ck]) + t.denseStage * (denseLayer + denseRecompute);
+    t.computeMb = t.moeStage * (s.moeLayer + s.moeRecompute[ck]) +
+                  t.denseStage * (denseLayer + denseRecompute);
     t.a2aWireMb = t.moeStage * a2aLayer;
     t.a2aExposedMb = t.moeStage * a2aExposedLayer;
     t.otherMb = t.layersStage * (tpLayer + s.cpLayer) + gr.p2p;
@@ -462,7 +474,8 @@ PlanEval PerfModel::evaluate(const Plan& p) const {
         r.reason = err;
         r.rule = err;
         if (err == kEpMustDivideDp)
-            r.reason += ": EP " + std::to_string(p.ep) + " does not divide DP " + std::to_string(p.dp);
+            r.reason +=
+                ": EP " + std::to_string(p.ep) + " does not divide DP " + std::to_string(p.dp);
         return r;
     }
     const double mem = memoryBytes(p, &r.memory);
@@ -584,7 +597,8 @@ bool PerfModel::best(const LayoutTable& table, Plan& bestPlan, QuickEval& bestEv
             assemble(p, s, gr, t);
             const double it = t.chi * t.analytic;
             const double mfu = this->mfu(it);
-            if (impossibleResult(mfu, it, mfuCeiling())) continue;  // as quick() and evaluate() refuse it
+            if (impossibleResult(mfu, it, mfuCeiling()))
+                continue;  // as quick() and evaluate() refuse it
             if (!found || mfu > bestEval.mfu || (mfu == bestEval.mfu && bi < bestIndex)) {
                 found = true;
                 bestIndex = bi;
@@ -601,7 +615,11 @@ bool PerfModel::best(const LayoutTable& table, Plan& bestPlan, QuickEval& bestEv
     // Sets up one group; false when no batch of it can fit memory or beat the best so far.
     auto setGroup = [&](const LayoutTable::Group& lg, Plan& p, Group& gr) {
         if (!geometryFits(lg)) return false;
-        p.tp = lg.tp; p.cp = lg.cp; p.pp = lg.pp; p.dp = lg.dp; p.ep = lg.ep;
+        p.tp = lg.tp;
+        p.cp = lg.cp;
+        p.pp = lg.pp;
+        p.dp = lg.dp;
+        p.ep = lg.ep;
         // Weights, gradients and optimizer state of the fullest stage; activations, logits and
         // all-to-all buffers only add to it, so no micro-batch or checkpointing mode can fit.
         // (Checked before the bound: it is cheaper and rejects more groups.)
@@ -615,7 +633,8 @@ bool PerfModel::best(const LayoutTable& table, Plan& bestPlan, QuickEval& bestEv
     // A good first incumbent makes the bound prune early (e.g. the previous geometry's best).
     if (hint && m_boundValid) {
         for (const LayoutTable::Group& lg : groups) {
-            if (lg.tp != hint->tp || lg.cp != hint->cp || lg.pp != hint->pp || lg.ep != hint->ep) continue;
+            if (lg.tp != hint->tp || lg.cp != hint->cp || lg.pp != hint->pp || lg.ep != hint->ep)
+                continue;
             if (!setGroup(lg, p, gr)) break;
             bool dpReady = false;
             for (int bi = lg.batchBegin; bi < lg.batchEnd; ++bi)

@@ -52,9 +52,9 @@ struct Breakdown {
     /// rest: max(0, T_dp - t_compute,mb) [2608.10605 MODEL.md B]; not ML-for-ML's exposed DP
     /// time (a sync beyond the overlap window).
     double dpBeyondCompute_s = 0;
-    double bubble_s = 0;    ///< pipeline fill/drain, Eq. 12
-    double vocab_s = 0;     ///< embedding, LM head and cross-entropy stage imbalance, Eq. 13
-    double other_s = 0;     ///< TP/CP collectives, pipeline send/recv, optimizer step
+    double bubble_s = 0;  ///< pipeline fill/drain, Eq. 12
+    double vocab_s = 0;   ///< embedding, LM head and cross-entropy stage imbalance, Eq. 13
+    double other_s = 0;   ///< TP/CP collectives, pipeline send/recv, optimizer step
 };
 
 /// Peak memory per GPU of the fullest pipeline stage by kind, GB (1e9 bytes); sums to memoryGB.
@@ -77,7 +77,7 @@ extern const char* const kDoesNotFitInMemory;
 /// Result of costing one plan. When infeasible, `reason` says why and only memoryGB may be set.
 struct PlanEval {
     bool feasible = false;
-    std::string reason;      ///< why infeasible (empty when feasible)
+    std::string reason;  ///< why infeasible (empty when feasible)
     /// The rule that cut the plan, without the plan's numbers (a static string: structuralError's
     /// message, "does not fit in device memory", or the impossible-result rule); nullptr when
     /// feasible. Rejection counts group by it.
@@ -94,8 +94,8 @@ struct PlanEval {
     /// Megatron's model-FLOPs count per token (modelFlopsPerToken) x tokensPerSPerGpu / 1e12.
     double modelTflopsPerSPerGpu = 0;
     Breakdown breakdown;
-    double chi = 1;          ///< chi_sys of Eq. 15
-    int microbatches = 0;    ///< n_mb = B_global / (DP B_micro)
+    double chi = 1;        ///< chi_sys of Eq. 15
+    int microbatches = 0;  ///< n_mb = B_global / (DP B_micro)
 };
 
 /// Model FLOPs utilization [2608.10605 Eq. 1; MODEL.md B4]: F_model / (t_iter N_dev F_peak).
@@ -109,10 +109,10 @@ double modelFlopsUtilization(double flopsPerIteration, double iterationS, int de
 /// The cluster and batch shape a geometry is costed on.
 struct Cluster {
     Hardware hardware;
-    int devices = 256;       ///< N_dev
-    int globalBatch = 1024;  ///< B_global, sequences
-    int seqLen = 2048;       ///< T_seq, tokens
-    Stack stack;             ///< training software (default: mosaic-paper)
+    int devices = 256;                      ///< N_dev
+    int globalBatch = 1024;                 ///< B_global, sequences
+    int seqLen = 2048;                      ///< T_seq, tokens
+    Stack stack;                            ///< training software (default: mosaic-paper)
     Precision precision = Precision::Bf16;  ///< GEMM precision
 };
 /// The cluster of an envelope.
@@ -176,7 +176,8 @@ public:
     ///    skipped before its memory is checked.
     /// `hint` (optional, e.g. the previous geometry's best plan) is tried first so that the
     /// bound prunes early; it never changes the result.
-    bool best(const LayoutTable& table, Plan& plan, QuickEval& eval, const Plan* hint = nullptr) const;
+    bool best(const LayoutTable& table, Plan& plan, QuickEval& eval,
+              const Plan* hint = nullptr) const;
 
     /// MFU of Eq. 1 [2608.10605]: 6 N_act B_global T_seq / (t_iter N_dev peak_BF16).
     double mfu(double iterationS) const;
@@ -193,10 +194,10 @@ public:
     const Cluster& cluster() const { return m_c; }
 
 private:
-    struct Times;    // every term of one plan's iteration time
-    struct Shape;    // terms that depend on (TP, CP, B_micro) only
-    struct Group;    // terms that depend on (TP, CP, PP, DP, EP) only
-    struct Stage;    // static memory of one pipeline stage of a group
+    struct Times;  // every term of one plan's iteration time
+    struct Shape;  // terms that depend on (TP, CP, B_micro) only
+    struct Group;  // terms that depend on (TP, CP, PP, DP, EP) only
+    struct Stage;  // static memory of one pipeline stage of a group
     void cost(const Plan& p, Times& t) const;
     /// `dense`: also the dense-block terms (needed when some stage holds dense layers).
     /// `epEtp`, `etp`: the expert mesh, used by folding stacks only (per-expert tile, width).

@@ -24,9 +24,11 @@ bool readPlanModel(JsonReader& r, Geometry& g) {
         const int k = int(r.integer("top_k", 2, Range::closed(1, 65536)));
         const int sg = int(r.integer("expert_split_factor", 4, Range::closed(1, 1280)));
         const int v = int(r.integer("vocab", kGpt2Vocab, Range::closed(1, 1 << 24)));
-        if (k > e) diag.error(r.childPath("top_k"), "must be <= experts (" + std::to_string(e) + ")");
+        if (k > e)
+            diag.error(r.childPath("top_k"), "must be <= experts (" + std::to_string(e) + ")");
         if ((1280LL * q) % sg != 0)
-            diag.error(r.childPath("expert_split_factor"), "must divide d_ff = " + std::to_string(1280 * q));
+            diag.error(r.childPath("expert_split_factor"),
+                       "must divide d_ff = " + std::to_string(1280 * q));
         r.finish();
         if (diag.items().size() != before) return false;
         g = ladderGeometry(q, e, k, sg, v);
@@ -43,7 +45,8 @@ bool readPlanModel(JsonReader& r, Geometry& g) {
     };
     g = Geometry{};
     g.layers = field(shape.layers, "layers", 0);
-    if (!r.has("layers")) diag.error(r.childPath("layers"), "is required (or give a ladder seed \"q\")");
+    if (!r.has("layers"))
+        diag.error(r.childPath("layers"), "is required (or give a ladder seed \"q\")");
     g.dModel = field(shape.hidden, "hidden", 0);
     if (!r.has("hidden")) diag.error(r.childPath("hidden"), "is required");
     g.nHead = field(shape.heads, "heads", 0);
@@ -195,11 +198,17 @@ bool parseLayout(const std::string& text, Plan& p, std::string& error) {
             v[i] = std::stoi(parts[size_t(i)], &used);
             if (used != parts[size_t(i)].size() || v[i] < 1) throw std::invalid_argument("");
         } catch (...) {
-            error = "layout field " + std::to_string(i + 1) + " must be a positive integer (got \"" + parts[size_t(i)] + "\")";
+            error = "layout field " + std::to_string(i + 1) +
+                    " must be a positive integer (got \"" + parts[size_t(i)] + "\")";
             return false;
         }
     }
-    p.tp = v[0]; p.ep = v[1]; p.pp = v[2]; p.cp = v[3]; p.dp = v[4]; p.mbs = v[5];
+    p.tp = v[0];
+    p.ep = v[1];
+    p.pp = v[2];
+    p.cp = v[3];
+    p.dp = v[4];
+    p.mbs = v[5];
     p.ckpt = Checkpointing::None;
     if (parts.size() == 7 && !parseCheckpointing(parts[6], p.ckpt)) {
         error =

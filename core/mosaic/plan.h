@@ -3,7 +3,6 @@
 // [--layout tp,ep,pp,cp,dp,mbs,ckpt]`: cost any MoE or dense geometry on a cluster and list
 // the best feasible layouts [2608.10605 Sec. 5, App. E].
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <utility>
 #include <vector>

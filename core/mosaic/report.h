@@ -1,7 +1,6 @@
 #pragma once
 // Serialisation of a MOSAIC search: JSON for `tandem-cli run` and CSV for charts/pandas.
 #include <nlohmann/json.hpp>
-
 #include <string>
 
 #include "mosaic/search.h"

@@ -51,9 +51,17 @@ ComputeOptimum computeOptimum(const ScalingLaw& law, double c, double s, double 
     double f1 = f(x1), f2 = f(x2);
     for (int i = 0; i < 80; ++i) {
         if (f1 < f2) {
-            hi = x2; x2 = x1; f2 = f1; x1 = hi - phi * (hi - lo); f1 = f(x1);
+            hi = x2;
+            x2 = x1;
+            f2 = f1;
+            x1 = hi - phi * (hi - lo);
+            f1 = f(x1);
         } else {
-            lo = x1; x1 = x2; f1 = f2; x2 = lo + phi * (hi - lo); f2 = f(x2);
+            lo = x1;
+            x1 = x2;
+            f1 = f2;
+            x2 = lo + phi * (hi - lo);
+            f2 = f(x2);
         }
     }
     best.nTot = std::exp(0.5 * (lo + hi));

@@ -1,13 +1,13 @@
 #include "mosaic/search.h"
 
-#include "mosaic/layout_grid.h"
-#include "mosaic/layout_table.h"
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
 #include <string>
+
+#include "mosaic/layout_grid.h"
+#include "mosaic/layout_table.h"
 
 namespace tandem::mosaic {
 namespace {
@@ -253,7 +253,8 @@ SearchResult searchOnce(const Envelope& e, const tandem::CancelFlag* cancel, boo
     // realized by the best geometry of the grid in that sparsity bin (any q, E, K, G; lowest
     // loss on the cluster, i.e. the cluster-optimal frontier's candidate), and the cluster
     // delivers the prescription when C_peak eta_good MFU* >= C_model.
-    const int gCo = e.splitValues.empty() ? 4 : *std::max_element(e.splitValues.begin(), e.splitValues.end());
+    const int gCo =
+        e.splitValues.empty() ? 4 : *std::max_element(e.splitValues.begin(), e.splitValues.end());
     const double cModel = res.modelBudgetFlops;
     res.computeOptimal.resize(centres.size());
     double bestLoss = std::numeric_limits<double>::infinity();
@@ -269,7 +270,10 @@ SearchResult searchOnce(const Envelope& e, const tandem::CancelFlag* cancel, boo
         fp.feasible =
             fp.candidate >= 0 &&
             e.deliverableModelFlops(res.candidates[size_t(fp.candidate)].eval.mfu) >= cModel;
-        if (co.loss < bestLoss) { bestLoss = co.loss; bestBin = int(i); }
+        if (co.loss < bestLoss) {
+            bestLoss = co.loss;
+            bestBin = int(i);
+        }
     }
     res.computeOptimalS = bestBin >= 0 ? centres[size_t(bestBin)] : kNaN;
     // The compute-optimal choice (S_max) re-scored on the cluster: its realization's loss at

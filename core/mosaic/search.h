@@ -3,11 +3,10 @@
 // envelope's ladder geometries, take each one's best feasible plan (max MFU), fix D by Eq. 25
 // within the TPP grid, score Eq. 10, and build the compute-optimal and cluster-optimal
 // frontiers over sparsity. Exact enumeration, no MINLP solver.
+#include <exception>  // before common/cancel.h, which uses std::exception
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <exception>  // before common/cancel.h, which uses std::exception
 
 #include "common/cancel.h"
 #include "mosaic/envelope.h"
@@ -19,10 +18,10 @@ namespace tandem::mosaic {
 /// One feasible (geometry, plan, D) of the search.
 struct Candidate {
     Geometry geometry;
-    Plan plan;          ///< best feasible plan (max MFU)
-    PlanEval eval;      ///< its full evaluation (with breakdown)
-    double tokens = 0;  ///< D = min(D* of Eq. 25, TPP_max N_act), tokens
-    double loss = 0;    ///< Eq. 10 at D, nats
+    Plan plan;                  ///< best feasible plan (max MFU)
+    PlanEval eval;              ///< its full evaluation (with breakdown)
+    double tokens = 0;          ///< D = min(D* of Eq. 25, TPP_max N_act), tokens
+    double loss = 0;            ///< Eq. 10 at D, nats
     bool extrapolated = false;  ///< outside the law's calibrated range (Table 6)
     /// Global batch the plan runs, sequences: the envelope's B_global, or with a derived layout
     /// grid the nearest multiple of DP x B_micro (mosaic/layout_grid.h).
@@ -33,10 +32,10 @@ struct Candidate {
 /// midpoints between centres).
 struct FrontierPoint {
     double sparsity = 0;
-    double loss = 0;         ///< NaN if infeasible
+    double loss = 0;  ///< NaN if infeasible
     bool feasible = false;
     bool extrapolated = false;
-    int candidate = -1;      ///< index into SearchResult::candidates or -1
+    int candidate = -1;  ///< index into SearchResult::candidates or -1
 };
 
 struct SearchResult {
@@ -47,16 +46,17 @@ struct SearchResult {
     std::vector<FrontierPoint> computeOptimal;
     /// Lowest loss over candidates whose sparsity falls in each bin (B7); infeasible when empty.
     std::vector<FrontierPoint> clusterOptimal;
-    double computeOptimalS = 0;   ///< argmin of computeOptimal (a boundary in the law's range)
-    double clusterOptimalS = 0;   ///< sparsity of the optimum candidate (NaN if none)
-    double naiveOnClusterLoss = 0;  ///< compute-optimal choice (S_max bin) re-scored on the cluster; NaN if no geometry of that bin fits
+    double computeOptimalS = 0;     ///< argmin of computeOptimal (a boundary in the law's range)
+    double clusterOptimalS = 0;     ///< sparsity of the optimum candidate (NaN if none)
+    double naiveOnClusterLoss = 0;  ///< compute-optimal choice (S_max bin) re-scored on the
+                                    ///< cluster; NaN if no geometry of that bin fits
     std::vector<Candidate> candidates;  ///< feasible, best (lowest loss) first
-    int optimum = -1;             ///< index into candidates, -1 none
-    double deviceMemoryGB = 0;    ///< usable memory per device, GB
-    double modelBudgetFlops = 0;  ///< C_model used by the compute-optimal frontier
-    double peakBudgetFlops = 0;   ///< C_peak = F_peak N_dev T_train
-    int geometriesSearched = 0;   ///< ladder geometries with S >= min_sparsity
-    int geometriesMemoryFeasible = 0;  ///< of which some plan fits memory
+    int optimum = -1;                   ///< index into candidates, -1 none
+    double deviceMemoryGB = 0;          ///< usable memory per device, GB
+    double modelBudgetFlops = 0;        ///< C_model used by the compute-optimal frontier
+    double peakBudgetFlops = 0;         ///< C_peak = F_peak N_dev T_train
+    int geometriesSearched = 0;         ///< ladder geometries with S >= min_sparsity
+    int geometriesMemoryFeasible = 0;   ///< of which some plan fits memory
     LayoutGridRule layoutGrid =
         LayoutGridRule::Listed;    ///< grid searched (the envelope's Auto resolved)
     std::string layoutGridNote;    ///< why Auto chose the derived grid (empty otherwise)

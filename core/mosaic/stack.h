@@ -40,7 +40,7 @@ struct Stack {
     /// When true, the efficiencies below replace the hardware sheet's calibration constants
     /// (the sheet then supplies only peaks, bandwidths and latencies).
     bool ownEfficiencies = false;
-    double denseGemmMax = 0.61;    ///< large dense GEMM ceiling (fraction of the precision's peak)
+    double denseGemmMax = 0.61;  ///< large dense GEMM ceiling (fraction of the precision's peak)
     /// Tokens (GEMM rows M) at half the dense GEMM ceiling; <= 0: the hardware sheet's value.
     double denseMHalf = 0;
     double groupedGemmMax = 0.47;  ///< grouped (expert) GEMM ceiling

@@ -19,8 +19,8 @@ constexpr size_t kMaxScenarioBytes = size_t(16) << 20;
 constexpr int kScenarioVersion = 1;
 
 struct Scenario {
-    std::string name;         ///< short title shown in the window
-    std::string description;  ///< one or two sentences (presets: what to look at)
+    std::string name;                        ///< short title shown in the window
+    std::string description;                 ///< one or two sentences (presets: what to look at)
     std::optional<mlforml::Params> mlForMl;  ///< `ml_for_ml` section [2608.06046]
     std::optional<mosaic::Envelope> mosaic;  ///< `mosaic` section [2608.10605]
 };

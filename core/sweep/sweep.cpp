@@ -79,13 +79,16 @@ bool setPath(nlohmann::json& doc, const std::string& path, const nlohmann::json&
         const auto dot = path.find('.', start);
         pointer += "/";
         for (char c : path.substr(start, dot == std::string::npos ? dot : dot - start))
-            pointer += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+            pointer += c == '~'   ? std::string("~0")
+                       : c == '/' ? std::string("~1")
+                                  : std::string(1, c);
         if (dot == std::string::npos) break;
         start = dot + 1;
     }
     const nlohmann::json::json_pointer ptr(pointer);
     if (!doc.contains(ptr)) {
-        error = "no key \"" + path + "\" in the scenario (keys are dotted from the root, e.g. "
+        error = "no key \"" + path +
+                "\" in the scenario (keys are dotted from the root, e.g. "
                 "ml_for_ml.fabric_GBps)";
         return false;
     }
@@ -96,7 +99,8 @@ bool setPath(nlohmann::json& doc, const std::string& path, const nlohmann::json&
 
 }  // namespace
 
-std::string sweepFingerprint(const std::string& canonicalScenarioJson, const std::vector<Axis>& axes) {
+std::string sweepFingerprint(const std::string& canonicalScenarioJson,
+                             const std::vector<Axis>& axes) {
     std::uint64_t h = 14695981039346656037ull;  // FNV-1a 64 offset basis
     auto feed = [&h](const std::string& bytes) {
         for (unsigned char c : bytes) {
@@ -158,15 +162,18 @@ bool parseAxis(const std::string& text, Axis& axis, std::string& error) {
                            std::abs(lo) <= kExactIntegers && std::abs(hi) <= kExactIntegers;
         for (long i = 0; i < count; ++i) {
             const double v = lo + step * static_cast<double>(i);
-            if (whole) axis.values.emplace_back(static_cast<long long>(std::llround(v)));
-            else axis.values.emplace_back(v);
+            if (whole)
+                axis.values.emplace_back(static_cast<long long>(std::llround(v)));
+            else
+                axis.values.emplace_back(v);
         }
         return true;
     }
     size_t start = 0;
     while (start <= spec.size()) {
         const auto comma = spec.find(',', start);
-        const std::string item = trim(spec.substr(start, comma == std::string::npos ? comma : comma - start));
+        const std::string item =
+            trim(spec.substr(start, comma == std::string::npos ? comma : comma - start));
         if (item.empty()) {
             error = axis.path + ": empty value in list \"" + spec + "\"";
             return false;
@@ -195,7 +202,8 @@ bool parseAxis(const std::string& text, Axis& axis, std::string& error) {
 bool parseShard(const std::string& text, Shard& shard, std::string& error) {
     const auto slash = text.find('/');
     char* end = nullptr;
-    const std::string a = text.substr(0, slash), b = slash == std::string::npos ? "" : text.substr(slash + 1);
+    const std::string a = text.substr(0, slash),
+                      b = slash == std::string::npos ? "" : text.substr(slash + 1);
     const long i = std::strtol(a.c_str(), &end, 10);
     const bool okI = !a.empty() && *end == '\0';
     const long n = std::strtol(b.c_str(), &end, 10);
@@ -224,13 +232,15 @@ bool shardFromSlurm(const char* taskId, const char* taskMin, const char* taskCou
     if (!read("SLURM_ARRAY_TASK_ID", taskId, id)) return false;
     if (taskMin && !read("SLURM_ARRAY_TASK_MIN", taskMin, min)) return false;
     if (!taskCount) {
-        error = "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not (both are needed to "
-                "pick a shard; or give --shard i/n)";
+        error =
+            "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not (both are needed to "
+            "pick a shard; or give --shard i/n)";
         return false;
     }
     if (!read("SLURM_ARRAY_TASK_COUNT", taskCount, count)) return false;
     if (count < 1 || count > 1000000) {
-        error = "SLURM_ARRAY_TASK_COUNT=" + std::to_string(count) + ": must be between 1 and 1000000";
+        error =
+            "SLURM_ARRAY_TASK_COUNT=" + std::to_string(count) + ": must be between 1 and 1000000";
         return false;
     }
     if (id < min || id - min >= count) {
@@ -277,7 +287,8 @@ Table run(const std::string& scenarioJson, const std::vector<Axis>& axes, const 
     table.gridPoints = total;
     std::vector<size_t> mine;
     for (size_t i = 0; i < total; ++i)
-        if (static_cast<int>(i % static_cast<size_t>(shard.count)) == shard.index) mine.push_back(i);
+        if (static_cast<int>(i % static_cast<size_t>(shard.count)) == shard.index)
+            mine.push_back(i);
 
     auto valuesOf = [&](size_t point) {
         std::vector<const nlohmann::json*> vs(axes.size());
@@ -333,7 +344,8 @@ Table run(const std::string& scenarioJson, const std::vector<Axis>& axes, const 
         }
     };
     const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-    const size_t nThreads = std::min<size_t>(mine.size(), threads > 0 ? static_cast<size_t>(threads) : hw);
+    const size_t nThreads =
+        std::min<size_t>(mine.size(), threads > 0 ? static_cast<size_t>(threads) : hw);
     std::vector<std::thread> pool;
     for (size_t t = 1; t < nThreads; ++t) pool.emplace_back(worker);
     worker();
@@ -352,7 +364,8 @@ Table run(const std::string& scenarioJson, const std::vector<Axis>& axes, const 
         for (const auto& kv : results[0]) table.header.push_back(kv.first);
     for (size_t j = 0; j < mine.size(); ++j) {
         std::vector<std::string> row{std::to_string(mine[j])};
-        for (const auto* v : valuesOf(mine[j])) row.push_back(v->is_string() ? v->get<std::string>() : v->dump());
+        for (const auto* v : valuesOf(mine[j]))
+            row.push_back(v->is_string() ? v->get<std::string>() : v->dump());
         bool same = results[j].size() + 1 + axes.size() == table.header.size();
         for (size_t c = 0; same && c < results[j].size(); ++c)
             same = results[j][c].first == table.header[1 + axes.size() + c];

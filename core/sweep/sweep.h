@@ -3,7 +3,6 @@
 // point, computed on every core, shardable across processes (Slurm job arrays) and mergeable
 // into the exact table an unsharded run writes.
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 
@@ -49,8 +48,8 @@ bool shardFromSlurm(const char* taskId, const char* taskMin, const char* taskCou
 struct Table {
     std::vector<std::string> header;
     std::vector<std::vector<std::string>> rows;  ///< sorted by point
-    Shard shard;             ///< which share of the grid the rows are ({0, 1} = all of it)
-    size_t gridPoints = 0;   ///< points of the whole grid over all shards (0 = unknown)
+    Shard shard;            ///< which share of the grid the rows are ({0, 1} = all of it)
+    size_t gridPoints = 0;  ///< points of the whole grid over all shards (0 = unknown)
     /// Which sweep the rows belong to: sweepFingerprint() of the scenario and the axes, 16
     /// lower-case hex digits ("" = unknown, e.g. a merged table or an untagged shard file).
     std::string fingerprint;
@@ -61,7 +60,8 @@ struct Table {
 /// (`canonicalScenarioJson`, keys sorted, as nlohmann::json::dump writes it) and every axis's
 /// path and values in order, printed as 16 lower-case hex digits. Deterministic across runs
 /// and platforms.
-std::string sweepFingerprint(const std::string& canonicalScenarioJson, const std::vector<Axis>& axes);
+std::string sweepFingerprint(const std::string& canonicalScenarioJson,
+                             const std::vector<Axis>& axes);
 
 /// Largest grid run() accepts (points over all shards); larger grids are refused with a message.
 constexpr size_t kMaxGridPoints = 1000000;

@@ -33,24 +33,47 @@ bool parseCsv(const std::string& text, std::vector<std::vector<std::string>>& re
         const char c = text[i];
         if (inQuotes) {
             if (c == '"') {
-                if (i + 1 < text.size() && text[i + 1] == '"') { field += '"'; ++i; }
-                else inQuotes = false;
+                if (i + 1 < text.size() && text[i + 1] == '"') {
+                    field += '"';
+                    ++i;
+                } else
+                    inQuotes = false;
             } else {
                 if (c == '\n') ++line;
                 field += c;
             }
             continue;
         }
-        if (c == '"' && field.empty()) { inQuotes = true; fieldStarted = true; }
-        else if (c == ',') { rec.push_back(field); field.clear(); fieldStarted = true; }
-        else if (c == '\r') {}
-        else if (c == '\n') {
-            if (fieldStarted || !field.empty() || !rec.empty()) { rec.push_back(field); records.push_back(rec); }
-            rec.clear(); field.clear(); fieldStarted = false; ++line;
-        } else { field += c; fieldStarted = true; }
+        if (c == '"' && field.empty()) {
+            inQuotes = true;
+            fieldStarted = true;
+        } else if (c == ',') {
+            rec.push_back(field);
+            field.clear();
+            fieldStarted = true;
+        } else if (c == '\r') {
+        } else if (c == '\n') {
+            if (fieldStarted || !field.empty() || !rec.empty()) {
+                rec.push_back(field);
+                records.push_back(rec);
+            }
+            rec.clear();
+            field.clear();
+            fieldStarted = false;
+            ++line;
+        } else {
+            field += c;
+            fieldStarted = true;
+        }
     }
-    if (inQuotes) { badLine = line; return false; }
-    if (fieldStarted || !field.empty() || !rec.empty()) { rec.push_back(field); records.push_back(rec); }
+    if (inQuotes) {
+        badLine = line;
+        return false;
+    }
+    if (fieldStarted || !field.empty() || !rec.empty()) {
+        rec.push_back(field);
+        records.push_back(rec);
+    }
     return true;
 }
 
@@ -82,7 +105,8 @@ std::string stripComments(const std::string& text, ShardTag& tag, size_t& skippe
             tag.shard = {i, n};
             tag.gridPoints = points;
             const auto at = line.find(", sweep ");
-            if (at != std::string::npos && std::sscanf(line.c_str() + at, ", sweep %16[0-9a-f]", fp) == 1)
+            if (at != std::string::npos &&
+                std::sscanf(line.c_str() + at, ", sweep %16[0-9a-f]", fp) == 1)
                 tag.fingerprint = fp;
         }
         pos = end < text.size() ? end + 1 : end;
@@ -94,7 +118,8 @@ std::string stripComments(const std::string& text, ShardTag& tag, size_t& skippe
 /// "a, b, c" for at most `limit` numbers, then ", ... (N in all)".
 std::string listPoints(const std::vector<long long>& pts, size_t limit = 10) {
     std::string s;
-    for (size_t k = 0; k < pts.size() && k < limit; ++k) s += (k ? ", " : "") + std::to_string(pts[k]);
+    for (size_t k = 0; k < pts.size() && k < limit; ++k)
+        s += (k ? ", " : "") + std::to_string(pts[k]);
     if (pts.size() > limit) s += ", ... (" + std::to_string(pts.size()) + " in all)";
     return s;
 }
@@ -120,7 +145,9 @@ Table merge(const std::vector<std::string>& csvs, const std::vector<std::string>
     Table out;
     std::map<long, std::vector<std::string>> byPoint;
     std::vector<std::pair<size_t, std::vector<std::string>>> headerOnly;
-    auto nameOf = [&](size_t i) { return i < names.size() ? names[i] : "input " + std::to_string(i + 1); };
+    auto nameOf = [&](size_t i) {
+        return i < names.size() ? names[i] : "input " + std::to_string(i + 1);
+    };
     // Shard tags: which shards were given (index -> input), the shard count and grid size.
     std::map<int, size_t> givenShards;
     int shardCount = 0;
@@ -151,24 +178,25 @@ Table merge(const std::vector<std::string>& csvs, const std::vector<std::string>
                 shardCount = tag.shard.count;
                 gridPoints = tag.gridPoints;
             } else if (tag.shard.count != shardCount || tag.gridPoints != gridPoints) {
-                diag.error(nameOf(i) + ": line 1",
-                           "is shard " + std::to_string(tag.shard.index) + "/" +
-                               std::to_string(tag.shard.count) + " of " +
-                               std::to_string(tag.gridPoints) + " points; the first shard is one of " +
-                               std::to_string(shardCount) + " shards of " +
-                               std::to_string(gridPoints) + " points (another sweep?)");
+                diag.error(
+                    nameOf(i) + ": line 1",
+                    "is shard " + std::to_string(tag.shard.index) + "/" +
+                        std::to_string(tag.shard.count) + " of " + std::to_string(tag.gridPoints) +
+                        " points; the first shard is one of " + std::to_string(shardCount) +
+                        " shards of " + std::to_string(gridPoints) + " points (another sweep?)");
                 return Table{};
             }
             if (!givenShards.emplace(tag.shard.index, i).second) {
-                diag.error(nameOf(i) + ": line 1",
-                           "shard " + std::to_string(tag.shard.index) + "/" +
-                               std::to_string(tag.shard.count) + " is given twice (also " +
-                               nameOf(givenShards[tag.shard.index]) + ")");
+                diag.error(nameOf(i) + ": line 1", "shard " + std::to_string(tag.shard.index) +
+                                                       "/" + std::to_string(tag.shard.count) +
+                                                       " is given twice (also " +
+                                                       nameOf(givenShards[tag.shard.index]) + ")");
                 return Table{};
             }
         }
         if (!parseCsv(body, recs, badLine)) {
-            diag.error(nameOf(i) + ": line " + std::to_string(badLine + skipped), "unterminated quoted field");
+            diag.error(nameOf(i) + ": line " + std::to_string(badLine + skipped),
+                       "unterminated quoted field");
             return Table{};
         }
         if (recs.empty() || recs[0].empty() || recs[0][0] != "point") {
@@ -180,7 +208,8 @@ Table merge(const std::vector<std::string>& csvs, const std::vector<std::string>
             headerOnly.push_back({i, recs[0]});
             continue;
         }
-        if (out.header.empty()) out.header = recs[0];
+        if (out.header.empty())
+            out.header = recs[0];
         else if (recs[0] != out.header) {
             diag.error(nameOf(i) + ": line " + std::to_string(1 + skipped),
                        "header differs from the first shard's");
@@ -251,7 +280,8 @@ Table merge(const std::vector<std::string>& csvs, const std::vector<std::string>
         }
         if (!byPoint.empty() && byPoint.rbegin()->first >= gridPoints) {
             diag.error("inputs", "point " + std::to_string(byPoint.rbegin()->first) +
-                                     " is beyond the grid of " + std::to_string(gridPoints) + " points");
+                                     " is beyond the grid of " + std::to_string(gridPoints) +
+                                     " points");
             return Table{};
         }
     }
@@ -262,7 +292,8 @@ Table merge(const std::vector<std::string>& csvs, const std::vector<std::string>
     long expect = 0;
     for (auto& [p, rec] : byPoint) {
         if (p != expect) {
-            diag.error("inputs", "point " + std::to_string(expect) + " is missing (a shard was not run?)");
+            diag.error("inputs",
+                       "point " + std::to_string(expect) + " is missing (a shard was not run?)");
             return Table{};
         }
         out.rows.push_back(std::move(rec));

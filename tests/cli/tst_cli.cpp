@@ -5,13 +5,10 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
-
-#include <map>
-
-#include <nlohmann/json.hpp>
-
 #include <cmath>
 #include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
 
 namespace {
 
@@ -77,11 +74,13 @@ private slots:
         QTemporaryDir out;
         const auto r = runCli({QStringLiteral("run"), file, QStringLiteral("--out"), out.path()});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        const QDir expected(QStringLiteral(TANDEM_CLI_EXPECTED "/") + QFileInfo(file).completeBaseName());
+        const QDir expected(QStringLiteral(TANDEM_CLI_EXPECTED "/") +
+                            QFileInfo(file).completeBaseName());
         const bool update = qEnvironmentVariableIntValue("TANDEM_UPDATE_EXPECTED") == 1;
         if (update) QDir().mkpath(expected.path());
         int compared = 0;
-        for (const auto& name : QDir(out.path()).entryList({QStringLiteral("*.csv")}, QDir::Files)) {
+        for (const auto& name :
+             QDir(out.path()).entryList({QStringLiteral("*.csv")}, QDir::Files)) {
             QFile got(out.filePath(name));
             QVERIFY(got.open(QIODevice::ReadOnly));
             const QByteArray bytes = got.readAll();
@@ -92,7 +91,8 @@ private slots:
                 continue;
             }
             QVERIFY2(want.open(QIODevice::ReadOnly), qPrintable("missing " + want.fileName()));
-            QVERIFY2(want.readAll() == bytes, qPrintable(name + " differs from " + want.fileName()));
+            QVERIFY2(want.readAll() == bytes,
+                     qPrintable(name + " differs from " + want.fileName()));
             ++compared;
         }
         if (!update) QVERIFY(compared >= 1);
@@ -141,10 +141,11 @@ private slots:
     void zeroFabricWarnsOnSharedFabricOnly() {
         QTemporaryDir dir;
         for (const bool leafSpine : {false, true}) {
-            nlohmann::json j = readJson(example(leafSpine ? "mlforml-fabric-scaling.json"
-                                                          : "mlforml-scenario1.json"));
+            nlohmann::json j = readJson(
+                example(leafSpine ? "mlforml-fabric-scaling.json" : "mlforml-scenario1.json"));
             j["ml_for_ml"]["fabric_GBps"] = 0.0;
-            const QString f = dir.filePath(leafSpine ? QStringLiteral("ls.json") : QStringLiteral("sh.json"));
+            const QString f =
+                dir.filePath(leafSpine ? QStringLiteral("ls.json") : QStringLiteral("sh.json"));
             std::ofstream(f.toStdString()) << j.dump(2);
             const auto v = runCli({QStringLiteral("validate"), f});
             QCOMPARE(v.exitCode, 0);
@@ -214,8 +215,8 @@ private slots:
     /// Validation: a wrong type, an unknown key and a negative bandwidth give three
     /// lines naming those paths, exit 2.
     void validateNamesEachProblem() {
-        const auto r = runCli({QStringLiteral("validate"),
-                               QStringLiteral(TANDEM_CLI_DATA "/bad-three.json")});
+        const auto r =
+            runCli({QStringLiteral("validate"), QStringLiteral(TANDEM_CLI_DATA "/bad-three.json")});
         QCOMPARE(r.exitCode, 2);
         const auto lines = r.out.trimmed().split('\n');
         QCOMPARE(lines.size(), 3);
@@ -231,10 +232,13 @@ private slots:
     /// GPUs has a feasible best layout with 0 < MFU < 1 on a 64-GPU mesh; the mapping and its
     /// assumptions are reported in JSON and text.
     void planHuggingFaceConfig() {
-        const QString cfg = QStringLiteral(TANDEM_TEST_DATA "/models/Mixtral-8x7B-v0.1.config.json");
-        const QStringList args{QStringLiteral("plan"), cfg, QStringLiteral("--devices"), QStringLiteral("64"),
-                               QStringLiteral("--gbs"), QStringLiteral("1024"), QStringLiteral("--seqlen"),
-                               QStringLiteral("4096"), QStringLiteral("--top"), QStringLiteral("3")};
+        const QString cfg =
+            QStringLiteral(TANDEM_TEST_DATA "/models/Mixtral-8x7B-v0.1.config.json");
+        const QStringList args{QStringLiteral("plan"),      cfg,
+                               QStringLiteral("--devices"), QStringLiteral("64"),
+                               QStringLiteral("--gbs"),     QStringLiteral("1024"),
+                               QStringLiteral("--seqlen"),  QStringLiteral("4096"),
+                               QStringLiteral("--top"),     QStringLiteral("3")};
         const auto r = runCli(args + QStringList{QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const auto j = nlohmann::json::parse(r.out.toStdString());
@@ -242,7 +246,8 @@ private slots:
         QCOMPARE(src.at("model_type").get<std::string>(), std::string("mixtral"));
         QVERIFY(std::abs(src.at("n_total").get<double>() / 46.7e9 - 1) < 0.03);
         QVERIFY(std::abs(src.at("n_active").get<double>() / 12.9e9 - 1) < 0.03);
-        QVERIFY(src.at("mapping_assumptions").is_array() && src.at("import_assumptions").is_array());
+        QVERIFY(src.at("mapping_assumptions").is_array() &&
+                src.at("import_assumptions").is_array());
         const auto& model = j.at("model");
         QCOMPARE(model.at("experts").get<int>(), 8);
         QCOMPARE(model.at("top_k").get<int>(), 2);
@@ -258,7 +263,8 @@ private slots:
         QVERIFY(!best.contains("collectives"));  // analytical: no measured keys
         const auto t = runCli(args);
         QVERIFY2(t.exitCode == 0, qPrintable(t.err));
-        QVERIFY2(t.out.contains(QStringLiteral("From a Hugging Face config: model_type mixtral")), qPrintable(t.out));
+        QVERIFY2(t.out.contains(QStringLiteral("From a Hugging Face config: model_type mixtral")),
+                 qPrintable(t.out));
         QVERIFY(t.out.contains(QStringLiteral("Assumed:")));
     }
 
@@ -274,11 +280,15 @@ private slots:
             std::ofstream(model.toStdString())
                 << R"({"layers": 12, "hidden": 1024, "heads": 8, "kv_heads": 8, "ffn_width": 4096, "vocab": 65536})";
         }
-        const QString log = QStringLiteral(TANDEM_TEST_DATA "/nccl/H100-all_reduce-2x8-awsome-distributed-training.txt");
-        const QStringList args{QStringLiteral("plan"), model, QStringLiteral("--devices"), QStringLiteral("16"),
-                               QStringLiteral("--gbs"), QStringLiteral("16"), QStringLiteral("--seqlen"),
-                               QStringLiteral("512"), QStringLiteral("--hardware"), QStringLiteral("h100"),
-                               QStringLiteral("--layout"), QStringLiteral("1,1,1,1,16,1"), QStringLiteral("--json")};
+        const QString log = QStringLiteral(
+            TANDEM_TEST_DATA "/nccl/H100-all_reduce-2x8-awsome-distributed-training.txt");
+        const QStringList args{QStringLiteral("plan"),       model,
+                               QStringLiteral("--devices"),  QStringLiteral("16"),
+                               QStringLiteral("--gbs"),      QStringLiteral("16"),
+                               QStringLiteral("--seqlen"),   QStringLiteral("512"),
+                               QStringLiteral("--hardware"), QStringLiteral("h100"),
+                               QStringLiteral("--layout"),   QStringLiteral("1,1,1,1,16,1"),
+                               QStringLiteral("--json")};
         const auto a = runCli(args);
         const auto m = runCli(args + QStringList{QStringLiteral("--nccl"), log});
         QVERIFY2(a.exitCode == 0 && m.exitCode == 0, qPrintable(a.err + m.err));
@@ -339,8 +349,9 @@ private slots:
             << QStringList{"inspect", TANDEM_TEST_DATA "/nccl/A100-alltoall-1x8-superbenchmark.txt",
                            "--hardware", "b300"};
         QTest::newRow("plan missing nccl file")
-            << QStringList{"plan", TANDEM_TEST_DATA "/models/Mixtral-8x7B-v0.1.config.json", "--devices",
-                           "64", "--nccl", "/nonexistent-nccl.txt"};
+            << QStringList{"plan",      TANDEM_TEST_DATA "/models/Mixtral-8x7B-v0.1.config.json",
+                           "--devices", "64",
+                           "--nccl",    "/nonexistent-nccl.txt"};
     }
     void usageErrorsExitTwo() {
         QFETCH(QStringList, args);

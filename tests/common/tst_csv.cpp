@@ -29,13 +29,11 @@ private slots:
         QTest::newRow("CRLF") << std::string("a\r\nb") << std::string("\"a\r\nb\"");
         QTest::newRow("all specials")
             << std::string("x,\"y\"\r\n") << std::string("\"x,\"\"y\"\"\r\n\"");
-        QTest::newRow("NUL passes through")
-            << std::string("a\0b", 3) << std::string("a\0b", 3);
-        QTest::newRow("NUL and comma")
-            << std::string("a\0,", 3) << std::string("\"a\0,\"", 5);
+        QTest::newRow("NUL passes through") << std::string("a\0b", 3) << std::string("a\0b", 3);
+        QTest::newRow("NUL and comma") << std::string("a\0,", 3) << std::string("\"a\0,\"", 5);
         QTest::newRow("non-UTF-8 bytes") << std::string("\xff\xfe") << std::string("\xff\xfe");
-        QTest::newRow("UTF-8 text") << std::string("Entkopplung \xc3\xa4")
-                                    << std::string("Entkopplung \xc3\xa4");
+        QTest::newRow("UTF-8 text")
+            << std::string("Entkopplung \xc3\xa4") << std::string("Entkopplung \xc3\xa4");
     }
 
     void quote() {

@@ -29,15 +29,19 @@ private slots:
         QTest::addColumn<QString>("expected");
         QTest::newRow("wrong type") << R"({"rate_GBps": "fast"})"
                                     << "$.rate_GBps: must be a number (got a string)";
-        QTest::newRow("negative") << R"({"rate_GBps": -5})" << "$.rate_GBps: must be > 0 (got -5)";
-        QTest::newRow("zero") << R"({"rate_GBps": 0})" << "$.rate_GBps: must be > 0 (got 0)";
+        QTest::newRow("negative") << R"({"rate_GBps": -5})"
+                                  << "$.rate_GBps: must be > 0 (got -5)";
+        QTest::newRow("zero") << R"({"rate_GBps": 0})"
+                              << "$.rate_GBps: must be > 0 (got 0)";
         QTest::newRow("unknown key with hint")
-            << R"({"rate_GBsp": 1})" << "$.rate_GBsp: unknown key; did you mean \"rate_GBps\"?";
+            << R"({"rate_GBsp": 1})"
+            << "$.rate_GBsp: unknown key; did you mean \"rate_GBps\"?";
         QTest::newRow("unknown key without hint") << R"({"zzzzzzzzzz": 1})"
                                                   << "$.zzzzzzzzzz: unknown key";
         QTest::newRow("non-integer") << R"({"count": 2.5})"
                                      << "$.count: must be an integer (got 2.5)";
-        QTest::newRow("integer range") << R"({"count": 0})" << "$.count: must be >= 1 (got 0)";
+        QTest::newRow("integer range") << R"({"count": 0})"
+                                       << "$.count: must be >= 1 (got 0)";
         QTest::newRow("enum with hint")
             << R"({"mode": "replya"})"
             << "$.mode: must be one of \"replay\", \"closed_loop\" (got \"replya\"); did you mean "
@@ -86,7 +90,9 @@ private slots:
         QCOMPARE(QString::fromStdString(d.items()[1].path), QStringLiteral("$.b.c"));
         QCOMPARE(QString::fromStdString(d.items()[2].path), QStringLiteral("$.a"));
         Diagnostics ok;
-        QVERIFY(!tandem::parseJsonText(R"({"a": {"x": 1}, "b": {"x": 1}, "c": [{"x": 1}, {"x": 2}]})", ok).is_null());
+        QVERIFY(!tandem::parseJsonText(
+                     R"({"a": {"x": 1}, "b": {"x": 1}, "c": [{"x": 1}, {"x": 2}]})", ok)
+                     .is_null());
         QVERIFY(ok.ok());
     }
 
@@ -106,15 +112,18 @@ private slots:
         QTest::newRow("objects at the limit") << nested(n, "{\"a\":", "}") << true << QString();
         QTest::newRow("objects one past") << nested(n + 1, "{\"a\":", "}") << false
                                           << QStringLiteral("line 1, column %1").arg(5 * n + 1);
-        QTest::newRow("60000 objects (360 KB)") << nested(60000, "{\"a\":", "}") << false
-                                                << QStringLiteral("line 1, column %1").arg(5 * n + 1);
-        QTest::newRow("a million arrays") << nested(1000000, "[", "]") << false
-                                          << QStringLiteral("line 1, column %1").arg(n + 1);
+        QTest::newRow("60000 objects (360 KB)")
+            << nested(60000, "{\"a\":", "}") << false
+            << QStringLiteral("line 1, column %1").arg(5 * n + 1);
+        QTest::newRow("a million arrays")
+            << nested(1000000, "[", "]") << false << QStringLiteral("line 1, column %1").arg(n + 1);
         // Brackets inside strings (with escaped quotes) do not count.
-        QTest::newRow("brackets in a string") << QStringLiteral("{\"s\": \"%1\\\"%1\"}").arg(QString(3 * n, '['))
-                                              << true << QString();
-        QTest::newRow("second line") << QStringLiteral("{\n") + nested(n, "[", "]") + QStringLiteral("}")
-                                     << false << QStringLiteral("line 2, column %1").arg(n);
+        QTest::newRow("brackets in a string")
+            << QStringLiteral("{\"s\": \"%1\\\"%1\"}").arg(QString(3 * n, '[')) << true
+            << QString();
+        QTest::newRow("second line")
+            << QStringLiteral("{\n") + nested(n, "[", "]") + QStringLiteral("}") << false
+            << QStringLiteral("line 2, column %1").arg(n);
     }
 
     void nestingDepthIsLimited() {
@@ -128,7 +137,8 @@ private slots:
         if (!accepted) {
             QCOMPARE(d.items().size(), size_t(1));
             QCOMPARE(QString::fromStdString(d.items()[0].path), where);
-            QVERIFY(QString::fromStdString(d.items()[0].message).contains(QString::number(tandem::kMaxJsonDepth)));
+            QVERIFY(QString::fromStdString(d.items()[0].message)
+                        .contains(QString::number(tandem::kMaxJsonDepth)));
         }
     }
 

@@ -42,7 +42,8 @@ private slots:
         std::string err;
         QVERIFY(sw::parseAxis("ml_for_ml.mode=replay, closed_loop", a, err));
         QCOMPARE(a.values.size(), size_t(2));
-        QCOMPARE(QString::fromStdString(a.values[1].get<std::string>()), QStringLiteral("closed_loop"));
+        QCOMPARE(QString::fromStdString(a.values[1].get<std::string>()),
+                 QStringLiteral("closed_loop"));
         QVERIFY(sw::parseAxis("ml_for_ml.background_jobs=4,8,12,16", a, err));
         QCOMPARE(a.values[3].get<int>(), 16);
     }
@@ -94,8 +95,9 @@ private slots:
         QVERIFY2(d.ok(), d.str().c_str());
         QCOMPARE(sw::toCsv(merged), sw::toCsv(whole));
         // The sweep moved the answer: more nodes admit a different cluster optimum somewhere.
-        const auto col = std::find(whole.header.begin(), whole.header.end(),
-                                   "moe.cluster_optimal_sparsity") - whole.header.begin();
+        const auto col =
+            std::find(whole.header.begin(), whole.header.end(), "moe.cluster_optimal_sparsity") -
+            whole.header.begin();
         QVERIFY(static_cast<size_t>(col) < whole.header.size());
         QVERIFY(whole.rows[0][col] != whole.rows[4][col]);
     }
@@ -117,7 +119,8 @@ private slots:
         QCOMPARE(a0.fingerprint, a1.fingerprint);
         QVERIFY(a0.fingerprint != b1.fingerprint);
         const std::string a0csv = sw::toCsv(a0);
-        QVERIFY(a0csv.rfind("# tandem sweep shard 0/2 of 4 points, sweep " + a0.fingerprint + "\n", 0) == 0);
+        QVERIFY(a0csv.rfind("# tandem sweep shard 0/2 of 4 points, sweep " + a0.fingerprint + "\n",
+                            0) == 0);
         // Same shard count, grid size and header: only the fingerprint tells them apart.
         QVERIFY(sw::merge({a0csv, sw::toCsv(b1)}, {"a0.csv", "b1.csv"}, d).rows.empty());
         QCOMPARE(d.items().size(), size_t(1));
@@ -135,8 +138,9 @@ private slots:
         QVERIFY(c1.fingerprint != a0.fingerprint);
         tandem::Diagnostics d2;
         QVERIFY(sw::merge({a0csv, sw::toCsv(c1)}, {"a0.csv", "c1.csv"}, d2).rows.empty());
-        QVERIFY2(d2.str().find("a0.csv and c1.csv are shards of different sweeps") != std::string::npos,
-                 d2.str().c_str());
+        QVERIFY2(
+            d2.str().find("a0.csv and c1.csv are shards of different sweeps") != std::string::npos,
+            d2.str().c_str());
         // Shards of one sweep still merge into the unsharded table byte for byte.
         tandem::Diagnostics d3;
         const auto merged = sw::merge({sw::toCsv(a1), a0csv}, {}, d3);
@@ -164,8 +168,9 @@ private slots:
         auto a0 = sw::run(smallScenario(), a, {0, 2}, 1, d);
         const auto a1 = sw::run(smallScenario(), a, {1, 2}, 1, d);
         QVERIFY2(d.ok(), d.str().c_str());
-        const auto col = std::find(a0.header.begin(), a0.header.end(), "moe.cluster_optimal_sparsity") -
-                         a0.header.begin();
+        const auto col =
+            std::find(a0.header.begin(), a0.header.end(), "moe.cluster_optimal_sparsity") -
+            a0.header.begin();
         QVERIFY(static_cast<size_t>(col) < a0.header.size());
         QVERIFY(a0.rows.size() == 2);
         a0.rows[1][col] = cell.toStdString();
@@ -174,7 +179,8 @@ private slots:
         QCOMPARE(dm.items().size(), size_t(1));
         QCOMPARE(QString::fromStdString(dm.items()[0].path),
                  QStringLiteral("a0.csv: line 4, column \"moe.cluster_optimal_sparsity\""));
-        QVERIFY2(dm.items()[0].message.find("must be a finite number (got \"" + cell.toStdString() + "\")") == 0,
+        QVERIFY2(dm.items()[0].message.find("must be a finite number (got \"" + cell.toStdString() +
+                                            "\")") == 0,
                  dm.str().c_str());
     }
 
@@ -223,7 +229,8 @@ private slots:
         const QString h = "point,x,y\n";
         QTest::newRow("missing point") << QStringList{h + "0,1,2\n", h + "2,1,2\n"} << "inputs";
         QTest::newRow("duplicate") << QStringList{h + "0,1,2\n", h + "0,1,2\n"} << "b: line 2";
-        QTest::newRow("header differs") << QStringList{h + "0,1,2\n", "point,x,z\n1,1,2\n"} << "b: line 1";
+        QTest::newRow("header differs")
+            << QStringList{h + "0,1,2\n", "point,x,z\n1,1,2\n"} << "b: line 1";
         QTest::newRow("short row") << QStringList{h + "0,1\n"} << "a: line 2";
         QTest::newRow("not a table") << QStringList{"hello\n"} << "a: line 1";
         QTest::newRow("bad quote") << QStringList{h + "0,\"1,2\n"} << "a: line 3";

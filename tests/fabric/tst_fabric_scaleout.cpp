@@ -47,9 +47,9 @@ private slots:
         QCOMPARE(busBandwidth(Collective::AllReduce, 16, 1e9, 1.0), 1.875e9);
         QCOMPARE(busBandwidth(Collective::AllToAll, 16, 1e9, 1.0), 0.9375e9);
         // An efficiency no log measured is refused, not taken as "never finishes".
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                                 idleCollectiveTime(*findScaleOutHardware("p5-efa"),
-                                                    Collective::AllToAll, 2, 1e9));
+        QVERIFY_THROWS_EXCEPTION(
+            std::invalid_argument,
+            idleCollectiveTime(*findScaleOutHardware("p5-efa"), Collective::AllToAll, 2, 1e9));
         // Hand case: 2 p5 nodes, 1 GiB all-reduce: 2^30 B at 0.633 x 400 GB/s + latency.
         const ScaleOutHardware& p5 = *findScaleOutHardware("p5-efa");
         const double t = idleCollectiveTime(p5, Collective::AllReduce, 2, 1073741824.0);

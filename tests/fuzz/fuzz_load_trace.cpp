@@ -21,7 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fuzz::require(!t->time_s.empty(), "accepted an empty trace");
     fuzz::require(t->time_s.size() == t->bytesPerSecond.size(), "column length mismatch");
     for (size_t i = 0; i < t->time_s.size(); ++i) {
-        fuzz::require(std::isfinite(t->time_s[i]) && t->time_s[i] >= 0, "time not finite or negative");
+        fuzz::require(std::isfinite(t->time_s[i]) && t->time_s[i] >= 0,
+                      "time not finite or negative");
         fuzz::require(std::isfinite(t->bytesPerSecond[i]) && t->bytesPerSecond[i] >= 0,
                       "load not finite or negative after unit conversion");
         if (i) fuzz::require(t->time_s[i] > t->time_s[i - 1], "times not strictly increasing");

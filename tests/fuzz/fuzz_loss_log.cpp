@@ -19,7 +19,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const auto& s : log->series) {
         fuzz::require(s.step.size() == s.loss.size(), "series length mismatch");
         for (size_t i = 0; i < s.step.size(); ++i) {
-            fuzz::require(std::isfinite(s.step[i]) && s.step[i] >= 0, "negative or non-finite step");
+            fuzz::require(std::isfinite(s.step[i]) && s.step[i] >= 0,
+                          "negative or non-finite step");
             fuzz::require(std::isfinite(s.loss[i]), "non-finite loss");
         }
     }

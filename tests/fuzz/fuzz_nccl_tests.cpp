@@ -19,14 +19,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const auto& c : imp->curves) {
         double prev = -1;
         for (const auto& p : c.points) {
-            fuzz::require(std::isfinite(p.busbw_Bps) && p.busbw_Bps >= 0, "busbw not finite or negative");
+            fuzz::require(std::isfinite(p.busbw_Bps) && p.busbw_Bps >= 0,
+                          "busbw not finite or negative");
             fuzz::require(p.bytes > prev, "sizes not strictly increasing");
             fuzz::require(p.busbw_Bps <= c.peakBusbw_Bps, "a point above the curve's peak");
             prev = p.bytes;
         }
         for (double bytes : {1.0, 1e6, 2.5e9, 4.3e9, 1e10, 1e12}) {
             const auto bw = io::effectiveBusBandwidth(c, bytes);
-            fuzz::require(std::isfinite(bw.busbw_Bps) && bw.busbw_Bps >= 0, "busbw at size invalid");
+            fuzz::require(std::isfinite(bw.busbw_Bps) && bw.busbw_Bps >= 0,
+                          "busbw at size invalid");
             fuzz::require(bw.busbw_Bps <= c.peakBusbw_Bps * (1 + 1e-12), "interpolated above peak");
             const double t = io::collectiveTime_s(c, bytes);
             fuzz::require(!std::isnan(t) && t >= 0, "collective time negative or NaN");

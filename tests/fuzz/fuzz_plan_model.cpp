@@ -33,7 +33,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const auto& [p, ev] : layouts) {
         fuzz::require(ev.feasible, "planLayouts returned an infeasible layout");
         fuzz::require(ev.mfu > 0 && ev.mfu <= 1, "MFU outside (0, 1]");
-        fuzz::require(std::isfinite(ev.iteration_s) && ev.iteration_s > 0, "iteration time invalid");
+        fuzz::require(std::isfinite(ev.iteration_s) && ev.iteration_s > 0,
+                      "iteration time invalid");
         fuzz::require(ev.memoryGB * 1e9 <= c.hardware.memoryBytes * (1 + 1e-9),
                       "feasible layout above device memory");
         fuzz::require(p.tp * p.cp * p.pp * p.dp == c.devices, "mesh does not cover the devices");

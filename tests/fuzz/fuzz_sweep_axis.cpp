@@ -23,7 +23,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     sweep::Shard shard;
     error.clear();
     if (sweep::parseShard(shardText, shard, error))
-        fuzz::require(shard.count >= 1 && shard.index >= 0 && shard.index < shard.count, "bad shard");
+        fuzz::require(shard.count >= 1 && shard.index >= 0 && shard.index < shard.count,
+                      "bad shard");
     else
         fuzz::require(!error.empty(), "shard rejected without a reason");
     return 0;

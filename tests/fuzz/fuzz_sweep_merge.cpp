@@ -9,8 +9,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace tandem;
     std::vector<std::string> csvs(1);
     for (size_t i = 0; i < size; ++i) {
-        if (data[i] == 0x1e && csvs.size() < 4) csvs.emplace_back();
-        else csvs.back() += static_cast<char>(data[i]);
+        if (data[i] == 0x1e && csvs.size() < 4)
+            csvs.emplace_back();
+        else
+            csvs.back() += static_cast<char>(data[i]);
     }
     Diagnostics diag;
     const auto t = sweep::merge(csvs, {}, diag);

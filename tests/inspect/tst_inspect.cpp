@@ -27,7 +27,8 @@ private slots:
     void scenarioFileIsRecognised() {
         tandem::Diagnostics d("mosaic-fig1.json");
         const auto j = tandem::inspect::inspectFile(TANDEM_EXAMPLES "/mosaic-fig1.json", d);
-        QCOMPARE(QString::fromStdString(j.at("kind").get<std::string>()), QStringLiteral("scenario"));
+        QCOMPARE(QString::fromStdString(j.at("kind").get<std::string>()),
+                 QStringLiteral("scenario"));
         QCOMPARE(d.items().size(), size_t(1));
         QCOMPARE(QString::fromStdString(d.items()[0].path), QStringLiteral("$"));
         QVERIFY(d.items()[0].message.find("tandem-cli validate") != std::string::npos);
@@ -53,8 +54,13 @@ private slots:
         QCOMPARE(QString::fromStdString(j["kind"].get<std::string>()), kind);
         std::vector<const char*> keys;
         if (kind == "model_config")
-            keys = {"n_total", "n_active", "n_total_nonembedding", "n_active_nonembedding",
-                    "sparsity", "split_factor_G", "geometry"};
+            keys = {"n_total",
+                    "n_active",
+                    "n_total_nonembedding",
+                    "n_active_nonembedding",
+                    "sparsity",
+                    "split_factor_G",
+                    "geometry"};
         else if (kind == "nccl_tests")
             keys = {"collective", "ranks", "peak_busbw_GBps", "points"};
         else
@@ -64,7 +70,8 @@ private slots:
         QVERIFY(text.find(j["file"].get<std::string>()) == 0);
         QVERIFY(text.find("not imported") == std::string::npos);
         // One vocabulary: the text header names the JSON's kind and format.
-        const std::string header = j["file"].get<std::string>() + ": " + j["kind"].get<std::string>() + " (" +
+        const std::string header = j["file"].get<std::string>() + ": " +
+                                   j["kind"].get<std::string>() + " (" +
                                    j["format"].get<std::string>() + ")";
         QVERIFY2(text.find(header) == 0, text.c_str());
         QCOMPARE(j.at("errors").size(), std::size_t(0));
@@ -73,13 +80,15 @@ private slots:
 
     void textRendering() {
         Diagnostics d;
-        const auto m = inspectFile(std::string(TANDEM_TEST_DATA) + "/models/DeepSeek-V3.config.json", d);
+        const auto m =
+            inspectFile(std::string(TANDEM_TEST_DATA) + "/models/DeepSeek-V3.config.json", d);
         const std::string t = inspectText(m);
         QVERIFY2(t.find("total 671.03 B") != std::string::npos, t.c_str());
         QVERIFY(t.find("E = 256, K = 8") != std::string::npos);
         QVERIFY(t.find("multi-token-prediction") != std::string::npos);
         const auto n = inspectFile(std::string(TANDEM_TEST_DATA) +
-                                       "/nccl/H100-all_reduce-2x8-awsome-distributed-training.txt", d);
+                                       "/nccl/H100-all_reduce-2x8-awsome-distributed-training.txt",
+                                   d);
         const std::string nt = inspectText(n);
         QVERIFY2(nt.find("all_reduce on 16 ranks") != std::string::npos, nt.c_str());
         QVERIFY(nt.find("peak busbw 487.26 GB/s at 16 GiB") != std::string::npos);
@@ -93,10 +102,12 @@ private slots:
         QTest::addColumn<QString>("hardware");
         QTest::addColumn<int>("collective");
         QTest::addColumn<int>("ranks");
-        QTest::newRow("H100 2x8 all_reduce on h100") << "H100-all_reduce-2x8-awsome-distributed-training.txt"
-                                                     << "h100" << int(mosaic::Collective::AllReduce) << 16;
-        QTest::newRow("A100 1x8 alltoall on p6-b200") << "A100-alltoall-1x8-superbenchmark.txt" << "p6-b200"
-                                                      << int(mosaic::Collective::AllToAll) << 8;
+        QTest::newRow("H100 2x8 all_reduce on h100")
+            << "H100-all_reduce-2x8-awsome-distributed-training.txt"
+            << "h100" << int(mosaic::Collective::AllReduce) << 16;
+        QTest::newRow("A100 1x8 alltoall on p6-b200")
+            << "A100-alltoall-1x8-superbenchmark.txt"
+            << "p6-b200" << int(mosaic::Collective::AllToAll) << 8;
     }
     void ncclAnalyticalBusbw() {
         QFETCH(QString, file);
@@ -120,7 +131,8 @@ private slots:
             peak = std::max(peak, want);
         }
         QCOMPARE(j.at("analytical_peak_busbw_GBps").get<double>(), peak);
-        QVERIFY(inspectText(j).find("analytical model (" + hardware.toStdString()) != std::string::npos);
+        QVERIFY(inspectText(j).find("analytical model (" + hardware.toStdString()) !=
+                std::string::npos);
     }
 
     void loadTraceAndCsvLossDetected() {
@@ -131,7 +143,8 @@ private slots:
         QCOMPARE(j["kind"].get<std::string>(), std::string("load_trace"));
         QCOMPARE(j["peak_GBps"].get<double>(), 3.0);
         std::string csv = "step,loss\n";
-        for (int s = 0; s < 20; ++s) csv += std::to_string(s * 10) + "," + std::to_string(3.0 + 8.0 / (s + 1)) + "\n";
+        for (int s = 0; s < 20; ++s)
+            csv += std::to_string(s * 10) + "," + std::to_string(3.0 + 8.0 / (s + 1)) + "\n";
         j = inspectFile(writeFile(dir, "loss.csv", csv), d);
         QVERIFY2(d.ok(), d.str().c_str());
         QCOMPARE(j["kind"].get<std::string>(), std::string("loss_log"));
@@ -144,21 +157,36 @@ private slots:
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("expected");  // fragment of Diagnostics::str()
         QTest::newRow("nccl error") << "run.txt"
-            << "# Collective test starting: all_reduce_perf\nnode01: Test NCCL failure common.cu:1005 'internal error'\n"
-            << "nccl_tests" << "run.txt: line 2: NCCL error reported";
+                                    << "# Collective test starting: all_reduce_perf\nnode01: Test "
+                                       "NCCL failure common.cu:1005 'internal error'\n"
+                                    << "nccl_tests"
+                                    << "run.txt: line 2: NCCL error reported";
         // Only a JSON object with a model_type is a model config (any object was read as one:
         // "$.model_type: is required" for a GPU table).
-        QTest::newRow("json not a config") << "gpus.json" << "{\"_notes\": \"x\", \"gpus\": [{\"name\": \"H100\"}]}"
-            << "unknown" << "gpus.json: $: not a recognised input: a JSON object with no model_type";
-        QTest::newRow("json array") << "list.json" << "[1, 2]" << "unknown"
+        QTest::newRow("json not a config")
+            << "gpus.json"
+            << "{\"_notes\": \"x\", \"gpus\": [{\"name\": \"H100\"}]}"
+            << "unknown"
+            << "gpus.json: $: not a recognised input: a JSON object with no model_type";
+        QTest::newRow("json array") << "list.json"
+                                    << "[1, 2]"
+                                    << "unknown"
                                     << "list.json: $: not a recognised input: a JSON value";
-        QTest::newRow("config missing model_type") << "x.json" << "{\"hidden_size\": 64}" << "model_config"
+        QTest::newRow("config missing model_type") << "x.json"
+                                                   << "{\"hidden_size\": 64}"
+                                                   << "model_config"
                                                    << "x.json: $.model_type: is required";
-        QTest::newRow("json syntax") << "y.json" << "{\"model_type\": }" << "unknown"
+        QTest::newRow("json syntax") << "y.json"
+                                     << "{\"model_type\": }"
+                                     << "unknown"
                                      << "y.json: line 1";
-        QTest::newRow("loss steps backwards") << "back.csv" << "step,loss\n100,5\n80,4.5\n60,4\n40,3.8\n20,3.6\n"
-            << "loss_log" << "back.csv: line 3: step 80 is not after step 100";
-        QTest::newRow("unknown") << "notes.txt" << "hello world\n" << "unknown"
+        QTest::newRow("loss steps backwards") << "back.csv"
+                                              << "step,loss\n100,5\n80,4.5\n60,4\n40,3.8\n20,3.6\n"
+                                              << "loss_log"
+                                              << "back.csv: line 3: step 80 is not after step 100";
+        QTest::newRow("unknown") << "notes.txt"
+                                 << "hello world\n"
+                                 << "unknown"
                                  << "not a recognised input";
     }
     void problemsAreReported() {
@@ -192,37 +220,59 @@ private slots:
         QTest::addColumn<QByteArray>("content");
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("key");  // a key the imported result must carry
-        std::ifstream in(TANDEM_TEST_DATA "/nccl/H100-all_reduce-2x8-gcp-a3mega-lessizzmore.txt", std::ios::binary);
+        std::ifstream in(TANDEM_TEST_DATA "/nccl/H100-all_reduce-2x8-gcp-a3mega-lessizzmore.txt",
+                         std::ios::binary);
         std::stringstream ss;
         ss << in.rdbuf();
         QByteArray tagged;
-        for (const auto& l : splitLines(ss.str())) tagged += "[1,0]<stdout>:" + QByteArray::fromStdString(l) + "\n";
-        QTest::newRow("nccl-tests with mpirun --tag-output") << "nccl.log" << tagged << "nccl_tests" << "peak_busbw_GBps";
-        QTest::newRow("config.json with a byte-order mark") << "config.json"
-            << QByteArray("\xEF\xBB\xBF{\"model_type\": \"llama\", \"hidden_size\": 512, \"num_hidden_layers\": 4, "
-                          "\"num_attention_heads\": 8, \"intermediate_size\": 1376, \"vocab_size\": 32000}")
-            << "model_config" << "n_total";
-        QTest::newRow("llm.c loss log with NCCL INFO lines") << "train.log"
-            << QByteArray("node01:1234:1234 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
-                          "node01:1234:1234 [0] NCCL INFO NET/Plugin : No plugin found (libnccl-net.so)\n"
-                          "s:0 trl:10.95\ns:1 trl:9.80\ns:2 trl:9.01\ns:3 trl:8.52\n"
-                          "node01:1234:1290 [0] NCCL INFO comm 0x55d5 rank 0 nranks 8 cudaDev 0 - Init COMPLETE\n"
-                          "s:4 trl:8.10\ns:5 trl:7.83\ns:6 trl:7.60\ns:7 trl:7.42\ns:8 trl:7.30\n")
-            << "loss_log" << "series";
-        QTest::newRow("nanoGPT loss log with NCCL INFO lines") << "nanogpt.log"
-            << QByteArray("node01:1234:1234 [0] NCCL INFO cudaDriverVersion 12040\n"
-                          "iter 0: loss 10.9500, time 1000.00ms\niter 10: loss 9.1200, time 100.00ms\n"
-                          "iter 20: loss 8.0100, time 100.00ms\niter 30: loss 7.4000, time 100.00ms\n"
-                          "iter 40: loss 7.0200, time 100.00ms\niter 50: loss 6.8000, time 100.00ms\n")
-            << "loss_log" << "series";
-        QTest::newRow("CSV loss log with NCCL INFO lines") << "loss.log"
-            << QByteArray("node01:1234:1234 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
-                          "step,loss\n0,10\n10,9\n20,8.5\n"
-                          "node01:1234:1290 [0] NCCL INFO comm 0x55d5 rank 0 nranks 8 cudaDev 0 - Init COMPLETE\n"
-                          "30,8.2\n40,8\n50,7.9\n")
-            << "loss_log" << "series";
-        QTest::newRow("CSV loss log with a byte-order mark") << "loss.csv"
-            << QByteArray("\xEF\xBB\xBFstep,loss\n0,10\n10,9\n20,8.5\n30,8.2\n40,8\n50,7.9\n") << "loss_log" << "series";
+        for (const auto& l : splitLines(ss.str()))
+            tagged += "[1,0]<stdout>:" + QByteArray::fromStdString(l) + "\n";
+        QTest::newRow("nccl-tests with mpirun --tag-output") << "nccl.log" << tagged << "nccl_tests"
+                                                             << "peak_busbw_GBps";
+        QTest::newRow("config.json with a byte-order mark")
+            << "config.json"
+            << QByteArray(
+                   "\xEF\xBB\xBF{\"model_type\": \"llama\", \"hidden_size\": 512, "
+                   "\"num_hidden_layers\": 4, "
+                   "\"num_attention_heads\": 8, \"intermediate_size\": 1376, \"vocab_size\": "
+                   "32000}")
+            << "model_config"
+            << "n_total";
+        QTest::newRow("llm.c loss log with NCCL INFO lines")
+            << "train.log"
+            << QByteArray(
+                   "node01:1234:1234 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
+                   "node01:1234:1234 [0] NCCL INFO NET/Plugin : No plugin found (libnccl-net.so)\n"
+                   "s:0 trl:10.95\ns:1 trl:9.80\ns:2 trl:9.01\ns:3 trl:8.52\n"
+                   "node01:1234:1290 [0] NCCL INFO comm 0x55d5 rank 0 nranks 8 cudaDev 0 - Init "
+                   "COMPLETE\n"
+                   "s:4 trl:8.10\ns:5 trl:7.83\ns:6 trl:7.60\ns:7 trl:7.42\ns:8 trl:7.30\n")
+            << "loss_log"
+            << "series";
+        QTest::newRow("nanoGPT loss log with NCCL INFO lines")
+            << "nanogpt.log"
+            << QByteArray(
+                   "node01:1234:1234 [0] NCCL INFO cudaDriverVersion 12040\n"
+                   "iter 0: loss 10.9500, time 1000.00ms\niter 10: loss 9.1200, time 100.00ms\n"
+                   "iter 20: loss 8.0100, time 100.00ms\niter 30: loss 7.4000, time 100.00ms\n"
+                   "iter 40: loss 7.0200, time 100.00ms\niter 50: loss 6.8000, time 100.00ms\n")
+            << "loss_log"
+            << "series";
+        QTest::newRow("CSV loss log with NCCL INFO lines")
+            << "loss.log"
+            << QByteArray(
+                   "node01:1234:1234 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
+                   "step,loss\n0,10\n10,9\n20,8.5\n"
+                   "node01:1234:1290 [0] NCCL INFO comm 0x55d5 rank 0 nranks 8 cudaDev 0 - Init "
+                   "COMPLETE\n"
+                   "30,8.2\n40,8\n50,7.9\n")
+            << "loss_log"
+            << "series";
+        QTest::newRow("CSV loss log with a byte-order mark")
+            << "loss.csv"
+            << QByteArray("\xEF\xBB\xBFstep,loss\n0,10\n10,9\n20,8.5\n30,8.2\n40,8\n50,7.9\n")
+            << "loss_log"
+            << "series";
     }
     void kindFromContent() {
         QFETCH(QString, name);
@@ -247,8 +297,9 @@ private slots:
         Diagnostics d;
         (void)inspectFile(writeFile(dir, "gpus.json", "{\"gpus\": []}"), d);
         QCOMPARE(d.items().size(), std::size_t(1));
-        for (const char* what : {"expected a Hugging Face config.json (model_type)", "a Tandem scenario",
-                                 "nccl-tests output", "a training loss log", "a load trace"})
+        for (const char* what :
+             {"expected a Hugging Face config.json (model_type)", "a Tandem scenario",
+              "nccl-tests output", "a training loss log", "a load trace"})
             QVERIFY2(d.items()[0].message.find(what) != std::string::npos, what);
     }
 
@@ -258,12 +309,23 @@ private slots:
         QTest::addColumn<QString>("hardwareArg");
         QTest::addColumn<QString>("hardware");
         QTest::addColumn<QString>("source");
-        QTest::newRow("H100 in the name") << "H100-all_reduce-2x8-awsome-distributed-training.txt" << ""
-                                          << "h100" << "file name";
-        QTest::newRow("A100 in the name") << "A100-alltoall-1x8-superbenchmark.txt" << "" << "a100" << "file name";
-        QTest::newRow("--hardware overrides") << "H100-all_reduce-2x8-awsome-distributed-training.txt"
-                                              << "gb200-nvl72" << "gb200-nvl72" << "--hardware";
-        QTest::newRow("no GPU in the name") << "run.txt" << "" << "p6-b200" << "default";
+        QTest::newRow("H100 in the name") << "H100-all_reduce-2x8-awsome-distributed-training.txt"
+                                          << ""
+                                          << "h100"
+                                          << "file name";
+        QTest::newRow("A100 in the name") << "A100-alltoall-1x8-superbenchmark.txt"
+                                          << ""
+                                          << "a100"
+                                          << "file name";
+        QTest::newRow("--hardware overrides")
+            << "H100-all_reduce-2x8-awsome-distributed-training.txt"
+            << "gb200-nvl72"
+            << "gb200-nvl72"
+            << "--hardware";
+        QTest::newRow("no GPU in the name") << "run.txt"
+                                            << ""
+                                            << "p6-b200"
+                                            << "default";
     }
     void hardwareFromFileName() {
         QFETCH(QString, file);
@@ -273,7 +335,8 @@ private slots:
         QTemporaryDir dir;
         std::string path = std::string(TANDEM_TEST_DATA) + "/nccl/" + file.toStdString();
         if (file == "run.txt") {  // the H100 2x8 table under a name that names no GPU
-            std::ifstream in(std::string(TANDEM_TEST_DATA) + "/nccl/H100-all_reduce-2x8-awsome-distributed-training.txt");
+            std::ifstream in(std::string(TANDEM_TEST_DATA) +
+                             "/nccl/H100-all_reduce-2x8-awsome-distributed-training.txt");
             std::stringstream text;
             text << in.rdbuf();
             path = writeFile(dir, "run.txt", text.str());
@@ -282,9 +345,11 @@ private slots:
         const auto j = inspectFile(path, d, hardwareArg.toStdString());
         QVERIFY2(d.ok(), d.str().c_str());
         QCOMPARE(QString::fromStdString(j.at("analytical_hardware").get<std::string>()), hardware);
-        QCOMPARE(QString::fromStdString(j.at("analytical_hardware_source").get<std::string>()), source);
+        QCOMPARE(QString::fromStdString(j.at("analytical_hardware_source").get<std::string>()),
+                 source);
         const std::string t = inspectText(j);
-        QVERIFY2(t.find("analytical model (" + hardware.toStdString()) != std::string::npos, t.c_str());
+        QVERIFY2(t.find("analytical model (" + hardware.toStdString()) != std::string::npos,
+                 t.c_str());
         if (source == "file name") QVERIFY(t.find("named in the file name") != std::string::npos);
         if (source == "default") QVERIFY(t.find("--hardware sets another") != std::string::npos);
     }
@@ -313,10 +378,12 @@ private slots:
         // The 10x8 alltoall log's sizes are multiples of 80 ranks (8 GiB less a few bytes): they
         // printed as "8.0 GiB" while other logs printed "8 GiB".
         Diagnostics d;
-        const auto j = inspectFile(std::string(TANDEM_TEST_DATA) + "/nccl/H100-alltoall-10x8-nccl-tests-cluster.txt", d);
+        const auto j = inspectFile(
+            std::string(TANDEM_TEST_DATA) + "/nccl/H100-alltoall-10x8-nccl-tests-cluster.txt", d);
         QVERIFY2(d.ok(), d.str().c_str());
         const std::string t = inspectText(j);
-        QVERIFY2(t.find("at 8 GiB; 10 sizes from 32 MiB to 16 GiB") != std::string::npos, t.c_str());
+        QVERIFY2(t.find("at 8 GiB; 10 sizes from 32 MiB to 16 GiB") != std::string::npos,
+                 t.c_str());
         QVERIFY(t.find(".0 GiB") == std::string::npos && t.find(".00 MiB") == std::string::npos);
     }
 
@@ -325,7 +392,10 @@ private slots:
         QTemporaryDir dir;
         Diagnostics d;
         const auto j = inspectFile(
-            writeFile(dir, "huge.csv", "step,loss\n1e300,3\n2e300,2.5\n3e300,2.3\n4e300,2.2\n5e300,2.1\n6e300,2.05\n"), d);
+            writeFile(
+                dir, "huge.csv",
+                "step,loss\n1e300,3\n2e300,2.5\n3e300,2.3\n4e300,2.2\n5e300,2.1\n6e300,2.05\n"),
+            d);
         QVERIFY2(d.ok(), d.str().c_str());
         const std::string t = inspectText(j);
         QVERIFY2(t.find("steps 1e+300..6e+300") != std::string::npos, t.c_str());
@@ -339,17 +409,21 @@ private slots:
         // A rising loss gets a warning (it was fitted to alpha 1e-12, S0 7e21 with no word).
         QTemporaryDir dir;
         Diagnostics d;
-        const auto j = inspectFile(writeFile(dir, "rise.csv", "step,loss\n0,3\n10,3.5\n20,4\n30,4.5\n40,5\n50,5.5\n"), d);
+        const auto j = inspectFile(
+            writeFile(dir, "rise.csv", "step,loss\n0,3\n10,3.5\n20,4\n30,4.5\n40,5\n50,5.5\n"), d);
         QVERIFY2(d.ok(), d.str().c_str());
         QCOMPARE(j.at("usable").get<bool>(), false);
         QVERIFY(!j.at("warnings").empty());
-        for (const auto& w : j.at("warnings")) QVERIFY(w.get<std::string>().rfind("series \"loss\": ", 0) == 0);
+        for (const auto& w : j.at("warnings"))
+            QVERIFY(w.get<std::string>().rfind("series \"loss\": ", 0) == 0);
         const std::string t = inspectText(j);
         QVERIFY2(t.find("not usable as a progress curve") != std::string::npos, t.c_str());
-        QVERIFY(t.find("warning: series \"loss\": the loss does not fall over the log") != std::string::npos);
+        QVERIFY(t.find("warning: series \"loss\": the loss does not fall over the log") !=
+                std::string::npos);
         // A sound fit: usable, no warnings.
         Diagnostics d2;
-        const auto ok = inspectFile(std::string(TANDEM_TEST_DATA) + "/losslogs/llmc-gpt2-124M-10B-8xH100.txt", d2);
+        const auto ok = inspectFile(
+            std::string(TANDEM_TEST_DATA) + "/losslogs/llmc-gpt2-124M-10B-8xH100.txt", d2);
         QVERIFY2(d2.ok(), d2.str().c_str());
         QCOMPARE(ok.at("usable").get<bool>(), true);
         QCOMPARE(ok.at("warnings").size(), std::size_t(0));

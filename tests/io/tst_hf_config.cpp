@@ -1,7 +1,6 @@
 // Hugging Face config.json import: published parameter counts (within 3 %), hand-computed exact
 // counts, geometry mapping, and the messages for unknown / missing / partial configs.
 #include <QtTest>
-
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -50,7 +49,8 @@ private slots:
         QTest::newRow("gpt-oss-20b") << "gpt-oss-20b.config.json" << 20.9 << 3.6;
         QTest::newRow("DeepSeek-V2-Lite") << "DeepSeek-V2-Lite.config.json" << 15.7 << 2.4;
         QTest::newRow("Qwen1.5-MoE-A2.7B") << "Qwen1.5-MoE-A2.7B-Chat.config.json" << 14.3 << 2.7;
-        QTest::newRow("Llama-4-Scout") << "Llama-4-Scout-17B-16E-Instruct.config.json" << 109.0 << 17.0;
+        QTest::newRow("Llama-4-Scout")
+            << "Llama-4-Scout-17B-16E-Instruct.config.json" << 109.0 << 17.0;
         // Configs that state head_dim with heads x head_dim != d (64 x 64 vs 2880; 64 x 128 vs
         // 4096): the shape check must not refuse them. Model cards: gpt-oss-120b 116.8 B total,
         // 5.1 B active (OpenAI, "gpt-oss-120b & gpt-oss-20b Model Card", Table 1); Qwen3-235B-A22B
@@ -74,8 +74,8 @@ private slots:
         QVERIFY(m->counts.totalNonEmbedding < m->counts.total);
         QVERIFY(m->counts.activeNonEmbedding < m->counts.active);
         QVERIFY(m->counts.active <= m->counts.activeAllEmbeddings);
-        QCOMPARE(m->counts.sparsity, 1.0 - double(m->counts.activeNonEmbedding) /
-                                               double(m->counts.totalNonEmbedding));
+        QCOMPARE(m->counts.sparsity,
+                 1.0 - double(m->counts.activeNonEmbedding) / double(m->counts.totalNonEmbedding));
     }
 
     // Exact counts checked by hand against the module shapes (and the totals HF reports).
@@ -99,10 +99,14 @@ private slots:
 
     void optFamily() {
         // facebook/opt-125m geometry; HF reports 125,239,296 parameters.
-        const json cfg = {{"model_type", "opt"},      {"hidden_size", 768},
-                          {"num_hidden_layers", 12},  {"num_attention_heads", 12},
-                          {"ffn_dim", 3072},          {"vocab_size", 50272},
-                          {"max_position_embeddings", 2048}, {"word_embed_proj_dim", 768},
+        const json cfg = {{"model_type", "opt"},
+                          {"hidden_size", 768},
+                          {"num_hidden_layers", 12},
+                          {"num_attention_heads", 12},
+                          {"ffn_dim", 3072},
+                          {"vocab_size", 50272},
+                          {"max_position_embeddings", 2048},
+                          {"word_embed_proj_dim", 768},
                           {"do_layer_norm_before", true}};
         Diagnostics d;
         const auto m = importModelConfig(cfg, d);
@@ -201,11 +205,14 @@ private slots:
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("path");
-        QTest::newRow("mixtral experts") << "Mixtral-8x7B-v0.1.config.json" << "num_local_experts"
+        QTest::newRow("mixtral experts") << "Mixtral-8x7B-v0.1.config.json"
+                                         << "num_local_experts"
                                          << "$.num_local_experts";
-        QTest::newRow("deepseek kv rank") << "DeepSeek-V3.config.json" << "kv_lora_rank"
+        QTest::newRow("deepseek kv rank") << "DeepSeek-V3.config.json"
+                                          << "kv_lora_rank"
                                           << "$.kv_lora_rank";
-        QTest::newRow("qwen layers") << "Qwen3-30B-A3B.config.json" << "num_hidden_layers"
+        QTest::newRow("qwen layers") << "Qwen3-30B-A3B.config.json"
+                                     << "num_hidden_layers"
                                      << "$.num_hidden_layers";
     }
     void missingRequiredFieldNamesIt() {
@@ -259,36 +266,76 @@ private slots:
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("fragment");
-        QTest::newRow("KV heads do not divide the heads") << "Mixtral-8x7B-v0.1.config.json"
-            << "/num_key_value_heads" << "6" << "$.num_key_value_heads"
-            << "must divide num_attention_heads (32): each key/value head serves the same number of query heads (32 / 6";
-        QTest::newRow("d not a multiple of the heads") << "Mixtral-8x7B-v0.1.config.json" << "/hidden_size" << "4100"
-            << "$.hidden_size" << "must be a multiple of num_attention_heads (32)";
-        QTest::newRow("GPT-2 d not a multiple of n_head") << "gpt2-large.config.json" << "/n_head" << "24"
-            << "$.n_embd" << "must be a multiple of n_head (24) when the per-head width is n_embd / n_head (1280 / 24";
-        QTest::newRow("Llama-4 MoE layer listed twice") << "Llama-4-Scout-17B-16E-Instruct.config.json"
-            << "/text_config/moe_layers" << "[1, 3, 1]" << "$.text_config.moe_layers[2]"
+        QTest::newRow("KV heads do not divide the heads")
+            << "Mixtral-8x7B-v0.1.config.json"
+            << "/num_key_value_heads"
+            << "6"
+            << "$.num_key_value_heads"
+            << "must divide num_attention_heads (32): each key/value head serves the same number "
+               "of query heads (32 / 6";
+        QTest::newRow("d not a multiple of the heads")
+            << "Mixtral-8x7B-v0.1.config.json"
+            << "/hidden_size"
+            << "4100"
+            << "$.hidden_size"
+            << "must be a multiple of num_attention_heads (32)";
+        QTest::newRow("GPT-2 d not a multiple of n_head")
+            << "gpt2-large.config.json"
+            << "/n_head"
+            << "24"
+            << "$.n_embd"
+            << "must be a multiple of n_head (24) when the per-head width is n_embd / n_head (1280 "
+               "/ 24";
+        QTest::newRow("Llama-4 MoE layer listed twice")
+            << "Llama-4-Scout-17B-16E-Instruct.config.json"
+            << "/text_config/moe_layers"
+            << "[1, 3, 1]"
+            << "$.text_config.moe_layers[2]"
             << "duplicate value 1 (also at [0]); each layer is listed once";
-        QTest::newRow("Qwen dense layer listed twice") << "Qwen3-30B-A3B.config.json" << "/mlp_only_layers"
-            << "[0, 5, 5]" << "$.mlp_only_layers[2]" << "duplicate value 5";
-        QTest::newRow("more layers than any model") << "Mixtral-8x7B-v0.1.config.json" << "/num_hidden_layers"
-            << "20000" << "$.num_hidden_layers" << "must be in [1, 10000] (got 20000)";
+        QTest::newRow("Qwen dense layer listed twice") << "Qwen3-30B-A3B.config.json"
+                                                       << "/mlp_only_layers"
+                                                       << "[0, 5, 5]"
+                                                       << "$.mlp_only_layers[2]"
+                                                       << "duplicate value 5";
+        QTest::newRow("more layers than any model") << "Mixtral-8x7B-v0.1.config.json"
+                                                    << "/num_hidden_layers"
+                                                    << "20000"
+                                                    << "$.num_hidden_layers"
+                                                    << "must be in [1, 10000] (got 20000)";
         // A layer count or stride beyond the depth would leave no MoE block at all.
-        QTest::newRow("more leading dense blocks than blocks") << "DeepSeek-V3.config.json"
-            << "/first_k_dense_replace" << "100" << "$.first_k_dense_replace"
+        QTest::newRow("more leading dense blocks than blocks")
+            << "DeepSeek-V3.config.json"
+            << "/first_k_dense_replace"
+            << "100"
+            << "$.first_k_dense_replace"
             << "100 exceeds num_hidden_layers (61)";
-        QTest::newRow("DeepSeek MoE stride beyond the depth") << "DeepSeek-V3.config.json"
-            << "/moe_layer_freq" << "62" << "$.moe_layer_freq" << "62 exceeds num_hidden_layers (61)";
+        QTest::newRow("DeepSeek MoE stride beyond the depth")
+            << "DeepSeek-V3.config.json"
+            << "/moe_layer_freq"
+            << "62"
+            << "$.moe_layer_freq"
+            << "62 exceeds num_hidden_layers (61)";
         QTest::newRow("Qwen sparse step beyond the depth") << "Qwen3-30B-A3B.config.json"
-            << "/decoder_sparse_step" << "49" << "$.decoder_sparse_step"
-            << "49 exceeds num_hidden_layers (48)";
-        QTest::newRow("Llama-4 interleave step beyond the depth") << "Llama-4-Scout-17B-16E-Instruct.config.json"
-            << "/text_config/interleave_moe_layer_step" << "100" << "$.text_config.interleave_moe_layer_step"
+                                                           << "/decoder_sparse_step"
+                                                           << "49"
+                                                           << "$.decoder_sparse_step"
+                                                           << "49 exceeds num_hidden_layers (48)";
+        QTest::newRow("Llama-4 interleave step beyond the depth")
+            << "Llama-4-Scout-17B-16E-Instruct.config.json"
+            << "/text_config/interleave_moe_layer_step"
+            << "100"
+            << "$.text_config.interleave_moe_layer_step"
             << "100 exceeds num_hidden_layers (48)";
-        QTest::newRow("zero experts per token") << "Qwen3-30B-A3B.config.json" << "/num_experts_per_tok" << "0"
-            << "$.num_experts_per_tok" << "must be in [1, 16777216] (got 0)";
-        QTest::newRow("K above E") << "Qwen3-30B-A3B.config.json" << "/num_experts_per_tok" << "200"
-            << "$.num_experts_per_tok" << "exceeds the number of routed experts (num_experts = 128)";
+        QTest::newRow("zero experts per token") << "Qwen3-30B-A3B.config.json"
+                                                << "/num_experts_per_tok"
+                                                << "0"
+                                                << "$.num_experts_per_tok"
+                                                << "must be in [1, 16777216] (got 0)";
+        QTest::newRow("K above E") << "Qwen3-30B-A3B.config.json"
+                                   << "/num_experts_per_tok"
+                                   << "200"
+                                   << "$.num_experts_per_tok"
+                                   << "exceeds the number of routed experts (num_experts = 128)";
     }
     void invalidGeometryRefused() {
         QFETCH(QString, file);
@@ -316,15 +363,17 @@ private slots:
         cfg.erase("head_dim");  // now the head width would be 2050 / 32
         Diagnostics d2;
         QVERIFY(!importModelConfig(cfg, d2));
-        QVERIFY2(anyIssue(d2, "$.hidden_size",
-                          "must be a multiple of num_attention_heads (32) when the per-head width is "
-                          "hidden_size / num_attention_heads (2050 / 32 is not an integer); or give head_dim"),
-                 d2.str().c_str());
+        QVERIFY2(
+            anyIssue(d2, "$.hidden_size",
+                     "must be a multiple of num_attention_heads (32) when the per-head width is "
+                     "hidden_size / num_attention_heads (2050 / 32 is not an integer); or give "
+                     "head_dim"),
+            d2.str().c_str());
     }
 
     void partialConfigListsAssumptions() {
-        const json cfg = {{"model_type", "llama"}, {"hidden_size", 4096},
-                          {"num_hidden_layers", 32}, {"num_attention_heads", 32},
+        const json cfg = {{"model_type", "llama"},      {"hidden_size", 4096},
+                          {"num_hidden_layers", 32},    {"num_attention_heads", 32},
                           {"intermediate_size", 11008}, {"vocab_size", 32000}};
         Diagnostics d;
         const auto m = importModelConfig(cfg, d);

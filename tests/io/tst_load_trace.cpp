@@ -20,7 +20,8 @@ class TstLoadTrace : public QObject {
 private slots:
     void rateTrace() {
         Diagnostics d;
-        const auto t = parseLoadTrace("# two jobs arrive\ntime_s,bytes_per_s\n0,0\n10,5e9\n20,2.5e9\n", d);
+        const auto t =
+            parseLoadTrace("# two jobs arrive\ntime_s,bytes_per_s\n0,0\n10,5e9\n20,2.5e9\n", d);
         QVERIFY2(t, d.str().c_str());
         QCOMPARE(t->format, std::string("rate"));
         QCOMPARE(t->time_s, (std::vector<double>{0, 10, 20}));
@@ -85,18 +86,29 @@ private slots:
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("fragment");
         QTest::newRow("negative") << "time_s,bytes_per_s\n0,1\n1,-2\n"
-                                  << "line 3, column \"bytes_per_s\"" << "must be >= 0";
-        QTest::newRow("not a number") << "time_s,GBps\n0,x\n" << "line 2, column \"GBps\""
+                                  << "line 3, column \"bytes_per_s\""
+                                  << "must be >= 0";
+        QTest::newRow("not a number") << "time_s,GBps\n0,x\n"
+                                      << "line 2, column \"GBps\""
                                       << "must be a finite number";
-        QTest::newRow("time goes back") << "time_s,GBps\n0,1\n5,1\n5,2\n" << "line 4"
+        QTest::newRow("time goes back") << "time_s,GBps\n0,1\n5,1\n5,2\n"
+                                        << "line 4"
                                         << "time must increase strictly";
-        QTest::newRow("no load column") << "time_s,foo\n0,1\n" << "line 1"
+        QTest::newRow("no load column") << "time_s,foo\n0,1\n"
+                                        << "line 1"
                                         << "header needs a load column";
-        QTest::newRow("rate without time") << "GBps\n1\n" << "line 1" << "needs a time column";
-        QTest::newRow("window missing") << "bytes\n100\n" << "line 2" << "need the window length";
-        QTest::newRow("bad window comment") << "# window_s: -1\nbytes\n100\n" << "line 1"
+        QTest::newRow("rate without time") << "GBps\n1\n"
+                                           << "line 1"
+                                           << "needs a time column";
+        QTest::newRow("window missing") << "bytes\n100\n"
+                                        << "line 2"
+                                        << "need the window length";
+        QTest::newRow("bad window comment") << "# window_s: -1\nbytes\n100\n"
+                                            << "line 1"
                                             << "window_s must be a number > 0";
-        QTest::newRow("empty") << "# nothing\n" << "file" << "no rows";
+        QTest::newRow("empty") << "# nothing\n"
+                               << "file"
+                               << "no rows";
     }
     void malformed() {
         QFETCH(QString, text);

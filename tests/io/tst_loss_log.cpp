@@ -2,7 +2,6 @@
 // (fit within 0.05 of the last logged loss), exact recovery on synthetic curves, CSV variants and
 // malformed inputs.
 #include <QtTest>
-
 #include <cmath>
 
 #include "io/loss_fit.h"
@@ -26,8 +25,8 @@ class TstLossLog : public QObject {
 private slots:
     void llmcLogFit() {
         Diagnostics d("llmc");
-        const auto log = loadLossLogFile(std::string(TANDEM_TEST_DATA) +
-                                             "/losslogs/llmc-gpt2-124M-10B-8xH100.txt", d);
+        const auto log = loadLossLogFile(
+            std::string(TANDEM_TEST_DATA) + "/losslogs/llmc-gpt2-124M-10B-8xH100.txt", d);
         QVERIFY2(log, d.str().c_str());
         QCOMPARE(log->format, std::string("llmc"));
         QCOMPARE(log->series.size(), std::size_t(2));
@@ -102,7 +101,8 @@ private slots:
             "step 0: train loss 10.9876, val loss 10.9912\n"
             "iter 0: loss 10.9811, time 1234.56ms, mfu -100.00%\n"
             "iter 10: loss 9.1234, time 100.00ms, mfu 30.00%\n"
-            "step 250: train loss 5.1, val loss 5.2\n", d);
+            "step 250: train loss 5.1, val loss 5.2\n",
+            d);
         QVERIFY2(nano, d.str().c_str());
         QCOMPARE(nano->format, std::string("nanogpt"));
         const LossSeries* train = nullptr;
@@ -123,40 +123,69 @@ private slots:
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("fragment");
         QTest::newRow("bad loss cell") << "step,loss\n0,10.1\n1,abc\n"
-                                       << "line 3, column \"loss\"" << "must be a finite number";
+                                       << "line 3, column \"loss\""
+                                       << "must be a finite number";
         QTest::newRow("negative step") << "step,loss\n0,10.1\n-5,9\n"
-                                       << "line 3, column \"step\"" << "must be a number >= 0";
-        QTest::newRow("no step column") << "epoch,loss\n0,1\n" << "line 1" << "no step column";
-        QTest::newRow("no loss column") << "step,accuracy\n0,1\n" << "line 1" << "no loss column";
-        QTest::newRow("llmc bad step") << "s:0 trl:11.0\ns:x trl:10.0\n" << "line 2" << "after \"s:\"";
-        QTest::newRow("llmc bad loss") << "s:0 trl:11.0\ns:1 trl:nan\n" << "line 2" << "after \"trl:\"";
+                                       << "line 3, column \"step\""
+                                       << "must be a number >= 0";
+        QTest::newRow("no step column") << "epoch,loss\n0,1\n"
+                                        << "line 1"
+                                        << "no step column";
+        QTest::newRow("no loss column") << "step,accuracy\n0,1\n"
+                                        << "line 1"
+                                        << "no loss column";
+        QTest::newRow("llmc bad step") << "s:0 trl:11.0\ns:x trl:10.0\n"
+                                       << "line 2"
+                                       << "after \"s:\"";
+        QTest::newRow("llmc bad loss") << "s:0 trl:11.0\ns:1 trl:nan\n"
+                                       << "line 2"
+                                       << "after \"trl:\"";
         // Nonsense logs that must not be fitted (they were, with exit 0).
-        QTest::newRow("steps backwards") << "step,loss\n100,5\n80,4.5\n60,4\n40,3.8\n20,3.6\n0,3.5\n"
-                                         << "line 3" << "step 80 is not after step 100 (line 2)";
+        QTest::newRow("steps backwards")
+            << "step,loss\n100,5\n80,4.5\n60,4\n40,3.8\n20,3.6\n0,3.5\n"
+            << "line 3"
+            << "step 80 is not after step 100 (line 2)";
         QTest::newRow("steps backwards, count") << "step,loss\n100,5\n80,4.5\n60,4\n"
-                                                << "line 3" << "(1 more such steps after it)";
+                                                << "line 3"
+                                                << "(1 more such steps after it)";
         QTest::newRow("all steps 0") << "step,loss\n0,5\n0,4.5\n0,4\n0,3.8\n0,3.6\n"
-                                     << "line 3" << "step 0 is not after step 0";
+                                     << "line 3"
+                                     << "step 0 is not after step 0";
         QTest::newRow("negative loss") << "step,loss\n0,-5\n10,-6\n20,-7\n30,-8\n40,-9\n"
-                                       << "line 2, column \"loss\"" << "loss must be > 0 (got -5)";
+                                       << "line 2, column \"loss\""
+                                       << "loss must be > 0 (got -5)";
         QTest::newRow("zero loss later") << "step,loss\n0,5\n10,4\n20,0\n"
-                                         << "line 4, column \"loss\"" << "loss must be > 0 (got 0)";
+                                         << "line 4, column \"loss\""
+                                         << "loss must be > 0 (got 0)";
         QTest::newRow("llmc steps backwards") << "s:10 trl:5\ns:20 trl:4\ns:15 trl:3\n"
-                                              << "line 3" << "step 15 is not after step 20 (line 2)";
+                                              << "line 3"
+                                              << "step 15 is not after step 20 (line 2)";
         QTest::newRow("nanogpt negative loss") << "iter 0: loss 5.0\niter 1: loss -1.0\n"
-                                               << "line 2" << "loss must be > 0 (got -1)";
+                                               << "line 2"
+                                               << "loss must be > 0 (got -1)";
         QTest::newRow("huge steps backwards") << "step,loss\n2e300,5\n1e300,4\n"
-                                              << "line 3" << "step 1e+300 is not after step 2e+300";
+                                              << "line 3"
+                                              << "step 1e+300 is not after step 2e+300";
         // Losses no cross-entropy takes: a 1e300 spike, and 1e-300 values that fitted a
         // negative floor (L_inf = -2.9e-303).
-        QTest::newRow("loss beyond any cross-entropy") << "s:0 trl:11.0\ns:1 trl:1e300\ns:2 trl:10.5\n"
-            << "line 2" << "loss must be at most 1000 (got 1e+300): a cross-entropy starts near ln(vocabulary)";
+        QTest::newRow("loss beyond any cross-entropy")
+            << "s:0 trl:11.0\ns:1 trl:1e300\ns:2 trl:10.5\n"
+            << "line 2"
+            << "loss must be at most 1000 (got 1e+300): a cross-entropy starts near ln(vocabulary)";
         QTest::newRow("loss just above the bound") << "step,loss\n0,10\n1,1000.5\n"
-            << "line 3, column \"loss\"" << "loss must be at most 1000 (got 1000.5)";
-        QTest::newRow("losses below float32 rounding") << "step,loss\n1,5e-300\n2,4e-300\n3,3e-300\n"
-            << "line 2, column \"loss\"" << "loss must be at least 1e-20 (got 5e-300): a mean of float32 per-token losses is 0 or above it (2 more losses outside [1e-20, 1000] after it)";
-        QTest::newRow("empty") << "" << "file" << "no loss values found";
-        QTest::newRow("header only") << "step,loss\n" << "file" << "no loss values found";
+                                                   << "line 3, column \"loss\""
+                                                   << "loss must be at most 1000 (got 1000.5)";
+        QTest::newRow("losses below float32 rounding")
+            << "step,loss\n1,5e-300\n2,4e-300\n3,3e-300\n"
+            << "line 2, column \"loss\""
+            << "loss must be at least 1e-20 (got 5e-300): a mean of float32 per-token losses is 0 "
+               "or above it (2 more losses outside [1e-20, 1000] after it)";
+        QTest::newRow("empty") << ""
+                               << "file"
+                               << "no loss values found";
+        QTest::newRow("header only") << "step,loss\n"
+                                     << "file"
+                                     << "no loss values found";
     }
     void malformedInputs() {
         QFETCH(QString, text);

@@ -1,7 +1,6 @@
 // nccl-tests import: each real file's curve peaks at the file's maximum busbw, both column
 // layouts, interpolation / extrapolation, and NCCL failures turned into messages.
 #include <QtTest>
-
 #include <cmath>
 #include <cstdio>
 
@@ -24,9 +23,12 @@ bool anyIssue(const Diagnostics& d, const std::string& path, const std::string& 
 
 // A small newer-layout table (root column) used by the synthetic cases below.
 const char* kHeader =
-    "#                                                              out-of-place                       in-place\n"
-    "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
-    "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n";
+    "#                                                              out-of-place                   "
+    "    in-place\n"
+    "#       size         count      type   redop    root     time   algbw   busbw #wrong     time "
+    "  algbw   busbw #wrong\n"
+    "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us) "
+    " (GB/s)  (GB/s)\n";
 }  // namespace
 
 class TstNcclTests : public QObject {
@@ -40,15 +42,18 @@ private slots:
         QTest::addColumn<double>("maxBusbwGBps");  // read off the file by eye
         QTest::addColumn<int>("sizes");
         // newer layout (root column, #wrong), srun "0: " prefix, no Rank lines
-        QTest::newRow("A100 all_reduce 2x8") << "A100-all_reduce-2x8-awsome-distributed-training.txt"
-                                             << "all_reduce" << 16 << 78.33 << 29;
-        QTest::newRow("H100 all_reduce 2x8") << "H100-all_reduce-2x8-awsome-distributed-training.txt"
-                                             << "all_reduce" << 16 << 487.26 << 32;
+        QTest::newRow("A100 all_reduce 2x8")
+            << "A100-all_reduce-2x8-awsome-distributed-training.txt"
+            << "all_reduce" << 16 << 78.33 << 29;
+        QTest::newRow("H100 all_reduce 2x8")
+            << "H100-all_reduce-2x8-awsome-distributed-training.txt"
+            << "all_reduce" << 16 << 487.26 << 32;
         // newer layout with Rank lines and "Collective test starting"
         QTest::newRow("H100 all_reduce 10x8") << "H100-all_reduce-10x8-nccl-tests-cluster.txt"
                                               << "all_reduce" << 80 << 364.07 << 10;
-        QTest::newRow("H100 reduce_scatter 10x8") << "H100-reduce_scatter-10x8-nccl-tests-cluster.txt"
-                                                  << "reduce_scatter" << 80 << 323.4 << 10;
+        QTest::newRow("H100 reduce_scatter 10x8")
+            << "H100-reduce_scatter-10x8-nccl-tests-cluster.txt"
+            << "reduce_scatter" << 80 << 323.4 << 10;
         QTest::newRow("H100 alltoall 10x8") << "H100-alltoall-10x8-nccl-tests-cluster.txt"
                                             << "alltoall" << 80 << 50.66 << 10;
         QTest::newRow("H100 alltoall 2x8") << "H100-alltoall-2x8-nccl-tests-cluster.txt"
@@ -99,7 +104,8 @@ private slots:
 
     void interpolationInLogSize() {
         Diagnostics d;
-        const auto imp = loadNcclTestsFile(dataFile("H100-all_reduce-2x8-awsome-distributed-training.txt"), d);
+        const auto imp =
+            loadNcclTestsFile(dataFile("H100-all_reduce-2x8-awsome-distributed-training.txt"), d);
         QVERIFY2(imp, d.str().c_str());
         const auto& c = imp->curves.front();
         // Rows 64 MiB (209.19 / 208.26) and 128 MiB (289.16 / 287.01): the curve keeps the better
@@ -131,10 +137,13 @@ private slots:
     }
 
     void ncclErrorAtEnd() {
-        const std::string text = std::string("# Collective test starting: all_reduce_perf\n") + kHeader +
-            "     1048576        262144     float     sum      -1    123.2    8.51   15.95      0    121.3    8.64   16.21      0\n"
-            "node01: Test NCCL failure common.cu:1005 'unhandled system error (run with NCCL_DEBUG=INFO for details)'\n"
-            " .. node01 pid 1234: Test failure common.cu:891\n";
+        const std::string text = std::string("# Collective test starting: all_reduce_perf\n") +
+                                 kHeader +
+                                 "     1048576        262144     float     sum      -1    123.2    "
+                                 "8.51   15.95      0    121.3    8.64   16.21      0\n"
+                                 "node01: Test NCCL failure common.cu:1005 'unhandled system error "
+                                 "(run with NCCL_DEBUG=INFO for details)'\n"
+                                 " .. node01 pid 1234: Test failure common.cu:891\n";
         Diagnostics d("err.txt");
         QVERIFY(!parseNcclTests(text, "err.txt", d));
         QVERIFY2(anyIssue(d, "line 6", "NCCL error reported"), d.str().c_str());
@@ -144,8 +153,9 @@ private slots:
 
     void outOfBoundsFailure() {
         const std::string text = std::string(kHeader) +
-            "     1048576        262144     float     sum      -1    123.2    8.51   15.95      3    121.3    8.64   16.21      3\n"
-            "# Out of bounds values : 6 FAILED\n";
+                                 "     1048576        262144     float     sum      -1    123.2    "
+                                 "8.51   15.95      3    121.3    8.64   16.21      3\n"
+                                 "# Out of bounds values : 6 FAILED\n";
         Diagnostics d;
         QVERIFY(!parseNcclTests(text, "", d));
         QVERIFY2(anyIssue(d, "line 5", "NCCL error reported"), d.str().c_str());
@@ -158,57 +168,102 @@ private slots:
         QTest::addColumn<QString>("body");  // lines after kHeader (line 4 on)
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("fragment");
-        const QString ok = "     1048576        262144     float     sum      -1    123.2    8.51   15.95      0    121.3    8.64   16.21      0\n";
+        const QString ok =
+            "     1048576        262144     float     sum      -1    123.2    8.51   15.95      0  "
+            "  121.3    8.64   16.21      0\n";
         const QString summary = "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 16.08\n";
         QTest::newRow("#wrong out-of-place")
-            << ok + "     2097152        524288     float     sum      -1    147.2   14.24   26.71      7    146.9   14.27   26.76      0\n" + summary
-            << "line 5" << "7 wrong value(s) in the out-of-place result (#wrong column) at size 2097152";
+            << ok +
+                   "     2097152        524288     float     sum      -1    147.2   14.24   26.71  "
+                   "    7    146.9   14.27   26.76      0\n" +
+                   summary
+            << "line 5"
+            << "7 wrong value(s) in the out-of-place result (#wrong column) at size 2097152";
         QTest::newRow("#wrong in-place")
-            << ok + "     2097152        524288     float     sum      -1    147.2   14.24   26.71      0    146.9   14.27   26.76   1024\n" + summary
-            << "line 5" << "1024 wrong value(s) in the in-place result";
+            << ok +
+                   "     2097152        524288     float     sum      -1    147.2   14.24   26.71  "
+                   "    0    146.9   14.27   26.76   1024\n" +
+                   summary
+            << "line 5"
+            << "1024 wrong value(s) in the in-place result";
         QTest::newRow("#wrong not a count")
-            << "     1048576        262144     float     sum      -1    123.2    8.51   15.95      x    121.3    8.64   16.21      0\n" + summary
-            << "line 4" << "#wrong of the out-of-place half must be a count >= 0 or N/A (got \"x\")";
+            << "     1048576        262144     float     sum      -1    123.2    8.51   15.95      "
+               "x    121.3    8.64   16.21      0\n" +
+                   summary
+            << "line 4"
+            << "#wrong of the out-of-place half must be a count >= 0 or N/A (got \"x\")";
         QTest::newRow("only NCCL warnings, then an abort")
-            << "node01:1234:1240 [0] NCCL WARN NET/IB : Got completion from peer 10.0.0.2<45678> with error 12, opcode 0, len 0, vendor err 129\n"
+            << "node01:1234:1240 [0] NCCL WARN NET/IB : Got completion from peer 10.0.0.2<45678> "
+               "with error 12, opcode 0, len 0, vendor err 129\n"
                "node01:1234:1240 [0] NCCL WARN Aborting\n"
                "[node01:01234] *** Process received signal ***\n"
                "Aborted (core dumped)\n"
-            << "line 6" << "the run aborted: \"[node01:01234] *** Process received signal ***\"";
+            << "line 6"
+            << "the run aborted: \"[node01:01234] *** Process received signal ***\"";
         QTest::newRow("only NCCL warnings")
             << "node01:1234:1240 [0] NCCL WARN NET/IB : Got completion from peer with error 12\n"
-            << "line 4" << "and no result table: the run stopped before measuring";
+            << "line 4"
+            << "and no result table: the run stopped before measuring";
         QTest::newRow("rows, then warnings and no summary")
-            << ok + "node01:1234:1240 [0] NCCL WARN NET/IB : Got completion from peer with error 12\n"
-            << "line 5" << "the table ends at line 4 without its \"# Avg bus bandwidth\" summary: the run stopped early";
+            << ok + "node01:1234:1240 [0] NCCL WARN NET/IB : Got completion from peer with error "
+                    "12\n"
+            << "line 5"
+            << "the table ends at line 4 without its \"# Avg bus bandwidth\" summary: the run "
+               "stopped early";
         QTest::newRow("rows, then killed by the scheduler")
-            << ok + "slurmstepd: error: *** STEP 1234.0 ON node01 CANCELLED AT 2026-01-01T00:00:00 DUE TO TIME LIMIT ***\n"
-            << "line 5" << "the run aborted";
+            << ok + "slurmstepd: error: *** STEP 1234.0 ON node01 CANCELLED AT 2026-01-01T00:00:00 "
+                    "DUE TO TIME LIMIT ***\n"
+            << "line 5"
+            << "the run aborted";
         QTest::newRow("busbw inf")
-            << "     1048576        262144     float     sum      -1    123.2    8.51    inf      0    121.3    8.64   16.21      0\n" + summary
-            << "line 4" << "must be finite numbers >= 0 (got \"123.2\", \"8.51\", \"inf\")";
+            << "     1048576        262144     float     sum      -1    123.2    8.51    inf      "
+               "0    121.3    8.64   16.21      0\n" +
+                   summary
+            << "line 4"
+            << "must be finite numbers >= 0 (got \"123.2\", \"8.51\", \"inf\")";
         QTest::newRow("busbw nan in-place")
-            << "     1048576        262144     float     sum      -1    123.2    8.51   15.95      0    121.3    8.64    nan      0\n" + summary
-            << "line 4" << "in-place half must be finite numbers";
+            << "     1048576        262144     float     sum      -1    123.2    8.51   15.95      "
+               "0    121.3    8.64    nan      0\n" +
+                   summary
+            << "line 4"
+            << "in-place half must be finite numbers";
         QTest::newRow("busbw overflows a double")
-            << "     1048576        262144     float     sum      -1    123.2    8.51  1e999      0    121.3    8.64   16.21      0\n" + summary
-            << "line 4" << "must be finite numbers";
+            << "     1048576        262144     float     sum      -1    123.2    8.51  1e999      "
+               "0    121.3    8.64   16.21      0\n" +
+                   summary
+            << "line 4"
+            << "must be finite numbers";
         QTest::newRow("busbw beyond any link")
-            << "     1048576        262144     float     sum      -1    123.2    8.51  3e+07      0    121.3    8.64   16.21      0\n" + summary
-            << "line 4" << "above 100000 GB/s, beyond any interconnect";
+            << "     1048576        262144     float     sum      -1    123.2    8.51  3e+07      "
+               "0    121.3    8.64   16.21      0\n" +
+                   summary
+            << "line 4"
+            << "above 100000 GB/s, beyond any interconnect";
         QTest::newRow("short row inside the table")
-            << ok + "     2097152        524288     float\n" + summary
-            << "line 5" << "malformed nccl-tests row: only 3 columns";
+            << ok + "     2097152        524288     float\n" + summary << "line 5"
+            << "malformed nccl-tests row: only 3 columns";
         // A message size no GPU could hold (the row was skipped before, the curve kept the rest).
         QTest::newRow("size beyond 1 TiB")
-            << ok + "  2199023255553        524288     float     sum      -1    147.2   14.24   26.71      0    146.9   14.27   26.76      0\n" + summary
-            << "line 5" << "size 2199023255553 B exceeds 2^40 B (1 TiB)";
+            << ok +
+                   "  2199023255553        524288     float     sum      -1    147.2   14.24   "
+                   "26.71      0    146.9   14.27   26.76      0\n" +
+                   summary
+            << "line 5"
+            << "size 2199023255553 B exceeds 2^40 B (1 TiB)";
         QTest::newRow("size beyond a 64-bit integer")
-            << ok + "  99999999999999999999999        524288     float     sum      -1    147.2   14.24   26.71      0    146.9   14.27   26.76      0\n" + summary
-            << "line 5" << "size 99999999999999999999999 B exceeds 2^40 B";
+            << ok +
+                   "  99999999999999999999999        524288     float     sum      -1    147.2   "
+                   "14.24   26.71      0    146.9   14.27   26.76      0\n" +
+                   summary
+            << "line 5"
+            << "size 99999999999999999999999 B exceeds 2^40 B";
         QTest::newRow("count not a number inside the table")
-            << ok + "     2097152        52e288     float     sum      -1    147.2   14.24   26.71      0    146.9   14.27   26.76      0\n" + summary
-            << "line 5" << "count must be an integer (got \"52e288\")";
+            << ok +
+                   "     2097152        52e288     float     sum      -1    147.2   14.24   26.71  "
+                   "    0    146.9   14.27   26.76      0\n" +
+                   summary
+            << "line 5"
+            << "count must be an integer (got \"52e288\")";
     }
     void failedRunsRefused() {
         QFETCH(QString, body);
@@ -226,21 +281,27 @@ private slots:
         QTest::addColumn<QString>("tail");  // after two complete rows (lines 4 and 5)
         QTest::addColumn<int>("points");
         QTest::addColumn<QString>("note");  // empty: no truncation note
-        QTest::newRow("ends after a row") << "" << 2
-            << "the table ends at line 5 without nccl-tests' closing \"# Avg bus bandwidth\" line: an excerpt without run header or summary; its 2 rows up to 2 MiB are used";
+        QTest::newRow("ends after a row")
+            << "" << 2
+            << "the table ends at line 5 without nccl-tests' closing \"# Avg bus bandwidth\" line: "
+               "an excerpt without run header or summary; its 2 rows up to 2 MiB are used";
         QTest::newRow("cut inside a row")
             << "     4194304       1048576     float     sum      -1    201.5   20.8" << 2
             << "line 6: the log ends inside this row";
-        QTest::newRow("complete, with its summary") << "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 21.3\n" << 2 << "";
+        QTest::newRow("complete, with its summary")
+            << "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 21.3\n"
+            << 2 << "";
     }
     void truncatedLogKeepsCompleteRows() {
         QFETCH(QString, tail);
         QFETCH(int, points);
         QFETCH(QString, note);
         const std::string text = std::string(kHeader) +
-            "     1048576        262144     float     sum      -1    123.2    8.51   15.95      0    121.3    8.64   16.21      0\n"
-            "     2097152        524288     float     sum      -1    147.2   14.24   26.71      0    146.9   14.27   26.76      0\n" +
-            tail.toStdString();
+                                 "     1048576        262144     float     sum      -1    123.2    "
+                                 "8.51   15.95      0    121.3    8.64   16.21      0\n"
+                                 "     2097152        524288     float     sum      -1    147.2   "
+                                 "14.24   26.71      0    146.9   14.27   26.76      0\n" +
+                                 tail.toStdString();
         Diagnostics d;
         const auto imp = parseNcclTests(text, "all_reduce-1x2.txt", d);
         QVERIFY2(imp, d.str().c_str());
@@ -249,8 +310,10 @@ private slots:
         QCOMPARE(c.peakBusbw_Bps, 26.76e9);
         std::string notes;
         for (const auto& n : c.notes) notes += n + "\n";
-        if (note.isEmpty()) QVERIFY2(notes.find("Avg bus bandwidth") == std::string::npos, notes.c_str());
-        else QVERIFY2(notes.find(note.toStdString()) != std::string::npos, notes.c_str());
+        if (note.isEmpty())
+            QVERIFY2(notes.find("Avg bus bandwidth") == std::string::npos, notes.c_str());
+        else
+            QVERIFY2(notes.find(note.toStdString()) != std::string::npos, notes.c_str());
     }
 
     // A log that carries nccl-tests' run preamble is a whole run's output: without its closing
@@ -261,19 +324,36 @@ private slots:
         QTest::addColumn<QString>("tail");  // after two complete rows
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("fragment");
-        const QString threads = "# nThread 1 nGpus 1 minBytes 1048576 maxBytes 8589934592 step: 2(factor) warmup iters: 5 iters: 20\n";
-        const QString devices = "# Using devices\n#  Rank  0 Group  0 Pid 1 on node0 device  0 [0x1b] NVIDIA H100 80GB HBM3\n";
+        const QString threads =
+            "# nThread 1 nGpus 1 minBytes 1048576 maxBytes 8589934592 step: 2(factor) warmup "
+            "iters: 5 iters: 20\n";
+        const QString devices =
+            "# Using devices\n#  Rank  0 Group  0 Pid 1 on node0 device  0 [0x1b] NVIDIA H100 80GB "
+            "HBM3\n";
         const QString starting = "# Collective test starting: all_reduce_perf\n";
-        QTest::newRow("nThread line, ends after a row") << threads << "" << "line 6"
-            << "the log ends here (last line read: \"2097152        524288     float     sum      -1    147.2   14.24   26.71      0    146.9   14.27   26.76      0\") without nccl-tests' closing \"# Avg bus bandwidth\" line, although it carries the run's header (line 1): the output was truncated";
-        QTest::newRow("Rank lines, ends after a row") << devices << "" << "line 7" << "the output was truncated";
-        QTest::newRow("test starting, ends after the out-of-bounds line") << starting
-            << "# Out of bounds values : 0 OK\n" << "line 7" << "last line read: \"Out of bounds values : 0 OK\")";
-        QTest::newRow("nThread line, cut inside a row") << threads
-            << "     4194304       1048576     float     sum      -1    201.5   20.8" << "line 7"
+        QTest::newRow("nThread line, ends after a row")
+            << threads << ""
+            << "line 6"
+            << "the log ends here (last line read: \"2097152        524288     float     sum      "
+               "-1    147.2   14.24   26.71      0    146.9   14.27   26.76      0\") without "
+               "nccl-tests' closing \"# Avg bus bandwidth\" line, although it carries the run's "
+               "header (line 1): the output was truncated";
+        QTest::newRow("Rank lines, ends after a row") << devices << ""
+                                                      << "line 7"
+                                                      << "the output was truncated";
+        QTest::newRow("test starting, ends after the out-of-bounds line")
+            << starting << "# Out of bounds values : 0 OK\n"
+            << "line 7"
+            << "last line read: \"Out of bounds values : 0 OK\")";
+        QTest::newRow("nThread line, cut inside a row")
+            << threads << "     4194304       1048576     float     sum      -1    201.5   20.8"
+            << "line 7"
             << "the log ends inside this row (only 7 columns of a 2-half row)";
-        QTest::newRow("cut after the out-of-place half") << devices
-            << "     4194304       1048576     float     sum      -1    201.5   20.82   39.03      0" << "line 8"
+        QTest::newRow("cut after the out-of-place half")
+            << devices
+            << "     4194304       1048576     float     sum      -1    201.5   20.82   39.03      "
+               "0"
+            << "line 8"
             << "the log ends inside this row (only 9 columns of a 2-half row)";
     }
     void truncatedWholeLogRefused() {
@@ -282,9 +362,11 @@ private slots:
         QFETCH(QString, path);
         QFETCH(QString, fragment);
         const std::string text = preamble.toStdString() + kHeader +
-            "     1048576        262144     float     sum      -1    123.2    8.51   15.95      0    121.3    8.64   16.21      0\n"
-            "     2097152        524288     float     sum      -1    147.2   14.24   26.71      0    146.9   14.27   26.76      0\n" +
-            tail.toStdString();
+                                 "     1048576        262144     float     sum      -1    123.2    "
+                                 "8.51   15.95      0    121.3    8.64   16.21      0\n"
+                                 "     2097152        524288     float     sum      -1    147.2   "
+                                 "14.24   26.71      0    146.9   14.27   26.76      0\n" +
+                                 tail.toStdString();
         Diagnostics d;
         QVERIFY(!parseNcclTests(text, "all_reduce-1x2.txt", d));
         QVERIFY2(anyIssue(d, path.toStdString(), fragment.toStdString()), d.str().c_str());
@@ -293,17 +375,22 @@ private slots:
     // mpirun --tag-output prefixes every line, the table's header and summary included.
     void tagOutputPrefixes() {
         std::string text;
-        for (const std::string& l : splitLines(std::string(kHeader) +
-                 "     1048576        262144     float     sum      -1    123.2    8.51   15.95      0    121.3    8.64   16.21      0\n"
-                 "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 16.08\n"))
+        for (const std::string& l :
+             splitLines(std::string(kHeader) +
+                        "     1048576        262144     float     sum      -1    123.2    8.51   "
+                        "15.95      0    121.3    8.64   16.21      0\n"
+                        "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 16.08\n"))
             text += "[1,0]<stdout>:" + l + "\n";
-        text += "[1,3]<stderr>:node01:1234:1240 [3] NCCL INFO comm 0x55d5 rank 3 nranks 4 - Destroy COMPLETE\n";
+        text +=
+            "[1,3]<stderr>:node01:1234:1240 [3] NCCL INFO comm 0x55d5 rank 3 nranks 4 - Destroy "
+            "COMPLETE\n";
         Diagnostics d;
         const auto imp = parseNcclTests(text, "all_reduce-1x4.txt", d);
         QVERIFY2(imp, d.str().c_str());
         QCOMPARE(imp->curves.front().points.size(), std::size_t(1));
         QCOMPARE(imp->curves.front().peakBusbw_Bps, 16.21e9);
-        for (const auto& n : imp->curves.front().notes) QVERIFY2(n.find("Avg bus") == std::string::npos, n.c_str());
+        for (const auto& n : imp->curves.front().notes)
+            QVERIFY2(n.find("Avg bus") == std::string::npos, n.c_str());
     }
 
     void noDataRows() {
@@ -316,12 +403,15 @@ private slots:
     }
 
     void malformedRowNamesLine() {
-        const std::string text = std::string(kHeader) +
-            "     1048576        262144     float     sum      -1    123.2    8.51   abc      0    121.3    8.64   16.21      0\n"
+        const std::string text =
+            std::string(kHeader) +
+            "     1048576        262144     float     sum      -1    123.2    8.51   abc      0    "
+            "121.3    8.64   16.21      0\n"
             "     2097152        524288     float     sum      -1    147.2   14.24\n";
         Diagnostics d;
         QVERIFY(!parseNcclTests(text, "all_reduce.txt", d));
-        QVERIFY2(anyIssue(d, "line 4", "time, algbw and busbw of the out-of-place half"), d.str().c_str());
+        QVERIFY2(anyIssue(d, "line 4", "time, algbw and busbw of the out-of-place half"),
+                 d.str().c_str());
         QVERIFY(anyIssue(d, "line 5", "malformed nccl-tests row"));
     }
 
@@ -331,10 +421,14 @@ private slots:
             "nThread 1 nGpus 1 minBytes 8 maxBytes 8589934592 step: 2(factor)\n"
             "Using devices\n"
             "  Rank  0 Group  0 Pid   6899 on node-A device  0 [0000:04:00] NVIDIA H100 80GB HBM3\n"
-            "#  Rank  1 Group  0 Pid   6900 on node-A device  1 [0000:05:00] NVIDIA H100 80GB HBM3\n"
-            "       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
-            "[1,0]<stdout>:   1048576        262144     float     sum      -1    100.0   10.49   10.49      0    100.0   10.49   10.50      0\n"
-            "[1,0]<stdout>:   2097152        524288     float     sum      -1    150.0   13.98   13.98      0    150.0   13.98   13.90      0\n"
+            "#  Rank  1 Group  0 Pid   6900 on node-A device  1 [0000:05:00] NVIDIA H100 80GB "
+            "HBM3\n"
+            "       size         count      type   redop    root     time   algbw   busbw #wrong   "
+            "  time   algbw   busbw #wrong\n"
+            "[1,0]<stdout>:   1048576        262144     float     sum      -1    100.0   10.49   "
+            "10.49      0    100.0   10.49   10.50      0\n"
+            "[1,0]<stdout>:   2097152        524288     float     sum      -1    150.0   13.98   "
+            "13.98      0    150.0   13.98   13.90      0\n"
             "[1,0]<stdout>:# Avg bus bandwidth    : 12.22\n";
         Diagnostics d;
         const auto imp = parseNcclTests(text, "run.log", d);
@@ -349,14 +443,17 @@ private slots:
     }
 
     void severalCollectivesInOneLog() {
-        const std::string text =
-            std::string("# Collective test starting: all_gather_perf\n") + kHeader +
-            "    33554432        524288     float    none      -1    500.0   67.11   62.91      0    480.0   69.91   65.54      0\n"
-            "# Avg bus bandwidth    : 64.22\n"
-            "# Collective test concluded: all_gather_perf\n"
-            "# Collective test starting: reduce_scatter_perf\n" + kHeader +
-            "    33554432        524288     float     sum      -1    600.0   55.92   52.43      0    610.0   55.01   51.57      0\n"
-            "# Avg bus bandwidth    : 52.00\n";
+        const std::string text = std::string("# Collective test starting: all_gather_perf\n") +
+                                 kHeader +
+                                 "    33554432        524288     float    none      -1    500.0   "
+                                 "67.11   62.91      0    480.0   69.91   65.54      0\n"
+                                 "# Avg bus bandwidth    : 64.22\n"
+                                 "# Collective test concluded: all_gather_perf\n"
+                                 "# Collective test starting: reduce_scatter_perf\n" +
+                                 kHeader +
+                                 "    33554432        524288     float     sum      -1    600.0   "
+                                 "55.92   52.43      0    610.0   55.01   51.57      0\n"
+                                 "# Avg bus bandwidth    : 52.00\n";
         Diagnostics d;
         const auto imp = parseNcclTests(text, "", d);
         QVERIFY2(imp, d.str().c_str());
@@ -382,13 +479,18 @@ private slots:
         QTest::addColumn<int>("ranks");
         QTest::addColumn<QString>("source");
         QTest::addColumn<QString>("note");
-        QTest::newRow("8x8 name, 96 in the data") << "H100-all_reduce-8x8-sharp.txt" << 96 << false << 96
-            << "busbw/algbw" << "file name says 64 ranks; busbw/algbw 1.9792 implies 96; using 96 (the data)";
-        QTest::newRow("8x8 name, 64 in the data") << "H100-all_reduce-8x8-sharp.txt" << 64 << false << 64
-            << "file name" << "rank count 64 taken from the file name (consistent with busbw/algbw)";
-        QTest::newRow("4x8 name, 8 in the data") << "all_reduce-4x8.txt" << 8 << false << 8 << "busbw/algbw"
+        QTest::newRow("8x8 name, 96 in the data")
+            << "H100-all_reduce-8x8-sharp.txt" << 96 << false << 96 << "busbw/algbw"
+            << "file name says 64 ranks; busbw/algbw 1.9792 implies 96; using 96 (the data)";
+        QTest::newRow("8x8 name, 64 in the data")
+            << "H100-all_reduce-8x8-sharp.txt" << 64 << false << 64 << "file name"
+            << "rank count 64 taken from the file name (consistent with busbw/algbw)";
+        QTest::newRow("4x8 name, 8 in the data")
+            << "all_reduce-4x8.txt" << 8 << false << 8 << "busbw/algbw"
             << "file name says 32 ranks; busbw/algbw 1.75 implies 8; using 8 (the data)";
-        QTest::newRow("Rank lines win over both") << "all_reduce-8x8.txt" << 16 << true << 16 << "rank lines" << "";
+        QTest::newRow("Rank lines win over both")
+            << "all_reduce-8x8.txt" << 16 << true << 16 << "rank lines"
+            << "";
     }
     void fileNameRanksCheckedAgainstData() {
         QFETCH(QString, fileName);
@@ -400,18 +502,21 @@ private slots:
         std::string text;
         if (rankLines)
             for (int r = 0; r < dataRanks; ++r)
-                text += "#  Rank " + std::to_string(r) + " Group  0 Pid 1 on node0 device  0 [0x1b] NVIDIA H100\n";
+                text += "#  Rank " + std::to_string(r) +
+                        " Group  0 Pid 1 on node0 device  0 [0x1b] NVIDIA H100\n";
         text += kHeader;
         const double factor = 2.0 * (dataRanks - 1) / dataRanks;
         double bytes = 536870912;
         for (double algbw : {179.88, 184.87, 192.37, 193.63, 195.31}) {
             char row[256];
-            std::snprintf(row, sizeof row, "%12.0f %13.0f     float     sum      -1   %6.1f  %6.2f  %6.2f      0\n",
+            std::snprintf(row, sizeof row,
+                          "%12.0f %13.0f     float     sum      -1   %6.1f  %6.2f  %6.2f      0\n",
                           bytes, bytes / 4, bytes / algbw / 1e3, algbw, algbw * factor);
             text += row;
             bytes *= 2;
         }
-        if (rankLines) text += "# Avg bus bandwidth    : 350.2\n";  // a whole run's log closes with it
+        if (rankLines)
+            text += "# Avg bus bandwidth    : 350.2\n";  // a whole run's log closes with it
         Diagnostics d;
         const auto imp = parseNcclTests(text, fileName.toStdString(), d);
         QVERIFY2(imp, d.str().c_str());
@@ -420,13 +525,16 @@ private slots:
         QCOMPARE(QString::fromStdString(c.ranksSource), source);
         std::string notes;
         for (const auto& n : c.notes) notes += n + "\n";
-        if (note.isEmpty()) QVERIFY2(notes.find("file name") == std::string::npos, notes.c_str());
-        else QVERIFY2(notes.find(note.toStdString()) != std::string::npos, notes.c_str());
+        if (note.isEmpty())
+            QVERIFY2(notes.find("file name") == std::string::npos, notes.c_str());
+        else
+            QVERIFY2(notes.find(note.toStdString()) != std::string::npos, notes.c_str());
     }
 
     void jsonHasPeakAndPoints() {
         Diagnostics d;
-        const auto imp = loadNcclTestsFile(dataFile("H100-alltoall-10x8-nccl-tests-cluster.txt"), d);
+        const auto imp =
+            loadNcclTestsFile(dataFile("H100-alltoall-10x8-nccl-tests-cluster.txt"), d);
         QVERIFY2(imp, d.str().c_str());
         const auto j = ncclCurveToJson(imp->curves.front());
         QCOMPARE(j["collective"].get<std::string>(), std::string("alltoall"));

@@ -3,7 +3,6 @@
 // count (gradient bytes per sync). The engine's event count that `tandem-cli bench` reports as
 // events/s.
 #include <QtTest>
-
 #include <cmath>
 #include <string>
 
@@ -44,8 +43,8 @@ private slots:
     /// through the logged points with the fit's RMSE, and equals the fit at every logged step.
     void fittedLossCurveReplacesDefault() {
         Diagnostics d;
-        const auto log =
-            io::loadLossLogFile(std::string(TANDEM_TEST_DATA) + "/losslogs/llmc-gpt2-124M-10B-8xH100.txt", d);
+        const auto log = io::loadLossLogFile(
+            std::string(TANDEM_TEST_DATA) + "/losslogs/llmc-gpt2-124M-10B-8xH100.txt", d);
         QVERIFY2(log && d.ok(), d.str().c_str());
         const io::LossSeries* s = log->preferred();
         QVERIFY(s && s->step.size() >= 5);
@@ -62,15 +61,15 @@ private slots:
         QVERIFY(ok);
         for (const Params* pp : std::initializer_list<const Params*>{&p, &q}) {
             const ProgressCurve c(*pp);
-            const double dS = c.progressPerUpdate({pp->gradientAccumulations.front(),
-                                                   pp->precisions.front()});
+            const double dS =
+                c.progressPerUpdate({pp->gradientAccumulations.front(), pp->precisions.front()});
             double ss = 0, maxModelDiff = 0;
             for (size_t i = 0; i < s->step.size(); ++i) {
                 const double engine = c.loss(s->step[i] * dS);
                 const double r = engine - s->loss[i];
                 ss += r * r;
-                maxModelDiff = std::max(maxModelDiff,
-                                        std::fabs(engine - io::predictLoss(*fit, s->step[i])));
+                maxModelDiff =
+                    std::max(maxModelDiff, std::fabs(engine - io::predictLoss(*fit, s->step[i])));
             }
             const double rmse = std::sqrt(ss / s->step.size());
             QVERIFY2(std::fabs(rmse - fit->rmse) <= 1e-6 * fit->rmse + 1e-9,
@@ -103,7 +102,8 @@ private slots:
         QCOMPARE(p.foregroundParameters, n);
         // 2 (n-1)/n * V with V = values * bytes per value: BF16 2, MXFP4 0.5 + 1/32 (OCP MX).
         QVERIFY(std::fabs(foregroundWireBytes(p, "BF16") - 2.0 * 7 / 8 * 2 * n) < 1);
-        QVERIFY(std::fabs(foregroundWireBytes(p, "MXFP4") - 2.0 * 7 / 8 * (0.5 + 1.0 / 32) * n) < 1);
+        QVERIFY(std::fabs(foregroundWireBytes(p, "MXFP4") - 2.0 * 7 / 8 * (0.5 + 1.0 / 32) * n) <
+                1);
 
         // A foreground alone on the fabric: the sync takes wire bytes / NIC rate.
         Params alone = p;

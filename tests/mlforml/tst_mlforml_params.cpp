@@ -57,21 +57,51 @@ private slots:
         QTest::addColumn<QString>("json");
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("words");
-        QTest::newRow("negative fabric") << R"({"fabric_GBps": -1})" << "$.ml_for_ml.fabric_GBps" << ">= 0";
-        QTest::newRow("unknown key hint") << R"({"fabric_Gbps": 400})" << "$.ml_for_ml.fabric_Gbps" << "fabric_GBps";
-        QTest::newRow("bad policy") << R"({"policies": ["Jiont"]})" << "$.ml_for_ml.policies[0]" << "Joint";
-        QTest::newRow("bad precision") << R"({"precisions": ["BF61"]})" << "$.ml_for_ml.precisions[0]" << "BF16";
-        QTest::newRow("target below reachable") << R"({"target_factors": [0.9]})" << "$.ml_for_ml.target_factors[0]" << "reachable";
-        QTest::newRow("trace needs file") << R"({"scenario": "trace"})" << "$.ml_for_ml.trace_file" << "required";
-        QTest::newRow("zero schedules") << R"({"poisson_schedules": 0})" << "$.ml_for_ml.poisson_schedules" << "[1, 256]";
-        QTest::newRow("too many recordings") << R"({"exposure_recordings": 65})" << "$.ml_for_ml.exposure_recordings" << "[1, 64]";
-        QTest::newRow("nested unknown") << R"({"progress": {"kapa_mxfp4": 1.2}})" << "$.ml_for_ml.progress.kapa_mxfp4" << "kappa_mxfp4";
-        QTest::newRow("wrong type") << R"({"seed": "one"})" << "$.ml_for_ml.seed" << "integer";
-        QTest::newRow("bad mode") << R"({"mode": "closedloop"})" << "$.ml_for_ml.mode" << "closed_loop";
-        QTest::newRow("zero bursts") << R"({"background_job": {"sync_bursts": 0}})" << "$.ml_for_ml.background_job.sync_bursts" << "[1, 1024]";
-        QTest::newRow("negative burst gap") << R"({"background_job": {"burst_gap_ms": -1}})" << "$.ml_for_ml.background_job.burst_gap_ms" << ">= 0";
-        QTest::newRow("arrivals after start") << R"({"arrivals_start_s": 10})" << "$.ml_for_ml.arrivals_start_s" << "0] (got 10)";
-        QTest::newRow("jitter range") << R"({"background_job": {"compute_jitter": 1.5}})" << "$.ml_for_ml.background_job.compute_jitter" << "[0, 1)";
+        QTest::newRow("negative fabric") << R"({"fabric_GBps": -1})"
+                                         << "$.ml_for_ml.fabric_GBps"
+                                         << ">= 0";
+        QTest::newRow("unknown key hint") << R"({"fabric_Gbps": 400})"
+                                          << "$.ml_for_ml.fabric_Gbps"
+                                          << "fabric_GBps";
+        QTest::newRow("bad policy") << R"({"policies": ["Jiont"]})"
+                                    << "$.ml_for_ml.policies[0]"
+                                    << "Joint";
+        QTest::newRow("bad precision") << R"({"precisions": ["BF61"]})"
+                                       << "$.ml_for_ml.precisions[0]"
+                                       << "BF16";
+        QTest::newRow("target below reachable") << R"({"target_factors": [0.9]})"
+                                                << "$.ml_for_ml.target_factors[0]"
+                                                << "reachable";
+        QTest::newRow("trace needs file") << R"({"scenario": "trace"})"
+                                          << "$.ml_for_ml.trace_file"
+                                          << "required";
+        QTest::newRow("zero schedules") << R"({"poisson_schedules": 0})"
+                                        << "$.ml_for_ml.poisson_schedules"
+                                        << "[1, 256]";
+        QTest::newRow("too many recordings") << R"({"exposure_recordings": 65})"
+                                             << "$.ml_for_ml.exposure_recordings"
+                                             << "[1, 64]";
+        QTest::newRow("nested unknown") << R"({"progress": {"kapa_mxfp4": 1.2}})"
+                                        << "$.ml_for_ml.progress.kapa_mxfp4"
+                                        << "kappa_mxfp4";
+        QTest::newRow("wrong type") << R"({"seed": "one"})"
+                                    << "$.ml_for_ml.seed"
+                                    << "integer";
+        QTest::newRow("bad mode") << R"({"mode": "closedloop"})"
+                                  << "$.ml_for_ml.mode"
+                                  << "closed_loop";
+        QTest::newRow("zero bursts") << R"({"background_job": {"sync_bursts": 0}})"
+                                     << "$.ml_for_ml.background_job.sync_bursts"
+                                     << "[1, 1024]";
+        QTest::newRow("negative burst gap") << R"({"background_job": {"burst_gap_ms": -1}})"
+                                            << "$.ml_for_ml.background_job.burst_gap_ms"
+                                            << ">= 0";
+        QTest::newRow("arrivals after start") << R"({"arrivals_start_s": 10})"
+                                              << "$.ml_for_ml.arrivals_start_s"
+                                              << "0] (got 10)";
+        QTest::newRow("jitter range") << R"({"background_job": {"compute_jitter": 1.5}})"
+                                      << "$.ml_for_ml.background_job.compute_jitter"
+                                      << "[0, 1)";
     }
     void errors() {
         QFETCH(QString, json);
@@ -82,8 +112,7 @@ private slots:
         QVERIFY(!d.ok());
         bool found = false;
         for (const auto& i : d.items())
-            if (i.path == path.toStdString() &&
-                QString::fromStdString(i.message).contains(words))
+            if (i.path == path.toStdString() && QString::fromStdString(i.message).contains(words))
                 found = true;
         QVERIFY2(found, d.str().c_str());
     }

@@ -1,6 +1,5 @@
 // Progress model [MODEL.md A4]: critical-batch progress, precision factor, loss calibration.
 #include <QtTest>
-
 #include <cmath>
 
 #include "mlforml/progress.h"
@@ -89,7 +88,8 @@ private slots:
     void inverseRoundTrip() {
         Params p = handParams();
         ProgressCurve c(p);
-        for (double L : {2.56, 2.6, 3.0}) QVERIFY(std::fabs(c.loss(c.progressForLoss(L)) - L) < 1e-9);
+        for (double L : {2.56, 2.6, 3.0})
+            QVERIFY(std::fabs(c.loss(c.progressForLoss(L)) - L) < 1e-9);
         QVERIFY(std::isinf(c.progressForLoss(p.progress.lossFloor)));
         QVERIFY(std::isinf(c.progressForLoss(1.0)));
     }

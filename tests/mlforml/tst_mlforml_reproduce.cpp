@@ -18,16 +18,11 @@ private slots:
         QCOMPARE(rep.paper, std::string("2608.06046"));
         QCOMPARE(rep.checks.size(), size_t(73));
         const std::set<std::string> kOpen = {
-            "s2.knobga_over_joint.t1.005",
-            "s2.knobga_over_joint.t1.01",
-            "s2.knobga_over_joint.t1.015",
-            "s2.knobga_over_joint.t1.02",
-            "s2.static_over_joint.t1.005",
-            "s2.static_over_joint.t1.01",
-            "s2.static_over_joint.t1.015",
-            "s2.static_over_joint.t1.02",
-            "s2.joint_share_ga16_mxfp4.bg3",
-            "s2.joint_share_ga16_mxfp4.bg4",
+            "s2.knobga_over_joint.t1.005",   "s2.knobga_over_joint.t1.01",
+            "s2.knobga_over_joint.t1.015",   "s2.knobga_over_joint.t1.02",
+            "s2.static_over_joint.t1.005",   "s2.static_over_joint.t1.01",
+            "s2.static_over_joint.t1.015",   "s2.static_over_joint.t1.02",
+            "s2.joint_share_ga16_mxfp4.bg3", "s2.joint_share_ga16_mxfp4.bg4",
             "s2.joint_share_ga16_mxfp4.bg5",
         };
         std::set<std::string> ids;
@@ -41,8 +36,10 @@ private slots:
             }
             QCOMPARE(c.status, tandem::CheckStatus::Pass);
             QVERIFY2(c.pass, qPrintable(QString("%1: %2 not in [%3, %4]")
-                                            .arg(c.id.c_str()).arg(c.tandemValue)
-                                            .arg(c.low).arg(c.high)));
+                                            .arg(c.id.c_str())
+                                            .arg(c.tandemValue)
+                                            .arg(c.low)
+                                            .arg(c.high)));
         }
         QCOMPARE(ids.size(), rep.checks.size());
         // Joint's GA16-MXFP4 share rises monotonically with a 55 % ceiling (MODEL.md A6): the

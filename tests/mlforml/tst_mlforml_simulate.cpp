@@ -1,17 +1,16 @@
 // End-to-end engine behaviour [2608.06046 Sec. 3.2; MODEL.md A5]: scenario-1 ratios, determinism,
 // seed stability, unreachable targets and zero bandwidth, fixed combinations, trace input.
 #include <QtTest>
-
 #include <atomic>
 #include <cmath>
 #include <fstream>
 
 #include "common/diagnostics.h"
+#include "mlforml/exposure.h"
 #include "mlforml/presets.h"
+#include "mlforml/progress.h"
 #include "mlforml/report.h"
 #include "mlforml/reproduce.h"
-#include "mlforml/exposure.h"
-#include "mlforml/progress.h"
 #include "mlforml/schedule.h"
 #include "mlforml/simulate.h"
 #include "mlforml/training.h"
@@ -75,9 +74,12 @@ private slots:
                     for (size_t k = 1; k < rs.size(); ++k) {
                         const double rk = ratioToJoint(rs[k].points[i], pol, t);
                         QVERIFY2(std::fabs(rk - r0) <= 0.03,
-                                 qPrintable(QString("%1 %2 t%3: %4 vs %5").arg(pol)
-                                                .arg(rs[0].points[i].label.c_str()).arg(t)
-                                                .arg(r0).arg(rk)));
+                                 qPrintable(QString("%1 %2 t%3: %4 vs %5")
+                                                .arg(pol)
+                                                .arg(rs[0].points[i].label.c_str())
+                                                .arg(t)
+                                                .arg(r0)
+                                                .arg(rk)));
                     }
                 }
     }
@@ -116,16 +118,20 @@ private slots:
         QCOMPARE(waits.nextLevelChange(3.0), 100.0);
         QVERIFY(std::isinf(plain.nextLevelChange(3.0)));
         const int n = static_cast<int>(combos.size());
-        const PolicyRun a = runPolicy("Static", p, curve, combos, n, waits, targets, {0, 1}, nullptr);
-        const PolicyRun b = runPolicy("Static", p, curve, combos, n, plain, targets, {0, 1}, nullptr);
+        const PolicyRun a =
+            runPolicy("Static", p, curve, combos, n, waits, targets, {0, 1}, nullptr);
+        const PolicyRun b =
+            runPolicy("Static", p, curve, combos, n, plain, targets, {0, 1}, nullptr);
         QCOMPARE(a.totalUpdates, b.totalUpdates);
         for (size_t t = 0; t < targets.size(); ++t)
             QVERIFY2(std::fabs(a.firstCrossing_s[t] - b.firstCrossing_s[t] -
                                (100.0 - 4 * p.microbatchComputeS)) < 1e-6,
-                     qPrintable(QString("%1 vs %2").arg(a.firstCrossing_s[t]).arg(b.firstCrossing_s[t])));
+                     qPrintable(
+                         QString("%1 vs %2").arg(a.firstCrossing_s[t]).arg(b.firstCrossing_s[t])));
         // Unbounded for ever (no later change): not reached, and the run ends.
         const NetworkSchedule never({stuck, ok}, {0.0}, {0}, 10, 1);
-        const PolicyRun c = runPolicy("Static", p, curve, combos, n, never, targets, {0, 1}, nullptr);
+        const PolicyRun c =
+            runPolicy("Static", p, curve, combos, n, never, targets, {0, 1}, nullptr);
         for (double x : c.firstCrossing_s) QVERIFY(std::isnan(x));
         QCOMPARE(c.totalUpdates, 0LL);
     }
@@ -269,7 +275,8 @@ private slots:
         p.poissonSchedules = 1;
         const Result one = simulate(p);
         QCOMPARE(one.points.size(), size_t(1));
-        QCOMPARE(one.points[0].policies[0].firstCrossing_s, r.points[0].policies[0].firstCrossing_s);
+        QCOMPARE(one.points[0].policies[0].firstCrossing_s,
+                 r.points[0].policies[0].firstCrossing_s);
         // Pooled updates per level add up to the run's updates.
         long long sum = 0;
         for (long long n : one.points[0].policies[0].updatesByBackground) sum += n;

@@ -156,9 +156,9 @@ private slots:
         QCOMPARE(f.linkCapacity[0], 20e9);                    // leaf 0 up
         // Packed ring crosses each leaf boundary once: one hop up out of each leaf.
         const Route& r = f.jobRoutes.back();
-        QCOMPARE(shareOn(r, 0), 1.0);  // leaf 0 up
-        QCOMPARE(shareOn(r, 1), 1.0);  // leaf 1 up
-        QCOMPARE(shareOn(r, 2), 1.0);  // leaf 0 down
+        QCOMPARE(shareOn(r, 0), 1.0);             // leaf 0 up
+        QCOMPARE(shareOn(r, 1), 1.0);             // leaf 1 up
+        QCOMPARE(shareOn(r, 2), 1.0);             // leaf 0 down
         pl.foreground = PlacementPolicy::Spread;  // 0, 4, 1, 5, ...: every hop crosses
         f = buildFabric(t, pl, 0, 1, 8, 10e9, 8);
         QCOMPARE(shareOn(f.jobRoutes.back(), 0), 4.0);
@@ -281,7 +281,8 @@ private slots:
             << R"({"topology": {"oversubscription": 4}})"
             << "$.ml_for_ml.topology.oversubscription";
         QTest::newRow("placement on the shared fabric")
-            << R"({"placement": {"foreground": "spread"}})" << "$.ml_for_ml.placement";
+            << R"({"placement": {"foreground": "spread"}})"
+            << "$.ml_for_ml.placement";
         QTest::newRow("trace has no placement")
             << R"({"scenario": "trace", "trace_file": "x.csv", "topology": {"preset": "leaf-spine"}})"
             << "$.ml_for_ml.topology";

@@ -31,17 +31,23 @@ private slots:
     /// Widths, MoE axes and dense leading blocks per family, from the published configs.
     void geometry_data() {
         QTest::addColumn<QString>("file");
-        QTest::addColumn<QVector<int>>("want");  // layers, d, heads, kv, d_ff, E, K, d_expert, shared, dense, vocab
-        QTest::newRow("Mixtral-8x7B") << "Mixtral-8x7B-v0.1.config.json"
-                                      << QVector<int>{32, 4096, 32, 8, 14336, 8, 2, 14336, 0, 0, 32000};
-        QTest::newRow("DeepSeek-V3") << "DeepSeek-V3.config.json"
-                                     << QVector<int>{61, 7168, 128, 128, 18432, 256, 8, 2048, 1, 3, 129280};
-        QTest::newRow("Qwen1.5-MoE") << "Qwen1.5-MoE-A2.7B-Chat.config.json"
-                                     << QVector<int>{24, 2048, 16, 16, 5632, 60, 4, 1408, 4, 0, 151936};
-        QTest::newRow("Llama-2-13b dense") << "Llama-2-13b-hf.config.json"
-                                           << QVector<int>{40, 5120, 40, 40, 13824, 0, 0, 0, 0, 40, 32000};
-        QTest::newRow("gpt2-large (2-matrix FFN)") << "gpt2-large.config.json"
-                                                   << QVector<int>{36, 1280, 20, 20, 3413, 0, 0, 0, 0, 36, 50257};
+        QTest::addColumn<QVector<int>>(
+            "want");  // layers, d, heads, kv, d_ff, E, K, d_expert, shared, dense, vocab
+        QTest::newRow("Mixtral-8x7B")
+            << "Mixtral-8x7B-v0.1.config.json"
+            << QVector<int>{32, 4096, 32, 8, 14336, 8, 2, 14336, 0, 0, 32000};
+        QTest::newRow("DeepSeek-V3")
+            << "DeepSeek-V3.config.json"
+            << QVector<int>{61, 7168, 128, 128, 18432, 256, 8, 2048, 1, 3, 129280};
+        QTest::newRow("Qwen1.5-MoE")
+            << "Qwen1.5-MoE-A2.7B-Chat.config.json"
+            << QVector<int>{24, 2048, 16, 16, 5632, 60, 4, 1408, 4, 0, 151936};
+        QTest::newRow("Llama-2-13b dense")
+            << "Llama-2-13b-hf.config.json"
+            << QVector<int>{40, 5120, 40, 40, 13824, 0, 0, 0, 0, 40, 32000};
+        QTest::newRow("gpt2-large (2-matrix FFN)")
+            << "gpt2-large.config.json"
+            << QVector<int>{36, 1280, 20, 20, 3413, 0, 0, 0, 0, 36, 50257};
     }
     void geometry() {
         QFETCH(QString, file);
@@ -49,8 +55,9 @@ private slots:
         const ModelImport m = load(file.toUtf8().constData());
         const ImportedGeometry mm = importedGeometry(m);
         const auto& g = mm.geometry;
-        const QVector<int> got{g.layers, g.dModel, g.nHead, g.nKvHead, g.dFf, g.experts, g.topK,
-                               g.dExpert, g.sharedExperts, g.denseLayers, g.vocab};
+        const QVector<int> got{g.layers,        g.dModel,      g.nHead, g.nKvHead,
+                               g.dFf,           g.experts,     g.topK,  g.dExpert,
+                               g.sharedExperts, g.denseLayers, g.vocab};
         QCOMPARE(got, want);
         // MFU credits the config's own count; S is the one `inspect` prints.
         QCOMPARE(g.nAct, double(m.counts.activeNonEmbedding));

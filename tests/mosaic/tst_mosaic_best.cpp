@@ -2,7 +2,6 @@
 // hint) returns exactly what a plain scan of every plan in enumeration order returns, bit for
 // bit [2608.10605 App. D.2: exact enumeration].
 #include <QtTest>
-
 #include <cstring>
 
 #include "mosaic/layout_table.h"
@@ -17,8 +16,8 @@ namespace {
 bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 bool samePlan(const Plan& a, const Plan& b) {
-    return a.tp == b.tp && a.ep == b.ep && a.pp == b.pp && a.cp == b.cp && a.dp == b.dp && a.mbs == b.mbs &&
-           a.ckpt == b.ckpt;
+    return a.tp == b.tp && a.ep == b.ep && a.pp == b.pp && a.cp == b.cp && a.dp == b.dp &&
+           a.mbs == b.mbs && a.ckpt == b.ckpt;
 }
 
 // Reference: every structurally valid plan in enumeration order; per layout the first
@@ -30,7 +29,8 @@ bool plainScan(const PerfModel& m, const LayoutGrid& grid, Plan& best, QuickEval
         size_t j = i;
         bool done = false;
         while (j < plans.size() && plans[j].tp == plans[i].tp && plans[j].cp == plans[i].cp &&
-               plans[j].pp == plans[i].pp && plans[j].ep == plans[i].ep && plans[j].mbs == plans[i].mbs) {
+               plans[j].pp == plans[i].pp && plans[j].ep == plans[i].ep &&
+               plans[j].mbs == plans[i].mbs) {
             if (!done) {
                 const QuickEval q = m.quick(plans[j]);
                 if (q.feasible) {
@@ -73,7 +73,11 @@ void TestMosaicBest::tableFollowsEnumerationOrder() {
         for (int bi = g.batchBegin; bi < g.batchEnd; ++bi)
             for (Checkpointing ck : table.checkpointing()) {
                 Plan p;
-                p.tp = g.tp; p.cp = g.cp; p.pp = g.pp; p.dp = g.dp; p.ep = g.ep;
+                p.tp = g.tp;
+                p.cp = g.cp;
+                p.pp = g.pp;
+                p.dp = g.dp;
+                p.ep = g.ep;
                 p.mbs = table.batches()[size_t(bi)].mbs;
                 p.ckpt = ck;
                 if (!m.structuralError(p)) fromTable.push_back(p);
@@ -103,7 +107,10 @@ void TestMosaicBest::prunedEqualsPlainScan() {
     const LayoutGrid grid = layoutGridOf(e);
     const LayoutTable table(c, grid);
     Plan previous, bad;
-    bad.tp = 8; bad.pp = 16; bad.ep = 64; bad.mbs = 4;
+    bad.tp = 8;
+    bad.pp = 16;
+    bad.ep = 64;
+    bad.mbs = 4;
     bool havePrevious = false;
     int checked = 0, feasible = 0;
     for (int q : {8, 12, 18})

@@ -3,7 +3,6 @@
 // from the file, must lie in the band; the NCCL bus-factor conventions; the pipelined
 // hierarchical stages by hand.
 #include <QtTest>
-
 #include <cmath>
 #include <optional>
 #include <string>
@@ -91,7 +90,8 @@ private slots:
         const double inter = S / 8 * 1.0 / (50e9 * 0.9);
         QCOMPARE(hw.intraBusEfficiency, 1.0);
         const double t = analyticalCollectiveTime(hw, Collective::AllReduce, S, 16, 1);
-        QVERIFY2(std::abs(t - (intra + inter / 256)) < 1e-15, qPrintable(QString::number(t, 'g', 12)));
+        QVERIFY2(std::abs(t - (intra + inter / 256)) < 1e-15,
+                 qPrintable(QString::number(t, 'g', 12)));
         QVERIFY(std::abs(intra - 4.17566e-3) < 1e-8);
         QVERIFY(std::abs(inter - 2.98262e-3) < 1e-8);
         // Reduce-scatter: the same stages at half the factors.
@@ -106,18 +106,21 @@ private slots:
         QTest::addColumn<QString>("hardware");
         QTest::addColumn<int>("collective");
         QTest::addColumn<double>("band");  // relative
-        QTest::newRow("H100 2x8 all_reduce") << "H100-all_reduce-2x8-awsome-distributed-training.txt"
-                                             << "h100" << int(Collective::AllReduce) << 0.15;
-        QTest::newRow("H100 10x8 all_reduce") << "H100-all_reduce-10x8-nccl-tests-cluster.txt" << "h100"
-                                              << int(Collective::AllReduce) << 0.20;
-        QTest::newRow("H100 10x8 alltoall") << "H100-alltoall-10x8-nccl-tests-cluster.txt" << "h100"
-                                            << int(Collective::AllToAll) << 0.20;
-        QTest::newRow("A100 2x8 all_reduce") << "A100-all_reduce-2x8-awsome-distributed-training.txt"
-                                             << "a100" << int(Collective::AllReduce) << 0.20;
-        QTest::newRow("A100 1x8 alltoall") << "A100-alltoall-1x8-superbenchmark.txt" << "a100"
-                                           << int(Collective::AllToAll) << 0.20;
-        QTest::newRow("A100 1x8 reduce_scatter") << "A100-reduce_scatter-1x8-superbenchmark.txt" << "a100"
-                                                 << int(Collective::ReduceScatter) << 0.20;
+        QTest::newRow("H100 2x8 all_reduce")
+            << "H100-all_reduce-2x8-awsome-distributed-training.txt"
+            << "h100" << int(Collective::AllReduce) << 0.15;
+        QTest::newRow("H100 10x8 all_reduce") << "H100-all_reduce-10x8-nccl-tests-cluster.txt"
+                                              << "h100" << int(Collective::AllReduce) << 0.20;
+        QTest::newRow("H100 10x8 alltoall") << "H100-alltoall-10x8-nccl-tests-cluster.txt"
+                                            << "h100" << int(Collective::AllToAll) << 0.20;
+        QTest::newRow("A100 2x8 all_reduce")
+            << "A100-all_reduce-2x8-awsome-distributed-training.txt"
+            << "a100" << int(Collective::AllReduce) << 0.20;
+        QTest::newRow("A100 1x8 alltoall") << "A100-alltoall-1x8-superbenchmark.txt"
+                                           << "a100" << int(Collective::AllToAll) << 0.20;
+        QTest::newRow("A100 1x8 reduce_scatter")
+            << "A100-reduce_scatter-1x8-superbenchmark.txt"
+            << "a100" << int(Collective::ReduceScatter) << 0.20;
     }
     void peakAgainstMeasured() {
         QFETCH(QString, file);
@@ -130,12 +133,16 @@ private slots:
         const Hardware hw = builtinHardware(hardware.toStdString());
         double peak = 0;
         for (const auto& p : curve->points)
-            if (p.bytes > 0) peak = std::max(peak, analyticalBusbw(hw, Collective(collective), p.bytes, curve->ranks));
+            if (p.bytes > 0)
+                peak = std::max(peak,
+                                analyticalBusbw(hw, Collective(collective), p.bytes, curve->ranks));
         const double measured = curve->peakBusbw_Bps;
         qInfo("%s: %d ranks, analytical peak %.1f GB/s, measured max %.1f GB/s (%+.1f %%)",
-              qPrintable(file), curve->ranks, peak / 1e9, measured / 1e9, 100 * (peak / measured - 1));
+              qPrintable(file), curve->ranks, peak / 1e9, measured / 1e9,
+              100 * (peak / measured - 1));
         QVERIFY(measured > 0);
-        QVERIFY2(std::abs(peak / measured - 1) <= band, qPrintable(QString::number(peak / measured, 'f', 3)));
+        QVERIFY2(std::abs(peak / measured - 1) <= band,
+                 qPrintable(QString::number(peak / measured, 'f', 3)));
     }
 
     /// The size ramp (ramp_half_MB 20 in the h100 and a100 files, fitted to these logs; was 4):
@@ -145,14 +152,16 @@ private slots:
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("hardware");
         QTest::addColumn<int>("collective");
-        QTest::newRow("H100 2x8 all_reduce") << "H100-all_reduce-2x8-awsome-distributed-training.txt"
-                                             << "h100" << int(Collective::AllReduce);
-        QTest::newRow("A100 2x8 all_reduce") << "A100-all_reduce-2x8-awsome-distributed-training.txt"
-                                             << "a100" << int(Collective::AllReduce);
-        QTest::newRow("A100 1x8 alltoall") << "A100-alltoall-1x8-superbenchmark.txt" << "a100"
-                                           << int(Collective::AllToAll);
-        QTest::newRow("A100 1x8 reduce_scatter") << "A100-reduce_scatter-1x8-superbenchmark.txt" << "a100"
-                                                 << int(Collective::ReduceScatter);
+        QTest::newRow("H100 2x8 all_reduce")
+            << "H100-all_reduce-2x8-awsome-distributed-training.txt"
+            << "h100" << int(Collective::AllReduce);
+        QTest::newRow("A100 2x8 all_reduce")
+            << "A100-all_reduce-2x8-awsome-distributed-training.txt"
+            << "a100" << int(Collective::AllReduce);
+        QTest::newRow("A100 1x8 alltoall") << "A100-alltoall-1x8-superbenchmark.txt"
+                                           << "a100" << int(Collective::AllToAll);
+        QTest::newRow("A100 1x8 reduce_scatter") << "A100-reduce_scatter-1x8-superbenchmark.txt"
+                                                 << "a100" << int(Collective::ReduceScatter);
     }
     void rampAgainstMeasured() {
         QFETCH(QString, file);
@@ -170,13 +179,13 @@ private slots:
             sumLog += std::log(an / p.busbw_Bps);
             ++n;
             if (p.bytes == 67108864.0)
-                qInfo("%s at 64 MiB: analytical %.1f GB/s, measured %.1f GB/s", qPrintable(file), an / 1e9,
-                      p.busbw_Bps / 1e9);
+                qInfo("%s at 64 MiB: analytical %.1f GB/s, measured %.1f GB/s", qPrintable(file),
+                      an / 1e9, p.busbw_Bps / 1e9);
         }
         QVERIFY(n >= 10);
         const double meanLog = sumLog / n;
-        qInfo("%s: geometric mean analytical / measured over %d sizes >= 1 MiB: %.3f", qPrintable(file), n,
-              std::exp(meanLog));
+        qInfo("%s: geometric mean analytical / measured over %d sizes >= 1 MiB: %.3f",
+              qPrintable(file), n, std::exp(meanLog));
         QVERIFY2(std::abs(meanLog) <= 0.2, qPrintable(QString::number(std::exp(meanLog), 'f', 3)));
     }
 
@@ -184,8 +193,9 @@ private slots:
     /// every measured size of the H100 2x8 run (ramp and latency included).
     void pipelinedBetweenSlowerStageAndSum() {
         std::string why;
-        const auto curve = loadCurve(QStringLiteral("H100-all_reduce-2x8-awsome-distributed-training.txt"),
-                                     Collective::AllReduce, why);
+        const auto curve =
+            loadCurve(QStringLiteral("H100-all_reduce-2x8-awsome-distributed-training.txt"),
+                      Collective::AllReduce, why);
         QVERIFY2(curve, why.c_str());
         const Hardware hw = builtinHardware("h100");
         for (const auto& p : curve->points) {
@@ -193,7 +203,8 @@ private slots:
             const double ramp = S / (S + hw.rampHalfBytes);
             const double intra = S * 1.75 / (hw.nvlinkBytesPerS * hw.intraBusEfficiency * ramp);
             const double inter = S / 8 / (hw.nicBytesPerS * hw.interBusEfficiency * ramp);
-            const double t = analyticalCollectiveTime(hw, Collective::AllReduce, S, 16, 1) - hw.interLatencyS;
+            const double t =
+                analyticalCollectiveTime(hw, Collective::AllReduce, S, 16, 1) - hw.interLatencyS;
             QVERIFY(t >= std::max(intra, inter) * (1 - 1e-12));
             QVERIFY(t <= (intra + inter) * (1 + 1e-12));
         }

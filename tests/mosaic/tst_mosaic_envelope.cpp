@@ -1,6 +1,5 @@
 // Envelope JSON: defaults (Table 3), round trip, error paths, examples, hardware files.
 #include <QtTest>
-
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -55,7 +54,7 @@ void TestMosaicEnvelope::defaultsAreTable3() {
     QCOMPARE(e.devices(), 256);
     QCOMPARE(e.hardware.name, std::string("p6-b200"));
     QVERIFY(std::abs(e.peakBudgetFlops() / 9.95e23 - 1) < 0.001);  // Table 3's C_peak
-    QVERIFY(std::abs(e.modelBudgetFlops() / 1.23e23 - 1) < 0.01);   // Table 4 realizes 1.23e23
+    QVERIFY(std::abs(e.modelBudgetFlops() / 1.23e23 - 1) < 0.01);  // Table 4 realizes 1.23e23
     QCOMPARE(e.qValues.size(), size_t(6));
     QCOMPARE(e.expertValues.size(), size_t(13));
     QCOMPARE(e.checkpointing.size(), size_t(4));
@@ -93,20 +92,34 @@ void TestMosaicEnvelope::roundTrip() {
 void TestMosaicEnvelope::errors_data() {
     QTest::addColumn<QString>("json");
     QTest::addColumn<QString>("expect");
-    QTest::newRow("negative days") << R"({"days": -1})" << "$.mosaic.days: must be in (0, 3650]";
-    QTest::newRow("nodes not integer") << R"({"nodes": 2.5})" << "$.mosaic.nodes: must be an integer";
-    QTest::newRow("devices mismatch") << R"({"nodes": 4, "devices": 30})" << "$.mosaic.devices: must equal nodes x gpus_per_node = 4 x 8 = 32";
-    QTest::newRow("K above every E") << R"({"experts_values": [4, 8], "top_k_values": [2, 16]})" << "$.mosaic.top_k_values[1]: top-K 16 exceeds every expert count";
-    QTest::newRow("unknown hardware") << R"({"hardware": "p6-b20"})" << "did you mean \"p6-b200\"";
-    QTest::newRow("typo key") << R"({"dayz": 3})" << "$.mosaic.dayz: unknown key; did you mean \"days\"?";
-    QTest::newRow("bad ckpt") << R"({"checkpointing": ["ful"]})" << "$.mosaic.checkpointing[0]: must be one of";
-    QTest::newRow("tpp order") << R"({"tokens_per_parameter_min": 200})" << "$.mosaic.tokens_per_parameter_min: must be <= tokens_per_parameter_max";
-    QTest::newRow("frontier order") << R"({"frontier_sparsity": [0.9, 0.8]})" << "$.mosaic.frontier_sparsity[1]: must be strictly ascending";
-    QTest::newRow("G divides d_ff") << R"({"expert_split_values": [3]})" << "$.mosaic.expert_split_values[0]: G = 3 does not divide";
+    QTest::newRow("negative days") << R"({"days": -1})"
+                                   << "$.mosaic.days: must be in (0, 3650]";
+    QTest::newRow("nodes not integer") << R"({"nodes": 2.5})"
+                                       << "$.mosaic.nodes: must be an integer";
+    QTest::newRow("devices mismatch")
+        << R"({"nodes": 4, "devices": 30})"
+        << "$.mosaic.devices: must equal nodes x gpus_per_node = 4 x 8 = 32";
+    QTest::newRow("K above every E")
+        << R"({"experts_values": [4, 8], "top_k_values": [2, 16]})"
+        << "$.mosaic.top_k_values[1]: top-K 16 exceeds every expert count";
+    QTest::newRow("unknown hardware") << R"({"hardware": "p6-b20"})"
+                                      << "did you mean \"p6-b200\"";
+    QTest::newRow("typo key") << R"({"dayz": 3})"
+                              << "$.mosaic.dayz: unknown key; did you mean \"days\"?";
+    QTest::newRow("bad ckpt") << R"({"checkpointing": ["ful"]})"
+                              << "$.mosaic.checkpointing[0]: must be one of";
+    QTest::newRow("tpp order")
+        << R"({"tokens_per_parameter_min": 200})"
+        << "$.mosaic.tokens_per_parameter_min: must be <= tokens_per_parameter_max";
+    QTest::newRow("frontier order") << R"({"frontier_sparsity": [0.9, 0.8]})"
+                                    << "$.mosaic.frontier_sparsity[1]: must be strictly ascending";
+    QTest::newRow("G divides d_ff") << R"({"expert_split_values": [3]})"
+                                    << "$.mosaic.expert_split_values[0]: G = 3 does not divide";
     QTest::newRow("hardware field")
         << R"({"hardware": {"name": "h100", "memory_usable_GB": -5}})"
         << "$.mosaic.hardware.memory_usable_GB: must be in [0.001, 1e+06] (got -5)";
-    QTest::newRow("law") << R"({"scaling_law": {"beta": 0}})" << "$.mosaic.scaling_law.beta: must be > 0";
+    QTest::newRow("law") << R"({"scaling_law": {"beta": 0}})"
+                         << "$.mosaic.scaling_law.beta: must be > 0";
     QTest::newRow("usable above capacity")
         << R"({"hardware": {"name": "h100", "memory_usable_GB": 640, "memory_capacity_GB": 80}})"
         << "$.mosaic.hardware.memory_usable_GB: memory_usable_GB (640 GB) must not exceed "
@@ -131,7 +144,9 @@ void TestMosaicEnvelope::hardwareOverride() {
     QVERIFY(readErrors(R"({"hardware": "h100", "nodes": 2})", &e).empty());
     QCOMPARE(e.hardware.peakFlops, 989e12);
     QCOMPARE(e.devices(), 16);
-    QVERIFY(readErrors(R"({"hardware": {"name": "gb200-nvl72", "nic_Gbps_per_gpu": 800}, "nodes": 1})", &e).empty());
+    QVERIFY(readErrors(
+                R"({"hardware": {"name": "gb200-nvl72", "nic_Gbps_per_gpu": 800}, "nodes": 1})", &e)
+                .empty());
     QCOMPARE(e.hardware.gpusPerNode, 72);
     QCOMPARE(e.hardware.nicBytesPerS, 100e9);  // 800 Gb/s = 100 GB/s
 }
@@ -339,16 +354,19 @@ void TestMosaicEnvelope::planModelReader() {
     QVERIFY(readPlanModel(r, g));
     QCOMPARE(g.layers, 48);
     // Explicit Mixtral-like geometry (8 experts, top-2, no shared expert, 32 layers).
-    nlohmann::json m = {{"layers", 32}, {"hidden", 4096}, {"heads", 32}, {"kv_heads", 8},
-                        {"ffn_width", 14336}, {"vocab", 32000}, {"experts", 8}, {"top_k", 2},
-                        {"expert_width", 14336}, {"shared_experts", 0}, {"dense_layers", 0}};
+    nlohmann::json m = {{"layers", 32},        {"hidden", 4096},     {"heads", 32},
+                        {"kv_heads", 8},       {"ffn_width", 14336}, {"vocab", 32000},
+                        {"experts", 8},        {"top_k", 2},         {"expert_width", 14336},
+                        {"shared_experts", 0}, {"dense_layers", 0}};
     Diagnostics d2;
     JsonReader r2(m, "$", d2);
     QVERIFY2(readPlanModel(r2, g), d2.str().c_str());
-    // Mixtral 8x7B: 46.7 B with embeddings; 32 x (attention 41.9 M + 8 x 176.2 M + router) = 46.44 B.
+    // Mixtral 8x7B: 46.7 B with embeddings; 32 x (attention 41.9 M + 8 x 176.2 M + router) = 46.44
+    // B.
     QVERIFY(std::abs(g.nTot / 1e9 - 46.44) < 0.05);
     QVERIFY(std::abs(g.nAct / 1e9 - 12.62) < 0.05);
-    nlohmann::json bad = {{"layers", 32}, {"hidden", 4096}, {"heads", 32}, {"experts", 8}, {"top_k", 9}, {"expert_width", 10}};
+    nlohmann::json bad = {{"layers", 32}, {"hidden", 4096}, {"heads", 32},
+                          {"experts", 8}, {"top_k", 9},     {"expert_width", 10}};
     Diagnostics d3;
     JsonReader r3(bad, "$", d3);
     QVERIFY(!readPlanModel(r3, g));

@@ -1,7 +1,6 @@
 // Geometry counting (Table 9, Table 5), Eq. 10 (Table 4) and the compute-optimal solver (Fig. 8
 // left) [arXiv:2608.10605].
 #include <QtTest>
-
 #include <cmath>
 
 #include "mosaic/geometry.h"
@@ -105,9 +104,10 @@ void TestMosaicLaw::eq10AtTable4() {
     QVERIFY2(std::abs(l - 1.3898) < 0.002, qPrintable(QString::number(l, 'g', 8)));
     // Hand evaluation of each term at a round point.
     const double n = 1e10, d = 1e11, s = 0.9;
-    const double byHand = 8.462 * std::pow(n, -0.1048) + 88.32 * std::pow(d, -0.2070) +
-                          0.1828 * std::pow(0.1, -0.1249) +
-                          0.7123 / (std::pow(0.1, 0.5567) * std::pow(n, 0.1702) * std::pow(2.0, 0.9513)) + 0.3129;
+    const double byHand =
+        8.462 * std::pow(n, -0.1048) + 88.32 * std::pow(d, -0.2070) +
+        0.1828 * std::pow(0.1, -0.1249) +
+        0.7123 / (std::pow(0.1, 0.5567) * std::pow(n, 0.1702) * std::pow(2.0, 0.9513)) + 0.3129;
     QCOMPARE(law.loss(n, s, d, 2), byHand);
 }
 
@@ -139,7 +139,8 @@ void TestMosaicLaw::computeOptimalFig8() {
     QFETCH(double, nTotB);
     const ScalingLaw law;
     const ComputeOptimum co = computeOptimum(law, 1e22, s, sg);
-    QVERIFY2(std::abs(co.nTot / 1e9 / nTotB - 1) < 0.15, qPrintable(QString::number(co.nTot / 1e9)));
+    QVERIFY2(std::abs(co.nTot / 1e9 / nTotB - 1) < 0.15,
+             qPrintable(QString::number(co.nTot / 1e9)));
     QCOMPARE(6 * co.nAct * co.tokens, 1e22);
     // It is a minimum: 5 % either way in N_tot along the budget raises the loss.
     for (double f : {0.95, 1.05}) {

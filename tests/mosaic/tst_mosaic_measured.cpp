@@ -4,7 +4,6 @@
 // all_reduce stand-in, and logs ending in an NCCL error refused with their line.
 #include <QTemporaryDir>
 #include <QtTest>
-
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -77,8 +76,10 @@ private slots:
         const double rsBytes = 1073741824.0, agBytes = 536870912.0;
         const double rsMeasured = rsBytes * 15.0 / 16.0 / 440.96e9;  // 2.2828 ms
         const double agMeasured = agBytes * 15.0 / 16.0 / 394.00e9;  // 1.2775 ms
-        const double rsAnalytical = analyticalCollectiveTime(c.hardware, Collective::ReduceScatter, rsBytes, 16, 1);
-        const double agAnalytical = analyticalCollectiveTime(c.hardware, Collective::AllGather, agBytes, 16, 1);
+        const double rsAnalytical =
+            analyticalCollectiveTime(c.hardware, Collective::ReduceScatter, rsBytes, 16, 1);
+        const double agAnalytical =
+            analyticalCollectiveTime(c.hardware, Collective::AllGather, agBytes, 16, 1);
         QVERIFY(an.breakdown.dpBeyondCompute_s > 0 &&
                 me.breakdown.dpBeyondCompute_s > 0);  // both exposed
         QVERIFY(me.breakdown.dpBeyondCompute_s <
@@ -112,7 +113,8 @@ private slots:
         QTest::addColumn<double>("busbwGBps");
         QTest::addColumn<bool>("extrapolated");
         const double w = std::log(1e6 / 524288.0) / std::log(2.0);
-        QTest::newRow("1e6 B, between 512 KiB and 1 MiB") << 1e6 << 8.67 + w * (16.21 - 8.67) << false;
+        QTest::newRow("1e6 B, between 512 KiB and 1 MiB")
+            << 1e6 << 8.67 + w * (16.21 - 8.67) << false;
         QTest::newRow("1 GiB, a measured size") << 1073741824.0 << 440.96 << false;
         QTest::newRow("16 GiB, the largest size") << 17179869184.0 << 487.26 << false;
         QTest::newRow("32 GiB, beyond") << 34359738368.0 << 487.26 << true;
@@ -130,7 +132,8 @@ private slots:
         QCOMPARE(rec.extrapolatedCalls(), extrapolated ? 1LL : 0LL);
         QCOMPARE(rec.uses().front().extrapolated, extrapolated);
         const double expected = bytes * 2.0 * 15.0 / 16.0 / (busbwGBps * 1e9);
-        QVERIFY2(std::abs(t / expected - 1.0) < 1e-12, qPrintable(QString::number(t / expected - 1.0)));
+        QVERIFY2(std::abs(t / expected - 1.0) < 1e-12,
+                 qPrintable(QString::number(t / expected - 1.0)));
     }
 
     /// Below the smallest measured size (8 B) the call is flagged too; rows printed as 0.00
@@ -156,15 +159,24 @@ private slots:
         QTest::addColumn<QString>("curve");  // file of the chosen curve, "" = analytical
         QTest::addColumn<bool>("standIn");
         QTest::addColumn<bool>("rescaled");
-        QTest::newRow("RS 80: direct 10x8") << int(Collective::ReduceScatter) << 80 << 1 << kRs10x8 << false << false;
-        QTest::newRow("AG 80: all_reduce 10x8 stands in") << int(Collective::AllGather) << 80 << 1 << kAr10x8 << true << false;
-        QTest::newRow("AR 16: 2x8") << int(Collective::AllReduce) << 16 << 1 << kAr2x8 << false << false;
-        QTest::newRow("AR 24: 2x8 is nearer") << int(Collective::AllReduce) << 24 << 1 << kAr2x8 << false << true;
-        QTest::newRow("AR 48: 10x8 is nearer") << int(Collective::AllReduce) << 48 << 1 << kAr10x8 << false << true;
-        QTest::newRow("AR 16 stride 8: 16 nodes") << int(Collective::AllReduce) << 16 << 8 << kAr2x8 << false << true;
-        QTest::newRow("AR 8 in a node: analytical") << int(Collective::AllReduce) << 8 << 1 << "" << false << false;
-        QTest::newRow("A2A 8 in a node: 1x8") << int(Collective::AllToAll) << 8 << 1 << kA2a1x8 << false << false;
-        QTest::newRow("A2A 16 across nodes: analytical") << int(Collective::AllToAll) << 16 << 1 << "" << false << false;
+        QTest::newRow("RS 80: direct 10x8")
+            << int(Collective::ReduceScatter) << 80 << 1 << kRs10x8 << false << false;
+        QTest::newRow("AG 80: all_reduce 10x8 stands in")
+            << int(Collective::AllGather) << 80 << 1 << kAr10x8 << true << false;
+        QTest::newRow("AR 16: 2x8")
+            << int(Collective::AllReduce) << 16 << 1 << kAr2x8 << false << false;
+        QTest::newRow("AR 24: 2x8 is nearer")
+            << int(Collective::AllReduce) << 24 << 1 << kAr2x8 << false << true;
+        QTest::newRow("AR 48: 10x8 is nearer")
+            << int(Collective::AllReduce) << 48 << 1 << kAr10x8 << false << true;
+        QTest::newRow("AR 16 stride 8: 16 nodes")
+            << int(Collective::AllReduce) << 16 << 8 << kAr2x8 << false << true;
+        QTest::newRow("AR 8 in a node: analytical")
+            << int(Collective::AllReduce) << 8 << 1 << "" << false << false;
+        QTest::newRow("A2A 8 in a node: 1x8")
+            << int(Collective::AllToAll) << 8 << 1 << kA2a1x8 << false << false;
+        QTest::newRow("A2A 16 across nodes: analytical")
+            << int(Collective::AllToAll) << 16 << 1 << "" << false << false;
     }
     void curveChoice() {
         QFETCH(int, collective);
@@ -202,8 +214,10 @@ private slots:
         QCOMPARE(cmp.curveRanks, 16);
         const double predicted = cmp.samples.front().measuredBusbw_Bps / 1e9;
         const double measured10x8 = 346.56;
-        qInfo("2x8 curve rescaled to 80 ranks at 1 GiB: %.1f GB/s; 10x8 measured %.1f GB/s", predicted, measured10x8);
-        QVERIFY2(std::abs(predicted / measured10x8 - 1.0) < 0.15, qPrintable(QString::number(predicted)));
+        qInfo("2x8 curve rescaled to 80 ranks at 1 GiB: %.1f GB/s; 10x8 measured %.1f GB/s",
+              predicted, measured10x8);
+        QVERIFY2(std::abs(predicted / measured10x8 - 1.0) < 0.15,
+                 qPrintable(QString::number(predicted)));
     }
 
     /// The sampler the GUI plots: at the curve's own run the measured line is the file's busbw;
@@ -246,21 +260,25 @@ private slots:
         const std::string log = dir.filePath(QStringLiteral("failed.txt")).toStdString();
         std::ofstream(log) << text;
         const std::string scen = dir.filePath(QStringLiteral("s.json")).toStdString();
-        std::ofstream(scen) << R"({"mosaic": {"hardware": "h100", "nccl_tests_files": ["failed.txt"]}})";
+        std::ofstream(scen)
+            << R"({"mosaic": {"hardware": "h100", "nccl_tests_files": ["failed.txt"]}})";
         Diagnostics d(scen);
         QVERIFY(!loadScenarioFile(scen, d));
         QCOMPARE(d.items().size(), size_t(1));
         const auto& issue = d.items().front();
-        QCOMPARE(QString::fromStdString(issue.path), QStringLiteral("$.mosaic.nccl_tests_files[0]"));
+        QCOMPARE(QString::fromStdString(issue.path),
+                 QStringLiteral("$.mosaic.nccl_tests_files[0]"));
         const std::string line = "line " + std::to_string(lines + 1);
         QVERIFY2(issue.message.find(line) != std::string::npos, issue.message.c_str());
-        QVERIFY2(issue.message.find("NCCL error reported") != std::string::npos, issue.message.c_str());
+        QVERIFY2(issue.message.find("NCCL error reported") != std::string::npos,
+                 issue.message.c_str());
         QVERIFY2(issue.message.find("failed.txt") != std::string::npos, issue.message.c_str());
         // A missing file is named with where it was looked for.
         std::ofstream(scen) << R"({"mosaic": {"nccl_tests_files": ["absent.txt"]}})";
         Diagnostics d2(scen);
         QVERIFY(!loadScenarioFile(scen, d2));
-        QCOMPARE(QString::fromStdString(d2.items().front().path), QStringLiteral("$.mosaic.nccl_tests_files[0]"));
+        QCOMPARE(QString::fromStdString(d2.items().front().path),
+                 QStringLiteral("$.mosaic.nccl_tests_files[0]"));
         QVERIFY(d2.items().front().message.find("absent.txt") != std::string::npos);
     }
 
@@ -268,15 +286,18 @@ private slots:
     /// without the key writes no such key and stays analytical.
     void scenarioKey() {
         QTemporaryDir dir;
-        QVERIFY(QFile::copy(QString::fromStdString(ncclTestsFile(kAr2x8)), dir.filePath(QStringLiteral("ar.txt"))));
+        QVERIFY(QFile::copy(QString::fromStdString(ncclTestsFile(kAr2x8)),
+                            dir.filePath(QStringLiteral("ar.txt"))));
         const std::string scen = dir.filePath(QStringLiteral("s.json")).toStdString();
-        std::ofstream(scen) << R"({"mosaic": {"hardware": "h100", "nodes": 2, "nccl_tests_files": ["ar.txt"]}})";
+        std::ofstream(scen)
+            << R"({"mosaic": {"hardware": "h100", "nodes": 2, "nccl_tests_files": ["ar.txt"]}})";
         Diagnostics d(scen);
         const auto s = loadScenarioFile(scen, d);
         QVERIFY2(s, d.str().c_str());
         QVERIFY(s->mosaic->hardware.measured);
         QCOMPARE(s->mosaic->hardware.measured->curves().size(), size_t(1));
-        QCOMPARE(s->mosaic->ncclTestsFiles.front(), dir.filePath(QStringLiteral("ar.txt")).toStdString());
+        QCOMPARE(s->mosaic->ncclTestsFiles.front(),
+                 dir.filePath(QStringLiteral("ar.txt")).toStdString());
         const std::string text = scenarioToJson(*s);
         QVERIFY(text.find("\"nccl_tests_files\"") != std::string::npos);
         Diagnostics d2;

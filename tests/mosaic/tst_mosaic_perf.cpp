@@ -1,7 +1,6 @@
 // Performance model: MFU bounds, memory feasibility, 1 GPU, EP | DP, NCCL bus conventions,
 // Table 5 MFU order, App. F.2 shape [arXiv:2608.10605 Sec. 5, App. D.1, F.2].
 #include <QtTest>
-
 #include <cmath>
 
 #include "mosaic/collectives.h"
@@ -61,7 +60,8 @@ void TestMosaicPerf::collectiveTimes() {
 void TestMosaicPerf::mfuWithinUnitInterval() {
     Cluster c;
     c.devices = 64;
-    for (const Geometry& g : {ladderGeometry(4, 8, 1, 1), ladderGeometry(10, 128, 2, 4), ladderGeometry(8, 32, 8, 8)}) {
+    for (const Geometry& g :
+         {ladderGeometry(4, 8, 1, 1), ladderGeometry(10, 128, 2, 4), ladderGeometry(8, 32, 8, 8)}) {
         PerfModel m(g, c);
         int feasible = 0;
         for (const Plan& p : m.enumerate(LayoutGrid{})) {
@@ -170,7 +170,10 @@ void TestMosaicPerf::epMustDivideDp() {
     c.devices = 64;
     PerfModel m(ladderGeometry(8, 32, 2, 4), c);
     Plan p;
-    p.pp = 4; p.dp = 16; p.ep = 32; p.mbs = 1;  // 32 does not divide 16
+    p.pp = 4;
+    p.dp = 16;
+    p.ep = 32;
+    p.mbs = 1;  // 32 does not divide 16
     PlanEval ev = m.evaluate(p);
     QVERIFY(!ev.feasible);
     QVERIFY2(ev.reason.find("EP must divide DP") != std::string::npos, ev.reason.c_str());
@@ -189,7 +192,10 @@ void TestMosaicPerf::breakdownSumsToIteration() {
     c.devices = 256;
     PerfModel m(ladderGeometry(12, 96, 2, 4), c);
     Plan p;
-    p.pp = 8; p.ep = 8; p.dp = 32; p.mbs = 4;
+    p.pp = 8;
+    p.ep = 8;
+    p.dp = 32;
+    p.mbs = 4;
     const PlanEval ev = m.evaluate(p);
     QVERIFY(ev.feasible);
     const Breakdown& b = ev.breakdown;
@@ -207,7 +213,10 @@ void TestMosaicPerf::table5Order() {
     Cluster c;
     c.devices = 64;
     Plan p;
-    p.pp = 4; p.ep = 8; p.dp = 16; p.mbs = 4;
+    p.pp = 4;
+    p.ep = 8;
+    p.dp = 16;
+    p.mbs = 4;
     const double mfu1 = PerfModel(ladderGeometry(10, 128, 2, 4), c).evaluate(p).mfu;
     const double mfu2 = PerfModel(ladderGeometry(10, 128, 2, 8), c).evaluate(p).mfu;
     const double mfu3 = PerfModel(ladderGeometry(10, 32, 2, 4), c).evaluate(p).mfu;
@@ -237,15 +246,23 @@ void TestMosaicPerf::appendixEWorkedExample() {
     c.globalBatch = 8192;
     c.seqLen = 8192;
     Plan p;
-    p.tp = 1; p.ep = 8; p.pp = 16; p.cp = 1; p.dp = 32; p.mbs = 2;
+    p.tp = 1;
+    p.ep = 8;
+    p.pp = 16;
+    p.cp = 1;
+    p.dp = 32;
+    p.mbs = 2;
     p.ckpt = Checkpointing::Full;
     const PlanEval ev = PerfModel(g, c).evaluate(p);
     QVERIFY(ev.feasible);
     QCOMPARE(ev.chi, 1.5);  // Eq. 15: PP 16 spans two nodes, EP 8 stays in one
-    const double analyticMfu = 6.0 * g.nAct * 8192.0 * 8192.0 / (ev.analytic_iteration_s * 512 * c.hardware.peakFlops);
-    QVERIFY2(std::abs(ev.analytic_iteration_s / 44.892 - 1) <= 0.35, qPrintable(QString::number(ev.analytic_iteration_s)));
+    const double analyticMfu =
+        6.0 * g.nAct * 8192.0 * 8192.0 / (ev.analytic_iteration_s * 512 * c.hardware.peakFlops);
+    QVERIFY2(std::abs(ev.analytic_iteration_s / 44.892 - 1) <= 0.35,
+             qPrintable(QString::number(ev.analytic_iteration_s)));
     QVERIFY2(std::abs(analyticMfu / 0.1369 - 1) <= 0.35, qPrintable(QString::number(analyticMfu)));
-    QVERIFY2(ev.memoryGB > 21.3 && ev.memoryGB < 3 * 21.3, qPrintable(QString::number(ev.memoryGB)));
+    QVERIFY2(ev.memoryGB > 21.3 && ev.memoryGB < 3 * 21.3,
+             qPrintable(QString::number(ev.memoryGB)));
     // The vocabulary stage (Eq. 13) is charged once per microbatch plus the ramp, not per stage
     // (per stage it would be ~16x larger, several times the compute).
     QVERIFY(ev.breakdown.vocab_s < 0.7 * ev.breakdown.compute_s);
@@ -261,8 +278,12 @@ void TestMosaicPerf::fillRatioShape() {
         c.globalBatch = gbs;
         PerfModel m(g, c);
         Plan p;
-        p.pp = 16; p.dp = 32; p.ep = ep; p.mbs = 1;
-        for (auto ck : {Checkpointing::None, Checkpointing::Selective, Checkpointing::SuperSelective, Checkpointing::Full}) {
+        p.pp = 16;
+        p.dp = 32;
+        p.ep = ep;
+        p.mbs = 1;
+        for (auto ck : {Checkpointing::None, Checkpointing::Selective,
+                        Checkpointing::SuperSelective, Checkpointing::Full}) {
             p.ckpt = ck;
             const PlanEval ev = m.evaluate(p);
             if (ev.feasible) return ev.mfu;
@@ -300,10 +321,12 @@ void TestMosaicPerf::planJsonKeys() {
     const Geometry g = ladderGeometry(8, 32, 2, 2);
     const auto layouts = planLayouts(g, c, LayoutGrid{}, 5);
     QCOMPARE(int(layouts.size()), 5);
-    for (size_t i = 1; i < layouts.size(); ++i) QVERIFY(layouts[i - 1].second.mfu >= layouts[i].second.mfu);
+    for (size_t i = 1; i < layouts.size(); ++i)
+        QVERIFY(layouts[i - 1].second.mfu >= layouts[i].second.mfu);
     const auto j = planToJson(g, c, layouts);
     QVERIFY(j["layouts"].is_array());
-    for (const char* k : {"tp", "ep", "pp", "cp", "dp", "mbs", "ckpt", "mfu", "iteration_s", "memory_GB", "breakdown_s"})
+    for (const char* k : {"tp", "ep", "pp", "cp", "dp", "mbs", "ckpt", "mfu", "iteration_s",
+                          "memory_GB", "breakdown_s"})
         QVERIFY2(j["layouts"][0].contains(k), k);
 }
 

@@ -1,7 +1,6 @@
 // MOSAIC search: frontier shape (compute-optimal at the boundary, cluster-optimal interior) on
 // the Table 3 and Fig. 1 envelopes, determinism, cancellation, reports, reproduce checks.
 #include <QtTest>
-
 #include <atomic>
 #include <cmath>
 #include <set>
@@ -83,7 +82,8 @@ void TestMosaicSearch::candidatesAreFeasibleAndSorted() {
         const double tpp = c[i].tokens / c[i].geometry.nAct;
         QVERIFY(tpp >= e.tppMin - 1e-9 && tpp <= e.tppMax + 1e-9);
         // Eq. 25: D never exceeds what the cluster delivers at this MFU.
-        QVERIFY(c[i].tokens <= deliverableTokens(e, c[i].eval.mfu, c[i].geometry.nAct) * (1 + 1e-12));
+        QVERIFY(c[i].tokens <=
+                deliverableTokens(e, c[i].eval.mfu, c[i].geometry.nAct) * (1 + 1e-12));
         if (i) QVERIFY(c[i - 1].loss <= c[i].loss);
     }
     QVERIFY(std::abs(m_table3.peakBudgetFlops / 9.95e23 - 1) < 0.001);
@@ -115,7 +115,8 @@ void TestMosaicSearch::evaluatePlansHeatmap() {
 
 void TestMosaicSearch::csvShapes() {
     const std::string f = frontierCsv(m_table3);
-    QVERIFY(f.rfind("sparsity,compute_optimal_loss,cluster_optimal_loss,feasible,extrapolated\n", 0) == 0);
+    QVERIFY(f.rfind("sparsity,compute_optimal_loss,cluster_optimal_loss,feasible,extrapolated\n",
+                    0) == 0);
     QCOMPARE(int(std::count(f.begin(), f.end(), '\n')), int(m_table3.clusterOptimal.size()) + 1);
     const std::string c = candidatesCsv(m_table3);
     QCOMPARE(int(std::count(c.begin(), c.end(), '\n')), int(m_table3.candidates.size()) + 1);
@@ -163,14 +164,16 @@ void TestMosaicSearch::fig1FeasibleBoundary() {
     const double b = feasibleBoundarySparsity(r.computeOptimal);
     QVERIFY(std::isfinite(b));
     size_t i = 0;
-    while (i < r.computeOptimal.size() && r.computeOptimal[i].sparsity < b) QVERIFY(r.computeOptimal[i++].feasible);
+    while (i < r.computeOptimal.size() && r.computeOptimal[i].sparsity < b)
+        QVERIFY(r.computeOptimal[i++].feasible);
     QVERIFY(i + 1 < r.computeOptimal.size());
     QCOMPARE(r.computeOptimal[i].sparsity, b);
     const FrontierPoint& next = r.computeOptimal[i + 1];
     QVERIFY(!next.feasible);
     // Undeliverable: the bin's geometry exists but its MFU* is below C_model / (C_peak eta_good).
     QVERIFY(next.candidate >= 0);
-    QVERIFY(r.peakBudgetFlops * e.goodput * r.candidates[size_t(next.candidate)].eval.mfu < r.modelBudgetFlops);
+    QVERIFY(r.peakBudgetFlops * e.goodput * r.candidates[size_t(next.candidate)].eval.mfu <
+            r.modelBudgetFlops);
 }
 
 /// makeNearTieCheck by hand: band [10, 20], optimum first.
@@ -232,11 +235,12 @@ void TestMosaicSearch::reproduceChecks() {
         QVERIFY(inBand);
         QVERIFY(c.note.find("outside the band") != std::string::npos);
     }
-    for (const char* id : {"eq10.table4_loss", "table9.ntot.q4", "table9.nact.q18", "table5.s.id4",
-                           "fig8.nopt_tot.S0.649", "fig8.nopt_tot.G8", "fig8.time_per_flop.S0.951",
-                           "table5.pred_mfu.id1", "table5.mfu_order", "table4.opt.G",
-                           "fig11.S_opt.days10", "fig11.nact_B.nodes128", "fig10.median_mfu.G8",
-                           "fig1.compute_opt_S", "fig1.S_feasible_max", "fig1.cluster_opt_gain_nats"})
+    for (const char* id :
+         {"eq10.table4_loss", "table9.ntot.q4", "table9.nact.q18", "table5.s.id4",
+          "fig8.nopt_tot.S0.649", "fig8.nopt_tot.G8", "fig8.time_per_flop.S0.951",
+          "table5.pred_mfu.id1", "table5.mfu_order", "table4.opt.G", "fig11.S_opt.days10",
+          "fig11.nact_B.nodes128", "fig10.median_mfu.G8", "fig1.compute_opt_S",
+          "fig1.S_feasible_max", "fig1.cluster_opt_gain_nats"})
         QVERIFY2(ids.count(id), id);
     QCOMPARE(int(rep.checks.size()), 72);
 }

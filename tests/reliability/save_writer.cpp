@@ -7,7 +7,6 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
-
 #include <cstdio>
 #include <string>
 
@@ -31,7 +30,8 @@ tandem::Scenario bigScenario(char tag) {
 
 bool writePlain(const QString& path, const std::string& data) {
     QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(data.data(), qint64(data.size())) == qint64(data.size());
+    return f.open(QIODevice::WriteOnly) &&
+           f.write(data.data(), qint64(data.size())) == qint64(data.size());
 }
 
 }  // namespace
@@ -45,7 +45,8 @@ int main(int argc, char** argv) {
     }
     const QString target = args[2];
     const tandem::Scenario versions[2] = {bigScenario('a'), bigScenario('b')};
-    const std::string texts[2] = {tandem::scenarioToJson(versions[0]), tandem::scenarioToJson(versions[1])};
+    const std::string texts[2] = {tandem::scenarioToJson(versions[0]),
+                                  tandem::scenarioToJson(versions[1])};
     if (!writePlain(target + ".a", texts[0]) || !writePlain(target + ".b", texts[1])) return 1;
 #ifdef TANDEM_SAVE_WRITER_GUI
     tandem::ui::ScenarioDocument doc;

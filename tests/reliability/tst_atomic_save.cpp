@@ -2,13 +2,12 @@
 // large scenario over and over through the applications' atomic-save code (QSaveFile); the
 // test kills it with SIGKILL at pseudo-random moments and checks that the target file is always
 // one of the two complete versions and loads as a valid scenario.
-#include <QtTest>
-
 #include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
+#include <QtTest>
 
 #include "scenario/scenario.h"
 
@@ -29,7 +28,8 @@ private slots:
         QTest::addColumn<QString>("mode");
         QTest::newRow("tandem-cli writeFileAtomic") << QStringLiteral(TANDEM_SAVE_WRITER) << "cli";
 #ifdef TANDEM_SAVE_WRITER_GUI
-        QTest::newRow("GUI ScenarioDocument::save") << QStringLiteral(TANDEM_SAVE_WRITER_GUI) << "gui";
+        QTest::newRow("GUI ScenarioDocument::save")
+            << QStringLiteral(TANDEM_SAVE_WRITER_GUI) << "gui";
 #endif
     }
 
@@ -59,7 +59,8 @@ private slots:
             // Kill after 0, 1 or 2 completed saves (so both versions are exercised whatever the
             // machine's speed), plus a random delay that lands inside the next save.
             for (int saved = 0; saved < k % 3;) {
-                while (!p.canReadLine()) QVERIFY2(p.waitForReadyRead(30000), "writer stopped saving");
+                while (!p.canReadLine())
+                    QVERIFY2(p.waitForReadyRead(30000), "writer stopped saving");
                 if (p.readLine().trimmed() == "saved") ++saved;
             }
             QTest::qWait(int(rng.bounded(0, 40)));
@@ -73,20 +74,24 @@ private slots:
             }
             wroteOnce = true;
             const QByteArray now = readAll(target);
-            QVERIFY2(now == versionA || now == versionB,
-                     qPrintable(QStringLiteral("kill %1: target is neither complete version (%2 bytes)")
-                                    .arg(k).arg(now.size())));
+            QVERIFY2(
+                now == versionA || now == versionB,
+                qPrintable(QStringLiteral("kill %1: target is neither complete version (%2 bytes)")
+                               .arg(k)
+                               .arg(now.size())));
             (now == versionA ? sawA : sawB)++;
             tandem::Diagnostics d(target.toStdString());
             const auto s = tandem::parseScenario(now.toStdString(), d);
             QVERIFY2(s.has_value(), d.str().c_str());
             // Left-over temporary files of an interrupted save are allowed, never the target.
             for (const auto& name : QDir(dir.path()).entryList(QDir::Files))
-                if (name != "scenario.json" && name != "scenario.json.a" && name != "scenario.json.b")
+                if (name != "scenario.json" && name != "scenario.json.a" &&
+                    name != "scenario.json.b")
                     QFile::remove(dir.filePath(name));
         }
         // The schedule must have exercised both versions (kills land at different moments).
-        QVERIFY2(sawA > 0 && sawB > 0, qPrintable(QStringLiteral("a %1, b %2").arg(sawA).arg(sawB)));
+        QVERIFY2(sawA > 0 && sawB > 0,
+                 qPrintable(QStringLiteral("a %1, b %2").arg(sawA).arg(sawB)));
     }
 };
 

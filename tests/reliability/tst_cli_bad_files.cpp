@@ -1,13 +1,11 @@
 // Bad files at the command line: tandem-cli fed broken, binary, empty, non-UTF-8 and oversized
 // inputs must exit 2 (bad input) or 1 (run error) with "file: path: reason" lines, never crash
 // (exit 134 / a signal) and never hang (each call is bounded).
-#include <QtTest>
-
 #include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
-
+#include <QtTest>
 #include <nlohmann/json.hpp>
 
 #include "cli_process.h"
@@ -36,28 +34,44 @@ private slots:
         QTest::addColumn<QString>("expect");  // a fragment of the output ("%F" = the file path)
         static const char kGarbage[] = "\x00\xff\xfe{\"\x01\x80 \xc3(";
         const QByteArray garbage(kGarbage, sizeof kGarbage - 1);  // the bytes, without the NUL
-        QTest::newRow("validate: number overflow") << "validate" << "ovf.json"
-            << QByteArray(R"({"ml_for_ml": {"fabric_GBps": 1e400}})") << QStringList() << 2
-            << "%F: line 1, column 31: invalid JSON: number overflow";
-        QTest::newRow("validate: truncated") << "validate" << "cut.json" << QByteArray("{\"mosaic\": {\"nodes\": 4,")
-            << QStringList() << 2 << "%F: line 1, column 24: invalid JSON";
-        QTest::newRow("validate: binary") << "validate" << "bin.json" << garbage << QStringList() << 2
-            << "invalid JSON";
-        QTest::newRow("validate: empty") << "validate" << "empty.json" << QByteArray() << QStringList() << 2
-            << "invalid JSON";
-        QTest::newRow("validate: seconds for milliseconds") << "validate" << "ms.json"
-            << QByteArray(R"({"ml_for_ml": {"microbatch_compute_s": 0.0593}})") << QStringList() << 2
-            << "%F: $.ml_for_ml.microbatch_compute_s: unknown key; did you mean \"microbatch_compute_ms\"?";
-        QTest::newRow("run: invalid scenario") << "run" << "run.json" << QByteArray(R"({"mosaic": {"days": -1}})")
+        QTest::newRow("validate: number overflow")
+            << "validate"
+            << "ovf.json" << QByteArray(R"({"ml_for_ml": {"fabric_GBps": 1e400}})") << QStringList()
+            << 2 << "%F: line 1, column 31: invalid JSON: number overflow";
+        QTest::newRow("validate: truncated")
+            << "validate"
+            << "cut.json" << QByteArray("{\"mosaic\": {\"nodes\": 4,") << QStringList() << 2
+            << "%F: line 1, column 24: invalid JSON";
+        QTest::newRow("validate: binary")
+            << "validate"
+            << "bin.json" << garbage << QStringList() << 2 << "invalid JSON";
+        QTest::newRow("validate: empty")
+            << "validate"
+            << "empty.json" << QByteArray() << QStringList() << 2 << "invalid JSON";
+        QTest::newRow("validate: seconds for milliseconds")
+            << "validate"
+            << "ms.json" << QByteArray(R"({"ml_for_ml": {"microbatch_compute_s": 0.0593}})")
+            << QStringList() << 2
+            << "%F: $.ml_for_ml.microbatch_compute_s: unknown key; did you mean "
+               "\"microbatch_compute_ms\"?";
+        QTest::newRow("run: invalid scenario")
+            << "run"
+            << "run.json" << QByteArray(R"({"mosaic": {"days": -1}})")
             << QStringList{"--out", "out"} << 2 << "%F: $.mosaic.days: must be in (0, 3650]";
-        QTest::newRow("inspect: binary") << "inspect" << "bin.dat" << garbage << QStringList() << 2 << "";
-        QTest::newRow("inspect: empty") << "inspect" << "empty.txt" << QByteArray() << QStringList() << 2 << "";
-        QTest::newRow("inspect: config with K > E") << "inspect" << "config.json"
+        QTest::newRow("inspect: binary") << "inspect"
+                                         << "bin.dat" << garbage << QStringList() << 2 << "";
+        QTest::newRow("inspect: empty") << "inspect"
+                                        << "empty.txt" << QByteArray() << QStringList() << 2 << "";
+        QTest::newRow("inspect: config with K > E")
+            << "inspect"
+            << "config.json"
             << QByteArray(R"({"model_type": "mixtral", "num_hidden_layers": 2, "hidden_size": 64,
                 "num_attention_heads": 4, "num_key_value_heads": 4, "intermediate_size": 128,
                 "vocab_size": 100, "num_local_experts": 4, "num_experts_per_tok": 5})")
             << QStringList() << 2 << "exceeds the number of routed experts";
-        QTest::newRow("plan: K > E") << "plan" << "model.json" << QByteArray(R"({"q": 8, "experts": 4, "top_k": 8})")
+        QTest::newRow("plan: K > E")
+            << "plan"
+            << "model.json" << QByteArray(R"({"q": 8, "experts": 4, "top_k": 8})")
             << QStringList{"--devices", "8"} << 2 << "%F: $.top_k: must be <= experts (4)";
         // Regression: inspect read this as a model config and plan as Tandem's model JSON
         // ("$.layers: is required"); one detector (io::isHfConfig) decides for both.
@@ -67,52 +81,89 @@ private slots:
             << QByteArray(
                    R"({"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4})")
             << QStringList{"--devices", "8"} << 2 << "%F: $.model_type: is required";
-        QTest::newRow("plan: zero devices") << "plan" << "model2.json" << QByteArray(R"({"q": 8})")
-            << QStringList{"--devices", "0"} << 2 << "--devices must be a positive integer";
-        QTest::newRow("plan: bad layout") << "plan" << "model3.json" << QByteArray(R"({"q": 8})")
+        QTest::newRow("plan: zero devices")
+            << "plan"
+            << "model2.json" << QByteArray(R"({"q": 8})") << QStringList{"--devices", "0"} << 2
+            << "--devices must be a positive integer";
+        QTest::newRow("plan: bad layout")
+            << "plan"
+            << "model3.json" << QByteArray(R"({"q": 8})")
             << QStringList{"--devices", "8", "--layout", "1,1,x"} << 2 << "--layout";
-        QTest::newRow("sweep: '~' in the key") << "sweep" << "sw.json" << QByteArray(R"({"mosaic": {"nodes": 2}})")
-            << QStringList{"--vary", "mosaic.~nodes=1,2", "--out", "sweep.csv"} << 2 << "no key \"mosaic.~nodes\"";
-        QTest::newRow("sweep: 1e10-point grid") << "sweep" << "sw2.json" << QByteArray(R"({"mosaic": {"nodes": 2}})")
-            << QStringList{"--vary", "mosaic.nodes=1:100000:100000", "--vary", "mosaic.days=1:2:100000", "--out",
-                           "sweep.csv"}
+        QTest::newRow("sweep: '~' in the key")
+            << "sweep"
+            << "sw.json" << QByteArray(R"({"mosaic": {"nodes": 2}})")
+            << QStringList{"--vary", "mosaic.~nodes=1,2", "--out", "sweep.csv"} << 2
+            << "no key \"mosaic.~nodes\"";
+        QTest::newRow("sweep: 1e10-point grid")
+            << "sweep"
+            << "sw2.json" << QByteArray(R"({"mosaic": {"nodes": 2}})")
+            << QStringList{"--vary", "mosaic.nodes=1:100000:100000",
+                           "--vary", "mosaic.days=1:2:100000",
+                           "--out",  "sweep.csv"}
             << 2 << "more than 1000000 points";
-        QTest::newRow("merge: not a sweep table") << "merge" << "shard.csv" << QByteArray("a,b\n1,2\n")
-            << QStringList{"--out", "merged.csv"} << 2 << "not a sweep table";
+        QTest::newRow("merge: not a sweep table")
+            << "merge"
+            << "shard.csv" << QByteArray("a,b\n1,2\n") << QStringList{"--out", "merged.csv"} << 2
+            << "not a sweep table";
         // Geometry no model can have, and failed measurements: refused with the field or line.
-        QTest::newRow("inspect: KV heads do not divide the heads") << "inspect" << "gqa.config.json"
+        QTest::newRow("inspect: KV heads do not divide the heads")
+            << "inspect"
+            << "gqa.config.json"
             << QByteArray(R"({"model_type": "llama", "hidden_size": 512, "num_hidden_layers": 4,
                 "num_attention_heads": 8, "num_key_value_heads": 3, "intermediate_size": 1376, "vocab_size": 32000})")
-            << QStringList() << 2 << "%F: $.num_key_value_heads: must divide num_attention_heads (8)";
-        QTest::newRow("plan: d not a multiple of the heads") << "plan" << "odd.json"
+            << QStringList() << 2
+            << "%F: $.num_key_value_heads: must divide num_attention_heads (8)";
+        QTest::newRow("plan: d not a multiple of the heads")
+            << "plan"
+            << "odd.json"
             << QByteArray(R"({"layers": 4, "hidden": 1000, "heads": 3, "ffn_width": 2048})")
-            << QStringList{"--devices", "8"} << 2 << "%F: $.hidden: must be a multiple of heads (3)";
+            << QStringList{"--devices", "8"} << 2
+            << "%F: $.hidden: must be a multiple of heads (3)";
         const QByteArray header =
-            "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n";
+            "#       size         count      type   redop    root     time   algbw   busbw #wrong  "
+            "   time   algbw   busbw #wrong\n";
         const QByteArray row =
-            "     1048576        262144     float     sum      -1    123.2    8.51   15.95      0    121.3    8.64   16.21      0\n";
-        QTest::newRow("inspect: nccl-tests #wrong") << "inspect" << "all_reduce-wrong.txt"
-            << header + QByteArray(row).replace("15.95      0", "15.95     42") + "# Avg bus bandwidth    : 16\n"
+            "     1048576        262144     float     sum      -1    123.2    8.51   15.95      0  "
+            "  121.3    8.64   16.21      0\n";
+        QTest::newRow("inspect: nccl-tests #wrong")
+            << "inspect"
+            << "all_reduce-wrong.txt"
+            << header + QByteArray(row).replace("15.95      0", "15.95     42") +
+                   "# Avg bus bandwidth    : 16\n"
             << QStringList() << 2 << "%F: line 2: 42 wrong value(s) in the out-of-place result";
-        QTest::newRow("inspect: nccl-tests warnings and an abort") << "inspect" << "all_reduce-abort.txt"
-            << header + "node0:11:12 [0] NCCL WARN NET/IB : Got completion from peer with error 12\n"
-                        "mpirun noticed that process rank 3 with PID 0 on node node0 exited on signal 6 (Aborted).\n"
+        QTest::newRow("inspect: nccl-tests warnings and an abort")
+            << "inspect"
+            << "all_reduce-abort.txt"
+            << header +
+                   "node0:11:12 [0] NCCL WARN NET/IB : Got completion from peer with error 12\n"
+                   "mpirun noticed that process rank 3 with PID 0 on node node0 exited on signal 6 "
+                   "(Aborted).\n"
             << QStringList() << 2 << "%F: line 3: the run aborted";
         // The kind comes from the content: each of these imports (exit 0).
         QByteArray tagged;
         for (const QByteArray& l : (header + row + "# Avg bus bandwidth    : 16\n").split('\n'))
             if (!l.isEmpty()) tagged += "[1,0]<stdout>:" + l + "\n";
-        QTest::newRow("inspect: nccl-tests with --tag-output") << "inspect" << "tagged.log" << tagged
-            << QStringList() << 0 << "nccl_tests (nccl-tests)";
-        QTest::newRow("inspect: config.json with a BOM") << "inspect" << "config.json"
-            << QByteArray("\xEF\xBB\xBF{\"model_type\": \"llama\", \"hidden_size\": 512, \"num_hidden_layers\": 4, "
-                          "\"num_attention_heads\": 8, \"intermediate_size\": 1376, \"vocab_size\": 32000}")
+        QTest::newRow("inspect: nccl-tests with --tag-output")
+            << "inspect"
+            << "tagged.log" << tagged << QStringList() << 0 << "nccl_tests (nccl-tests)";
+        QTest::newRow("inspect: config.json with a BOM")
+            << "inspect"
+            << "config.json"
+            << QByteArray(
+                   "\xEF\xBB\xBF{\"model_type\": \"llama\", \"hidden_size\": 512, "
+                   "\"num_hidden_layers\": 4, "
+                   "\"num_attention_heads\": 8, \"intermediate_size\": 1376, \"vocab_size\": "
+                   "32000}")
             << QStringList() << 0 << "model_config (hf_config), model_type llama";
-        QTest::newRow("inspect: loss log with NCCL INFO lines") << "inspect" << "train.log"
-            << QByteArray("node0:11:11 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
-                          "s:0 trl:10.95\ns:1 trl:9.80\ns:2 trl:9.01\ns:3 trl:8.52\ns:4 trl:8.10\ns:5 trl:7.83\n"
-                          "node0:11:40 [0] NCCL INFO comm 0x55d5 rank 0 nranks 8 - Init COMPLETE\n"
-                          "s:6 trl:7.60\ns:7 trl:7.42\ns:8 trl:7.30\n")
+        QTest::newRow("inspect: loss log with NCCL INFO lines")
+            << "inspect"
+            << "train.log"
+            << QByteArray(
+                   "node0:11:11 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
+                   "s:0 trl:10.95\ns:1 trl:9.80\ns:2 trl:9.01\ns:3 trl:8.52\ns:4 trl:8.10\ns:5 "
+                   "trl:7.83\n"
+                   "node0:11:40 [0] NCCL INFO comm 0x55d5 rank 0 nranks 8 - Init COMPLETE\n"
+                   "s:6 trl:7.60\ns:7 trl:7.42\ns:8 trl:7.30\n")
             << QStringList() << 0 << "loss_log (llmc)";
     }
 
@@ -128,23 +179,27 @@ private slots:
         for (auto& e : extra)
             if (e == "out" || e.endsWith(".csv")) e = m_dir.filePath(e);
         QStringList args{command};
-        if (command == "merge") args << extra << path;
-        else args << path << extra;
+        if (command == "merge")
+            args << extra << path;
+        else
+            args << path << extra;
         const CliRun r = runCli(args);
         const QString all = r.out + r.err;
         QVERIFY2(!r.crashed, qPrintable(all));
         QCOMPARE(r.exitCode, exitCode);
         QString want = expect;
         want.replace(QStringLiteral("%F"), path);
-        QVERIFY2(all.contains(want), qPrintable(QStringLiteral("missing \"%1\" in:\n%2").arg(want, all)));
+        QVERIFY2(all.contains(want),
+                 qPrintable(QStringLiteral("missing \"%1\" in:\n%2").arg(want, all)));
     }
 
     void inspectNonUtf8KeepsRunning() {
         // Regression (found by this suite): a CSV header with a non-UTF-8 byte made
         // `inspect --json` abort on nlohmann's type_error 316; now the byte prints as U+FFFD.
         QVERIFY(m_dir.isValid());
-        const QString path = file(QStringLiteral("latin1.csv"),
-                                  QByteArray("step,loss\xff\n0,10\n1,9\n2,8.5\n3,8.2\n4,8\n5,7.9\n"));
+        const QString path =
+            file(QStringLiteral("latin1.csv"),
+                 QByteArray("step,loss\xff\n0,10\n1,9\n2,8.5\n3,8.2\n4,8\n5,7.9\n"));
         const CliRun r = runCli({QStringLiteral("inspect"), path, QStringLiteral("--json")});
         QVERIFY2(!r.crashed, qPrintable(r.err));
         QCOMPARE(r.exitCode, 0);
@@ -168,22 +223,25 @@ private slots:
             if (!flag.isEmpty()) args << flag;
             const CliRun r = runCli(args);
             QVERIFY2(!r.crashed, qPrintable(r.err));
-            QVERIFY2(r.exitCode == 0 || r.exitCode == 2, qPrintable(QString::number(r.exitCode) + r.err));
+            QVERIFY2(r.exitCode == 0 || r.exitCode == 2,
+                     qPrintable(QString::number(r.exitCode) + r.err));
         }
     }
 
     void missingAndUnwritableFiles() {
         QVERIFY(m_dir.isValid());
-        const CliRun missing = runCli({QStringLiteral("validate"), m_dir.filePath(QStringLiteral("nope.json"))});
+        const CliRun missing =
+            runCli({QStringLiteral("validate"), m_dir.filePath(QStringLiteral("nope.json"))});
         QVERIFY(!missing.crashed);
         QCOMPARE(missing.exitCode, 2);
         QVERIFY(missing.out.contains(QStringLiteral("cannot open file for reading")));
         // A valid sweep whose output cannot be written: exit 1 with the reason, no partial file.
-        const QString scen = file(QStringLiteral("ok.json"), R"({"mosaic": {"nodes": 2, "q_values": [8],
+        const QString scen =
+            file(QStringLiteral("ok.json"), R"({"mosaic": {"nodes": 2, "q_values": [8],
             "top_k_values": [2], "experts_values": [16], "expert_split_values": [4]}})");
         const QString out = m_dir.filePath(QStringLiteral("no-such-dir/sweep.csv"));
-        const CliRun r = runCli({QStringLiteral("sweep"), scen, QStringLiteral("--vary"), QStringLiteral("mosaic.days=1,2"),
-                                 QStringLiteral("--out"), out});
+        const CliRun r = runCli({QStringLiteral("sweep"), scen, QStringLiteral("--vary"),
+                                 QStringLiteral("mosaic.days=1,2"), QStringLiteral("--out"), out});
         QVERIFY(!r.crashed);
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(QStringLiteral("cannot write")), qPrintable(r.err));

@@ -46,20 +46,26 @@ QString mlInvariants(const Params& p, const Result& r) {
     if (r.points.empty()) return "no points";
     for (const auto& pt : r.points) {
         for (double s : {pt.dpShareBf16, pt.dpShareMxfp4})
-            if (!std::isnan(s) && (s < 0 || s > 1)) return QString("DP share %1 outside [0, 1]").arg(s);
+            if (!std::isnan(s) && (s < 0 || s > 1))
+                return QString("DP share %1 outside [0, 1]").arg(s);
         if (std::isnan(pt.dpShareBf16)) return "BF16 DP share is NaN";
         for (double t : pt.meanSyncBeyondOverlap_s)
             if (!(t >= 0)) return QString("exposed DP time %1 negative or NaN").arg(t);
         if (!(pt.bgP95GBPer50ms >= 0)) return "background p95 negative or NaN";
         for (const auto& run : pt.policies) {
             if (run.endTime_s < 0 || run.endTime_s > p.horizonS * (1 + 1e-9))
-                return QString("%1 ends at %2 s, horizon %3 s").arg(run.policy.c_str()).arg(run.endTime_s).arg(p.horizonS);
+                return QString("%1 ends at %2 s, horizon %3 s")
+                    .arg(run.policy.c_str())
+                    .arg(run.endTime_s)
+                    .arg(p.horizonS);
             if (run.syncBeyondOverlapShare < 0 || run.syncBeyondOverlapShare > 1)
                 return "exposed share outside [0, 1]";
             for (size_t i = 0; i < run.time_s.size(); ++i) {
-                if (!std::isfinite(run.time_s[i]) || !std::isfinite(run.loss[i])) return "NaN in a trajectory";
+                if (!std::isfinite(run.time_s[i]) || !std::isfinite(run.loss[i]))
+                    return "NaN in a trajectory";
                 if (i && run.time_s[i] < run.time_s[i - 1]) return "trajectory time goes backwards";
-                if (i && run.loss[i] > run.loss[i - 1] + 1e-12) return "loss rises along a trajectory";
+                if (i && run.loss[i] > run.loss[i - 1] + 1e-12)
+                    return "loss rises along a trajectory";
             }
             // First crossings: finite and within the horizon, or NaN ("not reached"); a lower
             // (harder) target is never reached earlier than a higher one.
@@ -67,14 +73,18 @@ QString mlInvariants(const Params& p, const Result& r) {
             for (size_t k = 0; k < run.firstCrossing_s.size(); ++k) {
                 const double t = run.firstCrossing_s[k];
                 if (!std::isnan(t) && (t <= 0 || t > p.horizonS * (1 + 1e-9)))
-                    return QString("%1 crossing %2 s outside (0, horizon]").arg(run.policy.c_str()).arg(t);
+                    return QString("%1 crossing %2 s outside (0, horizon]")
+                        .arg(run.policy.c_str())
+                        .arg(t);
                 byTarget.emplace_back(r.targetLosses[k], t);
             }
             std::sort(byTarget.begin(), byTarget.end());
             for (size_t k = 1; k < byTarget.size(); ++k) {
                 const double harder = byTarget[k - 1].second, easier = byTarget[k].second;
-                if (std::isnan(easier) && !std::isnan(harder)) return "harder target reached, easier not";
-                if (!std::isnan(harder) && harder < easier) return "first crossing not monotone in the target";
+                if (std::isnan(easier) && !std::isnan(harder))
+                    return "harder target reached, easier not";
+                if (!std::isnan(harder) && harder < easier)
+                    return "first crossing not monotone in the target";
             }
         }
     }
@@ -88,8 +98,10 @@ QString moeInvariants(const mosaic::Envelope& e, const mosaic::SearchResult& r) 
         const auto& ev = c.eval;
         if (!ev.feasible) return "infeasible candidate listed";
         if (!(ev.mfu > 0 && ev.mfu <= 1)) return QString("MFU %1 outside (0, 1]").arg(ev.mfu);
-        if (!(ev.iteration_s > 0) || !std::isfinite(ev.iteration_s)) return "iteration time not positive";
-        if (ev.memoryGB > memGB * (1 + 1e-9)) return QString("memory %1 GB above %2 GB").arg(ev.memoryGB).arg(memGB);
+        if (!(ev.iteration_s > 0) || !std::isfinite(ev.iteration_s))
+            return "iteration time not positive";
+        if (ev.memoryGB > memGB * (1 + 1e-9))
+            return QString("memory %1 GB above %2 GB").arg(ev.memoryGB).arg(memGB);
         const auto& b = ev.breakdown;
         for (double x : {b.compute_s, b.dispatch_s, b.a2a_s, b.dpBeyondCompute_s, b.bubble_s,
                          b.vocab_s, b.other_s})
@@ -101,9 +113,11 @@ QString moeInvariants(const mosaic::Envelope& e, const mosaic::SearchResult& r) 
         if (!(c.tokens > 0) || !std::isfinite(c.loss)) return "tokens or loss invalid";
     }
     if (r.optimum >= 0 && !std::isfinite(r.clusterOptimalS)) return "optimum without a sparsity";
-    if (r.optimum < 0 && !std::isnan(r.clusterOptimalS)) return "no optimum but a cluster-optimal S";
+    if (r.optimum < 0 && !std::isnan(r.clusterOptimalS))
+        return "no optimum but a cluster-optimal S";
     for (const auto& f : r.clusterOptimal)
-        if (f.feasible != std::isfinite(f.loss)) return "frontier point feasibility and loss disagree";
+        if (f.feasible != std::isfinite(f.loss))
+            return "frontier point feasibility and loss disagree";
     return {};
 }
 
@@ -200,9 +214,11 @@ private slots:
         QVERIFY(joint);
         double easiest = std::nan("");
         for (size_t k = 0; k < r.targetLosses.size(); ++k)
-            if (r.targetLosses[k] == *std::max_element(r.targetLosses.begin(), r.targetLosses.end()))
+            if (r.targetLosses[k] ==
+                *std::max_element(r.targetLosses.begin(), r.targetLosses.end()))
                 easiest = joint->firstCrossing_s[k];
-        if (expectReached) QVERIFY2(std::isfinite(easiest), "Joint never reached the easiest target");
+        if (expectReached)
+            QVERIFY2(std::isfinite(easiest), "Joint never reached the easiest target");
         // Either way the answer is explicit: a time, or NaN = "not reached within the horizon".
         QVERIFY(std::isnan(easiest) || easiest > 0);
     }
@@ -243,7 +259,8 @@ private slots:
                 QVERIFY(net.flowRate(f) <= 12.5e9 * (1 + 1e-12));
                 total += net.flowRate(f) * net.groupNodes(net.flowGroup(f));
             }
-            QVERIFY2(total <= fabric * (1 + 1e-9), qPrintable(QString("%1 > %2").arg(total).arg(fabric)));
+            QVERIFY2(total <= fabric * (1 + 1e-9),
+                     qPrintable(QString("%1 > %2").arg(total).arg(fabric)));
             QCOMPARE(net.fabricRate(0, int(groups.size())), total);
         }
         FluidNetwork lone(100e9, 12.5e9);
@@ -323,8 +340,8 @@ private slots:
         // ended every policy with "no optimizer update finished": the clock stopped on a rest
         // of a few bytes. Each now matches its reference (an idle trace; a foreground alone)
         // to 1e-6, and every policy trains.
-        QTest::addColumn<QByteArray>("trace");      // empty: scenario 1 with params below
-        QTest::addColumn<QByteArray>("reference");  // the same without that load
+        QTest::addColumn<QByteArray>("trace");       // empty: scenario 1 with params below
+        QTest::addColumn<QByteArray>("reference");   // the same without that load
         QTest::addColumn<double>("bandwidth_GBps");  // fabric and NIC; 0: scenario 1's
         QTest::newRow("trace of 1 kB/s over an hour")
             << QByteArray("time_s,bytes_per_s\n0,1000\n1800,1000\n")
@@ -431,7 +448,8 @@ private slots:
                 double prev = 0;
                 for (double bytes : {1e9, 2147483647.0, 2147483648.0, 4294967296.0, 10e9}) {
                     const double t = mosaic::collectiveTime(hw, c, bytes, size, 1);
-                    QVERIFY2(std::isfinite(t) && t > prev, qPrintable(QString("%1 B on %2: %3 s").arg(bytes).arg(size).arg(t)));
+                    QVERIFY2(std::isfinite(t) && t > prev,
+                             qPrintable(QString("%1 B on %2: %3 s").arg(bytes).arg(size).arg(t)));
                     const double achieved = bytes * mosaic::busFactor(c, size) / t;
                     QVERIFY(achieved <= hw.nvlinkBytesPerS * (1 + 1e-12));
                     prev = t;

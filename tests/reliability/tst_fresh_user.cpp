@@ -1,16 +1,14 @@
 // Ways a new user broke tandem-cli, each as a regression test (exit codes and the message that
 // names the cause).
-#include <QtTest>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
-
+#include <QtTest>
 #include <nlohmann/json.hpp>
-
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli_process.h"
 #include "io/text_file.h"
@@ -40,7 +38,8 @@ class TstFreshUser : public QObject {
     QTemporaryDir m_dir;
 
     QString nccl() const {
-        return QStringLiteral(TANDEM_TEST_DATA "/nccl/H100-all_reduce-2x8-awsome-distributed-training.txt");
+        return QStringLiteral(TANDEM_TEST_DATA
+                              "/nccl/H100-all_reduce-2x8-awsome-distributed-training.txt");
     }
 
 private slots:
@@ -54,8 +53,9 @@ private slots:
         QVERIFY(writeFile(src + "/s.json", mosaicScenario(QStringLiteral("logs/ar.txt"))));
         // Run from an unrelated working folder with a relative scenario name.
         const QString out = m_dir.filePath(QStringLiteral("elsewhere/out"));
-        const auto r = runCli({QStringLiteral("run"), QStringLiteral("src/s.json"),
-                               QStringLiteral("--out"), out}, m_dir.path());
+        const auto r = runCli(
+            {QStringLiteral("run"), QStringLiteral("src/s.json"), QStringLiteral("--out"), out},
+            m_dir.path());
         QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.out + r.err));
         const auto v = runCli({QStringLiteral("validate"), out + "/scenario.json"});
         QVERIFY2(v.finished && v.exitCode == 0, qPrintable(v.out + v.err));
@@ -73,7 +73,8 @@ private slots:
         QVERIFY(QDir().mkpath(src + "/logs"));
         QVERIFY(QFile::copy(nccl(), src + "/logs/ar.txt"));
         QVERIFY(writeFile(src + "/s.json", mosaicScenario(QStringLiteral("logs/ar.txt"))));
-        const auto r = runCli({QStringLiteral("run"), src + "/s.json", QStringLiteral("--out"), src});
+        const auto r =
+            runCli({QStringLiteral("run"), src + "/s.json", QStringLiteral("--out"), src});
         QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.out + r.err));
         QFile copy(src + "/scenario.json");
         QVERIFY(copy.open(QIODevice::ReadOnly));
@@ -94,10 +95,12 @@ private slots:
         tandem::Diagnostics d;
         const auto s = tandem::loadScenarioFile((src + "/s.json").toStdString(), d);
         QVERIFY2(s && d.ok(), d.str().c_str());
-        QCOMPARE(QString::fromStdString(s->mosaic->ncclTestsFiles.at(0)), QDir::cleanPath(src + "/logs/ar.txt"));
+        QCOMPARE(QString::fromStdString(s->mosaic->ncclTestsFiles.at(0)),
+                 QDir::cleanPath(src + "/logs/ar.txt"));
         const QString other = m_dir.filePath(QStringLiteral("gui-other"));
         QVERIFY(QDir().mkpath(other));
-        QVERIFY(writeFile(other + "/saved.json", QByteArray::fromStdString(tandem::scenarioToJson(*s))));
+        QVERIFY(writeFile(other + "/saved.json",
+                          QByteArray::fromStdString(tandem::scenarioToJson(*s))));
         tandem::Diagnostics d2;
         const auto again = tandem::loadScenarioFile((other + "/saved.json").toStdString(), d2);
         QVERIFY2(again && d2.ok(), d2.str().c_str());
@@ -124,9 +127,13 @@ private slots:
         QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
         const QString out = m_dir.filePath(command + ".csv");
         const QStringList args = command == "sweep"
-            ? QStringList{command, fifo, QStringLiteral("--vary"), QStringLiteral("mosaic.nodes=2,4"),
-                          QStringLiteral("--out"), out}
-            : QStringList{command, QStringLiteral("--out"), out, fifo};
+                                     ? QStringList{command,
+                                                   fifo,
+                                                   QStringLiteral("--vary"),
+                                                   QStringLiteral("mosaic.nodes=2,4"),
+                                                   QStringLiteral("--out"),
+                                                   out}
+                                     : QStringList{command, QStringLiteral("--out"), out, fifo};
         const auto r = runCli(args);
         QVERIFY2(r.finished, "tandem-cli blocked on a FIFO");
         QCOMPARE(r.exitCode, 2);
@@ -148,8 +155,8 @@ private slots:
             shards << f;
         }
         const QString merged = m_dir.filePath(QStringLiteral("merged.csv"));
-        const auto partial = runCli({QStringLiteral("merge"), QStringLiteral("--out"), merged,
-                                     shards[0], shards[1]});
+        const auto partial = runCli(
+            {QStringLiteral("merge"), QStringLiteral("--out"), merged, shards[0], shards[1]});
         QCOMPARE(partial.exitCode, 2);
         QVERIFY2(partial.err.contains(QStringLiteral("inputs: shard 2/3 is missing (points 2)")),
                  qPrintable(partial.err));
@@ -159,8 +166,9 @@ private slots:
                                   shards[2], shards[0], shards[1]});
         QVERIFY2(full.exitCode == 0, qPrintable(full.err));
         const QString whole = m_dir.filePath(QStringLiteral("whole.csv"));
-        const auto w = runCli({QStringLiteral("sweep"), scen, QStringLiteral("--vary"),
-                               QStringLiteral("mosaic.days=5,10,20"), QStringLiteral("--out"), whole});
+        const auto w =
+            runCli({QStringLiteral("sweep"), scen, QStringLiteral("--vary"),
+                    QStringLiteral("mosaic.days=5,10,20"), QStringLiteral("--out"), whole});
         QVERIFY2(w.exitCode == 0, qPrintable(w.err));
         QFile a(merged), b(whole);
         QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
@@ -172,15 +180,18 @@ private slots:
     void runOutIsCheckedFirst_data() {
         QTest::addColumn<QString>("outName");
         QTest::addColumn<QString>("expect");
-        QTest::newRow("existing file") << "plain.txt" << "--out names an existing file, not a folder";
-        QTest::newRow("below a file") << "plain.txt/sub" << "is a file";
+        QTest::newRow("existing file") << "plain.txt"
+                                       << "--out names an existing file, not a folder";
+        QTest::newRow("below a file") << "plain.txt/sub"
+                                      << "is a file";
     }
     void runOutIsCheckedFirst() {
         QFETCH(QString, outName);
         QFETCH(QString, expect);
         QVERIFY(writeFile(m_dir.filePath(QStringLiteral("plain.txt")), "x"));
-        const auto r = runCli({QStringLiteral("run"), QStringLiteral(TANDEM_EXAMPLES "/mosaic-table3.json"),
-                               QStringLiteral("--out"), m_dir.filePath(outName)});
+        const auto r =
+            runCli({QStringLiteral("run"), QStringLiteral(TANDEM_EXAMPLES "/mosaic-table3.json"),
+                    QStringLiteral("--out"), m_dir.filePath(outName)});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(expect), qPrintable(r.err));
         QVERIFY2(!r.out.contains(QStringLiteral("MOSAIC")), qPrintable(r.out));
@@ -199,7 +210,8 @@ private slots:
     }
     void runOutNeverMixesTwoRuns() {
         QFETCH(bool, immutable);
-        const QString dir = m_dir.filePath(immutable ? QStringLiteral("mix-i") : QStringLiteral("mix-f"));
+        const QString dir =
+            m_dir.filePath(immutable ? QStringLiteral("mix-i") : QStringLiteral("mix-f"));
         QVERIFY(QDir().mkpath(dir));
         nlohmann::json a, b;
         a["mosaic"] = {{"nodes", 2}, {"days", 5}};
@@ -207,7 +219,8 @@ private slots:
         b["mosaic"] = {{"nodes", 2}, {"days", 6}};
         QVERIFY(writeFile(dir + "/../a.json", QByteArray::fromStdString(a.dump())));
         QVERIFY(writeFile(dir + "/../b.json", QByteArray::fromStdString(b.dump())));
-        const auto first = runCli({QStringLiteral("run"), dir + "/../a.json", QStringLiteral("--out"), dir});
+        const auto first =
+            runCli({QStringLiteral("run"), dir + "/../a.json", QStringLiteral("--out"), dir});
         QVERIFY2(first.finished && first.exitCode == 0, qPrintable(first.out + first.err));
         const QString blocked = dir + "/mosaic_frontier.csv";
         if (immutable) {
@@ -220,17 +233,19 @@ private slots:
         }
         auto snapshot = [&dir] {
             QStringList s;
-            for (const auto& e : QDir(dir).entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot,
-                                                         QDir::Name)) {
+            for (const auto& e : QDir(dir).entryInfoList(
+                     QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name)) {
                 QFile f(e.filePath());
                 s << e.fileName() + (e.isDir() ? QStringLiteral("/")
-                                               : (f.open(QIODevice::ReadOnly) ? QString::number(qHash(f.readAll()))
-                                                                              : QStringLiteral("?")));
+                                               : (f.open(QIODevice::ReadOnly)
+                                                      ? QString::number(qHash(f.readAll()))
+                                                      : QStringLiteral("?")));
             }
             return s;
         };
         const QStringList before = snapshot();
-        const auto second = runCli({QStringLiteral("run"), dir + "/../b.json", QStringLiteral("--out"), dir});
+        const auto second =
+            runCli({QStringLiteral("run"), dir + "/../b.json", QStringLiteral("--out"), dir});
         if (immutable) QProcess::execute(QStringLiteral("chattr"), {QStringLiteral("-i"), blocked});
         QVERIFY(second.finished);
         // A folder in place of a result file is refused before computing (exit 2, as every
@@ -241,19 +256,22 @@ private slots:
         QCOMPARE(snapshot(), before);
         // Without the obstacle the second run replaces the whole set.
         if (!immutable) QVERIFY(QDir(blocked).removeRecursively());
-        const auto third = runCli({QStringLiteral("run"), dir + "/../b.json", QStringLiteral("--out"), dir});
+        const auto third =
+            runCli({QStringLiteral("run"), dir + "/../b.json", QStringLiteral("--out"), dir});
         QVERIFY2(third.finished && third.exitCode == 0, qPrintable(third.out + third.err));
         QVERIFY(QFile::exists(dir + "/mlforml_result.json"));
         QVERIFY(snapshot() != before);
-        QCOMPARE(QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot).size(), 7);
+        QCOMPARE(QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot).size(),
+                 7);
     }
 
     void ncclFileListedTwiceIsUsedOnce() {
-        const auto r = runCli({QStringLiteral("plan"),
-                               QStringLiteral(TANDEM_TEST_DATA "/models/Mixtral-8x7B-v0.1.config.json"),
-                               QStringLiteral("--devices"), QStringLiteral("16"),
-                               QStringLiteral("--hardware"), QStringLiteral("h100"),
-                               QStringLiteral("--nccl"), nccl(), QStringLiteral("--nccl"), nccl()});
+        const auto r =
+            runCli({QStringLiteral("plan"),
+                    QStringLiteral(TANDEM_TEST_DATA "/models/Mixtral-8x7B-v0.1.config.json"),
+                    QStringLiteral("--devices"), QStringLiteral("16"), QStringLiteral("--hardware"),
+                    QStringLiteral("h100"), QStringLiteral("--nccl"), nccl(),
+                    QStringLiteral("--nccl"), nccl()});
         QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.out + r.err));
         QVERIFY2(r.out.contains(QStringLiteral("listed twice; used once")), qPrintable(r.out));
         // "X ms analytical (no curve ...)" and no second ", analytical X ms" on that line.
@@ -266,7 +284,8 @@ private slots:
         QVERIFY(analytical >= 1);
         // In a scenario, listing it twice validates too.
         nlohmann::json j;
-        j["mosaic"] = {{"nodes", 2}, {"days", 5},
+        j["mosaic"] = {{"nodes", 2},
+                       {"days", 5},
                        {"nccl_tests_files", {nccl().toStdString(), nccl().toStdString()}}};
         const QString scen = m_dir.filePath(QStringLiteral("twice.json"));
         QVERIFY(writeFile(scen, QByteArray::fromStdString(j.dump())));
@@ -279,24 +298,31 @@ private slots:
     /// measured curve's range and each collective of the first layout) is formatBytes of the
     /// bytes in plan --json.
     void planSizesUseTheLibraryFormatter() {
-        const QStringList args{QStringLiteral("plan"),
-                               QStringLiteral(TANDEM_TEST_DATA "/models/Mixtral-8x7B-v0.1.config.json"),
-                               QStringLiteral("--devices"), QStringLiteral("16"),
-                               QStringLiteral("--hardware"), QStringLiteral("h100"),
-                               QStringLiteral("--top"), QStringLiteral("1"),
-                               QStringLiteral("--nccl"), nccl()};
+        const QStringList args{
+            QStringLiteral("plan"),
+            QStringLiteral(TANDEM_TEST_DATA "/models/Mixtral-8x7B-v0.1.config.json"),
+            QStringLiteral("--devices"),
+            QStringLiteral("16"),
+            QStringLiteral("--hardware"),
+            QStringLiteral("h100"),
+            QStringLiteral("--top"),
+            QStringLiteral("1"),
+            QStringLiteral("--nccl"),
+            nccl()};
         const auto t = runCli(args);
         const auto js = runCli(args + QStringList{QStringLiteral("--json")});
         QVERIFY2(t.finished && t.exitCode == 0 && js.exitCode == 0, qPrintable(t.err + js.err));
         const auto j = nlohmann::json::parse(js.out.toStdString());
-        auto size = [](double bytes) { return QString::fromStdString(tandem::io::formatBytes(bytes)); };
+        auto size = [](double bytes) {
+            return QString::fromStdString(tandem::io::formatBytes(bytes));
+        };
         // The 2x8 all-reduce log runs from 8 B to 16 GiB.
         QVERIFY2(t.out.contains(QStringLiteral(": 8 B to 16 GiB, peak busbw")), qPrintable(t.out));
         const auto& uses = j.at("layouts").at(0).at("collectives").at("uses");
         QVERIFY(!uses.empty());
         for (const auto& u : uses) {
-            const QString line = QString::fromStdString(u.at("collective").get<std::string>()) + " of " +
-                                 size(u.at("bytes").get<double>()) + " over " +
+            const QString line = QString::fromStdString(u.at("collective").get<std::string>()) +
+                                 " of " + size(u.at("bytes").get<double>()) + " over " +
                                  QString::number(u.at("ranks").get<int>()) + " ranks";
             QVERIFY2(t.out.contains(line), qPrintable(line + "\n" + t.out));
         }
@@ -318,7 +344,8 @@ private slots:
                                QStringLiteral("--hardware"), QStringLiteral("h100")});
         QVERIFY2(r.finished, "plan did not finish");
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.out.contains(QStringLiteral("No feasible layout on this cluster.")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("No feasible layout on this cluster.")),
+                 qPrintable(r.out));
         const QRegularExpression why(QStringLiteral(
             R"((\d+) of (\d+) layouts: does not fit in device memory \(smallest need ([0-9.]+) GB > ([0-9.]+) GB usable\))"));
         const auto m = why.match(r.out);
@@ -329,7 +356,8 @@ private slots:
         QVERIFY(m.captured(3).toDouble() > 160.0);
         QVERIFY(m.captured(3).toDouble() > m.captured(4).toDouble());
         // ... and names the nearest whole-node cluster that has a feasible layout.
-        const QRegularExpression nearest(QStringLiteral(R"(Nearest cluster that works: (\d+) GPUs \((\d+) nodes of 8\))"));
+        const QRegularExpression nearest(
+            QStringLiteral(R"(Nearest cluster that works: (\d+) GPUs \((\d+) nodes of 8\))"));
         const auto n = nearest.match(r.out);
         QVERIFY2(n.hasMatch(), qPrintable(r.out));
         QVERIFY(n.captured(1).toInt() > 8 && n.captured(1).toInt() == 8 * n.captured(2).toInt());
@@ -353,16 +381,18 @@ private slots:
         QVERIFY(writeFile(scen, QByteArray::fromStdString(j.dump(2))));
         const auto v = runCli({QStringLiteral("validate"), scen});
         QCOMPARE(v.exitCode, 0);
-        QVERIFY2(v.out.contains(scen + ": $.ml_for_ml." + key +
-                                ": warning: zero bandwidth: no gradient synchronisation can finish; "
-                                "every policy will report not reached"),
-                 qPrintable(v.out));
+        QVERIFY2(
+            v.out.contains(scen + ": $.ml_for_ml." + key +
+                           ": warning: zero bandwidth: no gradient synchronisation can finish; "
+                           "every policy will report not reached"),
+            qPrintable(v.out));
         const QString out = m_dir.filePath(QStringLiteral("zero-out-") + key);
         const auto r = runCli({QStringLiteral("run"), scen, QStringLiteral("--out"), out});
         QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err));
         // Default horizon 400000 s = 111.11 h.
-        const QString why = "not reached within the horizon of 111.11 h: zero bandwidth (ml_for_ml." + key +
-                            " = 0): no gradient synchronisation can finish";
+        const QString why =
+            "not reached within the horizon of 111.11 h: zero bandwidth (ml_for_ml." + key +
+            " = 0): no gradient synchronisation can finish";
         QVERIFY2(r.out.contains(QStringLiteral("Joint: ") + why), qPrintable(r.out));
         QFile res(out + "/mlforml_result.json");
         QVERIFY(res.open(QIODevice::ReadOnly));
@@ -372,7 +402,8 @@ private slots:
             for (const auto& pol : pt.at("policies")) {
                 ++policies;
                 QVERIFY(pol.at("first_crossing_s").at(0).is_null());
-                QCOMPARE(QString::fromStdString(pol.at("not_reached_reason").get<std::string>()), why);
+                QCOMPARE(QString::fromStdString(pol.at("not_reached_reason").get<std::string>()),
+                         why);
             }
         QVERIFY(policies >= 5);
     }
@@ -380,11 +411,13 @@ private slots:
     /// Zero bandwidth, the other side: a scenario whose policies all reach their targets carries no
     /// reason field (its result bytes are unchanged) and validate prints no warning.
     void reachedPoliciesHaveNoReason() {
-        const auto v = runCli({QStringLiteral("validate"), QStringLiteral(TANDEM_EXAMPLES "/mlforml-scenario1.json")});
+        const auto v = runCli({QStringLiteral("validate"),
+                               QStringLiteral(TANDEM_EXAMPLES "/mlforml-scenario1.json")});
         QCOMPARE(v.exitCode, 0);
         QVERIFY2(!v.out.contains(QStringLiteral("warning")), qPrintable(v.out));
         const QString out = m_dir.filePath(QStringLiteral("s1-out"));
-        const auto r = runCli({QStringLiteral("run"), QStringLiteral(TANDEM_EXAMPLES "/mlforml-scenario1.json"),
+        const auto r = runCli({QStringLiteral("run"),
+                               QStringLiteral(TANDEM_EXAMPLES "/mlforml-scenario1.json"),
                                QStringLiteral("--out"), out});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QFile res(out + "/mlforml_result.json");

@@ -4,7 +4,6 @@
 // path or load it and save the new value back. A key that loads silently but saves the old
 // value is read by nobody.
 #include <QtTest>
-
 #include <cmath>
 
 #include "mosaic/hardware.h"
@@ -18,13 +17,19 @@ namespace {
 /// Another value of the same type: integers + 1, other numbers x 1.25 (0 -> 0.5), booleans
 /// flipped. Returns false for values this test does not perturb (strings, objects).
 bool perturb(const json& v, json& out) {
-    if (v.is_number_integer()) { out = v.get<long long>() + 1; return true; }
+    if (v.is_number_integer()) {
+        out = v.get<long long>() + 1;
+        return true;
+    }
     if (v.is_number_float()) {
         const double d = v.get<double>();
         out = d == 0 ? 0.5 : d * 1.25;
         return true;
     }
-    if (v.is_boolean()) { out = !v.get<bool>(); return true; }
+    if (v.is_boolean()) {
+        out = !v.get<bool>();
+        return true;
+    }
     return false;
 }
 
@@ -41,9 +46,13 @@ std::string dollarPath(const json::json_pointer& p) {
     std::string s = "$";
     json::json_pointer walk = p;
     std::vector<std::string> parts;
-    while (!walk.empty()) { parts.insert(parts.begin(), walk.back()); walk.pop_back(); }
+    while (!walk.empty()) {
+        parts.insert(parts.begin(), walk.back());
+        walk.pop_back();
+    }
     for (const auto& part : parts) {
-        const bool index = !part.empty() && part.find_first_not_of("0123456789") == std::string::npos;
+        const bool index =
+            !part.empty() && part.find_first_not_of("0123456789") == std::string::npos;
         s += index ? "[" + part + "]" : "." + part;
     }
     return s;
@@ -88,13 +97,18 @@ private slots:
                 continue;
             }
             const json back = json::parse(scenarioToJson(*parsed));
-            if (!back.contains(ptr) || !sameValue(back[ptr], v)) ignored << QString::fromStdString(dollarPath(ptr));
-            else ++changed;
+            if (!back.contains(ptr) || !sameValue(back[ptr], v))
+                ignored << QString::fromStdString(dollarPath(ptr));
+            else
+                ++changed;
         }
-        qInfo("%d keys changed and read back, %d values rejected with a message", changed, rejected);
+        qInfo("%d keys changed and read back, %d values rejected with a message", changed,
+              rejected);
         QVERIFY2(ignored.isEmpty(), qPrintable("accepted but not read: " + ignored.join(", ")));
         // Enough keys were actually exercised for the check to mean something.
-        QVERIFY2(changed >= 80, qPrintable(QString("only %1 keys changed (%2 rejected)").arg(changed).arg(rejected)));
+        QVERIFY2(
+            changed >= 80,
+            qPrintable(QString("only %1 keys changed (%2 rejected)").arg(changed).arg(rejected)));
     }
 };
 

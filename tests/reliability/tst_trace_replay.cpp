@@ -166,19 +166,27 @@ private slots:
     }
 
     void traceOnlyWithTraceScenario_data() {
-        QTest::addColumn<QString>("scenario");  // "" = the key is left out (default "sweep")
+        QTest::addColumn<QString>("scenario");   // "" = the key is left out (default "sweep")
         QTest::addColumn<QString>("traceFile");  // relative to the scenario's folder
         QTest::addColumn<QByteArray>("trace");   // written to load.csv
         const QByteArray good(kBytesPerS);
-        QTest::newRow("sweep, valid trace") << "sweep" << "load.csv" << good;
-        QTest::newRow("poisson, valid trace") << "poisson" << "load.csv" << good;
-        QTest::newRow("default scenario, valid trace") << "" << "load.csv" << good;
-        QTest::newRow("sweep, missing file") << "sweep" << "missing.csv" << good;
-        QTest::newRow("sweep, empty trace") << "sweep" << "load.csv" << QByteArray();
+        QTest::newRow("sweep, valid trace") << "sweep"
+                                            << "load.csv" << good;
+        QTest::newRow("poisson, valid trace") << "poisson"
+                                              << "load.csv" << good;
+        QTest::newRow("default scenario, valid trace") << ""
+                                                       << "load.csv" << good;
+        QTest::newRow("sweep, missing file") << "sweep"
+                                             << "missing.csv" << good;
+        QTest::newRow("sweep, empty trace") << "sweep"
+                                            << "load.csv" << QByteArray();
         QTest::newRow("sweep, negative rate")
-            << "sweep" << "load.csv" << QByteArray("time_s,bytes_per_s\n0,1e9\n1,-5\n");
-        QTest::newRow("sweep, a folder") << "sweep" << "." << good;
-        QTest::newRow("poisson, /dev/zero") << "poisson" << "/dev/zero" << good;
+            << "sweep"
+            << "load.csv" << QByteArray("time_s,bytes_per_s\n0,1e9\n1,-5\n");
+        QTest::newRow("sweep, a folder") << "sweep"
+                                         << "." << good;
+        QTest::newRow("poisson, /dev/zero") << "poisson"
+                                            << "/dev/zero" << good;
     }
     // Regression: a trace_file under another scenario was ignored; validate and run exited 0
     // with the numbers of no trace, whatever the file held.
@@ -198,12 +206,14 @@ private slots:
                                  "\"policies\": [\"Static\"], \"horizon_s\": 86400}}")
                                     .toUtf8()));
         const QString shown = scenario.isEmpty() ? QStringLiteral("sweep") : scenario;
-        const QString want = "$.ml_for_ml.trace_file: only used when scenario is \"trace\" (scenario is \"" +
-                             shown + "\")";
+        const QString want =
+            "$.ml_for_ml.trace_file: only used when scenario is \"trace\" (scenario is \"" + shown +
+            "\")";
         const CliResult v = runCli({QStringLiteral("validate"), file});
         QCOMPARE(v.exitCode, 2);
         QVERIFY2(v.all.contains(file + ": " + want), qPrintable("validate:\n" + v.all));
-        const CliResult r = runCli({QStringLiteral("run"), file, QStringLiteral("--out"), folder + "/out"});
+        const CliResult r =
+            runCli({QStringLiteral("run"), file, QStringLiteral("--out"), folder + "/out"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.all.contains(want), qPrintable("run:\n" + r.all));
         QVERIFY(!QFileInfo::exists(folder + "/out"));
@@ -213,9 +223,9 @@ private slots:
         // Sweeping the trace file of a scenario that does not replay it fails the same way.
         QVERIFY(writeFile(folder + "/plain.json",
                           "{\"ml_for_ml\": {" + key.toUtf8() + "\"policies\": [\"Static\"]}}"));
-        const CliResult sw = runCli({QStringLiteral("sweep"), folder + "/plain.json", QStringLiteral("--vary"),
-                                     "ml_for_ml.trace_file=" + traceFile, QStringLiteral("--out"),
-                                     folder + "/sweep.csv"});
+        const CliResult sw = runCli({QStringLiteral("sweep"), folder + "/plain.json",
+                                     QStringLiteral("--vary"), "ml_for_ml.trace_file=" + traceFile,
+                                     QStringLiteral("--out"), folder + "/sweep.csv"});
         QCOMPARE(sw.exitCode, 2);
         QVERIFY2(sw.all.contains(want), qPrintable("sweep:\n" + sw.all));
         QVERIFY(!QFileInfo::exists(folder + "/sweep.csv"));

@@ -8,7 +8,6 @@
 #include <QApplication>
 #include <QStandardPaths>
 #include <QTimer>
-
 #include <cstdio>
 
 #include "shell/main_window.h"
@@ -30,15 +29,17 @@ int main(int argc, char** argv) {
     w->enableRecovery(dir, 200);
     if (!w->openFile(scenario)) return 2;
     w->show();
-    QObject::connect(w->recovery(), &tandem::ui::RecoveryAutosaver::written, w, [w, mode, scenario](const QString& file) {
-        std::printf("autosaved %s\n", qPrintable(file));
-        std::fflush(stdout);
-        if (mode == QLatin1String("clean")) {
-            QString error;
-            if (!w->document()->save(scenario, &error)) std::fprintf(stderr, "%s\n", qPrintable(error));
-            w->close();
-        }
-    });
+    QObject::connect(w->recovery(), &tandem::ui::RecoveryAutosaver::written, w,
+                     [w, mode, scenario](const QString& file) {
+                         std::printf("autosaved %s\n", qPrintable(file));
+                         std::fflush(stdout);
+                         if (mode == QLatin1String("clean")) {
+                             QString error;
+                             if (!w->document()->save(scenario, &error))
+                                 std::fprintf(stderr, "%s\n", qPrintable(error));
+                             w->close();
+                         }
+                     });
     QObject::connect(&app, &QApplication::lastWindowClosed, [&app]() {
         std::printf("closed\n");
         std::fflush(stdout);

@@ -6,25 +6,22 @@
 // is converted). Policy lines that coincide (Joint = Knob-Precision in ML-for-ML scenario 1,
 // 2608.06046 Fig. 2) are detected from the data, dashed over each other and share one legend
 // entry "Knob-Precision = Joint".
-#include <QtTest>
-
+#include <QAbstractAxis>
+#include <QChart>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
 #include <QPen>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QSlider>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
-
-#include <QAbstractAxis>
-#include <QChart>
-#include <QLegend>
-#include <QLabel>
-#include <QLegendMarker>
-#include <QLineSeries>
-#include <QPushButton>
-#include <QSlider>
-#include <QScatterSeries>
-
+#include <QtTest>
 #include <cmath>
 #include <limits>
 
@@ -64,8 +61,8 @@ io::LossLog makeLog(const std::string& name, bool decreasing) {
     log.series.push_back(s);
     return log;
 }
-/// Text of the SVG's first <title> and <desc> elements (XML entities decoded); title "XML error: ..."
-/// when the file is not well-formed.
+/// Text of the SVG's first <title> and <desc> elements (XML entities decoded); title "XML error:
+/// ..." when the file is not well-formed.
 QPair<QString, QString> svgMetadata(const QString& path) {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) return {};
@@ -120,7 +117,8 @@ private slots:
         QTest::addColumn<QString>("column");
         QTest::addColumn<QString>("expected");
         QTest::newRow("loss") << QStringLiteral("loss") << QStringLiteral("logged loss");
-        QTest::newRow("val_loss") << QStringLiteral("val_loss") << QStringLiteral("logged val_loss");
+        QTest::newRow("val_loss") << QStringLiteral("val_loss")
+                                  << QStringLiteral("logged val_loss");
         QTest::newRow("train") << QStringLiteral("train") << QStringLiteral("logged train loss");
         QTest::newRow("empty") << QString() << QStringLiteral("logged loss");
     }
@@ -152,7 +150,8 @@ private slots:
         QCOMPARE(v->pointSeries()->name(), QStringLiteral("logged loss"));
         QCOMPARE(v->fitSeries()->name(), QStringLiteral("fit: L(s) = L_inf + A (s + S0)^-alpha"));
         QVERIFY(v->fitNote().isEmpty());
-        QVERIFY2(legendShows(v, v->fitSeries()), qPrintable(v->legendEntries().join(QLatin1Char('|'))));
+        QVERIFY2(legendShows(v, v->fitSeries()),
+                 qPrintable(v->legendEntries().join(QLatin1Char('|'))));
         QVERIFY(v->legendEntries().contains(QStringLiteral("logged loss")));
         const QList<QPointF> pts = v->fitSeries()->points();
         QVERIFY(pts.size() >= 2);
@@ -167,8 +166,10 @@ private slots:
         if (!decreasing) QVERIFY(fit->usable);
         if (!fit->usable) {
             QVERIFY(!fit->warnings.empty());
-            QVERIFY(panel.summary()->text().contains(QStringLiteral("Not usable as a progress curve")));
-            QVERIFY(panel.useButton()->toolTip().contains(QString::fromStdString(fit->warnings.front())));
+            QVERIFY(
+                panel.summary()->text().contains(QStringLiteral("Not usable as a progress curve")));
+            QVERIFY(panel.useButton()->toolTip().contains(
+                QString::fromStdString(fit->warnings.front())));
         }
         panel.setUsable(false);
         QVERIFY(!panel.useButton()->isEnabled());
@@ -189,7 +190,9 @@ private slots:
         QVERIFY(!panel.view()->fitNote().isEmpty());
         QVERIFY(panel.view()->legendEntries().contains(QStringLiteral("logged loss")));
         QVERIFY(!legendShows(panel.view(), panel.view()->fitSeries()));
-        QVERIFY(plainChartText(panel.view()->chart()->title()).simplified().contains(panel.view()->fitNote()));
+        QVERIFY(plainChartText(panel.view()->chart()->title())
+                    .simplified()
+                    .contains(panel.view()->fitNote()));
         QVERIFY(!panel.useButton()->isEnabled());
         QVERIFY(panel.useButton()->toolTip().contains(panel.view()->fitNote()));
         panel.setUsable(true);
@@ -201,14 +204,19 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("plain");
         QTest::addColumn<QString>("title");
-        QTest::newRow("plain") << QStringLiteral("Exposed DP share, N=4 GPT-1B") << QStringLiteral("Exposed DP share, N=4 GPT-1B")
+        QTest::newRow("plain") << QStringLiteral("Exposed DP share, N=4 GPT-1B")
+                               << QStringLiteral("Exposed DP share, N=4 GPT-1B")
                                << QStringLiteral("Exposed DP share, N=4 GPT-1B");
-        QTest::newRow("br small") << QStringLiteral("Fit: log.csv<br><small>The fit &amp; its note</small>")
-                                  << QStringLiteral("Fit: log.csv\nThe fit & its note") << QStringLiteral("Fit: log.csv");
+        QTest::newRow("br small") << QStringLiteral(
+                                         "Fit: log.csv<br><small>The fit &amp; its note</small>")
+                                  << QStringLiteral("Fit: log.csv\nThe fit & its note")
+                                  << QStringLiteral("Fit: log.csv");
         QTest::newRow("bold sup") << QStringLiteral("<b>Loss</b> L = A S<sup>-alpha</sup>")
-                                  << QStringLiteral("Loss L = A S-alpha") << QStringLiteral("Loss L = A S-alpha");
-        QTest::newRow("less-than in plain text") << QStringLiteral("S < 0.96") << QStringLiteral("S < 0.96")
-                                                 << QStringLiteral("S < 0.96");
+                                  << QStringLiteral("Loss L = A S-alpha")
+                                  << QStringLiteral("Loss L = A S-alpha");
+        QTest::newRow("less-than in plain text")
+            << QStringLiteral("S < 0.96") << QStringLiteral("S < 0.96")
+            << QStringLiteral("S < 0.96");
     }
     void plainChartTextRows() {
         QFETCH(QString, text);
@@ -241,7 +249,8 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         LossFitView* v = panel.view();
         QCOMPARE(v->fitNote().isEmpty(), drawable);
-        QCOMPARE(v->chart()->title().contains(QLatin1String("<br>")), !drawable);  // the on-screen title is rich text
+        QCOMPARE(v->chart()->title().contains(QLatin1String("<br>")),
+                 !drawable);  // the on-screen title is rich text
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString path = dir.filePath(QStringLiteral("fit.svg"));
@@ -251,10 +260,12 @@ private slots:
         QCOMPARE(title, QStringLiteral("Logged loss and fitted progress curve: tiny <log>.csv"));
         QStringList expectedDesc{title};
         if (!drawable) expectedDesc << v->fitNote();
-        expectedDesc << QStringLiteral("x: Optimizer step") << QStringLiteral("y: Loss (as logged, nats)");
+        expectedDesc << QStringLiteral("x: Optimizer step")
+                     << QStringLiteral("y: Loss (as logged, nats)");
         QCOMPARE(desc, expectedDesc.join(QLatin1Char('\n')));
-        for (const QString& tag : {QStringLiteral("<b>"), QStringLiteral("<br>"), QStringLiteral("<small>"),
-                                   QStringLiteral("</small>"), QStringLiteral("&lt;"), QStringLiteral("&amp;")}) {
+        for (const QString& tag :
+             {QStringLiteral("<b>"), QStringLiteral("<br>"), QStringLiteral("<small>"),
+              QStringLiteral("</small>"), QStringLiteral("&lt;"), QStringLiteral("&amp;")}) {
             QVERIFY2(!title.contains(tag), qPrintable(title));
             QVERIFY2(!desc.contains(tag), qPrintable(desc));
         }
@@ -310,7 +321,8 @@ private slots:
         const QList<QPointF> a{{0, 1}, {1, 0}}, b{{0, 2}, {1, 1}};
         // 0 = 2 = 3, 1 alone; skipping 2 leaves 3 in 0's group.
         QCOMPARE(coincidentWith({a, b, a, a}, 1e-6, 1e-6), (QList<int>{-1, -1, 0, 0}));
-        QCOMPARE(coincidentWith({a, b, a, a}, 1e-6, 1e-6, {false, false, true}), (QList<int>{-1, -1, -1, 0}));
+        QCOMPARE(coincidentWith({a, b, a, a}, 1e-6, 1e-6, {false, false, true}),
+                 (QList<int>{-1, -1, -1, 0}));
         QCOMPARE(coincidentWith({a, b, a, a}, 1e-6, 1e-6, {true}), (QList<int>{-1, -1, -1, 2}));
         const QList<int> sameAs{-1, -1, 0, 0};
         // {leader, index, groupSize} of each curve.
@@ -333,17 +345,18 @@ private slots:
         dashCoincidentPen(solid, 0, 3);
         QCOMPARE(solid.style(), Qt::SolidLine);
         // One legend entry per group, first curve's name first.
-        const QStringList names{QStringLiteral("Static"), QStringLiteral("Knob-GA"), QStringLiteral("Decoupled"),
-                                QStringLiteral("Joint")};
-        QCOMPARE(coincidentLegendLabel(sameAs, names, 0), QStringLiteral("Static = Decoupled = Joint"));
+        const QStringList names{QStringLiteral("Static"), QStringLiteral("Knob-GA"),
+                                QStringLiteral("Decoupled"), QStringLiteral("Joint")};
+        QCOMPARE(coincidentLegendLabel(sameAs, names, 0),
+                 QStringLiteral("Static = Decoupled = Joint"));
         QCOMPARE(coincidentLegendLabel(sameAs, names, 1), QStringLiteral("Knob-GA"));
         QCOMPARE(coincidentLegendLabel(sameAs, names, 2), QString());
         QCOMPARE(coincidentLegendLabel(sameAs, names, 4), QString());
     }
 
     /// Knob-Precision and Joint with the same trajectory (scenario 1's GA4-MXFP4 for both):
-    /// Joint is dashed over Knob-Precision, one legend entry "Knob-Precision = Joint", in the loss chart
-    /// (time and updates axes) and the DP-share chart; Static differs and stays solid. Hiding
+    /// Joint is dashed over Knob-Precision, one legend entry "Knob-Precision = Joint", in the loss
+    /// chart (time and updates axes) and the DP-share chart; Static differs and stays solid. Hiding
     /// Knob-Precision makes Joint a plain solid line again.
     void coincidentPolicyLinesAreDashedAndNamed_data() {
         QTest::addColumn<bool>("updatesAxis");
@@ -367,8 +380,9 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&v));
         QCOMPARE(v.coincidences(), (QList<int>{-1, -1, -1, 1}));
         const QStringList legend = v.legendEntries();
-        QCOMPARE(legend, (QStringList{QStringLiteral("Static"), QStringLiteral("Knob-Precision = Joint"),
-                                      QStringLiteral("Decoupled"), QStringLiteral("Target")}));
+        QCOMPARE(legend,
+                 (QStringList{QStringLiteral("Static"), QStringLiteral("Knob-Precision = Joint"),
+                              QStringLiteral("Decoupled"), QStringLiteral("Target")}));
         QLineSeries* joint = seriesNamed(&v, QStringLiteral("Joint"));
         QLineSeries* kp = seriesNamed(&v, QStringLiteral("Knob-Precision"));
         QVERIFY(joint && kp);
@@ -385,7 +399,8 @@ private slots:
                 kpPixels += c == kpColour;
                 jointPixels += c == jointColour;
             }
-        QVERIFY2(kpPixels > 100 && jointPixels > 100, qPrintable(QStringLiteral("%1 %2").arg(kpPixels).arg(jointPixels)));
+        QVERIFY2(kpPixels > 100 && jointPixels > 100,
+                 qPrintable(QStringLiteral("%1 %2").arg(kpPixels).arg(jointPixels)));
 
         o.hiddenPolicies = {QStringLiteral("Knob-Precision")};
         v.setOptions(o);
@@ -402,19 +417,22 @@ private slots:
         QCOMPARE(seriesNamed(&dp, QStringLiteral("Knob-Precision"))->pen().style(), Qt::SolidLine);
         dp.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dp));
-        QCOMPARE(dp.legendEntries(), (QStringList{QStringLiteral("Static"), QStringLiteral("Knob-Precision = Joint"),
-                                                  QStringLiteral("Decoupled")}));
+        QCOMPARE(dp.legendEntries(),
+                 (QStringList{QStringLiteral("Static"), QStringLiteral("Knob-Precision = Joint"),
+                              QStringLiteral("Decoupled")}));
         // The CSV keeps the policy names.
         QVERIFY(v.csv().contains(QStringLiteral("\nJoint,")));
         QVERIFY(!v.csv().contains(QStringLiteral(" = ")));
         // The drawn share of Joint is still found under its policy name.
-        QVERIFY(std::abs(dp.meanShare(QStringLiteral("Joint")) - dp.meanShare(QStringLiteral("Knob-Precision"))) < 1e-9);
+        QVERIFY(std::abs(dp.meanShare(QStringLiteral("Joint")) -
+                         dp.meanShare(QStringLiteral("Knob-Precision"))) < 1e-9);
     }
 
     /// A curve off by a visible amount (1 % of the loss axis) is not merged.
     void nearlyCoincidentLinesStaySeparate() {
         mlforml::PointResult point;
-        mlforml::PolicyRun kp = makeRun("Knob-Precision", 300, 4000), joint = makeRun("Joint", 300, 4000);
+        mlforml::PolicyRun kp = makeRun("Knob-Precision", 300, 4000),
+                           joint = makeRun("Joint", 300, 4000);
         for (double& l : joint.loss) l += 0.01 * (2.6 * 1.04 - 2.5);
         point.policies = {kp, joint};
         LossCurveView v;
@@ -439,11 +457,16 @@ private slots:
         // Knob-Precision's), yet the loss lines stay within a pixel of each other all the way
         // (their steep start is sampled at slightly different times): merged on the loss chart.
         QTest::addColumn<bool>("dpShareToo");
-        QTest::newRow("Fig. 2c, loss vs time") << QStringLiteral("mlforml-fig2c") << false << true << -1 << true;
-        QTest::newRow("Fig. 2c, loss vs updates") << QStringLiteral("mlforml-fig2c") << true << true << -1 << true;
-        QTest::newRow("Fig. 2c at N = 8") << QStringLiteral("mlforml-fig2c") << false << true << 8 << false;
-        QTest::newRow("Fig. 2c at N = 16") << QStringLiteral("mlforml-fig2c") << false << true << 16 << false;
-        QTest::newRow("Fig. 3, scenario 2") << QStringLiteral("mlforml-fig3") << false << false << -1 << true;
+        QTest::newRow("Fig. 2c, loss vs time")
+            << QStringLiteral("mlforml-fig2c") << false << true << -1 << true;
+        QTest::newRow("Fig. 2c, loss vs updates")
+            << QStringLiteral("mlforml-fig2c") << true << true << -1 << true;
+        QTest::newRow("Fig. 2c at N = 8")
+            << QStringLiteral("mlforml-fig2c") << false << true << 8 << false;
+        QTest::newRow("Fig. 2c at N = 16")
+            << QStringLiteral("mlforml-fig2c") << false << true << 16 << false;
+        QTest::newRow("Fig. 3, scenario 2")
+            << QStringLiteral("mlforml-fig3") << false << false << -1 << true;
     }
     void enginePresetsFlagOnlyTheCoincidentPolicies() {
         QFETCH(QString, preset);
@@ -463,7 +486,11 @@ private slots:
         w.applyPreset(index, false);
         QVERIFY(w.waitForResults(60000));
         if (jobs > 0) {
-            w.networkWorkspace()->findChild<NetworkControls*>()->backgroundSlider()->slider()->setValue(jobs);
+            w.networkWorkspace()
+                ->findChild<NetworkControls*>()
+                ->backgroundSlider()
+                ->slider()
+                ->setValue(jobs);
             QVERIFY(w.waitForResults(60000));
         }
         LossCurveView* loss = w.networkWorkspace()->lossView();
@@ -478,7 +505,8 @@ private slots:
         if (jointIsKnobPrecision) expected[joint] = kp;
         QCOMPARE(loss->coincidences(), expected);
         if (dpShareToo) QCOMPARE(w.networkWorkspace()->dpShareTimeView()->coincidences(), expected);
-        QCOMPARE(loss->legendEntries().contains(QStringLiteral("Knob-Precision = Joint")), jointIsKnobPrecision);
+        QCOMPARE(loss->legendEntries().contains(QStringLiteral("Knob-Precision = Joint")),
+                 jointIsKnobPrecision);
         QCOMPARE(loss->legendEntries().contains(QStringLiteral("Joint")), !jointIsKnobPrecision);
     }
 
@@ -499,14 +527,16 @@ private slots:
         const struct {
             ExportPreset preset;
             QSize png;
-        } cases[] = {{ExportPreset::Slide, QSize(1920, 1080)}, {ExportPreset::PaperColumn, QSize(1050, 750)},
+        } cases[] = {{ExportPreset::Slide, QSize(1920, 1080)},
+                     {ExportPreset::PaperColumn, QSize(1050, 750)},
                      {ExportPreset::PaperWidth, QSize(2100, 1050)}};
         for (const auto& c : cases) {
             d.setPreset(c.preset);
             QCOMPARE(d.pngSize(), c.png);
             const QString png = dir.filePath(QStringLiteral("c.png"));
             QString error;
-            QVERIFY2(exportChart(&v, png, &error, d.layoutSize(), d.pixelRatio()), qPrintable(error));
+            QVERIFY2(exportChart(&v, png, &error, d.layoutSize(), d.pixelRatio()),
+                     qPrintable(error));
             QCOMPARE(QImage(png).size(), c.png);
             QCOMPARE(v.size(), onScreen);
         }
@@ -514,13 +544,16 @@ private slots:
         for (const char* suffix : {"svg", "pdf"}) {
             const QString path = dir.filePath(QStringLiteral("c.") + QLatin1String(suffix));
             QString error;
-            QVERIFY2(exportChart(&v, path, &error, d.layoutSize(), d.pixelRatio()), qPrintable(error));
+            QVERIFY2(exportChart(&v, path, &error, d.layoutSize(), d.pixelRatio()),
+                     qPrintable(error));
             QFile f(path);
             QVERIFY(f.open(QIODevice::ReadOnly));
             const QByteArray bytes = f.readAll();
             QVERIFY(!bytes.contains("<image") && !bytes.contains("/Subtype /Image"));
-            if (QLatin1String(suffix) == QLatin1String("svg")) QVERIFY(bytes.contains("viewBox=\"0 0 1280 720\""));
-            else QVERIFY(bytes.startsWith("%PDF"));
+            if (QLatin1String(suffix) == QLatin1String("svg"))
+                QVERIFY(bytes.contains("viewBox=\"0 0 1280 720\""));
+            else
+                QVERIFY(bytes.startsWith("%PDF"));
         }
     }
 
@@ -548,7 +581,8 @@ private slots:
         cells.maxMfu = 0.42;
         v.setData(cells, 0, QStringLiteral("geometry"));
         QCOMPARE(v.colourScaleMaxPercent(), 42.0);
-        QVERIFY(LayoutHeatmapView::caption().startsWith(QLatin1String("X: layout infeasible (mesh rules")));
+        QVERIFY(LayoutHeatmapView::caption().startsWith(
+            QLatin1String("X: layout infeasible (mesh rules")));
         QVERIFY(LayoutHeatmapView::caption().contains(QLatin1String("OOM")));
         v.show();
         QVERIFY(QTest::qWaitForWindowExposed(&v));
@@ -557,7 +591,8 @@ private slots:
         QVERIFY(v.chart()->size().width() - plot.right() >= 60);
         // The bar's top is the brightest colour of the map (the best cell's MFU).
         const QImage img = v.grab().toImage();
-        const QPoint top = v.mapFromScene(v.chart()->mapToScene(QPointF(plot.right() + 20, plot.top() + 30)));
+        const QPoint top =
+            v.mapFromScene(v.chart()->mapToScene(QPointF(plot.right() + 20, plot.top() + 30)));
         const QColor c = img.pixelColor(top * img.devicePixelRatio());
         QVERIFY2(c.lightnessF() > 0.45, qPrintable(c.name()));
     }

@@ -1,11 +1,10 @@
 // The `tandem` GUI executable's command line: --help and --version print and exit 0 without any
 // display (they aborted with exit 134 before); a bad --page or --preset exits 2 and names what is
 // allowed instead of rendering page 0.
-#include <QtTest>
-
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
+#include <QtTest>
 
 #include "shell/presets.h"
 
@@ -54,7 +53,8 @@ private slots:
         QFETCH(QString, expected);
         const Run r = runTandem({option});
         QCOMPARE(r.status, QProcess::NormalExit);
-        QVERIFY2(r.exitCode == 0, qPrintable(QStringLiteral("exit %1: %2").arg(r.exitCode).arg(r.err)));
+        QVERIFY2(r.exitCode == 0,
+                 qPrintable(QStringLiteral("exit %1: %2").arg(r.exitCode).arg(r.err)));
         QVERIFY2(r.out.contains(expected), qPrintable(r.out));
     }
 
@@ -64,17 +64,23 @@ private slots:
         QTest::addColumn<QString>("page");
         QTest::addColumn<QString>("message");
         const QString t0 = QStringLiteral("0"), none;
-        QTest::newRow("99") << none << t0 << QStringLiteral("99") << QStringLiteral("--page must be 0..");
-        QTest::newRow("-5") << none << t0 << QStringLiteral("-5") << QStringLiteral("--page must be a chart page number >= 0");
-        QTest::newRow("text") << none << t0 << QStringLiteral("two") << QStringLiteral("--page must be a chart page number >= 0");
+        QTest::newRow("99") << none << t0 << QStringLiteral("99")
+                            << QStringLiteral("--page must be 0..");
+        QTest::newRow("-5") << none << t0 << QStringLiteral("-5")
+                            << QStringLiteral("--page must be a chart page number >= 0");
+        QTest::newRow("text") << none << t0 << QStringLiteral("two")
+                              << QStringLiteral("--page must be a chart page number >= 0");
         // Pages that only an import shows would render empty: refused with the reason.
-        QTest::newRow("loss fit hidden") << none << t0 << QStringLiteral("3")
-                                         << QStringLiteral("page 3 appears after importing a training loss log");
-        QTest::newRow("nccl hidden") << none << QStringLiteral("1") << QStringLiteral("2")
-                                     << QStringLiteral("page 2 appears after importing an nccl-tests log");
+        QTest::newRow("loss fit hidden")
+            << none << t0 << QStringLiteral("3")
+            << QStringLiteral("page 3 appears after importing a training loss log");
+        QTest::newRow("nccl hidden")
+            << none << QStringLiteral("1") << QStringLiteral("2")
+            << QStringLiteral("page 2 appears after importing an nccl-tests log");
         // Fig. 3 (scenario 2) has no sweep over N: the disabled page is refused with its tooltip.
-        QTest::newRow("sweep disabled") << QStringLiteral("mlforml-fig3") << t0 << QStringLiteral("2")
-                                        << QStringLiteral("--page 2 is disabled: Disabled: the sweep over N needs");
+        QTest::newRow("sweep disabled")
+            << QStringLiteral("mlforml-fig3") << t0 << QStringLiteral("2")
+            << QStringLiteral("--page 2 is disabled: Disabled: the sweep over N needs");
     }
     void badPageIsRefused() {
         QFETCH(QString, tab);
@@ -83,7 +89,8 @@ private slots:
         QTemporaryDir tmp;
         const QString png = tmp.filePath(QStringLiteral("shot.png"));
         QFETCH(QString, preset);
-        QStringList args{QStringLiteral("--screenshot"), png, QStringLiteral("--tab"), tab, QStringLiteral("--page"), page};
+        QStringList args{QStringLiteral("--screenshot"), png, QStringLiteral("--tab"), tab,
+                         QStringLiteral("--page"),       page};
         if (!preset.isEmpty()) args << QStringLiteral("--preset") << preset;
         const Run r = runTandem(args);
         QCOMPARE(r.status, QProcess::NormalExit);
@@ -93,14 +100,16 @@ private slots:
     }
 
     void unknownPresetListsTheValidIds() {
-        const Run r = runTandem({QStringLiteral("--preset"), QStringLiteral("nope"), QStringLiteral("--screenshot"),
-                                 QStringLiteral("x.png")});
+        const Run r = runTandem({QStringLiteral("--preset"), QStringLiteral("nope"),
+                                 QStringLiteral("--screenshot"), QStringLiteral("x.png")});
         QCOMPARE(r.status, QProcess::NormalExit);
         QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains(QLatin1String("unknown preset 'nope'; valid ids:")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QLatin1String("unknown preset 'nope'; valid ids:")),
+                 qPrintable(r.err));
         const QList<tandem::ui::Preset> presets = tandem::ui::allPresets();
         QVERIFY(!presets.isEmpty());
-        for (const tandem::ui::Preset& p : presets) QVERIFY2(r.err.contains(p.id), qPrintable(p.id));
+        for (const tandem::ui::Preset& p : presets)
+            QVERIFY2(r.err.contains(p.id), qPrintable(p.id));
     }
 };
 

@@ -1,8 +1,7 @@
 // Resources shipped with the GUI and the --bench-gui measurement (offscreen).
-#include <QtTest>
-
 #include <QJsonObject>
 #include <QSvgRenderer>
+#include <QtTest>
 
 #include "scenario/scenario.h"
 #include "shell/gui_bench.h"
@@ -15,7 +14,8 @@ private slots:
     void defaultScenarioFileIsTheBuiltInDefault() {
         QFile f(QStringLiteral(TANDEM_RESOURCES "/scenarios/default.json"));
         QVERIFY(f.open(QIODevice::ReadOnly));
-        const QByteArray expected = QByteArray::fromStdString(tandem::scenarioToJson(tandem::defaultScenario()));
+        const QByteArray expected =
+            QByteArray::fromStdString(tandem::scenarioToJson(tandem::defaultScenario()));
         QVERIFY2(f.readAll() == expected,
                  "resources/scenarios/default.json is stale; regenerate it with "
                  "`tandem --write-default-scenario resources/scenarios/default.json`");
@@ -34,7 +34,8 @@ private slots:
         QVERIFY(desktop.open(QIODevice::ReadOnly | QIODevice::Text));
         const QString text = QString::fromUtf8(desktop.readAll());
         QVERIFY(text.startsWith(QLatin1String("[Desktop Entry]")));
-        QVERIFY(text.contains(QLatin1String("\nIcon=tandem\n")));  // resources/icons/tandem.svg, installed by app/gui
+        QVERIFY(text.contains(
+            QLatin1String("\nIcon=tandem\n")));  // resources/icons/tandem.svg, installed by app/gui
         QVERIFY(text.contains(QLatin1String("\nExec=tandem")));
         QFile qrc(QStringLiteral(TANDEM_RESOURCES "/tandem.qrc"));
         QVERIFY(qrc.open(QIODevice::ReadOnly));
@@ -49,13 +50,25 @@ private slots:
         bool ok = false;
         const QJsonObject o = tandem::ui::benchGui(clock, 1, &ok);
         QVERIFY(ok);
-        for (const char* key : {"gui_launch_s", "gui_slider_median_ms", "gui_slider_p95_ms", "gui_rss_MB",
-                                "gui_network_slider_median_ms", "gui_moe_slider_median_ms"}) {
+        for (const char* key :
+             {"gui_launch_s", "gui_slider_median_ms", "gui_slider_p95_ms", "gui_rss_MB",
+              "gui_network_slider_median_ms", "gui_moe_slider_median_ms"}) {
             QVERIFY2(o.contains(QLatin1String(key)), key);
             QVERIFY2(o.value(QLatin1String(key)).toDouble() > 0, key);
         }
-        QCOMPARE(o.value(QLatin1String("gui_slider_moves")).toInt(), 4);  // 2 sliders x 2 workspaces x 1
-        QVERIFY(o.value(QLatin1String("gui_slider_p95_ms")).toDouble() >= o.value(QLatin1String("gui_slider_median_ms")).toDouble());
+        // 2 ML-for-ML sliders and 3 MoE ones (nodes, days, co-running jobs), 1 move each.
+        QCOMPARE(o.value(QLatin1String("gui_slider_moves")).toInt(), 5);
+        // The joined model: the cluster link on, the MoE job beside co-running jobs.
+        QVERIFY(o.value(QLatin1String("gui_joined_cluster")).toBool());
+        QVERIFY(o.value(QLatin1String("gui_moe_background_jobs")).toInt() > 0);
+        const QJsonObject bySlider =
+            o.value(QLatin1String("gui_slider_p95_ms_by_slider")).toObject();
+        QCOMPARE(bySlider.size(), 5);
+        for (const char* name : {"backgroundSlider", "nodesSlider", "moeNodesSlider",
+                                 "moeDaysSlider", "moeCoRunningSlider"})
+            QVERIFY2(bySlider.value(QLatin1String(name)).toDouble() > 0, name);
+        QVERIFY(o.value(QLatin1String("gui_slider_p95_ms")).toDouble() >=
+                o.value(QLatin1String("gui_slider_median_ms")).toDouble());
     }
 };
 

@@ -2,8 +2,6 @@
 // its place (frontier point, measured-collectives page, loss-fit page, trace scenario,
 // foreground job), a bad file shows its problems and keeps the previous state, and the headless
 // export carries the imported model's point.
-#include <QtTest>
-
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLineSeries>
@@ -12,9 +10,8 @@
 #include <QScatterSeries>
 #include <QTabWidget>
 #include <QTemporaryDir>
-
+#include <QtTest>
 #include <cmath>
-
 #include <nlohmann/json.hpp>
 
 #include "io/hf_config.h"
@@ -65,9 +62,12 @@ private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
     void labels() {
-        QCOMPARE(importLabel(QStringLiteral("/x/Mixtral-8x7B-v0.1.config.json")), QStringLiteral("Mixtral-8x7B"));
-        QCOMPARE(importLabel(QStringLiteral("/x/gpt2-large.config.json")), QStringLiteral("gpt2-large"));
-        QCOMPARE(importLabel(QStringLiteral("/models/Qwen3-30B-A3B/config.json")), QStringLiteral("Qwen3-30B-A3B"));
+        QCOMPARE(importLabel(QStringLiteral("/x/Mixtral-8x7B-v0.1.config.json")),
+                 QStringLiteral("Mixtral-8x7B"));
+        QCOMPARE(importLabel(QStringLiteral("/x/gpt2-large.config.json")),
+                 QStringLiteral("gpt2-large"));
+        QCOMPARE(importLabel(QStringLiteral("/models/Qwen3-30B-A3B/config.json")),
+                 QStringLiteral("Qwen3-30B-A3B"));
         QCOMPARE(importLabel(QStringLiteral("/x/run.csv")), QStringLiteral("run"));
     }
 
@@ -78,20 +78,25 @@ private slots:
         QTest::newRow("model config") << data(kMixtral) << int(ImportKind::ModelConfig);
         QTest::newRow("dense model config") << data(kGpt2) << int(ImportKind::ModelConfig);
         QTest::newRow("nccl all_reduce") << data(kNccl) << int(ImportKind::NcclTests);
-        QTest::newRow("nccl alltoall") << data("nccl/A100-alltoall-1x8-superbenchmark.txt") << int(ImportKind::NcclTests);
+        QTest::newRow("nccl alltoall")
+            << data("nccl/A100-alltoall-1x8-superbenchmark.txt") << int(ImportKind::NcclTests);
         QTest::newRow("llm.c loss log") << data(kLoss) << int(ImportKind::LossLog);
         // The kind comes from the content (io::detectInputKind), as in `tandem-cli inspect`.
         QByteArray tagged;
-        for (const QByteArray& l : readAll(data("nccl/GB200-all_reduce-18x4-coreweave.txt")).split('\n'))
+        for (const QByteArray& l :
+             readAll(data("nccl/GB200-all_reduce-18x4-coreweave.txt")).split('\n'))
             tagged += "[1,0]<stdout>:" + l + "\n";
         QTest::newRow("nccl-tests with mpirun --tag-output")
-            << writeFile(m_tmp, QStringLiteral("GB200-tagged.log"), tagged) << int(ImportKind::NcclTests);
+            << writeFile(m_tmp, QStringLiteral("GB200-tagged.log"), tagged)
+            << int(ImportKind::NcclTests);
         QTest::newRow("config.json with a byte-order mark")
-            << writeFile(m_tmp, QStringLiteral("config.json"), "\xEF\xBB\xBF" + readAll(data(kMixtral)))
+            << writeFile(m_tmp, QStringLiteral("config.json"),
+                         "\xEF\xBB\xBF" + readAll(data(kMixtral)))
             << int(ImportKind::ModelConfig);
         QTest::newRow("loss log with NCCL INFO lines")
             << writeFile(m_tmp, QStringLiteral("train.log"),
-                         "node0:11:11 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n" + readAll(data(kLoss)))
+                         "node0:11:11 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n" +
+                             readAll(data(kLoss)))
             << int(ImportKind::LossLog);
     }
     void detectsEachKind() {
@@ -112,7 +117,8 @@ private slots:
         MainWindow w;
         w.show();
         QVERIFY(w.waitForResults(60000));
-        const QByteArray before = QByteArray::fromStdString(scenarioToJson(w.document()->scenario()));
+        const QByteArray before =
+            QByteArray::fromStdString(scenarioToJson(w.document()->scenario()));
         QVERIFY(w.importFile(data(kMixtral)));
         QVERIFY(w.waitForResults(60000));
         MoeWorkspace* moe = w.moeWorkspace();
@@ -120,12 +126,14 @@ private slots:
         const auto m = io::loadModelConfigFile(data(kMixtral).toStdString(), d);
         QVERIFY(m);
         // S from the non-embedding counts; the published 46.7 B / 12.9 B put it near 0.72-0.73.
-        const double s = 1.0 - double(m->counts.activeNonEmbedding) / double(m->counts.totalNonEmbedding);
+        const double s =
+            1.0 - double(m->counts.activeNonEmbedding) / double(m->counts.totalNonEmbedding);
         QVERIFY(s > 0.70 && s < 0.75);
 
         const QList<QScatterSeries*> series = moe->frontierView()->importedSeries();
         QCOMPARE(series.size(), 1);
-        QVERIFY2(series[0]->name().startsWith(QLatin1String("Mixtral-8x7B")), qPrintable(series[0]->name()));
+        QVERIFY2(series[0]->name().startsWith(QLatin1String("Mixtral-8x7B")),
+                 qPrintable(series[0]->name()));
         QVERIFY(series[0]->pointLabelsVisible());
         QVERIFY(series[0]->pointLabelsFormat().contains(QLatin1String("Mixtral-8x7B")));
         QCOMPARE(series[0]->count(), 1);
@@ -141,7 +149,8 @@ private slots:
         QCOMPARE(series[0]->at(0).y(), p.loss);
         // The loss is Eq. 10 at the point's own (N_tot, S, D, G).
         const auto& e = *moe->envelope();
-        QCOMPARE(p.loss, e.law.loss(p.geometry.nTot, p.geometry.sparsity, p.tokens, p.geometry.splitG));
+        QCOMPARE(p.loss,
+                 e.law.loss(p.geometry.nTot, p.geometry.sparsity, p.tokens, p.geometry.splitG));
         // Not better than the cluster optimum the search found on the same cluster.
         QVERIFY(p.loss >= moe->result()->candidates[size_t(moe->result()->optimum)].loss - 1e-12);
 
@@ -182,9 +191,11 @@ private slots:
         w.show();
         QVERIFY(w.waitForResults(60000));
         const double fgBefore = w.document()->scenario().mlForMl->foregroundParameters;
-        QVERIFY(w.importFile(data("models/Llama-2-13b-hf.config.json"), DenseModelTarget::Background));
+        QVERIFY(
+            w.importFile(data("models/Llama-2-13b-hf.config.json"), DenseModelTarget::Background));
         Diagnostics d;
-        const auto m = io::loadModelConfigFile(data("models/Llama-2-13b-hf.config.json").toStdString(), d);
+        const auto m =
+            io::loadModelConfigFile(data("models/Llama-2-13b-hf.config.json").toStdString(), d);
         QVERIFY(m);
         const auto& p = *w.document()->scenario().mlForMl;
         QCOMPARE(p.backgroundJob.gradientBytes, 2.0 * double(m->counts.total));
@@ -220,7 +231,8 @@ private slots:
         // The analytical curve: size x 2(n-1)/n / collectiveTime on h100, 16 ranks.
         const mosaic::Hardware h100 = mosaic::builtinHardware("h100");
         const QPointF last = model->points().back();
-        const double t = mosaic::collectiveTime(h100, mosaic::Collective::AllReduce, last.x(), 16, 1);
+        const double t =
+            mosaic::collectiveTime(h100, mosaic::Collective::AllReduce, last.x(), 16, 1);
         QVERIFY(std::abs(last.y() - last.x() * 2.0 * 15 / 16 / t / 1e9) < 1e-9 * last.y());
         // Another hardware redraws the model only.
         moe->ncclHardwareBox()->setCurrentText(QStringLiteral("a100"));
@@ -263,8 +275,9 @@ private slots:
         const io::LossSeries* s = log->preferred();
         QVERIFY(std::abs(io::predictLoss(fit, s->step.back()) - s->loss.back()) < 0.05);
         const QString summary = panel->summary()->text();
-        QVERIFY2(summary.contains(QLatin1String("RMSE")) && summary.contains(QStringLiteral("\u00b1")),
-                 qPrintable(summary));
+        QVERIFY2(
+            summary.contains(QLatin1String("RMSE")) && summary.contains(QStringLiteral("\u00b1")),
+            qPrintable(summary));
         QVERIFY(!w.document()->isModified());
         QVERIFY(panel->useButton()->isEnabled());
         panel->useButton()->click();
@@ -278,7 +291,8 @@ private slots:
     /// A background trace CSV becomes the "trace" scenario of ML-for-ML.
     void loadTraceSetsTheTraceScenario() {
         QTemporaryDir dir;
-        const QString path = writeFile(dir, QStringLiteral("load.csv"), "time_s,bytes_per_s\n0,1e9\n1,2.5e9\n2,5e8\n3,0\n");
+        const QString path = writeFile(dir, QStringLiteral("load.csv"),
+                                       "time_s,bytes_per_s\n0,1e9\n1,2.5e9\n2,5e8\n3,0\n");
         MainWindow w;
         w.show();
         QVERIFY(w.waitForResults(60000));
@@ -298,10 +312,13 @@ private slots:
     void importedFilesAreSavedLikeLoadedOnes() {
         QTemporaryDir dir;
         QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("proj/logs")));
-        QVERIFY(!writeFile(dir, QStringLiteral("proj/logs/load.csv"), "time_s,bytes_per_s\n0,1e9\n1,2.5e9\n").isEmpty());
+        QVERIFY(!writeFile(dir, QStringLiteral("proj/logs/load.csv"),
+                           "time_s,bytes_per_s\n0,1e9\n1,2.5e9\n")
+                     .isEmpty());
         QVERIFY(QFile::copy(data(kNccl), dir.filePath(QStringLiteral("proj/logs/ar.txt"))));
         const QString scenario =
-            writeFile(dir, QStringLiteral("proj/work.json"), QByteArray::fromStdString(scenarioToJson(defaultScenario())));
+            writeFile(dir, QStringLiteral("proj/work.json"),
+                      QByteArray::fromStdString(scenarioToJson(defaultScenario())));
         MainWindow w;
         w.show();
         QVERIFY(w.openFile(scenario));
@@ -314,8 +331,10 @@ private slots:
         QVERIFY(traceOk && ncclOk);
         w.moeWorkspace()->ncclUseBox()->setChecked(true);
         const Scenario& s = w.document()->scenario();
-        QCOMPARE(QString::fromStdString(s.mlForMl->traceFile), dir.filePath(QStringLiteral("proj/logs/load.csv")));
-        QCOMPARE(QString::fromStdString(s.mosaic->ncclTestsFiles.at(0)), dir.filePath(QStringLiteral("proj/logs/ar.txt")));
+        QCOMPARE(QString::fromStdString(s.mlForMl->traceFile),
+                 dir.filePath(QStringLiteral("proj/logs/load.csv")));
+        QCOMPARE(QString::fromStdString(s.mosaic->ncclTestsFiles.at(0)),
+                 dir.filePath(QStringLiteral("proj/logs/ar.txt")));
         QVERIFY(w.saveFile(scenario));
         const auto j = nlohmann::json::parse(readAll(scenario).toStdString());
         QCOMPARE(j["ml_for_ml"]["trace_file"].get<std::string>(), std::string("logs/load.csv"));
@@ -334,27 +353,37 @@ private slots:
         QTest::addColumn<QByteArray>("name");
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<QString>("where");
-        QTest::newRow("unrecognised text") << QByteArray("notes.txt") << QByteArray("hello\nworld\n") << QStringLiteral("file");
-        QTest::newRow("top-K above E") << QByteArray("bad.config.json")
-                                       << QByteArray("{\"model_type\": \"mixtral\", \"hidden_size\": 4096, "
-                                                     "\"intermediate_size\": 14336, \"num_hidden_layers\": 32, "
-                                                     "\"num_attention_heads\": 32, \"num_key_value_heads\": 8, "
-                                                     "\"num_local_experts\": 2, \"num_experts_per_tok\": 4, "
-                                                     "\"vocab_size\": 32000}")
-                                       << QStringLiteral("$.num_experts_per_tok: experts per token (4) exceeds");
-        QTest::newRow("unsupported model_type") << QByteArray("odd.config.json")
-                                                << QByteArray("{\"model_type\": \"rwkv\", \"hidden_size\": 4}")
-                                                << QStringLiteral("$.model_type");
-        QTest::newRow("nccl error") << QByteArray("all_reduce.txt")
-                                    << QByteArray("# nThread 1 nGpus 1 minBytes 8 maxBytes 128 step: 2(factor)\n"
-                                                  "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
-                                                  "           8             2     float     sum      -1    10.00    0.00    0.00      0    10.00    0.00    0.00      0\n"
-                                                  "node1: Test NCCL failure common.cu:958 'unhandled system error'\n")
-                                    << QStringLiteral("line 4");
-        QTest::newRow("trace negative load") << QByteArray("trace.csv") << QByteArray("time_s,bytes_per_s\n0,1e9\n1,-5\n")
-                                             << QStringLiteral("line 3");
-        QTest::newRow("scenario, not an import") << QByteArray("scen.config.json")
-                                                 << QByteArray("{\"mosaic\": {}}") << QStringLiteral("$");
+        QTest::newRow("unrecognised text")
+            << QByteArray("notes.txt") << QByteArray("hello\nworld\n") << QStringLiteral("file");
+        QTest::newRow("top-K above E")
+            << QByteArray("bad.config.json")
+            << QByteArray(
+                   "{\"model_type\": \"mixtral\", \"hidden_size\": 4096, "
+                   "\"intermediate_size\": 14336, \"num_hidden_layers\": 32, "
+                   "\"num_attention_heads\": 32, \"num_key_value_heads\": 8, "
+                   "\"num_local_experts\": 2, \"num_experts_per_tok\": 4, "
+                   "\"vocab_size\": 32000}")
+            << QStringLiteral("$.num_experts_per_tok: experts per token (4) exceeds");
+        QTest::newRow("unsupported model_type")
+            << QByteArray("odd.config.json")
+            << QByteArray("{\"model_type\": \"rwkv\", \"hidden_size\": 4}")
+            << QStringLiteral("$.model_type");
+        QTest::newRow("nccl error")
+            << QByteArray("all_reduce.txt")
+            << QByteArray(
+                   "# nThread 1 nGpus 1 minBytes 8 maxBytes 128 step: 2(factor)\n"
+                   "#       size         count      type   redop    root     time   algbw   busbw "
+                   "#wrong     time   algbw   busbw #wrong\n"
+                   "           8             2     float     sum      -1    10.00    0.00    0.00  "
+                   "    0    10.00    0.00    0.00      0\n"
+                   "node1: Test NCCL failure common.cu:958 'unhandled system error'\n")
+            << QStringLiteral("line 4");
+        QTest::newRow("trace negative load")
+            << QByteArray("trace.csv") << QByteArray("time_s,bytes_per_s\n0,1e9\n1,-5\n")
+            << QStringLiteral("line 3");
+        QTest::newRow("scenario, not an import")
+            << QByteArray("scen.config.json") << QByteArray("{\"mosaic\": {}}")
+            << QStringLiteral("$");
     }
     void badFileShowsDiagnosticsAndKeepsState() {
         QFETCH(QByteArray, name);
@@ -368,13 +397,15 @@ private slots:
         QVERIFY(w.waitForResults(60000));
         QVERIFY(w.importFile(data(kMixtral)));  // previous state: one imported model
         QVERIFY(w.waitForResults(60000));
-        const QByteArray before = QByteArray::fromStdString(scenarioToJson(w.document()->scenario()));
+        const QByteArray before =
+            QByteArray::fromStdString(scenarioToJson(w.document()->scenario()));
         QVERIFY(!w.importFile(path, DenseModelTarget::Frontier));
         DiagnosticsDialog* dialog = w.lastDiagnosticsDialog();
         QVERIFY(dialog);
         QVERIFY(dialog->rowCount() >= 1);
         bool found = false;
-        for (int i = 0; i < dialog->rowCount(); ++i) found = found || dialog->rowText(i).startsWith(where);
+        for (int i = 0; i < dialog->rowCount(); ++i)
+            found = found || dialog->rowText(i).startsWith(where);
         QVERIFY2(found, qPrintable(dialog->rowText(0)));
         QVERIFY(dialog->windowTitle().contains(QString::fromLatin1(name)));
         QVERIFY(!w.document()->isModified());
@@ -408,7 +439,8 @@ private slots:
             QVERIFY2(p.eval.feasible == std::isfinite(p.loss), qPrintable(p.label));
             if (p.eval.feasible) {
                 ++drawn;
-                QVERIFY2(p.eval.memoryGB <= w.moeWorkspace()->result()->deviceMemoryGB, qPrintable(p.label));
+                QVERIFY2(p.eval.memoryGB <= w.moeWorkspace()->result()->deviceMemoryGB,
+                         qPrintable(p.label));
             }
         }
         QCOMPARE(w.moeWorkspace()->frontierView()->importedSeries().size(), drawn);
@@ -424,7 +456,8 @@ private slots:
         auto drop = [&w](const QString& path) {
             QMimeData mime;
             mime.setUrls({QUrl::fromLocalFile(path)});
-            QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton,
+                                  Qt::NoModifier);
             QApplication::sendEvent(&w, &enter);
             QDropEvent ev(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
             QApplication::sendEvent(&w, &ev);
@@ -435,19 +468,23 @@ private slots:
         QCOMPARE(w.moeWorkspace()->frontierView()->importedSeries().size(), 1);
         QVERIFY(w.document()->filePath().isEmpty());
         QVERIFY(drop(QStringLiteral(TANDEM_EXAMPLES "/mosaic-fig1.json")));
-        QCOMPARE(QFileInfo(w.document()->filePath()).fileName(), QStringLiteral("mosaic-fig1.json"));
+        QCOMPARE(QFileInfo(w.document()->filePath()).fileName(),
+                 QStringLiteral("mosaic-fig1.json"));
         QVERIFY(w.waitForResults(60000));
         QVERIFY(w.moeWorkspace()->frontierView()->importedSeries().isEmpty());
         // By content, not by name (io::detectInputKind): a config saved with a byte-order mark
         // and a .txt name is imported, a scenario saved as .txt is opened.
-        const QString config = writeFile(m_tmp, QStringLiteral("mixtral.txt"), "\xEF\xBB\xBF" + readAll(data(kMixtral)));
+        const QString config = writeFile(m_tmp, QStringLiteral("mixtral.txt"),
+                                         "\xEF\xBB\xBF" + readAll(data(kMixtral)));
         QVERIFY(drop(config));
         QVERIFY(w.waitForResults(60000));
         QCOMPARE(w.moeWorkspace()->frontierView()->importedSeries().size(), 1);
         const QString scenario =
-            writeFile(m_tmp, QStringLiteral("fig1-scenario.txt"), readAll(QStringLiteral(TANDEM_EXAMPLES "/mosaic-fig1.json")));
+            writeFile(m_tmp, QStringLiteral("fig1-scenario.txt"),
+                      readAll(QStringLiteral(TANDEM_EXAMPLES "/mosaic-fig1.json")));
         QVERIFY(drop(scenario));
-        QCOMPARE(QFileInfo(w.document()->filePath()).fileName(), QStringLiteral("fig1-scenario.txt"));
+        QCOMPARE(QFileInfo(w.document()->filePath()).fileName(),
+                 QStringLiteral("fig1-scenario.txt"));
     }
 
     /// The headless export (`tandem --import ... --export-charts`) carries the model point.
@@ -457,11 +494,15 @@ private slots:
         const QByteArray csv = readAll(dir.filePath(QStringLiteral("mosaic-frontier.csv")));
         QVERIFY2(csv.contains("\"Mixtral-8x7B\",0.728"), csv.constData());
         QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("nccl-measured-vs-analytical.png"))));
-        const QByteArray nccl = readAll(dir.filePath(QStringLiteral("nccl-measured-vs-analytical.csv")));
-        QVERIFY(nccl.startsWith("collective,ranks,bytes,measured_busbw_GBps,analytical_busbw_GBps\n"));
+        const QByteArray nccl =
+            readAll(dir.filePath(QStringLiteral("nccl-measured-vs-analytical.csv")));
+        QVERIFY(
+            nccl.startsWith("collective,ranks,bytes,measured_busbw_GBps,analytical_busbw_GBps\n"));
         QVERIFY(nccl.contains("all_reduce,16,1073741824,"));
         // A bad import is an error exit (2), not a silent skip.
-        QCOMPARE(exportAllCharts(dir.path(), {}, {}, -1, {dir.filePath(QStringLiteral("missing.json"))}), 2);
+        QCOMPARE(
+            exportAllCharts(dir.path(), {}, {}, -1, {dir.filePath(QStringLiteral("missing.json"))}),
+            2);
     }
 };
 

@@ -1,7 +1,6 @@
 // The coalescing worker: only the newest request is delivered, stale ones are cancelled or
 // dropped, the GUI thread never blocks.
 #include <QtTest>
-
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -38,7 +37,8 @@ private slots:
     void reportsFailures() {
         JobRunner runner;
         QSignalSpy failed(&runner, &JobRunner::failed);
-        runner.submit([](const tandem::CancelFlag*) -> std::any { throw std::runtime_error("bad input"); });
+        runner.submit(
+            [](const tandem::CancelFlag*) -> std::any { throw std::runtime_error("bad input"); });
         QVERIFY(runner.waitIdle(5000));
         QCOMPARE(failed.count(), 1);
         QCOMPARE(failed.front().front().toString(), QStringLiteral("bad input"));

@@ -108,7 +108,8 @@ private slots:
             if (!v->isVisible()) continue;
             ++charts;
             const QStringList elided = chartTextProblems(v);
-            QVERIFY2(elided.isEmpty(), qPrintable(v->chart()->title() + QStringLiteral(": ") + elided.join(QStringLiteral(" | "))));
+            QVERIFY2(elided.isEmpty(), qPrintable(v->chart()->title() + QStringLiteral(": ") +
+                                                  elided.join(QStringLiteral(" | "))));
         }
         QVERIFY(charts >= minCharts);
     }
@@ -134,7 +135,8 @@ private slots:
         const QList<ChartView*> network = w.networkWorkspace()->charts();
         QVERIFY(!network.isEmpty());
         for (ChartView* v : network) {
-            QVERIFY2(v->emptyReason().contains(QLatin1String("ml_for_ml")), qPrintable(v->exportName()));
+            QVERIFY2(v->emptyReason().contains(QLatin1String("ml_for_ml")),
+                     qPrintable(v->exportName()));
             QVERIFY(!v->chart()->isVisible());
         }
         for (ChartView* v : w.moeWorkspace()->charts()) QVERIFY(v->emptyReason().isEmpty());
@@ -207,7 +209,8 @@ private slots:
         w.newScenario(false);
         QVERIFY(w.document()->filePath().isEmpty());
         QVERIFY(!w.document()->isModified());
-        QCOMPARE(tandem::scenarioToJson(w.document()->scenario()), tandem::scenarioToJson(defaults));
+        QCOMPARE(tandem::scenarioToJson(w.document()->scenario()),
+                 tandem::scenarioToJson(defaults));
     }
 
     /// The Help menu has About Tandem, whose text names the version and cites both papers.
@@ -220,8 +223,8 @@ private slots:
         for (QAction* a : help->actions()) actions << a->text();
         QVERIFY(actions.contains(QStringLiteral("&About Tandem")));
         const QString about = MainWindow::aboutText();
-        for (const char* part : {"Tandem 0.1.0", "arXiv:2608.06046", "arXiv:2608.10605", "ML-for-ML",
-                                 "Compute-Optimal Is Not Cluster-Optimal"})
+        for (const char* part : {"Tandem 0.1.0", "arXiv:2608.06046", "arXiv:2608.10605",
+                                 "ML-for-ML", "Compute-Optimal Is Not Cluster-Optimal"})
             QVERIFY2(about.contains(QLatin1String(part)), part);
     }
 
@@ -287,8 +290,9 @@ private slots:
         NetworkWorkspace* ws = w.networkWorkspace();
         const QList<QPointF> before = visiblePoints(ws->lossView());
         const QStringList barsBefore = barCategories(ws->firstCrossingView());
-        LabeledSlider* s = slider == QLatin1String("background") ? ws->controls()->backgroundSlider()
-                                                                  : ws->controls()->nodesSlider();
+        LabeledSlider* s = slider == QLatin1String("background")
+                               ? ws->controls()->backgroundSlider()
+                               : ws->controls()->nodesSlider();
         const int v0 = s->value();
         // Four steps: four counts on a linear slider, four stops of the nodes' log ladder.
         const int expected =
@@ -321,7 +325,8 @@ private slots:
         QVERIFY(w.waitForResults(60000));
         MoeWorkspace* ws = w.moeWorkspace();
         const QList<QPointF> before = visiblePoints(ws->frontierView());
-        LabeledSlider* s = slider == QLatin1String("nodes") ? ws->controls()->nodesSlider() : ws->controls()->daysSlider();
+        LabeledSlider* s = slider == QLatin1String("nodes") ? ws->controls()->nodesSlider()
+                                                            : ws->controls()->daysSlider();
         const int v0 = s->value();
         s->slider()->setFocus();
         QTest::keyClick(s->slider(), Qt::Key_PageUp);
@@ -391,9 +396,11 @@ private slots:
             QCOMPARE(QString::fromStdString(w.document()->scenario().name), presets[i].title);
             QVERIFY(presets[i].note.count(QLatin1Char('.')) >= 2);  // two sentences
             if (presets[i].workspace == 0)
-                QVERIFY2(!visiblePoints(w.networkWorkspace()->lossView()).isEmpty(), qPrintable(presets[i].id));
+                QVERIFY2(!visiblePoints(w.networkWorkspace()->lossView()).isEmpty(),
+                         qPrintable(presets[i].id));
             else
-                QVERIFY2(w.moeWorkspace()->frontierView()->frontierPointCount() > 2, qPrintable(presets[i].id));
+                QVERIFY2(w.moeWorkspace()->frontierView()->frontierPointCount() > 2,
+                         qPrintable(presets[i].id));
         }
     }
 

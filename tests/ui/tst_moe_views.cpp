@@ -135,9 +135,10 @@ private slots:
         QVERIFY(w.waitForResults(60000));
         QVERIFY(ws->result()->candidates.empty());
         const int nearest = ws->result()->nearestWorkingNodes;
-        QCOMPARE(nodes->valueText(), QStringLiteral("%1 nodes: ").arg(e.nodes) +
-                                         (nearest > 0 ? QStringLiteral("none fits, try %1").arg(nearest)
-                                                      : QStringLiteral("none fits")));
+        QCOMPARE(nodes->valueText(),
+                 QStringLiteral("%1 nodes: ").arg(e.nodes) +
+                     (nearest > 0 ? QStringLiteral("none fits, try %1").arg(nearest)
+                                  : QStringLiteral("none fits")));
         e.tppMin = 40;
         e.tppMax = 150;
         ws->setEnvelope(e);
@@ -268,7 +269,8 @@ private slots:
     /// sparsity the line (a step per bin) is at or above its MFU, for every MOSAIC preset.
     void mfuBestLineNeverBelowACandidate_data() {
         QTest::addColumn<QString>("preset");
-        for (const char* id : {"mosaic-fig1", "mosaic-table4", "mosaic-fig8", "mosaic-fig11"}) QTest::newRow(id) << QString::fromLatin1(id);
+        for (const char* id : {"mosaic-fig1", "mosaic-table4", "mosaic-fig8", "mosaic-fig11"})
+            QTest::newRow(id) << QString::fromLatin1(id);
     }
     void mfuBestLineNeverBelowACandidate() {
         QFETCH(QString, preset);
@@ -284,10 +286,15 @@ private slots:
             double at = -1;  // the line's highest value over x (a riser counts with both ends)
             for (qsizetype i = 0; i + 1 < line.size(); ++i) {
                 const QPointF a = line[i], b = line[i + 1];
-                if (x < std::min(a.x(), b.x()) - 1e-12 || x > std::max(a.x(), b.x()) + 1e-12) continue;
-                at = std::max(at, b.x() == a.x() ? std::max(a.y(), b.y()) : a.y() + (b.y() - a.y()) * (x - a.x()) / (b.x() - a.x()));
+                if (x < std::min(a.x(), b.x()) - 1e-12 || x > std::max(a.x(), b.x()) + 1e-12)
+                    continue;
+                at = std::max(at, b.x() == a.x()
+                                      ? std::max(a.y(), b.y())
+                                      : a.y() + (b.y() - a.y()) * (x - a.x()) / (b.x() - a.x()));
             }
-            QVERIFY2(at >= y - 1e-9, qPrintable(QStringLiteral("S %1: candidate %2 %, line %3 %").arg(x).arg(y).arg(at)));
+            QVERIFY2(at >= y - 1e-9,
+                     qPrintable(
+                         QStringLiteral("S %1: candidate %2 %, line %3 %").arg(x).arg(y).arg(at)));
         }
     }
 
@@ -313,14 +320,16 @@ private slots:
         QVERIFY(std::isfinite(r.naiveOnClusterLoss));
         double kl = NAN, dist = 1e300;  // the cluster frontier's point nearest the optimum
         for (const auto& p : r.clusterOptimal)
-            if (p.feasible && std::isfinite(p.loss) && std::abs(p.sparsity - r.clusterOptimalS) < dist) {
+            if (p.feasible && std::isfinite(p.loss) &&
+                std::abs(p.sparsity - r.clusterOptimalS) < dist) {
                 dist = std::abs(p.sparsity - r.clusterOptimalS);
                 kl = p.loss;
             }
         QVERIFY(r.naiveOnClusterLoss > kl);
         QCOMPARE(v->gainArrow(), (QList<QPointF>{QPointF(r.computeOptimalS, r.naiveOnClusterLoss),
-                                                  QPointF(r.clusterOptimalS, kl)}));
-        QVERIFY2(v->caption().contains(QString::number(r.naiveOnClusterLoss - kl, 'f', 4) + QStringLiteral(" nats better")),
+                                                 QPointF(r.clusterOptimalS, kl)}));
+        QVERIFY2(v->caption().contains(QString::number(r.naiveOnClusterLoss - kl, 'f', 4) +
+                                       QStringLiteral(" nats better")),
                  qPrintable(v->caption()));
         QVERIFY(v->caption().contains(QString::number(r.clusterOptimalS, 'f', 3)));
         QCOMPARE(v->selectedRingColor(), QColor(Qt::black));
@@ -347,9 +356,11 @@ private slots:
         QVERIFY(legend.size() >= 5);
         QCOMPARE(legend[0], QStringLiteral("Compute-optimal frontier (FLOPs only)"));
         QCOMPARE(legend[1], QStringLiteral("Cluster-optimal frontier (this cluster)"));
-        QCOMPARE(legend[2], QStringLiteral("Compute-optimum S = %1 (if FLOPs cost no systems time)").arg(r.computeOptimalS, 0, 'f', 3));
+        QCOMPARE(legend[2], QStringLiteral("Compute-optimum S = %1 (if FLOPs cost no systems time)")
+                                .arg(r.computeOptimalS, 0, 'f', 3));
         QVERIFY(std::isfinite(r.clusterOptimalS));
-        QCOMPARE(legend[3], QStringLiteral("Cluster-optimum S = %1").arg(r.clusterOptimalS, 0, 'f', 3));
+        QCOMPARE(legend[3],
+                 QStringLiteral("Cluster-optimum S = %1").arg(r.clusterOptimalS, 0, 'f', 3));
         QCOMPARE(legend.contains(QStringLiteral("Compute-optimum trained on this cluster")),
                  std::isfinite(r.naiveOnClusterLoss));
         QVERIFY(legend.contains(QStringLiteral("Selected candidate")));
@@ -367,8 +378,11 @@ private slots:
         QCOMPARE(compact.size(), legend.size());
         QCOMPARE(compact[0], QStringLiteral("Compute-optimal frontier"));
         QCOMPARE(compact[1], QStringLiteral("Cluster-optimal frontier"));
-        QCOMPARE(compact[2], QStringLiteral("Compute-opt. S = %1 (FLOPs only)").arg(r.computeOptimalS, 0, 'f', 3));
-        QCOMPARE(compact[3], QStringLiteral("Cluster-opt. S = %1").arg(r.clusterOptimalS, 0, 'f', 3));
+        QCOMPARE(
+            compact[2],
+            QStringLiteral("Compute-opt. S = %1 (FLOPs only)").arg(r.computeOptimalS, 0, 'f', 3));
+        QCOMPARE(compact[3],
+                 QStringLiteral("Cluster-opt. S = %1").arg(r.clusterOptimalS, 0, 'f', 3));
         // Bars keep filled squares (series-shaped bar markers are drawn empty).
         QVERIFY(!ws->breakdownView()->chart()->legend()->markers().isEmpty());
         for (QLegendMarker* m : ws->breakdownView()->chart()->legend()->markers())
@@ -398,8 +412,12 @@ private slots:
         const QList<double> breakdownBefore = ws->breakdownView()->values(0);
         const double memoryBefore = ws->memoryView()->usedGB();
         const QString cardBefore = ws->card()->text();
-        const int pi = static_cast<int>(std::find(map->cells().pp.begin(), map->cells().pp.end(), cell.pp) - map->cells().pp.begin());
-        const int ei = static_cast<int>(std::find(map->cells().ep.begin(), map->cells().ep.end(), cell.ep) - map->cells().ep.begin());
+        const int pi =
+            static_cast<int>(std::find(map->cells().pp.begin(), map->cells().pp.end(), cell.pp) -
+                             map->cells().pp.begin());
+        const int ei =
+            static_cast<int>(std::find(map->cells().ep.begin(), map->cells().ep.end(), cell.ep) -
+                             map->cells().ep.begin());
         QCOMPARE(map->cellAt(map->cellCenter(pi, ei)), target);
         QTest::mouseClick(map->viewport(), Qt::LeftButton, {}, map->cellCenter(pi, ei));
         QCOMPARE(map->selected(), target);
@@ -412,7 +430,8 @@ private slots:
         const auto shown = ws->shownCandidate();
         QVERIFY(shown.has_value());
         QCOMPARE(shown->eval.mfu, cell.eval.mfu);
-        QVERIFY(shown->loss >= ws->result()->candidates[static_cast<size_t>(ws->selectedCandidate())].loss);
+        QVERIFY(shown->loss >=
+                ws->result()->candidates[static_cast<size_t>(ws->selectedCandidate())].loss);
     }
 
     void heatmapMarksOutOfMemoryAndInvalidCells() {
@@ -429,9 +448,12 @@ private slots:
         }
         QVERIFY(oom >= 0);
         QVERIFY(invalid >= 0);
-        QVERIFY2(map->cellToolTip(oom).contains(QLatin1String("memory")), qPrintable(map->cellToolTip(oom)));
-        QVERIFY2(map->cellToolTip(invalid).contains(QLatin1String("no valid layout")), qPrintable(map->cellToolTip(invalid)));
-        QVERIFY(map->csv().count(QLatin1Char('\n')) == static_cast<int>(map->cells().cells.size()) + 1);
+        QVERIFY2(map->cellToolTip(oom).contains(QLatin1String("memory")),
+                 qPrintable(map->cellToolTip(oom)));
+        QVERIFY2(map->cellToolTip(invalid).contains(QLatin1String("no valid layout")),
+                 qPrintable(map->cellToolTip(invalid)));
+        QVERIFY(map->csv().count(QLatin1Char('\n')) ==
+                static_cast<int>(map->cells().cells.size()) + 1);
     }
 
     void selectingATableRowSelectsEverywhere() {
@@ -445,20 +467,24 @@ private slots:
         const QString heatmapTitle = ws->heatmapView()->chart()->title();
         const int row = ws->result()->optimum == 0 ? 3 : 0;
         CandidateTable* table = ws->candidateTable();
-        table->selectionModel()->setCurrentIndex(table->model()->index(row, 0),
-                                                 QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        table->selectionModel()->setCurrentIndex(
+            table->model()->index(row, 0),
+            QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         QCOMPARE(ws->selectedCandidate(), row);
         QVERIFY(ws->layoutRunner()->waitIdle(60000));
         QApplication::processEvents();
         const auto& c = ws->result()->candidates[static_cast<size_t>(row)];
         QVERIFY(ws->card()->text() != cardBefore);
         QVERIFY(ws->card()->text().contains(QStringLiteral("Candidate #%1").arg(row + 1)));
-        QCOMPARE(ws->mfuSparsityView()->selectedPoint().front(), QPointF(c.geometry.sparsity, 100 * c.eval.mfu));
-        QCOMPARE(ws->mfuSplitView()->selectedPoint().front().x(), static_cast<double>(c.geometry.splitG));
+        QCOMPARE(ws->mfuSparsityView()->selectedPoint().front(),
+                 QPointF(c.geometry.sparsity, 100 * c.eval.mfu));
+        QCOMPARE(ws->mfuSplitView()->selectedPoint().front().x(),
+                 static_cast<double>(c.geometry.splitG));
         QVERIFY(ws->frontierView()->selectedPoint() != frontierBefore);
         QCOMPARE(ws->memoryView()->usedGB(), c.eval.memoryGB);
         if (tandem::mosaic::geometryLabel(c.geometry) !=
-            tandem::mosaic::geometryLabel(ws->result()->candidates[static_cast<size_t>(ws->result()->optimum)].geometry))
+            tandem::mosaic::geometryLabel(
+                ws->result()->candidates[static_cast<size_t>(ws->result()->optimum)].geometry))
             QVERIFY(ws->heatmapView()->chart()->title() != heatmapTitle);
         QVERIFY(ws->heatmapView()->selected() >= 0);
         // Two bars: the selection and the cluster optimum for comparison.
@@ -468,25 +494,29 @@ private slots:
     /// Each MOSAIC preset with a `tandem-cli reproduce` counterpart builds exactly that envelope
     /// (same JSON), so the GUI and the CLI show the same search.
     void mosaicPresetsUseTheReproduceEnvelopes() {
-        tandem::mosaic::Envelope fig11 = tandem::mosaic::table3Envelope();  // Fig. 11 node sweep: 30 days
+        tandem::mosaic::Envelope fig11 =
+            tandem::mosaic::table3Envelope();  // Fig. 11 node sweep: 30 days
         fig11.nodes = 128;
         fig11.days = 30;
-        const QMap<QString, tandem::mosaic::Envelope> expected{{QStringLiteral("mosaic-fig1"), tandem::mosaic::fig1Envelope()},
-                                                               {QStringLiteral("mosaic-table4"), tandem::mosaic::table3Envelope()},
-                                                               {QStringLiteral("mosaic-fig11"), fig11}};
+        const QMap<QString, tandem::mosaic::Envelope> expected{
+            {QStringLiteral("mosaic-fig1"), tandem::mosaic::fig1Envelope()},
+            {QStringLiteral("mosaic-table4"), tandem::mosaic::table3Envelope()},
+            {QStringLiteral("mosaic-fig11"), fig11}};
         int seen = 0;
         for (const Preset& p : allPresets()) {
             if (!expected.contains(p.id)) continue;
             ++seen;
             QVERIFY2(p.scenario.mosaic.has_value(), qPrintable(p.id));
-            QCOMPARE(QString::fromStdString(tandem::mosaic::writeEnvelope(*p.scenario.mosaic).dump()),
-                     QString::fromStdString(tandem::mosaic::writeEnvelope(expected[p.id]).dump()));
+            QCOMPARE(
+                QString::fromStdString(tandem::mosaic::writeEnvelope(*p.scenario.mosaic).dump()),
+                QString::fromStdString(tandem::mosaic::writeEnvelope(expected[p.id]).dump()));
         }
         QCOMPARE(seen, expected.size());
     }
 
     /// Each MOSAIC preset's note quotes the numbers Tandem shows for its envelope (cluster-optimal
-    /// S; Table 4's geometry and MFU; Fig. 11's N_act; Fig. 1's gain) and gives the paper's as the paper's.
+    /// S; Table 4's geometry and MFU; Fig. 11's N_act; Fig. 1's gain) and gives the paper's as the
+    /// paper's.
     void mosaicPresetNotesQuoteTandemsNumbers() {
         int seen = 0;
         for (const Preset& p : allPresets()) {
@@ -503,29 +533,41 @@ private slots:
             if (p.id == QLatin1String("mosaic-fig8")) continue;  // explains the two budgets instead
             has(QStringLiteral("S = %1").arg(r.clusterOptimalS, 0, 'f', 3));
             if (p.id == QLatin1String("mosaic-table4")) {
-                has(QStringLiteral("L = %1, E = %2, K = %3, G = %4").arg(g.layers).arg(g.experts).arg(g.topK).arg(g.splitG));
+                has(QStringLiteral("L = %1, E = %2, K = %3, G = %4")
+                        .arg(g.layers)
+                        .arg(g.experts)
+                        .arg(g.topK)
+                        .arg(g.splitG));
                 has(QStringLiteral("MFU %1 %").arg(100 * best.eval.mfu, 0, 'f', 1));
             }
-            if (p.id == QLatin1String("mosaic-fig11")) has(QStringLiteral("N_act %1 B").arg(g.nAct / 1e9, 0, 'f', 1));
+            if (p.id == QLatin1String("mosaic-fig11"))
+                has(QStringLiteral("N_act %1 B").arg(g.nAct / 1e9, 0, 'f', 1));
             if (p.id == QLatin1String("mosaic-fig1")) {
-                has(QStringLiteral("%1 nats better").arg(r.naiveOnClusterLoss - best.loss, 0, 'f', 3));
-                has(QStringLiteral("boundary %1").arg(tandem::mosaic::feasibleBoundarySparsity(r.computeOptimal), 0, 'f', 3));
+                has(QStringLiteral("%1 nats better")
+                        .arg(r.naiveOnClusterLoss - best.loss, 0, 'f', 3));
+                has(QStringLiteral("boundary %1")
+                        .arg(tandem::mosaic::feasibleBoundarySparsity(r.computeOptimal), 0, 'f',
+                             3));
             }
         }
         QCOMPARE(seen, 4);
-        // Fig. 3's preset runs one Poisson schedule and says so, next to reproduce's 64 and the paper's.
+        // Fig. 3's preset runs one Poisson schedule and says so, next to reproduce's 64 and the
+        // paper's.
         for (const Preset& p : allPresets())
             if (p.id == QLatin1String("mlforml-fig3")) {
                 QCOMPARE(p.scenario.mlForMl->poissonSchedules, 1);
-                for (const char* t : {"one arrival schedule", "reproduce ml-for-ml` averages 64", "paper's Sec. 3.3"})
+                for (const char* t : {"one arrival schedule", "reproduce ml-for-ml` averages 64",
+                                      "paper's Sec. 3.3"})
                     QVERIFY2(p.note.contains(QLatin1String(t)), t);
             }
     }
 
     /// Fig. 1: the compute-optimal bins the 4-node cluster cannot deliver are shaded red (from the
-    /// feasible boundary S ~ 0.96 up), with a legend entry, and the CSV flags them in the CLI's columns.
+    /// feasible boundary S ~ 0.96 up), with a legend entry, and the CSV flags them in the CLI's
+    /// columns.
     void fig1FrontierShadesTheRedRegion() {
-        const tandem::mosaic::SearchResult r = tandem::mosaic::search(tandem::mosaic::fig1Envelope());
+        const tandem::mosaic::SearchResult r =
+            tandem::mosaic::search(tandem::mosaic::fig1Envelope());
         FrontierView v;
         v.resize(900, 560);
         v.setData(r);
@@ -538,7 +580,8 @@ private slots:
             if (p.feasible) continue;
             ++undeliverable;
             bool inside = false;
-            for (const auto& b : red) inside = inside || (p.sparsity >= b.first && p.sparsity <= b.second);
+            for (const auto& b : red)
+                inside = inside || (p.sparsity >= b.first && p.sparsity <= b.second);
             QVERIFY2(inside, qPrintable(QString::number(p.sparsity)));
         }
         QVERIFY(undeliverable > 0);
@@ -546,7 +589,8 @@ private slots:
         const double boundary = tandem::mosaic::feasibleBoundarySparsity(r.computeOptimal);
         QVERIFY(boundary >= 0.94 && boundary <= 0.97);
         QVERIFY(red.front().first > boundary && red.front().first < boundary + 0.02);
-        QVERIFY(v.legendEntries().contains(QStringLiteral("Red: cluster cannot deliver C_model at this S")));
+        QVERIFY(v.legendEntries().contains(
+            QStringLiteral("Red: cluster cannot deliver C_model at this S")));
         // CSV: the CLI's columns first, one row per bin, the red bins flagged 0.
         const QStringList lines = v.csv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         const QString cli = QString::fromStdString(tandem::mosaic::frontierCsv(r));
@@ -555,13 +599,16 @@ private slots:
         QCOMPARE(lines[0], cliLines[0] + QStringLiteral(",compute_optimal_deliverable"));
         int zeros = 0;
         for (qsizetype i = 1; i < lines.size(); ++i) {
-            const QStringList f = lines[i].split(QLatin1Char(',')), g = cliLines[i].split(QLatin1Char(','));
+            const QStringList f = lines[i].split(QLatin1Char(',')),
+                              g = cliLines[i].split(QLatin1Char(','));
             QCOMPARE(f.size(), 6);
             QCOMPARE(f[0].toDouble(), g[0].toDouble());
             QCOMPARE(f[1].isEmpty(), g[1].isEmpty());
             if (!f[1].isEmpty()) QVERIFY(std::abs(f[1].toDouble() - g[1].toDouble()) < 1e-9);
             QCOMPARE(f[3], g[3]);
-            QCOMPARE(f[5], r.computeOptimal[static_cast<size_t>(i - 1)].feasible ? QStringLiteral("1") : QStringLiteral("0"));
+            QCOMPARE(f[5], r.computeOptimal[static_cast<size_t>(i - 1)].feasible
+                               ? QStringLiteral("1")
+                               : QStringLiteral("0"));
             zeros += f[5] == QStringLiteral("0");
         }
         QCOMPARE(zeros, undeliverable);
@@ -573,13 +620,15 @@ private slots:
         w.show();
         QVERIFY(w.waitForResults(60000));
         MoeWorkspace* ws = w.moeWorkspace();
-        const double lossBefore = ws->result()->candidates[static_cast<size_t>(ws->result()->optimum)].loss;
+        const double lossBefore =
+            ws->result()->candidates[static_cast<size_t>(ws->result()->optimum)].loss;
         ws->controls()->advanced()->goodput()->setValue(0.5);
         QVERIFY(w.waitForResults(60000));
         QCOMPARE(ws->envelope()->goodput, 0.5);
         QVERIFY(w.document()->isModified());
         // Half the useful time: fewer tokens, higher loss.
-        QVERIFY(ws->result()->candidates[static_cast<size_t>(ws->result()->optimum)].loss > lossBefore);
+        QVERIFY(ws->result()->candidates[static_cast<size_t>(ws->result()->optimum)].loss >
+                lossBefore);
         QComboBox* hw = ws->controls()->advanced()->hardware();
         const int h100 = hw->findData(QStringLiteral("h100"));
         QVERIFY(h100 >= 0);

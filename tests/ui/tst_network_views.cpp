@@ -48,19 +48,23 @@ private slots:
         const QString scenario = dir.filePath(QStringLiteral("s.json"));
         QVERIFY(w.saveFile(scenario));
         QProcess cli;
-        cli.start(QStringLiteral(TANDEM_CLI), {QStringLiteral("run"), scenario, QStringLiteral("--out"), dir.filePath(QStringLiteral("out"))});
+        cli.start(QStringLiteral(TANDEM_CLI),
+                  {QStringLiteral("run"), scenario, QStringLiteral("--out"),
+                   dir.filePath(QStringLiteral("out"))});
         QVERIFY(cli.waitForFinished(120000));
         QCOMPARE(cli.exitCode(), 0);
         QFile f(dir.filePath(QStringLiteral("out/mlforml_first_crossing.csv")));
         QVERIFY(f.open(QIODevice::ReadOnly));
-        const QStringList cliLines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        const QStringList cliLines =
+            QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         FirstCrossingView* v = w.networkWorkspace()->firstCrossingView();
         const QStringList lines = v->csv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.front(), cliLines.front());
         QCOMPARE(lines.front(),
                  QStringLiteral("background_jobs,policy,target_factor_x_Lmin,target_loss_nats,"
                                 "first_crossing_s,ratio_to_joint"));  // units in the header
-        const int n = w.networkWorkspace()->findChild<NetworkControls*>()->backgroundSlider()->value();
+        const int n =
+            w.networkWorkspace()->findChild<NetworkControls*>()->backgroundSlider()->value();
         QStringList expected;
         for (const QString& l : cliLines.mid(1))
             if (l.startsWith(QString::number(n) + QLatin1Char(','))) expected << l;
@@ -73,8 +77,9 @@ private slots:
         QVERIFY(cats);
         const QString axisTitle = v->chart()->axes(Qt::Horizontal).front()->titleText();
         const QString unit = axisTitle.startsWith(QLatin1String("hours")) ? QStringLiteral(" h")
-                             : axisTitle.startsWith(QLatin1String("minutes")) ? QStringLiteral(" min")
-                                                                              : QStringLiteral(" s");
+                             : axisTitle.startsWith(QLatin1String("minutes"))
+                                 ? QStringLiteral(" min")
+                                 : QStringLiteral(" s");
         // Every target line carries its factor.
         QStringList targets;
         for (const QString& l : expected)
@@ -82,7 +87,9 @@ private slots:
                 targets << QStringLiteral("%1 x L_min").arg(l.section(QLatin1Char(','), 2, 2));
         QCOMPARE(w.networkWorkspace()->lossView()->targetLabels(), targets);
         for (const QString& c : cats->categories())
-            if (!c.contains(QLatin1String("not reached"))) QVERIFY2(c.contains(unit + QLatin1Char(' ')), qPrintable(c + QStringLiteral(" vs ") + axisTitle));
+            if (!c.contains(QLatin1String("not reached")))
+                QVERIFY2(c.contains(unit + QLatin1Char(' ')),
+                         qPrintable(c + QStringLiteral(" vs ") + axisTitle));
     }
 
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
@@ -250,7 +257,8 @@ private slots:
         NetworkWorkspace* ws = w.networkWorkspace();
         const QStringList legend = ws->lossView()->legendEntries();
         QCOMPARE(QSet<QString>(legend.begin(), legend.end()).size(), legend.size());
-        for (const char* policy : {"Static", "Decoupled"}) QVERIFY(legend.contains(QLatin1String(policy)));
+        for (const char* policy : {"Static", "Decoupled"})
+            QVERIFY(legend.contains(QLatin1String(policy)));
         // Joint's line lies on Knob-Precision's in scenario 1: one entry for both (tst_chart_keys).
         const bool shared = legend.contains(QStringLiteral("Knob-Precision = Joint"));
         QVERIFY(legend.contains(QStringLiteral("Joint")) || shared);
@@ -273,7 +281,8 @@ private slots:
             double total = 0;
             for (const auto& label : ws->result()->comboLabels)
                 total += ws->timelineView()->secondsIn(name, QString::fromStdString(label));
-            QVERIFY2(std::abs(total - run.timeline.back().t1_s + run.timeline.front().t0_s) < 1e-6 * total + 1e-9,
+            QVERIFY2(std::abs(total - run.timeline.back().t1_s + run.timeline.front().t0_s) <
+                         1e-6 * total + 1e-9,
                      qPrintable(name));
         }
     }
@@ -313,7 +322,8 @@ private slots:
         QVERIFY(w.document()->isModified());
         QVERIFY(ws->loadView()->meanGBps() != load);
         const double after = ws->sweepCrossingView()->crossingAt(QStringLiteral("Static"), 16);
-        QVERIFY2(after != crossing, qPrintable(QStringLiteral("%1 -> %2").arg(crossing).arg(after)));
+        QVERIFY2(after != crossing,
+                 qPrintable(QStringLiteral("%1 -> %2").arg(crossing).arg(after)));
         // Poisson inputs do not apply to scenario 1: disabled, and the tooltip says why.
         QVERIFY(!adv->arrivalRate()->isEnabled());
         QVERIFY(adv->arrivalRate()->toolTip().contains(QLatin1String("Disabled")));
@@ -335,7 +345,8 @@ private slots:
             ws->pages()->setCurrentIndex(i);
             QApplication::processEvents();
             for (ChartView* c : ws->charts())
-                if (c->isVisible()) QVERIFY2(c->width() >= 350 && c->height() >= 200, qPrintable(c->exportName()));
+                if (c->isVisible())
+                    QVERIFY2(c->width() >= 350 && c->height() >= 200, qPrintable(c->exportName()));
         }
     }
 };

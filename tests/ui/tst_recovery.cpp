@@ -2,17 +2,14 @@
 // leaves a recovery file with the unsaved content; the next start finds it (and only when its
 // session is gone), recovers it as a modified document with the original path; a clean exit leaves
 // none.
-#include <QtTest>
-
 #include <QDir>
 #include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
 #include <QStatusBar>
 #include <QTemporaryDir>
-
+#include <QtTest>
 #include <functional>
-
 #include <nlohmann/json.hpp>
 
 #include "scenario/scenario.h"
@@ -29,7 +26,9 @@ QString writeScenario(const QTemporaryDir& dir) {
     const QString path = dir.filePath(QStringLiteral("work.json"));
     QFile f(path);
     const std::string text = scenarioToJson(defaultScenario());
-    if (!f.open(QIODevice::WriteOnly) || f.write(text.data(), qint64(text.size())) != qint64(text.size())) return {};
+    if (!f.open(QIODevice::WriteOnly) ||
+        f.write(text.data(), qint64(text.size())) != qint64(text.size()))
+        return {};
     return path;
 }
 bool writeText(const QString& path, const QByteArray& bytes) {
@@ -52,7 +51,8 @@ const char* kNcclLog = TANDEM_TEST_DATA "/nccl/H100-all_reduce-2x8-awsome-distri
 /// all-reduce log) and `logs/load.csv` relative to its folder, as a user writes them.
 QString writeProjectWithRelativeNames(const QString& root) {
     const QString proj = QDir(root).filePath(QStringLiteral("proj"));
-    if (!QDir().mkpath(proj + "/logs") || !QFile::copy(QString::fromLatin1(kNcclLog), proj + "/logs/ar.txt") ||
+    if (!QDir().mkpath(proj + "/logs") ||
+        !QFile::copy(QString::fromLatin1(kNcclLog), proj + "/logs/ar.txt") ||
         !writeText(proj + "/logs/load.csv", QByteArray("time_s,bytes_per_s\n0,1e9\n1,2e9\n")))
         return {};
     auto j = nlohmann::json::parse(scenarioToJson(defaultScenario()));
@@ -63,7 +63,8 @@ QString writeProjectWithRelativeNames(const QString& root) {
     return writeText(path, j.dump(2)) ? path : QString();
 }
 /// Starts the helper and waits for its "autosaved" line; returns false on timeout.
-bool startUntilAutosaved(QProcess& p, const QString& dir, const QString& scenario, const char* mode) {
+bool startUntilAutosaved(QProcess& p, const QString& dir, const QString& scenario,
+                         const char* mode) {
     p.start(QStringLiteral(RECOVERY_CHILD), {dir, scenario, QString::fromLatin1(mode)});
     if (!p.waitForStarted(10000)) return false;
     QByteArray out;
@@ -126,7 +127,8 @@ private slots:
         QVERIFY(w.windowTitle().contains(QLatin1String("work.json")));
         // The old file is gone; this session's own copy replaced it.
         QVERIFY(!QFileInfo::exists(orphans[0].file));
-        QCOMPARE(recoveryFiles(dir), QStringList{QFileInfo(w.recovery()->store().sessionFile()).fileName()});
+        QCOMPARE(recoveryFiles(dir),
+                 QStringList{QFileInfo(w.recovery()->store().sessionFile()).fileName()});
         QVERIFY(RecoveryStore(dir).orphans().isEmpty());
         // Saving removes it.
         QString error;
@@ -183,7 +185,10 @@ private slots:
         const QString dir = tmp.filePath(QStringLiteral("recovery"));
         QVERIFY(QDir(tmp.path()).mkpath(QStringLiteral("sub")));
         const QString log = tmp.filePath(QStringLiteral("sub/ar.txt"));
-        QVERIFY(QFile::copy(QStringLiteral(TANDEM_TEST_DATA "/nccl/H100-all_reduce-2x8-awsome-distributed-training.txt"), log));
+        QVERIFY(
+            QFile::copy(QStringLiteral(TANDEM_TEST_DATA
+                                       "/nccl/H100-all_reduce-2x8-awsome-distributed-training.txt"),
+                        log));
         const QString before = QDir::currentPath();
         QVERIFY(QDir::setCurrent(tmp.path()));
         Scenario s = defaultScenario();
@@ -196,10 +201,12 @@ private slots:
             QFile f(store.sessionFile());
             QVERIFY(f.open(QIODevice::ReadOnly));
             const auto j = nlohmann::json::parse(f.readAll().toStdString());
-            QCOMPARE(QString::fromStdString(j["scenario"]["mosaic"]["nccl_tests_files"][0].get<std::string>()),
+            QCOMPARE(QString::fromStdString(
+                         j["scenario"]["mosaic"]["nccl_tests_files"][0].get<std::string>()),
                      QFileInfo(log).absoluteFilePath());
-            QCOMPARE(QString::fromStdString(j["scenario"]["ml_for_ml"]["trace_file"].get<std::string>()),
-                     QDir(tmp.path()).absoluteFilePath(QStringLiteral("sub/trace.csv")));
+            QCOMPARE(
+                QString::fromStdString(j["scenario"]["ml_for_ml"]["trace_file"].get<std::string>()),
+                QDir(tmp.path()).absoluteFilePath(QStringLiteral("sub/trace.csv")));
         }
         // The next start runs from another folder.
         QTemporaryDir elsewhere;
@@ -212,7 +219,8 @@ private slots:
         const auto r = RecoveryStore::read(orphans[0], d);
         QVERIFY2(r && d.ok(), d.str().c_str());
         QVERIFY(r->mosaic->hardware.measured != nullptr);
-        QCOMPARE(QString::fromStdString(r->mosaic->ncclTestsFiles.at(0)), QFileInfo(log).absoluteFilePath());
+        QCOMPARE(QString::fromStdString(r->mosaic->ncclTestsFiles.at(0)),
+                 QFileInfo(log).absoluteFilePath());
     }
 
     /// An older recovery file with a relative name is resolved against the original's folder.
@@ -221,14 +229,17 @@ private slots:
         const QString dir = tmp.filePath(QStringLiteral("recovery"));
         QVERIFY(QDir(tmp.path()).mkpath(QStringLiteral("recovery")));
         QVERIFY(QDir(tmp.path()).mkpath(QStringLiteral("proj/sub")));
-        QVERIFY(QFile::copy(QStringLiteral(TANDEM_TEST_DATA "/nccl/H100-all_reduce-2x8-awsome-distributed-training.txt"),
-                            tmp.filePath(QStringLiteral("proj/sub/ar.txt"))));
+        QVERIFY(
+            QFile::copy(QStringLiteral(TANDEM_TEST_DATA
+                                       "/nccl/H100-all_reduce-2x8-awsome-distributed-training.txt"),
+                        tmp.filePath(QStringLiteral("proj/sub/ar.txt"))));
         auto scen = nlohmann::json::parse(scenarioToJson(defaultScenario()));
         scen["mosaic"]["nccl_tests_files"] = {"sub/ar.txt"};
-        nlohmann::json j{{"tandem_recovery", 1},
-                         {"original_path", tmp.filePath(QStringLiteral("proj/work.json")).toStdString()},
-                         {"saved_utc", "2026-11-29T10:00:00.000Z"},
-                         {"scenario", scen}};
+        nlohmann::json j{
+            {"tandem_recovery", 1},
+            {"original_path", tmp.filePath(QStringLiteral("proj/work.json")).toStdString()},
+            {"saved_utc", "2026-11-29T10:00:00.000Z"},
+            {"scenario", scen}};
         QVERIFY(writeText(QDir(dir).filePath(QStringLiteral("session-old-1.json")), j.dump(2)));
         const QList<RecoveryEntry> orphans = RecoveryStore(dir).orphans();
         QCOMPARE(orphans.size(), 1);
@@ -247,7 +258,8 @@ private slots:
         const auto loaded = loadScenarioFile(original.toStdString(), ld);
         QVERIFY2(loaded && ld.ok(), ld.str().c_str());
         // The working folder holds a decoy trace under the same relative name.
-        QVERIFY(writeText(elsewhere.filePath(QStringLiteral("logs/absent.csv")), QByteArray("time_s,bytes_per_s\n0,1\n")));
+        QVERIFY(writeText(elsewhere.filePath(QStringLiteral("logs/absent.csv")),
+                          QByteArray("time_s,bytes_per_s\n0,1\n")));
         const QString before = QDir::currentPath();
         QVERIFY(QDir::setCurrent(elsewhere.path()));
         // Written: relative names of the document are made absolute beside the original.
@@ -267,8 +279,10 @@ private slots:
         scen["mosaic"]["nccl_tests_files"] = {"logs/ar.txt"};
         scen["ml_for_ml"]["scenario"] = "trace";
         scen["ml_for_ml"]["trace_file"] = "logs/load.csv";
-        nlohmann::json old{{"tandem_recovery", 1}, {"original_path", original.toStdString()},
-                           {"saved_utc", "2026-11-29T10:00:00.000Z"}, {"scenario", scen}};
+        nlohmann::json old{{"tandem_recovery", 1},
+                           {"original_path", original.toStdString()},
+                           {"saved_utc", "2026-11-29T10:00:00.000Z"},
+                           {"scenario", scen}};
         const QString oldFile = QDir(dir).filePath(QStringLiteral("session-old-2.json"));
         QVERIFY(writeText(oldFile, old.dump(2)));
         RecoveryEntry entry;
@@ -280,14 +294,17 @@ private slots:
 
         const auto j = nlohmann::json::parse(written.toStdString());
         QCOMPARE(QString::fromStdString(j["original_path"].get<std::string>()), original);
-        QCOMPARE(QString::fromStdString(j["scenario"]["ml_for_ml"]["trace_file"].get<std::string>()),
-                 tmp.filePath(QStringLiteral("proj/logs/absent.csv")));
-        QCOMPARE(QString::fromStdString(j["scenario"]["mosaic"]["nccl_tests_files"][0].get<std::string>()),
+        QCOMPARE(
+            QString::fromStdString(j["scenario"]["ml_for_ml"]["trace_file"].get<std::string>()),
+            tmp.filePath(QStringLiteral("proj/logs/absent.csv")));
+        QCOMPARE(QString::fromStdString(
+                     j["scenario"]["mosaic"]["nccl_tests_files"][0].get<std::string>()),
                  tmp.filePath(QStringLiteral("proj/logs/ar.txt")));
         QVERIFY2(r && d.ok(), d.str().c_str());
         QCOMPARE(r->mlForMl->traceFile, loaded->mlForMl->traceFile);
         QCOMPARE(r->mosaic->ncclTestsFiles, loaded->mosaic->ncclTestsFiles);
-        QCOMPARE(QString::fromStdString(r->mlForMl->traceFile), tmp.filePath(QStringLiteral("proj/logs/load.csv")));
+        QCOMPARE(QString::fromStdString(r->mlForMl->traceFile),
+                 tmp.filePath(QStringLiteral("proj/logs/load.csv")));
         QVERIFY(r->mosaic->hardware.measured != nullptr);
     }
 
@@ -296,15 +313,25 @@ private slots:
     /// file's folder relative to it, others absolute, also when the original was deleted and
     /// Save asks for a name. The recovery record remembers the original file.
     void recoveredDocumentSavesLikeALoadedOne_data() {
-        QTest::addColumn<QString>("target");      // relative to proj/
-        QTest::addColumn<QString>("ncclName");    // as written; "@" = the absolute path
+        QTest::addColumn<QString>("target");    // relative to proj/
+        QTest::addColumn<QString>("ncclName");  // as written; "@" = the absolute path
         QTest::addColumn<QString>("traceName");
         QTest::addColumn<bool>("deleteOriginal");
-        QTest::newRow("in place") << "work.json" << "logs/ar.txt" << "logs/load.csv" << false;
-        QTest::newRow("beside, another name") << "copy.json" << "logs/ar.txt" << "logs/load.csv" << false;
-        QTest::newRow("in the logs folder") << "logs/inner.json" << "ar.txt" << "load.csv" << false;
-        QTest::newRow("sibling folder") << "../other/s.json" << "@" << "@" << false;
-        QTest::newRow("original deleted") << "work.json" << "logs/ar.txt" << "logs/load.csv" << true;
+        QTest::newRow("in place") << "work.json"
+                                  << "logs/ar.txt"
+                                  << "logs/load.csv" << false;
+        QTest::newRow("beside, another name") << "copy.json"
+                                              << "logs/ar.txt"
+                                              << "logs/load.csv" << false;
+        QTest::newRow("in the logs folder") << "logs/inner.json"
+                                            << "ar.txt"
+                                            << "load.csv" << false;
+        QTest::newRow("sibling folder") << "../other/s.json"
+                                        << "@"
+                                        << "@" << false;
+        QTest::newRow("original deleted") << "work.json"
+                                          << "logs/ar.txt"
+                                          << "logs/load.csv" << true;
     }
     void recoveredDocumentSavesLikeALoadedOne() {
         QFETCH(QString, target);
@@ -331,13 +358,18 @@ private slots:
             QString error;
             QVERIFY2(doc.save(saveAs, &error), qPrintable(error));
             expected = readBytes(saveAs);
-            QVERIFY(saveAs == original ? writeText(original, originalBytes) : QFile::remove(saveAs));
+            QVERIFY(saveAs == original ? writeText(original, originalBytes)
+                                       : QFile::remove(saveAs));
         }
         const auto j = nlohmann::json::parse(expected.toStdString());
-        const QString nccl = QString::fromStdString(j["mosaic"]["nccl_tests_files"][0].get<std::string>());
-        const QString trace = QString::fromStdString(j["ml_for_ml"]["trace_file"].get<std::string>());
-        QCOMPARE(nccl, ncclName == "@" ? tmp.filePath(QStringLiteral("proj/logs/ar.txt")) : ncclName);
-        QCOMPARE(trace, traceName == "@" ? tmp.filePath(QStringLiteral("proj/logs/load.csv")) : traceName);
+        const QString nccl =
+            QString::fromStdString(j["mosaic"]["nccl_tests_files"][0].get<std::string>());
+        const QString trace =
+            QString::fromStdString(j["ml_for_ml"]["trace_file"].get<std::string>());
+        QCOMPARE(nccl,
+                 ncclName == "@" ? tmp.filePath(QStringLiteral("proj/logs/ar.txt")) : ncclName);
+        QCOMPARE(trace,
+                 traceName == "@" ? tmp.filePath(QStringLiteral("proj/logs/load.csv")) : traceName);
 
         // The crashed way: a session edits the same file and is killed after its autosave.
         QProcess child;
@@ -371,12 +403,15 @@ private slots:
         QTest::addColumn<QByteArray>("content");
         QTest::addColumn<QString>("reason");
         QTest::newRow("zero bytes") << QByteArray() << QStringLiteral("empty");
-        QTest::newRow("truncated") << QByteArray("{\"tandem_recovery\": 1, \"original_path\": \"\", \"saved_utc\": \"20")
-                                   << QStringLiteral("truncated");
-        QTest::newRow("no scenario") << QByteArray("{\"tandem_recovery\": 1}") << QStringLiteral("no scenario");
-        QTest::newRow("bad scenario")
-            << QByteArray("{\"tandem_recovery\": 1, \"scenario\": {\"tandem_scenario_version\": 1, \"mosaic\": 5}}")
-            << QStringLiteral("$.mosaic");
+        QTest::newRow("truncated")
+            << QByteArray("{\"tandem_recovery\": 1, \"original_path\": \"\", \"saved_utc\": \"20")
+            << QStringLiteral("truncated");
+        QTest::newRow("no scenario")
+            << QByteArray("{\"tandem_recovery\": 1}") << QStringLiteral("no scenario");
+        QTest::newRow("bad scenario") << QByteArray(
+                                             "{\"tandem_recovery\": 1, \"scenario\": "
+                                             "{\"tandem_scenario_version\": 1, \"mosaic\": 5}}")
+                                      << QStringLiteral("$.mosaic");
     }
     void corruptFilesAreSetAsideAndValidOnesStillOffered() {
         QFETCH(QByteArray, content);
@@ -419,11 +454,13 @@ private slots:
         QCOMPARE(w.document()->scenario().mosaic->days, 11.0);
         // The corrupt file was moved aside with a note and is never offered again.
         QVERIFY(!QFileInfo::exists(bad));
-        QVERIFY(QFileInfo::exists(QDir(dir).filePath(QStringLiteral("rejected/session-zzzz-1.json"))));
+        QVERIFY(
+            QFileInfo::exists(QDir(dir).filePath(QStringLiteral("rejected/session-zzzz-1.json"))));
         QFile logFile(QDir(dir).filePath(QStringLiteral("rejected/rejected.log")));
         QVERIFY(logFile.open(QIODevice::ReadOnly));
         const QString logText = QString::fromUtf8(logFile.readAll());
-        QVERIFY2(logText.contains(QLatin1String("session-zzzz-1.json")) && logText.contains(reason), qPrintable(logText));
+        QVERIFY2(logText.contains(QLatin1String("session-zzzz-1.json")) && logText.contains(reason),
+                 qPrintable(logText));
         QVERIFY(RecoveryStore(dir).orphans().isEmpty());
         w.recovery()->finish();
     }
@@ -448,7 +485,10 @@ private slots:
         QVERIFY(!asked);
         QVERIFY(!w.document()->isModified());
         QVERIFY(recoveryFiles(dir).isEmpty());
-        QCOMPARE(QDir(dir + QStringLiteral("/rejected")).entryList({QStringLiteral("session-*.json")}).size(), 1);
+        QCOMPARE(QDir(dir + QStringLiteral("/rejected"))
+                     .entryList({QStringLiteral("session-*.json")})
+                     .size(),
+                 1);
     }
 
     /// Deleted original: the original scenario was deleted after the crash: the title and
@@ -468,8 +508,10 @@ private slots:
         Diagnostics d;
         QVERIFY(w.recoverFrom(orphans[0], d));
         QVERIFY(w.saveAsksForName());
-        QVERIFY2(w.windowTitle().contains(QLatin1String("original file deleted")), qPrintable(w.windowTitle()));
-        QVERIFY2(w.statusBar()->currentMessage().contains(QLatin1String("the original file no longer exists; Save will ask for a new name")),
+        QVERIFY2(w.windowTitle().contains(QLatin1String("original file deleted")),
+                 qPrintable(w.windowTitle()));
+        QVERIFY2(w.statusBar()->currentMessage().contains(QLatin1String(
+                     "the original file no longer exists; Save will ask for a new name")),
                  qPrintable(w.statusBar()->currentMessage()));
         // Saved under a name again: Save saves in place, the hint is gone.
         QVERIFY(w.saveFile(original));
@@ -504,12 +546,14 @@ private slots:
             if (!box) return;
             asked = box->text().contains(QLatin1String("Recover unsaved changes from"));
             for (QAbstractButton* b : box->buttons())
-                if (b->text() == (recover ? QStringLiteral("Recover") : QStringLiteral("Discard"))) b->click();
+                if (b->text() == (recover ? QStringLiteral("Recover") : QStringLiteral("Discard")))
+                    b->click();
         });
         QCOMPARE(w.offerRecovery(), recover);
         QVERIFY(asked);
         QCOMPARE(w.document()->isModified(), recover);
-        QCOMPARE(w.document()->scenario().mosaic->days, recover ? 9.0 : defaultScenario().mosaic->days);
+        QCOMPARE(w.document()->scenario().mosaic->days,
+                 recover ? 9.0 : defaultScenario().mosaic->days);
         if (recover) QCOMPARE(w.document()->filePath(), QStringLiteral("/nowhere/lost.json"));
         QVERIFY(RecoveryStore(dir).orphans().isEmpty());
         w.recovery()->finish();

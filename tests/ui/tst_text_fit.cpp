@@ -54,7 +54,8 @@ void TextFitTest::everyPresetPage() {
     QCOMPARE(w.size(), logical);  // no minimum size forces a larger window than the screen
     QTabWidget* pages = workspace == 1 ? w.moeWorkspace()->pages() : w.networkWorkspace()->pages();
     // The side panel's collapsed sections are opened: their controls must fit the panel too.
-    for (CollapsibleSection* section : w.findChildren<CollapsibleSection*>()) section->setExpanded(true);
+    for (CollapsibleSection* section : w.findChildren<CollapsibleSection*>())
+        section->setExpanded(true);
     QStringList problems;
     for (int p = 0; p < pages->count(); ++p) {
         if (!pages->isTabVisible(p) || !pages->isTabEnabled(p)) continue;

@@ -89,7 +89,8 @@ private slots:
         QCOMPARE(formatRatio(1.4249), QStringLiteral("x1.42"));
     }
     void fixedPolicyColours() {
-        const QStringList policies{"Static", "Knob-Precision", "Knob-GA", "Decoupled", "Joint", "Oracle"};
+        const QStringList policies{"Static",    "Knob-Precision", "Knob-GA",
+                                   "Decoupled", "Joint",          "Oracle"};
         QSet<QRgb> seen;
         for (const QString& p : policies) seen.insert(policyColor(p).rgb());
         QCOMPARE(seen.size(), policies.size());
@@ -101,16 +102,36 @@ private slots:
         QTest::addColumn<QString>("singular");
         QTest::addColumn<QString>("plural");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("one node") << qint64(1) << "node" << "nodes" << "1 node";
-        QTest::newRow("one day") << qint64(1) << "day" << "days" << "1 day";
-        QTest::newRow("one job") << qint64(1) << "job" << "jobs" << "1 job";
-        QTest::newRow("one GPU") << qint64(1) << "GPU" << "GPUs" << "1 GPU";
-        QTest::newRow("zero jobs") << qint64(0) << "job" << "jobs" << "0 jobs";
-        QTest::newRow("two nodes") << qint64(2) << "node" << "nodes" << "2 nodes";
-        QTest::newRow("eleven days") << qint64(11) << "day" << "days" << "11 days";
-        QTest::newRow("twenty-one GPUs") << qint64(21) << "GPU" << "GPUs" << "21 GPUs";
-        QTest::newRow("irregular plural") << qint64(3) << "geometry" << "geometries" << "3 geometries";
-        QTest::newRow("minus one") << qint64(-1) << "day" << "days" << "-1 day";
+        QTest::newRow("one node") << qint64(1) << "node"
+                                  << "nodes"
+                                  << "1 node";
+        QTest::newRow("one day") << qint64(1) << "day"
+                                 << "days"
+                                 << "1 day";
+        QTest::newRow("one job") << qint64(1) << "job"
+                                 << "jobs"
+                                 << "1 job";
+        QTest::newRow("one GPU") << qint64(1) << "GPU"
+                                 << "GPUs"
+                                 << "1 GPU";
+        QTest::newRow("zero jobs") << qint64(0) << "job"
+                                   << "jobs"
+                                   << "0 jobs";
+        QTest::newRow("two nodes") << qint64(2) << "node"
+                                   << "nodes"
+                                   << "2 nodes";
+        QTest::newRow("eleven days") << qint64(11) << "day"
+                                     << "days"
+                                     << "11 days";
+        QTest::newRow("twenty-one GPUs") << qint64(21) << "GPU"
+                                         << "GPUs"
+                                         << "21 GPUs";
+        QTest::newRow("irregular plural") << qint64(3) << "geometry"
+                                          << "geometries"
+                                          << "3 geometries";
+        QTest::newRow("minus one") << qint64(-1) << "day"
+                                   << "days"
+                                   << "-1 day";
     }
     void countLabelPicksTheNoun() {
         QFETCH(qint64, count);
@@ -119,13 +140,15 @@ private slots:
         QFETCH(QString, expected);
         QCOMPARE(countLabel(count, singular, plural), expected);
     }
-    /// A counted slider row reads "1 node" at 1 and "2 nodes" at 2, whether set silently or dragged.
+    /// A counted slider row reads "1 node" at 1 and "2 nodes" at 2, whether set silently or
+    /// dragged.
     void countSliderFollowsItsValue() {
         QWidget panel;
         auto* layout = new QVBoxLayout(&panel);
         LabeledSlider* s = addCountSlider(
-            layout, {QStringLiteral("testSlider"), QStringLiteral("Nodes"), QStringLiteral("node"),
-                     QStringLiteral("nodes"), 1, 8, QStringLiteral("tooltip")},
+            layout,
+            {QStringLiteral("testSlider"), QStringLiteral("Nodes"), QStringLiteral("node"),
+             QStringLiteral("nodes"), 1, 8, QStringLiteral("tooltip")},
             &panel);
         QCOMPARE(s->objectName(), QStringLiteral("testSlider"));
         QCOMPARE(layout->indexOf(s), 0);
@@ -135,7 +158,8 @@ private slots:
         s->slider()->setValue(1);
         QCOMPARE(s->value(), 1);
         QCOMPARE(s->valueText(), QStringLiteral("1 node"));
-        LabeledSlider percent(QStringLiteral("Smoothing"), QStringLiteral("%1 %"), 0, 95, 5, QString());
+        LabeledSlider percent(QStringLiteral("Smoothing"), QStringLiteral("%1 %"), 0, 95, 5,
+                              QString());
         percent.setValueSilently(35);
         QCOMPARE(percent.valueText(), QStringLiteral("35 %"));
     }
@@ -158,7 +182,8 @@ private slots:
         QCOMPARE(moe.daysSlider()->valueText(), QStringLiteral("20 days"));
         QCOMPARE(net.backgroundSlider()->valueText(), QStringLiteral("0 jobs"));
         QCOMPARE(moe.findChild<LabeledSlider*>(QStringLiteral("moeDaysSlider")), moe.daysSlider());
-        QCOMPARE(net.findChild<LabeledSlider*>(QStringLiteral("backgroundSlider")), net.backgroundSlider());
+        QCOMPARE(net.findChild<LabeledSlider*>(QStringLiteral("backgroundSlider")),
+                 net.backgroundSlider());
     }
     /// The crosshair's model step: lines interpolated, markers read at the nearest point,
     /// segments of one curve give one value, nothing outside a line's x range.

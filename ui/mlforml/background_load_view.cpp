@@ -28,8 +28,9 @@ BackgroundLoadView::BackgroundLoadView(QWidget* parent)
     m_area->setName(tr("co-running jobs' traffic"));
     addSeriesOnAxes(chart(), m_area, m_x, m_y);
     chart()->legend()->hide();
-    setToolTip(tr("Aggregate rate of the background jobs' all-reduce flows on the shared fabric, GB/s "
-                  "(1e9 bytes/s) [2608.06046 Sec. 3.2: p95 volume per 50 ms]. Right-click to export."));
+    setToolTip(
+        tr("Aggregate rate of the background jobs' all-reduce flows on the shared fabric, GB/s "
+           "(1e9 bytes/s) [2608.06046 Sec. 3.2: p95 volume per 50 ms]. Right-click to export."));
     applyTheme();
 }
 
@@ -72,7 +73,8 @@ void BackgroundLoadView::rebuild() {
         yMax = std::max(yMax, y);
     }
     pts = decimateMinMax(pts, plotWidth());
-    const QColor col = currentTheme() == Theme::Dark ? QColor(0xBB, 0xBB, 0xBB) : QColor(0x55, 0x55, 0x55);
+    const QColor col =
+        currentTheme() == Theme::Dark ? QColor(0xBB, 0xBB, 0xBB) : QColor(0x55, 0x55, 0x55);
     QColor fill = col;
     fill.setAlphaF(0.35);
     m_area->setBrush(fill);
@@ -81,7 +83,8 @@ void BackgroundLoadView::rebuild() {
     QList<QPointF> base;
     if (!pts.isEmpty()) base = {QPointF(pts.front().x(), 0), QPointF(pts.back().x(), 0)};
     m_area->lowerSeries()->replace(base);
-    m_x->setTitleText(n > 0 ? tr("Time since the background started (%1)").arg(unit.name) : tr("Time"));
+    m_x->setTitleText(n > 0 ? tr("Time since the background started (%1)").arg(unit.name)
+                            : tr("Time"));
     setNiceRange(m_x, 0, span / unit.divisor, 6);
     setNiceRange(m_y, 0, yMax * 1.05, 5);
     if (n > 0) {

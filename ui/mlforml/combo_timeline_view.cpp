@@ -27,7 +27,8 @@ bool isAdaptivePolicy(const std::string& policy, const std::vector<std::string>&
 }
 
 ComboTimelineView::ComboTimelineView(QWidget* parent)
-    : ChartView(QStringLiteral("mlforml-combo-timeline"), tr("Knob combination chosen over time"), parent) {
+    : ChartView(QStringLiteral("mlforml-combo-timeline"), tr("Knob combination chosen over time"),
+                parent) {
     m_x = new QValueAxis(this);
     m_y = new QCategoryAxis(this);
     m_y->setLabelsPosition(QCategoryAxis::AxisLabelsPositionCenter);
@@ -35,13 +36,17 @@ ComboTimelineView::ComboTimelineView(QWidget* parent)
     chart()->addAxis(m_x, Qt::AlignBottom);
     chart()->addAxis(m_y, Qt::AlignLeft);
     chart()->legend()->setAlignment(Qt::AlignRight);
-    setToolTip(tr("Which (gradient accumulation g, precision p) each adaptive policy used, per decision interval "
-                  "[2608.06046 Sec. 2.4]. Joint switches both knobs together; Decoupled tunes them one at a time. "
-                  "Right-click to export."));
+    setToolTip(
+        tr("Which (gradient accumulation g, precision p) each adaptive policy used, per decision "
+           "interval "
+           "[2608.06046 Sec. 2.4]. Joint switches both knobs together; Decoupled tunes them one at "
+           "a time. "
+           "Right-click to export."));
     applyTheme();
 }
 
-void ComboTimelineView::setData(const mlforml::PointResult& point, const std::vector<std::string>& comboLabels) {
+void ComboTimelineView::setData(const mlforml::PointResult& point,
+                                const std::vector<std::string>& comboLabels) {
     m_point = point;
     m_combos = comboLabels;
     rebuild();
@@ -118,8 +123,9 @@ void ComboTimelineView::rebuild() {
     }
     m_x->setTitleText(tr("Wall-clock time (%1)").arg(unit.name));
     setNiceRange(m_x, 0, xMax, 6);
-    chart()->setTitle(n > 0 ? tr("Knob combination over time, %1").arg(QString::fromStdString(m_point->label))
-                            : tr("Knob combination over time (no adaptive policy in this scenario)"));
+    chart()->setTitle(
+        n > 0 ? tr("Knob combination over time, %1").arg(QString::fromStdString(m_point->label))
+              : tr("Knob combination over time (no adaptive policy in this scenario)"));
     ChartView::applyTheme();
 }
 
@@ -129,12 +135,13 @@ QString ComboTimelineView::csv() const {
     for (const auto& run : m_point->policies) {
         if (!isAdaptivePolicy(run.policy, m_combos)) continue;
         for (const auto& seg : run.timeline) {
-            const QString combo = seg.combo >= 0 && static_cast<size_t>(seg.combo) < m_combos.size()
-                                      ? QString::fromStdString(m_combos[static_cast<size_t>(seg.combo)])
-                                      : QString();
+            const QString combo =
+                seg.combo >= 0 && static_cast<size_t>(seg.combo) < m_combos.size()
+                    ? QString::fromStdString(m_combos[static_cast<size_t>(seg.combo)])
+                    : QString();
             out += QStringLiteral("%1,%2,%3,%4\n")
-                       .arg(QString::fromStdString(run.policy), combo, QString::number(seg.t0_s, 'g', 10),
-                            QString::number(seg.t1_s, 'g', 10));
+                       .arg(QString::fromStdString(run.policy), combo,
+                            QString::number(seg.t0_s, 'g', 10), QString::number(seg.t1_s, 'g', 10));
         }
     }
     return out;

@@ -22,9 +22,12 @@ DpShareTimeView::DpShareTimeView(QWidget* parent)
     m_y->setTitleText(tr("Exposed DP share of iteration (%)"));
     chart()->addAxis(m_x, Qt::AlignBottom);
     chart()->addAxis(m_y, Qt::AlignLeft);
-    setToolTip(tr("Share of each iteration spent waiting for the data-parallel all-reduce, per decision interval "
-                  "[2608.06046 Sec. 3.2, Fig. 2a]. Compression (MXFP4) and accumulation (GA16) both lower it. "
-                  "Right-click to export."));
+    setToolTip(
+        tr("Share of each iteration spent waiting for the data-parallel all-reduce, per decision "
+           "interval "
+           "[2608.06046 Sec. 3.2, Fig. 2a]. Compression (MXFP4) and accumulation (GA16) both lower "
+           "it. "
+           "Right-click to export."));
     applyTheme();
 }
 
@@ -41,7 +44,8 @@ void DpShareTimeView::applyTheme() {
 double DpShareTimeView::meanShare(const QString& policy) const {
     for (qsizetype i = 0; i < m_lines.size(); ++i) {
         QLineSeries* s = m_lines[i];
-        if (!s->isVisible() || s->count() == 0 || !m_point || i >= static_cast<qsizetype>(m_point->policies.size()) ||
+        if (!s->isVisible() || s->count() == 0 || !m_point ||
+            i >= static_cast<qsizetype>(m_point->policies.size()) ||
             QString::fromStdString(m_point->policies[static_cast<size_t>(i)].policy) != policy)
             continue;
         double sum = 0;
@@ -77,7 +81,8 @@ void DpShareTimeView::rebuild() {
         curves.append(pts);
     }
     // Lines that coincide with an earlier one (0.2 % of the axis spans) are dashed over it.
-    m_sameAs = coincidentWith(curves, 2e-3 * tMax / unit.divisor, 2e-3 * std::min(100.0, yMax * 1.05));
+    m_sameAs =
+        coincidentWith(curves, 2e-3 * tMax / unit.divisor, 2e-3 * std::min(100.0, yMax * 1.05));
     for (qsizetype i = 0; i < nRuns; ++i) {
         QLineSeries* s = m_lines[i];
         s->setVisible(true);
@@ -98,7 +103,8 @@ void DpShareTimeView::rebuild() {
     m_x->setTitleText(tr("Wall-clock time (%1)").arg(unit.name));
     setNiceRange(m_x, 0, tMax > 0 ? tMax / unit.divisor : 1.0, 6);
     setNiceRange(m_y, 0, std::min(100.0, yMax * 1.05), 5);
-    chart()->setTitle(tr("Exposed DP share per decision interval, %1").arg(QString::fromStdString(m_point->label)));
+    chart()->setTitle(tr("Exposed DP share per decision interval, %1")
+                          .arg(QString::fromStdString(m_point->label)));
     ChartView::applyTheme();
 }
 

@@ -25,7 +25,8 @@ public:
     /// Mean drawn share of `policy`, percent (tests; NaN if absent).
     double meanShare(const QString& policy) const;
     /// Per policy of the last result (engine order): the earlier policy whose line it coincides
-    /// with (coincidentWith), or -1; such a line is dashed over it, legend "Knob-Precision = Joint".
+    /// with (coincidentWith), or -1; such a line is dashed over it, legend "Knob-Precision =
+    /// Joint".
     const QList<int>& coincidences() const { return m_sameAs; }
 
 private:

@@ -18,7 +18,8 @@
 namespace tandem::ui {
 
 FirstCrossingView::FirstCrossingView(QWidget* parent)
-    : ChartView(QStringLiteral("mlforml-first-crossing"), tr("Time to first reach the target"), parent) {
+    : ChartView(QStringLiteral("mlforml-first-crossing"), tr("Time to first reach the target"),
+                parent) {
     const HorizontalBars bars = addHorizontalBars(0.7);
     m_series = bars.series;
     m_categories = bars.categories;
@@ -32,7 +33,8 @@ FirstCrossingView::FirstCrossingView(QWidget* parent)
     applyTheme();
 }
 
-void FirstCrossingView::setData(const mlforml::PointResult& point, const std::vector<double>& targetFactors,
+void FirstCrossingView::setData(const mlforml::PointResult& point,
+                                const std::vector<double>& targetFactors,
                                 const std::vector<double>& targetLosses, int targetIndex) {
     m_point = point;
     m_targetFactors = targetFactors;
@@ -154,11 +156,13 @@ void FirstCrossingView::rebuild() {
     m_series->append(sets);
     m_categories->setCategories(cats);
     setNiceRange(m_value, 0, maxS > 0 ? 1.05 * maxS / unit.divisor : 1.0, 5);
-    const QString factor = ti < m_targetFactors.size() ? QString::number(m_targetFactors[ti]) : QStringLiteral("?");
+    const QString factor =
+        ti < m_targetFactors.size() ? QString::number(m_targetFactors[ti]) : QStringLiteral("?");
     m_value->setTitleText(tr("%1 to target; xN vs Joint").arg(unit.name));
     const QString label = QString::fromStdString(m_point->label);
     setFittingTitle({tr("First crossing of %1 x L_min, %2").arg(factor, label),
-                     tr("Time to %1 x L_min, %2").arg(factor, label), tr("First crossing of %1 x L_min").arg(factor)});
+                     tr("Time to %1 x L_min, %2").arg(factor, label),
+                     tr("First crossing of %1 x L_min").arg(factor)});
 }
 
 }  // namespace tandem::ui

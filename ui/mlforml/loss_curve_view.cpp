@@ -43,7 +43,8 @@ QStringList LossCurveView::policies() const {
     return out;
 }
 
-void LossCurveView::setData(const mlforml::PointResult& point, const std::vector<double>& targetFactors,
+void LossCurveView::setData(const mlforml::PointResult& point,
+                            const std::vector<double>& targetFactors,
                             const std::vector<double>& targetLosses) {
     m_point = point;
     m_targetFactors = targetFactors;
@@ -95,7 +96,8 @@ QList<QPointF> LossCurveView::curve(const mlforml::PolicyRun& run, double xDiv) 
         if (std::isfinite(x) && std::isfinite(run.loss[i])) pts.append(QPointF(x, run.loss[i]));
     }
     if (m_options.smoothing > 0 && pts.size() > 2)
-        pts = smoothTimeWeighted(pts, m_options.smoothing * (pts.back().x() - pts.front().x()) / 10.0);
+        pts = smoothTimeWeighted(pts,
+                                 m_options.smoothing * (pts.back().x() - pts.front().x()) / 10.0);
     return pts;
 }
 
@@ -152,7 +154,8 @@ void LossCurveView::rebuild() {
     }
     const double yMin = yRange.validY() ? yRange.yLo : 0.0;
     // Tolerance: 0.2 % of the axis spans (about a pixel of a 500-pixel plot).
-    const double ySpan = (m_targetLosses.empty() ? yMin * 1.1 : m_targetLosses.back() * 1.04) - yMin;
+    const double ySpan =
+        (m_targetLosses.empty() ? yMin * 1.1 : m_targetLosses.back() * 1.04) - yMin;
     m_sameAs = coincidentWith(current, 2e-3 * xSpan, 2e-3 * std::max(ySpan, 1e-9), hidden);
     for (int pass = 0; pass < 2; ++pass) {
         const auto& src = pass == 0 ? m_point : m_pinned;
@@ -162,11 +165,13 @@ void LossCurveView::rebuild() {
             const QString policy = QString::fromStdString(run.policy);
             const QString key = (pass ? QStringLiteral("pin:") : QStringLiteral("cur:")) + policy;
             QLineSeries* s = lineFor(key, policy, pass == 1);
-            QList<QPointF> pts = decimateMinMax(pass ? curve(run, xDiv) : current[static_cast<qsizetype>(idx)], buckets);
+            QList<QPointF> pts = decimateMinMax(
+                pass ? curve(run, xDiv) : current[static_cast<qsizetype>(idx)], buckets);
             for (const QPointF& p : pts) yRange.addY(p.y());
             QColor c = policyColor(policy, theme);
             QPen pen(c, pass ? 1.5 : 2.2);
-            const CoincidentMember member = pass ? CoincidentMember{} : coincidentMember(m_sameAs, static_cast<qsizetype>(idx));
+            const CoincidentMember member =
+                pass ? CoincidentMember{} : coincidentMember(m_sameAs, static_cast<qsizetype>(idx));
             if (pass) {
                 pen.setStyle(Qt::DashLine);
                 c.setAlphaF(0.6);
@@ -192,13 +197,17 @@ void LossCurveView::rebuild() {
                 // so the earlier dot shows as a ring around it.
                 m->setMarkerSize(member.index > 0 ? std::max(3.0, 9.0 - 3.0 * member.index) : 9.0);
                 m->setColor(policyColor(policy, theme));
-                m->setBorderColor(member.index > 0
-                                      ? policyColor(QString::fromStdString(src->policies[static_cast<size_t>(member.leader)].policy), theme)
-                                      : (theme == Theme::Dark ? QColor(Qt::black) : QColor(Qt::white)));
+                m->setBorderColor(
+                    member.index > 0
+                        ? policyColor(QString::fromStdString(
+                                          src->policies[static_cast<size_t>(member.leader)].policy),
+                                      theme)
+                        : (theme == Theme::Dark ? QColor(Qt::black) : QColor(Qt::white)));
                 QList<QPointF> mk;
                 const int ti = m_options.targetIndex;
                 if (ti >= 0 && static_cast<size_t>(ti) < run.firstCrossing_s.size() &&
-                    static_cast<size_t>(ti) < m_targetLosses.size() && std::isfinite(run.firstCrossing_s[ti])) {
+                    static_cast<size_t>(ti) < m_targetLosses.size() &&
+                    std::isfinite(run.firstCrossing_s[ti])) {
                     double x = m_options.updatesAxis ? NAN : run.firstCrossing_s[ti] / xDiv;
                     if (m_options.updatesAxis) {  // updates at the crossing time
                         for (size_t i = 0; i < run.time_s.size() && i < run.updates.size(); ++i)
@@ -207,7 +216,8 @@ void LossCurveView::rebuild() {
                                 break;
                             }
                     }
-                    if (std::isfinite(x) && (!m_options.logX || x > 0)) mk.append(QPointF(x, m_targetLosses[ti]));
+                    if (std::isfinite(x) && (!m_options.logX || x > 0))
+                        mk.append(QPointF(x, m_targetLosses[ti]));
                 }
                 m->replace(mk);
                 m->setVisible(!m_options.hiddenPolicies.contains(policy));
@@ -247,17 +257,23 @@ void LossCurveView::rebuild() {
     for (qsizetype i = 0; i < nTargets; ++i) {
         QLineSeries* s = m_targetLines[i];
         s->setVisible(true);
-        s->setName(tr("Target %1 x L_min").arg(m_targetFactors.size() > static_cast<size_t>(i)
-                                                   ? QString::number(m_targetFactors[i]) : QString()));
-        QPen pen(theme == Theme::Dark ? QColor(0xAA, 0xAA, 0xAA) : QColor(0x77, 0x77, 0x77), 1, Qt::DotLine);
+        s->setName(tr("Target %1 x L_min")
+                       .arg(m_targetFactors.size() > static_cast<size_t>(i)
+                                ? QString::number(m_targetFactors[i])
+                                : QString()));
+        QPen pen(theme == Theme::Dark ? QColor(0xAA, 0xAA, 0xAA) : QColor(0x77, 0x77, 0x77), 1,
+                 Qt::DotLine);
         if (i == m_options.targetIndex) pen.setStyle(Qt::DashLine);
         s->setPen(pen);
         // Labelled near the left end, where the curves are still far above the targets: a middle
         // point carries the label ("1.02 x L_min"), the ends none.
         const double y = m_targetLosses[i];
-        const double xLabel = m_options.logX && xLo > 0 ? xLo * std::pow(xHi / xLo, 0.13) : xLo + 0.13 * (xHi - xLo);
+        const double xLabel =
+            m_options.logX && xLo > 0 ? xLo * std::pow(xHi / xLo, 0.13) : xLo + 0.13 * (xHi - xLo);
         s->replace({QPointF(xLo, y), QPointF(xLabel, y), QPointF(xHi, y)});
-        const QString factor = m_targetFactors.size() > static_cast<size_t>(i) ? QString::number(m_targetFactors[i]) : QString();
+        const QString factor = m_targetFactors.size() > static_cast<size_t>(i)
+                                   ? QString::number(m_targetFactors[i])
+                                   : QString();
         s->setPointLabelsFormat(tr("%1 x L_min").arg(factor));
         s->setPointLabelsVisible(true);
         s->setPointLabelsClipping(true);
@@ -265,13 +281,17 @@ void LossCurveView::rebuild() {
         QFont lf = s->pointLabelsFont();
         lf.setPointSizeF(8);
         s->setPointLabelsFont(lf);
-        for (int k : {0, 2}) s->setPointConfiguration(k, QXYSeries::PointConfiguration::LabelVisibility, false);
+        for (int k : {0, 2})
+            s->setPointConfiguration(k, QXYSeries::PointConfiguration::LabelVisibility, false);
     }
-    // Legend: one line per policy, then the selected target (the dots on it are the first crossings).
+    // Legend: one line per policy, then the selected target (the dots on it are the first
+    // crossings).
     const QLineSeries* selectedTarget =
-        m_options.targetIndex >= 0 && m_options.targetIndex < m_targetLines.size() ? m_targetLines[m_options.targetIndex]
-                                                                                  : nullptr;
-    // Coincident policies share one entry, "Knob-Precision = Joint" (series names stay the policies').
+        m_options.targetIndex >= 0 && m_options.targetIndex < m_targetLines.size()
+            ? m_targetLines[m_options.targetIndex]
+            : nullptr;
+    // Coincident policies share one entry, "Knob-Precision = Joint" (series names stay the
+    // policies').
     const QStringList names = policies();
     const auto markers = chart()->legend()->markers();
     for (QLegendMarker* mk : markers) {

@@ -2,7 +2,6 @@
 // Evaluation loss against wall-clock (or optimizer updates) per policy [2608.06046 Fig. 2b].
 #include <QHash>
 #include <QSet>
-
 #include <optional>
 #include <vector>
 
@@ -22,7 +21,7 @@ struct LossViewOptions {
     bool logX = false;         ///< logarithmic x-axis (points at x <= 0 are dropped)
     double smoothing = 0;      ///< 0..0.99; time-weighted EMA with tau = smoothing * x-span / 10
     QSet<QString> hiddenPolicies;  ///< policies toggled off
-    int targetIndex = 1;       ///< which target's first-crossing markers to draw (index into targets)
+    int targetIndex = 1;  ///< which target's first-crossing markers to draw (index into targets)
 };
 
 /// Loss curves, one fixed colour per policy, dashed target lines at f x L_min, and a marker where

@@ -33,7 +33,8 @@ QString formatWithError(double value, double error) {
 }
 
 LossFitView::LossFitView(QWidget* parent)
-    : ChartView(QStringLiteral("loss-log-fit"), tr("Logged loss and fitted progress curve"), parent) {
+    : ChartView(QStringLiteral("loss-log-fit"), tr("Logged loss and fitted progress curve"),
+                parent) {
     m_x = new QValueAxis(this);
     m_x->setTitleText(tr("Optimizer step"));
     m_x->setLabelFormat(QStringLiteral("%.0f"));
@@ -127,10 +128,13 @@ void LossFitView::rebuild() {
     const double pad = 0.05 * std::max(1e-6, yHi - yLo);
     setNiceRange(m_x, 0, std::max(1.0, xHi), 6);
     setNiceRange(m_y, yLo - pad, yHi + pad, 6);
-    QString title = m_label.isEmpty() ? tr("Logged loss and fitted progress curve")
-                                      : tr("Logged loss and fitted progress curve: %1").arg(m_label.toHtmlEscaped());
+    QString title =
+        m_label.isEmpty()
+            ? tr("Logged loss and fitted progress curve")
+            : tr("Logged loss and fitted progress curve: %1").arg(m_label.toHtmlEscaped());
     // Chart titles are rich text (the file name is escaped); exports convert it to plain text.
-    if (!m_note.isEmpty()) title += QStringLiteral("<br><small>%1</small>").arg(m_note.toHtmlEscaped());
+    if (!m_note.isEmpty())
+        title += QStringLiteral("<br><small>%1</small>").arg(m_note.toHtmlEscaped());
     chart()->setTitle(title);
 }
 
@@ -156,7 +160,9 @@ QString LossFitView::csv() const {
 }
 
 LossFitPanel::LossFitPanel(QWidget* parent)
-    : QWidget(parent), m_view(new LossFitView(this)), m_summary(new QLabel(this)),
+    : QWidget(parent),
+      m_view(new LossFitView(this)),
+      m_summary(new QLabel(this)),
       m_use(new QPushButton(tr("Use fit as progress curve"), this)) {
     setObjectName(QStringLiteral("lossFitPanel"));
     auto* layout = new QVBoxLayout(this);
@@ -169,8 +175,10 @@ LossFitPanel::LossFitPanel(QWidget* parent)
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     row->addWidget(m_summary, 1);
     m_use->setObjectName(QStringLiteral("useLossFit"));
-    m_use->setToolTip(tr("Replace the scenario's loss curve (progress.loss_floor, loss_exponent, loss_offset, l_min) "
-                         "by this fit, in optimizer steps of the baseline combination [MODEL.md A4]."));
+    m_use->setToolTip(
+        tr("Replace the scenario's loss curve (progress.loss_floor, loss_exponent, loss_offset, "
+           "l_min) "
+           "by this fit, in optimizer steps of the baseline combination [MODEL.md A4]."));
     row->addWidget(m_use, 0, Qt::AlignTop);
     layout->addLayout(row);
     connect(m_use, &QPushButton::clicked, this, [this]() { emit useFitRequested(m_fit); });
@@ -190,27 +198,32 @@ void LossFitPanel::setData(const io::LossLog& log, const io::LossFit& fit, const
     m_use->setEnabled(m_scenarioUsable && fitUsable());
     if (!fitUsable()) m_use->setToolTip(m_fitProblem);
     const io::LossSeries* s = log.preferred();
-    m_summary->setText(tr("<b>%1</b> (%2 log, %3 series, %4 of \"%5\" fitted%6)<br>"
-                          "L(S) = L_inf + A (S + S0)<sup>-alpha</sup>: L_inf = %7, A = %8, alpha = %9, S0 = %10 steps; "
-                          "RMSE %11")
-                           .arg(label.toHtmlEscaped(), QString::fromStdString(log.format))
-                           .arg(log.series.size())
-                           .arg(countLabel(static_cast<qint64>(fit.points), tr("point"), tr("points")))
-                           .arg(s ? QString::fromStdString(s->name).toHtmlEscaped() : QString())
-                           .arg(fit.converged ? QString() : tr("; the optimizer stopped at its evaluation cap"))
-                           .arg(formatWithError(fit.lInf, fit.seLInf), formatWithError(fit.a, fit.seA),
-                                formatWithError(fit.alpha, fit.seAlpha), formatWithError(fit.s0, fit.seS0))
-                           .arg(fit.rmse, 0, 'g', 3) +
-                       (fitUsable() ? QString()
-                                    : QStringLiteral("<br><b>%1</b> %2")
-                                          .arg(tr("Not usable as a progress curve:"), m_fitProblem.toHtmlEscaped())));
+    m_summary->setText(
+        tr("<b>%1</b> (%2 log, %3 series, %4 of \"%5\" fitted%6)<br>"
+           "L(S) = L_inf + A (S + S0)<sup>-alpha</sup>: L_inf = %7, A = %8, alpha = %9, S0 = %10 "
+           "steps; "
+           "RMSE %11")
+            .arg(label.toHtmlEscaped(), QString::fromStdString(log.format))
+            .arg(log.series.size())
+            .arg(countLabel(static_cast<qint64>(fit.points), tr("point"), tr("points")))
+            .arg(s ? QString::fromStdString(s->name).toHtmlEscaped() : QString())
+            .arg(fit.converged ? QString() : tr("; the optimizer stopped at its evaluation cap"))
+            .arg(formatWithError(fit.lInf, fit.seLInf), formatWithError(fit.a, fit.seA),
+                 formatWithError(fit.alpha, fit.seAlpha), formatWithError(fit.s0, fit.seS0))
+            .arg(fit.rmse, 0, 'g', 3) +
+        (fitUsable()
+             ? QString()
+             : QStringLiteral("<br><b>%1</b> %2")
+                   .arg(tr("Not usable as a progress curve:"), m_fitProblem.toHtmlEscaped())));
 }
 
 void LossFitPanel::setUsable(bool usable, const QString& why) {
     m_scenarioUsable = usable;
     m_use->setEnabled(usable && fitUsable());
-    if (!fitUsable()) m_use->setToolTip(m_fitProblem);
-    else if (!usable && !why.isEmpty()) m_use->setToolTip(why);
+    if (!fitUsable())
+        m_use->setToolTip(m_fitProblem);
+    else if (!usable && !why.isEmpty())
+        m_use->setToolTip(why);
 }
 
 }  // namespace tandem::ui

@@ -2,7 +2,6 @@
 // An imported training loss log and the progress curve fitted to it,
 // L(S) = L_inf + A (S + S0)^(-alpha) [MODEL.md A4; 2608.06046 Sec. 2.3; io::fitLossCurve].
 #include <QWidget>
-
 #include <optional>
 
 #include "io/loss_fit.h"

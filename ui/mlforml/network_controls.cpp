@@ -27,14 +27,18 @@ NetworkControls::NetworkControls(QWidget* parent) : QWidget(parent) {
     m_background = addCountSlider(
         el,
         {QStringLiteral("backgroundSlider"), tr("Co-running jobs N"), tr("job"), tr("jobs"), 0, 32,
-         tr("Background traffic: number of co-running data-parallel jobs (GPT-1B by default) that share the "
-            "fabric with the foreground job. Scenario 1 of [2608.06046 Sec. 3.2] uses N = 4, 8, 12, 16.")},
+         tr("Background traffic: number of co-running data-parallel jobs (GPT-1B by default) that "
+            "share the "
+            "fabric with the foreground job. Scenario 1 of [2608.06046 Sec. 3.2] uses N = 4, 8, "
+            "12, 16.")},
         engine);
     m_nodes = addCountSlider(
         el,
         {QStringLiteral("nodesSlider"), tr("Foreground nodes"), tr("node"), tr("nodes"), 1, 128,
-         tr("Cluster size: nodes of the foreground GPT-2 Large data-parallel job (8 GPUs each). Its inter-node "
-            "ring moves 2(n-1)/n of the gradient per node [MODEL.md A3]; calibrated default 46 (Fig. 2a shares).")},
+         tr("Cluster size: nodes of the foreground GPT-2 Large data-parallel job (8 GPUs each). "
+            "Its inter-node "
+            "ring moves 2(n-1)/n of the gradient per node [MODEL.md A3]; calibrated default 46 "
+            "(Fig. 2a shares).")},
         engine);
     m_nodes->setStops(logCountLadder(128));  // log scale: each doubling the same slider length
     auto* form = new QFormLayout;
@@ -62,21 +66,24 @@ NetworkControls::NetworkControls(QWidget* parent) : QWidget(parent) {
     auto* view = new QGroupBox(tr("Loss chart"), this);
     auto* vl = new QFormLayout(view);
     m_target = new QComboBox(view);
-    m_target->setToolTip(tr("Target loss as a multiple of L_min = 2.5505 nats (Static's final loss); the "
-                            "paper reports first-crossing times at 1.005, 1.01, 1.015, 1.02 x L_min "
-                            "[2608.06046 Sec. 3.3]."));
+    m_target->setToolTip(
+        tr("Target loss as a multiple of L_min = 2.5505 nats (Static's final loss); the "
+           "paper reports first-crossing times at 1.005, 1.01, 1.015, 1.02 x L_min "
+           "[2608.06046 Sec. 3.3]."));
     vl->addRow(tr("Target"), m_target);
     m_xAxis = new QComboBox(view);
     m_xAxis->addItems({tr("Wall-clock"), tr("Optimizer updates")});
-    m_xAxis->setToolTip(tr("Wall-clock shows what the policies optimise (first-crossing time); updates shows "
-                           "the statistical efficiency of each knob choice."));
+    m_xAxis->setToolTip(
+        tr("Wall-clock shows what the policies optimise (first-crossing time); updates shows "
+           "the statistical efficiency of each knob choice."));
     vl->addRow(tr("X axis"), m_xAxis);
     m_logX = new QCheckBox(tr("Logarithmic x"), view);
     vl->addRow(QString(), m_logX);
-    m_smoothing = new LabeledSlider(tr("Smoothing"), tr("%1 %"), 0, 95, 5,
-                                    tr("Time-weighted exponential smoothing: respects uneven spacing of points "
-                                       "in wall-clock (a plain EMA does not)."),
-                                    view);
+    m_smoothing = new LabeledSlider(
+        tr("Smoothing"), tr("%1 %"), 0, 95, 5,
+        tr("Time-weighted exponential smoothing: respects uneven spacing of points "
+           "in wall-clock (a plain EMA does not)."),
+        view);
     vl->addRow(m_smoothing);
     layout->addWidget(view);
 
@@ -84,16 +91,19 @@ NetworkControls::NetworkControls(QWidget* parent) : QWidget(parent) {
     m_policyBox = new QVBoxLayout(policies);
     layout->addWidget(policies);
 
-    m_pin = makePinButton(tr("Keep the current curves as a faded overlay; change a control to compare before/after."),
-                          this);
+    m_pin = makePinButton(
+        tr("Keep the current curves as a faded overlay; change a control to compare before/after."),
+        this);
     layout->addWidget(m_pin);
     layout->addStretch();
 
-    connect(m_background, &LabeledSlider::valueChanged, this, &NetworkControls::engineInputsChanged);
+    connect(m_background, &LabeledSlider::valueChanged, this,
+            &NetworkControls::engineInputsChanged);
     connect(m_nodes, &LabeledSlider::valueChanged, this, &NetworkControls::engineInputsChanged);
     connect(m_fabric, &QDoubleSpinBox::valueChanged, this, &NetworkControls::engineInputsChanged);
     connect(m_nic, &QDoubleSpinBox::valueChanged, this, &NetworkControls::engineInputsChanged);
-    connect(m_advanced, &NetworkAdvanced::engineInputsChanged, this, &NetworkControls::engineInputsChanged);
+    connect(m_advanced, &NetworkAdvanced::engineInputsChanged, this,
+            &NetworkControls::engineInputsChanged);
     connect(m_fabricControls, &FabricControls::engineInputsChanged, this, [this]() {
         refreshFabricCapacity();
         emit engineInputsChanged();
@@ -109,7 +119,8 @@ void NetworkControls::rebuildPolicyToggles(const std::vector<std::string>& polic
     QStringList names;
     for (const auto& p : policies) names << QString::fromStdString(p);
     const QStringList have = m_policyToggles.keys();
-    if (QSet<QString>(names.begin(), names.end()) == QSet<QString>(have.begin(), have.end())) return;
+    if (QSet<QString>(names.begin(), names.end()) == QSet<QString>(have.begin(), have.end()))
+        return;
     qDeleteAll(m_policyToggles);
     m_policyToggles.clear();
     for (const QString& name : names) {
@@ -130,8 +141,9 @@ void NetworkControls::setParams(const mlforml::Params& p, int shownN) {
     const int oldTarget = m_target->currentIndex();
     m_target->clear();
     for (double f : p.targetFactors) m_target->addItem(tr("%1 x L_min").arg(f));
-    m_target->setCurrentIndex(oldTarget >= 0 && oldTarget < m_target->count() ? oldTarget
-                                                                              : std::min(1, m_target->count() - 1));
+    m_target->setCurrentIndex(oldTarget >= 0 && oldTarget < m_target->count()
+                                  ? oldTarget
+                                  : std::min(1, m_target->count() - 1));
     rebuildPolicyToggles(p.policies);
     m_advanced->setParams(p);
     m_fabricControls->setParams(p);
@@ -164,7 +176,8 @@ int NetworkControls::shownBackgroundJobs() const { return m_background->value();
 void NetworkControls::setViewHints(int targetIndex, bool updatesAxis) {
     {
         const QSignalBlocker b1(m_target), b2(m_xAxis);
-        if (targetIndex >= 0 && targetIndex < m_target->count()) m_target->setCurrentIndex(targetIndex);
+        if (targetIndex >= 0 && targetIndex < m_target->count())
+            m_target->setCurrentIndex(targetIndex);
         m_xAxis->setCurrentIndex(updatesAxis ? 1 : 0);
     }
     emit viewOptionsChanged();

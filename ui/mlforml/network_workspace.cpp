@@ -21,11 +21,19 @@
 namespace tandem::ui {
 
 NetworkWorkspace::NetworkWorkspace(QWidget* parent)
-    : QWidget(parent), m_controls(new NetworkControls(this)), m_pages(new QTabWidget(this)),
-      m_sweep(new SweepView(this)), m_sweepCrossing(new SweepCrossingView(this)),
-      m_timeline(new ComboTimelineView(this)), m_dpShareTime(new DpShareTimeView(this)),
-      m_load(new BackgroundLoadView(this)), m_sweepRunner(new JobRunner(this)), m_loss(new LossCurveView(this)),
-      m_firstCrossing(new FirstCrossingView(this)), m_status(new QLabel(this)), m_lossFit(new LossFitPanel(this)),
+    : QWidget(parent),
+      m_controls(new NetworkControls(this)),
+      m_pages(new QTabWidget(this)),
+      m_sweep(new SweepView(this)),
+      m_sweepCrossing(new SweepCrossingView(this)),
+      m_timeline(new ComboTimelineView(this)),
+      m_dpShareTime(new DpShareTimeView(this)),
+      m_load(new BackgroundLoadView(this)),
+      m_sweepRunner(new JobRunner(this)),
+      m_loss(new LossCurveView(this)),
+      m_firstCrossing(new FirstCrossingView(this)),
+      m_status(new QLabel(this)),
+      m_lossFit(new LossFitPanel(this)),
       m_runner(new JobRunner(this)) {
     layOutWorkspace(this, m_controls, m_pages, m_status);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -41,12 +49,16 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
     m_pages->addTab(weightedSplitter(Qt::Vertical, m_pages, {m_timeline, shareAndLoad}, {2, 3}),
                     tr("Knobs and load over time"));
     m_pages->addTab(pair(m_sweepCrossing, m_sweep, 1, 1), tr("Sweep over N"));
-    m_pages->setTabToolTip(0, tr("Evaluation loss per policy and time to the target [2608.06046 Fig. 2b-2d]"));
-    m_pages->setTabToolTip(1, tr("Knob combination per adaptive policy, exposed DP share and background load "
-                                 "over time [2608.06046 Sec. 2.4, 3.2]"));
-    m_pages->setTabToolTip(2, tr("Scenario 1 over every N of the sweep [2608.06046 Fig. 2a, Table 3]"));
+    m_pages->setTabToolTip(
+        0, tr("Evaluation loss per policy and time to the target [2608.06046 Fig. 2b-2d]"));
+    m_pages->setTabToolTip(
+        1, tr("Knob combination per adaptive policy, exposed DP share and background load "
+              "over time [2608.06046 Sec. 2.4, 3.2]"));
+    m_pages->setTabToolTip(
+        2, tr("Scenario 1 over every N of the sweep [2608.06046 Fig. 2a, Table 3]"));
     m_pages->addTab(m_lossFit, tr("Loss log fit"));
-    m_pages->setTabToolTip(3, tr("An imported training loss log and the progress curve fitted to it [MODEL.md A4]"));
+    m_pages->setTabToolTip(
+        3, tr("An imported training loss log and the progress curve fitted to it [MODEL.md A4]"));
     m_pages->setTabVisible(3, false);
 
     connect(m_controls, &NetworkControls::engineInputsChanged, this, [this]() {
@@ -55,8 +67,10 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
         emit paramsEdited(*m_params);
         // The N slider picks the detail point only; every other input changes the sweep too.
         const bool sweepCurrent = m_sweepInputs.has_value() && *m_sweepInputs == *m_params;
-        if (!sweepCurrent) recomputeSweep();
-        else showSweep();
+        if (!sweepCurrent)
+            recomputeSweep();
+        else
+            showSweep();
         recompute();
     });
     connect(m_sweepRunner, &JobRunner::resultReady, this, [this](const std::any& value, quint64) {
@@ -65,7 +79,8 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
             showSweep();
         }
     });
-    connect(m_controls, &NetworkControls::viewOptionsChanged, this, &NetworkWorkspace::refreshViews);
+    connect(m_controls, &NetworkControls::viewOptionsChanged, this,
+            &NetworkWorkspace::refreshViews);
     connect(m_controls, &NetworkControls::pinToggled, this, [this](bool on) {
         m_pinned.reset();
         if (on && m_result && !m_result->points.empty()) m_pinned = m_result->points.front();
@@ -82,12 +97,14 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
 }
 
 QList<ChartView*> NetworkWorkspace::charts() const {
-    QList<ChartView*> out{m_loss, m_firstCrossing, m_timeline, m_dpShareTime, m_load, m_sweepCrossing, m_sweep};
+    QList<ChartView*> out{m_loss, m_firstCrossing, m_timeline, m_dpShareTime,
+                          m_load, m_sweepCrossing, m_sweep};
     if (m_lossFit->view()->hasData()) out.append(m_lossFit->view());
     return out;
 }
 
-void NetworkWorkspace::setLossImport(const io::LossLog& log, const io::LossFit& fit, const QString& label) {
+void NetworkWorkspace::setLossImport(const io::LossLog& log, const io::LossFit& fit,
+                                     const QString& label) {
     m_lossFit->setData(log, fit, label);
     m_pages->setTabVisible(3, true);
     m_pages->setCurrentIndex(3);
@@ -101,7 +118,8 @@ void NetworkWorkspace::clearImports() {
 void NetworkWorkspace::showSweep() {
     if (!m_sweepResult) return;
     m_sweep->setData(*m_sweepResult, m_controls->shownBackgroundJobs());
-    m_sweepCrossing->setData(*m_sweepResult, m_controls->shownBackgroundJobs(), m_controls->targetIndex());
+    m_sweepCrossing->setData(*m_sweepResult, m_controls->shownBackgroundJobs(),
+                             m_controls->targetIndex());
 }
 
 void NetworkWorkspace::applyTheme() {
@@ -111,7 +129,8 @@ void NetworkWorkspace::applyTheme() {
 void NetworkWorkspace::setParams(const std::optional<mlforml::Params>& p) {
     m_params = p;
     setEnabled(p.has_value());
-    const QString none = tr("This scenario has no \"ml_for_ml\" section; open or choose a preset that has one.");
+    const QString none =
+        tr("This scenario has no \"ml_for_ml\" section; open or choose a preset that has one.");
     for (ChartView* v : charts()) v->setEmptyReason(p ? QString() : none);
     if (!p) {
         m_status->setText(none);
@@ -155,7 +174,8 @@ void NetworkWorkspace::recomputeSweep() {
         if (m_pages->currentIndex() == 2) m_pages->setCurrentIndex(0);
         return;
     }
-    m_sweepRunner->submit([p](const tandem::CancelFlag* cancel) -> std::any { return mlforml::simulate(p, cancel); });
+    m_sweepRunner->submit(
+        [p](const tandem::CancelFlag* cancel) -> std::any { return mlforml::simulate(p, cancel); });
 }
 
 void NetworkWorkspace::applyPresetView(int shownN, int targetIndex, bool updatesAxis) {
@@ -177,7 +197,8 @@ void NetworkWorkspace::recompute() {
     mlforml::Params p = *m_params;  // the worker owns its copy
     if (p.scenario == mlforml::ScenarioKind::Sweep)
         p.backgroundJobs = {m_controls->shownBackgroundJobs()};
-    m_runner->submit([p](const tandem::CancelFlag* cancel) -> std::any { return mlforml::simulate(p, cancel); });
+    m_runner->submit(
+        [p](const tandem::CancelFlag* cancel) -> std::any { return mlforml::simulate(p, cancel); });
 }
 
 void NetworkWorkspace::showResult(const mlforml::Result& r) {
@@ -193,18 +214,20 @@ void NetworkWorkspace::refreshViews() {
     m_loss->setData(point, m_result->targetFactors, m_result->targetLosses);
     m_loss->setOptions(options);
     m_firstCrossing->setCoincident(m_loss->coincidences());  // bars named as the loss legend
-    m_firstCrossing->setData(point, m_result->targetFactors, m_result->targetLosses, options.targetIndex);
+    m_firstCrossing->setData(point, m_result->targetFactors, m_result->targetLosses,
+                             options.targetIndex);
     m_timeline->setData(point, m_result->comboLabels);
     m_dpShareTime->setData(point);
     m_load->setData(point);
     showSweep();
-    m_status->setText(tr("%1: exposed DP share of an iteration at GA4 is %2 % in BF16 and %3 % in MXFP4; "
-                         "background p95 volume %4 GB per 50 ms. Loss curves, targets and policies follow "
-                         "[2608.06046 Sec. 3].")
-                          .arg(QString::fromStdString(point.label))
-                          .arg(100 * point.dpShareBf16, 0, 'f', 0)
-                          .arg(100 * point.dpShareMxfp4, 0, 'f', 0)
-                          .arg(point.bgP95GBPer50ms, 0, 'f', 1));
+    m_status->setText(
+        tr("%1: exposed DP share of an iteration at GA4 is %2 % in BF16 and %3 % in MXFP4; "
+           "background p95 volume %4 GB per 50 ms. Loss curves, targets and policies follow "
+           "[2608.06046 Sec. 3].")
+            .arg(QString::fromStdString(point.label))
+            .arg(100 * point.dpShareBf16, 0, 'f', 0)
+            .arg(100 * point.dpShareMxfp4, 0, 'f', 0)
+            .arg(point.bgP95GBPer50ms, 0, 'f', 1));
 }
 
 }  // namespace tandem::ui

@@ -1,7 +1,6 @@
 #pragma once
 // Workspace 1, "Network x ML knobs" [2608.06046]: controls, charts and the live worker.
 #include <QWidget>
-
 #include <optional>
 
 #include "io/loss_fit.h"
@@ -27,10 +26,11 @@ class SweepCrossingView;
 class SweepView;
 
 /// Assembles the side panel and one widget per chart, on three chart pages (loss and first
-/// crossing; knobs, exposed DP share and background load over time; the sweep over N). Engine inputs changed in the panel are
-/// copied into a Params value and handed to a JobRunner (worker thread, coalesced, cancellable);
-/// results update every chart with one replace() per series. The background-job slider picks
-/// the N the detail charts show (the scenario's sweep list is kept for the sweep chart).
+/// crossing; knobs, exposed DP share and background load over time; the sweep over N). Engine
+/// inputs changed in the panel are copied into a Params value and handed to a JobRunner (worker
+/// thread, coalesced, cancellable); results update every chart with one replace() per series. The
+/// background-job slider picks the N the detail charts show (the scenario's sweep list is kept for
+/// the sweep chart).
 class NetworkWorkspace : public QWidget {
     Q_OBJECT
 public:

@@ -14,7 +14,8 @@
 namespace tandem::ui {
 
 SweepCrossingView::SweepCrossingView(QWidget* parent)
-    : ChartView(QStringLiteral("mlforml-sweep-crossing"), tr("First crossing against co-running jobs N"), parent) {
+    : ChartView(QStringLiteral("mlforml-sweep-crossing"),
+                tr("First crossing against co-running jobs N"), parent) {
     m_x = new QValueAxis(this);
     m_x->setTitleText(tr("Co-running jobs N (line: shown N)"));
     m_y = new QValueAxis(this);
@@ -23,8 +24,11 @@ SweepCrossingView::SweepCrossingView(QWidget* parent)
     m_marker = new QLineSeries(this);
     m_marker->setName(tr("shown N"));
     addSeriesOnAxes(chart(), m_marker, m_x, m_y);
-    setToolTip(tr("Scenario 1 of [2608.06046 Sec. 3.2]: time to first reach the target for every N of the sweep. "
-                  "Joint stays fastest as the fabric gets busier; Decoupled/Joint is 1.05-1.6. Right-click to export."));
+    setToolTip(
+        tr("Scenario 1 of [2608.06046 Sec. 3.2]: time to first reach the target for every N of the "
+           "sweep. "
+           "Joint stays fastest as the fabric gets busier; Decoupled/Joint is 1.05-1.6. "
+           "Right-click to export."));
     applyTheme();
 }
 
@@ -85,14 +89,17 @@ void SweepCrossingView::rebuild() {
         s->replace(pts);
     }
     const double yHi = maxS > 0 ? 1.08 * maxS / unit.divisor : 1.0;
-    const QColor mc = currentTheme() == Theme::Dark ? QColor(0xBB, 0xBB, 0xBB) : QColor(0x66, 0x66, 0x66);
+    const QColor mc =
+        currentTheme() == Theme::Dark ? QColor(0xBB, 0xBB, 0xBB) : QColor(0x66, 0x66, 0x66);
     m_marker->setPen(QPen(mc, 1.2, Qt::DashLine));
-    m_marker->replace(m_shownN >= 0 ? QList<QPointF>{QPointF(m_shownN, 0), QPointF(m_shownN, yHi)} : QList<QPointF>{});
+    m_marker->replace(m_shownN >= 0 ? QList<QPointF>{QPointF(m_shownN, 0), QPointF(m_shownN, yHi)}
+                                    : QList<QPointF>{});
     for (QLegendMarker* m : chart()->legend()->markers(m_marker)) m->setVisible(false);
     setNiceRange(m_x, 0, std::max(nMax, static_cast<double>(m_shownN)) + 1, 5);
     setNiceRange(m_y, 0, yHi, 5);
-    const QString factor =
-        ti < m_sweep.targetFactors.size() ? QString::number(m_sweep.targetFactors[ti]) : QStringLiteral("?");
+    const QString factor = ti < m_sweep.targetFactors.size()
+                               ? QString::number(m_sweep.targetFactors[ti])
+                               : QStringLiteral("?");
     m_y->setTitleText(tr("%1 to %2 x L_min").arg(unit.name, factor));
     chart()->setTitle(tr("First crossing of %1 x L_min against N").arg(factor));
     ChartView::applyTheme();
@@ -102,8 +109,9 @@ QString SweepCrossingView::csv() const {
     QString out =
         QStringLiteral("background_jobs,policy,target_factor_x_Lmin,first_crossing_time_s\n");
     const size_t ti = static_cast<size_t>(std::max(0, m_targetIndex));
-    const QString factor =
-        ti < m_sweep.targetFactors.size() ? QString::number(m_sweep.targetFactors[ti], 'g', 10) : QString();
+    const QString factor = ti < m_sweep.targetFactors.size()
+                               ? QString::number(m_sweep.targetFactors[ti], 'g', 10)
+                               : QString();
     for (const auto& pt : m_sweep.points)
         for (const auto& run : pt.policies) {
             const double fc = ti < run.firstCrossing_s.size() ? run.firstCrossing_s[ti] : NAN;

@@ -16,8 +16,11 @@ namespace tandem::ui {
 
 SweepView::SweepView(QWidget* parent)
     : ChartView(QStringLiteral("mlforml-sweep"), tr("Exposed DP share at GA4 (Fig. 2a)"), parent),
-      m_bf16(new QLineSeries(this)), m_mxfp4(new QLineSeries(this)), m_shown(new QScatterSeries(this)),
-      m_x(new QValueAxis(this)), m_y(new QValueAxis(this)) {
+      m_bf16(new QLineSeries(this)),
+      m_mxfp4(new QLineSeries(this)),
+      m_shown(new QScatterSeries(this)),
+      m_x(new QValueAxis(this)),
+      m_y(new QValueAxis(this)) {
     m_bf16->setName(tr("BF16 gradients"));
     m_mxfp4->setName(tr("MXFP4 gradients"));
     m_bf16->setPointsVisible(true);
@@ -31,8 +34,9 @@ SweepView::SweepView(QWidget* parent)
     for (QXYSeries* s : {static_cast<QXYSeries*>(m_bf16), static_cast<QXYSeries*>(m_mxfp4),
                          static_cast<QXYSeries*>(m_shown)})
         addSeriesOnAxes(chart(), s, m_x, m_y);
-    setToolTip(tr("Fig. 2a of [2608.06046]: at GA4 compression cuts the exposed share from 73-91 % (BF16) to "
-                  "40-58 % (MXFP4) as N grows from 4 to 16. Right-click to export."));
+    setToolTip(tr(
+        "Fig. 2a of [2608.06046]: at GA4 compression cuts the exposed share from 73-91 % (BF16) to "
+        "40-58 % (MXFP4) as N grows from 4 to 16. Right-click to export."));
     applyTheme();
 }
 
@@ -59,16 +63,20 @@ void SweepView::rebuild() {
     for (const auto& p : m_points) {
         nMax = std::max(nMax, static_cast<double>(p.backgroundJobs));
         if (std::isfinite(p.dpShareBf16)) a.append(QPointF(p.backgroundJobs, 100 * p.dpShareBf16));
-        if (std::isfinite(p.dpShareMxfp4)) b.append(QPointF(p.backgroundJobs, 100 * p.dpShareMxfp4));
+        if (std::isfinite(p.dpShareMxfp4))
+            b.append(QPointF(p.backgroundJobs, 100 * p.dpShareMxfp4));
         if (p.backgroundJobs == m_shownN) {
-            if (std::isfinite(p.dpShareBf16)) shown.append(QPointF(p.backgroundJobs, 100 * p.dpShareBf16));
-            if (std::isfinite(p.dpShareMxfp4)) shown.append(QPointF(p.backgroundJobs, 100 * p.dpShareMxfp4));
+            if (std::isfinite(p.dpShareBf16))
+                shown.append(QPointF(p.backgroundJobs, 100 * p.dpShareBf16));
+            if (std::isfinite(p.dpShareMxfp4))
+                shown.append(QPointF(p.backgroundJobs, 100 * p.dpShareMxfp4));
         }
     }
     m_bf16->replace(a);
     m_mxfp4->replace(b);
     m_shown->replace(shown);
-    for (QLegendMarker* m : chart()->legend()->markers(m_shown)) m->setVisible(false);  // ringed = slider's N
+    for (QLegendMarker* m : chart()->legend()->markers(m_shown))
+        m->setVisible(false);  // ringed = slider's N
     setNiceRange(m_x, 0, nMax + 1, 5);
     setNiceRange(m_y, 0, 100, 5);
 }

@@ -2,7 +2,6 @@
 // Ranked table of the best feasible MoE candidates and their layouts [2608.10605 Table 4, Sec. 7].
 #include <QAbstractTableModel>
 #include <QTableView>
-
 #include <vector>
 
 #include "mosaic/search.h"
@@ -32,7 +31,8 @@ class CandidateTable : public QTableView {
 public:
     explicit CandidateTable(QWidget* parent = nullptr);
     /// Shows the best `rows` candidates (default 50) and selects `selected` (silently).
-    void setCandidates(const std::vector<mosaic::Candidate>& candidates, int selected, int rows = 50);
+    void setCandidates(const std::vector<mosaic::Candidate>& candidates, int selected,
+                       int rows = 50);
     void selectCandidate(int index);
     /// Index of the selected candidate, -1 none.
     int selectedCandidate() const;

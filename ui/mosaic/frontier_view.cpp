@@ -55,7 +55,8 @@ void segmentsOf(const std::vector<mosaic::FrontierPoint>& pts, QList<QList<QPoin
 /// circle (cluster optimum) with the nats gained, drawn over the plot in chart coordinates.
 class GainArrowItem : public QGraphicsItem {
 public:
-    GainArrowItem(QChart* chart, QAbstractSeries* series) : QGraphicsItem(chart), m_chart(chart), m_series(series) {
+    GainArrowItem(QChart* chart, QAbstractSeries* series)
+        : QGraphicsItem(chart), m_chart(chart), m_series(series) {
         setZValue(6);
     }
     void set(const QList<QPointF>& arrow, const QString& label) {
@@ -92,8 +93,10 @@ public:
         // Below the circle, on the side away from the triangle (the cluster optimum is the
         // cluster frontier's minimum: nothing is drawn under it); kept inside the plot.
         box.moveTop(b.y() + 12);
-        if (u.x() < 0) box.moveRight(b.x() + 6);
-        else box.moveLeft(b.x() - 6);
+        if (u.x() < 0)
+            box.moveRight(b.x() + 6);
+        else
+            box.moveLeft(b.x() - 6);
         const QRectF plot = m_chart->plotArea();
         box.moveLeft(std::clamp(box.left(), plot.left() + 2, plot.right() - box.width() - 2));
         box.moveTop(std::clamp(box.top(), plot.top() + 2, plot.bottom() - box.height() - 2));
@@ -123,15 +126,17 @@ QList<QPair<double, double>> undeliverableBands(const std::vector<mosaic::Fronti
         size_t j = i;
         while (j + 1 < pts.size() && !pts[j + 1].feasible) ++j;
         const double lo = i > 0 ? 0.5 * (pts[i - 1].sparsity + pts[i].sparsity) : pts[i].sparsity;
-        const double hi = j + 1 < pts.size() ? 0.5 * (pts[j].sparsity + pts[j + 1].sparsity) : pts[j].sparsity;
+        const double hi =
+            j + 1 < pts.size() ? 0.5 * (pts[j].sparsity + pts[j + 1].sparsity) : pts[j].sparsity;
         bands.append({lo, hi});
         i = j + 1;
     }
     return bands;
 }
 
-void FrontierView::fillBands(QList<QAreaSeries*>& pool, const QList<QPair<double, double>>& bands, const QBrush& brush,
-                             const QString& name, const QColor& swatch, double yLo, double yHi) {
+void FrontierView::fillBands(QList<QAreaSeries*>& pool, const QList<QPair<double, double>>& bands,
+                             const QBrush& brush, const QString& name, const QColor& swatch,
+                             double yLo, double yHi) {
     while (pool.size() < bands.size()) {
         pool.append(addAreaSeries(m_x, m_y));
     }
@@ -143,8 +148,10 @@ void FrontierView::fillBands(QList<QAreaSeries*>& pool, const QList<QPair<double
         const bool on = i < bands.size();
         a->setVisible(on);
         if (on) {
-            a->upperSeries()->replace({QPointF(bands[i].first, yHi), QPointF(bands[i].second, yHi)});
-            a->lowerSeries()->replace({QPointF(bands[i].first, yLo), QPointF(bands[i].second, yLo)});
+            a->upperSeries()->replace(
+                {QPointF(bands[i].first, yHi), QPointF(bands[i].second, yHi)});
+            a->lowerSeries()->replace(
+                {QPointF(bands[i].first, yLo), QPointF(bands[i].second, yLo)});
         }
         for (QLegendMarker* m : chart()->legend()->markers(a)) {
             m->setVisible(on && i == 0);
@@ -162,8 +169,8 @@ QList<QPair<double, double>> FrontierView::shadedBands(bool undeliverable) const
 }
 
 FrontierView::FrontierView(QWidget* parent)
-    : ChartView(QStringLiteral("mosaic-frontier"), tr("Loss against sparsity: compute-optimal vs cluster-optimal"),
-                parent) {
+    : ChartView(QStringLiteral("mosaic-frontier"),
+                tr("Loss against sparsity: compute-optimal vs cluster-optimal"), parent) {
     m_x = new QValueAxis(this);
     m_x->setTitleText(tr("Sparsity S = 1 - N_act / N_tot"));
     m_x->setLabelFormat(QStringLiteral("%.2f"));
@@ -190,7 +197,8 @@ FrontierView::FrontierView(QWidget* parent)
     m_selected = mkScatter(QScatterSeries::MarkerShapeCircle, 20);
     m_selected->setName(tr("Selected candidate"));
     m_arrowItem = new GainArrowItem(chart(), m_clusterOpt);
-    connect(chart(), &QChart::plotAreaChanged, this, [this](const QRectF&) { m_arrowItem->update(); });
+    connect(chart(), &QChart::plotAreaChanged, this,
+            [this](const QRectF&) { m_arrowItem->update(); });
     applyTheme();
 }
 
@@ -232,7 +240,8 @@ void FrontierView::setSelected(const std::optional<QPointF>& point) {
     m_selected->setBorderColor(ring);
     m_selected->setPen(QPen(ring, 2));
     m_selected->replace(point ? QList<QPointF>{*point} : QList<QPointF>{});
-    for (QLegendMarker* m : chart()->legend()->markers(m_selected)) m->setVisible(point.has_value());
+    for (QLegendMarker* m : chart()->legend()->markers(m_selected))
+        m->setVisible(point.has_value());
 }
 
 QList<QPointF> FrontierView::selectedPoint() const { return m_selected->points(); }
@@ -258,8 +267,8 @@ int FrontierView::frontierPointCount() const {
     return n;
 }
 
-void FrontierView::fillPool(QList<QLineSeries*>& pool, const QList<QList<QPointF>>& segments, const QPen& pen,
-                            const QString& name) {
+void FrontierView::fillPool(QList<QLineSeries*>& pool, const QList<QList<QPointF>>& segments,
+                            const QPen& pen, const QString& name) {
     growSeriesPool(pool, segments.size(), chart(), m_x, m_y);
     for (qsizetype i = 0; i < pool.size(); ++i) {
         QLineSeries* s = pool[i];
@@ -270,7 +279,8 @@ void FrontierView::fillPool(QList<QLineSeries*>& pool, const QList<QList<QPointF
             s->setVisible(true);
         }
         const auto markers = chart()->legend()->markers(s);
-        for (QLegendMarker* m : markers) m->setVisible(i == 0 && !segments.isEmpty() && !name.isEmpty());
+        for (QLegendMarker* m : markers)
+            m->setVisible(i == 0 && !segments.isEmpty() && !name.isEmpty());
     }
 }
 
@@ -283,7 +293,8 @@ void FrontierView::rebuild() {
     segmentsOf(r.clusterOptimal, kIn, kEx, true);
     // A dash tells extrapolated from fitted parts; when nothing is in the fitted range it tells
     // nothing, so everything is drawn solid and the title says it is extrapolated.
-    const bool allExtrapolated = cIn.isEmpty() && kIn.isEmpty() && !(cEx.isEmpty() && kEx.isEmpty());
+    const bool allExtrapolated =
+        cIn.isEmpty() && kIn.isEmpty() && !(cEx.isEmpty() && kEx.isEmpty());
     if (allExtrapolated) {
         std::swap(cIn, cEx);
         std::swap(kIn, kEx);
@@ -321,12 +332,16 @@ void FrontierView::rebuild() {
     // One legend entry per frontier: the solid part's, else the dashed part's. A narrow chart
     // (the main window's page) gets the short names so that the legend is not elided.
     const bool compact = m_compactLegend;
-    const QString computeName = compact ? tr("Compute-optimal frontier") : tr("Compute-optimal frontier (FLOPs only)");
-    const QString clusterName = compact ? tr("Cluster-optimal frontier") : tr("Cluster-optimal frontier (this cluster)");
+    const QString computeName =
+        compact ? tr("Compute-optimal frontier") : tr("Compute-optimal frontier (FLOPs only)");
+    const QString clusterName =
+        compact ? tr("Cluster-optimal frontier") : tr("Cluster-optimal frontier (this cluster)");
     fillPool(m_compute, cIn, QPen(cc, 2.4), computeName);
-    fillPool(m_computeExtra, cEx, QPen(cc, 2.0, Qt::DashLine), cIn.isEmpty() ? computeName : QString());
+    fillPool(m_computeExtra, cEx, QPen(cc, 2.0, Qt::DashLine),
+             cIn.isEmpty() ? computeName : QString());
     fillPool(m_cluster, kIn, QPen(kc, 2.4), clusterName);
-    fillPool(m_clusterExtra, kEx, QPen(kc, 2.0, Qt::DashLine), kIn.isEmpty() ? clusterName : QString());
+    fillPool(m_clusterExtra, kEx, QPen(kc, 2.0, Qt::DashLine),
+             kIn.isEmpty() ? clusterName : QString());
 
     // Pinned overlay: one faded line per frontier.
     QList<QList<QPointF>> pc, pk;
@@ -342,14 +357,16 @@ void FrontierView::rebuild() {
     QColor fc = cc, fk = kc;
     fc.setAlphaF(0.45);
     fk.setAlphaF(0.45);
-    fillPool(m_pinCompute, pc, QPen(fc, 1.5, Qt::DotLine), tr("Pinned result (dotted, both frontiers)"));
+    fillPool(m_pinCompute, pc, QPen(fc, 1.5, Qt::DotLine),
+             tr("Pinned result (dotted, both frontiers)"));
     fillPool(m_pinCluster, pk, QPen(fk, 1.5, Qt::DotLine), QString());
 
     // Optima.
     auto lossAt = [](const std::vector<mosaic::FrontierPoint>& v, double s, bool requireFeasible) {
         double best = NAN, dist = 1e300;
         for (const auto& p : v)
-            if ((p.feasible || !requireFeasible) && std::isfinite(p.loss) && std::abs(p.sparsity - s) < dist) {
+            if ((p.feasible || !requireFeasible) && std::isfinite(p.loss) &&
+                std::abs(p.sparsity - s) < dist) {
                 dist = std::abs(p.sparsity - s);
                 best = p.loss;
             }
@@ -368,13 +385,19 @@ void FrontierView::rebuild() {
                               .arg(r.computeOptimalS, 0, 'f', 3));
     m_clusterOpt->setName((compact ? tr("Cluster-opt. S = %1") : tr("Cluster-optimum S = %1"))
                               .arg(r.clusterOptimalS, 0, 'f', 3));
-    m_naive->setName(compact ? tr("Compute-opt. on cluster") : tr("Compute-optimum trained on this cluster"));
-    m_computeOpt->replace(std::isfinite(cl) ? QList<QPointF>{QPointF(r.computeOptimalS, cl)} : QList<QPointF>{});
-    m_clusterOpt->replace(std::isfinite(kl) ? QList<QPointF>{QPointF(r.clusterOptimalS, kl)} : QList<QPointF>{});
-    for (QLegendMarker* m : chart()->legend()->markers(m_computeOpt)) m->setVisible(std::isfinite(cl));
-    for (QLegendMarker* m : chart()->legend()->markers(m_clusterOpt)) m->setVisible(std::isfinite(kl));
+    m_naive->setName(compact ? tr("Compute-opt. on cluster")
+                             : tr("Compute-optimum trained on this cluster"));
+    m_computeOpt->replace(std::isfinite(cl) ? QList<QPointF>{QPointF(r.computeOptimalS, cl)}
+                                            : QList<QPointF>{});
+    m_clusterOpt->replace(std::isfinite(kl) ? QList<QPointF>{QPointF(r.clusterOptimalS, kl)}
+                                            : QList<QPointF>{});
+    for (QLegendMarker* m : chart()->legend()->markers(m_computeOpt))
+        m->setVisible(std::isfinite(cl));
+    for (QLegendMarker* m : chart()->legend()->markers(m_clusterOpt))
+        m->setVisible(std::isfinite(kl));
     const bool naiveOk = std::isfinite(r.naiveOnClusterLoss);
-    m_naive->replace(naiveOk ? QList<QPointF>{QPointF(r.computeOptimalS, r.naiveOnClusterLoss)} : QList<QPointF>{});
+    m_naive->replace(naiveOk ? QList<QPointF>{QPointF(r.computeOptimalS, r.naiveOnClusterLoss)}
+                             : QList<QPointF>{});
     for (QLegendMarker* m : chart()->legend()->markers(m_naive)) m->setVisible(naiveOk);
 
     // Imported models: one labelled marker each (diamond-like rotated square, black edge).
@@ -384,8 +407,8 @@ void FrontierView::rebuild() {
         s->setPointLabelsVisible(true);
         s->setPointLabelsClipping(false);
     });
-    static const QColor markerColors[] = {QColor(0x00, 0x9E, 0x73), QColor(0xCC, 0x79, 0xA7), QColor(0xF0, 0xE4, 0x42),
-                                          QColor(0x56, 0xB4, 0xE9)};
+    static const QColor markerColors[] = {QColor(0x00, 0x9E, 0x73), QColor(0xCC, 0x79, 0xA7),
+                                          QColor(0xF0, 0xE4, 0x42), QColor(0x56, 0xB4, 0xE9)};
     for (qsizetype i = 0; i < m_imported.size(); ++i) {
         QScatterSeries* s = m_imported[i];
         const bool on = i < m_markers.size() && std::isfinite(m_markers[i].loss);
@@ -430,24 +453,30 @@ void FrontierView::rebuild() {
     const QList<QPair<double, double>> grey = undeliverableBands(r.clusterOptimal);
     // Solid enough to read on a projector; a bright red on the dark theme (a faint red on a dark
     // background reads as maroon).
-    QColor redShade = theme == Theme::Dark ? QColor(0xFF, 0x5A, 0x5A, 190) : QColor(0xE0, 0x30, 0x30, 110);
-    QColor greyShade = theme == Theme::Dark ? QColor(0x80, 0x80, 0x80, 70) : QColor(0x99, 0x99, 0x99, 60);
+    QColor redShade =
+        theme == Theme::Dark ? QColor(0xFF, 0x5A, 0x5A, 190) : QColor(0xE0, 0x30, 0x30, 110);
+    QColor greyShade =
+        theme == Theme::Dark ? QColor(0x80, 0x80, 0x80, 70) : QColor(0x99, 0x99, 0x99, 60);
     fillBands(m_redBands, red, QBrush(redShade),
-              compact ? tr("C_model not deliverable") : tr("Red: cluster cannot deliver C_model at this S"),
-              QColor(redShade.red(), redShade.green(), redShade.blue(), 120), m_y->min(), m_y->max());
+              compact ? tr("C_model not deliverable")
+                      : tr("Red: cluster cannot deliver C_model at this S"),
+              QColor(redShade.red(), redShade.green(), redShade.blue(), 120), m_y->min(),
+              m_y->max());
     QColor greySwatch = greyShade;  // the hatch is invisible in a legend square: a solid swatch
     greySwatch.setAlpha(140);
-    fillBands(m_bands, grey, QBrush(greyShade, Qt::BDiagPattern), tr("No feasible layout on this cluster"),
-              greySwatch, m_y->min(), m_y->max());
+    fillBands(m_bands, grey, QBrush(greyShade, Qt::BDiagPattern),
+              tr("No feasible layout on this cluster"), greySwatch, m_y->min(), m_y->max());
 
     // The lesson of Fig. 1: the compute-optimal choice trained on this cluster (triangle) against
     // the cluster optimum (circle), with the nats gained.
     m_arrow.clear();
     QString caption;
     if (naiveOk && std::isfinite(kl) && r.naiveOnClusterLoss > kl) {
-        m_arrow = {QPointF(r.computeOptimalS, r.naiveOnClusterLoss), QPointF(r.clusterOptimalS, kl)};
+        m_arrow = {QPointF(r.computeOptimalS, r.naiveOnClusterLoss),
+                   QPointF(r.clusterOptimalS, kl)};
         const double gain = r.naiveOnClusterLoss - kl;
-        caption = tr("Trained on this cluster, the compute-optimal choice (triangle, S = %1) reaches %2 nats, "
+        caption = tr("Trained on this cluster, the compute-optimal choice (triangle, S = %1) "
+                     "reaches %2 nats, "
                      "the cluster optimum (circle, S = %3) %4: %5 nats better.")
                       .arg(r.computeOptimalS, 0, 'f', 3)
                       .arg(r.naiveOnClusterLoss, 0, 'f', 4)
@@ -490,7 +519,8 @@ QString FrontierView::csv() const {
     // where `feasible` is 0, no layout fits), then compute_optimal_deliverable: 0 where the cluster
     // cannot deliver C_model with the bin's best layout (the red region of Fig. 1).
     QString out = QStringLiteral(
-        "sparsity,compute_optimal_loss,cluster_optimal_loss,feasible,extrapolated,compute_optimal_deliverable\n");
+        "sparsity,compute_optimal_loss,cluster_optimal_loss,feasible,extrapolated,compute_optimal_"
+        "deliverable\n");
     if (!m_result) return out;
     const auto& c = m_result->computeOptimal;
     const auto& k = m_result->clusterOptimal;
@@ -499,8 +529,8 @@ QString FrontierView::csv() const {
     for (size_t i = 0; i < k.size(); ++i) {
         const bool hasC = i < c.size();
         out += QStringLiteral("%1,%2,%3,%4,%5,%6\n")
-                   .arg(num(k[i].sparsity), num(hasC ? c[i].loss : NAN), num(k[i].loss), flag(k[i].feasible),
-                        flag(k[i].extrapolated), flag(hasC && c[i].feasible));
+                   .arg(num(k[i].sparsity), num(hasC ? c[i].loss : NAN), num(k[i].loss),
+                        flag(k[i].feasible), flag(k[i].extrapolated), flag(hasC && c[i].feasible));
     }
     if (!m_markers.isEmpty()) {
         out += QStringLiteral("\nimported_model,sparsity,loss,extrapolated\n");

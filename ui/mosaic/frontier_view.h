@@ -1,10 +1,9 @@
 #pragma once
 // Loss against sparsity: compute-optimal and cluster-optimal frontiers [2608.10605 Fig. 1, Sec. 7].
-#include <optional>
-#include <vector>
-
 #include <QList>
 #include <QPair>
+#include <optional>
+#include <vector>
 
 #include "mosaic/search.h"
 #include "widgets/chart_view.h"
@@ -20,9 +19,9 @@ namespace tandem::ui {
 /// A model placed on the frontier chart by name (an imported Hugging Face config costed on the
 /// cluster): sparsity S and the Eq. 10 loss it reaches in the window, nats.
 struct FrontierMarker {
-    QString label;        ///< legend entry and the text drawn next to the point
-    double sparsity = 0;  ///< S = 1 - N_act / N_tot (non-embedding)
-    double loss = 0;      ///< nats; a marker with a non-finite loss is not drawn
+    QString label;              ///< legend entry and the text drawn next to the point
+    double sparsity = 0;        ///< S = 1 - N_act / N_tot (non-embedding)
+    double loss = 0;            ///< nats; a marker with a non-finite loss is not drawn
     bool extrapolated = false;  ///< outside Eq. 10's fitted range (said in the legend)
 };
 
@@ -87,12 +86,14 @@ private:
     void rebuild();
     /// Puts `segments` into `pool` (creating series on demand, hiding the unused ones).
     /// Puts `bands` into `pool` as full-height areas named `name` (one legend entry).
-    void fillBands(QList<QAreaSeries*>& pool, const QList<QPair<double, double>>& bands, const QBrush& brush,
-                   const QString& name, const QColor& swatch, double yLo, double yHi);
+    void fillBands(QList<QAreaSeries*>& pool, const QList<QPair<double, double>>& bands,
+                   const QBrush& brush, const QString& name, const QColor& swatch, double yLo,
+                   double yHi);
     void fillPool(QList<QLineSeries*>& pool, const QList<QList<QPointF>>& segments, const QPen& pen,
                   const QString& name);
     std::optional<mosaic::SearchResult> m_result, m_pinned;
-    QList<QLineSeries*> m_compute, m_computeExtra, m_cluster, m_clusterExtra, m_pinCompute, m_pinCluster;
+    QList<QLineSeries*> m_compute, m_computeExtra, m_cluster, m_clusterExtra, m_pinCompute,
+        m_pinCluster;
     QList<QAreaSeries*> m_bands;     ///< grey: no layout fits
     QList<QAreaSeries*> m_redBands;  ///< red: compute optimum not deliverable
     QScatterSeries* m_computeOpt = nullptr;

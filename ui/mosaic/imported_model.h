@@ -3,7 +3,6 @@
 // best layout, MFU, memory per GPU and the Eq. 10 loss it reaches in the training window, so it
 // can be drawn on the loss-vs-sparsity frontier [2608.10605 Sec. 5, 7, Eq. 10, Eq. 25].
 #include <QString>
-
 #include <string>
 #include <vector>
 
@@ -16,20 +15,21 @@ namespace tandem::ui {
 
 /// An imported model as the MOSAIC engine sees it (the geometry to cost).
 struct ImportedModel {
-    QString label;                     ///< e.g. "Mixtral-8x7B"
-    mosaic::Geometry geometry;         ///< widths from the config; counts see mosaicGeometry
-    std::vector<std::string> notes;    ///< approximations made for the performance model
+    QString label;                   ///< e.g. "Mixtral-8x7B"
+    mosaic::Geometry geometry;       ///< widths from the config; counts see mosaicGeometry
+    std::vector<std::string> notes;  ///< approximations made for the performance model
 };
 
 /// The imported model evaluated on one envelope's cluster and window.
 struct ImportedModelPoint {
     QString label;
     mosaic::Geometry geometry;
-    mosaic::Plan plan;        ///< best feasible layout (max MFU), or the default when none fits
-    mosaic::PlanEval eval;    ///< its evaluation; eval.feasible false when no layout fits
-    double tokens = 0;        ///< D = min(Eq. 25 D at its MFU, TPP_max N_act), tokens; 0 if infeasible
-    double loss = 0;          ///< Eq. 10 at (N_tot, S, D, G), nats; NaN if infeasible
-    bool extrapolated = false;  ///< outside Eq. 10's calibrated range (Table 6): flagged, not clamped
+    mosaic::Plan plan;      ///< best feasible layout (max MFU), or the default when none fits
+    mosaic::PlanEval eval;  ///< its evaluation; eval.feasible false when no layout fits
+    double tokens = 0;  ///< D = min(Eq. 25 D at its MFU, TPP_max N_act), tokens; 0 if infeasible
+    double loss = 0;    ///< Eq. 10 at (N_tot, S, D, G), nats; NaN if infeasible
+    bool extrapolated =
+        false;  ///< outside Eq. 10's calibrated range (Table 6): flagged, not clamped
     std::vector<std::string> notes;
 };
 

@@ -9,13 +9,15 @@ namespace tandem::ui {
 
 ImportedModelCard::ImportedModelCard(QWidget* parent) : QLabel(parent) {
     styleCardLabel(this, QStringLiteral("importedModelCard"));
-    setToolTip(tr("Imported model configs costed on this cluster: best layout by MFU (Eq. 1), D from Eq. 25 "
-                  "capped at TPP_max N_act, loss from Eq. 10 [2608.10605]."));
+    setToolTip(tr(
+        "Imported model configs costed on this cluster: best layout by MFU (Eq. 1), D from Eq. 25 "
+        "capped at TPP_max N_act, loss from Eq. 10 [2608.10605]."));
     hide();
 }
 
 void ImportedModelCard::setModels(const std::vector<ImportedModelPoint>& models,
-                                  const std::optional<mosaic::Candidate>& optimum, double deviceMemoryGB) {
+                                  const std::optional<mosaic::Candidate>& optimum,
+                                  double deviceMemoryGB) {
     setVisible(!models.empty());
     if (models.empty()) {
         clear();
@@ -56,8 +58,7 @@ void ImportedModelCard::setModels(const std::vector<ImportedModelPoint>& models,
                     .arg(100 * optimum->eval.mfu, 0, 'f', 1)
                     .arg(optimum->eval.memoryGB, 0, 'f', 0)
                     .arg(optimum->loss, 0, 'f', 4);
-        if (!models.empty() && models.front().eval.feasible && std::isfinite(models.front().loss))
-        {
+        if (!models.empty() && models.front().eval.feasible && std::isfinite(models.front().loss)) {
             const double diff = models.front().loss - optimum->loss;
             html += (diff >= 0 ? tr(" (%1 nats lower than %2)") : tr(" (%1 nats above %2)"))
                         .arg(std::abs(diff), 0, 'f', 4)

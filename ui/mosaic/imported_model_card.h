@@ -2,7 +2,6 @@
 // Side-panel card of the MoE workspace: each imported model costed on the cluster (best layout,
 // MFU, memory per GPU, loss) next to the cluster-optimal configuration [2608.10605 Sec. 5, 7].
 #include <QLabel>
-
 #include <optional>
 #include <vector>
 
@@ -21,8 +20,8 @@ public:
     explicit ImportedModelCard(QWidget* parent = nullptr);
     /// `optimum` the cluster-optimal candidate (nullopt: none feasible); `deviceMemoryGB` usable
     /// memory per GPU, GB.
-    void setModels(const std::vector<ImportedModelPoint>& models, const std::optional<mosaic::Candidate>& optimum,
-                   double deviceMemoryGB);
+    void setModels(const std::vector<ImportedModelPoint>& models,
+                   const std::optional<mosaic::Candidate>& optimum, double deviceMemoryGB);
 };
 
 }  // namespace tandem::ui

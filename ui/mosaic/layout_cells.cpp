@@ -14,7 +14,8 @@ int LayoutCells::indexOf(const mosaic::Plan& p) const {
 int LayoutCells::bestIndex() const {
     int best = -1;
     for (size_t i = 0; i < cells.size(); ++i)
-        if (cells[i].feasible && (best < 0 || cells[i].eval.mfu > cells[static_cast<size_t>(best)].eval.mfu))
+        if (cells[i].feasible &&
+            (best < 0 || cells[i].eval.mfu > cells[static_cast<size_t>(best)].eval.mfu))
             best = static_cast<int>(i);
     return best;
 }

@@ -14,20 +14,20 @@ namespace tandem::ui {
 /// checkpointing; DP follows from the device count), or why none is feasible.
 struct LayoutCell {
     int pp = 1, ep = 1;
-    bool feasible = false;   ///< some plan of the cell fits memory
-    bool anyValid = false;   ///< some plan of the cell is structurally valid (else marked X)
-    mosaic::Plan plan;       ///< best feasible plan (max MFU); when infeasible, the valid plan
-                             ///< with the least memory
-    mosaic::PlanEval eval;   ///< its evaluation (memoryGB set also when out of memory)
-    std::string reason;      ///< why infeasible (empty when feasible)
+    bool feasible = false;  ///< some plan of the cell fits memory
+    bool anyValid = false;  ///< some plan of the cell is structurally valid (else marked X)
+    mosaic::Plan plan;      ///< best feasible plan (max MFU); when infeasible, the valid plan
+                            ///< with the least memory
+    mosaic::PlanEval eval;  ///< its evaluation (memoryGB set also when out of memory)
+    std::string reason;     ///< why infeasible (empty when feasible)
 };
 
 /// Cells row-major: index = ppIndex * ep.size() + epIndex.
 struct LayoutCells {
-    std::vector<int> pp;   ///< envelope's pipeline_parallel_values
-    std::vector<int> ep;   ///< envelope's expert_parallel_values
+    std::vector<int> pp;  ///< envelope's pipeline_parallel_values
+    std::vector<int> ep;  ///< envelope's expert_parallel_values
     std::vector<LayoutCell> cells;
-    double maxMfu = 0;     ///< over feasible cells, in [0, 1]
+    double maxMfu = 0;  ///< over feasible cells, in [0, 1]
     /// Index of the cell holding `p` (same PP and EP), -1 if none.
     int indexOf(const mosaic::Plan& p) const;
     /// Index of the feasible cell with the highest MFU, -1 if none.

@@ -18,9 +18,10 @@
 namespace tandem::ui {
 
 QColor viridis(double t) {
-    static const QColor stops[] = {QColor(0x44, 0x01, 0x54), QColor(0x47, 0x2c, 0x7a), QColor(0x3b, 0x51, 0x8b),
-                                   QColor(0x2c, 0x71, 0x8e), QColor(0x21, 0x90, 0x8d), QColor(0x27, 0xad, 0x81),
-                                   QColor(0x5c, 0xc8, 0x63), QColor(0xaa, 0xdc, 0x32), QColor(0xfd, 0xe7, 0x25)};
+    static const QColor stops[] = {
+        QColor(0x44, 0x01, 0x54), QColor(0x47, 0x2c, 0x7a), QColor(0x3b, 0x51, 0x8b),
+        QColor(0x2c, 0x71, 0x8e), QColor(0x21, 0x90, 0x8d), QColor(0x27, 0xad, 0x81),
+        QColor(0x5c, 0xc8, 0x63), QColor(0xaa, 0xdc, 0x32), QColor(0xfd, 0xe7, 0x25)};
     if (!std::isfinite(t)) t = 0;
     t = std::clamp(t, 0.0, 1.0) * 8;
     const int i = std::min(7, static_cast<int>(t));
@@ -35,7 +36,9 @@ QColor viridis(double t) {
 /// Paints the cells inside the chart's plot area.
 class HeatmapItem : public QGraphicsItem {
 public:
-    explicit HeatmapItem(LayoutHeatmapView* view) : QGraphicsItem(view->chart()), m_view(view) { setZValue(5); }
+    explicit HeatmapItem(LayoutHeatmapView* view) : QGraphicsItem(view->chart()), m_view(view) {
+        setZValue(5);
+    }
     QRectF boundingRect() const override { return m_view->chart()->plotArea(); }
     void paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) override {
         const LayoutCells& lc = m_view->m_cells;
@@ -47,23 +50,32 @@ public:
         for (size_t i = 0; i < lc.pp.size(); ++i)
             for (size_t j = 0; j < lc.ep.size(); ++j) {
                 const LayoutCell& c = lc.cells[i * lc.ep.size() + j];
-                const QRectF r = m_view->cellRect(static_cast<int>(i), static_cast<int>(j)).adjusted(1, 1, -1, -1);
+                const QRectF r = m_view->cellRect(static_cast<int>(i), static_cast<int>(j))
+                                     .adjusted(1, 1, -1, -1);
                 QString text;
                 QColor textColor = dark ? QColor(0xE8, 0xE8, 0xE8) : QColor(0x20, 0x20, 0x20);
                 if (c.feasible) {
                     const QColor fill = viridis(c.eval.mfu / maxMfu);
                     painter->fillRect(r, fill);
                     text = QString::number(100 * c.eval.mfu, 'f', 1);
-                    if (fill.lightnessF() < 0.5) textColor = Qt::white;
-                    else textColor = Qt::black;
+                    if (fill.lightnessF() < 0.5)
+                        textColor = Qt::white;
+                    else
+                        textColor = Qt::black;
                 } else if (c.anyValid) {
-                    painter->fillRect(r, dark ? QColor(0x3a, 0x3c, 0x40) : QColor(0xEE, 0xEE, 0xEE));
-                    painter->fillRect(r, QBrush(dark ? QColor(0x90, 0x90, 0x90) : QColor(0x88, 0x88, 0x88), Qt::BDiagPattern));
+                    painter->fillRect(r,
+                                      dark ? QColor(0x3a, 0x3c, 0x40) : QColor(0xEE, 0xEE, 0xEE));
+                    painter->fillRect(
+                        r, QBrush(dark ? QColor(0x90, 0x90, 0x90) : QColor(0x88, 0x88, 0x88),
+                                  Qt::BDiagPattern));
                     text = QStringLiteral("OOM");
                 } else {
-                    painter->fillRect(r, dark ? QColor(0x30, 0x32, 0x35) : QColor(0xF7, 0xF7, 0xF7));
-                    painter->setPen(QPen(dark ? QColor(0x80, 0x80, 0x80) : QColor(0xAA, 0xAA, 0xAA), 1.2));
-                    const QRectF x = r.adjusted(r.width() * 0.3, r.height() * 0.25, -r.width() * 0.3, -r.height() * 0.25);
+                    painter->fillRect(r,
+                                      dark ? QColor(0x30, 0x32, 0x35) : QColor(0xF7, 0xF7, 0xF7));
+                    painter->setPen(
+                        QPen(dark ? QColor(0x80, 0x80, 0x80) : QColor(0xAA, 0xAA, 0xAA), 1.2));
+                    const QRectF x = r.adjusted(r.width() * 0.3, r.height() * 0.25,
+                                                -r.width() * 0.3, -r.height() * 0.25);
                     painter->drawLine(x.topLeft(), x.bottomRight());
                     painter->drawLine(x.topRight(), x.bottomLeft());
                 }
@@ -90,7 +102,9 @@ private:
 /// The colour bar (MFU %, right of the plot area) and the X / OOM key line (bottom of the chart).
 class HeatmapKeyItem : public QGraphicsItem {
 public:
-    explicit HeatmapKeyItem(LayoutHeatmapView* view) : QGraphicsItem(view->chart()), m_view(view) { setZValue(5); }
+    explicit HeatmapKeyItem(LayoutHeatmapView* view) : QGraphicsItem(view->chart()), m_view(view) {
+        setZValue(5);
+    }
     QRectF boundingRect() const override { return QRectF(QPointF(0, 0), m_view->chart()->size()); }
     void paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) override {
         const QRectF plot = m_view->chart()->plotArea();
@@ -104,7 +118,8 @@ public:
         // Colour bar: bottom = 0 %, top = the best cell's MFU (the cells' normalisation).
         const double maxPct = m_view->colourScaleMaxPercent();
         if (plot.height() > 40 && maxPct > 0) {
-            const QRectF bar(plot.right() + 14, plot.top() + fm.height() + 4, 12, plot.height() - fm.height() - 4);
+            const QRectF bar(plot.right() + 14, plot.top() + fm.height() + 4, 12,
+                             plot.height() - fm.height() - 4);
             const int steps = 64;
             for (int k = 0; k < steps; ++k) {
                 const double y0 = bar.bottom() - bar.height() * (k + 1) / steps;
@@ -113,7 +128,8 @@ public:
             }
             painter->setPen(text);
             painter->drawRect(bar);
-            painter->drawText(QPointF(bar.left() - 4, plot.top() + fm.ascent()), QObject::tr("MFU %"));
+            painter->drawText(QPointF(bar.left() - 4, plot.top() + fm.ascent()),
+                              QObject::tr("MFU %"));
             for (int k = 0; k <= 4; ++k) {
                 const double y = bar.bottom() - bar.height() * k / 4;
                 painter->drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 3, y));
@@ -123,7 +139,8 @@ public:
         }
         painter->setPen(text);
         const QRectF line(8, size.height() - fm.height() - 4, size.width() - 16, fm.height() + 2);
-        painter->drawText(line, Qt::AlignLeft | Qt::AlignVCenter, LayoutHeatmapView::caption(fm, line.width()));
+        painter->drawText(line, Qt::AlignLeft | Qt::AlignVCenter,
+                          LayoutHeatmapView::caption(fm, line.width()));
     }
     void refresh() {
         prepareGeometryChange();
@@ -134,7 +151,9 @@ private:
     LayoutHeatmapView* m_view;
 };
 
-QString LayoutHeatmapView::caption() { return tr("X: layout infeasible (mesh rules); hatched OOM: out of memory"); }
+QString LayoutHeatmapView::caption() {
+    return tr("X: layout infeasible (mesh rules); hatched OOM: out of memory");
+}
 
 QString LayoutHeatmapView::caption(const QFontMetricsF& fm, qreal width) {
     // A cell's tooltip names the exact rule; the shortest form fits the narrowest chart.
@@ -195,8 +214,10 @@ void LayoutHeatmapView::applyTheme() {
 void LayoutHeatmapView::rebuild() {
     for (const QString& l : m_x->categoriesLabels()) m_x->remove(l);
     for (const QString& l : m_y->categoriesLabels()) m_y->remove(l);
-    for (size_t j = 0; j < m_cells.ep.size(); ++j) m_x->append(QString::number(m_cells.ep[j]), static_cast<double>(j + 1));
-    for (size_t i = 0; i < m_cells.pp.size(); ++i) m_y->append(QString::number(m_cells.pp[i]), static_cast<double>(i + 1));
+    for (size_t j = 0; j < m_cells.ep.size(); ++j)
+        m_x->append(QString::number(m_cells.ep[j]), static_cast<double>(j + 1));
+    for (size_t i = 0; i < m_cells.pp.size(); ++i)
+        m_y->append(QString::number(m_cells.pp[i]), static_cast<double>(i + 1));
     m_x->setStartValue(0);
     m_y->setStartValue(0);
     m_x->setRange(0, std::max<double>(1, static_cast<double>(m_cells.ep.size())));
@@ -231,7 +252,8 @@ QString LayoutHeatmapView::cellToolTip(int index) const {
     const LayoutCell& c = m_cells.cells[static_cast<size_t>(index)];
     const QString head = tr("PP %1 x EP %2").arg(c.pp).arg(c.ep);
     if (c.feasible)
-        return tr("%1: MFU %2 %, iteration %3 s, %4 GB per GPU\nbest plan: %5\nClick to select this layout.")
+        return tr("%1: MFU %2 %, iteration %3 s, %4 GB per GPU\nbest plan: %5\nClick to select "
+                  "this layout.")
             .arg(head)
             .arg(100 * c.eval.mfu, 0, 'f', 1)
             .arg(c.eval.iteration_s, 0, 'f', 2)
@@ -288,20 +310,28 @@ bool LayoutHeatmapView::viewportEvent(QEvent* event) {
 }
 
 QString LayoutHeatmapView::csv() const {
-    QString out = QStringLiteral("pp,ep,feasible,mfu,tp,cp,dp,micro_batch,checkpointing,memory_GB,reason\n");
+    QString out =
+        QStringLiteral("pp,ep,feasible,mfu,tp,cp,dp,micro_batch,checkpointing,memory_GB,reason\n");
     for (const LayoutCell& c : m_cells.cells) {
         const bool plan = c.anyValid;
         QString reason = QString::fromStdString(c.reason);
-        if (reason.contains(QLatin1Char(','))) reason = QLatin1Char('"') + reason.replace(QLatin1String("\""), QLatin1String("\"\"")) + QLatin1Char('"');
-        out += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11\n")
-                   .arg(c.pp)
-                   .arg(c.ep)
-                   .arg(c.feasible ? 1 : 0)
-                   .arg(c.feasible ? QString::number(c.eval.mfu, 'g', 10) : QString())
-                   .arg(plan ? QString::number(c.plan.tp) : QString(), plan ? QString::number(c.plan.cp) : QString(),
-                        plan ? QString::number(c.plan.dp) : QString(), plan ? QString::number(c.plan.mbs) : QString(),
-                        plan ? QString::fromLatin1(mosaic::checkpointingName(c.plan.ckpt)) : QString(),
-                        plan && c.eval.memoryGB > 0 ? QString::number(c.eval.memoryGB, 'g', 6) : QString(), reason);
+        if (reason.contains(QLatin1Char(',')))
+            reason = QLatin1Char('"') + reason.replace(QLatin1String("\""), QLatin1String("\"\"")) +
+                     QLatin1Char('"');
+        out +=
+            QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11\n")
+                .arg(c.pp)
+                .arg(c.ep)
+                .arg(c.feasible ? 1 : 0)
+                .arg(c.feasible ? QString::number(c.eval.mfu, 'g', 10) : QString())
+                .arg(plan ? QString::number(c.plan.tp) : QString(),
+                     plan ? QString::number(c.plan.cp) : QString(),
+                     plan ? QString::number(c.plan.dp) : QString(),
+                     plan ? QString::number(c.plan.mbs) : QString(),
+                     plan ? QString::fromLatin1(mosaic::checkpointingName(c.plan.ckpt)) : QString(),
+                     plan && c.eval.memoryGB > 0 ? QString::number(c.eval.memoryGB, 'g', 6)
+                                                 : QString(),
+                     reason);
     }
     return out;
 }

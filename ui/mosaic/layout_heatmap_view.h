@@ -15,8 +15,8 @@ namespace tandem::ui {
 /// (colour-blind-safe sequential map), the MFU written in each cell. Out-of-memory cells are
 /// hatched ("OOM"), cells without any structurally valid plan (mesh rules: divisibility of the
 /// GPUs, experts and layers) carry an X; the tooltip of every cell gives its best plan or the
-/// reason. A colour bar (MFU %) sits right of the grid and a key line for X / OOM under it. A left click on a cell emits cellClicked; the
-/// selected cell is outlined.
+/// reason. A colour bar (MFU %) sits right of the grid and a key line for X / OOM under it. A left
+/// click on a cell emits cellClicked; the selected cell is outlined.
 class LayoutHeatmapView : public ChartView {
     Q_OBJECT
 public:

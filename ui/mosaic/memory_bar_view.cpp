@@ -23,9 +23,12 @@ MemoryBarView::MemoryBarView(QWidget* parent)
     // that the value axis keeps its room in the short chart under the step-time chart.
     chart()->legend()->hide();
     setMinimumHeight(140);
-    setToolTip(tr("Peak memory per GPU in GB (1e9 bytes): weights, gradients, AdamW states sharded over DP/EDP, activations per "
-                  "checkpointing mode, logits, against usable device memory [2608.10605 Sec. 5.2]. Right-click to "
-                  "export."));
+    setToolTip(
+        tr("Peak memory per GPU in GB (1e9 bytes): weights, gradients, AdamW states sharded over "
+           "DP/EDP, activations per "
+           "checkpointing mode, logits, against usable device memory [2608.10605 Sec. 5.2]. "
+           "Right-click to "
+           "export."));
     applyTheme();
 }
 
@@ -49,7 +52,8 @@ void MemoryBarView::rebuild() {
     used->setBorderColor(uc);
     used->append(m_used);
     auto* free = new QBarSet(tr("headroom"));
-    const QColor fc = currentTheme() == Theme::Dark ? QColor(0x55, 0x58, 0x5c) : QColor(0xDD, 0xDD, 0xDD);
+    const QColor fc =
+        currentTheme() == Theme::Dark ? QColor(0x55, 0x58, 0x5c) : QColor(0xDD, 0xDD, 0xDD);
     free->setColor(fc);
     free->setBorderColor(fc);
     free->append(std::max(0.0, m_capacity - m_used));

@@ -19,8 +19,11 @@
 namespace tandem::ui {
 
 MfuView::MfuView(Axis axis, QWidget* parent)
-    : ChartView(axis == Axis::Sparsity ? QStringLiteral("mosaic-mfu-sparsity") : QStringLiteral("mosaic-mfu-split"),
-                axis == Axis::Sparsity ? tr("MFU against sparsity") : tr("MFU against expert split factor G"), parent),
+    : ChartView(axis == Axis::Sparsity ? QStringLiteral("mosaic-mfu-sparsity")
+                                       : QStringLiteral("mosaic-mfu-split"),
+                axis == Axis::Sparsity ? tr("MFU against sparsity")
+                                       : tr("MFU against expert split factor G"),
+                parent),
       m_axis(axis) {
     if (axis == Axis::Sparsity) {
         auto* x = new QValueAxis(this);
@@ -54,12 +57,14 @@ MfuView::MfuView(Axis axis, QWidget* parent)
     for (QXYSeries* s : {static_cast<QXYSeries*>(m_pinnedBest), static_cast<QXYSeries*>(m_all),
                          static_cast<QXYSeries*>(m_best), static_cast<QXYSeries*>(m_sel)})
         addSeriesOnAxes(chart(), s, m_x, m_y);
-    setToolTip(axis == Axis::Sparsity
-                   ? tr("Model FLOPs utilization (Eq. 1) of each feasible geometry's best layout against its sparsity "
-                        "[2608.10605 Sec. 5, Fig. 10]: sparser models move more all-to-all per FLOP and run smaller "
-                        "GEMMs, so MFU falls. Right-click to export.")
-                   : tr("MFU against G [2608.10605 Sec. 3.4]: finer experts (larger G) make smaller grouped GEMMs with "
-                        "lower tile efficiency. Right-click to export."));
+    setToolTip(axis == Axis::Sparsity ? tr("Model FLOPs utilization (Eq. 1) of each feasible "
+                                           "geometry's best layout against its sparsity "
+                                           "[2608.10605 Sec. 5, Fig. 10]: sparser models move more "
+                                           "all-to-all per FLOP and run smaller "
+                                           "GEMMs, so MFU falls. Right-click to export.")
+                                      : tr("MFU against G [2608.10605 Sec. 3.4]: finer experts "
+                                           "(larger G) make smaller grouped GEMMs with "
+                                           "lower tile efficiency. Right-click to export."));
     applyTheme();
 }
 
@@ -67,7 +72,8 @@ double MfuView::xOf(const mosaic::Candidate& c) const {
     return m_axis == Axis::Sparsity ? c.geometry.sparsity : static_cast<double>(c.geometry.splitG);
 }
 
-void MfuView::setData(const mosaic::SearchResult& r, const std::vector<double>& binCentres, int selected) {
+void MfuView::setData(const mosaic::SearchResult& r, const std::vector<double>& binCentres,
+                      int selected) {
     m_result = r;
     m_bins = binCentres;
     m_selected = selected;
@@ -97,7 +103,7 @@ QList<QPointF> MfuView::pinnedLine() const {
 
 QList<QPointF> MfuView::bestLineOf(const std::vector<mosaic::Candidate>& cands, QList<QPointF>* all,
                                    Bounds& extent) const {
-    std::map<double, double> best;  // x (bin centre or G) -> best MFU %
+    std::map<double, double> best;                      // x (bin centre or G) -> best MFU %
     std::map<double, std::pair<double, double>> spans;  // bin centre -> its candidates' x range
     for (const auto& c : cands) {
         const double y = 100 * c.eval.mfu;
@@ -105,7 +111,8 @@ QList<QPointF> MfuView::bestLineOf(const std::vector<mosaic::Candidate>& cands, 
         if (all) all->append(QPointF(x, y));
         extent.add(x, y);
         double key = x;
-        if (m_axis == Axis::Sparsity && !m_bins.empty()) {  // nearest bin centre = bin with midpoint edges
+        if (m_axis == Axis::Sparsity &&
+            !m_bins.empty()) {  // nearest bin centre = bin with midpoint edges
             key = m_bins.front();
             for (double b : m_bins)
                 if (std::abs(b - x) < std::abs(key - x)) key = b;
@@ -113,7 +120,8 @@ QList<QPointF> MfuView::bestLineOf(const std::vector<mosaic::Candidate>& cands, 
         auto it = best.find(key);
         if (it == best.end() || y > it->second) best[key] = y;
         auto [span, added] = spans.try_emplace(key, x, x);
-        if (!added) span->second = {std::min(span->second.first, x), std::max(span->second.second, x)};
+        if (!added)
+            span->second = {std::min(span->second.first, x), std::max(span->second.second, x)};
     }
     QList<QPointF> line;
     if (m_axis == Axis::Sparsity && !m_bins.empty()) {
@@ -123,9 +131,11 @@ QList<QPointF> MfuView::bestLineOf(const std::vector<mosaic::Candidate>& cands, 
         std::sort(centres.begin(), centres.end());
         const auto edge = [&centres](size_t i, bool upper) {
             if (centres.size() == 1) return centres[0] + (upper ? 0.005 : -0.005);
-            if (upper) return i + 1 < centres.size() ? 0.5 * (centres[i] + centres[i + 1])
-                                                     : centres[i] + 0.5 * (centres[i] - centres[i - 1]);
-            return i > 0 ? 0.5 * (centres[i - 1] + centres[i]) : centres[i] - 0.5 * (centres[i + 1] - centres[i]);
+            if (upper)
+                return i + 1 < centres.size() ? 0.5 * (centres[i] + centres[i + 1])
+                                              : centres[i] + 0.5 * (centres[i] - centres[i - 1]);
+            return i > 0 ? 0.5 * (centres[i - 1] + centres[i])
+                         : centres[i] - 0.5 * (centres[i + 1] - centres[i]);
         };
         for (size_t i = 0; i < centres.size(); ++i) {
             const auto it = best.find(centres[i]);
@@ -181,7 +191,8 @@ void MfuView::rebuild() {
         xHi = m_axis == Axis::Sparsity ? 1.0 : 8;
     }
     if (m_axis == Axis::Sparsity) {
-        setNiceRange(static_cast<QValueAxis*>(m_x), xLo - 0.01, std::min(1.0, xHi + 0.01), 6);  // S < 1
+        setNiceRange(static_cast<QValueAxis*>(m_x), xLo - 0.01, std::min(1.0, xHi + 0.01),
+                     6);  // S < 1
     } else {
         static_cast<QLogValueAxis*>(m_x)->setRange(std::max(0.5, xLo / 1.5), xHi * 1.5);
     }

@@ -24,7 +24,8 @@ public:
     enum class Axis { Sparsity, Split };
     explicit MfuView(Axis axis, QWidget* parent = nullptr);
     /// `binCentres`: the envelope's frontier sparsity grid (used for Axis::Sparsity).
-    void setData(const mosaic::SearchResult& r, const std::vector<double>& binCentres, int selected);
+    void setData(const mosaic::SearchResult& r, const std::vector<double>& binCentres,
+                 int selected);
     void setSelected(int selected);
     /// Overlays `pinned`'s best-MFU line dashed and faded (empty removes it), to compare a
     /// change against.

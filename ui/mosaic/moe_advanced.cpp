@@ -32,8 +32,9 @@ MoeAdvanced::MoeAdvanced(QWidget* parent)
                                     .arg(h.memoryBytes / 1e9, 0, 'f', 0),
                                 Qt::ToolTipRole);
     }
-    m_hardware->setToolTip(tr("GPU node type: peak FLOP/s, memory, NVLink and NIC bandwidth of the performance model "
-                              "[2608.10605 Table 3: p6-b200, 8 x B200]. Files in resources/hardware/."));
+    m_hardware->setToolTip(
+        tr("GPU node type: peak FLOP/s, memory, NVLink and NIC bandwidth of the performance model "
+           "[2608.10605 Table 3: p6-b200, 8 x B200]. Files in resources/hardware/."));
     f->addRow(tr("GPU type"), m_hardware);
     m_stack = new QComboBox(body);
     m_stack->setObjectName(QStringLiteral("moeStack"));
@@ -52,7 +53,7 @@ MoeAdvanced::MoeAdvanced(QWidget* parent)
         const QString n = QString::fromStdString(name);
         m_stack->addItem(n, n);
         m_stack->setItemData(m_stack->count() - 1,
-                             name == "mosaic-paper"    ? stackTips[0]
+                             name == "mosaic-paper" ? stackTips[0]
                              : name == "megatron-core"
                                  ? stackTips[1]
                                  : QString::fromStdString(mosaic::builtinStack(name).description),
@@ -79,22 +80,28 @@ MoeAdvanced::MoeAdvanced(QWidget* parent)
     m_precisionNote->setVisible(false);
     f->addRow(m_precisionNote);
     m_seqLen = new QComboBox(body);
-    for (int t : {1024, 2048, 4096, 8192}) m_seqLen->addItem(countLabel(t, tr("token"), tr("tokens")), t);
-    m_seqLen->setToolTip(tr("Sequence length T_seq in tokens; activations and attention cost grow with it "
-                            "[2608.10605 Table 3: 2048]."));
+    for (int t : {1024, 2048, 4096, 8192})
+        m_seqLen->addItem(countLabel(t, tr("token"), tr("tokens")), t);
+    m_seqLen->setToolTip(
+        tr("Sequence length T_seq in tokens; activations and attention cost grow with it "
+           "[2608.10605 Table 3: 2048]."));
     f->addRow(tr("Sequence length"), m_seqLen);
-    m_goodput = addDoubleRow(f, tr("Goodput eta_good"), 0.05, 1, 2, 0.05, QString(),
-                             tr("Fraction of the window spent on useful steps (failures, restarts, evaluation cost "
-                                "the rest); D* = F_peak N_dev T_train MFU eta_good / (6 N_act) [2608.10605 Eq. 25]."));
-    m_minSparsity = addDoubleRow(f, tr("Minimum sparsity"), 0, 0.99, 3, 0.05, QString(),
-                                 tr("Geometries with S below this are not searched [2608.10605 Table 3: S >= 0.7]."));
+    m_goodput = addDoubleRow(
+        f, tr("Goodput eta_good"), 0.05, 1, 2, 0.05, QString(),
+        tr("Fraction of the window spent on useful steps (failures, restarts, evaluation cost "
+           "the rest); D* = F_peak N_dev T_train MFU eta_good / (6 N_act) [2608.10605 Eq. 25]."));
+    m_minSparsity = addDoubleRow(
+        f, tr("Minimum sparsity"), 0, 0.99, 3, 0.05, QString(),
+        tr("Geometries with S below this are not searched [2608.10605 Table 3: S >= 0.7]."));
     m_tppMin = addDoubleRow(f, tr("Tokens/param min"), 1, 10000, 0, 5, QString(),
                             tr("Lower bound of D / N_act accepted [2608.10605 Sec. 7.3: 40]."));
     m_tppMax = addDoubleRow(f, tr("Tokens/param max"), 1, 10000, 0, 5, QString(),
                             tr("D is capped at TPP_max N_act [2608.10605 Sec. 7.3: 150]."));
-    m_budget = addDoubleRow(f, tr("C_model"), 0, 1e6, 2, 0.1, tr(" e21 FLOPs"),
-                            tr("Model-FLOPs budget of the compute-optimal frontier, units of 1e21 FLOPs; 0 = follow the "
-                               "cluster (C_peak eta_good x 12.38 % MFU, Table 4) [2608.10605 Eq. 16]."));
+    m_budget =
+        addDoubleRow(f, tr("C_model"), 0, 1e6, 2, 0.1, tr(" e21 FLOPs"),
+                     tr("Model-FLOPs budget of the compute-optimal frontier, units of 1e21 FLOPs; "
+                        "0 = follow the "
+                        "cluster (C_peak eta_good x 12.38 % MFU, Table 4) [2608.10605 Eq. 16]."));
     m_budget->setSpecialValueText(tr("auto (from cluster)"));
 
     connect(m_hardware, &QComboBox::currentIndexChanged, this, [this]() {
@@ -195,7 +202,8 @@ void MoeAdvanced::applyTo(mosaic::Envelope& e) const {
         for (const std::string& n : mosaic::stackNames())
             if (n == stack) e.stack = mosaic::builtinStack(stack);
     e.precision = mosaic::Precision(m_precision->currentData().toInt());
-    if (m_seqLen->currentData().toInt() != m_loadedSeqLen) e.seqLen = m_seqLen->currentData().toInt();
+    if (m_seqLen->currentData().toInt() != m_loadedSeqLen)
+        e.seqLen = m_seqLen->currentData().toInt();
     auto put = [](const QDoubleSpinBox* box, double scale, double& field) {
         if (box->property("loaded").toDouble() != box->value()) field = box->value() * scale;
     };

@@ -27,14 +27,17 @@ MoeControls::MoeControls(QWidget* parent) : QWidget(parent) {
     m_nodes = addCountSlider(
         bl,
         {QStringLiteral("moeNodesSlider"), tr("Cluster size"), tr("node"), tr("nodes"), 1, 256,
-         tr("Nodes of the training cluster (p6-b200: 8 x B200 each). Table 3 of [2608.10605] uses 32 nodes "
-            "(256 GPUs); Fig. 1 uses 4 nodes. More nodes deliver more tokens D* in the window (Eq. 25) but "
+         tr("Nodes of the training cluster (p6-b200: 8 x B200 each). Table 3 of [2608.10605] uses "
+            "32 nodes "
+            "(256 GPUs); Fig. 1 uses 4 nodes. More nodes deliver more tokens D* in the window (Eq. "
+            "25) but "
             "need more parallelism per layout.")},
         box);
     m_days = addCountSlider(
         bl,
         {QStringLiteral("moeDaysSlider"), tr("Training window"), tr("day"), tr("days"), 1, 90,
-         tr("Wall-clock training window T_train in days; D* = F_peak N_dev T_train MFU eta_good / (6 N_act) "
+         tr("Wall-clock training window T_train in days; D* = F_peak N_dev T_train MFU eta_good / "
+            "(6 N_act) "
             "[2608.10605 Eq. 25]. Table 3: 20 days; Fig. 1: 5 days.")},
         box);
     // Log scales: each doubling of the cluster gets the same slider length; the window steps in
@@ -45,10 +48,12 @@ MoeControls::MoeControls(QWidget* parent) : QWidget(parent) {
                      dayLabel);
     auto* form = new QFormLayout;
     m_batch = new QComboBox(box);
-    for (int b : {256, 512, 1024, 2048, 4096}) m_batch->addItem(countLabel(b, tr("sequence"), tr("sequences")), b);
-    m_batch->setToolTip(tr("Global batch B_global in sequences of T_seq tokens; sets the number of microbatches "
-                           "n_mb = B_global / (DP B_micro) and so the pipeline bubble (Eq. 12) [2608.10605 Table 3: "
-                           "1024]."));
+    for (int b : {256, 512, 1024, 2048, 4096})
+        m_batch->addItem(countLabel(b, tr("sequence"), tr("sequences")), b);
+    m_batch->setToolTip(tr(
+        "Global batch B_global in sequences of T_seq tokens; sets the number of microbatches "
+        "n_mb = B_global / (DP B_micro) and so the pipeline bubble (Eq. 12) [2608.10605 Table 3: "
+        "1024]."));
     form->addRow(tr("Global batch"), m_batch);
     bl->addLayout(form);
     m_coRunning = addCountSlider(
@@ -75,7 +80,8 @@ MoeControls::MoeControls(QWidget* parent) : QWidget(parent) {
     layout->addWidget(box);
     m_advanced = new MoeAdvanced(this);
     layout->addWidget(m_advanced);
-    m_pin = makePinButton(tr("Keep the current frontiers as a faded overlay; change a control to compare."), this);
+    m_pin = makePinButton(
+        tr("Keep the current frontiers as a faded overlay; change a control to compare."), this);
     layout->addWidget(m_pin);
 
     connect(m_nodes, &LabeledSlider::valueChanged, this, &MoeControls::engineInputsChanged);

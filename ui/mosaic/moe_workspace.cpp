@@ -69,10 +69,12 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
 
     m_pages->setObjectName(QStringLiteral("moePages"));
     QWidget* mfus = weightedSplitter(Qt::Vertical, m_pages, {m_mfuS, m_mfuG}, {1, 1});
-    m_pages->addTab(weightedSplitter(Qt::Horizontal, m_pages, {m_frontier, mfus}, {3, 2}), tr("Frontier and MFU"));
+    m_pages->addTab(weightedSplitter(Qt::Horizontal, m_pages, {m_frontier, mfus}, {3, 2}),
+                    tr("Frontier and MFU"));
     QWidget* details = weightedSplitter(Qt::Vertical, m_pages, {m_breakdown, m_memory}, {1, 1});
     QWidget* layouts = weightedSplitter(Qt::Horizontal, m_pages, {m_heatmap, details}, {1, 1});
-    m_pages->addTab(weightedSplitter(Qt::Vertical, m_pages, {m_table, layouts}, {1, 2}), tr("Candidates and layouts"));
+    m_pages->addTab(weightedSplitter(Qt::Vertical, m_pages, {m_table, layouts}, {1, 2}),
+                    tr("Candidates and layouts"));
     {
         auto* nl = new QVBoxLayout(m_ncclPage);
         nl->setContentsMargins(0, 0, 0, 0);
@@ -80,14 +82,17 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
         auto* caption = new QLabel(tr("Analytical model of:"), m_ncclPage);
         row->addWidget(caption);
         m_ncclHardware->setObjectName(QStringLiteral("ncclHardware"));
-        for (const std::string& name : mosaic::hardwareNames()) m_ncclHardware->addItem(QString::fromStdString(name));
-        m_ncclHardware->setToolTip(tr("Compiled-in hardware whose collective model (NVLink inside a node, the "
-                                      "NIC across nodes) is drawn against the measurement [MODEL.md B4]"));
+        for (const std::string& name : mosaic::hardwareNames())
+            m_ncclHardware->addItem(QString::fromStdString(name));
+        m_ncclHardware->setToolTip(
+            tr("Compiled-in hardware whose collective model (NVLink inside a node, the "
+               "NIC across nodes) is drawn against the measurement [MODEL.md B4]"));
         row->addWidget(m_ncclHardware);
         row->addSpacing(16);
         m_ncclUse->setObjectName(QStringLiteral("ncclUse"));
-        m_ncclUse->setToolTip(tr("Cost the collectives of the search with this measured curve instead of the "
-                                 "analytical model (scenario key mosaic.nccl_tests_files) [2608.10605 Sec. 5.3]"));
+        m_ncclUse->setToolTip(
+            tr("Cost the collectives of the search with this measured curve instead of the "
+               "analytical model (scenario key mosaic.nccl_tests_files) [2608.10605 Sec. 5.3]"));
         row->addWidget(m_ncclUse);
         row->addStretch();
         connect(m_ncclUse, &QCheckBox::toggled, this, [this](bool on) {
@@ -100,7 +105,8 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
             kNcclPage, tr("An imported nccl-tests log against the analytical collective model"));
         m_pages->setTabVisible(kNcclPage, false);
         connect(m_ncclHardware, &QComboBox::currentTextChanged, this, [this](const QString& name) {
-            if (m_nccl->hasData() && !name.isEmpty()) m_nccl->setHardware(mosaic::builtinHardware(name.toStdString()));
+            if (m_nccl->hasData() && !name.isEmpty())
+                m_nccl->setHardware(mosaic::builtinHardware(name.toStdString()));
         });
     }
     m_pages->addTab(m_reality, tr("Reality check"));
@@ -141,10 +147,12 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
         m_optimumVsJobs->setEmptyReason(why);
         m_levelsStatus->clear();
     });
-    m_pages->setTabToolTip(0, tr("Loss against sparsity under both assumptions, MFU against S and G "
-                                 "[2608.10605 Fig. 1, Sec. 5, 7]"));
-    m_pages->setTabToolTip(1, tr("Ranked candidates; PP x EP layouts of the selected geometry (click one), its "
-                                 "step-time breakdown and memory per GPU [2608.10605 Sec. 5, Table 4]"));
+    m_pages->setTabToolTip(0,
+                           tr("Loss against sparsity under both assumptions, MFU against S and G "
+                              "[2608.10605 Fig. 1, Sec. 5, 7]"));
+    m_pages->setTabToolTip(
+        1, tr("Ranked candidates; PP x EP layouts of the selected geometry (click one), its "
+              "step-time breakdown and memory per GPU [2608.10605 Sec. 5, Table 4]"));
 
     connect(m_controls, &MoeControls::engineInputsChanged, this, [this]() {
         if (!m_envelope) return;
@@ -186,7 +194,7 @@ bool MoeWorkspace::isBusy() const {
 void MoeWorkspace::recomputeLevels() {
     if (!m_envelope || !m_levelsStale || m_pages->currentIndex() != kCoRunningPage) return;
     m_levelsStale = false;
-    const mosaic::Envelope e = *m_envelope;  // the worker owns its copy
+    const mosaic::Envelope e = *m_envelope;     // the worker owns its copy
     static const mosaic::BackgroundLoad kIdle;  // a named value: GCC 12 warns on the temporary
     const mosaic::BackgroundLoad& bg = e.background ? *e.background : kIdle;
     // The charts keep the last levels until the new ones arrive (a hidden chart would lose its
@@ -215,32 +223,41 @@ QList<ChartView*> MoeWorkspace::charts() const {
 void MoeWorkspace::addImportedModel(const ImportedModel& m) {
     auto same = std::find_if(m_importedModels.begin(), m_importedModels.end(),
                              [&](const ImportedModel& x) { return x.label == m.label; });
-    if (same != m_importedModels.end()) *same = m;
-    else m_importedModels.push_back(m);
+    if (same != m_importedModels.end())
+        *same = m;
+    else
+        m_importedModels.push_back(m);
     recompute();
 }
 
-void MoeWorkspace::setNcclImport(const io::NcclImport& imp, const QString& label, const QString& path) {
+void MoeWorkspace::setNcclImport(const io::NcclImport& imp, const QString& label,
+                                 const QString& path) {
     m_ncclFile = path;
     {
         const QSignalBlocker block(m_ncclUse);
         const std::string p = path.toStdString();
         m_ncclUse->setChecked(m_envelope && !path.isEmpty() &&
-                              std::find(m_envelope->ncclTestsFiles.begin(), m_envelope->ncclTestsFiles.end(), p) !=
-                                  m_envelope->ncclTestsFiles.end());
+                              std::find(m_envelope->ncclTestsFiles.begin(),
+                                        m_envelope->ncclTestsFiles.end(),
+                                        p) != m_envelope->ncclTestsFiles.end());
         m_ncclUse->setEnabled(m_envelope.has_value() && !path.isEmpty());
     }
     // The hardware the file name names, else the scenario's.
     const QString lower = label.toLower();
     QString hw;
-    const std::pair<const char*, const char*> guesses[] = {
-        {"gb200", "gb200-nvl72"}, {"h100", "h100"}, {"h200", "h200"}, {"a100", "a100"}, {"b200", "p6-b200"}};
+    const std::pair<const char*, const char*> guesses[] = {{"gb200", "gb200-nvl72"},
+                                                           {"h100", "h100"},
+                                                           {"h200", "h200"},
+                                                           {"a100", "a100"},
+                                                           {"b200", "p6-b200"}};
     for (const auto& [token, name] : guesses)
-        if (lower.contains(QLatin1String(token)) && m_ncclHardware->findText(QLatin1String(name)) >= 0) {
+        if (lower.contains(QLatin1String(token)) &&
+            m_ncclHardware->findText(QLatin1String(name)) >= 0) {
             hw = QLatin1String(name);
             break;
         }
-    if (hw.isEmpty() && m_envelope && m_ncclHardware->findText(QString::fromStdString(m_envelope->hardware.name)) >= 0)
+    if (hw.isEmpty() && m_envelope &&
+        m_ncclHardware->findText(QString::fromStdString(m_envelope->hardware.name)) >= 0)
         hw = QString::fromStdString(m_envelope->hardware.name);
     if (hw.isEmpty()) hw = m_ncclHardware->itemText(0);
     const mosaic::Hardware hardware = mosaic::builtinHardware(hw.toStdString());
@@ -259,7 +276,9 @@ void MoeWorkspace::clearImports() {
     m_importedPoints.clear();
     m_frontier->setImported({});
     m_importedCard->setModels({}, std::nullopt, 0);
-    if (m_nccl->hasData()) m_nccl->setData({}, QString(), mosaic::builtinHardware(m_ncclHardware->itemText(0).toStdString()));
+    if (m_nccl->hasData())
+        m_nccl->setData({}, QString(),
+                        mosaic::builtinHardware(m_ncclHardware->itemText(0).toStdString()));
     m_pages->setTabVisible(kNcclPage, false);
     m_ncclFile.clear();
     if (hadModels) recompute();
@@ -272,7 +291,8 @@ void MoeWorkspace::applyTheme() {
 void MoeWorkspace::setEnvelope(const std::optional<mosaic::Envelope>& e) {
     m_envelope = e;
     setEnabled(e.has_value());
-    const QString none = tr("This scenario has no \"mosaic\" section; open or choose a preset that has one.");
+    const QString none =
+        tr("This scenario has no \"mosaic\" section; open or choose a preset that has one.");
     for (ChartView* v : charts()) v->setEmptyReason(e ? QString() : none);
     if (!e) {
         m_status->setText(none);
@@ -309,7 +329,8 @@ void MoeWorkspace::recompute() {
         out.envelope = e;
         for (const ImportedModel& m : imported) out.imported.push_back(evaluateImportedModel(m, e));
         if (out.result.optimum >= 0)
-            out.optimumCells = layoutCells(out.result.candidates[static_cast<size_t>(out.result.optimum)].geometry, e);
+            out.optimumCells = layoutCells(
+                out.result.candidates[static_cast<size_t>(out.result.optimum)].geometry, e);
         return out;
     });
 }
@@ -330,7 +351,8 @@ void MoeWorkspace::showResult(const MoeOutput& out) {
     m_frontier->setCluster(out.envelope.nodes, out.envelope.devices(), out.envelope.days);
     m_frontier->setData(r);
     m_importedCard->setModels(m_importedPoints,
-                              r.optimum >= 0 ? std::optional<mosaic::Candidate>(r.candidates[static_cast<size_t>(r.optimum)])
+                              r.optimum >= 0 ? std::optional<mosaic::Candidate>(
+                                                   r.candidates[static_cast<size_t>(r.optimum)])
                                              : std::nullopt,
                               r.deviceMemoryGB);
     m_mfuS->setData(r, out.envelope.frontierSparsity, m_selected);
@@ -344,25 +366,29 @@ void MoeWorkspace::showResult(const MoeOutput& out) {
         : r.nearestWorkingNodes > 0 ? tr("none fits, try %1").arg(r.nearestWorkingNodes)
                                     : tr("none fits"));
     refreshSelection();
-    const QString gain = std::isfinite(r.naiveOnClusterLoss) && r.optimum >= 0
-                             ? tr("the compute-optimal choice loses %1 nats on this cluster")
-                                   .arg(r.naiveOnClusterLoss - r.candidates[static_cast<size_t>(r.optimum)].loss, 0, 'f', 3)
-                             : tr("the compute-optimal choice does not fit this cluster");
+    const QString gain =
+        std::isfinite(r.naiveOnClusterLoss) && r.optimum >= 0
+            ? tr("the compute-optimal choice loses %1 nats on this cluster")
+                  .arg(r.naiveOnClusterLoss - r.candidates[static_cast<size_t>(r.optimum)].loss, 0,
+                       'f', 3)
+            : tr("the compute-optimal choice does not fit this cluster");
     // The compute-optimal argmin is called a boundary only when it is the grid's last point.
     const auto& grid = out.envelope.frontierSparsity;
     const bool atBoundary = !grid.empty() && std::abs(r.computeOptimalS - grid.back()) < 1e-9;
     const QString clusterS = std::isfinite(r.clusterOptimalS)
                                  ? QString::number(r.clusterOptimalS, 'f', 3)
                                  : tr("none (no geometry is feasible on this cluster)");
-    m_status->setText(tr("Compute-optimal S = %1%2; cluster-optimal S = %3; %4. "
-                         "%5 of %6 [2608.10605 Sec. 7, Fig. 1].")
-                          .arg(r.computeOptimalS, 0, 'f', 3)
-                          .arg(atBoundary ? tr(" (the upper boundary of the sparsity range)") : QString())
-                          .arg(clusterS)
-                          .arg(gain)
-                          .arg(countLabel(static_cast<qint64>(r.candidates.size()), tr("feasible candidate"),
-                                          tr("feasible candidates")))
-                          .arg(countLabel(static_cast<qint64>(r.geometriesSearched), tr("geometry"), tr("geometries"))));
+    m_status->setText(
+        tr("Compute-optimal S = %1%2; cluster-optimal S = %3; %4. "
+           "%5 of %6 [2608.10605 Sec. 7, Fig. 1].")
+            .arg(r.computeOptimalS, 0, 'f', 3)
+            .arg(atBoundary ? tr(" (the upper boundary of the sparsity range)") : QString())
+            .arg(clusterS)
+            .arg(gain)
+            .arg(countLabel(static_cast<qint64>(r.candidates.size()), tr("feasible candidate"),
+                            tr("feasible candidates")))
+            .arg(countLabel(static_cast<qint64>(r.geometriesSearched), tr("geometry"),
+                            tr("geometries"))));
     emit resultsShown();
 }
 
@@ -384,7 +410,8 @@ void MoeWorkspace::selectCandidate(int index) {
 }
 
 void MoeWorkspace::selectLayoutCell(int index) {
-    if (m_cellsFor != m_selected || index < 0 || static_cast<size_t>(index) >= m_cells.cells.size()) return;
+    if (m_cellsFor != m_selected || index < 0 || static_cast<size_t>(index) >= m_cells.cells.size())
+        return;
     const LayoutCell& c = m_cells.cells[static_cast<size_t>(index)];
     if (!c.anyValid) {
         m_status->setText(tr("PP %1 x EP %2 has no valid layout: %3")
@@ -398,10 +425,12 @@ void MoeWorkspace::selectLayoutCell(int index) {
 }
 
 std::optional<mosaic::Candidate> MoeWorkspace::shownCandidate() const {
-    if (!m_result || m_selected < 0 || static_cast<size_t>(m_selected) >= m_result->candidates.size())
+    if (!m_result || m_selected < 0 ||
+        static_cast<size_t>(m_selected) >= m_result->candidates.size())
         return std::nullopt;
     mosaic::Candidate c = m_result->candidates[static_cast<size_t>(m_selected)];
-    if (m_layoutCell < 0 || m_cellsFor != m_selected || static_cast<size_t>(m_layoutCell) >= m_cells.cells.size())
+    if (m_layoutCell < 0 || m_cellsFor != m_selected ||
+        static_cast<size_t>(m_layoutCell) >= m_cells.cells.size())
         return c;
     const LayoutCell& cell = m_cells.cells[static_cast<size_t>(m_layoutCell)];
     c.plan = cell.plan;
@@ -442,19 +471,25 @@ void MoeWorkspace::refreshSelection() {
     }
     const bool own = m_layoutCell < 0 || m_cellsFor != m_selected;
     const QString plan = QString::fromStdString(planLabel(shown->plan));
-    QString title = m_selected == r.optimum ? tr("Cluster-optimal model") : tr("Candidate #%1").arg(m_selected + 1);
-    if (!own) title += shown->eval.feasible ? tr(", layout chosen on the heatmap")
-                                            : tr(", PP %1 x EP %2 does not fit: %3")
-                                                  .arg(shown->plan.pp)
-                                                  .arg(shown->plan.ep)
-                                                  .arg(QString::fromStdString(shown->eval.reason));
+    QString title = m_selected == r.optimum ? tr("Cluster-optimal model")
+                                            : tr("Candidate #%1").arg(m_selected + 1);
+    if (!own)
+        title += shown->eval.feasible ? tr(", layout chosen on the heatmap")
+                                      : tr(", PP %1 x EP %2 does not fit: %3")
+                                            .arg(shown->plan.pp)
+                                            .arg(shown->plan.ep)
+                                            .arg(QString::fromStdString(shown->eval.reason));
     m_card->setCandidate(*shown, title, r.computeOptimalS, r.naiveOnClusterLoss);
     QList<QPair<QString, mosaic::Breakdown>> bars;
-    if (shown->eval.feasible) bars.append({own ? tr("selected") : tr("chosen layout"), shown->eval.breakdown});
+    if (shown->eval.feasible)
+        bars.append({own ? tr("selected") : tr("chosen layout"), shown->eval.breakdown});
     if (!own || m_selected != r.optimum) {
-        if (!own) bars.append({tr("best layout"), r.candidates[static_cast<size_t>(m_selected)].eval.breakdown});
+        if (!own)
+            bars.append(
+                {tr("best layout"), r.candidates[static_cast<size_t>(m_selected)].eval.breakdown});
         if (m_selected != r.optimum && r.optimum >= 0)
-            bars.append({tr("cluster optimum"), r.candidates[static_cast<size_t>(r.optimum)].eval.breakdown});
+            bars.append({tr("cluster optimum"),
+                         r.candidates[static_cast<size_t>(r.optimum)].eval.breakdown});
     }
     m_breakdown->setData(bars);
     m_breakdown->setFittingTitle({tr("Step time, %1").arg(plan), tr("Step time per iteration")});
@@ -467,7 +502,8 @@ void MoeWorkspace::refreshSelection() {
     } else {
         m_heatmap->setData({}, -1, tr("MFU (%) per layout, %1 (computing)").arg(geometry));
     }
-    m_frontier->setSelected(std::isfinite(shown->loss) ? std::optional<QPointF>(QPointF(shown->geometry.sparsity, shown->loss))
+    m_frontier->setSelected(std::isfinite(shown->loss) ? std::optional<QPointF>(QPointF(
+                                                             shown->geometry.sparsity, shown->loss))
                                                        : std::nullopt);
 }
 

@@ -1,7 +1,6 @@
 #pragma once
 // Workspace 2, "MoE sparsity frontier" [2608.10605]: controls, charts and the live workers.
 #include <QWidget>
-
 #include <optional>
 
 #include "io/nccl_tests.h"
@@ -143,8 +142,8 @@ private:
     mosaic::Envelope m_resultEnvelope;
     int m_selected = -1;
     LayoutCells m_cells;
-    int m_cellsFor = -1;     ///< candidate whose geometry m_cells holds
-    int m_layoutCell = -1;   ///< heatmap cell chosen by the user, -1 = the candidate's own plan
+    int m_cellsFor = -1;    ///< candidate whose geometry m_cells holds
+    int m_layoutCell = -1;  ///< heatmap cell chosen by the user, -1 = the candidate's own plan
     MoeControls* m_controls;
     QTabWidget* m_pages;
     FrontierView* m_frontier;

@@ -21,11 +21,16 @@ namespace tandem::ui {
 
 namespace {
 bool modelCollective(const std::string& name, mosaic::Collective& out) {
-    if (name == "all_reduce") out = mosaic::Collective::AllReduce;
-    else if (name == "reduce_scatter") out = mosaic::Collective::ReduceScatter;
-    else if (name == "all_gather") out = mosaic::Collective::AllGather;
-    else if (name == "alltoall" || name == "all_to_all") out = mosaic::Collective::AllToAll;
-    else return false;
+    if (name == "all_reduce")
+        out = mosaic::Collective::AllReduce;
+    else if (name == "reduce_scatter")
+        out = mosaic::Collective::ReduceScatter;
+    else if (name == "all_gather")
+        out = mosaic::Collective::AllGather;
+    else if (name == "alltoall" || name == "all_to_all")
+        out = mosaic::Collective::AllToAll;
+    else
+        return false;
     return true;
 }
 QString pretty(const std::string& collective) {
@@ -33,12 +38,13 @@ QString pretty(const std::string& collective) {
     s.replace(QLatin1Char('_'), QLatin1Char('-'));
     return s;
 }
-const QColor kCurveColors[] = {QColor(0x00, 0x72, 0xB2), QColor(0xD5, 0x5E, 0x00), QColor(0x00, 0x9E, 0x73),
-                               QColor(0xCC, 0x79, 0xA7)};  // Okabe-Ito
+const QColor kCurveColors[] = {QColor(0x00, 0x72, 0xB2), QColor(0xD5, 0x5E, 0x00),
+                               QColor(0x00, 0x9E, 0x73), QColor(0xCC, 0x79, 0xA7)};  // Okabe-Ito
 }  // namespace
 
 NcclView::NcclView(QWidget* parent)
-    : ChartView(QStringLiteral("nccl-measured-vs-analytical"), tr("Measured vs analytical bus bandwidth"), parent) {
+    : ChartView(QStringLiteral("nccl-measured-vs-analytical"),
+                tr("Measured vs analytical bus bandwidth"), parent) {
     m_x = new QLogValueAxis(this);
     m_x->setBase(10);
     m_x->setTitleText(tr("Message size (bytes, nccl-tests size, log scale)"));
@@ -53,14 +59,16 @@ NcclView::NcclView(QWidget* parent)
     applyTheme();
 }
 
-double NcclView::analyticalBusbw(const io::NcclCurve& curve, double bytes, const mosaic::Hardware& hw) {
+double NcclView::analyticalBusbw(const io::NcclCurve& curve, double bytes,
+                                 const mosaic::Hardware& hw) {
     mosaic::Collective c;
     if (!modelCollective(curve.collective, c) || curve.ranks <= 1 || !(bytes > 0)) return 0;
     const double t = mosaic::collectiveTime(hw, c, bytes, curve.ranks, 1);
     return t > 0 ? bytes * mosaic::busFactor(c, curve.ranks) / t : 0;
 }
 
-void NcclView::setData(const io::NcclImport& imp, const QString& label, const mosaic::Hardware& hw) {
+void NcclView::setData(const io::NcclImport& imp, const QString& label,
+                       const mosaic::Hardware& hw) {
     m_imp = imp;
     m_label = label;
     m_hw = hw;
@@ -94,8 +102,9 @@ void NcclView::rebuild() {
         QLineSeries* model = m_lines[2 * i + 1];
         QScatterSeries* dots = m_points[i];
         const bool on = static_cast<size_t>(i) < n;
-        for (QAbstractSeries* s : {static_cast<QAbstractSeries*>(measured), static_cast<QAbstractSeries*>(model),
-                                   static_cast<QAbstractSeries*>(dots)})
+        for (QAbstractSeries* s :
+             {static_cast<QAbstractSeries*>(measured), static_cast<QAbstractSeries*>(model),
+              static_cast<QAbstractSeries*>(dots)})
             s->setVisible(on);
         if (!on) continue;
         const io::NcclCurve& c = m_imp.curves[static_cast<size_t>(i)];
@@ -131,26 +140,30 @@ void NcclView::rebuild() {
         model->setPen(QPen(n == 1 ? kCurveColors[1] : col.darker(150), 2.2, Qt::DashLine));
         model->replace(modelPts);
         model->setVisible(!modelPts.isEmpty());
-        for (QLegendMarker* lm : chart()->legend()->markers(model)) lm->setVisible(!modelPts.isEmpty());
+        for (QLegendMarker* lm : chart()->legend()->markers(model))
+            lm->setVisible(!modelPts.isEmpty());
     }
     if (extent.xHi > 0) {
         m_x->setRange(std::pow(10.0, std::floor(std::log10(extent.xLo))),
                       std::pow(10.0, std::ceil(std::log10(extent.xHi))));
         setNiceRange(m_y, 0, std::max(1.0, extent.yHi * 1.05), 6);
     }
-    chart()->setTitle(m_label.isEmpty() ? tr("Measured vs analytical bus bandwidth")
-                                        : tr("Measured vs analytical bus bandwidth: %1").arg(m_label));
+    chart()->setTitle(m_label.isEmpty()
+                          ? tr("Measured vs analytical bus bandwidth")
+                          : tr("Measured vs analytical bus bandwidth: %1").arg(m_label));
 }
 
 QString NcclView::csv() const {
-    QString out = QStringLiteral("collective,ranks,bytes,measured_busbw_GBps,analytical_busbw_GBps\n");
+    QString out =
+        QStringLiteral("collective,ranks,bytes,measured_busbw_GBps,analytical_busbw_GBps\n");
     for (const io::NcclCurve& c : m_imp.curves)
         for (const io::NcclPoint& p : c.points) {
             const double model = analyticalBusbw(c, p.bytes, m_hw);
             out += QStringLiteral("%1,%2,%3,%4,%5\n")
                        .arg(QString::fromStdString(c.collective))
                        .arg(c.ranks)
-                       .arg(QString::number(p.bytes, 'g', 15), QString::number(p.busbw_Bps / 1e9, 'g', 10),
+                       .arg(QString::number(p.bytes, 'g', 15),
+                            QString::number(p.busbw_Bps / 1e9, 'g', 10),
                             model > 0 ? QString::number(model / 1e9, 'g', 10) : QString());
         }
     return out;

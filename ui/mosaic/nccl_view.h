@@ -2,7 +2,6 @@
 // Measured vs analytical bus bandwidth: an imported nccl-tests log against Tandem's collective
 // model of a chosen hardware [nccl-tests doc/PERFORMANCE.md; MODEL.md B4].
 #include <QString>
-
 #include <vector>
 
 #include "io/nccl_tests.h"
@@ -34,7 +33,8 @@ public:
     const io::NcclImport& data() const { return m_imp; }
     /// Analytical busbw (B/s) of `curve`'s collective at `bytes` on `hw`; 0 when the model has
     /// no such collective or ranks <= 1.
-    static double analyticalBusbw(const io::NcclCurve& curve, double bytes, const mosaic::Hardware& hw);
+    static double analyticalBusbw(const io::NcclCurve& curve, double bytes,
+                                  const mosaic::Hardware& hw);
     /// Measured and analytical series (tests): index 2i = measured line of curve i, 2i+1 = model.
     QList<QLineSeries*> lineSeries() const { return m_lines; }
     QString csv() const override;

@@ -26,22 +26,25 @@ void styleCardLabel(QLabel* label, const QString& objectName) {
 
 OptimumCard::OptimumCard(QWidget* parent) : QLabel(parent) {
     styleCardLabel(this, QStringLiteral("optimumCard"));
-    setToolTip(tr("Geometry from the ladder (L = 4q layers, d = 512q) with E experts, top-K and split factor G "
-                  "[2608.10605 Sec. 3, App. A.1]; D* from Eq. 25; loss from Eq. 10; MFU from Eq. 1."));
+    setToolTip(
+        tr("Geometry from the ladder (L = 4q layers, d = 512q) with E experts, top-K and split "
+           "factor G "
+           "[2608.10605 Sec. 3, App. A.1]; D* from Eq. 25; loss from Eq. 10; MFU from Eq. 1."));
 }
 
-void OptimumCard::setCandidate(const mosaic::Candidate& c, const QString& title, double computeOptimalS,
-                               double naiveLoss) {
+void OptimumCard::setCandidate(const mosaic::Candidate& c, const QString& title,
+                               double computeOptimalS, double naiveLoss) {
     const auto& g = c.geometry;
     const auto& p = c.plan;
-    const QString naive = std::isfinite(naiveLoss)
-                              ? tr("The compute-optimal choice (S = %1) trained on this cluster reaches %2 nats (%3 "
-                                   "nats worse).")
-                                    .arg(computeOptimalS, 0, 'f', 3)
-                                    .arg(naiveLoss, 0, 'f', 4)
-                                    .arg(naiveLoss - c.loss, 0, 'f', 4)
-                              : tr("The compute-optimal choice (S = %1) does not fit this cluster at all.")
-                                    .arg(computeOptimalS, 0, 'f', 3);
+    const QString naive =
+        std::isfinite(naiveLoss)
+            ? tr("The compute-optimal choice (S = %1) trained on this cluster reaches %2 nats (%3 "
+                 "nats worse).")
+                  .arg(computeOptimalS, 0, 'f', 3)
+                  .arg(naiveLoss, 0, 'f', 4)
+                  .arg(naiveLoss - c.loss, 0, 'f', 4)
+            : tr("The compute-optimal choice (S = %1) does not fit this cluster at all.")
+                  .arg(computeOptimalS, 0, 'f', 3);
     setText(
         tr("<b>%1</b>: loss <b>%2 nats</b>%3<br>"
            "L = %4 layers, d = %5, E = %6, K = %7, G = %8<br>"
@@ -68,6 +71,8 @@ void OptimumCard::setCandidate(const mosaic::Candidate& c, const QString& title,
             .arg(naive.toHtmlEscaped()));
 }
 
-void OptimumCard::clearCandidate(const QString& why) { setText(QStringLiteral("<i>%1</i>").arg(why.toHtmlEscaped())); }
+void OptimumCard::clearCandidate(const QString& why) {
+    setText(QStringLiteral("<i>%1</i>").arg(why.toHtmlEscaped()));
+}
 
 }  // namespace tandem::ui

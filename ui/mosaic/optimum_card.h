@@ -1,5 +1,6 @@
 #pragma once
-// The cluster-optimal model's card: geometry, sparsity, tokens, MFU and layout [2608.10605 Table 4].
+// The cluster-optimal model's card: geometry, sparsity, tokens, MFU and layout [2608.10605 Table
+// 4].
 #include <QLabel>
 
 #include "mosaic/search.h"
@@ -14,7 +15,8 @@ public:
     explicit OptimumCard(QWidget* parent = nullptr);
     /// `title` e.g. "Cluster-optimal model"; `naiveLoss` the compute-optimal choice re-scored on
     /// the cluster (NaN = infeasible there).
-    void setCandidate(const mosaic::Candidate& c, const QString& title, double computeOptimalS, double naiveLoss);
+    void setCandidate(const mosaic::Candidate& c, const QString& title, double computeOptimalS,
+                      double naiveLoss);
     void clearCandidate(const QString& why);
 };
 

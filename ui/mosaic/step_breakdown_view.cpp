@@ -19,15 +19,17 @@ QList<double> parts(const mosaic::Breakdown& b) {
 }
 QColor partColor(int i) {
     // Okabe-Ito: blue, orange, vermillion, sky blue, purple, green, grey.
-    static const QColor c[] = {QColor(0x00, 0x72, 0xB2), QColor(0xE6, 0x9F, 0x00), QColor(0xD5, 0x5E, 0x00),
-                               QColor(0x56, 0xB4, 0xE9), QColor(0xCC, 0x79, 0xA7), QColor(0x00, 0x9E, 0x73),
+    static const QColor c[] = {QColor(0x00, 0x72, 0xB2), QColor(0xE6, 0x9F, 0x00),
+                               QColor(0xD5, 0x5E, 0x00), QColor(0x56, 0xB4, 0xE9),
+                               QColor(0xCC, 0x79, 0xA7), QColor(0x00, 0x9E, 0x73),
                                QColor(0x99, 0x99, 0x99)};
     return c[i % 7];
 }
 }  // namespace
 
 QStringList StepBreakdownView::componentNames() {
-    return {tr("compute"), tr("dispatch"), tr("all-to-all"), tr("DP sync"), tr("bubble"), tr("vocab"), tr("other")};
+    return {tr("compute"), tr("dispatch"), tr("all-to-all"), tr("DP sync"),
+            tr("bubble"),  tr("vocab"),    tr("other")};
 }
 
 StepBreakdownView::StepBreakdownView(QWidget* parent)
@@ -37,11 +39,15 @@ StepBreakdownView::StepBreakdownView(QWidget* parent)
     m_categories = bars.categories;
     m_value = bars.value;
     m_value->setTitleText(tr("Time per iteration (s)"));
-    chart()->legend()->setAlignment(Qt::AlignRight);  // seven components: a bottom row would elide them
-    setToolTip(tr("Iteration time by component after chi_sys [2608.10605 Sec. 5: compute incl. recomputation, CPU "
-                  "dispatch floor Eq. 11, expert all-to-all, DP reduce-scatter/all-gather beyond overlap, pipeline "
-                  "bubble Eq. 12, vocabulary stage imbalance Eq. 13; other = TP/CP/pipeline send/optimizer]. "
-                  "Right-click to export."));
+    chart()->legend()->setAlignment(
+        Qt::AlignRight);  // seven components: a bottom row would elide them
+    setToolTip(tr(
+        "Iteration time by component after chi_sys [2608.10605 Sec. 5: compute incl. "
+        "recomputation, CPU "
+        "dispatch floor Eq. 11, expert all-to-all, DP reduce-scatter/all-gather beyond overlap, "
+        "pipeline "
+        "bubble Eq. 12, vocabulary stage imbalance Eq. 13; other = TP/CP/pipeline send/optimizer]. "
+        "Right-click to export."));
     applyTheme();
 }
 

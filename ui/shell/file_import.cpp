@@ -12,10 +12,14 @@ namespace tandem::ui {
 
 QString importKindName(ImportKind k) {
     switch (k) {
-        case ImportKind::ModelConfig: return QStringLiteral("model config");
-        case ImportKind::NcclTests: return QStringLiteral("nccl-tests log");
-        case ImportKind::LossLog: return QStringLiteral("loss log");
-        case ImportKind::LoadTrace: return QStringLiteral("load trace");
+        case ImportKind::ModelConfig:
+            return QStringLiteral("model config");
+        case ImportKind::NcclTests:
+            return QStringLiteral("nccl-tests log");
+        case ImportKind::LossLog:
+            return QStringLiteral("loss log");
+        case ImportKind::LoadTrace:
+            return QStringLiteral("load trace");
     }
     return {};
 }
@@ -28,7 +32,8 @@ QString importLabel(const QString& path) {
         if (!folder.isEmpty()) return folder;
     }
     for (const char* suffix : {".json", ".txt", ".csv", ".log", ".config"})
-        if (name.endsWith(QLatin1String(suffix), Qt::CaseInsensitive)) name.chop(int(qstrlen(suffix)));
+        if (name.endsWith(QLatin1String(suffix), Qt::CaseInsensitive))
+            name.chop(int(qstrlen(suffix)));
     static const QRegularExpression version(QStringLiteral("[-_]v\\d+(\\.\\d+)*$"),
                                             QRegularExpression::CaseInsensitiveOption);
     const QString stripped = QString(name).remove(version);
@@ -63,7 +68,8 @@ std::optional<ImportedFile> readImport(const QString& path, Diagnostics& diag) {
         if (s) {
             Diagnostics fitDiag;
             out.lossFit = io::fitLossCurve(s->step, s->loss, fitDiag);
-            for (const Issue& i : fitDiag.items()) diag.error("series \"" + s->name + "\"", i.message);
+            for (const Issue& i : fitDiag.items())
+                diag.error("series \"" + s->name + "\"", i.message);
         }
     } else if (kind == io::InputKind::LoadTrace) {
         out.kind = ImportKind::LoadTrace;

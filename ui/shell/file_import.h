@@ -3,7 +3,6 @@
 // log, background load trace), detects its kind like `tandem-cli inspect` and validates it
 // with the same readers. No widgets here: the main window routes the result to the workspaces.
 #include <QString>
-
 #include <optional>
 
 #include "common/diagnostics.h"

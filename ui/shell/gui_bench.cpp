@@ -55,7 +55,11 @@ double residentMegabytes() {
     QTextStream in(&f);
     for (QString line = in.readLine(); !line.isNull(); line = in.readLine())
         if (line.startsWith(QLatin1String("VmRSS:")))
-            return line.section(QLatin1Char(':'), 1).trimmed().section(QLatin1Char(' '), 0, 0).toDouble() * 1024 / 1e6;
+            return line.section(QLatin1Char(':'), 1)
+                       .trimmed()
+                       .section(QLatin1Char(' '), 0, 0)
+                       .toDouble() *
+                   1024 / 1e6;
     return 0;
 }
 
@@ -66,7 +70,8 @@ QJsonObject benchGui(const QElapsedTimer& sinceMain, int moves, bool* ok) {
     w.installEventFilter(&paint);
     w.resize(1280, 800);
     w.show();
-    for (int i = 0; i < 500 && paint.seconds < 0; ++i) QApplication::processEvents(QEventLoop::AllEvents, 10);
+    for (int i = 0; i < 500 && paint.seconds < 0; ++i)
+        QApplication::processEvents(QEventLoop::AllEvents, 10);
     const double launch = paint.seconds >= 0 ? paint.seconds : sinceMain.nsecsElapsed() / 1e9;
     if (!w.waitForResults(60000)) return {};
     // The joined model: both workspaces on one cluster, so the co-running-jobs and node sliders
@@ -129,7 +134,9 @@ QJsonObject benchGui(const QElapsedTimer& sinceMain, int moves, bool* ok) {
             : 0;
     {  // context for the wall-clock numbers: other processes share the cores
         QFile f(QStringLiteral("/proc/loadavg"));
-        if (f.open(QIODevice::ReadOnly)) o[QStringLiteral("load_average_1min")] = QString::fromLatin1(f.readAll()).section(QLatin1Char(' '), 0, 0).toDouble();
+        if (f.open(QIODevice::ReadOnly))
+            o[QStringLiteral("load_average_1min")] =
+                QString::fromLatin1(f.readAll()).section(QLatin1Char(' '), 0, 0).toDouble();
     }
     if (ok) *ok = true;
     return o;

@@ -4,7 +4,6 @@
 #include <QDeadlineTimer>
 #include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
-
 #include <exception>
 
 namespace tandem::ui {

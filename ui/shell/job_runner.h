@@ -2,7 +2,6 @@
 // Runs engine computations off the GUI thread, keeping only the latest request.
 #include <QFutureWatcher>
 #include <QObject>
-
 #include <any>
 #include <functional>
 #include <memory>

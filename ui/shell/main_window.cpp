@@ -45,13 +45,19 @@
 namespace tandem::ui {
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), m_doc(new ScenarioDocument(this)), m_network(new NetworkWorkspace(this)),
-      m_moe(new MoeWorkspace(this)), m_tabs(new QTabWidget(this)), m_undo(new QUndoStack(this)) {
+    : QMainWindow(parent),
+      m_doc(new ScenarioDocument(this)),
+      m_network(new NetworkWorkspace(this)),
+      m_moe(new MoeWorkspace(this)),
+      m_tabs(new QTabWidget(this)),
+      m_undo(new QUndoStack(this)) {
     setObjectName(QStringLiteral("mainWindow"));
     m_tabs->addTab(m_network, tr("Network x ML knobs"));
     m_tabs->addTab(m_moe, tr("MoE sparsity frontier"));
-    m_tabs->setTabToolTip(0, tr("Gradient precision and accumulation under background traffic [arXiv:2608.06046]"));
-    m_tabs->setTabToolTip(1, tr("Compute-optimal vs cluster-optimal MoE sparsity [arXiv:2608.10605]"));
+    m_tabs->setTabToolTip(
+        0, tr("Gradient precision and accumulation under background traffic [arXiv:2608.06046]"));
+    m_tabs->setTabToolTip(1,
+                          tr("Compute-optimal vs cluster-optimal MoE sparsity [arXiv:2608.10605]"));
     auto* central = new QWidget(this);
     auto* cl = new QVBoxLayout(central);
     cl->setContentsMargins(4, 2, 4, 2);
@@ -85,14 +91,15 @@ MainWindow::MainWindow(QWidget* parent)
         m_applyingUndo = false;
     };
     // A linked slider's edit of the other workspace is one undo step with the user's own.
-    connect(m_network, &NetworkWorkspace::paramsEdited, this, [this, apply](const mlforml::Params& p) {
-        const Scenario before = m_doc->scenario();
-        m_doc->setMlForMl(p);
-        if (!m_applyingUndo)
-            m_undo->push(new ScenarioEditCommand(0, before, m_doc->scenario(), apply,
-                                                 tr("change of the ML-for-ML controls"),
-                                                 m_link->propagating()));
-    });
+    connect(m_network, &NetworkWorkspace::paramsEdited, this,
+            [this, apply](const mlforml::Params& p) {
+                const Scenario before = m_doc->scenario();
+                m_doc->setMlForMl(p);
+                if (!m_applyingUndo)
+                    m_undo->push(new ScenarioEditCommand(0, before, m_doc->scenario(), apply,
+                                                         tr("change of the ML-for-ML controls"),
+                                                         m_link->propagating()));
+            });
     connect(m_moe, &MoeWorkspace::envelopeEdited, this, [this, apply](const mosaic::Envelope& e) {
         const Scenario before = m_doc->scenario();
         m_doc->setMosaic(e);
@@ -102,9 +109,11 @@ MainWindow::MainWindow(QWidget* parent)
                                                  m_link->propagating()));
     });
     connect(m_doc, &ScenarioDocument::scenarioReplaced, m_undo, &QUndoStack::clear);
-    connect(m_network->lossFitPanel(), &LossFitPanel::useFitRequested, this, &MainWindow::applyLossFit);
+    connect(m_network->lossFitPanel(), &LossFitPanel::useFitRequested, this,
+            &MainWindow::applyLossFit);
     connect(m_moe, &MoeWorkspace::ncclUseToggled, this, &MainWindow::useMeasuredCollectives);
-    for (ChartView* c : allCharts()) connect(c, &ChartView::activated, this, [this](ChartView* v) { m_currentChart = v; });
+    for (ChartView* c : allCharts())
+        connect(c, &ChartView::activated, this, [this](ChartView* v) { m_currentChart = v; });
     auto busy = [this](bool) {
         const bool any = m_network->runner()->isBusy() || m_moe->isBusy();
         if (any)
@@ -130,14 +139,16 @@ void MainWindow::buildMenus() {
     file->addAction(tr("&New scenario"), QKeySequence::New, this, [this]() { newScenario(); });
     file->addAction(tr("&Open scenario..."), QKeySequence::Open, this, [this]() {
         if (!maybeSave()) return;
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), QFileInfo(m_doc->filePath()).path(),
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"),
+                                                          QFileInfo(m_doc->filePath()).path(),
                                                           tr("Tandem scenario (*.json)"));
         if (!path.isEmpty()) openFile(path);
     });
     file->addAction(tr("&Save scenario"), QKeySequence::Save, this, [this]() {
         if (saveAsksForName()) {
             const QString path = QFileDialog::getSaveFileName(
-                this, tr("Save scenario"), m_doc->filePath().isEmpty() ? QStringLiteral("scenario.json") : m_doc->filePath(),
+                this, tr("Save scenario"),
+                m_doc->filePath().isEmpty() ? QStringLiteral("scenario.json") : m_doc->filePath(),
                 tr("Tandem scenario (*.json)"));
             if (!path.isEmpty()) saveFile(path);
         } else {
@@ -145,18 +156,21 @@ void MainWindow::buildMenus() {
         }
     });
     file->addAction(tr("Save scenario &as..."), QKeySequence::SaveAs, this, [this]() {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save scenario as"), m_doc->filePath(),
-                                                          tr("Tandem scenario (*.json)"));
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Save scenario as"), m_doc->filePath(), tr("Tandem scenario (*.json)"));
         if (!path.isEmpty()) saveFile(path);
     });
-    file->addAction(tr("&Import..."), QKeySequence(Qt::CTRL | Qt::Key_I), this, &MainWindow::importDialog)
-        ->setStatusTip(tr("Import a Hugging Face config.json, nccl-tests output, a training loss log or a "
-                          "background load trace"));
+    file->addAction(tr("&Import..."), QKeySequence(Qt::CTRL | Qt::Key_I), this,
+                    &MainWindow::importDialog)
+        ->setStatusTip(
+            tr("Import a Hugging Face config.json, nccl-tests output, a training loss log or a "
+               "background load trace"));
     m_recentMenu = file->addMenu(tr("Open &recent"));
     rebuildRecentMenu();
     file->addAction(tr("&Reset to defaults"), this, [this]() {
         if (QMessageBox::question(this, tr("Reset to defaults"),
-                                  tr("Set every control of this scenario to its default value?")) == QMessageBox::Yes)
+                                  tr("Set every control of this scenario to its default value?")) ==
+            QMessageBox::Yes)
             resetToDefaults();
     });
     file->addSeparator();
@@ -237,10 +251,13 @@ QString MainWindow::aboutText() {
               "<p>A what-if tool for distributed LLM training, built on two papers:</p>"
               "<ul><li>Y. Zhao, N. H. Rotman, G. Antichi and R. Ben Basat, <i>ML-for-ML</i>, "
               "arXiv:2608.06046 (2026): the network x ML knobs workspace.</li>"
-              "<li>S. Sarkar, Y. Tang and S. Zha, <i>Compute-Optimal Is Not Cluster-Optimal: Systems-Aware "
-              "Scaling for Sparse Mixture-of-Experts</i> (MOSAIC), arXiv:2608.10605 (2026): the MoE sparsity frontier "
+              "<li>S. Sarkar, Y. Tang and S. Zha, <i>Compute-Optimal Is Not Cluster-Optimal: "
+              "Systems-Aware "
+              "Scaling for Sparse Mixture-of-Experts</i> (MOSAIC), arXiv:2608.10605 (2026): the "
+              "MoE sparsity frontier "
               "workspace.</li></ul>"
-              "<p>Every preset in the Presets menu reproduces a figure or table of these papers.</p>")
+              "<p>Every preset in the Presets menu reproduces a figure or table of these "
+              "papers.</p>")
         .arg(QApplication::applicationVersion().toHtmlEscaped());
 }
 
@@ -295,7 +312,8 @@ void MainWindow::resetToDefaults() {
     if (s.mosaic || both) s.mosaic = defaults.mosaic;
     m_doc->reset(s, m_doc->filePath());
     m_doc->markModified();
-    statusBar()->showMessage(tr("Every control reset to its default; reopen the file to undo."), 6000);
+    statusBar()->showMessage(tr("Every control reset to its default; reopen the file to undo."),
+                             6000);
 }
 
 void MainWindow::updateNote() {
@@ -309,7 +327,8 @@ void MainWindow::setDarkTheme(bool dark) {
         return;
     }
     setCurrentTheme(dark ? Theme::Dark : Theme::Light);
-    QPalette pal = dark ? QPalette(QColor(0x35, 0x37, 0x3b), QColor(0x26, 0x28, 0x2b)) : QApplication::style()->standardPalette();
+    QPalette pal = dark ? QPalette(QColor(0x35, 0x37, 0x3b), QColor(0x26, 0x28, 0x2b))
+                        : QApplication::style()->standardPalette();
     if (dark) {
         pal.setColor(QPalette::WindowText, QColor(0xE8, 0xE8, 0xE8));
         pal.setColor(QPalette::Text, QColor(0xE8, 0xE8, 0xE8));
@@ -337,9 +356,12 @@ void MainWindow::rebuildRecentMenu() {
     m_recentMenu->clear();
     const QStringList files = QSettings().value(QStringLiteral("recentFiles")).toStringList();
     for (const QString& f : files)
-        m_recentMenu->addAction(QFileInfo(f).fileName(), this, [this, f]() {
-            if (maybeSave()) openFile(f);
-        })->setToolTip(f);
+        m_recentMenu
+            ->addAction(QFileInfo(f).fileName(), this,
+                        [this, f]() {
+                            if (maybeSave()) openFile(f);
+                        })
+            ->setToolTip(f);
     m_recentMenu->setEnabled(!files.isEmpty());
 }
 
@@ -367,14 +389,17 @@ void MainWindow::dropEvent(QDropEvent* event) {
     if (urls.size() != 1 || !urls.front().isLocalFile()) return;
     event->acceptProposedAction();
     const QString path = urls.front().toLocalFile();
-    if (!looksLikeScenario(path)) importFile(path);
-    else if (maybeSave()) openFile(path);
+    if (!looksLikeScenario(path))
+        importFile(path);
+    else if (maybeSave())
+        openFile(path);
 }
 
 QList<ChartView*> MainWindow::allCharts() const { return m_network->charts() + m_moe->charts(); }
 
 ChartView* MainWindow::currentChart() const {
-    const QList<ChartView*> visible = m_tabs->currentIndex() == 0 ? m_network->charts() : m_moe->charts();
+    const QList<ChartView*> visible =
+        m_tabs->currentIndex() == 0 ? m_network->charts() : m_moe->charts();
     if (m_currentChart && visible.contains(m_currentChart)) return m_currentChart;
     return visible.isEmpty() ? nullptr : visible.front();
 }
@@ -395,8 +420,9 @@ void MainWindow::syncFromDocument() {
             8000);
     }
     const Scenario& sc = m_doc->scenario();
-    m_note->setText(QStringLiteral("<b>%1</b> %2").arg(QString::fromStdString(sc.name).toHtmlEscaped(),
-                                                     QString::fromStdString(sc.description).toHtmlEscaped()));
+    m_note->setText(QStringLiteral("<b>%1</b> %2")
+                        .arg(QString::fromStdString(sc.name).toHtmlEscaped(),
+                             QString::fromStdString(sc.description).toHtmlEscaped()));
     // The note belongs to the workspace(s) the scenario has a section for (a preset: its own).
     m_noteWorkspace = sc.mlForMl && !sc.mosaic ? 0 : !sc.mlForMl && sc.mosaic ? 1 : -1;
     updateNote();
@@ -441,17 +467,18 @@ bool MainWindow::saveFile(const QString& path) {
 
 bool MainWindow::maybeSave() {
     if (!m_doc->isModified()) return true;
-    const auto answer = QMessageBox::question(this, tr("Unsaved changes"),
-                                              tr("The scenario has unsaved changes. Save them first?"),
-                                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    const auto answer = QMessageBox::question(
+        this, tr("Unsaved changes"), tr("The scenario has unsaved changes. Save them first?"),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (answer == QMessageBox::Cancel) return false;
     if (answer == QMessageBox::Discard) return true;
-    const QString path = saveAsksForName()
-                             ? QFileDialog::getSaveFileName(this, tr("Save scenario"),
-                                                            m_doc->filePath().isEmpty() ? QStringLiteral("scenario.json")
-                                                                                        : m_doc->filePath(),
-                                                            tr("Tandem scenario (*.json)"))
-                             : m_doc->filePath();
+    const QString path =
+        saveAsksForName()
+            ? QFileDialog::getSaveFileName(
+                  this, tr("Save scenario"),
+                  m_doc->filePath().isEmpty() ? QStringLiteral("scenario.json") : m_doc->filePath(),
+                  tr("Tandem scenario (*.json)"))
+            : m_doc->filePath();
     return !path.isEmpty() && saveFile(path);
 }
 
@@ -475,8 +502,10 @@ void MainWindow::exportCurrentChart() {
         tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV data (*.csv)"));
     if (path.isEmpty()) return;
     QString error;
-    if (!exportChart(view, path, &error)) QMessageBox::warning(this, tr("Export failed"), error);
-    else statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
+    if (!exportChart(view, path, &error))
+        QMessageBox::warning(this, tr("Export failed"), error);
+    else
+        statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
 }
 
 bool MainWindow::waitForResults(int timeoutMs) {

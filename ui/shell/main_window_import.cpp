@@ -58,9 +58,10 @@ void MainWindow::showDiagnostics(const QString& path, const Diagnostics& diag) {
 }
 
 void MainWindow::importDialog() {
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Import"), QFileInfo(m_doc->filePath()).path(),
-        tr("Model configs, nccl-tests logs, loss logs, load traces (*.json *.txt *.log *.csv *.tsv);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Import"), QFileInfo(m_doc->filePath()).path(),
+                                     tr("Model configs, nccl-tests logs, loss logs, load traces "
+                                        "(*.json *.txt *.log *.csv *.tsv);;All files (*)"));
     if (!path.isEmpty()) importFile(path);
 }
 
@@ -81,28 +82,37 @@ bool MainWindow::applyImport(const ImportedFile& f, DenseModelTarget dense, Diag
             const bool isDense = m.geometry.experts == 0 || m.geometry.moeLayers == 0;
             DenseModelTarget target = isDense ? dense : DenseModelTarget::Frontier;
             if (target == DenseModelTarget::Ask) {
-                QMessageBox box(QMessageBox::Question, tr("Import dense model"),
-                                tr("%1 is a dense model (%2 parameters). Use it as the ML-for-ML foreground job "
-                                   "(its gradient is %2 values per sync), as the model of each background job "
-                                   "(a BF16 gradient of %2 values), or show it on the MoE loss-vs-sparsity chart "
-                                   "(S = 0)?")
-                                    .arg(f.label, formatCount(double(m.counts.total))),
-                                QMessageBox::Cancel, this);
+                QMessageBox box(
+                    QMessageBox::Question, tr("Import dense model"),
+                    tr("%1 is a dense model (%2 parameters). Use it as the ML-for-ML foreground "
+                       "job "
+                       "(its gradient is %2 values per sync), as the model of each background job "
+                       "(a BF16 gradient of %2 values), or show it on the MoE loss-vs-sparsity "
+                       "chart "
+                       "(S = 0)?")
+                        .arg(f.label, formatCount(double(m.counts.total))),
+                    QMessageBox::Cancel, this);
                 QPushButton* fg = box.addButton(tr("Foreground job"), QMessageBox::AcceptRole);
                 QPushButton* bg = box.addButton(tr("Background jobs"), QMessageBox::AcceptRole);
                 QPushButton* fr = box.addButton(tr("MoE chart"), QMessageBox::AcceptRole);
                 box.setDefaultButton(fg);
                 box.exec();
-                if (box.clickedButton() == fg) target = DenseModelTarget::Foreground;
-                else if (box.clickedButton() == bg) target = DenseModelTarget::Background;
-                else if (box.clickedButton() == fr) target = DenseModelTarget::Frontier;
-                else return false;  // cancelled: nothing changes, no diagnostics
+                if (box.clickedButton() == fg)
+                    target = DenseModelTarget::Foreground;
+                else if (box.clickedButton() == bg)
+                    target = DenseModelTarget::Background;
+                else if (box.clickedButton() == fr)
+                    target = DenseModelTarget::Frontier;
+                else
+                    return false;  // cancelled: nothing changes, no diagnostics
             }
             if (target == DenseModelTarget::Foreground || target == DenseModelTarget::Background) {
                 const bool fgJob = target == DenseModelTarget::Foreground;
                 if (!m_doc->scenario().mlForMl) {
-                    diag.error("$.ml_for_ml", fgJob ? "the scenario has no ml_for_ml section to take a foreground job"
-                                                    : "the scenario has no ml_for_ml section to take a background job");
+                    diag.error(
+                        "$.ml_for_ml",
+                        fgJob ? "the scenario has no ml_for_ml section to take a foreground job"
+                              : "the scenario has no ml_for_ml section to take a background job");
                     return false;
                 }
                 Scenario s = m_doc->scenario();
@@ -118,18 +128,21 @@ bool MainWindow::applyImport(const ImportedFile& f, DenseModelTarget dense, Diag
                 m_doc->setMlForMl(*s.mlForMl);
                 m_network->setParams(s.mlForMl);
                 setCurrentWorkspace(0);
-                statusBar()->showMessage((fgJob ? tr("%1 is the foreground job: %2 gradient values per sync")
-                                                : tr("Each background job is %1: %2 gradient values (BF16) per sync"))
-                                             .arg(f.label, formatCount(double(m.counts.total))),
-                                         6000);
+                statusBar()->showMessage(
+                    (fgJob ? tr("%1 is the foreground job: %2 gradient values per sync")
+                           : tr("Each background job is %1: %2 gradient values (BF16) per sync"))
+                        .arg(f.label, formatCount(double(m.counts.total))),
+                    6000);
                 return true;
             }
             if (!m_doc->scenario().mosaic) {
-                diag.error("$.mosaic", "the scenario has no mosaic section (no cluster to cost the model on)");
+                diag.error("$.mosaic",
+                           "the scenario has no mosaic section (no cluster to cost the model on)");
                 return false;
             }
             const ImportedModel im = mosaicGeometry(m, f.label);
-            if (im.geometry.layers < 1 || im.geometry.dModel < 1 || im.geometry.nHead < 1 || !(im.geometry.nTot > 0)) {
+            if (im.geometry.layers < 1 || im.geometry.dModel < 1 || im.geometry.nHead < 1 ||
+                !(im.geometry.nTot > 0)) {
                 diag.error("$", "the config has no usable geometry (layers, hidden size, heads)");
                 return false;
             }
@@ -145,21 +158,26 @@ bool MainWindow::applyImport(const ImportedFile& f, DenseModelTarget dense, Diag
         case ImportKind::NcclTests:
             m_moe->setNcclImport(*f.nccl, f.label, f.path);
             setCurrentWorkspace(1);
-            statusBar()->showMessage(tr("Imported %1: %2")
-                                         .arg(f.label, countLabel(static_cast<qint64>(f.nccl->curves.size()),
-                                                                  tr("bus-bandwidth curve"), tr("bus-bandwidth curves"))),
-                                     6000);
+            statusBar()->showMessage(
+                tr("Imported %1: %2")
+                    .arg(f.label,
+                         countLabel(static_cast<qint64>(f.nccl->curves.size()),
+                                    tr("bus-bandwidth curve"), tr("bus-bandwidth curves"))),
+                6000);
             return true;
         case ImportKind::LossLog:
             m_network->setLossImport(*f.lossLog, *f.lossFit, f.label);
             m_network->lossFitPanel()->setUsable(m_doc->scenario().mlForMl.has_value(),
                                                  tr("The scenario has no ml_for_ml section."));
             setCurrentWorkspace(0);
-            statusBar()->showMessage(tr("Imported %1: fitted, RMSE %2").arg(f.label).arg(f.lossFit->rmse, 0, 'g', 3), 6000);
+            statusBar()->showMessage(
+                tr("Imported %1: fitted, RMSE %2").arg(f.label).arg(f.lossFit->rmse, 0, 'g', 3),
+                6000);
             return true;
         case ImportKind::LoadTrace: {
             if (!m_doc->scenario().mlForMl) {
-                diag.error("$.ml_for_ml", "the scenario has no ml_for_ml section to take a background trace");
+                diag.error("$.ml_for_ml",
+                           "the scenario has no ml_for_ml section to take a background trace");
                 return false;
             }
             Scenario s = m_doc->scenario();
@@ -173,7 +191,8 @@ bool MainWindow::applyImport(const ImportedFile& f, DenseModelTarget dense, Diag
             m_doc->setMlForMl(*s.mlForMl);
             m_network->setParams(s.mlForMl);
             setCurrentWorkspace(0);
-            statusBar()->showMessage(tr("Background load from %1 (scenario \"trace\")").arg(f.path), 6000);
+            statusBar()->showMessage(tr("Background load from %1 (scenario \"trace\")").arg(f.path),
+                                     6000);
             return true;
         }
     }
@@ -198,9 +217,10 @@ void MainWindow::useMeasuredCollectives(bool on, const QString& path) {
     }
     m_doc->setMosaic(*parsed->mosaic);
     m_moe->setEnvelope(*parsed->mosaic);
-    statusBar()->showMessage(on ? tr("The MoE search now costs collectives with %1").arg(QFileInfo(path).fileName())
-                                : tr("The MoE search costs collectives analytically again"),
-                             6000);
+    statusBar()->showMessage(
+        on ? tr("The MoE search now costs collectives with %1").arg(QFileInfo(path).fileName())
+           : tr("The MoE search costs collectives analytically again"),
+        6000);
 }
 
 void MainWindow::applyLossFit(const io::LossFit& fit) {

@@ -1,11 +1,11 @@
 // MainWindow: the prompt offering to recover unsaved work after a crash. The autosave logic is
 // in recovery.cpp.
 #include <QFileInfo>
-#include <algorithm>
 #include <QLocale>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QStatusBar>
+#include <algorithm>
 
 #include "shell/main_window.h"
 #include "shell/recovery.h"
@@ -18,7 +18,8 @@ void MainWindow::enableRecovery(const QString& dir, int debounceMs) {
     m_recovery = new RecoveryAutosaver(m_doc, dir, debounceMs, this);
     connect(m_recovery, &RecoveryAutosaver::writeFailed, this, [this](const QString& message) {
         statusBar()->showMessage(
-            tr("Autosave failed: %1; unsaved changes are not protected against a crash").arg(message));
+            tr("Autosave failed: %1; unsaved changes are not protected against a crash")
+                .arg(message));
     });
     if (m_doc->isModified()) m_recovery->saveNow();
 }
@@ -32,9 +33,10 @@ bool MainWindow::recoverFrom(const RecoveryEntry& entry, Diagnostics& diag) {
     RecoveryStore::remove(entry);
     const QString when = QLocale().toString(entry.savedAt.toLocalTime(), QLocale::ShortFormat);
     if (saveAsksForName() && !entry.originalPath.isEmpty())
-        statusBar()->showMessage(tr("Recovered unsaved changes from %1; the original file no longer exists; "
-                                    "Save will ask for a new name (%2)")
-                                     .arg(when, entry.originalPath));
+        statusBar()->showMessage(
+            tr("Recovered unsaved changes from %1; the original file no longer exists; "
+               "Save will ask for a new name (%2)")
+                .arg(when, entry.originalPath));
     else
         statusBar()->showMessage(tr("Recovered unsaved changes from %1").arg(when), 6000);
     return true;
@@ -46,15 +48,17 @@ int MainWindow::rejectUnreadableRecovery(const QList<RecoveryEntry>& entries) {
     for (const RecoveryEntry& e : entries) {
         if (e.problem.isEmpty()) continue;
         const QString to = RecoveryStore::reject(e);
-        qWarning("unreadable recovery file %s (%s) moved to %s", qPrintable(e.file), qPrintable(e.problem),
+        qWarning("unreadable recovery file %s (%s) moved to %s", qPrintable(e.file),
+                 qPrintable(e.problem),
                  qPrintable(to.isEmpty() ? QStringLiteral("(deleted)") : to));
         if (!to.isEmpty()) where = QFileInfo(to).absolutePath();
         ++moved;
     }
     if (moved > 0)
-        statusBar()->showMessage(tr("%n unreadable recovery file(s) set aside in %1 (see rejected.log)", "", moved)
-                                     .arg(where.isEmpty() ? tr("(deleted)") : where),
-                                 10000);
+        statusBar()->showMessage(
+            tr("%n unreadable recovery file(s) set aside in %1 (see rejected.log)", "", moved)
+                .arg(where.isEmpty() ? tr("(deleted)") : where),
+            10000);
     return moved;
 }
 
@@ -71,13 +75,16 @@ bool MainWindow::offerRecovery() {
         const QString when = QLocale().toString(e.savedAt.toLocalTime(), QLocale::LongFormat);
         const QString of = e.originalPath.isEmpty() ? tr("an untitled scenario")
                                                     : QFileInfo(e.originalPath).fileName();
-        QMessageBox box(QMessageBox::Question, tr("Recover unsaved changes"),
-                        tr("Tandem did not exit cleanly. Recover unsaved changes from %1?").arg(when),
-                        QMessageBox::NoButton, this);
-        QString info = tr("Changes to %1%2.")
-                           .arg(of, e.originalPath.isEmpty() ? QString() : tr(" (%1)").arg(e.originalPath));
+        QMessageBox box(
+            QMessageBox::Question, tr("Recover unsaved changes"),
+            tr("Tandem did not exit cleanly. Recover unsaved changes from %1?").arg(when),
+            QMessageBox::NoButton, this);
+        QString info =
+            tr("Changes to %1%2.")
+                .arg(of, e.originalPath.isEmpty() ? QString() : tr(" (%1)").arg(e.originalPath));
         if (!e.originalPath.isEmpty() && !QFileInfo::exists(e.originalPath))
-            info += QLatin1Char(' ') + tr("The original file no longer exists; Save will ask for a new name.");
+            info += QLatin1Char(' ') +
+                    tr("The original file no longer exists; Save will ask for a new name.");
         box.setInformativeText(info);
         QPushButton* recover = box.addButton(tr("Recover"), QMessageBox::AcceptRole);
         box.addButton(tr("Discard"), QMessageBox::DestructiveRole);

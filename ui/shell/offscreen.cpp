@@ -30,8 +30,10 @@ namespace {
 void reveal(QWidget* w) {
     for (QWidget* child = w; child && child->parentWidget(); child = child->parentWidget())
         if (auto* stack = qobject_cast<QStackedWidget*>(child->parentWidget())) {
-            if (auto* tabs = qobject_cast<QTabWidget*>(stack->parentWidget())) tabs->setCurrentWidget(child);
-            else stack->setCurrentWidget(child);
+            if (auto* tabs = qobject_cast<QTabWidget*>(stack->parentWidget()))
+                tabs->setCurrentWidget(child);
+            else
+                stack->setCurrentWidget(child);
         }
     QApplication::processEvents();
 }
@@ -41,7 +43,8 @@ bool applyImports(MainWindow& w, const QStringList& imports) {
     for (const QString& path : imports) {
         if (w.importFile(path, DenseModelTarget::Foreground)) continue;
         if (DiagnosticsDialog* d = w.lastDiagnosticsDialog())
-            for (int i = 0; i < d->rowCount(); ++i) std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(d->rowText(i)));
+            for (int i = 0; i < d->rowCount(); ++i)
+                std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(d->rowText(i)));
         else
             std::fprintf(stderr, "%s: not imported\n", qPrintable(path));
         return false;
@@ -66,8 +69,8 @@ int presetIndex(const QString& id) {
     return -1;
 }
 
-int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab, const QSize& size, int preset,
-                     int page, const QStringList& imports) {
+int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab, const QSize& size,
+                     int preset, int page, const QStringList& imports) {
     MainWindow w;
     if (preset >= 0) {
         w.applyPreset(preset, false);
@@ -79,18 +82,20 @@ int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab
     w.setCurrentWorkspace(std::max(0, tab));
     QTabWidget* pages = tab == 1 ? w.moeWorkspace()->pages() : w.networkWorkspace()->pages();
     if (page < 0 || page >= pages->count()) {
-        std::fprintf(stderr, "--page must be 0..%d for workspace %d (got %d)\n", int(pages->count()) - 1,
-                     std::max(0, tab), page);
+        std::fprintf(stderr, "--page must be 0..%d for workspace %d (got %d)\n",
+                     int(pages->count()) - 1, std::max(0, tab), page);
         return 2;
     }
     if (!pages->isTabVisible(page)) {  // an import page not shown yet would render empty
         const char* what = tab == 1 ? "an nccl-tests log" : "a training loss log";
-        std::fprintf(stderr, "--page %d is hidden: page %d appears after importing %s (--import FILE)\n", page, page,
-                     what);
+        std::fprintf(stderr,
+                     "--page %d is hidden: page %d appears after importing %s (--import FILE)\n",
+                     page, page, what);
         return 2;
     }
     if (!pages->isTabEnabled(page)) {
-        std::fprintf(stderr, "--page %d is disabled: %s\n", page, qPrintable(pages->tabToolTip(page)));
+        std::fprintf(stderr, "--page %d is disabled: %s\n", page,
+                     qPrintable(pages->tabToolTip(page)));
         return 2;
     }
     pages->setCurrentIndex(page);
@@ -117,8 +122,8 @@ int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab
     return 0;
 }
 
-int exportAllCharts(const QString& dir, const QString& scenarioPath, const QString& prefix, int preset,
-                    const QStringList& imports) {
+int exportAllCharts(const QString& dir, const QString& scenarioPath, const QString& prefix,
+                    int preset, const QStringList& imports) {
     if (preset == -2) {
         int rc = 0;
         const QList<Preset> list = allPresets();
@@ -134,8 +139,10 @@ int exportAllCharts(const QString& dir, const QString& scenarioPath, const QStri
         return 2;
     }
     MainWindow w;
-    if (preset >= 0) w.applyPreset(preset, false);
-    else if (!loadInto(w, scenarioPath)) return 2;
+    if (preset >= 0)
+        w.applyPreset(preset, false);
+    else if (!loadInto(w, scenarioPath))
+        return 2;
     if (!applyImports(w, imports)) return 2;
     w.resize(1280, 800);
     w.show();
@@ -152,9 +159,10 @@ int exportAllCharts(const QString& dir, const QString& scenarioPath, const QStri
     int failures = 0;
     int written = 0;
     // A preset exports the charts of its own workspace; a scenario file exports both.
-    const QList<ChartView*> charts = preset < 0                               ? w.allCharts()
-                                     : allPresets()[preset].workspace == 0 ? w.networkWorkspace()->charts()
-                                                                           : w.moeWorkspace()->charts();
+    const QList<ChartView*> charts = preset < 0 ? w.allCharts()
+                                     : allPresets()[preset].workspace == 0
+                                         ? w.networkWorkspace()->charts()
+                                         : w.moeWorkspace()->charts();
     for (ChartView* view : charts) {
         reveal(view);  // charts on other workspaces or chart pages are brought to the front
         // A page computed on demand (the co-running-job levels) starts when it is shown.

@@ -21,8 +21,8 @@ int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab
 /// `preset` >= 0 applies that preset instead and exports its workspace's charts only; -2 exports
 /// every preset, each with prefix "<id>-".
 /// `imports` as for renderScreenshot (charts of imported logs are exported too).
-int exportAllCharts(const QString& dir, const QString& scenarioPath, const QString& prefix = {}, int preset = -1,
-                    const QStringList& imports = {});
+int exportAllCharts(const QString& dir, const QString& scenarioPath, const QString& prefix = {},
+                    int preset = -1, const QStringList& imports = {});
 
 /// Index of the preset with `id` in allPresets(), or -1.
 int presetIndex(const QString& id);

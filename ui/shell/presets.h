@@ -1,7 +1,7 @@
 #pragma once
 // Teaching presets: each figure of both papers one click away, with a two-sentence note.
-#include <QString>
 #include <QList>
+#include <QString>
 
 #include "scenario/scenario.h"
 

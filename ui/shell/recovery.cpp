@@ -67,8 +67,11 @@ bool RecoveryStore::begin(QString* error) {
     lock->setStaleLockTime(0);  // held for the whole session: only a dead owner makes it stale
     if (!lock->tryLock(0)) {
         if (error) {
-            const QString why = lock->error() == QLockFile::LockFailedError ? QString() : fileio::creationProblem(m_dir);
-            *error = why.isEmpty() ? QCoreApplication::translate("Recovery", "cannot lock %1").arg(lockPathOf(sessionFile()))
+            const QString why = lock->error() == QLockFile::LockFailedError
+                                    ? QString()
+                                    : fileio::creationProblem(m_dir);
+            *error = why.isEmpty() ? QCoreApplication::translate("Recovery", "cannot lock %1")
+                                         .arg(lockPathOf(sessionFile()))
                                    : QCoreApplication::translate("Recovery", "%1: cannot lock: %2")
                                          .arg(lockPathOf(sessionFile()), why);
         }
@@ -89,7 +92,8 @@ bool RecoveryStore::write(const Scenario& s, const QString& originalPath, QStrin
                              ? std::string()
                              : QFileInfo(originalPath).absoluteFilePath().toStdString();
     j["saved_utc"] = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toStdString();
-    j["scenario"] = nlohmann::ordered_json::parse(scenarioToJson(withAbsolutePaths(s, originalPath)));
+    j["scenario"] =
+        nlohmann::ordered_json::parse(scenarioToJson(withAbsolutePaths(s, originalPath)));
     const std::string text = j.dump(2) + "\n";
     return fileio::writeFileAtomic(sessionFile(), text, error);
 }
@@ -120,21 +124,24 @@ QList<RecoveryEntry> RecoveryStore::orphans() const {
                 if (j.contains("original_path") && j["original_path"].is_string())
                     e.originalPath = QString::fromStdString(j["original_path"].get<std::string>());
                 if (j.contains("saved_utc") && j["saved_utc"].is_string())
-                    e.savedAt = QDateTime::fromString(QString::fromStdString(j["saved_utc"].get<std::string>()),
-                                                      Qt::ISODateWithMs);
+                    e.savedAt = QDateTime::fromString(
+                        QString::fromStdString(j["saved_utc"].get<std::string>()),
+                        Qt::ISODateWithMs);
             }
         }
         if (!e.savedAt.isValid()) e.savedAt = QFileInfo(file).lastModified().toUTC();
         Diagnostics diag(name.toStdString());
         if (!read(e, diag)) {
-            e.problem = diag.items().empty() ? QStringLiteral("unreadable")
-                                             : QString::fromStdString(diag.items().front().path + ": " +
-                                                                      diag.items().front().message);
+            e.problem = diag.items().empty()
+                            ? QStringLiteral("unreadable")
+                            : QString::fromStdString(diag.items().front().path + ": " +
+                                                     diag.items().front().message);
         }
         out.append(e);
     }
-    std::stable_sort(out.begin(), out.end(),
-                     [](const RecoveryEntry& a, const RecoveryEntry& b) { return a.savedAt > b.savedAt; });
+    std::stable_sort(out.begin(), out.end(), [](const RecoveryEntry& a, const RecoveryEntry& b) {
+        return a.savedAt > b.savedAt;
+    });
     return out;
 }
 
@@ -150,8 +157,9 @@ std::optional<Scenario> RecoveryStore::read(const RecoveryEntry& e, Diagnostics&
         return std::nullopt;
     }
     const std::string text = bytes.toStdString();
-    auto j = firstTooDeepJson(text) == std::string::npos ? nlohmann::json::parse(text, nullptr, false)
-                                                         : nlohmann::json(nlohmann::json::value_t::discarded);
+    auto j = firstTooDeepJson(text) == std::string::npos
+                 ? nlohmann::json::parse(text, nullptr, false)
+                 : nlohmann::json(nlohmann::json::value_t::discarded);
     if (j.is_discarded()) {
         diag.error("$", "the recovery file is truncated or not JSON");
         return std::nullopt;
@@ -180,9 +188,10 @@ QString RecoveryStore::reject(const RecoveryEntry& e) {
     QFile::remove(lockPathOf(e.file));
     QFile log(rejectedDir.filePath(QStringLiteral("rejected.log")));
     if (log.open(QIODevice::Append | QIODevice::Text)) {
-        const QString line = QStringLiteral("%1 %2: %3\n")
-                                 .arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate), info.fileName(),
-                                      e.problem.isEmpty() ? QStringLiteral("unreadable") : e.problem);
+        const QString line =
+            QStringLiteral("%1 %2: %3\n")
+                .arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate), info.fileName(),
+                     e.problem.isEmpty() ? QStringLiteral("unreadable") : e.problem);
         log.write(line.toUtf8());
     }
     return target;
@@ -193,7 +202,8 @@ void RecoveryStore::remove(const RecoveryEntry& e) {
     QFile::remove(lockPathOf(e.file));
 }
 
-RecoveryAutosaver::RecoveryAutosaver(ScenarioDocument* doc, const QString& dir, int debounceMs, QObject* parent)
+RecoveryAutosaver::RecoveryAutosaver(ScenarioDocument* doc, const QString& dir, int debounceMs,
+                                     QObject* parent)
     : QObject(parent), m_doc(doc), m_store(dir), m_timer(new QTimer(this)) {
     m_timer->setSingleShot(true);
     m_timer->setInterval(debounceMs);

@@ -7,10 +7,12 @@
 
 namespace tandem::ui {
 
-ScenarioDocument::ScenarioDocument(QObject* parent) : QObject(parent), m_scenario(defaultScenario()) {}
+ScenarioDocument::ScenarioDocument(QObject* parent)
+    : QObject(parent), m_scenario(defaultScenario()) {}
 
 QString ScenarioDocument::displayName() const {
-    QString name = m_path.isEmpty() ? QString::fromStdString(m_scenario.name) : QFileInfo(m_path).fileName();
+    QString name =
+        m_path.isEmpty() ? QString::fromStdString(m_scenario.name) : QFileInfo(m_path).fileName();
     if (name.isEmpty()) name = tr("Untitled");
     return name;
 }

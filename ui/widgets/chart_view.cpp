@@ -45,7 +45,8 @@
 namespace tandem::ui {
 
 QString csvField(QString s) {
-    if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n'))) {
+    if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) ||
+        s.contains(QLatin1Char('\n'))) {
         s.replace(QLatin1String("\""), QLatin1String("\"\""));
         return QLatin1Char('"') + s + QLatin1Char('"');
     }
@@ -59,8 +60,10 @@ QString chartDescription(const QChart* chart) {
     const auto axes = chart->axes();
     for (const QAbstractAxis* a : axes)
         if (a->isVisible() && !a->titleText().isEmpty())
-            lines << (a->orientation() == Qt::Horizontal ? QObject::tr("x: %1") : QObject::tr("y: %1"))
-                         .arg(plainChartText(a->titleText()).replace(QLatin1Char('\n'), QLatin1Char(' ')));
+            lines << (a->orientation() == Qt::Horizontal ? QObject::tr("x: %1")
+                                                         : QObject::tr("y: %1"))
+                         .arg(plainChartText(a->titleText())
+                                  .replace(QLatin1Char('\n'), QLatin1Char(' ')));
     return lines.join(QLatin1Char('\n'));
 }
 /// `text` (plain or rich) unchanged when each of its lines fits `room` pixels in `fm`, else its
@@ -97,7 +100,8 @@ QString axisLabel(const QString& format, double x) {
     if (!m.hasMatch()) return format;
     const QChar c = m.captured(1).at(0);
     const QByteArray f = format.toLatin1();
-    if (c == QLatin1Char('d') || c == QLatin1Char('i')) return QString::asprintf(f.constData(), int(std::lround(x)));
+    if (c == QLatin1Char('d') || c == QLatin1Char('i'))
+        return QString::asprintf(f.constData(), int(std::lround(x)));
     return QString::asprintf(f.constData(), x);
 }
 
@@ -118,25 +122,39 @@ QString legendEntryHtml(QLegendMarker* m, bool keepTogether) {
         const bool filled = sc->brush().style() != Qt::NoBrush && sc->brush().color().alpha() > 0;
         colour = filled ? sc->brush().color() : sc->pen().color();
         switch (sc->markerShape()) {
-        case QScatterSeries::MarkerShapeRectangle: symbol = filled ? QStringLiteral("\u25A0") : QStringLiteral("\u25A1"); break;
-        case QScatterSeries::MarkerShapeTriangle: symbol = filled ? QStringLiteral("\u25B2") : QStringLiteral("\u25B3"); break;
-        case QScatterSeries::MarkerShapeRotatedRectangle: symbol = filled ? QStringLiteral("\u25C6") : QStringLiteral("\u25C7"); break;
-        case QScatterSeries::MarkerShapeStar: symbol = filled ? QStringLiteral("\u2605") : QStringLiteral("\u2606"); break;
-        default: symbol = filled ? QStringLiteral("\u25CF") : QStringLiteral("\u25CB"); break;
+            case QScatterSeries::MarkerShapeRectangle:
+                symbol = filled ? QStringLiteral("\u25A0") : QStringLiteral("\u25A1");
+                break;
+            case QScatterSeries::MarkerShapeTriangle:
+                symbol = filled ? QStringLiteral("\u25B2") : QStringLiteral("\u25B3");
+                break;
+            case QScatterSeries::MarkerShapeRotatedRectangle:
+                symbol = filled ? QStringLiteral("\u25C6") : QStringLiteral("\u25C7");
+                break;
+            case QScatterSeries::MarkerShapeStar:
+                symbol = filled ? QStringLiteral("\u2605") : QStringLiteral("\u2606");
+                break;
+            default:
+                symbol = filled ? QStringLiteral("\u25CF") : QStringLiteral("\u25CB");
+                break;
         }
     } else if (const auto* xy = qobject_cast<const QXYSeries*>(m->series())) {
         colour = xy->pen().color();
         const Qt::PenStyle st = xy->pen().style();
-        symbol = st == Qt::SolidLine  ? QStringLiteral("\u2501\u2501")
+        symbol = st == Qt::SolidLine ? QStringLiteral("\u2501\u2501")
                  : st == Qt::DotLine ? QStringLiteral("\u2505\u2505")
                                      : QStringLiteral("\u254D\u254D");
     } else if (const auto* area = qobject_cast<const QAreaSeries*>(m->series())) {
         colour = area->brush().style() == Qt::NoBrush ? area->pen().color() : area->brush().color();
     }
     colour.setAlpha(255);
-    QString label = plainChartText(m->label()).replace(QLatin1Char('\n'), QLatin1Char(' ')).toHtmlEscaped();
-    if (keepTogether) label.replace(QLatin1Char(' '), QStringLiteral("&nbsp;")).replace(QLatin1Char('-'), QChar(0x2011));
-    return QStringLiteral("<span style=\"color:%1\">%2</span>&nbsp;%3").arg(colour.name(), symbol, label);
+    QString label =
+        plainChartText(m->label()).replace(QLatin1Char('\n'), QLatin1Char(' ')).toHtmlEscaped();
+    if (keepTogether)
+        label.replace(QLatin1Char(' '), QStringLiteral("&nbsp;"))
+            .replace(QLatin1Char('-'), QChar(0x2011));
+    return QStringLiteral("<span style=\"color:%1\">%2</span>&nbsp;%3")
+        .arg(colour.name(), symbol, label);
 }
 
 QString axisTitle(const QChart* chart, Qt::Orientation o, const QString& fallback) {
@@ -238,7 +256,8 @@ void ChartView::fitTexts() {
     if (current != m_titleWrapped) m_titleSource = current;
     const QMargins mg = chart()->margins();
     const int titleRoom = width() - mg.left() - mg.right() - 20;  // the chart's layout spacing
-    const QString wrapped = wrapToRoom(m_titleSource, QFontMetrics(chart()->titleFont()), titleRoom);
+    const QString wrapped =
+        wrapToRoom(m_titleSource, QFontMetrics(chart()->titleFont()), titleRoom);
     if (wrapped != current) chart()->setTitle(wrapped);
     m_titleWrapped = wrapped;
     const auto axes = chart()->axes();
@@ -253,9 +272,11 @@ void ChartView::fitAxis(QAbstractAxis* axis) {
     const bool horizontal = axis->orientation() == Qt::Horizontal;
     // The title: wrapped to the plot's side it runs along.
     const QString current = axis->titleText();
-    if (current != axis->property("tandemTitleWrapped").toString()) axis->setProperty("tandemTitleSource", current);
+    if (current != axis->property("tandemTitleWrapped").toString())
+        axis->setProperty("tandemTitleSource", current);
     const QString source = axis->property("tandemTitleSource").toString();
-    const QString wrapped = wrapToRoom(source, QFontMetrics(axis->titleFont()), int(horizontal ? plot.width() : plot.height()));
+    const QString wrapped = wrapToRoom(source, QFontMetrics(axis->titleFont()),
+                                       int(horizontal ? plot.width() : plot.height()));
     if (wrapped != current) axis->setTitleText(wrapped);
     axis->setProperty("tandemTitleWrapped", wrapped);
     // The tick labels of a horizontal value axis: as many round-numbered ticks as fit side by side.
@@ -311,10 +332,11 @@ void ChartView::fitLegend() {
             entries << legendEntryHtml(m, fits);
         }
     }
-    QString html =
-        entries.isEmpty() ? QString()
-                          : QStringLiteral("<span style=\"color:%1\">%2</span>")
-                                .arg(legend->labelColor().name(), entries.join(QStringLiteral("&nbsp;&nbsp;&nbsp; ")));
+    QString html = entries.isEmpty()
+                       ? QString()
+                       : QStringLiteral("<span style=\"color:%1\">%2</span>")
+                             .arg(legend->labelColor().name(),
+                                  entries.join(QStringLiteral("&nbsp;&nbsp;&nbsp; ")));
     if (!m_caption.isEmpty())
         html = QStringLiteral("<p style=\"color:%1; margin-bottom:3px\">%2</p>%3")
                    .arg(legend->labelColor().name(), m_caption.toHtmlEscaped(), html);
@@ -325,14 +347,17 @@ void ChartView::fitLegend() {
         m_legendText->setProperty("html", html);
     }
     m_legendText->setVisible(!html.isEmpty());
-    const int height = html.isEmpty() ? 0 : int(std::ceil(m_legendText->document()->size().height()));
+    const int height =
+        html.isEmpty() ? 0 : int(std::ceil(m_legendText->document()->size().height()));
     const QMargins current = chart()->margins();
-    const QMargins base = current == m_appliedMargins ? current - QMargins(0, 0, 0, m_legendRoom) : current;
+    const QMargins base =
+        current == m_appliedMargins ? current - QMargins(0, 0, 0, m_legendRoom) : current;
     const QMargins next = base + QMargins(0, 0, 0, height);
     if (next != current) chart()->setMargins(next);
     m_appliedMargins = next;
     m_legendRoom = height;
-    const QPointF pos((chart()->size().width() - room) / 2.0, chart()->size().height() - base.bottom() - height);
+    const QPointF pos((chart()->size().width() - room) / 2.0,
+                      chart()->size().height() - base.bottom() - height);
     if (m_legendText->pos() != pos) m_legendText->setPos(pos);
 }
 
@@ -379,7 +404,8 @@ QString ChartView::csv() const {
                 for (int i = 0; i < set->count(); ++i)
                     out += QStringLiteral("%1,%2,%3\n")
                                .arg(csvField(set->label()),
-                                    csvField(i < categories.size() ? categories[i] : QString::number(i)),
+                                    csvField(i < categories.size() ? categories[i]
+                                                                   : QString::number(i)),
                                     QString::number(set->at(i), 'g', 10));
         }
     }
@@ -592,16 +618,19 @@ void ChartView::contextMenuEvent(QContextMenuEvent* event) {
                 size = d.layoutSize();
                 ratio = d.pixelRatio();
             }
-            const QString path = QFileDialog::getSaveFileName(this, tr("Export"), m_exportName + suffix, filter);
+            const QString path =
+                QFileDialog::getSaveFileName(this, tr("Export"), m_exportName + suffix, filter);
             if (path.isEmpty()) return;
             QString error;
-            if (!exportChart(this, path, &error, size, ratio)) QMessageBox::warning(this, tr("Export failed"), error);
+            if (!exportChart(this, path, &error, size, ratio))
+                QMessageBox::warning(this, tr("Export failed"), error);
         });
     }
     menu.exec(event->globalPos());
 }
 
-bool exportChart(ChartView* view, const QString& path, QString* error, QSize size, qreal pixelRatio) {
+bool exportChart(ChartView* view, const QString& path, QString* error, QSize size,
+                 qreal pixelRatio) {
     const QString suffix = QFileInfo(path).suffix().toLower();
     const QSize onScreen = view->size();
     struct Restore {  // the view gets its on-screen size (and texts) back however this returns
@@ -666,7 +695,9 @@ bool exportChart(ChartView* view, const QString& path, QString* error, QSize siz
         view->render(&painter, QRectF(QPointF(0, 0), QSizeF(sz)), view->viewport()->rect());
         painter.end();
     } else {
-        if (error) *error = QObject::tr("unknown export format '.%1' (use .png, .svg, .pdf or .csv)").arg(suffix);
+        if (error)
+            *error = QObject::tr("unknown export format '.%1' (use .png, .svg, .pdf or .csv)")
+                         .arg(suffix);
         return false;
     }
     file.close();

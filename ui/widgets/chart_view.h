@@ -40,8 +40,9 @@ public:
     /// square, triangle, ring) and its full label, never elided.
     void fitTexts();
     /// Sets the chart title to the first of `titles` (plain text, longest first) whose width in
-    /// the title font fits the view, else the last one (word-wrapped by fitTexts()); chosen again on every resize so that a
-    /// narrow chart gets a shorter title instead of one elided with "...".
+    /// the title font fits the view, else the last one (word-wrapped by fitTexts()); chosen again
+    /// on every resize so that a narrow chart gets a shorter title instead of one elided with
+    /// "...".
     void setFittingTitle(const QStringList& titles);
     /// Shows `reason` (plain text, centred) instead of the chart, e.g. when the scenario has no
     /// section for this workspace, so that no stale data stays on screen; empty shows the chart.
@@ -139,6 +140,7 @@ QString plainChartTitle(const QString& title);
 /// SVG metadata is plain text: <title> is plainChartTitle(chart title), <desc> the whole plain
 /// title followed by "x: <axis title>" / "y: <axis title>" lines, both XML-escaped once (the file
 /// is well-formed XML whatever the title holds); a PDF gets the same title.
-bool exportChart(ChartView* view, const QString& path, QString* error, QSize size = {}, qreal pixelRatio = 2.0);
+bool exportChart(ChartView* view, const QString& path, QString* error, QSize size = {},
+                 qreal pixelRatio = 2.0);
 
 }  // namespace tandem::ui

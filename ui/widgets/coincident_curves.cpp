@@ -2,7 +2,6 @@
 
 #include <QCoreApplication>
 #include <QPen>
-
 #include <algorithm>
 #include <cmath>
 
@@ -22,12 +21,14 @@ double yAt(const QList<QPointF>& c, double x, qsizetype& hint) {
 }
 /// Distance from `p` to segment `q0`-`q1` with x measured in units of `xTol` and y in units of
 /// `yTol` (both > 0), so that 1 is the tolerance ellipse.
-double scaledDistance(const QPointF& p, const QPointF& q0, const QPointF& q1, double xTol, double yTol) {
+double scaledDistance(const QPointF& p, const QPointF& q0, const QPointF& q1, double xTol,
+                      double yTol) {
     const double px = p.x() / xTol, py = p.y() / yTol;
     const double ax = q0.x() / xTol, ay = q0.y() / yTol, bx = q1.x() / xTol, by = q1.y() / yTol;
     const double dx = bx - ax, dy = by - ay;
     const double len2 = dx * dx + dy * dy;
-    const double t = len2 > 0 ? std::clamp(((px - ax) * dx + (py - ay) * dy) / len2, 0.0, 1.0) : 0.0;
+    const double t =
+        len2 > 0 ? std::clamp(((px - ax) * dx + (py - ay) * dy) / len2, 0.0, 1.0) : 0.0;
     return std::hypot(px - (ax + t * dx), py - (ay + t * dy));
 }
 /// Every point of `b` lies within the tolerances of polyline `a`: within `yTol` of `a`'s value
@@ -51,12 +52,14 @@ bool pointsOn(const QList<QPointF>& a, const QList<QPointF>& b, double xTol, dou
 
 bool curvesCoincide(const QList<QPointF>& a, const QList<QPointF>& b, double xTol, double yTol) {
     if (a.isEmpty() || b.isEmpty()) return false;
-    if (!(std::abs(a.front().x() - b.front().x()) <= xTol) || !(std::abs(a.back().x() - b.back().x()) <= xTol))
+    if (!(std::abs(a.front().x() - b.front().x()) <= xTol) ||
+        !(std::abs(a.back().x() - b.back().x()) <= xTol))
         return false;
     return pointsOn(a, b, xTol, yTol) && pointsOn(b, a, xTol, yTol);
 }
 
-QList<int> coincidentWith(const QList<QList<QPointF>>& curves, double xTol, double yTol, const QList<bool>& skip) {
+QList<int> coincidentWith(const QList<QList<QPointF>>& curves, double xTol, double yTol,
+                          const QList<bool>& skip) {
     const auto skipped = [&skip](qsizetype i) { return i < skip.size() && skip[i]; };
     QList<int> out(curves.size(), -1);
     for (qsizetype j = 1; j < curves.size(); ++j) {

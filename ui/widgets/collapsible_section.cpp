@@ -10,7 +10,10 @@
 namespace tandem::ui {
 
 CollapsibleSection::CollapsibleSection(const QString& title, bool expanded, QWidget* parent)
-    : QWidget(parent), m_header(new QToolButton(this)), m_body(new QWidget(this)), m_form(new QFormLayout(m_body)) {
+    : QWidget(parent),
+      m_header(new QToolButton(this)),
+      m_body(new QWidget(this)),
+      m_form(new QFormLayout(m_body)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
@@ -49,8 +52,9 @@ CollapsibleSection* fillWithSection(QWidget* owner, const QString& title) {
     return section;
 }
 
-QDoubleSpinBox* addDoubleRow(QFormLayout* form, const QString& label, double min, double max, int decimals,
-                             double step, const QString& suffix, const QString& tooltip) {
+QDoubleSpinBox* addDoubleRow(QFormLayout* form, const QString& label, double min, double max,
+                             int decimals, double step, const QString& suffix,
+                             const QString& tooltip) {
     auto* box = new QDoubleSpinBox(form->parentWidget());
     box->setRange(min, max);
     box->setDecimals(decimals);
@@ -63,8 +67,8 @@ QDoubleSpinBox* addDoubleRow(QFormLayout* form, const QString& label, double min
     return box;
 }
 
-QSpinBox* addIntRow(QFormLayout* form, const QString& label, int min, int max, const QString& suffix,
-                    const QString& tooltip) {
+QSpinBox* addIntRow(QFormLayout* form, const QString& label, int min, int max,
+                    const QString& suffix, const QString& tooltip) {
     auto* box = new QSpinBox(form->parentWidget());
     box->setRange(min, max);
     box->setSuffix(suffix);

@@ -30,10 +30,11 @@ private:
 CollapsibleSection* fillWithSection(QWidget* owner, const QString& title);
 
 /// A QDoubleSpinBox with range, decimals, step, suffix and a tooltip, added to `form` as `label`.
-QDoubleSpinBox* addDoubleRow(QFormLayout* form, const QString& label, double min, double max, int decimals,
-                             double step, const QString& suffix, const QString& tooltip);
+QDoubleSpinBox* addDoubleRow(QFormLayout* form, const QString& label, double min, double max,
+                             int decimals, double step, const QString& suffix,
+                             const QString& tooltip);
 /// Same for an integer QSpinBox.
-QSpinBox* addIntRow(QFormLayout* form, const QString& label, int min, int max, const QString& suffix,
-                    const QString& tooltip);
+QSpinBox* addIntRow(QFormLayout* form, const QString& label, int min, int max,
+                    const QString& suffix, const QString& tooltip);
 
 }  // namespace tandem::ui

@@ -13,8 +13,8 @@ namespace tandem::ui {
 LabeledSlider* addCountSlider(QBoxLayout* layout, const CountSliderRow& row, QWidget* parent) {
     const QString singular = row.singular, plural = row.plural;
     auto* slider = new LabeledSlider(
-        row.caption, [singular, plural](int v) { return countLabel(v, singular, plural); }, row.min, row.max, 1,
-        row.tooltip, parent);
+        row.caption, [singular, plural](int v) { return countLabel(v, singular, plural); }, row.min,
+        row.max, 1, row.tooltip, parent);
     slider->setObjectName(row.objectName);
     layout->addWidget(slider);
     return slider;
@@ -38,7 +38,8 @@ QString dayLabel(double days) {
 }
 
 QPushButton* makePinButton(const QString& tooltip, QWidget* parent) {
-    auto* pin = new QPushButton(QCoreApplication::translate("tandem::ui::ControlRows", "Pin result to compare"), parent);
+    auto* pin = new QPushButton(
+        QCoreApplication::translate("tandem::ui::ControlRows", "Pin result to compare"), parent);
     pin->setCheckable(true);
     pin->setToolTip(tooltip);
     return pin;

@@ -20,7 +20,7 @@ struct CountSliderRow {
     QString plural;      ///< noun after any other count ("nodes")
     int min = 0;         ///< slider range, inclusive
     int max = 1;
-    QString tooltip;     ///< unit and paper reference of the input
+    QString tooltip;  ///< unit and paper reference of the input
 };
 
 /// Creates the slider of `row` as a child of `parent`, value label "N noun" in the right number

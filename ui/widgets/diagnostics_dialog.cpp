@@ -19,10 +19,11 @@ DiagnosticsDialog::DiagnosticsDialog(const QString& file, const Diagnostics& dia
     setObjectName(QStringLiteral("diagnosticsDialog"));
     setWindowTitle(tr("Cannot open %1").arg(QFileInfo(file).fileName()));
     auto* layout = new QVBoxLayout(this);
-    auto* intro = new QLabel(tr("<b>%1</b> has %2; the current scenario is unchanged.")
-                                 .arg(file.toHtmlEscaped(),
-                                      countLabel(static_cast<qint64>(diag.items().size()), tr("problem"), tr("problems"))),
-                             this);
+    auto* intro = new QLabel(
+        tr("<b>%1</b> has %2; the current scenario is unchanged.")
+            .arg(file.toHtmlEscaped(), countLabel(static_cast<qint64>(diag.items().size()),
+                                                  tr("problem"), tr("problems"))),
+        this);
     intro->setWordWrap(true);
     layout->addWidget(intro);
     m_table->setColumnCount(2);
@@ -42,7 +43,8 @@ DiagnosticsDialog::DiagnosticsDialog(const QString& file, const Diagnostics& dia
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     QPushButton* copy = buttons->addButton(tr("Copy"), QDialogButtonBox::ActionRole);
     const QString text = QString::fromStdString(diag.str());
-    connect(copy, &QPushButton::clicked, this, [text]() { QApplication::clipboard()->setText(text); });
+    connect(copy, &QPushButton::clicked, this,
+            [text]() { QApplication::clipboard()->setText(text); });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
     resize(640, 320);

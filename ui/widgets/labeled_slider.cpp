@@ -10,14 +10,18 @@
 
 namespace tandem::ui {
 
-LabeledSlider::LabeledSlider(const QString& caption, const QString& format, int min, int max, int step,
-                             const QString& tooltip, QWidget* parent)
-    : LabeledSlider(caption, [format](int v) { return format.arg(v); }, min, max, step, tooltip, parent) {}
+LabeledSlider::LabeledSlider(const QString& caption, const QString& format, int min, int max,
+                             int step, const QString& tooltip, QWidget* parent)
+    : LabeledSlider(
+          caption, [format](int v) { return format.arg(v); }, min, max, step, tooltip, parent) {}
 
-LabeledSlider::LabeledSlider(const QString& caption, const ValueText& valueText, int min, int max, int step,
-                             const QString& tooltip, QWidget* parent)
-    : QWidget(parent), m_value(new QLabel(this)), m_slider(new QSlider(Qt::Horizontal, this)),
-      m_valueText(valueText), m_tooltip(tooltip) {
+LabeledSlider::LabeledSlider(const QString& caption, const ValueText& valueText, int min, int max,
+                             int step, const QString& tooltip, QWidget* parent)
+    : QWidget(parent),
+      m_value(new QLabel(this)),
+      m_slider(new QSlider(Qt::Horizontal, this)),
+      m_valueText(valueText),
+      m_tooltip(tooltip) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 2, 0, 2);
     layout->setSpacing(1);
@@ -137,7 +141,8 @@ void LabeledSlider::setRange(int min, int max) {
 
 void LabeledSlider::setDisabledReason(const QString& reason) {
     m_slider->setEnabled(reason.isEmpty());
-    setToolTip(reason.isEmpty() ? m_tooltip : m_tooltip + QStringLiteral("\n\nDisabled: ") + reason);
+    setToolTip(reason.isEmpty() ? m_tooltip
+                                : m_tooltip + QStringLiteral("\n\nDisabled: ") + reason);
 }
 
 QString LabeledSlider::valueText() const { return m_value->text(); }

@@ -68,7 +68,8 @@ private:
     QSlider* m_slider;
     ValueText m_valueText;
     QString m_tooltip;
-    int m_min = 0, m_max = 0;  ///< the range given (the slider's may be wider, see setValueSilently)
+    int m_min = 0,
+        m_max = 0;  ///< the range given (the slider's may be wider, see setValueSilently)
     std::vector<double> m_stops;  ///< ladder mode: the value of each position; empty: range mode
     NumberText m_numberText;
     QString m_note;

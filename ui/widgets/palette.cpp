@@ -5,7 +5,6 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QXYSeries>
-
 #include <functional>
 
 namespace tandem::ui {
@@ -26,7 +25,8 @@ Theme g_theme = Theme::Light;
 }  // namespace
 
 QColor policyColor(const QString& policy, Theme theme) {
-    if (policy == QLatin1String("Static")) return theme == Theme::Dark ? QColor(0xDD, 0xDD, 0xDD) : kBlack;
+    if (policy == QLatin1String("Static"))
+        return theme == Theme::Dark ? QColor(0xDD, 0xDD, 0xDD) : kBlack;
     if (policy == QLatin1String("Knob-Precision")) return kOrange;
     if (policy == QLatin1String("Knob-GA")) return kSkyBlue;
     if (policy == QLatin1String("Decoupled")) return kVermillion;

@@ -1,7 +1,6 @@
 #include "widgets/units.h"
 
 #include <QObject>
-
 #include <cmath>
 
 namespace tandem::ui {
@@ -50,7 +49,8 @@ void setNiceRange(QValueAxis* axis, double lo, double hi, int ticks) {
     axis->setRange(a - step * 1e-6, b + step * 1e-6);  // keep both end labels despite rounding
     const double exponent = std::floor(std::log10(step) + 1e-9);
     const double mantissa = step / std::pow(10.0, exponent);
-    const int decimals = std::max(0, static_cast<int>(-exponent) + (std::abs(mantissa - 2.5) < 1e-6 ? 1 : 0));
+    const int decimals =
+        std::max(0, static_cast<int>(-exponent) + (std::abs(mantissa - 2.5) < 1e-6 ? 1 : 0));
     axis->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f"));
 }
 

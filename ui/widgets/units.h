@@ -6,8 +6,8 @@ namespace tandem::ui {
 
 /// A wall-clock display unit: value_in_unit = seconds / divisor.
 struct TimeUnit {
-    double divisor;  ///< seconds per unit (60 or 3600 or 1)
-    QString name;    ///< "s", "minutes", "hours"
+    double divisor;     ///< seconds per unit (60 or 3600 or 1)
+    QString name;       ///< "s", "minutes", "hours"
     QString shortName;  ///< "s", "min", "h"
 };
 

@@ -9,8 +9,8 @@
 
 namespace tandem::ui {
 
-QSplitter* weightedSplitter(Qt::Orientation orientation, QWidget* parent, const QList<QWidget*>& widgets,
-                            const QList<int>& weights) {
+QSplitter* weightedSplitter(Qt::Orientation orientation, QWidget* parent,
+                            const QList<QWidget*>& widgets, const QList<int>& weights) {
     auto* s = new QSplitter(orientation, parent);
     for (QWidget* w : widgets) s->addWidget(w);
     QList<int> sizes;

@@ -13,8 +13,8 @@ namespace tandem::ui {
 
 /// A splitter (child of `parent`) holding `widgets` in order; widget i gets stretch factor and
 /// initial share `weights[i]` (weights.size() <= widgets.size()); children cannot collapse.
-QSplitter* weightedSplitter(Qt::Orientation orientation, QWidget* parent, const QList<QWidget*>& widgets,
-                            const QList<int>& weights);
+QSplitter* weightedSplitter(Qt::Orientation orientation, QWidget* parent,
+                            const QList<QWidget*>& widgets, const QList<int>& weights);
 
 /// Lays out `workspace` (which must have no layout yet): `panel` in a scroll area 290 px wide
 /// (vertical scrolling only) on the left; on the right `pages` (document mode) above `status`
