@@ -127,6 +127,9 @@ private slots:
         QCOMPARE(moe->frontierLevelsView()->optimumPath().size(), 7);
         QVERIFY(moe->frontierLevelsView()->levelPoints(0).size() >= 3);
         QVERIFY(moe->frontierLevelsView()->levelPoints(7).isEmpty());
+        for (int i = 0; i < 7; ++i)  // each level's optimum lies on its own frontier line
+            QVERIFY(moe->frontierLevelsView()->levelPoints(i).contains(
+                moe->frontierLevelsView()->optimumPath()[i]));
         const QStringList csv = moe->optimumVsJobsView()->csv().trimmed().split(QLatin1Char('\n'));
         QCOMPARE(csv.size(), 8);
         QVERIFY(

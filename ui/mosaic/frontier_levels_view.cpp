@@ -107,8 +107,15 @@ void FrontierLevelsView::rebuild() {
         QList<QPointF> pts;
         for (const mosaic::FrontierPoint& p : r.clusterOptimal)
             if (p.feasible && std::isfinite(p.loss)) {
-                pts.append(QPointF(p.sparsity, p.loss));
-                grow(p.sparsity, p.loss);
+                // At the sparsity of the bin's best candidate, so that each level's optimum
+                // (a candidate) lies on its line rather than beside the bin centre.
+                const bool own =
+                    p.candidate >= 0 && static_cast<size_t>(p.candidate) < r.candidates.size();
+                const double x =
+                    own ? r.candidates[static_cast<size_t>(p.candidate)].geometry.sparsity
+                        : p.sparsity;
+                pts.append(QPointF(x, p.loss));
+                grow(x, p.loss);
             }
         s->replace(pts);
         const int jobs = lv.jobs[static_cast<size_t>(i)];

@@ -27,7 +27,8 @@ public:
     explicit FrontierLevelsView(QWidget* parent = nullptr);
     void setData(const BackgroundLevels& levels);
     void applyTheme() override;
-    /// Points of level `index`'s frontier as drawn (S, nats; tests); empty beyond the levels.
+    /// Points of level `index`'s frontier as drawn (the S of each bin's best candidate, nats;
+    /// tests); empty beyond the levels.
     QList<QPointF> levelPoints(int index) const;
     /// The optimum path as drawn: one (S, loss) per feasible level (tests).
     QList<QPointF> optimumPath() const;

@@ -48,10 +48,9 @@ QList<Preset> allPresets() {
     const mlforml::Params s1 = mlforml::scenario1Params();
     ml(QStringLiteral("mlforml-fig2a"),
        QObject::tr("ML-for-ML Fig. 2a: exposed DP share vs co-running jobs"),
-       QObject::tr("At GA4, BF16 gradients leave 73-91 % of each iteration exposed to the network "
-                   "as N grows from 4 "
-                   "to 16 GPT-1B jobs; MXFP4 cuts that to 40-58 %. Drag the co-running jobs slider "
-                   "and watch the "
+       QObject::tr("At GA4, BF16 gradients leave 75-91 % of each iteration exposed to the network "
+                   "as N grows from 4 to 16 GPT-1B jobs (the paper: 73-91 %); MXFP4 cuts that to "
+                   "39-61 % (the paper: 40-58 %). Drag the co-running jobs slider and watch the "
                    "status line's shares rise."),
        16, 1, false, s1);
     ml(QStringLiteral("mlforml-fig2b"),
@@ -71,8 +70,8 @@ QList<Preset> allPresets() {
     ml(QStringLiteral("mlforml-fig2d"),
        QObject::tr("ML-for-ML Fig. 2d: first crossing at 1.01 L_min"),
        QObject::tr("The same comparison at the tighter 1.01 x L_min target. Static and Knob-GA "
-                   "fall further behind "
-                   "as background load grows (1.7x to 3.7x Joint)."),
+                   "fall behind as background load grows: 1.9x to 3.3x and 1.6x to 2.2x Joint "
+                   "from N = 4 to N = 8, then level off (the paper: 1.7x to 3.7x)."),
        4, 1, false, s1);
     ml(QStringLiteral("mlforml-fig3"),
        QObject::tr("ML-for-ML Fig. 3: Poisson GPT-13B background (scenario 2)"),
