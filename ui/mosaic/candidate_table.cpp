@@ -120,9 +120,11 @@ CandidateTable::CandidateTable(QWidget* parent)
     setAlternatingRowColors(true);
     verticalHeader()->hide();
     verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
-    horizontalHeader()->setStretchLastSection(true);
+    // Every column as wide as its contents (the layout string is never elided); a narrow window
+    // scrolls the table sideways instead.
+    horizontalHeader()->setStretchLastSection(false);
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    horizontalHeader()->setSectionResizeMode(Layout, QHeaderView::Stretch);
+    setTextElideMode(Qt::ElideNone);
     setToolTip(
         tr("Best feasible geometries on this cluster, ranked by predicted loss [2608.10605 Table "
            "4]. Select a "
