@@ -103,8 +103,10 @@ void DpShareTimeView::rebuild() {
     m_x->setTitleText(tr("Wall-clock time (%1)").arg(unit.name));
     setNiceRange(m_x, 0, tMax > 0 ? tMax / unit.divisor : 1.0, 6);
     setNiceRange(m_y, 0, std::min(100.0, yMax * 1.05), 5);
-    chart()->setTitle(tr("Exposed DP share per decision interval, %1")
-                          .arg(QString::fromStdString(m_point->label)));
+    // A shorter title where the long one does not fit (never elided).
+    const QString label = QString::fromStdString(m_point->label);
+    setFittingTitle({tr("Exposed DP share per decision interval, %1").arg(label),
+                     tr("Exposed DP share, %1").arg(label), tr("Exposed DP share")});
     ChartView::applyTheme();
 }
 
