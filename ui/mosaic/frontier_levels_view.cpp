@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "widgets/bounds.h"
 #include "widgets/palette.h"
 #include "widgets/units.h"
 
@@ -91,13 +92,7 @@ void FrontierLevelsView::rebuild() {
             s->attachAxis(m_y);
         }
     }
-    double xLo = 1, xHi = 0, yLo = 1e9, yHi = -1e9;
-    const auto grow = [&](double x, double y) {
-        xLo = std::min(xLo, x);
-        xHi = std::max(xHi, x);
-        yLo = std::min(yLo, y);
-        yHi = std::max(yHi, y);
-    };
+    Bounds b;
     QList<QPointF> path;
     for (int i = 0; i < m_lines.size(); ++i) {
         QLineSeries* s = m_lines[i];
@@ -115,7 +110,7 @@ void FrontierLevelsView::rebuild() {
                     own ? r.candidates[static_cast<size_t>(p.candidate)].geometry.sparsity
                         : p.sparsity;
                 pts.append(QPointF(x, p.loss));
-                grow(x, p.loss);
+                b.add(x, p.loss);
             }
         s->replace(pts);
         const int jobs = lv.jobs[static_cast<size_t>(i)];
@@ -128,7 +123,7 @@ void FrontierLevelsView::rebuild() {
             const mosaic::Candidate& c = r.candidates[static_cast<size_t>(r.optimum)];
             if (std::isfinite(c.loss)) {
                 path.append(QPointF(c.geometry.sparsity, c.loss));
-                grow(c.geometry.sparsity, c.loss);
+                b.add(c.geometry.sparsity, c.loss);
             }
         }
     }
@@ -141,15 +136,10 @@ void FrontierLevelsView::rebuild() {
     m_optima->replace(path);
     // The optima's markers share the path's legend entry.
     for (QLegendMarker* m : chart()->legend()->markers(m_optima)) m->setVisible(false);
-    if (xHi < xLo) {
-        xLo = 0.7;
-        xHi = 1.0;
-        yLo = 0;
-        yHi = 1;
-    }
-    setNiceRange(m_x, std::max(0.0, xLo - 0.01), std::min(1.0, xHi + 0.01), 6);
-    const double pad = std::max(1e-3, 0.05 * (yHi - yLo));
-    setNiceRange(m_y, yLo - pad, yHi + pad, 5);
+    if (!b.valid()) b = Bounds{0.7, 1.0, 0, 1};  // no level has a feasible point yet
+    setNiceRange(m_x, std::max(0.0, b.xLo - 0.01), std::min(1.0, b.xHi + 0.01), 6);
+    const double pad = std::max(1e-3, 0.05 * (b.yHi - b.yLo));
+    setNiceRange(m_y, b.yLo - pad, b.yHi + pad, 5);
     const QString where = lv.nodes > 0
                               ? tr(", %1 nodes on %2")
                                     .arg(lv.nodes)
