@@ -577,7 +577,10 @@ std::optional<NcclImport> loadNcclTestsFile(const std::string& path, Diagnostics
     return parseNcclTests(text, path, diag);
 }
 
-BusBandwidth effectiveBusBandwidth(const NcclCurve& curve, double bytes) {
+namespace {
+/// effectiveBusBandwidth with `logAt(i)` giving std::log(curve.points[i].bytes).
+template <class LogAt>
+BusBandwidth interpolateBusBandwidth(const NcclCurve& curve, double bytes, LogAt logAt) {
     const auto& p = curve.points;
     if (p.empty() || !(bytes > 0)) return {0.0, true};
     if (bytes < p.front().bytes) return {p.front().busbw_Bps * bytes / p.front().bytes, true};
@@ -586,9 +589,27 @@ BusBandwidth effectiveBusBandwidth(const NcclCurve& curve, double bytes) {
                                [](const NcclPoint& a, double b) { return a.bytes < b; });
     if (hi->bytes == bytes) return {hi->busbw_Bps, false};
     auto lo = hi - 1;
-    const double w =
-        (std::log(bytes) - std::log(lo->bytes)) / (std::log(hi->bytes) - std::log(lo->bytes));
+    const auto i = static_cast<std::size_t>(hi - p.begin());
+    const double w = (std::log(bytes) - logAt(i - 1)) / (logAt(i) - logAt(i - 1));
     return {lo->busbw_Bps + w * (hi->busbw_Bps - lo->busbw_Bps), false};
+}
+}  // namespace
+
+BusBandwidth effectiveBusBandwidth(const NcclCurve& curve, double bytes) {
+    return interpolateBusBandwidth(curve, bytes,
+                                   [&](std::size_t i) { return std::log(curve.points[i].bytes); });
+}
+
+BusBandwidth effectiveBusBandwidth(const NcclCurve& curve, double bytes,
+                                   const std::vector<double>& logBytes) {
+    return interpolateBusBandwidth(curve, bytes, [&](std::size_t i) { return logBytes[i]; });
+}
+
+std::vector<double> logSizes(const NcclCurve& curve) {
+    std::vector<double> out;
+    out.reserve(curve.points.size());
+    for (const NcclPoint& pt : curve.points) out.push_back(std::log(pt.bytes));
+    return out;
 }
 
 const NcclCurve* findCurve(const NcclImport& imp, const std::string& collective, int ranks) {

@@ -90,6 +90,13 @@ struct BusBandwidth {
 /// above the largest: held at the last value; both flagged extrapolated. An empty curve or
 /// bytes <= 0 gives 0 (flagged extrapolated).
 BusBandwidth effectiveBusBandwidth(const NcclCurve& curve, double bytes);
+/// The same, bit for bit, with `logBytes[i]` = std::log(curve.points[i].bytes) computed once
+/// (logSizes) for a curve that is looked up many times (the MOSAIC search costs every plan's
+/// collectives through it). `logBytes` must have one entry per point.
+BusBandwidth effectiveBusBandwidth(const NcclCurve& curve, double bytes,
+                                   const std::vector<double>& logBytes);
+/// std::log of every point's size, in point order (for the overload above).
+std::vector<double> logSizes(const NcclCurve& curve);
 
 /// The curve for `collective` (and `ranks`, when > 0) in `imp`, or nullptr.
 const NcclCurve* findCurve(const NcclImport& imp, const std::string& collective, int ranks = 0);

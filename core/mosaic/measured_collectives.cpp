@@ -78,6 +78,13 @@ std::vector<std::string> MeasuredCollectives::add(const io::NcclImport& imp,
             notes.push_back(what + ": skipped, no size with a positive bus bandwidth");
             continue;
         }
+        m.logBytes = io::logSizes(m.curve);
+        std::vector<int>& order = m_byRanks[static_cast<std::size_t>(m.collective)];
+        const int ranks = m.curve.ranks;
+        order.insert(std::lower_bound(
+                         order.begin(), order.end(), ranks,
+                         [&](int i, int r) { return m_curves[std::size_t(i)].curve.ranks < r; }),
+                     static_cast<int>(m_curves.size()));
         m_curves.push_back(std::move(m));
     }
     return notes;
@@ -85,23 +92,31 @@ std::vector<std::string> MeasuredCollectives::add(const io::NcclImport& imp,
 
 CurveChoice MeasuredCollectives::choose(Collective c, int ranks, bool spans,
                                         int gpusPerNode) const {
+    auto ranksOf = [&](int i) { return m_curves[std::size_t(i)].curve.ranks; };
+    // The nearest rank count by ratio among `want`'s curves of the right scope; on a tie the
+    // larger. spansNodes is "ranks > gpusPerNode", so one scope is a contiguous run of the
+    // rank-ordered index and the nearest count is a neighbour of `ranks` in it.
     auto pick = [&](Collective want) {
         CurveChoice best;
-        double bestDist = 0;
-        int bestRanks = 0;
-        for (std::size_t i = 0; i < m_curves.size(); ++i) {
-            const auto& m = m_curves[i];
-            if (m.collective != want || spansNodes(m.curve.ranks, gpusPerNode) != spans) continue;
-            // max/min of the two rank counts orders them as |log(ratio)| does, without a log
-            // (this runs for every collective of every plan the search costs).
-            const double a = double(m.curve.ranks), b = double(std::max(1, ranks));
-            const double dist = a > b ? a / b : b / a;
-            if (best.index < 0 || dist < bestDist ||
-                (dist == bestDist && m.curve.ranks > bestRanks)) {
-                best.index = int(i);
-                bestDist = dist;
-                bestRanks = m.curve.ranks;
-            }
+        const std::vector<int>& order = m_byRanks[static_cast<std::size_t>(want)];
+        const auto split = std::partition_point(order.begin(), order.end(), [&](int i) {
+            return !spansNodes(ranksOf(i), gpusPerNode);
+        });
+        const auto first = spans ? split : order.begin();
+        const auto last = spans ? order.end() : split;
+        if (first == last) return best;
+        const int target = std::max(1, ranks);
+        const auto hi =
+            std::lower_bound(first, last, target, [&](int i, int r) { return ranksOf(i) < r; });
+        if (hi == first) {
+            best.index = *hi;
+        } else if (hi == last) {
+            best.index = *(hi - 1);
+        } else {
+            // max/min of the two rank counts orders them as |log(ratio)| does, without a log.
+            const double b = double(target);
+            const double below = b / double(ranksOf(*(hi - 1))), above = double(ranksOf(*hi)) / b;
+            best.index = above <= below ? *hi : *(hi - 1);
         }
         return best;
     };
@@ -130,8 +145,9 @@ double MeasuredCollectives::timeOf(const Hardware& hw, Collective c, double byte
     if (size <= 1 || bytes <= 0) return 0.0;
     const CurveChoice ch = choose(c, size, g.nodes > 1, hw.gpusPerNode);
     if (ch.index < 0) return an;
-    const io::NcclCurve& curve = m_curves[std::size_t(ch.index)].curve;
-    const io::BusBandwidth bw = io::effectiveBusBandwidth(curve, bytes);
+    const MeasuredCurve& measured = m_curves[std::size_t(ch.index)];
+    const io::NcclCurve& curve = measured.curve;
+    const io::BusBandwidth bw = io::effectiveBusBandwidth(curve, bytes, measured.logBytes);
     // Step 3: the curve's own run, in the requested collective's convention (a stand-in
     // all_reduce curve gives half its time at the same bus bandwidth).
     const double own = bytes * busFactor(c, curve.ranks) / bw.busbw_Bps;

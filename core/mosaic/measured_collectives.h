@@ -27,6 +27,7 @@
 //     across rank counts would give 441, +27 %).
 //  Rows whose printed busbw is below 1 GB/s (two decimals: 0.00 for the smallest sizes) take
 //  their bus bandwidth from the time column instead: bytes x busFactor / time.
+#include <array>
 #include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -45,6 +46,7 @@ struct MeasuredCurve {
     io::NcclCurve curve;  ///< sizes ascending, busbw > 0 at every size (see the header comment)
     std::string source;   ///< the file it was read from, as given
     std::string label;    ///< e.g. "all_reduce on 16 ranks (H100-all_reduce-2x8-....txt)"
+    std::vector<double> logBytes;  ///< io::logSizes(curve), for the lookups of every plan
 };
 
 /// The curve collectiveTime() uses for one call.
@@ -83,6 +85,9 @@ public:
 
 private:
     std::vector<MeasuredCurve> m_curves;
+    /// Per collective (Collective's value), the indices into m_curves ordered by rank count
+    /// (rank counts are unique per collective), so choose() bisects instead of scanning.
+    std::array<std::vector<int>, 4> m_byRanks;
 };
 
 /// Loads nccl-tests files into one MeasuredCollectives (files in the given order). Problems of

@@ -522,7 +522,7 @@ bool PerfModel::best(const LayoutGrid& grid, Plan& bestPlan, QuickEval& bestEval
 }
 
 bool PerfModel::best(const LayoutTable& table, Plan& bestPlan, QuickEval& bestEval,
-                     const Plan* hint) const {
+                     const Plan* hint, double mfuToBeat) const {
     if (table.devices() != m_c.devices || table.gpusPerNode() != m_c.hardware.gpusPerNode ||
         table.globalBatch() != m_c.globalBatch || table.seqLen() != m_c.seqLen)
         return false;
@@ -560,7 +560,8 @@ bool PerfModel::best(const LayoutTable& table, Plan& bestPlan, QuickEval& bestEv
     bool found = false;
     int bestIndex = -1;
     auto cannotWin = [&](double ub, int bi) {
-        return found && (ub < bestEval.mfu || (ub == bestEval.mfu && bi > bestIndex));
+        return !(ub > mfuToBeat) ||
+               (found && (ub < bestEval.mfu || (ub == bestEval.mfu && bi > bestIndex)));
     };
     // MFU upper bound of every batch of the current group (+inf when the bound does not hold).
     std::vector<double> upper(batches.size(), std::numeric_limits<double>::infinity());
@@ -598,7 +599,8 @@ bool PerfModel::best(const LayoutTable& table, Plan& bestPlan, QuickEval& bestEv
             const double it = t.chi * t.analytic;
             const double mfu = this->mfu(it);
             if (impossibleResult(mfu, it, mfuCeiling()))
-                continue;  // as quick() and evaluate() refuse it
+                continue;                    // as quick() and evaluate() refuse it
+            if (!(mfu > mfuToBeat)) return;  // the least recomputing mode that fits decides
             if (!found || mfu > bestEval.mfu || (mfu == bestEval.mfu && bi < bestIndex)) {
                 found = true;
                 bestIndex = bi;

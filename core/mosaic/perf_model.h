@@ -3,6 +3,7 @@
 // breakdown for one (geometry, execution plan) on a cluster [2608.10605 Sec. 5, Eq. 1, 11-15,
 // App. D.1; MODEL.md B4]. Efficiencies are Tandem's analytical curves (hardware.h), calibrated to
 // published points (docs/MODEL-MOSAIC.md). All times in seconds, memory in bytes inside.
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -176,8 +177,12 @@ public:
     ///    skipped before its memory is checked.
     /// `hint` (optional, e.g. the previous geometry's best plan) is tried first so that the
     /// bound prunes early; it never changes the result.
-    bool best(const LayoutTable& table, Plan& plan, QuickEval& eval,
-              const Plan* hint = nullptr) const;
+    /// `mfuToBeat`: only plans of MFU strictly above it count (e.g. the best of the batch tables
+    /// searched before this one, which wins ties); the result is that of the unbounded search
+    /// when its best exceeds `mfuToBeat`, else false. Layouts whose upper bound does not exceed
+    /// it are skipped.
+    bool best(const LayoutTable& table, Plan& plan, QuickEval& eval, const Plan* hint = nullptr,
+              double mfuToBeat = -std::numeric_limits<double>::infinity()) const;
 
     /// MFU of Eq. 1 [2608.10605]: 6 N_act B_global T_seq / (t_iter N_dev peak_BF16).
     double mfu(double iterationS) const;

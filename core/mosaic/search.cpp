@@ -1,10 +1,13 @@
 #include "mosaic/search.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <map>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include "mosaic/layout_grid.h"
 #include "mosaic/layout_table.h"
@@ -79,7 +82,10 @@ bool bestOverTables(const Geometry& g, const std::vector<BatchTable>& tables,
         const PerfModel m(g, tables[i].cluster);
         Plan p;
         QuickEval q;
-        if (!m.best(tables[i].table, p, q, haveHint[i] ? &hints[i] : nullptr)) continue;
+        // A later table wins only with a strictly higher MFU: the best so far bounds its search.
+        if (!m.best(tables[i].table, p, q, haveHint[i] ? &hints[i] : nullptr,
+                    found ? eval.mfu : -std::numeric_limits<double>::infinity()))
+            continue;
         hints[i] = p;
         haveHint[i] = 1;
         if (!found || q.mfu > eval.mfu) {
@@ -153,29 +159,70 @@ std::vector<std::pair<std::string, int>> geometryRejections(const Envelope& e,
 }
 
 /// search() without the no-candidate diagnosis (used by it for the neighbouring node counts).
-SearchResult searchOnce(const Envelope& e, const tandem::CancelFlag* cancel, bool diagnose);
+SearchResult searchOnce(const Envelope& e, const tandem::CancelFlag* cancel, bool diagnose,
+                        int threads);
+
+/// Fills fits/plan/eval/full of every entry of `geos` (its geometry set) with bestOverTables,
+/// on up to `threads` threads. Each thread takes blocks of consecutive geometries and keeps its
+/// own hints (the previous geometry's best plan per table), which only speed the MFU bound up:
+/// the results do not depend on the thread count. Polls `cancel` per geometry; the first
+/// exception of any thread is rethrown here after every thread has stopped.
+void bestPlanPerGeometry(std::vector<GeoResult>& geos, const std::vector<BatchTable>& tables,
+                         int threads, const tandem::CancelFlag* cancel) {
+    constexpr std::size_t kBlock = 8;  // consecutive geometries share hints
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> stop{false};
+    std::exception_ptr error;
+    std::mutex errorMutex;
+    auto work = [&]() {
+        std::vector<Plan> hints(tables.size());
+        std::vector<char> haveHint(tables.size(), 0);
+        try {
+            for (std::size_t b = next.fetch_add(kBlock); b < geos.size() && !stop;
+                 b = next.fetch_add(kBlock))
+                for (std::size_t i = b; i < std::min(geos.size(), b + kBlock) && !stop; ++i) {
+                    throwIfCancelled(cancel);
+                    GeoResult& r = geos[i];
+                    r.fits = bestOverTables(r.g, tables, hints, haveHint, r.plan, r.eval, r.full);
+                }
+        } catch (...) {
+            std::lock_guard<std::mutex> lock(errorMutex);
+            if (!error) error = std::current_exception();
+            stop = true;
+        }
+    };
+    const std::size_t blocks = (geos.size() + kBlock - 1) / kBlock;
+    const std::size_t n =
+        std::min<std::size_t>(std::max(1, threads), std::max<std::size_t>(1, blocks));
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < n; ++t) pool.emplace_back(work);
+    work();
+    for (std::thread& t : pool) t.join();
+    if (error) std::rethrow_exception(error);
+}
 
 }  // namespace
 
-SearchResult search(const Envelope& e, const tandem::CancelFlag* cancel) {
-    return searchOnce(e, cancel, true);
+SearchResult search(const Envelope& e, const tandem::CancelFlag* cancel, int threads) {
+    return searchOnce(e, cancel, true, threads);
 }
 
 std::vector<SearchResult> searchPerBackgroundLevel(const Envelope& e, const std::vector<int>& jobs,
-                                                   const tandem::CancelFlag* cancel) {
+                                                   const tandem::CancelFlag* cancel, int threads) {
     std::vector<SearchResult> out;
     Envelope level = e;
     if (!level.background) level.background = BackgroundLoad{};
     for (int j : jobs) {
         level.background->jobs = j;
-        out.push_back(search(level, cancel));
+        out.push_back(search(level, cancel, threads));
     }
     return out;
 }
 
 namespace {
 
-SearchResult searchOnce(const Envelope& e, const tandem::CancelFlag* cancel, bool diagnose) {
+SearchResult searchOnce(const Envelope& e, const tandem::CancelFlag* cancel, bool diagnose,
+                        int threads) {
     SearchResult res;
     const Cluster cluster = clusterOf(e);
     const LayoutSpace space = layoutSpaceOf(e);
@@ -189,9 +236,6 @@ SearchResult searchOnce(const Envelope& e, const tandem::CancelFlag* cancel, boo
     res.modelBudgetFlops = e.modelBudgetFlops();
 
     std::vector<GeoResult> geos;
-    // Previous geometry's best plan per table: a good first incumbent for the MFU bound.
-    std::vector<Plan> hints(tables.size());
-    std::vector<char> haveHint(tables.size(), 0);
     for (int q : e.qValues)
         for (int E : e.expertValues)
             for (int K : e.topKValues) {
@@ -200,11 +244,10 @@ SearchResult searchOnce(const Envelope& e, const tandem::CancelFlag* cancel, boo
                     GeoResult r;
                     r.g = ladderGeometry(q, E, K, G);
                     if (r.g.sparsity < e.minSparsity || r.g.dExpert < 1) continue;
-                    throwIfCancelled(cancel);
-                    r.fits = bestOverTables(r.g, tables, hints, haveHint, r.plan, r.eval, r.full);
                     geos.push_back(std::move(r));
                 }
             }
+    bestPlanPerGeometry(geos, tables, threads, cancel);
     res.geometriesSearched = int(geos.size());
 
     for (const auto& r : geos) {
@@ -292,7 +335,7 @@ SearchResult searchOnce(const Envelope& e, const tandem::CancelFlag* cancel, boo
                 // Without the background (a neighbour the background's fabric cannot hold
                 // would throw): the diagnosis asks which cluster size has a layout at all.
                 n.background.reset();
-                if (!searchOnce(n, cancel, false).candidates.empty()) {
+                if (!searchOnce(n, cancel, false, threads).candidates.empty()) {
                     res.nearestWorkingNodes = nodes;
                     break;
                 }

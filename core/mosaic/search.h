@@ -76,15 +76,19 @@ constexpr int kNearestNodesSpan = 16;
 /// Runs the search on `e` over layoutSpaceOf(e) (each plan on its own rounded batch with a
 /// derived grid). Polls `cancel` once per geometry (throws tandem::Cancelled). When no geometry
 /// has a candidate, fills `rejections` and `nearestWorkingNodes` (up to 2 kNearestNodesSpan more
-/// searches). Deterministic: same envelope -> identical result.
-SearchResult search(const Envelope& e, const tandem::CancelFlag* cancel = nullptr);
+/// searches). Deterministic: same envelope -> identical result, whatever `threads` is.
+/// `threads` (>= 1; less counts as 1): the geometries are costed on up to that many threads
+/// (the calling one included); the GUI passes its core count, batch callers that already run
+/// points in parallel (sweeps) keep 1.
+SearchResult search(const Envelope& e, const tandem::CancelFlag* cancel = nullptr, int threads = 1);
 
 /// One search per background level: `e` with background.jobs set to each entry of `jobs` (in
 /// order; every entry >= 0). Without a background in `e` the levels use BackgroundLoad's
 /// defaults (a 1024-node 4:1 leaf/spine fabric). For the charts of the cluster optimum against
-/// co-running jobs (docs/MODEL-NETWORK.md section 7). Same errors as search().
+/// co-running jobs (docs/MODEL-NETWORK.md section 7). Same errors and `threads` as search().
 std::vector<SearchResult> searchPerBackgroundLevel(const Envelope& e, const std::vector<int>& jobs,
-                                                   const tandem::CancelFlag* cancel = nullptr);
+                                                   const tandem::CancelFlag* cancel = nullptr,
+                                                   int threads = 1);
 
 /// Every structurally valid plan of the envelope's layout grid for one geometry, each with its
 /// evaluation (infeasible ones carry a reason). For the GUI's PP x EP heatmap.

@@ -2,6 +2,7 @@
 // hint) returns exactly what a plain scan of every plan in enumeration order returns, bit for
 // bit [2608.10605 App. D.2: exact enumeration].
 #include <QtTest>
+#include <cmath>
 #include <cstring>
 
 #include "mosaic/layout_table.h"
@@ -133,6 +134,19 @@ void TestMosaicBest::prunedEqualsPlainScan() {
                         QVERIFY(sameBits(q2.iterationS, refEval.iterationS));
                         QVERIFY(sameBits(q2.memoryBytes, refEval.memoryBytes));
                     }
+                    // An MFU to beat: just below the best gives the best, the best itself or
+                    // above gives nothing (a later batch table loses ties).
+                    if (refFound)
+                        for (const Plan* hint : hints) {
+                            Plan p;
+                            QuickEval q2;
+                            const double below = std::nextafter(refEval.mfu, 0.0);
+                            QVERIFY(m.best(table, p, q2, hint, below));
+                            QVERIFY(samePlan(p, ref));
+                            QVERIFY(sameBits(q2.mfu, refEval.mfu));
+                            QVERIFY(!m.best(table, p, q2, hint, refEval.mfu));
+                            QVERIFY(!m.best(table, p, q2, hint, refEval.mfu + 0.01));
+                        }
                     Plan viaGrid;
                     QuickEval viaGridEval;
                     QCOMPARE(m.best(grid, viaGrid, viaGridEval), refFound);

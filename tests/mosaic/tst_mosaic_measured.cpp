@@ -4,8 +4,10 @@
 // all_reduce stand-in, and logs ending in an NCCL error refused with their line.
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <random>
 #include <sstream>
 
 #include "mosaic/collectives.h"
@@ -329,6 +331,90 @@ private slots:
         QCOMPARE(notes.size(), size_t(2));
         QVERIFY(notes[0].find("broadcast") != std::string::npos);
         QVERIFY(notes[1].find("rank count") != std::string::npos);
+    }
+    /// choose() bisects a rank-ordered index; it picks what a scan of every curve picks: the
+    /// curve of the collective and scope whose rank count is nearest by ratio, the larger one on
+    /// a tie (e.g. 4 and 16 for 8 ranks: 16). Checked on curve sets added in shuffled order.
+    void chooseMatchesAScanOfEveryCurve() {
+        std::mt19937 rng(7);
+        for (int trial = 0; trial < 40; ++trial) {
+            std::vector<int> ranks = {2, 3, 4, 6, 8, 12, 16, 24, 32, 64, 96, 128, 256};
+            std::shuffle(ranks.begin(), ranks.end(), rng);
+            ranks.resize(std::size_t(1 + trial % 9));
+            io::NcclImport imp;
+            for (int r : ranks)
+                for (const char* name : {"all_reduce", "alltoall"}) {
+                    io::NcclCurve c;
+                    c.collective = name;
+                    c.ranks = r;
+                    io::NcclPoint p;
+                    p.bytes = 1 << 20;
+                    p.busbw_Bps = 1e9 * r;
+                    c.points = {p};
+                    if ((r + trial) % 3 != 0 || std::string(name) == "all_reduce")
+                        imp.curves.push_back(c);
+                }
+            MeasuredCollectives m;
+            m.add(imp, "set.txt");
+            for (int gpn : {1, 4, 8})
+                for (Collective c :
+                     {Collective::AllReduce, Collective::AllGather, Collective::AllToAll})
+                    for (int want = 1; want <= 300; want += (want < 40 ? 1 : 7))
+                        for (bool spans : {false, true}) {
+                            // The plain scan: every curve, in insertion order.
+                            auto scan = [&](Collective kind) {
+                                int best = -1;
+                                double bestDist = 0;
+                                for (std::size_t i = 0; i < m.curves().size(); ++i) {
+                                    const auto& mc = m.curves()[i];
+                                    if (mc.collective != kind || (mc.curve.ranks > gpn) != spans)
+                                        continue;
+                                    const double a = mc.curve.ranks, b = std::max(1, want);
+                                    const double dist = a > b ? a / b : b / a;
+                                    if (best < 0 || dist < bestDist ||
+                                        (dist == bestDist &&
+                                         mc.curve.ranks >
+                                             m.curves()[std::size_t(best)].curve.ranks)) {
+                                        best = int(i);
+                                        bestDist = dist;
+                                    }
+                                }
+                                return best;
+                            };
+                            int expected = scan(c);
+                            bool standIn = false;
+                            if (expected < 0 && c == Collective::AllGather) {
+                                expected = scan(Collective::AllReduce);
+                                standIn = expected >= 0;
+                            }
+                            const CurveChoice got = m.choose(c, want, spans, gpn);
+                            QCOMPARE(got.index, expected);
+                            QCOMPARE(got.standIn, standIn);
+                        }
+        }
+    }
+
+    /// The interpolation with precomputed log sizes equals the one that takes the logs itself,
+    /// bit for bit, inside, below and above the measured sizes.
+    void precomputedLogSizesGiveTheSameBusBandwidth() {
+        io::NcclCurve c;
+        for (double b : {1024.0, 4096.0, 65536.0, 3.0e6, 1.0e9}) {
+            io::NcclPoint p;
+            p.bytes = b;
+            p.busbw_Bps = 1e8 * std::sqrt(b);
+            c.points.push_back(p);
+        }
+        const std::vector<double> logs = io::logSizes(c);
+        QCOMPARE(logs.size(), c.points.size());
+        for (double b : {10.0, 1024.0, 2000.0, 4096.0, 5.0e5, 3.0e6, 7.7e8, 1.0e9, 4.0e9}) {
+            const io::BusBandwidth a = io::effectiveBusBandwidth(c, b);
+            const io::BusBandwidth f = io::effectiveBusBandwidth(c, b, logs);
+            QCOMPARE(f.busbw_Bps, a.busbw_Bps);
+            QCOMPARE(f.extrapolated, a.extrapolated);
+        }
+        // Between 4096 and 65536 B at 16384 B (halfway in log size): the mean of the two.
+        QCOMPARE(io::effectiveBusBandwidth(c, 16384.0, logs).busbw_Bps,
+                 1e8 * (std::sqrt(4096.0) + std::sqrt(65536.0)) / 2);
     }
 };
 
