@@ -36,12 +36,12 @@ BackgroundLoadView::BackgroundLoadView(QWidget* parent)
 
 void BackgroundLoadView::setData(const mlforml::PointResult& point) {
     m_point = point;
-    rebuild();
+    requestRebuild();
 }
 
 void BackgroundLoadView::applyTheme() {
     ChartView::applyTheme();
-    rebuild();
+    requestRebuild();
 }
 
 double BackgroundLoadView::meanGBps() const {

@@ -25,7 +25,7 @@ public:
     double meanGBps() const;
 
 private:
-    void rebuild();
+    void rebuild() override;
     std::optional<mlforml::PointResult> m_point;
     QAreaSeries* m_area = nullptr;
     QValueAxis* m_x = nullptr;

@@ -49,12 +49,12 @@ void ComboTimelineView::setData(const mlforml::PointResult& point,
                                 const std::vector<std::string>& comboLabels) {
     m_point = point;
     m_combos = comboLabels;
-    rebuild();
+    requestRebuild();
 }
 
 void ComboTimelineView::applyTheme() {
     ChartView::applyTheme();
-    rebuild();
+    requestRebuild();
 }
 
 double ComboTimelineView::secondsIn(const QString& policy, const QString& combo) const {

@@ -31,7 +31,7 @@ public:
     QString csv() const override;
 
 private:
-    void rebuild();
+    void rebuild() override;
     std::optional<mlforml::PointResult> m_point;
     std::vector<std::string> m_combos;
     QStringList m_rows;

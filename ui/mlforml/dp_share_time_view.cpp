@@ -33,12 +33,12 @@ DpShareTimeView::DpShareTimeView(QWidget* parent)
 
 void DpShareTimeView::setData(const mlforml::PointResult& point) {
     m_point = point;
-    rebuild();
+    requestRebuild();
 }
 
 void DpShareTimeView::applyTheme() {
     ChartView::applyTheme();
-    rebuild();
+    requestRebuild();
 }
 
 double DpShareTimeView::meanShare(const QString& policy) const {

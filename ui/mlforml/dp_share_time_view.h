@@ -27,10 +27,14 @@ public:
     /// Per policy of the last result (engine order): the earlier policy whose line it coincides
     /// with (coincidentWith), or -1; such a line is dashed over it, legend "Knob-Precision =
     /// Joint".
-    const QList<int>& coincidences() const { return m_sameAs; }
+    /// (Draws first when a rebuild is pending: the groups come from the drawn curves.)
+    const QList<int>& coincidences() {
+        ensureBuilt();
+        return m_sameAs;
+    }
 
 private:
-    void rebuild();
+    void rebuild() override;
     std::optional<mlforml::PointResult> m_point;
     QList<QLineSeries*> m_lines;
     QList<int> m_sameAs;

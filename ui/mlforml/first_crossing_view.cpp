@@ -40,23 +40,23 @@ void FirstCrossingView::setData(const mlforml::PointResult& point,
     m_targetFactors = targetFactors;
     m_targetLosses = targetLosses;
     m_targetIndex = targetIndex;
-    rebuild();
+    requestRebuild();
 }
 
 void FirstCrossingView::applyTheme() {
     ChartView::applyTheme();
-    rebuild();
+    requestRebuild();
 }
 
 void FirstCrossingView::setCoincident(const QList<int>& sameAs) {
     if (sameAs == m_sameAs) return;
     m_sameAs = sameAs;
-    rebuild();
+    requestRebuild();
 }
 
 void FirstCrossingView::setPinned(const std::optional<mlforml::PointResult>& pinned) {
     m_pinned = pinned;
-    rebuild();
+    requestRebuild();
 }
 
 QStringList FirstCrossingView::barLabels() const {

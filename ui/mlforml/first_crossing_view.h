@@ -45,7 +45,7 @@ public:
     double ratioToJoint(const QString& policy) const;
 
 private:
-    void rebuild();
+    void rebuild() override;
     std::optional<mlforml::PointResult> m_point, m_pinned;
     QList<int> m_sameAs;
     QScatterSeries* m_pinMarks = nullptr;

@@ -49,17 +49,17 @@ void LossCurveView::setData(const mlforml::PointResult& point,
     m_point = point;
     m_targetFactors = targetFactors;
     m_targetLosses = targetLosses;
-    rebuild();
+    requestRebuild();
 }
 
 void LossCurveView::setPinned(const std::optional<mlforml::PointResult>& pinned) {
     m_pinned = pinned;
-    rebuild();
+    requestRebuild();
 }
 
 void LossCurveView::setOptions(const LossViewOptions& options) {
     m_options = options;
-    rebuild();
+    requestRebuild();
 }
 
 QStringList LossCurveView::targetLabels() const {
@@ -71,7 +71,7 @@ QStringList LossCurveView::targetLabels() const {
 
 void LossCurveView::applyTheme() {
     ChartView::applyTheme();
-    rebuild();
+    requestRebuild();
 }
 
 QLineSeries* LossCurveView::lineFor(const QString& key, const QString& policy, bool pinned) {

@@ -50,10 +50,14 @@ public:
     /// Per policy of the last result (engine order): the index of the earlier policy whose
     /// curve it coincides with in the current axis (coincidentWith; then drawn dashed over it,
     /// legend "Knob-Precision = Joint"), or -1. Hidden policies are -1 (tests).
-    const QList<int>& coincidences() const { return m_sameAs; }
+    /// (Draws first when a rebuild is pending: the groups come from the drawn curves.)
+    const QList<int>& coincidences() {
+        ensureBuilt();
+        return m_sameAs;
+    }
 
 private:
-    void rebuild();
+    void rebuild() override;
     QLineSeries* lineFor(const QString& key, const QString& policy, bool pinned);
     QList<QPointF> curve(const mlforml::PolicyRun& run, double xDiv) const;
 

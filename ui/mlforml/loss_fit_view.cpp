@@ -54,12 +54,12 @@ void LossFitView::setData(const io::LossLog& log, const io::LossFit& fit, const 
     m_log = log;
     m_fitParams = fit;
     m_label = label;
-    rebuild();
+    requestRebuild();
 }
 
 void LossFitView::applyTheme() {
     ChartView::applyTheme();
-    rebuild();
+    requestRebuild();
 }
 
 void LossFitView::rebuild() {

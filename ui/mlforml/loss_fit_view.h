@@ -38,7 +38,7 @@ public:
     void applyTheme() override;
 
 private:
-    void rebuild();
+    void rebuild() override;
     std::optional<io::LossLog> m_log;
     io::LossFit m_fitParams;
     QString m_label;

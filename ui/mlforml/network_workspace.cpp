@@ -74,8 +74,9 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
         recompute();
     });
     connect(m_sweepRunner, &JobRunner::resultReady, this, [this](const std::any& value, quint64) {
-        if (const auto* r = std::any_cast<mlforml::Result>(&value)) {
-            m_sweepResult = *r;
+        if (const auto* r = std::any_cast<std::pair<mlforml::Params, mlforml::Result>>(&value)) {
+            m_recentSweeps.insert(r->first, r->second);
+            m_sweepResult = r->second;
             showSweep();
         }
     });
@@ -88,7 +89,10 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
         m_firstCrossing->setPinned(m_pinned);
     });
     connect(m_runner, &JobRunner::resultReady, this, [this](const std::any& value, quint64) {
-        if (const auto* r = std::any_cast<mlforml::Result>(&value)) showResult(*r);
+        if (const auto* r = std::any_cast<std::pair<mlforml::Params, mlforml::Result>>(&value)) {
+            m_recentPoints.insert(r->first, r->second);
+            showResult(r->second);
+        }
     });
     connect(m_runner, &JobRunner::failed, this, [this](const QString& message, quint64) {
         m_status->setText(tr("<b>Computation failed:</b> %1").arg(message.toHtmlEscaped()));
@@ -137,29 +141,24 @@ void NetworkWorkspace::setParams(const std::optional<mlforml::Params>& p) {
         return;
     }
     const int shownN = p->backgroundJobs.empty() ? 0 : p->backgroundJobs.front();
+    // A scenario opened (or an undo): files it names may have changed since they were read.
+    m_recentPoints.clear();
+    m_recentSweeps.clear();
     m_controls->setParams(*p, shownN);
     recomputeSweep();
     recompute();
 }
 
-bool NetworkWorkspace::deferred() const {
-    return m_computeWhenShown && window()->isVisible() && !isVisible();
-}
-
 void NetworkWorkspace::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
-    if (!m_staleWhileHidden) return;
-    m_staleWhileHidden = false;
+    if (!m_deferral.takePending()) return;
     recomputeSweep();
     recompute();
 }
 
 void NetworkWorkspace::recomputeSweep() {
     if (!m_params) return;
-    if (deferred()) {
-        m_staleWhileHidden = true;
-        return;
-    }
+    if (m_deferral.postpone()) return;
     m_sweepInputs = *m_params;
     mlforml::Params p = *m_params;  // the worker owns its copy
     const bool sweep = p.scenario == mlforml::ScenarioKind::Sweep;
@@ -174,8 +173,24 @@ void NetworkWorkspace::recomputeSweep() {
         if (m_pages->currentIndex() == 2) m_pages->setCurrentIndex(0);
         return;
     }
-    m_sweepRunner->submit(
-        [p](const tandem::CancelFlag* cancel) -> std::any { return mlforml::simulate(p, cancel); });
+    submit(m_sweepRunner, m_recentSweeps, p);
+}
+
+void NetworkWorkspace::submit(JobRunner* runner,
+                              RecentResults<mlforml::Params, mlforml::Result>& recent,
+                              const mlforml::Params& p) {
+    using Output = std::pair<mlforml::Params, mlforml::Result>;
+    // A result shown a moment ago (a slider dragged back) comes back through the runner, so
+    // that it still replaces whatever was requested before it.
+    if (std::optional<mlforml::Result> seen = recent.find(p)) {
+        runner->submit([out = Output(p, std::move(*seen))](const tandem::CancelFlag*) -> std::any {
+            return out;
+        });
+        return;
+    }
+    runner->submit([p](const tandem::CancelFlag* cancel) -> std::any {
+        return Output(p, mlforml::simulate(p, cancel));
+    });
 }
 
 void NetworkWorkspace::applyPresetView(int shownN, int targetIndex, bool updatesAxis) {
@@ -190,15 +205,11 @@ void NetworkWorkspace::applyPresetView(int shownN, int targetIndex, bool updates
 
 void NetworkWorkspace::recompute() {
     if (!m_params) return;
-    if (deferred()) {
-        m_staleWhileHidden = true;
-        return;
-    }
+    if (m_deferral.postpone()) return;
     mlforml::Params p = *m_params;  // the worker owns its copy
     if (p.scenario == mlforml::ScenarioKind::Sweep)
         p.backgroundJobs = {m_controls->shownBackgroundJobs()};
-    m_runner->submit(
-        [p](const tandem::CancelFlag* cancel) -> std::any { return mlforml::simulate(p, cancel); });
+    submit(m_runner, m_recentPoints, p);
 }
 
 void NetworkWorkspace::showResult(const mlforml::Result& r) {

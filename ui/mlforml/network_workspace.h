@@ -7,6 +7,8 @@
 #include "io/loss_log.h"
 #include "mlforml/params.h"
 #include "mlforml/simulate.h"
+#include "shell/deferred_compute.h"
+#include "shell/recent_results.h"
 
 class QLabel;
 class QTabWidget;
@@ -38,7 +40,7 @@ public:
     /// With `on`, an input change made while the window is shown but this workspace is not (a
     /// linked slider of the other workspace) is computed when the workspace is next shown; the
     /// main window turns it on. Off (the default): every change is computed at once.
-    void setComputeWhenShown(bool on) { m_computeWhenShown = on; }
+    void setComputeWhenShown(bool on) { m_deferral.setEnabled(on); }
 
     /// Loads a scenario part (or disables the workspace with a reason when absent).
     void setParams(const std::optional<mlforml::Params>& p);
@@ -87,9 +89,9 @@ private:
     std::optional<mlforml::PointResult> m_pinned;
     void showEvent(QShowEvent* event) override;
     void recomputeSweep();
-    /// True when computing is put off: the option is on, the window is shown and this
-    /// workspace is not (its tab is not the current one).
-    bool deferred() const;
+    /// Runs `p` on `runner` (mlforml::simulate), or hands back the result `recent` holds for it.
+    void submit(JobRunner* runner, RecentResults<mlforml::Params, mlforml::Result>& recent,
+                const mlforml::Params& p);
     void showSweep();
     NetworkControls* m_controls;
     QTabWidget* m_pages;
@@ -106,8 +108,10 @@ private:
     QLabel* m_status;
     LossFitPanel* m_lossFit;
     JobRunner* m_runner;
-    bool m_computeWhenShown = false;
-    bool m_staleWhileHidden = false;  ///< an input changed while deferred()
+    DeferredCompute m_deferral{this};
+    /// The last detail points and sweeps shown, by their inputs (a scenario opened: cleared).
+    RecentResults<mlforml::Params, mlforml::Result> m_recentPoints{16};
+    RecentResults<mlforml::Params, mlforml::Result> m_recentSweeps{4};
 };
 
 }  // namespace tandem::ui

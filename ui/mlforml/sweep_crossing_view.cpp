@@ -36,12 +36,12 @@ void SweepCrossingView::setData(const mlforml::Result& sweep, int shownN, int ta
     m_sweep = sweep;
     m_shownN = shownN;
     m_targetIndex = targetIndex;
-    rebuild();
+    requestRebuild();
 }
 
 void SweepCrossingView::applyTheme() {
     ChartView::applyTheme();
-    rebuild();
+    requestRebuild();
 }
 
 double SweepCrossingView::crossingAt(const QString& policy, int n) const {

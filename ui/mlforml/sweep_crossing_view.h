@@ -26,7 +26,7 @@ public:
     QString csv() const override;
 
 private:
-    void rebuild();
+    void rebuild() override;
     mlforml::Result m_sweep;
     int m_shownN = -1;
     int m_targetIndex = 1;

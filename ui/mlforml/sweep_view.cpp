@@ -43,12 +43,12 @@ SweepView::SweepView(QWidget* parent)
 void SweepView::setData(const mlforml::Result& sweep, int shownN) {
     m_points = sweep.points;
     m_shownN = shownN;
-    rebuild();
+    requestRebuild();
 }
 
 void SweepView::applyTheme() {
     ChartView::applyTheme();
-    rebuild();
+    requestRebuild();
 }
 
 void SweepView::rebuild() {

@@ -22,7 +22,7 @@ public:
     void applyTheme() override;
 
 private:
-    void rebuild();
+    void rebuild() override;
     std::vector<mlforml::PointResult> m_points;
     int m_shownN = -1;
     QLineSeries* m_bf16;

@@ -57,12 +57,12 @@ FrontierLevelsView::FrontierLevelsView(QWidget* parent)
 
 void FrontierLevelsView::setData(const BackgroundLevels& levels) {
     m_levels = levels;
-    rebuild();
+    requestRebuild();
 }
 
 void FrontierLevelsView::applyTheme() {
     ChartView::applyTheme();
-    rebuild();
+    requestRebuild();
 }
 
 QList<QPointF> FrontierLevelsView::levelPoints(int index) const {

@@ -34,7 +34,7 @@ public:
     QList<QPointF> optimumPath() const;
 
 private:
-    void rebuild();
+    void rebuild() override;
     std::optional<BackgroundLevels> m_levels;
     QList<QLineSeries*> m_lines;  ///< pooled, one per level
     QLineSeries* m_path = nullptr;

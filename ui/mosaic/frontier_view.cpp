@@ -206,19 +206,19 @@ void FrontierView::setCluster(int nodes, int gpus, double days) {
     m_nodes = nodes;
     m_gpus = gpus;
     m_days = days;
-    rebuild();
+    requestRebuild();
 }
 
 QColor FrontierView::selectedRingColor() const { return m_selected->pen().color(); }
 
 void FrontierView::setData(const mosaic::SearchResult& result) {
     m_result = result;
-    rebuild();
+    requestRebuild();
 }
 
 void FrontierView::setImported(const QList<FrontierMarker>& markers) {
     m_markers = markers;
-    rebuild();
+    requestRebuild();
 }
 
 QList<QScatterSeries*> FrontierView::importedSeries() const {
@@ -230,7 +230,7 @@ QList<QScatterSeries*> FrontierView::importedSeries() const {
 
 void FrontierView::setPinned(const std::optional<mosaic::SearchResult>& pinned) {
     m_pinned = pinned;
-    rebuild();
+    requestRebuild();
 }
 
 void FrontierView::setSelected(const std::optional<QPointF>& point) {
@@ -251,12 +251,12 @@ void FrontierView::resizeEvent(QResizeEvent* event) {
     const bool compact = width() < kCompactLegendWidth;
     if (compact == m_compactLegend) return;
     m_compactLegend = compact;
-    rebuild();
+    requestRebuild();
 }
 
 void FrontierView::applyTheme() {
     ChartView::applyTheme();
-    rebuild();
+    requestRebuild();
 }
 
 int FrontierView::frontierPointCount() const {

@@ -83,7 +83,7 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
-    void rebuild();
+    void rebuild() override;
     /// Puts `segments` into `pool` (creating series on demand, hiding the unused ones).
     /// Puts `bands` into `pool` as full-height areas named `name` (one legend entry).
     void fillBands(QList<QAreaSeries*>& pool, const QList<QPair<double, double>>& bands,

@@ -195,7 +195,7 @@ void LayoutHeatmapView::setData(const LayoutCells& cells, int selected, const QS
     m_cells = cells;
     m_selected = selected;
     chart()->setTitle(title);
-    rebuild();
+    requestRebuild();
 }
 
 void LayoutHeatmapView::setSelected(int index) {
@@ -208,7 +208,7 @@ void LayoutHeatmapView::applyTheme() {
     // Room for the colour bar on the right and the key line at the bottom (after the theme,
     // which sets the common margins).
     chart()->setMargins(QMargins(6, 6, 64, 22));
-    rebuild();
+    requestRebuild();
 }
 
 void LayoutHeatmapView::rebuild() {

@@ -60,7 +60,7 @@ private:
     friend class HeatmapKeyItem;
     /// Scene rectangle of a cell.
     QRectF cellRect(int ppIndex, int epIndex) const;
-    void rebuild();
+    void rebuild() override;
     LayoutCells m_cells;
     int m_selected = -1;
     QCategoryAxis* m_x = nullptr;

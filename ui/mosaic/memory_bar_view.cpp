@@ -36,12 +36,12 @@ void MemoryBarView::setData(double usedGB, double capacityGB, const QString& lab
     m_used = usedGB;
     m_capacity = capacityGB;
     m_label = label;
-    rebuild();
+    requestRebuild();
 }
 
 void MemoryBarView::applyTheme() {
     ChartView::applyTheme();
-    rebuild();
+    requestRebuild();
 }
 
 void MemoryBarView::rebuild() {

@@ -24,7 +24,7 @@ public:
     QString csv() const override;
 
 private:
-    void rebuild();
+    void rebuild() override;
     double m_used = 0, m_capacity = 0;
     QString m_label;
     QHorizontalStackedBarSeries* m_series = nullptr;

@@ -77,22 +77,22 @@ void MfuView::setData(const mosaic::SearchResult& r, const std::vector<double>& 
     m_result = r;
     m_bins = binCentres;
     m_selected = selected;
-    rebuild();
+    requestRebuild();
 }
 
 void MfuView::setPinned(const std::optional<mosaic::SearchResult>& pinned) {
     m_pinned = pinned;
-    rebuild();
+    requestRebuild();
 }
 
 void MfuView::setSelected(int selected) {
     m_selected = selected;
-    rebuild();
+    requestRebuild();
 }
 
 void MfuView::applyTheme() {
     ChartView::applyTheme();
-    rebuild();
+    requestRebuild();
 }
 
 QList<QPointF> MfuView::bestLine() const { return m_best->points(); }

@@ -39,7 +39,7 @@ public:
     QList<QPointF> selectedPoint() const;
 
 private:
-    void rebuild();
+    void rebuild() override;
     double xOf(const mosaic::Candidate& c) const;
     /// The best-MFU line of `cands` (a step across each S bin, or one point per G), adding every
     /// candidate's point (x, MFU %) to `extent` and, when given, to `all`.

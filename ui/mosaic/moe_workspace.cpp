@@ -7,9 +7,11 @@
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QTabWidget>
+#include <QThread>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "mosaic/background_levels.h"
 #include "mosaic/candidate_table.h"
@@ -169,7 +171,10 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
     connect(m_table, &CandidateTable::candidateSelected, this, &MoeWorkspace::selectCandidate);
     connect(m_heatmap, &LayoutHeatmapView::cellClicked, this, &MoeWorkspace::selectLayoutCell);
     connect(m_runner, &JobRunner::resultReady, this, [this](const std::any& value, quint64) {
-        if (const auto* r = std::any_cast<MoeOutput>(&value)) showResult(*r);
+        if (const auto* r = std::any_cast<MoeOutput>(&value)) {
+            m_recent.insert(r->inputs, *r);
+            showResult(*r);
+        }
     });
     connect(m_runner, &JobRunner::failed, this, [this](const QString& message, quint64) {
         m_status->setText(tr("<b>Computation failed:</b> %1").arg(message.toHtmlEscaped()));
@@ -203,7 +208,8 @@ void MoeWorkspace::recomputeLevels() {
     m_levelsRunner->submit([e, bg](const tandem::CancelFlag* cancel) -> std::any {
         BackgroundLevels out;
         out.jobs = backgroundChartLevels(e);
-        out.results = mosaic::searchPerBackgroundLevel(e, out.jobs, cancel);
+        out.results =
+            mosaic::searchPerBackgroundLevel(e, out.jobs, cancel, QThread::idealThreadCount());
         out.currentJobs = e.background ? e.background->jobs : 0;
         out.nodes = e.nodes;
         out.background = bg;
@@ -227,6 +233,7 @@ void MoeWorkspace::addImportedModel(const ImportedModel& m) {
         *same = m;
     else
         m_importedModels.push_back(m);
+    m_recent.clear();  // the cached outputs cost the previous list of models
     recompute();
 }
 
@@ -281,6 +288,7 @@ void MoeWorkspace::clearImports() {
                         mosaic::builtinHardware(m_ncclHardware->itemText(0).toStdString()));
     m_pages->setTabVisible(kNcclPage, false);
     m_ncclFile.clear();
+    m_recent.clear();
     if (hadModels) recompute();
 }
 
@@ -302,37 +310,43 @@ void MoeWorkspace::setEnvelope(const std::optional<mosaic::Envelope>& e) {
     recompute();
 }
 
-bool MoeWorkspace::deferred() const {
-    return m_computeWhenShown && window()->isVisible() && !isVisible();
-}
-
 void MoeWorkspace::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
-    if (!m_staleWhileHidden) return;
-    m_staleWhileHidden = false;
-    recompute();
+    if (m_deferral.takePending()) recompute();
 }
 
 void MoeWorkspace::recompute() {
     if (!m_envelope) return;
-    if (deferred()) {
-        m_staleWhileHidden = true;
-        return;
-    }
+    if (m_deferral.postpone()) return;
     m_levelsStale = true;
     recomputeLevels();
     const mosaic::Envelope e = *m_envelope;  // the worker owns its copy
+    const std::string inputs = searchInputsKey(e);
+    // A search shown a moment ago (a slider dragged back) comes back through the runner, so
+    // that it still replaces whatever was requested before it.
+    if (std::optional<MoeOutput> seen = m_recent.find(inputs)) {
+        m_runner->submit(
+            [out = std::move(*seen)](const tandem::CancelFlag*) -> std::any { return out; });
+        return;
+    }
     const std::vector<ImportedModel> imported = m_importedModels;
-    m_runner->submit([e, imported](const tandem::CancelFlag* cancel) -> std::any {
+    const int threads = QThread::idealThreadCount();
+    m_runner->submit([e, imported, inputs, threads](const tandem::CancelFlag* cancel) -> std::any {
         MoeOutput out;
-        out.result = mosaic::search(e, cancel);
+        out.result = mosaic::search(e, cancel, threads);
         out.envelope = e;
+        out.inputs = inputs;
         for (const ImportedModel& m : imported) out.imported.push_back(evaluateImportedModel(m, e));
         if (out.result.optimum >= 0)
             out.optimumCells = layoutCells(
                 out.result.candidates[static_cast<size_t>(out.result.optimum)].geometry, e);
         return out;
     });
+}
+
+std::string searchInputsKey(const mosaic::Envelope& e) {
+    return mosaic::writeEnvelope(e).dump() + "|curves@" +
+           std::to_string(reinterpret_cast<std::uintptr_t>(e.hardware.measured.get()));
 }
 
 void MoeWorkspace::showResult(const MoeOutput& out) {

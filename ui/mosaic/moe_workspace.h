@@ -2,12 +2,15 @@
 // Workspace 2, "MoE sparsity frontier" [2608.10605]: controls, charts and the live workers.
 #include <QWidget>
 #include <optional>
+#include <string>
 
 #include "io/nccl_tests.h"
 #include "mosaic/envelope.h"
 #include "mosaic/imported_model.h"
 #include "mosaic/layout_cells.h"
 #include "mosaic/search.h"
+#include "shell/deferred_compute.h"
+#include "shell/recent_results.h"
 
 class QCheckBox;
 class QComboBox;
@@ -39,7 +42,13 @@ struct MoeOutput {
     mosaic::Envelope envelope;
     LayoutCells optimumCells;
     std::vector<ImportedModelPoint> imported;  ///< imported models costed on the same envelope
+    std::string inputs;  ///< searchInputsKey(envelope): the key of the recent-results cache
 };
+
+/// What a search depends on, as one string: the envelope as the scenario writes it and the
+/// identity of its measured collective curves (the same file names may hold other curves after
+/// an import). Two envelopes with equal keys give identical searches.
+std::string searchInputsKey(const mosaic::Envelope& e);
 
 /// Assembles the MOSAIC side panel (controls, the selected candidate's card) and the chart
 /// pages: (1) frontier, MFU vs S, MFU vs G; (2) ranked candidate table, PP x EP heatmap,
@@ -58,7 +67,7 @@ public:
     /// With `on`, an input change made while the window is shown but this workspace is not (a
     /// linked slider of the other workspace) is computed when the workspace is next shown; the
     /// main window turns it on. Off (the default): every change is computed at once.
-    void setComputeWhenShown(bool on) { m_computeWhenShown = on; }
+    void setComputeWhenShown(bool on) { m_deferral.setEnabled(on); }
     void setEnvelope(const std::optional<mosaic::Envelope>& e);
     const std::optional<mosaic::Envelope>& envelope() const { return m_envelope; }
     QList<ChartView*> charts() const;
@@ -131,7 +140,6 @@ protected:
 private:
     void recompute();
     /// True when computing is put off (see setComputeWhenShown).
-    bool deferred() const;
     void showResult(const MoeOutput& out);
     void refreshSelection();
     /// Submits the per-level searches when the "Co-running jobs" page is shown and stale.
@@ -171,8 +179,9 @@ private:
     QLabel* m_levelsStatus;
     JobRunner* m_levelsRunner;
     bool m_levelsStale = true;
-    bool m_computeWhenShown = false;
-    bool m_staleWhileHidden = false;  ///< an input changed while deferred()
+    DeferredCompute m_deferral{this};
+    /// The last searches shown, by searchInputsKey (imported models change: cleared).
+    RecentResults<std::string, MoeOutput> m_recent{16};
 };
 
 }  // namespace tandem::ui

@@ -72,17 +72,17 @@ void NcclView::setData(const io::NcclImport& imp, const QString& label,
     m_imp = imp;
     m_label = label;
     m_hw = hw;
-    rebuild();
+    requestRebuild();
 }
 
 void NcclView::setHardware(const mosaic::Hardware& hw) {
     m_hw = hw;
-    rebuild();
+    requestRebuild();
 }
 
 void NcclView::applyTheme() {
     ChartView::applyTheme();
-    rebuild();
+    requestRebuild();
 }
 
 void NcclView::rebuild() {

@@ -41,7 +41,7 @@ public:
     void applyTheme() override;
 
 private:
-    void rebuild();
+    void rebuild() override;
     io::NcclImport m_imp;
     QString m_label;
     mosaic::Hardware m_hw;

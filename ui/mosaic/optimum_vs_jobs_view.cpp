@@ -61,12 +61,12 @@ OptimumVsJobsView::OptimumVsJobsView(QWidget* parent)
 void OptimumVsJobsView::setData(const BackgroundLevels& levels) {
     m_rows = backgroundLevelRows(levels);
     m_current = levels.currentJobs;
-    rebuild();
+    requestRebuild();
 }
 
 void OptimumVsJobsView::applyTheme() {
     ChartView::applyTheme();
-    rebuild();
+    requestRebuild();
 }
 
 QList<QPointF> OptimumVsJobsView::lossPoints() const { return m_loss->points(); }

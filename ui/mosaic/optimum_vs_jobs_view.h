@@ -30,7 +30,7 @@ public:
     QString csv() const override;
 
 private:
-    void rebuild();
+    void rebuild() override;
     std::vector<BackgroundLevelRow> m_rows;
     int m_current = 0;
     QLineSeries* m_loss = nullptr;

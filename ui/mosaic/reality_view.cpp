@@ -173,7 +173,7 @@ void RealityView::setReport(const mosaic::RealityReport& r) {
          tr("Predicted vs measured: median |error| %1 %, %2 % within \u00b125 %")
              .arg(median, within),
          tr("Median |error| %1 %, %2 % within \u00b125 %").arg(median, within)});
-    rebuild();
+    requestRebuild();
 }
 
 QString RealityView::caption() const {
@@ -231,7 +231,7 @@ QString RealityView::csv() const {
     return out;
 }
 
-void RealityView::applyTheme() { rebuild(); }
+void RealityView::applyTheme() { requestRebuild(); }
 
 void RealityView::rebuild() {
     ChartView::applyTheme();  // also styles the legend markers of series added since

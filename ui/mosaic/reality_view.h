@@ -59,7 +59,7 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
-    void rebuild();
+    void rebuild() override;
     void placeCaption();
     std::optional<mosaic::RealityReport> m_report;
     QList<RealityPoint> m_points;

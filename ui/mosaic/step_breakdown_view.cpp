@@ -53,12 +53,12 @@ StepBreakdownView::StepBreakdownView(QWidget* parent)
 
 void StepBreakdownView::setData(const QList<QPair<QString, mosaic::Breakdown>>& bars) {
     m_bars = bars;
-    rebuild();
+    requestRebuild();
 }
 
 void StepBreakdownView::applyTheme() {
     ChartView::applyTheme();
-    rebuild();
+    requestRebuild();
 }
 
 QList<double> StepBreakdownView::values(int bar) const {

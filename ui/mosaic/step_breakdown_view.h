@@ -28,7 +28,7 @@ public:
     static QStringList componentNames();
 
 private:
-    void rebuild();
+    void rebuild() override;
     QList<QPair<QString, mosaic::Breakdown>> m_bars;
     QHorizontalStackedBarSeries* m_series = nullptr;
     QBarCategoryAxis* m_categories = nullptr;

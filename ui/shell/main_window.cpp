@@ -508,18 +508,21 @@ void MainWindow::exportCurrentChart() {
         statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
 }
 
-bool MainWindow::waitForResults(int timeoutMs) {
+bool MainWindow::waitForResults(int timeoutMs, bool drawHidden) {
     QDeadlineTimer deadline(timeoutMs);
+    auto busy = [this]() {
+        return m_network->runner()->isBusy() || m_network->sweepRunner()->isBusy() ||
+               m_moe->isBusy();
+    };
     QApplication::processEvents();
-    while (
-        (m_network->runner()->isBusy() || m_network->sweepRunner()->isBusy() || m_moe->isBusy()) &&
-        !deadline.hasExpired()) {
+    while (busy() && !deadline.hasExpired()) {
         QApplication::processEvents(QEventLoop::AllEvents, 20);
         QThread::msleep(2);
     }
     QApplication::processEvents();
-    return !m_network->runner()->isBusy() && !m_network->sweepRunner()->isBusy() &&
-           !m_moe->isBusy();
+    if (drawHidden)
+        for (ChartView* v : m_network->charts() + m_moe->charts()) v->ensureBuilt();
+    return !busy();
 }
 
 }  // namespace tandem::ui

@@ -102,7 +102,10 @@ public:
     /// The last diagnostics dialog shown (tests), or nullptr.
     DiagnosticsDialog* lastDiagnosticsDialog() const { return m_lastDialog; }
     /// Waits (spinning the event loop) until both workspaces are idle; for exports and tests.
-    bool waitForResults(int timeoutMs);
+    /// With `drawHidden`, the charts of pages not in front are drawn too (ChartView::ensureBuilt),
+    /// so that every chart holds the latest result; without it (the GUI bench), they stay put
+    /// off as they are for the user until shown.
+    bool waitForResults(int timeoutMs, bool drawHidden = true);
 
     /// File > New: the default scenario, untitled (asks about unsaved changes first when `ask`).
     void newScenario(bool ask = true);

@@ -212,6 +212,26 @@ QStringList ChartView::legendEntries() const {
 
 void ChartView::applyTheme() { styleChart(chart(), currentTheme()); }
 
+void ChartView::requestRebuild() {
+    if (window()->isVisible() && !isVisible()) {
+        m_rebuildPending = true;
+        return;
+    }
+    m_rebuildPending = false;
+    rebuild();
+}
+
+void ChartView::ensureBuilt() {
+    if (!m_rebuildPending) return;
+    m_rebuildPending = false;
+    rebuild();
+}
+
+void ChartView::showEvent(QShowEvent* event) {
+    ensureBuilt();
+    QChartView::showEvent(event);
+}
+
 void ChartView::setEmptyReason(const QString& reason) {
     if (reason == m_emptyReason) return;
     m_emptyReason = reason;
@@ -631,6 +651,7 @@ void ChartView::contextMenuEvent(QContextMenuEvent* event) {
 
 bool exportChart(ChartView* view, const QString& path, QString* error, QSize size,
                  qreal pixelRatio) {
+    view->ensureBuilt();  // a chart on a page not in front may not be drawn yet
     const QString suffix = QFileInfo(path).suffix().toLower();
     const QSize onScreen = view->size();
     struct Restore {  // the view gets its on-screen size (and texts) back however this returns

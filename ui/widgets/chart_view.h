@@ -54,6 +54,12 @@ public:
     QString caption() const { return m_caption; }
     /// The wrapped legend under the plot (tests; nullptr before the first fitTexts()).
     const QGraphicsTextItem* legendText() const { return m_legendText; }
+    /// Draws now what a rebuild put off while the view was hidden (see requestRebuild); for
+    /// exports, for readers of the drawn series (tests) and for views that depend on this one's
+    /// drawing. No-op when nothing is pending.
+    void ensureBuilt();
+    /// True while a rebuild waits for the view to be shown.
+    bool rebuildPending() const { return m_rebuildPending; }
 
     /// What the crosshair shows with the cursor at `viewportPos`: by default hoverAtX() of the
     /// data x under the cursor when it is inside the plot area, else an empty table. Views whose
@@ -75,6 +81,15 @@ signals:
     void activated(tandem::ui::ChartView* view);
 
 protected:
+    /// The draw step: turns the view's data into series, axes and texts. Views override it and
+    /// call requestRebuild() whenever their data or options change.
+    virtual void rebuild() {}
+    /// Rebuilds now when the view is shown or its window is not (tests and exports drawing
+    /// off screen); while the window is shown but the view is not (a page or workspace not in
+    /// front), the rebuild waits until the view is shown or ensureBuilt() is called, so a
+    /// slider redraws only the charts in view.
+    void requestRebuild();
+    void showEvent(QShowEvent* event) override;
     /// A new empty QAreaSeries (upper and lower line series owned by it) added to the chart and
     /// attached to `x` and `y`; the caller fills and styles it. For pooled band and stack areas.
     QAreaSeries* addAreaSeries(QAbstractAxis* x, QAbstractAxis* y);
@@ -120,6 +135,7 @@ private:
     QPoint m_pinnedPos;
     bool m_fitPending = false;
     bool m_fitting = false;
+    bool m_rebuildPending = false;  ///< requestRebuild() while hidden; done when shown
 };
 
 /// One CSV field (RFC 4180): quoted, with inner quotes doubled, when it holds a comma, a quote or
