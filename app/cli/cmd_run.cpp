@@ -40,9 +40,7 @@ void printMlForMlSummary(const tandem::mlforml::Result& r) {
         "ratio@" + (r.targetFactors.empty() ? std::string("-") : fixed(r.targetFactors.back(), 3)));
     std::vector<std::vector<std::string>> rows;
     for (const auto& pt : r.points) {
-        const tandem::mlforml::PolicyRun* joint = nullptr;
-        for (const auto& run : pt.policies)
-            if (run.policy == "Joint") joint = &run;
+        const tandem::mlforml::PolicyRun* joint = findRun(pt, tandem::mlforml::Policy::Joint);
         for (const auto& run : pt.policies) {
             std::vector<std::string> row{pt.label, run.policy};
             for (double t : run.firstCrossing_s) row.push_back(fixed(t / 60.0, 1));

@@ -45,4 +45,13 @@ std::vector<std::string> enumNames(const EnumTable<E>& table) {
     return out;
 }
 
+/// The word of each of `values`, in their order (a list of a closed set as a file writes it).
+template <class E>
+std::vector<std::string> enumNames(const EnumTable<E>& table, const std::vector<E>& values) {
+    std::vector<std::string> out;
+    out.reserve(values.size());
+    for (E v : values) out.emplace_back(enumName(table, v));
+    return out;
+}
+
 }  // namespace tandem

@@ -82,6 +82,15 @@ public:
                                     Range r = {}, size_t minSize = 0);
     std::vector<std::string> strings(const char* key, const std::vector<std::string>& def,
                                      const std::vector<std::string>& allowed = {});
+    /// Optional array of words of a closed set: absent -> `def`; a word not in `table` (or a
+    /// wrong type) -> the errors of strings() with the allowed words, returns `def`.
+    template <class E>
+    std::vector<E> choices(const char* key, const std::vector<E>& def, const EnumTable<E>& table) {
+        std::vector<E> out;
+        for (const auto& word : strings(key, enumNames(table, def), enumNames(table)))
+            out.push_back(enumFromName(table, word).value_or(E{}));
+        return out;
+    }
 
     /// Child object reader (absent -> reader over an empty object; wrong type -> error).
     JsonReader object(const char* key);

@@ -100,13 +100,9 @@ double idleCollectiveTime(const ScaleOutHardware& hw, Collective c, int nodes, d
 std::vector<MeasuredCollective> measuredRows(const io::NcclCurve& curve, const ScaleOutHardware& hw,
                                              double minBytes) {
     std::vector<MeasuredCollective> out;
-    Collective c;
-    if (curve.collective == "all_reduce")
-        c = Collective::AllReduce;
-    else if (curve.collective == "alltoall")
-        c = Collective::AllToAll;
-    else
-        return out;
+    const auto known = enumFromName(collectiveNames(), curve.collective);
+    if (!known) return out;
+    const Collective c = *known;
     if (curve.ranks % hw.gpusPerNode != 0 || curve.ranks / hw.gpusPerNode < 2) return out;
     for (const auto& pt : curve.points)
         if (pt.bytes >= minBytes)

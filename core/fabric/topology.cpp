@@ -212,6 +212,13 @@ const EnumTable<PlacementPolicy>& placementPolicyNames() {
 }
 const char* name(PlacementPolicy p) { return enumName(placementPolicyNames(), p); }
 
+const EnumTable<Collective>& collectiveNames() {
+    static const EnumTable<Collective> t = {{Collective::AllReduce, "all_reduce"},
+                                            {Collective::AllToAll, "alltoall"}};
+    return t;
+}
+const char* name(Collective c) { return enumName(collectiveNames(), c); }
+
 FabricError::FabricError(std::string key, std::string reason)
     : std::invalid_argument(key + ": " + reason),
       m_key(std::move(key)),

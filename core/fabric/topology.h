@@ -123,6 +123,9 @@ struct FabricPlan {
 
 /// The collective whose traffic a route carries.
 enum class Collective { AllReduce, AllToAll };
+/// "all_reduce", "alltoall": the nccl-tests names, as io::NcclCurve::collective holds them.
+const EnumTable<Collective>& collectiveNames();
+const char* name(Collective c);
 
 /// An error of buildFabric: the scenario key it is about (e.g. "ml_for_ml.topology.nodes",
 /// "mosaic.background.placement.background_nodes[2]") and the reason, as data; what() is

@@ -91,7 +91,7 @@ std::string hardwareFromFileName(const std::string& path) {
 void inspectLoss(const std::string& text, ojson& j, Diagnostics& diag) {
     const auto log = parseLossLog(text, diag);
     if (!log) return;
-    j["format"] = log->format;
+    j["format"] = io::name(log->format);
     auto series = ojson::array();
     for (const auto& s : log->series) {
         ojson o;

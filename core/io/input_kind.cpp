@@ -86,7 +86,7 @@ InputKind detectInputKind(const std::string& whole) {
         mentionsNccl = mentionsNccl || lower.find("nccl") != std::string::npos;
     }
     // As the loss-log reader sees the lines (it reads no launcher prefixes).
-    if (lossLogFormat(lines) != "csv") return InputKind::LossLog;
+    if (lossLogFormat(lines) != LossLogFormat::Csv) return InputKind::LossLog;
     for (const auto& l : lines) {
         const std::string t = trim(l);
         if (t.empty() || t[0] == '#' || isNcclLogLine(l)) continue;

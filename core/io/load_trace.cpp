@@ -42,6 +42,13 @@ bool isLoadTraceHeader(const std::string& line) {
     return false;
 }
 
+const EnumTable<LoadTraceFormat>& loadTraceFormatNames() {
+    static const EnumTable<LoadTraceFormat> t = {{LoadTraceFormat::Rate, "rate"},
+                                                 {LoadTraceFormat::Window, "window"}};
+    return t;
+}
+const char* name(LoadTraceFormat f) { return enumName(loadTraceFormatNames(), f); }
+
 std::optional<LoadTrace> parseLoadTrace(const std::string& text, Diagnostics& diag,
                                         double window_s) {
     const std::size_t before = diag.items().size();
@@ -108,7 +115,7 @@ std::optional<LoadTrace> parseLoadTrace(const std::string& text, Diagnostics& di
         rateCol = 1;
         t.assumptions.push_back("no header: columns read as time_s, bytes_per_s");
     }
-    t.format = rateCol >= 0 ? "rate" : "window";
+    t.format = rateCol >= 0 ? LoadTraceFormat::Rate : LoadTraceFormat::Window;
     double window = window_s > 0 ? window_s : commentWindow;
     std::vector<std::string> names = header;
     if (!hasHeader) names = {"time_s", "bytes_per_s"};
@@ -129,7 +136,7 @@ std::optional<LoadTrace> parseLoadTrace(const std::string& text, Diagnostics& di
             }
             return true;
         };
-        if (t.format == "window" && windowCol >= 0 && window <= 0) {
+        if (t.format == LoadTraceFormat::Window && windowCol >= 0 && window <= 0) {
             double w = 0;
             if (!num(windowCol, w, true)) continue;
             window = w;
@@ -139,7 +146,7 @@ std::optional<LoadTrace> parseLoadTrace(const std::string& text, Diagnostics& di
             if (!num(timeCol, time, true)) continue;
             time *= tScale;
         }
-        if (t.format == "rate") {
+        if (t.format == LoadTraceFormat::Rate) {
             if (!num(rateCol, rate, true)) continue;
             rate *= rScale;
         } else {
@@ -175,7 +182,7 @@ std::optional<LoadTrace> parseLoadTrace(const std::string& text, Diagnostics& di
         diag.error("file", "no rows in the load trace");
         return std::nullopt;
     }
-    if (t.format == "window") {
+    if (t.format == LoadTraceFormat::Window) {
         t.lastDuration_s = window;
     } else if (t.time_s.size() >= 2) {
         std::vector<double> d;
@@ -232,7 +239,7 @@ double loadAt(const LoadTrace& trace, double t_s, bool* outside) {
 
 nlohmann::ordered_json loadTraceToJson(const LoadTrace& t) {
     nlohmann::ordered_json j;
-    j["format"] = t.format;
+    j["format"] = name(t.format);
     j["samples"] = t.time_s.size();
     const double start = t.time_s.empty() ? 0 : t.time_s.front();
     const double end = loadTraceEnd_s(t);

@@ -7,8 +7,18 @@
 #include <vector>
 
 #include "common/diagnostics.h"
+#include "common/enum_names.h"
 
 namespace tandem::io {
+
+/// How a load trace gives its load.
+enum class LoadTraceFormat {
+    Rate,    ///< "rate": a time and a bytes/s column
+    Window,  ///< "window": bytes per fixed window
+};
+/// "rate", "window" (the `format` of the inspect JSON).
+const EnumTable<LoadTraceFormat>& loadTraceFormatNames();
+const char* name(LoadTraceFormat f);
 
 /// A piecewise-constant load: rate bytesPerSecond[i] holds from time_s[i] to time_s[i+1]
 /// (the last rate holds for `lastDuration_s`). The one representation of a load trace: `inspect`,
@@ -18,7 +28,7 @@ struct LoadTrace {
     std::vector<double> time_s;          ///< sample start times, strictly increasing, >= 0
     std::vector<double> bytesPerSecond;  ///< load (bytes/s, >= 0)
     double lastDuration_s = 0;  ///< how long the last sample lasts (window, or median step)
-    std::string format;         ///< "rate" (time + bytes/s) or "window" (bytes per window)
+    LoadTraceFormat format = LoadTraceFormat::Rate;
     std::vector<std::string>
         assumptions;  ///< e.g. "no header: columns read as time_s, bytes_per_s"
 };

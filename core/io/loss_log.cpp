@@ -219,7 +219,7 @@ constexpr double kMinLoss = 1e-20;
 /// step error shared by several CSV loss columns is reported once per line.
 void checkSeries(const LossLog& log, Diagnostics& diag) {
     std::set<std::size_t> stepLines;
-    const bool csv = log.format == "csv";
+    const bool csv = log.format == LossLogFormat::Csv;
     const auto more = [](std::size_t n, const char* what) {
         return n > 1 ? " (" + std::to_string(n - 1) + " more " + what + " after it)"
                      : std::string();
@@ -254,6 +254,14 @@ void checkSeries(const LossLog& log, Diagnostics& diag) {
 
 }  // namespace
 
+const EnumTable<LossLogFormat>& lossLogFormatNames() {
+    static const EnumTable<LossLogFormat> t = {{LossLogFormat::Llmc, "llmc"},
+                                               {LossLogFormat::NanoGpt, "nanogpt"},
+                                               {LossLogFormat::Csv, "csv"}};
+    return t;
+}
+const char* name(LossLogFormat f) { return enumName(lossLogFormatNames(), f); }
+
 const LossSeries* LossLog::preferred() const {
     const LossSeries* best = nullptr;
     for (const auto& s : series)
@@ -265,19 +273,19 @@ const LossSeries* LossLog::preferred() const {
     return best;
 }
 
-std::string lossLogFormat(const std::vector<std::string>& lines) {
+LossLogFormat lossLogFormat(const std::vector<std::string>& lines) {
     bool nano = false;
     for (const auto& l : lines) {
         if (l.rfind("s:", 0) == 0 &&
             (l.find("trl:") != std::string::npos || l.find("tel:") != std::string::npos))
-            return "llmc";
+            return LossLogFormat::Llmc;
         if (!nano) {
             const std::string t = trim(l);
             nano = (t.rfind("iter ", 0) == 0 || t.rfind("step ", 0) == 0) &&
                    t.find("loss") != std::string::npos;
         }
     }
-    return nano ? "nanogpt" : "csv";
+    return nano ? LossLogFormat::NanoGpt : LossLogFormat::Csv;
 }
 
 std::optional<LossLog> parseLossLog(const std::string& text, Diagnostics& diag) {
@@ -285,13 +293,16 @@ std::optional<LossLog> parseLossLog(const std::string& text, Diagnostics& diag) 
     const auto lines = splitLines(text);
     LossLog log;
     log.format = lossLogFormat(lines);
-    if (log.format == "llmc") {
-        parseLlmc(lines, log, diag);
-    } else if (log.format == "nanogpt") {
-        parseNanoGpt(lines, log, diag);
-    } else {
-        log.format = "csv";
-        parseCsv(lines, log, diag);
+    switch (log.format) {
+        case LossLogFormat::Llmc:
+            parseLlmc(lines, log, diag);
+            break;
+        case LossLogFormat::NanoGpt:
+            parseNanoGpt(lines, log, diag);
+            break;
+        case LossLogFormat::Csv:
+            parseCsv(lines, log, diag);
+            break;
     }
     if (diag.items().size() > before) return std::nullopt;
     checkSeries(log, diag);

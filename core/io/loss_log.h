@@ -8,8 +8,19 @@
 #include <vector>
 
 #include "common/diagnostics.h"
+#include "common/enum_names.h"
 
 namespace tandem::io {
+
+/// The text format of a loss log.
+enum class LossLogFormat {
+    Llmc,     ///< "llmc": llm.c lines `s:<step> trl:<loss>` / `tel:<loss>`
+    NanoGpt,  ///< "nanogpt": nanoGPT prints `iter N: loss X`, `step N: train loss X, ...`
+    Csv,      ///< "csv": a header with a step column and loss columns
+};
+/// "llmc", "nanogpt", "csv".
+const EnumTable<LossLogFormat>& lossLogFormatNames();
+const char* name(LossLogFormat f);
 
 /// One loss series (e.g. train or validation), in file order.
 struct LossSeries {
@@ -23,7 +34,7 @@ struct LossSeries {
 
 /// A parsed loss log.
 struct LossLog {
-    std::string format;              ///< "llmc", "nanogpt" or "csv"
+    LossLogFormat format = LossLogFormat::Csv;
     std::vector<LossSeries> series;  ///< non-empty series only
     /// The series a fit should use: the validation series with the most points if it has >= 5,
     /// else the series with the most points. nullptr when there is none.
@@ -45,11 +56,11 @@ struct LossLog {
 /// Returns std::nullopt on error.
 std::optional<LossLog> parseLossLog(const std::string& text, Diagnostics& diag);
 
-/// The text format of a loss log's lines, as parseLossLog reads them: "llmc" when a line starts
-/// with `s:` and holds `trl:` or `tel:`; else "nanogpt" when a line starts (after blanks) with
-/// `iter ` or `step ` and holds "loss"; else "csv". Other lines (NCCL INFO prints, warnings)
+/// The text format of a loss log's lines, as parseLossLog reads them: Llmc when a line starts
+/// with `s:` and holds `trl:` or `tel:`; else NanoGpt when a line starts (after blanks) with
+/// `iter ` or `step ` and holds "loss"; else Csv. Other lines (NCCL INFO prints, warnings)
 /// do not change the format.
-std::string lossLogFormat(const std::vector<std::string>& lines);
+LossLogFormat lossLogFormat(const std::vector<std::string>& lines);
 
 /// Reads and parses a file (see parseLossLog).
 std::optional<LossLog> loadLossLogFile(const std::string& path, Diagnostics& diag);

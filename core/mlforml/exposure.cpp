@@ -21,11 +21,11 @@ constexpr size_t kMaxLoadPoints = 2000;
 std::vector<Combo> actionSpace(const Params& p) {
     std::vector<Combo> v;
     for (int g : p.gradientAccumulations)
-        for (const auto& pr : p.precisions) v.push_back({g, pr});
+        for (Precision pr : p.precisions) v.push_back({g, pr});
     return v;
 }
 
-double foregroundWireBytes(const Params& p, const std::string& precision) {
+double foregroundWireBytes(const Params& p, Precision precision) {
     return fabric::ringWireBytesPerNode(p.foregroundParameters * bytesPerValue(precision),
                                         p.foregroundNodes);
 }

@@ -39,7 +39,7 @@ struct ExposureTable {
 std::vector<Combo> actionSpace(const Params& p);
 
 /// Wire bytes per foreground node per sync for precision `precision`.
-double foregroundWireBytes(const Params& p, const std::string& precision);
+double foregroundWireBytes(const Params& p, Precision precision);
 
 /// Measures the table for `backgroundJobs` modelled jobs of p.backgroundJob (0 = foreground
 /// alone), their phases drawn from `seed`: the jobs are recorded alone, then replayed open loop

@@ -1,25 +1,38 @@
 #include "mlforml/knobs.h"
 
-#include <cmath>
 #include <cstdlib>
 
 namespace tandem::mlforml {
 
-const std::vector<std::string>& knownPrecisions() {
-    static const std::vector<std::string> v = {"FP32", "BF16", "FP8", "MXFP8", "MXFP4"};
-    return v;
+const EnumTable<Precision>& precisionNames() {
+    static const EnumTable<Precision> t = {{Precision::Fp32, "FP32"},
+                                           {Precision::Bf16, "BF16"},
+                                           {Precision::Fp8, "FP8"},
+                                           {Precision::Mxfp8, "MXFP8"},
+                                           {Precision::Mxfp4, "MXFP4"}};
+    return t;
+}
+const char* name(Precision p) { return enumName(precisionNames(), p); }
+
+double bytesPerValue(Precision p) {
+    switch (p) {
+        case Precision::Fp32:
+            return 4.0;
+        case Precision::Bf16:
+            return 2.0;
+        case Precision::Fp8:
+            return 1.0;
+        case Precision::Mxfp8:
+            return 1.0 + 1.0 / 32.0;
+        case Precision::Mxfp4:
+            return 0.5 + 1.0 / 32.0;
+    }
+    return 2.0;
 }
 
-double bytesPerValue(const std::string& p) {
-    if (p == "FP32") return 4.0;
-    if (p == "BF16") return 2.0;
-    if (p == "FP8") return 1.0;
-    if (p == "MXFP8") return 1.0 + 1.0 / 32.0;
-    if (p == "MXFP4") return 0.5 + 1.0 / 32.0;
-    return std::nan("");
-}
+std::string Combo::label() const { return "GA" + std::to_string(g) + "-" + name(p); }
 
-std::string Combo::label() const { return "GA" + std::to_string(g) + "-" + p; }
+bool operator==(const Combo& a, const Combo& b) { return a.g == b.g && a.p == b.p; }
 
 bool parseComboLabel(const std::string& label, Combo& out) {
     if (label.size() < 5 || label.compare(0, 2, "GA") != 0) return false;
@@ -30,17 +43,40 @@ bool parseComboLabel(const std::string& label, Combo& out) {
         if (c < '0' || c > '9') return false;
     if (digits.size() > 6) return false;
     const int g = std::atoi(digits.c_str());
-    const std::string p = label.substr(dash + 1);
-    if (g <= 0 || std::isnan(bytesPerValue(p))) return false;
+    const auto p = enumFromName(precisionNames(), label.substr(dash + 1));
+    if (g <= 0 || !p) return false;
     out.g = g;
-    out.p = p;
+    out.p = *p;
     return true;
 }
 
-const std::vector<std::string>& policyNames() {
-    static const std::vector<std::string> v = {"Static",    "Knob-Precision", "Knob-GA",
-                                               "Decoupled", "Joint",          "Oracle"};
-    return v;
+const EnumTable<Policy>& policyNames() {
+    static const EnumTable<Policy> t = {
+        {Policy::Static, "Static"},  {Policy::KnobPrecision, "Knob-Precision"},
+        {Policy::KnobGa, "Knob-GA"}, {Policy::Decoupled, "Decoupled"},
+        {Policy::Joint, "Joint"},    {Policy::Oracle, "Oracle"}};
+    return t;
+}
+
+const char* name(Policy p) { return enumName(policyNames(), p); }
+
+std::string PolicySpec::label() const {
+    return policy == Policy::Fixed ? combo.label() : name(policy);
+}
+
+bool operator==(const PolicySpec& a, const PolicySpec& b) {
+    return a.policy == b.policy && (a.policy != Policy::Fixed || a.combo == b.combo);
+}
+
+bool parsePolicy(const std::string& word, PolicySpec& out) {
+    if (const auto named = enumFromName(policyNames(), word)) {
+        out = PolicySpec(*named);
+        return true;
+    }
+    Combo c;
+    if (!parseComboLabel(word, c)) return false;
+    out = PolicySpec(c);
+    return true;
 }
 
 }  // namespace tandem::mlforml

@@ -14,6 +14,7 @@
 #include "common/json_reader.h"
 #include "fabric/background_job.h"
 #include "fabric/topology.h"
+#include "mlforml/knobs.h"
 
 namespace tandem::mlforml {
 
@@ -130,8 +131,9 @@ struct Params {
     int gpusPerNode = 8;
     double microbatchSequences = 1;      ///< sequences per GPU per microbatch
     double microbatchComputeS = 0.0593;  ///< T_c, s [Sec. 3.1] (`microbatch_compute_ms`)
-    std::vector<std::string> precisions = {"BF16", "MXFP4"};  ///< p; first = baseline
-    std::vector<int> gradientAccumulations = {4, 16};         ///< g; first = baseline
+    std::vector<Precision> precisions = {Precision::Bf16,
+                                         Precision::Mxfp4};  ///< p; first = baseline
+    std::vector<int> gradientAccumulations = {4, 16};        ///< g; first = baseline
 
     // Network [MODEL.md A3].
     double fabricBytesPerS =
@@ -160,8 +162,9 @@ struct Params {
     ExposureSampling exposureSampling = ExposureSampling::Offsets;
 
     // Controller [2608.06046 Sec. 2.3-2.4].
-    std::vector<std::string> policies = {"Static", "Knob-Precision", "Knob-GA", "Decoupled",
-                                         "Joint"};
+    /// The policies compared, each read once from its word (`policies`; parsePolicy).
+    std::vector<PolicySpec> policies = {Policy::Static, Policy::KnobPrecision, Policy::KnobGa,
+                                        Policy::Decoupled, Policy::Joint};
     std::vector<double> targetFactors = {1.005, 1.01, 1.015, 1.02};  ///< x L_min [Sec. 3.3]
     double decisionIntervalS = 60;  ///< greedy rule re-evaluated every interval
     double historyWindowS = 120;    ///< observations averaged by the estimator

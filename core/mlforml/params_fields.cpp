@@ -50,29 +50,42 @@ const char* kShortSpanWhy =
     "1 ms, shorter than the compute of one microbatch; telemetry and decisions act on whole "
     "iterations (a physical bound)";
 
-bool isPolicy(const std::string& s) {
-    const auto& names = policyNames();
-    if (std::find(names.begin(), names.end(), s) != names.end()) return true;
-    Combo c;
-    return parseComboLabel(s, c);
+/// "Static, Knob-Precision, ..., Oracle": the named policies as a message lists them.
+std::string policyList() {
+    std::string out;
+    for (const auto& n : enumNames(policyNames())) out += (out.empty() ? "" : ", ") + n;
+    return out;
+}
+
+/// The words of `policies` as the file writes them.
+std::vector<std::string> policyWords(const std::vector<PolicySpec>& policies) {
+    std::vector<std::string> out;
+    for (const auto& spec : policies) out.push_back(spec.label());
+    return out;
 }
 
 void readPolicies(JsonReader& r, Params& p) {
     auto& d = r.diagnostics();
+    std::vector<std::string> words = policyWords(p.policies);
     if (r.arrayWithin("policies", kMaxListEntries)) {
-        p.policies = r.strings("policies", p.policies);
-        r.requireDistinct("policies", p.policies);
+        words = r.strings("policies", words);
+        r.requireDistinct("policies", words);
     }
-    for (size_t i = 0; i < p.policies.size(); ++i) {
-        if (isPolicy(p.policies[i])) continue;
-        std::string msg = "unknown policy \"" + p.policies[i] +
-                          "\": use Static, Knob-Precision, Knob-GA, Decoupled, Joint, Oracle or "
-                          "a combination such as \"GA16-MXFP4\"";
-        const auto hint = closestMatch(p.policies[i], policyNames());
+    std::vector<PolicySpec> specs;
+    for (size_t i = 0; i < words.size(); ++i) {
+        PolicySpec spec;
+        if (parsePolicy(words[i], spec)) {
+            specs.push_back(spec);
+            continue;
+        }
+        std::string msg = "unknown policy \"" + words[i] + "\": use " + policyList() +
+                          " or a combination such as \"GA16-MXFP4\"";
+        const auto hint = closestMatch(words[i], enumNames(policyNames()));
         if (!hint.empty()) msg += "; did you mean \"" + hint + "\"?";
         d.error(r.childPath("policies") + "[" + std::to_string(i) + "]", msg);
     }
-    if (p.policies.empty()) d.error(r.childPath("policies"), "must list at least one policy");
+    p.policies = specs;
+    if (words.empty()) d.error(r.childPath("policies"), "must list at least one policy");
 }
 
 void readTargetFactors(JsonReader& r, Params& p) {
@@ -264,14 +277,16 @@ std::vector<ParamField> ownFields() {
          TANDEM_CUSTOM(
              [](JsonReader& r, Params& p) {
                  if (r.arrayWithin("precisions", kMaxListEntries)) {
-                     p.precisions = r.strings("precisions", p.precisions, knownPrecisions());
-                     r.requireDistinct("precisions", p.precisions);
+                     p.precisions = r.choices("precisions", p.precisions, precisionNames());
+                     r.requireDistinct("precisions", enumNames(precisionNames(), p.precisions));
                  }
                  if (p.precisions.empty())
                      r.diagnostics().error(r.childPath("precisions"),
                                            "must list at least one precision");
              },
-             [](const Params& p, nlohmann::ordered_json& j) { j["precisions"] = p.precisions; })},
+             [](const Params& p, nlohmann::ordered_json& j) {
+                 j["precisions"] = enumNames(precisionNames(), p.precisions);
+             })},
         {"", "gradient_accumulations", "", "", 1, true, R::closed(1, 4096), none, none,
          "gradient accumulations g of the action space; the first is the baseline", kSec24,
          TANDEM_CUSTOM(
@@ -406,9 +421,10 @@ std::vector<ParamField> ownFields() {
          "controllers compared: Static, Knob-Precision, Knob-GA, Decoupled, Joint, Oracle or a "
          "fixed combination",
          kSec24,
-         TANDEM_CUSTOM(
-             readPolicies,
-             [](const Params& p, nlohmann::ordered_json& j) { j["policies"] = p.policies; })},
+         TANDEM_CUSTOM(readPolicies,
+                       [](const Params& p, nlohmann::ordered_json& j) {
+                           j["policies"] = policyWords(p.policies);
+                       })},
         {"",
          "target_factors",
          "x L_min",

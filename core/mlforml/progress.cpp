@@ -4,6 +4,25 @@
 #include <limits>
 
 namespace tandem::mlforml {
+namespace {
+
+/// A progress-model value by precision: `mxfp4` for MXFP4, `fp8` for FP8 and MXFP8, `wide` for
+/// FP32 and BF16.
+double byPrecision(Precision p, double mxfp4, double fp8, double wide) {
+    switch (p) {
+        case Precision::Mxfp4:
+            return mxfp4;
+        case Precision::Fp8:
+        case Precision::Mxfp8:
+            return fp8;
+        case Precision::Fp32:
+        case Precision::Bf16:
+            break;
+    }
+    return wide;
+}
+
+}  // namespace
 
 ProgressCurve::ProgressCurve(const Params& p)
     : m_p(p),
@@ -19,22 +38,18 @@ double ProgressCurve::globalBatch(int g) const {
     return g * m_p.microbatchSequences * m_p.foregroundNodes * m_p.gpusPerNode;
 }
 
-double ProgressCurve::kappa(const std::string& p) const {
-    if (p == "MXFP4") return m_p.progress.kappaMxfp4;
-    if (p == "FP8" || p == "MXFP8") return m_p.progress.kappaFp8;
-    return 1.0;
+double ProgressCurve::kappa(Precision p) const {
+    return byPrecision(p, m_p.progress.kappaMxfp4, m_p.progress.kappaFp8, 1.0);
 }
 
-double ProgressCurve::omega(const std::string& p) const {
-    if (p == "MXFP4") return m_p.progress.omegaMxfp4;
-    if (p == "FP8" || p == "MXFP8") return m_p.progress.omegaFp8;
-    return 0.0;
+double ProgressCurve::omega(Precision p) const {
+    return byPrecision(p, m_p.progress.omegaMxfp4, m_p.progress.omegaFp8, 0.0);
 }
 
 double ProgressCurve::staticProgressPerUpdate() const {
     Combo base;
     base.g = m_p.gradientAccumulations.empty() ? 4 : m_p.gradientAccumulations.front();
-    base.p = m_p.precisions.empty() ? "BF16" : m_p.precisions.front();
+    if (!m_p.precisions.empty()) base.p = m_p.precisions.front();
     const int nodes = m_p.progress.staticNodes > 0 ? m_p.progress.staticNodes : m_p.foregroundNodes;
     return progressAt(base, base.g * m_p.microbatchSequences * nodes * m_p.gpusPerNode);
 }
@@ -62,9 +77,6 @@ double ProgressCurve::progressForLoss(double L) const {
 }
 
 void applyFittedLossCurve(Params& p, double lInf, double a, double alpha, double s0Steps) {
-    Combo base;
-    base.g = p.gradientAccumulations.empty() ? 4 : p.gradientAccumulations.front();
-    base.p = p.precisions.empty() ? "BF16" : p.precisions.front();
     const double dS = ProgressCurve(p).staticProgressPerUpdate();
     p.progress.lossFloor = lInf;
     p.progress.lossExponent = alpha;

@@ -30,8 +30,8 @@ public:
 
 private:
     double progressAt(const Combo& c, double batch) const;
-    double kappa(const std::string& p) const;
-    double omega(const std::string& p) const;
+    double kappa(Precision p) const;
+    double omega(Precision p) const;
     const Params& m_p;
     double m_floor, m_alpha, m_s0, m_A;
 };

@@ -27,7 +27,7 @@ const PolicyRun* find(const PointResult& pt, const std::string& name) {
 
 double ratioToJoint(const PointResult& pt, const std::string& policy, size_t target) {
     const PolicyRun* a = find(pt, policy);
-    const PolicyRun* j = find(pt, "Joint");
+    const PolicyRun* j = findRun(pt, Policy::Joint);
     if (!a || !j || target >= a->firstCrossing_s.size() || target >= j->firstCrossing_s.size())
         return std::nan("");
     const double x = a->firstCrossing_s[target], y = j->firstCrossing_s[target];

@@ -28,23 +28,17 @@ int targetIndex(const Result& r, double factor) {
     return -1;
 }
 
-double ratio(const Result& r, const PointResult* pt, const std::string& policy, double factor) {
+double ratio(const Result& r, const PointResult* pt, Policy policy, double factor) {
     const int t = targetIndex(r, factor);
     if (!pt || t < 0) return kNan;
-    return ratioToJoint(*pt, policy, static_cast<size_t>(t));
+    return ratioToJoint(*pt, name(policy), static_cast<size_t>(t));
 }
 
-int comboIndex(const Result& r, const std::string& label) {
+int comboIndex(const Result& r, const Combo& combo) {
+    const std::string label = combo.label();
     for (size_t i = 0; i < r.comboLabels.size(); ++i)
         if (r.comboLabels[i] == label) return static_cast<int>(i);
     return -1;
-}
-
-const PolicyRun* policy(const PointResult* pt, const std::string& name) {
-    if (!pt) return nullptr;
-    for (const auto& run : pt->policies)
-        if (run.policy == name) return &run;
-    return nullptr;
 }
 
 std::string tlabel(double f) { return "t" + formatNumber(f); }
@@ -86,7 +80,7 @@ void scenario1Checks(const Result& r, Report& out) {
     }
     {
         const auto* pt = pointFor(r, 16);
-        const int b = comboIndex(r, "GA4-BF16"), m = comboIndex(r, "GA4-MXFP4");
+        const int b = comboIndex(r, {4, Precision::Bf16}), m = comboIndex(r, {4, Precision::Mxfp4});
         const double v = pt && b >= 0 && m >= 0
                              ? pt->meanSyncBeyondOverlap_s[b] / pt->meanSyncBeyondOverlap_s[m]
                              : kNan;
@@ -96,20 +90,22 @@ void scenario1Checks(const Result& r, Report& out) {
     }
     const double dec102[4] = {1.40, 1.21, 1.16, 1.12}, dec101[4] = {1.42, 1.22, 1.18, 1.13};
     for (int i = 0; i < 4; ++i)
-        out.checks.push_back(makeCheck(
-            "s1.decoupled_over_joint.t1.02.N" + std::to_string(ns[i]),
-            "Decoupled / Joint first-crossing time at 1.02 L_min [Fig. 2c]", dec102[i],
-            ratio(r, pointFor(r, ns[i]), "Decoupled", 1.02), dec102[i] - 0.08, dec102[i] + 0.08));
+        out.checks.push_back(
+            makeCheck("s1.decoupled_over_joint.t1.02.N" + std::to_string(ns[i]),
+                      "Decoupled / Joint first-crossing time at 1.02 L_min [Fig. 2c]", dec102[i],
+                      ratio(r, pointFor(r, ns[i]), Policy::Decoupled, 1.02), dec102[i] - 0.08,
+                      dec102[i] + 0.08));
     for (int i = 0; i < 4; ++i)
-        out.checks.push_back(makeCheck(
-            "s1.decoupled_over_joint.t1.01.N" + std::to_string(ns[i]),
-            "Decoupled / Joint first-crossing time at 1.01 L_min [Fig. 2d]", dec101[i],
-            ratio(r, pointFor(r, ns[i]), "Decoupled", 1.01), dec101[i] - 0.08, dec101[i] + 0.08));
+        out.checks.push_back(
+            makeCheck("s1.decoupled_over_joint.t1.01.N" + std::to_string(ns[i]),
+                      "Decoupled / Joint first-crossing time at 1.01 L_min [Fig. 2d]", dec101[i],
+                      ratio(r, pointFor(r, ns[i]), Policy::Decoupled, 1.01), dec101[i] - 0.08,
+                      dec101[i] + 0.08));
     for (int i = 0; i < 4; ++i)
         out.checks.push_back(
             makeCheck("s1.knobprecision_over_joint.t1.01.N" + std::to_string(ns[i]),
                       "Knob-Precision / Joint at 1.01 L_min (Joint picks GA4-MXFP4) [Fig. 2d]", 1.0,
-                      ratio(r, pointFor(r, ns[i]), "Knob-Precision", 1.01), 0.98, 1.02));
+                      ratio(r, pointFor(r, ns[i]), Policy::KnobPrecision, 1.01), 0.98, 1.02));
     for (int i = 0; i < 4; ++i) {
         const bool end = i == 0 || i == 3;
         const double v = interp(1.71, 3.65, i);
@@ -117,8 +113,8 @@ void scenario1Checks(const Result& r, Report& out) {
             makeCheck("s1.static_over_joint.t1.01.N" + std::to_string(ns[i]),
                       std::string("Static / Joint at 1.01 L_min [Sec. 3.2]") +
                           (end ? "" : " (paper value interpolated; band spans the ends)"),
-                      v, ratio(r, pointFor(r, ns[i]), "Static", 1.01), end ? v * 0.8 : 1.71 * 0.8,
-                      end ? v * 1.2 : 3.65 * 1.2));
+                      v, ratio(r, pointFor(r, ns[i]), Policy::Static, 1.01),
+                      end ? v * 0.8 : 1.71 * 0.8, end ? v * 1.2 : 3.65 * 1.2));
     }
     for (int i = 0; i < 4; ++i) {
         const bool end = i == 0 || i == 3;
@@ -127,20 +123,20 @@ void scenario1Checks(const Result& r, Report& out) {
             makeCheck("s1.knobga_over_joint.t1.01.N" + std::to_string(ns[i]),
                       std::string("Knob-GA / Joint at 1.01 L_min [Sec. 3.2]") +
                           (end ? "" : " (paper value interpolated; band spans the ends)"),
-                      v, ratio(r, pointFor(r, ns[i]), "Knob-GA", 1.01), end ? v * 0.8 : 1.54 * 0.8,
-                      end ? v * 1.2 : 2.26 * 1.2));
+                      v, ratio(r, pointFor(r, ns[i]), Policy::KnobGa, 1.01),
+                      end ? v * 0.8 : 1.54 * 0.8, end ? v * 1.2 : 2.26 * 1.2));
     }
 }
 
 namespace {
 
-/// Mean first-crossing time of `name` at target index t over every point (schedule) of r;
+/// Mean first-crossing time of `policy` at target index t over every point (schedule) of r;
 /// NaN when the policy is missing or did not reach the target in some schedule.
-double meanCrossing(const Result& r, const std::string& name, int t) {
+double meanCrossing(const Result& r, Policy policy, int t) {
     if (t < 0 || r.points.empty()) return kNan;
     double sum = 0;
     for (const auto& pt : r.points) {
-        const PolicyRun* run = policy(&pt, name);
+        const PolicyRun* run = findRun(pt, policy);
         if (!run || static_cast<size_t>(t) >= run->firstCrossing_s.size()) return kNan;
         const double x = run->firstCrossing_s[t];
         if (!std::isfinite(x)) return kNan;
@@ -149,12 +145,12 @@ double meanCrossing(const Result& r, const std::string& name, int t) {
     return sum / r.points.size();
 }
 
-/// Share (%) of updates of `name` in combination c, pooled over every schedule; level < 0 pools
+/// Share (%) of updates of `policy` in combination c, pooled over every schedule; level < 0 pools
 /// all levels, else only updates with `level` active background jobs. NaN if there are none.
-double pooledShare(const Result& r, const std::string& name, int c, int level) {
+double pooledShare(const Result& r, Policy policy, int c, int level) {
     double in = 0, all = 0;
     for (const auto& pt : r.points) {
-        const PolicyRun* run = policy(&pt, name);
+        const PolicyRun* run = findRun(pt, policy);
         if (!run || c < 0) continue;
         if (level < 0) {
             all += static_cast<double>(run->totalUpdates);
@@ -183,10 +179,10 @@ void directionalChecks(const Result& r, const double (&targets)[4],
     for (double f : targets) {
         const int t = targetIndex(r, f);
         const double slowPair =
-            std::min(meanCrossing(r, "Static", t), meanCrossing(r, "Knob-GA", t));
+            std::min(meanCrossing(r, Policy::Static, t), meanCrossing(r, Policy::KnobGa, t));
         double fastest = kNan;
-        for (const char* name : {"Joint", "Decoupled", "Knob-Precision"}) {
-            const double x = meanCrossing(r, name, t);
+        for (Policy fast : {Policy::Joint, Policy::Decoupled, Policy::KnobPrecision}) {
+            const double x = meanCrossing(r, fast, t);
             fastest = std::isnan(fastest) ? x : std::max(fastest, x);
         }
         const double yes =
@@ -200,17 +196,17 @@ void directionalChecks(const Result& r, const double (&targets)[4],
     }
     struct Floor {
         const char* id;
-        const char* policy;
+        Policy policy;
         double floor;
     };
-    for (const Floor& fl : {Floor{"s2.static_over_joint_min2.", "Static", 2.0},
-                            Floor{"s2.knobga_over_joint_min1.5.", "Knob-GA", 1.5}})
+    for (const Floor& fl : {Floor{"s2.static_over_joint_min2.", Policy::Static, 2.0},
+                            Floor{"s2.knobga_over_joint_min1.5.", Policy::KnobGa, 1.5}})
         for (double f : targets) {
             const int t = targetIndex(r, f);
-            const double j = meanCrossing(r, "Joint", t);
+            const double j = meanCrossing(r, Policy::Joint, t);
             const double v = j > 0 ? meanCrossing(r, fl.policy, t) / j : kNan;
             out.checks.push_back(makeCheck(std::string(fl.id) + tlabel(f),
-                                           std::string("scenario 2: ") + fl.policy +
+                                           std::string("scenario 2: ") + name(fl.policy) +
                                                " / Joint, at least " + formatNumber(fl.floor) +
                                                " (directional) [Sec. 3.3]" + over,
                                            fl.floor, v, fl.floor, inf));
@@ -235,18 +231,18 @@ void scenario2Checks(const Result& r, Report& out) {
     const std::string over = r.points.size() > 1
                                  ? " (mean over " + std::to_string(r.points.size()) + " schedules)"
                                  : std::string();
-    std::vector<std::string> others;
+    std::vector<Policy> others;
     if (!r.points.empty())
         for (const auto& run : r.points.front().policies)
-            if (run.policy != "Joint" && run.policy != "Oracle") others.push_back(run.policy);
+            if (run.kind != Policy::Joint && run.kind != Policy::Oracle) others.push_back(run.kind);
     for (double f : targets) {
         double first = kNan;
         const int t = targetIndex(r, f);
-        const double j = meanCrossing(r, "Joint", t);
+        const double j = meanCrossing(r, Policy::Joint, t);
         if (std::isfinite(j)) {
             first = 1;
-            for (const auto& name : others)
-                if (!(meanCrossing(r, name, t) > j) && std::isfinite(meanCrossing(r, name, t)))
+            for (Policy other : others)
+                if (!(meanCrossing(r, other, t) > j) && std::isfinite(meanCrossing(r, other, t)))
                     first = 0;
         }
         out.checks.push_back(makeCheck(
@@ -255,43 +251,43 @@ void scenario2Checks(const Result& r, Report& out) {
     }
     struct Row {
         const char* id;
-        const char* policy;
+        Policy policy;
         const char* quantity;
         double paper, low, high;
         bool contradictsModel;  ///< reported apart (docs/MODEL-ML-FOR-ML.md section 6)
     };
     const Row rows[4] = {
-        {"s2.decoupled_over_joint.", "Decoupled",
+        {"s2.decoupled_over_joint.", Policy::Decoupled,
          "scenario 2: Decoupled / Joint (paper 1.054-1.208 over the targets) [Sec. 3.3]", 1.131,
          1.02, 1.30, false},
-        {"s2.knobprecision_over_joint.", "Knob-Precision",
+        {"s2.knobprecision_over_joint.", Policy::KnobPrecision,
          "scenario 2: Knob-Precision / Joint (paper 1.227-1.363) [Sec. 3.3]", 1.295, 1.12, 1.45,
          false},
         // "Knob-GA and Static are slower by 4.4-4.9x and 5.3-6.3x" stands beside "Knob-GA is
         // 1.1-1.3x faster [than Static]" and "Joint reaches 6.3-7.3x": the slowdowns are ratios
         // of 5.4-5.9 and 6.3-7.3 [Sec. 3.3].
-        {"s2.knobga_over_joint.", "Knob-GA",
+        {"s2.knobga_over_joint.", Policy::KnobGa,
          "scenario 2: Knob-GA / Joint (paper 'slower by 4.4-4.9x': ratio 5.4-5.9) [Sec. 3.3]", 5.65,
          5.4 * 0.75, 5.9 * 1.25, true},
-        {"s2.static_over_joint.", "Static",
+        {"s2.static_over_joint.", Policy::Static,
          "scenario 2: Static / Joint (paper 'slower by 5.3-6.3x': ratio 6.3-7.3) [Sec. 3.3]", 6.8,
          6.3 * 0.75, 7.3 * 1.25, true},
     };
     for (const auto& row : rows)
         for (double f : targets) {
             const int t = targetIndex(r, f);
-            const double j = meanCrossing(r, "Joint", t);
+            const double j = meanCrossing(r, Policy::Joint, t);
             const double v = j > 0 ? meanCrossing(r, row.policy, t) / j : kNan;
             Check c = makeCheck(std::string(row.id) + tlabel(f), row.quantity + over, row.paper, v,
                                 row.low, row.high);
             if (row.contradictsModel) markNotReproducible(c, kContradictsModel);
             out.checks.push_back(c);
         }
-    const int c = comboIndex(r, "GA16-MXFP4");
+    const int c = comboIndex(r, {16, Precision::Mxfp4});
     double prev = 0;
     std::vector<double> shares;
     for (int k = 0; k <= 5; ++k) {
-        const double v = pooledShare(r, "Joint", c, k);
+        const double v = pooledShare(r, Policy::Joint, c, k);
         const double paper = 8.0 * k;
         double low = k == 0 ? 0 : prev, high = k == 0 ? 5 : 55;
         if (k == 5) low = std::max(25.0, prev);
@@ -319,7 +315,7 @@ void scenario2Checks(const Result& r, Report& out) {
     out.checks.push_back(
         makeCheck("s2.decoupled_share_ga16_mxfp4",
                   "scenario 2: Decoupled's share of GA16-MXFP4, % (paper 43-58)" + over, 50.5,
-                  pooledShare(r, "Decoupled", c, -1), 30, 70));
+                  pooledShare(r, Policy::Decoupled, c, -1), 30, 70));
     directionalChecks(r, targets, shares, over, out);
 }
 

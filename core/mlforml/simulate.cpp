@@ -105,12 +105,10 @@ void appendSeries(ExposureTable& a, const ExposureTable& b) {
 struct Run {
     explicit Run(const Params& params) : p(params), curve(params), combos(actionSpace(params)) {
         nAction = static_cast<int>(combos.size());
-        for (const auto& name : p.policies) {
-            Combo c;
-            if (!parseComboLabel(name, c)) continue;
-            bool found = false;
-            for (const auto& x : combos) found = found || x.label() == c.label();
-            if (!found) combos.push_back(c);
+        for (const auto& spec : p.policies) {
+            if (spec.policy != Policy::Fixed) continue;
+            if (std::find(combos.begin(), combos.end(), spec.combo) == combos.end())
+                combos.push_back(spec.combo);
         }
         res.targetFactors = p.targetFactors;
         for (double f : p.targetFactors) res.targetLosses.push_back(f * p.progress.lMin);
@@ -121,8 +119,8 @@ struct Run {
     /// of the schedule's level i).
     void runPolicies(PointResult& pt, const NetworkSchedule& net, const std::vector<int>& levelJobs,
                      const CancelFlag* cancel) const {
-        for (const auto& name : p.policies)
-            pt.policies.push_back(runPolicy(name, p, curve, combos, nAction, net, res.targetLosses,
+        for (const auto& spec : p.policies)
+            pt.policies.push_back(runPolicy(spec, p, curve, combos, nAction, net, res.targetLosses,
                                             levelJobs, cancel));
     }
 
@@ -134,8 +132,8 @@ struct Run {
             if (combos[c].g != 4) continue;
             const double e = pt.meanSyncBeyondOverlap_s[c];
             const double share = e / (4 * p.microbatchComputeS + e);
-            if (combos[c].p == "BF16") pt.dpShareBf16 = std::isfinite(e) ? share : 1.0;
-            if (combos[c].p == "MXFP4") pt.dpShareMxfp4 = std::isfinite(e) ? share : 1.0;
+            if (combos[c].p == Precision::Bf16) pt.dpShareBf16 = std::isfinite(e) ? share : 1.0;
+            if (combos[c].p == Precision::Mxfp4) pt.dpShareMxfp4 = std::isfinite(e) ? share : 1.0;
         }
     }
 
@@ -266,6 +264,12 @@ Result simulateTrace(const Params& p, const CancelFlag* cancel) {
 }
 
 }  // namespace
+
+const PolicyRun* findRun(const PointResult& pt, Policy kind) {
+    for (const auto& run : pt.policies)
+        if (run.kind == kind) return &run;
+    return nullptr;
+}
 
 Result simulate(const Params& p, const CancelFlag* cancel) {
     switch (p.scenario) {

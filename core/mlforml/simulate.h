@@ -23,8 +23,9 @@ struct ComboSegment {
 
 /// One policy's training run at one point.
 struct PolicyRun {
-    std::string policy;  ///< "Static", "Knob-Precision", "Knob-GA", "Decoupled", "Joint",
-                         ///< "Oracle", or a fixed combination label ("GA16-MXFP4")
+    std::string policy;            ///< its label (PolicySpec::label): "Static", ..., "Oracle", or a
+                                   ///< fixed combination's ("GA16-MXFP4")
+    Policy kind = Policy::Static;  ///< which controller ran
     /// Trajectory (at most ~2000 points): wall-clock s, optimizer updates, eval loss.
     std::vector<double> time_s, updates, loss;
     /// First-crossing time per target (s); NaN = not reached within the horizon.
@@ -70,6 +71,9 @@ struct PointResult {
     std::vector<PolicyRun> policies;
     std::vector<double> loadTime_s, loadBytesPerS;  ///< background load over time
 };
+
+/// The first run of `kind` in `pt` (the named policies occur at most once), or nullptr.
+const PolicyRun* findRun(const PointResult& pt, Policy kind);
 
 struct Result {
     std::vector<double> targetFactors;

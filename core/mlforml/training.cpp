@@ -14,8 +14,6 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr size_t kMaxPoints = 2000;
 constexpr long long kMaxUpdates = 50000000;
 
-enum class Kind { Fixed, KnobPrecision, KnobGa, Decoupled, Joint, Oracle };
-
 /// Observed syncs of the foreground, in order of the time they become visible to the controller,
 /// with the background level that telemetry reported for them.
 struct History {
@@ -128,32 +126,24 @@ bool estimate(History& h, double t, int lv, double window, double overlap,
 
 }  // namespace
 
-PolicyRun runPolicy(const std::string& policy, const Params& p, const ProgressCurve& curve,
+PolicyRun runPolicy(const PolicySpec& spec, const Params& p, const ProgressCurve& curve,
                     const std::vector<Combo>& combos, int actionCount, const NetworkSchedule& net,
                     const std::vector<double>& targetLosses, const std::vector<int>& levelJobs,
                     const tandem::CancelFlag* cancel) {
     PolicyRun run;
-    run.policy = policy;
+    run.policy = spec.label();
+    run.kind = spec.policy;
     const int nC = static_cast<int>(combos.size());
     const int nA = std::min(actionCount, nC);
     const int nP = static_cast<int>(p.precisions.size());
 
-    Kind kind = Kind::Fixed;
-    int fixed = 0;  // Static = baseline combination
-    if (policy == "Knob-Precision")
-        kind = Kind::KnobPrecision;
-    else if (policy == "Knob-GA")
-        kind = Kind::KnobGa;
-    else if (policy == "Decoupled")
-        kind = Kind::Decoupled;
-    else if (policy == "Joint")
-        kind = Kind::Joint;
-    else if (policy == "Oracle")
-        kind = Kind::Oracle;
-    else if (policy != "Static") {
+    const Policy kind = spec.policy;
+    // Static holds the baseline combination, Fixed its own; the others adapt.
+    const bool holds = kind == Policy::Static || kind == Policy::Fixed;
+    int fixed = 0;
+    if (kind == Policy::Fixed)
         for (int c = 0; c < nC; ++c)
-            if (combos[c].label() == policy) fixed = c;
-    }
+            if (combos[c] == spec.combo) fixed = c;
 
     std::vector<double> dS(nC), comp(nC), wire(nC);
     for (int c = 0; c < nC; ++c) {
@@ -195,7 +185,7 @@ PolicyRun runPolicy(const std::string& policy, const Params& p, const ProgressCu
         return best < 0 ? 0 : best;
     };
 
-    int cur = kind == Kind::Fixed ? fixed : 0;
+    int cur = fixed;
     double t = 0, S = 0;
     long long u = 0;
     double nextDecision = 0;
@@ -235,9 +225,9 @@ PolicyRun runPolicy(const std::string& policy, const Params& p, const ProgressCu
             }
             ivStart = t;
             ivExposed = ivWall = 0;
-            if (kind != Kind::Fixed) {
+            if (!holds) {
                 bool have;
-                if (kind == Kind::Oracle) {
+                if (kind == Policy::Oracle) {
                     for (int c = 0; c < nA; ++c) est[c] = net.meanExposed(c, t, t + interval);
                     have = true;
                 } else {
@@ -248,14 +238,14 @@ PolicyRun runPolicy(const std::string& policy, const Params& p, const ProgressCu
                 if (have) {
                     for (int c = 0; c < nA; ++c) value[c] = gainOf(c, S);
                     const int baseG = combos[0].g;
-                    const std::string& baseP = combos[0].p;
+                    const Precision baseP = combos[0].p;
                     auto withBaseG = [&](int c) { return combos[c].g == baseG; };
                     auto withBaseP = [&](int c) { return combos[c].p == baseP; };
-                    if (kind == Kind::KnobPrecision)
+                    if (kind == Policy::KnobPrecision)
                         cur = argmaxWhere(cur, withBaseG);
-                    else if (kind == Kind::KnobGa)
+                    else if (kind == Policy::KnobGa)
                         cur = argmaxWhere(cur, withBaseP);
-                    else if (kind == Kind::Decoupled) {
+                    else if (kind == Policy::Decoupled) {
                         // The two single-knob projections, decided independently, composed.
                         const int gPick = argmaxWhere(cur, withBaseP) / nP;
                         const int pPick = argmaxWhere(cur, withBaseG) % nP;

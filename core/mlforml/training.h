@@ -16,14 +16,14 @@
 
 namespace tandem::mlforml {
 
-/// Runs `policy` until every target loss is crossed, the horizon p.horizonS passes, or no sync
+/// Runs `spec` until every target loss is crossed, the horizon p.horizonS passes, or no sync
 /// can finish (infinite exposed time and no later change of the background level: an unbounded
 /// sample waits for the next level change and continues with that level's exposure). `combos` is
 /// the action space (g-major, as actionSpace()). Adaptive policies choose among combos[0,
 /// actionCount); fixed-combination policies may name any entry. `levelJobs[l]` is the number of
 /// background jobs of schedule level l (for the per-level shares). Throws tandem::Cancelled when
 /// `cancel` is set.
-PolicyRun runPolicy(const std::string& policy, const Params& p, const ProgressCurve& curve,
+PolicyRun runPolicy(const PolicySpec& spec, const Params& p, const ProgressCurve& curve,
                     const std::vector<Combo>& combos, int actionCount, const NetworkSchedule& net,
                     const std::vector<double>& targetLosses, const std::vector<int>& levelJobs,
                     const tandem::CancelFlag* cancel);

@@ -262,7 +262,7 @@ nlohmann::ordered_json coRunReport(const CoRunModel& m, const BackgroundLoad& bg
     for (const CoRunSlowdown& s : m.slowdowns) {
         nlohmann::ordered_json o;
         o["group_nodes"] = s.groupNodes;
-        o["traffic"] = s.traffic == fabric::Collective::AllToAll ? "alltoall" : "all_reduce";
+        o["traffic"] = fabric::name(s.traffic);
         std::vector<double> at, v;
         for (double d : {1e-3, 1e-2, 1e-1, 1.0, 10.0}) {
             at.push_back(d);

@@ -11,28 +11,19 @@ thread_local CollectiveRecorder* tRecorder = nullptr;
 
 }  // namespace
 
-const char* collectiveName(Collective c) {
-    switch (c) {
-        case Collective::AllReduce:
-            return "all_reduce";
-        case Collective::ReduceScatter:
-            return "reduce_scatter";
-        case Collective::AllGather:
-            return "all_gather";
-        case Collective::AllToAll:
-            return "alltoall";
-    }
-    return "all_reduce";
+const EnumTable<Collective>& collectiveNames() {
+    static const EnumTable<Collective> t = {{Collective::AllReduce, "all_reduce"},
+                                            {Collective::ReduceScatter, "reduce_scatter"},
+                                            {Collective::AllGather, "all_gather"},
+                                            {Collective::AllToAll, "alltoall"}};
+    return t;
 }
+const char* collectiveName(Collective c) { return enumName(collectiveNames(), c); }
 
 bool parseCollectiveName(const std::string& name, Collective& out) {
-    for (auto c : {Collective::AllReduce, Collective::ReduceScatter, Collective::AllGather,
-                   Collective::AllToAll})
-        if (name == collectiveName(c)) {
-            out = c;
-            return true;
-        }
-    return false;
+    const auto c = enumFromName(collectiveNames(), name);
+    if (c) out = *c;
+    return c.has_value();
 }
 
 double busFactor(Collective c, int n) {

@@ -12,13 +12,17 @@
 #include <string>
 #include <vector>
 
+#include "common/enum_names.h"
 #include "mosaic/hardware.h"
 
 namespace tandem::mosaic {
 
 enum class Collective { AllReduce, ReduceScatter, AllGather, AllToAll };
 
-/// nccl-tests name of a collective: "all_reduce", "reduce_scatter", "all_gather", "alltoall".
+/// nccl-tests names of the collectives, as io::NcclCurve::collective holds them: "all_reduce",
+/// "reduce_scatter", "all_gather", "alltoall".
+const EnumTable<Collective>& collectiveNames();
+/// nccl-tests name of a collective (collectiveNames()).
 const char* collectiveName(Collective c);
 
 /// Inverse of collectiveName; false for any other name (broadcast, sendrecv, ...).

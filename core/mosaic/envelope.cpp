@@ -323,4 +323,9 @@ nlohmann::ordered_json writeEnvelope(const Envelope& e) {
     return j;
 }
 
+const BackgroundLoad& backgroundOrIdle(const Envelope& e) {
+    static const BackgroundLoad kIdle;
+    return e.background ? *e.background : kIdle;
+}
+
 }  // namespace tandem::mosaic

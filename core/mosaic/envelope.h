@@ -107,6 +107,11 @@ struct Envelope {
     double modelBudgetFlops() const;
 };
 
+/// The MoE job's co-running jobs: `e.background` when set, else the idle default (a
+/// default-constructed BackgroundLoad, zero jobs). The reference lives as long as `e` (or for
+/// the whole program, for the default).
+const BackgroundLoad& backgroundOrIdle(const Envelope& e);
+
 /// Largest cluster and batch shape an envelope or `tandem-cli plan` accepts: 1e8 devices (the
 /// largest clusters built hold ~1e5 GPUs), 2^24 sequences per step, 2^24 tokens per sequence.
 constexpr int kMaxDevices = 100000000, kMaxGlobalBatch = 1 << 24, kMaxSeqLen = 1 << 24;

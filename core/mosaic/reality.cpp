@@ -55,9 +55,17 @@ const char* const kColumns[] = {"container",
                                 "model_tflops_per_s_per_gpu",
                                 "note"};
 
+/// A system of the measured runs and the built-in hardware it is costed on.
+struct SystemHardware {
+    const char* system;
+    const char* hardware;
+};
+constexpr SystemHardware kSystems[] = {{"DGX-H100", "h100"}, {"DGX-GB200", "gb200-nvl72"}};
+
+/// The built-in hardware of `system` ("" for a system not in kSystems).
 std::string hardwareOfSystem(const std::string& system) {
-    if (system == "DGX-H100") return "h100";
-    if (system == "DGX-GB200") return "gb200-nvl72";
+    for (const auto& s : kSystems)
+        if (system == s.system) return s.hardware;
     return {};
 }
 
@@ -171,44 +179,63 @@ const std::vector<MeasuredRun>& shippedMeasuredRuns() {
     return runs;
 }
 
+namespace {
+
+/// A model name of the measured runs and its geometry.
+struct ModelGeometry {
+    const char* model;
+    Geometry geometry;
+};
+
+/// Every model the cost model expresses. Widths from the Hugging Face configs
+/// (tests/data/models/, PROVENANCE.md) and, for Llama 3, arXiv:2407.21783 Table 3.
+const std::vector<ModelGeometry>& modelGeometries() {
+    static const std::vector<ModelGeometry> t = {
+        {"LLAMA3_8B", dense(32, 4096, 32, 8, 14336, 128256)},
+        {"LLAMA3_70B", dense(80, 8192, 64, 8, 28672, 128256)},
+        {"LLAMA3.1_405B", dense(126, 16384, 128, 8, 53248, 128256)},
+        // DeepSeek-V3: multi-head latent attention costed as standard attention with 128 KV
+        // heads (4 d^2 = 205 M parameters per layer against MLA's 187 M); the
+        // multi-token-prediction module (num_nextn_predict_layers 1) as one more MoE layer.
+        {"DeepSeekV3", moe(62, 7168, 128, 128, 0, 18432, 256, 8, 2048, 1, 3, 129280)},
+        {"DeepSeekV3 (w/o MTP)", moe(61, 7168, 128, 128, 0, 18432, 256, 8, 2048, 1, 3, 129280)},
+        {"Qwen3_30B_a3B", moe(48, 2048, 32, 4, 128, 6144, 128, 8, 768, 0, 0, 151936)},
+        {"Qwen3_235B_a22B", moe(94, 4096, 64, 4, 128, 12288, 128, 8, 1536, 0, 0, 151936)},
+        // gpt-oss-120b: attention sinks, biases and the 128-token sliding window of every other
+        // layer are not costed (attention is < 1 % of the FLOPs at 4096 tokens).
+        {"GPT OSS 120B", moe(36, 2880, 64, 8, 64, 2880, 128, 4, 2880, 0, 0, 201088)},
+    };
+    return t;
+}
+
+/// Model families the cost model cannot express, by name prefix, and why.
+struct Inexpressible {
+    const char* prefix;
+    const char* reason;
+};
+constexpr Inexpressible kInexpressible[] = {
+    {"Nemotron",
+     "hybrid Mamba-Transformer (Mamba-2 layers): not a transformer the cost model expresses"},
+    {"DeepSeekV4",
+     "DeepSeek-V4: no published config, and its compressed sparse attention is not in the "
+     "geometry"},
+};
+
+}  // namespace
+
 bool measuredModelGeometry(const std::string& model, Geometry& g, std::string& reason) {
-    // Widths from the Hugging Face configs (tests/data/models/, PROVENANCE.md) and, for Llama 3,
-    // arXiv:2407.21783 Table 3.
-    if (model == "LLAMA3_8B")
-        g = dense(32, 4096, 32, 8, 14336, 128256);
-    else if (model == "LLAMA3_70B")
-        g = dense(80, 8192, 64, 8, 28672, 128256);
-    else if (model == "LLAMA3.1_405B")
-        g = dense(126, 16384, 128, 8, 53248, 128256);
-    // DeepSeek-V3: multi-head latent attention costed as standard attention with 128 KV heads
-    // (4 d^2 = 205 M parameters per layer against MLA's 187 M); the multi-token-prediction
-    // module (num_nextn_predict_layers 1) as one more MoE layer.
-    else if (model == "DeepSeekV3")
-        g = moe(62, 7168, 128, 128, 0, 18432, 256, 8, 2048, 1, 3, 129280);
-    else if (model == "DeepSeekV3 (w/o MTP)")
-        g = moe(61, 7168, 128, 128, 0, 18432, 256, 8, 2048, 1, 3, 129280);
-    else if (model == "Qwen3_30B_a3B")
-        g = moe(48, 2048, 32, 4, 128, 6144, 128, 8, 768, 0, 0, 151936);
-    else if (model == "Qwen3_235B_a22B")
-        g = moe(94, 4096, 64, 4, 128, 12288, 128, 8, 1536, 0, 0, 151936);
-    // gpt-oss-120b: attention sinks, biases and the 128-token sliding window of every other
-    // layer are not costed (attention is < 1 % of the FLOPs at 4096 tokens).
-    else if (model == "GPT OSS 120B")
-        g = moe(36, 2880, 64, 8, 64, 2880, 128, 4, 2880, 0, 0, 201088);
-    else if (model.rfind("Nemotron", 0) == 0) {
-        reason =
-            "hybrid Mamba-Transformer (Mamba-2 layers): not a transformer the cost model expresses";
-        return false;
-    } else if (model.rfind("DeepSeekV4", 0) == 0) {
-        reason =
-            "DeepSeek-V4: no published config, and its compressed sparse attention is not in the "
-            "geometry";
-        return false;
-    } else {
-        reason = "unknown model \"" + model + "\"";
-        return false;
-    }
-    return true;
+    for (const auto& m : modelGeometries())
+        if (model == m.model) {
+            g = m.geometry;
+            return true;
+        }
+    for (const auto& x : kInexpressible)
+        if (model.rfind(x.prefix, 0) == 0) {
+            reason = x.reason;
+            return false;
+        }
+    reason = "unknown model \"" + model + "\"";
+    return false;
 }
 
 std::vector<RealityCase> realityCases(const Stack& stack) {

@@ -211,7 +211,7 @@ std::vector<SearchResult> searchPerBackgroundLevel(const Envelope& e, const std:
                                                    const tandem::CancelFlag* cancel, int threads) {
     std::vector<SearchResult> out;
     Envelope level = e;
-    if (!level.background) level.background = BackgroundLoad{};
+    level.background = backgroundOrIdle(e);
     for (int j : jobs) {
         level.background->jobs = j;
         out.push_back(search(level, cancel, threads));

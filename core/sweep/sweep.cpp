@@ -33,9 +33,7 @@ void mlforMlMetrics(const mlforml::Result& r, Metrics& m) {
         m.emplace_back(pre + "dp_share_bf16", csvNumber(pt.dpShareBf16));
         m.emplace_back(pre + "dp_share_mxfp4", csvNumber(pt.dpShareMxfp4));
         m.emplace_back(pre + "bg_p95_GB_per_50ms", csvNumber(pt.bgP95GBPer50ms));
-        const mlforml::PolicyRun* joint = nullptr;
-        for (const auto& run : pt.policies)
-            if (run.policy == "Joint") joint = &run;
+        const mlforml::PolicyRun* joint = findRun(pt, mlforml::Policy::Joint);
         for (const auto& run : pt.policies) {
             for (size_t k = 0; k < run.firstCrossing_s.size(); ++k) {
                 const std::string f = formatNumber(r.targetFactors[k]);

@@ -11,6 +11,7 @@
 #include "fabric/scaleout.h"
 #include "io/nccl_tests.h"
 
+using namespace tandem;
 using namespace tandem::fabric;
 
 namespace {
@@ -55,6 +56,31 @@ private slots:
         const double t = idleCollectiveTime(p5, Collective::AllReduce, 2, 1073741824.0);
         QVERIFY(std::fabs(t - (p5.latencyS + 1073741824.0 / (p5.allReduceEfficiency * 400e9))) <
                 1e-9 * t);
+    }
+
+    void collectiveNamesRoundTrip() {
+        // The nccl-tests words of the two collectives, each read back to its value.
+        QCOMPARE(enumNames(collectiveNames()),
+                 (std::vector<std::string>{"all_reduce", "alltoall"}));
+        for (const auto& e : collectiveNames())
+            QVERIFY(enumFromName(collectiveNames(), name(e.value)) == e.value);
+        QVERIFY(!enumFromName(collectiveNames(), "all_gather"));
+        // A curve of either collective gives rows of it; another collective gives none.
+        const ScaleOutHardware& p5 = *findScaleOutHardware("p5-efa");
+        tandem::io::NcclCurve curve;
+        curve.ranks = 16;
+        curve.points.push_back({});
+        curve.points.back().bytes = 1e9;
+        curve.points.back().busbw_Bps = 100e9;
+        curve.collective = "alltoall";
+        const auto rows = measuredRows(curve, p5);
+        QCOMPARE(rows.size(), size_t(1));
+        QVERIFY(rows[0].collective == Collective::AllToAll);
+        QCOMPARE(rows[0].nodes, 2);
+        curve.collective = "all_reduce";
+        QVERIFY(measuredRows(curve, p5).at(0).collective == Collective::AllReduce);
+        curve.collective = "all_gather";
+        QVERIFY(measuredRows(curve, p5).empty());
     }
 
     void measuredLog_data() {

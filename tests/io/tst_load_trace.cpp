@@ -23,7 +23,7 @@ private slots:
         const auto t =
             parseLoadTrace("# two jobs arrive\ntime_s,bytes_per_s\n0,0\n10,5e9\n20,2.5e9\n", d);
         QVERIFY2(t, d.str().c_str());
-        QCOMPARE(t->format, std::string("rate"));
+        QVERIFY(t->format == LoadTraceFormat::Rate);
         QCOMPARE(t->time_s, (std::vector<double>{0, 10, 20}));
         QCOMPARE(t->lastDuration_s, 10.0);  // median interval
         QCOMPARE(loadAt(*t, 5.0), 0.0);
@@ -36,6 +36,18 @@ private slots:
         QCOMPARE(j["duration_s"].get<double>(), 30.0);
         QCOMPARE(j["mean_GBps"].get<double>(), (0 * 10 + 5 * 10 + 2.5 * 10) / 30.0);
         QCOMPARE(j["peak_GBps"].get<double>(), 5.0);
+        QCOMPARE(j["format"].get<std::string>(), std::string("rate"));
+    }
+
+    void formatNamesRoundTrip() {
+        QCOMPARE(enumNames(loadTraceFormatNames()), (std::vector<std::string>{"rate", "window"}));
+        for (const auto& e : loadTraceFormatNames())
+            QVERIFY(enumFromName(loadTraceFormatNames(), name(e.value)) == e.value);
+        QVERIFY(!enumFromName(loadTraceFormatNames(), "bytes"));
+        Diagnostics d;
+        const auto t = parseLoadTrace("# window_s: 0.5\nbytes\n1e9\n", d);
+        QVERIFY2(t, d.str().c_str());
+        QCOMPARE(loadTraceToJson(*t)["format"].get<std::string>(), std::string("window"));
     }
 
     void unitsConvertedOnce_data() {
@@ -60,7 +72,7 @@ private slots:
         Diagnostics d;
         const auto t = parseLoadTrace("# window_s: 0.5\nbytes\n1e9\n0\n3e9\n", d);
         QVERIFY2(t, d.str().c_str());
-        QCOMPARE(t->format, std::string("window"));
+        QVERIFY(t->format == LoadTraceFormat::Window);
         QCOMPARE(t->time_s, (std::vector<double>{0, 0.5, 1.0}));
         QCOMPARE(t->bytesPerSecond, (std::vector<double>{2e9, 0, 6e9}));
         QCOMPARE(t->lastDuration_s, 0.5);

@@ -28,7 +28,7 @@ private slots:
         const auto log = loadLossLogFile(
             std::string(TANDEM_TEST_DATA) + "/losslogs/llmc-gpt2-124M-10B-8xH100.txt", d);
         QVERIFY2(log, d.str().c_str());
-        QCOMPARE(log->format, std::string("llmc"));
+        QVERIFY(log->format == LossLogFormat::Llmc);
         QCOMPARE(log->series.size(), std::size_t(2));
         const LossSeries* val = log->preferred();
         QVERIFY(val && val->validation);
@@ -62,7 +62,7 @@ private slots:
         Diagnostics d;
         const auto log = parseLossLog(csv, d);
         QVERIFY2(log, d.str().c_str());
-        QCOMPARE(log->format, std::string("csv"));
+        QVERIFY(log->format == LossLogFormat::Csv);
         QCOMPARE(log->series.size(), std::size_t(2));
         const LossSeries* train = &log->series[0];
         QCOMPARE(train->name, std::string("train_loss"));
@@ -92,6 +92,17 @@ private slots:
         QCOMPARE(log->series[0].loss, (std::vector<double>{10.9, 8.1, 6.2}));
     }
 
+    void formatNamesRoundTrip() {
+        QCOMPARE(enumNames(lossLogFormatNames()),
+                 (std::vector<std::string>{"llmc", "nanogpt", "csv"}));
+        for (const auto& e : lossLogFormatNames())
+            QVERIFY(enumFromName(lossLogFormatNames(), name(e.value)) == e.value);
+        QVERIFY(!enumFromName(lossLogFormatNames(), "tsv"));
+        QVERIFY(lossLogFormat({"s:0 trl:10.5", "s:1 tel:9.0"}) == LossLogFormat::Llmc);
+        QVERIFY(lossLogFormat({"NCCL INFO x", "iter 3: loss 4.2"}) == LossLogFormat::NanoGpt);
+        QVERIFY(lossLogFormat({"step,loss", "0,10"}) == LossLogFormat::Csv);
+    }
+
     void tabSeparatedAndNanoGpt() {
         Diagnostics d;
         const auto tsv = parseLossLog("iter\tloss\n0\t10.5\n1\t9.5\n", d);
@@ -104,7 +115,7 @@ private slots:
             "step 250: train loss 5.1, val loss 5.2\n",
             d);
         QVERIFY2(nano, d.str().c_str());
-        QCOMPARE(nano->format, std::string("nanogpt"));
+        QVERIFY(nano->format == LossLogFormat::NanoGpt);
         const LossSeries* train = nullptr;
         const LossSeries* val = nullptr;
         const LossSeries* trainEval = nullptr;

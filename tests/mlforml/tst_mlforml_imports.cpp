@@ -101,19 +101,19 @@ private slots:
         QVERIFY(ok);
         QCOMPARE(p.foregroundParameters, n);
         // 2 (n-1)/n * V with V = values * bytes per value: BF16 2, MXFP4 0.5 + 1/32 (OCP MX).
-        QVERIFY(std::fabs(foregroundWireBytes(p, "BF16") - 2.0 * 7 / 8 * 2 * n) < 1);
-        QVERIFY(std::fabs(foregroundWireBytes(p, "MXFP4") - 2.0 * 7 / 8 * (0.5 + 1.0 / 32) * n) <
-                1);
+        QVERIFY(std::fabs(foregroundWireBytes(p, Precision::Bf16) - 2.0 * 7 / 8 * 2 * n) < 1);
+        QVERIFY(std::fabs(foregroundWireBytes(p, Precision::Mxfp4) -
+                          2.0 * 7 / 8 * (0.5 + 1.0 / 32) * n) < 1);
 
         // A foreground alone on the fabric: the sync takes wire bytes / NIC rate.
         Params alone = p;
         alone.backgroundJobs = {0};
-        alone.policies = {"GA4-BF16"};
+        alone.policies = {PolicySpec(Combo{4, Precision::Bf16})};
         alone.startOffsets = 1;
         alone.replayIterations = 2;
         const Result r = simulate(alone);
         QCOMPARE(r.points.size(), size_t(1));
-        const double expect = foregroundWireBytes(p, "BF16") / p.nicBytesPerS;
+        const double expect = foregroundWireBytes(p, Precision::Bf16) / p.nicBytesPerS;
         QVERIFY2(std::fabs(r.points[0].meanSyncBeyondOverlap_s[0] - expect) < 1e-6 * expect,
                  qPrintable(
                      QString("%1 vs %2").arg(r.points[0].meanSyncBeyondOverlap_s[0]).arg(expect)));
@@ -124,7 +124,7 @@ private slots:
     void eventsSimulatedCountsFlowEvents() {
         Params p;
         p.backgroundJobs = {0};
-        p.policies = {"Static"};
+        p.policies = {Policy::Static};
         p.startOffsets = 2;
         p.replayWarmupIterations = 1;
         p.replayIterations = 3;

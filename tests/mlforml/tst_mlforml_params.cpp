@@ -122,6 +122,75 @@ private slots:
         const auto d = readText(R"({"policies": ["Joint", "GA16-MXFP4", "GA8-FP8", "Oracle"]})", p);
         QVERIFY2(d.ok(), d.str().c_str());
         QCOMPARE(p.policies.size(), size_t(4));
+        QVERIFY(p.policies[0] == PolicySpec(Policy::Joint));
+        QVERIFY(p.policies[1] == PolicySpec(Combo{16, Precision::Mxfp4}));
+        QVERIFY(p.policies[2] == PolicySpec(Combo{8, Precision::Fp8}));
+        QVERIFY(p.policies[3] == PolicySpec(Policy::Oracle));
+        QCOMPARE(writeParams(p)["policies"].dump(),
+                 std::string(R"(["Joint","GA16-MXFP4","GA8-FP8","Oracle"])"));
+    }
+
+    void precisionNamesRoundTrip() {
+        // Every word reads back to its precision, as a key's list and inside a combination label;
+        // the bytes per value are the hand values of MODEL.md A2.
+        QCOMPARE(enumNames(precisionNames()),
+                 (std::vector<std::string>{"FP32", "BF16", "FP8", "MXFP8", "MXFP4"}));
+        const double bytes[] = {4.0, 2.0, 1.0, 1.03125, 0.53125};
+        size_t i = 0;
+        for (const auto& e : precisionNames()) {
+            QVERIFY(enumFromName(precisionNames(), name(e.value)) == e.value);
+            QCOMPARE(bytesPerValue(e.value), bytes[i++]);
+            Combo c;
+            QVERIFY(parseComboLabel("GA8-" + std::string(e.name), c));
+            QVERIFY(c == (Combo{8, e.value}));
+            QCOMPARE(c.label(), "GA8-" + std::string(e.name));
+            Params p;
+            const auto d = readText("{\"precisions\": [\"" + std::string(e.name) + "\"]}", p);
+            QVERIFY2(d.ok(), d.str().c_str());
+            QVERIFY(p.precisions == std::vector<Precision>{e.value});
+            QCOMPARE(writeParams(p)["precisions"].dump(), "[\"" + std::string(e.name) + "\"]");
+        }
+        Combo c;
+        QVERIFY(!parseComboLabel("GA8-FP6", c));
+        QVERIFY(!parseComboLabel("GA8-bf16", c));
+        Params p;
+        const auto d = readText(R"({"precisions": ["BF16", "FP6"]})", p);
+        QVERIFY(!d.ok());
+        QCOMPARE(d.items().at(0).path, std::string("$.ml_for_ml.precisions[1]"));
+        QVERIFY2(d.items().at(0).message.find(
+                     R"(must be one of "FP32", "BF16", "FP8", "MXFP8", "MXFP4" (got "FP6"))") !=
+                     std::string::npos,
+                 d.str().c_str());
+        QVERIFY(p.precisions == Params().precisions);  // the default is kept
+    }
+
+    void policyNamesRoundTrip() {
+        // Every named policy reads back to itself, its label its word; Fixed has no word.
+        QCOMPARE(enumNames(policyNames()),
+                 (std::vector<std::string>{"Static", "Knob-Precision", "Knob-GA", "Decoupled",
+                                           "Joint", "Oracle"}));
+        for (const auto& e : policyNames()) {
+            PolicySpec spec;
+            QVERIFY(parsePolicy(e.name, spec));
+            QVERIFY(spec.policy == e.value);
+            QCOMPARE(spec.label(), std::string(e.name));
+        }
+        QCOMPARE(std::string(name(Policy::Fixed)), std::string());
+        PolicySpec spec;
+        QVERIFY(parsePolicy("GA16-MXFP4", spec));
+        QVERIFY(spec.policy == Policy::Fixed && spec.combo == (Combo{16, Precision::Mxfp4}));
+        QCOMPARE(spec.label(), std::string("GA16-MXFP4"));
+        QVERIFY(!parsePolicy("joint", spec));
+        // An unknown word: the error names the key's entry and lists every policy.
+        Params p;
+        const auto d = readText(R"({"policies": ["Static", "Jiont"]})", p);
+        QVERIFY(!d.ok());
+        QCOMPARE(d.items().size(), size_t(1));
+        QCOMPARE(d.items()[0].path, std::string("$.ml_for_ml.policies[1]"));
+        QCOMPARE(d.items()[0].message,
+                 std::string("unknown policy \"Jiont\": use Static, Knob-Precision, Knob-GA, "
+                             "Decoupled, Joint, Oracle or a combination such as \"GA16-MXFP4\"; "
+                             "did you mean \"Joint\"?"));
     }
 };
 

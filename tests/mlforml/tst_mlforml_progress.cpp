@@ -32,6 +32,10 @@ private slots:
         QTest::newRow("GA16-BF16") << 16 << "BF16" << 1.0 / 1.475;
         QTest::newRow("GA4-MXFP4") << 4 << "MXFP4" << 1.0 / 2.9 / 1.3;
         QTest::newRow("GA16-MXFP4") << 16 << "MXFP4" << 1.0 / 1.475 / 1.3;
+        // kappa_fp8 = 1.05 for FP8 and MXFP8; FP32 costs no progress.
+        QTest::newRow("GA4-FP8") << 4 << "FP8" << 1.0 / 2.9 / 1.05;
+        QTest::newRow("GA4-MXFP8") << 4 << "MXFP8" << 1.0 / 2.9 / 1.05;
+        QTest::newRow("GA4-FP32") << 4 << "FP32" << 1.0 / 2.9;
     }
     void progressPerUpdate() {
         QFETCH(int, g);
@@ -39,7 +43,9 @@ private slots:
         QFETCH(double, expected);
         Params p = handParams();
         ProgressCurve c(p);
-        QVERIFY(std::fabs(c.progressPerUpdate({g, precision.toStdString()}) - expected) < 1e-12);
+        QVERIFY(std::fabs(c.progressPerUpdate(
+                              {g, *enumFromName(precisionNames(), precision.toStdString())}) -
+                          expected) < 1e-12);
     }
 
     void noiseInflationAlternative() {
@@ -48,8 +54,12 @@ private slots:
         p.progress.omegaMxfp4 = 0.5;
         ProgressCurve c(p);
         // 1 / (1 + 3040 * 1.5 / 1600)
-        QVERIFY(std::fabs(c.progressPerUpdate({4, "MXFP4"}) - 1.0 / (1.0 + 2.85)) < 1e-12);
-        QVERIFY(std::fabs(c.progressPerUpdate({4, "BF16"}) - 1.0 / 2.9) < 1e-12);
+        QVERIFY(std::fabs(c.progressPerUpdate({4, Precision::Mxfp4}) - 1.0 / (1.0 + 2.85)) < 1e-12);
+        QVERIFY(std::fabs(c.progressPerUpdate({4, Precision::Bf16}) - 1.0 / 2.9) < 1e-12);
+        // omega_fp8 = 0.1 for FP8 and MXFP8: 1 / (1 + 3040 * 1.1 / 1600); none for FP32.
+        for (Precision fp8 : {Precision::Fp8, Precision::Mxfp8})
+            QVERIFY(std::fabs(c.progressPerUpdate({4, fp8}) - 1.0 / (1.0 + 2.09)) < 1e-12);
+        QVERIFY(std::fabs(c.progressPerUpdate({4, Precision::Fp32}) - 1.0 / 2.9) < 1e-12);
     }
 
     void staticReachesLMinAfterCalibratedUpdates() {
@@ -81,8 +91,9 @@ private slots:
         p.progress.staticNodes = staticNodes;
         ProgressCurve c(p);
         const double S = c.progressForLoss(p.progress.lMin);
-        QVERIFY2(std::fabs(S / c.progressPerUpdate({4, "BF16"}) - updates) < 1e-6 * updates,
-                 qPrintable(QString::number(S / c.progressPerUpdate({4, "BF16"}))));
+        QVERIFY2(
+            std::fabs(S / c.progressPerUpdate({4, Precision::Bf16}) - updates) < 1e-6 * updates,
+            qPrintable(QString::number(S / c.progressPerUpdate({4, Precision::Bf16}))));
     }
 
     void inverseRoundTrip() {
@@ -97,7 +108,8 @@ private slots:
     void largerBatchHelpsButNotProportionally() {
         Params p = handParams();
         ProgressCurve c(p);
-        const double r = c.progressPerUpdate({16, "BF16"}) / c.progressPerUpdate({4, "BF16"});
+        const double r =
+            c.progressPerUpdate({16, Precision::Bf16}) / c.progressPerUpdate({4, Precision::Bf16});
         QVERIFY(r > 1.0);
         QVERIFY(r < 4.0);
         // More foreground nodes raise B and so the progress per update.
@@ -105,7 +117,8 @@ private slots:
         q.foregroundNodes = 100;
         ProgressCurve c2(q);
         QVERIFY(c2.globalBatch(4) == 2 * c.globalBatch(4));
-        QVERIFY(c2.progressPerUpdate({4, "BF16"}) > c.progressPerUpdate({4, "BF16"}));
+        QVERIFY(c2.progressPerUpdate({4, Precision::Bf16}) >
+                c.progressPerUpdate({4, Precision::Bf16}));
     }
 };
 

@@ -103,7 +103,7 @@ private slots:
         // the change: it ends at 100 + 0.5 s instead of 4 T_c + 0.5 s, and every later update is
         // as under level 1 alone, so each first crossing is later by exactly 100 - 4 T_c.
         Params p = scenario1Params();
-        p.policies = {"Static"};
+        p.policies = {Policy::Static};
         const auto combos = actionSpace(p);
         const ProgressCurve curve(p);
         std::vector<double> targets;
@@ -119,9 +119,9 @@ private slots:
         QVERIFY(std::isinf(plain.nextLevelChange(3.0)));
         const int n = static_cast<int>(combos.size());
         const PolicyRun a =
-            runPolicy("Static", p, curve, combos, n, waits, targets, {0, 1}, nullptr);
+            runPolicy(Policy::Static, p, curve, combos, n, waits, targets, {0, 1}, nullptr);
         const PolicyRun b =
-            runPolicy("Static", p, curve, combos, n, plain, targets, {0, 1}, nullptr);
+            runPolicy(Policy::Static, p, curve, combos, n, plain, targets, {0, 1}, nullptr);
         QCOMPARE(a.totalUpdates, b.totalUpdates);
         for (size_t t = 0; t < targets.size(); ++t)
             QVERIFY2(std::fabs(a.firstCrossing_s[t] - b.firstCrossing_s[t] -
@@ -131,7 +131,7 @@ private slots:
         // Unbounded for ever (no later change): not reached, and the run ends.
         const NetworkSchedule never({stuck, ok}, {0.0}, {0}, 10, 1);
         const PolicyRun c =
-            runPolicy("Static", p, curve, combos, n, never, targets, {0, 1}, nullptr);
+            runPolicy(Policy::Static, p, curve, combos, n, never, targets, {0, 1}, nullptr);
         for (double x : c.firstCrossing_s) QVERIFY(std::isnan(x));
         QCOMPARE(c.totalUpdates, 0LL);
     }
@@ -150,7 +150,9 @@ private slots:
     void fixedCombinationsAndOracle() {
         Params p = scenario1Params();
         p.backgroundJobs = {16};
-        p.policies = {"Joint", "Oracle", "GA4-MXFP4", "GA16-MXFP4", "GA8-FP8"};
+        p.policies = {Policy::Joint, Policy::Oracle, PolicySpec(Combo{4, Precision::Mxfp4}),
+                      PolicySpec(Combo{16, Precision::Mxfp4}),
+                      PolicySpec(Combo{8, Precision::Fp8})};
         const Result r = simulate(p);
         QCOMPARE(r.comboLabels.size(), size_t(5));  // GA8-FP8 appended to the action space
         const auto& pt = r.points[0];
@@ -264,7 +266,7 @@ private slots:
     void poissonSchedulesAreSeparatePoints() {
         // One point per arrival schedule; schedule 0 is the single-schedule run.
         Params p = scenario2Params();
-        p.policies = {"Joint"};
+        p.policies = {Policy::Joint};
         p.exposureRecordings = 1;
         p.poissonSchedules = 3;
         const Result r = simulate(p);

@@ -53,7 +53,7 @@ double jointTime(const char* preset, int fgNodes) {
     Params p;
     p.backgroundJobs = {8};
     p.foregroundNodes = fgNodes;
-    p.policies = {"Joint"};
+    p.policies = {Policy::Joint};
     p.targetFactors = {1.01};
     topologyPreset(preset, p.topology);
     p.topology.nodes = 128;

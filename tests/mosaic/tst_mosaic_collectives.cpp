@@ -71,6 +71,22 @@ private slots:
     }
 
     /// Two stages of 3 ms and 1 ms: one chunk -> their sum; 100 chunks -> 3 + 1/100 ms.
+    void collectiveNamesRoundTrip() {
+        // The nccl-tests words, each read back to its collective; other nccl-tests collectives
+        // are not costed.
+        QCOMPARE(
+            enumNames(collectiveNames()),
+            (std::vector<std::string>{"all_reduce", "reduce_scatter", "all_gather", "alltoall"}));
+        for (const auto& e : collectiveNames()) {
+            Collective c = Collective::AllReduce;
+            QVERIFY(parseCollectiveName(collectiveName(e.value), c));
+            QVERIFY(c == e.value);
+        }
+        Collective c = Collective::AllGather;
+        QVERIFY(!parseCollectiveName("broadcast", c));
+        QVERIFY(c == Collective::AllGather);  // untouched
+    }
+
     void pipelinedStagesByHand() {
         QCOMPARE(pipelinedStages(3e-3, 1e-3, kPipelineChunkBytes / 2), 4e-3);
         QCOMPARE(pipelinedStages(1e-3, 3e-3, kPipelineChunkBytes), 4e-3);

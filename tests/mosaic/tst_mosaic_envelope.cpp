@@ -47,6 +47,7 @@ private slots:
     void hardwareKeyUnits_data();
     void hardwareKeyUnits();
     void planModelReader();
+    void backgroundOrIdleDefault();
 };
 
 void TestMosaicEnvelope::defaultsAreTable3() {
@@ -371,6 +372,20 @@ void TestMosaicEnvelope::planModelReader() {
     JsonReader r3(bad, "$", d3);
     QVERIFY(!readPlanModel(r3, g));
     QVERIFY(d3.str().find("$.top_k") != std::string::npos);
+}
+
+void TestMosaicEnvelope::backgroundOrIdleDefault() {
+    // No background: the idle default, zero jobs, one object for every envelope.
+    Envelope e;
+    const BackgroundLoad& idle = backgroundOrIdle(e);
+    QCOMPARE(idle.jobs, 0);
+    QCOMPARE(&backgroundOrIdle(Envelope()), &idle);
+    // A background: that very object.
+    e.background = BackgroundLoad{};
+    e.background->jobs = 3;
+    QCOMPARE(&backgroundOrIdle(e), &*e.background);
+    QCOMPARE(backgroundOrIdle(e).jobs, 3);
+    QCOMPARE(idle.jobs, 0);
 }
 
 QTEST_APPLESS_MAIN(TestMosaicEnvelope)

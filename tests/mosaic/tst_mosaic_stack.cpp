@@ -60,6 +60,44 @@ Cluster cluster(const Stack& s, int devices, const char* hw = "h100") {
 class TestMosaicStack : public QObject {
     Q_OBJECT
 private slots:
+    void measuredRunTables() {
+        // Every model of the measured runs the cost model expresses gives its geometry (layers as
+        // in its config; DeepSeek-V3's MTP module one more), the inexpressible families their
+        // reason, any other name "unknown model".
+        const std::pair<const char*, int> layers[] = {
+            {"LLAMA3_8B", 32},       {"LLAMA3_70B", 80},           {"LLAMA3.1_405B", 126},
+            {"DeepSeekV3", 62},      {"DeepSeekV3 (w/o MTP)", 61}, {"Qwen3_30B_a3B", 48},
+            {"Qwen3_235B_a22B", 94}, {"GPT OSS 120B", 36}};
+        for (const auto& [model, n] : layers) {
+            Geometry g;
+            std::string reason;
+            QVERIFY2(measuredModelGeometry(model, g, reason), model);
+            QCOMPARE(g.layers, n);
+            QVERIFY(reason.empty());
+        }
+        Geometry g;
+        std::string reason;
+        QVERIFY(!measuredModelGeometry("DeepSeekV4-Flash", g, reason));
+        QCOMPARE(reason.rfind("DeepSeek-V4: no published config", 0), size_t(0));
+        QVERIFY(!measuredModelGeometry("LLAMA3_9B", g, reason));
+        QCOMPARE(reason, std::string("unknown model \"LLAMA3_9B\""));
+        // Every shipped run's system is costed on its built-in hardware.
+        int h100 = 0, gb200 = 0;
+        for (const RealityCase& c : realityCases(megatronCoreStack())) {
+            QVERIFY2(c.reason.rfind("unknown system", 0) == std::string::npos, c.reason.c_str());
+            if (!c.expressible) continue;
+            if (c.run.system == "DGX-H100") {
+                QCOMPARE(c.cluster.hardware.name, std::string("h100"));
+                ++h100;
+            } else {
+                QCOMPARE(c.run.system, std::string("DGX-GB200"));
+                QCOMPARE(c.cluster.hardware.name, std::string("gb200-nvl72"));
+                ++gb200;
+            }
+        }
+        QVERIFY(h100 > 0 && gb200 > 0);
+    }
+
     void denseMemoryByHand_data() {
         QTest::addColumn<bool>("distributed");
         QTest::addColumn<double>("optimizerBytes");

@@ -36,7 +36,7 @@ Params smallMl(int background) {
     p.backgroundJobs = {background};
     p.startOffsets = 1;
     p.replayIterations = 3;
-    p.policies = {"Static", "Decoupled", "Joint"};
+    p.policies = {Policy::Static, Policy::Decoupled, Policy::Joint};
     p.horizonS = 2 * 86400.0;
     return p;
 }
@@ -191,12 +191,12 @@ private slots:
         {
             Params p = smallMl(8);
             p.horizonS = 365 * 86400.0;  // a 365-day window: the run ends when the targets are met
-            p.policies = {"Joint"};
+            p.policies = {Policy::Joint};
             QTest::newRow("365-day horizon") << p << true;
         }
         {
             Params p = scenario2Params();  // Poisson arrivals, up to 5 GPT-13B jobs
-            p.policies = {"Joint"};
+            p.policies = {Policy::Joint};
             p.horizonS = 86400;
             QTest::newRow("poisson, 1-day horizon") << p << true;
         }
@@ -280,7 +280,7 @@ private slots:
             p.backgroundJobs = {4};
             p.fabricBytesPerS = 300e9;
             p.foregroundNodes = 16384;
-            p.policies = {"Joint"};
+            p.policies = {Policy::Joint};
             QTest::newRow("16384 foreground nodes, Joint") << p;
         }
     }
@@ -358,7 +358,7 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         Params p = smallMl(4);
-        p.policies = {"Static", "Knob-Precision", "Joint"};
+        p.policies = {Policy::Static, Policy::KnobPrecision, Policy::Joint};
         p.startOffsets = 4;
         Params ref = p;
         if (!trace.isEmpty()) {

@@ -31,7 +31,7 @@ mlforml::Params traceParams(const std::string& file) {
     p.traceFile = file;
     p.startOffsets = 2;
     p.replayIterations = 3;
-    p.policies = {"Static"};
+    p.policies = {mlforml::Policy::Static};
     p.horizonS = 86400;
     return p;
 }

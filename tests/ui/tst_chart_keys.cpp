@@ -57,7 +57,7 @@ io::LossLog makeLog(const std::string& name, bool decreasing) {
         s.line.push_back(static_cast<std::size_t>(k + 2));
     }
     io::LossLog log;
-    log.format = "csv";
+    log.format = tandem::io::LossLogFormat::Csv;
     log.series.push_back(s);
     return log;
 }

@@ -203,7 +203,7 @@ void LossFitPanel::setData(const io::LossLog& log, const io::LossFit& fit, const
            "L(S) = L_inf + A (S + S0)<sup>-alpha</sup>: L_inf = %7, A = %8, alpha = %9, S0 = %10 "
            "steps; "
            "RMSE %11")
-            .arg(label.toHtmlEscaped(), QString::fromStdString(log.format))
+            .arg(label.toHtmlEscaped(), QString::fromUtf8(io::name(log.format)))
             .arg(log.series.size())
             .arg(countLabel(static_cast<qint64>(fit.points), tr("point"), tr("points")))
             .arg(s ? QString::fromStdString(s->name).toHtmlEscaped() : QString())

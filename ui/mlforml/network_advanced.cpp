@@ -123,7 +123,7 @@ void NetworkAdvanced::setParams(const mlforml::Params& p) {
                        static_cast<QWidget*>(m_bgCompute)})
         setDisabledReason(w, trace);
     bool mx = false;
-    for (const auto& prec : p.precisions) mx = mx || prec == "MXFP4";
+    for (const auto prec : p.precisions) mx = mx || prec == mlforml::Precision::Mxfp4;
     const QString kappaReason =
         p.progress.precisionModel != mlforml::PrecisionModel::Kappa
             ? tr("the progress model is \"%1\", not \"kappa\"")

@@ -115,9 +115,9 @@ NetworkControls::NetworkControls(QWidget* parent) : QWidget(parent) {
     connect(m_pin, &QPushButton::toggled, this, &NetworkControls::pinToggled);
 }
 
-void NetworkControls::rebuildPolicyToggles(const std::vector<std::string>& policies) {
+void NetworkControls::rebuildPolicyToggles(const std::vector<mlforml::PolicySpec>& policies) {
     QStringList names;
-    for (const auto& p : policies) names << QString::fromStdString(p);
+    for (const auto& p : policies) names << QString::fromStdString(p.label());
     const QStringList have = m_policyToggles.keys();
     if (QSet<QString>(names.begin(), names.end()) == QSet<QString>(have.begin(), have.end()))
         return;

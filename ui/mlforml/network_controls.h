@@ -56,7 +56,7 @@ signals:
     void pinToggled(bool pinned);
 
 private:
-    void rebuildPolicyToggles(const std::vector<std::string>& policies);
+    void rebuildPolicyToggles(const std::vector<mlforml::PolicySpec>& policies);
 
     LabeledSlider* m_background;
     LabeledSlider* m_nodes;

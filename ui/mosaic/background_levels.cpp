@@ -18,8 +18,7 @@ QString tr(const char* text) { return QCoreApplication::translate("BackgroundLev
 }  // namespace
 
 std::vector<int> backgroundChartLevels(const mosaic::Envelope& e) {
-    static const mosaic::BackgroundLoad kIdle;  // a named value: GCC 12 warns on the temporary
-    const mosaic::BackgroundLoad& bg = e.background ? *e.background : kIdle;
+    const mosaic::BackgroundLoad& bg = mosaic::backgroundOrIdle(e);
     const int most = mosaic::maxBackgroundJobs(bg, e.nodes);
     std::vector<int> ladder{0};
     for (int j = 1; j < most; j *= 2) ladder.push_back(j);

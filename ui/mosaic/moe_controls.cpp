@@ -107,8 +107,7 @@ void MoeControls::setEnvelope(const mosaic::Envelope& e) {
     }
     m_batch->setCurrentIndex(idx);
     m_hadBackground = e.background.has_value();
-    static const mosaic::BackgroundLoad kIdle;  // a named value: GCC 12 warns on the temporary
-    const mosaic::BackgroundLoad& shown = e.background ? *e.background : kIdle;
+    const mosaic::BackgroundLoad& shown = mosaic::backgroundOrIdle(e);
     m_coRunning->setValueSilently(shown.jobs);
     {
         const QSignalBlocker blockNodes(m_coRunningNodes);
@@ -120,8 +119,7 @@ void MoeControls::setEnvelope(const mosaic::Envelope& e) {
 }
 
 void MoeControls::showFabricCapacity(const mosaic::Envelope& e) {
-    static const mosaic::BackgroundLoad kIdle;
-    const int most = mosaic::maxBackgroundJobs(e.background ? *e.background : kIdle, e.nodes);
+    const int most = mosaic::maxBackgroundJobs(mosaic::backgroundOrIdle(e), e.nodes);
     m_coRunning->setRange(0, std::max(1, most));
     m_coRunning->setValueNote(m_coRunning->value() > most ? tr("the fabric holds %1").arg(most)
                                                           : QString());

@@ -199,9 +199,8 @@ bool MoeWorkspace::isBusy() const {
 void MoeWorkspace::recomputeLevels() {
     if (!m_envelope || !m_levelsStale || m_pages->currentIndex() != kCoRunningPage) return;
     m_levelsStale = false;
-    const mosaic::Envelope e = *m_envelope;     // the worker owns its copy
-    static const mosaic::BackgroundLoad kIdle;  // a named value: GCC 12 warns on the temporary
-    const mosaic::BackgroundLoad& bg = e.background ? *e.background : kIdle;
+    const mosaic::Envelope e = *m_envelope;  // the worker owns its copy
+    const mosaic::BackgroundLoad& bg = mosaic::backgroundOrIdle(e);
     // The charts keep the last levels until the new ones arrive (a hidden chart would lose its
     // layout); the status line says what is being computed.
     m_levelsStatus->setText(tr("Computing one search per level of co-running jobs..."));
