@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -24,6 +26,10 @@ struct GeoResult {
     QuickEval eval;
     PlanEval full;  // evaluate(plan) with breakdown, when fits
 };
+
+using Costings = std::vector<std::pair<std::string, std::shared_ptr<const std::vector<GeoResult>>>>;
+std::mutex costingsMutex;
+Costings costings;  ///< by costingKey, most recent last
 
 // Bin index of sparsity s for bin centres c (edges at midpoints), -1 outside.
 int binOf(const std::vector<double>& c, double s) {
@@ -203,6 +209,11 @@ void bestPlanPerGeometry(std::vector<GeoResult>& geos, const std::vector<BatchTa
 
 }  // namespace
 
+void clearSearchCostings() {
+    std::lock_guard<std::mutex> lock(costingsMutex);
+    costings.clear();
+}
+
 SearchResult search(const Envelope& e, const tandem::CancelFlag* cancel, int threads) {
     return searchOnce(e, cancel, true, threads);
 }
@@ -221,21 +232,46 @@ std::vector<SearchResult> searchPerBackgroundLevel(const Envelope& e, const std:
 
 namespace {
 
-SearchResult searchOnce(const Envelope& e, const tandem::CancelFlag* cancel, bool diagnose,
-                        int threads) {
-    SearchResult res;
-    const Cluster cluster = clusterOf(e);
-    const LayoutSpace space = layoutSpaceOf(e);
-    const std::vector<BatchTable> tables =
-        batchTables(cluster, space);  // cluster-only checks, once
-    res.layoutGrid = space.rule;
-    res.layoutGridNote = space.note;
-    res.globalBatchRequested = e.globalBatch;
-    res.deviceMemoryGB = e.hardware.memoryBytes / 1e9;
-    res.peakBudgetFlops = e.peakBudgetFlops();
-    res.modelBudgetFlops = e.modelBudgetFlops();
+/// The envelope as far as the costing of its geometries reads it: the fields only the scoring
+/// of candidates reads (T_train, goodput, the TPP bounds, C_model, Eq. 10's coefficients, the
+/// frontier bins) set to their defaults, written as the scenario writes it, with the identity of
+/// its measured curves. Equal keys give equal costings (tested against cold searches).
+std::string costingKey(const Envelope& e) {
+    Envelope c = e;
+    const Envelope defaults;
+    c.days = defaults.days;
+    c.goodput = defaults.goodput;
+    c.tppMin = defaults.tppMin;
+    c.tppMax = defaults.tppMax;
+    c.computeBudgetFlops = defaults.computeBudgetFlops;
+    c.law = defaults.law;
+    c.frontierSparsity = defaults.frontierSparsity;
+    return writeEnvelope(c).dump() + "|curves@" +
+           std::to_string(reinterpret_cast<std::uintptr_t>(e.hardware.measured.get()));
+}
 
-    std::vector<GeoResult> geos;
+/// Every ladder geometry of `e` with its best plan (bestPlanPerGeometry). The last few costings
+/// are kept by costingKey, so a change of the training window, goodput or law (a slider) only
+/// re-scores them. Same errors as search().
+
+std::shared_ptr<const std::vector<GeoResult>> costedGeometries(const Envelope& e,
+                                                               const Cluster& cluster,
+                                                               const LayoutSpace& space,
+                                                               const tandem::CancelFlag* cancel,
+                                                               int threads) {
+    std::mutex& mutex = costingsMutex;
+    Costings& cache = costings;
+    constexpr std::size_t kCacheEntries = 6;
+    const std::string key = costingKey(e);
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        for (auto it = cache.begin(); it != cache.end(); ++it)
+            if (it->first == key) {
+                std::rotate(it, it + 1, cache.end());
+                return cache.back().second;
+            }
+    }
+    auto geos = std::make_shared<std::vector<GeoResult>>();
     for (int q : e.qValues)
         for (int E : e.expertValues)
             for (int K : e.topKValues) {
@@ -244,10 +280,32 @@ SearchResult searchOnce(const Envelope& e, const tandem::CancelFlag* cancel, boo
                     GeoResult r;
                     r.g = ladderGeometry(q, E, K, G);
                     if (r.g.sparsity < e.minSparsity || r.g.dExpert < 1) continue;
-                    geos.push_back(std::move(r));
+                    geos->push_back(std::move(r));
                 }
             }
-    bestPlanPerGeometry(geos, tables, threads, cancel);
+    bestPlanPerGeometry(*geos, batchTables(cluster, space), threads, cancel);
+    std::lock_guard<std::mutex> lock(mutex);
+    cache.emplace_back(key, geos);
+    if (cache.size() > kCacheEntries) cache.erase(cache.begin());
+    return geos;
+}
+
+SearchResult searchOnce(const Envelope& e, const tandem::CancelFlag* cancel, bool diagnose,
+                        int threads) {
+    throwIfCancelled(cancel);  // also when the costing is kept
+    SearchResult res;
+    const Cluster cluster = clusterOf(e);
+    const LayoutSpace space = layoutSpaceOf(e);
+    res.layoutGrid = space.rule;
+    res.layoutGridNote = space.note;
+    res.globalBatchRequested = e.globalBatch;
+    res.deviceMemoryGB = e.hardware.memoryBytes / 1e9;
+    res.peakBudgetFlops = e.peakBudgetFlops();
+    res.modelBudgetFlops = e.modelBudgetFlops();
+
+    const std::shared_ptr<const std::vector<GeoResult>> costed =
+        costedGeometries(e, cluster, space, cancel, threads);
+    const std::vector<GeoResult>& geos = *costed;
     res.geometriesSearched = int(geos.size());
 
     for (const auto& r : geos) {
@@ -326,7 +384,8 @@ SearchResult searchOnce(const Envelope& e, const tandem::CancelFlag* cancel, boo
         res.naiveOnClusterLoss = res.clusterOptimal[size_t(bestBin)].loss;
 
     if (diagnose && res.candidates.empty()) {
-        res.rejections = geometryRejections(e, tables, space, res.geometriesMemoryFeasible, cancel);
+        res.rejections = geometryRejections(e, batchTables(cluster, space), space,
+                                            res.geometriesMemoryFeasible, cancel);
         for (int d = 1; d <= kNearestNodesSpan && res.nearestWorkingNodes == 0; ++d)
             for (int nodes : {e.nodes - d, e.nodes + d}) {
                 if (nodes < 1) continue;

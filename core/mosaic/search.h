@@ -82,6 +82,12 @@ constexpr int kNearestNodesSpan = 16;
 /// points in parallel (sweeps) keep 1.
 SearchResult search(const Envelope& e, const tandem::CancelFlag* cancel = nullptr, int threads = 1);
 
+/// search() keeps the costing of the last few clusters (every geometry's best plan; what the
+/// envelope holds besides T_train, goodput, the TPP bounds, C_model, Eq. 10's law and the
+/// frontier bins), so that a change of only those re-scores it. This drops them: for
+/// benchmarks that time cold searches, and tests.
+void clearSearchCostings();
+
 /// One search per background level: `e` with background.jobs set to each entry of `jobs` (in
 /// order; every entry >= 0). Without a background in `e` the levels use BackgroundLoad's
 /// defaults (a 1024-node 4:1 leaf/spine fabric). For the charts of the cluster optimum against

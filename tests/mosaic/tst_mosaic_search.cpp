@@ -21,6 +21,7 @@ private slots:
     void candidatesAreFeasibleAndSorted();
     void deterministic();
     void threadCountDoesNotChangeTheResult();
+    void rescoredCostingsEqualColdSearches();
     void cancellation();
     void evaluatePlansHeatmap();
     void csvShapes();
@@ -117,6 +118,47 @@ void TestMosaicSearch::threadCountDoesNotChangeTheResult() {
             QCOMPARE(searchToJson(many).dump(), searchToJson(one).dump());
             QCOMPARE(candidatesCsv(many), candidatesCsv(one));
         }
+    }
+}
+
+/// search() keeps the costing of each cluster's geometries and only re-scores it when the
+/// training window, goodput, TPP bounds, C_model, Eq. 10's law or the frontier bins change: each
+/// such envelope searched after the costing was made for another one gives the report of a cold
+/// search (the costings cleared first).
+void TestMosaicSearch::rescoredCostingsEqualColdSearches() {
+    for (int nodes : {12, 32}) {
+        Envelope base = table3Envelope();
+        base.nodes = nodes;
+        std::vector<Envelope> variants;
+        for (double days : {3.0, 20.0, 60.0}) {
+            Envelope v = base;
+            v.days = days;
+            variants.push_back(v);
+        }
+        Envelope v = base;
+        v.goodput = 0.8;
+        v.tppMin = 20;
+        v.tppMax = 300;
+        v.law.e = 0.35;
+        v.frontierSparsity = {0.8, 0.9, 0.95};
+        variants.push_back(v);
+        Envelope budget = base;
+        budget.computeBudgetFlops = 3.3e21;
+        variants.push_back(budget);
+        std::vector<std::string> cold;
+        for (const Envelope& x : variants) {
+            clearSearchCostings();
+            cold.push_back(searchToJson(search(x)).dump() + candidatesCsv(search(x)));
+        }
+        clearSearchCostings();
+        (void)search(variants.front());
+        for (size_t i = 0; i < variants.size(); ++i)
+            QCOMPARE(searchToJson(search(variants[i])).dump() + candidatesCsv(search(variants[i])),
+                     cold[i]);
+        // A costing field (B_global) is not re-scored: it gives its own, different, costing.
+        Envelope batch = base;
+        batch.globalBatch = 512;
+        QVERIFY(candidatesCsv(search(batch)) != cold[1]);
     }
 }
 

@@ -139,7 +139,9 @@ void LossCurveView::rebuild() {
     // The y axis reaches down to the lowest target and the lowest point drawn.
     Bounds yRange;
     if (!m_targetLosses.empty()) yRange.addY(m_targetLosses.front());
-    const int buckets = plotWidth();
+    // One min/max pair per two pixels: the curves are smooth at that scale, and QtCharts strokes
+    // every drawn point of a line on each redraw.
+    const int buckets = plotWidth() / 2;
     // The current runs' curves, and which of them lie on an earlier one (drawn dashed on top).
     QList<QList<QPointF>> current;
     QList<bool> hidden;
