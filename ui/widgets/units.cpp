@@ -43,15 +43,19 @@ void setNiceRange(QValueAxis* axis, double lo, double hi, int ticks) {
     const double step = niceStep(hi - lo, ticks);
     const double a = std::floor(lo / step + 1e-9) * step;
     const double b = std::ceil(hi / step - 1e-9) * step;
-    axis->setTickType(QValueAxis::TicksDynamic);
-    axis->setTickAnchor(0.0);
-    axis->setTickInterval(step);
-    axis->setRange(a - step * 1e-6, b + step * 1e-6);  // keep both end labels despite rounding
     const double exponent = std::floor(std::log10(step) + 1e-9);
     const double mantissa = step / std::pow(10.0, exponent);
     const int decimals =
         std::max(0, static_cast<int>(-exponent) + (std::abs(mantissa - 2.5) < 1e-6 ? 1 : 0));
-    axis->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f"));
+    const QString format = QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f");
+    // Each change makes QtCharts lay the axis labels out again (a text document per label):
+    // set only what differs from what the axis has.
+    if (axis->tickType() != QValueAxis::TicksDynamic) axis->setTickType(QValueAxis::TicksDynamic);
+    if (axis->tickAnchor() != 0.0) axis->setTickAnchor(0.0);
+    if (axis->tickInterval() != step) axis->setTickInterval(step);
+    const double min = a - step * 1e-6, max = b + step * 1e-6;  // both end labels despite rounding
+    if (axis->min() != min || axis->max() != max) axis->setRange(min, max);
+    if (axis->labelFormat() != format) axis->setLabelFormat(format);
 }
 
 }  // namespace tandem::ui
