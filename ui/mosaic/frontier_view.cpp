@@ -236,8 +236,7 @@ void FrontierView::setPinned(const std::optional<mosaic::SearchResult>& pinned) 
 void FrontierView::setSelected(const std::optional<QPointF>& point) {
     m_selectedPoint = point;
     const QColor ring = currentTheme() == Theme::Dark ? Qt::white : Qt::black;
-    m_selected->setColor(Qt::transparent);
-    m_selected->setBorderColor(ring);
+    setScatterColors(m_selected, Qt::transparent, ring);
     m_selected->setPen(QPen(ring, 2));
     m_selected->replace(point ? QList<QPointF>{*point} : QList<QPointF>{});
     for (QLegendMarker* m : chart()->legend()->markers(m_selected))
@@ -374,12 +373,10 @@ void FrontierView::rebuild() {
     };
     const double cl = lossAt(r.computeOptimal, r.computeOptimalS, false);
     const double kl = lossAt(r.clusterOptimal, r.clusterOptimalS, true);
-    m_computeOpt->setColor(cc);
-    m_computeOpt->setBorderColor(theme == Theme::Dark ? Qt::white : Qt::black);
-    m_clusterOpt->setColor(kc);
-    m_clusterOpt->setBorderColor(theme == Theme::Dark ? Qt::white : Qt::black);
-    m_naive->setColor(cc.lighter(130));
-    m_naive->setBorderColor(theme == Theme::Dark ? Qt::white : Qt::black);
+    const QColor edge = theme == Theme::Dark ? Qt::white : Qt::black;
+    setScatterColors(m_computeOpt, cc, edge);
+    setScatterColors(m_clusterOpt, kc, edge);
+    setScatterColors(m_naive, cc.lighter(130), edge);
     m_computeOpt->setName((compact ? tr("Compute-opt. S = %1 (FLOPs only)")
                                    : tr("Compute-optimum S = %1 (if FLOPs cost no systems time)"))
                               .arg(r.computeOptimalS, 0, 'f', 3));

@@ -170,13 +170,11 @@ void MfuView::rebuild() {
     m_pinnedBest->setVisible(!pinnedLine.isEmpty());
     QColor dot = dark ? QColor(0xAA, 0xAA, 0xAA) : QColor(0x99, 0x99, 0x99);
     dot.setAlphaF(0.45);
-    m_all->setColor(dot);
-    m_all->setBorderColor(Qt::transparent);
+    setScatterColors(m_all, dot, Qt::transparent);
     const QColor lc = frontierColor(true);
     m_best->setPen(QPen(lc, 2.2));
     m_best->setColor(lc);
-    m_sel->setColor(Qt::transparent);
-    m_sel->setBorderColor(dark ? Qt::white : Qt::black);
+    setScatterColors(m_sel, Qt::transparent, dark ? Qt::white : Qt::black);
     m_sel->setPen(QPen(dark ? Qt::white : Qt::black, 2));
     m_all->replace(all);
     m_best->replace(line);

@@ -7,6 +7,7 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QList>
+#include <QScatterSeries>
 
 namespace tandem::ui {
 
@@ -18,6 +19,13 @@ S* addSeriesOnAxes(QChart* chart, S* series, QAbstractAxis* x, QAbstractAxis* y)
     series->attachAxis(x);
     series->attachAxis(y);
     return series;
+}
+
+/// Sets a scatter series' fill and border colour, each only when it differs: QtCharts restyles
+/// every marker of the series on each call (hundreds for the candidate clouds).
+inline void setScatterColors(QScatterSeries* s, const QColor& fill, const QColor& border) {
+    if (s->color() != fill) s->setColor(fill);
+    if (s->borderColor() != border) s->setBorderColor(border);
 }
 
 /// Grows `pool` to at least `n` series, appending `make()` (a new series already on `chart`) until
