@@ -1,5 +1,6 @@
 // The coalescing worker: only the newest request is delivered, stale ones are cancelled or
 // dropped, the GUI thread never blocks.
+#include <QThread>
 #include <QtTest>
 #include <atomic>
 #include <chrono>
@@ -8,6 +9,7 @@
 #include "shell/job_runner.h"
 
 using tandem::ui::JobRunner;
+using tandem::ui::TypedJobRunner;
 
 class TstJobRunner : public QObject {
     Q_OBJECT
@@ -52,6 +54,26 @@ private slots:
         QCOMPARE(busy.count(), 2);
         QCOMPARE(busy.at(0).at(0).toBool(), true);
         QCOMPARE(busy.at(1).at(0).toBool(), false);
+    }
+    /// The typed runner hands each result over as its own type, only the newest of a burst.
+    void typedResults() {
+        QObject owner;
+        TypedJobRunner<std::pair<int, QString>> runner(&owner);
+        QList<std::pair<int, QString>> got;
+        runner.onResult(&owner, [&](const std::pair<int, QString>& r, quint64) { got.append(r); });
+        std::atomic<bool> release{false};
+        runner.submit([&release](const tandem::CancelFlag*) {
+            while (!release) QThread::msleep(1);
+            return std::pair<int, QString>(1, QStringLiteral("one"));
+        });
+        runner.submit([](const tandem::CancelFlag*) {
+            return std::pair<int, QString>(2, QStringLiteral("two"));
+        });
+        release = true;
+        QVERIFY(runner.runner()->waitIdle(5000));
+        QCOMPARE(got.size(), qsizetype(1));
+        QCOMPARE(got.front().first, 2);
+        QCOMPARE(got.front().second, QStringLiteral("two"));
     }
 };
 

@@ -29,12 +29,12 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
       m_timeline(new ComboTimelineView(this)),
       m_dpShareTime(new DpShareTimeView(this)),
       m_load(new BackgroundLoadView(this)),
-      m_sweepRunner(new JobRunner(this)),
+      m_sweepRunner(this),
       m_loss(new LossCurveView(this)),
       m_firstCrossing(new FirstCrossingView(this)),
       m_status(new QLabel(this)),
       m_lossFit(new LossFitPanel(this)),
-      m_runner(new JobRunner(this)) {
+      m_runner(this) {
     layOutWorkspace(this, m_controls, m_pages, m_status);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
@@ -73,12 +73,10 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
             showSweep();
         recompute();
     });
-    connect(m_sweepRunner, &JobRunner::resultReady, this, [this](const std::any& value, quint64) {
-        if (const auto* r = std::any_cast<std::pair<mlforml::Params, mlforml::Result>>(&value)) {
-            m_recentSweeps.insert(r->first, r->second);
-            m_sweepResult = r->second;
-            showSweep();
-        }
+    m_sweepRunner.onResult(this, [this](const PointOutput& r, quint64) {
+        m_recentSweeps.insert(r.first, r.second);
+        m_sweepResult = r.second;
+        showSweep();
     });
     connect(m_controls, &NetworkControls::viewOptionsChanged, this,
             &NetworkWorkspace::refreshViews);
@@ -88,16 +86,14 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
         m_loss->setPinned(m_pinned);
         m_firstCrossing->setPinned(m_pinned);
     });
-    connect(m_runner, &JobRunner::resultReady, this, [this](const std::any& value, quint64) {
-        if (const auto* r = std::any_cast<std::pair<mlforml::Params, mlforml::Result>>(&value)) {
-            m_recentPoints.insert(r->first, r->second);
-            showResult(r->second);
-        }
+    m_runner.onResult(this, [this](const PointOutput& r, quint64) {
+        m_recentPoints.insert(r.first, r.second);
+        showResult(r.second);
     });
-    connect(m_runner, &JobRunner::failed, this, [this](const QString& message, quint64) {
+    connect(m_runner.runner(), &JobRunner::failed, this, [this](const QString& message, quint64) {
         m_status->setText(tr("<b>Computation failed:</b> %1").arg(message.toHtmlEscaped()));
     });
-    connect(m_runner, &JobRunner::busyChanged, this, &NetworkWorkspace::busyChanged);
+    connect(m_runner.runner(), &JobRunner::busyChanged, this, &NetworkWorkspace::busyChanged);
 }
 
 QList<ChartView*> NetworkWorkspace::charts() const {
@@ -176,20 +172,18 @@ void NetworkWorkspace::recomputeSweep() {
     submit(m_sweepRunner, m_recentSweeps, p);
 }
 
-void NetworkWorkspace::submit(JobRunner* runner,
+void NetworkWorkspace::submit(TypedJobRunner<PointOutput>& runner,
                               RecentResults<mlforml::Params, mlforml::Result>& recent,
                               const mlforml::Params& p) {
-    using Output = std::pair<mlforml::Params, mlforml::Result>;
     // A result shown a moment ago (a slider dragged back) comes back through the runner, so
     // that it still replaces whatever was requested before it.
     if (std::optional<mlforml::Result> seen = recent.find(p)) {
-        runner->submit([out = Output(p, std::move(*seen))](const tandem::CancelFlag*) -> std::any {
-            return out;
-        });
+        runner.submit(
+            [out = PointOutput(p, std::move(*seen))](const tandem::CancelFlag*) { return out; });
         return;
     }
-    runner->submit([p](const tandem::CancelFlag* cancel) -> std::any {
-        return Output(p, mlforml::simulate(p, cancel));
+    runner.submit([p](const tandem::CancelFlag* cancel) {
+        return PointOutput(p, mlforml::simulate(p, cancel));
     });
 }
 

@@ -2,12 +2,14 @@
 // Workspace 1, "Network x ML knobs" [2608.06046]: controls, charts and the live worker.
 #include <QWidget>
 #include <optional>
+#include <utility>
 
 #include "io/loss_fit.h"
 #include "io/loss_log.h"
 #include "mlforml/params.h"
 #include "mlforml/simulate.h"
 #include "shell/deferred_compute.h"
+#include "shell/job_runner.h"
 #include "shell/recent_results.h"
 
 class QLabel;
@@ -20,12 +22,14 @@ class ChartView;
 class ComboTimelineView;
 class DpShareTimeView;
 class FirstCrossingView;
-class JobRunner;
 class LossCurveView;
 class LossFitPanel;
 class NetworkControls;
 class SweepCrossingView;
 class SweepView;
+
+/// A simulate() result with the inputs it ran on (the key of the recent results).
+using PointOutput = std::pair<mlforml::Params, mlforml::Result>;
 
 /// Assembles the side panel and one widget per chart, on three chart pages (loss and first
 /// crossing; knobs, exposed DP share and background load over time; the sweep over N). Engine
@@ -58,8 +62,8 @@ public:
     SweepView* sweepView() const { return m_sweep; }
     /// The chart pages (tab widget on the right).
     QTabWidget* pages() const { return m_pages; }
-    JobRunner* runner() const { return m_runner; }
-    JobRunner* sweepRunner() const { return m_sweepRunner; }
+    JobRunner* runner() const { return m_runner.runner(); }
+    JobRunner* sweepRunner() const { return m_sweepRunner.runner(); }
     /// The last result shown (empty before the first).
     const std::optional<mlforml::Result>& result() const { return m_result; }
     /// A preset's view: background jobs shown (-1 keeps the scenario's first), target, x-axis.
@@ -90,8 +94,8 @@ private:
     void showEvent(QShowEvent* event) override;
     void recomputeSweep();
     /// Runs `p` on `runner` (mlforml::simulate), or hands back the result `recent` holds for it.
-    void submit(JobRunner* runner, RecentResults<mlforml::Params, mlforml::Result>& recent,
-                const mlforml::Params& p);
+    void submit(TypedJobRunner<PointOutput>& runner,
+                RecentResults<mlforml::Params, mlforml::Result>& recent, const mlforml::Params& p);
     void showSweep();
     NetworkControls* m_controls;
     QTabWidget* m_pages;
@@ -100,14 +104,14 @@ private:
     ComboTimelineView* m_timeline;
     DpShareTimeView* m_dpShareTime;
     BackgroundLoadView* m_load;
-    JobRunner* m_sweepRunner;
+    TypedJobRunner<PointOutput> m_sweepRunner;
     std::optional<mlforml::Result> m_sweepResult;
     std::optional<mlforml::Params> m_sweepInputs;  ///< inputs of the last sweep request
     LossCurveView* m_loss;
     FirstCrossingView* m_firstCrossing;
     QLabel* m_status;
     LossFitPanel* m_lossFit;
-    JobRunner* m_runner;
+    TypedJobRunner<PointOutput> m_runner;
     DeferredCompute m_deferral{this};
     /// The last detail points and sweeps shown, by their inputs (a scenario opened: cleared).
     RecentResults<mlforml::Params, mlforml::Result> m_recentPoints{16};

@@ -54,12 +54,12 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
       m_ncclHardware(new QComboBox(this)),
       m_ncclUse(new QCheckBox(tr("Use in MoE model"), this)),
       m_ncclPage(new QWidget(this)),
-      m_runner(new JobRunner(this)),
-      m_layoutRunner(new JobRunner(this)),
+      m_runner(this),
+      m_layoutRunner(this),
       m_frontierLevels(new FrontierLevelsView(this)),
       m_optimumVsJobs(new OptimumVsJobsView(this)),
       m_levelsStatus(new QLabel(this)),
-      m_levelsRunner(new JobRunner(this)) {
+      m_levelsRunner(this) {
     auto* panel = new QWidget(this);
     auto* pl = new QVBoxLayout(panel);
     pl->setContentsMargins(0, 0, 0, 0);
@@ -134,21 +134,21 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
                "this page is shown) [docs/MODEL-NETWORK.md section 7]"));
     }
     connect(m_pages, &QTabWidget::currentChanged, this, [this](int) { recomputeLevels(); });
-    connect(m_levelsRunner, &JobRunner::resultReady, this, [this](const std::any& value, quint64) {
-        const auto* r = std::any_cast<BackgroundLevels>(&value);
-        if (!r) return;
+    m_levelsRunner.onResult(this, [this](const BackgroundLevels& r, quint64) {
         m_frontierLevels->setEmptyReason(QString());
         m_optimumVsJobs->setEmptyReason(QString());
-        m_frontierLevels->setData(*r);
-        m_optimumVsJobs->setData(*r);
-        m_levelsStatus->setText(backgroundLevelsNote(*r));
+        m_frontierLevels->setData(r);
+        m_optimumVsJobs->setData(r);
+        m_levelsStatus->setText(backgroundLevelsNote(r));
     });
-    connect(m_levelsRunner, &JobRunner::failed, this, [this](const QString& message, quint64) {
-        const QString why = tr("The co-running-job levels could not be computed: %1").arg(message);
-        m_frontierLevels->setEmptyReason(why);
-        m_optimumVsJobs->setEmptyReason(why);
-        m_levelsStatus->clear();
-    });
+    connect(m_levelsRunner.runner(), &JobRunner::failed, this,
+            [this](const QString& message, quint64) {
+                const QString why =
+                    tr("The co-running-job levels could not be computed: %1").arg(message);
+                m_frontierLevels->setEmptyReason(why);
+                m_optimumVsJobs->setEmptyReason(why);
+                m_levelsStatus->clear();
+            });
     m_pages->setTabToolTip(0,
                            tr("Loss against sparsity under both assumptions, MFU against S and G "
                               "[2608.10605 Fig. 1, Sec. 5, 7]"));
@@ -170,30 +170,27 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
     });
     connect(m_table, &CandidateTable::candidateSelected, this, &MoeWorkspace::selectCandidate);
     connect(m_heatmap, &LayoutHeatmapView::cellClicked, this, &MoeWorkspace::selectLayoutCell);
-    connect(m_runner, &JobRunner::resultReady, this, [this](const std::any& value, quint64) {
-        if (const auto* r = std::any_cast<MoeOutput>(&value)) {
-            m_recent.insert(r->inputs, *r);
-            showResult(*r);
-        }
+    m_runner.onResult(this, [this](const MoeOutput& r, quint64) {
+        m_recent.insert(r.inputs, r);
+        showResult(r);
     });
-    connect(m_runner, &JobRunner::failed, this, [this](const QString& message, quint64) {
+    connect(m_runner.runner(), &JobRunner::failed, this, [this](const QString& message, quint64) {
         m_status->setText(tr("<b>Computation failed:</b> %1").arg(message.toHtmlEscaped()));
     });
-    connect(m_layoutRunner, &JobRunner::resultReady, this, [this](const std::any& value, quint64) {
-        const auto* r = std::any_cast<std::pair<int, LayoutCells>>(&value);
-        if (!r || r->first != m_selected) return;
-        m_cells = r->second;
-        m_cellsFor = r->first;
+    m_layoutRunner.onResult(this, [this](const std::pair<int, LayoutCells>& r, quint64) {
+        if (r.first != m_selected) return;
+        m_cells = r.second;
+        m_cellsFor = r.first;
         refreshSelection();
     });
     auto busy = [this](bool) { emit busyChanged(isBusy()); };
-    connect(m_runner, &JobRunner::busyChanged, this, busy);
-    connect(m_layoutRunner, &JobRunner::busyChanged, this, busy);
-    connect(m_levelsRunner, &JobRunner::busyChanged, this, busy);
+    for (const JobRunner* r : {m_runner.runner(), m_layoutRunner.runner(), m_levelsRunner.runner()})
+        connect(r, &JobRunner::busyChanged, this, busy);
 }
 
 bool MoeWorkspace::isBusy() const {
-    return m_runner->isBusy() || m_layoutRunner->isBusy() || m_levelsRunner->isBusy();
+    return m_runner.runner()->isBusy() || m_layoutRunner.runner()->isBusy() ||
+           m_levelsRunner.runner()->isBusy();
 }
 
 void MoeWorkspace::recomputeLevels() {
@@ -204,7 +201,7 @@ void MoeWorkspace::recomputeLevels() {
     // The charts keep the last levels until the new ones arrive (a hidden chart would lose its
     // layout); the status line says what is being computed.
     m_levelsStatus->setText(tr("Computing one search per level of co-running jobs..."));
-    m_levelsRunner->submit([e, bg](const tandem::CancelFlag* cancel) -> std::any {
+    m_levelsRunner.submit([e, bg](const tandem::CancelFlag* cancel) {
         BackgroundLevels out;
         out.jobs = backgroundChartLevels(e);
         out.results =
@@ -324,13 +321,12 @@ void MoeWorkspace::recompute() {
     // A search shown a moment ago (a slider dragged back) comes back through the runner, so
     // that it still replaces whatever was requested before it.
     if (std::optional<MoeOutput> seen = m_recent.find(inputs)) {
-        m_runner->submit(
-            [out = std::move(*seen)](const tandem::CancelFlag*) -> std::any { return out; });
+        m_runner.submit([out = std::move(*seen)](const tandem::CancelFlag*) { return out; });
         return;
     }
     const std::vector<ImportedModel> imported = m_importedModels;
     const int threads = QThread::idealThreadCount();
-    m_runner->submit([e, imported, inputs, threads](const tandem::CancelFlag* cancel) -> std::any {
+    m_runner.submit([e, imported, inputs, threads](const tandem::CancelFlag* cancel) {
         MoeOutput out;
         out.result = mosaic::search(e, cancel, threads);
         out.envelope = e;
@@ -415,7 +411,7 @@ void MoeWorkspace::selectCandidate(int index) {
     if (m_cellsFor != index) {
         const mosaic::Geometry g = m_result->candidates[static_cast<size_t>(index)].geometry;
         const mosaic::Envelope e = m_resultEnvelope;
-        m_layoutRunner->submit([g, e, index](const tandem::CancelFlag*) -> std::any {
+        m_layoutRunner.submit([g, e, index](const tandem::CancelFlag*) {
             return std::pair<int, LayoutCells>(index, layoutCells(g, e));
         });
     }

@@ -5,11 +5,13 @@
 #include <string>
 
 #include "io/nccl_tests.h"
+#include "mosaic/background_levels.h"
 #include "mosaic/envelope.h"
 #include "mosaic/imported_model.h"
 #include "mosaic/layout_cells.h"
 #include "mosaic/search.h"
 #include "shell/deferred_compute.h"
+#include "shell/job_runner.h"
 #include "shell/recent_results.h"
 
 class QCheckBox;
@@ -24,7 +26,6 @@ class ChartView;
 class FrontierLevelsView;
 class FrontierView;
 class ImportedModelCard;
-class JobRunner;
 class NcclView;
 class LayoutHeatmapView;
 class MemoryBarView;
@@ -88,9 +89,9 @@ public:
     /// Index of the "Co-running jobs" page in pages().
     static constexpr int kCoRunningPage = 4;
     QTabWidget* pages() const { return m_pages; }
-    JobRunner* runner() const { return m_runner; }
-    JobRunner* layoutRunner() const { return m_layoutRunner; }
-    JobRunner* levelsRunner() const { return m_levelsRunner; }
+    JobRunner* runner() const { return m_runner.runner(); }
+    JobRunner* layoutRunner() const { return m_layoutRunner.runner(); }
+    JobRunner* levelsRunner() const { return m_levelsRunner.runner(); }
     /// True while any of the workspace's runners has work.
     bool isBusy() const;
     FrontierLevelsView* frontierLevelsView() const { return m_frontierLevels; }
@@ -172,12 +173,12 @@ private:
     QWidget* m_ncclPage;
     std::vector<ImportedModel> m_importedModels;
     std::vector<ImportedModelPoint> m_importedPoints;
-    JobRunner* m_runner;
-    JobRunner* m_layoutRunner;
+    TypedJobRunner<MoeOutput> m_runner;
+    TypedJobRunner<std::pair<int, LayoutCells>> m_layoutRunner;  ///< (candidate, its cells)
     FrontierLevelsView* m_frontierLevels;
     OptimumVsJobsView* m_optimumVsJobs;
     QLabel* m_levelsStatus;
-    JobRunner* m_levelsRunner;
+    TypedJobRunner<BackgroundLevels> m_levelsRunner;
     bool m_levelsStale = true;
     DeferredCompute m_deferral{this};
     /// The last searches shown, by searchInputsKey (imported models change: cleared).

@@ -64,3 +64,36 @@ private:
 };
 
 }  // namespace tandem::ui
+
+namespace tandem::ui {
+
+/// A JobRunner whose tasks all return an `R`: submit() takes a task returning `R` and
+/// onResult() hands `const R&` to its callback, so no caller casts a result. The runner itself
+/// (its busy state, waitIdle, failed()) is runner(), owned by the `parent` given.
+template <class R>
+class TypedJobRunner {
+public:
+    explicit TypedJobRunner(QObject* parent) : m_runner(new JobRunner(parent)) {}
+    JobRunner* runner() const { return m_runner; }
+    /// As JobRunner::submit, for a task returning `R`.
+    quint64 submit(std::function<R(const tandem::CancelFlag*)> task) {
+        return m_runner->submit(
+            [task = std::move(task)](const tandem::CancelFlag* cancel) -> std::any {
+                return task(cancel);
+            });
+    }
+    /// Calls `f(const R& result, quint64 generation)` for each result delivered (resultReady),
+    /// in `context`'s thread while `context` lives.
+    template <class F>
+    void onResult(QObject* context, F f) {
+        QObject::connect(m_runner, &JobRunner::resultReady, context,
+                         [f = std::move(f)](const std::any& value, quint64 generation) {
+                             f(std::any_cast<const R&>(value), generation);
+                         });
+    }
+
+private:
+    JobRunner* m_runner;
+};
+
+}  // namespace tandem::ui
