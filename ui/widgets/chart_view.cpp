@@ -12,6 +12,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontMetrics>
+#include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
 #include <QHorizontalStackedBarSeries>
@@ -105,6 +106,16 @@ QString axisLabel(const QString& format, double x) {
     return QString::asprintf(f.constData(), x);
 }
 
+/// Height of `html` in `font` as Qt Charts measures a chart text (document margin 0.5 px, no
+/// wrapping), px.
+qreal textHeight(const QFont& font, const QString& html) {
+    QTextDocument doc;
+    doc.setDocumentMargin(0.5);
+    doc.setDefaultFont(font);
+    doc.setHtml(html);
+    return doc.size().height();
+}
+
 /// The smallest "round" step (1, 2, 2.5 or 5 times a power of ten) of at least `minStep`.
 double roundStep(double minStep) {
     const double p = std::pow(10.0, std::floor(std::log10(minStep)));
@@ -187,7 +198,7 @@ ChartView::ChartView(const QString& exportName, const QString& title, QWidget* p
     chart()->legend()->setAlignment(Qt::AlignBottom);
     chart()->setAnimationOptions(QChart::NoAnimation);
     setRenderHint(QPainter::Antialiasing);
-    setMinimumSize(280, 200);
+    setMinimumSize(280, m_leastHeight);
     connect(scene(), &QGraphicsScene::changed, this, &ChartView::scheduleFit);
     setToolTip(
         tr("Hover for the values at the cursor, click to pin them; right-click to export this "
@@ -268,27 +279,86 @@ void ChartView::scheduleFit() {
     QTimer::singleShot(0, this, &ChartView::fitTexts);
 }
 
+void ChartView::setLeastHeight(int px) {
+    m_leastHeight = px;
+    setMinimumHeight(std::max(m_leastHeight, m_textsHeight));
+}
+
+int ChartView::textsHeight() const {
+    const QChart* c = chart();
+    // As Qt Charts lays a chart out: the title, then the plot between the horizontal axes, whose
+    // labels and (wrapped) titles may take at most 40 % of the height under the title before
+    // they are cut.
+    const qreal title = c->title().isEmpty() ? 0 : textHeight(c->titleFont(), c->title()) + 1;
+    qreal bottom = 0, top = 0;
+    int bottoms = 0, tops = 0;
+    const auto axes = c->axes(Qt::Horizontal);
+    for (const QAbstractAxis* a : axes) {
+        if (!a->isVisible()) continue;
+        qreal h = 4;  // 1 px line, 3 px for the whole pixels Qt Charts rounds to
+        if (a->labelsVisible()) h += textHeight(a->labelsFont(), QStringLiteral("0")) + 4;
+        if (a->isTitleVisible() && !a->titleText().isEmpty())
+            h += textHeight(a->titleFont(), a->titleText()) + 4;
+        (a->alignment() == Qt::AlignTop ? top : bottom) += h;
+        ++(a->alignment() == Qt::AlignTop ? tops : bottoms);
+    }
+    constexpr qreal kAxisShare = 0.4;   // Qt Charts' largest share of the axes
+    constexpr qreal kLeastPlot = 50.0;  // px, room for a few grid lines
+    qreal content = bottom + top + kLeastPlot;
+    const int sides = bottoms + tops;
+    if (bottoms > 0) content = std::max(content, bottom * sides / (kAxisShare * bottoms));
+    if (tops > 0) content = std::max(content, top * sides / (kAxisShare * tops));
+    const QMargins mg = c->margins();                 // the legend's room included
+    qreal left = 0, above = 0, right = 0, below = 0;  // the layout's own (style) margins
+    if (const QGraphicsLayout* l = c->layout())
+        l->getContentsMargins(&left, &above, &right, &below);
+    return int(std::ceil(above + below + mg.top() + mg.bottom() + title + content)) +
+           2 * frameWidth() + 2;
+}
+
 void ChartView::fitTexts() {
     if (m_fitting) return;
     m_fitting = true;
     m_fitPending = false;
+    // Qt Charts lays a chart out on a posted event; here it is laid out at once before each
+    // round, so that the texts are fitted to the geometry they are drawn in, and again after the
+    // last change. A few rounds settle it (a wrapped title moves the plot, which may rewrap).
+    QGraphicsLayout* layout = chart()->layout();
+    for (int round = 0; round < 4; ++round) {
+        if (layout) layout->activate();
+        bool changed = fitTitle();
+        const auto axes = chart()->axes();
+        for (QAbstractAxis* a : axes) changed = fitAxis(a) || changed;
+        changed = fitLegend() || changed;
+        if (!changed) break;
+    }
+    if (layout) layout->activate();
+    // What the texts need may have grown (a wrapped title, a taller legend): the splitter or
+    // layout holding the view gives it at least that. A hidden view has no width of its own yet.
+    const int needed = isVisible() && width() >= minimumWidth() ? textsHeight() : 0;
+    if (needed > 0 && needed != m_textsHeight) {
+        m_textsHeight = needed;
+        setMinimumHeight(std::max(m_leastHeight, m_textsHeight));
+    }
+    m_fitting = false;
+}
+
+bool ChartView::fitTitle() {
     const QString current = chart()->title();
     if (current != m_titleWrapped) m_titleSource = current;
     const QMargins mg = chart()->margins();
     const int titleRoom = width() - mg.left() - mg.right() - 20;  // the chart's layout spacing
     const QString wrapped =
         wrapToRoom(m_titleSource, QFontMetrics(chart()->titleFont()), titleRoom);
-    if (wrapped != current) chart()->setTitle(wrapped);
     m_titleWrapped = wrapped;
-    const auto axes = chart()->axes();
-    for (QAbstractAxis* a : axes) fitAxis(a);
-    fitLegend();
-    m_fitting = false;
+    if (wrapped == current) return false;
+    chart()->setTitle(wrapped);
+    return true;
 }
 
-void ChartView::fitAxis(QAbstractAxis* axis) {
+bool ChartView::fitAxis(QAbstractAxis* axis) {
     const QRectF plot = chart()->plotArea();
-    if (!axis->isVisible() || plot.width() <= 0 || plot.height() <= 0) return;
+    if (!axis->isVisible() || plot.width() <= 0 || plot.height() <= 0) return false;
     const bool horizontal = axis->orientation() == Qt::Horizontal;
     // The title: wrapped to the plot's side it runs along.
     const QString current = axis->titleText();
@@ -297,38 +367,49 @@ void ChartView::fitAxis(QAbstractAxis* axis) {
     const QString source = axis->property("tandemTitleSource").toString();
     const QString wrapped = wrapToRoom(source, QFontMetrics(axis->titleFont()),
                                        int(horizontal ? plot.width() : plot.height()));
-    if (wrapped != current) axis->setTitleText(wrapped);
+    const bool retitled = wrapped != current;
+    if (retitled) axis->setTitleText(wrapped);
     axis->setProperty("tandemTitleWrapped", wrapped);
     // The tick labels of a horizontal value axis: as many round-numbered ticks as fit side by side.
     auto* v = qobject_cast<QValueAxis*>(axis);
-    if (!v || !horizontal || !v->labelsVisible()) return;
+    if (!v || !horizontal || !v->labelsVisible()) return retitled;
     const bool ours = v->property("tandemTicks").isValid();
-    if (v->tickType() == QValueAxis::TicksDynamic && !ours) return;  // the view chose its ticks
+    if (v->tickType() == QValueAxis::TicksDynamic && !ours) return retitled;  // the view's ticks
     const int wanted = ours ? v->property("tandemTicks").toInt() : v->tickCount();
     const double lo = v->min(), hi = v->max();
-    if (!(hi > lo) || wanted < 2) return;
+    if (!(hi > lo) || wanted < 2) return retitled;
     const QFontMetrics fm(v->labelsFont());
     int widest = 0;
     for (double x : {lo, hi, 0.5 * (lo + hi), lo + (hi - lo) / (wanted - 1)})
         widest = std::max(widest, fm.horizontalAdvance(axisLabel(v->labelFormat(), x)));
     const int intervals = std::max(1, int(plot.width() / (widest + 8)));
     if (wanted - 1 <= intervals) {
-        if (ours) {
-            v->setTickType(QValueAxis::TicksFixed);
-            v->setTickCount(wanted);
-            v->setProperty("tandemTicks", QVariant());
-        }
-        return;
+        if (!ours) return retitled;
+        v->setTickType(QValueAxis::TicksFixed);
+        v->setTickCount(wanted);
+        v->setProperty("tandemTicks", QVariant());
+        return true;
     }
     const double step = roundStep((hi - lo) / intervals);
     const double anchor = std::ceil(lo / step - 1e-9) * step;
     if (!ours) v->setProperty("tandemTicks", wanted);
-    if (v->tickType() != QValueAxis::TicksDynamic) v->setTickType(QValueAxis::TicksDynamic);
-    if (v->tickInterval() != step) v->setTickInterval(step);
-    if (v->tickAnchor() != anchor) v->setTickAnchor(anchor);
+    bool changed = retitled;
+    if (v->tickType() != QValueAxis::TicksDynamic) {
+        v->setTickType(QValueAxis::TicksDynamic);
+        changed = true;
+    }
+    if (v->tickInterval() != step) {
+        v->setTickInterval(step);
+        changed = true;
+    }
+    if (v->tickAnchor() != anchor) {
+        v->setTickAnchor(anchor);
+        changed = true;
+    }
+    return changed;
 }
 
-void ChartView::fitLegend() {
+bool ChartView::fitLegend() {
     QLegend* legend = chart()->legend();
     if (legend->isAttachedToChart()) legend->detachFromChart();
     if (legend->opacity() != 0.0) legend->setOpacity(0.0);  // drawn by m_legendText instead
@@ -362,7 +443,7 @@ void ChartView::fitLegend() {
                    .arg(legend->labelColor().name(), m_caption.toHtmlEscaped(), html);
     if (m_legendText->font() != legend->font()) m_legendText->setFont(legend->font());
     if (m_legendText->textWidth() != room) m_legendText->setTextWidth(room);
-    if (m_legendText->toHtml() != html && m_legendText->property("html").toString() != html) {
+    if (m_legendText->property("html").toString() != html) {
         m_legendText->setHtml(html);
         m_legendText->setProperty("html", html);
     }
@@ -373,12 +454,22 @@ void ChartView::fitLegend() {
     const QMargins base =
         current == m_appliedMargins ? current - QMargins(0, 0, 0, m_legendRoom) : current;
     const QMargins next = base + QMargins(0, 0, 0, height);
-    if (next != current) chart()->setMargins(next);
+    const bool changed = next != current;
+    if (changed) chart()->setMargins(next);
     m_appliedMargins = next;
     m_legendRoom = height;
     const QPointF pos((chart()->size().width() - room) / 2.0,
                       chart()->size().height() - base.bottom() - height);
     if (m_legendText->pos() != pos) m_legendText->setPos(pos);
+    return changed;
+}
+
+void ChartView::paintEvent(QPaintEvent* event) {
+    // The texts are fitted before they are drawn: the first frame (and a screenshot) never shows
+    // a title Qt Charts elided or a legend over an axis title while a fit is still queued.
+    const QGraphicsLayout* layout = chart()->layout();
+    if (m_fitPending || (layout && !layout->isActivated())) fitTexts();
+    QChartView::paintEvent(event);
 }
 
 ChartView::HorizontalBars ChartView::addHorizontalBars(double barWidth) {
