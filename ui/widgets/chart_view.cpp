@@ -16,6 +16,7 @@
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
 #include <QHorizontalStackedBarSeries>
+#include <QImage>
 #include <QKeyEvent>
 #include <QLegend>
 #include <QLegendMarker>
@@ -124,37 +125,42 @@ double roundStep(double minStep) {
     return 10 * p;
 }
 
-/// One legend entry as rich text: a symbol in the series' colour (line, dashes, dots, filled or
-/// open dot/square/triangle, filled square for areas and bars) and the label.
+/// The legend symbol of a point marker `shape`, filled or open.
+QString markerSymbol(QScatterSeries::MarkerShape shape, bool filled) {
+    switch (shape) {
+        case QScatterSeries::MarkerShapeRectangle:
+            return filled ? QStringLiteral("\u25A0") : QStringLiteral("\u25A1");
+        case QScatterSeries::MarkerShapeTriangle:
+            return filled ? QStringLiteral("\u25B2") : QStringLiteral("\u25B3");
+        case QScatterSeries::MarkerShapeRotatedRectangle:
+            return filled ? QStringLiteral("\u25C6") : QStringLiteral("\u25C7");
+        case QScatterSeries::MarkerShapeStar:
+            return filled ? QStringLiteral("\u2605") : QStringLiteral("\u2606");
+        default:
+            return filled ? QStringLiteral("\u25CF") : QStringLiteral("\u25CB");
+    }
+}
+
+/// One legend entry as rich text: a symbol in the series' colour (line, dashes, dots, dash-dot,
+/// each with its point marker when setPointMarker() gave it one; filled or open
+/// dot/square/triangle/diamond/star; filled square for areas and bars) and the label.
 QString legendEntryHtml(QLegendMarker* m, bool keepTogether) {
     QColor colour = m->brush().color();
     QString symbol = QStringLiteral("\u25A0");  // filled square
     if (const auto* sc = qobject_cast<const QScatterSeries*>(m->series())) {
         const bool filled = sc->brush().style() != Qt::NoBrush && sc->brush().color().alpha() > 0;
         colour = filled ? sc->brush().color() : sc->pen().color();
-        switch (sc->markerShape()) {
-            case QScatterSeries::MarkerShapeRectangle:
-                symbol = filled ? QStringLiteral("\u25A0") : QStringLiteral("\u25A1");
-                break;
-            case QScatterSeries::MarkerShapeTriangle:
-                symbol = filled ? QStringLiteral("\u25B2") : QStringLiteral("\u25B3");
-                break;
-            case QScatterSeries::MarkerShapeRotatedRectangle:
-                symbol = filled ? QStringLiteral("\u25C6") : QStringLiteral("\u25C7");
-                break;
-            case QScatterSeries::MarkerShapeStar:
-                symbol = filled ? QStringLiteral("\u2605") : QStringLiteral("\u2606");
-                break;
-            default:
-                symbol = filled ? QStringLiteral("\u25CF") : QStringLiteral("\u25CB");
-                break;
-        }
+        symbol = markerSymbol(sc->markerShape(), filled);
     } else if (const auto* xy = qobject_cast<const QXYSeries*>(m->series())) {
         colour = xy->pen().color();
         const Qt::PenStyle st = xy->pen().style();
-        symbol = st == Qt::SolidLine ? QStringLiteral("\u2501\u2501")
-                 : st == Qt::DotLine ? QStringLiteral("\u2505\u2505")
-                                     : QStringLiteral("\u254D\u254D");
+        symbol = st == Qt::SolidLine     ? QStringLiteral("\u2501\u2501")
+                 : st == Qt::DotLine     ? QStringLiteral("\u2505\u2505")
+                 : st == Qt::DashDotLine ? QStringLiteral("\u2501\u2505")
+                                         : QStringLiteral("\u254D\u254D");
+        const QVariant marker = xy->property("tandemMarker");
+        if (marker.isValid())
+            symbol += markerSymbol(static_cast<QScatterSeries::MarkerShape>(marker.toInt()), true);
     } else if (const auto* area = qobject_cast<const QAreaSeries*>(m->series())) {
         colour = area->brush().style() == Qt::NoBrush ? area->pen().color() : area->brush().color();
     }
@@ -470,6 +476,46 @@ void ChartView::paintEvent(QPaintEvent* event) {
     const QGraphicsLayout* layout = chart()->layout();
     if (m_fitPending || (layout && !layout->isActivated())) fitTexts();
     QChartView::paintEvent(event);
+}
+
+void setPointMarker(QXYSeries* series, QScatterSeries::MarkerShape shape, const QColor& colour,
+                    qreal size) {
+    constexpr int kSide = 48;  // px of the image, scaled down to `size` when drawn
+    QImage image(kSide, kSide, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::transparent);
+    QPainter p(&image);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(Qt::NoPen);
+    p.setBrush(colour);
+    const qreal c = kSide / 2.0, r = kSide / 2.0 - 1;
+    QPolygonF poly;
+    switch (shape) {
+        case QScatterSeries::MarkerShapeRectangle:
+            p.drawRect(QRectF(c - 0.8 * r, c - 0.8 * r, 1.6 * r, 1.6 * r));
+            break;
+        case QScatterSeries::MarkerShapeTriangle:
+            poly << QPointF(c, c - r) << QPointF(c + r, c + 0.8 * r) << QPointF(c - r, c + 0.8 * r);
+            break;
+        case QScatterSeries::MarkerShapeRotatedRectangle:
+            poly << QPointF(c, c - r) << QPointF(c + r, c) << QPointF(c, c + r)
+                 << QPointF(c - r, c);
+            break;
+        case QScatterSeries::MarkerShapeStar:
+            for (int k = 0; k < 10; ++k) {
+                const double a = M_PI * (k / 5.0 - 0.5);
+                const qreal rk = k % 2 ? 0.45 * r : r;
+                poly << QPointF(c + rk * std::cos(a), c + rk * std::sin(a));
+            }
+            break;
+        default:
+            p.drawEllipse(QPointF(c, c), 0.85 * r, 0.85 * r);
+            break;
+    }
+    if (!poly.isEmpty()) p.drawPolygon(poly);
+    p.end();
+    series->setLightMarker(image);
+    series->setMarkerSize(size);
+    series->setProperty("tandemMarker", static_cast<int>(shape));
 }
 
 ChartView::HorizontalBars ChartView::addHorizontalBars(double barWidth) {

@@ -1,6 +1,7 @@
 #pragma once
 // A chart view with export (PNG/SVG/PDF/CSV) on its context menu, used by every workspace chart.
 #include <QChartView>
+#include <QScatterSeries>
 #include <QString>
 
 #include "widgets/hover.h"
@@ -11,6 +12,7 @@ class QBarCategoryAxis;
 class QHorizontalStackedBarSeries;
 class QGraphicsTextItem;
 class QValueAxis;
+class QXYSeries;
 
 namespace tandem::ui {
 
@@ -150,6 +152,12 @@ private:
     bool m_fitting = false;
     bool m_rebuildPending = false;  ///< requestRebuild() while hidden; done when shown
 };
+
+/// Marks every point of `series` with a filled `shape` (circle, rectangle, triangle, rotated
+/// rectangle or star, as QScatterSeries draws them) `size` px across in `colour`; the chart's
+/// legend shows the shape after the series' line symbol.
+void setPointMarker(QXYSeries* series, QScatterSeries::MarkerShape shape, const QColor& colour,
+                    qreal size);
 
 /// One CSV field (RFC 4180): quoted, with inner quotes doubled, when it holds a comma, a quote or
 /// a line break; otherwise unchanged.
