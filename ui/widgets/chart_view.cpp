@@ -340,9 +340,12 @@ void ChartView::fitTexts() {
     }
     if (layout) layout->activate();
     // What the texts need may have grown (a wrapped title, a taller legend): the splitter or
-    // layout holding the view gives it at least that. A hidden view has no width of its own yet.
-    const int needed = isVisible() && width() >= minimumWidth() ? textsHeight() : 0;
-    if (needed > 0 && needed != m_textsHeight) {
+    // layout holding the view gives it at least that from now on. It is only raised, so that a
+    // view resized by hand (an export at another size) is not laid out again under its caller;
+    // a hidden view has no width of its own yet.
+    const bool laidOut = isVisible() && width() >= minimumWidth() && !m_exporting;
+    const int needed = laidOut ? textsHeight() : 0;
+    if (needed > m_textsHeight) {
         m_textsHeight = needed;
         setMinimumHeight(std::max(m_leastHeight, m_textsHeight));
     }
@@ -795,16 +798,20 @@ bool exportChart(ChartView* view, const QString& path, QString* error, QSize siz
         ChartView* v;
         QSize s;
         ~Restore() {
+            v->m_exporting = false;
             if (v->size() == s) return;
             v->resize(s);
             v->fitTexts();
         }
     } restore{view, onScreen};
+    view->m_exporting = true;  // the export size does not change the on-screen minimum
     if (size.isValid() && size != view->size()) {
         view->resize(size);
         QApplication::processEvents();
     }
     for (int pass = 0; pass < 2; ++pass) {  // texts fitted to the export size, then laid out
+        // (again at the export size when a layout still due gave the view its own size back)
+        if (size.isValid() && size != view->size()) view->resize(size);
         view->fitTexts();
         QApplication::processEvents();
     }

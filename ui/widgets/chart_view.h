@@ -115,9 +115,10 @@ protected:
     void leaveEvent(QEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
-    /// The view's minimum size is 280 px wide and as tall as its texts need after the last
-    /// fitTexts() (title, legend, caption, horizontal axes' labels and titles uncut, a plot of at
-    /// least 50 px), but at least `px` (default 200; a short chart such as one bar lowers it).
+    /// The view's minimum size is 280 px wide and as tall as its texts have needed on screen
+    /// (title, legend, caption, horizontal axes' labels and titles uncut, a plot of at least
+    /// 50 px; raised by fitTexts(), not by an export), but at least `px` (default 200; a short
+    /// chart such as one bar lowers it).
     void setLeastHeight(int px);
     /// A series value as the hover table prints it (default: 4 significant digits).
     virtual QString hoverValueText(double y) const;
@@ -146,8 +147,10 @@ private:
     QPoint m_hoverPos{-1, -1};  ///< cursor in the viewport while it is over the plot, else (-1, -1)
     HoverTable m_pinnedHover;
     QPoint m_pinnedPos;
-    int m_leastHeight = 200;  ///< px, the floor of the minimum height
-    int m_textsHeight = 0;    ///< px, textsHeight() after the last fit
+    int m_leastHeight = 200;   ///< px, the floor of the minimum height
+    int m_textsHeight = 0;     ///< px, the most textsHeight() of a fit on screen
+    bool m_exporting = false;  ///< exportChart() has resized the view
+    friend bool exportChart(ChartView*, const QString&, QString*, QSize, qreal);
     bool m_fitPending = false;
     bool m_fitting = false;
     bool m_rebuildPending = false;  ///< requestRebuild() while hidden; done when shown
