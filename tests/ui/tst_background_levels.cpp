@@ -1,9 +1,13 @@
 // The MoE workspace's "Co-running jobs" page and the shared cluster of the two workspaces: the
 // levels charted, each level's optimum equal to the engine's search, the loss never improving as
-// jobs are added, and one slider driving both workspaces (one undo step).
+// jobs are added, the levels told apart by colour, line and marker, and one slider driving both
+// workspaces (one undo step).
 #include <QCheckBox>
+#include <QLineSeries>
 #include <QSlider>
 #include <QTabWidget>
+#include <QTextBlock>
+#include <QTextDocument>
 #include <QtTest>
 #include <cmath>
 
@@ -23,6 +27,7 @@
 #include "shell/scenario_document.h"
 #include "shell/scenario_undo.h"
 #include "widgets/labeled_slider.h"
+#include "widgets/palette.h"
 
 using namespace tandem::ui;
 
@@ -87,6 +92,90 @@ private slots:
                                  "S = 0.911", "1.3977", "0.0131 nats given up", "denser"})
             QVERIFY2(caption.contains(QLatin1String(part)), qPrintable(caption));
         QVERIFY(backgroundLevelsCaption({rows[1]}).contains(QLatin1String("No geometry")));
+    }
+
+    /// Neighbouring co-running-job levels differ in colour, line style and point marker in both
+    /// themes: the colours run along one sequential ramp (each step at least 1.15:1 in WCAG
+    /// contrast, the busier level further from the background, every level at least 2:1 against
+    /// it), and each legend entry shows its level's line, marker and colour.
+    void levelsAreDistinguishable() {
+        BackgroundLevels lv;
+        lv.jobs = {0, 1, 2, 4, 8, 16, 28};
+        for (size_t i = 0; i < lv.jobs.size(); ++i) {
+            tandem::mosaic::SearchResult r = resultAt(0.93, 1.385 + 0.001 * double(i), 1);
+            tandem::mosaic::FrontierPoint p;
+            p.feasible = true;
+            p.candidate = 0;
+            p.sparsity = 0.93;
+            p.loss = r.candidates[0].loss;
+            tandem::mosaic::FrontierPoint q = p;
+            q.candidate = -1;
+            q.sparsity = 0.80;
+            q.loss = p.loss + 0.01;
+            r.clusterOptimal = {q, p};
+            lv.results.push_back(r);
+        }
+        // WCAG 2 relative luminance and contrast ratio.
+        auto luminance = [](const QColor& c) {
+            auto lin = [](double v) {
+                return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+            };
+            return 0.2126 * lin(c.redF()) + 0.7152 * lin(c.greenF()) + 0.0722 * lin(c.blueF());
+        };
+        auto contrast = [&](const QColor& a, const QColor& b) {
+            const double la = luminance(a), lb = luminance(b);
+            return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+        };
+        const QStringList lines = {QStringLiteral("\u2501\u2501"), QStringLiteral("\u254D\u254D"),
+                                   QStringLiteral("\u2505\u2505"), QStringLiteral("\u2501\u2505")};
+        const QStringList markers = {QStringLiteral("\u25CF"), QStringLiteral("\u25A0"),
+                                     QStringLiteral("\u25B2"), QStringLiteral("\u25C6"),
+                                     QStringLiteral("\u2605")};
+        for (Theme theme : {Theme::Light, Theme::Dark}) {
+            setCurrentTheme(theme);
+            FrontierLevelsView v;
+            v.resize(700, 500);
+            v.show();
+            v.setData(lv);
+            v.fitTexts();
+            const QColor background = v.chart()->backgroundBrush().color();
+            QList<QLineSeries*> level;
+            for (size_t i = 0; i < lv.jobs.size(); ++i) {
+                const QString name = lv.jobs[i] == 1
+                                         ? QStringLiteral("1 co-running job")
+                                         : QStringLiteral("%1 co-running jobs").arg(lv.jobs[i]);
+                for (QAbstractSeries* s : v.chart()->series())
+                    if (s->name() == name) level << qobject_cast<QLineSeries*>(s);
+                QCOMPARE(level.size(), qsizetype(i + 1));
+                QVERIFY(level.back());
+            }
+            // The legend's symbols in their colours, fragment by fragment.
+            QList<QPair<QString, QColor>> shown;
+            const QTextDocument* doc = v.legendText()->document();
+            for (QTextBlock b = doc->begin(); b.isValid(); b = b.next())
+                for (auto f = b.begin(); !f.atEnd(); ++f)
+                    shown.append({f.fragment().text().trimmed(),
+                                  f.fragment().charFormat().foreground().color()});
+            for (int i = 0; i < level.size(); ++i) {
+                const QColor colour = level[i]->pen().color();
+                QVERIFY2(contrast(colour, background) >= 2.0, qPrintable(colour.name()));
+                QVERIFY(!level[i]->lightMarker().isNull());
+                const QString symbol = lines[i % 4] + markers[i % 5];
+                QVERIFY2(
+                    shown.contains({symbol, colour}),
+                    qPrintable(
+                        QStringLiteral("level %1: %2 in %3").arg(i).arg(symbol, colour.name())));
+                if (i == 0) continue;
+                const QColor before = level[i - 1]->pen().color();
+                QVERIFY(level[i]->pen().style() != level[i - 1]->pen().style());
+                QVERIFY(level[i]->lightMarker() != level[i - 1]->lightMarker());
+                QVERIFY2(
+                    contrast(colour, before) >= 1.15,
+                    qPrintable(QStringLiteral("%1 after %2").arg(colour.name(), before.name())));
+                QVERIFY(contrast(colour, background) > contrast(before, background));
+            }
+        }
+        setCurrentTheme(Theme::Light);
     }
 
     /// The page computes only when shown; each level's optimum is exactly the engine's search of

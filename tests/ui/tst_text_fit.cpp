@@ -1,15 +1,23 @@
-// Every page of every preset, rendered offscreen at the window sizes a teacher or an engineer
-// uses (1024x768, 1280x800, 1920x1080; run with QT_SCALE_FACTOR=2: 2560x1440 device pixels),
-// shows all its text: no elided or clipped title, legend entry, axis tick, bar label or control
-// text, no overlapping chart texts, no chart that runs off its window.
+// Every page of every preset and of every example scenario, rendered offscreen at the window sizes
+// a teacher or an engineer uses (1024x768, 1280x800, 1920x1080; run with QT_SCALE_FACTOR=2:
+// 2560x1440 device pixels), shows all its text: no elided or clipped title, legend entry, axis
+// title or tick, bar label, table cell or control text, no overlapping chart texts, no chart that
+// runs off its window. Checked on what --screenshot saves (the window painted as soon as the
+// results are in), both after switching to a page and with the page chosen before the window
+// first shows.
+#include <QDir>
 #include <QScreen>
 #include <QTabWidget>
 #include <QtTest>
 
+#include "common/diagnostics.h"
 #include "mlforml/network_workspace.h"
 #include "mosaic/moe_workspace.h"
+#include "scenario/scenario.h"
 #include "shell/main_window.h"
+#include "shell/offscreen.h"
 #include "shell/presets.h"
+#include "shell/scenario_document.h"
 #include "widgets/collapsible_section.h"
 #include "widgets/text_fit.h"
 
@@ -18,8 +26,10 @@ using namespace tandem::ui;
 class TextFitTest : public QObject {
     Q_OBJECT
 private slots:
-    void everyPresetPage_data();
-    void everyPresetPage();
+    void everyPage_data();
+    void everyPage();
+    void firstFrame_data();
+    void firstFrame();
 };
 
 namespace {
@@ -28,31 +38,91 @@ QList<QSize> deviceSizes() {
     if (qGuiApp->devicePixelRatio() >= 2) return {QSize(2560, 1440)};
     return {QSize(1024, 768), QSize(1280, 800), QSize(1920, 1080)};
 }
-}  // namespace
 
-void TextFitTest::everyPresetPage_data() {
-    QTest::addColumn<int>("preset");
-    QTest::addColumn<QSize>("size");
-    const QList<Preset> presets = allPresets();
-    for (const QSize& s : deviceSizes())
-        for (int i = 0; i < presets.size(); ++i)
-            QTest::addRow("%s@%dx%d", qPrintable(presets[i].id), s.width(), s.height()) << i << s;
+/// What a row opens: a preset id, or the file name of an example scenario in examples/, and the
+/// workspace it is shown in.
+struct Source {
+    QString name;
+    int workspace;
+};
+
+/// Every preset in its own workspace, and every example scenario in each workspace it has a
+/// section for.
+QList<Source> sources() {
+    QList<Source> out;
+    for (const Preset& p : allPresets()) out.append({p.id, p.workspace});
+    const QStringList files =
+        QDir(QStringLiteral(TANDEM_EXAMPLES)).entryList({QStringLiteral("*.json")}, QDir::Files);
+    for (const QString& f : files) {
+        tandem::Diagnostics d;
+        const auto sc = tandem::loadScenarioFile(
+            QDir(QStringLiteral(TANDEM_EXAMPLES)).filePath(f).toStdString(), d);
+        if (!sc) qFatal("examples/%s did not load", qPrintable(f));
+        if (sc->mlForMl) out.append({f, 0});
+        if (sc->mosaic) out.append({f, 1});
+    }
+    return out;
 }
 
-void TextFitTest::everyPresetPage() {
-    QFETCH(int, preset);
-    QFETCH(QSize, size);
+/// Opens `source` in `w` (a preset id or an example file name); false when it does not load.
+bool open(MainWindow& w, const QString& source) {
+    const QList<Preset> presets = allPresets();
+    for (int i = 0; i < presets.size(); ++i)
+        if (presets[i].id == source) {
+            w.applyPreset(i, false);
+            return true;
+        }
+    tandem::Diagnostics d;
+    return w.document()->load(QDir(QStringLiteral(TANDEM_EXAMPLES)).filePath(source), d);
+}
+
+QTabWidget* pagesOf(MainWindow& w, int workspace) {
+    return workspace == 1 ? w.moeWorkspace()->pages() : w.networkWorkspace()->pages();
+}
+
+/// The problems of page `page` as --screenshot shows it once the results arrived (grabSettled).
+QStringList shownProblems(MainWindow& w, QTabWidget* pages, int page) {
+    if (!w.waitForResults(60000)) return {QStringLiteral("timed out waiting for results")};
+    grabSettled(&w);
+    QStringList out;
+    for (const QString& why : windowTextProblems(&w))
+        out << QStringLiteral("page %1 \"%2\": %3").arg(page).arg(pages->tabText(page), why);
+    return out;
+}
+
+/// One row per source at `size` (device pixels).
+void addRows(const QSize& size) {
+    for (const Source& s : sources())
+        QTest::addRow("%s@%dx%d@%d", qPrintable(s.name), size.width(), size.height(), s.workspace)
+            << s.name << s.workspace << size;
+}
+
+QSize logicalSize(const QSize& device) {
     const qreal dpr = qGuiApp->devicePixelRatio();
-    const QSize logical(qRound(size.width() / dpr), qRound(size.height() / dpr));
+    return {qRound(device.width() / dpr), qRound(device.height() / dpr)};
+}
+}  // namespace
+
+void TextFitTest::everyPage_data() {
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<int>("workspace");
+    QTest::addColumn<QSize>("size");
+    for (const QSize& s : deviceSizes()) addRows(s);
+}
+
+void TextFitTest::everyPage() {
+    QFETCH(QString, source);
+    QFETCH(int, workspace);
+    QFETCH(QSize, size);
+    const QSize logical = logicalSize(size);
     MainWindow w;
-    w.applyPreset(preset, false);
-    const int workspace = allPresets()[preset].workspace;
+    QVERIFY(open(w, source));
     w.setCurrentWorkspace(workspace);
     w.resize(logical);
     w.show();
     QVERIFY(w.waitForResults(60000));
     QCOMPARE(w.size(), logical);  // no minimum size forces a larger window than the screen
-    QTabWidget* pages = workspace == 1 ? w.moeWorkspace()->pages() : w.networkWorkspace()->pages();
+    QTabWidget* pages = pagesOf(w, workspace);
     // The side panel's collapsed sections are opened: their controls must fit the panel too.
     for (CollapsibleSection* section : w.findChildren<CollapsibleSection*>())
         section->setExpanded(true);
@@ -60,11 +130,35 @@ void TextFitTest::everyPresetPage() {
     for (int p = 0; p < pages->count(); ++p) {
         if (!pages->isTabVisible(p) || !pages->isTabEnabled(p)) continue;
         pages->setCurrentIndex(p);
-        QApplication::processEvents();
-        QVERIFY(w.waitForResults(60000));
-        QTest::qWait(30);  // texts are fitted after the charts repaint
-        for (const QString& why : windowTextProblems(&w))
-            problems << QStringLiteral("page %1 \"%2\": %3").arg(p).arg(pages->tabText(p), why);
+        problems << shownProblems(w, pages, p);
+    }
+    problems.removeDuplicates();
+    if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));
+}
+
+void TextFitTest::firstFrame_data() {
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<int>("workspace");
+    QTest::addColumn<QSize>("size");
+    addRows(deviceSizes().front());
+}
+
+void TextFitTest::firstFrame() {
+    QFETCH(QString, source);
+    QFETCH(int, workspace);
+    QFETCH(QSize, size);
+    QStringList problems;
+    for (int p = 0;; ++p) {
+        MainWindow w;
+        QVERIFY(open(w, source));
+        w.setCurrentWorkspace(workspace);
+        QTabWidget* pages = pagesOf(w, workspace);
+        if (p >= pages->count()) break;
+        if (!pages->isTabVisible(p) || !pages->isTabEnabled(p)) continue;
+        pages->setCurrentIndex(p);
+        w.resize(logicalSize(size));
+        w.show();
+        problems << shownProblems(w, pages, p);
     }
     problems.removeDuplicates();
     if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));

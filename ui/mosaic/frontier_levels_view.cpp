@@ -15,13 +15,30 @@
 
 namespace tandem::ui {
 
-QColor backgroundLevelColor(int index, int count) {
-    // Hue from the Okabe-Ito blue (202 deg) up through violet and magenta to its vermillion
-    // (22 deg = 382), at their saturation and value: no grey mixtures in between.
-    const double t =
+BackgroundLevelStyle backgroundLevelStyle(int index, int count, Theme theme) {
+    // Viridis (van der Walt and Smith, matplotlib 2015) at five stops, linear in between: its
+    // lightness rises monotonically and it stays apart for colour-blind readers. The light theme
+    // runs from 0.70 (idle) down to 0 (dark purple), the dark one from 0.35 up to 1 (yellow).
+    static const QColor stops[] = {QColor(0x44, 0x01, 0x54), QColor(0x3B, 0x52, 0x8B),
+                                   QColor(0x21, 0x91, 0x8C), QColor(0x5E, 0xC9, 0x62),
+                                   QColor(0xFD, 0xE7, 0x25)};
+    const double f =
         count > 1 ? std::clamp(static_cast<double>(index) / (count - 1), 0.0, 1.0) : 0.0;
-    const int hue = static_cast<int>(std::lround(202 + t * 180)) % 360;
-    return QColor::fromHsv(hue, 255, static_cast<int>(std::lround(178 + t * (213 - 178))));
+    const double t = theme == Theme::Dark ? 0.35 + 0.65 * f : 0.70 * (1.0 - f);
+    const double pos = t * 4.0;
+    const int i = std::min(3, static_cast<int>(pos));
+    const double w = pos - i;
+    auto mix = [w](int a, int b) { return static_cast<int>(std::lround(a + w * (b - a))); };
+    const QColor& a = stops[i];
+    const QColor& b = stops[i + 1];
+    static const Qt::PenStyle lines[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
+    static const QScatterSeries::MarkerShape markers[] = {
+        QScatterSeries::MarkerShapeCircle, QScatterSeries::MarkerShapeRectangle,
+        QScatterSeries::MarkerShapeTriangle, QScatterSeries::MarkerShapeRotatedRectangle,
+        QScatterSeries::MarkerShapeStar};
+    const int k = std::max(0, index);
+    return {QColor(mix(a.red(), b.red()), mix(a.green(), b.green()), mix(a.blue(), b.blue())),
+            lines[k % 4], markers[k % 5]};
 }
 
 FrontierLevelsView::FrontierLevelsView(QWidget* parent)
@@ -116,9 +133,9 @@ void FrontierLevelsView::rebuild() {
         const int jobs = lv.jobs[static_cast<size_t>(i)];
         const bool own = jobs == lv.currentJobs;
         s->setName(jobs == 1 ? tr("1 co-running job") : tr("%1 co-running jobs").arg(jobs));
-        QPen pen(backgroundLevelColor(i, count), own ? 3.0 : 1.8);
-        s->setPen(pen);
-        s->setPointsVisible(pts.size() < 3);
+        const BackgroundLevelStyle style = backgroundLevelStyle(i, count, currentTheme());
+        s->setPen(QPen(style.colour, own ? 3.0 : 1.8, style.line));
+        setPointMarker(s, style.marker, style.colour, own ? 9.0 : 7.0);
         if (r.optimum >= 0 && static_cast<size_t>(r.optimum) < r.candidates.size()) {
             const mosaic::Candidate& c = r.candidates[static_cast<size_t>(r.optimum)];
             if (std::isfinite(c.loss)) {

@@ -22,7 +22,7 @@ MemoryBarView::MemoryBarView(QWidget* parent)
     // The title names both parts ("used of capacity") and the bars are blue / grey: no legend, so
     // that the value axis keeps its room in the short chart under the step-time chart.
     chart()->legend()->hide();
-    setMinimumHeight(140);
+    setLeastHeight(140);
     setToolTip(
         tr("Peak memory per GPU in GB (1e9 bytes): weights, gradients, AdamW states sharded over "
            "DP/EDP, activations per "

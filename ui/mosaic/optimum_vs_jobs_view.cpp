@@ -106,8 +106,8 @@ void OptimumVsJobsView::rebuild() {
         sHi = std::max(sHi, r.sparsity);
     }
     const bool dark = currentTheme() == Theme::Dark;
-    const QColor lossColor = backgroundLevelColor(count - 1, count);
-    const QColor sColor = backgroundLevelColor(0, count);
+    const QColor lossColor = backgroundLevelStyle(count - 1, count, currentTheme()).colour;
+    const QColor sColor = backgroundLevelStyle(0, count, currentTheme()).colour;
     m_loss->setPen(QPen(lossColor, 2.4));
     m_loss->setColor(lossColor);
     m_sparsity->setPen(QPen(sColor, 2.0, Qt::DashLine));

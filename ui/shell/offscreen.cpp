@@ -62,6 +62,12 @@ bool loadInto(MainWindow& w, const QString& scenarioPath) {
 }
 }  // namespace
 
+QImage grabSettled(QWidget* window) {
+    window->grab();
+    QApplication::processEvents();
+    return window->grab().toImage();
+}
+
 int presetIndex(const QString& id) {
     const QList<Preset> list = allPresets();
     for (int i = 0; i < list.size(); ++i)
@@ -106,7 +112,7 @@ int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab
         return 1;
     }
     QApplication::processEvents();
-    const QImage image = w.grab().toImage();
+    const QImage image = grabSettled(&w);
     QByteArray png;
     QBuffer buffer(&png);
     buffer.open(QIODevice::WriteOnly);

@@ -1,8 +1,11 @@
 #pragma once
 // Display-less renders used by `tandem --screenshot` and `tandem --export-charts`.
+#include <QImage>
 #include <QSize>
 #include <QString>
 #include <QStringList>
+
+class QWidget;
 
 namespace tandem::ui {
 
@@ -23,6 +26,11 @@ int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab
 /// `imports` as for renderScreenshot (charts of imported logs are exported too).
 int exportAllCharts(const QString& dir, const QString& scenarioPath, const QString& prefix = {},
                     int preset = -1, const QStringList& imports = {});
+
+/// `window` as it is on screen once its charts have fitted their texts: painted once (each chart
+/// fits its texts before it draws them, which may raise its minimum height), its layouts given
+/// the posted events to settle, then painted again into the returned image.
+QImage grabSettled(QWidget* window);
 
 /// Index of the preset with `id` in allPresets(), or -1.
 int presetIndex(const QString& id);

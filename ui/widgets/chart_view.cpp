@@ -12,9 +12,11 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontMetrics>
+#include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
 #include <QHorizontalStackedBarSeries>
+#include <QImage>
 #include <QKeyEvent>
 #include <QLegend>
 #include <QLegendMarker>
@@ -105,6 +107,16 @@ QString axisLabel(const QString& format, double x) {
     return QString::asprintf(f.constData(), x);
 }
 
+/// Height of `html` in `font` as Qt Charts measures a chart text (document margin 0.5 px, no
+/// wrapping), px.
+qreal textHeight(const QFont& font, const QString& html) {
+    QTextDocument doc;
+    doc.setDocumentMargin(0.5);
+    doc.setDefaultFont(font);
+    doc.setHtml(html);
+    return doc.size().height();
+}
+
 /// The smallest "round" step (1, 2, 2.5 or 5 times a power of ten) of at least `minStep`.
 double roundStep(double minStep) {
     const double p = std::pow(10.0, std::floor(std::log10(minStep)));
@@ -113,37 +125,42 @@ double roundStep(double minStep) {
     return 10 * p;
 }
 
-/// One legend entry as rich text: a symbol in the series' colour (line, dashes, dots, filled or
-/// open dot/square/triangle, filled square for areas and bars) and the label.
+/// The legend symbol of a point marker `shape`, filled or open.
+QString markerSymbol(QScatterSeries::MarkerShape shape, bool filled) {
+    switch (shape) {
+        case QScatterSeries::MarkerShapeRectangle:
+            return filled ? QStringLiteral("\u25A0") : QStringLiteral("\u25A1");
+        case QScatterSeries::MarkerShapeTriangle:
+            return filled ? QStringLiteral("\u25B2") : QStringLiteral("\u25B3");
+        case QScatterSeries::MarkerShapeRotatedRectangle:
+            return filled ? QStringLiteral("\u25C6") : QStringLiteral("\u25C7");
+        case QScatterSeries::MarkerShapeStar:
+            return filled ? QStringLiteral("\u2605") : QStringLiteral("\u2606");
+        default:
+            return filled ? QStringLiteral("\u25CF") : QStringLiteral("\u25CB");
+    }
+}
+
+/// One legend entry as rich text: a symbol in the series' colour (line, dashes, dots, dash-dot,
+/// each with its point marker when setPointMarker() gave it one; filled or open
+/// dot/square/triangle/diamond/star; filled square for areas and bars) and the label.
 QString legendEntryHtml(QLegendMarker* m, bool keepTogether) {
     QColor colour = m->brush().color();
     QString symbol = QStringLiteral("\u25A0");  // filled square
     if (const auto* sc = qobject_cast<const QScatterSeries*>(m->series())) {
         const bool filled = sc->brush().style() != Qt::NoBrush && sc->brush().color().alpha() > 0;
         colour = filled ? sc->brush().color() : sc->pen().color();
-        switch (sc->markerShape()) {
-            case QScatterSeries::MarkerShapeRectangle:
-                symbol = filled ? QStringLiteral("\u25A0") : QStringLiteral("\u25A1");
-                break;
-            case QScatterSeries::MarkerShapeTriangle:
-                symbol = filled ? QStringLiteral("\u25B2") : QStringLiteral("\u25B3");
-                break;
-            case QScatterSeries::MarkerShapeRotatedRectangle:
-                symbol = filled ? QStringLiteral("\u25C6") : QStringLiteral("\u25C7");
-                break;
-            case QScatterSeries::MarkerShapeStar:
-                symbol = filled ? QStringLiteral("\u2605") : QStringLiteral("\u2606");
-                break;
-            default:
-                symbol = filled ? QStringLiteral("\u25CF") : QStringLiteral("\u25CB");
-                break;
-        }
+        symbol = markerSymbol(sc->markerShape(), filled);
     } else if (const auto* xy = qobject_cast<const QXYSeries*>(m->series())) {
         colour = xy->pen().color();
         const Qt::PenStyle st = xy->pen().style();
-        symbol = st == Qt::SolidLine ? QStringLiteral("\u2501\u2501")
-                 : st == Qt::DotLine ? QStringLiteral("\u2505\u2505")
-                                     : QStringLiteral("\u254D\u254D");
+        symbol = st == Qt::SolidLine     ? QStringLiteral("\u2501\u2501")
+                 : st == Qt::DotLine     ? QStringLiteral("\u2505\u2505")
+                 : st == Qt::DashDotLine ? QStringLiteral("\u2501\u2505")
+                                         : QStringLiteral("\u254D\u254D");
+        const QVariant marker = xy->property("tandemMarker");
+        if (marker.isValid())
+            symbol += markerSymbol(static_cast<QScatterSeries::MarkerShape>(marker.toInt()), true);
     } else if (const auto* area = qobject_cast<const QAreaSeries*>(m->series())) {
         colour = area->brush().style() == Qt::NoBrush ? area->pen().color() : area->brush().color();
     }
@@ -187,7 +204,7 @@ ChartView::ChartView(const QString& exportName, const QString& title, QWidget* p
     chart()->legend()->setAlignment(Qt::AlignBottom);
     chart()->setAnimationOptions(QChart::NoAnimation);
     setRenderHint(QPainter::Antialiasing);
-    setMinimumSize(280, 200);
+    setMinimumSize(280, m_leastHeight);
     connect(scene(), &QGraphicsScene::changed, this, &ChartView::scheduleFit);
     setToolTip(
         tr("Hover for the values at the cursor, click to pin them; right-click to export this "
@@ -268,27 +285,89 @@ void ChartView::scheduleFit() {
     QTimer::singleShot(0, this, &ChartView::fitTexts);
 }
 
+void ChartView::setLeastHeight(int px) {
+    m_leastHeight = px;
+    setMinimumHeight(std::max(m_leastHeight, m_textsHeight));
+}
+
+int ChartView::textsHeight() const {
+    const QChart* c = chart();
+    // As Qt Charts lays a chart out: the title, then the plot between the horizontal axes, whose
+    // labels and (wrapped) titles may take at most 40 % of the height under the title before
+    // they are cut.
+    const qreal title = c->title().isEmpty() ? 0 : textHeight(c->titleFont(), c->title()) + 1;
+    qreal bottom = 0, top = 0;
+    int bottoms = 0, tops = 0;
+    const auto axes = c->axes(Qt::Horizontal);
+    for (const QAbstractAxis* a : axes) {
+        if (!a->isVisible()) continue;
+        qreal h = 4;  // 1 px line, 3 px for the whole pixels Qt Charts rounds to
+        if (a->labelsVisible()) h += textHeight(a->labelsFont(), QStringLiteral("0")) + 4;
+        if (a->isTitleVisible() && !a->titleText().isEmpty())
+            h += textHeight(a->titleFont(), a->titleText()) + 4;
+        (a->alignment() == Qt::AlignTop ? top : bottom) += h;
+        ++(a->alignment() == Qt::AlignTop ? tops : bottoms);
+    }
+    constexpr qreal kAxisShare = 0.4;   // Qt Charts' largest share of the axes
+    constexpr qreal kLeastPlot = 50.0;  // px, room for a few grid lines
+    qreal content = bottom + top + kLeastPlot;
+    const int sides = bottoms + tops;
+    if (bottoms > 0) content = std::max(content, bottom * sides / (kAxisShare * bottoms));
+    if (tops > 0) content = std::max(content, top * sides / (kAxisShare * tops));
+    const QMargins mg = c->margins();                 // the legend's room included
+    qreal left = 0, above = 0, right = 0, below = 0;  // the layout's own (style) margins
+    if (const QGraphicsLayout* l = c->layout())
+        l->getContentsMargins(&left, &above, &right, &below);
+    return int(std::ceil(above + below + mg.top() + mg.bottom() + title + content)) +
+           2 * frameWidth() + 2;
+}
+
 void ChartView::fitTexts() {
     if (m_fitting) return;
     m_fitting = true;
     m_fitPending = false;
+    // Qt Charts lays a chart out on a posted event; here it is laid out at once before each
+    // round, so that the texts are fitted to the geometry they are drawn in, and again after the
+    // last change. A few rounds settle it (a wrapped title moves the plot, which may rewrap).
+    QGraphicsLayout* layout = chart()->layout();
+    for (int round = 0; round < 4; ++round) {
+        if (layout) layout->activate();
+        bool changed = fitTitle();
+        const auto axes = chart()->axes();
+        for (QAbstractAxis* a : axes) changed = fitAxis(a) || changed;
+        changed = fitLegend() || changed;
+        if (!changed) break;
+    }
+    if (layout) layout->activate();
+    // What the texts need may have grown (a wrapped title, a taller legend): the splitter or
+    // layout holding the view gives it at least that from now on. It is only raised, so that a
+    // view resized by hand (an export at another size) is not laid out again under its caller;
+    // a hidden view has no width of its own yet.
+    const bool laidOut = isVisible() && width() >= minimumWidth() && !m_exporting;
+    const int needed = laidOut ? textsHeight() : 0;
+    if (needed > m_textsHeight) {
+        m_textsHeight = needed;
+        setMinimumHeight(std::max(m_leastHeight, m_textsHeight));
+    }
+    m_fitting = false;
+}
+
+bool ChartView::fitTitle() {
     const QString current = chart()->title();
     if (current != m_titleWrapped) m_titleSource = current;
     const QMargins mg = chart()->margins();
     const int titleRoom = width() - mg.left() - mg.right() - 20;  // the chart's layout spacing
     const QString wrapped =
         wrapToRoom(m_titleSource, QFontMetrics(chart()->titleFont()), titleRoom);
-    if (wrapped != current) chart()->setTitle(wrapped);
     m_titleWrapped = wrapped;
-    const auto axes = chart()->axes();
-    for (QAbstractAxis* a : axes) fitAxis(a);
-    fitLegend();
-    m_fitting = false;
+    if (wrapped == current) return false;
+    chart()->setTitle(wrapped);
+    return true;
 }
 
-void ChartView::fitAxis(QAbstractAxis* axis) {
+bool ChartView::fitAxis(QAbstractAxis* axis) {
     const QRectF plot = chart()->plotArea();
-    if (!axis->isVisible() || plot.width() <= 0 || plot.height() <= 0) return;
+    if (!axis->isVisible() || plot.width() <= 0 || plot.height() <= 0) return false;
     const bool horizontal = axis->orientation() == Qt::Horizontal;
     // The title: wrapped to the plot's side it runs along.
     const QString current = axis->titleText();
@@ -297,38 +376,49 @@ void ChartView::fitAxis(QAbstractAxis* axis) {
     const QString source = axis->property("tandemTitleSource").toString();
     const QString wrapped = wrapToRoom(source, QFontMetrics(axis->titleFont()),
                                        int(horizontal ? plot.width() : plot.height()));
-    if (wrapped != current) axis->setTitleText(wrapped);
+    const bool retitled = wrapped != current;
+    if (retitled) axis->setTitleText(wrapped);
     axis->setProperty("tandemTitleWrapped", wrapped);
     // The tick labels of a horizontal value axis: as many round-numbered ticks as fit side by side.
     auto* v = qobject_cast<QValueAxis*>(axis);
-    if (!v || !horizontal || !v->labelsVisible()) return;
+    if (!v || !horizontal || !v->labelsVisible()) return retitled;
     const bool ours = v->property("tandemTicks").isValid();
-    if (v->tickType() == QValueAxis::TicksDynamic && !ours) return;  // the view chose its ticks
+    if (v->tickType() == QValueAxis::TicksDynamic && !ours) return retitled;  // the view's ticks
     const int wanted = ours ? v->property("tandemTicks").toInt() : v->tickCount();
     const double lo = v->min(), hi = v->max();
-    if (!(hi > lo) || wanted < 2) return;
+    if (!(hi > lo) || wanted < 2) return retitled;
     const QFontMetrics fm(v->labelsFont());
     int widest = 0;
     for (double x : {lo, hi, 0.5 * (lo + hi), lo + (hi - lo) / (wanted - 1)})
         widest = std::max(widest, fm.horizontalAdvance(axisLabel(v->labelFormat(), x)));
     const int intervals = std::max(1, int(plot.width() / (widest + 8)));
     if (wanted - 1 <= intervals) {
-        if (ours) {
-            v->setTickType(QValueAxis::TicksFixed);
-            v->setTickCount(wanted);
-            v->setProperty("tandemTicks", QVariant());
-        }
-        return;
+        if (!ours) return retitled;
+        v->setTickType(QValueAxis::TicksFixed);
+        v->setTickCount(wanted);
+        v->setProperty("tandemTicks", QVariant());
+        return true;
     }
     const double step = roundStep((hi - lo) / intervals);
     const double anchor = std::ceil(lo / step - 1e-9) * step;
     if (!ours) v->setProperty("tandemTicks", wanted);
-    if (v->tickType() != QValueAxis::TicksDynamic) v->setTickType(QValueAxis::TicksDynamic);
-    if (v->tickInterval() != step) v->setTickInterval(step);
-    if (v->tickAnchor() != anchor) v->setTickAnchor(anchor);
+    bool changed = retitled;
+    if (v->tickType() != QValueAxis::TicksDynamic) {
+        v->setTickType(QValueAxis::TicksDynamic);
+        changed = true;
+    }
+    if (v->tickInterval() != step) {
+        v->setTickInterval(step);
+        changed = true;
+    }
+    if (v->tickAnchor() != anchor) {
+        v->setTickAnchor(anchor);
+        changed = true;
+    }
+    return changed;
 }
 
-void ChartView::fitLegend() {
+bool ChartView::fitLegend() {
     QLegend* legend = chart()->legend();
     if (legend->isAttachedToChart()) legend->detachFromChart();
     if (legend->opacity() != 0.0) legend->setOpacity(0.0);  // drawn by m_legendText instead
@@ -362,7 +452,7 @@ void ChartView::fitLegend() {
                    .arg(legend->labelColor().name(), m_caption.toHtmlEscaped(), html);
     if (m_legendText->font() != legend->font()) m_legendText->setFont(legend->font());
     if (m_legendText->textWidth() != room) m_legendText->setTextWidth(room);
-    if (m_legendText->toHtml() != html && m_legendText->property("html").toString() != html) {
+    if (m_legendText->property("html").toString() != html) {
         m_legendText->setHtml(html);
         m_legendText->setProperty("html", html);
     }
@@ -373,12 +463,62 @@ void ChartView::fitLegend() {
     const QMargins base =
         current == m_appliedMargins ? current - QMargins(0, 0, 0, m_legendRoom) : current;
     const QMargins next = base + QMargins(0, 0, 0, height);
-    if (next != current) chart()->setMargins(next);
+    const bool changed = next != current;
+    if (changed) chart()->setMargins(next);
     m_appliedMargins = next;
     m_legendRoom = height;
     const QPointF pos((chart()->size().width() - room) / 2.0,
                       chart()->size().height() - base.bottom() - height);
     if (m_legendText->pos() != pos) m_legendText->setPos(pos);
+    return changed;
+}
+
+void ChartView::paintEvent(QPaintEvent* event) {
+    // The texts are fitted before they are drawn: the first frame (and a screenshot) never shows
+    // a title Qt Charts elided or a legend over an axis title while a fit is still queued.
+    const QGraphicsLayout* layout = chart()->layout();
+    if (m_fitPending || (layout && !layout->isActivated())) fitTexts();
+    QChartView::paintEvent(event);
+}
+
+void setPointMarker(QXYSeries* series, QScatterSeries::MarkerShape shape, const QColor& colour,
+                    qreal size) {
+    constexpr int kSide = 48;  // px of the image, scaled down to `size` when drawn
+    QImage image(kSide, kSide, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::transparent);
+    QPainter p(&image);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(Qt::NoPen);
+    p.setBrush(colour);
+    const qreal c = kSide / 2.0, r = kSide / 2.0 - 1;
+    QPolygonF poly;
+    switch (shape) {
+        case QScatterSeries::MarkerShapeRectangle:
+            p.drawRect(QRectF(c - 0.8 * r, c - 0.8 * r, 1.6 * r, 1.6 * r));
+            break;
+        case QScatterSeries::MarkerShapeTriangle:
+            poly << QPointF(c, c - r) << QPointF(c + r, c + 0.8 * r) << QPointF(c - r, c + 0.8 * r);
+            break;
+        case QScatterSeries::MarkerShapeRotatedRectangle:
+            poly << QPointF(c, c - r) << QPointF(c + r, c) << QPointF(c, c + r)
+                 << QPointF(c - r, c);
+            break;
+        case QScatterSeries::MarkerShapeStar:
+            for (int k = 0; k < 10; ++k) {
+                const double a = M_PI * (k / 5.0 - 0.5);
+                const qreal rk = k % 2 ? 0.45 * r : r;
+                poly << QPointF(c + rk * std::cos(a), c + rk * std::sin(a));
+            }
+            break;
+        default:
+            p.drawEllipse(QPointF(c, c), 0.85 * r, 0.85 * r);
+            break;
+    }
+    if (!poly.isEmpty()) p.drawPolygon(poly);
+    p.end();
+    series->setLightMarker(image);
+    series->setMarkerSize(size);
+    series->setProperty("tandemMarker", static_cast<int>(shape));
 }
 
 ChartView::HorizontalBars ChartView::addHorizontalBars(double barWidth) {
@@ -658,16 +798,20 @@ bool exportChart(ChartView* view, const QString& path, QString* error, QSize siz
         ChartView* v;
         QSize s;
         ~Restore() {
+            v->m_exporting = false;
             if (v->size() == s) return;
             v->resize(s);
             v->fitTexts();
         }
     } restore{view, onScreen};
+    view->m_exporting = true;  // the export size does not change the on-screen minimum
     if (size.isValid() && size != view->size()) {
         view->resize(size);
         QApplication::processEvents();
     }
     for (int pass = 0; pass < 2; ++pass) {  // texts fitted to the export size, then laid out
+        // (again at the export size when a layout still due gave the view its own size back)
+        if (size.isValid() && size != view->size()) view->resize(size);
         view->fitTexts();
         QApplication::processEvents();
     }

@@ -1,6 +1,7 @@
 #pragma once
 // A chart view with export (PNG/SVG/PDF/CSV) on its context menu, used by every workspace chart.
 #include <QChartView>
+#include <QScatterSeries>
 #include <QString>
 
 #include "widgets/hover.h"
@@ -11,6 +12,7 @@ class QBarCategoryAxis;
 class QHorizontalStackedBarSeries;
 class QGraphicsTextItem;
 class QValueAxis;
+class QXYSeries;
 
 namespace tandem::ui {
 
@@ -33,7 +35,8 @@ public:
     /// The labels of the legend entries currently shown, in legend order (tests; empty when
     /// the legend is hidden).
     QStringList legendEntries() const;
-    /// Makes every text fit the view now (normally done after each repaint): the chart title and
+    /// Makes every text fit the view now (done after each change of the scene and, when one is
+    /// still due, before the view is painted), laying the chart out at once: the chart title and
     /// axis titles are word-wrapped to the room they have, a horizontal value axis gets fewer
     /// (round-numbered) ticks when its labels would not fit, and the legend is drawn as
     /// word-wrapped text under the plot, each entry a coloured symbol (line, dashes, dot,
@@ -111,6 +114,12 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+    /// The view's minimum size is 280 px wide and as tall as its texts have needed on screen
+    /// (title, legend, caption, horizontal axes' labels and titles uncut, a plot of at least
+    /// 50 px; raised by fitTexts(), not by an export), but at least `px` (default 200; a short
+    /// chart such as one bar lowers it).
+    void setLeastHeight(int px);
     /// A series value as the hover table prints it (default: 4 significant digits).
     virtual QString hoverValueText(double y) const;
 
@@ -118,9 +127,14 @@ private:
     /// Draws the crosshair at viewport x `x` and `table` in a box next to `at` (scene painter).
     void drawHover(QPainter* painter, const QPoint& at, const HoverTable& table, bool pinned) const;
     void applyFittingTitle();
+    /// The height the chart needs for its texts as they are now, px.
+    int textsHeight() const;
     void scheduleFit();
-    void fitLegend();
-    void fitAxis(QAbstractAxis* axis);
+    /// The parts of fitTexts(); each returns whether it changed the chart (so that it is laid out
+    /// and fitted again).
+    bool fitTitle();
+    bool fitLegend();
+    bool fitAxis(QAbstractAxis* axis);
     QString m_exportName;
     QStringList m_titles;  ///< candidates of setFittingTitle (empty: title set directly)
     QString m_caption;
@@ -133,10 +147,20 @@ private:
     QPoint m_hoverPos{-1, -1};  ///< cursor in the viewport while it is over the plot, else (-1, -1)
     HoverTable m_pinnedHover;
     QPoint m_pinnedPos;
+    int m_leastHeight = 200;   ///< px, the floor of the minimum height
+    int m_textsHeight = 0;     ///< px, the most textsHeight() of a fit on screen
+    bool m_exporting = false;  ///< exportChart() has resized the view
+    friend bool exportChart(ChartView*, const QString&, QString*, QSize, qreal);
     bool m_fitPending = false;
     bool m_fitting = false;
     bool m_rebuildPending = false;  ///< requestRebuild() while hidden; done when shown
 };
+
+/// Marks every point of `series` with a filled `shape` (circle, rectangle, triangle, rotated
+/// rectangle or star, as QScatterSeries draws them) `size` px across in `colour`; the chart's
+/// legend shows the shape after the series' line symbol.
+void setPointMarker(QXYSeries* series, QScatterSeries::MarkerShape shape, const QColor& colour,
+                    qreal size);
 
 /// One CSV field (RFC 4180): quoted, with inner quotes doubled, when it holds a comma, a quote or
 /// a line break; otherwise unchanged.

@@ -1,16 +1,21 @@
 #include "widgets/text_fit.h"
 
+#include <QAbstractAxis>
 #include <QAbstractButton>
 #include <QAbstractScrollArea>
+#include <QBarCategoryAxis>
 #include <QChart>
 #include <QComboBox>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
+#include <QHeaderView>
 #include <QLabel>
 #include <QStyle>
 #include <QStyleOptionComboBox>
+#include <QTableView>
 #include <QTextDocument>
+#include <algorithm>
 
 #include "widgets/chart_view.h"
 
@@ -97,6 +102,21 @@ QStringList chartTextProblems(const ChartView* view) {
                 break;
             }
     }
+    // Every axis title and category label is drawn whole (Qt Charts hides a label it cut to
+    // "..." when it would overlap its neighbour, and cuts a title that has too little room).
+    QStringList drawn;
+    for (const ShownText& t : texts) drawn << t.text;
+    const auto axes = view->chart()->axes();
+    for (QAbstractAxis* a : axes) {
+        if (!a->isVisible()) continue;
+        QStringList sources;
+        if (a->isTitleVisible()) sources << plainChartText(a->titleText()).simplified();
+        if (auto* cat = qobject_cast<QBarCategoryAxis*>(a); cat && a->labelsVisible())
+            for (const QString& c : cat->categories()) sources << plainChartText(c).simplified();
+        for (const QString& source : sources)
+            if (!source.isEmpty() && !drawn.contains(source))
+                out << QStringLiteral("%1: axis text not drawn whole: \"%2\"").arg(name, source);
+    }
     for (int i = 0; i < texts.size(); ++i)
         for (int j = i + 1; j < texts.size(); ++j) {
             // Line boxes include leading: texts overlap when their boxes share half a line.
@@ -146,6 +166,21 @@ QStringList windowTextProblems(const QWidget* window) {
                        .arg(b->width())
                        .arg(b->sizeHint().width())
                        .arg(b->text());
+    }
+    const auto tables = window->findChildren<QTableView*>();
+    for (const QTableView* t : tables) {
+        if (!t->isVisible() || !t->model()) continue;
+        for (int c = 0; c < t->model()->columnCount(); ++c) {
+            if (t->isColumnHidden(c)) continue;
+            const int need = std::max(
+                t->horizontalHeader()->isVisible() ? t->horizontalHeader()->sectionSizeHint(c) : 0,
+                static_cast<const QAbstractItemView*>(t)->sizeHintForColumn(c));
+            if (need > t->columnWidth(c) + 1)
+                out << QStringLiteral("table column clipped (%1 of %2 px): \"%3\"")
+                           .arg(t->columnWidth(c))
+                           .arg(need)
+                           .arg(t->model()->headerData(c, Qt::Horizontal).toString());
+        }
     }
     const auto combos = window->findChildren<QComboBox*>();
     for (const QComboBox* c : combos) {
