@@ -21,9 +21,8 @@ constexpr double kBandLo = 0.15;  // band of row k spans [k + kBandLo, k + kBand
 constexpr double kBandHi = 0.85;
 }  // namespace
 
-bool isAdaptivePolicy(const std::string& policy, const std::vector<std::string>& comboLabels) {
-    if (policy == "Static") return false;
-    return std::find(comboLabels.begin(), comboLabels.end(), policy) == comboLabels.end();
+bool isAdaptivePolicy(mlforml::Policy policy) {
+    return policy != mlforml::Policy::Static && policy != mlforml::Policy::Fixed;
 }
 
 ComboTimelineView::ComboTimelineView(QWidget* parent)
@@ -74,7 +73,7 @@ void ComboTimelineView::rebuild() {
     if (!m_point) return;
     std::vector<const mlforml::PolicyRun*> runs;
     for (const auto& run : m_point->policies)
-        if (isAdaptivePolicy(run.policy, m_combos)) runs.push_back(&run);
+        if (isAdaptivePolicy(run.kind)) runs.push_back(&run);
     double tMax = 0;
     for (const auto* run : runs)
         for (const auto& seg : run->timeline) tMax = std::max(tMax, seg.t1_s);
@@ -133,7 +132,7 @@ QString ComboTimelineView::csv() const {
     QString out = QStringLiteral("policy,combination,t0_s,t1_s\n");
     if (!m_point) return out;
     for (const auto& run : m_point->policies) {
-        if (!isAdaptivePolicy(run.policy, m_combos)) continue;
+        if (!isAdaptivePolicy(run.kind)) continue;
         for (const auto& seg : run.timeline) {
             const QString combo =
                 seg.combo >= 0 && static_cast<size_t>(seg.combo) < m_combos.size()

@@ -40,7 +40,7 @@ private:
     QCategoryAxis* m_y = nullptr;
 };
 
-/// True for a policy whose knobs change over time (not "Static" and not a fixed combination).
-bool isAdaptivePolicy(const std::string& policy, const std::vector<std::string>& comboLabels);
+/// True for a policy whose knobs change over time (not Static and not a fixed combination).
+bool isAdaptivePolicy(mlforml::Policy policy);
 
 }  // namespace tandem::ui

@@ -95,7 +95,8 @@ void DpShareTimeView::rebuild() {
         const QString name = names[i];
         const CoincidentMember member = coincidentMember(m_sameAs, i);
         s->setName(name);
-        QPen pen(policyColor(name, currentTheme()), name == QLatin1String("Joint") ? 2.2 : 1.6);
+        QPen pen(policyColor(name, currentTheme()),
+                 policyOf(name) == mlforml::Policy::Joint ? 2.2 : 1.6);
         dashCoincidentPen(pen, member.index, member.groupSize);
         s->setPen(pen);
         s->replace(decimateMinMax(curves[i], plotWidth() / 2));

@@ -73,7 +73,7 @@ double FirstCrossingView::ratioToJoint(const QString& policy) const {
     const size_t ti = static_cast<size_t>(m_targetIndex);
     for (const auto& run : m_point->policies) {
         if (ti >= run.firstCrossing_s.size()) continue;
-        if (run.policy == "Joint") joint = run.firstCrossing_s[ti];
+        if (run.kind == mlforml::Policy::Joint) joint = run.firstCrossing_s[ti];
         if (QString::fromStdString(run.policy) == policy) mine = run.firstCrossing_s[ti];
     }
     return mine / joint;

@@ -78,7 +78,7 @@ void SweepCrossingView::rebuild() {
         const QString& name = policies[i];
         s->setName(name);
         const QColor col = policyColor(name, currentTheme());
-        s->setPen(QPen(col, name == QLatin1String("Joint") ? 2.6 : 1.8));
+        s->setPen(QPen(col, policyOf(name) == mlforml::Policy::Joint ? 2.6 : 1.8));
         s->setColor(col);
         QList<QPointF> pts;
         for (const auto& pt : m_sweep.points)

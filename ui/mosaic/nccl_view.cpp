@@ -20,19 +20,6 @@
 namespace tandem::ui {
 
 namespace {
-bool modelCollective(const std::string& name, mosaic::Collective& out) {
-    if (name == "all_reduce")
-        out = mosaic::Collective::AllReduce;
-    else if (name == "reduce_scatter")
-        out = mosaic::Collective::ReduceScatter;
-    else if (name == "all_gather")
-        out = mosaic::Collective::AllGather;
-    else if (name == "alltoall" || name == "all_to_all")
-        out = mosaic::Collective::AllToAll;
-    else
-        return false;
-    return true;
-}
 QString pretty(const std::string& collective) {
     QString s = QString::fromStdString(collective);
     s.replace(QLatin1Char('_'), QLatin1Char('-'));
@@ -62,7 +49,8 @@ NcclView::NcclView(QWidget* parent)
 double NcclView::analyticalBusbw(const io::NcclCurve& curve, double bytes,
                                  const mosaic::Hardware& hw) {
     mosaic::Collective c;
-    if (!modelCollective(curve.collective, c) || curve.ranks <= 1 || !(bytes > 0)) return 0;
+    if (!mosaic::parseCollectiveName(curve.collective, c) || curve.ranks <= 1 || !(bytes > 0))
+        return 0;
     const double t = mosaic::collectiveTime(hw, c, bytes, curve.ranks, 1);
     return t > 0 ? bytes * mosaic::busFactor(c, curve.ranks) / t : 0;
 }

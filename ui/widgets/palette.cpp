@@ -24,14 +24,29 @@ const QColor kGrey(0x99, 0x99, 0x99);
 Theme g_theme = Theme::Light;
 }  // namespace
 
+std::optional<mlforml::Policy> policyOf(const QString& label) {
+    mlforml::PolicySpec spec;
+    if (!mlforml::parsePolicy(label.toStdString(), spec)) return std::nullopt;
+    return spec.policy;
+}
+
 QColor policyColor(const QString& policy, Theme theme) {
-    if (policy == QLatin1String("Static"))
-        return theme == Theme::Dark ? QColor(0xDD, 0xDD, 0xDD) : kBlack;
-    if (policy == QLatin1String("Knob-Precision")) return kOrange;
-    if (policy == QLatin1String("Knob-GA")) return kSkyBlue;
-    if (policy == QLatin1String("Decoupled")) return kVermillion;
-    if (policy == QLatin1String("Joint")) return kBlue;
-    if (policy == QLatin1String("Oracle")) return kGreen;
+    switch (policyOf(policy).value_or(mlforml::Policy::Fixed)) {
+        case mlforml::Policy::Static:
+            return theme == Theme::Dark ? QColor(0xDD, 0xDD, 0xDD) : kBlack;
+        case mlforml::Policy::KnobPrecision:
+            return kOrange;
+        case mlforml::Policy::KnobGa:
+            return kSkyBlue;
+        case mlforml::Policy::Decoupled:
+            return kVermillion;
+        case mlforml::Policy::Joint:
+            return kBlue;
+        case mlforml::Policy::Oracle:
+            return kGreen;
+        case mlforml::Policy::Fixed:
+            break;
+    }
     const QColor others[] = {kPurple, kYellow, kGrey};
     return others[std::hash<std::string>()(policy.toStdString()) % 3];
 }

@@ -3,6 +3,9 @@
 // per policy and per knob combination, used by every chart; light and dark chart themes.
 #include <QColor>
 #include <QString>
+#include <optional>
+
+#include "mlforml/knobs.h"
 
 class QChart;
 
@@ -13,6 +16,9 @@ enum class Theme { Light, Dark };
 /// Fixed colour of a policy name ("Static", "Knob-Precision", "Knob-GA", "Decoupled", "Joint",
 /// "Oracle"); other names (fixed combinations) hash to one of the remaining Okabe-Ito colours.
 QColor policyColor(const QString& policy, Theme theme = Theme::Light);
+/// The policy a legend or result label names (mlforml::parsePolicy: "Joint", "GA16-MXFP4" ->
+/// Fixed, ...); nullopt for any other text.
+std::optional<mlforml::Policy> policyOf(const QString& label);
 
 /// Colour of a knob combination label such as "GA16-MXFP4" (same colour in every chart).
 QColor comboColor(const QString& combo);
