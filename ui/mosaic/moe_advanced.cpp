@@ -38,25 +38,12 @@ MoeAdvanced::MoeAdvanced(QWidget* parent)
     f->addRow(tr("GPU type"), m_hardware);
     m_stack = new QComboBox(body);
     m_stack->setObjectName(QStringLiteral("moeStack"));
-    const QString stackTips[] = {
-        tr("The paper's basic Megatron-Core stack [2608.10605 Sec. 5]: the hardware sheet's "
-           "efficiencies, the "
-           "CPU dispatch floor (Eq. 11), chi_sys (Eq. 15), EP dividing DP, no interleaving. The "
-           "paper's presets "
-           "use it; it reproduces the paper's numbers."),
-        tr("Megatron-Core as the Megatron-Bridge recipes run it: one set of GEMM, attention and "
-           "overlap constants "
-           "fitted to 90 measured runs on DGX-H100 and DGX-GB200, interleaved 1F1B, "
-           "expert-parallel folding, the "
-           "distributed optimizer, FSDP and FP8/MXFP8/NVFP4 (tandem-cli reproduce reality).")};
     for (const std::string& name : mosaic::stackNames()) {
         const QString n = QString::fromStdString(name);
         m_stack->addItem(n, n);
+        // The stack's own description (core/mosaic/stack.cpp), one text for every stack.
         m_stack->setItemData(m_stack->count() - 1,
-                             name == "mosaic-paper" ? stackTips[0]
-                             : name == "megatron-core"
-                                 ? stackTips[1]
-                                 : QString::fromStdString(mosaic::builtinStack(name).description),
+                             QString::fromStdString(mosaic::builtinStack(name).description),
                              Qt::ToolTipRole);
     }
     m_stack->setToolTip(tr(

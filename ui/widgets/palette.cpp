@@ -52,10 +52,12 @@ QColor policyColor(const QString& policy, Theme theme) {
 }
 
 QColor comboColor(const QString& combo) {
-    if (combo == QLatin1String("GA4-BF16")) return kSkyBlue;
-    if (combo == QLatin1String("GA4-MXFP4")) return kBlue;
-    if (combo == QLatin1String("GA16-BF16")) return kOrange;
-    if (combo == QLatin1String("GA16-MXFP4")) return kVermillion;
+    // The paper's four combinations [2608.06046 Sec. 2.4]: GA4/GA16 x BF16/MXFP4.
+    mlforml::Combo c;
+    if (mlforml::parseComboLabel(combo.toStdString(), c) && (c.g == 4 || c.g == 16)) {
+        if (c.p == mlforml::Precision::Bf16) return c.g == 4 ? kSkyBlue : kOrange;
+        if (c.p == mlforml::Precision::Mxfp4) return c.g == 4 ? kBlue : kVermillion;
+    }
     const QColor others[] = {kGreen, kPurple, kYellow, kGrey};
     return others[std::hash<std::string>()(combo.toStdString()) % 4];
 }
