@@ -158,12 +158,9 @@ int sweepCommand(const QStringList& args) {
         for (const auto& issue : diag.items()) std::fprintf(stderr, "%s\n", issue.str().c_str());
         return kExitBadInput;
     }
-    writeAndReport(parser.value(out), table,
-                   QStringLiteral("%1 point(s) (shard %2/%3)")
-                       .arg(table.rows.size())
-                       .arg(shard.index)
-                       .arg(shard.count),
-                   &code);
+    QString what = QStringLiteral("%1 point(s)").arg(table.rows.size());
+    if (shard.count > 1) what += QStringLiteral(" (shard %1/%2)").arg(shard.index).arg(shard.count);
+    writeAndReport(parser.value(out), table, what, &code);
     return code;
 }
 

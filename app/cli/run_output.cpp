@@ -146,13 +146,17 @@ bool replaceOutputs(const QString& dir, const std::vector<OutFile>& files,
         if (error) *error = why;
         return false;
     }
+    // What a failure leaves: the previous run's files when there were any, else nothing.
+    bool hadPrevious = false;
+    for (const auto& n : allNames)
+        hadPrevious = hadPrevious || present(out.filePath(QString::fromStdString(n)));
+    const QString kept = hadPrevious ? QStringLiteral("the folder keeps the previous results")
+                                     : QStringLiteral("nothing was written");
     QTemporaryDir staging(out.filePath(QStringLiteral(".tandem-run-XXXXXX")));
     if (!staging.isValid()) {
         if (error)
-            *error = QStringLiteral(
-                         "%1: cannot create a staging folder: %2; the folder keeps the "
-                         "previous results")
-                         .arg(dir, probeReason(dir));
+            *error = QStringLiteral("%1: cannot create a staging folder: %2; %3")
+                         .arg(dir, probeReason(dir), kept);
         return false;
     }
     const QDir stage(staging.path());
@@ -161,10 +165,8 @@ bool replaceOutputs(const QString& dir, const std::vector<OutFile>& files,
     lock.setStaleLockTime(0);
     if (!lock.tryLock(0) || !stage.mkdir(QLatin1String(kPreviousName))) {
         if (error)
-            *error = QStringLiteral(
-                         "%1: cannot prepare the staging folder: %2; the folder keeps "
-                         "the previous results")
-                         .arg(dir, probeReason(stage.path()));
+            *error = QStringLiteral("%1: cannot prepare the staging folder: %2; %3")
+                         .arg(dir, probeReason(stage.path()), kept);
         return false;
     }
     QStringList journal;
@@ -174,8 +176,7 @@ bool replaceOutputs(const QString& dir, const std::vector<OutFile>& files,
         if (!tandem::fileio::saveAtomically(stage.filePath(name), f.data, &why)) {
             if (error)
                 *error =
-                    QStringLiteral("%1: cannot write: %2; the folder keeps the previous results")
-                        .arg(out.filePath(name), why);
+                    QStringLiteral("%1: cannot write: %2; %3").arg(out.filePath(name), why, kept);
             return false;
         }
         journal << name;
@@ -187,9 +188,8 @@ bool replaceOutputs(const QString& dir, const std::vector<OutFile>& files,
                 stage.filePath(QLatin1String(kJournalName)),
                 (journal.join(QLatin1Char('\n')) + QLatin1Char('\n')).toUtf8(), &why)) {
             if (error)
-                *error =
-                    QStringLiteral("%1: cannot write: %2; the folder keeps the previous results")
-                        .arg(stage.filePath(QLatin1String(kJournalName)), why);
+                *error = QStringLiteral("%1: cannot write: %2; %3")
+                             .arg(stage.filePath(QLatin1String(kJournalName)), why, kept);
             return false;
         }
     }
@@ -208,8 +208,7 @@ bool replaceOutputs(const QString& dir, const std::vector<OutFile>& files,
             undo();
             if (error)
                 *error =
-                    QStringLiteral("%1: cannot replace: %2; the folder keeps the previous results")
-                        .arg(out.filePath(name), why);
+                    QStringLiteral("%1: cannot replace: %2; %3").arg(out.filePath(name), why, kept);
             return false;
         }
         step();
@@ -220,8 +219,7 @@ bool replaceOutputs(const QString& dir, const std::vector<OutFile>& files,
             undo();
             if (error)
                 *error =
-                    QStringLiteral("%1: cannot write: %2; the folder keeps the previous results")
-                        .arg(out.filePath(name), why);
+                    QStringLiteral("%1: cannot write: %2; %3").arg(out.filePath(name), why, kept);
             return false;
         }
         step();

@@ -45,9 +45,8 @@ bool readTextFile(const std::string& path, std::string& out, Diagnostics& diag) 
             diag.error("file", "\"" + path + "\" is a folder, not a file");
             break;
         case TextFileError::NotRegularFile:
-            diag.error(
-                "file",
-                "\"" + path + "\" is not a regular file (a device or pipe cannot be imported)");
+            diag.error("file",
+                       "\"" + path + "\" is not a regular file (devices and pipes are not read)");
             break;
         case TextFileError::CannotOpen:
             diag.error("file", "cannot open \"" + path + "\" for reading");

@@ -120,7 +120,7 @@ std::optional<Scenario> loadScenarioFile(const std::string& path, Diagnostics& d
             diag.error("$", "is a folder, not a scenario file");
             return std::nullopt;
         case io::TextFileError::NotRegularFile:
-            diag.error("$", "is not a regular file (a device or pipe cannot be a scenario)");
+            diag.error("$", "is not a regular file (devices and pipes are not read)");
             return std::nullopt;
         case io::TextFileError::TooLarge:
             diag.error("$", "file is larger than " + std::to_string(kMaxScenarioBytes >> 20) +

@@ -168,6 +168,9 @@ private slots:
         }
         QVERIFY2(message.contains(target), qPrintable(message));
         QVERIFY2(message.contains(QStringLiteral("no space left on device")), qPrintable(message));
+        if (isRun)  // a run folder that held results says they are kept
+            QVERIFY2(message.contains(QStringLiteral("the folder keeps the previous results")),
+                     qPrintable(message));
         // The previous file (or run folder) is byte for byte what it was, and no temporary or
         // staging file is left behind.
         QCOMPARE(snapshot(fs.path()), before);
@@ -246,6 +249,10 @@ private slots:
             qPrintable(err));
         QVERIFY2(!QString::fromUtf8(p.readAllStandardOutput()).contains(QStringLiteral("wrote ")),
                  "a result file was reported as written");
+        // A folder without earlier results has none to keep: the message says nothing was written.
+        QVERIFY2(err.contains(QStringLiteral("nothing was written")) &&
+                     !err.contains(QStringLiteral("previous results")),
+                 qPrintable(err));
         // Nothing new at any level: the top of the disk and the kept folder are as before.
         QCOMPARE(snapshot(root), before);
         const QString first = out.section(QLatin1Char('/'), 0, 0);
