@@ -62,10 +62,14 @@ command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
 # Sanitizer runtime options: stop at the first report, with a stack trace.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:strict_string_checks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-# TSan: Qt 6.4 is not TSan-instrumented; tests/reliability/tsan.supp lists the two Qt-internal
-# reports (QWaitCondition teardown, the QtTest watchdog) that TSan cannot see ordered.
+# TSan: Qt 6.4 is not TSan-instrumented; tests/reliability/tsan.supp lists the three Qt-internal
+# reports (QWaitCondition teardown, the QtTest watchdog, posted-event deletion) that TSan
+# cannot see ordered.
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:suppressions=$root/tests/reliability/tsan.supp}
 export QT_QPA_PLATFORM=offscreen
+# Sanitizer builds keep line tables only (-g1): stack traces name functions, files and lines, and
+# the builds compile and link faster than with full debug info.
+reldebug="-O2 -g1 -DNDEBUG"
 
 probe_clang() {  # a libFuzzer + ASan + TSan capable clang++
   local probe=/tmp/tandem-fuzz-probe.$$ ok=1
@@ -175,6 +179,7 @@ stage_asan() {
   local flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
   note "asan: configuring $asan_dir (ASan + UBSan, core suites and tandem-cli)"
   if ! cmake -S . -B "$asan_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$reldebug" \
         -DTANDEM_BUILD_GUI=OFF -DCMAKE_CXX_FLAGS="$flags" \
         -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >"$asan_dir/ci-configure.log" 2>&1 ||
      ! cmake --build "$asan_dir" --parallel "$jobs"; then
@@ -205,6 +210,7 @@ stage_tsan() {
   if ! need_clang; then record tsan FAIL $((SECONDS - t0)) "clang unavailable"; return; fi
   note "tsan: configuring $tsan_dir (clang, TSan; suites: ${tests[*]})"
   if ! CC=clang CXX=clang++ cmake -S . -B "$tsan_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$reldebug" \
         -DTANDEM_BUILD_GUI=$gui_flag -DCMAKE_CXX_FLAGS="-fsanitize=thread -fno-omit-frame-pointer" \
         -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" >"$tsan_dir/ci-configure.log" 2>&1 ||
      ! cmake --build "$tsan_dir" --parallel "$jobs" --target "${tests[@]}"; then
