@@ -579,4 +579,10 @@ nlohmann::ordered_json realityToJson(const RealityReport& r) {
     return j;
 }
 
+int measuredSystemIndex(const std::string& system) {
+    for (size_t i = 0; i < std::size(kSystems); ++i)
+        if (system == kSystems[i].system) return static_cast<int>(i);
+    return -1;
+}
+
 }  // namespace tandem::mosaic

@@ -36,6 +36,11 @@ std::vector<MeasuredRun> parseMeasuredRuns(const std::string& csv, Diagnostics& 
 /// The shipped measured runs (tests/data/megatron-bridge/measured-throughput.csv, compiled in).
 const std::vector<MeasuredRun>& shippedMeasuredRuns();
 
+/// Position of `system` in the table of measured systems and the built-in hardware each is
+/// costed on (0 = "DGX-H100" on "h100", 1 = "DGX-GB200" on "gb200-nvl72"); -1 for a system not
+/// in it. Charts colour a system by this index.
+int measuredSystemIndex(const std::string& system);
+
 /// A measured run as the performance model costs it.
 struct RealityCase {
     MeasuredRun run;

@@ -381,7 +381,7 @@ void TestMosaicEnvelope::backgroundOrIdleDefault() {
     QCOMPARE(idle.jobs, 0);
     QCOMPARE(&backgroundOrIdle(Envelope()), &idle);
     // A background: that very object.
-    e.background = BackgroundLoad{};
+    e.background.emplace();
     e.background->jobs = 3;
     QCOMPARE(&backgroundOrIdle(e), &*e.background);
     QCOMPARE(backgroundOrIdle(e).jobs, 3);

@@ -130,7 +130,7 @@ private slots:
                                    QStringLiteral("\u2505\u2505"), QStringLiteral("\u2501\u2505")};
         const QStringList markers = {QStringLiteral("\u25CF"), QStringLiteral("\u25A0"),
                                      QStringLiteral("\u25B2"), QStringLiteral("\u25C6"),
-                                     QStringLiteral("\u2605")};
+                                     QStringLiteral("\u2605"), QStringLiteral("\u2B1F")};
         for (Theme theme : {Theme::Light, Theme::Dark}) {
             setCurrentTheme(theme);
             FrontierLevelsView v;
@@ -160,7 +160,7 @@ private slots:
                 const QColor colour = level[i]->pen().color();
                 QVERIFY2(contrast(colour, background) >= 2.0, qPrintable(colour.name()));
                 QVERIFY(!level[i]->lightMarker().isNull());
-                const QString symbol = lines[i % 4] + markers[i % 5];
+                const QString symbol = lines[i % 4] + markers[i % 6];
                 QVERIFY2(
                     shown.contains({symbol, colour}),
                     qPrintable(

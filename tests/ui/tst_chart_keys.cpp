@@ -557,6 +557,29 @@ private slots:
         }
     }
 
+    /// The format comes from the suffix, case-insensitively, through the one format table; an
+    /// unknown suffix is refused with the path and the accepted ones, and nothing is written.
+    void exportFormatsBySuffix() {
+        QCOMPARE(exportFormatOf(QStringLiteral("/a/b.PNG")), std::optional(ExportFormat::Png));
+        QCOMPARE(exportFormatOf(QStringLiteral("b.svg")), std::optional(ExportFormat::Svg));
+        QCOMPARE(exportFormatOf(QStringLiteral("b.Pdf")), std::optional(ExportFormat::Pdf));
+        QCOMPARE(exportFormatOf(QStringLiteral("b.csv")), std::optional(ExportFormat::Csv));
+        QVERIFY(!exportFormatOf(QStringLiteral("b.jpeg")));
+        QVERIFY(!exportFormatOf(QStringLiteral("png")));  // a name without a suffix
+        QCOMPARE(exportFilters(), QStringLiteral("PNG image (*.png);;SVG image (*.svg);;PDF "
+                                                 "document (*.pdf);;CSV data (*.csv)"));
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        MemoryBarView v;
+        v.setData(60, 80, QStringLiteral("PP 2 x EP 8"));
+        const QString path = dir.filePath(QStringLiteral("c.jpeg"));
+        QString error;
+        QVERIFY(!exportChart(&v, path, &error));
+        QVERIFY2(error.contains(path) && error.contains(QLatin1String(".png, .svg, .pdf or .csv")),
+                 qPrintable(error));
+        QVERIFY(!QFileInfo::exists(path));
+    }
+
     void memoryAxisHasTitleWithUnit() {
         MemoryBarView v;
         v.setData(60, 80, QStringLiteral("PP 2 x EP 8"));

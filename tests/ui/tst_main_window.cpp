@@ -140,8 +140,17 @@ private slots:
             QVERIFY(!v->chart()->isVisible());
         }
         for (ChartView* v : w.moeWorkspace()->charts()) QVERIFY(v->emptyReason().isEmpty());
+        // No ML-for-ML controls left at the previous scenario's values, no stale caption.
+        auto* controls = w.networkWorkspace()->findChild<NetworkControls*>();
+        w.setCurrentWorkspace(0);
+        QVERIFY(!controls->isVisible());
+        QVERIFY(w.waitForResults(60000));
+        for (QLabel* l : w.networkWorkspace()->findChildren<QLabel*>())
+            QVERIFY2(!l->isVisible() || !l->text().contains(QLatin1String("exposed DP share")),
+                     qPrintable(l->text()));
         w.applyPreset(presetIndex(QStringLiteral("mlforml-fig2c")), false);
         for (ChartView* v : network) QVERIFY(v->emptyReason().isEmpty() && v->chart()->isVisible());
+        QVERIFY(controls->isVisible());
         w.setCurrentWorkspace(0);
         QVERIFY(w.scenarioNote()->isVisible());
         w.setCurrentWorkspace(1);

@@ -74,6 +74,7 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
         recompute();
     });
     m_sweepRunner.onResult(this, [this](const PointOutput& r, quint64) {
+        if (!m_params) return;
         m_recentSweeps.insert(r.first, r.second);
         m_sweepResult = r.second;
         showSweep();
@@ -87,6 +88,7 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
         m_firstCrossing->setPinned(m_pinned);
     });
     m_runner.onResult(this, [this](const PointOutput& r, quint64) {
+        if (!m_params) return;  // the scenario changed to one without ml_for_ml meanwhile
         m_recentPoints.insert(r.first, r.second);
         showResult(r.second);
     });
@@ -129,10 +131,15 @@ void NetworkWorkspace::applyTheme() {
 void NetworkWorkspace::setParams(const std::optional<mlforml::Params>& p) {
     m_params = p;
     setEnabled(p.has_value());
+    // Without an ml_for_ml section there are no values to show: the controls are hidden (not
+    // left at the previous scenario's values) and a result still on its way is dropped.
+    m_controls->setVisible(p.has_value());
     const QString none =
         tr("This scenario has no \"ml_for_ml\" section; open or choose a preset that has one.");
     for (ChartView* v : charts()) v->setEmptyReason(p ? QString() : none);
     if (!p) {
+        m_result.reset();
+        m_sweepResult.reset();
         m_status->setText(none);
         return;
     }
@@ -213,7 +220,7 @@ void NetworkWorkspace::showResult(const mlforml::Result& r) {
 }
 
 void NetworkWorkspace::refreshViews() {
-    if (!m_result || m_result->points.empty()) return;
+    if (!m_params || !m_result || m_result->points.empty()) return;
     const mlforml::PointResult& point = m_result->points.front();
     const LossViewOptions options = m_controls->viewOptions();
     m_loss->setData(point, m_result->targetFactors, m_result->targetLosses);

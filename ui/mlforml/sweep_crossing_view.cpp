@@ -7,6 +7,7 @@
 #include <QValueAxis>
 #include <cmath>
 
+#include "widgets/coincident_curves.h"
 #include "widgets/palette.h"
 #include "widgets/series_pool.h"
 #include "widgets/units.h"
@@ -71,22 +72,37 @@ void SweepCrossingView::rebuild() {
     const TimeUnit unit = chooseTimeUnit(maxS);
     growSeriesPool(m_lines, policies.size(), chart(), m_x, m_y,
                    [](QLineSeries* s) { s->setPointsVisible(true); });
-    for (qsizetype i = 0; i < policies.size(); ++i) {
-        QLineSeries* s = m_lines[i];
-        s->setVisible(true);
-        for (QLegendMarker* m : chart()->legend()->markers(s)) m->setVisible(true);
-        const QString& name = policies[i];
-        s->setName(name);
-        const QColor col = policyColor(name, currentTheme());
-        s->setPen(QPen(col, policyOf(name) == mlforml::Policy::Joint ? 2.6 : 1.8));
-        s->setColor(col);
+    QList<QList<QPointF>> curves;
+    for (const QString& name : policies) {
         QList<QPointF> pts;
         for (const auto& pt : m_sweep.points)
             for (const auto& run : pt.policies)
                 if (QString::fromStdString(run.policy) == name && ti < run.firstCrossing_s.size() &&
                     std::isfinite(run.firstCrossing_s[ti]))
                     pts.append(QPointF(pt.backgroundJobs, run.firstCrossing_s[ti] / unit.divisor));
-        s->replace(pts);
+        curves.append(pts);
+    }
+    // Policies whose crossings coincide (0.2 % of the axis spans; e.g. Knob-Precision and Joint,
+    // [2608.06046 Fig. 2]) share one legend entry, the later ones dashed over the first.
+    const QList<int> sameAs =
+        coincidentWith(curves, 2e-3 * (nMax + 1), 2e-3 * std::max(maxS, 1.0) / unit.divisor);
+    for (qsizetype i = 0; i < policies.size(); ++i) {
+        QLineSeries* s = m_lines[i];
+        s->setVisible(true);
+        const QString& name = policies[i];
+        s->setName(name);
+        const QString label = coincidentLegendLabel(sameAs, policies, i);
+        for (QLegendMarker* m : chart()->legend()->markers(s)) {
+            m->setVisible(!label.isEmpty());
+            if (!label.isEmpty()) m->setLabel(label);
+        }
+        const QColor col = policyColor(name, currentTheme());
+        QPen pen(col, policyOf(name) == mlforml::Policy::Joint ? 2.6 : 1.8);
+        const CoincidentMember member = coincidentMember(sameAs, i);
+        dashCoincidentPen(pen, member.index, member.groupSize);
+        s->setPen(pen);
+        s->setColor(col);
+        s->replace(curves[i]);
     }
     const double yHi = maxS > 0 ? 1.08 * maxS / unit.divisor : 1.0;
     const QColor mc =

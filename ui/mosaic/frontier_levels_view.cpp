@@ -33,12 +33,12 @@ BackgroundLevelStyle backgroundLevelStyle(int index, int count, Theme theme) {
     const QColor& b = stops[i + 1];
     static const Qt::PenStyle lines[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
     static const QScatterSeries::MarkerShape markers[] = {
-        QScatterSeries::MarkerShapeCircle, QScatterSeries::MarkerShapeRectangle,
+        QScatterSeries::MarkerShapeCircle,   QScatterSeries::MarkerShapeRectangle,
         QScatterSeries::MarkerShapeTriangle, QScatterSeries::MarkerShapeRotatedRectangle,
-        QScatterSeries::MarkerShapeStar};
+        QScatterSeries::MarkerShapeStar,     QScatterSeries::MarkerShapePentagon};
     const int k = std::max(0, index);
     return {QColor(mix(a.red(), b.red()), mix(a.green(), b.green()), mix(a.blue(), b.blue())),
-            lines[k % 4], markers[k % 5]};
+            lines[k % 4], markers[k % 6]};
 }
 
 FrontierLevelsView::FrontierLevelsView(QWidget* parent)

@@ -19,8 +19,8 @@ namespace tandem::ui {
 /// charts: a colour from a sequential ramp (viridis, even steps; from light to dark on the light
 /// theme, from dark to bright on the dark one, so the busier fabric always stands out more from
 /// the background), a line style (solid, dashes, dots, dash-dot in turn) and a point marker
-/// (circle, square, triangle, diamond, star in turn), so that neighbouring levels differ in all
-/// three.
+/// (circle, square, triangle, diamond, star, pentagon in turn), so that neighbouring levels differ
+/// in all three.
 struct BackgroundLevelStyle {
     QColor colour;
     Qt::PenStyle line = Qt::SolidLine;

@@ -135,6 +135,7 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
     }
     connect(m_pages, &QTabWidget::currentChanged, this, [this](int) { recomputeLevels(); });
     m_levelsRunner.onResult(this, [this](const BackgroundLevels& r, quint64) {
+        if (!m_envelope) return;
         m_frontierLevels->setEmptyReason(QString());
         m_optimumVsJobs->setEmptyReason(QString());
         m_frontierLevels->setData(r);
@@ -171,6 +172,7 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
     connect(m_table, &CandidateTable::candidateSelected, this, &MoeWorkspace::selectCandidate);
     connect(m_heatmap, &LayoutHeatmapView::cellClicked, this, &MoeWorkspace::selectLayoutCell);
     m_runner.onResult(this, [this](const MoeOutput& r, quint64) {
+        if (!m_envelope) return;
         m_recent.insert(r.inputs, r);
         showResult(r);
     });
@@ -295,6 +297,10 @@ void MoeWorkspace::applyTheme() {
 void MoeWorkspace::setEnvelope(const std::optional<mosaic::Envelope>& e) {
     m_envelope = e;
     setEnabled(e.has_value());
+    // Without a mosaic section there are no values to show: the controls are hidden, not left
+    // at the previous scenario's values, and results still on their way are dropped.
+    m_controls->setVisible(e.has_value());
+    m_card->setVisible(e.has_value());
     const QString none =
         tr("This scenario has no \"mosaic\" section; open or choose a preset that has one.");
     for (ChartView* v : charts()) v->setEmptyReason(e ? QString() : none);

@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "mosaic/frontier_levels_view.h"
+#include "widgets/bounds.h"
 #include "widgets/palette.h"
 #include "widgets/units.h"
 
@@ -92,7 +93,7 @@ QString OptimumVsJobsView::csv() const {
 void OptimumVsJobsView::rebuild() {
     const int count = static_cast<int>(m_rows.size());
     QList<QPointF> loss, sparsity, ring;
-    double lossLo = 1e9, lossHi = -1e9, sLo = 1, sHi = 0;
+    Bounds lossBounds, sBounds;  // y extents of the loss and of S
     int jobsHi = 1;
     for (const BackgroundLevelRow& r : m_rows) {
         jobsHi = std::max(jobsHi, r.jobs);
@@ -100,11 +101,10 @@ void OptimumVsJobsView::rebuild() {
         loss.append(QPointF(r.jobs, r.loss));
         sparsity.append(QPointF(r.jobs, r.sparsity));
         if (r.jobs == m_current) ring.append(QPointF(r.jobs, r.loss));
-        lossLo = std::min(lossLo, r.loss);
-        lossHi = std::max(lossHi, r.loss);
-        sLo = std::min(sLo, r.sparsity);
-        sHi = std::max(sHi, r.sparsity);
+        lossBounds.addY(r.loss);
+        sBounds.addY(r.sparsity);
     }
+    double lossLo = lossBounds.yLo, lossHi = lossBounds.yHi, sLo = sBounds.yLo, sHi = sBounds.yHi;
     const bool dark = currentTheme() == Theme::Dark;
     const QColor lossColor = backgroundLevelStyle(count - 1, count, currentTheme()).colour;
     const QColor sColor = backgroundLevelStyle(0, count, currentTheme()).colour;
@@ -119,8 +119,9 @@ void OptimumVsJobsView::rebuild() {
     m_loss->replace(loss);
     m_sparsity->replace(sparsity);
     m_ring->replace(ring);
-    setNiceRange(m_x, 0, jobsHi, std::min(jobsHi, 4));
-    if (loss.isEmpty()) {
+    // A margin of 4 % so the markers (and the ring) at 0 and at the last level are whole.
+    setNiceRange(m_x, 0, jobsHi, std::min(jobsHi, 4), 0.04);
+    if (!lossBounds.validY() || !sBounds.validY()) {
         lossLo = 0;
         lossHi = 1;
         sLo = 0.7;

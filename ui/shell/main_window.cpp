@@ -5,6 +5,7 @@
 #include <QCheckBox>
 #include <QCloseEvent>
 #include <QDeadlineTimer>
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFile>
@@ -444,7 +445,7 @@ void MainWindow::updateTitle() {
 }
 
 bool MainWindow::openFile(const QString& path) {
-    Diagnostics diag(QFileInfo(path).fileName().toStdString());
+    Diagnostics diag(QDir::toNativeSeparators(path).toStdString());
     if (m_doc->load(path, diag)) {
         statusBar()->showMessage(tr("Opened %1").arg(path), 4000);
         addRecentFile(m_doc->filePath());
@@ -498,8 +499,7 @@ void MainWindow::exportCurrentChart() {
     ChartView* view = currentChart();
     if (!view) return;
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export chart"), view->exportName() + QStringLiteral(".png"),
-        tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV data (*.csv)"));
+        this, tr("Export chart"), view->exportName() + QStringLiteral(".png"), exportFilters());
     if (path.isEmpty()) return;
     QString error;
     if (!exportChart(view, path, &error))

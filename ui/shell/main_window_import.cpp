@@ -2,6 +2,7 @@
 // loss logs, load traces). Detection and validation
 // live in file_import.cpp; this file routes a validated import to the document and workspaces.
 #include <QCheckBox>
+#include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -66,7 +67,7 @@ void MainWindow::importDialog() {
 }
 
 bool MainWindow::importFile(const QString& path, DenseModelTarget dense) {
-    Diagnostics diag(QFileInfo(path).fileName().toStdString());
+    Diagnostics diag(QDir::toNativeSeparators(path).toStdString());
     const std::optional<ImportedFile> f = readImport(path, diag);
     if (!f || !applyImport(*f, dense, diag)) {
         if (!diag.ok()) showDiagnostics(path, diag);

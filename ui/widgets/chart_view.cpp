@@ -9,6 +9,7 @@
 #include <QBuffer>
 #include <QChart>
 #include <QContextMenuEvent>
+#include <QCoreApplication>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontMetrics>
@@ -136,6 +137,8 @@ QString markerSymbol(QScatterSeries::MarkerShape shape, bool filled) {
             return filled ? QStringLiteral("\u25C6") : QStringLiteral("\u25C7");
         case QScatterSeries::MarkerShapeStar:
             return filled ? QStringLiteral("\u2605") : QStringLiteral("\u2606");
+        case QScatterSeries::MarkerShapePentagon:
+            return filled ? QStringLiteral("\u2B1F") : QStringLiteral("\u2B20");
         default:
             return filled ? QStringLiteral("\u25CF") : QStringLiteral("\u25CB");
     }
@@ -758,21 +761,14 @@ void ChartView::drawHover(QPainter* painter, const QPoint& at, const HoverTable&
 void ChartView::contextMenuEvent(QContextMenuEvent* event) {
     emit activated(this);
     QMenu menu(this);
-    const struct {
-        const char* label;
-        const char* filter;
-        const char* suffix;
-    } kinds[] = {{"Export chart as PNG...", "PNG image (*.png)", ".png"},
-                 {"Export chart as SVG...", "SVG image (*.svg)", ".svg"},
-                 {"Export chart as PDF...", "PDF document (*.pdf)", ".pdf"},
-                 {"Export data as CSV...", "CSV table (*.csv)", ".csv"}};
-    for (const auto& k : kinds) {
+    for (const ExportFormatInfo& k : exportFormats()) {
         const QString filter = tr(k.filter);
-        const QString suffix = QString::fromLatin1(k.suffix);
-        menu.addAction(tr(k.label), this, [this, filter, suffix]() {
+        const QString suffix = QLatin1Char('.') + QString::fromLatin1(k.suffix);
+        const bool picture = k.format != ExportFormat::Csv;
+        menu.addAction(tr(k.menuLabel), this, [this, filter, suffix, picture]() {
             QSize size;
             qreal ratio = 2.0;
-            if (suffix != QLatin1String(".csv")) {  // pictures: size and resolution first
+            if (picture) {  // pictures: size and resolution first
                 ExportDialog d(this->size(), this);
                 if (d.exec() != QDialog::Accepted) return;
                 size = d.layoutSize();
@@ -789,10 +785,43 @@ void ChartView::contextMenuEvent(QContextMenuEvent* event) {
     menu.exec(event->globalPos());
 }
 
+const std::vector<ExportFormatInfo>& exportFormats() {
+    static const std::vector<ExportFormatInfo> formats = {
+        {ExportFormat::Png, "png", QT_TRANSLATE_NOOP("ChartView", "PNG image (*.png)"),
+         QT_TRANSLATE_NOOP("ChartView", "Export chart as PNG...")},
+        {ExportFormat::Svg, "svg", QT_TRANSLATE_NOOP("ChartView", "SVG image (*.svg)"),
+         QT_TRANSLATE_NOOP("ChartView", "Export chart as SVG...")},
+        {ExportFormat::Pdf, "pdf", QT_TRANSLATE_NOOP("ChartView", "PDF document (*.pdf)"),
+         QT_TRANSLATE_NOOP("ChartView", "Export chart as PDF...")},
+        {ExportFormat::Csv, "csv", QT_TRANSLATE_NOOP("ChartView", "CSV data (*.csv)"),
+         QT_TRANSLATE_NOOP("ChartView", "Export data as CSV...")}};
+    return formats;
+}
+
+std::optional<ExportFormat> exportFormatOf(const QString& path) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    for (const ExportFormatInfo& f : exportFormats())
+        if (suffix == QLatin1String(f.suffix)) return f.format;
+    return std::nullopt;
+}
+
+QString exportFilters() {
+    QStringList filters;
+    for (const ExportFormatInfo& f : exportFormats())
+        filters << QCoreApplication::translate("ChartView", f.filter);
+    return filters.join(QStringLiteral(";;"));
+}
+
 bool exportChart(ChartView* view, const QString& path, QString* error, QSize size,
                  qreal pixelRatio) {
     view->ensureBuilt();  // a chart on a page not in front may not be drawn yet
-    const QString suffix = QFileInfo(path).suffix().toLower();
+    const std::optional<ExportFormat> format = exportFormatOf(path);
+    if (!format) {
+        if (error)
+            *error = QObject::tr("%1: unknown export format '.%2' (use .png, .svg, .pdf or .csv)")
+                         .arg(path, QFileInfo(path).suffix());
+        return false;
+    }
     const QSize onScreen = view->size();
     struct Restore {  // the view gets its on-screen size (and texts) back however this returns
         ChartView* v;
@@ -821,9 +850,9 @@ bool exportChart(ChartView* view, const QString& path, QString* error, QSize siz
     QByteArray bytes;
     QBuffer file(&bytes);
     file.open(QIODevice::WriteOnly);
-    if (suffix == QLatin1String("csv")) {
+    if (*format == ExportFormat::Csv) {
         bytes = view->csv().toUtf8();
-    } else if (suffix == QLatin1String("png")) {
+    } else if (*format == ExportFormat::Png) {
         const qreal dpr = pixelRatio > 0 ? pixelRatio : 2.0;
         QImage image(QSize(int(std::lround(sz.width() * dpr)), int(std::lround(sz.height() * dpr))),
                      QImage::Format_ARGB32_Premultiplied);
@@ -837,7 +866,7 @@ bool exportChart(ChartView* view, const QString& path, QString* error, QSize siz
             if (error) *error = QObject::tr("%1: cannot encode PNG; nothing was written").arg(path);
             return false;
         }
-    } else if (suffix == QLatin1String("svg")) {
+    } else if (*format == ExportFormat::Svg) {
         QSvgGenerator gen;
         gen.setOutputDevice(&file);
         gen.setSize(sz);
@@ -849,7 +878,7 @@ bool exportChart(ChartView* view, const QString& path, QString* error, QSize siz
         QPainter painter(&gen);
         view->render(&painter, QRectF(QPointF(0, 0), QSizeF(sz)), view->viewport()->rect());
         painter.end();
-    } else if (suffix == QLatin1String("pdf")) {
+    } else {  // ExportFormat::Pdf
         QPdfWriter pdf(&file);
         pdf.setPageSize(QPageSize(QSizeF(sz), QPageSize::Point));
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
@@ -859,11 +888,6 @@ bool exportChart(ChartView* view, const QString& path, QString* error, QSize siz
         QPainter painter(&pdf);
         view->render(&painter, QRectF(QPointF(0, 0), QSizeF(sz)), view->viewport()->rect());
         painter.end();
-    } else {
-        if (error)
-            *error = QObject::tr("unknown export format '.%1' (use .png, .svg, .pdf or .csv)")
-                         .arg(suffix);
-        return false;
     }
     file.close();
     return fileio::writeFileAtomic(path, bytes, error);

@@ -3,6 +3,8 @@
 #include <QChartView>
 #include <QScatterSeries>
 #include <QString>
+#include <optional>
+#include <vector>
 
 #include "widgets/hover.h"
 
@@ -173,7 +175,25 @@ QString plainChartText(const QString& text);
 /// The first line of plainChartText(`title`): the SVG <title> / PDF title of an exported chart.
 QString plainChartTitle(const QString& title);
 
-/// Writes `view`'s chart to `path`; format from the suffix: .png, .svg, .pdf or .csv.
+/// What a chart exports to: a picture (PNG raster, SVG or PDF vector) or its data (CSV).
+enum class ExportFormat { Png, Svg, Pdf, Csv };
+/// One export format: its file suffix (lower case, no dot), the save dialog's filter and the
+/// chart menu's entry (both untranslated, for tr()).
+struct ExportFormatInfo {
+    ExportFormat format;
+    const char* suffix;
+    const char* filter;
+    const char* menuLabel;
+};
+/// Every export format, in menu order (PNG, SVG, PDF, CSV).
+const std::vector<ExportFormatInfo>& exportFormats();
+/// The format of `path`'s suffix (case-insensitive); nullopt for any other suffix.
+std::optional<ExportFormat> exportFormatOf(const QString& path);
+/// Every format's filter joined for a save dialog, "PNG image (*.png);;...;;CSV data (*.csv)".
+QString exportFilters();
+
+/// Writes `view`'s chart to `path`; format from the suffix (exportFormatOf): .png, .svg, .pdf
+/// or .csv.
 /// `size` (layout pixels, for PNG/SVG/PDF) defaults to the view's size; the view is laid out at
 /// it for the export and given its size back afterwards. A PNG has `size` x `pixelRatio`
 /// pixels (ExportDialog: DPI / 96); SVG and PDF are vectors. Returns false and sets `error`.

@@ -7,6 +7,8 @@
 #include <QXYSeries>
 #include <functional>
 
+#include "mosaic/reality.h"
+
 namespace tandem::ui {
 
 namespace {
@@ -63,8 +65,10 @@ QColor comboColor(const QString& combo) {
 }
 
 QColor systemColor(const QString& system) {
-    if (system == QLatin1String("DGX-H100")) return kBlue;
-    if (system == QLatin1String("DGX-GB200")) return kVermillion;
+    // The measured systems in the core's table order, then a colour picked by name.
+    const QColor measured[] = {kBlue, kVermillion};
+    const int i = mosaic::measuredSystemIndex(system.toStdString());
+    if (i >= 0 && i < 2) return measured[i];
     const QColor others[] = {kGreen, kOrange, kPurple, kSkyBlue};
     return others[std::hash<std::string>()(system.toStdString()) % 4];
 }

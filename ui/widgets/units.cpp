@@ -38,7 +38,7 @@ double niceStep(double span, int ticks) {
     return 10 * mag;
 }
 
-void setNiceRange(QValueAxis* axis, double lo, double hi, int ticks) {
+void setNiceRange(QValueAxis* axis, double lo, double hi, int ticks, double margin) {
     if (!(hi > lo)) hi = lo + 1;
     const double step = niceStep(hi - lo, ticks);
     const double a = std::floor(lo / step + 1e-9) * step;
@@ -53,7 +53,9 @@ void setNiceRange(QValueAxis* axis, double lo, double hi, int ticks) {
     if (axis->tickType() != QValueAxis::TicksDynamic) axis->setTickType(QValueAxis::TicksDynamic);
     if (axis->tickAnchor() != 0.0) axis->setTickAnchor(0.0);
     if (axis->tickInterval() != step) axis->setTickInterval(step);
-    const double min = a - step * 1e-6, max = b + step * 1e-6;  // both end labels despite rounding
+    // Both end labels despite rounding, and the margin outside them.
+    const double pad = step * 1e-6 + std::max(0.0, margin) * (b - a);
+    const double min = a - pad, max = b + pad;
     if (axis->min() != min || axis->max() != max) axis->setRange(min, max);
     if (axis->labelFormat() != format) axis->setLabelFormat(format);
 }

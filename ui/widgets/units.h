@@ -31,7 +31,9 @@ namespace tandem::ui {
 double niceStep(double span, int ticks);
 
 /// Sets `axis` to [lo, hi] widened outward to multiples of a nice step, with ticks on those
-/// multiples (so labels read 0, 20, 40 rather than 0, 17.3, 34.6).
-void setNiceRange(QValueAxis* axis, double lo, double hi, int ticks = 5);
+/// multiples (so labels read 0, 20, 40 rather than 0, 17.3, 34.6). `margin` (a fraction of the
+/// span, >= 0) widens the range beyond the end ticks, for point markers drawn on them, which
+/// the plot area would otherwise cut in half; the ticks stay on the nice multiples.
+void setNiceRange(QValueAxis* axis, double lo, double hi, int ticks = 5, double margin = 0);
 
 }  // namespace tandem::ui
