@@ -116,6 +116,14 @@ std::vector<BatchTable> batchTables(const Cluster& c, const LayoutSpace& space) 
         LayoutTable t(cb, space.grid, c.globalBatch);
         if (!t.groups().empty()) out.push_back({cb, std::move(t)});
     }
+    if (out.size() > 1) {
+        LayoutTable::SharedIds ids;
+        for (BatchTable& bt : out) bt.table.shareIds(ids);
+        for (BatchTable& bt : out) {
+            bt.sharedGroups = static_cast<int>(ids.groups.size());
+            bt.sharedShapes = static_cast<int>(ids.shapes.size());
+        }
+    }
     return out;
 }
 
@@ -126,19 +134,24 @@ Cluster clusterForPlan(const Cluster& c, const Plan& p, bool roundBatch) {
     return out;
 }
 
-std::vector<std::pair<Plan, PlanEval>> evaluateSpace(const Geometry& g, const Cluster& c,
-                                                     const LayoutSpace& space) {
-    std::vector<std::pair<Plan, PlanEval>> out;
+namespace {
+
+/// Every structurally valid plan of the space with `evaluate(model, plan)` on its own batch, in
+/// enumeration order (evaluateSpace, quickEvaluateSpace).
+template <class Eval, class Evaluate>
+std::vector<std::pair<Plan, Eval>> evaluateSpaceWith(const Geometry& g, const Cluster& c,
+                                                     const LayoutSpace& space, Evaluate evaluate) {
+    std::vector<std::pair<Plan, Eval>> out;
     if (!space.roundBatch) {
         const PerfModel m(g, c);
-        for (const Plan& p : m.enumerate(space.grid)) out.emplace_back(p, m.evaluate(p));
+        for (const Plan& p : m.enumerate(space.grid)) out.emplace_back(p, evaluate(m, p));
         return out;
     }
     // Each plan on its own batch: enumerate per rounded batch, then restore enumeration order.
     // Plans whose DP x B_micro exceeds B_global have no batch and are left out (structural).
     struct Entry {
         Plan p;
-        PlanEval e;
+        Eval e;
         long long key;
     };
     std::vector<Entry> all;
@@ -146,7 +159,7 @@ std::vector<std::pair<Plan, PlanEval>> evaluateSpace(const Geometry& g, const Cl
         const PerfModel m(g, bt.cluster);
         for (const Plan& p : m.enumerate(space.grid)) {
             if (roundedGlobalBatch(c.globalBatch, p.dp, p.mbs) != bt.cluster.globalBatch) continue;
-            all.push_back({p, m.evaluate(p), 0});
+            all.push_back({p, evaluate(m, p), 0});
         }
     }
     // Enumeration order of PerfModel::enumerate: TP, CP, PP, EP, B_micro, checkpointing (grid
@@ -169,6 +182,20 @@ std::vector<std::pair<Plan, PlanEval>> evaluateSpace(const Geometry& g, const Cl
                      [](const Entry& a, const Entry& b) { return a.key < b.key; });
     for (Entry& en : all) out.emplace_back(en.p, std::move(en.e));
     return out;
+}
+
+}  // namespace
+
+std::vector<std::pair<Plan, PlanEval>> evaluateSpace(const Geometry& g, const Cluster& c,
+                                                     const LayoutSpace& space) {
+    return evaluateSpaceWith<PlanEval>(
+        g, c, space, [](const PerfModel& m, const Plan& p) { return m.evaluate(p); });
+}
+
+std::vector<std::pair<Plan, QuickEval>> quickEvaluateSpace(const Geometry& g, const Cluster& c,
+                                                           const LayoutSpace& space) {
+    return evaluateSpaceWith<QuickEval>(
+        g, c, space, [](const PerfModel& m, const Plan& p) { return m.quick(p); });
 }
 
 int planGlobalBatch(const Plan& p, const PlanEval& e) { return e.microbatches * p.dp * p.mbs; }

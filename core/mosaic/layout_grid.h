@@ -59,12 +59,17 @@ LayoutSpace layoutSpaceOf(const Envelope& e);
 struct BatchTable {
     Cluster cluster;
     LayoutTable table;
+    /// Distinct groups and shapes over all the tables of the space (LayoutTable::shareIds numbers
+    /// them when there is more than one table; 0 otherwise).
+    int sharedGroups = 0, sharedShapes = 0;
 };
 
 /// The tables of a layout space on `c`: one with c's own B_global when !space.roundBatch; one
 /// per distinct rounded batch otherwise, nearest to the requested batch first (ties: smaller
 /// batch first). Tables without a layout are left out, so the result is empty when no layout
-/// passes the cluster's rules. Cluster-only; build once per search.
+/// passes the cluster's rules. With several tables their groups and shapes are numbered
+/// across them (LayoutTable::shareIds, BatchTable::sharedGroups). Cluster-only; build once
+/// per search.
 std::vector<BatchTable> batchTables(const Cluster& c, const LayoutSpace& space);
 
 /// The cluster a plan is costed on: `c` with B_global replaced by the plan's rounded batch when
@@ -77,6 +82,12 @@ Cluster clusterForPlan(const Cluster& c, const Plan& p, bool roundBatch);
 /// global batch it runs. Infeasible (memory) plans are included with their reason.
 std::vector<std::pair<Plan, PlanEval>> evaluateSpace(const Geometry& g, const Cluster& c,
                                                      const LayoutSpace& space);
+/// evaluateSpace with PerfModel::quick (no breakdown, no strings; ~50x cheaper): the same plans
+/// in the same order, each with the feasibility, MFU, iteration time and memory that
+/// evaluate() gives it (quick and evaluate share memoryBytes and the costing). For choosing
+/// among the plans before evaluating the chosen ones in full.
+std::vector<std::pair<Plan, QuickEval>> quickEvaluateSpace(const Geometry& g, const Cluster& c,
+                                                           const LayoutSpace& space);
 
 /// Global batch a costed plan runs: n_mb x DP x B_micro (0 when not costed).
 int planGlobalBatch(const Plan& p, const PlanEval& e);

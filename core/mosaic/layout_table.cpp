@@ -150,4 +150,17 @@ LayoutTable::LayoutTable(const Cluster& c, const LayoutGrid& grid, int requested
     }
 }
 
+void LayoutTable::shareIds(SharedIds& ids) {
+    for (Group& g : m_groups)
+        g.sharedId = ids.groups
+                         .emplace(std::array<int, 5>{g.tp, g.cp, g.pp, g.dp, g.ep},
+                                  static_cast<int>(ids.groups.size()))
+                         .first->second;
+    for (Shape& s : m_shapes)
+        s.sharedId =
+            ids.shapes
+                .emplace(std::array<int, 3>{s.tp, s.cp, s.mbs}, static_cast<int>(ids.shapes.size()))
+                .first->second;
+}
+
 }  // namespace tandem::mosaic

@@ -3,6 +3,8 @@
 // which (TP, CP, PP, DP, EP, B_micro) of the grid satisfy the cluster's divisibility rules, in
 // enumeration order, grouped by (TP, CP, PP, EP). Built once per search so that the per-geometry
 // search only applies the checks that depend on the geometry (heads, layers, experts).
+#include <array>
+#include <map>
 #include <vector>
 
 #include "mosaic/envelope.h"
@@ -22,6 +24,9 @@ public:
     struct Group {
         int tp = 1, cp = 1, pp = 1, dp = 1, ep = 1;
         int batchBegin = 0, batchEnd = 0;
+        /// This (TP, CP, PP, DP, EP)'s number among the groups of every table numbered together
+        /// by shareIds(); -1 when the table was not numbered.
+        int sharedId = -1;
     };
     /// One micro-batch size of a group and the index of its (TP, CP, B_micro) in shapes().
     struct Batch {
@@ -31,6 +36,16 @@ public:
     /// Distinct (TP, CP, B_micro): the terms that depend only on these are costed once each.
     struct Shape {
         int tp = 1, cp = 1, mbs = 1;
+        /// This (TP, CP, B_micro)'s number across the tables numbered by shareIds(); -1 before.
+        int sharedId = -1;
+    };
+    /// Numbers of the groups and shapes of several tables of one cluster (the batch tables of a
+    /// rounded layout space): equal (TP, CP, PP, DP, EP) or (TP, CP, B_micro) get equal numbers,
+    /// 0, 1, ... in order of first appearance, so the terms that do not depend on B_global are
+    /// costed once across the tables (PerfModel::SharedTerms).
+    struct SharedIds {
+        std::map<std::array<int, 5>, int> groups;
+        std::map<std::array<int, 3>, int> shapes;
     };
 
     /// Enumerates `grid` on `c`. Cost O(|TP| |CP| |PP| |EP| |B_micro|); no errors (an empty
@@ -42,6 +57,9 @@ public:
     const std::vector<Group>& groups() const { return m_groups; }
     const std::vector<Batch>& batches() const { return m_batches; }
     const std::vector<Shape>& shapes() const { return m_shapes; }
+    /// Sets every group's and shape's sharedId from `ids`, adding the ones it has not seen.
+    /// O((|groups| + |shapes|) log |ids|).
+    void shareIds(SharedIds& ids);
     /// Checkpointing modes in grid order (the search tries them in this order).
     const std::vector<Checkpointing>& checkpointing() const { return m_ckpt; }
     /// Cluster fields the table was built for (PerfModel::best checks them).

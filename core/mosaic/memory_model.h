@@ -5,6 +5,8 @@
 // microbatches in flight under 1F1B or interleaved 1F1B, for each recomputation mode; the peak
 // is the fullest stage. Internal to mosaic/: the terms PerfModel's timing and memory code share
 // (PerfModel::stageLayers, groupMemory, memoryOf and memoryBytes live in memory_model.cpp).
+#include <vector>
+
 #include "mosaic/perf_model.h"
 
 namespace tandem::mosaic {
@@ -45,6 +47,23 @@ struct PerfModel::Group {
     // batchTimes
     int nmb;
     double a2aCollective, p2p, vocab;
+};
+
+/// The B_global-independent terms of one geometry across the batch tables of a search
+/// (PerfModel::best's `shared`), indexed by LayoutTable::Group::sharedId and Shape::sharedId.
+struct PerfModel::SharedTerms {
+    enum class GroupState : signed char { Unknown, OverMemory, Known };
+    /// Forgets every term and sizes the tables for `groups` groups and `shapes` shapes.
+    void reset(int groups, int shapes) {
+        groupState.assign(static_cast<size_t>(groups), GroupState::Unknown);
+        this->groups.resize(static_cast<size_t>(groups));
+        shapeReady.assign(static_cast<size_t>(shapes), 0);
+        this->shapes.resize(static_cast<size_t>(shapes));
+    }
+    std::vector<GroupState> groupState;
+    std::vector<Group> groups;    ///< valid where Known (the DP time once dpTime >= 0)
+    std::vector<int> shapeReady;  ///< as best()'s own: the EP key a shape was computed for, 0 none
+    std::vector<Shape> shapes;
 };
 
 }  // namespace tandem::mosaic

@@ -522,7 +522,7 @@ bool PerfModel::best(const LayoutGrid& grid, Plan& bestPlan, QuickEval& bestEval
 }
 
 bool PerfModel::best(const LayoutTable& table, Plan& bestPlan, QuickEval& bestEval,
-                     const Plan* hint, double mfuToBeat) const {
+                     const Plan* hint, double mfuToBeat, SharedTerms* shared) const {
     if (table.devices() != m_c.devices || table.gpusPerNode() != m_c.hardware.gpusPerNode ||
         table.globalBatch() != m_c.globalBatch || table.seqLen() != m_c.seqLen)
         return false;
@@ -535,19 +535,23 @@ bool PerfModel::best(const LayoutTable& table, Plan& bestPlan, QuickEval& bestEv
     const auto& groups = table.groups();
     const auto& batches = table.batches();
     const auto& shapeKeys = table.shapes();
-    std::vector<Shape> shapes(shapeKeys.size());
+    // This table's own shapes, or the ones kept across the tables (by sharedId).
+    std::vector<Shape> ownShapes(shared ? 0 : shapeKeys.size());
     // Which EP each shape was computed for (0 = not yet); folding stacks' expert tile depends
     // on EP, so their shapes are recomputed when EP changes.
-    std::vector<int> shapeReady(shapeKeys.size(), 0);
+    std::vector<int> ownShapeReady(shared ? 0 : shapeKeys.size(), 0);
     const bool folding = m_c.stack.expertFolding;
     auto shapeOf = [&](int si, int ep) -> const Shape& {
+        const auto& k = shapeKeys[size_t(si)];
+        const size_t at = shared ? size_t(k.sharedId) : size_t(si);
+        Shape& s = shared ? shared->shapes[at] : ownShapes[at];
+        int& ready = shared ? shared->shapeReady[at] : ownShapeReady[at];
         const int key = folding ? ep : 1;
-        if (shapeReady[size_t(si)] != key) {
-            const auto& k = shapeKeys[size_t(si)];
-            shapeTerms(k.tp, k.cp, k.mbs, m_denseLayers > 0, shapes[size_t(si)], key, 1);
-            shapeReady[size_t(si)] = key;
+        if (ready != key) {
+            shapeTerms(k.tp, k.cp, k.mbs, m_denseLayers > 0, s, key, 1);
+            ready = key;
         }
-        return shapes[size_t(si)];
+        return s;
     };
     auto geometryFits = [&](const LayoutTable::Group& lg) {  // structuralError's geometry checks
         if (m_g.nHead % lg.tp != 0 || m_g.nKvHead % lg.tp != 0) return false;
@@ -580,7 +584,7 @@ bool PerfModel::best(const LayoutTable& table, Plan& bestPlan, QuickEval& bestEv
     };
     Times t;
     // Costs batch `bi` of the current group (group memory and times of `gr` already set).
-    auto tryBatch = [&](Plan& p, Group& gr, bool& dpReady, int bi) {
+    auto tryBatch = [&](Plan& p, Group& gr, int bi) {
         if (cannotWin(upper[size_t(bi)], bi)) return;
         const LayoutTable::Batch& b = batches[size_t(bi)];
         p.mbs = b.mbs;
@@ -589,10 +593,7 @@ bool PerfModel::best(const LayoutTable& table, Plan& bestPlan, QuickEval& bestEv
         for (Checkpointing c : ckpts) {  // least recomputation first
             const double mem = memoryOf(gr, s, nmb, c);
             if (mem > cap) continue;
-            if (!dpReady) {
-                groupDpTime(p, gr);
-                dpReady = true;
-            }
+            if (gr.dpTime < 0) groupDpTime(p, gr);  // once per group (groupTimes sets -1)
             p.ckpt = c;
             batchTimes(p, s, gr, nmb);
             assemble(p, s, gr, t);
@@ -614,34 +615,45 @@ bool PerfModel::best(const LayoutTable& table, Plan& bestPlan, QuickEval& bestEv
             return;
         }
     };
-    // Sets up one group; false when no batch of it can fit memory or beat the best so far.
-    auto setGroup = [&](const LayoutTable::Group& lg, Plan& p, Group& gr) {
+    // Sets up one group in `gr` (this call's own, or the one kept across the tables); false
+    // when no batch of it can fit memory or beat the best so far.
+    Group ownGroup;
+    auto setGroup = [&](const LayoutTable::Group& lg, Plan& p, Group*& gr) {
         if (!geometryFits(lg)) return false;
         p.tp = lg.tp;
         p.cp = lg.cp;
         p.pp = lg.pp;
         p.dp = lg.dp;
         p.ep = lg.ep;
-        // Weights, gradients and optimizer state of the fullest stage; activations, logits and
-        // all-to-all buffers only add to it, so no micro-batch or checkpointing mode can fit.
-        // (Checked before the bound: it is cheaper and rejects more groups.)
-        if (groupMemory(p, gr) > cap) return false;
-        groupTimes(p, gr);
-        return boundGroup(lg, p, gr);
+        using State = SharedTerms::GroupState;
+        State* state = shared ? &shared->groupState[size_t(lg.sharedId)] : nullptr;
+        gr = shared ? &shared->groups[size_t(lg.sharedId)] : &ownGroup;
+        if (state && *state == State::OverMemory) return false;
+        if (!state || *state == State::Unknown) {
+            // Weights, gradients and optimizer state of the fullest stage; activations, logits
+            // and all-to-all buffers only add to it, so no micro-batch or checkpointing mode can
+            // fit. (Checked before the bound: it is cheaper and rejects more groups.)
+            if (groupMemory(p, *gr) > cap) {
+                if (state) *state = State::OverMemory;
+                return false;
+            }
+            groupTimes(p, *gr);
+            if (state) *state = State::Known;
+        }
+        return boundGroup(lg, p, *gr);
     };
 
     Plan p;
-    Group gr;
+    Group* gr = nullptr;
     // A good first incumbent makes the bound prune early (e.g. the previous geometry's best).
     if (hint && m_boundValid) {
         for (const LayoutTable::Group& lg : groups) {
             if (lg.tp != hint->tp || lg.cp != hint->cp || lg.pp != hint->pp || lg.ep != hint->ep)
                 continue;
             if (!setGroup(lg, p, gr)) break;
-            bool dpReady = false;
             for (int bi = lg.batchBegin; bi < lg.batchEnd; ++bi)
                 if (batches[size_t(bi)].mbs == hint->mbs) {
-                    tryBatch(p, gr, dpReady, bi);
+                    tryBatch(p, *gr, bi);
                     break;
                 }
             break;
@@ -649,8 +661,7 @@ bool PerfModel::best(const LayoutTable& table, Plan& bestPlan, QuickEval& bestEv
     }
     for (const LayoutTable::Group& lg : groups) {
         if (!setGroup(lg, p, gr)) continue;
-        bool dpReady = false;
-        for (int bi = lg.batchBegin; bi < lg.batchEnd; ++bi) tryBatch(p, gr, dpReady, bi);
+        for (int bi = lg.batchBegin; bi < lg.batchEnd; ++bi) tryBatch(p, *gr, bi);
     }
     return found;
 }

@@ -181,8 +181,16 @@ public:
     /// searched before this one, which wins ties); the result is that of the unbounded search
     /// when its best exceeds `mfuToBeat`, else false. Layouts whose upper bound does not exceed
     /// it are skipped.
+    /// `shared` (optional): the terms of this geometry that do not depend on B_global (static
+    /// memory and times of each (TP, CP, PP, DP, EP), the (TP, CP, B_micro) shapes), kept across
+    /// the batch tables of one rounded layout space, whose groups and shapes must be numbered
+    /// together (LayoutTable::shareIds) and whose models differ only in B_global. Reset it
+    /// (SharedTerms::reset) for each geometry. It never changes the result, only what is
+    /// computed again.
+    struct SharedTerms;
     bool best(const LayoutTable& table, Plan& plan, QuickEval& eval, const Plan* hint = nullptr,
-              double mfuToBeat = -std::numeric_limits<double>::infinity()) const;
+              double mfuToBeat = -std::numeric_limits<double>::infinity(),
+              SharedTerms* shared = nullptr) const;
 
     /// MFU of Eq. 1 [2608.10605]: 6 N_act B_global T_seq / (t_iter N_dev peak_BF16).
     double mfu(double iterationS) const;

@@ -13,6 +13,7 @@
 
 #include "mosaic/layout_grid.h"
 #include "mosaic/layout_table.h"
+#include "mosaic/memory_model.h"
 
 namespace tandem::mosaic {
 namespace {
@@ -79,18 +80,22 @@ namespace {
 
 /// Best plan of `g` over the batch tables (max MFU; ties to the earlier table, i.e. the batch
 /// nearer to the requested one). `hints[i]` is the previous best plan of table i, if any.
+/// `shared`: scratch for the terms the tables have in common (used when there are several).
 bool bestOverTables(const Geometry& g, const std::vector<BatchTable>& tables,
                     std::vector<Plan>& hints, std::vector<char>& haveHint, Plan& plan,
-                    QuickEval& eval, PlanEval& full) {
+                    QuickEval& eval, PlanEval& full, PerfModel::SharedTerms& shared) {
     bool found = false;
     size_t at = 0;
+    const bool share = tables.size() > 1;
+    if (share) shared.reset(tables.front().sharedGroups, tables.front().sharedShapes);
     for (size_t i = 0; i < tables.size(); ++i) {
         const PerfModel m(g, tables[i].cluster);
         Plan p;
         QuickEval q;
         // A later table wins only with a strictly higher MFU: the best so far bounds its search.
         if (!m.best(tables[i].table, p, q, haveHint[i] ? &hints[i] : nullptr,
-                    found ? eval.mfu : -std::numeric_limits<double>::infinity()))
+                    found ? eval.mfu : -std::numeric_limits<double>::infinity(),
+                    share ? &shared : nullptr))
             continue;
         hints[i] = p;
         haveHint[i] = 1;
@@ -183,13 +188,15 @@ void bestPlanPerGeometry(std::vector<GeoResult>& geos, const std::vector<BatchTa
     auto work = [&]() {
         std::vector<Plan> hints(tables.size());
         std::vector<char> haveHint(tables.size(), 0);
+        PerfModel::SharedTerms shared;
         try {
             for (std::size_t b = next.fetch_add(kBlock); b < geos.size() && !stop;
                  b = next.fetch_add(kBlock))
                 for (std::size_t i = b; i < std::min(geos.size(), b + kBlock) && !stop; ++i) {
                     throwIfCancelled(cancel);
                     GeoResult& r = geos[i];
-                    r.fits = bestOverTables(r.g, tables, hints, haveHint, r.plan, r.eval, r.full);
+                    r.fits = bestOverTables(r.g, tables, hints, haveHint, r.plan, r.eval, r.full,
+                                            shared);
                 }
         } catch (...) {
             std::lock_guard<std::mutex> lock(errorMutex);
@@ -416,7 +423,8 @@ std::pair<Plan, PlanEval> bestPlan(const Geometry& g, const Envelope& e) {
     Plan p;
     QuickEval q;
     PlanEval full;
-    if (!bestOverTables(g, tables, hints, haveHint, p, q, full)) {
+    PerfModel::SharedTerms shared;
+    if (!bestOverTables(g, tables, hints, haveHint, p, q, full, shared)) {
         PlanEval none;
         none.reason = "no plan of the layout grid fits device memory";
         return {p, none};

@@ -1,11 +1,13 @@
 // MOSAIC search: frontier shape (compute-optimal at the boundary, cluster-optimal interior) on
 // the Table 3 and Fig. 1 envelopes, determinism, cancellation, reports, reproduce checks.
 #include <QtTest>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <set>
 
 #include "mosaic/background.h"
+#include "mosaic/layout_grid.h"
 #include "mosaic/report.h"
 #include "mosaic/reproduce.h"
 #include "mosaic/search.h"
@@ -24,6 +26,9 @@ private slots:
     void rescoredCostingsEqualColdSearches();
     void cancellation();
     void evaluatePlansHeatmap();
+    void quickSpaceEqualsFullSpace_data();
+    void quickSpaceEqualsFullSpace();
+    void roundedSearchEqualsPlainScan();
     void csvShapes();
     void feasibleBoundary_data();
     void feasibleBoundary();
@@ -181,6 +186,74 @@ void TestMosaicSearch::evaluatePlansHeatmap() {
     }
     QVERIFY(feasible > 0 && infeasible > 0);
     QVERIFY(ppEp.size() > 10);
+}
+
+namespace {
+/// Table 3's envelope on `nodes` nodes (48: 384 GPUs, a derived grid with 10 batch tables).
+Envelope table3On(int nodes) {
+    Envelope e = table3Envelope();
+    e.nodes = nodes;
+    return e;
+}
+}  // namespace
+
+void TestMosaicSearch::quickSpaceEqualsFullSpace_data() {
+    QTest::addColumn<int>("nodes");
+    QTest::newRow("32 nodes, listed grid") << 32;
+    QTest::newRow("48 nodes, rounded batches") << 48;
+    QTest::newRow("24 nodes, rounded batches") << 24;
+}
+
+/// quickEvaluateSpace lists the plans of evaluateSpace in the same order with the same
+/// feasibility, MFU, step time and memory, bit for bit.
+void TestMosaicSearch::quickSpaceEqualsFullSpace() {
+    QFETCH(int, nodes);
+    const Envelope e = table3On(nodes);
+    const Cluster c = clusterOf(e);
+    const LayoutSpace space = layoutSpaceOf(e);
+    QCOMPARE(space.roundBatch, nodes != 32);
+    for (const Geometry& g : {ladderGeometry(12, 96, 2, 4), ladderGeometry(16, 256, 8, 8)}) {
+        const auto full = evaluateSpace(g, c, space);
+        const auto quick = quickEvaluateSpace(g, c, space);
+        QCOMPARE(quick.size(), full.size());
+        QVERIFY(full.size() > 100);
+        int feasible = 0;
+        for (size_t i = 0; i < full.size(); ++i) {
+            const auto& [pf, ef] = full[i];
+            const auto& [pq, eq] = quick[i];
+            QVERIFY(pq.tp == pf.tp && pq.cp == pf.cp && pq.pp == pf.pp && pq.ep == pf.ep &&
+                    pq.dp == pf.dp && pq.mbs == pf.mbs && pq.ckpt == pf.ckpt);
+            QCOMPARE(eq.feasible, ef.feasible);
+            QCOMPARE(eq.memoryBytes / 1e9, ef.memoryGB);
+            if (ef.feasible) {
+                ++feasible;
+                QCOMPARE(eq.mfu, ef.mfu);
+                QCOMPARE(eq.iterationS, ef.iteration_s);
+            }
+        }
+        QVERIFY(feasible > 0);
+    }
+}
+
+/// On a cluster whose layouts run rounded batches (several batch tables, whose common terms the
+/// search costs once), each candidate's MFU is the highest over the layouts of its geometry
+/// evaluated one by one in full, each layout in its least recomputing checkpointing mode that
+/// is feasible (the search's rule, PerfModel::best).
+void TestMosaicSearch::roundedSearchEqualsPlainScan() {
+    const Envelope e = table3On(48);
+    clearSearchCostings();
+    const SearchResult r = search(e);
+    QVERIFY(r.candidates.size() > 20);
+    QVERIFY(r.layoutGrid == LayoutGridRule::Derived);
+    for (size_t i = 0; i < r.candidates.size(); i += 7) {
+        const Candidate& c = r.candidates[i];
+        double best = -1;
+        std::set<std::array<int, 6>> decided;  // layouts whose mode is chosen
+        for (const auto& [p, ev] : evaluatePlans(c.geometry, e))  // modes in grid order
+            if (ev.feasible && decided.insert({p.tp, p.cp, p.pp, p.ep, p.dp, p.mbs}).second)
+                best = std::max(best, ev.mfu);
+        QCOMPARE(c.eval.mfu, best);
+    }
 }
 
 void TestMosaicSearch::csvShapes() {
