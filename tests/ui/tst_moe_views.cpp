@@ -265,6 +265,58 @@ private slots:
             qPrintable(card.text()));
     }
 
+    /// The heatmap's cells, chosen on quick evaluations, are those of every plan evaluated in
+    /// full: per cell the feasible plan of the highest MFU (ties: the first), else the valid
+    /// plan of the least memory, with the same evaluation and reason; on a listed grid (32
+    /// nodes), on rounded batches (24 and 48 nodes) and on a cluster too small for most cells.
+    void heatmapCellsEqualFullEvaluation_data() {
+        QTest::addColumn<int>("nodes");
+        for (int n : {32, 24, 48, 2}) QTest::newRow(qPrintable(QString::number(n))) << n;
+    }
+    void heatmapCellsEqualFullEvaluation() {
+        QFETCH(int, nodes);
+        tandem::mosaic::Envelope e = tandem::mosaic::table3Envelope();
+        e.nodes = nodes;
+        for (const auto& g : {tandem::mosaic::ladderGeometry(12, 96, 2, 4),
+                              tandem::mosaic::ladderGeometry(16, 256, 8, 8)}) {
+            const LayoutCells cells = layoutCells(g, e);
+            LayoutCells ref = cells;  // the axes; every cell chosen again below
+            for (LayoutCell& c : ref.cells) {
+                LayoutCell empty;
+                empty.pp = c.pp;
+                empty.ep = c.ep;
+                c = empty;
+            }
+            for (const auto& [plan, eval] : tandem::mosaic::evaluatePlans(g, e)) {
+                const int idx = ref.indexOf(plan);
+                if (idx < 0) continue;
+                LayoutCell& c = ref.cells[static_cast<size_t>(idx)];
+                const bool first = !c.anyValid;
+                c.anyValid = true;
+                if (eval.feasible ? !c.feasible || eval.mfu > c.eval.mfu
+                                  : !c.feasible && (first || eval.memoryGB < c.eval.memoryGB)) {
+                    c.feasible = eval.feasible;
+                    c.plan = plan;
+                    c.eval = eval;
+                }
+            }
+            int feasible = 0;
+            for (size_t i = 0; i < cells.cells.size(); ++i) {
+                const LayoutCell &a = cells.cells[i], &b = ref.cells[i];
+                QCOMPARE(a.anyValid, b.anyValid);
+                if (!a.anyValid) continue;
+                feasible += a.feasible;
+                QCOMPARE(a.feasible, b.feasible);
+                QCOMPARE(planLabel(a.plan), planLabel(b.plan));
+                QCOMPARE(a.eval.mfu, b.eval.mfu);
+                QCOMPARE(a.eval.memoryGB, b.eval.memoryGB);
+                QCOMPARE(a.eval.iteration_s, b.eval.iteration_s);
+                QCOMPARE(a.reason, a.feasible ? std::string() : b.eval.reason);
+            }
+            if (nodes != 2) QVERIFY(feasible > 0);
+        }
+    }
+
     /// The "best per S bin" MFU line is never below a plotted candidate: at each candidate's
     /// sparsity the line (a step per bin) is at or above its MFU, for every MOSAIC preset.
     void mfuBestLineNeverBelowACandidate_data() {

@@ -43,27 +43,34 @@ LayoutCells layoutCells(const mosaic::Geometry& g, const mosaic::Envelope& e) {
             c.pp = out.pp[i];
             c.ep = out.ep[j];
         }
-    const auto plans = mosaic::evaluatePlans(g, e);
-    for (const auto& [plan, eval] : plans) {
+    // Each cell's plan is chosen on the quick evaluation of every plan (the same feasibility,
+    // MFU and memory as the full one), then only the chosen plans are evaluated in full.
+    const mosaic::Cluster cluster = mosaic::clusterOf(e);
+    std::vector<mosaic::QuickEval> chosen(out.cells.size());
+    for (const auto& [plan, q] : mosaic::quickEvaluateSpace(g, cluster, space)) {
         const int idx = out.indexOf(plan);
         if (idx < 0) continue;
         LayoutCell& c = out.cells[static_cast<size_t>(idx)];
+        mosaic::QuickEval& best = chosen[static_cast<size_t>(idx)];
         const bool first = !c.anyValid;
         c.anyValid = true;
-        if (eval.feasible) {
-            if (!c.feasible || eval.mfu > c.eval.mfu) {
+        if (q.feasible) {
+            if (!c.feasible || q.mfu > best.mfu) {
                 c.feasible = true;
                 c.plan = plan;
-                c.eval = eval;
-                c.reason.clear();
+                best = q;
             }
-        } else if (!c.feasible && (first || eval.memoryGB < c.eval.memoryGB)) {
-            c.plan = plan;
-            c.eval = eval;
-            c.reason = eval.reason;
+        } else if (!c.feasible && (first || q.memoryBytes / 1e9 < best.memoryBytes / 1e9)) {
+            c.plan = plan;  // the least memory, compared in GB as PlanEval::memoryGB
+            best = q;
         }
     }
-    const mosaic::Cluster cluster = mosaic::clusterOf(e);
+    for (LayoutCell& c : out.cells) {
+        if (!c.anyValid) continue;
+        c.eval = mosaic::PerfModel(g, mosaic::clusterForPlan(cluster, c.plan, space.roundBatch))
+                     .evaluate(c.plan);
+        c.reason = c.feasible ? std::string() : c.eval.reason;
+    }
     for (LayoutCell& c : out.cells) {
         if (c.feasible) out.maxMfu = std::max(out.maxMfu, c.eval.mfu);
         if (c.anyValid) continue;

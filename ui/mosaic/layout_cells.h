@@ -34,9 +34,12 @@ struct LayoutCells {
     int bestIndex() const;
 };
 
-/// Evaluates every structurally valid plan of the envelope's layout grid for `g`
-/// (mosaic::evaluatePlans) and reduces it to PP x EP cells. Cost: one PerfModel evaluation per
-/// plan (a few thousand; milliseconds).
+/// Reduces every structurally valid plan of the envelope's layout grid for `g` to PP x EP
+/// cells, as mosaic::evaluatePlans would: per cell the feasible plan of the highest MFU (ties:
+/// the first in enumeration order), else the valid plan of the least memory (ties: the first).
+/// The plans are compared on PerfModel::quick (mosaic::quickEvaluateSpace) and only each cell's
+/// chosen plan is evaluated in full. Cost: one quick evaluation per plan (a few thousand, ~1 ms)
+/// and one full evaluation per cell.
 LayoutCells layoutCells(const mosaic::Geometry& g, const mosaic::Envelope& e);
 
 /// "TP 1, EP 8, PP 8, CP 1, DP 32": a plan's parallel axes.
