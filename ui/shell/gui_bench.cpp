@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSlider>
@@ -90,9 +91,11 @@ QJsonObject benchGui(const QElapsedTimer& sinceMain, int moves, bool* ok) {
                                        {1, w.moeWorkspace()->controls()->coRunningSlider()},
                                        {1, w.moeWorkspace()->controls()->daysSlider()}};
     std::vector<double> all, perWorkspace[2];
-    QJsonObject perSlider;  // p95 of each slider, by object name
+    QJsonObject perSlider;      // p95 of each slider, by object name
+    QJsonObject movesBySlider;  // each move's time and the slider value it moved to
     for (const Probe& probe : probes) {
         std::vector<double> mine;
+        QJsonArray moveTimes;
         w.setCurrentWorkspace(probe.workspace);
         QWidget* ws = probe.workspace == 0 ? static_cast<QWidget*>(w.networkWorkspace())
                                            : static_cast<QWidget*>(w.moeWorkspace());
@@ -114,8 +117,10 @@ QJsonObject benchGui(const QElapsedTimer& sinceMain, int moves, bool* ok) {
             all.push_back(ms);
             perWorkspace[probe.workspace].push_back(ms);
             mine.push_back(ms);
+            moveTimes.append(QJsonArray{probe.slider->value(), ms});
         }
         perSlider[probe.slider->objectName()] = percentile(mine, 0.95);
+        movesBySlider[probe.slider->objectName()] = moveTimes;
     }
     QJsonObject o;
     o[QStringLiteral("gui_launch_s")] = launch;
@@ -128,6 +133,7 @@ QJsonObject benchGui(const QElapsedTimer& sinceMain, int moves, bool* ok) {
     o[QStringLiteral("gui_moe_slider_p95_ms")] = percentile(perWorkspace[1], 0.95);
     o[QStringLiteral("gui_rss_MB")] = residentMegabytes();
     o[QStringLiteral("gui_slider_p95_ms_by_slider")] = perSlider;
+    o[QStringLiteral("gui_slider_moves_by_slider")] = movesBySlider;
     o[QStringLiteral("gui_joined_cluster")] = w.clusterLink()->isLinked();
     o[QStringLiteral("gui_moe_background_jobs")] =
         w.document()->scenario().mosaic && w.document()->scenario().mosaic->background
@@ -154,7 +160,8 @@ int runGuiBench(const QElapsedTimer& sinceMain, bool json, int moves) {
         std::printf("%s", QJsonDocument(o).toJson(QJsonDocument::Indented).constData());
     } else {
         for (auto it = o.begin(); it != o.end(); ++it)
-            std::printf("%-30s %10.3f\n", qPrintable(it.key()), it.value().toDouble());
+            if (it.value().isDouble() || it.value().isBool())
+                std::printf("%-30s %10.3f\n", qPrintable(it.key()), it.value().toDouble());
     }
     std::fflush(stdout);
     return 0;
