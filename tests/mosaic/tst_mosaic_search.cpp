@@ -248,7 +248,7 @@ void TestMosaicSearch::roundedSearchEqualsPlainScan() {
     for (size_t i = 0; i < r.candidates.size(); i += 7) {
         const Candidate& c = r.candidates[i];
         double best = -1;
-        std::set<std::array<int, 6>> decided;  // layouts whose mode is chosen
+        std::set<std::array<int, 6>> decided;                     // layouts whose mode is chosen
         for (const auto& [p, ev] : evaluatePlans(c.geometry, e))  // modes in grid order
             if (ev.feasible && decided.insert({p.tp, p.cp, p.pp, p.ep, p.dp, p.mbs}).second)
                 best = std::max(best, ev.mfu);
