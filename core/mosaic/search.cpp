@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <future>
 #include <limits>
 #include <map>
 #include <memory>
@@ -28,9 +30,17 @@ struct GeoResult {
     PlanEval full;  // evaluate(plan) with breakdown, when fits
 };
 
-using Costings = std::vector<std::pair<std::string, std::shared_ptr<const std::vector<GeoResult>>>>;
+using Costed = std::shared_ptr<const std::vector<GeoResult>>;
+/// Costings by costingKey, most recent last; an entry whose costing is still under way holds
+/// the future the computing call fulfils.
+struct CostingEntry {
+    std::string key;
+    std::shared_future<Costed> future;
+    std::uint64_t id;  ///< which costing of `key` (a failed one is forgotten, a new one added)
+};
 std::mutex costingsMutex;
-Costings costings;  ///< by costingKey, most recent last
+std::vector<CostingEntry> costings;
+std::uint64_t costingsAdded = 0;
 
 // Bin index of sparsity s for bin centres c (edges at midpoints), -1 outside.
 int binOf(const std::vector<double>& c, double s) {
@@ -257,27 +267,18 @@ std::string costingKey(const Envelope& e) {
            std::to_string(reinterpret_cast<std::uintptr_t>(e.hardware.measured.get()));
 }
 
-/// Every ladder geometry of `e` with its best plan (bestPlanPerGeometry). The last few costings
-/// are kept by costingKey, so a change of the training window, goodput or law (a slider) only
-/// re-scores them. Same errors as search().
+/// Removes costing `id` from the cache if it is still there (a costing that failed or was
+/// cancelled is not kept).
+void forgetCosting(std::uint64_t id) {
+    std::lock_guard<std::mutex> lock(costingsMutex);
+    costings.erase(std::remove_if(costings.begin(), costings.end(),
+                                  [&](const CostingEntry& c) { return c.id == id; }),
+                   costings.end());
+}
 
-std::shared_ptr<const std::vector<GeoResult>> costedGeometries(const Envelope& e,
-                                                               const Cluster& cluster,
-                                                               const LayoutSpace& space,
-                                                               const tandem::CancelFlag* cancel,
-                                                               int threads) {
-    std::mutex& mutex = costingsMutex;
-    Costings& cache = costings;
-    constexpr std::size_t kCacheEntries = 6;
-    const std::string key = costingKey(e);
-    {
-        std::lock_guard<std::mutex> lock(mutex);
-        for (auto it = cache.begin(); it != cache.end(); ++it)
-            if (it->first == key) {
-                std::rotate(it, it + 1, cache.end());
-                return cache.back().second;
-            }
-    }
+/// Costs every ladder geometry of `e` (bestPlanPerGeometry).
+Costed costAll(const Envelope& e, const Cluster& cluster, const LayoutSpace& space,
+               const tandem::CancelFlag* cancel, int threads) {
     auto geos = std::make_shared<std::vector<GeoResult>>();
     for (int q : e.qValues)
         for (int E : e.expertValues)
@@ -291,11 +292,70 @@ std::shared_ptr<const std::vector<GeoResult>> costedGeometries(const Envelope& e
                 }
             }
     bestPlanPerGeometry(*geos, batchTables(cluster, space), threads, cancel);
-    std::lock_guard<std::mutex> lock(mutex);
-    cache.emplace_back(key, geos);
-    if (cache.size() > kCacheEntries) cache.erase(cache.begin());
     return geos;
 }
+
+/// Every ladder geometry of `e` with its best plan (bestPlanPerGeometry). The last few costings
+/// are kept by costingKey, so a change of the training window, goodput or law (a slider) only
+/// re-scores them. A costing of the same key already under way (another thread's search or
+/// prepareSearch) is waited for, polling `cancel`, instead of computed twice; when that call
+/// is cancelled or fails with tandem::Cancelled, this one computes it. Same errors as search().
+Costed costedGeometries(const Envelope& e, const Cluster& cluster, const LayoutSpace& space,
+                        const tandem::CancelFlag* cancel, int threads) {
+    constexpr std::size_t kCacheEntries = 6;
+    const std::string key = costingKey(e);
+    for (;;) {
+        std::promise<Costed> promise;
+        std::shared_future<Costed> future;
+        std::uint64_t id = 0;
+        bool mine = false;
+        {
+            std::lock_guard<std::mutex> lock(costingsMutex);
+            auto it = std::find_if(costings.begin(), costings.end(),
+                                   [&](const CostingEntry& c) { return c.key == key; });
+            if (it != costings.end()) {
+                std::rotate(it, it + 1, costings.end());
+                future = costings.back().future;
+                id = costings.back().id;
+            } else {
+                future = promise.get_future().share();
+                id = ++costingsAdded;
+                mine = true;
+                costings.push_back({key, future, id});
+                if (costings.size() > kCacheEntries) costings.erase(costings.begin());
+            }
+        }
+        if (mine) {
+            try {
+                Costed geos = costAll(e, cluster, space, cancel, threads);
+                promise.set_value(geos);
+                return geos;
+            } catch (...) {
+                promise.set_exception(std::current_exception());
+                forgetCosting(id);
+                throw;
+            }
+        }
+        while (future.wait_for(std::chrono::milliseconds(2)) != std::future_status::ready)
+            throwIfCancelled(cancel);
+        try {
+            return future.get();
+        } catch (const tandem::Cancelled&) {
+            forgetCosting(id);  // the computing call was cancelled: cost it here
+            throwIfCancelled(cancel);
+        }
+    }
+}
+
+}  // namespace
+
+void prepareSearch(const Envelope& e, const tandem::CancelFlag* cancel, int threads) {
+    throwIfCancelled(cancel);
+    const Cluster cluster = clusterOf(e);
+    costedGeometries(e, cluster, layoutSpaceOf(e), cancel, threads);
+}
+
+namespace {
 
 SearchResult searchOnce(const Envelope& e, const tandem::CancelFlag* cancel, bool diagnose,
                         int threads) {

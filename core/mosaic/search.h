@@ -88,6 +88,14 @@ SearchResult search(const Envelope& e, const tandem::CancelFlag* cancel = nullpt
 /// benchmarks that time cold searches, and tests.
 void clearSearchCostings();
 
+/// Costs `e`'s geometries into the kept costings without scoring them, so that a later
+/// search() whose envelope differs from `e` only in what scoring reads (T_train, goodput, the
+/// TPP bounds, C_model, the law, the frontier bins) re-scores instead of costing: for costing a
+/// neighbouring slider stop while the user looks at the current one. A search() of the same
+/// costing started while this runs waits for it instead of costing it twice (and costs it
+/// itself if this is cancelled). `cancel` and `threads` as search(); throws what search() throws.
+void prepareSearch(const Envelope& e, const tandem::CancelFlag* cancel = nullptr, int threads = 1);
+
 /// One search per background level: `e` with background.jobs set to each entry of `jobs` (in
 /// order; every entry >= 0). Without a background in `e` the levels use BackgroundLoad's
 /// defaults (a 1024-node 4:1 leaf/spine fabric). For the charts of the cluster optimum against

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cmath>
 #include <set>
+#include <thread>
 
 #include "mosaic/background.h"
 #include "mosaic/layout_grid.h"
@@ -25,6 +26,7 @@ private slots:
     void threadCountDoesNotChangeTheResult();
     void rescoredCostingsEqualColdSearches();
     void cancellation();
+    void preparedCostingsEqualColdSearches();
     void evaluatePlansHeatmap();
     void quickSpaceEqualsFullSpace_data();
     void quickSpaceEqualsFullSpace();
@@ -165,6 +167,45 @@ void TestMosaicSearch::rescoredCostingsEqualColdSearches() {
         batch.globalBatch = 512;
         QVERIFY(candidatesCsv(search(batch)) != cold[1]);
     }
+}
+
+/// prepareSearch costs what a later search re-scores: the same result as a cold search, whether
+/// the search comes after it, runs while it runs (it waits for the costing), or follows a
+/// preparation that was cancelled (it costs the cluster itself).
+void TestMosaicSearch::preparedCostingsEqualColdSearches() {
+    Envelope e = table3Envelope();
+    e.nodes = 48;  // rounded batches: the costing that takes longest
+    clearSearchCostings();
+    const std::string cold = searchToJson(search(e)).dump() + candidatesCsv(search(e));
+    Envelope later = e;
+    later.days = 7;  // a scoring field: the prepared costing serves it
+    clearSearchCostings();
+    const std::string coldLater = searchToJson(search(later)).dump();
+
+    clearSearchCostings();
+    prepareSearch(e, nullptr, 2);
+    QCOMPARE(searchToJson(search(later)).dump(), coldLater);
+
+    clearSearchCostings();
+    std::thread preparing([&] { prepareSearch(e, nullptr, 1); });
+    const SearchResult during = search(e, nullptr, 2);
+    preparing.join();
+    QCOMPARE(searchToJson(during).dump() + candidatesCsv(during), cold);
+
+    clearSearchCostings();
+    std::atomic<bool> stop{false};
+    std::thread cancelled([&] {
+        try {
+            prepareSearch(e, &stop, 1);
+        } catch (const tandem::Cancelled&) {
+        }
+    });
+    stop = true;
+    const SearchResult after = search(e, nullptr, 2);
+    cancelled.join();
+    QCOMPARE(searchToJson(after).dump() + candidatesCsv(after), cold);
+    std::atomic<bool> already{true};
+    QVERIFY_THROWS_EXCEPTION(tandem::Cancelled, prepareSearch(e, &already));
 }
 
 void TestMosaicSearch::cancellation() {

@@ -84,6 +84,42 @@ private slots:
 
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
+    /// Once a result is shown, the cluster sizes at the nodes slider's neighbouring stops are
+    /// costed in the background (upwards first at the start); a step to one of them shows what a
+    /// search of that size gives, and a step elsewhere stops the preparation.
+    void neighbouringClusterSizesPrepared() {
+        MainWindow w;  // the default scenario: Table 3's envelope, 32 nodes
+        w.setCurrentWorkspace(1);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        MoeWorkspace* ws = w.moeWorkspace();
+        LabeledSlider* nodes = ws->controls()->nodesSlider();
+        QCOMPARE(nodes->value(), 32);
+        tandem::mosaic::Envelope e;
+        ws->controls()->applyTo(e);
+        tandem::mosaic::Envelope up = e, down = e;
+        up.nodes = 40;  // the log ladder's stops next to 32
+        down.nodes = 24;
+        QCOMPARE(ws->preparingInputs(),
+                 (std::vector<std::string>{searchInputsKey(up), searchInputsKey(down)}));
+        QVERIFY(ws->prepareRunner()->waitIdle(60000));
+        nodes->slider()->setValue(nodes->slider()->value() + 1);
+        QVERIFY(w.waitForResults(60000));
+        QCOMPARE(ws->result()->candidates.size(), tandem::mosaic::search(up).candidates.size());
+        QCOMPARE(ws->result()->clusterOptimalS, tandem::mosaic::search(up).clusterOptimalS);
+        // At 40 only 48 is prepared (32 was shown before); a jump to another size while it is
+        // prepared stops it, and at the last stop (256) only the stop below it is prepared.
+        up.nodes = 48;
+        QCOMPARE(ws->preparingInputs(), std::vector<std::string>{searchInputsKey(up)});
+        const bool stillPreparing = ws->prepareRunner()->isBusy();
+        nodes->slider()->setValue(nodes->slider()->maximum());
+        if (stillPreparing) QVERIFY(ws->preparingInputs().empty());
+        QVERIFY(w.waitForResults(60000));
+        down.nodes = 192;
+        QCOMPARE(ws->preparingInputs(), std::vector<std::string>{searchInputsKey(down)});
+        QVERIFY(ws->prepareRunner()->waitIdle(60000));
+    }
+
     void viewsShowTheOptimumAtStart() {
         MainWindow w;
         w.setCurrentWorkspace(1);

@@ -59,7 +59,8 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
       m_frontierLevels(new FrontierLevelsView(this)),
       m_optimumVsJobs(new OptimumVsJobsView(this)),
       m_levelsStatus(new QLabel(this)),
-      m_levelsRunner(this) {
+      m_levelsRunner(this),
+      m_prepareRunner(this) {
     auto* panel = new QWidget(this);
     auto* pl = new QVBoxLayout(panel);
     pl->setContentsMargins(0, 0, 0, 0);
@@ -175,6 +176,7 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
         if (!m_envelope) return;
         m_recent.insert(r.inputs, r);
         showResult(r);
+        prepareNeighbours();
     });
     connect(m_runner.runner(), &JobRunner::failed, this, [this](const QString& message, quint64) {
         m_status->setText(tr("<b>Computation failed:</b> %1").arg(message.toHtmlEscaped()));
@@ -324,6 +326,13 @@ void MoeWorkspace::recompute() {
     recomputeLevels();
     const mosaic::Envelope e = *m_envelope;  // the worker owns its copy
     const std::string inputs = searchInputsKey(e);
+    if (e.nodes != m_resultEnvelope.nodes) m_nodesStep = e.nodes > m_resultEnvelope.nodes ? 1 : -1;
+    // A costing being prepared for anything else only competes for the cores: stop it.
+    if (m_prepareRunner.runner()->isBusy() &&
+        std::find(m_preparing.begin(), m_preparing.end(), inputs) == m_preparing.end()) {
+        m_prepareRunner.submit([](const tandem::CancelFlag*) { return 0; });
+        m_preparing.clear();
+    }
     // A search shown a moment ago (a slider dragged back) comes back through the runner, so
     // that it still replaces whatever was requested before it.
     if (std::optional<MoeOutput> seen = m_recent.find(inputs)) {
@@ -342,6 +351,42 @@ void MoeWorkspace::recompute() {
             out.optimumCells = layoutCells(
                 out.result.candidates[static_cast<size_t>(out.result.optimum)].geometry, e);
         return out;
+    });
+}
+
+void MoeWorkspace::prepareNeighbours() {
+    if (!m_envelope || m_runner.runner()->isBusy()) return;
+    const std::vector<double>& stops = m_controls->nodesSlider()->stops();
+    const auto at = std::find(stops.begin(), stops.end(), double(m_envelope->nodes));
+    if (at == stops.end()) return;
+    std::vector<mosaic::Envelope> next;
+    m_preparing.clear();
+    for (int step : {m_nodesStep, -m_nodesStep}) {
+        const std::ptrdiff_t i = (at - stops.begin()) + step;
+        if (i < 0 || i >= static_cast<std::ptrdiff_t>(stops.size())) continue;
+        mosaic::Envelope n = *m_envelope;
+        n.nodes = static_cast<int>(stops[static_cast<size_t>(i)]);
+        std::string key = searchInputsKey(n);
+        if (m_recent.find(key)) continue;  // shown before: no costing needed
+        m_preparing.push_back(std::move(key));
+        next.push_back(std::move(n));
+    }
+    if (next.empty()) return;
+    const int threads = QThread::idealThreadCount();
+    m_prepareRunner.submit([next, threads](const tandem::CancelFlag* cancel) {
+        int costed = 0;
+        for (const mosaic::Envelope& n : next) {
+            try {
+                mosaic::prepareSearch(n, cancel, threads);
+                ++costed;
+            } catch (const tandem::Cancelled&) {
+                throw;
+            } catch (const std::exception&) {
+                // A size the search refuses (e.g. the background's fabric cannot hold it) is
+                // reported when the user picks it; nothing to prepare.
+            }
+        }
+        return costed;
     });
 }
 

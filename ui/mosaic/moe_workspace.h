@@ -92,8 +92,13 @@ public:
     JobRunner* runner() const { return m_runner.runner(); }
     JobRunner* layoutRunner() const { return m_layoutRunner.runner(); }
     JobRunner* levelsRunner() const { return m_levelsRunner.runner(); }
-    /// True while any of the workspace's runners has work.
+    /// True while any of the workspace's runners has work (not the preparation of neighbouring
+    /// cluster sizes, which runs in the background: prepareRunner()).
     bool isBusy() const;
+    JobRunner* prepareRunner() const { return m_prepareRunner.runner(); }
+    /// searchInputsKey of the envelopes of the latest preparation (prepareNeighbours), running
+    /// or done; empty once one was stopped.
+    const std::vector<std::string>& preparingInputs() const { return m_preparing; }
     FrontierLevelsView* frontierLevelsView() const { return m_frontierLevels; }
     OptimumVsJobsView* optimumVsJobsView() const { return m_optimumVsJobs; }
     const std::optional<mosaic::SearchResult>& result() const { return m_result; }
@@ -145,6 +150,12 @@ private:
     void refreshSelection();
     /// Submits the per-level searches when the "Co-running jobs" page is shown and stale.
     void recomputeLevels();
+    /// While nothing else is computed, costs the cluster sizes at the nodes slider's
+    /// neighbouring stops (the direction of the last move first) with mosaic::prepareSearch, so
+    /// that a step of the slider re-scores kept costings instead of costing the cluster (and
+    /// a step taken while one is costed waits for it instead of starting again). Not part of
+    /// isBusy(); stopped when the next search is for anything else.
+    void prepareNeighbours();
 
     std::optional<mosaic::Envelope> m_envelope;
     std::optional<mosaic::SearchResult> m_result;
@@ -179,6 +190,9 @@ private:
     OptimumVsJobsView* m_optimumVsJobs;
     QLabel* m_levelsStatus;
     TypedJobRunner<BackgroundLevels> m_levelsRunner;
+    TypedJobRunner<int> m_prepareRunner;   ///< prepareNeighbours (returns how many it costed)
+    std::vector<std::string> m_preparing;  ///< preparingInputs()
+    int m_nodesStep = 1;  ///< +1 / -1: the direction of the last change of the node count
     bool m_levelsStale = true;
     DeferredCompute m_deferral{this};
     /// The last searches shown, by searchInputsKey (imported models change: cleared).
