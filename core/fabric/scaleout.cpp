@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <stdexcept>
 
+#include "common/golden_section.h"
 #include "fabric/fabric_sim.h"
 #include "fabric/topology.h"
 
@@ -29,29 +29,6 @@ const std::vector<ScaleOutHardware> kHardware = {
 };
 
 double ratio(double model, double measured) { return model / measured - 1.0; }
-
-// Golden-section minimum of a unimodal f on [a, b].
-double goldenMin(const std::function<double(double)>& f, double a, double b, int iters = 80) {
-    const double g = (std::sqrt(5.0) - 1) / 2;
-    double c = b - g * (b - a), d = a + g * (b - a);
-    double fc = f(c), fd = f(d);
-    for (int i = 0; i < iters; ++i) {
-        if (fc < fd) {
-            b = d;
-            d = c;
-            fd = fc;
-            c = b - g * (b - a);
-            fc = f(c);
-        } else {
-            a = c;
-            c = d;
-            fc = fd;
-            d = a + g * (b - a);
-            fd = f(d);
-        }
-    }
-    return (a + b) / 2;
-}
 
 }  // namespace
 
@@ -136,13 +113,13 @@ StackFit fitStackConstants(const ScaleOutHardware& hw,
         f.latencyS = lat;
         f.allReduceEfficiency =
             has(Collective::AllReduce)
-                ? goldenMin([&](double e) { return worst(Collective::AllReduce, lat, e); }, 0.01,
-                            1.0)
+                ? goldenSectionMin([&](double e) { return worst(Collective::AllReduce, lat, e); },
+                                   0.01, 1.0)
                 : 0;
         f.allToAllEfficiency =
             has(Collective::AllToAll)
-                ? goldenMin([&](double e) { return worst(Collective::AllToAll, lat, e); }, 0.01,
-                            1.0)
+                ? goldenSectionMin([&](double e) { return worst(Collective::AllToAll, lat, e); },
+                                   0.01, 1.0)
                 : 0;
         f.maxAbsError = std::max(worst(Collective::AllReduce, lat, f.allReduceEfficiency),
                                  worst(Collective::AllToAll, lat, f.allToAllEfficiency));
@@ -158,7 +135,7 @@ StackFit fitStackConstants(const ScaleOutHardware& hw,
         }
     }
     const double step = 5e-3 / 500;
-    const double lat = goldenMin(
+    const double lat = goldenSectionMin(
         [&](double l) {
             StackFit f;
             return evaluate(l, f);

@@ -16,13 +16,6 @@ namespace {
 constexpr double kGB = 1e9;
 constexpr double kMs = 1e-3;
 
-std::vector<int> toInts(const std::vector<long long>& v) {
-    return std::vector<int>(v.begin(), v.end());
-}
-std::vector<long long> toLongs(const std::vector<int>& v) {
-    return std::vector<long long>(v.begin(), v.end());
-}
-
 /// Largest lists and sizes the reader accepts. Each covers every realistic plan (the paper's
 /// runs use 4 background sizes, 5 policies, 2 precisions, 4 targets, <= 64 nodes per job and
 /// at most 300 replay iterations at 4 offsets) with a wide margin, and keeps a valid scenario
@@ -44,6 +37,15 @@ constexpr double kMaxParameters = 1e13;
 constexpr double kMinSpanS = 1e-3;
 /// Largest time span, s (durations, windows, delays, intervals): horizon_s's own limit.
 constexpr double kMaxSpanS = 1e9;
+
+/// Reads the list `key` into `list`: at least one and at most kMaxListEntries distinct integers,
+/// each in `range`; absent: `list` kept. Errors go to r's diagnostics with the entry's path.
+void readCountList(JsonReader& r, const char* key, Range range, std::vector<int>& list) {
+    if (!r.arrayWithin(key, kMaxListEntries)) return;
+    const auto read = r.integers(key, std::vector<long long>(list.begin(), list.end()), range, 1);
+    list.assign(read.begin(), read.end());
+    r.requireDistinct(key, list);
+}
 
 const char* kSpanWhy = "31 years, the limit of horizon_s (a physical bound)";
 const char* kShortSpanWhy =
@@ -168,10 +170,7 @@ std::vector<ParamField> ownFields() {
          "N per point of a sweep: co-running background jobs", kSec32,
          TANDEM_CUSTOM(
              [](JsonReader& r, Params& p) {
-                 if (!r.arrayWithin("background_jobs", kMaxListEntries)) return;
-                 p.backgroundJobs = toInts(r.integers("background_jobs", toLongs(p.backgroundJobs),
-                                                      Range::closed(0, 1000), 1));
-                 r.requireDistinct("background_jobs", p.backgroundJobs);
+                 readCountList(r, "background_jobs", Range::closed(0, 1000), p.backgroundJobs);
              },
              [](const Params& p, nlohmann::ordered_json& j) {
                  j["background_jobs"] = p.backgroundJobs;
@@ -291,11 +290,8 @@ std::vector<ParamField> ownFields() {
          "gradient accumulations g of the action space; the first is the baseline", kSec24,
          TANDEM_CUSTOM(
              [](JsonReader& r, Params& p) {
-                 if (!r.arrayWithin("gradient_accumulations", kMaxListEntries)) return;
-                 p.gradientAccumulations =
-                     toInts(r.integers("gradient_accumulations", toLongs(p.gradientAccumulations),
-                                       Range::closed(1, 4096), 1));
-                 r.requireDistinct("gradient_accumulations", p.gradientAccumulations);
+                 readCountList(r, "gradient_accumulations", Range::closed(1, 4096),
+                               p.gradientAccumulations);
              },
              [](const Params& p, nlohmann::ordered_json& j) {
                  j["gradient_accumulations"] = p.gradientAccumulations;

@@ -22,6 +22,19 @@ Geometry ladderGeometry(int q, int experts, int topK, int splitG, int vocab) {
     return g;
 }
 
+Geometry denseGeometry(int layers, int dModel, int heads, int kvHeads, int ffn, int vocab) {
+    Geometry g;
+    g.layers = layers;
+    g.dModel = dModel;
+    g.nHead = heads;
+    g.nKvHead = kvHeads;
+    g.dFf = ffn;
+    g.denseLayers = layers;
+    g.vocab = vocab;
+    countParameters(g);
+    return g;
+}
+
 int moeLayers(const Geometry& g) {
     return g.experts > 0 ? std::max(0, g.layers - g.denseLayers) : 0;
 }

@@ -55,6 +55,12 @@ constexpr int kGpt2Vocab = 50257;
 /// E >= K >= 1, G >= 1 are the caller's job.
 Geometry ladderGeometry(int q, int experts, int topK, int splitG, int vocab = kGpt2Vocab);
 
+/// A dense transformer: `layers` blocks of width d = `dModel`, `heads` query and `kvHeads`
+/// key/value heads (head width d / heads), every block a SwiGLU FFN of width `ffn`, `vocab`
+/// tokens. Counts are filled by countParameters. No checks (the caller's numbers are a
+/// published model's). Callers change what differs (experts, head width, GeLU) and count again.
+Geometry denseGeometry(int layers, int dModel, int heads, int kvHeads, int ffn, int vocab);
+
 /// Fills nAct, nTot, sparsity of `g` from its widths with the convention above. Dense models
 /// (experts == 0): every FFN is dense, nAct == nTot, S = 0.
 void countParameters(Geometry& g);

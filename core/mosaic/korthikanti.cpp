@@ -130,15 +130,8 @@ const std::vector<KorthikantiPoint>& shippedKorthikantiPoints() {
 }
 
 Geometry korthikantiGeometry(const KorthikantiPoint& p) {
-    Geometry g;
-    g.layers = p.layers;
-    g.dModel = p.hidden;
-    g.nHead = p.heads;
-    g.nKvHead = p.heads;
-    g.dFf = p.ffn;
-    g.denseFfnMatrices = 2;
-    g.denseLayers = p.layers;
-    g.vocab = p.vocab;
+    Geometry g = denseGeometry(p.layers, p.hidden, p.heads, p.heads, p.ffn, p.vocab);
+    g.denseFfnMatrices = 2;  // GPT-3's GeLU MLP
     countParameters(g);
     return g;
 }

@@ -1,7 +1,8 @@
 #pragma once
 // `tandem-cli plan MODEL.json --devices N --gbs B --seqlen T [--hardware NAME]
 // [--layout tp,ep,pp,cp,dp,mbs,ckpt]`: cost any MoE or dense geometry on a cluster and list
-// the best feasible layouts [2608.10605 Sec. 5, App. E].
+// the best feasible layouts [2608.10605 Sec. 5, App. E]. The layout as text is
+// mosaic/layout_form.h, as Megatron arguments mosaic/megatron_args.h.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -26,18 +27,6 @@ namespace tandem::mosaic {
 ///    dense_layers <= layers, ffn_width > 0 when a block is dense, the model-file limits.
 /// Errors go to r.diagnostics() with JSON paths; returns false if any. Calls r.finish().
 bool readPlanModel(JsonReader& r, Geometry& g);
-
-/// Parses the positional form "tp,ep,pp,cp,dp,mbs[,ckpt]" (ckpt default none) or the named
-/// form "tp=2,pp=8,vp=4,cp=1,ep=64,etp=1,mbs=1,fsdp=0,distopt=1,sp=1,pp_first=0,pp_last=0,
-/// ckpt=selective" (any subset, defaults 1 / off / none / distopt 1 / sp 1 / pp_first and pp_last
-/// 0 = even split; without dp= the plan's dp is 0 and the
-/// caller sets it to N_dev / (TP CP PP)). False + `error` naming the field on failure.
-bool parseLayout(const std::string& text, Plan& plan, std::string& error);
-
-/// The named form of `p` that parseLayout reads back to the same plan: "tp=1,pp=8,cp=1,ep=8,
-/// dp=32,mbs=4,ckpt=none", then vp, etp, fsdp, distopt, sp, pp_first and pp_last only where
-/// they differ from their defaults.
-std::string layoutString(const Plan& p);
 
 /// Feasible layouts of the grid, best (highest MFU) first, at most `top` (<= 0: all). Every
 /// checkpointing mode is listed as its own layout. The grid is resolved as layout_grid "auto"
@@ -74,31 +63,6 @@ int nearestWorkingDevices(const Geometry& g, const Cluster& c, const LayoutGrid&
 /// One line per reason ("  412 of 600 layouts: does not fit in device memory (smallest need
 /// 95.3 GB > 80 GB usable)"), most frequent first.
 std::string rejectionSummary(const PlanRejections& r);
-
-/// The Megatron-LM (pretrain_gpt.py) / Megatron-Bridge arguments of a layout on a cluster:
-/// --tensor-model-parallel-size, --pipeline-model-parallel-size, --num-layers-per-virtual-
-/// pipeline-stage, --context-parallel-size, --expert-model-parallel-size, --expert-tensor-
-/// parallel-size, --micro-batch-size, --global-batch-size, --seq-length, --sequence-parallel
-/// (TP > 1 and the plan's sp), --use-distributed-optimizer, --use-megatron-fsdp, --recompute-* per
-/// checkpointing mode, --fp8-format / --fp8-recipe / --fp4-format per precision, --bf16. One line.
-std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p);
-
-/// Reads the Megatron-LM / Megatron-Bridge arguments of a launch script (whitespace-separated,
-/// line continuations and anything that is not a known flag ignored): the parallel sizes
-/// (--tensor-, --pipeline-, --context-, --expert-model-, --expert-tensor-parallel-size,
-/// --decoder-first- / --decoder-last-pipeline-num-layers,
-/// --virtual-pipeline-model-parallel-size or --num-layers-per-virtual-pipeline-stage), batch
-/// (--micro-batch-size, --global-batch-size, --seq-length), --use-megatron-fsdp,
-/// --use-distributed-optimizer, --sequence-parallel (absent: off, Megatron's default),
-/// --recompute-granularity full|selective with --recompute-modules (selective with only
-/// core_attn, Megatron's default list: core-attn; with layernorm / moe_act: selective; with
-/// mlp / moe: super-selective), and the precision
-/// (--fp8-format [+ --fp8-recipe mxfp8], --fp4-format, else BF16). Sets `p` (dp = N_dev /
-/// (TP CP PP); no --use-distributed-optimizer = replicated optimizer state) and c's batch,
-/// sequence and precision. False + `error` naming the flag when a value is not a positive
-/// integer, a flag lacks its value, or TP CP PP does not divide N_dev.
-bool parseMegatronArguments(const std::string& text, int layers, Cluster& c, Plan& p,
-                            std::string& error);
 
 /// One given layout (feasible or not, with the reason). When DP x B_micro does not divide
 /// B_global the layout runs its rounded batch (roundedGlobalBatch; infeasible if DP x B_micro

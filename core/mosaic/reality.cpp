@@ -69,35 +69,19 @@ std::string hardwareOfSystem(const std::string& system) {
     return {};
 }
 
-Geometry dense(int layers, int d, int heads, int kv, int ffn, int vocab) {
-    Geometry g;
-    g.layers = layers;
-    g.dModel = d;
-    g.nHead = heads;
-    g.nKvHead = kv;
-    g.dFf = ffn;
-    g.vocab = vocab;
-    g.denseLayers = layers;
-    countParameters(g);
-    return g;
-}
-
+/// A published MoE model: denseGeometry's attention and dense blocks (the first
+/// `denseLayers`), then `experts` routed experts of width `dExpert`, `topK` per token, and
+/// `shared` shared experts; `headDim` 0 = d / heads.
 Geometry moe(int layers, int d, int heads, int kv, int headDim, int ffn, int experts, int topK,
              int dExpert, int shared, int denseLayers, int vocab) {
-    Geometry g;
-    g.layers = layers;
-    g.dModel = d;
-    g.nHead = heads;
-    g.nKvHead = kv;
+    Geometry g = denseGeometry(layers, d, heads, kv, ffn, vocab);
     g.headDim = headDim;
-    g.dFf = ffn;
     g.experts = experts;
     g.topK = topK;
     g.dExpert = dExpert;
     g.splitG = std::max(1, ffn / dExpert);
     g.sharedExperts = shared;
     g.denseLayers = denseLayers;
-    g.vocab = vocab;
     countParameters(g);
     return g;
 }
@@ -191,9 +175,9 @@ struct ModelGeometry {
 /// (tests/data/models/, PROVENANCE.md) and, for Llama 3, arXiv:2407.21783 Table 3.
 const std::vector<ModelGeometry>& modelGeometries() {
     static const std::vector<ModelGeometry> t = {
-        {"LLAMA3_8B", dense(32, 4096, 32, 8, 14336, 128256)},
-        {"LLAMA3_70B", dense(80, 8192, 64, 8, 28672, 128256)},
-        {"LLAMA3.1_405B", dense(126, 16384, 128, 8, 53248, 128256)},
+        {"LLAMA3_8B", denseGeometry(32, 4096, 32, 8, 14336, 128256)},
+        {"LLAMA3_70B", denseGeometry(80, 8192, 64, 8, 28672, 128256)},
+        {"LLAMA3.1_405B", denseGeometry(126, 16384, 128, 8, 53248, 128256)},
         // DeepSeek-V3: multi-head latent attention costed as standard attention with 128 KV
         // heads (4 d^2 = 205 M parameters per layer against MLA's 187 M); the
         // multi-token-prediction module (num_nextn_predict_layers 1) as one more MoE layer.

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "common/golden_section.h"
 #include "common/json_reader.h"
 #include "common/number_format.h"
 
@@ -45,26 +46,8 @@ ComputeOptimum computeOptimum(const ScalingLaw& law, double c, double s, double 
         const double n = std::exp(logN);
         return law.loss(n, s, c / (6.0 * r * n), g);
     };
-    double lo = std::log(1e6), hi = std::log(1e16);
-    const double phi = 0.5 * (std::sqrt(5.0) - 1.0);
-    double x1 = hi - phi * (hi - lo), x2 = lo + phi * (hi - lo);
-    double f1 = f(x1), f2 = f(x2);
-    for (int i = 0; i < 80; ++i) {
-        if (f1 < f2) {
-            hi = x2;
-            x2 = x1;
-            f2 = f1;
-            x1 = hi - phi * (hi - lo);
-            f1 = f(x1);
-        } else {
-            lo = x1;
-            x1 = x2;
-            f1 = f2;
-            x2 = lo + phi * (hi - lo);
-            f2 = f(x2);
-        }
-    }
-    best.nTot = std::exp(0.5 * (lo + hi));
+    const double logN = goldenSectionMin(f, std::log(1e6), std::log(1e16));
+    best.nTot = std::exp(logN);
     best.nAct = r * best.nTot;
     best.tokens = c / (6.0 * best.nAct);
     best.loss = law.loss(best.nTot, s, best.tokens, g);

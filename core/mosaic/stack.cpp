@@ -120,16 +120,34 @@ Stack megatronLm2022FitStart() {
     return s;
 }
 
+namespace {
+
+/// A built-in stack: its name (scenario key mosaic.stack) and the function that builds it.
+struct BuiltinStack {
+    const char* name;
+    Stack (*make)();
+};
+
+/// Every built-in stack, in the order messages and lists name them.
+constexpr BuiltinStack kBuiltinStacks[] = {{"mosaic-paper", mosaicPaperStack},
+                                           {"megatron-core", megatronCoreStack},
+                                           {"megatron-lm-2022", megatronLm2022Stack}};
+
+}  // namespace
+
 std::vector<std::string> stackNames() {
-    return {"mosaic-paper", "megatron-core", "megatron-lm-2022"};
+    std::vector<std::string> names;
+    for (const BuiltinStack& b : kBuiltinStacks) names.emplace_back(b.name);
+    return names;
 }
 
 Stack builtinStack(const std::string& name) {
-    if (name == "mosaic-paper") return mosaicPaperStack();
-    if (name == "megatron-core") return megatronCoreStack();
-    if (name == "megatron-lm-2022") return megatronLm2022Stack();
-    throw std::invalid_argument("unknown stack \"" + name +
-                                "\" (known: mosaic-paper, megatron-core, megatron-lm-2022)");
+    std::string known;
+    for (const BuiltinStack& b : kBuiltinStacks) {
+        if (name == b.name) return b.make();
+        known += (known.empty() ? "" : ", ") + std::string(b.name);
+    }
+    throw std::invalid_argument("unknown stack \"" + name + "\" (known: " + known + ")");
 }
 
 const std::vector<StackFitParameter>& stackFitParameters() {

@@ -13,7 +13,7 @@
 #include "common/number_format.h"
 #include "io/text_file.h"
 #include "mlforml/simulate.h"
-#include "mosaic/plan.h"
+#include "mosaic/layout_form.h"
 #include "mosaic/search.h"
 #include "scenario/scenario.h"
 

@@ -9,16 +9,7 @@ namespace tandem::test {
 /// by mosaic::countParameters (non-embedding: layers x (4 d^2 + 3 d dFf) with full-width KV
 /// heads). No checks: all arguments >= 1 and dModel divisible by heads are the caller's job.
 inline mosaic::Geometry denseGeometry(int layers, int dModel, int heads, int dFf, int vocab) {
-    mosaic::Geometry g;
-    g.layers = layers;
-    g.dModel = dModel;
-    g.nHead = heads;
-    g.nKvHead = heads;
-    g.dFf = dFf;
-    g.vocab = vocab;
-    g.denseLayers = layers;
-    mosaic::countParameters(g);
-    return g;
+    return mosaic::denseGeometry(layers, dModel, heads, heads, dFf, vocab);
 }
 
 }  // namespace tandem::test

@@ -5,6 +5,7 @@
 
 #include "mosaic/collectives.h"
 #include "mosaic/geometry.h"
+#include "mosaic/layout_form.h"
 #include "mosaic/perf_model.h"
 #include "mosaic/plan.h"
 #include "mosaic_fixtures.h"

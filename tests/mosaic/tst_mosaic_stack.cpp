@@ -6,8 +6,9 @@
 #include <cstring>
 
 #include "mosaic/geometry.h"
+#include "mosaic/layout_form.h"
+#include "mosaic/megatron_args.h"
 #include "mosaic/perf_model.h"
-#include "mosaic/plan.h"
 #include "mosaic/reality.h"
 #include "mosaic/stack.h"
 

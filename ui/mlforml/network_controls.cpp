@@ -18,31 +18,27 @@
 namespace tandem::ui {
 
 NetworkControls::NetworkControls(QWidget* parent) : QWidget(parent) {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(6, 6, 6, 6);
-
-    auto* engine = new QGroupBox(tr("Cluster and traffic"), this);
-    auto* el = new QVBoxLayout(engine);
-    m_link = addClusterLinkBox(el, QStringLiteral("networkLinkCluster"), engine);
+    const ClusterBox cluster =
+        addClusterBox(this, tr("Cluster and traffic"), QStringLiteral("networkLinkCluster"));
+    m_link = cluster.link;
     m_background = addCountSlider(
-        el,
+        cluster.rows,
         {QStringLiteral("backgroundSlider"), tr("Co-running jobs N"), tr("job"), tr("jobs"), 0, 32,
          tr("Background traffic: number of co-running data-parallel jobs (GPT-1B by default) that "
-            "share the "
-            "fabric with the foreground job. Scenario 1 of [2608.06046 Sec. 3.2] uses N = 4, 8, "
-            "12, 16.")},
-        engine);
+            "share the fabric with the foreground job. Scenario 1 of [2608.06046 Sec. 3.2] uses "
+            "N = 4, 8, 12, 16.")},
+        cluster.box);
+    // Log scale: each doubling the same slider length.
     m_nodes = addCountSlider(
-        el,
+        cluster.rows,
         {QStringLiteral("nodesSlider"), tr("Foreground nodes"), tr("node"), tr("nodes"), 1, 128,
          tr("Cluster size: nodes of the foreground GPT-2 Large data-parallel job (8 GPUs each). "
-            "Its inter-node "
-            "ring moves 2(n-1)/n of the gradient per node [MODEL.md A3]; calibrated default 46 "
-            "(Fig. 2a shares).")},
-        engine);
-    m_nodes->setStops(logCountLadder(128));  // log scale: each doubling the same slider length
+            "Its inter-node ring moves 2(n-1)/n of the gradient per node [MODEL.md A3]; "
+            "calibrated default 46 (Fig. 2a shares)."),
+         true},
+        cluster.box);
     auto* form = new QFormLayout;
-    el->addLayout(form);
+    cluster.rows->addLayout(form);
     m_fabric = m_rows.add(
         form, {QStringLiteral("fabric_GBps"), tr("Fabric"), tr(" GB/s"),
                tr("Shared fabric capacity in GB/s (1e9 bytes/s) that every inter-node flow "
@@ -57,11 +53,10 @@ NetworkControls::NetworkControls(QWidget* parent) : QWidget(parent) {
     // (100 -> 110, 1000 -> 1100), a log-like step.
     for (QDoubleSpinBox* b : {m_fabric, m_nic})
         b->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
-    m_fabricControls = new FabricControls(engine);
-    el->addWidget(m_fabricControls);
-    layout->addWidget(engine);
+    m_fabricControls = new FabricControls(cluster.box);
+    cluster.rows->addWidget(m_fabricControls);
     m_advanced = new NetworkAdvanced(this);
-    layout->addWidget(m_advanced);
+    cluster.panel->addWidget(m_advanced);
 
     auto* view = new QGroupBox(tr("Loss chart"), this);
     auto* vl = new QFormLayout(view);
@@ -85,17 +80,17 @@ NetworkControls::NetworkControls(QWidget* parent) : QWidget(parent) {
            "in wall-clock (a plain EMA does not)."),
         view);
     vl->addRow(m_smoothing);
-    layout->addWidget(view);
+    cluster.panel->addWidget(view);
 
     auto* policies = new QGroupBox(tr("Policies [2608.06046 Table 2]"), this);
     m_policyBox = new QVBoxLayout(policies);
-    layout->addWidget(policies);
+    cluster.panel->addWidget(policies);
 
     m_pin = makePinButton(
         tr("Keep the current curves as a faded overlay; change a control to compare before/after."),
         this);
-    layout->addWidget(m_pin);
-    layout->addStretch();
+    cluster.panel->addWidget(m_pin);
+    cluster.panel->addStretch();
 
     connect(m_background, &LabeledSlider::valueChanged, this,
             &NetworkControls::engineInputsChanged);

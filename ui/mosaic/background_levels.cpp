@@ -7,7 +7,7 @@
 
 #include "mosaic/background.h"
 #include "mosaic/geometry.h"
-#include "mosaic/plan.h"
+#include "mosaic/layout_form.h"
 
 namespace tandem::ui {
 

@@ -19,35 +19,30 @@
 namespace tandem::ui {
 
 MoeControls::MoeControls(QWidget* parent) : QWidget(parent) {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(6, 6, 6, 6);
-    auto* box = new QGroupBox(tr("Cluster and budget"), this);
-    auto* bl = new QVBoxLayout(box);
-    m_link = addClusterLinkBox(bl, QStringLiteral("moeLinkCluster"), box);
-    m_nodes = addCountSlider(
-        bl,
-        {QStringLiteral("moeNodesSlider"), tr("Cluster size"), tr("node"), tr("nodes"), 1, 256,
-         tr("Nodes of the training cluster (p6-b200: 8 x B200 each). Table 3 of [2608.10605] uses "
-            "32 nodes "
-            "(256 GPUs); Fig. 1 uses 4 nodes. More nodes deliver more tokens D* in the window (Eq. "
-            "25) but "
-            "need more parallelism per layout.")},
-        box);
-    m_days = addCountSlider(
-        bl,
-        {QStringLiteral("moeDaysSlider"), tr("Training window"), tr("day"), tr("days"), 1, 90,
-         tr("Wall-clock training window T_train in days; D* = F_peak N_dev T_train MFU eta_good / "
-            "(6 N_act) "
-            "[2608.10605 Eq. 25]. Table 3: 20 days; Fig. 1: 5 days.")},
-        box);
+    const ClusterBox cluster =
+        addClusterBox(this, tr("Cluster and budget"), QStringLiteral("moeLinkCluster"));
+    m_link = cluster.link;
     // Log scales: each doubling of the cluster gets the same slider length; the window steps in
     // half days below a week.
-    m_nodes->setStops(logCountLadder(256));
+    m_nodes = addCountSlider(
+        cluster.rows,
+        {QStringLiteral("moeNodesSlider"), tr("Cluster size"), tr("node"), tr("nodes"), 1, 256,
+         tr("Nodes of the training cluster (p6-b200: 8 x B200 each). Table 3 of [2608.10605] uses "
+            "32 nodes (256 GPUs); Fig. 1 uses 4 nodes. More nodes deliver more tokens D* in the "
+            "window (Eq. 25) but need more parallelism per layout."),
+         true},
+        cluster.box);
+    m_days = addCountSlider(
+        cluster.rows,
+        {QStringLiteral("moeDaysSlider"), tr("Training window"), tr("day"), tr("days"), 1, 90,
+         tr("Wall-clock training window T_train in days; D* = F_peak N_dev T_train MFU eta_good / "
+            "(6 N_act) [2608.10605 Eq. 25]. Table 3: 20 days; Fig. 1: 5 days.")},
+        cluster.box);
     m_days->setStops({1,  1.5, 2,  2.5, 3,  3.5, 4,  5,  6,  7,  8,  10, 12, 14,
                       16, 18,  20, 25,  30, 35,  40, 45, 50, 60, 70, 80, 90},
                      dayLabel);
     auto* form = new QFormLayout;
-    m_batch = new QComboBox(box);
+    m_batch = new QComboBox(cluster.box);
     for (int b : {256, 512, 1024, 2048, 4096})
         m_batch->addItem(countLabel(b, tr("sequence"), tr("sequences")), b);
     m_batch->setToolTip(tr(
@@ -55,20 +50,18 @@ MoeControls::MoeControls(QWidget* parent) : QWidget(parent) {
         "n_mb = B_global / (DP B_micro) and so the pipeline bubble (Eq. 12) [2608.10605 Table 3: "
         "1024]."));
     form->addRow(tr("Global batch"), m_batch);
-    bl->addLayout(form);
+    cluster.rows->addLayout(form);
     m_coRunning = addCountSlider(
-        bl,
+        cluster.rows,
         {QStringLiteral("moeCoRunningSlider"), tr("Co-running jobs"), tr("job"), tr("jobs"), 0, 64,
          tr("Data-parallel jobs sharing the cluster's leaf/spine fabric with the MoE job (scenario "
-            "key "
-            "mosaic.background.jobs; default fabric leaf-spine-4to1). The fluid network of "
-            "[2608.06046 Sec. 3.2] "
-            "turns their traffic into slower collectives for the MoE job, which the performance "
-            "model uses as it "
-            "uses measured nccl-tests curves [2608.10605 Sec. 5.3]. 0 = an idle network.")},
-        box);
+            "key mosaic.background.jobs; default fabric leaf-spine-4to1). The fluid network of "
+            "[2608.06046 Sec. 3.2] turns their traffic into slower collectives for the MoE job, "
+            "which the performance model uses as it uses measured nccl-tests curves [2608.10605 "
+            "Sec. 5.3]. 0 = an idle network.")},
+        cluster.box);
     auto* coForm = new QFormLayout;
-    m_coRunningNodes = new QSpinBox(box);
+    m_coRunningNodes = new QSpinBox(cluster.box);
     m_coRunningNodes->setObjectName(QStringLiteral("moeCoRunningNodes"));
     m_coRunningNodes->setRange(1, 16384);
     m_coRunningNodes->setSuffix(tr(" nodes"));
@@ -76,13 +69,12 @@ MoeControls::MoeControls(QWidget* parent) : QWidget(parent) {
         tr("Nodes of each co-running job (mosaic.background.job.nodes); its gradient "
            "all-reduce rings over them. GPT-1B default: 8 nodes."));
     coForm->addRow(tr("Nodes per job"), m_coRunningNodes);
-    bl->addLayout(coForm);
-    layout->addWidget(box);
+    cluster.rows->addLayout(coForm);
     m_advanced = new MoeAdvanced(this);
-    layout->addWidget(m_advanced);
+    cluster.panel->addWidget(m_advanced);
     m_pin = makePinButton(
         tr("Keep the current frontiers as a faded overlay; change a control to compare."), this);
-    layout->addWidget(m_pin);
+    cluster.panel->addWidget(m_pin);
 
     connect(m_nodes, &LabeledSlider::valueChanged, this, &MoeControls::engineInputsChanged);
     connect(m_days, &LabeledSlider::valueChanged, this, &MoeControls::engineInputsChanged);

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <map>
 
+#include "mosaic/layout_form.h"
 #include "widgets/bounds.h"
 #include "widgets/count_label.h"
 #include "widgets/palette.h"
@@ -21,21 +22,6 @@
 namespace tandem::ui {
 
 namespace {
-/// The layout in `plan --layout` keys.
-QString layoutText(const mosaic::Plan& p) {
-    return QStringLiteral("tp=%1,pp=%2,vp=%3,cp=%4,ep=%5,etp=%6,dp=%7,mbs=%8,fsdp=%9,ckpt=%10")
-        .arg(p.tp)
-        .arg(p.pp)
-        .arg(p.vp)
-        .arg(p.cp)
-        .arg(p.ep)
-        .arg(p.etp)
-        .arg(p.dp)
-        .arg(p.mbs)
-        .arg(p.fsdp ? 1 : 0)
-        .arg(QString::fromLatin1(mosaic::checkpointingName(p.ckpt)));
-}
-
 /// Marker shapes by system order: distinct shapes as well as colours (print, colour blindness).
 QScatterSeries::MarkerShape markerShape(int i) {
     const QScatterSeries::MarkerShape shapes[] = {QScatterSeries::MarkerShapeCircle,
@@ -105,7 +91,7 @@ void RealityView::setReport(const mosaic::RealityReport& r) {
         p.model = QString::fromStdString(c.run.model);
         p.container = QString::fromStdString(c.run.container);
         p.precision = QString::fromLatin1(mosaic::precisionName(c.cluster.precision));
-        p.layout = layoutText(c.plan);
+        p.layout = QString::fromStdString(mosaic::layoutString(c.plan));
         p.gpus = c.run.gpus;
         p.measured = c.run.tokensPerSPerGpu;
         p.predicted = row.eval.tokensPerSPerGpu;

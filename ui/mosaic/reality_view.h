@@ -19,7 +19,8 @@ namespace tandem::ui {
 
 /// One plotted run: a costed, feasible, expressible measured run.
 struct RealityPoint {
-    QString system, model, container, precision, layout;
+    QString system, model, container, precision;
+    QString layout;  ///< mosaic::layoutString of its plan (what `plan --layout` reads back)
     int gpus = 0;
     double measured = 0;   ///< tokens/s per GPU, measured
     double predicted = 0;  ///< tokens/s per GPU, Tandem under megatron-core

@@ -3,6 +3,7 @@
 #include <QBoxLayout>
 #include <QCheckBox>
 #include <QCoreApplication>
+#include <QGroupBox>
 #include <QPushButton>
 
 #include "widgets/count_label.h"
@@ -16,6 +17,7 @@ LabeledSlider* addCountSlider(QBoxLayout* layout, const CountSliderRow& row, QWi
         row.caption, [singular, plural](int v) { return countLabel(v, singular, plural); }, row.min,
         row.max, 1, row.tooltip, parent);
     slider->setObjectName(row.objectName);
+    if (row.logStops) slider->setStops(logCountLadder(row.max));
     layout->addWidget(slider);
     return slider;
 }
@@ -56,6 +58,17 @@ QCheckBox* addClusterLinkBox(QBoxLayout* layout, const QString& objectName, QWid
         "workspaces, Ctrl+L): the ML-for-ML foreground job and the MoE job share one cluster."));
     layout->addWidget(box);
     return box;
+}
+
+ClusterBox addClusterBox(QWidget* panel, const QString& title, const QString& linkName) {
+    ClusterBox c;
+    c.panel = new QVBoxLayout(panel);
+    c.panel->setContentsMargins(6, 6, 6, 6);
+    c.box = new QGroupBox(title, panel);
+    c.panel->addWidget(c.box);
+    c.rows = new QVBoxLayout(c.box);
+    c.link = addClusterLinkBox(c.rows, linkName, c.box);
+    return c;
 }
 
 }  // namespace tandem::ui

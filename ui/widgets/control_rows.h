@@ -5,7 +5,9 @@
 
 class QBoxLayout;
 class QCheckBox;
+class QGroupBox;
 class QPushButton;
+class QVBoxLayout;
 class QWidget;
 
 namespace tandem::ui {
@@ -20,11 +22,13 @@ struct CountSliderRow {
     QString plural;      ///< noun after any other count ("nodes")
     int min = 0;         ///< slider range, inclusive
     int max = 1;
-    QString tooltip;  ///< unit and paper reference of the input
+    QString tooltip;        ///< unit and paper reference of the input
+    bool logStops = false;  ///< stops on logCountLadder(max) (counts that span decades)
 };
 
 /// Creates the slider of `row` as a child of `parent`, value label "N noun" in the right number
-/// (countLabel), step 1, and appends it to `layout`. The caller connects valueChanged.
+/// (countLabel), step 1 (or the log ladder's stops with row.logStops), and appends it to
+/// `layout`. The caller connects valueChanged.
 LabeledSlider* addCountSlider(QBoxLayout* layout, const CountSliderRow& row, QWidget* parent);
 
 /// A log-scale ladder of counts from 1 to `max` (inclusive, `max` >= 1): 1, 2, 3, then three
@@ -45,5 +49,18 @@ QPushButton* makePinButton(const QString& tooltip, QWidget* parent);
 /// The "Same cluster in both workspaces" box of a side panel (child of `parent`, named
 /// `objectName`), added to `layout`; the main window's ClusterLink connects it.
 QCheckBox* addClusterLinkBox(QBoxLayout* layout, const QString& objectName, QWidget* parent);
+
+/// The cluster box a side panel starts with.
+struct ClusterBox {
+    QVBoxLayout* panel = nullptr;  ///< the side panel's column (the caller adds more boxes)
+    QGroupBox* box = nullptr;      ///< the group box, first in `panel`
+    QVBoxLayout* rows = nullptr;   ///< the box's column, for the panel's cluster rows
+    QCheckBox* link = nullptr;     ///< its "Same cluster in both workspaces" box, first row
+};
+
+/// Lays out `panel` as a side panel (a column with margins of 6 px) and adds its first box,
+/// titled `title`, holding the cluster-link box (addClusterLinkBox, named `linkName`); the
+/// caller adds the cluster rows (addCountSlider) to `rows`. Widgets are children of `panel`.
+ClusterBox addClusterBox(QWidget* panel, const QString& title, const QString& linkName);
 
 }  // namespace tandem::ui
