@@ -196,8 +196,9 @@ stage_asan() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# Threaded code under ThreadSanitizer (clang): the sweep thread pool and, with the GUI, the
-# coalescing worker (ui/job_runner).
+# Threaded code under ThreadSanitizer (clang): the sweep thread pool, the MoE search's geometry
+# threads and its costing cache shared between searches and background preparations, and, with
+# the GUI, the coalescing worker (ui/job_runner).
 stage_tsan() {
   local t0=$SECONDS
   local gui=${TANDEM_TSAN_GUI:-auto}
@@ -205,7 +206,7 @@ stage_tsan() {
     gui=0
     dpkg-query -W -f='${Status}' qt6-charts-dev 2>/dev/null | grep -q "install ok installed" && gui=1
   fi
-  local gui_flag=OFF tests=(tst_sweep)
+  local gui_flag=OFF tests=(tst_sweep tst_mosaic_search)
   [ "$gui" = 1 ] && gui_flag=ON && tests+=(tst_job_runner)
   if ! need_clang; then record tsan FAIL $((SECONDS - t0)) "clang unavailable"; return; fi
   note "tsan: configuring $tsan_dir (clang, TSan; suites: ${tests[*]})"
