@@ -9,14 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "common/json_reader.h"
 #include "mosaic/background.h"
 #include "mosaic/hardware.h"
 #include "mosaic/scaling_law.h"
 #include "mosaic/stack.h"
-
-namespace tandem {
-class JsonReader;
-}
 
 namespace tandem::mosaic {
 
@@ -116,8 +113,56 @@ const BackgroundLoad& backgroundOrIdle(const Envelope& e);
 /// largest clusters built hold ~1e5 GPUs), 2^24 sequences per step, 2^24 tokens per sequence.
 constexpr int kMaxDevices = 100000000, kMaxGlobalBatch = 1 << 24, kMaxSeqLen = 1 << 24;
 
+/// Longest list the reader accepts for any search axis (q, K, E, G, micro-batch, TP, CP, PP, EP,
+/// checkpointing, frontier_sparsity): Table 3's grid has at most 13 values per axis; 64 covers any
+/// realistic plan while keeping the search's Cartesian product from running for minutes.
+constexpr size_t kMaxAxisValues = 64;
+/// Largest expert count (`experts_values`) and expert-parallel degree: 8x the largest in the
+/// paper's grid (512) and above any published MoE.
+constexpr long long kMaxExperts = 4096;
+
 /// MFU used for the automatic compute budget (Table 4's 12.38 %).
 constexpr double kAutoBudgetMfu = 0.1238;
+
+/// One key of the `mosaic` object (or of its `scaling_law` object): the single definition its
+/// reader, writer and the MoE side panel's boxes take the key, unit, range, meaning and source
+/// from (the counterpart of mlforml::ParamField for the `ml_for_ml` object). A number or
+/// integer key has `get` and `set`; a set of integer search values has `list`; a key of
+/// another shape (hardware, background, devices, stack, precision, the checkpointing,
+/// layout-grid and frontier lists) has its own `read` and `write` (no `write`: read only).
+/// Table order is the order writeEnvelope writes and readEnvelope reads; the `scaling_law` keys
+/// are consecutive, at the end.
+struct EnvelopeField {
+    const char* section;      ///< "" (top level) or "scaling_law"
+    const char* key;          ///< JSON key inside the section
+    const char* unit;         ///< unit of the JSON value ("days", "sequences", "" for a ratio)
+    bool integer;             ///< the JSON value (or each list entry) is an integer
+    tandem::Range range;      ///< the values the reader accepts (each entry's, for a list)
+    const char* description;  ///< what the value means (tooltip text)
+    const char* source;       ///< where the default comes from, e.g. "2608.10605 Table 3"
+    double (*get)(const Envelope&);    ///< the member as a double (number and integer keys)
+    void (*set)(Envelope&, double);    ///< stores a value in the member (number and integer keys)
+    std::vector<int> Envelope::*list;  ///< the member of an integer-list key; nullptr otherwise
+    /// Other shapes: reads key `f` from `r` (the section's reader) into `e`.
+    void (*read)(tandem::JsonReader& r, const EnvelopeField& f, Envelope& e);
+    /// Other shapes: writes key `f` of `e` into `j` (the section's object), or nothing.
+    void (*write)(const EnvelopeField& f, const Envelope& e, nlohmann::ordered_json& j);
+};
+
+/// Every key of the `mosaic` object in canonical order (see EnvelopeField). Ranges: nodes in
+/// [1, 1e5], devices in [1, kMaxDevices], days in (0, 3650], goodput in (0, 1],
+/// global_batch_sequences in [1, kMaxGlobalBatch], seq_len_tokens in [1, kMaxSeqLen],
+/// q_values [1, 64], top_k_values [1, 1024], experts_values [1, 4096], expert_split_values
+/// [1, 1280], min_sparsity [0, 1), tokens_per_parameter_min / _max (0, 1e6],
+/// micro_batch_values [1, 4096], tensor / context / pipeline_parallel_values [1, 1024],
+/// expert_parallel_values [1, 4096], compute_budget_flops >= 0; scaling_law a, b, alpha, beta
+/// > 0, c, j, e, lambda, delta, gamma >= 0, eta in (0, 4].
+const std::vector<EnvelopeField>& envelopeFields();
+
+/// The row of `path`: a top-level key ("days") or section and key joined by a dot
+/// ("scaling_law.eta"). Throws std::invalid_argument naming `path` when the table has no such
+/// key (a wrong key in the caller's code).
+const EnvelopeField& envelopeField(const std::string& path);
 
 /// Reads the `mosaic` object (every key optional, defaults above); type, range and unit checks;
 /// cross-field checks (every K has some E >= K, G divides d_ff on every rung, `devices` when

@@ -20,6 +20,15 @@ const char* precisionName(Precision p) {
     return "bf16";
 }
 
+std::string precisionNameList() {
+    std::string out;
+    for (int i = 0; i < kPrecisionCount; ++i) {
+        if (i > 0) out += i + 1 == kPrecisionCount ? " or " : ", ";
+        out += precisionName(Precision(i));
+    }
+    return out;
+}
+
 bool parsePrecision(const std::string& text, Precision& out) {
     std::string t = text;
     std::transform(t.begin(), t.end(), t.begin(),

@@ -25,6 +25,8 @@ constexpr int kPrecisionCount = 4;
 
 /// "bf16", "fp8", "mxfp8", "nvfp4".
 const char* precisionName(Precision p);
+/// "bf16, fp8, mxfp8 or nvfp4": every precisionName() in enum order, as messages list them.
+std::string precisionNameList();
 /// Parses the names above and the Megatron-Bridge spellings ("BF16", "FP8", "FP8-CS",
 /// "FP8-MX", "MXFP8", "NVFP4"; case-insensitive). False for anything else.
 bool parsePrecision(const std::string& text, Precision& out);
