@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "mlforml/params.h"
+#include "widgets/field_range.h"
 
 class QDoubleSpinBox;
 class QFormLayout;
@@ -21,30 +22,12 @@ namespace tandem::ui {
 const mlforml::ParamField& mlForMlField(const QString& path);
 
 /// The values the scenario reader accepts for numeric field `f`, in its JSON unit: its Range
-/// narrowed by its atLeast / atMost bounds. An atLeast bound that allows 0 (unlessZero) leaves the
-/// Range's low end (0 stays accepted).
-struct AcceptedRange {
-    double lo = 0, hi = 0;
-    bool loOpen = false, hiOpen = false;  ///< the end itself is not accepted
-};
+/// narrowed by its atLeast / atMost bounds (see widgets/field_range.h).
 AcceptedRange acceptedRange(const mlforml::ParamField& f);
 
-/// The range of a box that shows `r` with `decimals` decimals in units of `jsonPerBox` JSON units
-/// (box value = JSON value / jsonPerBox): each end converted and rounded inward to the box's
-/// resolution 10^-decimals, an open end one resolution step further in. E.g. (0, 1] with 2
-/// decimals -> [0.01, 1]; [1, 1e13] values in millions with 0 decimals -> [1, 1e7].
-std::pair<double, double> boxRange(const AcceptedRange& r, double jsonPerBox, int decimals);
-
-/// One spin box of the side panel that edits an ml_for_ml key.
-struct ParamRowSpec {
-    QString key;            ///< ml_for_ml key path (see mlForMlField)
-    QString label;          ///< row label
-    QString suffix;         ///< unit shown after the value (" GB", " ms"); empty for a count
-    QString tooltip;        ///< what the input does, with its paper reference
-    int decimals = 0;       ///< decimals shown (QDoubleSpinBox rows)
-    double step = 1;        ///< arrow-key step, box units
-    double jsonPerBox = 1;  ///< JSON units per box unit (1e6: the box shows millions)
-};
+/// One spin box of the side panel that edits an ml_for_ml key (KeyRowSpec: `key` is the
+/// ml_for_ml key path, see mlForMlField).
+using ParamRowSpec = KeyRowSpec;
 
 /// The tooltip of `spec`'s row: spec.tooltip, then a line "ml_for_ml.KEY in RANGE UNIT; default:
 /// SOURCE." from the table (RANGE in interval notation, JSON units).

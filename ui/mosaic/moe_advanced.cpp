@@ -7,6 +7,7 @@
 #include <QSignalBlocker>
 #include <QStandardItemModel>
 
+#include "mosaic/envelope_rows.h"
 #include "mosaic/hardware.h"
 #include "mosaic/perf_model.h"
 #include "mosaic/stack.h"
@@ -69,26 +70,35 @@ MoeAdvanced::MoeAdvanced(QWidget* parent)
     m_seqLen = new QComboBox(body);
     for (int t : {1024, 2048, 4096, 8192})
         m_seqLen->addItem(countLabel(t, tr("token"), tr("tokens")), t);
-    m_seqLen->setToolTip(
+    m_seqLen->setToolTip(envelopeTooltip(
+        QStringLiteral("seq_len_tokens"),
         tr("Sequence length T_seq in tokens; activations and attention cost grow with it "
-           "[2608.10605 Table 3: 2048]."));
+           "[2608.10605 Table 3: 2048].")));
     f->addRow(tr("Sequence length"), m_seqLen);
-    m_goodput = addDoubleRow(
-        f, tr("Goodput eta_good"), 0.05, 1, 2, 0.05, QString(),
-        tr("Fraction of the window spent on useful steps (failures, restarts, evaluation cost "
-           "the rest); D* = F_peak N_dev T_train MFU eta_good / (6 N_act) [2608.10605 Eq. 25]."));
-    m_minSparsity = addDoubleRow(
-        f, tr("Minimum sparsity"), 0, 0.99, 3, 0.05, QString(),
-        tr("Geometries with S below this are not searched [2608.10605 Table 3: S >= 0.7]."));
-    m_tppMin = addDoubleRow(f, tr("Tokens/param min"), 1, 10000, 0, 5, QString(),
-                            tr("Lower bound of D / N_act accepted [2608.10605 Sec. 7.3: 40]."));
-    m_tppMax = addDoubleRow(f, tr("Tokens/param max"), 1, 10000, 0, 5, QString(),
-                            tr("D is capped at TPP_max N_act [2608.10605 Sec. 7.3: 150]."));
-    m_budget =
-        addDoubleRow(f, tr("C_model"), 0, 1e6, 2, 0.1, tr(" e21 FLOPs"),
-                     tr("Model-FLOPs budget of the compute-optimal frontier, units of 1e21 FLOPs; "
-                        "0 = follow the "
-                        "cluster (C_peak eta_good x 12.38 % MFU, Table 4) [2608.10605 Eq. 16]."));
+    m_goodput = addEnvelopeRow(
+        f, {QStringLiteral("goodput"), tr("Goodput eta_good"), QString(),
+            tr("Fraction of the window spent on useful steps (failures, restarts, evaluation "
+               "cost the rest); D* = F_peak N_dev T_train MFU eta_good / (6 N_act) [2608.10605 "
+               "Eq. 25]."),
+            2, 0.05});
+    m_minSparsity = addEnvelopeRow(
+        f, {QStringLiteral("min_sparsity"), tr("Minimum sparsity"), QString(),
+            tr("Geometries with S below this are not searched [2608.10605 Table 3: S >= 0.7]."), 3,
+            0.05});
+    m_tppMin = addEnvelopeRow(
+        f, {QStringLiteral("tokens_per_parameter_min"), tr("Tokens/param min"), QString(),
+            tr("Lower bound of D / N_act accepted [2608.10605 Sec. 7.3: 40]."), 0, 5});
+    m_tppMax = addEnvelopeRow(
+        f, {QStringLiteral("tokens_per_parameter_max"), tr("Tokens/param max"), QString(),
+            tr("D is capped at TPP_max N_act [2608.10605 Sec. 7.3: 150]."), 0, 5});
+    m_budget = addEnvelopeRow(
+        f,
+        {QStringLiteral("compute_budget_flops"), tr("C_model"), tr(" e21 FLOPs"),
+         tr("Model-FLOPs budget of the compute-optimal frontier, units of 1e21 FLOPs; 0 = "
+            "follow the cluster (C_peak eta_good x 12.38 % MFU, Table 4) [2608.10605 Eq. "
+            "16]."),
+         2, 0.1, 1e21},
+        1e6);
     m_budget->setSpecialValueText(tr("auto (from cluster)"));
 
     connect(m_hardware, &QComboBox::currentIndexChanged, this, [this]() {

@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "mosaic/background.h"
+#include "mosaic/envelope_rows.h"
 #include "mosaic/moe_advanced.h"
 #include "widgets/control_rows.h"
 #include "widgets/count_label.h"
@@ -27,16 +28,20 @@ MoeControls::MoeControls(QWidget* parent) : QWidget(parent) {
     m_nodes = addCountSlider(
         cluster.rows,
         {QStringLiteral("moeNodesSlider"), tr("Cluster size"), tr("node"), tr("nodes"), 1, 256,
-         tr("Nodes of the training cluster (p6-b200: 8 x B200 each). Table 3 of [2608.10605] uses "
-            "32 nodes (256 GPUs); Fig. 1 uses 4 nodes. More nodes deliver more tokens D* in the "
-            "window (Eq. 25) but need more parallelism per layout."),
+         envelopeTooltip(
+             QStringLiteral("nodes"),
+             tr("Nodes of the training cluster (p6-b200: 8 x B200 each). Table 3 of [2608.10605] "
+                "uses 32 nodes (256 GPUs); Fig. 1 uses 4 nodes. More nodes deliver more tokens D* "
+                "in the window (Eq. 25) but need more parallelism per layout.")),
          true},
         cluster.box);
     m_days = addCountSlider(
         cluster.rows,
         {QStringLiteral("moeDaysSlider"), tr("Training window"), tr("day"), tr("days"), 1, 90,
-         tr("Wall-clock training window T_train in days; D* = F_peak N_dev T_train MFU eta_good / "
-            "(6 N_act) [2608.10605 Eq. 25]. Table 3: 20 days; Fig. 1: 5 days.")},
+         envelopeTooltip(QStringLiteral("days"),
+                         tr("Wall-clock training window T_train in days; D* = F_peak N_dev "
+                            "T_train MFU eta_good / (6 N_act) [2608.10605 Eq. 25]. Table 3: 20 "
+                            "days; Fig. 1: 5 days."))},
         cluster.box);
     m_days->setStops({1,  1.5, 2,  2.5, 3,  3.5, 4,  5,  6,  7,  8,  10, 12, 14,
                       16, 18,  20, 25,  30, 35,  40, 45, 50, 60, 70, 80, 90},
@@ -45,10 +50,11 @@ MoeControls::MoeControls(QWidget* parent) : QWidget(parent) {
     m_batch = new QComboBox(cluster.box);
     for (int b : {256, 512, 1024, 2048, 4096})
         m_batch->addItem(countLabel(b, tr("sequence"), tr("sequences")), b);
-    m_batch->setToolTip(tr(
-        "Global batch B_global in sequences of T_seq tokens; sets the number of microbatches "
-        "n_mb = B_global / (DP B_micro) and so the pipeline bubble (Eq. 12) [2608.10605 Table 3: "
-        "1024]."));
+    m_batch->setToolTip(envelopeTooltip(
+        QStringLiteral("global_batch_sequences"),
+        tr("Global batch B_global in sequences of T_seq tokens; sets the number of microbatches "
+           "n_mb = B_global / (DP B_micro) and so the pipeline bubble (Eq. 12) [2608.10605 Table "
+           "3: 1024].")));
     form->addRow(tr("Global batch"), m_batch);
     cluster.rows->addLayout(form);
     m_coRunning = addCountSlider(
@@ -63,11 +69,10 @@ MoeControls::MoeControls(QWidget* parent) : QWidget(parent) {
     auto* coForm = new QFormLayout;
     m_coRunningNodes = new QSpinBox(cluster.box);
     m_coRunningNodes->setObjectName(QStringLiteral("moeCoRunningNodes"));
-    m_coRunningNodes->setRange(1, 16384);
     m_coRunningNodes->setSuffix(tr(" nodes"));
-    m_coRunningNodes->setToolTip(
-        tr("Nodes of each co-running job (mosaic.background.job.nodes); its gradient "
-           "all-reduce rings over them. GPT-1B default: 8 nodes."));
+    setBackgroundJobBox(m_coRunningNodes, "nodes",
+                        tr("Nodes of each co-running job; its gradient all-reduce rings over "
+                           "them. GPT-1B default: 8 nodes."));
     coForm->addRow(tr("Nodes per job"), m_coRunningNodes);
     cluster.rows->addLayout(coForm);
     m_advanced = new MoeAdvanced(this);
