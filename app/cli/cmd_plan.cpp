@@ -210,7 +210,7 @@ int planCommand(const QStringList& args) {
     if (info.exists() && !info.isFile()) {
         diag.error("$", info.isDir() ? "is a folder, not a model file" : "is not a regular file");
     } else if (!f.open(QIODevice::ReadOnly)) {
-        diag.error("$", "cannot open file for reading");
+        diag.error("$", "cannot open file for reading: " + f.errorString().toLower().toStdString());
     }
     const std::string text = f.isOpen() ? f.readAll().toStdString() : std::string();
     m::Geometry geometry;

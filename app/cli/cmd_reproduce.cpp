@@ -1,4 +1,5 @@
-// tandem-cli reproduce {ml-for-ml|mosaic|all} [--json]: the papers' numbers next to Tandem's.
+// tandem-cli reproduce {ml-for-ml|mosaic|reality|all} [--json]: the papers' numbers (all: both
+// papers) or the measured Megatron-Core runs next to Tandem's.
 #include <QCommandLineParser>
 #include <algorithm>
 #include <cmath>

@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QIcon>
 #include <cstdio>
 
@@ -127,6 +128,12 @@ int main(int argc, char** argv) {
         }
     }
     if (parser.isSet(screenshot)) {
+        // A screenshot is a PNG: another suffix would name a file whose content it is not.
+        if (QFileInfo(parser.value(screenshot)).suffix().toLower() != QLatin1String("png")) {
+            std::fprintf(stderr, "--screenshot %s: the file name must end in .png\n",
+                         qPrintable(parser.value(screenshot)));
+            return 2;
+        }
         QSize sz(1280, 800);
         if (parser.isSet(size)) {
             const QStringList wh = parser.value(size).split(QLatin1Char('x'));

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -19,20 +20,25 @@ TextFileRead readTextFileWithin(const std::string& path, std::size_t maxBytes, s
     // device has no meaningful size.
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
-    if (!ec && std::filesystem::is_directory(status)) return {TextFileError::Folder, 0};
+    if (!ec && std::filesystem::is_directory(status)) return {TextFileError::Folder, 0, {}};
     if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
-        return {TextFileError::NotRegularFile, 0};
+        return {TextFileError::NotRegularFile, 0, {}};
+    errno = 0;
     std::ifstream in(path, std::ios::binary);
-    if (!in) return {TextFileError::CannotOpen, 0};
+    if (!in) {
+        std::string why = errno != 0 ? std::strerror(errno) : "";
+        for (char& c : why) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return {TextFileError::CannotOpen, 0, why};
+    }
     in.seekg(0, std::ios::end);
     const auto size = in.tellg();
-    if (size < 0) return {TextFileError::UnknownSize, 0};
+    if (size < 0) return {TextFileError::UnknownSize, 0, {}};
     const auto bytes = static_cast<std::size_t>(size);
-    if (bytes > maxBytes) return {TextFileError::TooLarge, bytes};
+    if (bytes > maxBytes) return {TextFileError::TooLarge, bytes, {}};
     in.seekg(0, std::ios::beg);
     out.assign(bytes, '\0');
-    if (size > 0 && !in.read(&out[0], size)) return {TextFileError::ReadFailed, bytes};
-    return {TextFileError::None, bytes};
+    if (size > 0 && !in.read(&out[0], size)) return {TextFileError::ReadFailed, bytes, {}};
+    return {TextFileError::None, bytes, {}};
 }
 
 bool readTextFile(const std::string& path, std::string& out, Diagnostics& diag) {
@@ -49,7 +55,8 @@ bool readTextFile(const std::string& path, std::string& out, Diagnostics& diag) 
                        "\"" + path + "\" is not a regular file (devices and pipes are not read)");
             break;
         case TextFileError::CannotOpen:
-            diag.error("file", "cannot open \"" + path + "\" for reading");
+            diag.error("file", "cannot open \"" + path + "\" for reading" +
+                                   (r.reason.empty() ? "" : ": " + r.reason));
             break;
         case TextFileError::UnknownSize:
             diag.error("file", "cannot determine the size of \"" + path + "\"");

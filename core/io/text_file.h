@@ -26,6 +26,9 @@ enum class TextFileError {
 struct TextFileRead {
     TextFileError error = TextFileError::None;
     std::size_t bytes = 0;
+    /// With CannotOpen: why, as the system says it in lower case ("no such file or directory",
+    /// "permission denied"); empty when the system gave no reason.
+    std::string reason;
 };
 
 /// Reads the whole file at `path` into `out` (bytes as stored; a UTF-8 byte-order mark is

@@ -113,7 +113,8 @@ std::optional<Scenario> parseScenario(const std::string& text, Diagnostics& diag
 
 std::optional<Scenario> loadScenarioFile(const std::string& path, Diagnostics& diag) {
     std::string text;
-    switch (io::readTextFileWithin(path, kMaxScenarioBytes, text).error) {
+    const io::TextFileRead read = io::readTextFileWithin(path, kMaxScenarioBytes, text);
+    switch (read.error) {
         case io::TextFileError::None:
             break;
         case io::TextFileError::Folder:
@@ -129,7 +130,8 @@ std::optional<Scenario> loadScenarioFile(const std::string& path, Diagnostics& d
         case io::TextFileError::CannotOpen:
         case io::TextFileError::UnknownSize:
         case io::TextFileError::ReadFailed:
-            diag.error("$", "cannot open file for reading");
+            diag.error("$", "cannot open file for reading" +
+                                (read.reason.empty() ? std::string() : ": " + read.reason));
             return std::nullopt;
     }
     // Files named relative to the scenario are found next to it, whatever the working folder;

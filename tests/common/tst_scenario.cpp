@@ -221,7 +221,8 @@ private slots:
         tandem::Diagnostics d("nope.json");
         QVERIFY(!tandem::loadScenarioFile("/nonexistent/nope.json", d));
         QCOMPARE(QString::fromStdString(d.str()),
-                 QStringLiteral("nope.json: $: cannot open file for reading\n"));
+                 QStringLiteral("nope.json: $: cannot open file for reading: no such file or "
+                                "directory\n"));
     }
 };
 

@@ -99,6 +99,20 @@ private slots:
         QVERIFY(!QFileInfo::exists(png));  // nothing rendered
     }
 
+    /// A screenshot is written only to a .png name: another suffix is refused before anything
+    /// is rendered, so no PNG bytes land in a file named .jpg.
+    void screenshotNeedsAPngName() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString jpg = dir.filePath(QStringLiteral("a.jpg"));
+        const Run r = runTandem({QStringLiteral("--screenshot"), jpg});
+        QCOMPARE(r.status, QProcess::NormalExit);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(jpg) && r.err.contains(QLatin1String("must end in .png")),
+                 qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(jpg));
+    }
+
     void unknownPresetListsTheValidIds() {
         const Run r = runTandem({QStringLiteral("--preset"), QStringLiteral("nope"),
                                  QStringLiteral("--screenshot"), QStringLiteral("x.png")});

@@ -175,11 +175,20 @@ private slots:
                  QStringLiteral("%1 nodes: ").arg(e.nodes) +
                      (nearest > 0 ? QStringLiteral("none fits, try %1").arg(nearest)
                                   : QStringLiteral("none fits")));
+        // The MFU charts say why they are empty instead of showing bare axes.
+        for (ChartView* v : {static_cast<ChartView*>(ws->mfuSparsityView()),
+                             static_cast<ChartView*>(ws->mfuSplitView())})
+            QVERIFY2(
+                v->emptyReason().contains(
+                    QStringLiteral("No geometry has a feasible layout on %1 nodes").arg(e.nodes)),
+                qPrintable(v->emptyReason()));
         e.tppMin = 40;
         e.tppMax = 150;
         ws->setEnvelope(e);
         QVERIFY(w.waitForResults(60000));
         QCOMPARE(nodes->valueText(), QStringLiteral("%1 nodes").arg(e.nodes));
+        QVERIFY(ws->mfuSparsityView()->emptyReason().isEmpty());
+        QVERIFY(ws->mfuSplitView()->emptyReason().isEmpty());
     }
 
     /// The co-running jobs row writes mosaic.background (jobs and nodes per job); 0 jobs on a
@@ -423,6 +432,13 @@ private slots:
         QCOMPARE(v->selectedRingColor(), QColor(Qt::black));
         w.setDarkTheme(true);
         QCOMPARE(v->selectedRingColor(), QColor(Qt::white));
+        // A disabled control reads as off on the dark theme too: its text is dimmer than an
+        // enabled one's.
+        const QPalette pal = QApplication::palette();
+        for (QPalette::ColorRole role :
+             {QPalette::Text, QPalette::WindowText, QPalette::ButtonText})
+            QVERIFY(pal.color(QPalette::Disabled, role).lightness() + 60 <
+                    pal.color(QPalette::Active, role).lightness());
         w.setDarkTheme(false);
     }
 
@@ -677,6 +693,9 @@ private slots:
         const double boundary = tandem::mosaic::feasibleBoundarySparsity(r.computeOptimal);
         QVERIFY(boundary >= 0.94 && boundary <= 0.97);
         QVERIFY(red.front().first > boundary && red.front().first < boundary + 0.02);
+        // One region from there to the end of the grid, islands included, as the paper draws it.
+        QCOMPARE(red.size(), qsizetype(1));
+        QCOMPARE(red.front().second, r.computeOptimal.back().sparsity);
         QVERIFY(v.legendEntries().contains(
             QStringLiteral("Red: cluster cannot deliver C_model at this S")));
         // CSV: the CLI's columns first, one row per bin, the red bins flagged 0.

@@ -70,20 +70,23 @@ public:
         const QPointF a = m_chart->mapToPosition(m_arrow[0], m_series);
         const QPointF b = m_chart->mapToPosition(m_arrow[1], m_series);
         const QLineF full(a, b);
-        if (full.length() < 24) return;  // the markers touch: nothing to point at
-        // From the triangle's edge to the circle's edge (markers are about 12 px).
-        const QPointF u = (b - a) / full.length();
-        const QPointF from = a + 9 * u, to = b - 11 * u;
+        const QPointF u = full.length() > 1e-6 ? (b - a) / full.length() : QPointF(1, 0);
         const bool dark = currentTheme() == Theme::Dark;
         const QColor ink = dark ? QColor(0xF0, 0xF0, 0xF0) : QColor(0x10, 0x10, 0x10);
         painter->setRenderHint(QPainter::Antialiasing);
-        painter->setPen(QPen(ink, 1.8));
-        painter->drawLine(from, to);
-        const QPointF n(-u.y(), u.x());
-        QPolygonF head;
-        head << to << to - 9 * u + 4.5 * n << to - 9 * u - 4.5 * n;
-        painter->setBrush(ink);
-        painter->drawPolygon(head);
+        // From the triangle's edge to the circle's edge (markers are about 12 px); when the
+        // markers nearly touch (a small chart, a small gain) there is no room for an arrow, and
+        // the label alone names the gain.
+        if (full.length() >= 24) {
+            const QPointF from = a + 9 * u, to = b - 11 * u;
+            painter->setPen(QPen(ink, 1.8));
+            painter->drawLine(from, to);
+            const QPointF n(-u.y(), u.x());
+            QPolygonF head;
+            head << to << to - 9 * u + 4.5 * n << to - 9 * u - 4.5 * n;
+            painter->setBrush(ink);
+            painter->drawPolygon(head);
+        }
         QFont f = painter->font();
         f.setPointSizeF(9.5);
         f.setBold(true);
@@ -132,6 +135,18 @@ QList<QPair<double, double>> undeliverableBands(const std::vector<mosaic::Fronti
         i = j + 1;
     }
     return bands;
+}
+
+QList<QPair<double, double>> redRegionBands(const std::vector<mosaic::FrontierPoint>& pts) {
+    const double boundary = mosaic::feasibleBoundarySparsity(pts);
+    if (!std::isfinite(boundary)) return undeliverableBands(pts);  // no bin delivers
+    std::vector<mosaic::FrontierPoint> region = pts;
+    bool beyond = false;  // past the first undeliverable bin above the boundary
+    for (mosaic::FrontierPoint& p : region) {
+        beyond = beyond || (p.sparsity > boundary && !p.feasible);
+        if (beyond) p.feasible = false;
+    }
+    return undeliverableBands(region);
 }
 
 void FrontierView::fillBands(QList<QAreaSeries*>& pool, const QList<QPair<double, double>>& bands,
@@ -446,7 +461,7 @@ void FrontierView::rebuild() {
     setNiceRange(m_y, yLo, yHi, 5);
     // Shaded bands over the final y range: the red region (compute-optimal bins the cluster
     // cannot deliver, Fig. 1) under the hatched bins where no layout fits at all.
-    const QList<QPair<double, double>> red = undeliverableBands(r.computeOptimal);
+    const QList<QPair<double, double>> red = redRegionBands(r.computeOptimal);
     const QList<QPair<double, double>> grey = undeliverableBands(r.clusterOptimal);
     // Solid enough to read on a projector; a bright red on the dark theme (a faint red on a dark
     // background reads as maroon).

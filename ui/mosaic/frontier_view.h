@@ -29,6 +29,12 @@ struct FrontierMarker {
 /// by half a grid step toward its feasible neighbours (the shaded bands of FrontierView).
 QList<QPair<double, double>> undeliverableBands(const std::vector<mosaic::FrontierPoint>& pts);
 
+/// The red region of a compute-optimal frontier [2608.10605 Fig. 1]: one band over every bin
+/// beyond the feasible boundary (mosaic::feasibleBoundarySparsity; a deliverable bin inside it,
+/// an island, does not break it, as the paper's region is drawn), plus undeliverableBands' runs
+/// below the first deliverable bin. Same band edges as undeliverableBands.
+QList<QPair<double, double>> redRegionBands(const std::vector<mosaic::FrontierPoint>& pts);
+
 /// Two frontiers over the sparsity grid: compute-optimal (fixed model-FLOPs budget, blind to
 /// hardware) and cluster-optimal (best realizable geometry+plan on the cluster and window). Each
 /// optimum is marked; compute-optimal bins the cluster cannot deliver

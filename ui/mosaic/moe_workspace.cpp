@@ -417,6 +417,21 @@ void MoeWorkspace::showResult(const MoeOutput& out) {
                               r.deviceMemoryGB);
     m_mfuS->setData(r, out.envelope.frontierSparsity, m_selected);
     m_mfuG->setData(r, out.envelope.frontierSparsity, m_selected);
+    // Without a candidate the MFU charts have nothing to plot: they say why instead of showing
+    // empty axes (the first rule that cut the most geometries, and the nearest size that works).
+    QString noCandidates;
+    if (r.candidates.empty()) {
+        noCandidates = tr("No geometry has a feasible layout on %1 nodes.").arg(out.envelope.nodes);
+        if (!r.rejections.empty())
+            noCandidates +=
+                QLatin1Char(' ') +
+                tr("Most were cut by: %1.").arg(QString::fromStdString(r.rejections.front().first));
+        if (r.nearestWorkingNodes > 0)
+            noCandidates += QLatin1Char(' ') +
+                            tr("The nearest size that works: %1 nodes.").arg(r.nearestWorkingNodes);
+    }
+    m_mfuS->setEmptyReason(noCandidates);
+    m_mfuG->setEmptyReason(noCandidates);
     m_table->setCandidates(r.candidates, m_selected);
     // The cluster-size label marks a node count without candidates and names the nearest that
     // works.

@@ -331,10 +331,19 @@ void MainWindow::setDarkTheme(bool dark) {
     QPalette pal = dark ? QPalette(QColor(0x35, 0x37, 0x3b), QColor(0x26, 0x28, 0x2b))
                         : QApplication::style()->standardPalette();
     if (dark) {
-        pal.setColor(QPalette::WindowText, QColor(0xE8, 0xE8, 0xE8));
-        pal.setColor(QPalette::Text, QColor(0xE8, 0xE8, 0xE8));
-        pal.setColor(QPalette::ButtonText, QColor(0xE8, 0xE8, 0xE8));
-        pal.setColor(QPalette::Base, QColor(0x26, 0x28, 0x2b));
+        // Light text on dark ground where a control is enabled; a disabled one keeps a grey
+        // text on the window colour, so it reads as off as it does on the light theme.
+        for (QPalette::ColorGroup g : {QPalette::Active, QPalette::Inactive}) {
+            pal.setColor(g, QPalette::WindowText, QColor(0xE8, 0xE8, 0xE8));
+            pal.setColor(g, QPalette::Text, QColor(0xE8, 0xE8, 0xE8));
+            pal.setColor(g, QPalette::ButtonText, QColor(0xE8, 0xE8, 0xE8));
+            pal.setColor(g, QPalette::Base, QColor(0x26, 0x28, 0x2b));
+        }
+        const QColor off(0x80, 0x82, 0x86);
+        pal.setColor(QPalette::Disabled, QPalette::WindowText, off);
+        pal.setColor(QPalette::Disabled, QPalette::Text, off);
+        pal.setColor(QPalette::Disabled, QPalette::ButtonText, off);
+        pal.setColor(QPalette::Disabled, QPalette::Base, QColor(0x35, 0x37, 0x3b));
     }
     QApplication::setPalette(pal);
     m_network->applyTheme();

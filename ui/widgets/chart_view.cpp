@@ -403,7 +403,8 @@ bool ChartView::fitAxis(QAbstractAxis* axis) {
         return true;
     }
     const double step = roundStep((hi - lo) / intervals);
-    const double anchor = std::ceil(lo / step - 1e-9) * step;
+    // + 0.0: a ceil of a tiny negative ratio is -0, whose tick would read "-0".
+    const double anchor = std::ceil(lo / step - 1e-9) * step + 0.0;
     if (!ours) v->setProperty("tandemTicks", wanted);
     bool changed = retitled;
     if (v->tickType() != QValueAxis::TicksDynamic) {
