@@ -37,6 +37,24 @@ const char* kUsage =
     "Run 'tandem-cli <command> --help' for a command's options.\n"
     "Exit codes: 0 ok, 1 a check failed or a run error, 2 invalid input or usage.\n";
 
+/// Every command, by the name typed after tandem-cli (the usage above describes each).
+struct Command {
+    const char* name;
+    int (*run)(const QStringList& args);
+};
+constexpr Command kCommands[] = {
+    {"run", cli::runCommand},
+    {"validate", cli::validateCommand},
+    {"reproduce", cli::reproduceCommand},
+    {"fit-stack", cli::fitStackCommand},
+    {"plan", cli::planCommand},
+    {"inspect", cli::inspectCommand},
+    {"bench", cli::benchCommand},
+    {"sweep", cli::sweepCommand},
+    {"merge", cli::mergeCommand},
+    {"scaling", cli::scalingCommand},
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -55,16 +73,8 @@ int main(int argc, char** argv) {
     const QString command = args[1];
     QStringList rest = args.mid(2);
     rest.prepend(QStringLiteral("tandem-cli ") + command);
-    if (command == "run") return cli::runCommand(rest);
-    if (command == "validate") return cli::validateCommand(rest);
-    if (command == "reproduce") return cli::reproduceCommand(rest);
-    if (command == "fit-stack") return cli::fitStackCommand(rest);
-    if (command == "plan") return cli::planCommand(rest);
-    if (command == "inspect") return cli::inspectCommand(rest);
-    if (command == "bench") return cli::benchCommand(rest);
-    if (command == "sweep") return cli::sweepCommand(rest);
-    if (command == "merge") return cli::mergeCommand(rest);
-    if (command == "scaling") return cli::scalingCommand(rest);
+    for (const Command& c : kCommands)
+        if (command == QLatin1String(c.name)) return c.run(rest);
     std::fprintf(stderr, "tandem-cli: unknown command '%s'\n\n%s", command.toUtf8().constData(),
                  kUsage);
     return cli::kExitBadInput;
