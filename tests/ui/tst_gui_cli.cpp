@@ -113,6 +113,18 @@ private slots:
         QVERIFY(!QFileInfo::exists(jpg));
     }
 
+    /// Every preset exported into a place that is not a folder: refused once, with the reason.
+    void exportAllIntoADeviceIsRefusedOnce() {
+        const Run r = runTandem({QStringLiteral("--export-charts"), QStringLiteral("/dev/null"),
+                                 QStringLiteral("--preset"), QStringLiteral("all")});
+        QCOMPARE(r.status, QProcess::NormalExit);
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err.count(QLatin1String("/dev/null: is a character device, not a folder")),
+                 qsizetype(1));
+        QFileInfo null(QStringLiteral("/dev/null"));
+        QVERIFY(!null.isFile() && !null.isDir());  // still the device
+    }
+
     void unknownPresetListsTheValidIds() {
         const Run r = runTandem({QStringLiteral("--preset"), QStringLiteral("nope"),
                                  QStringLiteral("--screenshot"), QStringLiteral("x.png")});

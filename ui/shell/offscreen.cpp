@@ -52,9 +52,18 @@ bool applyImports(MainWindow& w, const QStringList& imports) {
     return true;
 }
 
+/// True (and says why on stderr) when `dir` cannot take exported charts.
+bool folderRefused(const QString& dir) {
+    const QString why = fileio::outputFolderProblem(dir);
+    if (why.isEmpty()) return false;
+    std::fprintf(stderr, "%s: %s; charts are exported into a folder, nothing was written\n",
+                 qPrintable(dir), qPrintable(why));
+    return true;
+}
+
 bool loadInto(MainWindow& w, const QString& scenarioPath) {
     if (scenarioPath.isEmpty()) return true;
-    Diagnostics diag(QFileInfo(scenarioPath).fileName().toStdString());
+    Diagnostics diag(QDir::toNativeSeparators(scenarioPath).toStdString());  // the path as given
     if (w.document()->load(scenarioPath, diag)) return true;
     std::fprintf(stderr, "%s", diag.str().c_str());
     if (!diag.str().empty() && diag.str().back() != '\n') std::fprintf(stderr, "\n");
@@ -131,6 +140,7 @@ int renderScreenshot(const QString& outPng, const QString& scenarioPath, int tab
 int exportAllCharts(const QString& dir, const QString& scenarioPath, const QString& prefix,
                     int preset, const QStringList& imports) {
     if (preset == -2) {
+        if (folderRefused(dir)) return 2;  // said once, not once per preset
         int rc = 0;
         const QList<Preset> list = allPresets();
         for (int i = 0; i < list.size(); ++i)
@@ -139,11 +149,7 @@ int exportAllCharts(const QString& dir, const QString& scenarioPath, const QStri
     }
     // The folder is checked before anything is computed and made only once the charts are
     // ready; a folder made here that receives no chart is removed again.
-    if (const QString why = fileio::outputFolderProblem(dir); !why.isEmpty()) {
-        std::fprintf(stderr, "%s: %s; charts are exported into a folder, nothing was written\n",
-                     qPrintable(dir), qPrintable(why));
-        return 2;
-    }
+    if (folderRefused(dir)) return 2;
     MainWindow w;
     if (preset >= 0)
         w.applyPreset(preset, false);
