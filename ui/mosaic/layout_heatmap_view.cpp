@@ -14,6 +14,7 @@
 
 #include "widgets/palette.h"
 #include "widgets/series_pool.h"
+#include "widgets/units.h"
 
 namespace tandem::ui {
 
@@ -130,12 +131,19 @@ public:
             painter->drawRect(bar);
             painter->drawText(QPointF(bar.left() - 4, plot.top() + fm.ascent()),
                               QObject::tr("MFU %"));
-            for (int k = 0; k <= 4; ++k) {
-                const double y = bar.bottom() - bar.height() * k / 4;
+            // Ticks on round values (0, 5, 10, ...), and the top (the best cell's MFU) when
+            // it is not next to the last of them.
+            const double step = niceStep(maxPct, 4);
+            const int decimals = step < 1 ? 1 : 0;
+            auto tick = [&](double pct, int places) {
+                const double y = bar.bottom() - bar.height() * pct / maxPct;
                 painter->drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 3, y));
                 painter->drawText(QPointF(bar.right() + 5, y + fm.ascent() / 2 - 1),
-                                  QString::number(maxPct * k / 4, 'f', maxPct < 10 ? 1 : 0));
-            }
+                                  QString::number(pct, 'f', places));
+            };
+            double last = 0;
+            for (int k = 0; k * step <= maxPct * (1 + 1e-9); ++k) tick(last = k * step, decimals);
+            if ((maxPct - last) / maxPct * bar.height() > fm.height()) tick(maxPct, 1);
         }
         painter->setPen(text);
         const QRectF line(8, size.height() - fm.height() - 4, size.width() - 16, fm.height() + 2);
