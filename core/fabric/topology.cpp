@@ -14,8 +14,6 @@ namespace tandem::fabric {
 
 namespace {
 
-constexpr long long kMaxFabricNodes = 65536;
-
 Topology leafSpine(const char* name, double ratio) {
     Topology t;
     t.preset = name;
@@ -268,100 +266,216 @@ bool topologyPreset(const std::string& name, Topology& out) {
     return false;
 }
 
+namespace {
+
+/// Most node lists `background_nodes` holds: one per background job.
+constexpr std::size_t kMaxNodeLists = 1024;
+/// Largest `seed`: 2^53 - 1, the largest integer a double (a JSON reader's number) holds exactly.
+constexpr double kMaxSeed = 9007199254740991.0;
+
+const char* kA3 = "MODEL.md A3";
+const char* kNetwork = "docs/MODEL-NETWORK.md";
+
+template <class T>
+FabricField<T> wordRow(const char* key, bool leafSpineOnly, const char* description,
+                       const char* source, std::vector<std::string> words,
+                       std::string (*getWord)(const T&), void (*setWord)(T&, const std::string&)) {
+    return {key,
+            FabricFieldShape::Word,
+            "",
+            Range{},
+            0,
+            std::move(words),
+            leafSpineOnly,
+            description,
+            source,
+            nullptr,
+            nullptr,
+            getWord,
+            setWord,
+            nullptr,
+            nullptr};
+}
+
+template <class T>
+FabricField<T> numberRow(const char* key, FabricFieldShape shape, const char* unit, Range range,
+                         bool leafSpineOnly, const char* description, const char* source,
+                         double (*get)(const T&), void (*set)(T&, double)) {
+    return {key,    shape, unit, range,   0,       {},      leafSpineOnly, description,
+            source, get,   set,  nullptr, nullptr, nullptr, nullptr};
+}
+
+// A Word row of enum member `m` whose words are `table`'s names.
+#define TANDEM_ENUM_MEMBER(T, m, table)                                    \
+    enumNames(table()), [](const T& v) { return std::string(name(v.m)); }, \
+        [](T& v, const std::string& w) { v.m = enumFromName(table(), w).value_or(v.m); }
+// Get and set of a numeric member `m`.
+#define TANDEM_NUMBER_MEMBER(T, m)                       \
+    [](const T& v) { return static_cast<double>(v.m); }, \
+        [](T& v, double x) { v.m = static_cast<decltype(v.m)>(x); }
+
+void readForegroundNodes(JsonReader& r, const PlacementField& f, Placement& pl) {
+    if (!r.arrayWithin(f.key, f.maxItems)) return;
+    pl.foregroundNodes.clear();
+    for (long long v : r.integers(f.key, {}, f.range))
+        pl.foregroundNodes.push_back(static_cast<int>(v));
+}
+
+void writeForegroundNodes(const PlacementField& f, const Placement& pl, nlohmann::ordered_json& j) {
+    if (!pl.foregroundNodes.empty()) j[f.key] = pl.foregroundNodes;
+}
+
+void readBackgroundNodes(JsonReader& r, const PlacementField& f, Placement& pl) {
+    const nlohmann::json* raw = r.raw(f.key);
+    if (!raw) return;
+    pl.backgroundNodes.clear();
+    bool ok = raw->is_array() && raw->size() <= f.maxItems;
+    if (ok)
+        for (const auto& job : *raw) {
+            std::vector<int> list;
+            ok = job.is_array();
+            if (!ok) break;
+            for (const auto& v : job) {
+                ok = v.is_number_integer() && f.range.contains(double(v.get<long long>()));
+                if (!ok) break;
+                list.push_back(v.get<int>());
+            }
+            if (!ok) break;
+            pl.backgroundNodes.push_back(std::move(list));
+        }
+    if (!ok)
+        r.diagnostics().error(r.childPath(f.key),
+                              "must be at most " + std::to_string(f.maxItems) +
+                                  " lists of node ids (integers in [" +
+                                  std::to_string(static_cast<long long>(f.range.min)) + ", " +
+                                  std::to_string(static_cast<long long>(f.range.max)) + "])");
+}
+
+void writeBackgroundNodes(const PlacementField& f, const Placement& pl, nlohmann::ordered_json& j) {
+    if (!pl.backgroundNodes.empty()) j[f.key] = pl.backgroundNodes;
+}
+
+PlacementField nodeListRow(const char* key, std::size_t maxItems, const char* description,
+                           void (*read)(JsonReader&, const PlacementField&, Placement&),
+                           void (*write)(const PlacementField&, const Placement&,
+                                         nlohmann::ordered_json&)) {
+    return {key,        FabricFieldShape::NodeList,
+            "node ids", Range::closed(0, kMaxFabricNodes - 1),
+            maxItems,   {},
+            false,      description,
+            kNetwork,   nullptr,
+            nullptr,    nullptr,
+            nullptr,    read,
+            write};
+}
+
+}  // namespace
+
+const std::vector<TopologyField>& topologyFields() {
+    using I = FabricFieldShape;
+    static const std::vector<TopologyField> t = {
+        wordRow<Topology>(
+            "preset", false,
+            "built-in topology the description starts from; the other keys override it", kNetwork,
+            topologyPresetNames(), [](const Topology& v) { return v.preset; },
+            [](Topology& v, const std::string& w) {
+                if (w != v.preset) topologyPreset(w, v);
+            }),
+        wordRow<Topology>("kind", false,
+                          "shared: the single capacity of the paper's fabric; leaf_spine: two "
+                          "tiers of switches",
+                          "2608.06046 Sec. 3.2; docs/MODEL-NETWORK.md",
+                          TANDEM_ENUM_MEMBER(Topology, kind, fabricKindNames)),
+        numberRow<Topology>("nodes", I::Integer, "nodes", Range::closed(1, kMaxFabricNodes), true,
+                            "nodes attached to the fabric", kNetwork,
+                            TANDEM_NUMBER_MEMBER(Topology, nodes)),
+        numberRow<Topology>("nodes_per_leaf", I::Integer, "nodes", Range::closed(1, 4096), true,
+                            "nodes under one leaf switch", kNetwork,
+                            TANDEM_NUMBER_MEMBER(Topology, nodesPerLeaf)),
+        numberRow<Topology>("spines", I::Integer, "switches", Range::closed(1, 4096), true,
+                            "spine switches; every leaf has one uplink bundle to each", kNetwork,
+                            TANDEM_NUMBER_MEMBER(Topology, spines)),
+        numberRow<Topology>("oversubscription", I::Number, "", Range::closed(1, 64), true,
+                            "leaf downlink over uplink capacity (1 = non-blocking)", kNetwork,
+                            TANDEM_NUMBER_MEMBER(Topology, oversubscription)),
+        wordRow<Topology>("ecmp", true, "how a leaf spreads traffic over its spine uplinks",
+                          kNetwork, TANDEM_ENUM_MEMBER(Topology, ecmp, ecmpNames)),
+        wordRow<Topology>("allreduce", true, "all-reduce algorithm of every job", kA3,
+                          TANDEM_ENUM_MEMBER(Topology, allreduce, allReduceAlgorithmNames)),
+    };
+    return t;
+}
+
+const std::vector<PlacementField>& placementFields() {
+    static const std::vector<PlacementField> t = {
+        wordRow<Placement>("foreground", false, "how the foreground job's nodes are chosen",
+                           kNetwork,
+                           TANDEM_ENUM_MEMBER(Placement, foreground, placementPolicyNames)),
+        wordRow<Placement>("background", false, "how the background jobs' nodes are chosen",
+                           kNetwork,
+                           TANDEM_ENUM_MEMBER(Placement, background, placementPolicyNames)),
+        numberRow<Placement>("seed", FabricFieldShape::Integer, "", Range::closed(0, kMaxSeed),
+                             false, "shuffle seed of the \"random\" placement", kNetwork,
+                             TANDEM_NUMBER_MEMBER(Placement, seed)),
+        nodeListRow("foreground_nodes", static_cast<std::size_t>(kMaxFabricNodes),
+                    "\"explicit\": the foreground's node ids, in ring order", readForegroundNodes,
+                    writeForegroundNodes),
+        nodeListRow("background_nodes", kMaxNodeLists,
+                    "\"explicit\": one list of node ids per background job, in ring order",
+                    readBackgroundNodes, writeBackgroundNodes),
+    };
+    return t;
+}
+
+#undef TANDEM_ENUM_MEMBER
+#undef TANDEM_NUMBER_MEMBER
+
 void readTopology(JsonReader r, Topology& t) {
     if (!r.isObject()) return;
-    const std::string preset = r.string("preset", t.preset, topologyPresetNames());
-    if (preset != t.preset) topologyPreset(preset, t);
-    t.kind = r.choice("kind", t.kind, fabricKindNames());
-    t.nodes = static_cast<int>(r.integer("nodes", t.nodes, Range::closed(1, kMaxFabricNodes)));
-    t.nodesPerLeaf =
-        static_cast<int>(r.integer("nodes_per_leaf", t.nodesPerLeaf, Range::closed(1, 4096)));
-    t.spines = static_cast<int>(r.integer("spines", t.spines, Range::closed(1, 4096)));
-    t.oversubscription = r.number("oversubscription", t.oversubscription, Range::closed(1, 64));
-    t.ecmp = r.choice("ecmp", t.ecmp, ecmpNames());
-    t.allreduce = r.choice("allreduce", t.allreduce, allReduceAlgorithmNames());
+    for (const TopologyField& f : topologyFields()) readFabricField(r, f, t);
     if (t.kind == FabricKind::Shared) {
         // The shared fabric has no leaves: a leaf_spine value here would be silently ignored.
         const Topology def;
-        const std::pair<const char*, bool> used[] = {
-            {"nodes", t.nodes != def.nodes},
-            {"nodes_per_leaf", t.nodesPerLeaf != def.nodesPerLeaf},
-            {"spines", t.spines != def.spines},
-            {"oversubscription", t.oversubscription != def.oversubscription},
-            {"ecmp", t.ecmp != def.ecmp},
-            {"allreduce", t.allreduce != def.allreduce}};
-        for (const auto& [key, differs] : used)
+        for (const TopologyField& f : topologyFields()) {
+            if (!f.leafSpineOnly) continue;
+            const bool differs = f.shape == FabricFieldShape::Word ? f.getWord(t) != f.getWord(def)
+                                                                   : f.get(t) != f.get(def);
             if (differs)
-                r.diagnostics().error(r.childPath(key),
+                r.diagnostics().error(r.childPath(f.key),
                                       "only used by a leaf_spine fabric (kind is \"shared\", the "
                                       "single-capacity paper-fabric); choose a leaf-spine preset");
+        }
     }
     r.finish();
 }
 
 void readPlacement(JsonReader r, Placement& pl) {
     if (!r.isObject()) return;
-    pl.foreground = r.choice("foreground", pl.foreground, placementPolicyNames());
-    pl.background = r.choice("background", pl.background, placementPolicyNames());
-    pl.seed = static_cast<std::uint64_t>(
-        r.integer("seed", static_cast<long long>(pl.seed), Range::closed(0, 9007199254740991.0)));
-    if (r.arrayWithin("foreground_nodes", static_cast<size_t>(kMaxFabricNodes))) {
-        pl.foregroundNodes.clear();
-        for (long long v :
-             r.integers("foreground_nodes", {}, Range::closed(0, kMaxFabricNodes - 1)))
-            pl.foregroundNodes.push_back(static_cast<int>(v));
-    }
-    if (const nlohmann::json* raw = r.raw("background_nodes")) {
-        pl.backgroundNodes.clear();
-        const std::string path = r.childPath("background_nodes");
-        bool ok = raw->is_array() && raw->size() <= 1024;
-        if (ok)
-            for (const auto& job : *raw) {
-                std::vector<int> list;
-                ok = job.is_array();
-                if (!ok) break;
-                for (const auto& v : job) {
-                    ok = v.is_number_integer() && v.get<long long>() >= 0 &&
-                         v.get<long long>() < kMaxFabricNodes;
-                    if (!ok) break;
-                    list.push_back(v.get<int>());
-                }
-                if (!ok) break;
-                pl.backgroundNodes.push_back(std::move(list));
-            }
-        if (!ok)
-            r.diagnostics().error(path, "must be at most 1024 lists of node ids (integers in [0, " +
-                                            std::to_string(kMaxFabricNodes - 1) + "])");
+    for (const PlacementField& f : placementFields()) readFabricField(r, f, pl);
+    const char* foregroundNodes = nullptr;
+    const char* backgroundNodes = nullptr;
+    for (const PlacementField& f : placementFields()) {
+        if (f.read == readForegroundNodes) foregroundNodes = f.key;
+        if (f.read == readBackgroundNodes) backgroundNodes = f.key;
     }
     if (pl.foreground == PlacementPolicy::Explicit && pl.foregroundNodes.empty())
-        r.diagnostics().error(r.childPath("foreground_nodes"),
+        r.diagnostics().error(r.childPath(foregroundNodes),
                               "placement \"explicit\" needs the foreground's node list");
     if (pl.background == PlacementPolicy::Explicit && pl.backgroundNodes.empty())
-        r.diagnostics().error(r.childPath("background_nodes"),
+        r.diagnostics().error(r.childPath(backgroundNodes),
                               "placement \"explicit\" needs one node list per background job");
     r.finish();
 }
 
 nlohmann::ordered_json writeTopology(const Topology& t) {
     nlohmann::ordered_json j;
-    j["preset"] = t.preset;
-    j["kind"] = name(t.kind);
-    j["nodes"] = t.nodes;
-    j["nodes_per_leaf"] = t.nodesPerLeaf;
-    j["spines"] = t.spines;
-    j["oversubscription"] = jsonNumber(t.oversubscription);
-    j["ecmp"] = name(t.ecmp);
-    j["allreduce"] = name(t.allreduce);
+    for (const TopologyField& f : topologyFields()) writeFabricField(f, t, j);
     return j;
 }
 
 nlohmann::ordered_json writePlacement(const Placement& pl) {
     nlohmann::ordered_json j;
-    j["foreground"] = name(pl.foreground);
-    j["background"] = name(pl.background);
-    j["seed"] = pl.seed;
-    if (!pl.foregroundNodes.empty()) j["foreground_nodes"] = pl.foregroundNodes;
-    if (!pl.backgroundNodes.empty()) j["background_nodes"] = pl.backgroundNodes;
+    for (const PlacementField& f : placementFields()) writeFabricField(f, pl, j);
     return j;
 }
 

@@ -13,11 +13,8 @@
 #include <vector>
 
 #include "common/enum_names.h"
+#include "common/json_reader.h"
 #include "fabric/fluid.h"
-
-namespace tandem {
-class JsonReader;
-}
 
 namespace tandem::fabric {
 
@@ -96,6 +93,113 @@ struct Placement {
     std::vector<std::vector<int>> backgroundNodes;  ///< "explicit": one list per job
 };
 
+/// Most nodes a fabric has (`nodes`); node ids of a placement are in [0, kMaxFabricNodes - 1].
+constexpr long long kMaxFabricNodes = 65536;
+
+/// The JSON shape of a topology or placement key: how its row is read and written.
+enum class FabricFieldShape {
+    Word,     ///< one word of the row's `words` (a preset name or an enum's names)
+    Integer,  ///< an integer in the row's `range`
+    Number,   ///< a number in the row's `range`
+    /// A list of node ids (each in `range`, at most `maxItems` entries) or a list of such
+    /// lists, read and written by the row's own `read` and `write`.
+    NodeList,
+    /// A nested object, read and written by the row's own `read` and `write`.
+    Object,
+};
+
+/// One key of a topology (`T` = Topology) or placement (`T` = Placement) object: the single
+/// definition its reader, writer and checks take the key, unit, range and meaning from. A Word
+/// row has `getWord`/`setWord`, an Integer or Number row `get`/`set`; a NodeList row its own
+/// `read` and `write`.
+template <class T>
+struct FabricField {
+    const char* key;         ///< JSON key
+    FabricFieldShape shape;  ///< how the value is read and written
+    const char* unit;        ///< unit of the JSON value ("nodes", "" for a ratio or a word)
+    Range range;             ///< Integer/Number: the accepted values; NodeList: each node id
+    std::size_t maxItems;    ///< NodeList: most entries; 0 otherwise
+    std::vector<std::string> words;           ///< Word: the accepted words, in menu order
+    bool leafSpineOnly;                       ///< topology: only a leaf_spine fabric uses the key
+    const char* description;                  ///< what the value means (tooltip text)
+    const char* source;                       ///< paper section or model note the key comes from
+    double (*get)(const T&);                  ///< Integer/Number: the member as a double
+    void (*set)(T&, double);                  ///< Integer/Number: stores a value read
+    std::string (*getWord)(const T&);         ///< Word: the member's word
+    void (*setWord)(T&, const std::string&);  ///< Word: stores a word read (one of `words`)
+    /// NodeList, Object: reads the key from the object's reader (absent -> unchanged), its errors
+    /// at the key's path.
+    void (*read)(tandem::JsonReader&, const FabricField<T>&, T&);
+    /// NodeList, Object: writes the key into the object (a NodeList nothing when it is empty).
+    void (*write)(const FabricField<T>&, const T&, nlohmann::ordered_json&);
+};
+
+/// Reads key `f` of an object from `r` (absent -> `v` unchanged) into `v`: a Word, Integer or
+/// Number row by its type and range check, any other by the row's own `read`; errors at the
+/// key's JSON path.
+template <class T>
+void readFabricField(tandem::JsonReader& r, const FabricField<T>& f, T& v) {
+    if (f.read) {
+        f.read(r, f, v);
+        return;
+    }
+    if (!r.has(f.key)) return;
+    switch (f.shape) {
+        case FabricFieldShape::Word:
+            f.setWord(v, r.string(f.key, f.getWord(v), f.words));
+            break;
+        case FabricFieldShape::Integer:
+            f.set(v,
+                  static_cast<double>(r.integer(f.key, static_cast<long long>(f.get(v)), f.range)));
+            break;
+        case FabricFieldShape::Number:
+            f.set(v, r.number(f.key, f.get(v), f.range));
+            break;
+        case FabricFieldShape::NodeList:
+        case FabricFieldShape::Object:
+            break;  // read by the row's own `read`
+    }
+}
+
+/// Writes key `f` of `v` into `j` (a Number through jsonNumber; a row with its own `write` by it).
+template <class T>
+void writeFabricField(const FabricField<T>& f, const T& v, nlohmann::ordered_json& j) {
+    if (f.write) {
+        f.write(f, v, j);
+        return;
+    }
+    switch (f.shape) {
+        case FabricFieldShape::Word:
+            j[f.key] = f.getWord(v);
+            break;
+        case FabricFieldShape::Integer:
+            j[f.key] = static_cast<long long>(f.get(v));
+            break;
+        case FabricFieldShape::Number:
+            j[f.key] = jsonNumber(f.get(v));
+            break;
+        case FabricFieldShape::NodeList:
+        case FabricFieldShape::Object:
+            break;  // written by the row's own `write`
+    }
+}
+
+/// A key of `ml_for_ml.topology` / `mosaic.background.topology`.
+using TopologyField = FabricField<Topology>;
+/// A key of `ml_for_ml.placement` / `mosaic.background.placement`.
+using PlacementField = FabricField<Placement>;
+
+/// Every key of a topology object, in the order the reader reads and the writer writes them:
+/// `preset` (topologyPresetNames(); applied before the other keys), `kind`, `nodes` in
+/// [1, kMaxFabricNodes], `nodes_per_leaf` in [1, 4096], `spines` in [1, 4096],
+/// `oversubscription` in [1, 64], `ecmp`, `allreduce`.
+const std::vector<TopologyField>& topologyFields();
+/// Every key of a placement object, in the order the reader reads and the writer writes them:
+/// `foreground`, `background` (placementPolicyNames()), `seed` in [0, 2^53 - 1],
+/// `foreground_nodes` (at most kMaxFabricNodes ids) and `background_nodes` (at most 1024
+/// lists), ids in [0, kMaxFabricNodes - 1]; the two lists are written only when not empty.
+const std::vector<PlacementField>& placementFields();
+
 /// Names of the built-in topologies, in menu order; the first is the default.
 const std::vector<std::string>& topologyPresetNames();
 /// The built-in topology `name`; false when there is none of that name.
@@ -104,10 +208,16 @@ bool topologyPreset(const std::string& name, Topology& out);
 /// Reads `ml_for_ml.topology` into `t` (starting from `preset` when given, then every other key
 /// overriding it). Ranges (physical): nodes in [1, 65536], nodes_per_leaf in [1, 4096], spines
 /// in [1, 4096], oversubscription in [1, 64] (a ratio below 1 only adds unused uplinks);
-/// errors name the key. Calls r.finish().
+/// errors name the key. Every key is read from its topologyFields() row; a shared fabric with a
+/// leaf_spine-only key off its default is an error at that key. Calls r.finish().
 void readTopology(tandem::JsonReader r, Topology& t);
+/// Reads a placement object into `pl` from placementFields() (absent keys leave `pl` as it
+/// is); a policy "explicit" without its node list is an error at the list's key. Calls
+/// r.finish().
 void readPlacement(tandem::JsonReader r, Placement& pl);
+/// Every key of topologyFields(), in its order.
 nlohmann::ordered_json writeTopology(const Topology& t);
+/// Every key of placementFields(), in its order (the node lists only when not empty).
 nlohmann::ordered_json writePlacement(const Placement& pl);
 bool operator==(const Topology& a, const Topology& b);
 bool operator==(const Placement& a, const Placement& b);

@@ -171,29 +171,88 @@ fabric::FabricKeys backgroundFabricKeys() {
     return {"mosaic.background.topology", "mosaic.background.placement"};
 }
 
+namespace {
+
+BackgroundField objectRow(const char* key, const char* description, const char* source,
+                          void (*read)(JsonReader&, const BackgroundField&, BackgroundLoad&),
+                          void (*write)(const BackgroundField&, const BackgroundLoad&,
+                                        nlohmann::ordered_json&)) {
+    return {key,     fabric::FabricFieldShape::Object,
+            "",      Range{},
+            0,       {},
+            false,   description,
+            source,  nullptr,
+            nullptr, nullptr,
+            nullptr, read,
+            write};
+}
+
+}  // namespace
+
+const std::vector<BackgroundField>& backgroundFields() {
+    static const std::vector<BackgroundField> t = {
+        {"jobs",
+         fabric::FabricFieldShape::Integer,
+         "jobs",
+         Range::closed(0, kMaxBackgroundJobs),
+         0,
+         {},
+         false,
+         "co-running data-parallel jobs on the MoE job's fabric",
+         "docs/MODEL-NETWORK.md",
+         [](const BackgroundLoad& b) { return static_cast<double>(b.jobs); },
+         [](BackgroundLoad& b, double v) { b.jobs = static_cast<int>(v); },
+         nullptr,
+         nullptr,
+         nullptr,
+         nullptr},
+        objectRow(
+            "job", "each co-running job (the keys of ml_for_ml.background_job)",
+            "2608.06046 Sec. 3.2",
+            [](JsonReader& r, const BackgroundField& f, BackgroundLoad& b) {
+                fabric::readBackgroundJob(r.object(f.key), b.job);
+            },
+            [](const BackgroundField& f, const BackgroundLoad& b, nlohmann::ordered_json& j) {
+                j[f.key] = fabric::writeBackgroundJob(b.job);
+            }),
+        objectRow(
+            "topology", "the leaf_spine fabric the MoE job and the co-running jobs share",
+            "docs/MODEL-NETWORK.md",
+            [](JsonReader& r, const BackgroundField& f, BackgroundLoad& b) {
+                if (!r.has(f.key)) return;
+                fabric::readTopology(r.object(f.key), b.topology);
+                if (b.topology.kind != fabric::FabricKind::LeafSpine)
+                    r.diagnostics().error(
+                        r.childPath(f.key),
+                        "must be a leaf_spine fabric (the MoE job's groups cross leaves "
+                        "and uplinks); \"" +
+                            b.topology.preset + "\" is the single-capacity fabric of ML-for-ML");
+            },
+            [](const BackgroundField& f, const BackgroundLoad& b, nlohmann::ordered_json& j) {
+                j[f.key] = fabric::writeTopology(b.topology);
+            }),
+        objectRow(
+            "placement", "where the MoE job (foreground) and the co-running jobs sit",
+            "docs/MODEL-NETWORK.md",
+            [](JsonReader& r, const BackgroundField& f, BackgroundLoad& b) {
+                fabric::readPlacement(r.object(f.key), b.placement);
+            },
+            [](const BackgroundField& f, const BackgroundLoad& b, nlohmann::ordered_json& j) {
+                j[f.key] = fabric::writePlacement(b.placement);
+            }),
+    };
+    return t;
+}
+
 void readBackground(JsonReader r, BackgroundLoad& b) {
     if (!r.isObject()) return;
-    b.jobs = int(r.integer("jobs", b.jobs, Range::closed(0, kMaxBackgroundJobs)));
-    fabric::readBackgroundJob(r.object("job"), b.job);
-    if (r.has("topology")) {
-        fabric::readTopology(r.object("topology"), b.topology);
-        if (b.topology.kind != fabric::FabricKind::LeafSpine)
-            r.diagnostics().error(r.childPath("topology"),
-                                  "must be a leaf_spine fabric (the MoE job's groups cross leaves "
-                                  "and uplinks); \"" +
-                                      b.topology.preset +
-                                      "\" is the single-capacity fabric of ML-for-ML");
-    }
-    fabric::readPlacement(r.object("placement"), b.placement);
+    for (const BackgroundField& f : backgroundFields()) fabric::readFabricField(r, f, b);
     r.finish();
 }
 
 nlohmann::ordered_json writeBackground(const BackgroundLoad& b) {
     nlohmann::ordered_json j;
-    j["jobs"] = b.jobs;
-    j["job"] = fabric::writeBackgroundJob(b.job);
-    j["topology"] = fabric::writeTopology(b.topology);
-    j["placement"] = fabric::writePlacement(b.placement);
+    for (const BackgroundField& f : backgroundFields()) fabric::writeFabricField(f, b, j);
     return j;
 }
 

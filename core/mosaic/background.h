@@ -60,6 +60,14 @@ bool operator==(const BackgroundLoad& a, const BackgroundLoad& b);
 void readBackground(tandem::JsonReader r, BackgroundLoad& b);
 nlohmann::ordered_json writeBackground(const BackgroundLoad& b);
 
+/// A key of `mosaic.background`, in the fabric keys' row format.
+using BackgroundField = fabric::FabricField<BackgroundLoad>;
+/// Every key of `mosaic.background`, in the order readBackground reads and writeBackground
+/// writes them: `jobs` (an integer in [0, 1024]), then the objects `job`
+/// (fabric::backgroundJobFields()), `topology` (fabric::topologyFields(), of kind leaf_spine)
+/// and `placement` (fabric::placementFields()), each read and written by its row.
+const std::vector<BackgroundField>& backgroundFields();
+
 /// Most co-running jobs `b`'s fabric holds beside a MoE job of `moeNodes` nodes: the number of
 /// explicit node lists for an "explicit" background placement, else (topology nodes - moeNodes)
 /// / job nodes, at most the 1024 `jobs` allows; 0 when not even one fits. What the GUI's
