@@ -81,6 +81,7 @@ if [ $is_root = 1 ]; then
       run) target=$disk/run; writer run "$target" || { fail "$w: first run on an empty disk" "$work/err"; umount -l "$disk"; continue; } ;;
       export-charts) target=$disk/charts; mkdir -p "$target"; echo "previous export" > "$target/old.png" ;;
       run-new | export-charts-new) target=$disk/new/out ;;
+      screenshot) target=$disk/previous.png; echo "previous contents" > "$target" ;;
       *) target=$disk/previous.out; echo "previous contents" > "$target" ;;
     esac
     before=$(listing "$disk")
@@ -116,6 +117,7 @@ for kind in $kinds; do
     # refused as "not a folder" and checked too).
     [ "$w" = run ] && node=$dir/mosaic_result.json
     [ "$w" = export-charts ] && node=$dir/mosaic-frontier.png
+    [ "$w" = screenshot ] && node=$dir/target.png  # --screenshot takes only .png names
     case $kind in
       chardev) mknod "$node" c 1 3 ;;
       fifo) mkfifo "$node" ;;
