@@ -200,6 +200,18 @@ const std::vector<TopologyField>& topologyFields();
 /// lists), ids in [0, kMaxFabricNodes - 1]; the two lists are written only when not empty.
 const std::vector<PlacementField>& placementFields();
 
+/// The row of key `key` in `fields` (topologyFields(), placementFields(),
+/// mosaic::backgroundFields()). Throws std::invalid_argument naming `key` and `where` (the
+/// object's JSON path, e.g. "ml_for_ml.topology") when the table has no such key: a wrong key
+/// in the caller's code, not in a user's file.
+template <class T>
+const FabricField<T>& fabricField(const std::vector<FabricField<T>>& fields, const std::string& key,
+                                  const char* where) {
+    for (const FabricField<T>& f : fields)
+        if (key == f.key) return f;
+    throw std::invalid_argument("no key \"" + key + "\" in the field table of " + where);
+}
+
 /// Names of the built-in topologies, in menu order; the first is the default.
 const std::vector<std::string>& topologyPresetNames();
 /// The built-in topology `name`; false when there is none of that name.

@@ -5,11 +5,14 @@
 // key too.
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QSlider>
 #include <QSpinBox>
 #include <QtTest>
 #include <cmath>
 
 #include "fabric/background_job.h"
+#include "fabric/topology.h"
+#include "mosaic/background.h"
 #include "mosaic/envelope_rows.h"
 #include "mosaic/moe_advanced.h"
 #include "mosaic/moe_controls.h"
@@ -66,6 +69,28 @@ private slots:
         QVERIFY2(b->toolTip().contains(QStringLiteral("mosaic.background.job.nodes in [1, 16384] "
                                                       "nodes")),
                  qPrintable(b->toolTip()));
+    }
+
+    void coRunningSliderIsTheBackgroundTable() {
+        // mosaic.background.jobs: an integer in [0, 1024]; the slider stops at what the fabric
+        // holds (maxBackgroundJobs), never beyond what the reader accepts.
+        MoeControls c;
+        const mosaic::BackgroundField& jobs =
+            fabric::fabricField(mosaic::backgroundFields(), "jobs", "mosaic.background");
+        QCOMPARE(jobs.range.min, 0.0);
+        QCOMPARE(jobs.range.max, 1024.0);
+        QVERIFY2(c.coRunningSlider()->toolTip().contains(
+                     QStringLiteral("mosaic.background.jobs in [0, 1024] jobs; default: ")),
+                 qPrintable(c.coRunningSlider()->toolTip()));
+        mosaic::Envelope e;
+        e.nodes = 64;
+        e.background.emplace();
+        c.setEnvelope(e);
+        QSlider* s = c.coRunningSlider()->slider();
+        QCOMPARE(s->minimum(), 0);
+        QCOMPARE(s->maximum(), mosaic::maxBackgroundJobs(*e.background, e.nodes));
+        QVERIFY(s->maximum() <= jobs.range.max);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, backgroundTooltip("no_such_key", {}));
     }
 
     void slidersAndCombosNameTheirKeys() {

@@ -4,12 +4,14 @@
 // tooltip names the key, that range and the default's source. Sliders widen to any loaded value
 // (never clamp), so for them the test checks that the slider span stays inside the accepted range.
 #include <QAbstractSpinBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QSlider>
 #include <QtTest>
 #include <cmath>
 #include <stdexcept>
 
+#include "fabric/topology.h"
 #include "mlforml/fabric_controls.h"
 #include "mlforml/network_advanced.h"
 #include "mlforml/network_controls.h"
@@ -192,6 +194,81 @@ private slots:
         const tandem::Range jobs = mlForMlField(QStringLiteral("background_jobs")).range;
         QSlider* n = c.backgroundSlider()->slider();
         QVERIFY(n->minimum() >= jobs.min && n->maximum() <= jobs.max);
+    }
+    void slidersNameTheirKeys() {
+        NetworkControls c;
+        QVERIFY2(c.nodesSlider()->toolTip().contains(
+                     QStringLiteral("ml_for_ml.foreground_nodes in [1, 16384] nodes; default: ")),
+                 qPrintable(c.nodesSlider()->toolTip()));
+        QVERIFY2(c.backgroundSlider()->toolTip().contains(
+                     QStringLiteral("ml_for_ml.background_jobs in [0, 1000] jobs; default: ")),
+                 qPrintable(c.backgroundSlider()->toolTip()));
+    }
+    void fabricRowsAreTheTopologyAndPlacementTables() {
+        using namespace tandem::fabric;
+        using P = std::pair<double, double>;
+        FabricControls f;
+        // Topology: one item per word of the preset row, in its order; the tooltip lists them.
+        const TopologyField& preset = fabricField(topologyFields(), "preset", "ml_for_ml.topology");
+        QCOMPARE(preset.words, topologyPresetNames());
+        QCOMPARE(f.topologyBox()->count(), int(preset.words.size()));
+        for (int i = 0; i < f.topologyBox()->count(); ++i)
+            QCOMPARE(f.topologyBox()->itemData(i).toString().toStdString(),
+                     preset.words[size_t(i)]);
+        QVERIFY2(f.topologyBox()->toolTip().contains(
+                     QStringLiteral("ml_for_ml.topology.preset: one of paper-fabric, leaf-spine, "
+                                    "leaf-spine-2to1 or leaf-spine-4to1; default: ")),
+                 qPrintable(f.topologyBox()->toolTip()));
+        // Oversubscription: the row's [1, 64] at the box's one decimal.
+        const TopologyField& ratio =
+            fabricField(topologyFields(), "oversubscription", "ml_for_ml.topology");
+        QCOMPARE(boxSpan(f.oversubscriptionBox()), boxRange(acceptedRange(ratio.range), 1, 1));
+        QCOMPARE(boxSpan(f.oversubscriptionBox()), P(1, 64));
+        QVERIFY(f.oversubscriptionBox()
+                    ->property("baseToolTip")
+                    .toString()
+                    .contains(QStringLiteral(
+                        "ml_for_ml.topology.oversubscription in [1, 64]; default: ")));
+        // Placement: every policy of the row but "explicit" (offered when a file lists nodes).
+        const std::pair<QComboBox*, const char*> placements[] = {
+            {f.foregroundPlacementBox(), "foreground"}, {f.backgroundPlacementBox(), "background"}};
+        for (const auto& [box, key] : placements) {
+            const PlacementField& row = fabricField(placementFields(), key, "ml_for_ml.placement");
+            QStringList want;
+            for (const std::string& w : row.words)
+                if (w != "explicit") want << QString::fromStdString(w);
+            QStringList got;
+            for (int i = 0; i < box->count(); ++i) got << box->itemData(i).toString();
+            QCOMPARE(got, want);
+            QVERIFY(box->property("baseToolTip")
+                        .toString()
+                        .contains(QStringLiteral("ml_for_ml.placement.%1: one of packed, spread, "
+                                                 "random or explicit; default: ")
+                                      .arg(QLatin1String(key))));
+        }
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, fabricField(topologyFields(), "no_such_key",
+                                                                    "ml_for_ml.topology"));
+    }
+    void fabricRowsWriteThroughTheTables() {
+        FabricControls f;
+        Params p;
+        p.topology = {};
+        QVERIFY(tandem::fabric::topologyPreset("leaf-spine-4to1", p.topology));
+        f.setParams(p);
+        QVERIFY(f.oversubscriptionBox()->isEnabled());
+        f.foregroundPlacementBox()->setCurrentIndex(
+            f.foregroundPlacementBox()->findData(QStringLiteral("spread")));
+        Params back = p;
+        f.applyTo(back);
+        QCOMPARE(back.placement.foreground, tandem::fabric::PlacementPolicy::Spread);
+        QCOMPARE(back.placement.background, p.placement.background);
+        // On the shared paper fabric the rows are disabled with the reason first.
+        QVERIFY(tandem::fabric::topologyPreset("paper-fabric", p.topology));
+        f.setParams(p);
+        QVERIFY(!f.oversubscriptionBox()->isEnabled());
+        QVERIFY(f.oversubscriptionBox()->toolTip().startsWith(QStringLiteral("Disabled: ")));
+        QVERIFY(f.oversubscriptionBox()->toolTip().contains(
+            QStringLiteral("ml_for_ml.topology.oversubscription in [1, 64]")));
     }
     void panelFitsItsColumn() {
         // The side column is 290 px wide (layOutWorkspace); with Advanced open the panel's minimum

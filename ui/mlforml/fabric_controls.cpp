@@ -4,38 +4,47 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QSignalBlocker>
+#include <initializer_list>
 
 #include "fabric/topology.h"
+#include "mlforml/param_rows.h"
+#include "widgets/field_range.h"
 
 namespace tandem::ui {
 
 namespace {
-const char* const kOversubscriptionTip =
-    "Leaf downlink over uplink capacity of the leaf/spine fabric (scenario key "
-    "ml_for_ml.topology.oversubscription, 1 = non-blocking, at most 64): a leaf's spine uplinks "
-    "carry "
-    "K x NIC / ratio in each direction, so traffic between leaves slows when the ratio grows "
-    "[docs/MODEL-NETWORK.md].";
-const char* const kPlacementTip =
-    "Where the %1 sits on the leaf/spine fabric (scenario key ml_for_ml.placement.%2): packed = "
-    "the lowest "
-    "free nodes, leaf by leaf (least traffic through the spine); spread = round-robin over the "
-    "leaves "
-    "(most); random = a seeded shuffle; explicit = the node lists of the scenario file.";
+// What each row does; the key's path, accepted values and source follow from the field tables
+// (fabric::topologyFields(), fabric::placementFields()).
 const char* const kTopologyTip =
-    "The network the jobs share (scenario key ml_for_ml.topology.preset). paper-fabric: the single "
-    "shared "
-    "capacity (Fabric GB/s) plus one NIC per node, calibrated to [2608.06046 Sec. 3.2, Fig. 2a]; "
-    "leaf-spine, leaf-spine-2to1, leaf-spine-4to1: two tiers of switches with one NIC per GPU, "
-    "non-blocking or 2:1 / 4:1 oversubscribed uplinks [docs/MODEL-NETWORK.md].";
+    "The network the jobs share. paper-fabric: the single shared capacity (Fabric GB/s) plus one "
+    "NIC per node, calibrated to [2608.06046 Sec. 3.2, Fig. 2a]; leaf-spine, leaf-spine-2to1, "
+    "leaf-spine-4to1: two tiers of switches with one NIC per GPU, non-blocking or 2:1 / 4:1 "
+    "oversubscribed uplinks [docs/MODEL-NETWORK.md].";
+const char* const kOversubscriptionTip =
+    "Leaf downlink over uplink capacity of the leaf/spine fabric (1 = non-blocking): a leaf's "
+    "spine uplinks carry K x NIC / ratio in each direction, so traffic between leaves slows when "
+    "the ratio grows [docs/MODEL-NETWORK.md].";
+const char* const kPlacementTip =
+    "Where the %1 sits on the leaf/spine fabric: packed = the lowest free nodes, leaf by leaf "
+    "(least traffic through the spine); spread = round-robin over the leaves (most); random = a "
+    "seeded shuffle; explicit = the node lists of the scenario file.";
 const char* const kSharedReason =
     "applies to a leaf/spine fabric only; the topology is the shared paper-fabric";
 
-// Every placement policy but Explicit (offered when the scenario lists nodes, selectData).
-void fillPlacement(QComboBox* box) {
-    for (const auto& e : fabric::placementPolicyNames())
-        if (e.value != fabric::PlacementPolicy::Explicit)
-            box->addItem(QString::fromLatin1(e.name), QString::fromLatin1(e.name));
+const fabric::TopologyField& topologyRow(const char* key) {
+    return fabric::fabricField(fabric::topologyFields(), key, "ml_for_ml.topology");
+}
+const fabric::PlacementField& placementRow(const char* key) {
+    return fabric::fabricField(fabric::placementFields(), key, "ml_for_ml.placement");
+}
+
+QString topologyPath(const char* key) { return QStringLiteral("ml_for_ml.topology.") + key; }
+
+// The words of Word row `words` as the items of `box` (text and data the word); `skip` (the
+// "explicit" placement, offered only when the scenario lists nodes, see selectData) left out.
+void fillWords(QComboBox* box, const std::vector<std::string>& words, const std::string& skip) {
+    for (const std::string& w : words)
+        if (w != skip) box->addItem(QString::fromStdString(w), QString::fromStdString(w));
 }
 
 void selectData(QComboBox* box, const QString& value) {
@@ -59,20 +68,37 @@ FabricControls::FabricControls(QWidget* parent)
     // A field that does not fit beside its label goes under it, so the side panel keeps its width.
     form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     m_topology->setObjectName(QStringLiteral("topologyPreset"));
-    for (const std::string& name : fabric::topologyPresetNames()) {
-        const QString n = QString::fromStdString(name);
-        m_topology->addItem(n, n);
-    }
-    m_topology->setToolTip(tr(kTopologyTip));
+    const fabric::TopologyField& preset = topologyRow("preset");
+    fillWords(m_topology, preset.words, {});
+    m_topology->setToolTip(
+        wordTooltip(tr(kTopologyTip), topologyPath(preset.key), preset.words, preset.source));
     form->addRow(tr("Topology"), m_topology);
     m_oversubscription->setObjectName(QStringLiteral("oversubscription"));
-    m_oversubscription->setRange(1, 64);
+    const fabric::TopologyField& ratio = topologyRow("oversubscription");
     m_oversubscription->setDecimals(1);
+    const auto [lo, hi] = boxRange(acceptedRange(ratio.range), 1, m_oversubscription->decimals());
+    m_oversubscription->setRange(lo, hi);
+    m_oversubscription->setProperty(
+        "baseToolTip", keyTooltip(tr(kOversubscriptionTip), topologyPath(ratio.key),
+                                  acceptedRange(ratio.range), ratio.unit, ratio.source));
     m_oversubscription->setSingleStep(0.5);
     m_oversubscription->setSuffix(tr(" : 1"));
     form->addRow(tr("Oversubscription"), m_oversubscription);
-    fillPlacement(m_fgPlacement);
-    fillPlacement(m_bgPlacement);
+    const std::string explicitWord = fabric::name(fabric::PlacementPolicy::Explicit);
+    const struct {
+        QComboBox* box;
+        const char* key;
+        const char* who;
+    } placements[] = {{m_fgPlacement, "foreground", "foreground job"},
+                      {m_bgPlacement, "background", "background jobs"}};
+    for (const auto& row : placements) {
+        const fabric::PlacementField& f = placementRow(row.key);
+        fillWords(row.box, f.words, explicitWord);
+        row.box->setProperty(
+            "baseToolTip",
+            wordTooltip(tr(kPlacementTip).arg(tr(row.who)),
+                        QStringLiteral("ml_for_ml.placement.") + f.key, f.words, f.source));
+    }
     m_fgPlacement->setObjectName(QStringLiteral("foregroundPlacement"));
     m_bgPlacement->setObjectName(QStringLiteral("backgroundPlacement"));
     form->addRow(tr("Foreground placement"), m_fgPlacement);
@@ -99,21 +125,9 @@ FabricControls::FabricControls(QWidget* parent)
 void FabricControls::refreshRows(bool leafSpine) {
     m_leafSpine = leafSpine;
     const QString reason = leafSpine ? QString() : tr(kSharedReason);
-    m_oversubscription->setEnabled(leafSpine);
-    m_oversubscription->setToolTip(
-        reason.isEmpty() ? tr(kOversubscriptionTip)
-                         : tr("Disabled: %1.\n%2").arg(reason, tr(kOversubscriptionTip)));
-    const struct {
-        QComboBox* box;
-        const char* who;
-        const char* key;
-    } rows[] = {{m_fgPlacement, "foreground job", "foreground"},
-                {m_bgPlacement, "background jobs", "background"}};
-    for (const auto& row : rows) {
-        const QString tip = tr(kPlacementTip).arg(tr(row.who), QString::fromLatin1(row.key));
-        row.box->setEnabled(leafSpine);
-        row.box->setToolTip(reason.isEmpty() ? tip : tr("Disabled: %1.\n%2").arg(reason, tip));
-    }
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{m_oversubscription, m_fgPlacement, m_bgPlacement})
+        setDisabledReason(w, reason);
 }
 
 void FabricControls::setParams(const mlforml::Params& p) {
@@ -123,8 +137,8 @@ void FabricControls::setParams(const mlforml::Params& p) {
     selectData(m_topology, m_loadedPreset);
     m_loadedOversubscription = p.topology.oversubscription;
     m_oversubscription->setValue(p.topology.oversubscription);
-    m_loadedFg = QString::fromLatin1(fabric::name(p.placement.foreground));
-    m_loadedBg = QString::fromLatin1(fabric::name(p.placement.background));
+    m_loadedFg = QString::fromStdString(placementRow("foreground").getWord(p.placement));
+    m_loadedBg = QString::fromStdString(placementRow("background").getWord(p.placement));
     selectData(m_fgPlacement, m_loadedFg);
     selectData(m_bgPlacement, m_loadedBg);
     refreshRows(p.topology.kind == fabric::FabricKind::LeafSpine);
@@ -137,13 +151,8 @@ void FabricControls::applyTo(mlforml::Params& p) const {
         p.topology.oversubscription = m_oversubscription->value();
     const QString fg = m_fgPlacement->currentData().toString(),
                   bg = m_bgPlacement->currentData().toString();
-    const auto& names = fabric::placementPolicyNames();
-    if (fg != m_loadedFg)
-        p.placement.foreground =
-            enumFromName(names, fg.toStdString()).value_or(p.placement.foreground);
-    if (bg != m_loadedBg)
-        p.placement.background =
-            enumFromName(names, bg.toStdString()).value_or(p.placement.background);
+    if (fg != m_loadedFg) placementRow("foreground").setWord(p.placement, fg.toStdString());
+    if (bg != m_loadedBg) placementRow("background").setWord(p.placement, bg.toStdString());
 }
 
 }  // namespace tandem::ui

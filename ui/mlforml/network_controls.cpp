@@ -24,17 +24,24 @@ NetworkControls::NetworkControls(QWidget* parent) : QWidget(parent) {
     m_background = addCountSlider(
         cluster.rows,
         {QStringLiteral("backgroundSlider"), tr("Co-running jobs N"), tr("job"), tr("jobs"), 0, 32,
-         tr("Background traffic: number of co-running data-parallel jobs (GPT-1B by default) that "
-            "share the fabric with the foreground job. Scenario 1 of [2608.06046 Sec. 3.2] uses "
-            "N = 4, 8, 12, 16.")},
+         paramRowTooltip(
+             {QStringLiteral("background_jobs"),
+              {},
+              {},
+              tr("Background traffic: number of co-running data-parallel jobs (GPT-1B by default) "
+                 "that share the fabric with the foreground job. Scenario 1 of [2608.06046 Sec. "
+                 "3.2] uses N = 4, 8, 12, 16.")})},
         cluster.box);
     // Log scale: each doubling the same slider length.
     m_nodes = addCountSlider(
         cluster.rows,
         {QStringLiteral("nodesSlider"), tr("Foreground nodes"), tr("node"), tr("nodes"), 1, 128,
-         tr("Cluster size: nodes of the foreground GPT-2 Large data-parallel job (8 GPUs each). "
-            "Its inter-node ring moves 2(n-1)/n of the gradient per node [MODEL.md A3]; "
-            "calibrated default 46 (Fig. 2a shares)."),
+         paramRowTooltip({QStringLiteral("foreground_nodes"),
+                          {},
+                          {},
+                          tr("Cluster size: nodes of the foreground GPT-2 Large data-parallel job "
+                             "(8 GPUs each). Its inter-node ring moves 2(n-1)/n of the gradient "
+                             "per node [MODEL.md A3]; calibrated default 46 (Fig. 2a shares).")}),
          true},
         cluster.box);
     auto* form = new QFormLayout;

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "fabric/background_job.h"
+#include "mosaic/background.h"
 
 namespace tandem::ui {
 
@@ -28,6 +29,13 @@ std::pair<double, double> envelopeBoxRange(const KeyRowSpec& spec, double unboun
 QDoubleSpinBox* addEnvelopeRow(QFormLayout* form, const KeyRowSpec& spec, double unboundedMax) {
     return addKeyRow(form, spec, envelopeBoxRange(spec, unboundedMax),
                      envelopeTooltip(spec.key, spec.tooltip), "mosaicKey");
+}
+
+QString backgroundTooltip(const char* key, const QString& tooltip) {
+    const mosaic::BackgroundField& f =
+        fabric::fabricField(mosaic::backgroundFields(), key, "mosaic.background");
+    return keyTooltip(tooltip, QStringLiteral("mosaic.background.") + QLatin1String(key),
+                      acceptedRange(f.range), f.unit, f.source);
 }
 
 void setBackgroundJobBox(QSpinBox* box, const char* key, const QString& tooltip) {

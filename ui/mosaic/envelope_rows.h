@@ -27,6 +27,11 @@ std::pair<double, double> envelopeBoxRange(const KeyRowSpec& spec, double unboun
 /// property "mosaicKey".
 QDoubleSpinBox* addEnvelopeRow(QFormLayout* form, const KeyRowSpec& spec, double unboundedMax = 0);
 
+/// `tooltip`, then "mosaic.background.KEY in RANGE UNIT; default: SOURCE." from the row of
+/// `key` in mosaic::backgroundFields() (an Integer or Number key: "jobs"). Throws
+/// std::invalid_argument for a key the table does not have.
+QString backgroundTooltip(const char* key, const QString& tooltip);
+
 /// Sets `box`'s range and tooltip from background-job key `key`
 /// (fabric::backgroundJobFields(), read at mosaic.background.job.KEY): an integer key in the
 /// box's unit; the box carries the key as the property "backgroundJobKey". Throws

@@ -60,11 +60,13 @@ MoeControls::MoeControls(QWidget* parent) : QWidget(parent) {
     m_coRunning = addCountSlider(
         cluster.rows,
         {QStringLiteral("moeCoRunningSlider"), tr("Co-running jobs"), tr("job"), tr("jobs"), 0, 64,
-         tr("Data-parallel jobs sharing the cluster's leaf/spine fabric with the MoE job (scenario "
-            "key mosaic.background.jobs; default fabric leaf-spine-4to1). The fluid network of "
-            "[2608.06046 Sec. 3.2] turns their traffic into slower collectives for the MoE job, "
-            "which the performance model uses as it uses measured nccl-tests curves [2608.10605 "
-            "Sec. 5.3]. 0 = an idle network.")},
+         backgroundTooltip(
+             "jobs",
+             tr("Data-parallel jobs sharing the cluster's leaf/spine fabric with the MoE job "
+                "(default fabric leaf-spine-4to1). The fluid network of [2608.06046 Sec. 3.2] "
+                "turns their traffic into slower collectives for the MoE job, which the "
+                "performance model uses as it uses measured nccl-tests curves [2608.10605 Sec. "
+                "5.3]. 0 = an idle network. The slider stops at the jobs the fabric holds."))},
         cluster.box);
     auto* coForm = new QFormLayout;
     m_coRunningNodes = new QSpinBox(cluster.box);

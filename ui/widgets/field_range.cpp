@@ -54,6 +54,17 @@ QString keyTooltip(const QString& tooltip, const QString& path, const AcceptedRa
         .arg(tooltip, path, range, u, QString::fromUtf8(source));
 }
 
+QString wordTooltip(const QString& tooltip, const QString& path,
+                    const std::vector<std::string>& words, const char* source) {
+    QString list;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        if (i > 0) list += i + 1 == words.size() ? QObject::tr(" or ") : QStringLiteral(", ");
+        list += QString::fromStdString(words[i]);
+    }
+    return QObject::tr("%1\n%2: one of %3; default: %4.")
+        .arg(tooltip, path, list, QString::fromUtf8(source));
+}
+
 namespace {
 /// Ranges up to 1e9 or 2^53 would widen a box to their digits and the side panel past its
 /// column: the box asks for the room of six integer digits (its decimals and suffix included) at

@@ -4,7 +4,9 @@
 // the side panels' rows built from the core field tables (mlforml::paramFields(),
 // mosaic::envelopeFields(), fabric::backgroundJobFields()).
 #include <QString>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "common/json_reader.h"
 
@@ -35,6 +37,11 @@ std::pair<double, double> boxRange(const AcceptedRange& r, double jsonPerBox, in
 /// "[0, inf)"), JSON units; `unit` "" leaves the unit out.
 QString keyTooltip(const QString& tooltip, const QString& path, const AcceptedRange& r,
                    const char* unit, const char* source);
+
+/// "`tooltip`\nPATH: one of WORD1, WORD2 or WORD3; default: SOURCE." for a key whose value is
+/// one word of `words` (a preset or an enum's names), in the reader's order.
+QString wordTooltip(const QString& tooltip, const QString& path,
+                    const std::vector<std::string>& words, const char* source);
 
 /// One spin box of a side panel that edits a scenario key.
 struct KeyRowSpec {
