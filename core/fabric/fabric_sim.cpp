@@ -90,7 +90,7 @@ void FabricSim::setForeground(const ForegroundSpec& fg) {
     m_fgGroup =
         m_plan ? m_net.addGroup(fg.nodes, m_plan->jobRoutes.back()) : m_net.addGroup(fg.nodes);
     m_fgIter = 0;
-    m_fgPhase = 0;
+    m_fgPhase = ForegroundPhase::Computing;
     m_fgComputeStart = fg.start_s;
     m_exposed.reserve(fg.iterations);
     m_iterStart.reserve(fg.iterations);
@@ -164,8 +164,9 @@ void FabricSim::run(double until) {
         }
         const double fgComputeEnd = m_fgComputeStart + m_fg.computeS;
         if (m_hasFg && !m_fgDone) {
-            if (m_fgPhase == 0) tNext = std::min(tNext, fgComputeEnd - m_fg.overlapS);
-            if (m_fgPhase == 2) tNext = std::min(tNext, fgComputeEnd);
+            if (m_fgPhase == ForegroundPhase::Computing)
+                tNext = std::min(tNext, fgComputeEnd - m_fg.overlapS);
+            if (m_fgPhase == ForegroundPhase::SyncDone) tNext = std::min(tNext, fgComputeEnd);
         }
         tNext = std::max(tNext, m_now);
         m_net.advance(tNext - m_now);
@@ -185,7 +186,7 @@ void FabricSim::run(double until) {
                 if (m_now >= fgComputeEnd)
                     fgIterationEnds = true;
                 else
-                    m_fgPhase = 2;
+                    m_fgPhase = ForegroundPhase::SyncDone;
             } else if (tag < kReplayTag) {
                 finishLiveBurst(tag);
             }
@@ -207,17 +208,18 @@ void FabricSim::run(double until) {
             }
         }
         if (m_hasFg && !m_fgDone) {
-            if (m_fgPhase == 0 && fgComputeEnd - m_fg.overlapS <= m_now) {
+            if (m_fgPhase == ForegroundPhase::Computing && fgComputeEnd - m_fg.overlapS <= m_now) {
                 if (m_fg.bytesPerNode > 0) {
                     m_fgFlow = m_net.startFlow(m_fgGroup, m_fg.bytesPerNode, kForegroundTag);
                     ++m_events;
-                    m_fgPhase = 1;
+                    m_fgPhase = ForegroundPhase::Syncing;
                     changed = true;
                 } else {
-                    m_fgPhase = 2;
+                    m_fgPhase = ForegroundPhase::SyncDone;
                 }
             }
-            if (m_fgPhase == 2 && fgComputeEnd <= m_now) fgIterationEnds = true;
+            if (m_fgPhase == ForegroundPhase::SyncDone && fgComputeEnd <= m_now)
+                fgIterationEnds = true;
             if (fgIterationEnds) {
                 m_exposed.push_back(std::max(0.0, m_now - fgComputeEnd));
                 ++m_fgIter;
@@ -226,7 +228,7 @@ void FabricSim::run(double until) {
                 } else {
                     m_fgComputeStart = m_now;
                     m_iterStart.push_back(m_now);
-                    m_fgPhase = 0;
+                    m_fgPhase = ForegroundPhase::Computing;
                 }
             }
         }

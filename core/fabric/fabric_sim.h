@@ -150,7 +150,11 @@ private:
     // foreground
     bool m_hasFg = false, m_fgDone = false;
     ForegroundSpec m_fg;
-    int m_fgGroup = -1, m_fgIter = 0, m_fgPhase = 0, m_fgFlow = -1;
+    /// Where the foreground's iteration stands: computing before its sync may start, its
+    /// gradient sync on the wire, or its sync done while the compute still runs.
+    enum class ForegroundPhase { Computing, Syncing, SyncDone };
+    int m_fgGroup = -1, m_fgIter = 0, m_fgFlow = -1;
+    ForegroundPhase m_fgPhase = ForegroundPhase::Computing;
     double m_fgComputeStart = 0;
     std::vector<double> m_exposed, m_iterStart;
 
