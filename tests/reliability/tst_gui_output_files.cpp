@@ -15,6 +15,7 @@
 #include "full_disk.h"
 #include "shell/recovery.h"
 #include "shell/scenario_document.h"
+#include "widgets/chart_export.h"
 #include "widgets/chart_view.h"
 
 using namespace tandem::ui;

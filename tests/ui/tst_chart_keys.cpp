@@ -36,6 +36,7 @@
 #include "mosaic/memory_bar_view.h"
 #include "shell/main_window.h"
 #include "shell/presets.h"
+#include "widgets/chart_export.h"
 #include "widgets/chart_view.h"
 #include "widgets/coincident_curves.h"
 #include "widgets/export_dialog.h"

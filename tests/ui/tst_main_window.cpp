@@ -34,6 +34,7 @@
 #include "shell/reproduce_dialog.h"
 #include "shell/scenario_document.h"
 #include "shell/scenario_undo.h"
+#include "widgets/chart_export.h"
 #include "widgets/chart_view.h"
 #include "widgets/diagnostics_dialog.h"
 #include "widgets/labeled_slider.h"

@@ -15,6 +15,7 @@
 #include "mosaic/reality_view.h"
 #include "shell/main_window.h"
 #include "shell/offscreen.h"
+#include "widgets/chart_export.h"
 
 using namespace tandem::ui;
 

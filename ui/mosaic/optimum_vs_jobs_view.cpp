@@ -11,6 +11,7 @@
 
 #include "mosaic/frontier_levels_view.h"
 #include "widgets/bounds.h"
+#include "widgets/chart_export.h"
 #include "widgets/palette.h"
 #include "widgets/units.h"
 

@@ -15,6 +15,7 @@
 
 #include "mosaic/layout_form.h"
 #include "widgets/bounds.h"
+#include "widgets/chart_export.h"
 #include "widgets/count_label.h"
 #include "widgets/palette.h"
 #include "widgets/series_pool.h"

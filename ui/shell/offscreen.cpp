@@ -19,6 +19,7 @@
 #include "shell/main_window.h"
 #include "shell/presets.h"
 #include "shell/scenario_document.h"
+#include "widgets/chart_export.h"
 #include "widgets/chart_view.h"
 #include "widgets/diagnostics_dialog.h"
 

@@ -1,17 +1,9 @@
 #include "widgets/chart_view.h"
 
 #include <QAbstractAxis>
-#include <QAbstractBarSeries>
-#include <QApplication>
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
-#include <QBarSet>
-#include <QBuffer>
 #include <QChart>
-#include <QContextMenuEvent>
-#include <QCoreApplication>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QFontMetrics>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
@@ -23,14 +15,10 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
-#include <QMenu>
-#include <QMessageBox>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QPdfWriter>
 #include <QRegularExpression>
 #include <QScatterSeries>
-#include <QSvgGenerator>
 #include <QTextDocument>
 #include <QTextDocumentFragment>
 #include <QTextOption>
@@ -40,35 +28,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "save_file.h"
-#include "widgets/export_dialog.h"
 #include "widgets/palette.h"
 #include "widgets/series_pool.h"
 
 namespace tandem::ui {
 
-QString csvField(QString s) {
-    if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) ||
-        s.contains(QLatin1Char('\n'))) {
-        s.replace(QLatin1String("\""), QLatin1String("\"\""));
-        return QLatin1Char('"') + s + QLatin1Char('"');
-    }
-    return s;
-}
-
 namespace {
-/// The SVG <desc>/PDF subject of `chart`: its title, then each axis title, as plain text lines.
-QString chartDescription(const QChart* chart) {
-    QStringList lines = plainChartText(chart->title()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    const auto axes = chart->axes();
-    for (const QAbstractAxis* a : axes)
-        if (a->isVisible() && !a->titleText().isEmpty())
-            lines << (a->orientation() == Qt::Horizontal ? QObject::tr("x: %1")
-                                                         : QObject::tr("y: %1"))
-                         .arg(plainChartText(a->titleText())
-                                  .replace(QLatin1Char('\n'), QLatin1Char(' ')));
-    return lines.join(QLatin1Char('\n'));
-}
 /// `text` (plain or rich) unchanged when each of its lines fits `room` pixels in `fm`, else its
 /// plain text word-wrapped into lines that fit (a single word wider than `room` keeps its own
 /// line), joined by <br>.
@@ -175,12 +140,6 @@ QString legendEntryHtml(QLegendMarker* m, bool keepTogether) {
             .replace(QLatin1Char('-'), QChar(0x2011));
     return QStringLiteral("<span style=\"color:%1\">%2</span>&nbsp;%3")
         .arg(colour.name(), symbol, label);
-}
-
-QString axisTitle(const QChart* chart, Qt::Orientation o, const QString& fallback) {
-    const auto axes = chart->axes(o);
-    if (axes.isEmpty() || axes.front()->titleText().isEmpty()) return fallback;
-    return plainChartText(axes.front()->titleText()).replace(QLatin1Char('\n'), QLatin1Char(' '));
 }
 }  // namespace
 
@@ -546,36 +505,6 @@ QAreaSeries* ChartView::addAreaSeries(QAbstractAxis* x, QAbstractAxis* y) {
     return addSeriesOnAxes(chart(), area, x, y);
 }
 
-QString ChartView::csv() const {
-    const QChart* c = chart();
-    QString out = QStringLiteral("series,%1,%2\n")
-                      .arg(csvField(axisTitle(c, Qt::Horizontal, QStringLiteral("x"))),
-                           csvField(axisTitle(c, Qt::Vertical, QStringLiteral("y"))));
-    const auto series = c->series();
-    for (QAbstractSeries* s : series) {
-        if (auto* xy = qobject_cast<QXYSeries*>(s)) {
-            const auto pts = xy->points();
-            for (const QPointF& p : pts)
-                out += QStringLiteral("%1,%2,%3\n")
-                           .arg(csvField(xy->name()), QString::number(p.x(), 'g', 10),
-                                QString::number(p.y(), 'g', 10));
-        } else if (auto* bars = qobject_cast<QAbstractBarSeries*>(s)) {
-            QStringList categories;
-            for (QAbstractAxis* a : bars->attachedAxes())
-                if (auto* cat = qobject_cast<QBarCategoryAxis*>(a)) categories = cat->categories();
-            const auto sets = bars->barSets();
-            for (QBarSet* set : sets)
-                for (int i = 0; i < set->count(); ++i)
-                    out += QStringLiteral("%1,%2,%3\n")
-                               .arg(csvField(set->label()),
-                                    csvField(i < categories.size() ? categories[i]
-                                                                   : QString::number(i)),
-                                    QString::number(set->at(i), 'g', 10));
-        }
-    }
-    return out;
-}
-
 void ChartView::setFittingTitle(const QStringList& titles) {
     m_titles = titles;
     applyFittingTitle();
@@ -757,141 +686,6 @@ void ChartView::drawHover(QPainter* painter, const QPoint& at, const HoverTable&
     painter->setPen(palette().color(QPalette::WindowText));
     painter->drawText(box.adjusted(6, 4, -6, -4), Qt::TextWordWrap, text);
     painter->restore();
-}
-
-void ChartView::contextMenuEvent(QContextMenuEvent* event) {
-    emit activated(this);
-    QMenu menu(this);
-    for (const ExportFormatInfo& k : exportFormats()) {
-        const QString filter = tr(k.filter);
-        const QString suffix = QLatin1Char('.') + QString::fromLatin1(k.suffix);
-        const bool picture = k.format != ExportFormat::Csv;
-        menu.addAction(tr(k.menuLabel), this, [this, filter, suffix, picture]() {
-            QSize size;
-            qreal ratio = 2.0;
-            if (picture) {  // pictures: size and resolution first
-                ExportDialog d(this->size(), this);
-                if (d.exec() != QDialog::Accepted) return;
-                size = d.layoutSize();
-                ratio = d.pixelRatio();
-            }
-            const QString path =
-                QFileDialog::getSaveFileName(this, tr("Export"), m_exportName + suffix, filter);
-            if (path.isEmpty()) return;
-            QString error;
-            if (!exportChart(this, path, &error, size, ratio))
-                QMessageBox::warning(this, tr("Export failed"), error);
-        });
-    }
-    menu.exec(event->globalPos());
-}
-
-const std::vector<ExportFormatInfo>& exportFormats() {
-    static const std::vector<ExportFormatInfo> formats = {
-        {ExportFormat::Png, "png", QT_TRANSLATE_NOOP("ChartView", "PNG image (*.png)"),
-         QT_TRANSLATE_NOOP("ChartView", "Export chart as PNG...")},
-        {ExportFormat::Svg, "svg", QT_TRANSLATE_NOOP("ChartView", "SVG image (*.svg)"),
-         QT_TRANSLATE_NOOP("ChartView", "Export chart as SVG...")},
-        {ExportFormat::Pdf, "pdf", QT_TRANSLATE_NOOP("ChartView", "PDF document (*.pdf)"),
-         QT_TRANSLATE_NOOP("ChartView", "Export chart as PDF...")},
-        {ExportFormat::Csv, "csv", QT_TRANSLATE_NOOP("ChartView", "CSV data (*.csv)"),
-         QT_TRANSLATE_NOOP("ChartView", "Export data as CSV...")}};
-    return formats;
-}
-
-std::optional<ExportFormat> exportFormatOf(const QString& path) {
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    for (const ExportFormatInfo& f : exportFormats())
-        if (suffix == QLatin1String(f.suffix)) return f.format;
-    return std::nullopt;
-}
-
-QString exportFilters() {
-    QStringList filters;
-    for (const ExportFormatInfo& f : exportFormats())
-        filters << QCoreApplication::translate("ChartView", f.filter);
-    return filters.join(QStringLiteral(";;"));
-}
-
-bool exportChart(ChartView* view, const QString& path, QString* error, QSize size,
-                 qreal pixelRatio) {
-    view->ensureBuilt();  // a chart on a page not in front may not be drawn yet
-    const std::optional<ExportFormat> format = exportFormatOf(path);
-    if (!format) {
-        if (error)
-            *error = QObject::tr("%1: unknown export format '.%2' (use .png, .svg, .pdf or .csv)")
-                         .arg(path, QFileInfo(path).suffix());
-        return false;
-    }
-    const QSize onScreen = view->size();
-    struct Restore {  // the view gets its on-screen size (and texts) back however this returns
-        ChartView* v;
-        QSize s;
-        ~Restore() {
-            v->m_exporting = false;
-            if (v->size() == s) return;
-            v->resize(s);
-            v->fitTexts();
-        }
-    } restore{view, onScreen};
-    view->m_exporting = true;  // the export size does not change the on-screen minimum
-    if (size.isValid() && size != view->size()) {
-        view->resize(size);
-        QApplication::processEvents();
-    }
-    for (int pass = 0; pass < 2; ++pass) {  // texts fitted to the export size, then laid out
-        // (again at the export size when a layout still due gave the view its own size back)
-        if (size.isValid() && size != view->size()) view->resize(size);
-        view->fitTexts();
-        QApplication::processEvents();
-    }
-    const QSize sz = view->size();
-    // Rendered into memory first, then written through fileio::writeFileAtomic: the encoders
-    // (QImage, QSvgGenerator, QPdfWriter) do not report a failed write to their device.
-    QByteArray bytes;
-    QBuffer file(&bytes);
-    file.open(QIODevice::WriteOnly);
-    if (*format == ExportFormat::Csv) {
-        bytes = view->csv().toUtf8();
-    } else if (*format == ExportFormat::Png) {
-        const qreal dpr = pixelRatio > 0 ? pixelRatio : 2.0;
-        QImage image(QSize(int(std::lround(sz.width() * dpr)), int(std::lround(sz.height() * dpr))),
-                     QImage::Format_ARGB32_Premultiplied);
-        image.setDevicePixelRatio(dpr);
-        image.fill(view->chart()->backgroundBrush().color());
-        QPainter painter(&image);
-        painter.setRenderHint(QPainter::Antialiasing);
-        view->render(&painter, QRectF(QPointF(0, 0), QSizeF(sz)), view->viewport()->rect());
-        painter.end();
-        if (!image.save(&file, "PNG")) {
-            if (error) *error = QObject::tr("%1: cannot encode PNG; nothing was written").arg(path);
-            return false;
-        }
-    } else if (*format == ExportFormat::Svg) {
-        QSvgGenerator gen;
-        gen.setOutputDevice(&file);
-        gen.setSize(sz);
-        gen.setViewBox(QRect(QPoint(0, 0), sz));
-        // SVG metadata is plain text: a rich-text title (<br>, <small>) is converted here, and
-        // escaped once for XML (QSvgGenerator writes both strings verbatim).
-        gen.setTitle(plainChartTitle(view->chart()->title()).toHtmlEscaped());
-        gen.setDescription(chartDescription(view->chart()).toHtmlEscaped());
-        QPainter painter(&gen);
-        view->render(&painter, QRectF(QPointF(0, 0), QSizeF(sz)), view->viewport()->rect());
-        painter.end();
-    } else {  // ExportFormat::Pdf
-        QPdfWriter pdf(&file);
-        pdf.setPageSize(QPageSize(QSizeF(sz), QPageSize::Point));
-        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-        pdf.setResolution(72);
-        pdf.setTitle(plainChartTitle(view->chart()->title()));
-        pdf.setCreator(QStringLiteral("Tandem"));
-        QPainter painter(&pdf);
-        view->render(&painter, QRectF(QPointF(0, 0), QSizeF(sz)), view->viewport()->rect());
-        painter.end();
-    }
-    file.close();
-    return fileio::writeFileAtomic(path, bytes, error);
 }
 
 }  // namespace tandem::ui

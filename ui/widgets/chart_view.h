@@ -1,10 +1,9 @@
 #pragma once
 // A chart view with export (PNG/SVG/PDF/CSV) on its context menu, used by every workspace chart.
+// The export formats and writers are in widgets/chart_export.h.
 #include <QChartView>
 #include <QScatterSeries>
 #include <QString>
-#include <optional>
-#include <vector>
 
 #include "widgets/hover.h"
 
@@ -164,43 +163,11 @@ private:
 void setPointMarker(QXYSeries* series, QScatterSeries::MarkerShape shape, const QColor& colour,
                     qreal size);
 
-/// One CSV field (RFC 4180): quoted, with inner quotes doubled, when it holds a comma, a quote or
-/// a line break; otherwise unchanged.
-QString csvField(QString s);
-
 /// `text` (a chart or axis title, plain or Qt rich text such as "A<br><small>B</small>") as plain
 /// text: tags dropped, entities decoded, each line trimmed, line breaks kept as '\n'. Plain text
 /// is returned unchanged. Used for export metadata (SVG <title>/<desc>, PDF title).
 QString plainChartText(const QString& text);
 /// The first line of plainChartText(`title`): the SVG <title> / PDF title of an exported chart.
 QString plainChartTitle(const QString& title);
-
-/// What a chart exports to: a picture (PNG raster, SVG or PDF vector) or its data (CSV).
-enum class ExportFormat { Png, Svg, Pdf, Csv };
-/// One export format: its file suffix (lower case, no dot), the save dialog's filter and the
-/// chart menu's entry (both untranslated, for tr()).
-struct ExportFormatInfo {
-    ExportFormat format;
-    const char* suffix;
-    const char* filter;
-    const char* menuLabel;
-};
-/// Every export format, in menu order (PNG, SVG, PDF, CSV).
-const std::vector<ExportFormatInfo>& exportFormats();
-/// The format of `path`'s suffix (case-insensitive); nullopt for any other suffix.
-std::optional<ExportFormat> exportFormatOf(const QString& path);
-/// Every format's filter joined for a save dialog, "PNG image (*.png);;...;;CSV data (*.csv)".
-QString exportFilters();
-
-/// Writes `view`'s chart to `path`; format from the suffix (exportFormatOf): .png, .svg, .pdf
-/// or .csv.
-/// `size` (layout pixels, for PNG/SVG/PDF) defaults to the view's size; the view is laid out at
-/// it for the export and given its size back afterwards. A PNG has `size` x `pixelRatio`
-/// pixels (ExportDialog: DPI / 96); SVG and PDF are vectors. Returns false and sets `error`.
-/// SVG metadata is plain text: <title> is plainChartTitle(chart title), <desc> the whole plain
-/// title followed by "x: <axis title>" / "y: <axis title>" lines, both XML-escaped once (the file
-/// is well-formed XML whatever the title holds); a PDF gets the same title.
-bool exportChart(ChartView* view, const QString& path, QString* error, QSize size = {},
-                 qreal pixelRatio = 2.0);
 
 }  // namespace tandem::ui
