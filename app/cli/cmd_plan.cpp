@@ -50,6 +50,19 @@ bool positiveInt(const QString& text, const char* name, int* out, int max) {
 
 std::string pct(double v) { return fixed(100.0 * v, 1) + " %"; }
 
+/// Where the time of one collective call came from (each use's "source" in collectivesOf).
+enum class TimeSource {
+    Analytical,  ///< the analytical collective model
+    Measured,    ///< a measured nccl-tests curve
+};
+
+/// The words of TimeSource: "analytical", "measured".
+const tandem::EnumTable<TimeSource>& timeSourceNames() {
+    static const tandem::EnumTable<TimeSource> t = {{TimeSource::Analytical, "analytical"},
+                                                    {TimeSource::Measured, "measured"}};
+    return t;
+}
+
 /// The collectives of one layout with their source (measured curve or analytical), from a
 /// re-evaluation under a CollectiveRecorder.
 nlohmann::ordered_json collectivesOf(const tandem::mosaic::Geometry& g,
@@ -70,7 +83,8 @@ nlohmann::ordered_json collectivesOf(const tandem::mosaic::Geometry& g,
         o["ranks"] = u.ranks;
         o["stride"] = u.stride;
         o["nodes"] = u.nodes;
-        o["source"] = u.curve >= 0 ? "measured" : "analytical";
+        o["source"] = tandem::enumName(
+            timeSourceNames(), u.curve >= 0 ? TimeSource::Measured : TimeSource::Analytical);
         o["curve"] =
             u.curve >= 0 ? c.hardware.measured->curves()[size_t(u.curve)].label : std::string();
         o["stand_in"] = u.standIn;
@@ -397,7 +411,9 @@ int planCommand(const QStringList& args) {
         if (!used.empty() && layouts.front().second.feasible) {
             std::printf("Collectives of the first layout:\n");
             for (const auto& u : used.front().at("uses")) {
-                const bool meas = u.at("source") == "measured";
+                const bool meas =
+                    tandem::enumFromName(timeSourceNames(), u.at("source").get<std::string>()) ==
+                    TimeSource::Measured;
                 // A measured use also prints the analytical time for comparison; an analytical
                 // one prints its time once.
                 const std::string compare =

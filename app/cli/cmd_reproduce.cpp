@@ -5,10 +5,12 @@
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <utility>
 
 #include "commands.h"
 #include "common/check.h"
+#include "common/enum_names.h"
 #include "mlforml/reproduce.h"
 #include "mosaic/reality.h"
 #include "mosaic/reproduce.h"
@@ -16,6 +18,36 @@
 
 namespace cli {
 namespace {
+
+/// What `reproduce` runs (its one positional argument).
+enum class ReproduceTarget {
+    MlForMl,  ///< "ml-for-ml": the checks of arXiv:2608.06046
+    Mosaic,   ///< "mosaic": the checks of arXiv:2608.10605
+    Reality,  ///< "reality": the measured Megatron-Core runs and arXiv:2205.05198
+    All,      ///< "all": the two papers
+};
+
+/// The words of ReproduceTarget, in the order above.
+const tandem::EnumTable<ReproduceTarget>& reproduceTargetNames() {
+    static const tandem::EnumTable<ReproduceTarget> t = {{ReproduceTarget::MlForMl, "ml-for-ml"},
+                                                         {ReproduceTarget::Mosaic, "mosaic"},
+                                                         {ReproduceTarget::Reality, "reality"},
+                                                         {ReproduceTarget::All, "all"}};
+    return t;
+}
+
+/// The stack `fit-stack` re-derives (its --stack).
+enum class FitStack {
+    MegatronCore,    ///< "megatron-core": fitted to the measured Megatron-Bridge runs
+    MegatronLm2022,  ///< "megatron-lm-2022": fitted to arXiv:2205.05198 Table 5
+};
+
+/// The words of FitStack (the built-in stacks' names), in the order above.
+const tandem::EnumTable<FitStack>& fitStackNames() {
+    static const tandem::EnumTable<FitStack> t = {{FitStack::MegatronCore, "megatron-core"},
+                                                  {FitStack::MegatronLm2022, "megatron-lm-2022"}};
+    return t;
+}
 
 std::string num(double v) { return significant(v, 4); }
 
@@ -127,14 +159,16 @@ int reproduceReality(bool json) {
                                    " vp" + std::to_string(pt.vp) + " mbs" +
                                    std::to_string(pt.microBatch) + " gbs" +
                                    std::to_string(pt.globalBatch);
+        const std::string unit =
+            std::string(" ") + tandem::enumName(m::korthikantiUnitNames(), pt.unit);
         if (!k.expressible) {
-            kRows.push_back({"korthikanti." + pt.point, layout, num(pt.value) + " " + pt.unit, "-",
+            kRows.push_back({"korthikanti." + pt.point, layout, num(pt.value) + unit, "-",
                              "not expressible: " + k.reason});
             continue;
         }
         const bool in = std::isfinite(k.tandem) && std::fabs(k.tandem / pt.value - 1) <= 0.1;
-        kRows.push_back({"korthikanti." + pt.point, layout, num(pt.value) + " " + pt.unit,
-                         std::isfinite(k.tandem) ? num(k.tandem) + " " + pt.unit : k.eval.reason,
+        kRows.push_back({"korthikanti." + pt.point, layout, num(pt.value) + unit,
+                         std::isfinite(k.tandem) ? num(k.tandem) + unit : k.eval.reason,
                          std::isfinite(k.tandem)
                              ? num(100 * (k.tandem / pt.value - 1)) + " %" + (in ? "" : " FAIL")
                              : "FAIL"});
@@ -164,13 +198,14 @@ int fitStackCommand(const QStringList& args) {
     int code = kExitOk;
     if (!parseArgs(parser, args, &code)) return code;
     const QString which = parser.value(stackOption);
-    if (which != QLatin1String("megatron-core") && which != QLatin1String("megatron-lm-2022")) {
+    const auto stack = tandem::enumFromName(fitStackNames(), which.toStdString());
+    if (!stack) {
         std::fprintf(stderr,
                      "fit-stack: --stack must be megatron-core or megatron-lm-2022 (got \"%s\")\n",
                      qPrintable(which));
         return kExitBadInput;
     }
-    const bool lm2022 = which == QLatin1String("megatron-lm-2022");
+    const bool lm2022 = *stack == FitStack::MegatronLm2022;
     const m::StackFit fit = lm2022 ? m::fitStackToKorthikanti(m::megatronLm2022FitStart())
                                    : m::fitStack(m::megatronCoreFitStart());
     m::Stack stored = lm2022 ? m::megatronLm2022Stack() : m::megatronCoreStack();
@@ -220,16 +255,17 @@ int reproduceCommand(const QStringList& args) {
     int code = kExitOk;
     if (!parseArgs(parser, args, &code)) return code;
     const QStringList pos = parser.positionalArguments();
-    const QString which = pos.value(0);
-    if (pos.size() != 1 ||
-        (which != "ml-for-ml" && which != "mosaic" && which != "reality" && which != "all")) {
+    const auto which = pos.size() == 1
+                           ? tandem::enumFromName(reproduceTargetNames(), pos[0].toStdString())
+                           : std::nullopt;
+    if (!which) {
         printError(QStringLiteral("reproduce takes one of: ml-for-ml, mosaic, reality, all"));
         return kExitBadInput;
     }
-    if (which == "reality") return reproduceReality(parser.isSet(json));
+    if (*which == ReproduceTarget::Reality) return reproduceReality(parser.isSet(json));
     std::vector<tandem::Report> reports;
-    if (which != "mosaic") reports.push_back(tandem::mlforml::reproduceMlForMl());
-    if (which != "ml-for-ml") reports.push_back(tandem::mosaic::reproduceMosaic());
+    if (*which != ReproduceTarget::Mosaic) reports.push_back(tandem::mlforml::reproduceMlForMl());
+    if (*which != ReproduceTarget::MlForMl) reports.push_back(tandem::mosaic::reproduceMosaic());
 
     bool allPass = true;
     for (const auto& r : reports)

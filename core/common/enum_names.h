@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tandem {
@@ -42,6 +43,39 @@ std::vector<std::string> enumNames(const EnumTable<E>& table) {
     std::vector<std::string> out;
     out.reserve(table.size());
     for (const auto& e : table) out.emplace_back(e.name);
+    return out;
+}
+
+/// A smaller closed set `S` inside a wider one `W`: each value of `S` once, in the order its
+/// messages list them, with the value of `W` it is (e.g. the collectives a model costs, each one
+/// of the nccl-tests collectives). `S` takes its words from `W`'s table (subsetNames), so a word
+/// is written in one table only.
+template <class S, class W>
+using EnumSubset = std::vector<std::pair<S, W>>;
+
+/// The value of `W` that `s` is (`W{}` when `s` is not in `subset`, which a complete subset
+/// rules out).
+template <class S, class W>
+W widen(const EnumSubset<S, W>& subset, S s) {
+    for (const auto& [small, wide] : subset)
+        if (small == s) return wide;
+    return W{};
+}
+
+/// The value of `S` that `w` is, or nullopt when `w` is outside the subset.
+template <class S, class W>
+std::optional<S> narrow(const EnumSubset<S, W>& subset, W w) {
+    for (const auto& [small, wide] : subset)
+        if (wide == w) return small;
+    return std::nullopt;
+}
+
+/// The table of `S`: each value of `subset` with the word `wideTable` gives its value of `W`.
+template <class S, class W>
+EnumTable<S> subsetNames(const EnumSubset<S, W>& subset, const EnumTable<W>& wideTable) {
+    EnumTable<S> out;
+    out.reserve(subset.size());
+    for (const auto& [small, wide] : subset) out.push_back({small, enumName(wideTable, wide)});
     return out;
 }
 

@@ -77,7 +77,7 @@ double idleCollectiveTime(const ScaleOutHardware& hw, Collective c, int nodes, d
 std::vector<MeasuredCollective> measuredRows(const io::NcclCurve& curve, const ScaleOutHardware& hw,
                                              double minBytes) {
     std::vector<MeasuredCollective> out;
-    const auto known = enumFromName(collectiveNames(), curve.collective);
+    const auto known = narrow(ncclCollectives(), curve.collective);
     if (!known) return out;
     const Collective c = *known;
     if (curve.ranks % hw.gpusPerNode != 0 || curve.ranks / hw.gpusPerNode < 2) return out;

@@ -210,9 +210,14 @@ const EnumTable<PlacementPolicy>& placementPolicyNames() {
 }
 const char* name(PlacementPolicy p) { return enumName(placementPolicyNames(), p); }
 
+const EnumSubset<Collective, io::Collective>& ncclCollectives() {
+    static const EnumSubset<Collective, io::Collective> s = {
+        {Collective::AllReduce, io::Collective::AllReduce},
+        {Collective::AllToAll, io::Collective::AllToAll}};
+    return s;
+}
 const EnumTable<Collective>& collectiveNames() {
-    static const EnumTable<Collective> t = {{Collective::AllReduce, "all_reduce"},
-                                            {Collective::AllToAll, "alltoall"}};
+    static const EnumTable<Collective> t = subsetNames(ncclCollectives(), io::collectiveNames());
     return t;
 }
 const char* name(Collective c) { return enumName(collectiveNames(), c); }

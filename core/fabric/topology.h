@@ -15,6 +15,7 @@
 #include "common/enum_names.h"
 #include "common/json_reader.h"
 #include "fabric/fluid.h"
+#include "io/collective.h"
 
 namespace tandem::fabric {
 
@@ -245,7 +246,9 @@ struct FabricPlan {
 
 /// The collective whose traffic a route carries.
 enum class Collective { AllReduce, AllToAll };
-/// "all_reduce", "alltoall": the nccl-tests names, as io::NcclCurve::collective holds them.
+/// Each collective a route carries and the nccl-tests collective it is.
+const EnumSubset<Collective, io::Collective>& ncclCollectives();
+/// "all_reduce", "alltoall": the nccl-tests words (io::collectiveNames()) of ncclCollectives().
 const EnumTable<Collective>& collectiveNames();
 const char* name(Collective c);
 

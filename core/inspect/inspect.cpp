@@ -47,8 +47,8 @@ void addAnalytical(ojson& cj, const NcclCurve& c, const std::string& hardwareNam
     } catch (const std::exception&) {
         return;  // the CLI validates --hardware; an unknown name adds nothing
     }
-    mosaic::Collective kind;
-    const bool modelled = mosaic::parseCollectiveName(c.collective, kind) && c.ranks > 1;
+    const std::optional<mosaic::Collective> kind = narrow(mosaic::ncclCollectives(), c.collective);
+    const bool modelled = kind && c.ranks > 1;
     cj["analytical_hardware"] = hw.name;
     if (modelled) {
         const auto span = mosaic::groupSpan(c.ranks, 1, hw.gpusPerNode);
@@ -56,8 +56,8 @@ void addAnalytical(ojson& cj, const NcclCurve& c, const std::string& hardwareNam
                                      std::to_string(span.nodes) + " node(s) of " +
                                      std::to_string(hw.gpusPerNode) + " GPUs";
     } else {
-        cj["analytical_placement"] =
-            "not modelled (" + c.collective + ", " + std::to_string(c.ranks) + " ranks)";
+        cj["analytical_placement"] = "not modelled (" + std::string(io::name(c.collective)) + ", " +
+                                     std::to_string(c.ranks) + " ranks)";
     }
     double peak = 0;
     for (auto& p : cj["points"]) {
@@ -66,8 +66,8 @@ void addAnalytical(ojson& cj, const NcclCurve& c, const std::string& hardwareNam
             p["analytical_busbw_GBps"] = nullptr;
             continue;
         }
-        const double t = mosaic::analyticalCollectiveTime(hw, kind, bytes, c.ranks, 1);
-        const double bw = t > 0 ? bytes * mosaic::busFactor(kind, c.ranks) / t / 1e9 : 0.0;
+        const double t = mosaic::analyticalCollectiveTime(hw, *kind, bytes, c.ranks, 1);
+        const double bw = t > 0 ? bytes * mosaic::busFactor(*kind, c.ranks) / t / 1e9 : 0.0;
         p["analytical_busbw_GBps"] = jsonNumber(bw);
         peak = std::max(peak, bw);
     }
@@ -122,6 +122,21 @@ void inspectLoss(const std::string& text, ojson& j, Diagnostics& diag) {
     j["logged_at_last_step"] = p->loss.back();
 }
 
+/// Where the hardware of the analytical collective model comes from.
+enum class HardwareSource {
+    Argument,  ///< the `hardware` argument (the CLI's --hardware)
+    FileName,  ///< the hardware the file name names
+    Default,   ///< neither: p6-b200
+};
+
+/// The words of analytical_hardware_source: "--hardware", "file name", "default".
+const EnumTable<HardwareSource>& hardwareSourceNames() {
+    static const EnumTable<HardwareSource> t = {{HardwareSource::Argument, "--hardware"},
+                                                {HardwareSource::FileName, "file name"},
+                                                {HardwareSource::Default, "default"}};
+    return t;
+}
+
 const char* kSupported =
     "expected a Hugging Face config.json (model_type), a Tandem scenario (check it with "
     "'tandem-cli validate'), nccl-tests output, a training loss log (CSV with step and loss "
@@ -134,9 +149,9 @@ void inspectInto(const std::string& text, const std::string& path, ojson& j, Dia
     const std::string hardware = !hardwareArg.empty() ? hardwareArg
                                  : !fromName.empty()  ? fromName
                                                       : "p6-b200";
-    const std::string hardwareSource = !hardwareArg.empty() ? "--hardware"
-                                       : !fromName.empty()  ? "file name"
-                                                            : "default";
+    const HardwareSource hardwareSource = !hardwareArg.empty() ? HardwareSource::Argument
+                                          : !fromName.empty()  ? HardwareSource::FileName
+                                                               : HardwareSource::Default;
     const InputKind kind = detectInputKind(text);
     switch (kind) {
         case InputKind::Scenario:
@@ -173,7 +188,7 @@ void inspectInto(const std::string& text, const std::string& path, ojson& j, Dia
         case InputKind::NcclTests: {
             j["kind"] = inputKindName(InputKind::NcclTests);
             j["format"] = "nccl-tests";
-            j["analytical_hardware_source"] = hardwareSource;
+            j["analytical_hardware_source"] = enumName(hardwareSourceNames(), hardwareSource);
             const auto imp = parseNcclTests(text, path, diag);
             if (!imp) return;
             ojson first = ncclCurveToJson(imp->curves.front());
@@ -274,9 +289,10 @@ std::string inspectText(const ojson& j) {
     } else if (kind == InputKind::NcclTests && j.contains("points")) {
         out += file + ": nccl_tests (" + j.value("format", "") + ")\n";
         const ojson curves = j.contains("curves") ? j["curves"] : ojson::array({j});
-        const std::string hwSource = j.value("analytical_hardware_source", "");
-        const std::string hwFrom = hwSource == "file name" ? " named in the file name"
-                                   : hwSource == "default"
+        const auto hwSource =
+            enumFromName(hardwareSourceNames(), j.value("analytical_hardware_source", ""));
+        const std::string hwFrom = hwSource == HardwareSource::FileName ? " named in the file name"
+                                   : hwSource == HardwareSource::Default
                                        ? ", the default; --hardware sets another"
                                        : "";
         for (const auto& c : curves) {

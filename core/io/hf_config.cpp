@@ -109,7 +109,6 @@ public:
         m_assumptions.push_back(path(key) + ": absent; assumed " + why);
     }
     void note(const std::string& text) { m_assumptions.push_back(text); }
-    const std::string& modelType() const { return m_type; }
 
 private:
     long long integer(const std::string& key, long long minValue) {
@@ -211,7 +210,7 @@ void readDeepSeek(Fields& f, ModelGeometry& g) {
 }
 
 void readQwenMoe(Fields& f, ModelGeometry& g) {
-    const bool qwen3 = f.modelType() == "qwen3_moe";
+    const bool qwen3 = g.family == ModelFamily::Qwen3Moe;
     readStandardCore(f, g, false);
     g.qkvBias = qwen3 ? f.flag("attention_bias", false, "") : true;
     g.oBias = qwen3 && g.qkvBias;
@@ -332,18 +331,17 @@ void readOpt(Fields& f, ModelGeometry& g) {
 }
 
 void readLlamaDense(Fields& f, ModelGeometry& g) {
-    const std::string& type = f.modelType();
     readStandardCore(f, g, false);
     g.dFfDense = f.req("intermediate_size", "FFN width");
     g.denseLayers = g.layers;
-    if (type == "qwen2") {
+    if (g.family == ModelFamily::Qwen2) {
         g.qkvBias = true;
     } else {
         g.qkvBias = f.flag("attention_bias", false, "");
         g.oBias = g.qkvBias;
     }
     g.mlpBias = f.flag("mlp_bias", false, "");
-    g.qkNorm = type == "qwen3";
+    g.qkNorm = g.family == ModelFamily::Qwen3;
 }
 
 /// One supported model_type: the family whose parameter count it follows, the Hugging Face
@@ -351,7 +349,7 @@ void readLlamaDense(Fields& f, ModelGeometry& g) {
 /// language-model geometry sits under text_config, and the reader of its fields.
 struct ModelTypeEntry {
     const char* modelType;
-    const char* family;
+    ModelFamily family;
     const char* architecture;
     bool textConfig;
     void (*read)(Fields&, ModelGeometry&);
@@ -359,21 +357,21 @@ struct ModelTypeEntry {
 
 const std::vector<ModelTypeEntry>& modelTypeTable() {
     static const std::vector<ModelTypeEntry> t = {
-        {"mixtral", "mixtral", "MixtralForCausalLM", false, readMixtral},
-        {"deepseek_v2", "deepseek_v2", "DeepseekV2ForCausalLM", false, readDeepSeek},
-        {"deepseek_v3", "deepseek_v3", "DeepseekV3ForCausalLM", false, readDeepSeek},
-        {"kimi_k2", "deepseek_v3", nullptr, false, readDeepSeek},
-        {"qwen2_moe", "qwen2_moe", "Qwen2MoeForCausalLM", false, readQwenMoe},
-        {"qwen3_moe", "qwen3_moe", "Qwen3MoeForCausalLM", false, readQwenMoe},
-        {"gpt_oss", "gpt_oss", "GptOssForCausalLM", false, readGptOss},
-        {"llama4", "llama4", "Llama4ForConditionalGeneration", true, readLlama4Text},
-        {"llama4_text", "llama4", "Llama4ForCausalLM", false, readLlama4Text},
-        {"gpt2", "gpt2", "GPT2LMHeadModel", false, readGpt2},
-        {"opt", "opt", "OPTForCausalLM", false, readOpt},
-        {"llama", "llama", "LlamaForCausalLM", false, readLlamaDense},
-        {"mistral", "llama", "MistralForCausalLM", false, readLlamaDense},
-        {"qwen2", "qwen2", "Qwen2ForCausalLM", false, readLlamaDense},
-        {"qwen3", "qwen3", "Qwen3ForCausalLM", false, readLlamaDense}};
+        {"mixtral", ModelFamily::Mixtral, "MixtralForCausalLM", false, readMixtral},
+        {"deepseek_v2", ModelFamily::DeepseekV2, "DeepseekV2ForCausalLM", false, readDeepSeek},
+        {"deepseek_v3", ModelFamily::DeepseekV3, "DeepseekV3ForCausalLM", false, readDeepSeek},
+        {"kimi_k2", ModelFamily::DeepseekV3, nullptr, false, readDeepSeek},
+        {"qwen2_moe", ModelFamily::Qwen2Moe, "Qwen2MoeForCausalLM", false, readQwenMoe},
+        {"qwen3_moe", ModelFamily::Qwen3Moe, "Qwen3MoeForCausalLM", false, readQwenMoe},
+        {"gpt_oss", ModelFamily::GptOss, "GptOssForCausalLM", false, readGptOss},
+        {"llama4", ModelFamily::Llama4, "Llama4ForConditionalGeneration", true, readLlama4Text},
+        {"llama4_text", ModelFamily::Llama4, "Llama4ForCausalLM", false, readLlama4Text},
+        {"gpt2", ModelFamily::Gpt2, "GPT2LMHeadModel", false, readGpt2},
+        {"opt", ModelFamily::Opt, "OPTForCausalLM", false, readOpt},
+        {"llama", ModelFamily::Llama, "LlamaForCausalLM", false, readLlamaDense},
+        {"mistral", ModelFamily::Llama, "MistralForCausalLM", false, readLlamaDense},
+        {"qwen2", ModelFamily::Qwen2, "Qwen2ForCausalLM", false, readLlamaDense},
+        {"qwen3", ModelFamily::Qwen3, "Qwen3ForCausalLM", false, readLlamaDense}};
     return t;
 }
 
@@ -394,14 +392,7 @@ struct ShapeKeys {
     const char *layers, *hidden, *heads, *kvHeads, *ffn, *experts, *topK, *expertWidth;
 };
 
-ShapeKeys shapeKeys(const std::string& family, const json& obj) {
-    const char* topK = obj.contains("experts_per_token") && !obj.contains("num_experts_per_tok")
-                           ? "experts_per_token"
-                           : "num_experts_per_tok";
-    if (family == "gpt2") return {"n_layer", "n_embd", "n_head", "", "n_inner", "", "", ""};
-    if (family == "opt")
-        return {
-            "num_hidden_layers", "hidden_size", "num_attention_heads", "", "ffn_dim", "", "", ""};
+ShapeKeys shapeKeys(ModelFamily family, const json& obj) {
     ShapeKeys k{"num_hidden_layers",
                 "hidden_size",
                 "num_attention_heads",
@@ -410,26 +401,52 @@ ShapeKeys shapeKeys(const std::string& family, const json& obj) {
                 "",
                 "",
                 ""};
-    if (family == "mixtral" || family == "gpt_oss") {
-        k.ffn = "";
-        k.experts = "num_local_experts";
-        k.topK = topK;
-        k.expertWidth = "intermediate_size";
-    } else if (family == "llama4") {
-        k.ffn = "intermediate_size_mlp";
-        k.experts = "num_local_experts";
-        k.topK = topK;
-        k.expertWidth = "intermediate_size";
-    } else if (family.rfind("deepseek", 0) == 0) {
-        k.kvHeads = "";
-        k.experts = "n_routed_experts";
-        k.topK = topK;
-        k.expertWidth = "moe_intermediate_size";
-    } else if (family.rfind("qwen", 0) == 0 && family.find("moe") != std::string::npos) {
-        k.experts = "num_experts";
-        k.topK = topK;
-        k.expertWidth = "moe_intermediate_size";
+    // MoE families: the keys of the expert count and width (top-K below), and of the dense FFN
+    // and KV heads where they differ.
+    const char* experts = "";
+    const char* expertWidth = "intermediate_size";
+    switch (family) {
+        case ModelFamily::Gpt2:
+            return {"n_layer", "n_embd", "n_head", "", "n_inner", "", "", ""};
+        case ModelFamily::Opt:
+            return {"num_hidden_layers",
+                    "hidden_size",
+                    "num_attention_heads",
+                    "",
+                    "ffn_dim",
+                    "",
+                    "",
+                    ""};
+        case ModelFamily::Llama:
+        case ModelFamily::Qwen2:
+        case ModelFamily::Qwen3:
+            return k;
+        case ModelFamily::Mixtral:
+        case ModelFamily::GptOss:
+            k.ffn = "";
+            experts = "num_local_experts";
+            break;
+        case ModelFamily::Llama4:
+            k.ffn = "intermediate_size_mlp";
+            experts = "num_local_experts";
+            break;
+        case ModelFamily::DeepseekV2:
+        case ModelFamily::DeepseekV3:
+            k.kvHeads = "";
+            experts = "n_routed_experts";
+            expertWidth = "moe_intermediate_size";
+            break;
+        case ModelFamily::Qwen2Moe:
+        case ModelFamily::Qwen3Moe:
+            experts = "num_experts";
+            expertWidth = "moe_intermediate_size";
+            break;
     }
+    k.experts = experts;
+    k.topK = obj.contains("experts_per_token") && !obj.contains("num_experts_per_tok")
+                 ? "experts_per_token"
+                 : "num_experts_per_tok";
+    k.expertWidth = expertWidth;
     return k;
 }
 
@@ -573,7 +590,7 @@ nlohmann::ordered_json modelImportToJson(const ModelImport& m) {
     nlohmann::ordered_json j;
     j["kind"] = inputKindName(InputKind::ModelConfig);
     j["model_type"] = g.modelType;
-    j["family"] = g.family;
+    j["family"] = name(g.family);
     j["n_total"] = c.total;
     j["n_active"] = c.active;
     j["n_total_nonembedding"] = c.totalNonEmbedding;

@@ -4,6 +4,24 @@
 #include <limits>
 
 namespace tandem::io {
+
+const EnumTable<ModelFamily>& modelFamilyNames() {
+    static const EnumTable<ModelFamily> t = {{ModelFamily::Mixtral, "mixtral"},
+                                             {ModelFamily::DeepseekV2, "deepseek_v2"},
+                                             {ModelFamily::DeepseekV3, "deepseek_v3"},
+                                             {ModelFamily::Qwen2Moe, "qwen2_moe"},
+                                             {ModelFamily::Qwen3Moe, "qwen3_moe"},
+                                             {ModelFamily::GptOss, "gpt_oss"},
+                                             {ModelFamily::Llama4, "llama4"},
+                                             {ModelFamily::Gpt2, "gpt2"},
+                                             {ModelFamily::Opt, "opt"},
+                                             {ModelFamily::Llama, "llama"},
+                                             {ModelFamily::Qwen2, "qwen2"},
+                                             {ModelFamily::Qwen3, "qwen3"}};
+    return t;
+}
+const char* name(ModelFamily f) { return enumName(modelFamilyNames(), f); }
+
 namespace {
 
 /// Attention parameters of one block (projections, their biases, attention-internal norms).

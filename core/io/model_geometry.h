@@ -6,7 +6,33 @@
 #include <cstdint>
 #include <string>
 
+#include "common/enum_names.h"
+
 namespace tandem::io {
+
+/// The model family whose Hugging Face module layout a config's parameters are counted by
+/// (hf_config.h maps each supported model_type to one: mistral counts as llama, kimi_k2 as
+/// deepseek_v3, llama4_text as llama4; the others as the family of the same name).
+enum class ModelFamily {
+    Mixtral,
+    DeepseekV2,
+    DeepseekV3,
+    Qwen2Moe,
+    Qwen3Moe,
+    GptOss,
+    Llama4,
+    Gpt2,
+    Opt,
+    Llama,
+    Qwen2,
+    Qwen3,
+};
+/// The word of each family, as the inspect JSON's "family" writes it: "mixtral", "deepseek_v2",
+/// "deepseek_v3", "qwen2_moe", "qwen3_moe", "gpt_oss", "llama4", "gpt2", "opt", "llama",
+/// "qwen2", "qwen3".
+const EnumTable<ModelFamily>& modelFamilyNames();
+/// The word of `f` (modelFamilyNames()).
+const char* name(ModelFamily f);
 
 /// How attention projections are shaped.
 enum class AttentionKind {
@@ -24,7 +50,8 @@ enum class ActiveEmbeddingConvention {
 /// A field that does not apply is 0 (e.g. `experts` for a dense model).
 struct ModelGeometry {
     std::string modelType;  ///< `model_type` as written in the config ("mixtral", ...)
-    std::string family;     ///< canonical family used for counting ("deepseek_v3", "llama", ...)
+    /// Family used for counting (ModelFamily; set with modelType by importModelConfig)
+    ModelFamily family = ModelFamily::Llama;
 
     long long layers = 0;   ///< transformer blocks (MTP / next-n modules not included)
     long long hidden = 0;   ///< model width d

@@ -21,14 +21,6 @@ constexpr double kMaxBandwidth_GBps = 1e5;
 /// has 1 TiB of it (B300: 288 GB); the usual sweep ends at -e 8G or 16G.
 constexpr long long kMaxMessage_B = 1LL << 40;
 
-/// Collectives nccl-tests ships, longest names first so "reduce_scatter" wins over "reduce".
-const std::vector<std::string>& collectiveNames() {
-    static const std::vector<std::string> n = {
-        "reduce_scatter", "all_reduce", "all_gather", "alltoall", "broadcast",
-        "sendrecv",       "hypercube",  "gather",     "scatter",  "reduce"};
-    return n;
-}
-
 int typeSize(const std::string& t) {
     static const std::map<std::string, int> m = {
         {"int8", 1},   {"uint8", 1},  {"char", 1},   {"fp8_e4m3", 1}, {"fp8_e5m2", 1},
@@ -63,38 +55,58 @@ const char* failureKind(const std::string& lower) {
     return "";
 }
 
-/// "X_perf" with X a known collective, at a token boundary; "" if none.
-std::string perfToken(const std::string& lower) {
+/// "X_perf" with X a collective's word, at a token boundary, in `lower` (lower-cased text);
+/// nullopt if none. The words are tried in collectiveNames() order, so "reduce_scatter_perf"
+/// is never read as reduce.
+std::optional<Collective> perfToken(const std::string& lower) {
     for (const auto& c : collectiveNames()) {
-        const std::string tok = c + "_perf";
+        const std::string tok = std::string(c.name) + "_perf";
         for (auto p = lower.find(tok); p != std::string::npos; p = lower.find(tok, p + 1)) {
             const bool boundary =
                 p == 0 ||
                 !(std::isalnum(static_cast<unsigned char>(lower[p - 1])) || lower[p - 1] == '_');
-            if (boundary) return c;
+            if (boundary) return c.value;
         }
     }
-    return "";
+    return std::nullopt;
 }
 
-std::string collectiveFromFileName(const std::string& fileName) {
+/// The spellings of collectives that name a file (lower-cased, '-' removed), looked for in this
+/// order: the nccl-tests words and their forms without '_'. Gather, scatter and reduce are left
+/// out (their words stand inside the others), and so is hypercube.
+const EnumTable<Collective>& fileNameSpellings() {
+    static const EnumTable<Collective> t = {{Collective::ReduceScatter, "reduce_scatter"},
+                                            {Collective::ReduceScatter, "reducescatter"},
+                                            {Collective::AllReduce, "all_reduce"},
+                                            {Collective::AllReduce, "allreduce"},
+                                            {Collective::AllGather, "all_gather"},
+                                            {Collective::AllGather, "allgather"},
+                                            {Collective::AllToAll, "alltoall"},
+                                            {Collective::AllToAll, "all_to_all"},
+                                            {Collective::Broadcast, "broadcast"},
+                                            {Collective::SendRecv, "sendrecv"}};
+    return t;
+}
+
+/// The collective a file name spells (fileNameSpellings()), or nullopt.
+std::optional<Collective> collectiveFromFileName(const std::string& fileName) {
     std::string n = toLower(baseName(fileName));
     n.erase(std::remove(n.begin(), n.end(), '-'), n.end());
-    const std::vector<std::pair<std::string, std::string>> keys = {
-        {"reduce_scatter", "reduce_scatter"},
-        {"reducescatter", "reduce_scatter"},
-        {"all_reduce", "all_reduce"},
-        {"allreduce", "all_reduce"},
-        {"all_gather", "all_gather"},
-        {"allgather", "all_gather"},
-        {"alltoall", "alltoall"},
-        {"all_to_all", "alltoall"},
-        {"broadcast", "broadcast"},
-        {"sendrecv", "sendrecv"}};
-    for (const auto& [k, v] : keys)
-        if (n.find(k) != std::string::npos) return v;
-    return "";
+    for (const auto& e : fileNameSpellings())
+        if (n.find(e.name) != std::string::npos) return e.value;
+    return std::nullopt;
 }
+
+/// Whether the `size` column of `c` is `count` x the type size x the rank count (all-gather,
+/// reduce-scatter, all-to-all), so that size / count gives the ranks.
+bool perRankCount(Collective c) {
+    return c == Collective::AllGather || c == Collective::ReduceScatter ||
+           c == Collective::AllToAll;
+}
+
+/// The factor f of f (n-1)/n, the busbw/algbw ratio of `c` over n ranks [N]: 2 for all-reduce,
+/// else 1.
+double ratioFactor(Collective c) { return c == Collective::AllReduce ? 2.0 : 1.0; }
 
 /// "2x8" style node x GPU count in a file name; 0 when absent.
 int ranksFromFileName(const std::string& fileName) {
@@ -117,8 +129,8 @@ int ranksFromFileName(const std::string& fileName) {
 
 struct RawRow {
     double bytes = 0, count = 0;
-    std::string type, redop;
-    bool hasRedop = false;
+    std::string type;
+    bool reduces = false;  // a redop column naming a reduction (sum, prod, ...; not "none")
     double t[2] = {0, 0}, algbw[2] = {0, 0}, busbw[2] = {0, 0};
     long long wrong[2] = {0, 0};  // the #wrong column (0 when N/A or the older `error` column)
     int halves = 1;
@@ -126,7 +138,7 @@ struct RawRow {
 };
 
 struct Section {
-    std::string collective;  // from the log
+    std::optional<Collective> collective;  // from the log
     int maxRank = -1;
     int headerHalves = 0;      // busbw columns in the header (0 = no header seen)
     bool errorColumn = false;  // the older layout's `error` column (a deviation, not a count)
@@ -168,8 +180,9 @@ bool parseRow(const std::vector<std::string>& tok, int headerHalves, bool errorC
     }
     const std::size_t mid = rest - 4 * halves;
     if (mid >= 1) {
-        r.redop = tok[3];
-        r.hasRedop = !isNumberToken(tok[3]);
+        // tok[3]: the redop word ("none" for a collective that does not reduce) or, in a table
+        // without a redop column, a number.
+        r.reduces = !isNumberToken(tok[3]) && toLower(tok[3]) != "none";
     }
     const std::size_t base = 3 + mid;
     for (int h = 0; h < halves; ++h) {
@@ -253,42 +266,42 @@ NcclCurve buildCurve(const Section& s, const std::string& fileName, const std::s
     NcclCurve c;
     c.notes = s.notes;
     // Collective.
-    c.collective = s.collective;
+    std::optional<Collective> named = s.collective;
     c.collectiveSource = "log";
-    if (c.collective.empty() && singleSection) c.collective = perfToken(wholeLower);
-    if (c.collective.empty()) {
-        c.collective = collectiveFromFileName(fileName);
+    if (!named && singleSection) named = perfToken(wholeLower);
+    if (!named) {
+        named = collectiveFromFileName(fileName);
         c.collectiveSource = "file name";
     }
     const double ratio = medianRatio(s.rows);
-    if (c.collective.empty()) {
+    if (named) {
+        c.collective = *named;
+    } else {
         c.collectiveSource = "inferred";
-        const bool reduces =
-            !s.rows.empty() && s.rows.back().hasRedop && toLower(s.rows.back().redop) != "none";
+        const bool reduces = !s.rows.empty() && s.rows.back().reduces;
         if (reduces && s.maxRank >= 1) {
             // With the rank count known, pick the convention whose busbw/algbw is closer [N].
             const double n = s.maxRank + 1.0;
             const double ar = 2.0 * (n - 1) / n, rs = (n - 1) / n;
-            c.collective =
-                std::abs(ratio - ar) <= std::abs(ratio - rs) ? "all_reduce" : "reduce_scatter";
+            c.collective = std::abs(ratio - ar) <= std::abs(ratio - rs) ? Collective::AllReduce
+                                                                        : Collective::ReduceScatter;
         } else if (reduces) {
-            c.collective = ratio > 1.01 ? "all_reduce" : "reduce_scatter";
+            c.collective = ratio > 1.01 ? Collective::AllReduce : Collective::ReduceScatter;
         } else {
-            c.collective = "alltoall";  // all-gather and all-to-all look alike here
+            c.collective = Collective::AllToAll;  // all-gather and all-to-all look alike here
         }
         c.notes.push_back("collective not named in the log or file name; inferred \"" +
-                          c.collective + "\" from redop and busbw/algbw");
+                          std::string(name(c.collective)) + "\" from redop and busbw/algbw");
     }
     // Ranks.
     const RawRow* big = nullptr;
     for (const auto& r : s.rows)
         if (!big || r.bytes > big->bytes) big = &r;
-    const bool perRankCount = c.collective == "all_gather" || c.collective == "reduce_scatter" ||
-                              c.collective == "alltoall";
+    const bool perRank = perRankCount(c.collective);
     if (s.maxRank >= 0) {
         c.ranks = s.maxRank + 1;
         c.ranksSource = "rank lines";
-    } else if (perRankCount && big && big->count > 0 && typeSize(big->type) > 0) {
+    } else if (perRank && big && big->count > 0 && typeSize(big->type) > 0) {
         c.ranks = static_cast<int>(std::lround(big->bytes / (big->count * typeSize(big->type))));
         c.ranksSource = "size/count";
     } else if (int n = ranksFromFileName(fileName); n > 0) {
@@ -296,8 +309,8 @@ NcclCurve buildCurve(const Section& s, const std::string& fileName, const std::s
         // data wins (a file name is only a label someone typed).
         c.ranks = n;
         c.ranksSource = "file name";
-        const double f = c.collective == "all_reduce" ? 2.0 : 1.0;
-        const bool ratioHasRanks = c.collective == "all_reduce" || perRankCount;
+        const double f = ratioFactor(c.collective);
+        const bool ratioHasRanks = c.collective == Collective::AllReduce || perRank;
         const auto [lo, hi] =
             ratioHasRanks ? ranksFromRatioIntervals(s.rows, f) : std::pair<int, int>{0, 0};
         if (lo > 0 && (n < lo || n > hi)) {
@@ -314,7 +327,7 @@ NcclCurve buildCurve(const Section& s, const std::string& fileName, const std::s
                               (lo > 0 ? " (consistent with busbw/algbw)" : ""));
         }
     } else if (ratio > 0) {
-        const double f = c.collective == "all_reduce" ? 2.0 : 1.0;
+        const double f = ratioFactor(c.collective);
         if (ratio < f) {
             c.ranks = static_cast<int>(std::lround(f / (f - ratio)));
             c.ranksSource = "busbw/algbw";
@@ -417,7 +430,7 @@ std::optional<NcclImport> parseNcclTests(const std::string& text, const std::str
             preambleLine = ln;
         Section* cur = &sections.back();
         if (lower.find("collective test starting") != std::string::npos) {
-            if (!cur->rows.empty() || !cur->collective.empty() || cur->maxRank >= 0) {
+            if (!cur->rows.empty() || cur->collective || cur->maxRank >= 0) {
                 sections.emplace_back();
                 cur = &sections.back();
             }
@@ -566,7 +579,8 @@ std::optional<NcclImport> parseNcclTests(const std::string& text, const std::str
     }
     for (const auto& c : imp.curves)
         if (c.points.empty() && diag.items().size() == before)
-            diag.error("file", "the " + c.collective + " table has only zero-byte rows");
+            diag.error("file",
+                       "the " + std::string(name(c.collective)) + " table has only zero-byte rows");
     if (diag.items().size() > before) return std::nullopt;
     return imp;
 }
@@ -612,19 +626,30 @@ std::vector<double> logSizes(const NcclCurve& curve) {
     return out;
 }
 
-const NcclCurve* findCurve(const NcclImport& imp, const std::string& collective, int ranks) {
+const NcclCurve* findCurve(const NcclImport& imp, Collective collective, int ranks) {
     for (const auto& c : imp.curves)
         if (c.collective == collective && (ranks <= 0 || c.ranks == ranks)) return &c;
     return nullptr;
 }
 
-double busBandwidthFactor(const std::string& collective, int ranks) {
+double busBandwidthFactor(Collective collective, int ranks) {
     if (ranks <= 0) return 0;
     const double n = ranks;
-    if (collective == "all_reduce") return 2.0 * (n - 1) / n;
-    if (collective == "all_gather" || collective == "reduce_scatter" || collective == "alltoall")
-        return (n - 1) / n;
-    if (collective == "broadcast" || collective == "reduce" || collective == "sendrecv") return 1.0;
+    switch (collective) {
+        case Collective::AllReduce:
+        case Collective::AllGather:
+        case Collective::ReduceScatter:
+        case Collective::AllToAll:
+            return ratioFactor(collective) * (n - 1) / n;
+        case Collective::Broadcast:
+        case Collective::Reduce:
+        case Collective::SendRecv:
+            return 1.0;
+        case Collective::Scatter:
+        case Collective::Gather:
+        case Collective::Hypercube:
+            break;
+    }
     return 0;
 }
 
@@ -638,7 +663,7 @@ double collectiveTime_s(const NcclCurve& curve, double bytes, bool* extrapolated
 
 nlohmann::ordered_json ncclCurveToJson(const NcclCurve& c) {
     nlohmann::ordered_json j;
-    j["collective"] = c.collective;
+    j["collective"] = name(c.collective);
     j["collective_source"] = c.collectiveSource;
     j["ranks"] = c.ranks;
     j["ranks_source"] = c.ranksSource;

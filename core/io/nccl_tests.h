@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/diagnostics.h"
+#include "io/collective.h"
 
 namespace tandem::io {
 
@@ -25,7 +26,9 @@ struct NcclPoint {
 
 /// A bus-bandwidth curve of one collective at one rank count, sorted by size (unique sizes).
 struct NcclCurve {
-    std::string collective;  ///< "all_reduce", "all_gather", "reduce_scatter", "alltoall", ...
+    /// The collective measured, read from the log, the file name or inferred (collectiveNames()
+    /// gives its word; the inspect JSON writes that).
+    Collective collective = Collective::AllReduce;
     std::string collectiveSource;  ///< how it was identified ("log", "file name", "inferred")
     int ranks = 0;                 ///< participating GPUs
     std::string ranksSource;       ///< "rank lines", "size/count", "busbw/algbw" (an estimate)
@@ -98,11 +101,13 @@ BusBandwidth effectiveBusBandwidth(const NcclCurve& curve, double bytes,
 /// std::log of every point's size, in point order (for the overload above).
 std::vector<double> logSizes(const NcclCurve& curve);
 
-/// The curve for `collective` (and `ranks`, when > 0) in `imp`, or nullptr.
-const NcclCurve* findCurve(const NcclImport& imp, const std::string& collective, int ranks = 0);
+/// The first curve of `collective` (and of `ranks` GPUs, when > 0) in `imp`, or nullptr.
+const NcclCurve* findCurve(const NcclImport& imp, Collective collective, int ranks = 0);
 
-/// busbw / algbw for a collective over `ranks` GPUs [N]; 0 for an unknown collective.
-double busBandwidthFactor(const std::string& collective, int ranks);
+/// busbw / algbw of `collective` over `ranks` GPUs [N]: 2(n-1)/n for all-reduce, (n-1)/n for
+/// all-gather, reduce-scatter and all-to-all, 1 for broadcast, reduce and sendrecv; 0 for
+/// scatter, gather and hypercube (no convention here) and for ranks <= 0.
+double busBandwidthFactor(Collective collective, int ranks);
 
 /// Time (s) to run `collective` on `bytes` with the measured curve: bytes * factor / busbw.
 /// Flags extrapolation like effectiveBusBandwidth. Infinite when busbw is 0.

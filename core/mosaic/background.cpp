@@ -289,7 +289,7 @@ CoRunModel coRunModel(const Hardware& hw, int nodes, const BackgroundLoad& bg,
             if ((c == Collective::AllToAll) != (s.traffic == fabric::Collective::AllToAll))
                 continue;
             io::NcclCurve curve;
-            curve.collective = collectiveName(c);
+            curve.collective = widen(ncclCollectives(), c);
             curve.collectiveSource = kSource;
             curve.ranks = ranks;
             curve.ranksSource = kSource;

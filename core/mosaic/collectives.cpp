@@ -11,20 +11,19 @@ thread_local CollectiveRecorder* tRecorder = nullptr;
 
 }  // namespace
 
+const EnumSubset<Collective, io::Collective>& ncclCollectives() {
+    static const EnumSubset<Collective, io::Collective> s = {
+        {Collective::AllReduce, io::Collective::AllReduce},
+        {Collective::ReduceScatter, io::Collective::ReduceScatter},
+        {Collective::AllGather, io::Collective::AllGather},
+        {Collective::AllToAll, io::Collective::AllToAll}};
+    return s;
+}
 const EnumTable<Collective>& collectiveNames() {
-    static const EnumTable<Collective> t = {{Collective::AllReduce, "all_reduce"},
-                                            {Collective::ReduceScatter, "reduce_scatter"},
-                                            {Collective::AllGather, "all_gather"},
-                                            {Collective::AllToAll, "alltoall"}};
+    static const EnumTable<Collective> t = subsetNames(ncclCollectives(), io::collectiveNames());
     return t;
 }
 const char* collectiveName(Collective c) { return enumName(collectiveNames(), c); }
-
-bool parseCollectiveName(const std::string& name, Collective& out) {
-    const auto c = enumFromName(collectiveNames(), name);
-    if (c) out = *c;
-    return c.has_value();
-}
 
 double busFactor(Collective c, int n) {
     if (n <= 1) return 0.0;

@@ -13,20 +13,22 @@
 #include <vector>
 
 #include "common/enum_names.h"
+#include "io/collective.h"
 #include "mosaic/hardware.h"
 
 namespace tandem::mosaic {
 
+/// The collectives the model costs.
 enum class Collective { AllReduce, ReduceScatter, AllGather, AllToAll };
 
-/// nccl-tests names of the collectives, as io::NcclCurve::collective holds them: "all_reduce",
-/// "reduce_scatter", "all_gather", "alltoall".
+/// Each collective the model costs and the nccl-tests collective that measures it; narrow() of
+/// any other nccl-tests collective (broadcast, sendrecv, ...) is nullopt.
+const EnumSubset<Collective, io::Collective>& ncclCollectives();
+/// nccl-tests words of the collectives (io::collectiveNames()): "all_reduce", "reduce_scatter",
+/// "all_gather", "alltoall".
 const EnumTable<Collective>& collectiveNames();
-/// nccl-tests name of a collective (collectiveNames()).
+/// nccl-tests word of a collective (collectiveNames()).
 const char* collectiveName(Collective c);
-
-/// Inverse of collectiveName; false for any other name (broadcast, sendrecv, ...).
-bool parseCollectiveName(const std::string& name, Collective& out);
 
 /// Bytes on the wire per rank divided by the buffer size S, for n ranks (0 for n <= 1).
 double busFactor(Collective c, int n);

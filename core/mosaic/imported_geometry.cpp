@@ -72,7 +72,7 @@ ImportedGeometry importedGeometry(const ModelImport& m) {
     }
     g.dFf = toInt(dff);
     g.denseLayers = moe ? toInt(s.denseLayers) : g.layers;
-    if (moe && s.denseLayers > 0 && s.family.rfind("llama4", 0) == 0)
+    if (moe && s.denseLayers > 0 && s.family == ModelFamily::Llama4)
         note("interleaved dense blocks costed as " + std::to_string(s.denseLayers) +
              " leading dense blocks");
     if (moe && s.sharedExperts > 0 && s.dExpert > 0) {
@@ -121,7 +121,7 @@ nlohmann::ordered_json importedGeometryToJson(const ModelImport& m, const Import
     nlohmann::ordered_json j;
     j["source"] = "hf_config";
     j["model_type"] = m.geometry.modelType;
-    j["family"] = m.geometry.family;
+    j["family"] = name(m.geometry.family);
     j["n_total"] = m.counts.total;
     j["n_active"] = m.counts.active;
     j["n_total_nonembedding"] = m.counts.totalNonEmbedding;

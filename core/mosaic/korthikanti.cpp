@@ -66,6 +66,12 @@ const EnumTable<KorthikantiMode>& korthikantiModeNames() {
     return t;
 }
 
+const EnumTable<KorthikantiUnit>& korthikantiUnitNames() {
+    static const EnumTable<KorthikantiUnit> t = {{KorthikantiUnit::GiB, "GiB"},
+                                                 {KorthikantiUnit::Seconds, "s"}};
+    return t;
+}
+
 std::vector<KorthikantiPoint> parseKorthikantiPoints(const std::string& csv, Diagnostics& diag) {
     std::vector<KorthikantiPoint> out;
     readCsvTable(csv, std::vector<std::string>(std::begin(kColumns), std::end(kColumns)), diag,
@@ -74,7 +80,6 @@ std::vector<KorthikantiPoint> parseKorthikantiPoints(const std::string& csv, Dia
                      p.line = lineNo;
                      p.point = f[0];
                      p.model = f[1];
-                     p.unit = f[5];
                      p.source = f[21];
                      bool ok = true;
                      auto bad = [&](size_t col, const std::string& why) {
@@ -98,8 +103,12 @@ std::vector<KorthikantiPoint> parseKorthikantiPoints(const std::string& csv, Dia
                      const bool memory = quantity && !time;
                      if (!parseNumber(f[4], p.value) || !(p.value > 0))
                          bad(4, "must be a positive number");
-                     if ((memory && p.unit != "GiB") || (time && p.unit != "s"))
+                     const auto unit = enumFromName(korthikantiUnitNames(), f[5]);
+                     if ((memory && unit != KorthikantiUnit::GiB) ||
+                         (time && unit != KorthikantiUnit::Seconds))
                          bad(5, "must be GiB for memory and s for iteration time");
+                     else if (unit)
+                         p.unit = *unit;
                      int* ints[] = {&p.heads,  &p.hidden,      &p.layers,    &p.ffn, &p.vocab,
                                     &p.seqLen, &p.tp,          &p.pp,        &p.vp,  &p.dp,
                                     &p.gpus,   &p.globalBatch, &p.microBatch};

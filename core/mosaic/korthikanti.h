@@ -31,6 +31,15 @@ enum class KorthikantiMode {
 /// The CSV words of KorthikantiMode, in the order above.
 const EnumTable<KorthikantiMode>& korthikantiModeNames();
 
+/// The unit of a published value (points.csv column `unit`): GiB for the memory quantities, s
+/// for the iteration time.
+enum class KorthikantiUnit {
+    GiB,      ///< "GiB", 2^30 bytes
+    Seconds,  ///< "s"
+};
+/// The CSV words of KorthikantiUnit, in the order above.
+const EnumTable<KorthikantiUnit>& korthikantiUnitNames();
+
 /// One published point (one CSV row of points.csv).
 struct KorthikantiPoint {
     int line = 0;       ///< 1-based line in the CSV
@@ -38,8 +47,8 @@ struct KorthikantiPoint {
     std::string model;  ///< "22B", "175B", "530B", "1T"
     KorthikantiQuantity quantity = KorthikantiQuantity::IterationTime;
     KorthikantiMode mode = KorthikantiMode::Baseline;
-    double value = 0;  ///< published value in `unit`
-    std::string unit;  ///< GiB (memory) or s (time)
+    double value = 0;                                 ///< published value in `unit`
+    KorthikantiUnit unit = KorthikantiUnit::Seconds;  ///< GiB (memory) or s (time)
     int heads = 0, hidden = 0, layers = 0, ffn = 0, vocab = 0, seqLen = 0;
     int tp = 0, pp = 0, vp = 0, dp = 0, gpus = 0, globalBatch = 0, microBatch = 0;
     std::string source;

@@ -22,15 +22,16 @@ std::vector<std::string> MeasuredCollectives::add(const io::NcclImport& imp,
     std::vector<std::string> notes;
     const std::string file = io::baseName(source);
     for (const auto& c : imp.curves) {
-        const std::string what =
-            c.collective + " on " + std::to_string(c.ranks) + " ranks in " + file;
-        Collective kind;
-        if (!parseCollectiveName(c.collective, kind)) {
+        const std::string what = std::string(io::name(c.collective)) + " on " +
+                                 std::to_string(c.ranks) + " ranks in " + file;
+        const std::optional<Collective> modelled = narrow(ncclCollectives(), c.collective);
+        if (!modelled) {
             notes.push_back(what +
                             ": skipped, Tandem's model uses all_reduce, reduce_scatter, "
                             "all_gather and alltoall only");
             continue;
         }
+        const Collective kind = *modelled;
         if (c.ranks < 2) {
             notes.push_back(what + ": skipped, the rank count is unknown or below 2");
             continue;

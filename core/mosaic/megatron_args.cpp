@@ -5,8 +5,34 @@
 #include <stdexcept>
 #include <vector>
 
+#include "common/enum_names.h"
+
 namespace tandem::mosaic {
 namespace {
+
+/// --recompute-granularity: Megatron's two choices; not given, or any other word: None.
+enum class RecomputeGranularity { None, Selective, Full };
+
+/// The words of --recompute-granularity (None has none).
+const EnumTable<RecomputeGranularity>& granularityNames() {
+    static const EnumTable<RecomputeGranularity> t = {
+        {RecomputeGranularity::Selective, "selective"}, {RecomputeGranularity::Full, "full"}};
+    return t;
+}
+
+/// The --recompute-modules that decide the checkpointing mode beyond core attention (Megatron's
+/// module names); other modules (core_attn, the default, and the rest) are passed over.
+enum class RecomputeModule { Layernorm, MoeAct, MlpAct, Mlp, Moe };
+
+/// The words of --recompute-modules the reader knows.
+const EnumTable<RecomputeModule>& recomputeModuleNames() {
+    static const EnumTable<RecomputeModule> t = {{RecomputeModule::Layernorm, "layernorm"},
+                                                 {RecomputeModule::MoeAct, "moe_act"},
+                                                 {RecomputeModule::MlpAct, "mlp_act"},
+                                                 {RecomputeModule::Mlp, "mlp"},
+                                                 {RecomputeModule::Moe, "moe"}};
+    return t;
+}
 
 /// What the flags of a launch script say, before it becomes a plan and a cluster.
 struct ReadFlags {
@@ -14,8 +40,9 @@ struct ReadFlags {
     int globalBatch = 0, seqLen = 0;
     int layersPerChunk = 0;  ///< --num-layers-per-virtual-pipeline-stage, 0 = not given
     bool fp8 = false, mx = false, fp4 = false;
-    std::string granularity;           ///< --recompute-granularity
-    std::vector<std::string> modules;  ///< --recompute-modules
+    /// --recompute-granularity (the last one given)
+    RecomputeGranularity granularity = RecomputeGranularity::None;
+    std::vector<RecomputeModule> modules;  ///< the known words of --recompute-modules
 };
 
 /// How a flag takes its value.
@@ -65,9 +92,15 @@ const std::vector<MegatronFlag>& megatronFlags() {
         {"--use-distributed-optimizer", K::Switch, nullptr,
          [](R& r) -> bool& { return r.plan.distributedOptimizer; }},
         {"--recompute-granularity", K::Word, nullptr, nullptr,
-         [](R& r, const std::string& w) { r.granularity = w; }, "full or selective"},
+         [](R& r, const std::string& w) {
+             r.granularity =
+                 enumFromName(granularityNames(), w).value_or(RecomputeGranularity::None);
+         },
+         "full or selective"},
         {"--recompute-modules", K::Words, nullptr, nullptr,
-         [](R& r, const std::string& w) { r.modules.push_back(w); },
+         [](R& r, const std::string& w) {
+             if (const auto m = enumFromName(recomputeModuleNames(), w)) r.modules.push_back(*m);
+         },
          "the modules selective recomputation recomputes (default core_attn)"},
         {"--sequence-parallel", K::Switch, nullptr,
          [](R& r) -> bool& { return r.plan.sequenceParallel; }},
@@ -132,18 +165,25 @@ bool readFlag(const MegatronFlag& f, const std::vector<std::string>& words, size
 }
 
 /// The checkpointing mode of --recompute-granularity and --recompute-modules.
-Checkpointing recomputation(const std::string& granularity,
-                            const std::vector<std::string>& modules) {
-    if (granularity == "full") return Checkpointing::Full;
-    if (granularity != "selective") return Checkpointing::None;
+Checkpointing recomputation(RecomputeGranularity granularity,
+                            const std::vector<RecomputeModule>& modules) {
+    switch (granularity) {
+        case RecomputeGranularity::None:
+            return Checkpointing::None;
+        case RecomputeGranularity::Full:
+            return Checkpointing::Full;
+        case RecomputeGranularity::Selective:
+            break;
+    }
     // Megatron's default module list is core_attn alone; mlp / moe recompute the whole MLP,
     // layernorm / moe_act the norms and the activation function.
-    auto has = [&](const char* m) {
+    auto has = [&](RecomputeModule m) {
         return std::find(modules.begin(), modules.end(), m) != modules.end();
     };
-    return has("mlp") || has("moe")                               ? Checkpointing::SuperSelective
-           : has("layernorm") || has("moe_act") || has("mlp_act") ? Checkpointing::Selective
-                                                                  : Checkpointing::CoreAttention;
+    using M = RecomputeModule;
+    return has(M::Mlp) || has(M::Moe)                              ? Checkpointing::SuperSelective
+           : has(M::Layernorm) || has(M::MoeAct) || has(M::MlpAct) ? Checkpointing::Selective
+                                                                   : Checkpointing::CoreAttention;
 }
 
 }  // namespace

@@ -471,19 +471,22 @@ nlohmann::ordered_json realityToJson(const RealityReport& r) {
     sum["median_abs_error"] = r.summary.medianAbsError;
     sum["share_within_25pct"] = r.summary.shareWithin25;
     j["summary"] = sum;
-    // Error split by system, precision and model.
+    // Error split by system, precision and model: each key of "split" with the group of a case.
+    struct ErrorSplit {
+        const char* key;
+        std::string (*group)(const RealityCase&);
+    };
+    static const ErrorSplit splits[] = {
+        {"system", [](const RealityCase& c) { return c.run.system; }},
+        {"precision",
+         [](const RealityCase& c) { return std::string(precisionName(c.cluster.precision)); }},
+        {"model", [](const RealityCase& c) { return c.run.model; }}};
     J split;
-    for (const char* key : {"system", "precision", "model"}) {
+    for (const ErrorSplit& by : splits) {
+        const char* key = by.key;
         std::map<std::string, std::vector<RealityRow>> groups;
-        for (const RealityRow& row : r.rows) {
-            const MeasuredRun& m = r.cases[row.caseIndex].run;
-            const std::string k =
-                std::string(key) == "system" ? m.system
-                : std::string(key) == "precision"
-                    ? std::string(precisionName(r.cases[row.caseIndex].cluster.precision))
-                    : m.model;
-            groups[k].push_back(row);
-        }
+        for (const RealityRow& row : r.rows)
+            groups[by.group(r.cases[row.caseIndex])].push_back(row);
         J g;
         for (const auto& [name, rows] : groups) {
             const RealitySummary s = summarize(rows);
@@ -540,7 +543,7 @@ nlohmann::ordered_json realityToJson(const RealityReport& r) {
         o["point"] = k.point.point;
         o["quantity"] = enumName(korthikantiQuantityNames(), k.point.quantity);
         o["mode"] = enumName(korthikantiModeNames(), k.point.mode);
-        o["unit"] = k.point.unit;
+        o["unit"] = enumName(korthikantiUnitNames(), k.point.unit);
         o["paper"] = k.point.value;
         o["source"] = k.point.source;
         o["layout"] = {{"tp", k.point.tp},          {"pp", k.point.pp},

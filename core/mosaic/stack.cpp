@@ -2,29 +2,35 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <stdexcept>
 
 namespace tandem::mosaic {
 
-const char* precisionName(Precision p) {
-    switch (p) {
-        case Precision::Bf16:
-            return "bf16";
-        case Precision::Fp8:
-            return "fp8";
-        case Precision::Mxfp8:
-            return "mxfp8";
-        case Precision::Nvfp4:
-            return "nvfp4";
-    }
-    return "bf16";
+const EnumTable<Precision>& precisionNames() {
+    static const EnumTable<Precision> t = {{Precision::Bf16, "bf16"},
+                                           {Precision::Fp8, "fp8"},
+                                           {Precision::Mxfp8, "mxfp8"},
+                                           {Precision::Nvfp4, "nvfp4"}};
+    return t;
 }
+
+const EnumTable<Precision>& precisionAliases() {
+    static const EnumTable<Precision> t = {{Precision::Fp8, "fp8-cs"},
+                                           {Precision::Fp8, "fp8-ds"},
+                                           {Precision::Fp8, "fp8-sc"},
+                                           {Precision::Mxfp8, "fp8-mx"}};
+    return t;
+}
+
+const char* precisionName(Precision p) { return enumName(precisionNames(), p); }
 
 std::string precisionNameList() {
     std::string out;
-    for (int i = 0; i < kPrecisionCount; ++i) {
-        if (i > 0) out += i + 1 == kPrecisionCount ? " or " : ", ";
-        out += precisionName(Precision(i));
+    const EnumTable<Precision>& names = precisionNames();
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (i > 0) out += i + 1 == names.size() ? " or " : ", ";
+        out += names[i].name;
     }
     return out;
 }
@@ -33,16 +39,10 @@ bool parsePrecision(const std::string& text, Precision& out) {
     std::string t = text;
     std::transform(t.begin(), t.end(), t.begin(),
                    [](unsigned char c) { return char(std::tolower(c)); });
-    if (t == "bf16")
-        out = Precision::Bf16;
-    else if (t == "fp8" || t == "fp8-cs" || t == "fp8-ds" || t == "fp8-sc")
-        out = Precision::Fp8;
-    else if (t == "mxfp8" || t == "fp8-mx")
-        out = Precision::Mxfp8;
-    else if (t == "nvfp4")
-        out = Precision::Nvfp4;
-    else
-        return false;
+    std::optional<Precision> p = enumFromName(precisionNames(), t);
+    if (!p) p = enumFromName(precisionAliases(), t);
+    if (!p) return false;
+    out = *p;
     return true;
 }
 

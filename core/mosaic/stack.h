@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "common/enum_names.h"
+
 namespace tandem::mosaic {
 
 /// Compute precision of the linear layers (GEMMs). Attention, the LM head, the router and the
@@ -23,12 +25,20 @@ enum class Precision {
 };
 constexpr int kPrecisionCount = 4;
 
-/// "bf16", "fp8", "mxfp8", "nvfp4".
+/// The word of each precision, in enum order: "bf16", "fp8", "mxfp8", "nvfp4" (scenario files,
+/// CSV cells, --precision, messages).
+const EnumTable<Precision>& precisionNames();
+/// The other spellings parsePrecision() reads, lower-cased, each with its precision: the
+/// Megatron-Bridge FP8 recipe names "fp8-cs" (per-tensor current scaling), "fp8-ds" and "fp8-sc"
+/// -> fp8 (per-tensor or block scaling); "fp8-mx" -> mxfp8 (tests/data/megatron-bridge/README.md).
+const EnumTable<Precision>& precisionAliases();
+/// The word of `p` (precisionNames()).
 const char* precisionName(Precision p);
 /// "bf16, fp8, mxfp8 or nvfp4": every precisionName() in enum order, as messages list them.
 std::string precisionNameList();
-/// Parses the names above and the Megatron-Bridge spellings ("BF16", "FP8", "FP8-CS",
-/// "FP8-MX", "MXFP8", "NVFP4"; case-insensitive). False for anything else.
+/// The precision `text` names, ignoring case: a word of precisionNames() or of
+/// precisionAliases() (e.g. "BF16", "FP8-CS", "FP8-MX", "MXFP8", "NVFP4"). False for anything
+/// else, `out` then untouched.
 bool parsePrecision(const std::string& text, Precision& out);
 
 /// A training stack. Every member is data; the perf model has one code path for all stacks.

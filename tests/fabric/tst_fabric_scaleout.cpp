@@ -65,6 +65,9 @@ private slots:
         for (const auto& e : collectiveNames())
             QVERIFY(enumFromName(collectiveNames(), name(e.value)) == e.value);
         QVERIFY(!enumFromName(collectiveNames(), "all_gather"));
+        for (const auto& e : collectiveNames())
+            QCOMPARE(std::string(tandem::io::name(widen(ncclCollectives(), e.value))),
+                     std::string(e.name));
         // A curve of either collective gives rows of it; another collective gives none.
         const ScaleOutHardware& p5 = *findScaleOutHardware("p5-efa");
         tandem::io::NcclCurve curve;
@@ -72,14 +75,14 @@ private slots:
         curve.points.push_back({});
         curve.points.back().bytes = 1e9;
         curve.points.back().busbw_Bps = 100e9;
-        curve.collective = "alltoall";
+        curve.collective = tandem::io::Collective::AllToAll;
         const auto rows = measuredRows(curve, p5);
         QCOMPARE(rows.size(), size_t(1));
         QVERIFY(rows[0].collective == Collective::AllToAll);
         QCOMPARE(rows[0].nodes, 2);
-        curve.collective = "all_reduce";
+        curve.collective = tandem::io::Collective::AllReduce;
         QVERIFY(measuredRows(curve, p5).at(0).collective == Collective::AllReduce);
-        curve.collective = "all_gather";
+        curve.collective = tandem::io::Collective::AllGather;
         QVERIFY(measuredRows(curve, p5).empty());
     }
 

@@ -174,10 +174,24 @@ private slots:
         Diagnostics d;
         const auto m = importModelConfig(cfg, d);
         QVERIFY2(m, d.str().c_str());
-        QCOMPARE(m->geometry.family, std::string("deepseek_v3"));
+        QVERIFY(m->geometry.family == ModelFamily::DeepseekV3);
+        QCOMPARE(modelImportToJson(*m)["family"].get<std::string>(), std::string("deepseek_v3"));
         // Kimi-K2 publishes 1.04 T total and 32 B active.
         QVERIFY(std::abs(m->counts.total / 1.04e12 - 1) < 0.03);
         QVERIFY(std::abs(m->counts.active / 32.0e9 - 1) < 0.03);
+    }
+
+    void modelFamilyNamesRoundTrip() {
+        // Each family's word reads back to it; a model_type that counts as another family
+        // (mistral, kimi_k2, llama4_text) is no family's word.
+        QCOMPARE(enumNames(modelFamilyNames()),
+                 (std::vector<std::string>{"mixtral", "deepseek_v2", "deepseek_v3", "qwen2_moe",
+                                           "qwen3_moe", "gpt_oss", "llama4", "gpt2", "opt", "llama",
+                                           "qwen2", "qwen3"}));
+        for (const auto& e : modelFamilyNames())
+            QVERIFY(enumFromName(modelFamilyNames(), name(e.value)) == e.value);
+        for (const char* other : {"mistral", "kimi_k2", "llama4_text", "deepseek", ""})
+            QVERIFY(!enumFromName(modelFamilyNames(), other));
     }
 
     void unknownModelTypeListsSupported() {

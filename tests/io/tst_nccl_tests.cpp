@@ -85,7 +85,7 @@ private slots:
         QVERIFY2(imp, d.str().c_str());
         QCOMPARE(imp->curves.size(), std::size_t(1));
         const auto& c = imp->curves.front();
-        QCOMPARE(QString::fromStdString(c.collective), collective);
+        QCOMPARE(QString::fromUtf8(name(c.collective)), collective);
         QCOMPARE(c.ranks, ranks);
         QCOMPARE(c.peakBusbw_Bps / 1e9, maxBusbwGBps);
         QCOMPARE(int(c.points.size()), sizes);
@@ -130,10 +130,76 @@ private slots:
     }
 
     void busBandwidthFactors() {
-        QCOMPARE(busBandwidthFactor("all_reduce", 16), 2.0 * 15 / 16);
-        QCOMPARE(busBandwidthFactor("all_gather", 8), 7.0 / 8);
-        QCOMPARE(busBandwidthFactor("alltoall", 80), 79.0 / 80);
-        QCOMPARE(busBandwidthFactor("nonsense", 8), 0.0);
+        QCOMPARE(busBandwidthFactor(Collective::AllReduce, 16), 2.0 * 15 / 16);
+        QCOMPARE(busBandwidthFactor(Collective::AllGather, 8), 7.0 / 8);
+        QCOMPARE(busBandwidthFactor(Collective::ReduceScatter, 8), 7.0 / 8);
+        QCOMPARE(busBandwidthFactor(Collective::AllToAll, 80), 79.0 / 80);
+        QCOMPARE(busBandwidthFactor(Collective::Broadcast, 8), 1.0);
+        QCOMPARE(busBandwidthFactor(Collective::Reduce, 8), 1.0);
+        QCOMPARE(busBandwidthFactor(Collective::SendRecv, 8), 1.0);
+        QCOMPARE(busBandwidthFactor(Collective::Scatter, 8), 0.0);
+        QCOMPARE(busBandwidthFactor(Collective::Gather, 8), 0.0);
+        QCOMPARE(busBandwidthFactor(Collective::Hypercube, 8), 0.0);
+        QCOMPARE(busBandwidthFactor(Collective::AllReduce, 0), 0.0);
+    }
+
+    void collectiveNamesRoundTrip() {
+        // Every nccl-tests binary's collective once, each word read back to its collective.
+        QCOMPARE(enumNames(collectiveNames()),
+                 (std::vector<std::string>{"reduce_scatter", "all_reduce", "all_gather", "alltoall",
+                                           "broadcast", "sendrecv", "hypercube", "gather",
+                                           "scatter", "reduce"}));
+        for (const auto& e : collectiveNames())
+            QVERIFY(enumFromName(collectiveNames(), name(e.value)) == e.value);
+        QVERIFY(!enumFromName(collectiveNames(), "allreduce"));
+        QVERIFY(!enumFromName(collectiveNames(), "all_reduce_perf"));
+        QVERIFY(!enumFromName(collectiveNames(), ""));
+    }
+
+    void collectiveNamedBy_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("fileName");
+        QTest::addColumn<QString>("collective");
+        QTest::addColumn<QString>("source");
+        const QString row = QStringLiteral(
+            "    33554432        524288     float    none      -1    500.0   67.11   62.91      0 "
+            "   480.0   69.91   65.54      0\n# Avg bus bandwidth    : 64.22\n");
+        // Each nccl-tests binary named in the log: the word before "_perf" at a token boundary.
+        for (const auto& e : collectiveNames()) {
+            const QString word = QString::fromUtf8(e.name);
+            QTest::newRow(qPrintable("log " + word))
+                << "# Collective test starting: " + word + "_perf\n" + QString::fromUtf8(kHeader) +
+                       row
+                << QString() << word << QStringLiteral("log");
+        }
+        // A file name's spellings, '-' removed and case ignored.
+        const char* files[][2] = {{"h100-Reduce-Scatter-2x8.txt", "reduce_scatter"},
+                                  {"run_allreduce.log", "all_reduce"},
+                                  {"all-gather.txt", "all_gather"},
+                                  {"all_to_all.txt", "alltoall"},
+                                  {"bcast_broadcast.txt", "broadcast"},
+                                  {"sendrecv_1x8.txt", "sendrecv"}};
+        for (const auto& f : files)
+            QTest::newRow(f[0]) << QString::fromUtf8(kHeader) + row << QString::fromUtf8(f[0])
+                                << QString::fromUtf8(f[1]) << QStringLiteral("file name");
+        // Neither: redop none is inferred as all-to-all.
+        QTest::newRow("inferred") << QString::fromUtf8(kHeader) + row << QStringLiteral("run.log")
+                                  << QStringLiteral("alltoall") << QStringLiteral("inferred");
+    }
+    void collectiveNamedBy() {
+        QFETCH(QString, text);
+        QFETCH(QString, fileName);
+        QFETCH(QString, collective);
+        QFETCH(QString, source);
+        Diagnostics d;
+        const auto imp = parseNcclTests(text.toStdString(), fileName.toStdString(), d);
+        QVERIFY2(imp, d.str().c_str());
+        QCOMPARE(imp->curves.size(), std::size_t(1));
+        QCOMPARE(QString::fromUtf8(name(imp->curves[0].collective)), collective);
+        QCOMPARE(QString::fromStdString(imp->curves[0].collectiveSource), source);
+        QCOMPARE(QString::fromStdString(
+                     ncclCurveToJson(imp->curves[0])["collective"].get<std::string>()),
+                 collective);
     }
 
     void ncclErrorAtEnd() {
@@ -436,7 +502,7 @@ private slots:
         const auto& c = imp->curves.front();
         QCOMPARE(c.ranks, 2);
         QCOMPARE(c.ranksSource, std::string("rank lines"));
-        QCOMPARE(c.collective, std::string("all_reduce"));  // redop sum, busbw/algbw = 1 = 2(n-1)/n
+        QVERIFY(c.collective == Collective::AllReduce);  // redop sum, busbw/algbw = 1 = 2(n-1)/n
         QCOMPARE(c.collectiveSource, std::string("inferred"));
         QCOMPARE(c.peakBusbw_Bps, 13.98e9);
         QCOMPARE(c.points.size(), std::size_t(2));
@@ -458,14 +524,14 @@ private slots:
         const auto imp = parseNcclTests(text, "", d);
         QVERIFY2(imp, d.str().c_str());
         QCOMPARE(imp->curves.size(), std::size_t(2));
-        const auto* ag = findCurve(*imp, "all_gather");
-        const auto* rs = findCurve(*imp, "reduce_scatter", 16);
+        const auto* ag = findCurve(*imp, Collective::AllGather);
+        const auto* rs = findCurve(*imp, Collective::ReduceScatter, 16);
         QVERIFY(ag && rs);
         QCOMPARE(ag->ranks, 16);  // 33554432 / (524288 x 4 B)
         QCOMPARE(ag->ranksSource, std::string("size/count"));
         QCOMPARE(ag->peakBusbw_Bps, 65.54e9);
         QCOMPARE(rs->peakBusbw_Bps, 52.43e9);
-        QVERIFY(findCurve(*imp, "alltoall") == nullptr);
+        QVERIFY(findCurve(*imp, Collective::AllToAll) == nullptr);
     }
 
     // Ranks from the data: "H100-all_reduce-8x8-coreweave-sharp.txt" was read as 64

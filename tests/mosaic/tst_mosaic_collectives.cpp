@@ -27,7 +27,7 @@ std::optional<io::NcclCurve> loadCurve(const QString& file, Collective c, std::s
         why = d.str();
         return std::nullopt;
     }
-    const io::NcclCurve* curve = io::findCurve(*imp, collectiveName(c));
+    const io::NcclCurve* curve = io::findCurve(*imp, widen(ncclCollectives(), c));
     if (!curve || curve->ranks <= 1 || curve->points.empty()) {
         why = file.toStdString() + ": no usable " + collectiveName(c) + " curve";
         return std::nullopt;
@@ -67,7 +67,9 @@ private slots:
         QCOMPARE(busFactor(Collective(collective), ranks), factor);
         // The same convention as the nccl-tests reader's.
         if (ranks > 1)
-            QCOMPARE(io::busBandwidthFactor(collectiveName(Collective(collective)), ranks), factor);
+            QCOMPARE(
+                io::busBandwidthFactor(widen(ncclCollectives(), Collective(collective)), ranks),
+                factor);
     }
 
     /// Two stages of 3 ms and 1 ms: one chunk -> their sum; 100 chunks -> 3 + 1/100 ms.
@@ -78,13 +80,17 @@ private slots:
             enumNames(collectiveNames()),
             (std::vector<std::string>{"all_reduce", "reduce_scatter", "all_gather", "alltoall"}));
         for (const auto& e : collectiveNames()) {
-            Collective c = Collective::AllReduce;
-            QVERIFY(parseCollectiveName(collectiveName(e.value), c));
-            QVERIFY(c == e.value);
+            QVERIFY(enumFromName(collectiveNames(), collectiveName(e.value)) == e.value);
+            // The same word as the nccl-tests collective it is, which narrows back to it.
+            const io::Collective nccl = widen(ncclCollectives(), e.value);
+            QCOMPARE(std::string(io::name(nccl)), std::string(collectiveName(e.value)));
+            QVERIFY(narrow(ncclCollectives(), nccl) == e.value);
         }
-        Collective c = Collective::AllGather;
-        QVERIFY(!parseCollectiveName("broadcast", c));
-        QVERIFY(c == Collective::AllGather);  // untouched
+        QVERIFY(!enumFromName(collectiveNames(), "broadcast"));
+        for (io::Collective other :
+             {io::Collective::Broadcast, io::Collective::Reduce, io::Collective::SendRecv,
+              io::Collective::Scatter, io::Collective::Gather, io::Collective::Hypercube})
+            QVERIFY(!narrow(ncclCollectives(), other));
     }
 
     void pipelinedStagesByHand() {

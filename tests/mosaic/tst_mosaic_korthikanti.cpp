@@ -41,6 +41,19 @@ private slots:
         for (const auto& p : pts) (p.point.rfind("fig1.", 0) == 0 ? fig1 : table5)++;
         QCOMPARE(fig1, 16);
         QCOMPARE(table5, 8);
+        // Each point's unit fits its quantity: GiB for memory, s for the iteration time.
+        for (const auto& p : pts)
+            QVERIFY(p.unit == (p.quantity == KorthikantiQuantity::IterationTime
+                                   ? KorthikantiUnit::Seconds
+                                   : KorthikantiUnit::GiB));
+    }
+
+    void unitNamesRoundTrip() {
+        QCOMPARE(tandem::enumNames(korthikantiUnitNames()), (std::vector<std::string>{"GiB", "s"}));
+        for (const auto& e : korthikantiUnitNames())
+            QVERIFY(tandem::enumFromName(korthikantiUnitNames(), e.name) == e.value);
+        QVERIFY(!tandem::enumFromName(korthikantiUnitNames(), "GB"));
+        QVERIFY(!tandem::enumFromName(korthikantiUnitNames(), "gib"));
     }
 
     void gptGeometry() {
@@ -231,6 +244,7 @@ private slots:
             "x,22B,iteration_time,sp_selective,1.1,s,64,6144,48,24576,51200,2048,8,1,1,1,8,4,4,16,"
             "A100,src";
         QTest::newRow("unit") << QString(ok).replace(",s,", ",GiB,") << "line 2, unit";
+        QTest::newRow("unknown unit") << QString(ok).replace(",s,", ",ms,") << "line 2, unit";
         QTest::newRow("mode") << QString(ok).replace("sp_selective", "none")
                               << "line 2, layout_mode";
         QTest::newRow("value") << QString(ok).replace(",1.1,", ",-1,") << "line 2, value";

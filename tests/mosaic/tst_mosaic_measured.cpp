@@ -316,14 +316,14 @@ private slots:
     void unusableCurves() {
         io::NcclImport imp;
         io::NcclCurve c;
-        c.collective = "broadcast";
+        c.collective = io::Collective::Broadcast;
         c.ranks = 8;
         io::NcclPoint p;
         p.bytes = 1024;
         p.busbw_Bps = 2e9;
-        c.points = {p};
+        c.points.push_back(p);
         imp.curves = {c, c};
-        imp.curves[1].collective = "all_reduce";
+        imp.curves[1].collective = io::Collective::AllReduce;
         imp.curves[1].ranks = 0;
         MeasuredCollectives m;
         const auto notes = m.add(imp, "x.txt");
@@ -343,15 +343,15 @@ private slots:
             ranks.resize(std::size_t(1 + trial % 9));
             io::NcclImport imp;
             for (int r : ranks)
-                for (const char* name : {"all_reduce", "alltoall"}) {
+                for (io::Collective kind : {io::Collective::AllReduce, io::Collective::AllToAll}) {
                     io::NcclCurve c;
-                    c.collective = name;
+                    c.collective = kind;
                     c.ranks = r;
                     io::NcclPoint p;
                     p.bytes = 1 << 20;
                     p.busbw_Bps = 1e9 * r;
-                    c.points = {p};
-                    if ((r + trial) % 3 != 0 || std::string(name) == "all_reduce")
+                    c.points.push_back(p);
+                    if ((r + trial) % 3 != 0 || kind == io::Collective::AllReduce)
                         imp.curves.push_back(c);
                 }
             MeasuredCollectives m;

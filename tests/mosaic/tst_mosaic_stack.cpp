@@ -2,8 +2,11 @@
 // without the distributed optimizer, the interleaved-1F1B bubble, expert-parallel folding's
 // validity rules, precision peaks, and `reproduce reality`'s targets with the stored fit.
 #include <QtTest>
+#include <cctype>
 #include <cmath>
 #include <cstring>
+#include <iterator>
+#include <utility>
 
 #include "mosaic/geometry.h"
 #include "mosaic/layout_form.h"
@@ -214,6 +217,39 @@ private slots:
         QVERIFY(!parsePrecision("fp16", q));
     }
 
+    void precisionTables() {
+        // Each precision's word reads back to it, upper or lower case.
+        QCOMPARE(tandem::enumNames(precisionNames()),
+                 (std::vector<std::string>{"bf16", "fp8", "mxfp8", "nvfp4"}));
+        for (const auto& e : precisionNames()) {
+            QCOMPARE(std::string(precisionName(e.value)), std::string(e.name));
+            Precision q = Precision::Bf16;
+            QVERIFY(parsePrecision(e.name, q) && q == e.value);
+            std::string upper = e.name;
+            for (char& c : upper) c = char(std::toupper(static_cast<unsigned char>(c)));
+            q = Precision::Bf16;
+            QVERIFY(parsePrecision(upper, q) && q == e.value);
+        }
+        // Each alias maps to its precision and is no precision's own word.
+        const std::pair<const char*, Precision> aliases[] = {{"fp8-cs", Precision::Fp8},
+                                                             {"FP8-DS", Precision::Fp8},
+                                                             {"Fp8-Sc", Precision::Fp8},
+                                                             {"FP8-MX", Precision::Mxfp8}};
+        QCOMPARE(precisionAliases().size(), std::size(aliases));
+        for (const auto& [text, want] : aliases) {
+            Precision q = Precision::Bf16;
+            QVERIFY2(parsePrecision(text, q) && q == want, text);
+        }
+        for (const auto& e : precisionAliases())
+            QVERIFY(!tandem::enumFromName(precisionNames(), e.name));
+        // Anything else is rejected and leaves the value alone.
+        for (const char* bad : {"fp16", "", "fp8 ", "fp8-", "mx", "nvfp4-cs", "bf16,fp8"}) {
+            Precision q = Precision::Nvfp4;
+            QVERIFY2(!parsePrecision(bad, q), bad);
+            QVERIFY(q == Precision::Nvfp4);
+        }
+    }
+
     void megatronModelFlops() {
         // Megatron's count reproduces the published Llama 3 70B ratio: 1892 TFLOP/s at 4224
         // tokens/s/GPU (Megatron-Bridge 26.04.01, 8192 tokens) = 447.9 GFLOP per token.
@@ -313,6 +349,21 @@ private slots:
             << int(Checkpointing::SuperSelective);
         QTest::newRow("full") << "--recompute-granularity full --recompute-method uniform"
                               << int(Checkpointing::Full);
+        QTest::newRow("moe") << "--recompute-granularity selective --recompute-modules moe"
+                             << int(Checkpointing::SuperSelective);
+        QTest::newRow("mlp_act") << "--recompute-granularity=selective --recompute-modules mlp_act"
+                                 << int(Checkpointing::Selective);
+        // Modules the reader does not know are passed over; an unknown granularity (or one in
+        // another case) recomputes nothing; the last granularity given wins.
+        QTest::newRow("unknown modules")
+            << "--recompute-granularity selective --recompute-modules mla_up_proj shared_experts"
+            << int(Checkpointing::CoreAttention);
+        QTest::newRow("unknown granularity")
+            << "--recompute-granularity block --recompute-modules mlp" << int(Checkpointing::None);
+        QTest::newRow("upper case") << "--recompute-granularity FULL" << int(Checkpointing::None);
+        QTest::newRow("last wins")
+            << "--recompute-granularity full --recompute-granularity selective"
+            << int(Checkpointing::CoreAttention);
     }
     void recomputeModules() {
         QFETCH(QString, flags);

@@ -20,8 +20,8 @@
 namespace tandem::ui {
 
 namespace {
-QString pretty(const std::string& collective) {
-    QString s = QString::fromStdString(collective);
+QString pretty(io::Collective collective) {
+    QString s = QString::fromUtf8(io::name(collective));
     s.replace(QLatin1Char('_'), QLatin1Char('-'));
     return s;
 }
@@ -48,11 +48,10 @@ NcclView::NcclView(QWidget* parent)
 
 double NcclView::analyticalBusbw(const io::NcclCurve& curve, double bytes,
                                  const mosaic::Hardware& hw) {
-    mosaic::Collective c;
-    if (!mosaic::parseCollectiveName(curve.collective, c) || curve.ranks <= 1 || !(bytes > 0))
-        return 0;
-    const double t = mosaic::collectiveTime(hw, c, bytes, curve.ranks, 1);
-    return t > 0 ? bytes * mosaic::busFactor(c, curve.ranks) / t : 0;
+    const std::optional<mosaic::Collective> c = narrow(mosaic::ncclCollectives(), curve.collective);
+    if (!c || curve.ranks <= 1 || !(bytes > 0)) return 0;
+    const double t = mosaic::collectiveTime(hw, *c, bytes, curve.ranks, 1);
+    return t > 0 ? bytes * mosaic::busFactor(*c, curve.ranks) / t : 0;
 }
 
 void NcclView::setData(const io::NcclImport& imp, const QString& label,
@@ -148,7 +147,7 @@ QString NcclView::csv() const {
         for (const io::NcclPoint& p : c.points) {
             const double model = analyticalBusbw(c, p.bytes, m_hw);
             out += QStringLiteral("%1,%2,%3,%4,%5\n")
-                       .arg(QString::fromStdString(c.collective))
+                       .arg(QString::fromUtf8(io::name(c.collective)))
                        .arg(c.ranks)
                        .arg(QString::number(p.bytes, 'g', 15),
                             QString::number(p.busbw_Bps / 1e9, 'g', 10),
