@@ -123,7 +123,9 @@ private slots:
         const auto& r = *ws->result();
         FrontierView* v = ws->frontierView();
         QCOMPARE(v->chart()->legend()->markerShape(), QLegend::MarkerShapeFromSeries);
-        v->resize(900, 560);  // the export size: long names
+        // The export size: long names. Fixed, so a later layout pass of the window (a card's text
+        // changing after the result) cannot give the view back its page width.
+        v->setFixedSize(900, 560);
         QApplication::processEvents();
         const QStringList legend = v->legendEntries();
         QCOMPARE(QSet<QString>(legend.begin(), legend.end()).size(), legend.size());
@@ -146,7 +148,7 @@ private slots:
                      line);
         }
         // A narrow chart (the main window's page) names the same items briefly.
-        v->resize(FrontierView::kCompactLegendWidth - 200, 560);
+        v->setFixedSize(FrontierView::kCompactLegendWidth - 200, 560);
         QApplication::processEvents();
         const QStringList compact = v->legendEntries();
         QCOMPARE(compact.size(), legend.size());

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "mlforml/network_controls.h"
+#include "mosaic/candidate_table.h"
 #include "mosaic/envelope.h"
 #include "mosaic/layout_cells.h"
 #include "mosaic/moe_controls.h"
@@ -23,6 +24,43 @@ using namespace tandem::ui;
 class TstUiHelpers : public QObject {
     Q_OBJECT
 private slots:
+    void candidateCountsShareOneUnitPerColumn() {
+        // 0.9 T and 1.2 T tokens, 40 B and 380 B total parameters, 2 B and 15 B active: each
+        // column in the unit of its largest value, named in the header.
+        std::vector<tandem::mosaic::Candidate> rows(2);
+        rows[0].tokens = 9e11;
+        rows[1].tokens = 1.2e12;
+        rows[0].geometry.nTot = 4e10;
+        rows[1].geometry.nTot = 3.8e11;
+        rows[0].geometry.nAct = 2e9;
+        rows[1].geometry.nAct = 1.5e10;
+        rows[1].extrapolated = true;
+        CandidateModel m;
+        m.setCandidates(rows, 50);
+        const auto header = [&](int col) {
+            return m.headerData(col, Qt::Horizontal, Qt::DisplayRole).toString();
+        };
+        const auto cell = [&](int row, int col) {
+            return m.data(m.index(row, col), Qt::DisplayRole).toString();
+        };
+        QCOMPARE(header(6), QStringLiteral("N_act (B)"));
+        QCOMPARE(header(7), QStringLiteral("N_tot (B)"));
+        QCOMPARE(header(9), QStringLiteral("D (T)"));
+        QCOMPARE(header(11), QStringLiteral("Loss (* extrapolated)"));
+        QCOMPARE(cell(0, 9), QStringLiteral("0.90"));
+        QCOMPARE(cell(1, 9), QStringLiteral("1.20"));
+        QCOMPARE(cell(0, 7), QStringLiteral("40.0"));
+        QCOMPARE(cell(1, 7), QStringLiteral("380"));
+        QCOMPARE(cell(0, 6), QStringLiteral("2.00"));
+        QVERIFY(cell(1, 11).endsWith(QLatin1Char('*')));
+        QVERIFY(!cell(0, 11).endsWith(QLatin1Char('*')));
+        // No extrapolated row: the plain header; counts below a million: no unit.
+        rows[1].extrapolated = false;
+        rows[0].tokens = rows[1].tokens = 5e5;
+        m.setCandidates(rows, 50);
+        QCOMPARE(header(11), QStringLiteral("Loss"));
+        QCOMPARE(header(9), QStringLiteral("D"));
+    }
     void decimateKeepsEndsAndPeaks() {
         QList<QPointF> pts;
         for (int i = 0; i < 10000; ++i) pts.append(QPointF(i, std::sin(i * 0.01)));

@@ -2,6 +2,8 @@
 
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <algorithm>
+#include <cmath>
 
 #include "mosaic/layout_cells.h"
 #include "mosaic/optimum_card.h"
@@ -29,11 +31,36 @@ enum Col {
 
 CandidateModel::CandidateModel(QObject* parent) : QAbstractTableModel(parent) {}
 
+CountScale countScale(double largest) {
+    if (largest >= 1e12) return {1e12, QStringLiteral("T")};
+    if (largest >= 1e9) return {1e9, QStringLiteral("B")};
+    if (largest >= 1e6) return {1e6, QStringLiteral("M")};
+    return {1, QString()};
+}
+
+QString scaledCount(double n, const CountScale& scale) {
+    if (!std::isfinite(n)) return QStringLiteral("n/a");
+    const double v = n / scale.divisor;
+    return QString::number(v, 'f', v < 10 ? 2 : v < 100 ? 1 : 0);
+}
+
 void CandidateModel::setCandidates(const std::vector<mosaic::Candidate>& candidates, int rows) {
     beginResetModel();
     const size_t n = std::min(candidates.size(), static_cast<size_t>(std::max(0, rows)));
     m_rows.assign(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(n));
+    double nAct = 0, nTot = 0, tokens = 0;
+    m_anyExtrapolated = false;
+    for (const mosaic::Candidate& c : m_rows) {
+        nAct = std::max(nAct, c.geometry.nAct);
+        nTot = std::max(nTot, c.geometry.nTot);
+        tokens = std::max(tokens, c.tokens);
+        m_anyExtrapolated = m_anyExtrapolated || c.extrapolated;
+    }
+    m_nActScale = countScale(nAct);
+    m_nTotScale = countScale(nTot);
+    m_tokenScale = countScale(tokens);
     endResetModel();
+    emit headerDataChanged(Qt::Horizontal, 0, NCols - 1);
 }
 
 int CandidateModel::rowCount(const QModelIndex& parent) const {
@@ -68,13 +95,13 @@ QVariant CandidateModel::data(const QModelIndex& index, int role) const {
         case Split:
             return g.splitG;
         case NAct:
-            return formatCount(g.nAct);
+            return scaledCount(g.nAct, m_nActScale);
         case NTot:
-            return formatCount(g.nTot);
+            return scaledCount(g.nTot, m_nTotScale);
         case Sparsity:
             return QString::number(g.sparsity, 'f', 3);
         case Tokens:
-            return formatCount(c.tokens);
+            return scaledCount(c.tokens, m_tokenScale);
         case Mfu:
             return QString::number(100 * c.eval.mfu, 'f', 1);
         case Loss:
@@ -91,21 +118,42 @@ QVariant CandidateModel::headerData(int section, Qt::Orientation orientation, in
     if (orientation != Qt::Horizontal) return {};
     static const char* names[] = {"#",     "L", "d", "E",     "K",    "G",     "N_act",
                                   "N_tot", "S", "D", "MFU %", "Loss", "Layout"};
-    static const char* tips[] = {"Rank by predicted loss (best first)",
-                                 "Transformer blocks L = 4q [2608.10605 Sec. 7.1]",
-                                 "Residual width d = 512q",
-                                 "Routed experts per MoE block",
-                                 "Experts per token (top-K)",
-                                 "Expert split factor G = d_ff / d_expert [Sec. 3.4]",
-                                 "Active non-embedding parameters",
-                                 "Total non-embedding parameters",
-                                 "Sparsity S = 1 - N_act / N_tot",
-                                 "Training tokens D = min(D* of Eq. 25, TPP_max N_act)",
-                                 "Model FLOPs utilization of the best layout (Eq. 1), percent",
-                                 "Predicted loss (Eq. 10), nats; * = extrapolated",
-                                 "Best layout: TP, EP, PP, CP, DP, micro-batch, checkpointing"};
+    // Counts in one unit per column (the largest row's), named in the header; "*" explained in
+    // the header when a row carries it.
+    const auto withUnit = [&](const CountScale& scale) {
+        return scale.suffix.isEmpty()
+                   ? tr(names[section])
+                   : QStringLiteral("%1 (%2)").arg(tr(names[section]), scale.suffix);
+    };
+    static const char* tips[] = {
+        "Rank by predicted loss (best first)",
+        "Transformer blocks L = 4q [2608.10605 Sec. 7.1]",
+        "Residual width d = 512q",
+        "Routed experts per MoE block",
+        "Experts per token (top-K)",
+        "Expert split factor G = d_ff / d_expert [Sec. 3.4]",
+        "Active non-embedding parameters (M, B or T: millions, billions, trillions)",
+        "Total non-embedding parameters",
+        "Sparsity S = 1 - N_act / N_tot",
+        "Training tokens D = min(D* of Eq. 25, TPP_max N_act), in the unit of the header",
+        "Model FLOPs utilization of the best layout (Eq. 1), percent",
+        "Predicted loss (Eq. 10), nats; * = outside Eq. 10's fitted range (Table 6), extrapolated",
+        "Best layout: TP, EP, PP, CP, DP, micro-batch, checkpointing"};
     if (section < 0 || section >= NCols) return {};
-    if (role == Qt::DisplayRole) return tr(names[section]);
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+            case NAct:
+                return withUnit(m_nActScale);
+            case NTot:
+                return withUnit(m_nTotScale);
+            case Tokens:
+                return withUnit(m_tokenScale);
+            case Loss:
+                return m_anyExtrapolated ? tr("Loss (* extrapolated)") : tr(names[section]);
+            default:
+                return tr(names[section]);
+        }
+    }
     if (role == Qt::ToolTipRole) return tr(tips[section]);
     return {};
 }
