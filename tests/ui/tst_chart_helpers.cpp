@@ -13,8 +13,10 @@
 #include <cmath>
 #include <limits>
 
+#include "mlforml/background_load_view.h"
 #include "widgets/bounds.h"
 #include "widgets/series_pool.h"
+#include "widgets/units.h"
 
 using namespace tandem::ui;
 
@@ -30,6 +32,44 @@ bool markerVisible(QChart* chart, QAbstractSeries* s) {
 class TstChartHelpers : public QObject {
     Q_OBJECT
 private slots:
+    void niceRangeTicksSurviveAnEarlierThinning() {
+        // An axis whose fixed count of 5 ticks ChartView::fitAxis once thinned (it then keeps
+        // that count in "tandemTicks" to restore later) gets nice ticks from setNiceRange: 0 to
+        // 3 in steps of 0.5, starting at 0 exactly (no "-0"), and fitAxis's count is dropped so
+        // it cannot bring back 0, 0.75, 1.5, ...
+        QValueAxis axis;
+        axis.setProperty("tandemTicks", 5);
+        setNiceRange(&axis, 0, 3, 6);
+        QVERIFY(!axis.property("tandemTicks").isValid());
+        QCOMPARE(axis.tickType(), QValueAxis::TicksDynamic);
+        QCOMPARE(axis.tickInterval(), 0.5);
+        QCOMPARE(axis.tickAnchor(), 0.0);
+        QCOMPARE(axis.min(), 0.0);
+        QVERIFY(axis.max() >= 3.0);
+        QCOMPARE(axis.labelFormat(), QStringLiteral("%.1f"));
+    }
+    void backgroundLoadCsvAndCaption() {
+        // 16 jobs holding 490 GB/s after a 0.1 s start: the CSV carries the step curve (the
+        // area's upper edge) and the caption says the load is constant; a varying load has none.
+        tandem::mlforml::PointResult p;
+        p.label = "N=16 GPT-1B";
+        p.loadTime_s = {0, 0.1, 10, 20, 64};
+        p.loadBytesPerS = {0, 490e9, 490e9, 490e9, 490e9};
+        BackgroundLoadView v;
+        v.resize(900, 560);
+        v.setData(p);
+        v.ensureBuilt();
+        QVERIFY2(v.caption().contains(QStringLiteral("constant 490 GB/s")),
+                 qPrintable(v.caption()));
+        const QStringList rows = v.csv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QVERIFY2(rows.size() > 4, qPrintable(v.csv()));
+        QVERIFY(rows[1].startsWith(QStringLiteral("co-running jobs' traffic,0,0")));
+        QVERIFY(rows.last().endsWith(QStringLiteral(",490")));
+        p.loadBytesPerS = {0, 490e9, 120e9, 300e9, 300e9};
+        v.setData(p);
+        v.ensureBuilt();
+        QVERIFY(v.caption().isEmpty());
+    }
     void emptyBoundsAreInvalid() {
         const Bounds b;
         QVERIFY(!b.validX());

@@ -72,6 +72,16 @@ void BackgroundLoadView::rebuild() {
         pts.append(QPointF(x, y));
         yMax = std::max(yMax, y);
     }
+    // A load that stays at its peak (time-mean within 1 % of it) is the network held full by
+    // the co-running jobs, which the caption says (the chart alone shows a block).
+    const bool flat = n > 2 && meanGBps() >= 0.99 * yMax;
+    const QString spanText =
+        QStringLiteral("%1 %2").arg(span / unit.divisor, 0, 'g', 3).arg(unit.name);
+    setCaption(flat ? tr("The co-running jobs move a constant %1 GB/s, the most the network "
+                         "carries for them, over the %2 recorded.")
+                          .arg(yMax, 0, 'g', 4)
+                          .arg(spanText)
+                    : QString());
     pts = decimateMinMax(pts, plotWidth());
     const QColor col =
         currentTheme() == Theme::Dark ? QColor(0xBB, 0xBB, 0xBB) : QColor(0x55, 0x55, 0x55);

@@ -5,6 +5,7 @@
 #include <QAbstractAxis>
 #include <QAbstractBarSeries>
 #include <QApplication>
+#include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QBuffer>
@@ -14,6 +15,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QImage>
+#include <QLineSeries>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPainter>
@@ -71,6 +73,13 @@ QString ChartView::csv() const {
             for (const QPointF& p : pts)
                 out += QStringLiteral("%1,%2,%3\n")
                            .arg(csvField(xy->name()), QString::number(p.x(), 'g', 10),
+                                QString::number(p.y(), 'g', 10));
+        } else if (auto* area = qobject_cast<QAreaSeries*>(s); area && area->isVisible()) {
+            // An area's values are its upper edge (the lower one is its base line).
+            const auto pts = area->upperSeries()->points();
+            for (const QPointF& p : pts)
+                out += QStringLiteral("%1,%2,%3\n")
+                           .arg(csvField(area->name()), QString::number(p.x(), 'g', 10),
                                 QString::number(p.y(), 'g', 10));
         } else if (auto* bars = qobject_cast<QAbstractBarSeries*>(s)) {
             QStringList categories;

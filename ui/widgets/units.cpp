@@ -50,12 +50,17 @@ void setNiceRange(QValueAxis* axis, double lo, double hi, int ticks, double marg
     const QString format = QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f");
     // Each change makes QtCharts lay the axis labels out again (a text document per label):
     // set only what differs from what the axis has.
+    // These ticks are the view's own: ChartView::fitAxis, which may have thinned an earlier
+    // tick count of this axis ("tandemTicks"), must not later restore that count over them.
+    if (axis->property("tandemTicks").isValid()) axis->setProperty("tandemTicks", QVariant());
     if (axis->tickType() != QValueAxis::TicksDynamic) axis->setTickType(QValueAxis::TicksDynamic);
     if (axis->tickAnchor() != 0.0) axis->setTickAnchor(0.0);
     if (axis->tickInterval() != step) axis->setTickInterval(step);
     // Both end labels despite rounding, and the margin outside them.
     const double pad = step * 1e-6 + std::max(0.0, margin) * (b - a);
-    const double min = a - pad, max = b + pad;
+    // An axis from 0 starts at 0 exactly: below it, QtCharts' first tick can come out as a tiny
+    // negative value, labelled "-0".
+    const double min = a == 0 ? 0.0 : a - pad, max = b + pad;
     if (axis->min() != min || axis->max() != max) axis->setRange(min, max);
     if (axis->labelFormat() != format) axis->setLabelFormat(format);
 }
