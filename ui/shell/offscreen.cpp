@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QPainter>
@@ -170,13 +171,14 @@ int exportAllCharts(const QString& dir, const QString& scenarioPath, const QStri
         return 1;
     }
     int failures = 0;
-    int written = 0;
+    QStringList files;   // every file this export wrote
+    QStringList charts;  // the charts whose PNG and CSV were both written (stems)
     // A preset exports the charts of its own workspace; a scenario file exports both.
-    const QList<ChartView*> charts = preset < 0 ? w.allCharts()
-                                     : allPresets()[preset].workspace == 0
-                                         ? w.networkWorkspace()->charts()
-                                         : w.moeWorkspace()->charts();
-    for (ChartView* view : charts) {
+    const QList<ChartView*> views = preset < 0 ? w.allCharts()
+                                    : allPresets()[preset].workspace == 0
+                                        ? w.networkWorkspace()->charts()
+                                        : w.moeWorkspace()->charts();
+    for (ChartView* view : views) {
         reveal(view);  // charts on other workspaces or chart pages are brought to the front
         // A page computed on demand (the co-running-job levels) starts when it is shown.
         if (!w.waitForResults(120000)) {
@@ -190,16 +192,31 @@ int exportAllCharts(const QString& dir, const QString& scenarioPath, const QStri
         const QString stem = QDir(dir).filePath(prefix + view->exportName());
         bool wrote = true;
         for (const char* suffix : {".png", ".csv"}) {
-            if (!exportChart(view, stem + QLatin1String(suffix), &error, QSize(900, 560))) {
+            if (exportChart(view, stem + QLatin1String(suffix), &error, QSize(900, 560))) {
+                files << stem + QLatin1String(suffix);
+            } else {
                 std::fprintf(stderr, "%s\n", qPrintable(error));
                 ++failures;
                 wrote = false;
             }
         }
-        if (wrote) std::printf("%s.png\n", qPrintable(stem));
-        if (wrote) ++written;
+        if (wrote) charts << stem;
     }
-    if (written > 0) folder.keep();  // the files written were reported
+    // A failed export into a folder it made leaves nothing behind: the files it wrote and the
+    // folder go again, and none is reported. Into a folder that was there, the charts written
+    // stay (each file complete, written atomically) and are reported.
+    if (failures > 0 && folder.createdAny()) {
+        for (const QString& f : files) QFile::remove(f);
+        folder.removeCreated();
+        std::fprintf(stderr, "%s: the export failed; the folder it made was removed again\n",
+                     qPrintable(dir));
+        return 1;
+    }
+    for (const QString& stem : charts) std::printf("%s.png\n", qPrintable(stem));
+    if (failures > 0)
+        std::fprintf(stderr, "%s: %lld charts written; %d files could not be written\n",
+                     qPrintable(dir), static_cast<long long>(charts.size()), failures);
+    if (!files.isEmpty()) folder.keep();  // the files written were reported
     return failures ? 1 : 0;
 }
 
