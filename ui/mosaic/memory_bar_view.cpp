@@ -62,7 +62,8 @@ void MemoryBarView::rebuild() {
     m_categories->setCategories({m_label.isEmpty() ? tr("selected") : m_label});
     setNiceRange(m_value, 0, std::max({m_used, m_capacity, 1.0}) * 1.02, 6);
     if (m_capacity > 0) {
-        const QString amounts = tr("%1 GB used of %2 GB (%3 %)")
+        // No-break spaces keep each number with its unit when the title wraps.
+        const QString amounts = tr("%1\u00A0GB used of %2\u00A0GB (%3\u00A0%)")
                                     .arg(m_used, 0, 'f', 0)
                                     .arg(m_capacity, 0, 'f', 0)
                                     .arg(100 * m_used / m_capacity, 0, 'f', 0);
