@@ -13,43 +13,11 @@
 #include <cmath>
 
 #include "mosaic/layout_cells.h"
-#include "widgets/bounds.h"
 #include "widgets/palette.h"
 #include "widgets/series_pool.h"
 #include "widgets/units.h"
 
 namespace tandem::ui {
-
-namespace {
-/// Splits a frontier into runs of consecutive feasible points with the same extrapolation flag.
-/// Adjacent runs share their boundary point so the curve stays connected.
-void segmentsOf(const std::vector<mosaic::FrontierPoint>& pts, QList<QList<QPointF>>& inRange,
-                QList<QList<QPointF>>& extrapolated, bool requireFeasible) {
-    QList<QPointF> cur;
-    int curKind = -1;  // 0 in range, 1 extrapolated
-    auto flush = [&]() {
-        if (cur.size() >= 1) (curKind == 1 ? extrapolated : inRange).append(cur);
-        cur.clear();
-    };
-    for (const auto& p : pts) {
-        if ((requireFeasible && !p.feasible) || !std::isfinite(p.loss)) {
-            flush();
-            curKind = -1;
-            continue;
-        }
-        const int kind = p.extrapolated ? 1 : 0;
-        const QPointF q(p.sparsity, p.loss);
-        if (kind != curKind && curKind != -1) {
-            const QPointF last = cur.back();
-            flush();
-            cur.append(last);
-        }
-        curKind = kind;
-        cur.append(q);
-    }
-    flush();
-}
-}  // namespace
 
 /// The annotated arrow from the triangle (compute-optimal choice trained on this cluster) to the
 /// circle (cluster optimum) with the nats gained, drawn over the plot in chart coordinates.
@@ -118,36 +86,6 @@ private:
     QList<QPointF> m_arrow;
     QString m_label;
 };
-
-QList<QPair<double, double>> undeliverableBands(const std::vector<mosaic::FrontierPoint>& pts) {
-    QList<QPair<double, double>> bands;
-    for (size_t i = 0; i < pts.size();) {
-        if (pts[i].feasible) {
-            ++i;
-            continue;
-        }
-        size_t j = i;
-        while (j + 1 < pts.size() && !pts[j + 1].feasible) ++j;
-        const double lo = i > 0 ? 0.5 * (pts[i - 1].sparsity + pts[i].sparsity) : pts[i].sparsity;
-        const double hi =
-            j + 1 < pts.size() ? 0.5 * (pts[j].sparsity + pts[j + 1].sparsity) : pts[j].sparsity;
-        bands.append({lo, hi});
-        i = j + 1;
-    }
-    return bands;
-}
-
-QList<QPair<double, double>> redRegionBands(const std::vector<mosaic::FrontierPoint>& pts) {
-    const double boundary = mosaic::feasibleBoundarySparsity(pts);
-    if (!std::isfinite(boundary)) return undeliverableBands(pts);  // no bin delivers
-    std::vector<mosaic::FrontierPoint> region = pts;
-    bool beyond = false;  // past the first undeliverable bin above the boundary
-    for (mosaic::FrontierPoint& p : region) {
-        beyond = beyond || (p.sparsity > boundary && !p.feasible);
-        if (beyond) p.feasible = false;
-    }
-    return undeliverableBands(region);
-}
 
 void FrontierView::fillBands(QList<QAreaSeries*>& pool, const QList<QPair<double, double>>& bands,
                              const QBrush& brush, const QString& name, const QColor& swatch,
@@ -301,119 +239,46 @@ void FrontierView::fillPool(QList<QLineSeries*>& pool, const QList<QList<QPointF
 void FrontierView::rebuild() {
     if (!m_result) return;
     const Theme theme = currentTheme();
-    const auto& r = *m_result;
-    QList<QList<QPointF>> cIn, cEx, kIn, kEx;
-    segmentsOf(r.computeOptimal, cIn, cEx, false);
-    segmentsOf(r.clusterOptimal, kIn, kEx, true);
-    // A dash tells extrapolated from fitted parts; when nothing is in the fitted range it tells
-    // nothing, so everything is drawn solid and the title says it is extrapolated.
-    const bool allExtrapolated =
-        cIn.isEmpty() && kIn.isEmpty() && !(cEx.isEmpty() && kEx.isEmpty());
-    if (allExtrapolated) {
-        std::swap(cIn, cEx);
-        std::swap(kIn, kEx);
-    }
-    m_dashes = !cEx.isEmpty() || !kEx.isEmpty();
-
-    // Both frontiers' sparsities and finite losses, the pinned frontiers' feasible losses and the
-    // imported models' points.
-    Bounds b;
-    for (const auto* v : {&r.computeOptimal, &r.clusterOptimal})
-        for (const auto& p : *v) {
-            b.addX(p.sparsity);
-            if (std::isfinite(p.loss)) b.addY(p.loss);
-        }
-    if (m_pinned)
-        for (const auto* v : {&m_pinned->computeOptimal, &m_pinned->clusterOptimal})
-            for (const auto& p : *v)
-                if (p.feasible && std::isfinite(p.loss)) b.addY(p.loss);
-    for (const FrontierMarker& m : m_markers)
-        if (std::isfinite(m.loss) && std::isfinite(m.sparsity)) b.add(m.sparsity, m.loss);
-    double xLo = b.xLo, xHi = b.xHi, yLo = b.yLo, yHi = b.yHi;
-    if (!(yHi > yLo)) {
-        yLo = b.validY() ? yLo - 0.05 : 0;
-        yHi = yLo + 0.1;
-    }
-    const double pad = 0.06 * (yHi - yLo);
-    yLo -= pad;
-    yHi += pad;
-    if (!(xHi > xLo)) {
-        xLo = 0;
-        xHi = 1;
-    }
+    const FrontierPlot plot = frontierPlot(*m_result, m_pinned, m_markers, m_compactLegend);
+    m_dashes = plot.dashes;
 
     const QColor cc = frontierColor(false), kc = frontierColor(true);
-    // One legend entry per frontier: the solid part's, else the dashed part's. A narrow chart
-    // (the main window's page) gets the short names so that the legend is not elided.
-    const bool compact = m_compactLegend;
-    const QString computeName =
-        compact ? tr("Compute-optimal frontier") : tr("Compute-optimal frontier (FLOPs only)");
-    const QString clusterName =
-        compact ? tr("Cluster-optimal frontier") : tr("Cluster-optimal frontier (this cluster)");
-    fillPool(m_compute, cIn, QPen(cc, 2.4), computeName);
-    fillPool(m_computeExtra, cEx, QPen(cc, 2.0, Qt::DashLine),
-             cIn.isEmpty() ? computeName : QString());
-    fillPool(m_cluster, kIn, QPen(kc, 2.4), clusterName);
-    fillPool(m_clusterExtra, kEx, QPen(kc, 2.0, Qt::DashLine),
-             kIn.isEmpty() ? clusterName : QString());
+    // One legend entry per frontier: the solid part's, else the dashed part's.
+    fillPool(m_compute, plot.computeFitted, QPen(cc, 2.4), plot.computeName);
+    fillPool(m_computeExtra, plot.computeExtrapolated, QPen(cc, 2.0, Qt::DashLine),
+             plot.computeFitted.isEmpty() ? plot.computeName : QString());
+    fillPool(m_cluster, plot.clusterFitted, QPen(kc, 2.4), plot.clusterName);
+    fillPool(m_clusterExtra, plot.clusterExtrapolated, QPen(kc, 2.0, Qt::DashLine),
+             plot.clusterFitted.isEmpty() ? plot.clusterName : QString());
 
     // Pinned overlay: one faded line per frontier.
-    QList<QList<QPointF>> pc, pk;
-    if (m_pinned) {
-        QList<QPointF> a, b;
-        for (const auto& p : m_pinned->computeOptimal)
-            if (std::isfinite(p.loss)) a.append(QPointF(p.sparsity, p.loss));
-        for (const auto& p : m_pinned->clusterOptimal)
-            if (p.feasible && std::isfinite(p.loss)) b.append(QPointF(p.sparsity, p.loss));
-        if (!a.isEmpty()) pc.append(a);
-        if (!b.isEmpty()) pk.append(b);
-    }
     QColor fc = cc, fk = kc;
     fc.setAlphaF(0.45);
     fk.setAlphaF(0.45);
-    fillPool(m_pinCompute, pc, QPen(fc, 1.5, Qt::DotLine),
+    fillPool(m_pinCompute, plot.pinnedCompute, QPen(fc, 1.5, Qt::DotLine),
              tr("Pinned result (dotted, both frontiers)"));
-    fillPool(m_pinCluster, pk, QPen(fk, 1.5, Qt::DotLine), QString());
+    fillPool(m_pinCluster, plot.pinnedCluster, QPen(fk, 1.5, Qt::DotLine), QString());
 
     // Optima.
-    auto lossAt = [](const std::vector<mosaic::FrontierPoint>& v, double s, bool requireFeasible) {
-        double best = NAN, dist = 1e300;
-        for (const auto& p : v)
-            if ((p.feasible || !requireFeasible) && std::isfinite(p.loss) &&
-                std::abs(p.sparsity - s) < dist) {
-                dist = std::abs(p.sparsity - s);
-                best = p.loss;
-            }
-        return best;
-    };
-    const double cl = lossAt(r.computeOptimal, r.computeOptimalS, false);
-    const double kl = lossAt(r.clusterOptimal, r.clusterOptimalS, true);
     const QColor edge = theme == Theme::Dark ? Qt::white : Qt::black;
     setScatterColors(m_computeOpt, cc, edge);
     setScatterColors(m_clusterOpt, kc, edge);
     setScatterColors(m_naive, cc.lighter(130), edge);
-    m_computeOpt->setName((compact ? tr("Compute-opt. S = %1 (FLOPs only)")
-                                   : tr("Compute-optimum S = %1 (if FLOPs cost no systems time)"))
-                              .arg(r.computeOptimalS, 0, 'f', 3));
-    m_clusterOpt->setName((compact ? tr("Cluster-opt. S = %1") : tr("Cluster-optimum S = %1"))
-                              .arg(r.clusterOptimalS, 0, 'f', 3));
-    m_naive->setName(compact ? tr("Compute-opt. on cluster")
-                             : tr("Compute-optimum trained on this cluster"));
-    m_computeOpt->replace(std::isfinite(cl) ? QList<QPointF>{QPointF(r.computeOptimalS, cl)}
-                                            : QList<QPointF>{});
-    m_clusterOpt->replace(std::isfinite(kl) ? QList<QPointF>{QPointF(r.clusterOptimalS, kl)}
-                                            : QList<QPointF>{});
-    for (QLegendMarker* m : chart()->legend()->markers(m_computeOpt))
-        m->setVisible(std::isfinite(cl));
-    for (QLegendMarker* m : chart()->legend()->markers(m_clusterOpt))
-        m->setVisible(std::isfinite(kl));
-    const bool naiveOk = std::isfinite(r.naiveOnClusterLoss);
-    m_naive->replace(naiveOk ? QList<QPointF>{QPointF(r.computeOptimalS, r.naiveOnClusterLoss)}
-                             : QList<QPointF>{});
-    for (QLegendMarker* m : chart()->legend()->markers(m_naive)) m->setVisible(naiveOk);
+    const std::pair<QScatterSeries*, const std::optional<QPointF>*> optima[] = {
+        {m_computeOpt, &plot.computeOptimum},
+        {m_clusterOpt, &plot.clusterOptimum},
+        {m_naive, &plot.naiveOnCluster}};
+    m_computeOpt->setName(plot.computeOptimumName);
+    m_clusterOpt->setName(plot.clusterOptimumName);
+    m_naive->setName(plot.naiveName);
+    for (const auto& [series, point] : optima) {
+        series->replace(*point ? QList<QPointF>{**point} : QList<QPointF>{});
+        for (QLegendMarker* m : chart()->legend()->markers(series))
+            m->setVisible(point->has_value());
+    }
 
     // Imported models: one labelled marker each (diamond-like rotated square, black edge).
-    growSeriesPool(m_imported, m_markers.size(), chart(), m_x, m_y, [](QScatterSeries* s) {
+    growSeriesPool(m_imported, plot.markers.size(), chart(), m_x, m_y, [](QScatterSeries* s) {
         s->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
         s->setMarkerSize(15);
         s->setPointLabelsVisible(true);
@@ -423,87 +288,57 @@ void FrontierView::rebuild() {
                                           QColor(0xF0, 0xE4, 0x42), QColor(0x56, 0xB4, 0xE9)};
     for (qsizetype i = 0; i < m_imported.size(); ++i) {
         QScatterSeries* s = m_imported[i];
-        const bool on = i < m_markers.size() && std::isfinite(m_markers[i].loss);
+        const bool on = i < plot.markers.size() && plot.markers[i].shown;
         s->setVisible(on);
         for (QLegendMarker* lm : chart()->legend()->markers(s)) lm->setVisible(on);
         if (!on) {
             s->clear();
             continue;
         }
-        const FrontierMarker& m = m_markers[i];
+        const FrontierPlot::Marker& m = plot.markers[i];
         const QColor c = markerColors[i % 4];
-        const QColor edge = theme == Theme::Dark ? Qt::white : Qt::black;
-        s->setName(m.extrapolated ? tr("%1 (extrapolated)").arg(m.label) : m.label);
+        s->setName(m.name);
         s->setColor(c);
         s->setBorderColor(edge);
         s->setPen(QPen(edge, 1.4));
-        QString text = m.label;
-        text.replace(QLatin1Char('@'), QStringLiteral("(at)"));  // '@' starts a point-label tag
-        s->setPointLabelsFormat(QStringLiteral("  ") + text);
+        s->setPointLabelsFormat(QStringLiteral("  ") + m.pointLabel);
         s->setPointLabelsColor(edge);
         QFont f = s->pointLabelsFont();
         f.setBold(true);
         f.setPointSizeF(std::max(9.0, f.pointSizeF()));
         s->setPointLabelsFont(f);
-        s->replace(QList<QPointF>{QPointF(m.sparsity, m.loss)});
+        s->replace(QList<QPointF>{m.point});
     }
 
-    setNiceRange(m_x, xLo - 0.005, xHi + 0.005, 6);
+    setNiceRange(m_x, plot.xLo, plot.xHi, 6);
     const QString where = m_nodes > 0 ? tr(" on %1 nodes (%2 GPUs), %3 days")
                                             .arg(m_nodes)
                                             .arg(m_gpus)
                                             .arg(QString::number(m_days, 'g', 4))
                                       : QString();
-    const QString note = allExtrapolated ? tr(" (all extrapolated beyond Eq. 10's fitted range)")
-                         : m_dashes      ? tr(" (dashed: outside Eq. 10's fitted range)")
-                                         : QString();
-    setFittingTitle({tr("Loss against sparsity%1%2").arg(where, note)});
-    setNiceRange(m_y, yLo, yHi, 5);
-    // Shaded bands over the final y range: the red region (compute-optimal bins the cluster
-    // cannot deliver, Fig. 1) under the hatched bins where no layout fits at all.
-    const QList<QPair<double, double>> red = redRegionBands(r.computeOptimal);
-    const QList<QPair<double, double>> grey = undeliverableBands(r.clusterOptimal);
-    // Solid enough to read on a projector; a bright red on the dark theme (a faint red on a dark
-    // background reads as maroon).
+    setFittingTitle({tr("Loss against sparsity%1%2").arg(where, plot.titleNote)});
+    setNiceRange(m_y, plot.yLo, plot.yHi, 5);
+    // Shaded bands over the final y range. Solid enough to read on a projector; a bright red on
+    // the dark theme (a faint red on a dark background reads as maroon).
     QColor redShade =
         theme == Theme::Dark ? QColor(0xFF, 0x5A, 0x5A, 190) : QColor(0xE0, 0x30, 0x30, 110);
     QColor greyShade =
         theme == Theme::Dark ? QColor(0x80, 0x80, 0x80, 70) : QColor(0x99, 0x99, 0x99, 60);
-    fillBands(m_redBands, red, QBrush(redShade),
-              compact ? tr("C_model not deliverable")
-                      : tr("Red: cluster cannot deliver C_model at this S"),
+    fillBands(m_redBands, plot.redBands, QBrush(redShade), plot.redBandName,
               QColor(redShade.red(), redShade.green(), redShade.blue(), 120), m_y->min(),
               m_y->max());
     QColor greySwatch = greyShade;  // the hatch is invisible in a legend square: a solid swatch
     greySwatch.setAlpha(140);
-    fillBands(m_bands, grey, QBrush(greyShade, Qt::BDiagPattern),
-              tr("No feasible layout on this cluster"), greySwatch, m_y->min(), m_y->max());
+    fillBands(m_bands, plot.greyBands, QBrush(greyShade, Qt::BDiagPattern), plot.greyBandName,
+              greySwatch, m_y->min(), m_y->max());
 
-    // The lesson of Fig. 1: the compute-optimal choice trained on this cluster (triangle) against
-    // the cluster optimum (circle), with the nats gained.
-    m_arrow.clear();
-    QString caption;
-    if (naiveOk && std::isfinite(kl) && r.naiveOnClusterLoss > kl) {
-        m_arrow = {QPointF(r.computeOptimalS, r.naiveOnClusterLoss),
-                   QPointF(r.clusterOptimalS, kl)};
-        const double gain = r.naiveOnClusterLoss - kl;
-        caption = tr("Trained on this cluster, the compute-optimal choice (triangle, S = %1) "
-                     "reaches %2 nats, "
-                     "the cluster optimum (circle, S = %3) %4: %5 nats better.")
-                      .arg(r.computeOptimalS, 0, 'f', 3)
-                      .arg(r.naiveOnClusterLoss, 0, 'f', 4)
-                      .arg(r.clusterOptimalS, 0, 'f', 3)
-                      .arg(kl, 0, 'f', 4)
-                      .arg(gain, 0, 'f', 4);
-        m_arrowItem->set(m_arrow, tr("%1 nats better").arg(gain, 0, 'f', 3));
-    } else {
-        m_arrowItem->set({}, {});
-    }
-    setCaption(caption);
+    // The lesson of Fig. 1: the arrow from the triangle to the circle, with the nats gained.
+    m_arrow = plot.arrow;
+    m_arrowItem->set(plot.arrow, plot.gainLabel);
+    setCaption(plot.caption);
     // The selected candidate's ring follows the theme.
-    const QColor ring = theme == Theme::Dark ? Qt::white : Qt::black;
-    m_selected->setBorderColor(ring);
-    m_selected->setPen(QPen(ring, 2));
+    m_selected->setBorderColor(edge);
+    m_selected->setPen(QPen(edge, 2));
 
     ChartView::applyTheme();
 }

@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "mosaic/frontier_plot.h"
 #include "mosaic/search.h"
 #include "widgets/chart_view.h"
 
@@ -15,25 +16,6 @@ class QColor;
 class QValueAxis;
 
 namespace tandem::ui {
-
-/// A model placed on the frontier chart by name (an imported Hugging Face config costed on the
-/// cluster): sparsity S and the Eq. 10 loss it reaches in the window, nats.
-struct FrontierMarker {
-    QString label;              ///< legend entry and the text drawn next to the point
-    double sparsity = 0;        ///< S = 1 - N_act / N_tot (non-embedding)
-    double loss = 0;            ///< nats; a marker with a non-finite loss is not drawn
-    bool extrapolated = false;  ///< outside Eq. 10's fitted range (said in the legend)
-};
-
-/// Runs of consecutive bins with `feasible` false as [lo, hi] sparsity intervals, each widened
-/// by half a grid step toward its feasible neighbours (the shaded bands of FrontierView).
-QList<QPair<double, double>> undeliverableBands(const std::vector<mosaic::FrontierPoint>& pts);
-
-/// The red region of a compute-optimal frontier [2608.10605 Fig. 1]: one band over every bin
-/// beyond the feasible boundary (mosaic::feasibleBoundarySparsity; a deliverable bin inside it,
-/// an island, does not break it, as the paper's region is drawn), plus undeliverableBands' runs
-/// below the first deliverable bin. Same band edges as undeliverableBands.
-QList<QPair<double, double>> redRegionBands(const std::vector<mosaic::FrontierPoint>& pts);
 
 /// Two frontiers over the sparsity grid: compute-optimal (fixed model-FLOPs budget, blind to
 /// hardware) and cluster-optimal (best realizable geometry+plan on the cluster and window). Each
@@ -89,6 +71,7 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    /// Draws frontierPlot() of the result, pinned result, markers and legend width.
     void rebuild() override;
     /// Puts `segments` into `pool` (creating series on demand, hiding the unused ones).
     /// Puts `bands` into `pool` as full-height areas named `name` (one legend entry).
