@@ -30,7 +30,7 @@ namespace {
 /// Reads --NAME as an integer in [1, max]; prints why not otherwise.
 bool positiveInt(const QString& text, const char* name, int* out, int max) {
     bool ok = false;
-    const int v = text.toInt(&ok);
+    const qlonglong v = text.toLongLong(&ok);  // 2^31 and beyond: "at most", not "not an integer"
     if (!ok || v <= 0) {
         printError(QStringLiteral("--%1 must be a positive integer (got '%2')")
                        .arg(QString::fromUtf8(name), text));
@@ -44,7 +44,7 @@ bool positiveInt(const QString& text, const char* name, int* out, int max) {
                 .arg(v));
         return false;
     }
-    *out = v;
+    *out = static_cast<int>(v);
     return true;
 }
 

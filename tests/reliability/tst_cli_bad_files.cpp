@@ -85,6 +85,11 @@ private slots:
             << "plan"
             << "model2.json" << QByteArray(R"({"q": 8})") << QStringList{"--devices", "0"} << 2
             << "--devices must be a positive integer";
+        QTest::newRow("plan: 10^12 devices")
+            << "plan"
+            << "model2.json" << QByteArray(R"({"q": 8})")
+            << QStringList{"--devices", "1000000000000"} << 2
+            << "--devices must be at most 100000000 (got 1000000000000)";
         QTest::newRow("plan: bad layout")
             << "plan"
             << "model3.json" << QByteArray(R"({"q": 8})")
