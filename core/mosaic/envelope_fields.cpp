@@ -243,7 +243,9 @@ const std::vector<EnvelopeField>& envelopeFields() {
          "expert-parallel degrees EP searched", kT3, TANDEM_ENV_LIST(epValues)},
         {"", "layout_grid", "", false, R{}, "which layouts are enumerated: auto, listed or derived",
          "layout_grid.h", TANDEM_ENV_CUSTOM(readLayoutGrid, writeLayoutGrid)},
-        {"", "compute_budget_flops", "FLOPs", false, R::nonNegative(),
+        // At most 1e27 FLOPs: some 20 times the largest training run reported (~5e25), a
+        // physical bound rather than a model limit.
+        {"", "compute_budget_flops", "FLOPs", false, R::closed(0, 1e27),
          "model-FLOPs budget C_model of the compute-optimal frontier; 0 = follow the cluster",
          "2608.10605 Eq. 16, Table 4", TANDEM_ENV_MEMBER(computeBudgetFlops)},
         {"", "frontier_sparsity", "", false, R{0.0, 1.0, false, true},

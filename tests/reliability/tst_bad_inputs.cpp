@@ -230,6 +230,8 @@ private slots:
         row("moe: unknown hardware", "scenario", moe("\"hardware\": \"h1000\""),
             "$.mosaic.hardware", {"unknown hardware", "did you mean \"h100\""});
         row("moe: zero days", "scenario", moe("\"days\": 0"), "$.mosaic.days", {"in (0, 3650]"});
+        row("moe: budget 1e300 FLOPs", "scenario", moe("\"compute_budget_flops\": 1e300"),
+            "$.mosaic.compute_budget_flops", {"must be in [0, 1e+27]", "got 1e+300"});
         row("moe: ten-year window", "scenario", moe("\"days\": 5000"), "$.mosaic.days",
             {"in (0, 3650]"});
         row("moe: goodput above 1", "scenario", moe("\"goodput\": 1.2"), "$.mosaic.goodput",
