@@ -34,13 +34,13 @@ class TstChartHelpers : public QObject {
 private slots:
     void niceRangeTicksSurviveAnEarlierThinning() {
         // An axis whose fixed count of 5 ticks ChartView::fitAxis once thinned (it then keeps
-        // that count in "tandemTicks" to restore later) gets nice ticks from setNiceRange: 0 to
-        // 3 in steps of 0.5, starting at 0 exactly (no "-0"), and fitAxis's count is dropped so
-        // it cannot bring back 0, 0.75, 1.5, ...
+        // that count in kThinnedTicksProperty to restore later) gets nice ticks from setNiceRange:
+        // 0 to 3 in steps of 0.5, starting at 0 exactly (no "-0"), and fitAxis's count is dropped
+        // so it cannot bring back 0, 0.75, 1.5, ...
         QValueAxis axis;
-        axis.setProperty("tandemTicks", 5);
+        axis.setProperty(kThinnedTicksProperty, 5);
         setNiceRange(&axis, 0, 3, 6);
-        QVERIFY(!axis.property("tandemTicks").isValid());
+        QVERIFY(!axis.property(kThinnedTicksProperty).isValid());
         QCOMPARE(axis.tickType(), QValueAxis::TicksDynamic);
         QCOMPARE(axis.tickInterval(), 0.5);
         QCOMPARE(axis.tickAnchor(), 0.0);

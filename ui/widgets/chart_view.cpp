@@ -30,6 +30,7 @@
 
 #include "widgets/palette.h"
 #include "widgets/series_pool.h"
+#include "widgets/units.h"
 
 namespace tandem::ui {
 
@@ -344,9 +345,9 @@ bool ChartView::fitAxis(QAbstractAxis* axis) {
     // The tick labels of a horizontal value axis: as many round-numbered ticks as fit side by side.
     auto* v = qobject_cast<QValueAxis*>(axis);
     if (!v || !horizontal || !v->labelsVisible()) return retitled;
-    const bool ours = v->property("tandemTicks").isValid();
+    const bool ours = v->property(kThinnedTicksProperty).isValid();
     if (v->tickType() == QValueAxis::TicksDynamic && !ours) return retitled;  // the view's ticks
-    const int wanted = ours ? v->property("tandemTicks").toInt() : v->tickCount();
+    const int wanted = ours ? v->property(kThinnedTicksProperty).toInt() : v->tickCount();
     const double lo = v->min(), hi = v->max();
     if (!(hi > lo) || wanted < 2) return retitled;
     const QFontMetrics fm(v->labelsFont());
@@ -358,13 +359,13 @@ bool ChartView::fitAxis(QAbstractAxis* axis) {
         if (!ours) return retitled;
         v->setTickType(QValueAxis::TicksFixed);
         v->setTickCount(wanted);
-        v->setProperty("tandemTicks", QVariant());
+        v->setProperty(kThinnedTicksProperty, QVariant());
         return true;
     }
     const double step = roundStep((hi - lo) / intervals);
     // + 0.0: a ceil of a tiny negative ratio is -0, whose tick would read "-0".
     const double anchor = std::ceil(lo / step - 1e-9) * step + 0.0;
-    if (!ours) v->setProperty("tandemTicks", wanted);
+    if (!ours) v->setProperty(kThinnedTicksProperty, wanted);
     bool changed = retitled;
     if (v->tickType() != QValueAxis::TicksDynamic) {
         v->setTickType(QValueAxis::TicksDynamic);

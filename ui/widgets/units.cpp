@@ -48,11 +48,12 @@ void setNiceRange(QValueAxis* axis, double lo, double hi, int ticks, double marg
     const int decimals =
         std::max(0, static_cast<int>(-exponent) + (std::abs(mantissa - 2.5) < 1e-6 ? 1 : 0));
     const QString format = QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f");
+    // These ticks are the view's own: ChartView::fitAxis, which may have thinned an earlier
+    // tick count of this axis, must not later restore that count over them.
+    if (axis->property(kThinnedTicksProperty).isValid())
+        axis->setProperty(kThinnedTicksProperty, QVariant());
     // Each change makes QtCharts lay the axis labels out again (a text document per label):
     // set only what differs from what the axis has.
-    // These ticks are the view's own: ChartView::fitAxis, which may have thinned an earlier
-    // tick count of this axis ("tandemTicks"), must not later restore that count over them.
-    if (axis->property("tandemTicks").isValid()) axis->setProperty("tandemTicks", QVariant());
     if (axis->tickType() != QValueAxis::TicksDynamic) axis->setTickType(QValueAxis::TicksDynamic);
     if (axis->tickAnchor() != 0.0) axis->setTickAnchor(0.0);
     if (axis->tickInterval() != step) axis->setTickInterval(step);

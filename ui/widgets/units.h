@@ -30,6 +30,10 @@ namespace tandem::ui {
 /// A "nice" tick step (1, 2, 2.5 or 5 x 10^k) so that `span` holds about `ticks` intervals.
 double niceStep(double span, int ticks);
 
+/// The axis property in which ChartView::fitAxis keeps the tick count it thinned (an int), to
+/// restore it when the labels fit again; setNiceRange clears it, its ticks being the view's own.
+inline constexpr char kThinnedTicksProperty[] = "tandemTicks";
+
 /// Sets `axis` to [lo, hi] widened outward to multiples of a nice step, with ticks on those
 /// multiples (so labels read 0, 20, 40 rather than 0, 17.3, 34.6). `margin` (a fraction of the
 /// span, >= 0) widens the range beyond the end ticks, for point markers drawn on them, which
