@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # Configures and builds Tandem (Release) into ./build. Safe to re-run (incremental).
+#   scripts/build.sh              everything: the GUI, tandem-cli and every test group
+#   scripts/build.sh TARGET...    only those targets and what they link (run.sh: tandem)
+# Prints the build's wall time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # ccache (CMakeLists.txt uses it when installed) keys on paths relative to this folder, so builds
@@ -13,7 +16,11 @@ if [ ! -f build/CMakeCache.txt ]; then
   # CI builds with warnings as errors (TANDEM_WERROR); a local build only reports them.
   werror=()
   [ "${CI:-}" = "true" ] && werror=(-DTANDEM_WERROR=ON)
-  cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "${werror[@]}" "$@"
+  cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "${werror[@]}"
 fi
-echo "[tandem] building with $(nproc) job(s)"
-cmake --build build --parallel "$(nproc)"
+targets=()
+for t in "$@"; do targets+=(--target "$t"); done
+echo "[tandem] building ${*:-everything} with $(nproc) job(s)"
+t0=$SECONDS
+cmake --build build --parallel "$(nproc)" "${targets[@]}"
+echo "[tandem] built in $((SECONDS - t0)) s"

@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
-# Extra CI stages: libFuzzer targets and sanitizer builds, each in its own build dir,
-# each bounded in time. Exits non-zero on any finding (a fuzzer crash, leak, timeout or
-# out-of-memory, an ASan/UBSan/TSan report, a failing test) or a build failure; prints one
-# summary line per stage. A missing clang or libFuzzer runtime is installed (apt-get: clang,
-# libclang-rt-14-dev), never skipped: if it cannot be installed the stage fails.
+# Extra CI stages: libFuzzer targets and sanitizer builds, each bounded in time. Exits non-zero
+# on any finding (a fuzzer crash, leak, timeout or out-of-memory, an ASan/UBSan/TSan report, a
+# failing test) or a build failure; prints one summary line per stage, with its time. A missing
+# clang or libFuzzer runtime is installed (apt-get: clang, libclang-rt-14-dev), never skipped: if
+# it cannot be installed the stage fails.
 #
 #   scripts/ci-extra.sh                 # all stages
 #   scripts/ci-extra.sh fuzz asan       # some stages: fuzz, asan, tsan
 #
-# Wall time measured on the shared 2-core machine (load average 7-10, run at nice 10, no ccache):
-# fuzz 19 min, asan 51 min, tsan (with the GUI worker test) 12 min, 82 min in all; CPU time of
-# the ASan build ~25 min, so on two dedicated cores the script needs roughly 30-35 min.
+# Two builds, each of only what its stages run:
+#   build-asan  clang, ASan + UBSan, no GUI: the fuzz targets AND the core test groups and
+#               tandem-cli. The fuzz stage and the asan stage share it (one compile of core/,
+#               instrumented for coverage as libFuzzer needs; the test groups link the same
+#               objects), whichever stage runs first builds it.
+#   build-tsan  clang, TSan: the three threaded suites only (tst_sweep, tst_mosaic_search and,
+#               with the GUI, tst_job_runner), each an executable of its own.
 #
 # Gating: .ci/run fails when this script fails. To run it as advisory only (report, but do not
 # fail CI), set TANDEM_CI_EXTRA_GATING=0 for .ci/run.
@@ -22,14 +26,14 @@
 #                         run, the same build explores the same inputs in the same order (only
 #                         how far it gets in the time bound depends on the machine's load)
 #   TANDEM_CI_JOBS        parallel build jobs and concurrent fuzzers [2]
-#   TANDEM_FUZZ_BUILD, TANDEM_ASAN_BUILD, TANDEM_TSAN_BUILD
-#                         build dirs [build-fuzz, build-asan, build-tsan]
+#   TANDEM_ASAN_BUILD, TANDEM_TSAN_BUILD
+#                         build dirs [build-asan, build-tsan]
 #   TANDEM_TEST_TIMEOUT   seconds per sanitized test suite [600]
-#   TANDEM_TSAN_GUI       1: also build the GUI and its worker test (tst_job_runner) under TSan;
-#                         0: the sweep thread pool (tst_sweep) only;
+#   TANDEM_TSAN_GUI       1: also build the GUI worker and its test (tst_job_runner) under TSan;
+#                         0: the sweep and search suites only;
 #                         auto: 1 when Qt Charts is installed, else 0 [auto]
-# Fuzz findings are written to <fuzz build>/artifacts/; the seed corpus in tests/fuzz/corpus/ is
-# never modified (each run starts a fresh copy under <fuzz build>/corpus-work/).
+# Fuzz findings are written to <asan build>/artifacts/; the seed corpus in tests/fuzz/corpus/ is
+# never modified (each run starts a fresh copy under <asan build>/corpus-work/).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -41,8 +45,8 @@ export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root}
 fuzz_seconds=${TANDEM_FUZZ_SECONDS:-60}
 fuzz_seed=${TANDEM_FUZZ_SEED:-1}
 jobs=${TANDEM_CI_JOBS:-2}
-fuzz_dir=${TANDEM_FUZZ_BUILD:-build-fuzz}
 asan_dir=${TANDEM_ASAN_BUILD:-build-asan}
+fuzz_dir=$asan_dir
 tsan_dir=${TANDEM_TSAN_BUILD:-build-tsan}
 test_timeout=${TANDEM_TEST_TIMEOUT:-600}
 stages=("$@")
@@ -56,7 +60,7 @@ record() {  # record STAGE STATUS SECONDS DETAIL
   [ "$2" = "PASS" ] || failed=1
 }
 generator=()
-mkdir -p "$fuzz_dir" "$asan_dir" "$tsan_dir"
+mkdir -p "$asan_dir" "$tsan_dir"
 command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
 
 # Sanitizer runtime options: stop at the first report, with a stack trace.
@@ -95,6 +99,29 @@ need_clang() {
 }
 
 # ---------------------------------------------------------------------------------------------
+# The ASan + UBSan build of the fuzz and asan stages (clang): core/ instrumented for coverage
+# (TANDEM_FUZZ), everything else with the sanitizers only. Built once per run.
+sanitized_built=""
+build_sanitized() {
+  [ -n "$sanitized_built" ] && return "$sanitized_built"
+  sanitized_built=1
+  need_clang || return 1
+  local t0=$SECONDS
+  local flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+  note "configuring $asan_dir (clang, ASan + UBSan, libFuzzer targets and the core test groups)"
+  if ! CC=clang CXX=clang++ cmake -S . -B "$asan_dir" "${generator[@]}" \
+        -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$reldebug" \
+        -DTANDEM_BUILD_GUI=OFF -DTANDEM_FUZZ=ON -DCMAKE_CXX_FLAGS="$flags" \
+        -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >"$asan_dir/ci-configure.log" 2>&1; then
+    tail -20 "$asan_dir/ci-configure.log"
+    return 1
+  fi
+  cmake --build "$asan_dir" --parallel "$jobs" || return 1
+  note "sanitized build: $((SECONDS - t0)) s"
+  sanitized_built=0
+}
+
+# ---------------------------------------------------------------------------------------------
 stage_fuzz() {
   local t0=$SECONDS
   if [ "$fuzz_seconds" -lt 60 ] && [ "${TANDEM_FUZZ_SHORT:-0}" != 1 ]; then
@@ -102,14 +129,7 @@ stage_fuzz() {
     return
   fi
   if ! need_clang; then record fuzz FAIL $((SECONDS - t0)) "clang/libFuzzer unavailable"; return; fi
-  note "fuzz: configuring $fuzz_dir (clang, ASan + UBSan, libFuzzer)"
-  if ! CC=clang CXX=clang++ cmake -S . -B "$fuzz_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-        -DTANDEM_BUILD_GUI=OFF -DTANDEM_FUZZ=ON >"$fuzz_dir/ci-configure.log" 2>&1 ||
-     ! cmake --build "$fuzz_dir" --parallel "$jobs" --target fuzzers; then
-    tail -20 "$fuzz_dir/ci-configure.log" 2>/dev/null
-    record fuzz FAIL $((SECONDS - t0)) "build failed"
-    return
-  fi
+  if ! build_sanitized; then record fuzz FAIL $((SECONDS - t0)) "build failed"; return; fi
   # One target per input path (tests/fuzz/fuzz_<name>.cpp), each with its seed corpus in
   # tests/fuzz/corpus/<name>/: a target without a corpus, or a corpus without a target, is a
   # failure, so no importer goes unfuzzed.
@@ -173,20 +193,10 @@ stage_fuzz() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# Core test suites (no GUI) under AddressSanitizer + UndefinedBehaviorSanitizer (gcc).
+# Core test suites (no GUI) under AddressSanitizer + UndefinedBehaviorSanitizer (clang).
 stage_asan() {
   local t0=$SECONDS
-  local flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-  note "asan: configuring $asan_dir (ASan + UBSan, core suites and tandem-cli)"
-  if ! cmake -S . -B "$asan_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$reldebug" \
-        -DTANDEM_BUILD_GUI=OFF -DCMAKE_CXX_FLAGS="$flags" \
-        -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >"$asan_dir/ci-configure.log" 2>&1 ||
-     ! cmake --build "$asan_dir" --parallel "$jobs"; then
-    tail -20 "$asan_dir/ci-configure.log" 2>/dev/null
-    record asan FAIL $((SECONDS - t0)) "build failed"
-    return
-  fi
+  if ! build_sanitized; then record asan FAIL $((SECONDS - t0)) "build failed"; return; fi
   note "asan: running the core suites"
   if ctest --test-dir "$asan_dir" --output-on-failure --timeout "$test_timeout" -j "$jobs"; then
     record asan PASS $((SECONDS - t0)) "$(ctest --test-dir "$asan_dir" -N | grep -c 'Test *#') suites clean"

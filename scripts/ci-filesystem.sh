@@ -163,14 +163,18 @@ if [ $have_gui = 1 ]; then
 fi
 
 echo "[fs] ==== QtTest suites ===="
-for t in tst_output_files tst_gui_output_files; do
-  bin=$(find "$build/tests/reliability" -maxdepth 1 -name "$t" -type f | head -1)
-  if [ -z "$bin" ]; then
+# Each suite runs from its test executable (tests/common/test_main.h): tandem_tests_core
+# tst_output_files, tandem_tests_gui tst_gui_output_files.
+for t in core:tst_output_files gui:tst_gui_output_files; do
+  exe=tandem_tests_${t%%:*}
+  t=${t#*:}
+  bin="$build/tests/$exe"
+  if [ ! -x "$bin" ]; then
     [ $t = tst_gui_output_files ] && [ $have_gui = 0 ] && continue
-    fail "$t: not built"
+    fail "$t: $exe not built"
     continue
   fi
-  if timeout 600 "$bin" >"$work/qt" 2>&1; then pass "$t: $(grep '^Totals' "$work/qt")"
+  if timeout 600 "$bin" "$t" >"$work/qt" 2>&1; then pass "$t: $(grep '^Totals' "$work/qt")"
   else fail "$t" "$work/qt"; fi
 done
 

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/csv.h"
+#include "test_main.h"
 
 namespace {
 
@@ -422,5 +423,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCli)
+TANDEM_TEST_GUILESS_MAIN(TestCli)
 #include "tst_cli.moc"

@@ -5,6 +5,7 @@
 #include "common/csv.h"
 #include "common/diagnostics.h"
 #include "sweep/sweep.h"
+#include "test_main.h"
 
 Q_DECLARE_METATYPE(std::string)
 
@@ -96,5 +97,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestCsv)
+TANDEM_TEST_APPLESS_MAIN(TestCsv)
 #include "tst_csv.moc"

@@ -3,6 +3,7 @@
 
 #include "common/json_reader.h"
 #include "common/number_format.h"
+#include "test_main.h"
 
 using tandem::Diagnostics;
 using tandem::JsonReader;
@@ -158,5 +159,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestJsonReader)
+TANDEM_TEST_APPLESS_MAIN(TestJsonReader)
 #include "tst_json_reader.moc"

@@ -6,6 +6,7 @@
 
 #include "scenario/scenario.h"
 #include "scenario/scenario_files.h"
+#include "test_main.h"
 
 class TestScenario : public QObject {
     Q_OBJECT
@@ -226,5 +227,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestScenario)
+TANDEM_TEST_APPLESS_MAIN(TestScenario)
 #include "tst_scenario.moc"

@@ -4,6 +4,7 @@
 
 #include "scenario/scenario.h"
 #include "sweep/sweep.h"
+#include "test_main.h"
 
 namespace sw = tandem::sweep;
 
@@ -247,5 +248,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestSweep)
+TANDEM_TEST_APPLESS_MAIN(TestSweep)
 #include "tst_sweep.moc"

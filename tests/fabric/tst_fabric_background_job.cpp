@@ -10,6 +10,7 @@
 #include "common/diagnostics.h"
 #include "fabric/background_job.h"
 #include "scenario/scenario.h"
+#include "test_main.h"
 
 using namespace tandem;
 using namespace tandem::fabric;
@@ -149,5 +150,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestBackgroundJobFields)
+TANDEM_TEST_APPLESS_MAIN(TestBackgroundJobFields)
 #include "tst_fabric_background_job.moc"

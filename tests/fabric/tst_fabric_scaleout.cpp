@@ -10,6 +10,7 @@
 #include "common/diagnostics.h"
 #include "fabric/scaleout.h"
 #include "io/nccl_tests.h"
+#include "test_main.h"
 
 using namespace tandem;
 using namespace tandem::fabric;
@@ -153,5 +154,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestScaleOut)
+TANDEM_TEST_GUILESS_MAIN(TestScaleOut)
 #include "tst_fabric_scaleout.moc"

@@ -11,6 +11,7 @@
 #include "common/json_reader.h"
 #include "fabric/topology.h"
 #include "mosaic/background.h"
+#include "test_main.h"
 
 using namespace tandem;
 using namespace tandem::fabric;
@@ -297,5 +298,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTopologyFields)
+TANDEM_TEST_APPLESS_MAIN(TestTopologyFields)
 #include "tst_fabric_topology_fields.moc"

@@ -8,6 +8,7 @@
 #include "inspect/inspect.h"
 #include "io/text_file.h"
 #include "mosaic/collectives.h"
+#include "test_main.h"
 
 using namespace tandem;
 using namespace tandem::io;
@@ -438,5 +439,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TstInspect)
+TANDEM_TEST_APPLESS_MAIN(TstInspect)
 #include "tst_inspect.moc"

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "io/hf_config.h"
+#include "test_main.h"
 
 using namespace tandem;
 using namespace tandem::io;
@@ -427,5 +428,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TstHfConfig)
+TANDEM_TEST_APPLESS_MAIN(TstHfConfig)
 #include "tst_hf_config.moc"

@@ -3,6 +3,7 @@
 #include <QtTest>
 
 #include "io/load_trace.h"
+#include "test_main.h"
 
 using namespace tandem;
 using namespace tandem::io;
@@ -132,5 +133,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TstLoadTrace)
+TANDEM_TEST_APPLESS_MAIN(TstLoadTrace)
 #include "tst_load_trace.moc"

@@ -6,6 +6,7 @@
 
 #include "io/loss_fit.h"
 #include "io/loss_log.h"
+#include "test_main.h"
 
 using namespace tandem;
 using namespace tandem::io;
@@ -295,5 +296,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TstLossLog)
+TANDEM_TEST_APPLESS_MAIN(TstLossLog)
 #include "tst_loss_log.moc"

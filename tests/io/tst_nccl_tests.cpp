@@ -6,6 +6,7 @@
 
 #include "io/nccl_tests.h"
 #include "io/text_file.h"
+#include "test_main.h"
 
 using namespace tandem;
 using namespace tandem::io;
@@ -610,5 +611,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TstNcclTests)
+TANDEM_TEST_APPLESS_MAIN(TstNcclTests)
 #include "tst_nccl_tests.moc"

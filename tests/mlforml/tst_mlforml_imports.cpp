@@ -15,6 +15,7 @@
 #include "mlforml/progress.h"
 #include "mlforml/report.h"
 #include "mlforml/simulate.h"
+#include "test_main.h"
 
 using namespace tandem;
 using namespace tandem::mlforml;
@@ -138,5 +139,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestImports)
+TANDEM_TEST_APPLESS_MAIN(TestImports)
 #include "tst_mlforml_imports.moc"

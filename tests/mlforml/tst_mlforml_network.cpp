@@ -5,6 +5,7 @@
 #include "fabric/fabric_sim.h"
 #include "fabric/fluid.h"
 #include "mlforml/exposure.h"
+#include "test_main.h"
 
 using namespace tandem::mlforml;
 using namespace tandem::fabric;
@@ -201,5 +202,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestNetwork)
+TANDEM_TEST_APPLESS_MAIN(TestNetwork)
 #include "tst_mlforml_network.moc"

@@ -7,6 +7,7 @@
 #include "common/json_reader.h"
 #include "mlforml/params.h"
 #include "mlforml/presets.h"
+#include "test_main.h"
 
 using namespace tandem;
 using namespace tandem::mlforml;
@@ -325,7 +326,9 @@ private slots:
     }
 };
 
-int main(int argc, char** argv) {
+namespace {
+// Two classes in one suite: the parameters, then their field table.
+int runParamSuites(int argc, char** argv) {
     int status = 0;
     {
         TestParams t;
@@ -337,4 +340,6 @@ int main(int argc, char** argv) {
     }
     return status;
 }
+[[maybe_unused]] const bool registered = tandem::test::registerSuite(__FILE__, &runParamSuites);
+}  // namespace
 #include "tst_mlforml_params.moc"

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "mlforml/progress.h"
+#include "test_main.h"
 
 using namespace tandem::mlforml;
 
@@ -122,5 +123,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestProgress)
+TANDEM_TEST_APPLESS_MAIN(TestProgress)
 #include "tst_mlforml_progress.moc"

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "mlforml/reproduce.h"
+#include "test_main.h"
 
 class TestReproduce : public QObject {
     Q_OBJECT
@@ -82,5 +83,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestReproduce)
+TANDEM_TEST_APPLESS_MAIN(TestReproduce)
 #include "tst_mlforml_reproduce.moc"

@@ -15,6 +15,7 @@
 #include "mlforml/simulate.h"
 #include "mlforml/training.h"
 #include "scenario/scenario.h"
+#include "test_main.h"
 
 using namespace tandem::mlforml;
 
@@ -303,5 +304,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestSimulate)
+TANDEM_TEST_APPLESS_MAIN(TestSimulate)
 #include "tst_mlforml_simulate.moc"

@@ -13,6 +13,7 @@
 #include "fabric/topology.h"
 #include "mlforml/params.h"
 #include "mlforml/simulate.h"
+#include "test_main.h"
 
 using namespace tandem::mlforml;
 using namespace tandem::fabric;
@@ -332,5 +333,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTopology)
+TANDEM_TEST_GUILESS_MAIN(TestTopology)
 #include "tst_mlforml_topology.moc"

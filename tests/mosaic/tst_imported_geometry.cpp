@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "mosaic/imported_geometry.h"
+#include "test_main.h"
 
 using namespace tandem;
 using namespace tandem::io;
@@ -93,5 +94,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TstImportedGeometry)
+TANDEM_TEST_APPLESS_MAIN(TstImportedGeometry)
 #include "tst_imported_geometry.moc"

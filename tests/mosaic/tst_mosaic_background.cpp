@@ -13,6 +13,7 @@
 #include "mosaic/search.h"
 #include "scenario/scenario.h"
 #include "sweep/sweep.h"
+#include "test_main.h"
 
 using namespace tandem;
 using namespace tandem::mosaic;
@@ -189,5 +190,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TstMosaicBackground)
+TANDEM_TEST_APPLESS_MAIN(TstMosaicBackground)
 #include "tst_mosaic_background.moc"

@@ -9,6 +9,7 @@
 #include "mosaic/perf_model.h"
 #include "mosaic/reproduce.h"
 #include "mosaic/search.h"
+#include "test_main.h"
 
 using namespace tandem::mosaic;
 
@@ -191,5 +192,5 @@ void TestMosaicBest::oddHardwareStillExact() {
     QVERIFY(!PerfModel(ladderGeometry(10, 64, 2, 2), c).best(foreign, p, q));
 }
 
-QTEST_APPLESS_MAIN(TestMosaicBest)
+TANDEM_TEST_APPLESS_MAIN(TestMosaicBest)
 #include "tst_mosaic_best.moc"

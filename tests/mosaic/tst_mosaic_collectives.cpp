@@ -12,6 +12,7 @@
 #include "mosaic/collectives.h"
 #include "mosaic/hardware.h"
 #include "test_data.h"
+#include "test_main.h"
 
 using namespace tandem;
 using namespace tandem::mosaic;
@@ -233,5 +234,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TstMosaicCollectives)
+TANDEM_TEST_APPLESS_MAIN(TstMosaicCollectives)
 #include "tst_mosaic_collectives.moc"

@@ -9,6 +9,7 @@
 #include "mosaic/hardware.h"
 #include "mosaic/plan.h"
 #include "scenario/scenario.h"
+#include "test_main.h"
 
 using namespace tandem;
 using namespace tandem::mosaic;
@@ -388,5 +389,5 @@ void TestMosaicEnvelope::backgroundOrIdleDefault() {
     QCOMPARE(idle.jobs, 0);
 }
 
-QTEST_APPLESS_MAIN(TestMosaicEnvelope)
+TANDEM_TEST_APPLESS_MAIN(TestMosaicEnvelope)
 #include "tst_mosaic_envelope.moc"

@@ -9,6 +9,7 @@
 
 #include "common/json_reader.h"
 #include "mosaic/envelope.h"
+#include "test_main.h"
 
 using namespace tandem;
 using namespace tandem::mosaic;
@@ -234,5 +235,5 @@ void TestMosaicEnvelopeFields::precisionNamesFromTheTable() {
     QCOMPARE(at[0].message, std::string("must be bf16, fp8, mxfp8 or nvfp4 (got \"fp4\")"));
 }
 
-QTEST_APPLESS_MAIN(TestMosaicEnvelopeFields)
+TANDEM_TEST_APPLESS_MAIN(TestMosaicEnvelopeFields)
 #include "tst_mosaic_envelope_fields.moc"

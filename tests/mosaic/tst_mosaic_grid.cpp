@@ -11,6 +11,7 @@
 #include "mosaic/report.h"
 #include "mosaic/reproduce.h"
 #include "mosaic/search.h"
+#include "test_main.h"
 
 using namespace tandem::mosaic;
 
@@ -249,5 +250,5 @@ void TestMosaicGrid::envelopeKey() {
     QVERIFY(bad.str().find("$.layout_grid") != std::string::npos);
 }
 
-QTEST_APPLESS_MAIN(TestMosaicGrid)
+TANDEM_TEST_APPLESS_MAIN(TestMosaicGrid)
 #include "tst_mosaic_grid.moc"

@@ -11,6 +11,7 @@
 #include "mosaic/hardware.h"
 #include "mosaic/korthikanti.h"
 #include "mosaic/reality.h"
+#include "test_main.h"
 
 using namespace tandem::mosaic;
 
@@ -272,5 +273,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestMosaicKorthikanti)
+TANDEM_TEST_APPLESS_MAIN(TestMosaicKorthikanti)
 #include "tst_mosaic_korthikanti.moc"

@@ -5,6 +5,7 @@
 
 #include "mosaic/geometry.h"
 #include "mosaic/scaling_law.h"
+#include "test_main.h"
 
 using namespace tandem::mosaic;
 
@@ -167,5 +168,5 @@ void TestMosaicLaw::badInputsGiveNaN() {
     QVERIFY(std::isnan(computeOptimum(law, 0, 0.5, 4).loss));
 }
 
-QTEST_APPLESS_MAIN(TestMosaicLaw)
+TANDEM_TEST_APPLESS_MAIN(TestMosaicLaw)
 #include "tst_mosaic_law.moc"

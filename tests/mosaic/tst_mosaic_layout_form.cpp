@@ -6,6 +6,7 @@
 
 #include "mosaic/layout_form.h"
 #include "mosaic/report.h"
+#include "test_main.h"
 
 using namespace tandem::mosaic;
 
@@ -146,5 +147,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestMosaicLayoutForm)
+TANDEM_TEST_APPLESS_MAIN(TestMosaicLayoutForm)
 #include "tst_mosaic_layout_form.moc"

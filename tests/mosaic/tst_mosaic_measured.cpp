@@ -16,6 +16,7 @@
 #include "mosaic_fixtures.h"
 #include "scenario/scenario.h"
 #include "test_data.h"
+#include "test_main.h"
 
 using namespace tandem;
 using namespace tandem::mosaic;
@@ -418,5 +419,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TstMosaicMeasured)
+TANDEM_TEST_APPLESS_MAIN(TstMosaicMeasured)
 #include "tst_mosaic_measured.moc"

@@ -9,6 +9,7 @@
 #include "mosaic/perf_model.h"
 #include "mosaic/plan.h"
 #include "mosaic_fixtures.h"
+#include "test_main.h"
 
 using namespace tandem::mosaic;
 
@@ -344,5 +345,5 @@ void TestMosaicPerf::layoutParsing() {
     QVERIFY(!parseLayout("1,8,4,1,16,4,sometimes", p, err));
 }
 
-QTEST_APPLESS_MAIN(TestMosaicPerf)
+TANDEM_TEST_APPLESS_MAIN(TestMosaicPerf)
 #include "tst_mosaic_perf.moc"

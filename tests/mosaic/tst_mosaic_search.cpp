@@ -12,6 +12,7 @@
 #include "mosaic/report.h"
 #include "mosaic/reproduce.h"
 #include "mosaic/search.h"
+#include "test_main.h"
 
 using namespace tandem::mosaic;
 
@@ -496,5 +497,5 @@ void TestMosaicSearch::candidatesUseTheScore() {
     }
 }
 
-QTEST_APPLESS_MAIN(TestMosaicSearch)
+TANDEM_TEST_APPLESS_MAIN(TestMosaicSearch)
 #include "tst_mosaic_search.moc"

@@ -14,6 +14,7 @@
 #include "mosaic/perf_model.h"
 #include "mosaic/reality.h"
 #include "mosaic/stack.h"
+#include "test_main.h"
 
 using namespace tandem::mosaic;
 
@@ -514,5 +515,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestMosaicStack)
+TANDEM_TEST_APPLESS_MAIN(TestMosaicStack)
 #include "tst_mosaic_stack.moc"

@@ -10,6 +10,7 @@
 #include <QtTest>
 
 #include "scenario/scenario.h"
+#include "test_main.h"
 
 namespace {
 
@@ -95,5 +96,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TstAtomicSave)
+TANDEM_TEST_GUILESS_MAIN(TstAtomicSave)
 #include "tst_atomic_save.moc"

@@ -17,6 +17,7 @@
 #include "mosaic/plan.h"
 #include "scenario/scenario.h"
 #include "sweep/sweep.h"
+#include "test_main.h"
 
 using namespace tandem;
 
@@ -781,5 +782,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TstBadInputs)
+TANDEM_TEST_APPLESS_MAIN(TstBadInputs)
 #include "tst_bad_inputs.moc"

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_process.h"
+#include "test_main.h"
 
 using reliability::CliRun;
 using reliability::runCli;
@@ -254,5 +255,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TstCliBadFiles)
+TANDEM_TEST_GUILESS_MAIN(TstCliBadFiles)
 #include "tst_cli_bad_files.moc"

@@ -20,6 +20,7 @@
 #include "mosaic/plan.h"
 #include "mosaic/search.h"
 #include "scenario/scenario.h"
+#include "test_main.h"
 
 Q_DECLARE_METATYPE(tandem::mlforml::Params)
 Q_DECLARE_METATYPE(tandem::mosaic::Envelope)
@@ -549,5 +550,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TstEngineExtremes)
+TANDEM_TEST_APPLESS_MAIN(TstEngineExtremes)
 #include "tst_engine_extremes.moc"

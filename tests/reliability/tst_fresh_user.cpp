@@ -13,6 +13,7 @@
 #include "cli_process.h"
 #include "io/text_file.h"
 #include "scenario/scenario.h"
+#include "test_main.h"
 
 namespace {
 
@@ -432,5 +433,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TstFreshUser)
+TANDEM_TEST_APPLESS_MAIN(TstFreshUser)
 #include "tst_fresh_user.moc"

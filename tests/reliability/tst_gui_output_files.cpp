@@ -15,6 +15,7 @@
 #include "full_disk.h"
 #include "shell/recovery.h"
 #include "shell/scenario_document.h"
+#include "test_main.h"
 #include "widgets/chart_export.h"
 #include "widgets/chart_view.h"
 
@@ -376,5 +377,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstGuiOutputFiles)
+TANDEM_TEST_MAIN(TstGuiOutputFiles)
 #include "tst_gui_output_files.moc"

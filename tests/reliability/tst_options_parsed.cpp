@@ -8,6 +8,7 @@
 
 #include "mosaic/hardware.h"
 #include "scenario/scenario.h"
+#include "test_main.h"
 
 using namespace tandem;
 using json = nlohmann::json;
@@ -112,5 +113,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TstOptionsParsed)
+TANDEM_TEST_APPLESS_MAIN(TstOptionsParsed)
 #include "tst_options_parsed.moc"

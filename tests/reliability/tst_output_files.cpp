@@ -18,6 +18,7 @@
 #include "full_disk.h"
 #include "output_folder.h"
 #include "save_file.h"
+#include "test_main.h"
 
 using tandem::testing::isNode;
 using tandem::testing::makeNode;
@@ -553,5 +554,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TstOutputFiles)
+TANDEM_TEST_GUILESS_MAIN(TstOutputFiles)
 #include "tst_output_files.moc"

@@ -15,6 +15,7 @@
 #include "mosaic/search.h"
 #include "scenario/scenario.h"
 #include "sweep/sweep.h"
+#include "test_main.h"
 
 using namespace tandem;
 
@@ -458,5 +459,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TstPhysicalResults)
+TANDEM_TEST_APPLESS_MAIN(TstPhysicalResults)
 #include "tst_physical_results.moc"

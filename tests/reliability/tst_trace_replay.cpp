@@ -17,6 +17,7 @@
 #include "mlforml/presets.h"
 #include "mlforml/simulate.h"
 #include "scenario/scenario.h"
+#include "test_main.h"
 
 using namespace tandem;
 
@@ -268,5 +269,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TstTraceReplay)
+TANDEM_TEST_GUILESS_MAIN(TstTraceReplay)
 #include "tst_trace_replay.moc"

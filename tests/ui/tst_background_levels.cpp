@@ -26,6 +26,7 @@
 #include "shell/main_window.h"
 #include "shell/scenario_document.h"
 #include "shell/scenario_undo.h"
+#include "test_main.h"
 #include "widgets/labeled_slider.h"
 #include "widgets/palette.h"
 
@@ -289,5 +290,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstBackgroundLevels)
+TANDEM_TEST_MAIN(TstBackgroundLevels)
 #include "tst_background_levels.moc"

@@ -14,6 +14,7 @@
 #include <limits>
 
 #include "mlforml/background_load_view.h"
+#include "test_main.h"
 #include "widgets/bounds.h"
 #include "widgets/series_pool.h"
 #include "widgets/units.h"
@@ -200,5 +201,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstChartHelpers)
+TANDEM_TEST_MAIN(TstChartHelpers)
 #include "tst_chart_helpers.moc"

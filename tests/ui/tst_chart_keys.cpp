@@ -36,6 +36,7 @@
 #include "mosaic/memory_bar_view.h"
 #include "shell/main_window.h"
 #include "shell/presets.h"
+#include "test_main.h"
 #include "widgets/chart_export.h"
 #include "widgets/chart_view.h"
 #include "widgets/coincident_curves.h"
@@ -622,5 +623,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstChartKeys)
+TANDEM_TEST_MAIN(TstChartKeys)
 #include "tst_chart_keys.moc"

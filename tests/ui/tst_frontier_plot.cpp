@@ -6,6 +6,7 @@
 
 #include "mosaic/frontier_plot.h"
 #include "mosaic/search.h"
+#include "test_main.h"
 
 using namespace tandem;
 using namespace tandem::ui;
@@ -193,5 +194,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TstFrontierPlot)
+TANDEM_TEST_GUILESS_MAIN(TstFrontierPlot)
 #include "tst_frontier_plot.moc"

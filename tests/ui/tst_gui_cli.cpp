@@ -7,6 +7,7 @@
 #include <QtTest>
 
 #include "shell/presets.h"
+#include "test_main.h"
 
 namespace {
 struct Run {
@@ -139,5 +140,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TstGuiCli)
+TANDEM_TEST_GUILESS_MAIN(TstGuiCli)
 #include "tst_gui_cli.moc"

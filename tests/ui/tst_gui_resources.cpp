@@ -5,6 +5,7 @@
 
 #include "scenario/scenario.h"
 #include "shell/gui_bench.h"
+#include "test_main.h"
 
 class TstGuiResources : public QObject {
     Q_OBJECT
@@ -72,5 +73,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstGuiResources)
+TANDEM_TEST_MAIN(TstGuiResources)
 #include "tst_gui_resources.moc"

@@ -30,6 +30,7 @@
 #include "shell/main_window.h"
 #include "shell/offscreen.h"
 #include "shell/scenario_document.h"
+#include "test_main.h"
 #include "widgets/diagnostics_dialog.h"
 
 using namespace tandem;
@@ -506,5 +507,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstImports)
+TANDEM_TEST_MAIN(TstImports)
 #include "tst_imports.moc"

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "shell/job_runner.h"
+#include "test_main.h"
 
 using tandem::ui::JobRunner;
 using tandem::ui::TypedJobRunner;
@@ -77,5 +78,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstJobRunner)
+TANDEM_TEST_MAIN(TstJobRunner)
 #include "tst_job_runner.moc"

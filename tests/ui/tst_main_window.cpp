@@ -34,6 +34,7 @@
 #include "shell/reproduce_dialog.h"
 #include "shell/scenario_document.h"
 #include "shell/scenario_undo.h"
+#include "test_main.h"
 #include "widgets/chart_export.h"
 #include "widgets/chart_view.h"
 #include "widgets/diagnostics_dialog.h"
@@ -441,5 +442,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstMainWindow)
+TANDEM_TEST_MAIN(TstMainWindow)
 #include "tst_main_window.moc"

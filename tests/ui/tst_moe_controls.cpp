@@ -22,6 +22,7 @@
 #include "shell/main_window.h"
 #include "shell/presets.h"
 #include "shell/scenario_document.h"
+#include "test_main.h"
 #include "widgets/chart_view.h"
 #include "widgets/labeled_slider.h"
 
@@ -363,5 +364,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstMoeControls)
+TANDEM_TEST_MAIN(TstMoeControls)
 #include "tst_moe_controls.moc"

@@ -16,6 +16,7 @@
 #include "mosaic/envelope_rows.h"
 #include "mosaic/moe_advanced.h"
 #include "mosaic/moe_controls.h"
+#include "test_main.h"
 #include "widgets/field_range.h"
 #include "widgets/labeled_slider.h"
 
@@ -106,5 +107,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstMoeEnvelopeRows)
+TANDEM_TEST_MAIN(TstMoeEnvelopeRows)
 #include "tst_moe_envelope_rows.moc"

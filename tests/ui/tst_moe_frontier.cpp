@@ -21,6 +21,7 @@
 #include "shell/job_runner.h"
 #include "shell/main_window.h"
 #include "shell/offscreen.h"
+#include "test_main.h"
 #include "widgets/chart_view.h"
 
 using namespace tandem::ui;
@@ -262,5 +263,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstMoeFrontier)
+TANDEM_TEST_MAIN(TstMoeFrontier)
 #include "tst_moe_frontier.moc"

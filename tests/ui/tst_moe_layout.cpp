@@ -18,6 +18,7 @@
 #include "mosaic/step_breakdown_view.h"
 #include "shell/main_window.h"
 #include "shell/offscreen.h"
+#include "test_main.h"
 #include "widgets/chart_view.h"
 #include "widgets/labeled_slider.h"
 
@@ -279,5 +280,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstMoeLayout)
+TANDEM_TEST_MAIN(TstMoeLayout)
 #include "tst_moe_layout.moc"

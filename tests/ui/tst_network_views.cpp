@@ -27,6 +27,7 @@
 #include "shell/offscreen.h"
 #include "shell/presets.h"
 #include "shell/scenario_document.h"
+#include "test_main.h"
 #include "widgets/collapsible_section.h"
 #include "widgets/labeled_slider.h"
 
@@ -351,5 +352,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstNetworkViews)
+TANDEM_TEST_MAIN(TstNetworkViews)
 #include "tst_network_views.moc"

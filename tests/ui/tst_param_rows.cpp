@@ -16,6 +16,7 @@
 #include "mlforml/network_advanced.h"
 #include "mlforml/network_controls.h"
 #include "mlforml/param_rows.h"
+#include "test_main.h"
 #include "widgets/collapsible_section.h"
 #include "widgets/labeled_slider.h"
 
@@ -295,5 +296,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstParamRows)
+TANDEM_TEST_MAIN(TstParamRows)
 #include "tst_param_rows.moc"

@@ -15,6 +15,7 @@
 #include "mosaic/reality_view.h"
 #include "shell/main_window.h"
 #include "shell/offscreen.h"
+#include "test_main.h"
 #include "widgets/chart_export.h"
 
 using namespace tandem::ui;
@@ -198,5 +199,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstRealityView)
+TANDEM_TEST_MAIN(TstRealityView)
 #include "tst_reality_view.moc"

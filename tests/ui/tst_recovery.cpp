@@ -17,6 +17,7 @@
 #include "shell/main_window.h"
 #include "shell/recovery.h"
 #include "shell/scenario_document.h"
+#include "test_main.h"
 
 using namespace tandem;
 using namespace tandem::ui;
@@ -561,5 +562,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstRecovery)
+TANDEM_TEST_MAIN(TstRecovery)
 #include "tst_recovery.moc"

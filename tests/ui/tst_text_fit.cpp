@@ -18,6 +18,7 @@
 #include "shell/offscreen.h"
 #include "shell/presets.h"
 #include "shell/scenario_document.h"
+#include "test_main.h"
 #include "widgets/collapsible_section.h"
 #include "widgets/text_fit.h"
 
@@ -164,5 +165,5 @@ void TextFitTest::firstFrame() {
     if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));
 }
 
-QTEST_MAIN(TextFitTest)
+TANDEM_TEST_MAIN(TextFitTest)
 #include "tst_text_fit.moc"

@@ -10,6 +10,7 @@
 #include "mosaic/envelope.h"
 #include "mosaic/layout_cells.h"
 #include "mosaic/moe_controls.h"
+#include "test_main.h"
 #include "widgets/control_rows.h"
 #include "widgets/count_label.h"
 #include "widgets/decimate.h"
@@ -307,5 +308,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstUiHelpers)
+TANDEM_TEST_MAIN(TstUiHelpers)
 #include "tst_ui_helpers.moc"
