@@ -274,11 +274,13 @@ int planCommand(const QStringList& args) {
         }
         m::Plan p;
         std::string error;
-        if (!m::parseMegatronArguments(args.readAll().toStdString(), geometry.layers, cluster, p,
-                                       error)) {
+        std::vector<std::string> notes;
+        if (!m::parseMegatronArguments(args.readAll().toStdString(), geometry, cluster, p, error,
+                                       &notes)) {
             printError(QStringLiteral("--megatron-args: %1").arg(QString::fromStdString(error)));
             return kExitBadInput;
         }
+        for (const auto& n : notes) std::fprintf(stderr, "--megatron-args: note: %s\n", n.c_str());
         layouts.emplace_back(p, m::evaluateLayout(geometry, cluster, p));
     } else if (parser.isSet(layout)) {
         m::Plan p;
