@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "mosaic/envelope.h"
 #include "mosaic/layout_grid.h"
 
 namespace tandem::mosaic {
@@ -152,8 +153,9 @@ bool tokenize(const std::string& s, std::vector<Token>& out, std::string& error)
             push(c == '(' ? Token::Kind::Open : Token::Kind::Close);
         } else if (c == '<' || c == '>') {
             // "2>" names a file descriptor, not a word.
-            if (inWord && !word.empty() &&
-                std::all_of(word.begin(), word.end(), [](char d) { return std::isdigit(d); })) {
+            if (inWord && !word.empty() && std::all_of(word.begin(), word.end(), [](char d) {
+                    return std::isdigit(static_cast<unsigned char>(d));
+                })) {
                 word.clear();
                 inWord = false;
             }
@@ -380,6 +382,7 @@ struct ReadFlags {
     std::string recomputeMethod, shardingStrategy, moeLayerFreq;
     int recomputeLayers = 0, maxPositions = 0;
     bool swiglu = false, gqa = false, bf16 = false, overlapGrad = false, overlapParam = false;
+    bool torchFsdp = false;  ///< --use-torch-fsdp2: parameters, gradients and optimizer sharded
     /// Model flags, 0 = not given.
     int layers = 0, hidden = 0, heads = 0, queryGroups = 0, kvChannels = 0, ffn = 0, vocab = 0,
         experts = 0, topK = 0, expertFfn = 0, sharedFfn = 0;
@@ -440,7 +443,8 @@ const std::vector<MegatronFlag>& megatronFlags() {
         count("--seq-length", [](R& r) -> int& { return r.seqLen; }),
         // Sharding, sequence parallelism, recomputation.
         toggle("--use-megatron-fsdp", [](R& r) -> bool& { return r.plan.fsdp; }),
-        toggle("--use-torch-fsdp2", [](R& r) -> bool& { return r.plan.fsdp; }),
+        toggle("--use-custom-fsdp", [](R& r) -> bool& { return r.plan.fsdp; }),
+        toggle("--use-torch-fsdp2", [](R& r) -> bool& { return r.torchFsdp; }),
         choice("--data-parallel-sharding-strategy",
                [](R& r) -> std::string& { return r.shardingStrategy; },
                {"no_shard", "optim", "optim_grads", "optim_grads_params"}),
@@ -576,8 +580,9 @@ bool moeLayerPattern(std::string text, int layers, std::vector<bool>& moe) {
                text.end());
     moe.clear();
     auto integer = [](const std::string& s, int& out) {
-        if (s.empty() || s.size() > 9 ||
-            !std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(c); }))
+        if (s.empty() || s.size() > 9 || !std::all_of(s.begin(), s.end(), [](char c) {
+                return std::isdigit(static_cast<unsigned char>(c));
+            }))
             return false;
         out = std::stoi(s);
         return true;
@@ -806,7 +811,28 @@ bool parseMegatronArguments(const std::string& text, const Geometry& g, Cluster&
         return false;
     }
     if (!checkModel(r, g, error)) return false;
+    if (r.globalBatch > kMaxGlobalBatch || r.seqLen > kMaxSeqLen) {
+        const bool batch = r.globalBatch > kMaxGlobalBatch;
+        error = std::string(batch ? "--global-batch-size" : "--seq-length") + " must be at most " +
+                std::to_string(batch ? kMaxGlobalBatch : kMaxSeqLen) + " (got " +
+                std::to_string(batch ? r.globalBatch : r.seqLen) + ")";
+        return false;
+    }
     p = r.plan;
+    // Megatron FSDP shards what --data-parallel-sharding-strategy says: optim_grads_params (or
+    // not given) all three, the plan's FSDP; optim the optimizer state alone, the distributed
+    // optimizer (ZeRO-1); no_shard nothing beyond --use-distributed-optimizer; optim_grads is
+    // costed as optim, with a note. PyTorch FSDP2 shards all three.
+    std::vector<std::string> costedAs;
+    if (p.fsdp && !r.shardingStrategy.empty() && r.shardingStrategy != "optim_grads_params") {
+        p.fsdp = false;
+        if (r.shardingStrategy != "no_shard") p.distributedOptimizer = true;
+        if (r.shardingStrategy == "optim_grads")
+            costedAs.push_back(
+                "--data-parallel-sharding-strategy optim_grads is costed as optim "
+                "(optimizer state sharded, gradients not)");
+    }
+    p.fsdp = p.fsdp || r.torchFsdp;
     if (p.fsdp) p.distributedOptimizer = true;
     p.ckpt = recomputation(r.granularity, r.modules);
     // VP: stated (--num-virtual-stages-per-pipeline-rank, or the config name), or from the
@@ -861,6 +887,7 @@ bool parseMegatronArguments(const std::string& text, const Geometry& g, Cluster&
         for (const auto& u : unknown) s += " " + u;
         notes->push_back(s);
     }
+    if (notes) notes->insert(notes->end(), costedAs.begin(), costedAs.end());
     return true;
 }
 

@@ -45,7 +45,9 @@ bool launchScriptWords(const std::string& text, std::vector<std::string>& words,
 /// --virtual-pipeline-model-parallel-size) or --num-layers-per-virtual-pipeline-stage, which
 /// as in Megatron needs the layers to split evenly over PP and the stage's layers over it),
 /// batch (--micro-batch-size, --global-batch-size, --seq-length), --use-megatron-fsdp (or
-/// --use-torch-fsdp2), --use-distributed-optimizer (absent: replicated optimizer state),
+/// --use-custom-fsdp) with --data-parallel-sharding-strategy (optim_grads_params or not given:
+/// FSDP; optim: distributed optimizer; no_shard: neither; optim_grads: as optim, noted),
+/// --use-torch-fsdp2 (FSDP), --use-distributed-optimizer (absent: replicated optimizer state),
 /// --sequence-parallel (absent: off, Megatron's default), --recompute-granularity full|selective
 /// with --recompute-modules (selective with only core_attn, Megatron's default: core-attn; with
 /// layernorm / moe_act / mlp_act: selective; with mlp / moe: super-selective), the precision
@@ -53,7 +55,8 @@ bool launchScriptWords(const std::string& text, std::vector<std::string>& words,
 /// flags --emit writes, each checked against `g`. Sets `p` (dp = N_dev / (TP CP PP)) and c's
 /// batch, sequence and precision; flags it does not model go to `notes` (one line naming them).
 /// False + `error` naming the flag when: the file has no flags; a value is not a positive
-/// integer or not one of the flag's choices; a flag lacks its value; a flag is given twice with
+/// integer or not one of the flag's choices (--global-batch-size and --seq-length at most
+/// kMaxGlobalBatch / kMaxSeqLen); a flag lacks its value; a flag is given twice with
 /// different values; a model flag contradicts `g`; VP cannot be derived; TP CP PP does not divide
 /// N_dev; or the script cannot be split (launchScriptWords).
 bool parseMegatronArguments(const std::string& text, const Geometry& g, Cluster& c, Plan& p,

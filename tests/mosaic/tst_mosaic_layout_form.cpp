@@ -304,6 +304,9 @@ private slots:
             << "--tensor-model-parallel-size must be a positive integer (got \"$TP\")";
         QTest::newRow("value missing") << "--micro-batch-size --bf16"
                                        << "--micro-batch-size needs a value";
+        QTest::newRow("sequence too long")
+            << "--seq-length 99999999"
+            << "--seq-length must be at most 16777216 (got 99999999)";
         QTest::newRow("switch with a value") << "--sequence-parallel=true"
                                              << "--sequence-parallel takes no value (got \"true\")";
         QTest::newRow("unterminated quote") << "--a 1\n--recompute-granularity 'full"
@@ -335,6 +338,42 @@ private slots:
                        modelGeometry("DeepSeek-V2-Lite.config.json"), launchCluster(64));
         QVERIFY2(r.ok, r.error.c_str());
         QCOMPARE(r.plan.mbs, 2);
+    }
+
+    /// Megatron FSDP shards what --data-parallel-sharding-strategy says.
+    void launchFileSharding_data() {
+        QTest::addColumn<QString>("flags");
+        QTest::addColumn<bool>("fsdp");
+        QTest::addColumn<bool>("distopt");
+        QTest::addColumn<int>("notes");
+        QTest::newRow("fsdp, strategy not given") << "--use-megatron-fsdp" << true << true << 0;
+        QTest::newRow("optim_grads_params")
+            << "--use-megatron-fsdp --data-parallel-sharding-strategy=\"optim_grads_params\""
+            << true << true << 0;
+        QTest::newRow("optim: ZeRO-1")
+            << "--use-megatron-fsdp --data-parallel-sharding-strategy optim" << false << true << 0;
+        QTest::newRow("optim_grads: as optim, noted")
+            << "--use-megatron-fsdp --data-parallel-sharding-strategy optim_grads" << false << true
+            << 1;
+        QTest::newRow("no_shard")
+            << "--use-megatron-fsdp --data-parallel-sharding-strategy no_shard" << false << false
+            << 0;
+        QTest::newRow("older name") << "--use-custom-fsdp" << true << true << 0;
+        QTest::newRow("torch FSDP2") << "--use-torch-fsdp2" << true << true << 0;
+        QTest::newRow("commented out")
+            << "#--use-distributed-optimizer\n--overlap-grad-reduce" << false << false << 0;
+    }
+    void launchFileSharding() {
+        QFETCH(QString, flags);
+        QFETCH(bool, fsdp);
+        QFETCH(bool, distopt);
+        QFETCH(int, notes);
+        const ReadBack r = readLaunch(flags.toStdString(), modelGeometry("Llama-3-70B.config.json"),
+                                      launchCluster(64));
+        QVERIFY2(r.ok, r.error.c_str());
+        QCOMPARE(r.plan.fsdp, fsdp);
+        QCOMPARE(r.plan.distributedOptimizer, distopt);
+        QCOMPARE(int(r.notes.size()), notes);
     }
 
     /// VP 2 over DeepSeek-V3's 61 layers on 16 stages: 61 / 32 is no whole number of layers
