@@ -156,15 +156,19 @@ int planCommand(const QStringList& args) {
         QStringLiteral("P"), QStringLiteral("bf16"));
     const QCommandLineOption emitFormat(
         QStringLiteral("emit"),
-        QStringLiteral("Print the first layout as launch arguments: megatron "
-                       "(Megatron-LM pretrain_gpt.py flags)."),
+        QStringLiteral("Print the first layout as launch arguments: megatron (the complete "
+                       "Megatron-LM pretrain_gpt.py line: model, layout, batch, recompute and "
+                       "precision flags; --megatron-args reads it back to the same plan)."),
         QStringLiteral("FORMAT"));
     const QCommandLineOption megatronArgs(
         QStringLiteral("megatron-args"),
         QStringLiteral(
-            "Cost the run of a Megatron-LM / Megatron-Bridge launch script: its parallel sizes, "
+            "Cost the run of a Megatron-LM / Megatron-Bridge launch script, read as bash splits "
+            "it (comments, continuations, quotes, variables and arrays): its parallel sizes, "
             "batch, sequence length, FSDP / distributed optimizer, recompute and precision flags "
-            "(replaces --layout, --gbs, --seqlen, --precision)."),
+            "(replaces --layout, --gbs, --seqlen, --precision); model flags are checked against "
+            "MODEL.json. Unreadable values, a flag given twice with different values and "
+            "contradictions are errors; flags not modelled are noted on stderr."),
         QStringLiteral("FILE"));
     const QCommandLineOption top(QStringLiteral("top"),
                                  QStringLiteral("How many layouts to list (default 10)."),
@@ -274,11 +278,13 @@ int planCommand(const QStringList& args) {
         }
         m::Plan p;
         std::string error;
-        if (!m::parseMegatronArguments(args.readAll().toStdString(), geometry.layers, cluster, p,
-                                       error)) {
+        std::vector<std::string> notes;
+        if (!m::parseMegatronArguments(args.readAll().toStdString(), geometry, cluster, p, error,
+                                       &notes)) {
             printError(QStringLiteral("--megatron-args: %1").arg(QString::fromStdString(error)));
             return kExitBadInput;
         }
+        for (const auto& n : notes) std::fprintf(stderr, "--megatron-args: note: %s\n", n.c_str());
         layouts.emplace_back(p, m::evaluateLayout(geometry, cluster, p));
     } else if (parser.isSet(layout)) {
         m::Plan p;

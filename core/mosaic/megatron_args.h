@@ -2,36 +2,64 @@
 // A layout as Megatron-LM (pretrain_gpt.py) / Megatron-Bridge command-line arguments: written
 // for `tandem-cli plan --emit megatron`, read from a launch script for `plan --megatron-args`.
 #include <string>
+#include <vector>
 
 #include "mosaic/geometry.h"
 #include "mosaic/perf_model.h"
 
 namespace tandem::mosaic {
 
-/// The Megatron-LM (pretrain_gpt.py) / Megatron-Bridge arguments of a layout on a cluster:
-/// --tensor-model-parallel-size, --pipeline-model-parallel-size, --num-layers-per-virtual-
-/// pipeline-stage, --context-parallel-size, --expert-model-parallel-size, --expert-tensor-
-/// parallel-size, --micro-batch-size, --global-batch-size, --seq-length, --sequence-parallel
-/// (TP > 1 and the plan's sp), --use-distributed-optimizer, --use-megatron-fsdp, --recompute-* per
-/// checkpointing mode, --fp8-format / --fp8-recipe / --fp4-format per precision, --bf16. One line.
+/// The complete Megatron-LM (pretrain_gpt.py) arguments of a layout of `g` on a cluster, one
+/// line that parseMegatronArguments reads back to the same plan and cluster batch, sequence
+/// and precision: the model (--num-layers, --hidden-size, --num-attention-heads,
+/// --group-query-attention --num-query-groups when KV heads < heads, --kv-channels when the
+/// head width is not d / heads, --ffn-hidden-size, --swiglu for a SwiGLU FFN, --vocab-size,
+/// --max-position-embeddings; MoE: --num-experts, --moe-router-topk, --moe-ffn-hidden-size,
+/// --moe-shared-expert-intermediate-size (shared experts x d_expert), --moe-layer-freq with the
+/// leading dense blocks), the parallel layout (--tensor-, --pipeline-, --context-,
+/// --expert-model-, --expert-tensor-parallel-size, --num-virtual-stages-per-pipeline-rank when
+/// VP > 1, which states VP whether or not the layers divide, --decoder-first- /
+/// --decoder-last-pipeline-num-layers), --micro-batch-size, --global-batch-size (the batch the
+/// layout runs: c.globalBatch, or its rounding to DP x B_micro when they do not divide it, as
+/// evaluateLayout costs it), --seq-length, --sequence-parallel when the plan has it,
+/// --use-distributed-optimizer / --use-megatron-fsdp, --recompute-* per checkpointing mode,
+/// --bf16 and --fp8-format / --fp8-recipe / --fp4-format per precision.
 std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p);
 
-/// Reads the Megatron-LM / Megatron-Bridge arguments of a launch script (whitespace-separated,
-/// --flag=value split at the '=', line continuations and anything that is not a known flag
-/// ignored): the parallel sizes (--tensor-, --pipeline-, --context-, --expert-model-,
-/// --expert-tensor-parallel-size, --decoder-first- / --decoder-last-pipeline-num-layers,
-/// --virtual-pipeline-model-parallel-size or --num-layers-per-virtual-pipeline-stage), batch
-/// (--micro-batch-size, --global-batch-size, --seq-length), --use-megatron-fsdp (or
-/// --use-torch-fsdp2), --use-distributed-optimizer, --sequence-parallel (absent: off, Megatron's
-/// default), --recompute-granularity full|selective with --recompute-modules (selective with only
-/// core_attn, Megatron's default list: core-attn; with layernorm / moe_act: selective; with
-/// mlp / moe: super-selective), and the precision
-/// (--fp8-format [+ --fp8-recipe mxfp8], --fp4-format, else BF16). Sets `p` (dp = N_dev /
-/// (TP CP PP), `layers` sets vp from the layers per chunk; no --use-distributed-optimizer =
-/// replicated optimizer state) and c's batch, sequence and precision. False + `error` naming the
-/// flag when a value is not a positive integer, a flag lacks its value, or TP CP PP does not
-/// divide N_dev.
-bool parseMegatronArguments(const std::string& text, int layers, Cluster& c, Plan& p,
-                            std::string& error);
+/// The argument words of a launch script as bash would pass them: `#` comments, backslash-newline
+/// continuations, single and double quotes, backslash escapes, `;` `&&` `||` `|` `&` and newlines
+/// between commands. Variables and arrays assigned in the file (NAME=value, export NAME=value,
+/// NAME=( ... ), NAME+=( ... )) are expanded where used ($NAME, ${NAME}, ${NAME:-default},
+/// "${NAME[@]}"; an unquoted $NAME is split at white space); an array the file never expands
+/// is read where it is assigned (a file of only arrays). The words of every command are
+/// returned in order, assignments left out. False + `error` (with the line) on an unterminated
+/// quote or ${.
+bool launchScriptWords(const std::string& text, std::vector<std::string>& words,
+                       std::string& error);
+
+/// Reads the Megatron-LM / Megatron-Bridge arguments of a launch script (its words as
+/// launchScriptWords splits them; --flag=value is --flag value) for model `g`: the parallel
+/// sizes (--tensor-, --pipeline-, --context-, --expert-model-, --expert-tensor-parallel-size,
+/// --decoder-first- / --decoder-last-pipeline-num-layers, VP from
+/// --num-virtual-stages-per-pipeline-rank (or its config name
+/// --virtual-pipeline-model-parallel-size) or --num-layers-per-virtual-pipeline-stage, which
+/// as in Megatron needs the layers to split evenly over PP and the stage's layers over it),
+/// batch (--micro-batch-size, --global-batch-size, --seq-length), --use-megatron-fsdp (or
+/// --use-custom-fsdp) with --data-parallel-sharding-strategy (optim_grads_params or not given:
+/// FSDP; optim: distributed optimizer; no_shard: neither; optim_grads: as optim, noted),
+/// --use-torch-fsdp2 (FSDP), --use-distributed-optimizer (absent: replicated optimizer state),
+/// --sequence-parallel (absent: off, Megatron's default), --recompute-granularity full|selective
+/// with --recompute-modules (selective with only core_attn, Megatron's default: core-attn; with
+/// layernorm / moe_act / mlp_act: selective; with mlp / moe: super-selective), the precision
+/// (--fp8-format e4m3|hybrid [+ --fp8-recipe mxfp8], --fp4-format e2m1, else BF16), and the model
+/// flags --emit writes, each checked against `g`. Sets `p` (dp = N_dev / (TP CP PP)) and c's
+/// batch, sequence and precision; flags it does not model go to `notes` (one line naming them).
+/// False + `error` naming the flag when: the file has no flags; a value is not a positive
+/// integer or not one of the flag's choices (--global-batch-size and --seq-length at most
+/// kMaxGlobalBatch / kMaxSeqLen); a flag lacks its value; a flag is given twice with
+/// different values; a model flag contradicts `g`; VP cannot be derived; TP CP PP does not divide
+/// N_dev; or the script cannot be split (launchScriptWords).
+bool parseMegatronArguments(const std::string& text, const Geometry& g, Cluster& c, Plan& p,
+                            std::string& error, std::vector<std::string>* notes = nullptr);
 
 }  // namespace tandem::mosaic

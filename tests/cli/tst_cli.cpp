@@ -330,6 +330,118 @@ private slots:
         QVERIFY(t.out.contains(QStringLiteral("Assumed:")));
     }
 
+    /// plan --megatron-args reads a launch script as bash would: the commented-out
+    /// "--micro-batch-size 1" is not costed (micro-batch 4 is), the quoted 'selective' is
+    /// Megatron's selective recompute (core attention), the arrays are expanded, and the flags
+    /// it does not model are named in a note on stderr.
+    void planMegatronLaunchFile() {
+        const auto r =
+            runCli({QStringLiteral("plan"),
+                    QStringLiteral(TANDEM_TEST_DATA "/models/DeepSeek-V2-Lite.config.json"),
+                    QStringLiteral("--devices"), QStringLiteral("64"), QStringLiteral("--stack"),
+                    QStringLiteral("megatron-core"), QStringLiteral("--megatron-args"),
+                    QStringLiteral(TANDEM_CLI_DATA "/launch-deepseek-v2-lite.sh"),
+                    QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const auto l = nlohmann::json::parse(r.out.toStdString()).at("layouts").at(0);
+        QCOMPARE(l.at("mbs").get<int>(), 4);
+        QCOMPARE(l.at("ep").get<int>(), 8);
+        QCOMPARE(l.at("dp").get<int>(), 64);
+        QCOMPARE(l.at("ckpt").get<std::string>(), std::string("core-attn"));
+        QCOMPARE(l.at("global_batch_sequences").get<int>(), 1024);
+        QVERIFY(l.at("feasible").get<bool>());
+        QVERIFY2(r.err.contains(QStringLiteral(
+                     "note: not modelled, not costed: --nproc_per_node --nnodes --lr "
+                     "--train-iters")),
+                 qPrintable(r.err));
+    }
+
+    /// A launch file it cannot read as written is refused with the flag and exit code 2.
+    void planMegatronArgsErrors_data() {
+        QTest::addColumn<QString>("script");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("empty") << ""
+                               << "the file has no arguments (it is empty or only comments)";
+        QTest::newRow("only comments") << "#!/bin/bash\n# --micro-batch-size 1\n"
+                                       << "the file has no arguments";
+        QTest::newRow("misspelt value")
+            << "--recompute-granularity fulll"
+            << "--recompute-granularity must be full or selective (got \"fulll\")";
+        QTest::newRow("twice, different values")
+            << "--micro-batch-size 1 --micro-batch-size 2"
+            << "--micro-batch-size is given twice with different values (\"1\" and \"2\")";
+        QTest::newRow("contradicts the model")
+            << "--num-layers 61 --expert-model-parallel-size 8"
+            << "--num-layers 61 contradicts the model file (27 layers)";
+    }
+    void planMegatronArgsErrors() {
+        QFETCH(QString, script);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("launch.sh"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(script.toUtf8());
+        f.close();
+        const auto r =
+            runCli({QStringLiteral("plan"),
+                    QStringLiteral(TANDEM_TEST_DATA "/models/DeepSeek-V2-Lite.config.json"),
+                    QStringLiteral("--devices"), QStringLiteral("64"), QStringLiteral("--stack"),
+                    QStringLiteral("megatron-core"), QStringLiteral("--megatron-args"), file});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("--megatron-args: ") + message), qPrintable(r.err));
+    }
+
+    /// plan --emit megatron writes the layout it costed and --megatron-args reads it back to the
+    /// same layout and iteration time, bit for bit: VP 2 over DeepSeek-V3's 61 layers on 16
+    /// stages (once written as 1 layer per chunk and read back as VP 3), and the planner's best
+    /// layout of Llama 3 70B on a batch that DP x mbs does not divide (the rounded batch).
+    void planEmitMegatronRoundTrip_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("DeepSeek-V3 VP 2 over 61 layers")
+            << "DeepSeek-V3.config.json"
+            << QStringList{
+                   "--devices", "2048", "--gbs",    "2048",
+                   "--seqlen",  "4096", "--layout", "tp=2,pp=16,vp=2,ep=64,mbs=1,ckpt=selective"};
+        QTest::newRow("Llama 3 70B best layout, rounded batch")
+            << "Llama-3-70B.config.json"
+            << QStringList{"--devices", "96", "--gbs", "1000", "--seqlen", "8192"};
+    }
+    void planEmitMegatronRoundTrip() {
+        QFETCH(QString, model);
+        QFETCH(QStringList, args);
+        const QString cfg = QStringLiteral(TANDEM_TEST_DATA "/models/") + model;
+        const QStringList common =
+            QStringList{QStringLiteral("plan"), cfg} + args +
+            QStringList{QStringLiteral("--stack"), QStringLiteral("megatron-core")};
+        const auto planned = runCli(common + QStringList{QStringLiteral("--json")});
+        QVERIFY2(planned.exitCode == 0, qPrintable(planned.err));
+        const auto want = nlohmann::json::parse(planned.out.toStdString()).at("layouts").at(0);
+        const auto emitted =
+            runCli(common + QStringList{QStringLiteral("--emit"), QStringLiteral("megatron")});
+        QVERIFY2(emitted.exitCode == 0, qPrintable(emitted.err));
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("launch.sh"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(emitted.out.toUtf8());
+        f.close();
+        const auto back =
+            runCli({QStringLiteral("plan"), cfg, QStringLiteral("--devices"), args.at(1),
+                    QStringLiteral("--stack"), QStringLiteral("megatron-core"),
+                    QStringLiteral("--megatron-args"), file, QStringLiteral("--json")});
+        QVERIFY2(back.exitCode == 0, qPrintable(back.err));
+        QVERIFY2(back.err.isEmpty(), qPrintable(back.err));  // every emitted flag is read
+        const auto got = nlohmann::json::parse(back.out.toStdString()).at("layouts").at(0);
+        for (const char* key :
+             {"tp", "pp", "vp", "cp", "ep", "etp", "dp", "mbs", "fsdp", "distopt", "sp",
+              "pp_first_layers", "pp_last_layers", "ckpt", "global_batch_sequences"})
+            QVERIFY2(got.at(key) == want.at(key), key);
+        QCOMPARE(got.at("iteration_s").get<double>(), want.at("iteration_s").get<double>());
+        QCOMPARE(got.at("memory_GB").get<double>(), want.at("memory_GB").get<double>());
+    }
+
     /// --nccl costs the DP collectives from the measured 2x8 all-reduce curve (a
     /// 2^28-parameter dense model on 16 H100: 1 GiB reduce-scatter, 512 MiB all-gather, both
     /// measured sizes), which changes the exposed DP time: the calibrated analytical H100 model

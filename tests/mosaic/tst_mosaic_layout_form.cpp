@@ -4,7 +4,12 @@
 #include <iterator>
 #include <string>
 
+#include "io/hf_config.h"
+#include "mosaic/imported_geometry.h"
 #include "mosaic/layout_form.h"
+#include "mosaic/layout_grid.h"
+#include "mosaic/megatron_args.h"
+#include "mosaic/plan.h"
 #include "mosaic/report.h"
 #include "test_main.h"
 
@@ -27,6 +32,41 @@ const Plan kPlans[] = {
     {8, 8, 16, 4, 2, 1, C::SuperSelective, 1, 1, false, true, true, 3, 5},
     {1, 1, 2, 1, 1, 1, C::None, 3, 1, true, true, true, 1, 0},
 };
+
+/// The geometry `tandem-cli plan` costs for a Hugging Face config of tests/data/models.
+Geometry modelGeometry(const char* file) {
+    tandem::Diagnostics d;
+    const auto m =
+        tandem::io::loadModelConfigFile(std::string(TANDEM_TEST_DATA) + "/models/" + file, d);
+    if (!m) qFatal("%s", d.str().c_str());
+    return importedGeometry(*m).geometry;
+}
+
+/// A cluster of `devices` p6-b200 GPUs under the megatron-core stack (VP, ETP and FSDP costed).
+Cluster launchCluster(int devices, int globalBatch = 1024, int seqLen = 4096) {
+    Cluster c;
+    c.hardware = builtinHardware("p6-b200");
+    c.stack = builtinStack("megatron-core");
+    c.devices = devices;
+    c.globalBatch = globalBatch;
+    c.seqLen = seqLen;
+    return c;
+}
+
+/// `script` read for `g` on `c`; the plan, or a failed QVERIFY.
+struct ReadBack {
+    bool ok = false;
+    Plan plan;
+    Cluster cluster;
+    std::string error;
+    std::vector<std::string> notes;
+};
+ReadBack readLaunch(const std::string& script, const Geometry& g, const Cluster& c) {
+    ReadBack r;
+    r.cluster = c;
+    r.ok = parseMegatronArguments(script, g, r.cluster, r.plan, r.error, &r.notes);
+    return r;
+}
 
 }  // namespace
 
@@ -144,6 +184,367 @@ private slots:
         std::string error;
         QVERIFY2(parseLayout("2,8,4,1,16,4,selective", p, error), error.c_str());
         QVERIFY(samePlan(p, {2, 8, 4, 1, 16, 4, C::Selective, 1, 1, false, true, true, 0, 0}));
+    }
+
+    /// launchScriptWords splits a launch file as bash does.
+    void launchWords_data() {
+        QTest::addColumn<QString>("script");
+        QTest::addColumn<QStringList>("words");
+        QTest::newRow("comment line and trailing comment")
+            << "--a 1 # --b 2\n# --c 3\n--d 4" << QStringList{"--a", "1", "--d", "4"};
+        QTest::newRow("# inside a word is no comment") << "--a x#y" << QStringList{"--a", "x#y"};
+        QTest::newRow("continuation") << "torchrun x.py \\\n  --a 1 \\\n  --b=2"
+                                      << QStringList{"torchrun", "x.py", "--a", "1", "--b=2"};
+        QTest::newRow("quotes") << "--a 'x y' --b \"p q\" --c=\"r\"'s'"
+                                << QStringList{"--a", "x y", "--b", "p q", "--c=rs"};
+        QTest::newRow("escapes") << "--a x\\ y --b \\# \"\\\"q\\\"\""
+                                 << QStringList{"--a", "x y", "--b", "#", "\"q\""};
+        QTest::newRow("array expanded where used")
+            << "ARGS=(\n  --a 1   # one\n  # --b 2\n  --c 3\n)\npython x.py \"${ARGS[@]}\" --d 4"
+            << QStringList{"python", "x.py", "--a", "1", "--c", "3", "--d", "4"};
+        QTest::newRow("array never expanded") << "ARGS=( --a 1 )\nMORE=( --b 2 )\nMORE+=( --c 3 )"
+                                              << QStringList{"--a", "1", "--b", "2", "--c", "3"};
+        QTest::newRow("variables") << "TP=8\nexport PP=\"4\"\nARGS=\"--x 1 --y 2\"\n"
+                                      "run --tp $TP --pp=${PP} --cp ${CP:-2} $ARGS \"$ARGS\""
+                                   << QStringList{"run", "--tp", "8",   "--pp=4", "--cp",       "2",
+                                                  "--x", "1",    "--y", "2",      "--x 1 --y 2"};
+        QTest::newRow("unknown variable kept") << "--a $NOPE" << QStringList{"--a", "$NOPE"};
+        QTest::newRow("separators and redirects")
+            << "cd /w && python x.py --a 1 2>&1 | tee log.txt; echo done"
+            << QStringList{"cd", "/w",  "python",  "x.py", "--a",
+                           "1",  "tee", "log.txt", "echo", "done"};
+        QTest::newRow("only comments") << "#!/bin/bash\n   # nothing\n\n" << QStringList{};
+    }
+    void launchWords() {
+        QFETCH(QString, script);
+        QFETCH(QStringList, words);
+        std::vector<std::string> got;
+        std::string error;
+        QVERIFY2(launchScriptWords(script.toStdString(), got, error), error.c_str());
+        QStringList g;
+        for (const auto& w : got) g << QString::fromStdString(w);
+        QCOMPARE(g, words);
+    }
+
+    /// A commented-out flag is not read: the launch file's own micro-batch and recompute mode
+    /// are costed (the old reader took "# --micro-batch-size 1" and the quoted 'selective' as
+    /// an unknown granularity).
+    void launchFileComments() {
+        const Geometry g = modelGeometry("DeepSeek-V2-Lite.config.json");
+        const std::string script =
+            "#!/bin/bash\n"
+            "PARALLEL_ARGS=(\n"
+            "    --tensor-model-parallel-size 1\n"
+            "    --expert-model-parallel-size 8\n"
+            "    --micro-batch-size 4\n"
+            "    # --micro-batch-size 1   (for debugging)\n"
+            "    --global-batch-size=1024\n"
+            "    --use-distributed-optimizer\n"
+            "    --recompute-granularity 'selective'\n"
+            ")\n"
+            "torchrun --nproc_per_node 8 pretrain_gpt.py \\\n"
+            "    \"${PARALLEL_ARGS[@]}\" \\\n"
+            "    --lr 3e-4 --train-iters 1000\n";
+        const ReadBack r = readLaunch(script, g, launchCluster(64));
+        QVERIFY2(r.ok, r.error.c_str());
+        QCOMPARE(r.plan.mbs, 4);
+        QCOMPARE(r.plan.ep, 8);
+        QCOMPARE(r.plan.dp, 64);
+        QCOMPARE(r.cluster.globalBatch, 1024);
+        QCOMPARE(int(r.plan.ckpt), int(C::CoreAttention));
+        // Flags it does not model are named in a note, not costed.
+        QCOMPARE(r.notes.size(), size_t(1));
+        QCOMPARE(QString::fromStdString(r.notes[0]),
+                 QStringLiteral("not modelled, not costed: --nproc_per_node --lr --train-iters"));
+    }
+
+    /// Values it cannot read, contradictions and empty files are errors naming the flag.
+    void launchFileErrors_data() {
+        QTest::addColumn<QString>("script");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("empty") << ""
+                               << "the file has no arguments (it is empty or only comments)";
+        QTest::newRow("only comments")
+            << "#!/bin/bash\n# --micro-batch-size 1\n"
+            << "the file has no arguments (it is empty or only comments)";
+        QTest::newRow("no flags") << "python pretrain_gpt.py"
+                                  << "the file has no --flags (Megatron-LM arguments)";
+        QTest::newRow("misspelt granularity")
+            << "--recompute-granularity fulll"
+            << "--recompute-granularity must be full or selective (got \"fulll\")";
+        QTest::newRow("upper-case granularity")
+            << "--recompute-granularity FULL"
+            << "--recompute-granularity must be full or selective (got \"FULL\")";
+        QTest::newRow("unknown recompute module")
+            << "--recompute-granularity selective --recompute-modules core_attn mlpp"
+            << "--recompute-modules must be core_attn, moe_act, layernorm, mla_up_proj, mlp, moe, "
+               "shared_experts or mlp_act (got \"mlpp\")";
+        QTest::newRow("fp8 format") << "--fp8-format e5m2"
+                                    << "--fp8-format must be e4m3 or hybrid (got \"e5m2\")";
+        QTest::newRow("twice, different values")
+            << "--micro-batch-size 1 \\\n --micro-batch-size=2"
+            << "--micro-batch-size is given twice with different values (\"1\" and \"2\")";
+        QTest::newRow("granularity twice")
+            << "--recompute-granularity full --recompute-granularity selective"
+            << "--recompute-granularity is given twice with different values (\"full\" and "
+               "\"selective\")";
+        QTest::newRow("layers contradict the model")
+            << "--num-layers 61 --tensor-model-parallel-size 1"
+            << "--num-layers 61 contradicts the model file (27 layers)";
+        QTest::newRow("experts contradict the model")
+            << "--num-experts 256"
+            << "--num-experts 256 contradicts the model file (64 experts)";
+        QTest::newRow("dense blocks contradict the model")
+            << "--moe-layer-freq 1"
+            << "--moe-layer-freq 1 contradicts the model file (1 dense blocks, then 26 MoE blocks)";
+        QTest::newRow("not a number") << "--tensor-model-parallel-size eight"
+                                      << "--tensor-model-parallel-size must be a positive "
+                                         "integer (got \"eight\")";
+        QTest::newRow("unset variable")
+            << "--tensor-model-parallel-size $TP"
+            << "--tensor-model-parallel-size must be a positive integer (got \"$TP\")";
+        QTest::newRow("value missing") << "--micro-batch-size --bf16"
+                                       << "--micro-batch-size needs a value";
+        QTest::newRow("sequence too long")
+            << "--seq-length 99999999"
+            << "--seq-length must be at most 16777216 (got 99999999)";
+        QTest::newRow("switch with a value") << "--sequence-parallel=true"
+                                             << "--sequence-parallel takes no value (got \"true\")";
+        QTest::newRow("unterminated quote") << "--a 1\n--recompute-granularity 'full"
+                                            << "unterminated ' quote (line 2)";
+        QTest::newRow("layers per chunk do not divide")
+            << "--pipeline-model-parallel-size 4 --num-layers-per-virtual-pipeline-stage 2"
+            << "--num-layers-per-virtual-pipeline-stage 2: the 27 layers do not split into 4 "
+               "pipeline stages of whole chunks of 2 (Megatron-LM refuses it; state VP with "
+               "--num-virtual-stages-per-pipeline-rank)";
+        QTest::newRow("both VP flags")
+            << "--pipeline-model-parallel-size 3 --num-layers-per-virtual-pipeline-stage 3 "
+               "--num-virtual-stages-per-pipeline-rank 3"
+            << "--num-layers-per-virtual-pipeline-stage 3 and "
+               "--num-virtual-stages-per-pipeline-rank cannot both be given";
+    }
+    void launchFileErrors() {
+        QFETCH(QString, script);
+        QFETCH(QString, error);
+        const ReadBack r = readLaunch(
+            script.toStdString(), modelGeometry("DeepSeek-V2-Lite.config.json"), launchCluster(64));
+        QVERIFY(!r.ok);
+        QCOMPARE(QString::fromStdString(r.error), error);
+    }
+
+    /// The same flag given twice with the same value is one flag; --flag=value is --flag value.
+    void launchFileRepeatsAlike() {
+        const ReadBack r =
+            readLaunch("--micro-batch-size 2 --micro-batch-size=2 --num-layers 27 --num-layers 27",
+                       modelGeometry("DeepSeek-V2-Lite.config.json"), launchCluster(64));
+        QVERIFY2(r.ok, r.error.c_str());
+        QCOMPARE(r.plan.mbs, 2);
+    }
+
+    /// Megatron FSDP shards what --data-parallel-sharding-strategy says.
+    void launchFileSharding_data() {
+        QTest::addColumn<QString>("flags");
+        QTest::addColumn<bool>("fsdp");
+        QTest::addColumn<bool>("distopt");
+        QTest::addColumn<int>("notes");
+        QTest::newRow("fsdp, strategy not given") << "--use-megatron-fsdp" << true << true << 0;
+        QTest::newRow("optim_grads_params")
+            << "--use-megatron-fsdp --data-parallel-sharding-strategy=\"optim_grads_params\""
+            << true << true << 0;
+        QTest::newRow("optim: ZeRO-1")
+            << "--use-megatron-fsdp --data-parallel-sharding-strategy optim" << false << true << 0;
+        QTest::newRow("optim_grads: as optim, noted")
+            << "--use-megatron-fsdp --data-parallel-sharding-strategy optim_grads" << false << true
+            << 1;
+        QTest::newRow("no_shard")
+            << "--use-megatron-fsdp --data-parallel-sharding-strategy no_shard" << false << false
+            << 0;
+        QTest::newRow("older name") << "--use-custom-fsdp" << true << true << 0;
+        QTest::newRow("torch FSDP2") << "--use-torch-fsdp2" << true << true << 0;
+        QTest::newRow("commented out")
+            << "#--use-distributed-optimizer\n--overlap-grad-reduce" << false << false << 0;
+    }
+    void launchFileSharding() {
+        QFETCH(QString, flags);
+        QFETCH(bool, fsdp);
+        QFETCH(bool, distopt);
+        QFETCH(int, notes);
+        const ReadBack r = readLaunch(flags.toStdString(), modelGeometry("Llama-3-70B.config.json"),
+                                      launchCluster(64));
+        QVERIFY2(r.ok, r.error.c_str());
+        QCOMPARE(r.plan.fsdp, fsdp);
+        QCOMPARE(r.plan.distributedOptimizer, distopt);
+        QCOMPARE(int(r.notes.size()), notes);
+    }
+
+    /// VP 2 over DeepSeek-V3's 61 layers on 16 stages: 61 / 32 is no whole number of layers
+    /// per chunk. --emit states VP (--num-virtual-stages-per-pipeline-rank 2) and reads back
+    /// VP 2 with the same iteration time (the old --num-layers-per-virtual-pipeline-stage 1 read
+    /// back as VP 3).
+    void virtualPipelineRoundTrip_data() {
+        QTest::addColumn<int>("vp");
+        QTest::newRow("VP 2") << 2;
+        QTest::newRow("VP 3") << 3;
+    }
+    void virtualPipelineRoundTrip() {
+        QFETCH(int, vp);
+        const Geometry g = modelGeometry("DeepSeek-V3.config.json");
+        const Cluster c = launchCluster(2048, 2048);
+        Plan p;
+        std::string error;
+        QVERIFY(parseLayout("tp=2,pp=16,vp=" + std::to_string(vp) + ",ep=64,mbs=1,ckpt=selective",
+                            p, error));
+        p.dp = 64;
+        const PlanEval ev = evaluateLayout(g, c, p);
+        QVERIFY2(ev.feasible, ev.reason.c_str());
+        const std::string flags = megatronArguments(g, c, p);
+        QVERIFY(flags.find(" --num-virtual-stages-per-pipeline-rank " + std::to_string(vp) + " ") !=
+                std::string::npos);
+        QVERIFY(flags.find("--num-layers-per-virtual-pipeline-stage") == std::string::npos);
+        const ReadBack r = readLaunch(flags, g, launchCluster(2048));
+        QVERIFY2(r.ok, r.error.c_str());
+        QCOMPARE(r.plan.vp, vp);
+        QVERIFY(samePlan(r.plan, p));
+        QCOMPARE(evaluateLayout(g, r.cluster, r.plan).iteration_s, ev.iteration_s);
+        QVERIFY(r.notes.empty());
+        // Megatron's layers-per-chunk flag reads where the layers divide: 80 = 8 x 5 x 2.
+        const ReadBack llama =
+            readLaunch("--pipeline-model-parallel-size 8 --num-layers-per-virtual-pipeline-stage 2",
+                       modelGeometry("Llama-3-70B.config.json"), launchCluster(64));
+        QVERIFY2(llama.ok, llama.error.c_str());
+        QCOMPARE(llama.plan.vp, 5);
+    }
+
+    /// --emit megatron writes the whole launch line: the model flags with the layout, so that a
+    /// user can paste it; each model flag is checked against the model file on reading.
+    void emitCompleteLaunchLine() {
+        const Geometry g = modelGeometry("DeepSeek-V3.config.json");
+        Cluster c = launchCluster(1024, 4096);
+        c.precision = Precision::Fp8;
+        Plan p;
+        std::string error;
+        QVERIFY(parseLayout("tp=2,pp=8,ep=64,mbs=1,ckpt=full", p, error));
+        p.dp = 64;
+        const std::string flags = megatronArguments(g, c, p);
+        QCOMPARE(QString::fromStdString(flags),
+                 QStringLiteral(
+                     "--num-layers 61 --hidden-size 7168 --num-attention-heads 128 "
+                     "--ffn-hidden-size 18432 --swiglu --vocab-size 129280 --num-experts 256 "
+                     "--moe-router-topk 8 --moe-ffn-hidden-size 2048 "
+                     "--moe-shared-expert-intermediate-size 2048 --moe-layer-freq "
+                     "'([0]*3+[1]*58)' --seq-length 4096 --max-position-embeddings 4096 "
+                     "--tensor-model-parallel-size 2 --pipeline-model-parallel-size 8 "
+                     "--context-parallel-size 1 --expert-model-parallel-size 64 "
+                     "--expert-tensor-parallel-size 1 --micro-batch-size 1 --global-batch-size "
+                     "4096 --sequence-parallel --use-distributed-optimizer --overlap-grad-reduce "
+                     "--overlap-param-gather --recompute-granularity full --recompute-method "
+                     "uniform --recompute-num-layers 1 --bf16 --fp8-format hybrid --fp8-recipe "
+                     "tensorwise"));
+        // GQA: Qwen3-235B's 4 key/value groups (costed with head width d / heads, so no
+        // --kv-channels); a model with its own head width states it.
+        const Geometry q = modelGeometry("Qwen3-235B-A22B.config.json");
+        const std::string qf = megatronArguments(q, c, p);
+        QVERIFY(qf.find("--num-attention-heads 64 --group-query-attention --num-query-groups 4 "
+                        "--ffn-hidden-size 12288") != std::string::npos);
+        Geometry wide = q;
+        wide.headDim = 128;
+        const std::string wf = megatronArguments(wide, c, p);
+        QVERIFY(wf.find("--num-query-groups 4 --kv-channels 128 ") != std::string::npos);
+        QVERIFY(readLaunch(wf, wide, launchCluster(1024)).ok);
+        QCOMPARE(QString::fromStdString(readLaunch(wf, q, launchCluster(1024)).error),
+                 QStringLiteral("--kv-channels 128 contradicts the model file (head width 64)"));
+        QVERIFY2(readLaunch(qf, q, launchCluster(1024)).ok, qf.c_str());
+        // The line read against another model is refused at its first differing flag.
+        const ReadBack wrong = readLaunch(flags, q, launchCluster(1024));
+        QVERIFY(!wrong.ok);
+        QCOMPARE(QString::fromStdString(wrong.error),
+                 QStringLiteral("--num-layers 61 contradicts the model file (94 layers)"));
+    }
+
+    /// Property: every layout the planner enumerates (layout_grid "auto" on the cluster), and
+    /// each of them with VP 2-4, an uneven pipeline split, FSDP, a replicated optimizer and
+    /// core-attention recompute, for DeepSeek-V3, Mixtral-8x7B, Qwen3-235B and Llama 3 70B on
+    /// three cluster sizes (with an indivisible batch and FP8 / MXFP8 on some), is written by
+    /// megatronArguments and read back by parseMegatronArguments to the same plan, batch,
+    /// sequence and precision, and costs the same iteration time, bit for bit. Every layout is
+    /// walked (no sampling).
+    void emitReadRoundTripProperty() {
+        struct Setup {
+            int devices, globalBatch;
+            Precision precision;
+        };
+        const Setup setups[] = {{64, 512, Precision::Bf16},
+                                {512, 1000, Precision::Fp8},
+                                {2048, 4096, Precision::Mxfp8}};
+        const char* models[] = {"DeepSeek-V3.config.json", "Mixtral-8x7B-v0.1.config.json",
+                                "Qwen3-235B-A22B.config.json", "Llama-3-70B.config.json"};
+        long long walked = 0, feasible = 0, vpAboveOne = 0;
+        for (const char* file : models) {
+            const Geometry g = modelGeometry(file);
+            for (const Setup& s : setups) {
+                Cluster c = launchCluster(s.devices, s.globalBatch);
+                c.precision = s.precision;
+                const LayoutSpace space = resolveLayoutSpace(c, LayoutGrid{}, LayoutGridRule::Auto);
+                for (const auto& [base, baseEval] : evaluateSpace(g, c, space)) {
+                    std::vector<Plan> variants = {base};
+                    if (base.pp >= 2) {
+                        for (int vp = 2; vp <= 4; ++vp) {
+                            Plan v = base;
+                            v.vp = vp;
+                            variants.push_back(v);
+                        }
+                        Plan uneven = base;
+                        uneven.firstStageLayers = g.layers / base.pp + 1;
+                        uneven.lastStageLayers = std::max(1, g.layers / base.pp - 1);
+                        variants.push_back(uneven);
+                    }
+                    Plan fsdp = base;
+                    fsdp.fsdp = true;
+                    variants.push_back(fsdp);
+                    Plan replicated = base;
+                    replicated.distributedOptimizer = false;
+                    variants.push_back(replicated);
+                    Plan core = base;
+                    core.ckpt = C::CoreAttention;
+                    variants.push_back(core);
+                    for (const Plan& p : variants) {
+                        // The planner's costing of the layout (as --layout costs a variant).
+                        const PlanEval ev =
+                            &p == &variants.front() ? baseEval : evaluateLayout(g, c, p);
+                        const std::string flags = megatronArguments(g, c, p);
+                        const ReadBack r = readLaunch(flags, g, launchCluster(s.devices));
+                        ++walked;
+                        if (!r.ok || !samePlan(r.plan, p) || r.cluster.precision != c.precision ||
+                            r.cluster.seqLen != c.seqLen)
+                            QFAIL(qPrintable(QStringLiteral("%1 on %2: %3 read back as %4 (%5)")
+                                                 .arg(file)
+                                                 .arg(s.devices)
+                                                 .arg(QString::fromStdString(layoutString(p)))
+                                                 .arg(QString::fromStdString(layoutString(r.plan)))
+                                                 .arg(QString::fromStdString(r.error))));
+                        const PlanEval back = evaluateLayout(g, r.cluster, r.plan);
+                        if (back.feasible != ev.feasible || back.iteration_s != ev.iteration_s ||
+                            back.memoryGB != ev.memoryGB ||
+                            (ev.feasible && planGlobalBatch(p, ev) != r.cluster.globalBatch))
+                            QFAIL(
+                                qPrintable(QStringLiteral("%1 on %2: %3 costs %4 s, read back %5 s")
+                                               .arg(file)
+                                               .arg(s.devices)
+                                               .arg(QString::fromStdString(layoutString(p)))
+                                               .arg(ev.iteration_s, 0, 'g', 17)
+                                               .arg(back.iteration_s, 0, 'g', 17)));
+                        feasible += ev.feasible;
+                        vpAboveOne += ev.feasible && p.vp > 1;
+                    }
+                }
+            }
+        }
+        // The walk covers the space, feasible layouts and interleaved ones among them.
+        QVERIFY2(walked > 10000, qPrintable(QString::number(walked)));
+        QVERIFY(feasible > 1000);
+        QVERIFY(vpAboveOne > 100);
+        qInfo("emit/read round trip: %lld layouts, %lld feasible, %lld with VP > 1", walked,
+              feasible, vpAboveOne);
     }
 };
 

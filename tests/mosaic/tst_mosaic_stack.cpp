@@ -301,7 +301,10 @@ private slots:
             "--global-batch-size=256 \\\n"
             "  --seq-length 8192 --use-distributed-optimizer --recompute-granularity selective \\\n"
             "  --fp8-format hybrid --bf16";
-        QVERIFY2(parseMegatronArguments(script, 80, c, p, error), error.c_str());
+        Geometry g;
+        std::string reason;
+        QVERIFY(measuredModelGeometry("LLAMA3_70B", g, reason));
+        QVERIFY2(parseMegatronArguments(script, g, c, p, error), error.c_str());
         QCOMPARE(p.tp, 4);
         QCOMPARE(p.pp, 8);
         QCOMPARE(p.vp, 5);  // 80 layers / (8 stages x 2 layers per chunk)
@@ -313,22 +316,19 @@ private slots:
         QVERIFY(p.ckpt == Checkpointing::CoreAttention);
         QVERIFY(!p.sequenceParallel);  // no --sequence-parallel: off, Megatron's default
         QVERIFY(c.precision == Precision::Fp8);
-        Geometry g;
-        std::string reason;
-        QVERIFY(measuredModelGeometry("LLAMA3_70B", g, reason));
         Plan back;
         Cluster c2 = cluster(megatronCoreStack(), 64);
         QVERIFY2(
-            parseMegatronArguments(tandem::mosaic::megatronArguments(g, c, p), 80, c2, back, error),
+            parseMegatronArguments(tandem::mosaic::megatronArguments(g, c, p), g, c2, back, error),
             error.c_str());
         QVERIFY(back.tp == p.tp && back.pp == p.pp && back.vp == p.vp && back.dp == p.dp &&
                 back.ckpt == p.ckpt && back.sequenceParallel == p.sequenceParallel);
         QVERIFY(c2.precision == c.precision && c2.globalBatch == c.globalBatch);
-        QVERIFY(!parseMegatronArguments("--tensor-model-parallel-size x", 80, c, p, error));
+        QVERIFY(!parseMegatronArguments("--tensor-model-parallel-size x", g, c, p, error));
         QCOMPARE(
             QString::fromStdString(error),
             QStringLiteral("--tensor-model-parallel-size must be a positive integer (got \"x\")"));
-        QVERIFY(!parseMegatronArguments("--tensor-model-parallel-size 3", 80, c, p, error));
+        QVERIFY(!parseMegatronArguments("--tensor-model-parallel-size 3", g, c, p, error));
     }
 
     void recomputeModules_data() {
@@ -354,17 +354,15 @@ private slots:
                              << int(Checkpointing::SuperSelective);
         QTest::newRow("mlp_act") << "--recompute-granularity=selective --recompute-modules mlp_act"
                                  << int(Checkpointing::Selective);
-        // Modules the reader does not know are passed over; an unknown granularity (or one in
-        // another case) recomputes nothing; the last granularity given wins.
-        QTest::newRow("unknown modules")
+        // Megatron's modules that do not change the mode are passed over; the same granularity
+        // given twice is one. (An unknown word or a second, different granularity is an error:
+        // launchFileErrors.)
+        QTest::newRow("other modules")
             << "--recompute-granularity selective --recompute-modules mla_up_proj shared_experts"
             << int(Checkpointing::CoreAttention);
-        QTest::newRow("unknown granularity")
-            << "--recompute-granularity block --recompute-modules mlp" << int(Checkpointing::None);
-        QTest::newRow("upper case") << "--recompute-granularity FULL" << int(Checkpointing::None);
-        QTest::newRow("last wins")
-            << "--recompute-granularity full --recompute-granularity selective"
-            << int(Checkpointing::CoreAttention);
+        QTest::newRow("given twice alike")
+            << "--recompute-granularity full --recompute-granularity=full"
+            << int(Checkpointing::Full);
     }
     void recomputeModules() {
         QFETCH(QString, flags);
@@ -374,13 +372,15 @@ private slots:
         std::string error;
         const std::string script =
             "--tensor-model-parallel-size 2 --sequence-parallel " + flags.toStdString();
-        QVERIFY2(parseMegatronArguments(script, 32, c, p, error), error.c_str());
+        QVERIFY2(parseMegatronArguments(script, smallDense(), c, p, error), error.c_str());
         QCOMPARE(int(p.ckpt), ckpt);
         QVERIFY(p.sequenceParallel);
         // --emit megatron writes flags that read back as the same mode.
         Plan back;
         Cluster c2 = cluster(megatronCoreStack(), 8);
-        QVERIFY(parseMegatronArguments(megatronArguments(smallDense(), c, p), 32, c2, back, error));
+        QVERIFY2(parseMegatronArguments(megatronArguments(smallDense(), c, p), smallDense(), c2,
+                                        back, error),
+                 error.c_str());
         QCOMPARE(int(back.ckpt), ckpt);
         QVERIFY(back.sequenceParallel);
     }
@@ -468,7 +468,7 @@ private slots:
         QVERIFY(flags.find("--decoder-first-pipeline-num-layers 1") != std::string::npos);
         Plan back;
         Cluster c2 = cluster(megatronCoreStack(), 4);
-        QVERIFY2(parseMegatronArguments(flags, 12, c2, back, error), error.c_str());
+        QVERIFY2(parseMegatronArguments(flags, g, c2, back, error), error.c_str());
         QVERIFY(back.firstStageLayers == 1 && back.lastStageLayers == 1 && back.pp == 4);
     }
 
