@@ -2,7 +2,8 @@
 # CI stage: numbers are in the C convention whatever the locale (issue #25). Under
 # LC_ALL=de_DE.UTF-8 (decimal comma) every number tandem-cli reads or writes must be the same as
 # under LC_ALL=C:
-#   suites   the CLI and file-format/IO QtTest suites run with LC_ALL=de_DE.UTF-8 (a Qt program
+#   suites   the CLI and file-format/IO QtTest suites (and tst_gui_cli where the GUI is built:
+#            its headless export with imports) run with LC_ALL=de_DE.UTF-8 (a Qt program
 #            calls setlocale(LC_ALL, "") at start, so the suites' in-process parsing and
 #            formatting see the German locale too)
 #   commands run, scaling, sweep (ranges with decimals, shards), merge, plan (with nccl-tests
@@ -13,7 +14,8 @@
 #            must be empty
 # Makes sure de_DE.UTF-8 exists first: localedef, installing the `locales` package with apt-get
 # when localedef is missing (needs root, as CI runs; as another user a missing locale fails the
-# stage with the command to run). Takes about 30 s on 2 cores after the build.
+# stage with the command to run). Takes about 45 s on 2 cores after the build (30 s of it
+# the suites).
 #
 #   scripts/ci-locale.sh [BUILD_DIR]     (default: build, as scripts/test.sh builds it)
 set -uo pipefail
@@ -26,16 +28,16 @@ cli=$(cd "$(dirname "$cli")" && pwd)/$(basename "$cli")
 
 # --- the German locale ------------------------------------------------------------------------
 has_locale() { locale -a 2>/dev/null | grep -qixE "$1\\.utf-?8"; }
-if ! has_locale de_DE; then
-  if ! command -v localedef >/dev/null 2>&1; then
+make_locale() { localedef -i de_DE -f UTF-8 de_DE.UTF-8 >/dev/null 2>&1; }
+if ! has_locale de_DE && ! make_locale; then
+  # localedef (libc-bin) is there on Debian, the locale sources (/usr/share/i18n) come with the
+  # locales package.
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "[locale] installing the locales package"
-    if [ "$(id -u)" = 0 ]; then
-      (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq locales) \
-        >/dev/null 2>&1 || echo "[locale] apt-get install locales failed"
-    fi
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq locales) \
+      >/dev/null 2>&1 || echo "[locale] apt-get install locales failed"
+    make_locale || echo "[locale] localedef -i de_DE -f UTF-8 de_DE.UTF-8 failed"
   fi
-  localedef -i de_DE -f UTF-8 de_DE.UTF-8 >/dev/null 2>&1 ||
-    echo "[locale] localedef -i de_DE -f UTF-8 de_DE.UTF-8 failed"
 fi
 if ! has_locale de_DE; then
   echo "[locale] FAIL: de_DE.UTF-8 is not available (as root: apt-get install -y locales &&"
@@ -60,6 +62,8 @@ export LANGUAGE=en
 suites='tst_cli|tst_inspect|tst_nccl_tests|tst_loss_log|tst_load_trace|tst_hf_config|tst_csv'
 suites+='|tst_json_reader|tst_sweep|tst_scenario|tst_output_files|tst_cli_bad_files'
 suites+='|tst_imported_geometry|tst_mosaic_korthikanti|tst_mlforml_imports'
+# The GUI's headless export with imports, where the GUI is built.
+[ -x "$build/app/gui/tandem" ] && [ -x "$build/tests/ui/tst_gui_cli" ] && suites+='|tst_gui_cli'
 echo "[locale] suites with LC_ALL=de_DE.UTF-8: ${suites//|/ }"
 if ! LC_ALL=de_DE.UTF-8 ctest --test-dir "$build" -R "^($suites)\$" --output-on-failure \
   --timeout 300 -j2; then

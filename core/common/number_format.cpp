@@ -27,7 +27,7 @@ std::string toChars(double v, std::chars_format fmt, int precision) {
 }
 
 /// Order of magnitude (decimal exponent of the first significant digit) of the decimal number
-/// text[0..n), which from_chars found out of range: positive means overflow, else underflow.
+/// `t`, which from_chars found out of range: positive means overflow, else underflow.
 long long decimalMagnitude(std::string_view t) {
     std::size_t i = 0;
     long long intDigits = 0, leadingFractionZeros = 0;
