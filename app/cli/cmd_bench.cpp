@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "common/number_format.h"
 #include "fabric/fluid.h"
 #include "mlforml/reproduce.h"
 #include "mlforml/simulate.h"
@@ -147,7 +148,7 @@ int benchCommand(const QStringList& args) {
         if (p95 >= 0) j[key + "_p95"] = p95;
         std::string status;
         if (target.rfind("<= ", 0) == 0) {
-            const double limit = std::strtod(target.c_str() + 3, nullptr);
+            const double limit = tandem::scanNumber(target.substr(3)).value;
             const bool met = median <= limit;
             status = met ? "met" : "MISSED";
             missed += met ? 0 : 1;

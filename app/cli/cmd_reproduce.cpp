@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "common/check.h"
 #include "common/enum_names.h"
+#include "common/number_format.h"
 #include "mlforml/reproduce.h"
 #include "mosaic/reality.h"
 #include "mosaic/reproduce.h"
@@ -129,20 +130,26 @@ int reproduceReality(bool json) {
                 "error", "mem_GB"},
                rows);
     std::printf(
-        "\n%d runs: median |error| %.1f %%, %d within +-25 %% (%.0f %%), %d of %d layouts "
+        "\n%d runs: median |error| %s %%, %d within +-25 %% (%s %%), %d of %d layouts "
         "feasible\n",
-        r.summary.rows, 100 * r.summary.medianAbsError, r.summary.within25,
-        100 * r.summary.shareWithin25, r.summary.feasible, r.summary.rows);
+        r.summary.rows, tandem::formatFixed(100 * r.summary.medianAbsError, 1).c_str(),
+        r.summary.within25, tandem::formatFixed(100 * r.summary.shareWithin25, 0).c_str(),
+        r.summary.feasible, r.summary.rows);
     const auto j = m::realityToJson(r);
     for (const char* key : {"system", "precision", "model"}) {
         std::printf("By %s:\n", key);
-        for (const auto& [name, e] : j.at("split").at(key).items())
+        for (const auto& [name, e] : j.at("split").at(key).items()) {
+            const double medianError = 100 * e.at("median_error").get<double>();
+            const std::string signedError =
+                (std::signbit(medianError) ? "" : "+") + tandem::formatFixed(medianError, 1);
             std::printf(
-                "  %-22s %3d runs, median |error| %5.1f %%, median error %+6.1f %%, within 25 %%: "
-                "%3.0f %%\n",
-                name.c_str(), e.at("rows").get<int>(), 100 * e.at("median_abs_error").get<double>(),
-                100 * e.at("median_error").get<double>(),
-                100 * e.at("share_within_25pct").get<double>());
+                "  %-22s %3d runs, median |error| %5s %%, median error %6s %%, within 25 %%: "
+                "%3s %%\n",
+                name.c_str(), e.at("rows").get<int>(),
+                tandem::formatFixed(100 * e.at("median_abs_error").get<double>(), 1).c_str(),
+                signedError.c_str(),
+                tandem::formatFixed(100 * e.at("share_within_25pct").get<double>(), 0).c_str());
+        }
     }
     std::printf("Not expressible (not fitted):\n");
     for (const auto& c : r.cases)
@@ -225,7 +232,8 @@ int fitStackCommand(const QStringList& args) {
         std::printf("%s\n", j.dump(2).c_str());
     } else {
         printTable({"constant", "stored", "fitted"}, rows);
-        std::printf("objective %.6g after %d evaluations\n", fit.objective, fit.evaluations);
+        std::printf("objective %s after %d evaluations\n",
+                    tandem::formatGeneral(fit.objective, 6).c_str(), fit.evaluations);
     }
     return kExitOk;
 }

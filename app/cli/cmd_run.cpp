@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "common/number_format.h"
 #include "mlforml/report.h"
 #include "mlforml/simulate.h"
 #include "mosaic/background.h"
@@ -219,10 +220,11 @@ int runCommand(const QStringList& args) {
                 const auto m = tandem::mosaic::coRunModel(e.hardware, e.nodes, *e.background);
                 rj["background"] = tandem::mosaic::coRunReport(m, *e.background);
                 std::printf(
-                    "Co-running jobs: %d on a %d-node %g:1 leaf/spine fabric, largest "
-                    "collective slowdown %.2fx\n",
+                    "Co-running jobs: %d on a %d-node %s:1 leaf/spine fabric, largest "
+                    "collective slowdown %sx\n",
                     e.background->jobs, e.background->topology.nodes,
-                    e.background->topology.oversubscription, m.largestSlowdown);
+                    tandem::formatGeneral(e.background->topology.oversubscription, 6).c_str(),
+                    tandem::formatFixed(m.largestSlowdown, 2).c_str());
             }
             if (!requireFinite("mosaic_result.json", rj)) return kExitFailure;
             files.push_back({"mosaic_result.json", rj.dump(2) + "\n"});

@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "common/json_reader.h"
+#include "common/number_format.h"
 
 namespace cli {
 
@@ -42,17 +43,12 @@ void printError(const QString& message) {
 std::string fixed(double v, int digits) {
     if (std::isnan(v)) return "not reached";
     if (!std::isfinite(v)) return "n/a";
-    // %f of a large value has as many digits as its magnitude: 1e300 needs 301 characters.
-    char buf[400];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
+    return tandem::formatFixed(v, digits);
 }
 
 std::string significant(double v, int digits) {
     if (!std::isfinite(v)) return "n/a";
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
-    return buf;
+    return tandem::formatGeneral(v, digits);
 }
 
 std::vector<QString> nonFiniteReport(const QString& file, const nlohmann::ordered_json& result) {

@@ -20,11 +20,13 @@ void printTable(const std::vector<std::string>& header,
 void printError(const QString& message);
 
 /// The one way tandem-cli prints a computed number in text, so that `inf`, `nan` or a
-/// garbage integer never reach a user: fixed-point with `digits` decimals; NaN prints as
-/// "not reached" (a target or optimum that does not exist), +-infinity as "n/a".
+/// garbage integer never reach a user: fixed-point with `digits` decimals in the C convention
+/// (tandem::formatFixed, whatever the locale); NaN prints as "not reached" (a target or optimum
+/// that does not exist), +-infinity as "n/a".
 std::string fixed(double v, int digits);
 
-/// `digits` significant digits (printf's %g); NaN or +-infinity prints as "n/a".
+/// `digits` significant digits (printf's %g in the C convention, tandem::formatGeneral); NaN or
+/// +-infinity prints as "n/a".
 std::string significant(double v, int digits);
 
 /// Every number of a JSON result that is NaN or infinite (it would be written as null), as

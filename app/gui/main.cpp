@@ -12,6 +12,7 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QIcon>
+#include <QLocale>
 #include <cstdio>
 
 #include "save_file.h"
@@ -41,6 +42,10 @@ int main(int argc, char** argv) {
         }
     }
     QApplication app(argc, argv);
+    // Numbers in the C convention whatever the locale (LANG=de_DE.UTF-8 would make spin boxes
+    // show and accept "0,5" while captions, charts and files say "0.5"): one convention for what
+    // the window shows, what it reads and what it writes.
+    QLocale::setDefault(QLocale::c());
     QApplication::setApplicationName(QStringLiteral("Tandem"));
     QApplication::setOrganizationName(QStringLiteral("Tandem"));
     QApplication::setApplicationVersion(QStringLiteral("0.1.0"));

@@ -1,17 +1,14 @@
 #include "common/check.h"
 
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
+
+#include "common/number_format.h"
 
 namespace tandem {
 namespace {
 
-std::string num(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-    return buf;
-}
+std::string num(double v) { return formatGeneral(v, 4); }
 
 }  // namespace
 

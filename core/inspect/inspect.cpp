@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "common/json_reader.h"
+#include "common/number_format.h"
 #include "io/hf_config.h"
 #include "io/input_kind.h"
 #include "io/load_trace.h"
@@ -20,20 +20,20 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-std::string fmt(const char* f, double v) {
-    char b[64];
-    std::snprintf(b, sizeof b, f, v);
-    return b;
+/// `v` in the C convention: style 'f' with `digits` decimals, 'g' with `digits` significant
+/// digits (printf's %.*f and %.*g).
+std::string fmt(double v, char style, int digits) {
+    return style == 'f' ? formatFixed(v, digits) : formatGeneral(v, digits);
 }
 
 std::string billions(const ojson& v) {
-    return v.is_number() ? fmt("%.2f B", v.get<double>() / 1e9) : std::string("?");
+    return v.is_number() ? fmt(v.get<double>() / 1e9, 'f', 2) + " B" : std::string("?");
 }
 
 std::string bytesText(double b) { return formatBytes(b); }
 
-std::string num(const ojson& j, const char* key, const char* f = "%.4g") {
-    return j.contains(key) && j[key].is_number() ? fmt(f, j[key].get<double>())
+std::string num(const ojson& j, const char* key, char style = 'g', int digits = 4) {
+    return j.contains(key) && j[key].is_number() ? fmt(j[key].get<double>(), style, digits)
                                                  : std::string("n/a");
 }
 
@@ -268,8 +268,8 @@ std::string inspectText(const ojson& j) {
                " (embedding convention: " + j.value("active_embedding_convention", "") + ")\n";
         out += "  non-embedding: total " + billions(j["n_total_nonembedding"]) + ", active " +
                billions(j["n_active_nonembedding"]) + "\n";
-        out += "  sparsity S = " + num(j, "sparsity", "%.4f") +
-               ", split factor G = " + num(j, "split_factor_G", "%.3g") + "\n";
+        out += "  sparsity S = " + num(j, "sparsity", 'f', 4) +
+               ", split factor G = " + num(j, "split_factor_G", 'g', 3) + "\n";
         const auto& g = j["geometry"];
         out += "  geometry: " + std::to_string(g.value("layers", 0LL)) +
                " layers, d = " + std::to_string(g.value("hidden", 0LL)) + ", " +
@@ -298,7 +298,7 @@ std::string inspectText(const ojson& j) {
         for (const auto& c : curves) {
             out += "  " + c.value("collective", "") + " on " + std::to_string(c.value("ranks", 0)) +
                    " ranks (" + c.value("ranks_source", "") + "): peak busbw " +
-                   fmt("%.2f", c.value("peak_busbw_GBps", 0.0)) + " GB/s at " +
+                   fmt(c.value("peak_busbw_GBps", 0.0), 'f', 2) + " GB/s at " +
                    bytesText(c.value("peak_at_bytes", 0.0)) + "; " +
                    std::to_string(c["points"].size()) + " sizes from " +
                    bytesText(c.value("min_bytes", 0.0)) + " to " +
@@ -307,7 +307,7 @@ std::string inspectText(const ojson& j) {
                 c["analytical_peak_busbw_GBps"].is_number())
                 out += "    analytical model (" + c.value("analytical_hardware", "") + hwFrom +
                        ", " + c.value("analytical_placement", "") + "): busbw up to " +
-                       fmt("%.2f", c["analytical_peak_busbw_GBps"].get<double>()) +
+                       fmt(c["analytical_peak_busbw_GBps"].get<double>(), 'f', 2) +
                        " GB/s over these sizes\n";
             for (const auto& n : c["notes"]) out += "    note: " + n.get<std::string>() + "\n";
         }
@@ -320,10 +320,10 @@ std::string inspectText(const ojson& j) {
         if (j.contains("L_inf")) {
             const auto& se = j["stderr"];
             out += "  fit on " + j.value("fit_series", "") + ": L(S) = L_inf + A (S + S0)^-alpha\n";
-            out += "    L_inf = " + num(j, "L_inf") + " +- " + num(se, "L_inf", "%.2g") +
-                   ", A = " + num(j, "A") + " +- " + num(se, "A", "%.2g") +
-                   ", alpha = " + num(j, "alpha") + " +- " + num(se, "alpha", "%.2g") +
-                   ", S0 = " + num(j, "S0") + " +- " + num(se, "S0", "%.2g") + "\n";
+            out += "    L_inf = " + num(j, "L_inf") + " +- " + num(se, "L_inf", 'g', 2) +
+                   ", A = " + num(j, "A") + " +- " + num(se, "A", 'g', 2) +
+                   ", alpha = " + num(j, "alpha") + " +- " + num(se, "alpha", 'g', 2) +
+                   ", S0 = " + num(j, "S0") + " +- " + num(se, "S0", 'g', 2) + "\n";
             out += "    RMSE " + num(j, "rmse") + " over " + std::to_string(j.value("points", 0)) +
                    " points; at step " + formatCount(j.value("last_step", 0.0)) + " fitted " +
                    num(j, "predicted_at_last_step") + ", logged " + num(j, "logged_at_last_step") +
@@ -332,8 +332,8 @@ std::string inspectText(const ojson& j) {
     } else if (kind == InputKind::LoadTrace && j.contains("samples")) {
         out += file + ": load_trace (" + j.value("format", "") + ")\n";
         out += "  " + std::to_string(j.value("samples", 0)) + " samples over " +
-               num(j, "duration_s", "%.6g") + " s; mean " + num(j, "mean_GBps", "%.4g") +
-               " GB/s, peak " + num(j, "peak_GBps", "%.4g") + " GB/s\n";
+               num(j, "duration_s", 'g', 6) + " s; mean " + num(j, "mean_GBps", 'g', 4) +
+               " GB/s, peak " + num(j, "peak_GBps", 'g', 4) + " GB/s\n";
     } else {
         out += file + ": " + inputKindName(kind) + " (" + j.value("format", "unknown") +
                "), not imported\n";

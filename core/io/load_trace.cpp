@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "common/csv.h"
+#include "common/number_format.h"
 #include "io/text_file.h"
 
 namespace tandem::io {
@@ -170,8 +171,8 @@ std::optional<LoadTrace> parseLoadTrace(const std::string& text, Diagnostics& di
             continue;
         }
         if (!t.time_s.empty() && !(time > t.time_s.back())) {
-            diag.error(linePath(i + 1), "time must increase strictly (" + std::to_string(time) +
-                                            " s after " + std::to_string(t.time_s.back()) + " s)");
+            diag.error(linePath(i + 1), "time must increase strictly (" + formatNumber(time) +
+                                            " s after " + formatNumber(t.time_s.back()) + " s)");
             continue;
         }
         t.time_s.push_back(time);

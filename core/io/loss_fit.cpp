@@ -40,11 +40,7 @@ struct Residuals : Eigen::DenseFunctor<double> {
 };
 
 /// Four significant digits for messages ("4.246e-14", "2.111e+06", "50").
-std::string shortNumber(double v) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%.4g", v);
-    return b;
-}
+std::string shortNumber(double v) { return formatGeneral(v, 4); }
 
 double ssr(const Eigen::VectorXd& s, const Eigen::VectorXd& y, double lInf, double a, double alpha,
            double s0) {

@@ -124,13 +124,9 @@ std::vector<std::string> splitBlanks(const std::string& line) {
 std::string linePath(std::size_t oneBasedLine) { return "line " + std::to_string(oneBasedLine); }
 
 bool parseDouble(const std::string& s, double& out) {
-    if (s.empty()) return false;
-    const char* b = s.c_str();
-    char* e = nullptr;
-    errno = 0;
-    const double v = std::strtod(b, &e);
-    if (e == b || *e != '\0' || errno == ERANGE || !std::isfinite(v)) return false;
-    out = v;
+    const std::optional<double> v = parseNumber(s);
+    if (!v) return false;
+    out = *v;
     return true;
 }
 
@@ -171,20 +167,11 @@ std::string formatBytes(double bytes) {
         b /= 1024;
         ++u;
     }
-    char buf[64];
-    if (b >= 999.5)
-        std::snprintf(buf, sizeof buf, "%.0f", b);
-    else
-        std::snprintf(buf, sizeof buf, "%.3g", b);
-    return std::string(buf) + " " + units[u];
+    return (b >= 999.5 ? formatFixed(b, 0) : formatGeneral(b, 3)) + " " + units[u];
 }
 
 std::string formatCount(double v) {
-    if (std::isfinite(v) && std::abs(v) < 1e15 && v == std::floor(v)) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.0f", v);
-        return buf;
-    }
+    if (std::isfinite(v) && std::abs(v) < 1e15 && v == std::floor(v)) return formatFixed(v, 0);
     return formatNumber(v);
 }
 

@@ -65,7 +65,9 @@ std::vector<std::string> splitBlanks(const std::string& line);
 /// `line N` for messages (N is 1-based).
 std::string linePath(std::size_t oneBasedLine);
 
-/// Parses the whole of `s` as a finite double (no trailing characters); false otherwise.
+/// Parses the whole of `s` as a finite double in the C convention whatever the locale
+/// (tandem::parseNumber: "2.5", not "2,5"; no trailing characters, not out of range); false
+/// otherwise.
 bool parseDouble(const std::string& s, double& out);
 
 /// Parses the whole of `s` as a decimal integer (sign allowed); false otherwise.

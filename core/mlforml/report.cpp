@@ -1,6 +1,7 @@
 #include "mlforml/report.h"
 
 #include <cmath>
+#include <locale>
 #include <sstream>
 
 #include "common/csv.h"
@@ -90,6 +91,7 @@ nlohmann::ordered_json resultToJson(const Result& r) {
 
 std::string firstCrossingCsv(const Result& r) {
     std::ostringstream out;
+    out.imbue(std::locale::classic());  // integers without digit grouping, whatever the locale
     out << "background_jobs,policy,target_factor_x_Lmin,target_loss_nats,first_crossing_s,ratio_to_"
            "joint\n";
     for (const auto& pt : r.points)
@@ -106,6 +108,7 @@ std::string firstCrossingCsv(const Result& r) {
 
 std::string trajectoriesCsv(const Result& r) {
     std::ostringstream out;
+    out.imbue(std::locale::classic());  // integers without digit grouping, whatever the locale
     out << "background_jobs,policy,time_s,updates,loss\n";
     for (const auto& pt : r.points)
         for (const auto& run : pt.policies)

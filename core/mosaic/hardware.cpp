@@ -360,17 +360,14 @@ const std::vector<NumberKey>& numberKeys() {
     return keys;
 }
 
-std::string toPrecision(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.12g", v);
-    return buf;
-}
+std::string toPrecision(double v) { return formatGeneral(v, 12); }
 
 // Unit conversions at the edge (x 1e6 etc.) can leave a last-bit residue; 12 significant
 // digits keep written files clean and make write -> read -> write stable.
-// std::strtod, not std::stod: stod throws out_of_range on subnormal values (e.g. 1e-310 from a
-// hardware file), which aborted tandem-cli run and the GUI's save.
-double tidy(double v) { return std::strtod(toPrecision(v).c_str(), nullptr); }
+// scanNumber, not parseNumber: a subnormal value (e.g. 1e-310 from a hardware file) is out of
+// range to parseNumber (and made std::stod throw, which aborted tandem-cli run and the GUI's
+// save); scanNumber returns it as it is.
+double tidy(double v) { return scanNumber(toPrecision(v)).value; }
 
 }  // namespace
 

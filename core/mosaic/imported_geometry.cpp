@@ -13,26 +13,18 @@ namespace {
 
 int toInt(long long v) { return static_cast<int>(std::clamp<long long>(v, 0, 1LL << 30)); }
 
-std::string billions(double v) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%.2f B", v / 1e9);
-    return b;
-}
+std::string billions(double v) { return formatFixed(v / 1e9, 2) + " B"; }
 
-std::string millions(double v) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%.1f M", v / 1e6);
-    return b;
-}
+std::string millions(double v) { return formatFixed(v / 1e6, 1) + " M"; }
 
 std::string formatWidth(long long d, long long heads) {
     return heads > 0 ? formatNumber(double(d) / double(heads)) : std::string("0");
 }
 
+/// printf's "%+.1f %%" of 100 v: "+12.5 %", "-0.3 %".
 std::string percent(double v) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%+.1f %%", 100.0 * v);
-    return b;
+    const double p = 100.0 * v;
+    return (std::signbit(p) ? "" : "+") + formatFixed(p, 1) + " %";
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "common/csv.h"
+#include "common/number_format.h"
 #include "mosaic/geometry.h"
 #include "mosaic/hardware.h"
 
@@ -38,14 +39,10 @@ const char* const kColumns[] = {"point",
                                 "source"};
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
-bool parseNumber(const std::string& text, double& v) {
-    try {
-        size_t used = 0;
-        v = std::stod(text, &used);
-        return used == text.size() && std::isfinite(v);
-    } catch (...) {
-        return false;
-    }
+bool readNumber(const std::string& text, double& v) {
+    const std::optional<double> parsed = parseNumber(text);
+    v = parsed.value_or(0);
+    return parsed.has_value();
 }
 
 }  // namespace
@@ -101,7 +98,7 @@ std::vector<KorthikantiPoint> parseKorthikantiPoints(const std::string& csv, Dia
                          bad(3, "must be baseline, sp_selective or full_recompute");
                      const bool time = quantity == KorthikantiQuantity::IterationTime;
                      const bool memory = quantity && !time;
-                     if (!parseNumber(f[4], p.value) || !(p.value > 0))
+                     if (!readNumber(f[4], p.value) || !(p.value > 0))
                          bad(4, "must be a positive number");
                      const auto unit = enumFromName(korthikantiUnitNames(), f[5]);
                      if ((memory && unit != KorthikantiUnit::GiB) ||
@@ -115,13 +112,13 @@ std::vector<KorthikantiPoint> parseKorthikantiPoints(const std::string& csv, Dia
                      for (size_t i = 0; i < std::size(ints); ++i) {
                          const size_t col = 6 + i;
                          double v = 0;
-                         if (!parseNumber(f[col], v) || v != std::floor(v) || v < 1 || v > 1e9)
+                         if (!readNumber(f[col], v) || v != std::floor(v) || v < 1 || v > 1e9)
                              bad(col, "must be an integer >= 1");
                          else
                              *ints[i] = int(v);
                      }
                      double bits = 0;
-                     if (!parseNumber(f[19], bits) || bits != 16)
+                     if (!readNumber(f[19], bits) || bits != 16)
                          bad(19, "must be 16 (16-bit mixed precision)");
                      if (ok && p.gpus != p.tp * p.pp * p.dp) bad(16, "must equal tp x pp x dp");
                      if (ok && p.hidden % p.heads != 0) bad(6, "must divide hidden");

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "common/csv.h"
+#include "common/number_format.h"
 #include "mosaic/geometry.h"
 #include "mosaic/hardware.h"
 #include "mosaic/korthikanti.h"
@@ -27,13 +28,9 @@ bool number(std::string text, double& v, bool& present) {
         v = 0;
         return true;
     }
-    try {
-        size_t used = 0;
-        v = std::stod(text, &used);
-        return used == text.size() && std::isfinite(v) && v >= 0;
-    } catch (...) {
-        return false;
-    }
+    const std::optional<double> parsed = parseNumber(text);
+    v = parsed.value_or(0);
+    return parsed && v >= 0;
 }
 
 const char* const kColumns[] = {"container",

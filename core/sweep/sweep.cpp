@@ -133,10 +133,11 @@ bool parseAxis(const std::string& text, Axis& axis, std::string& error) {
         char* end = nullptr;
         const std::string a = spec.substr(0, c1), b = spec.substr(c1 + 1, c2 - c1 - 1),
                           n = c2 == std::string::npos ? "" : spec.substr(c2 + 1);
-        const double lo = std::strtod(a.c_str(), &end);
-        const bool okLo = !a.empty() && *end == '\0';
-        const double hi = std::strtod(b.c_str(), &end);
-        const bool okHi = !b.empty() && *end == '\0';
+        // C convention whatever the locale: "2.5:5.5:2" under de_DE.UTF-8 too.
+        const NumberScan sLo = scanNumber(a), sHi = scanNumber(b);
+        const double lo = sLo.value, hi = sHi.value;
+        const bool okLo = !a.empty() && sLo.length == a.size();
+        const bool okHi = !b.empty() && sHi.length == b.size();
         const long count = std::strtol(n.c_str(), &end, 10);
         const bool okN = !n.empty() && *end == '\0';
         if (okLo && okHi && (!std::isfinite(lo) || !std::isfinite(hi))) {
@@ -178,9 +179,8 @@ bool parseAxis(const std::string& text, Axis& axis, std::string& error) {
         }
         // "nan", "inf" and "1e400" are numbers to strtod but not to JSON: name them as such
         // instead of passing them on as strings ("must be a number (got a string)").
-        char* numEnd = nullptr;
-        const double asNumber = std::strtod(item.c_str(), &numEnd);
-        if (*numEnd == '\0' && !std::isfinite(asNumber)) {
+        const NumberScan asNumber = scanNumber(item);
+        if (asNumber.length == item.size() && !std::isfinite(asNumber.value)) {
             error = axis.path + ": " + item + " must be a finite number";
             return false;
         }

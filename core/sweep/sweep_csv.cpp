@@ -3,10 +3,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <locale>
 #include <map>
 #include <sstream>
 
 #include "common/csv.h"
+#include "common/number_format.h"
 #include "sweep/sweep.h"
 
 namespace tandem::sweep {
@@ -16,9 +18,8 @@ namespace {
 /// "1e999"): run() writes finite numbers only, so such a cell marks a damaged or hand-edited shard.
 bool nonFiniteNumber(const std::string& cell) {
     if (cell.empty() || cell.find('\0') != std::string::npos) return false;
-    char* end = nullptr;
-    const double v = std::strtod(cell.c_str(), &end);
-    return end != cell.c_str() && *end == '\0' && !std::isfinite(v);
+    const NumberScan s = scanNumber(cell);
+    return s.length > 0 && s.length == cell.size() && !std::isfinite(s.value);
 }
 
 /// Splits CSV text into records (RFC 4180: quoted fields may hold commas, quotes, newlines).
@@ -128,6 +129,7 @@ std::string listPoints(const std::vector<long long>& pts, size_t limit = 10) {
 
 std::string toCsv(const Table& t) {
     std::ostringstream out;
+    out.imbue(std::locale::classic());  // integers without digit grouping, whatever the locale
     if (t.shard.count > 1)
         out << "# tandem sweep shard " << t.shard.index << "/" << t.shard.count << " of "
             << t.gridPoints << " points, sweep " << t.fingerprint << "\n";

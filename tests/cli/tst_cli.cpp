@@ -1,11 +1,13 @@
 // tandem-cli end to end: every example runs; the papers' qualitative claims hold on the
 // examples' outputs; validate names each bad path and exits 2.
 #include <QDir>
+#include <QDirIterator>
 #include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
+#include <clocale>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -22,8 +24,14 @@ struct CliRun {
     QString err;
 };
 
-CliRun runCli(const QStringList& args) {
+/// tandem-cli with `args`; `locale`, when not empty, is the child's LC_ALL.
+CliRun runCli(const QStringList& args, const QString& locale = QString()) {
     QProcess p;
+    if (!locale.isEmpty()) {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("LC_ALL"), locale);
+        p.setProcessEnvironment(env);
+    }
     p.start(QStringLiteral(TANDEM_CLI), args);
     CliRun r;
     if (!p.waitForFinished(600000)) {
@@ -80,6 +88,41 @@ QString sameCsv(const QByteArray& want, const QByteArray& got) {
         }
     }
     return {};
+}
+
+/// True when the C library knows `locale` (e.g. "de_DE.UTF-8" after localedef); this process's
+/// locale is left as it was.
+bool localeInstalled(const char* locale) {
+    const std::string before = std::setlocale(LC_ALL, nullptr);
+    const bool ok = std::setlocale(LC_ALL, locale) != nullptr;
+    std::setlocale(LC_ALL, before.c_str());
+    return ok;
+}
+
+/// Runs `commands` (tandem-cli argument lists; "$OUT" stands for a fresh folder) one after the
+/// other with LC_ALL=`locale`; returns every command's exit code, stdout and stderr ("$OUT" in
+/// place of the folder) followed by every file the commands wrote, name and bytes.
+QByteArray transcript(const QList<QStringList>& commands, const QString& locale) {
+    QTemporaryDir dir;
+    QByteArray all;
+    for (const QStringList& command : commands) {
+        QStringList args = command;
+        args.replaceInStrings(QStringLiteral("$OUT"), dir.path());
+        const CliRun r = runCli(args, locale);
+        all += "$ " + command.join(QLatin1Char(' ')).toUtf8() + "\nexit " +
+               QByteArray::number(r.exitCode) + "\n" +
+               QString(r.out + r.err).replace(dir.path(), QStringLiteral("$OUT")).toUtf8();
+    }
+    QDirIterator it(dir.path(), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    QStringList files;
+    while (it.hasNext()) files << it.next();
+    files.sort();
+    for (const QString& f : files) {
+        QFile in(f);
+        all += "--- " + QDir(dir.path()).relativeFilePath(f).toUtf8() + "\n" +
+               (in.open(QIODevice::ReadOnly) ? in.readAll() : QByteArray("<unreadable>")) + "\n";
+    }
+    return all;
 }
 }  // namespace
 
@@ -508,6 +551,87 @@ private slots:
         const auto j = nlohmann::json::parse(r.out.toStdString());
         QVERIFY(j.at("kind").get<std::string>() != "unknown");
         if (j.at("kind") == "nccl_tests") QVERIFY(j.contains("analytical_hardware"));
+    }
+
+    /// Issue #25: every number tandem-cli reads or writes is in the C convention whatever the
+    /// locale. Each row's commands run once with LC_ALL=C and once with LC_ALL=de_DE.UTF-8
+    /// (decimal comma) and once with fr_FR.UTF-8 where installed; exit codes, messages and every
+    /// file written must be the same byte for byte. Under de_DE.UTF-8 `run` wrote "0,7" into
+    /// comma-separated files, `sweep` wrote "\"0,985\"", and "2.5:5.5:2", nccl-tests logs, loss
+    /// logs and load traces were refused or misread.
+    void outputsIgnoreLocale_data() {
+        QTest::addColumn<QList<QStringList>>("commands");
+        const QString data = QStringLiteral(TANDEM_TEST_DATA "/");
+        const QString nccl =
+            data + QStringLiteral("nccl/H100-all_reduce-2x8-awsome-distributed-training.txt");
+        QTest::newRow("run mosaic-fig1")
+            << QList<QStringList>{{"run", example("mosaic-fig1.json"), "--out", "$OUT/run"}};
+        QTest::newRow("run mosaic-background")
+            << QList<QStringList>{{"run", example("mosaic-background.json"), "--out", "$OUT/run"}};
+        QTest::newRow("run mlforml-scenario1")
+            << QList<QStringList>{{"run", example("mlforml-scenario1.json"), "--out", "$OUT/run"}};
+        QTest::newRow("scaling csv and json")
+            << QList<QStringList>{{"scaling", example("mlforml-fabric-scaling.json"), "--nodes",
+                                   "8,16", "--oversubscription", "1.5,4", "--out", "$OUT/s.csv"},
+                                  {"scaling", example("mlforml-fabric-scaling.json"), "--nodes",
+                                   "8", "--oversubscription", "2.5", "--out", "$OUT/s.json"}};
+        QTest::newRow("sweep range with decimals")
+            << QList<QStringList>{{"sweep", example("mosaic-table3.json"), "--vary",
+                                   "mosaic.days=2.5:5.5:2", "--out", "$OUT/sweep.csv"}};
+        QTest::newRow("sweep shards and merge") << QList<QStringList>{
+            {"sweep", example("mlforml-fabric-scaling.json"), "--vary",
+             "ml_for_ml.fabric_GBps=250.5,300.25", "--shard", "0/2", "--out", "$OUT/a.csv"},
+            {"sweep", example("mlforml-fabric-scaling.json"), "--vary",
+             "ml_for_ml.fabric_GBps=250.5,300.25", "--shard", "1/2", "--out", "$OUT/b.csv"},
+            {"merge", "--out", "$OUT/merged.csv", "$OUT/a.csv", "$OUT/b.csv"}};
+        QList<QStringList> inspect;
+        for (const char* sub : {"nccl", "losslogs", "models"}) {
+            const QDir dir(data + QString::fromUtf8(sub));
+            for (const auto& f : dir.entryList(QDir::Files, QDir::Name)) {
+                inspect.append(QStringList{"inspect", dir.filePath(f)});
+                inspect.append(QStringList{"inspect", dir.filePath(f), "--json"});
+            }
+        }
+        inspect.append(QStringList{"inspect", TANDEM_CLI_DATA "/rate-trace.csv"});
+        inspect.append(QStringList{"inspect", TANDEM_CLI_DATA "/rate-trace.csv", "--json"});
+        QTest::newRow("inspect nccl-tests, loss log, config, trace") << inspect;
+        QTest::newRow("plan with nccl-tests")
+            << QList<QStringList>{{"plan", data + "models/Mixtral-8x7B-v0.1.config.json",
+                                   "--devices", "64", "--nccl", nccl},
+                                  {"plan", data + "models/Mixtral-8x7B-v0.1.config.json",
+                                   "--devices", "64", "--nccl", nccl, "--json"}};
+        QTest::newRow("validate and reproduce")
+            << QList<QStringList>{{"validate", example("mlforml-scenario2.json")},
+                                  {"validate", TANDEM_CLI_DATA "/bad-three.json"},
+                                  {"reproduce", "mosaic"},
+                                  {"reproduce", "reality"}};
+    }
+    void outputsIgnoreLocale() {
+        QFETCH(QList<QStringList>, commands);
+        if (!localeInstalled("de_DE.UTF-8"))
+            QSKIP(
+                "the de_DE.UTF-8 locale is not installed here (localedef -i de_DE -f UTF-8 "
+                "de_DE.UTF-8; scripts/ci-locale.sh does it)");
+        const QByteArray c = transcript(commands, QStringLiteral("C"));
+        QVERIFY(c.contains("exit 0"));
+        for (const char* locale : {"de_DE.UTF-8", "fr_FR.UTF-8"}) {
+            if (!localeInstalled(locale)) continue;
+            const QByteArray other = transcript(commands, QString::fromUtf8(locale));
+            if (other == c) continue;
+            // The first differing line, with its neighbours, names the culprit.
+            const QList<QByteArray> a = c.split('\n'), b = other.split('\n');
+            qsizetype i = 0;
+            while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
+            QByteArray where;
+            for (qsizetype k = std::max<qsizetype>(0, i - 3); k <= i && k < a.size(); ++k)
+                where += "  " + a[k].left(300) + "\n";
+            QFAIL(qPrintable(QStringLiteral("LC_ALL=%1 differs from LC_ALL=C at line %2; C "
+                                            "says:\n%3%1 says:\n  %4")
+                                 .arg(QString::fromUtf8(locale))
+                                 .arg(i + 1)
+                                 .arg(QString::fromUtf8(where))
+                                 .arg(QString::fromUtf8(i < b.size() ? b[i].left(300) : "<end>"))));
+        }
     }
 
     void usageErrorsExitTwo_data() {

@@ -1,5 +1,10 @@
 // JsonReader: every read reports wrong types, ranges and unknown keys with the JSON path.
 #include <QtTest>
+#include <clocale>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
 
 #include "common/json_reader.h"
 #include "common/number_format.h"
@@ -8,6 +13,31 @@
 using tandem::Diagnostics;
 using tandem::JsonReader;
 using tandem::Range;
+
+namespace {
+
+/// Runs `check` once in every locale of {C, de_DE.UTF-8, fr_FR.UTF-8} the C library has, set
+/// in this process with setlocale(LC_ALL, ...) as a Qt application does from LANG/LC_ALL;
+/// returns whether de_DE.UTF-8 was among them. The process locale is restored afterwards.
+template <class Check>
+bool inEveryLocale(Check check) {
+    const std::string before = std::setlocale(LC_ALL, nullptr);
+    bool german = false;
+    for (const char* locale : {"C", "de_DE.UTF-8", "fr_FR.UTF-8"}) {
+        if (!std::setlocale(LC_ALL, locale)) continue;
+        german = german || std::string(locale) == "de_DE.UTF-8";
+        check(locale);
+        if (QTest::currentTestFailed()) break;
+    }
+    std::setlocale(LC_ALL, before.c_str());
+    return german;
+}
+
+constexpr const char* kNoGerman =
+    "checked in the C locale only: de_DE.UTF-8 is not installed here (localedef -i de_DE -f "
+    "UTF-8 de_DE.UTF-8)";
+
+}  // namespace
 
 class TestJsonReader : public QObject {
     Q_OBJECT
@@ -156,6 +186,114 @@ private slots:
             QCOMPARE(std::strtod(s.c_str(), nullptr), v);
         }
         QCOMPARE(QString::fromStdString(tandem::formatNumber(2.55048)), QStringLiteral("2.55048"));
+    }
+
+    /// Issue #25: the one number formatter writes the C convention whatever the process locale
+    /// (printf's %g and %f wrote "2,5" after setlocale(LC_ALL, "de_DE.UTF-8")).
+    void formattersIgnoreProcessLocale_data() {
+        QTest::addColumn<QString>("style");  // number, csv, general, fixed
+        QTest::addColumn<double>("value");
+        QTest::addColumn<int>("digits");
+        QTest::addColumn<QString>("want");
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        const double inf = std::numeric_limits<double>::infinity();
+        QTest::newRow("number 2.5") << "number" << 2.5 << 0 << "2.5";
+        QTest::newRow("number 0.1") << "number" << 0.1 << 0 << "0.1";
+        QTest::newRow("number 1/3") << "number" << 1.0 / 3.0 << 0 << "0.3333333333333333";
+        QTest::newRow("number 1e300") << "number" << 1e300 << 0 << "1e+300";
+        QTest::newRow("number 1e-310") << "number" << 1e-310 << 0 << "1e-310";
+        QTest::newRow("number 1234567.125") << "number" << 1234567.125 << 0 << "1234567.125";
+        QTest::newRow("number -0") << "number" << -0.0 << 0 << "-0";
+        QTest::newRow("number -inf") << "number" << -inf << 0 << "-inf";
+        QTest::newRow("csv 0.7") << "csv" << 0.7 << 0 << "0.7";
+        QTest::newRow("csv nan") << "csv" << nan << 0 << "";
+        QTest::newRow("general 1234.5 3") << "general" << 1234.5 << 3 << "1.23e+03";
+        QTest::newRow("general 0.000123456 2") << "general" << 0.000123456 << 2 << "0.00012";
+        QTest::newRow("general 0.985 4") << "general" << 0.985 << 4 << "0.985";
+        QTest::newRow("general 1e6 6") << "general" << 1e6 << 6 << "1e+06";
+        QTest::newRow("general 2.5 0") << "general" << 2.5 << 0 << "2";
+        QTest::newRow("fixed 2.5 2") << "fixed" << 2.5 << 2 << "2.50";
+        QTest::newRow("fixed 2.345 2") << "fixed" << 2.345 << 2 << "2.35";
+        QTest::newRow("fixed 1234567.891 3") << "fixed" << 1234567.891 << 3 << "1234567.891";
+        QTest::newRow("fixed -0.04 1") << "fixed" << -0.04 << 1 << "-0.0";
+        QTest::newRow("fixed 1e21 0") << "fixed" << 1e21 << 0 << "1000000000000000000000";
+        QTest::newRow("fixed 1e300 1")
+            << "fixed" << 1e300 << 1
+            << QStringLiteral(
+                   "1000000000000000052504760255204420248704468581108159154915854115511802457988908"
+                   "1"
+                   "9578637137508044786404370444383288387817694252323536043057564479218478670698284"
+                   "8"
+                   "3872009265758037378302337947880900593689532349707999450811190389676408800746527"
+                   "4"
+                   "2780142494579258788820056842838115669472196386865459400540160.0");
+        QTest::newRow("fixed nan 2") << "fixed" << nan << 2 << "nan";
+    }
+    void formattersIgnoreProcessLocale() {
+        QFETCH(QString, style);
+        QFETCH(double, value);
+        QFETCH(int, digits);
+        QFETCH(QString, want);
+        const bool german = inEveryLocale([&](const char* locale) {
+            const std::string got = style == "number"    ? tandem::formatNumber(value)
+                                    : style == "csv"     ? tandem::csvNumber(value)
+                                    : style == "general" ? tandem::formatGeneral(value, digits)
+                                                         : tandem::formatFixed(value, digits);
+            QVERIFY2(
+                QString::fromStdString(got) == want,
+                qPrintable(QStringLiteral("%1: got %2, want %3")
+                               .arg(QString::fromUtf8(locale), QString::fromStdString(got), want)));
+        });
+        if (!german && !QTest::currentTestFailed()) QSKIP(kNoGerman);
+    }
+
+    /// The one number parser reads the C convention whatever the process locale, with strtod's
+    /// syntax in the C locale (strtod and std::stod refused "2.5" and read "2,5" under de_DE).
+    void parserIgnoresProcessLocale_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("whole");       // parseNumber accepts the text
+        QTest::addColumn<double>("value");     // scanNumber's value
+        QTest::addColumn<int>("length");       // scanNumber's length
+        QTest::addColumn<bool>("outOfRange");  // scanNumber's range flag
+        const double inf = std::numeric_limits<double>::infinity();
+        QTest::newRow("2.5") << "2.5" << true << 2.5 << 3 << false;
+        QTest::newRow("0.985") << "0.985" << true << 0.985 << 5 << false;
+        QTest::newRow("-1.5e-3") << "-1.5e-3" << true << -1.5e-3 << 7 << false;
+        QTest::newRow("+3") << "+3" << true << 3.0 << 2 << false;
+        QTest::newRow("leading blank") << " .5" << true << 0.5 << 3 << false;
+        QTest::newRow("hex") << "0x1p3" << true << 8.0 << 5 << false;
+        QTest::newRow("decimal comma") << "2,5" << false << 2.0 << 1 << false;
+        QTest::newRow("trailing text") << "1.5x" << false << 1.5 << 3 << false;
+        QTest::newRow("empty") << "" << false << 0.0 << 0 << false;
+        QTest::newRow("sign twice") << "--1" << false << 0.0 << 0 << false;
+        QTest::newRow("word") << "abc" << false << 0.0 << 0 << false;
+        QTest::newRow("overflow") << "1e400" << false << inf << 5 << true;
+        QTest::newRow("negative overflow") << "-1e400" << false << -inf << 6 << true;
+        QTest::newRow("underflow") << "1e-400" << false << 0.0 << 6 << true;
+        QTest::newRow("subnormal") << "1e-310" << false << 1e-310 << 6 << true;
+        QTest::newRow("inf") << "inf" << false << inf << 3 << false;
+        QTest::newRow("-Infinity") << "-Infinity" << false << -inf << 9 << false;
+    }
+    void parserIgnoresProcessLocale() {
+        QFETCH(QString, text);
+        QFETCH(bool, whole);
+        QFETCH(double, value);
+        QFETCH(int, length);
+        QFETCH(bool, outOfRange);
+        const std::string t = text.toStdString();
+        const bool german = inEveryLocale([&](const char* locale) {
+            const QString where = QString::fromUtf8(locale);
+            const std::optional<double> parsed = tandem::parseNumber(t);
+            QVERIFY2(parsed.has_value() == whole, qPrintable(where));
+            if (whole) QVERIFY2(*parsed == value, qPrintable(where));
+            const tandem::NumberScan s = tandem::scanNumber(t);
+            QVERIFY2(s.value == value && std::signbit(s.value) == std::signbit(value),
+                     qPrintable(where + QStringLiteral(": value %1").arg(s.value)));
+            QVERIFY2(s.length == std::size_t(length),
+                     qPrintable(where + QStringLiteral(": length %1").arg(s.length)));
+            QVERIFY2(s.outOfRange == outOfRange, qPrintable(where));
+        });
+        if (!german && !QTest::currentTestFailed()) QSKIP(kNoGerman);
     }
 };
 

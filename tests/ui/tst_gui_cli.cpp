@@ -5,6 +5,8 @@
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <clocale>
+#include <string>
 
 #include "shell/presets.h"
 #include "test_main.h"
@@ -15,10 +17,12 @@ struct Run {
     QProcess::ExitStatus status = QProcess::CrashExit;
     QString out, err;
 };
-/// Runs `tandem args` with no display at all (DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM unset).
-Run runTandem(const QStringList& args) {
+/// Runs `tandem args` with no display at all (DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM unset);
+/// `locale`, when not empty, is the child's LC_ALL.
+Run runTandem(const QStringList& args, const QString& locale = QString()) {
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    if (!locale.isEmpty()) env.insert(QStringLiteral("LC_ALL"), locale);
     env.remove(QStringLiteral("DISPLAY"));
     env.remove(QStringLiteral("WAYLAND_DISPLAY"));
     env.remove(QStringLiteral("QT_QPA_PLATFORM"));
@@ -36,6 +40,34 @@ Run runTandem(const QStringList& args) {
     r.out = QString::fromUtf8(p.readAllStandardOutput());
     r.err = QString::fromUtf8(p.readAllStandardError());
     return r;
+}
+
+/// Runs `tandem args` ("$OUT" stands for a fresh folder) with LC_ALL=`locale`; returns the exit
+/// code, stdout and stderr ("$OUT" in place of the folder) and every CSV and JSON file written,
+/// name and bytes.
+QByteArray transcript(const QStringList& args, const QString& locale) {
+    QTemporaryDir dir;
+    QStringList a = args;
+    a.replaceInStrings(QStringLiteral("$OUT"), dir.path());
+    const Run r = runTandem(a, locale);
+    QByteArray all = "exit " + QByteArray::number(r.exitCode) + "\n" +
+                     QString(r.out + r.err).replace(dir.path(), QStringLiteral("$OUT")).toUtf8();
+    const QDir d(dir.path());
+    for (const QString& f : d.entryList({QStringLiteral("*.csv"), QStringLiteral("*.json")},
+                                        QDir::Files, QDir::Name)) {
+        QFile in(d.filePath(f));
+        all += "--- " + f.toUtf8() + "\n" +
+               (in.open(QIODevice::ReadOnly) ? in.readAll() : QByteArray("<unreadable>"));
+    }
+    return all;
+}
+
+/// True when the C library knows `locale`; this process's locale is left as it was.
+bool localeInstalled(const char* locale) {
+    const std::string before = std::setlocale(LC_ALL, nullptr);
+    const bool ok = std::setlocale(LC_ALL, locale) != nullptr;
+    std::setlocale(LC_ALL, before.c_str());
+    return ok;
 }
 }  // namespace
 
@@ -124,6 +156,44 @@ private slots:
                  qsizetype(1));
         QFileInfo null(QStringLiteral("/dev/null"));
         QVERIFY(!null.isFile() && !null.isDir());  // still the device
+    }
+
+    /// Issue #25: what the GUI reads and writes is in the C convention whatever the locale. The
+    /// headless export with imports (nccl-tests log, config.json, loss log, load trace) and the
+    /// default scenario give the same exit code, messages and CSV/JSON bytes under
+    /// LC_ALL=de_DE.UTF-8 as under LC_ALL=C (the importers refused "2.5" under de_DE.UTF-8).
+    void filesIgnoreLocale_data() {
+        QTest::addColumn<QStringList>("args");
+        const QString data = QStringLiteral(TANDEM_TEST_DATA "/");
+        QTest::newRow("mosaic export with nccl-tests and config.json") << QStringList{
+            "--preset",        "mosaic-fig1",
+            "--import",        data + "models/Mixtral-8x7B-v0.1.config.json",
+            "--import",        data + "nccl/H100-all_reduce-2x8-awsome-distributed-training.txt",
+            "--export-charts", "$OUT"};
+        QTest::newRow("ml-for-ml export with loss log and trace")
+            << QStringList{"--preset",        "mlforml-fig2a",
+                           "--import",        data + "losslogs/llmc-gpt2-124M-10B-8xH100.txt",
+                           "--import",        data + "../cli/data/rate-trace.csv",
+                           "--export-charts", "$OUT"};
+        QTest::newRow("default scenario") << QStringList{"--write-default-scenario", "$OUT/d.json"};
+    }
+    void filesIgnoreLocale() {
+        QFETCH(QStringList, args);
+        if (!localeInstalled("de_DE.UTF-8"))
+            QSKIP(
+                "the de_DE.UTF-8 locale is not installed here (localedef -i de_DE -f UTF-8 "
+                "de_DE.UTF-8; scripts/ci-locale.sh does it)");
+        const QByteArray c = transcript(args, QStringLiteral("C"));
+        QVERIFY2(c.startsWith("exit 0\n") && c.contains("--- "), c.left(2000).constData());
+        const QByteArray de = transcript(args, QStringLiteral("de_DE.UTF-8"));
+        if (de == c) return;
+        const QList<QByteArray> a = c.split('\n'), b = de.split('\n');
+        qsizetype i = 0;
+        while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
+        QFAIL(qPrintable(QStringLiteral("line %1: C says\n  %2\nde_DE.UTF-8 says\n  %3")
+                             .arg(i + 1)
+                             .arg(QString::fromUtf8(i < a.size() ? a[i].left(300) : "<end>"),
+                                  QString::fromUtf8(i < b.size() ? b[i].left(300) : "<end>"))));
     }
 
     void unknownPresetListsTheValidIds() {

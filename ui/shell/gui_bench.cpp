@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "common/number_format.h"
 #include "mlforml/network_controls.h"
 #include "mlforml/network_workspace.h"
 #include "mosaic/moe_controls.h"
@@ -161,7 +162,8 @@ int runGuiBench(const QElapsedTimer& sinceMain, bool json, int moves) {
     } else {
         for (auto it = o.begin(); it != o.end(); ++it)
             if (it.value().isDouble() || it.value().isBool())
-                std::printf("%-30s %10.3f\n", qPrintable(it.key()), it.value().toDouble());
+                std::printf("%-30s %10s\n", qPrintable(it.key()),
+                            tandem::formatFixed(it.value().toDouble(), 3).c_str());
     }
     std::fflush(stdout);
     return 0;

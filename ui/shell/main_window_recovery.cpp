@@ -31,7 +31,9 @@ bool MainWindow::recoverFrom(const RecoveryEntry& entry, Diagnostics& diag) {
     m_doc->markModified();
     if (m_recovery) m_recovery->saveNow();  // this session's copy first, then the old file goes
     RecoveryStore::remove(entry);
-    const QString when = QLocale().toString(entry.savedAt.toLocalTime(), QLocale::ShortFormat);
+    // A date for a person in the user's own format; no number Tandem reads or writes.
+    const QString when =
+        QLocale::system().toString(entry.savedAt.toLocalTime(), QLocale::ShortFormat);
     if (saveAsksForName() && !entry.originalPath.isEmpty())
         statusBar()->showMessage(
             tr("Recovered unsaved changes from %1; the original file no longer exists; "
@@ -72,7 +74,9 @@ bool MainWindow::offerRecovery() {
                                  [](const RecoveryEntry& e) { return !e.problem.isEmpty(); }),
                   entries.end());
     for (RecoveryEntry& e : entries) {
-        const QString when = QLocale().toString(e.savedAt.toLocalTime(), QLocale::LongFormat);
+        // A date for a person in the user's own format; no number Tandem reads or writes.
+        const QString when =
+            QLocale::system().toString(e.savedAt.toLocalTime(), QLocale::LongFormat);
         const QString of = e.originalPath.isEmpty() ? tr("an untitled scenario")
                                                     : QFileInfo(e.originalPath).fileName();
         QMessageBox box(
