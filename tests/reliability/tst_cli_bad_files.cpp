@@ -136,6 +136,18 @@ private slots:
             << header + QByteArray(row).replace("15.95      0", "15.95     42") +
                    "# Avg bus bandwidth    : 16\n"
             << QStringList() << 2 << "%F: line 2: 42 wrong value(s) in the out-of-place result";
+        // The older layout's `error` column (largest deviation) above float's 1e-5 tolerance.
+        QTest::newRow("inspect: nccl-tests older layout, error column")
+            << "inspect"
+            << "all_reduce-old-error.txt"
+            << QByteArray(
+                   "#       size         count    type   redop     time   algbw   busbw  "
+                   "error     time   algbw   busbw  error\n"
+                   "     1048576        262144   float     sum    123.2    8.51   15.95  "
+                   "2e+00    121.3    8.64   16.21  0e+00\n")
+            << QStringList() << 2
+            << "%F: line 2: error 2e+00 in the out-of-place result (error column, the largest "
+               "deviation) at size 1048576 exceeds 1e-05 allowed for float";
         QTest::newRow("inspect: nccl-tests warnings and an abort")
             << "inspect"
             << "all_reduce-abort.txt"
