@@ -363,6 +363,48 @@ private slots:
         QVERIFY(n.captured(1).toInt() > 8 && n.captured(1).toInt() == 8 * n.captured(2).toInt());
     }
 
+    /// An infeasible layout runs no iteration: `plan --json` wrote iteration_s,
+    /// tokens_per_s_per_gpu and mfu as 0.0 (an impossible, infinitely fast run). They are null,
+    /// and the text table shows "-" with the reason, never a 0 rate.
+    void infeasiblePlanHasNoNumbers_data() {
+        QTest::addColumn<QString>("layout");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("memory") << "1,8,1,1,8,1"
+                                << "does not fit in device memory (1683.6 GB > 76 GB usable)";
+        QTest::newRow("structure") << "1,3,1,1,8,1"
+                                   << "EP 3 does not divide DP 8";
+    }
+    void infeasiblePlanHasNoNumbers() {
+        QFETCH(QString, layout);
+        QFETCH(QString, reason);
+        const QStringList args{QStringLiteral("plan"),
+                               QStringLiteral(TANDEM_TEST_DATA "/models/DeepSeek-V3.config.json"),
+                               QStringLiteral("--devices"),
+                               QStringLiteral("8"),
+                               QStringLiteral("--hardware"),
+                               QStringLiteral("h100"),
+                               QStringLiteral("--layout"),
+                               layout};
+        const auto js = runCli(args + QStringList{QStringLiteral("--json")});
+        QVERIFY2(js.finished, "plan did not finish");
+        const auto j = nlohmann::json::parse(js.out.toStdString());
+        const auto& l = j.at("layouts").at(0);
+        QCOMPARE(l.at("feasible").get<bool>(), false);
+        QVERIFY2(QString::fromStdString(l.at("reason").get<std::string>()).contains(reason),
+                 l.dump().c_str());
+        for (const char* k : {"iteration_s", "tokens_per_s_per_gpu", "mfu",
+                              "model_tflops_per_s_per_gpu", "chi_sys"})
+            QVERIFY2(!l.contains(k) || l.at(k).is_null(),
+                     (std::string(k) + ": " + l.dump()).c_str());
+        const auto t = runCli(args);
+        QVERIFY2(t.finished, "plan did not finish");
+        QCOMPARE(t.exitCode, 1);
+        const QString row = t.out.section(QLatin1Char('\n'), -2, -2);  // the layout's row
+        QVERIFY2(row.contains(reason), qPrintable(t.out));
+        QVERIFY2(!row.contains(QStringLiteral("0.0")), qPrintable(row));
+        QVERIFY2(!t.out.contains(QStringLiteral("tokens/s")), qPrintable(t.out));
+    }
+
     /// Zero bandwidth: it was accepted and every crossing read "not reached" with no reason. It
     /// stays accepted (a zero-bandwidth fabric is a valid what-if), with a warning at the path from
     /// validate and a reason per not-reached policy in the result JSON and the run summary.
