@@ -147,8 +147,11 @@ constexpr int kMaxJsonDepth = 256;
 size_t firstTooDeepJson(const std::string& text);
 
 /// Parses JSON text, reporting a syntax error as `line L, column C: reason` in `diag`, a key
-/// repeated inside one object with its JSON path, and nesting deeper than kMaxJsonDepth with the
-/// line and column where it goes too deep. Returns a null json on failure.
+/// repeated inside one object with its JSON path, nesting deeper than kMaxJsonDepth with the
+/// line and column where it goes too deep, a NUL byte anywhere (nlohmann_json would stop
+/// reading there and ignore what follows) at its line and column, and an integer literal beyond
+/// 2^53 (a double would hold it rounded) at its JSON path. Returns a null json on failure. The one
+/// path by which Tandem reads a JSON file.
 nlohmann::json parseJsonText(const std::string& text, Diagnostics& diag);
 
 /// A finite value as a JSON number; NaN or infinity (e.g. "not reached") as null, since JSON

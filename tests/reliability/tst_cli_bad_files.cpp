@@ -38,6 +38,17 @@ private slots:
             << "validate"
             << "ovf.json" << QByteArray(R"({"ml_for_ml": {"fabric_GBps": 1e400}})") << QStringList()
             << 2 << "%F: line 1, column 31: invalid JSON: number overflow";
+        // A seed of 2^53 + 1 would run as 2^53; bytes after a NUL were never read.
+        QTest::newRow("validate: integer beyond 2^53")
+            << "validate"
+            << "bigint.json" << QByteArray(R"({"ml_for_ml": {"seed": 9007199254740993}})")
+            << QStringList() << 2
+            << "%F: $.ml_for_ml.seed: integer 9007199254740993 is beyond 2^53";
+        QTest::newRow("inspect: config.json with bytes after a NUL")
+            << "inspect"
+            << "config.json"
+            << QByteArray("{\"model_type\": \"llama\", \"hidden_size\": 512}\n\0\0\0trailing", 55)
+            << QStringList() << 2 << "%F: line 2, column 1: invalid JSON: a NUL byte";
         QTest::newRow("validate: truncated")
             << "validate"
             << "cut.json" << QByteArray("{\"mosaic\": {\"nodes\": 4,") << QStringList() << 2
