@@ -333,18 +333,18 @@ int planCommand(const QStringList& args) {
             printError(QStringLiteral("--emit: no feasible layout to emit"));
             return kExitFailure;
         }
-        std::printf("%s\n", m::megatronArguments(geometry, cluster, layouts.front().first).c_str());
+        print("%s\n", m::megatronArguments(geometry, cluster, layouts.front().first).c_str());
         return kExitOk;
     }
     if (parser.isSet(json)) {
-        std::printf("%s\n", j.dump(2).c_str());
+        print("%s\n", j.dump(2).c_str());
     } else {
-        std::printf("Model: N_tot %s B, N_act %s B, S %s on %d x %s, global batch %d x %d tokens\n",
-                    fixed(geometry.nTot / 1e9, 2).c_str(), fixed(geometry.nAct / 1e9, 2).c_str(),
-                    fixed(geometry.sparsity, 3).c_str(), cluster.devices,
-                    cluster.hardware.name.c_str(), cluster.globalBatch, cluster.seqLen);
+        print("Model: N_tot %s B, N_act %s B, S %s on %d x %s, global batch %d x %d tokens\n",
+              fixed(geometry.nTot / 1e9, 2).c_str(), fixed(geometry.nAct / 1e9, 2).c_str(),
+              fixed(geometry.sparsity, 3).c_str(), cluster.devices, cluster.hardware.name.c_str(),
+              cluster.globalBatch, cluster.seqLen);
         if (hf) {
-            std::printf(
+            print(
                 "From a Hugging Face config: model_type %s; with embeddings N_tot %s B, N_act %s "
                 "B; "
                 "costed as %s\n",
@@ -353,17 +353,17 @@ int planCommand(const QStringList& args) {
                 m::geometryLabel(geometry).c_str());
             std::vector<std::string> all = hf->assumptions;
             all.insert(all.end(), mapped.assumptions.begin(), mapped.assumptions.end());
-            if (!all.empty()) std::printf("Assumed:\n");
-            for (const auto& a : all) std::printf("  - %s\n", a.c_str());
+            if (!all.empty()) print("Assumed:\n");
+            for (const auto& a : all) print("  - %s\n", a.c_str());
         }
         if (cluster.hardware.measured) {
-            std::printf("Measured collectives (nccl-tests):\n");
+            print("Measured collectives (nccl-tests):\n");
             for (const auto& c : cluster.hardware.measured->curves())
-                std::printf("  %s: %s to %s, peak busbw %s GB/s\n", c.label.c_str(),
-                            tandem::io::formatBytes(c.curve.points.front().bytes).c_str(),
-                            tandem::io::formatBytes(c.curve.points.back().bytes).c_str(),
-                            fixed(c.curve.peakBusbw_Bps / 1e9, 1).c_str());
-            for (const auto& n : ncclNotes) std::printf("  note: %s\n", n.c_str());
+                print("  %s: %s to %s, peak busbw %s GB/s\n", c.label.c_str(),
+                      tandem::io::formatBytes(c.curve.points.front().bytes).c_str(),
+                      tandem::io::formatBytes(c.curve.points.back().bytes).c_str(),
+                      fixed(c.curve.peakBusbw_Bps / 1e9, 1).c_str());
+            for (const auto& n : ncclNotes) print("  note: %s\n", n.c_str());
         }
         std::vector<std::vector<std::string>> rows;
         for (const auto& l : j.at("layouts")) {
@@ -386,14 +386,14 @@ int planCommand(const QStringList& args) {
             // Say which rules cut the candidates, with the smallest memory need seen, and the
             // nearest cluster that works.
             const m::PlanRejections rej = m::countRejections(geometry, cluster);
-            std::printf("No feasible layout on this cluster.\n%s  (%s layout grid)\n",
-                        m::rejectionSummary(rej).c_str(), m::layoutGridRuleName(rej.layoutGrid));
+            print("No feasible layout on this cluster.\n%s  (%s layout grid)\n",
+                  m::rejectionSummary(rej).c_str(), m::layoutGridRuleName(rej.layoutGrid));
             if (nearest > 0)
-                std::printf("Nearest cluster that works: %d GPUs (%d nodes of %d).\n", nearest,
-                            nearest / cluster.hardware.gpusPerNode, cluster.hardware.gpusPerNode);
+                print("Nearest cluster that works: %d GPUs (%d nodes of %d).\n", nearest,
+                      nearest / cluster.hardware.gpusPerNode, cluster.hardware.gpusPerNode);
             else
-                std::printf("No cluster within %d nodes of this one has a feasible layout.\n",
-                            m::kNearestNodesSpan);
+                print("No cluster within %d nodes of this one has a feasible layout.\n",
+                      m::kNearestNodesSpan);
         } else {
             printTable({"TP", "EP", "PP", "CP", "DP", "mbs", "GBS", "ckpt", "MFU", "iter_s",
                         "mem_GB", "note"},
@@ -403,13 +403,13 @@ int planCommand(const QStringList& args) {
                        m::planGlobalBatch(l.first, l.second) != cluster.globalBatch;
             });
             if (rounded)
-                std::printf(
+                print(
                     "GBS: global batch each layout runs, the multiple of DP x mbs nearest "
                     "to the %d sequences asked for (no layout of the grid divides them).\n",
                     cluster.globalBatch);
         }
         if (!used.empty() && layouts.front().second.feasible) {
-            std::printf("Collectives of the first layout:\n");
+            print("Collectives of the first layout:\n");
             for (const auto& u : used.front().at("uses")) {
                 const bool meas =
                     tandem::enumFromName(timeSourceNames(), u.at("source").get<std::string>()) ==
@@ -420,7 +420,7 @@ int planCommand(const QStringList& args) {
                     meas ? ", analytical " + fixed(1e3 * u.at("analytical_s").get<double>(), 3) +
                                " ms"
                          : std::string();
-                std::printf(
+                print(
                     "  %s of %s over %d ranks (%d node%s): %s ms %s%s%s\n",
                     u.at("collective").get<std::string>().c_str(),
                     tandem::io::formatBytes(u.at("bytes").get<double>()).c_str(),

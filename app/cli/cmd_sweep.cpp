@@ -79,7 +79,7 @@ void writeAndReport(const QString& out, const tandem::sweep::Table& table, const
         *code = kExitFailure;
         return;
     }
-    std::printf("wrote %s: %s\n", out.toUtf8().constData(), what.toUtf8().constData());
+    print("wrote %s: %s\n", out.toUtf8().constData(), what.toUtf8().constData());
     *code = kExitOk;
 }
 
@@ -249,8 +249,8 @@ int scalingCommand(const QStringList& args) {
         printError(err);
         return kExitFailure;
     }
-    std::printf("wrote %s: %zu curve(s) of %zu point(s)\n", outFile.toUtf8().constData(),
-                curves.size(), nodes.size());
+    print("wrote %s: %zu curve(s) of %zu point(s)\n", outFile.toUtf8().constData(), curves.size(),
+          nodes.size());
     return kExitOk;
 }
 
