@@ -175,6 +175,54 @@ private slots:
         QCOMPARE(a.readAll(), b.readAll());
     }
 
+    /// A truncated shard: cut at a field boundary (no final line end, last field empty) it was
+    /// merged into a table with an empty cell, exit 0. Cut anywhere, it is refused (exit 2) and
+    /// named, and nothing is written.
+    void mergeRefusesTruncatedShard_data() {
+        QTest::addColumn<int>("cutFromEnd");  // bytes removed from the end of shard 1
+        QTest::addColumn<QString>("message");
+        QTest::newRow("after the last comma") << -1 << "the file ends without a line end";
+        QTest::newRow("only the line end") << 1 << "the file ends without a line end";
+    }
+    void mergeRefusesTruncatedShard() {
+        QFETCH(int, cutFromEnd);
+        QFETCH(QString, message);
+        const QString scen = m_dir.filePath(QStringLiteral("cut.json"));
+        QVERIFY(writeFile(scen, R"({"mosaic": {"nodes": 2, "days": 5}})"));
+        QStringList shards;
+        for (int i = 0; i < 2; ++i) {
+            const QString f = m_dir.filePath(QStringLiteral("cut%1.csv").arg(i));
+            const auto r = runCli({QStringLiteral("sweep"), scen, QStringLiteral("--vary"),
+                                   QStringLiteral("mosaic.days=5,10,20"), QStringLiteral("--shard"),
+                                   QStringLiteral("%1/2").arg(i), QStringLiteral("--out"), f});
+            QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err));
+            shards << f;
+        }
+        QFile f(shards[1]);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray bytes = f.readAll();
+        f.close();
+        // -1: cut right after the last field separator (a comma outside quotes) of the last
+        // row, so that its last field reads as empty.
+        qsizetype lastSeparator = -1;
+        bool quoted = false;
+        for (qsizetype k = 0; k < bytes.size(); ++k) {
+            if (bytes[k] == '"') quoted = !quoted;
+            if (bytes[k] == ',' && !quoted) lastSeparator = k;
+        }
+        const qsizetype keep = cutFromEnd < 0 ? lastSeparator + 1 : bytes.size() - cutFromEnd;
+        QVERIFY(keep > 0 && keep < bytes.size());
+        bytes.truncate(keep);
+        QVERIFY(writeFile(shards[1], bytes));
+        const QString merged = m_dir.filePath(QStringLiteral("cut-merged.csv"));
+        const auto r = runCli(
+            {QStringLiteral("merge"), QStringLiteral("--out"), merged, shards[0], shards[1]});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(shards[1] + QStringLiteral(": line 3: ") + message),
+                 qPrintable(r.err));
+        QVERIFY(!QFile::exists(merged));
+    }
+
     /// Output checked first: run --out FILE computed everything and failed at the end; now exit 2
     /// before computing (no "wrote" and no summary on stdout).
     void runOutIsCheckedFirst_data() {
