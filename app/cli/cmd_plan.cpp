@@ -264,6 +264,18 @@ int planCommand(const QStringList& args) {
         }
     }
 
+    // A precision the hardware has no peak for cuts every layout; say so instead of "no
+    // layout for this cluster".
+    const auto precisionOk = [&](const char* flag) {
+        const std::string why = m::precisionUnsupported(cluster.hardware, cluster.precision);
+        if (!why.empty())
+            printError(QStringLiteral("%1 %2: %3")
+                           .arg(QLatin1String(flag),
+                                QLatin1String(m::precisionName(cluster.precision)),
+                                QString::fromStdString(why)));
+        return why.empty();
+    };
+    if (!parser.isSet(megatronArgs) && !precisionOk("--precision")) return kExitBadInput;
     std::vector<std::pair<m::Plan, m::PlanEval>> layouts;
     if (parser.isSet(megatronArgs)) {
         QFile args(parser.value(megatronArgs));
@@ -279,6 +291,7 @@ int planCommand(const QStringList& args) {
             printError(QStringLiteral("--megatron-args: %1").arg(QString::fromStdString(error)));
             return kExitBadInput;
         }
+        if (!precisionOk("--megatron-args: precision")) return kExitBadInput;
         layouts.emplace_back(p, m::evaluateLayout(geometry, cluster, p));
     } else if (parser.isSet(layout)) {
         m::Plan p;
@@ -297,6 +310,17 @@ int planCommand(const QStringList& args) {
                 return kExitBadInput;
             }
             p.dp = int(cluster.devices / inner);
+        }
+        // Every data-parallel rank needs a micro-batch: no rounding makes a smaller batch run.
+        if (cluster.globalBatch < 1LL * p.dp * p.mbs) {
+            printError(QStringLiteral("--gbs %1 is smaller than the layout's data-parallel width "
+                                      "DP x mbs = %2 x %3 = %4: every data-parallel rank needs at "
+                                      "least one micro-batch of %3 sequence(s) per step")
+                           .arg(cluster.globalBatch)
+                           .arg(p.dp)
+                           .arg(p.mbs)
+                           .arg(1LL * p.dp * p.mbs));
+            return kExitBadInput;
         }
         layouts.emplace_back(p, m::evaluateLayout(geometry, cluster, p));
     } else {

@@ -198,7 +198,8 @@ int runCommand(const QStringList& args) {
             files.push_back({"mlforml_trajectories.csv", tandem::mlforml::trajectoriesCsv(r)});
             printMlForMlSummary(r);
             for (const auto& w : scenarioWarnings(*scenario))
-                print("warning: %s: %s\n", w.first.c_str(), w.second.c_str());
+                if (w.first.rfind("$.ml_for_ml", 0) == 0)
+                    print("warning: %s: %s\n", w.first.c_str(), w.second.c_str());
             for (const auto& why : reasons) print("  %s\n", why.c_str());
         }
         if (scenario->mosaic) {
@@ -228,6 +229,9 @@ int runCommand(const QStringList& args) {
             files.push_back({"mosaic_frontier.csv", tandem::mosaic::frontierCsv(r)});
             files.push_back({"mosaic_candidates.csv", tandem::mosaic::candidatesCsv(r)});
             printMosaicSummary(r);
+            for (const auto& w : scenarioWarnings(*scenario))
+                if (w.first.rfind("$.mosaic", 0) == 0)
+                    print("note: %s: %s\n", w.first.c_str(), w.second.c_str());
         }
     } catch (const std::exception& e) {
         printError(QStringLiteral("%1: %2").arg(pos[0], QString::fromUtf8(e.what())));

@@ -456,7 +456,53 @@ std::string lineColumn(const std::string& text, size_t offset) {
 }
 }  // namespace
 
+std::string wideUnicodeProblem(const std::string& bytes) {
+    const auto at = [&](size_t i) {
+        return i < bytes.size() ? static_cast<unsigned char>(bytes[i]) : 256u;
+    };
+    std::string name, bom;
+    if (at(0) == 0xFF && at(1) == 0xFE && at(2) == 0 && at(3) == 0) {
+        name = "UTF-32LE", bom = "FF FE 00 00";
+    } else if (at(0) == 0 && at(1) == 0 && at(2) == 0xFE && at(3) == 0xFF) {
+        name = "UTF-32BE", bom = "00 00 FE FF";
+    } else if (at(0) == 0xFF && at(1) == 0xFE) {
+        name = "UTF-16LE", bom = "FF FE";
+    } else if (at(0) == 0xFE && at(1) == 0xFF) {
+        name = "UTF-16BE", bom = "FE FF";
+    } else {
+        // No mark: ASCII text in a wide encoding has a NUL beside every character. Look at up
+        // to 16 bytes (at least 4) for one of the four patterns.
+        const size_t n = std::min<size_t>(bytes.size(), 16) / 4 * 4;
+        const auto pattern = [&](size_t width, size_t asciiAt) {
+            if (n < 4) return false;
+            for (size_t i = 0; i < n; ++i) {
+                const bool ascii = i % width == asciiAt;
+                if (ascii ? at(i) == 0 || at(i) > 0x7F : at(i) != 0) return false;
+            }
+            return true;
+        };
+        if (pattern(4, 0))
+            name = "UTF-32LE";
+        else if (pattern(4, 3))
+            name = "UTF-32BE";
+        else if (pattern(2, 0))
+            name = "UTF-16LE";
+        else if (pattern(2, 1))
+            name = "UTF-16BE";
+    }
+    if (name.empty()) return "";
+    return "the file is " + name + " text (" +
+           (bom.empty() ? "no byte-order mark; a NUL byte beside every character"
+                        : "byte-order mark " + bom) +
+           "); Tandem reads UTF-8: save it as UTF-8 (e.g. iconv -f " + name +
+           " -t UTF-8)";
+}
+
 nlohmann::json parseJsonText(const std::string& text, Diagnostics& diag) {
+    if (const std::string wide = wideUnicodeProblem(text); !wide.empty()) {
+        diag.error("file", wide);
+        return nullptr;
+    }
     if (const size_t deep = firstTooDeepJson(text); deep != std::string::npos) {
         diag.error(lineColumn(text, deep), "invalid JSON: arrays and objects nested more than " +
                                                std::to_string(kMaxJsonDepth) + " levels deep");

@@ -65,6 +65,65 @@ private slots:
             << QStringList() << 2
             << "%F: $.ml_for_ml.microbatch_compute_s: unknown key; did you mean "
                "\"microbatch_compute_ms\"?";
+        // Clear messages, exit 2, each naming the key and the reason.
+        const auto fileBytes = [](const QString& path) {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        };
+        const QByteArray scenario1 =
+            fileBytes(QStringLiteral(TANDEM_EXAMPLES "/mlforml-scenario1.json"));
+        const QByteArray fabric =
+            fileBytes(QStringLiteral(TANDEM_EXAMPLES "/mlforml-fabric-scaling.json"));
+        const QByteArray deepseek =
+            fileBytes(QStringLiteral(TANDEM_TEST_DATA "/models/DeepSeek-V3.config.json"));
+        QTest::newRow("validate: horizon shorter than one decision interval")
+            << "validate"
+            << "short.json"
+            << QByteArray(scenario1).replace("\"horizon_s\": 400000.0", "\"horizon_s\": 30.0")
+            << QStringList() << 2
+            << "%F: $.ml_for_ml.horizon_s: must be at least one decision interval "
+               "(decision_interval_s = 60 s; got 30 s)";
+        QTest::newRow("plan: nvfp4 on h100")
+            << "plan"
+            << "ds.json" << deepseek
+            << QStringList{"--devices", "256", "--hardware", "h100", "--precision", "nvfp4"} << 2
+            << "tandem-cli: --precision nvfp4: h100 has no FP4 peak (peak_fp4_TFLOPs_per_s is 0)";
+        QTest::newRow("plan: global batch below DP")
+            << "plan"
+            << "ds.json" << deepseek
+            << QStringList{"--devices", "256", "--hardware", "h100",
+                           "--gbs",     "16",  "--layout",   "tp=1,pp=1,ep=8"}
+            << 2
+            << "tandem-cli: --gbs 16 is smaller than the layout's data-parallel width DP x mbs = "
+               "256 x 1 = 256";
+        QTest::newRow("scaling: node range with a fractional step")
+            << "scaling"
+            << "fabric.json" << fabric << QStringList{"--nodes", "8:64:100000", "--out", "s.csv"}
+            << 2
+            << "tandem-cli: --nodes 8:64:100000: 100000 points from 8 to 64 lie 0.00056 nodes "
+               "apart, but a node count is a whole number";
+        // UTF-16 / UTF-32 text: the encoding is named, no raw bytes are printed.
+        const auto wide = [](const QByteArray& utf8, bool bom) {
+            const QString text = QString::fromUtf8(utf8);
+            return (bom ? QByteArray("\xFF\xFE") : QByteArray()) +
+                   QByteArray(reinterpret_cast<const char*>(text.utf16()), text.size() * 2);
+        };
+        QTest::newRow("validate: UTF-16 scenario with a byte-order mark")
+            << "validate"
+            << "u16.json" << wide(scenario1, true) << QStringList() << 2
+            << "%F: file: the file is UTF-16LE text (byte-order mark FF FE); Tandem reads UTF-8";
+        QTest::newRow("plan: UTF-16 model without a byte-order mark")
+            << "plan"
+            << "u16.json" << wide(deepseek, false) << QStringList{"--devices", "8"} << 2
+            << "%F: file: the file is UTF-16LE text (no byte-order mark";
+        QTest::newRow("inspect: UTF-16 nccl-tests log")
+            << "inspect"
+            << "u16.txt"
+            << wide(fileBytes(QStringLiteral(
+                        TANDEM_TEST_DATA
+                        "/nccl/H100-all_reduce-2x8-awsome-distributed-training.txt")),
+                    true)
+            << QStringList() << 2 << "%F: file: the file is UTF-16LE text";
         QTest::newRow("run: invalid scenario")
             << "run"
             << "run.json" << QByteArray(R"({"mosaic": {"days": -1}})")
@@ -219,6 +278,8 @@ private slots:
         want.replace(QStringLiteral("%F"), path);
         QVERIFY2(all.contains(want),
                  qPrintable(QStringLiteral("missing \"%1\" in:\n%2").arg(want, all)));
+        // A wide-encoded file is named, never echoed: no NUL of its text reaches the output.
+        if (fileName.startsWith(QLatin1String("u16"))) QVERIFY(!all.contains(QChar(0)));
     }
 
     void inspectNonUtf8KeepsRunning() {

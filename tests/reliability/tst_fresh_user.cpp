@@ -339,6 +339,54 @@ private slots:
         QVERIFY(writeFile(scen, QByteArray::fromStdString(j.dump())));
         const auto v = runCli({QStringLiteral("validate"), scen});
         QVERIFY2(v.exitCode == 0, qPrintable(v.out + v.err));
+        // ... with the note the README promises (validate printed none), at the repeated entry.
+        QVERIFY2(
+            v.out.contains(scen + QStringLiteral(": $.mosaic.nccl_tests_files[1]: warning: \"") +
+                           nccl() + QStringLiteral("\" is listed twice (also [0]); used once")),
+            qPrintable(v.out));
+        const auto run = runCli({QStringLiteral("run"), scen, QStringLiteral("--out"),
+                                 m_dir.filePath(QStringLiteral("twice-out"))});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        QVERIFY2(
+            run.out.contains(QStringLiteral("note: $.mosaic.nccl_tests_files[1]: \"") + nccl() +
+                             QStringLiteral("\" is listed twice (also [0]); used once")),
+            qPrintable(run.out));
+    }
+
+    /// placement.seed shuffles the "random" placement only: given with hashed ECMP and no random
+    /// placement it was silently unused. validate says so (a warning; still valid, exit 0).
+    void placementSeedUnusedIsNoted_data() {
+        QTest::addColumn<QString>("ecmp");
+        QTest::addColumn<QString>("foreground");
+        QTest::addColumn<bool>("warned");
+        QTest::newRow("hash, spread") << "hash"
+                                      << "spread" << true;
+        QTest::newRow("equal, spread") << "equal"
+                                       << "spread" << true;
+        QTest::newRow("hash, random (the seed is used)") << "hash"
+                                                         << "random" << false;
+    }
+    void placementSeedUnusedIsNoted() {
+        QFETCH(QString, ecmp);
+        QFETCH(QString, foreground);
+        QFETCH(bool, warned);
+        QFile ex(QStringLiteral(TANDEM_EXAMPLES "/mlforml-fabric-scaling.json"));
+        QVERIFY(ex.open(QIODevice::ReadOnly));
+        auto j = nlohmann::json::parse(ex.readAll().toStdString());
+        j["ml_for_ml"]["topology"]["ecmp"] = ecmp.toStdString();
+        j["ml_for_ml"]["placement"]["foreground"] = foreground.toStdString();
+        j["ml_for_ml"]["placement"]["seed"] = 7;
+        const QString scen =
+            m_dir.filePath(QStringLiteral("seed-%1-%2.json").arg(ecmp, foreground));
+        QVERIFY(writeFile(scen, QByteArray::fromStdString(j.dump())));
+        const auto v = runCli({QStringLiteral("validate"), scen});
+        QCOMPARE(v.exitCode, 0);
+        const QString line = scen + QStringLiteral(
+                                        ": $.ml_for_ml.placement.seed: warning: unused: it seeds "
+                                        "the \"random\" placement only");
+        QCOMPARE(v.out.contains(line), warned);
+        QCOMPARE(v.out.contains(QStringLiteral("ecmp \"hash\" spreads flows by a hash")),
+                 warned && ecmp == QLatin1String("hash"));
     }
 
     /// One size format: plan printed sizes with its own formatter ("570.25 MiB", "1.11 GiB") while
