@@ -494,8 +494,7 @@ std::string wideUnicodeProblem(const std::string& bytes) {
     return "the file is " + name + " text (" +
            (bom.empty() ? "no byte-order mark; a NUL byte beside every character"
                         : "byte-order mark " + bom) +
-           "); Tandem reads UTF-8: save it as UTF-8 (e.g. iconv -f " + name +
-           " -t UTF-8)";
+           "); Tandem reads UTF-8: save it as UTF-8 (e.g. iconv -f " + name + " -t UTF-8)";
 }
 
 nlohmann::json parseJsonText(const std::string& text, Diagnostics& diag) {
