@@ -345,12 +345,11 @@ int benchCommand(const QStringList& args) {
     j["targets_missed"] = missed;
 
     if (parser.isSet(json)) {
-        std::printf("%s\n", j.dump(2).c_str());
+        print("%s\n", j.dump(2).c_str());
     } else {
         printTable({"operation", "median", "p95", "target", "status", "what"}, rows);
-        std::printf(
-            "%d target(s) missed (timings depend on machine load; run on a quiet machine)\n",
-            missed);
+        print("%d target(s) missed (timings depend on machine load; run on a quiet machine)\n",
+              missed);
     }
     return kExitOk;
 }

@@ -63,10 +63,9 @@ int inspectCommand(const QStringList& args) {
     // Imported text may hold bytes that are not UTF-8 (a CSV header, a log line quoted in a
     // note); print them as U+FFFD instead of letting nlohmann's type_error 316 abort the CLI.
     if (parser.isSet(json))
-        std::printf("%s\n",
-                    j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        print("%s\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     else
-        std::printf("%s", tandem::inspect::inspectText(j).c_str());
+        print("%s", tandem::inspect::inspectText(j).c_str());
     return diag.ok() ? kExitOk : kExitBadInput;
 }
 

@@ -268,6 +268,18 @@ int planCommand(const QStringList& args) {
         }
     }
 
+    // A precision the hardware has no peak for cuts every layout; say so instead of "no
+    // layout for this cluster".
+    const auto precisionOk = [&](const char* flag) {
+        const std::string why = m::precisionUnsupported(cluster.hardware, cluster.precision);
+        if (!why.empty())
+            printError(QStringLiteral("%1 %2: %3")
+                           .arg(QLatin1String(flag),
+                                QLatin1String(m::precisionName(cluster.precision)),
+                                QString::fromStdString(why)));
+        return why.empty();
+    };
+    if (!parser.isSet(megatronArgs) && !precisionOk("--precision")) return kExitBadInput;
     std::vector<std::pair<m::Plan, m::PlanEval>> layouts;
     if (parser.isSet(megatronArgs)) {
         QFile args(parser.value(megatronArgs));
@@ -285,6 +297,7 @@ int planCommand(const QStringList& args) {
             return kExitBadInput;
         }
         for (const auto& n : notes) std::fprintf(stderr, "--megatron-args: note: %s\n", n.c_str());
+        if (!precisionOk("--megatron-args: precision")) return kExitBadInput;
         layouts.emplace_back(p, m::evaluateLayout(geometry, cluster, p));
     } else if (parser.isSet(layout)) {
         m::Plan p;
@@ -303,6 +316,17 @@ int planCommand(const QStringList& args) {
                 return kExitBadInput;
             }
             p.dp = int(cluster.devices / inner);
+        }
+        // Every data-parallel rank needs a micro-batch: no rounding makes a smaller batch run.
+        if (cluster.globalBatch < 1LL * p.dp * p.mbs) {
+            printError(QStringLiteral("--gbs %1 is smaller than the layout's data-parallel width "
+                                      "DP x mbs = %2 x %3 = %4: every data-parallel rank needs at "
+                                      "least one micro-batch of %3 sequence(s) per step")
+                           .arg(cluster.globalBatch)
+                           .arg(p.dp)
+                           .arg(p.mbs)
+                           .arg(1LL * p.dp * p.mbs));
+            return kExitBadInput;
         }
         layouts.emplace_back(p, m::evaluateLayout(geometry, cluster, p));
     } else {
@@ -339,18 +363,18 @@ int planCommand(const QStringList& args) {
             printError(QStringLiteral("--emit: no feasible layout to emit"));
             return kExitFailure;
         }
-        std::printf("%s\n", m::megatronArguments(geometry, cluster, layouts.front().first).c_str());
+        print("%s\n", m::megatronArguments(geometry, cluster, layouts.front().first).c_str());
         return kExitOk;
     }
     if (parser.isSet(json)) {
-        std::printf("%s\n", j.dump(2).c_str());
+        print("%s\n", j.dump(2).c_str());
     } else {
-        std::printf("Model: N_tot %s B, N_act %s B, S %s on %d x %s, global batch %d x %d tokens\n",
-                    fixed(geometry.nTot / 1e9, 2).c_str(), fixed(geometry.nAct / 1e9, 2).c_str(),
-                    fixed(geometry.sparsity, 3).c_str(), cluster.devices,
-                    cluster.hardware.name.c_str(), cluster.globalBatch, cluster.seqLen);
+        print("Model: N_tot %s B, N_act %s B, S %s on %d x %s, global batch %d x %d tokens\n",
+              fixed(geometry.nTot / 1e9, 2).c_str(), fixed(geometry.nAct / 1e9, 2).c_str(),
+              fixed(geometry.sparsity, 3).c_str(), cluster.devices, cluster.hardware.name.c_str(),
+              cluster.globalBatch, cluster.seqLen);
         if (hf) {
-            std::printf(
+            print(
                 "From a Hugging Face config: model_type %s; with embeddings N_tot %s B, N_act %s "
                 "B; "
                 "costed as %s\n",
@@ -359,17 +383,17 @@ int planCommand(const QStringList& args) {
                 m::geometryLabel(geometry).c_str());
             std::vector<std::string> all = hf->assumptions;
             all.insert(all.end(), mapped.assumptions.begin(), mapped.assumptions.end());
-            if (!all.empty()) std::printf("Assumed:\n");
-            for (const auto& a : all) std::printf("  - %s\n", a.c_str());
+            if (!all.empty()) print("Assumed:\n");
+            for (const auto& a : all) print("  - %s\n", a.c_str());
         }
         if (cluster.hardware.measured) {
-            std::printf("Measured collectives (nccl-tests):\n");
+            print("Measured collectives (nccl-tests):\n");
             for (const auto& c : cluster.hardware.measured->curves())
-                std::printf("  %s: %s to %s, peak busbw %s GB/s\n", c.label.c_str(),
-                            tandem::io::formatBytes(c.curve.points.front().bytes).c_str(),
-                            tandem::io::formatBytes(c.curve.points.back().bytes).c_str(),
-                            fixed(c.curve.peakBusbw_Bps / 1e9, 1).c_str());
-            for (const auto& n : ncclNotes) std::printf("  note: %s\n", n.c_str());
+                print("  %s: %s to %s, peak busbw %s GB/s\n", c.label.c_str(),
+                      tandem::io::formatBytes(c.curve.points.front().bytes).c_str(),
+                      tandem::io::formatBytes(c.curve.points.back().bytes).c_str(),
+                      fixed(c.curve.peakBusbw_Bps / 1e9, 1).c_str());
+            for (const auto& n : ncclNotes) print("  note: %s\n", n.c_str());
         }
         std::vector<std::vector<std::string>> rows;
         for (const auto& l : j.at("layouts")) {
@@ -392,14 +416,14 @@ int planCommand(const QStringList& args) {
             // Say which rules cut the candidates, with the smallest memory need seen, and the
             // nearest cluster that works.
             const m::PlanRejections rej = m::countRejections(geometry, cluster);
-            std::printf("No feasible layout on this cluster.\n%s  (%s layout grid)\n",
-                        m::rejectionSummary(rej).c_str(), m::layoutGridRuleName(rej.layoutGrid));
+            print("No feasible layout on this cluster.\n%s  (%s layout grid)\n",
+                  m::rejectionSummary(rej).c_str(), m::layoutGridRuleName(rej.layoutGrid));
             if (nearest > 0)
-                std::printf("Nearest cluster that works: %d GPUs (%d nodes of %d).\n", nearest,
-                            nearest / cluster.hardware.gpusPerNode, cluster.hardware.gpusPerNode);
+                print("Nearest cluster that works: %d GPUs (%d nodes of %d).\n", nearest,
+                      nearest / cluster.hardware.gpusPerNode, cluster.hardware.gpusPerNode);
             else
-                std::printf("No cluster within %d nodes of this one has a feasible layout.\n",
-                            m::kNearestNodesSpan);
+                print("No cluster within %d nodes of this one has a feasible layout.\n",
+                      m::kNearestNodesSpan);
         } else {
             printTable({"TP", "EP", "PP", "CP", "DP", "mbs", "GBS", "ckpt", "MFU", "iter_s",
                         "mem_GB", "note"},
@@ -409,13 +433,13 @@ int planCommand(const QStringList& args) {
                        m::planGlobalBatch(l.first, l.second) != cluster.globalBatch;
             });
             if (rounded)
-                std::printf(
+                print(
                     "GBS: global batch each layout runs, the multiple of DP x mbs nearest "
                     "to the %d sequences asked for (no layout of the grid divides them).\n",
                     cluster.globalBatch);
         }
         if (!used.empty() && layouts.front().second.feasible) {
-            std::printf("Collectives of the first layout:\n");
+            print("Collectives of the first layout:\n");
             for (const auto& u : used.front().at("uses")) {
                 const bool meas =
                     tandem::enumFromName(timeSourceNames(), u.at("source").get<std::string>()) ==
@@ -426,7 +450,7 @@ int planCommand(const QStringList& args) {
                     meas ? ", analytical " + fixed(1e3 * u.at("analytical_s").get<double>(), 3) +
                                " ms"
                          : std::string();
-                std::printf(
+                print(
                     "  %s of %s over %d ranks (%d node%s): %s ms %s%s%s\n",
                     u.at("collective").get<std::string>().c_str(),
                     tandem::io::formatBytes(u.at("bytes").get<double>()).c_str(),

@@ -59,7 +59,7 @@ std::string band(const tandem::Check& c) {
 }
 
 void printReport(const tandem::Report& r) {
-    std::printf("Paper arXiv:%s\n", r.paper.c_str());
+    print("Paper arXiv:%s\n", r.paper.c_str());
     std::vector<std::vector<std::string>> rows;
     std::vector<const tandem::Check*> open;
     for (const auto& c : r.checks) {
@@ -72,11 +72,11 @@ void printReport(const tandem::Report& r) {
     printTable({"id", "paper", "tandem", "band", "result", "quantity"}, rows);
     for (const auto& c : r.checks) {
         if (c.note.empty()) continue;
-        std::printf("%s: %s\n", c.id.c_str(), c.note.c_str());
+        print("%s: %s\n", c.id.c_str(), c.note.c_str());
         for (const auto& t : c.nearTies)
-            std::printf("    %s  %s  +%s%s\n", num(t.value).c_str(), t.label.c_str(),
-                        num(t.lossGapNats).c_str(),
-                        t.value >= c.low && t.value <= c.high ? "  in band" : "");
+            print("    %s  %s  +%s%s\n", num(t.value).c_str(), t.label.c_str(),
+                  num(t.lossGapNats).c_str(),
+                  t.value >= c.low && t.value <= c.high ? "  in band" : "");
     }
     // One line per reason, naming its rows.
     std::vector<std::pair<std::string, std::string>> byReason;
@@ -89,11 +89,11 @@ void printReport(const tandem::Report& r) {
             it->second += ", " + c->id;
     }
     for (const auto& [reason, ids] : byReason)
-        std::printf("not reproducible, %s: %s\n", reason.c_str(), ids.c_str());
-    std::printf("%d passed, %d failed, %d not reproducible\n\n",
-                tandem::countStatus(r, tandem::CheckStatus::Pass),
-                tandem::countStatus(r, tandem::CheckStatus::Fail),
-                tandem::countStatus(r, tandem::CheckStatus::NotReproducible));
+        print("not reproducible, %s: %s\n", reason.c_str(), ids.c_str());
+    print("%d passed, %d failed, %d not reproducible\n\n",
+          tandem::countStatus(r, tandem::CheckStatus::Pass),
+          tandem::countStatus(r, tandem::CheckStatus::Fail),
+          tandem::countStatus(r, tandem::CheckStatus::NotReproducible));
 }
 
 /// `reproduce reality`: one row per measured run, then the summary and the error split.
@@ -107,10 +107,10 @@ int reproduceReality(bool json) {
             c.id == "reality.feasible_share" || c.id.rfind("korthikanti.", 0) == 0)
             summaryPass = summaryPass && c.pass;
     if (json) {
-        std::printf("%s\n", m::realityToJson(r).dump(2).c_str());
+        print("%s\n", m::realityToJson(r).dump(2).c_str());
         return summaryPass ? kExitOk : kExitFailure;
     }
-    std::printf("%s, stack megatron-core\n", r.report.paper.c_str());
+    print("%s, stack megatron-core\n", r.report.paper.c_str());
     std::vector<std::vector<std::string>> rows;
     for (const auto& row : r.rows) {
         const auto& c = r.cases[row.caseIndex];
@@ -129,7 +129,7 @@ int reproduceReality(bool json) {
     printTable({"container", "system", "model", "prec", "gpus", "layout", "measured", "predicted",
                 "error", "mem_GB"},
                rows);
-    std::printf(
+    print(
         "\n%d runs: median |error| %s %%, %d within +-25 %% (%s %%), %d of %d layouts "
         "feasible\n",
         r.summary.rows, tandem::formatFixed(100 * r.summary.medianAbsError, 1).c_str(),
@@ -137,12 +137,12 @@ int reproduceReality(bool json) {
         r.summary.feasible, r.summary.rows);
     const auto j = m::realityToJson(r);
     for (const char* key : {"system", "precision", "model"}) {
-        std::printf("By %s:\n", key);
+        print("By %s:\n", key);
         for (const auto& [name, e] : j.at("split").at(key).items()) {
             const double medianError = 100 * e.at("median_error").get<double>();
             const std::string signedError =
                 (std::signbit(medianError) ? "" : "+") + tandem::formatFixed(medianError, 1);
-            std::printf(
+            print(
                 "  %-22s %3d runs, median |error| %5s %%, median error %6s %%, within 25 %%: "
                 "%3s %%\n",
                 name.c_str(), e.at("rows").get<int>(),
@@ -151,12 +151,12 @@ int reproduceReality(bool json) {
                 tandem::formatFixed(100 * e.at("share_within_25pct").get<double>(), 0).c_str());
         }
     }
-    std::printf("Not expressible (not fitted):\n");
+    print("Not expressible (not fitted):\n");
     for (const auto& c : r.cases)
         if (!c.expressible)
-            std::printf("  line %d %s %s %s: %s\n", c.run.line, c.run.container.c_str(),
-                        c.run.system.c_str(), c.run.model.c_str(), c.reason.c_str());
-    std::printf(
+            print("  line %d %s %s %s: %s\n", c.run.line, c.run.container.c_str(),
+                  c.run.system.c_str(), c.run.model.c_str(), c.reason.c_str());
+    print(
         "\nKorthikanti et al. 2022 (arXiv:2205.05198) on dgx-a100, stack megatron-lm-2022, "
         "band +-10 %%:\n");
     std::vector<std::vector<std::string>> kRows;
@@ -181,7 +181,7 @@ int reproduceReality(bool json) {
                              : "FAIL"});
     }
     printTable({"check", "layout", "paper", "tandem", "error"}, kRows);
-    std::printf("%s\n", summaryPass ? "targets met" : "TARGETS MISSED");
+    print("%s\n", summaryPass ? "targets met" : "TARGETS MISSED");
     return summaryPass ? kExitOk : kExitFailure;
 }
 
@@ -229,10 +229,10 @@ int fitStackCommand(const QStringList& args) {
         rows.push_back({p.name, num(p.ref(stored)), num(fit.values[i])});
     }
     if (parser.isSet(json)) {
-        std::printf("%s\n", j.dump(2).c_str());
+        print("%s\n", j.dump(2).c_str());
     } else {
         printTable({"constant", "stored", "fitted"}, rows);
-        std::printf("objective %s after %d evaluations\n",
+        print("objective %s after %d evaluations\n",
                     tandem::formatGeneral(fit.objective, 6).c_str(), fit.evaluations);
     }
     return kExitOk;
@@ -280,12 +280,12 @@ int reproduceCommand(const QStringList& args) {
         allPass = allPass && tandem::countStatus(r, tandem::CheckStatus::Fail) == 0;
     if (parser.isSet(json)) {
         if (reports.size() == 1) {
-            std::printf("%s\n", tandem::reportToJson(reports[0]).dump(2).c_str());
+            print("%s\n", tandem::reportToJson(reports[0]).dump(2).c_str());
         } else {
             nlohmann::ordered_json j;
             j["reports"] = nlohmann::ordered_json::array();
             for (const auto& r : reports) j["reports"].push_back(tandem::reportToJson(r));
-            std::printf("%s\n", j.dump(2).c_str());
+            print("%s\n", j.dump(2).c_str());
         }
     } else {
         for (const auto& r : reports) printReport(r);

@@ -34,7 +34,7 @@ const std::vector<std::string> kAllOutputs{"scenario.json",
 
 /// First-crossing summary: one row per (N, policy), minutes per target and ratio to Joint.
 void printMlForMlSummary(const tandem::mlforml::Result& r) {
-    std::printf("\nML-for-ML [arXiv:2608.06046]: first-crossing time (min), ratio to Joint\n");
+    print("\nML-for-ML [arXiv:2608.06046]: first-crossing time (min), ratio to Joint\n");
     std::vector<std::string> header{"background", "policy"};
     for (double f : r.targetFactors) header.push_back(fixed(f, 3) + "xLmin");
     header.push_back(
@@ -56,40 +56,39 @@ void printMlForMlSummary(const tandem::mlforml::Result& r) {
 }
 
 void printMosaicSummary(const tandem::mosaic::SearchResult& r) {
-    std::printf("\nMOSAIC [arXiv:2608.10605]: loss against sparsity\n");
-    std::printf("  compute-optimal sparsity S* = %s (model-FLOPs budget, blind to hardware)\n",
-                fixed(r.computeOptimalS, 3).c_str());
-    std::printf("  cluster-optimal sparsity S* = %s (best feasible plan on the cluster)\n",
-                fixed(r.clusterOptimalS, 3).c_str());
+    print("\nMOSAIC [arXiv:2608.10605]: loss against sparsity\n");
+    print("  compute-optimal sparsity S* = %s (model-FLOPs budget, blind to hardware)\n",
+          fixed(r.computeOptimalS, 3).c_str());
+    print("  cluster-optimal sparsity S* = %s (best feasible plan on the cluster)\n",
+          fixed(r.clusterOptimalS, 3).c_str());
     if (r.optimum >= 0) {
         const auto& c = r.candidates[static_cast<size_t>(r.optimum)];
         const auto& g = c.geometry;
-        std::printf(
+        print(
             "  optimum: L=%d d=%d E=%d K=%d G=%d N_act=%s B N_tot=%s B S=%s "
             "D=%s tokens MFU=%s %% loss=%s nats\n",
             g.layers, g.dModel, g.experts, g.topK, g.splitG, fixed(g.nAct / 1e9, 2).c_str(),
             fixed(g.nTot / 1e9, 1).c_str(), fixed(g.sparsity, 3).c_str(),
             significant(c.tokens, 3).c_str(), fixed(100.0 * c.eval.mfu, 1).c_str(),
             fixed(c.loss, 4).c_str());
-        std::printf("  layout: TP=%d EP=%d PP=%d CP=%d DP=%d micro-batch=%d\n", c.plan.tp,
-                    c.plan.ep, c.plan.pp, c.plan.cp, c.plan.dp, c.plan.mbs);
+        print("  layout: TP=%d EP=%d PP=%d CP=%d DP=%d micro-batch=%d\n", c.plan.tp, c.plan.ep,
+              c.plan.pp, c.plan.cp, c.plan.dp, c.plan.mbs);
         if (c.globalBatch != r.globalBatchRequested)
-            std::printf(
+            print(
                 "  global batch: %d sequences used (%d requested; the nearest multiple of DP x "
                 "micro-batch)\n",
                 c.globalBatch, r.globalBatchRequested);
     } else {
-        std::printf(
-            "  no feasible geometry on this cluster; the rules that cut them (geometries):\n");
-        for (const auto& [reason, n] : r.rejections) std::printf("    %d: %s\n", n, reason.c_str());
+        print("  no feasible geometry on this cluster; the rules that cut them (geometries):\n");
+        for (const auto& [reason, n] : r.rejections) print("    %d: %s\n", n, reason.c_str());
         if (r.nearestWorkingNodes > 0)
-            std::printf("  nearest node count that works: %d\n", r.nearestWorkingNodes);
+            print("  nearest node count that works: %d\n", r.nearestWorkingNodes);
         else
-            std::printf("  no node count within %d of this one works\n",
-                        tandem::mosaic::kNearestNodesSpan);
+            print("  no node count within %d of this one works\n",
+                  tandem::mosaic::kNearestNodesSpan);
     }
-    if (!r.layoutGridNote.empty()) std::printf("  layout grid: %s\n", r.layoutGridNote.c_str());
-    std::printf("  feasible candidates: %zu\n", r.candidates.size());
+    if (!r.layoutGridNote.empty()) print("  layout grid: %s\n", r.layoutGridNote.c_str());
+    print("  feasible candidates: %zu\n", r.candidates.size());
 }
 
 /// False (after printing each offending path) when `result` holds a NaN or infinite number,
@@ -200,8 +199,9 @@ int runCommand(const QStringList& args) {
             files.push_back({"mlforml_trajectories.csv", tandem::mlforml::trajectoriesCsv(r)});
             printMlForMlSummary(r);
             for (const auto& w : scenarioWarnings(*scenario))
-                std::printf("warning: %s: %s\n", w.first.c_str(), w.second.c_str());
-            for (const auto& why : reasons) std::printf("  %s\n", why.c_str());
+                if (w.first.rfind("$.ml_for_ml", 0) == 0)
+                    print("warning: %s: %s\n", w.first.c_str(), w.second.c_str());
+            for (const auto& why : reasons) print("  %s\n", why.c_str());
         }
         if (scenario->mosaic) {
             tandem::mosaic::CollectiveRecorder measured(
@@ -211,7 +211,7 @@ int runCommand(const QStringList& args) {
             if (const auto& hw = scenario->mosaic->hardware; hw.measured) {
                 rj["measured_collectives"] =
                     tandem::mosaic::measuredCollectivesReport(hw, measured);
-                std::printf(
+                print(
                     "Measured collectives: %lld of %lld costings from nccl-tests curves, %lld "
                     "extrapolated beyond measured sizes\n",
                     measured.measuredCalls(), measured.calls(), measured.extrapolatedCalls());
@@ -219,7 +219,7 @@ int runCommand(const QStringList& args) {
             if (const auto& e = *scenario->mosaic; e.background) {
                 const auto m = tandem::mosaic::coRunModel(e.hardware, e.nodes, *e.background);
                 rj["background"] = tandem::mosaic::coRunReport(m, *e.background);
-                std::printf(
+                print(
                     "Co-running jobs: %d on a %d-node %s:1 leaf/spine fabric, largest "
                     "collective slowdown %sx\n",
                     e.background->jobs, e.background->topology.nodes,
@@ -231,12 +231,15 @@ int runCommand(const QStringList& args) {
             files.push_back({"mosaic_frontier.csv", tandem::mosaic::frontierCsv(r)});
             files.push_back({"mosaic_candidates.csv", tandem::mosaic::candidatesCsv(r)});
             printMosaicSummary(r);
+            for (const auto& w : scenarioWarnings(*scenario))
+                if (w.first.rfind("$.mosaic", 0) == 0)
+                    print("note: %s: %s\n", w.first.c_str(), w.second.c_str());
         }
     } catch (const std::exception& e) {
         printError(QStringLiteral("%1: %2").arg(pos[0], QString::fromUtf8(e.what())));
         return kExitFailure;
     }
-    std::printf("\n");
+    print("\n");
     // The folder is created only once every result is computed; replaceOutputs stages every
     // file and swaps the whole set (stale files of an earlier run included) or, on any failure,
     // restores the previous set, so DIR never mixes two runs.
@@ -251,7 +254,7 @@ int runCommand(const QStringList& args) {
     QString err;
     QStringList notes;
     const bool replaced = replaceOutputs(dir.path(), files, kAllOutputs, &err, &notes);
-    for (const QString& note : notes) std::printf("note: %s\n", note.toUtf8().constData());
+    for (const QString& note : notes) print("note: %s\n", note.toUtf8().constData());
     if (!replaced) {
         const bool wasNew = folder.createdAny();
         folder.removeCreated();
@@ -263,7 +266,7 @@ int runCommand(const QStringList& args) {
     }
     folder.keep();
     for (const auto& f : files)
-        std::printf("wrote %s\n", dir.filePath(QString::fromUtf8(f.name)).toUtf8().constData());
+        print("wrote %s\n", dir.filePath(QString::fromUtf8(f.name)).toUtf8().constData());
     return kExitOk;
 }
 

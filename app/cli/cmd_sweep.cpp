@@ -2,6 +2,8 @@
 // Slurm job array and mergeable into the table an unsharded run writes.
 #include <QCommandLineParser>
 #include <QProcessEnvironment>
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "commands.h"
@@ -79,7 +81,7 @@ void writeAndReport(const QString& out, const tandem::sweep::Table& table, const
         *code = kExitFailure;
         return;
     }
-    std::printf("wrote %s: %s\n", out.toUtf8().constData(), what.toUtf8().constData());
+    print("wrote %s: %s\n", out.toUtf8().constData(), what.toUtf8().constData());
     *code = kExitOk;
 }
 
@@ -207,6 +209,28 @@ int scalingCommand(const QStringList& args) {
             printError(QStringLiteral("%1: %2").arg(name, QString::fromStdString(err)));
             return kExitBadInput;
         }
+        // A range whose step is not a whole number of nodes (8:64:100000 asks for points
+        // 0.00056 nodes apart): say why rather than naming its first fractional point.
+        const std::string spec = parser.value(*opt).toStdString();
+        if (isNodes && spec.find(':') != std::string::npos && axis.values.size() >= 2 &&
+            !std::all_of(axis.values.begin(), axis.values.end(),
+                         [](const auto& v) { return v.is_number_integer(); })) {
+            const double lo = axis.values.front().get<double>(),
+                         hi = axis.values.back().get<double>();
+            const double n = static_cast<double>(axis.values.size());
+            printError(
+                QStringLiteral("--nodes %1: %2 points from %3 to %4 lie %5 nodes apart, but a "
+                               "node count is a whole number: lo:hi:n needs whole lo and hi and "
+                               "(hi - lo) / (n - 1) whole, so at most %6 points here (every "
+                               "node count); or give a list (8,16,32)")
+                    .arg(QString::fromStdString(spec), QString::number(n, 'g', 10),
+                         QString::number(lo, 'g', 10), QString::number(hi, 'g', 10),
+                         QString::number((hi - lo) / (n - 1), 'g', 3))
+                    .arg(std::floor(hi) == hi && std::floor(lo) == lo && hi >= lo
+                             ? QString::number(hi - lo + 1, 'g', 10)
+                             : QStringLiteral("0")));
+            return kExitBadInput;
+        }
         for (const auto& v : axis.values) {
             const bool ok =
                 v.is_number() && (isNodes ? v.is_number_integer() && v.get<long long>() >= 1 &&
@@ -249,8 +273,8 @@ int scalingCommand(const QStringList& args) {
         printError(err);
         return kExitFailure;
     }
-    std::printf("wrote %s: %zu curve(s) of %zu point(s)\n", outFile.toUtf8().constData(),
-                curves.size(), nodes.size());
+    print("wrote %s: %zu curve(s) of %zu point(s)\n", outFile.toUtf8().constData(), curves.size(),
+          nodes.size());
     return kExitOk;
 }
 

@@ -25,15 +25,14 @@ int validateCommand(const QStringList& args) {
     tandem::Diagnostics diag(pos[0].toStdString());
     const auto s = tandem::loadScenarioFile(pos[0].toStdString(), diag);
     if (!s) {
-        for (const auto& issue : diag.items()) std::printf("%s\n", issue.str().c_str());
+        for (const auto& issue : diag.items()) print("%s\n", issue.str().c_str());
         return kExitBadInput;
     }
     // Accepted but suspect values: a warning at the path, still valid (exit 0).
     for (const auto& [path, why] : scenarioWarnings(*s))
-        std::printf("%s: %s: warning: %s\n", pos[0].toUtf8().constData(), path.c_str(),
-                    why.c_str());
-    std::printf("%s: valid (%s%s%s)\n", pos[0].toUtf8().constData(), s->mlForMl ? "ml_for_ml" : "",
-                s->mlForMl && s->mosaic ? ", " : "", s->mosaic ? "mosaic" : "");
+        print("%s: %s: warning: %s\n", pos[0].toUtf8().constData(), path.c_str(), why.c_str());
+    print("%s: valid (%s%s%s)\n", pos[0].toUtf8().constData(), s->mlForMl ? "ml_for_ml" : "",
+          s->mlForMl && s->mosaic ? ", " : "", s->mosaic ? "mosaic" : "");
     return kExitOk;
 }
 

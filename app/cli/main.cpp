@@ -1,9 +1,11 @@
 // tandem-cli: headless front end to the Tandem engine (same core as the GUI).
 #include <QCoreApplication>
 #include <QStringList>
+#include <csignal>
 #include <cstdio>
 
 #include "commands.h"
+#include "output.h"
 
 namespace {
 
@@ -55,19 +57,19 @@ constexpr Command kCommands[] = {
     {"scaling", cli::scalingCommand},
 };
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    QCoreApplication app(argc, argv);
-    QCoreApplication::setApplicationName(QStringLiteral("tandem-cli"));
-    QCoreApplication::setApplicationVersion(QStringLiteral(TANDEM_VERSION));
+/// Runs the command line; every byte of standard output goes through cli::print.
+int runCommandLine() {
     QStringList args = QCoreApplication::arguments();
     if (args.size() < 2 || args[1] == "--help" || args[1] == "-h" || args[1] == "help") {
-        std::fputs(kUsage, args.size() < 2 ? stderr : stdout);
-        return args.size() < 2 ? cli::kExitBadInput : cli::kExitOk;
+        if (args.size() < 2) {
+            std::fputs(kUsage, stderr);
+            return cli::kExitBadInput;
+        }
+        cli::print("%s", kUsage);
+        return cli::kExitOk;
     }
     if (args[1] == "--version") {
-        std::printf("tandem-cli %s\n", TANDEM_VERSION);
+        cli::print("tandem-cli %s\n", TANDEM_VERSION);
         return cli::kExitOk;
     }
     const QString command = args[1];
@@ -78,4 +80,16 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tandem-cli: unknown command '%s'\n\n%s", command.toUtf8().constData(),
                  kUsage);
     return cli::kExitBadInput;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    // A file-size limit (ulimit -f) makes write() fail with EFBIG instead of killing the
+    // process, so the failure is reported like a full disk.
+    std::signal(SIGXFSZ, SIG_IGN);
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("tandem-cli"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(TANDEM_VERSION));
+    return cli::finishStdout(runCommandLine());
 }

@@ -1,14 +1,46 @@
 #include "output.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
+#include <cstring>
 
 #include "commands.h"
 #include "common/json_reader.h"
 #include "common/number_format.h"
 
 namespace cli {
+
+namespace {
+/// errno of the first failed write to stdout; 0 while all succeeded.
+int g_stdoutErrno = 0;
+
+void noteStdoutResult(bool failed) {
+    if (failed && g_stdoutErrno == 0) g_stdoutErrno = errno != 0 ? errno : EIO;
+}
+}  // namespace
+
+void print(const char* format, ...) {
+    va_list ap;
+    va_start(ap, format);
+    errno = 0;
+    const int n = std::vfprintf(stdout, format, ap);
+    va_end(ap);
+    noteStdoutResult(n < 0 || std::ferror(stdout));
+}
+
+int finishStdout(int exitCode) {
+    errno = 0;
+    noteStdoutResult(std::fflush(stdout) != 0 || std::ferror(stdout));
+    errno = 0;
+    noteStdoutResult(std::fclose(stdout) != 0);
+    if (g_stdoutErrno == 0 || g_stdoutErrno == EPIPE) return exitCode;
+    printError(QStringLiteral("cannot write to standard output: %1")
+                   .arg(QString::fromLocal8Bit(std::strerror(g_stdoutErrno))));
+    return exitCode != kExitOk ? exitCode : kExitFailure;
+}
 
 void printTable(const std::vector<std::string>& header,
                 const std::vector<std::vector<std::string>>& rows) {
@@ -27,12 +59,12 @@ void printTable(const std::vector<std::string>& header,
             if (i + 1 < width.size()) s += std::string(width[i] - cell.size() + 2, ' ');
         }
         while (!s.empty() && s.back() == ' ') s.pop_back();
-        std::printf("%s\n", s.c_str());
+        print("%s\n", s.c_str());
     };
     line(header);
     size_t total = 0;
     for (size_t w : width) total += w + 2;
-    std::printf("%s\n", std::string(total > 2 ? total - 2 : 0, '-').c_str());
+    print("%s\n", std::string(total > 2 ? total - 2 : 0, '-').c_str());
     for (const auto& r : rows) line(r);
 }
 
@@ -83,7 +115,7 @@ bool parseArgs(QCommandLineParser& parser, const QStringList& args, int* exitCod
         const qsizetype opts = usage.indexOf(QStringLiteral(" [options]"));
         if (usage.startsWith(QStringLiteral("Usage: ")) && opts > 0 && !args.isEmpty())
             text = QStringLiteral("Usage: ") + args.first() + usage.mid(opts) + text.mid(eol);
-        std::printf("%s", text.toUtf8().constData());
+        print("%s", text.toUtf8().constData());
         *exitCode = kExitOk;
         return false;
     }

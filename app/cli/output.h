@@ -12,6 +12,19 @@
 
 namespace cli {
 
+/// The one way tandem-cli writes to standard output: printf's format and arguments to stdout.
+/// A failed write (a full disk, a file-size limit, a closed pipe) is remembered with its errno
+/// (the first one) for finishStdout; later calls keep writing what they can.
+void print(const char* format, ...) __attribute__((format(printf, 1, 2)));
+
+/// Ends standard output: flushes and closes it, and reports a write that failed at any point
+/// (print's remembered errno, the flush's or the close's) on stderr as "tandem-cli: cannot
+/// write to standard output: No space left on device" (the errno's message). Returns
+/// `exitCode` when every write succeeded, else kExitFailure (or `exitCode` when that is
+/// already non-zero). A closed pipe (EPIPE: the reader, e.g. `head`, has all it wants) is
+/// quiet and keeps `exitCode`. Call once, at exit.
+int finishStdout(int exitCode);
+
 /// Prints rows as a left-aligned table with a header row and a rule under it.
 void printTable(const std::vector<std::string>& header,
                 const std::vector<std::vector<std::string>>& rows);

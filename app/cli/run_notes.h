@@ -12,7 +12,10 @@ namespace cli {
 
 /// (JSON path, message) for each accepted-but-suspect value of `s`: today a zero
 /// `ml_for_ml.fabric_GBps` or `ml_for_ml.nic_GBps` ("zero bandwidth: no gradient
-/// synchronisation can finish; every policy will report not reached"). Empty when none.
+/// synchronisation can finish; every policy will report not reached"), and a
+/// `ml_for_ml.placement.seed` other than the default on a leaf_spine fabric whose placements
+/// are not "random" (the only reader of the seed; ECMP hashing does not use it). Empty when
+/// none.
 std::vector<std::pair<std::string, std::string>> scenarioWarnings(const tandem::Scenario& s);
 
 }  // namespace cli

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <set>
 #include <sstream>
@@ -311,12 +312,55 @@ void JsonReader::requireDistinct(const char* key, const std::vector<std::string>
 }
 
 namespace {
+/// An integer literal (no '.', 'e' or 'E') whose magnitude exceeds 2^53: a double, which every
+/// number Tandem reads becomes, holds it only rounded.
+bool integerBeyondDouble(const std::string& literal) {
+    if (literal.find_first_of(".eE") != std::string::npos) return false;
+    std::string digits = literal.substr(literal[0] == '-' ? 1 : 0);
+    digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size()));
+    static const std::string k2pow53 = "9007199254740992";
+    return digits.size() > k2pow53.size() || (digits.size() == k2pow53.size() && digits > k2pow53);
+}
+
+/// Every number token outside strings, in document order: its literal when it is an integer
+/// beyond 2^53 (integerBeyondDouble), else "". Linear; malformed text is left to the parser.
+std::vector<std::string> oversizedIntegerTokens(const std::string& text) {
+    std::vector<std::string> out;
+    bool inString = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+            size_t end = i;
+            while (end < text.size() && std::strchr("0123456789+-.eE", text[end]) && text[end])
+                ++end;
+            const std::string literal = text.substr(i, end - i);
+            out.push_back(integerBeyondDouble(literal) ? literal : std::string());
+            i = end - 1;
+        }
+    }
+    return out;
+}
+
 /// Tracks the JSON path during parsing so that a key repeated inside one object (which
-/// nlohmann_json would silently resolve to the last value) is reported with its path.
+/// nlohmann_json would silently resolve to the last value) is reported with its path, and so is
+/// an integer beyond 2^53 (`numbers`: oversizedIntegerTokens of the text being parsed).
 class DuplicateKeyFinder {
 public:
+    explicit DuplicateKeyFinder(std::vector<std::string> numbers) : m_numbers(std::move(numbers)) {}
     bool operator()(int /*depth*/, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
         using E = nlohmann::json::parse_event_t;
+        if (event == E::value && parsed.is_number()) {
+            const size_t k = m_numberIndex++;
+            if (k < m_numbers.size() && !m_numbers[k].empty())
+                m_oversized.push_back({valuePath(), m_numbers[k]});
+        }
         switch (event) {
             case E::object_start:
                 m_frames.push_back({true, {}, 0, {}});
@@ -341,6 +385,10 @@ public:
         return true;
     }
     const std::vector<std::string>& duplicates() const { return m_duplicates; }
+    /// {JSON path, literal} of each integer beyond 2^53, in document order.
+    const std::vector<std::pair<std::string, std::string>>& oversized() const {
+        return m_oversized;
+    }
 
 private:
     struct Frame {
@@ -357,8 +405,17 @@ private:
                                     : "[" + std::to_string(m_frames[i].index) + "]";
         return p;
     }
+    /// Path of the value being parsed now (before its container's index moves on).
+    std::string valuePath() const {
+        if (m_frames.empty()) return "$";
+        const Frame& f = m_frames.back();
+        return prefix() + (f.object ? "." + f.key : "[" + std::to_string(f.index) + "]");
+    }
     std::vector<Frame> m_frames;
     std::vector<std::string> m_duplicates;
+    std::vector<std::string> m_numbers;
+    size_t m_numberIndex = 0;
+    std::vector<std::pair<std::string, std::string>> m_oversized;
 };
 }  // namespace
 
@@ -399,19 +456,80 @@ std::string lineColumn(const std::string& text, size_t offset) {
 }
 }  // namespace
 
+std::string wideUnicodeProblem(const std::string& bytes) {
+    const auto at = [&](size_t i) {
+        return i < bytes.size() ? static_cast<unsigned char>(bytes[i]) : 256u;
+    };
+    std::string name, bom;
+    if (at(0) == 0xFF && at(1) == 0xFE && at(2) == 0 && at(3) == 0) {
+        name = "UTF-32LE", bom = "FF FE 00 00";
+    } else if (at(0) == 0 && at(1) == 0 && at(2) == 0xFE && at(3) == 0xFF) {
+        name = "UTF-32BE", bom = "00 00 FE FF";
+    } else if (at(0) == 0xFF && at(1) == 0xFE) {
+        name = "UTF-16LE", bom = "FF FE";
+    } else if (at(0) == 0xFE && at(1) == 0xFF) {
+        name = "UTF-16BE", bom = "FE FF";
+    } else {
+        // No mark: ASCII text in a wide encoding has a NUL beside every character. Look at up
+        // to 16 bytes (at least 4) for one of the four patterns.
+        const size_t n = std::min<size_t>(bytes.size(), 16) / 4 * 4;
+        const auto pattern = [&](size_t width, size_t asciiAt) {
+            if (n < 4) return false;
+            for (size_t i = 0; i < n; ++i) {
+                const bool ascii = i % width == asciiAt;
+                if (ascii ? at(i) == 0 || at(i) > 0x7F : at(i) != 0) return false;
+            }
+            return true;
+        };
+        if (pattern(4, 0))
+            name = "UTF-32LE";
+        else if (pattern(4, 3))
+            name = "UTF-32BE";
+        else if (pattern(2, 0))
+            name = "UTF-16LE";
+        else if (pattern(2, 1))
+            name = "UTF-16BE";
+    }
+    if (name.empty()) return "";
+    return "the file is " + name + " text (" +
+           (bom.empty() ? "no byte-order mark; a NUL byte beside every character"
+                        : "byte-order mark " + bom) +
+           "); Tandem reads UTF-8: save it as UTF-8 (e.g. iconv -f " + name + " -t UTF-8)";
+}
+
 nlohmann::json parseJsonText(const std::string& text, Diagnostics& diag) {
+    if (const std::string wide = wideUnicodeProblem(text); !wide.empty()) {
+        diag.error("file", wide);
+        return nullptr;
+    }
     if (const size_t deep = firstTooDeepJson(text); deep != std::string::npos) {
         diag.error(lineColumn(text, deep), "invalid JSON: arrays and objects nested more than " +
                                                std::to_string(kMaxJsonDepth) + " levels deep");
         return nullptr;
     }
+    // nlohmann_json ends its input at a NUL byte outside a string, so "{...}\0anything" would
+    // parse as the part before it; JSON text has no NUL (inside a string it must be \u0000).
+    if (const size_t nul = text.find('\0'); nul != std::string::npos) {
+        diag.error(lineColumn(text, nul),
+                   "invalid JSON: a NUL byte, followed by " +
+                       std::to_string(text.size() - nul - 1) +
+                       " more byte(s); JSON text has no NUL bytes and ends after its value (the "
+                       "file is binary, corrupt or has data appended)");
+        return nullptr;
+    }
     try {
-        DuplicateKeyFinder finder;
+        DuplicateKeyFinder finder(oversizedIntegerTokens(text));
         nlohmann::json j = nlohmann::json::parse(text, std::ref(finder));
         for (const auto& path : finder.duplicates())
             diag.error(path,
                        "key appears more than once in this object (only one value is allowed)");
-        if (!finder.duplicates().empty()) return nullptr;
+        for (const auto& [path, literal] : finder.oversized())
+            diag.error(path, "integer " +
+                                 (literal.size() > 40 ? literal.substr(0, 40) + "..." : literal) +
+                                 " is beyond 2^53 (9007199254740992), the largest integer a JSON "
+                                 "number keeps exactly: it would be read as a different number "
+                                 "than the one written");
+        if (!finder.duplicates().empty() || !finder.oversized().empty()) return nullptr;
         return j;
     } catch (const nlohmann::json::parse_error& e) {
         // Translate the byte offset into line/column, which is what an editor shows.

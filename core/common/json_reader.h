@@ -146,9 +146,20 @@ constexpr int kMaxJsonDepth = 256;
 /// to nlohmann::json::parse directly (parseJsonText already does).
 size_t firstTooDeepJson(const std::string& text);
 
+/// Why `bytes` cannot be read as UTF-8 text because they are UTF-16 or UTF-32 (recognised by a
+/// byte-order mark, or without one by NUL bytes alternating with ASCII in the first 16 bytes):
+/// "the file is UTF-16LE text (byte-order mark FF FE); Tandem reads UTF-8: save it as UTF-8
+/// (e.g. iconv -f UTF-16LE -t UTF-8)". "" for anything else (UTF-8, ASCII, binary). Never
+/// quotes the bytes themselves. Every text reader (parseJsonText, io::readTextFile) asks it.
+std::string wideUnicodeProblem(const std::string& bytes);
+
 /// Parses JSON text, reporting a syntax error as `line L, column C: reason` in `diag`, a key
-/// repeated inside one object with its JSON path, and nesting deeper than kMaxJsonDepth with the
-/// line and column where it goes too deep. Returns a null json on failure.
+/// repeated inside one object with its JSON path, nesting deeper than kMaxJsonDepth with the
+/// line and column where it goes too deep, a NUL byte anywhere (nlohmann_json would stop
+/// reading there and ignore what follows) at its line and column, and an integer literal beyond
+/// 2^53 (a double would hold it rounded) at its JSON path, and UTF-16 / UTF-32 text
+/// (wideUnicodeProblem) at "file". Returns a null json on failure. The one
+/// path by which Tandem reads a JSON file.
 nlohmann::json parseJsonText(const std::string& text, Diagnostics& diag);
 
 /// A finite value as a JSON number; NaN or infinity (e.g. "not reached") as null, since JSON

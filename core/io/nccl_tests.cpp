@@ -132,7 +132,9 @@ struct RawRow {
     std::string type;
     bool reduces = false;  // a redop column naming a reduction (sum, prod, ...; not "none")
     double t[2] = {0, 0}, algbw[2] = {0, 0}, busbw[2] = {0, 0};
-    long long wrong[2] = {0, 0};  // the #wrong column (0 when N/A or the older `error` column)
+    long long wrong[2] = {0, 0};   // the #wrong column (0 when N/A or the older `error` column)
+    double deviation[2] = {0, 0};  // the older layout's `error` column (0 when N/A)
+    std::string deviationText[2];  // that column as printed
     int halves = 1;
     std::size_t line = 0;
 };
@@ -207,12 +209,15 @@ bool parseRow(const std::vector<std::string>& tok, int headerHalves, bool errorC
         const std::string& w = tok[o + 3];
         double dev = 0;
         if (w == "N/A") continue;
-        if (errorColumn ? !parseDouble(w, dev) : !parseInteger(w, r.wrong[h]) || r.wrong[h] < 0) {
+        if (errorColumn ? !parseDouble(w, dev) || dev < 0
+                        : !parseInteger(w, r.wrong[h]) || r.wrong[h] < 0) {
             why = std::string(errorColumn ? "error" : "#wrong") + " of the " + half +
-                  " half must be " + (errorColumn ? "a number" : "a count >= 0") +
+                  " half must be " + (errorColumn ? "a number >= 0" : "a count >= 0") +
                   " or N/A (got \"" + w + "\")";
             return false;
         }
+        r.deviation[h] = dev;
+        r.deviationText[h] = w;
     }
     r.halves = halves;
     if (size < 0 || count < 0) {
@@ -220,6 +225,24 @@ bool parseRow(const std::vector<std::string>& tok, int headerHalves, bool errorC
         return false;
     }
     return true;
+}
+
+/// The largest deviation from the expected result that nccl-tests' data check lets pass for data
+/// type `t` (its DeltaMaxValue, common.cu): 1e-2 for half / bfloat16, 1e-5 for float, 1e-12 for
+/// double, 0 for integer and unknown types (any deviation fails). Versions that scale it by
+/// (ranks - 1) for reductions are covered by deviationTolerance.
+double typeTolerance(const std::string& t) {
+    if (t == "half" || t == "float16" || t == "bfloat16") return 1e-2;
+    if (t == "float" || t == "float32") return 1e-5;
+    if (t == "double" || t == "float64") return 1e-12;
+    return 0;
+}
+
+/// The deviation above which a row of the older layout (`error` column) failed nccl-tests' data
+/// check: typeTolerance(t) x max(1, ranks - 1), the most lenient form nccl-tests used (ranks
+/// from the log's Rank lines, 1 when unknown).
+double deviationTolerance(const std::string& t, int ranks) {
+    return typeTolerance(t) * std::max(1, ranks - 1);
 }
 
 bool looksLikeRow(const std::vector<std::string>& tok) {
@@ -523,6 +546,17 @@ std::optional<NcclImport> parseNcclTests(const std::string& text, const std::str
                                              formatNumber(r.bytes) +
                                              ": the collective returned corrupted data, so "
                                              "this log is not a valid measurement");
+        const double tol = deviationTolerance(r.type, cur->maxRank + 1);
+        for (int h = 0; h < r.halves; ++h)
+            if (cur->errorColumn && r.deviation[h] > tol)
+                diag.error(linePath(ln), "error " + r.deviationText[h] + " in the " +
+                                             (h ? "in-place" : "out-of-place") +
+                                             " result (error column, the largest deviation) at "
+                                             "size " +
+                                             formatNumber(r.bytes) + " exceeds " +
+                                             formatNumber(tol) + " allowed for " + r.type +
+                                             ": the collective returned wrong data, so this log "
+                                             "is not a valid measurement");
         cur->rows.push_back(r);
     }
     if (failures > 3)

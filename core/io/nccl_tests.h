@@ -61,8 +61,12 @@ struct NcclImport {
 /// Errors (in `diag`, path `line N`): an NCCL / CUDA / test failure line ("line 40: NCCL error
 /// reported: ..."), a failed out-of-bounds check, the process dying (abort, signal, kill,
 /// scheduler cancel: "the run aborted: ..."); a row whose `#wrong` count is above 0 in either
-/// half ("7 wrong value(s) in the out-of-place result"); a row that cannot be read, including
-/// any line inside a table (after its header, before its summary) that starts with a size
+/// half ("7 wrong value(s) in the out-of-place result"), or, in the older layout, whose `error`
+/// (largest deviation) exceeds nccl-tests' own tolerance for the data type (1e-2 half /
+/// bfloat16, 1e-5 float, 1e-12 double, 0 integers, times ranks - 1 when Rank lines give the
+/// count): "error 2e-01 in the out-of-place result ... exceeds 1e-05 allowed for float"; a row that
+/// cannot be read, including any line inside a table (after its header, before its summary) that
+/// starts with a size
 /// ("only 3 columns", "count must be an integer"), time / algbw / busbw that are not finite
 /// numbers >= 0 or above 1e5 GB/s; NCCL WARN lines in a log whose table has no closing
 /// "# Avg bus bandwidth" line, or with no table at all; no data rows (path "file"). Returns

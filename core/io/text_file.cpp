@@ -45,6 +45,10 @@ bool readTextFile(const std::string& path, std::string& out, Diagnostics& diag) 
     const TextFileRead r = readTextFileWithin(path, kMaxImportBytes, out);
     switch (r.error) {
         case TextFileError::None:
+            if (const std::string wide = wideUnicodeProblem(out); !wide.empty()) {
+                diag.error("file", wide);
+                return false;
+            }
             out.erase(0, utf8BomLength(out));
             return true;
         case TextFileError::Folder:

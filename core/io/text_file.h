@@ -39,7 +39,8 @@ TextFileRead readTextFileWithin(const std::string& path, std::size_t maxBytes, s
 
 /// Reads the whole file at `path` into `out`, without a leading UTF-8 byte-order mark (editors
 /// on Windows save config.json and CSV files with one). On failure (missing, unreadable, a
-/// folder, a device or pipe, larger than kMaxImportBytes) adds an error at path "file" to
+/// folder, a device or pipe, larger than kMaxImportBytes, UTF-16 or UTF-32 text:
+/// wideUnicodeProblem's message) adds an error at path "file" to
 /// `diag` and returns false; never blocks on a FIFO.
 bool readTextFile(const std::string& path, std::string& out, Diagnostics& diag);
 

@@ -159,6 +159,16 @@ void readParams(JsonReader& r, Params& p) {
                 formatNumber(lead) + " s into the background recording; at most " +
                 formatNumber(kMaxRecordLeadS) +
                 " s (a bound on the work: every replay simulates the background up to its start)");
+    // The controllers act once per decision interval: a run shorter than one never decides
+    // (checked once both spans passed their own bounds).
+    const bool spansOk = std::none_of(d.items().begin(), d.items().end(), [&](const Issue& i) {
+        return i.path == r.childPath("horizon_s") || i.path == r.childPath("decision_interval_s");
+    });
+    if (spansOk && p.horizonS < p.decisionIntervalS)
+        d.error(r.childPath("horizon_s"),
+                "must be at least one decision interval (decision_interval_s = " +
+                    formatNumber(p.decisionIntervalS) + " s; got " + formatNumber(p.horizonS) +
+                    " s): the run would end before any policy makes its first decision");
     const double arrivals = p.arrivalRatePerS * (p.horizonS - p.arrivalsStartS);
     if (p.scenario == ScenarioKind::Poisson && arrivals > kMaxExpectedArrivals)
         d.error(r.childPath("arrival_rate_per_s"),

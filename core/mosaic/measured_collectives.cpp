@@ -193,25 +193,38 @@ nlohmann::ordered_json MeasuredCollectives::toJson(int gpusPerNode) const {
     return j;
 }
 
+std::vector<std::pair<std::size_t, std::size_t>> repeatedFiles(
+    const std::vector<std::string>& files) {
+    std::vector<std::pair<std::size_t, std::size_t>> out;
+    std::vector<std::string> keys;  // canonical names, one per entry
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        std::error_code ec;
+        std::string key = std::filesystem::weakly_canonical(files[i], ec).string();
+        if (ec) key = std::filesystem::path(files[i]).lexically_normal().string();
+        const auto first = std::find(keys.begin(), keys.end(), key);
+        if (first != keys.end())
+            out.emplace_back(i, static_cast<std::size_t>(first - keys.begin()));
+        keys.push_back(key);
+    }
+    return out;
+}
+
 std::shared_ptr<const MeasuredCollectives> loadMeasuredCollectives(
     const std::vector<std::string>& files, Diagnostics& diag, const std::string& pathPrefix,
     bool indexed, std::vector<std::string>* notes) {
     if (files.empty()) return nullptr;
     auto out = std::make_shared<MeasuredCollectives>();
     const std::size_t before = diag.items().size();
-    std::vector<std::string> seen;  // canonical names of the files loaded so far
+    // The same file listed twice (under any spelling) is used once, with a note, instead of
+    // failing because its curves duplicate themselves.
+    const auto repeats = repeatedFiles(files);
     for (std::size_t i = 0; i < files.size(); ++i) {
         const std::string at = indexed ? pathPrefix + "[" + std::to_string(i) + "]" : pathPrefix;
-        // The same file listed twice (under any spelling) is used once, with a note, instead of
-        // failing because its curves duplicate themselves.
-        std::error_code ec;
-        std::string key = std::filesystem::weakly_canonical(files[i], ec).string();
-        if (ec) key = std::filesystem::path(files[i]).lexically_normal().string();
-        if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
+        if (std::any_of(repeats.begin(), repeats.end(),
+                        [i](const auto& r) { return r.first == i; })) {
             if (notes) notes->push_back("\"" + files[i] + "\": listed twice; used once");
             continue;
         }
-        seen.push_back(key);
         Diagnostics sub(files[i]);
         const auto imp = io::loadNcclTestsFile(files[i], sub);
         for (const auto& issue : sub.items()) {

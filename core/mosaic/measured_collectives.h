@@ -90,6 +90,12 @@ private:
     std::array<std::vector<int>, 4> m_byRanks;
 };
 
+/// For each entry of `files` that names a file listed earlier (under any spelling: compared
+/// after std::filesystem::weakly_canonical), {its index, the earlier index}; in list order.
+/// loadMeasuredCollectives uses each such file once.
+std::vector<std::pair<std::size_t, std::size_t>> repeatedFiles(
+    const std::vector<std::string>& files);
+
 /// Loads nccl-tests files into one MeasuredCollectives (files in the given order). Problems of
 /// file i go to `diag` at path `pathPrefix[i]` (e.g. "$.mosaic.nccl_tests_files[0]"), or at
 /// `pathPrefix` alone when `indexed` is false, with the file and line in the message:

@@ -66,6 +66,24 @@ double precisionPeakFlops(const Hardware& h, Precision p) {
                                    : h.peakFp8Flops;
 }
 
+std::string precisionUnsupported(const Hardware& h, Precision p) {
+    if (precisionPeakFlops(h, p) > 0) return "";
+    const bool fp4 = p == Precision::Nvfp4, bf16 = p == Precision::Bf16;
+    std::string usable;
+    for (const auto& e : precisionNames())
+        if (precisionPeakFlops(h, e.value) > 0)
+            usable += (usable.empty() ? "" : ", ") + std::string(e.name);
+    return h.name + " has no " +
+           (bf16  ? "BF16"
+            : fp4 ? "FP4"
+                  : "FP8") +
+           " peak (" +
+           (bf16  ? "peak_bf16_TFLOPs_per_s"
+            : fp4 ? "peak_fp4_TFLOPs_per_s"
+                  : "peak_fp8_TFLOPs_per_s") +
+           " is 0)" + (usable.empty() ? std::string() : ": use " + usable);
+}
+
 PerfModel::PerfModel(const Geometry& g, const Cluster& c) : m_g(g), m_c(c) {
     // The stack supplies the software constants; the hardware sheet keeps peaks, bandwidths
     // and latencies (and, for stacks without their own efficiencies, the calibrated ones).

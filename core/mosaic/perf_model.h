@@ -121,6 +121,9 @@ Cluster clusterOf(const Envelope& e);
 /// Dense tensor-core FLOP/s per GPU of `h` at GEMM precision `p` (BF16: peakFlops; FP8 and
 /// MXFP8: peakFp8Flops; NVFP4: peakFp4Flops); 0 when the device has no such peak.
 double precisionPeakFlops(const Hardware& h, Precision p);
+/// Why hardware `h` cannot run GEMMs in precision `p`, or "" when it can (its peak for `p` is
+/// > 0): "h100 has no FP4 peak (peak_fp4_TFLOPs_per_s is 0): use bf16, fp8, mxfp8".
+std::string precisionUnsupported(const Hardware& h, Precision p);
 
 /// Discrete layout grids to enumerate.
 struct LayoutGrid {

@@ -59,13 +59,17 @@ nlohmann::ordered_json planEvalToJson(const PlanEval& e) {
     nlohmann::ordered_json j;
     j["feasible"] = e.feasible;
     j["reason"] = e.reason;
-    j["mfu"] = jsonNumber(e.mfu);
-    j["iteration_s"] = jsonNumber(e.iteration_s);
+    // An infeasible plan has no iteration: its time, rates and MFU are null, never 0.
+    const auto ran = [&](double v) {
+        return e.feasible ? jsonNumber(v) : nlohmann::ordered_json(nullptr);
+    };
+    j["mfu"] = ran(e.mfu);
+    j["iteration_s"] = ran(e.iteration_s);
     j["memory_GB"] = jsonNumber(e.memoryGB);
-    j["chi_sys"] = jsonNumber(e.chi);
+    j["chi_sys"] = ran(e.chi);
     j["microbatches"] = e.microbatches;
-    j["tokens_per_s_per_gpu"] = jsonNumber(e.tokensPerSPerGpu);
-    j["model_tflops_per_s_per_gpu"] = jsonNumber(e.modelTflopsPerSPerGpu);
+    j["tokens_per_s_per_gpu"] = ran(e.tokensPerSPerGpu);
+    j["model_tflops_per_s_per_gpu"] = ran(e.modelTflopsPerSPerGpu);
     nlohmann::ordered_json m;
     m["weights"] = e.memory.weights;
     m["gradients"] = e.memory.gradients;

@@ -14,6 +14,8 @@ nlohmann::ordered_json conventionsJson();
 /// One evaluation: feasible, reason, mfu, iteration_s, memory_GB, chi_sys, microbatches,
 /// tokens_per_s_per_gpu, model_tflops_per_s_per_gpu, memory_breakdown_GB {weights, gradients,
 /// optimizer, activations, other}, breakdown_s {compute, dispatch, a2a, dp, bubble, vocab, other}.
+/// An infeasible plan has mfu, iteration_s, chi_sys, tokens_per_s_per_gpu and
+/// model_tflops_per_s_per_gpu null (it never runs an iteration), never 0.
 nlohmann::ordered_json planEvalToJson(const PlanEval& e);
 /// One geometry: layers, d_model, n_head, n_kv_head, d_ff, experts, top_k, expert_split_factor,
 /// d_expert, shared_experts, dense_layers, vocab, n_act, n_tot, sparsity.

@@ -86,7 +86,10 @@ std::string toCsv(const Table& t);
 /// missing shard is reported at "inputs" as "shard i/n is missing (points a, b, ...)", with
 /// the shard count, grid size and sweep fingerprint agreeing across inputs (two inputs of
 /// different sweeps are reported as "A and B are shards of different sweeps ..."). Problems go
-/// to `diag` naming the input (by its index in `csvs`, or `names` when given) and line.
+/// to `diag` naming the input (by its index in `csvs`, or `names` when given) and line. A
+/// shard is complete only when it ends with a line end (toCsv ends every line with one; a file
+/// cut at a field boundary still parses, with an empty last cell), every row has the header's
+/// field count and, with the comment line, its row count is the shard's share of the points.
 Table merge(const std::vector<std::string>& csvs, const std::vector<std::string>& names,
             Diagnostics& diag);
 

@@ -206,6 +206,32 @@ Table merge(const std::vector<std::string>& csvs, const std::vector<std::string>
                        "not a sweep table (first column must be \"point\")");
             return Table{};
         }
+        // A writer ends every line with '\n': a file without one was cut short, perhaps right
+        // at a field boundary, where its last row still parses (with an empty last cell).
+        if (csvs[i].back() != '\n') {
+            diag.error(nameOf(i) + ": line " + std::to_string(recs.size() + skipped),
+                       "the file ends without a line end: it was cut short while being written "
+                       "(its last row may be incomplete); run this shard again");
+            return Table{};
+        }
+        // A shard i/n of P points holds the points i, i + n, ... below P: one row each.
+        if (tag.present) {
+            const long long want =
+                tag.gridPoints > tag.shard.index
+                    ? (tag.gridPoints - tag.shard.index + tag.shard.count - 1) / tag.shard.count
+                    : 0;
+            const long long have = static_cast<long long>(recs.size()) - 1;
+            if (have != want) {
+                diag.error(nameOf(i) + ": line " + std::to_string(recs.size() + skipped),
+                           "holds " + std::to_string(have) + " row(s); shard " +
+                               std::to_string(tag.shard.index) + "/" +
+                               std::to_string(tag.shard.count) + " of " +
+                               std::to_string(tag.gridPoints) + " points has " +
+                               std::to_string(want) +
+                               ": the file is incomplete or was edited; run this shard again");
+                return Table{};
+            }
+        }
         if (recs.size() == 1) {  // an empty shard (more shards than points): checked below
             headerOnly.push_back({i, recs[0]});
             continue;

@@ -173,6 +173,58 @@ private slots:
         }
     }
 
+    // Integers beyond 2^53 were read rounded (9007199254740993 as ...992, 1e20 written out as
+    // 100000000000000000000 kept, 18446744073709551616 as a double): refused at their path.
+    // Text after a NUL byte (nlohmann_json stops there) was ignored: refused at the NUL.
+    void numbersAndBytesNotAsWritten_data() {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("path");     // "" = accepted
+        QTest::addColumn<QString>("message");  // a fragment
+        QTest::newRow("2^53 + 1 in an object")
+            << QByteArray(R"({"placement": {"seed": 9007199254740993}})") << "$.placement.seed"
+            << "integer 9007199254740993 is beyond 2^53 (9007199254740992)";
+        QTest::newRow("negative, in an array")
+            << QByteArray(R"({"a": [1, {"b": [2, -9007199254740993]}]})") << "$.a[1].b[1]"
+            << "integer -9007199254740993 is beyond 2^53";
+        QTest::newRow("beyond uint64") << QByteArray(R"({"n": 18446744073709551616})") << "$.n"
+                                       << "integer 18446744073709551616";
+        QTest::newRow("a 20-digit integer") << QByteArray("[100000000000000000000]") << "$[0]"
+                                            << "integer 100000000000000000000";
+        QTest::newRow("the root value") << QByteArray("12345678901234567890") << "$"
+                                        << "integer 12345678901234567890";
+        QTest::newRow("NUL after the closing brace")
+            << QByteArray("{\"a\": 1}\0{\"b\": 2}", 17) << "line 1, column 9"
+            << "invalid JSON: a NUL byte, followed by 8 more byte(s)";
+        QTest::newRow("NUL on a later line")
+            << QByteArray("{\"a\": 1}\n\0\0garbage", 18) << "line 2, column 1"
+            << "a NUL byte, followed by 8 more byte(s)";
+        // Kept: 2^53 itself, floats of any size, digits inside strings.
+        QTest::newRow("2^53") << QByteArray(R"({"n": 9007199254740992, "m": -9007199254740992})")
+                              << ""
+                              << "";
+        QTest::newRow("floats") << QByteArray(R"({"f": 1e24, "g": 9007199254740993.0})") << ""
+                                << "";
+        QTest::newRow("digits in strings")
+            << QByteArray("{\"s\": \"123456789012345678901234\", \"k\\\"1\": 1}") << ""
+            << "";
+    }
+    void numbersAndBytesNotAsWritten() {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, path);
+        QFETCH(QString, message);
+        Diagnostics d("f.json");
+        const auto j = tandem::parseJsonText(text.toStdString(), d);
+        if (path.isEmpty()) {
+            QVERIFY2(d.ok(), d.str().c_str());
+            QVERIFY(!j.is_null());
+            return;
+        }
+        QVERIFY(j.is_null());
+        QCOMPARE(d.items().size(), size_t(1));
+        QCOMPARE(QString::fromStdString(d.items()[0].path), path);
+        QVERIFY2(QString::fromStdString(d.items()[0].message).contains(message), d.str().c_str());
+    }
+
     void closestMatch() {
         QCOMPARE(tandem::editDistance("kitten", "sitting"), 3);
         QCOMPARE(QString::fromStdString(tandem::closestMatch("nic_Gbps", {"nic_GBps", "days"})),

@@ -235,6 +235,16 @@ private slots:
         QTest::newRow("short row") << QStringList{h + "0,1\n"} << "a: line 2";
         QTest::newRow("not a table") << QStringList{"hello\n"} << "a: line 1";
         QTest::newRow("bad quote") << QStringList{h + "0,\"1,2\n"} << "a: line 3";
+        // Cut at a field boundary: "0,1," parses as a row with an empty last cell.
+        QTest::newRow("cut after a comma") << QStringList{h + "0,1,2\n1,1,"} << "a: line 3";
+        QTest::newRow("cut after a whole row, no line end")
+            << QStringList{h + "0,1,2\n1,1,2"} << "a: line 3";
+        QTest::newRow("second shard cut") << QStringList{h + "0,1,2\n", h + "1,1,"} << "b: line 2";
+        // Tagged shards: the row count must be the shard's share of the grid.
+        const QString tag0 = "# tandem sweep shard 0/2 of 4 points, sweep 0123456789abcdef\n";
+        const QString tag1 = "# tandem sweep shard 1/2 of 4 points, sweep 0123456789abcdef\n";
+        QTest::newRow("tagged shard missing its last row")
+            << QStringList{tag0 + h + "0,1,2\n", tag1 + h + "1,1,2\n3,1,2\n"} << "a: line 3";
     }
     void mergeRejects() {
         QFETCH(QStringList, csvs);

@@ -341,6 +341,77 @@ private slots:
         QVERIFY2(anyIssue(d, path.toStdString(), fragment.toStdString()), d.str().c_str());
     }
 
+    // The older layout (no root column, an `error` column holding the largest deviation): a
+    // row whose deviation exceeds nccl-tests' tolerance for its type failed the data check and
+    // is refused like #wrong > 0, with or without the closing summary and preamble.
+    void olderLayoutErrorRefused_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("fragment");  // "" = imports
+        const QString header =
+            "#       size         count    type   redop     time   algbw   busbw  error     time  "
+            " algbw   busbw  error\n";
+        const QString ok =
+            "     1048576        262144   float     sum    123.2    8.51   15.95  0e+00    121.3  "
+            "  8.64   16.21  0e+00\n";
+        const QString summary = "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 16.08\n";
+        const QString bad =
+            "     2097152        524288   float     sum    147.2   14.24   26.71  2e-01    146.9  "
+            " 14.27   26.76  0e+00\n";
+        QTest::newRow("out-of-place, with summary")
+            << header + ok + bad + "# Avg bus bandwidth    : 16.08\n"
+            << "line 3"
+            << "error 2e-01 in the out-of-place result (error column, the largest deviation) at "
+               "size 2097152 exceeds 1e-05 allowed for float";
+        QTest::newRow("out-of-place, no summary (an excerpt)")
+            << header + ok + bad << "line 3"
+            << "error 2e-01 in the out-of-place result";
+        QTest::newRow("in-place, whole run")
+            << "# nThread 1 nGpus 8 minBytes 8 maxBytes 8589934592\n#   Rank  0 Pid 1 on n0 "
+               "device  0 [0x00] A100-SXM4-40GB\n" +
+                   header + ok +
+                   "     2097152        524288   float     sum    147.2   14.24   26.71  0e+00    "
+                   "146.9   14.27   26.76  3e+00\n" +
+                   "# Avg bus bandwidth    : 16.08\n"
+            << "line 5"
+            << "error 3e+00 in the in-place result";
+        QTest::newRow("integer type, any deviation")
+            << header +
+                   "     1048576        262144   int32     sum    123.2    8.51   15.95  1e+00    "
+                   "121.3    8.64   16.21  0e+00\n"
+            << "line 2"
+            << "error 1e+00 in the out-of-place result (error column, the largest deviation) at "
+               "size 1048576 exceeds 0 allowed for int32";
+        QTest::newRow("negative error")
+            << header + QString(ok).replace("0e+00    121", "-1e-01    121") << "line 2"
+            << "error of the out-of-place half must be a number >= 0";
+        // Rounding within nccl-tests' own tolerance (float sums: 1e-5) is a healthy run.
+        QTest::newRow("float rounding within tolerance")
+            << header + QString(ok).replace("0e+00    121", "2e-07    121") + summary << ""
+            << "";
+        QTest::newRow("half within tolerance")
+            << header +
+                   "     1048576        524288    half     sum    123.2    8.51   15.95  4e-03    "
+                   "121.3    8.64   16.21  4e-03\n"
+            << ""
+            << "";
+    }
+    void olderLayoutErrorRefused() {
+        QFETCH(QString, text);
+        QFETCH(QString, path);
+        QFETCH(QString, fragment);
+        Diagnostics d;
+        const auto imp = parseNcclTests(text.toStdString(), "all_reduce.txt", d);
+        if (fragment.isEmpty()) {
+            QVERIFY2(imp, d.str().c_str());
+            QCOMPARE(imp->curves.size(), std::size_t(1));
+            QCOMPARE(imp->curves.front().points.size(), std::size_t(1));
+            return;
+        }
+        QVERIFY(!imp);
+        QVERIFY2(anyIssue(d, path.toStdString(), fragment.toStdString()), d.str().c_str());
+    }
+
     // A table that stops without nccl-tests' "# Avg bus bandwidth" line (a README excerpt, a
     // job cut short): every complete row is a measurement, so they are used and the curve says
     // where the log ends; a row the cut went through is named and left out.

@@ -39,6 +39,17 @@ private slots:
             << "validate"
             << "ovf.json" << QByteArray(R"({"ml_for_ml": {"fabric_GBps": 1e400}})") << QStringList()
             << 2 << "%F: line 1, column 31: invalid JSON: number overflow";
+        // A seed of 2^53 + 1 would run as 2^53; bytes after a NUL were never read.
+        QTest::newRow("validate: integer beyond 2^53")
+            << "validate"
+            << "bigint.json" << QByteArray(R"({"ml_for_ml": {"seed": 9007199254740993}})")
+            << QStringList() << 2
+            << "%F: $.ml_for_ml.seed: integer 9007199254740993 is beyond 2^53";
+        QTest::newRow("inspect: config.json with bytes after a NUL")
+            << "inspect"
+            << "config.json"
+            << QByteArray("{\"model_type\": \"llama\", \"hidden_size\": 512}\n\0\0\0trailing", 55)
+            << QStringList() << 2 << "%F: line 2, column 1: invalid JSON: a NUL byte";
         QTest::newRow("validate: truncated")
             << "validate"
             << "cut.json" << QByteArray("{\"mosaic\": {\"nodes\": 4,") << QStringList() << 2
@@ -55,6 +66,65 @@ private slots:
             << QStringList() << 2
             << "%F: $.ml_for_ml.microbatch_compute_s: unknown key; did you mean "
                "\"microbatch_compute_ms\"?";
+        // Clear messages, exit 2, each naming the key and the reason.
+        const auto fileBytes = [](const QString& path) {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        };
+        const QByteArray scenario1 =
+            fileBytes(QStringLiteral(TANDEM_EXAMPLES "/mlforml-scenario1.json"));
+        const QByteArray fabric =
+            fileBytes(QStringLiteral(TANDEM_EXAMPLES "/mlforml-fabric-scaling.json"));
+        const QByteArray deepseek =
+            fileBytes(QStringLiteral(TANDEM_TEST_DATA "/models/DeepSeek-V3.config.json"));
+        QTest::newRow("validate: horizon shorter than one decision interval")
+            << "validate"
+            << "short.json"
+            << QByteArray(scenario1).replace("\"horizon_s\": 400000.0", "\"horizon_s\": 30.0")
+            << QStringList() << 2
+            << "%F: $.ml_for_ml.horizon_s: must be at least one decision interval "
+               "(decision_interval_s = 60 s; got 30 s)";
+        QTest::newRow("plan: nvfp4 on h100")
+            << "plan"
+            << "ds.json" << deepseek
+            << QStringList{"--devices", "256", "--hardware", "h100", "--precision", "nvfp4"} << 2
+            << "tandem-cli: --precision nvfp4: h100 has no FP4 peak (peak_fp4_TFLOPs_per_s is 0)";
+        QTest::newRow("plan: global batch below DP")
+            << "plan"
+            << "ds.json" << deepseek
+            << QStringList{"--devices", "256", "--hardware", "h100",
+                           "--gbs",     "16",  "--layout",   "tp=1,pp=1,ep=8"}
+            << 2
+            << "tandem-cli: --gbs 16 is smaller than the layout's data-parallel width DP x mbs = "
+               "256 x 1 = 256";
+        QTest::newRow("scaling: node range with a fractional step")
+            << "scaling"
+            << "fabric.json" << fabric << QStringList{"--nodes", "8:64:100000", "--out", "s.csv"}
+            << 2
+            << "tandem-cli: --nodes 8:64:100000: 100000 points from 8 to 64 lie 0.00056 nodes "
+               "apart, but a node count is a whole number";
+        // UTF-16 / UTF-32 text: the encoding is named, no raw bytes are printed.
+        const auto wide = [](const QByteArray& utf8, bool bom) {
+            const QString text = QString::fromUtf8(utf8);
+            return (bom ? QByteArray("\xFF\xFE") : QByteArray()) +
+                   QByteArray(reinterpret_cast<const char*>(text.utf16()), text.size() * 2);
+        };
+        QTest::newRow("validate: UTF-16 scenario with a byte-order mark")
+            << "validate"
+            << "u16.json" << wide(scenario1, true) << QStringList() << 2
+            << "%F: file: the file is UTF-16LE text (byte-order mark FF FE); Tandem reads UTF-8";
+        QTest::newRow("plan: UTF-16 model without a byte-order mark")
+            << "plan"
+            << "u16.json" << wide(deepseek, false) << QStringList{"--devices", "8"} << 2
+            << "%F: file: the file is UTF-16LE text (no byte-order mark";
+        QTest::newRow("inspect: UTF-16 nccl-tests log")
+            << "inspect"
+            << "u16.txt"
+            << wide(fileBytes(QStringLiteral(
+                        TANDEM_TEST_DATA
+                        "/nccl/H100-all_reduce-2x8-awsome-distributed-training.txt")),
+                    true)
+            << QStringList() << 2 << "%F: file: the file is UTF-16LE text";
         QTest::newRow("run: invalid scenario")
             << "run"
             << "run.json" << QByteArray(R"({"mosaic": {"days": -1}})")
@@ -137,6 +207,18 @@ private slots:
             << header + QByteArray(row).replace("15.95      0", "15.95     42") +
                    "# Avg bus bandwidth    : 16\n"
             << QStringList() << 2 << "%F: line 2: 42 wrong value(s) in the out-of-place result";
+        // The older layout's `error` column (largest deviation) above float's 1e-5 tolerance.
+        QTest::newRow("inspect: nccl-tests older layout, error column")
+            << "inspect"
+            << "all_reduce-old-error.txt"
+            << QByteArray(
+                   "#       size         count    type   redop     time   algbw   busbw  "
+                   "error     time   algbw   busbw  error\n"
+                   "     1048576        262144   float     sum    123.2    8.51   15.95  "
+                   "2e+00    121.3    8.64   16.21  0e+00\n")
+            << QStringList() << 2
+            << "%F: line 2: error 2e+00 in the out-of-place result (error column, the largest "
+               "deviation) at size 1048576 exceeds 1e-05 allowed for float";
         QTest::newRow("inspect: nccl-tests warnings and an abort")
             << "inspect"
             << "all_reduce-abort.txt"
@@ -197,6 +279,8 @@ private slots:
         want.replace(QStringLiteral("%F"), path);
         QVERIFY2(all.contains(want),
                  qPrintable(QStringLiteral("missing \"%1\" in:\n%2").arg(want, all)));
+        // A wide-encoded file is named, never echoed: no NUL of its text reaches the output.
+        if (fileName.startsWith(QLatin1String("u16"))) QVERIFY(!all.contains(QChar(0)));
     }
 
     void inspectNonUtf8KeepsRunning() {

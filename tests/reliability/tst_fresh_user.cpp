@@ -176,6 +176,54 @@ private slots:
         QCOMPARE(a.readAll(), b.readAll());
     }
 
+    /// A truncated shard: cut at a field boundary (no final line end, last field empty) it was
+    /// merged into a table with an empty cell, exit 0. Cut anywhere, it is refused (exit 2) and
+    /// named, and nothing is written.
+    void mergeRefusesTruncatedShard_data() {
+        QTest::addColumn<int>("cutFromEnd");  // bytes removed from the end of shard 1
+        QTest::addColumn<QString>("message");
+        QTest::newRow("after the last comma") << -1 << "the file ends without a line end";
+        QTest::newRow("only the line end") << 1 << "the file ends without a line end";
+    }
+    void mergeRefusesTruncatedShard() {
+        QFETCH(int, cutFromEnd);
+        QFETCH(QString, message);
+        const QString scen = m_dir.filePath(QStringLiteral("cut.json"));
+        QVERIFY(writeFile(scen, R"({"mosaic": {"nodes": 2, "days": 5}})"));
+        QStringList shards;
+        for (int i = 0; i < 2; ++i) {
+            const QString f = m_dir.filePath(QStringLiteral("cut%1.csv").arg(i));
+            const auto r = runCli({QStringLiteral("sweep"), scen, QStringLiteral("--vary"),
+                                   QStringLiteral("mosaic.days=5,10,20"), QStringLiteral("--shard"),
+                                   QStringLiteral("%1/2").arg(i), QStringLiteral("--out"), f});
+            QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err));
+            shards << f;
+        }
+        QFile f(shards[1]);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray bytes = f.readAll();
+        f.close();
+        // -1: cut right after the last field separator (a comma outside quotes) of the last
+        // row, so that its last field reads as empty.
+        qsizetype lastSeparator = -1;
+        bool quoted = false;
+        for (qsizetype k = 0; k < bytes.size(); ++k) {
+            if (bytes[k] == '"') quoted = !quoted;
+            if (bytes[k] == ',' && !quoted) lastSeparator = k;
+        }
+        const qsizetype keep = cutFromEnd < 0 ? lastSeparator + 1 : bytes.size() - cutFromEnd;
+        QVERIFY(keep > 0 && keep < bytes.size());
+        bytes.truncate(keep);
+        QVERIFY(writeFile(shards[1], bytes));
+        const QString merged = m_dir.filePath(QStringLiteral("cut-merged.csv"));
+        const auto r = runCli(
+            {QStringLiteral("merge"), QStringLiteral("--out"), merged, shards[0], shards[1]});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(shards[1] + QStringLiteral(": line 3: ") + message),
+                 qPrintable(r.err));
+        QVERIFY(!QFile::exists(merged));
+    }
+
     /// Output checked first: run --out FILE computed everything and failed at the end; now exit 2
     /// before computing (no "wrote" and no summary on stdout).
     void runOutIsCheckedFirst_data() {
@@ -292,6 +340,54 @@ private slots:
         QVERIFY(writeFile(scen, QByteArray::fromStdString(j.dump())));
         const auto v = runCli({QStringLiteral("validate"), scen});
         QVERIFY2(v.exitCode == 0, qPrintable(v.out + v.err));
+        // ... with the note the README promises (validate printed none), at the repeated entry.
+        QVERIFY2(
+            v.out.contains(scen + QStringLiteral(": $.mosaic.nccl_tests_files[1]: warning: \"") +
+                           nccl() + QStringLiteral("\" is listed twice (also [0]); used once")),
+            qPrintable(v.out));
+        const auto run = runCli({QStringLiteral("run"), scen, QStringLiteral("--out"),
+                                 m_dir.filePath(QStringLiteral("twice-out"))});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        QVERIFY2(
+            run.out.contains(QStringLiteral("note: $.mosaic.nccl_tests_files[1]: \"") + nccl() +
+                             QStringLiteral("\" is listed twice (also [0]); used once")),
+            qPrintable(run.out));
+    }
+
+    /// placement.seed shuffles the "random" placement only: given with hashed ECMP and no random
+    /// placement it was silently unused. validate says so (a warning; still valid, exit 0).
+    void placementSeedUnusedIsNoted_data() {
+        QTest::addColumn<QString>("ecmp");
+        QTest::addColumn<QString>("foreground");
+        QTest::addColumn<bool>("warned");
+        QTest::newRow("hash, spread") << "hash"
+                                      << "spread" << true;
+        QTest::newRow("equal, spread") << "equal"
+                                       << "spread" << true;
+        QTest::newRow("hash, random (the seed is used)") << "hash"
+                                                         << "random" << false;
+    }
+    void placementSeedUnusedIsNoted() {
+        QFETCH(QString, ecmp);
+        QFETCH(QString, foreground);
+        QFETCH(bool, warned);
+        QFile ex(QStringLiteral(TANDEM_EXAMPLES "/mlforml-fabric-scaling.json"));
+        QVERIFY(ex.open(QIODevice::ReadOnly));
+        auto j = nlohmann::json::parse(ex.readAll().toStdString());
+        j["ml_for_ml"]["topology"]["ecmp"] = ecmp.toStdString();
+        j["ml_for_ml"]["placement"]["foreground"] = foreground.toStdString();
+        j["ml_for_ml"]["placement"]["seed"] = 7;
+        const QString scen =
+            m_dir.filePath(QStringLiteral("seed-%1-%2.json").arg(ecmp, foreground));
+        QVERIFY(writeFile(scen, QByteArray::fromStdString(j.dump())));
+        const auto v = runCli({QStringLiteral("validate"), scen});
+        QCOMPARE(v.exitCode, 0);
+        const QString line = scen + QStringLiteral(
+                                        ": $.ml_for_ml.placement.seed: warning: unused: it seeds "
+                                        "the \"random\" placement only");
+        QCOMPARE(v.out.contains(line), warned);
+        QCOMPARE(v.out.contains(QStringLiteral("ecmp \"hash\" spreads flows by a hash")),
+                 warned && ecmp == QLatin1String("hash"));
     }
 
     /// One size format: plan printed sizes with its own formatter ("570.25 MiB", "1.11 GiB") while
@@ -362,6 +458,48 @@ private slots:
         const auto n = nearest.match(r.out);
         QVERIFY2(n.hasMatch(), qPrintable(r.out));
         QVERIFY(n.captured(1).toInt() > 8 && n.captured(1).toInt() == 8 * n.captured(2).toInt());
+    }
+
+    /// An infeasible layout runs no iteration: `plan --json` wrote iteration_s,
+    /// tokens_per_s_per_gpu and mfu as 0.0 (an impossible, infinitely fast run). They are null,
+    /// and the text table shows "-" with the reason, never a 0 rate.
+    void infeasiblePlanHasNoNumbers_data() {
+        QTest::addColumn<QString>("layout");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("memory") << "1,8,1,1,8,1"
+                                << "does not fit in device memory (1683.6 GB > 76 GB usable)";
+        QTest::newRow("structure") << "1,3,1,1,8,1"
+                                   << "EP 3 does not divide DP 8";
+    }
+    void infeasiblePlanHasNoNumbers() {
+        QFETCH(QString, layout);
+        QFETCH(QString, reason);
+        const QStringList args{QStringLiteral("plan"),
+                               QStringLiteral(TANDEM_TEST_DATA "/models/DeepSeek-V3.config.json"),
+                               QStringLiteral("--devices"),
+                               QStringLiteral("8"),
+                               QStringLiteral("--hardware"),
+                               QStringLiteral("h100"),
+                               QStringLiteral("--layout"),
+                               layout};
+        const auto js = runCli(args + QStringList{QStringLiteral("--json")});
+        QVERIFY2(js.finished, "plan did not finish");
+        const auto j = nlohmann::json::parse(js.out.toStdString());
+        const auto& l = j.at("layouts").at(0);
+        QCOMPARE(l.at("feasible").get<bool>(), false);
+        QVERIFY2(QString::fromStdString(l.at("reason").get<std::string>()).contains(reason),
+                 l.dump().c_str());
+        for (const char* k : {"iteration_s", "tokens_per_s_per_gpu", "mfu",
+                              "model_tflops_per_s_per_gpu", "chi_sys"})
+            QVERIFY2(!l.contains(k) || l.at(k).is_null(),
+                     (std::string(k) + ": " + l.dump()).c_str());
+        const auto t = runCli(args);
+        QVERIFY2(t.finished, "plan did not finish");
+        QCOMPARE(t.exitCode, 1);
+        const QString row = t.out.section(QLatin1Char('\n'), -2, -2);  // the layout's row
+        QVERIFY2(row.contains(reason), qPrintable(t.out));
+        QVERIFY2(!row.contains(QStringLiteral("0.0")), qPrintable(row));
+        QVERIFY2(!t.out.contains(QStringLiteral("tokens/s")), qPrintable(t.out));
     }
 
     /// Zero bandwidth: it was accepted and every crossing read "not reached" with no reason. It

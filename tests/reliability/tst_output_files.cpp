@@ -372,6 +372,81 @@ private slots:
         if (isRun) QCOMPARE(snapshot(target), runBefore);
     }
 
+    /// Standard output is a file too: `plan --json > file` on a nearly full disk kept 8 KiB of
+    /// 55 KiB with exit 0, and plan, inspect, validate, reproduce and fit-stack exited 0 into
+    /// /dev/full. Every command checks its writes (flush and close included): exit 1 with the
+    /// errno's message; a file-size limit (SIGXFSZ, not ignored by the caller) gives the same
+    /// clean failure ("File too large") instead of a kill.
+    void stdoutWriteFailure_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("target");  // "/dev/full" or "limit" (a file under a 4 KiB limit)
+        QTest::addColumn<QString>("reason");
+        const QString model = QStringLiteral(TANDEM_TEST_DATA "/models/DeepSeek-V3.config.json");
+        const QStringList plan{QStringLiteral("plan"),       model,
+                               QStringLiteral("--devices"),  QStringLiteral("256"),
+                               QStringLiteral("--hardware"), QStringLiteral("h100")};
+        const QStringList inspect{
+            QStringLiteral("inspect"),
+            QStringLiteral(TANDEM_TEST_DATA
+                           "/nccl/H100-all_reduce-2x8-awsome-distributed-training.txt"),
+            QStringLiteral("--json")};
+        const QStringList validate{QStringLiteral("validate"),
+                                   QStringLiteral(TANDEM_EXAMPLES "/mlforml-scenario1.json")};
+        const QStringList reproduce{QStringLiteral("reproduce"), QStringLiteral("mosaic")};
+        const QStringList fit{QStringLiteral("fit-stack"), QStringLiteral("--json")};
+        const QString full = QStringLiteral("No space left on device");
+        const QString big = QStringLiteral("File too large");
+        QTest::newRow("plan --json, /dev/full")
+            << plan + QStringList{QStringLiteral("--json")} << "/dev/full" << full;
+        QTest::newRow("plan, /dev/full") << plan << "/dev/full" << full;
+        QTest::newRow("inspect, /dev/full") << inspect << "/dev/full" << full;
+        QTest::newRow("validate, /dev/full") << validate << "/dev/full" << full;
+        QTest::newRow("reproduce, /dev/full") << reproduce << "/dev/full" << full;
+        QTest::newRow("fit-stack, /dev/full") << fit << "/dev/full" << full;
+        QTest::newRow("plan --json, 4 KiB limit")
+            << plan + QStringList{QStringLiteral("--json")} << "limit" << big;
+        QTest::newRow("inspect, 4 KiB limit") << inspect << "limit" << big;
+        QTest::newRow("reproduce, 4 KiB limit") << reproduce << "limit" << big;
+    }
+    void stdoutWriteFailure() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, target);
+        QFETCH(QString, reason);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const bool limit = target == QLatin1String("limit");
+        const QString file = limit ? dir.filePath(QStringLiteral("out.txt")) : target;
+        QProcess p;
+        p.setStandardOutputFile(file);
+        if (limit)
+            p.setChildProcessModifier([] {
+                ::signal(SIGXFSZ, SIG_DFL);  // tandem-cli itself must turn the signal off
+                const struct rlimit lim = {4096, 4096};
+                ::setrlimit(RLIMIT_FSIZE, &lim);
+            });
+        p.start(QStringLiteral(TANDEM_CLI), args);
+        QVERIFY(p.waitForFinished(60000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY2(
+            err.contains(QStringLiteral("tandem-cli: cannot write to standard output: ") + reason),
+            qPrintable(err));
+        if (limit) QCOMPARE(QFileInfo(file).size(), qint64(4096));
+    }
+
+    /// Into a reader that closes early (`| head -c 10`) a command stops quietly: no message.
+    void stdoutClosedPipeIsQuiet() {
+        QProcess p;
+        p.start(QStringLiteral("/bin/sh"),
+                {QStringLiteral("-c"), QStringLiteral("\"$0\" \"$@\" | head -c 10 > /dev/null"),
+                 QStringLiteral(TANDEM_CLI), QStringLiteral("reproduce"), QStringLiteral("all"),
+                 QStringLiteral("--json")});
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitCode(), 0);
+        QCOMPARE(QString::fromUtf8(p.readAllStandardError()), QString());
+    }
+
     void nonRegularTarget_data() {
         QTest::addColumn<QString>("writer");
         QTest::addColumn<NodeKind>("kind");

@@ -117,9 +117,8 @@ QList<RecoveryEntry> RecoveryStore::orphans() const {
         QFile f(file);
         if (f.open(QIODevice::ReadOnly)) {
             const std::string text = f.readAll().toStdString();
-            const auto j = firstTooDeepJson(text) == std::string::npos
-                               ? nlohmann::json::parse(text, nullptr, false)
-                               : nlohmann::json(nlohmann::json::value_t::discarded);
+            Diagnostics quiet;
+            const auto j = parseJsonText(text, quiet);
             if (j.is_object()) {
                 if (j.contains("original_path") && j["original_path"].is_string())
                     e.originalPath = QString::fromStdString(j["original_path"].get<std::string>());
@@ -157,11 +156,12 @@ std::optional<Scenario> RecoveryStore::read(const RecoveryEntry& e, Diagnostics&
         return std::nullopt;
     }
     const std::string text = bytes.toStdString();
-    auto j = firstTooDeepJson(text) == std::string::npos
-                 ? nlohmann::json::parse(text, nullptr, false)
-                 : nlohmann::json(nlohmann::json::value_t::discarded);
-    if (j.is_discarded()) {
-        diag.error("$", "the recovery file is truncated or not JSON");
+    Diagnostics parse;
+    auto j = parseJsonText(text, parse);
+    if (!parse.ok()) {
+        const auto& first = parse.items().front();
+        diag.error("$", "the recovery file is truncated or not JSON (" + first.path + ": " +
+                            first.message + ")");
         return std::nullopt;
     }
     if (!j.is_object() || !j.contains("scenario") || !j["scenario"].is_object()) {
