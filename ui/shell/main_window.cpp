@@ -422,6 +422,7 @@ void MainWindow::syncFromDocument() {
     m_moe->clearImports();
     m_network->setParams(m_doc->scenario().mlForMl);
     m_moe->setEnvelope(m_doc->scenario().mosaic);
+    showScenarioImports();
     // A scenario whose workspaces sit on different clusters is shown as it is: the link goes off.
     if (m_link && m_link->isLinked() && !m_link->inStep()) {
         m_link->setLinked(false, 0);

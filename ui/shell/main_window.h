@@ -135,6 +135,11 @@ private:
     void rebuildRecentMenu();
     void showDiagnostics(const QString& path, const Diagnostics& diag);
     bool applyImport(const ImportedFile& f, DenseModelTarget dense, Diagnostics& diag);
+    /// Shows the imports the scenario keeps (`ml_for_ml.loss_log_file`,
+    /// `mosaic.imported_model_files`, `mosaic.shown_nccl_tests_file`) in the workspaces, read
+    /// again by readImport; the document is not changed, the pages in front stay in front. A
+    /// file that no longer imports is named in the status bar.
+    void showScenarioImports();
     void importDialog();
     void applyLossFit(const io::LossFit& fit);
     /// Adds (`on`) or removes the nccl-tests log `path` in mosaic.nccl_tests_files, validated.
