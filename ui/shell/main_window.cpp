@@ -83,6 +83,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     connect(m_doc, &ScenarioDocument::scenarioReplaced, this, &MainWindow::syncFromDocument);
     connect(m_doc, &ScenarioDocument::stateChanged, this, &MainWindow::updateTitle);
+    connect(m_doc, &ScenarioDocument::contentChanged, this, &MainWindow::updateNoteText);
     // Control edits go to the document and onto the undo stack (a new scenario clears it).
     const auto apply = [this](const Scenario& s) {
         m_applyingUndo = true;
@@ -295,9 +296,11 @@ void MainWindow::applyPreset(int index, bool ask) {
     if (ask && !maybeSave()) return;
     const Preset& p = list[index];
     m_doc->reset(p.scenario);
+    m_preset = p;  // after reset(): syncFromDocument forgets the previous preset
     m_network->applyPresetView(p.shownBackgroundJobs, p.targetIndex, p.updatesAxis);
     m_noteWorkspace = p.workspace;
     m_tabs->setCurrentIndex(p.workspace);
+    updateNoteText();
     updateNote();
 }
 
@@ -316,6 +319,10 @@ void MainWindow::resetToDefaults() {
     m_doc->markModified();
     statusBar()->showMessage(tr("Every control reset to its default; reopen the file to undo."),
                              6000);
+}
+
+void MainWindow::updateNoteText() {
+    m_note->setText(scenarioNoteHtml(m_doc->scenario(), m_preset ? &*m_preset : nullptr));
 }
 
 void MainWindow::updateNote() {
@@ -432,9 +439,8 @@ void MainWindow::syncFromDocument() {
             8000);
     }
     const Scenario& sc = m_doc->scenario();
-    m_note->setText(QStringLiteral("<b>%1</b> %2")
-                        .arg(QString::fromStdString(sc.name).toHtmlEscaped(),
-                             QString::fromStdString(sc.description).toHtmlEscaped()));
+    m_preset.reset();  // a file, a new scenario or a recovered one (applyPreset sets it again)
+    updateNoteText();
     // The note belongs to the workspace(s) the scenario has a section for (a preset: its own).
     m_noteWorkspace = sc.mlForMl && !sc.mosaic ? 0 : !sc.mlForMl && sc.mosaic ? 1 : -1;
     updateNote();
