@@ -46,28 +46,34 @@ void checkTraceFile(const mlforml::Params& p, const std::string& written, Diagno
     (void)mlforml::loadBackgroundTrace(p, written, "$.ml_for_ml.trace_file", diag);
 }
 
+/// What an imported file a scenario keeps must be, i.e. which importer reads it.
+enum class ImportedKind { LossLog, ModelConfig, NcclTests };
+
 /// One imported file a scenario keeps (`ml_for_ml.loss_log_file`, `mosaic.imported_model_files[i]`,
-/// `mosaic.shown_nccl_tests_file`): its name as written, the name resolved, and the JSON path.
+/// `mosaic.shown_nccl_tests_file`): its name as written, the name resolved, the JSON path and
+/// its kind.
 struct ImportRef {
     std::string written;
     const std::string* resolved;
     std::string path;
+    ImportedKind kind;
 };
 
 /// Every imported file the scenario keeps, with the names as written (before resolution).
 std::vector<ImportRef> importRefs(const Scenario& s) {
     std::vector<ImportRef> out;
     if (s.mlForMl && !s.mlForMl->lossLogFile.empty())
-        out.push_back(
-            {s.mlForMl->lossLogFile, &s.mlForMl->lossLogFile, "$.ml_for_ml.loss_log_file"});
+        out.push_back({s.mlForMl->lossLogFile, &s.mlForMl->lossLogFile, "$.ml_for_ml.loss_log_file",
+                       ImportedKind::LossLog});
     if (s.mosaic) {
         const auto& models = s.mosaic->importedModelFiles;
         for (size_t i = 0; i < models.size(); ++i)
             out.push_back({models[i], &models[i],
-                           "$.mosaic.imported_model_files[" + std::to_string(i) + "]"});
+                           "$.mosaic.imported_model_files[" + std::to_string(i) + "]",
+                           ImportedKind::ModelConfig});
         if (!s.mosaic->shownNcclTestsFile.empty())
             out.push_back({s.mosaic->shownNcclTestsFile, &s.mosaic->shownNcclTestsFile,
-                           "$.mosaic.shown_nccl_tests_file"});
+                           "$.mosaic.shown_nccl_tests_file", ImportedKind::NcclTests});
     }
     return out;
 }
@@ -89,11 +95,11 @@ void checkImportFiles(const Scenario& s, const std::vector<std::string>& written
         }
         Diagnostics sub(file);
         bool ok = false;
-        if (refs[i].path == "$.ml_for_ml.loss_log_file") {
+        if (refs[i].kind == ImportedKind::LossLog) {
             const auto log = io::loadLossLogFile(file, sub);
             ok = log && log->preferred();
             if (log && !log->preferred()) sub.error("file", "no loss series");
-        } else if (refs[i].path == "$.mosaic.shown_nccl_tests_file") {
+        } else if (refs[i].kind == ImportedKind::NcclTests) {
             const auto nccl = io::loadNcclTestsFile(file, sub);
             ok = nccl && !nccl->curves.empty();
             if (nccl && nccl->curves.empty()) sub.error("file", "no bus-bandwidth curve");
