@@ -12,6 +12,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QUndoStack>
 #include <QtTest>
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -468,6 +469,30 @@ private slots:
         QCOMPARE(w.document()->scenario().mosaic->importedModelFiles.size(), points.size());
         QVERIFY(!w.document()->scenario().mosaic->shownNcclTestsFile.empty());
         QVERIFY(!w.document()->scenario().mlForMl->lossLogFile.empty());
+    }
+
+    /// An undo of a slider edit made before an import reverts the slider and keeps the import,
+    /// which the workspace still shows.
+    void undoOfAnEarlierEditKeepsTheImport() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        MoeWorkspace* moe = w.moeWorkspace();
+        const int nodes = w.document()->scenario().mosaic->nodes;
+        moe->controls()->nodesSlider()->setNumber(nodes == 16 ? 8 : 16);
+        QVERIFY(w.undoStack()->canUndo());
+        QVERIFY(w.importFile(data(kMixtral)));
+        w.undoStack()->undo();
+        QCOMPARE(w.document()->scenario().mosaic->nodes, nodes);
+        QCOMPARE(moe->envelope()->nodes, nodes);
+        const std::vector<std::string> kept{
+            QFileInfo(data(kMixtral)).absoluteFilePath().toStdString()};
+        QCOMPARE(w.document()->scenario().mosaic->importedModelFiles, kept);
+        QCOMPARE(moe->envelope()->importedModelFiles, kept);
+        w.undoStack()->redo();
+        QCOMPARE(w.document()->scenario().mosaic->importedModelFiles, kept);
+        QVERIFY(w.waitForResults(60000));
+        QCOMPARE(moe->importedModels().size(), size_t(1));
     }
 
     /// Each import kind is part of the scenario: saved beside the scenario (names relative to

@@ -85,7 +85,16 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_doc, &ScenarioDocument::stateChanged, this, &MainWindow::updateTitle);
     connect(m_doc, &ScenarioDocument::contentChanged, this, &MainWindow::updateNoteText);
     // Control edits go to the document and onto the undo stack (a new scenario clears it).
-    const auto apply = [this](const Scenario& s) {
+    const auto apply = [this](const Scenario& stored) {
+        // Imports are no control edits: an undo or redo keeps the files imported since, which
+        // the workspaces still show (File > Import).
+        Scenario s = stored;
+        const Scenario& now = m_doc->scenario();
+        if (s.mlForMl && now.mlForMl) s.mlForMl->lossLogFile = now.mlForMl->lossLogFile;
+        if (s.mosaic && now.mosaic) {
+            s.mosaic->importedModelFiles = now.mosaic->importedModelFiles;
+            s.mosaic->shownNcclTestsFile = now.mosaic->shownNcclTestsFile;
+        }
         m_applyingUndo = true;
         if (s.mlForMl) m_doc->setMlForMl(*s.mlForMl);
         if (s.mosaic) m_doc->setMosaic(*s.mosaic);
