@@ -68,7 +68,8 @@ bool operator==(const Params& a, const Params& b) {
            a.backgroundJobDurationS == b.backgroundJobDurationS &&
            a.arrivalsStartS == b.arrivalsStartS && a.poissonSchedules == b.poissonSchedules &&
            a.exposureRecordings == b.exposureRecordings && a.traceFile == b.traceFile &&
-           a.traceFlows == b.traceFlows && a.foregroundModel == b.foregroundModel &&
+           a.lossLogFile == b.lossLogFile && a.traceFlows == b.traceFlows &&
+           a.foregroundModel == b.foregroundModel &&
            a.foregroundParameters == b.foregroundParameters &&
            a.foregroundNodes == b.foregroundNodes && a.gpusPerNode == b.gpusPerNode &&
            a.microbatchSequences == b.microbatchSequences &&

@@ -123,6 +123,9 @@ struct Params {
     // Trace input.
     std::string traceFile;  ///< load trace file ("trace"; io::parseLoadTrace)
     int traceFlows = 64;    ///< node-flows the traced load counts as in fair sharing
+    /// Training loss log shown with its fit (`loss_log_file`, optional; "" = none; File >
+    /// Import). Shown only: the progress curve's keys hold a fit the user applied.
+    std::string lossLogFile;
 
     // Foreground job: GPT-2 Large on A100 [2608.06046 Sec. 3.1].
     std::string foregroundModel = "GPT-2 Large";

@@ -220,6 +220,24 @@ std::vector<ParamField> ownFields() {
              [](const Params& p, nlohmann::ordered_json& j) { j["trace_file"] = p.traceFile; })},
         {"", "trace_flows", "flows", "", 1, true, R::closed(1, 1e6), none, none,
          "node-flows the traced load counts as in fair sharing", kA3, TANDEM_MEMBER(traceFlows)},
+        {"", "loss_log_file", "", "", 1, false, R{}, none, none,
+         "training loss log shown with its fitted loss curve (File > Import); written only when "
+         "set",
+         "io/loss_log.h",
+         TANDEM_CUSTOM(
+             [](JsonReader& r, Params& p) {
+                 if (!r.has("loss_log_file")) {
+                     r.raw("loss_log_file");  // known, for "did you mean" hints
+                     return;
+                 }
+                 p.lossLogFile = r.string("loss_log_file", p.lossLogFile);
+                 if (p.lossLogFile.empty())
+                     r.diagnostics().error(r.childPath("loss_log_file"),
+                                           "must be a file name (got an empty string)");
+             },
+             [](const Params& p, nlohmann::ordered_json& j) {
+                 if (!p.lossLogFile.empty()) j["loss_log_file"] = p.lossLogFile;
+             })},
         {"", "foreground_model", "", "", 1, false, R{}, none, none, "label of the foreground model",
          kSec31,
          TANDEM_CUSTOM(

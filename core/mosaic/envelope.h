@@ -50,6 +50,13 @@ struct Envelope {
     /// the names; loadScenarioFile / parseScenario resolve them (relative to the scenario's
     /// folder when loaded from a file), import them and set hardware.measured.
     std::vector<std::string> ncclTestsFiles;
+    /// Hugging Face config files of models shown on the loss-vs-sparsity chart, each costed on
+    /// this cluster (`imported_model_files`, optional; File > Import). Resolved like
+    /// ncclTestsFiles; loadScenarioFile / parseScenario check that each one imports.
+    std::vector<std::string> importedModelFiles;
+    /// nccl-tests log shown on the GUI's "Measured collectives" page (`shown_nccl_tests_file`,
+    /// optional; "" = none). Shown only: the costing uses ncclTestsFiles.
+    std::string shownNcclTestsFile;
     int nodes = 32;  ///< `nodes`; devices = nodes x hardware.gpusPerNode
     /// Co-running jobs on the MoE job's fabric (`background`, optional; mosaic/background.h).
     /// Absent = an idle network and the analytical (or imported) collectives unchanged; present,

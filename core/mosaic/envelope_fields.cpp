@@ -67,6 +67,34 @@ void writeNcclFiles(const EnvelopeField& f, const Envelope& e, nlohmann::ordered
     if (!e.ncclTestsFiles.empty()) j[f.key] = e.ncclTestsFiles;
 }
 
+void readImportedModels(JsonReader& r, const EnvelopeField& f, Envelope& e) {
+    e.importedModelFiles = r.strings(f.key, e.importedModelFiles);
+    for (size_t i = 0; i < e.importedModelFiles.size(); ++i)
+        if (e.importedModelFiles[i].empty())
+            r.diagnostics().error(idx(r.childPath(f.key), i),
+                                  "must be a file name (got an empty string)");
+}
+
+/// Written only when not empty, so scenarios without imports keep their bytes.
+void writeImportedModels(const EnvelopeField& f, const Envelope& e, nlohmann::ordered_json& j) {
+    if (!e.importedModelFiles.empty()) j[f.key] = e.importedModelFiles;
+}
+
+void readShownNccl(JsonReader& r, const EnvelopeField& f, Envelope& e) {
+    if (!r.has(f.key)) {
+        r.raw(f.key);
+        return;
+    }
+    e.shownNcclTestsFile = r.string(f.key, e.shownNcclTestsFile);
+    if (e.shownNcclTestsFile.empty())
+        r.diagnostics().error(r.childPath(f.key), "must be a file name (got an empty string)");
+}
+
+/// Written only when set.
+void writeShownNccl(const EnvelopeField& f, const Envelope& e, nlohmann::ordered_json& j) {
+    if (!e.shownNcclTestsFile.empty()) j[f.key] = e.shownNcclTestsFile;
+}
+
 void readBackgroundKey(JsonReader& r, const EnvelopeField& f, Envelope& e) {
     if (!r.has(f.key)) return;
     BackgroundLoad b;
@@ -193,6 +221,14 @@ const std::vector<EnvelopeField>& envelopeFields() {
         {"", "nccl_tests_files", "", false, R{},
          "nccl-tests output files whose curves replace the analytical collective model",
          "2608.10605 Sec. 5.3", TANDEM_ENV_CUSTOM(readNcclFiles, writeNcclFiles)},
+        {"", "imported_model_files", "", false, R{},
+         "Hugging Face config.json files of models shown on the loss-vs-sparsity chart, each "
+         "costed on this cluster (File > Import)",
+         "user files", TANDEM_ENV_CUSTOM(readImportedModels, writeImportedModels)},
+        {"", "shown_nccl_tests_file", "", false, R{},
+         "nccl-tests log shown on the Measured collectives page (shown only; nccl_tests_files "
+         "are the logs the costing uses)",
+         "user file", TANDEM_ENV_CUSTOM(readShownNccl, writeShownNccl)},
         {"", "nodes", "nodes", true, R::closed(1, 100000),
          "nodes of the training cluster; devices = nodes x gpus_per_node", kT3,
          TANDEM_ENV_MEMBER(nodes)},

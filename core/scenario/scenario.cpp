@@ -3,6 +3,9 @@
 #include <filesystem>
 
 #include "common/json_reader.h"
+#include "io/hf_config.h"
+#include "io/loss_log.h"
+#include "io/nccl_tests.h"
 #include "io/text_file.h"
 #include "mlforml/background_trace.h"
 #include "mosaic/measured_collectives.h"
@@ -41,6 +44,72 @@ void checkTraceFile(const mlforml::Params& p, const std::string& written, Diagno
         return;
     }
     (void)mlforml::loadBackgroundTrace(p, written, "$.ml_for_ml.trace_file", diag);
+}
+
+/// What an imported file a scenario keeps must be, i.e. which importer reads it.
+enum class ImportedKind { LossLog, ModelConfig, NcclTests };
+
+/// One imported file a scenario keeps (`ml_for_ml.loss_log_file`, `mosaic.imported_model_files[i]`,
+/// `mosaic.shown_nccl_tests_file`): its name as written, the name resolved, the JSON path and
+/// its kind.
+struct ImportRef {
+    std::string written;
+    const std::string* resolved;
+    std::string path;
+    ImportedKind kind;
+};
+
+/// Every imported file the scenario keeps, with the names as written (before resolution).
+std::vector<ImportRef> importRefs(const Scenario& s) {
+    std::vector<ImportRef> out;
+    if (s.mlForMl && !s.mlForMl->lossLogFile.empty())
+        out.push_back({s.mlForMl->lossLogFile, &s.mlForMl->lossLogFile, "$.ml_for_ml.loss_log_file",
+                       ImportedKind::LossLog});
+    if (s.mosaic) {
+        const auto& models = s.mosaic->importedModelFiles;
+        for (size_t i = 0; i < models.size(); ++i)
+            out.push_back({models[i], &models[i],
+                           "$.mosaic.imported_model_files[" + std::to_string(i) + "]",
+                           ImportedKind::ModelConfig});
+        if (!s.mosaic->shownNcclTestsFile.empty())
+            out.push_back({s.mosaic->shownNcclTestsFile, &s.mosaic->shownNcclTestsFile,
+                           "$.mosaic.shown_nccl_tests_file", ImportedKind::NcclTests});
+    }
+    return out;
+}
+
+/// Each imported file must still be a file its importer reads (io::loadLossLogFile,
+/// io::loadModelConfigFile, io::loadNcclTestsFile, the readers of File > Import): a missing
+/// file is reported at its key with where it was looked for, an importer's problems at the key
+/// with the file's own location. `written` holds the names before resolution, in importRefs order.
+void checkImportFiles(const Scenario& s, const std::vector<std::string>& written,
+                      Diagnostics& diag) {
+    const std::vector<ImportRef> refs = importRefs(s);
+    for (size_t i = 0; i < refs.size(); ++i) {
+        const std::string& file = *refs[i].resolved;
+        const std::string& name = i < written.size() ? written[i] : file;
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(file, ec)) {
+            diag.error(refs[i].path, "cannot open \"" + name + "\" (looked for " + file + ")");
+            continue;
+        }
+        Diagnostics sub(file);
+        bool ok = false;
+        if (refs[i].kind == ImportedKind::LossLog) {
+            const auto log = io::loadLossLogFile(file, sub);
+            ok = log && log->preferred();
+            if (log && !log->preferred()) sub.error("file", "no loss series");
+        } else if (refs[i].kind == ImportedKind::NcclTests) {
+            const auto nccl = io::loadNcclTestsFile(file, sub);
+            ok = nccl && !nccl->curves.empty();
+            if (nccl && nccl->curves.empty()) sub.error("file", "no bus-bandwidth curve");
+        } else {
+            ok = io::loadModelConfigFile(file, sub).has_value();
+        }
+        if (ok && sub.ok()) continue;
+        for (const Issue& issue : sub.items())
+            diag.error(refs[i].path, "\"" + name + "\" " + issue.path + ": " + issue.message);
+    }
 }
 
 /// Every value read must survive the canonical copy: a finite number in a file whose
@@ -89,7 +158,10 @@ std::optional<Scenario> parseScenarioIn(const std::string& text, Diagnostics& di
     }
     if (diag.items().size() == before) {
         const std::string writtenTrace = s.mlForMl ? s.mlForMl->traceFile : std::string();
+        std::vector<std::string> writtenImports;
+        for (const ImportRef& ref : importRefs(s)) writtenImports.push_back(ref.written);
         if (names.resolve) resolveScenarioFiles(s, names.baseDir);
+        checkImportFiles(s, writtenImports, diag);
         if (names.requireTrace && s.mlForMl) checkTraceFile(*s.mlForMl, writtenTrace, diag);
         if (s.mosaic) attachMeasuredCollectives(*s.mosaic, diag);
     }

@@ -30,7 +30,9 @@ struct Scenario {
 /// Files in `mosaic.nccl_tests_files` are imported (relative names opened from the working
 /// folder and kept as written) and attached as Envelope::hardware.measured; a missing file or
 /// a log that ends in an NCCL error is reported at `$.mosaic.nccl_tests_files[i]` with the
-/// file and line.
+/// file and line. The imported files the scenario keeps (`ml_for_ml.loss_log_file`,
+/// `mosaic.imported_model_files`, `mosaic.shown_nccl_tests_file`) are read by their importers:
+/// a missing file or an importer's error is reported at that key.
 std::optional<Scenario> parseScenario(const std::string& text, Diagnostics& diag);
 
 /// The same for text whose file names belong to the folder `baseDir` (the folder of the

@@ -20,9 +20,15 @@ fs::path absoluteNormal(const fs::path& p) {
 
 std::vector<std::string*> scenarioFileReferences(Scenario& s) {
     std::vector<std::string*> refs;
-    if (s.mlForMl) refs.push_back(&s.mlForMl->traceFile);
-    if (s.mosaic)
+    if (s.mlForMl) {
+        refs.push_back(&s.mlForMl->traceFile);
+        refs.push_back(&s.mlForMl->lossLogFile);
+    }
+    if (s.mosaic) {
         for (std::string& f : s.mosaic->ncclTestsFiles) refs.push_back(&f);
+        for (std::string& f : s.mosaic->importedModelFiles) refs.push_back(&f);
+        refs.push_back(&s.mosaic->shownNcclTestsFile);
+    }
     return refs;
 }
 

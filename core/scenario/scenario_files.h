@@ -1,7 +1,8 @@
 #pragma once
-// The files a scenario names (`ml_for_ml.trace_file`, `mosaic.nccl_tests_files`): the one place
-// that resolves them against a folder when a scenario is read, and writes them relative to the
-// saved file's folder when a scenario is written. Every reader (loadScenarioFile, crash
+// The files a scenario names (`ml_for_ml.trace_file`, `ml_for_ml.loss_log_file`,
+// `mosaic.nccl_tests_files`, `mosaic.imported_model_files`, `mosaic.shown_nccl_tests_file`): the
+// one place that resolves them against a folder when a scenario is read, and writes them relative
+// to the saved file's folder when a scenario is written. Every reader (loadScenarioFile, crash
 // recovery, the GUI importers) and every writer goes through these functions.
 #include <string>
 #include <vector>
@@ -10,8 +11,10 @@ namespace tandem {
 
 struct Scenario;
 
-/// Every file reference of `s`, in schema order: `ml_for_ml.trace_file` (when the section is
-/// present, even if empty), then each entry of `mosaic.nccl_tests_files`. The pointers stay
+/// Every file reference of `s`, in schema order: `ml_for_ml.trace_file` and
+/// `ml_for_ml.loss_log_file` (when the section is present, even if empty), then each entry of
+/// `mosaic.nccl_tests_files` and `mosaic.imported_model_files`, then
+/// `mosaic.shown_nccl_tests_file` (when the section is present, even if empty). The pointers stay
 /// valid while `s` is not restructured. A new file-valued key is added here and nowhere else.
 std::vector<std::string*> scenarioFileReferences(Scenario& s);
 

@@ -3,6 +3,7 @@
 #include <QDir>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 #include "scenario/scenario.h"
 #include "scenario/scenario_files.h"
@@ -166,20 +167,107 @@ private slots:
         QCOMPARE(QString::fromStdString(tandem::scenarioFolder("")), QString());
     }
 
-    /// Every file reference is listed (trace first, then each nccl-tests file) and resolved.
+    /// Every file reference is listed (trace and loss log first, then each nccl-tests file,
+    /// each imported model and the shown nccl-tests log) and resolved.
     void everyReferenceIsResolved() {
         tandem::Scenario s = tandem::defaultScenario();
         s.mlForMl->traceFile = "load.csv";
+        s.mlForMl->lossLogFile = "runs/loss.txt";
         s.mosaic->ncclTestsFiles = {"a.txt", "/abs/b.txt", "logs/c.txt"};
-        QCOMPARE(tandem::scenarioFileReferences(s).size(), size_t(4));
-        QCOMPARE(tandem::scenarioFileReferences(s).front(), &s.mlForMl->traceFile);
+        s.mosaic->importedModelFiles = {"m/config.json"};
+        s.mosaic->shownNcclTestsFile = "d.txt";
+        const std::vector<std::string*> refs = tandem::scenarioFileReferences(s);
+        QCOMPARE(refs.size(), size_t(7));
+        QCOMPARE(refs.front(), &s.mlForMl->traceFile);
+        QCOMPARE(refs[1], &s.mlForMl->lossLogFile);
+        QCOMPARE(refs[5], &s.mosaic->importedModelFiles[0]);
+        QCOMPARE(refs.back(), &s.mosaic->shownNcclTestsFile);
         tandem::resolveScenarioFiles(s, "/p");
         QCOMPARE(s.mlForMl->traceFile, std::string("/p/load.csv"));
+        QCOMPARE(s.mlForMl->lossLogFile, std::string("/p/runs/loss.txt"));
         QCOMPARE(s.mosaic->ncclTestsFiles,
                  (std::vector<std::string>{"/p/a.txt", "/abs/b.txt", "/p/logs/c.txt"}));
+        QCOMPARE(s.mosaic->importedModelFiles, std::vector<std::string>{"/p/m/config.json"});
+        QCOMPARE(s.mosaic->shownNcclTestsFile, std::string("/p/d.txt"));
         tandem::Scenario m;
         m.mosaic.emplace();
-        QVERIFY(tandem::scenarioFileReferences(m).empty());
+        tandem::resolveScenarioFiles(m, "/p");
+        QVERIFY(m.mosaic->shownNcclTestsFile.empty());  // no file stays no file
+    }
+
+    /// The imported files a scenario keeps are resolved next to it, read by their importers on
+    /// load, and saved relative to it; a missing file or one of another kind is an error at its
+    /// key, naming the file as written and where it was looked for.
+    void importedFilesAreCheckedAtTheirKey_data() {
+        QTest::addColumn<QString>("section");
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<bool>("list");
+        QTest::addColumn<QString>("data");   // a file of the key's kind
+        QTest::addColumn<QString>("other");  // a file of another kind
+        const QString model = QStringLiteral("models/Mixtral-8x7B-v0.1.config.json");
+        const QString nccl =
+            QStringLiteral("nccl/H100-all_reduce-2x8-awsome-distributed-training.txt");
+        const QString loss = QStringLiteral("losslogs/llmc-gpt2-124M-10B-8xH100.txt");
+        QTest::newRow("model") << "mosaic"
+                               << "imported_model_files" << true << model << loss;
+        QTest::newRow("nccl shown") << "mosaic"
+                                    << "shown_nccl_tests_file" << false << nccl << model;
+        QTest::newRow("loss log") << "ml_for_ml"
+                                  << "loss_log_file" << false << loss << model;
+    }
+    void importedFilesAreCheckedAtTheirKey() {
+        QFETCH(QString, section);
+        QFETCH(QString, key);
+        QFETCH(bool, list);
+        QFETCH(QString, data);
+        QFETCH(QString, other);
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath("proj/in"));
+        QVERIFY(
+            QFile::copy(QStringLiteral(TANDEM_TEST_DATA "/") + data, dir.filePath("proj/in/f")));
+        QVERIFY(
+            QFile::copy(QStringLiteral(TANDEM_TEST_DATA "/") + other, dir.filePath("proj/in/g")));
+        auto scenarioNaming = [&](const std::string& name) {
+            nlohmann::json j =
+                nlohmann::json::parse(tandem::scenarioToJson(tandem::defaultScenario()));
+            j[section.toStdString()][key.toStdString()] =
+                list ? nlohmann::json::array({name}) : nlohmann::json(name);
+            const QString path = dir.filePath("proj/s.json");
+            QFile f(path);
+            if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) return QString();
+            f.write(QByteArray::fromStdString(j.dump(2)));
+            return path;
+        };
+        const std::string at =
+            "$." + section.toStdString() + "." + key.toStdString() + (list ? "[0]" : "");
+        // Read next to the scenario, stored absolute, saved relative to it again.
+        const QString path = scenarioNaming("in/f");
+        tandem::Diagnostics d;
+        const auto s = tandem::loadScenarioFile(path.toStdString(), d);
+        QVERIFY2(s && d.ok(), d.str().c_str());
+        const std::string out = tandem::scenarioToJson(*s, path.toStdString());
+        const auto back = nlohmann::json::parse(out)[section.toStdString()][key.toStdString()];
+        QCOMPARE(QString::fromStdString((list ? back[0] : back).get<std::string>()),
+                 QStringLiteral("in/f"));
+        bool found = false;
+        tandem::Scenario copy = *s;
+        for (std::string* f : tandem::scenarioFileReferences(copy))
+            found = found || QString::fromStdString(*f) == dir.filePath("proj/in/f");
+        QVERIFY(found);
+        // Missing: an error at the key with the name as written and where it was looked for.
+        tandem::Diagnostics missing;
+        QVERIFY(!tandem::loadScenarioFile(scenarioNaming("in/none").toStdString(), missing));
+        QCOMPARE(QString::fromStdString(missing.items().at(0).path), QString::fromStdString(at));
+        QVERIFY2(missing.items().at(0).message == "cannot open \"in/none\" (looked for " +
+                                                      dir.filePath("proj/in/none").toStdString() +
+                                                      ")",
+                 missing.str().c_str());
+        // A file of another kind: its importer's error, at the key.
+        tandem::Diagnostics wrong;
+        QVERIFY(!tandem::loadScenarioFile(scenarioNaming("in/g").toStdString(), wrong));
+        QVERIFY(!wrong.items().empty());
+        QCOMPARE(QString::fromStdString(wrong.items().at(0).path), QString::fromStdString(at));
+        QVERIFY2(wrong.items().at(0).message.rfind("\"in/g\"", 0) == 0, wrong.str().c_str());
     }
 
     /// parseScenario with a folder resolves names against it (not the working folder) and

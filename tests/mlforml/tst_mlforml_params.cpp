@@ -236,6 +236,7 @@ private slots:
         Params p = scenario1Params();
         p.progress.staticNodes = 0;
         p.topology.kind = fabric::FabricKind::LeafSpine;
+        p.lossLogFile = "loss.txt";
         std::vector<std::string> table;
         for (const ParamField& f : paramFields()) table.push_back(fieldName(f));
         std::vector<std::string> written = keysOf(writeParams(p));
@@ -243,7 +244,8 @@ private slots:
         QCOMPARE(written, table);
         const Params defaultParams;
         std::vector<std::string> defaults = keysOf(writeParams(defaultParams));
-        for (const char* conditional : {"topology", "placement", "progress.static_nodes"})
+        for (const char* conditional :
+             {"topology", "placement", "progress.static_nodes", "loss_log_file"})
             table.erase(std::find(table.begin(), table.end(), conditional));
         QCOMPARE(defaults, table);
     }
@@ -323,6 +325,9 @@ private slots:
         Params r = p;
         r.policies.pop_back();
         QVERIFY(r != p);
+        Params withLog = p;
+        withLog.lossLogFile = "loss.txt";
+        QVERIFY(withLog != p);
     }
 };
 

@@ -152,6 +152,8 @@ void TestMosaicEnvelopeFields::writerWritesTheTableKeys() {
     // precision and layout rule.
     Envelope e;
     e.ncclTestsFiles = {"a.log"};
+    e.importedModelFiles = {"m.config.json"};
+    e.shownNcclTestsFile = "b.log";
     e.background.emplace();
     e.stack = builtinStack("megatron-core");
     e.precision = Precision::Fp8;
@@ -177,10 +179,12 @@ void TestMosaicEnvelopeFields::writerWritesTheTableKeys() {
     }
     // The defaults leave the conditional keys out and write every other key.
     const auto d = writeEnvelope(Envelope{});
-    for (const char* k :
-         {"nccl_tests_files", "background", "stack", "precision", "layout_grid", "devices"})
+    for (const char* k : {"nccl_tests_files", "imported_model_files", "shown_nccl_tests_file",
+                          "background", "stack", "precision", "layout_grid", "devices"})
         QVERIFY2(!d.contains(k), k);
-    QCOMPARE(d.size(), expected.size() - 5);
+    QCOMPARE(d.size(), expected.size() - 7);
+    QCOMPARE(j["imported_model_files"].get<std::vector<std::string>>(), e.importedModelFiles);
+    QCOMPARE(j["shown_nccl_tests_file"].get<std::string>(), e.shownNcclTestsFile);
 }
 
 void TestMosaicEnvelopeFields::roundTrip() {
@@ -208,6 +212,8 @@ void TestMosaicEnvelopeFields::roundTrip() {
     e.stack = builtinStack("megatron-core");
     e.precision = Precision::Mxfp8;
     e.layoutGrid = LayoutGridRule::Derived;
+    e.importedModelFiles = {"a.config.json", "b/config.json"};
+    e.shownNcclTestsFile = "ar.log";
 
     const auto j = writeEnvelope(e);
     const nlohmann::json parsed = nlohmann::json::parse(j.dump());
@@ -225,6 +231,8 @@ void TestMosaicEnvelopeFields::roundTrip() {
     QCOMPARE(back.stack.name, e.stack.name);
     QCOMPARE(back.precision, e.precision);
     QCOMPARE(back.layoutGrid, e.layoutGrid);
+    QCOMPARE(back.importedModelFiles, e.importedModelFiles);
+    QCOMPARE(back.shownNcclTestsFile, e.shownNcclTestsFile);
     QCOMPARE(writeEnvelope(back).dump(), j.dump());
 }
 

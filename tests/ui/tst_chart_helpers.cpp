@@ -7,7 +7,9 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QRegularExpression>
 #include <QScatterSeries>
+#include <QTemporaryDir>
 #include <QValueAxis>
 #include <QtTest>
 #include <cmath>
@@ -16,6 +18,8 @@
 #include "mlforml/background_load_view.h"
 #include "test_main.h"
 #include "widgets/bounds.h"
+#include "widgets/chart_export.h"
+#include "widgets/chart_view.h"
 #include "widgets/series_pool.h"
 #include "widgets/units.h"
 
@@ -198,6 +202,97 @@ private slots:
         QCOMPARE(addSeriesOnAxes(&chart, s, x, y), s);
         QVERIFY(chart.series().contains(s));
         QCOMPARE(s->attachedAxes().size(), 2);
+    }
+
+    /// An exported picture is the chart alone: a pinned read-out box (and the crosshair) shown
+    /// on screen is not drawn into a PNG, SVG or PDF, and stays pinned on screen afterwards. An
+    /// SVG clips its series to the plot area, as the screen does: a curve far above the y range
+    /// lies inside a group clipped to the plot area, and no line of its colour is outside it.
+    void exportsDrawNoReadoutAndClipSeries() {
+        ChartView view(QStringLiteral("test"), QStringLiteral("A chart title"));
+        auto* line = new QLineSeries;
+        line->setName(QStringLiteral("loss"));
+        line->setPen(QPen(QColor(0x12, 0x34, 0x56), 2));
+        for (int i = 0; i <= 10; ++i) line->append(i, i < 5 ? 0.5 : 40.0);  // above the range
+        view.chart()->addSeries(line);
+        auto* x = new QValueAxis;
+        auto* y = new QValueAxis;
+        x->setRange(0, 10);
+        y->setRange(0, 1);
+        view.chart()->addAxis(x, Qt::AlignBottom);
+        view.chart()->addAxis(y, Qt::AlignLeft);
+        line->attachAxis(x);
+        line->attachAxis(y);
+        view.resize(640, 420);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.fitTexts();
+        QCoreApplication::processEvents();
+        const QString marker = QStringLiteral("READOUT-XYZZY");
+        const HoverTable table{marker, QString(), {HoverRow{QStringLiteral("loss"), "0.5"}}};
+        const QPoint at =
+            view.mapFromScene(view.chart()->mapToScene(view.chart()->plotArea().center()));
+        QTemporaryDir dir;
+        auto exportTo = [&](const QString& name) {
+            const QString path = dir.filePath(name);
+            QString error;
+            if (!exportChart(&view, path, &error, QSize(), 1.0)) qWarning("%s", qPrintable(error));
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        };
+        const QByteArray plainPng = exportTo(QStringLiteral("plain.png"));
+        const QImage plainScreen = view.grab().toImage();
+        view.pinHover(table, at);
+        QTest::mouseMove(view.viewport(), at + QPoint(20, 0));  // a live crosshair as well
+        QCoreApplication::processEvents();
+        QVERIFY(view.grab().toImage() != plainScreen);  // the box is drawn on screen
+        const QByteArray pinnedPng = exportTo(QStringLiteral("pinned.png"));
+        QVERIFY(!plainPng.isEmpty());
+        QImage a, b;
+        QVERIFY(a.loadFromData(plainPng, "PNG") && b.loadFromData(pinnedPng, "PNG"));
+        QCOMPARE(b, a);
+        const QByteArray svg = exportTo(QStringLiteral("pinned.svg"));
+        QVERIFY(svg.contains("A chart title"));
+        QVERIFY2(!svg.contains(marker.toUtf8()), "the read-out was exported");
+        const QByteArray pdf = exportTo(QStringLiteral("pinned.pdf"));
+        QVERIFY(pdf.startsWith("%PDF"));
+        QCOMPARE(view.pinnedHover().heading, marker);  // still pinned on screen
+
+        // The clip path is the plot area, in the SVG's (the view's) coordinates.
+        const QRegularExpression clip(QStringLiteral(
+            "<clipPath id=\"tandem-plot-area\">\\s*<rect x=\"([-0-9.e]+)\" y=\"([-0-9.e]+)\" "
+            "width=\"([-0-9.e]+)\" height=\"([-0-9.e]+)\"/>"));
+        const QRegularExpressionMatch m = clip.match(QString::fromUtf8(svg));
+        QVERIFY2(m.hasMatch(), svg.left(2000).constData());
+        const QRectF plot = view.viewportTransform()
+                                .map(view.chart()->mapToScene(view.chart()->plotArea()))
+                                .boundingRect();
+        QVERIFY(std::abs(m.captured(1).toDouble() - plot.x()) < 0.5);
+        QVERIFY(std::abs(m.captured(2).toDouble() - plot.y()) < 0.5);
+        QVERIFY(std::abs(m.captured(3).toDouble() - plot.width()) < 0.5);
+        QVERIFY(std::abs(m.captured(4).toDouble() - plot.height()) < 0.5);
+        // The series is drawn inside the clipped group.
+        const qsizetype open = svg.indexOf("<g clip-path=\"url(#tandem-plot-area)\">");
+        QVERIFY(open > 0);
+        qsizetype close = open, depth = 0;  // the matching </g>
+        for (qsizetype i = open; i < svg.size(); ++i) {
+            if (svg.mid(i, 2) == "<g") ++depth;
+            if (svg.mid(i, 4) == "</g>" && --depth == 0) {
+                close = i;
+                break;
+            }
+        }
+        QVERIFY(close > open);
+        const QByteArray inside = svg.mid(open, close - open);
+        const QByteArray outside = svg.left(open) + svg.mid(close);
+        QVERIFY2(inside.contains("#123456"), inside.left(2000).constData());
+        // Outside it the colour is the legend's symbol (text), never a line.
+        for (qsizetype at = outside.indexOf("stroke=\"#123456\""); at >= 0;
+             at = outside.indexOf("stroke=\"#123456\"", at + 1)) {
+            const QByteArray group = outside.mid(at, outside.indexOf("</g>", at) - at);
+            QVERIFY2(!group.contains("<polyline") && !group.contains("<path"), group.constData());
+        }
+        QVERIFY(!inside.contains("A chart title"));
     }
 };
 

@@ -5,11 +5,14 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLineSeries>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
 #include <QScatterSeries>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTimer>
+#include <QUndoStack>
 #include <QtTest>
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -23,6 +26,7 @@
 #include "mosaic/collectives.h"
 #include "mosaic/frontier_view.h"
 #include "mosaic/imported_model_card.h"
+#include "mosaic/moe_controls.h"
 #include "mosaic/moe_workspace.h"
 #include "mosaic/nccl_view.h"
 #include "scenario/scenario.h"
@@ -32,6 +36,7 @@
 #include "shell/scenario_document.h"
 #include "test_main.h"
 #include "widgets/diagnostics_dialog.h"
+#include "widgets/labeled_slider.h"
 
 using namespace tandem;
 using namespace tandem::ui;
@@ -159,8 +164,13 @@ private slots:
         QVERIFY(moe->importedCard()->isVisibleTo(&w));
         for (const char* part : {"Mixtral-8x7B", "MFU", "GB", "Cluster-optimal", "Best layout"})
             QVERIFY2(card.contains(QLatin1String(part)), qPrintable(card));
-        // An overlay: the scenario itself is unchanged.
-        QCOMPARE(QByteArray::fromStdString(scenarioToJson(w.document()->scenario())), before);
+        // The scenario keeps the model by its file, and the window shows the unsaved change.
+        QVERIFY(QByteArray::fromStdString(scenarioToJson(w.document()->scenario())) != before);
+        QCOMPARE(
+            w.document()->scenario().mosaic->importedModelFiles,
+            std::vector<std::string>{QFileInfo(data(kMixtral)).absoluteFilePath().toStdString()});
+        QVERIFY(w.document()->isModified());
+        QVERIFY(w.isWindowModified());
         // Reopening a scenario removes it.
         Diagnostics ld;
         QVERIFY(w.document()->load(QStringLiteral(TANDEM_EXAMPLES "/mosaic-table3.json"), ld));
@@ -241,7 +251,11 @@ private slots:
         QCOMPARE(measured->count(), int(c.points.size()));
 
         QVERIFY(moe->ncclUseBox()->isEnabled());
-        QVERIFY(!w.document()->isModified());
+        // Shown and kept by the scenario, not yet used by the costing.
+        QVERIFY(w.document()->isModified());
+        QCOMPARE(QString::fromStdString(w.document()->scenario().mosaic->shownNcclTestsFile),
+                 QFileInfo(data(kNccl)).absoluteFilePath());
+        QVERIFY(w.document()->scenario().mosaic->ncclTestsFiles.empty());
         moe->ncclUseBox()->setChecked(true);
         const auto& files = w.document()->scenario().mosaic->ncclTestsFiles;
         QCOMPARE(files.size(), size_t(1));
@@ -279,7 +293,12 @@ private slots:
         QVERIFY2(
             summary.contains(QLatin1String("RMSE")) && summary.contains(QStringLiteral("\u00b1")),
             qPrintable(summary));
-        QVERIFY(!w.document()->isModified());
+        // Shown and kept by the scenario; the progress curve changes only with "Use fit".
+        QVERIFY(w.document()->isModified());
+        QCOMPARE(QString::fromStdString(w.document()->scenario().mlForMl->lossLogFile),
+                 QFileInfo(data(kLoss)).absoluteFilePath());
+        QCOMPARE(w.document()->scenario().mlForMl->progress.lossFloor,
+                 tandem::mlforml::Params().progress.lossFloor);
         QVERIFY(panel->useButton()->isEnabled());
         panel->useButton()->click();
         QVERIFY(w.document()->isModified());
@@ -400,6 +419,7 @@ private slots:
         QVERIFY(w.waitForResults(60000));
         const QByteArray before =
             QByteArray::fromStdString(scenarioToJson(w.document()->scenario()));
+        QVERIFY(w.document()->isModified());  // the model import is an unsaved change
         QVERIFY(!w.importFile(path, DenseModelTarget::Frontier));
         DiagnosticsDialog* dialog = w.lastDiagnosticsDialog();
         QVERIFY(dialog);
@@ -409,7 +429,6 @@ private slots:
             found = found || dialog->rowText(i).startsWith(where);
         QVERIFY2(found, qPrintable(dialog->rowText(0)));
         QVERIFY(dialog->windowTitle().contains(QString::fromLatin1(name)));
-        QVERIFY(!w.document()->isModified());
         QCOMPARE(QByteArray::fromStdString(scenarioToJson(w.document()->scenario())), before);
         QCOMPARE(w.moeWorkspace()->frontierView()->importedSeries().size(), 1);
         QVERIFY(!w.moeWorkspace()->ncclView()->hasData());
@@ -446,7 +465,107 @@ private slots:
         }
         QCOMPARE(w.moeWorkspace()->frontierView()->importedSeries().size(), drawn);
         QVERIFY(drawn >= 1);
-        QVERIFY(!w.document()->isModified());  // overlays only
+        // The scenario keeps every model (one file per label) and the last log of each kind.
+        QVERIFY(w.document()->isModified());
+        QCOMPARE(w.document()->scenario().mosaic->importedModelFiles.size(), points.size());
+        QVERIFY(!w.document()->scenario().mosaic->shownNcclTestsFile.empty());
+        QVERIFY(!w.document()->scenario().mlForMl->lossLogFile.empty());
+    }
+
+    /// An undo of a slider edit made before an import reverts the slider and keeps the import,
+    /// which the workspace still shows.
+    void undoOfAnEarlierEditKeepsTheImport() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        MoeWorkspace* moe = w.moeWorkspace();
+        const int nodes = w.document()->scenario().mosaic->nodes;
+        moe->controls()->nodesSlider()->setNumber(nodes == 16 ? 8 : 16);
+        QVERIFY(w.undoStack()->canUndo());
+        QVERIFY(w.importFile(data(kMixtral)));
+        w.undoStack()->undo();
+        QCOMPARE(w.document()->scenario().mosaic->nodes, nodes);
+        QCOMPARE(moe->envelope()->nodes, nodes);
+        const std::vector<std::string> kept{
+            QFileInfo(data(kMixtral)).absoluteFilePath().toStdString()};
+        QCOMPARE(w.document()->scenario().mosaic->importedModelFiles, kept);
+        QCOMPARE(moe->envelope()->importedModelFiles, kept);
+        w.undoStack()->redo();
+        QCOMPARE(w.document()->scenario().mosaic->importedModelFiles, kept);
+        QVERIFY(w.waitForResults(60000));
+        QCOMPARE(moe->importedModels().size(), size_t(1));
+    }
+
+    /// Each import kind is part of the scenario: saved beside the scenario (names relative to
+    /// its folder), reopened in a fresh window, every import is shown again.
+    void importsSurviveSaveAndReopen() {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("proj/in")));
+        const QString model = dir.filePath(QStringLiteral("proj/in/Mixtral-8x7B.config.json"));
+        const QString nccl = dir.filePath(QStringLiteral("proj/in/ar.txt"));
+        const QString loss = dir.filePath(QStringLiteral("proj/in/loss.txt"));
+        QVERIFY(QFile::copy(data(kMixtral), model));
+        QVERIFY(QFile::copy(data(kNccl), nccl));
+        QVERIFY(QFile::copy(data(kLoss), loss));
+        const QString trace = writeFile(dir, QStringLiteral("proj/in/load.csv"),
+                                        "time_s,bytes_per_s\n0,1e9\n1,2.5e9\n");
+        QVERIFY(!trace.isEmpty());
+        const QString scenario = dir.filePath(QStringLiteral("proj/work.json"));
+        {
+            MainWindow w;
+            w.show();
+            QVERIFY(w.waitForResults(60000));
+            QVERIFY(!w.isWindowModified());
+            for (const QString& f : {model, nccl, loss, trace})
+                QVERIFY2(w.importFile(f), qPrintable(f));
+            QVERIFY(w.isWindowModified());
+            QVERIFY(w.waitForResults(60000));
+            QVERIFY(w.saveFile(scenario));
+            QVERIFY(!w.isWindowModified());
+        }
+        const auto j = nlohmann::json::parse(readAll(scenario).toStdString());
+        QCOMPARE(j["mosaic"]["imported_model_files"],
+                 nlohmann::json::array({"in/Mixtral-8x7B.config.json"}));
+        QCOMPARE(j["mosaic"]["shown_nccl_tests_file"].get<std::string>(), std::string("in/ar.txt"));
+        QCOMPARE(j["ml_for_ml"]["loss_log_file"].get<std::string>(), std::string("in/loss.txt"));
+        QCOMPARE(j["ml_for_ml"]["trace_file"].get<std::string>(), std::string("in/load.csv"));
+
+        MainWindow w;
+        w.show();
+        QVERIFY(w.openFile(scenario));
+        w.setCurrentWorkspace(1);  // the MoE workspace computes when it is shown
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(!w.document()->isModified());
+        MoeWorkspace* moe = w.moeWorkspace();
+        moe->frontierView()->ensureBuilt();
+        QCOMPARE(moe->importedModels().size(), size_t(1));
+        QCOMPARE(moe->importedModels()[0].label, QStringLiteral("Mixtral-8x7B"));
+        QCOMPARE(moe->frontierView()->importedSeries().size(), 1);
+        QVERIFY(moe->ncclView()->hasData());
+        QCOMPARE(moe->ncclView()->data().curves.front().ranks, 16);
+        QVERIFY(moe->pages()->isTabVisible(MoeWorkspace::kNcclPage));
+        QVERIFY(moe->envelope()->ncclTestsFiles.empty());  // shown, not used for costing
+        NetworkWorkspace* net = w.networkWorkspace();
+        QVERIFY(net->lossFitPanel()->view()->hasData());
+        QVERIFY(net->pages()->isTabVisible(3));
+        const Scenario& s = w.document()->scenario();
+        QCOMPARE(QString::fromStdString(s.mlForMl->traceFile), trace);
+        QCOMPARE(QString::fromStdString(s.mlForMl->lossLogFile), loss);
+        // A slider edit after the reopen keeps the imports in the scenario.
+        moe->controls()->nodesSlider()->setNumber(16);
+        QCOMPARE(w.document()->scenario().mosaic->nodes, 16);
+        QCOMPARE(w.document()->scenario().mosaic->importedModelFiles,
+                 std::vector<std::string>{model.toStdString()});
+        QVERIFY(w.waitForResults(60000));
+
+        // A file that went missing is an error at its key, with where it was looked for.
+        QVERIFY(QFile::remove(model));
+        Diagnostics d;
+        QVERIFY(!loadScenarioFile(scenario.toStdString(), d));
+        QVERIFY2(
+            d.str().find("$.mosaic.imported_model_files[0]") != std::string::npos &&
+                d.str().find("cannot open \"in/Mixtral-8x7B.config.json\"") != std::string::npos,
+            d.str().c_str());
     }
 
     /// Drag and drop: a model config is imported, a scenario file is opened.
@@ -468,7 +587,19 @@ private slots:
         QVERIFY(w.waitForResults(60000));
         QCOMPARE(w.moeWorkspace()->frontierView()->importedSeries().size(), 1);
         QVERIFY(w.document()->filePath().isEmpty());
+        // The import is an unsaved change: opening another scenario asks first (Discard).
+        QVERIFY(w.document()->isModified());
+        int asked = 0;
+        QTimer discard;
+        connect(&discard, &QTimer::timeout, &w, [&asked]() {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                ++asked;
+                box->button(QMessageBox::Discard)->click();
+            }
+        });
+        discard.start(20);
         QVERIFY(drop(QStringLiteral(TANDEM_EXAMPLES "/mosaic-fig1.json")));
+        QCOMPARE(asked, 1);
         QCOMPARE(QFileInfo(w.document()->filePath()).fileName(),
                  QStringLiteral("mosaic-fig1.json"));
         QVERIFY(w.waitForResults(60000));
@@ -480,12 +611,14 @@ private slots:
         QVERIFY(drop(config));
         QVERIFY(w.waitForResults(60000));
         QCOMPARE(w.moeWorkspace()->frontierView()->importedSeries().size(), 1);
+        asked = 0;
         const QString scenario =
             writeFile(m_tmp, QStringLiteral("fig1-scenario.txt"),
                       readAll(QStringLiteral(TANDEM_EXAMPLES "/mosaic-fig1.json")));
         QVERIFY(drop(scenario));
         QCOMPARE(QFileInfo(w.document()->filePath()).fileName(),
                  QStringLiteral("fig1-scenario.txt"));
+        QCOMPARE(asked, 1);
     }
 
     /// The headless export (`tandem --import ... --export-charts`) carries the model point.

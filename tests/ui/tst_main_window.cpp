@@ -196,6 +196,48 @@ private slots:
         QVERIFY(w.waitForResults(60000));
     }
 
+    /// A preset's note describes the preset's values; after a slider drag it says the scenario
+    /// was modified from that preset, an undo back to the preset's values restores it, and a
+    /// scenario that is no preset never says so.
+    void presetNoteSaysModifiedAfterAnEdit_data() {
+        QTest::addColumn<QString>("preset");
+        QTest::newRow("network") << QStringLiteral("mlforml-fig2c");
+        QTest::newRow("moe") << QStringLiteral("mosaic-fig1");
+    }
+    void presetNoteSaysModifiedAfterAnEdit() {
+        QFETCH(QString, preset);
+        MainWindow w;
+        const int index = presetIndex(preset);
+        const Preset p = allPresets()[index];
+        w.applyPreset(index, false);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        const QString original = w.scenarioNote()->text();
+        QVERIFY2(original.contains(p.title.toHtmlEscaped()), qPrintable(original));
+        QVERIFY(!original.contains(QLatin1String("Modified")));
+        LabeledSlider* slider =
+            p.workspace == 0 ? w.networkWorkspace()->findChild<NetworkControls*>()->nodesSlider()
+                             : w.moeWorkspace()->controls()->nodesSlider();
+        const int was = slider->value();
+        slider->setNumber(was == 16 ? 8 : 16);  // a drag to another stop
+        QVERIFY(w.document()->isModified());
+        const QString modified = w.scenarioNote()->text();
+        QVERIFY2(
+            modified.contains(
+                QStringLiteral("Modified from preset \u201c%1\u201d").arg(p.title.toHtmlEscaped())),
+            qPrintable(modified));
+        QVERIFY(modified.contains(QLatin1String("no longer show the preset's values")));
+        w.undoStack()->undo();
+        QCOMPARE(w.scenarioNote()->text(), original);
+        QVERIFY(w.waitForResults(60000));
+        // A file is no preset: its note is its own name and description, edited or not.
+        w.newScenario(false);
+        LabeledSlider* again = w.moeWorkspace()->controls()->nodesSlider();
+        again->setNumber(again->value() == 16 ? 8 : 16);
+        QVERIFY(!w.scenarioNote()->text().contains(QLatin1String("Modified")));
+        QVERIFY(w.waitForResults(60000));
+    }
+
     /// Reset to defaults gives every control its default and keeps the file (marked modified);
     /// File > New is the default scenario, untitled and unmodified.
     void resetToDefaultsAndNew() {

@@ -12,6 +12,10 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "mlforml/loss_fit_view.h"
+#include "mlforml/network_workspace.h"
+#include "mosaic/moe_workspace.h"
+#include "mosaic/nccl_view.h"
 #include "scenario/scenario.h"
 #include "scenario/scenario_files.h"
 #include "shell/main_window.h"
@@ -394,6 +398,54 @@ private slots:
         QVERIFY2(s && again.ok(), again.str().c_str());
         QCOMPARE(s->mosaic->days, 7.0);
         QVERIFY(s->mosaic->hardware.measured != nullptr);
+        w.recovery()->finish();
+    }
+
+    /// Imports are unsaved changes like any edit: the autosave keeps the imported model, the
+    /// shown nccl-tests log and the loss log, and a window recovering it shows them again.
+    void importsAreAutosavedAndRecovered() {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("recovery"));
+        const QString model =
+            QStringLiteral(TANDEM_TEST_DATA "/models/Mixtral-8x7B-v0.1.config.json");
+        const QString loss =
+            QStringLiteral(TANDEM_TEST_DATA "/losslogs/llmc-gpt2-124M-10B-8xH100.txt");
+        RecoveryEntry entry;
+        {
+            MainWindow w;
+            w.enableRecovery(dir, 50);
+            w.show();
+            QVERIFY(w.waitForResults(60000));
+            for (const QString& f : {model, QString::fromLatin1(kNcclLog), loss})
+                QVERIFY2(w.importFile(f), qPrintable(f));
+            QVERIFY(w.document()->isModified());
+            QTRY_VERIFY_WITH_TIMEOUT(w.recovery()->writes() >= 1, 5000);
+            QVERIFY(w.recovery()->saveNow());
+            QVERIFY(w.waitForResults(60000));
+            // Copy the session's file: this window removes its own on a clean exit.
+            entry.file = tmp.filePath(QStringLiteral("copy.json"));
+            QVERIFY(QFile::copy(w.recovery()->store().sessionFile(), entry.file));
+        }
+        Diagnostics d;
+        const auto r = RecoveryStore::read(entry, d);
+        QVERIFY2(r && d.ok(), d.str().c_str());
+        QCOMPARE(r->mosaic->importedModelFiles,
+                 std::vector<std::string>{QFileInfo(model).absoluteFilePath().toStdString()});
+        QCOMPARE(QString::fromStdString(r->mosaic->shownNcclTestsFile),
+                 QFileInfo(QString::fromLatin1(kNcclLog)).absoluteFilePath());
+        QCOMPARE(QString::fromStdString(r->mlForMl->lossLogFile),
+                 QFileInfo(loss).absoluteFilePath());
+
+        MainWindow w;
+        w.enableRecovery(dir, 50);
+        Diagnostics rd;
+        QVERIFY2(w.recoverFrom(entry, rd), rd.str().c_str());
+        QVERIFY(w.document()->isModified());
+        QVERIFY(w.isWindowModified());
+        QCOMPARE(w.moeWorkspace()->importedModels().size(), size_t(1));
+        QVERIFY(w.moeWorkspace()->ncclView()->hasData());
+        QVERIFY(w.networkWorkspace()->lossFitPanel()->view()->hasData());
+        QVERIFY(w.waitForResults(60000));
         w.recovery()->finish();
     }
 

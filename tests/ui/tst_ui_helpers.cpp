@@ -1,7 +1,15 @@
 // Pure helpers of the UI layer: decimation, time-weighted smoothing, display units, palette.
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QSpinBox>
+#include <QTabWidget>
 #include <QVBoxLayout>
+#include <QWheelEvent>
 #include <QtTest>
 #include <cmath>
 
@@ -19,6 +27,7 @@
 #include "widgets/palette.h"
 #include "widgets/smoothing.h"
 #include "widgets/units.h"
+#include "widgets/workspace_layout.h"
 
 using namespace tandem::ui;
 
@@ -305,6 +314,95 @@ private slots:
         QCOMPARE(nodes->value(), 8);
         nodes->setValueNote(QStringLiteral("none fits, try 8"));
         QCOMPARE(nodes->valueText(), QStringLiteral("8 nodes: none fits, try 8"));
+    }
+
+    /// The wheel over a side-panel control scrolls the panel unless the control has focus:
+    /// three notches over an unfocused control leave its value and move the panel; with focus
+    /// they change the value. Controls added after the layout are covered too.
+    void wheelScrollsThePanelUnlessTheControlHasFocus_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<bool>("addedLater");
+        for (const char* kind : {"slider", "spin box", "combo box"}) {
+            QTest::newRow(kind) << QString::fromLatin1(kind) << false;
+            QTest::newRow(qPrintable(QStringLiteral("%1 added later").arg(kind)))
+                << QString::fromLatin1(kind) << true;
+        }
+    }
+    void wheelScrollsThePanelUnlessTheControlHasFocus() {
+        QFETCH(QString, kind);
+        QFETCH(bool, addedLater);
+        QWidget workspace;
+        auto* panel = new QWidget;
+        auto* column = new QVBoxLayout(panel);
+        for (int i = 0; i < 30; ++i) column->addWidget(new QLabel(QStringLiteral("row %1").arg(i)));
+        auto* holder = new QWidget;
+        column->insertWidget(3, holder);
+        auto* holderLayout = new QVBoxLayout(holder);
+        auto* pages = new QTabWidget;
+        pages->addTab(new QWidget, QStringLiteral("page"));
+        // Made later, a control is constructed with its parent (it is no control yet when the
+        // panel learns of it).
+        auto makeControl = [&](QWidget* parent) -> QWidget* {
+            if (kind == QLatin1String("slider")) {
+                auto* s = new QSlider(Qt::Horizontal, parent);
+                s->setRange(1, 60);
+                s->setValue(30);
+                return s;
+            }
+            if (kind == QLatin1String("spin box")) {
+                auto* s = new QSpinBox(parent);
+                s->setRange(1, 60);
+                s->setValue(30);
+                return s;
+            }
+            auto* c = new QComboBox(parent);
+            for (int i = 0; i < 10; ++i) c->addItem(QString::number(i));
+            c->setCurrentIndex(5);
+            return c;
+        };
+        QWidget* control = nullptr;
+        if (!addedLater) holderLayout->addWidget(control = makeControl(nullptr));
+        layOutWorkspace(&workspace, panel, pages, new QLabel);
+        if (addedLater) holderLayout->addWidget(control = makeControl(holder));
+        auto* other = new QLineEdit;
+        column->addWidget(other);
+        workspace.resize(800, 300);
+        workspace.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&workspace));
+        auto value = [&]() {
+            if (auto* s = qobject_cast<QAbstractSlider*>(control)) return s->value();
+            if (auto* s = qobject_cast<QSpinBox*>(control)) return s->value();
+            return qobject_cast<QComboBox*>(control)->currentIndex();
+        };
+        auto* scroll = workspace.findChild<QScrollArea*>();
+        QVERIFY(scroll);
+        QVERIFY(scroll->verticalScrollBar()->maximum() > 0);
+        auto wheel = [&](QWidget* target) {
+            const QPointF local(target->width() / 2.0, target->height() / 2.0);
+            for (int notch = 0; notch < 3; ++notch) {
+                QWheelEvent e(local, target->mapToGlobal(local), QPoint(), QPoint(0, -120),
+                              Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+                QApplication::sendEvent(target, &e);
+            }
+        };
+        const int before = value();
+        QApplication::setActiveWindow(&workspace);
+        other->setFocus();
+        QVERIFY(!control->hasFocus());
+        // A spin box's wheel arrives at its line edit, the widget under the cursor.
+        QWidget* target = control->focusProxy() ? control->focusProxy() : control;
+        wheel(target);
+        QCOMPARE(value(), before);
+        QVERIFY(scroll->verticalScrollBar()->value() > 0);
+        QVERIFY(!control->hasFocus());  // the wheel gives no focus
+
+        const int scrolled = scroll->verticalScrollBar()->value();
+        control->setFocus();
+        QTRY_VERIFY(control->hasFocus());
+        wheel(target);
+        QVERIFY2(value() != before, qPrintable(QString::number(value())));
+        QCOMPARE(scroll->verticalScrollBar()->value(), scrolled);
+        QVERIFY(control->focusPolicy() == Qt::StrongFocus);  // a click or Tab, never the wheel
     }
 };
 

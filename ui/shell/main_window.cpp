@@ -83,8 +83,18 @@ MainWindow::MainWindow(QWidget* parent)
 
     connect(m_doc, &ScenarioDocument::scenarioReplaced, this, &MainWindow::syncFromDocument);
     connect(m_doc, &ScenarioDocument::stateChanged, this, &MainWindow::updateTitle);
+    connect(m_doc, &ScenarioDocument::contentChanged, this, &MainWindow::updateNoteText);
     // Control edits go to the document and onto the undo stack (a new scenario clears it).
-    const auto apply = [this](const Scenario& s) {
+    const auto apply = [this](const Scenario& stored) {
+        // Imports are no control edits: an undo or redo keeps the files imported since, which
+        // the workspaces still show (File > Import).
+        Scenario s = stored;
+        const Scenario& now = m_doc->scenario();
+        if (s.mlForMl && now.mlForMl) s.mlForMl->lossLogFile = now.mlForMl->lossLogFile;
+        if (s.mosaic && now.mosaic) {
+            s.mosaic->importedModelFiles = now.mosaic->importedModelFiles;
+            s.mosaic->shownNcclTestsFile = now.mosaic->shownNcclTestsFile;
+        }
         m_applyingUndo = true;
         if (s.mlForMl) m_doc->setMlForMl(*s.mlForMl);
         if (s.mosaic) m_doc->setMosaic(*s.mosaic);
@@ -295,9 +305,11 @@ void MainWindow::applyPreset(int index, bool ask) {
     if (ask && !maybeSave()) return;
     const Preset& p = list[index];
     m_doc->reset(p.scenario);
+    m_preset = p;  // after reset(): syncFromDocument forgets the previous preset
     m_network->applyPresetView(p.shownBackgroundJobs, p.targetIndex, p.updatesAxis);
     m_noteWorkspace = p.workspace;
     m_tabs->setCurrentIndex(p.workspace);
+    updateNoteText();
     updateNote();
 }
 
@@ -316,6 +328,10 @@ void MainWindow::resetToDefaults() {
     m_doc->markModified();
     statusBar()->showMessage(tr("Every control reset to its default; reopen the file to undo."),
                              6000);
+}
+
+void MainWindow::updateNoteText() {
+    m_note->setText(scenarioNoteHtml(m_doc->scenario(), m_preset ? &*m_preset : nullptr));
 }
 
 void MainWindow::updateNote() {
@@ -422,6 +438,7 @@ void MainWindow::syncFromDocument() {
     m_moe->clearImports();
     m_network->setParams(m_doc->scenario().mlForMl);
     m_moe->setEnvelope(m_doc->scenario().mosaic);
+    showScenarioImports();
     // A scenario whose workspaces sit on different clusters is shown as it is: the link goes off.
     if (m_link && m_link->isLinked() && !m_link->inStep()) {
         m_link->setLinked(false, 0);
@@ -431,9 +448,8 @@ void MainWindow::syncFromDocument() {
             8000);
     }
     const Scenario& sc = m_doc->scenario();
-    m_note->setText(QStringLiteral("<b>%1</b> %2")
-                        .arg(QString::fromStdString(sc.name).toHtmlEscaped(),
-                             QString::fromStdString(sc.description).toHtmlEscaped()));
+    m_preset.reset();  // a file, a new scenario or a recovered one (applyPreset sets it again)
+    updateNoteText();
     // The note belongs to the workspace(s) the scenario has a section for (a preset: its own).
     m_noteWorkspace = sc.mlForMl && !sc.mosaic ? 0 : !sc.mlForMl && sc.mosaic ? 1 : -1;
     updateNote();

@@ -2,8 +2,10 @@
 // The Tandem main window: two workspaces, menus, file handling. Kept small: it assembles one
 // widget per view and routes the scenario between the document and the workspaces.
 #include <QMainWindow>
+#include <optional>
 
 #include "common/diagnostics.h"
+#include "shell/presets.h"
 
 class QAction;
 class QLabel;
@@ -129,12 +131,20 @@ private:
     void updateTitle();
     /// Shows the scenario's note only on the workspace it is about (m_noteWorkspace).
     void updateNote();
+    /// The note's text for the scenario as it is now (scenarioNoteHtml with m_preset's
+    /// preset): after any edit of a preset it says "Modified from preset".
+    void updateNoteText();
     bool maybeSave();
     void exportCurrentChart();
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();
     void showDiagnostics(const QString& path, const Diagnostics& diag);
     bool applyImport(const ImportedFile& f, DenseModelTarget dense, Diagnostics& diag);
+    /// Shows the imports the scenario keeps (`ml_for_ml.loss_log_file`,
+    /// `mosaic.imported_model_files`, `mosaic.shown_nccl_tests_file`) in the workspaces, read
+    /// again by readImport; the document is not changed, the pages in front stay in front. A
+    /// file that no longer imports is named in the status bar.
+    void showScenarioImports();
     void importDialog();
     void applyLossFit(const io::LossFit& fit);
     /// Adds (`on`) or removes the nccl-tests log `path` in mosaic.nccl_tests_files, validated.
@@ -150,7 +160,8 @@ private:
     QUndoStack* m_undo;
     bool m_applyingUndo = false;  ///< an undo/redo is writing the controls: push nothing
     QLabel* m_note = nullptr;
-    int m_noteWorkspace = -1;  ///< workspace the note is about (-1: both)
+    int m_noteWorkspace = -1;        ///< workspace the note is about (-1: both)
+    std::optional<Preset> m_preset;  ///< the preset the scenario came from (none: a file, new)
     QAction* m_darkAction = nullptr;
     ClusterLink* m_link = nullptr;
     QAction* m_linkAction = nullptr;

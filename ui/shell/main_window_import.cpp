@@ -147,6 +147,20 @@ bool MainWindow::applyImport(const ImportedFile& f, DenseModelTarget dense, Diag
                 diag.error("$", "the config has no usable geometry (layers, hidden size, heads)");
                 return false;
             }
+            // The scenario keeps the model by its file (mosaic.imported_model_files); a file
+            // of the same label replaces the one shown before, as the chart does.
+            Scenario s = m_doc->scenario();
+            auto& files = s.mosaic->importedModelFiles;
+            files.erase(std::remove_if(files.begin(), files.end(),
+                                       [&](const std::string& x) {
+                                           return x == f.path.toStdString() ||
+                                                  importLabel(QString::fromStdString(x)) == f.label;
+                                       }),
+                        files.end());
+            files.push_back(f.path.toStdString());
+            if (!validScenario(s, *m_doc, diag)) return false;
+            m_doc->setMosaic(*s.mosaic);
+            m_moe->setEnvelope(s.mosaic);
             m_moe->addImportedModel(im);
             m_moe->pages()->setCurrentIndex(0);
             setCurrentWorkspace(1);
@@ -157,6 +171,15 @@ bool MainWindow::applyImport(const ImportedFile& f, DenseModelTarget dense, Diag
             return true;
         }
         case ImportKind::NcclTests:
+            // The scenario keeps the log shown (mosaic.shown_nccl_tests_file) when it has a
+            // mosaic section; the costing still uses only mosaic.nccl_tests_files.
+            if (m_doc->scenario().mosaic) {
+                Scenario s = m_doc->scenario();
+                s.mosaic->shownNcclTestsFile = f.path.toStdString();
+                if (!validScenario(s, *m_doc, diag)) return false;
+                m_doc->setMosaic(*s.mosaic);
+                m_moe->setEnvelope(s.mosaic);
+            }
             m_moe->setNcclImport(*f.nccl, f.label, f.path);
             setCurrentWorkspace(1);
             statusBar()->showMessage(
@@ -167,6 +190,15 @@ bool MainWindow::applyImport(const ImportedFile& f, DenseModelTarget dense, Diag
                 6000);
             return true;
         case ImportKind::LossLog:
+            // The scenario keeps the log (ml_for_ml.loss_log_file) when it has an ml_for_ml
+            // section; the fit replaces the progress curve only through "Use fit".
+            if (m_doc->scenario().mlForMl) {
+                Scenario s = m_doc->scenario();
+                s.mlForMl->lossLogFile = f.path.toStdString();
+                if (!validScenario(s, *m_doc, diag)) return false;
+                m_doc->setMlForMl(*s.mlForMl);
+                m_network->setParams(s.mlForMl);
+            }
             m_network->setLossImport(*f.lossLog, *f.lossFit, f.label);
             m_network->lossFitPanel()->setUsable(m_doc->scenario().mlForMl.has_value(),
                                                  tr("The scenario has no ml_for_ml section."));
@@ -198,6 +230,50 @@ bool MainWindow::applyImport(const ImportedFile& f, DenseModelTarget dense, Diag
         }
     }
     return false;
+}
+
+void MainWindow::showScenarioImports() {
+    const Scenario& sc = m_doc->scenario();
+    std::vector<std::string> files;
+    if (sc.mlForMl && !sc.mlForMl->lossLogFile.empty()) files.push_back(sc.mlForMl->lossLogFile);
+    if (sc.mosaic) {
+        files.insert(files.end(), sc.mosaic->importedModelFiles.begin(),
+                     sc.mosaic->importedModelFiles.end());
+        if (!sc.mosaic->shownNcclTestsFile.empty()) files.push_back(sc.mosaic->shownNcclTestsFile);
+    }
+    if (files.empty()) return;
+    const int networkPage = m_network->pages()->currentIndex();
+    const int moePage = m_moe->pages()->currentIndex();
+    QStringList failed;
+    for (const std::string& file : files) {
+        const QString path = QString::fromStdString(file);
+        Diagnostics diag(file);
+        const std::optional<ImportedFile> f = readImport(path, diag);
+        if (!f) {
+            failed << QFileInfo(path).fileName();
+            continue;
+        }
+        switch (f->kind) {
+            case ImportKind::ModelConfig:
+                m_moe->addImportedModel(mosaicGeometry(*f->model, f->label));
+                break;
+            case ImportKind::NcclTests:
+                m_moe->setNcclImport(*f->nccl, f->label, f->path);
+                break;
+            case ImportKind::LossLog:
+                m_network->setLossImport(*f->lossLog, *f->lossFit, f->label);
+                m_network->lossFitPanel()->setUsable(true, QString());
+                break;
+            case ImportKind::LoadTrace:
+                break;  // a trace is the scenario's ml_for_ml.trace_file, shown by its workspace
+        }
+    }
+    m_network->pages()->setCurrentIndex(networkPage);
+    m_moe->pages()->setCurrentIndex(moePage);
+    if (!failed.isEmpty())
+        statusBar()->showMessage(
+            tr("Imported files that no longer import: %1").arg(failed.join(QStringLiteral(", "))),
+            8000);
 }
 
 void MainWindow::useMeasuredCollectives(bool on, const QString& path) {

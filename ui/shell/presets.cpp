@@ -133,4 +133,16 @@ QList<Preset> allPresets() {
     return out;
 }
 
+QString scenarioNoteHtml(const Scenario& current, const Preset* preset) {
+    const QString name = QString::fromStdString(current.name).toHtmlEscaped();
+    const QString description = QString::fromStdString(current.description).toHtmlEscaped();
+    if (!preset || scenarioToJson(current) == scenarioToJson(preset->scenario))
+        return QStringLiteral("<b>%1</b> %2").arg(name, description);
+    return QObject::tr(
+               "<b>Modified from preset \u201c%1\u201d</b> The controls no longer show "
+               "the preset's values. The preset: %2")
+        .arg(preset->title.toHtmlEscaped(),
+             QString::fromStdString(preset->scenario.description).toHtmlEscaped());
+}
+
 }  // namespace tandem::ui

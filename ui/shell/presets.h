@@ -23,4 +23,11 @@ struct Preset {
 /// Fig. 1, Table 3/4 and Fig. 10, Fig. 8, Fig. 11.
 QList<Preset> allPresets();
 
+/// The scenario note shown above the workspaces (rich text, escaped): "<b>name</b>
+/// description" of `current`. `preset` is the preset the scenario came from (nullptr: none);
+/// once `current` no longer equals the preset's scenario (a slider moved, a file imported) the
+/// header says "Modified from preset" with its title and the note is introduced as the preset's,
+/// so it never passes for a description of the values on screen.
+QString scenarioNoteHtml(const Scenario& current, const Preset* preset);
+
 }  // namespace tandem::ui

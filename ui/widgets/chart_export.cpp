@@ -14,15 +14,19 @@
 #include <QCoreApplication>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGraphicsItem>
+#include <QGraphicsScene>
 #include <QImage>
 #include <QLineSeries>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QSet>
 #include <QSvgGenerator>
 #include <QXYSeries>
 #include <cmath>
+#include <limits>
 
 #include "save_file.h"
 #include "widgets/chart_view.h"
@@ -152,6 +156,166 @@ QString exportFilters() {
     return filters.join(QStringLiteral(";;"));
 }
 
+namespace {
+
+/// Every item below `root` (not `root` itself), parents before their children.
+void collectItems(QGraphicsItem* root, QList<QGraphicsItem*>& out) {
+    for (QGraphicsItem* c : root->childItems()) {
+        out << c;
+        collectItems(c, out);
+    }
+}
+
+/// `item` and every item below it.
+void addSubtree(QGraphicsItem* item, QSet<QGraphicsItem*>& out) {
+    out.insert(item);
+    for (QGraphicsItem* c : item->childItems()) addSubtree(c, out);
+}
+
+/// The ancestor of `item` that is a child of `chart` (`item` itself when it is one).
+QGraphicsItem* chartChild(QGraphicsItem* item, QGraphicsItem* chart) {
+    while (item->parentItem() && item->parentItem() != chart) item = item->parentItem();
+    return item;
+}
+
+/// The items that draw `chart`'s series (with their children). Qt Charts gives a series' item
+/// the series' opacity, so each visible series' opacity is set to a probe value for a moment
+/// and the chart's items that take it are that series' items.
+QSet<QGraphicsItem*> seriesItems(QChart* chart) {
+    QList<QGraphicsItem*> all;
+    collectItems(chart, all);
+    QSet<QGraphicsItem*> out;
+    for (QAbstractSeries* s : chart->series()) {
+        if (!s->isVisible()) continue;
+        const qreal was = s->opacity();
+        const qreal probe = std::abs(was - 0.4321) < 1e-3 ? 0.1234 : 0.4321;
+        s->setOpacity(probe);
+        for (QGraphicsItem* it : all)
+            if (std::abs(it->opacity() - probe) < 1e-9) addSubtree(it, out);
+        s->setOpacity(was);
+    }
+    return out;
+}
+
+/// The chart's items in three layers for an SVG: what lies below the series (background, grid,
+/// axes), the series, and what lies above them (items with a higher z than every series).
+struct ChartLayers {
+    QSet<QGraphicsItem*> below, series, above;
+};
+
+ChartLayers chartLayers(QChart* chart) {
+    ChartLayers l;
+    l.series = seriesItems(chart);
+    qreal seriesZ = -std::numeric_limits<qreal>::infinity();
+    for (QGraphicsItem* it : l.series) seriesZ = std::max(seriesZ, chartChild(it, chart)->zValue());
+    QList<QGraphicsItem*> all;
+    collectItems(chart, all);
+    for (QGraphicsItem* it : all) {
+        if (l.series.contains(it)) continue;
+        (chartChild(it, chart)->zValue() > seriesZ ? l.above : l.below).insert(it);
+    }
+    return l;
+}
+
+/// Hides every item of `chart` that neither belongs to `shown` nor holds an item of it, for the
+/// life of the object (each is shown again at the end).
+class ShowOnly {
+public:
+    ShowOnly(QChart* chart, const QSet<QGraphicsItem*>& shown) {
+        QList<QGraphicsItem*> all;
+        collectItems(chart, all);
+        QSet<QGraphicsItem*> keep = shown;
+        for (QGraphicsItem* it : shown)
+            for (QGraphicsItem* p = it->parentItem(); p && p != chart; p = p->parentItem())
+                keep.insert(p);
+        for (QGraphicsItem* it : all)
+            if (!keep.contains(it) && it->isVisible()) {
+                it->setVisible(false);
+                m_hidden << it;
+            }
+    }
+    ~ShowOnly() {
+        for (QGraphicsItem* it : m_hidden) it->setVisible(true);
+    }
+    ShowOnly(const ShowOnly&) = delete;
+    ShowOnly& operator=(const ShowOnly&) = delete;
+
+private:
+    QList<QGraphicsItem*> m_hidden;
+};
+
+/// The drawing of `view` (its viewport, `sz` layout pixels) as SVG text; title and description
+/// as given (already XML-escaped).
+QByteArray svgOf(ChartView* view, QSize sz, const QString& title, const QString& desc) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator gen;
+    gen.setOutputDevice(&buffer);
+    gen.setSize(sz);
+    gen.setViewBox(QRect(QPoint(0, 0), sz));
+    gen.setTitle(title);
+    gen.setDescription(desc);
+    QPainter painter(&gen);
+    view->render(&painter, QRectF(QPointF(0, 0), QSizeF(sz)), view->viewport()->rect());
+    painter.end();
+    return bytes;
+}
+
+/// The drawing elements of an SVG written by QSvgGenerator: from its <defs> (after the title and
+/// description) up to the closing </svg>.
+QByteArray svgBody(const QByteArray& svg) {
+    qsizetype from = svg.indexOf("<defs>");
+    if (from < 0) from = svg.indexOf("</desc>") >= 0 ? svg.indexOf("</desc>") + 7 : 0;
+    const qsizetype to = svg.lastIndexOf("</svg>");
+    return svg.mid(from, (to < from ? svg.size() : to) - from);
+}
+
+}  // namespace
+
+QByteArray chartSvg(ChartView* view, QSize sz, const QString& title, const QString& desc) {
+    QChart* chart = view->chart();
+    const ChartLayers layers = chartLayers(chart);
+    // The plot area in the SVG's coordinates (those of the viewport, rendered 1:1).
+    const QRectF plot =
+        view->viewportTransform().map(chart->mapToScene(chart->plotArea())).boundingRect();
+    const QBrush viewBrush = view->backgroundBrush(), sceneBrush = view->scene()->backgroundBrush();
+    QByteArray below, series, above;
+    {
+        const ShowOnly only(chart, layers.below);
+        view->m_foregroundOff = true;
+        below = svgOf(view, sz, title, desc);
+    }
+    // The layers above the first draw no background of their own (it would cover the first).
+    view->setBackgroundBrush(Qt::NoBrush);
+    view->scene()->setBackgroundBrush(Qt::NoBrush);
+    {
+        const ShowOnly only(chart, layers.series);
+        series = svgOf(view, sz, {}, {});
+    }
+    view->m_foregroundOff = false;
+    {
+        const ShowOnly only(chart, layers.above);
+        above = svgOf(view, sz, {}, {});
+    }
+    view->setBackgroundBrush(viewBrush);
+    view->scene()->setBackgroundBrush(sceneBrush);
+    const qsizetype end = below.lastIndexOf("</svg>");
+    QByteArray out = below.left(end < 0 ? below.size() : end);
+    out += QStringLiteral(
+               "<defs>\n<clipPath id=\"tandem-plot-area\">\n<rect x=\"%1\" y=\"%2\" "
+               "width=\"%3\" height=\"%4\"/>\n</clipPath>\n</defs>\n")
+               .arg(plot.x())
+               .arg(plot.y())
+               .arg(plot.width())
+               .arg(plot.height())
+               .toUtf8();
+    out += "<g clip-path=\"url(#tandem-plot-area)\">\n" + svgBody(series) + "</g>\n";
+    out += svgBody(above);
+    out += "</svg>\n";
+    return out;
+}
+
 bool exportChart(ChartView* view, const QString& path, QString* error, QSize size,
                  qreal pixelRatio) {
     view->ensureBuilt();  // a chart on a page not in front may not be drawn yet
@@ -207,17 +371,11 @@ bool exportChart(ChartView* view, const QString& path, QString* error, QSize siz
             return false;
         }
     } else if (*format == ExportFormat::Svg) {
-        QSvgGenerator gen;
-        gen.setOutputDevice(&file);
-        gen.setSize(sz);
-        gen.setViewBox(QRect(QPoint(0, 0), sz));
         // SVG metadata is plain text: a rich-text title (<br>, <small>) is converted here, and
-        // escaped once for XML (QSvgGenerator writes both strings verbatim).
-        gen.setTitle(plainChartTitle(view->chart()->title()).toHtmlEscaped());
-        gen.setDescription(chartDescription(view->chart()).toHtmlEscaped());
-        QPainter painter(&gen);
-        view->render(&painter, QRectF(QPointF(0, 0), QSizeF(sz)), view->viewport()->rect());
-        painter.end();
+        // escaped once for XML (QSvgGenerator writes both strings verbatim). The series are
+        // clipped to the plot area (chartSvg), as on screen.
+        bytes = chartSvg(view, sz, plainChartTitle(view->chart()->title()).toHtmlEscaped(),
+                         chartDescription(view->chart()).toHtmlEscaped());
     } else {  // ExportFormat::Pdf
         QPdfWriter pdf(&file);
         pdf.setPageSize(QPageSize(QSizeF(sz), QPageSize::Point));

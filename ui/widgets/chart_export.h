@@ -1,6 +1,7 @@
 #pragma once
 // Exporting a chart: the formats (PNG, SVG, PDF, CSV), CSV fields, and exportChart(), which
 // writes a ChartView's picture or data to a file.
+#include <QByteArray>
 #include <QSize>
 #include <QString>
 #include <QtGlobal>
@@ -42,5 +43,13 @@ QString exportFilters();
 /// is well-formed XML whatever the title holds); a PDF gets the same title.
 bool exportChart(ChartView* view, const QString& path, QString* error, QSize size = {},
                  qreal pixelRatio = 2.0);
+
+/// `view`'s drawing (its viewport as it is laid out now, `size` layout pixels) as SVG text, in
+/// three layers: what lies below the series (background, grid, axes, titles, legend), the
+/// series inside a group clipped to the plot area (clipPath "tandem-plot-area"; QSvgGenerator
+/// drops a painter's clip, so without it a curve above the axis range runs into the title), and
+/// the items drawn above the series. No hover read-out, pinned box or crosshair. `title` and
+/// `description` become <title> and <desc> as given (XML-escaped by the caller).
+QByteArray chartSvg(ChartView* view, QSize size, const QString& title, const QString& description);
 
 }  // namespace tandem::ui

@@ -221,7 +221,10 @@ void ChartView::setEmptyReason(const QString& reason) {
 
 void ChartView::drawForeground(QPainter* painter, const QRectF& rect) {
     QChartView::drawForeground(painter, rect);
+    if (m_foregroundOff) return;
     if (m_emptyReason.isEmpty()) {
+        // An exported picture is the chart alone: no crosshair, read-out or pinned box.
+        if (m_exporting) return;
         if (!m_pinnedHover.isEmpty()) drawHover(painter, m_pinnedPos, m_pinnedHover, true);
         if (m_hoverPos.x() >= 0) {
             const HoverTable live = hoverAt(m_hoverPos);

@@ -148,10 +148,12 @@ private:
     QPoint m_hoverPos{-1, -1};  ///< cursor in the viewport while it is over the plot, else (-1, -1)
     HoverTable m_pinnedHover;
     QPoint m_pinnedPos;
-    int m_leastHeight = 200;   ///< px, the floor of the minimum height
-    int m_textsHeight = 0;     ///< px, the most textsHeight() of a fit on screen
-    bool m_exporting = false;  ///< exportChart() has resized the view
+    int m_leastHeight = 200;       ///< px, the floor of the minimum height
+    int m_textsHeight = 0;         ///< px, the most textsHeight() of a fit on screen
+    bool m_exporting = false;      ///< exportChart() is rendering the view (resized or not)
+    bool m_foregroundOff = false;  ///< exportChart()'s layer of series: nothing in the foreground
     friend bool exportChart(ChartView*, const QString&, QString*, QSize, qreal);
+    friend QByteArray chartSvg(ChartView*, QSize, const QString&, const QString&);
     bool m_fitPending = false;
     bool m_fitting = false;
     bool m_rebuildPending = false;  ///< requestRebuild() while hidden; done when shown

@@ -1,13 +1,88 @@
 #include "widgets/workspace_layout.h"
 
+#include <QAbstractScrollArea>
+#include <QAbstractSlider>
+#include <QAbstractSpinBox>
+#include <QChildEvent>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
+#include <QWheelEvent>
 
 namespace tandem::ui {
+
+namespace {
+
+/// A control whose value the wheel changes (a scroll bar is none: it scrolls).
+bool isValueControl(const QWidget* w) {
+    return (qobject_cast<const QAbstractSlider*>(w) && !qobject_cast<const QScrollBar*>(w)) ||
+           qobject_cast<const QAbstractSpinBox*>(w) || qobject_cast<const QComboBox*>(w);
+}
+
+/// The event filter behind guardWheelInPanel: watches every widget of the panel (to catch
+/// children added later) and gives a wheel event over an unfocused value control to the scroll
+/// area around the panel instead of the control.
+class WheelGuard : public QObject {
+public:
+    explicit WheelGuard(QWidget* panel) : QObject(panel) { watch(panel); }
+
+    bool eventFilter(QObject* o, QEvent* e) override {
+        if (e->type() == QEvent::ChildAdded) {
+            if (auto* w = qobject_cast<QWidget*>(static_cast<QChildEvent*>(e)->child())) watch(w);
+        } else if (e->type() == QEvent::Polish) {
+            // A control made with the panel as its parent is not one yet when it is added.
+            auto* w = qobject_cast<QWidget*>(o);
+            if (w && isValueControl(w)) w->setFocusPolicy(Qt::StrongFocus);
+        } else if (e->type() == QEvent::Wheel) {
+            auto* w = qobject_cast<QWidget*>(o);
+            // A spin box's line edit counts as the spin box.
+            QWidget* control = w && !isValueControl(w) && w->parentWidget() &&
+                                       qobject_cast<QAbstractSpinBox*>(w->parentWidget())
+                                   ? w->parentWidget()
+                                   : w;
+            if (control && isValueControl(control) && !control->hasFocus()) {
+                scrollPanel(control, static_cast<QWheelEvent*>(e));
+                return true;  // the control's value stays
+            }
+        }
+        return false;
+    }
+
+private:
+    /// Gives the wheel event to the scroll area around `control` (its viewport scrolls).
+    static void scrollPanel(QWidget* control, QWheelEvent* e) {
+        QAbstractScrollArea* area = nullptr;
+        for (QWidget* p = control->parentWidget(); p && !area; p = p->parentWidget())
+            area = qobject_cast<QAbstractScrollArea*>(p);
+        if (!area) return;
+        QWidget* viewport = area->viewport();
+        const QPointF at = viewport->mapFromGlobal(e->globalPosition());
+        QWheelEvent forwarded(at, e->globalPosition(), e->pixelDelta(), e->angleDelta(),
+                              e->buttons(), e->modifiers(), e->phase(), e->inverted(), e->source());
+        QCoreApplication::sendEvent(viewport, &forwarded);
+    }
+
+    void watch(QWidget* root) {
+        QList<QWidget*> all = root->findChildren<QWidget*>();
+        all.prepend(root);
+        for (QWidget* w : all) {
+            w->removeEventFilter(this);  // installed once, however often it is seen
+            w->installEventFilter(this);
+            if (isValueControl(w)) w->setFocusPolicy(Qt::StrongFocus);
+        }
+    }
+};
+
+}  // namespace
+
+void guardWheelInPanel(QWidget* panel) { new WheelGuard(panel); }
 
 QSplitter* weightedSplitter(Qt::Orientation orientation, QWidget* parent,
                             const QList<QWidget*>& widgets, const QList<int>& weights) {
@@ -28,6 +103,7 @@ void layOutWorkspace(QWidget* workspace, QWidget* panel, QTabWidget* pages, QLab
     layout->setContentsMargins(0, 0, 0, 0);
     auto* scroll = new QScrollArea(workspace);
     scroll->setWidget(panel);
+    guardWheelInPanel(panel);
     scroll->setWidgetResizable(true);
     scroll->setFixedWidth(290);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);

@@ -18,7 +18,14 @@ QSplitter* weightedSplitter(Qt::Orientation orientation, QWidget* parent,
 
 /// Lays out `workspace` (which must have no layout yet): `panel` in a scroll area 290 px wide
 /// (vertical scrolling only) on the left; on the right `pages` (document mode) above `status`
-/// (word-wrapped), the pages taking all the height the status line leaves.
+/// (word-wrapped), the pages taking all the height the status line leaves. The panel's value
+/// controls take the wheel only with keyboard focus (guardWheelInPanel).
 void layOutWorkspace(QWidget* workspace, QWidget* panel, QTabWidget* pages, QLabel* status);
+
+/// In a scrolling side panel the mouse wheel scrolls the panel: every slider, spin box and
+/// combo box inside `panel` (now or added later) changes its value by the wheel only while it
+/// has keyboard focus (a click or Tab gives it; the wheel never does, Qt::StrongFocus); without
+/// focus the wheel event goes on to the scroll area.
+void guardWheelInPanel(QWidget* panel);
 
 }  // namespace tandem::ui
