@@ -63,7 +63,7 @@ suites='tst_cli|tst_inspect|tst_nccl_tests|tst_loss_log|tst_load_trace|tst_hf_co
 suites+='|tst_json_reader|tst_sweep|tst_scenario|tst_output_files|tst_cli_bad_files'
 suites+='|tst_imported_geometry|tst_mosaic_korthikanti|tst_mlforml_imports'
 # The GUI's headless export with imports, where the GUI is built.
-[ -x "$build/app/gui/tandem" ] && [ -x "$build/tests/ui/tst_gui_cli" ] && suites+='|tst_gui_cli'
+[ -x "$build/app/gui/tandem" ] && [ -x "$build/tests/tandem_tests_gui" ] && suites+='|tst_gui_cli'
 echo "[locale] suites with LC_ALL=de_DE.UTF-8: ${suites//|/ }"
 if ! LC_ALL=de_DE.UTF-8 ctest --test-dir "$build" -R "^($suites)\$" --output-on-failure \
   --timeout 300 -j2; then
