@@ -258,11 +258,16 @@ int scalingCommand(const QStringList& args) {
     }
     std::vector<tandem::mlforml::ScalingCurve> curves;
     try {
-        curves = tandem::mlforml::fabricScaling(*scenario->mlForMl, nodes, ratios);
+        curves = tandem::mlforml::fabricScaling(
+            *scenario->mlForMl, nodes, ratios, nullptr,
+            [](std::size_t i, std::size_t n) { showProgress(i + 1, n, "point"); });
+        showProgress(0, 0, "");
     } catch (const std::invalid_argument& e) {
+        showProgress(0, 0, "");
         printError(QStringLiteral("%1: %2").arg(pos[0], QString::fromUtf8(e.what())));
         return kExitBadInput;
     } catch (const std::exception& e) {
+        showProgress(0, 0, "");
         printError(QString::fromUtf8(e.what()));
         return kExitFailure;
     }

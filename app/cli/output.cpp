@@ -6,6 +6,11 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#ifdef _WIN32
+#include <io.h>
+#else
+#include <unistd.h>
+#endif
 
 #include "commands.h"
 #include "common/json_reader.h"
@@ -70,6 +75,20 @@ void printTable(const std::vector<std::string>& header,
 
 void printError(const QString& message) {
     std::fprintf(stderr, "tandem-cli: %s\n", message.toUtf8().constData());
+}
+
+void showProgress(std::size_t i, std::size_t n, const char* what) {
+#ifdef _WIN32
+    static const bool tty = _isatty(_fileno(stderr)) != 0;
+#else
+    static const bool tty = isatty(fileno(stderr)) != 0;
+#endif
+    if (!tty) return;
+    if (n == 0)
+        std::fprintf(stderr, "\r\033[K");
+    else
+        std::fprintf(stderr, "\r%s %zu of %zu", what, i, n);
+    std::fflush(stderr);
 }
 
 std::string fixed(double v, int digits) {

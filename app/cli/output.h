@@ -3,6 +3,7 @@
 // written through tandem::fileio::writeFileAtomic (fileio/save_file.h).
 #include <QString>
 #include <QStringList>
+#include <cstddef>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -31,6 +32,11 @@ void printTable(const std::vector<std::string>& header,
 
 /// Prints to stderr, one line, prefixed with "tandem-cli: ".
 void printError(const QString& message);
+
+/// Progress of a long command on a terminal: "\r<what> i of n" on stderr, only when stderr is
+/// a terminal (isatty), never into a file or a pipe. `i` counts from 1; showProgress(0, 0, ..)
+/// clears the line (call it before printing anything else on stderr).
+void showProgress(std::size_t i, std::size_t n, const char* what);
 
 /// The one way tandem-cli prints a computed number in text, so that `inf`, `nan` or a
 /// garbage integer never reach a user: fixed-point with `digits` decimals in the C convention

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 #include "common/json_reader.h"
@@ -85,53 +86,59 @@ struct Layout {
     int count() const { return hash ? 2 * leaves * spines : 2 * leaves; }
 };
 
-void addShare(Route& r, int link, double share) {
-    for (LinkUse& u : r)
-        if (u.link == link) {
-            u.share += share;
-            return;
-        }
-    r.push_back({link, share});
-}
+// A route being summed: every link once, in the order it was first added, with an index so that
+// adding to a long route (a spread ring crossing thousands of leaves) stays linear.
+struct RouteSum {
+    Route r;
+    std::unordered_map<int, std::size_t> at;
+    void add(int link, double share) {
+        const auto [it, fresh] = at.emplace(link, r.size());
+        if (fresh)
+            r.push_back({link, share});
+        else
+            r[it->second].share += share;
+    }
+};
 
 // Cross-leaf traffic of one (source leaf -> destination leaf) transfer carrying `share` bytes
 // per wire byte: split evenly over spines ("equal") or `rails` flows each hashed onto a spine.
-void crossLeaves(Route& r, const Layout& lay, int from, int to, double share, int rails,
+void crossLeaves(RouteSum& r, const Layout& lay, int from, int to, double share, int rails,
                  SplitMix64& hash) {
     if (!lay.hash) {
-        addShare(r, lay.up(from, 0), share);
-        addShare(r, lay.down(to, 0), share);
+        r.add(lay.up(from, 0), share);
+        r.add(lay.down(to, 0), share);
         return;
     }
     for (int k = 0; k < rails; ++k) {
         const int s = static_cast<int>(hash.next() % static_cast<std::uint64_t>(lay.spines));
-        addShare(r, lay.up(from, s), share / rails);
-        addShare(r, lay.down(to, s), share / rails);
+        r.add(lay.up(from, s), share / rails);
+        r.add(lay.down(to, s), share / rails);
     }
 }
 
 Route allReduceRoute(const Topology& t, const std::vector<int>& nodes, int nicLink,
                      const Layout& lay, int rails, std::uint64_t salt) {
-    Route r;
+    RouteSum r;
     const int n = static_cast<int>(nodes.size());
-    if (n <= 1) return r;
+    if (n <= 1) return r.r;
     SplitMix64 hash(salt * 0x9E3779B97F4A7C15ull + 17);
     const int K = t.nodesPerLeaf;
     if (t.allreduce == AllReduceAlgorithm::Ring) {
         // Every node sends the ring's wire bytes to its successor in placement order.
-        r.push_back({nicLink, 1.0});
+        r.r.push_back({nicLink, 1.0});
         for (int i = 0; i < n; ++i) {
             const int a = nodes[i] / K, b = nodes[(i + 1) % n] / K;
             if (a != b) crossLeaves(r, lay, a, b, 1.0, rails, hash);
         }
-        return r;
+        return r.r;
     }
     // Hierarchical: per leaf m nodes; reduce-scatter and all-gather inside the leaf move
     // 2(m-1)/m S through each node's NIC; the m shards of S/m are all-reduced across the L
     // leaves the job spans (m parallel rings, 2(L-1)/L S/m per node, every byte crossing the
     // leaf's uplinks). Shares are relative to the ring's wire bytes 2(n-1)/n S.
     std::vector<int> leafOrder;
-    std::vector<int> perLeaf(lay.leaves, 0);
+    // Nodes per leaf the job spans (a map: a job touches few of a large fabric's leaves).
+    std::unordered_map<int, int> perLeaf;
     for (int v : nodes) {
         if (perLeaf[v / K]++ == 0) leafOrder.push_back(v / K);
     }
@@ -143,7 +150,7 @@ Route allReduceRoute(const Topology& t, const std::vector<int>& nodes, int nicLi
         const double nic = 2.0 * (m - 1) / m + (L > 1 ? 2.0 * (L - 1) / L / m : 0.0);
         busiest = std::max(busiest, nic);
     }
-    r.push_back({nicLink, busiest / ringBytes});
+    r.r.push_back({nicLink, busiest / ringBytes});
     if (L > 1) {
         // Each leaf's m shard rings send 2(L-1)/L S / m per node out of the leaf: per leaf
         // 2(L-1)/L S in total, to the next leaf in the shard rings' order.
@@ -152,23 +159,27 @@ Route allReduceRoute(const Topology& t, const std::vector<int>& nodes, int nicLi
             crossLeaves(r, lay, leafOrder[i], leafOrder[(i + 1) % L], share, rails, hash);
         }
     }
-    return r;
+    return r.r;
 }
 
 Route allToAllRoute(const std::vector<int>& nodes, int nicLink, const Layout& lay, int K, int rails,
                     SplitMix64& hash) {
-    Route r;
+    RouteSum r;
     const int m = static_cast<int>(nodes.size());
-    if (m <= 1) return r;
-    r.push_back({nicLink, 1.0});
-    std::vector<int> leafOrder, perLeaf(lay.leaves, 0);
+    if (m <= 1) return r.r;
+    r.r.push_back({nicLink, 1.0});
+    std::vector<int> leafOrder;
+    std::unordered_map<int, int> perLeaf;  // nodes per leaf the group spans
     for (int v : nodes)
         if (perLeaf[v / K]++ == 0) leafOrder.push_back(v / K);
-    for (int a : leafOrder)
-        for (int b : leafOrder)
-            if (a != b)
-                crossLeaves(r, lay, a, b, double(perLeaf[a]) * perLeaf[b] / (m - 1), rails, hash);
-    return r;
+    std::vector<int> count;  // perLeaf in leafOrder
+    for (int a : leafOrder) count.push_back(perLeaf[a]);
+    for (size_t i = 0; i < leafOrder.size(); ++i)
+        for (size_t j = 0; j < leafOrder.size(); ++j)
+            if (i != j)
+                crossLeaves(r, lay, leafOrder[i], leafOrder[j],
+                            double(count[i]) * count[j] / (m - 1), rails, hash);
+    return r.r;
 }
 
 Layout layoutOf(const Topology& t) {
@@ -222,6 +233,11 @@ const EnumTable<Collective>& collectiveNames() {
 }
 const char* name(Collective c) { return enumName(collectiveNames(), c); }
 
+long long fabricLeafLinks(const Topology& t) {
+    const Layout lay = layoutOf(t);
+    return 2LL * lay.leaves * (lay.hash ? lay.spines : 1);
+}
+
 FabricError::FabricError(std::string key, std::string reason)
     : std::invalid_argument(key + ": " + reason),
       m_key(std::move(key)),
@@ -233,7 +249,7 @@ Route concurrentGroupsRoute(const Topology& t, const std::vector<int>& nodes, in
     const int rails = std::max(1, gpusPerNode);
     const int step = std::max(2, groupSize);
     SplitMix64 hash(salt * 0x9E3779B97F4A7C15ull + 29);
-    Route sum;
+    RouteSum sum;
     double nic = 0;
     for (size_t first = 0; first < nodes.size(); first += static_cast<size_t>(step)) {
         const std::vector<int> group(
@@ -246,11 +262,11 @@ Route concurrentGroupsRoute(const Topology& t, const std::vector<int>& nodes, in
             if (u.link == nicLink)
                 nic = std::max(nic, u.share);
             else
-                addShare(sum, u.link, u.share);
+                sum.add(u.link, u.share);
         }
     }
-    if (nic > 0) sum.insert(sum.begin(), LinkUse{nicLink, nic});
-    return sum;
+    if (nic > 0) sum.r.insert(sum.r.begin(), LinkUse{nicLink, nic});
+    return sum.r;
 }
 
 const std::vector<std::string>& topologyPresetNames() {
@@ -509,6 +525,24 @@ FabricPlan buildFabric(const Topology& t, const Placement& pl, int backgroundJob
                               " background jobs x " + std::to_string(backgroundNodes) + " + " +
                               std::to_string(foregroundNodes) + " foreground)");
     const Layout lay = layoutOf(t);
+    const long long links = fabricLeafLinks(t);
+    if (links > kMaxFabricLinks) {
+        const bool hash = t.ecmp == Ecmp::Hash;
+        const long long most = hash ? std::max(0LL, kMaxFabricLinks / (2LL * lay.leaves)) : 0;
+        throw FabricError(
+            keys.topology + (hash ? ".spines" : ".nodes"),
+            std::to_string(links) + " leaf links (" +
+                (hash ? "2 x " + std::to_string(lay.leaves) + " leaves x " +
+                            std::to_string(t.spines) +
+                            " spines: hashed ECMP holds one link per leaf, spine and direction"
+                      : "2 x " + std::to_string(lay.leaves) + " leaves") +
+                ") exceed the limit of " + std::to_string(kMaxFabricLinks) +
+                " links a simulation holds within its time and memory bounds" +
+                (hash ? "; at most " + std::to_string(most) + " spines with " +
+                            std::to_string(lay.leaves) +
+                            " leaves, or fewer leaves (nodes / nodes_per_leaf), or ecmp \"equal\""
+                      : ""));
+    }
     FabricPlan plan;
     // A leaf's uplinks carry K x node NIC / oversubscription each way, split over the spines
     // (Ecmp::Hash: one bundle per spine).

@@ -97,6 +97,13 @@ struct Placement {
 /// Most nodes a fabric has (`nodes`); node ids of a placement are in [0, kMaxFabricNodes - 1].
 constexpr long long kMaxFabricNodes = 65536;
 
+/// Most leaf links (uplink and downlink bundles) a fabric may hold: 2^20. Hashed ECMP holds one
+/// per leaf, spine and direction, so the links grow with leaves x spines; at this limit (65536
+/// leaves x 8 spines) `tandem-cli run` of examples/mlforml-fabric-scaling.json's jobs takes
+/// 0.7 s and 182 MB, `scaling` 18 s and 182 MB; 2^21 links took 30 s, 256 spines 3 GB per
+/// fabric (docs/MODEL-NETWORK.md section 6). buildFabric refuses more, naming the key.
+constexpr long long kMaxFabricLinks = 1LL << 20;
+
 /// The JSON shape of a topology or placement key: how its row is read and written.
 enum class FabricFieldShape {
     Word,     ///< one word of the row's `words` (a preset name or an enum's names)
@@ -272,12 +279,19 @@ struct FabricKeys {
     std::string placement = "ml_for_ml.placement";
 };
 
+/// Leaf links a leaf_spine fabric `t` holds, computed from its keys alone: 2 x leaves (up and
+/// down bundle of each leaf) under ecmp "equal", 2 x leaves x spines under "hash"; leaves =
+/// ceil(nodes / nodes_per_leaf). buildFabric refuses a fabric above kMaxFabricLinks.
+long long fabricLeafLinks(const Topology& t);
+
 /// Places `backgroundJobs` jobs of `backgroundNodes` nodes and a foreground of
 /// `foregroundNodes` nodes on a leaf_spine topology whose nodes carry `nicBytesPerS` of
 /// scale-out each (`gpusPerNode` rails), and routes every job's all-reduce. Errors
 /// (FabricError, naming the key): more nodes needed than the fabric has
 /// (<keys.topology>.nodes), explicit lists of the wrong length, with repeated, out-of-range
-/// or shared node ids (<keys.placement>.*). `foregroundFirst`: the foreground takes its nodes
+/// or shared node ids (<keys.placement>.*), more than kMaxFabricLinks leaf links
+/// (<keys.topology>.spines under hashed ECMP, .nodes otherwise; checked before anything is
+/// built). `foregroundFirst`: the foreground takes its nodes
 /// before the background jobs (its placement then does not depend on their count; the MoE
 /// workspace's job is placed so); by default it takes the nodes they leave.
 FabricPlan buildFabric(const Topology& t, const Placement& pl, int backgroundJobs,

@@ -9,9 +9,10 @@
 
 namespace tandem::mlforml {
 
-std::vector<ScalingCurve> fabricScaling(const Params& base, const std::vector<int>& nodes,
-                                        const std::vector<double>& ratios,
-                                        const tandem::CancelFlag* cancel) {
+std::vector<ScalingCurve> fabricScaling(
+    const Params& base, const std::vector<int>& nodes, const std::vector<double>& ratios,
+    const tandem::CancelFlag* cancel,
+    const std::function<void(std::size_t, std::size_t)>& progress) {
     if (base.topology.kind != fabric::FabricKind::LeafSpine)
         throw std::invalid_argument(
             "ml_for_ml.topology: the scaling curves need a leaf_spine fabric (preset "
@@ -20,6 +21,7 @@ std::vector<ScalingCurve> fabricScaling(const Params& base, const std::vector<in
     std::vector<ScalingCurve> curves;
     for (size_t ri = 0; ri < ratios.size(); ++ri) {
         for (size_t ni = 0; ni < nodes.size(); ++ni) {
+            if (progress) progress(ri * nodes.size() + ni, ratios.size() * nodes.size());
             Params p = base;
             p.topology.oversubscription = ratios[ri];
             p.foregroundNodes = nodes[ni];

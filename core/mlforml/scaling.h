@@ -1,7 +1,9 @@
 #pragma once
 // Cluster-size behaviour on a leaf/spine fabric [docs/MODEL-NETWORK.md section 5]: time to each
 // target per policy against the foreground's node count, one curve per oversubscription ratio.
+#include <cstddef>
 #include <exception>  // before common/cancel.h, which uses std::exception
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -26,10 +28,12 @@ struct ScalingCurve {
 /// the per-GPU micro-batch held fixed, and collects every policy's first-crossing times.
 /// Curves are ordered ratio, background level, policy, target. Each point is validated as a
 /// scenario would be (placement and fabric size errors are thrown as std::invalid_argument
-/// naming the key and the point). Throws tandem::Cancelled when `cancel` is set.
-std::vector<ScalingCurve> fabricScaling(const Params& base, const std::vector<int>& nodes,
-                                        const std::vector<double>& ratios,
-                                        const tandem::CancelFlag* cancel = nullptr);
+/// naming the key and the point). Throws tandem::Cancelled when `cancel` is set. `progress`,
+/// when set, is called before each point with (point index from 0, number of points).
+std::vector<ScalingCurve> fabricScaling(
+    const Params& base, const std::vector<int>& nodes, const std::vector<double>& ratios,
+    const tandem::CancelFlag* cancel = nullptr,
+    const std::function<void(std::size_t, std::size_t)>& progress = {});
 
 /// CSV with header oversubscription,background_jobs,policy,target_factor,foreground_nodes,
 /// time_to_target_s (one row per point of every curve; an unreached target is empty).

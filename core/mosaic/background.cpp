@@ -256,8 +256,30 @@ nlohmann::ordered_json writeBackground(const BackgroundLoad& b) {
     return j;
 }
 
+long long coRunRouteLinks(int nodes, const BackgroundLoad& bg) {
+    const fabric::Topology& t = bg.topology;
+    const long long leaves = (t.nodes + t.nodesPerLeaf - 1) / std::max(1, t.nodesPerLeaf);
+    const long long spanned = std::min<long long>(std::max(0, nodes), leaves);
+    return 2 * spanned * (t.ecmp == fabric::Ecmp::Hash ? t.spines : 1);
+}
+
+void checkCoRunSize(int nodes, const BackgroundLoad& bg) {
+    const long long links = coRunRouteLinks(nodes, bg);
+    if (links <= kMaxCoRunRouteLinks) return;
+    const bool hash = bg.topology.ecmp == fabric::Ecmp::Hash;
+    throw fabric::FabricError(
+        "mosaic.nodes",
+        "the MoE job's " + std::to_string(nodes) + " nodes may cross " + std::to_string(links) +
+            " leaf links of the co-running jobs' fabric (2 x leaves spanned" +
+            (hash ? " x " + std::to_string(bg.topology.spines) + " spines, hashed ECMP" : "") +
+            "), above the limit of " + std::to_string(kMaxCoRunRouteLinks) +
+            " the co-run model computes within its time bound; use fewer nodes" +
+            (hash ? ", fewer spines or ecmp \"equal\"" : "") + " (mosaic.background.topology)");
+}
+
 CoRunModel coRunModel(const Hardware& hw, int nodes, const BackgroundLoad& bg,
                       const tandem::CancelFlag* cancel) {
+    checkCoRunSize(nodes, bg);
     CoRunModel m;
     const int gpn = std::max(1, hw.gpusPerNode);
     const double nodeRate = gpn * hw.nicBytesPerS;

@@ -102,6 +102,20 @@ struct CoRunModel {
 CoRunModel coRunModel(const Hardware& hw, int nodes, const BackgroundLoad& bg,
                       const tandem::CancelFlag* cancel = nullptr);
 
+/// Most leaf links the MoE job's summed route may cross in the co-run model: 8192. Its cost
+/// grows with those links (every flow event refills them): on 65536 leaves x 8 spines under
+/// hashed ECMP a 512-node MoE job (8192 links) took 27 s, 1024 nodes 45 s, 2048 over 60 s;
+/// under "equal" 4096 nodes (8192 links) 5.8 s (docs/MODEL-NETWORK.md section 7).
+constexpr long long kMaxCoRunRouteLinks = 8192;
+
+/// Upper bound of the leaf links the MoE job of `nodes` nodes crosses on `bg`'s fabric, from
+/// the keys alone: 2 x min(nodes, leaves) x (spines under hashed ECMP, else 1).
+long long coRunRouteLinks(int nodes, const BackgroundLoad& bg);
+
+/// Throws fabric::FabricError at "mosaic.nodes" when coRunRouteLinks(nodes, bg) exceeds
+/// kMaxCoRunRouteLinks, saying the limit and what to lower.
+void checkCoRunSize(int nodes, const BackgroundLoad& bg);
+
 /// Report block of a co-run model for `mosaic_result.json`: {"jobs", "largest_slowdown",
 /// "curves_attached", "slowdowns": [{"group_nodes", "traffic" ("all_reduce" | "alltoall"),
 /// "idle_s": [...], "slowdown": [...]}]} at idle durations of 1 ms, 10 ms, 100 ms, 1 s, 10 s.

@@ -107,6 +107,7 @@ void checkBackgroundFits(const Envelope& e, Diagnostics& diag) {
         (void)fabric::buildFabric(b.topology, b.placement, b.jobs, b.job.nodes, e.nodes,
                                   e.hardware.gpusPerNode * e.hardware.nicBytesPerS,
                                   e.hardware.gpusPerNode, backgroundFabricKeys(), true);
+        checkCoRunSize(e.nodes, b);
     } catch (const fabric::FabricError& ex) {
         diag.error("$." + ex.key(), ex.reason());
     }

@@ -284,6 +284,12 @@ private slots:
         QTest::newRow("placement on the shared fabric")
             << R"({"placement": {"foreground": "spread"}})"
             << "$.ml_for_ml.placement";
+        QTest::newRow("hashed ECMP beyond the link limit")
+            << R"({"topology": {"preset": "leaf-spine", "nodes": 65536, "nodes_per_leaf": 1, "spines": 9, "ecmp": "hash"}})"
+            << "$.ml_for_ml.topology.spines";
+        QTest::newRow("hashed ECMP, 4096 spines")
+            << R"({"topology": {"preset": "leaf-spine", "nodes": 65536, "nodes_per_leaf": 1, "spines": 4096, "ecmp": "hash"}})"
+            << "$.ml_for_ml.topology.spines";
         QTest::newRow("trace has no placement")
             << R"({"scenario": "trace", "trace_file": "x.csv", "topology": {"preset": "leaf-spine"}})"
             << "$.ml_for_ml.topology";
@@ -297,6 +303,84 @@ private slots:
         bool found = false;
         for (const auto& i : d.items()) found = found || i.path == path.toStdString();
         QVERIFY2(found, d.str().c_str());
+    }
+
+    void hashedFabricAtLinkLimitValidatesAndRuns() {
+        // 65536 leaves of one node under 8 spines, hashed ECMP: 2 x 65536 x 8 = 2^20 leaf links,
+        // exactly the limit. It validates, holds that many links plus one NIC link per job, and
+        // a spread ring's route lists each (leaf, spine) link it crosses once.
+        tandem::Diagnostics d;
+        Params p = readScenario({{"background_jobs", {2}},
+                                 {"foreground_nodes", 16},
+                                 {"topology",
+                                  {{"preset", "leaf-spine-4to1"},
+                                   {"nodes", 65536},
+                                   {"nodes_per_leaf", 1},
+                                   {"spines", 8},
+                                   {"ecmp", "hash"}}},
+                                 {"placement", {{"foreground", "spread"}}}},
+                                d);
+        QVERIFY2(d.ok(), d.str().c_str());
+        QCOMPARE(fabricLeafLinks(p.topology), kMaxFabricLinks);
+        const FabricPlan plan = buildFabric(p);
+        QCOMPARE(plan.linkCapacity.size(), std::size_t(kMaxFabricLinks) + 3);  // + 3 NIC links
+        const Route& fg = plan.jobRoutes.back();
+        // 16 crossing hops x 8 rails, an up and a down link each, plus the NIC: at most 257
+        // entries; each hop leaves its own leaf, so at least 16 up and 16 down links.
+        QVERIFY2(fg.size() >= 33 && fg.size() <= 257, qPrintable(QString::number(fg.size())));
+        std::set<int> links;
+        double upShares = 0;
+        for (const LinkUse& u : fg) {
+            QVERIFY(links.insert(u.link).second);  // every link once
+            if (u.link < kMaxFabricLinks / 2) upShares += u.share;
+        }
+        QVERIFY(std::fabs(upShares - 16.0) < 1e-9);  // one wire byte up per hop
+        p.policies = {Policy::Joint};
+        p.targetFactors = {1.01};
+        const Result res = simulate(p);
+        QVERIFY(std::isfinite(res.points.at(0).policies.at(0).firstCrossing_s.at(0)));
+    }
+
+    void linkLimitIsCheckedBeforeBuilding_data() {
+        QTest::addColumn<int>("nodes");
+        QTest::addColumn<int>("perLeaf");
+        QTest::addColumn<int>("spines");
+        QTest::addColumn<bool>("hash");
+        QTest::addColumn<long long>("links");
+        QTest::addColumn<bool>("refused");
+        QTest::newRow("at the limit") << 65536 << 1 << 8 << true << (1LL << 20) << false;
+        QTest::newRow("one spine more") << 65536 << 1 << 9 << true << 9LL * 131072 << true;
+        QTest::newRow("256 spines") << 65536 << 1 << 256 << true << 256LL * 131072 << true;
+        QTest::newRow("4096 spines") << 65536 << 1 << 4096 << true << 4096LL * 131072 << true;
+        // 4096 spines over 128 leaves (2048 nodes, 16 per leaf): 2^20 links, accepted.
+        QTest::newRow("fewer leaves") << 2048 << 16 << 4096 << true << (1LL << 20) << false;
+        // Equal split: one bundle per leaf and direction, whatever the spines.
+        QTest::newRow("equal split") << 65536 << 1 << 4096 << false << 131072LL << false;
+    }
+    void linkLimitIsCheckedBeforeBuilding() {
+        QFETCH(int, nodes);
+        QFETCH(int, perLeaf);
+        QFETCH(int, spines);
+        QFETCH(bool, hash);
+        QFETCH(long long, links);
+        QFETCH(bool, refused);
+        Topology t = leafSpine(nodes, perLeaf, 4.0, AllReduceAlgorithm::Ring,
+                               hash ? Ecmp::Hash : Ecmp::Equal);
+        t.spines = spines;
+        QCOMPARE(fabricLeafLinks(t), links);
+        Placement pl;
+        pl.foreground = PlacementPolicy::Spread;
+        const FabricKeys keys{"mosaic.background.topology", "mosaic.background.placement"};
+        try {
+            const FabricPlan f = buildFabric(t, pl, 1, 8, 8, 10e9, 8, keys, true);
+            QVERIFY(!refused);
+            QCOMPARE(static_cast<long long>(f.linkCapacity.size()), links + 2);
+        } catch (const FabricError& e) {
+            QVERIFY2(refused, e.what());
+            QCOMPARE(QString::fromStdString(e.key()),
+                     QStringLiteral("mosaic.background.topology.spines"));
+            QVERIFY2(e.reason().find("limit of 1048576 links") != std::string::npos, e.what());
+        }
     }
 
     void foregroundNodesNonBlockingFallsMonotonically() {

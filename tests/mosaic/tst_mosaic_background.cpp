@@ -188,6 +188,55 @@ private slots:
         QVERIFY(anyStartsWith(readErrors(R"({"jobz": 4})"), "$.mosaic.background.jobz"));
         QVERIFY(readErrors(R"({"jobs": 16})").empty());
     }
+
+    /// The fabric and the MoE job's route are bounded before anything is built: hashed ECMP
+    /// over 65536 leaves and 4096 spines holds 2^29 leaf links (refused at the spines); 8 spines
+    /// hold 2^20, the limit, and a 32-node MoE job crosses at most 2 x 32 x 8 = 512 of them;
+    /// 1024 nodes would cross 16384, above the co-run model's 8192 (refused at mosaic.nodes).
+    void sizeLimits_data() {
+        QTest::addColumn<int>("spines");
+        QTest::addColumn<QString>("ecmp");
+        QTest::addColumn<int>("nodes");
+        QTest::addColumn<long long>("routeLinks");
+        QTest::addColumn<QString>("refusedAt");
+        QTest::newRow("4096 spines")
+            << 4096 << "hash" << 32 << 262144LL << "$.mosaic.background.topology.spines";
+        QTest::newRow("9 spines") << 9 << "hash" << 32 << 576LL
+                                  << "$.mosaic.background.topology.spines";
+        QTest::newRow("8 spines, 32 nodes") << 8 << "hash" << 32 << 512LL << "";
+        QTest::newRow("8 spines, 512 nodes") << 8 << "hash" << 512 << 8192LL << "";
+        QTest::newRow("8 spines, 1024 nodes") << 8 << "hash" << 1024 << 16384LL << "$.mosaic.nodes";
+        QTest::newRow("equal, 4096 nodes") << 4096 << "equal" << 4096 << 8192LL << "";
+        QTest::newRow("equal, 8192 nodes")
+            << 4096 << "equal" << 8192 << 16384LL << "$.mosaic.nodes";
+    }
+    void sizeLimits() {
+        QFETCH(int, spines);
+        QFETCH(QString, ecmp);
+        QFETCH(int, nodes);
+        QFETCH(long long, routeLinks);
+        QFETCH(QString, refusedAt);
+        const std::string topology =
+            "{\"jobs\": 8, \"topology\": {\"preset\": \"leaf-spine-4to1\", \"nodes\": 65536, "
+            "\"nodes_per_leaf\": 1, \"spines\": " +
+            std::to_string(spines) + ", \"ecmp\": \"" + ecmp.toStdString() +
+            "\"}, \"placement\": {\"foreground\": \"spread\"}}";
+        const std::vector<std::string> errors = readErrors(topology, nodes);
+        if (refusedAt.isEmpty()) {
+            QVERIFY2(errors.empty(), errors.empty() ? "" : errors.front().c_str());
+        } else {
+            QVERIFY2(errors.size() == 1 && anyStartsWith(errors, refusedAt.toStdString() + ": "),
+                     errors.empty() ? "accepted" : errors.front().c_str());
+            QVERIFY2(errors.front().find("limit of") != std::string::npos, errors.front().c_str());
+        }
+        BackgroundLoad b;
+        fabric::topologyPreset("leaf-spine-4to1", b.topology);
+        b.topology.nodes = 65536;
+        b.topology.nodesPerLeaf = 1;
+        b.topology.spines = spines;
+        b.topology.ecmp = ecmp == QLatin1String("hash") ? fabric::Ecmp::Hash : fabric::Ecmp::Equal;
+        QCOMPARE(coRunRouteLinks(nodes, b), routeLinks);
+    }
 };
 
 TANDEM_TEST_APPLESS_MAIN(TstMosaicBackground)
