@@ -104,8 +104,8 @@ CoRunModel coRunModel(const Hardware& hw, int nodes, const BackgroundLoad& bg,
 
 /// Most leaf links the MoE job's summed route may cross in the co-run model: 8192. Its cost
 /// grows with those links (every flow event refills them): on 65536 leaves x 8 spines under
-/// hashed ECMP a 512-node MoE job (8192 links) took 27 s, 1024 nodes 45 s, 2048 over 60 s;
-/// under "equal" 4096 nodes (8192 links) 5.8 s (docs/MODEL-NETWORK.md section 7).
+/// hashed ECMP a 512-node MoE job (8192 links) took 11-27 s, 1024 nodes 45 s, 2048 over 60 s;
+/// under "equal" 4096 nodes (8192 links) 6-11 s (docs/MODEL-NETWORK.md section 7).
 constexpr long long kMaxCoRunRouteLinks = 8192;
 
 /// Upper bound of the leaf links the MoE job of `nodes` nodes crosses on `bg`'s fabric, from
