@@ -233,7 +233,7 @@ int fitStackCommand(const QStringList& args) {
     } else {
         printTable({"constant", "stored", "fitted"}, rows);
         print("objective %s after %d evaluations\n",
-                    tandem::formatGeneral(fit.objective, 6).c_str(), fit.evaluations);
+              tandem::formatGeneral(fit.objective, 6).c_str(), fit.evaluations);
     }
     return kExitOk;
 }
