@@ -291,14 +291,27 @@ size_t assignmentPrefix(const std::string& w) {
 
 }  // namespace
 
-bool launchScriptWords(const std::string& text, std::vector<std::string>& words,
-                       std::string& error) {
+namespace {
+
+/// One command of a script as bash runs it: its words after expansion (assignments left out),
+/// each with the line it is on. `array`: the elements of an array the script assigns but never
+/// expands, kept where it is assigned.
+struct ScriptCommand {
+    std::vector<std::string> words;
+    std::vector<int> lines;
+    bool array = false;
+};
+
+/// The commands of `text` in order (launchScriptWords' rules); empty commands left out.
+bool scriptCommands(const std::string& text, std::vector<ScriptCommand>& commands,
+                    std::string& error) {
     std::vector<Token> tokens;
     if (!tokenize(text, tokens, error)) return false;
-    words.clear();
+    commands.assign(1, ScriptCommand{});
     ShellState st;
-    // Arrays the file assigns, where their words go if nothing expands them.
+    // Arrays the file assigns: the command they are assigned in, and their name.
     std::vector<std::pair<size_t, std::string>> assigned;
+    std::map<std::string, int> assignedLine;  // name -> the line of its last assignment
     bool commandStart = true, declaring = false;
     using TK = Token::Kind;
     for (size_t i = 0; i < tokens.size(); ++i) {
@@ -306,6 +319,7 @@ bool launchScriptWords(const std::string& text, std::vector<std::string>& words,
         if (t.kind == TK::Separator) {
             commandStart = true;
             declaring = false;
+            if (!commands.back().words.empty()) commands.emplace_back();
             continue;
         }
         if (t.kind == TK::Redirect) {
@@ -338,7 +352,8 @@ bool launchScriptWords(const std::string& text, std::vector<std::string>& words,
                 }
                 st.arrays[name] = elements;
                 st.arrayExpanded.emplace(name, false);
-                assigned.emplace_back(words.size(), name);
+                assigned.emplace_back(commands.size() - 1, name);
+                assignedLine[name] = t.line;
                 i = j;
             } else {
                 std::string value;
@@ -348,10 +363,15 @@ bool launchScriptWords(const std::string& text, std::vector<std::string>& words,
             continue;
         }
         commandStart = false;
-        for (auto& e : expand(w, st)) words.push_back(e);
+        for (auto& e : expand(w, st)) {
+            commands.back().words.push_back(e);
+            commands.back().lines.push_back(t.line);
+        }
     }
+    if (commands.back().words.empty()) commands.pop_back();
     // A file of only arrays (or arrays the script builds but never passes): read where assigned
-    // (the last assignment of each name), the latest first so that earlier positions hold.
+    // (the last assignment of each name), each as a command of its own before the command it
+    // is assigned in, the latest first so that earlier positions hold.
     std::map<std::string, size_t> last;  // name -> its last entry of `assigned`
     for (size_t k = 0; k < assigned.size(); ++k) last[assigned[k].second] = k;
     std::vector<size_t> pending;
@@ -359,9 +379,25 @@ bool launchScriptWords(const std::string& text, std::vector<std::string>& words,
         if (!st.arrayExpanded[name]) pending.push_back(k);
     std::sort(pending.begin(), pending.end(), std::greater<size_t>());
     for (size_t k : pending) {
-        const auto& elements = st.arrays[assigned[k].second];
-        words.insert(words.begin() + long(assigned[k].first), elements.begin(), elements.end());
+        ScriptCommand a;
+        a.array = true;
+        a.words = st.arrays[assigned[k].second];
+        if (a.words.empty()) continue;
+        a.lines.assign(a.words.size(), assignedLine[assigned[k].second]);
+        commands.insert(commands.begin() + long(std::min(assigned[k].first, commands.size())),
+                        std::move(a));
     }
+    return true;
+}
+
+}  // namespace
+
+bool launchScriptWords(const std::string& text, std::vector<std::string>& words,
+                       std::string& error) {
+    std::vector<ScriptCommand> commands;
+    if (!scriptCommands(text, commands, error)) return false;
+    words.clear();
+    for (const auto& c : commands) words.insert(words.end(), c.words.begin(), c.words.end());
     return true;
 }
 
@@ -763,10 +799,88 @@ std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p
     return a;
 }
 
+namespace {
+
+/// The name of a Megatron-LM flag parseMegatronArguments reads (--flag or --flag=value), or "".
+std::string megatronFlagName(const std::string& w) {
+    if (!isFlag(w)) return {};
+    const std::string name = w.substr(0, w.find('='));
+    const auto& flags = megatronFlags();
+    return std::any_of(flags.begin(), flags.end(),
+                       [&](const MegatronFlag& m) { return name == m.flag; })
+               ? name
+               : std::string();
+}
+
+/// The words bash passes to the launch command of `commands`: the one command that carries
+/// Megatron-LM flags and is started by a program (a word that is no --flag), with the arrays
+/// the script assigns but never expands. A file with no such command is a list of arguments:
+/// all its words. False + `error` (with the lines) when two commands carry Megatron-LM flags
+/// or, beside a launch command, a --flag starts a command of its own (bash would run it as a
+/// program: the line before does not continue).
+bool launchWords(const std::vector<ScriptCommand>& commands, std::vector<std::string>& words,
+                 std::string& error) {
+    words.clear();
+    auto line = [](int l) { return "line " + std::to_string(l); };
+    // The commands started by a program that carry Megatron-LM flags, or else any --flag.
+    size_t launch = commands.size();
+    bool launchKnown = false;
+    for (size_t k = 0; k < commands.size(); ++k) {
+        const ScriptCommand& cmd = commands[k];
+        if (cmd.array || isFlag(cmd.words.front())) continue;
+        std::string first;
+        bool anyFlag = false;
+        for (size_t i = 0; i < cmd.words.size() && first.empty(); ++i) {
+            first = megatronFlagName(cmd.words[i]);
+            if (!first.empty() && launch < commands.size() && launchKnown) {
+                const ScriptCommand& a = commands[launch];
+                std::string before;
+                int beforeLine = a.lines.front();
+                for (size_t j = 0; j < a.words.size() && before.empty(); ++j) {
+                    before = megatronFlagName(a.words[j]);
+                    beforeLine = a.lines[j];
+                }
+                error = line(beforeLine) + " and " + line(cmd.lines[i]) +
+                        " are two separate commands that both carry Megatron-LM flags (" + before +
+                        ", " + first + "): bash passes each command only its own words";
+                return false;
+            }
+            anyFlag = anyFlag || isFlag(cmd.words[i]);
+        }
+        if (!first.empty()) {
+            launch = k;
+            launchKnown = true;
+        } else if (anyFlag && launch == commands.size()) {
+            launch = k;
+        }
+    }
+    if (launch == commands.size()) {  // a list of arguments
+        for (const auto& c : commands) words.insert(words.end(), c.words.begin(), c.words.end());
+        return true;
+    }
+    for (size_t k = 0; k < commands.size(); ++k) {
+        const ScriptCommand& cmd = commands[k];
+        if (!cmd.array && isFlag(cmd.words.front())) {
+            error = line(cmd.lines.front()) + ": " + cmd.words.front() +
+                    " starts a command of its own: the line before does not continue (a comment "
+                    "or a space after the backslash ends the command), so bash would not pass it "
+                    "to the launch command on " +
+                    line(commands[launch].lines.front());
+            return false;
+        }
+        if (k == launch || cmd.array) words.insert(words.end(), cmd.words.begin(), cmd.words.end());
+    }
+    return true;
+}
+
+}  // namespace
+
 bool parseMegatronArguments(const std::string& text, const Geometry& g, Cluster& c, Plan& p,
                             std::string& error, std::vector<std::string>* notes) {
+    std::vector<ScriptCommand> commands;
+    if (!scriptCommands(text, commands, error)) return false;
     std::vector<std::string> words;
-    if (!launchScriptWords(text, words, error)) return false;
+    if (!launchWords(commands, words, error)) return false;
     if (words.empty()) {
         error = "the file has no arguments (it is empty or only comments)";
         return false;

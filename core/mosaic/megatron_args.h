@@ -38,7 +38,10 @@ bool launchScriptWords(const std::string& text, std::vector<std::string>& words,
                        std::string& error);
 
 /// Reads the Megatron-LM / Megatron-Bridge arguments of a launch script (its words as
-/// launchScriptWords splits them; --flag=value is --flag value) for model `g`: the parallel
+/// launchScriptWords splits them; --flag=value is --flag value) for model `g`. Only the launch
+/// command is read: the one command, started by a program, that carries Megatron-LM flags
+/// (with arrays the file assigns but never expands); a file without one is a list of
+/// arguments, read whole. Then the parallel
 /// sizes (--tensor-, --pipeline-, --context-, --expert-model-, --expert-tensor-parallel-size,
 /// --decoder-first- / --decoder-last-pipeline-num-layers, VP from
 /// --num-virtual-stages-per-pipeline-rank (or its config name
@@ -58,7 +61,9 @@ bool launchScriptWords(const std::string& text, std::vector<std::string>& words,
 /// integer or not one of the flag's choices (--global-batch-size and --seq-length at most
 /// kMaxGlobalBatch / kMaxSeqLen); a flag lacks its value; a flag is given twice with
 /// different values; a model flag contradicts `g`; VP cannot be derived; TP CP PP does not divide
-/// N_dev; or the script cannot be split (launchScriptWords).
+/// N_dev; the script cannot be split (launchScriptWords); beside the launch command a --flag
+/// starts a command of its own (bash would run it as a program; "line N: --flag starts a
+/// command of its own ..."); or two commands carry Megatron-LM flags (both lines named).
 bool parseMegatronArguments(const std::string& text, const Geometry& g, Cluster& c, Plan& p,
                             std::string& error, std::vector<std::string>* notes = nullptr);
 

@@ -416,6 +416,12 @@ private slots:
         QTest::newRow("contradicts the model")
             << "--num-layers 61 --expert-model-parallel-size 8"
             << "--num-layers 61 contradicts the model file (27 layers)";
+        QTest::newRow("comment line ends the launch command")
+            << "torchrun pretrain_gpt.py --tensor-model-parallel-size 2 --sequence-parallel \\\n"
+               "  # --expert-model-parallel-size 4 \\\n"
+               "  --expert-model-parallel-size 8\n"
+            << "line 3: --expert-model-parallel-size starts a command of its own: the line before "
+               "does not continue";
     }
     void planMegatronArgsErrors() {
         QFETCH(QString, script);

@@ -332,6 +332,73 @@ private slots:
         QCOMPARE(QString::fromStdString(r.error), error);
     }
 
+    /// Bash ends a command at a newline that is not escaped: a comment line inside a
+    /// continued command (its trailing backslash is part of the comment) or a space after the
+    /// backslash ends it, and the --flag on the next line starts a command of its own, which
+    /// bash would run as a program. Two commands carrying flags are refused too.
+    void launchFileCommandBoundaries_data() {
+        QTest::addColumn<QString>("script");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("comment line ends the command")
+            << "torchrun pretrain_gpt.py --tensor-model-parallel-size 2 --sequence-parallel \\\n"
+               "  # --expert-model-parallel-size 4 \\\n"
+               "  --expert-model-parallel-size 8\n"
+            << "line 3: --expert-model-parallel-size starts a command of its own: the line before "
+               "does not continue (a comment or a space after the backslash ends the command), "
+               "so bash would not pass it to the launch command on line 1";
+        QTest::newRow("space after the backslash")
+            << "#!/bin/bash\ntorchrun pretrain_gpt.py --tensor-model-parallel-size 2 \\ \n"
+               "  --pipeline-model-parallel-size=4\n"
+            << "line 3: --pipeline-model-parallel-size=4 starts a command of its own: the line "
+               "before does not continue (a comment or a space after the backslash ends the "
+               "command), so bash would not pass it to the launch command on line 2";
+        QTest::newRow("launcher with other flags only")
+            << "python pretrain_gpt.py --lr 3e-4\n--tensor-model-parallel-size 2"
+            << "line 2: --tensor-model-parallel-size starts a command of its own: the line "
+               "before does not continue (a comment or a space after the backslash ends the "
+               "command), so bash would not pass it to the launch command on line 1";
+        QTest::newRow("two launch commands")
+            << "python a.py --tensor-model-parallel-size 2\n"
+               "echo start; python b.py --lr 1 --pipeline-model-parallel-size 4"
+            << "line 1 and line 2 are two separate commands that both carry Megatron-LM flags "
+               "(--tensor-model-parallel-size, --pipeline-model-parallel-size): bash passes each "
+               "command only its own words";
+    }
+    void launchFileCommandBoundaries() {
+        QFETCH(QString, script);
+        QFETCH(QString, error);
+        const ReadBack r = readLaunch(
+            script.toStdString(), modelGeometry("DeepSeek-V2-Lite.config.json"), launchCluster(64));
+        QVERIFY(!r.ok);
+        QCOMPARE(QString::fromStdString(r.error), error);
+    }
+
+    /// The launch command is the one command carrying the flags: the other commands (with
+    /// their own --flags) are not read, an array assigned in one command and expanded in
+    /// another is passed, and a file of bare arguments on several lines is read whole.
+    void launchFileOneCommand() {
+        const Geometry g = modelGeometry("DeepSeek-V2-Lite.config.json");
+        const ReadBack r = readLaunch(
+            "set -euo pipefail\n"
+            "pip install --upgrade --quiet x\n"
+            "EP=( --expert-model-parallel-size 4 )\n"
+            "# --expert-model-parallel-size 8 is too many \\\n"
+            "torchrun pretrain_gpt.py --tensor-model-parallel-size 2 \\\n"
+            "  \"${EP[@]}\" 2>&1 | tee log.txt\n",
+            g, launchCluster(64));
+        QVERIFY2(r.ok, r.error.c_str());
+        QCOMPARE(r.plan.tp, 2);
+        QCOMPARE(r.plan.ep, 4);
+        QCOMPARE(r.plan.dp, 32);
+        QVERIFY(r.notes.empty());
+        const ReadBack list =
+            readLaunch("--tensor-model-parallel-size 2\n--expert-model-parallel-size 8\n", g,
+                       launchCluster(64));
+        QVERIFY2(list.ok, list.error.c_str());
+        QCOMPARE(list.plan.tp, 2);
+        QCOMPARE(list.plan.ep, 8);
+    }
+
     /// The same flag given twice with the same value is one flag; --flag=value is --flag value.
     void launchFileRepeatsAlike() {
         const ReadBack r =
