@@ -554,7 +554,7 @@ std::optional<NcclImport> parseNcclTests(const std::string& text, const std::str
                                              " result (error column, the largest deviation) at "
                                              "size " +
                                              formatNumber(r.bytes) + " exceeds " +
-                                             formatNumber(tol) + " allowed for " + r.type +
+                                             formatGeneral(tol, 3) + " allowed for " + r.type +
                                              ": the collective returned wrong data, so this log "
                                              "is not a valid measurement");
         cur->rows.push_back(r);

@@ -375,6 +375,19 @@ private slots:
                    "# Avg bus bandwidth    : 16.08\n"
             << "line 5"
             << "error 3e+00 in the in-place result";
+        // 8 ranks: float's 1e-5 x 7, stated without binary noise (not 7.000000000000001e-05).
+        QString ranks = "# nThread 1 nGpus 8 minBytes 8 maxBytes 8589934592\n";
+        for (int k = 0; k < 8; ++k)
+            ranks += QStringLiteral("#   Rank  %1 Pid 1 on n0 device  %1 [0x00] A100-SXM4-40GB\n")
+                         .arg(k);
+        QTest::newRow("float on 8 ranks")
+            << ranks + header + ok +
+                   "     2097152        524288   float     sum    147.2   14.24   26.71  1e-03    "
+                   "146.9   14.27   26.76  0e+00\n" +
+                   summary
+            << "line 12"
+            << "error 1e-03 in the out-of-place result (error column, the largest deviation) at "
+               "size 2097152 exceeds 7e-05 allowed for float: the collective";
         QTest::newRow("integer type, any deviation")
             << header +
                    "     1048576        262144   int32     sum    123.2    8.51   15.95  1e+00    "
