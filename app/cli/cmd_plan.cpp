@@ -282,17 +282,20 @@ int planCommand(const QStringList& args) {
     if (!parser.isSet(megatronArgs) && !precisionOk("--precision")) return kExitBadInput;
     std::vector<std::pair<m::Plan, m::PlanEval>> layouts;
     if (parser.isSet(megatronArgs)) {
-        QFile args(parser.value(megatronArgs));
-        if (!QFileInfo(parser.value(megatronArgs)).isFile() || !args.open(QIODevice::ReadOnly)) {
-            printError(QStringLiteral("--megatron-args: cannot open '%1' for reading")
-                           .arg(parser.value(megatronArgs)));
+        // Read as every input file is: a folder, a device or a pipe is named as such.
+        const std::string argsPath = parser.value(megatronArgs).toStdString();
+        std::string script;
+        tandem::Diagnostics argsDiag(argsPath);
+        if (!tandem::io::readTextFile(argsPath, script, argsDiag)) {
+            for (const auto& issue : argsDiag.items())
+                printError(QStringLiteral("--megatron-args: %1")
+                               .arg(QString::fromStdString(issue.message)));
             return kExitBadInput;
         }
         m::Plan p;
         std::string error;
         std::vector<std::string> notes;
-        if (!m::parseMegatronArguments(args.readAll().toStdString(), geometry, cluster, p, error,
-                                       &notes)) {
+        if (!m::parseMegatronArguments(script, geometry, cluster, p, error, &notes)) {
             printError(QStringLiteral("--megatron-args: %1").arg(QString::fromStdString(error)));
             return kExitBadInput;
         }

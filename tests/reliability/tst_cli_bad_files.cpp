@@ -7,6 +7,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <nlohmann/json.hpp>
+#ifndef _WIN32
+#include <sys/stat.h>
+#endif
 
 #include "cli_process.h"
 #include "test_main.h"
@@ -316,6 +319,46 @@ private slots:
             QVERIFY2(r.exitCode == 0 || r.exitCode == 2,
                      qPrintable(QString::number(r.exitCode) + r.err));
         }
+    }
+
+    /// plan --megatron-args names a device, a folder or a FIFO as such, in the words of every
+    /// other input file (it said only "cannot open '/dev/null' for reading"), exit 2, no hang.
+    void megatronArgsNotAFile_data() {
+        QTest::addColumn<QString>("what");  // "dev-null", "folder" or "fifo"
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("/dev/null") << "dev-null"
+                                   << "is not a regular file (devices and pipes are not read)";
+        QTest::newRow("folder") << "folder"
+                                << "is a folder, not a file";
+#ifndef _WIN32
+        QTest::newRow("fifo") << "fifo"
+                              << "is not a regular file (devices and pipes are not read)";
+#endif
+    }
+    void megatronArgsNotAFile() {
+        QFETCH(QString, what);
+        QFETCH(QString, reason);
+        QVERIFY(m_dir.isValid());
+        QString path = QStringLiteral("/dev/null");
+        if (what == QLatin1String("folder")) path = m_dir.path();
+#ifndef _WIN32
+        if (what == QLatin1String("fifo")) {
+            path = m_dir.filePath(QStringLiteral("launch.fifo"));
+            QFile::remove(path);
+            QVERIFY(::mkfifo(QFile::encodeName(path).constData(), 0600) == 0);
+        }
+#endif
+        const CliRun r =
+            runCli({QStringLiteral("plan"),
+                    QStringLiteral(TANDEM_TEST_DATA "/models/DeepSeek-V2-Lite.config.json"),
+                    QStringLiteral("--devices"), QStringLiteral("64"), QStringLiteral("--hardware"),
+                    QStringLiteral("h100"), QStringLiteral("--megatron-args"), path});
+        QVERIFY2(!r.crashed, qPrintable(r.err));
+        QCOMPARE(r.exitCode, 2);
+        const QString want =
+            QStringLiteral("tandem-cli: --megatron-args: \"%1\" %2").arg(path, reason);
+        QVERIFY2(r.err.contains(want),
+                 qPrintable(QStringLiteral("missing \"%1\" in:\n%2").arg(want, r.err)));
     }
 
     void missingAndUnwritableFiles() {
