@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "common/json_reader.h"
 #include "common/number_format.h"
+#include "standard_output.h"
 
 namespace cli {
 
@@ -37,14 +38,7 @@ void print(const char* format, ...) {
 }
 
 int finishStdout(int exitCode) {
-    errno = 0;
-    noteStdoutResult(std::fflush(stdout) != 0 || std::ferror(stdout));
-    errno = 0;
-    noteStdoutResult(std::fclose(stdout) != 0);
-    if (g_stdoutErrno == 0 || g_stdoutErrno == EPIPE) return exitCode;
-    printError(QStringLiteral("cannot write to standard output: %1")
-                   .arg(QString::fromLocal8Bit(std::strerror(g_stdoutErrno))));
-    return exitCode != kExitOk ? exitCode : kExitFailure;
+    return tandem::fileio::finishStandardOutput("tandem-cli", exitCode, g_stdoutErrno);
 }
 
 void printTable(const std::vector<std::string>& header,

@@ -14,6 +14,7 @@
 #include <QIcon>
 #include <QLocale>
 #include <cstdio>
+#include <cstdlib>
 
 #include "save_file.h"
 #include "scenario/scenario.h"
@@ -21,6 +22,7 @@
 #include "shell/main_window.h"
 #include "shell/offscreen.h"
 #include "shell/presets.h"
+#include "standard_output.h"
 
 int main(int argc, char** argv) {
     QElapsedTimer sinceMain;  // gui_launch_s of --bench-gui counts from here
@@ -56,8 +58,8 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription(
         QStringLiteral("Tandem: what-if tool for distributed LLM training (ML-for-ML "
                        "arXiv:2608.06046, MOSAIC arXiv:2608.10605)."));
-    parser.addHelpOption();
-    parser.addVersionOption();
+    const QCommandLineOption help = parser.addHelpOption();
+    const QCommandLineOption version = parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("scenario"),
                                  QStringLiteral("Scenario JSON to open (optional)."),
                                  QStringLiteral("[SCENARIO.json]"));
@@ -114,6 +116,25 @@ int main(int argc, char** argv) {
     parser.addOption(size);
     parser.addOption(page);
     parser.addOption(exportCharts);
+    // QCommandLineParser::process would print --help / --version and exit itself, whatever the
+    // write did: print them here and check the write (a full disk exits 1 with the reason).
+    // --help-all (which adds Qt's own options) is left to process, with the check at exit.
+    if (parser.parse(app.arguments())) {
+        if (parser.isSet(version) || parser.isSet(help)) {
+            const QByteArray text =
+                (parser.isSet(version) ? QApplication::applicationName() + QLatin1Char(' ') +
+                                             QApplication::applicationVersion() + QLatin1Char('\n')
+                                       : parser.helpText())
+                    .toLocal8Bit();
+            return tandem::fileio::writeStandardOutput("tandem", text.constData(),
+                                                       static_cast<unsigned long>(text.size()), 0);
+        }
+        if (parser.isSet(QStringLiteral("help-all")))
+            std::atexit([] {
+                const int code = tandem::fileio::finishStandardOutput("tandem", 0);
+                if (code != 0) std::_Exit(code);
+            });
+    }
     parser.process(app);
     const QStringList args = parser.positionalArguments();
     const QString scenario = args.isEmpty() ? QString() : args.front();

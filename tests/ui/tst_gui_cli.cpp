@@ -1,6 +1,7 @@
 // The `tandem` GUI executable's command line: --help and --version print and exit 0 without any
 // display (they aborted with exit 134 before); a bad --page or --preset exits 2 and names what is
 // allowed instead of rendering page 0.
+#include <QFileInfo>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
@@ -89,6 +90,36 @@ private slots:
         QVERIFY2(r.exitCode == 0,
                  qPrintable(QStringLiteral("exit %1: %2").arg(r.exitCode).arg(r.err)));
         QVERIFY2(r.out.contains(expected), qPrintable(r.out));
+    }
+
+    /// --help, --help-all and --version into a full disk exit 1 and say why, as tandem-cli does
+    /// (they exited 0 with nothing written); their text is exact when the write succeeds.
+    void helpAndVersionWriteErrors_data() {
+        QTest::addColumn<QString>("option");
+        QTest::newRow("--help") << QStringLiteral("--help");
+        QTest::newRow("--help-all") << QStringLiteral("--help-all");
+        QTest::newRow("--version") << QStringLiteral("--version");
+    }
+    void helpAndVersionWriteErrors() {
+        QFETCH(QString, option);
+        if (!QFileInfo::exists(QStringLiteral("/dev/full"))) QSKIP("no /dev/full here");
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        p.setProcessEnvironment(env);
+        p.setStandardOutputFile(QStringLiteral("/dev/full"));
+        p.start(QStringLiteral(TANDEM_GUI), {option});
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitCode(), 1);
+        // Qt may add its own warnings (XDG_RUNTIME_DIR): the reason is one line of its own.
+        QVERIFY2(err.split(QLatin1Char('\n'))
+                     .contains(QStringLiteral(
+                         "tandem: cannot write to standard output: No space left on device")),
+                 qPrintable(err));
+        const Run version = runTandem({QStringLiteral("--version")});
+        QCOMPARE(version.out, QStringLiteral("Tandem 0.1.0\n"));
     }
 
     void badPageIsRefused_data() {
