@@ -312,6 +312,31 @@ void JsonReader::requireDistinct(const char* key, const std::vector<std::string>
 }
 
 namespace {
+/// Calls `visit(i)` for each byte i of JSON text that lies outside strings (a string's quotes,
+/// contents and escapes are skipped). `visit` returns the last byte it consumed (i itself for
+/// one byte), or npos to stop there. Returns the byte it stopped at, or npos after the whole
+/// text. Linear; malformed text is left to the parser.
+template <class Visit>
+size_t walkOutsideStrings(const std::string& text, Visit visit) {
+    bool inString = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else {
+            const size_t last = visit(i);
+            if (last == std::string::npos) return i;
+            i = last;
+        }
+    }
+    return std::string::npos;
+}
+
 /// An integer literal (no '.', 'e' or 'E') whose magnitude exceeds 2^53: a double, which every
 /// number Tandem reads becomes, holds it only rounded.
 bool integerBeyondDouble(const std::string& literal) {
@@ -326,25 +351,15 @@ bool integerBeyondDouble(const std::string& literal) {
 /// beyond 2^53 (integerBeyondDouble), else "". Linear; malformed text is left to the parser.
 std::vector<std::string> oversizedIntegerTokens(const std::string& text) {
     std::vector<std::string> out;
-    bool inString = false;
-    for (size_t i = 0; i < text.size(); ++i) {
+    walkOutsideStrings(text, [&](size_t i) {
         const char c = text[i];
-        if (inString) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '-' || (c >= '0' && c <= '9')) {
-            size_t end = i;
-            while (end < text.size() && std::strchr("0123456789+-.eE", text[end]) && text[end])
-                ++end;
-            const std::string literal = text.substr(i, end - i);
-            out.push_back(integerBeyondDouble(literal) ? literal : std::string());
-            i = end - 1;
-        }
-    }
+        if (c != '-' && (c < '0' || c > '9')) return i;
+        size_t end = i;
+        while (end < text.size() && std::strchr("0123456789+-.eE", text[end]) && text[end]) ++end;
+        const std::string literal = text.substr(i, end - i);
+        out.push_back(integerBeyondDouble(literal) ? literal : std::string());
+        return end - 1;
+    });
     return out;
 }
 
@@ -421,23 +436,15 @@ private:
 
 size_t firstTooDeepJson(const std::string& text) {
     int depth = 0;
-    bool inString = false;
-    for (size_t i = 0; i < text.size(); ++i) {
+    return walkOutsideStrings(text, [&](size_t i) {
         const char c = text[i];
-        if (inString) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '[' || c == '{') {
-            if (++depth > kMaxJsonDepth) return i;
+        if (c == '[' || c == '{') {
+            if (++depth > kMaxJsonDepth) return std::string::npos;
         } else if (c == ']' || c == '}') {
             --depth;
         }
-    }
-    return std::string::npos;
+        return i;
+    });
 }
 
 namespace {
