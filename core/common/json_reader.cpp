@@ -337,16 +337,6 @@ size_t walkOutsideStrings(const std::string& text, Visit visit) {
     return std::string::npos;
 }
 
-/// An integer literal (no '.', 'e' or 'E') whose magnitude exceeds 2^53: a double, which every
-/// number Tandem reads becomes, holds it only rounded.
-bool integerBeyondDouble(const std::string& literal) {
-    if (literal.find_first_of(".eE") != std::string::npos) return false;
-    std::string digits = literal.substr(literal[0] == '-' ? 1 : 0);
-    digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size()));
-    static const std::string k2pow53 = "9007199254740992";
-    return digits.size() > k2pow53.size() || (digits.size() == k2pow53.size() && digits > k2pow53);
-}
-
 /// Every number token outside strings, in document order: its literal when it is an integer
 /// beyond 2^53 (integerBeyondDouble), else "". Linear; malformed text is left to the parser.
 std::vector<std::string> oversizedIntegerTokens(const std::string& text) {

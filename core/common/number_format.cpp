@@ -78,6 +78,23 @@ std::string formatFixed(double v, int decimals) {
     return toChars(v, std::chars_format::fixed, std::clamp(decimals, 0, kMaxDigits));
 }
 
+bool integerBeyondDouble(std::string_view literal) {
+    std::size_t i = 0;
+    if (i < literal.size() && (literal[i] == '-' || literal[i] == '+')) ++i;
+    if (i >= literal.size()) return false;
+    for (std::size_t k = i; k < literal.size(); ++k)
+        if (!isDigit(literal[k])) return false;
+    while (i + 1 < literal.size() && literal[i] == '0') ++i;
+    const std::string_view digits = literal.substr(i);
+    constexpr std::string_view k2pow53 = "9007199254740992";
+    return digits.size() > k2pow53.size() || (digits.size() == k2pow53.size() && digits > k2pow53);
+}
+
+const char* integerBeyondDoubleReason() {
+    return "is an integer beyond 2^53 (9007199254740992), the largest integer a number keeps "
+           "exactly: it would be read as a different number than the one written";
+}
+
 NumberScan scanNumber(std::string_view text) {
     NumberScan out;
     std::size_t i = 0;
@@ -110,12 +127,14 @@ NumberScan scanNumber(std::string_view text) {
         out.outOfRange = true;  // subnormal: strtod reports ERANGE too
     }
     out.value = negative ? -v : v;
+    out.inexactInteger = !hex && integerBeyondDouble(text.substr(start, out.length - start));
     return out;
 }
 
 std::optional<double> parseNumber(std::string_view text) {
     const NumberScan s = scanNumber(text);
-    if (s.length == 0 || s.length != text.size() || s.outOfRange || !std::isfinite(s.value))
+    if (s.length == 0 || s.length != text.size() || s.outOfRange || s.inexactInteger ||
+        !std::isfinite(s.value))
         return std::nullopt;
     return s.value;
 }

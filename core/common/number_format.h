@@ -34,7 +34,20 @@ struct NumberScan {
     double value = 0;         ///< the number; +-inf on overflow, +-0 on underflow
     std::size_t length = 0;   ///< characters read (leading blanks included); 0: no number
     bool outOfRange = false;  ///< overflow, underflow or a subnormal result (strtod's ERANGE)
+    /// A decimal integer (digits only: no '.', exponent or "0x") beyond 2^53: `value` is not the
+    /// number written but its nearest double (9007199254740993 reads as 9007199254740992).
+    bool inexactInteger = false;
 };
+
+/// True when `literal` (an optional '-' or '+', then digits; leading zeros allowed) is an
+/// integer whose magnitude exceeds 2^53 = 9007199254740992, the largest integer up to which
+/// every integer is a double: such a number is read as a different one than written. False
+/// for anything with a '.', an exponent, or any other character.
+bool integerBeyondDouble(std::string_view literal);
+
+/// The reason an integer beyond 2^53 is refused, for messages after the flag, key or path:
+/// "is an integer beyond 2^53 (9007199254740992) ... than the one written".
+const char* integerBeyondDoubleReason();
 
 /// std::strtod in the C locale, whatever the process locale: leading white space, an optional
 /// sign, then a decimal number ("2.5", ".5", "1e-3"), a hexadecimal one ("0x1p3"), "inf",
@@ -42,8 +55,8 @@ struct NumberScan {
 NumberScan scanNumber(std::string_view text);
 
 /// The whole of `text` as a finite number in the C convention (scanNumber's syntax, nothing
-/// left over, not out of range, not NaN or infinite); nullopt otherwise. "2.5" -> 2.5; "2,5",
-/// "", "1e400", "nan" -> nullopt.
+/// left over, not out of range, not NaN or infinite, not an integer beyond 2^53); nullopt
+/// otherwise. "2.5" -> 2.5; "2,5", "", "1e400", "nan", "9007199254740993" -> nullopt.
 std::optional<double> parseNumber(std::string_view text);
 
 }  // namespace tandem

@@ -140,6 +140,14 @@ bool parseAxis(const std::string& text, Axis& axis, std::string& error) {
         const bool okHi = !b.empty() && sHi.length == b.size();
         const long count = std::strtol(n.c_str(), &end, 10);
         const bool okN = !n.empty() && *end == '\0';
+        // The number parser's rule for every command-line number: an integer beyond 2^53 is
+        // not the number written.
+        for (const auto* end : {&sLo, &sHi})
+            if (okLo && okHi && end->inexactInteger) {
+                error = axis.path + ": range " + (end == &sLo ? "start " : "end ") +
+                        integerBeyondDoubleReason();
+                return false;
+            }
         if (okLo && okHi && (!std::isfinite(lo) || !std::isfinite(hi))) {
             error = axis.path + ": range ends must be finite numbers, got \"" + spec + "\"";
             return false;
@@ -182,6 +190,11 @@ bool parseAxis(const std::string& text, Axis& axis, std::string& error) {
         const NumberScan asNumber = scanNumber(item);
         if (asNumber.length == item.size() && !std::isfinite(asNumber.value)) {
             error = axis.path + ": " + item + " must be a finite number";
+            return false;
+        }
+        if (asNumber.length == item.size() && asNumber.inexactInteger) {
+            error = axis.path + ": list value " + std::to_string(axis.values.size() + 1) + " " +
+                    integerBeyondDoubleReason();
             return false;
         }
         nlohmann::json v = nlohmann::json::parse(item, nullptr, false);

@@ -326,6 +326,29 @@ private slots:
         QTest::newRow("inf") << "inf" << false << inf << 3 << false;
         QTest::newRow("-Infinity") << "-Infinity" << false << -inf << 9 << false;
     }
+    /// An integer literal beyond 2^53 is flagged by scanNumber and refused by parseNumber, the
+    /// rule of every number Tandem reads (JSON files and the command line alike).
+    void integersBeyondDoubleAreNotNumbers_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("inexact");
+        QTest::newRow("2^53") << "9007199254740992" << false;
+        QTest::newRow("2^53 + 1") << "9007199254740993" << true;
+        QTest::newRow("-(2^53 + 1)") << "-9007199254740993" << true;
+        QTest::newRow("+2^54") << "+18014398509481984" << true;
+        QTest::newRow("leading zeros, 2^53") << "0009007199254740992" << false;
+        QTest::newRow("20 digits") << "12345678901234567890" << true;
+        QTest::newRow("with a fraction") << "9007199254740993.0" << false;
+        QTest::newRow("with an exponent") << "9007199254740993e0" << false;
+    }
+    void integersBeyondDoubleAreNotNumbers() {
+        QFETCH(QString, text);
+        QFETCH(bool, inexact);
+        const std::string t = text.toStdString();
+        QCOMPARE(tandem::scanNumber(t).inexactInteger, inexact);
+        QCOMPARE(tandem::scanNumber(t).length, t.size());
+        QCOMPARE(tandem::integerBeyondDouble(t), inexact);
+        QCOMPARE(tandem::parseNumber(t).has_value(), !inexact);
+    }
     void parserIgnoresProcessLocale() {
         QFETCH(QString, text);
         QFETCH(bool, whole);

@@ -63,6 +63,42 @@ private slots:
         QVERIFY(!sw::parseAxis(text.toStdString(), a, err));
         QVERIFY(!err.empty());
     }
+    /// An integer beyond 2^53 is not the number written (9007199254740993 ran as
+    /// 9007199254740992): refused, naming the key and the reason, never passed on rounded.
+    void integersBeyondDoubleAreRefused_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("list value") << "mosaic.nodes=9007199254740993"
+                                    << "mosaic.nodes: list value 1 is an integer beyond 2^53";
+        QTest::newRow("second list value")
+            << "mosaic.nodes=4, -18014398509481985"
+            << "mosaic.nodes: list value 2 is an integer beyond 2^53";
+        QTest::newRow("range start") << "mosaic.nodes=9007199254740993:9007199254740995:2"
+                                     << "mosaic.nodes: range start is an integer beyond 2^53";
+        QTest::newRow("range end") << "mosaic.nodes=1:0018014398509481985:3"
+                                   << "mosaic.nodes: range end is an integer beyond 2^53";
+    }
+    void integersBeyondDoubleAreRefused() {
+        QFETCH(QString, text);
+        QFETCH(QString, message);
+        sw::Axis a;
+        std::string err;
+        QVERIFY(!sw::parseAxis(text.toStdString(), a, err));
+        const QString e = QString::fromStdString(err);
+        QVERIFY2(e.startsWith(message), qPrintable(e));
+        QVERIFY2(e.contains(QStringLiteral("read as a different number than the one written")),
+                 qPrintable(e));
+    }
+    void integersUpTo2Pow53AreKept() {
+        sw::Axis a;
+        std::string err;
+        QVERIFY(sw::parseAxis("mosaic.nodes=9007199254740992,-9007199254740992", a, err));
+        QCOMPARE(a.values[0].get<long long>(), 9007199254740992LL);
+        QCOMPARE(a.values[1].get<long long>(), -9007199254740992LL);
+        // A fraction or an exponent is a decimal number, not an integer literal: kept.
+        QVERIFY(sw::parseAxis("mosaic.days=1e17,9007199254740993.5", a, err));
+        QCOMPARE(a.values[0].get<double>(), 1e17);
+    }
     void parsesShards() {
         sw::Shard s;
         std::string err;

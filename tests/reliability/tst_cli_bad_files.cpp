@@ -180,6 +180,19 @@ private slots:
                            "--vary", "mosaic.days=1:2:100000",
                            "--out",  "sweep.csv"}
             << 2 << "more than 1000000 points";
+        // 2^53 + 1 on the command line ran as 2^53: refused by the number parser's rule.
+        QTest::newRow("sweep: list integer beyond 2^53")
+            << "sweep"
+            << "sw3.json" << QByteArray(R"({"mosaic": {"nodes": 2}})")
+            << QStringList{"--vary", "mosaic.nodes=9007199254740993", "--out", "sweep.csv"} << 2
+            << "--vary: mosaic.nodes: list value 1 is an integer beyond 2^53 (9007199254740992), "
+               "the largest integer a number keeps exactly: it would be read as a different "
+               "number than the one written";
+        QTest::newRow("sweep: range end beyond 2^53")
+            << "sweep"
+            << "sw4.json" << QByteArray(R"({"mosaic": {"nodes": 2}})")
+            << QStringList{"--vary", "mosaic.nodes=2:18014398509481985:2", "--out", "sweep.csv"}
+            << 2 << "--vary: mosaic.nodes: range end is an integer beyond 2^53";
         QTest::newRow("merge: not a sweep table")
             << "merge"
             << "shard.csv" << QByteArray("a,b\n1,2\n") << QStringList{"--out", "merged.csv"} << 2
