@@ -155,7 +155,11 @@ int sweepCommand(const QStringList& args) {
     std::string text;
     if (!readText(pos[0], &text)) return kExitBadInput;
     tandem::Diagnostics diag(pos[0].toStdString());
-    const auto table = tandem::sweep::run(text, axes, shard, threads, diag);
+    // Progress on a terminal only (showProgress writes nothing when stderr is no TTY).
+    const auto table =
+        tandem::sweep::run(text, axes, shard, threads, diag, nullptr,
+                           [](std::size_t done, std::size_t n) { showProgress(done, n, "point"); });
+    showProgress(0, 0, "");
     if (!diag.ok()) {
         for (const auto& issue : diag.items()) std::fprintf(stderr, "%s\n", issue.str().c_str());
         return kExitBadInput;

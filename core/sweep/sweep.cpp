@@ -266,7 +266,8 @@ bool shardFromSlurm(const char* taskId, const char* taskMin, const char* taskCou
 }
 
 Table run(const std::string& scenarioJson, const std::vector<Axis>& axes, const Shard& shard,
-          int threads, Diagnostics& diag, const CancelFlag* cancel) {
+          int threads, Diagnostics& diag, const CancelFlag* cancel,
+          const std::function<void(std::size_t, std::size_t)>& progress) {
     Table table;
     table.shard = shard;
     const auto base = parseScenario(scenarioJson, diag);
@@ -340,6 +341,8 @@ Table run(const std::string& scenarioJson, const std::vector<Axis>& axes, const 
     std::vector<Metrics> results(mine.size());
     std::vector<std::string> errors(mine.size());
     std::atomic<size_t> next{0};
+    std::mutex progressMutex;
+    size_t done = 0;  // points finished, guarded by progressMutex
     auto worker = [&] {
         for (size_t j; (j = next.fetch_add(1)) < mine.size();) {
             try {
@@ -351,6 +354,10 @@ Table run(const std::string& scenarioJson, const std::vector<Axis>& axes, const 
                 errors[j] = "cancelled";
             } catch (const std::exception& e) {
                 errors[j] = e.what();
+            }
+            if (progress) {
+                const std::lock_guard<std::mutex> lock(progressMutex);
+                progress(++done, mine.size());
             }
         }
     };

@@ -2,6 +2,8 @@
 // Parameter sweeps over a scenario: a grid over one or two JSON keys, one output row per grid
 // point, computed on every core, shardable across processes (Slurm job arrays) and mergeable
 // into the exact table an unsharded run writes.
+#include <cstddef>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -70,9 +72,12 @@ constexpr size_t kMaxGridPoints = 1000000;
 /// `threads` worker threads (0 = all cores). Each point's scenario is re-validated: a value that
 /// makes the scenario invalid is reported in `diag` as "point N (path=value): reason" and the
 /// sweep returns an empty table; so does a grid above kMaxGridPoints. Deterministic: the table
-/// does not depend on `threads`.
+/// does not depend on `threads`. `progress`, when set, is called after each point of the shard
+/// is computed with (points done, from 1; points of the shard), one call at a time and with
+/// `done` increasing by one per call, from whichever worker thread finished the point.
 Table run(const std::string& scenarioJson, const std::vector<Axis>& axes, const Shard& shard,
-          int threads, Diagnostics& diag, const CancelFlag* cancel = nullptr);
+          int threads, Diagnostics& diag, const CancelFlag* cancel = nullptr,
+          const std::function<void(std::size_t, std::size_t)>& progress = {});
 
 /// CSV text (RFC 4180 quoting) with a header line. A shard of a sharded run (shard.count > 1)
 /// starts with one comment line "# tandem sweep shard i/n of P points, sweep F" (F = the

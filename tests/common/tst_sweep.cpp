@@ -99,6 +99,41 @@ private slots:
         QVERIFY(sw::parseAxis("mosaic.days=1e17,9007199254740993.5", a, err));
         QCOMPARE(a.values[0].get<double>(), 1e17);
     }
+    /// sweep::run reports each finished point once, in order, from any worker thread.
+    void progressCountsEveryPoint_data() {
+        QTest::addColumn<int>("threads");
+        QTest::addColumn<QString>("shard");
+        QTest::addColumn<int>("points");
+        QTest::newRow("1 thread") << 1 << "0/1" << 6;
+        QTest::newRow("3 threads") << 3 << "0/1" << 6;
+        QTest::newRow("shard 1/4, 2 threads") << 2 << "1/4" << 2;
+    }
+    void progressCountsEveryPoint() {
+        QFETCH(int, threads);
+        QFETCH(QString, shard);
+        QFETCH(int, points);
+        std::vector<sw::Axis> axes(2);
+        std::string err;
+        QVERIFY(sw::parseAxis("mosaic.nodes=2,4,8", axes[0], err));
+        QVERIFY(sw::parseAxis("mosaic.days=5,10", axes[1], err));
+        sw::Shard sh;
+        QVERIFY(sw::parseShard(shard.toStdString(), sh, err));
+        std::vector<std::pair<size_t, size_t>> calls;
+        tandem::Diagnostics diag("test");
+        const auto table = sw::run(smallScenario(), axes, sh, threads, diag, nullptr,
+                                   [&](size_t done, size_t n) { calls.emplace_back(done, n); });
+        QVERIFY(diag.ok());
+        QCOMPARE(table.rows.size(), size_t(points));
+        QCOMPARE(calls.size(), size_t(points));
+        for (size_t i = 0; i < calls.size(); ++i) {
+            QCOMPARE(calls[i].first, i + 1);
+            QCOMPARE(calls[i].second, size_t(points));
+        }
+        // The table does not depend on the callback.
+        tandem::Diagnostics plainDiag("test");
+        QCOMPARE(sw::toCsv(sw::run(smallScenario(), axes, sh, threads, plainDiag)),
+                 sw::toCsv(table));
+    }
     void parsesShards() {
         sw::Shard s;
         std::string err;

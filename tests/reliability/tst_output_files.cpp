@@ -2,11 +2,16 @@
 // byte) fails the write with "no space left on device" and keeps the previous file; device
 // nodes, FIFOs and folders are refused and survive; merge never writes over its inputs; a run
 // killed during its swap is put back by the next run into the folder.
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QLockFile>
 #include <QProcess>
@@ -57,6 +62,56 @@ Run runProgram(const QString& program, const QStringList& args) {
 }
 
 Run runCli(const QStringList& args) { return runProgram(QStringLiteral(TANDEM_CLI), args); }
+
+/// Runs tandem-cli with its standard error on a pseudo-terminal (isatty is true there, as in an
+/// interactive shell) and its standard output into `outFile`; `err` is what the terminal
+/// received. A run not finished within 60 s is killed (timedOut).
+Run runCliOnTerminal(const QStringList& args, const QString& outFile) {
+    Run r;
+    int master = -1, slave = -1;
+    if (::openpty(&master, &slave, nullptr, nullptr, nullptr) != 0) return r;
+    std::vector<QByteArray> words{QByteArray(TANDEM_CLI)};
+    for (const QString& a : args) words.push_back(QFile::encodeName(a));
+    std::vector<char*> argv;
+    for (auto& w : words) argv.push_back(w.data());
+    argv.push_back(nullptr);
+    const QByteArray out = QFile::encodeName(outFile);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        const int fd = ::open(out.constData(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int in = ::open("/dev/null", O_RDONLY);
+        if (fd < 0 || in < 0 || ::dup2(in, 0) < 0 || ::dup2(fd, 1) < 0 || ::dup2(slave, 2) < 0)
+            ::_exit(127);
+        ::close(master);
+        ::execv(argv[0], argv.data());
+        ::_exit(127);
+    }
+    ::close(slave);
+    QByteArray err;
+    QElapsedTimer clock;
+    clock.start();
+    for (;;) {
+        pollfd p{master, POLLIN, 0};
+        if (::poll(&p, 1, 1000) < 0 && errno != EINTR) break;
+        if (clock.elapsed() > 60000) {
+            r.timedOut = true;
+            ::kill(pid, SIGKILL);
+            break;
+        }
+        if (!(p.revents & (POLLIN | POLLHUP))) continue;
+        char buf[4096];
+        const ssize_t n = ::read(master, buf, sizeof buf);
+        if (n <= 0) break;  // EIO: the child closed the terminal's last writer
+        err.append(buf, int(n));
+    }
+    ::close(master);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    r.crashed = !WIFEXITED(status);
+    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.err = QString::fromUtf8(err);
+    return r;
+}
 
 /// Every entry of `dir` (hidden ones included, fillers excluded) with its bytes.
 std::map<QString, QByteArray> snapshot(const QString& dir) {
@@ -110,6 +165,53 @@ private slots:
                                   i ? m_shard1 : m_shard0});
             QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         }
+    }
+
+    /// Long commands show "point i of n" on a terminal and nothing otherwise: `sweep` had no
+    /// progress at all; `scaling` had it. Standard output is the same bytes either way, and a
+    /// run whose standard error is no terminal writes nothing there.
+    void progressOnTerminalOnly_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("points");
+        QTest::newRow("sweep, 3 points")
+            << QStringList{QStringLiteral("sweep"),     QStringLiteral("$SCENARIO"),
+                           QStringLiteral("--vary"),    QStringLiteral("mosaic.days=1,2,3"),
+                           QStringLiteral("--threads"), QStringLiteral("2"),
+                           QStringLiteral("--out"),     QStringLiteral("$OUT")}
+            << 3;
+        QTest::newRow("sweep, 2 x 2 points, sharded")
+            << QStringList{QStringLiteral("sweep"),   QStringLiteral("$SCENARIO"),
+                           QStringLiteral("--vary"),  QStringLiteral("mosaic.days=1,2,3,4"),
+                           QStringLiteral("--vary"),  QStringLiteral("mosaic.nodes=2,4"),
+                           QStringLiteral("--shard"), QStringLiteral("1/2"),
+                           QStringLiteral("--out"),   QStringLiteral("$OUT")}
+            << 4;
+    }
+    void progressOnTerminalOnly() {
+        QFETCH(QStringList, args);
+        QFETCH(int, points);
+        auto with = [&](const QString& out) {
+            QStringList a = args;
+            a.replaceInStrings(QStringLiteral("$SCENARIO"), m_scenario);
+            a.replaceInStrings(QStringLiteral("$OUT"), out);
+            return a;
+        };
+        const QString plainOut = m_work.filePath(QStringLiteral("plain.csv"));
+        const QString ttyOut = m_work.filePath(QStringLiteral("tty.csv"));
+        const QString ttyStdout = m_work.filePath(QStringLiteral("tty.stdout"));
+        const Run plain = runCli(with(plainOut));
+        QCOMPARE(plain.exitCode, 0);
+        QCOMPARE(plain.err, QString());  // no terminal: nothing on standard error
+        const Run tty = runCliOnTerminal(with(ttyOut), ttyStdout);
+        QVERIFY2(!tty.timedOut && !tty.crashed, qPrintable(tty.err));
+        QCOMPARE(tty.exitCode, 0);
+        for (int i = 1; i <= points; ++i)
+            QVERIFY2(tty.err.contains(QStringLiteral("\rpoint %1 of %2").arg(i).arg(points)),
+                     qPrintable(tty.err));
+        QVERIFY2(tty.err.endsWith(QStringLiteral("\r\033[K")), qPrintable(tty.err));
+        // The results and standard output do not depend on where standard error goes.
+        QCOMPARE(readBytes(ttyOut), readBytes(plainOut));
+        QCOMPARE(QString::fromUtf8(readBytes(ttyStdout)).replace(ttyOut, plainOut), plain.out);
     }
 
     void errnoReasons_data() {
