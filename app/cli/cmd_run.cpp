@@ -1,8 +1,11 @@
 // tandem-cli run SCENARIO.json --out DIR: runs each part of a scenario and writes its results.
+#include <unistd.h>
+
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -19,6 +22,7 @@
 #include "output_folder.h"
 #include "run_notes.h"
 #include "run_output.h"
+#include "save_file.h"
 
 namespace cli {
 namespace {
@@ -99,26 +103,37 @@ bool requireFinite(const char* file, const nlohmann::ordered_json& result) {
     return lines.empty();
 }
 
-/// True when `path` can be the output folder: an existing writable folder, or a name whose
-/// nearest existing ancestor is a writable folder (it is created later). Otherwise prints why.
-bool checkOutputFolder(const QString& path) {
+/// Why the folder `path` cannot be written into (access(2) W_OK: "read-only file system",
+/// "permission denied"), or "" when it can.
+QString unwritableReason(const QString& path) {
+    if (::access(QFile::encodeName(path).constData(), W_OK) == 0) return {};
+    return tandem::fileio::errnoReason(errno);
+}
+
+/// kExitOk when `path` can be the output folder: an existing writable folder, or a name whose
+/// nearest existing ancestor is a writable folder (it is created later). Otherwise prints why
+/// and returns the exit code: kExitBadInput when --out names no folder (a file, a device, a
+/// folder holding a non-regular output), kExitFailure when the folder cannot be written (a
+/// read-only file system, no permission), a write failure as every other writer reports it.
+int checkOutputFolder(const QString& path) {
     const QFileInfo info(path);
     if (info.exists()) {
         if (!info.isDir()) {
             printError(QStringLiteral("%1: --out names an existing %2, not a folder")
                            .arg(path, info.isFile() ? QStringLiteral("file")
                                                     : QStringLiteral("device, FIFO or socket")));
-            return false;
+            return kExitBadInput;
         }
-        if (!info.isWritable()) {
-            printError(QStringLiteral("%1: output folder is not writable").arg(path));
-            return false;
+        if (const QString why = unwritableReason(path); !why.isEmpty()) {
+            printError(QStringLiteral("%1: output folder is not writable: %2; nothing was written")
+                           .arg(path, why));
+            return kExitFailure;
         }
         if (const QString why = outputsProblem(path, kAllOutputs); !why.isEmpty()) {
             printError(why);
-            return false;
+            return kExitBadInput;
         }
-        return true;
+        return kExitOk;
     }
     // Walk up to the nearest existing ancestor (bounded by the path's depth).
     QString parent = QFileInfo(info.absoluteFilePath()).path();
@@ -128,20 +143,21 @@ bool checkOutputFolder(const QString& path) {
             if (!p.isDir()) {
                 printError(QStringLiteral("%1: cannot create output folder: %2 is a file")
                                .arg(path, parent));
-                return false;
+                return kExitBadInput;
             }
-            if (!p.isWritable()) {
-                printError(QStringLiteral("%1: cannot create output folder: %2 is not writable")
-                               .arg(path, parent));
-                return false;
+            if (const QString why = unwritableReason(parent); !why.isEmpty()) {
+                printError(QStringLiteral("%1: cannot create output folder: %2 is not writable: "
+                                          "%3; nothing was written")
+                               .arg(path, parent, why));
+                return kExitFailure;
             }
-            return true;
+            return kExitOk;
         }
         const QString up = QFileInfo(parent).path();
         if (up == parent) break;
         parent = up;
     }
-    return true;
+    return kExitOk;
 }
 
 }  // namespace
@@ -171,7 +187,8 @@ int runCommand(const QStringList& args) {
     const auto scenario = loadScenarioOrReport(pos[0]);
     if (!scenario) return kExitBadInput;
     // The output folder is checked before any computing, so a typo costs nothing.
-    if (!checkOutputFolder(parser.value(out))) return kExitBadInput;
+    if (const int folderCode = checkOutputFolder(parser.value(out)); folderCode != kExitOk)
+        return folderCode;
 
     // The copy names the trace and nccl-tests files so that they resolve from DIR.
     const QString copyPath =

@@ -1,6 +1,7 @@
 #pragma once
 // Test fixtures for writers on hostile targets: a small tmpfs that can be filled to the last
-// byte (needs root: mount(2)), device nodes made with mknod (root) and FIFOs (anyone).
+// byte or made read-only (needs root: mount(2)), device nodes made with mknod (root) and FIFOs
+// (anyone).
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -47,6 +48,13 @@ public:
     QString why() const { return m_why; }
     QString path() const { return m_dir.path(); }
     QString filePath(const QString& name) const { return QDir(m_dir.path()).filePath(name); }
+
+    /// Remounts the filesystem read-only (MS_REMOUNT | MS_RDONLY): every write, even root's,
+    /// then fails with EROFS. False when the remount fails.
+    bool remountReadOnly() {
+        return m_mounted && ::mount("tmpfs", QFile::encodeName(m_dir.path()).constData(), "tmpfs",
+                                    MS_REMOUNT | MS_RDONLY, nullptr) == 0;
+    }
 
     /// Free bytes on the filesystem.
     qint64 freeBytes() const {

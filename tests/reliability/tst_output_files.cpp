@@ -284,6 +284,47 @@ private slots:
     /// its missing parents) are removed again; a folder that existed before is kept, and so is
     /// a folder someone else put a file into. "full": a full tmpfs (root); "fsize": a file-size
     /// limit (RLIMIT_FSIZE, EFBIG part-way through a result file), runs as any user.
+    /// A write failure exits 1 for every writer, a read-only file system included (`run --out
+    /// DIR` exited 2, the bad-input code, for a folder it could not write); the reason is named
+    /// and nothing is written or removed.
+    void readOnlyTarget_data() {
+        QTest::addColumn<QString>("writer");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("run --out DIR, existing folder")
+            << "run"
+            << "run"
+            << "output folder is not writable: read-only file system";
+        QTest::newRow("run --out DIR, new folder") << "run"
+                                                   << "new/run"
+                                                   << "is not writable: read-only file system";
+        QTest::newRow("sweep --out FILE") << "sweep"
+                                          << "out.csv"
+                                          << "read-only file system";
+        QTest::newRow("merge --out FILE") << "merge"
+                                          << "out.csv"
+                                          << "read-only file system";
+    }
+    void readOnlyTarget() {
+        QFETCH(QString, writer);
+        QFETCH(QString, name);
+        QFETCH(QString, reason);
+        SmallTmpfs fs(512);
+        if (!fs.valid()) QSKIP(qPrintable(fs.why()));
+        const QString target = fs.filePath(name);
+        if (writer == QLatin1String("run") && !name.contains(QLatin1Char('/'))) {
+            const Run first = write(writer, target);  // the previous results
+            QVERIFY2(first.exitCode == 0, qPrintable(first.err));
+        }
+        QVERIFY(fs.remountReadOnly());
+        const auto before = snapshot(fs.path());
+        const Run r = write(writer, target);
+        QVERIFY2(!r.crashed && !r.timedOut, qPrintable(r.err));
+        QVERIFY2(r.err.contains(reason), qPrintable(r.err));
+        QCOMPARE(r.exitCode, 1);  // a write failure, not bad input (2)
+        QVERIFY(snapshot(fs.path()) == before);
+    }
+
     void failedRunRemovesNewFolder_data() {
         QTest::addColumn<QString>("how");
         QTest::addColumn<QString>("out");       // relative to the disk
