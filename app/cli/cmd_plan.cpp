@@ -48,7 +48,7 @@ bool positiveInt(const QString& text, const char* name, int* out, int max) {
     return true;
 }
 
-std::string pct(double v) { return fixed(100.0 * v, 1) + " %"; }
+std::string pct(double v) { return percent(v) + " %"; }
 
 /// Where the time of one collective call came from (each use's "source" in collectivesOf).
 enum class TimeSource {

@@ -73,7 +73,7 @@ void printMosaicSummary(const tandem::mosaic::SearchResult& r) {
             "D=%s tokens MFU=%s %% loss=%s nats\n",
             g.layers, g.dModel, g.experts, g.topK, g.splitG, fixed(g.nAct / 1e9, 2).c_str(),
             fixed(g.nTot / 1e9, 1).c_str(), fixed(g.sparsity, 3).c_str(),
-            significant(c.tokens, 3).c_str(), fixed(100.0 * c.eval.mfu, 1).c_str(),
+            significant(c.tokens, 3).c_str(), percent(c.eval.mfu).c_str(),
             fixed(c.loss, 4).c_str());
         print("  layout: TP=%d EP=%d PP=%d CP=%d DP=%d micro-batch=%d\n", c.plan.tp, c.plan.ep,
               c.plan.pp, c.plan.cp, c.plan.dp, c.plan.mbs);

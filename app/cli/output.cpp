@@ -91,6 +91,12 @@ std::string fixed(double v, int digits) {
     return tandem::formatFixed(v, digits);
 }
 
+std::string percent(double fraction) {
+    const double p = 100.0 * fraction;
+    if (std::isfinite(p) && p != 0 && std::abs(p) < 0.05) return tandem::formatGeneral(p, 2);
+    return fixed(p, 1);
+}
+
 std::string significant(double v, int digits) {
     if (!std::isfinite(v)) return "n/a";
     return tandem::formatGeneral(v, digits);

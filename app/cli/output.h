@@ -38,6 +38,12 @@ void printError(const QString& message);
 /// clears the line (call it before printing anything else on stderr).
 void showProgress(std::size_t i, std::size_t n, const char* what);
 
+/// The one way tandem-cli prints a share (MFU, a fraction of 1) as a percentage in text, without
+/// the "%" sign: 100 x `fraction` with one decimal ("41.3"), or, where one decimal would show
+/// a non-zero share as zero (below 0.05 %), with two significant digits ("0.013", "4.9e-05"),
+/// so a non-zero value never prints as "0.0". Non-finite values as fixed() prints them.
+std::string percent(double fraction);
+
 /// The one way tandem-cli prints a computed number in text, so that `inf`, `nan` or a
 /// garbage integer never reach a user: fixed-point with `digits` decimals in the C convention
 /// (tandem::formatFixed, whatever the locale); NaN prints as "not reached" (a target or optimum

@@ -373,6 +373,56 @@ private slots:
         QVERIFY(t.out.contains(QStringLiteral("Assumed:")));
     }
 
+    /// The text table's MFU never shows a non-zero share as zero: 4.878e-05 printed "0.0 %";
+    /// below 0.05 % two significant digits are kept, above it one decimal as before.
+    void planTextKeepsSmallMfu_data() {
+        QTest::addColumn<QByteArray>("model");
+        QTest::addColumn<QString>("devices");
+        QTest::addColumn<QString>("mfuText");  // the first layout's MFU cell
+        QTest::newRow("tiny model, 8 GPUs (MFU 4.878e-05)")
+            << QByteArray(R"({"layers": 2, "hidden": 64, "heads": 2, "ffn_width": 256,
+                              "vocab": 1000})")
+            << "8"
+            << "0.0049 %";
+        QTest::newRow("small model, 8 GPUs (one decimal, as before)")
+            << QByteArray(R"({"layers": 4, "hidden": 256, "heads": 4, "ffn_width": 1024,
+                              "vocab": 32000})")
+            << "8"
+            << "0.1 %";
+    }
+    void planTextKeepsSmallMfu() {
+        QFETCH(QByteArray, model);
+        QFETCH(QString, devices);
+        QFETCH(QString, mfuText);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("model.json"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(model);
+        }
+        const QStringList args{QStringLiteral("plan"),      path,
+                               QStringLiteral("--devices"), devices,
+                               QStringLiteral("--top"),     QStringLiteral("3")};
+        const auto j = runCli(args + QStringList{QStringLiteral("--json")});
+        QVERIFY2(j.exitCode == 0, qPrintable(j.err));
+        const auto layouts = nlohmann::json::parse(j.out.toStdString()).at("layouts");
+        QVERIFY(layouts.at(0).at("mfu").get<double>() > 0);
+        const auto t = runCli(args);
+        QVERIFY2(t.exitCode == 0, qPrintable(t.err));
+        const QStringList lines = t.out.split(QLatin1Char('\n'));
+        int header = -1;
+        for (int i = 0; i < lines.size() && header < 0; ++i)
+            if (lines[i].startsWith(QLatin1String("TP ")) &&
+                lines[i].contains(QLatin1String(" MFU ")))
+                header = i;
+        QVERIFY2(header >= 0 && header + 2 < lines.size(), qPrintable(t.out));
+        QVERIFY2(lines[header + 2].contains(QStringLiteral("  ") + mfuText + QStringLiteral("  ")),
+                 qPrintable(t.out));
+        QVERIFY2(!t.out.contains(QStringLiteral(" 0.0 %")), qPrintable(t.out));
+    }
+
     /// plan --megatron-args reads a launch script as bash would: the commented-out
     /// "--micro-batch-size 1" is not costed (micro-batch 4 is), the quoted 'selective' is
     /// Megatron's selective recompute (core attention), the arrays are expanded, and the flags
