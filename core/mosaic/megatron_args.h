@@ -26,19 +26,8 @@ namespace tandem::mosaic {
 /// --bf16 and --fp8-format / --fp8-recipe / --fp4-format per precision.
 std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p);
 
-/// The argument words of a launch script as bash would pass them: `#` comments, backslash-newline
-/// continuations, single and double quotes, backslash escapes, `;` `&&` `||` `|` `&` and newlines
-/// between commands. Variables and arrays assigned in the file (NAME=value, export NAME=value,
-/// NAME=( ... ), NAME+=( ... )) are expanded where used ($NAME, ${NAME}, ${NAME:-default},
-/// "${NAME[@]}"; an unquoted $NAME is split at white space); an array the file never expands
-/// is read where it is assigned (a file of only arrays). The words of every command are
-/// returned in order, assignments left out. False + `error` (with the line) on an unterminated
-/// quote or ${.
-bool launchScriptWords(const std::string& text, std::vector<std::string>& words,
-                       std::string& error);
-
 /// Reads the Megatron-LM / Megatron-Bridge arguments of a launch script (its words as
-/// launchScriptWords splits them; --flag=value is --flag value) for model `g`. Only the launch
+/// io::launchScriptWords splits them; --flag=value is --flag value) for model `g`. Only the launch
 /// command is read: the one command, started by a program, that carries Megatron-LM flags
 /// (with arrays the file assigns but never expands); a file without one is a list of
 /// arguments, read whole. Then the parallel
@@ -61,7 +50,7 @@ bool launchScriptWords(const std::string& text, std::vector<std::string>& words,
 /// integer or not one of the flag's choices (--global-batch-size and --seq-length at most
 /// kMaxGlobalBatch / kMaxSeqLen); a flag lacks its value; a flag is given twice with
 /// different values; a model flag contradicts `g`; VP cannot be derived; TP CP PP does not divide
-/// N_dev; the script cannot be split (launchScriptWords); beside the launch command a --flag
+/// N_dev; the script cannot be split (io::launchScriptWords); beside the launch command a --flag
 /// starts a command of its own (bash would run it as a program; "line N: --flag starts a
 /// command of its own ..."); or two commands carry Megatron-LM flags (both lines named).
 bool parseMegatronArguments(const std::string& text, const Geometry& g, Cluster& c, Plan& p,

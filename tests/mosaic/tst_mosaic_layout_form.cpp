@@ -5,6 +5,7 @@
 #include <string>
 
 #include "io/hf_config.h"
+#include "io/launch_script.h"
 #include "mosaic/imported_geometry.h"
 #include "mosaic/layout_form.h"
 #include "mosaic/layout_grid.h"
@@ -220,7 +221,7 @@ private slots:
         QFETCH(QStringList, words);
         std::vector<std::string> got;
         std::string error;
-        QVERIFY2(launchScriptWords(script.toStdString(), got, error), error.c_str());
+        QVERIFY2(tandem::io::launchScriptWords(script.toStdString(), got, error), error.c_str());
         QStringList g;
         for (const auto& w : got) g << QString::fromStdString(w);
         QCOMPARE(g, words);
