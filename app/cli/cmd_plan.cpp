@@ -366,7 +366,12 @@ int planCommand(const QStringList& args) {
             printError(QStringLiteral("--emit: no feasible layout to emit"));
             return kExitFailure;
         }
-        print("%s\n", m::megatronArguments(geometry, cluster, layouts.front().first).c_str());
+        std::vector<std::string> emitNotes;
+        const std::string line =
+            m::megatronArguments(geometry, cluster, layouts.front().first, &emitNotes);
+        for (const auto& n : emitNotes)
+            std::fprintf(stderr, "--emit megatron: note: %s\n", n.c_str());
+        print("%s\n", line.c_str());
         return kExitOk;
     }
     if (parser.isSet(json)) {

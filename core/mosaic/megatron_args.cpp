@@ -32,6 +32,8 @@ struct ReadFlags {
     std::vector<std::string> modules;  ///< --recompute-modules
     std::string recomputeMethod, shardingStrategy, moeLayerFreq;
     int recomputeLayers = 0, maxPositions = 0;
+    int etp = 0;           ///< --expert-tensor-parallel-size, 0 = not given (Megatron: TP)
+    int vocabDivisor = 0;  ///< --make-vocab-size-divisible-by, 0 = not given (Megatron: 128)
     bool swiglu = false, gqa = false, bf16 = false, overlapGrad = false, overlapParam = false;
     bool torchFsdp = false;  ///< --use-torch-fsdp2: parameters, gradients and optimizer sharded
     /// Model flags, 0 = not given.
@@ -79,7 +81,7 @@ const std::vector<MegatronFlag>& megatronFlags() {
         count("--pipeline-model-parallel-size", [](R& r) -> int& { return r.plan.pp; }),
         count("--context-parallel-size", [](R& r) -> int& { return r.plan.cp; }),
         count("--expert-model-parallel-size", [](R& r) -> int& { return r.plan.ep; }),
-        count("--expert-tensor-parallel-size", [](R& r) -> int& { return r.plan.etp; }),
+        count("--expert-tensor-parallel-size", [](R& r) -> int& { return r.etp; }),
         count("--num-virtual-stages-per-pipeline-rank", [](R& r) -> int& { return r.vpPerRank; }),
         count("--virtual-pipeline-model-parallel-size", [](R& r) -> int& { return r.vpConfig; }),
         count("--num-layers-per-virtual-pipeline-stage",
@@ -130,6 +132,7 @@ const std::vector<MegatronFlag>& megatronFlags() {
         count("--ffn-hidden-size", [](R& r) -> int& { return r.ffn; }),
         toggle("--swiglu", [](R& r) -> bool& { return r.swiglu; }),
         count("--vocab-size", [](R& r) -> int& { return r.vocab; }),
+        count("--make-vocab-size-divisible-by", [](R& r) -> int& { return r.vocabDivisor; }),
         count("--max-position-embeddings", [](R& r) -> int& { return r.maxPositions; }),
         count("--num-experts", [](R& r) -> int& { return r.experts; }),
         count("--moe-router-topk", [](R& r) -> int& { return r.topK; }),
@@ -338,8 +341,14 @@ bool checkModel(const R& r, const Geometry& g, std::string& error) {
 
 }  // namespace
 
-std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p) {
-    auto n = [](int v) { return std::to_string(v); };
+long long megatronPaddedVocab(long long vocab, int divisibleBy, int tp) {
+    const long long multiple = 1LL * std::max(1, divisibleBy) * std::max(1, tp);
+    return (vocab + multiple - 1) / multiple * multiple;
+}
+
+std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p,
+                              std::vector<std::string>* notes) {
+    auto n = [](long long v) { return std::to_string(v); };
     // The model.
     std::string a = "--num-layers " + n(g.layers) + " --hidden-size " + n(g.dModel) +
                     " --num-attention-heads " + n(g.nHead);
@@ -348,6 +357,20 @@ std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p
     if (g.dFf > 0) a += " --ffn-hidden-size " + n(g.dFf);
     if (g.denseFfnMatrices == 3) a += " --swiglu";
     a += " --vocab-size " + n(g.vocab);
+    // Megatron-LM pads the vocabulary to a multiple of --make-vocab-size-divisible-by x TP
+    // (megatronPaddedVocab); the plan costs V itself, so a divisor that keeps V is stated where
+    // the default 128 would pad: the largest power of two up to 128 dividing V / TP.
+    if (megatronPaddedVocab(g.vocab, kMegatronVocabDivisor, p.tp) != g.vocab) {
+        int divisor = 1;
+        if (g.vocab % p.tp == 0)
+            while (divisor < kMegatronVocabDivisor && (g.vocab / p.tp) % (2 * divisor) == 0)
+                divisor *= 2;
+        a += " --make-vocab-size-divisible-by " + n(divisor);
+        if (notes && g.vocab % p.tp != 0)
+            notes->push_back("Megatron-LM pads the vocabulary of " + n(g.vocab) + " to " +
+                             n(megatronPaddedVocab(g.vocab, 1, p.tp)) + " (a multiple of TP " +
+                             n(p.tp) + "); the plan costs " + n(g.vocab));
+    }
     if (g.experts > 0) {
         a += " --num-experts " + n(g.experts) + " --moe-router-topk " + n(g.topK) +
              " --moe-ffn-hidden-size " + n(g.dExpert);
@@ -366,6 +389,7 @@ std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p
         a += " --decoder-first-pipeline-num-layers " + n(p.firstStageLayers);
     if (p.lastStageLayers > 0) a += " --decoder-last-pipeline-num-layers " + n(p.lastStageLayers);
     a += " --context-parallel-size " + n(p.cp);
+    // The costed expert TP, stated: Megatron-LM would default it to TP.
     if (g.experts > 0)
         a += " --expert-model-parallel-size " + n(p.ep) + " --expert-tensor-parallel-size " +
              n(p.etp);
@@ -548,11 +572,37 @@ bool parseMegatronArguments(const std::string& text, const Geometry& g, Cluster&
         return false;
     }
     p = r.plan;
+    std::vector<std::string> costedAs;  // notes on what is costed other than Megatron-LM runs
+    // Expert TP: Megatron-LM's default is TP (megatron/training/arguments.py). A stack that
+    // folds experts costs it; one that does not costs unsplit experts (ETP 1) whatever TP is.
+    const bool moe = g.experts > 0;
+    if (moe && c.stack.expertFolding) {
+        p.etp = r.etp > 0 ? r.etp : p.tp;
+    } else if (moe) {
+        const int megatronEtp = r.etp > 0 ? r.etp : p.tp;
+        p.etp = r.etp > 0 ? r.etp : 1;
+        if (r.etp == 0 && megatronEtp > 1)
+            costedAs.push_back(
+                "--expert-tensor-parallel-size not given: Megatron-LM splits the "
+                "experts over ETP = TP = " +
+                std::to_string(megatronEtp) + "; the " + c.stack.name +
+                " stack does not fold experts and costs them unsplit (ETP 1; "
+                "the megatron-core stack costs ETP)");
+    } else if (r.etp > 0) {
+        p.etp = r.etp;
+    }
+    // The vocabulary Megatron-LM builds against the one the plan costs.
+    const int divisor = r.vocabDivisor > 0 ? r.vocabDivisor : kMegatronVocabDivisor;
+    if (const long long padded = megatronPaddedVocab(g.vocab, divisor, p.tp); padded != g.vocab)
+        costedAs.push_back("Megatron-LM pads the vocabulary of " + std::to_string(g.vocab) +
+                           " to " + std::to_string(padded) +
+                           " (a multiple of --make-vocab-size-divisible-by " +
+                           std::to_string(divisor) + " x TP " + std::to_string(p.tp) +
+                           "); the plan costs " + std::to_string(g.vocab));
     // Megatron FSDP shards what --data-parallel-sharding-strategy says: optim_grads_params (or
     // not given) all three, the plan's FSDP; optim the optimizer state alone, the distributed
     // optimizer (ZeRO-1); no_shard nothing beyond --use-distributed-optimizer; optim_grads is
     // costed as optim, with a note. PyTorch FSDP2 shards all three.
-    std::vector<std::string> costedAs;
     if (p.fsdp && !r.shardingStrategy.empty() && r.shardingStrategy != "optim_grads_params") {
         p.fsdp = false;
         if (r.shardingStrategy != "no_shard") p.distributedOptimizer = true;

@@ -9,6 +9,15 @@
 
 namespace tandem::mosaic {
 
+/// Megatron-LM's default --make-vocab-size-divisible-by (megatron/training/arguments.py).
+constexpr int kMegatronVocabDivisor = 128;
+
+/// The vocabulary Megatron-LM builds for `vocab` tokens: padded up to a multiple of
+/// `divisibleBy` (--make-vocab-size-divisible-by) x `tp` (--tensor-model-parallel-size), as
+/// megatron/training/tokenizer/tokenizer.py `_vocab_size_with_padding` does. Arguments >= 1.
+/// Example: (151936, 128, 2) -> 152064; (129280, 128, 2) -> 129280.
+long long megatronPaddedVocab(long long vocab, int divisibleBy, int tp);
+
 /// The complete Megatron-LM (pretrain_gpt.py) arguments of a layout of `g` on a cluster, one
 /// line that parseMegatronArguments reads back to the same plan and cluster batch, sequence
 /// and precision: the model (--num-layers, --hidden-size, --num-attention-heads,
@@ -17,21 +26,29 @@ namespace tandem::mosaic {
 /// --max-position-embeddings; MoE: --num-experts, --moe-router-topk, --moe-ffn-hidden-size,
 /// --moe-shared-expert-intermediate-size (shared experts x d_expert), --moe-layer-freq with the
 /// leading dense blocks), the parallel layout (--tensor-, --pipeline-, --context-,
-/// --expert-model-, --expert-tensor-parallel-size, --num-virtual-stages-per-pipeline-rank when
-/// VP > 1, which states VP whether or not the layers divide, --decoder-first- /
+/// --expert-model-, --expert-tensor-parallel-size (always stated for a MoE model: the costed
+/// expert TP, p.etp, where Megatron-LM would default to TP), --num-virtual-stages-per-pipeline-rank
+/// when VP > 1, which states VP whether or not the layers divide, --decoder-first- /
 /// --decoder-last-pipeline-num-layers), --micro-batch-size, --global-batch-size (the batch the
 /// layout runs: c.globalBatch, or its rounding to DP x B_micro when they do not divide it, as
 /// evaluateLayout costs it), --seq-length, --sequence-parallel when the plan has it,
 /// --use-distributed-optimizer / --use-megatron-fsdp, --recompute-* per checkpointing mode,
-/// --bf16 and --fp8-format / --fp8-recipe / --fp4-format per precision.
-std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p);
+/// --bf16 and --fp8-format / --fp8-recipe / --fp4-format per precision. The plan costs the
+/// model's vocabulary unpadded, so where Megatron-LM's default padding (megatronPaddedVocab
+/// with 128) would change it, --make-vocab-size-divisible-by states the largest power of two
+/// up to 128 that keeps it (V / TP's); when TP does not divide V no divisor does, and `notes`
+/// (when given) says which padded size Megatron-LM will build.
+std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p,
+                              std::vector<std::string>* notes = nullptr);
 
 /// Reads the Megatron-LM / Megatron-Bridge arguments of a launch script (its words as
 /// io::launchScriptWords splits them; --flag=value is --flag value) for model `g`. Only the launch
 /// command is read: the one command, started by a program, that carries Megatron-LM flags
 /// (with arrays the file assigns but never expands); a file without one is a list of
 /// arguments, read whole. Then the parallel
-/// sizes (--tensor-, --pipeline-, --context-, --expert-model-, --expert-tensor-parallel-size,
+/// sizes (--tensor-, --pipeline-, --context-, --expert-model-, --expert-tensor-parallel-size
+/// (absent: TP, Megatron-LM's default, on a stack that folds experts; a stack that does not
+/// costs unsplit experts, ETP 1, and says so in a note when TP > 1),
 /// --decoder-first- / --decoder-last-pipeline-num-layers, VP from
 /// --num-virtual-stages-per-pipeline-rank (or its config name
 /// --virtual-pipeline-model-parallel-size) or --num-layers-per-virtual-pipeline-stage, which
@@ -44,14 +61,15 @@ std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p
 /// with --recompute-modules (selective with only core_attn, Megatron's default: core-attn; with
 /// layernorm / moe_act / mlp_act: selective; with mlp / moe: super-selective), the precision
 /// (--fp8-format e4m3|hybrid [+ --fp8-recipe mxfp8], --fp4-format e2m1, else BF16), and the model
-/// flags --emit writes, each checked against `g`. Sets `p` (dp = N_dev / (TP CP PP)) and c's
-/// batch, sequence and precision; flags it does not model go to `notes` (one line naming them).
-/// False + `error` naming the flag when: the file has no flags; a value is not a positive
-/// integer or not one of the flag's choices (--global-batch-size and --seq-length at most
-/// kMaxGlobalBatch / kMaxSeqLen); a flag lacks its value; a flag is given twice with
-/// different values; a model flag contradicts `g`; VP cannot be derived; TP CP PP does not divide
-/// N_dev; the script cannot be split (io::launchScriptWords); beside the launch command a --flag
-/// starts a command of its own (bash would run it as a program; "line N: --flag starts a
+/// flags --emit writes, each checked against `g`; --make-vocab-size-divisible-by (default 128)
+/// with TP gives the vocabulary Megatron-LM builds, and a note names it when it is not g's. Sets
+/// `p` (dp = N_dev / (TP CP PP)) and c's batch, sequence and precision; flags it does not model go
+/// to `notes` (one line naming them). False + `error` naming the flag when: the file has no flags;
+/// a value is not a positive integer or not one of the flag's choices (--global-batch-size and
+/// --seq-length at most kMaxGlobalBatch / kMaxSeqLen); a flag lacks its value; a flag is given
+/// twice with different values; a model flag contradicts `g`; VP cannot be derived; TP CP PP does
+/// not divide N_dev; the script cannot be split (io::launchScriptWords); beside the launch command
+/// a --flag starts a command of its own (bash would run it as a program; "line N: --flag starts a
 /// command of its own ..."); or two commands carry Megatron-LM flags (both lines named).
 bool parseMegatronArguments(const std::string& text, const Geometry& g, Cluster& c, Plan& p,
                             std::string& error, std::vector<std::string>* notes = nullptr);

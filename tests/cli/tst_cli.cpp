@@ -423,6 +423,48 @@ private slots:
         QVERIFY2(!t.out.contains(QStringLiteral(" 0.0 %")), qPrintable(t.out));
     }
 
+    /// plan --emit megatron states the vocabulary divisor that keeps the costed vocabulary, or,
+    /// where TP does not divide it, names Megatron-LM's padded size in a note on stderr (the
+    /// line itself stays alone on stdout, to paste).
+    void planEmitMegatronVocabulary_data() {
+        QTest::addColumn<int>("vocab");
+        QTest::addColumn<QString>("flag");
+        QTest::addColumn<QString>("note");
+        QTest::newRow("1000, TP 2: divisor 4")
+            << 1000 << "--vocab-size 1000 --make-vocab-size-divisible-by 4 "
+            << "";
+        QTest::newRow("1001, TP 2: padded to 1002, noted")
+            << 1001 << "--vocab-size 1001 --make-vocab-size-divisible-by 1 "
+            << "--emit megatron: note: Megatron-LM pads the vocabulary of 1001 to 1002 (a "
+               "multiple of TP 2); the plan costs 1001\n";
+        QTest::newRow("1024, TP 2: the default keeps it") << 1024 << "--vocab-size 1024 --seq"
+                                                          << "";
+    }
+    void planEmitMegatronVocabulary() {
+        QFETCH(int, vocab);
+        QFETCH(QString, flag);
+        QFETCH(QString, note);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("model.json"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QStringLiteral(R"({"layers": 2, "hidden": 64, "heads": 2, "ffn_width": 256,
+                                       "vocab": %1})")
+                        .arg(vocab)
+                        .toUtf8());
+        }
+        const auto r =
+            runCli({QStringLiteral("plan"), path, QStringLiteral("--devices"), QStringLiteral("8"),
+                    QStringLiteral("--layout"), QStringLiteral("tp=2,pp=1,mbs=1"),
+                    QStringLiteral("--emit"), QStringLiteral("megatron")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(flag), qPrintable(r.out));
+        QCOMPARE(r.out.count(QLatin1Char('\n')), 1);
+        QCOMPARE(r.err, note);
+    }
+
     /// plan --megatron-args reads a launch script as bash would: the commented-out
     /// "--micro-batch-size 1" is not costed (micro-batch 4 is), the quoted 'selective' is
     /// Megatron's selective recompute (core attention), the arrays are expanded, and the flags

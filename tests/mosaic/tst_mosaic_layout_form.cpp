@@ -44,10 +44,11 @@ Geometry modelGeometry(const char* file) {
 }
 
 /// A cluster of `devices` p6-b200 GPUs under the megatron-core stack (VP, ETP and FSDP costed).
-Cluster launchCluster(int devices, int globalBatch = 1024, int seqLen = 4096) {
+Cluster launchCluster(int devices, int globalBatch = 1024, int seqLen = 4096,
+                      const char* stack = "megatron-core") {
     Cluster c;
     c.hardware = builtinHardware("p6-b200");
-    c.stack = builtinStack("megatron-core");
+    c.stack = builtinStack(stack);
     c.devices = devices;
     c.globalBatch = globalBatch;
     c.seqLen = seqLen;
@@ -529,10 +530,128 @@ private slots:
                  QStringLiteral("--num-layers 61 contradicts the model file (94 layers)"));
     }
 
+    /// Megatron-LM's default expert TP is TP: a launch file without
+    /// --expert-tensor-parallel-size was costed at ETP 1. A stack that folds experts costs
+    /// ETP = TP; one that does not costs unsplit experts and says so in a note.
+    void expertTensorParallelDefault_data() {
+        QTest::addColumn<QString>("stack");
+        QTest::addColumn<QString>("flags");
+        QTest::addColumn<int>("etp");
+        QTest::addColumn<QString>("note");  // "" = no note
+        const QString layout = QStringLiteral(
+            "--tensor-model-parallel-size 2 --pipeline-model-parallel-size 1 "
+            "--expert-model-parallel-size 8 --micro-batch-size 1 ");
+        QTest::newRow("megatron-core, TP 2, no ETP flag: ETP 2")
+            << "megatron-core" << layout << 2 << "";
+        QTest::newRow("megatron-core, TP 2, ETP 1 stated")
+            << "megatron-core" << layout + "--expert-tensor-parallel-size 1" << 1 << "";
+        QTest::newRow("megatron-core, TP 1, no ETP flag: ETP 1")
+            << "megatron-core"
+            << "--tensor-model-parallel-size 1 --expert-model-parallel-size 8" << 1 << "";
+        QTest::newRow("mosaic-paper, TP 2, no ETP flag: unsplit, noted")
+            << "mosaic-paper" << layout << 1
+            << "--expert-tensor-parallel-size not given: Megatron-LM splits the experts over "
+               "ETP = TP = 2; the mosaic-paper stack does not fold experts and costs them "
+               "unsplit (ETP 1; the megatron-core stack costs ETP)";
+        QTest::newRow("mosaic-paper, TP 2, ETP 1 stated: no note")
+            << "mosaic-paper" << layout + "--expert-tensor-parallel-size 1" << 1 << "";
+    }
+    void expertTensorParallelDefault() {
+        QFETCH(QString, stack);
+        QFETCH(QString, flags);
+        QFETCH(int, etp);
+        QFETCH(QString, note);
+        const Geometry g = modelGeometry("Mixtral-8x7B-v0.1.config.json");
+        const ReadBack r =
+            readLaunch(flags.toStdString(), g, launchCluster(64, 1024, 4096, qPrintable(stack)));
+        QVERIFY2(r.ok, r.error.c_str());
+        QCOMPARE(r.plan.etp, etp);
+        QStringList notes;
+        for (const auto& n : r.notes) notes << QString::fromStdString(n);
+        QCOMPARE(notes, note.isEmpty() ? QStringList() : QStringList{note});
+    }
+
+    /// Megatron-LM pads the vocabulary to a multiple of --make-vocab-size-divisible-by (128) x
+    /// TP; the plan costs the model's vocabulary, so --emit states a divisor that keeps it, and
+    /// a launch file that pads it gets a note naming the padded size.
+    void vocabularyPadding_data() {
+        QTest::addColumn<int>("vocab");
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<QString>("divisorFlag");  // "" = the default keeps the vocabulary
+        QTest::addColumn<QString>("emitNote");     // "" = none
+        QTest::addColumn<QString>("defaultNote");  // reading the line without the divisor
+        QTest::newRow("Qwen3 151936, TP 1") << 151936 << 1 << ""
+                                            << ""
+                                            << "";
+        QTest::newRow("Qwen3 151936, TP 2")
+            << 151936 << 2 << "--make-vocab-size-divisible-by 64"
+            << ""
+            << "Megatron-LM pads the vocabulary of 151936 to 152064 (a multiple of "
+               "--make-vocab-size-divisible-by 128 x TP 2); the plan costs 151936";
+        QTest::newRow("Qwen3 151936, TP 8")
+            << 151936 << 8 << "--make-vocab-size-divisible-by 16"
+            << ""
+            << "Megatron-LM pads the vocabulary of 151936 to 152576 (a multiple of "
+               "--make-vocab-size-divisible-by 128 x TP 8); the plan costs 151936";
+        QTest::newRow("DeepSeek-V3 129280, TP 2") << 129280 << 2 << ""
+                                                  << ""
+                                                  << "";
+        QTest::newRow("odd 50257, TP 2")
+            << 50257 << 2 << "--make-vocab-size-divisible-by 1"
+            << "Megatron-LM pads the vocabulary of 50257 to 50258 (a multiple of TP 2); the "
+               "plan costs 50257"
+            << "Megatron-LM pads the vocabulary of 50257 to 50432 (a multiple of "
+               "--make-vocab-size-divisible-by 128 x TP 2); the plan costs 50257";
+    }
+    void vocabularyPadding() {
+        QFETCH(int, vocab);
+        QFETCH(int, tp);
+        QFETCH(QString, divisorFlag);
+        QFETCH(QString, emitNote);
+        QFETCH(QString, defaultNote);
+        Geometry g = modelGeometry("Qwen3-235B-A22B.config.json");
+        g.vocab = vocab;
+        const Cluster c = launchCluster(64);
+        Plan p;
+        std::string error;
+        QVERIFY(parseLayout("tp=" + std::to_string(tp) + ",pp=1,ep=8,mbs=1,ckpt=full", p, error));
+        p.dp = 64 / tp;
+        std::vector<std::string> notes;
+        const QString flags = QString::fromStdString(megatronArguments(g, c, p, &notes));
+        if (divisorFlag.isEmpty())
+            QVERIFY2(!flags.contains(QStringLiteral("--make-vocab-size-divisible-by")),
+                     qPrintable(flags));
+        else
+            QVERIFY2(
+                flags.contains(QStringLiteral("--vocab-size %1 %2").arg(vocab).arg(divisorFlag)),
+                qPrintable(flags));
+        QCOMPARE(notes.size(), size_t(emitNote.isEmpty() ? 0 : 1));
+        if (!emitNote.isEmpty()) QCOMPARE(QString::fromStdString(notes[0]), emitNote);
+        // Megatron-LM's padding with the stated divisor keeps the costed vocabulary (where TP
+        // divides it), and the line reads back with no vocabulary note.
+        const int divisor = divisorFlag.isEmpty()
+                                ? kMegatronVocabDivisor
+                                : divisorFlag.section(QLatin1Char(' '), 1).toInt();
+        if (vocab % tp == 0) QCOMPARE(megatronPaddedVocab(vocab, divisor, tp), (long long)vocab);
+        const ReadBack back = readLaunch(flags.toStdString(), g, launchCluster(64));
+        QVERIFY2(back.ok, back.error.c_str());
+        QCOMPARE(back.notes.size(), size_t(emitNote.isEmpty() ? 0 : 1));
+        // Without the divisor, Megatron-LM's default padding is named.
+        QString plain = flags;
+        if (!divisorFlag.isEmpty()) plain.remove(QStringLiteral(" ") + divisorFlag);
+        const ReadBack padded = readLaunch(plain.toStdString(), g, launchCluster(64));
+        QVERIFY2(padded.ok, padded.error.c_str());
+        QStringList got;
+        for (const auto& n : padded.notes) got << QString::fromStdString(n);
+        QCOMPARE(got, defaultNote.isEmpty() ? QStringList() : QStringList{defaultNote});
+    }
+
     /// Property: every layout the planner enumerates (layout_grid "auto" on the cluster), and
     /// each of them with VP 2-4, an uneven pipeline split, FSDP, a replicated optimizer and
     /// core-attention recompute, for DeepSeek-V3, Mixtral-8x7B, Qwen3-235B and Llama 3 70B on
-    /// three cluster sizes (with an indivisible batch and FP8 / MXFP8 on some), is written by
+    /// three cluster sizes (with an indivisible batch and FP8 / MXFP8 on some), under the
+    /// megatron-core stack (experts folded, ETP costed) and the mosaic-paper one (experts
+    /// unsplit), is written by
     /// megatronArguments and read back by parseMegatronArguments to the same plan, batch,
     /// sequence and precision, and costs the same iteration time, bit for bit. Every layout is
     /// walked (no sampling).
@@ -547,66 +666,71 @@ private slots:
         const char* models[] = {"DeepSeek-V3.config.json", "Mixtral-8x7B-v0.1.config.json",
                                 "Qwen3-235B-A22B.config.json", "Llama-3-70B.config.json"};
         long long walked = 0, feasible = 0, vpAboveOne = 0;
-        for (const char* file : models) {
-            const Geometry g = modelGeometry(file);
-            for (const Setup& s : setups) {
-                Cluster c = launchCluster(s.devices, s.globalBatch);
-                c.precision = s.precision;
-                const LayoutSpace space = resolveLayoutSpace(c, LayoutGrid{}, LayoutGridRule::Auto);
-                for (const auto& [base, baseEval] : evaluateSpace(g, c, space)) {
-                    std::vector<Plan> variants = {base};
-                    if (base.pp >= 2) {
-                        for (int vp = 2; vp <= 4; ++vp) {
-                            Plan v = base;
-                            v.vp = vp;
-                            variants.push_back(v);
+        for (const char* stack : {"megatron-core", "mosaic-paper"})
+            for (const char* file : models) {
+                const Geometry g = modelGeometry(file);
+                for (const Setup& s : setups) {
+                    Cluster c = launchCluster(s.devices, s.globalBatch, 4096, stack);
+                    c.precision = s.precision;
+                    const LayoutSpace space =
+                        resolveLayoutSpace(c, LayoutGrid{}, LayoutGridRule::Auto);
+                    for (const auto& [base, baseEval] : evaluateSpace(g, c, space)) {
+                        std::vector<Plan> variants = {base};
+                        if (base.pp >= 2) {
+                            for (int vp = 2; vp <= 4; ++vp) {
+                                Plan v = base;
+                                v.vp = vp;
+                                variants.push_back(v);
+                            }
+                            Plan uneven = base;
+                            uneven.firstStageLayers = g.layers / base.pp + 1;
+                            uneven.lastStageLayers = std::max(1, g.layers / base.pp - 1);
+                            variants.push_back(uneven);
                         }
-                        Plan uneven = base;
-                        uneven.firstStageLayers = g.layers / base.pp + 1;
-                        uneven.lastStageLayers = std::max(1, g.layers / base.pp - 1);
-                        variants.push_back(uneven);
-                    }
-                    Plan fsdp = base;
-                    fsdp.fsdp = true;
-                    variants.push_back(fsdp);
-                    Plan replicated = base;
-                    replicated.distributedOptimizer = false;
-                    variants.push_back(replicated);
-                    Plan core = base;
-                    core.ckpt = C::CoreAttention;
-                    variants.push_back(core);
-                    for (const Plan& p : variants) {
-                        // The planner's costing of the layout (as --layout costs a variant).
-                        const PlanEval ev =
-                            &p == &variants.front() ? baseEval : evaluateLayout(g, c, p);
-                        const std::string flags = megatronArguments(g, c, p);
-                        const ReadBack r = readLaunch(flags, g, launchCluster(s.devices));
-                        ++walked;
-                        if (!r.ok || !samePlan(r.plan, p) || r.cluster.precision != c.precision ||
-                            r.cluster.seqLen != c.seqLen)
-                            QFAIL(qPrintable(QStringLiteral("%1 on %2: %3 read back as %4 (%5)")
-                                                 .arg(file)
-                                                 .arg(s.devices)
-                                                 .arg(QString::fromStdString(layoutString(p)))
-                                                 .arg(QString::fromStdString(layoutString(r.plan)))
-                                                 .arg(QString::fromStdString(r.error))));
-                        const PlanEval back = evaluateLayout(g, r.cluster, r.plan);
-                        if (back.feasible != ev.feasible || back.iteration_s != ev.iteration_s ||
-                            back.memoryGB != ev.memoryGB ||
-                            (ev.feasible && planGlobalBatch(p, ev) != r.cluster.globalBatch))
-                            QFAIL(
-                                qPrintable(QStringLiteral("%1 on %2: %3 costs %4 s, read back %5 s")
-                                               .arg(file)
-                                               .arg(s.devices)
-                                               .arg(QString::fromStdString(layoutString(p)))
-                                               .arg(ev.iteration_s, 0, 'g', 17)
-                                               .arg(back.iteration_s, 0, 'g', 17)));
-                        feasible += ev.feasible;
-                        vpAboveOne += ev.feasible && p.vp > 1;
+                        Plan fsdp = base;
+                        fsdp.fsdp = true;
+                        variants.push_back(fsdp);
+                        Plan replicated = base;
+                        replicated.distributedOptimizer = false;
+                        variants.push_back(replicated);
+                        Plan core = base;
+                        core.ckpt = C::CoreAttention;
+                        variants.push_back(core);
+                        for (const Plan& p : variants) {
+                            // The planner's costing of the layout (as --layout costs a variant).
+                            const PlanEval ev =
+                                &p == &variants.front() ? baseEval : evaluateLayout(g, c, p);
+                            const std::string flags = megatronArguments(g, c, p);
+                            const ReadBack r =
+                                readLaunch(flags, g, launchCluster(s.devices, 1024, 4096, stack));
+                            ++walked;
+                            if (!r.ok || !samePlan(r.plan, p) ||
+                                r.cluster.precision != c.precision || r.cluster.seqLen != c.seqLen)
+                                QFAIL(qPrintable(
+                                    QStringLiteral("%1 on %2: %3 read back as %4 (%5)")
+                                        .arg(QString::fromUtf8(file) + " " + stack)
+                                        .arg(s.devices)
+                                        .arg(QString::fromStdString(layoutString(p)))
+                                        .arg(QString::fromStdString(layoutString(r.plan)))
+                                        .arg(QString::fromStdString(r.error))));
+                            const PlanEval back = evaluateLayout(g, r.cluster, r.plan);
+                            if (back.feasible != ev.feasible ||
+                                back.iteration_s != ev.iteration_s ||
+                                back.memoryGB != ev.memoryGB ||
+                                (ev.feasible && planGlobalBatch(p, ev) != r.cluster.globalBatch))
+                                QFAIL(qPrintable(
+                                    QStringLiteral("%1 on %2: %3 costs %4 s, read back %5 s")
+                                        .arg(file)
+                                        .arg(s.devices)
+                                        .arg(QString::fromStdString(layoutString(p)))
+                                        .arg(ev.iteration_s, 0, 'g', 17)
+                                        .arg(back.iteration_s, 0, 'g', 17)));
+                            feasible += ev.feasible;
+                            vpAboveOne += ev.feasible && p.vp > 1;
+                        }
                     }
                 }
             }
-        }
         // The walk covers the space, feasible layouts and interleaved ones among them.
         QVERIFY2(walked > 10000, qPrintable(QString::number(walked)));
         QVERIFY(feasible > 1000);
