@@ -335,13 +335,16 @@ bool ChartView::fitAxis(QAbstractAxis* axis) {
     const QRectF plot = chart()->plotArea();
     if (!axis->isVisible() || plot.width() <= 0 || plot.height() <= 0) return false;
     const bool horizontal = axis->orientation() == Qt::Horizontal;
-    // The title: wrapped to the plot's side it runs along.
+    // The title: wrapped to the plot's side it runs along, less the margins of Qt Charts' text
+    // item on either side (a title a few pixels short of the plot's side was elided).
     const QString current = axis->titleText();
     if (current != axis->property("tandemTitleWrapped").toString())
         axis->setProperty("tandemTitleSource", current);
     const QString source = axis->property("tandemTitleSource").toString();
-    const QString wrapped = wrapToRoom(source, QFontMetrics(axis->titleFont()),
-                                       int(horizontal ? plot.width() : plot.height()));
+    const int kTextItemMargins = 8;
+    const QString wrapped =
+        wrapToRoom(source, QFontMetrics(axis->titleFont()),
+                   int(horizontal ? plot.width() : plot.height()) - kTextItemMargins);
     const bool retitled = wrapped != current;
     if (retitled) axis->setTitleText(wrapped);
     axis->setProperty("tandemTitleWrapped", wrapped);
