@@ -195,6 +195,9 @@ private slots:
         QTest::newRow("NUL after the closing brace")
             << QByteArray("{\"a\": 1}\0{\"b\": 2}", 17) << "line 1, column 9"
             << "invalid JSON: a NUL byte, followed by 8 more byte(s)";
+        QTest::newRow("a second value after the closing brace")
+            << QByteArray("{\"a\": 1}\n{\"b\": 2}\n") << "line 2, column 1"
+            << "expected end of input";
         QTest::newRow("NUL on a later line")
             << QByteArray("{\"a\": 1}\n\0\0garbage", 18) << "line 2, column 1"
             << "a NUL byte, followed by 8 more byte(s)";

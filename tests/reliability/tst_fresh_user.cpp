@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <nlohmann/json.hpp>
@@ -352,6 +353,37 @@ private slots:
             run.out.contains(QStringLiteral("note: $.mosaic.nccl_tests_files[1]: \"") + nccl() +
                              QStringLiteral("\" is listed twice (also [0]); used once")),
             qPrintable(run.out));
+    }
+
+    /// A long command shows its progress on a terminal ("point i of n" on stderr, cleared before
+    /// it exits) and never into a pipe or a file. The terminal is a pseudo-terminal made by
+    /// util-linux's script(1).
+    void scalingShowsProgressOnATerminal() {
+        const QString script = QStandardPaths::findExecutable(QStringLiteral("script"));
+        if (script.isEmpty()) QSKIP("script(1) is not installed: no pseudo-terminal to test");
+        const QString csv = m_dir.filePath(QStringLiteral("progress.csv"));
+        const QStringList args{QStringLiteral("scaling"),
+                               QStringLiteral(TANDEM_EXAMPLES "/mlforml-fabric-scaling.json"),
+                               QStringLiteral("--nodes"),
+                               QStringLiteral("8,40,64"),
+                               QStringLiteral("--out"),
+                               csv};
+        QStringList quoted{QStringLiteral(TANDEM_CLI)};
+        for (const QString& a : args) quoted << QLatin1Char('\'') + a + QLatin1Char('\'');
+        QProcess p;
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.start(script, {QStringLiteral("-qec"), quoted.join(QLatin1Char(' ')),
+                         QStringLiteral("/dev/null")});
+        QVERIFY(p.waitForFinished(60000));
+        const QString terminal = QString::fromUtf8(p.readAll());
+        QVERIFY2(p.exitCode() == 0, qPrintable(terminal));
+        QVERIFY2(terminal.contains(QStringLiteral("\rpoint 1 of ")), qPrintable(terminal));
+        QVERIFY2(terminal.contains(QStringLiteral("\r\033[K")), qPrintable(terminal));
+        // Into a pipe: the same command, no progress.
+        const auto piped = runCli(args);
+        QVERIFY2(piped.finished && piped.exitCode == 0, qPrintable(piped.err));
+        QVERIFY2(!piped.err.contains(QStringLiteral("point 1 of")), qPrintable(piped.err));
+        QVERIFY(!piped.err.contains(QLatin1Char('\r')));
     }
 
     /// placement.seed shuffles the "random" placement only: given with hashed ECMP and no random

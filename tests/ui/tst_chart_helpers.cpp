@@ -21,6 +21,7 @@
 #include "widgets/chart_export.h"
 #include "widgets/chart_view.h"
 #include "widgets/series_pool.h"
+#include "widgets/text_fit.h"
 #include "widgets/units.h"
 
 using namespace tandem::ui;
@@ -52,6 +53,55 @@ private slots:
         QCOMPARE(axis.min(), 0.0);
         QVERIFY(axis.max() >= 3.0);
         QCOMPARE(axis.labelFormat(), QStringLiteral("%.1f"));
+    }
+    /// A view's own round ticks (setNiceRange) on a chart too narrow for their labels side by
+    /// side: fitAxis keeps every 2nd, 5th, 10th... of them (same anchor, same label format), so
+    /// no label is elided; a chart wide enough keeps them all. Widths are the chart's.
+    void viewTicksThinnedWhereTheyDoNotFit_data() {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<double>("hi");
+        QTest::addColumn<int>("ticks");
+        QTest::addColumn<bool>("thinned");
+        QTest::newRow("wide, 0..1200 in 100s") << 900 << 1200.0 << 12 << false;
+        QTest::newRow("narrow, 0..1200 in 100s") << 280 << 1200.0 << 12 << true;
+        QTest::newRow("narrow, 0..1 in 0.1") << 280 << 1.0 << 10 << true;
+        QTest::newRow("narrow, 0..1 in 0.5") << 280 << 1.0 << 2 << false;
+    }
+    void viewTicksThinnedWhereTheyDoNotFit() {
+        QFETCH(int, width);
+        QFETCH(double, hi);
+        QFETCH(int, ticks);
+        QFETCH(bool, thinned);
+        ChartView view(QStringLiteral("test"), QStringLiteral("Ticks"));
+        auto* line = new QLineSeries;
+        line->append(0, 0);
+        line->append(hi, 1);
+        view.chart()->addSeries(line);
+        auto* x = new QValueAxis;
+        auto* y = new QValueAxis;
+        view.chart()->addAxis(x, Qt::AlignBottom);
+        view.chart()->addAxis(y, Qt::AlignLeft);
+        line->attachAxis(x);
+        line->attachAxis(y);
+        y->setRange(0, 1);
+        setNiceRange(x, 0, hi, ticks);
+        const double interval = x->tickInterval();
+        const QString format = x->labelFormat();
+        view.resize(width, 300);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        for (int i = 0; i < 3; ++i) {
+            view.grab();
+            QCoreApplication::processEvents();
+        }
+        QCOMPARE(x->tickType(), QValueAxis::TicksDynamic);
+        QCOMPARE(x->tickAnchor(), 0.0);
+        QCOMPARE(x->labelFormat(), format);
+        const double k = x->tickInterval() / interval;
+        QCOMPARE(k > 1, thinned);
+        QVERIFY2(std::abs(k - std::round(k)) < 1e-9, qPrintable(QString::number(k)));
+        const QStringList problems = chartTextProblems(&view);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     }
     void backgroundLoadCsvAndCaption() {
         // 16 jobs holding 490 GB/s after a 0.1 s start: the CSV carries the step curve (the

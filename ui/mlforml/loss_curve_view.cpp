@@ -1,6 +1,7 @@
 #include "mlforml/loss_curve_view.h"
 
 #include <QChart>
+#include <QFontMetrics>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -60,6 +61,24 @@ void LossCurveView::setPinned(const std::optional<mlforml::PointResult>& pinned)
 void LossCurveView::setOptions(const LossViewOptions& options) {
     m_options = options;
     requestRebuild();
+}
+
+double LossCurveView::targetLabelShare() const {
+    const double plotWidth = chart()->plotArea().width();
+    if (plotWidth <= 0) return 0.13;
+    QFont f = font();
+    f.setPointSizeF(8);  // the labels' font (rebuild)
+    const QFontMetrics fm(f);
+    int widest = 0;
+    for (double factor : m_targetFactors)
+        widest =
+            std::max(widest, fm.horizontalAdvance(tr("%1 x L_min").arg(QString::number(factor))));
+    return std::clamp((widest / 2.0 + 4.0) / plotWidth, 0.13, 0.5);
+}
+
+void LossCurveView::resizeEvent(QResizeEvent* event) {
+    ChartView::resizeEvent(event);
+    if (std::abs(targetLabelShare() - m_labelShare) > 0.005) requestRebuild();
 }
 
 QStringList LossCurveView::targetLabels() const {
@@ -254,6 +273,7 @@ void LossCurveView::rebuild() {
     setNiceRange(m_y, yLo - 0.002, yHi, 6);
 
     // Target lines (dashed grey, one per factor).
+    m_labelShare = targetLabelShare();
     const qsizetype nTargets = static_cast<qsizetype>(m_targetLosses.size());
     growSeriesPool(m_targetLines, nTargets, chart(), xAxis, m_y);
     for (qsizetype i = 0; i < nTargets; ++i) {
@@ -270,8 +290,8 @@ void LossCurveView::rebuild() {
         // Labelled near the left end, where the curves are still far above the targets: a middle
         // point carries the label ("1.02 x L_min"), the ends none.
         const double y = m_targetLosses[i];
-        const double xLabel =
-            m_options.logX && xLo > 0 ? xLo * std::pow(xHi / xLo, 0.13) : xLo + 0.13 * (xHi - xLo);
+        const double xLabel = m_options.logX && xLo > 0 ? xLo * std::pow(xHi / xLo, m_labelShare)
+                                                        : xLo + m_labelShare * (xHi - xLo);
         s->replace({QPointF(xLo, y), QPointF(xLabel, y), QPointF(xHi, y)});
         const QString factor = m_targetFactors.size() > static_cast<size_t>(i)
                                    ? QString::number(m_targetFactors[i])

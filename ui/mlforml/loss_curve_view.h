@@ -56,8 +56,15 @@ public:
         return m_sameAs;
     }
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void rebuild() override;
+    /// Where a target line's label sits, as a share of the x range from its left end: 0.13, or
+    /// further right where the plot is so narrow that a label centred there would be cut by the
+    /// y axis (half the widest label and a margin from the left).
+    double targetLabelShare() const;
     QLineSeries* lineFor(const QString& key, const QString& policy, bool pinned);
     QList<QPointF> curve(const mlforml::PolicyRun& run, double xDiv) const;
 
@@ -71,6 +78,7 @@ private:
     QValueAxis* m_xLinear = nullptr;
     QLogValueAxis* m_xLog = nullptr;
     QValueAxis* m_y = nullptr;
+    double m_labelShare = 0.13;  ///< targetLabelShare() at the last rebuild
 };
 
 }  // namespace tandem::ui

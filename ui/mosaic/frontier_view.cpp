@@ -201,8 +201,10 @@ QList<QPointF> FrontierView::selectedPoint() const { return m_selected->points()
 void FrontierView::resizeEvent(QResizeEvent* event) {
     ChartView::resizeEvent(event);
     const bool compact = width() < kCompactLegendWidth;
-    if (compact == m_compactLegend) return;
+    const bool narrow = width() < kFewTicksWidth;
+    if (compact == m_compactLegend && narrow == m_fewTicks) return;
     m_compactLegend = compact;
+    m_fewTicks = narrow;
     requestRebuild();
 }
 
@@ -310,7 +312,7 @@ void FrontierView::rebuild() {
         s->replace(QList<QPointF>{m.point});
     }
 
-    setNiceRange(m_x, plot.xLo, plot.xHi, 6);
+    setNiceRange(m_x, plot.xLo, plot.xHi, m_fewTicks ? 3 : 6);
     const QString where = m_nodes > 0 ? tr(" on %1 nodes (%2 GPUs), %3 days")
                                             .arg(m_nodes)
                                             .arg(m_gpus)

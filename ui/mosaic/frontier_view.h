@@ -66,6 +66,10 @@ public:
     /// Below this width (pixels) the legend uses short names ("Compute-opt. S = 0.985") so that
     /// it is not elided; exports (900 px) and wide windows get the long ones.
     static constexpr int kCompactLegendWidth = 760;
+    /// Below this width (a window on a 1024x768 or smaller screen) the sparsity axis has about
+    /// 3 ticks instead of 6: six labels of "0.00" would not fit side by side and Qt Charts
+    /// would elide them.
+    static constexpr int kFewTicksWidth = 340;
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -93,6 +97,7 @@ private:
     QList<FrontierMarker> m_markers;
     std::optional<QPointF> m_selectedPoint;
     bool m_compactLegend = false;  ///< short legend names (narrow chart)
+    bool m_fewTicks = false;       ///< about 3 sparsity ticks (width below kFewTicksWidth)
     int m_nodes = 0, m_gpus = 0;
     double m_days = 0;
     QList<QPointF> m_arrow;

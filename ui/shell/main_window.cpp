@@ -16,6 +16,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QStatusBar>
@@ -24,6 +25,7 @@
 #include <QThread>
 #include <QUndoStack>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "io/input_kind.h"
 #include "io/text_file.h"
@@ -138,12 +140,48 @@ MainWindow::MainWindow(QWidget* parent)
 
     syncFromDocument();
     updateTitle();
-    resize(1280, 800);
     QSettings settings;
-    if (settings.contains(QStringLiteral("window/geometry")))
-        restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    placeOnScreen(settings.value(QStringLiteral("window/geometry")).toByteArray());
     m_tabs->setCurrentIndex(settings.value(QStringLiteral("window/workspace"), 0).toInt());
     if (settings.value(QStringLiteral("view/dark"), false).toBool()) setDarkTheme(true);
+}
+
+QRect MainWindow::firstWindowFrame(const QRect& available, const QSize& minimum) {
+    const QSize share(available.width() * 9 / 10, available.height() * 9 / 10);
+    const QSize size =
+        preferredWindowSize().boundedTo(share).expandedTo(minimum).boundedTo(available.size());
+    QRect frame(QPoint(0, 0), size);
+    frame.moveCenter(available.center());
+    return frame;
+}
+
+QRect MainWindow::frameOnScreen(const QRect& frame, const QRect& available) {
+    if (available.contains(frame)) return frame;
+    QRect r(frame.topLeft(), frame.size().boundedTo(available.size()));
+    r.moveLeft(
+        std::clamp(r.left(), available.left(), available.x() + available.width() - r.width()));
+    r.moveTop(
+        std::clamp(r.top(), available.top(), available.y() + available.height() - r.height()));
+    return r;
+}
+
+void MainWindow::placeOnScreen(const QByteArray& savedGeometry) {
+    // The frame is not known before the window is first shown: a title bar's height above the
+    // window and a thin border on the other sides stand in for it (as QWidget::restoreGeometry
+    // estimates it).
+    const int border = 4;
+    const QMargins frame(border, style()->pixelMetric(QStyle::PM_TitleBarHeight, nullptr, this),
+                         border, border);
+    if (!savedGeometry.isEmpty() && restoreGeometry(savedGeometry)) {
+        if (isMaximized() || isFullScreen()) return;
+        // screen(): the screen under the window's centre, else the primary screen (a window
+        // saved on a monitor that is no longer there).
+        const QRect target = frameOnScreen(geometry() + frame, screen()->availableGeometry());
+        setGeometry(target - frame);
+        return;
+    }
+    const QSize least = minimumSizeHint().expandedTo(minimumSize()).grownBy(frame);
+    setGeometry(firstWindowFrame(screen()->availableGeometry(), least) - frame);
 }
 
 void MainWindow::buildMenus() {

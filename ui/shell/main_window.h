@@ -109,6 +109,18 @@ public:
     /// off as they are for the user until shown.
     bool waitForResults(int timeoutMs, bool drawHidden = true);
 
+    /// The window's size on a screen large enough for it: 1280 x 800 logical pixels.
+    static QSize preferredWindowSize() { return {1280, 800}; }
+    /// Where the first window goes (no saved geometry) on a screen whose available area
+    /// (QScreen::availableGeometry, logical pixels) is `available`: preferredWindowSize(), or 90 %
+    /// of the available width and height where that is smaller, but not below `minimum` nor
+    /// beyond `available`; centred in `available`. Both rectangles include the window frame.
+    static QRect firstWindowFrame(const QRect& available, const QSize& minimum);
+    /// `frame` (window frame included) brought onto `available`: unchanged when it lies inside;
+    /// else shrunk to at most the available size and moved the least distance that puts it
+    /// inside (a geometry saved on a larger monitor, or on one no longer connected).
+    static QRect frameOnScreen(const QRect& frame, const QRect& available);
+
     /// File > New: the default scenario, untitled (asks about unsaved changes first when `ask`).
     void newScenario(bool ask = true);
     /// File > Reset to defaults: every part the scenario has (both when it has none) gets the
@@ -127,6 +139,10 @@ protected:
 
 private:
     void buildMenus();
+    /// Restores `savedGeometry` (QWidget::saveGeometry) and brings it onto the screen it opens
+    /// on (frameOnScreen); without one (or one Qt refuses) the first window's geometry
+    /// (firstWindowFrame with the window's minimum size).
+    void placeOnScreen(const QByteArray& savedGeometry);
     void syncFromDocument();
     void updateTitle();
     /// Shows the scenario's note only on the workspace it is about (m_noteWorkspace).

@@ -335,13 +335,16 @@ bool ChartView::fitAxis(QAbstractAxis* axis) {
     const QRectF plot = chart()->plotArea();
     if (!axis->isVisible() || plot.width() <= 0 || plot.height() <= 0) return false;
     const bool horizontal = axis->orientation() == Qt::Horizontal;
-    // The title: wrapped to the plot's side it runs along.
+    // The title: wrapped to the plot's side it runs along, less the margins of Qt Charts' text
+    // item on either side (a title a few pixels short of the plot's side was elided).
     const QString current = axis->titleText();
     if (current != axis->property("tandemTitleWrapped").toString())
         axis->setProperty("tandemTitleSource", current);
     const QString source = axis->property("tandemTitleSource").toString();
-    const QString wrapped = wrapToRoom(source, QFontMetrics(axis->titleFont()),
-                                       int(horizontal ? plot.width() : plot.height()));
+    const int kTextItemMargins = 8;
+    const QString wrapped =
+        wrapToRoom(source, QFontMetrics(axis->titleFont()),
+                   int(horizontal ? plot.width() : plot.height()) - kTextItemMargins);
     const bool retitled = wrapped != current;
     if (retitled) axis->setTitleText(wrapped);
     axis->setProperty("tandemTitleWrapped", wrapped);
@@ -349,7 +352,25 @@ bool ChartView::fitAxis(QAbstractAxis* axis) {
     auto* v = qobject_cast<QValueAxis*>(axis);
     if (!v || !horizontal || !v->labelsVisible()) return retitled;
     const bool ours = v->property(kThinnedTicksProperty).isValid();
-    if (v->tickType() == QValueAxis::TicksDynamic && !ours) return retitled;  // the view's ticks
+    if (v->tickType() == QValueAxis::TicksDynamic && !ours) {
+        // The view's own round ticks (setNiceRange): where their labels do not fit side by side,
+        // every 2nd, 5th, 10th... of them (the same label format still shows them exactly).
+        const double interval = v->tickInterval(), lo = v->min(), hi = v->max();
+        if (!(interval > 0) || !(hi > lo)) return retitled;
+        const QFontMetrics fm(v->labelsFont());
+        int widest = 0;
+        for (double x : {lo, hi, 0.5 * (lo + hi)})
+            widest = std::max(widest, fm.horizontalAdvance(axisLabel(v->labelFormat(), x)));
+        const int fit = std::max(1, int(plot.width() / (widest + 8)));
+        double step = interval;
+        for (double k : {2.0, 5.0, 10.0, 20.0, 50.0, 100.0}) {
+            if ((hi - lo) / step <= fit + 1e-9) break;
+            step = interval * k;
+        }
+        if (step == interval) return retitled;
+        v->setTickInterval(step);
+        return true;
+    }
     const int wanted = ours ? v->property(kThinnedTicksProperty).toInt() : v->tickCount();
     const double lo = v->min(), hi = v->max();
     if (!(hi > lo) || wanted < 2) return retitled;

@@ -117,7 +117,14 @@ void layOutWorkspace(QWidget* workspace, QWidget* panel, QTabWidget* pages, QLab
     rl->addWidget(pages, 1);
     status->setWordWrap(true);
     rl->addWidget(status);
-    layout->addWidget(right, 1);
+    // Below the pages' least size (a window on an 800x600 screen) the pages scroll, so that
+    // their charts keep the width their texts need and the window stays on the screen.
+    auto* pagesScroll = new QScrollArea(workspace);
+    pagesScroll->setObjectName(QStringLiteral("pagesScroll"));
+    pagesScroll->setFrameShape(QFrame::NoFrame);
+    pagesScroll->setWidgetResizable(true);
+    pagesScroll->setWidget(right);
+    layout->addWidget(pagesScroll, 1);
 }
 
 }  // namespace tandem::ui
