@@ -74,15 +74,13 @@ void addAnalytical(ojson& cj, const NcclCurve& c, const std::string& hardwareNam
     cj["analytical_peak_busbw_GBps"] = modelled ? jsonNumber(peak) : ojson(nullptr);
 }
 
-/// The built-in hardware a file name names (H100, H200, A100, GB200, B200; case-insensitive,
-/// GB200 before B200), or "" when it names none.
+/// The built-in hardware a file name names (A3 Mega, H100, H200, A100, GB200, B200;
+/// case-insensitive, A3 Mega before H100, GB200 before B200), or "" when it names none.
 std::string hardwareFromFileName(const std::string& path) {
     const std::string n = toLower(baseName(path));
-    const std::pair<const char*, const char*> tokens[] = {{"gb200", "gb200-nvl72"},
-                                                          {"h100", "h100"},
-                                                          {"h200", "h200"},
-                                                          {"a100", "a100"},
-                                                          {"b200", "p6-b200"}};
+    const std::pair<const char*, const char*> tokens[] = {
+        {"a3mega", "a3-mega"}, {"a3-mega", "a3-mega"}, {"gb200", "gb200-nvl72"}, {"h100", "h100"},
+        {"h200", "h200"},      {"a100", "a100"},       {"b200", "p6-b200"}};
     for (const auto& [token, name] : tokens)
         if (n.find(token) != std::string::npos) return name;
     return "";

@@ -29,7 +29,8 @@ namespace tandem::inspect {
 ///   analytical_placement, analytical_peak_busbw_GBps and points[].analytical_busbw_GBps (null
 ///   for a collective the model lacks, e.g. broadcast) [mosaic/collectives.h]. The hardware is
 ///   `hardware` when non-empty (a built-in name, see mosaic::hardwareNames; an unknown name adds
-///   nothing), else the one the file name names (H100, H200, A100, GB200, B200), else p6-b200;
+///   nothing), else the one the file name names (A3 Mega, H100, H200, A100, GB200, B200), else
+///   p6-b200;
 ///   top-level analytical_hardware_source says which ("--hardware", "file name", "default");
 /// - loss_log: format, series[] {name, validation, points, first_step, last_step, last_loss},
 ///   fit_series, L_inf, A, alpha, S0, stderr{}, rmse, points, converged, usable (the fit may be

@@ -319,7 +319,8 @@ CoRunModel coRunModel(const Hardware& hw, int nodes, const BackgroundLoad& bg,
                 io::NcclPoint p;
                 p.bytes = kMinCurveBytes * std::pow(2.0, k);
                 const double t0 = collectiveTime(hw, c, p.bytes, ranks, 1);
-                const double wire = std::max(0.0, t0 - hw.interLatencyS);
+                const double wire = std::max(
+                    0.0, t0 - analyticalCollectiveCost(hw, c, p.bytes, ranks, 1).latency_s);
                 const double t = t0 + (wire > 0 ? wire * (interpolate(s, wire) - 1) : 0.0);
                 p.timeOutOfPlace_s = t;
                 p.busbwOutOfPlace_Bps = p.bytes * busFactor(c, ranks) / t;

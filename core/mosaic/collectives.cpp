@@ -1,6 +1,7 @@
 #include "mosaic/collectives.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "mosaic/measured_collectives.h"
 
@@ -61,24 +62,66 @@ double pipelinedStages(double first_s, double second_s, double bytes) {
     return slower + faster / chunks;
 }
 
-double analyticalCollectiveTime(const Hardware& hw, Collective c, double bytes, int size,
-                                int stride) {
-    if (size <= 1 || bytes <= 0) return 0.0;
+CollectiveCost analyticalCollectiveCost(const Hardware& hw, Collective c, double bytes, int size,
+                                        int stride) {
+    CollectiveCost cost;
+    if (size <= 1 || bytes <= 0) return cost;
     const double ramp = bytes / (bytes + hw.rampHalfBytes);
     const double nv = hw.nvlinkBytesPerS * hw.intraBusEfficiency * ramp;
     const GroupSpan g = groupSpan(size, stride, hw.gpusPerNode);
-    if (g.nodes <= 1) return hw.intraLatencyS + bytes * busFactor(c, size) / nv;
-    const double nic = hw.nicBytesPerS * hw.interBusEfficiency * ramp;
-    if (c == Collective::AllToAll) {
-        const double outside = bytes * double(size - g.ranksPerNode) / size;
-        const double inside = bytes * double(g.ranksPerNode - 1) / size;
-        return hw.interLatencyS + std::max(outside / nic, inside / nv);
+    if (g.nodes <= 1) {
+        cost.algorithm = CollectiveAlgorithm::Ring;
+        cost.latency_s = hw.intraLatencyS;
+        cost.transfer_s = bytes * busFactor(c, size) / nv;
+        return cost;
     }
-    // Hierarchical: intra-node stage on the full buffer, inter-node stage on 1/ranksPerNode of
-    // it, pipelined chunk by chunk through both stages (NCCL's channels), so they overlap.
-    const double intra = g.ranksPerNode > 1 ? bytes * busFactor(c, g.ranksPerNode) / nv : 0.0;
-    const double inter = bytes / g.ranksPerNode * busFactor(c, g.nodes) / nic;
-    return hw.interLatencyS + pipelinedStages(intra, inter, bytes);
+    const double nic = hw.nicBytesPerS * hw.interBusEfficiency * ramp;
+    const int p = g.ranksPerNode, n = g.nodes;
+    if (c == Collective::AllToAll) {
+        // Every peer at once: the share that leaves the node crosses the NIC in parallel with
+        // the NVLink share.
+        const double outside = bytes * double(size - p) / size;
+        const double inside = bytes * double(p - 1) / size;
+        cost.algorithm = CollectiveAlgorithm::Direct;
+        cost.latency_s = hw.interLatencyS + kNetStepLatencyS;
+        cost.transfer_s = std::max(outside / nic, inside / nv);
+        return cost;
+    }
+    // Ring over all ranks in placement order: each node's p rails carry the ring's bytes, so the
+    // slower of NVLink and p NICs bounds it; 2(N-1) steps for all-reduce (2n of them cross the
+    // network), N-1 for reduce-scatter / all-gather (n-1 cross it).
+    const bool allReduce = c == Collective::AllReduce;
+    const int steps = allReduce ? 2 * (size - 1) : size - 1;
+    const int netSteps = allReduce ? 2 * n : n - 1;
+    const double ringLatency = hw.interLatencyS + kNetStepLatencyS * netSteps +
+                               kNvlinkStepLatencyS * std::max(0, steps - netSteps);
+    const double ringTransfer = bytes * busFactor(c, size) / std::min(nv, p * nic);
+    cost.algorithm = CollectiveAlgorithm::Ring;
+    cost.latency_s = ringLatency;
+    cost.transfer_s = ringTransfer;
+    if (!allReduce) return cost;
+    // All-reduce also has NCCL's hierarchical algorithms (tree, NVLS tree): an NVLink
+    // reduce-scatter on the full buffer, the shards all-reduced across nodes at the per-GPU NIC
+    // rate, an NVLink all-gather, pipelined chunk by chunk; a tree's latency grows with
+    // log2(nodes). NCCL takes the faster.
+    const double intra = p > 1 ? bytes * busFactor(c, p) / nv : 0.0;
+    const double inter = bytes / p * busFactor(c, n) / nic;
+    const double treeLatency =
+        hw.interLatencyS +
+        2.0 * (kNvlinkStepLatencyS * (p - 1) + kNetStepLatencyS * std::ceil(std::log2(n)));
+    const double treeTransfer = pipelinedStages(intra, inter, bytes);
+    if (treeLatency + treeTransfer < ringLatency + ringTransfer) {
+        cost.algorithm = CollectiveAlgorithm::Tree;
+        cost.latency_s = treeLatency;
+        cost.transfer_s = treeTransfer;
+    }
+    return cost;
+}
+
+double analyticalCollectiveTime(const Hardware& hw, Collective c, double bytes, int size,
+                                int stride) {
+    const CollectiveCost cost = analyticalCollectiveCost(hw, c, bytes, size, stride);
+    return cost.latency_s + cost.transfer_s;
 }
 
 CollectiveRecorder::CollectiveRecorder(std::size_t maxUses)

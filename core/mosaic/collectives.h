@@ -59,16 +59,44 @@ constexpr double kPipelineChunkBytes = 4.0 * 1024 * 1024;
 /// slower stage. Both times >= 0.
 double pipelinedStages(double first_s, double second_s, double bytes);
 
-/// The analytical model alone, s. Inside one node: latency + S x busFactor / (NVLink x
-/// intraBusEfficiency x ramp). Across nodes, all-reduce / reduce-scatter / all-gather are
-/// hierarchical: an NVLink stage on the full buffer (busFactor over the ranks per node) and a
-/// scale-out stage on 1/ranksPerNode of it at the per-GPU NIC rate (busFactor over the nodes),
-/// pipelined chunk by chunk as NCCL's channels do, so the stages overlap:
-/// t = interLatency + pipelinedStages(t_intra, t_inter, S). Was their sum, which gave half the
-/// measured bus bandwidth on H100 2x8 / 10x8 (docs: nccl-tests files in tests/data/nccl,
-/// tst_mosaic_collectives). All-to-all: the share of the buffer that leaves the node crosses
-/// the NIC in parallel with the NVLink share (max). Bandwidth is derated by the size ramp
-/// S / (S + rampHalfBytes). size <= 1 or bytes <= 0 -> 0.
+/// Per-step latencies of NCCL's ring with the Simple protocol, s [NCCL src/graph/tuning.cc
+/// (v2.19-2.21): hwLat NET Ring Simple 14.0 us, NVLink Ring Simple 3.4 us]. A collective across
+/// nodes pays one per step on top of the hardware's fixed start-up (Hardware::interLatencyS).
+constexpr double kNetStepLatencyS = 14.0e-6;
+constexpr double kNvlinkStepLatencyS = 3.4e-6;
+
+/// The algorithm analyticalCollectiveCost chose.
+enum class CollectiveAlgorithm {
+    Ring,    ///< one ring over every rank (inside one node: the NVLink collective)
+    Tree,    ///< hierarchical all-reduce: NVLink stage, network stage on 1/ranksPerNode
+    Direct,  ///< all-to-all: every peer at once
+};
+
+/// One collective's time split into its fixed part and its bytes part, s.
+struct CollectiveCost {
+    CollectiveAlgorithm algorithm = CollectiveAlgorithm::Ring;
+    double latency_s = 0;   ///< start-up and per-step latencies
+    double transfer_s = 0;  ///< bytes over the binding stage's bandwidth
+};
+
+/// The one analytical collective model (docs/MODEL-NETWORK.md section 4), for a group of `size`
+/// ranks `stride` apart and `bytes` = S per rank (nccl-tests size):
+/// - inside one node: intraLatencyS + S x busFactor / (NVLink x intraBusEfficiency x ramp);
+/// - all-to-all across nodes: interLatencyS + one network step + max(share leaving the node /
+///   NIC rate, NVLink share / NVLink rate);
+/// - reduce-scatter / all-gather across nodes: NCCL's ring, the only algorithm it has for them
+///   across nodes: interLatencyS + n-1 network steps and N-n NVLink steps, plus S x (N-1)/N over
+///   min(NVLink rate, ranksPerNode x NIC rate) (a node's rails carry the ring);
+/// - all-reduce across nodes: the faster of the ring (2(N-1) steps, 2n across the network) and
+///   the hierarchical tree (NVLink reduce-scatter, the shards all-reduced across nodes at the NIC
+///   rate, NVLink all-gather, pipelined chunk by chunk: pipelinedStages; latency 2((p-1) NVLink +
+///   ceil(log2 n) network steps)).
+/// Rates are derated by the size ramp S / (S + rampHalfBytes); the NIC rate is
+/// nicBytesPerS x interBusEfficiency. size <= 1 or bytes <= 0 -> zero cost.
+CollectiveCost analyticalCollectiveCost(const Hardware& hw, Collective c, double bytes, int size,
+                                        int stride);
+
+/// analyticalCollectiveCost's latency + transfer, s.
 double analyticalCollectiveTime(const Hardware& hw, Collective c, double bytes, int size,
                                 int stride);
 

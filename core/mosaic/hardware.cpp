@@ -55,6 +55,8 @@ constexpr double Hardware::*kSheetColumns[] = {
     &Hardware::intraBusEfficiency,   // achieved / NVLink bus bandwidth
     &Hardware::rampHalfBytes,        // collective message size at half efficiency, bytes
     &Hardware::dispatchGapS,         // t_gap of Eq. 11, s
+    &Hardware::interLatencyS,        // fixed start-up of a collective across nodes, s
+    &Hardware::interBusEfficiency,   // achieved / NIC line rate across nodes
 };
 using DeviceSheet = std::array<double, std::size(kSheetColumns)>;
 
@@ -74,6 +76,39 @@ DeviceSheet sheetOf(const Hardware& h) {
     return s;
 }
 
+/// The two free constants of the collective model across nodes (interLatencyS,
+/// interBusEfficiency) for one kind of scale-out network: fitNetworkConstants' optimum over every
+/// row >= 64 MiB of the shipped nccl-tests logs of that network (mosaic/network_fit.h;
+/// tests/mosaic/tst_mosaic_network_fit.cpp re-fits them and fails when they drift;
+/// docs/MODEL-NETWORK.md section 4). Nodes on the same kind of network share them.
+struct ScaleOutNetwork {
+    double latencyS, efficiency;
+};
+/// ConnectX-7 InfiniBand, one 400 Gb/s NIC per GPU: the H100 10 x 8 all-reduce, reduce-scatter
+/// and all-to-all logs and the H100 8 x 8 all-reduce log.
+constexpr ScaleOutNetwork kInfiniBand{261.65e-6, 0.87758};
+/// AWS EFA on p4de (4 x 100 Gb/s for 8 A100): the A100 2 x 8 all-reduce log.
+constexpr ScaleOutNetwork kEfaP4de{465.79e-6, 0.88463};
+/// AWS EFA on p5 (32 x 100 Gb/s for 8 H100): the H100 2 x 8 p5 all-reduce log.
+constexpr ScaleOutNetwork kEfaP5{180.16e-6, 0.63205};
+/// Google Cloud A3 Mega GPUDirect-TCPXO (8 x 200 Gb/s): the H100 2 x 8 A3 Mega all-reduce log.
+constexpr ScaleOutNetwork kTcpxo{694.99e-6, 0.91709};
+
+/// `s` with the scale-out network constants of `n`.
+DeviceSheet withNetwork(DeviceSheet s, ScaleOutNetwork n) {
+    s[s.size() - 2] = n.latencyS;
+    s[s.size() - 1] = n.efficiency;
+    return s;
+}
+
+/// `s` with another NIC per GPU (line rate `nicBytesPerS`) on the network `n`: the same node on
+/// another cloud's scale-out network.
+DeviceSheet onNetwork(DeviceSheet s, double nicBytesPerS, ScaleOutNetwork n) {
+    for (size_t i = 0; i < s.size(); ++i)
+        if (kSheetColumns[i] == &Hardware::nicBytesPerS) s[i] = nicBytesPerS;
+    return withNetwork(s, n);
+}
+
 /// The built-in table, built once on first use (function-local static: safe to call from
 /// other translation units' static initialisers, e.g. Envelope's default hardware).
 /// gpus_per_node is the NVLink domain: 8 for a DGX/HGX node, 72 for an NVL72 rack.
@@ -82,6 +117,22 @@ const std::vector<Builtin>& builtins() {
         const Hardware b200;  // hardware.h's defaults are the p6-b200 node [2608.10605 Table 3]
         const double eff = b200.intraBusEfficiency, ramp = b200.rampHalfBytes,
                      gap = b200.dispatchGapS;
+        // NVLink 4 + NVSwitch (NVLS) all-reduce inside a node reaches 460-480 GB/s bus
+        // bandwidth, the 450 GB/s link rate: efficiency 1.0. Size ramp 20 MB fitted to the H100
+        // and A100 nccl-tests logs (1 MiB up, log busbw error).
+        const DeviceSheet h100 = {989e12,
+                                  1979e12,
+                                  0,
+                                  76e9,
+                                  80e9,
+                                  3.35e12,
+                                  450e9,
+                                  50e9,
+                                  1.0,
+                                  20e6,
+                                  30e-6,
+                                  kInfiniBand.latencyS,
+                                  kInfiniBand.efficiency};
         // Rows: name, description, sources, GPUs per node, then the sheet: peak BF16, FP8 and
         // FP4 FLOP/s (dense; no FP4 on Hopper, neither FP8 nor FP4 on A100), usable memory
         // bytes, HBM capacity bytes, HBM bytes/s, NVLink bytes/s (one direction), NIC bytes/s
@@ -104,7 +155,7 @@ const std::vector<Builtin>& builtins() {
               "with sparsity per node)",
               kBasePod, kKlockwoodB200, kPaper, kCalib},
              8,
-             sheetOf(b200)},
+             withNetwork(sheetOf(b200), kInfiniBand)},
             // Blackwell Ultra: BF16 and FP8 as B200, FP4 13.1 PFLOP/s dense (Klockwood's HGX B300
             // table; Verda lists 14 per GPU); 288 GB (2.3 TB per node), 270 GB visible; one
             // 800 Gb/s ConnectX-8 per GPU.
@@ -122,7 +173,8 @@ const std::vector<Builtin>& builtins() {
               "training)",
               kCalib},
              8,
-             {2.25e15, 4.5e15, 13.125e15, 270e9, 288e9, 8e12, 900e9, 100e9, eff, ramp, gap}},
+             {2.25e15, 4.5e15, 13.125e15, 270e9, 288e9, 8e12, 900e9, 100e9, eff, ramp, gap,
+              kInfiniBand.latencyS, kInfiniBand.efficiency}},
             // Blackwell: NVLink efficiency, ramp and dispatch gap as the B200 defaults. 13.4 TB
             // HBM3e per rack = 186 GB per GPU (184 usable); one 400 Gb/s ConnectX-7 per GPU.
             {"gb200-nvl72",
@@ -131,7 +183,8 @@ const std::vector<Builtin>& builtins() {
               "coreweave/nccl-tests README (GB200 18x4 and 36x4 all-reduce)", kKlockwoodB200,
               kCalib},
              72,
-             {2.5e15, 5e15, 10e15, 184e9, 186e9, 8e12, 900e9, 50e9, eff, ramp, gap}},
+             {2.5e15, 5e15, 10e15, 184e9, 186e9, 8e12, 900e9, 50e9, eff, ramp, gap,
+              kInfiniBand.latencyS, kInfiniBand.efficiency}},
             // Blackwell Ultra rack: 1,080 PFLOP/s dense FP4, 360 FP8, 180 BF16 per 72 GPUs; 288 GB
             // per GPU (279 visible); 72 ConnectX-8 at 800 Gb/s.
             {"gb300-nvl72",
@@ -145,20 +198,17 @@ const std::vector<Builtin>& builtins() {
               "Gb/s per GPU)",
               kCalib},
              72,
-             {2.5e15, 5e15, 15e15, 279e9, 288e9, 8e12, 900e9, 100e9, eff, ramp, gap}},
-            // NVLink 4 + NVSwitch (NVLS) all-reduce inside a node reaches 460-480 GB/s bus
-            // bandwidth, the 450 GB/s link rate; efficiency 1.0 puts the pipelined 2x8 model at
-            // 482 GB/s (measured 487). Size ramp 20 MB fitted to the H100 and A100 nccl-tests
-            // logs (1 MiB up, log busbw error).
+             {2.5e15, 5e15, 15e15, 279e9, 288e9, 8e12, 900e9, 100e9, eff, ramp, gap,
+              kInfiniBand.latencyS, kInfiniBand.efficiency}},
             {"h100",
-             "8 x H100 SXM5 80 GB (DGX H100 / AWS p5): NVLink 4, 8 x 400 Gb/s",
+             "8 x H100 SXM5 80 GB (DGX H100): NVLink 4, 8 x 400 Gb/s InfiniBand",
              {"https://www.nvidia.com/en-us/data-center/h100/ (dense BF16 989, FP8 1,979 TFLOP/s; "
               "80 GB, 3.35 TB/s)",
               kGpusJson, kNvlink, kBasePod,
               "nccl-tests H100 2x8 all-reduce busbw peak 487 GB/s; 10x8 all-to-all ~50 GB/s",
               kCalib},
              8,
-             {989e12, 1979e12, 0, 76e9, 80e9, 3.35e12, 450e9, 50e9, 1.0, 20e6, 30e-6}},
+             h100},
             // H100's node with H200 memory: 141 GB HBM3e (135 usable) at 4.8 TB/s; the NVLink,
             // NIC, ramp and dispatch values are the H100 ones above.
             {"h200",
@@ -167,7 +217,8 @@ const std::vector<Builtin>& builtins() {
               "141 GB, 4.8 TB/s)",
               kGpusJson, kNvlink, kBasePod, kCalib},
              8,
-             {989e12, 1979e12, 0, 135e9, 141e9, 4.8e12, 450e9, 50e9, 1.0, 20e6, 30e-6}},
+             {989e12, 1979e12, 0, 135e9, 141e9, 4.8e12, 450e9, 50e9, 1.0, 20e6, 30e-6,
+              kInfiniBand.latencyS, kInfiniBand.efficiency}},
             // 4 x 100 Gb/s EFA for 8 GPUs = 6.25 GB/s per GPU; NVLink efficiency as the B200
             // default; ramp 20 MB fitted with the H100 one (see h100).
             {"a100",
@@ -177,7 +228,8 @@ const std::vector<Builtin>& builtins() {
               kGpusJson, kNvlink,
               "nccl-tests A100 2x8 all-reduce (aws-samples/awsome-distributed-training)", kCalib},
              8,
-             {312e12, 0, 0, 76e9, 80e9, 2.0e12, 300e9, 6.25e9, eff, 20e6, 35e-6}},
+             {312e12, 0, 0, 76e9, 80e9, 2.0e12, 300e9, 6.25e9, eff, 20e6, 35e-6, kEfaP4de.latencyS,
+              kEfaP4de.efficiency}},
             // The same GPU in NVIDIA's DGX A100 (Selene, where arXiv:2205.05198 measured): one
             // 200 Gb/s HDR InfiniBand NIC per GPU; everything else as a100.
             {"dgx-a100",
@@ -191,7 +243,31 @@ const std::vector<Builtin>& builtins() {
               "DGX A100)",
               kCalib},
              8,
-             {312e12, 0, 0, 76e9, 80e9, 2.0e12, 300e9, 25e9, eff, 20e6, 35e-6}},
+             {312e12, 0, 0, 76e9, 80e9, 2.0e12, 300e9, 25e9, eff, 20e6, 35e-6, kInfiniBand.latencyS,
+              kInfiniBand.efficiency}},
+            // The H100 node on AWS EFA: 32 x 100 Gb/s EFA adapters, 4 per GPU (400 Gb/s each).
+            {"p5-efa",
+             "AWS p5.48xlarge: 8 x H100 SXM5 80 GB, NVLink 4, 32 x 100 Gb/s EFA",
+             {"https://aws.amazon.com/ec2/instance-types/p5/ (3,200 Gb/s EFA, 8 x H100 80 GB)",
+              "https://www.nvidia.com/en-us/data-center/h100/ (dense BF16 989, FP8 1,979 TFLOP/s; "
+              "80 GB, 3.35 TB/s)",
+              kGpusJson, kNvlink,
+              "nccl-tests H100 2x8 all-reduce on p5 (aws-samples/awsome-distributed-training)",
+              kCalib},
+             8,
+             onNetwork(h100, 32 * 100e9 / 8 / 8, kEfaP5)},
+            // The H100 node on Google Cloud A3 Mega: 8 x 200 Gb/s GPU NICs (GPUDirect-TCPXO).
+            {"a3-mega",
+             "Google Cloud A3 Mega: 8 x H100 SXM5 80 GB, NVLink 4, 8 x 200 Gb/s GPUDirect-TCPXO",
+             {"https://cloud.google.com/compute/docs/gpus/gpu-network-bandwidth (a3-megagpu-8g: "
+              "8 x 200 Gb/s GPU NICs, 1,600 Gb/s)",
+              "https://www.nvidia.com/en-us/data-center/h100/ (dense BF16 989, FP8 1,979 TFLOP/s; "
+              "80 GB, 3.35 TB/s)",
+              kGpusJson, kNvlink,
+              "nccl-tests H100 2x8 all-reduce on A3 Mega (lessizzmore/create-a3mega-ztan-fork)",
+              kCalib},
+             8,
+             onNetwork(h100, 200e9 / 8, kTcpxo)},
         };
     }();
     return table;
@@ -199,8 +275,11 @@ const std::vector<Builtin>& builtins() {
 
 /// Other accepted names: {alias, built-in name}.
 const std::vector<std::pair<std::string, std::string>>& aliasTable() {
-    static const std::vector<std::pair<std::string, std::string>> aliases = {{"dgx-h100", "h100"},
-                                                                             {"dgx-h200", "h200"}};
+    static const std::vector<std::pair<std::string, std::string>> aliases = {
+        {"dgx-h100", "h100"},
+        {"dgx-h200", "h200"},
+        {"h100-ib-8x400g", "h100"},  // the node docs/MODEL-NETWORK.md fits the InfiniBand logs on
+        {"p4de-efa", "a100"}};
     return aliases;
 }
 

@@ -39,10 +39,13 @@ struct Hardware {
 
     // Collectives: t = latency + bytes x factor / (bus bandwidth x efficiency x ramp(bytes)),
     // ramp(x) = x / (x + rampHalfBytes) [nccl-tests bus-bandwidth convention].
-    double intraLatencyS = 12e-6;      ///< per collective inside a node (`intra_latency_us`)
-    double interLatencyS = 35e-6;      ///< per collective across nodes (`inter_latency_us`)
+    double intraLatencyS = 12e-6;  ///< per collective inside a node (`intra_latency_us`)
+    /// Fixed start-up of a collective across nodes (`inter_latency_us`); NCCL's per-step
+    /// latencies come on top (mosaic/collectives.h). Fitted per scale-out network to the shipped
+    /// nccl-tests logs (hardware.cpp); 35 us on p6-b200, the paper's node, which has no log.
+    double interLatencyS = 35e-6;
     double intraBusEfficiency = 0.80;  ///< achieved / link bus bandwidth, NVLink
-    double interBusEfficiency = 0.90;  ///< achieved / NIC bandwidth, scale-out
+    double interBusEfficiency = 0.90;  ///< achieved / NIC line rate across nodes (fitted, as above)
     double rampHalfBytes = 4e6;        ///< message size at half efficiency (`ramp_half_MB`)
 
     // GEMM efficiency (fraction of peak): eff = max * M/(M + mHalf) * w/(w + wHalf), w the
@@ -98,9 +101,11 @@ struct Hardware {
 
 /// Names of the compiled-in hardware, in table order: "p6-b200", "dgx-b200", "dgx-b300",
 /// "gb200-nvl72", "gb300-nvl72", "h100" (DGX H100), "h200" (DGX H200), "a100" (AWS p4de),
-/// "dgx-a100". Aliases (hardwareAliases) are not listed.
+/// "dgx-a100", "p5-efa" (AWS p5), "a3-mega" (Google Cloud A3 Mega). Aliases (hardwareAliases)
+/// are not listed.
 std::vector<std::string> hardwareNames();
-/// Other names accepted for a built-in: {alias, name}, e.g. {"dgx-h100", "h100"}.
+/// Other names accepted for a built-in: {alias, name}: "dgx-h100" and "h100-ib-8x400g" (h100),
+/// "dgx-h200" (h200), "p4de-efa" (a100).
 std::vector<std::pair<std::string, std::string>> hardwareAliases();
 /// hardwareNames() joined with ", ", each alias in parentheses after its name, for messages and
 /// help texts.

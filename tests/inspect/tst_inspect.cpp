@@ -318,6 +318,15 @@ private slots:
                                           << ""
                                           << "a100"
                                           << "file name";
+        QTest::newRow("A3 Mega in the name") << "H100-all_reduce-2x8-gcp-a3mega-lessizzmore.txt"
+                                             << ""
+                                             << "a3-mega"
+                                             << "file name";
+        QTest::newRow("a fitted node by its network's name")
+            << "H100-all_reduce-10x8-nccl-tests-cluster.txt"
+            << "h100-ib-8x400g"
+            << "h100"
+            << "--hardware";
         QTest::newRow("--hardware overrides")
             << "H100-all_reduce-2x8-awsome-distributed-training.txt"
             << "gb200-nvl72"

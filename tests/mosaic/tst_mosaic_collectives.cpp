@@ -101,25 +101,30 @@ private slots:
         QCOMPARE(pipelinedStages(0.0, 2e-3, 8 * kPipelineChunkBytes), 2e-3);
     }
 
-    /// 16 ranks on two nodes of 8, no ramp or latency: NVLink stage 1 GiB x 2 x 7/8 at
-    /// 450 GB/s = 4.1757 ms, NIC stage 1/8 GiB x 1 at 45 GB/s = 2.9826 ms; 256 chunks of 4 MiB:
-    /// t = 4.1757 + 2.9826 / 256 ms (the sum, 7.158 ms, was the model before).
+    /// 16 ranks on two nodes of 8, no ramp or fixed latency, NIC efficiency 0.9: NVLink stage
+    /// 1 GiB x 2 x 7/8 at 450 GB/s = 4.1757 ms, NIC stage 1/8 GiB x 1 at 45 GB/s = 2.9826 ms;
+    /// 256 chunks of 4 MiB: t = 4.1757 + 2.9826 / 256 ms (the sum, 7.158 ms, was the model
+    /// before), plus the tree's steps 2 (7 x 3.4 + 1 x 14) us = 75.6 us.
     void hierarchicalAllReduceByHand() {
         Hardware hw = builtinHardware("h100");
         hw.rampHalfBytes = 0;
         hw.interLatencyS = 0;
+        hw.interBusEfficiency = 0.9;
+        const double treeSteps = 2 * (7 * kNvlinkStepLatencyS + kNetStepLatencyS);
         const double S = 1073741824.0;
         const double intra = S * 1.75 / (450e9 * hw.intraBusEfficiency);
         const double inter = S / 8 * 1.0 / (50e9 * 0.9);
         QCOMPARE(hw.intraBusEfficiency, 1.0);
         const double t = analyticalCollectiveTime(hw, Collective::AllReduce, S, 16, 1);
-        QVERIFY2(std::abs(t - (intra + inter / 256)) < 1e-15,
+        QVERIFY2(std::abs(t - (treeSteps + intra + inter / 256)) < 1e-15,
                  qPrintable(QString::number(t, 'g', 12)));
         QVERIFY(std::abs(intra - 4.17566e-3) < 1e-8);
         QVERIFY(std::abs(inter - 2.98262e-3) < 1e-8);
-        // Reduce-scatter: the same stages at half the factors.
+        // Reduce-scatter is NCCL's ring across nodes: 15/16 S over min(450, 8 x 45) GB/s, 15
+        // steps of which one crosses the network.
         const double rs = analyticalCollectiveTime(hw, Collective::ReduceScatter, S, 16, 1);
-        QVERIFY(std::abs(rs - (intra / 2 + inter / 2 / 256)) < 1e-15);
+        const double rsByHand = 14 * kNvlinkStepLatencyS + kNetStepLatencyS + S * 15 / 16 / 360e9;
+        QVERIFY2(std::abs(rs - rsByHand) < 1e-15, qPrintable(QString::number(rs, 'g', 12)));
     }
 
     /// Peak analytical bus bandwidth (at the file's sizes) against the file's max busbw, for
@@ -131,7 +136,7 @@ private slots:
         QTest::addColumn<double>("band");  // relative
         QTest::newRow("H100 2x8 all_reduce")
             << "H100-all_reduce-2x8-awsome-distributed-training.txt"
-            << "h100" << int(Collective::AllReduce) << 0.15;
+            << "p5-efa" << int(Collective::AllReduce) << 0.15;
         QTest::newRow("H100 10x8 all_reduce") << "H100-all_reduce-10x8-nccl-tests-cluster.txt"
                                               << "h100" << int(Collective::AllReduce) << 0.20;
         QTest::newRow("H100 10x8 alltoall") << "H100-alltoall-10x8-nccl-tests-cluster.txt"
@@ -170,26 +175,31 @@ private slots:
 
     /// The size ramp (ramp_half_MB 20 in the h100 and a100 files, fitted to these logs; was 4):
     /// over the sizes from 1 MiB up, the geometric mean of analytical / measured busbw lies
-    /// within 0.82-1.22 (exp(+-0.2)). With the 4 MB ramp it was 1.48-1.52 for all four logs.
+    /// within exp(+-band). Inside one node the band is 0.2 (0.82-1.22). Across nodes the
+    /// network's fixed start-up is fitted at sizes >= 64 MiB (docs/MODEL-NETWORK.md section 4),
+    /// where the model is within 4 % on both 2 x 8 logs; below 64 MiB it is slower than measured
+    /// (NCCL switches to its low-latency protocols there), geometric mean 0.71-0.74: band 0.35.
     void rampAgainstMeasured_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("hardware");
         QTest::addColumn<int>("collective");
+        QTest::addColumn<double>("band");
         QTest::newRow("H100 2x8 all_reduce")
             << "H100-all_reduce-2x8-awsome-distributed-training.txt"
-            << "h100" << int(Collective::AllReduce);
+            << "p5-efa" << int(Collective::AllReduce) << 0.35;
         QTest::newRow("A100 2x8 all_reduce")
             << "A100-all_reduce-2x8-awsome-distributed-training.txt"
-            << "a100" << int(Collective::AllReduce);
+            << "a100" << int(Collective::AllReduce) << 0.35;
         QTest::newRow("A100 1x8 alltoall") << "A100-alltoall-1x8-superbenchmark.txt"
-                                           << "a100" << int(Collective::AllToAll);
+                                           << "a100" << int(Collective::AllToAll) << 0.2;
         QTest::newRow("A100 1x8 reduce_scatter") << "A100-reduce_scatter-1x8-superbenchmark.txt"
-                                                 << "a100" << int(Collective::ReduceScatter);
+                                                 << "a100" << int(Collective::ReduceScatter) << 0.2;
     }
     void rampAgainstMeasured() {
         QFETCH(QString, file);
         QFETCH(QString, hardware);
         QFETCH(int, collective);
+        QFETCH(double, band);
         std::string why;
         const auto curve = loadCurve(file, Collective(collective), why);
         QVERIFY2(curve, why.c_str());
@@ -209,7 +219,7 @@ private slots:
         const double meanLog = sumLog / n;
         qInfo("%s: geometric mean analytical / measured over %d sizes >= 1 MiB: %.3f",
               qPrintable(file), n, std::exp(meanLog));
-        QVERIFY2(std::abs(meanLog) <= 0.2, qPrintable(QString::number(std::exp(meanLog), 'f', 3)));
+        QVERIFY2(std::abs(meanLog) <= band, qPrintable(QString::number(std::exp(meanLog), 'f', 3)));
     }
 
     /// The pipelined model never undercuts the slower stage and never exceeds the old sum, at
@@ -220,17 +230,22 @@ private slots:
             loadCurve(QStringLiteral("H100-all_reduce-2x8-awsome-distributed-training.txt"),
                       Collective::AllReduce, why);
         QVERIFY2(curve, why.c_str());
-        const Hardware hw = builtinHardware("h100");
+        const Hardware hw = builtinHardware("p5-efa");
+        int trees = 0;
         for (const auto& p : curve->points) {
             const double S = p.bytes;
             const double ramp = S / (S + hw.rampHalfBytes);
             const double intra = S * 1.75 / (hw.nvlinkBytesPerS * hw.intraBusEfficiency * ramp);
             const double inter = S / 8 / (hw.nicBytesPerS * hw.interBusEfficiency * ramp);
-            const double t =
-                analyticalCollectiveTime(hw, Collective::AllReduce, S, 16, 1) - hw.interLatencyS;
+            const CollectiveCost cost =
+                analyticalCollectiveCost(hw, Collective::AllReduce, S, 16, 1);
+            if (cost.algorithm != CollectiveAlgorithm::Tree) continue;  // small sizes: the ring
+            const double t = cost.transfer_s;
+            ++trees;
             QVERIFY(t >= std::max(intra, inter) * (1 - 1e-12));
             QVERIFY(t <= (intra + inter) * (1 + 1e-12));
         }
+        QVERIFY(trees >= 5);
     }
 };
 

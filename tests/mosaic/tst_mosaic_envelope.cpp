@@ -189,9 +189,9 @@ void TestMosaicEnvelope::hardwareFilesMatchBuiltins() {
 /// the other nodes (datasheets: H100/H200/A100/GB200 product pages; A100 4 x 100 Gb/s EFA for 8
 /// GPUs = 6.25 GB/s each), and an unknown name read on top of the p6-b200 values.
 void TestMosaicEnvelope::builtinTable() {
-    QCOMPARE(hardwareNames(),
-             (std::vector<std::string>{"p6-b200", "dgx-b200", "dgx-b300", "gb200-nvl72",
-                                       "gb300-nvl72", "h100", "h200", "a100", "dgx-a100"}));
+    QCOMPARE(hardwareNames(), (std::vector<std::string>{
+                                  "p6-b200", "dgx-b200", "dgx-b300", "gb200-nvl72", "gb300-nvl72",
+                                  "h100", "h200", "a100", "dgx-a100", "p5-efa", "a3-mega"}));
     Hardware defaults;
     defaults.sources = builtinHardware("p6-b200").sources;
     QCOMPARE(writeHardware(defaults).dump(), writeHardware(builtinHardware("p6-b200")).dump());
@@ -251,8 +251,13 @@ void TestMosaicEnvelope::builtinTable() {
         QVERIFY2(h.memoryBytes <= h.memoryCapacityBytes, row.name);
         QVERIFY2(h.nicBytesPerS == row.nic, row.name);
     }
-    // DGX B200 is the paper's B200 in NVIDIA's chassis: the same sheet as p6-b200.
+    // DGX B200 is the paper's B200 in NVIDIA's chassis: the same sheet as p6-b200 but for the
+    // scale-out network (InfiniBand, fitted to the H100 InfiniBand logs, against EFA).
     Hardware dgxB200 = builtinHardware("dgx-b200");
+    QCOMPARE(dgxB200.interLatencyS, builtinHardware("h100").interLatencyS);
+    QCOMPARE(dgxB200.interBusEfficiency, builtinHardware("h100").interBusEfficiency);
+    dgxB200.interLatencyS = defaults.interLatencyS;
+    dgxB200.interBusEfficiency = defaults.interBusEfficiency;
     dgxB200.name = "p6-b200";
     dgxB200.description = defaults.description;
     dgxB200.sources = defaults.sources;
