@@ -51,7 +51,9 @@ Params readScenario(const nlohmann::json& mlForMl, tandem::Diagnostics& d) {
 
 /// Joint's time to 1.01 L_min (s) on `preset` with `fgNodes` foreground nodes: a GPT-2 Large
 /// foreground spread over the leaves next to 8 packed GPT-1B jobs on a 128-node fabric (8
-/// leaves of 16), the per-GPU micro-batch fixed at one sequence.
+/// leaves of 16; the packed jobs fill leaves 0-3 and send nothing over uplinks, so the
+/// foreground is spread over the other 4 leaves alone), the per-GPU micro-batch fixed at one
+/// sequence.
 double jointTime(const char* preset, int fgNodes) {
     Params p;
     p.backgroundJobs = {8};
