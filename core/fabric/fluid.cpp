@@ -125,7 +125,6 @@ void FluidNetwork::recomputeLinkedRates() {
     m_touched.clear();
     for (int l : m_usedLinks)
         if (m_linkWeight[l] > 0) m_touched.push_back(l);
-    if (m_trackUsage) m_usageTouched.assign(m_touched.begin(), m_touched.end());
     const size_t active = unfrozen;
     double level = 0.0;
     std::vector<int>& live = m_touched;  // links still carrying unfrozen groups
@@ -220,13 +219,7 @@ void FluidNetwork::recomputeRates() {
 void FluidNetwork::trackLinkUsage() {
     if (m_trackUsage) return;
     m_trackUsage = true;
-    if (m_linked) {
-        // The current loads, as the last filling left them (none before the first one).
-        m_usageTouched.clear();
-        for (int l : m_usedLinks)
-            if (m_linkLeft[l] < m_linkCap[l]) m_usageTouched.push_back(l);
-    }
-    updateLinkLoads(m_usageEff);
+    updateLinkLoads(m_usageEff);  // the current loads, as the last filling left them
 }
 
 size_t FluidNetwork::usageLinks() const {
@@ -259,51 +252,62 @@ void FluidNetwork::LinkState::flush(double clock) {
 
 void FluidNetwork::updateLinkLoads(double eff) {
     // Each loaded link's utilisation holds from its last change to now: a link whose load
-    // changed adds that interval and takes the new load. Linked: a link's load is its capacity
-    // less what the filling left of it (O(links the filling touched)); shared: O(groups).
+    // changed adds that interval and takes the new load. Linked: one pass over the links any
+    // route crosses, a link's load being its capacity less what the filling left of it (the
+    // filling resets every such link to its capacity first); shared: O(groups).
     const size_t L = usageLinks();
     if (m_linkState.size() < L) m_linkState.resize(L);
-    ++m_usageEpoch;
     m_usageEff = eff;
-    m_nextLoaded.clear();
-    auto set = [this, eff](int l, double load, double cap) {
-        if (!(load > 0) || !std::isfinite(load) || !(cap > 0)) return;
-        LinkState& st = m_linkState[l];
+    const double clock = m_usageClock;
+    // Takes link l's new load (bytes/s, > 0) against capacity `cap`.
+    auto set = [this, eff, clock](LinkState& st, double load, double cap) {
         const double util = std::min(load, cap) * eff / cap;  // rounding never above full
         const bool full = load >= cap * (1.0 - kSaturationTolerance);
-        if (!st.loaded || st.util != util || st.full != full) {
-            if (st.loaded) st.flush(m_usageClock);
-            st.util = util;
-            st.full = full;
-            st.since = m_usageClock;
-            st.loaded = true;
-        }
-        st.epoch = m_usageEpoch;
-        m_nextLoaded.push_back(l);
+        if (st.loaded && st.util == util && st.full == full) return;
+        if (st.loaded) st.flush(clock);
+        st.util = util;
+        st.full = full;
+        st.since = clock;
+        st.loaded = true;
     };
-    if (m_linked) {
-        for (int l : m_usageTouched)
-            set(l, m_linkCap[l] - std::max(0.0, m_linkLeft[l]), m_linkCap[l]);
-    } else {
-        double fabric = 0.0;
-        for (size_t g = 0; g < m_groupCount.size(); ++g) {
-            if (m_groupCount[g] <= 0) continue;
-            const double fair = eff > 0 ? m_groupRate[g] / eff : 0.0;
-            if (!(fair > 0) || !std::isfinite(fair)) continue;
-            fabric += double(m_groupCount[g]) * m_groupNodes[g] * fair;
-            set(1 + static_cast<int>(g), m_groupCount[g] * fair, m_nic);
-        }
-        set(0, fabric, m_fabric);
-    }
-    // Links no longer loaded close their interval.
-    for (int l : m_loadedLinks) {
-        LinkState& st = m_linkState[l];
-        if (st.epoch == m_usageEpoch) continue;
-        st.flush(m_usageClock);
+    auto close = [clock](LinkState& st) {
+        if (!st.loaded) return;
+        st.flush(clock);
         st.loaded = false;
         st.util = 0.0;
         st.full = false;
+    };
+    if (m_linked) {
+        for (int l : m_usedLinks) {
+            const double cap = m_linkCap[l];
+            const double load = cap - std::max(0.0, m_linkLeft[l]);
+            if (load > 0 && cap > 0)
+                set(m_linkState[l], load, cap);
+            else
+                close(m_linkState[l]);
+        }
+        return;
     }
+    ++m_usageEpoch;
+    m_nextLoaded.clear();
+    auto setShared = [&](int l, double load, double cap) {
+        if (!(load > 0) || !std::isfinite(load) || !(cap > 0)) return;
+        set(m_linkState[l], load, cap);
+        m_linkState[l].epoch = m_usageEpoch;
+        m_nextLoaded.push_back(l);
+    };
+    double fabric = 0.0;
+    for (size_t g = 0; g < m_groupCount.size(); ++g) {
+        if (m_groupCount[g] <= 0) continue;
+        const double fair = eff > 0 ? m_groupRate[g] / eff : 0.0;
+        if (!(fair > 0) || !std::isfinite(fair)) continue;
+        fabric += double(m_groupCount[g]) * m_groupNodes[g] * fair;
+        setShared(1 + static_cast<int>(g), m_groupCount[g] * fair, m_nic);
+    }
+    setShared(0, fabric, m_fabric);
+    // Links no longer loaded close their interval.
+    for (int l : m_loadedLinks)
+        if (m_linkState[l].epoch != m_usageEpoch) close(m_linkState[l]);
     m_loadedLinks.swap(m_nextLoaded);
 }
 

@@ -85,8 +85,8 @@ public:
     /// efficiency), the peak utilisation, and the seconds the link was full (its max-min fair
     /// load, before the efficiency, within a relative kSaturationTolerance of its capacity: a
     /// bottleneck of the fair share); per group whether it moved bytes. O(groups): a link's
-    /// interval is added when its load changes (at recomputeRates, O(links the filling
-    /// touched)) or when the totals are read.
+    /// interval is added when its load changes (at recomputeRates, O(links any route crosses)
+    /// or O(groups) on the shared fabric) or when the totals are read.
     void accumulateUsage(double dt);
     /// Links of the usage record: the explicit links, or 1 + groups on the shared fabric.
     size_t usageLinks() const;
@@ -112,7 +112,7 @@ private:
     /// and the totals up to then.
     struct LinkState {
         double util = 0, since = 0, area = 0, peak = 0, saturated = 0;
-        std::uint64_t epoch = 0;  // the updateLinkLoads call that last saw it loaded
+        std::uint64_t epoch = 0;  // shared: the updateLinkLoads call that last saw it loaded
         bool full = false, loaded = false;
         /// Adds the interval [since, clock) to the totals; since = clock.
         void flush(double clock);
@@ -145,13 +145,13 @@ private:
     std::vector<double> m_groupMinRemaining;
     double m_maxVolume = 0;  // largest flow volume ever started (finish tolerance bound)
 
-    // Link usage record (trackLinkUsage): per usage link its state, the links with load (and
-    // scratch for the next list), the links the last filling touched, the usage clock (s).
+    // Link usage record (trackLinkUsage): per usage link its state, the usage clock (s), and on
+    // the shared fabric the links with load (and scratch for the next list).
     bool m_trackUsage = false;
     double m_usageEff = 1.0, m_usageClock = 0.0;
     std::uint64_t m_usageEpoch = 0;
     std::vector<LinkState> m_linkState;
-    std::vector<int> m_loadedLinks, m_nextLoaded, m_usageTouched;
+    std::vector<int> m_loadedLinks, m_nextLoaded;  // shared fabric: the links with load
     std::vector<char> m_usageGroupSent;
 };
 
