@@ -32,6 +32,7 @@ const std::vector<std::string> kAllOutputs{"scenario.json",
                                            "mlforml_result.json",
                                            "mlforml_first_crossing.csv",
                                            "mlforml_trajectories.csv",
+                                           "links.csv",
                                            "mosaic_result.json",
                                            "mosaic_frontier.csv",
                                            "mosaic_candidates.csv"};
@@ -167,8 +168,8 @@ int runCommand(const QStringList& args) {
     parser.setApplicationDescription(QStringLiteral(
         "Run every part of a scenario (ml_for_ml, mosaic) and write the results into DIR: "
         "scenario.json (canonical copy), mlforml_result.json, mlforml_first_crossing.csv, "
-        "mlforml_trajectories.csv, mosaic_result.json, mosaic_frontier.csv, "
-        "mosaic_candidates.csv."));
+        "mlforml_trajectories.csv, links.csv (per link of the fabric: utilisation, seconds full, "
+        "the jobs crossing it), mosaic_result.json, mosaic_frontier.csv, mosaic_candidates.csv."));
     parser.addPositionalArgument(QStringLiteral("SCENARIO.json"), QStringLiteral("Scenario file."));
     const QCommandLineOption out(QStringLiteral("out"), QStringLiteral("Output folder."),
                                  QStringLiteral("DIR"));
@@ -197,7 +198,7 @@ int runCommand(const QStringList& args) {
         {"scenario.json", tandem::scenarioToJson(*scenario, copyPath.toStdString())}};
     try {
         if (scenario->mlForMl) {
-            const auto r = tandem::mlforml::simulate(*scenario->mlForMl);
+            const auto r = tandem::mlforml::simulate(*scenario->mlForMl, nullptr, true);
             auto rj = tandem::mlforml::resultToJson(r);
             // A policy that misses a target says why; reached policies keep their bytes.
             std::vector<std::string> reasons;
@@ -214,6 +215,7 @@ int runCommand(const QStringList& args) {
             files.push_back({"mlforml_result.json", rj.dump(2) + "\n"});
             files.push_back({"mlforml_first_crossing.csv", tandem::mlforml::firstCrossingCsv(r)});
             files.push_back({"mlforml_trajectories.csv", tandem::mlforml::trajectoriesCsv(r)});
+            files.push_back({"links.csv", tandem::mlforml::linksCsv(r)});
             printMlForMlSummary(r);
             for (const auto& w : scenarioWarnings(*scenario))
                 if (w.first.rfind("$.ml_for_ml", 0) == 0)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -25,6 +26,32 @@ std::uint64_t SplitMix64::next() {
 }
 
 double SplitMix64::uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+
+void mergeLinkUsage(std::vector<LinkUsage>& total, const std::vector<LinkUsage>& add) {
+    if (total.empty()) {
+        total = add;
+        return;
+    }
+    if (total.size() != add.size())
+        throw std::logic_error("mergeLinkUsage: records of different fabrics (" +
+                               std::to_string(total.size()) + " and " + std::to_string(add.size()) +
+                               " links)");
+    for (size_t i = 0; i < total.size(); ++i) {
+        LinkUsage& t = total[i];
+        const LinkUsage& a = add[i];
+        if (t.link != a.link)
+            throw std::logic_error("mergeLinkUsage: link " + std::to_string(i) + " is \"" + t.link +
+                                   "\" in one record, \"" + a.link + "\" in the other");
+        t.observedS += a.observedS;
+        t.utilisationSeconds += a.utilisationSeconds;
+        t.saturatedS += a.saturatedS;
+        t.peakUtilisation = std::max(t.peakUtilisation, a.peakUtilisation);
+        std::vector<int> jobs;
+        std::set_union(t.jobs.begin(), t.jobs.end(), a.jobs.begin(), a.jobs.end(),
+                       std::back_inserter(jobs));
+        t.jobs = std::move(jobs);
+    }
+}
 
 FabricSim::FabricSim(double fabricBytesPerS, double nicBytesPerS, double ccEfficiency,
                      double ccDropPerFlow)
@@ -136,6 +163,59 @@ void FabricSim::logRate() {
     m_rateV.push_back(r);
 }
 
+void FabricSim::trackLinkUsage(double from_s) {
+    m_trackUsage = true;
+    m_usageFrom = from_s;
+}
+
+int FabricSim::jobOfGroup(int g) const {
+    if (m_hasFg && g == m_fgGroup) return kForegroundJob;
+    if (m_live.count > 0 && g >= m_liveGroup0 && g < m_liveGroup0 + m_live.count)
+        return g - m_liveGroup0;
+    if (m_replayJobs > 0 && g >= m_replayGroup0 && g < m_replayGroup0 + m_replayJobs)
+        return g - m_replayGroup0;
+    return -2;
+}
+
+std::vector<LinkUsage> FabricSim::linkUsage() const {
+    std::vector<LinkUsage> out;
+    if (!m_trackUsage) return out;
+    const size_t L = m_net.usageLinks();
+    out.resize(L);
+    std::vector<double> area, peak, sat;
+    m_net.usageTotals(area, peak, sat);
+    for (size_t l = 0; l < L; ++l) {
+        LinkUsage& u = out[l];
+        if (m_plan)
+            u.link =
+                l < m_plan->linkNames.size() ? m_plan->linkNames[l] : "link" + std::to_string(l);
+        else
+            u.link = l == 0 ? std::string("fabric")
+                            : jobName(jobOfGroup(static_cast<int>(l) - 1)) + "-nic";
+        u.capacityBytesPerS = m_net.usageCapacity(l);
+        u.observedS = m_net.usageObservedS();
+        u.utilisationSeconds = area[l];
+        u.peakUtilisation = peak[l];
+        u.saturatedS = sat[l];
+    }
+    // Jobs per link: every group that moved bytes, over the links of its path.
+    const auto& sent = m_net.usageGroupSent();
+    std::vector<int> links;
+    for (size_t g = 0; g < sent.size(); ++g) {
+        if (!sent[g]) continue;
+        const int job = jobOfGroup(static_cast<int>(g));
+        links.clear();
+        m_net.usageLinksOfGroup(static_cast<int>(g), links);
+        for (int l : links)
+            if (l >= 0 && static_cast<size_t>(l) < L) out[l].jobs.push_back(job);
+    }
+    for (LinkUsage& u : out) {
+        std::sort(u.jobs.begin(), u.jobs.end());
+        u.jobs.erase(std::unique(u.jobs.begin(), u.jobs.end()), u.jobs.end());
+    }
+    return out;
+}
+
 void FabricSim::run(double until) {
     while (m_now < until) {
         if (m_hasFg && m_fgDone) break;
@@ -169,6 +249,11 @@ void FabricSim::run(double until) {
             if (m_fgPhase == ForegroundPhase::SyncDone) tNext = std::min(tNext, fgComputeEnd);
         }
         tNext = std::max(tNext, m_now);
+        if (m_trackUsage && tNext > m_usageFrom) {
+            // The network records loads from the window's start on (none before: no cost).
+            if (!m_net.tracksLinkUsage()) m_net.trackLinkUsage();
+            m_net.accumulateUsage(tNext - std::max(m_now, m_usageFrom));
+        }
         m_net.advance(tNext - m_now);
         m_now = tNext;
 

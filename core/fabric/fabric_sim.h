@@ -63,6 +63,32 @@ struct ForegroundSpec {
     int iterations = 0;  ///< iterations to run (the caller discards warm-up ones)
 };
 
+/// How one link of the fabric was used over the simulated time a record covers
+/// (FabricSim::trackLinkUsage; docs/MODEL-NETWORK.md section 3, `links.csv`).
+struct LinkUsage {
+    /// Stable readable name: "leaf3-up", "leaf3-down" (equal ECMP: the leaf's uplink bundle),
+    /// "leaf3-up-spine7" (hashed ECMP: one bundle per spine), "fabric" (the shared capacity of
+    /// the paper-fabric), "bg2-nic" / "foreground-nic" (one node's NIC of that job).
+    std::string link;
+    double capacityBytesPerS = 0;   ///< bytes/s, each direction
+    double observedS = 0;           ///< simulated seconds the record covers
+    double utilisationSeconds = 0;  ///< integral of carried bytes/s over capacity, s
+    double peakUtilisation = 0;     ///< largest carried bytes/s over capacity
+    /// Seconds the link was full: its max-min fair load within a relative
+    /// FluidNetwork::kSaturationTolerance (1e-9) of its capacity.
+    double saturatedS = 0;
+    /// Jobs that moved bytes across it while recorded: kForegroundJob first, then background
+    /// job indices ascending.
+    std::vector<int> jobs;
+    /// utilisationSeconds / observedS (0 when nothing was observed).
+    double meanUtilisation() const { return observedS > 0 ? utilisationSeconds / observedS : 0.0; }
+};
+
+/// Adds record `add` to `total` (the same links in the same order; `total` empty takes `add`):
+/// seconds summed, peaks the larger, jobs the union. Throws std::logic_error when the links
+/// differ.
+void mergeLinkUsage(std::vector<LinkUsage>& total, const std::vector<LinkUsage>& add);
+
 /// Event-loop steps one FabricSim may take, and job updates (steps x (1 + live jobs), each step
 /// scans every live job); run() throws std::runtime_error (naming the keys that drive the event
 /// rate) beyond either rather than return a truncated simulation. Scenario 1's recording at
@@ -99,6 +125,14 @@ public:
     /// budgets (default: the ML-for-ML background job's keys).
     void setBudgetKeys(std::string keys) { m_budgetKeys = std::move(keys); }
 
+    /// Records link usage from time `from_s` on (s; earlier simulated time is not counted):
+    /// per link the utilisation integral, peak, seconds full and the jobs that crossed it.
+    /// Costs O(loaded links) per event; off unless called.
+    void trackLinkUsage(double from_s);
+    /// The record of trackLinkUsage, one entry per link (the plan's links in their order; on
+    /// the shared fabric "fabric" then each group's NIC); empty when not tracking.
+    std::vector<LinkUsage> linkUsage() const;
+
     double now() const { return m_now; }
     /// Flow start and finish events processed so far by this simulation (not counting the
     /// recording it replays from), for the events/s figure of `tandem-cli bench`.
@@ -120,8 +154,13 @@ private:
     /// Group of background job j (route j on a built fabric).
     int addBackgroundGroup(int j, int nodes);
 
+    /// Job id of fluid-network group `g` (kForegroundJob, a background index, or -2 if none).
+    int jobOfGroup(int g) const;
+
     FluidNetwork m_net;
     const FabricPlan* m_plan = nullptr;
+    bool m_trackUsage = false;
+    double m_usageFrom = 0;
     double m_now = 0;
     long long m_eventBudget = kEventBudget;
     long long m_workBudget = kWorkBudget;

@@ -34,7 +34,7 @@ FluidNetwork::FluidNetwork(std::vector<double> linkBytesPerS, double ccEfficienc
       m_linked(true),
       m_linkCap(std::move(linkBytesPerS)) {
     for (double& c : m_linkCap) c = std::max(0.0, c);
-    m_linkLeft.resize(m_linkCap.size());
+    m_linkLeft = m_linkCap;  // nothing loaded before the first filling
     m_linkWeight.resize(m_linkCap.size());
 }
 
@@ -165,6 +165,8 @@ void FluidNetwork::recomputeLinkedRates() {
                 m_groupRoute[g].empty() ? std::numeric_limits<double>::infinity() : level;
         m_groupRate[g] *= eff;
     }
+    m_usageEff = eff;
+    if (m_trackUsage) updateLinkLoads(eff);
 }
 
 void FluidNetwork::recomputeRates() {
@@ -183,7 +185,10 @@ void FluidNetwork::recomputeRates() {
             weight += double(m_groupCount[g]) * m_groupNodes[g];
         }
     }
-    if (m_order.empty()) return;
+    if (m_order.empty()) {
+        if (m_trackUsage) updateLinkLoads(1.0);
+        return;
+    }
     std::sort(m_order.begin(), m_order.end(), [this](int a, int b) {
         return m_groupCount[a] > m_groupCount[b] || (m_groupCount[a] == m_groupCount[b] && a < b);
     });
@@ -206,6 +211,127 @@ void FluidNetwork::recomputeRates() {
     if (i < m_order.size()) {
         const double level = weight > 0 ? std::max(0.0, fabricLeft) / weight : 0.0;
         for (; i < m_order.size(); ++i) m_groupRate[m_order[i]] = level * eff;
+    }
+    m_usageEff = eff;
+    if (m_trackUsage) updateLinkLoads(eff);
+}
+
+void FluidNetwork::trackLinkUsage() {
+    if (m_trackUsage) return;
+    m_trackUsage = true;
+    updateLinkLoads(m_usageEff);  // the current loads, as the last filling left them
+}
+
+size_t FluidNetwork::usageLinks() const {
+    return m_linked ? m_linkCap.size() : 1 + m_groupNodes.size();
+}
+
+double FluidNetwork::usageCapacity(size_t l) const {
+    if (m_linked) return m_linkCap[l];
+    return l == 0 ? m_fabric : m_nic;
+}
+
+void FluidNetwork::usageLinksOfGroup(int g, std::vector<int>& out) const {
+    if (!m_linked) {
+        out.push_back(0);
+        out.push_back(1 + g);
+        return;
+    }
+    if (g < static_cast<int>(m_groupRoute.size()))
+        for (const LinkUse& u : m_groupRoute[g]) out.push_back(u.link);
+}
+
+void FluidNetwork::LinkState::flush(double clock) {
+    const double dur = clock - since;
+    if (!(dur > 0)) return;
+    area += util * dur;
+    peak = std::max(peak, util);
+    if (full) saturated += dur;
+    since = clock;
+}
+
+void FluidNetwork::updateLinkLoads(double eff) {
+    // Each loaded link's utilisation holds from its last change to now: a link whose load
+    // changed adds that interval and takes the new load. Linked: one pass over the links any
+    // route crosses, a link's load being its capacity less what the filling left of it (the
+    // filling resets every such link to its capacity first); shared: O(groups).
+    const size_t L = usageLinks();
+    if (m_linkState.size() < L) m_linkState.resize(L);
+    m_usageEff = eff;
+    const double clock = m_usageClock;
+    // Takes link l's new load (bytes/s, > 0) against capacity `cap`.
+    auto set = [this, eff, clock](LinkState& st, double load, double cap) {
+        const double util = std::min(load, cap) * eff / cap;  // rounding never above full
+        const bool full = load >= cap * (1.0 - kSaturationTolerance);
+        if (st.loaded && st.util == util && st.full == full) return;
+        if (st.loaded) st.flush(clock);
+        st.util = util;
+        st.full = full;
+        st.since = clock;
+        st.loaded = true;
+    };
+    auto close = [clock](LinkState& st) {
+        if (!st.loaded) return;
+        st.flush(clock);
+        st.loaded = false;
+        st.util = 0.0;
+        st.full = false;
+    };
+    if (m_linked) {
+        for (int l : m_usedLinks) {
+            const double cap = m_linkCap[l];
+            const double load = cap - std::max(0.0, m_linkLeft[l]);
+            if (load > 0 && cap > 0)
+                set(m_linkState[l], load, cap);
+            else
+                close(m_linkState[l]);
+        }
+        return;
+    }
+    ++m_usageEpoch;
+    m_nextLoaded.clear();
+    auto setShared = [&](int l, double load, double cap) {
+        if (!(load > 0) || !std::isfinite(load) || !(cap > 0)) return;
+        set(m_linkState[l], load, cap);
+        m_linkState[l].epoch = m_usageEpoch;
+        m_nextLoaded.push_back(l);
+    };
+    double fabric = 0.0;
+    for (size_t g = 0; g < m_groupCount.size(); ++g) {
+        if (m_groupCount[g] <= 0) continue;
+        const double fair = eff > 0 ? m_groupRate[g] / eff : 0.0;
+        if (!(fair > 0) || !std::isfinite(fair)) continue;
+        fabric += double(m_groupCount[g]) * m_groupNodes[g] * fair;
+        setShared(1 + static_cast<int>(g), m_groupCount[g] * fair, m_nic);
+    }
+    setShared(0, fabric, m_fabric);
+    // Links no longer loaded close their interval.
+    for (int l : m_loadedLinks)
+        if (m_linkState[l].epoch != m_usageEpoch) close(m_linkState[l]);
+    m_loadedLinks.swap(m_nextLoaded);
+}
+
+void FluidNetwork::accumulateUsage(double dt) {
+    if (!m_trackUsage || !(dt > 0)) return;
+    m_usageClock += dt;
+    if (m_usageGroupSent.size() < m_groupCount.size())
+        m_usageGroupSent.resize(m_groupCount.size(), 0);
+    for (size_t g = 0; g < m_groupCount.size(); ++g)
+        if (m_groupCount[g] > 0 && m_groupRate[g] > 0) m_usageGroupSent[g] = 1;
+}
+
+void FluidNetwork::usageTotals(std::vector<double>& area, std::vector<double>& peak,
+                               std::vector<double>& saturated) const {
+    const size_t L = usageLinks();
+    area.assign(L, 0.0);
+    peak.assign(L, 0.0);
+    saturated.assign(L, 0.0);
+    for (size_t l = 0; l < L && l < m_linkState.size(); ++l) {
+        LinkState st = m_linkState[l];
+        if (st.loaded) st.flush(m_usageClock);  // the open interval, on a copy
+        area[l] = st.area;
+        peak[l] = st.peak;
+        saturated[l] = st.saturated;
     }
 }
 

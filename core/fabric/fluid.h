@@ -8,6 +8,7 @@
 // instead, and the rates are max-min fair over every link of every route (progressive
 // filling, docs/MODEL-NETWORK.md).
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace tandem::fabric {
@@ -73,7 +74,49 @@ public:
     double fabricRate(int firstGroup, int lastGroup) const;
     size_t activeFlows() const { return m_active.size(); }
 
+    /// Starts recording link usage (off by default: no cost without it). The links are the
+    /// explicit links, or on the shared fabric link 0 = the shared capacity and link 1 + g = the
+    /// NIC of group g (one node's NIC; every node of a group moves the same bytes).
+    void trackLinkUsage();
+    /// True once trackLinkUsage() was called.
+    bool tracksLinkUsage() const { return m_trackUsage; }
+    /// Adds `dt` seconds (> 0) at the current rates to the usage record: per link the
+    /// utilisation-seconds (bytes/s carried over capacity, after the congestion-control
+    /// efficiency), the peak utilisation, and the seconds the link was full (its max-min fair
+    /// load, before the efficiency, within a relative kSaturationTolerance of its capacity: a
+    /// bottleneck of the fair share); per group whether it moved bytes. O(groups): a link's
+    /// interval is added when its load changes (at recomputeRates, O(links any route crosses)
+    /// or O(groups) on the shared fabric) or when the totals are read.
+    void accumulateUsage(double dt);
+    /// Links of the usage record: the explicit links, or 1 + groups on the shared fabric.
+    size_t usageLinks() const;
+    /// Capacity of usage link `l`, bytes/s.
+    double usageCapacity(size_t l) const;
+    /// Appends the usage links on group `g`'s path to `out`: its route, or on the shared
+    /// fabric the shared link and the group's own NIC.
+    void usageLinksOfGroup(int g, std::vector<int>& out) const;
+    /// Usage recorded so far, one entry per usage link (zeros when tracking is off): seconds
+    /// covered; per link utilisation-seconds, peak utilisation and seconds full (into the
+    /// three vectors); per group whether it moved bytes.
+    double usageObservedS() const { return m_usageClock; }
+    void usageTotals(std::vector<double>& utilisationSeconds, std::vector<double>& peak,
+                     std::vector<double>& saturatedS) const;
+    const std::vector<char>& usageGroupSent() const { return m_usageGroupSent; }
+    /// A link counts as full when its fair load is within this fraction of its capacity (the
+    /// filling freezes a link within 1e-12 of it).
+    static constexpr double kSaturationTolerance = 1e-9;
+
 private:
+    void updateLinkLoads(double eff);
+    /// One link's usage record: its utilisation and fullness since `since` (usage clock, s),
+    /// and the totals up to then.
+    struct LinkState {
+        double util = 0, since = 0, area = 0, peak = 0, saturated = 0;
+        std::uint64_t epoch = 0;  // shared: the updateLinkLoads call that last saw it loaded
+        bool full = false, loaded = false;
+        /// Adds the interval [since, clock) to the totals; since = clock.
+        void flush(double clock);
+    };
     void recomputeLinkedRates();
     void buildLinkGroups();
 
@@ -101,6 +144,15 @@ private:
     // rate, so the next completion and "is anything finished" need only these (O(groups)).
     std::vector<double> m_groupMinRemaining;
     double m_maxVolume = 0;  // largest flow volume ever started (finish tolerance bound)
+
+    // Link usage record (trackLinkUsage): per usage link its state, the usage clock (s), and on
+    // the shared fabric the links with load (and scratch for the next list).
+    bool m_trackUsage = false;
+    double m_usageEff = 1.0, m_usageClock = 0.0;
+    std::uint64_t m_usageEpoch = 0;
+    std::vector<LinkState> m_linkState;
+    std::vector<int> m_loadedLinks, m_nextLoaded;  // shared fabric: the links with load
+    std::vector<char> m_usageGroupSent;
 };
 
 }  // namespace tandem::fabric

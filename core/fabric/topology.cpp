@@ -512,6 +512,10 @@ bool operator==(const Placement& a, const Placement& b) {
            a.foregroundNodes == b.foregroundNodes && a.backgroundNodes == b.backgroundNodes;
 }
 
+std::string jobName(int job) {
+    return job == kForegroundJob ? std::string("foreground") : "bg" + std::to_string(job);
+}
+
 FabricPlan buildFabric(const Topology& t, const Placement& pl, int backgroundJobs,
                        int backgroundNodes, int foregroundNodes, double nicBytesPerS,
                        int gpusPerNode, const FabricKeys& keys, bool foregroundFirst) {
@@ -551,9 +555,9 @@ FabricPlan buildFabric(const Topology& t, const Placement& pl, int backgroundJob
     plan.linkNames.resize(lay.count());
     for (int l = 0; l < lay.leaves; ++l)
         for (int s = 0; s < (lay.hash ? lay.spines : 1); ++s) {
-            const std::string sp = lay.hash ? " spine " + std::to_string(s) : "";
-            plan.linkNames[lay.up(l, s)] = "leaf " + std::to_string(l) + " up" + sp;
-            plan.linkNames[lay.down(l, s)] = "leaf " + std::to_string(l) + " down" + sp;
+            const std::string sp = lay.hash ? "-spine" + std::to_string(s) : "";
+            plan.linkNames[lay.up(l, s)] = "leaf" + std::to_string(l) + "-up" + sp;
+            plan.linkNames[lay.down(l, s)] = "leaf" + std::to_string(l) + "-down" + sp;
         }
     std::vector<char> used(t.nodes, 0);
     SplitMix64 rng(pl.seed * 0xD1B54A32D192ED03ull + 5);
@@ -596,7 +600,8 @@ FabricPlan buildFabric(const Topology& t, const Placement& pl, int backgroundJob
     for (size_t j = 0; j < plan.jobNodes.size(); ++j) {
         const int nic = static_cast<int>(plan.linkCapacity.size());
         plan.linkCapacity.push_back(nicBytesPerS);
-        plan.linkNames.push_back("nic job " + std::to_string(j));
+        const bool fg = j + 1 == plan.jobNodes.size();
+        plan.linkNames.push_back(jobName(fg ? kForegroundJob : static_cast<int>(j)) + "-nic");
         plan.jobRoutes.push_back(allReduceRoute(t, plan.jobNodes[j], nic, lay, rails, j + 1));
     }
     return plan;

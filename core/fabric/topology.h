@@ -242,13 +242,23 @@ nlohmann::ordered_json writePlacement(const Placement& pl);
 bool operator==(const Topology& a, const Topology& b);
 bool operator==(const Placement& a, const Placement& b);
 
+/// Job id of the foreground in link reports (fabric/fabric_sim.h LinkUsage::jobs); background jobs
+/// are 0, 1, ...
+constexpr int kForegroundJob = -1;
+
+/// Readable name of job `job` in link reports: "foreground" (kForegroundJob) or "bg<j>".
+std::string jobName(int job);
+
 /// A fabric built for a set of jobs: link capacities (bytes/s) and, per job, its node list (ring
 /// order) and route. Job order: background jobs 0..B-1, then the foreground.
 struct FabricPlan {
     std::vector<double> linkCapacity;
     std::vector<std::vector<int>> jobNodes;
     std::vector<Route> jobRoutes;
-    std::vector<std::string> linkNames;  ///< e.g. "nic job 3", "leaf 2 up", "leaf 2 up spine 5"
+    /// Stable readable names: "leaf2-up", "leaf2-down" (equal ECMP), "leaf2-up-spine5" (hashed
+    /// ECMP), "bg3-nic" / "foreground-nic" (one node's NIC of that job: its nodes all move the
+    /// same bytes, so the fabric holds one NIC link per job).
+    std::vector<std::string> linkNames;
 };
 
 /// The collective whose traffic a route carries.

@@ -108,7 +108,8 @@ void recordBackgroundLoad(const Params& p, fabric::FabricSim& rec, ExposureTable
 /// table's samples, means and (series) sample times [2608.06046 Sec. 3.1-3.2].
 template <class MakeSim, class Attach>
 void replayForeground(const Params& p, const std::vector<Combo>& combos, MakeSim makeSim,
-                      Attach attach, const tandem::CancelFlag* cancel, ExposureTable& tab) {
+                      Attach attach, const tandem::CancelFlag* cancel, bool recordLinks,
+                      ExposureTable& tab) {
     const int iters = p.replayWarmupIterations + p.replayIterations;
     const bool series = p.exposureSampling == ExposureSampling::Series;
     const int offsets = series ? 1 : p.startOffsets;
@@ -134,6 +135,7 @@ void replayForeground(const Params& p, const std::vector<Combo>& combos, MakeSim
             fg.start_s = p.recordWarmupS + k * p.offsetSpacingS;
             fg.iterations = iters;
             sim.setForeground(fg);
+            if (recordLinks) sim.trackLinkUsage(fg.start_s);
             const double until = fg.start_s + std::min(p.horizonS, kReplayCapS);
             if (!series) {
                 sim.run(until);
@@ -144,6 +146,7 @@ void replayForeground(const Params& p, const std::vector<Combo>& combos, MakeSim
                 }
             }
             tab.eventsSimulated += sim.eventsProcessed();
+            if (recordLinks) fabric::mergeLinkUsage(tab.links, sim.linkUsage());
             const auto& e = sim.exposedDpTimes();
             for (int i = p.replayWarmupIterations; i < iters; ++i)
                 out.push_back(i < static_cast<int>(e.size()) ? e[i] : kInf);
@@ -166,7 +169,8 @@ void replayForeground(const Params& p, const std::vector<Combo>& combos, MakeSim
 }  // namespace
 
 ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos, int backgroundJobs,
-                              std::uint64_t seed, const tandem::CancelFlag* cancel) {
+                              std::uint64_t seed, const tandem::CancelFlag* cancel,
+                              bool recordLinks) {
     ExposureTable tab;
     tab.backgroundJobs = backgroundJobs;
     const fabric::LiveJobSpec live = modelledJobs(p, backgroundJobs, seed);
@@ -185,20 +189,21 @@ ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos,
         else if (live.count > 0)
             sim.replayFrom(&rec, live.count, live.nodes);
     };
-    replayForeground(p, combos, makeSim, attach, cancel, tab);
+    replayForeground(p, combos, makeSim, attach, cancel, recordLinks, tab);
     tab.eventsSimulated += rec.eventsProcessed();  // the recording, as extended by the replays
     return tab;
 }
 
 ExposureTable measureTraceExposure(const Params& p, const std::vector<Combo>& combos,
                                    const std::vector<fabric::Transfer>& transfers, int traceJobs,
-                                   int traceNodes, const tandem::CancelFlag* cancel) {
+                                   int traceNodes, const tandem::CancelFlag* cancel,
+                                   bool recordLinks) {
     ExposureTable tab;
     const auto makeSim = [&] { return makeFabricSim(p, nullptr); };
     const auto attach = [&](fabric::FabricSim& sim) {
         sim.replayList(&transfers, traceJobs, traceNodes);
     };
-    replayForeground(p, combos, makeSim, attach, cancel, tab);
+    replayForeground(p, combos, makeSim, attach, cancel, recordLinks, tab);
     return tab;
 }
 

@@ -32,6 +32,9 @@ struct ExposureTable {
     std::uint64_t eventsSimulated = 0;
     /// Background fabric load of the recording (decimated), s and bytes/s.
     std::vector<double> loadTime_s, loadBytesPerS;
+    /// Per link of the fabric, its use summed over every replay of this table, each from the
+    /// foreground's start to the replay's end (fabric::FabricSim::trackLinkUsage).
+    std::vector<fabric::LinkUsage> links;
 };
 
 /// The combinations of the action space (precisions x gradient accumulations), g-major:
@@ -41,13 +44,16 @@ std::vector<Combo> actionSpace(const Params& p);
 /// Wire bytes per foreground node per sync for precision `precision`.
 double foregroundWireBytes(const Params& p, Precision precision);
 
+/// `recordLinks`: fill ExposureTable::links (costs a little per event; off for the curves,
+/// sweeps and the GUI, on for `tandem-cli run`).
 /// Measures the table for `backgroundJobs` modelled jobs of p.backgroundJob (0 = foreground
 /// alone), their phases drawn from `seed`: the jobs are recorded alone, then replayed open loop
 /// (mode replay) or run live next to the foreground (closed_loop). Throws tandem::Cancelled
 /// when `cancel` is set; std::invalid_argument from buildFabric on a leaf_spine fabric that
 /// cannot hold the jobs.
 ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos, int backgroundJobs,
-                              std::uint64_t seed, const tandem::CancelFlag* cancel);
+                              std::uint64_t seed, const tandem::CancelFlag* cancel,
+                              bool recordLinks = false);
 
 /// Measures the table against a fixed open-loop background `transfers` (a converted trace)
 /// grouped into `traceJobs` jobs of `traceNodes` nodes on the shared paper-fabric; the mode is
@@ -55,7 +61,8 @@ ExposureTable measureExposure(const Params& p, const std::vector<Combo>& combos,
 /// curve: the caller takes them from the trace. Throws tandem::Cancelled when `cancel` is set.
 ExposureTable measureTraceExposure(const Params& p, const std::vector<Combo>& combos,
                                    const std::vector<fabric::Transfer>& transfers, int traceJobs,
-                                   int traceNodes, const tandem::CancelFlag* cancel);
+                                   int traceNodes, const tandem::CancelFlag* cancel,
+                                   bool recordLinks = false);
 
 /// 95th percentile of bytes per `window_s` window of a piecewise-constant rate log over
 /// [t0, t1) (rate v[i] from t[i] to t[i+1], last one until t1).

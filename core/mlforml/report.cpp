@@ -119,6 +119,23 @@ std::string trajectoriesCsv(const Result& r) {
     return out.str();
 }
 
+std::string linksCsv(const Result& r) {
+    std::ostringstream out;
+    out.imbue(std::locale::classic());  // integers without digit grouping, whatever the locale
+    out << "background_jobs,link,capacity_GBps,observed_s,mean_utilisation,peak_utilisation,"
+           "seconds_at_100pct,jobs\n";
+    for (const auto& table : r.links)
+        for (const auto& u : table.links) {
+            std::string jobs;
+            for (int j : u.jobs) jobs += (jobs.empty() ? "" : ";") + fabric::jobName(j);
+            out << table.backgroundJobs << ',' << csvQuote(u.link) << ','
+                << csvNumber(u.capacityBytesPerS / 1e9) << ',' << csvNumber(u.observedS) << ','
+                << csvNumber(u.meanUtilisation()) << ',' << csvNumber(u.peakUtilisation) << ','
+                << csvNumber(u.saturatedS) << ',' << csvQuote(jobs) << '\n';
+        }
+    return out.str();
+}
+
 std::string notReachedReason(const Params& p, const PolicyRun& run,
                              const std::vector<std::string>& comboLabels) {
     bool missed = false;

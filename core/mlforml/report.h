@@ -22,6 +22,15 @@ std::string firstCrossingCsv(const Result& r);
 /// CSV with header background_jobs,policy,time_s,updates,loss; one row per trajectory point.
 std::string trajectoriesCsv(const Result& r);
 
+/// CSV with header background_jobs,link,capacity_GBps,observed_s,mean_utilisation,
+/// peak_utilisation,seconds_at_100pct,jobs (`links.csv`, docs/MODEL-NETWORK.md section 3): one
+/// row per background condition x link of the fabric (Result::links), the use summed over every
+/// foreground replay of the condition, each from the foreground's start on: capacity in GB/s
+/// (1e9 bytes/s, each direction), the simulated seconds covered, the mean and peak of carried
+/// bytes/s over capacity, the seconds the link was full (fair load within a relative 1e-9 of
+/// its capacity), and the jobs that moved bytes across it ("foreground;bg0;bg3").
+std::string linksCsv(const Result& r);
+
 /// First-crossing time of `policy` divided by Joint's at target index `target` of point `pt`;
 /// NaN if either is missing or not reached.
 double ratioToJoint(const PointResult& pt, const std::string& policy, size_t target);

@@ -97,6 +97,7 @@ void appendSeries(ExposureTable& a, const ExposureTable& b) {
     a.bgP95BytesPer50ms = std::max(a.bgP95BytesPer50ms, b.bgP95BytesPer50ms);
     a.bgMeanBytesPerS = 0.5 * (a.bgMeanBytesPerS + b.bgMeanBytesPerS);
     a.eventsSimulated += b.eventsSimulated;
+    fabric::mergeLinkUsage(a.links, b.links);
 }
 
 /// What every kind of run shares: the progress curve, the knob combinations (the action space,
@@ -146,13 +147,14 @@ struct Run {
 
 /// Scenario 1 [2608.06046 Sec. 3.2]: one point per N of p.backgroundJobs, each a fixed
 /// background of N modelled jobs.
-Result simulateSweep(const Params& p, const CancelFlag* cancel) {
+Result simulateSweep(const Params& p, const CancelFlag* cancel, bool recordLinks) {
     Run run(p);
     for (int n : p.backgroundJobs) {
         throwIfCancelled(cancel);
-        ExposureTable tab = measureExposure(p, run.combos, n,
-                                            mixSeed(p.seed, static_cast<std::uint64_t>(n)), cancel);
+        ExposureTable tab = measureExposure(
+            p, run.combos, n, mixSeed(p.seed, static_cast<std::uint64_t>(n)), cancel, recordLinks);
         run.res.eventsSimulated += tab.eventsSimulated;
+        if (recordLinks) run.res.links.push_back({n, tab.links});
         PointResult pt;
         pt.backgroundJobs = n;
         pt.label = "N=" + std::to_string(n) + " " + p.backgroundJob.model;
@@ -173,19 +175,22 @@ Result simulateSweep(const Params& p, const CancelFlag* cancel) {
 /// is measured once (exposure_recordings recordings appended per level); every Poisson arrival
 /// schedule reads the same tables. One point per schedule; schedule 0 keeps the seeds of a
 /// single-schedule run.
-Result simulatePoisson(const Params& p, const CancelFlag* cancel) {
+Result simulatePoisson(const Params& p, const CancelFlag* cancel, bool recordLinks) {
     Run run(p);
     std::vector<ExposureTable> measured;
     std::vector<int> levelJobs;
     for (int k = 0; k <= p.maxBackgroundJobs; ++k) {
         throwIfCancelled(cancel);
-        measured.push_back(measureExposure(p, run.combos, k, mixSeed(p.seed, 500 + k), cancel));
+        measured.push_back(
+            measureExposure(p, run.combos, k, mixSeed(p.seed, 500 + k), cancel, recordLinks));
         for (int m = 1; m < p.exposureRecordings; ++m) {
             throwIfCancelled(cancel);
             const auto seed = mixSeed(p.seed, 500 + k + 1000 * static_cast<std::uint64_t>(m));
-            appendSeries(measured.back(), measureExposure(p, run.combos, k, seed, cancel));
+            appendSeries(measured.back(),
+                         measureExposure(p, run.combos, k, seed, cancel, recordLinks));
         }
         run.res.eventsSimulated += measured.back().eventsSimulated;
+        if (recordLinks) run.res.links.push_back({k, measured.back().links});
         levelJobs.push_back(k);
     }
     for (int sched = 0; sched < p.poissonSchedules; ++sched) {
@@ -230,7 +235,7 @@ Result simulatePoisson(const Params& p, const CancelFlag* cancel) {
 
 /// A measured load replayed open loop, the foreground started at offsets spread over the
 /// trace: one point.
-Result simulateTrace(const Params& p, const CancelFlag* cancel) {
+Result simulateTrace(const Params& p, const CancelFlag* cancel, bool recordLinks) {
     Run run(p);
     Diagnostics diag;
     const auto trace = loadBackgroundTrace(p, p.traceFile, "$.ml_for_ml.trace_file", diag);
@@ -243,8 +248,10 @@ Result simulateTrace(const Params& p, const CancelFlag* cancel) {
     Params q = p;
     q.recordWarmupS = 0;
     q.offsetSpacingS = traceEnd / std::max(1, p.startOffsets);
-    ExposureTable tab = measureTraceExposure(q, run.combos, transfers, kTraceJobs, nodes, cancel);
+    ExposureTable tab =
+        measureTraceExposure(q, run.combos, transfers, kTraceJobs, nodes, cancel, recordLinks);
     run.res.eventsSimulated += tab.eventsSimulated;
+    if (recordLinks) run.res.links.push_back({0, tab.links});
     PointResult pt;
     pt.backgroundJobs = 0;
     pt.label = "trace " + p.traceFile;
@@ -271,14 +278,14 @@ const PolicyRun* findRun(const PointResult& pt, Policy kind) {
     return nullptr;
 }
 
-Result simulate(const Params& p, const CancelFlag* cancel) {
+Result simulate(const Params& p, const CancelFlag* cancel, bool recordLinks) {
     switch (p.scenario) {
         case ScenarioKind::Sweep:
-            return simulateSweep(p, cancel);
+            return simulateSweep(p, cancel, recordLinks);
         case ScenarioKind::Poisson:
-            return simulatePoisson(p, cancel);
+            return simulatePoisson(p, cancel, recordLinks);
         case ScenarioKind::Trace:
-            return simulateTrace(p, cancel);
+            return simulateTrace(p, cancel, recordLinks);
     }
     throw std::invalid_argument("mlforml::simulate: unknown scenario kind");
 }

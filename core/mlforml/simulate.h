@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/cancel.h"
+#include "fabric/fabric_sim.h"
 #include "mlforml/params.h"
 
 namespace tandem::mlforml {
@@ -75,20 +76,31 @@ struct PointResult {
 /// The first run of `kind` in `pt` (the named policies occur at most once), or nullptr.
 const PolicyRun* findRun(const PointResult& pt, Policy kind);
 
+/// How the fabric's links were used under one background condition (links.csv).
+struct LinkTable {
+    int backgroundJobs = 0;  ///< the condition: N (sweep), the level (poisson), 0 (trace)
+    /// Per link, summed over every foreground replay of the condition (ExposureTable::links).
+    std::vector<fabric::LinkUsage> links;
+};
+
 struct Result {
     std::vector<double> targetFactors;
     std::vector<double> targetLosses;
     std::vector<std::string> comboLabels;  ///< action space, g-major, e.g. "GA4-BF16"
     std::vector<PointResult> points;
+    /// Link use per background condition measured, in measurement order.
+    std::vector<LinkTable> links;
     /// Flow start and finish events processed by the fluid network, summed over every
     /// recording and replay of every point (JSON `events_simulated`; the benchmark divides it
     /// by the run time for mlforml_events_per_s).
     std::uint64_t eventsSimulated = 0;
 };
 
-/// Runs the scenario. Deterministic in p (including p.seed). Throws tandem::Cancelled when
-/// `cancel` is set (polled between replays and policy intervals) and tandem::ValidationError
-/// when a trace file cannot be read or parsed.
-Result simulate(const Params& p, const tandem::CancelFlag* cancel = nullptr);
+/// Runs the scenario; `recordLinks` also fills Result::links (`tandem-cli run`; a little work
+/// per flow event, so the curves, sweeps and the GUI leave it off). Deterministic in p (including
+/// p.seed). Throws tandem::Cancelled when `cancel` is set (polled between replays and policy
+/// intervals) and tandem::ValidationError when a trace file cannot be read or parsed.
+Result simulate(const Params& p, const tandem::CancelFlag* cancel = nullptr,
+                bool recordLinks = false);
 
 }  // namespace tandem::mlforml

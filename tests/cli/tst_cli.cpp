@@ -241,6 +241,65 @@ private slots:
         QCOMPARE(j.at("curves")[0].at("foreground_nodes").size(), size_t(2));
     }
 
+    /// The fabric-scaling example shows interference: its background jobs share the
+    /// foreground's uplinks, so at 4:1 their gradient size changes the curve (Joint, 8 and 48
+    /// foreground nodes: more than 20 % slower with the 2.81 GB gradient than with 0), while on
+    /// the non-blocking fabric it does not; run's links.csv lists the background jobs on every
+    /// leaf uplink, full most of the time.
+    void scalingExampleShowsInterference() {
+        QTemporaryDir dir;
+        auto joint = [&](double gradientGB, const char* ratio) {
+            nlohmann::json j = readJson(example("mlforml-fabric-scaling.json"));
+            j["ml_for_ml"]["background_job"]["gradient_GB"] = gradientGB;
+            const QString f = dir.filePath(QStringLiteral("g.json"));
+            std::ofstream(f.toStdString()) << j.dump(2);
+            const QString csv = dir.filePath(QStringLiteral("g.csv"));
+            const auto r = runCli({QStringLiteral("scaling"), f, QStringLiteral("--nodes"),
+                                   QStringLiteral("8,48"), QStringLiteral("--oversubscription"),
+                                   QString::fromLatin1(ratio), QStringLiteral("--out"), csv});
+            [&] { QVERIFY2(r.exitCode == 0, qPrintable(r.err)); }();
+            QFile in(csv);
+            std::map<int, double> t;
+            if (!in.open(QIODevice::ReadOnly)) return t;
+            for (const auto& l : QString::fromUtf8(in.readAll()).split('\n', Qt::SkipEmptyParts)) {
+                const QStringList c = l.split(',');
+                if (c[2] == QStringLiteral("Joint") && c[3] == QStringLiteral("1.01"))
+                    t[c[4].toInt()] = c[5].toDouble();
+            }
+            return t;
+        };
+        const auto busy = joint(2.81, "4"), idle = joint(0.0, "4");
+        QCOMPARE(busy.size(), size_t(2));
+        QCOMPARE(idle.size(), size_t(2));
+        for (int n : {8, 48})
+            QVERIFY2(
+                busy.at(n) > 1.2 * idle.at(n),
+                qPrintable(
+                    QString("%1 nodes: %2 s against %3 s").arg(n).arg(busy.at(n)).arg(idle.at(n))));
+        const auto busy1 = joint(2.81, "1"), idle1 = joint(0.0, "1");
+        for (int n : {8, 48}) QCOMPARE(busy1.at(n), idle1.at(n));
+
+        const auto r = runCli({QStringLiteral("run"), example("mlforml-fabric-scaling.json"),
+                               QStringLiteral("--out"), dir.path()});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QFile links(dir.filePath(QStringLiteral("links.csv")));
+        QVERIFY(links.open(QIODevice::ReadOnly));
+        const QStringList rows = QString::fromUtf8(links.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(rows.value(0), QStringLiteral("background_jobs,link,capacity_GBps,observed_s,"
+                                               "mean_utilisation,peak_utilisation,"
+                                               "seconds_at_100pct,jobs"));
+        int uplinks = 0;
+        for (const auto& row : rows) {
+            const QStringList c = row.split(',');
+            if (!c.value(1).endsWith(QStringLiteral("-up"))) continue;
+            ++uplinks;
+            QCOMPARE(c[2].toDouble(), 16 * 10.7 / 4);
+            QVERIFY2(c[6].toDouble() > 0.9 * c[3].toDouble(), qPrintable(row));
+            QCOMPARE(c[7], QStringLiteral("foreground;bg0;bg1;bg2;bg3;bg4;bg5;bg6;bg7"));
+        }
+        QCOMPARE(uplinks, 8);  // 128 nodes, 16 per leaf
+    }
+
     /// fabric_GBps is the shared paper-fabric's capacity: 0 warns there, not on a leaf/spine
     /// fabric (whose links carry the traffic) where the run still reaches its targets.
     void zeroFabricWarnsOnSharedFabricOnly() {

@@ -6,12 +6,14 @@
 #include <set>
 #include <stdexcept>
 
+#include "common/csv.h"
 #include "common/diagnostics.h"
 #include "common/json_reader.h"
 #include "fabric/fabric_sim.h"
 #include "fabric/fluid.h"
 #include "fabric/topology.h"
 #include "mlforml/params.h"
+#include "mlforml/report.h"
 #include "mlforml/simulate.h"
 #include "test_main.h"
 
@@ -49,7 +51,9 @@ Params readScenario(const nlohmann::json& mlForMl, tandem::Diagnostics& d) {
 
 /// Joint's time to 1.01 L_min (s) on `preset` with `fgNodes` foreground nodes: a GPT-2 Large
 /// foreground spread over the leaves next to 8 packed GPT-1B jobs on a 128-node fabric (8
-/// leaves of 16), the per-GPU micro-batch fixed at one sequence.
+/// leaves of 16; the packed jobs fill leaves 0-3 and send nothing over uplinks, so the
+/// foreground is spread over the other 4 leaves alone), the per-GPU micro-batch fixed at one
+/// sequence.
 double jointTime(const char* preset, int fgNodes) {
     Params p;
     p.backgroundJobs = {8};
@@ -234,6 +238,133 @@ private slots:
             QVERIFY2(std::fabs(sim.exposedDpTimes().at(0) - expected) < 1e-9,
                      qPrintable(QString::number(sim.exposedDpTimes().at(0))));
         }
+    }
+
+    void linkUsageTwoJobsOnOneUplink() {
+        // 12 nodes, leaves of 4 (3 leaves), NIC 10 GB/s, 4:1: each leaf's uplink and downlink
+        // carry 4 x 10 / 4 = 10 GB/s. A background job on nodes {0, 4} and the foreground on
+        // {1, 5}: each 2-node ring sends one hop up and one down at leaves 0 and 1 (share 1);
+        // leaf 2 is crossed by nobody. The background sends 10 GB per node at t = 0, alone at
+        // min(NIC, uplink) = 10 GB/s until the foreground's 5 GB start at 0.1 s (1 GB done);
+        // then both share every leaf link at 5 GB/s: the foreground ends at 1.1 s, where the
+        // simulation stops. By hand over [0, 1.1] s:
+        //  - leaf0/leaf1 up and down: 10 GB/s throughout: mean 1, peak 1, full 1.1 s, both jobs;
+        //  - bg0-nic: 10/10 for 0.1 s, 5/10 for 1 s: mean 0.6/1.1, peak 1, full 0.1 s;
+        //  - foreground-nic: 0 for 0.1 s, 5/10 for 1 s: mean 0.5/1.1, peak 0.5, never full;
+        //  - leaf2 up and down: 0, no job.
+        Placement pl;
+        pl.foreground = PlacementPolicy::Explicit;
+        pl.background = PlacementPolicy::Explicit;
+        pl.foregroundNodes = {1, 5};
+        pl.backgroundNodes = {{0, 4}};
+        const FabricPlan f = buildFabric(leafSpine(12, 4, 4.0), pl, 1, 2, 2, 10e9, 8);
+        const std::vector<std::string> names = {"leaf0-up",   "leaf1-up",      "leaf2-up",
+                                                "leaf0-down", "leaf1-down",    "leaf2-down",
+                                                "bg0-nic",    "foreground-nic"};
+        QCOMPARE(f.linkNames, names);
+        const std::vector<Transfer> list = {{0.0, 0, 10e9}};
+        FabricSim sim(f, 1.0, 0.0);
+        sim.replayList(&list, 1, 2);
+        ForegroundSpec fg;
+        fg.nodes = 2;
+        fg.bytesPerNode = 5e9;
+        fg.computeS = 0.1;
+        fg.iterations = 1;
+        sim.setForeground(fg);
+        sim.trackLinkUsage(0.0);
+        sim.run(100);
+        QVERIFY(std::fabs(sim.now() - 1.1) < 1e-12);
+        const std::vector<LinkUsage> u = sim.linkUsage();
+        QCOMPARE(u.size(), names.size());
+        struct Want {
+            double mean, peak, full;
+            std::vector<int> jobs;
+        };
+        const std::vector<int> both = {kForegroundJob, 0};
+        const std::vector<Want> want = {{1, 1, 1.1, both},
+                                        {1, 1, 1.1, both},
+                                        {0, 0, 0, {}},
+                                        {1, 1, 1.1, both},
+                                        {1, 1, 1.1, both},
+                                        {0, 0, 0, {}},
+                                        {0.6 / 1.1, 1, 0.1, {0}},
+                                        {0.5 / 1.1, 0.5, 0, {kForegroundJob}}};
+        for (size_t l = 0; l < u.size(); ++l) {
+            const QString what = QString::fromStdString(u[l].link);
+            QCOMPARE(u[l].link, names[l]);
+            QCOMPARE(u[l].capacityBytesPerS, 10e9);
+            QVERIFY2(std::fabs(u[l].observedS - 1.1) < 1e-12, qPrintable(what));
+            QVERIFY2(std::fabs(u[l].meanUtilisation() - want[l].mean) < 1e-9, qPrintable(what));
+            QVERIFY2(std::fabs(u[l].peakUtilisation - want[l].peak) < 1e-9, qPrintable(what));
+            QVERIFY2(std::fabs(u[l].saturatedS - want[l].full) < 1e-9, qPrintable(what));
+            QCOMPARE(u[l].jobs, want[l].jobs);
+        }
+
+        // links.csv round trip: the header, one row per link, every field read back.
+        Result res;
+        res.links.push_back({1, u});
+        const std::string csv = linksCsv(res);
+        const std::vector<std::string> columns = {"background_jobs",   "link",
+                                                  "capacity_GBps",     "observed_s",
+                                                  "mean_utilisation",  "peak_utilisation",
+                                                  "seconds_at_100pct", "jobs"};
+        tandem::Diagnostics d;
+        size_t rows = 0;
+        tandem::readCsvTable(csv, columns, d,
+                             [&](const std::vector<std::string>& c, const std::string&, int) {
+                                 const size_t l = rows++;
+                                 QCOMPARE(c[0], std::string("1"));
+                                 QCOMPARE(c[1], names[l]);
+                                 QCOMPARE(std::stod(c[2]), 10.0);
+                                 QCOMPARE(std::stod(c[3]), u[l].observedS);
+                                 QCOMPARE(std::stod(c[4]), u[l].meanUtilisation());
+                                 QCOMPARE(std::stod(c[5]), u[l].peakUtilisation);
+                                 QCOMPARE(std::stod(c[6]), u[l].saturatedS);
+                             });
+        QVERIFY2(d.ok(), qPrintable(QString::fromStdString(csv)));
+        QCOMPARE(rows, names.size());
+        QVERIFY(csv.find(",leaf0-up,10,1.1,1,1,1.1,foreground;bg0\n") != std::string::npos);
+        QVERIFY(csv.find(",leaf2-up,10,1.1,0,0,0,\n") != std::string::npos);
+        QVERIFY(csv.find(",foreground-nic,10,1.1,") != std::string::npos);
+
+        // The shared paper-fabric: one 15 GB/s capacity that both 2-node jobs cross with 2
+        // node-flows each (4 r = 15: 3.75 GB/s per node), NICs of 10 GB/s at 37.5 %. Both start
+        // at once; the foreground's 3.75 GB end at 1 s, the fabric full all along.
+        FabricSim shared(15e9, 10e9, 1.0, 0.0);
+        const std::vector<Transfer> both0 = {{0.0, 0, 10e9}};
+        shared.replayList(&both0, 1, 2);
+        fg.computeS = 0;
+        fg.bytesPerNode = 3.75e9;
+        shared.setForeground(fg);
+        shared.trackLinkUsage(0.0);
+        shared.run(100);
+        const std::vector<LinkUsage> s = shared.linkUsage();
+        QCOMPARE(s.size(), size_t(3));
+        QCOMPARE(s[0].link, std::string("fabric"));
+        QCOMPARE(s[1].link, std::string("bg0-nic"));
+        QCOMPARE(s[2].link, std::string("foreground-nic"));
+        QVERIFY(std::fabs(s[0].observedS - 1.0) < 1e-12);
+        QVERIFY(std::fabs(s[0].meanUtilisation() - 1.0) < 1e-9);
+        QVERIFY(std::fabs(s[0].saturatedS - 1.0) < 1e-9);
+        QCOMPARE(s[0].jobs, both);
+        QVERIFY(std::fabs(s[1].peakUtilisation - 0.375) < 1e-9);
+        QCOMPARE(s[1].saturatedS, 0.0);
+        QCOMPARE(s[2].jobs, std::vector<int>{kForegroundJob});
+    }
+
+    void linkUsageMergesReplays() {
+        // Two records of one fabric: seconds add, peaks take the larger, jobs the union; records
+        // of different fabrics are refused.
+        std::vector<LinkUsage> a = {{"leaf0-up", 10e9, 1.0, 0.5, 0.5, 0.0, {0}}};
+        const std::vector<LinkUsage> b = {{"leaf0-up", 10e9, 2.0, 2.0, 1.0, 2.0, {kForegroundJob}}};
+        mergeLinkUsage(a, b);
+        QCOMPARE(a[0].observedS, 3.0);
+        QCOMPARE(a[0].meanUtilisation(), 2.5 / 3.0);
+        QCOMPARE(a[0].peakUtilisation, 1.0);
+        QCOMPARE(a[0].saturatedS, 2.0);
+        QCOMPARE(a[0].jobs, (std::vector<int>{kForegroundJob, 0}));
+        const std::vector<LinkUsage> other = {{"leaf1-up", 10e9, 1.0, 0, 0, 0, {}}};
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, mergeLinkUsage(a, other));
     }
 
     void scenarioKeys() {

@@ -311,8 +311,10 @@ private slots:
         QVERIFY2(third.finished && third.exitCode == 0, qPrintable(third.out + third.err));
         QVERIFY(QFile::exists(dir + "/mlforml_result.json"));
         QVERIFY(snapshot() != before);
+        // scenario.json, mlforml_result.json, the two ML-for-ML CSVs, links.csv, mosaic_result.json
+        // and the two MoE CSVs.
         QCOMPARE(QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot).size(),
-                 7);
+                 8);
     }
 
     void ncclFileListedTwiceIsUsedOnce() {
