@@ -37,10 +37,24 @@ Topology railOptimised() {
     return t;
 }
 
+// GB200 NVL72 racks as nodes (72 GPUs in one NVLink domain, one NIC per GPU: gpus_per_node 72)
+// on the rail-optimised scale-out of the DGX SuperPOD with DGX GB200: a scalable unit of 8
+// racks, 128 racks (9216 GPUs, the architecture's stated size), non-blocking.
+Topology nvl72() {
+    Topology t = leafSpine(kNvl72Preset, 1.0);
+    t.nodes = 128;
+    t.nodesPerLeaf = 8;
+    t.rails = Rails::Optimised;
+    return t;
+}
+
 const std::vector<Topology>& presets() {
-    static const std::vector<Topology> v = {Topology{}, leafSpine("leaf-spine", 1.0),
+    static const std::vector<Topology> v = {Topology{},
+                                            leafSpine("leaf-spine", 1.0),
                                             leafSpine("leaf-spine-2to1", 2.0),
-                                            leafSpine("leaf-spine-4to1", 4.0), railOptimised()};
+                                            leafSpine("leaf-spine-4to1", 4.0),
+                                            railOptimised(),
+                                            nvl72()};
     return v;
 }
 

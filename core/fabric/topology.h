@@ -81,7 +81,7 @@ const char* name(PlacementPolicy p);
 /// A fabric description (JSON object `ml_for_ml.topology`).
 struct Topology {
     /// Built-in the description started from (`preset`): "paper-fabric", "leaf-spine",
-    /// "leaf-spine-2to1", "leaf-spine-4to1", "rail-optimised"
+    /// "leaf-spine-2to1", "leaf-spine-4to1", "rail-optimised", "nvl72"
     /// (topologyPresetNames()).
     std::string preset = "paper-fabric";
     FabricKind kind = FabricKind::Shared;  ///< shared paper-fabric or two tiers (`kind`)
@@ -240,6 +240,13 @@ const FabricField<T>& fabricField(const std::vector<FabricField<T>>& fields, con
         if (key == f.key) return f;
     throw std::invalid_argument("no key \"" + key + "\" in the field table of " + where);
 }
+
+/// Name of the built-in topology of GB200/GB300 NVL72 racks: one node is one rack of kNvl72Gpus
+/// GPUs sharing one NVLink domain, each GPU with its own NIC (a scenario on it must say
+/// gpus_per_node = kNvl72Gpus; ml_for_ml refuses another value at that key).
+constexpr const char* kNvl72Preset = "nvl72";
+/// GPUs of an NVL72 rack: 18 compute trays x 4 GPUs [NVIDIA DGX SuperPOD with DGX GB200].
+constexpr int kNvl72Gpus = 72;
 
 /// Names of the built-in topologies, in menu order; the first is the default.
 const std::vector<std::string>& topologyPresetNames();

@@ -340,6 +340,68 @@ private slots:
         QCOMPARE(shareOn(h.jobRoutes.back(), 2) + shareOn(h.jobRoutes.back(), 3), 0.5);
     }
 
+    void nvl72TwoRacks_data() {
+        QTest::addColumn<int>("secondRack");  // node id of the second rack
+        QTest::addColumn<bool>("spine");      // the racks are in different units
+        QTest::newRow("one unit") << 1 << false;
+        QTest::newRow("two units") << 8 << true;
+    }
+    void nvl72TwoRacks() {
+        // Two GB200 NVL72 racks, each one node of 72 GPUs with a 400 Gb/s (50 GB/s) NIC per GPU:
+        // 3600 GB/s per rack. An all-reduce of 7.2 GB across the two racks puts 2(2-1)/2 x 7.2
+        // = 7.2 GB on the wire per rack, 100 MB through each NIC, 2 ms at line rate. In one
+        // unit (8 racks) it turns at the 72 rail leaves; across units every rail leaf's uplinks
+        // (8 racks x 50 GB/s = 400 GB/s) carry 1/72 of each rack's bytes: 50 GB/s, 100 MB.
+        QFETCH(int, secondRack);
+        QFETCH(bool, spine);
+        Topology t;
+        QVERIFY(topologyPreset("nvl72", t));
+        QCOMPARE(t.nodesPerLeaf, 8);
+        QVERIFY(t.rails == Rails::Optimised);
+        t.nodes = 16;
+        QCOMPARE(fabricLeafLinks(t, kNvl72Gpus), 2LL * 2 * 72);
+        Placement pl;
+        pl.foreground = PlacementPolicy::Explicit;
+        pl.foregroundNodes = {0, secondRack};
+        const double rack = 72 * 50e9;
+        const FabricPlan f = buildFabric(t, pl, 0, 1, 2, rack, kNvl72Gpus);
+        const int nic = int(f.linkCapacity.size()) - 1;
+        QCOMPARE(f.linkCapacity[size_t(nic)], 3600e9);
+        QCOMPARE(f.linkCapacity[0], 400e9);  // su 0 rail 0 up
+        const Route& r = f.jobRoutes.back();
+        QCOMPARE(r.size(), spine ? std::size_t(1 + 4 * 72) : std::size_t(1));
+        const double wire = ringWireBytesPerNode(7.2e9, 2);
+        QCOMPARE(wire, 7.2e9);
+        FluidNetwork net(f.linkCapacity, 1.0, 0.0);
+        const int flow = net.startFlow(net.addGroup(2, r), wire, 0);
+        net.recomputeRates();
+        QCOMPARE(net.flowRate(flow), 3600e9);  // the NICs bind
+        QVERIFY(std::fabs(wire / net.flowRate(flow) - 2e-3) < 1e-15);
+        QVERIFY(std::fabs(wire / kNvl72Gpus - 100e6) < 1e-6);  // bytes per NIC
+        if (spine) {
+            // Rail 5 of unit 0 up, rail 5 of unit 1 down: 1/72 of the rack's bytes and rate.
+            for (const char* name : {"su 0 rail 5 up", "su 1 rail 5 down"}) {
+                const auto it = std::find(f.linkNames.begin(), f.linkNames.end(), name);
+                QVERIFY(it != f.linkNames.end());
+                const int link = int(it - f.linkNames.begin());
+                QVERIFY(std::fabs(shareOn(r, link) * wire - 100e6) < 1e-3);
+                QVERIFY(std::fabs(shareOn(r, link) * net.flowRate(flow) - 50e9) < 1e-3);
+            }
+        }
+        // A scenario on the nvl72 topology must make a node a rack of 72 GPUs.
+        tandem::Diagnostics d;
+        readScenario({{"topology", {{"preset", "nvl72"}}}}, d);
+        QVERIFY(!d.ok());
+        QCOMPARE(QString::fromStdString(d.items().front().path),
+                 QStringLiteral("$.ml_for_ml.gpus_per_node"));
+        tandem::Diagnostics ok;
+        readScenario({{"topology", {{"preset", "nvl72"}, {"nodes", 256}}},
+                      {"gpus_per_node", 72},
+                      {"nic_GBps", 3600}},
+                     ok);
+        QVERIFY2(ok.ok(), ok.str().c_str());
+    }
+
     void railOptimisedPresetIsTheSuperPod() {
         // DGX SuperPOD with DGX B200, 4 scalable units: 128 nodes, 32 per unit, 8 rail leaves
         // per unit (32 leaf switches: 64 up and down bundles), 16 spines, non-blocking.
@@ -420,6 +482,8 @@ private slots:
         QTest::newRow("rail leaves beyond the link limit")
             << R"({"gpus_per_node": 72, "topology": {"preset": "rail-optimised", "nodes": 65536, "nodes_per_leaf": 1}})"
             << "$.ml_for_ml.topology.nodes";
+        QTest::newRow("nvl72 with 8-GPU nodes") << R"({"topology": {"preset": "nvl72"}})"
+                                                << "$.ml_for_ml.gpus_per_node";
         QTest::newRow("trace has no placement")
             << R"({"scenario": "trace", "trace_file": "x.csv", "topology": {"preset": "leaf-spine"}})"
             << "$.ml_for_ml.topology";
