@@ -26,10 +26,35 @@ Topology leafSpine(const char* name, double ratio) {
     return t;
 }
 
+// Rail-optimised two tiers of the NVIDIA DGX SuperPOD reference architecture with DGX B200
+// (4 scalable units): 128 nodes of 8 GPUs, 32 per unit, each unit's 8 rail leaves (32 leaves)
+// under 16 spines, non-blocking (1024 node-leaf and 1024 leaf-spine cables).
+Topology railOptimised() {
+    Topology t = leafSpine("rail-optimised", 1.0);
+    t.nodes = 128;
+    t.nodesPerLeaf = 32;
+    t.rails = Rails::Optimised;
+    return t;
+}
+
+// GB200 NVL72 racks as nodes (72 GPUs in one NVLink domain, one NIC per GPU: gpus_per_node 72)
+// on the rail-optimised scale-out of the DGX SuperPOD with DGX GB200: a scalable unit of 8
+// racks, 128 racks (9216 GPUs, the architecture's stated size), non-blocking.
+Topology nvl72() {
+    Topology t = leafSpine(kNvl72Preset, 1.0);
+    t.nodes = 128;
+    t.nodesPerLeaf = 8;
+    t.rails = Rails::Optimised;
+    return t;
+}
+
 const std::vector<Topology>& presets() {
-    static const std::vector<Topology> v = {Topology{}, leafSpine("leaf-spine", 1.0),
+    static const std::vector<Topology> v = {Topology{},
+                                            leafSpine("leaf-spine", 1.0),
                                             leafSpine("leaf-spine-2to1", 2.0),
-                                            leafSpine("leaf-spine-4to1", 4.0)};
+                                            leafSpine("leaf-spine-4to1", 4.0),
+                                            railOptimised(),
+                                            nvl72()};
     return v;
 }
 
@@ -75,15 +100,21 @@ void checkExplicit(const std::vector<int>& list, int expected, int fabricNodes,
 }
 
 // Link layout: Ecmp::Equal has one up and one down bundle per leaf (2L links); Hash one per
-// (leaf, spine) and direction (2LS). NIC links (one per job) follow.
+// (leaf, spine) and direction (2LS). Rail-optimised, each of a unit's R rail leaves has its own
+// (2LR, 2LRS under Hash), the rails of a unit next to each other. NIC links (one per job)
+// follow.
 struct Layout {
     int leaves = 0, spines = 1;
+    int rails = 1;  ///< rail leaves per leaf (unit): 1 unless rails are "optimised"
     bool hash = false;
-    int up(int leaf, int spine) const { return hash ? leaf * spines + spine : leaf; }
-    int down(int leaf, int spine) const {
-        return hash ? leaves * spines + leaf * spines + spine : leaves + leaf;
+    int bundles() const { return rails * (hash ? spines : 1); }  // per leaf and direction
+    int up(int leaf, int rail, int spine) const {
+        return (leaf * rails + rail) * (hash ? spines : 1) + (hash ? spine : 0);
     }
-    int count() const { return hash ? 2 * leaves * spines : 2 * leaves; }
+    int down(int leaf, int rail, int spine) const {
+        return leaves * bundles() + up(leaf, rail, spine);
+    }
+    int count() const { return 2 * leaves * bundles(); }
 };
 
 // A route being summed: every link once, in the order it was first added, with an index so that
@@ -102,17 +133,22 @@ struct RouteSum {
 
 // Cross-leaf traffic of one (source leaf -> destination leaf) transfer carrying `share` bytes
 // per wire byte: split evenly over spines ("equal") or `rails` flows each hashed onto a spine.
+// Rail-optimised (lay.rails == rails), rail k's 1/rails of it leaves through rail leaf k of the
+// source unit and enters through rail leaf k of the destination unit.
 void crossLeaves(RouteSum& r, const Layout& lay, int from, int to, double share, int rails,
                  SplitMix64& hash) {
     if (!lay.hash) {
-        r.add(lay.up(from, 0), share);
-        r.add(lay.down(to, 0), share);
+        for (int k = 0; k < lay.rails; ++k) {
+            r.add(lay.up(from, k, 0), lay.rails == 1 ? share : share / lay.rails);
+            r.add(lay.down(to, k, 0), lay.rails == 1 ? share : share / lay.rails);
+        }
         return;
     }
     for (int k = 0; k < rails; ++k) {
         const int s = static_cast<int>(hash.next() % static_cast<std::uint64_t>(lay.spines));
-        r.add(lay.up(from, s), share / rails);
-        r.add(lay.down(to, s), share / rails);
+        const int rail = lay.rails == 1 ? 0 : k;
+        r.add(lay.up(from, rail, s), share / rails);
+        r.add(lay.down(to, rail, s), share / rails);
     }
 }
 
@@ -182,10 +218,11 @@ Route allToAllRoute(const std::vector<int>& nodes, int nicLink, const Layout& la
     return r.r;
 }
 
-Layout layoutOf(const Topology& t) {
+Layout layoutOf(const Topology& t, int gpusPerNode) {
     Layout lay;
     lay.leaves = (t.nodes + t.nodesPerLeaf - 1) / t.nodesPerLeaf;
     lay.spines = t.spines;
+    lay.rails = t.rails == Rails::Optimised ? std::max(1, gpusPerNode) : 1;
     lay.hash = t.ecmp == Ecmp::Hash;
     return lay;
 }
@@ -204,6 +241,12 @@ const EnumTable<Ecmp>& ecmpNames() {
     return t;
 }
 const char* name(Ecmp e) { return enumName(ecmpNames(), e); }
+
+const EnumTable<Rails>& railsNames() {
+    static const EnumTable<Rails> t = {{Rails::None, "none"}, {Rails::Optimised, "optimised"}};
+    return t;
+}
+const char* name(Rails r) { return enumName(railsNames(), r); }
 
 const EnumTable<AllReduceAlgorithm>& allReduceAlgorithmNames() {
     static const EnumTable<AllReduceAlgorithm> t = {
@@ -233,9 +276,9 @@ const EnumTable<Collective>& collectiveNames() {
 }
 const char* name(Collective c) { return enumName(collectiveNames(), c); }
 
-long long fabricLeafLinks(const Topology& t) {
-    const Layout lay = layoutOf(t);
-    return 2LL * lay.leaves * (lay.hash ? lay.spines : 1);
+long long fabricLeafLinks(const Topology& t, int gpusPerNode) {
+    const Layout lay = layoutOf(t, gpusPerNode);
+    return 2LL * lay.leaves * lay.rails * (lay.hash ? lay.spines : 1);
 }
 
 FabricError::FabricError(std::string key, std::string reason)
@@ -245,7 +288,7 @@ FabricError::FabricError(std::string key, std::string reason)
 
 Route concurrentGroupsRoute(const Topology& t, const std::vector<int>& nodes, int groupSize,
                             Collective c, int nicLink, int gpusPerNode, std::uint64_t salt) {
-    const Layout lay = layoutOf(t);
+    const Layout lay = layoutOf(t, gpusPerNode);
     const int rails = std::max(1, gpusPerNode);
     const int step = std::max(2, groupSize);
     SplitMix64 hash(salt * 0x9E3779B97F4A7C15ull + 29);
@@ -411,8 +454,23 @@ const std::vector<TopologyField>& topologyFields() {
                             "nodes attached to the fabric", kNetwork,
                             TANDEM_NUMBER_MEMBER(Topology, nodes)),
         numberRow<Topology>("nodes_per_leaf", I::Integer, "nodes", Range::closed(1, 4096), true,
-                            "nodes under one leaf switch", kNetwork,
-                            TANDEM_NUMBER_MEMBER(Topology, nodesPerLeaf)),
+                            "nodes under one leaf switch (rails optimised: the nodes of one "
+                            "scalable unit, one port each on every rail leaf)",
+                            kNetwork, TANDEM_NUMBER_MEMBER(Topology, nodesPerLeaf)),
+        [] {
+            TopologyField f = wordRow<Topology>(
+                "rails", true,
+                "none: a node's NICs go to its one leaf; optimised: GPU i of every node of a "
+                "scalable unit (nodes_per_leaf nodes) goes to the unit's rail leaf i, one rail "
+                "leaf per GPU of a node",
+                "NVIDIA DGX SuperPOD reference architecture; docs/MODEL-NETWORK.md",
+                TANDEM_ENUM_MEMBER(Topology, rails, railsNames));
+            // Written only when not "none": a scenario written before the key keeps its bytes.
+            f.write = [](const TopologyField& row, const Topology& v, nlohmann::ordered_json& j) {
+                if (v.rails != Rails::None) j[row.key] = row.getWord(v);
+            };
+            return f;
+        }(),
         numberRow<Topology>("spines", I::Integer, "switches", Range::closed(1, 4096), true,
                             "spine switches; every leaf has one uplink bundle to each", kNetwork,
                             TANDEM_NUMBER_MEMBER(Topology, spines)),
@@ -502,7 +560,7 @@ nlohmann::ordered_json writePlacement(const Placement& pl) {
 
 bool operator==(const Topology& a, const Topology& b) {
     return a.preset == b.preset && a.kind == b.kind && a.nodes == b.nodes &&
-           a.nodesPerLeaf == b.nodesPerLeaf && a.spines == b.spines &&
+           a.nodesPerLeaf == b.nodesPerLeaf && a.rails == b.rails && a.spines == b.spines &&
            a.oversubscription == b.oversubscription && a.ecmp == b.ecmp &&
            a.allreduce == b.allreduce;
 }
@@ -528,37 +586,48 @@ FabricPlan buildFabric(const Topology& t, const Placement& pl, int backgroundJob
                               std::to_string(need) + " (" + std::to_string(backgroundJobs) +
                               " background jobs x " + std::to_string(backgroundNodes) + " + " +
                               std::to_string(foregroundNodes) + " foreground)");
-    const Layout lay = layoutOf(t);
-    const long long links = fabricLeafLinks(t);
+    const Layout lay = layoutOf(t, gpusPerNode);
+    const long long links = fabricLeafLinks(t, gpusPerNode);
     if (links > kMaxFabricLinks) {
         const bool hash = t.ecmp == Ecmp::Hash;
-        const long long most = hash ? std::max(0LL, kMaxFabricLinks / (2LL * lay.leaves)) : 0;
+        const long long most =
+            hash ? std::max(0LL, kMaxFabricLinks / (2LL * lay.leaves * lay.rails)) : 0;
+        const std::string railLeaves =
+            lay.rails > 1 ? " x " + std::to_string(lay.rails) + " rail leaves" : "";
         throw FabricError(
             keys.topology + (hash ? ".spines" : ".nodes"),
             std::to_string(links) + " leaf links (" +
-                (hash ? "2 x " + std::to_string(lay.leaves) + " leaves x " +
+                (hash ? "2 x " + std::to_string(lay.leaves) + " leaves" + railLeaves + " x " +
                             std::to_string(t.spines) +
                             " spines: hashed ECMP holds one link per leaf, spine and direction"
-                      : "2 x " + std::to_string(lay.leaves) + " leaves") +
+                      : "2 x " + std::to_string(lay.leaves) + " leaves" + railLeaves) +
                 ") exceed the limit of " + std::to_string(kMaxFabricLinks) +
                 " links a simulation holds within its time and memory bounds" +
                 (hash ? "; at most " + std::to_string(most) + " spines with " +
-                            std::to_string(lay.leaves) +
-                            " leaves, or fewer leaves (nodes / nodes_per_leaf), or ecmp \"equal\""
+                            std::to_string(lay.leaves) + " leaves" + railLeaves +
+                            ", or fewer leaves (nodes / nodes_per_leaf), or ecmp \"equal\""
                       : ""));
     }
     FabricPlan plan;
     // A leaf's uplinks carry K x node NIC / oversubscription each way, split over the spines
-    // (Ecmp::Hash: one bundle per spine).
+    // (Ecmp::Hash: one bundle per spine); rail-optimised, each rail leaf's carry one rail's
+    // part of that (one NIC per node).
     const double uplink = t.nodesPerLeaf * nicBytesPerS / t.oversubscription;
-    plan.linkCapacity.assign(lay.count(), lay.hash ? uplink / t.spines : uplink);
+    double bundle = lay.rails > 1 ? uplink / lay.rails : uplink;
+    if (lay.hash) bundle /= t.spines;
+    plan.linkCapacity.assign(lay.count(), bundle);
     plan.linkNames.resize(lay.count());
     for (int l = 0; l < lay.leaves; ++l)
-        for (int s = 0; s < (lay.hash ? lay.spines : 1); ++s) {
-            const std::string sp = lay.hash ? "-spine" + std::to_string(s) : "";
-            plan.linkNames[lay.up(l, s)] = "leaf" + std::to_string(l) + "-up" + sp;
-            plan.linkNames[lay.down(l, s)] = "leaf" + std::to_string(l) + "-down" + sp;
-        }
+        for (int k = 0; k < lay.rails; ++k)
+            for (int s = 0; s < (lay.hash ? lay.spines : 1); ++s) {
+                const std::string sp = lay.hash ? "-spine" + std::to_string(s) : "";
+                const std::string leaf =
+                    t.rails == Rails::Optimised
+                        ? "su" + std::to_string(l) + "-rail" + std::to_string(k)
+                        : "leaf" + std::to_string(l);
+                plan.linkNames[lay.up(l, k, s)] = leaf + "-up" + sp;
+                plan.linkNames[lay.down(l, k, s)] = leaf + "-down" + sp;
+            }
     std::vector<char> used(t.nodes, 0);
     SplitMix64 rng(pl.seed * 0xD1B54A32D192ED03ull + 5);
     auto place = [&](PlacementPolicy policy, const std::vector<int>* list, int count,

@@ -2,10 +2,11 @@
 // The cluster network as data [MODEL.md A3; docs/MODEL-NETWORK.md]: either the calibrated
 // single shared capacity of [2608.06046 Sec. 3.2] ("paper-fabric") or a two-tier leaf/spine
 // fabric of nodes with one NIC per GPU (rails), leaf switches of K nodes whose uplinks set an
-// oversubscription ratio, and a spine tier. Jobs are placed on nodes (packed, spread, random or
-// explicit lists) and each job's all-reduce is turned into a route: the links it crosses and
-// how many bytes each carries per byte a node puts on the wire. The fluid network
-// (fabric/fluid.h) shares those links max-min fairly.
+// oversubscription ratio, and a spine tier; the rails either all go to one leaf per node or,
+// rail-optimised, GPU i of every node of a scalable unit to the unit's rail leaf i. Jobs are placed
+// on nodes (packed, spread, random or explicit lists) and each job's all-reduce is turned into a
+// route: the links it crosses and how many bytes each carries per byte a node puts on the wire. The
+// fluid network (fabric/fluid.h) shares those links max-min fairly.
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -41,6 +42,20 @@ enum class Ecmp {
 const EnumTable<Ecmp>& ecmpNames();
 const char* name(Ecmp e);
 
+/// How a node's GPU NICs (rails) meet the leaves (`rails`).
+enum class Rails {
+    /// "none": every NIC of a node goes to the node's one leaf; a leaf has nodes_per_leaf nodes.
+    None,
+    /// "optimised": rail-optimised [NVIDIA DGX SuperPOD reference architecture]: a scalable unit
+    /// of nodes_per_leaf nodes has one rail leaf per GPU of a node (gpus_per_node); GPU i of
+    /// every node of the unit is cabled to rail leaf i, and every rail leaf has its own uplinks
+    /// to the spines. Traffic between GPUs of one rail in one unit turns at its rail leaf.
+    Optimised,
+};
+/// "none", "optimised".
+const EnumTable<Rails>& railsNames();
+const char* name(Rails r);
+
 /// The all-reduce algorithm of every job (`allreduce`).
 enum class AllReduceAlgorithm {
     Ring,  ///< "ring": one ring in placement order
@@ -66,12 +81,16 @@ const char* name(PlacementPolicy p);
 /// A fabric description (JSON object `ml_for_ml.topology`).
 struct Topology {
     /// Built-in the description started from (`preset`): "paper-fabric", "leaf-spine",
-    /// "leaf-spine-2to1", "leaf-spine-4to1" (topologyPresetNames()).
+    /// "leaf-spine-2to1", "leaf-spine-4to1", "rail-optimised", "nvl72"
+    /// (topologyPresetNames()).
     std::string preset = "paper-fabric";
     FabricKind kind = FabricKind::Shared;  ///< shared paper-fabric or two tiers (`kind`)
     int nodes = 1024;                      ///< nodes attached to the fabric (leaf_spine)
-    int nodesPerLeaf = 16;                 ///< K, nodes under one leaf switch
-    int spines = 16;  ///< spine switches; every leaf has one uplink bundle to each
+    /// K, nodes under one leaf switch; rail-optimised: nodes of one scalable unit (each of its
+    /// rail leaves has one port to each of them).
+    int nodesPerLeaf = 16;
+    Rails rails = Rails::None;  ///< one leaf per node, or rail-optimised units (`rails`)
+    int spines = 16;            ///< spine switches; every leaf has one uplink bundle to each
     /// Leaf downlink over uplink capacity (>= 1; 1 = non-blocking): a leaf's uplinks carry
     /// K x nic_GBps / oversubscription in each direction.
     double oversubscription = 1.0;
@@ -138,7 +157,9 @@ struct FabricField {
     /// NodeList, Object: reads the key from the object's reader (absent -> unchanged), its errors
     /// at the key's path.
     void (*read)(tandem::JsonReader&, const FabricField<T>&, T&);
-    /// NodeList, Object: writes the key into the object (a NodeList nothing when it is empty).
+    /// NodeList, Object: writes the key into the object (a NodeList nothing when it is empty);
+    /// set on another row, it replaces the shape's writer (topology `rails`: only when not
+    /// "none").
     void (*write)(const FabricField<T>&, const T&, nlohmann::ordered_json&);
 };
 
@@ -199,7 +220,7 @@ using PlacementField = FabricField<Placement>;
 
 /// Every key of a topology object, in the order the reader reads and the writer writes them:
 /// `preset` (topologyPresetNames(); applied before the other keys), `kind`, `nodes` in
-/// [1, kMaxFabricNodes], `nodes_per_leaf` in [1, 4096], `spines` in [1, 4096],
+/// [1, kMaxFabricNodes], `nodes_per_leaf` in [1, 4096], `rails`, `spines` in [1, 4096],
 /// `oversubscription` in [1, 64], `ecmp`, `allreduce`.
 const std::vector<TopologyField>& topologyFields();
 /// Every key of a placement object, in the order the reader reads and the writer writes them:
@@ -220,6 +241,13 @@ const FabricField<T>& fabricField(const std::vector<FabricField<T>>& fields, con
     throw std::invalid_argument("no key \"" + key + "\" in the field table of " + where);
 }
 
+/// Name of the built-in topology of GB200/GB300 NVL72 racks: one node is one rack of kNvl72Gpus
+/// GPUs sharing one NVLink domain, each GPU with its own NIC (a scenario on it must say
+/// gpus_per_node = kNvl72Gpus; ml_for_ml refuses another value at that key).
+constexpr const char* kNvl72Preset = "nvl72";
+/// GPUs of an NVL72 rack: 18 compute trays x 4 GPUs [NVIDIA DGX SuperPOD with DGX GB200].
+constexpr int kNvl72Gpus = 72;
+
 /// Names of the built-in topologies, in menu order; the first is the default.
 const std::vector<std::string>& topologyPresetNames();
 /// The built-in topology `name`; false when there is none of that name.
@@ -235,7 +263,8 @@ void readTopology(tandem::JsonReader r, Topology& t);
 /// is); a policy "explicit" without its node list is an error at the list's key. Calls
 /// r.finish().
 void readPlacement(tandem::JsonReader r, Placement& pl);
-/// Every key of topologyFields(), in its order.
+/// Every key of topologyFields(), in its order; `rails` only when not "none" (so scenarios
+/// written before the key keep their bytes).
 nlohmann::ordered_json writeTopology(const Topology& t);
 /// Every key of placementFields(), in its order (the node lists only when not empty).
 nlohmann::ordered_json writePlacement(const Placement& pl);
@@ -256,8 +285,9 @@ struct FabricPlan {
     std::vector<std::vector<int>> jobNodes;
     std::vector<Route> jobRoutes;
     /// Stable readable names: "leaf2-up", "leaf2-down" (equal ECMP), "leaf2-up-spine5" (hashed
-    /// ECMP), "bg3-nic" / "foreground-nic" (one node's NIC of that job: its nodes all move the
-    /// same bytes, so the fabric holds one NIC link per job).
+    /// ECMP), rail-optimised "su2-rail3-up", "su2-rail3-down-spine5"; "bg3-nic" /
+    /// "foreground-nic" (one node's NIC of that job: its nodes all move the same bytes, so the
+    /// fabric holds one NIC link per job).
     std::vector<std::string> linkNames;
 };
 
@@ -289,14 +319,17 @@ struct FabricKeys {
     std::string placement = "ml_for_ml.placement";
 };
 
-/// Leaf links a leaf_spine fabric `t` holds, computed from its keys alone: 2 x leaves (up and
-/// down bundle of each leaf) under ecmp "equal", 2 x leaves x spines under "hash"; leaves =
-/// ceil(nodes / nodes_per_leaf). buildFabric refuses a fabric above kMaxFabricLinks.
-long long fabricLeafLinks(const Topology& t);
+/// Leaf links a leaf_spine fabric `t` of nodes with `gpusPerNode` GPUs holds, computed from its
+/// keys alone: 2 x leaves (up and down bundle of each leaf) under ecmp "equal", 2 x leaves x
+/// spines under "hash"; leaves = ceil(nodes / nodes_per_leaf), times gpusPerNode rail leaves
+/// per unit when rails are "optimised". buildFabric refuses a fabric above kMaxFabricLinks.
+long long fabricLeafLinks(const Topology& t, int gpusPerNode);
 
 /// Places `backgroundJobs` jobs of `backgroundNodes` nodes and a foreground of
 /// `foregroundNodes` nodes on a leaf_spine topology whose nodes carry `nicBytesPerS` of
-/// scale-out each (`gpusPerNode` rails), and routes every job's all-reduce. Errors
+/// scale-out each (`gpusPerNode` rails), and routes every job's all-reduce. A leaf's (rails
+/// "optimised": a rail leaf's) uplinks carry its nodes' NIC bytes/s (one rail's share) over the
+/// oversubscription. Errors
 /// (FabricError, naming the key): more nodes needed than the fabric has
 /// (<keys.topology>.nodes), explicit lists of the wrong length, with repeated, out-of-range
 /// or shared node ids (<keys.placement>.*), more than kMaxFabricLinks leaf links
@@ -317,8 +350,10 @@ FabricPlan buildFabric(const Topology& t, const Placement& pl, int backgroundJob
 /// leaf and spine shares of all groups summed. All groups then move at one rate, the pace of
 /// the slowest link, as the synchronous steps of one training job do. The node's NIC link
 /// `nicLink` carries share 1 (each node belongs to one group). `groupSize` >= 2; `t` must be a
-/// leaf_spine topology covering every node id; `gpusPerNode` rails for Ecmp::Hash, `salt`
-/// seeds its hashing.
+/// leaf_spine topology covering every node id; `gpusPerNode` rails (Ecmp::Hash flows and the
+/// rail leaves of rails "optimised", where a node's bytes to another unit are split evenly over
+/// its rails: NCCL's PXN first moves them over NVLink to the GPU on the destination's rail),
+/// `salt` seeds its hashing.
 Route concurrentGroupsRoute(const Topology& t, const std::vector<int>& nodes, int groupSize,
                             Collective c, int nicLink, int gpusPerNode, std::uint64_t salt);
 

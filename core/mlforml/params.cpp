@@ -195,6 +195,14 @@ void readParams(JsonReader& r, Params& p) {
     if (p.topology.kind == fabric::FabricKind::Shared && !(p.placement == fabric::Placement{}))
         d.error(r.childPath("placement"),
                 "only used by a leaf_spine fabric; the shared paper-fabric has no placement");
+    if (p.topology.preset == fabric::kNvl72Preset && p.gpusPerNode != fabric::kNvl72Gpus)
+        d.error(r.childPath("gpus_per_node"),
+                "is " + std::to_string(p.gpusPerNode) + "; the \"" + fabric::kNvl72Preset +
+                    "\" topology's node is one NVL72 rack of " +
+                    std::to_string(fabric::kNvl72Gpus) +
+                    " GPUs (one NVLink domain, one NIC per GPU): set gpus_per_node " +
+                    std::to_string(fabric::kNvl72Gpus) +
+                    " and nic_GBps 3600 (GB200: 72 x 400 Gb/s) or 7200 (GB300: 72 x 800 Gb/s)");
     if (p.topology.kind == fabric::FabricKind::LeafSpine && d.ok()) {
         if (p.scenario == ScenarioKind::Trace) {
             d.error(r.childPath("topology"),

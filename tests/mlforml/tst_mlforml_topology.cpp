@@ -2,6 +2,7 @@
 // all-reduce, max-min fair rates by progressive filling (hand-computed), the scenario keys, and
 // the foreground-size behaviour on a non-blocking and a 4:1 fabric.
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <stdexcept>
@@ -367,6 +368,188 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::logic_error, mergeLinkUsage(a, other));
     }
 
+    void railOptimisedRoutesAndRates_data() {
+        // 2 scalable units of 4 nodes, 2 GPUs (rails) per node, NIC 10 GB/s per node (5 per
+        // GPU), spines 2. Each unit has one rail leaf per GPU; a rail leaf's uplink bundle
+        // carries 4 nodes x 5 GB/s / ratio. Links: up (su 0 rail 0, su 0 rail 1, su 1 rail 0,
+        // su 1 rail 1) = 0..3, down = 4..7, the job's NIC 8. A ring all-reduce of 8 GB over n
+        // nodes puts 2(n-1)/n x 8 GB on the wire per node.
+        QTest::addColumn<int>("nodes");            // ring length
+        QTest::addColumn<bool>("spread");          // placement: spread (every hop crosses units)
+        QTest::addColumn<double>("ratio");         // oversubscription
+        QTest::addColumn<double>("railUpShare");   // share on su0-rail0-up (= on every rail link)
+        QTest::addColumn<double>("railCapacity");  // bytes/s of a rail leaf's uplink bundle
+        QTest::addColumn<double>("rate");          // max-min fair per-node rate, bytes/s
+        QTest::addColumn<double>("seconds");       // one all-reduce's time
+        // One unit's 4 nodes: the ring's hops turn at the rail leaves, no spine bytes; NIC-bound:
+        // 12 GB at 10 GB/s.
+        QTest::newRow("one unit") << 4 << false << 1.0 << 0.0 << 20e9 << 10e9 << 1.2;
+        // Packed over both units: hops 3 -> 4 and 7 -> 0 cross, each rail carries half of a
+        // hop: 0.5 per rail link, 5 of its 20 GB/s; NIC-bound: 14 GB at 10 GB/s.
+        QTest::newRow("two units packed") << 8 << false << 1.0 << 0.5 << 20e9 << 10e9 << 1.4;
+        // Spread 0, 4, 1, 5, ...: all 8 hops cross, 4 out of each unit, 2 per rail link;
+        // non-blocking it still runs at the NIC's 10 GB/s (2 x 10 = 20 GB/s, the link's full).
+        QTest::newRow("two units spread") << 8 << true << 1.0 << 2.0 << 20e9 << 10e9 << 1.4;
+        // 4:1: a rail leaf's uplinks carry 4 x 5 / 4 = 5 GB/s; 2 r = 5 -> 2.5 GB/s, 14 / 2.5 s.
+        QTest::newRow("two units spread 4:1") << 8 << true << 4.0 << 2.0 << 5e9 << 2.5e9 << 5.6;
+    }
+    void railOptimisedRoutesAndRates() {
+        QFETCH(int, nodes);
+        QFETCH(bool, spread);
+        QFETCH(double, ratio);
+        QFETCH(double, railUpShare);
+        QFETCH(double, railCapacity);
+        QFETCH(double, rate);
+        QFETCH(double, seconds);
+        Topology t;
+        QVERIFY(topologyPreset("rail-optimised", t));
+        t.nodes = 8;
+        t.nodesPerLeaf = 4;
+        t.spines = 2;
+        t.oversubscription = ratio;
+        QCOMPARE(fabricLeafLinks(t, 2), 8LL);
+        Placement pl;
+        pl.foreground = spread ? PlacementPolicy::Spread : PlacementPolicy::Packed;
+        const FabricPlan f = buildFabric(t, pl, 0, 1, nodes, 10e9, 2);
+        QCOMPARE(f.linkCapacity.size(), std::size_t(9));
+        QCOMPARE(f.linkNames[1], std::string("su0-rail1-up"));
+        QCOMPARE(f.linkNames[6], std::string("su1-rail0-down"));
+        QCOMPARE(f.linkNames[8], std::string("foreground-nic"));
+        for (int l = 0; l < 8; ++l) QCOMPARE(f.linkCapacity[size_t(l)], railCapacity);
+        QCOMPARE(f.linkCapacity[8], 10e9);
+        // Every rail of every unit carries the same share up and down; the NIC share 1.
+        const Route& r = f.jobRoutes.back();
+        QCOMPARE(shareOn(r, 8), 1.0);
+        for (int l = 0; l < 8; ++l) QCOMPARE(shareOn(r, l), railUpShare);
+        QCOMPARE(r.size(), railUpShare > 0 ? std::size_t(9) : std::size_t(1));
+        // Max-min fair rate of the lone job, then one all-reduce of 8 GB in the event loop.
+        FluidNetwork net(f.linkCapacity, 1.0, 0.0);
+        const int flow = net.startFlow(net.addGroup(nodes, r), 1e9, 0);
+        net.recomputeRates();
+        QCOMPARE(net.flowRate(flow), rate);
+        FabricSim sim(f, 1.0, 0.0);
+        ForegroundSpec fg;
+        fg.nodes = nodes;
+        fg.bytesPerNode = ringWireBytesPerNode(8e9, nodes);
+        fg.computeS = 0.1;
+        fg.iterations = 1;
+        sim.setForeground(fg);
+        sim.run(100);
+        QVERIFY2(std::fabs(sim.exposedDpTimes().at(0) - seconds) < 1e-9,
+                 qPrintable(QString::number(sim.exposedDpTimes().at(0))));
+    }
+
+    void railOptimisedKeepsHopsOnTheirRail() {
+        // The same 4-node ring on leaves of the same port count: a rail leaf has one port per
+        // node of its unit (4); a leaf of the "none" fabric takes both NICs of each node, so 2
+        // nodes. The packed ring over nodes 0..3 turns inside the rail leaves (no uplink bytes)
+        // but crosses between the two "none" leaves twice (1 -> 2, 3 -> 0).
+        Topology rails;
+        QVERIFY(topologyPreset("rail-optimised", rails));
+        rails.nodes = 8;
+        rails.nodesPerLeaf = 4;
+        rails.spines = 2;
+        Topology none = rails;
+        none.rails = Rails::None;
+        none.nodesPerLeaf = 2;
+        const FabricPlan a = buildFabric(rails, Placement{}, 0, 1, 4, 10e9, 2);
+        const FabricPlan b = buildFabric(none, Placement{}, 0, 1, 4, 10e9, 2);
+        QCOMPARE(a.jobRoutes.back().size(), std::size_t(1));  // the NIC only
+        QCOMPARE(shareOn(b.jobRoutes.back(), 0), 1.0);        // leaf 0 up
+        QCOMPARE(shareOn(b.jobRoutes.back(), 1), 1.0);        // leaf 1 up
+        QCOMPARE(b.linkNames[0], std::string("leaf0-up"));
+        // Hashed ECMP: each rail's flow goes up its own rail leaf to one spine; the two flows
+        // of the packed 8-ring's hop 3 -> 4 put 0.5 on rail 0 and 0.5 on rail 1 of unit 0, over
+        // spine bundles of 20 / 2 spines = 10 GB/s; the links are (unit, rail, spine): rail 0
+        // of unit 0 is links 0 and 1, rail 1 links 2 and 3.
+        rails.ecmp = Ecmp::Hash;
+        QCOMPARE(fabricLeafLinks(rails, 2), 16LL);
+        const FabricPlan h = buildFabric(rails, Placement{}, 0, 1, 8, 10e9, 2);
+        QCOMPARE(h.linkCapacity[0], 10e9);
+        QCOMPARE(h.linkNames[3], std::string("su0-rail1-up-spine1"));
+        QCOMPARE(shareOn(h.jobRoutes.back(), 0) + shareOn(h.jobRoutes.back(), 1), 0.5);
+        QCOMPARE(shareOn(h.jobRoutes.back(), 2) + shareOn(h.jobRoutes.back(), 3), 0.5);
+    }
+
+    void nvl72TwoRacks_data() {
+        QTest::addColumn<int>("secondRack");  // node id of the second rack
+        QTest::addColumn<bool>("spine");      // the racks are in different units
+        QTest::newRow("one unit") << 1 << false;
+        QTest::newRow("two units") << 8 << true;
+    }
+    void nvl72TwoRacks() {
+        // Two GB200 NVL72 racks, each one node of 72 GPUs with a 400 Gb/s (50 GB/s) NIC per GPU:
+        // 3600 GB/s per rack. An all-reduce of 7.2 GB across the two racks puts 2(2-1)/2 x 7.2
+        // = 7.2 GB on the wire per rack, 100 MB through each NIC, 2 ms at line rate. In one
+        // unit (8 racks) it turns at the 72 rail leaves; across units every rail leaf's uplinks
+        // (8 racks x 50 GB/s = 400 GB/s) carry 1/72 of each rack's bytes: 50 GB/s, 100 MB.
+        QFETCH(int, secondRack);
+        QFETCH(bool, spine);
+        Topology t;
+        QVERIFY(topologyPreset("nvl72", t));
+        QCOMPARE(t.nodesPerLeaf, 8);
+        QVERIFY(t.rails == Rails::Optimised);
+        t.nodes = 16;
+        QCOMPARE(fabricLeafLinks(t, kNvl72Gpus), 2LL * 2 * 72);
+        Placement pl;
+        pl.foreground = PlacementPolicy::Explicit;
+        pl.foregroundNodes = {0, secondRack};
+        const double rack = 72 * 50e9;
+        const FabricPlan f = buildFabric(t, pl, 0, 1, 2, rack, kNvl72Gpus);
+        const int nic = int(f.linkCapacity.size()) - 1;
+        QCOMPARE(f.linkCapacity[size_t(nic)], 3600e9);
+        QCOMPARE(f.linkCapacity[0], 400e9);  // su0-rail0-up
+        const Route& r = f.jobRoutes.back();
+        QCOMPARE(r.size(), spine ? std::size_t(1 + 4 * 72) : std::size_t(1));
+        const double wire = ringWireBytesPerNode(7.2e9, 2);
+        QCOMPARE(wire, 7.2e9);
+        FluidNetwork net(f.linkCapacity, 1.0, 0.0);
+        const int flow = net.startFlow(net.addGroup(2, r), wire, 0);
+        net.recomputeRates();
+        QCOMPARE(net.flowRate(flow), 3600e9);  // the NICs bind
+        QVERIFY(std::fabs(wire / net.flowRate(flow) - 2e-3) < 1e-15);
+        QVERIFY(std::fabs(wire / kNvl72Gpus - 100e6) < 1e-6);  // bytes per NIC
+        if (spine) {
+            // Rail 5 of unit 0 up, rail 5 of unit 1 down: 1/72 of the rack's bytes and rate.
+            for (const char* name : {"su0-rail5-up", "su1-rail5-down"}) {
+                const auto it = std::find(f.linkNames.begin(), f.linkNames.end(), name);
+                QVERIFY(it != f.linkNames.end());
+                const int link = int(it - f.linkNames.begin());
+                QVERIFY(std::fabs(shareOn(r, link) * wire - 100e6) < 1e-3);
+                QVERIFY(std::fabs(shareOn(r, link) * net.flowRate(flow) - 50e9) < 1e-3);
+            }
+        }
+        // A scenario on the nvl72 topology must make a node a rack of 72 GPUs.
+        tandem::Diagnostics d;
+        readScenario({{"topology", {{"preset", "nvl72"}}}}, d);
+        QVERIFY(!d.ok());
+        QCOMPARE(QString::fromStdString(d.items().front().path),
+                 QStringLiteral("$.ml_for_ml.gpus_per_node"));
+        tandem::Diagnostics ok;
+        readScenario({{"topology", {{"preset", "nvl72"}, {"nodes", 256}}},
+                      {"gpus_per_node", 72},
+                      {"nic_GBps", 3600}},
+                     ok);
+        QVERIFY2(ok.ok(), ok.str().c_str());
+    }
+
+    void railOptimisedPresetIsTheSuperPod() {
+        // DGX SuperPOD with DGX B200, 4 scalable units: 128 nodes, 32 per unit, 8 rail leaves
+        // per unit (32 leaf switches: 64 up and down bundles), 16 spines, non-blocking.
+        Topology t;
+        QVERIFY(topologyPreset("rail-optimised", t));
+        QVERIFY(t.kind == FabricKind::LeafSpine);
+        QCOMPARE(t.nodes, 128);
+        QCOMPARE(t.nodesPerLeaf, 32);
+        QCOMPARE(t.spines, 16);
+        QCOMPARE(t.oversubscription, 1.0);
+        QCOMPARE(fabricLeafLinks(t, 8), 64LL);
+        // The leaf-spine presets keep one leaf per node.
+        QVERIFY(topologyPreset("leaf-spine-4to1", t));
+        QVERIFY(t.rails == Rails::None);
+        QCOMPARE(fabricLeafLinks(t, 8), 128LL);
+    }
+
     void scenarioKeys() {
         tandem::Diagnostics d;
         Params p = readScenario(
@@ -421,6 +604,17 @@ private slots:
         QTest::newRow("hashed ECMP, 4096 spines")
             << R"({"topology": {"preset": "leaf-spine", "nodes": 65536, "nodes_per_leaf": 1, "spines": 4096, "ecmp": "hash"}})"
             << "$.ml_for_ml.topology.spines";
+        QTest::newRow("unknown rails")
+            << R"({"topology": {"preset": "leaf-spine", "rails": "yes"}})"
+            << "$.ml_for_ml.topology.rails";
+        QTest::newRow("rails on the shared fabric") << R"({"topology": {"rails": "optimised"}})"
+                                                    << "$.ml_for_ml.topology.rails";
+        // 65536 units of one node with 72 rail leaves each: 2 x 65536 x 72 links.
+        QTest::newRow("rail leaves beyond the link limit")
+            << R"({"gpus_per_node": 72, "topology": {"preset": "rail-optimised", "nodes": 65536, "nodes_per_leaf": 1}})"
+            << "$.ml_for_ml.topology.nodes";
+        QTest::newRow("nvl72 with 8-GPU nodes") << R"({"topology": {"preset": "nvl72"}})"
+                                                << "$.ml_for_ml.gpus_per_node";
         QTest::newRow("trace has no placement")
             << R"({"scenario": "trace", "trace_file": "x.csv", "topology": {"preset": "leaf-spine"}})"
             << "$.ml_for_ml.topology";
@@ -452,7 +646,7 @@ private slots:
                                  {"placement", {{"foreground", "spread"}}}},
                                 d);
         QVERIFY2(d.ok(), d.str().c_str());
-        QCOMPARE(fabricLeafLinks(p.topology), kMaxFabricLinks);
+        QCOMPARE(fabricLeafLinks(p.topology, p.gpusPerNode), kMaxFabricLinks);
         const FabricPlan plan = buildFabric(p);
         QCOMPARE(plan.linkCapacity.size(), std::size_t(kMaxFabricLinks) + 3);  // + 3 NIC links
         const Route& fg = plan.jobRoutes.back();
@@ -498,7 +692,7 @@ private slots:
         Topology t = leafSpine(nodes, perLeaf, 4.0, AllReduceAlgorithm::Ring,
                                hash ? Ecmp::Hash : Ecmp::Equal);
         t.spines = spines;
-        QCOMPARE(fabricLeafLinks(t), links);
+        QCOMPARE(fabricLeafLinks(t, 8), links);
         Placement pl;
         pl.foreground = PlacementPolicy::Spread;
         const FabricKeys keys{"mosaic.background.topology", "mosaic.background.placement"};

@@ -218,7 +218,8 @@ private slots:
                      preset.words[size_t(i)]);
         QVERIFY2(f.topologyBox()->toolTip().contains(
                      QStringLiteral("ml_for_ml.topology.preset: one of paper-fabric, leaf-spine, "
-                                    "leaf-spine-2to1 or leaf-spine-4to1; default: ")),
+                                    "leaf-spine-2to1, leaf-spine-4to1, rail-optimised or "
+                                    "nvl72; default: ")),
                  qPrintable(f.topologyBox()->toolTip()));
         // Oversubscription: the row's [1, 64] at the box's one decimal.
         const TopologyField& ratio =

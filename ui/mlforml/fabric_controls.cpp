@@ -19,7 +19,9 @@ const char* const kTopologyTip =
     "The network the jobs share. paper-fabric: the single shared capacity (Fabric GB/s) plus one "
     "NIC per node, calibrated to [2608.06046 Sec. 3.2, Fig. 2a]; leaf-spine, leaf-spine-2to1, "
     "leaf-spine-4to1: two tiers of switches with one NIC per GPU, non-blocking or 2:1 / 4:1 "
-    "oversubscribed uplinks [docs/MODEL-NETWORK.md].";
+    "oversubscribed uplinks; rail-optimised: GPU i of every node of a 32-node scalable unit on "
+    "rail leaf i (DGX SuperPOD with DGX B200); nvl72: 72-GPU NVL72 racks as nodes, 8 per "
+    "rail-optimised unit (gpus_per_node 72) [docs/MODEL-NETWORK.md].";
 const char* const kOversubscriptionTip =
     "Leaf downlink over uplink capacity of the leaf/spine fabric (1 = non-blocking): a leaf's "
     "spine uplinks carry K x NIC / ratio in each direction, so traffic between leaves slows when "
