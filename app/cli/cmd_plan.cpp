@@ -357,6 +357,12 @@ int planCommand(const QStringList& args) {
             arr[i]["collectives"] = used.back();
         }
     }
+    // Collectives across more nodes than the scale-out constants were fitted on, or on a node
+    // whose constants no log measured, are an extrapolation: say so (docs/MODEL-NETWORK.md 4).
+    const int nodes =
+        (cluster.devices + cluster.hardware.gpusPerNode - 1) / cluster.hardware.gpusPerNode;
+    const std::string networkNote = m::networkExtrapolation(cluster.hardware, nodes);
+    if (!networkNote.empty()) j["network_note"] = networkNote;
     if (const auto bad = nonFiniteReport(QStringLiteral("plan"), j); !bad.empty()) {
         for (const auto& l : bad) printError(l);
         return kExitFailure;
@@ -381,6 +387,7 @@ int planCommand(const QStringList& args) {
               fixed(geometry.nTot / 1e9, 2).c_str(), fixed(geometry.nAct / 1e9, 2).c_str(),
               fixed(geometry.sparsity, 3).c_str(), cluster.devices, cluster.hardware.name.c_str(),
               cluster.globalBatch, cluster.seqLen);
+        if (!networkNote.empty()) print("Note: %s\n", networkNote.c_str());
         if (hf) {
             print(
                 "From a Hugging Face config: model_type %s; with embeddings N_tot %s B, N_act %s "

@@ -72,6 +72,32 @@ void addAnalytical(ojson& cj, const NcclCurve& c, const std::string& hardwareNam
         peak = std::max(peak, bw);
     }
     cj["analytical_peak_busbw_GBps"] = modelled ? jsonNumber(peak) : ojson(nullptr);
+    if (!modelled || c.points.empty()) return;
+    // What bounds the model at the largest measured size, the line-rate ceiling there (every
+    // efficiency 1, no ramp, no latency), and where the model extrapolates.
+    const double largest = c.points.back().bytes;
+    const mosaic::CollectiveCost cost =
+        mosaic::analyticalCollectiveCost(hw, *kind, largest, c.ranks, 1);
+    cj["analytical_bound"] = enumName(mosaic::collectiveBoundNames(), cost.bound);
+    mosaic::Hardware ideal = hw;
+    ideal.intraBusEfficiency = ideal.interBusEfficiency = 1;
+    ideal.rampHalfBytes = 0;
+    const mosaic::CollectiveCost line =
+        mosaic::analyticalCollectiveCost(ideal, *kind, largest, c.ranks, 1);
+    const double ceiling =
+        line.transfer_s > 0 ? largest * mosaic::busFactor(*kind, c.ranks) / line.transfer_s : 0;
+    cj["analytical_ceiling_busbw_GBps"] = jsonNumber(ceiling / 1e9);
+    auto notes = ojson::array();
+    const std::string beyond =
+        mosaic::networkExtrapolation(hw, mosaic::groupSpan(c.ranks, 1, hw.gpusPerNode).nodes);
+    if (!beyond.empty()) notes.push_back(beyond);
+    if (c.peakBusbw_Bps > ceiling * (1 + 1e-9))
+        notes.push_back("the measured peak busbw " + fmt(c.peakBusbw_Bps / 1e9, 'f', 1) +
+                        " GB/s exceeds the line-rate ceiling " + fmt(ceiling / 1e9, 'f', 1) +
+                        " GB/s of " + hw.name +
+                        " at these ranks: the log ran on other hardware or another algorithm "
+                        "(e.g. SHARP in the switches)");
+    cj["analytical_notes"] = notes;
 }
 
 /// The built-in hardware a file name names (A3 Mega, H100, H200, A100, GB200, B200;
@@ -303,10 +329,20 @@ std::string inspectText(const ojson& j) {
                    bytesText(c.value("max_bytes", 0.0)) + "\n";
             if (c.contains("analytical_peak_busbw_GBps") &&
                 c["analytical_peak_busbw_GBps"].is_number())
-                out += "    analytical model (" + c.value("analytical_hardware", "") + hwFrom +
-                       ", " + c.value("analytical_placement", "") + "): busbw up to " +
-                       fmt(c["analytical_peak_busbw_GBps"].get<double>(), 'f', 2) +
-                       " GB/s over these sizes\n";
+                out +=
+                    "    analytical model (" + c.value("analytical_hardware", "") + hwFrom + ", " +
+                    c.value("analytical_placement", "") + "): busbw up to " +
+                    fmt(c["analytical_peak_busbw_GBps"].get<double>(), 'f', 2) +
+                    " GB/s over these sizes" +
+                    (c.contains("analytical_bound")
+                         ? "; bound by " + c.value("analytical_bound", "") +
+                               " at the largest size, line-rate ceiling " +
+                               fmt(c.value("analytical_ceiling_busbw_GBps", 0.0), 'f', 1) + " GB/s"
+                         : std::string()) +
+                    "\n";
+            if (c.contains("analytical_notes"))
+                for (const auto& n : c["analytical_notes"])
+                    out += "    model note: " + n.get<std::string>() + "\n";
             for (const auto& n : c["notes"]) out += "    note: " + n.get<std::string>() + "\n";
         }
     } else if (kind == InputKind::LossLog && j.contains("series")) {

@@ -27,11 +27,15 @@ namespace tandem::inspect {
 ///   every curve; each curve also carries the analytical collective model of a hardware at the
 ///   same rank count, packed on that hardware's nodes: analytical_hardware,
 ///   analytical_placement, analytical_peak_busbw_GBps and points[].analytical_busbw_GBps (null
-///   for a collective the model lacks, e.g. broadcast) [mosaic/collectives.h]. The hardware is
-///   `hardware` when non-empty (a built-in name, see mosaic::hardwareNames; an unknown name adds
-///   nothing), else the one the file name names (A3 Mega, H100, H200, A100, GB200, B200), else
-///   p6-b200;
-///   top-level analytical_hardware_source says which ("--hardware", "file name", "default");
+///   for a collective the model lacks, e.g. broadcast) [mosaic/collectives.h]; for a modelled
+///   collective also analytical_bound (what bounds the model at the largest size: "latency",
+///   "NVLink" or "NIC"), analytical_ceiling_busbw_GBps (the line-rate ceiling there: every
+///   efficiency 1, no ramp or latency) and analytical_notes (where the model extrapolates its
+///   scale-out constants, mosaic::networkExtrapolation, and a measured peak above the ceiling). The
+///   hardware is `hardware` when non-empty (a built-in name, see mosaic::hardwareNames; an unknown
+///   name adds nothing), else the one the file name names (A3 Mega, H100, H200, A100, GB200, B200),
+///   else p6-b200; top-level analytical_hardware_source says which ("--hardware", "file name",
+///   "default");
 /// - loss_log: format, series[] {name, validation, points, first_step, last_step, last_loss},
 ///   fit_series, L_inf, A, alpha, S0, stderr{}, rmse, points, converged, usable (the fit may be
 ///   used as a progress curve), last_step, predicted_at_last_step, logged_at_last_step; fit

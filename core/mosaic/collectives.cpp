@@ -62,6 +62,21 @@ double pipelinedStages(double first_s, double second_s, double bytes) {
     return slower + faster / chunks;
 }
 
+namespace {
+/// `cost` bound by `stage`, or by latency where the latencies exceed the transfer time.
+CollectiveCost withBound(CollectiveCost cost, CollectiveBound stage) {
+    cost.bound = cost.latency_s > cost.transfer_s ? CollectiveBound::Latency : stage;
+    return cost;
+}
+}  // namespace
+
+const EnumTable<CollectiveBound>& collectiveBoundNames() {
+    static const EnumTable<CollectiveBound> t = {{CollectiveBound::Latency, "latency"},
+                                                 {CollectiveBound::NvLink, "NVLink"},
+                                                 {CollectiveBound::Network, "NIC"}};
+    return t;
+}
+
 CollectiveCost analyticalCollectiveCost(const Hardware& hw, Collective c, double bytes, int size,
                                         int stride) {
     CollectiveCost cost;
@@ -73,7 +88,7 @@ CollectiveCost analyticalCollectiveCost(const Hardware& hw, Collective c, double
         cost.algorithm = CollectiveAlgorithm::Ring;
         cost.latency_s = hw.intraLatencyS;
         cost.transfer_s = bytes * busFactor(c, size) / nv;
-        return cost;
+        return withBound(cost, CollectiveBound::NvLink);
     }
     const double nic = hw.nicBytesPerS * hw.interBusEfficiency * ramp;
     const int p = g.ranksPerNode, n = g.nodes;
@@ -85,7 +100,8 @@ CollectiveCost analyticalCollectiveCost(const Hardware& hw, Collective c, double
         cost.algorithm = CollectiveAlgorithm::Direct;
         cost.latency_s = hw.interLatencyS + kNetStepLatencyS;
         cost.transfer_s = std::max(outside / nic, inside / nv);
-        return cost;
+        return withBound(cost, outside / nic >= inside / nv ? CollectiveBound::Network
+                                                            : CollectiveBound::NvLink);
     }
     // Ring over all ranks in placement order: each node's p rails carry the ring's bytes, so the
     // slower of NVLink and p NICs bounds it; 2(N-1) steps for all-reduce (2n of them cross the
@@ -99,7 +115,9 @@ CollectiveCost analyticalCollectiveCost(const Hardware& hw, Collective c, double
     cost.algorithm = CollectiveAlgorithm::Ring;
     cost.latency_s = ringLatency;
     cost.transfer_s = ringTransfer;
-    if (!allReduce) return cost;
+    const CollectiveBound ringBound =
+        nv <= p * nic ? CollectiveBound::NvLink : CollectiveBound::Network;
+    if (!allReduce) return withBound(cost, ringBound);
     // All-reduce also has NCCL's hierarchical algorithms (tree, NVLS tree): an NVLink
     // reduce-scatter on the full buffer, the shards all-reduced across nodes at the per-GPU NIC
     // rate, an NVLink all-gather, pipelined chunk by chunk; a tree's latency grows with
@@ -114,8 +132,9 @@ CollectiveCost analyticalCollectiveCost(const Hardware& hw, Collective c, double
         cost.algorithm = CollectiveAlgorithm::Tree;
         cost.latency_s = treeLatency;
         cost.transfer_s = treeTransfer;
+        return withBound(cost, intra >= inter ? CollectiveBound::NvLink : CollectiveBound::Network);
     }
-    return cost;
+    return withBound(cost, ringBound);
 }
 
 double analyticalCollectiveTime(const Hardware& hw, Collective c, double bytes, int size,

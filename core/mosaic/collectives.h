@@ -72,11 +72,21 @@ enum class CollectiveAlgorithm {
     Direct,  ///< all-to-all: every peer at once
 };
 
+/// What bounds a collective's time (analyticalCollectiveCost).
+enum class CollectiveBound {
+    Latency,  ///< the fixed and per-step latencies exceed the transfer time
+    NvLink,   ///< the NVLink stage is the slower one
+    Network,  ///< the NIC stage is the slower one
+};
+/// "latency", "NVLink", "NIC".
+const EnumTable<CollectiveBound>& collectiveBoundNames();
+
 /// One collective's time split into its fixed part and its bytes part, s.
 struct CollectiveCost {
     CollectiveAlgorithm algorithm = CollectiveAlgorithm::Ring;
-    double latency_s = 0;   ///< start-up and per-step latencies
-    double transfer_s = 0;  ///< bytes over the binding stage's bandwidth
+    CollectiveBound bound = CollectiveBound::NvLink;  ///< the binding stage
+    double latency_s = 0;                             ///< start-up and per-step latencies
+    double transfer_s = 0;                            ///< bytes over the binding stage's bandwidth
 };
 
 /// The one analytical collective model (docs/MODEL-NETWORK.md section 4), for a group of `size`

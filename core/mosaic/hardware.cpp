@@ -83,16 +83,20 @@ DeviceSheet sheetOf(const Hardware& h) {
 /// docs/MODEL-NETWORK.md section 4). Nodes on the same kind of network share them.
 struct ScaleOutNetwork {
     double latencyS, efficiency;
+    const char* name;        ///< the network, as messages name it
+    int minNodes, maxNodes;  ///< nodes spanned by the fitted logs' runs
 };
 /// ConnectX-7 InfiniBand, one 400 Gb/s NIC per GPU: the H100 10 x 8 all-reduce, reduce-scatter
 /// and all-to-all logs and the H100 8 x 8 all-reduce log.
-constexpr ScaleOutNetwork kInfiniBand{261.65e-6, 0.87758};
+constexpr ScaleOutNetwork kInfiniBand{261.65e-6, 0.87758, "InfiniBand", 10, 12};
 /// AWS EFA on p4de (4 x 100 Gb/s for 8 A100): the A100 2 x 8 all-reduce log.
-constexpr ScaleOutNetwork kEfaP4de{465.79e-6, 0.88463};
+constexpr ScaleOutNetwork kEfaP4de{465.79e-6, 0.88463, "EFA (p4de)", 2, 2};
 /// AWS EFA on p5 (32 x 100 Gb/s for 8 H100): the H100 2 x 8 p5 all-reduce log.
-constexpr ScaleOutNetwork kEfaP5{180.16e-6, 0.63205};
+constexpr ScaleOutNetwork kEfaP5{180.16e-6, 0.63205, "EFA (p5)", 2, 2};
 /// Google Cloud A3 Mega GPUDirect-TCPXO (8 x 200 Gb/s): the H100 2 x 8 A3 Mega all-reduce log.
-constexpr ScaleOutNetwork kTcpxo{694.99e-6, 0.91709};
+constexpr ScaleOutNetwork kTcpxo{694.99e-6, 0.91709, "GPUDirect-TCPXO", 2, 2};
+/// Every fitted network (networkFitScope looks a node's constants up here).
+constexpr ScaleOutNetwork kFittedNetworks[] = {kInfiniBand, kEfaP4de, kEfaP5, kTcpxo};
 
 /// `s` with the scale-out network constants of `n`.
 DeviceSheet withNetwork(DeviceSheet s, ScaleOutNetwork n) {
@@ -474,6 +478,37 @@ Hardware builtinHardware(const std::string& name) {
     if (const Builtin* b = findBuiltin(name)) return fromBuiltin(*b);
     throw std::invalid_argument("unknown hardware \"" + name + "\" (known: " + hardwareNameList() +
                                 ")");
+}
+
+std::optional<NetworkFitScope> networkFitScope(const Hardware& hw) {
+    const Builtin* b = findBuiltin(hw.name);
+    if (!b) return std::nullopt;
+    const Hardware ref = fromBuiltin(*b);
+    if (hw.gpusPerNode != ref.gpusPerNode || hw.nicBytesPerS != ref.nicBytesPerS ||
+        hw.interLatencyS != ref.interLatencyS || hw.interBusEfficiency != ref.interBusEfficiency)
+        return std::nullopt;  // a hardware file changed the network: no log measured it
+    for (const ScaleOutNetwork& n : kFittedNetworks)
+        if (n.latencyS == hw.interLatencyS && n.efficiency == hw.interBusEfficiency)
+            return NetworkFitScope{n.name, n.minNodes, n.maxNodes, 64.0 * 1024 * 1024};
+    return std::nullopt;
+}
+
+std::string networkExtrapolation(const Hardware& hw, int nodes) {
+    if (nodes <= 1) return "";
+    const auto scope = networkFitScope(hw);
+    if (!scope)
+        return hw.name +
+               ": its scale-out constants (inter_latency_us, inter_bus_efficiency) were fitted to "
+               "no nccl-tests log, so collectives across nodes are an estimate "
+               "(docs/MODEL-NETWORK.md section 4)";
+    if (nodes >= scope->minNodes && nodes <= scope->maxNodes) return "";
+    const std::string range =
+        scope->minNodes == scope->maxNodes
+            ? std::to_string(scope->minNodes)
+            : std::to_string(scope->minNodes) + "-" + std::to_string(scope->maxNodes);
+    return hw.name + ": collectives across " + std::to_string(nodes) +
+           " nodes extrapolate its scale-out constants, fitted to nccl-tests runs of " + range +
+           " nodes on " + scope->network + " (docs/MODEL-NETWORK.md section 4)";
 }
 
 Hardware readHardware(JsonReader& r) {

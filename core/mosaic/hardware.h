@@ -5,6 +5,7 @@
 // SI units inside (FLOP/s, bytes, bytes/s, s); JSON keys carry units.
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -117,6 +118,25 @@ bool isBuiltinHardware(const std::string& name);
 /// "dgx-h100" gives "h100"); throws std::invalid_argument for an unknown name (the message
 /// lists the known names).
 Hardware builtinHardware(const std::string& name);
+
+/// What a node's scale-out constants (interLatencyS, interBusEfficiency) were fitted on: the
+/// network's name, the node counts of the fitted nccl-tests runs, and the smallest size fitted.
+struct NetworkFitScope {
+    std::string network;  ///< e.g. "InfiniBand"
+    int minNodes = 0, maxNodes = 0;
+    double minBytes = 0;  ///< bytes per rank; smaller sizes were not fitted
+};
+
+/// The fit scope of `hw`'s scale-out constants: a built-in (by name) whose network keys
+/// (gpus_per_node, nic_Gbps_per_gpu, inter_latency_us, inter_bus_efficiency) are the built-in's
+/// and were fitted to logs (docs/MODEL-NETWORK.md section 4). nullopt for p6-b200 (calibrated
+/// to the paper, no log), an unknown name, or a hardware file that changed any of those keys.
+std::optional<NetworkFitScope> networkFitScope(const Hardware& hw);
+
+/// A sentence naming the extrapolation when collectives across `nodes` nodes of `hw` are costed
+/// outside what its scale-out constants were fitted on (no fitted log, or a node count outside
+/// the fitted runs'); "" within the scope or for one node.
+std::string networkExtrapolation(const Hardware& hw, int nodes);
 
 /// Reads a hardware object (every key optional; defaults from the built-in named by `name`
 /// when given, else p6-b200). Errors carry JSON paths in r.diagnostics(); calls r.finish().

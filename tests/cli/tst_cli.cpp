@@ -649,6 +649,33 @@ private slots:
     /// node's 8 x 400 Gb/s (351 GB/s at the fitted efficiency), slower than this all-reduce
     /// curve standing in for them at 1 GiB and 512 MiB (441 and 394 GB/s), so the measured
     /// curve lowers it; a log ending in an NCCL error is refused with its line.
+    /// plan says when its collectives extrapolate the scale-out constants: 128 H100 nodes
+    /// (fitted on runs of 10-12) in the text and in JSON's network_note; 10 nodes say nothing.
+    void planNamesNetworkExtrapolation() {
+        const QString model = QStringLiteral(TANDEM_TEST_DATA "/models/Llama-2-13b-hf.config.json");
+        auto planOn = [&](int devices, bool json) {
+            QStringList args{QStringLiteral("plan"),       model,
+                             QStringLiteral("--devices"),  QString::number(devices),
+                             QStringLiteral("--gbs"),      QStringLiteral("1024"),
+                             QStringLiteral("--seqlen"),   QStringLiteral("4096"),
+                             QStringLiteral("--hardware"), QStringLiteral("h100")};
+            if (json) args << QStringLiteral("--json");
+            return runCli(args);
+        };
+        const auto far = planOn(1024, false);
+        QVERIFY2(far.exitCode == 0, qPrintable(far.err));
+        QVERIFY2(far.out.contains(QStringLiteral("Note: h100: collectives across 128 nodes")),
+                 qPrintable(far.out.left(400)));
+        const auto farJson = nlohmann::json::parse(planOn(1024, true).out.toStdString());
+        QVERIFY(farJson.at("network_note").get<std::string>().find("10-12 nodes") !=
+                std::string::npos);
+        const auto near = planOn(80, false);
+        QVERIFY2(near.exitCode == 0, qPrintable(near.err));
+        QVERIFY(!near.out.contains(QStringLiteral("Note:")));
+        QVERIFY(
+            !nlohmann::json::parse(planOn(80, true).out.toStdString()).contains("network_note"));
+    }
+
     void planWithMeasuredCollectives() {
         QTemporaryDir dir;
         const QString model = dir.filePath(QStringLiteral("dense.json"));

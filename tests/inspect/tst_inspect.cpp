@@ -364,6 +364,59 @@ private slots:
         if (source == "default") QVERIFY(t.find("--hardware sets another") != std::string::npos);
     }
 
+    // What bounds the model at the largest size, its line-rate ceiling, and the notes: a run
+    // beyond the fitted node counts, and a measurement above the ceiling of the node named.
+    void modelBoundAndNotes_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("hardware");
+        QTest::addColumn<QString>("bound");
+        QTest::addColumn<double>("ceilingGBps");
+        QTest::addColumn<QString>("note");  // a phrase of the one expected note, "" for none
+        // 10 x 8 reduce-scatter on its own node: the ring's 8 NICs of 50 GB/s.
+        QTest::newRow("in scope") << "H100-reduce_scatter-10x8-nccl-tests-cluster.txt"
+                                  << "h100"
+                                  << "NIC" << 400.0 << "";
+        // The p5 all-reduce on 25 GB/s NICs: the tree's NIC stage binds, 2 x 15/16 x 8 x 25 GB/s,
+        // with the NVLink stage's 16 GiB / 4 MiB pipeline fill: 374.93 GB/s.
+        QTest::newRow("above the ceiling")
+            << "H100-all_reduce-2x8-awsome-distributed-training.txt"
+            << "a3-mega"
+            << "NIC" << 1.875 / (1 / 200.0 + 1.75 / 450 / 4096) << "exceeds the line-rate";
+        // Another cluster's 2 x 8 all-to-all on the InfiniBand node fitted on 10-12 nodes.
+        QTest::newRow("beyond the fitted nodes")
+            << "H100-alltoall-2x8-nccl-tests-cluster.txt"
+            << "h100"
+            << "NIC" << 93.75 << "fitted to nccl-tests runs of 10-12 nodes";
+        // One GB200 rack: NVLink, 2 x 71/72 x 900 / (2 x 71/72) = 900 GB/s.
+        QTest::newRow("one NVLink domain") << "GB200-all_reduce-18x4-coreweave.txt"
+                                           << "gb200-nvl72"
+                                           << "NVLink" << 900.0 << "";
+    }
+    void modelBoundAndNotes() {
+        QFETCH(QString, file);
+        QFETCH(QString, hardware);
+        QFETCH(QString, bound);
+        QFETCH(double, ceilingGBps);
+        QFETCH(QString, note);
+        Diagnostics d;
+        const auto j = inspectFile(std::string(TANDEM_TEST_DATA) + "/nccl/" + file.toStdString(), d,
+                                   hardware.toStdString());
+        QVERIFY2(d.ok(), d.str().c_str());
+        QCOMPARE(QString::fromStdString(j.at("analytical_bound").get<std::string>()), bound);
+        QVERIFY2(std::abs(j.at("analytical_ceiling_busbw_GBps").get<double>() - ceilingGBps) <
+                     1e-6 * ceilingGBps,
+                 j.at("analytical_ceiling_busbw_GBps").dump().c_str());
+        const auto& notes = j.at("analytical_notes");
+        if (note.isEmpty()) {
+            QVERIFY2(notes.empty(), notes.dump().c_str());
+        } else {
+            QCOMPARE(notes.size(), std::size_t(1));
+            QVERIFY2(notes[0].get<std::string>().find(note.toStdString()) != std::string::npos,
+                     notes.dump().c_str());
+            QVERIFY(inspectText(j).find("model note: ") != std::string::npos);
+        }
+    }
+
     // One size format everywhere (it was "32.00 MiB" in one place, "8.0 GiB" in others).
     void sizesHaveOneFormat_data() {
         QTest::addColumn<double>("bytes");

@@ -141,6 +141,45 @@ private slots:
         }
     }
 
+    /// What each node's constants were fitted on, and the sentence where a prediction leaves it.
+    void extrapolationIsNamed() {
+        const auto ib = networkFitScope(builtinHardware("h100"));
+        QVERIFY(ib.has_value());
+        QCOMPARE(ib->network, std::string("InfiniBand"));
+        // 10 x 8 runs and the 8 x 8 excerpt, whose busbw / algbw says 96 ranks: 12 nodes.
+        QCOMPARE(ib->minNodes, 10);
+        QCOMPARE(ib->maxNodes, 12);
+        QCOMPARE(networkFitScope(builtinHardware("p5-efa"))->maxNodes, 2);
+        QVERIFY(!networkFitScope(builtinHardware("p6-b200")));  // the paper's node: no log
+        Hardware changed = builtinHardware("h100");
+        changed.nicBytesPerS = 100e9;  // a hardware file with 800 Gb/s NICs: no log measured it
+        QVERIFY(!networkFitScope(changed));
+
+        QCOMPARE(networkExtrapolation(builtinHardware("h100"), 1), std::string());
+        QCOMPARE(networkExtrapolation(builtinHardware("h100"), 11), std::string());
+        const std::string far = networkExtrapolation(builtinHardware("h100"), 128);
+        QVERIFY2(far.find("128 nodes") != std::string::npos &&
+                     far.find("10-12 nodes on InfiniBand") != std::string::npos,
+                 far.c_str());
+        const std::string two = networkExtrapolation(builtinHardware("a3-mega"), 4);
+        QVERIFY2(two.find("runs of 2 nodes") != std::string::npos, two.c_str());
+        const std::string none = networkExtrapolation(builtinHardware("p6-b200"), 2);
+        QVERIFY2(none.find("fitted to no nccl-tests log") != std::string::npos, none.c_str());
+    }
+
+    /// The stage that bounds a collective: NIC across the 10 x 8 InfiniBand run at 1 GiB,
+    /// NVLink inside a node, latency for a tiny buffer.
+    void boundingStage() {
+        const Hardware h100 = builtinHardware("h100");
+        const double GiB = 1 << 30;
+        QCOMPARE(int(analyticalCollectiveCost(h100, Collective::AllReduce, GiB, 80, 1).bound),
+                 int(CollectiveBound::Network));
+        QCOMPARE(int(analyticalCollectiveCost(h100, Collective::AllReduce, GiB, 8, 1).bound),
+                 int(CollectiveBound::NvLink));
+        QCOMPARE(int(analyticalCollectiveCost(h100, Collective::AllReduce, 1024, 80, 1).bound),
+                 int(CollectiveBound::Latency));
+    }
+
     /// Reduce-scatter and all-gather across nodes are NCCL's ring: on 2 nodes of 8 GPUs with
     /// one 400 Gb/s NIC each, a node's 8 NICs carry (N-1)/N S, so the bus bandwidth stays below
     /// 8 x 50 GB/s = 400 GB/s (a hierarchical all-gather would claim 750 GB/s); by hand with

@@ -453,9 +453,13 @@ void MoeWorkspace::showResult(const MoeOutput& out) {
     const QString clusterS = std::isfinite(r.clusterOptimalS)
                                  ? QString::number(r.clusterOptimalS, 'f', 3)
                                  : tr("none (no geometry is feasible on this cluster)");
+    // Collectives across more nodes than the scale-out constants were fitted on (or on a node
+    // no log measured) are an extrapolation: the status line says so, as plan does.
+    const std::string beyond =
+        mosaic::networkExtrapolation(out.envelope.hardware, out.envelope.nodes);
     m_status->setText(
         tr("Compute-optimal S = %1%2; cluster-optimal S = %3; %4. "
-           "%5 of %6 [2608.10605 Sec. 7, Fig. 1].")
+           "%5 of %6 [2608.10605 Sec. 7, Fig. 1].%7")
             .arg(r.computeOptimalS, 0, 'f', 3)
             .arg(atBoundary ? tr(" (the upper boundary of the sparsity range)") : QString())
             .arg(clusterS)
@@ -463,7 +467,10 @@ void MoeWorkspace::showResult(const MoeOutput& out) {
             .arg(countLabel(static_cast<qint64>(r.candidates.size()), tr("feasible candidate"),
                             tr("feasible candidates")))
             .arg(countLabel(static_cast<qint64>(r.geometriesSearched), tr("geometry"),
-                            tr("geometries"))));
+                            tr("geometries")))
+            .arg(beyond.empty()
+                     ? QString()
+                     : QLatin1Char(' ') + tr("Note: %1.").arg(QString::fromStdString(beyond))));
     emit resultsShown();
 }
 
