@@ -586,6 +586,12 @@ FabricPlan buildFabric(const Topology& t, const Placement& pl, int backgroundJob
                               std::to_string(need) + " (" + std::to_string(backgroundJobs) +
                               " background jobs x " + std::to_string(backgroundNodes) + " + " +
                               std::to_string(foregroundNodes) + " foreground)");
+    if (t.ecmp == Ecmp::Hash && gpusPerNode > kMaxHashedFlowsPerHop)
+        throw FabricError(keys.topology + ".ecmp",
+                          "\"hash\" simulates one flow per rail of every ring hop; " +
+                              std::to_string(gpusPerNode) + " GPUs per node are more than the " +
+                              std::to_string(kMaxHashedFlowsPerHop) +
+                              " a node-count sweep holds within its time bound: use \"equal\"");
     const Layout lay = layoutOf(t, gpusPerNode);
     const long long links = fabricLeafLinks(t, gpusPerNode);
     if (links > kMaxFabricLinks) {
@@ -594,8 +600,10 @@ FabricPlan buildFabric(const Topology& t, const Placement& pl, int backgroundJob
             hash ? std::max(0LL, kMaxFabricLinks / (2LL * lay.leaves * lay.rails)) : 0;
         const std::string railLeaves =
             lay.rails > 1 ? " x " + std::to_string(lay.rails) + " rail leaves" : "";
+        // Hashed ECMP names the spines, unless even one spine is too many: then the leaves.
+        const bool spinesKey = hash && most >= 1;
         throw FabricError(
-            keys.topology + (hash ? ".spines" : ".nodes"),
+            keys.topology + (spinesKey ? ".spines" : ".nodes"),
             std::to_string(links) + " leaf links (" +
                 (hash ? "2 x " + std::to_string(lay.leaves) + " leaves" + railLeaves + " x " +
                             std::to_string(t.spines) +
@@ -603,10 +611,12 @@ FabricPlan buildFabric(const Topology& t, const Placement& pl, int backgroundJob
                       : "2 x " + std::to_string(lay.leaves) + " leaves" + railLeaves) +
                 ") exceed the limit of " + std::to_string(kMaxFabricLinks) +
                 " links a simulation holds within its time and memory bounds" +
-                (hash ? "; at most " + std::to_string(most) + " spines with " +
-                            std::to_string(lay.leaves) + " leaves" + railLeaves +
-                            ", or fewer leaves (nodes / nodes_per_leaf), or ecmp \"equal\""
-                      : ""));
+                (spinesKey ? "; at most " + std::to_string(most) + " spines with " +
+                                 std::to_string(lay.leaves) + " leaves" + railLeaves +
+                                 ", or fewer leaves (nodes / nodes_per_leaf), or ecmp \"equal\""
+                 : hash ? "; even one spine is too many: fewer leaves (nodes / nodes_per_leaf) "
+                          "or ecmp \"equal\""
+                        : ""));
     }
     FabricPlan plan;
     // A leaf's uplinks carry K x node NIC / oversubscription each way, split over the spines

@@ -122,6 +122,10 @@ constexpr long long kMaxFabricNodes = 65536;
 /// 0.7 s and 182 MB, `scaling` 18 s and 182 MB; 2^21 links took 30 s, 256 spines 3 GB per
 /// fabric (docs/MODEL-NETWORK.md section 6). buildFabric refuses more, naming the key.
 constexpr long long kMaxFabricLinks = 1LL << 20;
+/// Most GPUs per node (flows per ring hop) under hashed ECMP: each rail's flow of each hop is
+/// simulated on its own, and a node-count sweep (`scaling`) over 72-GPU NVL72 racks with hashed
+/// ECMP took 89 s of CPU, past the 60 s bound; 8-GPU nodes at the link limit take 42 s.
+constexpr int kMaxHashedFlowsPerHop = 8;
 
 /// The JSON shape of a topology or placement key: how its row is read and written.
 enum class FabricFieldShape {

@@ -91,10 +91,12 @@ void addAnalytical(ojson& cj, const NcclCurve& c, const std::string& hardwareNam
     const std::string beyond =
         mosaic::networkExtrapolation(hw, mosaic::groupSpan(c.ranks, 1, hw.gpusPerNode).nodes);
     if (!beyond.empty()) notes.push_back(beyond);
-    if (c.peakBusbw_Bps > ceiling * (1 + 1e-9))
+    // 5 % of slack: NVLink SHARP (NVLS) reduces inside the NVSwitch, a few per cent above the
+    // ring's NVLink bound the model uses (the p5 log: 487 GB/s against 482).
+    if (c.peakBusbw_Bps > ceiling * 1.05)
         notes.push_back("the measured peak busbw " + fmt(c.peakBusbw_Bps / 1e9, 'f', 1) +
                         " GB/s exceeds the line-rate ceiling " + fmt(ceiling / 1e9, 'f', 1) +
-                        " GB/s of " + hw.name +
+                        " GB/s of " + hw.name + " by more than 5 %" +
                         " at these ranks: the log ran on other hardware or another algorithm "
                         "(e.g. SHARP in the switches)");
     cj["analytical_notes"] = notes;

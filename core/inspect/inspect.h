@@ -31,7 +31,8 @@ namespace tandem::inspect {
 ///   collective also analytical_bound (what bounds the model at the largest size: "latency",
 ///   "NVLink" or "NIC"), analytical_ceiling_busbw_GBps (the line-rate ceiling there: every
 ///   efficiency 1, no ramp or latency) and analytical_notes (where the model extrapolates its
-///   scale-out constants, mosaic::networkExtrapolation, and a measured peak above the ceiling). The
+///   scale-out constants, mosaic::networkExtrapolation, and a measured peak more than 5 % above
+///   the ceiling: NVLS reduces inside the switch a few per cent above the ring's NVLink bound). The
 ///   hardware is `hardware` when non-empty (a built-in name, see mosaic::hardwareNames; an unknown
 ///   name adds nothing), else the one the file name names (A3 Mega, H100, H200, A100, GB200, B200),
 ///   else p6-b200; top-level analytical_hardware_source says which ("--hardware", "file name",

@@ -220,6 +220,15 @@ void readParams(JsonReader& r, Params& p) {
     r.finish();
 }
 
+bool applyTopologyPreset(Params& p, const std::string& preset) {
+    if (!fabric::topologyPreset(preset, p.topology)) return false;
+    if (preset == fabric::kNvl72Preset && p.gpusPerNode != fabric::kNvl72Gpus) {
+        p.gpusPerNode = fabric::kNvl72Gpus;
+        p.nicBytesPerS = fabric::kNvl72Gpus * 400e9 / 8;  // one 400 Gb/s NIC per GPU
+    }
+    return true;
+}
+
 int concurrentBackgroundJobs(const Params& p) {
     if (p.scenario == ScenarioKind::Poisson) return p.maxBackgroundJobs;
     if (p.scenario == ScenarioKind::Trace) return 0;

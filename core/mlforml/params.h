@@ -238,6 +238,12 @@ inline bool operator!=(const Params& a, const Params& b) { return !(a == b); }
 /// scenario reader (mlforml::loadBackgroundTrace). Calls r.finish() (unknown keys).
 void readParams(tandem::JsonReader& r, Params& p);
 
+/// Applies the built-in topology `preset` to p.topology (fabric::topologyPreset). The "nvl72"
+/// preset's node is one rack, so it also sets gpus_per_node 72 and nic_GBps 3600 (GB200: 72 x
+/// 400 Gb/s) when gpus_per_node is not 72 already, as readParams requires; the GUI's topology
+/// menu applies presets through this. False for an unknown name (p unchanged).
+bool applyTopologyPreset(Params& p, const std::string& preset);
+
 /// Background jobs that can run at once (placed on the fabric): the largest N of "sweep",
 /// max_background_jobs of "poisson", 0 for "trace".
 int concurrentBackgroundJobs(const Params& p);

@@ -615,6 +615,10 @@ private slots:
             << "$.ml_for_ml.topology.nodes";
         QTest::newRow("nvl72 with 8-GPU nodes") << R"({"topology": {"preset": "nvl72"}})"
                                                 << "$.ml_for_ml.gpus_per_node";
+        // 72 flows per ring hop under hashed ECMP: past the sweep's time bound.
+        QTest::newRow("hashed ECMP on NVL72 racks")
+            << R"({"gpus_per_node": 72, "nic_GBps": 3600, "background_jobs": [1], "foreground_nodes": 4, "topology": {"preset": "nvl72", "ecmp": "hash"}})"
+            << "$.ml_for_ml.topology.ecmp";
         QTest::newRow("trace has no placement")
             << R"({"scenario": "trace", "trace_file": "x.csv", "topology": {"preset": "leaf-spine"}})"
             << "$.ml_for_ml.topology";
@@ -628,6 +632,25 @@ private slots:
         bool found = false;
         for (const auto& i : d.items()) found = found || i.path == path.toStdString();
         QVERIFY2(found, d.str().c_str());
+    }
+
+    /// The GUI's topology menu applies presets through applyTopologyPreset: nvl72 makes a node a
+    /// rack (72 GPUs, 72 x 400 Gb/s), so the scenario it saves validates.
+    void nvl72PresetMakesANodeARack() {
+        Params p;
+        p.backgroundJobs = {1};
+        p.foregroundNodes = 4;
+        QVERIFY(applyTopologyPreset(p, "nvl72"));
+        QCOMPARE(p.gpusPerNode, 72);
+        QCOMPARE(p.nicBytesPerS, 3600e9);
+        QCOMPARE(p.topology.preset, std::string("nvl72"));
+        tandem::Diagnostics d;
+        readScenario(nlohmann::json::parse(writeParams(p).dump()), d);
+        QVERIFY2(d.ok(), d.str().c_str());
+        Params q;
+        QVERIFY(applyTopologyPreset(q, "rail-optimised"));
+        QCOMPARE(q.gpusPerNode, 8);  // other presets leave the node alone
+        QVERIFY(!applyTopologyPreset(q, "torus"));
     }
 
     void hashedFabricAtLinkLimitValidatesAndRuns() {

@@ -148,7 +148,7 @@ void FabricControls::setParams(const mlforml::Params& p) {
 
 void FabricControls::applyTo(mlforml::Params& p) const {
     const QString preset = m_topology->currentData().toString();
-    if (preset != m_loadedPreset) fabric::topologyPreset(preset.toStdString(), p.topology);
+    if (preset != m_loadedPreset) mlforml::applyTopologyPreset(p, preset.toStdString());
     if (m_oversubscription->isEnabled() && m_oversubscription->value() != m_loadedOversubscription)
         p.topology.oversubscription = m_oversubscription->value();
     const QString fg = m_fgPlacement->currentData().toString(),
