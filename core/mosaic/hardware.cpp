@@ -98,18 +98,23 @@ constexpr ScaleOutNetwork kTcpxo{694.99e-6, 0.91709, "GPUDirect-TCPXO", 2, 2};
 /// Every fitted network (networkFitScope looks a node's constants up here).
 constexpr ScaleOutNetwork kFittedNetworks[] = {kInfiniBand, kEfaP4de, kEfaP5, kTcpxo};
 
+/// Sets the column of `s` that holds `member` to `value`.
+void setColumn(DeviceSheet& s, double Hardware::*member, double value) {
+    for (size_t i = 0; i < s.size(); ++i)
+        if (kSheetColumns[i] == member) s[i] = value;
+}
+
 /// `s` with the scale-out network constants of `n`.
 DeviceSheet withNetwork(DeviceSheet s, ScaleOutNetwork n) {
-    s[s.size() - 2] = n.latencyS;
-    s[s.size() - 1] = n.efficiency;
+    setColumn(s, &Hardware::interLatencyS, n.latencyS);
+    setColumn(s, &Hardware::interBusEfficiency, n.efficiency);
     return s;
 }
 
 /// `s` with another NIC per GPU (line rate `nicBytesPerS`) on the network `n`: the same node on
 /// another cloud's scale-out network.
 DeviceSheet onNetwork(DeviceSheet s, double nicBytesPerS, ScaleOutNetwork n) {
-    for (size_t i = 0; i < s.size(); ++i)
-        if (kSheetColumns[i] == &Hardware::nicBytesPerS) s[i] = nicBytesPerS;
+    setColumn(s, &Hardware::nicBytesPerS, nicBytesPerS);
     return withNetwork(s, n);
 }
 

@@ -124,6 +124,13 @@ QByteArray transcript(const QList<QStringList>& commands, const QString& locale)
     }
     return all;
 }
+
+/// Writes `bytes` to `dir`/model.json; the path, or "" when it cannot be written.
+QString writeModel(const QTemporaryDir& dir, const QByteArray& bytes) {
+    const QString path = dir.filePath(QStringLiteral("model.json"));
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size() ? path : QString();
+}
 }  // namespace
 
 class TestCli : public QObject {
@@ -455,12 +462,8 @@ private slots:
         QFETCH(QString, mfuText);
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const QString path = dir.filePath(QStringLiteral("model.json"));
-        {
-            QFile f(path);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(model);
-        }
+        const QString path = writeModel(dir, model);
+        QVERIFY(!path.isEmpty());
         const QStringList args{QStringLiteral("plan"),      path,
                                QStringLiteral("--devices"), devices,
                                QStringLiteral("--top"),     QStringLiteral("3")};
@@ -505,15 +508,12 @@ private slots:
         QFETCH(QString, note);
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const QString path = dir.filePath(QStringLiteral("model.json"));
-        {
-            QFile f(path);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(QStringLiteral(R"({"layers": 2, "hidden": 64, "heads": 2, "ffn_width": 256,
-                                       "vocab": %1})")
-                        .arg(vocab)
-                        .toUtf8());
-        }
+        const QString path =
+            writeModel(dir, QStringLiteral(R"({"layers": 2, "hidden": 64, "heads": 2,
+                                              "ffn_width": 256, "vocab": %1})")
+                                .arg(vocab)
+                                .toUtf8());
+        QVERIFY(!path.isEmpty());
         const auto r =
             runCli({QStringLiteral("plan"), path, QStringLiteral("--devices"), QStringLiteral("8"),
                     QStringLiteral("--layout"), QStringLiteral("tp=2,pp=1,mbs=1"),
