@@ -26,6 +26,14 @@ const char* const kOversubscriptionTip =
     "Leaf downlink over uplink capacity of the leaf/spine fabric (1 = non-blocking): a leaf's "
     "spine uplinks carry K x NIC / ratio in each direction, so traffic between leaves slows when "
     "the ratio grows [docs/MODEL-NETWORK.md].";
+const char* const kNodesPerLeafTip =
+    "Nodes under one leaf switch (rail-optimised: nodes of one scalable unit, each cabled to "
+    "every rail leaf of the unit); node n sits under leaf n / nodes_per_leaf. With the NIC rate "
+    "per node and the oversubscription it sets a leaf's uplink capacity, nodes_per_leaf x NIC / "
+    "ratio [docs/MODEL-NETWORK.md].";
+const char* const kSpinesTip =
+    "Spine switches; every leaf has one uplink bundle to each. Under hashed ECMP each flow takes "
+    "one spine, so collisions share an uplink [docs/MODEL-NETWORK.md].";
 const char* const kPlacementTip =
     "Where the %1 sits on the leaf/spine fabric: packed = the lowest free nodes, leaf by leaf "
     "(least traffic through the spine); spread = round-robin over the leaves (most); random = a "
@@ -63,6 +71,8 @@ FabricControls::FabricControls(QWidget* parent)
     : QWidget(parent),
       m_topology(new QComboBox(this)),
       m_oversubscription(new QDoubleSpinBox(this)),
+      m_nodesPerLeaf(nullptr),
+      m_spines(nullptr),
       m_fgPlacement(new QComboBox(this)),
       m_bgPlacement(new QComboBox(this)) {
     auto* form = new QFormLayout(this);
@@ -75,6 +85,21 @@ FabricControls::FabricControls(QWidget* parent)
     m_topology->setToolTip(
         wordTooltip(tr(kTopologyTip), topologyPath(preset.key), preset.words, preset.source));
     form->addRow(tr("Topology"), m_topology);
+    // The integer keys, as the side panel's other key rows (range and tooltip from the table).
+    const auto countRow = [&](const char* key, const QString& label, const QString& suffix,
+                              const char* tip) {
+        const fabric::TopologyField& f = topologyRow(key);
+        const KeyRowSpec spec{QString::fromLatin1(key), label, suffix, tr(tip)};
+        QDoubleSpinBox* box = addKeyRow(
+            form, spec, boxRange(acceptedRange(f.range), 1, 0),
+            keyTooltip(tr(tip), topologyPath(key), acceptedRange(f.range), f.unit, f.source),
+            "topologyKey");
+        box->setObjectName(QString::fromLatin1(key));
+        return box;
+    };
+    m_nodesPerLeaf =
+        countRow("nodes_per_leaf", tr("Nodes per leaf"), tr(" nodes"), kNodesPerLeafTip);
+    m_spines = countRow("spines", tr("Spines"), QString(), kSpinesTip);
     m_oversubscription->setObjectName(QStringLiteral("oversubscription"));
     const fabric::TopologyField& ratio = topologyRow("oversubscription");
     m_oversubscription->setDecimals(1);
@@ -112,6 +137,9 @@ FabricControls::FabricControls(QWidget* parent)
         if (fabric::topologyPreset(m_topology->currentData().toString().toStdString(), t)) {
             const QSignalBlocker block(m_oversubscription);
             m_oversubscription->setValue(t.oversubscription);
+            const QSignalBlocker b1(m_nodesPerLeaf), b2(m_spines);
+            m_nodesPerLeaf->setValue(t.nodesPerLeaf);
+            m_spines->setValue(t.spines);
             refreshRows(t.kind == fabric::FabricKind::LeafSpine);
         }
         emit engineInputsChanged();
@@ -120,6 +148,8 @@ FabricControls::FabricControls(QWidget* parent)
             &FabricControls::engineInputsChanged);
     connect(m_fgPlacement, &QComboBox::currentIndexChanged, this,
             &FabricControls::engineInputsChanged);
+    for (QDoubleSpinBox* box : {m_nodesPerLeaf, m_spines})
+        connect(box, &QDoubleSpinBox::valueChanged, this, &FabricControls::engineInputsChanged);
     connect(m_bgPlacement, &QComboBox::currentIndexChanged, this,
             &FabricControls::engineInputsChanged);
 }
@@ -127,18 +157,22 @@ FabricControls::FabricControls(QWidget* parent)
 void FabricControls::refreshRows(bool leafSpine) {
     m_leafSpine = leafSpine;
     const QString reason = leafSpine ? QString() : tr(kSharedReason);
-    for (QWidget* w :
-         std::initializer_list<QWidget*>{m_oversubscription, m_fgPlacement, m_bgPlacement})
+    for (QWidget* w : std::initializer_list<QWidget*>{m_nodesPerLeaf, m_spines, m_oversubscription,
+                                                      m_fgPlacement, m_bgPlacement})
         setDisabledReason(w, reason);
 }
 
 void FabricControls::setParams(const mlforml::Params& p) {
     const QSignalBlocker b1(m_topology), b2(m_oversubscription), b3(m_fgPlacement),
-        b4(m_bgPlacement);
+        b4(m_bgPlacement), b5(m_nodesPerLeaf), b6(m_spines);
     m_loadedPreset = QString::fromStdString(p.topology.preset);
     selectData(m_topology, m_loadedPreset);
     m_loadedOversubscription = p.topology.oversubscription;
     m_oversubscription->setValue(p.topology.oversubscription);
+    m_nodesPerLeaf->setValue(p.topology.nodesPerLeaf);
+    m_spines->setValue(p.topology.spines);
+    m_loadedNodesPerLeaf = m_nodesPerLeaf->value();
+    m_loadedSpines = m_spines->value();
     m_loadedFg = QString::fromStdString(placementRow("foreground").getWord(p.placement));
     m_loadedBg = QString::fromStdString(placementRow("background").getWord(p.placement));
     selectData(m_fgPlacement, m_loadedFg);
@@ -151,6 +185,17 @@ void FabricControls::applyTo(mlforml::Params& p) const {
     if (preset != m_loadedPreset) mlforml::applyTopologyPreset(p, preset.toStdString());
     if (m_oversubscription->isEnabled() && m_oversubscription->value() != m_loadedOversubscription)
         p.topology.oversubscription = m_oversubscription->value();
+    const struct {
+        QDoubleSpinBox* box;
+        double loaded;
+        const char* key;
+    } counts[] = {{m_nodesPerLeaf, m_loadedNodesPerLeaf, "nodes_per_leaf"},
+                  {m_spines, m_loadedSpines, "spines"}};
+    // A new preset brings its own values; a box edited after it (or without one) wins.
+    for (const auto& c : counts)
+        if (c.box->isEnabled() && c.box->value() != c.loaded &&
+            c.box->value() != topologyRow(c.key).get(p.topology))
+            topologyRow(c.key).set(p.topology, c.box->value());
     const QString fg = m_fgPlacement->currentData().toString(),
                   bg = m_bgPlacement->currentData().toString();
     if (fg != m_loadedFg) placementRow("foreground").setWord(p.placement, fg.toStdString());

@@ -11,12 +11,14 @@ class QDoubleSpinBox;
 
 namespace tandem::ui {
 
-/// Topology preset (topologyPresetNames()), oversubscription (leaf downlink over uplink
-/// capacity, ": 1"), foreground and background placement (packed, spread, random; explicit when
-/// the scenario lists nodes). Oversubscription and placement apply to a leaf/spine fabric only
-/// and are disabled, with the reason in their tooltip, on the shared paper fabric. Each edit
-/// emits engineInputsChanged(); applyTo writes back only what was edited, so a scenario's own
-/// topology keys survive until its preset is changed.
+/// Topology preset (topologyPresetNames()), leaf size (nodes_per_leaf), spine count,
+/// oversubscription (leaf downlink over uplink capacity, ": 1"; with the NIC rate per node it
+/// sets a leaf's uplink capacity, nodes_per_leaf x nic_GBps / ratio), foreground and background
+/// placement (packed, spread, random; explicit when the scenario lists nodes). Leaf size, spines,
+/// oversubscription and placement apply to a leaf/spine fabric only and are disabled, with the
+/// reason in their tooltip, on the shared paper fabric. Each edit emits engineInputsChanged();
+/// applyTo writes back only what was edited, so a scenario's own topology keys survive until its
+/// preset is changed.
 class FabricControls : public QWidget {
     Q_OBJECT
 public:
@@ -24,13 +26,19 @@ public:
     /// Shows `p.topology` and `p.placement` (no signals).
     void setParams(const mlforml::Params& p);
     /// Writes the edited controls into `p`: a new preset replaces p.topology by that preset
-    /// (then the edited oversubscription is applied on top), placement modes replace
-    /// p.placement's.
+    /// (then the edited leaf size, spines and oversubscription are applied on top), placement
+    /// modes replace p.placement's. A fabric these keys make impossible (more links than a
+    /// simulation holds, fewer nodes than the jobs need) is refused by the computation with
+    /// the message `tandem-cli validate` prints, naming the key.
     void applyTo(mlforml::Params& p) const;
     /// True when the shown topology is a leaf/spine fabric (its own link capacities).
     bool leafSpine() const { return m_leafSpine; }
     QComboBox* topologyBox() const { return m_topology; }
     QDoubleSpinBox* oversubscriptionBox() const { return m_oversubscription; }
+    /// Topology `nodes_per_leaf` (nodes under one leaf; rail-optimised: of one scalable unit).
+    QDoubleSpinBox* nodesPerLeafBox() const { return m_nodesPerLeaf; }
+    /// Topology `spines`.
+    QDoubleSpinBox* spinesBox() const { return m_spines; }
     QComboBox* foregroundPlacementBox() const { return m_fgPlacement; }
     QComboBox* backgroundPlacementBox() const { return m_bgPlacement; }
 
@@ -43,10 +51,13 @@ private:
     void refreshRows(bool leafSpine);
     QComboBox* m_topology;
     QDoubleSpinBox* m_oversubscription;
+    QDoubleSpinBox* m_nodesPerLeaf;
+    QDoubleSpinBox* m_spines;
     QComboBox* m_fgPlacement;
     QComboBox* m_bgPlacement;
     QString m_loadedPreset;
     double m_loadedOversubscription = 1;
+    double m_loadedNodesPerLeaf = 0, m_loadedSpines = 0;
     QString m_loadedFg, m_loadedBg;
     bool m_leafSpine = false;
 };

@@ -11,6 +11,7 @@
 #include "mlforml/loss_curve_view.h"
 #include "mlforml/loss_fit_view.h"
 #include "mlforml/network_controls.h"
+#include "mlforml/network_map_view.h"
 #include "mlforml/sweep_crossing_view.h"
 #include "mlforml/sweep_view.h"
 #include "shell/job_runner.h"
@@ -34,7 +35,9 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
       m_firstCrossing(new FirstCrossingView(this)),
       m_status(new QLabel(this)),
       m_lossFit(new LossFitPanel(this)),
-      m_runner(this) {
+      m_runner(this),
+      m_networkMap(new NetworkMapView(this)),
+      m_mapRunner(this) {
     layOutWorkspace(this, m_controls, m_pages, m_status);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
@@ -60,6 +63,12 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
     m_pages->setTabToolTip(
         3, tr("An imported training loss log and the progress curve fitted to it [MODEL.md A4]"));
     m_pages->setTabVisible(3, false);
+    m_pages->addTab(m_networkMap, tr("Network"));
+    m_pages->setTabToolTip(
+        kNetworkPage,
+        tr("The fabric the jobs share: leaves, spines and nodes by job, links shaded by mean "
+           "utilisation and the bottleneck named (links.csv of tandem-cli run) "
+           "[docs/MODEL-NETWORK.md]"));
 
     connect(m_controls, &NetworkControls::engineInputsChanged, this, [this]() {
         if (!m_params) return;
@@ -77,7 +86,9 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
         if (!m_params) return;
         m_recentSweeps.insert(r.first, r.second);
         m_sweepResult = r.second;
+        m_sweepResultInputs = r.first;
         showSweep();
+        updateNetworkMap();
     });
     connect(m_controls, &NetworkControls::viewOptionsChanged, this,
             &NetworkWorkspace::refreshViews);
@@ -90,12 +101,44 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
     m_runner.onResult(this, [this](const PointOutput& r, quint64) {
         if (!m_params) return;  // the scenario changed to one without ml_for_ml meanwhile
         m_recentPoints.insert(r.first, r.second);
+        m_resultInputs = r.first;
         showResult(r.second);
+        updateNetworkMap();
     });
     connect(m_runner.runner(), &JobRunner::failed, this, [this](const QString& message, quint64) {
         m_status->setText(tr("<b>Computation failed:</b> %1").arg(message.toHtmlEscaped()));
     });
     connect(m_runner.runner(), &JobRunner::busyChanged, this, &NetworkWorkspace::busyChanged);
+    m_mapRunner.onResult(this, [this](const mlforml::NetworkMap& map, quint64) {
+        if (!m_params) return;
+        m_networkMap->setMap(map, m_params->topology.preset == fabric::kNvl72Preset);
+    });
+    connect(m_mapRunner.runner(), &JobRunner::failed, this,
+            [this](const QString& message, quint64) { m_networkMap->setEmptyReason(message); });
+}
+
+void NetworkWorkspace::updateNetworkMap() {
+    if (!m_params) return;
+    const int shown = m_controls->shownBackgroundJobs();
+    const mlforml::LinkTable* table = nullptr;
+    mlforml::Params inputs;
+    if (m_sweepResult && m_sweepResultInputs == m_params)
+        for (const mlforml::LinkTable& t : m_sweepResult->links)
+            if (t.backgroundJobs == shown) {
+                table = &t;
+                inputs = *m_sweepResultInputs;
+            }
+    if (!table && m_result && m_resultInputs) {
+        table = mlforml::linkTableFor(*m_result, shown);
+        inputs = *m_resultInputs;
+    }
+    if (!table) {
+        m_networkMap->setEmptyReason(QString());
+        return;
+    }
+    m_mapRunner.submit([inputs, t = *table](const tandem::CancelFlag*) {
+        return mlforml::networkMap(inputs, t, kMapGroups);
+    });
 }
 
 QList<ChartView*> NetworkWorkspace::charts() const {
@@ -115,6 +158,12 @@ void NetworkWorkspace::setLossImport(const io::LossLog& log, const io::LossFit& 
 void NetworkWorkspace::clearImports() {
     m_lossFit->view()->clearData();
     m_pages->setTabVisible(3, false);
+    m_pages->addTab(m_networkMap, tr("Network"));
+    m_pages->setTabToolTip(
+        kNetworkPage,
+        tr("The fabric the jobs share: leaves, spines and nodes by job, links shaded by mean "
+           "utilisation and the bottleneck named (links.csv of tandem-cli run) "
+           "[docs/MODEL-NETWORK.md]"));
 }
 
 void NetworkWorkspace::showSweep() {
@@ -141,6 +190,7 @@ void NetworkWorkspace::setParams(const std::optional<mlforml::Params>& p) {
         m_result.reset();
         m_sweepResult.reset();
         m_status->setText(none);
+        m_networkMap->setEmptyReason(none);
         return;
     }
     const int shownN = p->backgroundJobs.empty() ? 0 : p->backgroundJobs.front();
@@ -190,7 +240,8 @@ void NetworkWorkspace::submit(TypedJobRunner<PointOutput>& runner,
         return;
     }
     runner.submit([p](const tandem::CancelFlag* cancel) {
-        return PointOutput(p, mlforml::simulate(p, cancel));
+        // The link record too: the network page draws it (a little work per flow event).
+        return PointOutput(p, mlforml::simulate(p, cancel, true));
     });
 }
 

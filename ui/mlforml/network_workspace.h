@@ -6,6 +6,7 @@
 
 #include "io/loss_fit.h"
 #include "io/loss_log.h"
+#include "mlforml/network_map.h"
 #include "mlforml/params.h"
 #include "mlforml/simulate.h"
 #include "shell/deferred_compute.h"
@@ -25,6 +26,7 @@ class FirstCrossingView;
 class LossCurveView;
 class LossFitPanel;
 class NetworkControls;
+class NetworkMapView;
 class SweepCrossingView;
 class SweepView;
 
@@ -32,7 +34,9 @@ class SweepView;
 using PointOutput = std::pair<mlforml::Params, mlforml::Result>;
 
 /// Assembles the side panel and one widget per chart, on three chart pages (loss and first
-/// crossing; knobs, exposed DP share and background load over time; the sweep over N). Engine
+/// crossing; knobs, exposed DP share and background load over time; the sweep over N), and the
+/// "Network" page (NetworkMapView: the fabric and its link use, mlforml::networkMap of the link
+/// record every run keeps, the one `tandem-cli run --out` writes as links.csv). Engine
 /// inputs changed in the panel are copied into a Params value and handed to a JobRunner (worker
 /// thread, coalesced, cancellable); results update every chart with one replace() per series. The
 /// background-job slider picks the N the detail charts show (the scenario's sweep list is kept for
@@ -64,6 +68,13 @@ public:
     QTabWidget* pages() const { return m_pages; }
     JobRunner* runner() const { return m_runner.runner(); }
     JobRunner* sweepRunner() const { return m_sweepRunner.runner(); }
+    /// The worker that turns a link record into the network page's map.
+    JobRunner* mapRunner() const { return m_mapRunner.runner(); }
+    NetworkMapView* networkMapView() const { return m_networkMap; }
+    /// Index of the "Network" page in pages().
+    static constexpr int kNetworkPage = 4;
+    /// Leaves (or units) the network page's map keeps, most worth showing first.
+    static constexpr int kMapGroups = 16;
     /// The last result shown (empty before the first).
     const std::optional<mlforml::Result>& result() const { return m_result; }
     /// A preset's view: background jobs shown (-1 keeps the scenario's first), target, x-axis.
@@ -97,6 +108,10 @@ private:
     void submit(TypedJobRunner<PointOutput>& runner,
                 RecentResults<mlforml::Params, mlforml::Result>& recent, const mlforml::Params& p);
     void showSweep();
+    /// Submits the map of the link record of the background jobs shown: the sweep's (placed
+    /// as `tandem-cli run` places them) when it holds that N for the current inputs, else the
+    /// detail point's.
+    void updateNetworkMap();
     NetworkControls* m_controls;
     QTabWidget* m_pages;
     SweepView* m_sweep;
@@ -112,6 +127,10 @@ private:
     QLabel* m_status;
     LossFitPanel* m_lossFit;
     TypedJobRunner<PointOutput> m_runner;
+    NetworkMapView* m_networkMap;
+    TypedJobRunner<mlforml::NetworkMap> m_mapRunner;
+    std::optional<mlforml::Params> m_resultInputs;       ///< inputs of m_result
+    std::optional<mlforml::Params> m_sweepResultInputs;  ///< inputs of m_sweepResult
     DeferredCompute m_deferral{this};
     /// The last detail points and sweeps shown, by their inputs (a scenario opened: cleared).
     RecentResults<mlforml::Params, mlforml::Result> m_recentPoints{16};

@@ -576,7 +576,7 @@ bool MainWindow::waitForResults(int timeoutMs, bool drawHidden) {
     QDeadlineTimer deadline(timeoutMs);
     auto busy = [this]() {
         return m_network->runner()->isBusy() || m_network->sweepRunner()->isBusy() ||
-               m_moe->isBusy();
+               m_network->mapRunner()->isBusy() || m_moe->isBusy();
     };
     QApplication::processEvents();
     while (busy() && !deadline.hasExpired()) {

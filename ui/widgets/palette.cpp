@@ -5,6 +5,7 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QXYSeries>
+#include <algorithm>
 #include <functional>
 
 #include "mosaic/reality.h"
@@ -74,6 +75,21 @@ QColor systemColor(const QString& system) {
 }
 
 QColor frontierColor(bool cluster) { return cluster ? kBlue : kVermillion; }
+
+QColor jobColor(int job) {
+    if (job == -1) return kBlue;
+    const QColor background[kJobColours] = {kOrange, kGreen, kPurple, kSkyBlue, kYellow};
+    if (job >= 0) return background[job % kJobColours];
+    return kGrey.lighter(140);
+}
+
+QColor utilisationColor(double u) {
+    const double t = std::clamp(u, 0.0, 1.0);
+    const QColor low = kGrey.lighter(150);
+    auto mix = [t](int a, int b) { return static_cast<int>(a + (b - a) * t + 0.5); };
+    return QColor(mix(low.red(), kVermillion.red()), mix(low.green(), kVermillion.green()),
+                  mix(low.blue(), kVermillion.blue()));
+}
 
 void styleChart(QChart* chart, Theme theme) {
     // Views restyle after every rebuild: each setter runs only when its value changes, since

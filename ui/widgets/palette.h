@@ -30,6 +30,17 @@ QColor systemColor(const QString& system);
 /// Colour for the two MOSAIC frontiers: compute-optimal (`cluster` false) and cluster-optimal.
 QColor frontierColor(bool cluster);
 
+/// Colour of a job on the network view: the foreground (fabric::kForegroundJob, -1) blue,
+/// background job j one of five other Okabe-Ito colours (j mod 5; vermillion is left to the
+/// link shading), any other value (an idle node) light grey.
+QColor jobColor(int job);
+/// Background jobs that share one colour of jobColor: j and j + 5, j + 10, ...
+constexpr int kJobColours = 5;
+
+/// Shade of a link at mean utilisation `u` (0..1, clamped): from a light grey at 0 to
+/// vermillion at 1, a single-hue ramp that reads in grey print and for colour-blind readers.
+QColor utilisationColor(double u);
+
 /// Applies the theme to a chart: background, text, grid and legend colours and fonts sized for
 /// a 1280x800 window.
 void styleChart(QChart* chart, Theme theme);

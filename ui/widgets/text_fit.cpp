@@ -137,8 +137,40 @@ QStringList chartTextProblems(const ChartView* view) {
     return out;
 }
 
+QStringList drawnTextProblems(const QString& who, const QSizeF& size,
+                              const QList<DrawnText>& texts) {
+    QStringList out;
+    const QRectF all(QPointF(0, 0), size);
+    for (int i = 0; i < texts.size(); ++i) {
+        const DrawnText& t = texts[i];
+        if (t.needs.width() > t.box.width() + 0.5 || t.needs.height() > t.box.height() + 0.5)
+            out << QStringLiteral("%1: text cut (%2 x %3 of %4 x %5 px): \"%6\"")
+                       .arg(who)
+                       .arg(t.box.width(), 0, 'f', 0)
+                       .arg(t.box.height(), 0, 'f', 0)
+                       .arg(t.needs.width(), 0, 'f', 0)
+                       .arg(t.needs.height(), 0, 'f', 0)
+                       .arg(t.text);
+        if (!all.adjusted(-0.5, -0.5, 0.5, 0.5).contains(t.box))
+            out << QStringLiteral("%1: text outside the view: \"%2\"").arg(who, t.text);
+        for (int j = i + 1; j < texts.size(); ++j) {
+            const QRectF both = t.box.intersected(texts[j].box);
+            if (both.width() > 1 && both.height() > 1)
+                out << QStringLiteral("%1: texts overlap: \"%2\" and \"%3\"")
+                           .arg(who, t.text, texts[j].text);
+        }
+    }
+    return out;
+}
+
 QStringList windowTextProblems(const QWidget* window) {
     QStringList out;
+    const auto painters = window->findChildren<QWidget*>();
+    for (const QWidget* w : painters) {
+        const auto* source = dynamic_cast<const DrawnTextSource*>(w);
+        if (!source || !w->isVisible()) continue;
+        out << drawnTextProblems(w->objectName(), w->size(), source->drawnTexts());
+    }
     const auto charts = window->findChildren<ChartView*>();
     for (const ChartView* v : charts) {
         if (!v->isVisible()) continue;
