@@ -4,14 +4,18 @@
 #include <QBarCategoryAxis>
 #include <QChart>
 #include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QLineSeries>
 #include <QProcess>
 #include <QSlider>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QUndoStack>
 #include <QtTest>
 
+#include "common/diagnostics.h"
+#include "common/number_format.h"
 #include "mlforml/background_load_view.h"
 #include "mlforml/combo_timeline_view.h"
 #include "mlforml/dp_share_time_view.h"
@@ -20,6 +24,7 @@
 #include "mlforml/loss_curve_view.h"
 #include "mlforml/network_advanced.h"
 #include "mlforml/network_controls.h"
+#include "mlforml/network_map_view.h"
 #include "mlforml/network_workspace.h"
 #include "mlforml/sweep_crossing_view.h"
 #include "mlforml/sweep_view.h"
@@ -27,11 +32,104 @@
 #include "shell/offscreen.h"
 #include "shell/presets.h"
 #include "shell/scenario_document.h"
+#include "shell/scenario_undo.h"
 #include "test_main.h"
 #include "widgets/collapsible_section.h"
 #include "widgets/labeled_slider.h"
 
 using namespace tandem::ui;
+
+namespace {
+/// The rows of condition `n` of links.csv that `tandem-cli run --out` writes for the scenario
+/// `w` holds now, by link name (each row's cells); empty with a failure message in `why`.
+QMap<QString, QStringList> cliLinkRows(MainWindow& w, int n, QString& why) {
+    QTemporaryDir dir;
+    const QString scenario = dir.filePath(QStringLiteral("s.json"));
+    if (!w.saveFile(scenario))
+        return why = QStringLiteral("save failed"), QMap<QString, QStringList>{};
+    QProcess cli;
+    cli.start(QStringLiteral(TANDEM_CLI), {QStringLiteral("run"), scenario, QStringLiteral("--out"),
+                                           dir.filePath(QStringLiteral("out"))});
+    if (!cli.waitForFinished(120000) || cli.exitCode() != 0)
+        return why = QString::fromUtf8(cli.readAllStandardError()), QMap<QString, QStringList>{};
+    QFile f(dir.filePath(QStringLiteral("out/links.csv")));
+    if (!f.open(QIODevice::ReadOnly))
+        return why = QStringLiteral("no links.csv"), QMap<QString, QStringList>{};
+    QMap<QString, QStringList> rows;
+    for (const QString& line :
+         QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts).mid(1)) {
+        const QStringList cells = line.split(QLatin1Char(','));
+        if (cells.value(0) == QString::number(n)) rows.insert(cells.value(1), cells);
+    }
+    if (rows.isEmpty()) why = QStringLiteral("links.csv has no row of N = %1").arg(n);
+    return rows;
+}
+
+/// Every link figure the network page holds (the busiest, every leaf's, the NICs) against the
+/// same link's row of links.csv, cell for cell as that file writes it, and the bottleneck as
+/// the busiest link of the file, named with its figures in the caption. Empty when all agree.
+QString compareWithLinksCsv(MainWindow& w) {
+    const NetworkMapView* view = w.networkWorkspace()->networkMapView();
+    if (!view->map()) return QStringLiteral("no map shown: ") + view->captionText();
+    const tandem::mlforml::NetworkMap& map = *view->map();
+    QString why;
+    const QMap<QString, QStringList> rows = cliLinkRows(w, map.backgroundJobs, why);
+    if (rows.isEmpty()) return why;
+    std::vector<tandem::fabric::LinkUsage> shown = map.busiest;
+    shown.insert(shown.end(), map.otherLinks.begin(), map.otherLinks.end());
+    for (const auto& g : map.groups)
+        for (const auto& l : g.leaves) {
+            shown.insert(shown.end(), l.up.begin(), l.up.end());
+            shown.insert(shown.end(), l.down.begin(), l.down.end());
+        }
+    auto cell = [](double v) { return QString::fromStdString(tandem::csvNumber(v)); };
+    for (const auto& u : shown) {
+        const QStringList row = rows.value(QString::fromStdString(u.link));
+        const QStringList mine{cell(u.capacityBytesPerS / 1e9), cell(u.observedS),
+                               cell(u.meanUtilisation()), cell(u.peakUtilisation),
+                               cell(u.saturatedS)};
+        if (row.mid(2, 5) != mine)
+            return QStringLiteral("%1: view %2, links.csv %3")
+                .arg(QString::fromStdString(u.link), mine.join(QLatin1Char(',')),
+                     row.join(QLatin1Char(',')));
+    }
+    double most = -1;
+    for (const QStringList& row : rows) most = std::max(most, row.value(4).toDouble());
+    const tandem::fabric::LinkUsage& b = map.busiest.front();
+    if (cell(b.meanUtilisation()) != cell(most))
+        return QStringLiteral("bottleneck %1 at %2, links.csv's busiest at %3")
+            .arg(QString::fromStdString(b.link))
+            .arg(b.meanUtilisation())
+            .arg(most);
+    const QString caption = view->captionText();
+    for (const QString& part : {QStringLiteral("Bottleneck: ") + QString::fromStdString(b.link),
+                                QStringLiteral("mean ") + percentText(b.meanUtilisation()),
+                                QStringLiteral(" s at 100 %")})
+        if (!caption.contains(part))
+            return QStringLiteral("caption lacks \"%1\": %2").arg(part, caption);
+    return QString();
+}
+
+/// The texts drawn on the network page.
+QStringList drawnWords(const NetworkMapView* view) {
+    QStringList out;
+    for (const DrawnText& t : view->drawnTexts()) out << t.text;
+    return out;
+}
+
+/// Opens examples/mlforml-fabric-scaling.json (8 leaves of 16 nodes, 4:1, every job spread)
+/// on the network page.
+void openFabricExample(MainWindow& w) {
+    tandem::Diagnostics d;
+    QVERIFY(w.document()->load(QDir(QStringLiteral(TANDEM_EXAMPLES))
+                                   .filePath(QStringLiteral("mlforml-fabric-scaling.json")),
+                               d));
+    w.networkWorkspace()->pages()->setCurrentIndex(NetworkWorkspace::kNetworkPage);
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(w.waitForResults(60000));
+}
+}  // namespace
 
 class TstNetworkViews : public QObject {
     Q_OBJECT
@@ -248,6 +346,131 @@ private slots:
         QCOMPARE(std::string(tandem::fabric::name(q.placement.foreground)), std::string("spread"));
         QCOMPARE(std::string(tandem::fabric::name(q.placement.background)), std::string("packed"));
         QVERIFY(!w.networkWorkspace()->lossView()->policies().isEmpty());
+    }
+
+    /// The network page on a leaf/spine fabric: the foreground's leaves drawn with their up
+    /// and down utilisation, the rest counted, the bottleneck named; every figure equal to
+    /// links.csv of `tandem-cli run --out` on the same scenario.
+    void networkPageMatchesLinksCsvOnALeafSpineFabric() {
+        MainWindow w;
+        openFabricExample(w);
+        if (QTest::currentTestFailed()) return;
+        const NetworkMapView* view = w.networkWorkspace()->networkMapView();
+        QVERIFY2(view->map(), qPrintable(view->captionText()));
+        const tandem::mlforml::NetworkMap& map = *view->map();
+        QVERIFY(!map.shared && !map.railOptimised);
+        QCOMPARE(map.groupsTotal, 8);  // 128 nodes, 16 per leaf
+        QCOMPARE(map.groups.front().nodeJobs.size(), size_t(16));
+        QCOMPARE(int(map.activeJobs.size()), 8);  // N = 8 background jobs
+        // Spread: every leaf holds foreground nodes and one node of each background job.
+        int fg = 0;
+        for (int job : map.groups.front().nodeJobs) fg += job == tandem::fabric::kForegroundJob;
+        QCOMPARE(fg, 4);  // 32 foreground nodes over 8 leaves
+        const QStringList words = drawnWords(view);
+        QVERIFY(words.contains(QStringLiteral("leaf0")));
+        QVERIFY(words.contains(QStringLiteral("up ") +
+                               percentText(map.groups.front().leaves.front().upMean)));
+        const NetworkPicture pic = view->picture();
+        QCOMPARE(pic.groupsShown + pic.groupsHidden, 8);
+        if (pic.groupsHidden > 0)
+            QVERIFY(words.contains(QStringLiteral("+%1 more leaves").arg(pic.groupsHidden)));
+        const QString diff = compareWithLinksCsv(w);
+        QVERIFY2(diff.isEmpty(), qPrintable(diff));
+        QVERIFY(
+            drawnTextProblems(QStringLiteral("map"), view->size(), view->drawnTexts()).isEmpty());
+    }
+
+    /// Rail-optimised: choosing the preset in the panel draws scalable units with one cell per
+    /// rail leaf; the figures again equal links.csv.
+    void networkPageDrawsRailOptimisedUnits() {
+        MainWindow w;
+        openFabricExample(w);
+        if (QTest::currentTestFailed()) return;
+        FabricControls* f = w.networkWorkspace()->controls()->fabricControls();
+        f->topologyBox()->setCurrentIndex(
+            f->topologyBox()->findData(QStringLiteral("rail-optimised")));
+        QVERIFY(w.waitForResults(60000));
+        const NetworkMapView* view = w.networkWorkspace()->networkMapView();
+        QVERIFY2(view->map(), qPrintable(view->captionText()));
+        const tandem::mlforml::NetworkMap& map = *view->map();
+        QVERIFY(!map.shared && map.railOptimised);
+        QCOMPARE(map.groupsTotal, 4);  // 128 nodes, 32 per scalable unit
+        for (const auto& g : map.groups) {
+            QCOMPARE(int(g.leaves.size()), 8);  // one rail leaf per GPU of a node
+            QCOMPARE(g.leaves[3].name, "su" + std::to_string(g.index) + "-rail3");
+            QVERIFY(!g.leaves[3].up.empty());
+        }
+        QVERIFY(drawnWords(view).contains(QStringLiteral("su0")));
+        // Each unit's strip names its busiest rail leaf.
+        const auto& su = map.groups.front();
+        double rail = 0;
+        for (const auto& l : su.leaves) rail = std::max({rail, l.upMean, l.downMean});
+        QVERIFY(drawnWords(view).contains(QStringLiteral("max ") + percentText(rail)));
+        const QString diff = compareWithLinksCsv(w);
+        QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    }
+
+    /// Leaf size and spines: rows with the topology table's range and key, written into the
+    /// scenario, undone by Edit > Undo; a value the fabric cannot hold is refused with the
+    /// message `tandem-cli validate` prints for it, naming the key.
+    void leafAndSpineRowsEditTheTopologyWithUndo() {
+        MainWindow w;
+        openFabricExample(w);
+        if (QTest::currentTestFailed()) return;
+        FabricControls* f = w.networkWorkspace()->controls()->fabricControls();
+        QVERIFY(f->nodesPerLeafBox()->isEnabled() && f->spinesBox()->isEnabled());
+        QCOMPARE(f->nodesPerLeafBox()->value(), 16.0);
+        QCOMPARE(f->spinesBox()->value(), 16.0);
+        QCOMPARE(f->spinesBox()->maximum(), 4096.0);
+        QVERIFY(f->nodesPerLeafBox()->toolTip().contains(
+            QStringLiteral("ml_for_ml.topology.nodes_per_leaf in [1, 4096]")));
+        const int steps = w.undoStack()->count();
+        f->nodesPerLeafBox()->setValue(32);
+        QVERIFY(w.waitForResults(60000));
+        QCOMPARE(w.document()->scenario().mlForMl->topology.nodesPerLeaf, 32);
+        QCOMPARE(w.networkWorkspace()->networkMapView()->map()->groupsTotal, 4);
+        QTest::qWait(ScenarioEditCommand::kMergeMs + 100);  // the next edit is a step of its own
+        f->spinesBox()->setValue(4);
+        QVERIFY(w.waitForResults(60000));
+        QCOMPARE(w.document()->scenario().mlForMl->topology.spines, 4);
+        QCOMPARE(w.document()->scenario().mlForMl->topology.nodesPerLeaf, 32);
+        QCOMPARE(w.undoStack()->count(), steps + 2);
+        w.undoStack()->undo();
+        QVERIFY(w.waitForResults(60000));
+        QCOMPARE(w.document()->scenario().mlForMl->topology.spines, 16);
+        QCOMPARE(f->spinesBox()->value(), 16.0);
+        w.undoStack()->undo();
+        QVERIFY(w.waitForResults(60000));
+        QCOMPARE(w.document()->scenario().mlForMl->topology.nodesPerLeaf, 16);
+        QCOMPARE(w.networkWorkspace()->networkMapView()->map()->groupsTotal, 8);
+        // Under hashed ECMP a leaf holds one link per spine: 1024 one-node leaves under 4096
+        // spines are more links than a simulation holds. The page and the status line say so
+        // as `tandem-cli validate` does.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("hash.json"));
+        {
+            tandem::mlforml::Params p = *w.document()->scenario().mlForMl;
+            p.topology.ecmp = tandem::fabric::Ecmp::Hash;
+            p.topology.nodes = 1024;
+            w.networkWorkspace()->setParams(p);  // as an edit: the document takes it
+            emit w.networkWorkspace()->paramsEdited(p);
+        }
+        QVERIFY(w.waitForResults(60000));
+        f->nodesPerLeafBox()->setValue(1);
+        f->spinesBox()->setValue(4096);
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(w.saveFile(path));
+        QProcess cli;
+        cli.start(QStringLiteral(TANDEM_CLI), {QStringLiteral("validate"), path});
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitCode(), 2);
+        const QString said =
+            QString::fromUtf8(cli.readAllStandardOutput() + cli.readAllStandardError());
+        const QString shown = w.networkWorkspace()->networkMapView()->captionText();
+        QVERIFY2(shown.startsWith(QStringLiteral("ml_for_ml.topology.spines: ")),
+                 qPrintable(shown));
+        QVERIFY2(said.contains(shown.section(QLatin1Char(':'), 1).trimmed()),
+                 qPrintable(said + QStringLiteral("\nvs\n") + shown));
     }
 
     /// Loss chart legend: each policy once, drawn as a line, and the selected target once.

@@ -5,12 +5,16 @@
 // runs off its window. Checked on what --screenshot saves (the window painted as soon as the
 // results are in), both after switching to a page and with the page chosen before the window
 // first shows.
+#include <QComboBox>
 #include <QDir>
 #include <QScreen>
 #include <QTabWidget>
 #include <QtTest>
 
 #include "common/diagnostics.h"
+#include "mlforml/fabric_controls.h"
+#include "mlforml/network_controls.h"
+#include "mlforml/network_map_view.h"
 #include "mlforml/network_workspace.h"
 #include "mosaic/moe_workspace.h"
 #include "scenario/scenario.h"
@@ -31,6 +35,8 @@ private slots:
     void everyPage();
     void firstFrame_data();
     void firstFrame();
+    void networkPage_data();
+    void networkPage();
 };
 
 namespace {
@@ -161,6 +167,45 @@ void TextFitTest::firstFrame() {
         w.show();
         problems << shownProblems(w, pages, p);
     }
+    problems.removeDuplicates();
+    if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));
+}
+
+void TextFitTest::networkPage_data() {
+    QTest::addColumn<QString>("topology");
+    QTest::addColumn<QSize>("size");
+    const QList<QSize> sizes =
+        qGuiApp->devicePixelRatio() >= 2
+            ? QList<QSize>{QSize(2560, 1440)}
+            : QList<QSize>{QSize(800, 600), QSize(1024, 768), QSize(1280, 720)};
+    for (const QSize& size : sizes)
+        for (const char* t : {"leaf-spine-4to1", "rail-optimised", "nvl72"})
+            QTest::addRow("%s@%dx%d", t, size.width(), size.height())
+                << QString::fromLatin1(t) << size;
+}
+
+/// The "Network" page of the network workspace on a leaf/spine, a rail-optimised and an NVL72
+/// fabric (the leaf/spine example with its topology preset chosen in the panel) at 800x600,
+/// 1024x768 and 1280x720, and 2560x1440 at scale factor 2: its drawn texts (leaf names, link
+/// figures, "+N more", legend) and its caption fit.
+void TextFitTest::networkPage() {
+    QFETCH(QString, topology);
+    QFETCH(QSize, size);
+    MainWindow w;
+    QVERIFY(open(w, QStringLiteral("mlforml-fabric-scaling.json")));
+    w.setCurrentWorkspace(0);
+    QTabWidget* pages = pagesOf(w, 0);
+    pages->setCurrentIndex(NetworkWorkspace::kNetworkPage);
+    w.resize(logicalSize(size));
+    w.show();
+    QVERIFY(w.waitForResults(60000));
+    FabricControls* f = w.networkWorkspace()->controls()->fabricControls();
+    f->topologyBox()->setCurrentIndex(f->topologyBox()->findData(topology));
+    QStringList problems = shownProblems(w, pages, NetworkWorkspace::kNetworkPage);
+    const NetworkMapView* view = w.networkWorkspace()->networkMapView();
+    QVERIFY2(view->map(), qPrintable(view->captionText()));
+    QVERIFY(view->isVisible());
+    QVERIFY(!view->drawnTexts().isEmpty());
     problems.removeDuplicates();
     if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));
 }

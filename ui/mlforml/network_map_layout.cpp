@@ -43,13 +43,22 @@ QString jobLabel(int job) { return QString::fromStdString(fabric::jobName(job));
 
 /// The legend's entries: a swatch colour and its text.
 QList<std::pair<QColor, QString>> legendEntries(const mlforml::NetworkMap& m) {
+    // A job's NIC utilisation beside its name: the link every node of the job sends through.
+    const auto named = [&m](int job) {
+        const std::string nic = fabric::jobName(job) + "-nic";
+        for (const auto& u : m.otherLinks)
+            if (u.link == nic)
+                return QObject::tr("%1 (NIC %2)")
+                    .arg(jobLabel(job), percentText(u.meanUtilisation()));
+        return jobLabel(job);
+    };
     QList<std::pair<QColor, QString>> out{
-        {jobColor(fabric::kForegroundJob), QObject::tr("foreground")}};
+        {jobColor(fabric::kForegroundJob), named(fabric::kForegroundJob)}};
     for (int c = 0; c < kJobColours; ++c) {
         QStringList names;
         int count = 0;
         for (int j : m.activeJobs)
-            if (j % kJobColours == c && count++ < 2) names << jobLabel(j);
+            if (j % kJobColours == c && count++ < 2) names << named(j);
         if (count > 2) names << QStringLiteral("...");
         if (!names.isEmpty()) out.append({jobColor(c), names.join(QStringLiteral(", "))});
     }
@@ -82,10 +91,16 @@ double layOutLegend(Builder& b, const mlforml::NetworkMap& m, double left, doubl
     const int steps = 10;
     const double cell = std::round(b.lh * 0.6);
     const double ramp = b.width(lo) + gap / 2 + steps * cell + gap / 2 + b.width(hi);
-    double at = place(b.width(title));
+    // The title and its ramp on one row when they fit there, else the ramp under the title.
+    double at = place(b.width(title) + gap + ramp);
     b.text(at, y, title);
-    x -= gap;  // the ramp follows its title closely
-    at = place(ramp);
+    if (at + b.width(title) + gap + ramp <= left + width) {
+        at += b.width(title) + gap;
+    } else {
+        x = left;
+        y += b.lh * 1.2;
+        at = place(ramp);
+    }
     b.text(at, y, lo);
     double cx = at + b.width(lo) + gap / 2;
     for (int i = 0; i < steps; ++i, cx += cell)
@@ -149,6 +164,30 @@ NetworkPicture layOutNetworkMap(const mlforml::NetworkMap& m, const QSizeF& size
         const QString ecmp = m.hashedEcmp ? QObject::tr("hashed ECMP") : QObject::tr("equal ECMP");
         const QString ratio = QObject::tr("%1:1").arg(m.oversubscription, 0, 'g', 3);
         QStringList choices;
+        // The capacity of one uplink bundle, as the record has it (each way).
+        double bundle = 0;
+        for (const auto& g : m.groups)
+            for (const auto& l : g.leaves)
+                if (!l.up.empty()) bundle = l.up.front().capacityBytesPerS;
+        const QString perLink = QObject::tr("%1 GB/s").arg(bundle / 1e9, 0, 'f', 1);
+        const QString uplinkWord = m.hashedEcmp      ? QObject::tr("per leaf and spine")
+                                   : m.railOptimised ? QObject::tr("per rail leaf")
+                                                     : QObject::tr("per leaf");
+        if (bundle > 0 && m.railOptimised)
+            choices << QObject::tr(
+                           "Spine tier: %1 spines, %2, %3 oversubscription; %4 units of %5 "
+                           "rail leaves; uplinks %6 %7 each way")
+                           .arg(m.spines)
+                           .arg(ecmp, ratio)
+                           .arg(m.groupsTotal)
+                           .arg(std::max(1, m.gpusPerNode))
+                           .arg(perLink, uplinkWord);
+        if (bundle > 0)
+            choices << QObject::tr(
+                           "Spine tier: %1 spines, %2, %3 oversubscription; uplinks %4 %5 "
+                           "each way")
+                           .arg(m.spines)
+                           .arg(ecmp, ratio, perLink, uplinkWord);
         if (m.railOptimised)
             choices << QObject::tr(
                            "Spine tier: %1 spines, %2, %3 oversubscription; %4 units of %5 "
@@ -200,7 +239,7 @@ NetworkPicture layOutNetworkMap(const mlforml::NetworkMap& m, const QSizeF& size
     }
     moreW = total > k ? b.width(moreText(total - k)) + gap : 0;
     const double colW =
-        k > 0 ? std::min(lh * 9, std::max(minCol, (avail - moreW - (k - 1) * gap) / k)) : 0;
+        k > 0 ? std::min(lh * 12, std::max(minCol, (avail - moreW - (k - 1) * gap) / k)) : 0;
     b.pic.groupsShown = k;
     b.pic.groupsHidden = std::max(0, total - k);
     if (m.shared) nics.resize(k);
@@ -210,8 +249,18 @@ NetworkPicture layOutNetworkMap(const mlforml::NetworkMap& m, const QSizeF& size
                   [](const auto* a, const auto* c) { return a->index < c->index; });
     }
 
-    const double linkTop = tier.bottom(), leafTop = linkTop + std::round(lh * 2.2);
+    // The links to the spines take the room the nodes leave (up to 6 lines), so a tall view
+    // has long, easily told apart link lines rather than a gap above the legend.
     const double leafH = 3 * lh + std::round(lh * 0.4);
+    int mostNodes = 0;
+    for (const auto* g : groups)
+        mostNodes = std::max(mostNodes, static_cast<int>(g->nodeJobs.size()));
+    const double sq = std::max(5.0, std::round(lh * 0.7)), sg = std::max(1.0, std::round(sq / 4));
+    const int cols = std::max(1, static_cast<int>((colW + sg) / (sq + sg)));
+    const double nodesNeed = std::ceil(double(mostNodes) / cols) * (sq + sg) + lh * 1.5;
+    const double spare = legendTop - pad - (tier.bottom() + leafH + nodesNeed + lh * 2.2);
+    const double linkTop = tier.bottom();
+    const double leafTop = linkTop + std::round(lh * 2.2 + std::clamp(spare * 0.6, 0.0, lh * 4));
     const double lineW = std::max(3.0, std::round(lh * 0.3));
     for (int i = 0; i < k; ++i) {
         const double x = pad + i * (colW + gap), cx = x + colW / 2;
@@ -248,7 +297,7 @@ NetworkPicture layOutNetworkMap(const mlforml::NetworkMap& m, const QSizeF& size
                 const double use = std::max(g.leaves[r].upMean, g.leaves[r].downMean);
                 busiest = std::max(busiest, use);
                 const QRectF c(strip.left() + r * cell, strip.top(), cell, strip.height());
-                b.box(c, utilisationColor(use), false);
+                b.box(c, utilisationColor(use), cell >= 6);  // rail leaves told apart
                 if (cell >= 6)
                     b.line({c.center().x(), leafTop}, {c.center().x(), linkTop},
                            utilisationColor(use), std::max(2.0, std::min(cell * 0.4, lineW)));

@@ -2,6 +2,7 @@
 
 #include <QLabel>
 #include <QPainter>
+#include <QTextDocumentFragment>
 #include <QVBoxLayout>
 
 #include "widgets/palette.h"
@@ -81,9 +82,7 @@ void NetworkMapView::setEmptyReason(const QString& reason) {
 }
 
 QString NetworkMapView::captionText() const {
-    QString plain = m_caption->text();
-    plain.remove(QStringLiteral("<b>")).remove(QStringLiteral("</b>"));
-    return plain;
+    return QTextDocumentFragment::fromHtml(m_caption->text()).toPlainText();
 }
 
 QRect NetworkMapView::mapArea() const {

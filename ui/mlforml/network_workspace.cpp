@@ -107,6 +107,7 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
     });
     connect(m_runner.runner(), &JobRunner::failed, this, [this](const QString& message, quint64) {
         m_status->setText(tr("<b>Computation failed:</b> %1").arg(message.toHtmlEscaped()));
+        m_networkMap->setEmptyReason(message);
     });
     connect(m_runner.runner(), &JobRunner::busyChanged, this, &NetworkWorkspace::busyChanged);
     m_mapRunner.onResult(this, [this](const mlforml::NetworkMap& map, quint64) {
