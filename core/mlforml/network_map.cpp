@@ -112,33 +112,40 @@ NetworkMap networkMap(const Params& p, const LinkTable& table, int maxGroups) {
         }
         return grp;
     };
-    // Groups in the order they are worth showing: the foreground's, the bottleneck's, then
-    // every other group in use by its busiest leaf link.
+    // Groups in the order they are worth showing: the bottleneck's, then the foreground's and
+    // the other jobs' groups in turn, each list by its busiest leaf link, so that a foreground
+    // spread over many leaves does not hide the leaves the background loads.
     std::vector<int> order;
     const auto add = [&](int g) {
         if (g >= 0 && g < m.groupsTotal && std::find(order.begin(), order.end(), g) == order.end())
             order.push_back(g);
     };
-    for (int n : plan.jobNodes.back()) add(n / K);
-    std::vector<std::pair<double, int>> others;
-    std::set<int> used;
-    for (const auto& [n, job] : jobOfNode) used.insert(n / K);
     for (const fabric::LinkUsage& u : m.busiest) {
         std::string prefix;
         bool up = false;
         if (!splitLeafLink(u.link, prefix, up)) continue;
-        const size_t digits = prefix.find_first_of("0123456789");
-        add(std::stoi(prefix.substr(digits)));
+        add(std::stoi(prefix.substr(prefix.find_first_of("0123456789"))));
         break;
     }
-    for (int g : used) {
-        double busiest = 0;
-        for (const NetworkLeaf& l : makeGroup(g).leaves)
-            busiest = std::max({busiest, l.upMean, l.downMean});
-        others.push_back({-busiest, g});
+    std::set<int> fgGroups, otherGroups;
+    for (const auto& [n, job] : jobOfNode)
+        (job == fabric::kForegroundJob ? fgGroups : otherGroups).insert(n / K);
+    const auto byUse = [&](const std::set<int>& groups) {
+        std::vector<std::pair<double, int>> v;
+        for (int g : groups) {
+            double busiest = 0;
+            for (const NetworkLeaf& l : makeGroup(g).leaves)
+                busiest = std::max({busiest, l.upMean, l.downMean});
+            v.push_back({-busiest, g});
+        }
+        std::sort(v.begin(), v.end());
+        return v;
+    };
+    const auto fgOrder = byUse(fgGroups), otherOrder = byUse(otherGroups);
+    for (size_t i = 0; i < std::max(fgOrder.size(), otherOrder.size()); ++i) {
+        if (i < fgOrder.size()) add(fgOrder[i].second);
+        if (i < otherOrder.size()) add(otherOrder[i].second);
     }
-    std::sort(others.begin(), others.end());
-    for (const auto& [neg, g] : others) add(g);
     for (int g : order) {
         if (static_cast<int>(m.groups.size()) >= std::max(1, maxGroups)) break;
         m.groups.push_back(makeGroup(g));

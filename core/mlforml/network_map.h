@@ -50,8 +50,10 @@ struct NetworkMap {
     double oversubscription = 1;  ///< topology `oversubscription`
     bool hashedEcmp = false;      ///< ecmp "hash": one uplink per spine
     int groupsTotal = 0;          ///< leaves, or scalable units, of the whole fabric
-    /// Groups worth showing, most first: those holding foreground nodes, then the one holding
-    /// the busiest link, then the others in use by their busiest link; at most `maxGroups`.
+    /// Groups worth showing, most first: the one holding the busiest leaf link, then the
+    /// foreground's groups and the other used groups in turn (each by its busiest leaf link),
+    /// so a foreground spread over many leaves does not hide the background's; at most
+    /// `maxGroups`.
     std::vector<NetworkGroup> groups;
     /// Background jobs that moved bytes in the record (ascending); the foreground is
     /// fabric::kForegroundJob and always shown.

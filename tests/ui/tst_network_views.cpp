@@ -562,9 +562,12 @@ private slots:
         w.show();
         QVERIFY(w.waitForResults(60000));
         NetworkWorkspace* ws = w.networkWorkspace();
-        // Three chart pages; the fourth (an imported loss log) stays hidden until an import.
-        QCOMPARE(ws->pages()->count(), 4);
+        // Three chart pages; the fourth (an imported loss log) stays hidden until an import; the
+        // fifth is the network page.
+        QCOMPARE(ws->pages()->count(), 5);
         QVERIFY(!ws->pages()->isTabVisible(3));
+        QCOMPARE(ws->pages()->widget(NetworkWorkspace::kNetworkPage),
+                 static_cast<QWidget*>(ws->networkMapView()));
         for (int i = 0; i < 3; ++i) {
             ws->pages()->setCurrentIndex(i);
             QApplication::processEvents();

@@ -86,7 +86,11 @@ double layOutLegend(Builder& b, const mlforml::NetworkMap& m, double left, doubl
         b.box(QRectF(at, y + (b.lh - sw) / 2, sw, sw), colour, true);
         b.text(at + sw + gap / 2, y, label);
     }
-    const QString title = QObject::tr("link shading, mean utilisation:");
+    const QString title = m.shared || m.railOptimised
+                              ? QObject::tr("link shading, mean utilisation:")
+                              : QObject::tr(
+                                    "links to the spines (left up, right down), mean "
+                                    "utilisation:");
     const QString lo = percentText(0), hi = percentText(1);
     const int steps = 10;
     const double cell = std::round(b.lh * 0.6);
@@ -125,16 +129,6 @@ NetworkPicture layOutNetworkMap(const mlforml::NetworkMap& m, const QSizeF& size
     Builder legend(font);
     const double legendH = layOutLegend(legend, m, pad, avail, 0);
     const double legendTop = H - pad - legendH;
-    for (auto bx : legend.pic.boxes) {
-        bx.rect.translate(0, legendTop);
-        b.pic.boxes.append(bx);
-    }
-    for (auto t : legend.pic.texts) {
-        t.box.translate(0, legendTop);
-        t.needs.translate(0, legendTop);
-        b.pic.texts.append(t);
-    }
-
     // The spine tier (or the shared fabric) across the top.
     const double top = pad, tierH = std::round(lh * 1.6);
     const QRectF tier(pad, top, avail, tierH);
@@ -262,8 +256,10 @@ NetworkPicture layOutNetworkMap(const mlforml::NetworkMap& m, const QSizeF& size
     const double linkTop = tier.bottom();
     const double leafTop = linkTop + std::round(lh * 2.2 + std::clamp(spare * 0.6, 0.0, lh * 4));
     const double lineW = std::max(3.0, std::round(lh * 0.3));
+    double lowest = linkTop + leafH + std::round(lh * 2.2);  // bottom of the lowest text so far
     for (int i = 0; i < k; ++i) {
         const double x = pad + i * (colW + gap), cx = x + colW / 2;
+        lowest = std::max(lowest, leafTop + leafH);
         const QRectF leaf(x, leafTop, colW, leafH);
         b.box(leaf, QColor(), true);
         const double tx = x + lh * 0.4, room = colW - lh * 0.8, ty = leafTop + lh * 0.2;
@@ -338,6 +334,18 @@ NetworkPicture layOutNetworkMap(const mlforml::NetworkMap& m, const QSizeF& size
                           QObject::tr("%1 %2").arg(c).arg(word), QString::number(c)},
                          colW),
                colW);
+        lowest = std::max(lowest, nodesTop + used + lh);
+    }
+    // The legend right under the lowest node label (at the bottom when the nodes need it).
+    const double legendAt = std::min(legendTop, lowest + std::round(lh * 0.8));
+    for (auto bx : legend.pic.boxes) {
+        bx.rect.translate(0, legendAt);
+        b.pic.boxes.append(bx);
+    }
+    for (auto t : legend.pic.texts) {
+        t.box.translate(0, legendAt);
+        t.needs.translate(0, legendAt);
+        b.pic.texts.append(t);
     }
     if (b.pic.groupsHidden > 0) {
         const double x = pad + k * (colW + gap);

@@ -85,7 +85,7 @@ QColor jobColor(int job) {
 
 QColor utilisationColor(double u) {
     const double t = std::clamp(u, 0.0, 1.0);
-    const QColor low = kGrey.lighter(150);
+    const QColor low = kGrey.lighter(125);  // an idle link still shows
     auto mix = [t](int a, int b) { return static_cast<int>(a + (b - a) * t + 0.5); };
     return QColor(mix(low.red(), kVermillion.red()), mix(low.green(), kVermillion.green()),
                   mix(low.blue(), kVermillion.blue()));

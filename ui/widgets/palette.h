@@ -37,8 +37,9 @@ QColor jobColor(int job);
 /// Background jobs that share one colour of jobColor: j and j + 5, j + 10, ...
 constexpr int kJobColours = 5;
 
-/// Shade of a link at mean utilisation `u` (0..1, clamped): from a light grey at 0 to
-/// vermillion at 1, a single-hue ramp that reads in grey print and for colour-blind readers.
+/// Shade of a link at mean utilisation `u` (0..1, clamped): from a light grey at 0 (still visible
+/// on a light window) to vermillion at 1, a single-hue ramp that reads in grey print and for
+/// colour-blind readers.
 QColor utilisationColor(double u);
 
 /// Applies the theme to a chart: background, text, grid and legend colours and fonts sized for
