@@ -26,6 +26,7 @@
 #include "widgets/labeled_slider.h"
 #include "widgets/palette.h"
 #include "widgets/smoothing.h"
+#include "widgets/text_fit.h"
 #include "widgets/units.h"
 #include "widgets/workspace_layout.h"
 
@@ -34,6 +35,41 @@ using namespace tandem::ui;
 class TstUiHelpers : public QObject {
     Q_OBJECT
 private slots:
+    /// Painted texts: one cut by its box, one outside the widget, two overlapping, each found
+    /// once; texts side by side that only touch are not.
+    void drawnTextProblemsFindCutOutsideAndOverlap() {
+        const QSizeF size(200, 100);
+        QList<DrawnText> fine{{QStringLiteral("a"), QRectF(0, 0, 50, 20), QRectF(0, 0, 40, 20)},
+                              {QStringLiteral("b"), QRectF(50, 0, 50, 20), QRectF(50, 0, 50, 20)}};
+        QVERIFY(drawnTextProblems(QStringLiteral("v"), size, fine).isEmpty());
+        const QList<DrawnText> cut{
+            {QStringLiteral("wide"), QRectF(0, 0, 30, 20), QRectF(0, 0, 45, 20)}};
+        const QStringList c = drawnTextProblems(QStringLiteral("v"), size, cut);
+        QCOMPARE(c.size(), 1);
+        QVERIFY(c.front().contains(QStringLiteral("cut")));
+        const QList<DrawnText> out{
+            {QStringLiteral("far"), QRectF(180, 90, 40, 20), QRectF(180, 90, 40, 20)}};
+        QVERIFY(drawnTextProblems(QStringLiteral("v"), size, out)
+                    .front()
+                    .contains(QStringLiteral("outside")));
+        fine.append({QStringLiteral("c"), QRectF(40, 5, 30, 20), QRectF(40, 5, 30, 20)});
+        const QStringList o = drawnTextProblems(QStringLiteral("v"), size, fine);
+        QCOMPARE(o.size(), 2);  // "c" overlaps both "a" and "b"
+        QVERIFY(o.front().contains(QStringLiteral("overlap")));
+    }
+
+    /// The network view's colours: the foreground blue, background jobs cycling through five
+    /// colours, an idle node grey; the utilisation ramp from grey to vermillion, clamped.
+    void jobAndUtilisationColours() {
+        QCOMPARE(jobColor(-1), QColor(0x00, 0x72, 0xB2));
+        QCOMPARE(jobColor(0), jobColor(kJobColours));
+        QVERIFY(jobColor(0) != jobColor(1) && jobColor(1) != jobColor(-1));
+        QCOMPARE(utilisationColor(1), QColor(0xD5, 0x5E, 0x00));
+        QCOMPARE(utilisationColor(2), utilisationColor(1));
+        QCOMPARE(utilisationColor(-1), utilisationColor(0));
+        QVERIFY(utilisationColor(0).lightness() > utilisationColor(0.5).lightness());
+    }
+
     void candidateCountsShareOneUnitPerColumn() {
         // 0.9 T and 1.2 T tokens, 40 B and 380 B total parameters, 2 B and 15 B active: each
         // column in the unit of its largest value, named in the header.

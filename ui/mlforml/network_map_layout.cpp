@@ -147,7 +147,8 @@ NetworkPicture layOutNetworkMap(const mlforml::NetworkMap& m, const QSizeF& size
             choices << QObject::tr("Shared fabric: %1 each way, mean use %2").arg(cap, use)
                     << QObject::tr("Shared fabric %1, %2").arg(cap, use)
                     << QObject::tr("Fabric %1").arg(use);
-            b.box(QRectF(tier.left(), tier.bottom() - lh * 0.35, tier.width(), lh * 0.35),
+            // A band under the box (not under its text) in the fabric's shade.
+            b.box(QRectF(tier.left(), tier.bottom(), tier.width(), std::round(lh * 0.35)),
                   utilisationColor(fabricLink->meanUtilisation()), false);
         } else {
             choices << QObject::tr("Shared fabric") << QObject::tr("Fabric");
