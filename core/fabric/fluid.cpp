@@ -5,11 +5,13 @@
 #include <limits>
 #include <utility>
 
+#include "io/collective.h"
+
 namespace tandem::fabric {
 
 double ringWireBytesPerNode(double bytes, int nodes) {
     if (nodes <= 1) return 0.0;
-    return 2.0 * (nodes - 1) / nodes * bytes;
+    return io::busBandwidthFactor(io::Collective::AllReduce, nodes) * bytes;
 }
 
 FluidNetwork::FluidNetwork(double fabricBytesPerS, double nicBytesPerS, double ccEfficiency,

@@ -28,4 +28,16 @@ const EnumTable<Collective>& collectiveNames();
 /// The nccl-tests word of `c` (collectiveNames()).
 const char* name(Collective c);
 
+/// The factor f of busbw / algbw = f (n-1)/n of `c` at large rank counts [nccl-tests
+/// doc/PERFORMANCE.md]: 2 for all-reduce (every byte is reduced and then gathered), 1 for
+/// all-gather, reduce-scatter and all-to-all; the other collectives have no (n-1)/n term (0).
+double busFactorLimit(Collective c);
+
+/// busbw / algbw of `c` over `ranks` GPUs [nccl-tests doc/PERFORMANCE.md], the bytes each rank
+/// puts on the wire per byte of buffer: 2(n-1)/n for all-reduce, (n-1)/n for all-gather,
+/// reduce-scatter and all-to-all, 1 for broadcast, reduce and sendrecv; 0 for scatter, gather
+/// and hypercube (no convention) and for ranks <= 0. The one definition of this factor: the
+/// nccl-tests reader, the collective model and the fluid network all call it.
+double busBandwidthFactor(Collective c, int ranks);
+
 }  // namespace tandem::io

@@ -104,10 +104,6 @@ bool perRankCount(Collective c) {
            c == Collective::AllToAll;
 }
 
-/// The factor f of f (n-1)/n, the busbw/algbw ratio of `c` over n ranks [N]: 2 for all-reduce,
-/// else 1.
-double ratioFactor(Collective c) { return c == Collective::AllReduce ? 2.0 : 1.0; }
-
 /// "2x8" style node x GPU count in a file name; 0 when absent.
 int ranksFromFileName(const std::string& fileName) {
     const std::string n = baseName(fileName);
@@ -304,8 +300,9 @@ NcclCurve buildCurve(const Section& s, const std::string& fileName, const std::s
         const bool reduces = !s.rows.empty() && s.rows.back().reduces;
         if (reduces && s.maxRank >= 1) {
             // With the rank count known, pick the convention whose busbw/algbw is closer [N].
-            const double n = s.maxRank + 1.0;
-            const double ar = 2.0 * (n - 1) / n, rs = (n - 1) / n;
+            const int n = s.maxRank + 1;
+            const double ar = busBandwidthFactor(Collective::AllReduce, n),
+                         rs = busBandwidthFactor(Collective::ReduceScatter, n);
             c.collective = std::abs(ratio - ar) <= std::abs(ratio - rs) ? Collective::AllReduce
                                                                         : Collective::ReduceScatter;
         } else if (reduces) {
@@ -332,7 +329,7 @@ NcclCurve buildCurve(const Section& s, const std::string& fileName, const std::s
         // data wins (a file name is only a label someone typed).
         c.ranks = n;
         c.ranksSource = "file name";
-        const double f = ratioFactor(c.collective);
+        const double f = busFactorLimit(c.collective);
         const bool ratioHasRanks = c.collective == Collective::AllReduce || perRank;
         const auto [lo, hi] =
             ratioHasRanks ? ranksFromRatioIntervals(s.rows, f) : std::pair<int, int>{0, 0};
@@ -350,7 +347,7 @@ NcclCurve buildCurve(const Section& s, const std::string& fileName, const std::s
                               (lo > 0 ? " (consistent with busbw/algbw)" : ""));
         }
     } else if (ratio > 0) {
-        const double f = ratioFactor(c.collective);
+        const double f = busFactorLimit(c.collective);
         if (ratio < f) {
             c.ranks = static_cast<int>(std::lround(f / (f - ratio)));
             c.ranksSource = "busbw/algbw";
@@ -664,27 +661,6 @@ const NcclCurve* findCurve(const NcclImport& imp, Collective collective, int ran
     for (const auto& c : imp.curves)
         if (c.collective == collective && (ranks <= 0 || c.ranks == ranks)) return &c;
     return nullptr;
-}
-
-double busBandwidthFactor(Collective collective, int ranks) {
-    if (ranks <= 0) return 0;
-    const double n = ranks;
-    switch (collective) {
-        case Collective::AllReduce:
-        case Collective::AllGather:
-        case Collective::ReduceScatter:
-        case Collective::AllToAll:
-            return ratioFactor(collective) * (n - 1) / n;
-        case Collective::Broadcast:
-        case Collective::Reduce:
-        case Collective::SendRecv:
-            return 1.0;
-        case Collective::Scatter:
-        case Collective::Gather:
-        case Collective::Hypercube:
-            break;
-    }
-    return 0;
 }
 
 double collectiveTime_s(const NcclCurve& curve, double bytes, bool* extrapolated) {

@@ -108,11 +108,6 @@ std::vector<double> logSizes(const NcclCurve& curve);
 /// The first curve of `collective` (and of `ranks` GPUs, when > 0) in `imp`, or nullptr.
 const NcclCurve* findCurve(const NcclImport& imp, Collective collective, int ranks = 0);
 
-/// busbw / algbw of `collective` over `ranks` GPUs [N]: 2(n-1)/n for all-reduce, (n-1)/n for
-/// all-gather, reduce-scatter and all-to-all, 1 for broadcast, reduce and sendrecv; 0 for
-/// scatter, gather and hypercube (no convention here) and for ranks <= 0.
-double busBandwidthFactor(Collective collective, int ranks);
-
 /// Time (s) to run `collective` on `bytes` with the measured curve: bytes * factor / busbw.
 /// Flags extrapolation like effectiveBusBandwidth. Infinite when busbw is 0.
 double collectiveTime_s(const NcclCurve& curve, double bytes, bool* extrapolated = nullptr);

@@ -27,9 +27,7 @@ const EnumTable<Collective>& collectiveNames() {
 const char* collectiveName(Collective c) { return enumName(collectiveNames(), c); }
 
 double busFactor(Collective c, int n) {
-    if (n <= 1) return 0.0;
-    const double f = double(n - 1) / n;
-    return c == Collective::AllReduce ? 2.0 * f : f;
+    return io::busBandwidthFactor(widen(ncclCollectives(), c), n);
 }
 
 GroupSpan groupSpan(int size, int stride, int gpusPerNode) {

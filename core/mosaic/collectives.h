@@ -30,7 +30,8 @@ const EnumTable<Collective>& collectiveNames();
 /// nccl-tests word of a collective (collectiveNames()).
 const char* collectiveName(Collective c);
 
-/// Bytes on the wire per rank divided by the buffer size S, for n ranks (0 for n <= 1).
+/// Bytes on the wire per rank divided by the buffer size S, for n ranks (0 for n <= 1):
+/// io::busBandwidthFactor of the nccl-tests collective.
 double busFactor(Collective c, int n);
 
 /// How a group of `size` ranks whose members are `stride` ranks apart sits on nodes of

@@ -9,6 +9,7 @@
 #include "mosaic/collectives.h"
 #include "mosaic/layout_table.h"
 #include "mosaic/memory_model.h"
+#include "mosaic/scaling_law.h"
 
 namespace tandem::mosaic {
 namespace {
@@ -116,7 +117,7 @@ PerfModel::PerfModel(const Geometry& g, const Cluster& c) : m_g(g), m_c(c) {
     m_denseFfnParams = denseFfnParams(g);
     m_moeLayers = moeLayers(g);
     m_denseLayers = g.layers - m_moeLayers;
-    m_nActFlopsPerToken = 6.0 * g.nAct;
+    m_nActFlopsPerToken = modelFlops(g.nAct, 1.0);
     // Activation elements per token per layer (sequence-parallel: divided by TP later).
     const double d = g.dModel, dexp = g.dExpert, k = g.topK, e = g.experts;
     const double kv = g.headDim > 0 ? double(g.nKvHead) * g.headDim

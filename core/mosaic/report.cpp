@@ -2,8 +2,10 @@
 
 #include <cmath>
 
+#include "common/csv.h"
 #include "common/json_reader.h"
 #include "common/number_format.h"
+#include "mosaic/scaling_law.h"
 
 namespace tandem::mosaic {
 namespace {
@@ -144,7 +146,7 @@ nlohmann::ordered_json searchToJson(const SearchResult& r) {
         cj["global_batch_sequences"] = c.globalBatch;
         cj["tokens"] = c.tokens;
         cj["tokens_per_parameter"] = c.tokens / c.geometry.nAct;
-        cj["model_flops"] = 6.0 * c.geometry.nAct * c.tokens;
+        cj["model_flops"] = modelFlops(c.geometry.nAct, c.tokens);
         cj["loss"] = jsonNumber(c.loss);
         cj["extrapolated"] = c.extrapolated;
         cands.push_back(cj);
@@ -153,14 +155,27 @@ nlohmann::ordered_json searchToJson(const SearchResult& r) {
     return j;
 }
 
-std::string frontierCsv(const SearchResult& r) {
-    std::string s = "sparsity,compute_optimal_loss,cluster_optimal_loss,feasible,extrapolated\n";
+std::string frontierCsv(const SearchResult& r, FrontierCsvColumns columns) {
+    const bool deliverable = columns == FrontierCsvColumns::WithDeliverable;
+    std::string s = "sparsity,compute_optimal_loss,cluster_optimal_loss,feasible,extrapolated";
+    s += deliverable ? ",compute_optimal_deliverable\n" : "\n";
     for (size_t i = 0; i < r.clusterOptimal.size(); ++i) {
         const auto& c = r.clusterOptimal[i];
-        const double co = i < r.computeOptimal.size() ? r.computeOptimal[i].loss : NAN;
+        const bool hasCompute = i < r.computeOptimal.size();
+        const double co = hasCompute ? r.computeOptimal[i].loss : NAN;
         s += csvNumber(c.sparsity) + "," + csvNumber(co) + "," + csvNumber(c.loss) + "," +
-             (c.feasible ? "1" : "0") + "," + (c.extrapolated ? "1" : "0") + "\n";
+             (c.feasible ? "1" : "0") + "," + (c.extrapolated ? "1" : "0");
+        if (deliverable) s += hasCompute && r.computeOptimal[i].feasible ? ",1" : ",0";
+        s += "\n";
     }
+    return s;
+}
+
+std::string frontierModelsCsv(const std::vector<FrontierModelPoint>& points) {
+    std::string s = "imported_model,sparsity,loss,extrapolated\n";
+    for (const auto& p : points)
+        s += csvQuote(p.label) + "," + csvNumber(p.sparsity) + "," + csvNumber(p.loss) + "," +
+             (p.extrapolated ? "1" : "0") + "\n";
     return s;
 }
 
@@ -182,7 +197,7 @@ std::string candidatesCsv(const SearchResult& r) {
              std::to_string(p.mbs) + "," + checkpointingName(p.ckpt) + "," + csvNumber(c.eval.mfu) +
              "," + csvNumber(c.eval.iteration_s) + "," + csvNumber(c.eval.memoryGB) + "," +
              csvNumber(c.tokens) + "," + csvNumber(c.tokens / g.nAct) + "," +
-             csvNumber(6.0 * g.nAct * c.tokens) + "," + csvNumber(c.loss) + "," +
+             csvNumber(modelFlops(g.nAct, c.tokens)) + "," + csvNumber(c.loss) + "," +
              (c.extrapolated ? "1" : "0") + "\n";
     }
     return s;

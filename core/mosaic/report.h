@@ -25,10 +25,31 @@ nlohmann::ordered_json geometryToJson(const Geometry& g);
 /// numbers are written as null.
 nlohmann::ordered_json searchToJson(const SearchResult& r);
 
+/// Which columns frontierCsv writes.
+enum class FrontierCsvColumns {
+    Loss,  ///< the CLI's mosaic_frontier.csv
+    /// the same, then compute_optimal_deliverable: 0 where the cluster cannot deliver C_model
+    /// with the bin's best layout (the red region of [2608.10605 Fig. 1]); the GUI's export
+    WithDeliverable,
+};
+
 /// Header `sparsity,compute_optimal_loss,cluster_optimal_loss,feasible,extrapolated`, one row
 /// per bin; `feasible`/`extrapolated` refer to the cluster-optimal point (1/0); empty loss
-/// field when NaN.
-std::string frontierCsv(const SearchResult& r);
+/// field when NaN (compute_optimal_loss is the law's value in every bin, blank only where the
+/// law has none; cluster_optimal_loss is blank where no layout fits).
+std::string frontierCsv(const SearchResult& r,
+                        FrontierCsvColumns columns = FrontierCsvColumns::Loss);
+
+/// A point drawn on the frontier beside the curves: an imported model.
+struct FrontierModelPoint {
+    std::string label;          ///< the model's name
+    double sparsity = 0;        ///< S = 1 - N_act / N_tot (non-embedding)
+    double loss = 0;            ///< nats (Eq. 10); written blank when not finite
+    bool extrapolated = false;  ///< outside Eq. 10's fitted range
+};
+
+/// Header `imported_model,sparsity,loss,extrapolated`, one row per point, the label quoted.
+std::string frontierModelsCsv(const std::vector<FrontierModelPoint>& points);
 
 /// One row per candidate (best first): geometry, plan, mfu, iteration_s, memory_GB, tokens,
 /// tokens_per_parameter, model_flops, loss, extrapolated.

@@ -44,12 +44,12 @@ ComputeOptimum computeOptimum(const ScalingLaw& law, double c, double s, double 
     const double r = 1.0 - s;
     auto f = [&](double logN) {
         const double n = std::exp(logN);
-        return law.loss(n, s, c / (6.0 * r * n), g);
+        return law.loss(n, s, tokensForModelFlops(c, r * n), g);
     };
     const double logN = goldenSectionMin(f, std::log(1e6), std::log(1e16));
     best.nTot = std::exp(logN);
     best.nAct = r * best.nTot;
-    best.tokens = c / (6.0 * best.nAct);
+    best.tokens = tokensForModelFlops(c, best.nAct);
     best.loss = law.loss(best.nTot, s, best.tokens, g);
     return best;
 }

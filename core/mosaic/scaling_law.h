@@ -5,6 +5,16 @@
 
 namespace tandem::mosaic {
 
+/// Model FLOPs of training `nAct` active parameters on `tokens` tokens, C = 6 N_act D (2 forward
+/// + 4 backward FLOPs per active parameter per token) [2608.10605 Eq. 1, 16, 25; Kaplan et al.
+/// 2020]: the one count of model FLOPs (MFU's numerator, the frontier's budget, the reports).
+/// Recomputation earns no credit. FLOPs; nAct and tokens are counts.
+inline double modelFlops(double nAct, double tokens) { return 6.0 * nAct * tokens; }
+
+/// Tokens D that `flops` model FLOPs buy at `nAct` active parameters: D = C / (6 N_act), the
+/// inverse of modelFlops.
+inline double tokensForModelFlops(double flops, double nAct) { return flops / (6.0 * nAct); }
+
 /// Coefficients of Eq. 10; defaults are Table 2's point estimates. Only beta and eta are
 /// identified; the others sit on a ridge (perturb them jointly) [2608.10605 App. B.2].
 struct ScalingLaw {

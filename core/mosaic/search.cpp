@@ -16,6 +16,7 @@
 #include "mosaic/layout_grid.h"
 #include "mosaic/layout_table.h"
 #include "mosaic/memory_model.h"
+#include "mosaic/scaling_law.h"
 
 namespace tandem::mosaic {
 namespace {
@@ -71,7 +72,7 @@ double feasibleBoundarySparsity(const std::vector<FrontierPoint>& computeOptimal
 }
 
 double deliverableTokens(const Envelope& e, double mfu, double nAct) {
-    return e.deliverableModelFlops(mfu) / (6.0 * nAct);
+    return tokensForModelFlops(e.deliverableModelFlops(mfu), nAct);
 }
 
 CandidateScore scoreCandidate(const Envelope& e, const Geometry& g, double mfu) {

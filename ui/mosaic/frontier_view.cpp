@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "mosaic/layout_cells.h"
+#include "mosaic/report.h"
 #include "widgets/palette.h"
 #include "widgets/series_pool.h"
 #include "widgets/units.h"
@@ -363,34 +364,18 @@ HoverTable FrontierView::hoverAtX(double x) const {
 }
 
 QString FrontierView::csv() const {
-    // The CLI's mosaic_frontier.csv columns (same names, same values: compute_optimal_loss is the
-    // law's value in every bin, blank only where the law has none; cluster_optimal_loss is blank
-    // where `feasible` is 0, no layout fits), then compute_optimal_deliverable: 0 where the cluster
-    // cannot deliver C_model with the bin's best layout (the red region of Fig. 1).
-    QString out = QStringLiteral(
-        "sparsity,compute_optimal_loss,cluster_optimal_loss,feasible,extrapolated,compute_optimal_"
-        "deliverable\n");
-    if (!m_result) return out;
-    const auto& c = m_result->computeOptimal;
-    const auto& k = m_result->clusterOptimal;
-    auto num = [](double v) { return std::isfinite(v) ? QString::number(v, 'g', 10) : QString(); };
-    auto flag = [](bool b) { return b ? QStringLiteral("1") : QStringLiteral("0"); };
-    for (size_t i = 0; i < k.size(); ++i) {
-        const bool hasC = i < c.size();
-        out += QStringLiteral("%1,%2,%3,%4,%5,%6\n")
-                   .arg(num(k[i].sparsity), num(hasC ? c[i].loss : NAN), num(k[i].loss),
-                        flag(k[i].feasible), flag(k[i].extrapolated), flag(hasC && c[i].feasible));
-    }
+    // The CLI's mosaic_frontier.csv columns and values (mosaic::frontierCsv), then
+    // compute_optimal_deliverable, then the imported models drawn on the chart.
+    if (!m_result)
+        return QString::fromStdString(
+            mosaic::frontierCsv({}, mosaic::FrontierCsvColumns::WithDeliverable));
+    QString out = QString::fromStdString(
+        mosaic::frontierCsv(*m_result, mosaic::FrontierCsvColumns::WithDeliverable));
     if (!m_markers.isEmpty()) {
-        out += QStringLiteral("\nimported_model,sparsity,loss,extrapolated\n");
-        for (const FrontierMarker& m : m_markers) {
-            QString label = m.label;
-            label.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-            out += QStringLiteral("\"%1\",%2,%3,%4\n")
-                       .arg(label, QString::number(m.sparsity, 'g', 10),
-                            std::isfinite(m.loss) ? QString::number(m.loss, 'g', 10) : QString(),
-                            m.extrapolated ? QStringLiteral("1") : QStringLiteral("0"));
-        }
+        std::vector<mosaic::FrontierModelPoint> points;
+        for (const FrontierMarker& m : m_markers)
+            points.push_back({m.label.toStdString(), m.sparsity, m.loss, m.extrapolated});
+        out += QLatin1Char('\n') + QString::fromStdString(mosaic::frontierModelsCsv(points));
     }
     return out;
 }
