@@ -63,9 +63,9 @@ void printMlForMlSummary(const tandem::mlforml::Result& r) {
 void printMosaicSummary(const tandem::mosaic::SearchResult& r) {
     print("\nMOSAIC [arXiv:2608.10605]: loss against sparsity\n");
     print("  compute-optimal sparsity S* = %s (model-FLOPs budget, blind to hardware)\n",
-          fixed(r.computeOptimalS, 3).c_str());
+          fixed(r.computeOptimalSparsity, 3).c_str());
     print("  cluster-optimal sparsity S* = %s (best feasible plan on the cluster)\n",
-          fixed(r.clusterOptimalS, 3).c_str());
+          fixed(r.clusterOptimalSparsity, 3).c_str());
     if (r.optimum >= 0) {
         const auto& c = r.candidates[static_cast<size_t>(r.optimum)];
         const auto& g = c.geometry;

@@ -369,6 +369,8 @@ FabricField<T> numberRow(const char* key, FabricFieldShape shape, const char* un
             source, get,   set,  nullptr, nullptr, nullptr, nullptr};
 }
 
+// `m` below is a member name, which cannot be parenthesised.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 // A Word row of enum member `m` whose words are `table`'s names.
 #define TANDEM_ENUM_MEMBER(T, m, table)                                    \
     enumNames(table()), [](const T& v) { return std::string(name(v.m)); }, \
@@ -377,6 +379,7 @@ FabricField<T> numberRow(const char* key, FabricFieldShape shape, const char* un
 #define TANDEM_NUMBER_MEMBER(T, m)                       \
     [](const T& v) { return static_cast<double>(v.m); }, \
         [](T& v, double x) { v.m = static_cast<decltype(v.m)>(x); }
+// NOLINTEND(bugprone-macro-parentheses)
 
 void readForegroundNodes(JsonReader& r, const PlacementField& f, Placement& pl) {
     if (!r.arrayWithin(f.key, f.maxItems)) return;

@@ -168,10 +168,10 @@ bool parseRow(const std::vector<std::string>& tok, int headerHalves, bool errorC
         return false;
     }
     if (halves == 0) halves = rest >= 8 ? 2 : 1;
-    if (rest < static_cast<std::size_t>(4 * halves) && halves == 2 && rest >= 4 && rest <= 6)
+    if (rest < 4 * static_cast<std::size_t>(halves) && halves == 2 && rest >= 4 && rest <= 6)
         halves = 1;  // a table printed without the in-place half
-    if (rest < static_cast<std::size_t>(4 * halves) ||
-        rest > static_cast<std::size_t>(4 * halves + 2)) {
+    const std::size_t timing = 4 * static_cast<std::size_t>(halves);
+    if (rest < timing || rest > timing + 2) {
         why = "expected size, count, type, [redop], [root] and " + std::to_string(4 * halves) +
               " timing columns (got " + std::to_string(tok.size()) + " columns)";
         return false;

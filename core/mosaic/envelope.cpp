@@ -166,6 +166,21 @@ nlohmann::ordered_json writeEnvelope(const Envelope& e) {
     return j;
 }
 
+EnvelopeKey searchKey(const Envelope& e) { return {writeEnvelope(e).dump(), e.hardware.measured}; }
+
+EnvelopeKey costingKey(const Envelope& e) {
+    Envelope c = e;
+    const Envelope defaults;
+    c.days = defaults.days;
+    c.goodput = defaults.goodput;
+    c.tppMin = defaults.tppMin;
+    c.tppMax = defaults.tppMax;
+    c.computeBudgetFlops = defaults.computeBudgetFlops;
+    c.law = defaults.law;
+    c.frontierSparsity = defaults.frontierSparsity;
+    return searchKey(c);
+}
+
 const BackgroundLoad& backgroundOrIdle(const Envelope& e) {
     static const BackgroundLoad kIdle;
     return e.background ? *e.background : kIdle;

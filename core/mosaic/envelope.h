@@ -4,6 +4,7 @@
 // 20 days, eta_good 1, B_global 1024, T_seq 2048, q in {8..18}, K in {1,2,4,6,8},
 // E in {4..512}, G in {1,2,4,8}, S >= 0.7, B_micro in {1,2,4}, four checkpointing modes,
 // TPP in [40, 150].
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -185,5 +186,24 @@ void readEnvelope(JsonReader& r, Envelope& e);
 /// `nccl_tests_files` only when it is not empty and `background` only when set, so analytical
 /// scenarios keep their bytes.
 nlohmann::ordered_json writeEnvelope(const Envelope& e);
+
+/// The identity of what a result computed from an envelope depends on: everything the scenario
+/// writes of it (writeEnvelope) and its measured collective curves by identity. The key holds the
+/// curves, so while it lives no other curves can take their address; equal keys give equal
+/// results. Caches of searches (the MoE workspace) and of costings (mosaic::search) use it.
+struct EnvelopeKey {
+    std::string inputs;  ///< writeEnvelope(...).dump() of the fields the result reads
+    std::shared_ptr<const MeasuredCollectives> curves;  ///< hardware.measured (may be null)
+    bool operator==(const EnvelopeKey& o) const { return curves == o.curves && inputs == o.inputs; }
+    bool operator!=(const EnvelopeKey& o) const { return !(*this == o); }
+};
+
+/// The key of a whole search of `e` (every field).
+EnvelopeKey searchKey(const Envelope& e);
+
+/// The key of the costing of `e`'s geometries: the fields only the scoring of candidates reads
+/// (T_train, goodput, the TPP bounds, C_model, Eq. 10's coefficients, the frontier bins) at
+/// their defaults, so a change of those (a slider) finds the same costing.
+EnvelopeKey costingKey(const Envelope& e);
 
 }  // namespace tandem::mosaic

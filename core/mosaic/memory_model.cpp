@@ -36,8 +36,10 @@ double PerfModel::groupMemory(const Plan& p, Group& gr) const {
     const double tp = p.tp, d = g.dModel, e = g.experts;
     const Stack& sk = m_c.stack;
     // Expert data parallelism: DP / EP x CP [App. D.1]; folded: TP CP DP / (EP ETP).
-    const double edp =
-        sk.expertFolding ? double(p.tp * p.cp * p.dp / (p.ep * p.etp)) : double(p.dp / p.ep) * p.cp;
+    // Whole numbers: a layout's EP x ETP divides TP x CP x DP (folded) and EP divides DP.
+    const int edpRanks =
+        sk.expertFolding ? p.tp * p.cp * p.dp / (p.ep * p.etp) : p.dp / p.ep * p.cp;
+    const double edp = edpRanks;
     const double lowBytes = sk.lowPrecisionWeightBytes[int(m_c.precision)];
     gr.vp = p.vp;
     gr.pp = p.pp;

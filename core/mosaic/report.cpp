@@ -131,8 +131,8 @@ nlohmann::ordered_json searchToJson(const SearchResult& r) {
                                          ? nlohmann::ordered_json(r.nearestWorkingNodes)
                                          : nlohmann::ordered_json(nullptr);
     }
-    j["compute_optimal_sparsity"] = jsonNumber(r.computeOptimalS);
-    j["cluster_optimal_sparsity"] = jsonNumber(r.clusterOptimalS);
+    j["compute_optimal_sparsity"] = jsonNumber(r.computeOptimalSparsity);
+    j["cluster_optimal_sparsity"] = jsonNumber(r.clusterOptimalSparsity);
     j["naive_on_cluster_loss"] = jsonNumber(r.naiveOnClusterLoss);
     j["optimum"] = r.optimum;
     j["compute_optimal"] = frontierJson(r.computeOptimal);

@@ -35,7 +35,7 @@ using Costed = std::shared_ptr<const std::vector<GeoResult>>;
 /// Costings by costingKey, most recent last; an entry whose costing is still under way holds
 /// the future the computing call fulfils.
 struct CostingEntry {
-    std::string key;
+    EnvelopeKey key;
     std::shared_future<Costed> future;
     std::uint64_t id;  ///< which costing of `key` (a failed one is forgotten, a new one added)
 };
@@ -250,24 +250,6 @@ std::vector<SearchResult> searchPerBackgroundLevel(const Envelope& e, const std:
 
 namespace {
 
-/// The envelope as far as the costing of its geometries reads it: the fields only the scoring
-/// of candidates reads (T_train, goodput, the TPP bounds, C_model, Eq. 10's coefficients, the
-/// frontier bins) set to their defaults, written as the scenario writes it, with the identity of
-/// its measured curves. Equal keys give equal costings (tested against cold searches).
-std::string costingKey(const Envelope& e) {
-    Envelope c = e;
-    const Envelope defaults;
-    c.days = defaults.days;
-    c.goodput = defaults.goodput;
-    c.tppMin = defaults.tppMin;
-    c.tppMax = defaults.tppMax;
-    c.computeBudgetFlops = defaults.computeBudgetFlops;
-    c.law = defaults.law;
-    c.frontierSparsity = defaults.frontierSparsity;
-    return writeEnvelope(c).dump() + "|curves@" +
-           std::to_string(reinterpret_cast<std::uintptr_t>(e.hardware.measured.get()));
-}
-
 /// Removes costing `id` from the cache if it is still there (a costing that failed or was
 /// cancelled is not kept).
 void forgetCosting(std::uint64_t id) {
@@ -304,7 +286,7 @@ Costed costAll(const Envelope& e, const Cluster& cluster, const LayoutSpace& spa
 Costed costedGeometries(const Envelope& e, const Cluster& cluster, const LayoutSpace& space,
                         const tandem::CancelFlag* cancel, int threads) {
     constexpr std::size_t kCacheEntries = 6;
-    const std::string key = costingKey(e);
+    const EnvelopeKey key = costingKey(e);
     for (;;) {
         std::promise<Costed> promise;
         std::shared_future<Costed> future;
@@ -395,7 +377,8 @@ SearchResult searchOnce(const Envelope& e, const tandem::CancelFlag* cancel, boo
     std::stable_sort(res.candidates.begin(), res.candidates.end(),
                      [](const Candidate& a, const Candidate& b) { return a.loss < b.loss; });
     res.optimum = res.candidates.empty() ? -1 : 0;
-    res.clusterOptimalS = res.candidates.empty() ? kNaN : res.candidates[0].geometry.sparsity;
+    res.clusterOptimalSparsity =
+        res.candidates.empty() ? kNaN : res.candidates[0].geometry.sparsity;
 
     // Cluster-optimal frontier.
     const auto& centres = e.frontierSparsity;
@@ -444,7 +427,7 @@ SearchResult searchOnce(const Envelope& e, const tandem::CancelFlag* cancel, boo
             bestBin = int(i);
         }
     }
-    res.computeOptimalS = bestBin >= 0 ? centres[size_t(bestBin)] : kNaN;
+    res.computeOptimalSparsity = bestBin >= 0 ? centres[size_t(bestBin)] : kNaN;
     // The compute-optimal choice (S_max) re-scored on the cluster: its realization's loss at
     // the D its own MFU delivers (Eq. 25, TPP cap); NaN when no geometry of that bin fits.
     res.naiveOnClusterLoss = kNaN;

@@ -46,10 +46,11 @@ struct SearchResult {
     std::vector<FrontierPoint> computeOptimal;
     /// Lowest loss over candidates whose sparsity falls in each bin (B7); infeasible when empty.
     std::vector<FrontierPoint> clusterOptimal;
-    double computeOptimalS = 0;     ///< argmin of computeOptimal (a boundary in the law's range)
-    double clusterOptimalS = 0;     ///< sparsity of the optimum candidate (NaN if none)
-    double naiveOnClusterLoss = 0;  ///< compute-optimal choice (S_max bin) re-scored on the
-                                    ///< cluster; NaN if no geometry of that bin fits
+    double computeOptimalSparsity =
+        0;  ///< argmin of computeOptimal (a boundary in the law's range)
+    double clusterOptimalSparsity = 0;  ///< sparsity of the optimum candidate (NaN if none)
+    double naiveOnClusterLoss = 0;      ///< compute-optimal choice (S_max bin) re-scored on the
+                                        ///< cluster; NaN if no geometry of that bin fits
     std::vector<Candidate> candidates;  ///< feasible, best (lowest loss) first
     int optimum = -1;                   ///< index into candidates, -1 none
     double deviceMemoryGB = 0;          ///< usable memory per device, GB

@@ -48,8 +48,8 @@ void mlforMlMetrics(const mlforml::Result& r, Metrics& m) {
 }
 
 void mosaicMetrics(const mosaic::SearchResult& r, Metrics& m) {
-    m.emplace_back("moe.compute_optimal_sparsity", csvNumber(r.computeOptimalS));
-    m.emplace_back("moe.cluster_optimal_sparsity", csvNumber(r.clusterOptimalS));
+    m.emplace_back("moe.compute_optimal_sparsity", csvNumber(r.computeOptimalSparsity));
+    m.emplace_back("moe.cluster_optimal_sparsity", csvNumber(r.clusterOptimalSparsity));
     m.emplace_back("moe.naive_on_cluster_loss", csvNumber(r.naiveOnClusterLoss));
     m.emplace_back("moe.feasible_candidates", std::to_string(r.candidates.size()));
     const mosaic::Candidate* c =

@@ -7,6 +7,7 @@
 #include "common/json_reader.h"
 #include "mosaic/envelope.h"
 #include "mosaic/hardware.h"
+#include "mosaic/measured_collectives.h"
 #include "mosaic/plan.h"
 #include "scenario/scenario.h"
 #include "test_main.h"
@@ -49,7 +50,33 @@ private slots:
     void hardwareKeyUnits();
     void planModelReader();
     void backgroundOrIdleDefault();
+    void keysSeparateWhatResultsRead();
 };
+
+/// searchKey changes with every field, costingKey only with what the costing reads; both tell
+/// measured curves apart by identity and hold them, so a freed set's address is never reused
+/// while a cache entry keyed on it lives.
+void TestMosaicEnvelope::keysSeparateWhatResultsRead() {
+    const Envelope e;
+    Envelope days = e;
+    days.days = e.days * 2;
+    QVERIFY(searchKey(days) != searchKey(e));
+    QVERIFY(costingKey(days) == costingKey(e));
+    Envelope nodes = e;
+    nodes.nodes = e.nodes * 2;
+    QVERIFY(costingKey(nodes) != costingKey(e));
+    Envelope measured = e;
+    measured.hardware.measured = std::make_shared<MeasuredCollectives>();
+    const EnvelopeKey held = searchKey(measured);
+    QVERIFY(held != searchKey(e));
+    QCOMPARE(held.inputs, searchKey(e).inputs);  // the curves, not the written keys, differ
+    const MeasuredCollectives* address = measured.hardware.measured.get();
+    measured.hardware.measured.reset();
+    QCOMPARE(held.curves.get(), address);  // still alive: no new set can take this address
+    Envelope other = e;
+    other.hardware.measured = std::make_shared<MeasuredCollectives>();
+    QVERIFY(searchKey(other) != held);
+}
 
 void TestMosaicEnvelope::defaultsAreTable3() {
     const Envelope e;

@@ -63,10 +63,10 @@ void TestMosaicSearch::boundaryVersusInterior() {
     // Compute-optimal: L*(S) strictly decreasing, argmin at the largest sparsity (boundary).
     for (size_t i = 1; i < r.computeOptimal.size(); ++i)
         QVERIFY(r.computeOptimal[i].loss < r.computeOptimal[i - 1].loss);
-    QCOMPARE(r.computeOptimalS, grid.back());
+    QCOMPARE(r.computeOptimalSparsity, grid.back());
     // Cluster-optimal: strictly interior.
     QVERIFY(r.optimum == 0);
-    QVERIFY(r.clusterOptimalS > grid.front() && r.clusterOptimalS < grid.back());
+    QVERIFY(r.clusterOptimalSparsity > grid.front() && r.clusterOptimalSparsity < grid.back());
     double bestLoss = 1e9;
     size_t bestBin = 0;
     for (size_t i = 0; i < r.clusterOptimal.size(); ++i)

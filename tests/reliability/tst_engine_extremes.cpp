@@ -113,8 +113,9 @@ QString moeInvariants(const mosaic::Envelope& e, const mosaic::SearchResult& r) 
         if (c.geometry.topK > c.geometry.experts) return "K > E in a candidate";
         if (!(c.tokens > 0) || !std::isfinite(c.loss)) return "tokens or loss invalid";
     }
-    if (r.optimum >= 0 && !std::isfinite(r.clusterOptimalS)) return "optimum without a sparsity";
-    if (r.optimum < 0 && !std::isnan(r.clusterOptimalS))
+    if (r.optimum >= 0 && !std::isfinite(r.clusterOptimalSparsity))
+        return "optimum without a sparsity";
+    if (r.optimum < 0 && !std::isnan(r.clusterOptimalSparsity))
         return "no optimum but a cluster-optimal S";
     for (const auto& f : r.clusterOptimal)
         if (f.feasible != std::isfinite(f.loss))
@@ -528,7 +529,7 @@ private slots:
         // Infeasible is an explicit answer: no optimum, NaN cluster-optimal sparsity, every
         // cluster-optimal bin marked infeasible.
         if (r.optimum < 0) {
-            QVERIFY(std::isnan(r.clusterOptimalS));
+            QVERIFY(std::isnan(r.clusterOptimalSparsity));
             for (const auto& f : r.clusterOptimal) QVERIFY(!f.feasible);
         }
         QCOMPARE(r.optimum >= 0, expectFeasible);

@@ -47,8 +47,8 @@ mosaic::SearchResult fiveBins() {
     r.clusterOptimal = {pt(0.5, 2.6, true, false), pt(0.6, 2.5, true, false),
                         pt(0.7, 2.45, true, true), pt(0.8, NAN, false, false),
                         pt(0.9, 2.55, true, true)};
-    r.computeOptimalS = 0.9;
-    r.clusterOptimalS = 0.7;
+    r.computeOptimalSparsity = 0.9;
+    r.clusterOptimalSparsity = 0.7;
     r.naiveOnClusterLoss = 2.65;
     return r;
 }
@@ -163,7 +163,7 @@ private slots:
 
     void missingOptimaAreNotDrawn() {
         mosaic::SearchResult r = fiveBins();
-        r.clusterOptimalS = NAN;  // no candidate
+        r.clusterOptimalSparsity = NAN;  // no candidate
         r.naiveOnClusterLoss = NAN;
         const FrontierPlot p = frontierPlot(r, std::nullopt, {}, false);
         QVERIFY(p.computeOptimum.has_value());

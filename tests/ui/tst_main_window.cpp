@@ -573,6 +573,63 @@ private slots:
         QVERIFY(w.document()->isModified());
     }
 
+    /// A slider step draws each chart in view once, with the new result: the frontier (a result
+    /// sets its markers, cluster and data) and the loss chart (curves and targets).
+    void chartsDrawOncePerSliderStep_data() {
+        QTest::addColumn<int>("workspace");
+        QTest::newRow("MoE frontier") << 1;
+        QTest::newRow("loss chart") << 0;
+    }
+    void chartsDrawOncePerSliderStep() {
+        QFETCH(int, workspace);
+        MainWindow w;
+        w.setCurrentWorkspace(workspace);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        ChartView* chart = workspace == 1
+                               ? static_cast<ChartView*>(w.moeWorkspace()->frontierView())
+                               : w.networkWorkspace()->lossView();
+        LabeledSlider* s =
+            workspace == 1
+                ? w.moeWorkspace()->controls()->daysSlider()
+                : w.networkWorkspace()->findChild<NetworkControls*>()->backgroundSlider();
+        QVERIFY(chart->isVisible());
+        for (int step = 0; step < 2; ++step) {
+            const int before = chart->rebuildCount();
+            const int v0 = s->value();
+            s->slider()->setFocus();
+            QTest::keyClick(s->slider(), Qt::Key_PageUp);
+            QVERIFY(s->value() != v0);
+            QVERIFY(w.waitForResults(60000));
+            QCOMPARE(chart->rebuildCount() - before, 1);
+        }
+    }
+
+    /// Undoing a MoE edit re-applies the MoE part only: the network workspace keeps the results
+    /// it holds (setParams would clear them) and its part of the scenario.
+    void moeUndoLeavesTheNetworkWorkspaceAlone() {
+        MainWindow w;
+        w.setCurrentWorkspace(0);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        const std::size_t cached = w.networkWorkspace()->cachedResultCount();
+        QVERIFY(cached > 0);
+        const std::string network = tandem::scenarioToJson(w.document()->scenario());
+        w.setCurrentWorkspace(1);
+        QVERIFY(w.waitForResults(60000));
+        LabeledSlider* days = w.moeWorkspace()->controls()->daysSlider();
+        const int d0 = days->value();
+        days->slider()->setFocus();
+        QTest::keyClick(days->slider(), Qt::Key_PageUp);
+        QVERIFY(w.waitForResults(60000));
+        QCOMPARE(w.undoStack()->count(), 1);
+        w.undoStack()->undo();
+        QVERIFY(w.waitForResults(60000));
+        QCOMPARE(days->value(), d0);
+        QCOMPARE(tandem::scenarioToJson(w.document()->scenario()), network);
+        QCOMPARE(w.networkWorkspace()->cachedResultCount(), cached);
+    }
+
     void badFileShowsProblemsAndKeepsScenario() {
         MainWindow w;
         w.show();

@@ -81,22 +81,26 @@ private slots:
         up.nodes = 40;  // the log ladder's stops next to 32
         down.nodes = 24;
         QCOMPARE(ws->preparingInputs(),
-                 (std::vector<std::string>{searchInputsKey(up), searchInputsKey(down)}));
+                 (std::vector<tandem::mosaic::EnvelopeKey>{tandem::mosaic::searchKey(up),
+                                                           tandem::mosaic::searchKey(down)}));
         QVERIFY(ws->prepareRunner()->waitIdle(60000));
         nodes->slider()->setValue(nodes->slider()->value() + 1);
         QVERIFY(w.waitForResults(60000));
         QCOMPARE(ws->result()->candidates.size(), tandem::mosaic::search(up).candidates.size());
-        QCOMPARE(ws->result()->clusterOptimalS, tandem::mosaic::search(up).clusterOptimalS);
+        QCOMPARE(ws->result()->clusterOptimalSparsity,
+                 tandem::mosaic::search(up).clusterOptimalSparsity);
         // At 40 only 48 is prepared (32 was shown before); a jump to another size while it is
         // prepared stops it, and at the last stop (256) only the stop below it is prepared.
         up.nodes = 48;
-        QCOMPARE(ws->preparingInputs(), std::vector<std::string>{searchInputsKey(up)});
+        QCOMPARE(ws->preparingInputs(),
+                 std::vector<tandem::mosaic::EnvelopeKey>{tandem::mosaic::searchKey(up)});
         const bool stillPreparing = ws->prepareRunner()->isBusy();
         nodes->slider()->setValue(nodes->slider()->maximum());
         if (stillPreparing) QVERIFY(ws->preparingInputs().empty());
         QVERIFY(w.waitForResults(60000));
         down.nodes = 192;
-        QCOMPARE(ws->preparingInputs(), std::vector<std::string>{searchInputsKey(down)});
+        QCOMPARE(ws->preparingInputs(),
+                 std::vector<tandem::mosaic::EnvelopeKey>{tandem::mosaic::searchKey(down)});
         QVERIFY(ws->prepareRunner()->waitIdle(60000));
     }
 
@@ -200,7 +204,7 @@ private slots:
             };
             has(QStringLiteral("paper"));
             if (p.id == QLatin1String("mosaic-fig8")) continue;  // explains the two budgets instead
-            has(QStringLiteral("S = %1").arg(r.clusterOptimalS, 0, 'f', 3));
+            has(QStringLiteral("S = %1").arg(r.clusterOptimalSparsity, 0, 'f', 3));
             if (p.id == QLatin1String("mosaic-table4")) {
                 has(QStringLiteral("L = %1, E = %2, K = %3, G = %4")
                         .arg(g.layers)

@@ -89,17 +89,18 @@ private slots:
         double kl = NAN, dist = 1e300;  // the cluster frontier's point nearest the optimum
         for (const auto& p : r.clusterOptimal)
             if (p.feasible && std::isfinite(p.loss) &&
-                std::abs(p.sparsity - r.clusterOptimalS) < dist) {
-                dist = std::abs(p.sparsity - r.clusterOptimalS);
+                std::abs(p.sparsity - r.clusterOptimalSparsity) < dist) {
+                dist = std::abs(p.sparsity - r.clusterOptimalSparsity);
                 kl = p.loss;
             }
         QVERIFY(r.naiveOnClusterLoss > kl);
-        QCOMPARE(v->gainArrow(), (QList<QPointF>{QPointF(r.computeOptimalS, r.naiveOnClusterLoss),
-                                                 QPointF(r.clusterOptimalS, kl)}));
+        QCOMPARE(v->gainArrow(),
+                 (QList<QPointF>{QPointF(r.computeOptimalSparsity, r.naiveOnClusterLoss),
+                                 QPointF(r.clusterOptimalSparsity, kl)}));
         QVERIFY2(v->caption().contains(QString::number(r.naiveOnClusterLoss - kl, 'f', 4) +
                                        QStringLiteral(" nats better")),
                  qPrintable(v->caption()));
-        QVERIFY(v->caption().contains(QString::number(r.clusterOptimalS, 'f', 3)));
+        QVERIFY(v->caption().contains(QString::number(r.clusterOptimalSparsity, 'f', 3)));
         QCOMPARE(v->selectedRingColor(), QColor(Qt::black));
         w.setDarkTheme(true);
         QCOMPARE(v->selectedRingColor(), QColor(Qt::white));
@@ -134,10 +135,10 @@ private slots:
         QCOMPARE(legend[0], QStringLiteral("Compute-optimal frontier (FLOPs only)"));
         QCOMPARE(legend[1], QStringLiteral("Cluster-optimal frontier (this cluster)"));
         QCOMPARE(legend[2], QStringLiteral("Compute-optimum S = %1 (if FLOPs cost no systems time)")
-                                .arg(r.computeOptimalS, 0, 'f', 3));
-        QVERIFY(std::isfinite(r.clusterOptimalS));
+                                .arg(r.computeOptimalSparsity, 0, 'f', 3));
+        QVERIFY(std::isfinite(r.clusterOptimalSparsity));
         QCOMPARE(legend[3],
-                 QStringLiteral("Cluster-optimum S = %1").arg(r.clusterOptimalS, 0, 'f', 3));
+                 QStringLiteral("Cluster-optimum S = %1").arg(r.clusterOptimalSparsity, 0, 'f', 3));
         QCOMPARE(legend.contains(QStringLiteral("Compute-optimum trained on this cluster")),
                  std::isfinite(r.naiveOnClusterLoss));
         QVERIFY(legend.contains(QStringLiteral("Selected candidate")));
@@ -155,11 +156,10 @@ private slots:
         QCOMPARE(compact.size(), legend.size());
         QCOMPARE(compact[0], QStringLiteral("Compute-optimal frontier"));
         QCOMPARE(compact[1], QStringLiteral("Cluster-optimal frontier"));
-        QCOMPARE(
-            compact[2],
-            QStringLiteral("Compute-opt. S = %1 (FLOPs only)").arg(r.computeOptimalS, 0, 'f', 3));
+        QCOMPARE(compact[2], QStringLiteral("Compute-opt. S = %1 (FLOPs only)")
+                                 .arg(r.computeOptimalSparsity, 0, 'f', 3));
         QCOMPARE(compact[3],
-                 QStringLiteral("Cluster-opt. S = %1").arg(r.clusterOptimalS, 0, 'f', 3));
+                 QStringLiteral("Cluster-opt. S = %1").arg(r.clusterOptimalSparsity, 0, 'f', 3));
         // Bars keep filled squares (series-shaped bar markers are drawn empty).
         QVERIFY(!ws->breakdownView()->chart()->legend()->markers().isEmpty());
         for (QLegendMarker* m : ws->breakdownView()->chart()->legend()->markers())

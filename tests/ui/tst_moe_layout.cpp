@@ -127,7 +127,8 @@ private slots:
         QVERIFY(idx >= 0);
         QCOMPARE(cells.cells[static_cast<size_t>(idx)].eval.mfu, best.eval.mfu);
         OptimumCard card;
-        card.setCandidate(best, QStringLiteral("optimum"), r.computeOptimalS, r.naiveOnClusterLoss);
+        card.setCandidate(best, QStringLiteral("optimum"), r.computeOptimalSparsity,
+                          r.naiveOnClusterLoss);
         QVERIFY2(
             card.text().contains(QString::number(best.globalBatch) + QStringLiteral(" sequences")),
             qPrintable(card.text()));

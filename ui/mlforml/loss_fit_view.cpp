@@ -76,7 +76,7 @@ void LossFitView::rebuild() {
         fittedBounds.add(pts.back());
     }
     Bounds allSteps = fittedBounds;
-    const QColor pointColor(0x00, 0x72, 0xB2), fitColor(0xD5, 0x5E, 0x00);
+    const QColor pointColor = okabeIto(OkabeIto::Blue), fitColor = okabeIto(OkabeIto::Vermillion);
     m_points->setName(loggedSeriesName(fitted->name));
     m_points->setColor(pointColor);
     m_points->setBorderColor(pointColor.darker(130));

@@ -15,6 +15,7 @@
 #include "mlforml/sweep_crossing_view.h"
 #include "mlforml/sweep_view.h"
 #include "shell/job_runner.h"
+#include "widgets/chart_view.h"
 #include "widgets/labeled_slider.h"
 #include "widgets/units.h"
 #include "widgets/workspace_layout.h"
@@ -273,6 +274,7 @@ void NetworkWorkspace::showResult(const mlforml::Result& r) {
 
 void NetworkWorkspace::refreshViews() {
     if (!m_params || !m_result || m_result->points.empty()) return;
+    const RebuildBatch batch;  // each chart draws once, with all of this result
     const mlforml::PointResult& point = m_result->points.front();
     const LossViewOptions options = m_controls->viewOptions();
     m_loss->setData(point, m_result->targetFactors, m_result->targetLosses);

@@ -58,6 +58,8 @@ public:
     QList<ChartView*> charts() const;
     NetworkControls* controls() const { return m_controls; }
     LossCurveView* lossView() const { return m_loss; }
+    /// Results kept for values shown a moment ago (points and sweeps); setParams clears them.
+    std::size_t cachedResultCount() const { return m_recentPoints.size() + m_recentSweeps.size(); }
     FirstCrossingView* firstCrossingView() const { return m_firstCrossing; }
     ComboTimelineView* timelineView() const { return m_timeline; }
     DpShareTimeView* dpShareTimeView() const { return m_dpShareTime; }

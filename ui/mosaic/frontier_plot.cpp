@@ -153,20 +153,20 @@ FrontierPlot frontierPlot(const mosaic::SearchResult& r,
     }
 
     // Optima.
-    const double cl = lossAt(r.computeOptimal, r.computeOptimalS, false);
-    const double kl = lossAt(r.clusterOptimal, r.clusterOptimalS, true);
+    const double cl = lossAt(r.computeOptimal, r.computeOptimalSparsity, false);
+    const double kl = lossAt(r.clusterOptimal, r.clusterOptimalSparsity, true);
     out.computeOptimumName =
         (compact ? tr("Compute-opt. S = %1 (FLOPs only)")
                  : tr("Compute-optimum S = %1 (if FLOPs cost no systems time)"))
-            .arg(r.computeOptimalS, 0, 'f', 3);
+            .arg(r.computeOptimalSparsity, 0, 'f', 3);
     out.clusterOptimumName = (compact ? tr("Cluster-opt. S = %1") : tr("Cluster-optimum S = %1"))
-                                 .arg(r.clusterOptimalS, 0, 'f', 3);
+                                 .arg(r.clusterOptimalSparsity, 0, 'f', 3);
     out.naiveName =
         compact ? tr("Compute-opt. on cluster") : tr("Compute-optimum trained on this cluster");
-    if (std::isfinite(cl)) out.computeOptimum = QPointF(r.computeOptimalS, cl);
-    if (std::isfinite(kl)) out.clusterOptimum = QPointF(r.clusterOptimalS, kl);
+    if (std::isfinite(cl)) out.computeOptimum = QPointF(r.computeOptimalSparsity, cl);
+    if (std::isfinite(kl)) out.clusterOptimum = QPointF(r.clusterOptimalSparsity, kl);
     const bool naiveOk = std::isfinite(r.naiveOnClusterLoss);
-    if (naiveOk) out.naiveOnCluster = QPointF(r.computeOptimalS, r.naiveOnClusterLoss);
+    if (naiveOk) out.naiveOnCluster = QPointF(r.computeOptimalSparsity, r.naiveOnClusterLoss);
 
     // Imported models.
     for (const FrontierMarker& m : markers) {
@@ -194,15 +194,15 @@ FrontierPlot frontierPlot(const mosaic::SearchResult& r,
     // The lesson of Fig. 1: the compute-optimal choice trained on this cluster (triangle) against
     // the cluster optimum (circle), with the nats gained.
     if (naiveOk && std::isfinite(kl) && r.naiveOnClusterLoss > kl) {
-        out.arrow = {QPointF(r.computeOptimalS, r.naiveOnClusterLoss),
-                     QPointF(r.clusterOptimalS, kl)};
+        out.arrow = {QPointF(r.computeOptimalSparsity, r.naiveOnClusterLoss),
+                     QPointF(r.clusterOptimalSparsity, kl)};
         out.gain = r.naiveOnClusterLoss - kl;
         out.caption = tr("Trained on this cluster, the compute-optimal choice (triangle, S = %1) "
                          "reaches %2 nats, "
                          "the cluster optimum (circle, S = %3) %4: %5 nats better.")
-                          .arg(r.computeOptimalS, 0, 'f', 3)
+                          .arg(r.computeOptimalSparsity, 0, 'f', 3)
                           .arg(r.naiveOnClusterLoss, 0, 'f', 4)
-                          .arg(r.clusterOptimalS, 0, 'f', 3)
+                          .arg(r.clusterOptimalSparsity, 0, 'f', 3)
                           .arg(kl, 0, 'f', 4)
                           .arg(out.gain, 0, 'f', 4);
         out.gainLabel = tr("%1 nats better").arg(out.gain, 0, 'f', 3);

@@ -60,10 +60,10 @@ struct FrontierPlot {
     /// point): compute-optimal over its finite losses, cluster-optimal over its feasible ones.
     QList<QList<QPointF>> pinnedCompute, pinnedCluster;
 
-    /// The optima: the compute optimum (square) at computeOptimalS on the compute-optimal
-    /// frontier, the cluster optimum (circle) at clusterOptimalS on the cluster-optimal frontier
-    /// (loss of the nearest bin with a finite loss, feasible on the cluster frontier), and the
-    /// compute-optimal choice trained on the cluster (triangle) at (computeOptimalS,
+    /// The optima: the compute optimum (square) at computeOptimalSparsity on the compute-optimal
+    /// frontier, the cluster optimum (circle) at clusterOptimalSparsity on the cluster-optimal
+    /// frontier (loss of the nearest bin with a finite loss, feasible on the cluster frontier), and
+    /// the compute-optimal choice trained on the cluster (triangle) at (computeOptimalSparsity,
     /// naiveOnClusterLoss). nullopt when the loss is not finite (nothing drawn, no legend entry).
     std::optional<QPointF> computeOptimum, clusterOptimum, naiveOnCluster;
     QString computeOptimumName, clusterOptimumName, naiveName;  ///< their legend names

@@ -287,8 +287,8 @@ void FrontierView::rebuild() {
         s->setPointLabelsVisible(true);
         s->setPointLabelsClipping(false);
     });
-    static const QColor markerColors[] = {QColor(0x00, 0x9E, 0x73), QColor(0xCC, 0x79, 0xA7),
-                                          QColor(0xF0, 0xE4, 0x42), QColor(0x56, 0xB4, 0xE9)};
+    static const QColor markerColors[] = {okabeIto(OkabeIto::Green), okabeIto(OkabeIto::Purple),
+                                          okabeIto(OkabeIto::Yellow), okabeIto(OkabeIto::SkyBlue)};
     for (qsizetype i = 0; i < m_imported.size(); ++i) {
         QScatterSeries* s = m_imported[i];
         const bool on = i < plot.markers.size() && plot.markers[i].shown;

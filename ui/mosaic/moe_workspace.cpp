@@ -29,6 +29,7 @@
 #include "mosaic/reality_view.h"
 #include "mosaic/step_breakdown_view.h"
 #include "shell/job_runner.h"
+#include "widgets/chart_view.h"
 #include "widgets/count_label.h"
 #include "widgets/labeled_slider.h"
 #include "widgets/workspace_layout.h"
@@ -325,7 +326,7 @@ void MoeWorkspace::recompute() {
     m_levelsStale = true;
     recomputeLevels();
     const mosaic::Envelope e = *m_envelope;  // the worker owns its copy
-    const std::string inputs = searchInputsKey(e);
+    const mosaic::EnvelopeKey inputs = mosaic::searchKey(e);
     if (e.nodes != m_resultEnvelope.nodes) m_nodesStep = e.nodes > m_resultEnvelope.nodes ? 1 : -1;
     // A costing being prepared for anything else only competes for the cores: stop it.
     if (m_prepareRunner.runner()->isBusy() &&
@@ -366,7 +367,7 @@ void MoeWorkspace::prepareNeighbours() {
         if (i < 0 || i >= static_cast<std::ptrdiff_t>(stops.size())) continue;
         mosaic::Envelope n = *m_envelope;
         n.nodes = static_cast<int>(stops[static_cast<size_t>(i)]);
-        std::string key = searchInputsKey(n);
+        mosaic::EnvelopeKey key = mosaic::searchKey(n);
         if (m_recent.find(key)) continue;  // shown before: no costing needed
         m_preparing.push_back(std::move(key));
         next.push_back(std::move(n));
@@ -390,12 +391,8 @@ void MoeWorkspace::prepareNeighbours() {
     });
 }
 
-std::string searchInputsKey(const mosaic::Envelope& e) {
-    return mosaic::writeEnvelope(e).dump() + "|curves@" +
-           std::to_string(reinterpret_cast<std::uintptr_t>(e.hardware.measured.get()));
-}
-
 void MoeWorkspace::showResult(const MoeOutput& out) {
+    const RebuildBatch batch;  // each chart draws once, with all of this result
     const mosaic::SearchResult& r = out.result;
     m_result = r;
     m_resultEnvelope = out.envelope;
@@ -449,9 +446,10 @@ void MoeWorkspace::showResult(const MoeOutput& out) {
             : tr("the compute-optimal choice does not fit this cluster");
     // The compute-optimal argmin is called a boundary only when it is the grid's last point.
     const auto& grid = out.envelope.frontierSparsity;
-    const bool atBoundary = !grid.empty() && std::abs(r.computeOptimalS - grid.back()) < 1e-9;
-    const QString clusterS = std::isfinite(r.clusterOptimalS)
-                                 ? QString::number(r.clusterOptimalS, 'f', 3)
+    const bool atBoundary =
+        !grid.empty() && std::abs(r.computeOptimalSparsity - grid.back()) < 1e-9;
+    const QString clusterS = std::isfinite(r.clusterOptimalSparsity)
+                                 ? QString::number(r.clusterOptimalSparsity, 'f', 3)
                                  : tr("none (no geometry is feasible on this cluster)");
     // Collectives across more nodes than the scale-out constants were fitted on (or on a node
     // no log measured) are an extrapolation: the status line says so, as plan does.
@@ -460,7 +458,7 @@ void MoeWorkspace::showResult(const MoeOutput& out) {
     m_status->setText(
         tr("Compute-optimal S = %1%2; cluster-optimal S = %3; %4. "
            "%5 of %6 [2608.10605 Sec. 7, Fig. 1].%7")
-            .arg(r.computeOptimalS, 0, 'f', 3)
+            .arg(r.computeOptimalSparsity, 0, 'f', 3)
             .arg(atBoundary ? tr(" (the upper boundary of the sparsity range)") : QString())
             .arg(clusterS)
             .arg(gain)
@@ -561,7 +559,7 @@ void MoeWorkspace::refreshSelection() {
                                             .arg(shown->plan.pp)
                                             .arg(shown->plan.ep)
                                             .arg(QString::fromStdString(shown->eval.reason));
-    m_card->setCandidate(*shown, title, r.computeOptimalS, r.naiveOnClusterLoss);
+    m_card->setCandidate(*shown, title, r.computeOptimalSparsity, r.naiveOnClusterLoss);
     QList<QPair<QString, mosaic::Breakdown>> bars;
     if (shown->eval.feasible)
         bars.append({own ? tr("selected") : tr("chosen layout"), shown->eval.breakdown});

@@ -43,13 +43,12 @@ struct MoeOutput {
     mosaic::Envelope envelope;
     LayoutCells optimumCells;
     std::vector<ImportedModelPoint> imported;  ///< imported models costed on the same envelope
-    std::string inputs;  ///< searchInputsKey(envelope): the key of the recent-results cache
+    mosaic::EnvelopeKey inputs;  ///< mosaic::searchKey(envelope): the recent-results cache's key
 };
 
 /// What a search depends on, as one string: the envelope as the scenario writes it and the
 /// identity of its measured collective curves (the same file names may hold other curves after
 /// an import). Two envelopes with equal keys give identical searches.
-std::string searchInputsKey(const mosaic::Envelope& e);
 
 /// Assembles the MOSAIC side panel (controls, the selected candidate's card) and the chart
 /// pages: (1) frontier, MFU vs S, MFU vs G; (2) ranked candidate table, PP x EP heatmap,
@@ -96,9 +95,9 @@ public:
     /// cluster sizes, which runs in the background: prepareRunner()).
     bool isBusy() const;
     JobRunner* prepareRunner() const { return m_prepareRunner.runner(); }
-    /// searchInputsKey of the envelopes of the latest preparation (prepareNeighbours), running
+    /// mosaic::searchKey of the envelopes of the latest preparation (prepareNeighbours), running
     /// or done; empty once one was stopped.
-    const std::vector<std::string>& preparingInputs() const { return m_preparing; }
+    const std::vector<mosaic::EnvelopeKey>& preparingInputs() const { return m_preparing; }
     FrontierLevelsView* frontierLevelsView() const { return m_frontierLevels; }
     OptimumVsJobsView* optimumVsJobsView() const { return m_optimumVsJobs; }
     const std::optional<mosaic::SearchResult>& result() const { return m_result; }
@@ -190,13 +189,13 @@ private:
     OptimumVsJobsView* m_optimumVsJobs;
     QLabel* m_levelsStatus;
     TypedJobRunner<BackgroundLevels> m_levelsRunner;
-    TypedJobRunner<int> m_prepareRunner;   ///< prepareNeighbours (returns how many it costed)
-    std::vector<std::string> m_preparing;  ///< preparingInputs()
+    TypedJobRunner<int> m_prepareRunner;  ///< prepareNeighbours (returns how many it costed)
+    std::vector<mosaic::EnvelopeKey> m_preparing;  ///< preparingInputs()
     int m_nodesStep = 1;  ///< +1 / -1: the direction of the last change of the node count
     bool m_levelsStale = true;
     DeferredCompute m_deferral{this};
-    /// The last searches shown, by searchInputsKey (imported models change: cleared).
-    RecentResults<std::string, MoeOutput> m_recent{16};
+    /// The last searches shown, by mosaic::searchKey (imported models change: cleared).
+    RecentResults<mosaic::EnvelopeKey, MoeOutput> m_recent{16};
 };
 
 }  // namespace tandem::ui

@@ -25,8 +25,8 @@ QString pretty(io::Collective collective) {
     s.replace(QLatin1Char('_'), QLatin1Char('-'));
     return s;
 }
-const QColor kCurveColors[] = {QColor(0x00, 0x72, 0xB2), QColor(0xD5, 0x5E, 0x00),
-                               QColor(0x00, 0x9E, 0x73), QColor(0xCC, 0x79, 0xA7)};  // Okabe-Ito
+const QColor kCurveColors[] = {okabeIto(OkabeIto::Blue), okabeIto(OkabeIto::Vermillion),
+                               okabeIto(OkabeIto::Green), okabeIto(OkabeIto::Purple)};
 }  // namespace
 
 NcclView::NcclView(QWidget* parent)

@@ -33,18 +33,18 @@ OptimumCard::OptimumCard(QWidget* parent) : QLabel(parent) {
 }
 
 void OptimumCard::setCandidate(const mosaic::Candidate& c, const QString& title,
-                               double computeOptimalS, double naiveLoss) {
+                               double computeOptimalSparsity, double naiveLoss) {
     const auto& g = c.geometry;
     const auto& p = c.plan;
     const QString naive =
         std::isfinite(naiveLoss)
             ? tr("The compute-optimal choice (S = %1) trained on this cluster reaches %2 nats (%3 "
                  "nats worse).")
-                  .arg(computeOptimalS, 0, 'f', 3)
+                  .arg(computeOptimalSparsity, 0, 'f', 3)
                   .arg(naiveLoss, 0, 'f', 4)
                   .arg(naiveLoss - c.loss, 0, 'f', 4)
             : tr("The compute-optimal choice (S = %1) does not fit this cluster at all.")
-                  .arg(computeOptimalS, 0, 'f', 3);
+                  .arg(computeOptimalSparsity, 0, 'f', 3);
     setText(
         tr("<b>%1</b>: loss <b>%2 nats</b>%3<br>"
            "L = %4 layers, d = %5, E = %6, K = %7, G = %8<br>"

@@ -15,8 +15,8 @@ public:
     explicit OptimumCard(QWidget* parent = nullptr);
     /// `title` e.g. "Cluster-optimal model"; `naiveLoss` the compute-optimal choice re-scored on
     /// the cluster (NaN = infeasible there).
-    void setCandidate(const mosaic::Candidate& c, const QString& title, double computeOptimalS,
-                      double naiveLoss);
+    void setCandidate(const mosaic::Candidate& c, const QString& title,
+                      double computeOptimalSparsity, double naiveLoss);
     void clearCandidate(const QString& why);
 };
 

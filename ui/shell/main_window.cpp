@@ -87,7 +87,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_doc, &ScenarioDocument::stateChanged, this, &MainWindow::updateTitle);
     connect(m_doc, &ScenarioDocument::contentChanged, this, &MainWindow::updateNoteText);
     // Control edits go to the document and onto the undo stack (a new scenario clears it).
-    const auto apply = [this](const Scenario& stored) {
+    const auto apply = [this](const Scenario& stored, ScenarioParts parts) {
         // Imports are no control edits: an undo or redo keeps the files imported since, which
         // the workspaces still show (File > Import).
         Scenario s = stored;
@@ -98,10 +98,14 @@ MainWindow::MainWindow(QWidget* parent)
             s.mosaic->shownNcclTestsFile = now.mosaic->shownNcclTestsFile;
         }
         m_applyingUndo = true;
-        if (s.mlForMl) m_doc->setMlForMl(*s.mlForMl);
-        if (s.mosaic) m_doc->setMosaic(*s.mosaic);
-        m_network->setParams(s.mlForMl);
-        m_moe->setEnvelope(s.mosaic);
+        if (parts & ScenarioPart::MlForMl) {
+            if (s.mlForMl) m_doc->setMlForMl(*s.mlForMl);
+            m_network->setParams(s.mlForMl);
+        }
+        if (parts & ScenarioPart::Mosaic) {
+            if (s.mosaic) m_doc->setMosaic(*s.mosaic);
+            m_moe->setEnvelope(s.mosaic);
+        }
         m_applyingUndo = false;
     };
     // A linked slider's edit of the other workspace is one undo step with the user's own.
@@ -110,16 +114,16 @@ MainWindow::MainWindow(QWidget* parent)
                 const Scenario before = m_doc->scenario();
                 m_doc->setMlForMl(p);
                 if (!m_applyingUndo)
-                    m_undo->push(new ScenarioEditCommand(0, before, m_doc->scenario(), apply,
-                                                         tr("change of the ML-for-ML controls"),
-                                                         m_link->propagating()));
+                    m_undo->push(new ScenarioEditCommand(
+                        ScenarioPart::MlForMl, before, m_doc->scenario(), apply,
+                        tr("change of the ML-for-ML controls"), m_link->propagating()));
             });
     connect(m_moe, &MoeWorkspace::envelopeEdited, this, [this, apply](const mosaic::Envelope& e) {
         const Scenario before = m_doc->scenario();
         m_doc->setMosaic(e);
         if (!m_applyingUndo)
-            m_undo->push(new ScenarioEditCommand(1, before, m_doc->scenario(), apply,
-                                                 tr("change of the MoE controls"),
+            m_undo->push(new ScenarioEditCommand(ScenarioPart::Mosaic, before, m_doc->scenario(),
+                                                 apply, tr("change of the MoE controls"),
                                                  m_link->propagating()));
     });
     connect(m_doc, &ScenarioDocument::scenarioReplaced, m_undo, &QUndoStack::clear);

@@ -4,11 +4,11 @@
 
 namespace tandem::ui {
 
-ScenarioEditCommand::ScenarioEditCommand(int part, Scenario before, Scenario after,
-                                         std::function<void(const Scenario&)> apply,
-                                         const QString& text, bool followUp)
+ScenarioEditCommand::ScenarioEditCommand(ScenarioPart part, Scenario before, Scenario after,
+                                         Apply apply, const QString& text, bool followUp)
     : QUndoCommand(text),
       m_part(part),
+      m_parts(part),
       m_before(std::move(before)),
       m_after(std::move(after)),
       m_apply(std::move(apply)),
@@ -16,14 +16,14 @@ ScenarioEditCommand::ScenarioEditCommand(int part, Scenario before, Scenario aft
     m_lastEdit.start();
 }
 
-void ScenarioEditCommand::undo() { m_apply(m_before); }
+void ScenarioEditCommand::undo() { m_apply(m_before, m_parts); }
 
 void ScenarioEditCommand::redo() {
     if (!m_pushed) {  // QUndoStack::push calls redo(): the edit is already in the document
         m_pushed = true;
         return;
     }
-    m_apply(m_after);
+    m_apply(m_after, m_parts);
 }
 
 bool ScenarioEditCommand::mergeWith(const QUndoCommand* other) {
@@ -31,6 +31,7 @@ bool ScenarioEditCommand::mergeWith(const QUndoCommand* other) {
     if (!o) return false;
     if (!o->m_followUp && (o->m_part != m_part || m_lastEdit.elapsed() > kMergeMs)) return false;
     m_after = o->m_after;
+    m_parts |= o->m_parts;
     m_lastEdit.restart();
     return true;
 }

@@ -3,6 +3,7 @@
 // before and after; quick successive changes of the same workspace (a slider drag) merge, and so
 // does the edit a linked slider makes in the other workspace (shell/cluster_link.h).
 #include <QElapsedTimer>
+#include <QFlags>
 #include <QUndoCommand>
 #include <functional>
 
@@ -10,17 +11,26 @@
 
 namespace tandem::ui {
 
-/// One edit of one workspace's part of the scenario. `apply` puts a whole scenario back into the
-/// document and the controls (without pushing a new command). The first redo() (on push) does
-/// nothing: the edit has already happened.
+/// The parts of a scenario that one workspace edits.
+enum class ScenarioPart : unsigned {
+    MlForMl = 1u << 0,  ///< `ml_for_ml`: the network workspace
+    Mosaic = 1u << 1,   ///< `mosaic`: the MoE workspace
+};
+Q_DECLARE_FLAGS(ScenarioParts, ScenarioPart)
+Q_DECLARE_OPERATORS_FOR_FLAGS(ScenarioParts)
+
+/// One edit of one workspace's part of the scenario. `apply` puts the given parts of a stored
+/// scenario back into the document and their workspace's controls (without pushing a new
+/// command), leaving the other parts and their workspaces (and caches) alone. The first redo()
+/// (on push) does nothing: the edit has already happened.
 class ScenarioEditCommand : public QUndoCommand {
 public:
-    /// `part`: 0 the ml_for_ml part, 1 the mosaic part (commands merge per part). `followUp`:
-    /// the edit was made by a linked control following the user's edit of the other part, and
-    /// merges into the command before it (one undo step for both workspaces).
-    ScenarioEditCommand(int part, Scenario before, Scenario after,
-                        std::function<void(const Scenario&)> apply, const QString& text,
-                        bool followUp = false);
+    using Apply = std::function<void(const Scenario&, ScenarioParts)>;
+    /// `part`: the part the edit changed (commands merge per part). `followUp`: the edit was made
+    /// by a linked control following the user's edit of the other part, and merges into the
+    /// command before it (one undo step for both workspaces, which then re-applies both parts).
+    ScenarioEditCommand(ScenarioPart part, Scenario before, Scenario after, Apply apply,
+                        const QString& text, bool followUp = false);
     void undo() override;
     void redo() override;
     int id() const override { return 1000; }
@@ -30,10 +40,14 @@ public:
 
     static constexpr int kMergeMs = 800;
 
+    /// The parts undo() and redo() re-apply: the edit's own part and those of merged edits.
+    ScenarioParts parts() const { return m_parts; }
+
 private:
-    int m_part;
+    ScenarioPart m_part;
+    ScenarioParts m_parts;
     Scenario m_before, m_after;
-    std::function<void(const Scenario&)> m_apply;
+    Apply m_apply;
     QElapsedTimer m_lastEdit;
     bool m_pushed = false;
     bool m_followUp = false;

@@ -17,6 +17,7 @@
 #include <QLogValueAxis>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QPointer>
 #include <QRegularExpression>
 #include <QScatterSeries>
 #include <QTextDocument>
@@ -27,6 +28,7 @@
 #include <QXYSeries>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "widgets/palette.h"
 #include "widgets/series_pool.h"
@@ -192,19 +194,53 @@ QStringList ChartView::legendEntries() const {
 
 void ChartView::applyTheme() { styleChart(chart(), currentTheme()); }
 
+void ChartView::runRebuild() {
+    m_rebuildPending = false;
+    ++m_rebuildCount;
+    rebuild();
+}
+
 void ChartView::requestRebuild() {
+    if (RebuildBatch::open()) {
+        m_rebuildPending = true;
+        RebuildBatch::defer(this);
+        return;
+    }
     if (window()->isVisible() && !isVisible()) {
         m_rebuildPending = true;
         return;
     }
-    m_rebuildPending = false;
-    rebuild();
+    runRebuild();
+}
+
+namespace {
+int g_batchDepth = 0;
+QList<QPointer<ChartView>> g_batched;
+}  // namespace
+
+RebuildBatch::RebuildBatch() { ++g_batchDepth; }
+
+RebuildBatch::~RebuildBatch() {
+    if (--g_batchDepth > 0) return;
+    const QList<QPointer<ChartView>> views = std::exchange(g_batched, {});
+    for (const QPointer<ChartView>& v : views) {
+        // Drawn as requestRebuild would have: now when in view or off screen, else when shown.
+        if (!v || !v->m_rebuildPending) continue;
+        if (v->window()->isVisible() && !v->isVisible()) continue;
+        v->runRebuild();
+    }
+}
+
+bool RebuildBatch::open() { return g_batchDepth > 0; }
+
+void RebuildBatch::defer(ChartView* view) {
+    for (const QPointer<ChartView>& v : g_batched)
+        if (v == view) return;
+    g_batched.append(view);
 }
 
 void ChartView::ensureBuilt() {
-    if (!m_rebuildPending) return;
-    m_rebuildPending = false;
-    rebuild();
+    if (m_rebuildPending) runRebuild();
 }
 
 void ChartView::showEvent(QShowEvent* event) {

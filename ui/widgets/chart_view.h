@@ -62,8 +62,10 @@ public:
     /// exports, for readers of the drawn series (tests) and for views that depend on this one's
     /// drawing. No-op when nothing is pending.
     void ensureBuilt();
-    /// True while a rebuild waits for the view to be shown.
+    /// True while a rebuild waits for the view to be shown or for a RebuildBatch to end.
     bool rebuildPending() const { return m_rebuildPending; }
+    /// How many times rebuild() ran (tests: one redraw per change).
+    int rebuildCount() const { return m_rebuildCount; }
 
     /// What the crosshair shows with the cursor at `viewportPos`: by default hoverAtX() of the
     /// data x under the cursor when it is inside the plot area, else an empty table. Views whose
@@ -88,10 +90,11 @@ protected:
     /// The draw step: turns the view's data into series, axes and texts. Views override it and
     /// call requestRebuild() whenever their data or options change.
     virtual void rebuild() {}
-    /// Rebuilds now when the view is shown or its window is not (tests and exports drawing
-    /// off screen); while the window is shown but the view is not (a page or workspace not in
+    /// Rebuilds now when the view is shown or its window is not (tests and exports drawing off
+    /// screen); while the window is shown but the view is not (a page or workspace not in
     /// front), the rebuild waits until the view is shown or ensureBuilt() is called, so a
-    /// slider redraws only the charts in view.
+    /// slider redraws only the charts in view. Inside a RebuildBatch it only marks the view:
+    /// the batch's end draws it once, however many setters asked.
     void requestRebuild();
     void showEvent(QShowEvent* event) override;
     /// A new empty QAreaSeries (upper and lower line series owned by it) added to the chart and
@@ -156,7 +159,27 @@ private:
     friend QByteArray chartSvg(ChartView*, QSize, const QString&, const QString&);
     bool m_fitPending = false;
     bool m_fitting = false;
-    bool m_rebuildPending = false;  ///< requestRebuild() while hidden; done when shown
+    bool m_rebuildPending = false;  ///< requestRebuild() not yet drawn
+    int m_rebuildCount = 0;         ///< rebuild() runs so far
+    void runRebuild();
+    friend class RebuildBatch;
+};
+
+/// One redraw per change: while a batch lives (on the GUI thread), ChartView::requestRebuild
+/// only marks its view; when the outermost batch ends, every marked view is drawn once, with
+/// all the setters' values (MoeWorkspace::showResult sets a frontier's markers, cluster and
+/// data; the network workspace's result sets the loss chart's curves and targets). Batches
+/// nest; a view deleted meanwhile is skipped.
+class RebuildBatch {
+public:
+    RebuildBatch();
+    ~RebuildBatch();
+    RebuildBatch(const RebuildBatch&) = delete;
+    RebuildBatch& operator=(const RebuildBatch&) = delete;
+    /// True while a batch is open.
+    static bool open();
+    /// Marks `view` for the end of the outermost batch.
+    static void defer(ChartView* view);
 };
 
 /// Marks every point of `series` with a filled `shape` (circle, rectangle, triangle, rotated

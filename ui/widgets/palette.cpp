@@ -12,17 +12,40 @@
 
 namespace tandem::ui {
 
+QColor okabeIto(OkabeIto c) {
+    switch (c) {
+        case OkabeIto::Black:
+            return {0x00, 0x00, 0x00};
+        case OkabeIto::Orange:
+            return {0xE6, 0x9F, 0x00};
+        case OkabeIto::SkyBlue:
+            return {0x56, 0xB4, 0xE9};
+        case OkabeIto::Green:
+            return {0x00, 0x9E, 0x73};
+        case OkabeIto::Yellow:
+            return {0xF0, 0xE4, 0x42};
+        case OkabeIto::Blue:
+            return {0x00, 0x72, 0xB2};
+        case OkabeIto::Vermillion:
+            return {0xD5, 0x5E, 0x00};
+        case OkabeIto::Purple:
+            return {0xCC, 0x79, 0xA7};
+        case OkabeIto::Grey:
+            break;
+    }
+    return {0x99, 0x99, 0x99};
+}
+
 namespace {
-// Okabe-Ito colours.
-const QColor kBlack(0x00, 0x00, 0x00);
-const QColor kOrange(0xE6, 0x9F, 0x00);
-const QColor kSkyBlue(0x56, 0xB4, 0xE9);
-const QColor kGreen(0x00, 0x9E, 0x73);
-const QColor kYellow(0xF0, 0xE4, 0x42);
-const QColor kBlue(0x00, 0x72, 0xB2);
-const QColor kVermillion(0xD5, 0x5E, 0x00);
-const QColor kPurple(0xCC, 0x79, 0xA7);
-const QColor kGrey(0x99, 0x99, 0x99);
+const QColor kBlack = okabeIto(OkabeIto::Black);
+const QColor kOrange = okabeIto(OkabeIto::Orange);
+const QColor kSkyBlue = okabeIto(OkabeIto::SkyBlue);
+const QColor kGreen = okabeIto(OkabeIto::Green);
+const QColor kYellow = okabeIto(OkabeIto::Yellow);
+const QColor kBlue = okabeIto(OkabeIto::Blue);
+const QColor kVermillion = okabeIto(OkabeIto::Vermillion);
+const QColor kPurple = okabeIto(OkabeIto::Purple);
+const QColor kGrey = okabeIto(OkabeIto::Grey);
 
 Theme g_theme = Theme::Light;
 }  // namespace

@@ -13,6 +13,11 @@ namespace tandem::ui {
 
 enum class Theme { Light, Dark };
 
+/// The eight colours of Okabe & Ito's colour-blind-safe set, plus a neutral grey.
+enum class OkabeIto { Black, Orange, SkyBlue, Green, Yellow, Blue, Vermillion, Purple, Grey };
+/// The colour itself (the one place the RGB values are written).
+QColor okabeIto(OkabeIto c);
+
 /// Fixed colour of a policy name ("Static", "Knob-Precision", "Knob-GA", "Decoupled", "Joint",
 /// "Oracle"); other names (fixed combinations) hash to one of the remaining Okabe-Ito colours.
 QColor policyColor(const QString& policy, Theme theme = Theme::Light);
