@@ -564,7 +564,8 @@ FabricError::FabricError(std::string key, std::string reason)
       m_reason(std::move(reason)) {}
 
 Route concurrentGroupsRoute(const Topology& t, const std::vector<int>& nodes, int groupSize,
-                            Collective c, int nicLink, int gpusPerNode, std::uint64_t salt) {
+                            Collective c, int nicLink, int gpusPerNode, std::uint64_t salt,
+                            const FabricKeys& keys) {
     Layout lay = layoutOf(t, gpusPerNode);
     applyFailures(t, lay);
     const int rails = std::max(1, gpusPerNode);
@@ -576,9 +577,18 @@ Route concurrentGroupsRoute(const Topology& t, const std::vector<int>& nodes, in
         const std::vector<int> group(
             nodes.begin() + static_cast<std::ptrdiff_t>(first),
             nodes.begin() + static_cast<std::ptrdiff_t>(std::min(nodes.size(), first + step)));
-        const Route r = c == Collective::AllReduce
-                            ? allReduceRoute(t, group, nicLink, lay, rails, salt + first)
-                            : allToAllRoute(group, nicLink, lay, t.nodesPerLeaf, rails, hash);
+        Route r;
+        try {
+            r = c == Collective::AllReduce
+                    ? allReduceRoute(t, group, nicLink, lay, rails, salt + first)
+                    : allToAllRoute(group, nicLink, lay, t.nodesPerLeaf, rails, hash);
+        } catch (const NoPath& np) {
+            throw FabricError(keys.topology + ".failed",
+                              "disconnects a group of the foreground's " + std::string(name(c)) +
+                                  ": no working path from " + leafName(t, lay, np.from) + " to " +
+                                  leafName(t, lay, np.to) +
+                                  (lay.planes > 1 ? " in plane " + std::to_string(np.plane) : ""));
+        }
         for (const LinkUse& u : r) {
             if (u.link == nicLink)
                 nic = std::max(nic, u.share);

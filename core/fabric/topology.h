@@ -395,8 +395,10 @@ FabricPlan buildFabric(const Topology& t, const Placement& pl, int backgroundJob
 /// leaf_spine topology covering every node id; `gpusPerNode` rails (Ecmp::Hash flows and the
 /// rail leaves of rails "optimised", where a node's bytes to another unit are split evenly over
 /// its rails: NCCL's PXN first moves them over NVLink to the GPU on the destination's rail),
-/// `salt` seeds its hashing.
+/// `salt` seeds its hashing. Throws FabricError at <keys.topology>.failed when failures leave two
+/// leaves of a group without a working path.
 Route concurrentGroupsRoute(const Topology& t, const std::vector<int>& nodes, int groupSize,
-                            Collective c, int nicLink, int gpusPerNode, std::uint64_t salt);
+                            Collective c, int nicLink, int gpusPerNode, std::uint64_t salt,
+                            const FabricKeys& keys = FabricKeys{});
 
 }  // namespace tandem::fabric

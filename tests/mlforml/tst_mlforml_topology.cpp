@@ -825,6 +825,31 @@ private slots:
         QVERIFY2(found, d.str().c_str());
     }
 
+    /// The MoE workspace's groups are routed after the fabric is built: a group whose leaves
+    /// lost every path is refused at the key it was read from, naming the collective.
+    void groupsRouteRefusesCutOffGroup() {
+        Topology t = leafSpine(8, 4, 1.0);
+        t.spines = 1;
+        t.failed = {{"leaf1-spine0", 0.0}};
+        FabricKeys keys;
+        keys.topology = "mosaic.background.topology";
+        try {
+            concurrentGroupsRoute(t, {0, 4}, 2, Collective::AllToAll, 99, 1, 1, keys);
+            QFAIL("a cut-off group was routed");
+        } catch (const FabricError& e) {
+            QCOMPARE(e.key(), std::string("mosaic.background.topology.failed"));
+            QVERIFY2(e.reason().find("alltoall: no working path from leaf0 to leaf1") !=
+                         std::string::npos,
+                     e.what());
+        }
+        // Spine 0 at half: the all-to-all of {0, 4} sends 1 node-share each way, all of it on
+        // the one spine (share 1 on leaf0-up-spine0, whose capacity is 4 x 10 / 1 x 0.5).
+        t.failed = {{"leaf1-spine0", 0.5}};
+        const Route r = concurrentGroupsRoute(t, {0, 4}, 2, Collective::AllToAll, 99, 1, 1);
+        QCOMPARE(shareOn(r, 0), 1.0);   // leaf0-up-spine0
+        QCOMPARE(shareOn(r, 99), 1.0);  // the NIC
+    }
+
     /// The new keys validate, save and reopen unchanged; a fabric without them writes none.
     void fabricKeysRoundTrip() {
         tandem::Diagnostics d;
