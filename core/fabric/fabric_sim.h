@@ -67,8 +67,9 @@ struct ForegroundSpec {
 /// (FabricSim::trackLinkUsage; docs/MODEL-NETWORK.md section 3, `links.csv`).
 struct LinkUsage {
     /// Stable readable name: "leaf3-up", "leaf3-down" (equal ECMP: the leaf's uplink bundle),
-    /// "leaf3-up-spine7" (hashed ECMP: one bundle per spine), "fabric" (the shared capacity of
-    /// the paper-fabric), "bg2-nic" / "foreground-nic" (one node's NIC of that job).
+    /// "leaf3-up-spine7" (hashed ECMP or failures: one bundle per spine), "pod1-spine2-up" (a
+    /// pod spine's core bundle, FabricPlan::linkNames for the rest), "fabric" (the shared
+    /// capacity of the paper-fabric), "bg2-nic" / "foreground-nic" (one node's NIC of that job).
     std::string link;
     double capacityBytesPerS = 0;   ///< bytes/s, each direction
     double observedS = 0;           ///< simulated seconds the record covers

@@ -229,24 +229,33 @@ void crossPerSpine(RouteSum& r, const Layout& lay, int p, int a, int b, int rail
             first[s] = reach ? f : 0.0;
         }
     }
+    // Up the source leaf, then (between pods) up a spine to the cores: what arrives at each
+    // core is then sent down once per core, so the work is O(spines x cores) per transfer.
+    std::vector<double> atCore(core ? C : 0), second(core ? C : 0), third(core ? S : 0);
     spread(first, [&](int s, double ws) {
         r.add(lay.up(a, rail, s, p), x * ws);
         if (!core) {
             r.add(lay.down(b, rail, s, p), x * ws);
             return;
         }
-        std::vector<double> second(C);
         for (int c = 0; c < C; ++c) second[c] = coreToB[c] > 0 ? lay.coreF(p, A, s, c) : 0.0;
         spread(second, [&](int c, double wc) {
             r.add(lay.coreUp(A, s, c, p), x * ws * wc);
-            std::vector<double> third(S);
-            for (int t = 0; t < S; ++t) third[t] = toB[t] > 0 ? lay.coreF(p, B, t, c) : 0.0;
-            spread(third, [&](int t, double wt) {
-                r.add(lay.coreDown(B, t, c, p), x * ws * wc * wt);
-                r.add(lay.down(b, rail, t, p), x * ws * wc * wt);
-            });
+            atCore[c] += x * ws * wc;
         });
     });
+    if (!core) return;
+    std::vector<double> down(S);
+    for (int c = 0; c < C; ++c) {
+        if (!(atCore[c] > 0)) continue;
+        for (int t = 0; t < S; ++t) third[t] = toB[t] > 0 ? lay.coreF(p, B, t, c) : 0.0;
+        spread(third, [&](int t, double wt) {
+            r.add(lay.coreDown(B, t, c, p), atCore[c] * wt);
+            down[t] += atCore[c] * wt;
+        });
+    }
+    for (int t = 0; t < S; ++t)
+        if (down[t] > 0) r.add(lay.down(b, rail, t, p), down[t]);
 }
 
 // Cross-leaf traffic of one (source leaf -> destination leaf) transfer carrying `share` bytes
@@ -1028,12 +1037,13 @@ FabricPlan buildFabric(const Topology& t, const Placement& pl, int backgroundJob
         const std::string key = t.planes > 1 ? ".planes" : t.tiers > 2 ? ".cores" : ".nodes";
         throw FabricError(
             keys.topology + key,
-            std::to_string(links) + " switch links (" + std::to_string(lay.planes) + " planes x (" +
+            std::to_string(links) + " switch links (" +
+                (lay.planes > 1 ? std::to_string(lay.planes) + " planes x " : std::string()) +
                 std::to_string(lay.leafLinksPerPlane()) + " leaf links + " +
-                std::to_string(lay.coreLinksPerPlane()) +
-                " core links); a fabric with failures or hashed ECMP holds one link per spine and "
-                "core) exceed the limit of " +
-                std::to_string(kMaxFabricLinks) +
+                std::to_string(lay.coreLinksPerPlane()) + " core links" +
+                (lay.planes > 1 ? " per plane" : "") +
+                (lay.perSpine ? "; hashed ECMP or failures hold one link per spine and core" : "") +
+                ") exceed the limit of " + std::to_string(kMaxFabricLinks) +
                 " links a simulation holds within its time and memory bounds: fewer planes, "
                 "leaves, spines or cores");
     }

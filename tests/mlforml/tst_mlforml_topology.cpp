@@ -807,6 +807,17 @@ private slots:
             << R"({"topology": {"preset": "leaf-spine", "nodes_per_leaf": 4, "spines": 1, "failed": [{"name": "leaf1-spine0", "capacity": 0}]}})"
             << "$.ml_for_ml.topology.failed"
             << "disconnects bg0: no working path from leaf0 to leaf1";
+        // 65536 leaves of 1 node x 4 spines x 2 directions = 524288 leaf links; 1024 pods of 64
+        // leaves x 4 spines x 65 cores x 2 = 532480 core links: past 2^20 = 1048576.
+        QTest::newRow("core links beyond the link limit")
+            << R"({"topology": {"preset": "leaf-spine", "nodes": 65536, "nodes_per_leaf": 1, "spines": 4, "ecmp": "hash", "tiers": 3, "leaves_per_pod": 64, "cores": 65}})"
+            << "$.ml_for_ml.topology.cores"
+            << "1056768 switch links (524288 leaf links + 532480 core links; hashed ECMP";
+        // 16 planes x 2 x 65536 leaves = 2097152.
+        QTest::newRow("planes beyond the link limit")
+            << R"({"topology": {"preset": "leaf-spine", "nodes": 65536, "nodes_per_leaf": 1, "planes": 16}})"
+            << "$.ml_for_ml.topology.planes"
+            << "2097152 switch links (16 planes x 131072 leaf links + 0 core links per plane)";
         QTest::newRow("hashed flows x planes")
             << R"({"topology": {"preset": "leaf-spine", "ecmp": "hash", "planes": 2}})"
             << "$.ml_for_ml.topology.planes"
