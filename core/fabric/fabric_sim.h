@@ -131,8 +131,11 @@ public:
     /// Costs O(loaded links) per event; off unless called.
     void trackLinkUsage(double from_s);
     /// The record of trackLinkUsage, one entry per link (the plan's links in their order; on
-    /// the shared fabric "fabric" then each group's NIC); empty when not tracking.
-    std::vector<LinkUsage> linkUsage() const;
+    /// the shared fabric "fabric" then each group's NIC); empty when not tracking. `routedOnly`
+    /// (a built fabric): only the links some route of the plan crosses, in the plan's order: the
+    /// same links for every simulation of one plan, so records still merge, at a cost of the
+    /// routes' length rather than the fabric's 2^20 links.
+    std::vector<LinkUsage> linkUsage(bool routedOnly = false) const;
 
     double now() const { return m_now; }
     /// Flow start and finish events processed so far by this simulation (not counting the

@@ -420,8 +420,7 @@ std::string failureNames(const Topology& t, const Layout& lay) {
 }
 
 // Name of leaf (rails "optimised": unit) `leaf`: "leaf3" or "su3".
-std::string leafName(const Topology& t, const Layout& lay, int leaf) {
-    (void)lay;
+std::string leafName(const Topology& t, int leaf) {
     return (t.rails == Rails::Optimised ? "su" : "leaf") + std::to_string(leaf);
 }
 
@@ -594,8 +593,8 @@ Route concurrentGroupsRoute(const Topology& t, const std::vector<int>& nodes, in
         } catch (const NoPath& np) {
             throw FabricError(keys.topology + ".failed",
                               "disconnects a group of the foreground's " + std::string(name(c)) +
-                                  ": no working path from " + leafName(t, lay, np.from) + " to " +
-                                  leafName(t, lay, np.to) +
+                                  ": no working path from " + leafName(t, np.from) + " to " +
+                                  leafName(t, np.to) +
                                   (lay.planes > 1 ? " in plane " + std::to_string(np.plane) : ""));
         }
         for (const LinkUse& u : r) {
@@ -1148,7 +1147,7 @@ FabricPlan buildFabric(const Topology& t, const Placement& pl, int backgroundJob
         } catch (const NoPath& np) {
             throw FabricError(keys.topology + ".failed",
                               "disconnects " + job + ": no working path from " +
-                                  leafName(t, lay, np.from) + " to " + leafName(t, lay, np.to) +
+                                  leafName(t, np.from) + " to " + leafName(t, np.to) +
                                   (lay.planes > 1 ? " in plane " + std::to_string(np.plane) : ""));
         }
         // A leaf switch at 0 cuts its nodes off (traffic between leaves fails above).
@@ -1165,7 +1164,7 @@ FabricPlan buildFabric(const Topology& t, const Placement& pl, int backgroundJob
                                 "disconnects " + job + ": node " + std::to_string(v) +
                                     " is under the failed switch " +
                                     (lay.planes > 1 ? "plane" + std::to_string(p) + "-" : "") +
-                                    leafName(t, lay, v / t.nodesPerLeaf) +
+                                    leafName(t, v / t.nodesPerLeaf) +
                                     (lay.rails > 1 ? "-rail" + std::to_string(k) : ""));
     }
     return plan;

@@ -2,8 +2,10 @@
 // The cluster network as data [MODEL.md A3; docs/MODEL-NETWORK.md]: either the calibrated
 // single shared capacity of [2608.06046 Sec. 3.2] ("paper-fabric") or a two-tier leaf/spine
 // fabric of nodes with one NIC per GPU (rails), leaf switches of K nodes whose uplinks set an
-// oversubscription ratio, and a spine tier; the rails either all go to one leaf per node or,
-// rail-optimised, GPU i of every node of a scalable unit to the unit's rail leaf i. Jobs are placed
+// oversubscription ratio, and a spine tier (or, three tiers, pods of leaves with their own spines
+// under a core tier); the rails either all go to one leaf per node or, rail-optimised, GPU i of
+// every node of a scalable unit to the unit's rail leaf i. The switch fabric may come in several
+// planes, and links and switches may have failed. Jobs are placed
 // on nodes (packed, spread, random or explicit lists) and each job's all-reduce is turned into a
 // route: the links it crosses and how many bytes each carries per byte a node puts on the wire. The
 // fluid network (fabric/fluid.h) shares those links max-min fairly.
@@ -104,7 +106,8 @@ struct Topology {
     /// rail leaves has one port to each of them).
     int nodesPerLeaf = 16;
     Rails rails = Rails::None;  ///< one leaf per node, or rail-optimised units (`rails`)
-    int spines = 16;            ///< spine switches; every leaf has one uplink bundle to each
+    /// Spine switches (tiers 3: of each pod); every leaf has one uplink bundle to each.
+    int spines = 16;
     /// Leaf downlink over uplink capacity (>= 1; 1 = non-blocking): a leaf's uplinks carry
     /// K x nic_GBps / oversubscription in each direction.
     double oversubscription = 1.0;

@@ -1,6 +1,5 @@
 #include "mlforml/scaling.h"
 
-#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -33,16 +32,7 @@ std::vector<ScalingCurve> fabricScaling(
                                             std::to_string(nodes[ni]) + " foreground nodes)");
             }
             Result res = simulate(p, cancel, links != nullptr);
-            if (links) {
-                // Only the links some flow crossed: a fabric at the link limit holds 2^20, and a
-                // sweep keeps every point's table.
-                for (LinkTable& table : res.links)
-                    table.links.erase(
-                        std::remove_if(table.links.begin(), table.links.end(),
-                                       [](const fabric::LinkUsage& u) { return u.jobs.empty(); }),
-                        table.links.end());
-                links->push_back({ratios[ri], nodes[ni], std::move(res.links)});
-            }
+            if (links) links->push_back({ratios[ri], nodes[ni], std::move(res.links)});
             // The first node count opens this ratio's curves; later ones append to them.
             size_t perPoint = 0;
             for (const auto& pt : res.points)

@@ -316,6 +316,15 @@ private slots:
         QVERIFY(std::fabs(sim.now() - 1.1) < 1e-12);
         const std::vector<LinkUsage> u = sim.linkUsage();
         QCOMPARE(u.size(), names.size());
+        // Routed only: leaf2's bundles, on no route, are left out; the rest is the same record.
+        const std::vector<LinkUsage> routed = sim.linkUsage(true);
+        QCOMPARE(routed.size(), names.size() - 2);
+        for (size_t i = 0, l = 0; i < routed.size(); ++i, ++l) {
+            if (names[l] == "leaf2-up" || names[l] == "leaf2-down") ++l;
+            QCOMPARE(routed[i].link, names[l]);
+            QCOMPARE(routed[i].utilisationSeconds, u[l].utilisationSeconds);
+            QCOMPARE(routed[i].jobs, u[l].jobs);
+        }
         struct Want {
             double mean, peak, full;
             std::vector<int> jobs;
