@@ -176,7 +176,9 @@ int scalingCommand(const QStringList& args) {
         "Time to target per policy against foreground nodes on a leaf/spine fabric, one curve "
         "per oversubscription ratio (the per-GPU micro-batch fixed). The scenario's ml_for_ml "
         "part must use a leaf-spine topology. --out FILE.csv writes one row per point, "
-        "FILE.json one object per curve."));
+        "FILE.json one object per curve; FILE-links.csv beside it the use of every link some "
+        "flow crossed at each point (the links.csv columns led by oversubscription and "
+        "foreground_nodes)."));
     parser.addPositionalArgument(QStringLiteral("SCENARIO.json"), QStringLiteral("Scenario file."));
     const QCommandLineOption nodesOpt(QStringLiteral("nodes"),
                                       QStringLiteral("Foreground nodes, lo:hi:n or a list."),
@@ -254,6 +256,10 @@ int scalingCommand(const QStringList& args) {
         }
     }
     if (!checkOutFile(outFile, pos)) return kExitBadInput;
+    // The per-link table beside it: FILE.csv -> FILE-links.csv.
+    const QString linksFile =
+        outFile.left(outFile.lastIndexOf(QLatin1Char('.'))) + QStringLiteral("-links.csv");
+    if (!checkOutFile(linksFile, pos)) return kExitBadInput;
     const auto scenario = loadScenarioOrReport(pos[0]);
     if (!scenario) return kExitBadInput;
     if (!scenario->mlForMl) {
@@ -261,10 +267,11 @@ int scalingCommand(const QStringList& args) {
         return kExitBadInput;
     }
     std::vector<tandem::mlforml::ScalingCurve> curves;
+    std::vector<tandem::mlforml::ScalingLinks> links;
     try {
         curves = tandem::mlforml::fabricScaling(
             *scenario->mlForMl, nodes, ratios, nullptr,
-            [](std::size_t i, std::size_t n) { showProgress(i + 1, n, "point"); });
+            [](std::size_t i, std::size_t n) { showProgress(i + 1, n, "point"); }, &links);
         showProgress(0, 0, "");
     } catch (const std::invalid_argument& e) {
         showProgress(0, 0, "");
@@ -278,12 +285,15 @@ int scalingCommand(const QStringList& args) {
     const std::string text = json ? tandem::mlforml::scalingToJson(curves).dump(2) + "\n"
                                   : tandem::mlforml::scalingToCsv(curves);
     QString err;
-    if (!tandem::fileio::writeFileAtomic(outFile, text, &err)) {
+    if (!tandem::fileio::writeFileAtomic(outFile, text, &err) ||
+        !tandem::fileio::writeFileAtomic(linksFile, tandem::mlforml::scalingLinksCsv(links),
+                                         &err)) {
         printError(err);
         return kExitFailure;
     }
-    print("wrote %s: %zu curve(s) of %zu point(s)\n", outFile.toUtf8().constData(), curves.size(),
-          nodes.size());
+    print("wrote %s: %zu curve(s) of %zu point(s); %s: the links of each point\n",
+          outFile.toUtf8().constData(), curves.size(), nodes.size(),
+          linksFile.toUtf8().constData());
     return kExitOk;
 }
 

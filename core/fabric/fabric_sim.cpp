@@ -177,15 +177,33 @@ int FabricSim::jobOfGroup(int g) const {
     return -2;
 }
 
-std::vector<LinkUsage> FabricSim::linkUsage() const {
+std::vector<LinkUsage> FabricSim::linkUsage(bool routedOnly) const {
     std::vector<LinkUsage> out;
     if (!m_trackUsage) return out;
     const size_t L = m_net.usageLinks();
-    out.resize(L);
+    const auto& sent = m_net.usageGroupSent();
+    std::vector<int> links;
+    // The links listed, in link order, and where each sits in `out` (-1: not listed).
+    std::vector<int> at(L, -1);
+    std::vector<size_t> keep;
+    if (routedOnly && m_plan) {
+        // Every route of the plan, whether its job ran in this record or not.
+        for (const Route& r : m_plan->jobRoutes)
+            for (const LinkUse& u : r)
+                if (u.link >= 0 && static_cast<size_t>(u.link) < L) at[u.link] = 0;
+        for (size_t l = 0; l < L; ++l)
+            if (at[l] == 0) keep.push_back(l);
+    } else {
+        keep.resize(L);
+        for (size_t l = 0; l < L; ++l) keep[l] = l;
+    }
+    out.resize(keep.size());
     std::vector<double> area, peak, sat;
     m_net.usageTotals(area, peak, sat);
-    for (size_t l = 0; l < L; ++l) {
-        LinkUsage& u = out[l];
+    for (size_t i = 0; i < keep.size(); ++i) {
+        const size_t l = keep[i];
+        at[l] = static_cast<int>(i);
+        LinkUsage& u = out[i];
         if (m_plan)
             u.link =
                 l < m_plan->linkNames.size() ? m_plan->linkNames[l] : "link" + std::to_string(l);
@@ -199,15 +217,13 @@ std::vector<LinkUsage> FabricSim::linkUsage() const {
         u.saturatedS = sat[l];
     }
     // Jobs per link: every group that moved bytes, over the links of its path.
-    const auto& sent = m_net.usageGroupSent();
-    std::vector<int> links;
     for (size_t g = 0; g < sent.size(); ++g) {
         if (!sent[g]) continue;
         const int job = jobOfGroup(static_cast<int>(g));
         links.clear();
         m_net.usageLinksOfGroup(static_cast<int>(g), links);
         for (int l : links)
-            if (l >= 0 && static_cast<size_t>(l) < L) out[l].jobs.push_back(job);
+            if (l >= 0 && static_cast<size_t>(l) < L && at[l] >= 0) out[at[l]].jobs.push_back(job);
     }
     for (LinkUsage& u : out) {
         std::sort(u.jobs.begin(), u.jobs.end());

@@ -67,8 +67,9 @@ struct ForegroundSpec {
 /// (FabricSim::trackLinkUsage; docs/MODEL-NETWORK.md section 3, `links.csv`).
 struct LinkUsage {
     /// Stable readable name: "leaf3-up", "leaf3-down" (equal ECMP: the leaf's uplink bundle),
-    /// "leaf3-up-spine7" (hashed ECMP: one bundle per spine), "fabric" (the shared capacity of
-    /// the paper-fabric), "bg2-nic" / "foreground-nic" (one node's NIC of that job).
+    /// "leaf3-up-spine7" (hashed ECMP or failures: one bundle per spine), "pod1-spine2-up" (a
+    /// pod spine's core bundle, FabricPlan::linkNames for the rest), "fabric" (the shared
+    /// capacity of the paper-fabric), "bg2-nic" / "foreground-nic" (one node's NIC of that job).
     std::string link;
     double capacityBytesPerS = 0;   ///< bytes/s, each direction
     double observedS = 0;           ///< simulated seconds the record covers
@@ -130,8 +131,11 @@ public:
     /// Costs O(loaded links) per event; off unless called.
     void trackLinkUsage(double from_s);
     /// The record of trackLinkUsage, one entry per link (the plan's links in their order; on
-    /// the shared fabric "fabric" then each group's NIC); empty when not tracking.
-    std::vector<LinkUsage> linkUsage() const;
+    /// the shared fabric "fabric" then each group's NIC); empty when not tracking. `routedOnly`
+    /// (a built fabric): only the links some route of the plan crosses, in the plan's order: the
+    /// same links for every simulation of one plan, so records still merge, at a cost of the
+    /// routes' length rather than the fabric's 2^20 links.
+    std::vector<LinkUsage> linkUsage(bool routedOnly = false) const;
 
     double now() const { return m_now; }
     /// Flow start and finish events processed so far by this simulation (not counting the

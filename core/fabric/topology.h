@@ -2,8 +2,10 @@
 // The cluster network as data [MODEL.md A3; docs/MODEL-NETWORK.md]: either the calibrated
 // single shared capacity of [2608.06046 Sec. 3.2] ("paper-fabric") or a two-tier leaf/spine
 // fabric of nodes with one NIC per GPU (rails), leaf switches of K nodes whose uplinks set an
-// oversubscription ratio, and a spine tier; the rails either all go to one leaf per node or,
-// rail-optimised, GPU i of every node of a scalable unit to the unit's rail leaf i. Jobs are placed
+// oversubscription ratio, and a spine tier (or, three tiers, pods of leaves with their own spines
+// under a core tier); the rails either all go to one leaf per node or, rail-optimised, GPU i of
+// every node of a scalable unit to the unit's rail leaf i. The switch fabric may come in several
+// planes, and links and switches may have failed. Jobs are placed
 // on nodes (packed, spread, random or explicit lists) and each job's all-reduce is turned into a
 // route: the links it crosses and how many bytes each carries per byte a node puts on the wire. The
 // fluid network (fabric/fluid.h) shares those links max-min fairly.
@@ -78,6 +80,20 @@ enum class PlacementPolicy {
 const EnumTable<PlacementPolicy>& placementPolicyNames();
 const char* name(PlacementPolicy p);
 
+/// One failed link or switch of a leaf_spine fabric (an entry of `failed`): its name and the
+/// fraction of its capacity left.
+struct LinkFailure {
+    /// A switch: "leaf3" (rails "optimised": "su1-rail3"), "spine5" (tiers 3: "pod1-spine5"),
+    /// "core2"; or a cable bundle between two of them, both directions: "leaf3-spine5"
+    /// ("su1-rail3-spine5"; tiers 3: spine 5 of the leaf's pod), "pod1-spine5-core2". With planes
+    /// > 1 a "plane1-" prefix names one plane's copy; without it every plane's.
+    std::string name;
+    /// Fraction of the capacity left, in [0, 1] (0 = down). A switch scales every cable bundle it
+    /// terminates; fractions of one bundle multiply.
+    double capacity = 0.0;
+};
+bool operator==(const LinkFailure& a, const LinkFailure& b);
+
 /// A fabric description (JSON object `ml_for_ml.topology`).
 struct Topology {
     /// Built-in the description started from (`preset`): "paper-fabric", "leaf-spine",
@@ -90,13 +106,29 @@ struct Topology {
     /// rail leaves has one port to each of them).
     int nodesPerLeaf = 16;
     Rails rails = Rails::None;  ///< one leaf per node, or rail-optimised units (`rails`)
-    int spines = 16;            ///< spine switches; every leaf has one uplink bundle to each
+    /// Spine switches (tiers 3: of each pod); every leaf has one uplink bundle to each.
+    int spines = 16;
     /// Leaf downlink over uplink capacity (>= 1; 1 = non-blocking): a leaf's uplinks carry
     /// K x nic_GBps / oversubscription in each direction.
     double oversubscription = 1.0;
     Ecmp ecmp = Ecmp::Equal;  ///< how a leaf spreads traffic over its spine uplinks (`ecmp`)
     /// All-reduce algorithm of every job (`allreduce`).
     AllReduceAlgorithm allreduce = AllReduceAlgorithm::Ring;
+    /// Switch tiers (`tiers`): 2 = leaf/spine; 3 = a fat tree: leaves grouped in pods of
+    /// leavesPerPod, each pod with its own `spines` spines, and a core tier of `cores` switches
+    /// to which every spine has one uplink bundle. Traffic between leaves of one pod turns at
+    /// the pod's spines, between pods it crosses the core.
+    int tiers = 2;
+    int leavesPerPod = 8;  ///< tiers 3: leaves (rails "optimised": units) of one pod
+    int cores = 16;        ///< tiers 3: core (super-spine) switches
+    /// tiers 3: a pod's spine downlink over core-uplink capacity (>= 1; 1 = non-blocking): the
+    /// spines of a pod carry leavesPerPod leaf uplinks' capacity / this ratio to the core.
+    double spineOversubscription = 1.0;
+    /// Independent copies of the leaf/spine(/core) fabric (`planes`); every node's NIC bandwidth
+    /// is split evenly over them and each plane carries 1/planes of every flow.
+    int planes = 1;
+    /// Failed links and switches (`failed`); empty = none.
+    std::vector<LinkFailure> failed;
 };
 
 /// Where the jobs sit (JSON object `ml_for_ml.placement` or `mosaic.background.placement`).
@@ -122,9 +154,10 @@ constexpr long long kMaxFabricNodes = 65536;
 /// 0.7 s and 182 MB, `scaling` 18 s and 182 MB; 2^21 links took 30 s, 256 spines 3 GB per
 /// fabric (docs/MODEL-NETWORK.md section 6). buildFabric refuses more, naming the key.
 constexpr long long kMaxFabricLinks = 1LL << 20;
-/// Most GPUs per node (flows per ring hop) under hashed ECMP: each rail's flow of each hop is
-/// simulated on its own, and a node-count sweep (`scaling`) over 72-GPU NVL72 racks with hashed
-/// ECMP took 89 s of CPU, past the 60 s bound; 8-GPU nodes at the link limit take 42 s.
+/// Most GPUs per node times planes (flows per ring hop) under hashed ECMP: each rail's flow of
+/// each hop in each plane is simulated on its own, and a node-count sweep (`scaling`) over 72-GPU
+/// NVL72 racks with hashed ECMP took 89 s of CPU, past the 60 s bound; 8-GPU nodes at the link
+/// limit take 42 s.
 constexpr int kMaxHashedFlowsPerHop = 8;
 
 /// The JSON shape of a topology or placement key: how its row is read and written.
@@ -225,7 +258,10 @@ using PlacementField = FabricField<Placement>;
 /// Every key of a topology object, in the order the reader reads and the writer writes them:
 /// `preset` (topologyPresetNames(); applied before the other keys), `kind`, `nodes` in
 /// [1, kMaxFabricNodes], `nodes_per_leaf` in [1, 4096], `rails`, `spines` in [1, 4096],
-/// `oversubscription` in [1, 64], `ecmp`, `allreduce`.
+/// `oversubscription` in [1, 64], `ecmp`, `allreduce`, `tiers` in [2, 3], `leaves_per_pod` in
+/// [1, 4096], `cores` in [1, 4096], `spine_oversubscription` in [1, 64], `planes` in [1, 16],
+/// `failed` (at most 4096 entries {"name", "capacity" in [0, 1]}); the keys after `allreduce`
+/// are written only off their defaults.
 const std::vector<TopologyField>& topologyFields();
 /// Every key of a placement object, in the order the reader reads and the writer writes them:
 /// `foreground`, `background` (placementPolicyNames()), `seed` in [0, 2^53 - 1],
@@ -289,7 +325,10 @@ struct FabricPlan {
     std::vector<std::vector<int>> jobNodes;
     std::vector<Route> jobRoutes;
     /// Stable readable names: "leaf2-up", "leaf2-down" (equal ECMP), "leaf2-up-spine5" (hashed
-    /// ECMP), rail-optimised "su2-rail3-up", "su2-rail3-down-spine5"; "bg3-nic" /
+    /// ECMP or a fabric with failures), rail-optimised "su2-rail3-up", "su2-rail3-down-spine5";
+    /// tiers 3 also "pod1-spine2-up", "pod1-spine2-down" (a spine's core uplinks; per core
+    /// "pod1-spine2-up-core3" under hashed ECMP or with failures); planes > 1 prefix each with
+    /// "plane1-"; "bg3-nic" /
     /// "foreground-nic" (one node's NIC of that job: its nodes all move the same bytes, so the
     /// fabric holds one NIC link per job).
     std::vector<std::string> linkNames;
@@ -323,10 +362,12 @@ struct FabricKeys {
     std::string placement = "ml_for_ml.placement";
 };
 
-/// Leaf links a leaf_spine fabric `t` of nodes with `gpusPerNode` GPUs holds, computed from its
-/// keys alone: 2 x leaves (up and down bundle of each leaf) under ecmp "equal", 2 x leaves x
-/// spines under "hash"; leaves = ceil(nodes / nodes_per_leaf), times gpusPerNode rail leaves
-/// per unit when rails are "optimised". buildFabric refuses a fabric above kMaxFabricLinks.
+/// Switch links a leaf_spine fabric `t` of nodes with `gpusPerNode` GPUs holds, computed from
+/// its keys alone: 2 x leaves (up and down bundle of each leaf) under ecmp "equal", 2 x leaves x
+/// spines under "hash" or with failures; leaves = ceil(nodes / nodes_per_leaf), times
+/// gpusPerNode rail leaves per unit when rails are "optimised"; tiers 3 add 2 x pods x spines
+/// core bundles (x cores under "hash" or with failures); all times planes. buildFabric refuses a
+/// fabric above kMaxFabricLinks.
 long long fabricLeafLinks(const Topology& t, int gpusPerNode);
 
 /// Places `backgroundJobs` jobs of `backgroundNodes` nodes and a foreground of
@@ -357,8 +398,10 @@ FabricPlan buildFabric(const Topology& t, const Placement& pl, int backgroundJob
 /// leaf_spine topology covering every node id; `gpusPerNode` rails (Ecmp::Hash flows and the
 /// rail leaves of rails "optimised", where a node's bytes to another unit are split evenly over
 /// its rails: NCCL's PXN first moves them over NVLink to the GPU on the destination's rail),
-/// `salt` seeds its hashing.
+/// `salt` seeds its hashing. Throws FabricError at <keys.topology>.failed when failures leave two
+/// leaves of a group without a working path.
 Route concurrentGroupsRoute(const Topology& t, const std::vector<int>& nodes, int groupSize,
-                            Collective c, int nicLink, int gpusPerNode, std::uint64_t salt);
+                            Collective c, int nicLink, int gpusPerNode, std::uint64_t salt,
+                            const FabricKeys& keys = FabricKeys{});
 
 }  // namespace tandem::fabric

@@ -146,7 +146,8 @@ void replayForeground(const Params& p, const std::vector<Combo>& combos, MakeSim
                 }
             }
             tab.eventsSimulated += sim.eventsProcessed();
-            if (recordLinks) fabric::mergeLinkUsage(tab.links, sim.linkUsage());
+            // The links the jobs' routes cross (links.csv lists those some flow crossed).
+            if (recordLinks) fabric::mergeLinkUsage(tab.links, sim.linkUsage(true));
             const auto& e = sim.exposedDpTimes();
             for (int i = p.replayWarmupIterations; i < iters; ++i)
                 out.push_back(i < static_cast<int>(e.size()) ? e[i] : kInf);

@@ -119,20 +119,42 @@ std::string trajectoriesCsv(const Result& r) {
     return out.str();
 }
 
+const char* const kLinkColumns =
+    "link,capacity_GBps,observed_s,mean_utilisation,peak_utilisation,seconds_at_100pct,jobs";
+
+void writeLinkRows(std::ostringstream& out, const std::string& prefix,
+                   const std::vector<fabric::LinkUsage>& links) {
+    for (const auto& u : links) {
+        if (u.jobs.empty()) continue;  // no flow crossed it
+        std::string jobs;
+        for (int j : u.jobs) jobs += (jobs.empty() ? "" : ";") + fabric::jobName(j);
+        out << prefix << csvQuote(u.link) << ',' << csvNumber(u.capacityBytesPerS / 1e9) << ','
+            << csvNumber(u.observedS) << ',' << csvNumber(u.meanUtilisation()) << ','
+            << csvNumber(u.peakUtilisation) << ',' << csvNumber(u.saturatedS) << ','
+            << csvQuote(jobs) << '\n';
+    }
+}
+
 std::string linksCsv(const Result& r) {
     std::ostringstream out;
     out.imbue(std::locale::classic());  // integers without digit grouping, whatever the locale
-    out << "background_jobs,link,capacity_GBps,observed_s,mean_utilisation,peak_utilisation,"
-           "seconds_at_100pct,jobs\n";
+    out << "background_jobs," << kLinkColumns << '\n';
     for (const auto& table : r.links)
-        for (const auto& u : table.links) {
-            std::string jobs;
-            for (int j : u.jobs) jobs += (jobs.empty() ? "" : ";") + fabric::jobName(j);
-            out << table.backgroundJobs << ',' << csvQuote(u.link) << ','
-                << csvNumber(u.capacityBytesPerS / 1e9) << ',' << csvNumber(u.observedS) << ','
-                << csvNumber(u.meanUtilisation()) << ',' << csvNumber(u.peakUtilisation) << ','
-                << csvNumber(u.saturatedS) << ',' << csvQuote(jobs) << '\n';
-        }
+        writeLinkRows(out, std::to_string(table.backgroundJobs) + ",", table.links);
+    return out.str();
+}
+
+std::string scalingLinksCsv(const std::vector<ScalingLinks>& points) {
+    std::ostringstream out;
+    out.imbue(std::locale::classic());
+    out << "oversubscription,foreground_nodes,background_jobs," << kLinkColumns << '\n';
+    for (const auto& pt : points)
+        for (const auto& table : pt.tables)
+            writeLinkRows(out,
+                          csvNumber(pt.oversubscription) + "," +
+                              std::to_string(pt.foregroundNodes) + "," +
+                              std::to_string(table.backgroundJobs) + ",",
+                          table.links);
     return out.str();
 }
 

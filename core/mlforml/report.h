@@ -24,12 +24,27 @@ std::string trajectoriesCsv(const Result& r);
 
 /// CSV with header background_jobs,link,capacity_GBps,observed_s,mean_utilisation,
 /// peak_utilisation,seconds_at_100pct,jobs (`links.csv`, docs/MODEL-NETWORK.md section 3): one
-/// row per background condition x link of the fabric (Result::links), the use summed over every
+/// row per background condition x link of the fabric that some flow crossed (Result::links;
+/// a link no job crossed is left out), the use summed over every
 /// foreground replay of the condition, each from the foreground's start on: capacity in GB/s
 /// (1e9 bytes/s, each direction), the simulated seconds covered, the mean and peak of carried
 /// bytes/s over capacity, the seconds the link was full (fair load within a relative 1e-9 of
 /// its capacity), and the jobs that moved bytes across it ("foreground;bg0;bg3").
 std::string linksCsv(const Result& r);
+
+/// The links of one point of a scaling sweep (mlforml/scaling.h): its oversubscription ratio
+/// and foreground node count, and the link use of each background condition.
+struct ScalingLinks {
+    double oversubscription = 1;
+    int foregroundNodes = 0;
+    std::vector<LinkTable> tables;
+};
+
+/// CSV with header oversubscription,foreground_nodes,background_jobs,link,capacity_GBps,
+/// observed_s,mean_utilisation,peak_utilisation,seconds_at_100pct,jobs (`scaling --out`'s
+/// `<FILE>-links.csv`, docs/MODEL-NETWORK.md section 5): the rows of linksCsv for every point,
+/// in point order, each led by the point's ratio and node count; links no flow crossed left out.
+std::string scalingLinksCsv(const std::vector<ScalingLinks>& points);
 
 /// First-crossing time of `policy` divided by Joint's at target index `target` of point `pt`;
 /// NaN if either is missing or not reached.

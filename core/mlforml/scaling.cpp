@@ -11,8 +11,8 @@ namespace tandem::mlforml {
 
 std::vector<ScalingCurve> fabricScaling(
     const Params& base, const std::vector<int>& nodes, const std::vector<double>& ratios,
-    const tandem::CancelFlag* cancel,
-    const std::function<void(std::size_t, std::size_t)>& progress) {
+    const tandem::CancelFlag* cancel, const std::function<void(std::size_t, std::size_t)>& progress,
+    std::vector<ScalingLinks>* links) {
     if (base.topology.kind != fabric::FabricKind::LeafSpine)
         throw std::invalid_argument(
             "ml_for_ml.topology: the scaling curves need a leaf_spine fabric (preset "
@@ -31,7 +31,8 @@ std::vector<ScalingCurve> fabricScaling(
                 throw std::invalid_argument(std::string(e.what()) + " (at " +
                                             std::to_string(nodes[ni]) + " foreground nodes)");
             }
-            const Result res = simulate(p, cancel);
+            Result res = simulate(p, cancel, links != nullptr);
+            if (links) links->push_back({ratios[ri], nodes[ni], std::move(res.links)});
             // The first node count opens this ratio's curves; later ones append to them.
             size_t perPoint = 0;
             for (const auto& pt : res.points)

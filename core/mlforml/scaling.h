@@ -10,6 +10,7 @@
 
 #include "common/cancel.h"
 #include "mlforml/params.h"
+#include "mlforml/report.h"
 
 namespace tandem::mlforml {
 
@@ -29,11 +30,13 @@ struct ScalingCurve {
 /// Curves are ordered ratio, background level, policy, target. Each point is validated as a
 /// scenario would be (placement and fabric size errors are thrown as std::invalid_argument
 /// naming the key and the point). Throws tandem::Cancelled when `cancel` is set. `progress`,
-/// when set, is called before each point with (point index from 0, number of points).
+/// when set, is called before each point with (point index from 0, number of points). `links`,
+/// when set, receives each point's link use (simulate's recordLinks), in point order.
 std::vector<ScalingCurve> fabricScaling(
     const Params& base, const std::vector<int>& nodes, const std::vector<double>& ratios,
     const tandem::CancelFlag* cancel = nullptr,
-    const std::function<void(std::size_t, std::size_t)>& progress = {});
+    const std::function<void(std::size_t, std::size_t)>& progress = {},
+    std::vector<ScalingLinks>* links = nullptr);
 
 /// CSV with header oversubscription,background_jobs,policy,target_factor,foreground_nodes,
 /// time_to_target_s (one row per point of every curve; an unreached target is empty).

@@ -75,8 +75,9 @@ RateTrace traceOf(const Hardware& hw, int nodes, const BackgroundLoad& bg, int g
         fabric::buildFabric(bg.topology, bg.placement, bg.jobs, bg.job.nodes, nodes, nodeRate, gpn,
                             backgroundFabricKeys(), true);
     const int nicLink = int(plan.linkCapacity.size()) - 1;
-    plan.jobRoutes.back() = fabric::concurrentGroupsRoute(
-        bg.topology, plan.jobNodes.back(), groupNodes, traffic, nicLink, gpn, bg.placement.seed);
+    plan.jobRoutes.back() =
+        fabric::concurrentGroupsRoute(bg.topology, plan.jobNodes.back(), groupNodes, traffic,
+                                      nicLink, gpn, bg.placement.seed, backgroundFabricKeys());
     const double bgWire = fabric::ringWireBytesPerNode(bg.job.gradientBytes, bg.job.nodes);
     const double cycle =
         bg.job.computeS + bgWire / nodeRate + (bg.job.syncBursts - 1) * bg.job.burstGapS;

@@ -233,6 +233,27 @@ private slots:
         }
         QVERIFY(joint.at("1/8") > joint.at("1/40") && joint.at("1/40") > joint.at("1/64"));
         QVERIFY(joint.at("4/40") < joint.at("4/8") && joint.at("4/40") < joint.at("4/64"));
+        // s-links.csv beside it: the links.csv rows of every point, led by its ratio and node
+        // count. A leaf's uplink bundle is 16 nodes x 10.7 GB/s / ratio: 171.2 GB/s at 1:1,
+        // 42.8 at 4:1; every leaf holds nodes of the spread jobs, so all 8 leaves' bundles
+        // carry traffic at every point and only links some job crossed are listed.
+        QFile lf(out.filePath(QStringLiteral("s-links.csv")));
+        QVERIFY(lf.open(QIODevice::ReadOnly));
+        const QStringList rows = QString::fromUtf8(lf.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(rows.value(0), QStringLiteral("oversubscription,foreground_nodes,background_jobs,"
+                                               "link,capacity_GBps,observed_s,mean_utilisation,"
+                                               "peak_utilisation,seconds_at_100pct,jobs"));
+        std::map<QString, int> leafUps;
+        for (int i = 1; i < rows.size(); ++i) {
+            const QStringList c = rows[i].split(',');
+            QCOMPARE(c.size(), 10);
+            QVERIFY2(!c[9].isEmpty(), qPrintable(rows[i]));  // some job crossed it
+            if (!c[3].endsWith(QStringLiteral("-up"))) continue;
+            ++leafUps[c[0] + "/" + c[1]];
+            QCOMPARE(c[4].toDouble(), c[0] == QStringLiteral("1") ? 171.2 : 42.8);
+        }
+        for (const char* point : {"1/8", "1/40", "1/64", "4/8", "4/40", "4/64"})
+            QCOMPARE(leafUps[QString::fromLatin1(point)], 8);
         const auto bad = runCli({QStringLiteral("scaling"), example("mlforml-scenario1.json"),
                                  QStringLiteral("--out"), csv});
         QCOMPARE(bad.exitCode, 2);

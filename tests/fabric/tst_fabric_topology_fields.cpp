@@ -146,6 +146,12 @@ Topology offDefaultTopology() {
     t.oversubscription = 2.5;
     t.ecmp = Ecmp::Hash;
     t.allreduce = AllReduceAlgorithm::Hierarchical;
+    t.tiers = 3;
+    t.leavesPerPod = 4;
+    t.cores = 4;
+    t.spineOversubscription = 1.5;
+    t.planes = 2;
+    t.failed = {{"core1", 0.5}, {"plane0-pod1-spine2", 0.0}};
     return t;
 }
 
@@ -167,10 +173,11 @@ class TestTopologyFields : public QObject {
 private slots:
     // The numeric keys accept each bound and refuse the value just beyond it.
     void topologyBounds() {
-        // nodes, nodes_per_leaf, spines, oversubscription: both ends.
+        // nodes, nodes_per_leaf, spines, oversubscription, tiers, leaves_per_pod, cores,
+        // spine_oversubscription, planes: both ends.
         QCOMPARE(
             checkBounds(topologyFields(), topologyErrors, {{"kind", "leaf_spine"}}, "$.topology"),
-            8);
+            18);
     }
     void placementBounds() {
         QCOMPARE(checkBounds(placementFields(), placementErrors, nlohmann::json::object(),
@@ -235,7 +242,42 @@ private slots:
             QCOMPARE(bad.size(), size_t(1));
             QCOMPARE(bad.front().path, "$.topology." + std::string(f.key));
         }
-        QCOMPARE(keys, 7);
+        QCOMPARE(keys, 13);
+    }
+
+    // `failed`: a list of at most maxItems {"name", "capacity"} objects, the capacity in the
+    // row's range [0, 1]; each wrong entry is refused at its own path.
+    void failedList() {
+        const TopologyField& f = fabricField(topologyFields(), "failed", "$.topology");
+        QCOMPARE(f.range.min, 0.0);
+        QCOMPARE(f.range.max, 1.0);
+        auto with = [](nlohmann::json list) {
+            return topologyErrors({{"kind", "leaf_spine"}, {"failed", list}});
+        };
+        QVERIFY(with({{{"name", "spine0"}, {"capacity", 0}}, {{"name", "leaf1"}, {"capacity", 1}}})
+                    .empty());
+        struct Bad {
+            nlohmann::json list;
+            std::string path;
+        };
+        const std::vector<Bad> bad = {
+            {"spine0", "$.topology.failed"},
+            {{"spine0"}, "$.topology.failed[0]"},
+            {{{{"capacity", 0}}}, "$.topology.failed[0].name"},
+            {{{{"name", "spine0"}, {"capacity", 2}}}, "$.topology.failed[0].capacity"},
+            {{{{"name", "spine0"}, {"capacity", 0}}, {{"name", "spine1"}, {"fraction", 0}}},
+             "$.topology.failed[1].fraction"},
+        };
+        for (const Bad& b : bad) {
+            const auto e = with(b.list);
+            QVERIFY2(e.size() == 1 && e.front().path == b.path, b.list.dump().c_str());
+        }
+        nlohmann::json many = nlohmann::json::array();
+        for (size_t i = 0; i <= f.maxItems; ++i)
+            many.push_back({{"name", "spine0"}, {"capacity", 0}});
+        const auto e = with(many);
+        QCOMPARE(e.size(), size_t(1));
+        QCOMPARE(e.front().path, std::string("$.topology.failed"));
     }
 
     // The writers write the table's keys in its order; an off-default value reads back equal.
@@ -243,10 +285,12 @@ private slots:
         const Topology t = offDefaultTopology();
         const nlohmann::ordered_json j = writeTopology(t);
         QCOMPARE(keysOf(j), tableKeys(topologyFields()));
-        // `rails` is written only when not "none": a topology without rail-optimised leaves
-        // writes the bytes it wrote before the key existed.
+        // `rails` is written only when not "none", the keys after `allreduce` only off their
+        // defaults: a topology without them writes the bytes it wrote before they existed.
         std::vector<std::string> withoutRails = tableKeys(topologyFields());
-        withoutRails.erase(std::find(withoutRails.begin(), withoutRails.end(), "rails"));
+        for (const char* key : {"rails", "tiers", "leaves_per_pod", "cores",
+                                "spine_oversubscription", "planes", "failed"})
+            withoutRails.erase(std::find(withoutRails.begin(), withoutRails.end(), key));
         QCOMPARE(keysOf(writeTopology(Topology{})), withoutRails);
         QCOMPARE(writeTopology(Topology{}).dump(),
                  std::string(R"({"preset":"paper-fabric","kind":"shared","nodes":1024,)"
