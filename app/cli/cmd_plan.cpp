@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "common/json_reader.h"
+#include "common/number_format.h"
 #include "io/hf_config.h"
 #include "io/text_file.h"
 #include "mosaic/imported_geometry.h"
@@ -111,6 +112,17 @@ struct PlanFlags {
                        "(repeatable)."),
         QStringLiteral("FILE")};
     const QCommandLineOption json{QStringLiteral("json"), QStringLiteral("Print JSON.")};
+    const QCommandLineOption tokens{
+        QStringLiteral("tokens"),
+        QStringLiteral("Token target D: also print the wall-clock days each layout needs to train "
+                       "D tokens, D / (tokens_per_s_per_gpu N_dev goodput) (JSON: token_target, "
+                       "days_to_target)."),
+        QStringLiteral("D")};
+    const QCommandLineOption goodput{
+        QStringLiteral("goodput"),
+        QStringLiteral("With --tokens: share of wall time spent training, eta_good in (0, 1] "
+                       "(default 1)."),
+        QStringLiteral("G"), QStringLiteral("1")};
 
     /// Adds the description, the positional argument and every flag to `parser`.
     void addTo(QCommandLineParser& parser) const {
@@ -137,12 +149,13 @@ struct PlanFlags {
         parser.addPositionalArgument(QStringLiteral("MODEL.json"),
                                      QStringLiteral("Model geometry."));
         parser.addOptions({devices, gbs, seqlen, hardware, layout, stack, precision, emitFormat,
-                           megatronArgs, top, nccl, json});
+                           megatronArgs, top, nccl, json, tokens, goodput});
     }
 };
 
 /// Reads the cluster flags (--devices, --gbs, --seqlen, --top, --hardware, --stack,
-/// --precision) and checks --emit. Returns kExitOk or kExitBadInput (printed).
+/// --precision), the token target (--tokens, --goodput) and checks --emit. Returns kExitOk or
+/// kExitBadInput (printed).
 int readCluster(const QCommandLineParser& parser, const PlanFlags& f, m::PlanRequest& req) {
     m::Cluster& cluster = req.cluster;
     if (!positiveInt(parser.value(f.devices), "devices", &cluster.devices, m::kMaxDevices) ||
@@ -167,6 +180,22 @@ int readCluster(const QCommandLineParser& parser, const PlanFlags& f, m::PlanReq
                        .arg(parser.value(f.precision)));
         return kExitBadInput;
     }
+    if (parser.isSet(f.tokens)) {
+        const auto d = tandem::parseNumber(parser.value(f.tokens).toStdString());
+        if (!d || *d <= 0) {
+            printError(QStringLiteral("--tokens must be a positive number of tokens (got '%1')")
+                           .arg(parser.value(f.tokens)));
+            return kExitBadInput;
+        }
+        req.tokenTarget = *d;
+    }
+    const auto g = tandem::parseNumber(parser.value(f.goodput).toStdString());
+    if (!g || *g <= 0 || *g > 1) {
+        printError(QStringLiteral("--goodput must be a number in (0, 1] (got '%1')")
+                       .arg(parser.value(f.goodput)));
+        return kExitBadInput;
+    }
+    req.goodput = *g;
     if (parser.isSet(f.emitFormat) && parser.value(f.emitFormat) != "megatron") {
         printError(
             QStringLiteral("--emit supports: megatron (got '%1')").arg(parser.value(f.emitFormat)));

@@ -79,6 +79,11 @@ void printLayouts(const m::PlanReport& r) {
     printTable(
         {"TP", "EP", "PP", "CP", "DP", "mbs", "GBS", "ckpt", "MFU", "iter_s", "mem_GB", "note"},
         rows);
+    const m::PlanLayout& first = r.layouts.front();
+    if (r.request.tokenTarget > 0 && first.eval.feasible)
+        print("Days to train %s tokens with the first layout: %s (goodput %s)\n",
+              significant(r.request.tokenTarget, 4).c_str(), fixed(first.daysToTarget, 1).c_str(),
+              significant(r.request.goodput, 3).c_str());
     if (r.roundedBatch)
         print(
             "GBS: global batch each layout runs, the multiple of DP x mbs nearest "

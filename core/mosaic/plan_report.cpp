@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "common/json_reader.h"
 #include "mosaic/hardware.h"
 #include "mosaic/layout_grid.h"
 #include "mosaic/measured_collectives.h"
@@ -121,6 +122,16 @@ nlohmann::ordered_json planReportToJson(const PlanReport& r) {
                 arr[i]["collectives"] = collectivesToJson(*r.layouts[i].collectives, c);
     }
     if (!r.networkNote.empty()) j["network_note"] = r.networkNote;
+    // A token target adds its keys (without one the output keeps its bytes).
+    if (r.request.tokenTarget > 0) {
+        nlohmann::ordered_json t;
+        t["tokens"] = r.request.tokenTarget;
+        t["goodput"] = r.request.goodput;
+        j["token_target"] = t;
+        auto& arr = j["layouts"];
+        for (size_t i = 0; i < r.layouts.size() && i < arr.size(); ++i)
+            arr[i]["days_to_target"] = jsonNumber(r.layouts[i].daysToTarget);
+    }
     return j;
 }
 

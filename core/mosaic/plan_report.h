@@ -95,7 +95,8 @@ PlanReport runPlan(const PlanRequest& r);
 
 /// `tandem-cli plan --json`: planToJson of the layouts plus nearest_working_devices (nothing
 /// fits), model_source (a Hugging Face config), measured_collectives with each layout's
-/// collectives (measured curves) and network_note (an extrapolation).
+/// collectives (measured curves), network_note (an extrapolation) and, with a token target,
+/// token_target {tokens, goodput} and each layout's days_to_target (null when infeasible).
 nlohmann::ordered_json planReportToJson(const PlanReport& r);
 
 /// The first layout as a Megatron-LM launch line (megatronArguments) ending in a newline:

@@ -412,6 +412,11 @@ void TestMosaicPerf::planReportIsThePlan() {
     QCOMPARE(j.value("network_note", std::string()), networkExtrapolation(c.hardware, 8));
     QVERIFY(!r.networkNote.empty());
     j.erase("network_note");
+    // And the token target's keys.
+    QCOMPARE(j.at("token_target").at("tokens").get<double>(), 2e11);
+    QCOMPARE(j.at("layouts").at(0).at("days_to_target").get<double>(), r.layouts[0].daysToTarget);
+    j.erase("token_target");
+    j["layouts"][0].erase("days_to_target");
     QCOMPARE(j.dump(), planToJson(g, c, {{p, ev}}).dump());
     QCOMPARE(planReportMegatron(r), megatronArguments(g, c, p) + "\n");
     const double days = 2e11 / (ev.tokensPerSPerGpu * 64 * 0.9) / 86400;
