@@ -5,6 +5,7 @@
 // runs off its window. Checked on what --screenshot saves (the window painted as soon as the
 // results are in), both after switching to a page and with the page chosen before the window
 // first shows.
+#include <QComboBox>
 #include <QDir>
 #include <QScreen>
 #include <QTabWidget>
@@ -12,7 +13,11 @@
 
 #include "common/diagnostics.h"
 #include "mlforml/network_workspace.h"
+#include "mosaic/hardware.h"
+#include "mosaic/moe_advanced.h"
+#include "mosaic/moe_controls.h"
 #include "mosaic/moe_workspace.h"
+#include "mosaic/plan_panel.h"
 #include "scenario/scenario.h"
 #include "shell/main_window.h"
 #include "shell/offscreen.h"
@@ -31,6 +36,8 @@ private slots:
     void everyPage();
     void firstFrame_data();
     void firstFrame();
+    void planPage_data();
+    void planPage();
 };
 
 namespace {
@@ -162,6 +169,43 @@ void TextFitTest::firstFrame() {
         problems << shownProblems(w, pages, p);
     }
     problems.removeDuplicates();
+    if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));
+}
+
+void TextFitTest::planPage_data() {
+    QTest::addColumn<QString>("hardware");
+    for (const std::string& h : tandem::mosaic::hardwareNames())
+        QTest::addRow("%s", h.c_str()) << QString::fromStdString(h);
+}
+
+/// The MoE workspace's "Plan" page with every shipped hardware (NVL72 racks included) at
+/// 800x600, 1024x768 and 1280x720 (with QT_SCALE_FACTOR=2: 2560x1440).
+void TextFitTest::planPage() {
+    QFETCH(QString, hardware);
+    const QList<QSize> sizes =
+        qGuiApp->devicePixelRatio() >= 2
+            ? QList<QSize>{QSize(2560, 1440)}
+            : QList<QSize>{QSize(800, 600), QSize(1024, 768), QSize(1280, 720)};
+    MainWindow w;
+    w.setCurrentWorkspace(1);
+    w.resize(logicalSize(sizes.front()));
+    w.show();
+    QVERIFY(w.waitForResults(60000));
+    MoeWorkspace* moe = w.moeWorkspace();
+    QComboBox* box = moe->controls()->advanced()->hardware();
+    box->setCurrentIndex(box->findData(hardware));
+    QCOMPARE(box->currentData().toString(), hardware);
+    QVERIFY(w.waitForResults(60000));
+    QTabWidget* pages = moe->pages();
+    pages->setCurrentIndex(MoeWorkspace::kPlanPage);
+    QVERIFY(moe->planPanel()->report().has_value());
+    QStringList problems;
+    for (const QSize& size : sizes) {
+        w.resize(logicalSize(size));
+        QCOMPARE(w.size(), logicalSize(size));
+        for (const QString& p : shownProblems(w, pages, MoeWorkspace::kPlanPage))
+            problems << QStringLiteral("%1x%2: %3").arg(size.width()).arg(size.height()).arg(p);
+    }
     if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));
 }
 
