@@ -65,9 +65,11 @@ void printLayouts(const m::PlanReport& r) {
     if (rows.empty()) {
         // Which rules cut the candidates, with the smallest memory need seen, and the nearest
         // cluster that works.
+        print("No feasible layout on this cluster.\n");
+        if (!r.rejections) return;  // not explained (PlanRequest::explainInfeasible off)
         const m::PlanRejections& rej = *r.rejections;
-        print("No feasible layout on this cluster.\n%s  (%s layout grid)\n",
-              m::rejectionSummary(rej).c_str(), m::layoutGridRuleName(rej.layoutGrid));
+        print("%s  (%s layout grid)\n", m::rejectionSummary(rej).c_str(),
+              m::layoutGridRuleName(rej.layoutGrid));
         if (r.nearestDevices > 0)
             print("Nearest cluster that works: %d GPUs (%d nodes of %d).\n", r.nearestDevices,
                   r.nearestDevices / c.hardware.gpusPerNode, c.hardware.gpusPerNode);

@@ -93,8 +93,10 @@ PlanReport runPlan(const PlanRequest& r) {
         out.roundedBatch = out.roundedBatch || (l.eval.feasible && l.globalBatch != c.globalBatch);
         out.layouts.push_back(std::move(l));
     }
-    if (!out.anyFeasible) out.nearestDevices = nearestWorkingDevices(g, c, r.grid);
-    if (out.layouts.empty()) out.rejections = countRejections(g, c, r.grid);
+    if (!out.anyFeasible && r.explainInfeasible) {
+        out.nearestDevices = nearestWorkingDevices(g, c, r.grid);
+        if (out.layouts.empty()) out.rejections = countRejections(g, c, r.grid);
+    }
     out.nodes = (c.devices + c.hardware.gpusPerNode - 1) / c.hardware.gpusPerNode;
     out.networkNote = networkExtrapolation(c.hardware, out.nodes);
     return out;

@@ -38,6 +38,10 @@ struct PlanRequest {
     double tokenTarget = 0;
     /// Share of wall time spent training (eta_good, (0, 1]), for daysToTarget.
     double goodput = 1;
+    /// When no layout is feasible: look for the nearest working cluster and count why the
+    /// grid's layouts were cut (one planLayouts per GPU count tried; off for an interactive
+    /// view that only shows feasible plans).
+    bool explainInfeasible = true;
 };
 
 /// Where the time of one collective call came from.

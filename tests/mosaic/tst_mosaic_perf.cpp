@@ -443,6 +443,11 @@ void TestMosaicPerf::planReportWithNothingFeasible() {
     QVERIFY(r.nearestDevices > 1);
     QCOMPARE(planReportMegatron(r), std::string());
     QCOMPARE(planReportToJson(r)["nearest_working_devices"].get<int>(), r.nearestDevices);
+    // Not explained on request (the GUI's plan of a feasible subject): nothing searched.
+    req.explainInfeasible = false;
+    const PlanReport quiet = runPlan(req);
+    QVERIFY(!quiet.anyFeasible && !quiet.rejections);
+    QCOMPARE(quiet.nearestDevices, 0);
 }
 
 void TestMosaicPerf::layoutParsing() {

@@ -17,6 +17,7 @@ mosaic::PlanRequest planRequestOf(const mosaic::Geometry& geometry, const mosaic
     req.layouts = {plan};
     req.tokenTarget = tokens;
     req.goodput = e.goodput;
+    req.explainInfeasible = false;  // on the GUI thread: a feasible plan is shown, never searched
     return req;
 }
 
