@@ -179,7 +179,8 @@ void TextFitTest::planPage_data() {
 }
 
 /// The MoE workspace's "Plan" page with every shipped hardware (NVL72 racks included) at
-/// 800x600, 1024x768 and 1280x720 (with QT_SCALE_FACTOR=2: 2560x1440).
+/// 800x600, 1024x768 and 1280x720 (with QT_SCALE_FACTOR=2: 2560x1440), for the cluster optimum
+/// and an imported model.
 void TextFitTest::planPage() {
     QFETCH(QString, hardware);
     const QList<QSize> sizes =
@@ -196,15 +197,26 @@ void TextFitTest::planPage() {
     box->setCurrentIndex(box->findData(hardware));
     QCOMPARE(box->currentData().toString(), hardware);
     QVERIFY(w.waitForResults(60000));
+    // An imported model adds its subject (the longest name in the list).
+    QVERIFY(w.importFile(QStringLiteral(TANDEM_TEST_DATA "/models/Mixtral-8x7B-v0.1.config.json")));
+    QVERIFY(w.waitForResults(60000));
     QTabWidget* pages = moe->pages();
     pages->setCurrentIndex(MoeWorkspace::kPlanPage);
-    QVERIFY(moe->planPanel()->report().has_value());
+    PlanPanel* panel = moe->planPanel();
+    QVERIFY(panel->report().has_value());
     QStringList problems;
-    for (const QSize& size : sizes) {
-        w.resize(logicalSize(size));
-        QCOMPARE(w.size(), logicalSize(size));
-        for (const QString& p : shownProblems(w, pages, MoeWorkspace::kPlanPage))
-            problems << QStringLiteral("%1x%2: %3").arg(size.width()).arg(size.height()).arg(p);
+    for (int subject = 0; subject < panel->subjectBox()->count(); ++subject) {
+        panel->showSubject(subject);
+        for (const QSize& size : sizes) {
+            w.resize(logicalSize(size));
+            QCOMPARE(w.size(), logicalSize(size));
+            for (const QString& p : shownProblems(w, pages, MoeWorkspace::kPlanPage))
+                problems << QStringLiteral("%1, %2x%3: %4")
+                                .arg(panel->subjectBox()->currentText())
+                                .arg(size.width())
+                                .arg(size.height())
+                                .arg(p);
+        }
     }
     if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));
 }
