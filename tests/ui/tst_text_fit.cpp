@@ -7,6 +7,7 @@
 // first shows.
 #include <QComboBox>
 #include <QDir>
+#include <QLabel>
 #include <QScreen>
 #include <QTabWidget>
 #include <QtTest>
@@ -38,6 +39,8 @@ private slots:
     void firstFrame();
     void planPage_data();
     void planPage();
+    void statusLineWhole_data();
+    void statusLineWhole();
 };
 
 namespace {
@@ -219,6 +222,49 @@ void TextFitTest::planPage() {
         }
     }
     if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));
+}
+
+void TextFitTest::statusLineWhole_data() {
+    QTest::addColumn<int>("workspace");
+    QTest::addColumn<QSize>("size");
+    // Device pixels; with a device pixel ratio of 2 the 2560x1440 screen.
+    const QList<QSize> sizes = qGuiApp->devicePixelRatio() >= 2
+                                   ? QList<QSize>{QSize(2560, 1440)}
+                                   : QList<QSize>{QSize(800, 600), QSize(1024, 768)};
+    for (const QSize& size : sizes)
+        for (int workspace : {0, 1})
+            QTest::addRow("%d@%dx%d", workspace, size.width(), size.height()) << workspace << size;
+}
+
+/// The status line under a workspace's pages is shown whole on every page, also where the pages
+/// scroll (it used to scroll with them and was cut at 1024x768 on the MoE frontier page); at
+/// 800x600 and 1024x768 (with QT_SCALE_FACTOR=2: 2560x1440).
+void TextFitTest::statusLineWhole() {
+    QFETCH(int, workspace);
+    QFETCH(QSize, size);
+    MainWindow w;
+    w.setCurrentWorkspace(workspace);
+    w.resize(logicalSize(size));
+    w.show();
+    QVERIFY(w.waitForResults(60000));
+    QTabWidget* pages = pagesOf(w, workspace);
+    QWidget* ws = workspace == 1 ? static_cast<QWidget*>(w.moeWorkspace())
+                                 : static_cast<QWidget*>(w.networkWorkspace());
+    auto* status = ws->findChild<QLabel*>(QStringLiteral("workspaceStatus"));
+    QVERIFY(status);
+    for (int p = 0; p < pages->count(); ++p) {
+        if (!pages->isTabVisible(p) || !pages->isTabEnabled(p)) continue;
+        pages->setCurrentIndex(p);
+        QVERIFY(w.waitForResults(60000));
+        grabSettled(&w);
+        QVERIFY(!status->text().isEmpty());
+        QVERIFY2(status->visibleRegion().boundingRect() == status->rect(),
+                 qPrintable(QStringLiteral("page %1: %2 of %3 px of the status line shown")
+                                .arg(p)
+                                .arg(status->visibleRegion().boundingRect().height())
+                                .arg(status->height())));
+        QVERIFY(status->height() >= status->heightForWidth(status->width()));
+    }
 }
 
 TANDEM_TEST_MAIN(TextFitTest)
