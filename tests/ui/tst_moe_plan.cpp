@@ -269,6 +269,20 @@ private slots:
         QCOMPARE(tandem::ui::unitsNearestGpus(gpus, perUnit, 1000), units);
     }
 
+    /// The status line's sentence, also when the GPU count is kept.
+    void unitChangeNotes() {
+        const auto rack = mosaic::builtinHardware("gb200-nvl72");
+        QCOMPARE(unitChangeNote(rack, 256, 4),
+                 QStringLiteral("gb200-nvl72 counts racks of 72 GPUs: 256 GPUs became 4 racks "
+                                "(288 GPUs), the nearest whole number of racks."));
+        QCOMPARE(unitChangeNote(rack, 144, 2),
+                 QStringLiteral("gb200-nvl72 counts racks of 72 GPUs: 144 GPUs kept as 2 racks "
+                                "(144 GPUs)."));
+        QCOMPARE(unitChangeNote(mosaic::builtinHardware("p6-b200"), 72, 9),
+                 QStringLiteral("p6-b200 counts nodes of 8 GPUs: 72 GPUs kept as 9 nodes (72 "
+                                "GPUs)."));
+    }
+
     /// On NVL72 hardware the cluster control counts racks; switching keeps the GPU count as
     /// close as the unit allows and says so in the status line.
     void rackHardwareCountsRacks() {

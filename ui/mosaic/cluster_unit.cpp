@@ -36,14 +36,14 @@ int unitsNearestGpus(int gpus, int gpusPerUnit, int maxUnits) {
 QString unitChangeNote(const mosaic::Hardware& h, int before, int units) {
     const ClusterUnit u = clusterUnit(h);
     const qint64 after = qint64(units) * u.gpus;
-    if (after == before) return {};
-    return tr("%1 counts %2 of %3 GPUs: %4 became %5, the nearest whole number of %2.")
-        .arg(QString::fromStdString(h.name), u.plural)
-        .arg(u.gpus)
-        .arg(countLabel(before, tr("GPU"), tr("GPUs")),
-             u.rack ? clusterSizeText(units, u)
-                    : tr("%1 (%2)").arg(countLabel(units, u.singular, u.plural),
-                                        countLabel(after, tr("GPU"), tr("GPUs"))));
+    const QString now = tr("%1 (%2)").arg(countLabel(units, u.singular, u.plural),
+                                          countLabel(after, tr("GPU"), tr("GPUs")));
+    const QString head =
+        tr("%1 counts %2 of %3 GPUs:").arg(QString::fromStdString(h.name), u.plural).arg(u.gpus);
+    if (after == before)
+        return tr("%1 %2 kept as %3.").arg(head, countLabel(before, tr("GPU"), tr("GPUs")), now);
+    return tr("%1 %2 became %3, the nearest whole number of %4.")
+        .arg(head, countLabel(before, tr("GPU"), tr("GPUs")), now, u.plural);
 }
 
 }  // namespace tandem::ui

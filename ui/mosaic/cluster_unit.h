@@ -29,10 +29,10 @@ QString clusterSizeText(int units, const ClusterUnit& u);
 /// tie), in [1, maxUnits].
 int unitsNearestGpus(int gpus, int gpusPerUnit, int maxUnits);
 
-/// The status line's sentence for a hardware switch that changed the unit: "GB200 NVL72 ...
-/// counts racks of 72 GPUs: 256 GPUs became 4 racks (288 GPUs), the nearest whole number of
-/// racks." `before` is the GPU count before, `units` the new count of `h`'s unit; "" when the
-/// GPU count did not change.
+/// The status line's sentence for a switch to hardware `h` whose unit differs from the one
+/// before: "gb200-nvl72 counts racks of 72 GPUs: 256 GPUs became 4 racks (288 GPUs), the
+/// nearest whole number of racks." or, when the GPU count is kept, "... 144 GPUs kept as 2 racks
+/// (144 GPUs)." `before` is the GPU count before, `units` the new count of `h`'s unit.
 QString unitChangeNote(const mosaic::Hardware& h, int before, int units);
 
 }  // namespace tandem::ui

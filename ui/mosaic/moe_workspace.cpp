@@ -176,9 +176,9 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
         // A switch to hardware of another unit (nodes of 8, racks of 72) keeps the GPU count as
         // close as the new unit allows, and says so.
         if (m_envelope->hardware.gpusPerNode != unitBefore) {
-            const int units =
-                unitsNearestGpus(gpusBefore, m_envelope->hardware.gpusPerNode,
-                                 mosaic::kMaxDevices / m_envelope->hardware.gpusPerNode);
+            // At most as many units as the envelope reader accepts for `nodes`.
+            const int most = int(mosaic::envelopeField("nodes").range.max);
+            const int units = unitsNearestGpus(gpusBefore, m_envelope->hardware.gpusPerNode, most);
             m_envelope->nodes = units;
             m_controls->nodesSlider()->setValueSilently(units);
             m_unitNote = unitChangeNote(m_envelope->hardware, gpusBefore, units);
