@@ -104,12 +104,19 @@ double PerfModel::groupMemory(const Plan& p, Group& gr) const {
 }
 
 double PerfModel::memoryOf(const Group& gr, const Shape& s, int nmb, Checkpointing ck,
-                           MemoryBreakdown* out) const {
+                           MemoryBreakdown* out, std::vector<StageMemory>* stages) const {
     const Geometry& g = m_g;
     const double tokens = s.tokensMem, k = g.topK, d = g.dModel, e = g.experts;
     const double aMoe = m_actMoe[ckptRank(ck)],
                  aDense =
                      m_actDense[ckptRank(ck)] + s.tpReplicas * m_actDenseReplicated[ckptRank(ck)];
+    // Logits of the fused vocab-parallel cross-entropy (bf16, gradient written in place) and
+    // the all-to-all buffers of a stage.
+    auto buffers = [&](const Stage& st) {
+        double b = st.last ? kBf16 * tokens * double(g.vocab) : 0.0;
+        if (e > 0 && st.moeLs > 0) b += 2.0 * kBf16 * tokens * k * d;
+        return b;
+    };
     auto stage = [&](const Stage& st) {
         double bytes = st.weights;
         // 1F1B: stage s keeps min(PP - s, n_mb) microbatches in flight; the first keeps most.
@@ -135,38 +142,59 @@ double PerfModel::memoryOf(const Group& gr, const Shape& s, int nmb, Checkpointi
                          : m_actDenseNone +
                                s.tpReplicas * m_actDenseReplicated[ckptRank(Checkpointing::None)]));
         bytes += act * m_c.hardware.activationMemoryFactor;
-        // Logits of the fused vocab-parallel cross-entropy: bf16, gradient written in place.
+        // Added one at a time, in this order (the sum is compared across layouts).
         if (st.last) bytes += kBf16 * tokens * double(g.vocab);
-        if (e > 0 && st.moeLs > 0) bytes += 2.0 * kBf16 * tokens * k * d;  // all-to-all buffers
+        if (e > 0 && st.moeLs > 0) bytes += 2.0 * kBf16 * tokens * k * d;
         return bytes;
     };
+    auto breakdown = [&](const Stage& st, double total) {
+        MemoryBreakdown b;
+        b.weights = st.params / 1e9;
+        b.gradients = st.grads / 1e9;
+        b.optimizer = st.optimizer / 1e9;
+        const double rest = total - st.params - st.grads - st.optimizer - st.extra;
+        b.activations = (rest - buffers(st)) / 1e9;
+        b.other = (buffers(st) + st.extra) / 1e9;
+        return b;
+    };
+    double totals[3] = {stage(gr.stages[0]), 0, 0};
     int worstStage = 0;
-    double worst = stage(gr.stages[0]);
-    if (gr.nStages > 1) {
-        const double b1 = stage(gr.stages[1]);
-        if (b1 > worst) worstStage = 1;
-        worst = std::max(worst, b1);
+    for (int i = 1; i < gr.nStages; ++i) {
+        totals[i] = stage(gr.stages[i]);
+        if (totals[i] > totals[worstStage]) worstStage = i;
     }
-    if (gr.nStages == 3) {
-        const double b2 = stage(gr.stages[2]);
-        if (b2 > worst) worstStage = 2;
-        worst = std::max(worst, b2);
+    if (out) *out = breakdown(gr.stages[worstStage], totals[worstStage]);
+    if (stages) {
+        // Pipeline order: first (stages[0]), the middle ones (stages[2]), last (stages[1]).
+        stages->clear();
+        const int order[3] = {0, 2, 1};
+        for (int i : order) {
+            if (i >= gr.nStages) continue;
+            const Stage& st = gr.stages[i];
+            StageMemory m;
+            m.firstStage = gr.pp - st.ppMinusIndex;
+            m.lastStage = i == 2 ? gr.pp - 2 : m.firstStage;
+            m.layers = st.layers;
+            m.memory = breakdown(st, totals[i]);
+            m.totalGB = totals[i] / 1e9;
+            stages->push_back(m);
+        }
     }
-    if (out) {
-        const Stage& st = gr.stages[worstStage];
-        out->weights = st.params / 1e9;
-        out->gradients = st.grads / 1e9;
-        out->optimizer = st.optimizer / 1e9;
-        const double rest = worst - st.params - st.grads - st.optimizer - st.extra;
-        double logits = st.last ? kBf16 * tokens * double(g.vocab) : 0.0;
-        if (e > 0 && st.moeLs > 0) logits += 2.0 * kBf16 * tokens * k * d;
-        out->activations = (rest - logits) / 1e9;
-        out->other = (logits + st.extra) / 1e9;
-    }
-    return worst;
+    return totals[worstStage];
 }
 
 double PerfModel::memoryBytes(const Plan& p) const { return memoryBytes(p, nullptr); }
+
+std::vector<StageMemory> PerfModel::stageMemory(const Plan& p) const {
+    Group gr;
+    groupMemory(p, gr);
+    Shape s;
+    s.tokensMem = double(m_c.seqLen) * p.mbs / p.cp / double(p.tp);
+    s.tpReplicas = p.sequenceParallel ? 0 : p.tp - 1;
+    std::vector<StageMemory> out;
+    memoryOf(gr, s, m_c.globalBatch / (p.dp * p.mbs), p.ckpt, nullptr, &out);
+    return out;
+}
 
 double PerfModel::memoryBytes(const Plan& p, MemoryBreakdown* out) const {
     Group gr;

@@ -67,6 +67,16 @@ struct MemoryBreakdown {
     double other = 0;        ///< logits, all-to-all buffers, FSDP gather buffers
 };
 
+/// Peak memory per GPU of one kind of pipeline stage (the first, the middle ones, the last),
+/// GB (1e9 bytes); `memory` sums to `totalGB`.
+struct StageMemory {
+    int firstStage = 0;  ///< 0-based index of the first pipeline stage this row stands for
+    int lastStage = 0;   ///< ... and of the last one (middle stages: 1 to PP - 2)
+    int layers = 0;      ///< transformer blocks on each of these stages
+    MemoryBreakdown memory;
+    double totalGB = 0;
+};
+
 /// structuralError's message when EP does not divide DP (a stack without expert-parallel
 /// folding, App. D.1); compared by address, so evaluate() can add the two degrees.
 extern const char* const kEpMustDivideDp;
@@ -155,6 +165,10 @@ public:
     /// and moments (fp32, sharded over DP for dense and EDP for expert weights), activations of
     /// the in-flight microbatches per checkpointing mode, logits on the last stage.
     double memoryBytes(const Plan& p) const;
+    /// Peak memory per GPU of each kind of pipeline stage of `p`, in pipeline order (first,
+    /// middle, last; one row when PP = 1), as memoryBytes counts it: the largest totalGB is
+    /// PlanEval::memoryGB. Structurally invalid plans are not checked.
+    std::vector<StageMemory> stageMemory(const Plan& p) const;
     /// Full evaluation with breakdown and reason. A costing that is physically impossible (MFU
     /// outside [0, 1], a step time that is not positive and finite) is infeasible with the reason,
     /// never reported; quick() and best() refuse it alike.
@@ -234,7 +248,8 @@ private:
     /// Size of the expert data-parallel group (EDP x CP, or the folded TP CP DP / (EP ETP)).
     int expertDpGroup(const Plan& p) const;
     double memoryOf(const Group& g, const Shape& s, int nmb, Checkpointing ck,
-                    MemoryBreakdown* out = nullptr) const;
+                    MemoryBreakdown* out = nullptr,
+                    std::vector<StageMemory>* stages = nullptr) const;
     void batchTimes(const Plan& p, const Shape& s, Group& g, int nmb) const;
     void assemble(const Plan& p, const Shape& s, const Group& g, Times& t) const;
     Geometry m_g;

@@ -166,6 +166,13 @@ PlanEval evaluateLayout(const Geometry& g, const Cluster& c, const Plan& p) {
     return PerfModel(g, clusterForPlan(c, p, round)).evaluate(p);
 }
 
+std::vector<StageMemory> layoutStageMemory(const Geometry& g, const Cluster& c, const Plan& p) {
+    const bool round = p.dp > 0 && p.mbs > 0 && c.globalBatch % (p.dp * p.mbs) != 0;
+    const PerfModel model(g, clusterForPlan(c, p, round));
+    if (model.structuralError(p)) return {};
+    return model.stageMemory(p);
+}
+
 nlohmann::ordered_json planToJson(const Geometry& g, const Cluster& c,
                                   const std::vector<std::pair<Plan, PlanEval>>& layouts) {
     nlohmann::ordered_json j;

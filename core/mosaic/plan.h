@@ -69,6 +69,10 @@ std::string rejectionSummary(const PlanRejections& r);
 /// exceeds B_global).
 PlanEval evaluateLayout(const Geometry& g, const Cluster& c, const Plan& p);
 
+/// Memory per GPU of each kind of pipeline stage of one given layout (PerfModel::stageMemory)
+/// on the batch evaluateLayout runs it with; empty when the layout is structurally invalid.
+std::vector<StageMemory> layoutStageMemory(const Geometry& g, const Cluster& c, const Plan& p);
+
 /// {"model": geometry, "cluster": {..., global_batch_sequences (requested)}, "layouts": [{tp,
 /// ep, pp, cp, dp, mbs, ckpt, mfu, iteration_s, memory_GB, breakdown_s {...}, chi_sys,
 /// global_batch_sequences (the batch this layout runs), feasible, reason}, ...]} best first.

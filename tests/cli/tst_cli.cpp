@@ -460,6 +460,46 @@ private slots:
         QVERIFY(t.out.contains(QStringLiteral("Assumed:")));
     }
 
+    /// --tokens D [--goodput G]: the days each layout needs, D / (tokens/s per GPU x N_dev x
+    /// G) / 86400, in JSON (days_to_target, token_target) and the text; without --tokens the
+    /// output has none of it; a bad value names its flag (exit 2).
+    void planTokenTarget() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path =
+            writeModel(dir, R"({"q": 8, "experts": 32, "top_k": 2, "expert_split_factor": 4})");
+        const QStringList args{QStringLiteral("plan"),      path,
+                               QStringLiteral("--devices"), QStringLiteral("64"),
+                               QStringLiteral("--top"),     QStringLiteral("2")};
+        const QStringList target{QStringLiteral("--tokens"), QStringLiteral("2e11"),
+                                 QStringLiteral("--goodput"), QStringLiteral("0.9")};
+        const auto j = runCli(args + target + QStringList{QStringLiteral("--json")});
+        QVERIFY2(j.exitCode == 0, qPrintable(j.err));
+        const auto plan = nlohmann::json::parse(j.out.toStdString());
+        QCOMPARE(plan.at("token_target").at("tokens").get<double>(), 2e11);
+        QCOMPARE(plan.at("token_target").at("goodput").get<double>(), 0.9);
+        const auto& first = plan.at("layouts").at(0);
+        const double days =
+            2e11 / (first.at("tokens_per_s_per_gpu").get<double>() * 64 * 0.9) / 86400;
+        QVERIFY(std::abs(first.at("days_to_target").get<double>() - days) < 1e-12 * days);
+        const auto t = runCli(args + target);
+        QVERIFY2(t.exitCode == 0, qPrintable(t.err));
+        QVERIFY2(t.out.contains(QStringLiteral("Days to train 2e+11 tokens with the first layout: "
+                                               "%1 (goodput 0.9)\n")
+                                    .arg(days, 0, 'f', 1)),
+                 qPrintable(t.out));
+        const auto none = runCli(args + QStringList{QStringLiteral("--json")});
+        QVERIFY(!none.out.contains(QLatin1String("token_target")));
+        QVERIFY(!none.out.contains(QLatin1String("days_to_target")));
+        QVERIFY(!runCli(args).out.contains(QLatin1String("Days to train")));
+        for (const auto& [flag, value] :
+             {std::pair{"--tokens", "0"}, {"--tokens", "lots"}, {"--goodput", "1.5"}}) {
+            const auto bad = runCli(args + QStringList{QLatin1String(flag), QLatin1String(value)});
+            QCOMPARE(bad.exitCode, 2);
+            QVERIFY2(bad.err.contains(QLatin1String(flag)), qPrintable(bad.err));
+        }
+    }
+
     /// The text table's MFU never shows a non-zero share as zero: 4.878e-05 printed "0.0 %";
     /// below 0.05 % two significant digits are kept, above it one decimal as before.
     void planTextKeepsSmallMfu_data() {

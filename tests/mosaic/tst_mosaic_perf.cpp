@@ -6,8 +6,10 @@
 #include "mosaic/collectives.h"
 #include "mosaic/geometry.h"
 #include "mosaic/layout_form.h"
+#include "mosaic/megatron_args.h"
 #include "mosaic/perf_model.h"
 #include "mosaic/plan.h"
+#include "mosaic/plan_report.h"
 #include "mosaic_fixtures.h"
 #include "test_main.h"
 
@@ -30,6 +32,10 @@ private slots:
     void fillRatioShape();
     void appendixEWorkedExample();
     void planJsonKeys();
+    void stageMemoryAddsUpToPeak_data();
+    void stageMemoryAddsUpToPeak();
+    void planReportIsThePlan();
+    void planReportWithNothingFeasible();
     void layoutParsing();
 };
 
@@ -332,6 +338,116 @@ void TestMosaicPerf::planJsonKeys() {
     for (const char* k : {"tp", "ep", "pp", "cp", "dp", "mbs", "ckpt", "mfu", "iteration_s",
                           "memory_GB", "breakdown_s"})
         QVERIFY2(j["layouts"][0].contains(k), k);
+}
+
+void TestMosaicPerf::stageMemoryAddsUpToPeak_data() {
+    QTest::addColumn<QString>("layout");
+    QTest::addColumn<int>("rows");
+    QTest::newRow("pp1") << "tp=1,ep=8,pp=1,mbs=1,ckpt=selective" << 1;
+    QTest::newRow("pp2") << "tp=2,ep=8,pp=2,mbs=2,ckpt=none" << 2;
+    QTest::newRow("pp4") << "tp=1,ep=8,pp=4,mbs=1,ckpt=full" << 3;
+    QTest::newRow("pp4-vp2") << "tp=1,ep=4,pp=4,vp=2,mbs=1,ckpt=selective" << 3;
+    QTest::newRow("pp8-fsdp") << "tp=1,ep=8,pp=8,mbs=1,fsdp=1,ckpt=selective" << 3;
+    QTest::newRow("pp4-uneven") << "tp=1,ep=8,pp=4,pp_first=5,pp_last=3,ckpt=selective" << 3;
+}
+
+void TestMosaicPerf::stageMemoryAddsUpToPeak() {
+    // Each kind of pipeline stage's memory adds up to its total, the fullest is the plan's peak
+    // with the same breakdown, and the stages hold every layer.
+    QFETCH(QString, layout);
+    QFETCH(int, rows);
+    Cluster c;
+    c.devices = 64;
+    c.stack = builtinStack("megatron-core");  // VP and FSDP
+    const Geometry g = ladderGeometry(8, 32, 2, 2);
+    Plan p;
+    std::string err;
+    QVERIFY2(parseLayout(layout.toStdString(), p, err), err.c_str());
+    p.dp = c.devices / (p.tp * p.cp * p.pp);
+    const PlanEval ev = evaluateLayout(g, c, p);
+    const auto stages = layoutStageMemory(g, c, p);
+    QCOMPARE(int(stages.size()), rows);
+    QCOMPARE(stages.front().firstStage, 0);
+    QCOMPARE(stages.back().lastStage, p.pp - 1);
+    int layers = 0;
+    const StageMemory* fullest = &stages.front();
+    for (const auto& s : stages) {
+        const MemoryBreakdown& m = s.memory;
+        QVERIFY(std::abs(m.weights + m.gradients + m.optimizer + m.activations + m.other -
+                         s.totalGB) < 1e-9 * s.totalGB);
+        QVERIFY(m.activations > 0);
+        layers += s.layers * (s.lastStage - s.firstStage + 1);
+        if (s.totalGB > fullest->totalGB) fullest = &s;
+    }
+    QCOMPARE(layers, g.layers);
+    QCOMPARE(fullest->totalGB, ev.memoryGB);
+    QCOMPARE(fullest->memory.weights, ev.memory.weights);
+    QCOMPARE(fullest->memory.activations, ev.memory.activations);
+    QCOMPARE(fullest->memory.other, ev.memory.other);
+}
+
+void TestMosaicPerf::planReportIsThePlan() {
+    // runPlan on a given layout is evaluateLayout's plan: the same JSON, the Megatron line of
+    // megatronArguments with the newline the CLI prints, and the days to the token target.
+    Cluster c;
+    c.devices = 64;
+    const Geometry g = ladderGeometry(8, 32, 2, 2);
+    Plan p;
+    std::string err;
+    QVERIFY(parseLayout("tp=1,ep=8,pp=2,dp=32,mbs=1,ckpt=selective", p, err));
+    PlanRequest req;
+    req.geometry = g;
+    req.cluster = c;
+    req.layouts = {p};
+    req.tokenTarget = 2e11;
+    req.goodput = 0.9;
+    const PlanReport r = runPlan(req);
+    QCOMPARE(int(r.layouts.size()), 1);
+    const PlanEval ev = evaluateLayout(g, c, p);
+    QVERIFY(ev.feasible && r.anyFeasible);
+    QCOMPARE(r.layouts[0].eval.tokensPerSPerGpu, ev.tokensPerSPerGpu);
+    auto j = planReportToJson(r);
+    // Beside planToJson's keys: the network note of the 8 nodes (p6-b200's scale-out constants
+    // are not fitted to a log).
+    QCOMPARE(j.value("network_note", std::string()), networkExtrapolation(c.hardware, 8));
+    QVERIFY(!r.networkNote.empty());
+    j.erase("network_note");
+    // And the token target's keys.
+    QCOMPARE(j.at("token_target").at("tokens").get<double>(), 2e11);
+    QCOMPARE(j.at("layouts").at(0).at("days_to_target").get<double>(), r.layouts[0].daysToTarget);
+    j.erase("token_target");
+    j["layouts"][0].erase("days_to_target");
+    QCOMPARE(j.dump(), planToJson(g, c, {{p, ev}}).dump());
+    QCOMPARE(planReportMegatron(r), megatronArguments(g, c, p) + "\n");
+    const double days = 2e11 / (ev.tokensPerSPerGpu * 64 * 0.9) / 86400;
+    QVERIFY(std::abs(r.layouts[0].daysToTarget - days) < 1e-12 * days);
+    QCOMPARE(int(r.layouts[0].stages.size()), 2);
+    QVERIFY(!r.rejections);
+    // No target: no days.
+    req.tokenTarget = 0;
+    QVERIFY(std::isnan(runPlan(req).layouts[0].daysToTarget));
+}
+
+void TestMosaicPerf::planReportWithNothingFeasible() {
+    // Nothing fits one GPU: no Megatron line, the rejections and the nearest working cluster.
+    Cluster c;
+    c.devices = 1;
+    PlanRequest req;
+    req.geometry = ladderGeometry(8, 32, 2, 2);
+    req.cluster = c;
+    const PlanReport r = runPlan(req);
+    QVERIFY(r.layouts.empty());
+    QVERIFY(!r.anyFeasible);
+    QVERIFY(r.rejections && r.rejections->tried > 0);
+    QCOMPARE(r.nearestDevices, nearestWorkingDevices(req.geometry, c));
+    QVERIFY(r.nearestDevices > 1);
+    QCOMPARE(planReportMegatron(r), std::string());
+    QCOMPARE(planReportToJson(r)["nearest_working_devices"].get<int>(), r.nearestDevices);
+    // Not explained on request (the GUI's plan of a feasible subject): nothing searched.
+    req.explainInfeasible = false;
+    const PlanReport quiet = runPlan(req);
+    QVERIFY(!quiet.anyFeasible && !quiet.rejections);
+    QCOMPARE(quiet.nearestDevices, 0);
 }
 
 void TestMosaicPerf::layoutParsing() {

@@ -7,6 +7,7 @@
 // first shows.
 #include <QComboBox>
 #include <QDir>
+#include <QLabel>
 #include <QScreen>
 #include <QTabWidget>
 #include <QtTest>
@@ -16,7 +17,11 @@
 #include "mlforml/network_controls.h"
 #include "mlforml/network_map_view.h"
 #include "mlforml/network_workspace.h"
+#include "mosaic/hardware.h"
+#include "mosaic/moe_advanced.h"
+#include "mosaic/moe_controls.h"
 #include "mosaic/moe_workspace.h"
+#include "mosaic/plan_panel.h"
 #include "scenario/scenario.h"
 #include "shell/main_window.h"
 #include "shell/offscreen.h"
@@ -37,6 +42,10 @@ private slots:
     void firstFrame();
     void networkPage_data();
     void networkPage();
+    void planPage_data();
+    void planPage();
+    void statusLineWhole_data();
+    void statusLineWhole();
 };
 
 namespace {
@@ -208,6 +217,98 @@ void TextFitTest::networkPage() {
     QVERIFY(!view->drawnTexts().isEmpty());
     problems.removeDuplicates();
     if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));
+}
+
+void TextFitTest::planPage_data() {
+    QTest::addColumn<QString>("hardware");
+    for (const std::string& h : tandem::mosaic::hardwareNames())
+        QTest::addRow("%s", h.c_str()) << QString::fromStdString(h);
+}
+
+/// The MoE workspace's "Plan" page with every shipped hardware (NVL72 racks included) at
+/// 800x600, 1024x768 and 1280x720 (with QT_SCALE_FACTOR=2: 2560x1440), for the cluster optimum
+/// and an imported model.
+void TextFitTest::planPage() {
+    QFETCH(QString, hardware);
+    const QList<QSize> sizes =
+        qGuiApp->devicePixelRatio() >= 2
+            ? QList<QSize>{QSize(2560, 1440)}
+            : QList<QSize>{QSize(800, 600), QSize(1024, 768), QSize(1280, 720)};
+    MainWindow w;
+    w.setCurrentWorkspace(1);
+    w.resize(logicalSize(sizes.front()));
+    w.show();
+    QVERIFY(w.waitForResults(60000));
+    MoeWorkspace* moe = w.moeWorkspace();
+    QComboBox* box = moe->controls()->advanced()->hardware();
+    box->setCurrentIndex(box->findData(hardware));
+    QCOMPARE(box->currentData().toString(), hardware);
+    QVERIFY(w.waitForResults(60000));
+    // An imported model adds its subject (the longest name in the list).
+    QVERIFY(w.importFile(QStringLiteral(TANDEM_TEST_DATA "/models/Mixtral-8x7B-v0.1.config.json")));
+    QVERIFY(w.waitForResults(60000));
+    QTabWidget* pages = moe->pages();
+    pages->setCurrentIndex(MoeWorkspace::kPlanPage);
+    PlanPanel* panel = moe->planPanel();
+    QVERIFY(panel->report().has_value());
+    QStringList problems;
+    for (int subject = 0; subject < panel->subjectBox()->count(); ++subject) {
+        panel->showSubject(subject);
+        for (const QSize& size : sizes) {
+            w.resize(logicalSize(size));
+            QCOMPARE(w.size(), logicalSize(size));
+            for (const QString& p : shownProblems(w, pages, MoeWorkspace::kPlanPage))
+                problems << QStringLiteral("%1, %2x%3: %4")
+                                .arg(panel->subjectBox()->currentText())
+                                .arg(size.width())
+                                .arg(size.height())
+                                .arg(p);
+        }
+    }
+    if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));
+}
+
+void TextFitTest::statusLineWhole_data() {
+    QTest::addColumn<int>("workspace");
+    QTest::addColumn<QSize>("size");
+    // Device pixels; with a device pixel ratio of 2 the 2560x1440 screen.
+    const QList<QSize> sizes = qGuiApp->devicePixelRatio() >= 2
+                                   ? QList<QSize>{QSize(2560, 1440)}
+                                   : QList<QSize>{QSize(800, 600), QSize(1024, 768)};
+    for (const QSize& size : sizes)
+        for (int workspace : {0, 1})
+            QTest::addRow("%d@%dx%d", workspace, size.width(), size.height()) << workspace << size;
+}
+
+/// The status line under a workspace's pages is shown whole on every page, also where the pages
+/// scroll (it used to scroll with them and was cut at 1024x768 on the MoE frontier page); at
+/// 800x600 and 1024x768 (with QT_SCALE_FACTOR=2: 2560x1440).
+void TextFitTest::statusLineWhole() {
+    QFETCH(int, workspace);
+    QFETCH(QSize, size);
+    MainWindow w;
+    w.setCurrentWorkspace(workspace);
+    w.resize(logicalSize(size));
+    w.show();
+    QVERIFY(w.waitForResults(60000));
+    QTabWidget* pages = pagesOf(w, workspace);
+    QWidget* ws = workspace == 1 ? static_cast<QWidget*>(w.moeWorkspace())
+                                 : static_cast<QWidget*>(w.networkWorkspace());
+    auto* status = ws->findChild<QLabel*>(QStringLiteral("workspaceStatus"));
+    QVERIFY(status);
+    for (int p = 0; p < pages->count(); ++p) {
+        if (!pages->isTabVisible(p) || !pages->isTabEnabled(p)) continue;
+        pages->setCurrentIndex(p);
+        QVERIFY(w.waitForResults(60000));
+        grabSettled(&w);
+        QVERIFY(!status->text().isEmpty());
+        QVERIFY2(status->visibleRegion().boundingRect() == status->rect(),
+                 qPrintable(QStringLiteral("page %1: %2 of %3 px of the status line shown")
+                                .arg(p)
+                                .arg(status->visibleRegion().boundingRect().height())
+                                .arg(status->height())));
+        QVERIFY(status->height() >= status->heightForWidth(status->width()));
+    }
 }
 
 TANDEM_TEST_MAIN(TextFitTest)

@@ -192,6 +192,8 @@ void MoeAdvanced::applyTo(mosaic::Envelope& e) const {
         const std::string name = hw.toStdString();
         for (const std::string& n : mosaic::hardwareNames())
             if (n == name) e.hardware = mosaic::builtinHardware(name);
+    } else if (e.hardware.name != m_loadedHardwareSheet.name) {
+        e.hardware = m_loadedHardwareSheet;  // back to the scenario's own GPU type
     }
     // Stacks and precisions are built-in values: the shown one is always the envelope's.
     const std::string stack = m_stack->currentData().toString().toStdString();

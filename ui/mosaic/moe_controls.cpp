@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "mosaic/background.h"
+#include "mosaic/cluster_unit.h"
 #include "mosaic/envelope_rows.h"
 #include "mosaic/moe_advanced.h"
 #include "widgets/control_rows.h"
@@ -115,6 +116,12 @@ void MoeControls::setEnvelope(const mosaic::Envelope& e) {
     m_coRunningNodes->setEnabled(shown.jobs > 0);
     m_advanced->setEnvelope(e);
     showFabricCapacity(e);
+    showClusterUnit(e.hardware);
+}
+
+void MoeControls::showClusterUnit(const mosaic::Hardware& h) {
+    const ClusterUnit unit = clusterUnit(h);
+    m_nodes->setValueText([unit](int v) { return clusterSizeText(v, unit); });
 }
 
 void MoeControls::showFabricCapacity(const mosaic::Envelope& e) {

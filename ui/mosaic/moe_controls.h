@@ -40,6 +40,9 @@ public:
     /// (mosaic::maxBackgroundJobs): the slider's range ends there and a value beyond it is shown
     /// with the note "the fabric holds N".
     void showFabricCapacity(const mosaic::Envelope& e);
+    /// Labels the cluster-size slider in `h`'s unit (clusterUnit): "32 nodes", or on rack-scale
+    /// hardware "4 racks (288 GPUs)"; its stops count that unit.
+    void showClusterUnit(const mosaic::Hardware& h);
 
 signals:
     void engineInputsChanged();

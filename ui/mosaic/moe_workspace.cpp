@@ -15,6 +15,7 @@
 
 #include "mosaic/background_levels.h"
 #include "mosaic/candidate_table.h"
+#include "mosaic/cluster_unit.h"
 #include "mosaic/frontier_levels_view.h"
 #include "mosaic/frontier_view.h"
 #include "mosaic/imported_model_card.h"
@@ -26,6 +27,7 @@
 #include "mosaic/nccl_view.h"
 #include "mosaic/optimum_card.h"
 #include "mosaic/optimum_vs_jobs_view.h"
+#include "mosaic/plan_panel.h"
 #include "mosaic/reality_view.h"
 #include "mosaic/step_breakdown_view.h"
 #include "shell/job_runner.h"
@@ -59,6 +61,7 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
       m_layoutRunner(this),
       m_frontierLevels(new FrontierLevelsView(this)),
       m_optimumVsJobs(new OptimumVsJobsView(this)),
+      m_plan(new PlanPanel(this)),
       m_levelsStatus(new QLabel(this)),
       m_levelsRunner(this),
       m_prepareRunner(this) {
@@ -135,6 +138,12 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
                "sharing the fabric (mosaic.background; one search per level, computed while "
                "this page is shown) [docs/MODEL-NETWORK.md section 7]"));
     }
+    m_pages->addTab(m_plan, tr("Plan"));
+    m_pages->setTabToolTip(
+        kPlanPage, tr("The full plan of the cluster-optimal model, the selected candidate or an "
+                      "imported model: tokens/s per GPU, iteration time, MFU, days to the token "
+                      "target, step time and memory per pipeline stage, and its Megatron-LM "
+                      "launch line (tandem-cli plan)"));
     connect(m_pages, &QTabWidget::currentChanged, this, [this](int) { recomputeLevels(); });
     m_levelsRunner.onResult(this, [this](const BackgroundLevels& r, quint64) {
         if (!m_envelope) return;
@@ -161,7 +170,21 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
 
     connect(m_controls, &MoeControls::engineInputsChanged, this, [this]() {
         if (!m_envelope) return;
+        const int gpusBefore = m_envelope->nodes * m_envelope->hardware.gpusPerNode;
+        const int unitBefore = m_envelope->hardware.gpusPerNode;
         m_controls->applyTo(*m_envelope);
+        m_unitNote.clear();
+        // A switch to hardware of another unit (nodes of 8, racks of 72) keeps the GPU count as
+        // close as the new unit allows, and says so.
+        if (m_envelope->hardware.gpusPerNode != unitBefore) {
+            // At most as many units as the envelope reader accepts for `nodes`.
+            const int most = int(mosaic::envelopeField("nodes").range.max);
+            const int units = unitsNearestGpus(gpusBefore, m_envelope->hardware.gpusPerNode, most);
+            m_envelope->nodes = units;
+            m_controls->nodesSlider()->setValueSilently(units);
+            m_unitNote = unitChangeNote(m_envelope->hardware, gpusBefore, units);
+        }
+        m_controls->showClusterUnit(m_envelope->hardware);
         m_controls->showFabricCapacity(*m_envelope);
         emit envelopeEdited(*m_envelope);
         recompute();
@@ -418,14 +441,17 @@ void MoeWorkspace::showResult(const MoeOutput& out) {
     // empty axes (the first rule that cut the most geometries, and the nearest size that works).
     QString noCandidates;
     if (r.candidates.empty()) {
-        noCandidates = tr("No geometry has a feasible layout on %1 nodes.").arg(out.envelope.nodes);
+        const ClusterUnit unit = clusterUnit(out.envelope.hardware);
+        noCandidates = tr("No geometry has a feasible layout on %1.")
+                           .arg(clusterSizeText(out.envelope.nodes, unit));
         if (!r.rejections.empty())
             noCandidates +=
                 QLatin1Char(' ') +
                 tr("Most were cut by: %1.").arg(QString::fromStdString(r.rejections.front().first));
         if (r.nearestWorkingNodes > 0)
-            noCandidates += QLatin1Char(' ') +
-                            tr("The nearest size that works: %1 nodes.").arg(r.nearestWorkingNodes);
+            noCandidates +=
+                QLatin1Char(' ') + tr("The nearest size that works: %1.")
+                                       .arg(clusterSizeText(r.nearestWorkingNodes, unit));
     }
     m_mfuS->setEmptyReason(noCandidates);
     m_mfuG->setEmptyReason(noCandidates);
@@ -469,6 +495,7 @@ void MoeWorkspace::showResult(const MoeOutput& out) {
             .arg(beyond.empty()
                      ? QString()
                      : QLatin1Char(' ') + tr("Note: %1.").arg(QString::fromStdString(beyond))));
+    if (!m_unitNote.isEmpty()) m_status->setText(m_status->text() + QLatin1Char(' ') + m_unitNote);
     emit resultsShown();
 }
 
@@ -537,16 +564,21 @@ void MoeWorkspace::refreshSelection() {
             why += QStringLiteral(" ") + tr("%1 cut by: %2.")
                                              .arg(countLabel(n, tr("geometry"), tr("geometries")),
                                                   QString::fromStdString(reason));
-        why +=
-            QStringLiteral(" ") +
-            (r.nearestWorkingNodes > 0
-                 ? tr("Nearest node count that works: %1.").arg(r.nearestWorkingNodes)
-                 : tr("No node count within %1 of this one works.").arg(mosaic::kNearestNodesSpan));
+        why += QStringLiteral(" ") +
+               (r.nearestWorkingNodes > 0
+                    ? tr("Nearest cluster that works: %1.")
+                          .arg(clusterSizeText(r.nearestWorkingNodes,
+                                               clusterUnit(m_resultEnvelope.hardware)))
+                    : tr("No cluster within %1 of this one works.")
+                          .arg(clusterSizeText(mosaic::kNearestNodesSpan,
+                                               clusterUnit(m_resultEnvelope.hardware))));
         m_card->clearCandidate(why);
         m_breakdown->setData({});
         m_memory->setData(0, r.deviceMemoryGB, QString());
         m_heatmap->setData({}, -1, tr("MFU per layout (no feasible geometry)"));
         m_frontier->setSelected(std::nullopt);
+        m_plan->setSubjects(
+            planSubjects(r, m_resultEnvelope, m_selected, std::nullopt, true, m_importedPoints));
         return;
     }
     const bool own = m_layoutCell < 0 || m_cellsFor != m_selected;
@@ -582,6 +614,8 @@ void MoeWorkspace::refreshSelection() {
     } else {
         m_heatmap->setData({}, -1, tr("MFU (%) per layout, %1 (computing)").arg(geometry));
     }
+    m_plan->setSubjects(
+        planSubjects(r, m_resultEnvelope, m_selected, shown, own, m_importedPoints));
     m_frontier->setSelected(std::isfinite(shown->loss) ? std::optional<QPointF>(QPointF(
                                                              shown->geometry.sparsity, shown->loss))
                                                        : std::nullopt);

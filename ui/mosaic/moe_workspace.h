@@ -33,6 +33,7 @@ class MfuView;
 class MoeControls;
 class OptimumCard;
 class OptimumVsJobsView;
+class PlanPanel;
 class RealityView;
 class StepBreakdownView;
 
@@ -54,7 +55,8 @@ struct MoeOutput {
 /// pages: (1) frontier, MFU vs S, MFU vs G; (2) ranked candidate table, PP x EP heatmap,
 /// step-time breakdown and memory bar; (3) an imported nccl-tests log (hidden until one is
 /// imported); (4) "Reality check", predicted against measured runs (RealityView); (5) "Co-running
-/// jobs", the frontier per background level and the cluster optimum against co-running jobs.
+/// jobs", the frontier per background level and the cluster optimum against co-running jobs;
+/// (6) "Plan", the full plan of one model (PlanPanel).
 /// One selection (a candidate, optionally with a layout picked on the heatmap) drives the card and
 /// every view. Engine inputs go to a JobRunner running mosaic::search (coalesced, cancellable); a
 /// second runner computes the heatmap of a newly selected geometry; a third runs one search per
@@ -87,6 +89,11 @@ public:
     static constexpr int kRealityPage = 3;
     /// Index of the "Co-running jobs" page in pages().
     static constexpr int kCoRunningPage = 4;
+    /// Index of the "Plan" page in pages() (PlanPanel).
+    static constexpr int kPlanPage = 5;
+    /// The "Plan" page: the full plan of the cluster optimum, the shown candidate or an imported
+    /// model, and its Megatron-LM launch line.
+    PlanPanel* planPanel() const { return m_plan; }
     QTabWidget* pages() const { return m_pages; }
     JobRunner* runner() const { return m_runner.runner(); }
     JobRunner* layoutRunner() const { return m_layoutRunner.runner(); }
@@ -187,12 +194,16 @@ private:
     TypedJobRunner<std::pair<int, LayoutCells>> m_layoutRunner;  ///< (candidate, its cells)
     FrontierLevelsView* m_frontierLevels;
     OptimumVsJobsView* m_optimumVsJobs;
+    PlanPanel* m_plan;
     QLabel* m_levelsStatus;
     TypedJobRunner<BackgroundLevels> m_levelsRunner;
     TypedJobRunner<int> m_prepareRunner;  ///< prepareNeighbours (returns how many it costed)
     std::vector<mosaic::EnvelopeKey> m_preparing;  ///< preparingInputs()
     int m_nodesStep = 1;  ///< +1 / -1: the direction of the last change of the node count
     bool m_levelsStale = true;
+    /// unitChangeNote of the last hardware switch, shown in the status line with the next
+    /// result; cleared by the next other edit.
+    QString m_unitNote;
     DeferredCompute m_deferral{this};
     /// The last searches shown, by mosaic::searchKey (imported models change: cleared).
     RecentResults<mosaic::EnvelopeKey, MoeOutput> m_recent{16};

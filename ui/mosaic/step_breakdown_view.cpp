@@ -32,8 +32,8 @@ QStringList StepBreakdownView::componentNames() {
             tr("bubble"),  tr("vocab"),    tr("other")};
 }
 
-StepBreakdownView::StepBreakdownView(QWidget* parent)
-    : ChartView(QStringLiteral("mosaic-step-breakdown"), tr("Step-time breakdown"), parent) {
+StepBreakdownView::StepBreakdownView(QWidget* parent, const QString& exportName)
+    : ChartView(exportName, tr("Step-time breakdown"), parent) {
     const HorizontalBars bars = addHorizontalBars(0.6);
     m_series = bars.series;
     m_categories = bars.categories;

@@ -19,7 +19,9 @@ namespace tandem::ui {
 class StepBreakdownView : public ChartView {
     Q_OBJECT
 public:
-    explicit StepBreakdownView(QWidget* parent = nullptr);
+    /// `exportName`: the chart's file name stem (a second instance needs its own).
+    explicit StepBreakdownView(QWidget* parent = nullptr,
+                               const QString& exportName = QStringLiteral("mosaic-step-breakdown"));
     void setData(const QList<QPair<QString, mosaic::Breakdown>>& bars);
     void applyTheme() override;
     /// Component values (s) of bar `bar` in legend order (tests).

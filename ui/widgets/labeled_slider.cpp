@@ -147,6 +147,11 @@ void LabeledSlider::setDisabledReason(const QString& reason) {
 
 QString LabeledSlider::valueText() const { return m_value->text(); }
 
+void LabeledSlider::setValueText(const ValueText& text) {
+    m_valueText = text;
+    updateLabel();
+}
+
 void LabeledSlider::updateLabel() {
     const QString text =
         !m_stops.empty() && m_numberText ? m_numberText(number()) : m_valueText(value());

@@ -55,6 +55,8 @@ public:
     void setNumber(double v);
     /// setNumber without emitting valueChanged (used when a scenario is loaded).
     void setNumberSilently(double v);
+    /// Formats the value label with `text` from now on (a change of unit: "4 racks (288 GPUs)").
+    void setValueText(const ValueText& text);
     /// A note after the value in the label ("24 nodes: no layout fits"); empty removes it.
     void setValueNote(const QString& note);
 

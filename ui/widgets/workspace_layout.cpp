@@ -110,21 +110,22 @@ void layOutWorkspace(QWidget* workspace, QWidget* panel, QTabWidget* pages, QLab
     layout->addWidget(scroll);
 
     pages->setDocumentMode(true);
-    auto* right = new QWidget(workspace);
-    auto* rl = new QVBoxLayout(right);
-    rl->setContentsMargins(0, 0, 0, 0);
-    rl->setSpacing(2);
-    rl->addWidget(pages, 1);
-    status->setWordWrap(true);
-    rl->addWidget(status);
     // Below the pages' least size (a window on an 800x600 screen) the pages scroll, so that
-    // their charts keep the width their texts need and the window stays on the screen.
+    // their charts keep the width their texts need and the window stays on the screen; the
+    // status line stays under them, whole, outside the scrolled area.
     auto* pagesScroll = new QScrollArea(workspace);
     pagesScroll->setObjectName(QStringLiteral("pagesScroll"));
     pagesScroll->setFrameShape(QFrame::NoFrame);
     pagesScroll->setWidgetResizable(true);
-    pagesScroll->setWidget(right);
-    layout->addWidget(pagesScroll, 1);
+    pagesScroll->setWidget(pages);
+    auto* right = new QVBoxLayout;
+    right->setContentsMargins(0, 0, 0, 0);
+    right->setSpacing(2);
+    right->addWidget(pagesScroll, 1);
+    status->setWordWrap(true);
+    if (status->objectName().isEmpty()) status->setObjectName(QStringLiteral("workspaceStatus"));
+    right->addWidget(status);
+    layout->addLayout(right, 1);
 }
 
 }  // namespace tandem::ui

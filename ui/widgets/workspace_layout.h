@@ -19,9 +19,10 @@ QSplitter* weightedSplitter(Qt::Orientation orientation, QWidget* parent,
 /// Lays out `workspace` (which must have no layout yet): `panel` in a scroll area 290 px wide
 /// (vertical scrolling only) on the left; on the right `pages` (document mode) above `status`
 /// (word-wrapped), the pages taking all the height the status line leaves; where the window
-/// leaves them less than their least size, the pages and status scroll (scroll area
-/// "pagesScroll") instead of widening the window. The panel's value controls take the wheel
-/// only with keyboard focus (guardWheelInPanel).
+/// leaves them less than their least size, the pages scroll (scroll area "pagesScroll")
+/// instead of widening the window, and the status line (object name "workspaceStatus" unless
+/// it has one) stays whole under them. The panel's value
+/// controls take the wheel only with keyboard focus (guardWheelInPanel).
 void layOutWorkspace(QWidget* workspace, QWidget* panel, QTabWidget* pages, QLabel* status);
 
 /// In a scrolling side panel the mouse wheel scrolls the panel: every slider, spin box and

@@ -1,0 +1,146 @@
+#include "mosaic/plan_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "common/json_reader.h"
+#include "mosaic/hardware.h"
+#include "mosaic/layout_grid.h"
+#include "mosaic/measured_collectives.h"
+#include "mosaic/megatron_args.h"
+
+namespace tandem::mosaic {
+
+const EnumTable<TimeSource>& timeSourceNames() {
+    static const EnumTable<TimeSource> t = {{TimeSource::Analytical, "analytical"},
+                                            {TimeSource::Measured, "measured"}};
+    return t;
+}
+
+double daysToTokens(double tokens, double tokensPerSPerGpu, int devices, double goodput) {
+    const double rate = tokensPerSPerGpu * devices * goodput;  // tokens per wall-clock second
+    if (!(tokens > 0) || !(rate > 0)) return std::numeric_limits<double>::quiet_NaN();
+    return tokens / rate / 86400.0;
+}
+
+namespace {
+
+/// The collectives of one layout, from a re-evaluation under a CollectiveRecorder.
+PlanCollectives collectivesOf(const Geometry& g, const Cluster& c, const Plan& p) {
+    CollectiveRecorder rec;
+    (void)evaluateLayout(g, c, p);
+    PlanCollectives out;
+    out.calls = rec.calls();
+    out.measured = rec.measuredCalls();
+    out.extrapolated = rec.extrapolatedCalls();
+    out.uses = rec.uses();
+    return out;
+}
+
+nlohmann::ordered_json collectivesToJson(const PlanCollectives& pc, const Cluster& c) {
+    nlohmann::ordered_json j;
+    j["calls"] = pc.calls;
+    j["measured"] = pc.measured;
+    j["extrapolated"] = pc.extrapolated;
+    auto uses = nlohmann::ordered_json::array();
+    for (const auto& u : pc.uses) {
+        nlohmann::ordered_json o;
+        o["collective"] = collectiveName(u.collective);
+        o["bytes"] = u.bytes;
+        o["ranks"] = u.ranks;
+        o["stride"] = u.stride;
+        o["nodes"] = u.nodes;
+        o["source"] = enumName(timeSourceNames(),
+                               u.curve >= 0 ? TimeSource::Measured : TimeSource::Analytical);
+        o["curve"] =
+            u.curve >= 0 ? c.hardware.measured->curves()[size_t(u.curve)].label : std::string();
+        o["stand_in"] = u.standIn;
+        o["rescaled"] = u.rescaled;
+        o["extrapolated"] = u.extrapolated;
+        o["time_s"] = u.time_s;
+        o["analytical_s"] = u.analytical_s;
+        uses.push_back(o);
+    }
+    j["uses"] = uses;
+    return j;
+}
+
+}  // namespace
+
+PlanReport runPlan(const PlanRequest& r) {
+    PlanReport out;
+    out.request = r;
+    const Geometry& g = r.geometry;
+    const Cluster& c = r.cluster;
+    std::vector<std::pair<Plan, PlanEval>> costed;
+    if (r.layouts.empty()) {
+        costed = planLayouts(g, c, r.grid, r.top);
+    } else {
+        for (const Plan& p : r.layouts) costed.emplace_back(p, evaluateLayout(g, c, p));
+    }
+    for (auto& [p, ev] : costed) {
+        PlanLayout l;
+        l.plan = p;
+        l.eval = std::move(ev);
+        l.globalBatch = planGlobalBatch(l.plan, l.eval);
+        l.stages = layoutStageMemory(g, c, l.plan);
+        if (c.hardware.measured) l.collectives = collectivesOf(g, c, l.plan);
+        l.daysToTarget = l.eval.feasible ? daysToTokens(r.tokenTarget, l.eval.tokensPerSPerGpu,
+                                                        c.devices, r.goodput)
+                                         : std::numeric_limits<double>::quiet_NaN();
+        out.anyFeasible = out.anyFeasible || l.eval.feasible;
+        out.roundedBatch = out.roundedBatch || (l.eval.feasible && l.globalBatch != c.globalBatch);
+        out.layouts.push_back(std::move(l));
+    }
+    if (!out.anyFeasible && r.explainInfeasible) {
+        out.nearestDevices = nearestWorkingDevices(g, c, r.grid);
+        if (out.layouts.empty()) out.rejections = countRejections(g, c, r.grid);
+    }
+    out.nodes = (c.devices + c.hardware.gpusPerNode - 1) / c.hardware.gpusPerNode;
+    out.networkNote = networkExtrapolation(c.hardware, out.nodes);
+    return out;
+}
+
+nlohmann::ordered_json planReportToJson(const PlanReport& r) {
+    const Cluster& c = r.request.cluster;
+    std::vector<std::pair<Plan, PlanEval>> layouts;
+    for (const auto& l : r.layouts) layouts.emplace_back(l.plan, l.eval);
+    auto j = planToJson(r.request.geometry, c, layouts);
+    if (!r.anyFeasible)
+        j["nearest_working_devices"] = r.nearestDevices > 0
+                                           ? nlohmann::ordered_json(r.nearestDevices)
+                                           : nlohmann::ordered_json(nullptr);
+    // Keys added only for a config.json or measured curves: Tandem-model, analytical runs keep
+    // their bytes.
+    if (r.request.hf) j["model_source"] = importedGeometryToJson(*r.request.hf, r.request.mapped);
+    if (c.hardware.measured) {
+        auto mj = c.hardware.measured->toJson(c.hardware.gpusPerNode);
+        mj["notes"] = r.request.ncclNotes;
+        j["measured_collectives"] = mj;
+        auto& arr = j["layouts"];
+        for (size_t i = 0; i < r.layouts.size() && i < arr.size(); ++i)
+            if (r.layouts[i].collectives)
+                arr[i]["collectives"] = collectivesToJson(*r.layouts[i].collectives, c);
+    }
+    if (!r.networkNote.empty()) j["network_note"] = r.networkNote;
+    // A token target adds its keys (without one the output keeps its bytes).
+    if (r.request.tokenTarget > 0) {
+        nlohmann::ordered_json t;
+        t["tokens"] = r.request.tokenTarget;
+        t["goodput"] = r.request.goodput;
+        j["token_target"] = t;
+        auto& arr = j["layouts"];
+        for (size_t i = 0; i < r.layouts.size() && i < arr.size(); ++i)
+            arr[i]["days_to_target"] = jsonNumber(r.layouts[i].daysToTarget);
+    }
+    return j;
+}
+
+std::string planReportMegatron(const PlanReport& r, std::vector<std::string>* notes) {
+    if (r.layouts.empty() || !r.layouts.front().eval.feasible) return {};
+    return megatronArguments(r.request.geometry, r.request.cluster, r.layouts.front().plan, notes) +
+           "\n";
+}
+
+}  // namespace tandem::mosaic

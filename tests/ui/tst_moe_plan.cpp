@@ -1,0 +1,331 @@
+// The MoE workspace's "Plan" page (PlanPanel) on the path a user takes: import a Hugging Face
+// config, choose the hardware, stack and precision, select a candidate, open the page and press
+// "Copy Megatron arguments". The figures shown and the clipboard must be what `tandem-cli plan`
+// prints for the same model, cluster and layout (the binary is run). Also: "Save as .sh..."
+// writes the same bytes, and rack-scale hardware counts racks.
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QFile>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QProcess>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "common/number_format.h"
+#include "mosaic/candidate_table.h"
+#include "mosaic/cluster_unit.h"
+#include "mosaic/layout_form.h"
+#include "mosaic/moe_advanced.h"
+#include "mosaic/moe_controls.h"
+#include "mosaic/moe_workspace.h"
+#include "mosaic/plan_panel.h"
+#include "mosaic/stage_memory_table.h"
+#include "mosaic/step_breakdown_view.h"
+#include "shell/main_window.h"
+#include "test_main.h"
+#include "widgets/labeled_slider.h"
+
+using namespace tandem;
+using namespace tandem::ui;
+
+namespace {
+QString data(const char* rel) { return QStringLiteral(TANDEM_TEST_DATA "/") + QLatin1String(rel); }
+const char* kMixtral = "models/Mixtral-8x7B-v0.1.config.json";
+
+/// Chooses item data `value` in `box` (a user's pick: emits the change).
+bool choose(QComboBox* box, const QVariant& value) {
+    const int i = box->findData(value);
+    if (i < 0) return false;
+    box->setCurrentIndex(i);
+    return true;
+}
+
+/// `tandem-cli plan MODEL ARGS...` with the cluster and layout of `r`: standard output.
+QByteArray runCli(const QString& model, const mosaic::PlanReport& r, const QStringList& more) {
+    const mosaic::Cluster& c = r.request.cluster;
+    QStringList args = {QStringLiteral("plan"),
+                        model,
+                        QStringLiteral("--devices"),
+                        QString::number(c.devices),
+                        QStringLiteral("--gbs"),
+                        QString::number(c.globalBatch),
+                        QStringLiteral("--seqlen"),
+                        QString::number(c.seqLen),
+                        QStringLiteral("--hardware"),
+                        QString::fromStdString(c.hardware.name),
+                        QStringLiteral("--stack"),
+                        QString::fromStdString(c.stack.name),
+                        QStringLiteral("--precision"),
+                        QString::fromLatin1(mosaic::precisionName(c.precision)),
+                        QStringLiteral("--layout"),
+                        QString::fromStdString(mosaic::layoutString(r.layouts.front().plan))};
+    args << more;
+    QProcess cli;
+    cli.start(QStringLiteral(TANDEM_CLI), args);
+    if (!cli.waitForFinished(120000) || cli.exitCode() != 0) {
+        qWarning("tandem-cli %s: exit %d: %s", qPrintable(args.join(QLatin1Char(' '))),
+                 cli.exitCode(), cli.readAllStandardError().constData());
+        return {};
+    }
+    return cli.readAllStandardOutput();
+}
+
+/// A geometry as Tandem's explicit MODEL.json (readPlanModel reads it back).
+QByteArray modelJson(const mosaic::Geometry& g) {
+    nlohmann::json j = {{"layers", g.layers},
+                        {"hidden", g.dModel},
+                        {"heads", g.nHead},
+                        {"kv_heads", g.nKvHead},
+                        {"ffn_width", g.dFf},
+                        {"vocab", g.vocab},
+                        {"experts", g.experts},
+                        {"top_k", g.topK},
+                        {"expert_width", g.dExpert},
+                        {"shared_experts", g.sharedExperts},
+                        {"dense_layers", g.denseLayers}};
+    return QByteArray::fromStdString(j.dump());
+}
+}  // namespace
+
+class TstMoePlan : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_tmp;
+
+    /// Checks the panel's figures and its Megatron line against `tandem-cli plan` on `model`
+    /// with the report's cluster and layout (JSON numbers are shortest round trips: exact).
+    void checkAgainstCli(PlanPanel* panel, const QString& model) {
+        QVERIFY(panel->report());
+        const mosaic::PlanReport& r = *panel->report();
+        QCOMPARE(int(r.layouts.size()), 1);
+        const mosaic::PlanLayout& l = r.layouts.front();
+        QVERIFY2(l.eval.feasible, l.eval.reason.c_str());
+        // The token target and goodput as the CLI reads them back (shortest round trip).
+        const QStringList target = {
+            QStringLiteral("--tokens"), QString::fromStdString(formatNumber(r.request.tokenTarget)),
+            QStringLiteral("--goodput"), QString::fromStdString(formatNumber(r.request.goodput))};
+        const auto j = nlohmann::json::parse(
+            runCli(model, r, target + QStringList{QStringLiteral("--json")}).toStdString());
+        const auto& cli = j.at("layouts").at(0);
+        QCOMPARE(cli.at("days_to_target").get<double>(), l.daysToTarget);
+        QCOMPARE(cli.at("tokens_per_s_per_gpu").get<double>(), l.eval.tokensPerSPerGpu);
+        QCOMPARE(cli.at("iteration_s").get<double>(), l.eval.iteration_s);
+        QCOMPARE(cli.at("mfu").get<double>(), l.eval.mfu);
+        QCOMPARE(cli.at("model_tflops_per_s_per_gpu").get<double>(), l.eval.modelTflopsPerSPerGpu);
+        QCOMPARE(cli.at("memory_GB").get<double>(), l.eval.memoryGB);
+        QCOMPARE(cli.at("memory_breakdown_GB").at("activations").get<double>(),
+                 l.eval.memory.activations);
+        QCOMPARE(cli.at("breakdown_s").at("compute").get<double>(), l.eval.breakdown.compute_s);
+        // What the panel shows is the report's.
+        using F = PlanPanel::Figure;
+        QCOMPARE(panel->figureText(F::TokensPerGpu),
+                 QString::number(l.eval.tokensPerSPerGpu, 'f', 0));
+        QCOMPARE(panel->figureText(F::Iteration),
+                 QStringLiteral("%1 s").arg(l.eval.iteration_s, 0, 'f', 3));
+        QCOMPARE(panel->figureText(F::Mfu),
+                 QStringLiteral("%1 %").arg(100 * l.eval.mfu, 0, 'f', 1));
+        QCOMPARE(panel->figureText(F::ModelTflops),
+                 QString::number(l.eval.modelTflopsPerSPerGpu, 'f', 1));
+        QVERIFY(std::isfinite(l.daysToTarget) && l.daysToTarget > 0);
+        QVERIFY2(panel->figureText(F::DaysToTarget)
+                     .startsWith(QString::number(l.daysToTarget, 'f', 1) + QStringLiteral(" days")),
+                 qPrintable(panel->figureText(F::DaysToTarget)));
+        QCOMPARE(panel->breakdownView()->values(0).front(), l.eval.breakdown.compute_s);
+        // One row per kind of pipeline stage; the fullest is the plan's peak.
+        StageMemoryTable* t = panel->stageTable();
+        QCOMPARE(t->rowCount(), int(l.stages.size()));
+        QVERIFY(t->rowCount() >= 1);
+        double peak = 0;
+        for (const auto& s : l.stages) peak = std::max(peak, s.totalGB);
+        QCOMPARE(peak, l.eval.memoryGB);
+        QCOMPARE(t->item(0, 2)->text(), QString::number(l.stages[0].memory.weights, 'f', 1));
+        // Copy Megatron arguments: the bytes of --emit megatron.
+        QApplication::clipboard()->clear();
+        QVERIFY(panel->copyButton()->isEnabled());
+        QTest::mouseClick(panel->copyButton(), Qt::LeftButton);
+        const QByteArray emitted =
+            runCli(model, r, {QStringLiteral("--emit"), QStringLiteral("megatron")});
+        QVERIFY2(emitted.startsWith("--num-layers ") && emitted.endsWith("\n"),
+                 emitted.constData());
+        QCOMPARE(QApplication::clipboard()->text().toUtf8(), emitted);
+        // Save as .sh writes the same bytes through the atomic save.
+        const QString path = m_tmp.filePath(QStringLiteral("plan.sh"));
+        QString error;
+        QVERIFY2(panel->saveMegatronScript(path, &error), qPrintable(error));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), emitted);
+    }
+
+private slots:
+    void initTestCase() { QVERIFY(m_tmp.isValid()); }
+
+    /// Import Mixtral-8x7B, choose h100 / megatron-core / fp8, select a candidate and the
+    /// imported model on the Plan page: every figure and the copied line are the CLI's.
+    void userPathMatchesTheCli() {
+        MainWindow w;
+        w.setCurrentWorkspace(1);  // the MoE workspace computes while it is shown
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(w.importFile(data(kMixtral)));
+        QVERIFY(w.waitForResults(60000));
+        MoeWorkspace* moe = w.moeWorkspace();
+        MoeAdvanced* adv = moe->controls()->advanced();
+        QVERIFY(choose(adv->hardware(), QStringLiteral("h100")));
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(choose(adv->stack(), QStringLiteral("megatron-core")));
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(choose(adv->precision(), int(mosaic::Precision::Fp8)));
+        QVERIFY(w.waitForResults(60000));
+        QCOMPARE(moe->envelope()->hardware.name, std::string("h100"));
+        QCOMPARE(moe->envelope()->precision, mosaic::Precision::Fp8);
+        QVERIFY(moe->result() && moe->result()->optimum >= 0);
+
+        // Select a candidate other than the optimum in the table.
+        const int row = moe->result()->optimum == 0 ? 1 : 0;
+        CandidateTable* table = moe->candidateTable();
+        table->selectionModel()->setCurrentIndex(
+            table->model()->index(row, 0),
+            QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        QCOMPARE(moe->selectedCandidate(), row);
+        QVERIFY(moe->layoutRunner()->waitIdle(60000));
+        QApplication::processEvents();
+        moe->pages()->setCurrentIndex(MoeWorkspace::kPlanPage);
+        PlanPanel* panel = moe->planPanel();
+        QVERIFY(panel->isVisible());
+        QComboBox* subjects = panel->subjectBox();
+        // The cluster optimum, the selected candidate and the imported model.
+        QCOMPARE(subjects->count(), 3);
+        QCOMPARE(subjects->itemText(1), QStringLiteral("Candidate #%1").arg(row + 1));
+        QVERIFY(subjects->itemText(2).startsWith(QLatin1String("Imported: Mixtral-8x7B")));
+
+        panel->showSubject(1);
+        const auto& c = moe->result()->candidates[size_t(row)];
+        const mosaic::Cluster& cluster = panel->report()->request.cluster;
+        QCOMPARE(cluster.hardware.name, std::string("h100"));
+        QCOMPARE(cluster.stack.name, std::string("megatron-core"));
+        QCOMPARE(cluster.precision, mosaic::Precision::Fp8);
+        QCOMPARE(panel->report()->request.tokenTarget, c.tokens);
+        QCOMPARE(panel->report()->layouts.front().eval.mfu, c.eval.mfu);  // the table's MFU
+        const QString model = m_tmp.filePath(QStringLiteral("candidate.json"));
+        {
+            QFile f(model);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(modelJson(c.geometry));
+        }
+        checkAgainstCli(panel, model);
+        if (QTest::currentTestFailed()) return;
+
+        panel->showSubject(2);
+        QCOMPARE(panel->report()->request.tokenTarget, moe->importedPoints().front().tokens);
+        checkAgainstCli(panel, data(kMixtral));
+    }
+
+    /// An infeasible subject offers nothing to copy or save; a folder is refused as a target.
+    void nothingToSaveAndBadTargets() {
+        PlanPanel panel;
+        panel.setSubjects({{QStringLiteral("nothing"), std::nullopt, QStringLiteral("too big")}});
+        QVERIFY(!panel.copyButton()->isEnabled());
+        QVERIFY(!panel.saveButton()->isEnabled());
+        QVERIFY(panel.megatronText().isEmpty());
+        QString error;
+        QVERIFY(!panel.saveMegatronScript(m_tmp.filePath(QStringLiteral("x.sh")), &error));
+        QVERIFY(!QFile::exists(m_tmp.filePath(QStringLiteral("x.sh"))));
+
+        mosaic::Envelope e;
+        e.nodes = 8;
+        mosaic::Plan p;
+        std::string why;
+        QVERIFY(mosaic::parseLayout("tp=1,ep=8,pp=1,cp=1,dp=64,mbs=1,ckpt=selective", p, why));
+        panel.setSubjects(
+            {{QStringLiteral("model"),
+              planRequestOf(mosaic::ladderGeometry(8, 32, 2, 2), p, 1e11, e), QString()}});
+        QVERIFY(panel.report() && panel.report()->anyFeasible);
+        QVERIFY(panel.saveButton()->isEnabled());
+        QVERIFY(!panel.saveMegatronScript(m_tmp.path(), &error));  // a folder
+        QVERIFY2(error.contains(QLatin1String("folder")), qPrintable(error));
+    }
+
+    /// The nearest whole number of units.
+    void unitsNearestGpus_data() {
+        QTest::addColumn<int>("gpus");
+        QTest::addColumn<int>("perUnit");
+        QTest::addColumn<int>("units");
+        QTest::newRow("256 GPUs in racks") << 256 << 72 << 4;  // 3.56 racks
+        QTest::newRow("tie to the smaller") << 108 << 72 << 1;
+        QTest::newRow("at least one") << 8 << 72 << 1;
+        QTest::newRow("288 GPUs in nodes") << 288 << 8 << 36;
+        QTest::newRow("exact racks") << 144 << 72 << 2;
+    }
+    void unitsNearestGpus() {
+        QFETCH(int, gpus);
+        QFETCH(int, perUnit);
+        QFETCH(int, units);
+        QCOMPARE(tandem::ui::unitsNearestGpus(gpus, perUnit, 1000), units);
+    }
+
+    /// The status line's sentence, also when the GPU count is kept.
+    void unitChangeNotes() {
+        const auto rack = mosaic::builtinHardware("gb200-nvl72");
+        QCOMPARE(unitChangeNote(rack, 256, 4),
+                 QStringLiteral("gb200-nvl72 counts racks of 72 GPUs: 256 GPUs became 4 racks "
+                                "(288 GPUs), the nearest whole number of racks."));
+        QCOMPARE(unitChangeNote(rack, 144, 2),
+                 QStringLiteral("gb200-nvl72 counts racks of 72 GPUs: 144 GPUs kept as 2 racks "
+                                "(144 GPUs)."));
+        QCOMPARE(unitChangeNote(mosaic::builtinHardware("p6-b200"), 72, 9),
+                 QStringLiteral("p6-b200 counts nodes of 8 GPUs: 72 GPUs kept as 9 nodes (72 "
+                                "GPUs)."));
+    }
+
+    /// On NVL72 hardware the cluster control counts racks; switching keeps the GPU count as
+    /// close as the unit allows and says so in the status line.
+    void rackHardwareCountsRacks() {
+        MainWindow w;
+        w.setCurrentWorkspace(1);  // the MoE workspace computes while it is shown
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        MoeWorkspace* moe = w.moeWorkspace();
+        LabeledSlider* nodes = moe->controls()->nodesSlider();
+        QCOMPARE(moe->envelope()->hardware.gpusPerNode, 8);
+        const int gpus = moe->envelope()->devices();
+        QCOMPARE(nodes->valueText(), QStringLiteral("%1 nodes").arg(gpus / 8));
+        for (const char* rack : {"gb200-nvl72", "gb300-nvl72"}) {
+            QVERIFY(choose(moe->controls()->advanced()->hardware(), QString::fromLatin1(rack)));
+            QVERIFY(w.waitForResults(60000));
+            const int racks = tandem::ui::unitsNearestGpus(gpus, 72, 1 << 20);
+            QCOMPARE(moe->envelope()->nodes, racks);
+            QCOMPARE(nodes->valueText(),
+                     QStringLiteral("%1 racks (%2 GPUs)").arg(racks).arg(72 * racks));
+            QVERIFY(!nodes->valueText().contains(QLatin1String("node")));
+            nodes->setNumber(1);
+            QVERIFY(w.waitForResults(60000));
+            QCOMPARE(nodes->valueText(), QStringLiteral("1 rack (72 GPUs)"));
+            QCOMPARE(moe->envelope()->devices(), 72);
+            // Back to nodes for the next rack type: 72 GPUs = 9 nodes.
+            QVERIFY(choose(moe->controls()->advanced()->hardware(), QStringLiteral("p6-b200")));
+            QVERIFY(w.waitForResults(60000));
+            QCOMPARE(moe->envelope()->nodes, 9);
+            QCOMPARE(nodes->valueText(), QStringLiteral("9 nodes"));
+            nodes->setNumber(gpus / 8);
+            QVERIFY(w.waitForResults(60000));
+        }
+        // The switch is said in the status line.
+        QVERIFY(choose(moe->controls()->advanced()->hardware(), QStringLiteral("gb200-nvl72")));
+        QVERIFY(w.waitForResults(60000));
+        QLabel* status = nullptr;
+        for (QLabel* l : moe->findChildren<QLabel*>())
+            if (l->text().contains(QLatin1String("the nearest whole number of racks"))) status = l;
+        QVERIFY(status);
+        QVERIFY2(status->text().contains(QStringLiteral("%1 GPUs became").arg(gpus)),
+                 qPrintable(status->text()));
+    }
+};
+
+TANDEM_TEST_MAIN(TstMoePlan)
+#include "tst_moe_plan.moc"

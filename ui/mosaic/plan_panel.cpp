@@ -1,0 +1,253 @@
+#include "mosaic/plan_panel.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "mosaic/layout_cells.h"
+#include "mosaic/optimum_card.h"
+#include "mosaic/report.h"
+#include "mosaic/stage_memory_table.h"
+#include "mosaic/step_breakdown_view.h"
+#include "save_file.h"
+#include "widgets/workspace_layout.h"
+
+namespace tandem::ui {
+
+namespace {
+
+/// A convention of conventionsJson() (the words `tandem-cli plan --json` names it with).
+QString convention(const char* key) {
+    return QString::fromStdString(mosaic::conventionsJson().at(key).get<std::string>());
+}
+
+}  // namespace
+
+PlanPanel::PlanPanel(QWidget* parent)
+    : QWidget(parent),
+      m_subjectBox(new QComboBox(this)),
+      m_copy(new QPushButton(tr("Copy Megatron arguments"), this)),
+      m_save(new QPushButton(tr("Save as .sh\u2026"), this)),
+      m_note(new QLabel(this)),
+      m_memoryCaption(new QLabel(this)),
+      m_breakdown(new StepBreakdownView(this, QStringLiteral("mosaic-plan-step-breakdown"))),
+      m_stages(new StageMemoryTable(this)) {
+    setObjectName(QStringLiteral("planPanel"));
+    auto* top = new QHBoxLayout;
+    auto* of = new QLabel(tr("Plan of:"), this);
+    top->addWidget(of);
+    m_subjectBox->setObjectName(QStringLiteral("planSubject"));
+    m_subjectBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_subjectBox->setToolTip(
+        tr("The model whose plan is shown: the cluster-optimal model, the "
+           "candidate selected in the table or an imported model"));
+    top->addWidget(m_subjectBox);
+    top->addStretch();
+    m_copy->setObjectName(QStringLiteral("planCopyMegatron"));
+    m_copy->setToolTip(
+        tr("Copy the Megatron-LM pretrain_gpt.py line of this plan (model, layout, batch, "
+           "recompute and precision flags): the text of `tandem-cli plan --emit megatron`"));
+    m_save->setObjectName(QStringLiteral("planSaveMegatron"));
+    m_save->setToolTip(tr("Save the same Megatron-LM line as a shell script"));
+    top->addWidget(m_copy);
+    top->addWidget(m_save);
+
+    auto* figures = new QWidget(this);
+    auto* grid = new QGridLayout(figures);
+    grid->setContentsMargins(0, 0, 0, 0);
+    const QString names[int(Figure::Count)] = {
+        tr("Cluster"),
+        tr("Layout"),
+        tr("Tokens/s per GPU"),
+        tr("Iteration time"),
+        tr("MFU (6 N_act per token over the dense BF16 peak)"),
+        tr("Model TFLOP/s per GPU (Megatron's model-FLOPs count)"),
+        tr("Days to the token target")};
+    const QString tips[int(Figure::Count)] = {
+        tr("GPUs, hardware, training stack and GEMM precision"),
+        tr("Tensor, expert, pipeline, context and data parallel degrees, micro-batch, "
+           "checkpointing, and the global batch (sequences x tokens) this layout runs"),
+        convention("tokens_per_s_per_gpu"),
+        tr("t_iter after chi_sys [2608.10605 Eq. 15]"),
+        convention("mfu"),
+        convention("model_tflops_per_s_per_gpu"),
+        tr("Wall-clock days to train the model's tokens D (Eq. 25, capped at TPP_max N_act) at "
+           "this plan's tokens/s and the envelope's goodput")};
+    for (int i = 0; i < int(Figure::Count); ++i) {
+        m_figureNames[i] = new QLabel(names[i], figures);
+        m_figureNames[i]->setWordWrap(true);
+        m_figureNames[i]->setToolTip(tips[i]);
+        m_figures[i] = new QLabel(figures);
+        m_figures[i]->setObjectName(QStringLiteral("planFigure%1").arg(i));
+        m_figures[i]->setWordWrap(true);
+        m_figures[i]->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        m_figures[i]->setToolTip(tips[i]);
+        grid->addWidget(m_figureNames[i], i, 0, Qt::AlignTop);
+        grid->addWidget(m_figures[i], i, 1, Qt::AlignTop);
+    }
+    grid->setColumnStretch(0, 1);
+    grid->setColumnStretch(1, 1);
+    m_note->setObjectName(QStringLiteral("planNote"));
+    m_note->setWordWrap(true);
+    grid->addWidget(m_note, int(Figure::Count), 0, 1, 2);
+    grid->setRowStretch(int(Figure::Count) + 1, 1);
+
+    // One line (no height-for-width): the page's height never depends on its width.
+    m_memoryCaption->setObjectName(QStringLiteral("planMemoryCaption"));
+    auto* l = new QVBoxLayout(this);
+    l->setContentsMargins(0, 0, 0, 0);
+    l->addLayout(top);
+    // The figures scroll inside their column when the page is short (an 800x600 window), so
+    // that their wrapped labels never raise the height the workspace's pages need.
+    auto* figuresScroll = new QScrollArea(this);
+    figuresScroll->setObjectName(QStringLiteral("planFiguresScroll"));
+    figuresScroll->setFrameShape(QFrame::NoFrame);
+    figuresScroll->setWidgetResizable(true);
+    figuresScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    figuresScroll->setWidget(figures);
+    figuresScroll->viewport()->setAutoFillBackground(false);
+    figures->setAutoFillBackground(false);
+    l->addWidget(weightedSplitter(Qt::Horizontal, this, {figuresScroll, m_breakdown}, {3, 2}), 1);
+    l->addWidget(m_memoryCaption);
+    l->addWidget(m_stages);  // as tall as its rows
+
+    connect(m_subjectBox, qOverload<int>(&QComboBox::activated), this, &PlanPanel::showSubject);
+    connect(m_copy, &QPushButton::clicked, this, &PlanPanel::copyMegatronArguments);
+    connect(m_save, &QPushButton::clicked, this, &PlanPanel::saveAs);
+    clearSubjects(tr("No plan yet."));
+}
+
+void PlanPanel::setSubjects(const std::vector<PlanSubject>& subjects) {
+    const QString current = m_subjectBox->currentText();
+    m_subjects = subjects;
+    m_subjectBox->clear();
+    int keep = 0;
+    for (int i = 0; i < int(subjects.size()); ++i) {
+        m_subjectBox->addItem(subjects[size_t(i)].name);
+        if (subjects[size_t(i)].name == current) keep = i;
+    }
+    if (subjects.empty()) {
+        clearSubjects(tr("No model to plan on this cluster."));
+        return;
+    }
+    showSubject(keep);
+}
+
+void PlanPanel::clearSubjects(const QString& why) {
+    m_subjects.clear();
+    m_subjectBox->clear();
+    m_report.reset();
+    m_note->setText(why);
+    showReport();
+}
+
+void PlanPanel::showSubject(int index) {
+    if (index < 0 || index >= int(m_subjects.size())) return;
+    m_subjectBox->setCurrentIndex(index);
+    const PlanSubject& s = m_subjects[size_t(index)];
+    m_report.reset();
+    if (s.request) m_report = mosaic::runPlan(*s.request);
+    m_note->setText(s.request ? QString() : tr("No feasible layout: %1").arg(s.why));
+    showReport();
+}
+
+int PlanPanel::currentSubject() const { return m_subjectBox->currentIndex(); }
+
+QString PlanPanel::figureText(Figure f) const { return m_figures[int(f)]->text(); }
+
+QString PlanPanel::megatronText() const {
+    return m_report ? QString::fromStdString(mosaic::planReportMegatron(*m_report)) : QString();
+}
+
+void PlanPanel::copyMegatronArguments() {
+    const QString text = megatronText();
+    if (!text.isEmpty()) QApplication::clipboard()->setText(text);
+}
+
+bool PlanPanel::saveMegatronScript(const QString& path, QString* error) const {
+    const QString text = megatronText();
+    if (text.isEmpty()) {
+        if (error) *error = tr("%1: no feasible plan to save; nothing was written").arg(path);
+        return false;
+    }
+    return fileio::writeFileAtomic(path, text.toUtf8(), error);
+}
+
+void PlanPanel::saveAs() {
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Save Megatron-LM launch line"),
+                                     QStringLiteral("megatron-plan.sh"), tr("Shell script (*.sh)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!saveMegatronScript(path, &error)) QMessageBox::warning(this, tr("Save failed"), error);
+}
+
+void PlanPanel::showReport() {
+    const bool shown = m_report && !m_report->layouts.empty();
+    const mosaic::PlanLayout* l = shown ? &m_report->layouts.front() : nullptr;
+    const bool feasible = l && l->eval.feasible;
+    m_copy->setEnabled(feasible);
+    m_save->setEnabled(feasible);
+    if (!l) {
+        for (QLabel* f : m_figures) f->clear();
+        m_breakdown->setData({});
+        m_stages->setStages({}, 1);
+        m_memoryCaption->setText(tr("Memory per GPU by pipeline stage, GB"));
+        return;
+    }
+    const mosaic::Cluster& c = m_report->request.cluster;
+    const mosaic::PlanEval& e = l->eval;
+    const auto set = [&](Figure f, const QString& text) { m_figures[int(f)]->setText(text); };
+    set(Figure::Cluster,
+        tr("%1 GPUs (%2), %3, %4")
+            .arg(c.devices)
+            .arg(QString::fromStdString(c.hardware.name), QString::fromStdString(c.stack.name),
+                 QString::fromLatin1(mosaic::precisionName(c.precision))));
+    set(Figure::Layout, tr("%1; batch %2 x %3 tokens")
+                            .arg(QString::fromStdString(planLabel(l->plan)))
+                            .arg(l->globalBatch)
+                            .arg(c.seqLen));
+    if (!feasible) {
+        for (Figure f : {Figure::TokensPerGpu, Figure::Iteration, Figure::Mfu, Figure::ModelTflops,
+                         Figure::DaysToTarget})
+            set(f, tr("-"));
+        m_note->setText(tr("Infeasible: %1").arg(QString::fromStdString(e.reason)));
+    } else {
+        set(Figure::TokensPerGpu, QString::number(e.tokensPerSPerGpu, 'f', 0));
+        set(Figure::Iteration, tr("%1 s").arg(e.iteration_s, 0, 'f', 3));
+        set(Figure::Mfu, tr("%1 %").arg(100 * e.mfu, 0, 'f', 1));
+        set(Figure::ModelTflops, QString::number(e.modelTflopsPerSPerGpu, 'f', 1));
+        set(Figure::DaysToTarget, std::isfinite(l->daysToTarget)
+                                      ? tr("%1 days for %2 tokens at goodput %3")
+                                            .arg(l->daysToTarget, 0, 'f', 1)
+                                            .arg(formatCount(m_report->request.tokenTarget))
+                                            .arg(m_report->request.goodput, 0, 'g', 3)
+                                      : tr("no token target"));
+        m_note->setText(QString::fromStdString(m_report->networkNote));
+    }
+    m_breakdown->setData(
+        feasible ? QList<QPair<QString, mosaic::Breakdown>>{{tr("this plan"), e.breakdown}}
+                 : QList<QPair<QString, mosaic::Breakdown>>{});
+    m_breakdown->setFittingTitle(
+        {tr("Step time, %1").arg(QString::fromStdString(planLabel(l->plan))),
+         tr("Step time per iteration")});
+    const double usable = c.hardware.memoryBytes / 1e9;
+    m_stages->setStages(l->stages, usable);
+    m_memoryCaption->setText(
+        tr("Memory per GPU by pipeline stage, GB (%1 usable)").arg(usable, 0, 'f', 0));
+    m_memoryCaption->setToolTip(tr("Peak memory per GPU %1 GB of %2 GB usable: the fullest stage")
+                                    .arg(e.memoryGB, 0, 'f', 1)
+                                    .arg(usable, 0, 'f', 0));
+}
+
+}  // namespace tandem::ui

@@ -1,0 +1,90 @@
+#include "mosaic/stage_memory_table.h"
+
+#include <QHeaderView>
+#include <QScrollBar>
+#include <algorithm>
+
+namespace tandem::ui {
+
+namespace {
+enum Col {
+    Stage,
+    Layers,
+    Weights,
+    Gradients,
+    Optimizer,
+    Activations,
+    Buffers,
+    Total,
+    Share,
+    NCols
+};
+}
+
+StageMemoryTable::StageMemoryTable(QWidget* parent) : QTableWidget(0, NCols, parent) {
+    setObjectName(QStringLiteral("stageMemoryTable"));
+    // Short headers (the unit, GB per GPU, is in the caption above the table) so that the whole
+    // row fits the page; each header's tooltip says what it counts.
+    setHorizontalHeaderLabels({tr("Stage"), tr("Layers"), tr("Weights"), tr("Gradients"),
+                               tr("Optimizer"), tr("Activations"), tr("Buffers"), tr("Total"),
+                               tr("Of usable")});
+    const QString tips[NCols] = {
+        tr("Pipeline stages (1 = the first) this row stands for"),
+        tr("Transformer blocks on each of these stages"),
+        tr("BF16 parameters and low-precision weight copies, GB per GPU"),
+        tr("FP32 main gradients, GB per GPU"),
+        tr("FP32 master weights and AdamW moments, sharded per the stack's optimizer, GB per GPU"),
+        tr("Activations of the micro-batches in flight under the checkpointing mode, GB per GPU"),
+        tr("Logits of the last stage, all-to-all buffers of MoE layers, FSDP gather buffers, GB "
+           "per GPU"),
+        tr("Peak memory per GPU of the stage, GB"),
+        tr("Total as a percentage of the device's usable memory")};
+    for (int c = 0; c < NCols; ++c) horizontalHeaderItem(c)->setToolTip(tips[c]);
+    setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setSelectionMode(QAbstractItemView::NoSelection);
+    verticalHeader()->hide();
+    verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    horizontalHeader()->setStretchLastSection(false);
+    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    setTextElideMode(Qt::ElideNone);
+    setToolTip(
+        tr("Peak memory per GPU of each pipeline stage in GB (1e9 bytes), as `tandem-cli plan` "
+           "costs it, against the device's usable memory [2608.10605 Sec. 5.4, App. D.1]"));
+}
+
+QString StageMemoryTable::stageLabel(const mosaic::StageMemory& s) {
+    return s.firstStage == s.lastStage ? QString::number(s.firstStage + 1)
+                                       : tr("%1 to %2").arg(s.firstStage + 1).arg(s.lastStage + 1);
+}
+
+void StageMemoryTable::setStages(const std::vector<mosaic::StageMemory>& stages, double usableGB) {
+    setRowCount(int(stages.size()));
+    for (int row = 0; row < int(stages.size()); ++row) {
+        const mosaic::StageMemory& s = stages[size_t(row)];
+        const auto gb = [](double v) { return QString::number(v, 'f', 1); };
+        const QString cells[NCols] = {stageLabel(s),
+                                      QString::number(s.layers),
+                                      gb(s.memory.weights),
+                                      gb(s.memory.gradients),
+                                      gb(s.memory.optimizer),
+                                      gb(s.memory.activations),
+                                      gb(s.memory.other),
+                                      gb(s.totalGB),
+                                      tr("%1 %").arg(100 * s.totalGB / usableGB, 0, 'f', 0)};
+        for (int c = 0; c < NCols; ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            item->setTextAlignment(c == Stage ? Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter)
+                                              : Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+            setItem(row, c, item);
+        }
+    }
+    // As tall as its rows (at most three: first, middle, last stage) and a sideways scroll bar
+    // for a narrow window, never a list scrolled up and down.
+    int height = horizontalHeader()->sizeHint().height() + 2 * frameWidth() +
+                 horizontalScrollBar()->sizeHint().height();
+    for (int row = 0; row < std::max(1, rowCount()); ++row)
+        height += row < rowCount() ? rowHeight(row) : verticalHeader()->defaultSectionSize();
+    setFixedHeight(height);
+}
+
+}  // namespace tandem::ui
