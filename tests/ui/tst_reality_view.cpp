@@ -129,6 +129,7 @@ private slots:
         const auto& report = *view.report();
         QVERIFY(view.systemBox()->findData(QStringLiteral("DGX-H100")) > 0);
         QCOMPARE(view.precisionBox()->count(), 5);  // all, bf16, fp8, mxfp8, nvfp4
+        const auto h100Shape = view.systemSeries(QStringLiteral("DGX-H100"))->markerShape();
         view.systemBox()->setCurrentIndex(view.systemBox()->findData(QStringLiteral("DGX-H100")));
         view.modelBox()->setCurrentIndex(
             view.modelBox()->findData(QStringLiteral("Qwen3_30B_a3B")));
@@ -146,6 +147,8 @@ private slots:
         QCOMPARE(measured, (QList<double>{5113, 5275, 8826, 8901, 8960, 9058}));
         QVERIFY(!view.systemSeries(QStringLiteral("DGX-GB200")));
         QCOMPARE(int(view.systemSeries(QStringLiteral("DGX-H100"))->count()), 6);
+        // A system keeps its marker shape under a filter.
+        QCOMPARE(view.systemSeries(QStringLiteral("DGX-H100"))->markerShape(), h100Shape);
         const tandem::mosaic::RealitySummary s =
             tandem::mosaic::summarizeRealityFilter(report, view.filter());
         QCOMPARE(s.rows, 6);

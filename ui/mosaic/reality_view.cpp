@@ -339,10 +339,13 @@ void RealityView::refilter() {
     m_series.clear();
     m_seriesPoints.clear();
     for (int i = 0; i < m_points.size(); ++i) m_seriesPoints[m_points[i].system].append(i);
+    // Shape by the system's place among all the report's systems (sorted), so that a filter
+    // does not change a system's shape.
+    const std::vector<std::string> systems = mosaic::realityFilterValues(r).systems;
     for (auto it = m_seriesPoints.cbegin(); it != m_seriesPoints.cend(); ++it) {
         const QString system = it.key();
-        // Shape by the system's place among the measured systems, stable under filtering.
-        const int k = std::max(0, mosaic::measuredSystemIndex(system.toStdString()));
+        const int k = static_cast<int>(
+            std::find(systems.begin(), systems.end(), system.toStdString()) - systems.begin());
         auto* s = new QScatterSeries(this);
         s->setName(system);
         s->setMarkerShape(markerShape(k));
