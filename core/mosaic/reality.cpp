@@ -569,4 +569,105 @@ int measuredSystemIndex(const std::string& system) {
     return -1;
 }
 
+namespace {
+/// The filterable fields of a row's case.
+std::string rowPrecision(const RealityReport& r, const RealityRow& row) {
+    return precisionName(r.cases[row.caseIndex].cluster.precision);
+}
+
+void addSorted(std::vector<std::string>& v, const std::string& s) {
+    const auto it = std::lower_bound(v.begin(), v.end(), s);
+    if (it == v.end() || *it != s) v.insert(it, s);
+}
+}  // namespace
+
+RealityFilterValues realityFilterValues(const RealityReport& r) {
+    RealityFilterValues v;
+    for (const RealityRow& row : r.rows) {
+        const MeasuredRun& run = r.cases[row.caseIndex].run;
+        addSorted(v.systems, run.system);
+        addSorted(v.models, run.model);
+        addSorted(v.precisions, rowPrecision(r, row));
+        addSorted(v.stacks, run.container);
+    }
+    return v;
+}
+
+bool realityRowMatches(const RealityReport& r, const RealityRow& row, const RealityFilter& f) {
+    const MeasuredRun& run = r.cases[row.caseIndex].run;
+    return (f.system.empty() || f.system == run.system) &&
+           (f.model.empty() || f.model == run.model) &&
+           (f.precision.empty() || f.precision == rowPrecision(r, row)) &&
+           (f.stack.empty() || f.stack == run.container);
+}
+
+std::vector<RealityRow> filterRealityRows(const RealityReport& r, const RealityFilter& f) {
+    std::vector<RealityRow> out;
+    for (const RealityRow& row : r.rows)
+        if (realityRowMatches(r, row, f)) out.push_back(row);
+    return out;
+}
+
+RealitySummary summarizeRealityFilter(const RealityReport& r, const RealityFilter& f) {
+    return summarize(filterRealityRows(r, f));
+}
+
+std::string measuredSystemOfHardware(const std::string& hardware) {
+    for (const auto& s : kSystems)
+        if (hardware == s.hardware) return s.system;
+    return {};
+}
+
+RealityPlan realityPlan(const Envelope& e, const Candidate& c) {
+    RealityPlan p;
+    p.hardware = e.hardware.name;
+    p.system = measuredSystemOfHardware(p.hardware);
+    p.gpus = e.devices();
+    p.totalParams = c.geometry.nTot;
+    p.precision = precisionName(e.precision);
+    p.predicted = c.eval.tokensPerSPerGpu;
+    return p;
+}
+
+std::vector<RealityNeighbour> nearestRealityRuns(const RealityReport& r, const RealityPlan& plan,
+                                                 int k) {
+    std::vector<RealityNeighbour> all;
+    if (plan.gpus <= 0 || !(plan.totalParams > 0) || k <= 0) return all;
+    for (size_t i = 0; i < r.rows.size(); ++i) {
+        const RealityRow& row = r.rows[i];
+        if (!row.eval.feasible) continue;
+        const RealityCase& c = r.cases[row.caseIndex];
+        if (c.run.gpus <= 0 || !(c.geometry.nTot > 0)) continue;
+        RealityNeighbour n;
+        n.row = i;
+        n.sameSystem = !plan.system.empty() && c.run.system == plan.system;
+        n.distance = std::abs(std::log2(double(c.run.gpus) / plan.gpus)) +
+                     std::abs(std::log2(c.geometry.nTot / plan.totalParams)) +
+                     (rowPrecision(r, row) == plan.precision ? 0.0 : 1.0);
+        all.push_back(n);
+    }
+    std::stable_sort(all.begin(), all.end(),
+                     [](const RealityNeighbour& a, const RealityNeighbour& b) {
+                         if (a.sameSystem != b.sameSystem) return a.sameSystem;
+                         return a.distance < b.distance;
+                     });
+    if (all.size() > static_cast<size_t>(k)) all.resize(static_cast<size_t>(k));
+    return all;
+}
+
+RealityNeighbourSummary summarizeNeighbours(const RealityReport& r,
+                                            const std::vector<RealityNeighbour>& nearest) {
+    RealityNeighbourSummary s;
+    std::vector<double> abs;
+    for (const RealityNeighbour& n : nearest) {
+        ++s.runs;
+        if (n.sameSystem) ++s.sameSystem;
+        const double e = std::abs(r.rows[n.row].error);
+        s.maxAbsError = std::max(s.maxAbsError, e);
+        abs.push_back(e);
+    }
+    s.medianAbsError = abs.empty() ? 0.0 : median(abs);
+    return s;
+}
+
 }  // namespace tandem::mosaic

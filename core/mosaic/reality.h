@@ -13,6 +13,7 @@
 #include "common/diagnostics.h"
 #include "mosaic/korthikanti.h"
 #include "mosaic/perf_model.h"
+#include "mosaic/search.h"
 
 namespace tandem::mosaic {
 
@@ -121,6 +122,71 @@ struct RealityReport {
     std::vector<KorthikantiResult> korthikanti;
 };
 RealityReport reproduceReality();
+
+/// Which runs a reality check shows; an empty field matches every run. `precision` is the
+/// word of the run's costed precision (precisionName: "bf16", "fp8", ...); `stack` is the
+/// software release the run was measured with (the CSV's `container`, e.g. "26.04").
+struct RealityFilter {
+    std::string system, model, precision, stack;
+};
+
+/// The distinct values of each RealityFilter field over the report's rows (the costed,
+/// expressible runs), each list sorted.
+struct RealityFilterValues {
+    std::vector<std::string> systems, models, precisions, stacks;
+};
+RealityFilterValues realityFilterValues(const RealityReport& r);
+
+/// True when row `row` of `r` matches every non-empty field of `f`.
+bool realityRowMatches(const RealityReport& r, const RealityRow& row, const RealityFilter& f);
+
+/// The rows of `r` (feasible or not) that match `f`, in report order.
+std::vector<RealityRow> filterRealityRows(const RealityReport& r, const RealityFilter& f);
+
+/// The summary (median |error|, share within +-25 %) of the rows matching `f`:
+/// summarize(filterRealityRows(r, f)); with an empty filter it equals r.summary.
+RealitySummary summarizeRealityFilter(const RealityReport& r, const RealityFilter& f);
+
+/// The measured system whose built-in hardware is `hardware` ("h100" -> "DGX-H100",
+/// "gb200-nvl72" -> "DGX-GB200"); "" for hardware no measured run used.
+std::string measuredSystemOfHardware(const std::string& hardware);
+
+/// A plan as the reality check places it among the measured runs.
+struct RealityPlan {
+    std::string hardware;    ///< built-in hardware name of the envelope
+    std::string system;      ///< measuredSystemOfHardware(hardware), "" when none
+    int gpus = 0;            ///< devices of the cluster
+    double totalParams = 0;  ///< N_tot of the geometry, parameters
+    std::string precision;   ///< precisionName of the envelope's precision
+    double predicted = 0;    ///< Tandem's tokens/s per GPU of the plan (PlanEval)
+};
+/// The plan of candidate `c` on envelope `e` (its hardware, devices, N_tot, precision and
+/// predicted tokens/s per GPU).
+RealityPlan realityPlan(const Envelope& e, const Candidate& c);
+
+/// One measured run ranked by its nearness to a plan.
+struct RealityNeighbour {
+    size_t row = 0;           ///< into RealityReport::rows
+    bool sameSystem = false;  ///< measured on the plan's system
+    double distance = 0;      ///< |log2(GPUs ratio)| + |log2(N_tot ratio)| + precision term
+};
+
+/// The `k` feasible rows of `r` nearest to `plan`. Rule: runs on the plan's system come first
+/// (all of them, before any run on another system); within each group the distance
+/// |log2(gpus_run / gpus_plan)| + |log2(N_tot,run / N_tot,plan)| + (1 if the precision
+/// differs, else 0) ranks them, smallest first (one doubling of GPUs, one doubling of model
+/// size and a different precision weigh the same), ties in report order. Fewer than `k` when the
+/// report has fewer feasible rows; empty for a plan without GPUs or parameters.
+std::vector<RealityNeighbour> nearestRealityRuns(const RealityReport& r, const RealityPlan& plan,
+                                                 int k = 3);
+
+/// The errors of the nearest runs: the largest and the median |predicted / measured - 1|.
+struct RealityNeighbourSummary {
+    int runs = 0, sameSystem = 0;
+    double maxAbsError = 0, medianAbsError = 0;
+};
+RealityNeighbourSummary summarizeNeighbours(const RealityReport& r,
+                                            const std::vector<RealityNeighbour>& nearest);
 
 /// {"paper", "checks": [...], "stack", "conventions", "summary", "split": {"system", "precision",
 /// "model"}, "rows": [...], "not_expressible": [...],

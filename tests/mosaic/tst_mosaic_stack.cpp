@@ -2,6 +2,7 @@
 // without the distributed optimizer, the interleaved-1F1B bubble, expert-parallel folding's
 // validity rules, precision peaks, and `reproduce reality`'s targets with the stored fit.
 #include <QtTest>
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstring>
@@ -497,6 +498,126 @@ private slots:
                  QByteArray::number(r.summary.medianAbsError).constData());
         QVERIFY2(r.summary.shareWithin25 >= 0.85,
                  QByteArray::number(r.summary.shareWithin25).constData());
+    }
+
+    /// The filter of the reality check: values from the report's runs, the summary of the
+    /// filtered rows. DGX-H100 Qwen3_30B_a3B is six CSV rows (26.06, 26.04.01, 26.04, 26.02.01,
+    /// 26.02, 25.11; measured 8826, 8960, 8901, 9058, 5113, 5275 tokens/s/GPU).
+    void realityFilterSummary() {
+        const RealityReport r = reproduceReality();
+        const RealityFilterValues v = realityFilterValues(r);
+        QCOMPARE(v.systems, (std::vector<std::string>{"DGX-GB200", "DGX-H100"}));
+        QCOMPARE(v.precisions, (std::vector<std::string>{"bf16", "fp8", "mxfp8", "nvfp4"}));
+        QCOMPARE(v.stacks.size(), size_t(8));  // 25.11 ... 26.08
+        QCOMPARE(v.stacks.front(), std::string("25.11"));
+        QVERIFY(std::find(v.models.begin(), v.models.end(), "Qwen3_30B_a3B") != v.models.end());
+        // An empty filter is the report's summary.
+        const RealitySummary all = summarizeRealityFilter(r, {});
+        QCOMPARE(all.rows, r.summary.rows);
+        QCOMPARE(all.medianAbsError, r.summary.medianAbsError);
+        RealityFilter f;
+        f.system = "DGX-H100";
+        f.model = "Qwen3_30B_a3B";
+        const std::vector<RealityRow> rows = filterRealityRows(r, f);
+        QCOMPARE(int(rows.size()), 6);
+        std::vector<double> measured, absErr;
+        for (const RealityRow& row : rows) {
+            measured.push_back(r.cases[row.caseIndex].run.tokensPerSPerGpu);
+            absErr.push_back(std::abs(
+                row.eval.tokensPerSPerGpu / r.cases[row.caseIndex].run.tokensPerSPerGpu - 1));
+        }
+        QCOMPARE(measured, (std::vector<double>{8826, 8960, 8901, 9058, 5113, 5275}));
+        const RealitySummary s = summarizeRealityFilter(r, f);
+        QCOMPARE(s.rows, 6);
+        std::sort(absErr.begin(), absErr.end());
+        // Median of six: the mean of the third and fourth |error|.
+        QVERIFY(std::abs(s.medianAbsError - 0.5 * (absErr[2] + absErr[3])) < 1e-12);
+        int within = 0;
+        for (double e : absErr) within += e <= 0.25 ? 1 : 0;
+        QCOMPARE(s.within25, within);
+        QVERIFY(std::abs(s.shareWithin25 - within / 6.0) < 1e-12);
+        // Filters combine: fp8 H100 runs of the model are the same six; bf16 none.
+        f.precision = "fp8";
+        QCOMPARE(summarizeRealityFilter(r, f).rows, 6);
+        f.precision = "bf16";
+        QCOMPARE(summarizeRealityFilter(r, f).rows, 0);
+        RealityFilter release;
+        release.stack = "25.11";  // 15 CSV rows, 15 expressible (no Nemotron 3 in 25.11)
+        QCOMPARE(summarizeRealityFilter(r, release).rows, 15);
+    }
+
+    /// The runs nearest to a plan: same system first, then |log2 GPUs ratio| + |log2 N_tot
+    /// ratio| + 1 for another precision, ties in report (CSV) order.
+    void realityNearestRuns() {
+        const RealityReport r = reproduceReality();
+        Geometry llama70, qwen30;
+        std::string why;
+        QVERIFY(measuredModelGeometry("LLAMA3_70B", llama70, why));
+        QVERIFY(measuredModelGeometry("Qwen3_30B_a3B", qwen30, why));
+        QCOMPARE(measuredSystemOfHardware("h100"), std::string("DGX-H100"));
+        QCOMPARE(measuredSystemOfHardware("gb200-nvl72"), std::string("DGX-GB200"));
+        QCOMPARE(measuredSystemOfHardware("p6-b200"), std::string());
+        // Llama 3 70B on 64 H100 at fp8: four runs at distance 0 (26.04.01, 26.04, 26.02.01,
+        // 26.02, then 25.11's FP8-CS row); the first three in CSV order are the nearest.
+        RealityPlan p;
+        p.hardware = "h100";
+        p.system = "DGX-H100";
+        p.gpus = 64;
+        p.totalParams = llama70.nTot;
+        p.precision = "fp8";
+        std::vector<RealityNeighbour> n = nearestRealityRuns(r, p, 3);
+        QCOMPARE(int(n.size()), 3);
+        const char* releases[] = {"26.04.01", "26.04", "26.02.01"};
+        for (int i = 0; i < 3; ++i) {
+            const MeasuredRun& run = r.cases[r.rows[n[i].row].caseIndex].run;
+            QCOMPARE(run.system, std::string("DGX-H100"));
+            QCOMPARE(run.model, std::string("LLAMA3_70B"));
+            QCOMPARE(run.gpus, 64);
+            QCOMPARE(run.container, std::string(releases[i]));
+            QVERIFY(n[i].sameSystem);
+            QCOMPARE(n[i].distance, 0.0);
+        }
+        QCOMPARE(r.cases[r.rows[n[0].row].caseIndex].run.tokensPerSPerGpu, 1664.0);
+        const RealityNeighbourSummary s = summarizeNeighbours(r, n);
+        QCOMPARE(s.runs, 3);
+        QCOMPARE(s.sameSystem, 3);
+        double maxErr = 0;
+        std::vector<double> errs;
+        for (const RealityNeighbour& x : n) {
+            maxErr = std::max(maxErr, std::abs(r.rows[x.row].error));
+            errs.push_back(std::abs(r.rows[x.row].error));
+        }
+        std::sort(errs.begin(), errs.end());
+        QCOMPARE(s.maxAbsError, maxErr);
+        QCOMPARE(s.medianAbsError, errs[1]);
+        // Qwen3 30B-A3B on 8 H100 at fp8: the H100 runs of the model have 16 GPUs (distance 1),
+        // the GB200 ones 8 GPUs at mxfp8 (also distance 1): the system decides, H100 first.
+        p.gpus = 8;
+        p.totalParams = qwen30.nTot;
+        n = nearestRealityRuns(r, p, 6);
+        QCOMPARE(int(n.size()), 6);
+        for (const RealityNeighbour& x : n) {
+            const MeasuredRun& run = r.cases[r.rows[x.row].caseIndex].run;
+            QCOMPARE(run.system, std::string("DGX-H100"));
+            QCOMPARE(run.model, std::string("Qwen3_30B_a3B"));
+            QCOMPARE(x.distance, 1.0);
+        }
+        // On hardware no run used, every run is "another system"; the distance alone ranks:
+        // the GB200 Qwen3 30B-A3B runs on 8 GPUs at mxfp8 are at distance 0.
+        p.hardware = "p6-b200";
+        p.system = "";
+        p.precision = "mxfp8";
+        n = nearestRealityRuns(r, p, 2);
+        QCOMPARE(int(n.size()), 2);
+        for (const RealityNeighbour& x : n) {
+            const MeasuredRun& run = r.cases[r.rows[x.row].caseIndex].run;
+            QVERIFY(!x.sameSystem);
+            QCOMPARE(run.system, std::string("DGX-GB200"));
+            QCOMPARE(run.model, std::string("Qwen3_30B_a3B"));
+            QCOMPARE(x.distance, 0.0);
+        }
+        p.gpus = 0;
+        QVERIFY(nearestRealityRuns(r, p, 3).empty());
     }
 
     void storedConstantsAreTheFit() {

@@ -1,11 +1,14 @@
 // The "Reality check" chart of the MoE workspace (offscreen): predicted against measured
 // tokens/s per GPU of the shipped Megatron-Core runs under the megatron-core stack.
 #include <QAreaSeries>
+#include <QComboBox>
 #include <QDir>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QValueAxis>
 #include <QtTest>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -115,6 +118,205 @@ private slots:
                  qPrintable(title));
     }
 
+    /// Choosing DGX-H100 and Qwen3_30B_a3B in the boxes plots the six runs of that model on
+    /// H100 (tst_mosaic_stack: measured 8826, 8960, 8901, 9058, 5113, 5275) and the title
+    /// carries their summary (mosaic::summarizeRealityFilter).
+    void filterBoxesNarrowThePointsAndTheTitle() {
+        RealityView view;
+        view.resize(1500, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const auto& report = *view.report();
+        QVERIFY(view.systemBox()->findData(QStringLiteral("DGX-H100")) > 0);
+        QCOMPARE(view.precisionBox()->count(), 5);  // all, bf16, fp8, mxfp8, nvfp4
+        const auto h100Shape = view.systemSeries(QStringLiteral("DGX-H100"))->markerShape();
+        view.systemBox()->setCurrentIndex(view.systemBox()->findData(QStringLiteral("DGX-H100")));
+        view.modelBox()->setCurrentIndex(
+            view.modelBox()->findData(QStringLiteral("Qwen3_30B_a3B")));
+        view.ensureBuilt();
+        QCOMPARE(view.filter().system, std::string("DGX-H100"));
+        QCOMPARE(view.filter().model, std::string("Qwen3_30B_a3B"));
+        QCOMPARE(int(view.points().size()), 6);
+        QList<double> measured;
+        for (const RealityPoint& p : view.points()) {
+            QCOMPARE(p.system, QStringLiteral("DGX-H100"));
+            QCOMPARE(p.model, QStringLiteral("Qwen3_30B_a3B"));
+            measured << p.measured;
+        }
+        std::sort(measured.begin(), measured.end());
+        QCOMPARE(measured, (QList<double>{5113, 5275, 8826, 8901, 8960, 9058}));
+        QVERIFY(!view.systemSeries(QStringLiteral("DGX-GB200")));
+        QCOMPARE(int(view.systemSeries(QStringLiteral("DGX-H100"))->count()), 6);
+        // A system keeps its marker shape under a filter.
+        QCOMPARE(view.systemSeries(QStringLiteral("DGX-H100"))->markerShape(), h100Shape);
+        const tandem::mosaic::RealitySummary s =
+            tandem::mosaic::summarizeRealityFilter(report, view.filter());
+        QCOMPARE(s.rows, 6);
+        QCOMPARE(view.shownSummary().medianAbsError, s.medianAbsError);
+        const QString title = view.chart()->title();
+        QVERIFY2(title.contains(
+                     QStringLiteral("median |error| %1 %").arg(100 * s.medianAbsError, 0, 'f', 1)),
+                 qPrintable(title));
+        QVERIFY2(
+            title.contains(QStringLiteral("%1 % of 6 runs").arg(100 * s.shareWithin25, 0, 'f', 0)),
+            qPrintable(title));
+        QVERIFY2(title.contains(QStringLiteral("DGX-H100")), qPrintable(title));
+        // The CSV is the plotted runs.
+        QCOMPARE(view.csv().count(QLatin1Char('\n')), 7);
+        // "all" again: every run.
+        view.systemBox()->setCurrentIndex(0);
+        view.modelBox()->setCurrentIndex(0);
+        QCOMPARE(int(view.points().size()), report.summary.feasible);
+        QCOMPARE(view.shownSummary().medianAbsError, report.summary.medianAbsError);
+    }
+
+    /// The current plan: a star where a correct prediction would lie, its three nearest runs
+    /// ringed, and the sentence with the largest |error| of the three.
+    void planMarkerAndNearestRuns() {
+        RealityView view;
+        view.resize(1200, 760);
+        view.load();
+        tandem::mosaic::Geometry g;
+        std::string why;
+        QVERIFY(tandem::mosaic::measuredModelGeometry("LLAMA3_70B", g, why));
+        tandem::mosaic::RealityPlan plan;
+        plan.hardware = "h100";
+        plan.system = "DGX-H100";
+        plan.gpus = 64;
+        plan.totalParams = g.nTot;
+        plan.precision = "fp8";
+        plan.predicted = 1700;
+        view.setPlan(plan);
+        view.ensureBuilt();
+        QVERIFY(view.planSeries()->isVisible());
+        QCOMPARE(view.planSeries()->points(), (QList<QPointF>{QPointF(1700, 1700)}));
+        const auto& report = *view.report();
+        QCOMPARE(int(view.nearest().size()), 3);
+        QList<QPointF> ringed = view.nearestSeries()->points();
+        QCOMPARE(ringed.size(), 3);
+        double maxErr = 0;
+        for (const auto& n : view.nearest()) {
+            const auto& row = report.rows[n.row];
+            const auto& run = report.cases[row.caseIndex].run;
+            QCOMPARE(run.model, std::string("LLAMA3_70B"));
+            QCOMPARE(run.system, std::string("DGX-H100"));
+            QVERIFY(ringed.contains(QPointF(run.tokensPerSPerGpu, row.eval.tokensPerSPerGpu)));
+            maxErr = std::max(maxErr, std::abs(row.error));
+        }
+        const QString sentence = view.planSentence();
+        QVERIFY2(sentence.contains(QStringLiteral("Runs like yours were predicted within %1 % "
+                                                  "(the largest |error| of the 3 measured runs")
+                                       .arg(100 * maxErr, 0, 'f', 1)),
+                 qPrintable(sentence));
+        QVERIFY2(sentence.contains(QStringLiteral("predicted 1700 tokens/s per GPU")),
+                 qPrintable(sentence));
+        QVERIFY(sentence.contains(QStringLiteral("LLAMA3_70B (64 GPUs DGX-H100, 26.04.01) ")));
+        // The error view puts the plan at 0 %.
+        view.setMode(RealityView::Mode::Error);
+        view.ensureBuilt();
+        QCOMPARE(view.planSeries()->points(), (QList<QPointF>{QPointF(1700, 0)}));
+        view.setPlan(std::nullopt);
+        view.ensureBuilt();
+        QVERIFY(!view.planSeries()->isVisible());
+        QVERIFY(view.planSentence().isEmpty());
+    }
+
+    /// The linear error view: each marker at (measured, 100 (predicted / measured - 1)), the
+    /// band at +-25 %, y = x as the 0 % line, a linear y axis.
+    void errorViewIsPredictedOverMeasuredMinusOne() {
+        RealityView view;
+        view.resize(1000, 640);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.modeBox()->setCurrentIndex(1);
+        view.ensureBuilt();
+        QCOMPARE(view.mode(), RealityView::Mode::Error);
+        // One visible vertical axis, the linear one.
+        QList<QAbstractAxis*> vertical;
+        for (QAbstractAxis* a : view.chart()->axes(Qt::Vertical))
+            if (a->isVisible()) vertical << a;
+        QCOMPARE(vertical.size(), 1);
+        auto* y = qobject_cast<QValueAxis*>(vertical.front());
+        QVERIFY(y);
+        int checked = 0;
+        for (const QString& system : view.systems()) {
+            QScatterSeries* s = view.systemSeries(system);
+            QCOMPARE(s->attachedAxes().size(), 2);
+            QVERIFY(s->attachedAxes().contains(y));
+            for (const QPointF& pt : s->points()) {
+                bool found = false;
+                for (const RealityPoint& p : view.points())
+                    if (p.system == system && p.measured == pt.x() &&
+                        std::abs(pt.y() - 100 * (p.predicted / p.measured - 1)) < 1e-9) {
+                        found = true;
+                        break;
+                    }
+                QVERIFY2(
+                    found,
+                    qPrintable(QStringLiteral("%1: %2, %3").arg(system).arg(pt.x()).arg(pt.y())));
+                QVERIFY(pt.y() >= y->min() && pt.y() <= y->max());
+                ++checked;
+            }
+        }
+        QCOMPARE(checked, int(view.points().size()));
+        QCOMPARE(view.bandSeries()->upperSeries()->at(0).y(), 25.0);
+        QCOMPARE(view.bandSeries()->lowerSeries()->at(1).y(), -25.0);
+        QCOMPARE(view.identitySeries()->at(0).y(), 0.0);
+        QVERIFY2(view.chart()->title().startsWith(QStringLiteral("Error of the predicted")),
+                 qPrintable(view.chart()->title()));
+        // Back to log-log: the log axes again.
+        view.setMode(RealityView::Mode::LogLog);
+        view.ensureBuilt();
+        for (QAbstractAxis* a : view.chart()->axes(Qt::Vertical))
+            QCOMPARE(a->isVisible(), qobject_cast<QLogValueAxis*>(a) != nullptr);
+        const RealityPoint& p0 = view.points().front();
+        QVERIFY(
+            view.systemSeries(p0.system)->points().contains(QPointF(p0.measured, p0.predicted)));
+    }
+
+    /// Hovering a few pixels off a marker names its run (nearest marker within
+    /// RealityView::kHoverPixels); far from every marker nothing.
+    void hoverNearAMarkerNamesTheRun() {
+        RealityView view;
+        view.resize(1000, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.ensureBuilt();
+        view.fitTexts();
+        // A run whose marker has no other marker within 20 px.
+        int lone = -1;
+        for (int i = 0; i < view.points().size() && lone < 0; ++i) {
+            const QPoint a = view.markerPosition(i);
+            bool alone = view.viewport()->rect().contains(a);
+            for (int j = 0; j < view.points().size() && alone; ++j)
+                if (j != i && QLineF(a, view.markerPosition(j)).length() < 20) alone = false;
+            if (alone) lone = i;
+        }
+        QVERIFY(lone >= 0);
+        const RealityPoint& p = view.points()[lone];
+        const QPoint at = view.markerPosition(lone) + QPoint(5, -4);
+        QCOMPARE(view.markerAt(at), lone);
+        const HoverTable t = view.hoverAt(at);
+        QVERIFY2(t.heading.contains(p.model) && t.heading.contains(p.system),
+                 qPrintable(t.heading));
+        QVERIFY2(
+            t.text().contains(QStringLiteral("%1 tokens/s per GPU").arg(p.measured, 0, 'f', 0)),
+            qPrintable(t.text()));
+        // Far from every marker: nothing.
+        QPoint far(-1, -1);
+        const QRect r = view.viewport()->rect();
+        for (int y = r.top() + 200; y < r.bottom() - 100 && far.x() < 0; y += 10)
+            for (int x = r.left() + 100; x < r.right() - 50 && far.x() < 0; x += 10) {
+                bool clear = true;
+                for (int j = 0; j < view.points().size() && clear; ++j)
+                    if (QLineF(QPoint(x, y), view.markerPosition(j)).length() < 40) clear = false;
+                if (clear) far = QPoint(x, y);
+            }
+        QVERIFY(far.x() >= 0);
+        QCOMPARE(view.markerAt(far), -1);
+        QVERIFY(view.hoverAt(far).isEmpty());
+    }
+
     void csvRowsEqualTheReproduceRealityJson() {
         RealityView view;
         view.load();
@@ -173,6 +375,15 @@ private slots:
         QApplication::processEvents();
         QVERIFY(ws->realityView()->report().has_value());
         QVERIFY(ws->charts().contains(ws->realityView()));
+        // The workspace passes its selected candidate as the current plan.
+        const auto shown = ws->shownCandidate();
+        QVERIFY(shown && shown->eval.feasible);
+        const auto& plan = ws->realityView()->plan();
+        QVERIFY(plan.has_value());
+        QCOMPARE(plan->predicted, shown->eval.tokensPerSPerGpu);
+        QCOMPARE(plan->totalParams, shown->geometry.nTot);
+        QCOMPARE(int(ws->realityView()->nearest().size()), RealityView::kNearestRuns);
+        QVERIFY(ws->realityView()->planSentence().contains(QStringLiteral("Runs like yours")));
     }
 
     void exportWritesEveryFormatAndExportChartsIncludesIt() {

@@ -22,6 +22,7 @@
 #include "mosaic/moe_controls.h"
 #include "mosaic/moe_workspace.h"
 #include "mosaic/plan_panel.h"
+#include "mosaic/reality_view.h"
 #include "scenario/scenario.h"
 #include "shell/main_window.h"
 #include "shell/offscreen.h"
@@ -44,6 +45,8 @@ private slots:
     void networkPage();
     void planPage_data();
     void planPage();
+    void realityPage_data();
+    void realityPage();
     void statusLineWhole_data();
     void statusLineWhole();
 };
@@ -215,6 +218,51 @@ void TextFitTest::networkPage() {
     QVERIFY2(view->map(), qPrintable(view->captionText()));
     QVERIFY(view->isVisible());
     QVERIFY(!view->drawnTexts().isEmpty());
+    problems.removeDuplicates();
+    if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));
+}
+
+void TextFitTest::realityPage_data() {
+    QTest::addColumn<QString>("state");
+    QTest::addColumn<QSize>("size");
+    const QList<QSize> sizes =
+        qGuiApp->devicePixelRatio() >= 2
+            ? QList<QSize>{QSize(2560, 1440)}
+            : QList<QSize>{QSize(800, 600), QSize(1024, 768), QSize(1280, 720)};
+    for (const QSize& size : sizes)
+        for (const char* state : {"plan", "filtered", "error"})
+            QTest::addRow("%s@%dx%d", state, size.width(), size.height())
+                << QString::fromLatin1(state) << size;
+}
+
+/// The "Reality check" page of the MoE workspace (default scenario: its cluster-optimal
+/// candidate is the current plan) as shown, with a filter chosen (DGX-H100, fp8) and in the
+/// error view, at 800x600, 1024x768 and 1280x720, and 2560x1440 at scale factor 2: the filter
+/// boxes, the title, the legend and the caption with the plan's sentence fit.
+void TextFitTest::realityPage() {
+    QFETCH(QString, state);
+    QFETCH(QSize, size);
+    MainWindow w;
+    w.setCurrentWorkspace(1);
+    QTabWidget* pages = pagesOf(w, 1);
+    pages->setCurrentIndex(MoeWorkspace::kRealityPage);
+    w.resize(logicalSize(size));
+    w.show();
+    QVERIFY(w.waitForResults(60000));
+    RealityView* view = w.moeWorkspace()->realityView();
+    QVERIFY(view->report().has_value());
+    QVERIFY(view->plan().has_value());
+    if (state == QLatin1String("filtered")) {
+        view->systemBox()->setCurrentIndex(view->systemBox()->findData(QStringLiteral("DGX-H100")));
+        view->precisionBox()->setCurrentIndex(
+            view->precisionBox()->findData(QStringLiteral("fp8")));
+        QVERIFY(!view->points().isEmpty());
+    } else if (state == QLatin1String("error")) {
+        view->modeBox()->setCurrentIndex(1);
+        QCOMPARE(view->mode(), RealityView::Mode::Error);
+    }
+    QStringList problems = shownProblems(w, pages, MoeWorkspace::kRealityPage);
+    QVERIFY(view->isVisible());
     problems.removeDuplicates();
     if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));
 }

@@ -557,6 +557,7 @@ void MoeWorkspace::refreshSelection() {
     if (!m_result) return;
     const auto& r = *m_result;
     const std::optional<mosaic::Candidate> shown = shownCandidate();
+    m_reality->setPlanCandidate(m_resultEnvelope, shown);  // the plan on the reality check
     if (!shown) {
         // Which rule cut the geometries, and the nearest node count that works [search.h].
         QString why = tr("No geometry has a feasible layout on this cluster.");

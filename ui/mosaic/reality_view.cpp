@@ -2,13 +2,17 @@
 
 #include <QAreaSeries>
 #include <QChart>
+#include <QComboBox>
 #include <QFont>
 #include <QGraphicsTextItem>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QLegend>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
-#include <QToolTip>
+#include <QValueAxis>
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -34,6 +38,26 @@ QScatterSeries::MarkerShape markerShape(int i) {
 std::pair<double, double> decadeRange(double lo, double hi) {
     return {std::pow(10.0, std::floor(std::log10(lo))), std::pow(10.0, std::ceil(std::log10(hi)))};
 }
+/// "+3.1 %" for an error of 0.031.
+QString signedPercent(double error) {
+    return (error >= 0 ? QStringLiteral("+") : QString()) + QString::number(100 * error, 'f', 1) +
+           QStringLiteral(" %");
+}
+
+/// A box of `values` after the "all" entry `all` (data "" = no filter on the field).
+void fillBox(QComboBox* box, const QString& all, const std::vector<std::string>& values,
+             const std::string& current) {
+    box->clear();
+    box->addItem(all, QString());
+    for (const std::string& v : values)
+        box->addItem(QString::fromStdString(v), QString::fromStdString(v));
+    int i = box->findData(QString::fromStdString(current));
+    if (i < 0) {  // a filter value no run has: kept, matching nothing
+        box->addItem(QString::fromStdString(current), QString::fromStdString(current));
+        i = box->count() - 1;
+    }
+    box->setCurrentIndex(i);
+}
 }  // namespace
 
 RealityView::RealityView(QWidget* parent)
@@ -49,13 +73,30 @@ RealityView::RealityView(QWidget* parent)
     m_y->setLabelFormat(QStringLiteral("%g"));
     m_y->setMinorTickCount(8);
     m_y->setTitleText(tr("predicted tokens/s per GPU"));
+    m_yError = new QValueAxis(this);
+    m_yError->setLabelFormat(QStringLiteral("%+.0f"));
+    m_yError->setTitleText(tr("error: predicted / measured \u2212 1 (%)"));
     chart()->addAxis(m_x, Qt::AlignBottom);
     chart()->addAxis(m_y, Qt::AlignLeft);
+    chart()->addAxis(m_yError, Qt::AlignLeft);
+    m_yError->setVisible(false);
     m_band = addAreaSeries(m_x, m_y);
     m_band->setName(tr("within \u00b125 %"));
     m_identity = new QLineSeries(this);
     m_identity->setName(tr("predicted = measured"));
     addSeriesOnAxes(chart(), m_identity, m_x, m_y);
+    m_nearestSeries = new QScatterSeries(this);
+    m_nearestSeries->setName(tr("runs nearest to the current plan"));
+    m_nearestSeries->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+    m_nearestSeries->setMarkerSize(20);
+    m_nearestSeries->setVisible(false);
+    addSeriesOnAxes(chart(), m_nearestSeries, m_x, m_y);
+    m_planSeries = new QScatterSeries(this);
+    m_planSeries->setName(tr("current plan (at its prediction)"));
+    m_planSeries->setMarkerShape(QScatterSeries::MarkerShapeStar);
+    m_planSeries->setMarkerSize(18);
+    m_planSeries->setVisible(false);
+    addSeriesOnAxes(chart(), m_planSeries, m_x, m_y);
     m_caption = new QGraphicsTextItem(chart());
     m_caption->setZValue(10);
     chart()->legend()->setAlignment(Qt::AlignTop);
@@ -64,7 +105,184 @@ RealityView::RealityView(QWidget* parent)
            "with its "
            "published layout under the megatron-core stack, against its measured throughput "
            "(tandem-cli reproduce reality). Hover a marker for the run. Right-click to export."));
+    // The filter and view boxes above the plot (widgets over the chart's top margin).
+    m_header = new QWidget(viewport());
+    m_header->setObjectName(QStringLiteral("realityHeader"));
+    m_header->setAutoFillBackground(true);
+    m_headerGrid = new QGridLayout(m_header);
+    m_headerGrid->setContentsMargins(8, 4, 8, 2);
+    m_headerGrid->setHorizontalSpacing(14);
+    m_headerGrid->setVerticalSpacing(3);
+    const auto cell = [this](const QString& label, QComboBox* box, const QString& tip) {
+        auto* w = new QWidget(m_header);
+        auto* l = new QHBoxLayout(w);
+        l->setContentsMargins(0, 0, 0, 0);
+        l->setSpacing(4);
+        auto* text = new QLabel(label, w);
+        text->setBuddy(box);
+        l->addWidget(text);
+        l->addWidget(box);
+        box->setParent(w);
+        box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        box->setToolTip(tip);
+        m_headerCells.append(w);
+        connect(box, &QComboBox::currentIndexChanged, this, [this] {
+            if (!m_settingBoxes) readBoxes();
+        });
+    };
+    m_systemBox = new QComboBox;
+    m_systemBox->setObjectName(QStringLiteral("realitySystem"));
+    m_modelBox = new QComboBox;
+    m_modelBox->setObjectName(QStringLiteral("realityModel"));
+    m_precisionBox = new QComboBox;
+    m_precisionBox->setObjectName(QStringLiteral("realityPrecision"));
+    m_stackBox = new QComboBox;
+    m_stackBox->setObjectName(QStringLiteral("realityRelease"));
+    m_modeBox = new QComboBox;
+    m_modeBox->setObjectName(QStringLiteral("realityMode"));
+    m_modeBox->addItem(tr("predicted vs measured"));
+    m_modeBox->addItem(tr("error (%) vs measured"));
+    cell(tr("System"), m_systemBox, tr("Show the runs measured on one system"));
+    cell(tr("Model"), m_modelBox, tr("Show the runs of one model"));
+    cell(tr("Precision"), m_precisionBox, tr("Show the runs at one GEMM precision"));
+    cell(tr("Release"), m_stackBox,
+         tr("Show the runs measured with one software release (NeMo container)"));
+    cell(tr("View"), m_modeBox,
+         tr("Predicted against measured on log axes, or the error predicted / measured \u2212 1 "
+            "in % against measured"));
+    fillBoxes();
     applyTheme();
+}
+
+void RealityView::fillBoxes() {
+    m_settingBoxes = true;
+    mosaic::RealityFilterValues v;
+    if (m_report) v = mosaic::realityFilterValues(*m_report);
+    fillBox(m_systemBox, tr("all"), v.systems, m_filter.system);
+    fillBox(m_modelBox, tr("all"), v.models, m_filter.model);
+    fillBox(m_precisionBox, tr("all"), v.precisions, m_filter.precision);
+    fillBox(m_stackBox, tr("all"), v.stacks, m_filter.stack);
+    m_modeBox->setCurrentIndex(m_mode == Mode::LogLog ? 0 : 1);
+    m_settingBoxes = false;
+    placeHeader();
+}
+
+void RealityView::readBoxes() {
+    mosaic::RealityFilter f;
+    f.system = m_systemBox->currentData().toString().toStdString();
+    f.model = m_modelBox->currentData().toString().toStdString();
+    f.precision = m_precisionBox->currentData().toString().toStdString();
+    f.stack = m_stackBox->currentData().toString().toStdString();
+    m_mode = m_modeBox->currentIndex() == 1 ? Mode::Error : Mode::LogLog;
+    m_filter = f;
+    refilter();
+}
+
+void RealityView::setFilter(const mosaic::RealityFilter& f) {
+    m_filter = f;
+    fillBoxes();
+    refilter();
+}
+
+void RealityView::setMode(Mode m) {
+    m_mode = m;
+    m_settingBoxes = true;
+    m_modeBox->setCurrentIndex(m == Mode::LogLog ? 0 : 1);
+    m_settingBoxes = false;
+    updateTitle();
+    requestRebuild();
+}
+
+void RealityView::setPlan(const std::optional<mosaic::RealityPlan>& plan) {
+    m_plan = plan;
+    m_nearest.clear();
+    if (m_plan && m_report)
+        m_nearest = mosaic::nearestRealityRuns(*m_report, *m_plan, kNearestRuns);
+    requestRebuild();
+}
+
+void RealityView::setPlanCandidate(const mosaic::Envelope& e,
+                                   const std::optional<mosaic::Candidate>& c) {
+    setPlan(c && c->eval.feasible ? std::optional<mosaic::RealityPlan>(mosaic::realityPlan(e, *c))
+                                  : std::nullopt);
+}
+
+QString RealityView::planSentence() const {
+    if (!m_plan || !m_report) return {};
+    const mosaic::RealityPlan& p = *m_plan;
+    const QString plan =
+        tr("Current plan (the star): %1, %2, %3 B parameters, %4, predicted %5 tokens/s per GPU.")
+            .arg(QString::fromStdString(p.hardware), countLabel(p.gpus, tr("GPU"), tr("GPUs")))
+            .arg(p.totalParams / 1e9, 0, 'f', p.totalParams < 1e10 ? 1 : 0)
+            .arg(QString::fromStdString(p.precision).toUpper())
+            .arg(p.predicted, 0, 'f', 0);
+    if (m_nearest.empty()) return plan;
+    const mosaic::RealityNeighbourSummary s = mosaic::summarizeNeighbours(*m_report, m_nearest);
+    QStringList runs;
+    for (const mosaic::RealityNeighbour& n : m_nearest) {
+        const mosaic::RealityRow& row = m_report->rows[n.row];
+        const mosaic::MeasuredRun& run = m_report->cases[row.caseIndex].run;
+        runs << tr("%1 (%2 %3, %4) %5")
+                    .arg(QString::fromStdString(run.model),
+                         countLabel(run.gpus, tr("GPU"), tr("GPUs")),
+                         QString::fromStdString(run.system), QString::fromStdString(run.container),
+                         signedPercent(row.error));
+    }
+    const QString which =
+        s.sameSystem == s.runs
+            ? tr("the %1 measured runs on %2 nearest in GPU count, model size and precision")
+                  .arg(s.runs)
+                  .arg(QString::fromStdString(p.system))
+        : s.sameSystem > 0
+            ? tr("the %1 measured runs nearest to it, %2 of them on %3")
+                  .arg(s.runs)
+                  .arg(s.sameSystem)
+                  .arg(QString::fromStdString(p.system))
+            : tr("the %1 measured runs nearest in GPU count, model size and precision; none was "
+                 "measured on %2")
+                  .arg(s.runs)
+                  .arg(QString::fromStdString(p.hardware));
+    return plan + QLatin1Char(' ') +
+           tr("Runs like yours were predicted within %1 % (the largest |error| of %2; median "
+              "%3 %): %4.")
+               .arg(QString::number(100 * s.maxAbsError, 'f', 1), which,
+                    QString::number(100 * s.medianAbsError, 'f', 1),
+                    runs.join(QStringLiteral("; ")));
+}
+
+void RealityView::placeHeader() {
+    if (!m_header) return;
+    const int avail = std::max(100, viewport()->width() - 16);
+    // As many cells per row as fit (5, 3, 2 or 1), each column as wide as its widest cell.
+    int columns = 1;
+    for (int c : {5, 3, 2}) {
+        QList<int> widths(c, 0);
+        for (int i = 0; i < m_headerCells.size(); ++i)
+            widths[i % c] = std::max(widths[i % c], m_headerCells[i]->sizeHint().width());
+        int total = 14 * (c - 1);
+        for (int w : widths) total += w;
+        if (total <= avail) {
+            columns = c;
+            break;
+        }
+    }
+    if (columns != m_headerColumns) {
+        for (QWidget* w : std::as_const(m_headerCells)) m_headerGrid->removeWidget(w);
+        for (int i = 0; i < m_headerCells.size(); ++i)
+            m_headerGrid->addWidget(m_headerCells[i], i / columns, i % columns, Qt::AlignLeft);
+        for (int c = 0; c < 5; ++c) m_headerGrid->setColumnStretch(c, c == columns - 1 ? 1 : 0);
+        m_headerColumns = columns;
+    }
+    m_header->setFixedWidth(viewport()->width());
+    const int h = m_header->heightForWidth(viewport()->width()) > 0
+                      ? m_header->heightForWidth(viewport()->width())
+                      : m_header->sizeHint().height();
+    m_header->setFixedHeight(h);
+    m_header->move(0, 0);
+    m_header->raise();
+    QMargins m = chart()->margins();
+    m.setTop(h + 4);
+    chart()->setMargins(m);
 }
 
 void RealityView::load() {
@@ -78,25 +296,37 @@ void RealityView::showEvent(QShowEvent* event) {
 
 void RealityView::resizeEvent(QResizeEvent* event) {
     ChartView::resizeEvent(event);
+    placeHeader();
     placeCaption();
 }
 
 void RealityView::setReport(const mosaic::RealityReport& r) {
     m_report = r;
+    if (m_plan) m_nearest = mosaic::nearestRealityRuns(*m_report, *m_plan, kNearestRuns);
+    fillBoxes();
+    refilter();
+}
+
+void RealityView::refilter() {
+    if (!m_report) return;
+    const mosaic::RealityReport& r = *m_report;
     m_points.clear();
-    for (const mosaic::RealityRow& row : r.rows) {
-        if (!row.eval.feasible) continue;
+    for (size_t i = 0; i < r.rows.size(); ++i) {
+        const mosaic::RealityRow& row = r.rows[i];
+        if (!row.eval.feasible || !mosaic::realityRowMatches(r, row, m_filter)) continue;
         const mosaic::RealityCase& c = r.cases[row.caseIndex];
         RealityPoint p;
         p.system = QString::fromStdString(c.run.system);
         p.model = QString::fromStdString(c.run.model);
         p.container = QString::fromStdString(c.run.container);
+        p.stack = p.container;
         p.precision = QString::fromLatin1(mosaic::precisionName(c.cluster.precision));
         p.layout = QString::fromStdString(mosaic::layoutString(c.plan));
         p.gpus = c.run.gpus;
         p.measured = c.run.tokensPerSPerGpu;
         p.predicted = row.eval.tokensPerSPerGpu;
         p.error = row.error;
+        p.row = i;
         m_points.append(p);
     }
     std::stable_sort(
@@ -109,58 +339,59 @@ void RealityView::setReport(const mosaic::RealityReport& r) {
     m_series.clear();
     m_seriesPoints.clear();
     for (int i = 0; i < m_points.size(); ++i) m_seriesPoints[m_points[i].system].append(i);
-    int k = 0;
-    for (auto it = m_seriesPoints.cbegin(); it != m_seriesPoints.cend(); ++it, ++k) {
+    // Shape by the system's place among all the report's systems (sorted), so that a filter
+    // does not change a system's shape.
+    const std::vector<std::string> systems = mosaic::realityFilterValues(r).systems;
+    for (auto it = m_seriesPoints.cbegin(); it != m_seriesPoints.cend(); ++it) {
         const QString system = it.key();
+        const int k = static_cast<int>(
+            std::find(systems.begin(), systems.end(), system.toStdString()) - systems.begin());
         auto* s = new QScatterSeries(this);
         s->setName(system);
         s->setMarkerShape(markerShape(k));
         s->setMarkerSize(k % 2 ? 9 : 10);
-        QList<QPointF> pts;
-        for (int i : it.value()) pts.append(QPointF(m_points[i].measured, m_points[i].predicted));
-        s->replace(pts);
-        addSeriesOnAxes(chart(), s, m_x, m_y);
-        connect(s, &QScatterSeries::hovered, this, [this, system](const QPointF& at, bool state) {
-            if (!state) {
-                QToolTip::hideText();
-                return;
-            }
-            int best = -1;
-            double bestD = 1e300;
-            for (int i : m_seriesPoints.value(system)) {
-                const double d = std::hypot(std::log(m_points[i].measured / at.x()),
-                                            std::log(m_points[i].predicted / at.y()));
-                if (d < bestD) bestD = d, best = i;
-            }
-            if (best < 0) return;
-            const RealityPoint& p = m_points[best];
-            QToolTip::showText(
-                QCursor::pos(),
-                tr("<b>%1</b> on %2, %3, %4<br>%5<br>measured %6, predicted %7 tokens/s per GPU "
-                   "(%8%9 %)<br>%10")
-                    .arg(p.model.toHtmlEscaped(), p.system.toHtmlEscaped(),
-                         countLabel(p.gpus, tr("GPU"), tr("GPUs")), p.precision.toUpper(),
-                         p.layout.toHtmlEscaped())
-                    .arg(p.measured, 0, 'f', 0)
-                    .arg(p.predicted, 0, 'f', 0)
-                    .arg(p.error >= 0 ? QStringLiteral("+") : QString())
-                    .arg(100 * p.error, 0, 'f', 1)
-                    .arg(p.container.toHtmlEscaped()),
-                this);
-        });
+        addSeriesOnAxes(chart(), s, m_x, shownY());
         m_series.insert(system, s);
     }
-    const mosaic::RealitySummary& sum = r.summary;
+    // The plan's marker and rings stay on top of the run markers.
+    chart()->removeSeries(m_nearestSeries);
+    chart()->removeSeries(m_planSeries);
+    addSeriesOnAxes(chart(), m_nearestSeries, m_x, shownY());
+    addSeriesOnAxes(chart(), m_planSeries, m_x, shownY());
+    m_summary = mosaic::summarizeRealityFilter(r, m_filter);
+    updateTitle();
+    requestRebuild();
+}
+
+void RealityView::updateTitle() {
+    QStringList parts;
+    for (const std::string* f : {&m_filter.system, &m_filter.model, &m_filter.precision})
+        if (!f->empty()) parts << QString::fromStdString(*f);
+    if (!m_filter.stack.empty())
+        parts << tr("release %1").arg(QString::fromStdString(m_filter.stack));
+    const QString which = parts.isEmpty() ? QString() : tr(" (%1)").arg(parts.join(", "));
+    const mosaic::RealitySummary& sum = m_summary;
     const QString median = QString::number(100 * sum.medianAbsError, 'f', 1);
     const QString within = QString::number(100 * sum.shareWithin25, 'f', 0);
+    const QString runs = countLabel(sum.rows, tr("run"), tr("runs"));
+    if (sum.rows == 0) {
+        setFittingTitle({tr("Predicted against measured tokens/s per GPU%1: no run matches the "
+                            "filter")
+                             .arg(which),
+                         tr("No run matches the filter")});
+        return;
+    }
+    const bool logLog = m_mode == Mode::LogLog;
     setFittingTitle(
-        {tr("Predicted against measured tokens/s per GPU: median |error| %1 %, %2 % of %3 within "
-            "\u00b125 %")
-             .arg(median, within, countLabel(sum.rows, tr("run"), tr("runs"))),
-         tr("Predicted vs measured: median |error| %1 %, %2 % within \u00b125 %")
-             .arg(median, within),
-         tr("Median |error| %1 %, %2 % within \u00b125 %").arg(median, within)});
-    requestRebuild();
+        {(logLog ? tr("Predicted against measured tokens/s per GPU%1: median |error| %2 %, %3 % "
+                      "of %4 within \u00b125 %")
+                 : tr("Error of the predicted tokens/s per GPU%1: median |error| %2 %, %3 % of "
+                      "%4 within \u00b125 %"))
+             .arg(which, median, within, runs),
+         (logLog ? tr("Predicted vs measured%1: median |error| %2 %, %3 % of %4 within \u00b125 %")
+                 : tr("Prediction error%1: median |error| %2 %, %3 % of %4 within \u00b125 %"))
+             .arg(which, median, within, runs),
+         tr("Median |error| %1 %, %2 % of %3 within \u00b125 %").arg(median, within, runs)});
 }
 
 QString RealityView::caption() const {
@@ -220,20 +451,79 @@ QString RealityView::csv() const {
 
 void RealityView::applyTheme() { requestRebuild(); }
 
+QAbstractAxis* RealityView::shownY() {
+    // Both y axes stay on the chart (Qt 6.4 leaves a removed axis drawn); the mode's one is
+    // visible and carries every series.
+    QAbstractAxis* want = m_mode == Mode::LogLog ? static_cast<QAbstractAxis*>(m_y) : m_yError;
+    QAbstractAxis* other = m_mode == Mode::LogLog ? static_cast<QAbstractAxis*>(m_yError) : m_y;
+    const auto series = chart()->series();
+    for (QAbstractSeries* s : series)
+        if (s->attachedAxes().contains(other)) {
+            s->detachAxis(other);
+            s->attachAxis(want);
+        }
+    if (other->isVisible()) other->setVisible(false);
+    if (!want->isVisible()) want->setVisible(true);
+    return want;
+}
+
 void RealityView::rebuild() {
+    shownY();
     ChartView::applyTheme();  // also styles the legend markers of series added since
     const bool dark = currentTheme() == Theme::Dark;
-    // One range for both axes: every measured (x) and predicted (y) throughput.
+    const bool logLog = m_mode == Mode::LogLog;
+    // The plan's nearest runs that are plotted, and the plan itself.
+    QList<QPointF> rings;
+    for (const mosaic::RealityNeighbour& n : m_nearest)
+        for (const RealityPoint& p : std::as_const(m_points))
+            if (p.row == n.row)
+                rings.append(logLog ? QPointF(p.measured, p.predicted)
+                                    : QPointF(p.measured, 100 * p.error));
+    const bool plan = m_plan && m_plan->predicted > 0;
+    // x (and y on log axes): every measured and predicted throughput, and the plan's.
     Bounds extent;
-    for (const RealityPoint& p : m_points) extent.add(p.measured, p.predicted);
-    const double lo = m_points.isEmpty() ? 100 : std::min(extent.xLo, extent.yLo);
-    const double hi = m_points.isEmpty() ? 100000 : std::max(extent.xHi, extent.yHi);
+    for (const RealityPoint& p : std::as_const(m_points)) extent.add(p.measured, p.predicted);
+    if (plan) extent.add(m_plan->predicted, m_plan->predicted);
+    const bool any = !m_points.isEmpty() || plan;
+    const double lo = any ? std::min(extent.xLo, extent.yLo) : 100;
+    const double hi = any ? std::max(extent.xHi, extent.yHi) : 100000;
     const auto [a, b] = decadeRange(lo / 1.3, hi * 1.3);
     m_x->setRange(a, b);
-    m_y->setRange(a, b);
-    m_identity->replace({QPointF(a, a), QPointF(b, b)});
-    m_band->lowerSeries()->replace({QPointF(a, 0.75 * a), QPointF(b, 0.75 * b)});
-    m_band->upperSeries()->replace({QPointF(a, 1.25 * a), QPointF(b, 1.25 * b)});
+    for (auto it = m_seriesPoints.cbegin(); it != m_seriesPoints.cend(); ++it) {
+        QList<QPointF> pts;
+        for (int i : it.value())
+            pts.append(logLog ? QPointF(m_points[i].measured, m_points[i].predicted)
+                              : QPointF(m_points[i].measured, 100 * m_points[i].error));
+        if (QScatterSeries* s = m_series.value(it.key())) s->replace(pts);
+    }
+    if (logLog) {
+        m_y->setRange(a, b);
+        m_identity->replace({QPointF(a, a), QPointF(b, b)});
+        m_band->lowerSeries()->replace({QPointF(a, 0.75 * a), QPointF(b, 0.75 * b)});
+        m_band->upperSeries()->replace({QPointF(a, 1.25 * a), QPointF(b, 1.25 * b)});
+    } else {
+        double eLo = -25, eHi = 25;  // the band always shows
+        for (const RealityPoint& p : std::as_const(m_points)) {
+            eLo = std::min(eLo, 100 * p.error);
+            eHi = std::max(eHi, 100 * p.error);
+        }
+        eLo = 10 * std::floor((eLo - 5) / 10);
+        eHi = 10 * std::ceil((eHi + 5) / 10);
+        m_yError->setRange(eLo, eHi);
+        m_yError->setTickCount(static_cast<int>((eHi - eLo) / 10) <= 10
+                                   ? static_cast<int>((eHi - eLo) / 10) + 1
+                                   : static_cast<int>((eHi - eLo) / 20) + 1);
+        m_identity->replace({QPointF(a, 0), QPointF(b, 0)});
+        m_band->lowerSeries()->replace({QPointF(a, -25), QPointF(b, -25)});
+        m_band->upperSeries()->replace({QPointF(a, 25), QPointF(b, 25)});
+    }
+    m_nearestSeries->replace(rings);
+    m_nearestSeries->setVisible(!rings.isEmpty());
+    m_planSeries->replace(plan ? QList<QPointF>{logLog
+                                                    ? QPointF(m_plan->predicted, m_plan->predicted)
+                                                    : QPointF(m_plan->predicted, 0)}
+                               : QList<QPointF>{});
+    m_planSeries->setVisible(plan);
     QColor fill = dark ? QColor(0x80, 0x80, 0x80) : QColor(0x99, 0x99, 0x99);
     fill.setAlphaF(dark ? 0.35 : 0.30);
     m_band->setBrush(fill);
@@ -245,12 +535,73 @@ void RealityView::rebuild() {
         it.value()->setColor(c);
         it.value()->setBorderColor(dark ? QColor(0x26, 0x28, 0x2b) : QColor(Qt::white));
     }
+    const QColor accent = dark ? QColor(0xFF, 0xC1, 0x07) : QColor(0xC2, 0x18, 0x5B);
+    m_nearestSeries->setColor(Qt::transparent);
+    m_nearestSeries->setBorderColor(accent);
+    m_nearestSeries->setPen(QPen(accent, 2.2));
+    m_planSeries->setColor(accent);
+    m_planSeries->setBorderColor(ink);
     QFont f = font();
     f.setPointSizeF(9);
     m_caption->setFont(f);
     m_caption->setDefaultTextColor(ink);
-    m_caption->setPlainText(caption());
+    const QString sentence = planSentence();
+    m_caption->setPlainText(sentence.isEmpty() ? caption()
+                                               : sentence + QLatin1Char('\n') + caption());
+    placeHeader();
     placeCaption();
+}
+
+QPoint RealityView::markerPosition(int i) const {
+    if (i < 0 || i >= m_points.size()) return {-1, -1};
+    const RealityPoint& p = m_points[i];
+    QScatterSeries* s = m_series.value(p.system);
+    if (!s) return {-1, -1};
+    const QPointF value = m_mode == Mode::LogLog ? QPointF(p.measured, p.predicted)
+                                                 : QPointF(p.measured, 100 * p.error);
+    return mapFromScene(chart()->mapToScene(chart()->mapToPosition(value, s)));
+}
+
+int RealityView::markerAt(const QPoint& viewportPos) const {
+    int best = -1;
+    double bestD = kHoverPixels;
+    for (int i = 0; i < m_points.size(); ++i) {
+        const QPoint at = markerPosition(i);
+        const double d = std::hypot(at.x() - viewportPos.x(), at.y() - viewportPos.y());
+        if (d <= bestD) bestD = d, best = i;
+    }
+    if (m_planSeries->isVisible() && m_planSeries->count() == 1) {
+        const QPoint at = mapFromScene(
+            chart()->mapToScene(chart()->mapToPosition(m_planSeries->at(0), m_planSeries)));
+        const double d = std::hypot(at.x() - viewportPos.x(), at.y() - viewportPos.y());
+        if (d < bestD) best = -2;
+    }
+    return best;
+}
+
+HoverTable RealityView::hoverAt(const QPoint& viewportPos) const {
+    const int i = markerAt(viewportPos);
+    HoverTable t;
+    if (i == -2 && m_plan) {
+        t.heading = tr("Current plan: %1, %2")
+                        .arg(QString::fromStdString(m_plan->hardware),
+                             countLabel(m_plan->gpus, tr("GPU"), tr("GPUs")));
+        t.rows.append(
+            {tr("predicted"), tr("%1 tokens/s per GPU").arg(m_plan->predicted, 0, 'f', 0)});
+        t.rows.append({tr("precision"), QString::fromStdString(m_plan->precision).toUpper()});
+        return t;
+    }
+    if (i < 0) return t;
+    const RealityPoint& p = m_points[i];
+    t.heading = tr("%1 on %2, %3, %4")
+                    .arg(p.model, p.system, countLabel(p.gpus, tr("GPU"), tr("GPUs")),
+                         p.precision.toUpper());
+    t.rows.append({tr("measured"), tr("%1 tokens/s per GPU").arg(p.measured, 0, 'f', 0)});
+    t.rows.append({tr("predicted"), tr("%1 tokens/s per GPU").arg(p.predicted, 0, 'f', 0)});
+    t.rows.append({tr("error"), signedPercent(p.error)});
+    t.rows.append({tr("layout"), p.layout});
+    t.rows.append({tr("release"), p.container});
+    return t;
 }
 
 void RealityView::placeCaption() {
