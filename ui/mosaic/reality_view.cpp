@@ -75,7 +75,7 @@ RealityView::RealityView(QWidget* parent)
     m_y->setTitleText(tr("predicted tokens/s per GPU"));
     m_yError = new QValueAxis(this);
     m_yError->setLabelFormat(QStringLiteral("%+.0f"));
-    m_yError->setTitleText(tr("error: predicted / measured \u2212 1 (%)"));
+    m_yError->setTitleText(tr("error (%)"));  // predicted / measured - 1: the title says so
     chart()->addAxis(m_x, Qt::AlignBottom);
     chart()->addAxis(m_y, Qt::AlignLeft);
     chart()->addAxis(m_yError, Qt::AlignLeft);
