@@ -38,6 +38,7 @@ class LineView : public ChartView {
 public:
     LineView() : ChartView(QStringLiteral("line"), QStringLiteral("Line")) {
         m_x = new QValueAxis(this);
+        m_x->setLabelFormat(QStringLiteral("%.0f"));
         m_y = new QLogValueAxis(this);
         chart()->addAxis(m_x, Qt::AlignBottom);
         chart()->addAxis(m_y, Qt::AlignLeft);
@@ -159,6 +160,9 @@ private slots:
         QVERIFY2(std::abs(std::log10(v.m_y->min()) - 1.5) < 2 * pyDecades &&
                      std::abs(std::log10(v.m_y->max()) - 3.0) < 2 * pyDecades,
                  qPrintable(QStringLiteral("%1..%2").arg(v.m_y->min()).arg(v.m_y->max())));
+        // Round ticks over the zoomed range (50 wide: every 10).
+        QCOMPARE(v.m_x->tickType(), QValueAxis::TicksDynamic);
+        QCOMPARE(v.m_x->tickInterval(), 10.0);
         const double zoomedLo = v.m_x->min();
         // A redraw of data over the same ranges (a slider moved) keeps what the user zoomed into.
         v.setData(0);
@@ -179,6 +183,15 @@ private slots:
         QCOMPARE(v.m_x->max(), 100.0);
         QCOMPARE(v.m_y->min(), 1.0);
         QCOMPARE(v.m_y->max(), 1000.0);
+        QCOMPARE(v.m_x->tickType(), QValueAxis::TicksFixed);  // the view's ticks are back
+        QCOMPARE(v.m_x->tickCount(), 5);
+        // Zoomed to about 2 units: ticks every 0.5, labelled with a decimal; the view's "%.0f"
+        // comes back with the reset.
+        v.zoomToViewportRect(QRect(atFraction(v, 0.5, 0.9), atFraction(v, 0.52, 0.1)));
+        QCOMPARE(v.m_x->tickInterval(), 0.5);
+        QCOMPARE(v.m_x->labelFormat(), QStringLiteral("%.1f"));
+        key(v, Qt::Key_0);
+        QCOMPARE(v.m_x->labelFormat(), QStringLiteral("%.0f"));
         // A double-click resets.
         drag(v, atFraction(v, 0.1, 0.9), atFraction(v, 0.5, 0.1), Qt::LeftButton);
         QVERIFY(v.isZoomed());

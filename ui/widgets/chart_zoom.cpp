@@ -2,13 +2,51 @@
 
 #include <QChart>
 #include <QLogValueAxis>
+#include <QRegularExpression>
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
 
+#include "widgets/units.h"
+
 namespace tandem::ui {
 
 namespace {
+ChartZoom::Ticks ticksOf(const QAbstractAxis* axis) {
+    ChartZoom::Ticks t;
+    if (const auto* v = qobject_cast<const QValueAxis*>(axis))
+        t = {int(v->tickType()), v->tickCount(), v->tickInterval(), v->tickAnchor(),
+             v->labelFormat()};
+    return t;
+}
+
+void setTicks(QAbstractAxis* axis, const ChartZoom::Ticks& t) {
+    auto* v = qobject_cast<QValueAxis*>(axis);
+    if (!v) return;
+    v->setTickType(QValueAxis::TickType(t.type));
+    v->setTickCount(t.count);
+    v->setTickInterval(t.interval);
+    v->setTickAnchor(t.anchor);
+    v->setLabelFormat(t.format);
+}
+
+/// Round ticks over [lo, hi] on a linear axis whose view labels it with `format`.
+void setZoomTicks(QAbstractAxis* axis, double lo, double hi, const QString& format) {
+    auto* v = qobject_cast<QValueAxis*>(axis);
+    if (!v) return;
+    const double step = niceStep(hi - lo, 6);
+    v->setTickType(QValueAxis::TicksDynamic);
+    v->setTickAnchor(0.0);
+    v->setTickInterval(step);
+    static const QRegularExpression fixed(QStringLiteral("^%\\.(\\d)f$"));
+    const QRegularExpressionMatch m = fixed.match(format);
+    const int decimals = niceDecimals(step);
+    if (m.hasMatch() && m.captured(1).toInt() < decimals)
+        v->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
+    else
+        v->setLabelFormat(format);
+}
+
 bool isLog(const QAbstractAxis* axis) { return qobject_cast<const QLogValueAxis*>(axis); }
 
 std::pair<double, double> rangeOf(const QAbstractAxis* axis) {
@@ -50,12 +88,26 @@ ChartZoom::Axis* ChartZoom::find(QAbstractAxis* axis) {
 ChartZoom::Axis& ChartZoom::track(QAbstractAxis* axis) {
     if (Axis* a = find(axis)) return *a;
     const auto [lo, hi] = rangeOf(axis);
-    m_axes.append({axis, lo, hi, lo, hi});
+    m_axes.append({axis, lo, hi, lo, hi, ticksOf(axis)});
     return m_axes.back();
 }
 
 void ChartZoom::apply() {
-    for (const Axis& a : m_axes) setRangeOf(a.axis, a.lo, a.hi);
+    for (Axis& a : m_axes) {
+        setRangeOf(a.axis, a.lo, a.hi);
+        setZoomTicks(a.axis, a.lo, a.hi, a.ticks.format);
+        a.zoomTicks = ticksOf(a.axis);
+    }
+}
+
+void ChartZoom::restore(QChart* chart) {
+    const auto axes = chart->axes();
+    for (const Axis& a : m_axes)
+        if (axes.contains(a.axis)) {
+            setRangeOf(a.axis, a.fullLo, a.fullHi);
+            setTicks(a.axis, a.ticks);
+        }
+    m_axes.clear();
 }
 
 void ChartZoom::zoomTo(QChart* chart, const QRectF& fractions, double minFraction) {
@@ -103,12 +155,7 @@ void ChartZoom::pan(QChart* chart, double dx, double dy) {
     apply();
 }
 
-void ChartZoom::reset(QChart* chart) {
-    const auto axes = chart->axes();
-    for (const Axis& a : m_axes)
-        if (axes.contains(a.axis)) setRangeOf(a.axis, a.fullLo, a.fullHi);
-    m_axes.clear();
-}
+void ChartZoom::reset(QChart* chart) { restore(chart); }
 
 void ChartZoom::afterRebuild(QChart* chart) {
     if (m_axes.isEmpty()) return;
@@ -124,6 +171,8 @@ void ChartZoom::afterRebuild(QChart* chart) {
             a.fullLo = lo;
             a.fullHi = hi;
         }
+        const Ticks now = ticksOf(a.axis);
+        if (!(now == a.zoomTicks)) a.ticks = now;  // the redraw set ticks of its own
         keep = keep && a.lo < a.fullHi && a.hi > a.fullLo;
     }
     if (keep) {
@@ -131,9 +180,7 @@ void ChartZoom::afterRebuild(QChart* chart) {
         return;
     }
     // The data moved away from what was zoomed into: the view shows its own ranges again.
-    for (const Axis& a : m_axes)
-        if (axes.contains(a.axis)) setRangeOf(a.axis, a.fullLo, a.fullHi);
-    m_axes.clear();
+    restore(chart);
 }
 
 }  // namespace tandem::ui

@@ -3,6 +3,7 @@
 // until the user resets it. Used by ChartView only; the mouse and key handling is there.
 #include <QPointF>
 #include <QRectF>
+#include <QString>
 #include <QVector>
 #include <utility>
 
@@ -20,6 +21,17 @@ std::pair<double, double> axisSubRange(double lo, double hi, bool log, double f0
 /// range (as the view's rebuild last set it) and the range shown.
 class ChartZoom {
 public:
+    /// A value axis' ticks as the view set them (given back by reset()).
+    struct Ticks {
+        int type = 0;
+        int count = 0;
+        double interval = 0, anchor = 0;
+        QString format;
+        bool operator==(const Ticks& o) const {
+            return type == o.type && count == o.count && interval == o.interval &&
+                   anchor == o.anchor && format == o.format;
+        }
+    };
     bool isZoomed() const { return !m_axes.isEmpty(); }
     /// Shows the part `fractions` of the plot area (x: 0 left .. 1 right, y: 0 bottom .. 1 top)
     /// on every value axis of `chart`; a side under `minFraction` of the plot leaves that
@@ -41,12 +53,17 @@ private:
         QAbstractAxis* axis;
         double fullLo, fullHi;  ///< the range the view set
         double lo, hi;          ///< the range shown
+        Ticks ticks;            ///< the view's ticks (a QValueAxis)
+        Ticks zoomTicks;        ///< the ticks apply() set
     };
     Axis* find(QAbstractAxis* axis);
     /// Adds `axis` (its current range as the full one) unless it is zoomed already.
     Axis& track(QAbstractAxis* axis);
-    /// Sets every zoomed axis to its shown range.
+    /// Sets every zoomed axis to its shown range; a linear one gets 3 to 6 round ticks over it
+    /// (niceStep) and, where its "%.Nf" labels have too few decimals for them, more.
     void apply();
+    /// Gives every zoomed axis still on `chart` its full range and the view's ticks.
+    void restore(QChart* chart);
     QVector<Axis> m_axes;
 };
 
