@@ -3,6 +3,8 @@
 // space; the log-y toggle of the nccl-tests chart; the focus frame (never in an export); the
 // export dialog remembers its size, DPI, folder and theme choice and exports light by default.
 #include <QAction>
+#include <QBarCategoryAxis>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QHBoxLayout>
 #include <QImage>
@@ -138,6 +140,18 @@ private slots:
                  qPrintable(QString::number(a)));
         QVERIFY2(std::abs(b - wantHi) < 1e-9 * std::max(1.0, wantHi),
                  qPrintable(QString::number(b)));
+    }
+
+    /// Value and log axes zoom; category axes (the layout heatmap's cells, bar categories) do not.
+    void zoomableAxes() {
+        QValueAxis value;
+        QLogValueAxis log;
+        QCategoryAxis bands;
+        QBarCategoryAxis bars;
+        QVERIFY(isZoomableAxis(&value));
+        QVERIFY(isZoomableAxis(&log));
+        QVERIFY(!isZoomableAxis(&bands));
+        QVERIFY(!isZoomableAxis(&bars));
     }
 
     /// A left drag zooms into its rectangle (x linear, y log in log space); a click-free drag

@@ -1,5 +1,6 @@
 #include "widgets/chart_zoom.h"
 
+#include <QCategoryAxis>
 #include <QChart>
 #include <QLogValueAxis>
 #include <QRegularExpression>
@@ -68,6 +69,9 @@ double along(const QAbstractAxis* axis, double x, double y) {
 }  // namespace
 
 bool isZoomableAxis(const QAbstractAxis* axis) {
+    // A QCategoryAxis is a QValueAxis whose labels name bands (the layout heatmap's cells are
+    // drawn on the plot area, not on the axis): it keeps its range.
+    if (qobject_cast<const QCategoryAxis*>(axis)) return false;
     return qobject_cast<const QValueAxis*>(axis) || qobject_cast<const QLogValueAxis*>(axis);
 }
 

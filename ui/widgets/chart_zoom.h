@@ -67,7 +67,7 @@ private:
     QVector<Axis> m_axes;
 };
 
-/// Whether `axis` is one ChartZoom zooms (a QValueAxis or QLogValueAxis).
+/// Whether `axis` is one ChartZoom zooms (a QValueAxis or QLogValueAxis; not a QCategoryAxis).
 bool isZoomableAxis(const QAbstractAxis* axis);
 
 }  // namespace tandem::ui
