@@ -35,6 +35,7 @@
 #include "shell/offscreen.h"
 #include "shell/scenario_document.h"
 #include "test_main.h"
+#include "widgets/chart_view.h"
 #include "widgets/diagnostics_dialog.h"
 #include "widgets/labeled_slider.h"
 
@@ -583,6 +584,15 @@ private slots:
             QApplication::sendEvent(&w, &ev);
             return enter.isAccepted();
         };
+        // A file dropped on a chart reaches the window: Qt gives a drop to the nearest widget
+        // under the cursor that accepts drops, and no chart or its viewport does.
+        const QList<ChartView*> charts = w.allCharts();
+        QVERIFY(charts.size() > 5);
+        for (ChartView* c : charts) {
+            QWidget* target = c->viewport();
+            while (target && !target->acceptDrops()) target = target->parentWidget();
+            QVERIFY2(target == &w, qPrintable(c->exportName()));
+        }
         QVERIFY(drop(data(kMixtral)));
         QVERIFY(w.waitForResults(60000));
         QCOMPARE(w.moeWorkspace()->frontierView()->importedSeries().size(), 1);

@@ -5,9 +5,12 @@
 // runs off its window. Checked on what --screenshot saves (the window painted as soon as the
 // results are in), both after switching to a page and with the page chosen before the window
 // first shows.
+#include <QAbstractAxis>
+#include <QChart>
 #include <QComboBox>
 #include <QDir>
 #include <QLabel>
+#include <QLegend>
 #include <QScreen>
 #include <QTabWidget>
 #include <QtTest>
@@ -29,7 +32,9 @@
 #include "shell/presets.h"
 #include "shell/scenario_document.h"
 #include "test_main.h"
+#include "widgets/chart_view.h"
 #include "widgets/collapsible_section.h"
+#include "widgets/palette.h"
 #include "widgets/text_fit.h"
 
 using namespace tandem::ui;
@@ -47,6 +52,8 @@ private slots:
     void planPage();
     void realityPage_data();
     void realityPage();
+    void presentationMode_data();
+    void presentationMode();
     void statusLineWhole_data();
     void statusLineWhole();
 };
@@ -265,6 +272,62 @@ void TextFitTest::realityPage() {
     QVERIFY(view->isVisible());
     problems.removeDuplicates();
     if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));
+}
+
+void TextFitTest::presentationMode_data() {
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<int>("workspace");
+    QTest::addColumn<QSize>("size");
+    addRows(qGuiApp->devicePixelRatio() >= 2 ? QSize(2560, 1440) : QSize(1280, 720));
+}
+
+/// Presentation mode (View > Presentation mode, F5): every chart's title, axis and legend fonts
+/// are kPresentationFontScale times their desk size, and every page of every preset and example
+/// still shows all its text at 1280x720 (a projector; 2560x1440 at scale factor 2) in a window
+/// of that size. Leaving the mode gives the desk fonts back.
+void TextFitTest::presentationMode() {
+    QFETCH(QString, source);
+    QFETCH(int, workspace);
+    QFETCH(QSize, size);
+    const QSize logical = logicalSize(size);
+    MainWindow w;
+    struct Off {  // the mode is remembered in QSettings: the next window starts without it
+        MainWindow& w;
+        ~Off() { w.setPresentationMode(false); }
+    } off{w};
+    w.setPresentationMode(true);
+    QVERIFY(w.presentationMode());
+    QVERIFY(open(w, source));
+    w.setCurrentWorkspace(workspace);
+    w.resize(logical);
+    w.show();
+    QVERIFY(w.waitForResults(60000));
+    QCOMPARE(w.size(), logical);
+    for (ChartView* c : w.allCharts()) {
+        c->ensureBuilt();
+        QCOMPARE(c->chart()->titleFont().pointSizeF(), 11 * kPresentationFontScale);
+        QCOMPARE(c->chart()->legend()->font().pointSizeF(), 9 * kPresentationFontScale);
+        for (const QAbstractAxis* a : c->chart()->axes())
+            QVERIFY2(a->labelsFont().pointSizeF() == 9 * chartAxisFontScale() &&
+                         chartAxisFontScale() >= 1.25,
+                     qPrintable(QStringLiteral("%1, axis \"%2\": %3 pt")
+                                    .arg(c->exportName(), a->titleText())
+                                    .arg(a->labelsFont().pointSizeF())));
+    }
+    QTabWidget* pages = pagesOf(w, workspace);
+    QStringList problems;
+    for (int p = 0; p < pages->count(); ++p) {
+        if (!pages->isTabVisible(p) || !pages->isTabEnabled(p)) continue;
+        pages->setCurrentIndex(p);
+        problems << shownProblems(w, pages, p);
+    }
+    problems.removeDuplicates();
+    if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));
+    w.setPresentationMode(false);
+    for (ChartView* c : w.allCharts()) {
+        c->ensureBuilt();  // a chart on a page not in front restyles when it is drawn
+        QVERIFY2(c->chart()->titleFont().pointSizeF() == 11.0, qPrintable(c->exportName()));
+    }
 }
 
 void TextFitTest::planPage_data() {

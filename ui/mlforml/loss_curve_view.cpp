@@ -67,7 +67,7 @@ double LossCurveView::targetLabelShare() const {
     const double plotWidth = chart()->plotArea().width();
     if (plotWidth <= 0) return 0.13;
     QFont f = font();
-    f.setPointSizeF(8);  // the labels' font (rebuild)
+    f.setPointSizeF(8 * chartFontScale());  // the labels' font (rebuild)
     const QFontMetrics fm(f);
     int widest = 0;
     for (double factor : m_targetFactors)
@@ -301,7 +301,7 @@ void LossCurveView::rebuild() {
         s->setPointLabelsClipping(true);
         s->setPointLabelsColor(pen.color().darker(theme == Theme::Dark ? 70 : 130));
         QFont lf = s->pointLabelsFont();
-        lf.setPointSizeF(8);
+        lf.setPointSizeF(8 * chartFontScale());
         s->setPointLabelsFont(lf);
         for (int k : {0, 2})
             s->setPointConfiguration(k, QXYSeries::PointConfiguration::LabelVisibility, false);

@@ -57,7 +57,7 @@ public:
             painter->drawPolygon(head);
         }
         QFont f = painter->font();
-        f.setPointSizeF(9.5);
+        f.setPointSizeF(9.5 * chartFontScale());
         f.setBold(true);
         painter->setFont(f);
         const QFontMetricsF fm(f);
@@ -308,7 +308,7 @@ void FrontierView::rebuild() {
         s->setPointLabelsColor(edge);
         QFont f = s->pointLabelsFont();
         f.setBold(true);
-        f.setPointSizeF(std::max(9.0, f.pointSizeF()));
+        f.setPointSizeF(9.0 * chartFontScale());
         s->setPointLabelsFont(f);
         s->replace(QList<QPointF>{m.point});
     }

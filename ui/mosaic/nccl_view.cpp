@@ -40,10 +40,21 @@ NcclView::NcclView(QWidget* parent)
     m_y = new QValueAxis(this);
     m_y->setTitleText(tr("Bus bandwidth (GB/s)"));
     m_y->setLabelFormat(QStringLiteral("%.0f"));
+    m_yLog = new QLogValueAxis(this);
+    m_yLog->setBase(10);
+    m_yLog->setTitleText(tr("Bus bandwidth (GB/s, log scale)"));
+    m_yLog->setLabelFormat(QStringLiteral("%g"));
+    m_yLog->setMinorTickCount(-1);
     chart()->addAxis(m_x, Qt::AlignBottom);
     chart()->addAxis(m_y, Qt::AlignLeft);
     chart()->legend()->setAlignment(Qt::AlignBottom);
+    // Small messages reach a few MB/s and large ones hundreds of GB/s: a log y shows both.
+    setLogYAvailable(true);
     applyTheme();
+}
+
+QAbstractAxis* NcclView::yAxis() const {
+    return logY() ? static_cast<QAbstractAxis*>(m_yLog) : m_y;
 }
 
 double NcclView::analyticalBusbw(const io::NcclCurve& curve, double bytes,
@@ -73,16 +84,29 @@ void NcclView::applyTheme() {
 }
 
 void NcclView::rebuild() {
+    if (logY() && !chart()->axes().contains(m_yLog)) {
+        // The linear axis' points may hold a 0, which a log axis cannot place: cleared first.
+        for (QLineSeries* s : m_lines) s->clear();
+        for (QScatterSeries* s : m_points) s->clear();
+        swapAxis(chart(), m_y, m_yLog, Qt::AlignLeft);
+    } else if (!logY()) {
+        swapAxis(chart(), m_yLog, m_y, Qt::AlignLeft);
+    }
     const size_t n = m_imp.curves.size();
     // Per curve, in this order: the measured line, the analytical line, the measured dots.
     while (static_cast<size_t>(m_points.size()) < n) {
         for (int k = 0; k < 2; ++k)
-            m_lines.append(addSeriesOnAxes(chart(), new QLineSeries(this), m_x, m_y));
+            m_lines.append(addSeriesOnAxes(chart(), new QLineSeries(this), m_x, yAxis()));
         auto* s = new QScatterSeries(this);
         s->setMarkerSize(7);
-        m_points.append(addSeriesOnAxes(chart(), s, m_x, m_y));
+        m_points.append(addSeriesOnAxes(chart(), s, m_x, yAxis()));
     }
-    Bounds extent;  // the measured sizes (x) and every bandwidth drawn (y)
+    Bounds extent;      // the measured sizes (x) and every bandwidth drawn (y)
+    double yLeast = 0;  // the smallest positive bandwidth drawn (the log axis' floor)
+    auto addY = [&](double y) {
+        extent.addY(y);
+        if (y > 0) yLeast = yLeast > 0 ? std::min(yLeast, y) : y;
+    };
     const bool dark = currentTheme() == Theme::Dark;
     for (qsizetype i = 0; i < m_points.size(); ++i) {
         QLineSeries* measured = m_lines[2 * i];
@@ -97,9 +121,10 @@ void NcclView::rebuild() {
         const io::NcclCurve& c = m_imp.curves[static_cast<size_t>(i)];
         QList<QPointF> pts;
         for (const io::NcclPoint& p : c.points)
-            if (p.bytes > 0) {
+            if (p.bytes > 0 && (!logY() || p.busbw_Bps > 0)) {  // a log axis has no 0
                 pts.append(QPointF(p.bytes, p.busbw_Bps / 1e9));
-                extent.add(pts.back());
+                extent.addX(pts.back().x());
+                addY(pts.back().y());
             }
         const QColor col = kCurveColors[i % 4];
         const QString name =
@@ -118,8 +143,9 @@ void NcclView::rebuild() {
             for (int k = 0; k <= 64; ++k) {
                 const double bytes = std::exp(a + (b - a) * k / 64.0);
                 const double bw = analyticalBusbw(c, bytes, m_hw) / 1e9;
+                if (logY() && !(bw > 0)) continue;
                 modelPts.append(QPointF(bytes, bw));
-                extent.addY(bw);
+                addY(bw);
             }
         }
         model->setName(tr("Analytical model %1 (%2)").arg(name, QString::fromStdString(m_hw.name)));
@@ -133,7 +159,11 @@ void NcclView::rebuild() {
     if (extent.xHi > 0) {
         m_x->setRange(std::pow(10.0, std::floor(std::log10(extent.xLo))),
                       std::pow(10.0, std::ceil(std::log10(extent.xHi))));
-        setNiceRange(m_y, 0, std::max(1.0, extent.yHi * 1.05), 6);
+        if (logY() && yLeast > 0)
+            m_yLog->setRange(std::pow(10.0, std::floor(std::log10(yLeast))),
+                             std::pow(10.0, std::ceil(std::log10(extent.yHi))));
+        else
+            setNiceRange(m_y, 0, std::max(1.0, extent.yHi * 1.05), 6);
     }
     chart()->setTitle(m_label.isEmpty()
                           ? tr("Measured vs analytical bus bandwidth")

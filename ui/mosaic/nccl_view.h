@@ -49,6 +49,9 @@ private:
     QList<QScatterSeries*> m_points;
     QLogValueAxis* m_x = nullptr;
     QValueAxis* m_y = nullptr;
+    QLogValueAxis* m_yLog = nullptr;  ///< the y axis while logY() (bandwidth spans decades)
+    /// The y axis on the chart now.
+    QAbstractAxis* yAxis() const;
 };
 
 }  // namespace tandem::ui

@@ -148,6 +148,10 @@ MainWindow::MainWindow(QWidget* parent)
     placeOnScreen(settings.value(QStringLiteral("window/geometry")).toByteArray());
     m_tabs->setCurrentIndex(settings.value(QStringLiteral("window/workspace"), 0).toInt());
     if (settings.value(QStringLiteral("view/dark"), false).toBool()) setDarkTheme(true);
+    // The fonts of the mode as remembered (also when an earlier window in this process left
+    // the presentation fonts on).
+    const bool presenting = settings.value(QStringLiteral("view/presentation"), false).toBool();
+    if (presenting || chartFontScale() != 1.0) setPresentationMode(presenting);
 }
 
 QRect MainWindow::firstWindowFrame(const QRect& available, const QSize& minimum) {
@@ -261,6 +265,12 @@ void MainWindow::buildMenus() {
     m_darkAction->setCheckable(true);
     m_darkAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
     connect(m_darkAction, &QAction::toggled, this, &MainWindow::setDarkTheme);
+    m_presentationAction = view->addAction(tr("&Presentation mode"));
+    m_presentationAction->setObjectName(QStringLiteral("presentationMode"));
+    m_presentationAction->setCheckable(true);
+    m_presentationAction->setShortcut(QKeySequence(Qt::Key_F5));
+    m_presentationAction->setToolTip(tr("Larger chart titles, axes and legends for a projector"));
+    connect(m_presentationAction, &QAction::toggled, this, &MainWindow::setPresentationMode);
 
     // One cluster for both workspaces: the action and the two side-panel boxes show one state.
     m_linkAction = view->addAction(tr("Same &cluster in both workspaces"));
@@ -409,6 +419,19 @@ void MainWindow::setDarkTheme(bool dark) {
     m_moe->applyTheme();
     QSettings().setValue(QStringLiteral("view/dark"), dark);
 }
+
+void MainWindow::setPresentationMode(bool on) {
+    if (m_presentationAction->isChecked() != on) {
+        m_presentationAction->setChecked(on);  // comes back here through toggled
+        return;
+    }
+    setChartFontScale(on ? kPresentationFontScale : 1.0);
+    m_network->applyTheme();
+    m_moe->applyTheme();
+    QSettings().setValue(QStringLiteral("view/presentation"), on);
+}
+
+bool MainWindow::presentationMode() const { return m_presentationAction->isChecked(); }
 
 void MainWindow::addRecentFile(const QString& path) {
     QSettings settings;

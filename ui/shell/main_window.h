@@ -131,6 +131,10 @@ public:
     void applyPreset(int index, bool ask = true);
     /// Switches light/dark and restyles every chart (remembered in QSettings).
     void setDarkTheme(bool dark);
+    /// Presentation mode (View menu, F5): every chart's fonts kPresentationFontScale times larger
+    /// for a projector (remembered in QSettings "view/presentation").
+    void setPresentationMode(bool on);
+    bool presentationMode() const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -179,6 +183,7 @@ private:
     int m_noteWorkspace = -1;        ///< workspace the note is about (-1: both)
     std::optional<Preset> m_preset;  ///< the preset the scenario came from (none: a file, new)
     QAction* m_darkAction = nullptr;
+    QAction* m_presentationAction = nullptr;
     ClusterLink* m_link = nullptr;
     QAction* m_linkAction = nullptr;
     RecoveryAutosaver* m_recovery = nullptr;

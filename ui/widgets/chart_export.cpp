@@ -31,6 +31,7 @@
 #include "save_file.h"
 #include "widgets/chart_view.h"
 #include "widgets/export_dialog.h"
+#include "widgets/palette.h"
 
 namespace tandem::ui {
 
@@ -105,6 +106,7 @@ QString ChartView::csv() const {
 void ChartView::contextMenuEvent(QContextMenuEvent* event) {
     emit activated(this);
     QMenu menu(this);
+    addViewActions(&menu);
     for (const ExportFormatInfo& k : exportFormats()) {
         const QString filter = tr(k.filter);
         const QString suffix = QLatin1Char('.') + QString::fromLatin1(k.suffix);
@@ -112,18 +114,25 @@ void ChartView::contextMenuEvent(QContextMenuEvent* event) {
         menu.addAction(tr(k.menuLabel), this, [this, filter, suffix, picture]() {
             QSize size;
             qreal ratio = 2.0;
-            if (picture) {  // pictures: size and resolution first
+            bool light = false;
+            if (picture) {  // pictures: size, resolution and theme first
                 ExportDialog d(this->size(), this);
                 if (d.exec() != QDialog::Accepted) return;
                 size = d.layoutSize();
                 ratio = d.pixelRatio();
+                light = !d.keepCurrentTheme();
             }
-            const QString path =
-                QFileDialog::getSaveFileName(this, tr("Export"), m_exportName + suffix, filter);
+            const QString folder = ExportDialog::lastFolder();
+            const QString start = folder.isEmpty()
+                                      ? m_exportName + suffix
+                                      : folder + QLatin1Char('/') + m_exportName + suffix;
+            const QString path = QFileDialog::getSaveFileName(this, tr("Export"), start, filter);
             if (path.isEmpty()) return;
+            ExportDialog::rememberFolder(path);
             QString error;
-            if (!exportChart(this, path, &error, size, ratio))
-                QMessageBox::warning(this, tr("Export failed"), error);
+            const bool ok = light ? exportChartLight(this, path, &error, size, ratio)
+                                  : exportChart(this, path, &error, size, ratio);
+            if (!ok) QMessageBox::warning(this, tr("Export failed"), error);
         });
     }
     menu.exec(event->globalPos());
@@ -314,6 +323,19 @@ QByteArray chartSvg(ChartView* view, QSize sz, const QString& title, const QStri
     out += svgBody(above);
     out += "</svg>\n";
     return out;
+}
+
+bool exportChartLight(ChartView* view, const QString& path, QString* error, QSize size,
+                      qreal pixelRatio) {
+    const Theme theme = currentTheme();
+    if (theme == Theme::Light) return exportChart(view, path, error, size, pixelRatio);
+    setCurrentTheme(Theme::Light);
+    view->applyTheme();
+    const bool ok = exportChart(view, path, error, size, pixelRatio);
+    setCurrentTheme(theme);
+    view->applyTheme();
+    view->ensureBuilt();
+    return ok;
 }
 
 bool exportChart(ChartView* view, const QString& path, QString* error, QSize size,

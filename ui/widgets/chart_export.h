@@ -44,6 +44,11 @@ QString exportFilters();
 bool exportChart(ChartView* view, const QString& path, QString* error, QSize size = {},
                  qreal pixelRatio = 2.0);
 
+/// exportChart() with the chart drawn in the light theme while the window is dark (the theme
+/// and the chart's colours are given back afterwards); the same as exportChart() when light.
+bool exportChartLight(ChartView* view, const QString& path, QString* error, QSize size = {},
+                      qreal pixelRatio = 2.0);
+
 /// `view`'s drawing (its viewport as it is laid out now, `size` layout pixels) as SVG text, in
 /// three layers: what lies below the series (background, grid, axes, titles, legend), the
 /// series inside a group clipped to the plot area (clipPath "tandem-plot-area"; QSvgGenerator

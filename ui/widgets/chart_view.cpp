@@ -172,10 +172,14 @@ ChartView::ChartView(const QString& exportName, const QString& title, QWidget* p
     setMinimumSize(280, m_leastHeight);
     connect(scene(), &QGraphicsScene::changed, this, &ChartView::scheduleFit);
     setToolTip(
-        tr("Hover for the values at the cursor, click to pin them; right-click to export this "
-           "chart (PNG, "
-           "SVG, PDF) or its data (CSV)."));
+        tr("Hover for the values at the cursor, click to pin them; drag to zoom, Shift+drag or the "
+           "middle button to pan, double-click or Esc to reset; right-click to export this chart "
+           "(PNG, SVG, PDF) or its data (CSV)."));
     setMouseTracking(true);
+    // A file dropped on a chart goes to the window (which opens or imports it).
+    setAcceptDrops(false);
+    viewport()->setAcceptDrops(false);
+    setFocusPolicy(Qt::StrongFocus);
 }
 
 int ChartView::plotWidth() const {
@@ -192,12 +196,22 @@ QStringList ChartView::legendEntries() const {
     return out;
 }
 
-void ChartView::applyTheme() { styleChart(chart(), currentTheme()); }
+void ChartView::applyTheme() {
+    styleChart(chart(), currentTheme());
+    // Other fonts (presentation mode on or off): the texts' height is measured afresh.
+    if (m_fontScale != chartFontScale()) {
+        m_fontScale = chartFontScale();
+        m_textsHeight = 0;
+        setMinimumHeight(m_leastHeight);
+        scheduleFit();
+    }
+}
 
 void ChartView::runRebuild() {
     m_rebuildPending = false;
     ++m_rebuildCount;
     rebuild();
+    m_zoom.afterRebuild(chart());
 }
 
 void ChartView::requestRebuild() {
@@ -261,6 +275,7 @@ void ChartView::drawForeground(QPainter* painter, const QRectF& rect) {
     if (m_emptyReason.isEmpty()) {
         // An exported picture is the chart alone: no crosshair, read-out or pinned box.
         if (m_exporting) return;
+        drawFocusMark(painter);
         if (!m_pinnedHover.isEmpty()) drawHover(painter, m_pinnedPos, m_pinnedHover, true);
         if (m_hoverPos.x() >= 0) {
             const HoverTable live = hoverAt(m_hoverPos);
@@ -599,6 +614,7 @@ void ChartView::resizeEvent(QResizeEvent* event) {
 
 void ChartView::mousePressEvent(QMouseEvent* event) {
     emit activated(this);
+    if (zoomPress(event)) return;
     if (event->button() == Qt::LeftButton && m_emptyReason.isEmpty()) {
         const QPoint at = event->position().toPoint();
         pinHover(m_pinnedHover.isEmpty() ? hoverAt(at) : HoverTable{}, at);
@@ -607,6 +623,7 @@ void ChartView::mousePressEvent(QMouseEvent* event) {
 }
 
 void ChartView::mouseMoveEvent(QMouseEvent* event) {
+    if (zoomMove(event)) return;
     const QPoint at = event->position().toPoint();
     const QRectF plot = chart()->mapToScene(chart()->plotArea()).boundingRect();
     const QPoint old = m_hoverPos;
@@ -628,6 +645,7 @@ void ChartView::keyPressEvent(QKeyEvent* event) {
         pinHover({}, {});
         return;
     }
+    if (m_emptyReason.isEmpty() && zoomKey(event)) return;
     QChartView::keyPressEvent(event);
 }
 

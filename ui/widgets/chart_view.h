@@ -5,6 +5,7 @@
 #include <QScatterSeries>
 #include <QString>
 
+#include "widgets/chart_zoom.h"
 #include "widgets/hover.h"
 
 class QAreaSeries;
@@ -12,6 +13,8 @@ class QAbstractAxis;
 class QBarCategoryAxis;
 class QHorizontalStackedBarSeries;
 class QGraphicsTextItem;
+class QMenu;
+class QRubberBand;
 class QValueAxis;
 class QXYSeries;
 
@@ -82,6 +85,34 @@ public:
     /// Pins (or with an empty table unpins) `table` at viewport position `at` (tests, clicks).
     void pinHover(const HoverTable& table, const QPoint& at);
 
+    /// Zoom and pan (every value axis, a logarithmic one in log space): a left drag draws a
+    /// rubber band and zooms into it, Ctrl+wheel and + / - zoom about the cursor / centre, a
+    /// middle or Shift+left drag and the arrow keys pan, and a double-click, Escape, 0 or the
+    /// context menu's "Reset zoom" give the view's own ranges back. A redraw of the data keeps
+    /// the zoom while it still overlaps the new data's ranges (ChartZoom::afterRebuild).
+    bool isZoomed() const { return m_zoom.isZoomed(); }
+    /// Zooms into the part of the plot under `rect` (viewport px), clipped to the plot; a side
+    /// under 6 px leaves that orientation unzoomed.
+    void zoomToViewportRect(const QRect& rect);
+    /// Zooms in (`factor` > 1) or out about `at` (plot fractions: x 0 left..1 right, y 0
+    /// bottom..1 top).
+    void zoomBy(double factor, const QPointF& at);
+    /// Pans by `dx`, `dy` plot fractions (positive: the data moves right / up).
+    void panBy(double dx, double dy);
+    void resetZoom();
+    /// `viewportPos` in plot fractions (x 0 left..1 right, y 0 bottom..1 top).
+    QPointF plotFraction(const QPoint& viewportPos) const;
+    /// Whether the context menu offers "Logarithmic y axis" (views whose y spans decades turn it
+    /// on and read logY() in rebuild()).
+    void setLogYAvailable(bool available);
+    bool logYAvailable() const { return m_logYAvailable; }
+    /// The y axis drawn logarithmically (the view redraws; the zoom is reset).
+    void setLogY(bool on);
+    bool logY() const { return m_logY; }
+    /// Adds the context menu's "Reset zoom" (object name "resetZoom", enabled while zoomed) and,
+    /// where offered, the checkable "Logarithmic y axis" ("logY") to `menu`, then a separator.
+    void addViewActions(QMenu* menu);
+
 signals:
     /// The user clicked into this chart (the main window remembers it as the "current" chart).
     void activated(tandem::ui::ChartView* view);
@@ -118,6 +149,11 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void focusInEvent(QFocusEvent* event) override;
+    void focusOutEvent(QFocusEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
     /// The view's minimum size is 280 px wide and as tall as its texts have needed on screen
     /// (title, legend, caption, horizontal axes' labels and titles uncut, a plot of at least
@@ -128,6 +164,15 @@ protected:
     virtual QString hoverValueText(double y) const;
 
 private:
+    /// The zoom's share of the mouse and key events (chart_view_zoom.cpp); each returns whether
+    /// it used the event.
+    bool zoomPress(QMouseEvent* event);
+    bool zoomMove(QMouseEvent* event);
+    bool zoomRelease(QMouseEvent* event);
+    bool zoomKey(QKeyEvent* event);
+    /// A thin frame in the highlight colour round the view while it has the keyboard focus (not
+    /// in exports).
+    void drawFocusMark(QPainter* painter) const;
     /// Draws the crosshair at viewport x `x` and `table` in a box next to `at` (scene painter).
     void drawHover(QPainter* painter, const QPoint& at, const HoverTable& table, bool pinned) const;
     void applyFittingTitle();
@@ -163,6 +208,16 @@ private:
     int m_rebuildCount = 0;         ///< rebuild() runs so far
     void runRebuild();
     friend class RebuildBatch;
+    double m_fontScale = 1.0;  ///< chartFontScale() of the last applyTheme()
+    ChartZoom m_zoom;
+    enum class Drag { None, Pressed, Band, Pan };
+    Drag m_drag = Drag::None;
+    QPoint m_pressPos;            ///< viewport px of the press (pan: of the last move)
+    HoverTable m_pinBeforePress;  ///< the pinned table before a press that became a drag
+    QPoint m_pinPosBeforePress;
+    QRubberBand* m_band = nullptr;
+    bool m_logYAvailable = false;
+    bool m_logY = false;
 };
 
 /// One redraw per change: while a batch lives (on the GUI thread), ChartView::requestRebuild

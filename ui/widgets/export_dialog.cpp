@@ -1,9 +1,12 @@
 #include "widgets/export_dialog.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QLabel>
+#include <QSettings>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -39,7 +42,8 @@ ExportDialog::ExportDialog(QSize current, QWidget* parent)
       m_width(new QSpinBox(this)),
       m_height(new QSpinBox(this)),
       m_dpi(new QSpinBox(this)),
-      m_summary(new QLabel(this)) {
+      m_summary(new QLabel(this)),
+      m_keepTheme(new QCheckBox(tr("Keep the window's theme (otherwise light)"), this)) {
     setWindowTitle(tr("Export chart"));
     m_preset->addItem(tr("This chart's size (%1 x %2)").arg(current.width()).arg(current.height()),
                       int(ExportPreset::Current));
@@ -66,6 +70,9 @@ ExportDialog::ExportDialog(QSize current, QWidget* parent)
     form->addRow(tr("Width"), m_width);
     form->addRow(tr("Height"), m_height);
     form->addRow(tr("Resolution"), m_dpi);
+    m_keepTheme->setToolTip(
+        tr("Unchecked, the chart is exported in the light theme whatever the window shows."));
+    form->addRow(QString(), m_keepTheme);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -83,7 +90,43 @@ ExportDialog::ExportDialog(QSize current, QWidget* parent)
             }
             updateSummary();
         });
-    setPreset(ExportPreset::Current);
+    const QSettings settings;
+    const int saved =
+        settings.value(QStringLiteral("export/preset"), int(ExportPreset::Current)).toInt();
+    const ExportPreset start =
+        m_preset->findData(saved) >= 0 ? ExportPreset(saved) : ExportPreset::Current;
+    setPreset(start);
+    if (start == ExportPreset::Custom) {
+        const QSignalBlocker b1(m_width), b2(m_height), b3(m_dpi);
+        m_width->setValue(settings.value(QStringLiteral("export/width"), current.width()).toInt());
+        m_height->setValue(
+            settings.value(QStringLiteral("export/height"), current.height()).toInt());
+        m_dpi->setValue(settings.value(QStringLiteral("export/dpi"), 192).toInt());
+        updateSummary();
+    }
+    m_keepTheme->setChecked(settings.value(QStringLiteral("export/currentTheme"), false).toBool());
+}
+
+void ExportDialog::accept() {
+    QSettings settings;
+    settings.setValue(QStringLiteral("export/preset"), int(preset()));
+    settings.setValue(QStringLiteral("export/width"), layoutSize().width());
+    settings.setValue(QStringLiteral("export/height"), layoutSize().height());
+    settings.setValue(QStringLiteral("export/dpi"), dpi());
+    settings.setValue(QStringLiteral("export/currentTheme"), keepCurrentTheme());
+    QDialog::accept();
+}
+
+bool ExportDialog::keepCurrentTheme() const { return m_keepTheme->isChecked(); }
+
+void ExportDialog::setKeepCurrentTheme(bool keep) { m_keepTheme->setChecked(keep); }
+
+QString ExportDialog::lastFolder() {
+    return QSettings().value(QStringLiteral("export/folder")).toString();
+}
+
+void ExportDialog::rememberFolder(const QString& filePath) {
+    QSettings().setValue(QStringLiteral("export/folder"), QFileInfo(filePath).absolutePath());
 }
 
 void ExportDialog::setPreset(ExportPreset preset) {

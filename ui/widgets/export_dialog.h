@@ -4,6 +4,7 @@
 #include <QDialog>
 #include <QSize>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QSpinBox;
@@ -25,8 +26,12 @@ enum class ExportPreset {
 class ExportDialog : public QDialog {
     Q_OBJECT
 public:
-    /// `current`: the chart's size on screen (layout px).
+    /// `current`: the chart's size on screen (layout px). Starts with the preset, size, DPI and
+    /// theme choice of the last accepted export (QSettings "export/preset", "export/width",
+    /// "export/height", "export/dpi", "export/currentTheme").
     explicit ExportDialog(QSize current, QWidget* parent = nullptr);
+    /// Remembers the choices (see the constructor) and closes the dialog.
+    void accept() override;
     void setPreset(ExportPreset preset);
     ExportPreset preset() const;
     /// Layout size in pixels at 96 per inch.
@@ -37,6 +42,14 @@ public:
     double pixelRatio() const { return dpi() / 96.0; }
     /// The PNG's size in pixels: layoutSize() x pixelRatio(), rounded.
     QSize pngSize() const;
+    /// Whether the picture keeps the window's theme (a dark chart); unchecked (the default), it is
+    /// drawn in the light theme, as slides and papers want it.
+    bool keepCurrentTheme() const;
+    void setKeepCurrentTheme(bool keep);
+    /// The folder of the last exported file (QSettings "export/folder"; empty when none) and
+    /// remembering it from `filePath`.
+    static QString lastFolder();
+    static void rememberFolder(const QString& filePath);
 
 private:
     void updateSummary();
@@ -46,6 +59,7 @@ private:
     QSpinBox* m_height;
     QSpinBox* m_dpi;
     QLabel* m_summary;
+    QCheckBox* m_keepTheme;
 };
 
 }  // namespace tandem::ui

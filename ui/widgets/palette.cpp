@@ -125,7 +125,11 @@ void styleChart(QChart* chart, Theme theme) {
     if (chart->backgroundRoundness() != 0) chart->setBackgroundRoundness(0);
     if (chart->titleBrush() != QBrush(fg)) chart->setTitleBrush(fg);
     QFont title = chart->titleFont();
-    title.setPointSizeF(11);
+    const double scale = chartFontScale();
+    // Axes grow less: a chart with axes left and right has no room for wider tick labels (Qt
+    // Charts elides them once the vertical axes take 40 % of its width).
+    const double axisScale = chartAxisFontScale();
+    title.setPointSizeF(11 * scale);
     title.setBold(true);
     if (chart->titleFont() != title) chart->setTitleFont(title);
     // The margins are set once: ChartView adds the legend's room under the plot to them.
@@ -143,7 +147,7 @@ void styleChart(QChart* chart, Theme theme) {
         if (!qobject_cast<QXYSeries*>(m->series()) && m->shape() != QLegend::MarkerShapeRectangle)
             m->setShape(QLegend::MarkerShapeRectangle);
     QFont lf = chart->legend()->font();
-    lf.setPointSizeF(9);
+    lf.setPointSizeF(9 * scale);
     if (chart->legend()->font() != lf) chart->legend()->setFont(lf);
     const auto axes = chart->axes();
     for (QAbstractAxis* axis : axes) {
@@ -154,16 +158,24 @@ void styleChart(QChart* chart, Theme theme) {
         if (axis->minorGridLineColor() != minor) axis->setMinorGridLineColor(minor);
         if (axis->linePenColor() != fg) axis->setLinePenColor(fg);
         QFont af = axis->labelsFont();
-        af.setPointSizeF(9);
+        af.setPointSizeF(9 * axisScale);
         if (axis->labelsFont() != af) axis->setLabelsFont(af);
         QFont tf = axis->titleFont();
-        tf.setPointSizeF(9.5);
+        tf.setPointSizeF(9.5 * axisScale);
         tf.setBold(false);
         if (axis->titleFont() != tf) axis->setTitleFont(tf);
     }
 }
 
 Theme currentTheme() { return g_theme; }
+
+namespace {
+double g_fontScale = 1.0;
+}  // namespace
+
+double chartFontScale() { return g_fontScale; }
+double chartAxisFontScale() { return 1 + 0.5 * (g_fontScale - 1); }
+void setChartFontScale(double scale) { g_fontScale = scale; }
 void setCurrentTheme(Theme theme) { g_theme = theme; }
 
 }  // namespace tandem::ui

@@ -51,6 +51,17 @@ QColor utilisationColor(double u);
 /// a 1280x800 window.
 void styleChart(QChart* chart, Theme theme);
 
+/// The factor on the chart fonts styleChart() sets (title, legend and caption) and on the
+/// annotations views draw: 1 on a desk, kPresentationFontScale in presentation mode (View menu,
+/// remembered in QSettings).
+double chartFontScale();
+void setChartFontScale(double scale);
+/// The factor on axis tick labels and titles: half chartFontScale()'s growth (1.25 in
+/// presentation mode).
+double chartAxisFontScale();
+/// The chart font factor of presentation mode (a projector read from the back of a room).
+constexpr double kPresentationFontScale = 1.5;
+
 /// The application-wide theme (set from the View menu, remembered in QSettings).
 Theme currentTheme();
 void setCurrentTheme(Theme theme);

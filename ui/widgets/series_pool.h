@@ -11,6 +11,24 @@
 
 namespace tandem::ui {
 
+/// Puts `to` on `chart` at `alignment` in place of `from` (e.g. a logarithmic y axis in place of
+/// a linear one): every series of the chart is detached from `from` and attached to `to`, and
+/// `from` leaves the chart (kept by its owner, hidden), `to` is shown. No-op when `to` is on the
+/// chart already.
+inline void swapAxis(QChart* chart, QAbstractAxis* from, QAbstractAxis* to,
+                     Qt::Alignment alignment) {
+    if (chart->axes().contains(to)) return;
+    const auto all = chart->series();
+    if (chart->axes().contains(from)) {
+        for (QAbstractSeries* s : all) s->detachAxis(from);
+        from->setVisible(false);  // Qt Charts deletes the removed axis' items later
+        chart->removeAxis(from);
+    }
+    to->setVisible(true);
+    chart->addAxis(to, alignment);
+    for (QAbstractSeries* s : all) s->attachAxis(to);
+}
+
 /// Adds `series` to `chart` (which takes ownership of it) and attaches it to `x` and `y` (axes
 /// already on `chart`); returns `series`.
 template <class S>

@@ -38,15 +38,18 @@ double niceStep(double span, int ticks) {
     return 10 * mag;
 }
 
+int niceDecimals(double step) {
+    const double exponent = std::floor(std::log10(step) + 1e-9);
+    const double mantissa = step / std::pow(10.0, exponent);
+    return std::max(0, static_cast<int>(-exponent) + (std::abs(mantissa - 2.5) < 1e-6 ? 1 : 0));
+}
+
 void setNiceRange(QValueAxis* axis, double lo, double hi, int ticks, double margin) {
     if (!(hi > lo)) hi = lo + 1;
     const double step = niceStep(hi - lo, ticks);
     const double a = std::floor(lo / step + 1e-9) * step;
     const double b = std::ceil(hi / step - 1e-9) * step;
-    const double exponent = std::floor(std::log10(step) + 1e-9);
-    const double mantissa = step / std::pow(10.0, exponent);
-    const int decimals =
-        std::max(0, static_cast<int>(-exponent) + (std::abs(mantissa - 2.5) < 1e-6 ? 1 : 0));
+    const int decimals = niceDecimals(step);
     const QString format = QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f");
     // These ticks are the view's own: ChartView::fitAxis, which may have thinned an earlier
     // tick count of this axis, must not later restore that count over them.

@@ -30,6 +30,10 @@ namespace tandem::ui {
 /// A "nice" tick step (1, 2, 2.5 or 5 x 10^k) so that `span` holds about `ticks` intervals.
 double niceStep(double span, int ticks);
 
+/// The decimals a label of a multiple of `step` (a niceStep) needs: 0 for 1, 2, 5, 10, ...; 1 for
+/// 0.5 and 2.5; 2 for 0.25 and 0.05.
+int niceDecimals(double step);
+
 /// The axis property in which ChartView::fitAxis keeps the tick count it thinned (an int), to
 /// restore it when the labels fit again; setNiceRange clears it, its ticks being the view's own.
 inline constexpr char kThinnedTicksProperty[] = "tandemTicks";

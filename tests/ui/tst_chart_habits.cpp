@@ -1,0 +1,441 @@
+// Projector and window habits of every chart (ChartView): rubber-band, wheel and key zoom, pan
+// and reset, kept across a redraw while the zoom still overlaps the data; a log axis zooms in log
+// space; the log-y toggle of the nccl-tests chart; the focus frame (never in an export); the
+// export dialog remembers its size, DPI, folder and theme choice and exports light by default.
+#include <QAction>
+#include <QBarCategoryAxis>
+#include <QCategoryAxis>
+#include <QChart>
+#include <QHBoxLayout>
+#include <QImage>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QMenu>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QValueAxis>
+#include <QtTest>
+#include <cmath>
+
+#include "common/diagnostics.h"
+#include "io/nccl_tests.h"
+#include "mosaic/hardware.h"
+#include "mosaic/nccl_view.h"
+#include "test_main.h"
+#include "widgets/chart_export.h"
+#include "widgets/chart_view.h"
+#include "widgets/chart_zoom.h"
+#include "widgets/export_dialog.h"
+#include "widgets/palette.h"
+#include "widgets/series_pool.h"
+
+using namespace tandem;
+using namespace tandem::ui;
+
+namespace {
+/// A line over x `x0`..`x0` + 100 with y 1..1000 (log axis), axes set to the data by rebuild().
+class LineView : public ChartView {
+public:
+    LineView() : ChartView(QStringLiteral("line"), QStringLiteral("Line")) {
+        m_x = new QValueAxis(this);
+        m_x->setLabelFormat(QStringLiteral("%.0f"));
+        m_y = new QLogValueAxis(this);
+        chart()->addAxis(m_x, Qt::AlignBottom);
+        chart()->addAxis(m_y, Qt::AlignLeft);
+        m_line = addSeriesOnAxes(chart(), new QLineSeries(this), m_x, m_y);
+        m_line->setName(QStringLiteral("y"));
+        applyTheme();
+        setData(0);
+    }
+    void setData(double x0) {
+        m_x0 = x0;
+        requestRebuild();
+    }
+    QValueAxis* m_x;
+    QLogValueAxis* m_y;
+
+protected:
+    void rebuild() override {
+        QList<QPointF> pts;
+        for (int k = 0; k <= 100; ++k) pts.append({m_x0 + k, std::pow(10.0, 3.0 * k / 100)});
+        m_line->replace(pts);
+        m_x->setRange(m_x0, m_x0 + 100);
+        m_y->setRange(1, 1000);
+    }
+
+private:
+    QLineSeries* m_line;
+    double m_x0 = 0;
+};
+
+/// The viewport point at plot fractions (`fx`, `fy`) (x from the left, y from the bottom).
+QPoint atFraction(const ChartView& v, double fx, double fy) {
+    const QRectF plot = v.chart()->plotArea();
+    const QPointF c(plot.left() + fx * plot.width(), plot.bottom() - fy * plot.height());
+    return v.mapFromScene(v.chart()->mapToScene(c));
+}
+
+void mouse(ChartView& v, QEvent::Type type, const QPoint& at, Qt::MouseButton button,
+           Qt::MouseButtons buttons, Qt::KeyboardModifiers mods = Qt::NoModifier) {
+    QMouseEvent e(type, at, v.viewport()->mapToGlobal(at), button, buttons, mods);
+    QApplication::sendEvent(v.viewport(), &e);
+}
+
+void drag(ChartView& v, const QPoint& from, const QPoint& to, Qt::MouseButton button,
+          Qt::KeyboardModifiers mods = Qt::NoModifier) {
+    mouse(v, QEvent::MouseButtonPress, from, button, button, mods);
+    mouse(v, QEvent::MouseMove, (from + to) / 2, Qt::NoButton, button, mods);
+    mouse(v, QEvent::MouseMove, to, Qt::NoButton, button, mods);
+    mouse(v, QEvent::MouseButtonRelease, to, button, Qt::NoButton, mods);
+}
+
+void key(ChartView& v, int k, Qt::KeyboardModifiers mods = Qt::NoModifier) {
+    QKeyEvent e(QEvent::KeyPress, k, mods);
+    QApplication::sendEvent(&v, &e);
+}
+
+/// The action named `name` among `actions`, or nullptr.
+QAction* actionNamed(const QList<QAction*>& actions, const QString& name) {
+    for (QAction* a : actions)
+        if (a->objectName() == name) return a;
+    return nullptr;
+}
+}  // namespace
+
+class TstChartHabits : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void subRange_data() {
+        QTest::addColumn<double>("lo");
+        QTest::addColumn<double>("hi");
+        QTest::addColumn<bool>("log");
+        QTest::addColumn<double>("f0");
+        QTest::addColumn<double>("f1");
+        QTest::addColumn<double>("wantLo");
+        QTest::addColumn<double>("wantHi");
+        QTest::newRow("linear middle half")
+            << 0.0 << 100.0 << false << 0.25 << 0.75 << 25.0 << 75.0;
+        QTest::newRow("linear zoomed out") << 0.0 << 10.0 << false << -0.5 << 1.5 << -5.0 << 15.0;
+        QTest::newRow("log upper half")
+            << 1.0 << 1000.0 << true << 0.5 << 1.0 << std::sqrt(1000.0) << 1000.0;
+        QTest::newRow("log middle half") << 1.0 << 1e4 << true << 0.25 << 0.75 << 10.0 << 1000.0;
+        QTest::newRow("log panned a decade")
+            << 10.0 << 1000.0 << true << 0.5 << 1.5 << 100.0 << 1e4;
+    }
+    /// The part of a range between two fractions: linear, or in log10 space on a log axis.
+    void subRange() {
+        QFETCH(double, lo);
+        QFETCH(double, hi);
+        QFETCH(bool, log);
+        QFETCH(double, f0);
+        QFETCH(double, f1);
+        QFETCH(double, wantLo);
+        QFETCH(double, wantHi);
+        const auto [a, b] = axisSubRange(lo, hi, log, f0, f1);
+        QVERIFY2(std::abs(a - wantLo) < 1e-9 * std::max(1.0, wantLo),
+                 qPrintable(QString::number(a)));
+        QVERIFY2(std::abs(b - wantHi) < 1e-9 * std::max(1.0, wantHi),
+                 qPrintable(QString::number(b)));
+    }
+
+    /// Value and log axes zoom; category axes (the layout heatmap's cells, bar categories) do not.
+    void zoomableAxes() {
+        QValueAxis value;
+        QLogValueAxis log;
+        QCategoryAxis bands;
+        QBarCategoryAxis bars;
+        QVERIFY(isZoomableAxis(&value));
+        QVERIFY(isZoomableAxis(&log));
+        QVERIFY(!isZoomableAxis(&bands));
+        QVERIFY(!isZoomableAxis(&bars));
+    }
+
+    /// A left drag zooms into its rectangle (x linear, y log in log space); a click-free drag
+    /// pins nothing; a redraw over the same ranges keeps the zoom, one of data elsewhere drops
+    /// it; Escape, 0, a double-click and the menu's "Reset zoom" give the full ranges back.
+    void rubberBandZoomKeptAndReset() {
+        LineView v;
+        v.resize(640, 420);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.fitTexts();
+        QVERIFY(!v.isZoomed());
+        drag(v, atFraction(v, 0.25, 1.0), atFraction(v, 0.75, 0.5), Qt::LeftButton);
+        QVERIFY(v.isZoomed());
+        QVERIFY(v.pinnedHover().isEmpty());
+        const double px = 100.0 / v.chart()->plotArea().width();  // one pixel in x units
+        QVERIFY2(std::abs(v.m_x->min() - 25) < 2 * px && std::abs(v.m_x->max() - 75) < 2 * px,
+                 qPrintable(QStringLiteral("%1..%2").arg(v.m_x->min()).arg(v.m_x->max())));
+        const double pyDecades = 3.0 / v.chart()->plotArea().height();
+        QVERIFY2(std::abs(std::log10(v.m_y->min()) - 1.5) < 2 * pyDecades &&
+                     std::abs(std::log10(v.m_y->max()) - 3.0) < 2 * pyDecades,
+                 qPrintable(QStringLiteral("%1..%2").arg(v.m_y->min()).arg(v.m_y->max())));
+        // Round ticks over the zoomed range (50 wide: every 10).
+        QCOMPARE(v.m_x->tickType(), QValueAxis::TicksDynamic);
+        QCOMPARE(v.m_x->tickInterval(), 10.0);
+        const double zoomedLo = v.m_x->min();
+        // A redraw of data over the same ranges (a slider moved) keeps what the user zoomed into.
+        v.setData(0);
+        QVERIFY(v.isZoomed());
+        QCOMPARE(v.m_x->min(), zoomedLo);
+        // Data that moved away from the zoomed part: the view's own ranges come back.
+        v.setData(500);
+        QVERIFY(!v.isZoomed());
+        QCOMPARE(v.m_x->min(), 500.0);
+        QCOMPARE(v.m_x->max(), 600.0);
+        v.setData(0);
+        // Escape resets.
+        drag(v, atFraction(v, 0.1, 0.9), atFraction(v, 0.5, 0.1), Qt::LeftButton);
+        QVERIFY(v.isZoomed());
+        key(v, Qt::Key_Escape);
+        QVERIFY(!v.isZoomed());
+        QCOMPARE(v.m_x->min(), 0.0);
+        QCOMPARE(v.m_x->max(), 100.0);
+        QCOMPARE(v.m_y->min(), 1.0);
+        QCOMPARE(v.m_y->max(), 1000.0);
+        QCOMPARE(v.m_x->tickType(), QValueAxis::TicksFixed);  // the view's ticks are back
+        QCOMPARE(v.m_x->tickCount(), 5);
+        // Zoomed to about 2 units: ticks every 0.5, labelled with a decimal; the view's "%.0f"
+        // comes back with the reset.
+        v.zoomToViewportRect(QRect(atFraction(v, 0.5, 0.9), atFraction(v, 0.52, 0.1)));
+        QCOMPARE(v.m_x->tickInterval(), 0.5);
+        QCOMPARE(v.m_x->labelFormat(), QStringLiteral("%.1f"));
+        key(v, Qt::Key_0);
+        QCOMPARE(v.m_x->labelFormat(), QStringLiteral("%.0f"));
+        // A double-click resets.
+        drag(v, atFraction(v, 0.1, 0.9), atFraction(v, 0.5, 0.1), Qt::LeftButton);
+        QVERIFY(v.isZoomed());
+        mouse(v, QEvent::MouseButtonDblClick, atFraction(v, 0.5, 0.5), Qt::LeftButton,
+              Qt::LeftButton);
+        QVERIFY(!v.isZoomed());
+        QCOMPARE(v.m_x->max(), 100.0);
+        // The menu's "Reset zoom": disabled unzoomed, resets when zoomed.
+        {
+            QMenu menu;
+            v.addViewActions(&menu);
+            QAction* reset = actionNamed(menu.actions(), QStringLiteral("resetZoom"));
+            QVERIFY(reset && !reset->isEnabled());
+            QVERIFY(!actionNamed(menu.actions(), QStringLiteral("logY")));  // not offered here
+        }
+        drag(v, atFraction(v, 0.1, 0.9), atFraction(v, 0.5, 0.1), Qt::LeftButton);
+        {
+            QMenu menu;
+            v.addViewActions(&menu);
+            QAction* reset = actionNamed(menu.actions(), QStringLiteral("resetZoom"));
+            QVERIFY(reset && reset->isEnabled());
+            reset->trigger();
+            QVERIFY(!v.isZoomed());
+            QCOMPARE(v.m_x->min(), 0.0);
+        }
+        // A plain click still pins the read-out.
+        mouse(v, QEvent::MouseButtonPress, atFraction(v, 0.5, 0.5), Qt::LeftButton, Qt::LeftButton);
+        mouse(v, QEvent::MouseButtonRelease, atFraction(v, 0.5, 0.5), Qt::LeftButton, Qt::NoButton);
+        QVERIFY(!v.pinnedHover().isEmpty());
+        QVERIFY(!v.isZoomed());
+    }
+
+    /// Ctrl+wheel and + zoom about the cursor / centre by 1.25 a step (x span 100 -> 80, y 3
+    /// decades -> 2.4), a Shift+drag and the middle button pan (a log axis by decades), the arrow
+    /// keys pan a tenth, - zooms back out to the full ranges (the zoom ends), 0 resets.
+    void wheelKeysAndPan() {
+        LineView v;
+        v.resize(640, 420);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.fitTexts();
+        // A plain wheel is the page's (not zoomed).
+        const QPoint centre = atFraction(v, 0.5, 0.5);
+        QWheelEvent plain(centre, v.viewport()->mapToGlobal(centre), {}, QPoint(0, 120),
+                          Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(v.viewport(), &plain);
+        QVERIFY(!v.isZoomed());
+        QWheelEvent wheel(centre, v.viewport()->mapToGlobal(centre), {}, QPoint(0, 120),
+                          Qt::NoButton, Qt::ControlModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(v.viewport(), &wheel);
+        QVERIFY(v.isZoomed());
+        QVERIFY2(std::abs(v.m_x->max() - v.m_x->min() - 80) < 0.5,
+                 qPrintable(QStringLiteral("%1..%2").arg(v.m_x->min()).arg(v.m_x->max())));
+        QVERIFY(std::abs(std::log10(v.m_y->max() / v.m_y->min()) - 2.4) < 0.02);
+        key(v, Qt::Key_0);
+        QVERIFY(!v.isZoomed());
+        key(v, Qt::Key_Plus);
+        QVERIFY(std::abs(v.m_x->min() - 10) < 1e-9 && std::abs(v.m_x->max() - 90) < 1e-9);
+        // Arrow right: the view moves right by a tenth of what is shown (8).
+        key(v, Qt::Key_Right);
+        QVERIFY(std::abs(v.m_x->min() - 18) < 1e-9 && std::abs(v.m_x->max() - 98) < 1e-9);
+        // Shift+drag a quarter of the plot to the right and up: the data follows the mouse.
+        const double y0 = std::log10(v.m_y->min());
+        drag(v, atFraction(v, 0.25, 0.25), atFraction(v, 0.5, 0.5), Qt::LeftButton,
+             Qt::ShiftModifier);
+        const double px = 80.0 / v.chart()->plotArea().width();
+        QVERIFY2(std::abs(v.m_x->min() - (18 - 20)) < 2 * px,
+                 qPrintable(QString::number(v.m_x->min())));
+        QVERIFY(std::abs(std::log10(v.m_y->min()) - (y0 - 0.6)) < 0.02);  // 2.4 decades / 4
+        QVERIFY(v.pinnedHover().isEmpty());
+        // The middle button pans back.
+        drag(v, atFraction(v, 0.5, 0.5), atFraction(v, 0.25, 0.25), Qt::MiddleButton);
+        QVERIFY(std::abs(v.m_x->min() - 18) < 2 * px);
+        key(v, Qt::Key_Left);
+        QVERIFY(std::abs(v.m_x->min() - 10) < 2 * px);
+        // Zooming out past the full ranges ends the zoom with the view's own ranges.
+        key(v, Qt::Key_Minus);
+        key(v, Qt::Key_Minus);
+        QVERIFY(!v.isZoomed());
+        QCOMPARE(v.m_x->min(), 0.0);
+        QCOMPARE(v.m_x->max(), 100.0);
+    }
+
+    /// The nccl-tests chart offers "Logarithmic y axis": on, the bandwidth axis is a log axis
+    /// from the decade under the smallest bandwidth to the decade over the largest, every series
+    /// on it; off, the linear axis from 0 comes back.
+    void ncclLogY() {
+        Diagnostics diag;
+        const auto imp = io::loadNcclTestsFile(
+            TANDEM_TEST_DATA "/nccl/H100-all_reduce-2x8-awsome-distributed-training.txt", diag);
+        QVERIFY(imp);
+        NcclView v;
+        v.resize(800, 500);
+        v.setData(*imp, QStringLiteral("log"), mosaic::builtinHardware("h100"));
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QVERIFY(v.logYAvailable());
+        QMenu menu;
+        v.addViewActions(&menu);
+        QAction* log = actionNamed(menu.actions(), QStringLiteral("logY"));
+        QVERIFY(log && log->isCheckable() && !log->isChecked());
+        auto yAxis = [&v]() { return v.chart()->axes(Qt::Vertical).value(0); };
+        QVERIFY(qobject_cast<QValueAxis*>(yAxis()));
+        QCOMPARE(qobject_cast<QValueAxis*>(yAxis())->min(), 0.0);
+        log->setChecked(true);
+        QVERIFY(v.logY());
+        QCOMPARE(v.chart()->axes(Qt::Vertical).size(), 1);
+        auto* y = qobject_cast<QLogValueAxis*>(yAxis());
+        QVERIFY(y);
+        double least = 1e300, most = 0;
+        for (QLineSeries* s : v.lineSeries()) {
+            if (!s->isVisible()) continue;
+            QCOMPARE(s->attachedAxes().contains(y), true);
+            for (const QPointF& p : s->points()) {
+                QVERIFY(p.y() > 0);
+                least = std::min(least, p.y());
+                most = std::max(most, p.y());
+            }
+        }
+        QCOMPARE(y->min(), std::pow(10.0, std::floor(std::log10(least))));
+        QCOMPARE(y->max(), std::pow(10.0, std::ceil(std::log10(most))));
+        QVERIFY(y->max() / y->min() >= 100);  // the bandwidth spans decades
+        v.setLogY(false);
+        QVERIFY(qobject_cast<QValueAxis*>(yAxis()));
+        QCOMPARE(v.chart()->axes(Qt::Vertical).size(), 1);
+    }
+
+    /// The chart with the keyboard focus has a frame in the highlight colour at its edge; one
+    /// without focus and every export have none.
+    void focusFrameNotExported() {
+        QTemporaryDir dir;
+        QWidget w;
+        auto* layout = new QHBoxLayout(&w);
+        LineView& a = *new LineView;
+        LineView& b = *new LineView;
+        layout->addWidget(&a);
+        layout->addWidget(&b);
+        w.resize(1200, 450);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QApplication::setActiveWindow(&w);
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        a.setFocus();
+        QVERIFY(a.hasFocus());
+        const QColor mark = a.palette().color(QPalette::Highlight);
+        auto edge = [](ChartView& v) {
+            const QImage img = v.viewport()->grab().toImage();
+            return img.pixelColor(img.width() / 2, img.height() - 2);
+        };
+        QCOMPARE(edge(a), mark);
+        QVERIFY(edge(b) != mark);
+        const QString png = dir.filePath(QStringLiteral("a.png"));
+        QString error;
+        QVERIFY2(exportChart(&a, png, &error, QSize(), 1.0), qPrintable(error));
+        const QImage out(png);
+        QVERIFY(!out.isNull());
+        QVERIFY(out.pixelColor(out.width() / 2, out.height() - 2) != mark);
+        b.setFocus();
+        QCOMPARE(edge(b), mark);
+        QVERIFY(edge(a) != mark);
+    }
+
+    /// The export dialog starts with the last accepted choices (QSettings export/...), the
+    /// folder of the last export is remembered, and the light theme is the default.
+    void exportDialogRemembers() {
+        QSettings().remove(QStringLiteral("export"));
+        {
+            ExportDialog d(QSize(700, 400));
+            QCOMPARE(d.preset(), ExportPreset::Current);
+            QCOMPARE(d.layoutSize(), QSize(700, 400));
+            QVERIFY(!d.keepCurrentTheme());
+            d.setPreset(ExportPreset::Slide);
+            d.accept();
+        }
+        {
+            ExportDialog d(QSize(700, 400));
+            QCOMPARE(d.preset(), ExportPreset::Slide);
+            QCOMPARE(d.pngSize(), QSize(1920, 1080));
+            d.setPreset(ExportPreset::Custom);
+            const auto boxes = d.findChildren<QSpinBox*>();
+            QCOMPARE(boxes.size(), 3);  // width, height, DPI in this order
+            boxes[0]->setValue(1000);
+            boxes[1]->setValue(600);
+            boxes[2]->setValue(200);
+            d.setKeepCurrentTheme(true);
+            d.reject();  // a cancelled dialog changes nothing
+        }
+        {
+            ExportDialog d(QSize(700, 400));
+            QCOMPARE(d.preset(), ExportPreset::Slide);
+            const auto boxes = d.findChildren<QSpinBox*>();
+            boxes[0]->setValue(1000);
+            boxes[1]->setValue(600);
+            boxes[2]->setValue(200);
+            QCOMPARE(d.preset(), ExportPreset::Custom);
+            d.setKeepCurrentTheme(true);
+            d.accept();
+        }
+        ExportDialog d(QSize(700, 400));
+        QCOMPARE(d.preset(), ExportPreset::Custom);
+        QCOMPARE(d.layoutSize(), QSize(1000, 600));
+        QCOMPARE(d.dpi(), 200);
+        QVERIFY(d.keepCurrentTheme());
+        QTemporaryDir dir;
+        ExportDialog::rememberFolder(dir.filePath(QStringLiteral("x.png")));
+        QCOMPARE(ExportDialog::lastFolder(), QFileInfo(dir.path()).absoluteFilePath());
+    }
+
+    /// In the dark theme, exportChartLight draws the picture on the light background and gives
+    /// the dark chart back; exportChart keeps the window's theme.
+    void lightExportFromDarkWindow() {
+        QTemporaryDir dir;
+        LineView v;
+        v.resize(500, 350);
+        setCurrentTheme(Theme::Dark);
+        v.applyTheme();
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        const QBrush dark = v.chart()->backgroundBrush();
+        const QString light = dir.filePath(QStringLiteral("light.png"));
+        const QString same = dir.filePath(QStringLiteral("dark.png"));
+        QString error;
+        QVERIFY2(exportChartLight(&v, light, &error, QSize(), 1.0), qPrintable(error));
+        QVERIFY2(exportChart(&v, same, &error, QSize(), 1.0), qPrintable(error));
+        setCurrentTheme(Theme::Light);
+        v.applyTheme();
+        QCOMPARE(QImage(light).pixelColor(5, 5), QColor(Qt::white));
+        QCOMPARE(QImage(same).pixelColor(5, 5), dark.color());
+    }
+};
+
+TANDEM_TEST_MAIN(TstChartHabits)
+#include "tst_chart_habits.moc"
