@@ -4,6 +4,7 @@
 #include <QChart>
 #include <QComboBox>
 #include <QFont>
+#include <QFontMetrics>
 #include <QGraphicsTextItem>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -510,9 +511,19 @@ void RealityView::rebuild() {
         eLo = 10 * std::floor((eLo - 5) / 10);
         eHi = 10 * std::ceil((eHi + 5) / 10);
         m_yError->setRange(eLo, eHi);
-        m_yError->setTickCount(static_cast<int>((eHi - eLo) / 10) <= 10
-                                   ? static_cast<int>((eHi - eLo) / 10) + 1
-                                   : static_cast<int>((eHi - eLo) / 20) + 1);
+        // Round ticks from 0, as many as fit one above the other (Qt Charts elides the labels
+        // to "..." where they do not: a short plot at 800x600).
+        const double plotHeight = chart()->plotArea().height();
+        const int lineHeight = QFontMetrics(m_yError->labelsFont()).height() + 4;
+        const int fit = plotHeight > 0 ? std::max(2, int(plotHeight / lineHeight)) : 11;
+        double step = 10;
+        for (double s : {10.0, 20.0, 25.0, 50.0, 100.0, 200.0, 500.0, 1000.0}) {
+            step = s;
+            if ((eHi - eLo) / s + 1 <= fit) break;
+        }
+        m_yError->setTickType(QValueAxis::TicksDynamic);
+        m_yError->setTickAnchor(0);
+        m_yError->setTickInterval(step);
         m_identity->replace({QPointF(a, 0), QPointF(b, 0)});
         m_band->lowerSeries()->replace({QPointF(a, -25), QPointF(b, -25)});
         m_band->upperSeries()->replace({QPointF(a, 25), QPointF(b, 25)});

@@ -399,27 +399,20 @@ bool ChartView::fitAxis(QAbstractAxis* axis) {
     const bool retitled = wrapped != current;
     if (retitled) axis->setTitleText(wrapped);
     axis->setProperty("tandemTitleWrapped", wrapped);
-    // The tick labels of a value axis: as many round-numbered ticks as fit side by side (a
-    // horizontal axis) or one above the other (a vertical one; Qt Charts elides them to "..."
-    // where they do not).
+    // The tick labels of a horizontal value axis: as many round-numbered ticks as fit side by side.
     auto* v = qobject_cast<QValueAxis*>(axis);
-    if (!v || !v->labelsVisible()) return retitled;
-    const double room = horizontal ? plot.width() : plot.height();
-    const QFontMetrics labelMetrics(v->labelsFont());
-    auto labelExtent = [&](int widest) {
-        return horizontal ? widest + 8 : labelMetrics.height() + 4;
-    };
+    if (!v || !horizontal || !v->labelsVisible()) return retitled;
     const bool ours = v->property(kThinnedTicksProperty).isValid();
     if (v->tickType() == QValueAxis::TicksDynamic && !ours) {
         // The view's own round ticks (setNiceRange): where their labels do not fit side by side,
         // every 2nd, 5th, 10th... of them (the same label format still shows them exactly).
         const double interval = v->tickInterval(), lo = v->min(), hi = v->max();
         if (!(interval > 0) || !(hi > lo)) return retitled;
+        const QFontMetrics fm(v->labelsFont());
         int widest = 0;
         for (double x : {lo, hi, 0.5 * (lo + hi)})
-            widest =
-                std::max(widest, labelMetrics.horizontalAdvance(axisLabel(v->labelFormat(), x)));
-        const int fit = std::max(1, int(room / labelExtent(widest)));
+            widest = std::max(widest, fm.horizontalAdvance(axisLabel(v->labelFormat(), x)));
+        const int fit = std::max(1, int(plot.width() / (widest + 8)));
         double step = interval;
         for (double k : {2.0, 5.0, 10.0, 20.0, 50.0, 100.0}) {
             if ((hi - lo) / step <= fit + 1e-9) break;
@@ -432,10 +425,11 @@ bool ChartView::fitAxis(QAbstractAxis* axis) {
     const int wanted = ours ? v->property(kThinnedTicksProperty).toInt() : v->tickCount();
     const double lo = v->min(), hi = v->max();
     if (!(hi > lo) || wanted < 2) return retitled;
+    const QFontMetrics fm(v->labelsFont());
     int widest = 0;
     for (double x : {lo, hi, 0.5 * (lo + hi), lo + (hi - lo) / (wanted - 1)})
-        widest = std::max(widest, labelMetrics.horizontalAdvance(axisLabel(v->labelFormat(), x)));
-    const int intervals = std::max(1, int(room / labelExtent(widest)));
+        widest = std::max(widest, fm.horizontalAdvance(axisLabel(v->labelFormat(), x)));
+    const int intervals = std::max(1, int(plot.width() / (widest + 8)));
     if (wanted - 1 <= intervals) {
         if (!ours) return retitled;
         v->setTickType(QValueAxis::TicksFixed);

@@ -92,7 +92,7 @@ ChartZoom::Axis* ChartZoom::find(QAbstractAxis* axis) {
 ChartZoom::Axis& ChartZoom::track(QAbstractAxis* axis) {
     if (Axis* a = find(axis)) return *a;
     const auto [lo, hi] = rangeOf(axis);
-    m_axes.append({axis, lo, hi, lo, hi, ticksOf(axis)});
+    m_axes.append({axis, lo, hi, lo, hi, ticksOf(axis), Ticks{}});
     return m_axes.back();
 }
 
