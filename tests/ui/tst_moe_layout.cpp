@@ -1,6 +1,7 @@
 // The MoE workspace's layout and MFU views (offscreen): the PP x EP heatmap (cells, clicks,
 // out-of-memory and invalid cells, hover), the MFU charts' best lines, and the optimum card of
 // an odd cluster.
+#include <QCategoryAxis>
 #include <QLineSeries>
 #include <QTabWidget>
 #include <QtTest>
@@ -21,6 +22,7 @@
 #include "test_main.h"
 #include "widgets/chart_view.h"
 #include "widgets/labeled_slider.h"
+#include "widgets/text_fit.h"
 
 using namespace tandem::ui;
 
@@ -36,6 +38,50 @@ int otherFeasibleCell(const LayoutCells& cells, int exclude) {
 class TstMoeLayout : public QObject {
     Q_OBJECT
 private slots:
+    /// A grid as wide as a rack-scale cluster's (19 PP x 21 EP values, a small chart): the axes
+    /// label every k-th value whole (never "..."), a value that does not fit its cell is left out
+    /// (not cut), and a wide chart labels every value.
+    void heatmapLegibleOnLargeGrids() {
+        LayoutCells lc;
+        for (int v : {1, 2, 3, 4, 6, 8, 9, 12, 16, 18, 24, 32, 36, 48, 64, 72, 96, 144, 288})
+            lc.pp.push_back(v);
+        lc.ep = lc.pp;
+        lc.ep.insert(lc.ep.end(), {576, 1152});
+        lc.maxMfu = 0.123;
+        for (int pp : lc.pp)
+            for (int ep : lc.ep) {
+                LayoutCell c;
+                c.pp = pp;
+                c.ep = ep;
+                c.feasible = c.anyValid = (pp * ep) % 3 == 0;
+                c.eval.mfu = 0.1;
+                lc.cells.push_back(c);
+            }
+        LayoutHeatmapView v;
+        v.resize(360, 330);
+        v.show();
+        v.setData(lc, 0, QStringLiteral("MFU (%) per layout"));
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
+        v.ensureBuilt();
+        v.fitTexts();
+        const QStringList problems = chartTextProblems(&v);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        auto labels = [&](Qt::Orientation o) {
+            for (QAbstractAxis* a : v.chart()->axes(o))
+                if (auto* c = qobject_cast<QCategoryAxis*>(a)) return c->categoriesLabels();
+            return QStringList();
+        };
+        const QStringList x = labels(Qt::Horizontal), y = labels(Qt::Vertical);
+        QVERIFY2(x.size() > 1 && x.size() < int(lc.ep.size()), qPrintable(x.join(',')));
+        QVERIFY2(y.size() > 1 && y.size() < int(lc.pp.size()), qPrintable(y.join(',')));
+        QCOMPARE(x.front(), QStringLiteral("1"));
+        for (const QString& l : x + y) QVERIFY2(!l.contains(QStringLiteral("...")), qPrintable(l));
+        v.resize(1600, 1200);
+        for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
+        v.ensureBuilt();
+        QCOMPARE(labels(Qt::Horizontal).size(), int(lc.ep.size()));
+    }
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
     /// Pinning keeps the MFU charts' best lines of the pinned result as a faded overlay.

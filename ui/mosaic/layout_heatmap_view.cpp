@@ -2,6 +2,7 @@
 
 #include <QCategoryAxis>
 #include <QChart>
+#include <QFontMetricsF>
 #include <QGraphicsItem>
 #include <QHelpEvent>
 #include <QLegend>
@@ -80,7 +81,11 @@ public:
                     painter->drawLine(x.topLeft(), x.bottomRight());
                     painter->drawLine(x.topRight(), x.bottomLeft());
                 }
-                if (!text.isEmpty()) {
+                // A value that does not fit its cell is left out, not cut: the colour and the
+                // colour bar carry it, hovering the cell names it, and the hatching marks OOM.
+                const QFontMetricsF fm(f);
+                if (!text.isEmpty() && fm.horizontalAdvance(text) <= r.width() - 2 &&
+                    fm.height() <= r.height()) {
                     painter->setPen(textColor);
                     painter->drawText(r, Qt::AlignCenter, text);
                 }
@@ -177,7 +182,7 @@ LayoutHeatmapView::LayoutHeatmapView(QWidget* parent)
     m_x = new QCategoryAxis(this);
     m_y = new QCategoryAxis(this);
     for (QCategoryAxis* a : {m_x, m_y}) {
-        a->setLabelsPosition(QCategoryAxis::AxisLabelsPositionCenter);
+        a->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
         a->setGridLineVisible(false);
     }
     m_x->setTitleText(tr("Expert parallelism EP"));
@@ -191,9 +196,11 @@ LayoutHeatmapView::LayoutHeatmapView(QWidget* parent)
     m_item = item;
     auto* key = new HeatmapKeyItem(this);
     m_key = key;
-    connect(chart(), &QChart::plotAreaChanged, this, [item, key](const QRectF&) {
+    connect(chart(), &QChart::plotAreaChanged, this, [this, item, key](const QRectF&) {
         item->refresh();
         key->refresh();
+        // Labels thinned for another plot size: thin them for this one.
+        if (labelStride(true) != m_xStride || labelStride(false) != m_yStride) requestRebuild();
     });
     setMouseTracking(true);
     applyTheme();
@@ -219,13 +226,35 @@ void LayoutHeatmapView::applyTheme() {
     requestRebuild();
 }
 
+namespace {
+/// Every `stride`-th of `values` (the first always) as a label of `axis`, at the centre of its
+/// cell (label positions on value: a category ends at each labelled cell's centre, so a label
+/// has `stride` cells of room; Qt Charts elides a label wider than its category to "...").
+void setCategoryLabels(QCategoryAxis* axis, const std::vector<int>& values, int stride) {
+    for (const QString& l : axis->categoriesLabels()) axis->remove(l);
+    for (size_t k = 0; k < values.size(); k += static_cast<size_t>(stride))
+        axis->append(QString::number(values[k]), static_cast<double>(k) + 0.5);
+}
+}  // namespace
+
+int LayoutHeatmapView::labelStride(bool horizontal) const {
+    const std::vector<int>& values = horizontal ? m_cells.ep : m_cells.pp;
+    const QRectF a = chart()->plotArea();
+    const double room = horizontal ? a.width() : a.height();
+    if (values.empty() || room <= 0) return 1;
+    const double cell = room / static_cast<double>(values.size());
+    const QFontMetricsF fm((horizontal ? m_x : m_y)->labelsFont());
+    double need = horizontal ? fm.height() + 2 : 2 * (fm.height() + 2);
+    if (horizontal)
+        for (int v : values) need = std::max(need, fm.horizontalAdvance(QString::number(v)) + 14);
+    return std::max(1, static_cast<int>(std::ceil(need / cell)));
+}
+
 void LayoutHeatmapView::rebuild() {
-    for (const QString& l : m_x->categoriesLabels()) m_x->remove(l);
-    for (const QString& l : m_y->categoriesLabels()) m_y->remove(l);
-    for (size_t j = 0; j < m_cells.ep.size(); ++j)
-        m_x->append(QString::number(m_cells.ep[j]), static_cast<double>(j + 1));
-    for (size_t i = 0; i < m_cells.pp.size(); ++i)
-        m_y->append(QString::number(m_cells.pp[i]), static_cast<double>(i + 1));
+    m_xStride = labelStride(true);
+    m_yStride = labelStride(false);
+    setCategoryLabels(m_x, m_cells.ep, m_xStride);
+    setCategoryLabels(m_y, m_cells.pp, m_yStride);
     m_x->setStartValue(0);
     m_y->setStartValue(0);
     m_x->setRange(0, std::max<double>(1, static_cast<double>(m_cells.ep.size())));

@@ -61,8 +61,12 @@ private:
     /// Scene rectangle of a cell.
     QRectF cellRect(int ppIndex, int epIndex) const;
     void rebuild() override;
+    /// Every how many-th PP (vertical) or EP (horizontal) value is labelled so that the labels
+    /// fit their cells at the current plot size (1 = all).
+    int labelStride(bool horizontal) const;
     LayoutCells m_cells;
     int m_selected = -1;
+    int m_xStride = 1, m_yStride = 1;  ///< labelStride of the last rebuild
     QCategoryAxis* m_x = nullptr;
     QCategoryAxis* m_y = nullptr;
     QGraphicsItem* m_item = nullptr;
