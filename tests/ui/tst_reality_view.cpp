@@ -137,6 +137,9 @@ private slots:
         QCOMPARE(view.filter().system, std::string("DGX-H100"));
         QCOMPARE(view.filter().model, std::string("Qwen3_30B_a3B"));
         QCOMPARE(int(view.points().size()), 6);
+        // The runs the filter hides are not "out of memory": every shown run fits.
+        QVERIFY2(!view.caption().contains(QStringLiteral("out of memory")),
+                 qPrintable(view.caption()));
         QList<double> measured;
         for (const RealityPoint& p : view.points()) {
             QCOMPARE(p.system, QStringLiteral("DGX-H100"));

@@ -24,6 +24,7 @@
 #include "widgets/decimate.h"
 #include "widgets/hover.h"
 #include "widgets/labeled_slider.h"
+#include "widgets/number_spin_box.h"
 #include "widgets/palette.h"
 #include "widgets/smoothing.h"
 #include "widgets/text_fit.h"
@@ -35,6 +36,36 @@ using namespace tandem::ui;
 class TstUiHelpers : public QObject {
     Q_OBJECT
 private slots:
+    /// A number typed in exponent notation is read whole (QDoubleSpinBox kept "1e22" as 122);
+    /// one outside the range is not taken, and plain numbers work as before.
+    void numberSpinBoxReadsExponents() {
+        tandem::ui::NumberSpinBox box;
+        box.setRange(0, 1e30);
+        box.setDecimals(2);
+        box.setSuffix(QStringLiteral(" GB/s"));
+        box.setKeyboardTracking(false);
+        box.show();
+        QLineEdit* edit = box.findChild<QLineEdit*>();
+        QVERIFY(edit);
+        auto type = [&](const QString& text) {
+            edit->selectAll();
+            QTest::keyClicks(edit, text);
+            QTest::keyClick(edit, Qt::Key_Return);
+        };
+        type(QStringLiteral("1e22"));
+        QCOMPARE(box.value(), 1e22);
+        type(QStringLiteral("2.5E-1"));
+        QCOMPARE(box.value(), 0.25);
+        type(QStringLiteral("1e40"));  // beyond the range: the value stays
+        QCOMPARE(box.value(), 0.25);
+        type(QStringLiteral("130"));
+        QCOMPARE(box.value(), 130.0);
+        int pos = 0;
+        QString partial = QStringLiteral("3e");
+        QCOMPARE(box.validate(partial, pos), QValidator::Intermediate);
+        QString garbage = QStringLiteral("3e5e");
+        QCOMPARE(box.validate(garbage, pos), QValidator::Invalid);
+    }
     /// Painted texts: one cut by its box, one outside the widget, two overlapping, each found
     /// once; texts side by side that only touch are not.
     void drawnTextProblemsFindCutOutsideAndOverlap() {

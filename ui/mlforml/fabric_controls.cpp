@@ -9,6 +9,7 @@
 #include "fabric/topology.h"
 #include "mlforml/param_rows.h"
 #include "widgets/field_range.h"
+#include "widgets/number_spin_box.h"
 
 namespace tandem::ui {
 
@@ -70,7 +71,7 @@ void selectData(QComboBox* box, const QString& value) {
 FabricControls::FabricControls(QWidget* parent)
     : QWidget(parent),
       m_topology(new QComboBox(this)),
-      m_oversubscription(new QDoubleSpinBox(this)),
+      m_oversubscription(new NumberSpinBox(this)),
       m_nodesPerLeaf(nullptr),
       m_spines(nullptr),
       m_fgPlacement(new QComboBox(this)),

@@ -66,7 +66,7 @@ PlanPanel::PlanPanel(QWidget* parent)
     auto* grid = new QGridLayout(figures);
     grid->setContentsMargins(0, 0, 0, 0);
     const QString names[int(Figure::Count)] = {
-        tr("Cluster"),
+        tr("Model and cluster"),
         tr("Layout"),
         tr("Tokens/s per GPU"),
         tr("Iteration time"),
@@ -74,7 +74,8 @@ PlanPanel::PlanPanel(QWidget* parent)
         tr("Model TFLOP/s per GPU (Megatron's model-FLOPs count)"),
         tr("Days to the token target")};
     const QString tips[int(Figure::Count)] = {
-        tr("GPUs, hardware, training stack and GEMM precision"),
+        tr("The model (layers L, width d, experts E, top-k K, expert split G; active and total "
+           "parameters, sparsity S), then GPUs, hardware, training stack and GEMM precision"),
         tr("Tensor, expert, pipeline, context and data parallel degrees, micro-batch, "
            "checkpointing, and the global batch (sequences x tokens) this layout runs"),
         convention("tokens_per_s_per_gpu"),
@@ -208,8 +209,13 @@ void PlanPanel::showReport() {
     const mosaic::Cluster& c = m_report->request.cluster;
     const mosaic::PlanEval& e = l->eval;
     const auto set = [&](Figure f, const QString& text) { m_figures[int(f)]->setText(text); };
+    const mosaic::Geometry& g = m_report->request.geometry;
     set(Figure::Cluster,
-        tr("%1 GPUs (%2), %3, %4")
+        tr("%1 (N_act %2 B, N_tot %3 B, S %4) on %5 GPUs (%6), %7, %8")
+            .arg(QString::fromStdString(mosaic::geometryLabel(g)))
+            .arg(g.nAct / 1e9, 0, 'f', 1)
+            .arg(g.nTot / 1e9, 0, 'f', 1)
+            .arg(g.sparsity, 0, 'f', 3)
             .arg(c.devices)
             .arg(QString::fromStdString(c.hardware.name), QString::fromStdString(c.stack.name),
                  QString::fromLatin1(mosaic::precisionName(c.precision))));

@@ -411,8 +411,11 @@ QString RealityView::caption() const {
         const QString model = QString::fromStdString(c.run.model);
         if (!g.models.contains(model)) g.models << model;
     }
-    const int infeasible =
-        static_cast<int>(m_report->rows.size()) - static_cast<int>(m_points.size());
+    // Runs out of memory under the model among those the filter shows (a run the filter hides
+    // is neither plotted nor out of memory).
+    int infeasible = 0;
+    for (const mosaic::RealityRow& row : m_report->rows)
+        if (!row.eval.feasible && mosaic::realityRowMatches(*m_report, row, m_filter)) ++infeasible;
     QString text =
         tr("%1 of %2 plotted, costed with their published layouts under the megatron-core stack.")
             .arg(m_points.size())

@@ -7,6 +7,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSlider>
+#include <QTabWidget>
 #include <QTextStream>
 #include <algorithm>
 #include <cmath>
@@ -91,37 +92,50 @@ QJsonObject benchGui(const QElapsedTimer& sinceMain, int moves, bool* ok) {
                                        {1, w.moeWorkspace()->controls()->nodesSlider()},
                                        {1, w.moeWorkspace()->controls()->coRunningSlider()},
                                        {1, w.moeWorkspace()->controls()->daysSlider()}};
-    std::vector<double> all, perWorkspace[2];
+    std::vector<double> all, perWorkspace[2], newPages;
     QJsonObject perSlider;      // p95 of each slider, by object name
     QJsonObject movesBySlider;  // each move's time and the slider value it moved to
-    for (const Probe& probe : probes) {
-        std::vector<double> mine;
-        QJsonArray moveTimes;
-        w.setCurrentWorkspace(probe.workspace);
-        QWidget* ws = probe.workspace == 0 ? static_cast<QWidget*>(w.networkWorkspace())
-                                           : static_cast<QWidget*>(w.moeWorkspace());
-        QApplication::processEvents();
-        // Slider positions (a ladder slider's positions are its stops): walk away from the start
-        // for the first half of the moves and back, as a drag would, upwards when there is room.
-        QSlider* s = probe.slider->slider();
-        const int v0 = s->value();
-        const int dir = v0 + (moves + 1) / 2 <= s->maximum() ? 1 : -1;
-        for (int i = 0; i < moves; ++i) {
-            const int v = v0 + dir * (i < (moves + 1) / 2 ? i + 1 : moves - i - 1);
-            QElapsedTimer t;
-            t.start();
-            s->setValue(v);
-            // As the user sees it: charts of the pages not in front are drawn when shown.
-            if (!w.waitForResults(60000, false)) return {};
-            ws->repaint();
-            const double ms = t.nsecsElapsed() / 1e6;
-            all.push_back(ms);
-            perWorkspace[probe.workspace].push_back(ms);
-            mine.push_back(ms);
-            moveTimes.append(QJsonArray{probe.slider->value(), ms});
+    // Each slider walks twice: with each workspace's first page in front, then with the pages
+    // that show a plan whole (the network workspace's Network page, the MoE workspace's Plan).
+    for (const bool planPages : {false, true}) {
+        w.networkWorkspace()->pages()->setCurrentIndex(planPages ? NetworkWorkspace::kNetworkPage
+                                                                 : 0);
+        w.moeWorkspace()->pages()->setCurrentIndex(planPages ? MoeWorkspace::kPlanPage : 0);
+        for (const Probe& probe : probes) {
+            std::vector<double> mine;
+            QJsonArray moveTimes;
+            w.setCurrentWorkspace(probe.workspace);
+            QWidget* ws = probe.workspace == 0 ? static_cast<QWidget*>(w.networkWorkspace())
+                                               : static_cast<QWidget*>(w.moeWorkspace());
+            QApplication::processEvents();
+            // Slider positions (a ladder slider's positions are its stops): walk away from the
+            // start for the first half of the moves and back, as a drag would, upwards when there
+            // is room.
+            QSlider* s = probe.slider->slider();
+            const int v0 = s->value();
+            const int dir = v0 + (moves + 1) / 2 <= s->maximum() ? 1 : -1;
+            for (int i = 0; i < moves; ++i) {
+                const int v = v0 + dir * (i < (moves + 1) / 2 ? i + 1 : moves - i - 1);
+                QElapsedTimer t;
+                t.start();
+                s->setValue(v);
+                // As the user sees it: charts of the pages not in front are drawn when shown.
+                if (!w.waitForResults(60000, false)) return {};
+                ws->repaint();
+                const double ms = t.nsecsElapsed() / 1e6;
+                if (planPages) {
+                    newPages.push_back(ms);
+                    continue;
+                }
+                all.push_back(ms);
+                perWorkspace[probe.workspace].push_back(ms);
+                mine.push_back(ms);
+                moveTimes.append(QJsonArray{probe.slider->value(), ms});
+            }
+            if (planPages) continue;
+            perSlider[probe.slider->objectName()] = percentile(mine, 0.95);
+            movesBySlider[probe.slider->objectName()] = moveTimes;
         }
-        perSlider[probe.slider->objectName()] = percentile(mine, 0.95);
-        movesBySlider[probe.slider->objectName()] = moveTimes;
     }
     QJsonObject o;
     o[QStringLiteral("gui_launch_s")] = launch;
@@ -132,6 +146,8 @@ QJsonObject benchGui(const QElapsedTimer& sinceMain, int moves, bool* ok) {
     o[QStringLiteral("gui_network_slider_p95_ms")] = percentile(perWorkspace[0], 0.95);
     o[QStringLiteral("gui_moe_slider_median_ms")] = percentile(perWorkspace[1], 0.5);
     o[QStringLiteral("gui_moe_slider_p95_ms")] = percentile(perWorkspace[1], 0.95);
+    o[QStringLiteral("gui_plan_pages_slider_median_ms")] = percentile(newPages, 0.5);
+    o[QStringLiteral("gui_plan_pages_slider_p95_ms")] = percentile(newPages, 0.95);
     o[QStringLiteral("gui_rss_MB")] = residentMegabytes();
     o[QStringLiteral("gui_slider_p95_ms_by_slider")] = perSlider;
     o[QStringLiteral("gui_slider_moves_by_slider")] = movesBySlider;

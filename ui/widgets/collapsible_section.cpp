@@ -7,6 +7,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "widgets/number_spin_box.h"
+
 namespace tandem::ui {
 
 CollapsibleSection::CollapsibleSection(const QString& title, bool expanded, QWidget* parent)
@@ -55,7 +57,7 @@ CollapsibleSection* fillWithSection(QWidget* owner, const QString& title) {
 QDoubleSpinBox* addDoubleRow(QFormLayout* form, const QString& label, double min, double max,
                              int decimals, double step, const QString& suffix,
                              const QString& tooltip) {
-    auto* box = new QDoubleSpinBox(form->parentWidget());
+    auto* box = new NumberSpinBox(form->parentWidget());
     box->setRange(min, max);
     box->setDecimals(decimals);
     box->setSingleStep(step);
