@@ -24,6 +24,7 @@
 #include "mlforml/first_crossing_view.h"
 #include "mlforml/loss_curve_view.h"
 #include "mlforml/network_controls.h"
+#include "mlforml/network_map_view.h"
 #include "mlforml/network_workspace.h"
 #include "mlforml/sweep_view.h"
 #include "mosaic/frontier_view.h"
@@ -628,6 +629,24 @@ private slots:
         QCOMPARE(days->value(), d0);
         QCOMPARE(tandem::scenarioToJson(w.document()->scenario()), network);
         QCOMPARE(w.networkWorkspace()->cachedResultCount(), cached);
+    }
+
+    /// Opening scenarios keeps each workspace's pages: the network workspace's five (the loss
+    /// log fit hidden until a log is imported), the Network page among them once.
+    void openingScenariosKeepsThePages() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        QTabWidget* pages = w.networkWorkspace()->pages();
+        const int count = pages->count();
+        QCOMPARE(count, NetworkWorkspace::kNetworkPage + 1);
+        for (int i = 0; i < 2; ++i) {
+            QVERIFY(w.openFile(QStringLiteral(TANDEM_EXAMPLES "/mlforml-scenario1.json")));
+            QVERIFY(w.waitForResults(60000));
+            QCOMPARE(pages->count(), count);
+            QCOMPARE(pages->indexOf(w.networkWorkspace()->networkMapView()),
+                     NetworkWorkspace::kNetworkPage);
+        }
     }
 
     void badFileShowsProblemsAndKeepsScenario() {

@@ -160,12 +160,6 @@ void NetworkWorkspace::setLossImport(const io::LossLog& log, const io::LossFit& 
 void NetworkWorkspace::clearImports() {
     m_lossFit->view()->clearData();
     m_pages->setTabVisible(3, false);
-    m_pages->addTab(m_networkMap, tr("Network"));
-    m_pages->setTabToolTip(
-        kNetworkPage,
-        tr("The fabric the jobs share: leaves, spines and nodes by job, links shaded by mean "
-           "utilisation and the bottleneck named (links.csv of tandem-cli run) "
-           "[docs/MODEL-NETWORK.md]"));
 }
 
 void NetworkWorkspace::showSweep() {
