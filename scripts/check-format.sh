@@ -16,30 +16,9 @@ cd "$(dirname "$0")/.."
 
 note() { echo "[format] $*"; }
 
-find_clang_format() {  # prints the path of a clang-format 14
-  local c path
-  for c in /usr/bin/clang-format-14 clang-format-14 clang-format; do
-    path=$(command -v "$c" 2>/dev/null) || continue
-    if "$path" --version 2>/dev/null | grep -q 'version 14\.'; then
-      echo "$path"
-      return 0
-    fi
-  done
-  return 1
-}
-
-cf=$(find_clang_format)
-if [ -z "$cf" ]; then
-  if [ "$(id -u)" -ne 0 ]; then
-    note "clang-format 14 not found (not root, so not installing it): apt-get install clang-format-14"
-    exit 2
-  fi
-  note "clang-format 14 not found; installing clang-format-14"
-  apt-get update -qq &&
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends clang-format-14 >/dev/null ||
-    { note "apt-get install clang-format-14 failed"; exit 2; }
-  cf=$(find_clang_format) || { note "clang-format-14 installed but not found"; exit 2; }
-fi
+# shellcheck source=scripts/llvm-tool.sh
+. scripts/llvm-tool.sh
+cf=$(llvm_tool_14 clang-format) || exit 2
 
 if [ $# -gt 0 ]; then
   files=("$@")

@@ -8,30 +8,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 note() { echo "[tidy] $*"; }
 
-find_tidy() {
-  local c path
-  for c in /usr/bin/clang-tidy-14 clang-tidy-14 clang-tidy; do
-    path=$(command -v "$c" 2>/dev/null) || continue
-    if "$path" --version 2>/dev/null | grep -q 'version 14\.'; then
-      echo "$path"
-      return 0
-    fi
-  done
-  return 1
-}
-
-tidy=$(find_tidy)
-if [ -z "$tidy" ]; then
-  if [ "$(id -u)" -ne 0 ]; then
-    note "clang-tidy 14 not found (not root, so not installing it): apt-get install clang-tidy-14"
-    exit 2
-  fi
-  note "clang-tidy 14 not found; installing clang-tidy-14"
-  apt-get update -qq &&
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends clang-tidy-14 >/dev/null ||
-    { note "apt-get install clang-tidy-14 failed"; exit 2; }
-  tidy=$(find_tidy) || { note "clang-tidy-14 installed but not found"; exit 2; }
-fi
+# shellcheck source=scripts/llvm-tool.sh
+. scripts/llvm-tool.sh
+tidy=$(llvm_tool_14 clang-tidy) || exit 2
 
 dir=${TANDEM_TIDY_BUILD:-build-tidy}
 cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
