@@ -21,6 +21,7 @@
 #include "mosaic/megatron_args.h"
 #include "mosaic/plan_report.h"
 #include "mosaic/search.h"
+#include "mosaic/stack_file.h"
 #include "output.h"
 #include "plan_text.h"
 
@@ -79,7 +80,8 @@ struct PlanFlags {
             "Training stack: mosaic-paper (arXiv:2608.10605's stack, default), megatron-core "
             "(fitted to measured Megatron-Bridge runs; VP, ETP, FSDP, EP folding) or "
             "megatron-lm-2022 (arXiv:2205.05198's A100 stack: no flash attention, no TP "
-            "overlap; fitted to its Table 5)."),
+            "overlap; fitted to its Table 5), or a stack file (.json) written by `tandem-cli "
+            "calibrate`."),
         QStringLiteral("S"), QStringLiteral("mosaic-paper")};
     const QCommandLineOption precision{
         QStringLiteral("precision"),
@@ -169,11 +171,14 @@ int readCluster(const QCommandLineParser& parser, const PlanFlags& f, m::PlanReq
         printError(QStringLiteral("--hardware: %1").arg(QString::fromUtf8(e.what())));
         return kExitBadInput;
     }
-    try {
-        cluster.stack = m::builtinStack(parser.value(f.stack).toStdString());
-    } catch (const std::exception& e) {
-        printError(QStringLiteral("--stack: %1").arg(QString::fromUtf8(e.what())));
-        return kExitBadInput;
+    {
+        tandem::Diagnostics diag;
+        cluster.stack = m::loadStack(parser.value(f.stack).toStdString(), diag);
+        if (!diag.ok()) {
+            for (const tandem::Issue& issue : diag.items())
+                printError(QStringLiteral("--stack: %1").arg(QString::fromStdString(issue.str())));
+            return kExitBadInput;
+        }
     }
     if (!m::parsePrecision(parser.value(f.precision).toStdString(), cluster.precision)) {
         printError(QStringLiteral("--precision must be bf16, fp8, mxfp8 or nvfp4 (got '%1')")

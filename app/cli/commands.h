@@ -14,6 +14,7 @@ int runCommand(const QStringList& args);
 int validateCommand(const QStringList& args);
 int reproduceCommand(const QStringList& args);
 int fitStackCommand(const QStringList& args);
+int calibrateCommand(const QStringList& args);
 int planCommand(const QStringList& args);
 int inspectCommand(const QStringList& args);
 int benchCommand(const QStringList& args);

@@ -20,6 +20,9 @@ const char* kUsage =
     "                                (all: both papers; reality: measured Megatron-Core\n"
     "                                runs)\n"
     "  fit-stack [--json]            re-derive the megatron-core stack's fitted constants\n"
+    "  calibrate RUNS.csv... --out FILE.json [--hardware H] [--stack S]\n"
+    "                                refit the stack to your measured runs; plan with\n"
+    "                                --stack FILE.json\n"
     "  plan MODEL.json --devices N [--gbs B] [--seqlen T] [--hardware NAME] [--layout L]\n"
     "       [--nccl FILE]... [--json]\n"
     "                                best feasible layouts of an MoE or dense model (Tandem JSON\n"
@@ -49,6 +52,7 @@ constexpr Command kCommands[] = {
     {"validate", cli::validateCommand},
     {"reproduce", cli::reproduceCommand},
     {"fit-stack", cli::fitStackCommand},
+    {"calibrate", cli::calibrateCommand},
     {"plan", cli::planCommand},
     {"inspect", cli::inspectCommand},
     {"bench", cli::benchCommand},

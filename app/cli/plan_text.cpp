@@ -4,6 +4,7 @@
 #include "mosaic/layout_grid.h"
 #include "mosaic/measured_collectives.h"
 #include "mosaic/search.h"
+#include "mosaic/stack_file.h"
 #include "output.h"
 
 namespace cli {
@@ -22,6 +23,9 @@ void printHeader(const m::PlanReport& r) {
           fixed(g.sparsity, 3).c_str(), c.devices, c.hardware.name.c_str(), c.globalBatch,
           c.seqLen);
     if (!r.networkNote.empty()) print("Note: %s\n", r.networkNote.c_str());
+    if (c.stack.calibration.runs > 0)
+        print("Stack: %s, %s\n", c.stack.name.c_str(),
+              m::calibrationSentence(c.stack.calibration).c_str());
     if (const auto& hf = r.request.hf) {
         print(
             "From a Hugging Face config: model_type %s; with embeddings N_tot %s B, N_act %s "

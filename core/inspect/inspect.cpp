@@ -13,6 +13,7 @@
 #include "io/nccl_tests.h"
 #include "io/text_file.h"
 #include "mosaic/collectives.h"
+#include "mosaic/stack_file.h"
 
 namespace tandem::inspect {
 using namespace tandem::io;  // the importers whose results this module describes
@@ -180,6 +181,19 @@ void inspectInto(const std::string& text, const std::string& path, ojson& j, Dia
                                                                : HardwareSource::Default;
     const InputKind kind = detectInputKind(text);
     switch (kind) {
+        case InputKind::StackFile: {
+            j["kind"] = inputKindName(InputKind::StackFile);
+            j["format"] = "tandem_stack";
+            const auto parsed = parseJsonText(text, diag);
+            if (parsed.is_null()) return;
+            JsonReader r(parsed, "$", diag);
+            const mosaic::Stack s = mosaic::readStackJson(r);
+            if (!diag.ok()) return;
+            for (const auto& [k, v] : mosaic::stackToJson(s).items()) j[k] = v;
+            if (s.calibration.runs > 0)
+                j["calibration_sentence"] = mosaic::calibrationSentence(s.calibration);
+            return;
+        }
         case InputKind::Scenario:
         case InputKind::ModelConfig:
         case InputKind::Json: {
@@ -370,6 +384,13 @@ std::string inspectText(const ojson& j) {
         out += "  " + std::to_string(j.value("samples", 0)) + " samples over " +
                num(j, "duration_s", 'g', 6) + " s; mean " + num(j, "mean_GBps", 'g', 4) +
                " GB/s, peak " + num(j, "peak_GBps", 'g', 4) + " GB/s\n";
+    } else if (kind == InputKind::StackFile && j.contains("constants")) {
+        out += file + ": stack_file, stack " + j.value("name", "") + " (rules of " +
+               j.value("base", "") + ")\n";
+        if (j.contains("calibration_sentence"))
+            out += "  " + j.value("calibration_sentence", "") + "\n";
+        for (const auto& [name, value] : j["constants"].items())
+            out += "  " + name + " " + formatGeneral(value.get<double>(), 4) + "\n";
     } else {
         out += file + ": " + inputKindName(kind) + " (" + j.value("format", "unknown") +
                "), not imported\n";

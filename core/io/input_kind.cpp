@@ -62,6 +62,7 @@ InputKind detectJsonKind(const nlohmann::json& j) {
     if (j.is_object() &&
         (j.contains("ml_for_ml") || j.contains("mosaic") || j.contains("tandem_scenario_version")))
         return InputKind::Scenario;
+    if (j.is_object() && j.contains("tandem_stack")) return InputKind::StackFile;
     return isHfConfig(j) ? InputKind::ModelConfig : InputKind::Json;
 }
 
@@ -101,7 +102,8 @@ const EnumTable<InputKind>& inputKindNames() {
     static const EnumTable<InputKind> t = {
         {InputKind::ModelConfig, "model_config"}, {InputKind::Scenario, "scenario"},
         {InputKind::NcclTests, "nccl_tests"},     {InputKind::LossLog, "loss_log"},
-        {InputKind::LoadTrace, "load_trace"},     {InputKind::Unknown, "unknown"}};
+        {InputKind::LoadTrace, "load_trace"},     {InputKind::StackFile, "stack_file"},
+        {InputKind::Unknown, "unknown"}};
     return t;
 }
 

@@ -15,6 +15,7 @@ enum class InputKind {
     NcclTests,    ///< nccl-tests output (io/nccl_tests.h)
     LossLog,      ///< training loss log (io/loss_log.h)
     LoadTrace,    ///< background load trace (io/load_trace.h)
+    StackFile,    ///< a calibrated training stack (mosaic/stack_file.h: `tandem_stack`)
     Json,         ///< other JSON, or text that opens like JSON but does not parse
     Unknown,      ///< none of the above
 };
@@ -23,9 +24,9 @@ enum class InputKind {
 ///  1. JSON: the first non-blank character, after a UTF-8 byte-order mark, is '{' or '[' and
 ///     the first line has no launcher prefix ("[1,0]<stdout>:" opens mpirun --tag-output
 ///     lines, not a JSON array). A JSON object with ml_for_ml, mosaic or
-///     tandem_scenario_version is a Scenario; one with model_type, architectures or a
-///     model-config key (hidden_size, num_hidden_layers, ..., also inside text_config) is a
-///     ModelConfig; anything else, or a syntax error, is Json.
+///     tandem_scenario_version is a Scenario; one with tandem_stack a StackFile; one with
+///     model_type, architectures or a model-config key (hidden_size, num_hidden_layers, ..., also
+///     inside text_config) is a ModelConfig; anything else, or a syntax error, is Json.
 ///  2. nccl-tests: after launcher prefixes ("0: ", "[1,0]<stdout>:"), a table header with size
 ///     and busbw columns, "Collective test starting", "# Avg bus bandwidth", "Out of bounds
 ///     values" or an X_perf binary name (all_reduce_perf, ...).
@@ -38,11 +39,11 @@ enum class InputKind {
 /// Reads at most the first 4 MiB for the text kinds. No errors: a kind is always returned.
 InputKind detectInputKind(const std::string& text);
 
-/// The kind of a parsed JSON value (rule 1 above): Scenario, ModelConfig or Json.
+/// The kind of a parsed JSON value (rule 1 above): Scenario, StackFile, ModelConfig or Json.
 InputKind detectJsonKind(const nlohmann::json& j);
 
 /// The words `inspect` prints for the kinds (its JSON `kind`): model_config, scenario,
-/// nccl_tests, loss_log, load_trace, unknown. Json has no word of its own.
+/// nccl_tests, loss_log, load_trace, stack_file, unknown. Json has no word of its own.
 const EnumTable<InputKind>& inputKindNames();
 /// The word of `k` (inputKindNames(); "unknown" for Json).
 std::string inputKindName(InputKind k);

@@ -4,6 +4,7 @@
 
 #include "common/json_reader.h"
 #include "mosaic/envelope.h"
+#include "mosaic/stack_file.h"
 
 // The field table of the `mosaic` object (envelopeFields()): one row per key with its unit,
 // range, meaning and source; envelope.cpp reads and writes from it.
@@ -123,6 +124,12 @@ void readDevices(JsonReader& r, const EnvelopeField& f, Envelope& e) {
 
 void readStack(JsonReader& r, const EnvelopeField& f, Envelope& e) {
     if (!r.has(f.key)) return;
+    if (const nlohmann::json* v = r.raw(f.key); v && v->is_object()) {
+        // A calibrated stack kept in the scenario (stack_file.h), so that it reopens as saved.
+        JsonReader sub = r.object(f.key);
+        e.stack = readStackJson(sub);
+        return;
+    }
     const std::string name = r.string(f.key, e.stack.name);
     try {
         e.stack = builtinStack(name);
@@ -131,9 +138,12 @@ void readStack(JsonReader& r, const EnvelopeField& f, Envelope& e) {
     }
 }
 
-/// The default stack is left out.
+/// The default stack is left out; a calibrated stack is written whole (stackToJson).
 void writeStack(const EnvelopeField& f, const Envelope& e, nlohmann::ordered_json& j) {
-    if (e.stack.name != mosaicPaperStack().name) j[f.key] = e.stack.name;
+    if (e.stack.calibration.runs > 0)
+        j[f.key] = stackToJson(e.stack);
+    else if (e.stack.name != mosaicPaperStack().name)
+        j[f.key] = e.stack.name;
 }
 
 void readPrecision(JsonReader& r, const EnvelopeField& f, Envelope& e) {
@@ -246,7 +256,9 @@ const std::vector<EnvelopeField>& envelopeFields() {
          "global batch B_global", kT3, TANDEM_ENV_MEMBER(globalBatch)},
         {"", "seq_len_tokens", "tokens", true, R::closed(1, kMaxSeqLen), "sequence length T_seq",
          kT3, TANDEM_ENV_MEMBER(seqLen)},
-        {"", "stack", "", false, R{}, "training stack: mosaic-paper or megatron-core",
+        {"", "stack", "", false, R{},
+         "training stack: mosaic-paper, megatron-core, megatron-lm-2022 or a calibrated stack (an "
+         "object as `tandem-cli calibrate` writes it)",
          "mosaic-paper, the paper's stack (stack.h)", TANDEM_ENV_CUSTOM(readStack, writeStack)},
         {"", "precision", "", false, R{}, "GEMM precision: bf16, fp8, mxfp8 or nvfp4",
          "BF16, the paper's precision (stack.h)", TANDEM_ENV_CUSTOM(readPrecision, writePrecision)},

@@ -11,6 +11,7 @@
 #include "mosaic/layout_grid.h"
 #include "mosaic/report.h"
 #include "mosaic/search.h"
+#include "mosaic/stack_file.h"
 
 namespace tandem::mosaic {
 
@@ -183,6 +184,8 @@ nlohmann::ordered_json planToJson(const Geometry& g, const Cluster& c,
     cl["global_batch_sequences"] = c.globalBatch;
     cl["seq_len_tokens"] = c.seqLen;
     cl["stack"] = c.stack.name;
+    if (c.stack.calibration.runs > 0)
+        cl["stack_calibration"] = calibrationSentence(c.stack.calibration);
     cl["precision"] = precisionName(c.precision);
     j["conventions"] = conventionsJson();
     j["cluster"] = cl;

@@ -219,36 +219,40 @@ bool measuredModelGeometry(const std::string& model, Geometry& g, std::string& r
     return false;
 }
 
+RealityCase realityCase(const MeasuredRun& r, const Stack& stack, const Hardware* hardware,
+                        const Geometry* geometry) {
+    RealityCase c;
+    c.run = r;
+    const std::string hw = hardware ? hardware->name : hardwareOfSystem(r.system);
+    if (hw.empty()) {
+        c.reason = "unknown system \"" + r.system + "\"";
+    } else if (geometry || measuredModelGeometry(r.model, c.geometry, c.reason)) {
+        if (geometry) c.geometry = *geometry;
+        c.expressible = true;
+        c.cluster.hardware = hardware ? *hardware : builtinHardware(hw);
+        c.cluster.devices = r.gpus;
+        c.cluster.globalBatch = r.gbs;
+        c.cluster.seqLen = r.seqLen;
+        c.cluster.stack = stack;
+        parsePrecision(r.precisionText, c.cluster.precision);
+        Plan& p = c.plan;
+        p.tp = r.tp;
+        p.pp = r.pp;
+        p.cp = r.cp;
+        p.vp = std::max(1, r.vp);
+        p.ep = std::max(1, r.ep);
+        p.etp = 1;
+        p.mbs = r.mbs;
+        p.fsdp = r.fsdp > 0;
+        p.dp = r.gpus / std::max(1, r.tp * r.pp * r.cp);
+        p.ckpt = Checkpointing::None;
+    }
+    return c;
+}
+
 std::vector<RealityCase> realityCases(const Stack& stack) {
     std::vector<RealityCase> out;
-    for (const MeasuredRun& r : shippedMeasuredRuns()) {
-        RealityCase c;
-        c.run = r;
-        const std::string hw = hardwareOfSystem(r.system);
-        if (hw.empty()) {
-            c.reason = "unknown system \"" + r.system + "\"";
-        } else if (measuredModelGeometry(r.model, c.geometry, c.reason)) {
-            c.expressible = true;
-            c.cluster.hardware = builtinHardware(hw);
-            c.cluster.devices = r.gpus;
-            c.cluster.globalBatch = r.gbs;
-            c.cluster.seqLen = r.seqLen;
-            c.cluster.stack = stack;
-            parsePrecision(r.precisionText, c.cluster.precision);
-            Plan& p = c.plan;
-            p.tp = r.tp;
-            p.pp = r.pp;
-            p.cp = r.cp;
-            p.vp = std::max(1, r.vp);
-            p.ep = std::max(1, r.ep);
-            p.etp = 1;
-            p.mbs = r.mbs;
-            p.fsdp = r.fsdp > 0;
-            p.dp = r.gpus / std::max(1, r.tp * r.pp * r.cp);
-            p.ckpt = Checkpointing::None;
-        }
-        out.push_back(std::move(c));
-    }
+    for (const MeasuredRun& r : shippedMeasuredRuns()) out.push_back(realityCase(r, stack));
     return out;
 }
 

@@ -59,6 +59,12 @@ struct RealityCase {
 /// geometry does not describe) or unknown names.
 bool measuredModelGeometry(const std::string& model, Geometry& g, std::string& reason);
 
+/// `r` as a case under `stack` (not yet costed): on `hardware` when given, else on the
+/// built-in hardware of its system (measuredSystemIndex); with `geometry` when given (a user's
+/// log states its model), else the geometry of its model name (measuredModelGeometry). Not
+/// expressible, with the reason, when neither names what it needs.
+RealityCase realityCase(const MeasuredRun& r, const Stack& stack,
+                        const Hardware* hardware = nullptr, const Geometry* geometry = nullptr);
 /// Every shipped run mapped to a case under `stack` (not yet costed).
 std::vector<RealityCase> realityCases(const Stack& stack);
 

@@ -8,6 +8,7 @@
 //  - `megatron-core`: NVIDIA Megatron-Core as the Megatron-Bridge performance recipes run it
 //    (own GEMM / attention efficiencies fitted to measured runs, TP / EP overlap, interleaved
 //    1F1B, expert-parallel folding, the distributed optimizer, FSDP, FP8 / MXFP8 / NVFP4).
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -41,12 +42,25 @@ std::string precisionNameList();
 /// else, `out` then untouched.
 bool parsePrecision(const std::string& text, Precision& out);
 
+/// What calibrating a stack to a user's measured runs found (mosaic/calibrate.h): errors are
+/// median |predicted / measured - 1| of tokens/s per GPU over those runs.
+struct StackCalibration {
+    int runs = 0;          ///< runs calibrated to; 0: not a calibrated stack
+    std::string base;      ///< the built-in stack whose rules it keeps ("megatron-core")
+    std::string hardware;  ///< hardware the runs ran on
+    double medianAbsErrorBefore = 0, medianAbsErrorAfter = 0;
+    double leaveOneRunOut = std::numeric_limits<double>::quiet_NaN();  ///< NaN: not measured
+};
+
 /// A training stack. Every member is data; the perf model has one code path for all stacks.
 /// Members whose mosaic-paper value is neutral (0 overlap, factor 1) leave the model of
 /// arXiv:2608.10605 bit for bit unchanged.
 struct Stack {
     std::string name = "mosaic-paper";
     std::string description;
+    /// For a stack calibrated to a user's runs (`tandem-cli calibrate`, stack_file.h): what the
+    /// calibration measured; `runs` 0 for the built-in stacks.
+    StackCalibration calibration;
 
     // ---- Efficiencies ------------------------------------------------------------------------
     /// When true, the efficiencies below replace the hardware sheet's calibration constants

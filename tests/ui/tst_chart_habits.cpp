@@ -55,6 +55,7 @@ public:
     }
     QValueAxis* m_x;
     QLogValueAxis* m_y;
+    using ChartView::stableTimeUnit;
 
 protected:
     void rebuild() override {
@@ -412,6 +413,99 @@ private slots:
         QTemporaryDir dir;
         ExportDialog::rememberFolder(dir.filePath(QStringLiteral("x.png")));
         QCOMPARE(ExportDialog::lastFolder(), QFileInfo(dir.path()).absoluteFilePath());
+    }
+
+    /// Lock axes: the ranges shown stay through redraws whose data moved elsewhere (a zoom alone
+    /// would be dropped there); unlocking gives the view its own ranges back.
+    void lockedAxesHoldThroughRedraws() {
+        LineView v;
+        v.resize(500, 350);
+        v.setAxesLocked(true);
+        QVERIFY(v.axesLocked());
+        v.setData(500);  // far outside the locked 0..100
+        QCOMPARE(v.m_x->min(), 0.0);
+        QCOMPARE(v.m_x->max(), 100.0);
+        QVERIFY(v.axesLocked());
+        QMenu menu;
+        v.addViewActions(&menu);
+        QAction* lock = actionNamed(menu.actions(), QStringLiteral("lockAxes"));
+        QVERIFY(lock && lock->isCheckable() && lock->isChecked());
+        lock->setChecked(false);
+        QVERIFY(!v.axesLocked());
+        QCOMPARE(v.m_x->min(), 500.0);
+        QCOMPARE(v.m_x->max(), 600.0);
+        // Without the lock the same redraw drops a zoom that no longer overlaps the data.
+        v.zoomBy(2.0, QPointF(0.5, 0.5));
+        QVERIFY(v.isZoomed());
+        v.setData(0);
+        QVERIFY(!v.isZoomed());
+        QCOMPARE(v.m_x->min(), 0.0);
+    }
+
+    /// A pin keeps each curve in data coordinates and draws it, dashed, where it lies on the
+    /// axes of a later state; the legend names it; clearing removes it from the picture.
+    void pinnedCurvesDrawOnLaterAxes() {
+        LineView v;
+        v.resize(600, 420);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.pinCurves();
+        QCOMPARE(v.pinnedCurves().size(), 1);
+        QCOMPARE(v.pinnedCurves()[0].points.size(), 101);
+        QCOMPARE(v.pinnedCurves()[0].points.front(), QPointF(0, 1));
+        QVERIFY(v.pinnedCurves()[0].yLog);
+        v.setData(50);  // the live curve moves right by 50; the pinned one stays at 0..100
+        v.fitTexts();
+        QVERIFY(v.legendText()->toPlainText().contains(QStringLiteral("pinned")));
+        const QImage with = v.grab().toImage();
+        v.clearPinnedCurves();
+        v.fitTexts();
+        QVERIFY(!v.legendText()->toPlainText().contains(QStringLiteral("pinned")));
+        const QImage without = v.grab().toImage();
+        QCOMPARE(with.size(), without.size());
+        const qreal dpr = with.devicePixelRatio();
+        // Where the pinned curve passes (x 60..90 on axes 50..150), the pictures differ.
+        const QRectF plot = v.chart()->plotArea();
+        for (double x : {60.0, 70.0, 80.0, 90.0}) {
+            const double fx = (x - 50) / 100, fy = (3.0 * x / 100) / 3.0;  // log10 y / 3 decades
+            const QPoint at = v.mapFromScene(v.chart()->mapToScene(
+                QPointF(plot.left() + fx * plot.width(), plot.bottom() - fy * plot.height())));
+            int differing = 0;
+            for (int dx = -4; dx <= 4; ++dx)
+                for (int dy = -4; dy <= 4; ++dy) {
+                    const QPoint p((at.x() + dx) * dpr, (at.y() + dy) * dpr);
+                    if (with.valid(p) && with.pixel(p) != without.pixel(p)) ++differing;
+                }
+            QVERIFY2(differing > 0, qPrintable(QStringLiteral("no pinned curve at x %1").arg(x)));
+        }
+    }
+
+    /// The time unit holds while a pin is held (and is chosen afresh otherwise), so a pinned
+    /// curve and the live one share the axis' unit.
+    void timeUnitHoldsWhilePinned() {
+        LineView v;
+        QCOMPARE(v.stableTimeUnit(100).shortName, QStringLiteral("s"));
+        QCOMPARE(v.stableTimeUnit(5 * 3600).shortName, QStringLiteral("h"));
+        v.pinCurves();
+        QCOMPARE(v.stableTimeUnit(100).shortName, QStringLiteral("h"));
+        v.clearPinnedCurves();
+        QCOMPARE(v.stableTimeUnit(100).shortName, QStringLiteral("s"));
+        v.setAxesLocked(true);
+        QCOMPARE(v.stableTimeUnit(600).shortName, QStringLiteral("s"));
+    }
+
+    /// A sweep's read-out is taken at its computed points: the cursor's x moves to the nearest
+    /// point's x and the value is that point's, never one interpolated between two points.
+    void sweepReadOutAtComputedPoints() {
+        LineView v;
+        v.resize(500, 350);
+        const HoverTable between = v.hoverAtX(12.4);
+        QVERIFY(between.heading.endsWith(QStringLiteral("= 12.4")));
+        QCOMPARE(between.rows.value(0).value, QString::number(std::pow(10.0, 0.372), 'g', 4));
+        v.setHoverSnapsToPoints(true);
+        const HoverTable snapped = v.hoverAtX(12.4);
+        QVERIFY2(snapped.heading.endsWith(QStringLiteral("= 12")), qPrintable(snapped.heading));
+        QCOMPARE(snapped.rows.value(0).value, QString::number(std::pow(10.0, 0.36), 'g', 4));
     }
 
     /// In the dark theme, exportChartLight draws the picture on the light background and gives

@@ -325,6 +325,53 @@ private slots:
         QVERIFY2(status->text().contains(QStringLiteral("%1 GPUs became").arg(gpus)),
                  qPrintable(status->text()));
     }
+
+    /// View > Pin for comparison: the Plan page shows each figure's change against the pinned
+    /// plan (computed from the two reports), the breakdown a "pinned" bar and the frontier a
+    /// pinned curve; a change of hardware is then compared, and Clear pinned ends it.
+    void pinComparesPlans() {
+        MainWindow w;
+        w.setCurrentWorkspace(1);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        MoeWorkspace* moe = w.moeWorkspace();
+        moe->pages()->setCurrentIndex(MoeWorkspace::kPlanPage);
+        PlanPanel* panel = moe->planPanel();
+        QVERIFY(panel->report() && panel->report()->layouts.front().eval.feasible);
+        const mosaic::PlanEval before = panel->report()->layouts.front().eval;
+        QVERIFY(!w.comparisonPinned());
+        w.pinForComparison();
+        QVERIFY(w.comparisonPinned());
+        QVERIFY(panel->pinned());
+        QVERIFY(!moe->frontierView()->pinnedCurves().isEmpty());
+        QCOMPARE(panel->figureText(PlanPanel::Figure::TokensPerGpu),
+                 QStringLiteral("%1 (same as pinned)").arg(before.tokensPerSPerGpu, 0, 'f', 0));
+
+        QVERIFY(choose(moe->controls()->advanced()->hardware(), QStringLiteral("h200")));
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(panel->report() && panel->report()->layouts.front().eval.feasible);
+        const mosaic::PlanEval after = panel->report()->layouts.front().eval;
+        const double change = 100.0 * (after.tokensPerSPerGpu / before.tokensPerSPerGpu - 1.0);
+        QVERIFY2(std::abs(change) >= 0.05, "h200 should change the plan");
+        QCOMPARE(panel->figureText(PlanPanel::Figure::TokensPerGpu),
+                 QStringLiteral("%1 (%2%3 % vs pinned)")
+                     .arg(after.tokensPerSPerGpu, 0, 'f', 0)
+                     .arg(change > 0 ? QStringLiteral("+") : QString())
+                     .arg(change, 0, 'f', 1));
+        QVERIFY(panel->figureText(PlanPanel::Figure::Mfu).contains(QLatin1String("vs pinned")));
+        // The breakdown's second bar is the pinned plan's: its parts sum to its iteration time.
+        double pinnedTotal = 0;
+        for (double part : panel->breakdownView()->values(1)) pinnedTotal += part;
+        QVERIFY2(std::abs(pinnedTotal - before.iteration_s) <= 1e-9 * before.iteration_s,
+                 qPrintable(QString::number(pinnedTotal)));
+
+        w.clearComparison();
+        QVERIFY(!w.comparisonPinned());
+        QVERIFY(!panel->pinned());
+        QVERIFY(moe->frontierView()->pinnedCurves().isEmpty());
+        QCOMPARE(panel->figureText(PlanPanel::Figure::TokensPerGpu),
+                 QString::number(after.tokensPerSPerGpu, 'f', 0));
+    }
 };
 
 TANDEM_TEST_MAIN(TstMoePlan)

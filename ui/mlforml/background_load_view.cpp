@@ -60,7 +60,7 @@ void BackgroundLoadView::rebuild() {
     const size_t n = std::min(t.size(), v.size());
     const double t0 = n > 0 ? t.front() : 0;
     const double span = n > 1 ? t[n - 1] - t0 : 1;
-    const TimeUnit unit = chooseTimeUnit(span);
+    const TimeUnit unit = stableTimeUnit(span);
     QList<QPointF> pts;
     pts.reserve(static_cast<qsizetype>(2 * n));
     double yMax = 1;

@@ -77,7 +77,7 @@ void ComboTimelineView::rebuild() {
     double tMax = 0;
     for (const auto* run : runs)
         for (const auto& seg : run->timeline) tMax = std::max(tMax, seg.t1_s);
-    const TimeUnit unit = chooseTimeUnit(tMax);
+    const TimeUnit unit = stableTimeUnit(tMax);
     const double xMax = tMax > 0 ? tMax / unit.divisor : 1.0;
 
     // Rows top to bottom in engine order: row k (from the top) sits at y = n - 1 - k.

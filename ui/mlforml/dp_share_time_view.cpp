@@ -62,7 +62,7 @@ void DpShareTimeView::rebuild() {
     double tMax = 0;
     for (const auto& run : runs)
         if (!run.dpShareTime_s.empty()) tMax = std::max(tMax, run.dpShareTime_s.back());
-    const TimeUnit unit = chooseTimeUnit(tMax);
+    const TimeUnit unit = stableTimeUnit(tMax);
     const qsizetype nRuns = static_cast<qsizetype>(runs.size());
     growSeriesPool(m_lines, nRuns, chart(), m_x, m_y);
     double yMax = 10;

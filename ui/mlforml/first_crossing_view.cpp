@@ -99,7 +99,7 @@ void FirstCrossingView::rebuild() {
         for (const auto& run : m_pinned->policies)
             if (ti < run.firstCrossing_s.size() && std::isfinite(run.firstCrossing_s[ti]))
                 maxS = std::max(maxS, run.firstCrossing_s[ti]);
-    const TimeUnit unit = chooseTimeUnit(maxS);
+    const TimeUnit unit = stableTimeUnit(maxS);
     const auto inUnitText = [&unit](double s) {
         const double v = s / unit.divisor;
         return QString::number(v, 'f', v < 10 ? 2 : 1) + QLatin1Char(' ') + unit.shortName;

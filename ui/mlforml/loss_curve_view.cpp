@@ -136,7 +136,7 @@ void LossCurveView::rebuild() {
                 if (std::isfinite(fc)) fcMax = std::max(fcMax, fc);
         }
     }
-    const TimeUnit unit = chooseTimeUnit(fcMax > 0 ? fcMax : tMax);
+    const TimeUnit unit = stableTimeUnit(fcMax > 0 ? fcMax : tMax);
     const double xDiv = m_options.updatesAxis ? 1.0 : unit.divisor;
     QAbstractAxis* xAxis = m_options.logX ? static_cast<QAbstractAxis*>(m_xLog) : m_xLinear;
     QAbstractAxis* other = m_options.logX ? static_cast<QAbstractAxis*>(m_xLinear) : m_xLog;

@@ -17,6 +17,7 @@ namespace tandem::ui {
 SweepCrossingView::SweepCrossingView(QWidget* parent)
     : ChartView(QStringLiteral("mlforml-sweep-crossing"),
                 tr("First crossing against co-running jobs N"), parent) {
+    setHoverSnapsToPoints(true);  // a sweep: read at its computed points
     m_x = new QValueAxis(this);
     m_x->setTitleText(tr("Co-running jobs N (line: shown N)"));
     m_y = new QValueAxis(this);
@@ -69,7 +70,7 @@ void SweepCrossingView::rebuild() {
                 maxS = std::max(maxS, run.firstCrossing_s[ti]);
         }
     }
-    const TimeUnit unit = chooseTimeUnit(maxS);
+    const TimeUnit unit = stableTimeUnit(maxS);
     growSeriesPool(m_lines, policies.size(), chart(), m_x, m_y,
                    [](QLineSeries* s) { s->setPointsVisible(true); });
     QList<QList<QPointF>> curves;

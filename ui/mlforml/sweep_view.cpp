@@ -21,6 +21,7 @@ SweepView::SweepView(QWidget* parent)
       m_shown(new QScatterSeries(this)),
       m_x(new QValueAxis(this)),
       m_y(new QValueAxis(this)) {
+    setHoverSnapsToPoints(true);  // a sweep: read at its computed points
     m_bf16->setName(tr("BF16 gradients"));
     m_mxfp4->setName(tr("MXFP4 gradients"));
     m_bf16->setPointsVisible(true);

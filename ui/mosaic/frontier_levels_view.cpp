@@ -44,6 +44,7 @@ BackgroundLevelStyle backgroundLevelStyle(int index, int count, Theme theme) {
 FrontierLevelsView::FrontierLevelsView(QWidget* parent)
     : ChartView(QStringLiteral("mosaic-frontier-levels"),
                 tr("Cluster-optimal frontier per level of co-running jobs"), parent) {
+    setHoverSnapsToPoints(true);  // a sweep: read at its computed points
     m_x = new QValueAxis(this);
     m_x->setTitleText(tr("Sparsity S = 1 - N_act / N_tot"));
     m_y = new QValueAxis(this);

@@ -125,6 +125,7 @@ QList<QPair<double, double>> FrontierView::shadedBands(bool undeliverable) const
 FrontierView::FrontierView(QWidget* parent)
     : ChartView(QStringLiteral("mosaic-frontier"),
                 tr("Loss against sparsity: compute-optimal vs cluster-optimal"), parent) {
+    setHoverSnapsToPoints(true);  // a sweep: read at its computed points
     m_x = new QValueAxis(this);
     m_x->setTitleText(tr("Sparsity S = 1 - N_act / N_tot"));
     m_x->setLabelFormat(QStringLiteral("%.2f"));

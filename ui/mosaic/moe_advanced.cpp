@@ -11,6 +11,7 @@
 #include "mosaic/hardware.h"
 #include "mosaic/perf_model.h"
 #include "mosaic/stack.h"
+#include "mosaic/stack_file.h"
 #include "widgets/collapsible_section.h"
 #include "widgets/count_label.h"
 
@@ -52,6 +53,11 @@ MoeAdvanced::MoeAdvanced(QWidget* parent)
         "top of the GPU type (scenario key mosaic.stack). mosaic-paper: the paper's basic stack; "
         "megatron-core: calibrated to measured Megatron-Core runs."));
     f->addRow(tr("Training stack"), m_stack);
+    m_stackNote = new QLabel(body);
+    m_stackNote->setObjectName(QStringLiteral("moeStackNote"));
+    m_stackNote->setWordWrap(true);
+    m_stackNote->setVisible(false);
+    f->addRow(QString(), m_stackNote);
     m_precision = new QComboBox(body);
     m_precision->setObjectName(QStringLiteral("moePrecision"));
     for (int i = 0; i < mosaic::kPrecisionCount; ++i)
@@ -105,6 +111,7 @@ MoeAdvanced::MoeAdvanced(QWidget* parent)
         refreshPrecisions();
         emit engineInputsChanged();
     });
+    connect(m_stack, &QComboBox::currentIndexChanged, this, &MoeAdvanced::refreshStackNote);
     connect(m_stack, &QComboBox::currentIndexChanged, this, &MoeAdvanced::engineInputsChanged);
     connect(m_precision, &QComboBox::currentIndexChanged, this, [this]() {
         refreshPrecisions();
@@ -162,12 +169,24 @@ void MoeAdvanced::setEnvelope(const mosaic::Envelope& e) {
     }
     m_hardware->setCurrentIndex(idx);
     const QString stack = QString::fromStdString(e.stack.name);
+    if (e.stack.calibration.runs > 0) {
+        m_calibratedStack = e.stack;
+        idx = m_stack->findData(stack);
+        if (idx < 0) {
+            m_stack->addItem(tr("%1 (calibrated)").arg(stack), stack);
+            idx = m_stack->count() - 1;
+        }
+        m_stack->setItemData(
+            idx, QString::fromStdString(mosaic::calibrationSentence(e.stack.calibration)),
+            Qt::ToolTipRole);
+    }
     idx = m_stack->findData(stack);
-    if (idx < 0) {  // envelopes hold built-in stacks only; shown rather than replaced
+    if (idx < 0) {  // a name no list holds: shown rather than replaced
         m_stack->addItem(stack, stack);
         idx = m_stack->count() - 1;
     }
     m_stack->setCurrentIndex(idx);
+    refreshStackNote();
     m_precision->setCurrentIndex(m_precision->findData(int(e.precision)));
     refreshPrecisions();
     m_loadedSeqLen = e.seqLen;
@@ -186,6 +205,38 @@ void MoeAdvanced::setEnvelope(const mosaic::Envelope& e) {
         b->setProperty("loaded", b->value());
 }
 
+void MoeAdvanced::offerCalibratedStack(const mosaic::Stack& s) {
+    m_calibratedStack = s;
+    const QString name = QString::fromStdString(s.name);
+    int idx = m_stack->findData(name);
+    if (idx < 0) {
+        m_stack->addItem(tr("%1 (calibrated)").arg(name), name);
+        idx = m_stack->count() - 1;
+    }
+    m_stack->setItemData(idx, QString::fromStdString(mosaic::calibrationSentence(s.calibration)),
+                         Qt::ToolTipRole);
+    if (m_stack->currentIndex() == idx) {
+        refreshStackNote();
+        emit engineInputsChanged();
+    } else {
+        m_stack->setCurrentIndex(idx);
+    }
+}
+
+QString MoeAdvanced::stackNote() const { return m_stackNote->text(); }
+
+void MoeAdvanced::refreshStackNote() {
+    const bool calibrated =
+        m_calibratedStack.calibration.runs > 0 &&
+        m_stack->currentData().toString().toStdString() == m_calibratedStack.name;
+    m_stackNote->setText(calibrated
+                             ? tr("%1: %2").arg(QString::fromStdString(m_calibratedStack.name),
+                                                QString::fromStdString(mosaic::calibrationSentence(
+                                                    m_calibratedStack.calibration)))
+                             : QString());
+    m_stackNote->setVisible(calibrated);
+}
+
 void MoeAdvanced::applyTo(mosaic::Envelope& e) const {
     const QString hw = m_hardware->currentData().toString();
     if (hw != m_loadedHardware) {
@@ -195,9 +246,11 @@ void MoeAdvanced::applyTo(mosaic::Envelope& e) const {
     } else if (e.hardware.name != m_loadedHardwareSheet.name) {
         e.hardware = m_loadedHardwareSheet;  // back to the scenario's own GPU type
     }
-    // Stacks and precisions are built-in values: the shown one is always the envelope's.
+    // A built-in stack by name, or the calibrated one offered.
     const std::string stack = m_stack->currentData().toString().toStdString();
-    if (stack != e.stack.name)
+    if (m_calibratedStack.calibration.runs > 0 && stack == m_calibratedStack.name)
+        e.stack = m_calibratedStack;
+    else if (stack != e.stack.name || e.stack.calibration.runs > 0)
         for (const std::string& n : mosaic::stackNames())
             if (n == stack) e.stack = mosaic::builtinStack(stack);
     e.precision = mosaic::Precision(m_precision->currentData().toInt());

@@ -28,6 +28,12 @@ public:
     QDoubleSpinBox* goodput() const { return m_goodput; }
     /// Training stack (item data: the stack name, scenario key mosaic.stack).
     QComboBox* stack() const { return m_stack; }
+    /// Offers `s`, a stack calibrated to the user's runs (`tandem-cli calibrate`, stack_file.h),
+    /// as "NAME (calibrated)" and selects it (engineInputsChanged follows); the note under the box
+    /// then says what it was calibrated to. A stack of the same name replaces the one offered.
+    void offerCalibratedStack(const mosaic::Stack& s);
+    /// The note under the stack box: the calibrated stack's sentence, empty otherwise (tests).
+    QString stackNote() const;
     /// GEMM precision (item data: int(mosaic::Precision), scenario key mosaic.precision). A
     /// precision the GPU type has no peak for is disabled, with a tooltip saying so; when the
     /// scenario already uses one it stays selected and precisionNote() explains why nothing fits.
@@ -49,6 +55,11 @@ private:
     QComboBox* m_precision;
     QLabel* m_precisionNote;
     mosaic::Hardware m_loadedHardwareSheet;
+    /// The calibrated stack offered (calibration.runs 0: none); shown as "NAME (calibrated)".
+    mosaic::Stack m_calibratedStack;
+    QLabel* m_stackNote;
+    /// Shows m_calibratedStack's sentence under the box while it is selected.
+    void refreshStackNote();
     QComboBox* m_seqLen;
     QDoubleSpinBox* m_goodput;
     QDoubleSpinBox* m_minSparsity;

@@ -20,6 +20,7 @@ namespace tandem::ui {
 OptimumVsJobsView::OptimumVsJobsView(QWidget* parent)
     : ChartView(QStringLiteral("mosaic-optimum-vs-jobs"),
                 tr("Cluster optimum against co-running jobs"), parent) {
+    setHoverSnapsToPoints(true);  // a sweep: read at its computed points
     m_x = new QValueAxis(this);
     m_x->setTitleText(tr("Co-running jobs"));
     m_x->setLabelFormat(QStringLiteral("%d"));

@@ -193,6 +193,30 @@ void PlanPanel::saveAs() {
     if (!saveMegatronScript(path, &error)) QMessageBox::warning(this, tr("Save failed"), error);
 }
 
+void PlanPanel::setPinned(std::optional<mosaic::PlanReport> pinned) {
+    m_pinned = std::move(pinned);
+    showReport();
+}
+
+namespace {
+/// The first layout of `r` when it is feasible, else nullptr.
+const mosaic::PlanLayout* feasibleFirst(const std::optional<mosaic::PlanReport>& r) {
+    if (!r || r->layouts.empty() || !r->layouts.front().eval.feasible) return nullptr;
+    return &r->layouts.front();
+}
+
+/// " (+4.1 % vs pinned)" for `now` against `then`; " (same as pinned)" within 0.05 %; empty
+/// when either is not a positive finite number.
+QString versusPinned(double now, double then) {
+    if (!(now > 0) || !(then > 0) || !std::isfinite(now) || !std::isfinite(then)) return {};
+    const double change = 100.0 * (now / then - 1.0);
+    if (std::abs(change) < 0.05) return PlanPanel::tr(" (same as pinned)");
+    return PlanPanel::tr(" (%1%2 % vs pinned)")
+        .arg(change > 0 ? QStringLiteral("+") : QString())
+        .arg(change, 0, 'f', 1);
+}
+}  // namespace
+
 void PlanPanel::showReport() {
     const bool shown = m_report && !m_report->layouts.empty();
     const mosaic::PlanLayout* l = shown ? &m_report->layouts.front() : nullptr;
@@ -229,28 +253,51 @@ void PlanPanel::showReport() {
             set(f, tr("-"));
         m_note->setText(tr("Infeasible: %1").arg(QString::fromStdString(e.reason)));
     } else {
-        set(Figure::TokensPerGpu, QString::number(e.tokensPerSPerGpu, 'f', 0));
-        set(Figure::Iteration, tr("%1 s").arg(e.iteration_s, 0, 'f', 3));
-        set(Figure::Mfu, tr("%1 %").arg(100 * e.mfu, 0, 'f', 1));
-        set(Figure::ModelTflops, QString::number(e.modelTflopsPerSPerGpu, 'f', 1));
-        set(Figure::DaysToTarget, std::isfinite(l->daysToTarget)
-                                      ? tr("%1 days for %2 tokens at goodput %3")
-                                            .arg(l->daysToTarget, 0, 'f', 1)
-                                            .arg(formatCount(m_report->request.tokenTarget))
-                                            .arg(m_report->request.goodput, 0, 'g', 3)
-                                      : tr("no token target"));
+        const mosaic::PlanLayout* pin = feasibleFirst(m_pinned);
+        const auto vs = [&](double now, double (*of)(const mosaic::PlanLayout&)) {
+            return pin ? versusPinned(now, of(*pin)) : QString();
+        };
+        set(Figure::TokensPerGpu, QString::number(e.tokensPerSPerGpu, 'f', 0) +
+                                      vs(e.tokensPerSPerGpu, [](const mosaic::PlanLayout& p) {
+                                          return p.eval.tokensPerSPerGpu;
+                                      }));
+        set(Figure::Iteration,
+            tr("%1 s").arg(e.iteration_s, 0, 'f', 3) +
+                vs(e.iteration_s, [](const mosaic::PlanLayout& p) { return p.eval.iteration_s; }));
+        set(Figure::Mfu, tr("%1 %").arg(100 * e.mfu, 0, 'f', 1) +
+                             vs(e.mfu, [](const mosaic::PlanLayout& p) { return p.eval.mfu; }));
+        set(Figure::ModelTflops, QString::number(e.modelTflopsPerSPerGpu, 'f', 1) +
+                                     vs(e.modelTflopsPerSPerGpu, [](const mosaic::PlanLayout& p) {
+                                         return p.eval.modelTflopsPerSPerGpu;
+                                     }));
+        set(Figure::DaysToTarget,
+            std::isfinite(l->daysToTarget)
+                ? tr("%1 days for %2 tokens at goodput %3")
+                          .arg(l->daysToTarget, 0, 'f', 1)
+                          .arg(formatCount(m_report->request.tokenTarget))
+                          .arg(m_report->request.goodput, 0, 'g', 3) +
+                      vs(l->daysToTarget,
+                         [](const mosaic::PlanLayout& p) { return p.daysToTarget; })
+                : tr("no token target"));
         m_note->setText(QString::fromStdString(m_report->networkNote));
     }
-    m_breakdown->setData(
-        feasible ? QList<QPair<QString, mosaic::Breakdown>>{{tr("this plan"), e.breakdown}}
-                 : QList<QPair<QString, mosaic::Breakdown>>{});
+    QList<QPair<QString, mosaic::Breakdown>> bars;
+    if (feasible) bars.append({tr("this plan"), e.breakdown});
+    if (feasible && feasibleFirst(m_pinned))
+        bars.append({tr("pinned"), feasibleFirst(m_pinned)->eval.breakdown});
+    m_breakdown->setData(bars);
     m_breakdown->setFittingTitle(
         {tr("Step time, %1").arg(QString::fromStdString(planLabel(l->plan))),
          tr("Step time per iteration")});
     const double usable = c.hardware.memoryBytes / 1e9;
     m_stages->setStages(l->stages, usable);
+    const mosaic::PlanLayout* pinnedLayout = feasibleFirst(m_pinned);
     m_memoryCaption->setText(
-        tr("Memory per GPU by pipeline stage, GB (%1 usable)").arg(usable, 0, 'f', 0));
+        tr("Memory per GPU by pipeline stage, GB (%1 usable)").arg(usable, 0, 'f', 0) +
+        (pinnedLayout && feasible ? tr("; peak %1 GB, pinned plan %2 GB")
+                                        .arg(e.memoryGB, 0, 'f', 1)
+                                        .arg(pinnedLayout->eval.memoryGB, 0, 'f', 1)
+                                  : QString()));
     m_memoryCaption->setToolTip(tr("Peak memory per GPU %1 GB of %2 GB usable: the fullest stage")
                                     .arg(e.memoryGB, 0, 'f', 1)
                                     .arg(usable, 0, 'f', 0));

@@ -52,6 +52,12 @@ public:
     QString figureText(Figure f) const;
     /// planReportMegatron of the report shown: `tandem-cli plan --emit megatron`'s bytes.
     QString megatronText() const;
+    /// Compares what is shown with `pinned` (a report kept by View > Pin for comparison;
+    /// nullopt ends the comparison): each figure gets its change against the pinned plan's
+    /// ("+4.1 % vs pinned"), the step breakdown a "pinned" bar under this plan's, the memory
+    /// caption the change of peak memory per GPU.
+    void setPinned(std::optional<mosaic::PlanReport> pinned);
+    const std::optional<mosaic::PlanReport>& pinned() const { return m_pinned; }
     /// Puts megatronText() on the clipboard (the "Copy Megatron arguments" button).
     void copyMegatronArguments();
     /// Writes megatronText() to `path` through fileio::writeFileAtomic; false with the
@@ -74,6 +80,7 @@ private:
 
     std::vector<PlanSubject> m_subjects;
     std::optional<mosaic::PlanReport> m_report;
+    std::optional<mosaic::PlanReport> m_pinned;
     QComboBox* m_subjectBox;
     QPushButton* m_copy;
     QPushButton* m_save;

@@ -6,6 +6,7 @@
 
 #include "inspect/inspect.h"
 #include "io/input_kind.h"
+#include "mosaic/stack_file.h"
 #include "scenario/scenario_files.h"
 
 namespace tandem::ui {
@@ -18,6 +19,8 @@ QString importKindName(ImportKind k) {
             return QStringLiteral("nccl-tests log");
         case ImportKind::LossLog:
             return QStringLiteral("loss log");
+        case ImportKind::StackFile:
+            return QStringLiteral("stack file");
         case ImportKind::LoadTrace:
             return QStringLiteral("load trace");
     }
@@ -74,6 +77,9 @@ std::optional<ImportedFile> readImport(const QString& path, Diagnostics& diag) {
     } else if (kind == io::InputKind::LoadTrace) {
         out.kind = ImportKind::LoadTrace;
         out.trace = io::loadLoadTraceFile(p, diag);
+    } else if (kind == io::InputKind::StackFile) {
+        out.kind = ImportKind::StackFile;
+        out.stack = mosaic::loadStack(p, diag);
     } else {
         diag.error("file", "not a recognised input (kind \"" + io::inputKindName(kind) + "\")");
     }

@@ -11,11 +11,12 @@
 #include "io/loss_fit.h"
 #include "io/loss_log.h"
 #include "io/nccl_tests.h"
+#include "mosaic/stack.h"
 
 namespace tandem::ui {
 
 /// What an imported file turned out to be (inspect::inspectFile's detection).
-enum class ImportKind { ModelConfig, NcclTests, LossLog, LoadTrace };
+enum class ImportKind { ModelConfig, NcclTests, LossLog, LoadTrace, StackFile };
 
 /// One imported file, validated; exactly the member of its kind is set.
 struct ImportedFile {
@@ -28,6 +29,7 @@ struct ImportedFile {
     std::optional<io::LossLog> lossLog;    ///< LossLog
     std::optional<io::LossFit> lossFit;    ///< LossLog: the fit of lossLog->preferred()
     std::optional<io::LoadTrace> trace;    ///< LoadTrace
+    std::optional<mosaic::Stack> stack;    ///< StackFile: a calibrated stack (stack_file.h)
 };
 
 /// Reads `path`, detects its kind with inspect::inspectFile (io::detectInputKind: from the content,

@@ -271,6 +271,18 @@ void MainWindow::buildMenus() {
     m_presentationAction->setShortcut(QKeySequence(Qt::Key_F5));
     m_presentationAction->setToolTip(tr("Larger chart titles, axes and legends for a projector"));
     connect(m_presentationAction, &QAction::toggled, this, &MainWindow::setPresentationMode);
+    view->addSeparator();
+    QAction* pin =
+        view->addAction(tr("P&in for comparison"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P),
+                        this, &MainWindow::pinForComparison);
+    pin->setObjectName(QStringLiteral("pinForComparison"));
+    pin->setToolTip(
+        tr("Keep this state on every chart (dashed grey) and the Plan page's figures "
+           "to compare later states with"));
+    m_clearPinAction = view->addAction(tr("Clear pinned"), this, &MainWindow::clearComparison);
+    m_clearPinAction->setObjectName(QStringLiteral("clearPinned"));
+    m_clearPinAction->setEnabled(false);
+    view->addSeparator();
 
     // One cluster for both workspaces: the action and the two side-panel boxes show one state.
     m_linkAction = view->addAction(tr("Same &cluster in both workspaces"));

@@ -135,6 +135,14 @@ public:
     /// for a projector (remembered in QSettings "view/presentation").
     void setPresentationMode(bool on);
     bool presentationMode() const;
+    /// View > Pin for comparison (Ctrl+Shift+P): every chart keeps what it draws now as dashed
+    /// grey curves under later states (ChartView::pinCurves) and the Plan page shows each figure's
+    /// change against the plan shown now (PlanPanel::setPinned); pinning again replaces the pin.
+    void pinForComparison();
+    /// View > Clear pinned: ends the comparison everywhere.
+    void clearComparison();
+    /// Whether a comparison is pinned.
+    bool comparisonPinned() const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -184,6 +192,7 @@ private:
     std::optional<Preset> m_preset;  ///< the preset the scenario came from (none: a file, new)
     QAction* m_darkAction = nullptr;
     QAction* m_presentationAction = nullptr;
+    QAction* m_clearPinAction = nullptr;
     ClusterLink* m_link = nullptr;
     QAction* m_linkAction = nullptr;
     RecoveryAutosaver* m_recovery = nullptr;

@@ -20,6 +20,7 @@
 #include "mosaic/imported_model.h"
 #include "mosaic/moe_workspace.h"
 #include "mosaic/optimum_card.h"
+#include "mosaic/stack_file.h"
 #include "scenario/scenario_files.h"
 #include "shell/file_import.h"
 #include "shell/main_window.h"
@@ -228,6 +229,29 @@ bool MainWindow::applyImport(const ImportedFile& f, DenseModelTarget dense, Diag
                                      6000);
             return true;
         }
+        case ImportKind::StackFile: {
+            // The stack is kept whole in the scenario (mosaic.stack as an object), so saving
+            // keeps it and reopening shows it, whether or not the file stays.
+            if (!m_doc->scenario().mosaic) {
+                diag.error("$.mosaic", "the scenario has no mosaic section to take a stack");
+                return false;
+            }
+            Scenario s = m_doc->scenario();
+            s.mosaic->stack = *f.stack;
+            if (!validScenario(s, *m_doc, diag)) return false;
+            m_doc->setMosaic(*s.mosaic);
+            m_moe->setEnvelope(s.mosaic);
+            setCurrentWorkspace(1);
+            statusBar()->showMessage(
+                tr("Training stack %1: %2")
+                    .arg(QString::fromStdString(f.stack->name),
+                         f.stack->calibration.runs > 0
+                             ? QString::fromStdString(
+                                   mosaic::calibrationSentence(f.stack->calibration))
+                             : QString::fromStdString(f.stack->description)),
+                8000);
+            return true;
+        }
     }
     return false;
 }
@@ -266,6 +290,8 @@ void MainWindow::showScenarioImports() {
                 break;
             case ImportKind::LoadTrace:
                 break;  // a trace is the scenario's ml_for_ml.trace_file, shown by its workspace
+            case ImportKind::StackFile:
+                break;  // a stack is kept whole in the scenario (mosaic.stack)
         }
     }
     m_network->pages()->setCurrentIndex(networkPage);

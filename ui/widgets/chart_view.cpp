@@ -28,6 +28,7 @@
 #include <QXYSeries>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 #include "widgets/palette.h"
@@ -273,6 +274,7 @@ void ChartView::drawForeground(QPainter* painter, const QRectF& rect) {
     QChartView::drawForeground(painter, rect);
     if (m_foregroundOff) return;
     if (m_emptyReason.isEmpty()) {
+        drawPinnedCurves(painter);  // part of the chart: exported too
         // An exported picture is the chart alone: no crosshair, read-out or pinned box.
         if (m_exporting) return;
         drawFocusMark(painter);
@@ -481,6 +483,9 @@ bool ChartView::fitLegend() {
             entries << legendEntryHtml(m, fits);
         }
     }
+    if (!m_pinnedCurves.isEmpty())
+        entries << QStringLiteral("<span style=\"color:%1\">&#8211; &#8211;</span>&nbsp;%2")
+                       .arg(palette().color(QPalette::WindowText).name(), tr("pinned"));
     QString html = entries.isEmpty()
                        ? QString()
                        : QStringLiteral("<span style=\"color:%1\">%2</span>")
@@ -694,6 +699,18 @@ HoverTable ChartView::hoverAtX(double x) const {
             std::sort(h.points.begin(), h.points.end(),
                       [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
         series.push_back(std::move(h));
+    }
+    if (m_hoverSnaps) {
+        // Read where the sweep computed a point, not between two of them.
+        double best = x, distance = std::numeric_limits<double>::infinity();
+        for (const HoverSeries& h : series)
+            if (h.line)
+                for (const QPointF& p : h.points)
+                    if (std::abs(p.x() - x) < distance) {
+                        distance = std::abs(p.x() - x);
+                        best = p.x();
+                    }
+        x = best;
     }
     const std::vector<HoverValue> values = valuesAt(series, x, 0.015 * span);
     if (values.empty()) return t;  // nothing to read here (bars, gaps between segments)

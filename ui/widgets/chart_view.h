@@ -7,6 +7,7 @@
 
 #include "widgets/chart_zoom.h"
 #include "widgets/hover.h"
+#include "widgets/units.h"
 
 class QAreaSeries;
 class QAbstractAxis;
@@ -109,6 +110,35 @@ public:
     /// The y axis drawn logarithmically (the view redraws; the zoom is reset).
     void setLogY(bool on);
     bool logY() const { return m_logY; }
+    /// Holds the axes at the ranges they show now through every redraw (ChartZoom::lock), so
+    /// that a slider's steps are seen on fixed axes; off (or Reset zoom) gives the view its own
+    /// ranges back. The context menu's "Lock axes" (object name "lockAxes").
+    void setAxesLocked(bool on);
+    bool axesLocked() const { return m_zoom.isLocked(); }
+
+    /// One curve of the chart kept by pinCurves(): its points in data coordinates and the
+    /// axes it was drawn on (side and scale), drawn again under the live series as a dashed grey
+    /// "pinned" curve until clearPinnedCurves().
+    struct PinnedCurve {
+        QString name;
+        QList<QPointF> points;
+        bool line = true;  ///< a line (dashed polyline) or markers (rings)
+        Qt::Alignment xSide = Qt::AlignBottom, ySide = Qt::AlignLeft;
+        bool xLog = false, yLog = false;
+    };
+    /// Keeps every visible line and scatter series as it is drawn now (drawing first what is
+    /// pending) for comparison: later states are drawn over the pinned curves, which keep their
+    /// data coordinates, so the view also keeps its time unit while a pin is held
+    /// (stableTimeUnit).
+    void pinCurves();
+    void clearPinnedCurves();
+    const QVector<PinnedCurve>& pinnedCurves() const { return m_pinnedCurves; }
+    /// Whether the crosshair reads the chart at computed points only: the cursor's x is moved
+    /// to the nearest x of a visible line's points before the values are read (views of sweeps,
+    /// whose lines join computed samples).
+    void setHoverSnapsToPoints(bool on) { m_hoverSnaps = on; }
+    bool hoverSnapsToPoints() const { return m_hoverSnaps; }
+
     /// Adds the context menu's "Reset zoom" (object name "resetZoom", enabled while zoomed) and,
     /// where offered, the checkable "Logarithmic y axis" ("logY") to `menu`, then a separator.
     void addViewActions(QMenu* menu);
@@ -162,6 +192,11 @@ protected:
     void setLeastHeight(int px);
     /// A series value as the hover table prints it (default: 4 significant digits).
     virtual QString hoverValueText(double y) const;
+    /// The time unit for a time axis spanning up to `maxSeconds` (chooseTimeUnit), except that
+    /// the unit of the last call is kept while the user is comparing or dragging: curves are
+    /// pinned, the axes are locked, or a mouse button is held (a slider being dragged), so that
+    /// an axis does not switch between minutes and hours mid-drag.
+    TimeUnit stableTimeUnit(double maxSeconds);
 
 private:
     /// The zoom's share of the mouse and key events (chart_view_zoom.cpp); each returns whether
@@ -175,6 +210,9 @@ private:
     void drawFocusMark(QPainter* painter) const;
     /// Draws the crosshair at viewport x `x` and `table` in a box next to `at` (scene painter).
     void drawHover(QPainter* painter, const QPoint& at, const HoverTable& table, bool pinned) const;
+    /// Draws the pinned curves (dashed grey, clipped to the plot) on the current axes
+    /// (chart_view_pin.cpp).
+    void drawPinnedCurves(QPainter* painter) const;
     void applyFittingTitle();
     /// The height the chart needs for its texts as they are now, px.
     int textsHeight() const;
@@ -218,6 +256,10 @@ private:
     QRubberBand* m_band = nullptr;
     bool m_logYAvailable = false;
     bool m_logY = false;
+    QVector<PinnedCurve> m_pinnedCurves;
+    bool m_hoverSnaps = false;
+    TimeUnit m_timeUnit{1, QStringLiteral("s"), QStringLiteral("s")};
+    bool m_timeUnitChosen = false;
 };
 
 /// One redraw per change: while a batch lives (on the GUI thread), ChartView::requestRebuild

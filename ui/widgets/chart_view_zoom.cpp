@@ -71,6 +71,12 @@ void ChartView::addViewActions(QMenu* menu) {
     QAction* reset = menu->addAction(tr("Reset zoom"), this, &ChartView::resetZoom);
     reset->setObjectName(QStringLiteral("resetZoom"));
     reset->setEnabled(m_zoom.isZoomed());
+    QAction* lock = menu->addAction(tr("Lock axes"));
+    lock->setObjectName(QStringLiteral("lockAxes"));
+    lock->setCheckable(true);
+    lock->setChecked(m_zoom.isLocked());
+    lock->setToolTip(tr("Keep these axis ranges while the scenario changes"));
+    connect(lock, &QAction::toggled, this, &ChartView::setAxesLocked);
     if (m_logYAvailable) {
         QAction* log = menu->addAction(tr("Logarithmic y axis"));
         log->setObjectName(QStringLiteral("logY"));

@@ -92,7 +92,8 @@ ChartZoom::Axis* ChartZoom::find(QAbstractAxis* axis) {
 ChartZoom::Axis& ChartZoom::track(QAbstractAxis* axis) {
     if (Axis* a = find(axis)) return *a;
     const auto [lo, hi] = rangeOf(axis);
-    m_axes.append({axis, lo, hi, lo, hi, ticksOf(axis), Ticks{}});
+    m_axes.append({axis, lo, hi, lo, hi, ticksOf(axis), Ticks{}, axis->orientation(),
+                   axis->alignment(), isLog(axis)});
     return m_axes.back();
 }
 
@@ -141,7 +142,7 @@ void ChartZoom::scale(QChart* chart, const QPointF& at, double factor) {
     // Zoomed out to (or past) the full range: the zoom is over.
     bool beyond = true;
     for (const Axis& a : m_axes) beyond = beyond && a.lo <= a.fullLo && a.hi >= a.fullHi;
-    if (beyond) reset(chart);
+    if (beyond && !m_locked) reset(chart);
 }
 
 void ChartZoom::pan(QChart* chart, double dx, double dy) {
@@ -159,11 +160,34 @@ void ChartZoom::pan(QChart* chart, double dx, double dy) {
     apply();
 }
 
-void ChartZoom::reset(QChart* chart) { restore(chart); }
+void ChartZoom::reset(QChart* chart) {
+    m_locked = false;
+    restore(chart);
+}
+
+void ChartZoom::lock(QChart* chart) {
+    const auto axes = chart->axes();
+    for (QAbstractAxis* axis : axes)
+        if (isZoomableAxis(axis)) track(axis);
+    m_locked = !m_axes.isEmpty();
+    apply();
+}
 
 void ChartZoom::afterRebuild(QChart* chart) {
     if (m_axes.isEmpty()) return;
     const auto axes = chart->axes();
+    if (m_locked) {
+        // A redraw that made new axes: each held range goes to the new axis in its place.
+        for (Axis& a : m_axes) {
+            if (axes.contains(a.axis)) continue;
+            for (QAbstractAxis* axis : axes)
+                if (isZoomableAxis(axis) && !find(axis) && axis->orientation() == a.orientation &&
+                    axis->alignment() == a.alignment && isLog(axis) == a.log) {
+                    a.axis = axis;
+                    break;
+                }
+        }
+    }
     bool keep = true;
     for (Axis& a : m_axes) {
         if (!axes.contains(a.axis)) {
@@ -177,13 +201,14 @@ void ChartZoom::afterRebuild(QChart* chart) {
         }
         const Ticks now = ticksOf(a.axis);
         if (!(now == a.zoomTicks)) a.ticks = now;  // the redraw set ticks of its own
-        keep = keep && a.lo < a.fullHi && a.hi > a.fullLo;
+        keep = keep && (m_locked || (a.lo < a.fullHi && a.hi > a.fullLo));
     }
     if (keep) {
         apply();
         return;
     }
     // The data moved away from what was zoomed into: the view shows its own ranges again.
+    m_locked = false;
     restore(chart);
 }
 

@@ -5,6 +5,7 @@
 #include <QRectF>
 #include <QString>
 #include <QVector>
+#include <Qt>
 #include <utility>
 
 class QAbstractAxis;
@@ -33,6 +34,12 @@ public:
         }
     };
     bool isZoomed() const { return !m_axes.isEmpty(); }
+    /// Holds every value axis of `chart` at the range it shows now, through the view's redraws,
+    /// whatever the new data's ranges (a locked axis that a redraw replaced passes its range to
+    /// the new axis of the same orientation and side); zooming and panning move the held ranges;
+    /// reset() ends the lock. For comparing one state with the next on fixed axes.
+    void lock(QChart* chart);
+    bool isLocked() const { return m_locked; }
     /// Shows the part `fractions` of the plot area (x: 0 left .. 1 right, y: 0 bottom .. 1 top)
     /// on every value axis of `chart`; a side under `minFraction` of the plot leaves that
     /// orientation's axes as they are.
@@ -41,7 +48,7 @@ public:
     void scale(QChart* chart, const QPointF& at, double factor);
     /// Moves the shown ranges by `dx`, `dy` plot fractions (positive: the data moves right/up).
     void pan(QChart* chart, double dx, double dy);
-    /// Gives every zoomed axis its full range back.
+    /// Gives every zoomed axis its full range back (and ends a lock).
     void reset(QChart* chart);
     /// After the view redrew: an axis whose range the redraw set takes it as its new full range;
     /// the zoom is kept while it still overlaps the new full range of every zoomed axis (dropped
@@ -55,6 +62,10 @@ private:
         double lo, hi;          ///< the range shown
         Ticks ticks;            ///< the view's ticks (a QValueAxis)
         Ticks zoomTicks;        ///< the ticks apply() set
+        /// Where the axis sat (a locked range passes to the axis a redraw puts in its place).
+        Qt::Orientation orientation = Qt::Horizontal;
+        Qt::Alignment alignment;
+        bool log = false;
     };
     Axis* find(QAbstractAxis* axis);
     /// Adds `axis` (its current range as the full one) unless it is zoomed already.
@@ -65,6 +76,7 @@ private:
     /// Gives every zoomed axis still on `chart` its full range and the view's ticks.
     void restore(QChart* chart);
     QVector<Axis> m_axes;
+    bool m_locked = false;
 };
 
 /// Whether `axis` is one ChartZoom zooms (a QValueAxis or QLogValueAxis; not a QCategoryAxis).

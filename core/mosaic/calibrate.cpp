@@ -1,0 +1,69 @@
+#include "mosaic/calibrate.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tandem::mosaic {
+
+namespace {
+/// The calibrated constants only (no summaries): the fit behind calibrateStack and its
+/// leave-one-run-out.
+Stack refit(const Stack& base, std::vector<RealityCase> fitCases, std::vector<RealityCase> user,
+            double userWeight) {
+    const auto objective = [&](const Stack& s) {
+        return fitObjective(s, fitCases) + userWeight * fitObjective(s, user);
+    };
+    return minimizeStack(base, stackFitParameters(), objective).stack;
+}
+}  // namespace
+
+std::vector<double> caseErrors(const Stack& stack, std::vector<RealityCase> cases) {
+    for (RealityCase& c : cases) c.cluster.stack = stack;
+    std::vector<double> out;
+    for (const RealityRow& row : costCases(cases)) out.push_back(row.error);
+    return out;
+}
+
+double medianAbsError(const std::vector<double>& errors) {
+    if (errors.empty()) return std::nan("");
+    std::vector<double> a;
+    for (double e : errors) a.push_back(std::abs(e));
+    std::sort(a.begin(), a.end());
+    const size_t n = a.size();
+    return n % 2 ? a[n / 2] : 0.5 * (a[n / 2 - 1] + a[n / 2]);
+}
+
+CalibrationResult calibrateStack(const Stack& base, const std::vector<RealityCase>& fitCases,
+                                 const std::vector<RealityCase>& cases, const std::string& name,
+                                 const std::string& hardware, double userWeight) {
+    std::vector<RealityCase> used;
+    for (const RealityCase& c : cases)
+        if (c.expressible) used.push_back(c);
+    CalibrationResult out;
+    out.stack = refit(base, fitCases, used, userWeight);
+    out.errorsBefore = caseErrors(base, used);
+    out.errorsAfter = caseErrors(out.stack, used);
+    out.summary.runs = int(used.size());
+    out.summary.hardware = hardware;
+    out.summary.medianAbsErrorBefore = medianAbsError(out.errorsBefore);
+    out.summary.medianAbsErrorAfter = medianAbsError(out.errorsAfter);
+    out.summary.leaveOneRunOut = std::nan("");
+    if (used.size() >= 2) {
+        std::vector<double> left;
+        for (size_t i = 0; i < used.size(); ++i) {
+            std::vector<RealityCase> others = used;
+            others.erase(others.begin() + long(i));
+            const Stack s = refit(base, fitCases, others, userWeight);
+            const std::vector<double> e = caseErrors(s, {used[i]});
+            if (!e.empty()) left.push_back(e.front());
+        }
+        out.summary.leaveOneRunOut = medianAbsError(left);
+    }
+    out.summary.base = base.calibration.runs > 0 ? base.calibration.base : base.name;
+    out.stack.name = name;
+    out.stack.calibration = out.summary;
+    out.stack.description = calibrationSentence(out.summary);
+    return out;
+}
+
+}  // namespace tandem::mosaic

@@ -1,0 +1,44 @@
+#pragma once
+// `tandem-cli calibrate`: a training stack's fitted constants refitted to a user's own measured
+// runs together with the runs the stack was fitted to, so that a few runs cannot pull it far.
+#include <string>
+#include <vector>
+
+#include "mosaic/reality.h"
+#include "mosaic/stack_file.h"
+
+namespace tandem::mosaic {
+
+/// How many of the stack's own fitted runs one of the user's runs weighs in a calibration
+/// (calibrateStack): the stack is refitted to its own runs and the user's together, so the runs
+/// it was fitted to hold it where the user's runs say nothing, and a few runs cannot pull it
+/// far. One constant of the method, not fitted to any run.
+inline constexpr double kUserRunWeight = 1.0;
+
+/// Result of calibrateStack.
+struct CalibrationResult {
+    Stack stack;  ///< the calibrated stack: `name`, `calibration` (= summary), `description` set
+    StackCalibration summary;
+    /// predicted / measured - 1 of each expressible, feasible case (in case order) under the
+    /// starting stack and under the calibrated one.
+    std::vector<double> errorsBefore, errorsAfter;
+};
+
+/// The error (predicted / measured - 1, tokens/s per GPU) of each expressible case under
+/// `stack` (cases re-costed; infeasible cases give -1).
+std::vector<double> caseErrors(const Stack& stack, std::vector<RealityCase> cases);
+/// Median of |e| over `errors`; NaN when empty.
+double medianAbsError(const std::vector<double>& errors);
+
+/// Refits the stackFitParameters() of `base`, from its values, to the runs it was fitted to
+/// (`fitCases`: `tandem-cli calibrate` passes the shipped measured runs on hardware other than
+/// the user's, whose runs take the place of the shipped ones there) and the user's `cases`,
+/// each of the user's weighing `userWeight` (minimizeStack on fitObjective; expressible cases,
+/// plans as given, e.g. by choosePlans). Reports the median |error| on the user's cases before
+/// and after and, with two or more, the leave-one-run-out median (each predicted by the stack
+/// calibrated on the others). `name` names the result; `hardware` is recorded in the summary.
+CalibrationResult calibrateStack(const Stack& base, const std::vector<RealityCase>& fitCases,
+                                 const std::vector<RealityCase>& cases, const std::string& name,
+                                 const std::string& hardware, double userWeight = kUserRunWeight);
+
+}  // namespace tandem::mosaic

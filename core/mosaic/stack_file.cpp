@@ -1,0 +1,125 @@
+#include "mosaic/stack_file.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "io/text_file.h"
+
+namespace tandem::mosaic {
+
+namespace {
+std::string percent(double fraction) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f %%", 100.0 * fraction);
+    return buf;
+}
+
+bool endsWith(const std::string& s, const std::string& tail) {
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+}  // namespace
+
+std::string calibrationSentence(const StackCalibration& c) {
+    std::string s =
+        "calibrated to " + std::to_string(c.runs) + (c.runs == 1 ? " run" : " runs") + " of yours";
+    if (!c.hardware.empty()) s += " on " + c.hardware;
+    s += " (median error before " + percent(c.medianAbsErrorBefore) + ", after " +
+         percent(c.medianAbsErrorAfter);
+    if (std::isfinite(c.leaveOneRunOut))
+        s += "; " + percent(c.leaveOneRunOut) + " for a run left out";
+    return s + ")";
+}
+
+nlohmann::ordered_json stackToJson(const Stack& stack) {
+    const StackCalibration* calibration = stack.calibration.runs > 0 ? &stack.calibration : nullptr;
+    nlohmann::ordered_json j;
+    j["tandem_stack"] = kStackFileVersion;
+    j["name"] = stack.name;
+    j["base"] = calibration && !calibration->base.empty() ? calibration->base : stack.name;
+    nlohmann::ordered_json constants = nlohmann::ordered_json::object();
+    Stack s = stack;
+    for (const StackFitParameter& p : stackFitParameters()) constants[p.name] = p.ref(s);
+    j["constants"] = constants;
+    if (calibration) {
+        nlohmann::ordered_json c;
+        c["runs"] = calibration->runs;
+        c["hardware"] = calibration->hardware;
+        c["median_abs_error_before"] = calibration->medianAbsErrorBefore;
+        c["median_abs_error_after"] = calibration->medianAbsErrorAfter;
+        if (std::isfinite(calibration->leaveOneRunOut))
+            c["leave_one_run_out"] = calibration->leaveOneRunOut;
+        j["calibration"] = c;
+    }
+    return j;
+}
+
+Stack readStackJson(JsonReader& r) {
+    Diagnostics& diag = r.diagnostics();
+    const size_t errorsBefore = diag.items().size();
+    const long long version = r.integer("tandem_stack", 0, Range::closed(1, 1e9));
+    if (!r.has("tandem_stack"))
+        diag.error(r.childPath("tandem_stack"), "is required (the stack file's version, 1)");
+    else if (version > kStackFileVersion)
+        diag.error(r.childPath("tandem_stack"), "version " + std::to_string(version) +
+                                                    " is newer than this Tandem reads (" +
+                                                    std::to_string(kStackFileVersion) + ")");
+    const std::string base = r.string("base", "megatron-core", stackNames());
+    Stack baseStack = mosaicPaperStack();
+    try {
+        baseStack = builtinStack(base);
+    } catch (const std::exception&) {
+        // string() has reported the unknown base with the known ones.
+    }
+    Stack s = baseStack;
+    const std::string name = r.string("name", "");
+    if (name.empty())
+        diag.error(r.childPath("name"), "is required (a name for this stack, e.g. my-cluster)");
+    for (const std::string& builtin : stackNames())
+        if (name == builtin)
+            diag.error(
+                r.childPath("name"),
+                "\"" + name + "\" is a built-in stack; give the calibrated one its own name");
+    if (!name.empty()) s.name = name;
+    JsonReader constants = r.object("constants");
+    for (const StackFitParameter& p : stackFitParameters())
+        p.ref(s) = constants.number(p.name, p.ref(s), Range::closed(p.low, p.high));
+    constants.finish();
+    if (r.has("calibration")) {
+        JsonReader c = r.object("calibration");
+        StackCalibration cal;
+        cal.runs = int(c.integer("runs", 0, Range::closed(1, 1e6)));
+        cal.hardware = c.string("hardware", "");
+        cal.medianAbsErrorBefore = c.number("median_abs_error_before", 0, Range::nonNegative());
+        cal.medianAbsErrorAfter = c.number("median_abs_error_after", 0, Range::nonNegative());
+        cal.leaveOneRunOut = c.has("leave_one_run_out")
+                                 ? c.number("leave_one_run_out", 0, Range::nonNegative())
+                                 : std::nan("");
+        cal.base = baseStack.name;
+        c.finish();
+        s.calibration = cal;
+        s.description = calibrationSentence(cal);
+    }
+    r.finish();
+    return diag.items().size() > errorsBefore ? baseStack : s;
+}
+
+Stack loadStack(const std::string& nameOrPath, Diagnostics& diag) {
+    if (!endsWith(nameOrPath, ".json")) {
+        try {
+            return builtinStack(nameOrPath);
+        } catch (const std::exception& e) {
+            diag.error("--stack", std::string(e.what()) + " or a stack file (.json)");
+            return mosaicPaperStack();
+        }
+    }
+    std::string text;
+    if (!io::readTextFile(nameOrPath, text, diag)) return mosaicPaperStack();
+    const size_t before = diag.items().size();
+    const nlohmann::json j = parseJsonText(text, diag);
+    if (diag.items().size() > before) return mosaicPaperStack();
+    JsonReader r(j, "$", diag);
+    if (!r.isObject()) return mosaicPaperStack();
+    return readStackJson(r);
+}
+
+}  // namespace tandem::mosaic

@@ -1,0 +1,42 @@
+#pragma once
+// A training stack as a file of its own: a built-in stack (stack.h) with its fitted constants
+// replaced, as `tandem-cli calibrate` writes it for a user's cluster. Read by `--stack FILE`,
+// by scenarios (`mosaic.stack` as an object) and by the GUI.
+//
+//   {"tandem_stack": 1, "name": "my-cluster", "base": "megatron-core",
+//    "constants": {"dense_gemm_max": 0.93, ...},          // stackFitParameters() names
+//    "calibration": {"runs": 3, "hardware": "h100", "median_abs_error_before": 0.18,
+//                    "median_abs_error_after": 0.06, "leave_one_run_out": 0.09}}
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "common/diagnostics.h"
+#include "common/json_reader.h"
+#include "mosaic/stack.h"
+
+namespace tandem::mosaic {
+
+/// The version written in `tandem_stack`; a file of a later version is refused.
+inline constexpr int kStackFileVersion = 1;
+
+/// "calibrated to 3 runs of yours on h100 (median error before 18.2 %, after 6.1 %; 9.0 %
+/// for a run left out)": the sentence shown wherever a calibrated stack is named.
+std::string calibrationSentence(const StackCalibration& c);
+
+/// `stack` as a stack file (above): its base (stack.calibration.base, else its own name when
+/// it is a built-in stack), every stackFitParameters() member, and its calibration when it has
+/// one.
+nlohmann::ordered_json stackToJson(const Stack& stack);
+
+/// Reads a stack file's object from `r` (errors name the key: an unknown base, a constant
+/// outside its physical range, a missing name or one that is a built-in stack's, a later
+/// version). Returns the base stack with the constants set, `name` and `calibration` from the
+/// file; the base stack when there were errors.
+Stack readStackJson(JsonReader& r);
+
+/// A built-in stack by name (builtinStack) or, when `nameOrPath` ends in ".json", the stack
+/// file at that path. Errors (unreadable file, bad JSON, bad keys) go to `diag`; returns the
+/// mosaic-paper stack then.
+Stack loadStack(const std::string& nameOrPath, Diagnostics& diag);
+
+}  // namespace tandem::mosaic

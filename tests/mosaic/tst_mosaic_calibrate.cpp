@@ -1,0 +1,185 @@
+// Calibration to a user's runs (mosaic/calibrate.h) and stack files (mosaic/stack_file.h):
+// the shipped runs of one system are hidden from the fit, three of them play the user's logs,
+// and calibrating to those three must bring the rest of that system at least halfway to the
+// in-sample error and never make it worse; a stack file round-trips and refuses bad keys.
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+#include <fstream>
+
+#include "common/diagnostics.h"
+#include "common/json_reader.h"
+#include "mosaic/calibrate.h"
+#include "mosaic/reality.h"
+#include "mosaic/stack.h"
+#include "mosaic/stack_file.h"
+#include "test_main.h"
+
+using namespace tandem;
+using namespace tandem::mosaic;
+
+namespace {
+/// The values of stackFitParameters() in `s`.
+std::vector<double> constantsOf(Stack s) {
+    std::vector<double> v;
+    for (const StackFitParameter& p : stackFitParameters()) v.push_back(p.ref(s));
+    return v;
+}
+}  // namespace
+
+class TstMosaicCalibrate : public QObject {
+    Q_OBJECT
+private slots:
+    void calibrationHalvesTheGap_data() {
+        QTest::addColumn<QString>("system");
+        QTest::addColumn<QString>("hardware");
+        QTest::newRow("DGX-H100") << QStringLiteral("DGX-H100") << QStringLiteral("h100");
+        QTest::newRow("DGX-GB200") << QStringLiteral("DGX-GB200") << QStringLiteral("gb200-nvl72");
+    }
+    /// Issue: calibrating to three runs of a system the shipped fit never saw brings the median
+    /// error on that system's other runs at least halfway to the in-sample error, never worse.
+    void calibrationHalvesTheGap() {
+        QFETCH(QString, system);
+        QFETCH(QString, hardware);
+        std::vector<RealityCase> cases = realityCases(megatronCoreFitStart());
+        choosePlans(cases);
+        std::vector<RealityCase> others, mine;
+        for (const RealityCase& c : cases) {
+            if (!c.expressible) continue;
+            (c.run.system == system.toStdString() ? mine : others).push_back(c);
+        }
+        QVERIFY(mine.size() >= 12);
+        // The stack as shipped had it never seen this system: fitted to the other one only.
+        const Stack hidden =
+            minimizeStack(megatronCoreFitStart(), stackFitParameters(), [&](const Stack& s) {
+                return fitObjective(s, others);
+            }).stack;
+        // Three of this system's runs, spread over the CSV, play the user's logs.
+        const size_t n = mine.size();
+        const std::vector<size_t> picks{n / 6, n / 2, 5 * n / 6};
+        std::vector<RealityCase> user, rest;
+        for (size_t i = 0; i < n; ++i)
+            (std::find(picks.begin(), picks.end(), i) != picks.end() ? user : rest)
+                .push_back(mine[i]);
+        const double before = medianAbsError(caseErrors(hidden, rest));
+        const double inSample = medianAbsError(caseErrors(megatronCoreStack(), rest));
+        const CalibrationResult cal =
+            calibrateStack(hidden, others, user, "my-cluster", hardware.toStdString());
+        const double after = medianAbsError(caseErrors(cal.stack, rest));
+        qInfo(
+            "%s: rest %zu runs, median |error| hidden %.1f %%, calibrated to 3 %.1f %%, "
+            "in-sample %.1f %%; on the 3: %.1f %% -> %.1f %%, left out %.1f %%",
+            qPrintable(system), rest.size(), 100 * before, 100 * after, 100 * inSample,
+            100 * cal.summary.medianAbsErrorBefore, 100 * cal.summary.medianAbsErrorAfter,
+            100 * cal.summary.leaveOneRunOut);
+        QVERIFY(before > inSample);  // hiding the system must cost something to win back
+        QVERIFY2(after <= before, "calibration made the rest worse");
+        QVERIFY2(after <= before - 0.5 * (before - inSample),
+                 qPrintable(QStringLiteral("not halfway: %1 -> %2, in-sample %3")
+                                .arg(before)
+                                .arg(after)
+                                .arg(inSample)));
+        QCOMPARE(cal.summary.runs, 3);
+        QVERIFY(cal.summary.medianAbsErrorAfter <= cal.summary.medianAbsErrorBefore);
+        QVERIFY(std::isfinite(cal.summary.leaveOneRunOut));
+        QCOMPARE(cal.stack.name, std::string("my-cluster"));
+        QCOMPARE(cal.stack.calibration.base, std::string("megatron-core"));
+        QVERIFY(
+            QString::fromStdString(cal.stack.description)
+                .startsWith(QStringLiteral("calibrated to 3 runs of yours on %1").arg(hardware)));
+    }
+
+    /// Two runs cannot pull the stack away from the other hardware's runs: two H100 runs of a
+    /// cluster twice as slow take the place of the shipped H100 runs; the GB200 runs, fitted
+    /// with them, keep their error within 3 points of the shipped fit's while the two runs'
+    /// error falls by more than a third.
+    void twoRunsCannotPullTheRestFar() {
+        std::vector<RealityCase> cases = realityCases(megatronCoreStack());
+        choosePlans(cases);
+        std::vector<RealityCase> others, two;
+        for (RealityCase& c : cases) {
+            if (!c.expressible) continue;
+            if (c.run.system != "DGX-H100")
+                others.push_back(c);  // the user's hardware: their runs stand in for the shipped
+            else if (two.size() < 2) {
+                two.push_back(c);
+                two.back().run.tokensPerSPerGpu *= 0.5;  // a cluster twice as slow as measured
+            }
+        }
+        const Stack base = megatronCoreStack();
+        const CalibrationResult cal = calibrateStack(base, others, two, "slow", "h100");
+        const double restBefore = medianAbsError(caseErrors(base, others));
+        const double restAfter = medianAbsError(caseErrors(cal.stack, others));
+        qInfo("GB200 runs %.1f %% -> %.1f %%; the two runs %.1f %% -> %.1f %%", 100 * restBefore,
+              100 * restAfter, 100 * cal.summary.medianAbsErrorBefore,
+              100 * cal.summary.medianAbsErrorAfter);
+        QVERIFY2(restAfter <= restBefore + 0.03, qPrintable(QString::number(restAfter)));
+        QVERIFY(cal.summary.medianAbsErrorAfter < cal.summary.medianAbsErrorBefore * 2.0 / 3.0);
+    }
+
+    /// A stack file written and read back gives the same constants, name and sentence.
+    void stackFileRoundTrip() {
+        Stack s = megatronCoreStack();
+        s.name = "my-cluster";
+        stackFitParameters()[0].ref(s) = 0.83;
+        s.calibration = StackCalibration{3, "megatron-core", "h100", 0.182, 0.061, 0.09};
+        const nlohmann::ordered_json j = stackToJson(s);
+        QCOMPARE(j["base"].get<std::string>(), std::string("megatron-core"));
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("my-cluster.json")).toStdString();
+        std::ofstream(path) << j.dump(2);
+        Diagnostics d;
+        const Stack back = loadStack(path, d);
+        QVERIFY2(d.ok(), d.str().c_str());
+        QCOMPARE(back.name, std::string("my-cluster"));
+        QCOMPARE(constantsOf(back), constantsOf(s));
+        QCOMPARE(back.calibration.runs, 3);
+        QCOMPARE(back.calibration.medianAbsErrorAfter, 0.061);
+        QCOMPARE(back.description, std::string("calibrated to 3 runs of yours on h100 (median "
+                                               "error before 18.2 %, after 6.1 %; 9.0 % for a "
+                                               "run left out)"));
+        QCOMPARE(back.interleaving, s.interleaving);  // the base's rules
+        Diagnostics d2;
+        QCOMPARE(loadStack("megatron-core", d2).name, std::string("megatron-core"));
+        QVERIFY(d2.ok());
+    }
+
+    void stackFileRefusals_data() {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("constant out of range")
+            << R"({"tandem_stack":1,"name":"x","base":"megatron-core","constants":{"dense_gemm_max":7}})"
+            << "$.constants.dense_gemm_max";
+        QTest::newRow("unknown constant")
+            << R"({"tandem_stack":1,"name":"x","base":"megatron-core","constants":{"dense_gem_max":0.5}})"
+            << "$.constants.dense_gem_max";
+        QTest::newRow("unknown base") << R"({"tandem_stack":1,"name":"x","base":"deepspeed"})"
+                                      << "$.base";
+        QTest::newRow("built-in name")
+            << R"({"tandem_stack":1,"name":"megatron-core","base":"megatron-core"})"
+            << "built-in stack";
+        QTest::newRow("no name") << R"({"tandem_stack":1,"base":"megatron-core"})"
+                                 << "$.name: is required";
+        QTest::newRow("later version") << R"({"tandem_stack":2,"name":"x","base":"megatron-core"})"
+                                       << "newer than";
+        QTest::newRow("no version") << R"({"name":"x","base":"megatron-core"})"
+                                    << "$.tandem_stack: is required";
+    }
+    /// Every bad key is refused with its path and reason; the base stack is returned then.
+    void stackFileRefusals() {
+        QFETCH(QString, json);
+        QFETCH(QString, error);
+        Diagnostics d;
+        const nlohmann::json j = parseJsonText(json.toStdString(), d);
+        QVERIFY(d.ok());
+        JsonReader r(j, "$", d);
+        const Stack s = readStackJson(r);
+        QVERIFY2(!d.ok(), "accepted");
+        QVERIFY2(QString::fromStdString(d.str()).contains(error), d.str().c_str());
+        QCOMPARE(s.calibration.runs, 0);
+        QVERIFY(s.name != "x");
+    }
+};
+
+TANDEM_TEST_APPLESS_MAIN(TstMosaicCalibrate)
+#include "tst_mosaic_calibrate.moc"
