@@ -424,7 +424,7 @@ struct Reader {
         }
     }
 
-    // --- NeMo / Megatron-Bridge ------------------------------------------------------------
+    // --- NeMo ------------------------------------------------------------------------------
 
     void nemoStep(std::size_t ln, const std::string& t) {
         // `Training epoch 0, iteration 120/149 | lr: 3e-05 | ... | train_step_timing in s: 0.03146`
@@ -517,6 +517,12 @@ struct Reader {
             if (comma == std::string::npos) break;
         }
         if (!std::isfinite(s.iteration_s)) s.iteration_s = perIt;
+        // A progress bar redraws its line at the same step (a refresh, the metrics added at
+        // the end of an epoch): the later drawing replaces the earlier one.
+        if (!log.steps.empty() && log.steps.back().step == s.step) {
+            log.steps.back() = s;
+            return;
+        }
         add(s);
     }
 

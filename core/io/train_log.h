@@ -1,8 +1,8 @@
 #pragma once
 // Training logs -> a measured run: Megatron-LM / Megatron-Core text logs (the arguments block,
-// `iteration N/ M | ...` lines, `[Rank 0] (after N iterations) memory (MB)` reports), NeMo /
-// Megatron-Bridge step lines (`Training epoch E, iteration N/M | ... | train_step_timing in s: T`
-// and Lightning's progress bar `Epoch E: ... | N/M [..., reduced_train_loss=X, ...]`), torchtitan
+// `iteration N/ M | ...` lines, `[Rank 0] (after N iterations) memory (MB)` reports), NeMo 2
+// step lines (`Training epoch E, iteration N/M | ... | train_step_timing in s: T`) and NeMo 1's
+// Lightning progress bar `Epoch E: ... | N/M [..., reduced_train_loss=X, ...]`, torchtitan
 // step lines (`step: N  loss: X  memory: Y GiB(Z%)  tps: T  tflops: F  mfu: M%`) and
 // modded-nanogpt lines (`step:N/M val_loss:X train_time:Tms step_avg:Sms`). One reader per
 // format, chosen from the content; each gives per-iteration time, loss and memory, the
@@ -21,7 +21,7 @@ namespace tandem::io {
 /// The text format of a training log.
 enum class TrainLogFormat {
     Megatron,       ///< "megatron": Megatron-LM / Megatron-Core `iteration N/ M | ...` lines
-    Nemo,           ///< "nemo": NeMo / Megatron-Bridge step lines or progress bar
+    Nemo,           ///< "nemo": NeMo 2 step lines or NeMo 1 progress bar
     Torchtitan,     ///< "torchtitan": `step: N  loss: X  memory: ...  tps: ...` lines
     ModdedNanoGpt,  ///< "modded-nanogpt": `step:N/M train_time:Tms step_avg:Sms` lines
 };
@@ -145,10 +145,10 @@ std::optional<TrainLogFormat> trainLogFormat(const std::vector<std::string>& lin
 /// does not end with `|`, a field without its value, a torchtitan line without its `mfu:`, a
 /// modded-nanogpt line without `step_avg:`), a garbled one (a field that is not a number),
 /// interleaved output of several ranks or runs (a step not after the previous one, or two
-/// ranks' prefixes), an arguments block without its end line, a log whose every loss is NaN,
-/// and one with no steady-state record after warm-up; a text with no record at all (path
-/// "file"). Skipped or NaN iterations, NaN losses and drifting times go to TrainLog::notes.
-/// Returns std::nullopt on error.
+/// ranks' prefixes; a progress bar redrawn at the same step keeps its later drawing), an arguments
+/// block without its end line, a log whose every loss is NaN, and one with no steady-state record
+/// after warm-up; a text with no record at all (path "file"). Skipped or NaN iterations, NaN losses
+/// and drifting times go to TrainLog::notes. Returns std::nullopt on error.
 std::optional<TrainLog> parseTrainLog(const std::string& text, Diagnostics& diag);
 
 /// Reads and parses a file (see parseTrainLog).

@@ -236,6 +236,12 @@ private slots:
                           "no steady-state iteration: the 1 record(s) (steps 794 to "
                           "794)"),
                  d.str().c_str());
+        // The bar redrawn at the same step (a refresh) is one record, not interleaved output.
+        const std::string bar = readData("nemo1-progress-bar-2023.log");
+        Diagnostics d2("n");
+        QVERIFY(!parseTrainLog(bar + bar, d2));
+        QVERIFY2(hasIssue(d2, "line 2", "no steady-state iteration: the 1 record(s)"),
+                 d2.str().c_str());
     }
 
     void nemoNanLoss() {
