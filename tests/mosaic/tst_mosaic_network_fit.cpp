@@ -401,6 +401,41 @@ private slots:
         QCOMPARE(rowsChecked, 80);
         QCOMPARE(latencyRows, rowsChecked);
     }
+
+    /// Under other traffic the fabric simulation keeps the model's latency and NVLink stage and
+    /// takes the network stage from the max-min fair shares. By hand: the H100 10 x 8 all-reduce
+    /// of 1 GiB (tree; each node sends 1.8 S through NICs the model runs at R = 8 x 50 GB/s x
+    /// 0.87758 x ramp) shares a paper-fabric of capacity 10 R with a 10-node job whose transfer
+    /// outlasts it: 20 node-flows on 10 R, each gets R / 2, so the network stage takes twice its
+    /// idle time and the sync collectiveTimeWithNetwork(cost, 2 x idle).
+    void fabricSharesOnlyTheNetworkStage() {
+        const Hardware hw = builtinHardware("h100");
+        const double S = 1 << 30;
+        const CollectiveCost cost = analyticalCollectiveCost(hw, Collective::AllReduce, S, 80, 1);
+        QCOMPARE(int(cost.algorithm), int(CollectiveAlgorithm::Tree));
+        QVERIFY(std::fabs(cost.networkBytesPerNode - 1.8 * S) < 1e-3);
+        const double R = cost.networkBytesPerS;
+        QVERIFY(std::fabs(R - 8 * 50e9 * 0.87758 * S / (S + 20e6)) < 1.0);
+        const double idle = cost.networkBytesPerNode / R;
+        fabric::FabricSim sim(10 * R, R, 1.0, 0.0);
+        const std::vector<fabric::Transfer> other = {{0.0, 0, 1e15}};
+        sim.replayList(&other, 1, 10);
+        fabric::ForegroundSpec fg;
+        fg.nodes = 10;
+        fg.bytesPerNode = cost.networkBytesPerNode;
+        fg.iterations = 1;
+        fg.syncTime = [&](double network_s) { return collectiveTimeWithNetwork(cost, network_s); };
+        sim.setForeground(fg);
+        sim.run(1e3);
+        const double shared = sim.exposedDpTimes().at(0);
+        const double expected = collectiveTimeWithNetwork(cost, 2 * idle);
+        QVERIFY2(std::fabs(shared / expected - 1) < 1e-9,
+                 (std::to_string(shared) + " vs " + std::to_string(expected)).c_str());
+        // Against the idle model: the latency and NVLink stage are the same, only the network
+        // stage doubled (the tree's network stage binds here).
+        QVERIFY(std::fabs(shared - analyticalCollectiveTime(hw, Collective::AllReduce, S, 80, 1) -
+                          idle) < 1e-6 * shared);
+    }
 };
 
 TANDEM_TEST_APPLESS_MAIN(TestMosaicNetworkFit)
