@@ -238,6 +238,34 @@ private slots:
         QVERIFY(!v.isZoomed());
     }
 
+    /// clearOf keeps a rectangle that covers nothing, else moves it under, above, right of or
+    /// left of every box to avoid, the first that stays on the screen.
+    void clearOfMovesOffEveryBox_data() {
+        QTest::addColumn<QRect>("rect");
+        QTest::addColumn<QList<QRect>>("avoid");
+        QTest::addColumn<QRect>("screen");
+        QTest::addColumn<QRect>("want");
+        const QRect tip(100, 100, 50, 20);
+        const QRect box(90, 90, 100, 100);  // x 90..189, y 90..189
+        QTest::newRow("clear already")
+            << tip << QList<QRect>{QRect(300, 300, 10, 10)} << QRect(0, 0, 800, 600) << tip;
+        QTest::newRow("under") << tip << QList<QRect>{box} << QRect(0, 0, 800, 600)
+                               << QRect(100, 190, 50, 20);
+        QTest::newRow("above: no room under")
+            << tip << QList<QRect>{box} << QRect(0, 0, 800, 200) << QRect(100, 70, 50, 20);
+        QTest::newRow("right: no room above or under")
+            << tip << QList<QRect>{box} << QRect(0, 80, 800, 120) << QRect(190, 100, 50, 20);
+        QTest::newRow("under both boxes") << tip << QList<QRect>{box, QRect(120, 150, 40, 80)}
+                                          << QRect(0, 0, 800, 600) << QRect(100, 230, 50, 20);
+    }
+    void clearOfMovesOffEveryBox() {
+        QFETCH(QRect, rect);
+        QFETCH(QList<QRect>, avoid);
+        QFETCH(QRect, screen);
+        QFETCH(QRect, want);
+        QCOMPARE(clearOf(rect, avoid, screen), want);
+    }
+
     /// Ctrl+wheel and + zoom about the cursor / centre by 1.25 a step (x span 100 -> 80, y 3
     /// decades -> 2.4), a Shift+drag and the middle button pan (a log axis by decades), the arrow
     /// keys pan a tenth, - zooms back out to the full ranges (the zoom ends), 0 resets.
