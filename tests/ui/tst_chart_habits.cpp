@@ -91,6 +91,14 @@ void drag(ChartView& v, const QPoint& from, const QPoint& to, Qt::MouseButton bu
     mouse(v, QEvent::MouseButtonRelease, to, button, Qt::NoButton, mods);
 }
 
+/// What a double-click delivers: press, release, double-click, release.
+void doubleClick(ChartView& v, const QPoint& at) {
+    mouse(v, QEvent::MouseButtonPress, at, Qt::LeftButton, Qt::LeftButton);
+    mouse(v, QEvent::MouseButtonRelease, at, Qt::LeftButton, Qt::NoButton);
+    mouse(v, QEvent::MouseButtonDblClick, at, Qt::LeftButton, Qt::LeftButton);
+    mouse(v, QEvent::MouseButtonRelease, at, Qt::LeftButton, Qt::NoButton);
+}
+
 void key(ChartView& v, int k, Qt::KeyboardModifiers mods = Qt::NoModifier) {
     QKeyEvent e(QEvent::KeyPress, k, mods);
     QApplication::sendEvent(&v, &e);
@@ -264,6 +272,33 @@ private slots:
         QFETCH(QRect, screen);
         QFETCH(QRect, want);
         QCOMPARE(clearOf(rect, avoid, screen), want);
+    }
+
+    /// A double-click that resets the zoom pins nothing: its first press would pin the read-out
+    /// of the zoomed axes (a pin made before it goes too: its crosshair would no longer be over
+    /// its values); a double-click on an unzoomed chart is left to the clicks.
+    void resetDoubleClickPinsNothing() {
+        LineView v;
+        v.resize(640, 420);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.fitTexts();
+        const QPoint at = atFraction(v, 0.3, 0.5);
+        QVERIFY(!v.hoverAt(at).isEmpty());  // a click there pins a read-out
+        for (const bool pinnedBefore : {false, true}) {
+            if (pinnedBefore)
+                v.pinHover(v.hoverAt(atFraction(v, 0.6, 0.5)), atFraction(v, 0.6, 0.5));
+            drag(v, atFraction(v, 0.1, 0.9), atFraction(v, 0.5, 0.1), Qt::LeftButton);
+            QVERIFY(v.isZoomed());
+            QCOMPARE(v.pinnedHover().isEmpty(), !pinnedBefore);
+            doubleClick(v, at);
+            QVERIFY(!v.isZoomed());
+            QCOMPARE(v.m_x->max(), 100.0);
+            QVERIFY2(v.pinnedHover().isEmpty(), qPrintable(v.pinnedHover().text()));
+        }
+        // Unzoomed, the first click of a double-click pins as a click does.
+        doubleClick(v, at);
+        QVERIFY(!v.pinnedHover().isEmpty());
     }
 
     /// Ctrl+wheel and + zoom about the cursor / centre by 1.25 a step (x span 100 -> 80, y 3
