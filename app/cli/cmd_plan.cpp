@@ -3,7 +3,7 @@
 // [2608.10605 Sec. 5]. MODEL.json may be Tandem's model JSON or a Hugging Face config.json;
 // --nccl replaces the analytical collective model with measured nccl-tests curves. The flags
 // become a mosaic::PlanRequest, mosaic::runPlan costs it, and the report is printed as text
-// (plan_text.h), JSON (planReportToJson) or a Megatron-LM line (planReportMegatron).
+// (plan_text.h), JSON (planReportToJson) or a Megatron-LM launch script (planReportMegatron).
 #include <QCommandLineParser>
 #include <QFile>
 #include <QFileInfo>
@@ -89,9 +89,11 @@ struct PlanFlags {
         QStringLiteral("P"), QStringLiteral("bf16")};
     const QCommandLineOption emitFormat{
         QStringLiteral("emit"),
-        QStringLiteral("Print the first layout as launch arguments: megatron (the complete "
-                       "Megatron-LM pretrain_gpt.py line: model, layout, batch, recompute and "
-                       "precision flags; --megatron-args reads it back to the same plan)."),
+        QStringLiteral("Print the first layout as a launch script: megatron (a bash script "
+                       "whose header names the model, hardware, stack, predictions and notes, "
+                       "then torchrun pretrain_gpt.py with the complete Megatron-LM flags: model, "
+                       "layout, batch, recompute and precision; the GUI's Save as .sh writes the "
+                       "same bytes; --megatron-args reads it back to the same plan)."),
         QStringLiteral("FORMAT")};
     const QCommandLineOption megatronArgs{
         QStringLiteral("megatron-args"),

@@ -5,7 +5,9 @@
 #include <limits>
 
 #include "common/json_reader.h"
+#include "common/number_format.h"
 #include "mosaic/hardware.h"
+#include "mosaic/layout_form.h"
 #include "mosaic/layout_grid.h"
 #include "mosaic/measured_collectives.h"
 #include "mosaic/megatron_args.h"
@@ -139,8 +141,61 @@ nlohmann::ordered_json planReportToJson(const PlanReport& r) {
 
 std::string planReportMegatron(const PlanReport& r, std::vector<std::string>* notes) {
     if (r.layouts.empty() || !r.layouts.front().eval.feasible) return {};
-    return megatronArguments(r.request.geometry, r.request.cluster, r.layouts.front().plan, notes) +
-           "\n";
+    const Geometry& g = r.request.geometry;
+    const Cluster& c = r.request.cluster;
+    const PlanLayout& l = r.layouts.front();
+    std::vector<std::string> own;  // megatronArguments' notes, for the header and the caller
+    const std::string flags = megatronArguments(g, c, l.plan, &own);
+    if (notes) notes->insert(notes->end(), own.begin(), own.end());
+    const int gpn = std::max(1, c.hardware.gpusPerNode);
+    const int nodes = (c.devices + gpn - 1) / gpn;
+    const auto n = [](long long v) { return std::to_string(v); };
+    // The header: what the plan was made for and what it predicts, then its notes.
+    std::string s = "#!/usr/bin/env bash\n";
+    s += "# Megatron-LM launch of a plan by Tandem (tandem-cli plan --emit megatron).\n";
+    s += "# Model: " + geometryLabel(g) + " (N_act " + formatFixed(g.nAct / 1e9, 2) + " B, N_tot " +
+         formatFixed(g.nTot / 1e9, 2) + " B, S " + formatFixed(g.sparsity, 3) + ", vocabulary " +
+         n(g.vocab) + ")\n";
+    s += "# Hardware: " + n(c.devices) + " x " + c.hardware.name + " (" + n(nodes) + " node" +
+         (nodes == 1 ? "" : "s") + " of " + n(gpn) + " GPUs); training stack " + c.stack.name +
+         "; precision " + precisionName(c.precision) + "\n";
+    s += "# Layout: " + layoutString(l.plan) + "; global batch " + n(l.globalBatch) + " x " +
+         n(c.seqLen) + " tokens\n";
+    s += "# Predicted: " + formatFixed(l.eval.tokensPerSPerGpu, 0) + " tokens/s per GPU, " +
+         formatFixed(l.eval.iteration_s, 3) + " s per iteration, MFU " +
+         formatFixed(100 * l.eval.mfu, 1) + " %, " + formatFixed(l.eval.memoryGB, 1) +
+         " GB per GPU\n";
+    std::vector<std::string> all = own;
+    if (!r.networkNote.empty()) all.push_back(r.networkNote);
+    if (l.globalBatch != c.globalBatch)
+        all.push_back("the global batch is " + n(l.globalBatch) +
+                      " sequences, the multiple of DP x micro-batch nearest to the " +
+                      n(c.globalBatch) + " asked for");
+    for (const std::string& note : all) s += "# Note: " + note + "\n";
+    // How to run it: torchrun reads its own options from PET_* variables (torch.distributed's
+    // argparse `env` action), so the launch command carries Megatron-LM's flags alone and
+    // `plan --megatron-args` reads this file back to the same plan.
+    s += "#\n";
+    s += "# Run it on each node from a Megatron-LM checkout. torchrun takes its options from "
+         "PET_*\n";
+    s += "# variables: set PET_NODE_RANK, PET_MASTER_ADDR and PET_MASTER_PORT on each node (or a\n";
+    s += "# rendezvous with PET_RDZV_*). Arguments given to this script (data, tokenizer, "
+         "optimizer,\n";
+    s += "# checkpoints) are passed on after the plan's.\n";
+    s += "set -euo pipefail\n";
+    s += "export PET_NPROC_PER_NODE=${PET_NPROC_PER_NODE:-" + n(gpn) + "}\n";
+    s += "export PET_NNODES=${PET_NNODES:-" + n(nodes) + "}\n";
+    s += "torchrun pretrain_gpt.py";
+    // One flag (with its values) per line: no value of megatronArguments starts with "--".
+    size_t at = 0;
+    while (at < flags.size()) {
+        size_t next = flags.find(" --", at);
+        if (next == std::string::npos) next = flags.size();
+        s += " \\\n    " + flags.substr(at, next - at);
+        at = next == flags.size() ? next : next + 1;
+    }
+    s += " \\\n    \"$@\"\n";
+    return s;
 }
 
 }  // namespace tandem::mosaic

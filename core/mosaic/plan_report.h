@@ -1,8 +1,8 @@
 #pragma once
 // `plan` as a pipeline of values, shared by `tandem-cli plan` and the GUI's plan panel:
 // PlanRequest -> runPlan -> PlanReport, then planReportToJson (the `--json` output),
-// planReportMegatron (the `--emit megatron` line) and the CLI's text printer, each made from
-// the report [2608.10605 Sec. 5, App. E].
+// planReportMegatron (the `--emit megatron` launch script) and the CLI's text printer, each made
+// from the report [2608.10605 Sec. 5, App. E].
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -38,6 +38,10 @@ struct PlanRequest {
     double tokenTarget = 0;
     /// Share of wall time spent training (eta_good, (0, 1]), for daysToTarget.
     double goodput = 1;
+    /// What the co-running jobs of the scenario do to this job (coRunNote of
+    /// `mosaic.background`; the cluster's hardware already carries their curves); "" without
+    /// co-running jobs (the CLI's plan has none).
+    std::string coRunNote;
     /// When no layout is feasible: look for the nearest working cluster and count why the
     /// grid's layouts were cut (one planLayouts per GPU count tried; off for an interactive
     /// view that only shows feasible plans).
@@ -103,10 +107,17 @@ PlanReport runPlan(const PlanRequest& r);
 /// token_target {tokens, goodput} and each layout's days_to_target (null when infeasible).
 nlohmann::ordered_json planReportToJson(const PlanReport& r);
 
-/// The first layout as a Megatron-LM launch line (megatronArguments) ending in a newline:
-/// the exact bytes `tandem-cli plan --emit megatron` prints, which the GUI copies and saves;
-/// "" when the first layout is missing or infeasible. `notes` (optional) gets
-/// megatronArguments' notes.
+/// The first layout as a bash launch script of Megatron-LM: the exact bytes `tandem-cli plan
+/// --emit megatron` prints, which the GUI copies and saves as its .sh file. `#!/usr/bin/env
+/// bash`, a `#` header naming the model (N_act, N_tot, S, vocabulary), the hardware and node
+/// count, the training stack and precision, the layout (layoutString) with its batch and the
+/// predicted tokens/s per GPU, iteration time, MFU and memory, then one `# Note:` line per
+/// note (megatronArguments' vocabulary note, the network extrapolation note, a rounded global
+/// batch); `set -euo pipefail`; torchrun's GPUs per node and node count as PET_NPROC_PER_NODE /
+/// PET_NNODES defaults (torchrun reads its options from PET_* variables); then `torchrun
+/// pretrain_gpt.py` with megatronArguments' flags one per line and the script's own arguments
+/// ("$@") last. parseMegatronArguments reads it back to the same plan. "" when the first layout
+/// is missing or infeasible. `notes` (optional) gets megatronArguments' notes.
 std::string planReportMegatron(const PlanReport& r, std::vector<std::string>* notes = nullptr);
 
 /// Wall-clock days to train `tokens` at `tokensPerSPerGpu` on `devices` GPUs with `goodput`

@@ -11,6 +11,7 @@
 #include "mosaic/geometry.h"
 #include "mosaic/hardware.h"
 #include "mosaic/korthikanti.h"
+#include "mosaic/plan.h"
 #include "mosaic/report.h"
 
 namespace tandem::mosaic {
@@ -618,24 +619,37 @@ std::string measuredSystemOfHardware(const std::string& hardware) {
     return {};
 }
 
-RealityPlan realityPlan(const Envelope& e, const Candidate& c) {
+RealityPlan realityPlan(const Envelope& e, const Candidate& c, const Stack& runs) {
     RealityPlan p;
     p.hardware = e.hardware.name;
     p.system = measuredSystemOfHardware(p.hardware);
     p.gpus = e.devices();
     p.totalParams = c.geometry.nTot;
     p.precision = precisionName(e.precision);
-    p.predicted = c.eval.tokensPerSPerGpu;
+    p.scenarioStack = e.stack.name;
+    p.scenarioPredicted = c.eval.feasible ? c.eval.tokensPerSPerGpu : 0.0;
+    p.stack = runs.name;
+    if (e.stack.name == runs.name) {
+        p.predicted = p.scenarioPredicted;
+        p.reason = c.eval.feasible ? std::string() : c.eval.reason;
+        return p;
+    }
+    // The layout the scenario chose, costed as the measured runs are.
+    Cluster cluster = clusterOf(e);
+    cluster.stack = runs;
+    const PlanEval ev = evaluateLayout(c.geometry, cluster, c.plan);
+    p.predicted = ev.feasible ? ev.tokensPerSPerGpu : 0.0;
+    p.reason = ev.feasible ? std::string() : ev.reason;
     return p;
 }
 
 std::vector<RealityNeighbour> nearestRealityRuns(const RealityReport& r, const RealityPlan& plan,
-                                                 int k) {
+                                                 int k, const RealityFilter& filter) {
     std::vector<RealityNeighbour> all;
     if (plan.gpus <= 0 || !(plan.totalParams > 0) || k <= 0) return all;
     for (size_t i = 0; i < r.rows.size(); ++i) {
         const RealityRow& row = r.rows[i];
-        if (!row.eval.feasible) continue;
+        if (!row.eval.feasible || !realityRowMatches(r, row, filter)) continue;
         const RealityCase& c = r.cases[row.caseIndex];
         if (c.run.gpus <= 0 || !(c.geometry.nTot > 0)) continue;
         RealityNeighbour n;

@@ -158,11 +158,22 @@ struct RealityPlan {
     int gpus = 0;            ///< devices of the cluster
     double totalParams = 0;  ///< N_tot of the geometry, parameters
     std::string precision;   ///< precisionName of the envelope's precision
-    double predicted = 0;    ///< Tandem's tokens/s per GPU of the plan (PlanEval)
+    /// Tandem's tokens/s per GPU of the plan under `stack` (PlanEval); 0 when the plan does not
+    /// fit under it (`reason` says why).
+    double predicted = 0;
+    /// The training stack `predicted` is costed with: the measured runs' (megatron-core), so
+    /// that the plan is drawn beside runs costed the same way.
+    std::string stack;
+    std::string reason;            ///< why the plan is infeasible under `stack` ("" when it fits)
+    std::string scenarioStack;     ///< the envelope's stack
+    double scenarioPredicted = 0;  ///< tokens/s per GPU under the envelope's stack
 };
-/// The plan of candidate `c` on envelope `e` (its hardware, devices, N_tot, precision and
-/// predicted tokens/s per GPU).
-RealityPlan realityPlan(const Envelope& e, const Candidate& c);
+/// The plan of candidate `c` on envelope `e` (its hardware, devices, N_tot, precision), its
+/// layout costed again (evaluateLayout on clusterOf(e)) under `runs`, the stack the measured runs
+/// are costed with, for `predicted`; the candidate's own tokens/s per GPU under e.stack for
+/// `scenarioPredicted` (the same number when the stacks are the same).
+RealityPlan realityPlan(const Envelope& e, const Candidate& c,
+                        const Stack& runs = megatronCoreStack());
 
 /// One measured run ranked by its nearness to a plan.
 struct RealityNeighbour {
@@ -171,14 +182,15 @@ struct RealityNeighbour {
     double distance = 0;      ///< |log2(GPUs ratio)| + |log2(N_tot ratio)| + precision term
 };
 
-/// The `k` feasible rows of `r` nearest to `plan`. Rule: runs on the plan's system come first
+/// The `k` feasible rows of `r` matching `filter` (realityRowMatches; the reality check's
+/// filter boxes) nearest to `plan`. Rule: runs on the plan's system come first
 /// (all of them, before any run on another system); within each group the distance
 /// |log2(gpus_run / gpus_plan)| + |log2(N_tot,run / N_tot,plan)| + (1 if the precision
 /// differs, else 0) ranks them, smallest first (one doubling of GPUs, one doubling of model
 /// size and a different precision weigh the same), ties in report order. Fewer than `k` when the
 /// report has fewer feasible rows; empty for a plan without GPUs or parameters.
 std::vector<RealityNeighbour> nearestRealityRuns(const RealityReport& r, const RealityPlan& plan,
-                                                 int k = 3);
+                                                 int k = 3, const RealityFilter& filter = {});
 
 /// The errors of the nearest runs: the largest and the median |predicted / measured - 1|.
 struct RealityNeighbourSummary {

@@ -547,21 +547,22 @@ private slots:
     }
 
     /// plan --emit megatron states the vocabulary divisor that keeps the costed vocabulary, or,
-    /// where TP does not divide it, names Megatron-LM's padded size in a note on stderr (the
-    /// line itself stays alone on stdout, to paste).
+    /// where TP does not divide it, names Megatron-LM's padded size in a note on stderr and as
+    /// a `# Note:` comment in the script's header.
     void planEmitMegatronVocabulary_data() {
         QTest::addColumn<int>("vocab");
         QTest::addColumn<QString>("flag");
         QTest::addColumn<QString>("note");
         QTest::newRow("1000, TP 2: divisor 4")
-            << 1000 << "--vocab-size 1000 --make-vocab-size-divisible-by 4 "
+            << 1000 << "    --vocab-size 1000 \\\n    --make-vocab-size-divisible-by 4 \\\n"
             << "";
         QTest::newRow("1001, TP 2: padded to 1002, noted")
-            << 1001 << "--vocab-size 1001 --make-vocab-size-divisible-by 1 "
-            << "--emit megatron: note: Megatron-LM pads the vocabulary of 1001 to 1002 (a "
-               "multiple of TP 2); the plan costs 1001\n";
-        QTest::newRow("1024, TP 2: the default keeps it") << 1024 << "--vocab-size 1024 --seq"
-                                                          << "";
+            << 1001 << "    --vocab-size 1001 \\\n    --make-vocab-size-divisible-by 1 \\\n"
+            << "Megatron-LM pads the vocabulary of 1001 to 1002 (a multiple of TP 2); the plan "
+               "costs 1001";
+        QTest::newRow("1024, TP 2: the default keeps it")
+            << 1024 << "    --vocab-size 1024 \\\n    --seq-length "
+            << "";
     }
     void planEmitMegatronVocabulary() {
         QFETCH(int, vocab);
@@ -581,8 +582,13 @@ private slots:
                     QStringLiteral("--emit"), QStringLiteral("megatron")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.out.contains(flag), qPrintable(r.out));
-        QCOMPARE(r.out.count(QLatin1Char('\n')), 1);
-        QCOMPARE(r.err, note);
+        QVERIFY2(r.out.startsWith(QStringLiteral("#!/usr/bin/env bash\n")), qPrintable(r.out));
+        QCOMPARE(r.err, note.isEmpty()
+                            ? QString()
+                            : QStringLiteral("--emit megatron: note: ") + note + QLatin1Char('\n'));
+        QCOMPARE(r.out.contains(QStringLiteral("\n# Note: ") + note + QLatin1Char('\n')),
+                 !note.isEmpty());
+        QCOMPARE(r.out.count(QStringLiteral("# Note: ")), note.isEmpty() ? 0 : 1);
     }
 
     /// plan --megatron-args reads a launch script as bash would: the commented-out
@@ -701,6 +707,72 @@ private slots:
             QVERIFY2(got.at(key) == want.at(key), key);
         QCOMPARE(got.at("iteration_s").get<double>(), want.at("iteration_s").get<double>());
         QCOMPARE(got.at("memory_GB").get<double>(), want.at("memory_GB").get<double>());
+    }
+
+    /// plan --emit megatron prints a bash script that runs: bash starts torchrun (a stand-in on
+    /// PATH that prints what it was given) with the GPUs per node and the node count in
+    /// torchrun's PET_* variables, pretrain_gpt.py, every flag of the plan one word each as
+    /// --megatron-args reads them, and the script's own arguments last; the header names the
+    /// model, hardware and stack.
+    void planEmitMegatronIsARunnableScript() {
+        const QString cfg = QStringLiteral(TANDEM_TEST_DATA "/models/DeepSeek-V3.config.json");
+        const auto emitted =
+            runCli({QStringLiteral("plan"), cfg, QStringLiteral("--devices"),
+                    QStringLiteral("2048"), QStringLiteral("--gbs"), QStringLiteral("2048"),
+                    QStringLiteral("--seqlen"), QStringLiteral("4096"), QStringLiteral("--layout"),
+                    QStringLiteral("tp=2,pp=16,vp=2,ep=64,mbs=1,ckpt=selective"),
+                    QStringLiteral("--stack"), QStringLiteral("megatron-core"),
+                    QStringLiteral("--emit"), QStringLiteral("megatron")});
+        QVERIFY2(emitted.exitCode == 0, qPrintable(emitted.err));
+        const QString& script = emitted.out;
+        QVERIFY2(script.startsWith(QStringLiteral("#!/usr/bin/env bash\n# ")), qPrintable(script));
+        for (const QString& line :
+             {QStringLiteral("\n# Model: L61 "),
+              QStringLiteral("\n# Hardware: 2048 x p6-b200 (256 nodes of 8 GPUs); training stack "
+                             "megatron-core; precision bf16\n"),
+              QStringLiteral("\nset -euo pipefail\n")})
+            QVERIFY2(script.contains(line), qPrintable(line + QStringLiteral(" in\n") + script));
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString file = dir.filePath(QStringLiteral("launch.sh"));
+        const QString fake = dir.filePath(QStringLiteral("torchrun"));
+        for (const auto& [path, text] :
+             {std::pair{file, script.toUtf8()},
+              std::pair{fake, QByteArray("#!/bin/sh\nprintf '%s\\n' \"nproc=$PET_NPROC_PER_NODE\" "
+                                         "\"nnodes=$PET_NNODES\" \"$@\"\n")}}) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text);
+            f.close();
+            QVERIFY(f.setPermissions(f.permissions() | QFileDevice::ExeOwner));
+        }
+        QProcess bash;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("PATH"), dir.path() + QStringLiteral(":") + env.value("PATH"));
+        env.remove(QStringLiteral("PET_NPROC_PER_NODE"));
+        env.remove(QStringLiteral("PET_NNODES"));
+        bash.setProcessEnvironment(env);
+        bash.start(QStringLiteral("bash"),
+                   {file, QStringLiteral("--data-path"), QStringLiteral("my corpus")});
+        QVERIFY(bash.waitForFinished(30000));
+        QCOMPARE(bash.exitCode(), 0);
+        QStringList got = QString::fromUtf8(bash.readAllStandardOutput()).split(QLatin1Char('\n'));
+        QCOMPARE(got.takeLast(), QString());
+        // The flags as words, from the plan's own --megatron-args reading: compare with the
+        // script's flag lines (one flag and its values each).
+        QStringList want{QStringLiteral("nproc=8"), QStringLiteral("nnodes=256"),
+                         QStringLiteral("pretrain_gpt.py")};
+        for (const QString& line : script.split(QLatin1Char('\n')))
+            if (line.startsWith(QStringLiteral("    --"))) {
+                QString words = line.mid(4);
+                words.chop(2);  // " \\"
+                // The one quoted value: --moe-layer-freq '([0]*3+[1]*58)'.
+                for (const QString& w : words.split(QLatin1Char(' ')))
+                    want << QString(w).remove(QLatin1Char('\''));
+            }
+        want << QStringLiteral("--data-path") << QStringLiteral("my corpus");
+        QCOMPARE(got, want);
+        QVERIFY(want.contains(QStringLiteral("--num-virtual-stages-per-pipeline-rank")));
     }
 
     /// --nccl costs the DP collectives from the measured 2x8 all-reduce curve (a

@@ -1,12 +1,13 @@
 // The MoE workspace's "Plan" page (PlanPanel) on the path a user takes: import a Hugging Face
 // config, choose the hardware, stack and precision, select a candidate, open the page and press
-// "Copy Megatron arguments". The figures shown and the clipboard must be what `tandem-cli plan`
+// "Copy launch script". The figures shown and the clipboard must be what `tandem-cli plan`
 // prints for the same model, cluster and layout (the binary is run). Also: "Save as .sh..."
 // writes the same bytes, and rack-scale hardware counts racks.
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
 #include <QFile>
+#include <QFileInfo>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QProcess>
@@ -18,6 +19,8 @@
 #include <nlohmann/json.hpp>
 
 #include "common/number_format.h"
+#include "fabric/topology.h"
+#include "mosaic/background.h"
 #include "mosaic/candidate_table.h"
 #include "mosaic/cluster_unit.h"
 #include "mosaic/layout_form.h"
@@ -144,22 +147,35 @@ class TstMoePlan : public QObject {
         for (const auto& s : l.stages) peak = std::max(peak, s.totalGB);
         QCOMPARE(peak, l.eval.memoryGB);
         QCOMPARE(t->item(0, 2)->text(), QString::number(l.stages[0].memory.weights, 'f', 1));
-        // Copy Megatron arguments: the bytes of --emit megatron.
+        // Copy launch script: the bytes of --emit megatron, a bash script whose header names
+        // the model, hardware and stack of the plan.
         QApplication::clipboard()->clear();
         QVERIFY(panel->copyButton()->isEnabled());
         QTest::mouseClick(panel->copyButton(), Qt::LeftButton);
         const QByteArray emitted =
             runCli(model, r, {QStringLiteral("--emit"), QStringLiteral("megatron")});
-        QVERIFY2(emitted.startsWith("--num-layers ") && emitted.endsWith("\n"),
+        QVERIFY2(emitted.startsWith("#!/usr/bin/env bash\n# ") && emitted.endsWith("\"$@\"\n"),
                  emitted.constData());
+        const mosaic::Cluster& c = r.request.cluster;
+        for (const QByteArray& line :
+             {QByteArray("\nset -euo pipefail\n"),
+              QByteArray("\n# Hardware: ") + QByteArray::number(c.devices) + " x " +
+                  QByteArray::fromStdString(c.hardware.name),
+              QByteArray("; training stack ") + QByteArray::fromStdString(c.stack.name) +
+                  "; precision " + mosaic::precisionName(c.precision) + "\n",
+              QByteArray("\ntorchrun pretrain_gpt.py \\\n    --num-layers ")})
+            QVERIFY2(emitted.contains(line), (line + " in\n" + emitted).constData());
         QCOMPARE(QApplication::clipboard()->text().toUtf8(), emitted);
-        // Save as .sh writes the same bytes through the atomic save.
+        // Save as .sh writes the same bytes through the atomic save, executable.
         const QString path = m_tmp.filePath(QStringLiteral("plan.sh"));
+        QFile::remove(path);
         QString error;
         QVERIFY2(panel->saveMegatronScript(path, &error), qPrintable(error));
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(f.readAll(), emitted);
+        QVERIFY(f.permissions() & QFileDevice::ExeOwner);
+        QVERIFY(QFileInfo(path).isExecutable());
     }
 
 private slots:
@@ -249,6 +265,42 @@ private slots:
         QVERIFY(panel.saveButton()->isEnabled());
         QVERIFY(!panel.saveMegatronScript(m_tmp.path(), &error));  // a folder
         QVERIFY2(error.contains(QLatin1String("folder")), qPrintable(error));
+    }
+
+    /// Co-running jobs that share no link with the job change nothing, and the page says so in
+    /// the line the model gives (mosaic::coRunNote): 8 jobs packed beside an 8-node job packed
+    /// in one leaf of 16. Without co-running jobs the line is hidden.
+    void coRunningJobsLine() {
+        mosaic::Envelope e;
+        e.nodes = 8;
+        mosaic::Plan p;
+        std::string why;
+        QVERIFY(mosaic::parseLayout("tp=1,ep=8,pp=1,cp=1,dp=64,mbs=1,ckpt=selective", p, why));
+        const mosaic::Geometry g = mosaic::ladderGeometry(8, 32, 2, 2);
+        PlanPanel alone;
+        alone.setSubjects({{QStringLiteral("model"), planRequestOf(g, p, 1e11, e), QString()}});
+        QVERIFY(alone.report() && alone.report()->anyFeasible);
+        QVERIFY(alone.coRunLabel()->isHidden());
+
+        mosaic::BackgroundLoad b;
+        QVERIFY(fabric::topologyPreset("leaf-spine-4to1", b.topology));
+        b.topology.nodes = 256;
+        b.jobs = 8;
+        e.background = b;
+        PlanPanel panel;
+        panel.setSubjects({{QStringLiteral("model"), planRequestOf(g, p, 1e11, e), QString()}});
+        QVERIFY(panel.report() && panel.report()->anyFeasible);
+        const QString line = QStringLiteral(
+            "8 co-running jobs share no link with this job under packed placement: no slowdown");
+        QCOMPARE(panel.coRunLabel()->text(), line);
+        QVERIFY(!panel.coRunLabel()->isHidden());
+        QCOMPARE(QString::fromStdString(mosaic::coRunNote(e.hardware, e.nodes, b)), line);
+        // The plan is the one without them.
+        using F = PlanPanel::Figure;
+        for (F f : {F::TokensPerGpu, F::Iteration, F::Mfu})
+            QCOMPARE(panel.figureText(f), alone.figureText(f));
+        QCOMPARE(panel.report()->layouts[0].eval.iteration_s,
+                 alone.report()->layouts[0].eval.iteration_s);
     }
 
     /// The nearest whole number of units.

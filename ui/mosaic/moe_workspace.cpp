@@ -330,6 +330,12 @@ void MoeWorkspace::setEnvelope(const std::optional<mosaic::Envelope>& e) {
     const QString none =
         tr("This scenario has no \"mosaic\" section; open or choose a preset that has one.");
     for (ChartView* v : charts()) v->setEmptyReason(e ? QString() : none);
+    // The reality check's runs need no scenario, but its plan does: say what the page is for.
+    m_reality->setEmptyReason(
+        e ? QString()
+          : tr("This scenario has no \"mosaic\" section, so there is no MoE plan to check "
+               "against the measured Megatron-Core runs. Open a scenario that has one, or choose "
+               "a MoE preset (Presets menu), to see the plan beside the runs."));
     if (!e) {
         m_status->setText(none);
         return;

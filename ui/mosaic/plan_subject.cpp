@@ -2,6 +2,8 @@
 
 #include <QCoreApplication>
 
+#include "mosaic/background.h"
+
 namespace tandem::ui {
 
 namespace {
@@ -18,6 +20,7 @@ mosaic::PlanRequest planRequestOf(const mosaic::Geometry& geometry, const mosaic
     req.tokenTarget = tokens;
     req.goodput = e.goodput;
     req.explainInfeasible = false;  // on the GUI thread: a feasible plan is shown, never searched
+    if (e.background) req.coRunNote = mosaic::coRunNote(e.hardware, e.nodes, *e.background);
     return req;
 }
 
