@@ -20,6 +20,7 @@
 #include "common/number_format.h"
 #include "mosaic/candidate_table.h"
 #include "mosaic/cluster_unit.h"
+#include "mosaic/imported_model_card.h"
 #include "mosaic/layout_form.h"
 #include "mosaic/moe_advanced.h"
 #include "mosaic/moe_controls.h"
@@ -230,6 +231,12 @@ private slots:
     void nothingToSaveAndBadTargets() {
         PlanPanel panel;
         panel.setSubjects({{QStringLiteral("nothing"), std::nullopt, QStringLiteral("too big")}});
+        // The note says why in the wording the CLI prints (mosaic::noFeasibleLayoutText).
+        bool noted = false;
+        for (const QLabel* l : panel.findChildren<QLabel*>())
+            noted =
+                noted || l->text() == QLatin1String("No feasible layout on this cluster: too big");
+        QVERIFY(noted);
         QVERIFY(!panel.copyButton()->isEnabled());
         QVERIFY(!panel.saveButton()->isEnabled());
         QVERIFY(panel.megatronText().isEmpty());
@@ -249,6 +256,21 @@ private slots:
         QVERIFY(panel.saveButton()->isEnabled());
         QVERIFY(!panel.saveMegatronScript(m_tmp.path(), &error));  // a folder
         QVERIFY2(error.contains(QLatin1String("folder")), qPrintable(error));
+    }
+
+    /// An imported model without a feasible layout: the card says so in the CLI's wording, with
+    /// the rule that cut it.
+    void importedCardWithoutLayout() {
+        ImportedModelCard card;
+        ImportedModelPoint m;
+        m.label = QStringLiteral("Huge");
+        m.geometry = mosaic::ladderGeometry(8, 32, 2, 2);
+        m.eval.feasible = false;
+        m.eval.reason = "does not fit in device memory";
+        card.setModels({m}, std::nullopt, 80);
+        QVERIFY2(card.text().contains(QLatin1String(
+                     "No feasible layout on this cluster: does not fit in device memory")),
+                 qPrintable(card.text()));
     }
 
     /// The nearest whole number of units.
