@@ -111,7 +111,7 @@ double jointTime(const char* preset, int fgNodes) {
 
 }  // namespace
 
-class TestTopology : public QObject {
+class TestFabricTopology : public QObject {
     Q_OBJECT
 private slots:
     void presetsAreKnown() {
@@ -1096,5 +1096,5 @@ private slots:
     }
 };
 
-TANDEM_TEST_GUILESS_MAIN(TestTopology)
-#include "tst_mlforml_topology.moc"
+TANDEM_TEST_GUILESS_MAIN(TestFabricTopology)
+#include "tst_fabric_topology.moc"
