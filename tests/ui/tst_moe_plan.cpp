@@ -7,6 +7,7 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QFile>
+#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QProcess>
@@ -271,6 +272,27 @@ private slots:
         QVERIFY2(card.text().contains(QLatin1String(
                      "No feasible layout on this cluster: does not fit in device memory")),
                  qPrintable(card.text()));
+    }
+
+    /// The candidate table and the stage memory table are set up alike (setUpReadOnlyTable): not
+    /// editable, no row numbers, columns as wide as their contents and nothing elided; rows are
+    /// selected one at a time in the first, not at all in the second.
+    void readOnlyTables() {
+        CandidateTable candidates;
+        StageMemoryTable stages;
+        const QList<QPair<QTableView*, QAbstractItemView::SelectionMode>> tables = {
+            {&candidates, QAbstractItemView::SingleSelection},
+            {&stages, QAbstractItemView::NoSelection}};
+        for (const auto& [t, selection] : tables) {
+            QCOMPARE(t->editTriggers(), QAbstractItemView::EditTriggers());
+            QCOMPARE(t->selectionMode(), selection);
+            QVERIFY(t->verticalHeader()->isHidden());
+            QCOMPARE(t->verticalHeader()->defaultSectionSize(), t->fontMetrics().height() + 6);
+            QVERIFY(!t->horizontalHeader()->stretchLastSection());
+            QCOMPARE(t->horizontalHeader()->sectionResizeMode(0), QHeaderView::ResizeToContents);
+            QCOMPARE(t->textElideMode(), Qt::ElideNone);
+        }
+        QCOMPARE(candidates.selectionBehavior(), QAbstractItemView::SelectRows);
     }
 
     /// The nearest whole number of units.
