@@ -19,6 +19,7 @@
 #include "mosaic/layout_form.h"
 #include "mosaic/measured_collectives.h"
 #include "mosaic/megatron_args.h"
+#include "mosaic/plan.h"
 #include "mosaic/plan_report.h"
 #include "mosaic/search.h"
 #include "output.h"
@@ -338,7 +339,8 @@ int writeReport(const QCommandLineParser& parser, const PlanFlags& f, const m::P
         std::vector<std::string> notes;
         const std::string text = m::planReportMegatron(r, &notes);
         if (text.empty()) {
-            printError(QStringLiteral("--emit: no feasible layout to emit"));
+            printError(QStringLiteral("--emit: %1; nothing to emit")
+                           .arg(QString::fromStdString(m::noFeasibleLayoutText())));
             return kExitFailure;
         }
         for (const auto& n : notes) std::fprintf(stderr, "--emit megatron: note: %s\n", n.c_str());

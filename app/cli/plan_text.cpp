@@ -3,6 +3,7 @@
 #include "io/text_file.h"
 #include "mosaic/layout_grid.h"
 #include "mosaic/measured_collectives.h"
+#include "mosaic/plan.h"
 #include "mosaic/search.h"
 #include "output.h"
 
@@ -65,7 +66,7 @@ void printLayouts(const m::PlanReport& r) {
     if (rows.empty()) {
         // Which rules cut the candidates, with the smallest memory need seen, and the nearest
         // cluster that works.
-        print("No feasible layout on this cluster.\n");
+        print("%s.\n", m::noFeasibleLayoutText().c_str());
         if (!r.rejections) return;  // not explained (PlanRequest::explainInfeasible off)
         const m::PlanRejections& rej = *r.rejections;
         print("%s  (%s layout grid)\n", m::rejectionSummary(rej).c_str(),

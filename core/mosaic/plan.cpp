@@ -147,6 +147,12 @@ int nearestWorkingDevices(const Geometry& g, const Cluster& c, const LayoutGrid&
     return 0;
 }
 
+std::string noFeasibleLayoutText(std::string_view reason) {
+    std::string s = "No feasible layout on this cluster";
+    if (!reason.empty()) s.append(": ").append(reason);
+    return s;
+}
+
 std::string rejectionSummary(const PlanRejections& r) {
     std::string s;
     if (r.tried == 0) return "  the layout grid has no layout for this cluster\n";

@@ -5,6 +5,7 @@
 // mosaic/layout_form.h, as Megatron arguments mosaic/megatron_args.h.
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -16,6 +17,11 @@ class JsonReader;
 }
 
 namespace tandem::mosaic {
+
+/// The one wording of "no layout is feasible on this cluster" shared by the CLI and the GUI:
+/// "No feasible layout on this cluster", followed by ": " and `reason` when `reason` is not empty
+/// (the rule that cut the layouts, e.g. PlanEval::reason). No final full stop.
+std::string noFeasibleLayoutText(std::string_view reason = {});
 
 /// Reads MODEL.json into a counted Geometry. Two forms:
 ///  - ladder seed: {"q": 12, "experts": 96, "top_k": 2, "expert_split_factor": 4}

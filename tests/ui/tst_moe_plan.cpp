@@ -8,6 +8,7 @@
 #include <QComboBox>
 #include <QFile>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QProcess>
@@ -23,6 +24,7 @@
 #include "mosaic/background.h"
 #include "mosaic/candidate_table.h"
 #include "mosaic/cluster_unit.h"
+#include "mosaic/imported_model_card.h"
 #include "mosaic/layout_form.h"
 #include "mosaic/moe_advanced.h"
 #include "mosaic/moe_controls.h"
@@ -246,6 +248,12 @@ private slots:
     void nothingToSaveAndBadTargets() {
         PlanPanel panel;
         panel.setSubjects({{QStringLiteral("nothing"), std::nullopt, QStringLiteral("too big")}});
+        // The note says why in the wording the CLI prints (mosaic::noFeasibleLayoutText).
+        bool noted = false;
+        for (const QLabel* l : panel.findChildren<QLabel*>())
+            noted =
+                noted || l->text() == QLatin1String("No feasible layout on this cluster: too big");
+        QVERIFY(noted);
         QVERIFY(!panel.copyButton()->isEnabled());
         QVERIFY(!panel.saveButton()->isEnabled());
         QVERIFY(panel.megatronText().isEmpty());
@@ -301,6 +309,42 @@ private slots:
             QCOMPARE(panel.figureText(f), alone.figureText(f));
         QCOMPARE(panel.report()->layouts[0].eval.iteration_s,
                  alone.report()->layouts[0].eval.iteration_s);
+    }
+
+    /// An imported model without a feasible layout: the card says so in the CLI's wording, with
+    /// the rule that cut it.
+    void importedCardWithoutLayout() {
+        ImportedModelCard card;
+        ImportedModelPoint m;
+        m.label = QStringLiteral("Huge");
+        m.geometry = mosaic::ladderGeometry(8, 32, 2, 2);
+        m.eval.feasible = false;
+        m.eval.reason = "does not fit in device memory";
+        card.setModels({m}, std::nullopt, 80);
+        QVERIFY2(card.text().contains(QLatin1String(
+                     "No feasible layout on this cluster: does not fit in device memory")),
+                 qPrintable(card.text()));
+    }
+
+    /// The candidate table and the stage memory table are set up alike (setUpReadOnlyTable): not
+    /// editable, no row numbers, columns as wide as their contents and nothing elided; rows are
+    /// selected one at a time in the first, not at all in the second.
+    void readOnlyTables() {
+        CandidateTable candidates;
+        StageMemoryTable stages;
+        const QList<QPair<QTableView*, QAbstractItemView::SelectionMode>> tables = {
+            {&candidates, QAbstractItemView::SingleSelection},
+            {&stages, QAbstractItemView::NoSelection}};
+        for (const auto& [t, selection] : tables) {
+            QCOMPARE(t->editTriggers(), QAbstractItemView::EditTriggers());
+            QCOMPARE(t->selectionMode(), selection);
+            QVERIFY(t->verticalHeader()->isHidden());
+            QCOMPARE(t->verticalHeader()->defaultSectionSize(), t->fontMetrics().height() + 6);
+            QVERIFY(!t->horizontalHeader()->stretchLastSection());
+            QCOMPARE(t->horizontalHeader()->sectionResizeMode(0), QHeaderView::ResizeToContents);
+            QCOMPARE(t->textElideMode(), Qt::ElideNone);
+        }
+        QCOMPARE(candidates.selectionBehavior(), QAbstractItemView::SelectRows);
     }
 
     /// The nearest whole number of units.

@@ -116,6 +116,31 @@ QStringList shownProblems(MainWindow& w, QTabWidget* pages, int page) {
     return out;
 }
 
+/// Every problem of `problems` once, one a line.
+QString report(QStringList problems) {
+    problems.removeDuplicates();
+    return problems.join(QLatin1Char('\n'));
+}
+
+/// The problems of every visible, enabled page of `pages`, each brought to the front in turn
+/// (shownProblems), reported once each, one a line; empty when every page fits.
+QString everyPageProblems(MainWindow& w, QTabWidget* pages) {
+    QStringList problems;
+    for (int p = 0; p < pages->count(); ++p) {
+        if (!pages->isTabVisible(p) || !pages->isTabEnabled(p)) continue;
+        pages->setCurrentIndex(p);
+        problems << shownProblems(w, pages, p);
+    }
+    return report(problems);
+}
+
+/// The small window sizes of the single-page checks (device pixels): 800x600, 1024x768 and
+/// 1280x720; with a device pixel ratio of 2 the 2560x1440 screen.
+QList<QSize> smallDeviceSizes() {
+    if (qGuiApp->devicePixelRatio() >= 2) return {QSize(2560, 1440)};
+    return {QSize(800, 600), QSize(1024, 768), QSize(1280, 720)};
+}
+
 /// One row per source at `size` (device pixels).
 void addRows(const QSize& size) {
     for (const Source& s : sources())
@@ -152,14 +177,8 @@ void TextFitTest::everyPage() {
     // The side panel's collapsed sections are opened: their controls must fit the panel too.
     for (CollapsibleSection* section : w.findChildren<CollapsibleSection*>())
         section->setExpanded(true);
-    QStringList problems;
-    for (int p = 0; p < pages->count(); ++p) {
-        if (!pages->isTabVisible(p) || !pages->isTabEnabled(p)) continue;
-        pages->setCurrentIndex(p);
-        problems << shownProblems(w, pages, p);
-    }
-    problems.removeDuplicates();
-    if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));
+    const QString problems = everyPageProblems(w, pages);
+    if (!problems.isEmpty()) QFAIL(qPrintable(problems));
 }
 
 void TextFitTest::firstFrame_data() {
@@ -186,17 +205,13 @@ void TextFitTest::firstFrame() {
         w.show();
         problems << shownProblems(w, pages, p);
     }
-    problems.removeDuplicates();
-    if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));
+    if (!problems.isEmpty()) QFAIL(qPrintable(report(problems)));
 }
 
 void TextFitTest::networkPage_data() {
     QTest::addColumn<QString>("topology");
     QTest::addColumn<QSize>("size");
-    const QList<QSize> sizes =
-        qGuiApp->devicePixelRatio() >= 2
-            ? QList<QSize>{QSize(2560, 1440)}
-            : QList<QSize>{QSize(800, 600), QSize(1024, 768), QSize(1280, 720)};
+    const QList<QSize> sizes = smallDeviceSizes();
     for (const QSize& size : sizes)
         for (const char* t : {"leaf-spine-4to1", "rail-optimised", "nvl72"})
             QTest::addRow("%s@%dx%d", t, size.width(), size.height())
@@ -225,17 +240,13 @@ void TextFitTest::networkPage() {
     QVERIFY2(view->map(), qPrintable(view->captionText()));
     QVERIFY(view->isVisible());
     QVERIFY(!view->drawnTexts().isEmpty());
-    problems.removeDuplicates();
-    if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));
+    if (!problems.isEmpty()) QFAIL(qPrintable(report(problems)));
 }
 
 void TextFitTest::realityPage_data() {
     QTest::addColumn<QString>("state");
     QTest::addColumn<QSize>("size");
-    const QList<QSize> sizes =
-        qGuiApp->devicePixelRatio() >= 2
-            ? QList<QSize>{QSize(2560, 1440)}
-            : QList<QSize>{QSize(800, 600), QSize(1024, 768), QSize(1280, 720)};
+    const QList<QSize> sizes = smallDeviceSizes();
     for (const QSize& size : sizes)
         for (const char* state : {"plan", "filtered", "error"})
             QTest::addRow("%s@%dx%d", state, size.width(), size.height())
@@ -270,8 +281,7 @@ void TextFitTest::realityPage() {
     }
     QStringList problems = shownProblems(w, pages, MoeWorkspace::kRealityPage);
     QVERIFY(view->isVisible());
-    problems.removeDuplicates();
-    if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));
+    if (!problems.isEmpty()) QFAIL(qPrintable(report(problems)));
 }
 
 void TextFitTest::presentationMode_data() {
@@ -315,14 +325,8 @@ void TextFitTest::presentationMode() {
                                     .arg(a->labelsFont().pointSizeF())));
     }
     QTabWidget* pages = pagesOf(w, workspace);
-    QStringList problems;
-    for (int p = 0; p < pages->count(); ++p) {
-        if (!pages->isTabVisible(p) || !pages->isTabEnabled(p)) continue;
-        pages->setCurrentIndex(p);
-        problems << shownProblems(w, pages, p);
-    }
-    problems.removeDuplicates();
-    if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));
+    const QString problems = everyPageProblems(w, pages);
+    if (!problems.isEmpty()) QFAIL(qPrintable(problems));
     w.setPresentationMode(false);
     for (ChartView* c : w.allCharts()) {
         c->ensureBuilt();  // a chart on a page not in front restyles when it is drawn
@@ -341,10 +345,7 @@ void TextFitTest::planPage_data() {
 /// and an imported model.
 void TextFitTest::planPage() {
     QFETCH(QString, hardware);
-    const QList<QSize> sizes =
-        qGuiApp->devicePixelRatio() >= 2
-            ? QList<QSize>{QSize(2560, 1440)}
-            : QList<QSize>{QSize(800, 600), QSize(1024, 768), QSize(1280, 720)};
+    const QList<QSize> sizes = smallDeviceSizes();
     MainWindow w;
     w.setCurrentWorkspace(1);
     w.resize(logicalSize(sizes.front()));

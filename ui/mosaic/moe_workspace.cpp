@@ -448,8 +448,9 @@ void MoeWorkspace::showResult(const MoeOutput& out) {
     QString noCandidates;
     if (r.candidates.empty()) {
         const ClusterUnit unit = clusterUnit(out.envelope.hardware);
-        noCandidates = tr("No geometry has a feasible layout on %1.")
-                           .arg(clusterSizeText(out.envelope.nodes, unit));
+        noCandidates = QString::fromStdString(mosaic::noFeasibleGeometryText(
+                           clusterSizeText(out.envelope.nodes, unit).toStdString())) +
+                       QLatin1Char('.');
         if (!r.rejections.empty())
             noCandidates +=
                 QLatin1Char(' ') +
@@ -566,7 +567,7 @@ void MoeWorkspace::refreshSelection() {
     m_reality->setPlanCandidate(m_resultEnvelope, shown);  // the plan on the reality check
     if (!shown) {
         // Which rule cut the geometries, and the nearest node count that works [search.h].
-        QString why = tr("No geometry has a feasible layout on this cluster.");
+        QString why = QString::fromStdString(mosaic::noFeasibleGeometryText()) + QLatin1Char('.');
         for (const auto& [reason, n] : r.rejections)
             why += QStringLiteral(" ") + tr("%1 cut by: %2.")
                                              .arg(countLabel(n, tr("geometry"), tr("geometries")),

@@ -16,6 +16,7 @@
 
 #include "mosaic/layout_cells.h"
 #include "mosaic/optimum_card.h"
+#include "mosaic/plan.h"
 #include "mosaic/report.h"
 #include "mosaic/stage_memory_table.h"
 #include "mosaic/step_breakdown_view.h"
@@ -169,7 +170,9 @@ void PlanPanel::showSubject(int index) {
     const PlanSubject& s = m_subjects[size_t(index)];
     m_report.reset();
     if (s.request) m_report = mosaic::runPlan(*s.request);
-    m_note->setText(s.request ? QString() : tr("No feasible layout: %1").arg(s.why));
+    m_note->setText(
+        s.request ? QString()
+                  : QString::fromStdString(mosaic::noFeasibleLayoutText(s.why.toStdString())));
     showReport();
 }
 

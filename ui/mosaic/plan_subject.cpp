@@ -48,8 +48,7 @@ std::vector<PlanSubject> planSubjects(const mosaic::SearchResult& r, const mosai
         if (m.eval.feasible)
             s.request = planRequestOf(m.geometry, m.plan, m.tokens, e);
         else
-            s.why = QString::fromStdString(m.eval.reason.empty() ? "no feasible layout"
-                                                                 : m.eval.reason);
+            s.why = QString::fromStdString(m.eval.reason);
         out.push_back(s);
     }
     return out;
