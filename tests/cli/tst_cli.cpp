@@ -217,9 +217,10 @@ private slots:
         QCOMPARE(uplinks, 8);  // 128 nodes, 16 per leaf
     }
 
-    /// fabric_GBps is the shared paper-fabric's capacity: 0 warns there, not on a leaf/spine
-    /// fabric (whose links carry the traffic) where the run still reaches its targets.
-    void zeroFabricWarnsOnSharedFabricOnly() {
+    /// A fabric_GBps of 0 is refused (exit 2, naming the key) on the shared paper-fabric and on a
+    /// leaf/spine fabric alike: a link of capacity 0 carries nothing (it was accepted with a
+    /// warning and every policy reported "not reached").
+    void zeroFabricRefused() {
         QTemporaryDir dir;
         for (const bool leafSpine : {false, true}) {
             nlohmann::json j = readJson(
@@ -229,8 +230,10 @@ private slots:
                 dir.filePath(leafSpine ? QStringLiteral("ls.json") : QStringLiteral("sh.json"));
             std::ofstream(f.toStdString()) << j.dump(2);
             const auto v = runCli({QStringLiteral("validate"), f});
-            QCOMPARE(v.exitCode, 0);
-            QCOMPARE(v.out.contains(QStringLiteral("fabric_GBps: warning")), !leafSpine);
+            QCOMPARE(v.exitCode, 2);
+            QVERIFY2(
+                (v.out + v.err).contains(QStringLiteral("$.ml_for_ml.fabric_GBps: must be > 0")),
+                qPrintable(v.out + v.err));
         }
     }
 
@@ -306,7 +309,7 @@ private slots:
                  qPrintable(r.out));
         QVERIFY2(r.out.contains(QStringLiteral("$.ml_for_ml.fabrc_GBps: unknown key")),
                  qPrintable(r.out));
-        QVERIFY2(r.out.contains(QStringLiteral("$.ml_for_ml.nic_GBps: must be >= 0 (got -12.5)")),
+        QVERIFY2(r.out.contains(QStringLiteral("$.ml_for_ml.nic_GBps: must be > 0 (got -12.5)")),
                  qPrintable(r.out));
     }
 

@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QProcess>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -29,11 +30,14 @@
 #include "mosaic/moe_advanced.h"
 #include "mosaic/moe_controls.h"
 #include "mosaic/moe_workspace.h"
+#include "mosaic/perf_model.h"
 #include "mosaic/plan_panel.h"
+#include "mosaic/search.h"
 #include "mosaic/stage_memory_table.h"
 #include "mosaic/step_breakdown_view.h"
 #include "shell/main_window.h"
 #include "test_main.h"
+#include "widgets/collapsible_section.h"
 #include "widgets/labeled_slider.h"
 
 using namespace tandem;
@@ -242,6 +246,130 @@ private slots:
         panel->showSubject(2);
         QCOMPARE(panel->report()->request.tokenTarget, moe->importedPoints().front().tokens);
         checkAgainstCli(panel, data(kMixtral));
+    }
+
+    /// A new user's question, "512 B200 GPUs for 30 days beside 8 other jobs: which MoE, which
+    /// layout, throughput, memory, Megatron line saved to a file", answered through the widgets
+    /// alone with the actions counted: the cluster and co-running-jobs counts are typed into the
+    /// boxes beside their sliders. The Plan page's tokens/s per GPU, memory per stage and the
+    /// copied and saved arguments are mosaic::runPlan's for the same request, computed here from
+    /// mosaic::search on the envelope the controls wrote.
+    void newUserQuestionInFewActions() {
+        MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        int actions = 0;
+        MoeWorkspace* moe = w.moeWorkspace();
+        MoeControls* controls = moe->controls();
+        MoeAdvanced* adv = controls->advanced();
+        // Types `text` into a number box and presses Enter: one action.
+        const auto type = [&actions](QSpinBox* box, const QString& text) {
+            ++actions;
+            box->setFocus();
+            box->selectAll();
+            QTest::keyClicks(box, text);
+            QTest::keyClick(box, Qt::Key_Return);
+        };
+        const auto pick = [&actions](QComboBox* box, const QVariant& value) {
+            ++actions;
+            return choose(box, value);
+        };
+        ++actions;  // the MoE workspace's tab
+        w.setCurrentWorkspace(1);
+        QVERIFY(w.waitForResults(60000));
+        ++actions;  // opens "Advanced"
+        adv->section()->setExpanded(true);
+        QVERIFY(pick(adv->hardware(), QStringLiteral("dgx-b200")));
+        QVERIFY(w.waitForResults(60000));
+        QSpinBox* nodes = controls->nodesSlider()->numberBox();
+        QVERIFY(nodes && nodes->isVisible());
+        type(nodes, QStringLiteral("64"));  // 512 GPUs of 8 per node
+        QVERIFY(w.waitForResults(60000));
+        QCOMPARE(controls->nodesSlider()->value(), 64);
+        QSpinBox* jobs = controls->coRunningSlider()->numberBox();
+        QVERIFY(jobs && jobs->isVisible());
+        type(jobs, QStringLiteral("8"));
+        QVERIFY(w.waitForResults(60000));
+        QCOMPARE(controls->coRunningSlider()->value(), 8);
+        QVERIFY(pick(adv->stack(), QStringLiteral("megatron-core")));
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(pick(adv->precision(), int(mosaic::Precision::Fp8)));
+        QVERIFY(w.waitForResults(60000));
+        // 30 days: one stop of the window slider typed as its value.
+        ++actions;
+        controls->daysSlider()->setNumber(30);
+        QVERIFY(w.waitForResults(60000));
+
+        const mosaic::Envelope e = *moe->envelope();
+        QCOMPARE(e.hardware.name, std::string("dgx-b200"));
+        QCOMPARE(e.nodes * e.hardware.gpusPerNode, 512);
+        QVERIFY(e.background);
+        QCOMPARE(e.background->jobs, 8);
+        QCOMPARE(e.stack.name, std::string("megatron-core"));
+        QCOMPARE(e.precision, mosaic::Precision::Fp8);
+        QCOMPARE(e.days, 30.0);
+        QVERIFY(moe->result() && moe->result()->optimum >= 0);
+
+        // The cluster-optimal candidate in the table, then the Plan page.
+        ++actions;
+        CandidateTable* table = moe->candidateTable();
+        const int best = moe->result()->optimum;
+        table->selectionModel()->setCurrentIndex(
+            table->model()->index(best, 0),
+            QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        QVERIFY(moe->layoutRunner()->waitIdle(60000));
+        QApplication::processEvents();
+        ++actions;
+        moe->pages()->setCurrentIndex(MoeWorkspace::kPlanPage);
+        PlanPanel* panel = moe->planPanel();
+        QVERIFY(panel->isVisible());
+        QCOMPARE(panel->subjectBox()->currentIndex(), 0);
+        QCOMPARE(panel->subjectBox()->currentText(), QStringLiteral("Cluster-optimal model"));
+        ++actions;
+        QApplication::clipboard()->clear();
+        QTest::mouseClick(panel->copyButton(), Qt::LeftButton);
+        actions += 2;  // "Save as .sh...", then a name and Enter in the file dialog
+        const QString script = m_tmp.filePath(QStringLiteral("answer.sh"));
+        QString error;
+        QVERIFY2(panel->saveMegatronScript(script, &error), qPrintable(error));
+
+        // The core on the same request: search the envelope, plan its optimum.
+        const mosaic::SearchResult r = mosaic::search(e);
+        QVERIFY(r.optimum >= 0);
+        const mosaic::Candidate& c = r.candidates[size_t(r.optimum)];
+        mosaic::PlanRequest req;
+        req.geometry = c.geometry;
+        req.cluster = mosaic::clusterOf(e);
+        req.grid = mosaic::layoutGridOf(e);
+        req.layouts = {c.plan};
+        req.tokenTarget = c.tokens;
+        req.goodput = e.goodput;
+        const mosaic::PlanReport expected = mosaic::runPlan(req);
+        QVERIFY(!expected.layouts.empty() && expected.layouts.front().eval.feasible);
+        const mosaic::PlanLayout& l = expected.layouts.front();
+        QVERIFY(panel->report());
+        const mosaic::PlanLayout& shown = panel->report()->layouts.front();
+        QCOMPARE(shown.eval.tokensPerSPerGpu, l.eval.tokensPerSPerGpu);
+        QCOMPARE(panel->figureText(PlanPanel::Figure::TokensPerGpu),
+                 QString::number(l.eval.tokensPerSPerGpu, 'f', 0));
+        QCOMPARE(panel->figureText(PlanPanel::Figure::Layout).isEmpty(), false);
+        // Memory per stage: one row per kind of stage, each the core's total.
+        StageMemoryTable* stages = panel->stageTable();
+        QCOMPARE(stages->rowCount(), int(l.stages.size()));
+        for (int i = 0; i < stages->rowCount(); ++i) {
+            QCOMPARE(shown.stages[size_t(i)].totalGB, l.stages[size_t(i)].totalGB);
+            QCOMPARE(stages->item(i, 2)->text(),
+                     QString::number(l.stages[size_t(i)].memory.weights, 'f', 1));
+        }
+        const QByteArray megatron = QByteArray::fromStdString(mosaic::planReportMegatron(expected));
+        QVERIFY(megatron.startsWith("--num-layers "));
+        QCOMPARE(QApplication::clipboard()->text().toUtf8(), megatron);
+        QFile saved(script);
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        QCOMPARE(saved.readAll(), megatron);
+        QVERIFY2(actions <= 15, qPrintable(QStringLiteral("%1 actions").arg(actions)));
+        qInfo("new-user path: %d actions", actions);
     }
 
     /// An infeasible subject offers nothing to copy or save; a folder is refused as a target.

@@ -24,6 +24,7 @@
 #include "shell/offscreen.h"
 #include "test_main.h"
 #include "widgets/chart_export.h"
+#include "widgets/workspace_layout.h"
 
 using namespace tandem::ui;
 
@@ -446,7 +447,8 @@ private slots:
         w.show();
         QVERIFY(w.waitForResults(60000));
         MoeWorkspace* ws = w.moeWorkspace();
-        QCOMPARE(ws->pages()->tabText(MoeWorkspace::kRealityPage), QStringLiteral("Reality check"));
+        QCOMPARE(fullTabText(ws->pages(), MoeWorkspace::kRealityPage),
+                 QStringLiteral("Reality check"));
         QVERIFY(ws->pages()->isTabVisible(MoeWorkspace::kRealityPage));
         QVERIFY(!ws->realityView()->report().has_value());  // computed on demand
         ws->pages()->setCurrentIndex(MoeWorkspace::kRealityPage);

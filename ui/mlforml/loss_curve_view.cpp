@@ -60,22 +60,55 @@ void LossCurveView::setOptions(const LossViewOptions& options) {
     requestRebuild();
 }
 
-double LossCurveView::targetLabelShare() const {
-    const double plotWidth = chart()->plotArea().width();
-    if (plotWidth <= 0) return 0.13;
+QFont LossCurveView::targetLabelFont() const {
     QFont f = font();
     f.setPointSizeF(8 * chartFontScale());  // the labels' font (rebuild)
-    const QFontMetrics fm(f);
-    int widest = 0;
+    return f;
+}
+
+double LossCurveView::widestTargetLabel() const {
+    const QFontMetricsF fm(targetLabelFont());
+    double widest = 0;
     for (double factor : m_targetFactors)
         widest =
             std::max(widest, fm.horizontalAdvance(tr("%1 x L_min").arg(QString::number(factor))));
-    return std::clamp((widest / 2.0 + 4.0) / plotWidth, 0.13, 0.5);
+    return widest;
+}
+
+double LossCurveView::targetLabelShare() const {
+    const double plotWidth = chart()->plotArea().width();
+    if (plotWidth <= 0) return 0.13;
+    return std::clamp((std::ceil(widestTargetLabel()) / 2.0 + 4.0) / plotWidth, 0.13, 0.5);
+}
+
+std::vector<double> LossCurveView::targetLabelShares(double first) const {
+    const size_t n = m_targetLosses.size();
+    std::vector<double> out(n, first);
+    const QRectF plot = chart()->plotArea();
+    const double span = m_y->max() - m_y->min();
+    if (n < 2 || plot.width() <= 0 || plot.height() <= 0 || !(span > 0)) return out;
+    const QFontMetricsF fm(targetLabelFont());
+    const double widest = widestTargetLabel();
+    const double lineHeight = fm.height() + 1;
+    const double columnStep = (widest + 12) / plot.width();
+    // Greedy columns: a label goes to the first column whose last label is a line away.
+    std::vector<double> columnLastY;
+    for (size_t i = 0; i < n; ++i) {
+        const double py = plot.height() * (m_y->max() - m_targetLosses[i]) / span;
+        size_t c = 0;
+        while (c < columnLastY.size() && std::abs(py - columnLastY[c]) < lineHeight) ++c;
+        if (c == columnLastY.size()) columnLastY.push_back(py);
+        columnLastY[c] = py;
+        out[i] = std::min(first + static_cast<double>(c) * columnStep, 0.95);
+    }
+    return out;
 }
 
 void LossCurveView::resizeEvent(QResizeEvent* event) {
     ChartView::resizeEvent(event);
-    if (std::abs(targetLabelShare() - m_labelShare) > 0.005) requestRebuild();
+    const double share = targetLabelShare();
+    if (std::abs(share - m_labelShare) > 0.005 || targetLabelShares(share) != m_labelShares)
+        requestRebuild();
 }
 
 QStringList LossCurveView::targetLabels() const {
@@ -178,6 +211,8 @@ void LossCurveView::rebuild() {
     // Target lines (dashed grey, one per factor).
     m_labelShare = targetLabelShare();
     const qsizetype nTargets = static_cast<qsizetype>(m_targetLosses.size());
+    m_labelShares = targetLabelShares(m_labelShare);
+    const std::vector<double>& labelShares = m_labelShares;
     growSeriesPool(m_targetLines, nTargets, chart(), xAxis, m_y);
     for (qsizetype i = 0; i < nTargets; ++i) {
         QLineSeries* s = m_targetLines[i];
@@ -193,8 +228,9 @@ void LossCurveView::rebuild() {
         // Labelled near the left end, where the curves are still far above the targets: a middle
         // point carries the label ("1.02 x L_min"), the ends none.
         const double y = m_targetLosses[i];
-        const double xLabel = m_options.logX && xLo > 0 ? xLo * std::pow(xHi / xLo, m_labelShare)
-                                                        : xLo + m_labelShare * (xHi - xLo);
+        const double share = labelShares[static_cast<size_t>(i)];
+        const double xLabel = m_options.logX && xLo > 0 ? xLo * std::pow(xHi / xLo, share)
+                                                        : xLo + share * (xHi - xLo);
         s->replace({QPointF(xLo, y), QPointF(xLabel, y), QPointF(xHi, y)});
         const QString factor = m_targetFactors.size() > static_cast<size_t>(i)
                                    ? QString::number(m_targetFactors[i])

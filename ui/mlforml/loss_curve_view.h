@@ -57,6 +57,15 @@ private:
     /// further right where the plot is so narrow that a label centred there would be cut by the
     /// y axis (half the widest label and a margin from the left).
     double targetLabelShare() const;
+    /// The target labels' font: 8 pt times chartFontScale().
+    QFont targetLabelFont() const;
+    /// Width of the widest target label in targetLabelFont(), px.
+    double widestTargetLabel() const;
+    /// Where along the x axis (a share of it) each target's label sits: `first` for all, except
+    /// that a label less than a line (in the labels' font) above or below another one moves one
+    /// label width to the right, so labels of close targets never cover each other (presentation
+    /// mode's larger font on a short plot).
+    std::vector<double> targetLabelShares(double first) const;
     QLineSeries* lineFor(const QString& key, const QString& policy, bool pinned);
 
     LossViewOptions m_options;
@@ -69,7 +78,8 @@ private:
     QValueAxis* m_xLinear = nullptr;
     QLogValueAxis* m_xLog = nullptr;
     QValueAxis* m_y = nullptr;
-    double m_labelShare = 0.13;  ///< targetLabelShare() at the last rebuild
+    double m_labelShare = 0.13;         ///< targetLabelShare() at the last rebuild
+    std::vector<double> m_labelShares;  ///< targetLabelShares() at the last rebuild
 };
 
 }  // namespace tandem::ui

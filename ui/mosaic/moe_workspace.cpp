@@ -144,6 +144,11 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
                       "imported model: tokens/s per GPU, iteration time, MFU, days to the token "
                       "target, step time and memory per pipeline stage, and its Megatron-LM "
                       "launch line (tandem-cli plan)"));
+    // Short titles for a tab bar too narrow for the full ones (an 800 px window).
+    const QStringList brief = {tr("Frontier"), tr("Layouts"),    tr("Collectives"),
+                               tr("Reality"),  tr("Co-running"), tr("Plan")};
+    for (int i = 0; i < brief.size() && i < m_pages->count(); ++i)
+        setShortTabText(m_pages, i, brief[i]);
     connect(m_pages, &QTabWidget::currentChanged, this, [this](int) { recomputeLevels(); });
     m_levelsRunner.onResult(this, [this](const BackgroundLevels& r, quint64) {
         if (!m_envelope) return;

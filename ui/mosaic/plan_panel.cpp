@@ -3,7 +3,6 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
-#include <QFileDialog>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -21,6 +20,7 @@
 #include "mosaic/stage_memory_table.h"
 #include "mosaic/step_breakdown_view.h"
 #include "save_file.h"
+#include "widgets/file_dialog.h"
 #include "widgets/workspace_layout.h"
 
 namespace tandem::ui {
@@ -200,8 +200,8 @@ bool PlanPanel::saveMegatronScript(const QString& path, QString* error) const {
 
 void PlanPanel::saveAs() {
     const QString path =
-        QFileDialog::getSaveFileName(this, tr("Save Megatron-LM launch script"),
-                                     QStringLiteral("megatron-plan.sh"), tr("Shell script (*.sh)"));
+        saveFileName(this, tr("Save Megatron-LM launch script"), QStringLiteral("megatron-plan.sh"),
+                     tr("Shell script (*.sh)"));
     if (path.isEmpty()) return;
     QString error;
     if (!saveMegatronScript(path, &error)) QMessageBox::warning(this, tr("Save failed"), error);
