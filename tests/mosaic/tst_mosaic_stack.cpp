@@ -27,8 +27,9 @@ using namespace tandem::mosaic;
 
 namespace {
 
-/// Shipped measured layouts out of memory when costed without recomputation.
-constexpr int kLayoutsOomWithoutCkpt = 46;
+/// Shipped measured layouts out of memory when costed without recomputation (46 while the
+/// megatron-core memory kept FP32 main gradients and BF16 copies beside FP8 parameters).
+constexpr int kLayoutsOomWithoutCkpt = 24;
 
 // L = 2, d = 64, 4 heads (MHA), d_ff = 256, V = 100: 4 d^2 + 3 d d_ff = 65536 per layer.
 Geometry smallDense() {
@@ -117,9 +118,12 @@ private slots:
         QTest::addColumn<bool>("distributed");
         QTest::addColumn<double>("optimizerBytes");
         // 2 x 65536 layer weights + 2 x 100 x 64 embedding and LM head = 143872 parameters on
-        // the single stage (TP 1). Distributed optimizer: 12 B / DP = 12 x 143872 / 4.
-        QTest::newRow("distributed optimizer") << true << 12.0 * 143872 / 4;
-        QTest::newRow("replicated optimizer") << false << 12.0 * 143872;
+        // the single stage (TP 1). megatron-core keeps BF16 main gradients (Megatron-Bridge
+        // grad_reduce_in_fp32 = False), so the optimizer holds FP32 master weight, two moments
+        // and the FP32 main gradient: 16 B, over DP with the distributed optimizer (Megatron-Core
+        // distributed optimizer documentation: 4 + 16/d bytes per parameter).
+        QTest::newRow("distributed optimizer") << true << 16.0 * 143872 / 4;
+        QTest::newRow("replicated optimizer") << false << 16.0 * 143872;
     }
     void denseMemoryByHand() {
         QFETCH(bool, distributed);
@@ -133,7 +137,7 @@ private slots:
         const PlanEval e = m.evaluate(p);
         QVERIFY2(e.feasible, e.reason.c_str());
         QCOMPARE(e.memory.weights, 2.0 * 143872 / 1e9);
-        QCOMPARE(e.memory.gradients, 4.0 * 143872 / 1e9);
+        QCOMPARE(e.memory.gradients, 2.0 * 143872 / 1e9);
         QCOMPARE(e.memory.optimizer, optimizerBytes / 1e9);
         // Activations: 1024 tokens x 2 layers x (7 d + 2 kv + 3 d_ff = 1344 elements) x 2 B, one
         // microbatch in flight; logits 1024 x 100 x 2 B.
@@ -142,6 +146,72 @@ private slots:
         const double sum = e.memory.weights + e.memory.gradients + e.memory.optimizer +
                            e.memory.activations + e.memory.other;
         QVERIFY(std::abs(sum - e.memoryGB) < 1e-12);
+    }
+
+    /// Static state per parameter by stack and precision recipe, by hand on the small dense
+    /// model (131072 GEMM weights, 12800 embedding and LM head; DP 4, GB200). megatron-core as
+    /// the Megatron-Bridge recipes run it: BF16 main gradients (2 B) and 16 B of optimizer state
+    /// over DP; FP8 and MXFP8 keep the GEMM weights only in FP8 (fp8_param_gather: 1 B, MXFP8
+    /// 2 + 2/32 B with its row- and column-wise copies), NVFP4 keeps BF16 weights beside its
+    /// FP4 copies (1 + 2/16 B). mosaic-paper and megatron-lm-2022: BF16 weights, FP32 main
+    /// gradients, 12 B over DP (6 + 12/d).
+    void staticBytesPerParameter_data() {
+        QTest::addColumn<QString>("stack");
+        QTest::addColumn<QString>("precision");
+        QTest::addColumn<double>("weights");
+        QTest::addColumn<double>("gradients");
+        QTest::addColumn<double>("optimizer");
+        const double all = 143872, gemm = 131072, vocab = 12800;
+        QTest::newRow("megatron-core bf16") << "megatron-core"
+                                            << "bf16" << 2 * all << 2 * all << 16 * all / 4;
+        QTest::newRow("megatron-core fp8") << "megatron-core"
+                                           << "fp8" << 2 * vocab + gemm << 2 * all << 16 * all / 4;
+        QTest::newRow("megatron-core mxfp8")
+            << "megatron-core"
+            << "mxfp8" << 2 * vocab + (2 + 2.0 / 32) * gemm << 2 * all << 16 * all / 4;
+        QTest::newRow("megatron-core nvfp4")
+            << "megatron-core"
+            << "nvfp4" << 2 * all + (1 + 2.0 / 16) * gemm << 2 * all << 16 * all / 4;
+        QTest::newRow("mosaic-paper bf16") << "mosaic-paper"
+                                           << "bf16" << 2 * all << 4 * all << 12 * all / 4;
+        QTest::newRow("megatron-lm-2022 bf16") << "megatron-lm-2022"
+                                               << "bf16" << 2 * all << 4 * all << 12 * all / 4;
+    }
+    void staticBytesPerParameter() {
+        QFETCH(QString, stack);
+        QFETCH(QString, precision);
+        QFETCH(double, weights);
+        QFETCH(double, gradients);
+        QFETCH(double, optimizer);
+        Cluster c = cluster(builtinStack(stack.toStdString()), 4, "gb200-nvl72");
+        QVERIFY(parsePrecision(precision.toStdString(), c.precision));
+        const PerfModel m(smallDense(), c);
+        Plan p;
+        p.dp = 4;
+        const PlanEval e = m.evaluate(p);
+        QVERIFY2(e.feasible, e.reason.c_str());
+        QVERIFY2(std::abs(e.memory.weights - weights / 1e9) < 1e-15,
+                 QByteArray::number(e.memory.weights * 1e9).constData());
+        QCOMPARE(e.memory.gradients, gradients / 1e9);
+        QCOMPARE(e.memory.optimizer, optimizer / 1e9);
+    }
+
+    /// FSDP shards parameters and gradients over DP and gathers one layer ahead (one layer
+    /// prefetched, not two): with 2 layers and 143872 parameters on the stage, one layer is
+    /// 71936 parameters of BF16 weight and BF16 gradient (megatron-core), beside the logits.
+    void fsdpGathersOneLayer() {
+        const PerfModel m(smallDense(), cluster(megatronCoreStack(), 4, "gb200-nvl72"));
+        Plan p;
+        p.dp = 4;
+        p.fsdp = true;
+        const PlanEval e = m.evaluate(p);
+        QVERIFY2(e.feasible, e.reason.c_str());
+        QCOMPARE(e.memory.weights, 2.0 * 143872 / 4 / 1e9);
+        QCOMPARE(e.memory.gradients, 2.0 * 143872 / 4 / 1e9);
+        QCOMPARE(e.memory.optimizer, 16.0 * 143872 / 4 / 1e9);
+        const double layer = 143872.0 / 2, logits = 1024.0 * 100 * 2;
+        QVERIFY2(std::abs(e.memory.other - (layer * 2 + layer * 2 + logits) / 1e9) < 1e-15,
+                 QByteArray::number(e.memory.other * 1e9).constData());
     }
 
     void vpBubble() {
