@@ -72,7 +72,9 @@ struct PlanFlags {
             "distopt=1,sp=1,pp_first=0,pp_last=0,ckpt=selective; any subset, dp = N / (TP CP "
             "PP) unless given; pp_first / pp_last: layers on the first / last stage, 0 "
             "= even; ckpt none, core-attn, selective, super-selective or full) or "
-            "positional (tp,ep,pp,cp,dp,mbs[,ckpt])."),
+            "positional (tp,ep,pp,cp,dp,mbs[,ckpt]). Without ckpt the least recomputation "
+            "that fits is costed (none, selective, super-selective, full) and named; a layout "
+            "that does not fit names the setting that would."),
         QStringLiteral("LAYOUT")};
     const QCommandLineOption stack{
         QStringLiteral("stack"),
@@ -298,7 +300,8 @@ int readLayout(const QString& text, m::PlanRequest& req) {
     const m::Cluster& cluster = req.cluster;
     m::Plan p;
     std::string error;
-    if (!m::parseLayout(text.toStdString(), p, error)) {
+    bool ckptGiven = false;
+    if (!m::parseLayout(text.toStdString(), p, error, &ckptGiven)) {
         printError(QStringLiteral("--layout: %1").arg(QString::fromStdString(error)));
         return kExitBadInput;
     }
@@ -324,6 +327,7 @@ int readLayout(const QString& text, m::PlanRequest& req) {
         return kExitBadInput;
     }
     req.layouts = {p};
+    req.leastRecomputation = !ckptGiven;
     return kExitOk;
 }
 

@@ -79,7 +79,10 @@ PlanReport runPlan(const PlanRequest& r) {
     if (r.layouts.empty()) {
         costed = planLayouts(g, c, r.grid, r.top);
     } else {
-        for (const Plan& p : r.layouts) costed.emplace_back(p, evaluateLayout(g, c, p));
+        for (Plan p : r.layouts) {
+            if (r.leastRecomputation) chooseLayoutRecomputation(g, c, p);
+            costed.emplace_back(p, evaluateLayout(g, c, p));
+        }
     }
     for (auto& [p, ev] : costed) {
         PlanLayout l;
@@ -91,6 +94,14 @@ PlanReport runPlan(const PlanRequest& r) {
         l.daysToTarget = l.eval.feasible ? daysToTokens(r.tokenTarget, l.eval.tokensPerSPerGpu,
                                                         c.devices, r.goodput)
                                          : std::numeric_limits<double>::quiet_NaN();
+        if (!r.layouts.empty()) {
+            l.ckptChosen = r.leastRecomputation;
+            if (!l.eval.feasible && l.eval.rule == kDoesNotFitInMemory) {
+                l.remedyChecked = true;
+                l.fitsWith = memoryRemedy(g, c, l.plan);
+                if (l.fitsWith) l.fitsWithMemoryGB = evaluateLayout(g, c, *l.fitsWith).memoryGB;
+            }
+        }
         out.anyFeasible = out.anyFeasible || l.eval.feasible;
         out.roundedBatch = out.roundedBatch || (l.eval.feasible && l.globalBatch != c.globalBatch);
         out.layouts.push_back(std::move(l));
@@ -124,6 +135,25 @@ nlohmann::ordered_json planReportToJson(const PlanReport& r) {
         for (size_t i = 0; i < r.layouts.size() && i < arr.size(); ++i)
             if (r.layouts[i].collectives)
                 arr[i]["collectives"] = collectivesToJson(*r.layouts[i].collectives, c);
+    }
+    // Keys added only where a recomputation was chosen or a given layout does not fit in
+    // memory: other outputs keep their bytes.
+    {
+        auto& arr = j["layouts"];
+        for (size_t i = 0; i < r.layouts.size() && i < arr.size(); ++i) {
+            const PlanLayout& l = r.layouts[i];
+            if (l.ckptChosen) arr[i]["ckpt_chosen"] = true;
+            if (!l.remedyChecked) continue;
+            if (!l.fitsWith) {
+                arr[i]["fits_with"] = nullptr;
+                continue;
+            }
+            nlohmann::ordered_json f;
+            f["change"] = remedyChange(l.plan, *l.fitsWith);
+            f["layout"] = layoutString(*l.fitsWith);
+            f["memory_GB"] = l.fitsWithMemoryGB;
+            arr[i]["fits_with"] = f;
+        }
     }
     if (!r.networkNote.empty()) j["network_note"] = r.networkNote;
     // A token target adds its keys (without one the output keeps its bytes).

@@ -30,6 +30,9 @@ struct PlanRequest {
     /// Layouts to cost as given (`--layout`, `--megatron-args`, a GUI selection); empty: the
     /// best `top` feasible layouts of `grid` (planLayouts).
     std::vector<Plan> layouts;
+    /// The given layouts name no recomputation mode (`--layout` without a ckpt key): each is
+    /// costed with the least recomputation that fits (chooseLayoutRecomputation).
+    bool leastRecomputation = false;
     LayoutGrid grid;
     int top = 10;
     /// Notes of the measured nccl-tests curves' loader (printed with the curves).
@@ -76,6 +79,14 @@ struct PlanLayout {
     /// Wall-clock days to train PlanRequest::tokenTarget at this layout's rate and the goodput;
     /// NaN when there is no target or the layout is infeasible.
     double daysToTarget = 0;
+    /// The recomputation mode was chosen (PlanRequest::leastRecomputation), not given.
+    bool ckptChosen = false;
+    /// A given layout that does not fit in device memory: memoryRemedy, the same layout with
+    /// the recomputation, distributed-optimizer or FSDP setting that fits, and its memory per
+    /// GPU (GB); nullopt when no such setting fits (remedyChecked) or it was not looked for.
+    bool remedyChecked = false;
+    std::optional<Plan> fitsWith;
+    double fitsWithMemoryGB = 0;
 };
 
 /// Everything `plan` reports.
@@ -95,8 +106,10 @@ struct PlanReport {
     int nodes = 0;  ///< ceil(devices / GPUs per node)
 };
 
-/// Costs `r` [2608.10605 Sec. 5]: the given layouts (evaluateLayout) or the best `top` of the
-/// grid (planLayouts), each with its stage memory, its collectives when the hardware has
+/// Costs `r` [2608.10605 Sec. 5]: the given layouts (evaluateLayout; with
+/// PlanRequest::leastRecomputation each at the least recomputation that fits, and one that does
+/// not fit in memory with its memoryRemedy) or the best `top` of the grid (planLayouts), each
+/// with its stage memory, its collectives when the hardware has
 /// measured curves, and the days to the token target; when nothing fits, the nearest working
 /// cluster and the rejection counts. Deterministic; no errors (an infeasible plan says why).
 PlanReport runPlan(const PlanRequest& r);
@@ -104,7 +117,9 @@ PlanReport runPlan(const PlanRequest& r);
 /// `tandem-cli plan --json`: planToJson of the layouts plus nearest_working_devices (nothing
 /// fits), model_source (a Hugging Face config), measured_collectives with each layout's
 /// collectives (measured curves), network_note (an extrapolation) and, with a token target,
-/// token_target {tokens, goodput} and each layout's days_to_target (null when infeasible).
+/// token_target {tokens, goodput} and each layout's days_to_target (null when infeasible);
+/// a given layout costed at a chosen recomputation has ckpt_chosen true, and one that does not
+/// fit in memory fits_with {change, layout, memory_GB} (null when no setting fits).
 nlohmann::ordered_json planReportToJson(const PlanReport& r);
 
 /// The first layout as a bash launch script of Megatron-LM: the exact bytes `tandem-cli plan

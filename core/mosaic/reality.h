@@ -9,8 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "common/cancel.h"
 #include "common/check.h"
 #include "common/diagnostics.h"
+#include "common/enum_names.h"
 #include "mosaic/korthikanti.h"
 #include "mosaic/perf_model.h"
 #include "mosaic/search.h"
@@ -63,7 +65,8 @@ bool measuredModelGeometry(const std::string& model, Geometry& g, std::string& r
 std::vector<RealityCase> realityCases(const Stack& stack);
 
 /// Sets each expressible case's checkpointing to the least recomputation that fits memory
-/// (memory does not depend on the fitted constants). A case where none fits keeps Full.
+/// (chooseLeastRecomputation, plan.h: the rule `plan --layout` without a ckpt key uses too;
+/// memory does not depend on the fitted constants). A case where none fits keeps Full.
 void choosePlans(std::vector<RealityCase>& cases);
 
 /// One case costed.
@@ -90,7 +93,12 @@ struct StackFit {
     double objective = 0;
     int evaluations = 0;
 };
-StackFit fitStack(const Stack& start, int maxEvaluations = 4000);
+/// `excluded` (optional): cases it returns true for take no part in the fit (leave-out
+/// validation, leaveOutErrors). `cancel` (optional) is polled once per objective evaluation
+/// (throws tandem::Cancelled).
+StackFit fitStack(const Stack& start, int maxEvaluations = 4000,
+                  const std::function<bool(const RealityCase&)>& excluded = {},
+                  const tandem::CancelFlag* cancel = nullptr);
 /// The minimiser behind fitStack and fitStackToKorthikanti: deterministic Nelder-Mead over
 /// `params` scaled to [0, 1] within their ranges (clamped), starting at `start`'s values, on
 /// `objective` (any finite function of the stack); stops after `maxEvaluations` or when the
@@ -107,6 +115,56 @@ double korthikantiFitObjective(const Stack& stack);
 /// korthikantiFitObjective (minimizeStack). The memory points take no part: memory does not
 /// depend on the fitted constants.
 StackFit fitStackToKorthikanti(const Stack& start, int maxEvaluations = 2000);
+
+/// The model family of a measured model name, the group leave-one-family-out holds back:
+/// "Llama 3" (LLAMA3_8B, LLAMA3_70B, LLAMA3.1_405B), "DeepSeek-V3" (with and without MTP),
+/// "Qwen3" (30B-A3B, 235B-A22B), "gpt-oss" (GPT OSS 120B); the name itself for any other.
+std::string measuredModelFamily(const std::string& model);
+
+/// Which runs one leave-out validation holds back.
+enum class LeaveOutKind {
+    System,       ///< every run of one measured system (DGX-H100, DGX-GB200)
+    ModelFamily,  ///< every run of one model family (measuredModelFamily)
+};
+/// The words of LeaveOutKind: "system", "model_family".
+const EnumTable<LeaveOutKind>& leaveOutKindNames();
+
+/// One group held back: the stack's free constants refitted without it (fitStack from
+/// megatronCoreFitStart() with the group excluded), then the group's runs predicted.
+struct LeaveOutGroup {
+    LeaveOutKind kind = LeaveOutKind::System;
+    std::string name;                  ///< the system or the family
+    std::vector<double> values;        ///< the refitted constants, stackFitParameters() order
+    double objective = 0;              ///< of the refit, over the runs it kept
+    std::vector<RealityRow> rows;      ///< the group's runs costed under the refit (caseIndex into
+                                       ///< LeaveOutReport::cases)
+    std::vector<RealityRow> inSample;  ///< the same runs under the stored (all-run) constants
+    double medianAbsError = 0, maxAbsError = 0, medianError = 0;  ///< of `rows`
+    double inSampleMedianAbsError = 0;                            ///< of `inSample`
+};
+
+/// Every leave-one-system-out and leave-one-family-out refit, in system then family order
+/// (each kind's groups sorted by name).
+struct LeaveOutReport {
+    std::vector<RealityCase> cases;  ///< the cases the rows index (choosePlans applied)
+    std::vector<LeaveOutGroup> groups;
+    /// Median |error| over every held-back prediction of each kind.
+    double medianAbsErrorSystems = 0, medianAbsErrorFamilies = 0;
+    int maxEvaluations = 0;
+};
+
+/// Runs the leave-out validations: one fitStack per group (up to `threads` at once, each on
+/// its own copy of the cases; the result does not depend on `threads`), `maxEvaluations` per
+/// refit. Polls `cancel` per objective evaluation (throws tandem::Cancelled). Slow: one full
+/// fit per group (docs/MODEL-MOSAIC.md gives the time).
+LeaveOutReport leaveOutErrors(int maxEvaluations = 4000, int threads = 1,
+                              const tandem::CancelFlag* cancel = nullptr);
+
+/// {"max_evaluations", "overall": {"system": {median_abs_error},
+/// "model_family": {...}}, "groups": [{kind, name, rows, median_abs_error, max_abs_error,
+/// median_error, in_sample_median_abs_error, constants {name: value}, runs: [{line, model,
+/// system, precision, measured, predicted, error, in_sample_error}]}]}.
+nlohmann::ordered_json leaveOutToJson(const LeaveOutReport& r);
 
 /// The full `reproduce reality` report under the megatron-core stack: one check per
 /// expressible run (measured tokens/s/GPU, predicted, band +-25 %), then
@@ -201,7 +259,8 @@ RealityNeighbourSummary summarizeNeighbours(const RealityReport& r,
                                             const std::vector<RealityNeighbour>& nearest);
 
 /// {"paper", "checks": [...], "stack", "conventions", "summary", "split": {"system", "precision",
-/// "model"}, "rows": [...], "not_expressible": [...],
+/// "model", "dense_moe", "mbs"} (each group: rows, median_abs_error, max_abs_error, median_error,
+/// share_within_25pct), "rows": [...], "not_expressible": [...],
 /// "korthikanti_2022": [...]} (the checks have reproduce mosaic's shape).
 nlohmann::ordered_json realityToJson(const RealityReport& r);
 

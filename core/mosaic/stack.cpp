@@ -46,6 +46,8 @@ bool parsePrecision(const std::string& text, Precision& out) {
     return true;
 }
 
+double optimizerBytesPerParam(const Stack& s) { return 12.0 + (s.mainGradBytes < 4.0 ? 4.0 : 0.0); }
+
 Stack mosaicPaperStack() {
     Stack s;
     s.name = "mosaic-paper";
@@ -73,18 +75,28 @@ Stack megatronCoreStack() {
     s.lowPrecisionWeightBytes[int(Precision::Fp8)] = 1.0;
     s.lowPrecisionWeightBytes[int(Precision::Mxfp8)] = 2.0 + 2.0 / 32;
     s.lowPrecisionWeightBytes[int(Precision::Nvfp4)] = 1.0 + 2.0 / 16;
+    // Megatron-Bridge performance recipes (scripts/performance/utils/precision.py and
+    // src/megatron/bridge/training/mixed_precision.py): FP8 current scaling and MXFP8 set
+    // fp8_param_gather (the parameters are FP8; NVFP4 keeps BF16 parameters, fp4_param is not
+    // supported), and every model's performance config sets grad_reduce_in_fp32 = False (BF16
+    // main gradients). Distributed optimizer: 16-bit parameters and gradients keep 4 + 16/d
+    // bytes per parameter (Megatron-Core distrib_optimizer documentation), the FP8 parameters
+    // 1 (FP8) or 2 + 2/32 (MXFP8 row- and column-wise) instead of the BF16 2.
+    s.lowPrecisionParams[int(Precision::Fp8)] = true;
+    s.lowPrecisionParams[int(Precision::Mxfp8)] = true;
+    s.mainGradBytes = 2.0;
     // Fitted constants (`tandem-cli fit-stack`, mosaic/reality.h: one set for every expressible
     // measured run, from megatronCoreFitStart()); tests/mosaic/tst_mosaic_reality.cpp checks
     // that they are the fit's optimum.
-    s.denseGemmMax = 1.0;
-    s.groupedGemmMax = 0.3795;
-    s.groupedWidthHalf = 1093;
-    s.attentionEfficiency = 0.1607;
+    s.denseGemmMax = 0.9998;
+    s.groupedGemmMax = 0.3257;
+    s.groupedWidthHalf = 900.8;
+    s.attentionEfficiency = 0.1706;
     s.precisionGemmFactor[int(Precision::Fp8)] = 1.0;
-    s.precisionGemmFactor[int(Precision::Mxfp8)] = 1.0;
-    s.precisionGemmFactor[int(Precision::Nvfp4)] = 0.8716;
-    s.tpOverlap = 0.6258;
-    s.a2aOverlap = 0.7867;
+    s.precisionGemmFactor[int(Precision::Mxfp8)] = 0.9445;
+    s.precisionGemmFactor[int(Precision::Nvfp4)] = 0.9347;
+    s.tpOverlap = 0.2854;
+    s.a2aOverlap = 0.7458;
     return s;
 }
 
@@ -109,6 +121,10 @@ Stack megatronLm2022Stack() {
         "Megatron-LM as arXiv:2205.05198 ran it on DGX A100 (no flash attention, TP "
         "collectives not overlapped; fitted to the paper's Table 5 iteration times)";
     s.flashAttention = false;
+    // BF16 parameters with FP32 main gradients (18 B per parameter without the distributed
+    // optimizer, arXiv:2205.05198 Sec. 5.1 / Table 2's memory points).
+    s.mainGradBytes = 4.0;
+    for (bool& low : s.lowPrecisionParams) low = false;
     s.tpOverlap = 0;
     s.a2aOverlap = 0;
     s.fsdp = false;

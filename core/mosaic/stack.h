@@ -104,7 +104,24 @@ struct Stack {
     /// Linear-layer inputs saved for the backward in the GEMM precision (1 byte) instead of
     /// BF16 when the precision is not BF16 (Transformer Engine).
     bool lowPrecisionActivations = false;
+    /// The low-precision copy of lowPrecisionWeightBytes is the GEMM weight itself, with no BF16
+    /// copy beside it (index = Precision): Megatron-Core's `--fp8-param-gather` (Transformer
+    /// Engine FP8 parameters; the FP32 master weights stay in the optimizer).
+    bool lowPrecisionParams[kPrecisionCount] = {false, false, false, false};
+    /// Bytes per main gradient (the data-parallel gradient buffer every rank keeps whole): 4 when
+    /// gradients are accumulated and reduced in FP32 (`--accumulate-allreduce-grads-in-fp32`,
+    /// Megatron-Bridge `grad_reduce_in_fp32`), 2 in BF16. With BF16 main gradients the optimizer
+    /// keeps an FP32 copy of its shard of them (optimizerBytesPerParam).
+    double mainGradBytes = 4.0;
 };
+
+/// Bytes per parameter of optimizer state under `s` (sharded over data parallelism by the
+/// distributed optimizer): FP32 master weight and the two AdamW moments (12 B), plus the FP32
+/// copy of the main gradient when the main gradients are narrower than FP32 (4 B). Megatron-Core
+/// distributed optimizer documentation (docs.nvidia.com/megatron-core/developer-guide/latest/
+/// distrib_optimizer.html): bytes per parameter 6 + 12/d for BF16 parameters with FP32
+/// gradients, 4 + 16/d for 16-bit parameters and gradients (d = data-parallel size).
+double optimizerBytesPerParam(const Stack& s);
 
 /// The stack of arXiv:2608.10605 as Tandem reproduces it (default of `reproduce mosaic` and
 /// the paper presets).

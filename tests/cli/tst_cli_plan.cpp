@@ -222,6 +222,84 @@ private slots:
                  qPrintable(r.err));
     }
 
+    /// plan --layout without a ckpt key: a published Megatron-Bridge layout (Llama 3.1 405B on
+    /// 256 DGX-GB200 at FP8, TP 4 PP 16 VP 4; tests/data/megatron-bridge/measured-throughput.csv
+    /// line 18) was costed without recomputation and called out of memory. It is costed with
+    /// the least recomputation that fits and names it (text and JSON); given ckpt=none it stays
+    /// out of memory and names the recomputation that would fit.
+    void planLayoutWithoutCkpt() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = writeModel(dir, R"({"layers": 126, "hidden": 16384, "heads": 128,
+            "kv_heads": 8, "ffn_width": 53248, "vocab": 128256})");
+        QVERIFY(!path.isEmpty());
+        const QStringList base{QStringLiteral("plan"),        path,
+                               QStringLiteral("--devices"),   QStringLiteral("256"),
+                               QStringLiteral("--gbs"),       QStringLiteral("1536"),
+                               QStringLiteral("--seqlen"),    QStringLiteral("8192"),
+                               QStringLiteral("--hardware"),  QStringLiteral("gb200-nvl72"),
+                               QStringLiteral("--stack"),     QStringLiteral("megatron-core"),
+                               QStringLiteral("--precision"), QStringLiteral("fp8"),
+                               QStringLiteral("--layout")};
+        const QString published = QStringLiteral("tp=4,pp=16,vp=4,mbs=1");
+        const auto js = runCli(base + QStringList{published, QStringLiteral("--json")});
+        QVERIFY2(js.exitCode == 0, qPrintable(js.err + js.out));
+        const auto l = nlohmann::json::parse(js.out.toStdString()).at("layouts").at(0);
+        QVERIFY(l.at("feasible").get<bool>());
+        QCOMPARE(l.at("ckpt").get<std::string>(), std::string("selective"));
+        QVERIFY(l.at("ckpt_chosen").get<bool>());
+        QVERIFY(l.at("memory_GB").get<double>() <= 184.0);
+        const auto t = runCli(base + QStringList{published});
+        QCOMPARE(t.exitCode, 0);
+        QVERIFY2(t.out.contains(QStringLiteral(
+                     "ckpt not given: costed with selective, the least recomputation that fits")),
+                 qPrintable(t.out));
+        // Given without recomputation: out of memory, and the remedy is named.
+        const QString none = published + QStringLiteral(",ckpt=none");
+        const auto jn = runCli(base + QStringList{none, QStringLiteral("--json")});
+        QCOMPARE(jn.exitCode, 1);
+        const auto ln = nlohmann::json::parse(jn.out.toStdString()).at("layouts").at(0);
+        QVERIFY(!ln.at("feasible").get<bool>());
+        QVERIFY(!ln.contains("ckpt_chosen"));
+        QCOMPARE(ln.at("fits_with").at("change").get<std::string>(), std::string("ckpt=selective"));
+        QCOMPARE(ln.at("fits_with").at("memory_GB").get<double>(), l.at("memory_GB").get<double>());
+        const auto tn = runCli(base + QStringList{none});
+        QCOMPARE(tn.exitCode, 1);
+        QVERIFY2(tn.out.contains(QStringLiteral("Fits with ckpt=selective (")), qPrintable(tn.out));
+        QVERIFY2(tn.out.contains(QStringLiteral(
+                     "--layout tp=4,pp=16,cp=1,ep=1,dp=4,mbs=1,ckpt=selective,vp=4")),
+                 qPrintable(tn.out));
+    }
+
+    /// reproduce reality reports the leave-out errors beside the in-sample ones: one refit per
+    /// measured system and per model family, each group's runs predicted by the refit (JSON
+    /// leave_out, the text's table and overall line), and the split by dense / MoE and by
+    /// micro-batch size.
+    void reproduceRealityLeaveOut() {
+        const auto j = runCli(
+            {QStringLiteral("reproduce"), QStringLiteral("reality"), QStringLiteral("--json")});
+        QVERIFY2(j.exitCode == 0, qPrintable(j.err));
+        const auto r = nlohmann::json::parse(j.out.toStdString());
+        const auto& lo = r.at("leave_out");
+        QCOMPARE(lo.at("groups").size(), size_t(6));
+        int systemRuns = 0, familyRuns = 0;
+        for (const auto& g : lo.at("groups")) {
+            (g.at("kind") == "system" ? systemRuns : familyRuns) += g.at("rows").get<int>();
+            QCOMPARE(g.at("runs").size(), g.at("rows").get<size_t>());
+            QVERIFY(g.at("max_abs_error").get<double>() >= g.at("median_abs_error").get<double>());
+        }
+        QCOMPARE(systemRuns, 90);
+        QCOMPARE(familyRuns, 90);
+        QCOMPARE(r.at("split").at("dense_moe").at("dense").at("rows").get<int>(), 41);
+        QVERIFY(r.at("split").at("mbs").contains("1"));
+        const auto t = runCli({QStringLiteral("reproduce"), QStringLiteral("reality")});
+        QCOMPARE(t.exitCode, 0);
+        for (const char* s : {"By dense / MoE:", "By micro-batch size:", "Leave-out validation",
+                              "system        DGX-H100", "model_family  Llama 3",
+                              "Overall median |error|: leave-one-system-out "})
+            QVERIFY2(t.out.contains(QString::fromUtf8(s)), s);
+    }
+
     /// A launch file it cannot read as written is refused with the flag and exit code 2.
     void planMegatronArgsErrors_data() {
         QTest::addColumn<QString>("script");
