@@ -72,6 +72,7 @@ Stack megatronCoreStack() {
     s.fsdp = true;
     s.activationMemoryFactor = 1.0;
     s.lowPrecisionActivations = true;
+    s.kernelTables = true;
     s.lowPrecisionWeightBytes[int(Precision::Fp8)] = 1.0;
     s.lowPrecisionWeightBytes[int(Precision::Mxfp8)] = 2.0 + 2.0 / 32;
     s.lowPrecisionWeightBytes[int(Precision::Nvfp4)] = 1.0 + 2.0 / 16;
@@ -88,15 +89,15 @@ Stack megatronCoreStack() {
     // Fitted constants (`tandem-cli fit-stack`, mosaic/reality.h: one set for every expressible
     // measured run, from megatronCoreFitStart()); tests/mosaic/tst_mosaic_reality.cpp checks
     // that they are the fit's optimum.
-    s.denseGemmMax = 0.9998;
-    s.groupedGemmMax = 0.3257;
-    s.groupedWidthHalf = 900.8;
-    s.attentionEfficiency = 0.1706;
+    s.denseGemmMax = 1.0;
+    s.groupedGemmMax = 0.5329;
+    s.expertFixedUs = 32.97;
+    s.attentionEfficiency = 0.2792;
     s.precisionGemmFactor[int(Precision::Fp8)] = 1.0;
-    s.precisionGemmFactor[int(Precision::Mxfp8)] = 0.9445;
-    s.precisionGemmFactor[int(Precision::Nvfp4)] = 0.9347;
-    s.tpOverlap = 0.2854;
-    s.a2aOverlap = 0.7458;
+    s.precisionGemmFactor[int(Precision::Mxfp8)] = 0.9272;
+    s.precisionGemmFactor[int(Precision::Nvfp4)] = 0.7443;
+    s.tpOverlap = 0.9876;
+    s.a2aOverlap = 0.6745;
     return s;
 }
 
@@ -104,7 +105,7 @@ Stack megatronCoreFitStart() {
     Stack s = megatronCoreStack();
     s.denseGemmMax = 0.7;
     s.groupedGemmMax = 0.5;
-    s.groupedWidthHalf = 1000;
+    s.expertFixedUs = 10;
     s.attentionEfficiency = 0.4;
     s.precisionGemmFactor[int(Precision::Fp8)] = 0.7;
     s.precisionGemmFactor[int(Precision::Mxfp8)] = 0.7;
@@ -125,6 +126,7 @@ Stack megatronLm2022Stack() {
     // optimizer, arXiv:2205.05198 Sec. 5.1 / Table 2's memory points).
     s.mainGradBytes = 4.0;
     for (bool& low : s.lowPrecisionParams) low = false;
+    s.kernelTables = false;  // its constants were fitted on the analytical curves
     s.tpOverlap = 0;
     s.a2aOverlap = 0;
     s.fsdp = false;
@@ -179,8 +181,7 @@ const std::vector<StackFitParameter>& stackFitParameters() {
     static const std::vector<StackFitParameter> params = {
         {"dense_gemm_max", [](Stack& s) -> double& { return s.denseGemmMax; }, 0.2, 1.0},
         {"grouped_gemm_max", [](Stack& s) -> double& { return s.groupedGemmMax; }, 0.1, 1.0},
-        {"grouped_gemm_width_half", [](Stack& s) -> double& { return s.groupedWidthHalf; }, 0.0,
-         4000.0},
+        {"expert_fixed_us", [](Stack& s) -> double& { return s.expertFixedUs; }, 0.0, 100.0},
         {"attention_efficiency", [](Stack& s) -> double& { return s.attentionEfficiency; }, 0.1,
          1.0},
         {"fp8_gemm_factor",
