@@ -72,7 +72,7 @@ QString outputTargetProblem(const QString& path) {
     return tr("is not a regular file");
 }
 
-bool saveAtomically(const QString& path, QByteArrayView data, QString* reason) {
+bool saveAtomically(const QString& path, QByteArrayView data, QString* reason, bool executable) {
     QString why = outputTargetProblem(path);
     if (!why.isEmpty()) {
         if (reason) *reason = why;
@@ -106,6 +106,14 @@ bool saveAtomically(const QString& path, QByteArrayView data, QString* reason) {
         p += n;
         left -= n;
     }
+    // Executable where readable (chmod +x), set on the temporary file before the rename.
+    struct stat st;
+    if (executable && ::fstat(fd, &st) == 0 &&
+        ::fchmod(fd, (st.st_mode & 07777) | ((st.st_mode & 0444) >> 2)) != 0) {
+        if (reason) *reason = errnoReason(errno);
+        file.cancelWriting();
+        return false;
+    }
     // QSaveFile::commit() syncs too but ignores the result; filesystems that report a lack of
     // room only at sync time (NFS, quotas) are caught here.
     if (::fsync(fd) != 0 && errno != EINVAL && errno != ENOTSUP) {
@@ -120,7 +128,7 @@ bool saveAtomically(const QString& path, QByteArrayView data, QString* reason) {
     return true;
 }
 
-bool writeFileAtomic(const QString& path, QByteArrayView data, QString* error) {
+bool writeFileAtomic(const QString& path, QByteArrayView data, QString* error, bool executable) {
     const QString refused = outputTargetProblem(path);
     if (!refused.isEmpty()) {
         if (error)
@@ -130,7 +138,7 @@ bool writeFileAtomic(const QString& path, QByteArrayView data, QString* error) {
     }
     const bool existed = exists(path);
     QString reason;
-    if (saveAtomically(path, data, &reason)) return true;
+    if (saveAtomically(path, data, &reason, executable)) return true;
     if (error)
         *error = existed ? tr("%1: cannot write: %2; %1 is unchanged").arg(path, reason)
                          : tr("%1: cannot write: %2; nothing was written").arg(path, reason);

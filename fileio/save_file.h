@@ -25,13 +25,16 @@ QString errnoReason(int err);
 /// On any failure (the target refused by outputTargetProblem, open, write, sync or rename) the
 /// temporary file is removed, the target is left exactly as it was, false is returned and
 /// `reason` (if given) says why, e.g. "no space left on device". Never reports a short or empty
-/// file as written.
-bool saveAtomically(const QString& path, QByteArrayView data, QString* reason);
+/// file as written. `executable`: the file is renamed into place already executable (as
+/// `chmod +x` gives it: execute wherever it may be read), e.g. a launch script.
+bool saveAtomically(const QString& path, QByteArrayView data, QString* reason,
+                    bool executable = false);
 
 /// saveAtomically with a complete message for the user in `error`: "<path>: cannot write: <reason>;
 /// <path> is unchanged" (or "; nothing was written" when the target did not exist), or
-/// "<path>: <outputTargetProblem>; nothing was written".
-bool writeFileAtomic(const QString& path, QByteArrayView data, QString* error);
+/// "<path>: <outputTargetProblem>; nothing was written". `executable` as saveAtomically.
+bool writeFileAtomic(const QString& path, QByteArrayView data, QString* error,
+                     bool executable = false);
 
 /// Why a new file cannot be created in the folder `dir` (e.g. "no space left on device",
 /// "permission denied"), found by writing and removing a one-byte file `.tandem-probe` there

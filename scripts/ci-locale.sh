@@ -61,7 +61,7 @@ export LANGUAGE=en
 # --- the suites under de_DE.UTF-8 --------------------------------------------------------------
 suites='tst_cli|tst_inspect|tst_nccl_tests|tst_loss_log|tst_load_trace|tst_hf_config|tst_csv'
 suites+='|tst_json_reader|tst_sweep|tst_scenario|tst_output_files|tst_cli_bad_files'
-suites+='|tst_imported_geometry|tst_mosaic_korthikanti|tst_mlforml_imports'
+suites+='|tst_imported_geometry|tst_mosaic_korthikanti|tst_mlforml_imports|tst_cli_plan'
 # The GUI's headless export with imports, where the GUI is built.
 [ -x "$build/app/gui/tandem" ] && [ -x "$build/tests/tandem_tests_gui" ] && suites+='|tst_gui_cli'
 echo "[locale] suites with LC_ALL=de_DE.UTF-8: ${suites//|/ }"

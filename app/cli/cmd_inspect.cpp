@@ -1,6 +1,7 @@
 // tandem-cli inspect FILE [--json]: what Tandem understood from a user's file (HF config.json,
-// nccl-tests output, training loss log, background load trace). [--hardware NAME] sets the
-// hardware whose analytical collective model is shown next to a measured nccl-tests curve.
+// nccl-tests output, training loss log, training log, background load trace). [--hardware NAME]
+// sets the hardware whose analytical collective model is shown next to a measured nccl-tests
+// curve, and on which a training log's layout is predicted next to its measured run.
 #include <QCommandLineParser>
 #include <cstdio>
 
@@ -16,17 +17,21 @@ int inspectCommand(const QStringList& args) {
     parser.setApplicationDescription(QStringLiteral(
         "Import FILE and print what Tandem understood: a Hugging Face config.json (parameter "
         "counts, sparsity, G), nccl-tests output (bus bandwidth against size), a training loss "
-        "log (fitted loss curve) or a background load trace. For nccl-tests output the analytical "
-        "collective model of --hardware (default: the GPU the file name names, e.g. H100, else "
-        "p6-b200) is listed at every measured size. Errors (also in the JSON's errors[]) go to "
+        "log (fitted loss curve), a training log (Megatron-LM, NeMo, torchtitan, modded-nanogpt: "
+        "steady-state iteration time, tokens/s, TFLOP/s per GPU, memory) or a background load "
+        "trace. For nccl-tests output the analytical collective model of --hardware (default: the "
+        "GPU the file name names, e.g. H100, else p6-b200) is listed at every measured size; for a "
+        "training log that states its model and layout, --hardware adds Tandem's prediction of "
+        "the same layout (predicted / measured). Errors (also in the JSON's errors[]) go to "
         "stderr and exit 2; warnings (e.g. a loss fit that is not usable as a progress curve; also "
         "in the JSON's warnings[]) go to stderr and exit 0."));
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("File to inspect."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
     const QCommandLineOption hardware(
         QStringLiteral("hardware"),
-        QStringLiteral("Hardware of the analytical busbw shown next to nccl-tests curves: %1 "
-                       "(default: the one the file name names, else p6-b200).")
+        QStringLiteral("Hardware of the analytical busbw shown next to nccl-tests curves (default: "
+                       "the one the file name names, else p6-b200) and of the prediction shown "
+                       "next to a training log (none without it): %1.")
             .arg(QString::fromStdString(tandem::mosaic::hardwareNameList())),
         QStringLiteral("NAME"));
     parser.addOptions({json, hardware});

@@ -3,7 +3,7 @@
 // [2608.10605 Sec. 5]. MODEL.json may be Tandem's model JSON or a Hugging Face config.json;
 // --nccl replaces the analytical collective model with measured nccl-tests curves. The flags
 // become a mosaic::PlanRequest, mosaic::runPlan costs it, and the report is printed as text
-// (plan_text.h), JSON (planReportToJson) or a Megatron-LM line (planReportMegatron).
+// (plan_text.h), JSON (planReportToJson) or a Megatron-LM launch script (planReportMegatron).
 #include <QCommandLineParser>
 #include <QFile>
 #include <QFileInfo>
@@ -19,6 +19,7 @@
 #include "mosaic/layout_form.h"
 #include "mosaic/measured_collectives.h"
 #include "mosaic/megatron_args.h"
+#include "mosaic/plan.h"
 #include "mosaic/plan_report.h"
 #include "mosaic/search.h"
 #include "mosaic/stack_file.h"
@@ -72,7 +73,9 @@ struct PlanFlags {
             "distopt=1,sp=1,pp_first=0,pp_last=0,ckpt=selective; any subset, dp = N / (TP CP "
             "PP) unless given; pp_first / pp_last: layers on the first / last stage, 0 "
             "= even; ckpt none, core-attn, selective, super-selective or full) or "
-            "positional (tp,ep,pp,cp,dp,mbs[,ckpt])."),
+            "positional (tp,ep,pp,cp,dp,mbs[,ckpt]). Without ckpt the least recomputation "
+            "that fits is costed (none, selective, super-selective, full) and named; a layout "
+            "that does not fit names the setting that would."),
         QStringLiteral("LAYOUT")};
     const QCommandLineOption stack{
         QStringLiteral("stack"),
@@ -91,9 +94,11 @@ struct PlanFlags {
         QStringLiteral("P"), QStringLiteral("bf16")};
     const QCommandLineOption emitFormat{
         QStringLiteral("emit"),
-        QStringLiteral("Print the first layout as launch arguments: megatron (the complete "
-                       "Megatron-LM pretrain_gpt.py line: model, layout, batch, recompute and "
-                       "precision flags; --megatron-args reads it back to the same plan)."),
+        QStringLiteral("Print the first layout as a launch script: megatron (a bash script "
+                       "whose header names the model, hardware, stack, predictions and notes, "
+                       "then torchrun pretrain_gpt.py with the complete Megatron-LM flags: model, "
+                       "layout, batch, recompute and precision; the GUI's Save as .sh writes the "
+                       "same bytes; --megatron-args reads it back to the same plan)."),
         QStringLiteral("FORMAT")};
     const QCommandLineOption megatronArgs{
         QStringLiteral("megatron-args"),
@@ -300,7 +305,8 @@ int readLayout(const QString& text, m::PlanRequest& req) {
     const m::Cluster& cluster = req.cluster;
     m::Plan p;
     std::string error;
-    if (!m::parseLayout(text.toStdString(), p, error)) {
+    bool ckptGiven = false;
+    if (!m::parseLayout(text.toStdString(), p, error, &ckptGiven)) {
         printError(QStringLiteral("--layout: %1").arg(QString::fromStdString(error)));
         return kExitBadInput;
     }
@@ -326,6 +332,7 @@ int readLayout(const QString& text, m::PlanRequest& req) {
         return kExitBadInput;
     }
     req.layouts = {p};
+    req.leastRecomputation = !ckptGiven;
     return kExitOk;
 }
 
@@ -341,7 +348,8 @@ int writeReport(const QCommandLineParser& parser, const PlanFlags& f, const m::P
         std::vector<std::string> notes;
         const std::string text = m::planReportMegatron(r, &notes);
         if (text.empty()) {
-            printError(QStringLiteral("--emit: no feasible layout to emit"));
+            printError(QStringLiteral("--emit: %1; nothing to emit")
+                           .arg(QString::fromStdString(m::noFeasibleLayoutText())));
             return kExitFailure;
         }
         for (const auto& n : notes) std::fprintf(stderr, "--emit megatron: note: %s\n", n.c_str());

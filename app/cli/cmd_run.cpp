@@ -84,7 +84,8 @@ void printMosaicSummary(const tandem::mosaic::SearchResult& r) {
                 "micro-batch)\n",
                 c.globalBatch, r.globalBatchRequested);
     } else {
-        print("  no feasible geometry on this cluster; the rules that cut them (geometries):\n");
+        print("  %s; the rules that cut them (geometries):\n",
+              tandem::mosaic::noFeasibleGeometryText().c_str());
         for (const auto& [reason, n] : r.rejections) print("    %d: %s\n", n, reason.c_str());
         if (r.nearestWorkingNodes > 0)
             print("  nearest node count that works: %d\n", r.nearestWorkingNodes);

@@ -1,8 +1,10 @@
 #include "plan_text.h"
 
 #include "io/text_file.h"
+#include "mosaic/layout_form.h"
 #include "mosaic/layout_grid.h"
 #include "mosaic/measured_collectives.h"
+#include "mosaic/plan.h"
 #include "mosaic/search.h"
 #include "mosaic/stack_file.h"
 #include "output.h"
@@ -50,6 +52,35 @@ void printHeader(const m::PlanReport& r) {
     }
 }
 
+/// Given layouts: the recomputation chosen for a layout without a ckpt key, and for one that
+/// does not fit in memory the recomputation, distributed-optimizer or FSDP setting that fits.
+void printRecomputation(const m::PlanReport& r) {
+    const size_t n = r.layouts.size();
+    for (size_t i = 0; i < n; ++i) {
+        const m::PlanLayout& l = r.layouts[i];
+        const std::string which = n > 1 ? "Layout " + std::to_string(i + 1) + ": " : "";
+        if (l.ckptChosen) {
+            if (l.eval.feasible)
+                print(
+                    "%sckpt not given: costed with %s, the least recomputation that fits "
+                    "(none, selective, super-selective, full)\n",
+                    which.c_str(), m::checkpointingName(l.plan.ckpt));
+            else if (l.eval.rule == m::kDoesNotFitInMemory)
+                print("%sckpt not given: no recomputation fits; costed with full\n", which.c_str());
+        }
+        if (!l.remedyChecked) continue;
+        if (l.fitsWith)
+            print("%sFits with %s (%s GB): --layout %s\n", which.c_str(),
+                  m::remedyChange(l.plan, *l.fitsWith).c_str(),
+                  fixed(l.fitsWithMemoryGB, 1).c_str(), m::layoutString(*l.fitsWith).c_str());
+        else
+            print(
+                "%sNo recomputation, distributed-optimizer or FSDP setting makes this layout "
+                "fit%s\n",
+                which.c_str(), r.request.cluster.stack.fsdp ? "" : " (this stack has no FSDP)");
+    }
+}
+
 /// The layouts table and the rounded-batch note, or why nothing fits.
 void printLayouts(const m::PlanReport& r) {
     const m::Cluster& c = r.request.cluster;
@@ -69,7 +100,7 @@ void printLayouts(const m::PlanReport& r) {
     if (rows.empty()) {
         // Which rules cut the candidates, with the smallest memory need seen, and the nearest
         // cluster that works.
-        print("No feasible layout on this cluster.\n");
+        print("%s.\n", m::noFeasibleLayoutText().c_str());
         if (!r.rejections) return;  // not explained (PlanRequest::explainInfeasible off)
         const m::PlanRejections& rej = *r.rejections;
         print("%s  (%s layout grid)\n", m::rejectionSummary(rej).c_str(),
@@ -85,6 +116,7 @@ void printLayouts(const m::PlanReport& r) {
     printTable(
         {"TP", "EP", "PP", "CP", "DP", "mbs", "GBS", "ckpt", "MFU", "iter_s", "mem_GB", "note"},
         rows);
+    printRecomputation(r);
     const m::PlanLayout& first = r.layouts.front();
     if (r.request.tokenTarget > 0 && first.eval.feasible)
         print("Days to train %s tokens with the first layout: %s (goodput %s)\n",

@@ -14,14 +14,8 @@ std::vector<std::pair<std::string, std::string>> scenarioWarnings(const tandem::
                                  std::to_string(first) + "]); used once");
     }
     if (!s.mlForMl) return out;
-    const char* kWhy =
-        "zero bandwidth: no gradient synchronisation can finish; every policy will report not "
-        "reached";
-    // fabric_GBps is the shared paper-fabric's capacity; a leaf/spine fabric does not use it.
+    // fabric_GBps / nic_GBps of 0 are refused by the reader (params_fields.cpp), not warned.
     const bool shared = s.mlForMl->topology.kind == tandem::fabric::FabricKind::Shared;
-    if (shared && s.mlForMl->fabricBytesPerS == 0)
-        out.emplace_back("$.ml_for_ml.fabric_GBps", kWhy);
-    if (s.mlForMl->nicBytesPerS == 0) out.emplace_back("$.ml_for_ml.nic_GBps", kWhy);
     // placement.seed shuffles the "random" placement only; ECMP hashing never reads it.
     namespace fb = tandem::fabric;
     const fb::Placement& pl = s.mlForMl->placement;

@@ -263,6 +263,7 @@ void FabricSim::run(double until) {
             if (m_fgPhase == ForegroundPhase::Computing)
                 tNext = std::min(tNext, fgComputeEnd - m_fg.overlapS);
             if (m_fgPhase == ForegroundPhase::SyncDone) tNext = std::min(tNext, fgComputeEnd);
+            if (m_fgPhase == ForegroundPhase::SyncTail) tNext = std::min(tNext, m_fgTailEnd);
         }
         tNext = std::max(tNext, m_now);
         if (m_trackUsage && tNext > m_usageFrom) {
@@ -284,6 +285,15 @@ void FabricSim::run(double until) {
             const int tag = m_net.flowTag(f);
             if (tag == kForegroundTag) {
                 m_fgFlow = -1;
+                if (m_fg.syncTime) {
+                    // The collective's latency and NVLink stage run on after its bytes.
+                    m_fgTailEnd =
+                        std::max(m_now, m_fgSyncStart + m_fg.syncTime(m_now - m_fgSyncStart));
+                    if (m_fgTailEnd > m_now) {
+                        m_fgPhase = ForegroundPhase::SyncTail;
+                        continue;
+                    }
+                }
                 if (m_now >= fgComputeEnd)
                     fgIterationEnds = true;
                 else
@@ -310,15 +320,22 @@ void FabricSim::run(double until) {
         }
         if (m_hasFg && !m_fgDone) {
             if (m_fgPhase == ForegroundPhase::Computing && fgComputeEnd - m_fg.overlapS <= m_now) {
+                m_fgSyncStart = m_now;
                 if (m_fg.bytesPerNode > 0) {
                     m_fgFlow = m_net.startFlow(m_fgGroup, m_fg.bytesPerNode, kForegroundTag);
                     ++m_events;
                     m_fgPhase = ForegroundPhase::Syncing;
                     changed = true;
+                } else if (m_fg.syncTime && m_fg.syncTime(0.0) > 0) {
+                    // Nothing crosses the network: latency and NVLink stage alone.
+                    m_fgTailEnd = m_now + m_fg.syncTime(0.0);
+                    m_fgPhase = ForegroundPhase::SyncTail;
                 } else {
                     m_fgPhase = ForegroundPhase::SyncDone;
                 }
             }
+            if (m_fgPhase == ForegroundPhase::SyncTail && m_fgTailEnd <= m_now)
+                m_fgPhase = ForegroundPhase::SyncDone;
             if (m_fgPhase == ForegroundPhase::SyncDone && fgComputeEnd <= m_now)
                 fgIterationEnds = true;
             if (fgIterationEnds) {

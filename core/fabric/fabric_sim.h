@@ -11,6 +11,7 @@
 // water-filling at each. Every run is bounded by its `until` time and an event budget.
 #include <cstdint>
 #include <exception>  // before common/cancel.h, which uses std::exception
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,6 +62,12 @@ struct ForegroundSpec {
     double overlapS = 0;      ///< transfer may start this long before compute ends (<= computeS)
     double start_s = 0;
     int iterations = 0;  ///< iterations to run (the caller discards warm-up ones)
+    /// The sync's wall time, s, given the seconds its bytes took on the network (from the
+    /// flow's start to its end under the max-min fair shares): the collective model's latency
+    /// and NVLink stage on top (mosaic::collectiveTimeWithNetwork). Empty: the network time
+    /// alone (the fluid model of [2608.06046], no latency). A result below the network time
+    /// counts as the network time.
+    std::function<double(double network_s)> syncTime;
 };
 
 /// How one link of the fabric was used over the simulated time a record covers
@@ -195,10 +202,13 @@ private:
     ForegroundSpec m_fg;
     /// Where the foreground's iteration stands: computing before its sync may start, its
     /// gradient sync on the wire, or its sync done while the compute still runs.
-    enum class ForegroundPhase { Computing, Syncing, SyncDone };
+    /// SyncTail: its bytes are through the network, the collective's latency and NVLink stage
+    /// (ForegroundSpec::syncTime) still run until m_fgTailEnd.
+    enum class ForegroundPhase { Computing, Syncing, SyncTail, SyncDone };
     int m_fgGroup = -1, m_fgIter = 0, m_fgFlow = -1;
     ForegroundPhase m_fgPhase = ForegroundPhase::Computing;
     double m_fgComputeStart = 0;
+    double m_fgSyncStart = 0, m_fgTailEnd = 0;
     std::vector<double> m_exposed, m_iterStart;
 
     std::vector<int> m_done;  // scratch

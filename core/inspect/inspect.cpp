@@ -12,7 +12,12 @@
 #include "io/loss_log.h"
 #include "io/nccl_tests.h"
 #include "io/text_file.h"
+#include "io/train_log.h"
 #include "mosaic/collectives.h"
+#include "mosaic/layout_form.h"
+#include "mosaic/megatron_args.h"
+#include "mosaic/perf_model.h"
+#include "mosaic/stack.h"
 #include "mosaic/stack_file.h"
 
 namespace tandem::inspect {
@@ -149,6 +154,180 @@ void inspectLoss(const std::string& text, ojson& j, Diagnostics& diag) {
     j["logged_at_last_step"] = p->loss.back();
 }
 
+/// The stack a training log's layout is costed under.
+constexpr const char* kTrainLogStack = "megatron-core";
+
+/// `v` as a JSON number, null when not finite.
+ojson finiteOrNull(double v) { return std::isfinite(v) ? ojson(v) : ojson(nullptr); }
+
+/// Tandem's prediction of the run a training log measured: the log's geometry and layout
+/// (io::TrainLogLayout) as the Megatron-LM flags parseMegatronArguments reads, costed by
+/// PerfModel::evaluate on built-in hardware `hardware` under the megatron-core stack.
+ojson predictTrainLog(const TrainLog& log, const std::string& hardware) {
+    const TrainLogLayout& L = log.layout;
+    ojson out;
+    out["hardware"] = hardware;
+    out["stack"] = kTrainLogStack;
+    auto notes = ojson::array();
+    mosaic::Geometry g = mosaic::denseGeometry(
+        L.layers, L.hidden, L.heads, L.queryGroups > 0 ? L.queryGroups : L.heads, L.ffnHidden,
+        L.paddedVocab > 0 ? L.paddedVocab
+                          : int(mosaic::megatronPaddedVocab(
+                                L.vocab, L.vocabDivisor > 0 ? L.vocabDivisor : 128, L.tp)));
+    if (L.kvChannels > 0 && L.kvChannels * L.heads != L.hidden) g.headDim = L.kvChannels;
+    if (!L.swiglu) g.denseFfnMatrices = 2;
+    if (L.experts > 0) {
+        g.experts = L.experts;
+        g.topK = L.topK;
+        g.dExpert = L.moeFfnHidden > 0 ? L.moeFfnHidden : L.ffnHidden;
+        g.splitG = std::max(1, g.dFf / g.dExpert);
+    }
+    mosaic::countParameters(g);
+    mosaic::Cluster c;
+    c.hardware = mosaic::builtinHardware(hardware);
+    c.devices = L.worldSize;
+    c.stack = mosaic::builtinStack(kTrainLogStack);
+    std::string flags = "--tensor-model-parallel-size " + std::to_string(L.tp) +
+                        " --pipeline-model-parallel-size " + std::to_string(L.pp) +
+                        " --context-parallel-size " + std::to_string(std::max(1, L.cp)) +
+                        " --expert-model-parallel-size " + std::to_string(std::max(1, L.ep)) +
+                        " --micro-batch-size " + std::to_string(L.microBatch) +
+                        " --global-batch-size " + std::to_string(L.globalBatch) + " --seq-length " +
+                        std::to_string(L.seqLength);
+    if (L.etp > 0) flags += " --expert-tensor-parallel-size " + std::to_string(L.etp);
+    if (L.vp > 1) flags += " --num-virtual-stages-per-pipeline-rank " + std::to_string(L.vp);
+    if (L.sequenceParallel) flags += " --sequence-parallel";
+    if (L.distributedOptimizer) flags += " --use-distributed-optimizer";
+    if (!L.recomputeGranularity.empty())
+        flags += " --recompute-granularity " + L.recomputeGranularity;
+    if (L.precision.rfind("fp8-", 0) == 0)
+        flags += " --fp8-format " + L.precision.substr(4);
+    else
+        flags += " --bf16";
+    if (L.precision == "fp16" || L.precision == "fp32")
+        notes.push_back(L.precision + " run costed as bf16 (the model has no " + L.precision +
+                        " rate)");
+    mosaic::Plan plan;
+    std::string error;
+    std::vector<std::string> argNotes;
+    if (!mosaic::parseMegatronArguments(flags, g, c, plan, error, &argNotes)) {
+        out["feasible"] = false;
+        out["reason"] = error;
+        out["notes"] = notes;
+        return out;
+    }
+    for (const auto& n : argNotes) notes.push_back(n);
+    const mosaic::PerfModel model(g, c);
+    const mosaic::PlanEval e = model.evaluate(plan);
+    out["layout"] = mosaic::layoutString(plan);
+    out["precision"] = mosaic::precisionName(c.precision);
+    out["feasible"] = e.feasible;
+    if (!e.feasible) out["reason"] = e.reason;
+    out["iteration_s"] = finiteOrNull(e.feasible ? e.iteration_s : NAN);
+    out["tokens_per_s_per_gpu"] = finiteOrNull(e.feasible ? e.tokensPerSPerGpu : NAN);
+    out["model_tflops_per_gpu"] = finiteOrNull(e.feasible ? e.modelTflopsPerSPerGpu : NAN);
+    out["memory_GB"] = finiteOrNull(e.memoryGB);
+    if (e.feasible) {
+        const auto& b = e.breakdown;
+        out["breakdown_s"] = {{"compute", b.compute_s}, {"dispatch", b.dispatch_s},
+                              {"all_to_all", b.a2a_s},  {"dp_beyond_compute", b.dpBeyondCompute_s},
+                              {"bubble", b.bubble_s},   {"vocabulary", b.vocab_s},
+                              {"other", b.other_s}};
+        const double measured = log.steady.median_s;
+        ojson ratio;
+        ratio["iteration_time"] = finiteOrNull(measured > 0 ? e.iteration_s / measured : NAN);
+        ratio["tokens_per_s_per_gpu"] = finiteOrNull(e.tokensPerSPerGpu / log.tokensPerSPerGpu);
+        ratio["tflops_per_gpu"] = finiteOrNull(e.modelTflopsPerSPerGpu / log.tflopsPerGpu);
+        ratio["memory"] = finiteOrNull(e.memoryGB * 1e9 / log.peakMemoryBytes);
+        out["predicted_over_measured"] = ratio;
+    }
+    out["notes"] = notes;
+    return out;
+}
+
+void inspectTrainLog(const std::string& text, ojson& j, Diagnostics& diag,
+                     const std::string& hardwareArg) {
+    if (const auto f = trainLogFormat(splitLines(text))) j["format"] = io::name(*f);
+    const auto log = parseTrainLog(text, diag);
+    if (!log) return;
+    const auto& st = log->steady;
+    j["records"] = log->steps.size();
+    j["first_step"] = log->steps.front().step;
+    j["last_step"] = log->steps.back().step;
+    j["total_steps"] = log->steps.back().totalSteps;
+    j["warmup_records"] = st.warmupRecords;
+    j["steady_records"] = st.records;
+    ojson t;
+    t["median"] = finiteOrNull(st.records > 0 ? st.median_s : NAN);
+    t["q25"] = finiteOrNull(st.records > 0 ? st.q25_s : NAN);
+    t["q75"] = finiteOrNull(st.records > 0 ? st.q75_s : NAN);
+    t["min"] = finiteOrNull(st.records > 0 ? st.min_s : NAN);
+    t["max"] = finiteOrNull(st.records > 0 ? st.max_s : NAN);
+    t["spread"] = finiteOrNull(st.records > 0 ? st.spread : NAN);
+    t["drift"] = st.drift;
+    t["drifts"] = st.drifts;
+    j["iteration_time_s"] = t;
+    j["tokens_per_s"] = finiteOrNull(log->tokensPerS);
+    j["tokens_per_s_per_gpu"] = finiteOrNull(log->tokensPerSPerGpu);
+    j["tflops_per_gpu"] = finiteOrNull(log->tflopsPerGpu);
+    j["mfu"] = finiteOrNull(log->mfu);
+    j["peak_memory_bytes"] = finiteOrNull(log->peakMemoryBytes);
+    j["skipped_iterations"] = log->skippedIterations;
+    j["nan_iterations"] = log->nanIterations;
+    j["nan_loss_records"] = log->nanLossLines.size();
+    double lastLoss = NAN;
+    for (const auto& s : log->steps)
+        if (std::isfinite(s.loss)) lastLoss = s.loss;
+    j["last_loss"] = finiteOrNull(lastLoss);
+    j["validation_points"] = log->validation.size();
+    const TrainLogLayout& L = log->layout;
+    ojson layout;
+    layout["arguments_line"] = L.argumentsLine;
+    const std::pair<const char*, int> counts[] = {{"world_size", L.worldSize},
+                                                  {"tp", L.tp},
+                                                  {"pp", L.pp},
+                                                  {"cp", L.cp},
+                                                  {"ep", L.ep},
+                                                  {"etp", L.etp},
+                                                  {"vp", L.vp},
+                                                  {"micro_batch", L.microBatch},
+                                                  {"global_batch", L.globalBatch},
+                                                  {"seq_length", L.seqLength},
+                                                  {"layers", L.layers},
+                                                  {"hidden", L.hidden},
+                                                  {"ffn_hidden", L.ffnHidden},
+                                                  {"heads", L.heads},
+                                                  {"query_groups", L.queryGroups},
+                                                  {"experts", L.experts},
+                                                  {"top_k", L.topK},
+                                                  {"moe_ffn_hidden", L.moeFfnHidden},
+                                                  {"vocab", L.vocab},
+                                                  {"padded_vocab", L.paddedVocab}};
+    for (const auto& [k, v] : counts) layout[k] = v > 0 ? ojson(v) : ojson(nullptr);
+    layout["precision"] = L.precision;
+    layout["recompute"] = L.recomputeGranularity;
+    layout["sequence_parallel"] = L.sequenceParallel;
+    layout["distributed_optimizer"] = L.distributedOptimizer;
+    j["layout"] = layout;
+    const auto missing = L.missingForPrediction();
+    j["missing_for_prediction"] = missing;
+    for (const auto& n : log->notes) j["warnings"].push_back(n);
+    if (!missing.empty() || hardwareArg.empty()) {
+        j["prediction"] = nullptr;
+        j["prediction_note"] =
+            !missing.empty() ? "the log does not state " +
+                                   [&] {
+                                       std::string s;
+                                       for (const auto& m : missing)
+                                           s += (s.empty() ? "" : ", ") + m;
+                                       return s;
+                                   }()
+                             : std::string("give --hardware to compare with Tandem's prediction");
+        return;
+    }
+    j["prediction"] = predictTrainLog(*log, hardwareArg);
+}
+
 /// Where the hardware of the analytical collective model comes from.
 enum class HardwareSource {
     Argument,  ///< the `hardware` argument (the CLI's --hardware)
@@ -167,7 +346,8 @@ const EnumTable<HardwareSource>& hardwareSourceNames() {
 const char* kSupported =
     "expected a Hugging Face config.json (model_type), a Tandem scenario (check it with "
     "'tandem-cli validate'), nccl-tests output, a training loss log (CSV with step and loss "
-    "columns, llm.c or nanoGPT text) or a load trace (CSV with time_s and bytes_per_s, or bytes "
+    "columns, llm.c or nanoGPT text), a training log (Megatron-LM, NeMo, torchtitan or "
+    "modded-nanogpt) or a load trace (CSV with time_s and bytes_per_s, or bytes "
     "per window)";
 
 void inspectInto(const std::string& text, const std::string& path, ojson& j, Diagnostics& diag,
@@ -247,6 +427,10 @@ void inspectInto(const std::string& text, const std::string& path, ojson& j, Dia
         case InputKind::LossLog:
             j["kind"] = inputKindName(InputKind::LossLog);
             inspectLoss(text, j, diag);
+            return;
+        case InputKind::TrainLog:
+            j["kind"] = inputKindName(InputKind::TrainLog);
+            inspectTrainLog(text, j, diag, hardwareArg);
             return;
         case InputKind::LoadTrace: {
             j["kind"] = inputKindName(InputKind::LoadTrace);
@@ -378,6 +562,75 @@ std::string inspectText(const ojson& j) {
                    " points; at step " + formatCount(j.value("last_step", 0.0)) + " fitted " +
                    num(j, "predicted_at_last_step") + ", logged " + num(j, "logged_at_last_step") +
                    "\n";
+        }
+    } else if (kind == InputKind::TrainLog && j.contains("records")) {
+        out += file + ": train_log (" + j.value("format", "") + ")\n";
+        const auto& t = j["iteration_time_s"];
+        out += "  " + std::to_string(j.value("records", 0)) + " step records, steps " +
+               formatCount(j.value("first_step", 0.0)) + ".." +
+               formatCount(j.value("last_step", 0.0)) + "; " +
+               std::to_string(j.value("warmup_records", 0)) + " warm-up record(s) dropped, " +
+               std::to_string(j.value("steady_records", 0)) + " steady\n";
+        if (t["median"].is_number())
+            out += "  iteration time: median " + num(t, "median", 'g', 4) + " s (quartiles " +
+                   num(t, "q25", 'g', 4) + " to " + num(t, "q75", 'g', 4) + " s, spread " +
+                   fmt(t.value("spread", 0.0) * 100.0, 'f', 1) + " %; min " +
+                   num(t, "min", 'g', 4) + ", max " + num(t, "max", 'g', 4) + " s)\n";
+        std::string rates;
+        if (j["tokens_per_s"].is_number()) rates += "tokens/s " + num(j, "tokens_per_s", 'g', 5);
+        if (j["tokens_per_s_per_gpu"].is_number())
+            rates += std::string(rates.empty() ? "" : ", ") + "tokens/s per GPU " +
+                     num(j, "tokens_per_s_per_gpu", 'g', 5);
+        if (j["tflops_per_gpu"].is_number())
+            rates += std::string(rates.empty() ? "" : ", ") + "TFLOP/s per GPU " +
+                     num(j, "tflops_per_gpu", 'g', 4) + " (as logged)";
+        if (j["mfu"].is_number())
+            rates += std::string(rates.empty() ? "" : ", ") + "MFU " +
+                     fmt(j.value("mfu", 0.0) * 100.0, 'f', 1) + " % (as logged)";
+        if (j["peak_memory_bytes"].is_number())
+            rates += std::string(rates.empty() ? "" : ", ") + "peak memory " +
+                     bytesText(j.value("peak_memory_bytes", 0.0)) + " per GPU";
+        if (!rates.empty()) out += "  measured: " + rates + "\n";
+        const auto& L = j["layout"];
+        auto c = [&](const char* k) {
+            return L[k].is_number() ? std::to_string(L[k].get<long long>()) : std::string("?");
+        };
+        if (L.value("arguments_line", 0) > 0)
+            out += "  layout (arguments at line " + std::to_string(L.value("arguments_line", 0)) +
+                   "): " + c("world_size") + " GPUs, TP " + c("tp") + ", PP " + c("pp") + ", CP " +
+                   c("cp") + ", EP " + c("ep") + ", micro-batch " + c("micro_batch") +
+                   ", global batch " + c("global_batch") + ", sequence " + c("seq_length") +
+                   "; model " + c("layers") + " layers, d " + c("hidden") + ", " + c("heads") +
+                   " heads, FFN " + c("ffn_hidden") + ", vocab " +
+                   (L["padded_vocab"].is_number() ? c("padded_vocab") : c("vocab")) +
+                   (L.value("precision", "").empty() ? "" : ", " + L.value("precision", "")) + "\n";
+        if (j["prediction"].is_object()) {
+            const auto& p = j["prediction"];
+            out += "  Tandem on " + p.value("hardware", "") + " (" + p.value("stack", "") +
+                   " stack, " + p.value("layout", "") + "): ";
+            if (p.value("feasible", false)) {
+                out += "iteration " + num(p, "iteration_s", 'g', 4) + " s, tokens/s per GPU " +
+                       num(p, "tokens_per_s_per_gpu", 'g', 5) + ", model TFLOP/s per GPU " +
+                       num(p, "model_tflops_per_gpu", 'g', 4) + ", memory " +
+                       num(p, "memory_GB", 'g', 3) + " GB\n";
+                const auto& r = p["predicted_over_measured"];
+                out += "    predicted / measured: iteration time " +
+                       num(r, "iteration_time", 'f', 3) + ", tokens/s per GPU " +
+                       num(r, "tokens_per_s_per_gpu", 'f', 3) + ", TFLOP/s per GPU " +
+                       num(r, "tflops_per_gpu", 'f', 3) + ", memory " + num(r, "memory", 'f', 3) +
+                       "\n";
+                std::string terms;
+                for (const auto& [k, v] : p["breakdown_s"].items())
+                    if (v.get<double>() > 0)
+                        terms += (terms.empty() ? "" : ", ") + k + " " +
+                                 fmt(v.get<double>(), 'g', 3) + " s";
+                out += "    step-time terms: " + terms + "\n";
+            } else {
+                out += "not feasible: " + p.value("reason", "") + "\n";
+            }
+            for (const auto& n : p["notes"]) out += "    note: " + n.get<std::string>() + "\n";
+        } else if (j.contains("prediction_note")) {
+            out += "  no prediction: " + j.value("prediction_note", "") + "\n";
         }
     } else if (kind == InputKind::LoadTrace && j.contains("samples")) {
         out += file + ": load_trace (" + j.value("format", "") + ")\n";

@@ -13,10 +13,10 @@ namespace tandem::inspect {
 /// scenario is named as such (check it with `validate`), other JSON and unrecognised text give
 /// "not a recognised input: ..." listing what is supported.
 /// Returned JSON, always with:
-/// - "file"; "kind": exactly one of model_config | nccl_tests | loss_log | load_trace |
-///   scenario | unknown (the text rendering uses the same words); "format": hf_config, json,
-///   nccl-tests, tandem_scenario, llmc / nanogpt / csv (loss logs), rate / window (load
-///   traces) or unknown;
+/// - "file"; "kind": exactly one of model_config | nccl_tests | loss_log | train_log |
+///   load_trace | scenario | unknown (the text rendering uses the same words); "format":
+///   hf_config, json, nccl-tests, tandem_scenario, llmc / nanogpt / csv (loss logs), megatron /
+///   nemo / torchtitan / modded-nanogpt (training logs), rate / window (load traces) or unknown;
 /// - "errors": [{path, message}] (the issues this call added to `diag`, also on failure);
 /// - "warnings": [strings] (e.g. an implausible loss fit; the file still imported).
 /// Per kind:
@@ -41,6 +41,15 @@ namespace tandem::inspect {
 ///   fit_series, L_inf, A, alpha, S0, stderr{}, rmse, points, converged, usable (the fit may be
 ///   used as a progress curve), last_step, predicted_at_last_step, logged_at_last_step; fit
 ///   warnings go to "warnings" prefixed with the series;
+/// - train_log: the measured run of io::parseTrainLog (records, steps, warm-up and steady
+///   records, iteration_time_s {median, q25, q75, min, max, spread, drift, drifts},
+///   tokens_per_s, tokens_per_s_per_gpu, tflops_per_gpu, mfu, peak_memory_bytes, skipped and
+///   NaN counts, last_loss, layout{...}, missing_for_prediction); its notes go to "warnings".
+///   "prediction": with `hardware` non-empty and a complete layout, PerfModel::evaluate of the
+///   log's layout (read by mosaic::parseMegatronArguments) under the megatron-core stack:
+///   iteration_s, tokens_per_s_per_gpu, model_tflops_per_gpu, memory_GB, breakdown_s and
+///   predicted_over_measured; else null with "prediction_note" saying what is missing
+///   (docs/TRAINING-LOGS.md);
 /// - load_trace: see loadTraceToJson.
 /// Problems go to `diag` with the file and the line or JSON path; the JSON then holds what was
 /// understood before the failure.

@@ -7,6 +7,7 @@
 #include "io/load_trace.h"
 #include "io/loss_log.h"
 #include "io/text_file.h"
+#include "io/train_log.h"
 
 namespace tandem::io {
 namespace {
@@ -76,7 +77,11 @@ InputKind detectInputKind(const std::string& whole) {
         if (stripLauncherPrefix(line) == line) {
             Diagnostics quiet;
             const auto j = parseJsonText(whole.substr(bom), quiet);
-            return quiet.ok() ? detectJsonKind(j) : InputKind::Json;
+            if (quiet.ok()) return detectJsonKind(j);
+            // Log lines open with brackets too ("[rank0]:[titan] ...", "[2024-04-06 ...]").
+            if (trainLogFormat(splitLines(whole.substr(bom, kDetectBytes))))
+                return InputKind::TrainLog;
+            return InputKind::Json;
         }
     }
     const auto lines = splitLines(whole.substr(bom, kDetectBytes));
@@ -86,6 +91,7 @@ InputKind detectInputKind(const std::string& whole) {
         if (isNcclTestsLine(lower)) return InputKind::NcclTests;
         mentionsNccl = mentionsNccl || lower.find("nccl") != std::string::npos;
     }
+    if (trainLogFormat(lines)) return InputKind::TrainLog;
     // As the loss-log reader sees the lines (it reads no launcher prefixes).
     if (lossLogFormat(lines) != LossLogFormat::Csv) return InputKind::LossLog;
     for (const auto& l : lines) {
@@ -102,8 +108,8 @@ const EnumTable<InputKind>& inputKindNames() {
     static const EnumTable<InputKind> t = {
         {InputKind::ModelConfig, "model_config"}, {InputKind::Scenario, "scenario"},
         {InputKind::NcclTests, "nccl_tests"},     {InputKind::LossLog, "loss_log"},
-        {InputKind::LoadTrace, "load_trace"},     {InputKind::StackFile, "stack_file"},
-        {InputKind::Unknown, "unknown"}};
+        {InputKind::TrainLog, "train_log"},       {InputKind::LoadTrace, "load_trace"},
+        {InputKind::StackFile, "stack_file"},     {InputKind::Unknown, "unknown"}};
     return t;
 }
 

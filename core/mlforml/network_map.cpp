@@ -23,6 +23,10 @@ bool splitLeafLink(const std::string& name, std::string& prefix, bool& up) {
     return false;
 }
 
+/// Whether `u` moved bytes while recorded: some job crossed it and its utilisation integral is
+/// above 0.
+bool carried(const fabric::LinkUsage& u) { return !u.jobs.empty() && u.utilisationSeconds > 0; }
+
 bool busier(const fabric::LinkUsage& a, const fabric::LinkUsage& b) {
     if (a.meanUtilisation() != b.meanUtilisation())
         return a.meanUtilisation() > b.meanUtilisation();
@@ -70,7 +74,10 @@ NetworkMap networkMap(const Params& p, const LinkTable& table, int maxGroups) {
         (up ? leaf.up : leaf.down).push_back(u);
     }
     m.activeJobs.assign(jobs.begin(), jobs.end());
-    m.busiest = table.links;
+    // Only links that carried bytes rank: an idle link (nothing moved, e.g. a zero-capacity one
+    // whose zero load counts as "full") is never the bottleneck.
+    for (const fabric::LinkUsage& u : table.links)
+        if (carried(u)) m.busiest.push_back(u);
     std::sort(m.busiest.begin(), m.busiest.end(), busier);
     if (m.busiest.size() > static_cast<size_t>(kBusiestLinks)) m.busiest.resize(kBusiestLinks);
     for (auto& [name, leaf] : leaves) {

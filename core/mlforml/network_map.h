@@ -60,8 +60,9 @@ struct NetworkMap {
     std::vector<int> activeJobs;
     /// Links outside the leaves: "fabric" (the shared capacity) and the jobs' NIC links.
     std::vector<fabric::LinkUsage> otherLinks;
-    /// Every link of the record ranked by mean utilisation (then seconds at 100 %, then name),
-    /// at most kBusiestLinks; the first is the bottleneck.
+    /// The links of the record that carried bytes (a job crossed them, mean utilisation above 0)
+    /// ranked by mean utilisation (then seconds at 100 %, then name), at most kBusiestLinks; the
+    /// first is the bottleneck. Empty when no link carried anything: an idle link is never named.
     std::vector<fabric::LinkUsage> busiest;
 };
 

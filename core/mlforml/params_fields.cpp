@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -27,8 +28,9 @@ constexpr long long kMaxReplayIterations = 1000;  ///< replay_iterations, replay
 /// fabrics; above it the bytes/s conversion and the event arithmetic lose their meaning.
 constexpr double kMaxBandwidthGBps = 1e9;
 
-/// Slowest non-zero network rate, GB/s (fabric_GBps, nic_GBps): 1 MB/s, below any link a
-/// training job is run over (0 stays allowed and is warned about).
+/// Slowest network rate, GB/s (fabric_GBps, nic_GBps): 1 MB/s, below any link a training job is
+/// run over. 0 is refused: no gradient synchronisation could finish, every policy would report
+/// "not reached" and the network view would have no traffic to name a bottleneck from.
 constexpr double kMinBandwidthGBps = 1e-3;
 /// Largest foreground model, gradient values: 1e13, five times the largest models trained.
 constexpr double kMaxParameters = 1e13;
@@ -148,8 +150,12 @@ std::vector<ParamField> ownFields() {
     const char* kBandwidthWhy =
         "1 EB/s, a million times the largest fabrics built (a physical bound)";
     const char* kSlowWhy =
-        "1 MB/s, slower than any link a training job runs over; 0 (no network) is allowed and "
-        "warned about (a physical bound)";
+        "1 MB/s, slower than any link a training job runs over (a physical bound)";
+    /// The range of a link capacity (fabric_GBps, nic_GBps): above 0, with the reason.
+    const R linkCapacity{0.0, std::numeric_limits<double>::infinity(), true, false,
+                         "a link of capacity 0 or less carries nothing: no gradient "
+                         "synchronisation could finish and every policy would report not "
+                         "reached"};
     const char* kLeadWarmupWhy =
         "the warm-up passes the background jobs' start-up, a few cycles of compute and sync "
         "(seconds); a longer one only simulates more background time (a physical bound)";
@@ -320,8 +326,8 @@ std::vector<ParamField> ownFields() {
          " GB/s",
          kGB,
          false,
-         R::nonNegative(),
-         {kMinBandwidthGBps, kSlowWhy, true},
+         linkCapacity,
+         {kMinBandwidthGBps, kSlowWhy},
          {kMaxBandwidthGBps, kBandwidthWhy},
          "capacity of the shared paper-fabric",
          "fitted to 2608.06046 Fig. 2a",
@@ -332,8 +338,8 @@ std::vector<ParamField> ownFields() {
          " GB/s",
          kGB,
          false,
-         R::nonNegative(),
-         {kMinBandwidthGBps, kSlowWhy, true},
+         linkCapacity,
+         {kMinBandwidthGBps, kSlowWhy},
          {kMaxBandwidthGBps, kBandwidthWhy},
          "per-node NIC bandwidth (scale-out bandwidth on a leaf_spine fabric)",
          "fitted to the p95 at N = 4, 2608.06046 Sec. 3.2",

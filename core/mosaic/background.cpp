@@ -5,10 +5,12 @@
 #include <cstdint>
 #include <limits>
 #include <mutex>
+#include <set>
 #include <stdexcept>
 #include <utility>
 
 #include "common/json_reader.h"
+#include "common/number_format.h"
 #include "fabric/fabric_sim.h"
 #include "fabric/fluid.h"
 #include "mosaic/collectives.h"
@@ -67,8 +69,11 @@ struct RateTrace {
     }
 };
 
+/// The MoE job's trace (steps 1-2); adds to `shared` the fabric links its route shares with a
+/// co-running job's (NIC links are each job's own).
 RateTrace traceOf(const Hardware& hw, int nodes, const BackgroundLoad& bg, int groupNodes,
-                  fabric::Collective traffic, const tandem::CancelFlag* cancel) {
+                  fabric::Collective traffic, const tandem::CancelFlag* cancel,
+                  std::set<int>& shared) {
     const int gpn = std::max(1, hw.gpusPerNode);
     const double nodeRate = gpn * hw.nicBytesPerS;
     fabric::FabricPlan plan =
@@ -78,6 +83,13 @@ RateTrace traceOf(const Hardware& hw, int nodes, const BackgroundLoad& bg, int g
     plan.jobRoutes.back() =
         fabric::concurrentGroupsRoute(bg.topology, plan.jobNodes.back(), groupNodes, traffic,
                                       nicLink, gpn, bg.placement.seed, backgroundFabricKeys());
+    std::set<int> background;
+    for (size_t j = 0; j + 1 < plan.jobRoutes.size(); ++j)
+        for (const fabric::LinkUse& u : plan.jobRoutes[j])
+            if (u.share > 0 && plan.linkNames[size_t(u.link)].find("-nic") == std::string::npos)
+                background.insert(u.link);
+    for (const fabric::LinkUse& u : plan.jobRoutes.back())
+        if (u.share > 0 && u.link != nicLink && background.count(u.link)) shared.insert(u.link);
     const double bgWire = fabric::ringWireBytesPerNode(bg.job.gradientBytes, bg.job.nodes);
     const double cycle =
         bg.job.computeS + bgWire / nodeRate + (bg.job.syncBursts - 1) * bg.job.burstGapS;
@@ -288,16 +300,19 @@ CoRunModel coRunModel(const Hardware& hw, int nodes, const BackgroundLoad& bg,
     // Idle durations: 1 us to 1000 s, 4 per decade.
     std::vector<double> D;
     for (int k = 0; k <= 36; ++k) D.push_back(1e-6 * std::pow(10.0, k / 4.0));
+    std::set<int> shared;
     for (fabric::Collective traffic : {fabric::Collective::AllReduce, fabric::Collective::AllToAll})
         for (int n : groupSizes(nodes)) {
             CoRunSlowdown s;
             s.groupNodes = n;
             s.traffic = traffic;
             s.idleSeconds = D;
-            s.slowdown = slowdownOf(traceOf(hw, nodes, bg, n, traffic, cancel), nodeRate, D);
+            s.slowdown =
+                slowdownOf(traceOf(hw, nodes, bg, n, traffic, cancel, shared), nodeRate, D);
             for (double v : s.slowdown) m.largestSlowdown = std::max(m.largestSlowdown, v);
             m.slowdowns.push_back(std::move(s));
         }
+    m.sharedLinks = int(shared.size());
     if (m.largestSlowdown <= 1 + kNoSlowdown) return m;
 
     auto set = std::make_shared<MeasuredCollectives>();
@@ -359,12 +374,43 @@ nlohmann::ordered_json coRunReport(const CoRunModel& m, const BackgroundLoad& bg
     return j;
 }
 
-Hardware hardwareUnderBackground(const Hardware& hw, int nodes, const BackgroundLoad& bg,
-                                 const tandem::CancelFlag* cancel) {
+std::string coRunSentence(const CoRunModel& m, const BackgroundLoad& bg) {
+    if (bg.jobs <= 0) return {};
+    const fabric::PlacementPolicy fg = bg.placement.foreground, other = bg.placement.background;
+    const std::string placement = fg == other
+                                      ? std::string(fabric::name(fg)) + " placement"
+                                      : std::string(fabric::name(fg)) + " placement of this job, " +
+                                            fabric::name(other) + " of theirs";
+    const std::string jobs =
+        std::to_string(bg.jobs) + " co-running job" + (bg.jobs == 1 ? " shares " : "s share ");
+    const bool slowed = m.largestSlowdown > 1 + kNoSlowdown;
+    const std::string by = formatFixed(m.largestSlowdown, 2) + "x";
+    if (m.sharedLinks == 0)
+        return jobs + "no link with this job under " + placement +
+               (slowed ? ": no slowdown from them (its own collective groups, sharing uplinks, "
+                         "slow it by up to " +
+                             by + ")"
+                       : ": no slowdown");
+    const std::string links = std::to_string(m.sharedLinks) +
+                              (m.sharedLinks == 1 ? " link" : " links") + " with this job under " +
+                              placement;
+    return jobs + links +
+           (slowed ? ": its collectives slow down by up to " + by
+                   : " but slow none of its collectives");
+}
+
+namespace {
+/// The co-run models' results kept by every input (hardwareUnderBackground, coRunNote).
+struct CoRunCached {
+    std::shared_ptr<const MeasuredCollectives> curves;
+    std::string sentence;
+};
+CoRunCached cachedCoRun(const Hardware& hw, int nodes, const BackgroundLoad& bg,
+                        const tandem::CancelFlag* cancel) {
     struct Entry {
         std::string key;
         std::shared_ptr<const MeasuredCollectives> base;  ///< keeps hw.measured's address unique
-        std::shared_ptr<const MeasuredCollectives> curves;
+        CoRunCached value;
     };
     static std::mutex mutex;
     static std::vector<Entry> cache;  // most recent last
@@ -372,21 +418,34 @@ Hardware hardwareUnderBackground(const Hardware& hw, int nodes, const Background
     const std::string key = writeHardware(hw).dump() + "|" + writeBackground(bg).dump() + "|" +
                             std::to_string(nodes) + "|" +
                             std::to_string(reinterpret_cast<std::uintptr_t>(hw.measured.get()));
-    Hardware out = hw;
     {
         std::lock_guard<std::mutex> lock(mutex);
         for (auto it = cache.begin(); it != cache.end(); ++it)
             if (it->key == key) {
-                if (it->curves) out.measured = it->curves;
+                const CoRunCached v = it->value;
                 std::rotate(it, it + 1, cache.end());
-                return out;
+                return v;
             }
     }
-    CoRunModel m = coRunModel(hw, nodes, bg, cancel);
-    if (m.curves) out.measured = m.curves;
+    const CoRunModel m = coRunModel(hw, nodes, bg, cancel);
+    const CoRunCached v{m.curves, coRunSentence(m, bg)};
     std::lock_guard<std::mutex> lock(mutex);
-    cache.push_back({key, hw.measured, m.curves});
+    cache.push_back({key, hw.measured, v});
     if (cache.size() > kCacheEntries) cache.erase(cache.begin());
+    return v;
+}
+}  // namespace
+
+std::string coRunNote(const Hardware& hw, int nodes, const BackgroundLoad& bg,
+                      const tandem::CancelFlag* cancel) {
+    if (bg.jobs <= 0) return {};
+    return cachedCoRun(hw, nodes, bg, cancel).sentence;
+}
+
+Hardware hardwareUnderBackground(const Hardware& hw, int nodes, const BackgroundLoad& bg,
+                                 const tandem::CancelFlag* cancel) {
+    Hardware out = hw;
+    if (const CoRunCached v = cachedCoRun(hw, nodes, bg, cancel); v.curves) out.measured = v.curves;
     return out;
 }
 

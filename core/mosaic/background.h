@@ -92,6 +92,10 @@ struct CoRunModel {
     std::shared_ptr<const MeasuredCollectives> curves;
     std::vector<CoRunSlowdown> slowdowns;  ///< per group size and traffic pattern
     double largestSlowdown = 1;            ///< max over every curve
+    /// Fabric links (leaf and spine bundles, not NICs) the MoE job's routes cross that a
+    /// co-running job's route crosses too, over every group size and pattern traced: 0 when the
+    /// placement keeps the jobs apart (the background then cannot slow the job).
+    int sharedLinks = 0;
 };
 
 /// Builds the co-run model (steps 1-4). Throws std::invalid_argument naming the key when the
@@ -120,6 +124,21 @@ void checkCoRunSize(int nodes, const BackgroundLoad& bg);
 /// "curves_attached", "slowdowns": [{"group_nodes", "traffic" ("all_reduce" | "alltoall"),
 /// "idle_s": [...], "slowdown": [...]}]} at idle durations of 1 ms, 10 ms, 100 ms, 1 s, 10 s.
 nlohmann::ordered_json coRunReport(const CoRunModel& m, const BackgroundLoad& bg);
+
+/// What `bg`'s jobs do to the MoE job, in one line (MODEL.md A7), from the co-run model `m`:
+/// "8 co-running jobs share no link with this job under packed placement: no slowdown";
+/// "... share 12 links with this job under random placement but slow none of its
+/// collectives"; "... share 12 links ...: its collectives slow down by up to 1.23x". A slowdown
+/// without shared links is the job's own groups' (it says so). "" when bg has no jobs. The
+/// placement is named once when both jobs use the same policy, else "spread placement of this
+/// job, random of theirs".
+std::string coRunSentence(const CoRunModel& m, const BackgroundLoad& bg);
+
+/// coRunSentence of the co-run model of a MoE job of `nodes` nodes of `hw` beside `bg`, kept
+/// with hardwareUnderBackground's cached curves (a search has built it: no second model).
+/// "" when bg has no jobs. Same errors as coRunModel.
+std::string coRunNote(const Hardware& hw, int nodes, const BackgroundLoad& bg,
+                      const tandem::CancelFlag* cancel = nullptr);
 
 /// `hw` with the co-run curves of coRunModel attached (hw unchanged when none slows down).
 /// The last few models are cached (keyed by every input), so a search, its heatmap and a

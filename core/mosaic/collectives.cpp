@@ -60,13 +60,14 @@ double pipelinedStages(double first_s, double second_s, double bytes) {
     return slower + faster / chunks;
 }
 
-namespace {
-/// `cost` bound by `stage`, or by latency where the latencies exceed the transfer time.
-CollectiveCost withBound(CollectiveCost cost, CollectiveBound stage) {
-    cost.bound = cost.latency_s > cost.transfer_s ? CollectiveBound::Latency : stage;
-    return cost;
+const EnumTable<CollectiveAlgorithm>& collectiveAlgorithmNames() {
+    static const EnumTable<CollectiveAlgorithm> t = {{CollectiveAlgorithm::Ring, "ring"},
+                                                     {CollectiveAlgorithm::Tree, "tree"},
+                                                     {CollectiveAlgorithm::Direct, "direct"},
+                                                     {CollectiveAlgorithm::Nvls, "NVLS"},
+                                                     {CollectiveAlgorithm::CollNet, "CollNet"}};
+    return t;
 }
-}  // namespace
 
 const EnumTable<CollectiveBound>& collectiveBoundNames() {
     static const EnumTable<CollectiveBound> t = {{CollectiveBound::Latency, "latency"},
@@ -75,31 +76,72 @@ const EnumTable<CollectiveBound>& collectiveBoundNames() {
     return t;
 }
 
+double collectiveTransfer(const CollectiveCost& cost, double network_s) {
+    return cost.pipelined ? pipelinedStages(cost.nvlink_s, network_s, cost.bytes)
+                          : std::max(cost.nvlink_s, network_s);
+}
+
+double collectiveTimeWithNetwork(const CollectiveCost& cost, double network_s) {
+    return cost.latency_s + collectiveTransfer(cost, network_s);
+}
+
+namespace {
+/// One candidate algorithm: its latency, NVLink stage, the bytes a node sends over the network
+/// and how the stages combine; its transfer at the model's network rate is filled in here.
+CollectiveCost candidate(CollectiveAlgorithm algorithm, double bytes, double latency,
+                         double nvlink_s, double networkBytesPerNode, double networkBytesPerS,
+                         bool pipelined) {
+    CollectiveCost c;
+    c.algorithm = algorithm;
+    c.bytes = bytes;
+    c.latency_s = latency;
+    c.nvlink_s = nvlink_s;
+    c.networkBytesPerNode = networkBytesPerNode;
+    c.networkBytesPerS = networkBytesPerS;
+    c.pipelined = pipelined;
+    const double network_s = networkBytesPerS > 0 ? networkBytesPerNode / networkBytesPerS : 0.0;
+    c.transfer_s = collectiveTransfer(c, network_s);
+    c.bound = c.latency_s > c.transfer_s ? CollectiveBound::Latency
+              : nvlink_s >= network_s    ? CollectiveBound::NvLink
+                                         : CollectiveBound::Network;
+    return c;
+}
+
+/// The faster of `best` and `other` (`best` on a tie: the earlier candidate).
+void takeFaster(CollectiveCost& best, const CollectiveCost& other) {
+    if (other.latency_s + other.transfer_s < best.latency_s + best.transfer_s) best = other;
+}
+}  // namespace
+
 CollectiveCost analyticalCollectiveCost(const Hardware& hw, Collective c, double bytes, int size,
                                         int stride) {
-    CollectiveCost cost;
-    if (size <= 1 || bytes <= 0) return cost;
+    if (size <= 1 || bytes <= 0) return CollectiveCost{};
     const double ramp = bytes / (bytes + hw.rampHalfBytes);
     const double nv = hw.nvlinkBytesPerS * hw.intraBusEfficiency * ramp;
     const GroupSpan g = groupSpan(size, stride, hw.gpusPerNode);
+    // NVLS: the NVSwitch reduces, each GPU's NVLink carries S once each way; NCCL's bus
+    // bandwidth for it is 2 x nvlsEfficiency x the NVLink rate.
+    const bool nvls = c == Collective::AllReduce && hw.nvlsEfficiency > 0;
+    const double nvlsBus = 2.0 * hw.nvlsEfficiency * hw.nvlinkBytesPerS * ramp;
     if (g.nodes <= 1) {
-        cost.algorithm = CollectiveAlgorithm::Ring;
-        cost.latency_s = hw.intraLatencyS;
-        cost.transfer_s = bytes * busFactor(c, size) / nv;
-        return withBound(cost, CollectiveBound::NvLink);
+        CollectiveCost cost = candidate(CollectiveAlgorithm::Ring, bytes, hw.intraLatencyS,
+                                        bytes * busFactor(c, size) / nv, 0, 0, false);
+        if (nvls)
+            takeFaster(cost, candidate(CollectiveAlgorithm::Nvls, bytes, kNvlsLatencyS,
+                                       bytes * busFactor(c, size) / nvlsBus, 0, 0, false));
+        return cost;
     }
-    const double nic = hw.nicBytesPerS * hw.interBusEfficiency * ramp;
     const int p = g.ranksPerNode, n = g.nodes;
+    // A node's p NICs: the rate the network stage runs at on an idle fabric.
+    const double nic = hw.nicBytesPerS * hw.interBusEfficiency * ramp;
+    const double nodeNic = p * nic;
     if (c == Collective::AllToAll) {
-        // Every peer at once: the share that leaves the node crosses the NIC in parallel with
+        // Every peer at once: the share that leaves the node crosses its NICs in parallel with
         // the NVLink share.
         const double outside = bytes * double(size - p) / size;
         const double inside = bytes * double(p - 1) / size;
-        cost.algorithm = CollectiveAlgorithm::Direct;
-        cost.latency_s = hw.interLatencyS + kNetStepLatencyS;
-        cost.transfer_s = std::max(outside / nic, inside / nv);
-        return withBound(cost, outside / nic >= inside / nv ? CollectiveBound::Network
-                                                            : CollectiveBound::NvLink);
+        return candidate(CollectiveAlgorithm::Direct, bytes, hw.interLatencyS + kNetStepLatencyS,
+                         inside / nv, p * outside, nodeNic, false);
     }
     // Ring over all ranks in placement order: each node's p rails carry the ring's bytes, so the
     // slower of NVLink and p NICs bounds it; 2(N-1) steps for all-reduce (2n of them cross the
@@ -107,32 +149,37 @@ CollectiveCost analyticalCollectiveCost(const Hardware& hw, Collective c, double
     const bool allReduce = c == Collective::AllReduce;
     const int steps = allReduce ? 2 * (size - 1) : size - 1;
     const int netSteps = allReduce ? 2 * n : n - 1;
-    const double ringLatency = hw.interLatencyS + kNetStepLatencyS * netSteps +
-                               kNvlinkStepLatencyS * std::max(0, steps - netSteps);
-    const double ringTransfer = bytes * busFactor(c, size) / std::min(nv, p * nic);
-    cost.algorithm = CollectiveAlgorithm::Ring;
-    cost.latency_s = ringLatency;
-    cost.transfer_s = ringTransfer;
-    const CollectiveBound ringBound =
-        nv <= p * nic ? CollectiveBound::NvLink : CollectiveBound::Network;
-    if (!allReduce) return withBound(cost, ringBound);
+    const double ringBytes = bytes * busFactor(c, size);
+    CollectiveCost cost = candidate(CollectiveAlgorithm::Ring, bytes,
+                                    hw.interLatencyS + kNetStepLatencyS * netSteps +
+                                        kNvlinkStepLatencyS * std::max(0, steps - netSteps),
+                                    ringBytes / nv, ringBytes, nodeNic, false);
+    if (!allReduce) return cost;
     // All-reduce also has NCCL's hierarchical algorithms (tree, NVLS tree): an NVLink
     // reduce-scatter on the full buffer, the shards all-reduced across nodes at the per-GPU NIC
     // rate, an NVLink all-gather, pipelined chunk by chunk; a tree's latency grows with
     // log2(nodes). NCCL takes the faster.
     const double intra = p > 1 ? bytes * busFactor(c, p) / nv : 0.0;
-    const double inter = bytes / p * busFactor(c, n) / nic;
-    const double treeLatency =
-        hw.interLatencyS +
-        2.0 * (kNvlinkStepLatencyS * (p - 1) + kNetStepLatencyS * std::ceil(std::log2(n)));
-    const double treeTransfer = pipelinedStages(intra, inter, bytes);
-    if (treeLatency + treeTransfer < ringLatency + ringTransfer) {
-        cost.algorithm = CollectiveAlgorithm::Tree;
-        cost.latency_s = treeLatency;
-        cost.transfer_s = treeTransfer;
-        return withBound(cost, intra >= inter ? CollectiveBound::NvLink : CollectiveBound::Network);
+    takeFaster(cost,
+               candidate(CollectiveAlgorithm::Tree, bytes,
+                         hw.interLatencyS + 2.0 * (kNvlinkStepLatencyS * (p - 1) +
+                                                   kNetStepLatencyS * std::ceil(std::log2(n))),
+                         intra, bytes * busFactor(c, n), nodeNic, true));
+    if (hw.sharp) {
+        // CollNet / SHARP: the switches reduce, so each GPU's NIC sends its S/p shard once and
+        // receives the reduced shard once (a node's NICs carry S); inside the node NVLS, or
+        // NCCL's CollNet Direct at its share of NVLink; latency independent of the node count.
+        const double latency =
+            hw.interLatencyS + (nvls ? kNvlsLatencyS + kNvlsNetLatencyS
+                                     : 2.0 * (std::min(1, p - 1) * kCollNetNvlinkLatencyS +
+                                              (p - 1) * kCollNetArityLatencyS) +
+                                           kCollNetNetLatencyS);
+        takeFaster(cost, candidate(CollectiveAlgorithm::CollNet, bytes, latency,
+                                   nvls ? bytes * busFactor(c, p) / nvlsBus
+                                        : bytes / (kCollNetDirectNvlinkShare * nv),
+                                   bytes, nodeNic, true));
     }
-    return withBound(cost, ringBound);
+    return cost;
 }
 
 double analyticalCollectiveTime(const Hardware& hw, Collective c, double bytes, int size,

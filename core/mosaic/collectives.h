@@ -65,13 +65,31 @@ double pipelinedStages(double first_s, double second_s, double bytes);
 /// nodes pays one per step on top of the hardware's fixed start-up (Hardware::interLatencyS).
 constexpr double kNetStepLatencyS = 14.0e-6;
 constexpr double kNvlinkStepLatencyS = 3.4e-6;
+/// NCCL's latencies of its in-switch algorithms, Simple protocol, s [NVIDIA/nccl
+/// src/graph/tuning.cc (v2.19-2.21) hwLat]: NVLS 23 us on NVLink plus 18 us on the network
+/// (latency = intra + inter, independent of rank count); CollNet Direct 31 us on the network,
+/// 3.7 us on NVLink, plus 0.4 us of arity serialisation per local rank.
+constexpr double kNvlsLatencyS = 23.0e-6;
+constexpr double kNvlsNetLatencyS = 18.0e-6;
+constexpr double kCollNetNetLatencyS = 31.0e-6;
+constexpr double kCollNetNvlinkLatencyS = 3.7e-6;
+constexpr double kCollNetArityLatencyS = 0.4e-6;
+/// NCCL's algorithm bandwidth of CollNet Direct all-reduce inside a node, as a share of the
+/// NVLink rate: its bus bandwidth x 0.85 on compute capability 9.0 and later (Hopper,
+/// Blackwell), x 0.5 from bus to algorithm bandwidth [NVIDIA/nccl src/graph/tuning.cc
+/// (v2.19-2.21), ncclTopoTuneModel].
+constexpr double kCollNetDirectNvlinkShare = 0.85 * 0.5;
 
 /// The algorithm analyticalCollectiveCost chose.
 enum class CollectiveAlgorithm {
-    Ring,    ///< one ring over every rank (inside one node: the NVLink collective)
-    Tree,    ///< hierarchical all-reduce: NVLink stage, network stage on 1/ranksPerNode
-    Direct,  ///< all-to-all: every peer at once
+    Ring,     ///< one ring over every rank (inside one node: the NVLink collective)
+    Tree,     ///< hierarchical all-reduce: NVLink stage, network stage on 1/ranksPerNode
+    Direct,   ///< all-to-all: every peer at once
+    Nvls,     ///< all-reduce reduced in the NVSwitch (NVLink SHARP), one NVLink domain
+    CollNet,  ///< all-reduce reduced in the network switches (SHARP) across nodes
 };
+/// "ring", "tree", "direct", "NVLS", "CollNet".
+const EnumTable<CollectiveAlgorithm>& collectiveAlgorithmNames();
 
 /// What bounds a collective's time (analyticalCollectiveCost).
 enum class CollectiveBound {
@@ -82,13 +100,34 @@ enum class CollectiveBound {
 /// "latency", "NVLink", "NIC".
 const EnumTable<CollectiveBound>& collectiveBoundNames();
 
-/// One collective's time split into its fixed part and its bytes part, s.
+/// One collective's time split into its fixed part and its bytes part, s, and the bytes part
+/// split into its stages, so that a network simulation can replace the network stage's time by
+/// its own (fair shares under other traffic) and keep everything else (collectiveTransfer).
 struct CollectiveCost {
     CollectiveAlgorithm algorithm = CollectiveAlgorithm::Ring;
     CollectiveBound bound = CollectiveBound::NvLink;  ///< the binding stage
     double latency_s = 0;                             ///< start-up and per-step latencies
     double transfer_s = 0;                            ///< bytes over the binding stage's bandwidth
+    double bytes = 0;                                 ///< S, per rank
+    double nvlink_s = 0;  ///< the NVLink stage alone (the whole transfer inside one node), s
+    /// Bytes each node's NICs put on the scale-out network (0 inside one node) and the rate the
+    /// model gives them: ranksPerNode x NIC line rate x interBusEfficiency x ramp, B/s.
+    double networkBytesPerNode = 0;
+    double networkBytesPerS = 0;
+    /// How the two stages combine: pipelined chunk by chunk (tree, CollNet: pipelinedStages)
+    /// or concurrent (ring, all-to-all: the slower one).
+    bool pipelined = false;
 };
+
+/// The transfer time of `cost` when its network stage takes `network_s` (the idle model's
+/// network_s is networkBytesPerNode / networkBytesPerS): the NVLink stage and the network
+/// stage combined as the algorithm does (see CollectiveCost::pipelined), s.
+double collectiveTransfer(const CollectiveCost& cost, double network_s);
+
+/// Wall time of `cost` when its network stage takes `network_s`: latency_s +
+/// collectiveTransfer, s. The fabric simulation times a collective with this, its network
+/// stage from the max-min fair shares of its flows (docs/MODEL-NETWORK.md section 4).
+double collectiveTimeWithNetwork(const CollectiveCost& cost, double network_s);
 
 /// The one analytical collective model (docs/MODEL-NETWORK.md section 4), for a group of `size`
 /// ranks `stride` apart and `bytes` = S per rank (nccl-tests size):
@@ -101,7 +140,19 @@ struct CollectiveCost {
 /// - all-reduce across nodes: the faster of the ring (2(N-1) steps, 2n across the network) and
 ///   the hierarchical tree (NVLink reduce-scatter, the shards all-reduced across nodes at the NIC
 ///   rate, NVLink all-gather, pipelined chunk by chunk: pipelinedStages; latency 2((p-1) NVLink +
-///   ceil(log2 n) network steps)).
+///   ceil(log2 n) network steps));
+/// - NCCL's in-switch algorithms where the hardware has them, taken when faster (as NCCL's
+///   tuner takes the fastest algorithm):
+///   - NVLS (hw.nvlsEfficiency > 0), all-reduce inside one NVLink domain: kNvlsLatencyS +
+///     S x busFactor / (2 x nvlsEfficiency x NVLink x ramp): NCCL's NVLS bus bandwidth is twice
+///     nvlsEfficiency x the NVLink rate, with no 2(n-1)/n penalty on the bytes each GPU moves
+///     [NVIDIA/nccl src/graph/tuning.cc, nvls.cc];
+///   - CollNet / SHARP (hw.sharp), all-reduce across nodes: the network reduces, so each GPU's
+///     NIC carries its S/p shard once each way instead of 2(n-1)/n times; the NVLink stage is
+///     NVLS where the node has it, else NCCL's CollNet Direct at kCollNetDirectNvlinkShare of
+///     the NVLink rate (S over it); the two stages pipelined (pipelinedStages); latency
+///     interLatencyS + NCCL's NVLS (23 + 18 us) or CollNet Direct (2 x (3.7 + 0.4 (p-1)) + 31 us)
+///     latency, independent of the node count.
 /// Rates are derated by the size ramp S / (S + rampHalfBytes); the NIC rate is
 /// nicBytesPerS x interBusEfficiency. size <= 1 or bytes <= 0 -> zero cost.
 CollectiveCost analyticalCollectiveCost(const Hardware& hw, Collective c, double bytes, int size,

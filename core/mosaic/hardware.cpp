@@ -526,6 +526,10 @@ Hardware readHardware(JsonReader& r) {
     h.gpusPerNode = int(r.integer("gpus_per_node", h.gpusPerNode, Range::closed(1, 1024)));
     for (const NumberKey& k : numberKeys())
         h.*k.member = fromKey(r.number(k.key, toKey(h.*k.member, k.unit), k.range), k.unit);
+    h.nvlsEfficiency =
+        r.number("nvls_efficiency", h.nvlsEfficiency,
+                 Range{0.0, 1.0, false, false, "a share of the NVLink rate (0: no NVLink SHARP)"});
+    h.sharp = r.boolean("sharp", h.sharp);
     // A usable memory above the HBM capacity is a typo (e.g. GiB against GB or the node's
     // total), not a device. Checked whichever of the two the file states, against the base
     // sheet's value for the other, so a file and the copy Tandem writes of it (which states
@@ -549,6 +553,8 @@ nlohmann::ordered_json writeHardware(const Hardware& h) {
                              {"gpus_per_node", h.gpusPerNode}};
     for (const NumberKey& k : numberKeys())
         j[k.key] = k.unit == Unit::One ? h.*k.member : tidy(toKey(h.*k.member, k.unit));
+    if (h.nvlsEfficiency > 0) j["nvls_efficiency"] = h.nvlsEfficiency;
+    if (h.sharp) j["sharp"] = true;
     return j;
 }
 

@@ -48,6 +48,16 @@ struct Hardware {
     double intraBusEfficiency = 0.80;  ///< achieved / link bus bandwidth, NVLink
     double interBusEfficiency = 0.90;  ///< achieved / NIC line rate across nodes (fitted, as above)
     double rampHalfBytes = 4e6;        ///< message size at half efficiency (`ramp_half_MB`)
+    /// NVLink SHARP (NVLS, in-switch reduction) for all-reduce inside one NVLink domain
+    /// (`nvls_efficiency`): NCCL's nvlsEfficiency, the share of the NVLink rate its NVLS model
+    /// credits (0.85 Hopper, 0.74 Blackwell [NVIDIA/nccl src/graph/tuning.cc, nvls.cc]); 0 = no
+    /// NVLS, the default on every built-in (no shipped log measures it; docs/MODEL-NETWORK.md
+    /// section 4). Written to a hardware file only when set.
+    double nvlsEfficiency = 0.0;
+    /// In-network reduction on the scale-out fabric (InfiniBand SHARP, NCCL's CollNet; `sharp`):
+    /// an all-reduce across nodes may send each byte through the network once instead of
+    /// 2(n-1)/n times. Off on every built-in; written to a hardware file only when on.
+    bool sharp = false;
 
     // GEMM efficiency (fraction of peak): eff = max * M/(M + mHalf) * w/(w + wHalf), w the
     // narrower weight dimension [2608.10605 Sec. 5.3]. Fitted jointly (docs/MODEL-MOSAIC.md,

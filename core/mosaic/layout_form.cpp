@@ -83,7 +83,8 @@ bool setValue(const LayoutKey& k, const std::string& value, Plan& p, std::string
 }
 
 /// The named form (any subset of layoutKeys(); dp 0 when not given).
-bool parseNamedLayout(const std::vector<std::string>& parts, Plan& p, std::string& error) {
+bool parseNamedLayout(const std::vector<std::string>& parts, Plan& p, std::string& error,
+                      bool& ckptGiven) {
     p = Plan{};
     p.dp = 0;
     std::vector<std::string> seen;
@@ -106,6 +107,7 @@ bool parseNamedLayout(const std::vector<std::string>& parts, Plan& p, std::strin
             return false;
         }
         if (!setValue(*k, value, p, error)) return false;
+        ckptGiven = ckptGiven || k->kind == V::Checkpointing;
     }
     return true;
 }
@@ -138,12 +140,18 @@ const std::vector<LayoutKey>& layoutKeys() {
     return keys;
 }
 
-bool parseLayout(const std::string& text, Plan& p, std::string& error) {
+bool parseLayout(const std::string& text, Plan& p, std::string& error, bool* ckptGiven) {
+    bool given = false;
+    if (ckptGiven) *ckptGiven = false;
     std::vector<std::string> parts;
     std::stringstream ss(text);
     std::string item;
     while (std::getline(ss, item, ',')) parts.push_back(item);
-    if (text.find('=') != std::string::npos) return parseNamedLayout(parts, p, error);
+    if (text.find('=') != std::string::npos) {
+        const bool ok = parseNamedLayout(parts, p, error, given);
+        if (ok && ckptGiven) *ckptGiven = given;
+        return ok;
+    }
     constexpr size_t n = std::size(kPositionalKeys);
     if (parts.size() < n || parts.size() > n + 1) {
         error = "layout must be tp,ep,pp,cp,dp,mbs[,ckpt] (got \"" + text + "\")";
@@ -163,6 +171,7 @@ bool parseLayout(const std::string& text, Plan& p, std::string& error) {
                 parts[n] + "\")";
         return false;
     }
+    if (ckptGiven) *ckptGiven = parts.size() == n + 1;
     return true;
 }
 

@@ -40,8 +40,12 @@ const std::vector<LayoutKey>& layoutKeys();
 /// distopt 1 / sp 1 / pp_first and pp_last 0 = even split; without dp= the plan's dp is 0 and
 /// the caller sets it to N_dev / (TP CP PP)). False + `error` naming the field or key on
 /// failure (not key=value, a key given twice, an unknown key with the known ones, a value out of
-/// its kind's range).
-bool parseLayout(const std::string& text, Plan& plan, std::string& error);
+/// its kind's range). `ckptGiven` (optional) is set to whether the text names a recomputation
+/// mode (the ckpt key, or the positional form's seventh field); without one the plan's ckpt is
+/// none, and `plan --layout` then costs the least recomputation that fits
+/// (chooseLeastRecomputation, plan.h).
+bool parseLayout(const std::string& text, Plan& plan, std::string& error,
+                 bool* ckptGiven = nullptr);
 
 /// The named form of `p` that parseLayout reads back to the same plan: the keys written always
 /// first ("tp=1,pp=8,cp=1,ep=8,dp=32,mbs=4,ckpt=none"), then vp, etp, fsdp, distopt, sp,

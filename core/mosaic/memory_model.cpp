@@ -41,6 +41,9 @@ double PerfModel::groupMemory(const Plan& p, Group& gr) const {
         sk.expertFolding ? p.tp * p.cp * p.dp / (p.ep * p.etp) : p.dp / p.ep * p.cp;
     const double edp = edpRanks;
     const double lowBytes = sk.lowPrecisionWeightBytes[int(m_c.precision)];
+    // The GEMM weights are kept only in the low precision (Stack::lowPrecisionParams).
+    const bool lowOnly = lowBytes > 0 && sk.lowPrecisionParams[int(m_c.precision)];
+    const double gradBytes = sk.mainGradBytes, optBytes = optimizerBytesPerParam(sk);
     gr.vp = p.vp;
     gr.pp = p.pp;
     // One pipeline stage: its layers (dense blocks lead, so the first stage holds them), plus
@@ -58,31 +61,38 @@ double PerfModel::groupMemory(const Plan& p, Group& gr) const {
         const double dpShard = double(p.dp) * p.cp;
         const double optDense = p.distributedOptimizer ? dpShard : 1.0,
                      optExpert = p.distributedOptimizer ? edp : 1.0;
-        // Distributed optimizer [Megatron-Core; Rajbhandari et al. 2020 ZeRO-1]: BF16 weights
-        // (2 B) and FP32 main gradients (4 B) on every rank, FP32 master weights and both AdamW
-        // moments (12 B) sharded over DP x CP (experts: over EDP).
-        st.weights = (denseP + expertP) * (kBf16 + kGradBytes) +
-                     kOptimizerBytes * (denseP / optDense + expertP / optExpert);
+        // Distributed optimizer [Megatron-Core distrib_optimizer documentation; Rajbhandari et
+        // al. 2020 ZeRO-1]: BF16 parameters (2 B) and main gradients (Stack::mainGradBytes) on
+        // every rank, FP32 master weights and both AdamW moments (12 B, + 4 B FP32 main gradient
+        // under 16-bit gradients: optimizerBytesPerParam) sharded over DP x CP (experts: EDP).
         st.params = (denseP + expertP) * kBf16;
-        st.grads = (denseP + expertP) * kGradBytes;
-        st.optimizer = kOptimizerBytes * (denseP / optDense + expertP / optExpert);
+        st.grads = (denseP + expertP) * gradBytes;
+        st.optimizer = optBytes * (denseP / optDense + expertP / optExpert);
+        st.weights = (denseP + expertP) * (kBf16 + gradBytes) + st.optimizer;
         st.extra = 0;
+        const double perLayer = n > 0 ? 1.0 / n : 0.0;
         if (p.fsdp) {
-            // FSDP [Zhao et al. 2023, PyTorch FSDP]: weights and gradients sharded as well; one
-            // layer's BF16 weights gathered ahead of use (x 2 for prefetch) and its gradients.
+            // FSDP [Zhao et al. 2023, PyTorch FSDP; Megatron-FSDP]: parameters and gradients
+            // sharded as well; one layer's parameters gathered ahead of use (one layer
+            // prefetched) and its unsharded gradients.
             st.params = kBf16 * (denseP / dpShard + expertP / edp);
-            st.grads = kGradBytes * (denseP / dpShard + expertP / edp);
-            const double layer = n > 0 ? (denseP + expertP) / n : 0.0;
-            st.extra = 2.0 * layer * kBf16 + layer * kGradBytes;
+            st.grads = gradBytes * (denseP / dpShard + expertP / edp);
+            const double layer = (denseP + expertP) * perLayer;
+            st.extra = layer * kBf16 + layer * gradBytes;
             st.weights = st.params + st.grads + st.optimizer + st.extra;
         }
         if (lowBytes > 0) {
             // Low-precision copies of the GEMM weights (not the embedding / LM head), sharded
-            // like the BF16 weights.
+            // like the BF16 weights; with lowOnly they replace the BF16 GEMM weights.
             const double gemmP = denseP - vocabP / tp + expertP;
-            const double copies = lowBytes * (p.fsdp ? gemmP / dpShard : gemmP);
+            const double perWeight = lowOnly ? lowBytes - kBf16 : lowBytes;
+            const double copies = perWeight * (p.fsdp ? gemmP / dpShard : gemmP);
             st.params += copies;
             st.weights += copies;
+            if (p.fsdp) {  // the gathered layer holds them too
+                st.extra += perWeight * gemmP * perLayer;
+                st.weights += perWeight * gemmP * perLayer;
+            }
         }
         st.layers = n;
         st.denseLs = denseLs;

@@ -11,8 +11,10 @@
 
 namespace tandem::mosaic {
 
-/// Bytes per value: BF16 weights, FP32 main gradients, FP32 master weights + two AdamW moments.
-constexpr double kBf16 = 2.0, kGradBytes = 4.0, kOptimizerBytes = 12.0;
+/// Bytes per value: BF16 weights; FP32 gradients as the paper's stack reduces them over data
+/// parallelism (the memory model reads the stack's Stack::mainGradBytes and
+/// optimizerBytesPerParam).
+constexpr double kBf16 = 2.0, kGradBytes = 4.0;
 
 /// Index of a recomputation mode in the per-mode activation tables.
 inline int ckptRank(Checkpointing c) { return static_cast<int>(c); }

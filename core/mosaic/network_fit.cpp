@@ -14,11 +14,16 @@ std::vector<NetworkRow> networkRows(const io::NcclCurve& curve, const std::strin
     const auto c = narrow(ncclCollectives(), curve.collective);
     if (!c || curve.ranks < 2) return out;
     for (const auto& p : curve.points)
-        if (p.bytes >= minBytes) out.push_back({*c, curve.ranks, p.bytes, p.busbw_Bps, log});
+        if (p.bytes >= minBytes) out.push_back({*c, curve.ranks, p.bytes, p.busbw_Bps, log, false});
     return out;
 }
 
 double modelBusBandwidth(const Hardware& hw, const NetworkRow& row) {
+    if (row.sharp && !hw.sharp) {
+        Hardware withSharp = hw;
+        withSharp.sharp = true;
+        return modelBusBandwidth(withSharp, row);
+    }
     const double t = analyticalCollectiveTime(hw, row.collective, row.bytes, row.ranks, 1);
     return t > 0 ? row.bytes * busFactor(row.collective, row.ranks) / t : 0.0;
 }

@@ -19,6 +19,9 @@ struct NetworkRow {
     double bytes = 0;      ///< per rank (the nccl-tests size column), bytes
     double busbw_Bps = 0;  ///< measured bus bandwidth (best of out-of-place and in-place), B/s
     std::string log;       ///< the log's name, for tables and leave-one-out
+    /// The run's fabric reduced in the network (InfiniBand SHARP): modelBusBandwidth costs the
+    /// row with Hardware::sharp on whatever the hardware says.
+    bool sharp = false;
 };
 
 /// Rows of `curve` at sizes >= `minBytes` (64 MiB by default: below it the size ramp and
@@ -28,7 +31,7 @@ std::vector<NetworkRow> networkRows(const io::NcclCurve& curve, const std::strin
                                     double minBytes = 64.0 * 1024 * 1024);
 
 /// The model's bus bandwidth for a row on `hw` (all ranks packed on nodes of hw.gpusPerNode,
-/// analyticalCollectiveTime), B/s.
+/// analyticalCollectiveTime; SHARP on for a row marked `sharp`), B/s.
 double modelBusBandwidth(const Hardware& hw, const NetworkRow& row);
 
 /// model / measured - 1 of a row's bus bandwidth.

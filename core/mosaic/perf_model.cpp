@@ -1,12 +1,15 @@
 #include "mosaic/perf_model.h"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cmath>
 #include <limits>
 
 #include "common/json_reader.h"
 #include "common/number_format.h"
 #include "mosaic/collectives.h"
+#include "mosaic/kernel_efficiency.h"
 #include "mosaic/layout_table.h"
 #include "mosaic/memory_model.h"
 #include "mosaic/scaling_law.h"
@@ -109,6 +112,16 @@ PerfModel::PerfModel(const Geometry& g, const Cluster& c) : m_g(g), m_c(c) {
     const double precisionPeak = precisionPeakFlops(h, c.precision);
     m_precisionError = precisionPeak > 0 ? nullptr : "the hardware has no peak for this precision";
     m_gemmPeak = precisionPeak * st.precisionGemmFactor[prec];
+    if (st.kernelTables) {
+        auto low = GemmEfficiency::forHardware(h.name, c.precision);
+        auto bf16 = GemmEfficiency::forHardware(h.name, Precision::Bf16);
+        if (low && bf16) {
+            static std::atomic<unsigned long long> nextId{0};
+            m_kernelLow = std::make_shared<const GemmEfficiency>(*low);
+            m_kernelBf16 = std::make_shared<const GemmEfficiency>(*bf16);
+            m_kernelId = ++nextId;
+        }
+    }
     m_qDim = g.headDim > 0 ? double(g.nHead) * g.headDim : double(g.dModel);
     m_attnParams = attentionParams(g);
     m_expertParams = g.experts > 0 ? expertParams(g) : 0.0;
@@ -207,6 +220,75 @@ double PerfModel::modelFlopsPerToken() const {
     return 6.0 * gemmParams + 6.0 * double(m_c.seqLen) * m_qDim * g.layers;
 }
 
+/// Efficiencies (fraction of the peak they run at, the stack's factor included) of one shape's
+/// GEMMs, fwd + bwd (GemmEfficiency::denseLinear / groupedLinear).
+struct PerfModel::KernelEffs {
+    double qkv = 0, out = 0;          // attention projections (GEMM precision)
+    double fc1 = 0, fc2 = 0;          // dense FFN
+    double shared1 = 0, shared2 = 0;  // shared expert
+    double routed1 = 0, routed2 = 0;  // routed experts (grouped)
+    double router = 0, head = 0;      // BF16: router, LM head
+};
+
+const PerfModel::KernelEffs& PerfModel::kernelEffs(int tpDegree, int cpDegree, int mbs, int epEtp,
+                                                   int etpDegree) const {
+    struct Entry {
+        unsigned long long id = 0;
+        int tp = 0, cp = 0, mbs = 0, epEtp = 0, etp = 0;
+        KernelEffs effs;
+    };
+    // Direct-mapped, 1024 shapes per thread (a layout grid has a few hundred), Fibonacci hashing
+    // of the packed key.
+    thread_local std::array<Entry, 1024> cache;
+    const unsigned long long key = (m_kernelId << 44) ^
+                                   (static_cast<unsigned long long>(tpDegree) << 33) ^
+                                   (static_cast<unsigned long long>(cpDegree) << 22) ^
+                                   (static_cast<unsigned long long>(mbs) << 11) ^
+                                   (static_cast<unsigned long long>(epEtp) * 2654435761ull) ^
+                                   (static_cast<unsigned long long>(etpDegree) << 55);
+    const size_t slot = size_t((key * 0x9E3779B97F4A7C15ull) >> 54);
+    Entry& en = cache[slot];
+    if (en.id == m_kernelId && en.tp == tpDegree && en.cp == cpDegree && en.mbs == mbs &&
+        en.epEtp == epEtp && en.etp == etpDegree)
+        return en.effs;
+    const Geometry& g = m_g;
+    const GemmEfficiency& lo = *m_kernelLow;
+    const GemmEfficiency& bf = *m_kernelBf16;
+    const double dMax = m_c.hardware.denseGemmMax, gMax = m_c.hardware.groupedGemmMax;
+    const double tp = tpDegree, d = g.dModel, e = g.experts;
+    const double T = double(m_c.seqLen) * mbs / cpDegree;
+    const double kv = g.headDim > 0 ? double(g.nKvHead) * g.headDim
+                                    : double(g.nKvHead) * (g.nHead > 0 ? d / g.nHead : 0.0);
+    KernelEffs k;
+    k.qkv = dMax * lo.denseLinear(T, d, (m_qDim + 2 * kv) / tp);
+    k.out = dMax * lo.denseLinear(T, m_qDim / tp, d);
+    const double ff = double(g.dFf);
+    k.fc1 = dMax * lo.denseLinear(T, d, double(g.denseFfnMatrices - 1) * ff / tp);
+    k.fc2 = dMax * lo.denseLinear(T, ff / tp, d);
+    k.head = dMax * bf.denseLinear(T, d, double(g.vocab) / tp);
+    if (g.experts > 0) {
+        const double dexp = g.dExpert, topK = g.topK;
+        k.shared1 = dMax * lo.denseLinear(T, d, 2 * dexp / tp);
+        k.shared2 = dMax * lo.denseLinear(T, dexp / tp, d);
+        k.router = dMax * bf.denseLinear(T, d, e);
+        const bool fold = m_c.stack.expertFolding;
+        const double tile =
+            fold ? std::ceil(double(epEtp) * T * topK / (tp * e)) : std::ceil(T * topK / e);
+        const double width = fold ? dexp / etpDegree : dexp;
+        const double groups = fold ? std::max(1.0, e * etpDegree / epEtp) : e;
+        k.routed1 = gMax * lo.groupedLinear(groups, tile, d, 2 * width);
+        k.routed2 = gMax * lo.groupedLinear(groups, tile, width, d);
+    }
+    en.id = m_kernelId;
+    en.tp = tpDegree;
+    en.cp = cpDegree;
+    en.mbs = mbs;
+    en.epEtp = epEtp;
+    en.etp = etpDegree;
+    en.effs = k;
+    return en.effs;
+}
+
 void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shape& s, int epEtp,
                            int etpDegree) const {
     const Geometry& g = m_g;
@@ -232,7 +314,17 @@ void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shap
         return 6.0 * T * params / tp / (lowPeak * eff);
     };
 
-    const double attnProj = gemmLow(m_attnParams, effDense(T, d / tp));
+    // Kernel tables (Stack::kernelTables): each Linear at its own shape's efficiency.
+    const KernelEffs* ke =
+        m_kernelLow ? &kernelEffs(tpDegree, cpDegree, mbs, epEtp, etpDegree) : nullptr;
+    // fwd + bwd time of an in x out Linear (per-rank sizes) on T tokens at efficiency `eff`.
+    auto lin = [&](double in, double out, double pk, double eff) {
+        return 6.0 * T * in * out / (pk * eff);
+    };
+    const double qkvOut = (m_qDim + 2 * kv) / tp;
+    const double attnProj =
+        ke ? lin(d, qkvOut, lowPeak, ke->qkv) + lin(m_qDim / tp, d, lowPeak, ke->out)
+           : gemmLow(m_attnParams, effDense(T, d / tp));
     // Flash attention: one fused kernel over the causal half of the square, backward 2.5 x the
     // forward. Without it: QK^T and the product with V as batched GEMMs over the whole square
     // (backward 2 x), and the softmax and dropout streaming every score through HBM.
@@ -251,9 +343,13 @@ void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shap
     s.denseLayer = 0;
     for (int i = 0; i < kCheckpointingCount; ++i) s.moeRecompute[i] = s.denseRecompute[i] = 0;
     if (m_moeLayers > 0) {  // every stage holds MoE layers (layers per stage >= 1)
-        const double shared =
-            m_sharedParams > 0 ? gemmLow(m_sharedParams, effDense(T, dexp / tp)) : 0.0;
-        const double router = gemm(m_routerParams, effDense(T, e));
+        const double sh = g.sharedExperts;
+        const double shared = m_sharedParams <= 0 ? 0.0
+                              : ke ? sh * (lin(d, 2 * dexp / tp, lowPeak, ke->shared1) +
+                                           lin(dexp / tp, d, lowPeak, ke->shared2))
+                                   : gemmLow(m_sharedParams, effDense(T, dexp / tp));
+        const double router =
+            ke ? lin(d, e, peak, ke->router) / tp : gemm(m_routerParams, effDense(T, e));
         // Per-expert tile M [2608.10605 Sec. 5.3]; folded (Megatron-Core): the EP x ETP ranks'
         // T / TP tokens each, K assignments per token, over E experts; width d_expert / ETP.
         const double tile = m_c.stack.expertFolding ? std::ceil(double(epEtp) * T * k / (tp * e))
@@ -261,8 +357,18 @@ void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shap
         const double width = m_c.stack.expertFolding ? dexp / etpDegree : dexp;
         const double effG =
             hw.groupedGemmMax * sat(tile, hw.groupedMHalf) * sat(width, hw.groupedWidthHalf);
-        const double routed = gemmLow(k * m_expertParams, effG);
-        const double moeLayer = attnProj + attnCore + shared + router + routed + pointwise;
+        const double routed =
+            ke ? k / tp *
+                     (lin(d, 2 * dexp, lowPeak, ke->routed1) + lin(dexp, d, lowPeak, ke->routed2))
+               : gemmLow(k * m_expertParams, effG);
+        // Token permutation and unpermutation around the experts (kernel-table stacks: its own
+        // memory-bound term): read and write of T K d BF16 elements each way, fwd and bwd.
+        const double permute = ke ? 8.0 * T * k * d * kBf16 / tp / hw.hbmBytesPerS : 0.0;
+        const double localExperts =
+            m_c.stack.expertFolding ? std::max(1.0, e * etpDegree / epEtp) : e;
+        const double perExpert = ke ? localExperts * 6.0 * m_c.stack.expertFixedUs * 1e-6 : 0.0;
+        const double moeLayer =
+            attnProj + attnCore + shared + router + routed + pointwise + permute + perExpert;
         s.shared = shared;
         s.moeLayer = moeLayer;
         s.moeRecompute[ckptRank(Checkpointing::CoreAttention)] = attnCoreFwd;
@@ -272,7 +378,10 @@ void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shap
         s.moeRecompute[ckptRank(Checkpointing::Full)] = moeLayer / 3;
     }
     if (dense) {  // used only by stages that hold dense layers
-        const double ffn = gemmLow(m_denseFfnParams, effDense(T, double(g.dFf) / tp));
+        const double ff = double(g.dFf);
+        const double ffn = ke ? lin(d, double(g.denseFfnMatrices - 1) * ff / tp, lowPeak, ke->fc1) +
+                                    lin(ff / tp, d, lowPeak, ke->fc2)
+                              : gemmLow(m_denseFfnParams, effDense(T, ff / tp));
         const double denseLayer = attnProj + attnCore + ffn + pointwise;
         s.denseLayer = denseLayer;
         s.denseRecompute[ckptRank(Checkpointing::CoreAttention)] = attnCoreFwd;
@@ -296,7 +405,8 @@ void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shap
     }
     s.p2pBytes = T * d * kBf16 / tp;
     // Vocabulary stages [Eq. 13].
-    s.tLast = gemm(v * d, effDense(T, v / tp)) + T * v / tp * 4.0 * 6.0 / hw.hbmBytesPerS;
+    s.tLast = (ke ? lin(d, v / tp, peak, ke->head) : gemm(v * d, effDense(T, v / tp))) +
+              T * v / tp * 4.0 * 6.0 / hw.hbmBytesPerS;
     s.tFirst = T * d * kBf16 * 3.0 / tp / hw.hbmBytesPerS;
 }
 

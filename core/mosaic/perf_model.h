@@ -4,6 +4,7 @@
 // App. D.1; MODEL.md B4]. Efficiencies are Tandem's analytical curves (hardware.h), calibrated to
 // published points (docs/MODEL-MOSAIC.md). All times in seconds, memory in bytes inside.
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 namespace tandem::mosaic {
 
 class LayoutTable;
+class GemmEfficiency;
 
 /// Execution plan P_l = (TP, EP, PP, CP, DP, B_micro, A_ckpt) [2608.10605 Table 1]. Dense mesh
 /// N_dev = TP CP PP DP; MoE layers split DP = EP x EDP (EP must divide DP) [App. D.1, Eq. 24].
@@ -273,6 +275,14 @@ private:
     double m_qDim = 0;          ///< n_head d_head (d on the ladder)
     double m_gemmPeak = 0;      ///< the precision's peak x the stack's precision factor, FLOP/s
     const char* m_precisionError = nullptr;  ///< the hardware has no peak for the precision
+    /// Kernel-table GEMM efficiencies (Stack::kernelTables) at the GEMM precision and at BF16;
+    /// null when the stack does not use them or the hardware has no table row.
+    std::shared_ptr<const GemmEfficiency> m_kernelLow, m_kernelBf16;
+    unsigned long long m_kernelId = 0;  ///< this model's key in the per-thread efficiency cache
+    struct KernelEffs;                  // kernel-table efficiencies of one shape
+    /// The kernel-table efficiencies of the GEMMs of shape (TP, CP, B_micro, EP x ETP, ETP),
+    /// from a small per-thread cache (a lookup interpolates the tables: ~1 us per shape).
+    const KernelEffs& kernelEffs(int tp, int cp, int mbs, int epEtp, int etp) const;
 };
 
 }  // namespace tandem::mosaic

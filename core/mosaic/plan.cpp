@@ -148,6 +148,12 @@ int nearestWorkingDevices(const Geometry& g, const Cluster& c, const LayoutGrid&
     return 0;
 }
 
+std::string noFeasibleLayoutText(std::string_view reason) {
+    std::string s = "No feasible layout on this cluster";
+    if (!reason.empty()) s.append(": ").append(reason);
+    return s;
+}
+
 std::string rejectionSummary(const PlanRejections& r) {
     std::string s;
     if (r.tried == 0) return "  the layout grid has no layout for this cluster\n";
@@ -165,6 +171,65 @@ std::string rejectionSummary(const PlanRejections& r) {
 PlanEval evaluateLayout(const Geometry& g, const Cluster& c, const Plan& p) {
     const bool round = p.dp > 0 && p.mbs > 0 && c.globalBatch % (p.dp * p.mbs) != 0;
     return PerfModel(g, clusterForPlan(c, p, round)).evaluate(p);
+}
+
+const std::vector<Checkpointing>& leastRecomputationOrder() {
+    static const std::vector<Checkpointing> order = {Checkpointing::None, Checkpointing::Selective,
+                                                     Checkpointing::SuperSelective,
+                                                     Checkpointing::Full};
+    return order;
+}
+
+bool chooseLeastRecomputation(const PerfModel& m, Plan& p) {
+    for (Checkpointing ck : leastRecomputationOrder()) {
+        Plan t = p;
+        t.ckpt = ck;
+        if (m.quick(t).feasible) {
+            p.ckpt = ck;
+            return true;
+        }
+    }
+    p.ckpt = Checkpointing::Full;
+    return false;
+}
+
+bool chooseLayoutRecomputation(const Geometry& g, const Cluster& c, Plan& p) {
+    const bool round = p.dp > 0 && p.mbs > 0 && c.globalBatch % (p.dp * p.mbs) != 0;
+    return chooseLeastRecomputation(PerfModel(g, clusterForPlan(c, p, round)), p);
+}
+
+std::optional<Plan> memoryRemedy(const Geometry& g, const Cluster& c, const Plan& p) {
+    const PlanEval given = evaluateLayout(g, c, p);
+    if (given.feasible || given.rule != kDoesNotFitInMemory) return std::nullopt;
+    std::vector<Plan> settings = {p};
+    if (!p.distributedOptimizer) {
+        Plan t = p;
+        t.distributedOptimizer = true;
+        settings.push_back(t);
+    }
+    if (!p.fsdp && c.stack.fsdp) {
+        Plan t = p;
+        t.fsdp = true;
+        t.distributedOptimizer = true;
+        settings.push_back(t);
+    }
+    for (const Plan& s : settings)
+        for (Checkpointing ck : leastRecomputationOrder()) {
+            Plan t = s;
+            t.ckpt = ck;
+            if (evaluateLayout(g, c, t).feasible) return t;
+        }
+    return std::nullopt;
+}
+
+std::string remedyChange(const Plan& from, const Plan& to) {
+    std::string s;
+    auto add = [&](const std::string& kv) { s += (s.empty() ? "" : ",") + kv; };
+    if (to.fsdp != from.fsdp) add(std::string("fsdp=") + (to.fsdp ? "1" : "0"));
+    if (to.distributedOptimizer != from.distributedOptimizer)
+        add(std::string("distopt=") + (to.distributedOptimizer ? "1" : "0"));
+    if (to.ckpt != from.ckpt) add(std::string("ckpt=") + checkpointingName(to.ckpt));
+    return s;
 }
 
 std::vector<StageMemory> layoutStageMemory(const Geometry& g, const Cluster& c, const Plan& p) {

@@ -4,7 +4,9 @@
 // the best feasible layouts [2608.10605 Sec. 5, App. E]. The layout as text is
 // mosaic/layout_form.h, as Megatron arguments mosaic/megatron_args.h.
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -16,6 +18,11 @@ class JsonReader;
 }
 
 namespace tandem::mosaic {
+
+/// The one wording of "no layout is feasible on this cluster" shared by the CLI and the GUI:
+/// "No feasible layout on this cluster", followed by ": " and `reason` when `reason` is not empty
+/// (the rule that cut the layouts, e.g. PlanEval::reason). No final full stop.
+std::string noFeasibleLayoutText(std::string_view reason = {});
 
 /// Reads MODEL.json into a counted Geometry. Two forms:
 ///  - ladder seed: {"q": 12, "experts": 96, "top_k": 2, "expert_split_factor": 4}
@@ -68,6 +75,35 @@ std::string rejectionSummary(const PlanRejections& r);
 /// B_global the layout runs its rounded batch (roundedGlobalBatch; infeasible if DP x B_micro
 /// exceeds B_global).
 PlanEval evaluateLayout(const Geometry& g, const Cluster& c, const Plan& p);
+
+/// The recomputation modes a layout without a recomputation key is tried with, least
+/// recomputation first: none, selective, super-selective, full (core-attn is costed only when
+/// named). Each recomputes a superset of the one before it.
+const std::vector<Checkpointing>& leastRecomputationOrder();
+
+/// Sets `p.ckpt` to the first mode of leastRecomputationOrder() under which `m` finds `p`
+/// feasible (PerfModel::quick: structure and memory; memory does not depend on the fitted
+/// constants) and returns true; when none is, sets Full (the least memory) and returns false.
+/// The one rule for a layout whose recomputation is not known: `plan --layout` without a
+/// `ckpt` key (chooseLayoutRecomputation) and the measured runs of the reality check
+/// (choosePlans, reality.h).
+bool chooseLeastRecomputation(const PerfModel& m, Plan& p);
+
+/// chooseLeastRecomputation on the model evaluateLayout costs `p` with (its batch rounded when
+/// DP x B_micro does not divide B_global).
+bool chooseLayoutRecomputation(const Geometry& g, const Cluster& c, Plan& p);
+
+/// What makes a layout that does not fit in device memory fit, changing only its recomputation,
+/// distributed optimizer or FSDP setting: the first feasible plan of (1) the layout's own
+/// optimizer and FSDP settings with each mode of leastRecomputationOrder(), (2) the distributed
+/// optimizer on (when off), each mode, (3) FSDP on with the distributed optimizer (when the
+/// stack allows FSDP and it is off), each mode. Each try is one evaluateLayout. Empty when
+/// `p` is feasible, is cut by another rule than memory, or no such setting fits.
+std::optional<Plan> memoryRemedy(const Geometry& g, const Cluster& c, const Plan& p);
+
+/// The settings `to` changes from `from` among ckpt, distopt and fsdp, in the named layout form
+/// ("fsdp=1,ckpt=selective"); "" when none differs.
+std::string remedyChange(const Plan& from, const Plan& to);
 
 /// Memory per GPU of each kind of pipeline stage of one given layout (PerfModel::stageMemory)
 /// on the batch evaluateLayout runs it with; empty when the layout is structurally invalid.

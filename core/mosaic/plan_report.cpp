@@ -5,7 +5,9 @@
 #include <limits>
 
 #include "common/json_reader.h"
+#include "common/number_format.h"
 #include "mosaic/hardware.h"
+#include "mosaic/layout_form.h"
 #include "mosaic/layout_grid.h"
 #include "mosaic/measured_collectives.h"
 #include "mosaic/megatron_args.h"
@@ -77,7 +79,10 @@ PlanReport runPlan(const PlanRequest& r) {
     if (r.layouts.empty()) {
         costed = planLayouts(g, c, r.grid, r.top);
     } else {
-        for (const Plan& p : r.layouts) costed.emplace_back(p, evaluateLayout(g, c, p));
+        for (Plan p : r.layouts) {
+            if (r.leastRecomputation) chooseLayoutRecomputation(g, c, p);
+            costed.emplace_back(p, evaluateLayout(g, c, p));
+        }
     }
     for (auto& [p, ev] : costed) {
         PlanLayout l;
@@ -89,6 +94,14 @@ PlanReport runPlan(const PlanRequest& r) {
         l.daysToTarget = l.eval.feasible ? daysToTokens(r.tokenTarget, l.eval.tokensPerSPerGpu,
                                                         c.devices, r.goodput)
                                          : std::numeric_limits<double>::quiet_NaN();
+        if (!r.layouts.empty()) {
+            l.ckptChosen = r.leastRecomputation;
+            if (!l.eval.feasible && l.eval.rule == kDoesNotFitInMemory) {
+                l.remedyChecked = true;
+                l.fitsWith = memoryRemedy(g, c, l.plan);
+                if (l.fitsWith) l.fitsWithMemoryGB = evaluateLayout(g, c, *l.fitsWith).memoryGB;
+            }
+        }
         out.anyFeasible = out.anyFeasible || l.eval.feasible;
         out.roundedBatch = out.roundedBatch || (l.eval.feasible && l.globalBatch != c.globalBatch);
         out.layouts.push_back(std::move(l));
@@ -123,6 +136,25 @@ nlohmann::ordered_json planReportToJson(const PlanReport& r) {
             if (r.layouts[i].collectives)
                 arr[i]["collectives"] = collectivesToJson(*r.layouts[i].collectives, c);
     }
+    // Keys added only where a recomputation was chosen or a given layout does not fit in
+    // memory: other outputs keep their bytes.
+    {
+        auto& arr = j["layouts"];
+        for (size_t i = 0; i < r.layouts.size() && i < arr.size(); ++i) {
+            const PlanLayout& l = r.layouts[i];
+            if (l.ckptChosen) arr[i]["ckpt_chosen"] = true;
+            if (!l.remedyChecked) continue;
+            if (!l.fitsWith) {
+                arr[i]["fits_with"] = nullptr;
+                continue;
+            }
+            nlohmann::ordered_json f;
+            f["change"] = remedyChange(l.plan, *l.fitsWith);
+            f["layout"] = layoutString(*l.fitsWith);
+            f["memory_GB"] = l.fitsWithMemoryGB;
+            arr[i]["fits_with"] = f;
+        }
+    }
     if (!r.networkNote.empty()) j["network_note"] = r.networkNote;
     // A token target adds its keys (without one the output keeps its bytes).
     if (r.request.tokenTarget > 0) {
@@ -139,8 +171,61 @@ nlohmann::ordered_json planReportToJson(const PlanReport& r) {
 
 std::string planReportMegatron(const PlanReport& r, std::vector<std::string>* notes) {
     if (r.layouts.empty() || !r.layouts.front().eval.feasible) return {};
-    return megatronArguments(r.request.geometry, r.request.cluster, r.layouts.front().plan, notes) +
-           "\n";
+    const Geometry& g = r.request.geometry;
+    const Cluster& c = r.request.cluster;
+    const PlanLayout& l = r.layouts.front();
+    std::vector<std::string> own;  // megatronArguments' notes, for the header and the caller
+    const std::string flags = megatronArguments(g, c, l.plan, &own);
+    if (notes) notes->insert(notes->end(), own.begin(), own.end());
+    const int gpn = std::max(1, c.hardware.gpusPerNode);
+    const int nodes = (c.devices + gpn - 1) / gpn;
+    const auto n = [](long long v) { return std::to_string(v); };
+    // The header: what the plan was made for and what it predicts, then its notes.
+    std::string s = "#!/usr/bin/env bash\n";
+    s += "# Megatron-LM launch of a plan by Tandem (tandem-cli plan --emit megatron).\n";
+    s += "# Model: " + geometryLabel(g) + " (N_act " + formatFixed(g.nAct / 1e9, 2) + " B, N_tot " +
+         formatFixed(g.nTot / 1e9, 2) + " B, S " + formatFixed(g.sparsity, 3) + ", vocabulary " +
+         n(g.vocab) + ")\n";
+    s += "# Hardware: " + n(c.devices) + " x " + c.hardware.name + " (" + n(nodes) + " node" +
+         (nodes == 1 ? "" : "s") + " of " + n(gpn) + " GPUs); training stack " + c.stack.name +
+         "; precision " + precisionName(c.precision) + "\n";
+    s += "# Layout: " + layoutString(l.plan) + "; global batch " + n(l.globalBatch) + " x " +
+         n(c.seqLen) + " tokens\n";
+    s += "# Predicted: " + formatFixed(l.eval.tokensPerSPerGpu, 0) + " tokens/s per GPU, " +
+         formatFixed(l.eval.iteration_s, 3) + " s per iteration, MFU " +
+         formatFixed(100 * l.eval.mfu, 1) + " %, " + formatFixed(l.eval.memoryGB, 1) +
+         " GB per GPU\n";
+    std::vector<std::string> all = own;
+    if (!r.networkNote.empty()) all.push_back(r.networkNote);
+    if (l.globalBatch != c.globalBatch)
+        all.push_back("the global batch is " + n(l.globalBatch) +
+                      " sequences, the multiple of DP x micro-batch nearest to the " +
+                      n(c.globalBatch) + " asked for");
+    for (const std::string& note : all) s += "# Note: " + note + "\n";
+    // How to run it: torchrun reads its own options from PET_* variables (torch.distributed's
+    // argparse `env` action), so the launch command carries Megatron-LM's flags alone and
+    // `plan --megatron-args` reads this file back to the same plan.
+    s += "#\n";
+    s += "# Run it on each node from a Megatron-LM checkout. torchrun takes its options from "
+         "PET_*\n";
+    s += "# variables: set PET_NODE_RANK, PET_MASTER_ADDR and PET_MASTER_PORT on each node (or a\n";
+    s += "# rendezvous with PET_RDZV_*). Arguments given to this script (data, tokenizer, "
+         "optimizer,\n";
+    s += "# checkpoints) are passed on after the plan's.\n";
+    s += "set -euo pipefail\n";
+    s += "export PET_NPROC_PER_NODE=${PET_NPROC_PER_NODE:-" + n(gpn) + "}\n";
+    s += "export PET_NNODES=${PET_NNODES:-" + n(nodes) + "}\n";
+    s += "torchrun pretrain_gpt.py";
+    // One flag (with its values) per line: no value of megatronArguments starts with "--".
+    size_t at = 0;
+    while (at < flags.size()) {
+        size_t next = flags.find(" --", at);
+        if (next == std::string::npos) next = flags.size();
+        s += " \\\n    " + flags.substr(at, next - at);
+        at = next == flags.size() ? next : next + 1;
+    }
+    s += " \\\n    \"$@\"\n";
+    return s;
 }
 
 }  // namespace tandem::mosaic

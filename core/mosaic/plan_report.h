@@ -1,8 +1,8 @@
 #pragma once
 // `plan` as a pipeline of values, shared by `tandem-cli plan` and the GUI's plan panel:
 // PlanRequest -> runPlan -> PlanReport, then planReportToJson (the `--json` output),
-// planReportMegatron (the `--emit megatron` line) and the CLI's text printer, each made from
-// the report [2608.10605 Sec. 5, App. E].
+// planReportMegatron (the `--emit megatron` launch script) and the CLI's text printer, each made
+// from the report [2608.10605 Sec. 5, App. E].
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -30,6 +30,9 @@ struct PlanRequest {
     /// Layouts to cost as given (`--layout`, `--megatron-args`, a GUI selection); empty: the
     /// best `top` feasible layouts of `grid` (planLayouts).
     std::vector<Plan> layouts;
+    /// The given layouts name no recomputation mode (`--layout` without a ckpt key): each is
+    /// costed with the least recomputation that fits (chooseLayoutRecomputation).
+    bool leastRecomputation = false;
     LayoutGrid grid;
     int top = 10;
     /// Notes of the measured nccl-tests curves' loader (printed with the curves).
@@ -38,6 +41,10 @@ struct PlanRequest {
     double tokenTarget = 0;
     /// Share of wall time spent training (eta_good, (0, 1]), for daysToTarget.
     double goodput = 1;
+    /// What the co-running jobs of the scenario do to this job (coRunNote of
+    /// `mosaic.background`; the cluster's hardware already carries their curves); "" without
+    /// co-running jobs (the CLI's plan has none).
+    std::string coRunNote;
     /// When no layout is feasible: look for the nearest working cluster and count why the
     /// grid's layouts were cut (one planLayouts per GPU count tried; off for an interactive
     /// view that only shows feasible plans).
@@ -72,6 +79,14 @@ struct PlanLayout {
     /// Wall-clock days to train PlanRequest::tokenTarget at this layout's rate and the goodput;
     /// NaN when there is no target or the layout is infeasible.
     double daysToTarget = 0;
+    /// The recomputation mode was chosen (PlanRequest::leastRecomputation), not given.
+    bool ckptChosen = false;
+    /// A given layout that does not fit in device memory: memoryRemedy, the same layout with
+    /// the recomputation, distributed-optimizer or FSDP setting that fits, and its memory per
+    /// GPU (GB); nullopt when no such setting fits (remedyChecked) or it was not looked for.
+    bool remedyChecked = false;
+    std::optional<Plan> fitsWith;
+    double fitsWithMemoryGB = 0;
 };
 
 /// Everything `plan` reports.
@@ -91,8 +106,10 @@ struct PlanReport {
     int nodes = 0;  ///< ceil(devices / GPUs per node)
 };
 
-/// Costs `r` [2608.10605 Sec. 5]: the given layouts (evaluateLayout) or the best `top` of the
-/// grid (planLayouts), each with its stage memory, its collectives when the hardware has
+/// Costs `r` [2608.10605 Sec. 5]: the given layouts (evaluateLayout; with
+/// PlanRequest::leastRecomputation each at the least recomputation that fits, and one that does
+/// not fit in memory with its memoryRemedy) or the best `top` of the grid (planLayouts), each
+/// with its stage memory, its collectives when the hardware has
 /// measured curves, and the days to the token target; when nothing fits, the nearest working
 /// cluster and the rejection counts. Deterministic; no errors (an infeasible plan says why).
 PlanReport runPlan(const PlanRequest& r);
@@ -100,13 +117,22 @@ PlanReport runPlan(const PlanRequest& r);
 /// `tandem-cli plan --json`: planToJson of the layouts plus nearest_working_devices (nothing
 /// fits), model_source (a Hugging Face config), measured_collectives with each layout's
 /// collectives (measured curves), network_note (an extrapolation) and, with a token target,
-/// token_target {tokens, goodput} and each layout's days_to_target (null when infeasible).
+/// token_target {tokens, goodput} and each layout's days_to_target (null when infeasible);
+/// a given layout costed at a chosen recomputation has ckpt_chosen true, and one that does not
+/// fit in memory fits_with {change, layout, memory_GB} (null when no setting fits).
 nlohmann::ordered_json planReportToJson(const PlanReport& r);
 
-/// The first layout as a Megatron-LM launch line (megatronArguments) ending in a newline:
-/// the exact bytes `tandem-cli plan --emit megatron` prints, which the GUI copies and saves;
-/// "" when the first layout is missing or infeasible. `notes` (optional) gets
-/// megatronArguments' notes.
+/// The first layout as a bash launch script of Megatron-LM: the exact bytes `tandem-cli plan
+/// --emit megatron` prints, which the GUI copies and saves as its .sh file. `#!/usr/bin/env
+/// bash`, a `#` header naming the model (N_act, N_tot, S, vocabulary), the hardware and node
+/// count, the training stack and precision, the layout (layoutString) with its batch and the
+/// predicted tokens/s per GPU, iteration time, MFU and memory, then one `# Note:` line per
+/// note (megatronArguments' vocabulary note, the network extrapolation note, a rounded global
+/// batch); `set -euo pipefail`; torchrun's GPUs per node and node count as PET_NPROC_PER_NODE /
+/// PET_NNODES defaults (torchrun reads its options from PET_* variables); then `torchrun
+/// pretrain_gpt.py` with megatronArguments' flags one per line and the script's own arguments
+/// ("$@") last. parseMegatronArguments reads it back to the same plan. "" when the first layout
+/// is missing or infeasible. `notes` (optional) gets megatronArguments' notes.
 std::string planReportMegatron(const PlanReport& r, std::vector<std::string>* notes = nullptr);
 
 /// Wall-clock days to train `tokens` at `tokensPerSPerGpu` on `devices` GPUs with `goodput`

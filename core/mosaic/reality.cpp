@@ -1,16 +1,21 @@
 #include "mosaic/reality.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <exception>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <sstream>
+#include <thread>
 
 #include "common/csv.h"
 #include "common/number_format.h"
 #include "mosaic/geometry.h"
 #include "mosaic/hardware.h"
 #include "mosaic/korthikanti.h"
+#include "mosaic/plan.h"
 #include "mosaic/report.h"
 
 namespace tandem::mosaic {
@@ -259,32 +264,25 @@ std::vector<RealityCase> realityCases(const Stack& stack) {
 void choosePlans(std::vector<RealityCase>& cases) {
     for (RealityCase& c : cases) {
         if (!c.expressible) continue;
-        const PerfModel m(c.geometry, c.cluster);
-        c.plan.ckpt = Checkpointing::Full;
-        for (Checkpointing ck : {Checkpointing::None, Checkpointing::Selective,
-                                 Checkpointing::SuperSelective, Checkpointing::Full}) {
-            Plan p = c.plan;
-            p.ckpt = ck;
-            if (m.quick(p).feasible) {
-                c.plan.ckpt = ck;
-                break;
-            }
-        }
+        chooseLeastRecomputation(PerfModel(c.geometry, c.cluster), c.plan);
     }
 }
 
+namespace {
+/// Case `index` of `cases` (expressible) costed under its cluster's stack.
+RealityRow costCase(const RealityCase& c, size_t index) {
+    RealityRow row;
+    row.caseIndex = index;
+    row.eval = PerfModel(c.geometry, c.cluster).evaluate(c.plan);
+    row.error = row.eval.feasible ? row.eval.tokensPerSPerGpu / c.run.tokensPerSPerGpu - 1.0 : -1.0;
+    return row;
+}
+}  // namespace
+
 std::vector<RealityRow> costCases(const std::vector<RealityCase>& cases) {
     std::vector<RealityRow> rows;
-    for (size_t i = 0; i < cases.size(); ++i) {
-        const RealityCase& c = cases[i];
-        if (!c.expressible) continue;
-        RealityRow row;
-        row.caseIndex = i;
-        row.eval = PerfModel(c.geometry, c.cluster).evaluate(c.plan);
-        row.error =
-            row.eval.feasible ? row.eval.tokensPerSPerGpu / c.run.tokensPerSPerGpu - 1.0 : -1.0;
-        rows.push_back(std::move(row));
-    }
+    for (size_t i = 0; i < cases.size(); ++i)
+        if (cases[i].expressible) rows.push_back(costCase(cases[i], i));
     return rows;
 }
 
@@ -320,12 +318,172 @@ double fitObjective(const Stack& stack, std::vector<RealityCase>& cases) {
     return sum;
 }
 
-StackFit fitStack(const Stack& start, int maxEvaluations) {
+StackFit fitStack(const Stack& start, int maxEvaluations,
+                  const std::function<bool(const RealityCase&)>& excluded,
+                  const tandem::CancelFlag* cancel) {
     std::vector<RealityCase> cases = realityCases(start);
     choosePlans(cases);
+    if (excluded) cases.erase(std::remove_if(cases.begin(), cases.end(), excluded), cases.end());
     return minimizeStack(
-        start, stackFitParameters(), [&](const Stack& s) { return fitObjective(s, cases); },
+        start, stackFitParameters(),
+        [&](const Stack& s) {
+            throwIfCancelled(cancel);
+            return fitObjective(s, cases);
+        },
         maxEvaluations);
+}
+
+std::string measuredModelFamily(const std::string& model) {
+    struct Family {
+        const char* prefix;
+        const char* family;
+    };
+    static const Family families[] = {{"LLAMA3", "Llama 3"},
+                                      {"DeepSeekV3", "DeepSeek-V3"},
+                                      {"Qwen3", "Qwen3"},
+                                      {"GPT OSS", "gpt-oss"}};
+    for (const Family& f : families)
+        if (model.rfind(f.prefix, 0) == 0) return f.family;
+    return model;
+}
+
+const EnumTable<LeaveOutKind>& leaveOutKindNames() {
+    static const EnumTable<LeaveOutKind> t = {{LeaveOutKind::System, "system"},
+                                              {LeaveOutKind::ModelFamily, "model_family"}};
+    return t;
+}
+
+namespace {
+/// The group of `kind` case `c` belongs to.
+std::string leaveOutGroupOf(LeaveOutKind kind, const RealityCase& c) {
+    return kind == LeaveOutKind::System ? c.run.system : measuredModelFamily(c.run.model);
+}
+
+/// Median |error|, largest |error| and median signed error of `rows` into `g`.
+void leaveOutStats(LeaveOutGroup& g) {
+    std::vector<double> abs, sgn;
+    for (const RealityRow& r : g.rows) {
+        abs.push_back(std::abs(r.error));
+        sgn.push_back(r.error);
+    }
+    g.medianAbsError = median(abs);
+    g.maxAbsError = abs.empty() ? 0.0 : *std::max_element(abs.begin(), abs.end());
+    g.medianError = median(sgn);
+    std::vector<double> inAbs;
+    for (const RealityRow& r : g.inSample) inAbs.push_back(std::abs(r.error));
+    g.inSampleMedianAbsError = median(inAbs);
+}
+}  // namespace
+
+LeaveOutReport leaveOutErrors(int maxEvaluations, int threads, const tandem::CancelFlag* cancel) {
+    LeaveOutReport out;
+    out.maxEvaluations = maxEvaluations;
+    out.cases = realityCases(megatronCoreStack());
+    choosePlans(out.cases);
+    const std::vector<RealityRow> stored = costCases(out.cases);
+    for (LeaveOutKind kind : {LeaveOutKind::System, LeaveOutKind::ModelFamily}) {
+        std::vector<std::string> names;
+        for (const RealityCase& c : out.cases)
+            if (c.expressible) names.push_back(leaveOutGroupOf(kind, c));
+        std::sort(names.begin(), names.end());
+        names.erase(std::unique(names.begin(), names.end()), names.end());
+        for (const std::string& n : names) {
+            LeaveOutGroup g;
+            g.kind = kind;
+            g.name = n;
+            out.groups.push_back(std::move(g));
+        }
+    }
+    // One refit per group, each on its own thread's copy of the cases.
+    std::atomic<size_t> next{0};
+    std::atomic<bool> stop{false};
+    std::exception_ptr error;
+    std::mutex errorMutex;
+    auto work = [&]() {
+        try {
+            for (size_t i = next++; i < out.groups.size() && !stop; i = next++) {
+                LeaveOutGroup& g = out.groups[i];
+                auto inGroup = [&](const RealityCase& c) {
+                    return c.expressible && leaveOutGroupOf(g.kind, c) == g.name;
+                };
+                const StackFit fit =
+                    fitStack(megatronCoreFitStart(), maxEvaluations, inGroup, cancel);
+                g.values = fit.values;
+                g.objective = fit.objective;
+                for (const RealityRow& row : stored) {
+                    RealityCase c = out.cases[row.caseIndex];
+                    if (!inGroup(c)) continue;
+                    g.inSample.push_back(row);
+                    c.cluster.stack = fit.stack;
+                    g.rows.push_back(costCase(c, row.caseIndex));
+                }
+                leaveOutStats(g);
+            }
+        } catch (...) {
+            std::lock_guard<std::mutex> lock(errorMutex);
+            if (!error) error = std::current_exception();
+            stop = true;
+        }
+    };
+    const size_t n = std::min<size_t>(std::max(1, threads), std::max<size_t>(1, out.groups.size()));
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < n; ++t) pool.emplace_back(work);
+    work();
+    for (std::thread& t : pool) t.join();
+    if (error) std::rethrow_exception(error);
+    std::vector<double> bySystem, byFamily;
+    for (const LeaveOutGroup& g : out.groups)
+        for (const RealityRow& r : g.rows)
+            (g.kind == LeaveOutKind::System ? bySystem : byFamily).push_back(std::abs(r.error));
+    out.medianAbsErrorSystems = median(bySystem);
+    out.medianAbsErrorFamilies = median(byFamily);
+    return out;
+}
+
+nlohmann::ordered_json leaveOutToJson(const LeaveOutReport& r) {
+    using J = nlohmann::ordered_json;
+    J j;
+    j["max_evaluations"] = r.maxEvaluations;
+    j["overall"] = {{"system", {{"median_abs_error", r.medianAbsErrorSystems}}},
+                    {"model_family", {{"median_abs_error", r.medianAbsErrorFamilies}}}};
+    J groups = J::array();
+    const auto& params = stackFitParameters();
+    for (const LeaveOutGroup& g : r.groups) {
+        J o;
+        o["kind"] = enumName(leaveOutKindNames(), g.kind);
+        o["name"] = g.name;
+        o["rows"] = g.rows.size();
+        o["median_abs_error"] = g.medianAbsError;
+        o["max_abs_error"] = g.maxAbsError;
+        o["median_error"] = g.medianError;
+        o["in_sample_median_abs_error"] = g.inSampleMedianAbsError;
+        o["objective"] = g.objective;
+        J consts;
+        for (size_t i = 0; i < params.size() && i < g.values.size(); ++i)
+            consts[params[i].name] = g.values[i];
+        o["constants"] = consts;
+        J runs = J::array();
+        for (size_t i = 0; i < g.rows.size(); ++i) {
+            const RealityRow& row = g.rows[i];
+            const RealityCase& c = r.cases[row.caseIndex];
+            J x;
+            x["line"] = c.run.line;
+            x["system"] = c.run.system;
+            x["model"] = c.run.model;
+            x["precision"] = precisionName(c.cluster.precision);
+            x["measured_tokens_per_s_per_gpu"] = c.run.tokensPerSPerGpu;
+            x["predicted_tokens_per_s_per_gpu"] =
+                row.eval.feasible ? J(row.eval.tokensPerSPerGpu) : J(nullptr);
+            x["error"] = row.eval.feasible ? J(row.error) : J(nullptr);
+            x["in_sample_error"] =
+                g.inSample[i].eval.feasible ? J(g.inSample[i].error) : J(nullptr);
+            runs.push_back(x);
+        }
+        o["runs"] = runs;
+        groups.push_back(o);
+    }
+    j["groups"] = groups;
+    return j;
 }
 
 StackFit minimizeStack(const Stack& start, const std::vector<StackFitParameter>& params,
@@ -472,7 +630,8 @@ nlohmann::ordered_json realityToJson(const RealityReport& r) {
     sum["median_abs_error"] = r.summary.medianAbsError;
     sum["share_within_25pct"] = r.summary.shareWithin25;
     j["summary"] = sum;
-    // Error split by system, precision and model: each key of "split" with the group of a case.
+    // Error split by system, precision, model, dense / MoE and micro-batch size: each key of
+    // "split" with the group of a case.
     struct ErrorSplit {
         const char* key;
         std::string (*group)(const RealityCase&);
@@ -481,7 +640,12 @@ nlohmann::ordered_json realityToJson(const RealityReport& r) {
         {"system", [](const RealityCase& c) { return c.run.system; }},
         {"precision",
          [](const RealityCase& c) { return std::string(precisionName(c.cluster.precision)); }},
-        {"model", [](const RealityCase& c) { return c.run.model; }}};
+        {"model", [](const RealityCase& c) { return c.run.model; }},
+        {"dense_moe",
+         [](const RealityCase& c) {
+             return std::string(c.geometry.experts > 0 ? "moe" : "dense");
+         }},
+        {"mbs", [](const RealityCase& c) { return std::to_string(c.run.mbs); }}};
     J split;
     for (const ErrorSplit& by : splits) {
         const char* key = by.key;
@@ -492,10 +656,15 @@ nlohmann::ordered_json realityToJson(const RealityReport& r) {
         for (const auto& [name, rows] : groups) {
             const RealitySummary s = summarize(rows);
             std::vector<double> signedErr;
-            for (const auto& row : rows) signedErr.push_back(row.error);
+            double maxAbs = 0;
+            for (const auto& row : rows) {
+                signedErr.push_back(row.error);
+                maxAbs = std::max(maxAbs, std::abs(row.error));
+            }
             J e;
             e["rows"] = s.rows;
             e["median_abs_error"] = s.medianAbsError;
+            e["max_abs_error"] = maxAbs;
             e["median_error"] = median(signedErr);
             e["share_within_25pct"] = s.shareWithin25;
             g[name] = e;
@@ -622,24 +791,37 @@ std::string measuredSystemOfHardware(const std::string& hardware) {
     return {};
 }
 
-RealityPlan realityPlan(const Envelope& e, const Candidate& c) {
+RealityPlan realityPlan(const Envelope& e, const Candidate& c, const Stack& runs) {
     RealityPlan p;
     p.hardware = e.hardware.name;
     p.system = measuredSystemOfHardware(p.hardware);
     p.gpus = e.devices();
     p.totalParams = c.geometry.nTot;
     p.precision = precisionName(e.precision);
-    p.predicted = c.eval.tokensPerSPerGpu;
+    p.scenarioStack = e.stack.name;
+    p.scenarioPredicted = c.eval.feasible ? c.eval.tokensPerSPerGpu : 0.0;
+    p.stack = runs.name;
+    if (e.stack.name == runs.name) {
+        p.predicted = p.scenarioPredicted;
+        p.reason = c.eval.feasible ? std::string() : c.eval.reason;
+        return p;
+    }
+    // The layout the scenario chose, costed as the measured runs are.
+    Cluster cluster = clusterOf(e);
+    cluster.stack = runs;
+    const PlanEval ev = evaluateLayout(c.geometry, cluster, c.plan);
+    p.predicted = ev.feasible ? ev.tokensPerSPerGpu : 0.0;
+    p.reason = ev.feasible ? std::string() : ev.reason;
     return p;
 }
 
 std::vector<RealityNeighbour> nearestRealityRuns(const RealityReport& r, const RealityPlan& plan,
-                                                 int k) {
+                                                 int k, const RealityFilter& filter) {
     std::vector<RealityNeighbour> all;
     if (plan.gpus <= 0 || !(plan.totalParams > 0) || k <= 0) return all;
     for (size_t i = 0; i < r.rows.size(); ++i) {
         const RealityRow& row = r.rows[i];
-        if (!row.eval.feasible) continue;
+        if (!row.eval.feasible || !realityRowMatches(r, row, filter)) continue;
         const RealityCase& c = r.cases[row.caseIndex];
         if (c.run.gpus <= 0 || !(c.geometry.nTot > 0)) continue;
         RealityNeighbour n;

@@ -9,8 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "common/cancel.h"
 #include "common/check.h"
 #include "common/diagnostics.h"
+#include "common/enum_names.h"
 #include "mosaic/korthikanti.h"
 #include "mosaic/perf_model.h"
 #include "mosaic/search.h"
@@ -69,7 +71,8 @@ RealityCase realityCase(const MeasuredRun& r, const Stack& stack,
 std::vector<RealityCase> realityCases(const Stack& stack);
 
 /// Sets each expressible case's checkpointing to the least recomputation that fits memory
-/// (memory does not depend on the fitted constants). A case where none fits keeps Full.
+/// (chooseLeastRecomputation, plan.h: the rule `plan --layout` without a ckpt key uses too;
+/// memory does not depend on the fitted constants). A case where none fits keeps Full.
 void choosePlans(std::vector<RealityCase>& cases);
 
 /// One case costed.
@@ -96,7 +99,12 @@ struct StackFit {
     double objective = 0;
     int evaluations = 0;
 };
-StackFit fitStack(const Stack& start, int maxEvaluations = 4000);
+/// `excluded` (optional): cases it returns true for take no part in the fit (leave-out
+/// validation, leaveOutErrors). `cancel` (optional) is polled once per objective evaluation
+/// (throws tandem::Cancelled).
+StackFit fitStack(const Stack& start, int maxEvaluations = 4000,
+                  const std::function<bool(const RealityCase&)>& excluded = {},
+                  const tandem::CancelFlag* cancel = nullptr);
 /// The minimiser behind fitStack and fitStackToKorthikanti: deterministic Nelder-Mead over
 /// `params` scaled to [0, 1] within their ranges (clamped), starting at `start`'s values, on
 /// `objective` (any finite function of the stack); stops after `maxEvaluations` or when the
@@ -113,6 +121,56 @@ double korthikantiFitObjective(const Stack& stack);
 /// korthikantiFitObjective (minimizeStack). The memory points take no part: memory does not
 /// depend on the fitted constants.
 StackFit fitStackToKorthikanti(const Stack& start, int maxEvaluations = 2000);
+
+/// The model family of a measured model name, the group leave-one-family-out holds back:
+/// "Llama 3" (LLAMA3_8B, LLAMA3_70B, LLAMA3.1_405B), "DeepSeek-V3" (with and without MTP),
+/// "Qwen3" (30B-A3B, 235B-A22B), "gpt-oss" (GPT OSS 120B); the name itself for any other.
+std::string measuredModelFamily(const std::string& model);
+
+/// Which runs one leave-out validation holds back.
+enum class LeaveOutKind {
+    System,       ///< every run of one measured system (DGX-H100, DGX-GB200)
+    ModelFamily,  ///< every run of one model family (measuredModelFamily)
+};
+/// The words of LeaveOutKind: "system", "model_family".
+const EnumTable<LeaveOutKind>& leaveOutKindNames();
+
+/// One group held back: the stack's free constants refitted without it (fitStack from
+/// megatronCoreFitStart() with the group excluded), then the group's runs predicted.
+struct LeaveOutGroup {
+    LeaveOutKind kind = LeaveOutKind::System;
+    std::string name;                  ///< the system or the family
+    std::vector<double> values;        ///< the refitted constants, stackFitParameters() order
+    double objective = 0;              ///< of the refit, over the runs it kept
+    std::vector<RealityRow> rows;      ///< the group's runs costed under the refit (caseIndex into
+                                       ///< LeaveOutReport::cases)
+    std::vector<RealityRow> inSample;  ///< the same runs under the stored (all-run) constants
+    double medianAbsError = 0, maxAbsError = 0, medianError = 0;  ///< of `rows`
+    double inSampleMedianAbsError = 0;                            ///< of `inSample`
+};
+
+/// Every leave-one-system-out and leave-one-family-out refit, in system then family order
+/// (each kind's groups sorted by name).
+struct LeaveOutReport {
+    std::vector<RealityCase> cases;  ///< the cases the rows index (choosePlans applied)
+    std::vector<LeaveOutGroup> groups;
+    /// Median |error| over every held-back prediction of each kind.
+    double medianAbsErrorSystems = 0, medianAbsErrorFamilies = 0;
+    int maxEvaluations = 0;
+};
+
+/// Runs the leave-out validations: one fitStack per group (up to `threads` at once, each on
+/// its own copy of the cases; the result does not depend on `threads`), `maxEvaluations` per
+/// refit. Polls `cancel` per objective evaluation (throws tandem::Cancelled). Slow: one full
+/// fit per group (docs/MODEL-MOSAIC.md gives the time).
+LeaveOutReport leaveOutErrors(int maxEvaluations = 4000, int threads = 1,
+                              const tandem::CancelFlag* cancel = nullptr);
+
+/// {"max_evaluations", "overall": {"system": {median_abs_error},
+/// "model_family": {...}}, "groups": [{kind, name, rows, median_abs_error, max_abs_error,
+/// median_error, in_sample_median_abs_error, constants {name: value}, runs: [{line, model,
+/// system, precision, measured, predicted, error, in_sample_error}]}]}.
+nlohmann::ordered_json leaveOutToJson(const LeaveOutReport& r);
 
 /// The full `reproduce reality` report under the megatron-core stack: one check per
 /// expressible run (measured tokens/s/GPU, predicted, band +-25 %), then
@@ -164,11 +222,22 @@ struct RealityPlan {
     int gpus = 0;            ///< devices of the cluster
     double totalParams = 0;  ///< N_tot of the geometry, parameters
     std::string precision;   ///< precisionName of the envelope's precision
-    double predicted = 0;    ///< Tandem's tokens/s per GPU of the plan (PlanEval)
+    /// Tandem's tokens/s per GPU of the plan under `stack` (PlanEval); 0 when the plan does not
+    /// fit under it (`reason` says why).
+    double predicted = 0;
+    /// The training stack `predicted` is costed with: the measured runs' (megatron-core), so
+    /// that the plan is drawn beside runs costed the same way.
+    std::string stack;
+    std::string reason;            ///< why the plan is infeasible under `stack` ("" when it fits)
+    std::string scenarioStack;     ///< the envelope's stack
+    double scenarioPredicted = 0;  ///< tokens/s per GPU under the envelope's stack
 };
-/// The plan of candidate `c` on envelope `e` (its hardware, devices, N_tot, precision and
-/// predicted tokens/s per GPU).
-RealityPlan realityPlan(const Envelope& e, const Candidate& c);
+/// The plan of candidate `c` on envelope `e` (its hardware, devices, N_tot, precision), its
+/// layout costed again (evaluateLayout on clusterOf(e)) under `runs`, the stack the measured runs
+/// are costed with, for `predicted`; the candidate's own tokens/s per GPU under e.stack for
+/// `scenarioPredicted` (the same number when the stacks are the same).
+RealityPlan realityPlan(const Envelope& e, const Candidate& c,
+                        const Stack& runs = megatronCoreStack());
 
 /// One measured run ranked by its nearness to a plan.
 struct RealityNeighbour {
@@ -177,14 +246,15 @@ struct RealityNeighbour {
     double distance = 0;      ///< |log2(GPUs ratio)| + |log2(N_tot ratio)| + precision term
 };
 
-/// The `k` feasible rows of `r` nearest to `plan`. Rule: runs on the plan's system come first
+/// The `k` feasible rows of `r` matching `filter` (realityRowMatches; the reality check's
+/// filter boxes) nearest to `plan`. Rule: runs on the plan's system come first
 /// (all of them, before any run on another system); within each group the distance
 /// |log2(gpus_run / gpus_plan)| + |log2(N_tot,run / N_tot,plan)| + (1 if the precision
 /// differs, else 0) ranks them, smallest first (one doubling of GPUs, one doubling of model
 /// size and a different precision weigh the same), ties in report order. Fewer than `k` when the
 /// report has fewer feasible rows; empty for a plan without GPUs or parameters.
 std::vector<RealityNeighbour> nearestRealityRuns(const RealityReport& r, const RealityPlan& plan,
-                                                 int k = 3);
+                                                 int k = 3, const RealityFilter& filter = {});
 
 /// The errors of the nearest runs: the largest and the median |predicted / measured - 1|.
 struct RealityNeighbourSummary {
@@ -195,7 +265,8 @@ RealityNeighbourSummary summarizeNeighbours(const RealityReport& r,
                                             const std::vector<RealityNeighbour>& nearest);
 
 /// {"paper", "checks": [...], "stack", "conventions", "summary", "split": {"system", "precision",
-/// "model"}, "rows": [...], "not_expressible": [...],
+/// "model", "dense_moe", "mbs"} (each group: rows, median_abs_error, max_abs_error, median_error,
+/// share_within_25pct), "rows": [...], "not_expressible": [...],
 /// "korthikanti_2022": [...]} (the checks have reproduce mosaic's shape).
 nlohmann::ordered_json realityToJson(const RealityReport& r);
 

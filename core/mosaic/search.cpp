@@ -476,4 +476,8 @@ std::pair<Plan, PlanEval> bestPlan(const Geometry& g, const Envelope& e) {
     return {p, full};
 }
 
+std::string noFeasibleGeometryText(std::string_view where) {
+    return std::string("No geometry has a feasible layout on ").append(where);
+}
+
 }  // namespace tandem::mosaic

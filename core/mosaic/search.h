@@ -5,6 +5,7 @@
 // frontiers over sparsity. Exact enumeration, no MINLP solver.
 #include <exception>  // before common/cancel.h, which uses std::exception
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -73,6 +74,11 @@ struct SearchResult {
 
 /// How far (in nodes, each way) search() looks for a node count that works when none does.
 constexpr int kNearestNodesSpan = 16;
+
+/// The one wording of "no geometry of the search has a feasible layout" shared by the CLI and
+/// the GUI: "No geometry has a feasible layout on " + `where` ("this cluster", "24 nodes"). The
+/// layout-level wording is noFeasibleLayoutText (mosaic/plan.h). No final full stop.
+std::string noFeasibleGeometryText(std::string_view where = "this cluster");
 
 /// Runs the search on `e` over layoutSpaceOf(e) (each plan on its own rounded batch with a
 /// derived grid). Polls `cancel` once per geometry (throws tandem::Cancelled). When no geometry

@@ -46,6 +46,8 @@ bool parsePrecision(const std::string& text, Precision& out) {
     return true;
 }
 
+double optimizerBytesPerParam(const Stack& s) { return 12.0 + (s.mainGradBytes < 4.0 ? 4.0 : 0.0); }
+
 Stack mosaicPaperStack() {
     Stack s;
     s.name = "mosaic-paper";
@@ -70,21 +72,32 @@ Stack megatronCoreStack() {
     s.fsdp = true;
     s.activationMemoryFactor = 1.0;
     s.lowPrecisionActivations = true;
+    s.kernelTables = true;
     s.lowPrecisionWeightBytes[int(Precision::Fp8)] = 1.0;
     s.lowPrecisionWeightBytes[int(Precision::Mxfp8)] = 2.0 + 2.0 / 32;
     s.lowPrecisionWeightBytes[int(Precision::Nvfp4)] = 1.0 + 2.0 / 16;
+    // Megatron-Bridge performance recipes (scripts/performance/utils/precision.py and
+    // src/megatron/bridge/training/mixed_precision.py): FP8 current scaling and MXFP8 set
+    // fp8_param_gather (the parameters are FP8; NVFP4 keeps BF16 parameters, fp4_param is not
+    // supported), and every model's performance config sets grad_reduce_in_fp32 = False (BF16
+    // main gradients). Distributed optimizer: 16-bit parameters and gradients keep 4 + 16/d
+    // bytes per parameter (Megatron-Core distrib_optimizer documentation), the FP8 parameters
+    // 1 (FP8) or 2 + 2/32 (MXFP8 row- and column-wise) instead of the BF16 2.
+    s.lowPrecisionParams[int(Precision::Fp8)] = true;
+    s.lowPrecisionParams[int(Precision::Mxfp8)] = true;
+    s.mainGradBytes = 2.0;
     // Fitted constants (`tandem-cli fit-stack`, mosaic/reality.h: one set for every expressible
     // measured run, from megatronCoreFitStart()); tests/mosaic/tst_mosaic_reality.cpp checks
     // that they are the fit's optimum.
     s.denseGemmMax = 1.0;
-    s.groupedGemmMax = 0.3795;
-    s.groupedWidthHalf = 1093;
-    s.attentionEfficiency = 0.1607;
+    s.groupedGemmMax = 0.5329;
+    s.expertFixedUs = 32.97;
+    s.attentionEfficiency = 0.2792;
     s.precisionGemmFactor[int(Precision::Fp8)] = 1.0;
-    s.precisionGemmFactor[int(Precision::Mxfp8)] = 1.0;
-    s.precisionGemmFactor[int(Precision::Nvfp4)] = 0.8716;
-    s.tpOverlap = 0.6258;
-    s.a2aOverlap = 0.7867;
+    s.precisionGemmFactor[int(Precision::Mxfp8)] = 0.9272;
+    s.precisionGemmFactor[int(Precision::Nvfp4)] = 0.7443;
+    s.tpOverlap = 0.9876;
+    s.a2aOverlap = 0.6745;
     return s;
 }
 
@@ -92,7 +105,7 @@ Stack megatronCoreFitStart() {
     Stack s = megatronCoreStack();
     s.denseGemmMax = 0.7;
     s.groupedGemmMax = 0.5;
-    s.groupedWidthHalf = 1000;
+    s.expertFixedUs = 10;
     s.attentionEfficiency = 0.4;
     s.precisionGemmFactor[int(Precision::Fp8)] = 0.7;
     s.precisionGemmFactor[int(Precision::Mxfp8)] = 0.7;
@@ -109,6 +122,11 @@ Stack megatronLm2022Stack() {
         "Megatron-LM as arXiv:2205.05198 ran it on DGX A100 (no flash attention, TP "
         "collectives not overlapped; fitted to the paper's Table 5 iteration times)";
     s.flashAttention = false;
+    // BF16 parameters with FP32 main gradients (18 B per parameter without the distributed
+    // optimizer, arXiv:2205.05198 Sec. 5.1 / Table 2's memory points).
+    s.mainGradBytes = 4.0;
+    for (bool& low : s.lowPrecisionParams) low = false;
+    s.kernelTables = false;  // its constants were fitted on the analytical curves
     s.tpOverlap = 0;
     s.a2aOverlap = 0;
     s.fsdp = false;
@@ -163,8 +181,7 @@ const std::vector<StackFitParameter>& stackFitParameters() {
     static const std::vector<StackFitParameter> params = {
         {"dense_gemm_max", [](Stack& s) -> double& { return s.denseGemmMax; }, 0.2, 1.0},
         {"grouped_gemm_max", [](Stack& s) -> double& { return s.groupedGemmMax; }, 0.1, 1.0},
-        {"grouped_gemm_width_half", [](Stack& s) -> double& { return s.groupedWidthHalf; }, 0.0,
-         4000.0},
+        {"expert_fixed_us", [](Stack& s) -> double& { return s.expertFixedUs; }, 0.0, 100.0},
         {"attention_efficiency", [](Stack& s) -> double& { return s.attentionEfficiency; }, 0.1,
          1.0},
         {"fp8_gemm_factor",

@@ -6,8 +6,8 @@
 //    Tandem reproduces it (the hardware sheet's calibrated efficiencies, the Eq. 11 CPU
 //    dispatch floor, chi_sys of Eq. 15, EP | DP, no interleaving);
 //  - `megatron-core`: NVIDIA Megatron-Core as the Megatron-Bridge performance recipes run it
-//    (own GEMM / attention efficiencies fitted to measured runs, TP / EP overlap, interleaved
-//    1F1B, expert-parallel folding, the distributed optimizer, FSDP, FP8 / MXFP8 / NVFP4).
+//    (kernel-table GEMMs x fitted factors, fitted attention and per-expert time, TP / EP overlap,
+//    interleaved 1F1B, expert-parallel folding, distributed optimizer, FSDP, FP8 / MXFP8 / NVFP4).
 #include <limits>
 #include <string>
 #include <vector>
@@ -75,6 +75,18 @@ struct Stack {
     double attentionEfficiency = 0.40;  ///< flash attention fwd + bwd, fraction of the BF16 peak
     double elementwiseBytesPerTokenPerD = 215;  ///< HBM bytes per token per d of pointwise ops
     double activationMemoryFactor = 1.3;        ///< allocator and framework buffers x activations
+    /// GEMM efficiencies by shape from the kernel tables (mosaic/kernel_efficiency.h,
+    /// resources/kernels/) for the hardware sheet and GEMM precision: denseGemmMax and
+    /// groupedGemmMax then scale the tables' dense and grouped GEMM efficiency (the stack's
+    /// fraction of the published kernel speed), the M and width halves are not used, and the MoE
+    /// token permutation is its own HBM term. Off, or on hardware without a table row: the
+    /// analytical curves (Hardware::denseGemmMax, ...).
+    bool kernelTables = false;
+    /// Fixed time per local expert, per GEMM pass of its MLP (fc1 and fc2, each forward, data
+    /// and weight gradient: 6) and per MoE layer and micro-batch, us (kernel-table stacks only):
+    /// each expert's GEMM launches and tails and its share of the routing bookkeeping, which are
+    /// not GEMM efficiency. Fitted (megatron-core).
+    double expertFixedUs = 0;
     /// Fused (flash) attention: the attention scores are never stored and the core runs as one
     /// kernel at attentionEfficiency of the BF16 peak over the causal half of the square. Off
     /// (Megatron-LM before flash attention, arXiv:2205.05198): QK^T and the product with V run
@@ -118,7 +130,24 @@ struct Stack {
     /// Linear-layer inputs saved for the backward in the GEMM precision (1 byte) instead of
     /// BF16 when the precision is not BF16 (Transformer Engine).
     bool lowPrecisionActivations = false;
+    /// The low-precision copy of lowPrecisionWeightBytes is the GEMM weight itself, with no BF16
+    /// copy beside it (index = Precision): Megatron-Core's `--fp8-param-gather` (Transformer
+    /// Engine FP8 parameters; the FP32 master weights stay in the optimizer).
+    bool lowPrecisionParams[kPrecisionCount] = {false, false, false, false};
+    /// Bytes per main gradient (the data-parallel gradient buffer every rank keeps whole): 4 when
+    /// gradients are accumulated and reduced in FP32 (`--accumulate-allreduce-grads-in-fp32`,
+    /// Megatron-Bridge `grad_reduce_in_fp32`), 2 in BF16. With BF16 main gradients the optimizer
+    /// keeps an FP32 copy of its shard of them (optimizerBytesPerParam).
+    double mainGradBytes = 4.0;
 };
+
+/// Bytes per parameter of optimizer state under `s` (sharded over data parallelism by the
+/// distributed optimizer): FP32 master weight and the two AdamW moments (12 B), plus the FP32
+/// copy of the main gradient when the main gradients are narrower than FP32 (4 B). Megatron-Core
+/// distributed optimizer documentation (docs.nvidia.com/megatron-core/developer-guide/latest/
+/// distrib_optimizer.html): bytes per parameter 6 + 12/d for BF16 parameters with FP32
+/// gradients, 4 + 16/d for 16-bit parameters and gradients (d = data-parallel size).
+double optimizerBytesPerParam(const Stack& s);
 
 /// The stack of arXiv:2608.10605 as Tandem reproduces it (default of `reproduce mosaic` and
 /// the paper presets).
@@ -127,9 +156,9 @@ Stack mosaicPaperStack();
 /// measured runs (mosaic/reality.h, `tandem-cli fit-stack`; docs/MODEL-MOSAIC.md).
 Stack megatronCoreStack();
 /// The megatron-core stack with its fitted members at the fit's fixed starting point
-/// (dense 0.7, grouped 0.5 / 1000, attention 0.4, FP8 factors 0.7, NVFP4 0.5, all-to-all
-/// and TP overlap 0.5): where `tandem-cli fit-stack` starts, so the fit does not depend on the
-/// stored result.
+/// (dense 0.7, grouped 0.5, expert fixed 10 us, attention 0.4, FP8 factors 0.7, NVFP4 0.5,
+/// all-to-all and TP overlap 0.5): where `tandem-cli fit-stack` starts, so the fit does not depend
+/// on the stored result.
 Stack megatronCoreFitStart();
 /// Megatron-LM as Korthikanti et al. 2022 ran it on Selene's DGX A100 (arXiv:2205.05198): no
 /// flash attention, TP collectives not overlapped, no interleaving limits beyond Megatron's,
@@ -150,9 +179,10 @@ struct StackFitParameter {
     double& (*ref)(Stack& s);  ///< the member it sets
     double low, high;          ///< the physical range the fit keeps the value in
 };
-/// dense_gemm_max, grouped_gemm_max, grouped_gemm_width_half, attention_efficiency,
-/// fp8_gemm_factor, mxfp8_gemm_factor, nvfp4_gemm_factor, tp_overlap, a2a_overlap: the
-/// megatron-core fit to the measured Megatron-Bridge runs (reality.h).
+/// dense_gemm_max, grouped_gemm_max (the stack's fractions of the kernel tables' dense and
+/// grouped GEMM efficiency), expert_fixed_us, attention_efficiency, fp8_gemm_factor,
+/// mxfp8_gemm_factor, nvfp4_gemm_factor, tp_overlap, a2a_overlap: the megatron-core fit to the
+/// measured Megatron-Bridge runs (reality.h).
 const std::vector<StackFitParameter>& stackFitParameters();
 /// dense_gemm_max, dense_gemm_m_half, attention_efficiency: the megatron-lm-2022 fit to the Table 5
 /// iteration times of arXiv:2205.05198 (dense BF16 models only, so no expert, precision or

@@ -8,15 +8,13 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "cli_run.h"
+#include "cli_fixtures.h"
 #include "test_main.h"
 
-using tandem::test::CliRun;
+using cli_fixtures::CliRun;
+using cli_fixtures::runCli;
 
 namespace {
-CliRun runCli(const QStringList& args, const QString& locale = QString()) {
-    return tandem::test::runCliAt(QStringLiteral(TANDEM_CLI), args, locale);
-}
 QString data(const char* name) { return QStringLiteral(TANDEM_CLI_DATA "/") + name; }
 }  // namespace
 

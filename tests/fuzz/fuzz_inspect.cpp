@@ -26,6 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const char* key = kind == "model_config" ? "n_total"
                           : kind == "nccl_tests" ? "peak_busbw_GBps"
                           : kind == "loss_log"   ? "series"
+                          : kind == "train_log"  ? "records"
                           : kind == "load_trace" ? "samples"
                                                  : nullptr;
         fuzz::require(key != nullptr, "an input of no kind accepted without an error");

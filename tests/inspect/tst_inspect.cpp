@@ -8,6 +8,9 @@
 #include "inspect/inspect.h"
 #include "io/text_file.h"
 #include "mosaic/collectives.h"
+#include "mosaic/hardware.h"
+#include "mosaic/perf_model.h"
+#include "mosaic/stack.h"
 #include "test_main.h"
 
 using namespace tandem;
@@ -499,6 +502,71 @@ private slots:
         QCOMPARE(ok.at("warnings").size(), std::size_t(0));
     }
 
+    void trainLogMeasuredBesidePrediction() {
+        const std::string path =
+            std::string(TANDEM_TEST_DATA) + "/trainlogs/megatron-lm-2023-gpt345m-4xa800.log";
+        // Without --hardware: the measured run, no prediction, and why.
+        Diagnostics d0(path);
+        const auto m = inspectFile(path, d0);
+        QVERIFY2(d0.ok(), d0.str().c_str());
+        QCOMPARE(m["kind"].get<std::string>(), std::string("train_log"));
+        QCOMPARE(m["format"].get<std::string>(), std::string("megatron"));
+        QCOMPARE(m["iteration_time_s"]["median"].get<double>(), 0.2909);
+        QCOMPARE(m["steady_records"].get<int>(), 12);
+        QVERIFY(m["prediction"].is_null());
+        QVERIFY(m["prediction_note"].get<std::string>().find("--hardware") != std::string::npos);
+        QCOMPARE(m["warnings"].size(), std::size_t(1));
+        // With --hardware a100: PerfModel::evaluate of the log's layout, nothing else.
+        Diagnostics d(path);
+        const auto j = inspectFile(path, d, "a100");
+        QVERIFY2(d.ok(), d.str().c_str());
+        const auto& p = j["prediction"];
+        QVERIFY(p.value("feasible", false));
+        QCOMPARE(p["layout"].get<std::string>(),
+                 std::string("tp=1,pp=1,cp=1,ep=1,dp=4,mbs=1,ckpt=none,distopt=0,sp=0"));
+        mosaic::Geometry g = mosaic::denseGeometry(24, 1024, 16, 16, 4096, 50304);
+        g.denseFfnMatrices = 2;  // GeLU: the block has swiglu False
+        mosaic::countParameters(g);
+        mosaic::Cluster c;
+        c.hardware = mosaic::builtinHardware("a100");
+        c.devices = 4;
+        c.globalBatch = 8;
+        c.seqLen = 1024;
+        c.stack = mosaic::builtinStack("megatron-core");
+        mosaic::Plan plan;
+        plan.dp = 4;
+        plan.distributedOptimizer = false;
+        plan.sequenceParallel = false;
+        const auto e = mosaic::PerfModel(g, c).evaluate(plan);
+        QVERIFY(e.feasible);
+        QCOMPARE(p["iteration_s"].get<double>(), e.iteration_s);
+        QCOMPARE(p["memory_GB"].get<double>(), e.memoryGB);
+        QCOMPARE(p["predicted_over_measured"]["iteration_time"].get<double>(),
+                 e.iteration_s / 0.2909);
+        QCOMPARE(p["predicted_over_measured"]["memory"].get<double>(),
+                 e.memoryGB * 1e9 / (8696.8515625 * 1024 * 1024));
+        QVERIFY(p["predicted_over_measured"]["tflops_per_gpu"].is_null());  // not logged
+        const std::string text = inspectText(j);
+        QVERIFY2(text.find("iteration time: median 0.2909 s") != std::string::npos, text.c_str());
+        QVERIFY(text.find("Tandem on a100 (megatron-core stack") != std::string::npos);
+        QVERIFY(text.find("predicted / measured: iteration time") != std::string::npos);
+        // An incomplete layout says what the log lacks.
+        Diagnostics d2("mixtral");
+        const auto x = inspectFile(
+            std::string(TANDEM_TEST_DATA) + "/trainlogs/megatron-core-2024-mixtral-16xh100.log", d2,
+            "h100");
+        QVERIFY2(d2.ok(), d2.str().c_str());
+        QVERIFY(x["prediction"].is_null());
+        QVERIFY(x["prediction_note"].get<std::string>().find("num_layers") != std::string::npos);
+        // A refused log: the error with its line, the kind still named.
+        Diagnostics d3("cut");
+        const auto y =
+            inspectFile(std::string(TANDEM_TEST_DATA) + "/trainlogs/megatron-llm-2023-cut.log", d3);
+        QVERIFY(!d3.ok());
+        QCOMPARE(y["kind"].get<std::string>(), std::string("train_log"));
+        QCOMPARE(y["format"].get<std::string>(), std::string("megatron"));
+        QCOMPARE(y["errors"][0]["path"].get<std::string>(), std::string("line 5"));
+    }
     void missingFile() {
         Diagnostics d;
         const auto j = inspectFile("/nonexistent/file.json", d);

@@ -60,7 +60,7 @@ private slots:
         QTest::addColumn<QString>("words");
         QTest::newRow("negative fabric") << R"({"fabric_GBps": -1})"
                                          << "$.ml_for_ml.fabric_GBps"
-                                         << ">= 0";
+                                         << "> 0 (got -1): a link of capacity 0 or less";
         QTest::newRow("unknown key hint") << R"({"fabric_Gbps": 400})"
                                           << "$.ml_for_ml.fabric_Gbps"
                                           << "fabric_GBps";

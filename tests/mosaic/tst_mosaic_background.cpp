@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "common/json_reader.h"
+#include "common/number_format.h"
 #include "mosaic/background.h"
 #include "mosaic/collectives.h"
 #include "mosaic/measured_collectives.h"
@@ -89,6 +90,66 @@ private slots:
         // Inside a node nothing changes.
         QCOMPARE(collectiveTime(on, Collective::AllToAll, S, 8, 1),
                  analyticalCollectiveTime(hw, Collective::AllToAll, S, 8, 1));
+    }
+
+    /// What the co-running jobs do, in one line, from the model. 8 jobs of 8 nodes packed
+    /// beside a 32-node job packed on leaves 0 and 1 (16 nodes each) of a 4:1 fabric: no job of
+    /// theirs reaches those leaves, so no link is shared and every curve is the one with no
+    /// jobs (the job's own all-to-all, 2.06x on the uplinks, is named as its own). Non-blocking:
+    /// "no slowdown", no curves. The job spread over the 16 leaves (2 nodes each): the packed
+    /// jobs fill the 14 nodes left leaf by leaf, and the second, fourth and sixth cross from leaf
+    /// 0 to 1, 1 to 2 and 2 to 3, so leaves 0-3's uplink and downlink (8 links) are shared, but
+    /// 2 node rates of the job and 1 of theirs fit a leaf's uplink of 16 / 4. The example's 16
+    /// jobs at random beside its spread job share links and slow it.
+    void coRunSentenceSaysWhatTheJobsShare() {
+        const Hardware hw = builtinHardware("p6-b200");
+        BackgroundLoad b = idleOn("leaf-spine-4to1", fabric::PlacementPolicy::Packed);
+        const CoRunModel none = coRunModel(hw, 32, b);
+        b.jobs = 8;
+        const CoRunModel apart = coRunModel(hw, 32, b);
+        QCOMPARE(apart.sharedLinks, 0);
+        QCOMPARE(apart.slowdowns.size(), none.slowdowns.size());
+        for (size_t i = 0; i < apart.slowdowns.size(); ++i)  // equal up to the trace's rounding
+            for (size_t k = 0; k < apart.slowdowns[i].slowdown.size(); ++k)
+                QVERIFY(std::abs(apart.slowdowns[i].slowdown[k] - none.slowdowns[i].slowdown[k]) <
+                        1e-9);
+        QCOMPARE(coRunSentence(apart, b),
+                 std::string("8 co-running jobs share no link with this job under packed "
+                             "placement: no slowdown from them (its own collective groups, "
+                             "sharing uplinks, slow it by up to 2.06x)"));
+        QCOMPARE(coRunNote(hw, 32, b), coRunSentence(apart, b));
+
+        BackgroundLoad flat = idleOn("leaf-spine", fabric::PlacementPolicy::Packed);
+        flat.jobs = 8;
+        const CoRunModel idle = coRunModel(hw, 32, flat);
+        QVERIFY(!idle.curves);
+        QCOMPARE(coRunSentence(idle, flat),
+                 std::string("8 co-running jobs share no link with this job under packed "
+                             "placement: no slowdown"));
+        flat.jobs = 0;
+        QCOMPARE(coRunNote(hw, 32, flat), std::string());
+
+        b.placement.foreground = fabric::PlacementPolicy::Spread;
+        const CoRunModel spread = coRunModel(hw, 32, b);
+        QCOMPARE(spread.sharedLinks, 8);
+        QVERIFY(spread.largestSlowdown < 1 + 1e-9);  // 2 + 1 node rates under a 4-node uplink
+        QCOMPARE(coRunSentence(spread, b),
+                 std::string("8 co-running jobs share 8 links with this job under spread "
+                             "placement of this job, packed of theirs but slow none of its "
+                             "collectives"));
+        // The example at 16 jobs placed at random: shared uplinks that slow it.
+        Diagnostics d;
+        const auto ex = parseScenario(exampleText(), d);
+        QVERIFY2(ex && ex->mosaic && ex->mosaic->background, d.str().c_str());
+        BackgroundLoad busy = *ex->mosaic->background;
+        busy.jobs = 16;
+        const CoRunModel slowed = coRunModel(ex->mosaic->hardware, ex->mosaic->nodes, busy);
+        QVERIFY(slowed.sharedLinks > 0 && slowed.largestSlowdown > 1.05);
+        QCOMPARE(coRunSentence(slowed, busy),
+                 "16 co-running jobs share " + std::to_string(slowed.sharedLinks) +
+                     " links with this job under spread placement of this job, random of "
+                     "theirs: its collectives slow down by up to " +
+                     formatFixed(slowed.largestSlowdown, 2) + "x");
     }
 
     /// An idle non-blocking fabric slows nothing: no curves, and the search equals the one

@@ -29,6 +29,8 @@ private slots:
     void listedGridOnOddClusterExplainsItself();
     void nearestWorkingDevicesIsNearest();
     void envelopeKey();
+    void noFeasibleWording_data();
+    void noFeasibleWording();
 };
 
 void TestMosaicGrid::roundedBatch_data() {
@@ -248,6 +250,33 @@ void TestMosaicGrid::envelopeKey() {
     Envelope eb;
     readEnvelope(rb, eb);
     QVERIFY(bad.str().find("$.layout_grid") != std::string::npos);
+}
+
+/// The one wording of "nothing feasible" that the CLI (plan, run) and the GUI (Plan page,
+/// imported-model card, frontier legend, MFU charts) print: with and without a reason or place.
+void TestMosaicGrid::noFeasibleWording_data() {
+    QTest::addColumn<bool>("geometry");
+    QTest::addColumn<QString>("arg");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("layout") << false << QString() << "No feasible layout on this cluster";
+    QTest::newRow("layout, reason")
+        << false << "does not fit in device memory"
+        << "No feasible layout on this cluster: does not fit in device memory";
+    QTest::newRow("geometry") << true << QString()
+                              << "No geometry has a feasible layout on this cluster";
+    QTest::newRow("geometry, place") << true << "24 nodes"
+                                     << "No geometry has a feasible layout on 24 nodes";
+}
+
+void TestMosaicGrid::noFeasibleWording() {
+    QFETCH(bool, geometry);
+    QFETCH(QString, arg);
+    QFETCH(QString, expected);
+    const std::string a = arg.toStdString();
+    const std::string text =
+        geometry ? (arg.isEmpty() ? noFeasibleGeometryText() : noFeasibleGeometryText(a))
+                 : noFeasibleLayoutText(a);
+    QCOMPARE(QString::fromStdString(text), expected);
 }
 
 TANDEM_TEST_APPLESS_MAIN(TestMosaicGrid)

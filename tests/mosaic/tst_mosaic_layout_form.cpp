@@ -200,6 +200,32 @@ private slots:
         QVERIFY(samePlan(p, {2, 8, 4, 1, 16, 4, C::Selective, 1, 1, false, true, true, 0, 0}));
     }
 
+    /// Whether the text names a recomputation mode: the ckpt key (named form) or the seventh
+    /// field (positional form); without one the plan's ckpt is none and `plan --layout` chooses.
+    void ckptGiven_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("given");
+        QTest::newRow("named without") << "tp=2,pp=4,mbs=1" << false;
+        QTest::newRow("named with none") << "tp=2,pp=4,mbs=1,ckpt=none" << true;
+        QTest::newRow("named with full") << "ckpt=full,tp=2" << true;
+        QTest::newRow("positional without") << "2,8,4,1,16,4" << false;
+        QTest::newRow("positional with") << "2,8,4,1,16,4,none" << true;
+    }
+    void ckptGiven() {
+        QFETCH(QString, text);
+        QFETCH(bool, given);
+        Plan p;
+        std::string error;
+        bool got = !given;
+        QVERIFY2(parseLayout(text.toStdString(), p, error, &got), error.c_str());
+        QCOMPARE(got, given);
+        if (!given) QVERIFY(p.ckpt == C::None);
+        // A text that fails leaves no stale answer.
+        got = true;
+        QVERIFY(!parseLayout("tp=x", p, error, &got));
+        QVERIFY(!got);
+    }
+
     /// launchScriptWords splits a launch file as bash does.
     void launchWords_data() {
         QTest::addColumn<QString>("script");

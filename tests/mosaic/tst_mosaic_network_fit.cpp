@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "common/diagnostics.h"
+#include "common/json_reader.h"
+#include "fabric/fabric_sim.h"
 #include "io/nccl_tests.h"
 #include "mosaic/hardware.h"
 #include "mosaic/network_fit.h"
@@ -141,6 +143,48 @@ private slots:
         }
     }
 
+    /// The same leave-one-log-out with the CoreWeave log costed with SHARP on (its cluster has
+    /// it; NetworkRow::sharp): that log is then predicted within 7.8 % instead of 11.0 %, but it
+    /// no longer pins the NIC efficiency (the NVLink stage binds it), so the all-to-all left out
+    /// is predicted worse (31.0 % instead of 25.4 %). Largest |error| per log, %, rounded up to
+    /// 0.1 %, and the in-sample fit.
+    void leaveOneLogOutWithSharp() {
+        const std::pair<const char*, double> expected[] = {
+            {"H100-all_reduce-10x8-nccl-tests-cluster.txt", 25.5},
+            {"H100-reduce_scatter-10x8-nccl-tests-cluster.txt", 28.5},
+            {"H100-alltoall-10x8-nccl-tests-cluster.txt", 31.0},
+            {"H100-all_reduce-8x8-coreweave-sharp.txt", 7.8},
+        };
+        auto rowsWithSharp = [](const std::string& file) {
+            auto rows = rowsOf(file);
+            for (auto& r : rows) r.sharp = file == "H100-all_reduce-8x8-coreweave-sharp.txt";
+            return rows;
+        };
+        std::vector<NetworkRow> all;
+        for (const auto& [file, unused] : expected)
+            for (const auto& r : rowsWithSharp(file)) all.push_back(r);
+        const NetworkFit inSample = fitNetworkConstants(builtinHardware("h100"), all);
+        qInfo("SHARP on for the CoreWeave log: in-sample %.2f %% (%.2f us, %.5f)",
+              100 * inSample.maxAbsError, inSample.interLatencyS * 1e6,
+              inSample.interBusEfficiency);
+        QVERIFY(inSample.maxAbsError <= 20.3 / 100);
+        QVERIFY(inSample.maxAbsError > 20.3 / 100 - 0.002);
+        for (const auto& [left, bound] : expected) {
+            std::vector<NetworkRow> others;
+            for (const auto& [file, unused] : expected)
+                if (std::string(file) != left)
+                    for (const auto& r : rowsWithSharp(file)) others.push_back(r);
+            Hardware hw = builtinHardware("h100");
+            const NetworkFit fit = fitNetworkConstants(hw, others);
+            hw.interLatencyS = fit.interLatencyS;
+            hw.interBusEfficiency = fit.interBusEfficiency;
+            const double w = worstError(hw, rowsWithSharp(left));
+            qInfo("SHARP: leave out %-50s max |error| %.2f %%", left, 100 * w);
+            QVERIFY2(w <= bound / 100, left);
+            QVERIFY2(w > bound / 100 - 0.002, left);
+        }
+    }
+
     /// What each node's constants were fitted on, and the sentence where a prediction leaves it.
     void extrapolationIsNamed() {
         const auto ib = networkFitScope(builtinHardware("h100"));
@@ -203,6 +247,194 @@ private slots:
             analyticalCollectiveCost(hw, Collective::ReduceScatter, S, 1024, 1);
         QVERIFY(std::fabs(big.latency_s - (127 * kNetStepLatencyS + 896 * kNvlinkStepLatencyS)) <
                 1e-12);
+    }
+
+    /// NVLS inside one NVLink domain (hw.nvlsEfficiency > 0): NCCL's bus bandwidth 2 x
+    /// nvlsEfficiency x NVLink with its 23 us latency, taken where faster than the ring; by hand
+    /// on 8 H100 (450 GB/s, efficiency 1, no ramp), S = 1 GiB: ring 12 us + 1.75 S / 450 GB/s =
+    /// 4.188 ms, NVLS 23 us + 1.75 S / 765 GB/s = 2.479 ms. Off (the default), the ring.
+    void nvlsInsideOneNode() {
+        Hardware hw = builtinHardware("h100");
+        hw.rampHalfBytes = 0;
+        const double S = 1 << 30;
+        const CollectiveCost ring = analyticalCollectiveCost(hw, Collective::AllReduce, S, 8, 1);
+        QCOMPARE(int(ring.algorithm), int(CollectiveAlgorithm::Ring));
+        QVERIFY(std::fabs(ring.latency_s + ring.transfer_s - (12e-6 + 1.75 * S / 450e9)) < 1e-12);
+        hw.nvlsEfficiency = 0.85;
+        const CollectiveCost nvls = analyticalCollectiveCost(hw, Collective::AllReduce, S, 8, 1);
+        QCOMPARE(int(nvls.algorithm), int(CollectiveAlgorithm::Nvls));
+        QVERIFY(std::fabs(nvls.latency_s - 23e-6) < 1e-15);
+        QVERIFY(std::fabs(nvls.transfer_s - 1.75 * S / 765e9) < 1e-12);
+        QVERIFY(std::fabs(nvls.latency_s + nvls.transfer_s - 2.4791e-3) < 1e-6);
+        // Reduce-scatter has no NVLS here (NCCL: all-reduce only without CollNet): the ring.
+        QCOMPARE(int(analyticalCollectiveCost(hw, Collective::ReduceScatter, S, 8, 1).algorithm),
+                 int(CollectiveAlgorithm::Ring));
+        // A 4 KiB all-reduce: the ring's 12 us beats NVLS's 23 us.
+        QCOMPARE(int(analyticalCollectiveCost(hw, Collective::AllReduce, 4096, 8, 1).algorithm),
+                 int(CollectiveAlgorithm::Ring));
+    }
+
+    /// CollNet / SHARP across nodes (hw.sharp): each GPU's NIC carries its S/8 shard once each
+    /// way, and inside the node NCCL's CollNet Direct runs at 0.85 x 0.5 of NVLink. By hand on
+    /// 16 H100 nodes with 200 Gb/s per GPU (128 ranks; no start-up, no ramp, efficiencies 1),
+    /// S = 1 GiB, 256 chunks of 4 MiB: the tree's network stage 1.875 S / 200 GB/s = 10.07 ms;
+    /// CollNet's NVLink stage S / 191.25 GB/s = 5.614 ms, network stage S / 8 / 25 GB/s =
+    /// 5.369 ms, pipelined 5.614 + 5.369 / 256 = 5.635 ms, latency 2 x (3.7 + 7 x 0.4) + 31 =
+    /// 44 us. With NVLS as well the NVLink stage is 1.75 S / 765 GB/s = 2.456 ms, the network
+    /// binds (5.369 + 2.456 / 256 = 5.378 ms) and the latency is 23 + 18 us.
+    void sharpAcrossNodes() {
+        Hardware hw = builtinHardware("h100");
+        hw.interLatencyS = 0;
+        hw.rampHalfBytes = 0;
+        hw.interBusEfficiency = 1;
+        hw.nicBytesPerS = 25e9;
+        const double S = 1 << 30;
+        const CollectiveCost tree = analyticalCollectiveCost(hw, Collective::AllReduce, S, 128, 1);
+        QCOMPARE(int(tree.algorithm), int(CollectiveAlgorithm::Tree));
+        QVERIFY(std::fabs(tree.networkBytesPerNode - 1.875 * S) < 1e-3);
+        QVERIFY(std::fabs(tree.transfer_s - (1.875 * S / 200e9 + 1.75 * S / 450e9 / 256)) < 1e-12);
+        hw.sharp = true;
+        const CollectiveCost cn = analyticalCollectiveCost(hw, Collective::AllReduce, S, 128, 1);
+        QCOMPARE(int(cn.algorithm), int(CollectiveAlgorithm::CollNet));
+        QCOMPARE(int(cn.bound), int(CollectiveBound::NvLink));
+        QVERIFY(std::fabs(cn.latency_s - 44e-6) < 1e-12);
+        QVERIFY(std::fabs(cn.networkBytesPerNode - S) < 1e-3);
+        const double nvStage = S / (0.425 * 450e9), netStage = S / 8 / 25e9;
+        QVERIFY(std::fabs(cn.transfer_s - (nvStage + netStage / 256)) < 1e-12);
+        QVERIFY(std::fabs(cn.transfer_s - 5.6353e-3) < 1e-6);
+        hw.nvlsEfficiency = 0.85;
+        const CollectiveCost both = analyticalCollectiveCost(hw, Collective::AllReduce, S, 128, 1);
+        QCOMPARE(int(both.algorithm), int(CollectiveAlgorithm::CollNet));
+        QCOMPARE(int(both.bound), int(CollectiveBound::Network));
+        QVERIFY(std::fabs(both.latency_s - 41e-6) < 1e-12);
+        QVERIFY(std::fabs(both.transfer_s - (netStage + 1.75 * S / 765e9 / 256)) < 1e-12);
+        QVERIFY(std::fabs(both.transfer_s - 5.3783e-3) < 1e-6);
+        // Reduce-scatter and all-gather keep the ring: SHARP reduces, it does not shard.
+        QCOMPARE(int(analyticalCollectiveCost(hw, Collective::AllGather, S, 128, 1).algorithm),
+                 int(CollectiveAlgorithm::Ring));
+    }
+
+    /// The CoreWeave H100 log ran on a SHARP cluster. Modelled with SHARP on, the switches
+    /// halve the network's bytes and NCCL's CollNet Direct rate inside the node (0.85 x 0.5 of
+    /// NVLink) binds: 375 GB/s at 8 GiB against 386 GB/s measured, max |error| 7.7 % where the
+    /// tree with SHARP off errs 11.0 %. NVLS at NCCL's Blackwell 0.74, by contrast, predicts
+    /// 1,329 GB/s for the one-rack GB200 log that measured 847 GB/s (a ring's shape): +119 %.
+    void inSwitchReductionAgainstTheLogs() {
+        Hardware hw = builtinHardware("h100");
+        const auto sharpRows = rowsOf("H100-all_reduce-8x8-coreweave-sharp.txt");
+        QVERIFY(worstError(hw, sharpRows) > 0.109 && worstError(hw, sharpRows) < 0.111);
+        hw.sharp = true;
+        const double withSharp = worstError(hw, sharpRows);
+        qInfo("CoreWeave H100 8x8 with SHARP on: max |error| %.1f %%", 100 * withSharp);
+        QVERIFY(withSharp > 0.076 && withSharp <= 0.078);
+        Hardware gb = builtinHardware("gb200-nvl72");
+        const auto rack = rowsOf("GB200-all_reduce-18x4-coreweave.txt");
+        gb.nvlsEfficiency = 0.74;
+        const double withNvls = worstError(gb, rack);
+        qInfo("GB200 one rack with NVLS 0.74: max |error| %.1f %%", 100 * withNvls);
+        QVERIFY(withNvls > 1.19 && withNvls < 1.20);
+    }
+
+    /// `sharp` and `nvls_efficiency` in a hardware file: read, written back only when set, and
+    /// an impossible share refused naming the key.
+    void inSwitchKeysInHardwareFiles() {
+        {
+            Diagnostics d;
+            const nlohmann::json j = {{"name", "h100"}, {"sharp", true}, {"nvls_efficiency", 0.85}};
+            JsonReader r(j, "$", d);
+            const Hardware h = readHardware(r);
+            QVERIFY2(d.ok(), d.str().c_str());
+            QVERIFY(h.sharp);
+            QCOMPARE(h.nvlsEfficiency, 0.85);
+            const auto w = writeHardware(h);
+            QCOMPARE(w["sharp"].get<bool>(), true);
+            QCOMPARE(w["nvls_efficiency"].get<double>(), 0.85);
+        }
+        const auto plain = writeHardware(builtinHardware("h100"));
+        QVERIFY(!plain.contains("sharp") && !plain.contains("nvls_efficiency"));
+        Diagnostics d;
+        const nlohmann::json bad = {{"name", "h100"}, {"nvls_efficiency", 1.5}};
+        JsonReader r(bad, "$", d);
+        readHardware(r);
+        QVERIFY(!d.ok());
+        QVERIFY2(d.str().find("nvls_efficiency") != std::string::npos, d.str().c_str());
+    }
+
+    /// Done-when 2 of issue 27: the fabric simulation times a collective with the same model.
+    /// On an idle fabric whose node NICs run at the model's rate, the foreground's sync (its
+    /// bytes through the fluid network, latency and NVLink stage from collectiveTimeWithNetwork)
+    /// equals analyticalCollectiveTime for every row of every shipped log; without the model's
+    /// sync time the fluid flow alone misses the latency.
+    void fabricSimulationMatchesTheModel() {
+        int rowsChecked = 0, latencyRows = 0;
+        for (const auto& l : kLogs) {
+            const Hardware hw = builtinHardware(l.hardware);
+            for (const auto& row : rowsOf(l.file)) {
+                const CollectiveCost cost =
+                    analyticalCollectiveCost(hw, row.collective, row.bytes, row.ranks, 1);
+                const double model =
+                    analyticalCollectiveTime(hw, row.collective, row.bytes, row.ranks, 1);
+                auto simulate = [&](bool withModel) {
+                    fabric::FabricSim sim(
+                        1e18, cost.networkBytesPerS > 0 ? cost.networkBytesPerS : 1.0, 1.0, 0.0);
+                    fabric::ForegroundSpec fg;
+                    fg.nodes = groupSpan(row.ranks, 1, hw.gpusPerNode).nodes;
+                    fg.bytesPerNode = cost.networkBytesPerNode;
+                    fg.iterations = 1;
+                    if (withModel)
+                        fg.syncTime = [&](double network_s) {
+                            return collectiveTimeWithNetwork(cost, network_s);
+                        };
+                    sim.setForeground(fg);
+                    sim.run(1e3);
+                    return sim.exposedDpTimes().at(0);
+                };
+                const double fabricTime = simulate(true);
+                if (std::fabs(fabricTime / model - 1) > 1e-9)
+                    QFAIL((std::string(l.file) + ": fabric " + std::to_string(fabricTime) +
+                           " s, model " + std::to_string(model) + " s")
+                              .c_str());
+                if (simulate(false) < model - 0.5 * cost.latency_s) ++latencyRows;
+                ++rowsChecked;
+            }
+        }
+        QCOMPARE(rowsChecked, 80);
+        QCOMPARE(latencyRows, rowsChecked);
+    }
+
+    /// Under other traffic the fabric simulation keeps the model's latency and NVLink stage and
+    /// takes the network stage from the max-min fair shares. By hand: the H100 10 x 8 all-reduce
+    /// of 1 GiB (tree; each node sends 1.8 S through NICs the model runs at R = 8 x 50 GB/s x
+    /// 0.87758 x ramp) shares a paper-fabric of capacity 10 R with a 10-node job whose transfer
+    /// outlasts it: 20 node-flows on 10 R, each gets R / 2, so the network stage takes twice its
+    /// idle time and the sync collectiveTimeWithNetwork(cost, 2 x idle).
+    void fabricSharesOnlyTheNetworkStage() {
+        const Hardware hw = builtinHardware("h100");
+        const double S = 1 << 30;
+        const CollectiveCost cost = analyticalCollectiveCost(hw, Collective::AllReduce, S, 80, 1);
+        QCOMPARE(int(cost.algorithm), int(CollectiveAlgorithm::Tree));
+        QVERIFY(std::fabs(cost.networkBytesPerNode - 1.8 * S) < 1e-3);
+        const double R = cost.networkBytesPerS;
+        QVERIFY(std::fabs(R - 8 * 50e9 * 0.87758 * S / (S + 20e6)) < 1.0);
+        const double idle = cost.networkBytesPerNode / R;
+        fabric::FabricSim sim(10 * R, R, 1.0, 0.0);
+        const std::vector<fabric::Transfer> other = {{0.0, 0, 1e15}};
+        sim.replayList(&other, 1, 10);
+        fabric::ForegroundSpec fg;
+        fg.nodes = 10;
+        fg.bytesPerNode = cost.networkBytesPerNode;
+        fg.iterations = 1;
+        fg.syncTime = [&](double network_s) { return collectiveTimeWithNetwork(cost, network_s); };
+        sim.setForeground(fg);
+        sim.run(1e3);
+        const double shared = sim.exposedDpTimes().at(0);
+        const double expected = collectiveTimeWithNetwork(cost, 2 * idle);
+        QVERIFY2(std::fabs(shared / expected - 1) < 1e-9,
+                 (std::to_string(shared) + " vs " + std::to_string(expected)).c_str());
+        // Against the idle model: the latency and NVLink stage are the same, only the network
+        // stage doubled (the tree's network stage binds here).
+        QVERIFY(std::fabs(shared - analyticalCollectiveTime(hw, Collective::AllReduce, S, 80, 1) -
+                          idle) < 1e-6 * shared);
     }
 };
 

@@ -387,8 +387,8 @@ void TestMosaicPerf::stageMemoryAddsUpToPeak() {
 }
 
 void TestMosaicPerf::planReportIsThePlan() {
-    // runPlan on a given layout is evaluateLayout's plan: the same JSON, the Megatron line of
-    // megatronArguments with the newline the CLI prints, and the days to the token target.
+    // runPlan on a given layout is evaluateLayout's plan: the same JSON, the launch script of
+    // megatronArguments' flags, and the days to the token target.
     Cluster c;
     c.devices = 64;
     const Geometry g = ladderGeometry(8, 32, 2, 2);
@@ -418,7 +418,37 @@ void TestMosaicPerf::planReportIsThePlan() {
     j.erase("token_target");
     j["layouts"][0].erase("days_to_target");
     QCOMPARE(j.dump(), planToJson(g, c, {{p, ev}}).dump());
-    QCOMPARE(planReportMegatron(r), megatronArguments(g, c, p) + "\n");
+    // The launch script: a bash script whose header names the model, hardware, stack and
+    // layout and carries the plan's notes as comments; its launch command is megatronArguments'
+    // flags, read back to the same plan.
+    const std::string script = planReportMegatron(r);
+    QVERIFY2(script.rfind("#!/usr/bin/env bash\n", 0) == 0, script.c_str());
+    QVERIFY2(script.find("\nset -euo pipefail\n") != std::string::npos, script.c_str());
+    for (const std::string& line :
+         {"# Model: " + geometryLabel(g) + " (N_act ",
+          "# Hardware: 64 x " + c.hardware.name + " (8 nodes of 8 GPUs); training stack " +
+              c.stack.name + "; precision bf16\n",
+          "# Layout: " + layoutString(r.layouts[0].plan) + "; global batch ",
+          "# Note: " + r.networkNote + "\n", std::string("\ntorchrun pretrain_gpt.py \\\n"),
+          " \\\n    --num-layers " + std::to_string(g.layers) + " \\\n",
+          std::string(" \\\n    \"$@\"\n")})
+        QVERIFY2(script.find(line) != std::string::npos, (line + "\nin\n" + script).c_str());
+    // Every line is a comment, the shell options, a PET_ default or the launch command.
+    std::string flags;
+    size_t at = script.find("torchrun pretrain_gpt.py");
+    for (size_t i = script.find("\n    --", at); i != std::string::npos;
+         i = script.find("\n    --", i + 1)) {
+        const size_t end = script.find(" \\\n", i);
+        flags += (flags.empty() ? "" : " ") + script.substr(i + 5, end - i - 5);
+    }
+    QCOMPARE(flags, megatronArguments(g, c, p));
+    Cluster back = c;
+    Plan q;
+    std::vector<std::string> notes;
+    QVERIFY2(parseMegatronArguments(script, g, back, q, err, &notes), err.c_str());
+    QVERIFY2(notes.empty(), notes.empty() ? "" : notes.front().c_str());
+    QCOMPARE(layoutString(q), layoutString(p));
+    QCOMPARE(evaluateLayout(g, back, q).iteration_s, ev.iteration_s);
     const double days = 2e11 / (ev.tokensPerSPerGpu * 64 * 0.9) / 86400;
     QVERIFY(std::abs(r.layouts[0].daysToTarget - days) < 1e-12 * days);
     QCOMPARE(int(r.layouts[0].stages.size()), 2);

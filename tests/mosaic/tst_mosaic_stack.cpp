@@ -7,12 +7,18 @@
 #include <cmath>
 #include <cstring>
 #include <iterator>
+#include <map>
+#include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "mosaic/geometry.h"
 #include "mosaic/layout_form.h"
 #include "mosaic/megatron_args.h"
 #include "mosaic/perf_model.h"
+#include "mosaic/plan.h"
+#include "mosaic/plan_report.h"
 #include "mosaic/reality.h"
 #include "mosaic/stack.h"
 #include "test_main.h"
@@ -20,6 +26,10 @@
 using namespace tandem::mosaic;
 
 namespace {
+
+/// Shipped measured layouts out of memory when costed without recomputation (46 while the
+/// megatron-core memory kept FP32 main gradients and BF16 copies beside FP8 parameters).
+constexpr int kLayoutsOomWithoutCkpt = 24;
 
 // L = 2, d = 64, 4 heads (MHA), d_ff = 256, V = 100: 4 d^2 + 3 d d_ff = 65536 per layer.
 Geometry smallDense() {
@@ -108,9 +118,12 @@ private slots:
         QTest::addColumn<bool>("distributed");
         QTest::addColumn<double>("optimizerBytes");
         // 2 x 65536 layer weights + 2 x 100 x 64 embedding and LM head = 143872 parameters on
-        // the single stage (TP 1). Distributed optimizer: 12 B / DP = 12 x 143872 / 4.
-        QTest::newRow("distributed optimizer") << true << 12.0 * 143872 / 4;
-        QTest::newRow("replicated optimizer") << false << 12.0 * 143872;
+        // the single stage (TP 1). megatron-core keeps BF16 main gradients (Megatron-Bridge
+        // grad_reduce_in_fp32 = False), so the optimizer holds FP32 master weight, two moments
+        // and the FP32 main gradient: 16 B, over DP with the distributed optimizer (Megatron-Core
+        // distributed optimizer documentation: 4 + 16/d bytes per parameter).
+        QTest::newRow("distributed optimizer") << true << 16.0 * 143872 / 4;
+        QTest::newRow("replicated optimizer") << false << 16.0 * 143872;
     }
     void denseMemoryByHand() {
         QFETCH(bool, distributed);
@@ -124,7 +137,7 @@ private slots:
         const PlanEval e = m.evaluate(p);
         QVERIFY2(e.feasible, e.reason.c_str());
         QCOMPARE(e.memory.weights, 2.0 * 143872 / 1e9);
-        QCOMPARE(e.memory.gradients, 4.0 * 143872 / 1e9);
+        QCOMPARE(e.memory.gradients, 2.0 * 143872 / 1e9);
         QCOMPARE(e.memory.optimizer, optimizerBytes / 1e9);
         // Activations: 1024 tokens x 2 layers x (7 d + 2 kv + 3 d_ff = 1344 elements) x 2 B, one
         // microbatch in flight; logits 1024 x 100 x 2 B.
@@ -133,6 +146,72 @@ private slots:
         const double sum = e.memory.weights + e.memory.gradients + e.memory.optimizer +
                            e.memory.activations + e.memory.other;
         QVERIFY(std::abs(sum - e.memoryGB) < 1e-12);
+    }
+
+    /// Static state per parameter by stack and precision recipe, by hand on the small dense
+    /// model (131072 GEMM weights, 12800 embedding and LM head; DP 4, GB200). megatron-core as
+    /// the Megatron-Bridge recipes run it: BF16 main gradients (2 B) and 16 B of optimizer state
+    /// over DP; FP8 and MXFP8 keep the GEMM weights only in FP8 (fp8_param_gather: 1 B, MXFP8
+    /// 2 + 2/32 B with its row- and column-wise copies), NVFP4 keeps BF16 weights beside its
+    /// FP4 copies (1 + 2/16 B). mosaic-paper and megatron-lm-2022: BF16 weights, FP32 main
+    /// gradients, 12 B over DP (6 + 12/d).
+    void staticBytesPerParameter_data() {
+        QTest::addColumn<QString>("stack");
+        QTest::addColumn<QString>("precision");
+        QTest::addColumn<double>("weights");
+        QTest::addColumn<double>("gradients");
+        QTest::addColumn<double>("optimizer");
+        const double all = 143872, gemm = 131072, vocab = 12800;
+        QTest::newRow("megatron-core bf16") << "megatron-core"
+                                            << "bf16" << 2 * all << 2 * all << 16 * all / 4;
+        QTest::newRow("megatron-core fp8") << "megatron-core"
+                                           << "fp8" << 2 * vocab + gemm << 2 * all << 16 * all / 4;
+        QTest::newRow("megatron-core mxfp8")
+            << "megatron-core"
+            << "mxfp8" << 2 * vocab + (2 + 2.0 / 32) * gemm << 2 * all << 16 * all / 4;
+        QTest::newRow("megatron-core nvfp4")
+            << "megatron-core"
+            << "nvfp4" << 2 * all + (1 + 2.0 / 16) * gemm << 2 * all << 16 * all / 4;
+        QTest::newRow("mosaic-paper bf16") << "mosaic-paper"
+                                           << "bf16" << 2 * all << 4 * all << 12 * all / 4;
+        QTest::newRow("megatron-lm-2022 bf16") << "megatron-lm-2022"
+                                               << "bf16" << 2 * all << 4 * all << 12 * all / 4;
+    }
+    void staticBytesPerParameter() {
+        QFETCH(QString, stack);
+        QFETCH(QString, precision);
+        QFETCH(double, weights);
+        QFETCH(double, gradients);
+        QFETCH(double, optimizer);
+        Cluster c = cluster(builtinStack(stack.toStdString()), 4, "gb200-nvl72");
+        QVERIFY(parsePrecision(precision.toStdString(), c.precision));
+        const PerfModel m(smallDense(), c);
+        Plan p;
+        p.dp = 4;
+        const PlanEval e = m.evaluate(p);
+        QVERIFY2(e.feasible, e.reason.c_str());
+        QVERIFY2(std::abs(e.memory.weights - weights / 1e9) < 1e-15,
+                 QByteArray::number(e.memory.weights * 1e9).constData());
+        QCOMPARE(e.memory.gradients, gradients / 1e9);
+        QCOMPARE(e.memory.optimizer, optimizer / 1e9);
+    }
+
+    /// FSDP shards parameters and gradients over DP and gathers one layer ahead (one layer
+    /// prefetched, not two): with 2 layers and 143872 parameters on the stage, one layer is
+    /// 71936 parameters of BF16 weight and BF16 gradient (megatron-core), beside the logits.
+    void fsdpGathersOneLayer() {
+        const PerfModel m(smallDense(), cluster(megatronCoreStack(), 4, "gb200-nvl72"));
+        Plan p;
+        p.dp = 4;
+        p.fsdp = true;
+        const PlanEval e = m.evaluate(p);
+        QVERIFY2(e.feasible, e.reason.c_str());
+        QCOMPARE(e.memory.weights, 2.0 * 143872 / 4 / 1e9);
+        QCOMPARE(e.memory.gradients, 2.0 * 143872 / 4 / 1e9);
+        QCOMPARE(e.memory.optimizer, 16.0 * 143872 / 4 / 1e9);
+        const double layer = 143872.0 / 2, logits = 1024.0 * 100 * 2;
+        QVERIFY2(std::abs(e.memory.other - (layer * 2 + layer * 2 + logits) / 1e9) < 1e-15,
+                 QByteArray::number(e.memory.other * 1e9).constData());
     }
 
     void vpBubble() {
@@ -618,6 +697,213 @@ private slots:
         }
         p.gpus = 0;
         QVERIFY(nearestRealityRuns(r, p, 3).empty());
+    }
+
+    /// A published layout given without a recomputation key is costed with the least
+    /// recomputation that fits (chooseLeastRecomputation, the rule choosePlans applies to the
+    /// measured runs): every shipped run's layout fits and gets the run's mode. Costed with none,
+    /// as `plan --layout` did before, kLayoutsOomWithoutCkpt of them are out of memory, and the
+    /// remedy names the recomputation that fits.
+    void publishedLayoutsWithoutCkptFit() {
+        std::vector<RealityCase> cases = realityCases(megatronCoreStack());
+        choosePlans(cases);
+        int total = 0, oomWithNone = 0;
+        for (const RealityCase& c : cases) {
+            if (!c.expressible) continue;
+            ++total;
+            PlanRequest req;
+            req.geometry = c.geometry;
+            req.cluster = c.cluster;
+            req.explainInfeasible = false;
+            Plan p = c.plan;
+            p.ckpt = Checkpointing::None;
+            req.layouts = {p};
+            const PlanReport asNone = runPlan(req);
+            req.leastRecomputation = true;
+            const PlanReport chosen = runPlan(req);
+            const QByteArray where = QByteArray::number(c.run.line);
+            QVERIFY2(chosen.layouts[0].eval.feasible, where.constData());
+            QVERIFY(chosen.layouts[0].ckptChosen);
+            QVERIFY2(chosen.layouts[0].plan.ckpt == c.plan.ckpt, where.constData());
+            QVERIFY(!asNone.layouts[0].ckptChosen);
+            const auto jc = planReportToJson(chosen).at("layouts").at(0);
+            QCOMPARE(jc.at("ckpt").get<std::string>(), std::string(checkpointingName(c.plan.ckpt)));
+            QVERIFY(jc.at("ckpt_chosen").get<bool>());
+            QVERIFY(!jc.contains("fits_with"));
+            if (asNone.layouts[0].eval.feasible) {
+                QVERIFY2(c.plan.ckpt == Checkpointing::None, where.constData());
+                continue;
+            }
+            ++oomWithNone;
+            const PlanLayout& l = asNone.layouts[0];
+            QVERIFY2(l.eval.rule == kDoesNotFitInMemory, l.eval.reason.c_str());
+            QVERIFY(l.remedyChecked && l.fitsWith);
+            QVERIFY2(l.fitsWith->ckpt == c.plan.ckpt, where.constData());
+            QCOMPARE(remedyChange(l.plan, *l.fitsWith),
+                     std::string("ckpt=") + checkpointingName(c.plan.ckpt));
+            const auto jn = planReportToJson(asNone).at("layouts").at(0);
+            QCOMPARE(jn.at("fits_with").at("change").get<std::string>(),
+                     remedyChange(l.plan, *l.fitsWith));
+            QCOMPARE(jn.at("fits_with").at("layout").get<std::string>(), layoutString(*l.fitsWith));
+            QVERIFY(jn.at("fits_with").at("memory_GB").get<double>() <=
+                    c.cluster.hardware.memoryBytes / 1e9);
+        }
+        QCOMPARE(total, 90);
+        QCOMPARE(oomWithNone, kLayoutsOomWithoutCkpt);
+    }
+
+    /// The remedy of a layout no recomputation fits: the distributed optimizer, then FSDP, each
+    /// with the least recomputation; none for a model no setting fits.
+    void memoryRemedyOrder() {
+        // Llama 3 70B on 32 H100 (TP 8, DP 4), 8192 tokens, distributed optimizer off: the
+        // static state of 8.6 B parameters per GPU alone exceeds 76 GB under every
+        // recomputation mode; the distributed optimizer or FSDP (which shards parameters and
+        // gradients over DP 4 as well) makes it fit.
+        Geometry llama70;
+        std::string why;
+        QVERIFY(measuredModelGeometry("LLAMA3_70B", llama70, why));
+        Cluster c = cluster(megatronCoreStack(), 32);
+        c.globalBatch = 32;
+        c.seqLen = 8192;
+        Plan p;
+        p.tp = 8;
+        p.dp = 4;
+        p.mbs = 1;
+        p.distributedOptimizer = false;
+        QCOMPARE(evaluateLayout(llama70, c, p).rule, kDoesNotFitInMemory);
+        const std::optional<Plan> fix = memoryRemedy(llama70, c, p);
+        QVERIFY(fix);
+        QVERIFY(evaluateLayout(llama70, c, *fix).feasible);
+        // No recomputation alone fits: the remedy changes the optimizer or FSDP.
+        for (Checkpointing ck : leastRecomputationOrder()) {
+            Plan t = p;
+            t.ckpt = ck;
+            QVERIFY(!evaluateLayout(llama70, c, t).feasible);
+        }
+        QVERIFY(fix->distributedOptimizer);
+        QCOMPARE(remedyChange(p, *fix).rfind(fix->fsdp ? "fsdp=1,distopt=1" : "distopt=1", 0),
+                 size_t(0));
+        // The first setting of the order that fits: with the distributed optimizer on, no mode
+        // of the ones before the chosen one fits.
+        for (Checkpointing ck : leastRecomputationOrder()) {
+            if (ck == fix->ckpt) break;
+            Plan t = *fix;
+            t.ckpt = ck;
+            QVERIFY(!evaluateLayout(llama70, c, t).feasible);
+        }
+        // DeepSeek-V3 on 8 H100: nothing fits.
+        Geometry dsv3;
+        QVERIFY(measuredModelGeometry("DeepSeekV3", dsv3, why));
+        Cluster c8 = cluster(megatronCoreStack(), 8);
+        Plan q;
+        q.ep = 8;
+        q.dp = 8;
+        QCOMPARE(evaluateLayout(dsv3, c8, q).rule, kDoesNotFitInMemory);
+        QVERIFY(!memoryRemedy(dsv3, c8, q));
+        PlanRequest req;
+        req.geometry = dsv3;
+        req.cluster = c8;
+        req.layouts = {q};
+        req.explainInfeasible = false;
+        const auto j = planReportToJson(runPlan(req)).at("layouts").at(0);
+        QVERIFY(j.at("fits_with").is_null());
+        // A structural error is not a memory problem: no remedy.
+        q.ep = 3;
+        QVERIFY(!memoryRemedy(dsv3, c8, q));
+    }
+
+    /// The error split of `reproduce reality --json`: dense / MoE and micro-batch size beside
+    /// system, precision and model, each with its median |error|, largest |error| and signed
+    /// median, recomputed here from the rows.
+    void realitySplits() {
+        const RealityReport r = reproduceReality();
+        const auto j = realityToJson(r);
+        const auto& split = j.at("split");
+        int dense = 0, moe = 0;
+        std::map<std::string, std::vector<double>> byMbs;
+        std::vector<double> denseErr;
+        for (const RealityRow& row : r.rows) {
+            const RealityCase& c = r.cases[row.caseIndex];
+            (c.geometry.experts > 0 ? moe : dense) += 1;
+            if (c.geometry.experts == 0) denseErr.push_back(row.error);
+            byMbs[std::to_string(c.run.mbs)].push_back(row.error);
+        }
+        QCOMPARE(dense, 41);  // Llama 3 8B, 70B, 3.1 405B: 3 + 18 + 20
+        QCOMPARE(moe, 49);
+        QCOMPARE(split.at("dense_moe").at("dense").at("rows").get<int>(), dense);
+        QCOMPARE(split.at("dense_moe").at("moe").at("rows").get<int>(), moe);
+        std::sort(denseErr.begin(), denseErr.end());
+        QCOMPARE(split.at("dense_moe").at("dense").at("median_error").get<double>(), denseErr[20]);
+        double maxAbs = 0;
+        for (double e : denseErr) maxAbs = std::max(maxAbs, std::abs(e));
+        QCOMPARE(split.at("dense_moe").at("dense").at("max_abs_error").get<double>(), maxAbs);
+        QCOMPARE(split.at("mbs").size(), byMbs.size());
+        for (const auto& [mbs, errs] : byMbs)
+            QCOMPARE(split.at("mbs").at(mbs).at("rows").get<int>(), int(errs.size()));
+        QVERIFY(byMbs.count("1") && byMbs.count("2"));
+    }
+
+    /// Leave-out: the refit without a group excludes it (fitting the remaining cases alone gives
+    /// the same constants, bit for bit; the group's runs take no part in its objective), and its
+    /// predictions of the group differ from the in-sample ones. A small evaluation budget keeps
+    /// the test short; the refits do not depend on the thread count.
+    void leaveOutExcludesTheGroup() {
+        constexpr int kEvaluations = 60;
+        const LeaveOutReport lo = leaveOutErrors(kEvaluations, 2);
+        QCOMPARE(lo.maxEvaluations, kEvaluations);
+        std::vector<std::string> names;
+        for (const LeaveOutGroup& g : lo.groups)
+            names.push_back(std::string(enumName(leaveOutKindNames(), g.kind)) + ":" + g.name);
+        QCOMPARE(names, (std::vector<std::string>{
+                            "system:DGX-GB200", "system:DGX-H100", "model_family:DeepSeek-V3",
+                            "model_family:Llama 3", "model_family:Qwen3", "model_family:gpt-oss"}));
+        int systemRows = 0, familyRows = 0;
+        for (const LeaveOutGroup& g : lo.groups)
+            (g.kind == LeaveOutKind::System ? systemRows : familyRows) += int(g.rows.size());
+        QCOMPARE(systemRows, 90);
+        QCOMPARE(familyRows, 90);
+        // DGX-H100 held back (26 runs): the fit of the other 64 runs alone.
+        const LeaveOutGroup& h100 = lo.groups[1];
+        QCOMPARE(int(h100.rows.size()), 26);
+        std::vector<RealityCase> kept = realityCases(megatronCoreFitStart());
+        choosePlans(kept);
+        kept.erase(std::remove_if(kept.begin(), kept.end(),
+                                  [](const RealityCase& c) { return c.run.system == "DGX-H100"; }),
+                   kept.end());
+        const StackFit subset = minimizeStack(
+            megatronCoreFitStart(), stackFitParameters(),
+            [&](const Stack& s) { return fitObjective(s, kept); }, kEvaluations);
+        QCOMPARE(h100.values, subset.values);
+        QCOMPARE(h100.objective, subset.objective);
+        // The all-run fit with the same budget differs: the group changed the constants.
+        const StackFit all = fitStack(megatronCoreFitStart(), kEvaluations);
+        QVERIFY(all.values != h100.values);
+        // Predictions of the held-back runs under the refit, not the stored constants.
+        int differ = 0;
+        Stack refit = megatronCoreFitStart();
+        for (size_t i = 0; i < stackFitParameters().size(); ++i)
+            stackFitParameters()[i].ref(refit) = h100.values[i];
+        for (size_t i = 0; i < h100.rows.size(); ++i) {
+            const RealityRow& row = h100.rows[i];
+            RealityCase c = lo.cases[row.caseIndex];
+            QCOMPARE(c.run.system, std::string("DGX-H100"));
+            QCOMPARE(h100.inSample[i].caseIndex, row.caseIndex);
+            c.cluster.stack = refit;
+            const PlanEval e = PerfModel(c.geometry, c.cluster).evaluate(c.plan);
+            QCOMPARE(row.eval.tokensPerSPerGpu, e.tokensPerSPerGpu);
+            differ += row.error != h100.inSample[i].error ? 1 : 0;
+        }
+        QCOMPARE(differ, 26);
+        // One thread gives the same refits.
+        const LeaveOutReport one = leaveOutErrors(kEvaluations, 1);
+        for (size_t i = 0; i < lo.groups.size(); ++i)
+            QCOMPARE(one.groups[i].values, lo.groups[i].values);
+        QCOMPARE(one.medianAbsErrorFamilies, lo.medianAbsErrorFamilies);
+        const auto j = leaveOutToJson(lo);
+        QCOMPARE(j.at("groups").size(), size_t(6));
+        QCOMPARE(j.at("groups").at(1).at("runs").size(), size_t(26));
+        QCOMPARE(j.at("overall").at("system").at("median_abs_error").get<double>(),
+                 lo.medianAbsErrorSystems);
     }
 
     void storedConstantsAreTheFit() {

@@ -177,7 +177,7 @@ private slots:
 
         // ml_for_ml: types, ranges and units in key names.
         row("ml: negative fabric bandwidth", "scenario", ml("\"fabric_GBps\": -5"),
-            "$.ml_for_ml.fabric_GBps", {">= 0", "got -5"});
+            "$.ml_for_ml.fabric_GBps", {"must be > 0", "got -5", "carries nothing"});
         row("ml: bandwidth as text", "scenario", ml("\"nic_GBps\": \"100\""),
             "$.ml_for_ml.nic_GBps", {"must be a number", "a string"});
         // Regression (found by this suite): nlohmann's out_of_range for 1e400 escaped
@@ -768,9 +768,11 @@ private slots:
         Diagnostics d("my-scenario.json");
         (void)parseScenario(ml("\"fabric_GBps\": -5").toStdString(), d);
         QVERIFY(!d.ok());
-        QCOMPARE(
-            QString::fromStdString(d.items().front().str()),
-            QStringLiteral("my-scenario.json: $.ml_for_ml.fabric_GBps: must be >= 0 (got -5)"));
+        QCOMPARE(QString::fromStdString(d.items().front().str()),
+                 QStringLiteral(
+                     "my-scenario.json: $.ml_for_ml.fabric_GBps: must be > 0 (got -5): a link "
+                     "of capacity 0 or less carries nothing: no gradient synchronisation "
+                     "could finish and every policy would report not reached"));
     }
 
     void allProblemsReportedAtOnce() {

@@ -314,6 +314,37 @@ private slots:
         QCOMPARE(j.at("kind").get<std::string>(), std::string("loss_log"));
     }
 
+    void inspectTrainLogs() {
+        // A training log cut inside a field: exit 2, the line and the reason on stderr.
+        const QString dir = QStringLiteral(TANDEM_TEST_DATA "/trainlogs/");
+        const CliRun cut =
+            runCli({QStringLiteral("inspect"), dir + QStringLiteral("megatron-llm-2023-cut.log")});
+        QVERIFY2(!cut.crashed, qPrintable(cut.err));
+        QCOMPARE(cut.exitCode, 2);
+        QVERIFY2(cut.err.contains(QStringLiteral("line 5: truncated iteration line")),
+                 qPrintable(cut.err));
+        // A whole log: exit 0, its skipped iterations as a warning, the prediction in the JSON.
+        const CliRun ok = runCli(
+            {QStringLiteral("inspect"), dir + QStringLiteral("megatron-lm-2023-gpt345m-4xa800.log"),
+             QStringLiteral("--hardware"), QStringLiteral("a100"), QStringLiteral("--json")});
+        QVERIFY2(!ok.crashed, qPrintable(ok.err));
+        QCOMPARE(ok.exitCode, 0);
+        QVERIFY2(ok.err.contains(QStringLiteral("warning: 16 iteration(s) skipped")),
+                 qPrintable(ok.err));
+        const auto j = nlohmann::json::parse(ok.out.toStdString(), nullptr, false);
+        QVERIFY(!j.is_discarded());
+        QCOMPARE(j.at("kind").get<std::string>(), std::string("train_log"));
+        QCOMPARE(j.at("iteration_time_s").at("median").get<double>(), 0.2909);
+        QVERIFY(j.at("prediction").at("feasible").get<bool>());
+        QVERIFY(j.at("prediction").at("predicted_over_measured").at("iteration_time").is_number());
+        // An unknown --hardware is bad input before the log is read.
+        const CliRun bad = runCli({QStringLiteral("inspect"),
+                                   dir + QStringLiteral("megatron-lm-2023-gpt345m-4xa800.log"),
+                                   QStringLiteral("--hardware"), QStringLiteral("tpu9")});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains(QStringLiteral("--hardware")), qPrintable(bad.err));
+    }
+
     void fuzzRegressionsInspect_data() {
         QTest::addColumn<QString>("path");
         const QDir dir(QStringLiteral(TANDEM_RELIABILITY_DATA "/fuzz-regressions"));

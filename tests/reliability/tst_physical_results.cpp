@@ -373,7 +373,8 @@ private slots:
                 "micro_batch_values": [4096], "tensor_parallel_values": [1], "context_parallel_values": [1],
                 "pipeline_parallel_values": [1], "q_values": [8], "top_k_values": [2], "experts_values": [16],
                 "expert_split_values": [2]}})")
-            << QStringList{"run", "s.json", "--out", "out"} << 0 << "no feasible geometry";
+            << QStringList{"run", "s.json", "--out", "out"} << 0
+            << "No geometry has a feasible layout on this cluster";
         QTest::newRow("run: peak 1e300 TFLOP/s")
             << QByteArray(
                    R"({"mosaic": {"hardware": {"name": "p6-b200", "peak_bf16_TFLOPs_per_s": 1e300}}})")

@@ -29,6 +29,7 @@
 #include "test_main.h"
 #include "widgets/labeled_slider.h"
 #include "widgets/palette.h"
+#include "widgets/workspace_layout.h"
 
 using namespace tandem::ui;
 
@@ -192,7 +193,7 @@ private slots:
         MoeWorkspace* moe = w.moeWorkspace();
         QCOMPARE(moe->levelsRunner()->latestGeneration(),
                  quint64(0));  // not shown yet: nothing run
-        QCOMPARE(moe->pages()->tabText(MoeWorkspace::kCoRunningPage),
+        QCOMPARE(fullTabText(moe->pages(), MoeWorkspace::kCoRunningPage),
                  QStringLiteral("Co-running jobs"));
         moe->pages()->setCurrentIndex(MoeWorkspace::kCoRunningPage);
         QVERIFY(w.waitForResults(300000));

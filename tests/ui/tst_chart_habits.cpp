@@ -92,6 +92,14 @@ void drag(ChartView& v, const QPoint& from, const QPoint& to, Qt::MouseButton bu
     mouse(v, QEvent::MouseButtonRelease, to, button, Qt::NoButton, mods);
 }
 
+/// What a double-click delivers: press, release, double-click, release.
+void doubleClick(ChartView& v, const QPoint& at) {
+    mouse(v, QEvent::MouseButtonPress, at, Qt::LeftButton, Qt::LeftButton);
+    mouse(v, QEvent::MouseButtonRelease, at, Qt::LeftButton, Qt::NoButton);
+    mouse(v, QEvent::MouseButtonDblClick, at, Qt::LeftButton, Qt::LeftButton);
+    mouse(v, QEvent::MouseButtonRelease, at, Qt::LeftButton, Qt::NoButton);
+}
+
 void key(ChartView& v, int k, Qt::KeyboardModifiers mods = Qt::NoModifier) {
     QKeyEvent e(QEvent::KeyPress, k, mods);
     QApplication::sendEvent(&v, &e);
@@ -237,6 +245,61 @@ private slots:
         mouse(v, QEvent::MouseButtonRelease, atFraction(v, 0.5, 0.5), Qt::LeftButton, Qt::NoButton);
         QVERIFY(!v.pinnedHover().isEmpty());
         QVERIFY(!v.isZoomed());
+    }
+
+    /// clearOf keeps a rectangle that covers nothing, else moves it under, above, right of or
+    /// left of every box to avoid, the first that stays on the screen.
+    void clearOfMovesOffEveryBox_data() {
+        QTest::addColumn<QRect>("rect");
+        QTest::addColumn<QList<QRect>>("avoid");
+        QTest::addColumn<QRect>("screen");
+        QTest::addColumn<QRect>("want");
+        const QRect tip(100, 100, 50, 20);
+        const QRect box(90, 90, 100, 100);  // x 90..189, y 90..189
+        QTest::newRow("clear already")
+            << tip << QList<QRect>{QRect(300, 300, 10, 10)} << QRect(0, 0, 800, 600) << tip;
+        QTest::newRow("under") << tip << QList<QRect>{box} << QRect(0, 0, 800, 600)
+                               << QRect(100, 190, 50, 20);
+        QTest::newRow("above: no room under")
+            << tip << QList<QRect>{box} << QRect(0, 0, 800, 200) << QRect(100, 70, 50, 20);
+        QTest::newRow("right: no room above or under")
+            << tip << QList<QRect>{box} << QRect(0, 80, 800, 120) << QRect(190, 100, 50, 20);
+        QTest::newRow("under both boxes") << tip << QList<QRect>{box, QRect(120, 150, 40, 80)}
+                                          << QRect(0, 0, 800, 600) << QRect(100, 230, 50, 20);
+    }
+    void clearOfMovesOffEveryBox() {
+        QFETCH(QRect, rect);
+        QFETCH(QList<QRect>, avoid);
+        QFETCH(QRect, screen);
+        QFETCH(QRect, want);
+        QCOMPARE(clearOf(rect, avoid, screen), want);
+    }
+
+    /// A double-click that resets the zoom pins nothing: its first press would pin the read-out
+    /// of the zoomed axes (a pin made before it goes too: its crosshair would no longer be over
+    /// its values); a double-click on an unzoomed chart is left to the clicks.
+    void resetDoubleClickPinsNothing() {
+        LineView v;
+        v.resize(640, 420);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.fitTexts();
+        const QPoint at = atFraction(v, 0.3, 0.5);
+        QVERIFY(!v.hoverAt(at).isEmpty());  // a click there pins a read-out
+        for (const bool pinnedBefore : {false, true}) {
+            if (pinnedBefore)
+                v.pinHover(v.hoverAt(atFraction(v, 0.6, 0.5)), atFraction(v, 0.6, 0.5));
+            drag(v, atFraction(v, 0.1, 0.9), atFraction(v, 0.5, 0.1), Qt::LeftButton);
+            QVERIFY(v.isZoomed());
+            QCOMPARE(v.pinnedHover().isEmpty(), !pinnedBefore);
+            doubleClick(v, at);
+            QVERIFY(!v.isZoomed());
+            QCOMPARE(v.m_x->max(), 100.0);
+            QVERIFY2(v.pinnedHover().isEmpty(), qPrintable(v.pinnedHover().text()));
+        }
+        // Unzoomed, the first click of a double-click pins as a click does.
+        doubleClick(v, at);
+        QVERIFY(!v.pinnedHover().isEmpty());
     }
 
     /// Ctrl+wheel and + zoom about the cursor / centre by 1.25 a step (x span 100 -> 80, y 3

@@ -4,6 +4,7 @@
 #include <QBarCategoryAxis>
 #include <QChart>
 #include <QDialogButtonBox>
+#include <QFileDialog>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
@@ -17,6 +18,7 @@
 #include <QSlider>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QUndoStack>
 #include <QXYSeries>
 #include <QtTest>
@@ -30,6 +32,7 @@
 #include "mosaic/frontier_view.h"
 #include "mosaic/moe_controls.h"
 #include "mosaic/moe_workspace.h"
+#include "mosaic/plan_panel.h"
 #include "scenario/scenario.h"
 #include "shell/job_runner.h"
 #include "shell/main_window.h"
@@ -42,6 +45,7 @@
 #include "widgets/chart_export.h"
 #include "widgets/chart_view.h"
 #include "widgets/diagnostics_dialog.h"
+#include "widgets/file_dialog.h"
 #include "widgets/labeled_slider.h"
 #include "widgets/text_fit.h"
 
@@ -381,8 +385,8 @@ private slots:
     }
 
     /// A preset's note describes the preset's values; after a slider drag it says the scenario
-    /// was modified from that preset, an undo back to the preset's values restores it, and a
-    /// scenario that is no preset never says so.
+    /// was modified from that preset, and an undo back to the preset's values restores it. The
+    /// same for a file (the preset saved and opened again): it kept its description after edits.
     void presetNoteSaysModifiedAfterAnEdit_data() {
         QTest::addColumn<QString>("preset");
         QTest::newRow("network") << QStringLiteral("mlforml-fig2c");
@@ -414,12 +418,82 @@ private slots:
         w.undoStack()->undo();
         QCOMPARE(w.scenarioNote()->text(), original);
         QVERIFY(w.waitForResults(60000));
-        // A file is no preset: its note is its own name and description, edited or not.
-        w.newScenario(false);
-        LabeledSlider* again = w.moeWorkspace()->controls()->nodesSlider();
-        again->setNumber(again->value() == 16 ? 8 : 16);
-        QVERIFY(!w.scenarioNote()->text().contains(QLatin1String("Modified")));
+        // The preset saved and opened again is a file: its note is its name and description
+        // until an edit, then "Modified from" its name (it kept the preset's description before),
+        // and an undo restores the note.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("preset.json"));
+        QVERIFY(w.saveFile(path));
+        QVERIFY(w.openFile(path));
         QVERIFY(w.waitForResults(60000));
+        const QString opened = w.scenarioNote()->text();
+        QVERIFY2(!opened.contains(QLatin1String("Modified")), qPrintable(opened));
+        QVERIFY2(opened.contains(QString::fromStdString(p.scenario.description).toHtmlEscaped()),
+                 qPrintable(opened));
+        LabeledSlider* again =
+            p.workspace == 0 ? w.networkWorkspace()->findChild<NetworkControls*>()->nodesSlider()
+                             : w.moeWorkspace()->controls()->nodesSlider();
+        again->setNumber(again->value() == 16 ? 8 : 16);
+        const QString edited = w.scenarioNote()->text();
+        QVERIFY2(edited.contains(QStringLiteral("<b>Modified from \u201c%1\u201d</b>")
+                                     .arg(QString::fromStdString(p.scenario.name).toHtmlEscaped())),
+                 qPrintable(edited));
+        QVERIFY2(edited.contains(QLatin1String("As opened: ")), qPrintable(edited));
+        w.undoStack()->undo();
+        QCOMPARE(w.scenarioNote()->text(), opened);
+        QVERIFY(w.waitForResults(60000));
+    }
+
+    /// Every file dialog of the window (Open, Save as, Import, the Plan page's Save as .sh) is
+    /// Qt's own dialog with the shared icon provider that reads no file contents (typing /proc/
+    /// into the name box froze the window on /proc/kmsg).
+    void fileDialogsReadNoFileContents_data() {
+        QTest::addColumn<QString>("action");
+        QTest::newRow("open") << QStringLiteral("&Open scenario...");
+        QTest::newRow("save as") << QStringLiteral("Save scenario &as...");
+        QTest::newRow("import") << QStringLiteral("&Import...");
+        QTest::newRow("plan script") << QStringLiteral("plan");
+    }
+    void fileDialogsReadNoFileContents() {
+        QFETCH(QString, action);
+        MainWindow w;
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        QFileDialog* seen = nullptr;
+        QAbstractFileIconProvider* provider = nullptr;
+        bool native = true;
+        QTimer poll;
+        poll.setInterval(20);
+        connect(&poll, &QTimer::timeout, &poll, [&]() {
+            auto* d = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+            if (!d) return;
+            seen = d;
+            provider = d->iconProvider();
+            native = !d->testOption(QFileDialog::DontUseNativeDialog);
+            poll.stop();
+            d->reject();
+        });
+        poll.start();
+        if (action == QLatin1String("plan")) {
+            w.setCurrentWorkspace(1);
+            QVERIFY(w.waitForResults(60000));
+            w.moeWorkspace()->pages()->setCurrentIndex(MoeWorkspace::kPlanPage);
+            QPushButton* save = w.moeWorkspace()->planPanel()->saveButton();
+            QVERIFY(w.waitForResults(60000));
+            QTRY_VERIFY(save->isEnabled());
+            save->click();
+        } else {
+            QAction* a = nullptr;
+            for (QAction* x : w.findChildren<QAction*>())
+                if (x->text() == action) a = x;
+            QVERIFY2(a, qPrintable(action));
+            a->trigger();
+        }
+        poll.stop();
+        QVERIFY2(seen, "no file dialog was shown");
+        QCOMPARE(provider, static_cast<QAbstractFileIconProvider*>(safeFileIconProvider()));
+        QVERIFY(!native);
     }
 
     /// Reset to defaults gives every control its default and keeps the file (marked modified);

@@ -1,16 +1,19 @@
 // The MoE workspace's "Plan" page (PlanPanel) on the path a user takes: import a Hugging Face
 // config, choose the hardware, stack and precision, select a candidate, open the page and press
-// "Copy Megatron arguments". The figures shown and the clipboard must be what `tandem-cli plan`
+// "Copy launch script". The figures shown and the clipboard must be what `tandem-cli plan`
 // prints for the same model, cluster and layout (the binary is run). Also: "Save as .sh..."
 // writes the same bytes, and rack-scale hardware counts racks.
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
 #include <QFile>
+#include <QFileInfo>
+#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QProcess>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -18,17 +21,23 @@
 #include <nlohmann/json.hpp>
 
 #include "common/number_format.h"
+#include "fabric/topology.h"
+#include "mosaic/background.h"
 #include "mosaic/candidate_table.h"
 #include "mosaic/cluster_unit.h"
+#include "mosaic/imported_model_card.h"
 #include "mosaic/layout_form.h"
 #include "mosaic/moe_advanced.h"
 #include "mosaic/moe_controls.h"
 #include "mosaic/moe_workspace.h"
+#include "mosaic/perf_model.h"
 #include "mosaic/plan_panel.h"
+#include "mosaic/search.h"
 #include "mosaic/stage_memory_table.h"
 #include "mosaic/step_breakdown_view.h"
 #include "shell/main_window.h"
 #include "test_main.h"
+#include "widgets/collapsible_section.h"
 #include "widgets/labeled_slider.h"
 
 using namespace tandem;
@@ -144,22 +153,35 @@ class TstMoePlan : public QObject {
         for (const auto& s : l.stages) peak = std::max(peak, s.totalGB);
         QCOMPARE(peak, l.eval.memoryGB);
         QCOMPARE(t->item(0, 2)->text(), QString::number(l.stages[0].memory.weights, 'f', 1));
-        // Copy Megatron arguments: the bytes of --emit megatron.
+        // Copy launch script: the bytes of --emit megatron, a bash script whose header names
+        // the model, hardware and stack of the plan.
         QApplication::clipboard()->clear();
         QVERIFY(panel->copyButton()->isEnabled());
         QTest::mouseClick(panel->copyButton(), Qt::LeftButton);
         const QByteArray emitted =
             runCli(model, r, {QStringLiteral("--emit"), QStringLiteral("megatron")});
-        QVERIFY2(emitted.startsWith("--num-layers ") && emitted.endsWith("\n"),
+        QVERIFY2(emitted.startsWith("#!/usr/bin/env bash\n# ") && emitted.endsWith("\"$@\"\n"),
                  emitted.constData());
+        const mosaic::Cluster& c = r.request.cluster;
+        for (const QByteArray& line :
+             {QByteArray("\nset -euo pipefail\n"),
+              QByteArray("\n# Hardware: ") + QByteArray::number(c.devices) + " x " +
+                  QByteArray::fromStdString(c.hardware.name),
+              QByteArray("; training stack ") + QByteArray::fromStdString(c.stack.name) +
+                  "; precision " + mosaic::precisionName(c.precision) + "\n",
+              QByteArray("\ntorchrun pretrain_gpt.py \\\n    --num-layers ")})
+            QVERIFY2(emitted.contains(line), (line + " in\n" + emitted).constData());
         QCOMPARE(QApplication::clipboard()->text().toUtf8(), emitted);
-        // Save as .sh writes the same bytes through the atomic save.
+        // Save as .sh writes the same bytes through the atomic save, executable.
         const QString path = m_tmp.filePath(QStringLiteral("plan.sh"));
+        QFile::remove(path);
         QString error;
         QVERIFY2(panel->saveMegatronScript(path, &error), qPrintable(error));
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(f.readAll(), emitted);
+        QVERIFY(f.permissions() & QFileDevice::ExeOwner);
+        QVERIFY(QFileInfo(path).isExecutable());
     }
 
 private slots:
@@ -226,10 +248,140 @@ private slots:
         checkAgainstCli(panel, data(kMixtral));
     }
 
+    /// A new user's question, "512 B200 GPUs for 30 days beside 8 other jobs: which MoE, which
+    /// layout, throughput, memory, Megatron line saved to a file", answered through the widgets
+    /// alone with the actions counted: the cluster and co-running-jobs counts are typed into the
+    /// boxes beside their sliders. The Plan page's tokens/s per GPU, memory per stage and the
+    /// copied and saved arguments are mosaic::runPlan's for the same request, computed here from
+    /// mosaic::search on the envelope the controls wrote.
+    void newUserQuestionInFewActions() {
+        MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        int actions = 0;
+        MoeWorkspace* moe = w.moeWorkspace();
+        MoeControls* controls = moe->controls();
+        MoeAdvanced* adv = controls->advanced();
+        // Types `text` into a number box and presses Enter: one action.
+        const auto type = [&actions](QSpinBox* box, const QString& text) {
+            ++actions;
+            box->setFocus();
+            box->selectAll();
+            QTest::keyClicks(box, text);
+            QTest::keyClick(box, Qt::Key_Return);
+        };
+        const auto pick = [&actions](QComboBox* box, const QVariant& value) {
+            ++actions;
+            return choose(box, value);
+        };
+        ++actions;  // the MoE workspace's tab
+        w.setCurrentWorkspace(1);
+        QVERIFY(w.waitForResults(60000));
+        ++actions;  // opens "Advanced"
+        adv->section()->setExpanded(true);
+        QVERIFY(pick(adv->hardware(), QStringLiteral("dgx-b200")));
+        QVERIFY(w.waitForResults(60000));
+        QSpinBox* nodes = controls->nodesSlider()->numberBox();
+        QVERIFY(nodes && nodes->isVisible());
+        type(nodes, QStringLiteral("64"));  // 512 GPUs of 8 per node
+        QVERIFY(w.waitForResults(60000));
+        QCOMPARE(controls->nodesSlider()->value(), 64);
+        QSpinBox* jobs = controls->coRunningSlider()->numberBox();
+        QVERIFY(jobs && jobs->isVisible());
+        type(jobs, QStringLiteral("8"));
+        QVERIFY(w.waitForResults(60000));
+        QCOMPARE(controls->coRunningSlider()->value(), 8);
+        QVERIFY(pick(adv->stack(), QStringLiteral("megatron-core")));
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(pick(adv->precision(), int(mosaic::Precision::Fp8)));
+        QVERIFY(w.waitForResults(60000));
+        // 30 days: one stop of the window slider typed as its value.
+        ++actions;
+        controls->daysSlider()->setNumber(30);
+        QVERIFY(w.waitForResults(60000));
+
+        const mosaic::Envelope e = *moe->envelope();
+        QCOMPARE(e.hardware.name, std::string("dgx-b200"));
+        QCOMPARE(e.nodes * e.hardware.gpusPerNode, 512);
+        QVERIFY(e.background);
+        QCOMPARE(e.background->jobs, 8);
+        QCOMPARE(e.stack.name, std::string("megatron-core"));
+        QCOMPARE(e.precision, mosaic::Precision::Fp8);
+        QCOMPARE(e.days, 30.0);
+        QVERIFY(moe->result() && moe->result()->optimum >= 0);
+
+        // The cluster-optimal candidate in the table, then the Plan page.
+        ++actions;
+        CandidateTable* table = moe->candidateTable();
+        const int best = moe->result()->optimum;
+        table->selectionModel()->setCurrentIndex(
+            table->model()->index(best, 0),
+            QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        QVERIFY(moe->layoutRunner()->waitIdle(60000));
+        QApplication::processEvents();
+        ++actions;
+        moe->pages()->setCurrentIndex(MoeWorkspace::kPlanPage);
+        PlanPanel* panel = moe->planPanel();
+        QVERIFY(panel->isVisible());
+        QCOMPARE(panel->subjectBox()->currentIndex(), 0);
+        QCOMPARE(panel->subjectBox()->currentText(), QStringLiteral("Cluster-optimal model"));
+        ++actions;
+        QApplication::clipboard()->clear();
+        QTest::mouseClick(panel->copyButton(), Qt::LeftButton);
+        actions += 2;  // "Save as .sh...", then a name and Enter in the file dialog
+        const QString script = m_tmp.filePath(QStringLiteral("answer.sh"));
+        QString error;
+        QVERIFY2(panel->saveMegatronScript(script, &error), qPrintable(error));
+
+        // The core on the same request: search the envelope, plan its optimum.
+        const mosaic::SearchResult r = mosaic::search(e);
+        QVERIFY(r.optimum >= 0);
+        const mosaic::Candidate& c = r.candidates[size_t(r.optimum)];
+        mosaic::PlanRequest req;
+        req.geometry = c.geometry;
+        req.cluster = mosaic::clusterOf(e);
+        req.grid = mosaic::layoutGridOf(e);
+        req.layouts = {c.plan};
+        req.tokenTarget = c.tokens;
+        req.goodput = e.goodput;
+        const mosaic::PlanReport expected = mosaic::runPlan(req);
+        QVERIFY(!expected.layouts.empty() && expected.layouts.front().eval.feasible);
+        const mosaic::PlanLayout& l = expected.layouts.front();
+        QVERIFY(panel->report());
+        const mosaic::PlanLayout& shown = panel->report()->layouts.front();
+        QCOMPARE(shown.eval.tokensPerSPerGpu, l.eval.tokensPerSPerGpu);
+        QCOMPARE(panel->figureText(PlanPanel::Figure::TokensPerGpu),
+                 QString::number(l.eval.tokensPerSPerGpu, 'f', 0));
+        QCOMPARE(panel->figureText(PlanPanel::Figure::Layout).isEmpty(), false);
+        // Memory per stage: one row per kind of stage, each the core's total.
+        StageMemoryTable* stages = panel->stageTable();
+        QCOMPARE(stages->rowCount(), int(l.stages.size()));
+        for (int i = 0; i < stages->rowCount(); ++i) {
+            QCOMPARE(shown.stages[size_t(i)].totalGB, l.stages[size_t(i)].totalGB);
+            QCOMPARE(stages->item(i, 2)->text(),
+                     QString::number(l.stages[size_t(i)].memory.weights, 'f', 1));
+        }
+        const QByteArray megatron = QByteArray::fromStdString(mosaic::planReportMegatron(expected));
+        QVERIFY(megatron.startsWith("--num-layers "));
+        QCOMPARE(QApplication::clipboard()->text().toUtf8(), megatron);
+        QFile saved(script);
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        QCOMPARE(saved.readAll(), megatron);
+        QVERIFY2(actions <= 15, qPrintable(QStringLiteral("%1 actions").arg(actions)));
+        qInfo("new-user path: %d actions", actions);
+    }
+
     /// An infeasible subject offers nothing to copy or save; a folder is refused as a target.
     void nothingToSaveAndBadTargets() {
         PlanPanel panel;
         panel.setSubjects({{QStringLiteral("nothing"), std::nullopt, QStringLiteral("too big")}});
+        // The note says why in the wording the CLI prints (mosaic::noFeasibleLayoutText).
+        bool noted = false;
+        for (const QLabel* l : panel.findChildren<QLabel*>())
+            noted =
+                noted || l->text() == QLatin1String("No feasible layout on this cluster: too big");
+        QVERIFY(noted);
         QVERIFY(!panel.copyButton()->isEnabled());
         QVERIFY(!panel.saveButton()->isEnabled());
         QVERIFY(panel.megatronText().isEmpty());
@@ -249,6 +401,78 @@ private slots:
         QVERIFY(panel.saveButton()->isEnabled());
         QVERIFY(!panel.saveMegatronScript(m_tmp.path(), &error));  // a folder
         QVERIFY2(error.contains(QLatin1String("folder")), qPrintable(error));
+    }
+
+    /// Co-running jobs that share no link with the job change nothing, and the page says so in
+    /// the line the model gives (mosaic::coRunNote): 8 jobs packed beside an 8-node job packed
+    /// in one leaf of 16. Without co-running jobs the line is hidden.
+    void coRunningJobsLine() {
+        mosaic::Envelope e;
+        e.nodes = 8;
+        mosaic::Plan p;
+        std::string why;
+        QVERIFY(mosaic::parseLayout("tp=1,ep=8,pp=1,cp=1,dp=64,mbs=1,ckpt=selective", p, why));
+        const mosaic::Geometry g = mosaic::ladderGeometry(8, 32, 2, 2);
+        PlanPanel alone;
+        alone.setSubjects({{QStringLiteral("model"), planRequestOf(g, p, 1e11, e), QString()}});
+        QVERIFY(alone.report() && alone.report()->anyFeasible);
+        QVERIFY(alone.coRunLabel()->isHidden());
+
+        mosaic::BackgroundLoad b;
+        QVERIFY(fabric::topologyPreset("leaf-spine-4to1", b.topology));
+        b.topology.nodes = 256;
+        b.jobs = 8;
+        e.background = b;
+        PlanPanel panel;
+        panel.setSubjects({{QStringLiteral("model"), planRequestOf(g, p, 1e11, e), QString()}});
+        QVERIFY(panel.report() && panel.report()->anyFeasible);
+        const QString line = QStringLiteral(
+            "8 co-running jobs share no link with this job under packed placement: no slowdown");
+        QCOMPARE(panel.coRunLabel()->text(), line);
+        QVERIFY(!panel.coRunLabel()->isHidden());
+        QCOMPARE(QString::fromStdString(mosaic::coRunNote(e.hardware, e.nodes, b)), line);
+        // The plan is the one without them.
+        using F = PlanPanel::Figure;
+        for (F f : {F::TokensPerGpu, F::Iteration, F::Mfu})
+            QCOMPARE(panel.figureText(f), alone.figureText(f));
+        QCOMPARE(panel.report()->layouts[0].eval.iteration_s,
+                 alone.report()->layouts[0].eval.iteration_s);
+    }
+
+    /// An imported model without a feasible layout: the card says so in the CLI's wording, with
+    /// the rule that cut it.
+    void importedCardWithoutLayout() {
+        ImportedModelCard card;
+        ImportedModelPoint m;
+        m.label = QStringLiteral("Huge");
+        m.geometry = mosaic::ladderGeometry(8, 32, 2, 2);
+        m.eval.feasible = false;
+        m.eval.reason = "does not fit in device memory";
+        card.setModels({m}, std::nullopt, 80);
+        QVERIFY2(card.text().contains(QLatin1String(
+                     "No feasible layout on this cluster: does not fit in device memory")),
+                 qPrintable(card.text()));
+    }
+
+    /// The candidate table and the stage memory table are set up alike (setUpReadOnlyTable): not
+    /// editable, no row numbers, columns as wide as their contents and nothing elided; rows are
+    /// selected one at a time in the first, not at all in the second.
+    void readOnlyTables() {
+        CandidateTable candidates;
+        StageMemoryTable stages;
+        const QList<QPair<QTableView*, QAbstractItemView::SelectionMode>> tables = {
+            {&candidates, QAbstractItemView::SingleSelection},
+            {&stages, QAbstractItemView::NoSelection}};
+        for (const auto& [t, selection] : tables) {
+            QCOMPARE(t->editTriggers(), QAbstractItemView::EditTriggers());
+            QCOMPARE(t->selectionMode(), selection);
+            QVERIFY(t->verticalHeader()->isHidden());
+            QCOMPARE(t->verticalHeader()->defaultSectionSize(), t->fontMetrics().height() + 6);
+            QVERIFY(!t->horizontalHeader()->stretchLastSection());
+            QCOMPARE(t->horizontalHeader()->sectionResizeMode(0), QHeaderView::ResizeToContents);
+            QCOMPARE(t->textElideMode(), Qt::ElideNone);
+        }
+        QCOMPARE(candidates.selectionBehavior(), QAbstractItemView::SelectRows);
     }
 
     /// The nearest whole number of units.

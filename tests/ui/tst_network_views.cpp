@@ -24,6 +24,7 @@
 #include "mlforml/loss_curve_view.h"
 #include "mlforml/network_advanced.h"
 #include "mlforml/network_controls.h"
+#include "mlforml/network_map.h"
 #include "mlforml/network_map_view.h"
 #include "mlforml/network_workspace.h"
 #include "mlforml/sweep_crossing_view.h"
@@ -346,6 +347,60 @@ private slots:
         QCOMPARE(std::string(tandem::fabric::name(q.placement.foreground)), std::string("spread"));
         QCOMPARE(std::string(tandem::fabric::name(q.placement.background)), std::string("packed"));
         QVERIFY(!w.networkWorkspace()->lossView()->policies().isEmpty());
+    }
+
+    /// The bottleneck is a link that carried bytes: an idle link (no job crossed it, nothing
+    /// carried) that counts as "full" for its whole record, as a zero-capacity link does, used to
+    /// head the ranking through its seconds at 100 % and was named the bottleneck.
+    void bottleneckIsNeverAnIdleLink() {
+        tandem::mlforml::Params p;  // paper-fabric: no leaf links to place
+        tandem::mlforml::LinkTable table;
+        table.backgroundJobs = 4;
+        tandem::fabric::LinkUsage idle;
+        idle.link = "fabric";
+        idle.capacityBytesPerS = 0;
+        idle.observedS = 100;
+        idle.saturatedS = 100;  // zero load within tolerance of zero capacity
+        tandem::fabric::LinkUsage nic;
+        nic.link = "foreground-nic";
+        nic.capacityBytesPerS = 12.5e9;
+        nic.observedS = 100;
+        nic.utilisationSeconds = 30;
+        nic.peakUtilisation = 0.9;
+        nic.jobs = {tandem::fabric::kForegroundJob};
+        tandem::fabric::LinkUsage bg = nic;
+        bg.link = "bg0-nic";
+        bg.utilisationSeconds = 10;
+        bg.jobs = {0};
+        table.links = {idle, nic, bg};
+        const tandem::mlforml::NetworkMap map = tandem::mlforml::networkMap(p, table, 4);
+        QCOMPARE(int(map.busiest.size()), 2);
+        QCOMPARE(map.busiest[0].link, std::string("foreground-nic"));
+        QCOMPARE(map.busiest[1].link, std::string("bg0-nic"));
+        QVERIFY2(
+            networkCaption(map).startsWith(QStringLiteral("<b>Bottleneck: foreground-nic</b>")),
+            qPrintable(networkCaption(map)));
+        // Nothing carried at all: no bottleneck is named.
+        table.links = {idle};
+        const tandem::mlforml::NetworkMap none = tandem::mlforml::networkMap(p, table, 4);
+        QVERIFY(none.busiest.empty());
+        QCOMPARE(networkCaption(none), QStringLiteral("No link was used in this condition."));
+    }
+
+    /// The side panel's Fabric and NIC boxes refuse 0 as the reader does (their least value is
+    /// the 1 MB/s bound in the box's resolution); they started at 0.
+    void bandwidthBoxesRefuseZero() {
+        MainWindow w;
+        for (const char* key : {"fabric_GBps", "nic_GBps"}) {
+            QDoubleSpinBox* box = nullptr;
+            for (QDoubleSpinBox* b : w.networkWorkspace()->findChildren<QDoubleSpinBox*>())
+                if (b->toolTip().contains(QStringLiteral("ml_for_ml.%1 in ").arg(key))) box = b;
+            QVERIFY2(box, key);
+            QVERIFY2(box->minimum() > 0,
+                     qPrintable(QStringLiteral("%1 minimum %2").arg(key).arg(box->minimum())));
+            box->setValue(0);
+            QVERIFY2(box->value() > 0, key);
+        }
     }
 
     /// The network page on a leaf/spine fabric: the foreground's leaves drawn with their up

@@ -56,9 +56,9 @@ private slots:
         QCOMPARE(r.lo, 1e-3);
         QCOMPARE(r.hi, 1e9);
         QVERIFY(!r.loOpen && !r.hiOpen);
-        // fabric_GBps: >= 0, at least 1e-3 unless 0, at most 1e9 -> [0, 1e9].
+        // fabric_GBps: > 0 (0 refused), at least 1e-3, at most 1e9 -> [1e-3, 1e9].
         r = acceptedRange(mlForMlField(QStringLiteral("fabric_GBps")));
-        QCOMPARE(r.lo, 0.0);
+        QCOMPARE(r.lo, 1e-3);
         QCOMPARE(r.hi, 1e9);
         QVERIFY(!r.loOpen);
         // cc_efficiency: (0, 1].
@@ -129,7 +129,7 @@ private slots:
         QCOMPARE(boxSpan(byKey.value(QStringLiteral("foreground_parameters"))),
                  P(1, 1e7));  // millions
         QCOMPARE(boxSpan(byKey.value(QStringLiteral("progress.kappa_mxfp4"))), P(0.001, 1000));
-        QCOMPARE(boxSpan(byKey.value(QStringLiteral("fabric_GBps"))), P(0, 1e9));
+        QCOMPARE(boxSpan(byKey.value(QStringLiteral("fabric_GBps"))), P(1, 1e9));  // whole GB/s
         QCOMPARE(boxSpan(byKey.value(QStringLiteral("seed"))), P(0, 9007199254740991.0));
         const QString tip = byKey.value(QStringLiteral("background_job.nodes"))->toolTip();
         QVERIFY2(tip.endsWith(QStringLiteral(

@@ -3,23 +3,28 @@
 #include <QAreaSeries>
 #include <QComboBox>
 #include <QDir>
+#include <QLabel>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QMouseEvent>
 #include <QScatterSeries>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QToolTip>
 #include <QValueAxis>
 #include <QtTest>
 #include <map>
 #include <nlohmann/json.hpp>
 
 #include "mosaic/moe_workspace.h"
+#include "mosaic/plan.h"
 #include "mosaic/reality.h"
 #include "mosaic/reality_view.h"
 #include "shell/main_window.h"
 #include "shell/offscreen.h"
 #include "test_main.h"
 #include "widgets/chart_export.h"
+#include "widgets/workspace_layout.h"
 
 using namespace tandem::ui;
 
@@ -189,6 +194,7 @@ private slots:
         plan.totalParams = g.nTot;
         plan.precision = "fp8";
         plan.predicted = 1700;
+        plan.stack = "megatron-core";
         view.setPlan(plan);
         view.ensureBuilt();
         QVERIFY(view.planSeries()->isVisible());
@@ -211,9 +217,34 @@ private slots:
                                                   "(the largest |error| of the 3 measured runs")
                                        .arg(100 * maxErr, 0, 'f', 1)),
                  qPrintable(sentence));
-        QVERIFY2(sentence.contains(QStringLiteral("predicted 1700 tokens/s per GPU")),
+        QVERIFY2(sentence.contains(QStringLiteral("predicted 1700 tokens/s per GPU (the star) "
+                                                  "under megatron-core, the stack the runs are "
+                                                  "costed with.")),
                  qPrintable(sentence));
         QVERIFY(sentence.contains(QStringLiteral("LLAMA3_70B (64 GPUs DGX-H100, 26.04.01) ")));
+        // The nearest runs are those the filter shows: with the Qwen3 30B-A3B runs alone, the
+        // three nearest of them (the Llama runs are hidden), named so in the sentence.
+        view.setFilter({"", "Qwen3_30B_a3B", "", ""});
+        view.ensureBuilt();
+        QCOMPARE(int(view.nearest().size()), 3);
+        ringed = view.nearestSeries()->points();
+        QCOMPARE(ringed.size(), 3);
+        for (const auto& n : view.nearest()) {
+            const auto& row = report.rows[n.row];
+            QCOMPARE(report.cases[row.caseIndex].run.model, std::string("Qwen3_30B_a3B"));
+            QVERIFY(ringed.contains(QPointF(report.cases[row.caseIndex].run.tokensPerSPerGpu,
+                                            row.eval.tokensPerSPerGpu)));
+        }
+        QVERIFY2(view.planSentence().contains(QStringLiteral("measured runs on DGX-H100 nearest "
+                                                             "in GPU count, model size and "
+                                                             "precision, among the runs the "
+                                                             "filter shows; median")),
+                 qPrintable(view.planSentence()));
+        view.setFilter({"", "no such model", "", ""});
+        view.ensureBuilt();
+        QVERIFY(view.nearest().empty());
+        QVERIFY(!view.nearestSeries()->isVisible());
+        view.setFilter({});
         // The error view puts the plan at 0 %.
         view.setMode(RealityView::Mode::Error);
         view.ensureBuilt();
@@ -320,6 +351,51 @@ private slots:
         QVERIFY(view.hoverAt(far).isEmpty());
     }
 
+    /// The view's general tooltip never covers the run read-out: with the cursor on a marker
+    /// (the read-out drawn right of and below it, where a tooltip opens too) the tooltip is
+    /// moved clear of the read-out's box.
+    void tooltipClearOfTheReadOut() {
+        RealityView view;
+        view.resize(760, 540);
+        view.move(0, 0);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.ensureBuilt();
+        view.fitTexts();
+        const QRect inner =
+            view.viewport()->rect().adjusted(40, 40, -view.width() / 2, -view.height() / 2);
+        int pick = -1;
+        for (int i = 0; i < view.points().size() && pick < 0; ++i)
+            if (inner.contains(view.markerPosition(i))) pick = i;
+        QVERIFY(pick >= 0);
+        const QPoint at = view.markerPosition(pick) + QPoint(2, -1);
+        QMouseEvent move(QEvent::MouseMove, at, view.viewport()->mapToGlobal(at), Qt::NoButton,
+                         Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(view.viewport(), &move);
+        const QList<QRect> boxes = view.readoutRects();
+        QCOMPARE(boxes.size(), 1);
+        QVERIFY(boxes[0].contains(at + QPoint(14, 14)));  // beside the cursor
+        QHelpEvent help(QEvent::ToolTip, at, view.viewport()->mapToGlobal(at));
+        QApplication::sendEvent(view.viewport(), &help);
+        QLabel* tip = nullptr;
+        for (QWidget* w : QApplication::topLevelWidgets())
+            if (w->inherits("QTipLabel") && w->isVisible()) tip = qobject_cast<QLabel*>(w);
+        QVERIFY(tip);
+        QCOMPARE(tip->text(), view.toolTip());
+        const QRect box(view.viewport()->mapToGlobal(boxes[0].topLeft()), boxes[0].size());
+        QVERIFY2(!tip->geometry().intersects(box),
+                 qPrintable(QStringLiteral("tip %1,%2 %3x%4 over read-out %5,%6 %7x%8")
+                                .arg(tip->x())
+                                .arg(tip->y())
+                                .arg(tip->width())
+                                .arg(tip->height())
+                                .arg(box.x())
+                                .arg(box.y())
+                                .arg(box.width())
+                                .arg(box.height())));
+        QToolTip::hideText();
+    }
+
     void csvRowsEqualTheReproduceRealityJson() {
         RealityView view;
         view.load();
@@ -371,22 +447,85 @@ private slots:
         w.show();
         QVERIFY(w.waitForResults(60000));
         MoeWorkspace* ws = w.moeWorkspace();
-        QCOMPARE(ws->pages()->tabText(MoeWorkspace::kRealityPage), QStringLiteral("Reality check"));
+        QCOMPARE(fullTabText(ws->pages(), MoeWorkspace::kRealityPage),
+                 QStringLiteral("Reality check"));
         QVERIFY(ws->pages()->isTabVisible(MoeWorkspace::kRealityPage));
         QVERIFY(!ws->realityView()->report().has_value());  // computed on demand
         ws->pages()->setCurrentIndex(MoeWorkspace::kRealityPage);
         QApplication::processEvents();
         QVERIFY(ws->realityView()->report().has_value());
         QVERIFY(ws->charts().contains(ws->realityView()));
-        // The workspace passes its selected candidate as the current plan.
+        // The workspace passes its selected candidate as the current plan, costed under the
+        // stack of the measured runs (megatron-core), not the scenario's (mosaic-paper): the
+        // star stands beside runs costed the same way; the sentence names both.
         const auto shown = ws->shownCandidate();
         QVERIFY(shown && shown->eval.feasible);
         const auto& plan = ws->realityView()->plan();
         QVERIFY(plan.has_value());
-        QCOMPARE(plan->predicted, shown->eval.tokensPerSPerGpu);
+        const tandem::mosaic::Envelope& e = *ws->envelope();
+        QCOMPARE(e.stack.name, std::string("mosaic-paper"));
+        QCOMPARE(plan->stack, std::string("megatron-core"));
+        QCOMPARE(plan->scenarioStack, std::string("mosaic-paper"));
+        QCOMPARE(plan->scenarioPredicted, shown->eval.tokensPerSPerGpu);
+        tandem::mosaic::Cluster runs = tandem::mosaic::clusterOf(e);
+        runs.stack = tandem::mosaic::megatronCoreStack();
+        const auto ev = tandem::mosaic::evaluateLayout(shown->geometry, runs, shown->plan);
+        QVERIFY(ev.feasible);
+        QCOMPARE(plan->predicted, ev.tokensPerSPerGpu);
+        QVERIFY(plan->predicted != shown->eval.tokensPerSPerGpu);
+        ws->realityView()->ensureBuilt();
+        QCOMPARE(ws->realityView()->planSeries()->points(),
+                 (QList<QPointF>{QPointF(ev.tokensPerSPerGpu, ev.tokensPerSPerGpu)}));
+        QVERIFY2(ws->realityView()->planSentence().contains(
+                     QStringLiteral("under megatron-core, the stack the runs are costed with. The "
+                                    "scenario's mosaic-paper stack predicts %1 tokens/s per GPU.")
+                         .arg(shown->eval.tokensPerSPerGpu, 0, 'f', 0)),
+                 qPrintable(ws->realityView()->planSentence()));
         QCOMPARE(plan->totalParams, shown->geometry.nTot);
         QCOMPARE(int(ws->realityView()->nearest().size()), RealityView::kNearestRuns);
         QVERIFY(ws->realityView()->planSentence().contains(QStringLiteral("Runs like yours")));
+    }
+
+    /// A scenario without a "mosaic" section: the page says that there is no plan to check and
+    /// how to get one, without the filter boxes, in the enabled text colour (the disabled
+    /// workspace's grey would fade it into the page).
+    void noMosaicSectionSaysSo() {
+        MainWindow w;
+        w.setCurrentWorkspace(1);
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(QStringLiteral(TANDEM_EXAMPLES "/mlforml-scenario1.json")));
+        w.setCurrentWorkspace(1);
+        MoeWorkspace* ws = w.moeWorkspace();
+        QVERIFY(!ws->envelope().has_value());
+        ws->pages()->setCurrentIndex(MoeWorkspace::kRealityPage);
+        QApplication::processEvents();
+        RealityView* view = ws->realityView();
+        QVERIFY(view->isVisible());
+        QVERIFY2(view->emptyReason().startsWith(QStringLiteral(
+                     "This scenario has no \"mosaic\" section, so there is no MoE plan to check "
+                     "against the measured Megatron-Core runs.")),
+                 qPrintable(view->emptyReason()));
+        QVERIFY(!view->chart()->isVisible());
+        auto* header = view->findChild<QWidget*>(QStringLiteral("realityHeader"));
+        QVERIFY(header && header->isHidden());
+        // The message's darkest pixels are the enabled text colour.
+        const QImage image = view->grab().toImage();
+        const QColor ink = view->palette().color(QPalette::Active, QPalette::WindowText);
+        int nearest = 3 * 255;
+        for (int y = image.height() / 4; y < 3 * image.height() / 4; ++y)
+            for (int x = 0; x < image.width(); ++x) {
+                const QColor c = image.pixelColor(x, y);
+                nearest = std::min(nearest, std::abs(c.red() - ink.red()) +
+                                                std::abs(c.green() - ink.green()) +
+                                                std::abs(c.blue() - ink.blue()));
+            }
+        QVERIFY2(nearest < 60, qPrintable(QString::number(nearest)));
+        // A scenario with the section brings the chart and the boxes back.
+        QVERIFY(w.openFile(QStringLiteral(TANDEM_EXAMPLES "/mosaic-table3.json")));
+        QVERIFY(view->emptyReason().isEmpty());
+        QVERIFY(!header->isHidden());
     }
 
     void exportWritesEveryFormatAndExportChartsIncludesIt() {

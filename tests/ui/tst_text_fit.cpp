@@ -12,11 +12,14 @@
 #include <QLabel>
 #include <QLegend>
 #include <QScreen>
+#include <QScrollArea>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QtTest>
 
 #include "common/diagnostics.h"
 #include "mlforml/fabric_controls.h"
+#include "mlforml/loss_curve_view.h"
 #include "mlforml/network_controls.h"
 #include "mlforml/network_map_view.h"
 #include "mlforml/network_workspace.h"
@@ -36,6 +39,7 @@
 #include "widgets/collapsible_section.h"
 #include "widgets/palette.h"
 #include "widgets/text_fit.h"
+#include "widgets/workspace_layout.h"
 
 using namespace tandem::ui;
 
@@ -56,6 +60,11 @@ private slots:
     void presentationMode();
     void statusLineWhole_data();
     void statusLineWhole();
+    void narrowWindowScrollsOnlyDown_data();
+    void narrowWindowScrollsOnlyDown();
+    void presentationTargetLabelsApart_data();
+    void presentationTargetLabelsApart();
+    void presentationGrowsTheNetworkDrawing();
 };
 
 namespace {
@@ -106,6 +115,11 @@ QTabWidget* pagesOf(MainWindow& w, int workspace) {
     return workspace == 1 ? w.moeWorkspace()->pages() : w.networkWorkspace()->pages();
 }
 
+QWidget* workspaceOf(MainWindow& w, int workspace) {
+    return workspace == 1 ? static_cast<QWidget*>(w.moeWorkspace())
+                          : static_cast<QWidget*>(w.networkWorkspace());
+}
+
 /// The problems of page `page` as --screenshot shows it once the results arrived (grabSettled).
 QStringList shownProblems(MainWindow& w, QTabWidget* pages, int page) {
     if (!w.waitForResults(60000)) return {QStringLiteral("timed out waiting for results")};
@@ -116,11 +130,43 @@ QStringList shownProblems(MainWindow& w, QTabWidget* pages, int page) {
     return out;
 }
 
+/// Every problem of `problems` once, one a line.
+QString report(QStringList problems) {
+    problems.removeDuplicates();
+    return problems.join(QLatin1Char('\n'));
+}
+
+/// The problems of every visible, enabled page of `pages`, each brought to the front in turn
+/// (shownProblems), reported once each, one a line; empty when every page fits.
+QString everyPageProblems(MainWindow& w, QTabWidget* pages) {
+    QStringList problems;
+    for (int p = 0; p < pages->count(); ++p) {
+        if (!pages->isTabVisible(p) || !pages->isTabEnabled(p)) continue;
+        pages->setCurrentIndex(p);
+        problems << shownProblems(w, pages, p);
+    }
+    return report(problems);
+}
+
+/// The small window sizes of the single-page checks (device pixels): 800x600, 1024x768 and
+/// 1280x720; with a device pixel ratio of 2 the 2560x1440 screen.
+QList<QSize> smallDeviceSizes() {
+    if (qGuiApp->devicePixelRatio() >= 2) return {QSize(2560, 1440)};
+    return {QSize(800, 600), QSize(1024, 768), QSize(1280, 720)};
+}
+
 /// One row per source at `size` (device pixels).
 void addRows(const QSize& size) {
     for (const Source& s : sources())
         QTest::addRow("%s@%dx%d@%d", qPrintable(s.name), size.width(), size.height(), s.workspace)
             << s.name << s.workspace << size;
+}
+
+/// The small windows a page is checked at (device pixels): 800x600, 1024x768 and 1280x720, or
+/// the 2560x1440 screen at a device pixel ratio of 2.
+QList<QSize> smallDeviceSizes() {
+    if (qGuiApp->devicePixelRatio() >= 2) return {QSize(2560, 1440)};
+    return {QSize(800, 600), QSize(1024, 768), QSize(1280, 720)};
 }
 
 QSize logicalSize(const QSize& device) {
@@ -152,14 +198,8 @@ void TextFitTest::everyPage() {
     // The side panel's collapsed sections are opened: their controls must fit the panel too.
     for (CollapsibleSection* section : w.findChildren<CollapsibleSection*>())
         section->setExpanded(true);
-    QStringList problems;
-    for (int p = 0; p < pages->count(); ++p) {
-        if (!pages->isTabVisible(p) || !pages->isTabEnabled(p)) continue;
-        pages->setCurrentIndex(p);
-        problems << shownProblems(w, pages, p);
-    }
-    problems.removeDuplicates();
-    if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));
+    const QString problems = everyPageProblems(w, pages);
+    if (!problems.isEmpty()) QFAIL(qPrintable(problems));
 }
 
 void TextFitTest::firstFrame_data() {
@@ -186,17 +226,13 @@ void TextFitTest::firstFrame() {
         w.show();
         problems << shownProblems(w, pages, p);
     }
-    problems.removeDuplicates();
-    if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));
+    if (!problems.isEmpty()) QFAIL(qPrintable(report(problems)));
 }
 
 void TextFitTest::networkPage_data() {
     QTest::addColumn<QString>("topology");
     QTest::addColumn<QSize>("size");
-    const QList<QSize> sizes =
-        qGuiApp->devicePixelRatio() >= 2
-            ? QList<QSize>{QSize(2560, 1440)}
-            : QList<QSize>{QSize(800, 600), QSize(1024, 768), QSize(1280, 720)};
+    const QList<QSize> sizes = smallDeviceSizes();
     for (const QSize& size : sizes)
         for (const char* t : {"leaf-spine-4to1", "rail-optimised", "nvl72"})
             QTest::addRow("%s@%dx%d", t, size.width(), size.height())
@@ -225,17 +261,13 @@ void TextFitTest::networkPage() {
     QVERIFY2(view->map(), qPrintable(view->captionText()));
     QVERIFY(view->isVisible());
     QVERIFY(!view->drawnTexts().isEmpty());
-    problems.removeDuplicates();
-    if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));
+    if (!problems.isEmpty()) QFAIL(qPrintable(report(problems)));
 }
 
 void TextFitTest::realityPage_data() {
     QTest::addColumn<QString>("state");
     QTest::addColumn<QSize>("size");
-    const QList<QSize> sizes =
-        qGuiApp->devicePixelRatio() >= 2
-            ? QList<QSize>{QSize(2560, 1440)}
-            : QList<QSize>{QSize(800, 600), QSize(1024, 768), QSize(1280, 720)};
+    const QList<QSize> sizes = smallDeviceSizes();
     for (const QSize& size : sizes)
         for (const char* state : {"plan", "filtered", "error"})
             QTest::addRow("%s@%dx%d", state, size.width(), size.height())
@@ -270,8 +302,7 @@ void TextFitTest::realityPage() {
     }
     QStringList problems = shownProblems(w, pages, MoeWorkspace::kRealityPage);
     QVERIFY(view->isVisible());
-    problems.removeDuplicates();
-    if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));
+    if (!problems.isEmpty()) QFAIL(qPrintable(report(problems)));
 }
 
 void TextFitTest::presentationMode_data() {
@@ -315,14 +346,8 @@ void TextFitTest::presentationMode() {
                                     .arg(a->labelsFont().pointSizeF())));
     }
     QTabWidget* pages = pagesOf(w, workspace);
-    QStringList problems;
-    for (int p = 0; p < pages->count(); ++p) {
-        if (!pages->isTabVisible(p) || !pages->isTabEnabled(p)) continue;
-        pages->setCurrentIndex(p);
-        problems << shownProblems(w, pages, p);
-    }
-    problems.removeDuplicates();
-    if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));
+    const QString problems = everyPageProblems(w, pages);
+    if (!problems.isEmpty()) QFAIL(qPrintable(problems));
     w.setPresentationMode(false);
     for (ChartView* c : w.allCharts()) {
         c->ensureBuilt();  // a chart on a page not in front restyles when it is drawn
@@ -341,10 +366,7 @@ void TextFitTest::planPage_data() {
 /// and an imported model.
 void TextFitTest::planPage() {
     QFETCH(QString, hardware);
-    const QList<QSize> sizes =
-        qGuiApp->devicePixelRatio() >= 2
-            ? QList<QSize>{QSize(2560, 1440)}
-            : QList<QSize>{QSize(800, 600), QSize(1024, 768), QSize(1280, 720)};
+    const QList<QSize> sizes = smallDeviceSizes();
     MainWindow w;
     w.setCurrentWorkspace(1);
     w.resize(logicalSize(sizes.front()));
@@ -403,8 +425,7 @@ void TextFitTest::statusLineWhole() {
     w.show();
     QVERIFY(w.waitForResults(60000));
     QTabWidget* pages = pagesOf(w, workspace);
-    QWidget* ws = workspace == 1 ? static_cast<QWidget*>(w.moeWorkspace())
-                                 : static_cast<QWidget*>(w.networkWorkspace());
+    QWidget* ws = workspaceOf(w, workspace);
     auto* status = ws->findChild<QLabel*>(QStringLiteral("workspaceStatus"));
     QVERIFY(status);
     for (int p = 0; p < pages->count(); ++p) {
@@ -420,6 +441,117 @@ void TextFitTest::statusLineWhole() {
                                 .arg(status->height())));
         QVERIFY(status->height() >= status->heightForWidth(status->width()));
     }
+}
+
+void TextFitTest::narrowWindowScrollsOnlyDown_data() { statusLineWhole_data(); }
+
+/// At 800x600 and 1024x768 (with QT_SCALE_FACTOR=2: 2560x1440) every page fits the width the window
+/// leaves it: side-by-side charts stack instead of needing a horizontal scroll bar, and every
+/// visible tab's title is shown whole in the tab bar (the network workspace's "Network" tab read
+/// "Net" behind the bar's scroll buttons); a short title stands for a long one where the full
+/// titles do not fit.
+void TextFitTest::narrowWindowScrollsOnlyDown() {
+    QFETCH(int, workspace);
+    QFETCH(QSize, size);
+    MainWindow w;
+    if (workspace == 0) QVERIFY(open(w, QStringLiteral("mlforml-fabric-scaling.json")));
+    w.setCurrentWorkspace(workspace);
+    w.resize(logicalSize(size));
+    w.show();
+    QVERIFY(w.waitForResults(60000));
+    QTabWidget* pages = pagesOf(w, workspace);
+    QWidget* ws = workspaceOf(w, workspace);
+    auto* scroll = ws->findChild<QScrollArea*>(QStringLiteral("pagesScroll"));
+    QVERIFY(scroll);
+    QStringList problems;
+    for (int p = 0; p < pages->count(); ++p) {
+        if (!pages->isTabVisible(p) || !pages->isTabEnabled(p)) continue;
+        pages->setCurrentIndex(p);
+        problems << shownProblems(w, pages, p);
+        if (pages->width() > scroll->viewport()->width())
+            problems << QStringLiteral("page %1: %2 px wide in a view of %3 px (scrolls sideways)")
+                            .arg(p)
+                            .arg(pages->width())
+                            .arg(scroll->viewport()->width());
+        QTabBar* bar = pages->tabBar();
+        const QRect shown = bar->visibleRegion().boundingRect();
+        for (int t = 0; t < bar->count(); ++t) {
+            if (!bar->isTabVisible(t)) continue;
+            const QRect r = bar->tabRect(t);
+            const QFontMetrics fm(bar->font());
+            if (!shown.contains(r) || r.width() < fm.horizontalAdvance(bar->tabText(t)))
+                problems << QStringLiteral("page %1: tab \"%2\" not shown whole (%3 of %4 px)")
+                                .arg(p)
+                                .arg(bar->tabText(t))
+                                .arg(shown.intersected(r).width())
+                                .arg(r.width());
+        }
+    }
+    QCOMPARE(fullTabText(pages, 0), workspace == 0 ? QStringLiteral("Loss and first crossing")
+                                                   : QStringLiteral("Frontier and MFU"));
+    problems.removeDuplicates();
+    if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));
+}
+
+void TextFitTest::presentationTargetLabelsApart_data() {
+    QTest::addColumn<QSize>("size");
+    const QList<QSize> sizes = smallDeviceSizes();
+    for (const QSize& size : sizes) QTest::addRow("%dx%d", size.width(), size.height()) << size;
+}
+
+/// Presentation mode: the loss chart's four target labels ("1.1 x L_min", ...) are each drawn
+/// clear of the others (they piled up on close targets at the larger font). chartTextProblems
+/// counts the point labels Qt Charts paints.
+void TextFitTest::presentationTargetLabelsApart() {
+    QFETCH(QSize, size);
+    MainWindow w;
+    struct Off {
+        MainWindow& w;
+        ~Off() { w.setPresentationMode(false); }
+    } off{w};
+    w.setPresentationMode(true);
+    w.setCurrentWorkspace(0);
+    w.resize(logicalSize(size));
+    w.show();
+    QVERIFY(w.waitForResults(60000));
+    grabSettled(&w);
+    LossCurveView* loss = w.networkWorkspace()->lossView();
+    QVERIFY(loss->isVisible());
+    QCOMPARE(loss->targetLabels().size(), 4);
+    const QStringList problems = chartTextProblems(loss);
+    if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));
+}
+
+/// Presentation mode enlarges the network drawing's texts by the charts' font factor (they kept
+/// the desk size), and the enlarged drawing still fits its page.
+void TextFitTest::presentationGrowsTheNetworkDrawing() {
+    MainWindow w;
+    struct Off {
+        MainWindow& w;
+        ~Off() { w.setPresentationMode(false); }
+    } off{w};
+    QVERIFY(open(w, QStringLiteral("mlforml-fabric-scaling.json")));
+    w.setCurrentWorkspace(0);
+    QTabWidget* pages = pagesOf(w, 0);
+    pages->setCurrentIndex(NetworkWorkspace::kNetworkPage);
+    w.resize(logicalSize(qGuiApp->devicePixelRatio() >= 2 ? QSize(2560, 1440) : QSize(1280, 720)));
+    w.show();
+    QVERIFY(w.waitForResults(60000));
+    grabSettled(&w);
+    const NetworkMapView* view = w.networkWorkspace()->networkMapView();
+    QVERIFY(!view->drawnTexts().isEmpty());
+    const qreal desk = view->drawnTexts().front().needs.height();
+    w.setPresentationMode(true);
+    QStringList problems = shownProblems(w, pages, NetworkWorkspace::kNetworkPage);
+    QVERIFY(!view->drawnTexts().isEmpty());
+    const qreal presenting = view->drawnTexts().front().needs.height();
+    QVERIFY2(presenting >= desk * 1.3,
+             qPrintable(QStringLiteral("text height %1 px at the desk, %2 px presenting")
+                            .arg(desk)
+                            .arg(presenting)));
+    QCOMPARE(view->drawingFont().pointSizeF(), view->font().pointSizeF() * kPresentationFontScale);
+    problems.removeDuplicates();
+    if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));
 }
 
 TANDEM_TEST_MAIN(TextFitTest)

@@ -1,5 +1,12 @@
 // Pure helpers of the UI layer: decimation, time-weighted smoothing, display units, palette.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <QComboBox>
+#include <QDeadlineTimer>
+#include <QFileDialog>
+#include <QFuture>
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollArea>
@@ -8,8 +15,11 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QTemporaryDir>
+#include <QThread>
 #include <QVBoxLayout>
 #include <QWheelEvent>
+#include <QtConcurrent>
 #include <QtTest>
 #include <cmath>
 
@@ -22,6 +32,7 @@
 #include "widgets/control_rows.h"
 #include "widgets/count_label.h"
 #include "widgets/decimate.h"
+#include "widgets/file_dialog.h"
 #include "widgets/hover.h"
 #include "widgets/labeled_slider.h"
 #include "widgets/number_spin_box.h"
@@ -470,6 +481,60 @@ private slots:
         QVERIFY2(value() != before, qPrintable(QString::number(value())));
         QCOMPARE(scroll->verticalScrollBar()->value(), scrolled);
         QVERIFY(control->focusPolicy() == Qt::StrongFocus);  // a click or Tab, never the wheel
+    }
+
+    /// The icon provider every file dialog shares names a FIFO, a character device and a /proc
+    /// file from stat alone: it returns at once (the default provider sniffs a file's contents
+    /// for its MIME type, and a read of /proc/kmsg or of a FIFO without a writer blocks the GUI
+    /// thread). Asked on a worker thread; a call still blocked after 5 s fails the test, and the
+    /// FIFO is then opened for writing so the blocked call can return.
+    void fileIconProviderReadsNoContents_data() {
+        QTest::addColumn<QString>("what");
+        QTest::addColumn<QString>("type");
+        QTest::newRow("fifo") << QStringLiteral("fifo") << QStringLiteral("Special file");
+        QTest::newRow("dev-zero") << QStringLiteral("/dev/zero") << QStringLiteral("Special file");
+        QTest::newRow("proc-file") << QStringLiteral("/proc/self/status") << QStringLiteral("File");
+        QTest::newRow("folder") << QStringLiteral("/proc") << QStringLiteral("Folder");
+    }
+    void fileIconProviderReadsNoContents() {
+        QFETCH(QString, what);
+        QFETCH(QString, type);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QString path = what;
+        if (what == QLatin1String("fifo")) {
+            path = dir.filePath(QStringLiteral("pipe.json"));
+            QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+        }
+        const QFileInfo info(path);
+        QVERIFY(info.exists());
+        SafeFileIconProvider* provider = safeFileIconProvider();
+        QFuture<QString> asked = QtConcurrent::run([provider, info]() {
+            const QIcon icon = provider->icon(info);
+            return provider->type(info) +
+                   (icon.isNull() ? QStringLiteral(" (no icon)") : QString());
+        });
+        QDeadlineTimer deadline(5000);
+        while (!asked.isFinished() && !deadline.hasExpired()) QThread::msleep(10);
+        const bool returned = asked.isFinished();
+        if (!returned && what == QLatin1String("fifo")) {
+            const int fd = ::open(QFile::encodeName(path).constData(), O_WRONLY | O_NONBLOCK);
+            if (fd >= 0) ::close(fd);
+        }
+        asked.waitForFinished();
+        QVERIFY2(returned, qPrintable(path + QStringLiteral(": the icon provider blocked")));
+        QCOMPARE(asked.result(), type);  // with an icon: no " (no icon)"
+    }
+
+    /// prepareFileDialog gives a dialog the shared provider, Qt's own dialog and no custom folder
+    /// icons.
+    void fileDialogSetUp() {
+        QFileDialog dialog;
+        prepareFileDialog(dialog);
+        QCOMPARE(dialog.iconProvider(),
+                 static_cast<QAbstractFileIconProvider*>(safeFileIconProvider()));
+        QVERIFY(dialog.testOption(QFileDialog::DontUseNativeDialog));
+        QVERIFY(dialog.testOption(QFileDialog::DontUseCustomDirectoryIcons));
     }
 };
 

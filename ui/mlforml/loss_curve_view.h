@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "mlforml/loss_plot.h"
 #include "mlforml/simulate.h"
 #include "widgets/chart_view.h"
 
@@ -15,22 +16,13 @@ class QLogValueAxis;
 
 namespace tandem::ui {
 
-/// Display options of the loss chart (all cheap: no recomputation).
-struct LossViewOptions {
-    bool updatesAxis = false;  ///< x = optimizer updates instead of wall-clock
-    bool logX = false;         ///< logarithmic x-axis (points at x <= 0 are dropped)
-    double smoothing = 0;      ///< 0..0.99; time-weighted EMA with tau = smoothing * x-span / 10
-    QSet<QString> hiddenPolicies;  ///< policies toggled off
-    int targetIndex = 1;  ///< which target's first-crossing markers to draw (index into targets)
-};
-
-/// Loss curves, one fixed colour per policy, dashed target lines at f x L_min, and a marker where
-/// each policy first crosses the selected target. A pinned result is overlaid dashed and faded.
-/// A policy whose curve coincides with an earlier one's (from the data: curvesCoincide within
-/// 0.2 % of the axis spans; e.g. Joint = Knob-Precision in scenario 1 [2608.06046 Fig. 2]) is
-/// drawn dashed over it, the two share one legend entry "Knob-Precision = Joint" (series names
-/// and CSV keep the policy names) and its first-crossing dot is drawn smaller inside the earlier
-/// one's, which shows as a ring around it.
+/// Draws lossPlot (mlforml/loss_plot.h): loss curves, one fixed colour per policy, dashed target
+/// lines at f x L_min, and a marker where each policy first crosses the selected target. A pinned
+/// result is overlaid dashed and faded. A policy whose curve coincides with an earlier one's (from
+/// the data: curvesCoincide within 0.2 % of the axis spans; e.g. Joint = Knob-Precision in scenario
+/// 1 [2608.06046 Fig. 2]) is drawn dashed over it, the two share one legend entry "Knob-Precision =
+/// Joint" (series names and CSV keep the policy names) and its first-crossing dot is drawn smaller
+/// inside the earlier one's, which shows as a ring around it.
 class LossCurveView : public ChartView {
     Q_OBJECT
 public:
@@ -65,8 +57,16 @@ private:
     /// further right where the plot is so narrow that a label centred there would be cut by the
     /// y axis (half the widest label and a margin from the left).
     double targetLabelShare() const;
+    /// The target labels' font: 8 pt times chartFontScale().
+    QFont targetLabelFont() const;
+    /// Width of the widest target label in targetLabelFont(), px.
+    double widestTargetLabel() const;
+    /// Where along the x axis (a share of it) each target's label sits: `first` for all, except
+    /// that a label less than a line (in the labels' font) above or below another one moves one
+    /// label width to the right, so labels of close targets never cover each other (presentation
+    /// mode's larger font on a short plot).
+    std::vector<double> targetLabelShares(double first) const;
     QLineSeries* lineFor(const QString& key, const QString& policy, bool pinned);
-    QList<QPointF> curve(const mlforml::PolicyRun& run, double xDiv) const;
 
     LossViewOptions m_options;
     std::optional<mlforml::PointResult> m_point, m_pinned;
@@ -78,7 +78,8 @@ private:
     QValueAxis* m_xLinear = nullptr;
     QLogValueAxis* m_xLog = nullptr;
     QValueAxis* m_y = nullptr;
-    double m_labelShare = 0.13;  ///< targetLabelShare() at the last rebuild
+    double m_labelShare = 0.13;         ///< targetLabelShare() at the last rebuild
+    std::vector<double> m_labelShares;  ///< targetLabelShares() at the last rebuild
 };
 
 }  // namespace tandem::ui

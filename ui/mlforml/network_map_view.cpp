@@ -4,6 +4,7 @@
 #include <QPainter>
 #include <QTextDocumentFragment>
 #include <QVBoxLayout>
+#include <QtMath>
 
 #include "widgets/palette.h"
 
@@ -92,7 +93,7 @@ QRect NetworkMapView::mapArea() const {
 
 NetworkPicture NetworkMapView::picture() const {
     if (!m_map) return {};
-    return layOutNetworkMap(*m_map, mapArea().size(), font(), m_racks);
+    return layOutNetworkMap(*m_map, mapArea().size(), drawingFont(), m_racks);
 }
 
 QList<DrawnText> NetworkMapView::drawnTexts() const {
@@ -105,8 +106,22 @@ QList<DrawnText> NetworkMapView::drawnTexts() const {
     return out;
 }
 
+QFont NetworkMapView::drawingFont() const {
+    QFont f = font();
+    if (f.pointSizeF() > 0)
+        f.setPointSizeF(f.pointSizeF() * chartFontScale());
+    else
+        f.setPixelSize(qRound(f.pixelSize() * chartFontScale()));
+    return f;
+}
+
+void NetworkMapView::applyFontScale() {
+    updateGeometry();
+    update();
+}
+
 QSize NetworkMapView::minimumSizeHint() const {
-    const int lh = fontMetrics().height();
+    const int lh = qCeil(QFontMetricsF(drawingFont()).height());
     return {lh * 24, m_caption->heightForWidth(lh * 24) + lh * 13};
 }
 
@@ -127,7 +142,8 @@ void NetworkMapView::paintEvent(QPaintEvent*) {
         p.drawLine(l.line);
     }
     p.setPen(ink);
-    const QFontMetricsF fm(font());
+    p.setFont(drawingFont());
+    const QFontMetricsF fm(drawingFont());
     for (const auto& t : pic.texts)
         p.drawText(QPointF(t.needs.left(), t.needs.top() + fm.ascent()), t.text);
 }

@@ -36,6 +36,11 @@ public:
     QRect mapArea() const;
     QList<DrawnText> drawnTexts() const override;
     QSize minimumSizeHint() const override;
+    /// The font the picture is drawn in: the widget's font times chartFontScale() (larger in
+    /// presentation mode, like the charts' texts).
+    QFont drawingFont() const;
+    /// Follows a change of chartFontScale(): new least size, new picture.
+    void applyFontScale();
 
 protected:
     void paintEvent(QPaintEvent* event) override;

@@ -70,6 +70,10 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
         tr("The fabric the jobs share: leaves, spines and nodes by job, links shaded by mean "
            "utilisation and the bottleneck named (links.csv of tandem-cli run) "
            "[docs/MODEL-NETWORK.md]"));
+    // Short titles for a tab bar too narrow for the full ones (an 800 px window).
+    const QStringList brief = {tr("Loss"), tr("Knobs and load"), tr("Sweep"), tr("Loss fit"),
+                               tr("Network")};
+    for (int i = 0; i < brief.size(); ++i) setShortTabText(m_pages, i, brief[i]);
 
     connect(m_controls, &NetworkControls::engineInputsChanged, this, [this]() {
         if (!m_params) return;
@@ -171,6 +175,7 @@ void NetworkWorkspace::showSweep() {
 
 void NetworkWorkspace::applyTheme() {
     for (ChartView* c : charts()) c->applyTheme();
+    networkMapView()->applyFontScale();  // the drawing's texts follow presentation mode
 }
 
 void NetworkWorkspace::setParams(const std::optional<mlforml::Params>& p) {

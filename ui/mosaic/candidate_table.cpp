@@ -1,12 +1,12 @@
 #include "mosaic/candidate_table.h"
 
-#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <algorithm>
 #include <cmath>
 
 #include "mosaic/layout_cells.h"
 #include "mosaic/optimum_card.h"
+#include "widgets/table_setup.h"
 
 namespace tandem::ui {
 
@@ -163,16 +163,10 @@ CandidateTable::CandidateTable(QWidget* parent)
     setObjectName(QStringLiteral("candidateTable"));
     setModel(m_model);
     setSelectionBehavior(QAbstractItemView::SelectRows);
-    setSelectionMode(QAbstractItemView::SingleSelection);
-    setEditTriggers(QAbstractItemView::NoEditTriggers);
     setAlternatingRowColors(true);
-    verticalHeader()->hide();
-    verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     // Every column as wide as its contents (the layout string is never elided); a narrow window
     // scrolls the table sideways instead.
-    horizontalHeader()->setStretchLastSection(false);
-    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    setTextElideMode(Qt::ElideNone);
+    setUpReadOnlyTable(this, QAbstractItemView::SingleSelection);
     setToolTip(
         tr("Best feasible geometries on this cluster, ranked by predicted loss [2608.10605 Table "
            "4]. Select a "

@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <cmath>
 
+#include "mosaic/plan.h"
 #include "widgets/bounds.h"
 
 namespace tandem::ui {
@@ -189,7 +190,7 @@ FrontierPlot frontierPlot(const mosaic::SearchResult& r,
     out.greyBands = undeliverableBands(r.clusterOptimal);
     out.redBandName = compact ? tr("C_model not deliverable")
                               : tr("Red: cluster cannot deliver C_model at this S");
-    out.greyBandName = tr("No feasible layout on this cluster");
+    out.greyBandName = QString::fromStdString(mosaic::noFeasibleLayoutText());
 
     // The lesson of Fig. 1: the compute-optimal choice trained on this cluster (triangle) against
     // the cluster optimum (circle), with the nats gained.

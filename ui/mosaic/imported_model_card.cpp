@@ -4,6 +4,7 @@
 
 #include "mosaic/layout_cells.h"
 #include "mosaic/optimum_card.h"
+#include "mosaic/plan.h"
 
 namespace tandem::ui {
 
@@ -30,8 +31,9 @@ void ImportedModelCard::setModels(const std::vector<ImportedModelPoint>& models,
                     .arg(m.label.toHtmlEscaped(), formatCount(g.nTot), formatCount(g.nAct))
                     .arg(g.sparsity, 0, 'f', 3);
         if (!m.eval.feasible) {
-            html += tr("<i>No layout fits this cluster: %1</i><br>")
-                        .arg(QString::fromStdString(m.eval.reason).toHtmlEscaped());
+            html += QStringLiteral("<i>%1</i><br>")
+                        .arg(QString::fromStdString(mosaic::noFeasibleLayoutText(m.eval.reason))
+                                 .toHtmlEscaped());
         } else {
             const auto& p = m.plan;
             html += tr("Best layout %1, micro-batch %2, %3 checkpointing<br>"

@@ -69,6 +69,10 @@ MoeControls::MoeControls(QWidget* parent) : QWidget(parent) {
                 "performance model uses as it uses measured nccl-tests curves [2608.10605 Sec. "
                 "5.3]. 0 = an idle network. The slider stops at the jobs the fabric holds."))},
         cluster.box);
+    // Typable counts beside the sliders: a cluster of 512 GPUs is 64 nodes typed, not a dozen
+    // stops dragged; eight co-running jobs are "8", not eight key presses.
+    m_nodes->addNumberBox(QStringLiteral(" ") + tr("nodes"));
+    m_coRunning->addNumberBox(QStringLiteral(" ") + tr("jobs"));
     auto* coForm = new QFormLayout;
     m_coRunningNodes = new QSpinBox(cluster.box);
     m_coRunningNodes->setObjectName(QStringLiteral("moeCoRunningNodes"));
@@ -122,6 +126,7 @@ void MoeControls::setEnvelope(const mosaic::Envelope& e) {
 void MoeControls::showClusterUnit(const mosaic::Hardware& h) {
     const ClusterUnit unit = clusterUnit(h);
     m_nodes->setValueText([unit](int v) { return clusterSizeText(v, unit); });
+    m_nodes->numberBox()->setSuffix(QStringLiteral(" ") + unit.plural);
 }
 
 void MoeControls::showFabricCapacity(const mosaic::Envelope& e) {

@@ -144,6 +144,11 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
                       "imported model: tokens/s per GPU, iteration time, MFU, days to the token "
                       "target, step time and memory per pipeline stage, and its Megatron-LM "
                       "launch line (tandem-cli plan)"));
+    // Short titles for a tab bar too narrow for the full ones (an 800 px window).
+    const QStringList brief = {tr("Frontier"), tr("Layouts"),    tr("Collectives"),
+                               tr("Reality"),  tr("Co-running"), tr("Plan")};
+    for (int i = 0; i < brief.size() && i < m_pages->count(); ++i)
+        setShortTabText(m_pages, i, brief[i]);
     connect(m_pages, &QTabWidget::currentChanged, this, [this](int) { recomputeLevels(); });
     m_levelsRunner.onResult(this, [this](const BackgroundLevels& r, quint64) {
         if (!m_envelope) return;
@@ -330,6 +335,12 @@ void MoeWorkspace::setEnvelope(const std::optional<mosaic::Envelope>& e) {
     const QString none =
         tr("This scenario has no \"mosaic\" section; open or choose a preset that has one.");
     for (ChartView* v : charts()) v->setEmptyReason(e ? QString() : none);
+    // The reality check's runs need no scenario, but its plan does: say what the page is for.
+    m_reality->setEmptyReason(
+        e ? QString()
+          : tr("This scenario has no \"mosaic\" section, so there is no MoE plan to check "
+               "against the measured Megatron-Core runs. Open a scenario that has one, or choose "
+               "a MoE preset (Presets menu), to see the plan beside the runs."));
     if (!e) {
         m_status->setText(none);
         return;
@@ -442,8 +453,9 @@ void MoeWorkspace::showResult(const MoeOutput& out) {
     QString noCandidates;
     if (r.candidates.empty()) {
         const ClusterUnit unit = clusterUnit(out.envelope.hardware);
-        noCandidates = tr("No geometry has a feasible layout on %1.")
-                           .arg(clusterSizeText(out.envelope.nodes, unit));
+        noCandidates = QString::fromStdString(mosaic::noFeasibleGeometryText(
+                           clusterSizeText(out.envelope.nodes, unit).toStdString())) +
+                       QLatin1Char('.');
         if (!r.rejections.empty())
             noCandidates +=
                 QLatin1Char(' ') +
@@ -560,7 +572,7 @@ void MoeWorkspace::refreshSelection() {
     m_reality->setPlanCandidate(m_resultEnvelope, shown);  // the plan on the reality check
     if (!shown) {
         // Which rule cut the geometries, and the nearest node count that works [search.h].
-        QString why = tr("No geometry has a feasible layout on this cluster.");
+        QString why = QString::fromStdString(mosaic::noFeasibleGeometryText()) + QLatin1Char('.');
         for (const auto& [reason, n] : r.rejections)
             why += QStringLiteral(" ") + tr("%1 cut by: %2.")
                                              .arg(countLabel(n, tr("geometry"), tr("geometries")),

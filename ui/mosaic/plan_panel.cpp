@@ -3,7 +3,6 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
-#include <QFileDialog>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -16,10 +15,12 @@
 
 #include "mosaic/layout_cells.h"
 #include "mosaic/optimum_card.h"
+#include "mosaic/plan.h"
 #include "mosaic/report.h"
 #include "mosaic/stage_memory_table.h"
 #include "mosaic/step_breakdown_view.h"
 #include "save_file.h"
+#include "widgets/file_dialog.h"
 #include "widgets/workspace_layout.h"
 
 namespace tandem::ui {
@@ -36,9 +37,10 @@ QString convention(const char* key) {
 PlanPanel::PlanPanel(QWidget* parent)
     : QWidget(parent),
       m_subjectBox(new QComboBox(this)),
-      m_copy(new QPushButton(tr("Copy Megatron arguments"), this)),
+      m_copy(new QPushButton(tr("Copy launch script"), this)),
       m_save(new QPushButton(tr("Save as .sh\u2026"), this)),
       m_note(new QLabel(this)),
+      m_coRun(new QLabel(this)),
       m_memoryCaption(new QLabel(this)),
       m_breakdown(new StepBreakdownView(this, QStringLiteral("mosaic-plan-step-breakdown"))),
       m_stages(new StageMemoryTable(this)) {
@@ -55,10 +57,12 @@ PlanPanel::PlanPanel(QWidget* parent)
     top->addStretch();
     m_copy->setObjectName(QStringLiteral("planCopyMegatron"));
     m_copy->setToolTip(
-        tr("Copy the Megatron-LM pretrain_gpt.py line of this plan (model, layout, batch, "
-           "recompute and precision flags): the text of `tandem-cli plan --emit megatron`"));
+        tr("Copy the Megatron-LM launch script of this plan (a bash script: a header naming the "
+           "model, hardware, stack and predictions, then torchrun pretrain_gpt.py with the model, "
+           "layout, batch, recompute and precision flags): the text of `tandem-cli plan --emit "
+           "megatron`"));
     m_save->setObjectName(QStringLiteral("planSaveMegatron"));
-    m_save->setToolTip(tr("Save the same Megatron-LM line as a shell script"));
+    m_save->setToolTip(tr("Save the same launch script as an executable .sh file"));
     top->addWidget(m_copy);
     top->addWidget(m_save);
 
@@ -101,7 +105,15 @@ PlanPanel::PlanPanel(QWidget* parent)
     m_note->setObjectName(QStringLiteral("planNote"));
     m_note->setWordWrap(true);
     grid->addWidget(m_note, int(Figure::Count), 0, 1, 2);
-    grid->setRowStretch(int(Figure::Count) + 1, 1);
+    m_coRun->setObjectName(QStringLiteral("planCoRunNote"));
+    m_coRun->setWordWrap(true);
+    m_coRun->setToolTip(
+        tr("What the co-running jobs (mosaic.background) do to this job on the shared fabric: "
+           "the links their routes share with its collectives under the placement, and the "
+           "largest slowdown of its collectives [MODEL.md A7]"));
+    m_coRun->hide();
+    grid->addWidget(m_coRun, int(Figure::Count) + 1, 0, 1, 2);
+    grid->setRowStretch(int(Figure::Count) + 2, 1);
 
     // One line (no height-for-width): the page's height never depends on its width.
     m_memoryCaption->setObjectName(QStringLiteral("planMemoryCaption"));
@@ -158,7 +170,9 @@ void PlanPanel::showSubject(int index) {
     const PlanSubject& s = m_subjects[size_t(index)];
     m_report.reset();
     if (s.request) m_report = mosaic::runPlan(*s.request);
-    m_note->setText(s.request ? QString() : tr("No feasible layout: %1").arg(s.why));
+    m_note->setText(
+        s.request ? QString()
+                  : QString::fromStdString(mosaic::noFeasibleLayoutText(s.why.toStdString())));
     showReport();
 }
 
@@ -181,13 +195,13 @@ bool PlanPanel::saveMegatronScript(const QString& path, QString* error) const {
         if (error) *error = tr("%1: no feasible plan to save; nothing was written").arg(path);
         return false;
     }
-    return fileio::writeFileAtomic(path, text.toUtf8(), error);
+    return fileio::writeFileAtomic(path, text.toUtf8(), error, /*executable=*/true);
 }
 
 void PlanPanel::saveAs() {
     const QString path =
-        QFileDialog::getSaveFileName(this, tr("Save Megatron-LM launch line"),
-                                     QStringLiteral("megatron-plan.sh"), tr("Shell script (*.sh)"));
+        saveFileName(this, tr("Save Megatron-LM launch script"), QStringLiteral("megatron-plan.sh"),
+                     tr("Shell script (*.sh)"));
     if (path.isEmpty()) return;
     QString error;
     if (!saveMegatronScript(path, &error)) QMessageBox::warning(this, tr("Save failed"), error);
@@ -223,6 +237,10 @@ void PlanPanel::showReport() {
     const bool feasible = l && l->eval.feasible;
     m_copy->setEnabled(feasible);
     m_save->setEnabled(feasible);
+    const QString coRun =
+        m_report ? QString::fromStdString(m_report->request.coRunNote) : QString();
+    m_coRun->setText(coRun);
+    m_coRun->setVisible(!coRun.isEmpty());
     if (!l) {
         for (QLabel* f : m_figures) f->clear();
         m_breakdown->setData({});

@@ -3,7 +3,7 @@
 // candidate or an imported model on the cluster, as `tandem-cli plan` reports it (one
 // mosaic::PlanReport, mosaic/plan_report.h): tokens/s per GPU, iteration time, MFU and model
 // TFLOP/s per GPU, days to the token target, the step-time breakdown and the memory of each
-// pipeline stage against usable memory, and its Megatron-LM launch line.
+// pipeline stage against usable memory, and its Megatron-LM launch script.
 #include <QWidget>
 #include <optional>
 #include <vector>
@@ -50,7 +50,8 @@ public:
     const std::optional<mosaic::PlanReport>& report() const { return m_report; }
     /// The text of `f` as shown ("" when no plan is shown).
     QString figureText(Figure f) const;
-    /// planReportMegatron of the report shown: `tandem-cli plan --emit megatron`'s bytes.
+    /// planReportMegatron of the report shown: the launch script, `tandem-cli plan --emit
+    /// megatron`'s bytes.
     QString megatronText() const;
     /// Compares what is shown with `pinned` (a report kept by View > Pin for comparison;
     /// nullopt ends the comparison): each figure gets its change against the pinned plan's
@@ -58,9 +59,9 @@ public:
     /// caption the change of peak memory per GPU.
     void setPinned(std::optional<mosaic::PlanReport> pinned);
     const std::optional<mosaic::PlanReport>& pinned() const { return m_pinned; }
-    /// Puts megatronText() on the clipboard (the "Copy Megatron arguments" button).
+    /// Puts megatronText() on the clipboard (the "Copy launch script" button).
     void copyMegatronArguments();
-    /// Writes megatronText() to `path` through fileio::writeFileAtomic; false with the
+    /// Writes megatronText() to `path` through fileio::writeFileAtomic, executable; false with the
     /// user-facing message in `error` on failure (nothing shown; "Save as .sh..." shows it).
     bool saveMegatronScript(const QString& path, QString* error) const;
 
@@ -73,6 +74,8 @@ public:
     QPushButton* saveButton() const { return m_save; }
     StepBreakdownView* breakdownView() const { return m_breakdown; }
     StageMemoryTable* stageTable() const { return m_stages; }
+    /// The line on the co-running jobs (PlanRequest::coRunNote), hidden without them.
+    QLabel* coRunLabel() const { return m_coRun; }
 
 private:
     void showReport();
@@ -87,6 +90,7 @@ private:
     QLabel* m_figureNames[int(Figure::Count)];
     QLabel* m_figures[int(Figure::Count)];
     QLabel* m_note;
+    QLabel* m_coRun;  ///< the request's coRunNote (hidden when empty)
     QLabel* m_memoryCaption;
     StepBreakdownView* m_breakdown;
     StageMemoryTable* m_stages;

@@ -2,6 +2,8 @@
 
 #include <QCoreApplication>
 
+#include "mosaic/background.h"
+
 namespace tandem::ui {
 
 namespace {
@@ -18,6 +20,7 @@ mosaic::PlanRequest planRequestOf(const mosaic::Geometry& geometry, const mosaic
     req.tokenTarget = tokens;
     req.goodput = e.goodput;
     req.explainInfeasible = false;  // on the GUI thread: a feasible plan is shown, never searched
+    if (e.background) req.coRunNote = mosaic::coRunNote(e.hardware, e.nodes, *e.background);
     return req;
 }
 
@@ -45,8 +48,7 @@ std::vector<PlanSubject> planSubjects(const mosaic::SearchResult& r, const mosai
         if (m.eval.feasible)
             s.request = planRequestOf(m.geometry, m.plan, m.tokens, e);
         else
-            s.why = QString::fromStdString(m.eval.reason.empty() ? "no feasible layout"
-                                                                 : m.eval.reason);
+            s.why = QString::fromStdString(m.eval.reason);
         out.push_back(s);
     }
     return out;

@@ -24,7 +24,8 @@ struct PlanSubject {
 /// The request of `geometry` run with `plan` on `e`'s cluster (mosaic::clusterOf: its hardware
 /// with measured and co-run curves, stack, precision, B_global, T_seq) and layout grid, with
 /// `tokens` as the token target and e.goodput: what `tandem-cli plan --layout` costs (without
-/// the search for a working cluster when the layout does not fit).
+/// the search for a working cluster when the layout does not fit); with co-running jobs, the
+/// sentence on what they do to the job (mosaic::coRunNote) in `coRunNote`.
 mosaic::PlanRequest planRequestOf(const mosaic::Geometry& geometry, const mosaic::Plan& plan,
                                   double tokens, const mosaic::Envelope& e);
 

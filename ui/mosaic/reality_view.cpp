@@ -196,10 +196,14 @@ void RealityView::setMode(Mode m) {
 
 void RealityView::setPlan(const std::optional<mosaic::RealityPlan>& plan) {
     m_plan = plan;
+    findNearest();
+    requestRebuild();
+}
+
+void RealityView::findNearest() {
     m_nearest.clear();
     if (m_plan && m_report)
-        m_nearest = mosaic::nearestRealityRuns(*m_report, *m_plan, kNearestRuns);
-    requestRebuild();
+        m_nearest = mosaic::nearestRealityRuns(*m_report, *m_plan, kNearestRuns, m_filter);
 }
 
 void RealityView::setPlanCandidate(const mosaic::Envelope& e,
@@ -211,12 +215,28 @@ void RealityView::setPlanCandidate(const mosaic::Envelope& e,
 QString RealityView::planSentence() const {
     if (!m_plan || !m_report) return {};
     const mosaic::RealityPlan& p = *m_plan;
-    const QString plan =
-        tr("Current plan (the star): %1, %2, %3 B parameters, %4, predicted %5 tokens/s per GPU.")
+    const QString stack = QString::fromStdString(p.stack);
+    const QString what =
+        tr("Current plan: %1, %2, %3 B parameters, %4")
             .arg(QString::fromStdString(p.hardware), countLabel(p.gpus, tr("GPU"), tr("GPUs")))
             .arg(p.totalParams / 1e9, 0, 'f', p.totalParams < 1e10 ? 1 : 0)
-            .arg(QString::fromStdString(p.precision).toUpper())
-            .arg(p.predicted, 0, 'f', 0);
+            .arg(QString::fromStdString(p.precision).toUpper());
+    // Which stack the star and the runs are costed with, and the scenario's own prediction when
+    // its stack is another.
+    QString plan =
+        p.predicted > 0
+            ? tr("%1, predicted %2 tokens/s per GPU (the star) under %3, the stack the runs are "
+                 "costed with.")
+                  .arg(what)
+                  .arg(p.predicted, 0, 'f', 0)
+                  .arg(stack)
+            : tr("%1: not drawn, it does not fit under %2, the stack the runs are costed with "
+                 "(%3).")
+                  .arg(what, stack, QString::fromStdString(p.reason));
+    if (!p.scenarioStack.empty() && p.scenarioStack != p.stack && p.scenarioPredicted > 0)
+        plan += QLatin1Char(' ') + tr("The scenario's %1 stack predicts %2 tokens/s per GPU.")
+                                       .arg(QString::fromStdString(p.scenarioStack))
+                                       .arg(p.scenarioPredicted, 0, 'f', 0);
     if (m_nearest.empty()) return plan;
     const mosaic::RealityNeighbourSummary s = mosaic::summarizeNeighbours(*m_report, m_nearest);
     QStringList runs;
@@ -243,10 +263,13 @@ QString RealityView::planSentence() const {
                  "measured on %2")
                   .arg(s.runs)
                   .arg(QString::fromStdString(p.hardware));
+    const bool filtered = !m_filter.system.empty() || !m_filter.model.empty() ||
+                          !m_filter.precision.empty() || !m_filter.stack.empty();
     return plan + QLatin1Char(' ') +
-           tr("Runs like yours were predicted within %1 % (the largest |error| of %2; median "
-              "%3 %): %4.")
+           tr("Runs like yours were predicted within %1 % (the largest |error| of %2%3; median "
+              "%4 %): %5.")
                .arg(QString::number(100 * s.maxAbsError, 'f', 1), which,
+                    filtered ? tr(", among the runs the filter shows") : QString(),
                     QString::number(100 * s.medianAbsError, 'f', 1),
                     runs.join(QStringLiteral("; ")));
 }
@@ -295,6 +318,8 @@ void RealityView::showEvent(QShowEvent* event) {
     load();
 }
 
+void RealityView::emptyReasonChanged() { m_header->setVisible(emptyReason().isEmpty()); }
+
 void RealityView::resizeEvent(QResizeEvent* event) {
     ChartView::resizeEvent(event);
     placeHeader();
@@ -303,7 +328,6 @@ void RealityView::resizeEvent(QResizeEvent* event) {
 
 void RealityView::setReport(const mosaic::RealityReport& r) {
     m_report = r;
-    if (m_plan) m_nearest = mosaic::nearestRealityRuns(*m_report, *m_plan, kNearestRuns);
     fillBoxes();
     refilter();
 }
@@ -311,6 +335,7 @@ void RealityView::setReport(const mosaic::RealityReport& r) {
 void RealityView::refilter() {
     if (!m_report) return;
     const mosaic::RealityReport& r = *m_report;
+    findNearest();  // among the runs the filter shows
     m_points.clear();
     for (size_t i = 0; i < r.rows.size(); ++i) {
         const mosaic::RealityRow& row = r.rows[i];
@@ -602,6 +627,7 @@ HoverTable RealityView::hoverAt(const QPoint& viewportPos) const {
                              countLabel(m_plan->gpus, tr("GPU"), tr("GPUs")));
         t.rows.append(
             {tr("predicted"), tr("%1 tokens/s per GPU").arg(m_plan->predicted, 0, 'f', 0)});
+        t.rows.append({tr("stack"), QString::fromStdString(m_plan->stack)});
         t.rows.append({tr("precision"), QString::fromStdString(m_plan->precision).toUpper()});
         return t;
     }

@@ -42,10 +42,12 @@ struct RealityPoint {
 /// expressible and why. The filter boxes above the plot (system, model, precision, release;
 /// values from the report's runs) narrow the plotted runs and the title's summary
 /// (mosaic::summarizeRealityFilter). The current plan (setPlan) is drawn at its predicted
-/// throughput where a correct prediction would lie (on y = x; at 0 % in the error view) and its
-/// nearest measured runs (mosaic::nearestRealityRuns) are ringed; the caption says how well
-/// they were predicted. Hovering within kHoverPixels of a marker names the run.
-/// The header's boxes are widgets over the chart's top margin, not part of exports.
+/// throughput under the runs' stack (mosaic::realityPlan: megatron-core, whatever the
+/// scenario's stack; the caption names both) where a correct prediction would lie (on y = x; at
+/// 0 % in the error view) and its nearest measured runs among those the filter shows
+/// (mosaic::nearestRealityRuns) are ringed; the caption says how well they were predicted. Hovering
+/// within kHoverPixels of a marker names the run. The header's boxes are widgets over the chart's
+/// top margin, not part of exports.
 class RealityView : public ChartView {
     Q_OBJECT
 public:
@@ -72,7 +74,7 @@ public:
     const std::optional<mosaic::RealityPlan>& plan() const { return m_plan; }
     /// setPlan(mosaic::realityPlan(e, *c)) for a feasible candidate, else no plan.
     void setPlanCandidate(const mosaic::Envelope& e, const std::optional<mosaic::Candidate>& c);
-    /// The runs nearest to the plan (all runs, not only the filtered ones), nearest first.
+    /// The runs nearest to the plan among those the filter shows, nearest first.
     const std::vector<mosaic::RealityNeighbour>& nearest() const { return m_nearest; }
     /// The sentence on the plan and its nearest runs ("" without a plan).
     QString planSentence() const;
@@ -110,6 +112,8 @@ public:
 protected:
     void showEvent(QShowEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    /// The filter boxes go with the chart while an empty reason is shown.
+    void emptyReasonChanged() override;
 
 private:
     void rebuild() override;
@@ -119,6 +123,8 @@ private:
     void readBoxes();
     void refilter();
     void updateTitle();
+    /// m_nearest: the runs of the filter nearest to the plan.
+    void findNearest();
     /// Puts the mode's y axis on the chart (the other one off) and returns it.
     QAbstractAxis* shownY();
     std::vector<mosaic::RealityNeighbour> m_nearest;

@@ -4,6 +4,8 @@
 #include <QScrollBar>
 #include <algorithm>
 
+#include "widgets/table_setup.h"
+
 namespace tandem::ui {
 
 namespace {
@@ -40,13 +42,7 @@ StageMemoryTable::StageMemoryTable(QWidget* parent) : QTableWidget(0, NCols, par
         tr("Peak memory per GPU of the stage, GB"),
         tr("Total as a percentage of the device's usable memory")};
     for (int c = 0; c < NCols; ++c) horizontalHeaderItem(c)->setToolTip(tips[c]);
-    setEditTriggers(QAbstractItemView::NoEditTriggers);
-    setSelectionMode(QAbstractItemView::NoSelection);
-    verticalHeader()->hide();
-    verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
-    horizontalHeader()->setStretchLastSection(false);
-    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    setTextElideMode(Qt::ElideNone);
+    setUpReadOnlyTable(this, QAbstractItemView::NoSelection);
     setToolTip(
         tr("Peak memory per GPU of each pipeline stage in GB (1e9 bytes), as `tandem-cli plan` "
            "costs it, against the device's usable memory [2608.10605 Sec. 5.4, App. D.1]"));

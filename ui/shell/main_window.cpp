@@ -9,7 +9,6 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QKeySequence>
 #include <QLabel>
@@ -44,6 +43,7 @@
 #include "widgets/chart_export.h"
 #include "widgets/chart_view.h"
 #include "widgets/diagnostics_dialog.h"
+#include "widgets/file_dialog.h"
 #include "widgets/palette.h"
 
 namespace tandem::ui {
@@ -197,14 +197,14 @@ void MainWindow::buildMenus() {
     file->addAction(tr("&New scenario"), QKeySequence::New, this, [this]() { newScenario(); });
     file->addAction(tr("&Open scenario..."), QKeySequence::Open, this, [this]() {
         if (!maybeSave()) return;
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"),
-                                                          QFileInfo(m_doc->filePath()).path(),
-                                                          tr("Tandem scenario (*.json)"));
+        const QString path =
+            openFileName(this, tr("Open scenario"), QFileInfo(m_doc->filePath()).path(),
+                         tr("Tandem scenario (*.json)"));
         if (!path.isEmpty()) openFile(path);
     });
     file->addAction(tr("&Save scenario"), QKeySequence::Save, this, [this]() {
         if (saveAsksForName()) {
-            const QString path = QFileDialog::getSaveFileName(
+            const QString path = saveFileName(
                 this, tr("Save scenario"),
                 m_doc->filePath().isEmpty() ? QStringLiteral("scenario.json") : m_doc->filePath(),
                 tr("Tandem scenario (*.json)"));
@@ -214,8 +214,8 @@ void MainWindow::buildMenus() {
         }
     });
     file->addAction(tr("Save scenario &as..."), QKeySequence::SaveAs, this, [this]() {
-        const QString path = QFileDialog::getSaveFileName(
-            this, tr("Save scenario as"), m_doc->filePath(), tr("Tandem scenario (*.json)"));
+        const QString path = saveFileName(this, tr("Save scenario as"), m_doc->filePath(),
+                                          tr("Tandem scenario (*.json)"));
         if (!path.isEmpty()) saveFile(path);
     });
     file->addAction(tr("&Import..."), QKeySequence(Qt::CTRL | Qt::Key_I), this,
@@ -388,14 +388,20 @@ void MainWindow::resetToDefaults() {
     const bool both = !s.mlForMl && !s.mosaic;
     if (s.mlForMl || both) s.mlForMl = defaults.mlForMl;
     if (s.mosaic || both) s.mosaic = defaults.mosaic;
+    // The note keeps what the scenario was opened as: its description is not about the defaults.
+    const std::optional<Preset> preset = m_preset;
+    m_keepOrigin = true;
     m_doc->reset(s, m_doc->filePath());
+    m_keepOrigin = false;
+    m_preset = preset;
     m_doc->markModified();
     statusBar()->showMessage(tr("Every control reset to its default; reopen the file to undo."),
                              6000);
 }
 
 void MainWindow::updateNoteText() {
-    m_note->setText(scenarioNoteHtml(m_doc->scenario(), m_preset ? &*m_preset : nullptr));
+    m_note->setText(scenarioNoteHtml(m_doc->scenario(), m_preset ? &*m_preset : nullptr,
+                                     m_origin ? &*m_origin : nullptr, m_doc->displayName()));
 }
 
 void MainWindow::updateNote() {
@@ -526,6 +532,7 @@ void MainWindow::syncFromDocument() {
     }
     const Scenario& sc = m_doc->scenario();
     m_preset.reset();  // a file, a new scenario or a recovered one (applyPreset sets it again)
+    if (!m_keepOrigin) m_origin = sc;
     updateNoteText();
     // The note belongs to the workspace(s) the scenario has a section for (a preset: its own).
     m_noteWorkspace = sc.mlForMl && !sc.mosaic ? 0 : !sc.mlForMl && sc.mosaic ? 1 : -1;
@@ -576,13 +583,12 @@ bool MainWindow::maybeSave() {
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (answer == QMessageBox::Cancel) return false;
     if (answer == QMessageBox::Discard) return true;
-    const QString path =
-        saveAsksForName()
-            ? QFileDialog::getSaveFileName(
-                  this, tr("Save scenario"),
-                  m_doc->filePath().isEmpty() ? QStringLiteral("scenario.json") : m_doc->filePath(),
-                  tr("Tandem scenario (*.json)"))
-            : m_doc->filePath();
+    const QString path = saveAsksForName() ? saveFileName(this, tr("Save scenario"),
+                                                          m_doc->filePath().isEmpty()
+                                                              ? QStringLiteral("scenario.json")
+                                                              : m_doc->filePath(),
+                                                          tr("Tandem scenario (*.json)"))
+                                           : m_doc->filePath();
     return !path.isEmpty() && saveFile(path);
 }
 
@@ -601,8 +607,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 void MainWindow::exportCurrentChart() {
     ChartView* view = currentChart();
     if (!view) return;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export chart"), view->exportName() + QStringLiteral(".png"), exportFilters());
+    const QString path = saveFileName(this, tr("Export chart"),
+                                      view->exportName() + QStringLiteral(".png"), exportFilters());
     if (path.isEmpty()) return;
     QString error;
     if (!exportChart(view, path, &error))

@@ -190,6 +190,10 @@ private:
     QLabel* m_note = nullptr;
     int m_noteWorkspace = -1;        ///< workspace the note is about (-1: both)
     std::optional<Preset> m_preset;  ///< the preset the scenario came from (none: a file, new)
+    /// The scenario as it was opened or recovered (its description is about these values); the
+    /// note says "Modified from" once the scenario differs from it.
+    std::optional<Scenario> m_origin;
+    bool m_keepOrigin = false;  ///< resetToDefaults: the reset keeps m_origin
     QAction* m_darkAction = nullptr;
     QAction* m_presentationAction = nullptr;
     QAction* m_clearPinAction = nullptr;

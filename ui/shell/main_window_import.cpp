@@ -4,7 +4,6 @@
 #include <QCheckBox>
 #include <QDir>
 #include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QPushButton>
@@ -27,6 +26,7 @@
 #include "shell/scenario_document.h"
 #include "widgets/count_label.h"
 #include "widgets/diagnostics_dialog.h"
+#include "widgets/file_dialog.h"
 
 namespace tandem::ui {
 
@@ -60,10 +60,9 @@ void MainWindow::showDiagnostics(const QString& path, const Diagnostics& diag) {
 }
 
 void MainWindow::importDialog() {
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Import"), QFileInfo(m_doc->filePath()).path(),
-                                     tr("Model configs, nccl-tests logs, loss logs, load traces "
-                                        "(*.json *.txt *.log *.csv *.tsv);;All files (*)"));
+    const QString path = openFileName(this, tr("Import"), QFileInfo(m_doc->filePath()).path(),
+                                      tr("Model configs, nccl-tests logs, loss logs, load traces "
+                                         "(*.json *.txt *.log *.csv *.tsv);;All files (*)"));
     if (!path.isEmpty()) importFile(path);
 }
 

@@ -133,16 +133,29 @@ QList<Preset> allPresets() {
     return out;
 }
 
-QString scenarioNoteHtml(const Scenario& current, const Preset* preset) {
+QString scenarioNoteHtml(const Scenario& current, const Preset* preset, const Scenario* origin,
+                         const QString& originLabel) {
     const QString name = QString::fromStdString(current.name).toHtmlEscaped();
     const QString description = QString::fromStdString(current.description).toHtmlEscaped();
-    if (!preset || scenarioToJson(current) == scenarioToJson(preset->scenario))
+    const std::string now = scenarioToJson(current);
+    if (preset) {
+        if (now == scenarioToJson(preset->scenario))
+            return QStringLiteral("<b>%1</b> %2").arg(name, description);
+        return QObject::tr(
+                   "<b>Modified from preset \u201c%1\u201d</b> The controls no longer show "
+                   "the preset's values. The preset: %2")
+            .arg(preset->title.toHtmlEscaped(),
+                 QString::fromStdString(preset->scenario.description).toHtmlEscaped());
+    }
+    if (!origin || now == scenarioToJson(*origin))
         return QStringLiteral("<b>%1</b> %2").arg(name, description);
+    const QString from = origin->name.empty() ? originLabel : QString::fromStdString(origin->name);
+    if (origin->description.empty())
+        return QObject::tr("<b>Modified from \u201c%1\u201d</b>").arg(from.toHtmlEscaped());
     return QObject::tr(
-               "<b>Modified from preset \u201c%1\u201d</b> The controls no longer show "
-               "the preset's values. The preset: %2")
-        .arg(preset->title.toHtmlEscaped(),
-             QString::fromStdString(preset->scenario.description).toHtmlEscaped());
+               "<b>Modified from \u201c%1\u201d</b> The controls no longer show the values "
+               "its description is about. As opened: %2")
+        .arg(from.toHtmlEscaped(), QString::fromStdString(origin->description).toHtmlEscaped());
 }
 
 }  // namespace tandem::ui

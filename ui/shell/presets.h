@@ -27,7 +27,12 @@ QList<Preset> allPresets();
 /// description" of `current`. `preset` is the preset the scenario came from (nullptr: none);
 /// once `current` no longer equals the preset's scenario (a slider moved, a file imported) the
 /// header says "Modified from preset" with its title and the note is introduced as the preset's,
-/// so it never passes for a description of the values on screen.
-QString scenarioNoteHtml(const Scenario& current, const Preset* preset);
+/// so it never passes for a description of the values on screen. `origin` is the scenario as it
+/// was opened (a file, a recovered or new scenario; nullptr: none): once `current` differs from
+/// it the header says "Modified from" its name (or, without one, `originLabel`, the file's name)
+/// and introduces the description as the opened scenario's. Equal again (an undo): the plain
+/// note.
+QString scenarioNoteHtml(const Scenario& current, const Preset* preset,
+                         const Scenario* origin = nullptr, const QString& originLabel = {});
 
 }  // namespace tandem::ui

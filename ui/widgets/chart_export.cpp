@@ -12,7 +12,6 @@
 #include <QChart>
 #include <QContextMenuEvent>
 #include <QCoreApplication>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QGraphicsItem>
 #include <QGraphicsScene>
@@ -31,6 +30,7 @@
 #include "save_file.h"
 #include "widgets/chart_view.h"
 #include "widgets/export_dialog.h"
+#include "widgets/file_dialog.h"
 #include "widgets/palette.h"
 
 namespace tandem::ui {
@@ -126,7 +126,7 @@ void ChartView::contextMenuEvent(QContextMenuEvent* event) {
             const QString start = folder.isEmpty()
                                       ? m_exportName + suffix
                                       : folder + QLatin1Char('/') + m_exportName + suffix;
-            const QString path = QFileDialog::getSaveFileName(this, tr("Export"), start, filter);
+            const QString path = saveFileName(this, tr("Export"), start, filter);
             if (path.isEmpty()) return;
             ExportDialog::rememberFolder(path);
             QString error;

@@ -1,6 +1,7 @@
 #include "widgets/chart_view.h"
 
 #include <QAbstractAxis>
+#include <QApplication>
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QChart>
@@ -20,10 +21,12 @@
 #include <QPointer>
 #include <QRegularExpression>
 #include <QScatterSeries>
+#include <QScreen>
 #include <QTextDocument>
 #include <QTextDocumentFragment>
 #include <QTextOption>
 #include <QTimer>
+#include <QToolTip>
 #include <QValueAxis>
 #include <QXYSeries>
 #include <algorithm>
@@ -267,6 +270,7 @@ void ChartView::setEmptyReason(const QString& reason) {
     if (reason == m_emptyReason) return;
     m_emptyReason = reason;
     chart()->setVisible(reason.isEmpty());
+    emptyReasonChanged();
     viewport()->update();
 }
 
@@ -285,8 +289,10 @@ void ChartView::drawForeground(QPainter* painter, const QRectF& rect) {
         }
         return;
     }
+    // In the enabled text colour: the reason is the page's content, to be read, even where the
+    // workspace (a scenario without its section) is disabled and its greys would fade it out.
     painter->save();
-    painter->setPen(palette().color(QPalette::WindowText));
+    painter->setPen(palette().color(QPalette::Active, QPalette::WindowText));
     const QRectF box = mapToScene(viewport()->rect().adjusted(24, 24, -24, -24)).boundingRect();
     painter->drawText(box, Qt::AlignCenter | Qt::TextWordWrap, m_emptyReason);
     painter->restore();
@@ -743,26 +749,17 @@ QRectF hoverBox(const QFontMetricsF& fm, const QRectF& plot, const QPointF& p,
 }
 }  // namespace
 
-void ChartView::drawHover(QPainter* painter, const QPoint& at, const HoverTable& table,
-                          bool pinned) const {
+QString ChartView::hoverText(const HoverTable& table, bool pinned) const {
+    return table.text() + (pinned ? tr("\n(pinned; click or Esc to unpin)") : QString());
+}
+
+QRectF ChartView::hoverBoxAt(const QPoint& at, const HoverTable& table, bool pinned) const {
     const QRectF plot = chart()->mapToScene(chart()->plotArea()).boundingRect();
-    const QPointF p = mapToScene(at);
-    painter->save();
-    QColor line = palette().color(QPalette::WindowText);
-    line.setAlpha(pinned ? 110 : 160);
-    painter->setPen(QPen(line, 1, pinned ? Qt::DashLine : Qt::SolidLine));
-    painter->drawLine(QPointF(p.x(), plot.top()), QPointF(p.x(), plot.bottom()));
-    if (!pinned) painter->drawLine(QPointF(plot.left(), p.y()), QPointF(plot.right(), p.y()));
-    QFont f = font();
-    painter->setFont(f);
-    const QFontMetricsF fm(f);
-    const QString unpin = tr("\n(pinned; click or Esc to unpin)");
-    const QString text = table.text() + (pinned ? unpin : QString());
-    QRectF box = hoverBox(fm, plot, p, text);
+    const QFontMetricsF fm(font());
+    QRectF box = hoverBox(fm, plot, mapToScene(at), hoverText(table, pinned));
     // The live table keeps clear of the pinned one (beside it, else under or above it).
     if (!pinned && !m_pinnedHover.isEmpty()) {
-        const QRectF avoid =
-            hoverBox(fm, plot, mapToScene(m_pinnedPos), m_pinnedHover.text() + unpin);
+        const QRectF avoid = hoverBoxAt(m_pinnedPos, m_pinnedHover, true);
         if (box.intersects(avoid)) {
             if (avoid.right() + 6 + box.width() <= plot.right())
                 box.moveLeft(avoid.right() + 6);
@@ -774,6 +771,76 @@ void ChartView::drawHover(QPainter* painter, const QPoint& at, const HoverTable&
                 box.moveBottom(avoid.top() - 6);
         }
     }
+    return box;
+}
+
+QList<QRect> ChartView::readoutRects() const {
+    QList<QRect> out;
+    if (!m_emptyReason.isEmpty()) return out;
+    if (!m_pinnedHover.isEmpty())
+        out.append(mapFromScene(hoverBoxAt(m_pinnedPos, m_pinnedHover, true)).boundingRect());
+    if (m_hoverPos.x() >= 0) {
+        const HoverTable live = hoverAt(m_hoverPos);
+        if (!live.isEmpty())
+            out.append(mapFromScene(hoverBoxAt(m_hoverPos, live, false)).boundingRect());
+    }
+    return out;
+}
+
+bool ChartView::event(QEvent* event) {
+    if (event->type() != QEvent::ToolTip) return QChartView::event(event);
+    const auto* help = static_cast<QHelpEvent*>(event);
+    const QString text = toolTip();
+    if (text.isEmpty()) return QChartView::event(event);
+    // The tip goes as soon as the mouse moves over the plot (the live read-out follows the
+    // mouse, the tip would not), and it is moved off the read-outs drawn now.
+    const QPoint at = viewport()->mapFromGlobal(help->globalPos());
+    QToolTip::showText(help->globalPos(), text, viewport(), QRect(at - QPoint(2, 2), QSize(5, 5)));
+    QList<QRect> avoid;
+    for (const QRect& r : readoutRects())
+        avoid.append(QRect(viewport()->mapToGlobal(r.topLeft()), r.size()).adjusted(-2, -2, 2, 2));
+    if (avoid.isEmpty()) return true;
+    QWidget* tip = nullptr;
+    for (QWidget* w : QApplication::topLevelWidgets())
+        if (w->inherits("QTipLabel") && w->isVisible()) tip = w;
+    if (!tip) return true;
+    const QRect screen = tip->screen() ? tip->screen()->availableGeometry() : QRect();
+    tip->move(clearOf(tip->geometry(), avoid, screen).topLeft());
+    return true;
+}
+
+QRect clearOf(const QRect& rect, const QList<QRect>& avoid, const QRect& screen) {
+    const auto clear = [&](const QRect& r) {
+        if (!screen.isEmpty() && !screen.contains(r)) return false;
+        return std::none_of(avoid.begin(), avoid.end(),
+                            [&](const QRect& a) { return a.intersects(r); });
+    };
+    if (clear(rect)) return rect;
+    QRect all;
+    for (const QRect& a : avoid) all |= a;
+    // Under, above, right of and left of every read-out, in that order; else where it was.
+    for (const QPoint& to :
+         {QPoint(rect.left(), all.bottom() + 1), QPoint(rect.left(), all.top() - rect.height()),
+          QPoint(all.right() + 1, rect.top()), QPoint(all.left() - rect.width(), rect.top())}) {
+        const QRect r(to, rect.size());
+        if (clear(r)) return r;
+    }
+    return rect;
+}
+
+void ChartView::drawHover(QPainter* painter, const QPoint& at, const HoverTable& table,
+                          bool pinned) const {
+    const QRectF plot = chart()->mapToScene(chart()->plotArea()).boundingRect();
+    const QPointF p = mapToScene(at);
+    painter->save();
+    QColor line = palette().color(QPalette::WindowText);
+    line.setAlpha(pinned ? 110 : 160);
+    painter->setPen(QPen(line, 1, pinned ? Qt::DashLine : Qt::SolidLine));
+    painter->drawLine(QPointF(p.x(), plot.top()), QPointF(p.x(), plot.bottom()));
+    if (!pinned) painter->drawLine(QPointF(plot.left(), p.y()), QPointF(plot.right(), p.y()));
+    painter->setFont(font());
+    const QString text = hoverText(table, pinned);
+    const QRectF box = hoverBoxAt(at, table, pinned);
     QColor fill = palette().color(QPalette::Base);
     fill.setAlpha(235);
     painter->setPen(QPen(palette().color(QPalette::Mid), 1));

@@ -21,6 +21,11 @@ class QXYSeries;
 
 namespace tandem::ui {
 
+/// `rect` where it intersects none of `avoid` and lies inside `screen` (empty: anywhere):
+/// `rect` itself when it does, else moved under, above, right of or left of all of `avoid`
+/// (the first that fits), else `rect` unchanged. Global px; for the tooltip over read-outs.
+QRect clearOf(const QRect& rect, const QList<QRect>& avoid, const QRect& screen);
+
 /// QChartView with a stable export name (file stem, e.g. "mlforml-loss"), a context menu to
 /// export the picture or the data, and helpers that keep series updates cheap.
 class ChartView : public QChartView {
@@ -52,8 +57,9 @@ public:
     /// on every resize so that a narrow chart gets a shorter title instead of one elided with
     /// "...".
     void setFittingTitle(const QStringList& titles);
-    /// Shows `reason` (plain text, centred) instead of the chart, e.g. when the scenario has no
-    /// section for this workspace, so that no stale data stays on screen; empty shows the chart.
+    /// Shows `reason` (plain text, centred, in the enabled text colour) instead of the chart,
+    /// e.g. when the scenario has no section for this workspace, so that no stale data stays on
+    /// screen; empty shows the chart.
     void setEmptyReason(const QString& reason);
     QString emptyReason() const { return m_emptyReason; }
     /// A one- or two-sentence caption (plain text) drawn under the plot above the legend,
@@ -85,6 +91,9 @@ public:
     const HoverTable& pinnedHover() const { return m_pinnedHover; }
     /// Pins (or with an empty table unpins) `table` at viewport position `at` (tests, clicks).
     void pinHover(const HoverTable& table, const QPoint& at);
+    /// The boxes of the read-outs drawn now (the pinned one, then the live one at the cursor),
+    /// viewport px; the view's tooltip is placed clear of them (clearOf).
+    QList<QRect> readoutRects() const;
 
     /// Zoom and pan (every value axis, a logarithmic one in log space): a left drag draws a
     /// rubber band and zooms into it, Ctrl+wheel and + / - zoom about the cursor / centre, a
@@ -151,6 +160,9 @@ protected:
     /// The draw step: turns the view's data into series, axes and texts. Views override it and
     /// call requestRebuild() whenever their data or options change.
     virtual void rebuild() {}
+    /// Called when setEmptyReason changes the reason (views with widgets over the chart hide
+    /// them while it is shown).
+    virtual void emptyReasonChanged() {}
     /// Rebuilds now when the view is shown or its window is not (tests and exports drawing off
     /// screen); while the window is shown but the view is not (a page or workspace not in
     /// front), the rebuild waits until the view is shown or ensureBuilt() is called, so a
@@ -185,6 +197,9 @@ protected:
     void focusInEvent(QFocusEvent* event) override;
     void focusOutEvent(QFocusEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
+    /// The view's tooltip (QEvent::ToolTip) is shown clear of the read-outs (readoutRects) and
+    /// goes when the mouse moves.
+    bool event(QEvent* event) override;
     /// The view's minimum size is 280 px wide and as tall as its texts have needed on screen
     /// (title, legend, caption, horizontal axes' labels and titles uncut, a plot of at least
     /// 50 px; raised by fitTexts(), not by an export), but at least `px` (default 200; a short
@@ -210,6 +225,10 @@ private:
     void drawFocusMark(QPainter* painter) const;
     /// Draws the crosshair at viewport x `x` and `table` in a box next to `at` (scene painter).
     void drawHover(QPainter* painter, const QPoint& at, const HoverTable& table, bool pinned) const;
+    /// The text of a read-out (a pinned one says how to unpin it).
+    QString hoverText(const HoverTable& table, bool pinned) const;
+    /// The box (scene coordinates) drawHover draws `table` in for the cursor at `at`.
+    QRectF hoverBoxAt(const QPoint& at, const HoverTable& table, bool pinned) const;
     /// Draws the pinned curves (dashed grey, clipped to the plot) on the current axes
     /// (chart_view_pin.cpp).
     void drawPinnedCurves(QPainter* painter) const;

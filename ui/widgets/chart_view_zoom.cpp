@@ -147,6 +147,9 @@ void ChartView::mouseReleaseEvent(QMouseEvent* event) {
 
 void ChartView::mouseDoubleClickEvent(QMouseEvent* event) {
     if (event->button() == Qt::LeftButton && m_zoom.isZoomed()) {
+        // The double-click's first press pinned a read-out of the zoomed axes (or unpinned one):
+        // a reset pins nothing, and a pin's crosshair would no longer be over its values.
+        pinHover({}, {});
         resetZoom();
         return;
     }

@@ -4,6 +4,7 @@
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSlider>
+#include <QSpinBox>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -42,7 +43,10 @@ LabeledSlider::LabeledSlider(const QString& caption, const ValueText& valueText,
     m_slider->setPageStep(step);
     m_slider->setTracking(true);
     cap->setBuddy(m_slider);
-    layout->addWidget(m_slider);
+    m_row = new QHBoxLayout;
+    m_row->setSpacing(4);
+    m_row->addWidget(m_slider, 1);
+    layout->addLayout(m_row);
     setToolTip(tooltip);
     connect(m_slider, &QSlider::valueChanged, this, [this]() {
         updateLabel();
@@ -141,6 +145,7 @@ void LabeledSlider::setRange(int min, int max) {
 
 void LabeledSlider::setDisabledReason(const QString& reason) {
     m_slider->setEnabled(reason.isEmpty());
+    if (m_box) m_box->setEnabled(reason.isEmpty());
     setToolTip(reason.isEmpty() ? m_tooltip
                                 : m_tooltip + QStringLiteral("\n\nDisabled: ") + reason);
 }
@@ -156,6 +161,41 @@ void LabeledSlider::updateLabel() {
     const QString text =
         !m_stops.empty() && m_numberText ? m_numberText(number()) : m_valueText(value());
     m_value->setText(m_note.isEmpty() ? text : text + QStringLiteral(": ") + m_note);
+    if (m_box) {
+        updateBoxRange();
+        const QSignalBlocker block(m_box);
+        m_box->setValue(value());
+    }
+}
+
+void LabeledSlider::updateBoxRange() {
+    if (!m_box) return;
+    const QSignalBlocker block(m_box);
+    const int v = value();
+    if (m_stops.empty()) {
+        m_box->setRange(std::min(m_min, v), std::max(m_max, v));
+    } else {
+        const int lo = static_cast<int>(std::ceil(std::min(m_stops.front(), double(m_min))));
+        const int hi = static_cast<int>(std::floor(std::max(m_stops.back(), double(m_max))));
+        m_box->setRange(std::min(lo, v), std::max(hi, v));
+    }
+}
+
+QSpinBox* LabeledSlider::addNumberBox(const QString& suffix) {
+    if (m_box) return m_box;
+    m_box = new QSpinBox(this);
+    m_box->setObjectName(objectName().isEmpty() ? QStringLiteral("sliderNumberBox")
+                                                : objectName() + QStringLiteral("Box"));
+    m_box->setSuffix(suffix);
+    m_box->setKeyboardTracking(false);  // "512" is one value, not 5, 51 and 512
+    m_box->setAccelerated(true);
+    m_box->setToolTip(m_tooltip);
+    m_row->addWidget(m_box);
+    updateLabel();
+    connect(m_box, &QSpinBox::valueChanged, this, [this](int v) {
+        if (v != value()) setNumber(v);
+    });
+    return m_box;
 }
 
 }  // namespace tandem::ui

@@ -5,8 +5,10 @@
 #include <functional>
 #include <vector>
 
+class QHBoxLayout;
 class QLabel;
 class QSlider;
+class QSpinBox;
 
 namespace tandem::ui {
 
@@ -59,12 +61,22 @@ public:
     void setValueText(const ValueText& text);
     /// A note after the value in the label ("24 nodes: no layout fits"); empty removes it.
     void setValueNote(const QString& note);
+    /// Adds a number box beside the slider (once; later calls return the same box) so a value
+    /// can be typed whole ("64" nodes, "8" jobs) instead of stepped to: it shows the slider's
+    /// value, spans the range (the ladder's ends in ladder mode) and, when a typed number is
+    /// committed (Enter, focus out, the box's arrows), moves the slider there with setNumber (a
+    /// number between two stops is inserted into the ladder, never snapped). `suffix` follows
+    /// the number (" nodes"). Returns the box.
+    QSpinBox* addNumberBox(const QString& suffix);
+    /// The box of addNumberBox, nullptr without one.
+    QSpinBox* numberBox() const { return m_box; }
 
 signals:
     void valueChanged(int value);
 
 private:
     void updateLabel();
+    void updateBoxRange();     ///< the box spans the slider's range (or ladder) and the value
     int positionOf(double v);  ///< ladder position of v, inserting it when it is not a stop
     QLabel* m_value;
     QSlider* m_slider;
@@ -75,6 +87,8 @@ private:
     std::vector<double> m_stops;  ///< ladder mode: the value of each position; empty: range mode
     NumberText m_numberText;
     QString m_note;
+    QHBoxLayout* m_row;  ///< the slider and, after addNumberBox, its number box
+    QSpinBox* m_box = nullptr;
 };
 
 }  // namespace tandem::ui

@@ -11,10 +11,12 @@
 #include <QGraphicsTextItem>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScatterSeries>
 #include <QStyle>
 #include <QStyleOptionComboBox>
 #include <QTableView>
 #include <QTextDocument>
+#include <QXYSeries>
 #include <algorithm>
 
 #include "widgets/chart_view.h"
@@ -54,6 +56,37 @@ QList<ShownText> shownTexts(const ChartView* view) {
         const QRectF inView = view->mapFromScene(item->mapToScene(local)).boundingRect();
         out.push_back({text.simplified(), inView, item});
     }
+    // Point labels of the visible XY series (Qt Charts paints them itself, no text item): each
+    // is centred over its point, its baseline a few pixels above it (QXYSeries' label offset).
+    const auto series = view->chart()->series();
+    for (QAbstractSeries* a : series) {
+        auto* s = qobject_cast<QXYSeries*>(a);
+        if (!s || !s->isVisible() || !s->pointLabelsVisible()) continue;
+        const QFontMetricsF fm(s->pointLabelsFont());
+        const QList<QPointF> points = s->points();
+        for (int i = 0; i < points.size(); ++i) {
+            const auto conf = s->pointConfiguration(i);
+            const auto hidden = conf.find(QXYSeries::PointConfiguration::LabelVisibility);
+            if (hidden != conf.end() && !hidden->toBool()) continue;
+            QString text = s->pointLabelsFormat();
+            text.replace(QLatin1String("@xPoint"), QString::number(points[i].x()))
+                .replace(QLatin1String("@yPoint"), QString::number(points[i].y()));
+            if (text.trimmed().isEmpty()) continue;
+            const QPointF inChart = view->chart()->mapToPosition(points[i], s);
+            // A clipped label of a point off the plot is not drawn.
+            if (s->pointLabelsClipping() &&
+                !view->chart()->plotArea().adjusted(-1, -1, 1, 1).contains(inChart))
+                continue;
+            const QPointF at = view->mapFromScene(view->chart()->mapToScene(inChart));
+            const qreal w = fm.horizontalAdvance(text);
+            const auto* scatter = qobject_cast<const QScatterSeries*>(s);
+            const qreal lift = scatter ? scatter->markerSize() / 2 : s->pen().widthF() / 2;
+            const qreal baseline = at.y() - lift - 4;
+            out.push_back({text.simplified(),
+                           QRectF(at.x() - w / 2, baseline - fm.ascent(), w, fm.height()),
+                           nullptr});
+        }
+    }
     return out;
 }
 
@@ -92,7 +125,8 @@ QStringList chartTextProblems(const ChartView* view) {
             out << QStringLiteral("%1: text elided: \"%2\"").arg(name, t.text);
         if (!viewRect.contains(t.rect))
             out << QStringLiteral("%1: text runs outside the chart: \"%2\"").arg(name, t.text);
-        for (const QGraphicsItem* p = t.item->parentItem(); p; p = p->parentItem())
+        for (const QGraphicsItem* p = t.item ? t.item->parentItem() : nullptr; p;
+             p = p->parentItem())
             if (p->flags() & QGraphicsItem::ItemClipsChildrenToShape) {
                 const QRectF clip = view->mapFromScene(p->sceneBoundingRect())
                                         .boundingRect()

@@ -12,9 +12,12 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSplitter>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
 #include <QWheelEvent>
+#include <algorithm>
+#include <utility>
 
 namespace tandem::ui {
 
@@ -80,13 +83,164 @@ private:
     }
 };
 
+/// Least height of a widget stacked by a StackingSplitter, px: a chart keeps room for its
+/// axis ticks and category labels (at its own least height Qt Charts elides them).
+constexpr int kStackedLeastHeight = 400;
+
+/// A side-by-side splitter that stacks its widgets when it is narrower than they need side by
+/// side: its least width is the widest child's (so a scrolling page never needs a horizontal
+/// scroll bar), its least height that of the arrangement it shows (stacked: each widget at
+/// least kStackedLeastHeight high).
+class StackingSplitter : public QSplitter {
+public:
+    StackingSplitter(QWidget* parent, const QList<int>& weights)
+        : QSplitter(Qt::Horizontal, parent), m_weights(weights) {}
+
+    QSize minimumSizeHint() const override {
+        int wide = 0, tall = 0, stacked = 0;
+        for (int i = 0; i < count(); ++i) {
+            const QWidget* w = widget(i);
+            if (w->isHidden()) continue;
+            const QSize m = least(w);
+            wide = std::max(wide, m.width());
+            tall = std::max(tall, m.height());
+            stacked +=
+                std::max(m.height(), kStackedLeastHeight) + (stacked > 0 ? handleWidth() : 0);
+        }
+        return orientation() == Qt::Horizontal ? QSize(wide, tall) : QSize(wide, stacked);
+    }
+
+protected:
+    void resizeEvent(QResizeEvent* e) override {
+        const Qt::Orientation want = width() >= sideBySideWidth() ? Qt::Horizontal : Qt::Vertical;
+        if (want != orientation()) {
+            setOrientation(want);
+            updateGeometry();  // the least height changes with the arrangement
+        }
+        QSplitter::resizeEvent(e);
+        QList<int> sizes;
+        if (orientation() == Qt::Horizontal) {
+            if (!m_stacked) return;
+            for (int w : m_weights) sizes << 1000 * w;  // side by side again: the weights
+        } else {
+            // Stacked: each widget its least height, the rest shared by the weights.
+            int rest = height(), weights = 0;
+            for (int i = 0; i < count(); ++i) {
+                const int h = std::max(least(widget(i)).height(), kStackedLeastHeight);
+                sizes << h;
+                rest -= h + (i > 0 ? handleWidth() : 0);
+                weights += i < m_weights.size() ? m_weights[i] : 0;
+            }
+            for (int i = 0; i < count() && rest > 0 && weights > 0; ++i)
+                sizes[i] += rest * (i < m_weights.size() ? m_weights[i] : 0) / weights;
+        }
+        m_stacked = orientation() == Qt::Vertical;
+        setSizes(sizes);
+    }
+
+private:
+    static QSize least(const QWidget* w) {
+        return w->minimumSizeHint().expandedTo(w->minimumSize());
+    }
+    /// The width the widgets need side by side (their least widths and the handles).
+    int sideBySideWidth() const {
+        int sum = 0;
+        for (int i = 0; i < count(); ++i) {
+            const QWidget* w = widget(i);
+            if (w->isHidden()) continue;
+            sum += least(w).width() + (sum > 0 ? handleWidth() : 0);
+        }
+        return sum;
+    }
+    QList<int> m_weights;
+    bool m_stacked = false;  ///< the last resize stacked the widgets
+};
+
+/// Gives every page of `pages` but the current one an ignored size policy, so the pages' least
+/// size is the current page's (QStackedLayout takes the largest of all: a page of stacked
+/// charts made every other page scroll). A page's own policy is kept in "ownSizePolicy".
+void sizeByCurrentPage(QTabWidget* pages) {
+    bool changed = false;
+    for (int i = 0; i < pages->count(); ++i) {
+        QWidget* page = pages->widget(i);
+        if (!page->property("ownSizePolicy").isValid())
+            page->setProperty("ownSizePolicy", QVariant::fromValue(page->sizePolicy()));
+        const QSizePolicy want = i == pages->currentIndex()
+                                     ? page->property("ownSizePolicy").value<QSizePolicy>()
+                                     : QSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
+        if (page->sizePolicy() == want) continue;
+        page->setSizePolicy(want);
+        changed = true;
+    }
+    if (changed) pages->updateGeometry();
+}
+
+/// Shows each tab's short title (setShortTabText) while the full titles do not fit the tab
+/// bar, so no title is cut behind the bar's scroll buttons.
+class TabTitleFitter : public QObject {
+public:
+    explicit TabTitleFitter(QTabWidget* pages) : QObject(pages), m_pages(pages) {
+        pages->installEventFilter(this);
+    }
+    bool eventFilter(QObject* o, QEvent* e) override {
+        if (o == m_pages && (e->type() == QEvent::Resize || e->type() == QEvent::Show ||
+                             e->type() == QEvent::LayoutRequest)) {
+            sizeByCurrentPage(m_pages);  // pages added since
+            fit();
+        }
+        return false;
+    }
+    void fit() {
+        QTabBar* bar = m_pages->tabBar();
+        const QFontMetrics fm(bar->font());
+        int full = 0;
+        for (int i = 0; i < bar->count(); ++i) {
+            if (!bar->isTabVisible(i)) continue;
+            const QString shown = bar->tabText(i);
+            const QString whole = titles(i).first;
+            full +=
+                bar->tabRect(i).width() - fm.horizontalAdvance(shown) + fm.horizontalAdvance(whole);
+        }
+        const bool shortOnes = full > m_pages->width();
+        for (int i = 0; i < bar->count(); ++i) {
+            const auto [whole, brief] = titles(i);
+            const QString want = shortOnes && !brief.isEmpty() ? brief : whole;
+            if (bar->tabText(i) != want) bar->setTabText(i, want);
+        }
+    }
+
+private:
+    /// The full and the short title of tab i (the short one empty: none).
+    std::pair<QString, QString> titles(int i) const {
+        const QStringList t = m_pages->tabBar()->tabData(i).toStringList();
+        if (t.size() == 2) return {t[0], t[1]};
+        return {m_pages->tabBar()->tabText(i), QString()};
+    }
+    QTabWidget* m_pages;
+};
+
 }  // namespace
 
 void guardWheelInPanel(QWidget* panel) { new WheelGuard(panel); }
 
+void setShortTabText(QTabWidget* pages, int index, const QString& brief) {
+    QTabBar* bar = pages->tabBar();
+    const QStringList t = bar->tabData(index).toStringList();
+    const QString whole = t.size() == 2 ? t[0] : bar->tabText(index);
+    bar->setTabData(index, QStringList{whole, brief});
+    const QVariant fitter = pages->property("tabTitleFitter");
+    if (fitter.isValid()) static_cast<TabTitleFitter*>(fitter.value<QObject*>())->fit();
+}
+
+QString fullTabText(const QTabWidget* pages, int index) {
+    const QStringList t = pages->tabBar()->tabData(index).toStringList();
+    return t.size() == 2 ? t[0] : pages->tabText(index);
+}
+
 QSplitter* weightedSplitter(Qt::Orientation orientation, QWidget* parent,
                             const QList<QWidget*>& widgets, const QList<int>& weights) {
-    auto* s = new QSplitter(orientation, parent);
+    auto* s = orientation == Qt::Horizontal ? new StackingSplitter(parent, weights)
+                                            : new QSplitter(orientation, parent);
     for (QWidget* w : widgets) s->addWidget(w);
     QList<int> sizes;
     for (qsizetype i = 0; i < weights.size(); ++i) {
@@ -110,6 +264,10 @@ void layOutWorkspace(QWidget* workspace, QWidget* panel, QTabWidget* pages, QLab
     layout->addWidget(scroll);
 
     pages->setDocumentMode(true);
+    // The pages' least size is the current page's (sizeByCurrentPage).
+    QObject::connect(pages, &QTabWidget::currentChanged, pages,
+                     [pages]() { sizeByCurrentPage(pages); });
+    pages->setProperty("tabTitleFitter", QVariant::fromValue<QObject*>(new TabTitleFitter(pages)));
     // Below the pages' least size (a window on an 800x600 screen) the pages scroll, so that
     // their charts keep the width their texts need and the window stays on the screen; the
     // status line stays under them, whole, outside the scrolled area.
@@ -117,6 +275,8 @@ void layOutWorkspace(QWidget* workspace, QWidget* panel, QTabWidget* pages, QLab
     pagesScroll->setObjectName(QStringLiteral("pagesScroll"));
     pagesScroll->setFrameShape(QFrame::NoFrame);
     pagesScroll->setWidgetResizable(true);
+    // Side-by-side charts stack where the width is short (weightedSplitter), so a page of
+    // charts scrolls only down; a page with a wider least size still scrolls sideways.
     pagesScroll->setWidget(pages);
     auto* right = new QVBoxLayout;
     right->setContentsMargins(0, 0, 0, 0);

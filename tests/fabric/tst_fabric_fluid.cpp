@@ -36,7 +36,7 @@ LiveJobSpec liveJobs(int count, int nodes, double bytesPerNode, double computeS)
 
 }  // namespace
 
-class TestNetwork : public QObject {
+class TestFabricFluid : public QObject {
     Q_OBJECT
 private slots:
     void ringVolume_data() {
@@ -202,5 +202,5 @@ private slots:
     }
 };
 
-TANDEM_TEST_APPLESS_MAIN(TestNetwork)
-#include "tst_mlforml_network.moc"
+TANDEM_TEST_APPLESS_MAIN(TestFabricFluid)
+#include "tst_fabric_fluid.moc"
