@@ -142,10 +142,17 @@ int calibrateCommand(const QStringList& args) {
     // The runs the stack was fitted to hold it where the user's runs say nothing; on the
     // user's hardware their runs take the place of the shipped ones.
     std::vector<m::RealityCase> shipped;
-    for (m::RealityCase& c : m::realityCases(base))
-        if (c.expressible && c.cluster.hardware.name != hwName) shipped.push_back(std::move(c));
+    size_t replaced = 0;
+    for (m::RealityCase& c : m::realityCases(base)) {
+        if (!c.expressible) continue;
+        if (c.cluster.hardware.name == hwName)
+            ++replaced;
+        else
+            shipped.push_back(std::move(c));
+    }
     m::choosePlans(shipped);
-    const m::CalibrationResult cal = m::calibrateStack(base, shipped, cases, stackName, hwName);
+    const m::CalibrationResult cal = m::calibrateStack(
+        base, shipped, cases, stackName, hwName, m::replacedRunsWeight(replaced, cases.size()));
     const nlohmann::ordered_json file = m::stackToJson(cal.stack);
     QString err;
     if (!tandem::fileio::writeFileAtomic(outFile, QByteArray::fromStdString(file.dump(2) + "\n"),

@@ -369,7 +369,8 @@ void inspectInto(const std::string& text, const std::string& path, ojson& j, Dia
             JsonReader r(parsed, "$", diag);
             const mosaic::Stack s = mosaic::readStackJson(r);
             if (!diag.ok()) return;
-            for (const auto& [k, v] : mosaic::stackToJson(s).items()) j[k] = v;
+            const ojson sj = mosaic::stackToJson(s);
+            for (const auto& [k, v] : sj.items()) j[k] = v;
             if (s.calibration.runs > 0)
                 j["calibration_sentence"] = mosaic::calibrationSentence(s.calibration);
             return;

@@ -17,6 +17,10 @@ Stack refit(const Stack& base, std::vector<RealityCase> fitCases, std::vector<Re
 }
 }  // namespace
 
+double replacedRunsWeight(size_t replaced, size_t user) {
+    return user == 0 ? 1.0 : std::max(1.0, double(replaced) / double(user));
+}
+
 std::vector<double> caseErrors(const Stack& stack, std::vector<RealityCase> cases) {
     for (RealityCase& c : cases) c.cluster.stack = stack;
     std::vector<double> out;

@@ -1,6 +1,7 @@
 #pragma once
 // `tandem-cli calibrate`: a training stack's fitted constants refitted to a user's own measured
 // runs together with the runs the stack was fitted to, so that a few runs cannot pull it far.
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -9,11 +10,11 @@
 
 namespace tandem::mosaic {
 
-/// How many of the stack's own fitted runs one of the user's runs weighs in a calibration
-/// (calibrateStack): the stack is refitted to its own runs and the user's together, so the runs
-/// it was fitted to hold it where the user's runs say nothing, and a few runs cannot pull it
-/// far. One constant of the method, not fitted to any run.
-inline constexpr double kUserRunWeight = 1.0;
+/// The weight of each of `user` runs in a calibration (calibrateStack) that take the place of
+/// `replaced` shipped runs on the same hardware: together they weigh as much as the runs they
+/// replace, replaced / user, and never less than one shipped run each. The shipped runs on other
+/// hardware keep weight 1 and hold the constants the user's runs say nothing about.
+double replacedRunsWeight(size_t replaced, size_t user);
 
 /// Result of calibrateStack.
 struct CalibrationResult {
@@ -39,6 +40,6 @@ double medianAbsError(const std::vector<double>& errors);
 /// calibrated on the others). `name` names the result; `hardware` is recorded in the summary.
 CalibrationResult calibrateStack(const Stack& base, const std::vector<RealityCase>& fitCases,
                                  const std::vector<RealityCase>& cases, const std::string& name,
-                                 const std::string& hardware, double userWeight = kUserRunWeight);
+                                 const std::string& hardware, double userWeight = 1.0);
 
 }  // namespace tandem::mosaic

@@ -89,15 +89,15 @@ Stack megatronCoreStack() {
     // Fitted constants (`tandem-cli fit-stack`, mosaic/reality.h: one set for every expressible
     // measured run, from megatronCoreFitStart()); tests/mosaic/tst_mosaic_reality.cpp checks
     // that they are the fit's optimum.
-    s.denseGemmMax = 1.0;
-    s.groupedGemmMax = 0.5329;
-    s.expertFixedUs = 32.97;
-    s.attentionEfficiency = 0.2792;
-    s.precisionGemmFactor[int(Precision::Fp8)] = 1.0;
-    s.precisionGemmFactor[int(Precision::Mxfp8)] = 0.9272;
-    s.precisionGemmFactor[int(Precision::Nvfp4)] = 0.7443;
-    s.tpOverlap = 0.9876;
-    s.a2aOverlap = 0.6745;
+    s.denseGemmMax = 0.9999;
+    s.groupedGemmMax = 0.4495;
+    s.expertFixedUs = 26.04;
+    s.attentionEfficiency = 0.2794;
+    s.precisionGemmFactor[int(Precision::Fp8)] = 0.9986;
+    s.precisionGemmFactor[int(Precision::Mxfp8)] = 0.9270;
+    s.precisionGemmFactor[int(Precision::Nvfp4)] = 0.7754;
+    s.tpOverlap = 0.8440;
+    s.a2aOverlap = 0.6495;
     return s;
 }
 

@@ -25,6 +25,7 @@
 #include "mosaic/background.h"
 #include "mosaic/candidate_table.h"
 #include "mosaic/cluster_unit.h"
+#include "mosaic/frontier_view.h"
 #include "mosaic/imported_model_card.h"
 #include "mosaic/layout_form.h"
 #include "mosaic/moe_advanced.h"
@@ -363,7 +364,8 @@ private slots:
                      QString::number(l.stages[size_t(i)].memory.weights, 'f', 1));
         }
         const QByteArray megatron = QByteArray::fromStdString(mosaic::planReportMegatron(expected));
-        QVERIFY(megatron.startsWith("--num-layers "));
+        QVERIFY(megatron.startsWith("#!/usr/bin/env bash\n"));
+        QVERIFY(megatron.contains("    --num-layers "));
         QCOMPARE(QApplication::clipboard()->text().toUtf8(), megatron);
         QFile saved(script);
         QVERIFY(saved.open(QIODevice::ReadOnly));

@@ -162,13 +162,6 @@ void addRows(const QSize& size) {
             << s.name << s.workspace << size;
 }
 
-/// The small windows a page is checked at (device pixels): 800x600, 1024x768 and 1280x720, or
-/// the 2560x1440 screen at a device pixel ratio of 2.
-QList<QSize> smallDeviceSizes() {
-    if (qGuiApp->devicePixelRatio() >= 2) return {QSize(2560, 1440)};
-    return {QSize(800, 600), QSize(1024, 768), QSize(1280, 720)};
-}
-
 QSize logicalSize(const QSize& device) {
     const qreal dpr = qGuiApp->devicePixelRatio();
     return {qRound(device.width() / dpr), qRound(device.height() / dpr)};
