@@ -10,6 +10,7 @@
 #include "common/diagnostics.h"
 #include "common/json_reader.h"
 #include "mosaic/calibrate.h"
+#include "mosaic/envelope.h"
 #include "mosaic/reality.h"
 #include "mosaic/stack.h"
 #include "mosaic/stack_file.h"
@@ -155,6 +156,34 @@ private slots:
         Diagnostics d2;
         QCOMPARE(loadStack("megatron-core", d2).name, std::string("megatron-core"));
         QVERIFY(d2.ok());
+    }
+
+    /// A calibrated stack in a scenario's mosaic section is written whole and read back the same
+    /// (constants, name, base and calibration), so saving never drops it; a built-in stack keeps
+    /// its name only.
+    void scenarioKeepsTheCalibratedStack() {
+        Envelope e;
+        Stack s = megatronCoreStack();
+        s.name = "my-cluster";
+        stackFitParameters()[1].ref(s) = 0.41;
+        s.calibration = StackCalibration{3, "megatron-core", "h100", 0.182, 0.061, 0.09};
+        e.stack = s;
+        const nlohmann::ordered_json j = writeEnvelope(e);
+        QVERIFY(j.contains("stack") && j["stack"].is_object());
+        const nlohmann::json parsed = nlohmann::json::parse(j.dump());
+        Diagnostics d;
+        JsonReader r(parsed, "$.mosaic", d);
+        Envelope back;
+        readEnvelope(r, back);
+        QVERIFY2(d.ok(), d.str().c_str());
+        QCOMPARE(back.stack.name, std::string("my-cluster"));
+        QCOMPARE(constantsOf(back.stack), constantsOf(s));
+        QCOMPARE(back.stack.calibration.runs, 3);
+        QCOMPARE(back.stack.calibration.base, std::string("megatron-core"));
+        QCOMPARE(back.stack.calibration.leaveOneRunOut, 0.09);
+        QCOMPARE(writeEnvelope(back).dump(), j.dump());
+        e.stack = megatronCoreStack();
+        QCOMPARE(writeEnvelope(e)["stack"].get<std::string>(), std::string("megatron-core"));
     }
 
     void stackFileRefusals_data() {
