@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "common/number_format.h"
+#include "common/statistics.h"
 #include "io/text_file.h"
 
 namespace tandem::io {
@@ -174,11 +175,11 @@ double quantile(const std::vector<double>& sorted, double q) {
     return sorted[lo] + (pos - double(lo)) * (sorted[hi] - sorted[lo]);
 }
 
-double median(std::vector<double> v) {
+/// tandem::median of the finite values of `v` (NaN when none).
+double finiteMedian(std::vector<double> v) {
     v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return !std::isfinite(x); }),
             v.end());
-    std::sort(v.begin(), v.end());
-    return quantile(v, 0.5);
+    return median(v);
 }
 
 std::string inQuotes(const std::string& s) { return "'" + s + "'"; }
@@ -832,9 +833,9 @@ struct Reader {
             tps.push_back(s->tokensPerSPerGpu);
             mfu.push_back(s->mfu);
         }
-        log.tflopsPerGpu = median(tflops);
-        log.tokensPerSPerGpuLogged = median(tps);
-        log.mfu = median(mfu);
+        log.tflopsPerGpu = finiteMedian(tflops);
+        log.tokensPerSPerGpuLogged = finiteMedian(tps);
+        log.mfu = finiteMedian(mfu);
         if (times.empty() && !std::isfinite(log.tokensPerSPerGpuLogged)) {
             const TrainStep& last = log.steps.back();
             fail(last.line, "no steady-state iteration: the " + std::to_string(log.steps.size()) +
@@ -860,9 +861,9 @@ struct Reader {
             if (times.size() >= 4) {
                 const std::size_t h = times.size() / 2;
                 const double first =
-                    median(std::vector<double>(times.begin(), times.begin() + long(h)));
+                    finiteMedian(std::vector<double>(times.begin(), times.begin() + long(h)));
                 const double second =
-                    median(std::vector<double>(times.end() - long(h), times.end()));
+                    finiteMedian(std::vector<double>(times.end() - long(h), times.end()));
                 st.drift = second / first - 1.0;
                 st.drifts = std::abs(st.drift) > kDriftThreshold;
                 if (st.drifts)

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/statistics.h"
+
 namespace tandem::mosaic {
 
 namespace {
@@ -29,12 +31,9 @@ std::vector<double> caseErrors(const Stack& stack, std::vector<RealityCase> case
 }
 
 double medianAbsError(const std::vector<double>& errors) {
-    if (errors.empty()) return std::nan("");
     std::vector<double> a;
     for (double e : errors) a.push_back(std::abs(e));
-    std::sort(a.begin(), a.end());
-    const size_t n = a.size();
-    return n % 2 ? a[n / 2] : 0.5 * (a[n / 2 - 1] + a[n / 2]);
+    return median(a);
 }
 
 CalibrationResult calibrateStack(const Stack& base, const std::vector<RealityCase>& fitCases,

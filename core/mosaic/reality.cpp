@@ -12,6 +12,7 @@
 
 #include "common/csv.h"
 #include "common/number_format.h"
+#include "common/statistics.h"
 #include "mosaic/geometry.h"
 #include "mosaic/hardware.h"
 #include "mosaic/korthikanti.h"
@@ -88,12 +89,8 @@ Geometry moe(int layers, int d, int heads, int kv, int headDim, int ffn, int exp
     return g;
 }
 
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+/// tandem::median, 0 for no values (an empty filter's summary reads 0, not NaN).
+double median(const std::vector<double>& v) { return v.empty() ? 0.0 : tandem::median(v); }
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 
 #include "common/json_reader.h"
 #include "common/number_format.h"
+#include "common/statistics.h"
 #include "mosaic/geometry.h"
 #include "mosaic/perf_model.h"
 #include "mosaic/scaling_law.h"
@@ -63,13 +64,6 @@ std::vector<NearTie> nearTiesOf(const SearchResult& r, double tolerance) {
         out.push_back({cd.geometry.nAct / 1e9, cd.loss - best, geometryLabel(cd.geometry)});
     }
     return out;
-}
-
-double median(std::vector<double> v) {
-    if (v.empty()) return std::nan("");
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 }  // namespace

@@ -1,0 +1,15 @@
+#include "common/statistics.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tandem {
+
+double median(std::vector<double> v) {
+    if (v.empty()) return std::nan("");
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+}  // namespace tandem
