@@ -1,18 +1,15 @@
 #include "mosaic/stack_file.h"
 
 #include <cmath>
-#include <cstdio>
 
+#include "common/number_format.h"
 #include "io/text_file.h"
 
 namespace tandem::mosaic {
 
 namespace {
-std::string percent(double fraction) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f %%", 100.0 * fraction);
-    return buf;
-}
+/// "18.2 %" in the C convention whatever the locale (formatFixed).
+std::string percent(double fraction) { return formatFixed(100.0 * fraction, 1) + " %"; }
 
 bool endsWith(const std::string& s, const std::string& tail) {
     return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
