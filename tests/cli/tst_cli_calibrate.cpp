@@ -97,14 +97,14 @@ private slots:
         QFile file(f);
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write(R"({"tandem_stack": 1, "name": "bad", "base": "megatron-core",
-                       "constants": {"dense_gemm_max": 3}})");
+                       "constants": {"grouped_gemm_max": 3}})");
         file.close();
         const CliRun p = runCli(
             {QStringLiteral("plan"),
              QStringLiteral(TANDEM_TEST_DATA "/models/Mixtral-8x7B-v0.1.config.json"),
              QStringLiteral("--devices"), QStringLiteral("64"), QStringLiteral("--stack"), f});
         QCOMPARE(p.exitCode, 2);
-        QVERIFY2(p.err.contains(QStringLiteral("$.constants.dense_gemm_max")), qPrintable(p.err));
+        QVERIFY2(p.err.contains(QStringLiteral("$.constants.grouped_gemm_max")), qPrintable(p.err));
     }
 };
 

@@ -102,8 +102,11 @@ private slots:
 
     /// Two runs cannot pull the stack far from the other hardware's runs: two H100 runs of a
     /// cluster twice as slow take the place of the 26 shipped H100 runs (weighing 13 each);
-    /// their error falls five-fold while the GB200 runs, fitted with them, stay within 6 points
-    /// of the shipped fit's error (8.6 % -> 13.6 %: the constants are shared).
+    /// their error halves (106.6 % -> 53.2 %) while the GB200 runs, fitted with them, stay within
+    /// 6 points of the shipped fit's error (8.5 % -> 11.4 %: the constants are shared). The dense
+    /// GEMM level is the kernel tables', not a constant (five-fold when the dense and FP8
+    /// factors were fitted too): a cluster slower on its dense GEMMs is absorbed only through
+    /// the attention, overlap and MoE constants.
     void twoRunsCannotPullTheRestFar() {
         std::vector<RealityCase> cases = realityCases(megatronCoreStack());
         choosePlans(cases);
@@ -128,7 +131,7 @@ private slots:
               100 * restAfter, 100 * cal.summary.medianAbsErrorBefore,
               100 * cal.summary.medianAbsErrorAfter);
         QVERIFY2(restAfter <= restBefore + 0.06, qPrintable(QString::number(restAfter)));
-        QVERIFY(cal.summary.medianAbsErrorAfter < cal.summary.medianAbsErrorBefore / 5.0);
+        QVERIFY(cal.summary.medianAbsErrorAfter < cal.summary.medianAbsErrorBefore / 1.8);
     }
 
     /// A stack file written and read back gives the same constants, name and sentence.
@@ -190,11 +193,15 @@ private slots:
         QTest::addColumn<QString>("json");
         QTest::addColumn<QString>("error");
         QTest::newRow("constant out of range")
-            << R"({"tandem_stack":1,"name":"x","base":"megatron-core","constants":{"dense_gemm_max":7}})"
-            << "$.constants.dense_gemm_max";
+            << R"({"tandem_stack":1,"name":"x","base":"megatron-core","constants":{"grouped_gemm_max":7}})"
+            << "$.constants.grouped_gemm_max";
         QTest::newRow("unknown constant")
             << R"({"tandem_stack":1,"name":"x","base":"megatron-core","constants":{"dense_gem_max":0.5}})"
             << "$.constants.dense_gem_max";
+        // The dense GEMM and FP8 factors are the kernel tables' level, not constants of a stack.
+        QTest::newRow("dense factor is not a constant")
+            << R"({"tandem_stack":1,"name":"x","base":"megatron-core","constants":{"dense_gemm_max":0.9}})"
+            << "$.constants.dense_gemm_max";
         QTest::newRow("unknown base") << R"({"tandem_stack":1,"name":"x","base":"deepspeed"})"
                                       << "$.base";
         QTest::newRow("built-in name")
