@@ -364,17 +364,29 @@ void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shap
         // Token permutation and unpermutation around the experts (kernel-table stacks: its own
         // memory-bound term): read and write of T K d BF16 elements each way, fwd and bwd.
         const double permute = ke ? 8.0 * T * k * d * kBf16 / tp / hw.hbmBytesPerS : 0.0;
+        // The experts' own memory-bound passes (kernel-table stacks), per routed token: the
+        // SwiGLU over the fc1 output (forward reads 2 d_expert and writes d_expert BF16
+        // elements, backward reads d_expert + 2 d_expert and writes 2 d_expert: 16 d_expert
+        // bytes), and below BF16 the casts of each expert GEMM input and output gradient to the
+        // GEMM precision (read BF16, write row- and column-wise 1-byte copies: 4 bytes per
+        // element of fc1's input d, fc2's input d_expert, fc2's output gradient d and fc1's
+        // output gradient 2 d_expert: 8 d + 12 d_expert bytes).
+        const bool lowGemm = m_c.precision != Precision::Bf16;
+        const double expertPointwise =
+            ke ? T * k * (16.0 * dexp + (lowGemm ? 8.0 * d + 12.0 * dexp : 0.0)) / tp /
+                     hw.hbmBytesPerS
+               : 0.0;
         const double localExperts =
             m_c.stack.expertFolding ? std::max(1.0, e * etpDegree / epEtp) : e;
         const double perExpert = ke ? localExperts * 6.0 * m_c.stack.expertFixedUs * 1e-6 : 0.0;
-        const double moeLayer =
-            attnProj + attnCore + shared + router + routed + pointwise + permute + perExpert;
+        const double moeLayer = attnProj + attnCore + shared + router + routed + pointwise +
+                                permute + perExpert + expertPointwise;
         s.shared = shared;
         s.moeLayer = moeLayer;
         s.moeRecompute[ckptRank(Checkpointing::CoreAttention)] = attnCoreFwd;
         s.moeRecompute[ckptRank(Checkpointing::Selective)] = attnCoreFwd + pointwise / 3;
         s.moeRecompute[ckptRank(Checkpointing::SuperSelective)] =
-            attnCoreFwd + pointwise / 3 + (routed + shared) / 3;
+            attnCoreFwd + (pointwise + expertPointwise) / 3 + (routed + shared) / 3;
         s.moeRecompute[ckptRank(Checkpointing::Full)] = moeLayer / 3;
     }
     if (dense) {  // used only by stages that hold dense layers

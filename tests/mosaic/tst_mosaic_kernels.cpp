@@ -202,12 +202,13 @@ private slots:
     }
 
     // Through the performance model: under megatron-core (kernel tables) the 64-expert twin
-    // (width 2048, top-16) costs 1.11x the 8-expert layer (width 16384, top-2) at 8192 tokens
-    // per expert: the table's narrower GEMMs and the fixed time of its 8 local experts (EP 8)
-    // against 1. On the analytical curves (grouped width half 1093) the twin's width-2048
-    // experts ran at 0.65 of the width-16384 ones' efficiency: about 1.37x. (The MoE layers
-    // still cost about 1.6x the dense FFN of the same FLOPs, by the fitted grouped factor, 0.53
-    // of the grouped table: docs/MODEL-MOSAIC.md section 3.)
+    // (width 2048, top-16) costs 1.12x the 8-expert layer (width 16384, top-2) at 8192 tokens
+    // per expert: the table's narrower GEMMs, its casts of 8x more routed copies of d in FP8 and
+    // the fixed time of its 8 local experts (EP 8) against 1. On the analytical curves (grouped
+    // width half 1093) the twin's width-2048 experts ran at 0.65 of the width-16384 ones'
+    // efficiency: about 1.37x. (The MoE layers still cost about 1.85x the dense FFN of the same
+    // FLOPs, by the fitted grouped factor, 0.47 of the grouped table, and the experts' memory-bound
+    // passes: docs/MODEL-MOSAIC.md section 3.)
     void megatronCoreExpertGranularity() {
         const double coarse = megatronCompute(twoLayers(8, 2, 16384));
         const double fine = megatronCompute(twoLayers(64, 16, 2048));
@@ -216,6 +217,48 @@ private slots:
               coarse, fine, dense);
         QVERIFY(coarse > 0 && fine > 0 && dense > 0);
         QVERIFY(fine / coarse > 1.0 && fine / coarse < 1.15);
+    }
+
+    /// The memory-bound passes of a megatron-core MoE layer, by hand: doubling the HBM bandwidth
+    /// halves exactly the pointwise ops (215 B per token per d), the token permutation
+    /// (8 T K d BF16 bytes) and the experts' own passes, T K (16 d_expert + 8 d + 12 d_expert)
+    /// bytes in FP8 (SwiGLU forward and backward, the casts of each expert GEMM operand),
+    /// 16 d_expert in BF16 (no casts); each per TP rank, per MoE layer and micro-batch.
+    void megatronCoreExpertPasses_data() {
+        QTest::addColumn<bool>("fp8");
+        QTest::newRow("fp8") << true;
+        QTest::newRow("bf16") << false;
+    }
+    void megatronCoreExpertPasses() {
+        QFETCH(bool, fp8);
+        const Geometry g = twoLayers(64, 16, 2048);
+        Cluster c;
+        c.hardware = builtinHardware("h100");
+        c.devices = 64;
+        c.globalBatch = 256;
+        c.seqLen = 4096;
+        c.stack = megatronCoreStack();
+        c.precision = fp8 ? Precision::Fp8 : Precision::Bf16;
+        Plan p;
+        p.tp = 2;
+        p.dp = 32;
+        p.ep = 8;
+        p.mbs = 4;
+        p.ckpt = Checkpointing::None;
+        const PlanEval slow = PerfModel(g, c).evaluate(p);
+        Cluster fast = c;
+        fast.hardware.hbmBytesPerS *= 2;
+        const PlanEval quick = PerfModel(g, fast).evaluate(p);
+        QVERIFY(slow.feasible && quick.feasible);
+        const double T = 4096.0 * 4, d = 6144, w = 2048, k = 16, tp = 2;
+        const double microbatches = 256.0 / (32 * 4), layers = 2;
+        const double bytes = T * d * c.stack.elementwiseBytesPerTokenPerD + 8 * T * k * d * 2 +
+                             T * k * (16 * w + (fp8 ? 8 * d + 12 * w : 0.0));
+        const double expected = microbatches * layers * bytes / tp / c.hardware.hbmBytesPerS / 2;
+        const double measured = slow.breakdown.compute_s - quick.breakdown.compute_s;
+        qInfo("compute %.6g s -> %.6g s: %.6g s less, by hand %.6g s", slow.breakdown.compute_s,
+              quick.breakdown.compute_s, measured, expected);
+        QVERIFY2(std::abs(measured / expected - 1) < 1e-9, QByteArray::number(measured / expected));
     }
 };
 
