@@ -337,6 +337,13 @@ void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shap
         attnCore = 3.0 * gemmFwd + scores * (kScoreBytesFwd + kScoreBytesBwd) / hw.hbmBytesPerS;
     }
     const double pointwise = T * d * hw.elementwiseBytesPerTokenPerD / tp / hw.hbmBytesPerS;
+    // Below BF16 (kernel-table stacks), Transformer Engine casts each Linear's input and output
+    // gradient to the GEMM precision: read BF16, write row- and column-wise 1-byte copies,
+    // 4 bytes per element over HBM. Attention: the QKV input d and its output gradient
+    // q + 2 kv, the output projection's input q and output gradient d.
+    const bool lowCast = ke && m_c.precision != Precision::Bf16;
+    const double attnCast =
+        lowCast ? T * (2 * d + 2 * m_qDim + 2 * kv) * 4.0 / tp / hw.hbmBytesPerS : 0.0;
     s.attnCore = attnCore;
     s.shared = 0;
     s.moeLayer = 0;
@@ -367,26 +374,26 @@ void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shap
         // The experts' own memory-bound passes (kernel-table stacks), per routed token: the
         // SwiGLU over the fc1 output (forward reads 2 d_expert and writes d_expert BF16
         // elements, backward reads d_expert + 2 d_expert and writes 2 d_expert: 16 d_expert
-        // bytes), and below BF16 the casts of each expert GEMM input and output gradient to the
-        // GEMM precision (read BF16, write row- and column-wise 1-byte copies: 4 bytes per
-        // element of fc1's input d, fc2's input d_expert, fc2's output gradient d and fc1's
-        // output gradient 2 d_expert: 8 d + 12 d_expert bytes).
-        const bool lowGemm = m_c.precision != Precision::Bf16;
+        // bytes), and below BF16 the casts of fc1's input d, fc2's input d_expert, fc2's output
+        // gradient d and fc1's output gradient 2 d_expert (8 d + 12 d_expert bytes).
         const double expertPointwise =
-            ke ? T * k * (16.0 * dexp + (lowGemm ? 8.0 * d + 12.0 * dexp : 0.0)) / tp /
+            ke ? T * k * (16.0 * dexp + (lowCast ? 8.0 * d + 12.0 * dexp : 0.0)) / tp /
                      hw.hbmBytesPerS
                : 0.0;
         const double localExperts =
             m_c.stack.expertFolding ? std::max(1.0, e * etpDegree / epEtp) : e;
         const double perExpert = ke ? localExperts * 6.0 * m_c.stack.expertFixedUs * 1e-6 : 0.0;
+        // The shared experts' casts: inputs d and d_expert, output gradients d and 2 d_expert.
+        const double sharedCast =
+            lowCast ? T * sh * (2 * d + 3 * dexp) * 4.0 / tp / hw.hbmBytesPerS : 0.0;
         const double moeLayer = attnProj + attnCore + shared + router + routed + pointwise +
-                                permute + perExpert + expertPointwise;
+                                permute + perExpert + expertPointwise + attnCast + sharedCast;
         s.shared = shared;
         s.moeLayer = moeLayer;
         s.moeRecompute[ckptRank(Checkpointing::CoreAttention)] = attnCoreFwd;
         s.moeRecompute[ckptRank(Checkpointing::Selective)] = attnCoreFwd + pointwise / 3;
         s.moeRecompute[ckptRank(Checkpointing::SuperSelective)] =
-            attnCoreFwd + (pointwise + expertPointwise) / 3 + (routed + shared) / 3;
+            attnCoreFwd + (pointwise + expertPointwise) / 3 + (routed + shared + sharedCast) / 3;
         s.moeRecompute[ckptRank(Checkpointing::Full)] = moeLayer / 3;
     }
     if (dense) {  // used only by stages that hold dense layers
@@ -394,12 +401,16 @@ void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shap
         const double ffn = ke ? lin(d, double(g.denseFfnMatrices - 1) * ff / tp, lowPeak, ke->fc1) +
                                     lin(ff / tp, d, lowPeak, ke->fc2)
                               : gemmLow(m_denseFfnParams, effDense(T, ff / tp));
-        const double denseLayer = attnProj + attnCore + ffn + pointwise;
+        // The dense FFN's casts: inputs d and d_ff, output gradients d and (matrices - 1) d_ff.
+        const double ffnCast =
+            lowCast ? T * (2 * d + double(g.denseFfnMatrices) * ff) * 4.0 / tp / hw.hbmBytesPerS
+                    : 0.0;
+        const double denseLayer = attnProj + attnCore + ffn + pointwise + attnCast + ffnCast;
         s.denseLayer = denseLayer;
         s.denseRecompute[ckptRank(Checkpointing::CoreAttention)] = attnCoreFwd;
         s.denseRecompute[ckptRank(Checkpointing::Selective)] = attnCoreFwd + pointwise / 3;
         s.denseRecompute[ckptRank(Checkpointing::SuperSelective)] =
-            attnCoreFwd + pointwise / 3 + ffn / 3;
+            attnCoreFwd + pointwise / 3 + (ffn + ffnCast) / 3;
         s.denseRecompute[ckptRank(Checkpointing::Full)] = denseLayer / 3;
     }
     // Expert all-to-all payload; tensor parallel (sequence parallel) all-gather, used 8 or 12

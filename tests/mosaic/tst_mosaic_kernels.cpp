@@ -206,8 +206,8 @@ private slots:
     // per expert: the table's narrower GEMMs, its casts of 8x more routed copies of d in FP8 and
     // the fixed time of its 8 local experts (EP 8) against 1. On the analytical curves (grouped
     // width half 1093) the twin's width-2048 experts ran at 0.65 of the width-16384 ones'
-    // efficiency: about 1.37x. (The MoE layers still cost about 1.85x the dense FFN of the same
-    // FLOPs, by the fitted grouped factor, 0.47 of the grouped table, and the experts' memory-bound
+    // efficiency: about 1.37x. (The MoE layers still cost about 1.8x the dense FFN of the same
+    // FLOPs, by the fitted grouped factor, 0.46 of the grouped table, and the experts' memory-bound
     // passes: docs/MODEL-MOSAIC.md section 3.)
     void megatronCoreExpertGranularity() {
         const double coarse = megatronCompute(twoLayers(8, 2, 16384));
@@ -219,19 +219,25 @@ private slots:
         QVERIFY(fine / coarse > 1.0 && fine / coarse < 1.15);
     }
 
-    /// The memory-bound passes of a megatron-core MoE layer, by hand: doubling the HBM bandwidth
-    /// halves exactly the pointwise ops (215 B per token per d), the token permutation
-    /// (8 T K d BF16 bytes) and the experts' own passes, T K (16 d_expert + 8 d + 12 d_expert)
-    /// bytes in FP8 (SwiGLU forward and backward, the casts of each expert GEMM operand),
-    /// 16 d_expert in BF16 (no casts); each per TP rank, per MoE layer and micro-batch.
-    void megatronCoreExpertPasses_data() {
+    /// The memory-bound passes of a megatron-core layer, by hand: doubling the HBM bandwidth
+    /// halves exactly the pointwise ops (215 B per token per d), and for an MoE layer the token
+    /// permutation (8 T K d BF16 bytes) and the experts' own passes, T K (16 d_expert + 8 d +
+    /// 12 d_expert) bytes in FP8 (SwiGLU forward and backward, the casts of each expert GEMM
+    /// operand), 16 d_expert in BF16; in FP8 also the attention Linears' casts, 4 bytes per
+    /// element of d, q, q + 2 kv and d, and a dense FFN's, 4 bytes per element of d, d_ff, d and
+    /// 2 d_ff. Each per TP rank, per layer and micro-batch.
+    void megatronCoreMemoryPasses_data() {
         QTest::addColumn<bool>("fp8");
-        QTest::newRow("fp8") << true;
-        QTest::newRow("bf16") << false;
+        QTest::addColumn<bool>("moe");
+        QTest::newRow("moe fp8") << true << true;
+        QTest::newRow("moe bf16") << false << true;
+        QTest::newRow("dense fp8") << true << false;
+        QTest::newRow("dense bf16") << false << false;
     }
-    void megatronCoreExpertPasses() {
+    void megatronCoreMemoryPasses() {
         QFETCH(bool, fp8);
-        const Geometry g = twoLayers(64, 16, 2048);
+        QFETCH(bool, moe);
+        const Geometry g = moe ? twoLayers(64, 16, 2048) : twoLayers(0, 0, 32768);
         Cluster c;
         c.hardware = builtinHardware("h100");
         c.devices = 64;
@@ -242,7 +248,7 @@ private slots:
         Plan p;
         p.tp = 2;
         p.dp = 32;
-        p.ep = 8;
+        p.ep = moe ? 8 : 1;
         p.mbs = 4;
         p.ckpt = Checkpointing::None;
         const PlanEval slow = PerfModel(g, c).evaluate(p);
@@ -250,10 +256,17 @@ private slots:
         fast.hardware.hbmBytesPerS *= 2;
         const PlanEval quick = PerfModel(g, fast).evaluate(p);
         QVERIFY(slow.feasible && quick.feasible);
-        const double T = 4096.0 * 4, d = 6144, w = 2048, k = 16, tp = 2;
+        const double T = 4096.0 * 4, d = 6144, q = 6144, kv = 8 * 128, tp = 2;
         const double microbatches = 256.0 / (32 * 4), layers = 2;
-        const double bytes = T * d * c.stack.elementwiseBytesPerTokenPerD + 8 * T * k * d * 2 +
-                             T * k * (16 * w + (fp8 ? 8 * d + 12 * w : 0.0));
+        double bytes = T * d * c.stack.elementwiseBytesPerTokenPerD;
+        if (fp8) bytes += T * (d + (q + 2 * kv) + q + d) * 4;
+        if (moe) {
+            const double w = 2048, k = 16;
+            bytes += 8 * T * k * d * 2 + T * k * (16 * w + (fp8 ? 8 * d + 12 * w : 0.0));
+        } else if (fp8) {
+            const double ff = 32768;
+            bytes += T * (d + ff + d + 2 * ff) * 4;
+        }
         const double expected = microbatches * layers * bytes / tp / c.hardware.hbmBytesPerS / 2;
         const double measured = slow.breakdown.compute_s - quick.breakdown.compute_s;
         qInfo("compute %.6g s -> %.6g s: %.6g s less, by hand %.6g s", slow.breakdown.compute_s,
