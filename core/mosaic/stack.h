@@ -79,8 +79,9 @@ struct Stack {
     /// resources/kernels/) for the hardware sheet and GEMM precision: denseGemmMax and
     /// groupedGemmMax then scale the tables' dense and grouped GEMM efficiency (the stack's
     /// fraction of the published kernel speed), the M and width halves are not used, and the MoE
-    /// token permutation is its own HBM term. Off, or on hardware without a table row: the
-    /// analytical curves (Hardware::denseGemmMax, ...).
+    /// token permutation, the experts' SwiGLU and, below BF16, every Linear's casts to the GEMM
+    /// precision are HBM terms of their own (perf_model.cpp). Off, or on hardware without a table
+    /// row: the analytical curves (Hardware::denseGemmMax, ...).
     bool kernelTables = false;
     /// Fixed time per local expert, per GEMM pass of its MLP (fc1 and fc2, each forward, data
     /// and weight gradient: 6) and per MoE layer and micro-batch, us (kernel-table stacks only):
@@ -156,9 +157,9 @@ Stack mosaicPaperStack();
 /// measured runs (mosaic/reality.h, `tandem-cli fit-stack`; docs/MODEL-MOSAIC.md).
 Stack megatronCoreStack();
 /// The megatron-core stack with its fitted members at the fit's fixed starting point
-/// (dense 0.7, grouped 0.5, expert fixed 10 us, attention 0.4, FP8 factors 0.7, NVFP4 0.5,
-/// all-to-all and TP overlap 0.5): where `tandem-cli fit-stack` starts, so the fit does not depend
-/// on the stored result.
+/// (grouped 0.5, expert fixed 10 us, attention 0.4, MXFP8 and NVFP4 factors 1 (the kernel
+/// tables as they stand: a precision no run identifies keeps them), all-to-all and TP overlap
+/// 0.5): where `tandem-cli fit-stack` starts, so the fit does not depend on the stored result.
 Stack megatronCoreFitStart();
 /// Megatron-LM as Korthikanti et al. 2022 ran it on Selene's DGX A100 (arXiv:2205.05198): no
 /// flash attention, TP collectives not overlapped, no interleaving limits beyond Megatron's,
@@ -175,14 +176,15 @@ Stack builtinStack(const std::string& name);
 
 /// The fitted members of the megatron-core stack, in a fixed order (fit vector <-> stack).
 struct StackFitParameter {
-    const char* name;          ///< e.g. "dense_gemm_max"
+    const char* name;          ///< e.g. "grouped_gemm_max"
     double& (*ref)(Stack& s);  ///< the member it sets
     double low, high;          ///< the physical range the fit keeps the value in
 };
-/// dense_gemm_max, grouped_gemm_max (the stack's fractions of the kernel tables' dense and
-/// grouped GEMM efficiency), expert_fixed_us, attention_efficiency, fp8_gemm_factor,
-/// mxfp8_gemm_factor, nvfp4_gemm_factor, tp_overlap, a2a_overlap: the megatron-core fit to the
-/// measured Megatron-Bridge runs (reality.h).
+/// grouped_gemm_max (the stack's fraction of the kernel tables' grouped GEMM efficiency),
+/// expert_fixed_us, attention_efficiency, mxfp8_gemm_factor, nvfp4_gemm_factor, tp_overlap,
+/// a2a_overlap: the megatron-core fit to the measured Megatron-Bridge runs (reality.h). The dense
+/// GEMM factor and the FP8 factor are not fitted: they are 1, the kernel tables' measured
+/// achievable efficiency (MAMF x shape) as it stands.
 const std::vector<StackFitParameter>& stackFitParameters();
 /// dense_gemm_max, dense_gemm_m_half, attention_efficiency: the megatron-lm-2022 fit to the Table 5
 /// iteration times of arXiv:2205.05198 (dense BF16 models only, so no expert, precision or

@@ -4,7 +4,7 @@
 // by scenarios (`mosaic.stack` as an object) and by the GUI.
 //
 //   {"tandem_stack": 1, "name": "my-cluster", "base": "megatron-core",
-//    "constants": {"dense_gemm_max": 0.93, ...},          // stackFitParameters() names
+//    "constants": {"grouped_gemm_max": 0.45, ...},        // stackFitParameters() names
 //    "calibration": {"runs": 3, "hardware": "h100", "median_abs_error_before": 0.18,
 //                    "median_abs_error_after": 0.06, "leave_one_run_out": 0.09}}
 #include <nlohmann/json.hpp>
