@@ -137,11 +137,15 @@ CollectiveCost analyticalCollectiveCost(const Hardware& hw, Collective c, double
     const double nodeNic = p * nic;
     if (c == Collective::AllToAll) {
         // Every peer at once: the share that leaves the node crosses its NICs in parallel with
-        // the NVLink share.
+        // the NVLink share. Direct sends (no reduction, no ring or tree dependency) run at the
+        // node's all-to-all share of the NIC line rate.
         const double outside = bytes * double(size - p) / size;
         const double inside = bytes * double(p - 1) / size;
+        const double a2aEfficiency =
+            hw.alltoallNicEfficiency > 0 ? hw.alltoallNicEfficiency : hw.interBusEfficiency;
         return candidate(CollectiveAlgorithm::Direct, bytes, hw.interLatencyS + kNetStepLatencyS,
-                         inside / nv, p * outside, nodeNic, false);
+                         inside / nv, p * outside, p * hw.nicBytesPerS * a2aEfficiency * ramp,
+                         false);
     }
     // Ring over all ranks in placement order: each node's p rails carry the ring's bytes, so the
     // slower of NVLink and p NICs bounds it; 2(N-1) steps for all-reduce (2n of them cross the

@@ -111,7 +111,8 @@ struct CollectiveCost {
     double bytes = 0;                                 ///< S, per rank
     double nvlink_s = 0;  ///< the NVLink stage alone (the whole transfer inside one node), s
     /// Bytes each node's NICs put on the scale-out network (0 inside one node) and the rate the
-    /// model gives them: ranksPerNode x NIC line rate x interBusEfficiency x ramp, B/s.
+    /// model gives them: ranksPerNode x NIC line rate x interBusEfficiency x ramp, B/s (the
+    /// all-to-all: x alltoallNicEfficiency where the node sets it).
     double networkBytesPerNode = 0;
     double networkBytesPerS = 0;
     /// How the two stages combine: pipelined chunk by chunk (tree, CollNet: pipelinedStages)
@@ -133,7 +134,8 @@ double collectiveTimeWithNetwork(const CollectiveCost& cost, double network_s);
 /// ranks `stride` apart and `bytes` = S per rank (nccl-tests size):
 /// - inside one node: intraLatencyS + S x busFactor / (NVLink x intraBusEfficiency x ramp);
 /// - all-to-all across nodes: interLatencyS + one network step + max(share leaving the node /
-///   NIC rate, NVLink share / NVLink rate);
+///   NIC rate, NVLink share / NVLink rate), the NIC rate at alltoallNicEfficiency of the line
+///   rate where the node sets it (direct sends), else at interBusEfficiency;
 /// - reduce-scatter / all-gather across nodes: NCCL's ring, the only algorithm it has for them
 ///   across nodes: interLatencyS + n-1 network steps and N-n NVLink steps, plus S x (N-1)/N over
 ///   min(NVLink rate, ranksPerNode x NIC rate) (a node's rails carry the ring);

@@ -490,7 +490,8 @@ std::optional<NetworkFitScope> networkFitScope(const Hardware& hw) {
     if (!b) return std::nullopt;
     const Hardware ref = fromBuiltin(*b);
     if (hw.gpusPerNode != ref.gpusPerNode || hw.nicBytesPerS != ref.nicBytesPerS ||
-        hw.interLatencyS != ref.interLatencyS || hw.interBusEfficiency != ref.interBusEfficiency)
+        hw.interLatencyS != ref.interLatencyS || hw.interBusEfficiency != ref.interBusEfficiency ||
+        hw.alltoallNicEfficiency != ref.alltoallNicEfficiency)
         return std::nullopt;  // a hardware file changed the network: no log measured it
     for (const ScaleOutNetwork& n : kFittedNetworks)
         if (n.latencyS == hw.interLatencyS && n.efficiency == hw.interBusEfficiency)
@@ -530,6 +531,10 @@ Hardware readHardware(JsonReader& r) {
         r.number("nvls_efficiency", h.nvlsEfficiency,
                  Range{0.0, 1.0, false, false, "a share of the NVLink rate (0: no NVLink SHARP)"});
     h.sharp = r.boolean("sharp", h.sharp);
+    h.alltoallNicEfficiency = r.number(
+        "alltoall_nic_efficiency", h.alltoallNicEfficiency,
+        Range{0.0, 1.0, false, false,
+              "a share of the NIC line rate (0: the all-to-all runs at inter_bus_efficiency)"});
     // A usable memory above the HBM capacity is a typo (e.g. GiB against GB or the node's
     // total), not a device. Checked whichever of the two the file states, against the base
     // sheet's value for the other, so a file and the copy Tandem writes of it (which states
@@ -555,6 +560,7 @@ nlohmann::ordered_json writeHardware(const Hardware& h) {
         j[k.key] = k.unit == Unit::One ? h.*k.member : tidy(toKey(h.*k.member, k.unit));
     if (h.nvlsEfficiency > 0) j["nvls_efficiency"] = h.nvlsEfficiency;
     if (h.sharp) j["sharp"] = true;
+    if (h.alltoallNicEfficiency > 0) j["alltoall_nic_efficiency"] = h.alltoallNicEfficiency;
     return j;
 }
 

@@ -58,6 +58,13 @@ struct Hardware {
     /// an all-reduce across nodes may send each byte through the network once instead of
     /// 2(n-1)/n times. Off on every built-in; written to a hardware file only when on.
     bool sharp = false;
+    /// Share of the NIC line rate NCCL's all-to-all reaches across nodes
+    /// (`alltoall_nic_efficiency`): its direct point-to-point sends carry no reduction and no
+    /// ring or tree dependency, so a measured cluster can run them nearer the line rate than
+    /// its ring and tree kernels (the H100 10 x 8 logs: all-to-all 0.92 of the line rate, ring
+    /// 0.80; docs/MODEL-NETWORK.md section 4). 0 = interBusEfficiency, the default on every
+    /// built-in. Written to a hardware file only when set.
+    double alltoallNicEfficiency = 0.0;
 
     // GEMM efficiency (fraction of peak): eff = max * M/(M + mHalf) * w/(w + wHalf), w the
     // narrower weight dimension [2608.10605 Sec. 5.3]. Fitted jointly (docs/MODEL-MOSAIC.md,

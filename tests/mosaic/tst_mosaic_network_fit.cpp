@@ -185,6 +185,107 @@ private slots:
         }
     }
 
+    /// The form the 10 x 8 logs point to (docs/MODEL-NETWORK.md section 4, "What the logs
+    /// say"), not the shipped constants: the all-to-all at the NICs' line rate
+    /// (alltoall_nic_efficiency 1: direct sends, 0.92 measured) and the CoreWeave log costed with
+    /// SHARP, as its cluster ran it. In-sample 14.8 % (169.14 us, 0.73242); left out: the
+    /// all-reduce 15.4 %, the reduce-scatter 18.7 %, the all-to-all 8.3 %, the CoreWeave log
+    /// 5.1 % (shipped form: 25.4, 28.5, 25.4, 11.0 %). Largest |error| per log, %, rounded up.
+    void lineRateAllToAllWithSharpLeaveOneLogOut() {
+        const std::pair<const char*, double> expected[] = {
+            {"H100-all_reduce-10x8-nccl-tests-cluster.txt", 15.4},
+            {"H100-reduce_scatter-10x8-nccl-tests-cluster.txt", 18.7},
+            {"H100-alltoall-10x8-nccl-tests-cluster.txt", 8.3},
+            {"H100-all_reduce-8x8-coreweave-sharp.txt", 5.1},
+        };
+        auto rows = [](const std::string& file) {
+            auto r = rowsOf(file);
+            for (auto& x : r) x.sharp = file == "H100-all_reduce-8x8-coreweave-sharp.txt";
+            return r;
+        };
+        Hardware form = builtinHardware("h100");
+        form.alltoallNicEfficiency = 1.0;
+        std::vector<NetworkRow> all;
+        for (const auto& [file, unused] : expected)
+            for (const auto& r : rows(file)) all.push_back(r);
+        const NetworkFit inSample = fitNetworkConstants(form, all);
+        qInfo("line-rate all-to-all, SHARP log: in-sample %.3f %% (%.2f us, %.5f)",
+              100 * inSample.maxAbsError, inSample.interLatencyS * 1e6,
+              inSample.interBusEfficiency);
+        QVERIFY(inSample.maxAbsError <= 0.148 && inSample.maxAbsError > 0.146);
+        QVERIFY(std::fabs(inSample.interLatencyS - 169.14e-6) < 0.05e-6);
+        QVERIFY(std::fabs(inSample.interBusEfficiency - 0.73242) < 5e-5);
+        std::vector<std::string> wrong;
+        for (const auto& [left, bound] : expected) {
+            std::vector<NetworkRow> others;
+            for (const auto& [file, unused] : expected)
+                if (std::string(file) != left)
+                    for (const auto& r : rows(file)) others.push_back(r);
+            Hardware hw = form;
+            const NetworkFit fit = fitNetworkConstants(hw, others);
+            hw.interLatencyS = fit.interLatencyS;
+            hw.interBusEfficiency = fit.interBusEfficiency;
+            const double w = worstError(hw, rows(left));
+            qInfo("line-rate all-to-all, SHARP log: leave out %-50s max |error| %.3f %%", left,
+                  100 * w);
+            if (w > bound / 100 || w <= bound / 100 - 0.002) wrong.push_back(left);
+        }
+        QVERIFY2(wrong.empty(), wrong.empty() ? "" : wrong.front().c_str());
+    }
+
+    /// The H100 10 x 8 reduce-scatter log fitted alone by any start-up + bytes / rate curve
+    /// (a grid over 0-3 ms and 200-500 GB/s of bus bandwidth, no ramp) still errs 14.8 % at
+    /// sizes >= 64 MiB (best: 600 us, 293 GB/s, below its own 315-323 GB/s plateau): its 128
+    /// and 256 MiB rows have the same bus bandwidth (147.6 and 153.5 GB/s), its 512 MiB row 214.
+    /// No model of that shape can predict it within 15 % from other logs.
+    void reduceScatterAloneFloor() {
+        const auto rows = rowsOf("H100-reduce_scatter-10x8-nccl-tests-cluster.txt");
+        QCOMPARE(rows.size(), size_t(8));
+        double best = INFINITY, bestA = 0, bestB = 0;
+        for (int i = 0; i <= 300; ++i)
+            for (int j = 0; j <= 300; ++j) {
+                const double a = i * 10e-6, B = 200e9 + j * 1e9;
+                double w = 0;
+                for (const auto& r : rows) {
+                    const double wire = r.bytes * busFactor(r.collective, r.ranks);
+                    w = std::max(w, std::fabs(wire / (a + wire / B) / r.busbw_Bps - 1));
+                }
+                if (w < best) best = w, bestA = a, bestB = B;
+            }
+        qInfo("reduce-scatter 10 x 8 alone: %.2f %% at %.0f us, %.0f GB/s", 100 * best, bestA * 1e6,
+              bestB / 1e9);
+        QVERIFY(best > 0.146 && best < 0.149);
+        QVERIFY(bestB < 300e9);
+    }
+
+    /// `alltoall_nic_efficiency`: read from a hardware file, written back only when set, and the
+    /// all-to-all across nodes runs its network stage at that share of the line rate. By hand,
+    /// 80 ranks on 10 nodes, 1 GiB: each node sends 8 x 72/80 S through 8 NICs of 50 GB/s.
+    void alltoallEfficiencyKey() {
+        Diagnostics d;
+        const nlohmann::json file = {{"name", "h100"}, {"alltoall_nic_efficiency", 1.0}};
+        JsonReader r(file, "$", d);
+        const Hardware h = readHardware(r);
+        QVERIFY2(d.ok(), d.str().c_str());
+        QCOMPARE(h.alltoallNicEfficiency, 1.0);
+        QCOMPARE(writeHardware(h)["alltoall_nic_efficiency"].get<double>(), 1.0);
+        QVERIFY(!writeHardware(builtinHardware("h100")).contains("alltoall_nic_efficiency"));
+        QVERIFY(!networkFitScope(h).has_value());  // a changed network: no log measured it
+        const double S = 1 << 30, ramp = S / (S + 20e6);
+        const CollectiveCost lineRate = analyticalCollectiveCost(h, Collective::AllToAll, S, 80, 1);
+        QVERIFY(std::fabs(lineRate.networkBytesPerS - 8 * 50e9 * ramp) < 1.0);
+        QVERIFY(std::fabs(lineRate.transfer_s - 8 * S * 72 / 80 / (8 * 50e9 * ramp)) < 1e-12);
+        const CollectiveCost shipped =
+            analyticalCollectiveCost(builtinHardware("h100"), Collective::AllToAll, S, 80, 1);
+        QVERIFY(std::fabs(shipped.transfer_s * 0.87758 / lineRate.transfer_s - 1) < 1e-9);
+        Diagnostics bad;
+        const nlohmann::json badFile = {{"name", "h100"}, {"alltoall_nic_efficiency", 1.5}};
+        JsonReader rb(badFile, "$", bad);
+        readHardware(rb);
+        QVERIFY(!bad.ok());
+        QVERIFY(bad.str().find("alltoall_nic_efficiency") != std::string::npos);
+    }
+
     /// What each node's constants were fitted on, and the sentence where a prediction leaves it.
     void extrapolationIsNamed() {
         const auto ib = networkFitScope(builtinHardware("h100"));
