@@ -3,6 +3,7 @@
 // "Copy launch script". The figures shown and the clipboard must be what `tandem-cli plan`
 // prints for the same model, cluster and layout (the binary is run). Also: "Save as .sh..."
 // writes the same bytes, and rack-scale hardware counts racks.
+#include <QAction>
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
@@ -22,6 +23,9 @@
 
 #include "common/number_format.h"
 #include "fabric/topology.h"
+#include "mlforml/loss_curve_view.h"
+#include "mlforml/network_controls.h"
+#include "mlforml/network_workspace.h"
 #include "mosaic/background.h"
 #include "mosaic/candidate_table.h"
 #include "mosaic/cluster_unit.h"
@@ -597,6 +601,45 @@ private slots:
         QVERIFY(moe->frontierView()->pinnedCurves().isEmpty());
         QCOMPARE(panel->figureText(PlanPanel::Figure::TokensPerGpu),
                  QString::number(after.tokensPerSPerGpu, 'f', 0));
+    }
+
+    /// One pin for the window: either side panel's "Pin for comparison" button triggers View >
+    /// Pin for comparison (the Plan page, the charts of both workspaces and the loss chart take
+    /// the pin), the action's and both buttons' checked states follow it, and the action or a
+    /// second click clears it everywhere.
+    void pinButtonsAreTheWindowPin() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.waitForResults(60000));  // the network workspace's charts drawn
+        w.setCurrentWorkspace(1);
+        QVERIFY(w.waitForResults(60000));
+        auto* action = w.findChild<QAction*>(QStringLiteral("pinForComparison"));
+        QVERIFY(action && action->isCheckable());
+        QPushButton* moeButton = w.moeWorkspace()->controls()->pinButton();
+        QPushButton* netButton = w.networkWorkspace()->controls()->pinButton();
+        const auto states = [&]() {
+            return QList<bool>{w.comparisonPinned(),
+                               action->isChecked(),
+                               moeButton->isChecked(),
+                               netButton->isChecked(),
+                               w.moeWorkspace()->planPanel()->pinned().has_value(),
+                               !w.moeWorkspace()->frontierView()->pinnedCurves().isEmpty(),
+                               !w.networkWorkspace()->lossView()->pinnedCurves().isEmpty()};
+        };
+        const QList<bool> none(7, false), all(7, true);
+        QCOMPARE(states(), none);
+        moeButton->click();
+        QCOMPARE(states(), all);
+        action->trigger();  // Ctrl+Shift+P
+        QCOMPARE(states(), none);
+        netButton->click();
+        QCOMPARE(states(), all);
+        netButton->click();
+        QCOMPARE(states(), none);
+        action->trigger();
+        QCOMPARE(states(), all);
+        w.clearComparison();
+        QCOMPARE(states(), none);
     }
 };
 
