@@ -1,5 +1,6 @@
 #include "mosaic/stage_memory_table.h"
 
+#include <QCoreApplication>
 #include <QHeaderView>
 #include <QScrollBar>
 #include <algorithm>
@@ -9,6 +10,23 @@
 namespace tandem::ui {
 
 namespace {
+/// The headers: short ones (the unit, GB per GPU, is in the caption above the table) so that the
+/// whole row fits the page, and shorter ones still for a narrow page.
+QStringList headers(bool shorter) {
+    const auto tr = [](const char* text) {
+        return QCoreApplication::translate("tandem::ui::StageMemoryTable", text);
+    };
+    return {tr("Stage"),
+            tr("Layers"),
+            tr("Weights"),
+            shorter ? tr("Grads") : tr("Gradients"),
+            shorter ? tr("Optim.") : tr("Optimizer"),
+            shorter ? tr("Activ.") : tr("Activations"),
+            tr("Buffers"),
+            tr("Total"),
+            tr("Of usable")};
+}
+
 enum Col {
     Stage,
     Layers,
@@ -21,15 +39,12 @@ enum Col {
     Share,
     NCols
 };
-}
+}  // namespace
 
 StageMemoryTable::StageMemoryTable(QWidget* parent) : QTableWidget(0, NCols, parent) {
     setObjectName(QStringLiteral("stageMemoryTable"));
-    // Short headers (the unit, GB per GPU, is in the caption above the table) so that the whole
-    // row fits the page; each header's tooltip says what it counts.
-    setHorizontalHeaderLabels({tr("Stage"), tr("Layers"), tr("Weights"), tr("Gradients"),
-                               tr("Optimizer"), tr("Activations"), tr("Buffers"), tr("Total"),
-                               tr("Of usable")});
+    // Each header's tooltip says what it counts (the short headers of a narrow page too).
+    setHorizontalHeaderLabels(headers(false));
     const QString tips[NCols] = {
         tr("Pipeline stages (1 = the first) this row stands for"),
         tr("Transformer blocks on each of these stages"),
@@ -81,6 +96,24 @@ void StageMemoryTable::setStages(const std::vector<mosaic::StageMemory>& stages,
     for (int row = 0; row < std::max(1, rowCount()); ++row)
         height += row < rowCount() ? rowHeight(row) : verticalHeader()->defaultSectionSize();
     setFixedHeight(height);
+    fitHeaders();
+}
+
+void StageMemoryTable::resizeEvent(QResizeEvent* event) {
+    QTableWidget::resizeEvent(event);
+    fitHeaders();
+}
+
+void StageMemoryTable::fitHeaders() {
+    const auto setLabels = [this](bool shorter) {
+        const QStringList labels = headers(shorter);
+        for (int c = 0; c < NCols; ++c) horizontalHeaderItem(c)->setText(labels[c]);
+        resizeColumnsToContents();
+        m_shortHeaders = shorter;
+    };
+    setLabels(false);
+    if (horizontalHeader()->length() > width() - 2 * frameWidth()) setLabels(true);
+    updateGeometries();  // the sideways scroll range of the columns now shown
 }
 
 }  // namespace tandem::ui
