@@ -5,6 +5,7 @@
 #include <QScrollBar>
 #include <algorithm>
 
+#include "widgets/field_row.h"
 #include "widgets/table_setup.h"
 
 namespace tandem::ui {
@@ -69,26 +70,15 @@ QString StageMemoryTable::stageLabel(const mosaic::StageMemory& s) {
 }
 
 void StageMemoryTable::setStages(const std::vector<mosaic::StageMemory>& stages, double usableGB) {
-    setRowCount(int(stages.size()));
-    for (int row = 0; row < int(stages.size()); ++row) {
-        const mosaic::StageMemory& s = stages[size_t(row)];
-        const auto gb = [](double v) { return QString::number(v, 'f', 1); };
-        const QString cells[NCols] = {stageLabel(s),
-                                      QString::number(s.layers),
-                                      gb(s.memory.weights),
-                                      gb(s.memory.gradients),
-                                      gb(s.memory.optimizer),
-                                      gb(s.memory.activations),
-                                      gb(s.memory.other),
-                                      gb(s.totalGB),
-                                      tr("%1 %").arg(100 * s.totalGB / usableGB, 0, 'f', 0)};
-        for (int c = 0; c < NCols; ++c) {
-            auto* item = new QTableWidgetItem(cells[c]);
-            item->setTextAlignment(c == Stage ? Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter)
-                                              : Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
-            setItem(row, c, item);
-        }
-    }
+    QList<FieldRow> rows;
+    const auto gb = [](double v) { return QString::number(v, 'f', 1); };
+    for (const mosaic::StageMemory& s : stages)
+        rows.append({stageLabel(s),
+                     {QString::number(s.layers), gb(s.memory.weights), gb(s.memory.gradients),
+                      gb(s.memory.optimizer), gb(s.memory.activations), gb(s.memory.other),
+                      gb(s.totalGB), tr("%1 %").arg(100 * s.totalGB / usableGB, 0, 'f', 0)},
+                     {}});
+    setTableRows(this, rows);  // the stage left-aligned, the numbers right-aligned
     // As tall as its rows (at most three: first, middle, last stage) and a sideways scroll bar
     // for a narrow window, never a list scrolled up and down.
     int height = horizontalHeader()->sizeHint().height() + 2 * frameWidth() +
