@@ -474,16 +474,15 @@ private slots:
         MainWindow w;
         w.show();
         QVERIFY(w.waitForResults(60000));
-        NetworkWorkspace* ws = w.networkWorkspace();
-        LabeledSlider* n = ws->controls()->backgroundSlider();
+        FirstCrossingView* crossings = w.networkWorkspace()->firstCrossingView();
+        LabeledSlider* n = w.networkWorkspace()->controls()->backgroundSlider();
         QSpinBox* box = n->numberBox();
         QVERIFY(box && box->isVisible() && box->isEnabled());
         QCOMPARE(box->suffix(), QStringLiteral(" jobs"));
         QCOMPARE(box->value(), n->value());
         QCOMPARE(box->maximum(), 32);
-        const auto shownN = [ws]() {
-            return ws->firstCrossingView()
-                ->csv()
+        const auto shownN = [crossings]() {
+            return crossings->csv()
                 .split(QLatin1Char('\n'), Qt::SkipEmptyParts)
                 .value(1)
                 .section(QLatin1Char(','), 0, 0);
