@@ -417,11 +417,23 @@ void TextFitTest::planPage() {
                                 .arg(size.width())
                                 .arg(size.height())
                                 .arg(p);
-            // The stage table's short headers are for a narrow page only.
-            if (size.width() >= 1024 && panel->stageTable()->shortHeaders())
+            // The stage table's short headers are for a narrow page only; where its columns fit
+            // it shows its rows and no empty band under them (the room of a scroll bar).
+            StageMemoryTable* stages = panel->stageTable();
+            int rowsHeight = 0;
+            for (int r = 0; r < stages->rowCount(); ++r) rowsHeight += stages->rowHeight(r);
+            if (size.width() >= 1024 && stages->shortHeaders())
                 problems << QStringLiteral("%1x%2: short stage table headers")
                                 .arg(size.width())
                                 .arg(size.height());
+            if (stages->horizontalHeader()->length() <= stages->viewport()->width() &&
+                stages->viewport()->height() != rowsHeight)
+                problems << QStringLiteral(
+                                "%1x%2: stage table viewport %3 px tall for %4 px of rows")
+                                .arg(size.width())
+                                .arg(size.height())
+                                .arg(stages->viewport()->height())
+                                .arg(rowsHeight);
         }
     }
     if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));

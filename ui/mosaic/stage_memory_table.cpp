@@ -79,13 +79,6 @@ void StageMemoryTable::setStages(const std::vector<mosaic::StageMemory>& stages,
                       gb(s.totalGB), tr("%1 %").arg(100 * s.totalGB / usableGB, 0, 'f', 0)},
                      {}});
     setTableRows(this, rows);  // the stage left-aligned, the numbers right-aligned
-    // As tall as its rows (at most three: first, middle, last stage) and a sideways scroll bar
-    // for a narrow window, never a list scrolled up and down.
-    int height = horizontalHeader()->sizeHint().height() + 2 * frameWidth() +
-                 horizontalScrollBar()->sizeHint().height();
-    for (int row = 0; row < std::max(1, rowCount()); ++row)
-        height += row < rowCount() ? rowHeight(row) : verticalHeader()->defaultSectionSize();
-    setFixedHeight(height);
     fitHeaders();
 }
 
@@ -101,8 +94,19 @@ void StageMemoryTable::fitHeaders() {
         resizeColumnsToContents();
         m_shortHeaders = shorter;
     };
+    const int inside = width() - 2 * frameWidth();
     setLabels(false);
-    if (horizontalHeader()->length() > width() - 2 * frameWidth()) setLabels(true);
+    if (horizontalHeader()->length() > inside) setLabels(true);
+    // As tall as its rows (at most three: first, middle, last stage), never a list scrolled up
+    // and down; the sideways scroll bar (and the room for it) only where the columns still do not
+    // fit, so a wide page shows no empty band under the rows.
+    const bool scrolls = horizontalHeader()->length() > inside;
+    setHorizontalScrollBarPolicy(scrolls ? Qt::ScrollBarAsNeeded : Qt::ScrollBarAlwaysOff);
+    int height = horizontalHeader()->sizeHint().height() + 2 * frameWidth() +
+                 (scrolls ? horizontalScrollBar()->sizeHint().height() : 0);
+    for (int row = 0; row < std::max(1, rowCount()); ++row)
+        height += row < rowCount() ? rowHeight(row) : verticalHeader()->defaultSectionSize();
+    setFixedHeight(height);
     updateGeometries();  // the sideways scroll range of the columns now shown
 }
 

@@ -29,7 +29,9 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
-    /// Shows the full headers where the columns then fit the table's width, else the short ones.
+    /// Shows the full headers where the columns then fit the table's width, else the short ones;
+    /// makes the table as tall as its rows, with room for a sideways scroll bar only where the
+    /// columns still do not fit.
     void fitHeaders();
     bool m_shortHeaders = false;
 };
