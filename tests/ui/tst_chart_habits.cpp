@@ -21,6 +21,7 @@
 
 #include "common/diagnostics.h"
 #include "io/nccl_tests.h"
+#include "mlforml/loss_curve_view.h"
 #include "mosaic/hardware.h"
 #include "mosaic/nccl_view.h"
 #include "test_main.h"
@@ -555,6 +556,36 @@ private slots:
         QCOMPARE(v.stableTimeUnit(100).shortName, QStringLiteral("s"));
         v.setAxesLocked(true);
         QCOMPARE(v.stableTimeUnit(600).shortName, QStringLiteral("s"));
+
+        // The loss chart holds its wall-clock unit the same way (its pinned curves keep their x).
+        const auto runOver = [](double seconds) {
+            mlforml::PolicyRun r;
+            r.policy = "Static";
+            r.time_s = {0, seconds / 2, seconds};
+            r.updates = {0, 10, 20};
+            r.loss = {3.0, 2.5, 2.0};
+            r.firstCrossing_s = {NAN, NAN};
+            mlforml::PointResult p;
+            p.policies.push_back(r);
+            return p;
+        };
+        LossCurveView loss;
+        loss.resize(600, 400);
+        const auto xTitle = [&loss, &runOver](double seconds) {
+            loss.setData(runOver(seconds), {1.05, 1.02}, {2.1, 2.2});
+            loss.ensureBuilt();
+            return loss.chart()->axes(Qt::Horizontal).value(0)->titleText();
+        };
+        QCOMPARE(xTitle(5 * 3600), QStringLiteral("Wall-clock time (hours)"));
+        loss.pinCurves();
+        QCOMPARE(xTitle(100), QStringLiteral("Wall-clock time (hours)"));
+        QCOMPARE(loss.pinnedCurves().value(0).points.back(), QPointF(5.0, 2.0));
+        loss.clearPinnedCurves();
+        QCOMPARE(xTitle(100), QStringLiteral("Wall-clock time (s)"));
+        loss.setAxesLocked(true);
+        QCOMPARE(xTitle(600), QStringLiteral("Wall-clock time (s)"));
+        loss.setAxesLocked(false);
+        QCOMPARE(xTitle(600), QStringLiteral("Wall-clock time (minutes)"));
     }
 
     /// A sweep's read-out is taken at its computed points: the cursor's x moves to the nearest

@@ -58,7 +58,7 @@ class TstFrontierPlot : public QObject {
     Q_OBJECT
 private slots:
     void segmentsSplitWhereTheFittedRangeEnds() {
-        const FrontierPlot p = frontierPlot(fiveBins(), std::nullopt, {}, false);
+        const FrontierPlot p = frontierPlot(fiveBins(), {}, false);
         // Compute-optimal: fitted 0.5 .. 0.7, then dashed from the shared point 0.7 on.
         QVERIFY(sameLines(p.computeFitted, Lines{{{0.5, 2.5}, {0.6, 2.4}, {0.7, 2.3}}}));
         QVERIFY(sameLines(p.computeExtrapolated, Lines{{{0.7, 2.3}, {0.8, 2.2}, {0.9, 2.1}}}));
@@ -74,7 +74,7 @@ private slots:
         mosaic::SearchResult r = fiveBins();
         for (auto* v : {&r.computeOptimal, &r.clusterOptimal})
             for (auto& q : *v) q.extrapolated = true;
-        const FrontierPlot p = frontierPlot(r, std::nullopt, {}, false);
+        const FrontierPlot p = frontierPlot(r, {}, false);
         QVERIFY(p.allExtrapolated);
         QVERIFY(!p.dashes);
         QVERIFY(p.computeExtrapolated.isEmpty());
@@ -86,20 +86,20 @@ private slots:
         // Nothing extrapolated: no dash and no note.
         for (auto* v : {&r.computeOptimal, &r.clusterOptimal})
             for (auto& q : *v) q.extrapolated = false;
-        const FrontierPlot f = frontierPlot(r, std::nullopt, {}, false);
+        const FrontierPlot f = frontierPlot(r, {}, false);
         QVERIFY(!f.allExtrapolated && !f.dashes);
         QVERIFY(f.titleNote.isEmpty());
     }
 
     void extentsArePadded() {
-        const FrontierPlot p = frontierPlot(fiveBins(), std::nullopt, {}, false);
+        const FrontierPlot p = frontierPlot(fiveBins(), {}, false);
         // x: 0.5 .. 0.9 widened by 0.005; y: 2.1 .. 2.6 (NaN skipped) widened by 6 % of 0.5.
         QVERIFY(near(p.xLo, 0.495));
         QVERIFY(near(p.xHi, 0.905));
         QVERIFY(near(p.yLo, 2.07));
         QVERIFY(near(p.yHi, 2.63));
         // Nothing at all: x 0 .. 1 and y 0 .. 0.1 nats, padded the same way.
-        const FrontierPlot e = frontierPlot(mosaic::SearchResult{}, std::nullopt, {}, false);
+        const FrontierPlot e = frontierPlot(mosaic::SearchResult{}, {}, false);
         QVERIFY(near(e.xLo, -0.005));
         QVERIFY(near(e.xHi, 1.005));
         QVERIFY(near(e.yLo, -0.006));
@@ -107,25 +107,19 @@ private slots:
         // One loss: 0.1 nats from 0.05 below it.
         mosaic::SearchResult one;
         one.computeOptimal = {pt(0.5, 2.0, true, false)};
-        const FrontierPlot o = frontierPlot(one, std::nullopt, {}, false);
+        const FrontierPlot o = frontierPlot(one, {}, false);
         QVERIFY(near(o.yLo, 1.95 - 0.006));
         QVERIFY(near(o.yHi, 2.05 + 0.006));
         QVERIFY(near(o.xLo, -0.005));  // a single sparsity is no span
     }
 
-    void pinnedAndMarkersWidenTheExtents() {
-        mosaic::SearchResult pinned;
-        pinned.computeOptimal = {pt(0.5, 3.0, true, false), pt(0.6, 1.0, false, false)};
-        pinned.clusterOptimal = {pt(0.5, 2.9, true, false), pt(0.6, NAN, false, false)};
+    void markersWidenTheExtents() {
         const QList<FrontierMarker> markers = {{QStringLiteral("m@a"), 0.95, 2.0, true},
                                                {QStringLiteral("off"), 0.99, NAN, false}};
-        const FrontierPlot p = frontierPlot(fiveBins(), pinned, markers, false);
-        // The pinned compute-optimal line has every finite loss; only feasible ones set the range.
-        QVERIFY(sameLines(p.pinnedCompute, Lines{{{0.5, 3.0}, {0.6, 1.0}}}));
-        QVERIFY(sameLines(p.pinnedCluster, Lines{{{0.5, 2.9}}}));
-        // y: 2.0 (marker) .. 3.0 (pinned), padded by 0.06; x: 0.5 .. 0.95 (marker).
-        QVERIFY(near(p.yLo, 1.94));
-        QVERIFY(near(p.yHi, 3.06));
+        const FrontierPlot p = frontierPlot(fiveBins(), markers, false);
+        // y: 2.0 (marker) .. 2.6 (cluster-optimal), padded by 0.06 x 0.6; x: 0.5 .. 0.95 (marker).
+        QVERIFY(near(p.yLo, 1.964));
+        QVERIFY(near(p.yHi, 2.636));
         QVERIFY(near(p.xLo, 0.495));
         QVERIFY(near(p.xHi, 0.955));
         QCOMPARE(p.markers.size(), 2);
@@ -138,7 +132,7 @@ private slots:
     }
 
     void optimaGainAndCaption() {
-        const FrontierPlot p = frontierPlot(fiveBins(), std::nullopt, {}, false);
+        const FrontierPlot p = frontierPlot(fiveBins(), {}, false);
         QVERIFY(p.computeOptimum && *p.computeOptimum == QPointF(0.9, 2.1));
         QVERIFY(p.clusterOptimum && *p.clusterOptimum == QPointF(0.7, 2.45));
         QVERIFY(p.naiveOnCluster && *p.naiveOnCluster == QPointF(0.9, 2.65));
@@ -154,7 +148,7 @@ private slots:
         QCOMPARE(p.clusterOptimumName, QStringLiteral("Cluster-optimum S = 0.700"));
         QCOMPARE(p.computeName, QStringLiteral("Compute-optimal frontier (FLOPs only)"));
         // The compact legend's names.
-        const FrontierPlot c = frontierPlot(fiveBins(), std::nullopt, {}, true);
+        const FrontierPlot c = frontierPlot(fiveBins(), {}, true);
         QCOMPARE(c.computeOptimumName, QStringLiteral("Compute-opt. S = 0.900 (FLOPs only)"));
         QCOMPARE(c.clusterOptimumName, QStringLiteral("Cluster-opt. S = 0.700"));
         QCOMPARE(c.naiveName, QStringLiteral("Compute-opt. on cluster"));
@@ -165,7 +159,7 @@ private slots:
         mosaic::SearchResult r = fiveBins();
         r.clusterOptimalSparsity = NAN;  // no candidate
         r.naiveOnClusterLoss = NAN;
-        const FrontierPlot p = frontierPlot(r, std::nullopt, {}, false);
+        const FrontierPlot p = frontierPlot(r, {}, false);
         QVERIFY(p.computeOptimum.has_value());
         QVERIFY(!p.clusterOptimum.has_value());
         QVERIFY(!p.naiveOnCluster.has_value());
@@ -176,14 +170,14 @@ private slots:
         // A triangle no worse than the circle: no arrow either.
         r = fiveBins();
         r.naiveOnClusterLoss = 2.45;
-        const FrontierPlot q = frontierPlot(r, std::nullopt, {}, false);
+        const FrontierPlot q = frontierPlot(r, {}, false);
         QVERIFY(q.naiveOnCluster.has_value());
         QVERIFY(q.arrow.isEmpty());
         QVERIFY(q.caption.isEmpty());
     }
 
     void bands() {
-        const FrontierPlot p = frontierPlot(fiveBins(), std::nullopt, {}, false);
+        const FrontierPlot p = frontierPlot(fiveBins(), {}, false);
         // Red: 0.5 lies below the first deliverable bin; from 0.8 on is beyond the boundary 0.7
         // (the deliverable 0.9 is an island and does not break the region).
         QVERIFY(sameBands(p.redBands, {{0.5, 0.55}, {0.75, 0.9}}));

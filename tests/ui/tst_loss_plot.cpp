@@ -49,7 +49,8 @@ private slots:
     void wallClock() {
         LossViewOptions o;
         o.targetIndex = 1;
-        const LossPlot plot = lossPlot(point(), std::nullopt, kTargets, o, 0);
+        QCOMPARE(lossPlotUnitSeconds(point(), o), 500.0);
+        const LossPlot plot = lossPlot(point(), kTargets, o, chooseTimeUnit(500), 0);
         QCOMPARE(plot.xDivisor, 60.0);
         QCOMPARE(plot.xUnitName, QStringLiteral("minutes"));
         QCOMPARE(plot.curves.size(), size_t(3));
@@ -71,32 +72,43 @@ private slots:
 
     /// Updates axis: x in updates, the marker at the first update at or after the crossing time;
     /// hiding Oracle leaves its curve out of the extents and the coincidences.
-    void updatesHiddenAndPinned() {
+    void updatesAndHidden() {
         LossViewOptions o;
         o.updatesAxis = true;
         o.targetIndex = 0;
         o.hiddenPolicies = {QStringLiteral("Oracle")};
-        mlforml::PointResult pinned;
-        pinned.policies.push_back(run("Static", {0, 100, 200}, {3.0, 2.8, 2.7}, {NAN, NAN}));
-        const LossPlot plot = lossPlot(point(), pinned, kTargets, o, 0);
+        const LossPlot plot = lossPlot(point(), kTargets, o, chooseTimeUnit(500), 0);
         QCOMPARE(plot.xDivisor, 1.0);
-        QCOMPARE(plot.curves.size(), size_t(4));
+        QCOMPARE(plot.curves.size(), size_t(3));
         QVERIFY(plot.curves[2].hidden);
         QCOMPARE(plot.sameAs, (QList<int>{-1, 0, -1}));
         QCOMPARE(*plot.curves[0].firstCrossing, QPointF(30.0, 2.3));
-        QVERIFY(plot.curves[3].pinned);
-        QVERIFY(!plot.curves[3].firstCrossing);
-        QCOMPARE(plot.curves[3].points.back(), QPointF(20.0, 2.7));
         QCOMPARE(plot.xHi, 60.0);  // Static's last update; the updates axis is not cut
         // Hidden curves still count toward the y extent (as they are drawn: 1.9 nats).
         QCOMPARE(plot.yLo, 1.9 - 0.002);
+    }
+
+    /// The unit is the caller's: an hour unit for the same runs puts x in hours (the view holds
+    /// its unit while a comparison is pinned); hiding every policy leaves no duration.
+    void unitFromTheCaller() {
+        LossViewOptions o;
+        const LossPlot plot = lossPlot(point(), kTargets, o, chooseTimeUnit(5 * 3600), 0);
+        QCOMPARE(plot.xDivisor, 3600.0);
+        QCOMPARE(plot.xUnitName, QStringLiteral("hours"));
+        QCOMPARE(plot.curves[0].points.back(), QPointF(600.0 / 3600, 2.0));
+        QCOMPARE(plot.xHi, 1.15 * 500 / 3600);
+        o.hiddenPolicies = {QStringLiteral("Static"), QStringLiteral("Joint"),
+                            QStringLiteral("Oracle")};
+        QCOMPARE(lossPlotUnitSeconds(point(), o), 0.0);
+        o.hiddenPolicies = {QStringLiteral("Static"), QStringLiteral("Joint")};
+        QCOMPARE(lossPlotUnitSeconds(point(), o), 300.0);  // Oracle's latest crossing
     }
 
     /// Logarithmic axis: points at x <= 0 dropped, the range starting at the first drawn x.
     void logAxis() {
         LossViewOptions o;
         o.logX = true;
-        const LossPlot plot = lossPlot(point(), std::nullopt, kTargets, o, 0);
+        const LossPlot plot = lossPlot(point(), kTargets, o, chooseTimeUnit(500), 0);
         QCOMPARE(plot.curves[0].points.size(), 6);
         QCOMPARE(plot.curves[0].points.front().x(), 100.0 / 60);
         QCOMPARE(plot.xLo, 100.0 / 60);

@@ -3,6 +3,7 @@
 // an odd cluster.
 #include <QCategoryAxis>
 #include <QLineSeries>
+#include <QPushButton>
 #include <QTabWidget>
 #include <QtTest>
 
@@ -84,26 +85,35 @@ private slots:
     }
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
-    /// Pinning keeps the MFU charts' best lines of the pinned result as a faded overlay.
+    /// The side panel's pin button pins the whole window (View > Pin for comparison): the MFU
+    /// charts keep their best lines as pinned curves through a change, and a second click clears.
     void pinKeepsTheMfuBestLines() {
         MainWindow w;
         w.setCurrentWorkspace(1);
         w.show();
         QVERIFY(w.waitForResults(60000));
         MoeWorkspace* ws = w.moeWorkspace();
-        QVERIFY(ws->mfuSparsityView()->pinnedLine().isEmpty());
+        const auto pinnedBest = [](MfuView* v) {
+            for (const ChartView::PinnedCurve& c : v->pinnedCurves())
+                if (c.line) return c.points;
+            return QList<QPointF>();
+        };
+        QVERIFY(pinnedBest(ws->mfuSparsityView()).isEmpty());
         const QList<QPointF> before = ws->mfuSparsityView()->bestLine();
         const QList<QPointF> beforeG = ws->mfuSplitView()->bestLine();
-        emit ws->controls()->pinToggled(true);
-        QCOMPARE(ws->mfuSparsityView()->pinnedLine(), before);
-        QCOMPARE(ws->mfuSplitView()->pinnedLine(), beforeG);
+        QVERIFY(!before.isEmpty() && !beforeG.isEmpty());
+        ws->controls()->pinButton()->click();
+        QVERIFY(w.comparisonPinned());
+        QCOMPARE(pinnedBest(ws->mfuSparsityView()), before);
+        QCOMPARE(pinnedBest(ws->mfuSplitView()), beforeG);
         LabeledSlider* nodes = ws->controls()->nodesSlider();
         nodes->setNumber(nodes->value() / 2);
         QVERIFY(w.waitForResults(60000));
-        QCOMPARE(ws->mfuSparsityView()->pinnedLine(), before);
+        QCOMPARE(pinnedBest(ws->mfuSparsityView()), before);
         QVERIFY(ws->mfuSparsityView()->bestLine() != before);
-        emit ws->controls()->pinToggled(false);
-        QVERIFY(ws->mfuSparsityView()->pinnedLine().isEmpty());
+        ws->controls()->pinButton()->click();
+        QVERIFY(!w.comparisonPinned());
+        QVERIFY(pinnedBest(ws->mfuSparsityView()).isEmpty());
     }
 
     /// The crosshair on the heatmap gives a cell's MFU and memory; on the frontier the loss of

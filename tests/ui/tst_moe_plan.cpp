@@ -3,11 +3,13 @@
 // "Copy launch script". The figures shown and the clipboard must be what `tandem-cli plan`
 // prints for the same model, cluster and layout (the binary is run). Also: "Save as .sh..."
 // writes the same bytes, and rack-scale hardware counts racks.
+#include <QAction>
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
 #include <QFile>
 #include <QFileInfo>
+#include <QGridLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -15,6 +17,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
@@ -22,6 +25,9 @@
 
 #include "common/number_format.h"
 #include "fabric/topology.h"
+#include "mlforml/loss_curve_view.h"
+#include "mlforml/network_controls.h"
+#include "mlforml/network_workspace.h"
 #include "mosaic/background.h"
 #include "mosaic/candidate_table.h"
 #include "mosaic/cluster_unit.h"
@@ -39,6 +45,7 @@
 #include "shell/main_window.h"
 #include "test_main.h"
 #include "widgets/collapsible_section.h"
+#include "widgets/field_row.h"
 #include "widgets/labeled_slider.h"
 
 using namespace tandem;
@@ -477,6 +484,62 @@ private slots:
         QCOMPARE(candidates.selectionBehavior(), QAbstractItemView::SelectRows);
     }
 
+    /// One row type for label/value grids and read-only tables (FieldRow): a table gets the name
+    /// in column 0 and the values after it, names and the first `leftValues` values left-aligned
+    /// and numbers right-aligned, the tooltip on every cell; a grid gets name and value labels
+    /// side by side, the value named and selectable. The stage memory table is filled this way.
+    void fieldRowsFillTablesAndGrids() {
+        QTableWidget table(0, 3);
+        setTableRows(&table,
+                     {{QStringLiteral("a"),
+                       {QStringLiteral("x"), QStringLiteral("1.5")},
+                       QStringLiteral("tip")},
+                      {QStringLiteral("b"), {QStringLiteral("y"), QStringLiteral("2")}, {}}},
+                     1);
+        QCOMPARE(table.rowCount(), 2);
+        QCOMPARE(table.item(1, 0)->text(), QStringLiteral("b"));
+        QCOMPARE(table.item(0, 2)->text(), QStringLiteral("1.5"));
+        const auto align = [&table](int r, int c) {
+            return Qt::Alignment(table.item(r, c)->textAlignment()) & Qt::AlignHorizontal_Mask;
+        };
+        QCOMPARE(align(0, 0), Qt::AlignLeft);
+        QCOMPARE(align(0, 1), Qt::AlignLeft);
+        QCOMPARE(align(0, 2), Qt::AlignRight);
+        QCOMPARE(table.item(0, 2)->toolTip(), QStringLiteral("tip"));
+        QVERIFY(table.item(1, 2)->toolTip().isEmpty());
+
+        QWidget host;
+        auto* grid = new QGridLayout(&host);
+        const QList<QLabel*> values = addFieldRows(
+            grid,
+            {{QStringLiteral("Iteration time"), {QStringLiteral("2.5 s")}, QStringLiteral("t")}}, 3,
+            QStringLiteral("figure"));
+        QCOMPARE(values.size(), 1);
+        QCOMPARE(values[0]->text(), QStringLiteral("2.5 s"));
+        QCOMPARE(values[0]->objectName(), QStringLiteral("figure0"));
+        QCOMPARE(values[0]->toolTip(), QStringLiteral("t"));
+        QVERIFY(values[0]->textInteractionFlags() & Qt::TextSelectableByMouse);
+        auto* name = qobject_cast<QLabel*>(grid->itemAtPosition(3, 0)->widget());
+        QVERIFY(name);
+        QCOMPARE(name->text(), QStringLiteral("Iteration time"));
+        QCOMPARE(grid->itemAtPosition(3, 1)->widget(), values[0]);
+
+        mosaic::StageMemory s;
+        s.firstStage = 1;
+        s.lastStage = 6;
+        s.layers = 7;
+        s.memory.weights = 11.15;
+        s.totalGB = 143.8;
+        StageMemoryTable stages;
+        stages.setStages({s}, 179.0);
+        QCOMPARE(stages.item(0, 0)->text(), QStringLiteral("2 to 7"));
+        QCOMPARE(Qt::Alignment(stages.item(0, 0)->textAlignment()) & Qt::AlignHorizontal_Mask,
+                 Qt::AlignLeft);
+        QCOMPARE(stages.item(0, 8)->text(), QStringLiteral("80 %"));
+        QCOMPARE(Qt::Alignment(stages.item(0, 8)->textAlignment()) & Qt::AlignHorizontal_Mask,
+                 Qt::AlignRight);
+    }
+
     /// The nearest whole number of units.
     void unitsNearestGpus_data() {
         QTest::addColumn<int>("gpus");
@@ -597,6 +660,45 @@ private slots:
         QVERIFY(moe->frontierView()->pinnedCurves().isEmpty());
         QCOMPARE(panel->figureText(PlanPanel::Figure::TokensPerGpu),
                  QString::number(after.tokensPerSPerGpu, 'f', 0));
+    }
+
+    /// One pin for the window: either side panel's "Pin for comparison" button triggers View >
+    /// Pin for comparison (the Plan page, the charts of both workspaces and the loss chart take
+    /// the pin), the action's and both buttons' checked states follow it, and the action or a
+    /// second click clears it everywhere.
+    void pinButtonsAreTheWindowPin() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.waitForResults(60000));  // the network workspace's charts drawn
+        w.setCurrentWorkspace(1);
+        QVERIFY(w.waitForResults(60000));
+        auto* action = w.findChild<QAction*>(QStringLiteral("pinForComparison"));
+        QVERIFY(action && action->isCheckable());
+        QPushButton* moeButton = w.moeWorkspace()->controls()->pinButton();
+        QPushButton* netButton = w.networkWorkspace()->controls()->pinButton();
+        const auto states = [&]() {
+            return QList<bool>{w.comparisonPinned(),
+                               action->isChecked(),
+                               moeButton->isChecked(),
+                               netButton->isChecked(),
+                               w.moeWorkspace()->planPanel()->pinned().has_value(),
+                               !w.moeWorkspace()->frontierView()->pinnedCurves().isEmpty(),
+                               !w.networkWorkspace()->lossView()->pinnedCurves().isEmpty()};
+        };
+        const QList<bool> none(7, false), all(7, true);
+        QCOMPARE(states(), none);
+        moeButton->click();
+        QCOMPARE(states(), all);
+        action->trigger();  // Ctrl+Shift+P
+        QCOMPARE(states(), none);
+        netButton->click();
+        QCOMPARE(states(), all);
+        netButton->click();
+        QCOMPARE(states(), none);
+        action->trigger();
+        QCOMPARE(states(), all);
+        w.clearComparison();
+        QCOMPARE(states(), none);
     }
 };
 

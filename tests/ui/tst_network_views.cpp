@@ -9,6 +9,7 @@
 #include <QLineSeries>
 #include <QProcess>
 #include <QSlider>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QUndoStack>
@@ -282,7 +283,7 @@ private slots:
                                        labels.join(QStringLiteral(" | "))));
             for (const QString& l : labels) QVERIFY(!l.startsWith(policies[i] + QLatin1Char(' ')));
         }
-        emit ws->controls()->pinToggled(true);
+        w.pinForComparison();
         const QStringList pinnedSame = ws->firstCrossingView()->barLabels();
         for (const QString& l : pinnedSame)
             QVERIFY2(l.contains(QStringLiteral(" pinned ")), qPrintable(l));
@@ -308,7 +309,7 @@ private slots:
                      qPrintable(after[i] + QStringLiteral(" vs ") + pinnedSame[i]));
         }
         QVERIFY(after != pinnedSame);
-        emit ws->controls()->pinToggled(false);
+        w.clearComparison();
         for (const QString& l : ws->firstCrossingView()->barLabels())
             QVERIFY(!l.contains(QStringLiteral("pinned")));
     }
@@ -463,6 +464,50 @@ private slots:
         QVERIFY(drawnWords(view).contains(QStringLiteral("max ") + percentText(rail)));
         const QString diff = compareWithLinksCsv(w);
         QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    }
+
+    /// The co-running-jobs slider has a typable box beside it, as the MoE workspace's sliders do:
+    /// a number typed there moves the slider and the computed point (the first-crossing rows are
+    /// for that N), the slider moves the box, each edit is one undo step as a slider move is, and
+    /// after Edit > Undo box and slider show one value.
+    void coRunningJobsBoxFollowsTheSlider() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        FirstCrossingView* crossings = w.networkWorkspace()->firstCrossingView();
+        LabeledSlider* n = w.networkWorkspace()->controls()->backgroundSlider();
+        QSpinBox* box = n->numberBox();
+        QVERIFY(box && box->isVisible() && box->isEnabled());
+        QCOMPARE(box->suffix(), QStringLiteral(" jobs"));
+        QCOMPARE(box->value(), n->value());
+        QCOMPARE(box->maximum(), 32);
+        const auto shownN = [crossings]() {
+            return crossings->csv()
+                .split(QLatin1Char('\n'), Qt::SkipEmptyParts)
+                .value(1)
+                .section(QLatin1Char(','), 0, 0);
+        };
+        QVERIFY(shownN() != QStringLiteral("13"));
+        const int steps = w.undoStack()->count();
+        box->setFocus();
+        box->selectAll();
+        QTest::keyClicks(box, QStringLiteral("13"));  // not a stop of the slider's ladder
+        QTest::keyClick(box, Qt::Key_Return);
+        QVERIFY(w.waitForResults(60000));
+        QCOMPARE(n->value(), 13);
+        QCOMPARE(shownN(), QStringLiteral("13"));
+        QCOMPARE(w.undoStack()->count(), steps + 1);
+        QTest::qWait(ScenarioEditCommand::kMergeMs + 100);  // the next edit is a step of its own
+        n->slider()->setValue(n->slider()->value() + 1);
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(n->value() != 13);
+        QCOMPARE(box->value(), n->value());
+        QCOMPARE(shownN(), QString::number(n->value()));
+        QCOMPARE(w.undoStack()->count(), steps + 2);
+        w.undoStack()->undo();
+        QVERIFY(w.waitForResults(60000));
+        QCOMPARE(box->value(), n->value());
+        QCOMPARE(shownN(), QString::number(n->value()));
     }
 
     /// Leaf size and spines: rows with the topology table's range and key, written into the

@@ -29,8 +29,10 @@ std::pair<double, double> boxSpan(const QDoubleSpinBox* b) { return {b->minimum(
 QList<QAbstractSpinBox*> panelBoxes(NetworkControls& c) {
     QList<QAbstractSpinBox*> out;
     const QList<QAbstractSpinBox*> all = c.findChildren<QAbstractSpinBox*>();
+    // The sliders' number boxes (LabeledSlider::addNumberBox) are the sliders' values, not keys.
     for (QAbstractSpinBox* b : all)
-        if (!c.fabricControls()->isAncestorOf(b)) out.append(b);
+        if (!c.fabricControls()->isAncestorOf(b) && !qobject_cast<LabeledSlider*>(b->parent()))
+            out.append(b);
     return out;
 }
 /// The panel's ml_for_ml rows by key.

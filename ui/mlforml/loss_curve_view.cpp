@@ -50,11 +50,6 @@ void LossCurveView::setData(const mlforml::PointResult& point,
     requestRebuild();
 }
 
-void LossCurveView::setPinned(const std::optional<mlforml::PointResult>& pinned) {
-    m_pinned = pinned;
-    requestRebuild();
-}
-
 void LossCurveView::setOptions(const LossViewOptions& options) {
     m_options = options;
     requestRebuild();
@@ -123,14 +118,14 @@ void LossCurveView::applyTheme() {
     requestRebuild();
 }
 
-QLineSeries* LossCurveView::lineFor(const QString& key, const QString& policy, bool pinned) {
-    auto it = m_lines.find(key);
+QLineSeries* LossCurveView::lineFor(const QString& policy) {
+    auto it = m_lines.find(policy);
     if (it != m_lines.end()) return *it;
     auto* s = new QLineSeries(this);
-    s->setName(pinned ? tr("%1 (pinned)").arg(policy) : policy);
+    s->setName(policy);
     addSeriesOnAxes(chart(), s, m_options.logX ? static_cast<QAbstractAxis*>(m_xLog) : m_xLinear,
                     m_y);
-    m_lines.insert(key, s);
+    m_lines.insert(policy, s);
     return s;
 }
 
@@ -139,7 +134,10 @@ void LossCurveView::rebuild() {
     const Theme theme = currentTheme();
     // One min/max pair per two pixels: the curves are smooth at that scale, and QtCharts strokes
     // every drawn point of a line on each redraw.
-    const LossPlot plot = lossPlot(*m_point, m_pinned, m_targetLosses, m_options, plotWidth() / 2);
+    // The wall-clock unit holds while a comparison is pinned, the axes are locked or a slider is
+    // dragged (the pinned curves keep their x in it).
+    const TimeUnit unit = stableTimeUnit(lossPlotUnitSeconds(*m_point, m_options));
+    const LossPlot plot = lossPlot(*m_point, m_targetLosses, m_options, unit, plotWidth() / 2);
     QAbstractAxis* xAxis = m_options.logX ? static_cast<QAbstractAxis*>(m_xLog) : m_xLinear;
     QAbstractAxis* other = m_options.logX ? static_cast<QAbstractAxis*>(m_xLinear) : m_xLog;
     if (chart()->axes(Qt::Horizontal).contains(other)) {
@@ -158,22 +156,13 @@ void LossCurveView::rebuild() {
     m_sameAs = plot.sameAs;
     QSet<QString> used;
     for (const LossPlotCurve& c : plot.curves) {
-        const QString key = (c.pinned ? QStringLiteral("pin:") : QStringLiteral("cur:")) + c.policy;
-        QLineSeries* s = lineFor(key, c.policy, c.pinned);
-        QColor colour = policyColor(c.policy, theme);
-        QPen pen(colour, c.pinned ? 1.5 : 2.2);
-        if (c.pinned) {
-            pen.setStyle(Qt::DashLine);
-            colour.setAlphaF(0.6);
-            pen.setColor(colour);
-        } else {
-            dashCoincidentPen(pen, c.memberIndex, c.groupSize);
-        }
+        QLineSeries* s = lineFor(c.policy);
+        QPen pen(policyColor(c.policy, theme), 2.2);
+        dashCoincidentPen(pen, c.memberIndex, c.groupSize);
         s->setPen(pen);
         s->replace(c.points);
         s->setVisible(!c.hidden);
-        used.insert(key);
-        if (c.pinned) continue;
+        used.insert(c.policy);
         // First-crossing marker of the selected target.
         QScatterSeries* m = m_markers.value(c.policy);
         if (!m) {
@@ -258,15 +247,14 @@ void LossCurveView::rebuild() {
     for (QLegendMarker* mk : markers) {
         QAbstractSeries* s = mk->series();
         const QString key = m_lines.key(qobject_cast<QLineSeries*>(s));
-        bool policyLine = key.startsWith(QLatin1String("cur:"));
+        bool policyLine = !key.isEmpty();
         if (policyLine) {
-            const QString label = coincidentLegendLabel(m_sameAs, names, names.indexOf(key.mid(4)));
+            const QString label = coincidentLegendLabel(m_sameAs, names, names.indexOf(key));
             policyLine = !label.isEmpty();
             if (policyLine) mk->setLabel(label);
         }
-        const bool pinnedLine = key.startsWith(QLatin1String("pin:"));
         const bool target = selectedTarget && s == selectedTarget;
-        mk->setVisible((policyLine || (pinnedLine && m_pinned) || target) && s->isVisible());
+        mk->setVisible((policyLine || target) && s->isVisible());
         if (target) mk->setLabel(tr("Target"));  // its value is on the y axis and in the side panel
     }
 }

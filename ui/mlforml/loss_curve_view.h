@@ -17,12 +17,13 @@ class QLogValueAxis;
 namespace tandem::ui {
 
 /// Draws lossPlot (mlforml/loss_plot.h): loss curves, one fixed colour per policy, dashed target
-/// lines at f x L_min, and a marker where each policy first crosses the selected target. A pinned
-/// result is overlaid dashed and faded. A policy whose curve coincides with an earlier one's (from
-/// the data: curvesCoincide within 0.2 % of the axis spans; e.g. Joint = Knob-Precision in scenario
-/// 1 [2608.06046 Fig. 2]) is drawn dashed over it, the two share one legend entry "Knob-Precision =
-/// Joint" (series names and CSV keep the policy names) and its first-crossing dot is drawn smaller
-/// inside the earlier one's, which shows as a ring around it.
+/// lines at f x L_min, and a marker where each policy first crosses the selected target.
+/// View > Pin for comparison keeps a state as dashed grey curves (ChartView::pinCurves); the
+/// wall-clock unit then holds (ChartView::stableTimeUnit). A policy whose curve coincides with an
+/// earlier one's (from the data: curvesCoincide within 0.2 % of the axis spans; e.g. Joint =
+/// Knob-Precision in scenario 1 [2608.06046 Fig. 2]) is drawn dashed over it, the two share one
+/// legend entry "Knob-Precision = Joint" (series names and CSV keep the policy names) and its
+/// first-crossing dot is drawn smaller inside the earlier one's, which shows as a ring around it.
 class LossCurveView : public ChartView {
     Q_OBJECT
 public:
@@ -30,8 +31,6 @@ public:
     /// New engine output for one background-load point. `targetLosses` in nats.
     void setData(const mlforml::PointResult& point, const std::vector<double>& targetFactors,
                  const std::vector<double>& targetLosses);
-    /// Overlays `pinned` (or removes the overlay when empty).
-    void setPinned(const std::optional<mlforml::PointResult>& pinned);
     void setOptions(const LossViewOptions& options);
     const LossViewOptions& options() const { return m_options; }
     void applyTheme() override;
@@ -66,10 +65,11 @@ private:
     /// label width to the right, so labels of close targets never cover each other (presentation
     /// mode's larger font on a short plot).
     std::vector<double> targetLabelShares(double first) const;
-    QLineSeries* lineFor(const QString& key, const QString& policy, bool pinned);
+    /// The line series of `policy` (created on first use).
+    QLineSeries* lineFor(const QString& policy);
 
     LossViewOptions m_options;
-    std::optional<mlforml::PointResult> m_point, m_pinned;
+    std::optional<mlforml::PointResult> m_point;
     std::vector<double> m_targetFactors, m_targetLosses;
     QList<int> m_sameAs;
     QHash<QString, QLineSeries*> m_lines;

@@ -50,29 +50,38 @@ std::optional<QPointF> firstCrossing(const mlforml::PolicyRun& run,
     return std::nullopt;
 }
 
+/// The visible runs' longest duration and latest first crossing of any target (s; 0 when none).
+struct VisibleSpan {
+    double tMax = 0, fcMax = 0;
+};
+
+VisibleSpan visibleSpan(const mlforml::PointResult& point, const LossViewOptions& options) {
+    VisibleSpan out;
+    for (const auto& run : point.policies) {
+        if (options.hiddenPolicies.contains(QString::fromStdString(run.policy))) continue;
+        if (!run.time_s.empty()) out.tMax = std::max(out.tMax, run.time_s.back());
+        for (double fc : run.firstCrossing_s)
+            if (std::isfinite(fc)) out.fcMax = std::max(out.fcMax, fc);
+    }
+    return out;
+}
+
 }  // namespace
 
-LossPlot lossPlot(const mlforml::PointResult& point,
-                  const std::optional<mlforml::PointResult>& pinned,
-                  const std::vector<double>& targetLosses, const LossViewOptions& options,
-                  int buckets) {
+double lossPlotUnitSeconds(const mlforml::PointResult& point, const LossViewOptions& options) {
+    const VisibleSpan span = visibleSpan(point, options);
+    return span.fcMax > 0 ? span.fcMax : span.tMax;
+}
+
+LossPlot lossPlot(const mlforml::PointResult& point, const std::vector<double>& targetLosses,
+                  const LossViewOptions& options, const TimeUnit& unit, int buckets) {
     const auto hiddenPolicy = [&options](const mlforml::PolicyRun& run) {
         return options.hiddenPolicies.contains(QString::fromStdString(run.policy));
     };
     LossPlot out;
-    // Wall-clock unit from the longest visible run; the first crossing of the hardest target
-    // bounds the x range so the policies' differences stay visible.
-    double tMax = 0, fcMax = 0;
-    for (const mlforml::PointResult* src : {&point, pinned ? &*pinned : nullptr}) {
-        if (!src) continue;
-        for (const auto& run : src->policies) {
-            if (hiddenPolicy(run)) continue;
-            if (!run.time_s.empty()) tMax = std::max(tMax, run.time_s.back());
-            for (double fc : run.firstCrossing_s)
-                if (std::isfinite(fc)) fcMax = std::max(fcMax, fc);
-        }
-    }
-    const TimeUnit unit = chooseTimeUnit(fcMax > 0 ? fcMax : tMax);
+    // The first crossing of the hardest target bounds the x range so the policies' differences
+    // stay visible.
+    const double fcMax = visibleSpan(point, options).fcMax;
     out.xDivisor = options.updatesAxis ? 1.0 : unit.divisor;
     out.xUnitName = unit.name;
     const double xDiv = out.xDivisor;
@@ -98,33 +107,23 @@ LossPlot lossPlot(const mlforml::PointResult& point,
     out.sameAs = coincidentWith(current, 2e-3 * xSpan, 2e-3 * std::max(ySpan, 1e-9), hidden);
 
     Bounds drawn;  // the visible curves' x extent (each curve's x rises, so its ends bound it)
-    for (int pass = 0; pass < 2; ++pass) {
-        const mlforml::PointResult* src = pass == 0 ? &point : (pinned ? &*pinned : nullptr);
-        if (!src) continue;
-        for (size_t idx = 0; idx < src->policies.size(); ++idx) {
-            const auto& run = src->policies[idx];
-            LossPlotCurve c;
-            c.policy = QString::fromStdString(run.policy);
-            c.pinned = pass == 1;
-            c.hidden = hiddenPolicy(run);
-            c.points = decimateMinMax(
-                pass ? lossCurve(run, xDiv, options) : current[static_cast<qsizetype>(idx)],
-                buckets);
-            for (const QPointF& p : c.points) yRange.addY(p.y());
-            if (!c.hidden && !c.points.isEmpty()) {
-                drawn.addX(c.points.front().x());
-                drawn.addX(c.points.back().x());
-            }
-            if (pass == 0) {
-                const CoincidentMember member =
-                    coincidentMember(out.sameAs, static_cast<qsizetype>(idx));
-                c.leader = member.leader;
-                c.memberIndex = member.index;
-                c.groupSize = member.groupSize;
-                c.firstCrossing = firstCrossing(run, targetLosses, xDiv, options);
-            }
-            out.curves.push_back(std::move(c));
+    for (size_t idx = 0; idx < point.policies.size(); ++idx) {
+        const auto& run = point.policies[idx];
+        LossPlotCurve c;
+        c.policy = QString::fromStdString(run.policy);
+        c.hidden = hiddenPolicy(run);
+        c.points = decimateMinMax(current[static_cast<qsizetype>(idx)], buckets);
+        for (const QPointF& p : c.points) yRange.addY(p.y());
+        if (!c.hidden && !c.points.isEmpty()) {
+            drawn.addX(c.points.front().x());
+            drawn.addX(c.points.back().x());
         }
+        const CoincidentMember member = coincidentMember(out.sameAs, static_cast<qsizetype>(idx));
+        c.leader = member.leader;
+        c.memberIndex = member.index;
+        c.groupSize = member.groupSize;
+        c.firstCrossing = firstCrossing(run, targetLosses, xDiv, options);
+        out.curves.push_back(std::move(c));
     }
 
     if (drawn.xHi > 0) {

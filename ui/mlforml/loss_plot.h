@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "mlforml/simulate.h"
+#include "widgets/units.h"
 
 namespace tandem::ui {
 
@@ -21,17 +22,16 @@ struct LossViewOptions {
     int targetIndex = 1;  ///< which target's first-crossing markers to draw (index into targets)
 };
 
-/// One policy's loss curve of the current or the pinned result, in chart units (x: optimizer
+/// One policy's loss curve, in chart units (x: optimizer
 /// updates or wall-clock in LossPlot::xUnitName, y: evaluation loss in nats).
 struct LossPlotCurve {
     QString policy;
-    bool pinned = false;    ///< of the pinned result (drawn dashed and faded)
     bool hidden = false;    ///< toggled off (LossViewOptions::hiddenPolicies)
     QList<QPointF> points;  ///< decimated to about two points per two pixels
-    /// Current curves: the group of curves this one coincides with (coincidentMember of
-    /// LossPlot::sameAs; index > 0 is drawn dashed over its leader). Pinned curves: default.
+    /// The group of curves this one coincides with (coincidentMember of LossPlot::sameAs;
+    /// index > 0 is drawn dashed over its leader).
     int leader = -1, memberIndex = 0, groupSize = 1;
-    /// Current curves: where the policy first crosses the selected target (x in chart units,
+    /// Where the policy first crosses the selected target (x in chart units,
     /// y the target loss); nullopt when it does not, the target is out of range, or on a log
     /// axis at x <= 0.
     std::optional<QPointF> firstCrossing;
@@ -39,13 +39,13 @@ struct LossPlotCurve {
 
 /// Everything LossCurveView draws for one result, before axis rounding and styling.
 struct LossPlot {
-    /// Wall-clock unit (from the first crossing of the hardest target, else the longest visible
-    /// run): seconds per chart unit; 1 on the updates axis.
+    /// Wall-clock unit (the one lossPlot was given): seconds per chart unit; 1 on the updates
+    /// axis.
     double xDivisor = 1;
     QString xUnitName;  ///< "s", "minutes", "hours" (unused on the updates axis)
-    /// The current result's curves (engine order), then the pinned result's.
+    /// The result's curves (engine order).
     std::vector<LossPlotCurve> curves;
-    /// Per current curve, the earlier current curve it coincides with (coincidentWith within
+    /// Per curve, the earlier curve it coincides with (coincidentWith within
     /// 0.2 % of the axis spans), or -1; hidden policies are -1.
     QList<int> sameAs;
     /// x range before rounding to nice ticks: [0, right end of the visible curves], cut at 1.15 x
@@ -57,12 +57,17 @@ struct LossPlot {
     double yLo = 0, yHi = 0;
 };
 
-/// The plot of `point` (and `pinned`, when set) with targets `targetLosses` (nats, ascending
-/// factors `targetFactors`) under `options`, the curves decimated into `buckets` x bins
-/// (decimateMinMax; <= 0 keeps every point). Deterministic; no errors.
-LossPlot lossPlot(const mlforml::PointResult& point,
-                  const std::optional<mlforml::PointResult>& pinned,
-                  const std::vector<double>& targetLosses, const LossViewOptions& options,
-                  int buckets);
+/// The duration (s) that sets the wall-clock unit of `point`'s plot under `options`: the latest
+/// first crossing of any target by a visible policy, else the end of the longest visible run
+/// (0 when nothing is visible). The view turns it into a unit with ChartView::stableTimeUnit, so
+/// the unit holds while a comparison is pinned, the axes are locked or a slider is dragged.
+double lossPlotUnitSeconds(const mlforml::PointResult& point, const LossViewOptions& options);
+
+/// The plot of `point` with targets `targetLosses` (nats, ascending) under `options`, x in
+/// `unit` on the wall-clock axis (e.g. chooseTimeUnit(lossPlotUnitSeconds(point, options))),
+/// the curves decimated into `buckets` x bins (decimateMinMax; <= 0 keeps every point).
+/// Deterministic; no errors.
+LossPlot lossPlot(const mlforml::PointResult& point, const std::vector<double>& targetLosses,
+                  const LossViewOptions& options, const TimeUnit& unit, int buckets);
 
 }  // namespace tandem::ui

@@ -44,6 +44,9 @@ NetworkControls::NetworkControls(QWidget* parent) : QWidget(parent) {
                              "per node [MODEL.md A3]; calibrated default 46 (Fig. 2a shares).")}),
          true},
         cluster.box);
+    // A typable count beside the co-running-jobs slider, as in the MoE workspace: twelve jobs
+    // are "12" typed, not twelve key presses (the box moves the slider: one edit, one undo step).
+    m_background->addNumberBox(QStringLiteral(" ") + tr("jobs"));
     auto* form = new QFormLayout;
     cluster.rows->addLayout(form);
     m_fabric = m_rows.add(
@@ -93,9 +96,7 @@ NetworkControls::NetworkControls(QWidget* parent) : QWidget(parent) {
     m_policyBox = new QVBoxLayout(policies);
     cluster.panel->addWidget(policies);
 
-    m_pin = makePinButton(
-        tr("Keep the current curves as a faded overlay; change a control to compare before/after."),
-        this);
+    m_pin = makePinButton(this);
     cluster.panel->addWidget(m_pin);
     cluster.panel->addStretch();
 
@@ -114,7 +115,6 @@ NetworkControls::NetworkControls(QWidget* parent) : QWidget(parent) {
     connect(m_xAxis, &QComboBox::currentIndexChanged, this, &NetworkControls::viewOptionsChanged);
     connect(m_logX, &QCheckBox::toggled, this, &NetworkControls::viewOptionsChanged);
     connect(m_smoothing, &LabeledSlider::valueChanged, this, &NetworkControls::viewOptionsChanged);
-    connect(m_pin, &QPushButton::toggled, this, &NetworkControls::pinToggled);
 }
 
 void NetworkControls::rebuildPolicyToggles(const std::vector<mlforml::PolicySpec>& policies) {

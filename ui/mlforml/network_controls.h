@@ -44,6 +44,8 @@ public:
     LabeledSlider* nodesSlider() const { return m_nodes; }
     /// "Same cluster in both workspaces" (the main window's ClusterLink; checked state only).
     QCheckBox* linkBox() const { return m_link; }
+    /// "Pin for comparison" (the main window's View > Pin for comparison; checked while pinned).
+    QPushButton* pinButton() const { return m_pin; }
     NetworkAdvanced* advanced() const { return m_advanced; }
     /// Topology, oversubscription and placement rows.
     FabricControls* fabricControls() const { return m_fabricControls; }
@@ -53,7 +55,6 @@ public:
 signals:
     void engineInputsChanged();
     void viewOptionsChanged();
-    void pinToggled(bool pinned);
 
 private:
     void rebuildPolicyToggles(const std::vector<mlforml::PolicySpec>& policies);

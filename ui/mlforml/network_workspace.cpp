@@ -97,12 +97,6 @@ NetworkWorkspace::NetworkWorkspace(QWidget* parent)
     });
     connect(m_controls, &NetworkControls::viewOptionsChanged, this,
             &NetworkWorkspace::refreshViews);
-    connect(m_controls, &NetworkControls::pinToggled, this, [this](bool on) {
-        m_pinned.reset();
-        if (on && m_result && !m_result->points.empty()) m_pinned = m_result->points.front();
-        m_loss->setPinned(m_pinned);
-        m_firstCrossing->setPinned(m_pinned);
-    });
     m_runner.onResult(this, [this](const PointOutput& r, quint64) {
         if (!m_params) return;  // the scenario changed to one without ml_for_ml meanwhile
         m_recentPoints.insert(r.first, r.second);
@@ -269,6 +263,12 @@ void NetworkWorkspace::showResult(const mlforml::Result& r) {
     m_result = r;
     refreshViews();
     emit resultsShown();
+}
+
+void NetworkWorkspace::setComparisonPinned(bool on) {
+    m_pinned.reset();
+    if (on && m_result && !m_result->points.empty()) m_pinned = m_result->points.front();
+    m_firstCrossing->setPinned(m_pinned);
 }
 
 void NetworkWorkspace::refreshViews() {

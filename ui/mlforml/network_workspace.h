@@ -61,6 +61,10 @@ public:
     /// Results kept for values shown a moment ago (points and sweeps); setParams clears them.
     std::size_t cachedResultCount() const { return m_recentPoints.size() + m_recentSweeps.size(); }
     FirstCrossingView* firstCrossingView() const { return m_firstCrossing; }
+    /// Part of View > Pin for comparison (MainWindow::pinForComparison): keeps the result shown
+    /// now for the first-crossing bars, whose labels then carry the pinned times (its category
+    /// axis has no place for ChartView::pinCurves' curves); false ends it.
+    void setComparisonPinned(bool on);
     ComboTimelineView* timelineView() const { return m_timeline; }
     DpShareTimeView* dpShareTimeView() const { return m_dpShareTime; }
     BackgroundLoadView* loadView() const { return m_load; }

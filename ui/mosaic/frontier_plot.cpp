@@ -87,9 +87,8 @@ QList<QPair<double, double>> redRegionBands(const std::vector<mosaic::FrontierPo
     return undeliverableBands(region);
 }
 
-FrontierPlot frontierPlot(const mosaic::SearchResult& r,
-                          const std::optional<mosaic::SearchResult>& pinned,
-                          const QList<FrontierMarker>& markers, bool compactLegend) {
+FrontierPlot frontierPlot(const mosaic::SearchResult& r, const QList<FrontierMarker>& markers,
+                          bool compactLegend) {
     FrontierPlot out;
     segmentsOf(r.computeOptimal, out.computeFitted, out.computeExtrapolated, false);
     segmentsOf(r.clusterOptimal, out.clusterFitted, out.clusterExtrapolated, true);
@@ -103,18 +102,13 @@ FrontierPlot frontierPlot(const mosaic::SearchResult& r,
     }
     out.dashes = !out.computeExtrapolated.isEmpty() || !out.clusterExtrapolated.isEmpty();
 
-    // Both frontiers' sparsities and finite losses, the pinned frontiers' feasible losses and the
-    // imported models' points.
+    // Both frontiers' sparsities and finite losses and the imported models' points.
     Bounds b;
     for (const auto* v : {&r.computeOptimal, &r.clusterOptimal})
         for (const auto& p : *v) {
             b.addX(p.sparsity);
             if (std::isfinite(p.loss)) b.addY(p.loss);
         }
-    if (pinned)
-        for (const auto* v : {&pinned->computeOptimal, &pinned->clusterOptimal})
-            for (const auto& p : *v)
-                if (p.feasible && std::isfinite(p.loss)) b.addY(p.loss);
     for (const FrontierMarker& m : markers)
         if (std::isfinite(m.loss) && std::isfinite(m.sparsity)) b.add(m.sparsity, m.loss);
     double xLo = b.xLo, xHi = b.xHi, yLo = b.yLo, yHi = b.yHi;
@@ -141,17 +135,6 @@ FrontierPlot frontierPlot(const mosaic::SearchResult& r,
         compact ? tr("Compute-optimal frontier") : tr("Compute-optimal frontier (FLOPs only)");
     out.clusterName =
         compact ? tr("Cluster-optimal frontier") : tr("Cluster-optimal frontier (this cluster)");
-
-    // Pinned overlay: one faded line per frontier.
-    if (pinned) {
-        QList<QPointF> a, k;
-        for (const auto& p : pinned->computeOptimal)
-            if (std::isfinite(p.loss)) a.append(QPointF(p.sparsity, p.loss));
-        for (const auto& p : pinned->clusterOptimal)
-            if (p.feasible && std::isfinite(p.loss)) k.append(QPointF(p.sparsity, p.loss));
-        if (!a.isEmpty()) out.pinnedCompute.append(a);
-        if (!k.isEmpty()) out.pinnedCluster.append(k);
-    }
 
     // Optima.
     const double cl = lossAt(r.computeOptimal, r.computeOptimalSparsity, false);

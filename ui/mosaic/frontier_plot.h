@@ -48,17 +48,13 @@ struct FrontierPlot {
 
     /// Axis extents before the view rounds them to nice ticks: x spans every bin's sparsity (and
     /// the markers') widened by 0.005 each side ([-0.005, 1.005] when empty); y spans the finite
-    /// losses of both frontiers, the pinned frontiers' feasible ones and the markers', widened
+    /// losses of both frontiers and the markers', widened
     /// by 6 % of the span each side (a flat or empty span is first made 0.1 nats tall, from
     /// 0.05 below the value, or from 0).
     double xLo = 0, xHi = 1, yLo = 0, yHi = 0.1;
 
     /// Legend names of the two frontiers (short when compact).
     QString computeName, clusterName;
-
-    /// The pinned result as one faded polyline per frontier (none when not pinned or no finite
-    /// point): compute-optimal over its finite losses, cluster-optimal over its feasible ones.
-    QList<QList<QPointF>> pinnedCompute, pinnedCluster;
 
     /// The optima: the compute optimum (square) at computeOptimalSparsity on the compute-optimal
     /// frontier, the cluster optimum (circle) at clusterOptimalSparsity on the cluster-optimal
@@ -94,12 +90,11 @@ struct FrontierPlot {
     QString titleNote;
 };
 
-/// The pure model step of FrontierView::rebuild: turns a search result `r`, an optional pinned
-/// result, the imported models' markers and the compact-legend flag (short legend names) into
+/// The pure model step of FrontierView::rebuild: turns a search result `r`, the imported models'
+/// markers and the compact-legend flag (short legend names) into
 /// what to draw. Deterministic; needs no display (the strings go through QCoreApplication's
 /// translation, context tandem::ui::FrontierView).
-FrontierPlot frontierPlot(const mosaic::SearchResult& r,
-                          const std::optional<mosaic::SearchResult>& pinned,
-                          const QList<FrontierMarker>& markers, bool compactLegend);
+FrontierPlot frontierPlot(const mosaic::SearchResult& r, const QList<FrontierMarker>& markers,
+                          bool compactLegend);
 
 }  // namespace tandem::ui

@@ -183,11 +183,6 @@ QList<QScatterSeries*> FrontierView::importedSeries() const {
     return out;
 }
 
-void FrontierView::setPinned(const std::optional<mosaic::SearchResult>& pinned) {
-    m_pinned = pinned;
-    requestRebuild();
-}
-
 void FrontierView::setSelected(const std::optional<QPointF>& point) {
     m_selectedPoint = point;
     const QColor ring = currentTheme() == Theme::Dark ? Qt::white : Qt::black;
@@ -243,7 +238,7 @@ void FrontierView::fillPool(QList<QLineSeries*>& pool, const QList<QList<QPointF
 void FrontierView::rebuild() {
     if (!m_result) return;
     const Theme theme = currentTheme();
-    const FrontierPlot plot = frontierPlot(*m_result, m_pinned, m_markers, m_compactLegend);
+    const FrontierPlot plot = frontierPlot(*m_result, m_markers, m_compactLegend);
     m_dashes = plot.dashes;
 
     const QColor cc = frontierColor(false), kc = frontierColor(true);
@@ -254,14 +249,6 @@ void FrontierView::rebuild() {
     fillPool(m_cluster, plot.clusterFitted, QPen(kc, 2.4), plot.clusterName);
     fillPool(m_clusterExtra, plot.clusterExtrapolated, QPen(kc, 2.0, Qt::DashLine),
              plot.clusterFitted.isEmpty() ? plot.clusterName : QString());
-
-    // Pinned overlay: one faded line per frontier.
-    QColor fc = cc, fk = kc;
-    fc.setAlphaF(0.45);
-    fk.setAlphaF(0.45);
-    fillPool(m_pinCompute, plot.pinnedCompute, QPen(fc, 1.5, Qt::DotLine),
-             tr("Pinned result (dotted, both frontiers)"));
-    fillPool(m_pinCluster, plot.pinnedCluster, QPen(fk, 1.5, Qt::DotLine), QString());
 
     // Optima.
     const QColor edge = theme == Theme::Dark ? Qt::white : Qt::black;

@@ -22,13 +22,13 @@ namespace tandem::ui {
 /// optimum is marked; compute-optimal bins the cluster cannot deliver
 /// (FrontierPoint::feasible false on computeOptimal: Fig. 1's red region) are shaded red and bins
 /// with no feasible geometry hatched grey; parts of a curve that
-/// lie outside Eq. 10's fitted range are drawn dashed. A pinned result is overlaid faded.
+/// lie outside Eq. 10's fitted range are drawn dashed. View > Pin for comparison keeps
+/// a state as dashed grey curves (ChartView::pinCurves).
 class FrontierView : public ChartView {
     Q_OBJECT
 public:
     explicit FrontierView(QWidget* parent = nullptr);
     void setData(const mosaic::SearchResult& result);
-    void setPinned(const std::optional<mosaic::SearchResult>& pinned);
     /// Rings the selected candidate at (S, loss); nullopt removes the ring.
     void setSelected(const std::optional<QPointF>& point);
     /// The cluster and training window the frontier is for (shown in the title).
@@ -75,7 +75,7 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
-    /// Draws frontierPlot() of the result, pinned result, markers and legend width.
+    /// Draws frontierPlot() of the result, markers and legend width.
     void rebuild() override;
     /// Puts `segments` into `pool` (creating series on demand, hiding the unused ones).
     /// Puts `bands` into `pool` as full-height areas named `name` (one legend entry).
@@ -84,9 +84,8 @@ private:
                    double yHi);
     void fillPool(QList<QLineSeries*>& pool, const QList<QList<QPointF>>& segments, const QPen& pen,
                   const QString& name);
-    std::optional<mosaic::SearchResult> m_result, m_pinned;
-    QList<QLineSeries*> m_compute, m_computeExtra, m_cluster, m_clusterExtra, m_pinCompute,
-        m_pinCluster;
+    std::optional<mosaic::SearchResult> m_result;
+    QList<QLineSeries*> m_compute, m_computeExtra, m_cluster, m_clusterExtra;
     QList<QAreaSeries*> m_bands;     ///< grey: no layout fits
     QList<QAreaSeries*> m_redBands;  ///< red: compute optimum not deliverable
     QScatterSeries* m_computeOpt = nullptr;

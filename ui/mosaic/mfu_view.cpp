@@ -50,12 +50,8 @@ MfuView::MfuView(Axis axis, QWidget* parent)
     m_sel = new QScatterSeries(this);
     m_sel->setName(tr("selected"));
     m_sel->setMarkerSize(13);
-    m_pinnedBest = new QLineSeries(this);
-    m_pinnedBest->setName(axis == Axis::Sparsity ? tr("pinned: best per S bin")
-                                                 : tr("pinned: best per G"));
-    m_pinnedBest->setVisible(false);
-    for (QXYSeries* s : {static_cast<QXYSeries*>(m_pinnedBest), static_cast<QXYSeries*>(m_all),
-                         static_cast<QXYSeries*>(m_best), static_cast<QXYSeries*>(m_sel)})
+    for (QXYSeries* s : {static_cast<QXYSeries*>(m_all), static_cast<QXYSeries*>(m_best),
+                         static_cast<QXYSeries*>(m_sel)})
         addSeriesOnAxes(chart(), s, m_x, m_y);
     setToolTip(axis == Axis::Sparsity ? tr("Model FLOPs utilization (Eq. 1) of each feasible "
                                            "geometry's best layout against its sparsity "
@@ -80,11 +76,6 @@ void MfuView::setData(const mosaic::SearchResult& r, const std::vector<double>& 
     requestRebuild();
 }
 
-void MfuView::setPinned(const std::optional<mosaic::SearchResult>& pinned) {
-    m_pinned = pinned;
-    requestRebuild();
-}
-
 void MfuView::setSelected(int selected) {
     m_selected = selected;
     requestRebuild();
@@ -97,9 +88,6 @@ void MfuView::applyTheme() {
 
 QList<QPointF> MfuView::bestLine() const { return m_best->points(); }
 QList<QPointF> MfuView::selectedPoint() const { return m_sel->points(); }
-QList<QPointF> MfuView::pinnedLine() const {
-    return m_pinnedBest->isVisible() ? m_pinnedBest->points() : QList<QPointF>();
-}
 
 QList<QPointF> MfuView::bestLineOf(const std::vector<mosaic::Candidate>& cands, QList<QPointF>* all,
                                    Bounds& extent) const {
@@ -159,15 +147,8 @@ void MfuView::rebuild() {
     all.reserve(static_cast<qsizetype>(cands.size()));
     Bounds extent;
     const QList<QPointF> line = bestLineOf(cands, &all, extent);
-    QList<QPointF> pinnedLine;
-    if (m_pinned) pinnedLine = bestLineOf(m_pinned->candidates, nullptr, extent);
     double xLo = extent.xLo, xHi = extent.xHi;
     const double yHi = std::max(1.0, extent.yHi);  // at least 1 % MFU
-    QColor faded = frontierColor(true);
-    faded.setAlphaF(0.45);
-    m_pinnedBest->setPen(QPen(faded, 2, Qt::DashLine));
-    m_pinnedBest->replace(pinnedLine);
-    m_pinnedBest->setVisible(!pinnedLine.isEmpty());
     QColor dot = dark ? QColor(0xAA, 0xAA, 0xAA) : QColor(0x99, 0x99, 0x99);
     dot.setAlphaF(0.45);
     setScatterColors(m_all, dot, Qt::transparent);

@@ -27,11 +27,6 @@ public:
     void setData(const mosaic::SearchResult& r, const std::vector<double>& binCentres,
                  int selected);
     void setSelected(int selected);
-    /// Overlays `pinned`'s best-MFU line dashed and faded (empty removes it), to compare a
-    /// change against.
-    void setPinned(const std::optional<mosaic::SearchResult>& pinned);
-    /// The pinned result's best line as drawn (empty when nothing is pinned; tests).
-    QList<QPointF> pinnedLine() const;
     void applyTheme() override;
     /// The best-MFU line's points (x, MFU %) (tests).
     QList<QPointF> bestLine() const;
@@ -46,8 +41,7 @@ private:
     QList<QPointF> bestLineOf(const std::vector<mosaic::Candidate>& cands, QList<QPointF>* all,
                               Bounds& extent) const;
     Axis m_axis;
-    std::optional<mosaic::SearchResult> m_result, m_pinned;
-    QLineSeries* m_pinnedBest = nullptr;
+    std::optional<mosaic::SearchResult> m_result;
     std::vector<double> m_bins;
     int m_selected = -1;
     QScatterSeries* m_all = nullptr;

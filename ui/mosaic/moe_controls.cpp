@@ -84,8 +84,7 @@ MoeControls::MoeControls(QWidget* parent) : QWidget(parent) {
     cluster.rows->addLayout(coForm);
     m_advanced = new MoeAdvanced(this);
     cluster.panel->addWidget(m_advanced);
-    m_pin = makePinButton(
-        tr("Keep the current frontiers as a faded overlay; change a control to compare."), this);
+    m_pin = makePinButton(this);
     cluster.panel->addWidget(m_pin);
 
     connect(m_nodes, &LabeledSlider::valueChanged, this, &MoeControls::engineInputsChanged);
@@ -96,7 +95,6 @@ MoeControls::MoeControls(QWidget* parent) : QWidget(parent) {
         emit engineInputsChanged();
     });
     connect(m_coRunningNodes, &QSpinBox::valueChanged, this, &MoeControls::engineInputsChanged);
-    connect(m_pin, &QPushButton::toggled, this, &MoeControls::pinToggled);
     connect(m_advanced, &MoeAdvanced::engineInputsChanged, this, &MoeControls::engineInputsChanged);
 }
 

@@ -36,6 +36,8 @@ public:
     MoeAdvanced* advanced() const { return m_advanced; }
     /// "Same cluster in both workspaces" (the main window's ClusterLink; checked state only).
     QCheckBox* linkBox() const { return m_link; }
+    /// "Pin for comparison" (the main window's View > Pin for comparison; checked while pinned).
+    QPushButton* pinButton() const { return m_pin; }
     /// Marks the co-running-jobs slider with the most jobs `e`'s fabric holds beside the MoE job
     /// (mosaic::maxBackgroundJobs): the slider's range ends there and a value beyond it is shown
     /// with the note "the fabric holds N".
@@ -46,7 +48,6 @@ public:
 
 signals:
     void engineInputsChanged();
-    void pinToggled(bool pinned);
 
 private:
     LabeledSlider* m_nodes;

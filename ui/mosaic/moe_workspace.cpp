@@ -194,11 +194,6 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
         emit envelopeEdited(*m_envelope);
         recompute();
     });
-    connect(m_controls, &MoeControls::pinToggled, this, [this](bool on) {
-        m_frontier->setPinned(on ? m_result : std::nullopt);
-        m_mfuS->setPinned(on ? m_result : std::nullopt);
-        m_mfuG->setPinned(on ? m_result : std::nullopt);
-    });
     connect(m_table, &CandidateTable::candidateSelected, this, &MoeWorkspace::selectCandidate);
     connect(m_heatmap, &LayoutHeatmapView::cellClicked, this, &MoeWorkspace::selectLayoutCell);
     m_runner.onResult(this, [this](const MoeOutput& r, quint64) {

@@ -20,6 +20,7 @@
 #include "mosaic/stage_memory_table.h"
 #include "mosaic/step_breakdown_view.h"
 #include "save_file.h"
+#include "widgets/field_row.h"
 #include "widgets/file_dialog.h"
 #include "widgets/workspace_layout.h"
 
@@ -88,18 +89,10 @@ PlanPanel::PlanPanel(QWidget* parent)
         convention("model_tflops_per_s_per_gpu"),
         tr("Wall-clock days to train the model's tokens D (Eq. 25, capped at TPP_max N_act) at "
            "this plan's tokens/s and the envelope's goodput")};
-    for (int i = 0; i < int(Figure::Count); ++i) {
-        m_figureNames[i] = new QLabel(names[i], figures);
-        m_figureNames[i]->setWordWrap(true);
-        m_figureNames[i]->setToolTip(tips[i]);
-        m_figures[i] = new QLabel(figures);
-        m_figures[i]->setObjectName(QStringLiteral("planFigure%1").arg(i));
-        m_figures[i]->setWordWrap(true);
-        m_figures[i]->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        m_figures[i]->setToolTip(tips[i]);
-        grid->addWidget(m_figureNames[i], i, 0, Qt::AlignTop);
-        grid->addWidget(m_figures[i], i, 1, Qt::AlignTop);
-    }
+    QList<FieldRow> rows;
+    for (int i = 0; i < int(Figure::Count); ++i) rows.append({names[i], {}, tips[i]});
+    const QList<QLabel*> values = addFieldRows(grid, rows, 0, QStringLiteral("planFigure"));
+    for (int i = 0; i < int(Figure::Count); ++i) m_figures[i] = values[i];
     grid->setColumnStretch(0, 1);
     grid->setColumnStretch(1, 1);
     m_note->setObjectName(QStringLiteral("planNote"));

@@ -87,7 +87,6 @@ private:
     QComboBox* m_subjectBox;
     QPushButton* m_copy;
     QPushButton* m_save;
-    QLabel* m_figureNames[int(Figure::Count)];
     QLabel* m_figures[int(Figure::Count)];
     QLabel* m_note;
     QLabel* m_coRun;  ///< the request's coRunNote (hidden when empty)

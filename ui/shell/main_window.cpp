@@ -15,6 +15,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QScreen>
 #include <QSettings>
 #include <QSignalBlocker>
@@ -272,9 +273,15 @@ void MainWindow::buildMenus() {
     m_presentationAction->setToolTip(tr("Larger chart titles, axes and legends for a projector"));
     connect(m_presentationAction, &QAction::toggled, this, &MainWindow::setPresentationMode);
     view->addSeparator();
-    QAction* pin =
-        view->addAction(tr("P&in for comparison"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P),
-                        this, &MainWindow::pinForComparison);
+    // One pin for the window: the action (checked while pinned) and the side panels' buttons.
+    m_pinAction = view->addAction(tr("P&in for comparison"));
+    m_pinAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    m_pinAction->setCheckable(true);
+    connect(m_pinAction, &QAction::triggered, this,
+            [this](bool on) { on ? pinForComparison() : clearComparison(); });
+    for (QPushButton* button : {m_network->controls()->pinButton(), m_moe->controls()->pinButton()})
+        connect(button, &QPushButton::clicked, m_pinAction, &QAction::trigger);
+    QAction* pin = m_pinAction;
     pin->setObjectName(QStringLiteral("pinForComparison"));
     pin->setToolTip(
         tr("Keep this state on every chart (dashed grey) and the Plan page's figures "

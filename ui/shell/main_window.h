@@ -135,9 +135,12 @@ public:
     /// for a projector (remembered in QSettings "view/presentation").
     void setPresentationMode(bool on);
     bool presentationMode() const;
-    /// View > Pin for comparison (Ctrl+Shift+P): every chart keeps what it draws now as dashed
-    /// grey curves under later states (ChartView::pinCurves) and the Plan page shows each figure's
-    /// change against the plan shown now (PlanPanel::setPinned); pinning again replaces the pin.
+    /// View > Pin for comparison (Ctrl+Shift+P, checked while pinned; the side panels' "Pin for
+    /// comparison" buttons trigger the same action and show its checked state): every chart keeps
+    /// what it draws now as dashed grey curves under later states (ChartView::pinCurves), the
+    /// first-crossing bars the times shown now (NetworkWorkspace::setComparisonPinned) and the
+    /// Plan page each figure's change against the plan shown now (PlanPanel::setPinned); calling
+    /// it again replaces the pin.
     void pinForComparison();
     /// View > Clear pinned: ends the comparison everywhere.
     void clearComparison();
@@ -196,7 +199,10 @@ private:
     bool m_keepOrigin = false;  ///< resetToDefaults: the reset keeps m_origin
     QAction* m_darkAction = nullptr;
     QAction* m_presentationAction = nullptr;
+    QAction* m_pinAction = nullptr;
     QAction* m_clearPinAction = nullptr;
+    /// Shows whether a comparison is pinned on the pin action and the side panels' buttons.
+    void showPinned(bool on);
     ClusterLink* m_link = nullptr;
     QAction* m_linkAction = nullptr;
     RecoveryAutosaver* m_recovery = nullptr;

@@ -1,7 +1,12 @@
-// MainWindow's comparison: one pin held by every chart and by the MoE workspace's Plan page.
+// MainWindow's comparison: one pin (View > Pin for comparison and the side panels' buttons) held
+// by every chart, the first-crossing bars and the MoE workspace's Plan page.
 #include <QAction>
+#include <QPushButton>
 #include <QStatusBar>
 
+#include "mlforml/network_controls.h"
+#include "mlforml/network_workspace.h"
+#include "mosaic/moe_controls.h"
 #include "mosaic/moe_workspace.h"
 #include "mosaic/plan_panel.h"
 #include "shell/main_window.h"
@@ -14,7 +19,8 @@ void MainWindow::pinForComparison() {
     for (ChartView* v : views) v->pinCurves();
     PlanPanel* plan = m_moe->planPanel();
     plan->setPinned(plan->report());
-    m_clearPinAction->setEnabled(true);
+    m_network->setComparisonPinned(true);
+    showPinned(true);
     statusBar()->showMessage(
         tr("Pinned: every chart keeps this state as dashed grey curves and the Plan page shows "
            "changes against it (View > Clear pinned ends it)"),
@@ -25,7 +31,15 @@ void MainWindow::clearComparison() {
     const auto views = findChildren<ChartView*>();
     for (ChartView* v : views) v->clearPinnedCurves();
     m_moe->planPanel()->setPinned(std::nullopt);
-    m_clearPinAction->setEnabled(false);
+    m_network->setComparisonPinned(false);
+    showPinned(false);
+}
+
+void MainWindow::showPinned(bool on) {
+    m_clearPinAction->setEnabled(on);
+    m_pinAction->setChecked(on);
+    for (QPushButton* button : {m_network->controls()->pinButton(), m_moe->controls()->pinButton()})
+        button->setChecked(on);
 }
 
 bool MainWindow::comparisonPinned() const { return m_clearPinAction->isEnabled(); }

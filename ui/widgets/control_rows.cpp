@@ -39,11 +39,16 @@ QString dayLabel(double days) {
                      : QCoreApplication::translate("tandem::ui::ControlRows", "%1 days").arg(n);
 }
 
-QPushButton* makePinButton(const QString& tooltip, QWidget* parent) {
-    auto* pin = new QPushButton(
-        QCoreApplication::translate("tandem::ui::ControlRows", "Pin result to compare"), parent);
+QPushButton* makePinButton(QWidget* parent) {
+    const auto tr = [](const char* text) {
+        return QCoreApplication::translate("tandem::ui::ControlRows", text);
+    };
+    auto* pin = new QPushButton(tr("Pin for comparison"), parent);
+    pin->setObjectName(QStringLiteral("pinButton"));
     pin->setCheckable(true);
-    pin->setToolTip(tooltip);
+    pin->setToolTip(
+        tr("View > Pin for comparison (Ctrl+Shift+P): every chart keeps this state as dashed "
+           "grey curves and the Plan page shows changes against it; click again to clear"));
     return pin;
 }
 

@@ -41,10 +41,10 @@ std::vector<double> logCountLadder(int max);
 /// significant digits, never rounded to whole days).
 QString dayLabel(double days);
 
-/// The checkable "Pin result to compare" button of a side panel (child of `parent`), with
-/// `tooltip` saying what is kept as an overlay; the caller adds it to a layout and connects
-/// toggled.
-QPushButton* makePinButton(const QString& tooltip, QWidget* parent);
+/// The checkable "Pin for comparison" button of a side panel (child of `parent`): the main
+/// window connects it to its View > Pin for comparison action (one pin for the whole window,
+/// the button checked while a comparison is pinned); the caller adds it to a layout.
+QPushButton* makePinButton(QWidget* parent);
 
 /// The "Same cluster in both workspaces" box of a side panel (child of `parent`, named
 /// `objectName`), added to `layout`; the main window's ClusterLink connects it.

@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 
 #include "widgets/count_label.h"
+#include "widgets/field_row.h"
 
 namespace tandem::ui {
 
@@ -28,16 +29,14 @@ DiagnosticsDialog::DiagnosticsDialog(const QString& file, const Diagnostics& dia
     layout->addWidget(intro);
     m_table->setColumnCount(2);
     m_table->setHorizontalHeaderLabels({tr("JSON path"), tr("Problem")});
-    m_table->setRowCount(static_cast<int>(diag.items().size()));
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
-    int row = 0;
-    for (const Issue& issue : diag.items()) {
-        m_table->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(issue.path)));
-        m_table->setItem(row, 1, new QTableWidgetItem(QString::fromStdString(issue.message)));
-        ++row;
-    }
+    QList<FieldRow> rows;
+    for (const Issue& issue : diag.items())
+        rows.append(
+            {QString::fromStdString(issue.path), {QString::fromStdString(issue.message)}, {}});
+    setTableRows(m_table, rows, 1);  // path and message left-aligned
     m_table->resizeColumnToContents(0);
     layout->addWidget(m_table);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
