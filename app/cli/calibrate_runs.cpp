@@ -51,10 +51,7 @@ bool readFacts(const RunFlags& f, const QCommandLineParser* line, const QCommand
         m::PlanRequest req;
         if (!readModelFile(fromLine ? dir.filePath(v) : v, req)) return false;
         facts.geometry = req.geometry;
-        QString label = QFileInfo(v).fileName();  // "Llama-3-70B.config.json" -> "Llama-3-70B"
-        for (const char* ext : {".json", ".config"})
-            if (label.endsWith(QLatin1String(ext))) label.chop(int(qstrlen(ext)));
-        facts.modelName = label.toStdString();
+        facts.modelName = m::modelFileLabel(v.toStdString());
     }
     if (const QString v = flagValue(f.layout, line, cmd); !v.isEmpty()) {
         m::Plan p;
@@ -124,15 +121,7 @@ bool readLogRun(const QString& path, const std::string& text, const m::LogRunFac
     }
     for (const std::string& n : log->notes)
         std::fprintf(stderr, "%s: note: %s\n", path.toUtf8().constData(), n.c_str());
-    m::RealityCase c = m::realityCase(*run, base, &*hardware, &g);
-    m::Plan& p = c.plan;  // the layout's keys a measured-runs row has no column for
-    if (facts.layout) {
-        p.etp = facts.layout->etp;
-        p.distributedOptimizer = facts.layout->distributedOptimizer;
-        p.sequenceParallel = facts.layout->sequenceParallel;
-        p.firstStageLayers = facts.layout->firstStageLayers;
-        p.lastStageLayers = facts.layout->lastStageLayers;
-    }
+    m::RealityCase c = m::logRunCase(*run, g, facts, base, *hardware);
     cases.push_back(std::move(c));
     return true;
 }

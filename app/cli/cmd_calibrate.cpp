@@ -127,7 +127,6 @@ int calibrateCommand(const QStringList& args) {
         printError(QStringLiteral("calibrate: none of the runs can be costed (see above)"));
         return kExitBadInput;
     }
-    m::choosePlans(cases);
     const std::string hwName = hw ? hw->name : cases.front().cluster.hardware.name;
     for (const m::RealityCase& c : cases)
         if (c.cluster.hardware.name != hwName) {
@@ -137,20 +136,7 @@ int calibrateCommand(const QStringList& args) {
                                 QString::fromStdString(c.cluster.hardware.name)));
             return kExitBadInput;
         }
-    // The runs the stack was fitted to hold it where the user's runs say nothing; on the
-    // user's hardware their runs take the place of the shipped ones.
-    std::vector<m::RealityCase> shipped;
-    size_t replaced = 0;
-    for (m::RealityCase& c : m::realityCases(base)) {
-        if (!c.expressible) continue;
-        if (c.cluster.hardware.name == hwName)
-            ++replaced;
-        else
-            shipped.push_back(std::move(c));
-    }
-    m::choosePlans(shipped);
-    const m::CalibrationResult cal = m::calibrateStack(
-        base, shipped, cases, stackName, hwName, m::replacedRunsWeight(replaced, cases.size()));
+    const m::CalibrationResult cal = m::calibrateToRuns(base, cases, stackName);
     const nlohmann::ordered_json file = m::stackToJson(cal.stack);
     QString err;
     if (!tandem::fileio::writeFileAtomic(outFile, QByteArray::fromStdString(file.dump(2) + "\n"),

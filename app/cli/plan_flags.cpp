@@ -4,10 +4,8 @@
 #include <QFileInfo>
 #include <cstdio>
 
-#include "common/json_reader.h"
-#include "io/hf_config.h"
-#include "mosaic/imported_geometry.h"
 #include "mosaic/layout_form.h"
+#include "mosaic/model_file.h"
 #include "output.h"
 
 namespace cli {
@@ -60,23 +58,7 @@ bool readModelFile(const QString& path, m::PlanRequest& req) {
         diag.error("$", "cannot open file for reading: " + f.errorString().toLower().toStdString());
     }
     const std::string text = f.isOpen() ? f.readAll().toStdString() : std::string();
-    if (diag.ok()) {
-        const auto j = tandem::parseJsonText(text, diag);
-        if (diag.ok()) {
-            tandem::JsonReader r(j, "$", diag);
-            if (!j.is_object()) {
-                diag.error("$", "MODEL.json must be a JSON object");
-            } else if (tandem::io::isHfConfig(j)) {
-                req.hf = tandem::io::importModelConfig(j, diag);
-                if (req.hf) {
-                    req.mapped = m::importedGeometry(*req.hf);
-                    req.geometry = req.mapped.geometry;
-                }
-            } else {
-                m::readPlanModel(r, req.geometry);
-            }
-        }
-    }
+    if (diag.ok()) m::parseModelFile(text, req, diag);
     if (diag.ok()) return true;
     for (const auto& issue : diag.items()) std::fprintf(stderr, "%s\n", issue.str().c_str());
     return false;

@@ -157,4 +157,26 @@ std::optional<MeasuredRun> logMeasuredRun(const io::TrainLog& log, const LogRunF
     return r;
 }
 
+RealityCase logRunCase(const MeasuredRun& run, const Geometry& geometry, const LogRunFacts& facts,
+                       const Stack& stack, const Hardware& hardware) {
+    RealityCase c = realityCase(run, stack, &hardware, &geometry);
+    if (facts.layout) {
+        Plan& p = c.plan;
+        p.etp = facts.layout->etp;
+        p.distributedOptimizer = facts.layout->distributedOptimizer;
+        p.sequenceParallel = facts.layout->sequenceParallel;
+        p.firstStageLayers = facts.layout->firstStageLayers;
+        p.lastStageLayers = facts.layout->lastStageLayers;
+    }
+    return c;
+}
+
+std::string modelFileLabel(const std::string& path) {
+    std::string s = path.substr(path.find_last_of("/\\") + 1);
+    for (const std::string ext : {".json", ".config"})
+        if (s.size() > ext.size() && s.compare(s.size() - ext.size(), ext.size(), ext) == 0)
+            s.resize(s.size() - ext.size());
+    return s;
+}
+
 }  // namespace tandem::mosaic

@@ -47,4 +47,14 @@ std::optional<MeasuredRun> logMeasuredRun(const io::TrainLog& log, const LogRunF
                                           const std::string& name, const std::string& system,
                                           Geometry& geometry, Diagnostics& diag);
 
+/// A logged run (logMeasuredRun, with its `geometry`) as a case on `hardware` under `stack`:
+/// realityCase, then the keys of facts.layout a measured-runs row has no column for (etp, the
+/// distributed optimizer, sequence parallelism, first / last stage layers).
+RealityCase logRunCase(const MeasuredRun& run, const Geometry& geometry, const LogRunFacts& facts,
+                       const Stack& stack, const Hardware& hardware);
+
+/// A model file's label: its file name without ".json" and ".config"
+/// (".../Llama-3-70B.config.json" -> "Llama-3-70B").
+std::string modelFileLabel(const std::string& path);
+
 }  // namespace tandem::mosaic
