@@ -425,7 +425,7 @@ void RealityView::refilter() {
             s->setName(tr("yours (%1, costed under %2)")
                            .arg(countLabel(it.value().size(), tr("run"), tr("runs")), m_userStack));
             s->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
-            s->setMarkerSize(15);
+            s->setMarkerSize(17);
         }
         addSeriesOnAxes(chart(), s, m_x, shownY());
         m_series.insert(system, s);
@@ -635,7 +635,10 @@ void RealityView::rebuild() {
                              ? (dark ? QColor(0x66, 0xBB, 0x6A) : QColor(0x1B, 0x7A, 0x3E))
                              : systemColor(it.key());
         it.value()->setColor(c);
-        it.value()->setBorderColor(dark ? QColor(0x26, 0x28, 0x2b) : QColor(Qt::white));
+        // The user's runs are outlined in ink, so that they stand out among the shipped runs.
+        it.value()->setBorderColor(it.key() == yoursKey() ? ink
+                                   : dark                 ? QColor(0x26, 0x28, 0x2b)
+                                                          : QColor(Qt::white));
     }
     const QColor accent = dark ? QColor(0xFF, 0xC1, 0x07) : QColor(0xC2, 0x18, 0x5B);
     m_nearestSeries->setColor(Qt::transparent);
