@@ -29,6 +29,7 @@
 #include "mosaic/plan_panel.h"
 #include "mosaic/reality_view.h"
 #include "mosaic/stack_file.h"
+#include "scenario/scenario.h"
 #include "shell/main_window.h"
 #include "shell/scenario_document.h"
 #include "test_main.h"
@@ -333,6 +334,14 @@ private slots:
         QFile a(again);
         QVERIFY(a.open(QIODevice::ReadOnly));
         QCOMPARE(a.readAll(), bytes);
+
+        // A log that went missing is an error at its key, with where it was looked for.
+        QVERIFY(QFile::remove(dir.filePath(QStringLiteral("gptoss.log"))));
+        Diagnostics d;
+        QVERIFY(!loadScenarioFile(scenario.toStdString(), d));
+        QVERIFY2(d.str().find("$.mosaic.measured_runs[1].log_file: cannot open \"gptoss.log\"") !=
+                     std::string::npos,
+                 d.str().c_str());
     }
 };
 
