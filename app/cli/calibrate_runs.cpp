@@ -21,8 +21,10 @@ namespace m = tandem::mosaic;
 RunFlags::RunFlags()
     : layout(
           QStringLiteral("layout"),
-          QStringLiteral("For training logs: the run's layout, when the log does not state it. ") +
-              layoutFlagHelp(),
+          QStringLiteral("For training logs: the run's layout, when the log does not state it, ") +
+              layoutSyntaxHelp() +
+              QStringLiteral(". The run is costed with the least recomputation that fits (ckpt "
+                             "is not used)."),
           QStringLiteral("LAYOUT")),
       precision(QStringLiteral("precision"),
                 QStringLiteral("For training logs: the run's precision, when the log does not "

@@ -12,15 +12,21 @@ namespace cli {
 
 namespace m = tandem::mosaic;
 
-QString layoutFlagHelp() {
+QString layoutSyntaxHelp() {
     return QStringLiteral(
-        "Evaluate one layout, named (tp=2,pp=8,vp=4,cp=1,ep=64,etp=1,mbs=1,fsdp=0,"
+        "named (tp=2,pp=8,vp=4,cp=1,ep=64,etp=1,mbs=1,fsdp=0,"
         "distopt=1,sp=1,pp_first=0,pp_last=0,ckpt=selective; any subset, dp = N / (TP CP "
         "PP) unless given; pp_first / pp_last: layers on the first / last stage, 0 "
         "= even; ckpt none, core-attn, selective, super-selective or full) or "
-        "positional (tp,ep,pp,cp,dp,mbs[,ckpt]). Without ckpt the least recomputation "
-        "that fits is costed (none, selective, super-selective, full) and named; a layout "
-        "that does not fit names the setting that would.");
+        "positional (tp,ep,pp,cp,dp,mbs[,ckpt])");
+}
+
+QString layoutFlagHelp() {
+    return QStringLiteral("Evaluate one layout, ") + layoutSyntaxHelp() +
+           QStringLiteral(
+               ". Without ckpt the least recomputation "
+               "that fits is costed (none, selective, super-selective, full) and named; a layout "
+               "that does not fit names the setting that would.");
 }
 
 QString precisionFlagHelp() {

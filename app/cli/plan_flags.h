@@ -11,7 +11,9 @@
 
 namespace cli {
 
-/// Help text of --layout (the named and positional forms mosaic::parseLayout reads).
+/// The named and positional forms of a layout mosaic::parseLayout reads, for help texts.
+QString layoutSyntaxHelp();
+/// Help text of `plan --layout`.
 QString layoutFlagHelp();
 /// Help text of --precision (without its default).
 QString precisionFlagHelp();
