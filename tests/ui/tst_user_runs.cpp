@@ -335,6 +335,16 @@ private slots:
         QVERIFY(a.open(QIODevice::ReadOnly));
         QCOMPARE(a.readAll(), bytes);
 
+        // A run whose log cannot be read is not plotted, and the caption says why.
+        mosaic::Envelope e = *moe2->envelope();
+        e.userRuns[1].logFile = dir.filePath(QStringLiteral("missing.log")).toStdString();
+        moe2->setEnvelope(e);
+        QCOMPARE(moe2->realityView()->userRunCount(), 2);
+        QVERIFY2(moe2->realityView()->caption().contains(
+                     QStringLiteral("Runs of yours that cannot be read, not plotted: "
+                                    "measured_runs[1].log_file: ")),
+                 qPrintable(moe2->realityView()->caption()));
+
         // A log that went missing is an error at its key, with where it was looked for.
         QVERIFY(QFile::remove(dir.filePath(QStringLiteral("gptoss.log"))));
         Diagnostics d;

@@ -23,8 +23,13 @@ void MoeWorkspace::showUserRuns() {
     m_userRunsShown = m_envelope->userRuns;
     m_userRunsStack = key;
     Diagnostics diag;
-    m_reality->setUserRuns(mosaic::userRunCases(m_envelope->userRuns, stack, diag),
-                           QString::fromStdString(stack.name));
+    const std::vector<mosaic::RealityCase> cases =
+        mosaic::userRunCases(m_envelope->userRuns, stack, diag);
+    QStringList problems;
+    for (const Issue& i : diag.items())
+        problems << QStringLiteral("measured_runs%1: %2")
+                        .arg(QString::fromStdString(i.path), QString::fromStdString(i.message));
+    m_reality->setUserRuns(cases, QString::fromStdString(stack.name), problems);
 }
 
 bool MoeWorkspace::calibrateToUserRuns(QString* why) {

@@ -165,7 +165,8 @@ RealityView::RealityView(QWidget* parent)
 }
 
 void RealityView::setUserRuns(const std::vector<mosaic::RealityCase>& cases,
-                              const QString& stackName) {
+                              const QString& stackName, const QStringList& problems) {
+    m_userProblems = problems;
     m_userCases = cases;
     m_userRows = mosaic::costCases(m_userCases);
     m_userSummary = mosaic::summarize(m_userRows);
@@ -507,6 +508,9 @@ QString RealityView::caption() const {
                     .arg(countLabel(int(m_userRows.size()), tr("run"), tr("runs")), m_userStack)
                     .arg(QString::number(100 * m_userSummary.medianAbsError, 'f', 1));
     }
+    if (!m_userProblems.isEmpty())
+        text += QLatin1Char(' ') + tr("Runs of yours that cannot be read, not plotted: %1.")
+                                       .arg(m_userProblems.join(QStringLiteral("; ")));
     if (infeasible > 0)
         text += QLatin1Char(' ') + tr("%1 out of memory under the model, not plotted.")
                                        .arg(countLabel(infeasible, tr("run"), tr("runs")));

@@ -85,8 +85,10 @@ public:
     /// The user's runs imported from training logs (mosaic/user_runs.h), costed here under
     /// their cases' stack (`stackName` names it): drawn as "yours" (their own marker and legend
     /// entry, system "yours" in points() and csv()), whatever the filter, and the Calibrate
-    /// button shows while there is one.
-    void setUserRuns(const std::vector<mosaic::RealityCase>& cases, const QString& stackName);
+    /// button shows while there is one. `problems`: why runs of the scenario could not be read
+    /// (named in the caption).
+    void setUserRuns(const std::vector<mosaic::RealityCase>& cases, const QString& stackName,
+                     const QStringList& problems = {});
     /// Number of the user's runs shown.
     int userRunCount() const { return int(m_userRows.size()); }
     /// The summary of the user's runs under their stack (median |error| ...).
@@ -178,6 +180,7 @@ private:
     std::vector<mosaic::RealityRow> m_userRows;
     mosaic::RealitySummary m_userSummary;
     QString m_userStack;
+    QStringList m_userProblems;
     QPushButton* m_calibrate = nullptr;
 };
 
