@@ -4,6 +4,7 @@
 #include <QFileInfo>
 #include <cmath>
 
+#include "calibrate_runs.h"
 #include "commands.h"
 #include "common/diagnostics.h"
 #include "io/text_file.h"
@@ -21,23 +22,9 @@ namespace m = tandem::mosaic;
 namespace {
 /// "+18.2 %" for an error (predicted / measured - 1).
 std::string signedPercent(double e) { return (e >= 0 ? "+" : "") + percent(e) + " %"; }
-
-/// The measured runs of `path` (a CSV in the shipped measured-runs format: header
-/// container,system,model,gpus,precision,...); errors on stderr with the file's name.
-bool readRuns(const QString& path, std::vector<m::MeasuredRun>& runs) {
-    tandem::Diagnostics diag(path.toStdString());
-    std::string text;
-    if (tandem::io::readTextFile(path.toStdString(), text, diag)) {
-        if (text.rfind("container,system,model,", 0) != 0)
-            diag.error("line 1",
-                       "not a file of measured runs: expected the header "
-                       "container,system,model,gpus,precision,gbs,mbs,seq_len,fsdp,tp,pp,cp,vp,"
-                       "ep,ga,tokens_per_s_per_gpu,model_tflops_per_s_per_gpu,note");
-        else
-            for (m::MeasuredRun& r : m::parseMeasuredRuns(text, diag)) runs.push_back(r);
-    }
-    for (const tandem::Issue& i : diag.items()) printError(QString::fromStdString(i.str()));
-    return diag.ok();
+/// Where a run came from: its line in a file of measured runs, or its log's file name.
+std::string runSource(const m::MeasuredRun& r) {
+    return r.line > 0 ? "line " + std::to_string(r.line) : r.note;
 }
 }  // namespace
 
@@ -49,15 +36,28 @@ int calibrateCommand(const QStringList& args) {
         "hardware hold the constants your runs say nothing about), and write the calibrated "
         "stack to --out for `--stack FILE`, scenarios and the GUI. Prints each run's error "
         "before and after, and the error of each run predicted from the others "
-        "(docs/MODEL-MOSAIC.md)."));
+        "(docs/MODEL-MOSAIC.md).\n\n"
+        "A run is a row of a measured-runs CSV or a training log (Megatron-LM, NeMo, "
+        "torchtitan, modded-nanogpt: the steady iteration time after warm-up is measured). A "
+        "log does not say its hardware (--hardware) and often not its model, layout, batch or "
+        "precision: give what it does not state with the flags `plan` takes (--model, "
+        "--layout, --devices, --gbs, --seqlen, --precision; they apply to every log on the "
+        "command line), or list runs of different layouts in a runs file (--runs): one log "
+        "per line, then that run's flags, e.g.\n"
+        "  logs/tp4-pp8.log --model llama3-70b.json --layout tp=4,pp=8,vp=5 --devices 64 "
+        "--gbs 256 --seqlen 8192 --precision fp8\n"
+        "(paths relative to the runs file; `#` starts a comment; flags on the command line "
+        "fill what a line leaves out). What a log states and a flag contradicts, and what "
+        "neither gives, is refused naming the flag."));
     parser.addPositionalArgument(
         QStringLiteral("runs"),
         QStringLiteral("Files of measured runs (CSV with the header of "
-                       "tests/data/megatron-bridge/measured-throughput.csv)."),
+                       "tests/data/megatron-bridge/measured-throughput.csv) or training logs."),
         QStringLiteral("RUNS..."));
     const QCommandLineOption hardware(
         QStringLiteral("hardware"),
-        QStringLiteral("Built-in hardware the runs ran on (default: each run's system)."),
+        QStringLiteral("Built-in hardware the runs ran on (default: each CSV row's system; "
+                       "required with training logs)."),
         QStringLiteral("H"));
     const QCommandLineOption stack(
         QStringLiteral("stack"),
@@ -71,11 +71,19 @@ int calibrateCommand(const QStringList& args) {
                                  QStringLiteral("Stack file to write (.json)."),
                                  QStringLiteral("FILE.json"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
-    parser.addOptions({hardware, stack, name, out, json});
+    const QCommandLineOption runsFile(
+        QStringLiteral("runs"),
+        QStringLiteral("Runs file: one training log per line, then the flags of what it does not "
+                       "state (repeatable)."),
+        QStringLiteral("RUNS.txt"));
+    const RunFlags runFlags;
+    parser.addOptions({hardware, stack, name, out, json, runsFile});
+    parser.addOptions(runFlags.all());
     int code = kExitOk;
     if (!parseArgs(parser, args, &code)) return code;
-    if (parser.positionalArguments().isEmpty()) {
-        printError(QStringLiteral("calibrate: give at least one file of measured runs"));
+    if (parser.positionalArguments().isEmpty() && !parser.isSet(runsFile)) {
+        printError(QStringLiteral(
+            "calibrate: give at least one file of measured runs, training log or --runs file"));
         return kExitBadInput;
     }
     const QString outFile = parser.value(out);
@@ -111,25 +119,14 @@ int calibrateCommand(const QStringList& args) {
             return kExitBadInput;
         }
     }
-    std::vector<m::MeasuredRun> runs;
-    for (const QString& f : parser.positionalArguments())
-        if (!readRuns(f, runs)) return kExitBadInput;
-    std::vector<m::RealityCase> cases;
-    for (const m::MeasuredRun& r : runs) {
-        m::RealityCase c = m::realityCase(r, base, hw ? &*hw : nullptr);
-        if (!c.expressible) {
-            printError(QStringLiteral("line %1 (%2): skipped, %3")
-                           .arg(r.line)
-                           .arg(QString::fromStdString(r.model), QString::fromStdString(c.reason)));
-            continue;
-        }
-        cases.push_back(std::move(c));
-    }
+    const auto read = readCalibrationRuns(parser.positionalArguments(), parser.values(runsFile),
+                                          parser, runFlags, base, hw);
+    if (!read) return kExitBadInput;
+    std::vector<m::RealityCase> cases = *read;
     if (cases.empty()) {
         printError(QStringLiteral("calibrate: none of the runs can be costed (see above)"));
         return kExitBadInput;
     }
-    m::choosePlans(cases);
     const std::string hwName = hw ? hw->name : cases.front().cluster.hardware.name;
     for (const m::RealityCase& c : cases)
         if (c.cluster.hardware.name != hwName) {
@@ -139,20 +136,7 @@ int calibrateCommand(const QStringList& args) {
                                 QString::fromStdString(c.cluster.hardware.name)));
             return kExitBadInput;
         }
-    // The runs the stack was fitted to hold it where the user's runs say nothing; on the
-    // user's hardware their runs take the place of the shipped ones.
-    std::vector<m::RealityCase> shipped;
-    size_t replaced = 0;
-    for (m::RealityCase& c : m::realityCases(base)) {
-        if (!c.expressible) continue;
-        if (c.cluster.hardware.name == hwName)
-            ++replaced;
-        else
-            shipped.push_back(std::move(c));
-    }
-    m::choosePlans(shipped);
-    const m::CalibrationResult cal = m::calibrateStack(
-        base, shipped, cases, stackName, hwName, m::replacedRunsWeight(replaced, cases.size()));
+    const m::CalibrationResult cal = m::calibrateToRuns(base, cases, stackName);
     const nlohmann::ordered_json file = m::stackToJson(cal.stack);
     QString err;
     if (!tandem::fileio::writeFileAtomic(outFile, QByteArray::fromStdString(file.dump(2) + "\n"),
@@ -166,6 +150,7 @@ int calibrateCommand(const QStringList& args) {
         for (size_t i = 0; i < cases.size() && i < cal.errorsBefore.size(); ++i)
             rows.push_back({{"line", cases[i].run.line},
                             {"model", cases[i].run.model},
+                            {"source", runSource(cases[i].run)},
                             {"measured_tokens_per_s_per_gpu", cases[i].run.tokensPerSPerGpu},
                             {"error_before", cal.errorsBefore[i]},
                             {"error_after", cal.errorsAfter[i]}});
@@ -178,10 +163,10 @@ int calibrateCommand(const QStringList& args) {
           cal.summary.runs == 1 ? "" : "s", hwName.c_str());
     std::vector<std::vector<std::string>> rows;
     for (size_t i = 0; i < cases.size() && i < cal.errorsBefore.size(); ++i)
-        rows.push_back({std::to_string(cases[i].run.line), cases[i].run.model,
+        rows.push_back({runSource(cases[i].run), cases[i].run.model,
                         fixed(cases[i].run.tokensPerSPerGpu, 0), signedPercent(cal.errorsBefore[i]),
                         signedPercent(cal.errorsAfter[i])});
-    printTable({"line", "model", "measured tok/s/GPU", "before", "after"}, rows);
+    printTable({"run", "model", "measured tok/s/GPU", "before", "after"}, rows);
     std::vector<std::vector<std::string>> consts;
     m::Stack b = base, a = cal.stack;
     for (const m::StackFitParameter& p : m::stackFitParameters())

@@ -24,33 +24,13 @@
 #include "mosaic/search.h"
 #include "mosaic/stack_file.h"
 #include "output.h"
+#include "plan_flags.h"
 #include "plan_text.h"
 
 namespace cli {
 namespace {
 
 namespace m = tandem::mosaic;
-
-/// Reads --NAME as an integer in [1, max]; prints why not otherwise.
-bool positiveInt(const QString& text, const char* name, int* out, int max) {
-    bool ok = false;
-    const qlonglong v = text.toLongLong(&ok);  // 2^31 and beyond: "at most", not "not an integer"
-    if (!ok || v <= 0) {
-        printError(QStringLiteral("--%1 must be a positive integer (got '%2')")
-                       .arg(QString::fromUtf8(name), text));
-        return false;
-    }
-    if (v > max) {
-        printError(
-            QStringLiteral("--%1 must be at most %2 (got %3), the largest an envelope accepts")
-                .arg(QString::fromUtf8(name))
-                .arg(max)
-                .arg(v));
-        return false;
-    }
-    *out = static_cast<int>(v);
-    return true;
-}
 
 /// The flags of `plan`.
 struct PlanFlags {
@@ -66,17 +46,8 @@ struct PlanFlags {
                                       QStringLiteral("GPU/node type: %1 (default p6-b200).")
                                           .arg(QString::fromStdString(m::hardwareNameList())),
                                       QStringLiteral("NAME"), QStringLiteral("p6-b200")};
-    const QCommandLineOption layout{
-        QStringLiteral("layout"),
-        QStringLiteral(
-            "Evaluate one layout, named (tp=2,pp=8,vp=4,cp=1,ep=64,etp=1,mbs=1,fsdp=0,"
-            "distopt=1,sp=1,pp_first=0,pp_last=0,ckpt=selective; any subset, dp = N / (TP CP "
-            "PP) unless given; pp_first / pp_last: layers on the first / last stage, 0 "
-            "= even; ckpt none, core-attn, selective, super-selective or full) or "
-            "positional (tp,ep,pp,cp,dp,mbs[,ckpt]). Without ckpt the least recomputation "
-            "that fits is costed (none, selective, super-selective, full) and named; a layout "
-            "that does not fit names the setting that would."),
-        QStringLiteral("LAYOUT")};
+    const QCommandLineOption layout{QStringLiteral("layout"), layoutFlagHelp(),
+                                    QStringLiteral("LAYOUT")};
     const QCommandLineOption stack{
         QStringLiteral("stack"),
         QStringLiteral(
@@ -86,12 +57,9 @@ struct PlanFlags {
             "overlap; fitted to its Table 5), or a stack file (.json) written by `tandem-cli "
             "calibrate`."),
         QStringLiteral("S"), QStringLiteral("mosaic-paper")};
-    const QCommandLineOption precision{
-        QStringLiteral("precision"),
-        QStringLiteral(
-            "GEMM precision: bf16 (default), fp8, mxfp8, nvfp4 (attention, LM head and norms "
-            "stay BF16)."),
-        QStringLiteral("P"), QStringLiteral("bf16")};
+    const QCommandLineOption precision{QStringLiteral("precision"),
+                                       precisionFlagHelp() + QStringLiteral(" Default bf16."),
+                                       QStringLiteral("P"), QStringLiteral("bf16")};
     const QCommandLineOption emitFormat{
         QStringLiteral("emit"),
         QStringLiteral("Print the first layout as a launch script: megatron (a bash script "
@@ -185,11 +153,7 @@ int readCluster(const QCommandLineParser& parser, const PlanFlags& f, m::PlanReq
             return kExitBadInput;
         }
     }
-    if (!m::parsePrecision(parser.value(f.precision).toStdString(), cluster.precision)) {
-        printError(QStringLiteral("--precision must be bf16, fp8, mxfp8 or nvfp4 (got '%1')")
-                       .arg(parser.value(f.precision)));
-        return kExitBadInput;
-    }
+    if (!readPrecisionFlag(parser.value(f.precision), cluster.precision)) return kExitBadInput;
     if (parser.isSet(f.tokens)) {
         const auto d = tandem::parseNumber(parser.value(f.tokens).toStdString());
         if (!d || *d <= 0) {
@@ -212,40 +176,6 @@ int readCluster(const QCommandLineParser& parser, const PlanFlags& f, m::PlanReq
         return kExitBadInput;
     }
     return kExitOk;
-}
-
-/// Reads MODEL.json (Tandem's model or a Hugging Face config) into the request's geometry;
-/// prints every problem on stderr. Returns kExitOk or kExitBadInput.
-int readModel(const QString& path, m::PlanRequest& req) {
-    tandem::Diagnostics diag(path.toStdString());
-    QFile f(path);
-    const QFileInfo info(path);
-    if (info.exists() && !info.isFile()) {
-        diag.error("$", info.isDir() ? "is a folder, not a model file" : "is not a regular file");
-    } else if (!f.open(QIODevice::ReadOnly)) {
-        diag.error("$", "cannot open file for reading: " + f.errorString().toLower().toStdString());
-    }
-    const std::string text = f.isOpen() ? f.readAll().toStdString() : std::string();
-    if (diag.ok()) {
-        const auto j = tandem::parseJsonText(text, diag);
-        if (diag.ok()) {
-            tandem::JsonReader r(j, "$", diag);
-            if (!j.is_object()) {
-                diag.error("$", "MODEL.json must be a JSON object");
-            } else if (tandem::io::isHfConfig(j)) {
-                req.hf = tandem::io::importModelConfig(j, diag);
-                if (req.hf) {
-                    req.mapped = m::importedGeometry(*req.hf);
-                    req.geometry = req.mapped.geometry;
-                }
-            } else {
-                m::readPlanModel(r, req.geometry);
-            }
-        }
-    }
-    if (diag.ok()) return kExitOk;
-    for (const auto& issue : diag.items()) std::fprintf(stderr, "%s\n", issue.str().c_str());
-    return kExitBadInput;
 }
 
 /// --nccl FILE...: the measured curves on the request's hardware. Returns kExitOk or
@@ -304,12 +234,8 @@ int readLaunchScript(const QString& file, m::PlanRequest& req) {
 int readLayout(const QString& text, m::PlanRequest& req) {
     const m::Cluster& cluster = req.cluster;
     m::Plan p;
-    std::string error;
     bool ckptGiven = false;
-    if (!m::parseLayout(text.toStdString(), p, error, &ckptGiven)) {
-        printError(QStringLiteral("--layout: %1").arg(QString::fromStdString(error)));
-        return kExitBadInput;
-    }
+    if (!readLayoutFlag(text, p, &ckptGiven)) return kExitBadInput;
     if (p.dp == 0) {  // named form without dp: the rest of the devices
         const long long inner = 1LL * p.tp * p.cp * p.pp;
         if (cluster.devices % inner != 0) {
@@ -382,7 +308,7 @@ int planCommand(const QStringList& args) {
     }
     m::PlanRequest req;
     if ((code = readCluster(parser, f, req)) != kExitOk) return code;
-    if ((code = readModel(pos[0], req)) != kExitOk) return code;
+    if (!readModelFile(pos[0], req)) return kExitBadInput;
     if ((code = readNccl(parser, f, req)) != kExitOk) return code;
     if (parser.isSet(f.megatronArgs))
         code = readLaunchScript(parser.value(f.megatronArgs), req);

@@ -15,6 +15,7 @@
 #include "io/train_log.h"
 #include "mosaic/collectives.h"
 #include "mosaic/layout_form.h"
+#include "mosaic/log_run.h"
 #include "mosaic/megatron_args.h"
 #include "mosaic/perf_model.h"
 #include "mosaic/stack.h"
@@ -169,20 +170,14 @@ ojson predictTrainLog(const TrainLog& log, const std::string& hardware) {
     out["hardware"] = hardware;
     out["stack"] = kTrainLogStack;
     auto notes = ojson::array();
-    mosaic::Geometry g = mosaic::denseGeometry(
-        L.layers, L.hidden, L.heads, L.queryGroups > 0 ? L.queryGroups : L.heads, L.ffnHidden,
-        L.paddedVocab > 0 ? L.paddedVocab
-                          : int(mosaic::megatronPaddedVocab(
-                                L.vocab, L.vocabDivisor > 0 ? L.vocabDivisor : 128, L.tp)));
-    if (L.kvChannels > 0 && L.kvChannels * L.heads != L.hidden) g.headDim = L.kvChannels;
-    if (!L.swiglu) g.denseFfnMatrices = 2;
-    if (L.experts > 0) {
-        g.experts = L.experts;
-        g.topK = L.topK;
-        g.dExpert = L.moeFfnHidden > 0 ? L.moeFfnHidden : L.ffnHidden;
-        g.splitG = std::max(1, g.dFf / g.dExpert);
+    const std::optional<mosaic::Geometry> logged = mosaic::trainLogGeometry(L);
+    if (!logged) {
+        out["feasible"] = false;
+        out["reason"] = "the log does not state its model";
+        out["notes"] = notes;
+        return out;
     }
-    mosaic::countParameters(g);
+    mosaic::Geometry g = *logged;
     mosaic::Cluster c;
     c.hardware = mosaic::builtinHardware(hardware);
     c.devices = L.worldSize;

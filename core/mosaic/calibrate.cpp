@@ -38,7 +38,8 @@ double medianAbsError(const std::vector<double>& errors) {
 
 CalibrationResult calibrateStack(const Stack& base, const std::vector<RealityCase>& fitCases,
                                  const std::vector<RealityCase>& cases, const std::string& name,
-                                 const std::string& hardware, double userWeight) {
+                                 const std::string& hardware, double userWeight,
+                                 bool leaveOneRunOut) {
     std::vector<RealityCase> used;
     for (const RealityCase& c : cases)
         if (c.expressible) used.push_back(c);
@@ -51,7 +52,7 @@ CalibrationResult calibrateStack(const Stack& base, const std::vector<RealityCas
     out.summary.medianAbsErrorBefore = medianAbsError(out.errorsBefore);
     out.summary.medianAbsErrorAfter = medianAbsError(out.errorsAfter);
     out.summary.leaveOneRunOut = std::nan("");
-    if (used.size() >= 2) {
+    if (leaveOneRunOut && used.size() >= 2) {
         std::vector<double> left;
         for (size_t i = 0; i < used.size(); ++i) {
             std::vector<RealityCase> others = used;
@@ -67,6 +68,28 @@ CalibrationResult calibrateStack(const Stack& base, const std::vector<RealityCas
     out.stack.calibration = out.summary;
     out.stack.description = calibrationSentence(out.summary);
     return out;
+}
+
+}  // namespace tandem::mosaic
+
+namespace tandem::mosaic {
+
+CalibrationResult calibrateToRuns(const Stack& base, std::vector<RealityCase> cases,
+                                  const std::string& name, bool leaveOneRunOut) {
+    choosePlans(cases);
+    const std::string hw = cases.empty() ? std::string() : cases.front().cluster.hardware.name;
+    std::vector<RealityCase> shipped;
+    size_t replaced = 0;
+    for (RealityCase& c : realityCases(base)) {
+        if (!c.expressible) continue;
+        if (c.cluster.hardware.name == hw)
+            ++replaced;
+        else
+            shipped.push_back(std::move(c));
+    }
+    choosePlans(shipped);
+    return calibrateStack(base, shipped, cases, name, hw,
+                          replacedRunsWeight(replaced, cases.size()), leaveOneRunOut);
 }
 
 }  // namespace tandem::mosaic

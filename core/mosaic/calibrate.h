@@ -37,9 +37,19 @@ double medianAbsError(const std::vector<double>& errors);
 /// each of the user's weighing `userWeight` (minimizeStack on fitObjective; expressible cases,
 /// plans as given, e.g. by choosePlans). Reports the median |error| on the user's cases before
 /// and after and, with two or more, the leave-one-run-out median (each predicted by the stack
-/// calibrated on the others). `name` names the result; `hardware` is recorded in the summary.
+/// calibrated on the others; `leaveOneRunOut` false skips it, one refit per run, and leaves
+/// summary.leaveOneRunOut NaN). `name` names the result; `hardware` is recorded in the summary.
 CalibrationResult calibrateStack(const Stack& base, const std::vector<RealityCase>& fitCases,
                                  const std::vector<RealityCase>& cases, const std::string& name,
-                                 const std::string& hardware, double userWeight = 1.0);
+                                 const std::string& hardware, double userWeight = 1.0,
+                                 bool leaveOneRunOut = true);
+
+/// The calibration of `tandem-cli calibrate` and the GUI's "Calibrate to these runs": the user's
+/// `cases` (expressible, all on one hardware; their plans chosen here by choosePlans) take the
+/// place of the shipped runs on that hardware, the shipped runs on other hardware hold the rest
+/// (calibrateStack with replacedRunsWeight). Slow: one stack fit (seconds), and with
+/// `leaveOneRunOut` one more per run.
+CalibrationResult calibrateToRuns(const Stack& base, std::vector<RealityCase> cases,
+                                  const std::string& name, bool leaveOneRunOut = true);
 
 }  // namespace tandem::mosaic

@@ -15,6 +15,7 @@
 #include "mosaic/hardware.h"
 #include "mosaic/scaling_law.h"
 #include "mosaic/stack.h"
+#include "mosaic/user_run.h"
 
 namespace tandem::mosaic {
 
@@ -58,6 +59,10 @@ struct Envelope {
     /// nccl-tests log shown on the GUI's "Measured collectives" page (`shown_nccl_tests_file`,
     /// optional; "" = none). Shown only: the costing uses ncclTestsFiles.
     std::string shownNcclTestsFile;
+    /// The user's own runs imported from training logs (`measured_runs`, optional; File >
+    /// Import of a training log): shown on the reality check as "yours" and what "Calibrate to
+    /// these runs" fits (mosaic/user_runs.h). Their files are resolved like ncclTestsFiles.
+    std::vector<UserRun> userRuns;
     int nodes = 32;  ///< `nodes`; devices = nodes x hardware.gpusPerNode
     /// Co-running jobs on the MoE job's fabric (`background`, optional; mosaic/background.h).
     /// Absent = an idle network and the analytical (or imported) collectives unchanged; present,

@@ -5,6 +5,7 @@
 #include "common/json_reader.h"
 #include "mosaic/envelope.h"
 #include "mosaic/stack_file.h"
+#include "mosaic/user_runs.h"
 
 // The field table of the `mosaic` object (envelopeFields()): one row per key with its unit,
 // range, meaning and source; envelope.cpp reads and writes from it.
@@ -94,6 +95,15 @@ void readShownNccl(JsonReader& r, const EnvelopeField& f, Envelope& e) {
 /// Written only when set.
 void writeShownNccl(const EnvelopeField& f, const Envelope& e, nlohmann::ordered_json& j) {
     if (!e.shownNcclTestsFile.empty()) j[f.key] = e.shownNcclTestsFile;
+}
+
+void readUserRunsKey(JsonReader& r, const EnvelopeField& f, Envelope& e) {
+    readUserRuns(r, f.key, e.userRuns);
+}
+
+/// Written only when not empty, so scenarios without imported runs keep their bytes.
+void writeUserRunsKey(const EnvelopeField& f, const Envelope& e, nlohmann::ordered_json& j) {
+    if (!e.userRuns.empty()) j[f.key] = userRunsToJson(e.userRuns);
 }
 
 void readBackgroundKey(JsonReader& r, const EnvelopeField& f, Envelope& e) {
@@ -239,6 +249,11 @@ const std::vector<EnvelopeField>& envelopeFields() {
          "nccl-tests log shown on the Measured collectives page (shown only; nccl_tests_files "
          "are the logs the costing uses)",
          "user file", TANDEM_ENV_CUSTOM(readShownNccl, writeShownNccl)},
+        {"", "measured_runs", "", false, R{},
+         "the user's runs imported from training logs: {log_file, hardware, and what the log does "
+         "not state: model_file, layout, devices, gbs, seqlen, precision}; shown as \"yours\" on "
+         "the reality check and fitted by its Calibrate (File > Import of a training log)",
+         "user files", TANDEM_ENV_CUSTOM(readUserRunsKey, writeUserRunsKey)},
         {"", "nodes", "nodes", true, R::closed(1, 100000),
          "nodes of the training cluster; devices = nodes x gpus_per_node", kT3,
          TANDEM_ENV_MEMBER(nodes)},

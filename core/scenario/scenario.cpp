@@ -7,8 +7,10 @@
 #include "io/loss_log.h"
 #include "io/nccl_tests.h"
 #include "io/text_file.h"
+#include "io/train_log.h"
 #include "mlforml/background_trace.h"
 #include "mosaic/measured_collectives.h"
+#include "mosaic/model_file.h"
 #include "scenario/scenario_files.h"
 
 namespace tandem {
@@ -47,11 +49,11 @@ void checkTraceFile(const mlforml::Params& p, const std::string& written, Diagno
 }
 
 /// What an imported file a scenario keeps must be, i.e. which importer reads it.
-enum class ImportedKind { LossLog, ModelConfig, NcclTests };
+enum class ImportedKind { LossLog, ModelConfig, NcclTests, TrainLog, ModelFile };
 
 /// One imported file a scenario keeps (`ml_for_ml.loss_log_file`, `mosaic.imported_model_files[i]`,
-/// `mosaic.shown_nccl_tests_file`): its name as written, the name resolved, the JSON path and
-/// its kind.
+/// `mosaic.shown_nccl_tests_file`, `mosaic.measured_runs[i].log_file` / `.model_file`): its name as
+/// written, the name resolved, the JSON path and its kind.
 struct ImportRef {
     std::string written;
     const std::string* resolved;
@@ -74,12 +76,22 @@ std::vector<ImportRef> importRefs(const Scenario& s) {
         if (!s.mosaic->shownNcclTestsFile.empty())
             out.push_back({s.mosaic->shownNcclTestsFile, &s.mosaic->shownNcclTestsFile,
                            "$.mosaic.shown_nccl_tests_file", ImportedKind::NcclTests});
+        const auto& runs = s.mosaic->userRuns;
+        for (size_t i = 0; i < runs.size(); ++i) {
+            const std::string at = "$.mosaic.measured_runs[" + std::to_string(i) + "].";
+            out.push_back(
+                {runs[i].logFile, &runs[i].logFile, at + "log_file", ImportedKind::TrainLog});
+            if (!runs[i].modelFile.empty())
+                out.push_back({runs[i].modelFile, &runs[i].modelFile, at + "model_file",
+                               ImportedKind::ModelFile});
+        }
     }
     return out;
 }
 
 /// Each imported file must still be a file its importer reads (io::loadLossLogFile,
-/// io::loadModelConfigFile, io::loadNcclTestsFile, the readers of File > Import): a missing
+/// io::loadModelConfigFile, io::loadNcclTestsFile, io::loadTrainLogFile, mosaic::loadModelFile,
+/// the readers of File > Import): a missing
 /// file is reported at its key with where it was looked for, an importer's problems at the key
 /// with the file's own location. `written` holds the names before resolution, in importRefs order.
 void checkImportFiles(const Scenario& s, const std::vector<std::string>& written,
@@ -103,6 +115,11 @@ void checkImportFiles(const Scenario& s, const std::vector<std::string>& written
             const auto nccl = io::loadNcclTestsFile(file, sub);
             ok = nccl && !nccl->curves.empty();
             if (nccl && nccl->curves.empty()) sub.error("file", "no bus-bandwidth curve");
+        } else if (refs[i].kind == ImportedKind::TrainLog) {
+            ok = io::loadTrainLogFile(file, sub).has_value();
+        } else if (refs[i].kind == ImportedKind::ModelFile) {
+            mosaic::PlanRequest req;
+            ok = mosaic::loadModelFile(file, req, sub);
         } else {
             ok = io::loadModelConfigFile(file, sub).has_value();
         }

@@ -28,6 +28,10 @@ std::vector<std::string*> scenarioFileReferences(Scenario& s) {
         for (std::string& f : s.mosaic->ncclTestsFiles) refs.push_back(&f);
         for (std::string& f : s.mosaic->importedModelFiles) refs.push_back(&f);
         refs.push_back(&s.mosaic->shownNcclTestsFile);
+        for (mosaic::UserRun& u : s.mosaic->userRuns) {
+            refs.push_back(&u.logFile);
+            refs.push_back(&u.modelFile);
+        }
     }
     return refs;
 }

@@ -14,7 +14,8 @@ struct Scenario;
 /// Every file reference of `s`, in schema order: `ml_for_ml.trace_file` and
 /// `ml_for_ml.loss_log_file` (when the section is present, even if empty), then each entry of
 /// `mosaic.nccl_tests_files` and `mosaic.imported_model_files`, then
-/// `mosaic.shown_nccl_tests_file` (when the section is present, even if empty). The pointers stay
+/// `mosaic.shown_nccl_tests_file` (when the section is present, even if empty), then each
+/// `mosaic.measured_runs[i]`'s `log_file` and `model_file` (even if empty). The pointers stay
 /// valid while `s` is not restructured. A new file-valued key is added here and nowhere else.
 std::vector<std::string*> scenarioFileReferences(Scenario& s);
 

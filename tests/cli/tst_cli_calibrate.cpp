@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -16,6 +17,61 @@ using cli_fixtures::runCli;
 
 namespace {
 QString data(const char* name) { return QStringLiteral(TANDEM_CLI_DATA "/") + name; }
+QString model(const char* name) { return QStringLiteral(TANDEM_TEST_DATA "/models/") + name; }
+
+/// Writes a Megatron-LM log of iteration lines only (no arguments block) for a run of `gbs`
+/// sequences of `seqLen` tokens on `gpus` GPUs measured at `tokensPerSPerGpu`: twelve
+/// iterations whose times vary by +-1 % around gbs seqLen / (tokensPerSPerGpu gpus), so that
+/// the steady median is that time.
+QString writeLog(const QTemporaryDir& dir, const QString& name, int gpus, int gbs, int seqLen,
+                 double tokensPerSPerGpu) {
+    const double ms = 1000.0 * gbs * seqLen / (tokensPerSPerGpu * gpus);
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) return {};
+    for (int i = 1; i <= 12; ++i) {
+        const double t = ms * (1 + 0.01 * ((i % 3) - 1));
+        f.write(QStringLiteral(" [2026-01-01 00:00:%1] iteration %2/     100 | consumed samples: "
+                               "%3 | elapsed time per iteration (ms): %4 | learning rate: "
+                               "1.000000E-05 | global batch size: %5 | lm loss: 2.000000E+00 | "
+                               "loss scale: 1.0 | grad norm: 1.000 | number of skipped "
+                               "iterations:   0 | number of nan iterations:   0 |\n")
+                    .arg(i, 2, 10, QLatin1Char('0'))
+                    .arg(i, 8)
+                    .arg(i * gbs)
+                    .arg(t, 0, 'f', 1)
+                    .arg(gbs)
+                    .toUtf8());
+    }
+    return path;
+}
+
+/// The three H100 runs of calibrate-h100-runs.csv as logs in `dir` and a runs file that gives
+/// each one's model and layout (the batch is in the log's lines); returns the runs file.
+QString writeH100Runs(const QTemporaryDir& dir) {
+    writeLog(dir, QStringLiteral("llama70b.log"), 64, 256, 8192, 1664);
+    writeLog(dir, QStringLiteral("gptoss.log"), 64, 1280, 4096, 5824);
+    writeLog(dir, QStringLiteral("qwen235.log"), 256, 8192, 4096, 1712);
+    const QString path = dir.filePath(QStringLiteral("runs.txt"));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) return {};
+    f.write(QStringLiteral("# my H100 runs: log, then what it does not state\n"
+                           "llama70b.log --model %1 --layout tp=4,pp=8,vp=5 --devices 64 \\\n"
+                           "    --seqlen 8192 --precision fp8\n"
+                           "gptoss.log --model %2 --layout tp=1,pp=4,ep=8 --devices 64 --seqlen "
+                           "4096\n"
+                           "qwen235.log --model %3 --layout tp=2,pp=8,vp=4,ep=32 --devices 256 "
+                           "--seqlen 4096 --precision fp8\n")
+                .arg(model("Llama-3-70B.config.json"), model("gpt-oss-120b.config.json"),
+                     model("Qwen3-235B-A22B.config.json"))
+                .toUtf8());
+    return path;
+}
+
+nlohmann::json readJson(const QString& path) {
+    std::ifstream in(path.toStdString());
+    return nlohmann::json::parse(in);
+}
 }  // namespace
 
 class TstCliCalibrate : public QObject {
@@ -71,7 +127,7 @@ private slots:
         QTest::newRow("not runs") << QStringList{QStringLiteral("calibrate"),
                                                  data("rate-trace.csv"), QStringLiteral("--out"),
                                                  QStringLiteral("OUT/x.json")}
-                                  << "line 1: not a file of measured runs";
+                                  << "line 1: neither a training log nor a file of measured runs";
         QTest::newRow("unknown hardware")
             << QStringList{QStringLiteral("calibrate"),  data("calibrate-h100-runs.csv"),
                            QStringLiteral("--hardware"), QStringLiteral("h900"),
@@ -88,6 +144,141 @@ private slots:
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(error), qPrintable(r.err));
         QVERIFY(QDir(dir.path()).entryList(QDir::Files).isEmpty());
+    }
+
+    /// Training logs through a runs file: each log's measured time, with the model and layout
+    /// its line gives, calibrates the stack (after <= before on the runs); the Llama 3 70B log
+    /// is the CSV's row measured the same, so its error before is the row's; the stack plans.
+    void calibrateToLogs() {
+        QTemporaryDir dir;
+        const QString runs = writeH100Runs(dir);
+        const QString out = dir.filePath(QStringLiteral("from-logs.json"));
+        const CliRun c = runCli({QStringLiteral("calibrate"), QStringLiteral("--runs"), runs,
+                                 QStringLiteral("--hardware"), QStringLiteral("h100"),
+                                 QStringLiteral("--precision"), QStringLiteral("bf16"),
+                                 QStringLiteral("--out"), out, QStringLiteral("--json")});
+        QVERIFY2(c.exitCode == 0, qPrintable(c.err));
+        const nlohmann::json j = nlohmann::json::parse(c.out.toStdString());
+        QCOMPARE(j["calibration"]["runs"].get<int>(), 3);
+        QCOMPARE(j["runs"][0]["source"].get<std::string>(), std::string("llama70b.log"));
+        QCOMPARE(j["runs"][0]["model"].get<std::string>(), std::string("Llama-3-70B"));
+        // The log's times are written to 0.1 ms.
+        QVERIFY(std::abs(j["runs"][2]["measured_tokens_per_s_per_gpu"].get<double>() - 1712.0) <
+                0.01);
+        QVERIFY(j["calibration"]["median_abs_error_after"].get<double>() <
+                j["calibration"]["median_abs_error_before"].get<double>());
+        QCOMPARE(readJson(out)["calibration"], j["calibration"]);
+
+        const CliRun csv =
+            runCli({QStringLiteral("calibrate"), data("calibrate-h100-runs.csv"),
+                    QStringLiteral("--hardware"), QStringLiteral("h100"), QStringLiteral("--out"),
+                    dir.filePath("csv.json"), QStringLiteral("--json")});
+        QVERIFY2(csv.exitCode == 0, qPrintable(csv.err));
+        const nlohmann::json k = nlohmann::json::parse(csv.out.toStdString());
+        QVERIFY2(std::abs(j["runs"][0]["error_before"].get<double>() -
+                          k["runs"][0]["error_before"].get<double>()) < 0.005,
+                 qPrintable(c.out));
+
+        const CliRun p =
+            runCli({QStringLiteral("plan"), model("Llama-3-70B.config.json"),
+                    QStringLiteral("--devices"), QStringLiteral("64"), QStringLiteral("--hardware"),
+                    QStringLiteral("h100"), QStringLiteral("--stack"), out});
+        QVERIFY2(p.exitCode == 0, qPrintable(p.err));
+        QVERIFY2(p.out.contains(QStringLiteral("Stack: from-logs, calibrated to 3 runs of yours")),
+                 qPrintable(p.out));
+    }
+
+    /// A log on the command line with its facts as flags is the same run as that log on a runs
+    /// file's line: the same stack file, byte for byte.
+    void logFlagsEqualRunsFile() {
+        QTemporaryDir dir;
+        writeH100Runs(dir);
+        const QString a = dir.filePath(QStringLiteral("a.json")),
+                      b = dir.filePath(QStringLiteral("b.json"));
+        const CliRun c =
+            runCli({QStringLiteral("calibrate"), dir.filePath(QStringLiteral("llama70b.log")),
+                    QStringLiteral("--hardware"), QStringLiteral("h100"), QStringLiteral("--model"),
+                    model("Llama-3-70B.config.json"), QStringLiteral("--layout"),
+                    QStringLiteral("tp=4,pp=8,vp=5"), QStringLiteral("--devices"),
+                    QStringLiteral("64"), QStringLiteral("--seqlen"), QStringLiteral("8192"),
+                    QStringLiteral("--precision"), QStringLiteral("fp8"), QStringLiteral("--name"),
+                    QStringLiteral("mine"), QStringLiteral("--out"), a});
+        QVERIFY2(c.exitCode == 0, qPrintable(c.err));
+        QFile one(dir.filePath(QStringLiteral("one.txt")));
+        QVERIFY(one.open(QIODevice::WriteOnly));
+        one.write(QStringLiteral("llama70b.log --model %1 --layout tp=4,pp=8,vp=5 --devices 64 "
+                                 "--seqlen 8192\n")
+                      .arg(model("Llama-3-70B.config.json"))
+                      .toUtf8());
+        one.close();
+        // --precision on the command line fills what the line leaves out.
+        const CliRun d =
+            runCli({QStringLiteral("calibrate"), QStringLiteral("--runs"), one.fileName(),
+                    QStringLiteral("--hardware"), QStringLiteral("h100"),
+                    QStringLiteral("--precision"), QStringLiteral("fp8"), QStringLiteral("--name"),
+                    QStringLiteral("mine"), QStringLiteral("--out"), b});
+        QVERIFY2(d.exitCode == 0, qPrintable(d.err));
+        QFile fa(a), fb(b);
+        QVERIFY(fa.open(QIODevice::ReadOnly) && fb.open(QIODevice::ReadOnly));
+        QCOMPARE(fa.readAll(), fb.readAll());
+    }
+
+    void logRefusals_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("error");
+        const QStringList llama{QStringLiteral("calibrate"), QStringLiteral("DIR/llama70b.log"),
+                                QStringLiteral("--out"), QStringLiteral("DIR/x.json")};
+        const QStringList facts{QStringLiteral("--model"),     model("Llama-3-70B.config.json"),
+                                QStringLiteral("--layout"),    QStringLiteral("tp=4,pp=8,vp=5"),
+                                QStringLiteral("--devices"),   QStringLiteral("64"),
+                                QStringLiteral("--seqlen"),    QStringLiteral("8192"),
+                                QStringLiteral("--precision"), QStringLiteral("fp8")};
+        const QStringList h100{QStringLiteral("--hardware"), QStringLiteral("h100")};
+        QTest::newRow("no hardware") << llama + facts << "llama70b.log: --hardware";
+        QTest::newRow("no devices") << llama + h100 + facts.mid(0, 4) + facts.mid(6)
+                                    << "llama70b.log: --devices: the log does not state world_size";
+        QTest::newRow("no model") << llama + h100 + facts.mid(2)
+                                  << "llama70b.log: --model: the log does not state its model";
+        QTest::newRow("no precision") << llama + h100 + facts.mid(0, 8)
+                                      << "--precision: the log does not state its precision";
+        QTest::newRow("no layout") << llama + h100 + facts.mid(0, 2) + facts.mid(4)
+                                   << "--layout: the log does not state its layout";
+        QTest::newRow("gbs contradicts the log")
+            << llama + h100 + facts + QStringList{QStringLiteral("--gbs"), QStringLiteral("512")}
+            << "--gbs: 512 given, but the log states global_batch_size 256";
+        QTest::newRow("layout does not divide")
+            << llama + h100 + facts +
+                   QStringList{QStringLiteral("--layout"), QStringLiteral("tp=3,pp=8")}
+            << "--layout";
+        QTest::newRow("arguments block contradicts")
+            << QStringList{QStringLiteral("calibrate"),
+                           QStringLiteral(TANDEM_TEST_DATA
+                                          "/trainlogs/megatron-core-2024-mixtral-16xh100.log"),
+                           QStringLiteral("--out"), QStringLiteral("DIR/x.json")} +
+                   h100 + facts
+            << "--layout: ep=1 given, but the log states expert_model_parallel_size 8";
+        QTest::newRow("runs file: unknown flag")
+            << QStringList{QStringLiteral("calibrate"), QStringLiteral("--runs"),
+                           QStringLiteral("DIR/bad.txt"), QStringLiteral("--out"),
+                           QStringLiteral("DIR/x.json")} +
+                   h100
+            << "bad.txt: line 2: Unknown option 'tp'";
+    }
+    /// Each refusal of a training log exits 2 naming the flag and writes no stack file.
+    void logRefusals() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, error);
+        QTemporaryDir dir;
+        writeH100Runs(dir);
+        QFile bad(dir.filePath(QStringLiteral("bad.txt")));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("# one log\nllama70b.log --tp 4\n");
+        bad.close();
+        args.replaceInStrings(QStringLiteral("DIR"), dir.path());
+        const CliRun r = runCli(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(error), qPrintable(r.err));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("x.json"))));
     }
 
     /// A stack file with a constant outside its range is refused by `plan --stack` naming it.

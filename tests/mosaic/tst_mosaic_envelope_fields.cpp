@@ -9,6 +9,7 @@
 
 #include "common/json_reader.h"
 #include "mosaic/envelope.h"
+#include "mosaic/user_runs.h"
 #include "test_main.h"
 
 using namespace tandem;
@@ -154,6 +155,19 @@ void TestMosaicEnvelopeFields::writerWritesTheTableKeys() {
     e.ncclTestsFiles = {"a.log"};
     e.importedModelFiles = {"m.config.json"};
     e.shownNcclTestsFile = "b.log";
+    UserRun run;
+    run.logFile = "run.log";
+    run.modelFile = "m.config.json";
+    run.hardware = "h100";
+    run.layout = "tp=4,pp=8";
+    run.devices = 64;
+    run.globalBatch = 256;
+    run.seqLen = 8192;
+    run.precision = "fp8";
+    UserRun bare;  // what the log states stays out of the file
+    bare.logFile = "stated.log";
+    bare.hardware = "gb200-nvl72";
+    e.userRuns = {run, bare};
     e.background.emplace();
     e.stack = builtinStack("megatron-core");
     e.precision = Precision::Fp8;
@@ -179,10 +193,21 @@ void TestMosaicEnvelopeFields::writerWritesTheTableKeys() {
     }
     // The defaults leave the conditional keys out and write every other key.
     const auto d = writeEnvelope(Envelope{});
-    for (const char* k : {"nccl_tests_files", "imported_model_files", "shown_nccl_tests_file",
-                          "background", "stack", "precision", "layout_grid", "devices"})
+    for (const char* k :
+         {"nccl_tests_files", "imported_model_files", "shown_nccl_tests_file", "measured_runs",
+          "background", "stack", "precision", "layout_grid", "devices"})
         QVERIFY2(!d.contains(k), k);
-    QCOMPARE(d.size(), expected.size() - 7);
+    QCOMPARE(d.size(), expected.size() - 8);
+    QCOMPARE(j["measured_runs"][1].dump(),
+             std::string(R"({"log_file":"stated.log","hardware":"gb200-nvl72"})"));
+    // The imported runs read back as written.
+    Diagnostics diag;
+    Envelope back;
+    const nlohmann::json plain = j;  // the reader keeps a reference: no temporary
+    JsonReader r(plain, "$", diag);
+    readUserRuns(r, "measured_runs", back.userRuns);
+    QVERIFY2(diag.ok(), diag.str().c_str());
+    QVERIFY(back.userRuns == e.userRuns);
     QCOMPARE(j["imported_model_files"].get<std::vector<std::string>>(), e.importedModelFiles);
     QCOMPARE(j["shown_nccl_tests_file"].get<std::string>(), e.shownNcclTestsFile);
 }

@@ -150,6 +150,7 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
     for (int i = 0; i < brief.size() && i < m_pages->count(); ++i)
         setShortTabText(m_pages, i, brief[i]);
     connect(m_pages, &QTabWidget::currentChanged, this, [this](int) { recomputeLevels(); });
+    connectCalibration();
     m_levelsRunner.onResult(this, [this](const BackgroundLevels& r, quint64) {
         if (!m_envelope) return;
         m_frontierLevels->setEmptyReason(QString());
@@ -341,6 +342,7 @@ void MoeWorkspace::setEnvelope(const std::optional<mosaic::Envelope>& e) {
         return;
     }
     m_controls->setEnvelope(*e);
+    showUserRuns();
     recompute();
 }
 

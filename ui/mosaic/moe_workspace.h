@@ -6,6 +6,7 @@
 
 #include "io/nccl_tests.h"
 #include "mosaic/background_levels.h"
+#include "mosaic/calibrate.h"
 #include "mosaic/envelope.h"
 #include "mosaic/imported_model.h"
 #include "mosaic/layout_cells.h"
@@ -102,6 +103,17 @@ public:
     /// cluster sizes, which runs in the background: prepareRunner()).
     bool isBusy() const;
     JobRunner* prepareRunner() const { return m_prepareRunner.runner(); }
+    /// Runs the calibration of "Calibrate to these runs" (calibrateToUserRuns).
+    JobRunner* calibrationRunner() const { return m_calibrationRunner.runner(); }
+    /// Calibrates megatron-core to the scenario's imported runs (mosaic.measured_runs, on one
+    /// hardware) off the GUI thread (mosaic::calibrateToRuns without the leave-one-run-out:
+    /// one fit, seconds); the result becomes the scenario's stack, "my-HARDWARE (calibrated)"
+    /// (envelopeEdited: one undo step), and the frontier and plan are costed under it. False
+    /// with `why` when there is nothing to calibrate to or one runs already.
+    bool calibrateToUserRuns(QString* why = nullptr);
+    /// The stack the reality check costs the imported runs under: the scenario's when it is a
+    /// calibrated stack, else megatron-core (the stack the shipped runs are costed under).
+    static mosaic::Stack userRunsStack(const mosaic::Envelope& e);
     /// mosaic::searchKey of the envelopes of the latest preparation (prepareNeighbours), running
     /// or done; empty once one was stopped.
     const std::vector<mosaic::EnvelopeKey>& preparingInputs() const { return m_preparing; }
@@ -162,6 +174,11 @@ private:
     /// a step taken while one is costed waits for it instead of starting again). Not part of
     /// isBusy(); stopped when the next search is for anything else.
     void prepareNeighbours();
+    /// Shows the scenario's imported runs on the reality check (re-read when they or the stack
+    /// change; moe_workspace_runs.cpp).
+    void showUserRuns();
+    /// Connects the reality check's Calibrate button and the calibration's result.
+    void connectCalibration();
 
     std::optional<mosaic::Envelope> m_envelope;
     std::optional<mosaic::SearchResult> m_result;
@@ -207,6 +224,10 @@ private:
     DeferredCompute m_deferral{this};
     /// The last searches shown, by mosaic::searchKey (imported models change: cleared).
     RecentResults<mosaic::EnvelopeKey, MoeOutput> m_recent{16};
+    TypedJobRunner<mosaic::CalibrationResult> m_calibrationRunner{this};
+    /// What the reality check shows of the imported runs: the runs and the stack's JSON.
+    std::vector<mosaic::UserRun> m_userRunsShown;
+    std::string m_userRunsStack;
 };
 
 }  // namespace tandem::ui

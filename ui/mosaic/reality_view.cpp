@@ -12,6 +12,7 @@
 #include <QLegend>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QPushButton>
 #include <QScatterSeries>
 #include <QValueAxis>
 #include <algorithm>
@@ -151,8 +152,33 @@ RealityView::RealityView(QWidget* parent)
     cell(tr("View"), m_modeBox,
          tr("Predicted against measured on log axes, or the error predicted / measured \u2212 1 "
             "in % against measured"));
+    m_calibrate = new QPushButton(tr("Calibrate to these runs"), m_header);
+    m_calibrate->setObjectName(QStringLiteral("realityCalibrate"));
+    m_calibrate->setToolTip(
+        tr("Refit the megatron-core stack's constants to your runs (the shipped runs on other "
+           "hardware hold the rest) and use it in this scenario: tandem-cli calibrate"));
+    m_calibrate->setVisible(false);
+    m_headerCells.append(m_calibrate);
+    connect(m_calibrate, &QPushButton::clicked, this, &RealityView::calibrateRequested);
     fillBoxes();
     applyTheme();
+}
+
+void RealityView::setUserRuns(const std::vector<mosaic::RealityCase>& cases,
+                              const QString& stackName, const QStringList& problems) {
+    m_userProblems = problems;
+    m_userCases = cases;
+    m_userRows = mosaic::costCases(m_userCases);
+    m_userSummary = mosaic::summarize(m_userRows);
+    m_userStack = stackName;
+    m_calibrate->setVisible(!m_userRows.empty());
+    m_headerColumns = 0;  // re-lay the header with the button shown or hidden
+    refilter();
+}
+
+void RealityView::setCalibrating(bool on) {
+    m_calibrate->setEnabled(!on);
+    m_calibrate->setText(on ? tr("Calibrating\u2026") : tr("Calibrate to these runs"));
 }
 
 void RealityView::fillBoxes() {
@@ -358,6 +384,26 @@ void RealityView::refilter() {
     std::stable_sort(
         m_points.begin(), m_points.end(),
         [](const RealityPoint& a, const RealityPoint& b) { return a.system < b.system; });
+    // The user's runs, whatever the filter: the runs the page is about once there are some.
+    for (size_t i = 0; i < m_userRows.size(); ++i) {
+        const mosaic::RealityRow& row = m_userRows[i];
+        if (!row.eval.feasible) continue;
+        const mosaic::RealityCase& c = m_userCases[row.caseIndex];
+        RealityPoint p;
+        p.system = yoursKey();
+        p.model = QString::fromStdString(c.run.model);
+        p.container = QString::fromStdString(c.run.note);  // the log's file name
+        p.stack = m_userStack;
+        p.precision = QString::fromLatin1(mosaic::precisionName(c.cluster.precision));
+        p.layout = QString::fromStdString(mosaic::layoutString(c.plan));
+        p.gpus = c.run.gpus;
+        p.measured = c.run.tokensPerSPerGpu;
+        p.predicted = row.eval.tokensPerSPerGpu;
+        p.error = row.error;
+        p.row = i;
+        p.yours = true;
+        m_points.append(p);
+    }
     for (QScatterSeries* s : std::as_const(m_series)) {
         chart()->removeSeries(s);
         delete s;
@@ -376,6 +422,12 @@ void RealityView::refilter() {
         s->setName(system);
         s->setMarkerShape(markerShape(k));
         s->setMarkerSize(k % 2 ? 9 : 10);
+        if (system == yoursKey()) {
+            s->setName(tr("yours (%1, costed under %2)")
+                           .arg(countLabel(it.value().size(), tr("run"), tr("runs")), m_userStack));
+            s->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
+            s->setMarkerSize(17);
+        }
         addSeriesOnAxes(chart(), s, m_x, shownY());
         m_series.insert(system, s);
     }
@@ -446,6 +498,19 @@ QString RealityView::caption() const {
             .arg(m_points.size())
             .arg(countLabel(static_cast<qint64>(m_report->cases.size()), tr("measured run"),
                             tr("measured runs")));
+    if (!m_userRows.empty()) {
+        const int plotted = int(std::count_if(m_points.begin(), m_points.end(),
+                                              [](const RealityPoint& p) { return p.yours; }));
+        text += QLatin1Char(' ') +
+                tr("Yours (triangles): %1 of %2 imported from training logs, costed under %3: "
+                   "median |error| %4 %.")
+                    .arg(plotted)
+                    .arg(countLabel(int(m_userRows.size()), tr("run"), tr("runs")), m_userStack)
+                    .arg(QString::number(100 * m_userSummary.medianAbsError, 'f', 1));
+    }
+    if (!m_userProblems.isEmpty())
+        text += QLatin1Char(' ') + tr("Runs of yours that cannot be read, not plotted: %1.")
+                                       .arg(m_userProblems.join(QStringLiteral("; ")));
     if (infeasible > 0)
         text += QLatin1Char(' ') + tr("%1 out of memory under the model, not plotted.")
                                        .arg(countLabel(infeasible, tr("run"), tr("runs")));
@@ -505,7 +570,7 @@ void RealityView::rebuild() {
     QList<QPointF> rings;
     for (const mosaic::RealityNeighbour& n : m_nearest)
         for (const RealityPoint& p : std::as_const(m_points))
-            if (p.row == n.row)
+            if (!p.yours && p.row == n.row)
                 rings.append(logLog ? QPointF(p.measured, p.predicted)
                                     : QPointF(p.measured, 100 * p.error));
     const bool plan = m_plan && m_plan->predicted > 0;
@@ -570,9 +635,14 @@ void RealityView::rebuild() {
     const QColor ink = dark ? QColor(0xE8, 0xE8, 0xE8) : QColor(0x20, 0x20, 0x20);
     m_identity->setPen(QPen(ink, 1.4));
     for (auto it = m_series.cbegin(); it != m_series.cend(); ++it) {
-        const QColor c = systemColor(it.key());
+        const QColor c = it.key() == yoursKey()
+                             ? (dark ? QColor(0x66, 0xBB, 0x6A) : QColor(0x1B, 0x7A, 0x3E))
+                             : systemColor(it.key());
         it.value()->setColor(c);
-        it.value()->setBorderColor(dark ? QColor(0x26, 0x28, 0x2b) : QColor(Qt::white));
+        // The user's runs are outlined in ink, so that they stand out among the shipped runs.
+        it.value()->setBorderColor(it.key() == yoursKey() ? ink
+                                   : dark                 ? QColor(0x26, 0x28, 0x2b)
+                                                          : QColor(Qt::white));
     }
     const QColor accent = dark ? QColor(0xFF, 0xC1, 0x07) : QColor(0xC2, 0x18, 0x5B);
     m_nearestSeries->setColor(Qt::transparent);
@@ -633,14 +703,17 @@ HoverTable RealityView::hoverAt(const QPoint& viewportPos) const {
     }
     if (i < 0) return t;
     const RealityPoint& p = m_points[i];
-    t.heading = tr("%1 on %2, %3, %4")
-                    .arg(p.model, p.system, countLabel(p.gpus, tr("GPU"), tr("GPUs")),
-                         p.precision.toUpper());
+    t.heading = p.yours ? tr("Yours: %1 (%2), %3, %4")
+                              .arg(p.model, p.container, countLabel(p.gpus, tr("GPU"), tr("GPUs")),
+                                   p.precision.toUpper())
+                        : tr("%1 on %2, %3, %4")
+                              .arg(p.model, p.system, countLabel(p.gpus, tr("GPU"), tr("GPUs")),
+                                   p.precision.toUpper());
     t.rows.append({tr("measured"), tr("%1 tokens/s per GPU").arg(p.measured, 0, 'f', 0)});
     t.rows.append({tr("predicted"), tr("%1 tokens/s per GPU").arg(p.predicted, 0, 'f', 0)});
     t.rows.append({tr("error"), signedPercent(p.error)});
     t.rows.append({tr("layout"), p.layout});
-    t.rows.append({tr("release"), p.container});
+    t.rows.append(p.yours ? HoverRow{tr("stack"), p.stack} : HoverRow{tr("release"), p.container});
     return t;
 }
 

@@ -18,6 +18,7 @@ class QGridLayout;
 class QGraphicsTextItem;
 class QLineSeries;
 class QLogValueAxis;
+class QPushButton;
 class QScatterSeries;
 class QValueAxis;
 
@@ -32,7 +33,8 @@ struct RealityPoint {
     double predicted = 0;  ///< tokens/s per GPU, Tandem under megatron-core
     double error = 0;      ///< predicted / measured - 1
     QString stack;         ///< software release measured with (the run's container)
-    size_t row = 0;        ///< into RealityReport::rows
+    size_t row = 0;        ///< into RealityReport::rows (yours: into the user's runs)
+    bool yours = false;    ///< a run the user imported from a training log
 };
 
 /// Scatter of predicted (y) against measured (x) tokens/s per GPU, both log axes. The report
@@ -80,6 +82,22 @@ public:
     QString planSentence() const;
     QScatterSeries* planSeries() const { return m_planSeries; }
     QScatterSeries* nearestSeries() const { return m_nearestSeries; }
+    /// The user's runs imported from training logs (mosaic/user_runs.h), costed here under
+    /// their cases' stack (`stackName` names it): drawn as "yours" (their own marker and legend
+    /// entry, system "yours" in points() and csv()), whatever the filter, and the Calibrate
+    /// button shows while there is one. `problems`: why runs of the scenario could not be read
+    /// (named in the caption).
+    void setUserRuns(const std::vector<mosaic::RealityCase>& cases, const QString& stackName,
+                     const QStringList& problems = {});
+    /// Number of the user's runs shown.
+    int userRunCount() const { return int(m_userRows.size()); }
+    /// The summary of the user's runs under their stack (median |error| ...).
+    const mosaic::RealitySummary& userSummary() const { return m_userSummary; }
+    /// "Calibrate to these runs" (calibrateRequested); disabled while one runs.
+    QPushButton* calibrateButton() const { return m_calibrate; }
+    void setCalibrating(bool on);
+    /// The series key and legend of the user's runs.
+    static QString yoursKey() { return QStringLiteral("yours"); }
     /// Log-log predicted against measured, or error (%) against measured.
     void setMode(Mode m);
     Mode mode() const { return m_mode; }
@@ -108,6 +126,10 @@ public:
     /// measured_tokens_per_s_per_gpu, predicted_tokens_per_s_per_gpu, error.
     QString csv() const override;
     void applyTheme() override;
+
+signals:
+    /// The user asked to calibrate the stack to their runs.
+    void calibrateRequested();
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -154,6 +176,12 @@ private:
     QLogValueAxis* m_x = nullptr;
     QLogValueAxis* m_y = nullptr;
     QGraphicsTextItem* m_caption = nullptr;
+    std::vector<mosaic::RealityCase> m_userCases;
+    std::vector<mosaic::RealityRow> m_userRows;
+    mosaic::RealitySummary m_userSummary;
+    QString m_userStack;
+    QStringList m_userProblems;
+    QPushButton* m_calibrate = nullptr;
 };
 
 }  // namespace tandem::ui

@@ -23,6 +23,8 @@ QString importKindName(ImportKind k) {
             return QStringLiteral("stack file");
         case ImportKind::LoadTrace:
             return QStringLiteral("load trace");
+        case ImportKind::TrainLog:
+            return QStringLiteral("training log");
     }
     return {};
 }
@@ -77,6 +79,9 @@ std::optional<ImportedFile> readImport(const QString& path, Diagnostics& diag) {
     } else if (kind == io::InputKind::LoadTrace) {
         out.kind = ImportKind::LoadTrace;
         out.trace = io::loadLoadTraceFile(p, diag);
+    } else if (kind == io::InputKind::TrainLog) {
+        out.kind = ImportKind::TrainLog;
+        out.trainLog = io::loadTrainLogFile(p, diag);
     } else if (kind == io::InputKind::StackFile) {
         out.kind = ImportKind::StackFile;
         out.stack = mosaic::loadStack(p, diag);

@@ -11,12 +11,13 @@
 #include "io/loss_fit.h"
 #include "io/loss_log.h"
 #include "io/nccl_tests.h"
+#include "io/train_log.h"
 #include "mosaic/stack.h"
 
 namespace tandem::ui {
 
 /// What an imported file turned out to be (inspect::inspectFile's detection).
-enum class ImportKind { ModelConfig, NcclTests, LossLog, LoadTrace, StackFile };
+enum class ImportKind { ModelConfig, NcclTests, LossLog, LoadTrace, StackFile, TrainLog };
 
 /// One imported file, validated; exactly the member of its kind is set.
 struct ImportedFile {
@@ -30,6 +31,7 @@ struct ImportedFile {
     std::optional<io::LossFit> lossFit;    ///< LossLog: the fit of lossLog->preferred()
     std::optional<io::LoadTrace> trace;    ///< LoadTrace
     std::optional<mosaic::Stack> stack;    ///< StackFile: a calibrated stack (stack_file.h)
+    std::optional<io::TrainLog> trainLog;  ///< TrainLog: a measured run's log (train_log.h)
 };
 
 /// Reads `path`, detects its kind with inspect::inspectFile (io::detectInputKind: from the content,
@@ -47,7 +49,8 @@ std::optional<ImportedFile> readImport(const QString& path, Diagnostics& diag);
 /// "Mixtral-8x7B"); a file named plain "config.json" takes its folder's name.
 QString importLabel(const QString& path);
 
-/// Kind name for messages: "model config", "nccl-tests log", "loss log", "load trace".
+/// Kind name for messages: "model config", "nccl-tests log", "loss log", "load trace",
+/// "stack file", "training log".
 QString importKindName(ImportKind k);
 
 }  // namespace tandem::ui

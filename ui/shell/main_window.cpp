@@ -97,6 +97,7 @@ MainWindow::MainWindow(QWidget* parent)
         if (s.mosaic && now.mosaic) {
             s.mosaic->importedModelFiles = now.mosaic->importedModelFiles;
             s.mosaic->shownNcclTestsFile = now.mosaic->shownNcclTestsFile;
+            s.mosaic->userRuns = now.mosaic->userRuns;
         }
         m_applyingUndo = true;
         if (parts & ScenarioPart::MlForMl) {

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "common/diagnostics.h"
+#include "mosaic/user_run.h"
 #include "shell/presets.h"
 
 class QAction;
@@ -22,6 +23,7 @@ namespace tandem::ui {
 class ChartView;
 class ClusterLink;
 class DiagnosticsDialog;
+class LogRunDialog;
 class MoeWorkspace;
 class NetworkWorkspace;
 class RecoveryAutosaver;
@@ -57,6 +59,13 @@ public:
     /// another scenario is opened. A bad file shows its problems (file, line or JSON path) in
     /// the DiagnosticsDialog and changes nothing; returns false then (also when cancelled).
     bool importFile(const QString& path, DenseModelTarget dense = DenseModelTarget::Ask);
+    /// A run of the user's from a training log (File > Import of a log, after its dialog): read
+    /// as `tandem-cli calibrate` reads it (mosaic::userRunCase), kept in the scenario
+    /// (mosaic.measured_runs; a run of the same log replaced) and shown on the reality check
+    /// as "yours". False with the problems in `diag` (the field named), nothing changed.
+    bool importUserRun(const mosaic::UserRun& run, Diagnostics& diag);
+    /// The dialog of the last training log imported (tests), or nullptr.
+    LogRunDialog* lastLogRunDialog() const { return m_lastLogRunDialog; }
     /// Starts crash recovery: the document is autosaved `debounceMs` after each change while it
     /// is modified, into `dir` (empty: AppLocalDataLocation/recovery) [issue 7].
     void enableRecovery(const QString& dir = {}, int debounceMs = 2000);
@@ -187,6 +196,7 @@ private:
     QTabWidget* m_tabs;
     ChartView* m_currentChart = nullptr;
     DiagnosticsDialog* m_lastDialog = nullptr;
+    LogRunDialog* m_lastLogRunDialog = nullptr;
     QMenu* m_recentMenu = nullptr;
     QUndoStack* m_undo;
     bool m_applyingUndo = false;  ///< an undo/redo is writing the controls: push nothing

@@ -17,9 +17,12 @@
 #include "mlforml/network_workspace.h"
 #include "mlforml/progress.h"
 #include "mosaic/imported_model.h"
+#include "mosaic/layout_form.h"
+#include "mosaic/log_run_dialog.h"
 #include "mosaic/moe_workspace.h"
 #include "mosaic/optimum_card.h"
 #include "mosaic/stack_file.h"
+#include "mosaic/user_runs.h"
 #include "scenario/scenario_files.h"
 #include "shell/file_import.h"
 #include "shell/main_window.h"
@@ -60,9 +63,11 @@ void MainWindow::showDiagnostics(const QString& path, const Diagnostics& diag) {
 }
 
 void MainWindow::importDialog() {
-    const QString path = openFileName(this, tr("Import"), QFileInfo(m_doc->filePath()).path(),
-                                      tr("Model configs, nccl-tests logs, loss logs, load traces "
-                                         "(*.json *.txt *.log *.csv *.tsv);;All files (*)"));
+    const QString path =
+        openFileName(this, tr("Import"), QFileInfo(m_doc->filePath()).path(),
+                     tr("Model configs, nccl-tests logs, loss logs, training logs, "
+                        "load traces (*.json *.txt *.log *.csv *.tsv);;All files "
+                        "(*)"));
     if (!path.isEmpty()) importFile(path);
 }
 
@@ -228,6 +233,32 @@ bool MainWindow::applyImport(const ImportedFile& f, DenseModelTarget dense, Diag
                                      6000);
             return true;
         }
+        case ImportKind::TrainLog: {
+            // A log rarely states everything a prediction needs: the dialog asks for the rest,
+            // prefilled from the scenario and the current plan, and imports on Import.
+            if (!m_doc->scenario().mosaic) {
+                diag.error("$.mosaic", "the scenario has no mosaic section to take your run");
+                return false;
+            }
+            const std::optional<mosaic::Candidate> shown = m_moe->shownCandidate();
+            const QString layout =
+                shown ? QString::fromStdString(mosaic::layoutString(shown->plan)) : QString();
+            auto* dialog = new LogRunDialog(
+                prefillUserRun(*f.trainLog, f.path, *m_doc->scenario().mosaic, layout), *f.trainLog,
+                this);
+            dialog->setAttribute(Qt::WA_DeleteOnClose);
+            m_lastLogRunDialog = dialog;
+            connect(dialog, &QObject::destroyed, this, [this, dialog]() {
+                if (m_lastLogRunDialog == dialog) m_lastLogRunDialog = nullptr;
+            });
+            const QString path = f.path;
+            connect(dialog, &QDialog::accepted, this, [this, dialog, path]() {
+                Diagnostics d(QDir::toNativeSeparators(path).toStdString());
+                if (!importUserRun(dialog->run(), d)) showDiagnostics(path, d);
+            });
+            dialog->open();  // window-modal, non-blocking
+            return true;
+        }
         case ImportKind::StackFile: {
             // The stack is kept whole in the scenario (mosaic.stack as an object), so saving
             // keeps it and reopening shows it, whether or not the file stays.
@@ -253,6 +284,37 @@ bool MainWindow::applyImport(const ImportedFile& f, DenseModelTarget dense, Diag
         }
     }
     return false;
+}
+
+bool MainWindow::importUserRun(const mosaic::UserRun& run, Diagnostics& diag) {
+    if (!m_doc->scenario().mosaic) {
+        diag.error("$.mosaic", "the scenario has no mosaic section to take your run");
+        return false;
+    }
+    const std::optional<mosaic::RealityCase> c =
+        mosaic::userRunCase(run, mosaic::builtinStack("megatron-core"), diag);
+    if (!c) return false;
+    Scenario s = m_doc->scenario();
+    auto& runs = s.mosaic->userRuns;
+    const auto same = std::find_if(runs.begin(), runs.end(), [&](const mosaic::UserRun& u) {
+        return u.logFile == run.logFile;
+    });
+    if (same != runs.end())
+        *same = run;
+    else
+        runs.push_back(run);
+    if (!validScenario(s, *m_doc, diag)) return false;
+    m_doc->setMosaic(*s.mosaic);
+    m_moe->setEnvelope(s.mosaic);
+    m_moe->pages()->setCurrentIndex(MoeWorkspace::kRealityPage);
+    setCurrentWorkspace(1);
+    statusBar()->showMessage(
+        tr("Imported %1: measured %2 tokens/s per GPU on %3 (yours, on the Reality check page)")
+            .arg(QString::fromStdString(c->run.note))
+            .arg(c->run.tokensPerSPerGpu, 0, 'f', 0)
+            .arg(QString::fromStdString(run.hardware)),
+        8000);
+    return true;
 }
 
 void MainWindow::showScenarioImports() {
@@ -291,6 +353,8 @@ void MainWindow::showScenarioImports() {
                 break;  // a trace is the scenario's ml_for_ml.trace_file, shown by its workspace
             case ImportKind::StackFile:
                 break;  // a stack is kept whole in the scenario (mosaic.stack)
+            case ImportKind::TrainLog:
+                break;  // a run is kept in the scenario (mosaic.measured_runs)
         }
     }
     m_network->pages()->setCurrentIndex(networkPage);
