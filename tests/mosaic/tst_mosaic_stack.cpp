@@ -923,8 +923,12 @@ private slots:
     /// The dense GEMMs run at the kernel tables' level (dense and FP8 factors 1, not fitted), so
     /// a refit without every dense run (Llama 3) no longer trades them against the MoE runs'
     /// terms: Llama 3 held out is predicted within 10 % (38.4 % too slow when both factors were
-    /// fitted), GB200 held out (every MXFP8 / NVFP4 run) within 15 % (15.7 %: those factors
-    /// keep the tables' level 1 with no run to fit), leave-one-family-out 9.8 % overall (26.1 %).
+    /// fitted), GB200 held out (every MXFP8 / NVFP4 run) within 17 % (16.2 %, 15.7 % with the
+    /// dense and FP8 factors fitted: the MXFP8 / NVFP4 factors keep the tables' level 1 with no
+    /// run to fit; 10.4 % while the experts' SwiGLU and permutation were counted twice, on top of
+    /// the paper stack's pointwise lump), leave-one-family-out 9.7 % overall (26.1 %),
+    /// leave-one-system-out 16.0 % (12.3 % with the double count; docs/MODEL-MOSAIC.md
+    /// section 8).
     void leaveOutWithTheDenseGemmsAtTheTables() {
         const Stack s = megatronCoreStack();
         QCOMPARE(s.denseGemmMax, 1.0);
@@ -944,9 +948,9 @@ private slots:
         QVERIFY2(llama.medianAbsError <= 0.10, QByteArray::number(llama.medianAbsError));
         QVERIFY2(std::abs(llama.medianError) <= 0.10, QByteArray::number(llama.medianError));
         const LeaveOutGroup& gb200 = *byName.at("DGX-GB200");
-        QVERIFY2(gb200.medianAbsError <= 0.15, QByteArray::number(gb200.medianAbsError));
+        QVERIFY2(gb200.medianAbsError <= 0.17, QByteArray::number(gb200.medianAbsError));
         QVERIFY2(lo.medianAbsErrorFamilies <= 0.10, QByteArray::number(lo.medianAbsErrorFamilies));
-        QVERIFY2(lo.medianAbsErrorSystems <= 0.14, QByteArray::number(lo.medianAbsErrorSystems));
+        QVERIFY2(lo.medianAbsErrorSystems <= 0.17, QByteArray::number(lo.medianAbsErrorSystems));
     }
 
     void storedConstantsAreTheFit() {
