@@ -104,12 +104,16 @@ int calibrateCommand(const QStringList& args) {
             return kExitBadInput;
         }
     tandem::Diagnostics stackDiag;
-    const m::Stack base = m::loadStack(parser.value(stack).toStdString(), stackDiag);
+    std::vector<std::string> stackNotes;
+    const m::Stack base = m::loadStack(parser.value(stack).toStdString(), stackDiag, &stackNotes);
     if (!stackDiag.ok()) {
         for (const tandem::Issue& i : stackDiag.items())
             printError(QStringLiteral("--stack: %1").arg(QString::fromStdString(i.str())));
         return kExitBadInput;
     }
+    for (const std::string& n : stackNotes)
+        printError(QStringLiteral("--stack %1: warning: %2")
+                       .arg(parser.value(stack), QString::fromStdString(n)));
     std::optional<m::Hardware> hw;
     if (parser.isSet(hardware)) {
         try {

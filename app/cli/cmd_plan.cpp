@@ -146,12 +146,16 @@ int readCluster(const QCommandLineParser& parser, const PlanFlags& f, m::PlanReq
     }
     {
         tandem::Diagnostics diag;
-        cluster.stack = m::loadStack(parser.value(f.stack).toStdString(), diag);
+        std::vector<std::string> notes;
+        cluster.stack = m::loadStack(parser.value(f.stack).toStdString(), diag, &notes);
         if (!diag.ok()) {
             for (const tandem::Issue& issue : diag.items())
                 printError(QStringLiteral("--stack: %1").arg(QString::fromStdString(issue.str())));
             return kExitBadInput;
         }
+        for (const std::string& n : notes)
+            printError(QStringLiteral("--stack %1: warning: %2")
+                           .arg(parser.value(f.stack), QString::fromStdString(n)));
     }
     if (!readPrecisionFlag(parser.value(f.precision), cluster.precision)) return kExitBadInput;
     if (parser.isSet(f.tokens)) {

@@ -362,10 +362,12 @@ void inspectInto(const std::string& text, const std::string& path, ojson& j, Dia
             const auto parsed = parseJsonText(text, diag);
             if (parsed.is_null()) return;
             JsonReader r(parsed, "$", diag);
-            const mosaic::Stack s = mosaic::readStackJson(r);
+            std::vector<std::string> notes;
+            const mosaic::Stack s = mosaic::readStackJson(r, &notes);
             if (!diag.ok()) return;
             const ojson sj = mosaic::stackToJson(s);
             for (const auto& [k, v] : sj.items()) j[k] = v;
+            for (const std::string& n : notes) j["warnings"].push_back(n);
             if (s.calibration.runs > 0)
                 j["calibration_sentence"] = mosaic::calibrationSentence(s.calibration);
             return;

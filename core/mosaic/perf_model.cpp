@@ -336,7 +336,20 @@ void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shap
         attnCoreFwd = gemmFwd + scores * kScoreBytesFwd / hw.hbmBytesPerS;
         attnCore = 3.0 * gemmFwd + scores * (kScoreBytesFwd + kScoreBytesBwd) / hw.hbmBytesPerS;
     }
-    const double pointwise = T * d * hw.elementwiseBytesPerTokenPerD / tp / hw.hbmBytesPerS;
+    // Pointwise (memory-bound) passes of a layer. The analytical curves: the hardware sheet's
+    // lump of bytes per token per d, fitted with the paper's unfused stack, where it holds
+    // every non-GEMM pass of the layer, the experts' SwiGLU, router and token permutation
+    // included [2608.10605 Sec. 5.3: "MoE top-k routing and element-wise operations (silu,
+    // residual add)"]. Kernel-table stacks count the expert passes as terms of their own
+    // (permute, expertPointwise below), so the rest is counted byte by byte, each byte once
+    // (BF16, fwd + bwd): two RMSNorms (forward reads and writes d, backward reads x and the
+    // output gradient and writes the input gradient: 10 d each), two residual adds (read 2 d,
+    // write d, forward and backward: 12 d each) and RoPE on q and k (read and write, forward
+    // and backward: 8 (q + kv)); the MoE layer adds its FP32 router scores (softmax and top-k
+    // over E: 24 E) and its shared experts' SwiGLU, the dense layer its FFN's activation.
+    const double layerPassBytes = 44.0 * d + 8.0 * (m_qDim + kv);
+    const double pointwise = ke ? T * layerPassBytes / tp / hw.hbmBytesPerS
+                                : T * d * hw.elementwiseBytesPerTokenPerD / tp / hw.hbmBytesPerS;
     // Below BF16 (kernel-table stacks), Transformer Engine casts each Linear's input and output
     // gradient to the GEMM precision: read BF16, write row- and column-wise 1-byte copies,
     // 4 bytes per element over HBM. Attention: the QKV input d and its output gradient
@@ -386,14 +399,18 @@ void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shap
         // The shared experts' casts: inputs d and d_expert, output gradients d and 2 d_expert.
         const double sharedCast =
             lowCast ? T * sh * (2 * d + 3 * dexp) * 4.0 / tp / hw.hbmBytesPerS : 0.0;
-        const double moeLayer = attnProj + attnCore + shared + router + routed + pointwise +
+        // Kernel-table stacks: the FP32 router scores and the shared experts' SwiGLU (16
+        // d_expert bytes per token, as the routed experts' below).
+        const double moePointwise =
+            pointwise + (ke ? T * (24.0 * e + 16.0 * sh * dexp) / tp / hw.hbmBytesPerS : 0.0);
+        const double moeLayer = attnProj + attnCore + shared + router + routed + moePointwise +
                                 permute + perExpert + expertPointwise + attnCast + sharedCast;
         s.shared = shared;
         s.moeLayer = moeLayer;
         s.moeRecompute[ckptRank(Checkpointing::CoreAttention)] = attnCoreFwd;
-        s.moeRecompute[ckptRank(Checkpointing::Selective)] = attnCoreFwd + pointwise / 3;
+        s.moeRecompute[ckptRank(Checkpointing::Selective)] = attnCoreFwd + moePointwise / 3;
         s.moeRecompute[ckptRank(Checkpointing::SuperSelective)] =
-            attnCoreFwd + (pointwise + expertPointwise) / 3 + (routed + shared + sharedCast) / 3;
+            attnCoreFwd + (moePointwise + expertPointwise) / 3 + (routed + shared + sharedCast) / 3;
         s.moeRecompute[ckptRank(Checkpointing::Full)] = moeLayer / 3;
     }
     if (dense) {  // used only by stages that hold dense layers
@@ -405,12 +422,18 @@ void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shap
         const double ffnCast =
             lowCast ? T * (2 * d + double(g.denseFfnMatrices) * ff) * 4.0 / tp / hw.hbmBytesPerS
                     : 0.0;
-        const double denseLayer = attnProj + attnCore + ffn + pointwise + attnCast + ffnCast;
+        // Kernel-table stacks: the FFN's activation over its d_ff (/ TP) outputs, SwiGLU 16 d_ff
+        // bytes (as the experts'), GeLU 10 d_ff (forward reads and writes d_ff, backward reads
+        // the input and the output gradient and writes the input gradient).
+        const double densePointwise =
+            pointwise +
+            (ke ? T * (g.denseFfnMatrices >= 3 ? 16.0 : 10.0) * ff / tp / hw.hbmBytesPerS : 0.0);
+        const double denseLayer = attnProj + attnCore + ffn + densePointwise + attnCast + ffnCast;
         s.denseLayer = denseLayer;
         s.denseRecompute[ckptRank(Checkpointing::CoreAttention)] = attnCoreFwd;
-        s.denseRecompute[ckptRank(Checkpointing::Selective)] = attnCoreFwd + pointwise / 3;
+        s.denseRecompute[ckptRank(Checkpointing::Selective)] = attnCoreFwd + densePointwise / 3;
         s.denseRecompute[ckptRank(Checkpointing::SuperSelective)] =
-            attnCoreFwd + pointwise / 3 + (ffn + ffnCast) / 3;
+            attnCoreFwd + densePointwise / 3 + (ffn + ffnCast) / 3;
         s.denseRecompute[ckptRank(Checkpointing::Full)] = denseLayer / 3;
     }
     // Expert all-to-all payload; tensor parallel (sequence parallel) all-gather, used 8 or 12

@@ -100,7 +100,9 @@ struct StackFit {
     int evaluations = 0;
 };
 /// `excluded` (optional): cases it returns true for take no part in the fit (leave-out
-/// validation, leaveOutErrors). `cancel` (optional) is polled once per objective evaluation
+/// validation, leaveOutErrors); a constant the remaining cases do not depend on (its value
+/// moved by half its range leaves the objective unchanged) is not fitted and keeps `start`'s
+/// value. `cancel` (optional) is polled once per objective evaluation
 /// (throws tandem::Cancelled).
 StackFit fitStack(const Stack& start, int maxEvaluations = 4000,
                   const std::function<bool(const RealityCase&)>& excluded = {},

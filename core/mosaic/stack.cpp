@@ -95,13 +95,13 @@ Stack megatronCoreStack() {
     // Fitted constants (`tandem-cli fit-stack`, mosaic/reality.h: one set for every expressible
     // measured run, from megatronCoreFitStart()); tests/mosaic/tst_mosaic_stack.cpp checks
     // that they are the fit's optimum.
-    s.groupedGemmMax = 0.4642;
-    s.expertFixedUs = 23.82;
-    s.attentionEfficiency = 0.3162;
-    s.precisionGemmFactor[int(Precision::Mxfp8)] = 0.9302;
-    s.precisionGemmFactor[int(Precision::Nvfp4)] = 0.7801;
-    s.tpOverlap = 0.7625;
-    s.a2aOverlap = 0.6679;
+    s.groupedGemmMax = 0.4481;
+    s.expertFixedUs = 24.04;
+    s.attentionEfficiency = 0.2677;
+    s.precisionGemmFactor[int(Precision::Mxfp8)] = 0.9227;
+    s.precisionGemmFactor[int(Precision::Nvfp4)] = 0.7752;
+    s.tpOverlap = 0.7676;
+    s.a2aOverlap = 0.6678;
     return s;
 }
 

@@ -50,7 +50,25 @@ nlohmann::ordered_json stackToJson(const Stack& stack) {
     return j;
 }
 
-Stack readStackJson(JsonReader& r) {
+const std::vector<RetiredStackConstant>& retiredStackConstants() {
+    static const std::vector<RetiredStackConstant> keys = {
+        {"dense_gemm_max", "the dense GEMM level"},
+        {"fp8_gemm_factor", "the FP8 GEMM level"},
+    };
+    return keys;
+}
+
+std::string retiredConstantNote(const std::string& path, const RetiredStackConstant& k,
+                                double value) {
+    return path + ": is no longer a constant of a stack: " + k.replacedBy +
+           " now comes from the kernel tables (resources/kernels/, measured achievable "
+           "efficiency by shape); the file's value " +
+           formatNumber(value) +
+           " was ignored and the other constants are used as written (tandem-cli calibrate "
+           "refits them on the tables)";
+}
+
+Stack readStackJson(JsonReader& r, std::vector<std::string>* notes) {
     Diagnostics& diag = r.diagnostics();
     const size_t errorsBefore = diag.items().size();
     const long long version = r.integer("tandem_stack", 0, Range::closed(1, 1e9));
@@ -80,6 +98,11 @@ Stack readStackJson(JsonReader& r) {
     JsonReader constants = r.object("constants");
     for (const StackFitParameter& p : stackFitParameters())
         p.ref(s) = constants.number(p.name, p.ref(s), Range::closed(p.low, p.high));
+    for (const RetiredStackConstant& k : retiredStackConstants()) {
+        if (!constants.has(k.name)) continue;
+        const double value = constants.number(k.name, 0);
+        if (notes) notes->push_back(retiredConstantNote(constants.childPath(k.name), k, value));
+    }
     constants.finish();
     if (r.has("calibration")) {
         JsonReader c = r.object("calibration");
@@ -100,7 +123,7 @@ Stack readStackJson(JsonReader& r) {
     return diag.items().size() > errorsBefore ? baseStack : s;
 }
 
-Stack loadStack(const std::string& nameOrPath, Diagnostics& diag) {
+Stack loadStack(const std::string& nameOrPath, Diagnostics& diag, std::vector<std::string>* notes) {
     if (!endsWith(nameOrPath, ".json")) {
         try {
             return builtinStack(nameOrPath);
@@ -116,7 +139,7 @@ Stack loadStack(const std::string& nameOrPath, Diagnostics& diag) {
     if (diag.items().size() > before) return mosaicPaperStack();
     JsonReader r(j, "$", diag);
     if (!r.isObject()) return mosaicPaperStack();
-    return readStackJson(r);
+    return readStackJson(r, notes);
 }
 
 }  // namespace tandem::mosaic

@@ -9,6 +9,7 @@
 //                    "median_abs_error_after": 0.06, "leave_one_run_out": 0.09}}
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "common/diagnostics.h"
 #include "common/json_reader.h"
@@ -28,15 +29,34 @@ std::string calibrationSentence(const StackCalibration& c);
 /// one.
 nlohmann::ordered_json stackToJson(const Stack& stack);
 
+/// A key that files of an earlier Tandem wrote under `constants` and that is no longer a
+/// constant of a stack (`dense_gemm_max`, `fp8_gemm_factor`: the GEMM level comes from the
+/// kernel tables, resources/kernels/). Such a file is still read; the key's value is ignored
+/// and the reader's notes say so.
+struct RetiredStackConstant {
+    const char* name;        ///< the key under `constants`
+    const char* replacedBy;  ///< what it set, e.g. "the dense GEMM level"
+};
+/// Every retired constant, in the order notes name them.
+const std::vector<RetiredStackConstant>& retiredStackConstants();
+/// "$.constants.dense_gemm_max: is no longer a constant of a stack: the dense GEMM level now
+/// comes from the kernel tables (...); the file's value 0.9 was ignored and ...": the warning
+/// for retired key `k` read at `path` with `value`.
+std::string retiredConstantNote(const std::string& path, const RetiredStackConstant& k,
+                                double value);
+
 /// Reads a stack file's object from `r` (errors name the key: an unknown base, a constant
 /// outside its physical range, a missing name or one that is a built-in stack's, a later
-/// version). Returns the base stack with the constants set, `name` and `calibration` from the
+/// version; a retired constant, retiredStackConstants(), is not an error: its value is ignored
+/// and a note naming it goes to `notes` when given: a warning for the caller to show).
+/// Returns the base stack with the constants set, `name` and `calibration` from the
 /// file; the base stack when there were errors.
-Stack readStackJson(JsonReader& r);
+Stack readStackJson(JsonReader& r, std::vector<std::string>* notes = nullptr);
 
 /// A built-in stack by name (builtinStack) or, when `nameOrPath` ends in ".json", the stack
 /// file at that path. Errors (unreadable file, bad JSON, bad keys) go to `diag`; returns the
-/// mosaic-paper stack then.
-Stack loadStack(const std::string& nameOrPath, Diagnostics& diag);
+/// mosaic-paper stack then. The file's warnings (readStackJson) go to `notes` when given.
+Stack loadStack(const std::string& nameOrPath, Diagnostics& diag,
+                std::vector<std::string>* notes = nullptr);
 
 }  // namespace tandem::mosaic

@@ -297,6 +297,52 @@ private slots:
         QCOMPARE(p.exitCode, 2);
         QVERIFY2(p.err.contains(QStringLiteral("$.constants.grouped_gemm_max")), qPrintable(p.err));
     }
+
+    /// A stack file an earlier `calibrate` wrote with `dense_gemm_max` (no longer a constant: the
+    /// GEMM level comes from the kernel tables) still plans, with a warning on stderr naming the
+    /// key, why and what was done; `inspect` lists the same warning, `calibrate --stack` reads
+    /// it as its base.
+    void retiredConstantWarns() {
+        QTemporaryDir dir;
+        const QString f = dir.filePath(QStringLiteral("old.json"));
+        QFile file(f);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"tandem_stack": 1, "name": "old-cluster", "base": "megatron-core",
+                       "constants": {"grouped_gemm_max": 0.45, "dense_gemm_max": 0.93},
+                       "calibration": {"runs": 2, "hardware": "h100",
+                                       "median_abs_error_before": 0.2,
+                                       "median_abs_error_after": 0.05}})");
+        file.close();
+        const QString warning = QStringLiteral(
+            "$.constants.dense_gemm_max: is no longer a constant of a stack: the dense GEMM "
+            "level now comes from the kernel tables");
+        const CliRun p =
+            runCli({QStringLiteral("plan"),
+                    QStringLiteral(TANDEM_TEST_DATA "/models/Mixtral-8x7B-v0.1.config.json"),
+                    QStringLiteral("--devices"), QStringLiteral("64"), QStringLiteral("--hardware"),
+                    QStringLiteral("h100"), QStringLiteral("--stack"), f});
+        QVERIFY2(p.exitCode == 0, qPrintable(p.err));
+        QVERIFY2(p.err.contains(QStringLiteral("warning: ") + warning), qPrintable(p.err));
+        QVERIFY2(p.err.contains(QStringLiteral("the file's value 0.93 was ignored")),
+                 qPrintable(p.err));
+        QVERIFY2(
+            p.out.contains(QStringLiteral("Stack: old-cluster, calibrated to 2 runs of yours")),
+            qPrintable(p.out));
+
+        const CliRun i = runCli({QStringLiteral("inspect"), f});
+        QVERIFY2(i.exitCode == 0, qPrintable(i.err));
+        QVERIFY2(i.err.contains(QStringLiteral("warning: ") + warning), qPrintable(i.err));
+
+        const QString out = dir.filePath(QStringLiteral("new-cluster.json"));
+        const CliRun c = runCli({QStringLiteral("calibrate"), data("calibrate-h100-runs.csv"),
+                                 QStringLiteral("--hardware"), QStringLiteral("h100"),
+                                 QStringLiteral("--stack"), f, QStringLiteral("--out"), out});
+        QVERIFY2(c.exitCode == 0, qPrintable(c.err));
+        QVERIFY2(c.err.contains(warning), qPrintable(c.err));
+        std::ifstream in(out.toStdString());
+        const nlohmann::json j = nlohmann::json::parse(in);
+        QVERIFY(!j["constants"].contains("dense_gemm_max"));
+    }
 };
 
 TANDEM_TEST_APPLESS_MAIN(TstCliCalibrate)

@@ -201,9 +201,10 @@ private slots:
         QTest::newRow("unknown constant")
             << R"({"tandem_stack":1,"name":"x","base":"megatron-core","constants":{"dense_gem_max":0.5}})"
             << "$.constants.dense_gem_max";
-        // The dense GEMM and FP8 factors are the kernel tables' level, not constants of a stack.
-        QTest::newRow("dense factor is not a constant")
-            << R"({"tandem_stack":1,"name":"x","base":"megatron-core","constants":{"dense_gemm_max":0.9}})"
+        // A retired constant (read with a warning, retiredConstantIsReadWithAWarning) must still
+        // be a number.
+        QTest::newRow("retired constant not a number")
+            << R"({"tandem_stack":1,"name":"x","base":"megatron-core","constants":{"dense_gemm_max":"high"}})"
             << "$.constants.dense_gemm_max";
         QTest::newRow("unknown base") << R"({"tandem_stack":1,"name":"x","base":"deepspeed"})"
                                       << "$.base";
@@ -230,6 +231,64 @@ private slots:
         QVERIFY2(QString::fromStdString(d.str()).contains(error), d.str().c_str());
         QCOMPARE(s.calibration.runs, 0);
         QVERIFY(s.name != "x");
+    }
+
+    void retiredConstantIsReadWithAWarning_data() {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("level");
+        QTest::newRow("dense_gemm_max") << "dense_gemm_max"
+                                        << "the dense GEMM level";
+        QTest::newRow("fp8_gemm_factor") << "fp8_gemm_factor"
+                                         << "the FP8 GEMM level";
+    }
+    /// A file `tandem-cli calibrate` wrote before the dense and FP8 GEMM factors became the
+    /// kernel tables' level (they are no longer constants of a stack) is still read: its other
+    /// constants and calibration as written, the retired key's value ignored (the stack's GEMM
+    /// level stays the tables'), and one warning naming the key, why, and what was done.
+    void retiredConstantIsReadWithAWarning() {
+        QFETCH(QString, key);
+        QFETCH(QString, level);
+        nlohmann::json j = {{"tandem_stack", 1},
+                            {"name", "old-cluster"},
+                            {"base", "megatron-core"},
+                            {"constants", {{"grouped_gemm_max", 0.41}, {"tp_overlap", 0.55}}},
+                            {"calibration",
+                             {{"runs", 3},
+                              {"hardware", "h100"},
+                              {"median_abs_error_before", 0.2},
+                              {"median_abs_error_after", 0.05}}}};
+        j["constants"][key.toStdString()] = 0.87;
+        Diagnostics d;
+        JsonReader r(j, "$", d);
+        std::vector<std::string> notes;
+        const Stack s = readStackJson(r, &notes);
+        QVERIFY2(d.ok(), d.str().c_str());
+        QCOMPARE(s.name, std::string("old-cluster"));
+        QCOMPARE(s.groupedGemmMax, 0.41);
+        QCOMPARE(s.tpOverlap, 0.55);
+        QCOMPARE(s.calibration.runs, 3);
+        const Stack base = megatronCoreStack();
+        QCOMPARE(s.denseGemmMax, base.denseGemmMax);
+        QCOMPARE(s.precisionGemmFactor[int(Precision::Fp8)],
+                 base.precisionGemmFactor[int(Precision::Fp8)]);
+        QCOMPARE(int(notes.size()), 1);
+        const QString n = QString::fromStdString(notes[0]);
+        QVERIFY2(n.startsWith("$.constants." + key + ": is no longer a constant of a stack: " +
+                              level + " now comes from the kernel tables"),
+                 qPrintable(n));
+        QVERIFY2(n.contains("the file's value 0.87 was ignored"), qPrintable(n));
+        // Written back, the file holds only the constants a stack has.
+        const nlohmann::ordered_json back = stackToJson(s);
+        QVERIFY(!back["constants"].contains(key.toStdString()));
+        QCOMPARE(back["constants"]["grouped_gemm_max"].get<double>(), 0.41);
+        // Without the key: no warning.
+        Diagnostics d2;
+        const nlohmann::json j2 = parseJsonText(
+            R"({"tandem_stack":1,"name":"new","base":"megatron-core","constants":{}})", d2);
+        JsonReader r2(j2, "$", d2);
+        std::vector<std::string> none;
+        readStackJson(r2, &none);
+        QVERIFY(d2.ok() && none.empty());
     }
 };
 

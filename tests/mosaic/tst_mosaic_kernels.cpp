@@ -220,7 +220,10 @@ private slots:
     }
 
     /// The memory-bound passes of a megatron-core layer, by hand: doubling the HBM bandwidth
-    /// halves exactly the pointwise ops (215 B per token per d), and for an MoE layer the token
+    /// halves exactly the pointwise ops, counted byte by byte (two RMSNorms 10 d each, two
+    /// residual adds 12 d each, RoPE 8 (q + kv); the MoE layer's FP32 router scores 24 E, the
+    /// dense layer's SwiGLU 16 d_ff; not the paper stack's 215 B per token per d, which holds the
+    /// experts' passes as well), and for an MoE layer the token
     /// permutation (8 T K d BF16 bytes) and the experts' own passes, T K (16 d_expert + 8 d +
     /// 12 d_expert) bytes in FP8 (SwiGLU forward and backward, the casts of each expert GEMM
     /// operand), 16 d_expert in BF16; in FP8 also the attention Linears' casts, 4 bytes per
@@ -258,7 +261,8 @@ private slots:
         QVERIFY(slow.feasible && quick.feasible);
         const double T = 4096.0 * 4, d = 6144, q = 6144, kv = 8 * 128, tp = 2;
         const double microbatches = 256.0 / (32 * 4), layers = 2;
-        double bytes = T * d * c.stack.elementwiseBytesPerTokenPerD;
+        double bytes = T * (44 * d + 8 * (q + kv));
+        bytes += moe ? T * 24 * 64 : T * 16 * 32768;
         if (fp8) bytes += T * (d + (q + 2 * kv) + q + d) * 4;
         if (moe) {
             const double w = 2048, k = 16;

@@ -9,6 +9,7 @@
 #include <QMimeData>
 #include <QPushButton>
 #include <QScatterSeries>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -324,6 +325,35 @@ private slots:
         QVERIFY(w.document()->isModified());
         QVERIFY(w.waitForResults(60000));
         QVERIFY(w.networkWorkspace()->result().has_value());
+    }
+
+    /// A stack file an earlier `tandem-cli calibrate` wrote with `fp8_gemm_factor` (no longer a
+    /// constant of a stack) imports: the scenario takes the stack with its other constants, and
+    /// the import's message warns with the key, why and what was done with its value.
+    void oldStackFileImportsWithAWarning() {
+        QTemporaryDir dir;
+        const QString path =
+            writeFile(dir, QStringLiteral("old-cluster.json"),
+                      R"({"tandem_stack": 1, "name": "old-cluster", "base": "megatron-core",
+                "constants": {"grouped_gemm_max": 0.45, "fp8_gemm_factor": 0.8},
+                "calibration": {"runs": 2, "hardware": "h100", "median_abs_error_before": 0.2,
+                                "median_abs_error_after": 0.05}})");
+        MainWindow w;
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(w.importFile(path));
+        const auto& m = *w.document()->scenario().mosaic;
+        QCOMPARE(m.stack.name, std::string("old-cluster"));
+        QCOMPARE(m.stack.groupedGemmMax, 0.45);
+        const QString message = w.statusBar()->currentMessage();
+        QVERIFY2(message.startsWith(QStringLiteral("Training stack old-cluster")),
+                 qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral(
+                     "Warning: $.constants.fp8_gemm_factor: is no longer a constant of a stack: "
+                     "the FP8 GEMM level now comes from the kernel tables")),
+                 qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("the file's value 0.8 was ignored")),
+                 qPrintable(message));
     }
 
     /// Imported files are scenario file references like any other: a trace and an nccl-tests

@@ -84,7 +84,7 @@ std::optional<ImportedFile> readImport(const QString& path, Diagnostics& diag) {
         out.trainLog = io::loadTrainLogFile(p, diag);
     } else if (kind == io::InputKind::StackFile) {
         out.kind = ImportKind::StackFile;
-        out.stack = mosaic::loadStack(p, diag);
+        out.stack = mosaic::loadStack(p, diag, &out.notes);
     } else {
         diag.error("file", "not a recognised input (kind \"" + io::inputKindName(kind) + "\")");
     }

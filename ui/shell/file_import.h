@@ -4,6 +4,8 @@
 // with the same readers. No widgets here: the main window routes the result to the workspaces.
 #include <QString>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "common/diagnostics.h"
 #include "io/hf_config.h"
@@ -32,6 +34,9 @@ struct ImportedFile {
     std::optional<io::LoadTrace> trace;    ///< LoadTrace
     std::optional<mosaic::Stack> stack;    ///< StackFile: a calibrated stack (stack_file.h)
     std::optional<io::TrainLog> trainLog;  ///< TrainLog: a measured run's log (train_log.h)
+    /// Warnings the file was read with (StackFile: a retired constant, mosaic::readStackJson),
+    /// shown with the import's message; the import itself succeeded.
+    std::vector<std::string> notes;
 };
 
 /// Reads `path`, detects its kind with inspect::inspectFile (io::detectInputKind: from the content,

@@ -272,14 +272,16 @@ bool MainWindow::applyImport(const ImportedFile& f, DenseModelTarget dense, Diag
             m_doc->setMosaic(*s.mosaic);
             m_moe->setEnvelope(s.mosaic);
             setCurrentWorkspace(1);
-            statusBar()->showMessage(
-                tr("Training stack %1: %2")
-                    .arg(QString::fromStdString(f.stack->name),
-                         f.stack->calibration.runs > 0
-                             ? QString::fromStdString(
-                                   mosaic::calibrationSentence(f.stack->calibration))
-                             : QString::fromStdString(f.stack->description)),
-                8000);
+            QString message = tr("Training stack %1: %2")
+                                  .arg(QString::fromStdString(f.stack->name),
+                                       f.stack->calibration.runs > 0
+                                           ? QString::fromStdString(
+                                                 mosaic::calibrationSentence(f.stack->calibration))
+                                           : QString::fromStdString(f.stack->description));
+            // A file of an earlier Tandem (a retired constant): read, and said what was done.
+            for (const std::string& n : f.notes)
+                message += tr(". Warning: %1").arg(QString::fromStdString(n));
+            statusBar()->showMessage(message, f.notes.empty() ? 8000 : 30000);
             return true;
         }
     }
