@@ -63,7 +63,7 @@ CalibrationResult calibrateStack(const Stack& base, const std::vector<RealityCas
         }
         out.summary.leaveOneRunOut = medianAbsError(left);
     }
-    out.summary.base = base.calibration.runs > 0 ? base.calibration.base : base.name;
+    out.summary.base = !base.calibration.base.empty() ? base.calibration.base : base.name;
     out.stack.name = name;
     out.stack.calibration = out.summary;
     out.stack.description = calibrationSentence(out.summary);

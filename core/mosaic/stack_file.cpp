@@ -32,7 +32,7 @@ nlohmann::ordered_json stackToJson(const Stack& stack) {
     nlohmann::ordered_json j;
     j["tandem_stack"] = kStackFileVersion;
     j["name"] = stack.name;
-    j["base"] = calibration && !calibration->base.empty() ? calibration->base : stack.name;
+    j["base"] = !stack.calibration.base.empty() ? stack.calibration.base : stack.name;
     nlohmann::ordered_json constants = nlohmann::ordered_json::object();
     Stack s = stack;
     for (const StackFitParameter& p : stackFitParameters()) constants[p.name] = p.ref(s);
@@ -104,6 +104,7 @@ Stack readStackJson(JsonReader& r, std::vector<std::string>* notes) {
         if (notes) notes->push_back(retiredConstantNote(constants.childPath(k.name), k, value));
     }
     constants.finish();
+    s.calibration.base = baseStack.name;  // kept with or without a calibration block
     if (r.has("calibration")) {
         JsonReader c = r.object("calibration");
         StackCalibration cal;

@@ -24,9 +24,9 @@ inline constexpr int kStackFileVersion = 1;
 /// for a run left out)": the sentence shown wherever a calibrated stack is named.
 std::string calibrationSentence(const StackCalibration& c);
 
-/// `stack` as a stack file (above): its base (stack.calibration.base, else its own name when
-/// it is a built-in stack), every stackFitParameters() member, and its calibration when it has
-/// one.
+/// `stack` as a stack file (above): its base (stack.calibration.base, set for every stack read
+/// from a file, calibrated or not; else its own name when it is a built-in stack), every
+/// stackFitParameters() member, and its calibration when it has one.
 nlohmann::ordered_json stackToJson(const Stack& stack);
 
 /// A key that files of an earlier Tandem wrote under `constants` and that is no longer a

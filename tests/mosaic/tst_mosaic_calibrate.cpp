@@ -164,6 +164,38 @@ private slots:
         QVERIFY(d2.ok());
     }
 
+    /// A stack file without a calibration block keeps its base through a read and a write: the
+    /// file written back names megatron-core as its base (not its own name, which is no
+    /// built-in stack and would be refused when read again).
+    void uncalibratedStackFileKeepsItsBase() {
+        Stack s = megatronCoreStack();
+        s.name = "tuned-by-hand";
+        stackFitParameters()[0].ref(s) = 0.77;
+        nlohmann::ordered_json j;
+        j["tandem_stack"] = 1;
+        j["name"] = "tuned-by-hand";
+        j["base"] = "megatron-core";
+        j["constants"][stackFitParameters()[0].name] = 0.77;
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("tuned.json")).toStdString();
+        std::ofstream(path) << j.dump(2);
+        Diagnostics d;
+        const Stack back = loadStack(path, d);
+        QVERIFY2(d.ok(), d.str().c_str());
+        QCOMPARE(back.calibration.runs, 0);
+        QCOMPARE(back.calibration.base, std::string("megatron-core"));
+        const nlohmann::ordered_json again = stackToJson(back);
+        QCOMPARE(again["base"].get<std::string>(), std::string("megatron-core"));
+        QVERIFY(!again.contains("calibration"));
+        const std::string path2 = dir.filePath(QStringLiteral("again.json")).toStdString();
+        std::ofstream(path2) << again.dump(2);
+        Diagnostics d2;
+        const Stack twice = loadStack(path2, d2);
+        QVERIFY2(d2.ok(), d2.str().c_str());
+        QCOMPARE(constantsOf(twice), constantsOf(s));
+        QCOMPARE(twice.name, std::string("tuned-by-hand"));
+    }
+
     /// A calibrated stack in a scenario's mosaic section is written whole and read back the same
     /// (constants, name, base and calibration), so saving never drops it; a built-in stack keeps
     /// its name only.

@@ -213,9 +213,10 @@ private slots:
             maxErr = std::max(maxErr, std::abs(row.error));
         }
         const QString sentence = view.planSentence();
-        QVERIFY2(sentence.contains(QStringLiteral("Runs like yours were predicted within %1 % "
-                                                  "(the largest |error| of the 3 measured runs")
-                                       .arg(100 * maxErr, 0, 'f', 1)),
+        QVERIFY2(sentence.contains(
+                     QStringLiteral("Measured runs like this plan were predicted within %1 % "
+                                    "(the largest |error| of the 3 measured runs")
+                         .arg(100 * maxErr, 0, 'f', 1)),
                  qPrintable(sentence));
         QVERIFY2(sentence.contains(QStringLiteral("predicted 1700 tokens/s per GPU (the star) "
                                                   "under megatron-core, the stack the runs are "
@@ -483,7 +484,8 @@ private slots:
                  qPrintable(ws->realityView()->planSentence()));
         QCOMPARE(plan->totalParams, shown->geometry.nTot);
         QCOMPARE(int(ws->realityView()->nearest().size()), RealityView::kNearestRuns);
-        QVERIFY(ws->realityView()->planSentence().contains(QStringLiteral("Runs like yours")));
+        QVERIFY(ws->realityView()->planSentence().contains(
+            QStringLiteral("Measured runs like this plan")));
     }
 
     /// A scenario without a "mosaic" section: the page says that there is no plan to check and

@@ -292,7 +292,8 @@ QString RealityView::planSentence() const {
     const bool filtered = !m_filter.system.empty() || !m_filter.model.empty() ||
                           !m_filter.precision.empty() || !m_filter.stack.empty();
     return plan + QLatin1Char(' ') +
-           tr("Runs like yours were predicted within %1 % (the largest |error| of %2%3; median "
+           tr("Measured runs like this plan were predicted within %1 % (the largest |error| of "
+              "%2%3; median "
               "%4 %): %5.")
                .arg(QString::number(100 * s.maxAbsError, 'f', 1), which,
                     filtered ? tr(", among the runs the filter shows") : QString(),
