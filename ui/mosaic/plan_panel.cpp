@@ -246,15 +246,15 @@ void PlanPanel::showReport() {
     const mosaic::PlanEval& e = l->eval;
     const auto set = [&](Figure f, const QString& text) { m_figures[int(f)]->setText(text); };
     const mosaic::Geometry& g = m_report->request.geometry;
-    set(Figure::Cluster,
-        tr("%1 (%2, %3, %4) on %5 GPUs (%6), %7, %8")
-            .arg(QString::fromStdString(mosaic::geometryLabel(g)))
-            .arg(unbroken(tr("N_act %1 B").arg(g.nAct / 1e9, 0, 'f', 1)),
-                 unbroken(tr("N_tot %1 B").arg(g.nTot / 1e9, 0, 'f', 1)),
-                 unbroken(tr("S %1").arg(g.sparsity, 0, 'f', 3)))
-            .arg(c.devices)
-            .arg(QString::fromStdString(c.hardware.name), QString::fromStdString(c.stack.name),
-                 QString::fromLatin1(mosaic::precisionName(c.precision))));
+    set(Figure::Cluster, tr("%1 (%2, %3, %4) on %5 GPUs (%6), %7, %8")
+                             .arg(QString::fromStdString(mosaic::geometryLabel(g)))
+                             .arg(unbroken(tr("N_act %1 B").arg(g.nAct / 1e9, 0, 'f', 1)),
+                                  unbroken(tr("N_tot %1 B").arg(g.nTot / 1e9, 0, 'f', 1)),
+                                  unbroken(tr("S %1").arg(g.sparsity, 0, 'f', 3)))
+                             .arg(c.devices)
+                             .arg(unbroken(QString::fromStdString(c.hardware.name)),
+                                  unbroken(QString::fromStdString(c.stack.name)),
+                                  QString::fromLatin1(mosaic::precisionName(c.precision))));
     // Each degree with its figure on one line ("mb 4", never "mb" and "4" apart).
     QStringList degrees = QString::fromStdString(planLabel(l->plan)).split(QStringLiteral(", "));
     for (QString& d : degrees) d = unbroken(d);

@@ -8,6 +8,7 @@ namespace tandem::ui {
 QString unbroken(const QString& text) {
     QString out = text;
     out.replace(QLatin1Char(' '), QChar::Nbsp);
+    out.replace(QLatin1Char('-'), QChar(0x2011));
     return out;
 }
 
@@ -21,6 +22,7 @@ QString noWidow(const QString& text) {
 QString plainSpaces(const QString& text) {
     QString out = text;
     out.replace(QChar::Nbsp, QLatin1Char(' '));
+    out.replace(QChar(0x2011), QLatin1Char('-'));
     return out;
 }
 
