@@ -12,11 +12,15 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLegend>
+#include <QRegularExpression>
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTextLayout>
 #include <QtTest>
 
 #include "common/diagnostics.h"
@@ -25,10 +29,12 @@
 #include "mlforml/network_controls.h"
 #include "mlforml/network_map_view.h"
 #include "mlforml/network_workspace.h"
+#include "mosaic/candidate_table.h"
 #include "mosaic/hardware.h"
 #include "mosaic/moe_advanced.h"
 #include "mosaic/moe_controls.h"
 #include "mosaic/moe_workspace.h"
+#include "mosaic/optimum_card.h"
 #include "mosaic/plan_panel.h"
 #include "mosaic/reality_view.h"
 #include "mosaic/stage_memory_table.h"
@@ -68,6 +74,10 @@ private slots:
     void presentationTargetLabelsApart_data();
     void presentationTargetLabelsApart();
     void presentationGrowsTheNetworkDrawing();
+    void candidateLayoutShownWhole_data();
+    void candidateLayoutShownWhole();
+    void planLabelsWrapBetweenFigures_data();
+    void planLabelsWrapBetweenFigures();
 };
 
 namespace {
@@ -191,6 +201,49 @@ QSize logicalSize(const QSize& device) {
     const qreal dpr = qGuiApp->devicePixelRatio();
     return {qRound(device.width() / dpr), qRound(device.height() / dpr)};
 }
+/// The lines `label` shows (its text laid out at its width in its font, as a word-wrapped
+/// QLabel lays it out), one list per paragraph.
+QList<QStringList> shownLines(const QLabel* label) {
+    QTextDocument doc;
+    doc.setDefaultFont(label->font());
+    doc.setDocumentMargin(0);
+    if (Qt::mightBeRichText(label->text()) || label->textFormat() == Qt::RichText)
+        doc.setHtml(label->text());
+    else
+        doc.setPlainText(label->text());
+    doc.setTextWidth(label->contentsRect().width());
+    QList<QStringList> out;
+    for (QTextBlock b = doc.begin(); b.isValid(); b = b.next()) {
+        QStringList lines;
+        const QTextLayout* l = b.layout();
+        for (int i = 0; i < l->lineCount(); ++i)
+            lines << b.text().mid(l->lineAt(i).textStart(), l->lineAt(i).textLength()).trimmed();
+        out << lines;
+    }
+    return out;
+}
+
+/// Awkward wraps of `label`: a number ending a line with its unit starting the next ("17.6" /
+/// "B, N_tot"), a degree and its figure apart ("mb" / "4"), "X =" / "Y", or a paragraph whose
+/// last line is one word ("GPU", "peak)").
+QStringList awkwardWraps(const QLabel* label) {
+    static const QRegularExpression endsWithNumber(QStringLiteral("[0-9.]+$"));
+    static const QRegularExpression unitFirst(
+        QStringLiteral("^(B|T|M|GB|GB/s|%|s|ms|tokens|layers|GPUs?)(\\W|$)"));
+    static const QRegularExpression degreeLast(QStringLiteral("(^|\\W)(TP|EP|PP|CP|DP|mb|=)$"));
+    QStringList out;
+    for (const QStringList& lines : shownLines(label)) {
+        for (int i = 0; i + 1 < lines.size(); ++i) {
+            const QString a = lines[i], b = lines[i + 1];
+            if ((a.contains(endsWithNumber) && b.contains(unitFirst)) || a.contains(degreeLast) ||
+                b.startsWith(QLatin1Char('=')))
+                out << QStringLiteral("\"%1\" / \"%2\"").arg(a, b);
+        }
+        if (lines.size() > 1 && !lines.back().contains(QLatin1Char(' ')))
+            out << QStringLiteral("\"%1\" alone on the last line").arg(lines.back());
+    }
+    return out;
+}
 }  // namespace
 
 void TextFitTest::everyPage_data() {
@@ -279,6 +332,17 @@ void TextFitTest::networkPage() {
     QVERIFY2(view->map(), qPrintable(view->captionText()));
     QVERIFY(view->isVisible());
     QVERIFY(!view->drawnTexts().isEmpty());
+    // The drawing uses the page: its lowest shape or text (the legend) within 10 % of the map
+    // area's bottom, not a band at the top with the rest of the page empty.
+    const NetworkPicture pic = view->picture();
+    qreal lowest = 0;
+    for (const auto& b : pic.boxes) lowest = std::max(lowest, b.rect.bottom());
+    for (const auto& t : pic.texts) lowest = std::max(lowest, t.needs.bottom());
+    const int areaH = view->mapArea().height();
+    QVERIFY2(
+        lowest >= 0.9 * areaH && lowest <= areaH,
+        qPrintable(
+            QStringLiteral("drawing ends at %1 px of a %2 px map area").arg(lowest).arg(areaH)));
     if (!problems.isEmpty()) QFAIL(qPrintable(report(problems)));
 }
 
@@ -587,6 +651,84 @@ void TextFitTest::presentationGrowsTheNetworkDrawing() {
     QCOMPARE(view->drawingFont().pointSizeF(), view->font().pointSizeF() * kPresentationFontScale);
     problems.removeDuplicates();
     if (!problems.isEmpty()) QFAIL(qPrintable(problems.join(QLatin1Char('\n'))));
+}
+
+void TextFitTest::candidateLayoutShownWhole_data() {
+    QTest::addColumn<QSize>("size");
+    for (const QSize& size : smallDeviceSizes())
+        if (logicalSize(size).width() >= 1024)
+            QTest::addRow("%dx%d", size.width(), size.height()) << size;
+}
+
+/// The candidate table of the MoE workspace (default scenario) at 1024x768 and 1280x720, and
+/// 2560x1440 at scale factor 2: the Layout column is shown whole without scrolling sideways
+/// (the table scrolls for the geometry columns after it).
+void TextFitTest::candidateLayoutShownWhole() {
+    QFETCH(QSize, size);
+    MainWindow w;
+    w.setCurrentWorkspace(1);
+    QTabWidget* pages = pagesOf(w, 1);
+    CandidateTable* table = w.moeWorkspace()->candidateTable();
+    int page = -1;
+    for (int i = 0; i < pages->count(); ++i)
+        if (pages->widget(i)->isAncestorOf(table)) page = i;
+    QVERIFY(page >= 0);
+    pages->setCurrentIndex(page);
+    w.resize(logicalSize(size));
+    w.show();
+    QStringList problems = shownProblems(w, pages, page);
+    QVERIFY(table->isVisible());
+    QVERIFY(table->model()->rowCount() > 0);
+    int layout = -1;
+    for (int c = 0; c < table->model()->columnCount(); ++c)
+        if (table->model()->headerData(c, Qt::Horizontal).toString() == QLatin1String("Layout"))
+            layout = c;
+    QVERIFY(layout >= 0);
+    QCOMPARE(table->horizontalScrollBar()->value(), 0);
+    const int left = table->columnViewportPosition(layout);
+    const int right = left + table->columnWidth(layout);
+    QVERIFY2(left >= 0 && right <= table->viewport()->width(),
+             qPrintable(QStringLiteral("Layout column at %1..%2 px of a %3 px wide view")
+                            .arg(left)
+                            .arg(right)
+                            .arg(table->viewport()->width())));
+    // Its cells are as wide as their text (nothing elided).
+    const QFontMetrics fm(table->font());
+    for (int r = 0; r < table->model()->rowCount(); ++r) {
+        const QString text = table->model()->index(r, layout).data().toString();
+        QVERIFY2(fm.horizontalAdvance(text) <= table->columnWidth(layout), qPrintable(text));
+    }
+    if (!problems.isEmpty()) QFAIL(qPrintable(report(problems)));
+}
+
+void TextFitTest::planLabelsWrapBetweenFigures_data() {
+    QTest::addColumn<QSize>("size");
+    for (const QSize& size : smallDeviceSizes())
+        QTest::addRow("%dx%d", size.width(), size.height()) << size;
+}
+
+/// The Plan page of the MoE workspace (default scenario) and the cluster-optimal model's card
+/// beside it at 800x600, 1024x768 and 1280x720, and 2560x1440 at scale factor 2: where a
+/// figure's name, a figure or the card wraps, it wraps between figures, never between a
+/// number and its unit, a parallel degree and its value, or before a last word alone.
+void TextFitTest::planLabelsWrapBetweenFigures() {
+    QFETCH(QSize, size);
+    MainWindow w;
+    w.setCurrentWorkspace(1);
+    QTabWidget* pages = pagesOf(w, 1);
+    pages->setCurrentIndex(MoeWorkspace::kPlanPage);
+    w.resize(logicalSize(size));
+    w.show();
+    QStringList problems = shownProblems(w, pages, MoeWorkspace::kPlanPage);
+    QList<const QLabel*> labels{w.moeWorkspace()->card()};
+    for (const QLabel* l : w.moeWorkspace()->planPanel()->findChildren<QLabel*>())
+        if (l->isVisible() && l->wordWrap() && l->objectName() != QLatin1String("planNote"))
+            labels << l;
+    QVERIFY(labels.size() > 8);
+    for (const QLabel* l : labels)
+        for (const QString& why : awkwardWraps(l))
+            problems << QStringLiteral("%1: %2").arg(l->objectName(), why);
+    if (!problems.isEmpty()) QFAIL(qPrintable(report(problems)));
 }
 
 TANDEM_TEST_MAIN(TextFitTest)

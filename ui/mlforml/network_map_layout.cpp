@@ -244,23 +244,43 @@ NetworkPicture layOutNetworkMap(const mlforml::NetworkMap& m, const QSizeF& size
                   [](const auto* a, const auto* c) { return a->index < c->index; });
     }
 
-    // The links to the spines take the room the nodes leave (up to 6 lines), so a tall view
-    // has long, easily told apart link lines rather than a gap above the legend.
+    // The page's height is shared out below the spine tier: the leaves' nodes grow (squares up
+    // to 1.2 lines, in at most 45 % of the spare height), the links to the spines take the rest,
+    // and the legend sits at the bottom, so the drawing fills the page at any size.
     const double leafH = 3 * lh + std::round(lh * 0.4);
+    const double minLinks = std::round(lh * 2.2), nodesGap = std::round(lh * 0.5),
+                 legendGap = std::round(lh * 0.8);
     int mostNodes = 0;
     for (const auto* g : groups)
         mostNodes = std::max(mostNodes, static_cast<int>(g->nodeJobs.size()));
-    const double sq = std::max(5.0, std::round(lh * 0.7)), sg = std::max(1.0, std::round(sq / 4));
-    const int cols = std::max(1, static_cast<int>((colW + sg) / (sq + sg)));
-    const double nodesNeed = std::ceil(double(mostNodes) / cols) * (sq + sg) + lh * 1.5;
-    const double spare = legendTop - pad - (tier.bottom() + leafH + nodesNeed + lh * 2.2);
     const double linkTop = tier.bottom();
-    const double leafTop = linkTop + std::round(lh * 2.2 + std::clamp(spare * 0.6, 0.0, lh * 4));
+    // Room for the node squares and the links beyond their least length.
+    const double spare =
+        std::max(0.0, legendTop - legendGap - lh - nodesGap - leafH - minLinks - linkTop);
+    // The node squares: the largest size from 1.2 lines down to 0.6 lines (5 px at least) whose
+    // rows fit 45 % of `spare`; the least size when none does (a bar when even that does not).
+    const double sqLeast = std::max(5.0, std::round(lh * 0.6));
+    double sq = sqLeast;
+    for (double s = std::max(sqLeast, std::round(lh * 1.2)); s > sqLeast; --s) {
+        const double g = std::max(1.0, std::round(s / 4));
+        const int c = std::max(1, static_cast<int>((colW + g) / (s + g)));
+        if (std::ceil(double(mostNodes) / c) * (s + g) <= spare * 0.45) {
+            sq = s;
+            break;
+        }
+    }
+    const double sg = std::max(1.0, std::round(sq / 4));
+    // As many columns as the leaf's width takes, then as few as the same rows need (16 nodes:
+    // 4 rows of 4, not 3 of 5 and 1 alone).
+    const int widest = std::max(1, static_cast<int>((colW + sg) / (sq + sg)));
+    const int squareRows = std::max(1, (mostNodes + widest - 1) / widest);
+    const int cols = std::max(1, (mostNodes + squareRows - 1) / squareRows);
+    const double squaresH = std::ceil(double(mostNodes) / cols) * (sq + sg);
+    const double nodesNeed = mostNodes == 0 ? 0.0 : squaresH <= spare ? squaresH : lh;
+    const double leafTop = linkTop + minLinks + std::max(0.0, spare - nodesNeed);
     const double lineW = std::max(3.0, std::round(lh * 0.3));
-    double lowest = linkTop + leafH + std::round(lh * 2.2);  // bottom of the lowest text so far
     for (int i = 0; i < k; ++i) {
         const double x = pad + i * (colW + gap), cx = x + colW / 2;
-        lowest = std::max(lowest, leafTop + leafH);
         const QRectF leaf(x, leafTop, colW, leafH);
         b.box(leaf, QColor(), true);
         const double tx = x + lh * 0.4, room = colW - lh * 0.8, ty = leafTop + lh * 0.2;
@@ -304,15 +324,12 @@ NetworkPicture layOutNetworkMap(const mlforml::NetworkMap& m, const QSizeF& size
             b.text(tx, ty + 2 * lh, QObject::tr("max %1").arg(percentText(busiest)), room);
         }
         // Nodes: squares in rows when they fit above the legend, else one bar of slices.
-        const double nodesTop = leafTop + leafH + std::round(lh * 0.5);
-        const double nodesH = legendTop - pad - lh - nodesTop;
+        const double nodesTop = leafTop + leafH + nodesGap;
+        const double nodesH = legendTop - legendGap - lh - nodesTop;
         const int c = static_cast<int>(g.nodeJobs.size());
-        const double sq = std::max(5.0, std::round(lh * 0.6)),
-                     sg = std::max(1.0, std::round(sq / 4));
-        const int cols = std::max(1, static_cast<int>((colW + sg) / (sq + sg)));
         const int rows = (c + cols - 1) / cols;
         double used = 0;
-        if (rows * (sq + sg) <= nodesH) {
+        if (rows * (sq + sg) <= nodesH + 0.5) {
             for (int n = 0; n < c; ++n)
                 b.box(QRectF(x + (n % cols) * (sq + sg), nodesTop + (n / cols) * (sq + sg), sq, sq),
                       jobColor(g.nodeJobs[n]), false);
@@ -335,10 +352,9 @@ NetworkPicture layOutNetworkMap(const mlforml::NetworkMap& m, const QSizeF& size
                           QObject::tr("%1 %2").arg(c).arg(word), QString::number(c)},
                          colW),
                colW);
-        lowest = std::max(lowest, nodesTop + used + lh);
     }
-    // The legend right under the lowest node label (at the bottom when the nodes need it).
-    const double legendAt = std::min(legendTop, lowest + std::round(lh * 0.8));
+    // The legend at the bottom of the page.
+    const double legendAt = legendTop;
     for (auto bx : legend.pic.boxes) {
         bx.rect.translate(0, legendAt);
         b.pic.boxes.append(bx);

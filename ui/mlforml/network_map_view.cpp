@@ -23,6 +23,12 @@ QString linkRole(const std::string& name) {
 
 QString seconds(double s) { return QObject::tr("%1 s").arg(s, 0, 'f', s < 10 ? 2 : 1); }
 
+/// `html` kept on one line where the caption wraps (a link name with its figure, a number with
+/// its unit); the plain text (captionText) is unchanged.
+QString keep(const QString& html) {
+    return QStringLiteral("<span style=\"white-space:nowrap\">%1</span>").arg(html);
+}
+
 QString jobsText(const std::vector<int>& jobs) {
     QStringList names;
     for (int j : jobs) {
@@ -39,18 +45,20 @@ QString jobsText(const std::vector<int>& jobs) {
 QString networkCaption(const mlforml::NetworkMap& map) {
     if (map.busiest.empty()) return QObject::tr("No link was used in this condition.");
     const fabric::LinkUsage& b = map.busiest.front();
-    QString out = QObject::tr(
-                      "<b>Bottleneck: %1</b> (%2): mean %3 (peak %4), %5 at 100 % of %6 "
-                      "observed; capacity %7 GB/s each way; crossed by %8.")
-                      .arg(QString::fromStdString(b.link).toHtmlEscaped(), linkRole(b.link),
-                           percentText(b.meanUtilisation()), percentText(b.peakUtilisation),
-                           seconds(b.saturatedS), seconds(b.observedS))
-                      .arg(b.capacityBytesPerS / 1e9, 0, 'f', 1)
-                      .arg(jobsText(b.jobs));
+    QString out =
+        QObject::tr(
+            "<b>Bottleneck: %1</b> (%2): mean %3 (peak %4), %5 at %6 of %7 "
+            "observed; capacity %8 each way; crossed by %9.")
+            .arg(QString::fromStdString(b.link).toHtmlEscaped(), linkRole(b.link),
+                 keep(percentText(b.meanUtilisation())), keep(percentText(b.peakUtilisation)),
+                 keep(seconds(b.saturatedS)), keep(percentText(1)), keep(seconds(b.observedS)))
+            .arg(keep(QObject::tr("%1 GB/s").arg(b.capacityBytesPerS / 1e9, 0, 'f', 1)),
+                 jobsText(b.jobs));
     QStringList next;
     for (size_t i = 1; i < map.busiest.size(); ++i)
-        next << QObject::tr("%1 %2").arg(QString::fromStdString(map.busiest[i].link),
-                                         percentText(map.busiest[i].meanUtilisation()));
+        next << keep(
+            QObject::tr("%1 %2").arg(QString::fromStdString(map.busiest[i].link).toHtmlEscaped(),
+                                     percentText(map.busiest[i].meanUtilisation())));
     if (!next.isEmpty()) out += QObject::tr(" Next: %1.").arg(next.join(QStringLiteral(", ")));
     out += QObject::tr(" With %1 background jobs; the link record of links.csv.")
                .arg(map.backgroundJobs);

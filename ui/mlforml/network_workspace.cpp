@@ -287,12 +287,13 @@ void NetworkWorkspace::refreshViews() {
     showSweep();
     m_status->setText(
         tr("%1: exposed DP share of an iteration at GA4 is %2 % in BF16 and %3 % in MXFP4; "
-           "background p95 volume %4 GB per 50 ms. Loss curves, targets and policies follow "
+           "background p95 volume %4 per %5. Loss curves, targets and policies follow "
            "[2608.06046 Sec. 3].")
             .arg(QString::fromStdString(point.label))
             .arg(100 * point.dpShareBf16, 0, 'f', 0)
             .arg(100 * point.dpShareMxfp4, 0, 'f', 0)
-            .arg(point.bgP95GBPer50ms, 0, 'f', 1));
+            .arg(unbroken(tr("%1 GB").arg(point.bgP95GBPer50ms, 0, 'f', 1)),
+                 unbroken(tr("50 ms"))));
 }
 
 }  // namespace tandem::ui

@@ -1,5 +1,6 @@
 #include "mosaic/candidate_table.h"
 
+#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <algorithm>
 #include <cmath>
@@ -167,6 +168,13 @@ CandidateTable::CandidateTable(QWidget* parent)
     // Every column as wide as its contents (the layout string is never elided); a narrow window
     // scrolls the table sideways instead.
     setUpReadOnlyTable(this, QAbstractItemView::SingleSelection);
+    // Shown left to right: the rank, the loss, the MFU and the layout that reaches it, then the
+    // geometry, so a 1024 px wide window shows the layout whole; the model keeps its columns.
+    QHeaderView* header = horizontalHeader();
+    const int order[] = {Rank, Loss,  Mfu,  Layout, Layers,   Width, Experts,
+                         TopK, Split, NAct, NTot,   Sparsity, Tokens};
+    static_assert(sizeof(order) / sizeof(order[0]) == NCols, "every column placed once");
+    for (int v = 0; v < NCols; ++v) header->moveSection(header->visualIndex(order[v]), v);
     setToolTip(
         tr("Best feasible geometries on this cluster, ranked by predicted loss [2608.10605 Table "
            "4]. Select a "

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "mosaic/layout_cells.h"
+#include "widgets/units.h"
 
 namespace tandem::ui {
 
@@ -47,9 +48,11 @@ void OptimumCard::setCandidate(const mosaic::Candidate& c, const QString& title,
                   .arg(computeOptimalSparsity, 0, 'f', 3);
     setText(
         tr("<b>%1</b>: loss <b>%2 nats</b>%3<br>"
-           "L = %4 layers, d = %5, E = %6, K = %7, G = %8<br>"
-           "N_act = %9, N_tot = %10, S = %11, D = %12 tokens<br>"
-           "MFU %13 %, iteration %14 s, %15 GB per GPU<br>"
+           "L&nbsp;=&nbsp;%4&nbsp;layers, d&nbsp;=&nbsp;%5, E&nbsp;=&nbsp;%6, K&nbsp;=&nbsp;%7, "
+           "G&nbsp;=&nbsp;%8<br>"
+           "N_act&nbsp;=&nbsp;%9, N_tot&nbsp;=&nbsp;%10, S&nbsp;=&nbsp;%11, "
+           "D&nbsp;=&nbsp;%12&nbsp;tokens<br>"
+           "MFU&nbsp;%13&nbsp;%, iteration&nbsp;%14&nbsp;s, %15&nbsp;GB per&nbsp;GPU<br>"
            "Layout %16, micro-batch %17, %18 sequences<br><i>%19</i>")
             .arg(title.toHtmlEscaped())
             .arg(c.loss, 0, 'f', 4)
@@ -59,9 +62,9 @@ void OptimumCard::setCandidate(const mosaic::Candidate& c, const QString& title,
             .arg(g.experts)
             .arg(g.topK)
             .arg(g.splitG)
-            .arg(formatCount(g.nAct), formatCount(g.nTot))
+            .arg(unbroken(formatCount(g.nAct)), unbroken(formatCount(g.nTot)))
             .arg(g.sparsity, 0, 'f', 3)
-            .arg(formatCount(c.tokens))
+            .arg(unbroken(formatCount(c.tokens)))
             .arg(100 * c.eval.mfu, 0, 'f', 1)
             .arg(c.eval.iteration_s, 0, 'f', 2)
             .arg(c.eval.memoryGB, 0, 'f', 0)

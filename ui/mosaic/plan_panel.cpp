@@ -22,6 +22,7 @@
 #include "save_file.h"
 #include "widgets/field_row.h"
 #include "widgets/file_dialog.h"
+#include "widgets/units.h"
 #include "widgets/workspace_layout.h"
 
 namespace tandem::ui {
@@ -90,7 +91,7 @@ PlanPanel::PlanPanel(QWidget* parent)
         tr("Wall-clock days to train the model's tokens D (Eq. 25, capped at TPP_max N_act) at "
            "this plan's tokens/s and the envelope's goodput")};
     QList<FieldRow> rows;
-    for (int i = 0; i < int(Figure::Count); ++i) rows.append({names[i], {}, tips[i]});
+    for (int i = 0; i < int(Figure::Count); ++i) rows.append({noWidow(names[i]), {}, tips[i]});
     const QList<QLabel*> values = addFieldRows(grid, rows, 0, QStringLiteral("planFigure"));
     for (int i = 0; i < int(Figure::Count); ++i) m_figures[i] = values[i];
     grid->setColumnStretch(0, 1);
@@ -171,7 +172,7 @@ void PlanPanel::showSubject(int index) {
 
 int PlanPanel::currentSubject() const { return m_subjectBox->currentIndex(); }
 
-QString PlanPanel::figureText(Figure f) const { return m_figures[int(f)]->text(); }
+QString PlanPanel::figureText(Figure f) const { return plainSpaces(m_figures[int(f)]->text()); }
 
 QString PlanPanel::megatronText() const {
     return m_report ? QString::fromStdString(mosaic::planReportMegatron(*m_report)) : QString();
@@ -245,19 +246,22 @@ void PlanPanel::showReport() {
     const mosaic::PlanEval& e = l->eval;
     const auto set = [&](Figure f, const QString& text) { m_figures[int(f)]->setText(text); };
     const mosaic::Geometry& g = m_report->request.geometry;
-    set(Figure::Cluster,
-        tr("%1 (N_act %2 B, N_tot %3 B, S %4) on %5 GPUs (%6), %7, %8")
-            .arg(QString::fromStdString(mosaic::geometryLabel(g)))
-            .arg(g.nAct / 1e9, 0, 'f', 1)
-            .arg(g.nTot / 1e9, 0, 'f', 1)
-            .arg(g.sparsity, 0, 'f', 3)
-            .arg(c.devices)
-            .arg(QString::fromStdString(c.hardware.name), QString::fromStdString(c.stack.name),
-                 QString::fromLatin1(mosaic::precisionName(c.precision))));
-    set(Figure::Layout, tr("%1; batch %2 x %3 tokens")
-                            .arg(QString::fromStdString(planLabel(l->plan)))
-                            .arg(l->globalBatch)
-                            .arg(c.seqLen));
+    set(Figure::Cluster, tr("%1 (%2, %3, %4) on %5 GPUs (%6), %7, %8")
+                             .arg(QString::fromStdString(mosaic::geometryLabel(g)))
+                             .arg(unbroken(tr("N_act %1 B").arg(g.nAct / 1e9, 0, 'f', 1)),
+                                  unbroken(tr("N_tot %1 B").arg(g.nTot / 1e9, 0, 'f', 1)),
+                                  unbroken(tr("S %1").arg(g.sparsity, 0, 'f', 3)))
+                             .arg(c.devices)
+                             .arg(unbroken(QString::fromStdString(c.hardware.name)),
+                                  unbroken(QString::fromStdString(c.stack.name)),
+                                  QString::fromLatin1(mosaic::precisionName(c.precision))));
+    // Each degree with its figure on one line ("mb 4", never "mb" and "4" apart).
+    QStringList degrees = QString::fromStdString(planLabel(l->plan)).split(QStringLiteral(", "));
+    for (QString& d : degrees) d = unbroken(d);
+    set(Figure::Layout, noWidow(tr("%1; batch %2 x %3 tokens")
+                                    .arg(degrees.join(QStringLiteral(", ")))
+                                    .arg(l->globalBatch)
+                                    .arg(c.seqLen)));
     if (!feasible) {
         for (Figure f : {Figure::TokensPerGpu, Figure::Iteration, Figure::Mfu, Figure::ModelTflops,
                          Figure::DaysToTarget})

@@ -5,6 +5,27 @@
 
 namespace tandem::ui {
 
+QString unbroken(const QString& text) {
+    QString out = text;
+    out.replace(QLatin1Char(' '), QChar::Nbsp);
+    out.replace(QLatin1Char('-'), QChar(0x2011));
+    return out;
+}
+
+QString noWidow(const QString& text) {
+    QString out = text;
+    const int last = out.lastIndexOf(QLatin1Char(' '));
+    if (last > 0) out[last] = QChar::Nbsp;
+    return out;
+}
+
+QString plainSpaces(const QString& text) {
+    QString out = text;
+    out.replace(QChar::Nbsp, QLatin1Char(' '));
+    out.replace(QChar(0x2011), QLatin1Char('-'));
+    return out;
+}
+
 TimeUnit chooseTimeUnit(double maxSeconds) {
     if (!(maxSeconds >= 120)) return {1.0, QObject::tr("s"), QObject::tr("s")};
     if (maxSeconds < 7200) return {60.0, QObject::tr("minutes"), QObject::tr("min")};

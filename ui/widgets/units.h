@@ -11,6 +11,19 @@ struct TimeUnit {
     QString shortName;  ///< "s", "min", "h"
 };
 
+/// `text` with its spaces and hyphens made non-breaking (U+00A0, U+2011): a label that wraps
+/// keeps it on one line, so a number never ends a line with its unit on the next ("17.6 B",
+/// "mb 4", "50 ms") and a name is never cut at its hyphen ("p6-b200").
+QString unbroken(const QString& text);
+
+/// `text` with its last space made non-breaking, so a wrapped label never ends with one word
+/// alone on its last line ("... BF16" / "peak)" becomes "... dense" / "BF16 peak)").
+QString noWidow(const QString& text);
+
+/// `text` with the non-breaking spaces and hyphens of unbroken() and noWidow() made plain
+/// again (for reading a label's text back).
+QString plainSpaces(const QString& text);
+
 /// Picks seconds below 2 minutes, minutes below 2 hours, hours otherwise (`maxSeconds` >= 0).
 TimeUnit chooseTimeUnit(double maxSeconds);
 
