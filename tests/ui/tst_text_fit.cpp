@@ -12,15 +12,11 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLegend>
-#include <QRegularExpression>
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QTabBar>
 #include <QTabWidget>
-#include <QTextBlock>
-#include <QTextDocument>
-#include <QTextLayout>
 #include <QtTest>
 
 #include "common/diagnostics.h"
@@ -76,8 +72,6 @@ private slots:
     void presentationGrowsTheNetworkDrawing();
     void candidateLayoutShownWhole_data();
     void candidateLayoutShownWhole();
-    void planLabelsWrapBetweenFigures_data();
-    void planLabelsWrapBetweenFigures();
 };
 
 namespace {
@@ -200,49 +194,6 @@ void addRows(const QSize& size) {
 QSize logicalSize(const QSize& device) {
     const qreal dpr = qGuiApp->devicePixelRatio();
     return {qRound(device.width() / dpr), qRound(device.height() / dpr)};
-}
-/// The lines `label` shows (its text laid out at its width in its font, as a word-wrapped
-/// QLabel lays it out), one list per paragraph.
-QList<QStringList> shownLines(const QLabel* label) {
-    QTextDocument doc;
-    doc.setDefaultFont(label->font());
-    doc.setDocumentMargin(0);
-    if (Qt::mightBeRichText(label->text()) || label->textFormat() == Qt::RichText)
-        doc.setHtml(label->text());
-    else
-        doc.setPlainText(label->text());
-    doc.setTextWidth(label->contentsRect().width());
-    QList<QStringList> out;
-    for (QTextBlock b = doc.begin(); b.isValid(); b = b.next()) {
-        QStringList lines;
-        const QTextLayout* l = b.layout();
-        for (int i = 0; i < l->lineCount(); ++i)
-            lines << b.text().mid(l->lineAt(i).textStart(), l->lineAt(i).textLength()).trimmed();
-        out << lines;
-    }
-    return out;
-}
-
-/// Awkward wraps of `label`: a number ending a line with its unit starting the next ("17.6" /
-/// "B, N_tot"), a degree and its figure apart ("mb" / "4"), "X =" / "Y", or a paragraph whose
-/// last line is one word ("GPU", "peak)").
-QStringList awkwardWraps(const QLabel* label) {
-    static const QRegularExpression endsWithNumber(QStringLiteral("[0-9.]+$"));
-    static const QRegularExpression unitFirst(
-        QStringLiteral("^(B|T|M|GB|GB/s|%|s|ms|tokens|layers|GPUs?)(\\W|$)"));
-    static const QRegularExpression degreeLast(QStringLiteral("(^|\\W)(TP|EP|PP|CP|DP|mb|=)$"));
-    QStringList out;
-    for (const QStringList& lines : shownLines(label)) {
-        for (int i = 0; i + 1 < lines.size(); ++i) {
-            const QString a = lines[i], b = lines[i + 1];
-            if ((a.contains(endsWithNumber) && b.contains(unitFirst)) || a.contains(degreeLast) ||
-                b.startsWith(QLatin1Char('=')))
-                out << QStringLiteral("\"%1\" / \"%2\"").arg(a, b);
-        }
-        if (lines.size() > 1 && !lines.back().contains(QLatin1Char(' ')))
-            out << QStringLiteral("\"%1\" alone on the last line").arg(lines.back());
-    }
-    return out;
 }
 }  // namespace
 
@@ -698,36 +649,6 @@ void TextFitTest::candidateLayoutShownWhole() {
         const QString text = table->model()->index(r, layout).data().toString();
         QVERIFY2(fm.horizontalAdvance(text) <= table->columnWidth(layout), qPrintable(text));
     }
-    if (!problems.isEmpty()) QFAIL(qPrintable(report(problems)));
-}
-
-void TextFitTest::planLabelsWrapBetweenFigures_data() {
-    QTest::addColumn<QSize>("size");
-    for (const QSize& size : smallDeviceSizes())
-        QTest::addRow("%dx%d", size.width(), size.height()) << size;
-}
-
-/// The Plan page of the MoE workspace (default scenario) and the cluster-optimal model's card
-/// beside it at 800x600, 1024x768 and 1280x720, and 2560x1440 at scale factor 2: where a
-/// figure's name, a figure or the card wraps, it wraps between figures, never between a
-/// number and its unit, a parallel degree and its value, or before a last word alone.
-void TextFitTest::planLabelsWrapBetweenFigures() {
-    QFETCH(QSize, size);
-    MainWindow w;
-    w.setCurrentWorkspace(1);
-    QTabWidget* pages = pagesOf(w, 1);
-    pages->setCurrentIndex(MoeWorkspace::kPlanPage);
-    w.resize(logicalSize(size));
-    w.show();
-    QStringList problems = shownProblems(w, pages, MoeWorkspace::kPlanPage);
-    QList<const QLabel*> labels{w.moeWorkspace()->card()};
-    for (const QLabel* l : w.moeWorkspace()->planPanel()->findChildren<QLabel*>())
-        if (l->isVisible() && l->wordWrap() && l->objectName() != QLatin1String("planNote"))
-            labels << l;
-    QVERIFY(labels.size() > 8);
-    for (const QLabel* l : labels)
-        for (const QString& why : awkwardWraps(l))
-            problems << QStringLiteral("%1: %2").arg(l->objectName(), why);
     if (!problems.isEmpty()) QFAIL(qPrintable(report(problems)));
 }
 
