@@ -445,6 +445,40 @@ private slots:
         QVERIFY(w.waitForResults(60000));
     }
 
+    /// Opening another scenario or starting a new one ends the window-wide pin: the pin action,
+    /// every chart's pinned curves and the first-crossing bars' pinned times.
+    void openOrNewEndsPin_data() {
+        QTest::addColumn<bool>("open");
+        QTest::newRow("File > Open") << true;
+        QTest::newRow("File > New") << false;
+    }
+    void openOrNewEndsPin() {
+        QFETCH(bool, open);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        MainWindow w;
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        const QString path = dir.filePath(QStringLiteral("other.json"));
+        QVERIFY(w.saveFile(path));
+        w.pinForComparison();
+        QVERIFY(w.comparisonPinned());
+        bool anyPinned = false;
+        for (ChartView* v : w.findChildren<ChartView*>())
+            anyPinned = anyPinned || !v->pinnedCurves().isEmpty();
+        QVERIFY(anyPinned);
+        if (open)
+            QVERIFY(w.openFile(path));
+        else
+            w.newScenario(false);
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(!w.comparisonPinned());
+        for (ChartView* v : w.findChildren<ChartView*>())
+            QVERIFY2(v->pinnedCurves().isEmpty(), qPrintable(v->objectName()));
+        for (const QString& l : w.networkWorkspace()->firstCrossingView()->barLabels())
+            QVERIFY2(!l.contains(QStringLiteral("pinned")), qPrintable(l));
+    }
+
     /// Every file dialog of the window (Open, Save as, Import, the Plan page's Save as .sh) is
     /// Qt's own dialog with the shared icon provider that reads no file contents (typing /proc/
     /// into the name box froze the window on /proc/kmsg).
