@@ -404,8 +404,13 @@ private slots:
         QTest::addColumn<QByteArray>("name");
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<QString>("where");
+        QTest::addColumn<QString>("header");  // the first column's heading
+        QTest::newRow("garbage log")
+            << QByteArray("train.log") << QByteArray("\x01\x02 garbage\n not a log\n")
+            << QStringLiteral("file") << QStringLiteral("Where");
         QTest::newRow("unrecognised text")
-            << QByteArray("notes.txt") << QByteArray("hello\nworld\n") << QStringLiteral("file");
+            << QByteArray("notes.txt") << QByteArray("hello\nworld\n") << QStringLiteral("file")
+            << QStringLiteral("Where");
         QTest::newRow("top-K above E")
             << QByteArray("bad.config.json")
             << QByteArray(
@@ -414,11 +419,12 @@ private slots:
                    "\"num_attention_heads\": 32, \"num_key_value_heads\": 8, "
                    "\"num_local_experts\": 2, \"num_experts_per_tok\": 4, "
                    "\"vocab_size\": 32000}")
-            << QStringLiteral("$.num_experts_per_tok: experts per token (4) exceeds");
+            << QStringLiteral("$.num_experts_per_tok: experts per token (4) exceeds")
+            << QStringLiteral("JSON path");
         QTest::newRow("unsupported model_type")
             << QByteArray("odd.config.json")
             << QByteArray("{\"model_type\": \"rwkv\", \"hidden_size\": 4}")
-            << QStringLiteral("$.model_type");
+            << QStringLiteral("$.model_type") << QStringLiteral("JSON path");
         QTest::newRow("nccl error")
             << QByteArray("all_reduce.txt")
             << QByteArray(
@@ -428,18 +434,19 @@ private slots:
                    "           8             2     float     sum      -1    10.00    0.00    0.00  "
                    "    0    10.00    0.00    0.00      0\n"
                    "node1: Test NCCL failure common.cu:958 'unhandled system error'\n")
-            << QStringLiteral("line 4");
+            << QStringLiteral("line 4") << QStringLiteral("Line");
         QTest::newRow("trace negative load")
             << QByteArray("trace.csv") << QByteArray("time_s,bytes_per_s\n0,1e9\n1,-5\n")
-            << QStringLiteral("line 3");
+            << QStringLiteral("line 3") << QStringLiteral("Line");
         QTest::newRow("scenario, not an import")
             << QByteArray("scen.config.json") << QByteArray("{\"mosaic\": {}}")
-            << QStringLiteral("$");
+            << QStringLiteral("$") << QStringLiteral("JSON path");
     }
     void badFileShowsDiagnosticsAndKeepsState() {
         QFETCH(QByteArray, name);
         QFETCH(QByteArray, text);
         QFETCH(QString, where);
+        QFETCH(QString, header);
         QTemporaryDir dir;
         const QString path = writeFile(dir, QString::fromLatin1(name), text);
         QVERIFY(!path.isEmpty());
@@ -460,6 +467,7 @@ private slots:
             found = found || dialog->rowText(i).startsWith(where);
         QVERIFY2(found, qPrintable(dialog->rowText(0)));
         QVERIFY(dialog->windowTitle().contains(QString::fromLatin1(name)));
+        QCOMPARE(dialog->columnHeader(0), header);
         QCOMPARE(QByteArray::fromStdString(scenarioToJson(w.document()->scenario())), before);
         QCOMPARE(w.moeWorkspace()->frontierView()->importedSeries().size(), 1);
         QVERIFY(!w.moeWorkspace()->ncclView()->hasData());

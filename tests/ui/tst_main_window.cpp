@@ -445,6 +445,78 @@ private slots:
         QVERIFY(w.waitForResults(60000));
     }
 
+    /// Opening another scenario or starting a new one ends the window-wide pin: the pin action,
+    /// every chart's pinned curves and the first-crossing bars' pinned times.
+    void openOrNewEndsPin_data() {
+        QTest::addColumn<bool>("open");
+        QTest::newRow("File > Open") << true;
+        QTest::newRow("File > New") << false;
+    }
+    void openOrNewEndsPin() {
+        QFETCH(bool, open);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        MainWindow w;
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        const QString path = dir.filePath(QStringLiteral("other.json"));
+        QVERIFY(w.saveFile(path));
+        w.pinForComparison();
+        QVERIFY(w.comparisonPinned());
+        bool anyPinned = false;
+        for (ChartView* v : w.findChildren<ChartView*>())
+            anyPinned = anyPinned || !v->pinnedCurves().isEmpty();
+        QVERIFY(anyPinned);
+        if (open)
+            QVERIFY(w.openFile(path));
+        else
+            w.newScenario(false);
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(!w.comparisonPinned());
+        for (ChartView* v : w.findChildren<ChartView*>())
+            QVERIFY2(v->pinnedCurves().isEmpty(), qPrintable(v->objectName()));
+        for (const QString& l : w.networkWorkspace()->firstCrossingView()->barLabels())
+            QVERIFY2(!l.contains(QStringLiteral("pinned")), qPrintable(l));
+    }
+
+    /// The default scenario edited, saved and opened again keeps the defaults' name and
+    /// description; the heading then names the file and says it was modified from the defaults
+    /// instead of describing the default cluster. The defaults saved unchanged keep their note.
+    void reopenedEditedDefaultsNamesFile_data() {
+        QTest::addColumn<bool>("edit");
+        QTest::newRow("edited") << true;
+        QTest::newRow("unchanged") << false;
+    }
+    void reopenedEditedDefaultsNamesFile() {
+        QFETCH(bool, edit);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        MainWindow w;
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        if (edit) {
+            LabeledSlider* nodes = w.moeWorkspace()->controls()->nodesSlider();
+            nodes->setNumber(nodes->value() == 16 ? 8 : 16);
+            QVERIFY(w.waitForResults(60000));
+        }
+        const QString path = dir.filePath(QStringLiteral("my-cluster.json"));
+        QVERIFY(w.saveFile(path));
+        QVERIFY(w.openFile(path));
+        QVERIFY(w.waitForResults(60000));
+        const QString note = w.scenarioNote()->text();
+        const tandem::Scenario defaults = tandem::defaultScenario();
+        if (edit) {
+            QVERIFY2(note.startsWith(QStringLiteral("<b>my-cluster.json</b> Modified from \u201c") +
+                                     QString::fromStdString(defaults.name).toHtmlEscaped()),
+                     qPrintable(note));
+            QVERIFY2(!note.contains(QStringLiteral("32 p6-b200 nodes")), qPrintable(note));
+        } else {
+            QCOMPARE(note, QStringLiteral("<b>%1</b> %2")
+                               .arg(QString::fromStdString(defaults.name).toHtmlEscaped(),
+                                    QString::fromStdString(defaults.description).toHtmlEscaped()));
+        }
+    }
+
     /// Every file dialog of the window (Open, Save as, Import, the Plan page's Save as .sh) is
     /// Qt's own dialog with the shared icon provider that reads no file contents (typing /proc/
     /// into the name box froze the window on /proc/kmsg).

@@ -8,6 +8,7 @@
 #include <QDoubleSpinBox>
 #include <QLineSeries>
 #include <QProcess>
+#include <QScatterSeries>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -38,6 +39,7 @@
 #include "test_main.h"
 #include "widgets/collapsible_section.h"
 #include "widgets/labeled_slider.h"
+#include "widgets/palette.h"
 
 using namespace tandem::ui;
 
@@ -285,6 +287,20 @@ private slots:
         }
         w.pinForComparison();
         const QStringList pinnedSame = ws->firstCrossingView()->barLabels();
+        // The pinned marks show on every bar, the black Static bar included: an opaque fill that
+        // stands apart from each bar's colour (or an outline that does).
+        const QScatterSeries* marks = ws->firstCrossingView()->pinMarks();
+        QVERIFY(marks->count() >= 1);
+        QCOMPARE(marks->color().alpha(), 255);
+        QVERIFY(policies.contains(QStringLiteral("Static")));
+        for (const QString& policy : policies) {
+            const QColor bar = policyColor(policy, currentTheme());
+            QVERIFY2(marks->color() != bar, qPrintable(policy));
+            const int contrast =
+                std::max(std::abs(marks->color().lightness() - bar.lightness()),
+                         std::abs(marks->borderColor().lightness() - bar.lightness()));
+            QVERIFY2(contrast >= 100, qPrintable(policy + QStringLiteral(" %1").arg(contrast)));
+        }
         for (const QString& l : pinnedSame)
             QVERIFY2(l.contains(QStringLiteral(" pinned ")), qPrintable(l));
         LabeledSlider* n = ws->controls()->backgroundSlider();

@@ -8,6 +8,7 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QFile>
+#include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineEdit>
@@ -120,6 +121,58 @@ class TstUserRuns : public QObject {
 private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
+    /// Import stays disabled while a field the log does not state is empty, names the missing
+    /// fields in the dialog, and pressing it then leaves the dialog open with what was typed.
+    void importDisabledUntilRequiredFilled() {
+        io::TrainLog log;  // states nothing: model, layout, GPUs, batch, sequence all needed
+        mosaic::UserRun run;
+        run.logFile = "/tmp/run.log";
+        run.hardware = "h100";
+        run.layout = "tp=4,pp=8,vp=5";
+        run.devices = 64;
+        run.globalBatch = 256;
+        run.seqLen = 8192;
+        run.precision = "fp8";
+        LogRunDialog dialog(run, log);
+        dialog.show();
+        QVERIFY(dialog.modelEdit()->text().isEmpty());
+        QCOMPARE(dialog.missingFields(), QStringList{QStringLiteral("Model")});
+        QVERIFY(!dialog.importButton()->isEnabled());
+        auto* note = dialog.findChild<QLabel*>(QStringLiteral("missingFields"));
+        QVERIFY(note);
+        QVERIFY2(note->text().contains(QStringLiteral("Model")), qPrintable(note->text()));
+        dialog.importButton()->click();
+        QVERIFY(dialog.isVisible());
+        QCOMPARE(dialog.result(), 0);
+        QCOMPARE(dialog.layoutEdit()->text(), QStringLiteral("tp=4,pp=8,vp=5"));
+        dialog.layoutEdit()->clear();
+        dialog.devicesBox()->setValue(0);
+        QCOMPARE(dialog.missingFields(),
+                 (QStringList{QStringLiteral("Model"), QStringLiteral("Layout"),
+                              QStringLiteral("GPUs")}));
+        dialog.modelEdit()->setText(model(kRuns[0].model));
+        dialog.layoutEdit()->setText(QStringLiteral("tp=4,pp=8,vp=5"));
+        QVERIFY(!dialog.importButton()->isEnabled());
+        dialog.devicesBox()->setValue(64);
+        QVERIFY(dialog.missingFields().isEmpty());
+        QVERIFY(dialog.importButton()->isEnabled());
+        QVERIFY(!note->isVisible());
+        // An importer that refuses keeps the dialog open with its problems shown in it.
+        dialog.setImporter([](const mosaic::UserRun& r, QString* problems) {
+            *problems =
+                QStringLiteral("model: %1 not found").arg(QString::fromStdString(r.modelFile));
+            return false;
+        });
+        dialog.importButton()->click();
+        QVERIFY(dialog.isVisible());
+        QCOMPARE(dialog.message(),
+                 QStringLiteral("Not imported: model: %1 not found").arg(model(kRuns[0].model)));
+        dialog.setImporter({});
+        dialog.importButton()->click();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        QVERIFY(!dialog.isVisible());
+    }
+
     /// Import three logs, calibrate, check against the CLI, undo, redo, save and reopen.
     void importCalibrateSaveReopen() {
         QTemporaryDir dir;
@@ -149,11 +202,22 @@ private slots:
         QCOMPARE(dialog->seqLenBox()->value(), moe->envelope()->seqLen);
         QVERIFY(!dialog->layoutEdit()->text().isEmpty());  // the current plan's layout
         dialog->modelEdit()->setText(model(kRuns[0].model));
-        dialog->layoutEdit()->setText(QString::fromLatin1(kRuns[0].layout));
         dialog->devicesBox()->setValue(kRuns[0].gpus);
         dialog->seqLenBox()->setValue(kRuns[0].seqLen);
         QVERIFY(choose(dialog->precisionBox(), QString::fromLatin1(kRuns[0].precision)));
-        dialog->accept();
+        // A layout the engine refuses: Import keeps the dialog open, what was typed kept, and
+        // says why in it; nothing is imported.
+        dialog->layoutEdit()->setText(QStringLiteral("tp=banana"));
+        dialog->importButton()->click();
+        QApplication::processEvents();
+        QCOMPARE(w.lastLogRunDialog(), dialog);
+        QVERIFY(dialog->isVisible());
+        QVERIFY2(dialog->message().startsWith(QStringLiteral("Not imported: ")),
+                 qPrintable(dialog->message()));
+        QCOMPARE(dialog->modelEdit()->text(), model(kRuns[0].model));
+        QVERIFY(w.document()->scenario().mosaic->userRuns.empty());
+        dialog->layoutEdit()->setText(QString::fromLatin1(kRuns[0].layout));
+        dialog->importButton()->click();
         QApplication::processEvents();
         QCOMPARE(w.document()->scenario().mosaic->userRuns.size(), size_t(1));
         QCOMPARE(moe->pages()->currentIndex(), MoeWorkspace::kRealityPage);

@@ -147,8 +147,13 @@ void FirstCrossingView::rebuild() {
             set->append(i == j && std::isfinite(fc) ? fc / unit.divisor : 0.0);
         sets << set;
     }
+    // A paper-coloured square with an ink outline: it shows on a dark bar (Static is black in
+    // the light theme) as on a light one and on the empty plot.
     const QColor ink = palette().color(QPalette::WindowText);
-    m_pinMarks->setColor(Qt::transparent);
+    QColor paper = chart()->backgroundBrush().color();
+    if (paper.alpha() < 255 || chart()->backgroundBrush().style() == Qt::NoBrush)
+        paper = palette().color(QPalette::Base);
+    m_pinMarks->setColor(paper);
     m_pinMarks->setBorderColor(ink);
     m_pinMarks->replace(pinMarks);
     m_pinMarks->setVisible(!pinMarks.isEmpty());

@@ -43,6 +43,8 @@ public:
     QStringList barLabels() const;
     /// Ratio policy/Joint at the shown target (NaN if either is missing), for tests and tooltips.
     double ratioToJoint(const QString& policy) const;
+    /// The pinned result's marks (one per bar with a pinned time; tests).
+    const QScatterSeries* pinMarks() const { return m_pinMarks; }
 
 private:
     void rebuild() override;

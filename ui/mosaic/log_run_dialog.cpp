@@ -67,6 +67,8 @@ LogRunDialog::LogRunDialog(const mosaic::UserRun& run, const io::TrainLog& log, 
     m_hardware->setCurrentIndex(std::max(0, hw));
     form->addRow(tr("Hardware"), m_hardware);
     const QString stated = tr("stated in the log");
+    m_needModel = !mosaic::trainLogGeometry(L);
+    m_needLayout = !(L.tp > 0 && L.pp > 0 && L.microBatch > 0);
     m_model = new QLineEdit(QString::fromStdString(run.modelFile), this);
     m_model->setPlaceholderText(
         mosaic::trainLogGeometry(L) ? stated : tr("required: MODEL.json or config.json"));
@@ -100,10 +102,65 @@ LogRunDialog::LogRunDialog(const mosaic::UserRun& run, const io::TrainLog& log, 
         std::max(0, m_precision->findData(QString::fromStdString(run.precision))));
     form->addRow(tr("Precision"), m_precision);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    buttons->button(QDialogButtonBox::Ok)->setText(tr("Import"));
-    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    m_import = buttons->button(QDialogButtonBox::Ok);
+    m_import->setText(tr("Import"));
+    connect(buttons, &QDialogButtonBox::accepted, this, &LogRunDialog::tryImport);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    m_missing = new QLabel(this);
+    m_missing->setObjectName(QStringLiteral("missingFields"));
+    m_missing->setWordWrap(true);
+    m_missing->setTextFormat(Qt::PlainText);
+    form->addRow(m_missing);
     form->addRow(buttons);
+    connect(m_model, &QLineEdit::textChanged, this, &LogRunDialog::updateImport);
+    connect(m_layout, &QLineEdit::textChanged, this, &LogRunDialog::updateImport);
+    for (QSpinBox* b : {m_devices, m_gbs, m_seqLen})
+        connect(b, &QSpinBox::valueChanged, this, &LogRunDialog::updateImport);
+    connect(m_precision, &QComboBox::currentIndexChanged, this, &LogRunDialog::updateImport);
+    updateImport();
+}
+
+QStringList LogRunDialog::missingFields() const {
+    // A count box or the precision box left at "required" (0 / no data) is missing; one reading
+    // "stated in the log" is not.
+    const auto countMissing = [](const QSpinBox* b) {
+        return b->value() == 0 && b->specialValueText() != tr("stated in the log");
+    };
+    QStringList out;
+    if (m_needModel && m_model->text().trimmed().isEmpty()) out << tr("Model");
+    if (m_needLayout && m_layout->text().trimmed().isEmpty()) out << tr("Layout");
+    if (countMissing(m_devices)) out << tr("GPUs");
+    if (countMissing(m_gbs)) out << tr("Global batch");
+    if (countMissing(m_seqLen)) out << tr("Sequence length");
+    if (m_precision->currentData().toString().isEmpty() &&
+        m_precision->itemText(0) == tr("required"))
+        out << tr("Precision");
+    return out;
+}
+
+void LogRunDialog::tryImport() {
+    if (!missingFields().isEmpty()) return;  // never closes with a required field empty
+    QString problems;
+    if (m_importer && !m_importer(run(), &problems)) {
+        m_missing->setText(tr("Not imported: %1").arg(problems));
+        m_missing->setVisible(true);
+        return;
+    }
+    accept();
+}
+
+QString LogRunDialog::message() const {
+    return m_missing->isHidden() ? QString() : m_missing->text();
+}
+
+void LogRunDialog::updateImport() {
+    const QStringList missing = missingFields();
+    m_import->setEnabled(missing.isEmpty());
+    m_missing->setText(
+        missing.isEmpty()
+            ? QString()
+            : tr("Required before import: %1").arg(missing.join(QStringLiteral(", "))));
+    m_missing->setVisible(!missing.isEmpty());
 }
 
 mosaic::UserRun LogRunDialog::run() const {

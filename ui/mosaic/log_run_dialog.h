@@ -3,13 +3,16 @@
 // hardware it ran on, the model, the layout, the batch, the precision), prefilled from the
 // current scenario, and gives a mosaic::UserRun (the words of `tandem-cli calibrate`'s flags).
 #include <QDialog>
+#include <functional>
 
 #include "io/train_log.h"
 #include "mosaic/envelope.h"
 #include "mosaic/user_run.h"
 
 class QComboBox;
+class QLabel;
 class QLineEdit;
+class QPushButton;
 class QSpinBox;
 
 namespace tandem::ui {
@@ -35,9 +38,33 @@ public:
     QSpinBox* gbsBox() const { return m_gbs; }
     QSpinBox* seqLenBox() const { return m_seqLen; }
     QComboBox* precisionBox() const { return m_precision; }
+    /// The Import button: enabled only while every field the log does not state is filled.
+    QPushButton* importButton() const { return m_import; }
+    /// The fields the log does not state and that are empty now (their row labels, in form
+    /// order); empty when the run can be imported.
+    QStringList missingFields() const;
+    /// What Import does: `import` takes the run and returns true when it was imported, else
+    /// false with the problems (one per line) in its second argument. The dialog closes only on
+    /// success; otherwise it stays open, everything typed kept, the problems shown in it.
+    /// Without an importer, Import just accepts.
+    using Importer = std::function<bool(const mosaic::UserRun&, QString*)>;
+    void setImporter(Importer import) { m_importer = std::move(import); }
+    /// The text of the dialog's message line (missing fields or import problems; tests).
+    QString message() const;
 
 private:
+    /// Enables Import and shows which fields are still missing (called on every edit).
+    void updateImport();
+
+    /// Import pressed: imports (setImporter) and closes, or shows why not.
+    void tryImport();
+
     std::string m_logFile;
+    Importer m_importer;
+    bool m_needModel = false;
+    bool m_needLayout = false;
+    QPushButton* m_import = nullptr;
+    QLabel* m_missing = nullptr;
     QComboBox* m_hardware;
     QLineEdit* m_model;
     QLineEdit* m_layout;

@@ -539,6 +539,9 @@ void MainWindow::syncFromDocument() {
             8000);
     }
     const Scenario& sc = m_doc->scenario();
+    // A pin belongs to the scenario it was taken from: another file, a new or a recovered
+    // scenario ends it (Reset to defaults keeps the same scenario, and its pin).
+    if (!m_keepOrigin && comparisonPinned()) clearComparison();
     m_preset.reset();  // a file, a new scenario or a recovered one (applyPreset sets it again)
     if (!m_keepOrigin) m_origin = sc;
     updateNoteText();

@@ -251,10 +251,13 @@ bool MainWindow::applyImport(const ImportedFile& f, DenseModelTarget dense, Diag
             connect(dialog, &QObject::destroyed, this, [this, dialog]() {
                 if (m_lastLogRunDialog == dialog) m_lastLogRunDialog = nullptr;
             });
-            const QString path = f.path;
-            connect(dialog, &QDialog::accepted, this, [this, dialog, path]() {
-                Diagnostics d(QDir::toNativeSeparators(path).toStdString());
-                if (!importUserRun(dialog->run(), d)) showDiagnostics(path, d);
+            // Import imports and closes; a refused run keeps the dialog open, with everything
+            // typed and the problems shown in it.
+            dialog->setImporter([this](const mosaic::UserRun& run, QString* problems) {
+                Diagnostics d;
+                if (importUserRun(run, d)) return true;
+                *problems = QString::fromStdString(d.str());
+                return false;
             });
             dialog->open();  // window-modal, non-blocking
             return true;

@@ -147,6 +147,21 @@ QString scenarioNoteHtml(const Scenario& current, const Preset* preset, const Sc
             .arg(preset->title.toHtmlEscaped(),
                  QString::fromStdString(preset->scenario.description).toHtmlEscaped());
     }
+    // The defaults' name and description on other values (the default scenario edited, saved
+    // and opened again, or recovered): they are not about these values, so the heading is the
+    // file's name and says what the text was written for.
+    const Scenario defaults = defaultScenario();
+    const Scenario& shown = origin ? *origin : current;
+    if (shown.name == defaults.name && shown.description == defaults.description &&
+        scenarioToJson(shown) != scenarioToJson(defaults)) {
+        const QString title = originLabel.isEmpty() || originLabel.toStdString() == defaults.name
+                                  ? QObject::tr("Untitled scenario")
+                                  : originLabel;
+        return QObject::tr(
+                   "<b>%1</b> Modified from \u201c%2\u201d: the controls show this scenario's "
+                   "values, not the defaults.")
+            .arg(title.toHtmlEscaped(), name);
+    }
     if (!origin || now == scenarioToJson(*origin))
         return QStringLiteral("<b>%1</b> %2").arg(name, description);
     const QString from = origin->name.empty() ? originLabel : QString::fromStdString(origin->name);

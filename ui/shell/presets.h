@@ -31,7 +31,9 @@ QList<Preset> allPresets();
 /// was opened (a file, a recovered or new scenario; nullptr: none): once `current` differs from
 /// it the header says "Modified from" its name (or, without one, `originLabel`, the file's name)
 /// and introduces the description as the opened scenario's. Equal again (an undo): the plain
-/// note.
+/// note. A scenario opened with the defaults' name and description but other values (the
+/// defaults edited and saved, or recovered) is headed by `originLabel` ("Untitled scenario" when
+/// it has none) and "Modified from" the defaults' name, never by the defaults' description.
 QString scenarioNoteHtml(const Scenario& current, const Preset* preset,
                          const Scenario* origin = nullptr, const QString& originLabel = {});
 

@@ -15,6 +15,15 @@
 
 namespace tandem::ui {
 
+QString DiagnosticsDialog::locationHeader(const Diagnostics& diag) {
+    bool json = !diag.items().empty(), lines = json;
+    for (const Issue& issue : diag.items()) {
+        json = json && issue.path.rfind('$', 0) == 0;
+        lines = lines && issue.path.rfind("line ", 0) == 0;
+    }
+    return json ? tr("JSON path") : lines ? tr("Line") : tr("Where");
+}
+
 DiagnosticsDialog::DiagnosticsDialog(const QString& file, const Diagnostics& diag, QWidget* parent)
     : QDialog(parent), m_table(new QTableWidget(this)) {
     setObjectName(QStringLiteral("diagnosticsDialog"));
@@ -28,7 +37,7 @@ DiagnosticsDialog::DiagnosticsDialog(const QString& file, const Diagnostics& dia
     intro->setWordWrap(true);
     layout->addWidget(intro);
     m_table->setColumnCount(2);
-    m_table->setHorizontalHeaderLabels({tr("JSON path"), tr("Problem")});
+    m_table->setHorizontalHeaderLabels({locationHeader(diag), tr("Problem")});
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
@@ -47,6 +56,11 @@ DiagnosticsDialog::DiagnosticsDialog(const QString& file, const Diagnostics& dia
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
     resize(640, 320);
+}
+
+QString DiagnosticsDialog::columnHeader(int column) const {
+    const QTableWidgetItem* item = m_table->horizontalHeaderItem(column);
+    return item ? item->text() : QString();
 }
 
 int DiagnosticsDialog::rowCount() const { return m_table->rowCount(); }
