@@ -60,6 +60,26 @@ void fillBox(QComboBox* box, const QString& all, const std::vector<std::string>&
     }
     box->setCurrentIndex(i);
 }
+/// The point a costed run draws: its names, layout, GPUs, measured and predicted tokens/s per
+/// GPU and the error, as the run states them (shipped runs: system and container; the caller
+/// marks a user's run).
+RealityPoint realityPoint(const mosaic::RealityCase& c, const mosaic::RealityRow& row,
+                          size_t index) {
+    RealityPoint p;
+    p.system = QString::fromStdString(c.run.system);
+    p.model = QString::fromStdString(c.run.model);
+    p.container = QString::fromStdString(c.run.container);
+    p.stack = p.container;
+    p.precision = QString::fromLatin1(mosaic::precisionName(c.cluster.precision));
+    p.layout = QString::fromStdString(mosaic::layoutString(c.plan));
+    p.gpus = c.run.gpus;
+    p.measured = c.run.tokensPerSPerGpu;
+    p.predicted = row.eval.tokensPerSPerGpu;
+    p.error = row.error;
+    p.row = index;
+    return p;
+}
+
 }  // namespace
 
 RealityView::RealityView(QWidget* parent)
@@ -367,20 +387,7 @@ void RealityView::refilter() {
     for (size_t i = 0; i < r.rows.size(); ++i) {
         const mosaic::RealityRow& row = r.rows[i];
         if (!row.eval.feasible || !mosaic::realityRowMatches(r, row, m_filter)) continue;
-        const mosaic::RealityCase& c = r.cases[row.caseIndex];
-        RealityPoint p;
-        p.system = QString::fromStdString(c.run.system);
-        p.model = QString::fromStdString(c.run.model);
-        p.container = QString::fromStdString(c.run.container);
-        p.stack = p.container;
-        p.precision = QString::fromLatin1(mosaic::precisionName(c.cluster.precision));
-        p.layout = QString::fromStdString(mosaic::layoutString(c.plan));
-        p.gpus = c.run.gpus;
-        p.measured = c.run.tokensPerSPerGpu;
-        p.predicted = row.eval.tokensPerSPerGpu;
-        p.error = row.error;
-        p.row = i;
-        m_points.append(p);
+        m_points.append(realityPoint(r.cases[row.caseIndex], row, i));
     }
     std::stable_sort(
         m_points.begin(), m_points.end(),
@@ -390,18 +397,10 @@ void RealityView::refilter() {
         const mosaic::RealityRow& row = m_userRows[i];
         if (!row.eval.feasible) continue;
         const mosaic::RealityCase& c = m_userCases[row.caseIndex];
-        RealityPoint p;
+        RealityPoint p = realityPoint(c, row, i);
         p.system = yoursKey();
-        p.model = QString::fromStdString(c.run.model);
         p.container = QString::fromStdString(c.run.note);  // the log's file name
         p.stack = m_userStack;
-        p.precision = QString::fromLatin1(mosaic::precisionName(c.cluster.precision));
-        p.layout = QString::fromStdString(mosaic::layoutString(c.plan));
-        p.gpus = c.run.gpus;
-        p.measured = c.run.tokensPerSPerGpu;
-        p.predicted = row.eval.tokensPerSPerGpu;
-        p.error = row.error;
-        p.row = i;
         p.yours = true;
         m_points.append(p);
     }
