@@ -9,13 +9,23 @@ namespace tandem::mosaic {
 
 namespace {
 /// The calibrated constants only (no summaries): the fit behind calibrateStack and its
-/// leave-one-run-out.
+/// leave-one-run-out. Only the constants some of the `user` runs depend on are refitted; the
+/// others keep `base`'s values (the runs cannot measure them, and the shipped runs in
+/// `fitCases` alone would move them away from the base's fit to all shipped runs). `refitted`
+/// (optional) receives the names of the refitted constants.
 Stack refit(const Stack& base, std::vector<RealityCase> fitCases, std::vector<RealityCase> user,
-            double userWeight) {
+            double userWeight, std::vector<std::string>* refitted = nullptr) {
+    const std::vector<StackFitParameter> free =
+        parametersDependedOn(base, [&](const Stack& s) { return fitObjective(s, user); });
+    if (refitted) {
+        refitted->clear();
+        for (const StackFitParameter& p : free) refitted->push_back(p.name);
+    }
+    if (free.empty()) return base;
     const auto objective = [&](const Stack& s) {
         return fitObjective(s, fitCases) + userWeight * fitObjective(s, user);
     };
-    return minimizeStack(base, stackFitParameters(), objective).stack;
+    return minimizeStack(base, free, objective).stack;
 }
 }  // namespace
 
@@ -44,7 +54,11 @@ CalibrationResult calibrateStack(const Stack& base, const std::vector<RealityCas
     for (const RealityCase& c : cases)
         if (c.expressible) used.push_back(c);
     CalibrationResult out;
-    out.stack = refit(base, fitCases, used, userWeight);
+    out.stack = refit(base, fitCases, used, userWeight, &out.summary.refitted);
+    for (const StackFitParameter& p : stackFitParameters())
+        if (std::find(out.summary.refitted.begin(), out.summary.refitted.end(), p.name) ==
+            out.summary.refitted.end())
+            out.summary.kept.push_back(p.name);
     out.errorsBefore = caseErrors(base, used);
     out.errorsAfter = caseErrors(out.stack, used);
     out.summary.runs = int(used.size());

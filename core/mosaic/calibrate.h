@@ -31,7 +31,9 @@ std::vector<double> caseErrors(const Stack& stack, std::vector<RealityCase> case
 /// Median of |e| over `errors`; NaN when empty.
 double medianAbsError(const std::vector<double>& errors);
 
-/// Refits the stackFitParameters() of `base`, from its values, to the runs it was fitted to
+/// Refits the stackFitParameters() that some of the user's `cases` depend on
+/// (parametersDependedOn; the others keep `base`'s values, listed with the refitted ones in
+/// summary.refitted / summary.kept) from `base`'s values, to the runs it was fitted to
 /// (`fitCases`: `tandem-cli calibrate` passes the shipped measured runs on hardware other than
 /// the user's, whose runs take the place of the shipped ones there) and the user's `cases`,
 /// each of the user's weighing `userWeight` (minimizeStack on fitObjective; expressible cases,
@@ -46,9 +48,10 @@ CalibrationResult calibrateStack(const Stack& base, const std::vector<RealityCas
 
 /// The calibration of `tandem-cli calibrate` and the GUI's "Calibrate to these runs": the user's
 /// `cases` (expressible, all on one hardware; their plans chosen here by choosePlans) take the
-/// place of the shipped runs on that hardware, the shipped runs on other hardware hold the rest
-/// (calibrateStack with replacedRunsWeight). Slow: one stack fit (seconds), and with
-/// `leaveOneRunOut` one more per run.
+/// place of the shipped runs on that hardware, the shipped runs on other hardware stay in the
+/// fit (calibrateStack with replacedRunsWeight). The replaced runs stay out even for the
+/// constants the user's runs do not exercise: those are kept at `base`'s values anyway. Slow: one
+/// stack fit (seconds), and with `leaveOneRunOut` one more per run.
 CalibrationResult calibrateToRuns(const Stack& base, std::vector<RealityCase> cases,
                                   const std::string& name, bool leaveOneRunOut = true);
 

@@ -315,6 +315,21 @@ double fitObjective(const Stack& stack, std::vector<RealityCase>& cases) {
     return sum;
 }
 
+std::vector<StackFitParameter> parametersDependedOn(
+    const Stack& at, const std::function<double(const Stack&)>& objective) {
+    // Probed by moving each constant half its range (down when that would leave the range).
+    const double atStart = objective(at);
+    std::vector<StackFitParameter> out;
+    for (const StackFitParameter& p : stackFitParameters()) {
+        Stack probe = at;
+        double& v = p.ref(probe);
+        const double half = 0.5 * (p.high - p.low);
+        v = v + half <= p.high ? v + half : v - half;
+        if (objective(probe) != atStart) out.push_back(p);
+    }
+    return out;
+}
+
 StackFit fitStack(const Stack& start, int maxEvaluations,
                   const std::function<bool(const RealityCase&)>& excluded,
                   const tandem::CancelFlag* cancel) {
@@ -328,16 +343,8 @@ StackFit fitStack(const Stack& start, int maxEvaluations,
     // A constant no fitted case depends on (the MXFP8 and NVFP4 factors with the GB200 runs,
     // the only ones at those precisions, left out) keeps its start value: Nelder-Mead would
     // move it along the flat direction, and the left-out runs would be predicted with whatever
-    // value the simplex left there. Probed by moving each constant half its range.
-    const double atStart = objective(start);
-    std::vector<StackFitParameter> identified;
-    for (const StackFitParameter& p : stackFitParameters()) {
-        Stack probe = start;
-        double& v = p.ref(probe);
-        const double half = 0.5 * (p.high - p.low);
-        v = v + half <= p.high ? v + half : v - half;
-        if (objective(probe) != atStart) identified.push_back(p);
-    }
+    // value the simplex left there.
+    const std::vector<StackFitParameter> identified = parametersDependedOn(start, objective);
     StackFit fit = minimizeStack(start, identified, objective, maxEvaluations);
     fit.values.clear();
     for (const StackFitParameter& p : stackFitParameters()) fit.values.push_back(p.ref(fit.stack));

@@ -99,6 +99,12 @@ struct StackFit {
     double objective = 0;
     int evaluations = 0;
 };
+/// The stackFitParameters() that `objective` depends on at `at`: moving the constant by half its
+/// range (down where up would leave the range) changes the objective. A constant none of the
+/// objective's runs exercises (e.g. the NVFP4 factor with no NVFP4 run) is left out. One
+/// objective evaluation per constant plus one.
+std::vector<StackFitParameter> parametersDependedOn(
+    const Stack& at, const std::function<double(const Stack&)>& objective);
 /// `excluded` (optional): cases it returns true for take no part in the fit (leave-out
 /// validation, leaveOutErrors); a constant the remaining cases do not depend on (its value
 /// moved by half its range leaves the objective unchanged) is not fitted and keeps `start`'s

@@ -50,6 +50,10 @@ struct StackCalibration {
     std::string hardware;  ///< hardware the runs ran on
     double medianAbsErrorBefore = 0, medianAbsErrorAfter = 0;
     double leaveOneRunOut = std::numeric_limits<double>::quiet_NaN();  ///< NaN: not measured
+    /// stackFitParameters() names: `refitted`, those some of the runs depend on
+    /// (parametersDependedOn, reality.h); `kept`, the rest, left at the base's values. Both
+    /// empty in files written before the split was recorded.
+    std::vector<std::string> refitted, kept;
 };
 
 /// A training stack. Every member is data; the perf model has one code path for all stacks.

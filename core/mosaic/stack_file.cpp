@@ -24,7 +24,16 @@ std::string calibrationSentence(const StackCalibration& c) {
          percent(c.medianAbsErrorAfter);
     if (std::isfinite(c.leaveOneRunOut))
         s += "; " + percent(c.leaveOneRunOut) + " for a run left out";
-    return s + ")";
+    s += ")";
+    if (c.kept.empty()) return s;
+    const auto list = [](const std::vector<std::string>& names) {
+        std::string out;
+        for (size_t i = 0; i < names.size(); ++i)
+            out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+        return out.empty() ? std::string("none") : out;
+    };
+    return s + "; refitted " + list(c.refitted) +
+           "; kept at the base's values (not exercised by the runs) " + list(c.kept);
 }
 
 nlohmann::ordered_json stackToJson(const Stack& stack) {
@@ -45,6 +54,10 @@ nlohmann::ordered_json stackToJson(const Stack& stack) {
         c["median_abs_error_after"] = calibration->medianAbsErrorAfter;
         if (std::isfinite(calibration->leaveOneRunOut))
             c["leave_one_run_out"] = calibration->leaveOneRunOut;
+        if (!calibration->refitted.empty() || !calibration->kept.empty()) {
+            c["refitted"] = calibration->refitted;
+            c["kept"] = calibration->kept;
+        }
         j["calibration"] = c;
     }
     return j;
@@ -115,6 +128,10 @@ Stack readStackJson(JsonReader& r, std::vector<std::string>* notes) {
         cal.leaveOneRunOut = c.has("leave_one_run_out")
                                  ? c.number("leave_one_run_out", 0, Range::nonNegative())
                                  : std::nan("");
+        std::vector<std::string> names;
+        for (const StackFitParameter& p : stackFitParameters()) names.push_back(p.name);
+        cal.refitted = c.strings("refitted", {}, names);
+        cal.kept = c.strings("kept", {}, names);
         cal.base = baseStack.name;
         c.finish();
         s.calibration = cal;

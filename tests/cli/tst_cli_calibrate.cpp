@@ -168,6 +168,10 @@ private slots:
         QVERIFY(j["calibration"]["median_abs_error_after"].get<double>() <
                 j["calibration"]["median_abs_error_before"].get<double>());
         QCOMPARE(readJson(out)["calibration"], j["calibration"]);
+        // No run is MXFP8 or NVFP4: those factors keep the base's values.
+        QCOMPARE(j["calibration"]["kept"],
+                 nlohmann::json::parse(R"(["mxfp8_gemm_factor", "nvfp4_gemm_factor"])"));
+        QCOMPARE(j["calibration"]["refitted"].size(), size_t(5));
 
         const CliRun csv =
             runCli({QStringLiteral("calibrate"), data("calibrate-h100-runs.csv"),
@@ -204,6 +208,27 @@ private slots:
                     QStringLiteral("--precision"), QStringLiteral("fp8"), QStringLiteral("--name"),
                     QStringLiteral("mine"), QStringLiteral("--out"), a});
         QVERIFY2(c.exitCode == 0, qPrintable(c.err));
+        // One dense FP8 run measures neither the MoE nor the MXFP8 / NVFP4 constants: they keep
+        // megatron-core's values, and the output says so (before, a2a_overlap went 0.668 -> 1).
+        QVERIFY2(c.out.contains(QStringLiteral(
+                     "refitted attention_efficiency and tp_overlap; kept at the base's values (not "
+                     "exercised by the runs) grouped_gemm_max, expert_fixed_us, mxfp8_gemm_factor, "
+                     "nvfp4_gemm_factor and a2a_overlap")),
+                 qPrintable(c.out));
+        const nlohmann::json sa = readJson(a)["constants"];
+        QCOMPARE(sa["a2a_overlap"].get<double>(), 0.6678);
+        QCOMPARE(sa["expert_fixed_us"].get<double>(), 24.04);
+        QCOMPARE(sa["nvfp4_gemm_factor"].get<double>(), 0.7752);
+        QCOMPARE(readJson(a)["calibration"]["kept"].size(), size_t(5));
+        // The file read back carries the split into the plan's stack sentence.
+        const CliRun p =
+            runCli({QStringLiteral("plan"), model("Llama-3-70B.config.json"),
+                    QStringLiteral("--devices"), QStringLiteral("64"), QStringLiteral("--hardware"),
+                    QStringLiteral("h100"), QStringLiteral("--stack"), a});
+        QVERIFY2(p.exitCode == 0, qPrintable(p.err));
+        QVERIFY2(p.out.contains(QStringLiteral("; refitted attention_efficiency and tp_overlap; "
+                                               "kept at the base's values")),
+                 qPrintable(p.out));
         QFile one(dir.filePath(QStringLiteral("one.txt")));
         QVERIFY(one.open(QIODevice::WriteOnly));
         one.write(QStringLiteral("llama70b.log --model %1 --layout tp=4,pp=8,vp=5 --devices 64 "
