@@ -72,6 +72,10 @@ public:
     std::string text(const std::string& key, const std::string& def) {
         return present(key) ? m_reader.string(key.c_str(), def) : def;
     }
+    /// Optional positive number with no assumption line; absent -> 0 (not stated).
+    double positive(const std::string& key) {
+        return present(key) ? m_reader.number(key.c_str(), 0.0, Range::positive()) : 0.0;
+    }
     /// Optional array of distinct layer indices in [0, upper).
     std::vector<long long> indices(const std::string& key, long long upper) {
         if (!present(key)) return {};
@@ -138,6 +142,7 @@ void readStandardCore(Fields& f, ModelGeometry& g, bool tiedDefault) {
         g.headDim = g.hidden / g.heads;  // checkModelShape refuses a remainder
         f.assume("head_dim", "hidden_size / num_attention_heads = " + std::to_string(g.headDim));
     }
+    g.ropeTheta = f.positive("rope_theta");
     g.tiedEmbeddings = f.flag(
         "tie_word_embeddings", tiedDefault,
         tiedDefault ? "true (input and output embeddings shared)" : "false (separate output head)");
@@ -178,6 +183,7 @@ void readDeepSeek(Fields& f, ModelGeometry& g) {
         g.qLoraRank = f.req("q_lora_rank", "MLA query compression rank");
     else if (!f.hasKey("q_lora_rank"))
         f.assume("q_lora_rank", "null (full-rank query projection, as in DeepSeek-V2-Lite)");
+    g.ropeTheta = f.positive("rope_theta");
     g.tiedEmbeddings = f.flag("tie_word_embeddings", false, "false (separate output head)");
     g.experts = f.req("n_routed_experts", "routed experts per MoE block, E");
     g.topK = f.req("num_experts_per_tok", "routed experts per token, top-K");

@@ -69,6 +69,7 @@ struct ModelGeometry {
     bool tiedEmbeddings = false;     ///< output head shares the token embedding matrix
     long long learnedPositions = 0;  ///< rows of a learned position table (GPT-2, OPT); 0 = RoPE
     long long embedProjDim = 0;      ///< OPT word_embed_proj_dim when != hidden (project_in/out)
+    double ropeTheta = 0;            ///< rope_theta, the RoPE base; 0 = not stated
 
     long long denseLayers = 0;    ///< blocks with a dense FFN
     long long moeLayers = 0;      ///< blocks with an MoE FFN

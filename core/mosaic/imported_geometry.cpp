@@ -78,6 +78,15 @@ ImportedGeometry importedGeometry(const ModelImport& m) {
                  " of width d_expert = " + std::to_string(s.dExpert));
     }
     g.vocab = toInt(s.vocab);
+    // The facts a launch script must state, as the config gives them (not costed).
+    if (s.attention == AttentionKind::Standard && s.headDim > 0 && s.heads * s.headDim != s.hidden)
+        g.statedHeadDim = toInt(s.headDim);
+    g.rmsNorm = s.layerNorm ? 0 : 1;
+    g.rotary = s.learnedPositions > 0 ? 0 : 1;
+    g.ropeTheta = g.rotary == 1 ? s.ropeTheta : 0;
+    g.tiedEmbeddings = s.tiedEmbeddings ? 1 : 0;
+    g.linearBias = s.oBias || s.mlpBias ? 2 : s.qkvBias ? 1 : 0;
+    g.qkNorm = s.qkNorm ? 1 : 0;
     if (s.tiedEmbeddings)
         note(
             "tied embeddings: memory still holds a separate output head on the last pipeline "

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <stdexcept>
@@ -36,6 +37,10 @@ struct ReadFlags {
     int vocabDivisor = 0;  ///< --make-vocab-size-divisible-by, 0 = not given (Megatron: 128)
     bool swiglu = false, gqa = false, bf16 = false, overlapGrad = false, overlapParam = false;
     bool torchFsdp = false;  ///< --use-torch-fsdp2: parameters, gradients and optimizer sharded
+    /// Architecture flags (read so that they are known; the costing does not depend on them).
+    std::string normalization, positions;
+    int rotaryBase = 0;
+    bool untied = false, noBias = false, qkvBias = false, qkLayernorm = false;
     /// Model flags, 0 = not given.
     int layers = 0, hidden = 0, heads = 0, queryGroups = 0, kvChannels = 0, ffn = 0, vocab = 0,
         experts = 0, topK = 0, expertFfn = 0, sharedFfn = 0;
@@ -131,6 +136,16 @@ const std::vector<MegatronFlag>& megatronFlags() {
         count("--kv-channels", [](R& r) -> int& { return r.kvChannels; }),
         count("--ffn-hidden-size", [](R& r) -> int& { return r.ffn; }),
         toggle("--swiglu", [](R& r) -> bool& { return r.swiglu; }),
+        // Architecture flags of the launch script (read, not costed).
+        choice("--normalization", [](R& r) -> std::string& { return r.normalization; },
+               {"LayerNorm", "RMSNorm"}),
+        choice("--position-embedding-type", [](R& r) -> std::string& { return r.positions; },
+               {"learned_absolute", "rope", "mrope", "relative", "none"}),
+        count("--rotary-base", [](R& r) -> int& { return r.rotaryBase; }),
+        toggle("--untie-embeddings-and-output-weights", [](R& r) -> bool& { return r.untied; }),
+        toggle("--disable-bias-linear", [](R& r) -> bool& { return r.noBias; }),
+        toggle("--add-qkv-bias", [](R& r) -> bool& { return r.qkvBias; }),
+        toggle("--qk-layernorm", [](R& r) -> bool& { return r.qkLayernorm; }),
         count("--vocab-size", [](R& r) -> int& { return r.vocab; }),
         count("--make-vocab-size-divisible-by", [](R& r) -> int& { return r.vocabDivisor; }),
         count("--max-position-embeddings", [](R& r) -> int& { return r.maxPositions; }),
@@ -299,8 +314,8 @@ bool checkModel(const R& r, const Geometry& g, std::string& error) {
               std::to_string(g.nHead) + " attention heads") ||
         !same("--num-query-groups", r.queryGroups, g.nKvHead,
               std::to_string(g.nKvHead) + " key/value heads") ||
-        !same("--kv-channels", r.kvChannels, headWidth(g),
-              "head width " + std::to_string(headWidth(g))) ||
+        (r.kvChannels != g.statedHeadDim && !same("--kv-channels", r.kvChannels, headWidth(g),
+                                                  "head width " + std::to_string(headWidth(g)))) ||
         !same("--ffn-hidden-size", r.ffn, g.dFf, "FFN width " + std::to_string(g.dFf)) ||
         !same("--vocab-size", r.vocab, g.vocab, "vocabulary " + std::to_string(g.vocab)) ||
         !same("--num-experts", r.experts, g.experts,
@@ -353,9 +368,26 @@ std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p
     std::string a = "--num-layers " + n(g.layers) + " --hidden-size " + n(g.dModel) +
                     " --num-attention-heads " + n(g.nHead);
     if (g.nKvHead != g.nHead) a += " --group-query-attention --num-query-groups " + n(g.nKvHead);
-    if (g.headDim > 0 && g.headDim * g.nHead != g.dModel) a += " --kv-channels " + n(g.headDim);
+    // The head width: the costed one, or the description's where it states another.
+    const int width = g.statedHeadDim > 0 ? g.statedHeadDim : headWidth(g);
+    if (width * g.nHead != g.dModel) a += " --kv-channels " + n(width);
     if (g.dFf > 0) a += " --ffn-hidden-size " + n(g.dFf);
     if (g.denseFfnMatrices == 3) a += " --swiglu";
+    // What the description states where Megatron-LM's defaults (LayerNorm, learned absolute
+    // positions, tied embeddings, biases, no Q/K norms) would build another model.
+    if (g.rmsNorm >= 0) a += g.rmsNorm ? " --normalization RMSNorm" : " --normalization LayerNorm";
+    if (g.rotary == 1) {
+        a += " --position-embedding-type rope";
+        // Megatron-LM reads --rotary-base as an integer.
+        if (g.ropeTheta > 0 && g.ropeTheta == std::floor(g.ropeTheta) && g.ropeTheta < 2e9)
+            a += " --rotary-base " + n(static_cast<long long>(g.ropeTheta));
+    } else if (g.rotary == 0) {
+        a += " --position-embedding-type learned_absolute";
+    }
+    if (g.tiedEmbeddings == 0) a += " --untie-embeddings-and-output-weights";
+    if (g.linearBias == 0) a += " --disable-bias-linear";
+    if (g.linearBias == 1) a += " --disable-bias-linear --add-qkv-bias";
+    if (g.qkNorm == 1) a += " --qk-layernorm";
     a += " --vocab-size " + n(g.vocab);
     // Megatron-LM pads the vocabulary to a multiple of --make-vocab-size-divisible-by x TP
     // (megatronPaddedVocab); the plan costs V itself, so a divisor that keeps V is stated where
@@ -397,7 +429,8 @@ std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p
     const bool round = p.dp > 0 && p.mbs > 0 && c.globalBatch % (p.dp * p.mbs) != 0;
     a += " --micro-batch-size " + n(p.mbs) + " --global-batch-size " +
          n(clusterForPlan(c, p, round).globalBatch);
-    if (p.sequenceParallel) a += " --sequence-parallel";
+    // Megatron-LM uses sequence parallelism only with TP > 1 (it turns the flag off at TP 1).
+    if (p.sequenceParallel && p.tp > 1) a += " --sequence-parallel";
     if (p.fsdp)
         a += " --use-megatron-fsdp --data-parallel-sharding-strategy optim_grads_params";
     else if (p.distributedOptimizer)
@@ -661,6 +694,10 @@ bool parseMegatronArguments(const std::string& text, const Geometry& g, Cluster&
         return false;
     }
     p.dp = int(c.devices / inner);
+    // At TP 1 Megatron-LM has no sequence parallelism whether or not the flag is given (nor is
+    // one costed: no TP replicas), and --emit megatron leaves it out there: the plan's default
+    // is kept so that a written plan reads back to itself.
+    if (p.tp == 1) p.sequenceParallel = Plan{}.sequenceParallel;
     if (notes && !unknown.empty()) {
         std::string s = "not modelled, not costed:";
         for (const auto& u : unknown) s += " " + u;

@@ -22,7 +22,12 @@ long long megatronPaddedVocab(long long vocab, int divisibleBy, int tp);
 /// line that parseMegatronArguments reads back to the same plan and cluster batch, sequence
 /// and precision: the model (--num-layers, --hidden-size, --num-attention-heads,
 /// --group-query-attention --num-query-groups when KV heads < heads, --kv-channels when the
-/// head width is not d / heads, --ffn-hidden-size, --swiglu for a SwiGLU FFN, --vocab-size,
+/// head width (the description's g.statedHeadDim where it states one) is not d / heads,
+/// --ffn-hidden-size, --swiglu for a SwiGLU FFN, what the description states of the rest
+/// (--normalization RMSNorm|LayerNorm, --position-embedding-type rope with --rotary-base from
+/// rope_theta or learned_absolute, --untie-embeddings-and-output-weights, --disable-bias-linear
+/// (with --add-qkv-bias for Q/K/V biases alone), --qk-layernorm; nothing where it is not
+/// stated), --vocab-size,
 /// --max-position-embeddings; MoE: --num-experts, --moe-router-topk, --moe-ffn-hidden-size,
 /// --moe-shared-expert-intermediate-size (shared experts x d_expert), --moe-layer-freq with the
 /// leading dense blocks), the parallel layout (--tensor-, --pipeline-, --context-,
@@ -31,7 +36,7 @@ long long megatronPaddedVocab(long long vocab, int divisibleBy, int tp);
 /// when VP > 1, which states VP whether or not the layers divide, --decoder-first- /
 /// --decoder-last-pipeline-num-layers), --micro-batch-size, --global-batch-size (the batch the
 /// layout runs: c.globalBatch, or its rounding to DP x B_micro when they do not divide it, as
-/// evaluateLayout costs it), --seq-length, --sequence-parallel when the plan has it,
+/// evaluateLayout costs it), --seq-length, --sequence-parallel when the plan has it and TP > 1,
 /// --use-distributed-optimizer / --use-megatron-fsdp, --recompute-* per checkpointing mode,
 /// --bf16 and --fp8-format / --fp8-recipe / --fp4-format per precision. The plan costs the
 /// model's vocabulary unpadded, so where Megatron-LM's default padding (megatronPaddedVocab
@@ -57,7 +62,8 @@ std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p
 /// --use-custom-fsdp) with --data-parallel-sharding-strategy (optim_grads_params or not given:
 /// FSDP; optim: distributed optimizer; no_shard: neither; optim_grads: as optim, noted),
 /// --use-torch-fsdp2 (FSDP), --use-distributed-optimizer (absent: replicated optimizer state),
-/// --sequence-parallel (absent: off, Megatron's default), --recompute-granularity full|selective
+/// --sequence-parallel (absent: off, Megatron's default; at TP 1, where Megatron-LM has none
+/// either way, the plan's default, costed the same), --recompute-granularity full|selective
 /// with --recompute-modules (selective with only core_attn, Megatron's default: core-attn; with
 /// layernorm / moe_act / mlp_act: selective; with mlp / moe: super-selective), the precision
 /// (--fp8-format e4m3|hybrid [+ --fp8-recipe mxfp8], --fp4-format e2m1, else BF16), and the model

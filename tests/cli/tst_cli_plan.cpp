@@ -196,6 +196,72 @@ private slots:
         QCOMPARE(r.out.count(QStringLiteral("# Note: ")), note.isEmpty() ? 0 : 1);
     }
 
+    /// plan --emit megatron builds the model the config describes, not Megatron-LM's defaults:
+    /// the config's head width (--kv-channels), RMSNorm or LayerNorm, rotary or learned
+    /// positions with the config's rope_theta, untied embeddings, no linear biases, Q/K norms;
+    /// each flag only where the config states it, and --sequence-parallel only with TP > 1.
+    void planEmitMegatronModelFlags_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QStringList>("present");
+        QTest::addColumn<QStringList>("absent");
+        QTest::newRow("Qwen3-30B-A3B, 512 x p6-b200 (TP 1)")
+            << "Qwen3-30B-A3B.config.json"
+            << QStringList{"--devices", "512", "--hardware", "p6-b200"}
+            << QStringList{"--tensor-model-parallel-size 1 ",
+                           "--num-attention-heads 32 ",
+                           "--kv-channels 128 ",
+                           "--swiglu ",
+                           "--normalization RMSNorm ",
+                           "--position-embedding-type rope ",
+                           "--rotary-base 1000000 ",
+                           "--untie-embeddings-and-output-weights ",
+                           "--disable-bias-linear ",
+                           "--qk-layernorm "}
+            << QStringList{"--sequence-parallel", "--add-qkv-bias", "LayerNorm "};
+        QTest::newRow("Llama 3 70B, TP 1 with sp asked")
+            << "Llama-3-70B.config.json"
+            << QStringList{"--devices", "64", "--layout", "tp=1,pp=8,mbs=1,sp=1"}
+            << QStringList{"--tensor-model-parallel-size 1 ",
+                           "--swiglu ",
+                           "--normalization RMSNorm ",
+                           "--position-embedding-type rope ",
+                           "--untie-embeddings-and-output-weights ",
+                           "--disable-bias-linear "}
+            << QStringList{"--sequence-parallel", "--kv-channels", "--qk-layernorm",
+                           "--rotary-base", "--add-qkv-bias"};
+        QTest::newRow("Llama 3 70B, TP 8 with sp")
+            << "Llama-3-70B.config.json"
+            << QStringList{"--devices", "64", "--layout", "tp=8,pp=1,mbs=1,sp=1"}
+            << QStringList{"--tensor-model-parallel-size 8 ", "--sequence-parallel "}
+            << QStringList{"--kv-channels", "--qk-layernorm"};
+        QTest::newRow("GPT-2 large: LayerNorm, learned positions, tied, biases")
+            << "gpt2-large.config.json" << QStringList{"--devices", "8"}
+            << QStringList{"--normalization LayerNorm ",
+                           "--position-embedding-type learned_absolute "}
+            << QStringList{"--untie-embeddings-and-output-weights", "--disable-bias-linear",
+                           "--rotary-base", "--qk-layernorm", "RMSNorm"};
+    }
+
+    void planEmitMegatronModelFlags() {
+        QFETCH(QString, model);
+        QFETCH(QStringList, args);
+        QFETCH(QStringList, present);
+        QFETCH(QStringList, absent);
+        const auto r =
+            runCli(QStringList{QStringLiteral("plan"),
+                               QStringLiteral(TANDEM_TEST_DATA "/models/") + model} +
+                   args + QStringList{QStringLiteral("--emit"), QStringLiteral("megatron")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        // The flags one a line, joined back into one line of words.
+        QString line = r.out;
+        line.replace(QStringLiteral(" \\\n    "), QStringLiteral(" "));
+        for (const QString& flag : present)
+            QVERIFY2(line.contains(flag), qPrintable(flag + "\n" + r.out));
+        for (const QString& flag : absent)
+            QVERIFY2(!line.contains(flag), qPrintable(flag + "\n" + r.out));
+    }
+
     /// plan --megatron-args reads a launch script as bash would: the commented-out
     /// "--micro-batch-size 1" is not costed (micro-batch 4 is), the quoted 'selective' is
     /// Megatron's selective recompute (core attention), the arrays are expanded, and the flags
@@ -355,6 +421,9 @@ private slots:
             << QStringList{
                    "--devices", "2048", "--gbs",    "2048",
                    "--seqlen",  "4096", "--layout", "tp=2,pp=16,vp=2,ep=64,mbs=1,ckpt=selective"};
+        QTest::newRow("Qwen3-30B-A3B on p6-b200: head width 128, TP 1")
+            << "Qwen3-30B-A3B.config.json"
+            << QStringList{"--devices", "512", "--hardware", "p6-b200"};
         QTest::newRow("Llama 3 70B best layout, rounded batch")
             << "Llama-3-70B.config.json"
             << QStringList{"--devices", "96", "--gbs", "1000", "--seqlen", "8192"};

@@ -522,7 +522,10 @@ private slots:
         QCOMPARE(QString::fromStdString(flags),
                  QStringLiteral(
                      "--num-layers 61 --hidden-size 7168 --num-attention-heads 128 "
-                     "--ffn-hidden-size 18432 --swiglu --vocab-size 129280 --num-experts 256 "
+                     "--ffn-hidden-size 18432 --swiglu --normalization RMSNorm "
+                     "--position-embedding-type rope --rotary-base 10000 "
+                     "--untie-embeddings-and-output-weights --disable-bias-linear "
+                     "--vocab-size 129280 --num-experts 256 "
                      "--moe-router-topk 8 --moe-ffn-hidden-size 2048 "
                      "--moe-shared-expert-intermediate-size 2048 --moe-layer-freq "
                      "'([0]*3+[1]*58)' --seq-length 4096 --max-position-embeddings 4096 "
@@ -533,18 +536,24 @@ private slots:
                      "--overlap-param-gather --recompute-granularity full --recompute-method "
                      "uniform --recompute-num-layers 1 --bf16 --fp8-format hybrid --fp8-recipe "
                      "tensorwise"));
-        // GQA: Qwen3-235B's 4 key/value groups (costed with head width d / heads, so no
-        // --kv-channels); a model with its own head width states it.
+        // GQA: Qwen3-235B's 4 key/value groups; the config's head width 128 (costed as
+        // d / heads = 64) is the one Megatron-LM is told to build, with Q/K norms.
         const Geometry q = modelGeometry("Qwen3-235B-A22B.config.json");
+        QCOMPARE(q.statedHeadDim, 128);
         const std::string qf = megatronArguments(q, c, p);
-        QVERIFY(qf.find("--num-attention-heads 64 --group-query-attention --num-query-groups 4 "
-                        "--ffn-hidden-size 12288") != std::string::npos);
+        QVERIFY2(qf.find("--num-attention-heads 64 --group-query-attention --num-query-groups 4 "
+                         "--kv-channels 128 --ffn-hidden-size 12288") != std::string::npos,
+                 qf.c_str());
+        QVERIFY2(qf.find(" --qk-layernorm ") != std::string::npos, qf.c_str());
         Geometry wide = q;
         wide.headDim = 128;
+        wide.statedHeadDim = 0;
         const std::string wf = megatronArguments(wide, c, p);
         QVERIFY(wf.find("--num-query-groups 4 --kv-channels 128 ") != std::string::npos);
         QVERIFY(readLaunch(wf, wide, launchCluster(1024)).ok);
-        QCOMPARE(QString::fromStdString(readLaunch(wf, q, launchCluster(1024)).error),
+        Geometry narrow = q;
+        narrow.statedHeadDim = 0;
+        QCOMPARE(QString::fromStdString(readLaunch(wf, narrow, launchCluster(1024)).error),
                  QStringLiteral("--kv-channels 128 contradicts the model file (head width 64)"));
         QVERIFY2(readLaunch(qf, q, launchCluster(1024)).ok, qf.c_str());
         // The line read against another model is refused at its first differing flag.
