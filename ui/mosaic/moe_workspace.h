@@ -108,7 +108,7 @@ public:
     /// Calibrates megatron-core to the scenario's imported runs (mosaic.measured_runs, on one
     /// hardware) off the GUI thread (mosaic::calibrateToRuns without the leave-one-run-out:
     /// one fit, seconds); the result becomes the scenario's stack, "my-HARDWARE (calibrated)"
-    /// (envelopeEdited: one undo step), and the frontier and plan are costed under it. False
+    /// (envelopeCalibrated: one undo step of its own), and the frontier and plan are costed under it. False
     /// with `why` when there is nothing to calibrate to or one runs already.
     bool calibrateToUserRuns(QString* why = nullptr);
     /// The stack the reality check costs the imported runs under: the scenario's when it is a
@@ -153,6 +153,8 @@ public:
 
 signals:
     void envelopeEdited(const tandem::mosaic::Envelope& e);
+    /// The envelope's stack became the one calibrated to the imported runs.
+    void envelopeCalibrated(const tandem::mosaic::Envelope& e);
     void resultsShown();
     void busyChanged(bool busy);
     /// The user toggled "Use in MoE model" for the shown log `path`.

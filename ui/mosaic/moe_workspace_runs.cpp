@@ -71,7 +71,7 @@ void MoeWorkspace::connectCalibration() {
         if (!m_envelope) return;
         m_envelope->stack = r.stack;
         m_controls->setEnvelope(*m_envelope);
-        emit envelopeEdited(*m_envelope);
+        emit envelopeCalibrated(*m_envelope);
         showUserRuns();
         recompute();
     });

@@ -128,6 +128,15 @@ MainWindow::MainWindow(QWidget* parent)
                                                  apply, tr("change of the MoE controls"),
                                                  m_link->propagating()));
     });
+    // A calibration is one undo step of its own, never merged into the edits around it.
+    connect(m_moe, &MoeWorkspace::envelopeCalibrated, this,
+            [this, apply](const mosaic::Envelope& e) {
+                const Scenario before = m_doc->scenario();
+                m_doc->setMosaic(e);
+                m_undo->push(new ScenarioEditCommand(ScenarioPart::Mosaic, before,
+                                                     m_doc->scenario(), apply,
+                                                     tr("calibration to your runs"), false, true));
+            });
     connect(m_doc, &ScenarioDocument::scenarioReplaced, m_undo, &QUndoStack::clear);
     connect(m_network->lossFitPanel(), &LossFitPanel::useFitRequested, this,
             &MainWindow::applyLossFit);

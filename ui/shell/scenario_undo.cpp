@@ -5,14 +5,16 @@
 namespace tandem::ui {
 
 ScenarioEditCommand::ScenarioEditCommand(ScenarioPart part, Scenario before, Scenario after,
-                                         Apply apply, const QString& text, bool followUp)
+                                         Apply apply, const QString& text, bool followUp,
+                                         bool alone)
     : QUndoCommand(text),
       m_part(part),
       m_parts(part),
       m_before(std::move(before)),
       m_after(std::move(after)),
       m_apply(std::move(apply)),
-      m_followUp(followUp) {
+      m_followUp(followUp),
+      m_alone(alone) {
     m_lastEdit.start();
 }
 
@@ -28,7 +30,7 @@ void ScenarioEditCommand::redo() {
 
 bool ScenarioEditCommand::mergeWith(const QUndoCommand* other) {
     const auto* o = dynamic_cast<const ScenarioEditCommand*>(other);
-    if (!o) return false;
+    if (!o || m_alone || o->m_alone) return false;
     if (!o->m_followUp && (o->m_part != m_part || m_lastEdit.elapsed() > kMergeMs)) return false;
     m_after = o->m_after;
     m_parts |= o->m_parts;

@@ -29,13 +29,15 @@ public:
     /// `part`: the part the edit changed (commands merge per part). `followUp`: the edit was made
     /// by a linked control following the user's edit of the other part, and merges into the
     /// command before it (one undo step for both workspaces, which then re-applies both parts).
+    /// `alone`: a discrete action (a calibration) that is one undo step of its own however soon
+    /// it follows or is followed by another edit.
     ScenarioEditCommand(ScenarioPart part, Scenario before, Scenario after, Apply apply,
-                        const QString& text, bool followUp = false);
+                        const QString& text, bool followUp = false, bool alone = false);
     void undo() override;
     void redo() override;
     int id() const override { return 1000; }
     /// Merges a follow-up edit, or a later edit of the same part made within kMergeMs of this
-    /// one's last edit.
+    /// one's last edit; never when either command stands alone.
     bool mergeWith(const QUndoCommand* other) override;
 
     static constexpr int kMergeMs = 800;
@@ -51,6 +53,7 @@ private:
     QElapsedTimer m_lastEdit;
     bool m_pushed = false;
     bool m_followUp = false;
+    bool m_alone = false;
 };
 
 }  // namespace tandem::ui
