@@ -108,8 +108,8 @@ public:
     /// Calibrates megatron-core to the scenario's imported runs (mosaic.measured_runs, on one
     /// hardware) off the GUI thread (mosaic::calibrateToRuns without the leave-one-run-out:
     /// one fit, seconds); the result becomes the scenario's stack, "my-HARDWARE (calibrated)"
-    /// (envelopeCalibrated: one undo step of its own), and the frontier and plan are costed under it. False
-    /// with `why` when there is nothing to calibrate to or one runs already.
+    /// (envelopeCalibrated: one undo step of its own), and the frontier and plan are costed under
+    /// it. False with `why` when there is nothing to calibrate to or one runs already.
     bool calibrateToUserRuns(QString* why = nullptr);
     /// The stack the reality check costs the imported runs under: the scenario's when it is a
     /// calibrated stack, else megatron-core (the stack the shipped runs are costed under).
