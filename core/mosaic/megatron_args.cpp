@@ -420,6 +420,17 @@ std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p
     if (p.firstStageLayers > 0)
         a += " --decoder-first-pipeline-num-layers " + n(p.firstStageLayers);
     if (p.lastStageLayers > 0) a += " --decoder-last-pipeline-num-layers " + n(p.lastStageLayers);
+    const int chunks = p.pp * std::max(1, p.vp);
+    if (notes && p.firstStageLayers == 0 && p.lastStageLayers == 0 && chunks > 1 &&
+        g.layers % chunks != 0)
+        notes->push_back(
+            "Megatron-LM splits the " + n(g.layers) + " layers evenly over PP x VP = " + n(chunks) +
+            " model chunks only when they divide: the plan costs a balanced split (" +
+            n((g.layers + chunks - 1) / chunks) +
+            " layers on the fullest chunk); place them with " +
+            "--pipeline-model-parallel-layout, or count the embedding and the loss as layers " +
+            "with --account-for-embedding-in-pipeline-split / " +
+            "--account-for-loss-in-pipeline-split where " + n(g.layers) + " + 1 or + 2 divides");
     a += " --context-parallel-size " + n(p.cp);
     // The costed expert TP, stated: Megatron-LM would default it to TP.
     if (g.experts > 0)

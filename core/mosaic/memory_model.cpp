@@ -7,8 +7,12 @@ namespace tandem::mosaic {
 const char* PerfModel::stageLayers(const Plan& p, int& first, int& middle, int& last) const {
     const int L = m_g.layers, pp = std::max(1, p.pp);
     const int ls = (L + pp - 1) / pp;
+    // An uneven split balances the stages: L mod PP of them hold ceil(L / PP) layers, the rest
+    // floor(L / PP), the last stage among the latter (it also holds the LM head), as a
+    // pipeline layout or Megatron-Core's account-for-loss split places them (126 layers over
+    // PP 16: 7 on the last stage). The first and middle stages hold the most.
     first = middle = ls;
-    last = std::max(0, std::min(ls, L - (pp - 1) * ls));
+    last = L % pp == 0 ? ls : L / pp;
     if (pp == 1) last = first;
     if (p.firstStageLayers == 0 && p.lastStageLayers == 0) return nullptr;
     if (p.firstStageLayers < 0 || p.lastStageLayers < 0)

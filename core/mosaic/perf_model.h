@@ -74,7 +74,10 @@ struct MemoryBreakdown {
 struct StageMemory {
     int firstStage = 0;  ///< 0-based index of the first pipeline stage this row stands for
     int lastStage = 0;   ///< ... and of the last one (middle stages: 1 to PP - 2)
-    int layers = 0;      ///< transformer blocks on each of these stages
+    /// Transformer blocks on each of these stages. An even split without stated first / last
+    /// stages balances an uneven L: the first and middle rows hold ceil(L / PP) (the fullest
+    /// middle stage), the last floor(L / PP).
+    int layers = 0;
     MemoryBreakdown memory;
     double totalGB = 0;
 };

@@ -604,6 +604,40 @@ private slots:
         QCOMPARE(notes, note.isEmpty() ? QStringList() : QStringList{note});
     }
 
+    /// Megatron-LM splits the layers evenly over PP x VP chunks only when they divide; the plan
+    /// costs a balanced split, and --emit says how to place it where they do not.
+    void unevenPipelineSplitNoted_data() {
+        QTest::addColumn<QString>("layout");
+        QTest::addColumn<QString>("note");  // "" = none
+        QTest::newRow("94 layers over PP 2") << "tp=1,pp=2,ep=8,mbs=1,ckpt=full"
+                                             << "";
+        QTest::newRow("94 layers over PP 8 x VP 3")
+            << "tp=1,pp=8,vp=3,ep=8,mbs=1,ckpt=full"
+            << "Megatron-LM splits the 94 layers evenly over PP x VP = 24 model chunks only when "
+               "they divide: the plan costs a balanced split (4 layers on the fullest chunk); "
+               "place them with --pipeline-model-parallel-layout, or count the embedding and the "
+               "loss as layers with --account-for-embedding-in-pipeline-split / "
+               "--account-for-loss-in-pipeline-split where 94 + 1 or + 2 divides";
+        QTest::newRow("94 layers, first / last stated")
+            << "tp=1,pp=4,ep=8,mbs=1,ckpt=full,pp_first=22,pp_last=24"
+            << "";
+    }
+    void unevenPipelineSplitNoted() {
+        QFETCH(QString, layout);
+        QFETCH(QString, note);
+        const Geometry g = modelGeometry("Qwen3-235B-A22B.config.json");
+        QCOMPARE(g.layers, 94);
+        Plan p;
+        std::string error;
+        QVERIFY2(parseLayout(layout.toStdString(), p, error), error.c_str());
+        p.dp = 64 / p.pp;
+        std::vector<std::string> notes;
+        megatronArguments(g, launchCluster(64), p, &notes);
+        QStringList got;
+        for (const auto& n : notes) got << QString::fromStdString(n);
+        QCOMPARE(got, note.isEmpty() ? QStringList() : QStringList{note});
+    }
+
     /// Megatron-LM pads the vocabulary to a multiple of --make-vocab-size-divisible-by (128) x
     /// TP; the plan costs the model's vocabulary, so --emit states a divisor that keeps it, and
     /// a launch file that pads it gets a note naming the padded size.

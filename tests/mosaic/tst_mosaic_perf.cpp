@@ -34,6 +34,8 @@ private slots:
     void planJsonKeys();
     void stageMemoryAddsUpToPeak_data();
     void stageMemoryAddsUpToPeak();
+    void unevenSplitLeavesNoStageEmpty_data();
+    void unevenSplitLeavesNoStageEmpty();
     void planReportIsThePlan();
     void planReportWithNothingFeasible();
     void layoutParsing();
@@ -384,6 +386,48 @@ void TestMosaicPerf::stageMemoryAddsUpToPeak() {
     QCOMPARE(fullest->memory.weights, ev.memory.weights);
     QCOMPARE(fullest->memory.activations, ev.memory.activations);
     QCOMPARE(fullest->memory.other, ev.memory.other);
+}
+
+void TestMosaicPerf::unevenSplitLeavesNoStageEmpty_data() {
+    QTest::addColumn<int>("pp");
+    QTest::addColumn<int>("fullest");
+    QTest::addColumn<int>("last");
+    // 72 layers: PP 13 holds 7 stages of 6 and 6 of 5; PP 16 holds 8 of 5 and 8 of 4. Stages of
+    // ceil(L / PP) with the rest on the last left it none (72 - 12 x 6 = 0, 72 - 15 x 5 < 0).
+    QTest::newRow("pp13") << 13 << 6 << 5;
+    QTest::newRow("pp16") << 16 << 5 << 4;
+    QTest::newRow("pp8 even") << 8 << 9 << 9;
+}
+
+void TestMosaicPerf::unevenSplitLeavesNoStageEmpty() {
+    // An uneven pipeline split balances the stages: the fullest holds ceil(L / PP) layers and
+    // sets the pace, the last holds floor(L / PP) beside the LM head, and no stage is empty.
+    QFETCH(int, pp);
+    QFETCH(int, fullest);
+    QFETCH(int, last);
+    Cluster c;
+    c.devices = 8 * pp;
+    c.stack = builtinStack("megatron-core");
+    const Geometry g = ladderGeometry(18, 32, 2, 2);
+    QCOMPARE(g.layers, 72);
+    Plan p;
+    std::string err;
+    QVERIFY2(parseLayout("tp=1,ep=8,pp=" + std::to_string(pp) + ",mbs=1,ckpt=selective", p, err),
+             err.c_str());
+    p.dp = 8;
+    // The layout passes every structural rule; this wide a model may still not fit, which
+    // its stages' memory says.
+    const PlanEval ev = evaluateLayout(g, c, p);
+    QVERIFY2(ev.feasible || ev.rule == kDoesNotFitInMemory, ev.reason.c_str());
+    const auto stages = layoutStageMemory(g, c, p);
+    QCOMPARE(int(stages.size()), 3);
+    QCOMPARE(stages.front().layers, fullest);
+    QCOMPARE(stages.back().layers, last);
+    QCOMPARE(stages.back().lastStage, pp - 1);
+    for (const StageMemory& s : stages) {
+        QVERIFY(s.layers > 0);
+        QVERIFY(s.memory.activations > 0 && s.memory.weights > 0);
+    }
 }
 
 void TestMosaicPerf::planReportIsThePlan() {
