@@ -33,8 +33,8 @@ double modelFlopsPerIteration(double flopsPerToken, const Cluster& c) {
 /// readHardware keep the usual causes out): why a plan's step time or MFU cannot be, or nullptr.
 /// `mfuCeiling`: the largest MFU the GEMM precision allows. MFU is counted against the BF16 peak
 /// (Eq. 1), so an FP8 or FP4 run may exceed 1 up to its precision's peak over the BF16 one.
-const char* impossibleResult(double mfu, double iterationS, double mfuCeiling) {
-    if (!(iterationS > 0) || !std::isfinite(iterationS))
+const char* impossibleResult(double mfu, double iteration_s, double mfuCeiling) {
+    if (!(iteration_s > 0) || !std::isfinite(iteration_s))
         return "step time is not a positive finite number: the hardware constants cannot be costed";
     if (!(mfu >= 0 && mfu <= mfuCeiling))
         return "MFU above 100 % of the GEMM precision's peak: the efficiency and chi_sys constants "
@@ -47,9 +47,9 @@ const char* impossibleResult(double mfu, double iterationS, double mfuCeiling) {
 const char* const kDoesNotFitInMemory = "does not fit in device memory";
 const char* const kEpMustDivideDp = "EP must divide DP (DP = EP x EDP, App. D.1)";
 
-double modelFlopsUtilization(double flopsPerIteration, double iterationS, int devices,
+double modelFlopsUtilization(double flopsPerIteration, double iteration_s, int devices,
                              double peakFlops) {
-    return flopsPerIteration / (iterationS * devices * peakFlops);
+    return flopsPerIteration / (iteration_s * devices * peakFlops);
 }
 
 struct PerfModel::Times {
@@ -209,8 +209,8 @@ double PerfModel::mfuCeiling() const {
     return bf16 > 0 && precision > bf16 ? precision / bf16 : 1.0;
 }
 
-double PerfModel::mfu(double iterationS) const {
-    return modelFlopsUtilization(modelFlopsPerIteration(m_nActFlopsPerToken, m_c), iterationS,
+double PerfModel::mfu(double iteration_s) const {
+    return modelFlopsUtilization(modelFlopsPerIteration(m_nActFlopsPerToken, m_c), iteration_s,
                                  m_c.devices, m_c.hardware.peakFlops);
 }
 
@@ -636,9 +636,9 @@ QuickEval PerfModel::quick(const Plan& p) const {
     }
     Times t;
     cost(p, t);
-    q.iterationS = t.chi * t.analytic;
-    q.mfu = mfu(q.iterationS);
-    if ((q.reason = impossibleResult(q.mfu, q.iterationS, mfuCeiling()))) return q;
+    q.iteration_s = t.chi * t.analytic;
+    q.mfu = mfu(q.iteration_s);
+    if ((q.reason = impossibleResult(q.mfu, q.iteration_s, mfuCeiling()))) return q;
     q.feasible = true;
     return q;
 }
@@ -784,7 +784,7 @@ bool PerfModel::best(const LayoutTable& table, Plan& bestPlan, QuickEval& bestEv
                 bestEval.feasible = true;
                 bestEval.reason = nullptr;
                 bestEval.mfu = mfu;
-                bestEval.iterationS = it;
+                bestEval.iteration_s = it;
                 bestEval.memoryBytes = mem;
             }
             return;

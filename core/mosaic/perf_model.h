@@ -116,10 +116,10 @@ struct PlanEval {
 
 /// Model FLOPs utilization [2608.10605 Eq. 1; MODEL.md B4]: F_model / (t_iter N_dev F_peak).
 /// `flopsPerIteration` = F_model = 6 N_act B_global T_seq, FLOP (recomputation earns no
-/// credit); `iterationS` = t_iter, s; `devices` = N_dev; `peakFlops` = F_peak per device,
+/// credit); `iteration_s` = t_iter, s; `devices` = N_dev; `peakFlops` = F_peak per device,
 /// FLOP/s. Dimensionless; in [0, 1] for a physical plan (PerfModel refuses a plan outside).
 /// Plain arithmetic, no checks: a zero denominator gives inf or NaN.
-double modelFlopsUtilization(double flopsPerIteration, double iterationS, int devices,
+double modelFlopsUtilization(double flopsPerIteration, double iteration_s, int devices,
                              double peakFlops);
 
 /// The cluster and batch shape a geometry is costed on.
@@ -154,7 +154,7 @@ LayoutGrid layoutGridOf(const Envelope& e);
 struct QuickEval {
     bool feasible = false;
     const char* reason = nullptr;  ///< static string when infeasible
-    double mfu = 0, iterationS = 0, memoryBytes = 0;
+    double mfu = 0, iteration_s = 0, memoryBytes = 0;
 };
 
 /// Cost model for one geometry on one cluster; per-geometry terms are computed once in the
@@ -215,7 +215,7 @@ public:
               SharedTerms* shared = nullptr) const;
 
     /// MFU of Eq. 1 [2608.10605]: 6 N_act B_global T_seq / (t_iter N_dev peak_BF16).
-    double mfu(double iterationS) const;
+    double mfu(double iteration_s) const;
     /// Largest MFU (Eq. 1, over the BF16 peak) a step can physically reach at the cluster's GEMM
     /// precision: max(1, precision peak / BF16 peak); a plan above it is refused as impossible.
     double mfuCeiling() const;

@@ -308,7 +308,7 @@ double fitObjective(const Stack& stack, std::vector<RealityCase>& cases) {
             continue;
         }
         const double pred =
-            double(c.cluster.globalBatch) * c.cluster.seqLen / (q.iterationS * c.cluster.devices);
+            double(c.cluster.globalBatch) * c.cluster.seqLen / (q.iteration_s * c.cluster.devices);
         const double r = std::log(pred / c.run.tokensPerSPerGpu) / 0.1;
         sum += std::sqrt(1.0 + r * r) - 1.0;
     }

@@ -132,7 +132,7 @@ void TestMosaicBest::prunedEqualsPlainScan() {
                         if (!refFound) continue;
                         QVERIFY(samePlan(p, ref));
                         QVERIFY(sameBits(q2.mfu, refEval.mfu));
-                        QVERIFY(sameBits(q2.iterationS, refEval.iterationS));
+                        QVERIFY(sameBits(q2.iteration_s, refEval.iteration_s));
                         QVERIFY(sameBits(q2.memoryBytes, refEval.memoryBytes));
                     }
                     // An MFU to beat: just below the best gives the best, the best itself or

@@ -90,7 +90,7 @@ void TestMosaicPerf::mfuWithinUnitInterval() {
 
 void TestMosaicPerf::modelFlopsUtilizationByHand_data() {
     QTest::addColumn<double>("flops");
-    QTest::addColumn<double>("iterationS");
+    QTest::addColumn<double>("iteration_s");
     QTest::addColumn<int>("devices");
     QTest::addColumn<double>("peak");
     QTest::addColumn<double>("mfu");
@@ -104,10 +104,10 @@ void TestMosaicPerf::modelFlopsUtilizationByHand_data() {
 
 void TestMosaicPerf::modelFlopsUtilizationByHand() {
     QFETCH(double, flops);
-    QFETCH(double, iterationS);
+    QFETCH(double, iteration_s);
     QFETCH(int, devices);
     QFETCH(double, peak);
-    QTEST(modelFlopsUtilization(flops, iterationS, devices, peak), "mfu");
+    QTEST(modelFlopsUtilization(flops, iteration_s, devices, peak), "mfu");
 }
 
 void TestMosaicPerf::everyPathUsesEq1() {
@@ -127,7 +127,7 @@ void TestMosaicPerf::everyPathUsesEq1() {
         QCOMPARE(ev.mfu,
                  modelFlopsUtilization(flops, ev.iteration_s, c.devices, c.hardware.peakFlops));
         QCOMPARE(q.mfu, ev.mfu);
-        QCOMPARE(q.iterationS, ev.iteration_s);
+        QCOMPARE(q.iteration_s, ev.iteration_s);
     }
     QVERIFY(feasible > 0);
     Plan best;

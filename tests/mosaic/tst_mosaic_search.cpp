@@ -270,7 +270,7 @@ void TestMosaicSearch::quickSpaceEqualsFullSpace() {
             if (ef.feasible) {
                 ++feasible;
                 QCOMPARE(eq.mfu, ef.mfu);
-                QCOMPARE(eq.iterationS, ef.iteration_s);
+                QCOMPARE(eq.iteration_s, ef.iteration_s);
             }
         }
         QVERIFY(feasible > 0);
