@@ -125,6 +125,22 @@ private:
     std::vector<std::string>& m_assumptions;
 };
 
+/// The per-head width of a config that states no head_dim: hidden / heads (0 without heads;
+/// checkModelShape refuses a remainder).
+long long evenHeadDim(const ModelGeometry& g) { return g.heads > 0 ? g.hidden / g.heads : 0; }
+
+/// Width, depth, query heads and vocab of a multi-head-attention config whose family names the
+/// first three `hiddenKey`, `layersKey` and `headsKey` (GPT-2: n_embd, n_layer, n_head); as many
+/// KV heads as query heads. Read in that order, the order the errors and assumptions list them.
+void readMultiHeadCore(Fields& f, ModelGeometry& g, const char* hiddenKey, const char* layersKey,
+                       const char* headsKey) {
+    g.hidden = f.req(hiddenKey, "model width d");
+    g.layers = f.req(layersKey, "number of transformer blocks");
+    g.heads = f.req(headsKey, "attention heads");
+    g.kvHeads = g.heads;
+    g.vocab = f.req("vocab_size", "vocabulary size");
+}
+
 /// Width, depth, heads, KV heads, head_dim, vocab, tied embeddings for Llama-style configs.
 void readStandardCore(Fields& f, ModelGeometry& g, bool tiedDefault) {
     g.hidden = f.req("hidden_size", "model width d");
@@ -139,7 +155,7 @@ void readStandardCore(Fields& f, ModelGeometry& g, bool tiedDefault) {
     if (f.present("head_dim")) {
         g.headDim = f.req("head_dim", "per-head width");
     } else if (g.heads > 0) {
-        g.headDim = g.hidden / g.heads;  // checkModelShape refuses a remainder
+        g.headDim = evenHeadDim(g);
         f.assume("head_dim", "hidden_size / num_attention_heads = " + std::to_string(g.headDim));
     }
     g.ropeTheta = f.positive("rope_theta");
@@ -169,11 +185,7 @@ void readMixtral(Fields& f, ModelGeometry& g) {
 
 void readDeepSeek(Fields& f, ModelGeometry& g) {
     g.attention = AttentionKind::MultiHeadLatent;
-    g.hidden = f.req("hidden_size", "model width d");
-    g.layers = f.req("num_hidden_layers", "number of transformer blocks");
-    g.heads = f.req("num_attention_heads", "attention heads");
-    g.kvHeads = g.heads;
-    g.vocab = f.req("vocab_size", "vocabulary size");
+    readMultiHeadCore(f, g, "hidden_size", "num_hidden_layers", "num_attention_heads");
     g.kvLoraRank = f.req("kv_lora_rank", "MLA compressed KV rank");
     g.qkRopeHeadDim = f.req("qk_rope_head_dim", "MLA rotary head width");
     g.qkNopeHeadDim = f.req("qk_nope_head_dim", "MLA non-rotary head width");
@@ -297,12 +309,8 @@ void readLlama4Text(Fields& f, ModelGeometry& g) {
 }
 
 void readGpt2(Fields& f, ModelGeometry& g) {
-    g.hidden = f.req("n_embd", "model width d");
-    g.layers = f.req("n_layer", "number of transformer blocks");
-    g.heads = f.req("n_head", "attention heads");
-    g.kvHeads = g.heads;
-    g.vocab = f.req("vocab_size", "vocabulary size");
-    g.headDim = g.heads > 0 ? g.hidden / g.heads : 0;
+    readMultiHeadCore(f, g, "n_embd", "n_layer", "n_head");
+    g.headDim = evenHeadDim(g);
     g.learnedPositions = f.opt("n_positions", 1024, "1024 learned positions");
     g.dFfDense = f.present("n_inner") ? f.req("n_inner", "FFN width")
                                       : f.opt("n_inner", 4 * g.hidden,
@@ -314,12 +322,8 @@ void readGpt2(Fields& f, ModelGeometry& g) {
 }
 
 void readOpt(Fields& f, ModelGeometry& g) {
-    g.hidden = f.req("hidden_size", "model width d");
-    g.layers = f.req("num_hidden_layers", "number of transformer blocks");
-    g.heads = f.req("num_attention_heads", "attention heads");
-    g.kvHeads = g.heads;
-    g.vocab = f.req("vocab_size", "vocabulary size");
-    g.headDim = g.heads > 0 ? g.hidden / g.heads : 0;
+    readMultiHeadCore(f, g, "hidden_size", "num_hidden_layers", "num_attention_heads");
+    g.headDim = evenHeadDim(g);
     g.dFfDense = f.req("ffn_dim", "FFN width");
     const long long maxPos = f.opt("max_position_embeddings", 2048, "2048 positions");
     g.learnedPositions = maxPos + 2;  // OPTLearnedPositionalEmbedding keeps an offset of 2

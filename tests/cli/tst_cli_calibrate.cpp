@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_fixtures.h"
+#include "run_fixtures.h"
 #include "test_main.h"
 
 using cli_fixtures::CliRun;
@@ -17,41 +18,14 @@ using cli_fixtures::runCli;
 
 namespace {
 QString data(const char* name) { return QStringLiteral(TANDEM_CLI_DATA "/") + name; }
-QString model(const char* name) { return QStringLiteral(TANDEM_TEST_DATA "/models/") + name; }
-
-/// Writes a Megatron-LM log of iteration lines only (no arguments block) for a run of `gbs`
-/// sequences of `seqLen` tokens on `gpus` GPUs measured at `tokensPerSPerGpu`: twelve
-/// iterations whose times vary by +-1 % around gbs seqLen / (tokensPerSPerGpu gpus), so that
-/// the steady median is that time.
-QString writeLog(const QTemporaryDir& dir, const QString& name, int gpus, int gbs, int seqLen,
-                 double tokensPerSPerGpu) {
-    const double ms = 1000.0 * gbs * seqLen / (tokensPerSPerGpu * gpus);
-    const QString path = dir.filePath(name);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly)) return {};
-    for (int i = 1; i <= 12; ++i) {
-        const double t = ms * (1 + 0.01 * ((i % 3) - 1));
-        f.write(QStringLiteral(" [2026-01-01 00:00:%1] iteration %2/     100 | consumed samples: "
-                               "%3 | elapsed time per iteration (ms): %4 | learning rate: "
-                               "1.000000E-05 | global batch size: %5 | lm loss: 2.000000E+00 | "
-                               "loss scale: 1.0 | grad norm: 1.000 | number of skipped "
-                               "iterations:   0 | number of nan iterations:   0 |\n")
-                    .arg(i, 2, 10, QLatin1Char('0'))
-                    .arg(i, 8)
-                    .arg(i * gbs)
-                    .arg(t, 0, 'f', 1)
-                    .arg(gbs)
-                    .toUtf8());
-    }
-    return path;
-}
+QString model(const char* name) { return tandem::test::modelConfigFile(name); }
 
 /// The three H100 runs of calibrate-h100-runs.csv as logs in `dir` and a runs file that gives
 /// each one's model and layout (the batch is in the log's lines); returns the runs file.
 QString writeH100Runs(const QTemporaryDir& dir) {
-    writeLog(dir, QStringLiteral("llama70b.log"), 64, 256, 8192, 1664);
-    writeLog(dir, QStringLiteral("gptoss.log"), 64, 1280, 4096, 5824);
-    writeLog(dir, QStringLiteral("qwen235.log"), 256, 8192, 4096, 1712);
+    tandem::test::writeMegatronLog(dir, QStringLiteral("llama70b.log"), 64, 256, 8192, 1664);
+    tandem::test::writeMegatronLog(dir, QStringLiteral("gptoss.log"), 64, 1280, 4096, 5824);
+    tandem::test::writeMegatronLog(dir, QStringLiteral("qwen235.log"), 256, 8192, 4096, 1712);
     const QString path = dir.filePath(QStringLiteral("runs.txt"));
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly)) return {};

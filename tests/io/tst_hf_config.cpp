@@ -115,6 +115,38 @@ private slots:
         QCOMPARE(m->counts.total, 125239296LL);
     }
 
+    /// GPT-2, OPT and DeepSeek read width, depth, heads and vocab by their own key names, with as
+    /// many KV heads as query heads; GPT-2 and OPT derive the per-head width as width / heads.
+    void multiHeadFamiliesReadTheirKeys() {
+        Diagnostics d;
+        const auto gpt2 = loadModelConfigFile(dataFile("gpt2-large.config.json"), d);
+        QVERIFY2(gpt2, d.str().c_str());
+        QCOMPARE(gpt2->geometry.hidden, 1280LL);
+        QCOMPARE(gpt2->geometry.layers, 36LL);
+        QCOMPARE(gpt2->geometry.heads, 20LL);
+        QCOMPARE(gpt2->geometry.kvHeads, 20LL);
+        QCOMPARE(gpt2->geometry.vocab, 50257LL);
+        QCOMPARE(gpt2->geometry.headDim, 64LL);  // 1280 / 20
+        const json opt = {{"model_type", "opt"},     {"hidden_size", 768},
+                          {"num_hidden_layers", 12}, {"num_attention_heads", 16},
+                          {"ffn_dim", 3072},         {"vocab_size", 50272}};
+        const auto o = importModelConfig(opt, d);
+        QVERIFY2(o, d.str().c_str());
+        QCOMPARE(o->geometry.kvHeads, 16LL);
+        QCOMPARE(o->geometry.headDim, 48LL);  // 768 / 16
+        const auto ds = loadModelConfigFile(dataFile("DeepSeek-V3.config.json"), d);
+        QVERIFY2(ds, d.str().c_str());
+        QCOMPARE(ds->geometry.heads, 128LL);
+        QCOMPARE(ds->geometry.kvHeads, 128LL);
+        QCOMPARE(ds->geometry.headDim, 192LL);  // MLA: qk_nope 128 + qk_rope 64, not d / heads
+        // A GPT-2 config without its head count names the GPT-2 key.
+        const json noHeads = {
+            {"model_type", "gpt2"}, {"n_embd", 768}, {"n_layer", 12}, {"vocab_size", 50257}};
+        Diagnostics bad;
+        QVERIFY(!importModelConfig(noHeads, bad));
+        QVERIFY2(bad.str().find("$.n_head") != std::string::npos, bad.str().c_str());
+    }
+
     void deepSeekV3Geometry() {
         Diagnostics d;
         const auto m = loadModelConfigFile(dataFile("DeepSeek-V3.config.json"), d);

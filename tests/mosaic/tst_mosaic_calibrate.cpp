@@ -15,6 +15,7 @@
 #include "mosaic/reality.h"
 #include "mosaic/stack.h"
 #include "mosaic/stack_file.h"
+#include "mosaic_fixtures.h"
 #include "test_main.h"
 
 using namespace tandem;
@@ -258,11 +259,8 @@ private slots:
         e.stack = s;
         const nlohmann::ordered_json j = writeEnvelope(e);
         QVERIFY(j.contains("stack") && j["stack"].is_object());
-        const nlohmann::json parsed = nlohmann::json::parse(j.dump());
         Diagnostics d;
-        JsonReader r(parsed, "$.mosaic", d);
-        Envelope back;
-        readEnvelope(r, back);
+        const Envelope back = test::envelopeRoundTrip(e, d);
         QVERIFY2(d.ok(), d.str().c_str());
         QCOMPARE(back.stack.name, std::string("my-cluster"));
         QCOMPARE(constantsOf(back.stack), constantsOf(s));

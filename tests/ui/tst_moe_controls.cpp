@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "mlforml/presets.h"
 #include "mosaic/memory_bar_view.h"
 #include "mosaic/mfu_view.h"
 #include "mosaic/moe_advanced.h"
@@ -162,6 +163,29 @@ private slots:
         QCOMPARE(w.moeWorkspace()->envelope()->background->jobs, 4);
         QVERIFY(w.moeWorkspace()->result().has_value());
         QCOMPARE(c->coRunningSlider()->valueText(), QStringLiteral("4 jobs"));
+    }
+
+    /// Every preset's scenario is named by its title, described by its note and holds both
+    /// sections: a network preset the default MoE envelope, a MoE preset scenario 1's network.
+    void presetScenariosHoldBothSections() {
+        const std::string defaultEnvelope =
+            tandem::mosaic::writeEnvelope(tandem::mosaic::Envelope{}).dump();
+        int network = 0, moe = 0;
+        for (const Preset& p : allPresets()) {
+            QCOMPARE(QString::fromStdString(p.scenario.name), p.title);
+            QCOMPARE(QString::fromStdString(p.scenario.description), p.note);
+            QVERIFY2(p.scenario.mlForMl && p.scenario.mosaic, qPrintable(p.id));
+            if (p.workspace == 0) {
+                ++network;
+                QCOMPARE(tandem::mosaic::writeEnvelope(*p.scenario.mosaic).dump(), defaultEnvelope);
+            } else {
+                ++moe;
+                QVERIFY2(*p.scenario.mlForMl == tandem::mlforml::scenario1Params(),
+                         qPrintable(p.id));
+            }
+        }
+        QCOMPARE(network, 5);
+        QCOMPARE(moe, 4);
     }
 
     /// Each MOSAIC preset with a `tandem-cli reproduce` counterpart builds exactly that envelope

@@ -42,6 +42,7 @@
 #include "mosaic/search.h"
 #include "mosaic/stage_memory_table.h"
 #include "mosaic/step_breakdown_view.h"
+#include "run_fixtures.h"
 #include "shell/main_window.h"
 #include "test_main.h"
 #include "widgets/collapsible_section.h"
@@ -93,21 +94,6 @@ QByteArray runCli(const QString& model, const mosaic::PlanReport& r, const QStri
     return cli.readAllStandardOutput();
 }
 
-/// A geometry as Tandem's explicit MODEL.json (readPlanModel reads it back).
-QByteArray modelJson(const mosaic::Geometry& g) {
-    nlohmann::json j = {{"layers", g.layers},
-                        {"hidden", g.dModel},
-                        {"heads", g.nHead},
-                        {"kv_heads", g.nKvHead},
-                        {"ffn_width", g.dFf},
-                        {"vocab", g.vocab},
-                        {"experts", g.experts},
-                        {"top_k", g.topK},
-                        {"expert_width", g.dExpert},
-                        {"shared_experts", g.sharedExperts},
-                        {"dense_layers", g.denseLayers}};
-    return QByteArray::fromStdString(j.dump());
-}
 }  // namespace
 
 class TstMoePlan : public QObject {
@@ -246,7 +232,7 @@ private slots:
         {
             QFile f(model);
             QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(modelJson(c.geometry));
+            f.write(test::explicitModelJson(c.geometry));
         }
         checkAgainstCli(panel, model);
         if (QTest::currentTestFailed()) return;

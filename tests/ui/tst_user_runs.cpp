@@ -30,6 +30,7 @@
 #include "mosaic/plan_panel.h"
 #include "mosaic/reality_view.h"
 #include "mosaic/stack_file.h"
+#include "run_fixtures.h"
 #include "scenario/scenario.h"
 #include "shell/main_window.h"
 #include "shell/scenario_document.h"
@@ -39,30 +40,10 @@ using namespace tandem;
 using namespace tandem::ui;
 
 namespace {
-QString model(const char* name) { return QStringLiteral(TANDEM_TEST_DATA "/models/") + name; }
+using test::explicitModelJson;
+using test::writeMegatronLog;
 
-/// A Megatron-LM log of iteration lines only (as tst_cli_calibrate writes it): twelve
-/// iterations around gbs seqLen / (tokensPerSPerGpu gpus), the global batch in each line.
-QString writeLog(const QTemporaryDir& dir, const QString& name, int gpus, int gbs, int seqLen,
-                 double tokensPerSPerGpu) {
-    const double ms = 1000.0 * gbs * seqLen / (tokensPerSPerGpu * gpus);
-    const QString path = dir.filePath(name);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly)) return {};
-    for (int i = 1; i <= 12; ++i)
-        f.write(QStringLiteral(" [2026-01-01 00:00:%1] iteration %2/     100 | consumed samples: "
-                               "%3 | elapsed time per iteration (ms): %4 | learning rate: "
-                               "1.000000E-05 | global batch size: %5 | lm loss: 2.000000E+00 | "
-                               "loss scale: 1.0 | grad norm: 1.000 | number of skipped "
-                               "iterations:   0 | number of nan iterations:   0 |\n")
-                    .arg(i, 2, 10, QLatin1Char('0'))
-                    .arg(i, 8)
-                    .arg(i * gbs)
-                    .arg(ms * (1 + 0.01 * ((i % 3) - 1)), 0, 'f', 1)
-                    .arg(gbs)
-                    .toUtf8());
-    return path;
-}
+QString model(const char* name) { return test::modelConfigFile(name); }
 
 /// tandem-cli ARGS: standard output (empty and a warning on failure).
 QByteArray cli(const QStringList& args) {
@@ -74,22 +55,6 @@ QByteArray cli(const QStringList& args) {
         return {};
     }
     return p.readAllStandardOutput();
-}
-
-/// A geometry as Tandem's explicit MODEL.json.
-QByteArray modelJson(const mosaic::Geometry& g) {
-    nlohmann::json j = {{"layers", g.layers},
-                        {"hidden", g.dModel},
-                        {"heads", g.nHead},
-                        {"kv_heads", g.nKvHead},
-                        {"ffn_width", g.dFf},
-                        {"vocab", g.vocab},
-                        {"experts", g.experts},
-                        {"top_k", g.topK},
-                        {"expert_width", g.dExpert},
-                        {"shared_experts", g.sharedExperts},
-                        {"dense_layers", g.denseLayers}};
-    return QByteArray::fromStdString(j.dump());
 }
 
 bool choose(QComboBox* box, const QVariant& value) {
@@ -177,7 +142,8 @@ private slots:
     void importCalibrateSaveReopen() {
         QTemporaryDir dir;
         for (const LogRun& r : kRuns)
-            QVERIFY(!writeLog(dir, QString::fromLatin1(r.log), r.gpus, r.gbs, r.seqLen, r.tokens)
+            QVERIFY(!writeMegatronLog(dir, QString::fromLatin1(r.log), r.gpus, r.gbs, r.seqLen,
+                                      r.tokens)
                          .isEmpty());
         MainWindow w;
         w.setCurrentWorkspace(1);
@@ -336,7 +302,7 @@ private slots:
         {
             QFile f(geometry);
             QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(modelJson(after.candidates[size_t(after.optimum)].geometry));
+            f.write(explicitModelJson(after.candidates[size_t(after.optimum)].geometry));
         }
         const mosaic::Cluster& c = r.request.cluster;
         const auto j = nlohmann::json::parse(

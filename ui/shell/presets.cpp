@@ -8,19 +8,13 @@
 namespace tandem::ui {
 
 namespace {
-Scenario mlScenario(const mlforml::Params& p, const QString& name, const QString& note) {
+/// A preset's scenario: its title as the name, its note as the description, and both sections.
+Scenario presetScenario(const QString& name, const QString& note, const mlforml::Params& p,
+                        const mosaic::Envelope& e) {
     Scenario s;
     s.name = name.toStdString();
     s.description = note.toStdString();
     s.mlForMl = p;
-    s.mosaic = mosaic::Envelope{};
-    return s;
-}
-Scenario moeScenario(const mosaic::Envelope& e, const QString& name, const QString& note) {
-    Scenario s;
-    s.name = name.toStdString();
-    s.description = note.toStdString();
-    s.mlForMl = mlforml::scenario1Params();
     s.mosaic = e;
     return s;
 }
@@ -38,12 +32,12 @@ QList<Preset> allPresets() {
     QList<Preset> out;
     auto ml = [&](QString id, QString title, QString note, int n, int target, bool updates,
                   mlforml::Params p) {
-        Preset pr{id, title, note, 0, n, target, updates, mlScenario(p, title, note)};
-        out.append(pr);
+        const Scenario s = presetScenario(title, note, p, mosaic::Envelope{});
+        out.append(Preset{id, title, note, 0, n, target, updates, s});
     };
     auto moe = [&](QString id, QString title, QString note, const mosaic::Envelope& e) {
-        Preset pr{id, title, note, 1, -1, 1, false, moeScenario(e, title, note)};
-        out.append(pr);
+        const Scenario s = presetScenario(title, note, mlforml::scenario1Params(), e);
+        out.append(Preset{id, title, note, 1, -1, 1, false, s});
     };
     const mlforml::Params s1 = mlforml::scenario1Params();
     ml(QStringLiteral("mlforml-fig2a"),
