@@ -25,6 +25,7 @@ void printHeader(const m::PlanReport& r) {
           fixed(g.sparsity, 3).c_str(), c.devices, c.hardware.name.c_str(), c.globalBatch,
           c.seqLen);
     if (!r.networkNote.empty()) print("Note: %s\n", r.networkNote.c_str());
+    print("%s\n", r.overlapNote.c_str());
     if (c.stack.calibration.runs > 0)
         print("Stack: %s, %s\n", c.stack.name.c_str(),
               m::calibrationSentence(c.stack.calibration).c_str());

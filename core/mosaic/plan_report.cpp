@@ -112,7 +112,26 @@ PlanReport runPlan(const PlanRequest& r) {
     }
     out.nodes = (c.devices + c.hardware.gpusPerNode - 1) / c.hardware.gpusPerNode;
     out.networkNote = networkExtrapolation(c.hardware, out.nodes);
+    out.overlapNote = overlapNote(c.stack, g);
     return out;
+}
+
+std::string overlapNote(const Stack& stack, const Geometry& g) {
+    const auto hidden = [](double f) {
+        return f > 0 ? formatFixed(100 * f, 0) + " % hidden" : std::string("not hidden");
+    };
+    std::string s = "Overlap as stack " + stack.name + " costs it: TP collectives " +
+                    hidden(stack.tpOverlap) + " behind the GEMMs; ";
+    if (g.experts > 0 && g.sharedExperts > 0 && !(stack.a2aOverlap > 0))
+        s += "expert all-to-all hidden only behind the shared expert's compute; ";
+    else if (g.experts > 0)
+        s += "expert all-to-all " + hidden(stack.a2aOverlap) +
+             (g.sharedExperts > 0 ? ", or as much as the shared expert's compute where that is "
+                                    "more; "
+                                  : "; ");
+    return s +
+           "data-parallel reduce-scatter and all-gather hidden behind one micro-batch's "
+           "compute";
 }
 
 nlohmann::ordered_json planReportToJson(const PlanReport& r) {
@@ -156,6 +175,7 @@ nlohmann::ordered_json planReportToJson(const PlanReport& r) {
         }
     }
     if (!r.networkNote.empty()) j["network_note"] = r.networkNote;
+    j["overlap_note"] = r.overlapNote;
     // A token target adds its keys (without one the output keeps its bytes).
     if (r.request.tokenTarget > 0) {
         nlohmann::ordered_json t;

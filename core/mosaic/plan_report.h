@@ -101,10 +101,19 @@ struct PlanReport {
     std::optional<PlanRejections> rejections;
     /// networkExtrapolation of the cluster's node count; "" within the fitted scope.
     std::string networkNote;
+    /// overlapNote of the cluster's stack for the model: what the costing hides.
+    std::string overlapNote;
     /// A feasible layout runs a global batch other than the one asked for (rounded).
     bool roundedBatch = false;
     int nodes = 0;  ///< ceil(devices / GPUs per node)
 };
+
+/// How `stack` overlaps communication with compute, as the costing applies it (PerfModel
+/// assemble): the fraction of the TP collectives hidden behind the GEMMs (Stack::tpOverlap), for
+/// an MoE model `g` the fraction of the expert all-to-all hidden (Stack::a2aOverlap) or, with
+/// shared experts and where longer, their compute, and the data-parallel reduce-scatter /
+/// all-gather behind one micro-batch's compute. One sentence, for the plan's outputs.
+std::string overlapNote(const Stack& stack, const Geometry& g);
 
 /// Costs `r` [2608.10605 Sec. 5]: the given layouts (evaluateLayout; with
 /// PlanRequest::leastRecomputation each at the least recomputation that fits, and one that does
@@ -116,7 +125,8 @@ PlanReport runPlan(const PlanRequest& r);
 
 /// `tandem-cli plan --json`: planToJson of the layouts plus nearest_working_devices (nothing
 /// fits), model_source (a Hugging Face config), measured_collectives with each layout's
-/// collectives (measured curves), network_note (an extrapolation) and, with a token target,
+/// collectives (measured curves), network_note (an extrapolation), overlap_note (overlapNote)
+/// and, with a token target,
 /// token_target {tokens, goodput} and each layout's days_to_target (null when infeasible);
 /// a given layout costed at a chosen recomputation has ckpt_chosen true, and one that does not
 /// fit in memory fits_with {change, layout, memory_GB} (null when no setting fits).

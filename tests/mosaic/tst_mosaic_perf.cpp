@@ -36,6 +36,8 @@ private slots:
     void stageMemoryAddsUpToPeak();
     void unevenSplitLeavesNoStageEmpty_data();
     void unevenSplitLeavesNoStageEmpty();
+    void overlapIsStated_data();
+    void overlapIsStated();
     void planReportIsThePlan();
     void planReportWithNothingFeasible();
     void layoutParsing();
@@ -430,6 +432,58 @@ void TestMosaicPerf::unevenSplitLeavesNoStageEmpty() {
     }
 }
 
+void TestMosaicPerf::overlapIsStated_data() {
+    QTest::addColumn<QString>("stack");
+    QTest::addColumn<int>("experts");
+    QTest::addColumn<int>("shared");
+    QTest::addColumn<QString>("note");
+    const QString dp = QStringLiteral(
+        "data-parallel reduce-scatter and all-gather hidden behind one micro-batch's compute");
+    QTest::newRow("megatron-core, dense")
+        << "megatron-core" << 0 << 0
+        << "Overlap as stack megatron-core costs it: TP collectives 77 % hidden behind the "
+           "GEMMs; " +
+               dp;
+    QTest::newRow("megatron-core, MoE with a shared expert")
+        << "megatron-core" << 64 << 1
+        << "Overlap as stack megatron-core costs it: TP collectives 77 % hidden behind the "
+           "GEMMs; expert all-to-all 67 % hidden, or as much as the shared expert's compute "
+           "where that is more; " +
+               dp;
+    QTest::newRow("megatron-core, MoE without")
+        << "megatron-core" << 64 << 0
+        << "Overlap as stack megatron-core costs it: TP collectives 77 % hidden behind the "
+           "GEMMs; expert all-to-all 67 % hidden; " +
+               dp;
+    QTest::newRow("mosaic-paper, MoE with a shared expert")
+        << "mosaic-paper" << 64 << 1
+        << "Overlap as stack mosaic-paper costs it: TP collectives not hidden behind the GEMMs; "
+           "expert all-to-all hidden only behind the shared expert's compute; " +
+               dp;
+}
+
+void TestMosaicPerf::overlapIsStated() {
+    // The plan states what its costing hides (Stack::tpOverlap, Stack::a2aOverlap), in the text,
+    // the JSON and the GUI's plan page alike (one sentence, overlapNote).
+    QFETCH(QString, stack);
+    QFETCH(int, experts);
+    QFETCH(int, shared);
+    QFETCH(QString, note);
+    Geometry g = ladderGeometry(8, experts, experts > 0 ? 2 : 0, experts > 0 ? 2 : 0);
+    g.sharedExperts = shared;
+    const Stack s = builtinStack(stack.toStdString());
+    QCOMPARE(QString::fromStdString(overlapNote(s, g)), note);
+    PlanRequest r;
+    r.geometry = g;
+    r.cluster.devices = 64;
+    r.cluster.stack = s;
+    r.top = 1;
+    const PlanReport report = runPlan(r);
+    QCOMPARE(QString::fromStdString(report.overlapNote), note);
+    QCOMPARE(QString::fromStdString(planReportToJson(report)["overlap_note"].get<std::string>()),
+             note);
+}
+
 void TestMosaicPerf::planReportIsThePlan() {
     // runPlan on a given layout is evaluateLayout's plan: the same JSON, the launch script of
     // megatronArguments' flags, and the days to the token target.
@@ -456,6 +510,8 @@ void TestMosaicPerf::planReportIsThePlan() {
     QCOMPARE(j.value("network_note", std::string()), networkExtrapolation(c.hardware, 8));
     QVERIFY(!r.networkNote.empty());
     j.erase("network_note");
+    QCOMPARE(j.value("overlap_note", std::string()), overlapNote(c.stack, g));
+    j.erase("overlap_note");
     // And the token target's keys.
     QCOMPARE(j.at("token_target").at("tokens").get<double>(), 2e11);
     QCOMPARE(j.at("layouts").at(0).at("days_to_target").get<double>(), r.layouts[0].daysToTarget);

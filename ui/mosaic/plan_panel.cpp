@@ -294,7 +294,11 @@ void PlanPanel::showReport() {
                       vs(l->daysToTarget,
                          [](const mosaic::PlanLayout& p) { return p.daysToTarget; })
                 : tr("no token target"));
-        m_note->setText(QString::fromStdString(m_report->networkNote));
+        // What the costing assumes hidden, then where the network is extrapolated.
+        QStringList notes{QString::fromStdString(m_report->overlapNote)};
+        if (!m_report->networkNote.empty())
+            notes << QString::fromStdString(m_report->networkNote);
+        m_note->setText(notes.join(QLatin1Char('\n')));
     }
     QList<QPair<QString, mosaic::Breakdown>> bars;
     if (feasible) bars.append({tr("this plan"), e.breakdown});
