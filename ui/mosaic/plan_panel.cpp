@@ -296,8 +296,7 @@ void PlanPanel::showReport() {
                 : tr("no token target"));
         // What the costing assumes hidden, then where the network is extrapolated.
         QStringList notes{QString::fromStdString(m_report->overlapNote)};
-        if (!m_report->networkNote.empty())
-            notes << QString::fromStdString(m_report->networkNote);
+        if (!m_report->networkNote.empty()) notes << QString::fromStdString(m_report->networkNote);
         m_note->setText(notes.join(QLatin1Char('\n')));
     }
     QList<QPair<QString, mosaic::Breakdown>> bars;
