@@ -37,6 +37,10 @@ struct ReadFlags {
     int vocabDivisor = 0;  ///< --make-vocab-size-divisible-by, 0 = not given (Megatron: 128)
     bool swiglu = false, gqa = false, bf16 = false, overlapGrad = false, overlapParam = false;
     bool torchFsdp = false;  ///< --use-torch-fsdp2: parameters, gradients and optimizer sharded
+    /// Kernel and overlap flags: --moe-token-dispatcher-type ("" = not given: Megatron-LM's
+    /// allgather), --moe-grouped-gemm, --moe-shared-expert-overlap, --tp-comm-overlap.
+    std::string dispatcher;
+    bool groupedGemm = false, sharedOverlap = false, tpCommOverlap = false;
     /// Architecture flags (read so that they are known; the costing does not depend on them).
     std::string normalization, positions;
     int rotaryBase = 0;
@@ -154,6 +158,12 @@ const std::vector<MegatronFlag>& megatronFlags() {
         count("--moe-ffn-hidden-size", [](R& r) -> int& { return r.expertFfn; }),
         count("--moe-shared-expert-intermediate-size", [](R& r) -> int& { return r.sharedFfn; }),
         choice("--moe-layer-freq", [](R& r) -> std::string& { return r.moeLayerFreq; }, {}),
+        // The kernels and overlaps the costing assumes (megatronArguments writes them).
+        choice("--moe-token-dispatcher-type", [](R& r) -> std::string& { return r.dispatcher; },
+               {"allgather", "alltoall", "flex", "alltoall_seq"}),
+        toggle("--moe-grouped-gemm", [](R& r) -> bool& { return r.groupedGemm; }),
+        toggle("--moe-shared-expert-overlap", [](R& r) -> bool& { return r.sharedOverlap; }),
+        toggle("--tp-comm-overlap", [](R& r) -> bool& { return r.tpCommOverlap; }),
     };
     return flags;
 }
@@ -411,6 +421,10 @@ std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p
         a += g.denseLayers > 0 ? " --moe-layer-freq '([0]*" + n(g.denseLayers) + "+[1]*" +
                                      n(g.layers - g.denseLayers) + ")'"
                                : std::string(" --moe-layer-freq 1");
+        // What the costing assumes: the experts' grouped GEMM, the all-to-all dispatcher
+        // (Megatron-LM's default is allgather) and the shared expert overlapping it.
+        a += " --moe-grouped-gemm --moe-token-dispatcher-type alltoall";
+        if (g.sharedExperts > 0) a += " --moe-shared-expert-overlap";
     }
     a += " --seq-length " + n(c.seqLen) + " --max-position-embeddings " + n(c.seqLen);
     // The parallel layout.
@@ -442,6 +456,9 @@ std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p
          n(clusterForPlan(c, p, round).globalBatch);
     // Megatron-LM uses sequence parallelism only with TP > 1 (it turns the flag off at TP 1).
     if (p.sequenceParallel && p.tp > 1) a += " --sequence-parallel";
+    // The TP collectives the stack hides behind the GEMMs (Transformer Engine userbuffers; needs
+    // sequence parallelism).
+    if (p.sequenceParallel && p.tp > 1 && c.stack.tpOverlap > 0) a += " --tp-comm-overlap";
     if (p.fsdp)
         a += " --use-megatron-fsdp --data-parallel-sharding-strategy optim_grads_params";
     else if (p.distributedOptimizer)
@@ -635,6 +652,11 @@ bool parseMegatronArguments(const std::string& text, const Geometry& g, Cluster&
     } else if (r.etp > 0) {
         p.etp = r.etp;
     }
+    // An all-gather token dispatcher moves the tokens other than the costed all-to-all.
+    if (moe && r.dispatcher == "allgather" && p.ep > 1)
+        costedAs.push_back(
+            "--moe-token-dispatcher-type allgather: the plan costs the expert all-to-all "
+            "(alltoall)");
     // The vocabulary Megatron-LM builds against the one the plan costs.
     const int divisor = r.vocabDivisor > 0 ? r.vocabDivisor : kMegatronVocabDivisor;
     if (const long long padded = megatronPaddedVocab(g.vocab, divisor, p.tp); padded != g.vocab)

@@ -528,11 +528,13 @@ private slots:
                      "--vocab-size 129280 --num-experts 256 "
                      "--moe-router-topk 8 --moe-ffn-hidden-size 2048 "
                      "--moe-shared-expert-intermediate-size 2048 --moe-layer-freq "
-                     "'([0]*3+[1]*58)' --seq-length 4096 --max-position-embeddings 4096 "
+                     "'([0]*3+[1]*58)' --moe-grouped-gemm --moe-token-dispatcher-type alltoall "
+                     "--moe-shared-expert-overlap --seq-length 4096 --max-position-embeddings 4096 "
                      "--tensor-model-parallel-size 2 --pipeline-model-parallel-size 8 "
                      "--context-parallel-size 1 --expert-model-parallel-size 64 "
                      "--expert-tensor-parallel-size 1 --micro-batch-size 1 --global-batch-size "
-                     "4096 --sequence-parallel --use-distributed-optimizer --overlap-grad-reduce "
+                     "4096 --sequence-parallel --tp-comm-overlap --use-distributed-optimizer "
+                     "--overlap-grad-reduce "
                      "--overlap-param-gather --recompute-granularity full --recompute-method "
                      "uniform --recompute-num-layers 1 --bf16 --fp8-format hybrid --fp8-recipe "
                      "tensorwise"));
@@ -602,6 +604,50 @@ private slots:
         QStringList notes;
         for (const auto& n : r.notes) notes << QString::fromStdString(n);
         QCOMPARE(notes, note.isEmpty() ? QStringList() : QStringList{note});
+    }
+
+    /// --emit writes the kernels and overlaps the costing assumes (Megatron-LM's defaults are an
+    /// all-gather dispatcher and one GEMM per expert); the reader knows them, and an all-gather
+    /// dispatcher is costed as the all-to-all with a note.
+    void kernelAndOverlapFlags() {
+        const Geometry g = modelGeometry("DeepSeek-V3.config.json");
+        Plan p;
+        std::string error;
+        QVERIFY(parseLayout("tp=2,pp=8,ep=64,mbs=1,ckpt=full", p, error));
+        p.dp = 64;
+        const std::string core = megatronArguments(g, launchCluster(1024, 4096), p);
+        QVERIFY2(core.find(" --moe-grouped-gemm --moe-token-dispatcher-type alltoall "
+                           "--moe-shared-expert-overlap ") != std::string::npos,
+                 core.c_str());
+        QVERIFY2(core.find(" --tp-comm-overlap ") != std::string::npos, core.c_str());
+        // The paper's stack hides no TP collective: no --tp-comm-overlap.
+        const std::string paper =
+            megatronArguments(g, launchCluster(1024, 4096, 1024, "mosaic-paper"), p);
+        QVERIFY2(paper.find("--tp-comm-overlap") == std::string::npos, paper.c_str());
+        // A dense model gets no MoE flag.
+        Plan dense;
+        QVERIFY(parseLayout("tp=8,pp=1,mbs=1,ckpt=none", dense, error));
+        dense.dp = 8;
+        const std::string llama =
+            megatronArguments(modelGeometry("Llama-3-70B.config.json"), launchCluster(64), dense);
+        QVERIFY2(llama.find("--moe-") == std::string::npos, llama.c_str());
+        QVERIFY2(llama.find(" --sequence-parallel --tp-comm-overlap ") != std::string::npos,
+                 llama.c_str());
+        const ReadBack back = readLaunch(core, g, launchCluster(1024));
+        QVERIFY2(back.ok, back.error.c_str());
+        QVERIFY(back.notes.empty());
+        QString allgather = QString::fromStdString(core);
+        allgather.replace(QStringLiteral("--moe-token-dispatcher-type alltoall"),
+                          QStringLiteral("--moe-token-dispatcher-type allgather"));
+        const ReadBack ag = readLaunch(allgather.toStdString(), g, launchCluster(1024));
+        QVERIFY2(ag.ok, ag.error.c_str());
+        QCOMPARE(ag.notes, std::vector<std::string>{
+                               "--moe-token-dispatcher-type allgather: the plan costs the "
+                               "expert all-to-all (alltoall)"});
+        QCOMPARE(QString::fromStdString(
+                     readLaunch("--moe-token-dispatcher-type ring", g, launchCluster(1024)).error),
+                 QStringLiteral("--moe-token-dispatcher-type must be allgather, alltoall, flex "
+                                "or alltoall_seq (got \"ring\")"));
     }
 
     /// Megatron-LM splits the layers evenly over PP x VP chunks only when they divide; the plan
