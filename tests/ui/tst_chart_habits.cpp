@@ -6,6 +6,7 @@
 #include <QBarCategoryAxis>
 #include <QCategoryAxis>
 #include <QChart>
+#include <QGraphicsTextItem>
 #include <QHBoxLayout>
 #include <QImage>
 #include <QLineSeries>
@@ -15,6 +16,9 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTextLayout>
 #include <QValueAxis>
 #include <QtTest>
 #include <cmath>
@@ -56,6 +60,7 @@ public:
     }
     QValueAxis* m_x;
     QLogValueAxis* m_y;
+    QLineSeries* line() const { return m_line; }
     using ChartView::stableTimeUnit;
 
 protected:
@@ -354,6 +359,37 @@ private slots:
         QCOMPARE(v.m_x->max(), 100.0);
     }
 
+    /// "nccl-tests" in the chart's axis title and legend names carries a non-breaking hyphen
+    /// (U+2011), so a wrapped title or legend never breaks it into "nccl-" and "tests".
+    void ncclNamesKeepTheirHyphen() {
+        Diagnostics diag;
+        const auto imp = io::loadNcclTestsFile(
+            TANDEM_TEST_DATA "/nccl/H100-all_reduce-2x8-awsome-distributed-training.txt", diag);
+        QVERIFY(imp);
+        NcclView v;
+        v.resize(420, 500);
+        v.setData(*imp, QStringLiteral("log"), mosaic::builtinHardware("h100"));
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.fitTexts();
+        const QString nonBreaking = QStringLiteral("nccl\u2011tests");
+        QAbstractAxis* x = v.chart()->axes(Qt::Horizontal).value(0);
+        QVERIFY(x);
+        const QString title = x->titleText();
+        QVERIFY2(title.contains(nonBreaking) && !title.contains(QStringLiteral("nccl-tests")),
+                 qPrintable(title));
+        int measured = 0;
+        for (QLineSeries* s : v.lineSeries()) {
+            if (!s->name().startsWith(QStringLiteral("Measured"))) continue;
+            ++measured;
+            QVERIFY2(s->name().contains(nonBreaking), qPrintable(s->name()));
+        }
+        QVERIFY(measured >= 1);
+        const QString legend = v.legendText()->toPlainText();
+        QVERIFY2(!legend.contains(QStringLiteral("nccl-tests")), qPrintable(legend));
+        QVERIFY2(legend.contains(nonBreaking), qPrintable(legend));
+    }
+
     /// The nccl-tests chart offers "Logarithmic y axis": on, the bandwidth axis is a log axis
     /// from the decade under the smallest bandwidth to the decade over the largest, every series
     /// on it; off, the linear axis from 0 comes back.
@@ -504,6 +540,45 @@ private slots:
         v.setData(0);
         QVERIFY(!v.isZoomed());
         QCOMPARE(v.m_x->min(), 0.0);
+    }
+
+    /// The legend's "pinned" entry (its dashed symbol and the word) is never split across lines:
+    /// in a legend that wraps, the line that has the word has the whole symbol before it. The
+    /// symbol was two en dashes, after each of which a line may break (even before a
+    /// non-breaking space), so "\u2013 \u2013" ended one line and "pinned" began the next; it is
+    /// now the dashed symbol the legend gives a dashed curve.
+    void pinnedLegendEntryStaysOnOneLine_data() {
+        QTest::addColumn<int>("width");
+        for (int w : {280, 330, 380, 430, 600}) QTest::newRow(qPrintable(QString::number(w))) << w;
+    }
+    void pinnedLegendEntryStaysOnOneLine() {
+        QFETCH(int, width);
+        LineView v;
+        v.line()->setName(QStringLiteral("tokens per second per GPU of the current plan"));
+        auto* second = addSeriesOnAxes(v.chart(), new QLineSeries(&v), v.m_x, v.m_y);
+        second->setName(QStringLiteral("measured runs of the same cluster"));
+        second->append(QPointF(10, 10));
+        v.resize(width, 420);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.pinCurves();
+        v.fitTexts();
+        QTextDocument* doc = v.legendText()->document();
+        QStringList lines;
+        for (QTextBlock b = doc->begin(); b.isValid(); b = b.next())
+            for (int i = 0; i < b.layout()->lineCount(); ++i) {
+                const QTextLine line = b.layout()->lineAt(i);
+                lines << b.text().mid(line.textStart(), line.textLength());
+            }
+        int withWord = 0;
+        for (const QString& l : lines) {
+            if (!l.contains(QStringLiteral("pinned"))) continue;
+            ++withWord;
+            QVERIFY2(l.contains(QStringLiteral("\u254D\u254D\u00a0pinned")),
+                     qPrintable(lines.join(QStringLiteral(" | "))));
+        }
+        QCOMPARE(withWord, 1);
+        QVERIFY2(width > 400 || lines.size() > 1, "the legend did not wrap at this width");
     }
 
     /// A pin keeps each curve in data coordinates and draws it, dashed, where it lies on the

@@ -1,9 +1,12 @@
 // The MoE workspace's side panel and presets (offscreen): the nodes slider (values beyond it,
 // neighbouring sizes prepared, a cluster without candidates), co-running jobs, the advanced
 // inputs (goodput, hardware, stack, precision) and the MOSAIC presets' envelopes and notes.
+#include <QAbstractButton>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStandardItemModel>
@@ -25,6 +28,7 @@
 #include "shell/scenario_document.h"
 #include "test_main.h"
 #include "widgets/chart_view.h"
+#include "widgets/collapsible_section.h"
 #include "widgets/labeled_slider.h"
 
 using namespace tandem::ui;
@@ -63,6 +67,54 @@ private slots:
         QFile g(saved);
         QVERIFY(g.open(QIODevice::ReadOnly));
         QVERIFY(g.readAll().contains("\"nodes\": 300"));
+    }
+
+    /// With the Advanced section open, the MoE side panel fits its scroll area's width (no field
+    /// runs past the window's edge, where nothing scrolls sideways), and what is taller than the
+    /// window scrolls down; at 1024x768 the panel's combo boxes ran past the right edge.
+    void advancedPanelFitsTheWindow_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("800x600") << QSize(800, 600);
+        QTest::newRow("1024x768") << QSize(1024, 768);
+        QTest::newRow("1280x800") << QSize(1280, 800);
+    }
+    void advancedPanelFitsTheWindow() {
+        QFETCH(QSize, size);
+        MainWindow w;
+        w.resize(size);
+        w.setCurrentWorkspace(1);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.waitForResults(60000));
+        MoeControls* controls = w.moeWorkspace()->controls();
+        controls->advanced()->section()->setExpanded(true);
+        QScrollArea* scroll = nullptr;
+        for (QWidget* p = controls->parentWidget(); p && !scroll; p = p->parentWidget())
+            scroll = qobject_cast<QScrollArea*>(p);
+        QVERIFY(scroll);
+        QTRY_VERIFY(scroll->widget()->height() >= scroll->widget()->minimumSizeHint().height());
+        QCoreApplication::processEvents();
+        const QRect window = w.rect();
+        const QRect area(scroll->mapTo(&w, QPoint(0, 0)), scroll->size());
+        QVERIFY2(window.contains(area), "the side panel lies outside the window");
+        QWidget* view = scroll->viewport();
+        const auto fields = scroll->widget()->findChildren<QWidget*>();
+        for (QWidget* f : fields) {
+            if (!f->isVisibleTo(scroll->widget())) continue;
+            if (!qobject_cast<QComboBox*>(f) && !qobject_cast<QAbstractSpinBox*>(f) &&
+                !qobject_cast<QLabel*>(f) && !qobject_cast<QAbstractButton*>(f))
+                continue;
+            const QRect r(f->mapTo(view, QPoint(0, 0)), f->size());
+            QVERIFY2(r.right() < view->width(),
+                     qPrintable(QStringLiteral("%1 \"%2\" ends at x %3 of a %4 px wide panel")
+                                    .arg(QString::fromLatin1(f->metaObject()->className()),
+                                         f->objectName())
+                                    .arg(r.right())
+                                    .arg(view->width())));
+        }
+        if (scroll->widget()->height() > view->height())
+            QVERIFY(scroll->verticalScrollBar()->isVisible() &&
+                    scroll->verticalScrollBar()->maximum() > 0);
     }
 
     /// Once a result is shown, the cluster sizes at the nodes slider's neighbouring stops are

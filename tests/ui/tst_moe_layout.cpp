@@ -2,11 +2,15 @@
 // out-of-memory and invalid cells, hover), the MFU charts' best lines, and the optimum card of
 // an odd cluster.
 #include <QCategoryAxis>
+#include <QGraphicsTextItem>
 #include <QLineSeries>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTabWidget>
 #include <QtTest>
 
+#include "mlforml/network_workspace.h"
 #include "mosaic/frontier_view.h"
 #include "mosaic/layout_grid.h"
 #include "mosaic/layout_heatmap_view.h"
@@ -39,6 +43,63 @@ int otherFeasibleCell(const LayoutCells& cells, int exclude) {
 class TstMoeLayout : public QObject {
     Q_OBJECT
 private slots:
+
+    /// Where a page is taller than the window and scrolls, each chart whose top shows at the
+    /// scroll's start shows its legend too: at 800x600 the frontier chart's legend (drawn at its
+    /// bottom) lay under the visible part, so the chart showed no key to its curves.
+    void chartsShowTheirLegendAtTheScrollStart_data() {
+        QTest::addColumn<int>("workspace");
+        QTest::addColumn<QSize>("size");
+        for (int ws : {0, 1})
+            for (QSize sz : {QSize(800, 600), QSize(1024, 768)})
+                QTest::newRow(qPrintable(
+                    QStringLiteral("workspace %1 %2x%3").arg(ws).arg(sz.width()).arg(sz.height())))
+                    << ws << sz;
+    }
+    void chartsShowTheirLegendAtTheScrollStart() {
+        QFETCH(int, workspace);
+        QFETCH(QSize, size);
+        MainWindow w;
+        w.setCurrentWorkspace(workspace);
+        w.resize(size);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.waitForResults(60000));
+        QWidget* ws = workspace == 0 ? static_cast<QWidget*>(w.networkWorkspace())
+                                     : static_cast<QWidget*>(w.moeWorkspace());
+        QTabWidget* pages =
+            workspace == 0 ? w.networkWorkspace()->pages() : w.moeWorkspace()->pages();
+        auto* scroll = ws->findChild<QScrollArea*>(QStringLiteral("pagesScroll"));
+        QVERIFY(scroll);
+        pages->setCurrentIndex(0);
+        QVERIFY(w.waitForResults(60000));
+        for (int round = 0; round < 5; ++round) {  // charts fit their texts, layouts settle
+            QCoreApplication::processEvents();
+            QTest::qWait(20);
+        }
+        scroll->verticalScrollBar()->setValue(0);
+        QWidget* view = scroll->viewport();
+        int checked = 0;
+        const auto charts = pages->currentWidget()->findChildren<ChartView*>();
+        for (ChartView* c : charts) {
+            if (!c->isVisible() || !c->legendText() || !c->legendText()->isVisible()) continue;
+            const QPoint top = c->mapTo(view, QPoint(0, 0));
+            if (top.y() >= view->height()) continue;  // starts below the fold: scrolled to
+            const QRectF inScene = c->legendText()->sceneBoundingRect();
+            const QPoint bottom =
+                c->mapTo(view, c->mapFromScene(QPointF(inScene.left(), inScene.bottom() - 1)));
+            ++checked;
+            QVERIFY2(bottom.y() < view->height(),
+                     qPrintable(QStringLiteral("%1: legend ends at y %2 of a view %3 px high "
+                                               "(chart at y %4, %5 px high)")
+                                    .arg(c->exportName())
+                                    .arg(bottom.y())
+                                    .arg(view->height())
+                                    .arg(top.y())
+                                    .arg(c->height())));
+        }
+        QVERIFY(checked >= 1);
+    }
     /// A grid as wide as a rack-scale cluster's (19 PP x 21 EP values, a small chart): the axes
     /// label every k-th value whole (never "..."), a value that does not fit its cell is left out
     /// (not cut), and a wide chart labels every value.
@@ -188,6 +249,11 @@ private slots:
         QVERIFY2(
             card.text().contains(QString::number(best.globalBatch) + QStringLiteral(" sequences")),
             qPrintable(card.text()));
+        // "micro-batch N" is kept whole on a wrapped line (non-breaking hyphen and space).
+        QVERIFY2(card.text().contains(QStringLiteral("micro\u2011batch\u00a0") +
+                                      QString::number(best.plan.mbs)),
+                 qPrintable(card.text()));
+        QVERIFY2(!card.text().contains(QStringLiteral("micro-batch")), qPrintable(card.text()));
     }
 
     /// The heatmap's cells, chosen on quick evaluations, are those of every plan evaluated in

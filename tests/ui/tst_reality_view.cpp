@@ -442,6 +442,46 @@ private slots:
         QVERIFY(predicted.empty());
     }
 
+    /// The y-axis title "predicted tokens/s per GPU" stays on one line at the window sizes a
+    /// user has (it wrapped to three short lines at 800x600): the chart keeps a plot as tall as
+    /// the title is long, and a page too short for that scrolls.
+    void yAxisTitleOnOneLine_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("800x600") << QSize(800, 600);
+        QTest::newRow("1024x768") << QSize(1024, 768);
+        QTest::newRow("1280x800") << QSize(1280, 800);
+    }
+    void yAxisTitleOnOneLine() {
+        QFETCH(QSize, size);
+        MainWindow w;
+        w.setCurrentWorkspace(1);
+        w.resize(size);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.waitForResults(60000));
+        MoeWorkspace* ws = w.moeWorkspace();
+        ws->pages()->setCurrentIndex(MoeWorkspace::kRealityPage);
+        RealityView* v = ws->realityView();
+        v->ensureBuilt();
+        for (int round = 0; round < 5; ++round) {  // the texts fit, the layouts settle
+            QCoreApplication::processEvents();
+            QTest::qWait(20);
+        }
+        v->fitTexts();
+        QAbstractAxis* y = nullptr;
+        for (QAbstractAxis* a : v->chart()->axes(Qt::Vertical))
+            if (a->isVisible()) y = a;
+        QVERIFY(y);
+        const QString title = y->titleText();
+        QVERIFY2(!title.contains(QStringLiteral("<br>")), qPrintable(title));
+        QCOMPARE(title, QStringLiteral("predicted tokens/s per GPU"));
+        const int wide = QFontMetrics(y->titleFont()).horizontalAdvance(title);
+        QVERIFY2(wide <= v->chart()->plotArea().height(),
+                 qPrintable(QStringLiteral("a %1 px title beside a %2 px plot")
+                                .arg(wide)
+                                .arg(v->chart()->plotArea().height())));
+    }
+
     void reachableAsAPageOfTheMoeWorkspace() {
         MainWindow w;
         w.setCurrentWorkspace(1);

@@ -5,18 +5,26 @@
 
 #include <QComboBox>
 #include <QDeadlineTimer>
+#include <QFile>
 #include <QFileDialog>
+#include <QFormLayout>
 #include <QFuture>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMainWindow>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QThread>
+#include <QTimer>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <QWheelEvent>
 #include <QtConcurrent>
@@ -29,6 +37,7 @@
 #include "mosaic/layout_cells.h"
 #include "mosaic/moe_controls.h"
 #include "test_main.h"
+#include "widgets/collapsible_section.h"
 #include "widgets/control_rows.h"
 #include "widgets/count_label.h"
 #include "widgets/decimate.h"
@@ -77,6 +86,111 @@ private slots:
         QString garbage = QStringLiteral("3e5e");
         QCOMPARE(box.validate(garbage, pos), QValidator::Invalid);
     }
+    /// A number outside a box's range is refused with a message naming the field, the number and
+    /// the range, and the box keeps its value. Qt's boxes dropped the keystrokes instead: "-5" in
+    /// a box whose minimum is 5 became 5, "1e308" in one whose maximum is 130 became 130, without
+    /// a word. Both kinds of box (whole numbers, decimals) and every way they are made.
+    void numberBoxesRefuseOutOfRangeWithAMessage_data() {
+        QTest::addColumn<QString>("made");  // slider / intRow / doubleRow
+        QTest::addColumn<double>("lo");
+        QTest::addColumn<double>("hi");
+        QTest::addColumn<double>("start");
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<double>("value");
+        QTest::addColumn<QString>("message");  // empty: taken
+        QTest::newRow("below the minimum") << "slider" << 5.0 << 130.0 << 64.0 << "-5" << 64.0
+                                           << "Nodes: -5 is below the minimum 5 (accepted: 5 to "
+                                              "130 nodes); the value stays 64 nodes";
+        QTest::newRow("exponent above the maximum")
+            << "slider" << 1.0 << 130.0 << 64.0 << "1e308" << 64.0
+            << "Nodes: 1e308 is above the maximum 130 (accepted: 1 to 130 nodes); the value stays "
+               "64 nodes";
+        QTest::newRow("more digits than the maximum")
+            << "slider" << 1.0 << 130.0 << 64.0 << "1308" << 64.0
+            << "Nodes: 1308 is above the maximum 130 (accepted: 1 to 130 nodes); the value stays "
+               "64 nodes";
+        QTest::newRow("in range") << "slider" << 1.0 << 130.0 << 64.0 << "100" << 100.0 << "";
+        QTest::newRow("exponent in range")
+            << "slider" << 1.0 << 130.0 << 64.0 << "1.2e2" << 120.0 << "";
+        QTest::newRow("fraction in a whole-number box")
+            << "intRow" << 0.0 << 50.0 << 8.0 << "2.5" << 8.0
+            << "Jobs: 2.5 is not a whole number (accepted: 0 to 50); the value stays 8";
+        QTest::newRow("too large for a double")
+            << "doubleRow" << 0.05 << 1.0 << 0.9 << "1e400" << 0.9
+            << "Goodput: 1e400 is above the maximum 1 (accepted: 0.05 to 1); the value stays "
+               "0.90";
+        QTest::newRow("decimal below the minimum")
+            << "doubleRow" << 0.05 << 1.0 << 0.9 << "-0.5" << 0.9
+            << "Goodput: -0.5 is below the minimum 0.05 (accepted: 0.05 to 1); the value stays "
+               "0.90";
+        QTest::newRow("decimal in range")
+            << "doubleRow" << 0.05 << 1.0 << 0.9 << "0.5" << 0.5 << "";
+    }
+    void numberBoxesRefuseOutOfRangeWithAMessage() {
+        QFETCH(QString, made);
+        QFETCH(double, lo);
+        QFETCH(double, hi);
+        QFETCH(double, start);
+        QFETCH(QString, typed);
+        QFETCH(double, value);
+        QFETCH(QString, message);
+        QMainWindow window;
+        auto* central = new QWidget(&window);
+        auto* form = new QFormLayout(central);
+        window.setCentralWidget(central);
+        QAbstractSpinBox* box = nullptr;
+        std::function<double()> current;
+        std::function<QString()> refusal;
+        if (made == QLatin1String("slider")) {
+            auto* slider = new LabeledSlider(QStringLiteral("Nodes"), QStringLiteral("%1"), int(lo),
+                                             int(hi), 1, QString(), central);
+            form->addRow(slider);
+            slider->setValueSilently(int(start));
+            auto* b = qobject_cast<IntSpinBox*>(slider->addNumberBox(QStringLiteral(" nodes")));
+            QVERIFY(b);
+            box = b;
+            current = [b]() { return double(b->value()); };
+            refusal = [b]() { return b->refusal(); };
+        } else if (made == QLatin1String("intRow")) {
+            auto* b = qobject_cast<IntSpinBox*>(
+                addIntRow(form, QStringLiteral("Jobs"), int(lo), int(hi), QString(), QString()));
+            QVERIFY(b);
+            b->setValue(int(start));
+            box = b;
+            current = [b]() { return double(b->value()); };
+            refusal = [b]() { return b->refusal(); };
+        } else {
+            auto* b = qobject_cast<NumberSpinBox*>(addDoubleRow(form, QStringLiteral("Goodput"), lo,
+                                                                hi, 2, 0.05, QString(), QString()));
+            QVERIFY(b);
+            b->setValue(start);
+            box = b;
+            current = [b]() { return b->value(); };
+            refusal = [b]() { return b->refusal(); };
+        }
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QLineEdit* edit = box->findChild<QLineEdit*>();
+        QVERIFY(edit);
+        box->setFocus();
+        edit->selectAll();
+        QTest::keyClicks(edit, typed);
+        // Every keystroke kept, none dropped silently (the box keeps its suffix after them).
+        QCOMPARE(edit->text(), typed + box->property("suffix").toString());
+        QTest::keyClick(edit, Qt::Key_Return);
+        QCOMPARE(current(), value);
+        QCOMPARE(refusal(), message);
+        if (message.isEmpty()) return;
+        QCOMPARE(window.statusBar()->currentMessage(), message);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QCOMPARE(QToolTip::text(), message);
+        // The next number taken clears it.
+        edit->selectAll();
+        QTest::keyClicks(edit, QString::number(start));
+        QTest::keyClick(edit, Qt::Key_Return);
+        QCOMPARE(refusal(), QString());
+    }
+
     /// Painted texts: one cut by its box, one outside the widget, two overlapping, each found
     /// once; texts side by side that only touch are not.
     void drawnTextProblemsFindCutOutsideAndOverlap() {
@@ -524,6 +638,74 @@ private slots:
         asked.waitForFinished();
         QVERIFY2(returned, qPrintable(path + QStringLiteral(": the icon provider blocked")));
         QCOMPARE(asked.result(), type);  // with an icon: no " (no icon)"
+    }
+
+    /// The Save dialog refuses a name that exists as a device or a FIFO at once, with a message
+    /// naming the file and what it is, and never asks whether to replace it (it asked "null
+    /// already exists. Do you want to replace it?" for /dev/null); the dialog stays open for
+    /// another name. An existing regular file is still confirmed before it is replaced.
+    void saveDialogRefusesNonRegularTargets_data() {
+        QTest::addColumn<QString>("target");  // "fifo" and "file": made in a temporary folder
+        QTest::addColumn<QString>("said");    // in the one message shown
+        QTest::addColumn<bool>("askedToReplace");
+        QTest::newRow("character device")
+            << "/dev/null"
+            << "/dev/null is a character device, not a regular file" << false;
+        QTest::newRow("fifo") << "fifo"
+                              << "is a FIFO (named pipe), not a regular file" << false;
+        QTest::newRow("regular file") << "file"
+                                      << "already exists" << true;
+    }
+    void saveDialogRefusesNonRegularTargets() {
+        QFETCH(QString, target);
+        QFETCH(QString, said);
+        QFETCH(bool, askedToReplace);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QString path = target;
+        if (target == QLatin1String("fifo")) {
+            path = dir.filePath(QStringLiteral("pipe"));
+            QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+        } else if (target == QLatin1String("file")) {
+            path = dir.filePath(QStringLiteral("plan.sh"));
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+        }
+        QStringList messages;
+        bool accepted = false, stayedOpen = false;
+        QTimer poll;
+        poll.setInterval(20);
+        connect(&poll, &QTimer::timeout, &poll, [&]() {
+            QWidget* modal = QApplication::activeModalWidget();
+            if (auto* box = qobject_cast<QMessageBox*>(modal)) {
+                messages << box->text();
+                box->defaultButton() ? box->defaultButton()->click() : box->reject();  // "No"
+            } else if (auto* d = qobject_cast<QFileDialog*>(modal)) {
+                if (!accepted) {
+                    accepted = true;
+                    // Save pressed on the proposed name (outside this handler: a timer does
+                    // not fire again while its handler runs, and a message box loops here).
+                    QTimer::singleShot(0, d, [d]() { static_cast<QDialog*>(d)->accept(); });
+                } else {
+                    stayedOpen = true;
+                    poll.stop();
+                    d->reject();
+                }
+            }
+        });
+        poll.start();
+        const QString chosen =
+            saveFileName(nullptr, QStringLiteral("Save"), path, QStringLiteral("All files (*)"));
+        poll.stop();
+        QVERIFY(accepted);
+        QCOMPARE(chosen, QString());
+        QVERIFY(stayedOpen);
+        QCOMPARE(messages.size(), 1);
+        QVERIFY2(messages.front().contains(said), qPrintable(messages.front()));
+        QCOMPARE(messages.front().contains(QStringLiteral("replace"), Qt::CaseInsensitive),
+                 askedToReplace);
+        QFileInfo info(path);
+        QCOMPARE(info.exists(), true);  // nothing was replaced or removed
     }
 
     /// prepareFileDialog gives a dialog the shared provider, Qt's own dialog and no custom folder

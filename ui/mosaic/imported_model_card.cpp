@@ -5,6 +5,7 @@
 #include "mosaic/layout_cells.h"
 #include "mosaic/optimum_card.h"
 #include "mosaic/plan.h"
+#include "widgets/units.h"
 
 namespace tandem::ui {
 
@@ -36,11 +37,11 @@ void ImportedModelCard::setModels(const std::vector<ImportedModelPoint>& models,
                                  .toHtmlEscaped());
         } else {
             const auto& p = m.plan;
-            html += tr("Best layout %1, micro-batch %2, %3 checkpointing<br>"
+            html += tr("Best layout %1, %2, %3 checkpointing<br>"
                        "MFU <b>%4 %</b>, iteration %5 s, <b>%6 GB</b> of %7 GB per GPU<br>"
                        "D = %8 tokens, loss <b>%9 nats</b>%10<br>")
                         .arg(QString::fromStdString(planAxesLabel(p)))
-                        .arg(p.mbs)
+                        .arg(unbroken(tr("micro-batch %1").arg(p.mbs)))
                         .arg(QString::fromLatin1(mosaic::checkpointingName(p.ckpt)))
                         .arg(100 * m.eval.mfu, 0, 'f', 1)
                         .arg(m.eval.iteration_s, 0, 'f', 2)

@@ -13,6 +13,7 @@
 #include "mosaic/hardware.h"
 #include "mosaic/log_run.h"
 #include "widgets/file_dialog.h"
+#include "widgets/number_spin_box.h"
 
 namespace tandem::ui {
 
@@ -36,7 +37,7 @@ mosaic::UserRun prefillUserRun(const io::TrainLog& log, const QString& path,
 namespace {
 /// A count box whose 0 reads "stated in the log" (or "required" when the log does not state it).
 QSpinBox* countBox(int value, int max, bool stated, QWidget* parent) {
-    auto* b = new QSpinBox(parent);
+    auto* b = new IntSpinBox(parent);
     b->setRange(0, max);
     b->setSpecialValueText(stated ? LogRunDialog::tr("stated in the log")
                                   : LogRunDialog::tr("required"));

@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QStandardItemModel>
+#include <algorithm>
 
 #include "mosaic/envelope_rows.h"
 #include "mosaic/hardware.h"
@@ -106,6 +107,16 @@ MoeAdvanced::MoeAdvanced(QWidget* parent)
          2, 0.1, 1e21},
         1e6);
     m_budget->setSpecialValueText(tr("auto (from cluster)"));
+    {
+        // The box is at least as wide as its special text, so the row goes under its label
+        // where the side panel has no room beside it (the text was cut at its left).
+        QDoubleSpinBox probe;
+        probe.setFont(m_budget->font());
+        probe.setRange(0, 0);
+        probe.setSpecialValueText(m_budget->specialValueText());
+        m_budget->setMinimumWidth(
+            std::max(m_budget->minimumWidth(), probe.minimumSizeHint().width()));
+    }
 
     connect(m_hardware, &QComboBox::currentIndexChanged, this, [this]() {
         refreshPrecisions();

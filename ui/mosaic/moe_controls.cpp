@@ -17,6 +17,7 @@
 #include "widgets/control_rows.h"
 #include "widgets/count_label.h"
 #include "widgets/labeled_slider.h"
+#include "widgets/number_spin_box.h"
 
 namespace tandem::ui {
 
@@ -74,7 +75,7 @@ MoeControls::MoeControls(QWidget* parent) : QWidget(parent) {
     m_nodes->addNumberBox(QStringLiteral(" ") + tr("nodes"));
     m_coRunning->addNumberBox(QStringLiteral(" ") + tr("jobs"));
     auto* coForm = new QFormLayout;
-    m_coRunningNodes = new QSpinBox(cluster.box);
+    m_coRunningNodes = new IntSpinBox(cluster.box);
     m_coRunningNodes->setObjectName(QStringLiteral("moeCoRunningNodes"));
     m_coRunningNodes->setSuffix(tr(" nodes"));
     setBackgroundJobBox(m_coRunningNodes, "nodes",

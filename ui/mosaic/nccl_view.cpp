@@ -34,7 +34,8 @@ NcclView::NcclView(QWidget* parent)
                 tr("Measured vs analytical bus bandwidth"), parent) {
     m_x = new QLogValueAxis(this);
     m_x->setBase(10);
-    m_x->setTitleText(tr("Message size (bytes, nccl-tests size, log scale)"));
+    m_x->setTitleText(
+        tr("Message size (bytes, %1 size, log scale)").arg(unbroken(QStringLiteral("nccl-tests"))));
     m_x->setLabelFormat(QStringLiteral("%.0e"));
     m_x->setMinorTickCount(0);
     m_y = new QValueAxis(this);
@@ -129,7 +130,7 @@ void NcclView::rebuild() {
         const QColor col = kCurveColors[i % 4];
         const QString name =
             tr("%1, %2").arg(pretty(c.collective), countLabel(c.ranks, tr("rank"), tr("ranks")));
-        measured->setName(tr("Measured (nccl-tests) %1").arg(name));
+        measured->setName(tr("Measured (%1) %2").arg(unbroken(QStringLiteral("nccl-tests")), name));
         measured->setPen(QPen(col, 2.2));
         measured->replace(pts);
         dots->setColor(col);

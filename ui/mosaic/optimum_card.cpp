@@ -53,7 +53,7 @@ void OptimumCard::setCandidate(const mosaic::Candidate& c, const QString& title,
            "N_act&nbsp;=&nbsp;%9, N_tot&nbsp;=&nbsp;%10, S&nbsp;=&nbsp;%11, "
            "D&nbsp;=&nbsp;%12&nbsp;tokens<br>"
            "MFU&nbsp;%13&nbsp;%, iteration&nbsp;%14&nbsp;s, %15&nbsp;GB per&nbsp;GPU<br>"
-           "Layout %16, micro-batch %17, %18 sequences<br><i>%19</i>")
+           "Layout %16, %17, %18 sequences<br><i>%19</i>")
             .arg(title.toHtmlEscaped())
             .arg(c.loss, 0, 'f', 4)
             .arg(c.extrapolated ? tr(" (extrapolated beyond Eq. 10's fitted range)") : QString())
@@ -69,7 +69,7 @@ void OptimumCard::setCandidate(const mosaic::Candidate& c, const QString& title,
             .arg(c.eval.iteration_s, 0, 'f', 2)
             .arg(c.eval.memoryGB, 0, 'f', 0)
             .arg(QString::fromStdString(planAxesLabel(p)))
-            .arg(p.mbs)
+            .arg(unbroken(tr("micro-batch %1").arg(p.mbs)))
             .arg(c.globalBatch)
             .arg(naive.toHtmlEscaped()));
 }

@@ -95,6 +95,7 @@ RealityView::RealityView(QWidget* parent)
     m_y->setLabelFormat(QStringLiteral("%g"));
     m_y->setMinorTickCount(8);
     m_y->setTitleText(tr("predicted tokens/s per GPU"));
+    setOneLineVerticalTitles(true);  // a title wrapped to three words a line read badly
     m_yError = new QValueAxis(this);
     m_yError->setLabelFormat(QStringLiteral("%+.0f"));
     m_yError->setTitleText(tr("error (%)"));  // predicted / measured - 1: the title says so

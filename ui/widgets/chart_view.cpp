@@ -142,9 +142,7 @@ QString legendEntryHtml(QLegendMarker* m, bool keepTogether) {
     colour.setAlpha(255);
     QString label =
         plainChartText(m->label()).replace(QLatin1Char('\n'), QLatin1Char(' ')).toHtmlEscaped();
-    if (keepTogether)
-        label.replace(QLatin1Char(' '), QStringLiteral("&nbsp;"))
-            .replace(QLatin1Char('-'), QChar(0x2011));
+    if (keepTogether) label = unbroken(label);
     return QStringLiteral("<span style=\"color:%1\">%2</span>&nbsp;%3")
         .arg(colour.name(), symbol, label);
 }
@@ -315,6 +313,11 @@ void ChartView::setLeastHeight(int px) {
     setMinimumHeight(std::max(m_leastHeight, m_textsHeight));
 }
 
+void ChartView::setOneLineVerticalTitles(bool on) {
+    m_oneLineVerticalTitles = on;
+    scheduleFit();
+}
+
 int ChartView::textsHeight() const {
     const QChart* c = chart();
     // As Qt Charts lays a chart out: the title, then the plot between the horizontal axes, whose
@@ -335,7 +338,23 @@ int ChartView::textsHeight() const {
     }
     constexpr qreal kAxisShare = 0.4;   // Qt Charts' largest share of the axes
     constexpr qreal kLeastPlot = 50.0;  // px, room for a few grid lines
-    qreal content = bottom + top + kLeastPlot;
+    qreal leastPlot = kLeastPlot;
+    if (m_oneLineVerticalTitles) {
+        // As fitAxis wraps a vertical title: to the plot's height less the text item's margins.
+        constexpr int kTextItemMargins = 8;
+        const auto verticals = c->axes(Qt::Vertical);
+        for (const QAbstractAxis* a : verticals) {
+            if (!a->isVisible() || !a->isTitleVisible() || a->titleText().isEmpty()) continue;
+            const QVariant source = a->property("tandemTitleSource");
+            const QString title =
+                plainChartText(source.isValid() ? source.toString() : a->titleText())
+                    .replace(QLatin1Char('\n'), QLatin1Char(' '));
+            leastPlot =
+                std::max<qreal>(leastPlot, QFontMetrics(a->titleFont()).horizontalAdvance(title) +
+                                               kTextItemMargins + 1);
+        }
+    }
+    qreal content = bottom + top + leastPlot;
     const int sides = bottoms + tops;
     if (bottoms > 0) content = std::max(content, bottom * sides / (kAxisShare * bottoms));
     if (tops > 0) content = std::max(content, top * sides / (kAxisShare * tops));
@@ -490,8 +509,9 @@ bool ChartView::fitLegend() {
         }
     }
     if (!m_pinnedCurves.isEmpty())
-        entries << QStringLiteral("<span style=\"color:%1\">&#8211; &#8211;</span>&nbsp;%2")
-                       .arg(palette().color(QPalette::WindowText).name(), tr("pinned"));
+        entries << QStringLiteral("<span style=\"color:%1\">%2</span>&nbsp;%3")
+                       .arg(palette().color(QPalette::WindowText).name(),
+                            QStringLiteral("\u254D\u254D"), unbroken(tr("pinned")));
     QString html = entries.isEmpty()
                        ? QString()
                        : QStringLiteral("<span style=\"color:%1\">%2</span>")

@@ -205,6 +205,10 @@ protected:
     /// 50 px; raised by fitTexts(), not by an export), but at least `px` (default 200; a short
     /// chart such as one bar lowers it).
     void setLeastHeight(int px);
+    /// `on`: the minimum height (setLeastHeight) also keeps the plot as tall as the widest
+    /// vertical axis title is long on one line, so those titles never wrap (a page too short
+    /// for it scrolls instead). Off by default: a short plot wraps them (fitTexts).
+    void setOneLineVerticalTitles(bool on);
     /// A series value as the hover table prints it (default: 4 significant digits).
     virtual QString hoverValueText(double y) const;
     /// The time unit for a time axis spanning up to `maxSeconds` (chooseTimeUnit), except that
@@ -253,9 +257,10 @@ private:
     QPoint m_hoverPos{-1, -1};  ///< cursor in the viewport while it is over the plot, else (-1, -1)
     HoverTable m_pinnedHover;
     QPoint m_pinnedPos;
-    int m_leastHeight = 200;       ///< px, the floor of the minimum height
-    int m_textsHeight = 0;         ///< px, the most textsHeight() of a fit on screen
-    bool m_exporting = false;      ///< exportChart() is rendering the view (resized or not)
+    int m_leastHeight = 200;               ///< px, the floor of the minimum height
+    bool m_oneLineVerticalTitles = false;  ///< see setOneLineVerticalTitles
+    int m_textsHeight = 0;                 ///< px, the most textsHeight() of a fit on screen
+    bool m_exporting = false;              ///< exportChart() is rendering the view (resized or not)
     bool m_foregroundOff = false;  ///< exportChart()'s layer of series: nothing in the foreground
     friend bool exportChart(ChartView*, const QString&, QString*, QSize, qreal);
     friend QByteArray chartSvg(ChartView*, QSize, const QString&, const QString&);

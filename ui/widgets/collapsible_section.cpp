@@ -29,6 +29,9 @@ CollapsibleSection::CollapsibleSection(const QString& title, bool expanded, QWid
     m_header->setFont(f);
     m_form->setContentsMargins(8, 0, 0, 4);
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    // A field that does not fit beside its label goes under it, so a section never needs more
+    // than the side panel's width (the panel scrolls only down: a wider one was cut).
+    m_form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     layout->addWidget(m_header);
     layout->addWidget(m_body);
     connect(m_header, &QToolButton::toggled, this, &CollapsibleSection::setExpanded);
@@ -58,6 +61,7 @@ QDoubleSpinBox* addDoubleRow(QFormLayout* form, const QString& label, double min
                              int decimals, double step, const QString& suffix,
                              const QString& tooltip) {
     auto* box = new NumberSpinBox(form->parentWidget());
+    box->setFieldName(label);
     box->setRange(min, max);
     box->setDecimals(decimals);
     box->setSingleStep(step);
@@ -71,7 +75,8 @@ QDoubleSpinBox* addDoubleRow(QFormLayout* form, const QString& label, double min
 
 QSpinBox* addIntRow(QFormLayout* form, const QString& label, int min, int max,
                     const QString& suffix, const QString& tooltip) {
-    auto* box = new QSpinBox(form->parentWidget());
+    auto* box = new IntSpinBox(form->parentWidget());
+    box->setFieldName(label);
     box->setRange(min, max);
     box->setSuffix(suffix);
     box->setKeyboardTracking(false);

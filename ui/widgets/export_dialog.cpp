@@ -12,6 +12,8 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "widgets/number_spin_box.h"
+
 namespace tandem::ui {
 
 namespace {
@@ -39,9 +41,9 @@ ExportDialog::ExportDialog(QSize current, QWidget* parent)
     : QDialog(parent),
       m_current(current),
       m_preset(new QComboBox(this)),
-      m_width(new QSpinBox(this)),
-      m_height(new QSpinBox(this)),
-      m_dpi(new QSpinBox(this)),
+      m_width(new IntSpinBox(this)),
+      m_height(new IntSpinBox(this)),
+      m_dpi(new IntSpinBox(this)),
       m_summary(new QLabel(this)),
       m_keepTheme(new QCheckBox(tr("Keep the window's theme (otherwise light)"), this)) {
     setWindowTitle(tr("Export chart"));

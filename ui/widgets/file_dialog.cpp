@@ -2,7 +2,11 @@
 
 #include <QApplication>
 #include <QFileInfo>
+#include <QMessageBox>
 #include <QStyle>
+#include <memory>
+
+#include "save_file.h"
 
 namespace tandem::ui {
 
@@ -61,14 +65,40 @@ void prepareFileDialog(QFileDialog& dialog) {
     dialog.setIconProvider(safeFileIconProvider());
 }
 
+SaveFileDialog::SaveFileDialog(QWidget* parent, const QString& caption, const QString& filter)
+    : QFileDialog(parent, caption, QString(), filter) {
+    prepareFileDialog(*this);
+    setAcceptMode(QFileDialog::AcceptSave);
+    setFileMode(QFileDialog::AnyFile);
+}
+
+void SaveFileDialog::accept() {
+    const QStringList files = selectedFiles();
+    if (!files.isEmpty() && !QFileInfo(files.front()).isDir()) {
+        const QString problem = fileio::outputTargetProblem(files.front());
+        if (!problem.isEmpty()) {
+            QMessageBox::warning(this, windowTitle(),
+                                 tr("%1 %2: it cannot be saved to. Choose another file name.")
+                                     .arg(QDir::toNativeSeparators(files.front()), problem));
+            return;  // the dialog stays open; nothing was asked or written
+        }
+    }
+    QFileDialog::accept();
+}
+
 namespace {
 QString runDialog(QWidget* parent, const QString& caption, const QString& start,
                   const QString& filter, QFileDialog::AcceptMode mode) {
-    QFileDialog dialog(parent, caption, QString(), filter);
-    prepareFileDialog(dialog);
-    dialog.setAcceptMode(mode);
-    dialog.setFileMode(mode == QFileDialog::AcceptOpen ? QFileDialog::ExistingFile
-                                                       : QFileDialog::AnyFile);
+    std::unique_ptr<QFileDialog> owned;
+    if (mode == QFileDialog::AcceptSave) {
+        owned = std::make_unique<SaveFileDialog>(parent, caption, filter);
+    } else {
+        owned = std::make_unique<QFileDialog>(parent, caption, QString(), filter);
+        prepareFileDialog(*owned);
+        owned->setAcceptMode(mode);
+        owned->setFileMode(QFileDialog::ExistingFile);
+    }
+    QFileDialog& dialog = *owned;
     const QFileInfo info(start);
     if (!start.isEmpty() && info.isDir()) {
         dialog.setDirectory(start);

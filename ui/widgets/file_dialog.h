@@ -34,8 +34,22 @@ void prepareFileDialog(QFileDialog& dialog);
 QString openFileName(QWidget* parent, const QString& caption, const QString& dir,
                      const QString& filter);
 
-/// QFileDialog::getSaveFileName through prepareFileDialog (asks before overwriting): the chosen
-/// path, or an empty string when cancelled. `start` is the folder or file name proposed.
+/// The Save dialog: a QFileDialog (prepareFileDialog, AcceptSave, AnyFile) that refuses at once
+/// a name that exists as something other than a regular file (a device such as /dev/null, a
+/// FIFO, a socket; fileio::outputTargetProblem): a warning names the file and what it is, Qt's
+/// "Do you want to replace it?" is never asked for it, and the dialog stays open for another
+/// name. A folder typed as the name is opened, as in Qt's dialog; an existing regular file is
+/// confirmed before it is replaced.
+class SaveFileDialog : public QFileDialog {
+    Q_OBJECT
+public:
+    SaveFileDialog(QWidget* parent, const QString& caption, const QString& filter);
+    void accept() override;
+};
+
+/// A SaveFileDialog run modally (asks before overwriting a regular file, refuses any other
+/// kind): the chosen path, or an empty string when cancelled. `start` is the folder or file
+/// name proposed.
 QString saveFileName(QWidget* parent, const QString& caption, const QString& start,
                      const QString& filter);
 

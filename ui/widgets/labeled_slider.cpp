@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "widgets/number_spin_box.h"
+
 namespace tandem::ui {
 
 LabeledSlider::LabeledSlider(const QString& caption, const QString& format, int min, int max,
@@ -22,7 +24,8 @@ LabeledSlider::LabeledSlider(const QString& caption, const ValueText& valueText,
       m_value(new QLabel(this)),
       m_slider(new QSlider(Qt::Horizontal, this)),
       m_valueText(valueText),
-      m_tooltip(tooltip) {
+      m_tooltip(tooltip),
+      m_caption(caption) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 2, 0, 2);
     layout->setSpacing(1);
@@ -183,7 +186,9 @@ void LabeledSlider::updateBoxRange() {
 
 QSpinBox* LabeledSlider::addNumberBox(const QString& suffix) {
     if (m_box) return m_box;
-    m_box = new QSpinBox(this);
+    auto* box = new IntSpinBox(this);
+    box->setFieldName(m_caption);
+    m_box = box;
     m_box->setObjectName(objectName().isEmpty() ? QStringLiteral("sliderNumberBox")
                                                 : objectName() + QStringLiteral("Box"));
     m_box->setSuffix(suffix);

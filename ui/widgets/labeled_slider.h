@@ -89,6 +89,7 @@ private:
     QString m_note;
     QHBoxLayout* m_row;  ///< the slider and, after addNumberBox, its number box
     QSpinBox* m_box = nullptr;
+    QString m_caption;  ///< the caption; the number box's name in its messages
 };
 
 }  // namespace tandem::ui

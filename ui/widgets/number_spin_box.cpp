@@ -1,10 +1,134 @@
 #include "widgets/number_spin_box.h"
 
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMainWindow>
 #include <QRegularExpression>
+#include <QStatusBar>
+#include <QToolTip>
+#include <cmath>
 
 namespace tandem::ui {
+namespace {
 
-NumberSpinBox::NumberSpinBox(QWidget* parent) : QDoubleSpinBox(parent) {}
+/// How a box reads its bare text (prefix, suffix and group separators removed).
+struct Reading {
+    QValidator::State state = QValidator::Invalid;
+    bool complete = false;  ///< a whole number was typed (it may still be outside the range)
+    double value = NAN;     ///< the number; NaN when complete but too large for a double
+    bool negative = false;
+};
+
+/// Reads `text` as a box with range [lo, hi] does. `decimals`: the decimals the box keeps, -1
+/// for a whole-number box. A prefix of a number ("", "-", "1.", "1e-") is Intermediate, so
+/// every keystroke of a number is kept; a complete number outside the range, or a fraction in a
+/// whole-number box, is Intermediate too (refused when typing ends, with a message).
+Reading readNumber(const QLocale& locale, QString text, int decimals, double lo, double hi) {
+    Reading r;
+    const QString group = locale.groupSeparator();
+    if (!group.isEmpty() && !group.at(0).isSpace()) text.remove(group);
+    const QString point = QRegularExpression::escape(locale.decimalPoint());
+    static const QString kSign = QStringLiteral("[+-]?");
+    const QRegularExpression complete(
+        QStringLiteral("^%1(\\d+(%2\\d*)?|%2\\d+)([eE]%1\\d+)?$").arg(kSign, point));
+    const QRegularExpression partial(
+        QStringLiteral("^%1(\\d*(%2\\d*)?|(\\d+(%2\\d*)?|%2\\d+)[eE]%1)$").arg(kSign, point));
+    r.negative = text.startsWith(QLatin1Char('-')) || text.startsWith(locale.negativeSign());
+    if (text.startsWith(locale.negativeSign()) && locale.negativeSign() != QLatin1String("-"))
+        text.replace(0, locale.negativeSign().size(), QStringLiteral("-"));
+    if (!complete.match(text).hasMatch()) {
+        r.state = partial.match(text).hasMatch() ? QValidator::Intermediate : QValidator::Invalid;
+        return r;
+    }
+    const bool exponent = text.contains(QLatin1Char('e'), Qt::CaseInsensitive);
+    const int at = text.indexOf(locale.decimalPoint());
+    if (!exponent && at >= 0 && decimals >= 0) {
+        // More decimals than the box keeps are not typed, as in Qt's own boxes (in a
+        // whole-number box a fraction is typed, and refused with a message when typing ends).
+        const qsizetype typedDecimals = text.size() - at - locale.decimalPoint().size();
+        if (typedDecimals > decimals) return r;  // Invalid
+    }
+    r.complete = true;
+    bool ok = false;
+    const double v = locale.toDouble(text, &ok);
+    r.value = ok && std::isfinite(v) ? v : NAN;
+    const bool inRange = !std::isnan(r.value) && r.value >= lo && r.value <= hi;
+    const bool whole = decimals >= 0 || std::floor(r.value) == r.value;
+    r.state = inRange && whole ? QValidator::Acceptable : QValidator::Intermediate;
+    return r;
+}
+
+/// The range end as messages show it: at most six significant digits ("130", "0.01", "1e+30").
+QString endText(const QLocale& locale, double v, const QString& suffix) {
+    return locale.toString(v, 'g', 6) + suffix;
+}
+
+/// The row label of `box` in a form of its parent, without '&' and a trailing ':'.
+QString formLabel(const QWidget* box) {
+    const QWidget* parent = box->parentWidget();
+    if (!parent) return {};
+    QList<QFormLayout*> forms = parent->findChildren<QFormLayout*>();
+    if (auto* own = qobject_cast<QFormLayout*>(parent->layout())) forms.prepend(own);
+    for (QFormLayout* form : forms) {
+        if (auto* label = qobject_cast<QLabel*>(form->labelForField(const_cast<QWidget*>(box)))) {
+            QString t = label->text();
+            t.remove(QLatin1Char('&'));
+            if (t.endsWith(QLatin1Char(':'))) t.chop(1);
+            return t.trimmed();
+        }
+    }
+    return {};
+}
+
+/// Shows `message` beside `box` (a tooltip under it) and in its window's status bar.
+void showRefusal(QAbstractSpinBox* box, const QString& message) {
+    if (box->isVisible())
+        QToolTip::showText(box->mapToGlobal(QPoint(0, box->height())), message, box, QRect(),
+                           10000);
+    if (auto* window = qobject_cast<QMainWindow*>(box->window()))
+        window->statusBar()->showMessage(message, 15000);
+}
+
+/// The shared fixup of both boxes: a complete number that is not taken gives the message,
+/// stored in `refusal`, shown and returned (empty when the text is not a refused number).
+QString refuse(QAbstractSpinBox* box, const QString& field, const QString& typed, const Reading& r,
+               double lo, double hi, const QString& suffix, const QString& kept, bool wholeOnly) {
+    if (!r.complete || r.state == QValidator::Acceptable) return {};
+    const QString message =
+        numberRefusal(field, typed, r.value, r.negative, lo, hi, suffix, kept, wholeOnly);
+    showRefusal(box, message);
+    return message;
+}
+
+}  // namespace
+
+QString numberRefusal(const QString& field, const QString& typed, double value, bool negative,
+                      double lo, double hi, const QString& suffix, const QString& kept,
+                      bool wholeOnly) {
+    const QLocale locale;
+    const QString unit = suffix.trimmed().isEmpty() ? QString() : suffix;
+    QString why;
+    if (std::isnan(value) ? !negative : value > hi)
+        why = QDoubleSpinBox::tr("is above the maximum %1").arg(endText(locale, hi, {}));
+    else if (std::isnan(value) || value < lo)
+        why = QDoubleSpinBox::tr("is below the minimum %1").arg(endText(locale, lo, {}));
+    else if (wholeOnly)
+        why = QDoubleSpinBox::tr("is not a whole number");
+    else
+        why = QDoubleSpinBox::tr("is not accepted");
+    return QDoubleSpinBox::tr("%1: %2 %3 (accepted: %4 to %5); the value stays %6")
+        .arg(field, typed, why, endText(locale, lo, {}), endText(locale, hi, unit), kept);
+}
+
+// ---- NumberSpinBox ----
+
+NumberSpinBox::NumberSpinBox(QWidget* parent) : QDoubleSpinBox(parent) {
+    connect(this, &QAbstractSpinBox::editingFinished, this, [this]() {
+        if (!m_refusedNow) m_refusal.clear();  // a number was taken (or nothing typed)
+        m_refusedNow = false;
+    });
+}
 
 QString NumberSpinBox::bare(const QString& text) const {
     QString t = text;
@@ -13,32 +137,88 @@ QString NumberSpinBox::bare(const QString& text) const {
     return t.trimmed();
 }
 
+QString NumberSpinBox::fieldName() const {
+    if (!m_field.isEmpty()) return m_field;
+    const QString label = formLabel(this);
+    if (!label.isEmpty()) return label;
+    return accessibleName().isEmpty() ? tr("Value") : accessibleName();
+}
+
 QValidator::State NumberSpinBox::validate(QString& input, int& pos) const {
-    const QString t = bare(input);
-    if (!t.contains(QLatin1Char('e'), Qt::CaseInsensitive))
-        return QDoubleSpinBox::validate(input, pos);
-    // Mantissa in the locale's digits and decimal point, then e, an optional sign and digits.
-    const QString point = QRegularExpression::escape(locale().decimalPoint());
-    static const QString kSign = QStringLiteral("[+-]?");
-    const QRegularExpression whole(
-        QStringLiteral("^%1(\\d+(%2\\d*)?|%2\\d+)[eE]%1\\d+$").arg(kSign, point));
-    const QRegularExpression partial(
-        QStringLiteral("^%1(\\d+(%2\\d*)?|%2\\d+)[eE]%1$").arg(kSign, point));
-    if (partial.match(t).hasMatch()) return QValidator::Intermediate;
-    if (!whole.match(t).hasMatch()) return QValidator::Invalid;
-    bool ok = false;
-    const double v = locale().toDouble(t, &ok);
-    if (!ok) return QValidator::Intermediate;  // too large for a double: not taken
-    return v >= minimum() && v <= maximum() ? QValidator::Acceptable : QValidator::Intermediate;
+    const QString special = specialValueText();
+    if (!special.isEmpty() && special.startsWith(input))
+        return input == special ? QValidator::Acceptable : QValidator::Intermediate;
+    Q_UNUSED(pos);
+    return readNumber(locale(), bare(input), decimals(), minimum(), maximum()).state;
 }
 
 double NumberSpinBox::valueFromText(const QString& text) const {
-    const QString t = bare(text);
-    if (!t.contains(QLatin1Char('e'), Qt::CaseInsensitive))
-        return QDoubleSpinBox::valueFromText(text);
-    bool ok = false;
-    const double v = locale().toDouble(t, &ok);
-    return ok ? v : value();
+    const QString special = specialValueText();
+    if (!special.isEmpty() && text == special) return minimum();
+    const Reading r = readNumber(locale(), bare(text), decimals(), minimum(), maximum());
+    return r.state == QValidator::Acceptable ? r.value : value();
+}
+
+void NumberSpinBox::fixup(QString& input) const {
+    const QString typed = bare(input);
+    const Reading r = readNumber(locale(), typed, decimals(), minimum(), maximum());
+    auto* self = const_cast<NumberSpinBox*>(this);
+    const QString message = refuse(self, fieldName(), typed, r, minimum(), maximum(), suffix(),
+                                   textFromValue(value()) + suffix(), false);
+    if (message.isEmpty()) return;
+    m_refusal = message;
+    m_refusedNow = true;
+    emit self->inputRefused(message);
+}
+
+// ---- IntSpinBox ----
+
+IntSpinBox::IntSpinBox(QWidget* parent) : QSpinBox(parent) {
+    connect(this, &QAbstractSpinBox::editingFinished, this, [this]() {
+        if (!m_refusedNow) m_refusal.clear();
+        m_refusedNow = false;
+    });
+}
+
+QString IntSpinBox::bare(const QString& text) const {
+    QString t = text;
+    if (!prefix().isEmpty() && t.startsWith(prefix())) t.remove(0, prefix().size());
+    if (!suffix().isEmpty() && t.endsWith(suffix())) t.chop(suffix().size());
+    return t.trimmed();
+}
+
+QString IntSpinBox::fieldName() const {
+    if (!m_field.isEmpty()) return m_field;
+    const QString label = formLabel(this);
+    if (!label.isEmpty()) return label;
+    return accessibleName().isEmpty() ? tr("Value") : accessibleName();
+}
+
+QValidator::State IntSpinBox::validate(QString& input, int& pos) const {
+    const QString special = specialValueText();
+    if (!special.isEmpty() && special.startsWith(input))
+        return input == special ? QValidator::Acceptable : QValidator::Intermediate;
+    Q_UNUSED(pos);
+    return readNumber(locale(), bare(input), -1, minimum(), maximum()).state;
+}
+
+int IntSpinBox::valueFromText(const QString& text) const {
+    const QString special = specialValueText();
+    if (!special.isEmpty() && text == special) return minimum();
+    const Reading r = readNumber(locale(), bare(text), -1, minimum(), maximum());
+    return r.state == QValidator::Acceptable ? static_cast<int>(r.value) : value();
+}
+
+void IntSpinBox::fixup(QString& input) const {
+    const QString typed = bare(input);
+    const Reading r = readNumber(locale(), typed, -1, minimum(), maximum());
+    auto* self = const_cast<IntSpinBox*>(this);
+    const QString message = refuse(self, fieldName(), typed, r, minimum(), maximum(), suffix(),
+                                   textFromValue(value()) + suffix(), true);
+    if (message.isEmpty()) return;
+    m_refusal = message;
+    m_refusedNow = true;
+    emit self->inputRefused(message);
 }
 
 }  // namespace tandem::ui

@@ -90,7 +90,9 @@ constexpr int kStackedLeastHeight = 400;
 /// A side-by-side splitter that stacks its widgets when it is narrower than they need side by
 /// side: its least width is the widest child's (so a scrolling page never needs a horizontal
 /// scroll bar), its least height that of the arrangement it shows (stacked: each widget at
-/// least kStackedLeastHeight high).
+/// least kStackedLeastHeight high, the first one at most as high as the scroll area it lies
+/// in shows under its top, so that at a scroll's start the first chart is seen whole, its
+/// legend at its bottom included).
 class StackingSplitter : public QSplitter {
 public:
     StackingSplitter(QWidget* parent, const QList<int>& weights)
@@ -104,29 +106,47 @@ public:
             const QSize m = least(w);
             wide = std::max(wide, m.width());
             tall = std::max(tall, m.height());
-            stacked +=
-                std::max(m.height(), kStackedLeastHeight) + (stacked > 0 ? handleWidth() : 0);
+            stacked += stackedFloor(i) + (stacked > 0 ? handleWidth() : 0);
         }
         return orientation() == Qt::Horizontal ? QSize(wide, tall) : QSize(wide, stacked);
     }
 
 protected:
     void resizeEvent(QResizeEvent* e) override {
+        watchScrollArea();
         const Qt::Orientation want = width() >= sideBySideWidth() ? Qt::Horizontal : Qt::Vertical;
         if (want != orientation()) {
             setOrientation(want);
             updateGeometry();  // the least height changes with the arrangement
         }
         QSplitter::resizeEvent(e);
+        arrange();
+    }
+
+    bool eventFilter(QObject* watched, QEvent* e) override {
+        // The visible height of the scroll area changed: the first stacked widget's floor too.
+        if (e->type() == QEvent::Resize && orientation() == Qt::Vertical) {
+            updateGeometry();
+            arrange();
+        }
+        return QSplitter::eventFilter(watched, e);
+    }
+
+private:
+    static QSize least(const QWidget* w) {
+        return w->minimumSizeHint().expandedTo(w->minimumSize());
+    }
+    /// The widths and heights of the widgets for the current arrangement.
+    void arrange() {
         QList<int> sizes;
         if (orientation() == Qt::Horizontal) {
             if (!m_stacked) return;
             for (int w : m_weights) sizes << 1000 * w;  // side by side again: the weights
         } else {
-            // Stacked: each widget its least height, the rest shared by the weights.
+            // Stacked: each widget its floor, the rest shared by the weights.
             int rest = height(), weights = 0;
             for (int i = 0; i < count(); ++i) {
-                const int h = std::max(least(widget(i)).height(), kStackedLeastHeight);
+                const int h = stackedFloor(i);
                 sizes << h;
                 rest -= h + (i > 0 ? handleWidth() : 0);
                 weights += i < m_weights.size() ? m_weights[i] : 0;
@@ -137,10 +157,32 @@ protected:
         m_stacked = orientation() == Qt::Vertical;
         setSizes(sizes);
     }
-
-private:
-    static QSize least(const QWidget* w) {
-        return w->minimumSizeHint().expandedTo(w->minimumSize());
+    /// The scroll area the splitter lies in (the pages' one), nullptr when none.
+    QScrollArea* scrollArea() const {
+        for (QWidget* p = parentWidget(); p; p = p->parentWidget())
+            if (auto* a = qobject_cast<QScrollArea*>(p)) return a;
+        return nullptr;
+    }
+    /// Watches the viewport of the scroll area around, once.
+    void watchScrollArea() {
+        if (m_watched) return;
+        if (QScrollArea* a = scrollArea()) {
+            a->viewport()->installEventFilter(this);
+            m_watched = true;
+        }
+    }
+    /// The least height of widget `i` when stacked: kStackedLeastHeight (or its own least
+    /// height, if more); the first widget's is lowered to the height the scroll area shows
+    /// under the splitter's top, where that still gives the widget its own least height.
+    int stackedFloor(int i) const {
+        const int own = least(widget(i)).height();
+        int floor = std::max(own, kStackedLeastHeight);
+        if (i != 0) return floor;
+        if (const QScrollArea* a = scrollArea(); a && a->widget()) {
+            const int room = a->viewport()->height() - mapTo(a->widget(), QPoint(0, 0)).y();
+            if (room >= own) floor = std::min(floor, room);
+        }
+        return floor;
     }
     /// The width the widgets need side by side (their least widths and the handles).
     int sideBySideWidth() const {
@@ -154,6 +196,7 @@ private:
     }
     QList<int> m_weights;
     bool m_stacked = false;  ///< the last resize stacked the widgets
+    bool m_watched = false;  ///< the scroll area's viewport is watched
 };
 
 /// Gives every page of `pages` but the current one an ignored size policy, so the pages' least

@@ -16,7 +16,10 @@ namespace tandem::ui {
 /// initial share `weights[i]` (weights.size() <= widgets.size()); children cannot collapse. A
 /// Qt::Horizontal one stacks its widgets (turns vertical) while it is narrower than their least
 /// widths side by side, and its least width is the widest widget's, so a page never needs a
-/// horizontal scroll bar.
+/// horizontal scroll bar. Stacked, each widget is at least 400 px high, except that the first is
+/// at most as high as the scroll area around it shows under its top (where that leaves it its
+/// own least height): at the start of a scrolling page the first chart shows whole, legend
+/// included.
 QSplitter* weightedSplitter(Qt::Orientation orientation, QWidget* parent,
                             const QList<QWidget*>& widgets, const QList<int>& weights);
 
