@@ -145,7 +145,7 @@ nlohmann::ordered_json searchToJson(const SearchResult& r) {
         cj["eval"] = planEvalToJson(c.eval);
         cj["global_batch_sequences"] = c.globalBatch;
         cj["tokens"] = c.tokens;
-        cj["tokens_per_parameter"] = c.tokens / c.geometry.nAct;
+        cj["tokens_per_parameter"] = tokensPerParameter(c.tokens, c.geometry.nAct);
         cj["model_flops"] = modelFlops(c.geometry.nAct, c.tokens);
         cj["loss"] = jsonNumber(c.loss);
         cj["extrapolated"] = c.extrapolated;
@@ -196,7 +196,7 @@ std::string candidatesCsv(const SearchResult& r) {
              std::to_string(p.pp) + "," + std::to_string(p.cp) + "," + std::to_string(p.dp) + "," +
              std::to_string(p.mbs) + "," + checkpointingName(p.ckpt) + "," + csvNumber(c.eval.mfu) +
              "," + csvNumber(c.eval.iteration_s) + "," + csvNumber(c.eval.memoryGB) + "," +
-             csvNumber(c.tokens) + "," + csvNumber(c.tokens / g.nAct) + "," +
+             csvNumber(c.tokens) + "," + csvNumber(tokensPerParameter(c.tokens, g.nAct)) + "," +
              csvNumber(modelFlops(g.nAct, c.tokens)) + "," + csvNumber(c.loss) + "," +
              (c.extrapolated ? "1" : "0") + "\n";
     }

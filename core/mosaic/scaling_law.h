@@ -15,6 +15,11 @@ inline double modelFlops(double nAct, double tokens) { return 6.0 * nAct * token
 /// inverse of modelFlops.
 inline double tokensForModelFlops(double flops, double nAct) { return flops / (6.0 * nAct); }
 
+/// Tokens per active parameter D / N_act, the data ratio the envelope bounds
+/// (tokens_per_parameter_min / _max) [2608.10605 Sec. 7.3]; the reports' tokens_per_parameter.
+/// A ratio of counts.
+inline double tokensPerParameter(double tokens, double nAct) { return tokens / nAct; }
+
 /// Coefficients of Eq. 10; defaults are Table 2's point estimates. Only beta and eta are
 /// identified; the others sit on a ridge (perturb them jointly) [2608.10605 App. B.2].
 struct ScalingLaw {

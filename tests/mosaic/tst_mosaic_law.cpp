@@ -23,6 +23,7 @@ private slots:
     void computeOptimalFig8();
     void computeOptimalIsBoundary();
     void badInputsGiveNaN();
+    void tokensPerParameterIsDOverNAct();
 };
 
 void TestMosaicLaw::table9_data() {
@@ -166,6 +167,13 @@ void TestMosaicLaw::badInputsGiveNaN() {
     QVERIFY(std::isnan(law.loss(-1, 0.5, 1e9, 4)));
     QVERIFY(std::isnan(law.loss(1e9, 1.0, 1e9, 4)));
     QVERIFY(std::isnan(computeOptimum(law, 0, 0.5, 4).loss));
+}
+
+// Tokens per active parameter, D / N_act: Chinchilla's 1.4 T tokens on 70 B parameters is 20;
+// 3.2 T tokens on a 2.6 B-active MoE is 1230.77 (the reports' tokens_per_parameter column).
+void TestMosaicLaw::tokensPerParameterIsDOverNAct() {
+    QCOMPARE(tokensPerParameter(1.4e12, 70e9), 20.0);
+    QVERIFY(std::abs(tokensPerParameter(3.2e12, 2.6e9) - 1230.769) < 1e-3);
 }
 
 TANDEM_TEST_APPLESS_MAIN(TestMosaicLaw)

@@ -124,7 +124,7 @@ private slots:
     }
 
     /// Choosing DGX-H100 and Qwen3_30B_a3B in the boxes plots the six runs of that model on
-    /// H100 (tst_mosaic_stack: measured 8826, 8960, 8901, 9058, 5113, 5275) and the title
+    /// H100 (tst_mosaic_reality: measured 8826, 8960, 8901, 9058, 5113, 5275) and the title
     /// carries their summary (mosaic::summarizeRealityFilter).
     void filterBoxesNarrowThePointsAndTheTitle() {
         RealityView view;
