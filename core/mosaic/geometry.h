@@ -42,9 +42,6 @@ struct Geometry {
     double sparsity = 0;    ///< S = 1 - nAct / nTot
     // What the model's description states about the parts a launch script must name
     // (megatronArguments); none of it is costed. -1 / 0 = not stated: no flag is written.
-    /// The description's head width where the costing uses d / nHead (an imported config's
-    /// head_dim, e.g. Qwen3-30B-A3B: 128 on d = 2048 with 32 heads); 0 = not stated.
-    int statedHeadDim = 0;
     int rmsNorm = -1;         ///< 1 = RMSNorm, 0 = LayerNorm
     int rotary = -1;          ///< 1 = rotary positions (RoPE), 0 = learned absolute positions
     double ropeTheta = 0;     ///< RoPE base (rope_theta); 0 = not stated

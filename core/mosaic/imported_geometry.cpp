@@ -15,12 +15,6 @@ int toInt(long long v) { return static_cast<int>(std::clamp<long long>(v, 0, 1LL
 
 std::string billions(double v) { return formatFixed(v / 1e9, 2) + " B"; }
 
-std::string millions(double v) { return formatFixed(v / 1e6, 1) + " M"; }
-
-std::string formatWidth(long long d, long long heads) {
-    return heads > 0 ? formatNumber(double(d) / double(heads)) : std::string("0");
-}
-
 /// printf's "%+.1f %%" of 100 v: "+12.5 %", "-0.3 %".
 std::string percent(double v) {
     const double p = 100.0 * v;
@@ -43,13 +37,9 @@ ImportedGeometry importedGeometry(const ModelImport& m) {
         note("multi-head latent attention costed as standard attention with " +
              std::to_string(g.nHead) + " KV heads of width d / heads");
     } else if (s.headDim > 0 && s.heads * s.headDim != s.hidden) {
-        const double published =
-            2.0 * s.hidden * s.heads * s.headDim + 2.0 * s.hidden * s.kvHeads * s.headDim;
-        note("attention costed with head width d / heads = " + formatWidth(s.hidden, s.heads) +
-             " (config: " + std::to_string(s.heads) + " heads x head_dim " +
-             std::to_string(s.headDim) + "); attention parameters per layer " +
-             millions(mosaic::attentionParams(g)) + " costed vs " + millions(published) +
-             " published");
+        // The config's own head width (Qwen3: 32 x 128 on d = 2048): Q, K, V and the output
+        // projection, the attention core and its activations are costed at heads x head_dim.
+        g.headDim = toInt(s.headDim);
     }
     const bool moe = s.moeLayers > 0 && s.experts > 0;
     g.experts = moe ? toInt(s.experts) : 0;
@@ -79,8 +69,6 @@ ImportedGeometry importedGeometry(const ModelImport& m) {
     }
     g.vocab = toInt(s.vocab);
     // The facts a launch script must state, as the config gives them (not costed).
-    if (s.attention == AttentionKind::Standard && s.headDim > 0 && s.heads * s.headDim != s.hidden)
-        g.statedHeadDim = toInt(s.headDim);
     g.rmsNorm = s.layerNorm ? 0 : 1;
     g.rotary = s.learnedPositions > 0 ? 0 : 1;
     g.ropeTheta = g.rotary == 1 ? s.ropeTheta : 0;

@@ -26,8 +26,8 @@ struct ImportedGeometry {
 ///    become an equal-parameter count of d_expert-wide experts (noted);
 ///  - d_ff = the dense FFN width, else the reference width, else d_expert; a 2-matrix FFN
 ///    (GPT-2, OPT) is costed as a SwiGLU of width round(2 d_ff / 3), same parameters (noted);
-///  - attention is costed with head width d / heads; when the config's heads x head_dim differs
-///    from d (Qwen3, gpt-oss) the difference is noted with the published per-layer count;
+///  - attention is costed with the config's head_dim where heads x head_dim differs from d
+///    (Qwen3: 32 x 128 on d = 2048; gpt-oss: 64 x 64 on 2880), else with d / heads;
 ///  - G = round(split factor) >= 1 (undefined -> 0 for a dense model, 1 otherwise, noted);
 ///  - nAct, nTot, sparsity: the config's exact non-embedding counts (ParameterCounts), so MFU
 ///    credits the published model's FLOPs 6 N_act per token [Eq. 1] and S matches `inspect`;

@@ -324,8 +324,8 @@ bool checkModel(const R& r, const Geometry& g, std::string& error) {
               std::to_string(g.nHead) + " attention heads") ||
         !same("--num-query-groups", r.queryGroups, g.nKvHead,
               std::to_string(g.nKvHead) + " key/value heads") ||
-        (r.kvChannels != g.statedHeadDim && !same("--kv-channels", r.kvChannels, headWidth(g),
-                                                  "head width " + std::to_string(headWidth(g)))) ||
+        !same("--kv-channels", r.kvChannels, headWidth(g),
+              "head width " + std::to_string(headWidth(g))) ||
         !same("--ffn-hidden-size", r.ffn, g.dFf, "FFN width " + std::to_string(g.dFf)) ||
         !same("--vocab-size", r.vocab, g.vocab, "vocabulary " + std::to_string(g.vocab)) ||
         !same("--num-experts", r.experts, g.experts,
@@ -378,8 +378,8 @@ std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p
     std::string a = "--num-layers " + n(g.layers) + " --hidden-size " + n(g.dModel) +
                     " --num-attention-heads " + n(g.nHead);
     if (g.nKvHead != g.nHead) a += " --group-query-attention --num-query-groups " + n(g.nKvHead);
-    // The head width: the costed one, or the description's where it states another.
-    const int width = g.statedHeadDim > 0 ? g.statedHeadDim : headWidth(g);
+    // The costed head width, stated where it is not d / heads.
+    const int width = headWidth(g);
     if (width * g.nHead != g.dModel) a += " --kv-channels " + n(width);
     if (g.dFf > 0) a += " --ffn-hidden-size " + n(g.dFf);
     if (g.denseFfnMatrices == 3) a += " --swiglu";

@@ -22,7 +22,7 @@ long long megatronPaddedVocab(long long vocab, int divisibleBy, int tp);
 /// line that parseMegatronArguments reads back to the same plan and cluster batch, sequence
 /// and precision: the model (--num-layers, --hidden-size, --num-attention-heads,
 /// --group-query-attention --num-query-groups when KV heads < heads, --kv-channels when the
-/// head width (the description's g.statedHeadDim where it states one) is not d / heads,
+/// head width (g.headDim) is not d / heads,
 /// --ffn-hidden-size, --swiglu for a SwiGLU FFN, what the description states of the rest
 /// (--normalization RMSNorm|LayerNorm, --position-embedding-type rope with --rotary-base from
 /// rope_theta or learned_absolute, --untie-embeddings-and-output-weights, --disable-bias-linear

@@ -4,6 +4,9 @@
 #include <algorithm>
 
 #include "mosaic/imported_geometry.h"
+#include "mosaic/perf_model.h"
+#include "mosaic/plan.h"
+#include "mosaic/reality.h"
 #include "test_main.h"
 
 using namespace tandem;
@@ -74,15 +77,64 @@ private slots:
                       "1 shared expert(s) of width 5632 costed as 4 of width d_expert = 1408"));
         QVERIFY(noted(importedGeometry(load("gpt2-large.config.json")),
                       "2-matrix FFN of width 5120 costed as a SwiGLU FFN of width 3413"));
+        // Qwen3's head_dim 128 on d = 2048 with 32 heads is costed as the config states it: the
+        // costed widths give the config's own count, so nothing is noted.
         const ImportedGeometry qwen3 = importedGeometry(load("Qwen3-30B-A3B.config.json"));
-        QVERIFY(noted(qwen3, "32 heads x head_dim 128"));
-        QVERIFY(noted(qwen3, "N_act"));  // costed widths differ from the count by > 1 %
+        QCOMPARE(qwen3.geometry.headDim, 128);
+        QVERIFY(qwen3.assumptions.empty());
         QVERIFY(importedGeometry(load("Mixtral-8x7B-v0.1.config.json")).assumptions.empty());
         const auto j =
             importedGeometryToJson(load("Mixtral-8x7B-v0.1.config.json"),
                                    importedGeometry(load("Mixtral-8x7B-v0.1.config.json")));
         QCOMPARE(j.at("source").get<std::string>(), std::string("hf_config"));
         QVERIFY(j.at("n_total").get<long long>() > 46'000'000'000LL);
+    }
+
+    /// A config.json is costed as the reality check costs the same model's measured runs: the
+    /// same widths (Qwen3's head_dim 128 included), so `plan` on the config predicts what the
+    /// reality check predicts for the measured layout.
+    void configCostedAsTheMeasuredModel_data() {
+        QTest::addColumn<QString>("config");
+        QTest::addColumn<QString>("measured");
+        QTest::newRow("Qwen3-30B-A3B") << "Qwen3-30B-A3B.config.json"
+                                       << "Qwen3_30B_a3B";
+        QTest::newRow("Qwen3-235B-A22B") << "Qwen3-235B-A22B.config.json"
+                                         << "Qwen3_235B_a22B";
+        QTest::newRow("Llama 3 70B") << "Llama-3-70B.config.json"
+                                     << "LLAMA3_70B";
+    }
+    void configCostedAsTheMeasuredModel() {
+        QFETCH(QString, config);
+        QFETCH(QString, measured);
+        const Geometry g = importedGeometry(load(config.toLatin1().constData())).geometry;
+        Geometry m;
+        std::string reason;
+        QVERIFY2(measuredModelGeometry(measured.toStdString(), m, reason), reason.c_str());
+        const auto widths = [](const Geometry& x) {
+            const int head = x.headDim > 0 ? x.headDim : x.dModel / x.nHead;
+            return std::vector<int>{x.layers, x.dModel,  x.nHead, x.nKvHead, head,
+                                    x.dFf,    x.experts, x.topK,  x.dExpert, x.vocab};
+        };
+        QCOMPARE(widths(g), widths(m));
+        // The same iteration time on a measured layout (MFU differs only by the config's
+        // exact parameter count).
+        Cluster c;
+        c.hardware = builtinHardware("h100");
+        c.stack = builtinStack("megatron-core");
+        c.precision = Precision::Fp8;
+        c.devices = 256;
+        c.globalBatch = 2048;
+        c.seqLen = 4096;
+        Plan p;
+        p.tp = 2;
+        p.pp = 8;
+        p.vp = 2;
+        p.dp = 16;
+        p.ep = g.experts > 0 ? 16 : 1;
+        p.ckpt = Checkpointing::Full;
+        const PlanEval a = evaluateLayout(g, c, p), b = evaluateLayout(m, c, p);
+        QVERIFY2(a.feasible, a.reason.c_str());
+        QCOMPARE(a.iteration_s, b.iteration_s);
     }
 
     void detection() {
