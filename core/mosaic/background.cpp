@@ -190,35 +190,31 @@ BackgroundField objectRow(const char* key, const char* description, const char* 
                           void (*read)(JsonReader&, const BackgroundField&, BackgroundLoad&),
                           void (*write)(const BackgroundField&, const BackgroundLoad&,
                                         nlohmann::ordered_json&)) {
-    return {key,     fabric::FabricFieldShape::Object,
-            "",      Range{},
-            0,       {},
-            false,   description,
-            source,  nullptr,
-            nullptr, nullptr,
-            nullptr, read,
-            write};
+    return {"", key,         "",     "",      1,       false, Range{}, {},
+            {}, description, source, nullptr, nullptr, read,  write};
 }
 
 }  // namespace
 
 const std::vector<BackgroundField>& backgroundFields() {
     static const std::vector<BackgroundField> t = {
-        {"jobs",
-         fabric::FabricFieldShape::Integer,
-         "jobs",
-         Range::closed(0, kMaxBackgroundJobs),
-         0,
-         {},
-         false,
-         "co-running data-parallel jobs on the MoE job's fabric",
-         "docs/MODEL-NETWORK.md",
-         [](const BackgroundLoad& b) { return static_cast<double>(b.jobs); },
-         [](BackgroundLoad& b, double v) { b.jobs = static_cast<int>(v); },
-         nullptr,
-         nullptr,
-         nullptr,
-         nullptr},
+        [] {
+            BackgroundField f{"",
+                              "jobs",
+                              "jobs",
+                              "",
+                              1,
+                              true,
+                              Range::closed(0, kMaxBackgroundJobs),
+                              {},
+                              {},
+                              "co-running data-parallel jobs on the MoE job's fabric",
+                              "docs/MODEL-NETWORK.md",
+                              [](const BackgroundLoad& b) { return static_cast<double>(b.jobs); },
+                              [](BackgroundLoad& b, double v) { b.jobs = static_cast<int>(v); }};
+            f.onlyWhenPresent = true;
+            return f;
+        }(),
         objectRow(
             "job", "each co-running job (the keys of ml_for_ml.background_job)",
             "2608.06046 Sec. 3.2",
@@ -259,14 +255,12 @@ const std::vector<BackgroundField>& backgroundFields() {
 
 void readBackground(JsonReader r, BackgroundLoad& b) {
     if (!r.isObject()) return;
-    for (const BackgroundField& f : backgroundFields()) fabric::readFabricField(r, f, b);
+    readFields(r, backgroundFields(), b);
     r.finish();
 }
 
 nlohmann::ordered_json writeBackground(const BackgroundLoad& b) {
-    nlohmann::ordered_json j;
-    for (const BackgroundField& f : backgroundFields()) fabric::writeFabricField(f, b, j);
-    return j;
+    return writeFields(backgroundFields(), b);
 }
 
 long long coRunRouteLinks(int nodes, const BackgroundLoad& bg) {
