@@ -115,6 +115,15 @@ void readTargetFactors(JsonReader& r, Params& p) {
     nullptr, nullptr,                                                                     \
         [](JsonReader& r, const ParamField& f, Params& p) { readIntegerSet(r, f, p.m); }, \
         [](const ParamField& f, const Params& p, nlohmann::ordered_json& j) { j[f.key] = p.m; }
+// A word of enum member `m`: one of `table`'s names (JsonReader::string with those words).
+#define TANDEM_ENUM(m, table)                                     \
+    nullptr, nullptr, nullptr, nullptr, true, enumNames(table()), \
+        [](const Params& p) { return std::string(name(p.m)); },   \
+        [](Params& p, const std::string& w) { p.m = enumFromName(table(), w).value_or(p.m); }
+// Any string of member `m`.
+#define TANDEM_TEXT(m)                                                                 \
+    nullptr, nullptr, nullptr, nullptr, true, {}, [](const Params& p) { return p.m; }, \
+        [](Params& p, const std::string& w) { p.m = w; }
 // A key of another shape: its own read (JsonReader&, Params&) and write (const Params&, json&).
 #define TANDEM_CUSTOM(readFn, writeFn)                                                     \
     nullptr, nullptr, [](JsonReader& r, const ParamField&, Params& p) { (readFn)(r, p); }, \
@@ -153,12 +162,7 @@ std::vector<ParamField> ownFields() {
     const std::vector<ParamField> t = {
         {"", "scenario", "", "", 1, false, R{}, none, none,
          "where the background comes from: sweep (scenario 1), poisson (scenario 2) or trace",
-         "2608.06046 Sec. 3.2-3.3",
-         TANDEM_CUSTOM(
-             [](JsonReader& r, Params& p) {
-                 p.scenario = r.choice("scenario", p.scenario, scenarioKindNames());
-             },
-             [](const Params& p, nlohmann::ordered_json& j) { j["scenario"] = name(p.scenario); })},
+         "2608.06046 Sec. 3.2-3.3", TANDEM_ENUM(scenario, scenarioKindNames)},
         integerSetRow({"", "background_jobs", "jobs", "", 1, true, R::closed(0, 1000), none, none,
                        "N per point of a sweep: co-running background jobs", kSec32,
                        TANDEM_INTEGER_SET(backgroundJobs)}),
@@ -184,9 +188,7 @@ std::vector<ParamField> ownFields() {
          TANDEM_MEMBER(exposureRecordings)},
         {"", "trace_file", "", "", 1, false, R{}, none, none,
          "load trace replayed as the background (scenario trace)", "io/load_trace.h",
-         TANDEM_CUSTOM(
-             [](JsonReader& r, Params& p) { p.traceFile = r.string("trace_file", p.traceFile); },
-             [](const Params& p, nlohmann::ordered_json& j) { j["trace_file"] = p.traceFile; })},
+         TANDEM_TEXT(traceFile)},
         {"", "trace_flows", "flows", "", 1, true, R::closed(1, 1e6), none, none,
          "node-flows the traced load counts as in fair sharing", kA3, TANDEM_MEMBER(traceFlows)},
         {"", "loss_log_file", "", "", 1, false, R{}, none, none,
@@ -208,14 +210,7 @@ std::vector<ParamField> ownFields() {
                  if (!p.lossLogFile.empty()) j["loss_log_file"] = p.lossLogFile;
              })},
         {"", "foreground_model", "", "", 1, false, R{}, none, none, "label of the foreground model",
-         kSec31,
-         TANDEM_CUSTOM(
-             [](JsonReader& r, Params& p) {
-                 p.foregroundModel = r.string("foreground_model", p.foregroundModel);
-             },
-             [](const Params& p, nlohmann::ordered_json& j) {
-                 j["foreground_model"] = p.foregroundModel;
-             })},
+         kSec31, TANDEM_TEXT(foregroundModel)},
         {"", "foreground_parameters", "values", "", 1, false, R::positive(),
          FieldBound{1, "a gradient has at least one value (a physical bound)"},
          FieldBound{
@@ -292,10 +287,7 @@ std::vector<ParamField> ownFields() {
          "transfer hidden behind the last backward; only the sync beyond it is exposed", kA3,
          TANDEM_MEMBER(overlapWindowS)},
         {"", "mode", "", "", 1, false, R{}, none, none,
-         "replay (open loop, the paper) or closed_loop", kA3,
-         TANDEM_CUSTOM(
-             [](JsonReader& r, Params& p) { p.mode = r.choice("mode", p.mode, replayModeNames()); },
-             [](const Params& p, nlohmann::ordered_json& j) { j["mode"] = name(p.mode); })},
+         "replay (open loop, the paper) or closed_loop", kA3, TANDEM_ENUM(mode, replayModeNames)},
         {"", "replay_warmup_iterations", "iterations", "", 1, true,
          R::closed(0, kMaxReplayIterations), none, none,
          "foreground iterations discarded per replay", kSec32,
@@ -314,15 +306,7 @@ std::vector<ParamField> ownFields() {
          TANDEM_MEMBER(recordWarmupS)},
         {"", "exposure_sampling", "", "", 1, false, R{}, none, none,
          "offsets (scenario 1) or series (one long replay read in wall-clock order, scenario 2)",
-         "2608.06046 Sec. 3.2-3.3",
-         TANDEM_CUSTOM(
-             [](JsonReader& r, Params& p) {
-                 p.exposureSampling =
-                     r.choice("exposure_sampling", p.exposureSampling, exposureSamplingNames());
-             },
-             [](const Params& p, nlohmann::ordered_json& j) {
-                 j["exposure_sampling"] = name(p.exposureSampling);
-             })},
+         "2608.06046 Sec. 3.2-3.3", TANDEM_ENUM(exposureSampling, exposureSamplingNames)},
         {"", "policies", "", "", 1, false, R{}, none, none,
          "controllers compared: Static, Knob-Precision, Knob-GA, Decoupled, Joint, Oracle or a "
          "fixed combination",
@@ -353,14 +337,7 @@ std::vector<ParamField> ownFields() {
          TANDEM_MEMBER(samplePeriodS)},
         {"progress", "precision_model", "", "", 1, false, R{}, none, none,
          "kappa (progress divided by kappa_p) or noise_inflation (Bnoise x (1 + omega_p))", kA4,
-         TANDEM_CUSTOM(
-             [](JsonReader& r, Params& p) {
-                 p.progress.precisionModel =
-                     r.choice("precision_model", p.progress.precisionModel, precisionModelNames());
-             },
-             [](const Params& p, nlohmann::ordered_json& j) {
-                 j["precision_model"] = name(p.progress.precisionModel);
-             })},
+         TANDEM_ENUM(progress.precisionModel, precisionModelNames)},
         {"progress", "critical_batch_sequences", "sequences", " sequences", 1, false,
          R::nonNegative(), none,
          FieldBound{
@@ -431,6 +408,8 @@ const std::vector<ParamField>& paramFields() {
 
 #undef TANDEM_MEMBER
 #undef TANDEM_CUSTOM
+#undef TANDEM_ENUM
+#undef TANDEM_TEXT
 #undef TANDEM_INTEGER_SET
 
 }  // namespace tandem::mlforml
