@@ -188,6 +188,28 @@ const Field<Owner>& field(const std::vector<Field<Owner>>& fields, const std::st
     throw std::invalid_argument("no key \"" + path + "\" in the field table of " + where);
 }
 
+/// The row of key `key` whose value is a nested object held in member `member` of `Owner`: read
+/// by `read` over r.object(key) (absent: an empty object, so `member` keeps its values; not an
+/// object: JsonReader::object's error) and written by `write`; with `writeWhenDefault` false,
+/// not written while the member equals Owner{}'s (a key added after scenarios were saved: they
+/// keep their bytes).
+template <class Owner, class Inner>
+Field<Owner> objectField(const char* section, const char* key, const char* description,
+                         const char* source, Inner Owner::*member, void (*read)(JsonReader, Inner&),
+                         nlohmann::ordered_json (*write)(const Inner&),
+                         bool writeWhenDefault = true) {
+    Field<Owner> f{section, key, "", "", 1, false, Range{}, {}, {}, description, source};
+    f.read = [member, read](JsonReader& r, const Field<Owner>& row, Owner& o) {
+        read(r.object(row.key), o.*member);
+    };
+    f.write = [member, write](const Field<Owner>& row, const Owner& o, nlohmann::ordered_json& j) {
+        if (row.writeWhenDefault || !(o.*member == defaultOwner<Owner>().*member))
+            j[row.key] = write(o.*member);
+    };
+    f.writeWhenDefault = writeWhenDefault;
+    return f;
+}
+
 /// The row `f` of an object held in member `member` of `Owner` (a background job inside the
 /// ML-for-ML parameters), in section `section` of Owner's table: the same key, unit, range,
 /// bounds and meaning, its get / set / getWord / setWord and its own read / write reaching

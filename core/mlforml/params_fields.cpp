@@ -257,22 +257,12 @@ std::vector<ParamField> ownFields() {
          FieldBound{kMinBandwidthGBps, kSlowWhy}, FieldBound{kMaxBandwidthGBps, kBandwidthWhy},
          "per-node NIC bandwidth (scale-out bandwidth on a leaf_spine fabric)",
          "fitted to the p95 at N = 4, 2608.06046 Sec. 3.2", TANDEM_MEMBER(nicBytesPerS)},
-        {"", "topology", "", "", 1, false, R{}, none, none,
-         "the fabric (paper-fabric, or a leaf_spine fabric)", kA3,
-         TANDEM_CUSTOM([](JsonReader& r,
-                          Params& p) { fabric::readTopology(r.object("topology"), p.topology); },
-                       [](const Params& p, nlohmann::ordered_json& j) {
-                           if (!(p.topology == fabric::Topology{}))
-                               j["topology"] = fabric::writeTopology(p.topology);
-                       })},
-        {"", "placement", "", "", 1, false, R{}, none, none,
-         "where the jobs sit on a leaf_spine fabric", kA3,
-         TANDEM_CUSTOM([](JsonReader& r,
-                          Params& p) { fabric::readPlacement(r.object("placement"), p.placement); },
-                       [](const Params& p, nlohmann::ordered_json& j) {
-                           if (!(p.placement == fabric::Placement{}))
-                               j["placement"] = fabric::writePlacement(p.placement);
-                       })},
+        objectField<Params>("", "topology", "the fabric (paper-fabric, or a leaf_spine fabric)",
+                            kA3, &Params::topology, fabric::readTopology, fabric::writeTopology,
+                            false),
+        objectField<Params>("", "placement", "where the jobs sit on a leaf_spine fabric", kA3,
+                            &Params::placement, fabric::readPlacement, fabric::writePlacement,
+                            false),
         {"", "cc_efficiency", "", "", 1, false, R{0.0, 1.0, true, false}, none, none,
          "achieved / max-min fair rate of congestion control", kA3, TANDEM_MEMBER(ccEfficiency)},
         {"", "cc_efficiency_drop_per_flow", "", "", 1, false, R::nonNegative(), none,

@@ -215,15 +215,10 @@ const std::vector<BackgroundField>& backgroundFields() {
             f.onlyWhenPresent = true;
             return f;
         }(),
-        objectRow(
-            "job", "each co-running job (the keys of ml_for_ml.background_job)",
-            "2608.06046 Sec. 3.2",
-            [](JsonReader& r, const BackgroundField& f, BackgroundLoad& b) {
-                fabric::readBackgroundJob(r.object(f.key), b.job);
-            },
-            [](const BackgroundField& f, const BackgroundLoad& b, nlohmann::ordered_json& j) {
-                j[f.key] = fabric::writeBackgroundJob(b.job);
-            }),
+        objectField<BackgroundLoad>("", "job",
+                                    "each co-running job (the keys of ml_for_ml.background_job)",
+                                    "2608.06046 Sec. 3.2", &BackgroundLoad::job,
+                                    fabric::readBackgroundJob, fabric::writeBackgroundJob),
         objectRow(
             "topology", "the leaf_spine fabric the MoE job and the co-running jobs share",
             "docs/MODEL-NETWORK.md",
@@ -240,15 +235,10 @@ const std::vector<BackgroundField>& backgroundFields() {
             [](const BackgroundField& f, const BackgroundLoad& b, nlohmann::ordered_json& j) {
                 j[f.key] = fabric::writeTopology(b.topology);
             }),
-        objectRow(
-            "placement", "where the MoE job (foreground) and the co-running jobs sit",
-            "docs/MODEL-NETWORK.md",
-            [](JsonReader& r, const BackgroundField& f, BackgroundLoad& b) {
-                fabric::readPlacement(r.object(f.key), b.placement);
-            },
-            [](const BackgroundField& f, const BackgroundLoad& b, nlohmann::ordered_json& j) {
-                j[f.key] = fabric::writePlacement(b.placement);
-            }),
+        objectField<BackgroundLoad>("", "placement",
+                                    "where the MoE job (foreground) and the co-running jobs sit",
+                                    "docs/MODEL-NETWORK.md", &BackgroundLoad::placement,
+                                    fabric::readPlacement, fabric::writePlacement),
     };
     return t;
 }
