@@ -578,16 +578,4 @@ void requireAtMost(JsonReader& r, const char* key, double value, double limit, c
                                                 " (got " + formatNumber(value) + "): " + why);
 }
 
-double readBoundedNumber(JsonReader& r, const char* key, double def, bool integer,
-                         const Range& range, const FieldBound& atLeast, const FieldBound& atMost,
-                         const char* unit) {
-    const double v = integer
-                         ? static_cast<double>(r.integer(key, static_cast<long long>(def), range))
-                         : r.number(key, def, range);
-    if (atLeast.why && !(atLeast.unlessZero && v == 0))
-        requireAtLeast(r, key, v, atLeast.limit, unit, atLeast.why);
-    if (atMost.why) requireAtMost(r, key, v, atMost.limit, unit, atMost.why);
-    return v;
-}
-
 }  // namespace tandem

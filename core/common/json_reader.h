@@ -123,14 +123,7 @@ struct FieldBound {
     const char* why = nullptr;
     bool unlessZero = false;  ///< the bound does not apply to 0 (a lower bound with 0 allowed)
 };
-/// Reads the optional number at `key` (an integer when `integer`; absent -> `def`), checks it
-/// against `range` (JsonReader::number / integer) and then against `atLeast` and `atMost`
-/// (requireAtLeast / requireAtMost with `unit` and the bound's reason). Returns the value read,
-/// or `def` when the key is absent or of the wrong type; a value outside a bound is returned
-/// as read, its error reported.
-double readBoundedNumber(JsonReader& r, const char* key, double def, bool integer,
-                         const Range& range, const FieldBound& atLeast, const FieldBound& atMost,
-                         const char* unit);
+
 /// How a message names the JSON type of `v`: "a number", "a string", "a boolean", "an array",
 /// "an object" or "null".
 std::string jsonTypeName(const nlohmann::json& v);

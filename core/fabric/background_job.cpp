@@ -17,11 +17,11 @@ const char* kGradientWhy =
 const char* kSec32 = "2608.06046 Sec. 3.2";
 const char* kA3 = "MODEL.md A3";
 
-// Accessors of one numeric member for the field table: MEMBER(nodes) gives the get, set and
-// text columns (SI values as doubles).
+// Accessors of one numeric member for the field table: MEMBER(nodes) gives the get and set
+// columns (SI values as doubles).
 #define TANDEM_JOB_MEMBER(m)                                         \
     [](const BackgroundJob& b) { return static_cast<double>(b.m); }, \
-        [](BackgroundJob& b, double v) { b.m = static_cast<decltype(b.m)>(v); }, nullptr
+        [](BackgroundJob& b, double v) { b.m = static_cast<decltype(b.m)>(v); }
 
 }  // namespace
 
@@ -29,75 +29,38 @@ const std::vector<BackgroundJobField>& backgroundJobFields() {
     using R = Range;
     const FieldBound none{};
     static const std::vector<BackgroundJobField> t = {
-        {"model", "", "", 1, false, R{}, none, none, "label of the background model", kSec32,
-         nullptr, nullptr, &BackgroundJob::model},
-        {"nodes", "nodes", "", 1, true, R::closed(1, kMaxJobNodes), none, none,
+        {"", "model", "", "", 1, false, R{}, none, none, "label of the background model", kSec32,
+         nullptr, nullptr,
+         [](JsonReader& r, const BackgroundJobField& f, BackgroundJob& b) {
+             b.model = r.string(f.key, b.model);
+         },
+         [](const BackgroundJobField& f, const BackgroundJob& b, nlohmann::ordered_json& j) {
+             j[f.key] = b.model;
+         }},
+        {"", "nodes", "nodes", "", 1, true, R::closed(1, kMaxJobNodes), none, none,
          "nodes of each background job; its ring all-reduce runs over them", kSec32,
          TANDEM_JOB_MEMBER(nodes)},
-        {"gradient_GB",
-         "GB",
-         " GB",
-         kGB,
-         false,
-         R::nonNegative(),
-         none,
-         {kMaxGradientGB, kGradientWhy},
-         "bytes all-reduced per sync of a background job",
-         "fitted to the p95 volumes of 2608.06046 Sec. 3.2",
-         TANDEM_JOB_MEMBER(gradientBytes)},
-        {"compute_ms",
-         "ms",
-         " ms",
-         kMs,
-         false,
-         R::positive(),
-         {kMinPhaseMs, kMinPhaseWhy},
-         {kMaxPhaseMs, kMaxPhaseWhy},
+        {"", "gradient_GB", "GB", " GB", kGB, false, R::nonNegative(), none,
+         FieldBound{kMaxGradientGB, kGradientWhy}, "bytes all-reduced per sync of a background job",
+         "fitted to the p95 volumes of 2608.06046 Sec. 3.2", TANDEM_JOB_MEMBER(gradientBytes)},
+        {"", "compute_ms", "ms", " ms", kMs, false, R::positive(),
+         FieldBound{kMinPhaseMs, kMinPhaseWhy}, FieldBound{kMaxPhaseMs, kMaxPhaseWhy},
          "mean compute phase between two syncs of a background job",
-         "fitted to the MXFP4 shares of 2608.06046 Fig. 2a",
-         TANDEM_JOB_MEMBER(computeS)},
-        {"compute_jitter", "", "", 1, false, R{0.0, 1.0, false, true}, none, none,
+         "fitted to the MXFP4 shares of 2608.06046 Fig. 2a", TANDEM_JOB_MEMBER(computeS)},
+        {"", "compute_jitter", "", "", 1, false, R{0.0, 1.0, false, true}, none, none,
          "uniform +- fraction of the compute phase per cycle", kA3,
          TANDEM_JOB_MEMBER(computeJitter)},
-        {"sync_bursts", "bursts", "", 1, true, R::closed(1, kMaxSyncBursts), none, none,
+        {"", "sync_bursts", "bursts", "", 1, true, R::closed(1, kMaxSyncBursts), none, none,
          "equal bursts a sync is sent as (1 = one continuous transfer)", kA3,
          TANDEM_JOB_MEMBER(syncBursts)},
-        {"burst_gap_ms",
-         "ms",
-         " ms",
-         kMs,
-         false,
-         R::nonNegative(),
-         none,
-         {kMaxPhaseMs, kMaxPhaseWhy},
-         "gap between one burst's end and the next one's start",
-         kA3,
-         TANDEM_JOB_MEMBER(burstGapS)},
+        {"", "burst_gap_ms", "ms", " ms", kMs, false, R::nonNegative(), none,
+         FieldBound{kMaxPhaseMs, kMaxPhaseWhy},
+         "gap between one burst's end and the next one's start", kA3, TANDEM_JOB_MEMBER(burstGapS)},
     };
     return t;
 }
 
 #undef TANDEM_JOB_MEMBER
-
-void readBackgroundJobField(JsonReader& r, const BackgroundJobField& f, BackgroundJob& b) {
-    if (f.text) {
-        b.*f.text = r.string(f.key, b.*f.text);
-        return;
-    }
-    f.set(b, readBoundedNumber(r, f.key, f.get(b) / f.scale, f.integer, f.range, f.atLeast,
-                               f.atMost, f.unitSuffix) *
-                 f.scale);
-}
-
-void writeBackgroundJobField(const BackgroundJobField& f, const BackgroundJob& b,
-                             nlohmann::ordered_json& j) {
-    if (f.text)
-        j[f.key] = b.*f.text;
-    else if (f.integer)
-        j[f.key] = static_cast<long long>(f.get(b) / f.scale);
-    else
-        j[f.key] = f.get(b) / f.scale;
-}
 
 bool operator==(const BackgroundJob& a, const BackgroundJob& b) {
     return a.model == b.model && a.nodes == b.nodes && a.gradientBytes == b.gradientBytes &&
@@ -107,14 +70,12 @@ bool operator==(const BackgroundJob& a, const BackgroundJob& b) {
 
 void readBackgroundJob(JsonReader r, BackgroundJob& b) {
     if (!r.isObject()) return;
-    for (const BackgroundJobField& f : backgroundJobFields()) readBackgroundJobField(r, f, b);
+    readFields(r, backgroundJobFields(), b);
     r.finish();
 }
 
 nlohmann::ordered_json writeBackgroundJob(const BackgroundJob& b) {
-    nlohmann::ordered_json j;
-    for (const BackgroundJobField& f : backgroundJobFields()) writeBackgroundJobField(f, b, j);
-    return j;
+    return writeFields(backgroundJobFields(), b);
 }
 
 }  // namespace tandem::fabric

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/field_table.h"
 #include "common/json_reader.h"
 
 namespace tandem::fabric {
@@ -47,35 +48,16 @@ struct BackgroundJob {
 
 bool operator==(const BackgroundJob& a, const BackgroundJob& b);
 
-/// One key of a background-job object: the single definition its reader, writer and checks,
-/// and ML-for-ML's `background_job` rows (mlforml::paramFields()), take the key, unit, range,
-/// bounds and meaning from. A numeric key has `get` and `set`; the label `model` has `text`.
-struct BackgroundJobField {
-    const char* key;             ///< JSON key, unit-suffixed ("compute_ms")
-    const char* unit;            ///< unit of the JSON value ("ms", "GB", "" for a count)
-    const char* unitSuffix;      ///< as messages append it to a number (" ms", " GB", "")
-    double scale;                ///< member value (SI) = JSON value x scale
-    bool integer;                ///< the JSON value is an integer
-    Range range;                 ///< type-level range of the JSON value (JsonReader's check)
-    FieldBound atLeast, atMost;  ///< further bounds with reasons, in JSON units
-    const char* description;     ///< what the value means (tooltip text)
-    const char* source;          ///< paper section or calibration the default comes from
-    double (*get)(const BackgroundJob&);  ///< the member as a double, SI (numeric keys)
-    void (*set)(BackgroundJob&, double);  ///< stores an SI value in the member (numeric keys)
-    std::string BackgroundJob::*text;     ///< the member of a string key; nullptr: numeric
-};
+/// A key of a background-job object (tandem::Field, common/field_table.h): the single
+/// definition its reader, writer and checks, ML-for-ML's `background_job` rows
+/// (mlforml::paramFields()) and the MoE side panel's boxes take the key, unit, range, bounds and
+/// meaning from.
+using BackgroundJobField = tandem::Field<BackgroundJob>;
 
 /// Every key of a background-job object, in the order the writer writes them: `model`,
 /// `nodes` in [1, kMaxJobNodes], `gradient_GB` in [0, 1e5], `compute_ms` in [1e-3, 3.6e6],
 /// `compute_jitter` in [0, 1), `sync_bursts` in [1, 1024], `burst_gap_ms` in [0, 3.6e6].
 const std::vector<BackgroundJobField>& backgroundJobFields();
-
-/// Reads key `f` from `r` (the job object's reader; absent -> `b` unchanged) into `b`: the type
-/// and Range check, then the key's bounds, each error at the key's JSON path with its reason.
-void readBackgroundJobField(tandem::JsonReader& r, const BackgroundJobField& f, BackgroundJob& b);
-/// Writes key `f` of `b` into `j` in JSON units.
-void writeBackgroundJobField(const BackgroundJobField& f, const BackgroundJob& b,
-                             nlohmann::ordered_json& j);
 
 /// Reads a background-job object into `b` (every key of backgroundJobFields() optional,
 /// defaults from `b`). Errors carry the key's JSON path and the bound's reason; calls

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/enum_names.h"
+#include "common/field_table.h"
 #include "common/json_reader.h"
 #include "fabric/fluid.h"
 #include "io/collective.h"
@@ -160,96 +161,14 @@ constexpr long long kMaxFabricLinks = 1LL << 20;
 /// limit take 42 s.
 constexpr int kMaxHashedFlowsPerHop = 8;
 
-/// The JSON shape of a topology or placement key: how its row is read and written.
-enum class FabricFieldShape {
-    Word,     ///< one word of the row's `words` (a preset name or an enum's names)
-    Integer,  ///< an integer in the row's `range`
-    Number,   ///< a number in the row's `range`
-    /// A list of node ids (each in `range`, at most `maxItems` entries) or a list of such
-    /// lists, read and written by the row's own `read` and `write`.
-    NodeList,
-    /// A nested object, read and written by the row's own `read` and `write`.
-    Object,
-};
-
-/// One key of a topology (`T` = Topology) or placement (`T` = Placement) object: the single
-/// definition its reader, writer and checks take the key, unit, range and meaning from. A Word
-/// row has `getWord`/`setWord`, an Integer or Number row `get`/`set`; a NodeList row its own
-/// `read` and `write`.
+/// One key of a topology (`T` = Topology) or placement (`T` = Placement) object (tandem::Field,
+/// common/field_table.h): the single definition its reader, writer and checks take the key, unit,
+/// range and meaning from. A word key (a preset name or an enum's names) has `words`, `getWord`
+/// and `setWord`, an integer or number key `get` and `set`; a node list or the `failed` list its
+/// own `read` and `write` (`range`: each node id or capacity, `maxItems`: most entries). Word and
+/// numeric keys are looked at only when present (onlyWhenPresent).
 template <class T>
-struct FabricField {
-    const char* key;         ///< JSON key
-    FabricFieldShape shape;  ///< how the value is read and written
-    const char* unit;        ///< unit of the JSON value ("nodes", "" for a ratio or a word)
-    Range range;             ///< Integer/Number: the accepted values; NodeList: each node id
-    std::size_t maxItems;    ///< NodeList: most entries; 0 otherwise
-    std::vector<std::string> words;           ///< Word: the accepted words, in menu order
-    bool leafSpineOnly;                       ///< topology: only a leaf_spine fabric uses the key
-    const char* description;                  ///< what the value means (tooltip text)
-    const char* source;                       ///< paper section or model note the key comes from
-    double (*get)(const T&);                  ///< Integer/Number: the member as a double
-    void (*set)(T&, double);                  ///< Integer/Number: stores a value read
-    std::string (*getWord)(const T&);         ///< Word: the member's word
-    void (*setWord)(T&, const std::string&);  ///< Word: stores a word read (one of `words`)
-    /// NodeList, Object: reads the key from the object's reader (absent -> unchanged), its errors
-    /// at the key's path.
-    void (*read)(tandem::JsonReader&, const FabricField<T>&, T&);
-    /// NodeList, Object: writes the key into the object (a NodeList nothing when it is empty);
-    /// set on another row, it replaces the shape's writer (topology `rails`: only when not
-    /// "none").
-    void (*write)(const FabricField<T>&, const T&, nlohmann::ordered_json&);
-};
-
-/// Reads key `f` of an object from `r` (absent -> `v` unchanged) into `v`: a Word, Integer or
-/// Number row by its type and range check, any other by the row's own `read`; errors at the
-/// key's JSON path.
-template <class T>
-void readFabricField(tandem::JsonReader& r, const FabricField<T>& f, T& v) {
-    if (f.read) {
-        f.read(r, f, v);
-        return;
-    }
-    if (!r.has(f.key)) return;
-    switch (f.shape) {
-        case FabricFieldShape::Word:
-            f.setWord(v, r.string(f.key, f.getWord(v), f.words));
-            break;
-        case FabricFieldShape::Integer:
-            f.set(v,
-                  static_cast<double>(r.integer(f.key, static_cast<long long>(f.get(v)), f.range)));
-            break;
-        case FabricFieldShape::Number:
-            f.set(v, r.number(f.key, f.get(v), f.range));
-            break;
-        case FabricFieldShape::NodeList:
-        case FabricFieldShape::Object:
-            break;  // read by the row's own `read`
-    }
-}
-
-/// Writes key `f` of `v` into `j` (a Number through jsonNumber; a row with its own `write` by it).
-template <class T>
-void writeFabricField(const FabricField<T>& f, const T& v, nlohmann::ordered_json& j) {
-    if (f.write) {
-        f.write(f, v, j);
-        return;
-    }
-    switch (f.shape) {
-        case FabricFieldShape::Word:
-            j[f.key] = f.getWord(v);
-            break;
-        case FabricFieldShape::Integer:
-            j[f.key] = static_cast<long long>(f.get(v));
-            break;
-        case FabricFieldShape::Number:
-            j[f.key] = jsonNumber(f.get(v));
-            break;
-        case FabricFieldShape::NodeList:
-        case FabricFieldShape::Object:
-            break;  // written by the row's own `write`
-    }
-}
-
+using FabricField = tandem::Field<T>;
 /// A key of `ml_for_ml.topology` / `mosaic.background.topology`.
 using TopologyField = FabricField<Topology>;
 /// A key of `ml_for_ml.placement` / `mosaic.background.placement`.
@@ -268,18 +187,6 @@ const std::vector<TopologyField>& topologyFields();
 /// `foreground_nodes` (at most kMaxFabricNodes ids) and `background_nodes` (at most 1024
 /// lists), ids in [0, kMaxFabricNodes - 1]; the two lists are written only when not empty.
 const std::vector<PlacementField>& placementFields();
-
-/// The row of key `key` in `fields` (topologyFields(), placementFields(),
-/// mosaic::backgroundFields()). Throws std::invalid_argument naming `key` and `where` (the
-/// object's JSON path, e.g. "ml_for_ml.topology") when the table has no such key: a wrong key
-/// in the caller's code, not in a user's file.
-template <class T>
-const FabricField<T>& fabricField(const std::vector<FabricField<T>>& fields, const std::string& key,
-                                  const char* where) {
-    for (const FabricField<T>& f : fields)
-        if (key == f.key) return f;
-    throw std::invalid_argument("no key \"" + key + "\" in the field table of " + where);
-}
 
 /// Name of the built-in topology of GB200/GB300 NVL72 racks: one node is one rack of kNvl72Gpus
 /// GPUs sharing one NVLink domain, each GPU with its own NIC (a scenario on it must say

@@ -132,33 +132,29 @@ constexpr double kMaxSeed = 9007199254740991.0;
 const char* kA3 = "MODEL.md A3";
 const char* kNetwork = "docs/MODEL-NETWORK.md";
 
+/// A word key: one of `words` (getWord / setWord), looked at only when present.
 template <class T>
 FabricField<T> wordRow(const char* key, bool leafSpineOnly, const char* description,
                        const char* source, std::vector<std::string> words,
                        std::string (*getWord)(const T&), void (*setWord)(T&, const std::string&)) {
-    return {key,
-            FabricFieldShape::Word,
-            "",
-            Range{},
-            0,
-            std::move(words),
-            leafSpineOnly,
-            description,
-            source,
-            nullptr,
-            nullptr,
-            getWord,
-            setWord,
-            nullptr,
-            nullptr};
+    FabricField<T> f{"", key, "", "", 1, false, Range{}, {}, {}, description, source};
+    f.words = std::move(words);
+    f.getWord = getWord;
+    f.setWord = setWord;
+    f.leafSpineOnly = leafSpineOnly;
+    f.onlyWhenPresent = true;
+    return f;
 }
 
+/// An integer or number key in `range` (get / set), looked at only when present.
 template <class T>
-FabricField<T> numberRow(const char* key, FabricFieldShape shape, const char* unit, Range range,
+FabricField<T> numberRow(const char* key, bool integer, const char* unit, Range range,
                          bool leafSpineOnly, const char* description, const char* source,
                          double (*get)(const T&), void (*set)(T&, double)) {
-    return {key,    shape, unit, range,   0,       {},      leafSpineOnly, description,
-            source, get,   set,  nullptr, nullptr, nullptr, nullptr};
+    FabricField<T> f{"", key, unit, "", 1, integer, range, {}, {}, description, source, get, set};
+    f.leafSpineOnly = leafSpineOnly;
+    f.onlyWhenPresent = true;
+    return f;
 }
 
 // `m` below is a member name, which cannot be parenthesised.
@@ -218,29 +214,18 @@ PlacementField nodeListRow(const char* key, std::size_t maxItems, const char* de
                            void (*read)(JsonReader&, const PlacementField&, Placement&),
                            void (*write)(const PlacementField&, const Placement&,
                                          nlohmann::ordered_json&)) {
-    return {key,        FabricFieldShape::NodeList,
-            "node ids", Range::closed(0, kMaxFabricNodes - 1),
-            maxItems,   {},
-            false,      description,
-            kNetwork,   nullptr,
-            nullptr,    nullptr,
-            nullptr,    read,
-            write};
+    PlacementField f{
+        "",   key, "node ids",  "",       1,       true,    Range::closed(0, kMaxFabricNodes - 1),
+        {},   {},  description, kNetwork, nullptr, nullptr, read,
+        write};
+    f.maxItems = maxItems;
+    return f;
 }
 
-// Writer of a numeric topology row written only off its default (a key added after
-// scenarios were saved: they keep their bytes).
-void writeOffDefault(const TopologyField& f, const Topology& v, nlohmann::ordered_json& j) {
-    static const Topology kDefault;
-    if (f.get(v) == f.get(kDefault)) return;
-    if (f.shape == FabricFieldShape::Integer)
-        j[f.key] = static_cast<long long>(f.get(v));
-    else
-        j[f.key] = jsonNumber(f.get(v));
-}
-
+/// A numeric topology row written only off its default (a key added after scenarios were
+/// saved: they keep their bytes).
 TopologyField offDefaultRow(TopologyField f) {
-    f.write = writeOffDefault;
+    f.writeWhenDefault = false;
     return f;
 }
 
@@ -297,7 +282,6 @@ bool operator==(const LinkFailure& a, const LinkFailure& b) {
 }
 
 const std::vector<TopologyField>& topologyFields() {
-    using I = FabricFieldShape;
     static const std::vector<TopologyField> t = {
         wordRow<Topology>(
             "preset", false,
@@ -311,10 +295,10 @@ const std::vector<TopologyField>& topologyFields() {
                           "tiers of switches",
                           "2608.06046 Sec. 3.2; docs/MODEL-NETWORK.md",
                           TANDEM_ENUM_MEMBER(Topology, kind, fabricKindNames)),
-        numberRow<Topology>("nodes", I::Integer, "nodes", Range::closed(1, kMaxFabricNodes), true,
+        numberRow<Topology>("nodes", true, "nodes", Range::closed(1, kMaxFabricNodes), true,
                             "nodes attached to the fabric", kNetwork,
                             TANDEM_NUMBER_MEMBER(Topology, nodes)),
-        numberRow<Topology>("nodes_per_leaf", I::Integer, "nodes", Range::closed(1, 4096), true,
+        numberRow<Topology>("nodes_per_leaf", true, "nodes", Range::closed(1, 4096), true,
                             "nodes under one leaf switch (rails optimised: the nodes of one "
                             "scalable unit, one port each on every rail leaf)",
                             kNetwork, TANDEM_NUMBER_MEMBER(Topology, nodesPerLeaf)),
@@ -327,15 +311,13 @@ const std::vector<TopologyField>& topologyFields() {
                 "NVIDIA DGX SuperPOD reference architecture; docs/MODEL-NETWORK.md",
                 TANDEM_ENUM_MEMBER(Topology, rails, railsNames));
             // Written only when not "none": a scenario written before the key keeps its bytes.
-            f.write = [](const TopologyField& row, const Topology& v, nlohmann::ordered_json& j) {
-                if (v.rails != Rails::None) j[row.key] = row.getWord(v);
-            };
+            f.writeWhenDefault = false;
             return f;
         }(),
-        numberRow<Topology>("spines", I::Integer, "switches", Range::closed(1, 4096), true,
+        numberRow<Topology>("spines", true, "switches", Range::closed(1, 4096), true,
                             "spine switches; every leaf has one uplink bundle to each", kNetwork,
                             TANDEM_NUMBER_MEMBER(Topology, spines)),
-        numberRow<Topology>("oversubscription", I::Number, "", Range::closed(1, 64), true,
+        numberRow<Topology>("oversubscription", false, "", Range::closed(1, 64), true,
                             "leaf downlink over uplink capacity (1 = non-blocking)", kNetwork,
                             TANDEM_NUMBER_MEMBER(Topology, oversubscription)),
         wordRow<Topology>("ecmp", true, "how a leaf spreads traffic over its spine uplinks",
@@ -343,30 +325,30 @@ const std::vector<TopologyField>& topologyFields() {
         wordRow<Topology>("allreduce", true, "all-reduce algorithm of every job", kA3,
                           TANDEM_ENUM_MEMBER(Topology, allreduce, allReduceAlgorithmNames)),
         offDefaultRow(numberRow<Topology>(
-            "tiers", I::Integer, "switch tiers", Range::closed(2, 3), true,
+            "tiers", true, "switch tiers", Range::closed(2, 3), true,
             "2: leaves and spines; 3: a fat tree, the leaves grouped in pods with their own "
             "spines (spines per pod) under a core tier",
             kNetwork, TANDEM_NUMBER_MEMBER(Topology, tiers))),
+        offDefaultRow(
+            numberRow<Topology>("leaves_per_pod", true, "leaves", Range::closed(1, 4096), true,
+                                "tiers 3: leaves (rails optimised: scalable units) of one pod",
+                                kNetwork, TANDEM_NUMBER_MEMBER(Topology, leavesPerPod))),
         offDefaultRow(numberRow<Topology>(
-            "leaves_per_pod", I::Integer, "leaves", Range::closed(1, 4096), true,
-            "tiers 3: leaves (rails optimised: scalable units) of one pod", kNetwork,
-            TANDEM_NUMBER_MEMBER(Topology, leavesPerPod))),
-        offDefaultRow(numberRow<Topology>(
-            "cores", I::Integer, "switches", Range::closed(1, 4096), true,
+            "cores", true, "switches", Range::closed(1, 4096), true,
             "tiers 3: core (super-spine) switches; every spine has one uplink bundle to each",
             kNetwork, TANDEM_NUMBER_MEMBER(Topology, cores))),
         offDefaultRow(numberRow<Topology>(
-            "spine_oversubscription", I::Number, "", Range::closed(1, 64), true,
+            "spine_oversubscription", false, "", Range::closed(1, 64), true,
             "tiers 3: a pod's spine downlink over core-uplink capacity (1 = non-blocking)",
             kNetwork, TANDEM_NUMBER_MEMBER(Topology, spineOversubscription))),
         offDefaultRow(numberRow<Topology>(
-            "planes", I::Integer, "planes", Range::closed(1, 16), true,
+            "planes", true, "planes", Range::closed(1, 16), true,
             "independent copies of the switch fabric; every NIC's bandwidth is split evenly "
             "over them and each carries 1/planes of every flow",
             kNetwork, TANDEM_NUMBER_MEMBER(Topology, planes))),
         [] {
             TopologyField f = numberRow<Topology>(
-                "failed", I::Object, "fraction", Range::closed(0, 1), true,
+                "failed", false, "fraction", Range::closed(0, 1), true,
                 "failed links and switches: a list of {\"name\", \"capacity\"} (the fraction "
                 "of capacity left, 0 = down)",
                 kNetwork, nullptr, nullptr);
@@ -387,8 +369,8 @@ const std::vector<PlacementField>& placementFields() {
         wordRow<Placement>("background", false, "how the background jobs' nodes are chosen",
                            kNetwork,
                            TANDEM_ENUM_MEMBER(Placement, background, placementPolicyNames)),
-        numberRow<Placement>("seed", FabricFieldShape::Integer, "", Range::closed(0, kMaxSeed),
-                             false, "shuffle seed of the \"random\" placement", kNetwork,
+        numberRow<Placement>("seed", true, "", Range::closed(0, kMaxSeed), false,
+                             "shuffle seed of the \"random\" placement", kNetwork,
                              TANDEM_NUMBER_MEMBER(Placement, seed)),
         nodeListRow("foreground_nodes", static_cast<std::size_t>(kMaxFabricNodes),
                     "\"explicit\": the foreground's node ids, in ring order", readForegroundNodes,
@@ -405,24 +387,16 @@ const std::vector<PlacementField>& placementFields() {
 
 void readTopology(JsonReader r, Topology& t) {
     if (!r.isObject()) return;
-    for (const TopologyField& f : topologyFields()) readFabricField(r, f, t);
+    readFields(r, topologyFields(), t);
     if (t.kind == FabricKind::Shared) {
         // The shared fabric has no leaves: a leaf_spine value here would be silently ignored.
         const Topology def;
         for (const TopologyField& f : topologyFields()) {
             if (!f.leafSpineOnly) continue;
-            bool differs = false;
-            if (f.shape == FabricFieldShape::Word) {
-                differs = f.getWord(t) != f.getWord(def);
-            } else if (f.get) {
-                differs = f.get(t) != f.get(def);
-            } else {  // a list: compare what it writes
-                nlohmann::ordered_json a, b;
-                writeFabricField(f, t, a);
-                writeFabricField(f, def, b);
-                differs = a != b;
-            }
-            if (differs)
+            nlohmann::ordered_json a, b;
+            writeField(f, t, a);
+            writeField(f, def, b);
+            if (a != b)
                 r.diagnostics().error(r.childPath(f.key),
                                       "only used by a leaf_spine fabric (kind is \"shared\", the "
                                       "single-capacity paper-fabric); choose a leaf-spine preset");
@@ -433,32 +407,22 @@ void readTopology(JsonReader r, Topology& t) {
 
 void readPlacement(JsonReader r, Placement& pl) {
     if (!r.isObject()) return;
-    for (const PlacementField& f : placementFields()) readFabricField(r, f, pl);
-    const char* foregroundNodes = nullptr;
-    const char* backgroundNodes = nullptr;
-    for (const PlacementField& f : placementFields()) {
-        if (f.read == readForegroundNodes) foregroundNodes = f.key;
-        if (f.read == readBackgroundNodes) backgroundNodes = f.key;
-    }
+    readFields(r, placementFields(), pl);
     if (pl.foreground == PlacementPolicy::Explicit && pl.foregroundNodes.empty())
-        r.diagnostics().error(r.childPath(foregroundNodes),
-                              "placement \"explicit\" needs the foreground's node list");
+        r.diagnostics().error(
+            r.childPath(field(placementFields(), "foreground_nodes", "placement").key),
+            "placement \"explicit\" needs the foreground's node list");
     if (pl.background == PlacementPolicy::Explicit && pl.backgroundNodes.empty())
-        r.diagnostics().error(r.childPath(backgroundNodes),
-                              "placement \"explicit\" needs one node list per background job");
+        r.diagnostics().error(
+            r.childPath(field(placementFields(), "background_nodes", "placement").key),
+            "placement \"explicit\" needs one node list per background job");
     r.finish();
 }
 
-nlohmann::ordered_json writeTopology(const Topology& t) {
-    nlohmann::ordered_json j;
-    for (const TopologyField& f : topologyFields()) writeFabricField(f, t, j);
-    return j;
-}
+nlohmann::ordered_json writeTopology(const Topology& t) { return writeFields(topologyFields(), t); }
 
 nlohmann::ordered_json writePlacement(const Placement& pl) {
-    nlohmann::ordered_json j;
-    for (const PlacementField& f : placementFields()) writeFabricField(f, pl, j);
-    return j;
+    return writeFields(placementFields(), pl);
 }
 
 bool operator==(const Topology& a, const Topology& b) {

@@ -92,14 +92,6 @@ bool operator==(const Params& a, const Params& b) {
 
 namespace {
 
-/// Reads one numeric field of the table from `r` (its section's reader) into `p`: the type and
-/// Range check of JsonReader, then the field's bounds with their reasons.
-void readField(JsonReader& r, const ParamField& f, Params& p) {
-    f.set(p, readBoundedNumber(r, f.key, f.get(p) / f.scale, f.integer, f.range, f.atLeast,
-                               f.atMost, f.unitSuffix) *
-                 f.scale);
-}
-
 /// The loss floor lies below the loss Static reaches (progress section).
 void checkLossFloor(JsonReader& r, const ProgressModel& m) {
     if (!(m.lossFloor < m.lMin))
@@ -112,30 +104,9 @@ void checkLossFloor(JsonReader& r, const ProgressModel& m) {
 
 void readParams(JsonReader& r, Params& p) {
     auto& d = r.diagnostics();
-    const auto& fields = paramFields();
-    for (size_t i = 0; i < fields.size();) {
-        if (!*fields[i].section) {
-            const ParamField& f = fields[i++];
-            if (f.read)
-                f.read(r, p);
-            else
-                readField(r, f, p);
-            continue;
-        }
-        // One nested object: its fields are consecutive in the table.
-        const std::string section = fields[i].section;
-        JsonReader sub = r.object(section.c_str());
-        for (; i < fields.size() && section == fields[i].section; ++i) {
-            if (!sub.isObject()) continue;
-            if (fields[i].read)
-                fields[i].read(sub, p);
-            else
-                readField(sub, fields[i], p);
-        }
-        if (!sub.isObject()) continue;
-        if (section == "progress") checkLossFloor(sub, p.progress);
-        sub.finish();
-    }
+    readFields(r, paramFields(), p, [&p](JsonReader& sub, const char* section) {
+        if (std::string(section) == "progress") checkLossFloor(sub, p.progress);
+    });
 
     // Cross-field checks.
     for (size_t i = 0; i < p.targetFactors.size(); ++i) {
@@ -243,22 +214,6 @@ fabric::FabricPlan buildFabric(const Params& p, const fabric::FabricKeys& keys) 
                                p.gpusPerNode, keys);
 }
 
-nlohmann::ordered_json writeParams(const Params& p) {
-    static const Params kDefaults;
-    nlohmann::ordered_json j;
-    for (const ParamField& f : paramFields()) {
-        nlohmann::ordered_json& out = *f.section ? j[f.section] : j;
-        if (f.write) {
-            f.write(p, out);
-        } else if (!f.writeWhenDefault && f.get(p) == f.get(kDefaults)) {
-            continue;
-        } else if (f.integer) {
-            out[f.key] = static_cast<long long>(f.get(p) / f.scale);
-        } else {
-            out[f.key] = f.get(p) / f.scale;
-        }
-    }
-    return j;
-}
+nlohmann::ordered_json writeParams(const Params& p) { return writeFields(paramFields(), p); }
 
 }  // namespace tandem::mlforml

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/enum_names.h"
+#include "common/field_table.h"
 #include "common/json_reader.h"
 #include "fabric/background_job.h"
 #include "fabric/topology.h"
@@ -179,30 +180,15 @@ struct Params {
     double horizonS = 400000;  ///< wall-clock limit of every simulated run, s
 };
 
-/// One key of the `ml_for_ml` object: the single definition its reader, writer and checks (and
-/// later the GUI's rows and tooltips) take the key, unit, range and meaning from. Numeric keys
-/// are read, checked and written from the columns below; a key of another shape (a string, an
-/// enum, a list, the topology) has its own `read` and `write`. Table order is the canonical
-/// order of writeParams; the keys of a nested object (`section` "background_job" or
-/// "progress") are consecutive. The `background_job` rows are the fabric's
-/// (fabric::backgroundJobFields()), the keys `mosaic.background.job` reads too.
-struct ParamField {
-    const char* section;         ///< "" (top level), "background_job" or "progress"
-    const char* key;             ///< JSON key inside the section, unit-suffixed ("compute_ms")
-    const char* unit;            ///< unit of the JSON value ("ms", "GB/s", "" for a count)
-    const char* unitSuffix;      ///< as messages append it to a number (" ms", " GB/s", "")
-    double scale;                ///< member value (SI) = JSON value x scale
-    bool integer;                ///< the JSON value is an integer
-    tandem::Range range;         ///< type-level range of the JSON value (JsonReader's check)
-    FieldBound atLeast, atMost;  ///< further bounds with reasons, in JSON units
-    const char* description;     ///< what the value means (tooltip text)
-    const char* source;          ///< paper section or calibration the default comes from
-    std::function<double(const Params&)> get;  ///< the member as a double, SI (numeric keys)
-    std::function<void(Params&, double)> set;  ///< stores an SI value in the member (numeric keys)
-    std::function<void(tandem::JsonReader&, Params&)> read;  ///< other shapes; empty: numeric
-    std::function<void(const Params&, nlohmann::ordered_json&)> write;  ///< other shapes
-    bool writeWhenDefault = true;  ///< false: written only when it differs from the default
-};
+/// One key of the `ml_for_ml` object (tandem::Field, common/field_table.h): the single
+/// definition its reader, writer and checks and the GUI's rows and tooltips take the key, unit,
+/// range and meaning from. Numeric keys are read, checked and written from the columns; a key of
+/// another shape (a string, an enum, a list, the topology) has its own `read` and `write`.
+/// Table order is the canonical order of writeParams; the keys of a nested object (`section`
+/// "background_job" or "progress") are consecutive. The `background_job` rows are the fabric's
+/// (fabric::backgroundJobFields() through tandem::memberField), the keys `mosaic.background.job`
+/// reads too.
+using ParamField = tandem::Field<Params>;
 
 /// Every key of the `ml_for_ml` object, in canonical order (see ParamField).
 const std::vector<ParamField>& paramFields();

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "common/field_table.h"
 #include "common/json_reader.h"
 #include "common/number_format.h"
 #include "mlforml/knobs.h"
@@ -40,13 +41,11 @@ constexpr double kMinSpanS = 1e-3;
 /// Largest time span, s (durations, windows, delays, intervals): horizon_s's own limit.
 constexpr double kMaxSpanS = 1e9;
 
-/// Reads the list `key` into `list`: at least one and at most kMaxListEntries distinct integers,
-/// each in `range`; absent: `list` kept. Errors go to r's diagnostics with the entry's path.
-void readCountList(JsonReader& r, const char* key, Range range, std::vector<int>& list) {
-    if (!r.arrayWithin(key, kMaxListEntries)) return;
-    const auto read = r.integers(key, std::vector<long long>(list.begin(), list.end()), range, 1);
-    list.assign(read.begin(), read.end());
-    r.requireDistinct(key, list);
+/// Row `f` of a set of integers (background_jobs, gradient_accumulations): at most
+/// kMaxListEntries entries, each in f.range (readIntegerSet).
+ParamField integerSetRow(ParamField f) {
+    f.maxItems = kMaxListEntries;
+    return f;
 }
 
 const char* kSpanWhy = "31 years, the limit of horizon_s (a physical bound)";
@@ -111,29 +110,26 @@ void readTargetFactors(JsonReader& r, Params& p) {
 #define TANDEM_MEMBER(m)                                      \
     [](const Params& p) { return static_cast<double>(p.m); }, \
         [](Params& p, double v) { p.m = static_cast<decltype(p.m)>(v); }, nullptr, nullptr
-// A key of another shape: its own read and write.
-#define TANDEM_CUSTOM(readFn, writeFn) nullptr, nullptr, readFn, writeFn
+// A set of integers of member `m` (readIntegerSet), written as the list.
+#define TANDEM_INTEGER_SET(m)                                                             \
+    nullptr, nullptr,                                                                     \
+        [](JsonReader& r, const ParamField& f, Params& p) { readIntegerSet(r, f, p.m); }, \
+        [](const ParamField& f, const Params& p, nlohmann::ordered_json& j) { j[f.key] = p.m; }
+// A word of enum member `m`: one of `table`'s names (JsonReader::string with those words).
+#define TANDEM_ENUM(m, table)                                     \
+    nullptr, nullptr, nullptr, nullptr, true, enumNames(table()), \
+        [](const Params& p) { return std::string(name(p.m)); },   \
+        [](Params& p, const std::string& w) { p.m = enumFromName(table(), w).value_or(p.m); }
+// Any string of member `m`.
+#define TANDEM_TEXT(m)                                                                 \
+    nullptr, nullptr, nullptr, nullptr, true, {}, [](const Params& p) { return p.m; }, \
+        [](Params& p, const std::string& w) { p.m = w; }
+// A key of another shape: its own read (JsonReader&, Params&) and write (const Params&, json&).
+#define TANDEM_CUSTOM(readFn, writeFn)                                                     \
+    nullptr, nullptr, [](JsonReader& r, const ParamField&, Params& p) { (readFn)(r, p); }, \
+        [](const ParamField&, const Params& p, nlohmann::ordered_json& j) { (writeFn)(p, j); }
 
 namespace {
-
-/// The row of `background_job.<key>`: the fabric's definition of the key, on Params.
-ParamField jobRow(const fabric::BackgroundJobField& f) {
-    ParamField row{"background_job", f.key,   f.unit,    f.unitSuffix, f.scale,
-                   f.integer,        f.range, f.atLeast, f.atMost,     f.description,
-                   f.source,         nullptr, nullptr,   nullptr,      nullptr};
-    if (f.text) {
-        row.read = [&f](JsonReader& r, Params& p) {
-            fabric::readBackgroundJobField(r, f, p.backgroundJob);
-        };
-        row.write = [&f](const Params& p, nlohmann::ordered_json& j) {
-            fabric::writeBackgroundJobField(f, p.backgroundJob, j);
-        };
-    } else {
-        row.get = [&f](const Params& p) { return f.get(p.backgroundJob); };
-        row.set = [&f](Params& p, double v) { f.set(p.backgroundJob, v); };
-    }
-    return row;
-}
 
 /// The rows of the `ml_for_ml` object's own keys (every key but background_job's).
 std::vector<ParamField> ownFields() {
@@ -166,50 +162,21 @@ std::vector<ParamField> ownFields() {
     const std::vector<ParamField> t = {
         {"", "scenario", "", "", 1, false, R{}, none, none,
          "where the background comes from: sweep (scenario 1), poisson (scenario 2) or trace",
-         "2608.06046 Sec. 3.2-3.3",
-         TANDEM_CUSTOM(
-             [](JsonReader& r, Params& p) {
-                 p.scenario = r.choice("scenario", p.scenario, scenarioKindNames());
-             },
-             [](const Params& p, nlohmann::ordered_json& j) { j["scenario"] = name(p.scenario); })},
-        {"", "background_jobs", "jobs", "", 1, true, R::closed(0, 1000), none, none,
-         "N per point of a sweep: co-running background jobs", kSec32,
-         TANDEM_CUSTOM(
-             [](JsonReader& r, Params& p) {
-                 readCountList(r, "background_jobs", Range::closed(0, 1000), p.backgroundJobs);
-             },
-             [](const Params& p, nlohmann::ordered_json& j) {
-                 j["background_jobs"] = p.backgroundJobs;
-             })},
+         "2608.06046 Sec. 3.2-3.3", TANDEM_ENUM(scenario, scenarioKindNames)},
+        integerSetRow({"", "background_jobs", "jobs", "", 1, true, R::closed(0, 1000), none, none,
+                       "N per point of a sweep: co-running background jobs", kSec32,
+                       TANDEM_INTEGER_SET(backgroundJobs)}),
         // (the background_job rows follow here, see paramFields())
-        {"",
-         "arrival_rate_per_s",
-         "1/s",
-         " /s",
-         1,
-         false,
-         R::nonNegative(),
-         none,
-         {1e3,
-          "a thousand training jobs a second, beyond any cluster's scheduler (a physical "
-          "bound)"},
-         "Poisson arrival rate of background jobs",
-         kSec33,
-         TANDEM_MEMBER(arrivalRatePerS)},
+        {"", "arrival_rate_per_s", "1/s", " /s", 1, false, R::nonNegative(), none,
+         FieldBound{1e3,
+                    "a thousand training jobs a second, beyond any cluster's scheduler (a physical "
+                    "bound)"},
+         "Poisson arrival rate of background jobs", kSec33, TANDEM_MEMBER(arrivalRatePerS)},
         {"", "max_background_jobs", "jobs", "", 1, true, R::closed(0, 64), none, none,
          "background jobs at most at once; later arrivals wait", kSec33,
          TANDEM_MEMBER(maxBackgroundJobs)},
-        {"",
-         "background_job_duration_s",
-         "s",
-         " s",
-         1,
-         false,
-         R::positive(),
-         none,
-         {kMaxSpanS, kSpanWhy},
-         "run length of each arriving background job",
-         kSec33,
+        {"", "background_job_duration_s", "s", " s", 1, false, R::positive(), none,
+         FieldBound{kMaxSpanS, kSpanWhy}, "run length of each arriving background job", kSec33,
          TANDEM_MEMBER(backgroundJobDurationS)},
         {"", "arrivals_start_s", "s", " s", 1, false, R::closed(-1e7, 0), none, none,
          "start of the arrival process relative to the foreground's start (<= 0)", kSec33,
@@ -221,9 +188,7 @@ std::vector<ParamField> ownFields() {
          TANDEM_MEMBER(exposureRecordings)},
         {"", "trace_file", "", "", 1, false, R{}, none, none,
          "load trace replayed as the background (scenario trace)", "io/load_trace.h",
-         TANDEM_CUSTOM(
-             [](JsonReader& r, Params& p) { p.traceFile = r.string("trace_file", p.traceFile); },
-             [](const Params& p, nlohmann::ordered_json& j) { j["trace_file"] = p.traceFile; })},
+         TANDEM_TEXT(traceFile)},
         {"", "trace_flows", "flows", "", 1, true, R::closed(1, 1e6), none, none,
          "node-flows the traced load counts as in fair sharing", kA3, TANDEM_MEMBER(traceFlows)},
         {"", "loss_log_file", "", "", 1, false, R{}, none, none,
@@ -245,56 +210,26 @@ std::vector<ParamField> ownFields() {
                  if (!p.lossLogFile.empty()) j["loss_log_file"] = p.lossLogFile;
              })},
         {"", "foreground_model", "", "", 1, false, R{}, none, none, "label of the foreground model",
-         kSec31,
-         TANDEM_CUSTOM(
-             [](JsonReader& r, Params& p) {
-                 p.foregroundModel = r.string("foreground_model", p.foregroundModel);
-             },
-             [](const Params& p, nlohmann::ordered_json& j) {
-                 j["foreground_model"] = p.foregroundModel;
-             })},
-        {"",
-         "foreground_parameters",
-         "values",
-         "",
-         1,
-         false,
-         R::positive(),
-         {1, "a gradient has at least one value (a physical bound)"},
-         {kMaxParameters,
-          "1e13 gradient values, five times the largest models trained (a physical bound)"},
-         "gradient values per sync of the foreground",
-         kSec31,
-         TANDEM_MEMBER(foregroundParameters)},
+         kSec31, TANDEM_TEXT(foregroundModel)},
+        {"", "foreground_parameters", "values", "", 1, false, R::positive(),
+         FieldBound{1, "a gradient has at least one value (a physical bound)"},
+         FieldBound{
+             kMaxParameters,
+             "1e13 gradient values, five times the largest models trained (a physical bound)"},
+         "gradient values per sync of the foreground", kSec31, TANDEM_MEMBER(foregroundParameters)},
         {"", "foreground_nodes", "nodes", "", 1, true, R::closed(1, fabric::kMaxJobNodes), none,
          none, "data-parallel nodes of the foreground", "fitted to 2608.06046 Fig. 2a",
          TANDEM_MEMBER(foregroundNodes)},
         {"", "gpus_per_node", "GPUs", "", 1, true, R::closed(1, 1024), none, none, "GPUs per node",
          kSec31, TANDEM_MEMBER(gpusPerNode)},
-        {"",
-         "microbatch_sequences",
-         "sequences",
-         "",
-         1,
-         false,
-         R::positive(),
-         none,
-         {1e5, "1e5 sequences per GPU, far beyond any accelerator's memory (a physical bound)"},
-         "sequences per GPU per microbatch",
-         kSec31,
-         TANDEM_MEMBER(microbatchSequences)},
-        {"",
-         "microbatch_compute_ms",
-         "ms",
-         " ms",
-         kMs,
-         false,
-         R::positive(),
-         {fabric::kMinPhaseMs, fabric::kMinPhaseWhy},
-         {fabric::kMaxPhaseMs, fabric::kMaxPhaseWhy},
-         "T_c, compute of one microbatch",
-         kSec31,
-         TANDEM_MEMBER(microbatchComputeS)},
+        {"", "microbatch_sequences", "sequences", "", 1, false, R::positive(), none,
+         FieldBound{
+             1e5, "1e5 sequences per GPU, far beyond any accelerator's memory (a physical bound)"},
+         "sequences per GPU per microbatch", kSec31, TANDEM_MEMBER(microbatchSequences)},
+        {"", "microbatch_compute_ms", "ms", " ms", kMs, false, R::positive(),
+         FieldBound{fabric::kMinPhaseMs, fabric::kMinPhaseWhy},
+         FieldBound{fabric::kMaxPhaseMs, fabric::kMaxPhaseWhy}, "T_c, compute of one microbatch",
+         kSec31, TANDEM_MEMBER(microbatchComputeS)},
         {"", "precisions", "", "", 1, false, R{}, none, none,
          "precisions p of the action space; the first is the baseline", kSec24,
          TANDEM_CUSTOM(
@@ -310,89 +245,39 @@ std::vector<ParamField> ownFields() {
              [](const Params& p, nlohmann::ordered_json& j) {
                  j["precisions"] = enumNames(precisionNames(), p.precisions);
              })},
-        {"", "gradient_accumulations", "", "", 1, true, R::closed(1, 4096), none, none,
-         "gradient accumulations g of the action space; the first is the baseline", kSec24,
-         TANDEM_CUSTOM(
-             [](JsonReader& r, Params& p) {
-                 readCountList(r, "gradient_accumulations", Range::closed(1, 4096),
-                               p.gradientAccumulations);
-             },
-             [](const Params& p, nlohmann::ordered_json& j) {
-                 j["gradient_accumulations"] = p.gradientAccumulations;
-             })},
-        {"",
-         "fabric_GBps",
-         "GB/s",
-         " GB/s",
-         kGB,
-         false,
-         linkCapacity,
-         {kMinBandwidthGBps, kSlowWhy},
-         {kMaxBandwidthGBps, kBandwidthWhy},
-         "capacity of the shared paper-fabric",
-         "fitted to 2608.06046 Fig. 2a",
+        integerSetRow({"", "gradient_accumulations", "", "", 1, true, R::closed(1, 4096), none,
+                       none,
+                       "gradient accumulations g of the action space; the first is the baseline",
+                       kSec24, TANDEM_INTEGER_SET(gradientAccumulations)}),
+        {"", "fabric_GBps", "GB/s", " GB/s", kGB, false, linkCapacity,
+         FieldBound{kMinBandwidthGBps, kSlowWhy}, FieldBound{kMaxBandwidthGBps, kBandwidthWhy},
+         "capacity of the shared paper-fabric", "fitted to 2608.06046 Fig. 2a",
          TANDEM_MEMBER(fabricBytesPerS)},
-        {"",
-         "nic_GBps",
-         "GB/s",
-         " GB/s",
-         kGB,
-         false,
-         linkCapacity,
-         {kMinBandwidthGBps, kSlowWhy},
-         {kMaxBandwidthGBps, kBandwidthWhy},
+        {"", "nic_GBps", "GB/s", " GB/s", kGB, false, linkCapacity,
+         FieldBound{kMinBandwidthGBps, kSlowWhy}, FieldBound{kMaxBandwidthGBps, kBandwidthWhy},
          "per-node NIC bandwidth (scale-out bandwidth on a leaf_spine fabric)",
-         "fitted to the p95 at N = 4, 2608.06046 Sec. 3.2",
-         TANDEM_MEMBER(nicBytesPerS)},
-        {"", "topology", "", "", 1, false, R{}, none, none,
-         "the fabric (paper-fabric, or a leaf_spine fabric)", kA3,
-         TANDEM_CUSTOM([](JsonReader& r,
-                          Params& p) { fabric::readTopology(r.object("topology"), p.topology); },
-                       [](const Params& p, nlohmann::ordered_json& j) {
-                           if (!(p.topology == fabric::Topology{}))
-                               j["topology"] = fabric::writeTopology(p.topology);
-                       })},
-        {"", "placement", "", "", 1, false, R{}, none, none,
-         "where the jobs sit on a leaf_spine fabric", kA3,
-         TANDEM_CUSTOM([](JsonReader& r,
-                          Params& p) { fabric::readPlacement(r.object("placement"), p.placement); },
-                       [](const Params& p, nlohmann::ordered_json& j) {
-                           if (!(p.placement == fabric::Placement{}))
-                               j["placement"] = fabric::writePlacement(p.placement);
-                       })},
+         "fitted to the p95 at N = 4, 2608.06046 Sec. 3.2", TANDEM_MEMBER(nicBytesPerS)},
+        objectField<Params>("", "topology", "the fabric (paper-fabric, or a leaf_spine fabric)",
+                            kA3, &Params::topology, fabric::readTopology, fabric::writeTopology,
+                            false),
+        objectField<Params>("", "placement", "where the jobs sit on a leaf_spine fabric", kA3,
+                            &Params::placement, fabric::readPlacement, fabric::writePlacement,
+                            false),
         {"", "cc_efficiency", "", "", 1, false, R{0.0, 1.0, true, false}, none, none,
          "achieved / max-min fair rate of congestion control", kA3, TANDEM_MEMBER(ccEfficiency)},
-        {"",
-         "cc_efficiency_drop_per_flow",
-         "",
-         "",
-         1,
-         false,
-         R::nonNegative(),
-         none,
-         {10,
-          "at 10 two competing groups already keep 1/11 of their fair share, worse than any "
-          "congestion control measured (a physical bound)"},
-         "efficiency / (1 + drop x (competing groups - 1))",
-         kA3,
+        {"", "cc_efficiency_drop_per_flow", "", "", 1, false, R::nonNegative(), none,
+         FieldBound{
+             10,
+             "at 10 two competing groups already keep 1/11 of their fair share, worse than any "
+             "congestion control measured (a physical bound)"},
+         "efficiency / (1 + drop x (competing groups - 1))", kA3,
          TANDEM_MEMBER(ccEfficiencyDropPerFlow)},
-        {"",
-         "overlap_window_ms",
-         "ms",
-         " ms",
-         kMs,
-         false,
-         R::nonNegative(),
-         none,
-         {fabric::kMaxPhaseMs, fabric::kMaxPhaseWhy},
-         "transfer hidden behind the last backward; only the sync beyond it is exposed",
-         kA3,
+        {"", "overlap_window_ms", "ms", " ms", kMs, false, R::nonNegative(), none,
+         FieldBound{fabric::kMaxPhaseMs, fabric::kMaxPhaseWhy},
+         "transfer hidden behind the last backward; only the sync beyond it is exposed", kA3,
          TANDEM_MEMBER(overlapWindowS)},
         {"", "mode", "", "", 1, false, R{}, none, none,
-         "replay (open loop, the paper) or closed_loop", kA3,
-         TANDEM_CUSTOM(
-             [](JsonReader& r, Params& p) { p.mode = r.choice("mode", p.mode, replayModeNames()); },
-             [](const Params& p, nlohmann::ordered_json& j) { j["mode"] = name(p.mode); })},
+         "replay (open loop, the paper) or closed_loop", kA3, TANDEM_ENUM(mode, replayModeNames)},
         {"", "replay_warmup_iterations", "iterations", "", 1, true,
          R::closed(0, kMaxReplayIterations), none, none,
          "foreground iterations discarded per replay", kSec32,
@@ -402,41 +287,16 @@ std::vector<ParamField> ownFields() {
          TANDEM_MEMBER(replayIterations)},
         {"", "start_offsets", "replays", "", 1, true, R::closed(1, 64), none, none,
          "replays per point at different start offsets", kSec32, TANDEM_MEMBER(startOffsets)},
-        {"",
-         "offset_spacing_s",
-         "s",
-         " s",
-         1,
-         false,
-         R::nonNegative(),
-         none,
-         {kMaxRecordLeadS, kLeadSpacingWhy},
-         "spacing of the start offsets",
-         kSec32,
+        {"", "offset_spacing_s", "s", " s", 1, false, R::nonNegative(), none,
+         FieldBound{kMaxRecordLeadS, kLeadSpacingWhy}, "spacing of the start offsets", kSec32,
          TANDEM_MEMBER(offsetSpacingS)},
-        {"",
-         "record_warmup_s",
-         "s",
-         " s",
-         1,
-         false,
-         R::nonNegative(),
-         none,
-         {kMaxRecordLeadS, kLeadWarmupWhy},
-         "background-alone time before the foreground starts",
-         kSec32,
+        {"", "record_warmup_s", "s", " s", 1, false, R::nonNegative(), none,
+         FieldBound{kMaxRecordLeadS, kLeadWarmupWhy},
+         "background-alone time before the foreground starts", kSec32,
          TANDEM_MEMBER(recordWarmupS)},
         {"", "exposure_sampling", "", "", 1, false, R{}, none, none,
          "offsets (scenario 1) or series (one long replay read in wall-clock order, scenario 2)",
-         "2608.06046 Sec. 3.2-3.3",
-         TANDEM_CUSTOM(
-             [](JsonReader& r, Params& p) {
-                 p.exposureSampling =
-                     r.choice("exposure_sampling", p.exposureSampling, exposureSamplingNames());
-             },
-             [](const Params& p, nlohmann::ordered_json& j) {
-                 j["exposure_sampling"] = name(p.exposureSampling);
-             })},
+         "2608.06046 Sec. 3.2-3.3", TANDEM_ENUM(exposureSampling, exposureSamplingNames)},
         {"", "policies", "", "", 1, false, R{}, none, none,
          "controllers compared: Static, Knob-Precision, Knob-GA, Decoupled, Joint, Oracle or a "
          "fixed combination",
@@ -445,155 +305,56 @@ std::vector<ParamField> ownFields() {
                        [](const Params& p, nlohmann::ordered_json& j) {
                            j["policies"] = policyWords(p.policies);
                        })},
-        {"",
-         "target_factors",
-         "x L_min",
-         "",
-         1,
-         false,
-         R::positive(),
-         none,
-         {10, nullptr},
-         "target losses as multiples of the loss Static reaches",
-         kSec33,
+        {"", "target_factors", "x L_min", "", 1, false, R::positive(), none,
+         FieldBound{10, nullptr}, "target losses as multiples of the loss Static reaches", kSec33,
          TANDEM_CUSTOM(readTargetFactors,
                        [](const Params& p, nlohmann::ordered_json& j) {
                            j["target_factors"] = p.targetFactors;
                        })},
-        {"",
-         "decision_interval_s",
-         "s",
-         " s",
-         1,
-         false,
-         R::positive(),
-         {kMinSpanS, kShortSpanWhy},
-         {kMaxSpanS, kSpanWhy},
-         "the greedy rule is re-evaluated every interval",
-         kSec24,
+        {"", "decision_interval_s", "s", " s", 1, false, R::positive(),
+         FieldBound{kMinSpanS, kShortSpanWhy}, FieldBound{kMaxSpanS, kSpanWhy},
+         "the greedy rule is re-evaluated every interval", kSec24,
          TANDEM_MEMBER(decisionIntervalS)},
-        {"",
-         "history_window_s",
-         "s",
-         " s",
-         1,
-         false,
-         R::positive(),
-         {kMinSpanS, kShortSpanWhy},
-         {kMaxSpanS, kSpanWhy},
-         "observations averaged by the estimator",
-         kSec24,
-         TANDEM_MEMBER(historyWindowS)},
-        {"",
-         "telemetry_delay_s",
-         "s",
-         " s",
-         1,
-         false,
-         R::nonNegative(),
-         none,
-         {kMaxSpanS, kSpanWhy},
-         "an observation becomes visible this late",
-         kSec24,
+        {"", "history_window_s", "s", " s", 1, false, R::positive(),
+         FieldBound{kMinSpanS, kShortSpanWhy}, FieldBound{kMaxSpanS, kSpanWhy},
+         "observations averaged by the estimator", kSec24, TANDEM_MEMBER(historyWindowS)},
+        {"", "telemetry_delay_s", "s", " s", 1, false, R::nonNegative(), none,
+         FieldBound{kMaxSpanS, kSpanWhy}, "an observation becomes visible this late", kSec24,
          TANDEM_MEMBER(telemetryDelayS)},
-        {"",
-         "sample_period_s",
-         "s",
-         " s",
-         1,
-         false,
-         R::positive(),
-         {kMinSpanS, kShortSpanWhy},
-         {kMaxSpanS, kSpanWhy},
-         "a network phase is held this long in the training loop",
-         kA3,
+        {"", "sample_period_s", "s", " s", 1, false, R::positive(),
+         FieldBound{kMinSpanS, kShortSpanWhy}, FieldBound{kMaxSpanS, kSpanWhy},
+         "a network phase is held this long in the training loop", kA3,
          TANDEM_MEMBER(samplePeriodS)},
         {"progress", "precision_model", "", "", 1, false, R{}, none, none,
          "kappa (progress divided by kappa_p) or noise_inflation (Bnoise x (1 + omega_p))", kA4,
-         TANDEM_CUSTOM(
-             [](JsonReader& r, Params& p) {
-                 p.progress.precisionModel =
-                     r.choice("precision_model", p.progress.precisionModel, precisionModelNames());
-             },
-             [](const Params& p, nlohmann::ordered_json& j) {
-                 j["precision_model"] = name(p.progress.precisionModel);
-             })},
-        {"progress",
-         "critical_batch_sequences",
-         "sequences",
-         " sequences",
-         1,
-         false,
-         R::nonNegative(),
-         none,
-         {1e9,
-          "1e9 sequences, a thousand times the largest global batches trained (a physical "
-          "bound)"},
-         "critical batch Bnoise",
-         "fitted to Decoupled/Joint = 1.42 at N = 4, 2608.06046 Fig. 2d",
+         TANDEM_ENUM(progress.precisionModel, precisionModelNames)},
+        {"progress", "critical_batch_sequences", "sequences", " sequences", 1, false,
+         R::nonNegative(), none,
+         FieldBound{
+             1e9,
+             "1e9 sequences, a thousand times the largest global batches trained (a physical "
+             "bound)"},
+         "critical batch Bnoise", "fitted to Decoupled/Joint = 1.42 at N = 4, 2608.06046 Fig. 2d",
          TANDEM_MEMBER(progress.criticalBatchSequences)},
-        {"progress",
-         "kappa_mxfp4",
-         "",
-         "",
-         1,
-         false,
-         R::atLeast(1e-3),
-         none,
-         {1e3, kFactorWhy},
-         "progress cost of MXFP4",
-         "2608.06046 Sec. 3.2, Fig. 2c/2d",
+        {"progress", "kappa_mxfp4", "", "", 1, false, R::atLeast(1e-3), none,
+         FieldBound{1e3, kFactorWhy}, "progress cost of MXFP4", "2608.06046 Sec. 3.2, Fig. 2c/2d",
          TANDEM_MEMBER(progress.kappaMxfp4)},
-        {"progress",
-         "kappa_fp8",
-         "",
-         "",
-         1,
-         false,
-         R::atLeast(1e-3),
-         none,
-         {1e3, kFactorWhy},
-         "progress cost of FP8 / MXFP8 (an assumption beyond the paper)",
-         kA4,
+        {"progress", "kappa_fp8", "", "", 1, false, R::atLeast(1e-3), none,
+         FieldBound{1e3, kFactorWhy},
+         "progress cost of FP8 / MXFP8 (an assumption beyond the paper)", kA4,
          TANDEM_MEMBER(progress.kappaFp8)},
-        {"progress",
-         "omega_mxfp4",
-         "",
-         "",
-         1,
-         false,
-         R::nonNegative(),
-         none,
-         {1e3, kFactorWhy},
-         "noise inflation of MXFP4 (model noise_inflation)",
-         kA4,
+        {"progress", "omega_mxfp4", "", "", 1, false, R::nonNegative(), none,
+         FieldBound{1e3, kFactorWhy}, "noise inflation of MXFP4 (model noise_inflation)", kA4,
          TANDEM_MEMBER(progress.omegaMxfp4)},
-        {"progress",
-         "omega_fp8",
-         "",
-         "",
-         1,
-         false,
-         R::nonNegative(),
-         none,
-         {1e3, kFactorWhy},
-         "noise inflation of FP8 / MXFP8 (model noise_inflation)",
-         kA4,
+        {"progress", "omega_fp8", "", "", 1, false, R::nonNegative(), none,
+         FieldBound{1e3, kFactorWhy}, "noise inflation of FP8 / MXFP8 (model noise_inflation)", kA4,
          TANDEM_MEMBER(progress.omegaFp8)},
-        {"progress",
-         "l_min",
-         "nats",
-         " nats",
-         1,
-         false,
-         R::positive(),
-         none,
-         {100,
-          "a cross-entropy loss per token; an untrained model over a 1e6-token vocabulary "
-          "starts near 14 (a physical bound)"},
-         "Static's final eval loss",
-         kSec31,
-         TANDEM_MEMBER(progress.lMin)},
+        {"progress", "l_min", "nats", " nats", 1, false, R::positive(), none,
+         FieldBound{
+             100,
+             "a cross-entropy loss per token; an untrained model over a 1e6-token vocabulary "
+             "starts near 14 (a physical bound)"},
+         "Static's final eval loss", kSec31, TANDEM_MEMBER(progress.lMin)},
         {"progress", "static_updates", "updates", "", 1, false, R::closed(1, 1e9), none, none,
          "updates of the Static run that ends at l_min", "2608.06046 Fig. 2",
          TANDEM_MEMBER(progress.staticUpdates)},
@@ -605,32 +366,15 @@ std::vector<ParamField> ownFields() {
          TANDEM_MEMBER(progress.lossFloor)},
         {"progress", "loss_exponent", "", "", 1, false, R{0.0, 5.0, true, false}, none, none,
          "alpha of the loss curve", kA4, TANDEM_MEMBER(progress.lossExponent)},
-        {"progress",
-         "loss_offset",
-         "progress units",
-         "",
-         1,
-         false,
-         R::nonNegative(),
-         none,
-         {1e9, "progress units are updates; static_updates' own limit (a physical bound)"},
-         "S0 of the loss curve",
-         kA4,
-         TANDEM_MEMBER(progress.lossOffset)},
+        {"progress", "loss_offset", "progress units", "", 1, false, R::nonNegative(), none,
+         FieldBound{1e9,
+                    "progress units are updates; static_updates' own limit (a physical bound)"},
+         "S0 of the loss curve", kA4, TANDEM_MEMBER(progress.lossOffset)},
         {"", "seed", "", "", 1, true, R::closed(0, 9007199254740991.0), none, none,
          "seed of every random draw (phases, arrivals, samples)", kA3, TANDEM_MEMBER(seed)},
-        {"",
-         "horizon_s",
-         "s",
-         " s",
-         1,
-         false,
-         R{0.0, 1e9, true, false},
-         {kMinSpanS, kShortSpanWhy},
-         none,
-         "wall-clock limit of every simulated run",
-         kSec33,
-         TANDEM_MEMBER(horizonS)},
+        {"", "horizon_s", "s", " s", 1, false, R{0.0, 1e9, true, false},
+         FieldBound{kMinSpanS, kShortSpanWhy}, none, "wall-clock limit of every simulated run",
+         kSec33, TANDEM_MEMBER(horizonS)},
     };
     return t;
 }
@@ -642,7 +386,7 @@ const std::vector<ParamField>& paramFields() {
         std::vector<ParamField> v = ownFields();
         std::vector<ParamField> job;
         for (const fabric::BackgroundJobField& f : fabric::backgroundJobFields())
-            job.push_back(jobRow(f));
+            job.push_back(memberField(f, &Params::backgroundJob, "background_job"));
         const auto after = std::find_if(v.begin(), v.end(), [](const ParamField& f) {
             return std::string(f.key) == "background_jobs";
         });
@@ -654,5 +398,8 @@ const std::vector<ParamField>& paramFields() {
 
 #undef TANDEM_MEMBER
 #undef TANDEM_CUSTOM
+#undef TANDEM_ENUM
+#undef TANDEM_TEXT
+#undef TANDEM_INTEGER_SET
 
 }  // namespace tandem::mlforml

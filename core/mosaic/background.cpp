@@ -190,44 +190,35 @@ BackgroundField objectRow(const char* key, const char* description, const char* 
                           void (*read)(JsonReader&, const BackgroundField&, BackgroundLoad&),
                           void (*write)(const BackgroundField&, const BackgroundLoad&,
                                         nlohmann::ordered_json&)) {
-    return {key,     fabric::FabricFieldShape::Object,
-            "",      Range{},
-            0,       {},
-            false,   description,
-            source,  nullptr,
-            nullptr, nullptr,
-            nullptr, read,
-            write};
+    return {"", key,         "",     "",      1,       false, Range{}, {},
+            {}, description, source, nullptr, nullptr, read,  write};
 }
 
 }  // namespace
 
 const std::vector<BackgroundField>& backgroundFields() {
     static const std::vector<BackgroundField> t = {
-        {"jobs",
-         fabric::FabricFieldShape::Integer,
-         "jobs",
-         Range::closed(0, kMaxBackgroundJobs),
-         0,
-         {},
-         false,
-         "co-running data-parallel jobs on the MoE job's fabric",
-         "docs/MODEL-NETWORK.md",
-         [](const BackgroundLoad& b) { return static_cast<double>(b.jobs); },
-         [](BackgroundLoad& b, double v) { b.jobs = static_cast<int>(v); },
-         nullptr,
-         nullptr,
-         nullptr,
-         nullptr},
-        objectRow(
-            "job", "each co-running job (the keys of ml_for_ml.background_job)",
-            "2608.06046 Sec. 3.2",
-            [](JsonReader& r, const BackgroundField& f, BackgroundLoad& b) {
-                fabric::readBackgroundJob(r.object(f.key), b.job);
-            },
-            [](const BackgroundField& f, const BackgroundLoad& b, nlohmann::ordered_json& j) {
-                j[f.key] = fabric::writeBackgroundJob(b.job);
-            }),
+        [] {
+            BackgroundField f{"",
+                              "jobs",
+                              "jobs",
+                              "",
+                              1,
+                              true,
+                              Range::closed(0, kMaxBackgroundJobs),
+                              {},
+                              {},
+                              "co-running data-parallel jobs on the MoE job's fabric",
+                              "docs/MODEL-NETWORK.md",
+                              [](const BackgroundLoad& b) { return static_cast<double>(b.jobs); },
+                              [](BackgroundLoad& b, double v) { b.jobs = static_cast<int>(v); }};
+            f.onlyWhenPresent = true;
+            return f;
+        }(),
+        objectField<BackgroundLoad>("", "job",
+                                    "each co-running job (the keys of ml_for_ml.background_job)",
+                                    "2608.06046 Sec. 3.2", &BackgroundLoad::job,
+                                    fabric::readBackgroundJob, fabric::writeBackgroundJob),
         objectRow(
             "topology", "the leaf_spine fabric the MoE job and the co-running jobs share",
             "docs/MODEL-NETWORK.md",
@@ -244,29 +235,22 @@ const std::vector<BackgroundField>& backgroundFields() {
             [](const BackgroundField& f, const BackgroundLoad& b, nlohmann::ordered_json& j) {
                 j[f.key] = fabric::writeTopology(b.topology);
             }),
-        objectRow(
-            "placement", "where the MoE job (foreground) and the co-running jobs sit",
-            "docs/MODEL-NETWORK.md",
-            [](JsonReader& r, const BackgroundField& f, BackgroundLoad& b) {
-                fabric::readPlacement(r.object(f.key), b.placement);
-            },
-            [](const BackgroundField& f, const BackgroundLoad& b, nlohmann::ordered_json& j) {
-                j[f.key] = fabric::writePlacement(b.placement);
-            }),
+        objectField<BackgroundLoad>("", "placement",
+                                    "where the MoE job (foreground) and the co-running jobs sit",
+                                    "docs/MODEL-NETWORK.md", &BackgroundLoad::placement,
+                                    fabric::readPlacement, fabric::writePlacement),
     };
     return t;
 }
 
 void readBackground(JsonReader r, BackgroundLoad& b) {
     if (!r.isObject()) return;
-    for (const BackgroundField& f : backgroundFields()) fabric::readFabricField(r, f, b);
+    readFields(r, backgroundFields(), b);
     r.finish();
 }
 
 nlohmann::ordered_json writeBackground(const BackgroundLoad& b) {
-    nlohmann::ordered_json j;
-    for (const BackgroundField& f : backgroundFields()) fabric::writeFabricField(f, b, j);
-    return j;
+    return writeFields(backgroundFields(), b);
 }
 
 long long coRunRouteLinks(int nodes, const BackgroundLoad& bg) {

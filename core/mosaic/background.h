@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "common/cancel.h"
+#include "common/field_table.h"
 #include "fabric/background_job.h"
 #include "fabric/topology.h"
 #include "mosaic/hardware.h"
@@ -60,8 +61,8 @@ bool operator==(const BackgroundLoad& a, const BackgroundLoad& b);
 void readBackground(tandem::JsonReader r, BackgroundLoad& b);
 nlohmann::ordered_json writeBackground(const BackgroundLoad& b);
 
-/// A key of `mosaic.background`, in the fabric keys' row format.
-using BackgroundField = fabric::FabricField<BackgroundLoad>;
+/// A key of `mosaic.background` (tandem::Field, common/field_table.h).
+using BackgroundField = tandem::Field<BackgroundLoad>;
 /// Every key of `mosaic.background`, in the order readBackground reads and writeBackground
 /// writes them: `jobs` (an integer in [0, 1024]), then the objects `job`
 /// (fabric::backgroundJobFields()), `topology` (fabric::topologyFields(), of kind leaf_spine)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "common/field_table.h"
 #include "common/json_reader.h"
 #include "common/number_format.h"
 
@@ -10,40 +11,6 @@ namespace tandem::mosaic {
 namespace {
 
 std::string idx(const std::string& path, size_t i) { return path + "[" + std::to_string(i) + "]"; }
-
-/// A set of integers (list key `f`): at most kMaxAxisValues entries, each in f.range, none
-/// repeated; absent: kept.
-void readInts(JsonReader& r, const EnvelopeField& f, std::vector<int>& list) {
-    if (!r.arrayWithin(f.key, kMaxAxisValues)) return;
-    const auto v = r.integers(f.key, std::vector<long long>(list.begin(), list.end()), f.range, 1);
-    list.assign(v.begin(), v.end());
-    r.requireDistinct(f.key, list);
-}
-
-/// Reads key `f` from `r` (its section's reader) into `e`.
-void readField(JsonReader& r, const EnvelopeField& f, Envelope& e) {
-    if (f.read)
-        f.read(r, f, e);
-    else if (f.list)
-        readInts(r, f, e.*f.list);
-    else if (f.integer)
-        f.set(e, static_cast<double>(r.integer(f.key, static_cast<long long>(f.get(e)), f.range)));
-    else
-        f.set(e, r.number(f.key, f.get(e), f.range));
-}
-
-/// Writes key `f` of `e` into `j` (its section's object).
-void writeField(const EnvelopeField& f, const Envelope& e, nlohmann::ordered_json& j) {
-    if (f.read) {
-        if (f.write) f.write(f, e, j);
-    } else if (f.list) {
-        j[f.key] = e.*f.list;
-    } else if (f.integer) {
-        j[f.key] = static_cast<long long>(f.get(e));
-    } else {
-        j[f.key] = f.get(e);
-    }
-}
 
 }  // namespace
 
@@ -117,18 +84,7 @@ void checkBackgroundFits(const Envelope& e, Diagnostics& diag) {
 
 void readEnvelope(JsonReader& r, Envelope& e) {
     Diagnostics& diag = r.diagnostics();
-    const auto& fields = envelopeFields();
-    for (size_t i = 0; i < fields.size();) {
-        if (!*fields[i].section) {
-            readField(r, fields[i++], e);
-            continue;
-        }
-        // One nested object: its fields are consecutive in the table.
-        const std::string section = fields[i].section;
-        JsonReader sub = r.object(section.c_str());
-        for (; i < fields.size() && section == fields[i].section; ++i) readField(sub, fields[i], e);
-        sub.finish();
-    }
+    readFields(r, envelopeFields(), e);
 
     // Cross-field checks.
     const int maxE = e.expertValues.empty()
@@ -160,11 +116,7 @@ void readEnvelope(JsonReader& r, Envelope& e) {
     r.finish();
 }
 
-nlohmann::ordered_json writeEnvelope(const Envelope& e) {
-    nlohmann::ordered_json j;
-    for (const EnvelopeField& f : envelopeFields()) writeField(f, e, *f.section ? j[f.section] : j);
-    return j;
-}
+nlohmann::ordered_json writeEnvelope(const Envelope& e) { return writeFields(envelopeFields(), e); }
 
 EnvelopeKey searchKey(const Envelope& e) { return {writeEnvelope(e).dump(), e.hardware.measured}; }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/field_table.h"
 #include "common/json_reader.h"
 #include "mosaic/background.h"
 #include "mosaic/hardware.h"
@@ -137,30 +138,15 @@ constexpr long long kMaxExperts = 4096;
 /// MFU used for the automatic compute budget (Table 4's 12.38 %).
 constexpr double kAutoBudgetMfu = 0.1238;
 
-/// One key of the `mosaic` object (or of its `scaling_law` object): the single definition its
-/// reader, writer and the MoE side panel's boxes take the key, unit, range, meaning and source
-/// from (the counterpart of mlforml::ParamField for the `ml_for_ml` object). A number or
-/// integer key has `get` and `set`; a set of integer search values has `list`; a key of
+/// One key of the `mosaic` object (or of its `scaling_law` object) (tandem::Field,
+/// common/field_table.h): the single definition its reader, writer and the MoE side panel's
+/// boxes take the key, unit, range, meaning and source from. A number or integer key has `get`
+/// and `set`; a set of integer search values (`maxItems` entries at most) and every key of
 /// another shape (hardware, background, devices, stack, precision, the checkpointing,
 /// layout-grid and frontier lists) has its own `read` and `write` (no `write`: read only).
 /// Table order is the order writeEnvelope writes and readEnvelope reads; the `scaling_law` keys
 /// are consecutive, at the end.
-struct EnvelopeField {
-    const char* section;      ///< "" (top level) or "scaling_law"
-    const char* key;          ///< JSON key inside the section
-    const char* unit;         ///< unit of the JSON value ("days", "sequences", "" for a ratio)
-    bool integer;             ///< the JSON value (or each list entry) is an integer
-    tandem::Range range;      ///< the values the reader accepts (each entry's, for a list)
-    const char* description;  ///< what the value means (tooltip text)
-    const char* source;       ///< where the default comes from, e.g. "2608.10605 Table 3"
-    double (*get)(const Envelope&);    ///< the member as a double (number and integer keys)
-    void (*set)(Envelope&, double);    ///< stores a value in the member (number and integer keys)
-    std::vector<int> Envelope::*list;  ///< the member of an integer-list key; nullptr otherwise
-    /// Other shapes: reads key `f` from `r` (the section's reader) into `e`.
-    void (*read)(tandem::JsonReader& r, const EnvelopeField& f, Envelope& e);
-    /// Other shapes: writes key `f` of `e` into `j` (the section's object), or nothing.
-    void (*write)(const EnvelopeField& f, const Envelope& e, nlohmann::ordered_json& j);
-};
+using EnvelopeField = tandem::Field<Envelope>;
 
 /// Every key of the `mosaic` object in canonical order (see EnvelopeField). Ranges: nodes in
 /// [1, 1e5], devices in [1, kMaxDevices], days in (0, 3650], goodput in (0, 1],

@@ -2,6 +2,7 @@
 #include <string>
 #include <vector>
 
+#include "common/field_table.h"
 #include "common/json_reader.h"
 #include "mosaic/envelope.h"
 #include "mosaic/stack_file.h"
@@ -56,31 +57,24 @@ void writeHardwareKey(const EnvelopeField& f, const Envelope& e, nlohmann::order
         j[f.key] = writeHardware(e.hardware);
 }
 
-void readNcclFiles(JsonReader& r, const EnvelopeField& f, Envelope& e) {
-    e.ncclTestsFiles = r.strings(f.key, e.ncclTestsFiles);
-    for (size_t i = 0; i < e.ncclTestsFiles.size(); ++i)
-        if (e.ncclTestsFiles[i].empty())
+/// Reads the list of file names at key `f` into `files` (absent: kept); an empty name is an
+/// error at its entry.
+void readFileNames(JsonReader& r, const EnvelopeField& f, std::vector<std::string>& files) {
+    files = r.strings(f.key, files);
+    for (size_t i = 0; i < files.size(); ++i)
+        if (files[i].empty())
             r.diagnostics().error(idx(r.childPath(f.key), i),
                                   "must be a file name (got an empty string)");
 }
 
-/// Written only when not empty, so analytical scenarios keep their bytes.
-void writeNcclFiles(const EnvelopeField& f, const Envelope& e, nlohmann::ordered_json& j) {
-    if (!e.ncclTestsFiles.empty()) j[f.key] = e.ncclTestsFiles;
-}
-
-void readImportedModels(JsonReader& r, const EnvelopeField& f, Envelope& e) {
-    e.importedModelFiles = r.strings(f.key, e.importedModelFiles);
-    for (size_t i = 0; i < e.importedModelFiles.size(); ++i)
-        if (e.importedModelFiles[i].empty())
-            r.diagnostics().error(idx(r.childPath(f.key), i),
-                                  "must be a file name (got an empty string)");
-}
-
-/// Written only when not empty, so scenarios without imports keep their bytes.
-void writeImportedModels(const EnvelopeField& f, const Envelope& e, nlohmann::ordered_json& j) {
-    if (!e.importedModelFiles.empty()) j[f.key] = e.importedModelFiles;
-}
+// A list of file names of member `m`, read by readFileNames and written only when not empty
+// (so scenarios without such files keep their bytes).
+#define TANDEM_ENV_FILES(m)                                                                   \
+    nullptr, nullptr,                                                                         \
+        [](JsonReader& r, const EnvelopeField& f, Envelope& e) { readFileNames(r, f, e.m); }, \
+        [](const EnvelopeField& f, const Envelope& e, nlohmann::ordered_json& j) {            \
+            if (!e.m.empty()) j[f.key] = e.m;                                                 \
+        }
 
 void readShownNccl(JsonReader& r, const EnvelopeField& f, Envelope& e) {
     if (!r.has(f.key)) {
@@ -215,129 +209,146 @@ void writeFrontierSparsity(const EnvelopeField& f, const Envelope& e, nlohmann::
     j[f.key] = e.frontierSparsity;
 }
 
+/// Row `f` of a set of integer search values: at most kMaxAxisValues entries.
+EnvelopeField listRow(EnvelopeField f) {
+    f.maxItems = kMaxAxisValues;
+    return f;
+}
+
 }  // namespace
 
-// Accessors of one numeric member for the field table: MEMBER(law.eta) gives the get, set,
-// list, read and write columns.
-#define TANDEM_ENV_MEMBER(m)                                                                  \
-    [](const Envelope& e) { return static_cast<double>(e.m); },                               \
-        [](Envelope& e, double v) { e.m = static_cast<decltype(e.m)>(v); }, nullptr, nullptr, \
-        nullptr
-// A set of integer search values.
-#define TANDEM_ENV_LIST(m) nullptr, nullptr, &Envelope::m, nullptr, nullptr
+// Accessors of one numeric member for the field table: MEMBER(law.eta) gives the get and set
+// columns.
+#define TANDEM_ENV_MEMBER(m)                                    \
+    [](const Envelope& e) { return static_cast<double>(e.m); }, \
+        [](Envelope& e, double v) { e.m = static_cast<decltype(e.m)>(v); }
+// A set of integer search values (readIntegerSet), written as the list.
+#define TANDEM_ENV_LIST(m)                                                                     \
+    nullptr, nullptr,                                                                          \
+        [](JsonReader& r, const EnvelopeField& f, Envelope& e) { readIntegerSet(r, f, e.m); }, \
+        [](const EnvelopeField& f, const Envelope& e, nlohmann::ordered_json& j) {             \
+            j[f.key] = e.m;                                                                    \
+        }
 // A key of another shape: its own read and write.
-#define TANDEM_ENV_CUSTOM(readFn, writeFn) nullptr, nullptr, nullptr, readFn, writeFn
+#define TANDEM_ENV_CUSTOM(readFn, writeFn) nullptr, nullptr, readFn, writeFn
 
 const std::vector<EnvelopeField>& envelopeFields() {
     using R = Range;
+    const FieldBound none{};
     const char* kT3 = "2608.10605 Table 3";
     const char* kT2 = "2608.10605 Table 2";
     const char* kS73 = "2608.10605 Sec. 7.3";
     const R tpp{0.0, 1e6, true, false,
                 "training tokens per active parameter (the paper's grid is 40 to 150)"};
     static const std::vector<EnvelopeField> t = {
-        {"", "hardware", "", false, R{}, "GPU node type: a built-in name or a full hardware object",
-         kT3, TANDEM_ENV_CUSTOM(readHardwareKey, writeHardwareKey)},
-        {"", "nccl_tests_files", "", false, R{},
+        {"", "hardware", "", "", 1, false, R{}, none, none,
+         "GPU node type: a built-in name or a full hardware object", kT3,
+         TANDEM_ENV_CUSTOM(readHardwareKey, writeHardwareKey)},
+        {"", "nccl_tests_files", "", "", 1, false, R{}, none, none,
          "nccl-tests output files whose curves replace the analytical collective model",
-         "2608.10605 Sec. 5.3", TANDEM_ENV_CUSTOM(readNcclFiles, writeNcclFiles)},
-        {"", "imported_model_files", "", false, R{},
+         "2608.10605 Sec. 5.3", TANDEM_ENV_FILES(ncclTestsFiles)},
+        {"", "imported_model_files", "", "", 1, false, R{}, none, none,
          "Hugging Face config.json files of models shown on the loss-vs-sparsity chart, each "
          "costed on this cluster (File > Import)",
-         "user files", TANDEM_ENV_CUSTOM(readImportedModels, writeImportedModels)},
-        {"", "shown_nccl_tests_file", "", false, R{},
+         "user files", TANDEM_ENV_FILES(importedModelFiles)},
+        {"", "shown_nccl_tests_file", "", "", 1, false, R{}, none, none,
          "nccl-tests log shown on the Measured collectives page (shown only; nccl_tests_files "
          "are the logs the costing uses)",
          "user file", TANDEM_ENV_CUSTOM(readShownNccl, writeShownNccl)},
-        {"", "measured_runs", "", false, R{},
+        {"", "measured_runs", "", "", 1, false, R{}, none, none,
          "the user's runs imported from training logs: {log_file, hardware, and what the log does "
          "not state: model_file, layout, devices, gbs, seqlen, precision}; shown as \"yours\" on "
          "the reality check and fitted by its Calibrate (File > Import of a training log)",
          "user files", TANDEM_ENV_CUSTOM(readUserRunsKey, writeUserRunsKey)},
-        {"", "nodes", "nodes", true, R::closed(1, 100000),
+        {"", "nodes", "nodes", "", 1, true, R::closed(1, 100000), none, none,
          "nodes of the training cluster; devices = nodes x gpus_per_node", kT3,
          TANDEM_ENV_MEMBER(nodes)},
-        {"", "background", "", false, R{}, "co-running jobs on the MoE job's fabric",
-         "2608.06046 Sec. 3.2", TANDEM_ENV_CUSTOM(readBackgroundKey, writeBackgroundKey)},
-        {"", "devices", "GPUs", true, R::closed(1, kMaxDevices),
+        {"", "background", "", "", 1, false, R{}, none, none,
+         "co-running jobs on the MoE job's fabric", "2608.06046 Sec. 3.2",
+         TANDEM_ENV_CUSTOM(readBackgroundKey, writeBackgroundKey)},
+        {"", "devices", "GPUs", "", 1, true, R::closed(1, kMaxDevices), none, none,
          "optional check: must equal nodes x gpus_per_node", kT3,
          TANDEM_ENV_CUSTOM(readDevices, nullptr)},
-        {"", "days", "days", false, R{0.0, 3650.0, true, false},
+        {"", "days", "days", "", 1, false, R{0.0, 3650.0, true, false}, none, none,
          "wall-clock training window T_train", kT3, TANDEM_ENV_MEMBER(days)},
-        {"", "goodput", "", false, R{0.0, 1.0, true, false},
+        {"", "goodput", "", "", 1, false, R{0.0, 1.0, true, false}, none, none,
          "eta_good, the fraction of the window spent on useful steps", "2608.10605 Eq. 25",
          TANDEM_ENV_MEMBER(goodput)},
-        {"", "global_batch_sequences", "sequences", true, R::closed(1, kMaxGlobalBatch),
-         "global batch B_global", kT3, TANDEM_ENV_MEMBER(globalBatch)},
-        {"", "seq_len_tokens", "tokens", true, R::closed(1, kMaxSeqLen), "sequence length T_seq",
-         kT3, TANDEM_ENV_MEMBER(seqLen)},
-        {"", "stack", "", false, R{},
+        {"", "global_batch_sequences", "sequences", "", 1, true, R::closed(1, kMaxGlobalBatch),
+         none, none, "global batch B_global", kT3, TANDEM_ENV_MEMBER(globalBatch)},
+        {"", "seq_len_tokens", "tokens", "", 1, true, R::closed(1, kMaxSeqLen), none, none,
+         "sequence length T_seq", kT3, TANDEM_ENV_MEMBER(seqLen)},
+        {"", "stack", "", "", 1, false, R{}, none, none,
          "training stack: mosaic-paper, megatron-core, megatron-lm-2022 or a calibrated stack (an "
          "object as `tandem-cli calibrate` writes it)",
          "mosaic-paper, the paper's stack (stack.h)", TANDEM_ENV_CUSTOM(readStack, writeStack)},
-        {"", "precision", "", false, R{}, "GEMM precision: bf16, fp8, mxfp8 or nvfp4",
-         "BF16, the paper's precision (stack.h)", TANDEM_ENV_CUSTOM(readPrecision, writePrecision)},
-        {"", "q_values", "", true, R::closed(1, 64),
-         "ladder rungs q searched (L = 4q, n_head = 4q)", kT3, TANDEM_ENV_LIST(qValues)},
-        {"", "top_k_values", "experts", true, R::closed(1, 1024), "top-K values searched", kT3,
-         TANDEM_ENV_LIST(topKValues)},
-        {"", "experts_values", "experts", true, R::closed(1, kMaxExperts),
-         "expert counts E searched", kT3, TANDEM_ENV_LIST(expertValues)},
-        {"", "expert_split_values", "", true, R::closed(1, 1280), "expert granularities G searched",
-         kT3, TANDEM_ENV_LIST(splitValues)},
-        {"", "min_sparsity", "", false, R{0.0, 1.0, false, true},
+        {"", "precision", "", "", 1, false, R{}, none, none,
+         "GEMM precision: bf16, fp8, mxfp8 or nvfp4", "BF16, the paper's precision (stack.h)",
+         TANDEM_ENV_CUSTOM(readPrecision, writePrecision)},
+        listRow({"", "q_values", "", "", 1, true, R::closed(1, 64), none, none,
+                 "ladder rungs q searched (L = 4q, n_head = 4q)", kT3, TANDEM_ENV_LIST(qValues)}),
+        listRow({"", "top_k_values", "experts", "", 1, true, R::closed(1, 1024), none, none,
+                 "top-K values searched", kT3, TANDEM_ENV_LIST(topKValues)}),
+        listRow({"", "experts_values", "experts", "", 1, true, R::closed(1, kMaxExperts), none,
+                 none, "expert counts E searched", kT3, TANDEM_ENV_LIST(expertValues)}),
+        listRow({"", "expert_split_values", "", "", 1, true, R::closed(1, 1280), none, none,
+                 "expert granularities G searched", kT3, TANDEM_ENV_LIST(splitValues)}),
+        {"", "min_sparsity", "", "", 1, false, R{0.0, 1.0, false, true}, none, none,
          "geometries with sparsity S below this are not searched", kT3,
          TANDEM_ENV_MEMBER(minSparsity)},
-        {"", "tokens_per_parameter_min", "tokens per active parameter", false, tpp,
-         "lower bound of D / N_act accepted", kS73, TANDEM_ENV_MEMBER(tppMin)},
-        {"", "tokens_per_parameter_max", "tokens per active parameter", false, tpp,
-         "D is capped at this many tokens per active parameter", kS73, TANDEM_ENV_MEMBER(tppMax)},
-        {"", "micro_batch_values", "sequences", true, R::closed(1, 4096),
-         "micro-batch sizes B_micro searched", kT3, TANDEM_ENV_LIST(microBatchValues)},
-        {"", "checkpointing", "", false, R{}, "activation checkpointing modes searched",
-         "2608.10605 Sec. 5.2, Table 3", TANDEM_ENV_CUSTOM(readCheckpointing, writeCheckpointing)},
-        {"", "tensor_parallel_values", "", true, R::closed(1, 1024),
-         "tensor-parallel degrees TP searched", kT3, TANDEM_ENV_LIST(tpValues)},
-        {"", "context_parallel_values", "", true, R::closed(1, 1024),
-         "context-parallel degrees CP searched", kT3, TANDEM_ENV_LIST(cpValues)},
-        {"", "pipeline_parallel_values", "", true, R::closed(1, 1024),
-         "pipeline-parallel degrees PP searched", kT3, TANDEM_ENV_LIST(ppValues)},
-        {"", "expert_parallel_values", "", true, R::closed(1, kMaxExperts),
-         "expert-parallel degrees EP searched", kT3, TANDEM_ENV_LIST(epValues)},
-        {"", "layout_grid", "", false, R{}, "which layouts are enumerated: auto, listed or derived",
-         "layout_grid.h", TANDEM_ENV_CUSTOM(readLayoutGrid, writeLayoutGrid)},
+        {"", "tokens_per_parameter_min", "tokens per active parameter", "", 1, false, tpp, none,
+         none, "lower bound of D / N_act accepted", kS73, TANDEM_ENV_MEMBER(tppMin)},
+        {"", "tokens_per_parameter_max", "tokens per active parameter", "", 1, false, tpp, none,
+         none, "D is capped at this many tokens per active parameter", kS73,
+         TANDEM_ENV_MEMBER(tppMax)},
+        listRow({"", "micro_batch_values", "sequences", "", 1, true, R::closed(1, 4096), none, none,
+                 "micro-batch sizes B_micro searched", kT3, TANDEM_ENV_LIST(microBatchValues)}),
+        {"", "checkpointing", "", "", 1, false, R{}, none, none,
+         "activation checkpointing modes searched", "2608.10605 Sec. 5.2, Table 3",
+         TANDEM_ENV_CUSTOM(readCheckpointing, writeCheckpointing)},
+        listRow({"", "tensor_parallel_values", "", "", 1, true, R::closed(1, 1024), none, none,
+                 "tensor-parallel degrees TP searched", kT3, TANDEM_ENV_LIST(tpValues)}),
+        listRow({"", "context_parallel_values", "", "", 1, true, R::closed(1, 1024), none, none,
+                 "context-parallel degrees CP searched", kT3, TANDEM_ENV_LIST(cpValues)}),
+        listRow({"", "pipeline_parallel_values", "", "", 1, true, R::closed(1, 1024), none, none,
+                 "pipeline-parallel degrees PP searched", kT3, TANDEM_ENV_LIST(ppValues)}),
+        listRow({"", "expert_parallel_values", "", "", 1, true, R::closed(1, kMaxExperts), none,
+                 none, "expert-parallel degrees EP searched", kT3, TANDEM_ENV_LIST(epValues)}),
+        {"", "layout_grid", "", "", 1, false, R{}, none, none,
+         "which layouts are enumerated: auto, listed or derived", "layout_grid.h",
+         TANDEM_ENV_CUSTOM(readLayoutGrid, writeLayoutGrid)},
         // At most 1e27 FLOPs: some 20 times the largest training run reported (~5e25), a
         // physical bound rather than a model limit.
-        {"", "compute_budget_flops", "FLOPs", false, R::closed(0, 1e27),
+        {"", "compute_budget_flops", "FLOPs", "", 1, false, R::closed(0, 1e27), none, none,
          "model-FLOPs budget C_model of the compute-optimal frontier; 0 = follow the cluster",
          "2608.10605 Eq. 16, Table 4", TANDEM_ENV_MEMBER(computeBudgetFlops)},
-        {"", "frontier_sparsity", "", false, R{0.0, 1.0, false, true},
+        {"", "frontier_sparsity", "", "", 1, false, R{0.0, 1.0, false, true}, none, none,
          "sparsity grid (bin centres) of both frontiers, ascending", "MODEL-MOSAIC.md Sec. 4",
          TANDEM_ENV_CUSTOM(readFrontierSparsity, writeFrontierSparsity)},
-        {"scaling_law", "a", "", false, R::positive(), "Eq. 10 coefficient of N_tot", kT2,
-         TANDEM_ENV_MEMBER(law.a)},
-        {"scaling_law", "b", "", false, R::positive(), "Eq. 10 coefficient of D", kT2,
-         TANDEM_ENV_MEMBER(law.b)},
-        {"scaling_law", "c", "", false, R::nonNegative(), "Eq. 10 coefficient of sparsity", kT2,
-         TANDEM_ENV_MEMBER(law.c)},
-        {"scaling_law", "j", "", false, R::nonNegative(), "Eq. 10 coefficient of the joint term",
-         kT2, TANDEM_ENV_MEMBER(law.j)},
-        {"scaling_law", "e", "nats", false, R::nonNegative(), "Eq. 10 irreducible loss", kT2,
-         TANDEM_ENV_MEMBER(law.e)},
-        {"scaling_law", "alpha", "", false, R::positive(), "Eq. 10 exponent of N_tot", kT2,
-         TANDEM_ENV_MEMBER(law.alpha)},
-        {"scaling_law", "beta", "", false, R::positive(), "Eq. 10 exponent of D", kT2,
-         TANDEM_ENV_MEMBER(law.beta)},
-        {"scaling_law", "lambda", "", false, R::nonNegative(), "Eq. 10 exponent of 1 / (1 - S)",
-         kT2, TANDEM_ENV_MEMBER(law.lambda)},
-        {"scaling_law", "delta", "", false, R::nonNegative(),
+        {"scaling_law", "a", "", "", 1, false, R::positive(), none, none,
+         "Eq. 10 coefficient of N_tot", kT2, TANDEM_ENV_MEMBER(law.a)},
+        {"scaling_law", "b", "", "", 1, false, R::positive(), none, none, "Eq. 10 coefficient of D",
+         kT2, TANDEM_ENV_MEMBER(law.b)},
+        {"scaling_law", "c", "", "", 1, false, R::nonNegative(), none, none,
+         "Eq. 10 coefficient of sparsity", kT2, TANDEM_ENV_MEMBER(law.c)},
+        {"scaling_law", "j", "", "", 1, false, R::nonNegative(), none, none,
+         "Eq. 10 coefficient of the joint term", kT2, TANDEM_ENV_MEMBER(law.j)},
+        {"scaling_law", "e", "nats", "", 1, false, R::nonNegative(), none, none,
+         "Eq. 10 irreducible loss", kT2, TANDEM_ENV_MEMBER(law.e)},
+        {"scaling_law", "alpha", "", "", 1, false, R::positive(), none, none,
+         "Eq. 10 exponent of N_tot", kT2, TANDEM_ENV_MEMBER(law.alpha)},
+        {"scaling_law", "beta", "", "", 1, false, R::positive(), none, none, "Eq. 10 exponent of D",
+         kT2, TANDEM_ENV_MEMBER(law.beta)},
+        {"scaling_law", "lambda", "", "", 1, false, R::nonNegative(), none, none,
+         "Eq. 10 exponent of 1 / (1 - S)", kT2, TANDEM_ENV_MEMBER(law.lambda)},
+        {"scaling_law", "delta", "", "", 1, false, R::nonNegative(), none, none,
          "Eq. 10 exponent of 1 / (1 - S) in the joint term", kT2, TANDEM_ENV_MEMBER(law.delta)},
-        {"scaling_law", "gamma", "", false, R::nonNegative(),
+        {"scaling_law", "gamma", "", "", 1, false, R::nonNegative(), none, none,
          "Eq. 10 exponent of N_tot in the joint term", kT2, TANDEM_ENV_MEMBER(law.gamma)},
         // G exponent: > 0 by construction (raising G lowers the loss, Sec. 4.2 of
         // arXiv:2608.10605; Table 2: 0.9513, 95 % CI [0.911, 0.954]); up to 4, four times the
         // fit, for what-if studies.
-        {"scaling_law", "eta", "", false, R{0.0, 4.0, true, false},
+        {"scaling_law", "eta", "", "", 1, false, R{0.0, 4.0, true, false}, none, none,
          "Eq. 10 exponent of the expert split G", kT2, TANDEM_ENV_MEMBER(law.eta)},
     };
     return t;
@@ -346,12 +357,10 @@ const std::vector<EnvelopeField>& envelopeFields() {
 #undef TANDEM_ENV_MEMBER
 #undef TANDEM_ENV_LIST
 #undef TANDEM_ENV_CUSTOM
+#undef TANDEM_ENV_FILES
 
 const EnvelopeField& envelopeField(const std::string& path) {
-    for (const EnvelopeField& f : envelopeFields())
-        if ((*f.section ? std::string(f.section) + "." + f.key : std::string(f.key)) == path)
-            return f;
-    throw std::invalid_argument("no mosaic key \"" + path + "\" in the field table");
+    return field(envelopeFields(), path, "mosaic");
 }
 
 }  // namespace tandem::mosaic

@@ -105,17 +105,17 @@ Stack megatronCoreStack() {
     return s;
 }
 
-Stack megatronCoreFitStart() {
-    Stack s = megatronCoreStack();
-    s.groupedGemmMax = 0.5;
-    s.expertFixedUs = 10;
-    s.attentionEfficiency = 0.4;
-    s.precisionGemmFactor[int(Precision::Mxfp8)] = 1.0;
-    s.precisionGemmFactor[int(Precision::Nvfp4)] = 1.0;
-    s.tpOverlap = 0.5;
-    s.a2aOverlap = 0.5;
+namespace {
+
+/// `s` with every member of `params` at its fit start.
+Stack fitStart(Stack s, const std::vector<StackFitParameter>& params) {
+    for (const StackFitParameter& p : params) p.ref(s) = p.start;
     return s;
 }
+
+}  // namespace
+
+Stack megatronCoreFitStart() { return fitStart(megatronCoreStack(), stackFitParameters()); }
 
 Stack megatronLm2022Stack() {
     Stack s = megatronCoreStack();
@@ -142,11 +142,7 @@ Stack megatronLm2022Stack() {
 }
 
 Stack megatronLm2022FitStart() {
-    Stack s = megatronLm2022Stack();
-    s.denseGemmMax = 0.7;
-    s.denseMHalf = 800;
-    s.attentionEfficiency = 0.4;
-    return s;
+    return fitStart(megatronLm2022Stack(), megatronLm2022FitParameters());
 }
 
 namespace {
@@ -182,25 +178,26 @@ Stack builtinStack(const std::string& name) {
 namespace {
 
 const StackFitParameter kDenseGemmMax = {
-    "dense_gemm_max", [](Stack& s) -> double& { return s.denseGemmMax; }, 0.2, 1.0};
+    "dense_gemm_max", [](Stack& s) -> double& { return s.denseGemmMax; }, 0.2, 1.0, 0.7};
 const StackFitParameter kAttentionEfficiency = {
-    "attention_efficiency", [](Stack& s) -> double& { return s.attentionEfficiency; }, 0.1, 1.0};
+    "attention_efficiency", [](Stack& s) -> double& { return s.attentionEfficiency; }, 0.1, 1.0,
+    0.4};
 
 }  // namespace
 
 const std::vector<StackFitParameter>& stackFitParameters() {
     static const std::vector<StackFitParameter> params = {
-        {"grouped_gemm_max", [](Stack& s) -> double& { return s.groupedGemmMax; }, 0.1, 1.0},
-        {"expert_fixed_us", [](Stack& s) -> double& { return s.expertFixedUs; }, 0.0, 100.0},
+        {"grouped_gemm_max", [](Stack& s) -> double& { return s.groupedGemmMax; }, 0.1, 1.0, 0.5},
+        {"expert_fixed_us", [](Stack& s) -> double& { return s.expertFixedUs; }, 0.0, 100.0, 10.0},
         kAttentionEfficiency,
         {"mxfp8_gemm_factor",
-         [](Stack& s) -> double& { return s.precisionGemmFactor[int(Precision::Mxfp8)]; }, 0.3,
+         [](Stack& s) -> double& { return s.precisionGemmFactor[int(Precision::Mxfp8)]; }, 0.3, 1.0,
          1.0},
         {"nvfp4_gemm_factor",
-         [](Stack& s) -> double& { return s.precisionGemmFactor[int(Precision::Nvfp4)]; }, 0.2,
+         [](Stack& s) -> double& { return s.precisionGemmFactor[int(Precision::Nvfp4)]; }, 0.2, 1.0,
          1.0},
-        {"tp_overlap", [](Stack& s) -> double& { return s.tpOverlap; }, 0.0, 1.0},
-        {"a2a_overlap", [](Stack& s) -> double& { return s.a2aOverlap; }, 0.0, 1.0},
+        {"tp_overlap", [](Stack& s) -> double& { return s.tpOverlap; }, 0.0, 1.0, 0.5},
+        {"a2a_overlap", [](Stack& s) -> double& { return s.a2aOverlap; }, 0.0, 1.0, 0.5},
     };
     return params;
 }
@@ -208,7 +205,7 @@ const std::vector<StackFitParameter>& stackFitParameters() {
 const std::vector<StackFitParameter>& megatronLm2022FitParameters() {
     static const std::vector<StackFitParameter> params = {
         kDenseGemmMax,
-        {"dense_gemm_m_half", [](Stack& s) -> double& { return s.denseMHalf; }, 1.0, 4000.0},
+        {"dense_gemm_m_half", [](Stack& s) -> double& { return s.denseMHalf; }, 1.0, 4000.0, 800.0},
         kAttentionEfficiency};
     return params;
 }

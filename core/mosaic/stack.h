@@ -183,6 +183,7 @@ struct StackFitParameter {
     const char* name;          ///< e.g. "grouped_gemm_max"
     double& (*ref)(Stack& s);  ///< the member it sets
     double low, high;          ///< the physical range the fit keeps the value in
+    double start;  ///< where the fit starts (megatronCoreFitStart, megatronLm2022FitStart)
 };
 /// grouped_gemm_max (the stack's fraction of the kernel tables' grouped GEMM efficiency),
 /// expert_fixed_us, attention_efficiency, mxfp8_gemm_factor, nvfp4_gemm_factor, tp_overlap,

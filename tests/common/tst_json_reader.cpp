@@ -6,15 +6,107 @@
 #include <optional>
 #include <string>
 
+#include "common/field_table.h"
 #include "common/json_reader.h"
 #include "common/number_format.h"
 #include "test_main.h"
 
 using tandem::Diagnostics;
+using tandem::Field;
+using tandem::FieldBound;
 using tandem::JsonReader;
 using tandem::Range;
 
 namespace {
+
+/// An object of the generic field table's tests: a time span kept in s and written in ms, a
+/// count, a word and a string with its own read and write (in the nested object `limits`).
+struct Probe {
+    double spanS = 0.25;
+    int count = 4;
+    std::string mode = "fast";
+    std::string label = "a";
+    int extra = 7;  ///< written only off its default
+};
+
+/// The table of Probe: one row of each shape.
+const std::vector<Field<Probe>>& probeFields() {
+    static const std::vector<Field<Probe>> t = [] {
+        std::vector<Field<Probe>> v = {
+            {"", "span_ms", "ms", " ms", 1e-3, false, Range::positive(),
+             FieldBound{1e-3, "one microsecond, a kernel launch (a physical bound)"},
+             FieldBound{3.6e6, "one hour (a bound on the work)"}, "a time span", "test",
+             [](const Probe& p) { return p.spanS; }, [](Probe& p, double v) { p.spanS = v; }},
+            {"",
+             "count",
+             "items",
+             "",
+             1,
+             true,
+             Range::closed(1, 64),
+             {},
+             {},
+             "a count",
+             "test",
+             [](const Probe& p) { return double(p.count); },
+             [](Probe& p, double v) { p.count = int(v); }},
+            {"", "mode", "", "", 1, false, Range{}, {}, {}, "a word", "test"},
+            {"limits",
+             "label",
+             "",
+             "",
+             1,
+             false,
+             Range{},
+             {},
+             {},
+             "a string",
+             "test",
+             nullptr,
+             nullptr,
+             [](JsonReader& r, const Field<Probe>& f, Probe& p) {
+                 p.label = r.string(f.key, p.label);
+                 if (p.label.empty())
+                     r.diagnostics().error(r.childPath(f.key), "must not be empty");
+             },
+             [](const Field<Probe>& f, const Probe& p, nlohmann::ordered_json& j) {
+                 j[f.key] = p.label;
+             }},
+            {"limits",
+             "extra",
+             "",
+             "",
+             1,
+             true,
+             Range::closed(0, 100),
+             {},
+             {},
+             "off default",
+             "test",
+             [](const Probe& p) { return double(p.extra); },
+             [](Probe& p, double v) { p.extra = int(v); },
+             nullptr,
+             nullptr,
+             false},
+        };
+        v[2].words = {"fast", "slow"};
+        v[2].getWord = [](const Probe& p) { return p.mode; };
+        v[2].setWord = [](Probe& p, const std::string& w) { p.mode = w; };
+        return v;
+    }();
+    return t;
+}
+
+/// The errors of reading `obj` as a Probe at "$.probe" (readFields, then finish).
+std::vector<tandem::Issue> probeErrors(const nlohmann::json& obj, Probe* out = nullptr) {
+    Diagnostics d;
+    JsonReader r(obj, "$.probe", d);
+    Probe p;
+    tandem::readFields(r, probeFields(), p);
+    r.finish();
+    if (out) *out = p;
+    return d.items();
+}
 
 /// Runs `check` once in every locale of {C, de_DE.UTF-8, fr_FR.UTF-8} the C library has, set
 /// in this process with setlocale(LC_ALL, ...) as a Qt application does from LANG/LC_ALL;
@@ -42,6 +134,84 @@ constexpr const char* kNoGerman =
 class TestJsonReader : public QObject {
     Q_OBJECT
 private slots:
+    // The generic field table (common/field_table.h) writes every row in JSON units (a span in
+    // ms, a section's keys in their object, an off-default-only key only when set) and reads
+    // the written object back to the same value and the same bytes.
+    void fieldTableRoundTrips() {
+        Probe p;
+        p.spanS = 0.0125;
+        p.count = 12;
+        p.mode = "slow";
+        p.label = "b";
+        const nlohmann::ordered_json j = tandem::writeFields(probeFields(), p);
+        QCOMPARE(j.dump(), std::string(R"({"span_ms":12.5,"count":12,"mode":"slow",)"
+                                       R"("limits":{"label":"b"}})"));
+        Probe back;
+        const nlohmann::json in = nlohmann::json::parse(j.dump());
+        QVERIFY(probeErrors(in, &back).empty());
+        QCOMPARE(back.spanS, p.spanS);
+        QCOMPARE(back.count, 12);
+        QCOMPARE(back.mode, std::string("slow"));
+        QCOMPARE(back.label, std::string("b"));
+        QCOMPARE(tandem::writeFields(probeFields(), back).dump(), j.dump());
+        p.extra = 9;  // off its default: written in its section
+        QCOMPARE(tandem::writeFields(probeFields(), p)["limits"]["extra"].get<int>(), 9);
+        // Lookup by key path.
+        QCOMPARE(tandem::findField(probeFields(), "limits.label"), &probeFields()[3]);
+        QVERIFY(tandem::findField(probeFields(), "label") == nullptr);
+        try {
+            (void)tandem::field(probeFields(), "spam_ms", "$.probe");
+            QFAIL("no exception for an unknown key");
+        } catch (const std::invalid_argument& e) {
+            QCOMPARE(std::string(e.what()),
+                     std::string(R"(no key "spam_ms" in the field table of $.probe)"));
+        }
+    }
+
+    // A value beyond a row's range or bound is refused at the key's path with the key's unit,
+    // the limit and the bound's reason; a value of the wrong word or type names the key too.
+    void fieldTableNamesKeyAndReason_data() {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("above bound")
+            << R"({"span_ms": 4e6})"
+            << "$.probe.span_ms"
+            << "must be at most 3.6e+06 ms (got 4e+06): one hour (a bound on the work)";
+        QTest::newRow("below bound")
+            << R"({"span_ms": 1e-4})"
+            << "$.probe.span_ms"
+            << "must be at least 0.001 ms (got 0.0001): one microsecond, a kernel launch (a "
+               "physical bound)";
+        QTest::newRow("outside range") << R"({"span_ms": 0})"
+                                       << "$.probe.span_ms"
+                                       << "must be > 0 (got 0)";
+        QTest::newRow("integer range") << R"({"count": 65})"
+                                       << "$.probe.count"
+                                       << "must be in [1, 64] (got 65)";
+        QTest::newRow("not an integer") << R"({"count": 2.5})"
+                                        << "$.probe.count"
+                                        << "must be an integer (got 2.5)";
+        QTest::newRow("own check") << R"({"limits": {"label": ""}})"
+                                   << "$.probe.limits.label"
+                                   << "must not be empty";
+        QTest::newRow("section range") << R"({"limits": {"extra": 101}})"
+                                       << "$.probe.limits.extra"
+                                       << "must be in [0, 100] (got 101)";
+        QTest::newRow("unknown key") << R"({"limits": {"labl": "x"}})"
+                                     << "$.probe.limits.labl"
+                                     << "unknown key; did you mean \"label\"?";
+    }
+    void fieldTableNamesKeyAndReason() {
+        QFETCH(QString, json);
+        QFETCH(QString, path);
+        QFETCH(QString, message);
+        const auto issues = probeErrors(nlohmann::json::parse(json.toStdString()));
+        QCOMPARE(issues.size(), size_t(1));
+        QCOMPARE(QString::fromStdString(issues.front().path), path);
+        QCOMPARE(QString::fromStdString(issues.front().message), message);
+    }
+
     void readsValuesAndDefaults() {
         Diagnostics d;
         const auto j = nlohmann::json::parse(R"({"a_s": 2.5, "n": 3, "flag": true, "name": "x"})");

@@ -65,7 +65,7 @@ private slots:
         int bounds = 0;
         for (size_t i = 0; i < fields.size(); ++i) {
             const BackgroundJobField& f = fields[i];
-            if (f.text) continue;
+            if (!f.get) continue;  // the label `model`
             const double lo = f.atLeast.why ? f.atLeast.limit : f.range.min;
             const double hi = f.atMost.why ? f.atMost.limit : f.range.max;
             if (std::isfinite(lo)) {

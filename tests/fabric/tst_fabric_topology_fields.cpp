@@ -50,22 +50,22 @@ std::vector<Issue> backgroundErrors(const nlohmann::json& obj) {
 /// integer key, else one part in a million.
 template <class T>
 double beyond(const FabricField<T>& f, double bound, int dir) {
-    if (f.shape == FabricFieldShape::Integer) return bound + dir;
+    if (f.integer) return bound + dir;
     return bound + dir * (bound != 0 ? std::fabs(bound) * 1e-6 : 1e-6);
 }
 
 /// `{"<key>": v}` (an integer key written as an integer), with `extra` merged in.
 template <class T>
 nlohmann::json objectWith(const FabricField<T>& f, double v, nlohmann::json extra) {
-    if (f.shape == FabricFieldShape::Integer)
+    if (f.integer)
         extra[f.key] = static_cast<long long>(v);
     else
         extra[f.key] = v;
     return extra;
 }
 
-/// Checks the numeric bounds of every Integer/Number row of `rows`: `read` gives the errors of an
-/// object, `extra` is merged into each (the keys the row needs to be used), `prefix` is the
+/// Checks the numeric bounds of every integer or number row of `rows`: `read` gives the errors of
+/// an object, `extra` is merged into each (the keys the row needs to be used), `prefix` is the
 /// object's path. Returns the number of bounds checked.
 template <class T>
 int checkBounds(const std::vector<FabricField<T>>& rows,
@@ -73,7 +73,7 @@ int checkBounds(const std::vector<FabricField<T>>& rows,
                 const std::string& prefix) {
     int bounds = 0;
     for (const FabricField<T>& f : rows) {
-        if (f.shape != FabricFieldShape::Integer && f.shape != FabricFieldShape::Number) continue;
+        if (!f.get) continue;  // not an integer or number key
         for (int side : {-1, 1}) {
             const double bound = side < 0 ? f.range.min : f.range.max;
             if (!std::isfinite(bound)) continue;
@@ -100,13 +100,13 @@ int checkBounds(const std::vector<FabricField<T>>& rows,
     return bounds;
 }
 
-/// Every word of every Word row is accepted, a word outside them is refused at the key's path.
+/// Every word of every word row is accepted, a word outside them is refused at the key's path.
 template <class T>
 bool checkWords(const std::vector<FabricField<T>>& rows,
                 std::vector<Issue> (*read)(const nlohmann::json&), const nlohmann::json& extra,
                 const std::string& prefix) {
     for (const FabricField<T>& f : rows) {
-        if (f.shape != FabricFieldShape::Word) continue;
+        if (!f.getWord) continue;
         if (f.words.empty()) return false;
         for (const std::string& w : f.words) {
             nlohmann::json o = extra;
@@ -198,7 +198,7 @@ private slots:
     void nodeLists() {
         int lists = 0;
         for (const PlacementField& f : placementFields()) {
-            if (f.shape != FabricFieldShape::NodeList) continue;
+            if (!f.read) continue;  // not a node list
             ++lists;
             const bool nested = std::string(f.key) == "background_nodes";
             const std::string path = "$.placement." + std::string(f.key);
@@ -248,7 +248,7 @@ private slots:
     // `failed`: a list of at most maxItems {"name", "capacity"} objects, the capacity in the
     // row's range [0, 1]; each wrong entry is refused at its own path.
     void failedList() {
-        const TopologyField& f = fabricField(topologyFields(), "failed", "$.topology");
+        const TopologyField& f = field(topologyFields(), "failed", "$.topology");
         QCOMPARE(f.range.min, 0.0);
         QCOMPARE(f.range.max, 1.0);
         auto with = [](nlohmann::json list) {

@@ -77,7 +77,7 @@ private slots:
         // holds (maxBackgroundJobs), never beyond what the reader accepts.
         MoeControls c;
         const mosaic::BackgroundField& jobs =
-            fabric::fabricField(mosaic::backgroundFields(), "jobs", "mosaic.background");
+            tandem::field(mosaic::backgroundFields(), "jobs", "mosaic.background");
         QCOMPARE(jobs.range.min, 0.0);
         QCOMPARE(jobs.range.max, 1024.0);
         QVERIFY2(c.coRunningSlider()->toolTip().contains(

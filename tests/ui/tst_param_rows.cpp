@@ -212,7 +212,8 @@ private slots:
         using P = std::pair<double, double>;
         FabricControls f;
         // Topology: one item per word of the preset row, in its order; the tooltip lists them.
-        const TopologyField& preset = fabricField(topologyFields(), "preset", "ml_for_ml.topology");
+        const TopologyField& preset =
+            tandem::field(topologyFields(), "preset", "ml_for_ml.topology");
         QCOMPARE(preset.words, topologyPresetNames());
         QCOMPARE(f.topologyBox()->count(), int(preset.words.size()));
         for (int i = 0; i < f.topologyBox()->count(); ++i)
@@ -225,7 +226,7 @@ private slots:
                  qPrintable(f.topologyBox()->toolTip()));
         // Oversubscription: the row's [1, 64] at the box's one decimal.
         const TopologyField& ratio =
-            fabricField(topologyFields(), "oversubscription", "ml_for_ml.topology");
+            tandem::field(topologyFields(), "oversubscription", "ml_for_ml.topology");
         QCOMPARE(boxSpan(f.oversubscriptionBox()), boxRange(acceptedRange(ratio.range), 1, 1));
         QCOMPARE(boxSpan(f.oversubscriptionBox()), P(1, 64));
         QVERIFY(f.oversubscriptionBox()
@@ -237,7 +238,8 @@ private slots:
         const std::pair<QComboBox*, const char*> placements[] = {
             {f.foregroundPlacementBox(), "foreground"}, {f.backgroundPlacementBox(), "background"}};
         for (const auto& [box, key] : placements) {
-            const PlacementField& row = fabricField(placementFields(), key, "ml_for_ml.placement");
+            const PlacementField& row =
+                tandem::field(placementFields(), key, "ml_for_ml.placement");
             QStringList want;
             for (const std::string& w : row.words)
                 if (w != "explicit") want << QString::fromStdString(w);
@@ -250,8 +252,9 @@ private slots:
                                                  "random or explicit; default: ")
                                       .arg(QLatin1String(key))));
         }
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, fabricField(topologyFields(), "no_such_key",
-                                                                    "ml_for_ml.topology"));
+        QVERIFY_THROWS_EXCEPTION(
+            std::invalid_argument,
+            tandem::field(topologyFields(), "no_such_key", "ml_for_ml.topology"));
     }
     void fabricRowsWriteThroughTheTables() {
         FabricControls f;

@@ -43,10 +43,10 @@ const char* const kSharedReason =
     "applies to a leaf/spine fabric only; the topology is the shared paper-fabric";
 
 const fabric::TopologyField& topologyRow(const char* key) {
-    return fabric::fabricField(fabric::topologyFields(), key, "ml_for_ml.topology");
+    return tandem::field(fabric::topologyFields(), key, "ml_for_ml.topology");
 }
 const fabric::PlacementField& placementRow(const char* key) {
-    return fabric::fabricField(fabric::placementFields(), key, "ml_for_ml.placement");
+    return tandem::field(fabric::placementFields(), key, "ml_for_ml.placement");
 }
 
 QString topologyPath(const char* key) { return QStringLiteral("ml_for_ml.topology.") + key; }

@@ -4,24 +4,13 @@
 #include <QFormLayout>
 #include <QSignalBlocker>
 #include <QVariant>
-#include <stdexcept>
 
 #include "widgets/collapsible_section.h"
 
 namespace tandem::ui {
 
-namespace {
-QString keyPath(const mlforml::ParamField& f) {
-    return *f.section ? QStringLiteral("%1.%2").arg(QLatin1String(f.section), QLatin1String(f.key))
-                      : QString::fromLatin1(f.key);
-}
-}  // namespace
-
 const mlforml::ParamField& mlForMlField(const QString& path) {
-    for (const mlforml::ParamField& f : mlforml::paramFields())
-        if (keyPath(f) == path) return f;
-    throw std::invalid_argument("no ml_for_ml key \"" + path.toStdString() +
-                                "\" in the field table");
+    return field(mlforml::paramFields(), path.toStdString(), "ml_for_ml");
 }
 
 AcceptedRange acceptedRange(const mlforml::ParamField& f) {
@@ -30,8 +19,9 @@ AcceptedRange acceptedRange(const mlforml::ParamField& f) {
 
 QString paramRowTooltip(const ParamRowSpec& spec) {
     const mlforml::ParamField& f = mlForMlField(spec.key);
-    return keyTooltip(spec.tooltip, QStringLiteral("ml_for_ml.") + keyPath(f), acceptedRange(f),
-                      f.unit, f.source);
+    return keyTooltip(spec.tooltip,
+                      QStringLiteral("ml_for_ml.") + QString::fromStdString(fieldPath(f)),
+                      acceptedRange(f), f.unit, f.source);
 }
 
 QDoubleSpinBox* addParamRow(QFormLayout* form, const ParamRowSpec& spec) {

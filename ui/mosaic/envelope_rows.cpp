@@ -3,8 +3,6 @@
 #include <QSpinBox>
 #include <QVariant>
 #include <cmath>
-#include <cstring>
-#include <stdexcept>
 
 #include "fabric/background_job.h"
 #include "mosaic/background.h"
@@ -32,26 +30,21 @@ QDoubleSpinBox* addEnvelopeRow(QFormLayout* form, const KeyRowSpec& spec, double
 }
 
 QString backgroundTooltip(const char* key, const QString& tooltip) {
-    const mosaic::BackgroundField& f =
-        fabric::fabricField(mosaic::backgroundFields(), key, "mosaic.background");
+    const mosaic::BackgroundField& f = field(mosaic::backgroundFields(), key, "mosaic.background");
     return keyTooltip(tooltip, QStringLiteral("mosaic.background.") + QLatin1String(key),
                       acceptedRange(f.range), f.unit, f.source);
 }
 
 void setBackgroundJobBox(QSpinBox* box, const char* key, const QString& tooltip) {
-    for (const fabric::BackgroundJobField& f : fabric::backgroundJobFields()) {
-        if (std::strcmp(f.key, key) != 0) continue;
-        const AcceptedRange r = acceptedRange(f.range, f.atLeast, f.atMost);
-        const auto [lo, hi] = boxRange(r, 1, 0);
-        box->setRange(int(lo), int(hi));
-        box->setToolTip(keyTooltip(tooltip,
-                                   QStringLiteral("mosaic.background.job.") + QLatin1String(key), r,
-                                   f.unit, f.source));
-        box->setProperty("backgroundJobKey", QLatin1String(key));
-        return;
-    }
-    throw std::invalid_argument(std::string("no background-job key \"") + key +
-                                "\" in the field table");
+    const fabric::BackgroundJobField& f =
+        field(fabric::backgroundJobFields(), key, "mosaic.background.job");
+    const AcceptedRange r = acceptedRange(f.range, f.atLeast, f.atMost);
+    const auto [lo, hi] = boxRange(r, 1, 0);
+    box->setRange(int(lo), int(hi));
+    box->setToolTip(keyTooltip(tooltip,
+                               QStringLiteral("mosaic.background.job.") + QLatin1String(key), r,
+                               f.unit, f.source));
+    box->setProperty("backgroundJobKey", QLatin1String(key));
 }
 
 }  // namespace tandem::ui

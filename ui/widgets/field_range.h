@@ -21,7 +21,7 @@ struct AcceptedRange {
     bool loOpen = false, hiOpen = false;  ///< the end itself is not accepted
 };
 
-/// `range` narrowed by the `atLeast` / `atMost` bounds (JsonReader's readBoundedNumber checks).
+/// `range` narrowed by the `atLeast` / `atMost` bounds (tandem::checkField checks).
 /// An atLeast bound that allows 0 (unlessZero) leaves the Range's low end (0 stays accepted).
 AcceptedRange acceptedRange(const Range& range, const FieldBound& atLeast = {},
                             const FieldBound& atMost = {});
