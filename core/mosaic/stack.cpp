@@ -93,7 +93,7 @@ Stack megatronCoreStack() {
     s.denseGemmMax = 1.0;
     s.precisionGemmFactor[int(Precision::Fp8)] = 1.0;
     // Fitted constants (`tandem-cli fit-stack`, mosaic/reality.h: one set for every expressible
-    // measured run, from megatronCoreFitStart()); tests/mosaic/tst_mosaic_stack.cpp checks
+    // measured run, from megatronCoreFitStart()); tests/mosaic/tst_mosaic_reality.cpp checks
     // that they are the fit's optimum.
     s.groupedGemmMax = 0.4481;
     s.expertFixedUs = 24.04;

@@ -96,7 +96,7 @@ struct Stack {
     /// kernel at attentionEfficiency of the BF16 peak over the causal half of the square. Off
     /// (Megatron-LM before flash attention, arXiv:2205.05198): QK^T and the product with V run
     /// as batched GEMMs over the whole square at attentionEfficiency, the masked softmax and its
-    /// dropout stream the scores through HBM (perf_model.cpp: 9 bytes per score forward, 11
+    /// dropout stream the scores through HBM (perf_model_detail.h: 9 bytes per score forward, 11
     /// backward), and checkpointing None keeps 5 bytes per score for the backward (softmax
     /// output 2, dropout mask 1, dropout output 2) [2205.05198 Sec. 4.1, Eq. 1].
     bool flashAttention = true;
