@@ -18,11 +18,11 @@
 
 #include "save_file.h"
 #include "scenario/scenario.h"
-#include "shell/gui_bench.h"
-#include "shell/main_window.h"
-#include "shell/offscreen.h"
-#include "shell/presets.h"
 #include "standard_output.h"
+#include "ui/shell/gui_bench.h"
+#include "ui/shell/main_window.h"
+#include "ui/shell/offscreen.h"
+#include "ui/shell/presets.h"
 
 int main(int argc, char** argv) {
     QElapsedTimer sinceMain;  // gui_launch_s of --bench-gui counts from here

@@ -13,7 +13,7 @@
 #include "save_file.h"
 #include "scenario/scenario.h"
 #ifdef TANDEM_SAVE_WRITER_GUI
-#include "shell/scenario_document.h"
+#include "ui/shell/scenario_document.h"
 #endif
 
 namespace {

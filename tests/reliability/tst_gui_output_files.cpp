@@ -13,11 +13,11 @@
 #include <map>
 
 #include "full_disk.h"
-#include "shell/recovery.h"
-#include "shell/scenario_document.h"
 #include "test_main.h"
-#include "widgets/chart_export.h"
-#include "widgets/chart_view.h"
+#include "ui/shell/recovery.h"
+#include "ui/shell/scenario_document.h"
+#include "ui/widgets/chart_export.h"
+#include "ui/widgets/chart_view.h"
 
 using namespace tandem::ui;
 using tandem::testing::isNode;

@@ -10,9 +10,9 @@
 #include <QTimer>
 #include <cstdio>
 
-#include "shell/main_window.h"
-#include "shell/recovery.h"
-#include "shell/scenario_document.h"
+#include "ui/shell/main_window.h"
+#include "ui/shell/recovery.h"
+#include "ui/shell/scenario_document.h"
 
 int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");

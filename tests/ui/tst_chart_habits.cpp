@@ -25,16 +25,16 @@
 
 #include "common/diagnostics.h"
 #include "io/nccl_tests.h"
-#include "mlforml/loss_curve_view.h"
 #include "mosaic/hardware.h"
-#include "mosaic/nccl_view.h"
 #include "test_main.h"
-#include "widgets/chart_export.h"
-#include "widgets/chart_view.h"
-#include "widgets/chart_zoom.h"
-#include "widgets/export_dialog.h"
-#include "widgets/palette.h"
-#include "widgets/series_pool.h"
+#include "ui/mlforml/loss_curve_view.h"
+#include "ui/mosaic/nccl_view.h"
+#include "ui/widgets/chart_export.h"
+#include "ui/widgets/chart_view.h"
+#include "ui/widgets/chart_zoom.h"
+#include "ui/widgets/export_dialog.h"
+#include "ui/widgets/palette.h"
+#include "ui/widgets/series_pool.h"
 
 using namespace tandem;
 using namespace tandem::ui;

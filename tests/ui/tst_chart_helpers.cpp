@@ -15,14 +15,14 @@
 #include <cmath>
 #include <limits>
 
-#include "mlforml/background_load_view.h"
 #include "test_main.h"
-#include "widgets/bounds.h"
-#include "widgets/chart_export.h"
-#include "widgets/chart_view.h"
-#include "widgets/series_pool.h"
-#include "widgets/text_fit.h"
-#include "widgets/units.h"
+#include "ui/mlforml/background_load_view.h"
+#include "ui/widgets/bounds.h"
+#include "ui/widgets/chart_export.h"
+#include "ui/widgets/chart_view.h"
+#include "ui/widgets/series_pool.h"
+#include "ui/widgets/text_fit.h"
+#include "ui/widgets/units.h"
 
 using namespace tandem::ui;
 

@@ -4,9 +4,9 @@
 #include <QtTest>
 #include <cmath>
 
-#include "mosaic/frontier_plot.h"
 #include "mosaic/search.h"
 #include "test_main.h"
+#include "ui/mosaic/frontier_plot.h"
 
 using namespace tandem;
 using namespace tandem::ui;

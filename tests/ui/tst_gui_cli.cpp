@@ -9,8 +9,8 @@
 #include <clocale>
 #include <string>
 
-#include "shell/presets.h"
 #include "test_main.h"
+#include "ui/shell/presets.h"
 
 namespace {
 struct Run {

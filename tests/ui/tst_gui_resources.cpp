@@ -4,8 +4,8 @@
 #include <QtTest>
 
 #include "scenario/scenario.h"
-#include "shell/gui_bench.h"
 #include "test_main.h"
+#include "ui/shell/gui_bench.h"
 
 class TstGuiResources : public QObject {
     Q_OBJECT

@@ -6,8 +6,8 @@
 #include <chrono>
 #include <thread>
 
-#include "shell/job_runner.h"
 #include "test_main.h"
+#include "ui/shell/job_runner.h"
 
 using tandem::ui::JobRunner;
 using tandem::ui::TypedJobRunner;

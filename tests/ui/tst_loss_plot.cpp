@@ -4,8 +4,8 @@
 #include <QtTest>
 #include <cmath>
 
-#include "mlforml/loss_plot.h"
 #include "test_main.h"
+#include "ui/mlforml/loss_plot.h"
 
 using namespace tandem;
 using namespace tandem::ui;

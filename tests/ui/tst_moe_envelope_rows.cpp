@@ -13,12 +13,12 @@
 #include "fabric/background_job.h"
 #include "fabric/topology.h"
 #include "mosaic/background.h"
-#include "mosaic/envelope_rows.h"
-#include "mosaic/moe_advanced.h"
-#include "mosaic/moe_controls.h"
 #include "test_main.h"
-#include "widgets/field_range.h"
-#include "widgets/labeled_slider.h"
+#include "ui/mosaic/envelope_rows.h"
+#include "ui/mosaic/moe_advanced.h"
+#include "ui/mosaic/moe_controls.h"
+#include "ui/widgets/field_range.h"
+#include "ui/widgets/labeled_slider.h"
 
 using namespace tandem;
 using namespace tandem::ui;

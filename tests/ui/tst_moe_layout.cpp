@@ -10,24 +10,24 @@
 #include <QTabWidget>
 #include <QtTest>
 
-#include "mlforml/network_workspace.h"
-#include "mosaic/frontier_view.h"
 #include "mosaic/layout_grid.h"
-#include "mosaic/layout_heatmap_view.h"
-#include "mosaic/memory_bar_view.h"
-#include "mosaic/mfu_view.h"
-#include "mosaic/moe_controls.h"
-#include "mosaic/moe_workspace.h"
-#include "mosaic/optimum_card.h"
 #include "mosaic/reproduce.h"
 #include "mosaic/search.h"
-#include "mosaic/step_breakdown_view.h"
-#include "shell/main_window.h"
-#include "shell/offscreen.h"
 #include "test_main.h"
-#include "widgets/chart_view.h"
-#include "widgets/labeled_slider.h"
-#include "widgets/text_fit.h"
+#include "ui/mlforml/network_workspace.h"
+#include "ui/mosaic/frontier_view.h"
+#include "ui/mosaic/layout_heatmap_view.h"
+#include "ui/mosaic/memory_bar_view.h"
+#include "ui/mosaic/mfu_view.h"
+#include "ui/mosaic/moe_controls.h"
+#include "ui/mosaic/moe_workspace.h"
+#include "ui/mosaic/optimum_card.h"
+#include "ui/mosaic/step_breakdown_view.h"
+#include "ui/shell/main_window.h"
+#include "ui/shell/offscreen.h"
+#include "ui/widgets/chart_view.h"
+#include "ui/widgets/labeled_slider.h"
+#include "ui/widgets/text_fit.h"
 
 using namespace tandem::ui;
 

@@ -12,13 +12,13 @@
 #include <stdexcept>
 
 #include "fabric/topology.h"
-#include "mlforml/fabric_controls.h"
-#include "mlforml/network_advanced.h"
-#include "mlforml/network_controls.h"
-#include "mlforml/param_rows.h"
 #include "test_main.h"
-#include "widgets/collapsible_section.h"
-#include "widgets/labeled_slider.h"
+#include "ui/mlforml/fabric_controls.h"
+#include "ui/mlforml/network_advanced.h"
+#include "ui/mlforml/network_controls.h"
+#include "ui/mlforml/param_rows.h"
+#include "ui/widgets/collapsible_section.h"
+#include "ui/widgets/labeled_slider.h"
 
 using namespace tandem::ui;
 using tandem::mlforml::Params;

@@ -16,15 +16,15 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "mosaic/moe_workspace.h"
 #include "mosaic/plan.h"
 #include "mosaic/reality.h"
-#include "mosaic/reality_view.h"
-#include "shell/main_window.h"
-#include "shell/offscreen.h"
 #include "test_main.h"
-#include "widgets/chart_export.h"
-#include "widgets/workspace_layout.h"
+#include "ui/mosaic/moe_workspace.h"
+#include "ui/mosaic/reality_view.h"
+#include "ui/shell/main_window.h"
+#include "ui/shell/offscreen.h"
+#include "ui/widgets/chart_export.h"
+#include "ui/widgets/workspace_layout.h"
 
 using namespace tandem::ui;
 

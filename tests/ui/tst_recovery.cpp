@@ -12,16 +12,16 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
-#include "mlforml/loss_fit_view.h"
-#include "mlforml/network_workspace.h"
-#include "mosaic/moe_workspace.h"
-#include "mosaic/nccl_view.h"
 #include "scenario/scenario.h"
 #include "scenario/scenario_files.h"
-#include "shell/main_window.h"
-#include "shell/recovery.h"
-#include "shell/scenario_document.h"
 #include "test_main.h"
+#include "ui/mlforml/loss_fit_view.h"
+#include "ui/mlforml/network_workspace.h"
+#include "ui/mosaic/moe_workspace.h"
+#include "ui/mosaic/nccl_view.h"
+#include "ui/shell/main_window.h"
+#include "ui/shell/recovery.h"
+#include "ui/shell/scenario_document.h"
 
 using namespace tandem;
 using namespace tandem::ui;

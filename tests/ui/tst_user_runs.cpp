@@ -23,18 +23,18 @@
 #include <nlohmann/json.hpp>
 
 #include "mosaic/layout_form.h"
-#include "mosaic/log_run_dialog.h"
-#include "mosaic/moe_advanced.h"
-#include "mosaic/moe_controls.h"
-#include "mosaic/moe_workspace.h"
-#include "mosaic/plan_panel.h"
-#include "mosaic/reality_view.h"
 #include "mosaic/stack_file.h"
 #include "run_fixtures.h"
 #include "scenario/scenario.h"
-#include "shell/main_window.h"
-#include "shell/scenario_document.h"
 #include "test_main.h"
+#include "ui/mosaic/log_run_dialog.h"
+#include "ui/mosaic/moe_advanced.h"
+#include "ui/mosaic/moe_controls.h"
+#include "ui/mosaic/moe_workspace.h"
+#include "ui/mosaic/plan_panel.h"
+#include "ui/mosaic/reality_view.h"
+#include "ui/shell/main_window.h"
+#include "ui/shell/scenario_document.h"
 
 using namespace tandem;
 using namespace tandem::ui;

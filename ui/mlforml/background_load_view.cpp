@@ -1,4 +1,4 @@
-#include "mlforml/background_load_view.h"
+#include "ui/mlforml/background_load_view.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -7,10 +7,10 @@
 #include <QValueAxis>
 #include <cmath>
 
-#include "widgets/decimate.h"
-#include "widgets/palette.h"
-#include "widgets/series_pool.h"
-#include "widgets/units.h"
+#include "ui/widgets/decimate.h"
+#include "ui/widgets/palette.h"
+#include "ui/widgets/series_pool.h"
+#include "ui/widgets/units.h"
 
 namespace tandem::ui {
 

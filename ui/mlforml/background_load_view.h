@@ -3,7 +3,7 @@
 #include <optional>
 
 #include "mlforml/simulate.h"
-#include "widgets/chart_view.h"
+#include "ui/widgets/chart_view.h"
 
 class QAreaSeries;
 class QLineSeries;

@@ -1,4 +1,4 @@
-#include "mlforml/combo_timeline_view.h"
+#include "ui/mlforml/combo_timeline_view.h"
 
 #include <QAreaSeries>
 #include <QCategoryAxis>
@@ -10,9 +10,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "widgets/palette.h"
-#include "widgets/series_pool.h"
-#include "widgets/units.h"
+#include "ui/widgets/palette.h"
+#include "ui/widgets/series_pool.h"
+#include "ui/widgets/units.h"
 
 namespace tandem::ui {
 

@@ -1,4 +1,4 @@
-#include "mlforml/dp_share_time_view.h"
+#include "ui/mlforml/dp_share_time_view.h"
 
 #include <QChart>
 #include <QLegend>
@@ -7,11 +7,11 @@
 #include <QValueAxis>
 #include <cmath>
 
-#include "widgets/coincident_curves.h"
-#include "widgets/decimate.h"
-#include "widgets/palette.h"
-#include "widgets/series_pool.h"
-#include "widgets/units.h"
+#include "ui/widgets/coincident_curves.h"
+#include "ui/widgets/decimate.h"
+#include "ui/widgets/palette.h"
+#include "ui/widgets/series_pool.h"
+#include "ui/widgets/units.h"
 
 namespace tandem::ui {
 

@@ -1,4 +1,4 @@
-#include "mlforml/fabric_controls.h"
+#include "ui/mlforml/fabric_controls.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -7,9 +7,9 @@
 #include <initializer_list>
 
 #include "fabric/topology.h"
-#include "mlforml/param_rows.h"
-#include "widgets/field_range.h"
-#include "widgets/number_spin_box.h"
+#include "ui/mlforml/param_rows.h"
+#include "ui/widgets/field_range.h"
+#include "ui/widgets/number_spin_box.h"
 
 namespace tandem::ui {
 

@@ -1,4 +1,4 @@
-#include "mlforml/first_crossing_view.h"
+#include "ui/mlforml/first_crossing_view.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -10,10 +10,10 @@
 #include <cmath>
 
 #include "mlforml/report.h"
-#include "widgets/coincident_curves.h"
-#include "widgets/palette.h"
-#include "widgets/series_pool.h"
-#include "widgets/units.h"
+#include "ui/widgets/coincident_curves.h"
+#include "ui/widgets/palette.h"
+#include "ui/widgets/series_pool.h"
+#include "ui/widgets/units.h"
 
 namespace tandem::ui {
 

@@ -5,9 +5,9 @@
 #include <optional>
 #include <vector>
 
-#include "mlforml/loss_plot.h"
 #include "mlforml/simulate.h"
-#include "widgets/chart_view.h"
+#include "ui/mlforml/loss_plot.h"
+#include "ui/widgets/chart_view.h"
 
 class QLineSeries;
 class QScatterSeries;

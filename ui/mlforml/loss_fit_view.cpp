@@ -1,4 +1,4 @@
-#include "mlforml/loss_fit_view.h"
+#include "ui/mlforml/loss_fit_view.h"
 
 #include <QChart>
 #include <QCoreApplication>
@@ -14,12 +14,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "widgets/bounds.h"
-#include "widgets/count_label.h"
-#include "widgets/decimate.h"
-#include "widgets/palette.h"
-#include "widgets/series_pool.h"
-#include "widgets/units.h"
+#include "ui/widgets/bounds.h"
+#include "ui/widgets/count_label.h"
+#include "ui/widgets/decimate.h"
+#include "ui/widgets/palette.h"
+#include "ui/widgets/series_pool.h"
+#include "ui/widgets/units.h"
 
 namespace tandem::ui {
 

@@ -6,7 +6,7 @@
 
 #include "io/loss_fit.h"
 #include "io/loss_log.h"
-#include "widgets/chart_view.h"
+#include "ui/widgets/chart_view.h"
 
 class QLabel;
 class QLineSeries;

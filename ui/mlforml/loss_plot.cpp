@@ -1,13 +1,13 @@
-#include "mlforml/loss_plot.h"
+#include "ui/mlforml/loss_plot.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "widgets/bounds.h"
-#include "widgets/coincident_curves.h"
-#include "widgets/decimate.h"
-#include "widgets/smoothing.h"
-#include "widgets/units.h"
+#include "ui/widgets/bounds.h"
+#include "ui/widgets/coincident_curves.h"
+#include "ui/widgets/decimate.h"
+#include "ui/widgets/smoothing.h"
+#include "ui/widgets/units.h"
 
 namespace tandem::ui {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "mlforml/simulate.h"
-#include "widgets/units.h"
+#include "ui/widgets/units.h"
 
 namespace tandem::ui {
 

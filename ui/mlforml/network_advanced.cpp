@@ -1,11 +1,11 @@
-#include "mlforml/network_advanced.h"
+#include "ui/mlforml/network_advanced.h"
 
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
 
-#include "mlforml/param_rows.h"
-#include "widgets/collapsible_section.h"
+#include "ui/mlforml/param_rows.h"
+#include "ui/widgets/collapsible_section.h"
 
 namespace tandem::ui {
 

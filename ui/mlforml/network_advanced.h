@@ -3,8 +3,8 @@
 // ML-for-ML scenario [2608.06046 Sec. 2-3; MODEL.md A3-A5], with units and paper references.
 #include <QWidget>
 
-#include "mlforml/param_rows.h"
 #include "mlforml/params.h"
+#include "ui/mlforml/param_rows.h"
 
 class QDoubleSpinBox;
 

@@ -1,4 +1,4 @@
-#include "mlforml/network_controls.h"
+#include "ui/mlforml/network_controls.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -10,10 +10,10 @@
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
-#include "mlforml/fabric_controls.h"
-#include "mlforml/network_advanced.h"
-#include "widgets/control_rows.h"
-#include "widgets/labeled_slider.h"
+#include "ui/mlforml/fabric_controls.h"
+#include "ui/mlforml/network_advanced.h"
+#include "ui/widgets/control_rows.h"
+#include "ui/widgets/labeled_slider.h"
 
 namespace tandem::ui {
 

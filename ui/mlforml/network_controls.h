@@ -3,9 +3,9 @@
 #include <QMap>
 #include <QWidget>
 
-#include "mlforml/loss_curve_view.h"
-#include "mlforml/param_rows.h"
 #include "mlforml/params.h"
+#include "ui/mlforml/loss_curve_view.h"
+#include "ui/mlforml/param_rows.h"
 
 class QCheckBox;
 class QComboBox;

@@ -1,10 +1,10 @@
-#include "mlforml/network_map_layout.h"
+#include "ui/mlforml/network_map_layout.h"
 
 #include <QFontMetricsF>
 #include <algorithm>
 #include <cmath>
 
-#include "widgets/palette.h"
+#include "ui/widgets/palette.h"
 
 namespace tandem::ui {
 

@@ -12,7 +12,7 @@
 #include <QString>
 
 #include "mlforml/network_map.h"
-#include "widgets/text_fit.h"
+#include "ui/widgets/text_fit.h"
 
 namespace tandem::ui {
 

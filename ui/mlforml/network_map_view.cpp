@@ -1,4 +1,4 @@
-#include "mlforml/network_map_view.h"
+#include "ui/mlforml/network_map_view.h"
 
 #include <QLabel>
 #include <QPainter>
@@ -6,7 +6,7 @@
 #include <QVBoxLayout>
 #include <QtMath>
 
-#include "widgets/palette.h"
+#include "ui/widgets/palette.h"
 
 namespace tandem::ui {
 

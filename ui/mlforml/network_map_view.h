@@ -7,8 +7,8 @@
 #include <optional>
 
 #include "mlforml/network_map.h"
-#include "mlforml/network_map_layout.h"
-#include "widgets/text_fit.h"
+#include "ui/mlforml/network_map_layout.h"
+#include "ui/widgets/text_fit.h"
 
 class QLabel;
 

@@ -1,24 +1,24 @@
-#include "mlforml/network_workspace.h"
+#include "ui/mlforml/network_workspace.h"
 
 #include <QLabel>
 #include <QSplitter>
 #include <QTabWidget>
 
-#include "mlforml/background_load_view.h"
-#include "mlforml/combo_timeline_view.h"
-#include "mlforml/dp_share_time_view.h"
-#include "mlforml/first_crossing_view.h"
-#include "mlforml/loss_curve_view.h"
-#include "mlforml/loss_fit_view.h"
-#include "mlforml/network_controls.h"
-#include "mlforml/network_map_view.h"
-#include "mlforml/sweep_crossing_view.h"
-#include "mlforml/sweep_view.h"
-#include "shell/job_runner.h"
-#include "widgets/chart_view.h"
-#include "widgets/labeled_slider.h"
-#include "widgets/units.h"
-#include "widgets/workspace_layout.h"
+#include "ui/mlforml/background_load_view.h"
+#include "ui/mlforml/combo_timeline_view.h"
+#include "ui/mlforml/dp_share_time_view.h"
+#include "ui/mlforml/first_crossing_view.h"
+#include "ui/mlforml/loss_curve_view.h"
+#include "ui/mlforml/loss_fit_view.h"
+#include "ui/mlforml/network_controls.h"
+#include "ui/mlforml/network_map_view.h"
+#include "ui/mlforml/sweep_crossing_view.h"
+#include "ui/mlforml/sweep_view.h"
+#include "ui/shell/job_runner.h"
+#include "ui/widgets/chart_view.h"
+#include "ui/widgets/labeled_slider.h"
+#include "ui/widgets/units.h"
+#include "ui/widgets/workspace_layout.h"
 
 namespace tandem::ui {
 

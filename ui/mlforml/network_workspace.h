@@ -9,9 +9,9 @@
 #include "mlforml/network_map.h"
 #include "mlforml/params.h"
 #include "mlforml/simulate.h"
-#include "shell/deferred_compute.h"
-#include "shell/job_runner.h"
-#include "shell/recent_results.h"
+#include "ui/shell/deferred_compute.h"
+#include "ui/shell/job_runner.h"
+#include "ui/shell/recent_results.h"
 
 class QLabel;
 class QTabWidget;

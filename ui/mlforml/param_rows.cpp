@@ -1,11 +1,11 @@
-#include "mlforml/param_rows.h"
+#include "ui/mlforml/param_rows.h"
 
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QSignalBlocker>
 #include <QVariant>
 
-#include "widgets/collapsible_section.h"
+#include "ui/widgets/collapsible_section.h"
 
 namespace tandem::ui {
 

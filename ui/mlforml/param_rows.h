@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "mlforml/params.h"
-#include "widgets/field_range.h"
+#include "ui/widgets/field_range.h"
 
 class QDoubleSpinBox;
 class QFormLayout;

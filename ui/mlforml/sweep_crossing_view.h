@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "mlforml/simulate.h"
-#include "widgets/chart_view.h"
+#include "ui/widgets/chart_view.h"
 
 class QLineSeries;
 class QValueAxis;

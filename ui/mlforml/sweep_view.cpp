@@ -1,4 +1,4 @@
-#include "mlforml/sweep_view.h"
+#include "ui/mlforml/sweep_view.h"
 
 #include <QChart>
 #include <QLegend>
@@ -8,9 +8,9 @@
 #include <QValueAxis>
 #include <cmath>
 
-#include "widgets/palette.h"
-#include "widgets/series_pool.h"
-#include "widgets/units.h"
+#include "ui/widgets/palette.h"
+#include "ui/widgets/series_pool.h"
+#include "ui/widgets/units.h"
 
 namespace tandem::ui {
 

@@ -1,4 +1,4 @@
-#include "mosaic/background_levels.h"
+#include "ui/mosaic/background_levels.h"
 
 #include <QCoreApplication>
 #include <algorithm>

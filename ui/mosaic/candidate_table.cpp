@@ -1,13 +1,13 @@
-#include "mosaic/candidate_table.h"
+#include "ui/mosaic/candidate_table.h"
 
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <algorithm>
 #include <cmath>
 
-#include "mosaic/layout_cells.h"
-#include "mosaic/optimum_card.h"
-#include "widgets/table_setup.h"
+#include "ui/mosaic/layout_cells.h"
+#include "ui/mosaic/optimum_card.h"
+#include "ui/widgets/table_setup.h"
 
 namespace tandem::ui {
 

@@ -1,9 +1,9 @@
-#include "mosaic/cluster_unit.h"
+#include "ui/mosaic/cluster_unit.h"
 
 #include <QCoreApplication>
 #include <algorithm>
 
-#include "widgets/count_label.h"
+#include "ui/widgets/count_label.h"
 
 namespace tandem::ui {
 

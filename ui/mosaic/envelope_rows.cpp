@@ -1,4 +1,4 @@
-#include "mosaic/envelope_rows.h"
+#include "ui/mosaic/envelope_rows.h"
 
 #include <QSpinBox>
 #include <QVariant>

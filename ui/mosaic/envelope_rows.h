@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "mosaic/envelope.h"
-#include "widgets/field_range.h"
+#include "ui/widgets/field_range.h"
 
 class QSpinBox;
 

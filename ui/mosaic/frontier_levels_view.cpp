@@ -1,4 +1,4 @@
-#include "mosaic/frontier_levels_view.h"
+#include "ui/mosaic/frontier_levels_view.h"
 
 #include <QChart>
 #include <QLegend>
@@ -9,9 +9,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "widgets/bounds.h"
-#include "widgets/palette.h"
-#include "widgets/units.h"
+#include "ui/widgets/bounds.h"
+#include "ui/widgets/palette.h"
+#include "ui/widgets/units.h"
 
 namespace tandem::ui {
 

@@ -6,9 +6,9 @@
 #include <QScatterSeries>
 #include <optional>
 
-#include "mosaic/background_levels.h"
-#include "widgets/chart_view.h"
-#include "widgets/palette.h"
+#include "ui/mosaic/background_levels.h"
+#include "ui/widgets/chart_view.h"
+#include "ui/widgets/palette.h"
 
 class QLineSeries;
 class QValueAxis;

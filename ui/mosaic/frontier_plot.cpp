@@ -1,10 +1,10 @@
-#include "mosaic/frontier_plot.h"
+#include "ui/mosaic/frontier_plot.h"
 
 #include <QCoreApplication>
 #include <cmath>
 
 #include "mosaic/plan.h"
-#include "widgets/bounds.h"
+#include "ui/widgets/bounds.h"
 
 namespace tandem::ui {
 

@@ -1,4 +1,4 @@
-#include "mosaic/frontier_view.h"
+#include "ui/mosaic/frontier_view.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -12,11 +12,11 @@
 #include <QtMath>
 #include <cmath>
 
-#include "mosaic/layout_cells.h"
 #include "mosaic/report.h"
-#include "widgets/palette.h"
-#include "widgets/series_pool.h"
-#include "widgets/units.h"
+#include "ui/mosaic/layout_cells.h"
+#include "ui/widgets/palette.h"
+#include "ui/widgets/series_pool.h"
+#include "ui/widgets/units.h"
 
 namespace tandem::ui {
 

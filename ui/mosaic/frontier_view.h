@@ -5,9 +5,9 @@
 #include <optional>
 #include <vector>
 
-#include "mosaic/frontier_plot.h"
 #include "mosaic/search.h"
-#include "widgets/chart_view.h"
+#include "ui/mosaic/frontier_plot.h"
+#include "ui/widgets/chart_view.h"
 
 class QAreaSeries;
 class QLineSeries;

@@ -1,4 +1,4 @@
-#include "mosaic/imported_model.h"
+#include "ui/mosaic/imported_model.h"
 
 #include <cmath>
 

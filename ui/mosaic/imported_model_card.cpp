@@ -1,11 +1,11 @@
-#include "mosaic/imported_model_card.h"
+#include "ui/mosaic/imported_model_card.h"
 
 #include <cmath>
 
-#include "mosaic/layout_cells.h"
-#include "mosaic/optimum_card.h"
 #include "mosaic/plan.h"
-#include "widgets/units.h"
+#include "ui/mosaic/layout_cells.h"
+#include "ui/mosaic/optimum_card.h"
+#include "ui/widgets/units.h"
 
 namespace tandem::ui {
 

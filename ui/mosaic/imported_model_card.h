@@ -5,8 +5,8 @@
 #include <optional>
 #include <vector>
 
-#include "mosaic/imported_model.h"
 #include "mosaic/search.h"
+#include "ui/mosaic/imported_model.h"
 
 namespace tandem::ui {
 

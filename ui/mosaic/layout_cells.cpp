@@ -1,4 +1,4 @@
-#include "mosaic/layout_cells.h"
+#include "ui/mosaic/layout_cells.h"
 
 #include "mosaic/layout_grid.h"
 #include "mosaic/search.h"

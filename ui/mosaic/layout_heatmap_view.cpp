@@ -1,4 +1,4 @@
-#include "mosaic/layout_heatmap_view.h"
+#include "ui/mosaic/layout_heatmap_view.h"
 
 #include <QCategoryAxis>
 #include <QChart>
@@ -13,9 +13,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "widgets/palette.h"
-#include "widgets/series_pool.h"
-#include "widgets/units.h"
+#include "ui/widgets/palette.h"
+#include "ui/widgets/series_pool.h"
+#include "ui/widgets/units.h"
 
 namespace tandem::ui {
 

@@ -1,8 +1,8 @@
 #pragma once
 // MFU of every PP x EP layout of the selected geometry; a click selects that layout
 // in the style of ScalePlan's layout heatmap [2608.10605 Sec. 5, App. D.1].
-#include "mosaic/layout_cells.h"
-#include "widgets/chart_view.h"
+#include "ui/mosaic/layout_cells.h"
+#include "ui/widgets/chart_view.h"
 
 class QCategoryAxis;
 class QGraphicsItem;

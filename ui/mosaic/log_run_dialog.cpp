@@ -1,4 +1,4 @@
-#include "mosaic/log_run_dialog.h"
+#include "ui/mosaic/log_run_dialog.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -12,8 +12,8 @@
 
 #include "mosaic/hardware.h"
 #include "mosaic/log_run.h"
-#include "widgets/file_dialog.h"
-#include "widgets/number_spin_box.h"
+#include "ui/widgets/file_dialog.h"
+#include "ui/widgets/number_spin_box.h"
 
 namespace tandem::ui {
 

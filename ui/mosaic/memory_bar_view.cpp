@@ -1,4 +1,4 @@
-#include "mosaic/memory_bar_view.h"
+#include "ui/mosaic/memory_bar_view.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -7,8 +7,8 @@
 #include <QLegend>
 #include <QValueAxis>
 
-#include "widgets/palette.h"
-#include "widgets/units.h"
+#include "ui/widgets/palette.h"
+#include "ui/widgets/units.h"
 
 namespace tandem::ui {
 

@@ -1,7 +1,7 @@
 #pragma once
 // Peak memory per GPU of the selected layout against the device's usable capacity
 // [2608.10605 Sec. 5.2, memory feasibility].
-#include "widgets/chart_view.h"
+#include "ui/widgets/chart_view.h"
 
 class QBarCategoryAxis;
 class QHorizontalStackedBarSeries;

@@ -1,4 +1,4 @@
-#include "mosaic/mfu_view.h"
+#include "ui/mosaic/mfu_view.h"
 
 #include <QChart>
 #include <QLegend>
@@ -11,10 +11,10 @@
 #include <cmath>
 #include <map>
 
-#include "widgets/bounds.h"
-#include "widgets/palette.h"
-#include "widgets/series_pool.h"
-#include "widgets/units.h"
+#include "ui/widgets/bounds.h"
+#include "ui/widgets/palette.h"
+#include "ui/widgets/series_pool.h"
+#include "ui/widgets/units.h"
 
 namespace tandem::ui {
 

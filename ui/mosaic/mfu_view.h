@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "mosaic/search.h"
-#include "widgets/chart_view.h"
+#include "ui/widgets/chart_view.h"
 
 class QAbstractAxis;
 class QLineSeries;

@@ -1,4 +1,4 @@
-#include "mosaic/moe_advanced.h"
+#include "ui/mosaic/moe_advanced.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -8,13 +8,13 @@
 #include <QStandardItemModel>
 #include <algorithm>
 
-#include "mosaic/envelope_rows.h"
 #include "mosaic/hardware.h"
 #include "mosaic/perf_model.h"
 #include "mosaic/stack.h"
 #include "mosaic/stack_file.h"
-#include "widgets/collapsible_section.h"
-#include "widgets/count_label.h"
+#include "ui/mosaic/envelope_rows.h"
+#include "ui/widgets/collapsible_section.h"
+#include "ui/widgets/count_label.h"
 
 namespace tandem::ui {
 

@@ -1,4 +1,4 @@
-#include "mosaic/moe_controls.h"
+#include "ui/mosaic/moe_controls.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -11,13 +11,13 @@
 #include <algorithm>
 
 #include "mosaic/background.h"
-#include "mosaic/cluster_unit.h"
-#include "mosaic/envelope_rows.h"
-#include "mosaic/moe_advanced.h"
-#include "widgets/control_rows.h"
-#include "widgets/count_label.h"
-#include "widgets/labeled_slider.h"
-#include "widgets/number_spin_box.h"
+#include "ui/mosaic/cluster_unit.h"
+#include "ui/mosaic/envelope_rows.h"
+#include "ui/mosaic/moe_advanced.h"
+#include "ui/widgets/control_rows.h"
+#include "ui/widgets/count_label.h"
+#include "ui/widgets/labeled_slider.h"
+#include "ui/widgets/number_spin_box.h"
 
 namespace tandem::ui {
 

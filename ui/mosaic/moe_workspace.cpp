@@ -1,4 +1,4 @@
-#include "mosaic/moe_workspace.h"
+#include "ui/mosaic/moe_workspace.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -13,28 +13,28 @@
 #include <cmath>
 #include <cstdint>
 
-#include "mosaic/background_levels.h"
-#include "mosaic/candidate_table.h"
-#include "mosaic/cluster_unit.h"
-#include "mosaic/frontier_levels_view.h"
-#include "mosaic/frontier_view.h"
-#include "mosaic/imported_model_card.h"
 #include "mosaic/layout_grid.h"
-#include "mosaic/layout_heatmap_view.h"
-#include "mosaic/memory_bar_view.h"
-#include "mosaic/mfu_view.h"
-#include "mosaic/moe_controls.h"
-#include "mosaic/nccl_view.h"
-#include "mosaic/optimum_card.h"
-#include "mosaic/optimum_vs_jobs_view.h"
-#include "mosaic/plan_panel.h"
-#include "mosaic/reality_view.h"
-#include "mosaic/step_breakdown_view.h"
-#include "shell/job_runner.h"
-#include "widgets/chart_view.h"
-#include "widgets/count_label.h"
-#include "widgets/labeled_slider.h"
-#include "widgets/workspace_layout.h"
+#include "ui/mosaic/background_levels.h"
+#include "ui/mosaic/candidate_table.h"
+#include "ui/mosaic/cluster_unit.h"
+#include "ui/mosaic/frontier_levels_view.h"
+#include "ui/mosaic/frontier_view.h"
+#include "ui/mosaic/imported_model_card.h"
+#include "ui/mosaic/layout_heatmap_view.h"
+#include "ui/mosaic/memory_bar_view.h"
+#include "ui/mosaic/mfu_view.h"
+#include "ui/mosaic/moe_controls.h"
+#include "ui/mosaic/nccl_view.h"
+#include "ui/mosaic/optimum_card.h"
+#include "ui/mosaic/optimum_vs_jobs_view.h"
+#include "ui/mosaic/plan_panel.h"
+#include "ui/mosaic/reality_view.h"
+#include "ui/mosaic/step_breakdown_view.h"
+#include "ui/shell/job_runner.h"
+#include "ui/widgets/chart_view.h"
+#include "ui/widgets/count_label.h"
+#include "ui/widgets/labeled_slider.h"
+#include "ui/widgets/workspace_layout.h"
 
 namespace tandem::ui {
 

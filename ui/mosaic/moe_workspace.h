@@ -5,15 +5,15 @@
 #include <string>
 
 #include "io/nccl_tests.h"
-#include "mosaic/background_levels.h"
 #include "mosaic/calibrate.h"
 #include "mosaic/envelope.h"
-#include "mosaic/imported_model.h"
-#include "mosaic/layout_cells.h"
 #include "mosaic/search.h"
-#include "shell/deferred_compute.h"
-#include "shell/job_runner.h"
-#include "shell/recent_results.h"
+#include "ui/mosaic/background_levels.h"
+#include "ui/mosaic/imported_model.h"
+#include "ui/mosaic/layout_cells.h"
+#include "ui/shell/deferred_compute.h"
+#include "ui/shell/job_runner.h"
+#include "ui/shell/recent_results.h"
 
 class QCheckBox;
 class QComboBox;

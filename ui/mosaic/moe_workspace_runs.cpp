@@ -3,11 +3,11 @@
 #include <QLabel>
 
 #include "mosaic/calibrate.h"
-#include "mosaic/moe_controls.h"
-#include "mosaic/moe_workspace.h"
-#include "mosaic/reality_view.h"
 #include "mosaic/stack_file.h"
 #include "mosaic/user_runs.h"
+#include "ui/mosaic/moe_controls.h"
+#include "ui/mosaic/moe_workspace.h"
+#include "ui/mosaic/reality_view.h"
 
 namespace tandem::ui {
 

@@ -1,4 +1,4 @@
-#include "mosaic/nccl_view.h"
+#include "ui/mosaic/nccl_view.h"
 
 #include <QChart>
 #include <QLegend>
@@ -11,11 +11,11 @@
 #include <cmath>
 
 #include "mosaic/collectives.h"
-#include "widgets/bounds.h"
-#include "widgets/count_label.h"
-#include "widgets/palette.h"
-#include "widgets/series_pool.h"
-#include "widgets/units.h"
+#include "ui/widgets/bounds.h"
+#include "ui/widgets/count_label.h"
+#include "ui/widgets/palette.h"
+#include "ui/widgets/series_pool.h"
+#include "ui/widgets/units.h"
 
 namespace tandem::ui {
 

@@ -6,7 +6,7 @@
 
 #include "io/nccl_tests.h"
 #include "mosaic/hardware.h"
-#include "widgets/chart_view.h"
+#include "ui/widgets/chart_view.h"
 
 class QLineSeries;
 class QLogValueAxis;

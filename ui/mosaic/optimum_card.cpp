@@ -1,9 +1,9 @@
-#include "mosaic/optimum_card.h"
+#include "ui/mosaic/optimum_card.h"
 
 #include <cmath>
 
-#include "mosaic/layout_cells.h"
-#include "widgets/units.h"
+#include "ui/mosaic/layout_cells.h"
+#include "ui/widgets/units.h"
 
 namespace tandem::ui {
 

@@ -1,4 +1,4 @@
-#include "mosaic/optimum_vs_jobs_view.h"
+#include "ui/mosaic/optimum_vs_jobs_view.h"
 
 #include <QChart>
 #include <QLegend>
@@ -9,11 +9,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "mosaic/frontier_levels_view.h"
-#include "widgets/bounds.h"
-#include "widgets/chart_export.h"
-#include "widgets/palette.h"
-#include "widgets/units.h"
+#include "ui/mosaic/frontier_levels_view.h"
+#include "ui/widgets/bounds.h"
+#include "ui/widgets/chart_export.h"
+#include "ui/widgets/palette.h"
+#include "ui/widgets/units.h"
 
 namespace tandem::ui {
 

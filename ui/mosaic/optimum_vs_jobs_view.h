@@ -4,8 +4,8 @@
 #include <QList>
 #include <vector>
 
-#include "mosaic/background_levels.h"
-#include "widgets/chart_view.h"
+#include "ui/mosaic/background_levels.h"
+#include "ui/widgets/chart_view.h"
 
 class QLineSeries;
 class QScatterSeries;

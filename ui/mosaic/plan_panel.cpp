@@ -1,4 +1,4 @@
-#include "mosaic/plan_panel.h"
+#include "ui/mosaic/plan_panel.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -13,17 +13,17 @@
 #include <QVBoxLayout>
 #include <cmath>
 
-#include "mosaic/layout_cells.h"
-#include "mosaic/optimum_card.h"
 #include "mosaic/plan.h"
 #include "mosaic/report.h"
-#include "mosaic/stage_memory_table.h"
-#include "mosaic/step_breakdown_view.h"
 #include "save_file.h"
-#include "widgets/field_row.h"
-#include "widgets/file_dialog.h"
-#include "widgets/units.h"
-#include "widgets/workspace_layout.h"
+#include "ui/mosaic/layout_cells.h"
+#include "ui/mosaic/optimum_card.h"
+#include "ui/mosaic/stage_memory_table.h"
+#include "ui/mosaic/step_breakdown_view.h"
+#include "ui/widgets/field_row.h"
+#include "ui/widgets/file_dialog.h"
+#include "ui/widgets/units.h"
+#include "ui/widgets/workspace_layout.h"
 
 namespace tandem::ui {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "mosaic/plan_report.h"
-#include "mosaic/plan_subject.h"
+#include "ui/mosaic/plan_subject.h"
 
 class QComboBox;
 class QGridLayout;

@@ -1,4 +1,4 @@
-#include "mosaic/plan_subject.h"
+#include "ui/mosaic/plan_subject.h"
 
 #include <QCoreApplication>
 

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "mosaic/envelope.h"
-#include "mosaic/imported_model.h"
 #include "mosaic/plan_report.h"
 #include "mosaic/search.h"
+#include "ui/mosaic/imported_model.h"
 
 namespace tandem::ui {
 

@@ -1,4 +1,4 @@
-#include "mosaic/reality_view.h"
+#include "ui/mosaic/reality_view.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -20,11 +20,11 @@
 #include <map>
 
 #include "mosaic/layout_form.h"
-#include "widgets/bounds.h"
-#include "widgets/chart_export.h"
-#include "widgets/count_label.h"
-#include "widgets/palette.h"
-#include "widgets/series_pool.h"
+#include "ui/widgets/bounds.h"
+#include "ui/widgets/chart_export.h"
+#include "ui/widgets/count_label.h"
+#include "ui/widgets/palette.h"
+#include "ui/widgets/series_pool.h"
 
 namespace tandem::ui {
 

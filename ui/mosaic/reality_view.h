@@ -9,7 +9,7 @@
 #include <optional>
 
 #include "mosaic/reality.h"
-#include "widgets/chart_view.h"
+#include "ui/widgets/chart_view.h"
 
 class QAbstractAxis;
 class QAreaSeries;

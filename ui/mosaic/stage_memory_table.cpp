@@ -1,12 +1,12 @@
-#include "mosaic/stage_memory_table.h"
+#include "ui/mosaic/stage_memory_table.h"
 
 #include <QCoreApplication>
 #include <QHeaderView>
 #include <QScrollBar>
 #include <algorithm>
 
-#include "widgets/field_row.h"
-#include "widgets/table_setup.h"
+#include "ui/widgets/field_row.h"
+#include "ui/widgets/table_setup.h"
 
 namespace tandem::ui {
 

@@ -4,7 +4,7 @@
 #include <QPair>
 
 #include "mosaic/perf_model.h"
-#include "widgets/chart_view.h"
+#include "ui/widgets/chart_view.h"
 
 class QBarCategoryAxis;
 class QHorizontalStackedBarSeries;

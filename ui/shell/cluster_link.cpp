@@ -1,8 +1,8 @@
-#include "shell/cluster_link.h"
+#include "ui/shell/cluster_link.h"
 
 #include <QSlider>
 
-#include "widgets/labeled_slider.h"
+#include "ui/widgets/labeled_slider.h"
 
 namespace tandem::ui {
 

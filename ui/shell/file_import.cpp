@@ -1,4 +1,4 @@
-#include "shell/file_import.h"
+#include "ui/shell/file_import.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,4 +1,4 @@
-#include "shell/gui_bench.h"
+#include "ui/shell/gui_bench.h"
 
 #include <QAction>
 #include <QApplication>
@@ -15,15 +15,15 @@
 #include <vector>
 
 #include "common/number_format.h"
-#include "mlforml/network_controls.h"
-#include "mlforml/network_workspace.h"
-#include "mosaic/moe_controls.h"
-#include "mosaic/moe_workspace.h"
-#include "shell/cluster_link.h"
-#include "shell/job_runner.h"
-#include "shell/main_window.h"
-#include "shell/scenario_document.h"
-#include "widgets/labeled_slider.h"
+#include "ui/mlforml/network_controls.h"
+#include "ui/mlforml/network_workspace.h"
+#include "ui/mosaic/moe_controls.h"
+#include "ui/mosaic/moe_workspace.h"
+#include "ui/shell/cluster_link.h"
+#include "ui/shell/job_runner.h"
+#include "ui/shell/main_window.h"
+#include "ui/shell/scenario_document.h"
+#include "ui/widgets/labeled_slider.h"
 
 namespace tandem::ui {
 

@@ -1,4 +1,4 @@
-#include "shell/job_runner.h"
+#include "ui/shell/job_runner.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>

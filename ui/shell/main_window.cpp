@@ -1,4 +1,4 @@
-#include "shell/main_window.h"
+#include "ui/shell/main_window.h"
 
 #include <QAction>
 #include <QApplication>
@@ -29,23 +29,23 @@
 
 #include "io/input_kind.h"
 #include "io/text_file.h"
-#include "mlforml/loss_fit_view.h"
-#include "mlforml/network_controls.h"
-#include "mlforml/network_workspace.h"
-#include "mosaic/moe_controls.h"
-#include "mosaic/moe_workspace.h"
-#include "shell/cluster_link.h"
-#include "shell/job_runner.h"
-#include "shell/presets.h"
-#include "shell/recovery.h"
-#include "shell/reproduce_dialog.h"
-#include "shell/scenario_document.h"
-#include "shell/scenario_undo.h"
-#include "widgets/chart_export.h"
-#include "widgets/chart_view.h"
-#include "widgets/diagnostics_dialog.h"
-#include "widgets/file_dialog.h"
-#include "widgets/palette.h"
+#include "ui/mlforml/loss_fit_view.h"
+#include "ui/mlforml/network_controls.h"
+#include "ui/mlforml/network_workspace.h"
+#include "ui/mosaic/moe_controls.h"
+#include "ui/mosaic/moe_workspace.h"
+#include "ui/shell/cluster_link.h"
+#include "ui/shell/job_runner.h"
+#include "ui/shell/presets.h"
+#include "ui/shell/recovery.h"
+#include "ui/shell/reproduce_dialog.h"
+#include "ui/shell/scenario_document.h"
+#include "ui/shell/scenario_undo.h"
+#include "ui/widgets/chart_export.h"
+#include "ui/widgets/chart_view.h"
+#include "ui/widgets/diagnostics_dialog.h"
+#include "ui/widgets/file_dialog.h"
+#include "ui/widgets/palette.h"
 
 namespace tandem::ui {
 

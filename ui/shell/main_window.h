@@ -6,7 +6,7 @@
 
 #include "common/diagnostics.h"
 #include "mosaic/user_run.h"
-#include "shell/presets.h"
+#include "ui/shell/presets.h"
 
 class QAction;
 class QLabel;

@@ -4,13 +4,13 @@
 #include <QPushButton>
 #include <QStatusBar>
 
-#include "mlforml/network_controls.h"
-#include "mlforml/network_workspace.h"
-#include "mosaic/moe_controls.h"
-#include "mosaic/moe_workspace.h"
-#include "mosaic/plan_panel.h"
-#include "shell/main_window.h"
-#include "widgets/chart_view.h"
+#include "ui/mlforml/network_controls.h"
+#include "ui/mlforml/network_workspace.h"
+#include "ui/mosaic/moe_controls.h"
+#include "ui/mosaic/moe_workspace.h"
+#include "ui/mosaic/plan_panel.h"
+#include "ui/shell/main_window.h"
+#include "ui/widgets/chart_view.h"
 
 namespace tandem::ui {
 

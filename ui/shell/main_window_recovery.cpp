@@ -7,9 +7,9 @@
 #include <QStatusBar>
 #include <algorithm>
 
-#include "shell/main_window.h"
-#include "shell/recovery.h"
-#include "shell/scenario_document.h"
+#include "ui/shell/main_window.h"
+#include "ui/shell/recovery.h"
+#include "ui/shell/scenario_document.h"
 
 namespace tandem::ui {
 

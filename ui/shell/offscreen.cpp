@@ -1,4 +1,4 @@
-#include "shell/offscreen.h"
+#include "ui/shell/offscreen.h"
 
 #include <QApplication>
 #include <QBuffer>
@@ -13,16 +13,16 @@
 #include <QTextStream>
 #include <cstdio>
 
-#include "mlforml/network_workspace.h"
-#include "mosaic/moe_workspace.h"
 #include "output_folder.h"
 #include "save_file.h"
-#include "shell/main_window.h"
-#include "shell/presets.h"
-#include "shell/scenario_document.h"
-#include "widgets/chart_export.h"
-#include "widgets/chart_view.h"
-#include "widgets/diagnostics_dialog.h"
+#include "ui/mlforml/network_workspace.h"
+#include "ui/mosaic/moe_workspace.h"
+#include "ui/shell/main_window.h"
+#include "ui/shell/presets.h"
+#include "ui/shell/scenario_document.h"
+#include "ui/widgets/chart_export.h"
+#include "ui/widgets/chart_view.h"
+#include "ui/widgets/diagnostics_dialog.h"
 
 namespace tandem::ui {
 

@@ -1,4 +1,4 @@
-#include "shell/presets.h"
+#include "ui/shell/presets.h"
 
 #include <QObject>
 

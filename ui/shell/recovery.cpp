@@ -1,4 +1,4 @@
-#include "shell/recovery.h"
+#include "ui/shell/recovery.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -15,7 +15,7 @@
 #include "output_folder.h"
 #include "save_file.h"
 #include "scenario/scenario_files.h"
-#include "shell/scenario_document.h"
+#include "ui/shell/scenario_document.h"
 
 namespace tandem::ui {
 

@@ -1,4 +1,4 @@
-#include "shell/reproduce_dialog.h"
+#include "ui/shell/reproduce_dialog.h"
 
 #include <QDialogButtonBox>
 #include <QLabel>
@@ -6,7 +6,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-#include "shell/presets.h"
+#include "ui/shell/presets.h"
 
 namespace tandem::ui {
 

@@ -1,4 +1,4 @@
-#include "shell/scenario_document.h"
+#include "ui/shell/scenario_document.h"
 
 #include <QFile>
 #include <QFileInfo>

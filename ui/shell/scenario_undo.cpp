@@ -1,4 +1,4 @@
-#include "shell/scenario_undo.h"
+#include "ui/shell/scenario_undo.h"
 
 #include <utility>
 

@@ -1,6 +1,6 @@
 // Exporting a chart: the export formats, ChartView's export menu and default CSV data, and
 // the writers of PNG, SVG, PDF and CSV files.
-#include "widgets/chart_export.h"
+#include "ui/widgets/chart_export.h"
 
 #include <QAbstractAxis>
 #include <QAbstractBarSeries>
@@ -28,10 +28,10 @@
 #include <limits>
 
 #include "save_file.h"
-#include "widgets/chart_view.h"
-#include "widgets/export_dialog.h"
-#include "widgets/file_dialog.h"
-#include "widgets/palette.h"
+#include "ui/widgets/chart_view.h"
+#include "ui/widgets/export_dialog.h"
+#include "ui/widgets/file_dialog.h"
+#include "ui/widgets/palette.h"
 
 namespace tandem::ui {
 

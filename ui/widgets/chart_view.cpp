@@ -1,4 +1,4 @@
-#include "widgets/chart_view.h"
+#include "ui/widgets/chart_view.h"
 
 #include <QAbstractAxis>
 #include <QApplication>
@@ -34,9 +34,9 @@
 #include <limits>
 #include <utility>
 
-#include "widgets/palette.h"
-#include "widgets/series_pool.h"
-#include "widgets/units.h"
+#include "ui/widgets/palette.h"
+#include "ui/widgets/series_pool.h"
+#include "ui/widgets/units.h"
 
 namespace tandem::ui {
 

@@ -5,9 +5,9 @@
 #include <QScatterSeries>
 #include <QString>
 
-#include "widgets/chart_zoom.h"
-#include "widgets/hover.h"
-#include "widgets/units.h"
+#include "ui/widgets/chart_zoom.h"
+#include "ui/widgets/hover.h"
+#include "ui/widgets/units.h"
 
 class QAreaSeries;
 class QAbstractAxis;

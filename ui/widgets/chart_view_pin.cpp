@@ -10,7 +10,7 @@
 #include <QXYSeries>
 #include <cmath>
 
-#include "widgets/chart_view.h"
+#include "ui/widgets/chart_view.h"
 
 namespace tandem::ui {
 

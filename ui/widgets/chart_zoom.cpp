@@ -1,4 +1,4 @@
-#include "widgets/chart_zoom.h"
+#include "ui/widgets/chart_zoom.h"
 
 #include <QCategoryAxis>
 #include <QChart>
@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "widgets/units.h"
+#include "ui/widgets/units.h"
 
 namespace tandem::ui {
 

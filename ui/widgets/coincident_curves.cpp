@@ -1,4 +1,4 @@
-#include "widgets/coincident_curves.h"
+#include "ui/widgets/coincident_curves.h"
 
 #include <QCoreApplication>
 #include <QPen>

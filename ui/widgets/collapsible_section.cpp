@@ -1,4 +1,4 @@
-#include "widgets/collapsible_section.h"
+#include "ui/widgets/collapsible_section.h"
 
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -7,7 +7,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include "widgets/number_spin_box.h"
+#include "ui/widgets/number_spin_box.h"
 
 namespace tandem::ui {
 

@@ -1,4 +1,4 @@
-#include "widgets/control_rows.h"
+#include "ui/widgets/control_rows.h"
 
 #include <QBoxLayout>
 #include <QCheckBox>
@@ -6,8 +6,8 @@
 #include <QGroupBox>
 #include <QPushButton>
 
-#include "widgets/count_label.h"
-#include "widgets/labeled_slider.h"
+#include "ui/widgets/count_label.h"
+#include "ui/widgets/labeled_slider.h"
 
 namespace tandem::ui {
 

@@ -1,4 +1,4 @@
-#include "widgets/count_label.h"
+#include "ui/widgets/count_label.h"
 
 namespace tandem::ui {
 

@@ -1,4 +1,4 @@
-#include "widgets/decimate.h"
+#include "ui/widgets/decimate.h"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "widgets/diagnostics_dialog.h"
+#include "ui/widgets/diagnostics_dialog.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -10,8 +10,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include "widgets/count_label.h"
-#include "widgets/field_row.h"
+#include "ui/widgets/count_label.h"
+#include "ui/widgets/field_row.h"
 
 namespace tandem::ui {
 

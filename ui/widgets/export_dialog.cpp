@@ -1,4 +1,4 @@
-#include "widgets/export_dialog.h"
+#include "ui/widgets/export_dialog.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -12,7 +12,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 
-#include "widgets/number_spin_box.h"
+#include "ui/widgets/number_spin_box.h"
 
 namespace tandem::ui {
 

@@ -1,4 +1,4 @@
-#include "widgets/field_range.h"
+#include "ui/widgets/field_range.h"
 
 #include <QDoubleSpinBox>
 #include <algorithm>
@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "common/number_format.h"
-#include "widgets/collapsible_section.h"
+#include "ui/widgets/collapsible_section.h"
 
 namespace tandem::ui {
 

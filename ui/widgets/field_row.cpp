@@ -1,4 +1,4 @@
-#include "widgets/field_row.h"
+#include "ui/widgets/field_row.h"
 
 #include <QGridLayout>
 #include <QLabel>

@@ -1,4 +1,4 @@
-#include "widgets/file_dialog.h"
+#include "ui/widgets/file_dialog.h"
 
 #include <QApplication>
 #include <QFileInfo>

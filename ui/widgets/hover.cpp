@@ -1,4 +1,4 @@
-#include "widgets/hover.h"
+#include "ui/widgets/hover.h"
 
 #include <QSet>
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "widgets/labeled_slider.h"
+#include "ui/widgets/labeled_slider.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "widgets/number_spin_box.h"
+#include "ui/widgets/number_spin_box.h"
 
 namespace tandem::ui {
 

@@ -1,4 +1,4 @@
-#include "widgets/number_spin_box.h"
+#include "ui/widgets/number_spin_box.h"
 
 #include <QFormLayout>
 #include <QLabel>

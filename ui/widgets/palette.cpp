@@ -1,4 +1,4 @@
-#include "widgets/palette.h"
+#include "ui/widgets/palette.h"
 
 #include <QAbstractAxis>
 #include <QChart>

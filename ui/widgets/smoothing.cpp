@@ -1,4 +1,4 @@
-#include "widgets/smoothing.h"
+#include "ui/widgets/smoothing.h"
 
 #include <cmath>
 

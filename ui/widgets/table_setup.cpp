@@ -1,4 +1,4 @@
-#include "widgets/table_setup.h"
+#include "ui/widgets/table_setup.h"
 
 #include <QHeaderView>
 #include <QTableView>

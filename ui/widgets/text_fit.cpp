@@ -1,4 +1,4 @@
-#include "widgets/text_fit.h"
+#include "ui/widgets/text_fit.h"
 
 #include <QAbstractAxis>
 #include <QAbstractButton>
@@ -19,7 +19,7 @@
 #include <QXYSeries>
 #include <algorithm>
 
-#include "widgets/chart_view.h"
+#include "ui/widgets/chart_view.h"
 
 namespace tandem::ui {
 

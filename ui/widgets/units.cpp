@@ -1,4 +1,4 @@
-#include "widgets/units.h"
+#include "ui/widgets/units.h"
 
 #include <QObject>
 #include <cmath>

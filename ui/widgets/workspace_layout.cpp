@@ -1,4 +1,4 @@
-#include "widgets/workspace_layout.h"
+#include "ui/widgets/workspace_layout.h"
 
 #include <QAbstractScrollArea>
 #include <QAbstractSlider>
