@@ -23,7 +23,7 @@ Stack refit(const Stack& base, std::vector<RealityCase> fitCases, std::vector<Re
     }
     if (free.empty()) return base;
     const auto objective = [&](const Stack& s) {
-        return fitObjective(s, fitCases) + userWeight * fitObjective(s, user);
+        return fitObjective(s, fitCases) + fitPrior(s) + userWeight * fitObjective(s, user);
     };
     return minimizeStack(base, free, objective).stack;
 }

@@ -120,8 +120,20 @@ StackFit fitStack(const Stack& start, int maxEvaluations = 4000,
 StackFit minimizeStack(const Stack& start, const std::vector<StackFitParameter>& params,
                        const std::function<double(const Stack&)>& objective,
                        int maxEvaluations = 4000);
-/// The fit objective for `stack` over `cases` (re-costs them under `stack`).
+/// The fit objective for `stack` over `cases` (re-costs them under `stack`): the soft-L1 sum
+/// over the expressible cases of sqrt(1 + r^2) - 1 with r = ln(predicted / measured) / 0.1
+/// (1e3 for a layout the stack calls infeasible). Dimensionless.
 double fitObjective(const Stack& stack, std::vector<RealityCase>& cases);
+/// Weight of fitPrior: 20 objective units per whole range of a constant, squared. Chosen by
+/// leave-one-group-out error over 0, 2, 5, 10, 20, 30 and 50 (docs/MODEL-MOSAIC.md, section
+/// "Prior"): without it, a refit on one system alone pushes the overlaps to their bound 1.
+inline constexpr double kFitPriorWeight = 20.0;
+/// The Gaussian prior of the megatron-core fit: kFitPriorWeight x ((value - start) / (high -
+/// low))^2 summed over stackFitParameters(), i.e. a pull of each constant towards its fit start
+/// (the kernel tables' level 1 for the precision factors, mid-range for the overlaps; stack.h)
+/// that 90 runs outweigh where they identify the constant and that holds it where they barely
+/// do. fitStack and calibrateStack add it to fitObjective. Dimensionless, >= 0.
+double fitPrior(const Stack& stack);
 /// The same soft-L1 log-error objective over the eight Table 5 iteration times of
 /// arXiv:2205.05198 costed under `stack` (costKorthikantiPoints).
 double korthikantiFitObjective(const Stack& stack);

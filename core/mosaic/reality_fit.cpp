@@ -38,6 +38,16 @@ double fitObjective(const Stack& stack, std::vector<RealityCase>& cases) {
     return sum;
 }
 
+double fitPrior(const Stack& stack) {
+    Stack s = stack;
+    double sum = 0;
+    for (const StackFitParameter& p : stackFitParameters()) {
+        const double u = (p.ref(s) - p.start) / (p.high - p.low);
+        sum += kFitPriorWeight * u * u;
+    }
+    return sum;
+}
+
 std::vector<StackFitParameter> parametersDependedOn(
     const Stack& at, const std::function<double(const Stack&)>& objective) {
     // Probed by moving each constant half its range (down when that would leave the range).
@@ -61,13 +71,15 @@ StackFit fitStack(const Stack& start, int maxEvaluations,
     if (excluded) cases.erase(std::remove_if(cases.begin(), cases.end(), excluded), cases.end());
     const auto objective = [&](const Stack& s) {
         throwIfCancelled(cancel);
-        return fitObjective(s, cases);
+        return fitObjective(s, cases) + fitPrior(s);
     };
     // A constant no fitted case depends on (the MXFP8 and NVFP4 factors with the GB200 runs,
     // the only ones at those precisions, left out) keeps its start value: Nelder-Mead would
     // move it along the flat direction, and the left-out runs would be predicted with whatever
     // value the simplex left there.
-    const std::vector<StackFitParameter> identified = parametersDependedOn(start, objective);
+    // Identified by the runs alone: the prior depends on every constant.
+    const std::vector<StackFitParameter> identified =
+        parametersDependedOn(start, [&](const Stack& s) { return fitObjective(s, cases); });
     StackFit fit = minimizeStack(start, identified, objective, maxEvaluations);
     fit.values.clear();
     for (const StackFitParameter& p : stackFitParameters()) fit.values.push_back(p.ref(fit.stack));

@@ -107,8 +107,10 @@ private slots:
 
     /// Two runs cannot pull the stack far from the other hardware's runs: two H100 runs of a
     /// cluster twice as slow take the place of the 26 shipped H100 runs (weighing 13 each);
-    /// their error halves (105.9 % -> 53.3 %) while the GB200 runs, fitted with them, stay within
-    /// 6 points of the shipped fit's error (8.7 % -> 11.9 %: the constants are shared). The dense
+    /// their error falls by more than 40 % (102.4 % -> 57.4 %; 105.9 % -> 53.3 % before the fit's
+    /// prior, fitPrior, which holds the constants towards their start against two runs too) while
+    /// the GB200 runs, fitted with them, stay within 6 points of the shipped fit's error (7.9 % ->
+    /// 10.8 %: the constants are shared). The dense
     /// GEMM level is the kernel tables', not a constant (five-fold when the dense and FP8
     /// factors were fitted too): a cluster slower on its dense GEMMs is absorbed only through
     /// the attention, overlap and MoE constants.
@@ -136,7 +138,7 @@ private slots:
               100 * restAfter, 100 * cal.summary.medianAbsErrorBefore,
               100 * cal.summary.medianAbsErrorAfter);
         QVERIFY2(restAfter <= restBefore + 0.06, qPrintable(QString::number(restAfter)));
-        QVERIFY(cal.summary.medianAbsErrorAfter < cal.summary.medianAbsErrorBefore / 1.8);
+        QVERIFY(cal.summary.medianAbsErrorAfter < 0.6 * cal.summary.medianAbsErrorBefore);
     }
 
     /// Calibrating to one dense FP8 run refits only the constants that run depends on: the MoE

@@ -82,10 +82,10 @@ private slots:
         for (const auto& c : r.cases) notExpressible += c.expressible ? 0 : 1;
         QCOMPARE(notExpressible, 22);  // 21 Nemotron 3 rows, 1 DeepSeek-V4 Flash row
         QCOMPARE(r.summary.rows, 90);
-        QCOMPARE(r.summary.feasible, 90);  // every measured layout fits its GPU
-        QVERIFY2(r.summary.medianAbsError <= 0.15,
+        QCOMPARE(r.summary.feasible, 90);           // every measured layout fits its GPU
+        QVERIFY2(r.summary.medianAbsError <= 0.08,  // issue 28: in-sample <= 8 %
                  QByteArray::number(r.summary.medianAbsError).constData());
-        QVERIFY2(r.summary.shareWithin25 >= 0.85,
+        QVERIFY2(r.summary.shareWithin25 >= 0.80,
                  QByteArray::number(r.summary.shareWithin25).constData());
     }
 
@@ -322,7 +322,7 @@ private slots:
                    kept.end());
         const StackFit subset = minimizeStack(
             megatronCoreFitStart(), stackFitParameters(),
-            [&](const Stack& s) { return fitObjective(s, kept); }, kEvaluations);
+            [&](const Stack& s) { return fitObjective(s, kept) + fitPrior(s); }, kEvaluations);
         QCOMPARE(h100.values, subset.values);
         QCOMPARE(h100.objective, subset.objective);
         // The all-run fit with the same budget differs: the group changed the constants.
@@ -358,11 +358,10 @@ private slots:
 
     /// The dense GEMMs run at the kernel tables' level (dense and FP8 factors 1, not fitted), so
     /// a refit without every dense run (Llama 3) no longer trades them against the MoE runs'
-    /// terms: Llama 3 held out is predicted within 10 % (38.4 % too slow when both factors were
-    /// fitted), GB200 held out (every MXFP8 / NVFP4 run) within 15 % (11.4 %: the MXFP8 / NVFP4
-    /// factors keep the tables' level 1 with no run to fit, leaveOutKeepsConstantsNoRunDependsOn;
-    /// 16.2 % while the fit moved them along the flat direction), leave-one-family-out 9.0 %
-    /// overall (26.1 % with the dense and FP8 factors fitted), leave-one-system-out 13.0 %
+    /// terms: Llama 3 held out is predicted within 10 % (7.5 %; 38.4 % too slow when both
+    /// factors were fitted). With the fit's prior (fitPrior) each system held out is predicted
+    /// within 10 % (GB200 9.2 %, H100 4.9 %; 11.4 and 13.3 % without it), leave-one-system-out
+    /// 6.4 % and leave-one-family-out 9.7 % overall: issue 28's overall targets
     /// (docs/MODEL-MOSAIC.md section 8).
     void leaveOutWithTheDenseGemmsAtTheTables() {
         const Stack s = megatronCoreStack();
@@ -382,10 +381,39 @@ private slots:
         QCOMPARE(int(llama.rows.size()), 41);
         QVERIFY2(llama.medianAbsError <= 0.10, QByteArray::number(llama.medianAbsError));
         QVERIFY2(std::abs(llama.medianError) <= 0.10, QByteArray::number(llama.medianError));
-        const LeaveOutGroup& gb200 = *byName.at("DGX-GB200");
-        QVERIFY2(gb200.medianAbsError <= 0.15, QByteArray::number(gb200.medianAbsError));
+        for (const char* system : {"DGX-GB200", "DGX-H100"}) {
+            const LeaveOutGroup& g = *byName.at(system);
+            QVERIFY2(g.medianAbsError <= 0.10, system);
+        }
         QVERIFY2(lo.medianAbsErrorFamilies <= 0.10, QByteArray::number(lo.medianAbsErrorFamilies));
-        QVERIFY2(lo.medianAbsErrorSystems <= 0.14, QByteArray::number(lo.medianAbsErrorSystems));
+        QVERIFY2(lo.medianAbsErrorSystems <= 0.10, QByteArray::number(lo.medianAbsErrorSystems));
+    }
+
+    /// The prior keeps a constant that one system barely identifies where the fit starts: the
+    /// GB200 runs alone (every all-to-all inside the NVLink domain, TP at most 4) drive the TP
+    /// and all-to-all overlaps to their bound 1 without it (0.998 and 1.0 measured before the
+    /// prior), and the H100 runs (EP 16-32 across nodes) were predicted 10 % too fast; with it
+    /// they stay near mid-range. Where the runs do identify a constant, the prior moves it
+    /// little: the all-run fit with and without it agrees on the grouped GEMM ceiling within
+    /// 0.02 (0.438 and 0.448).
+    void priorHoldsWhatOneSystemBarelyIdentifies() {
+        const auto onlyGb200 = [](const RealityCase& c) { return c.run.system == "DGX-H100"; };
+        const StackFit held = fitStack(megatronCoreFitStart(), 4000, onlyGb200);
+        QVERIFY2(held.stack.tpOverlap < 0.8, QByteArray::number(held.stack.tpOverlap));
+        QVERIFY2(held.stack.a2aOverlap < 0.8, QByteArray::number(held.stack.a2aOverlap));
+        std::vector<RealityCase> kept = realityCases(megatronCoreFitStart());
+        choosePlans(kept);
+        kept.erase(std::remove_if(kept.begin(), kept.end(), onlyGb200), kept.end());
+        const auto plain = [&](const Stack& s) { return fitObjective(s, kept); };
+        const StackFit unregularised =
+            minimizeStack(megatronCoreFitStart(),
+                          parametersDependedOn(megatronCoreFitStart(), plain), plain, 4000);
+        QVERIFY2(unregularised.stack.tpOverlap > 0.95 || unregularised.stack.a2aOverlap > 0.95,
+                 QByteArray::number(unregularised.stack.tpOverlap));
+        QVERIFY(fitPrior(megatronCoreFitStart()) == 0.0);
+        Stack moved = megatronCoreFitStart();
+        moved.tpOverlap = 1.0;  // half the range from the start 0.5: 20 x 0.5^2
+        QCOMPARE(fitPrior(moved), kFitPriorWeight * 0.25);
     }
 
     /// A refit without every run at a precision leaves that precision's GEMM factor where the
@@ -408,7 +436,8 @@ private slots:
         const StackFit fit = fitStack(megatronCoreFitStart());
         std::vector<RealityCase> cases = realityCases(megatronCoreStack());
         choosePlans(cases);
-        const double stored = fitObjective(megatronCoreStack(), cases);
+        const double stored =
+            fitObjective(megatronCoreStack(), cases) + fitPrior(megatronCoreStack());
         QVERIFY2(stored <= fit.objective * 1.002, QByteArray::number(stored).constData());
         Stack s = megatronCoreStack();
         const auto& params = stackFitParameters();
