@@ -384,6 +384,115 @@ private slots:
         QVERIFY(w.waitForResults(60000));
     }
 
+    /// The document owns the MOSAIC envelope: the MoE workspace reads that very object (no copy
+    /// of its own), through an edit, its undo and its redo; an envelope the document is given is
+    /// the one the workspace shows; the undo step keeps the edited part's values only.
+    void moeEditsKeepOneEnvelope() {
+        MainWindow w;
+        w.applyPreset(presetIndex(QStringLiteral("mosaic-fig1")), false);
+        w.setCurrentWorkspace(1);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        MoeWorkspace* moe = w.moeWorkspace();
+        const ScenarioDocument* doc = w.document();
+        const auto sameEnvelope = [&]() {
+            return moe->envelope().has_value() && doc->scenario().mosaic.has_value() &&
+                   &*moe->envelope() == &*doc->scenario().mosaic;
+        };
+        QVERIFY(sameEnvelope());
+        LabeledSlider* days = moe->controls()->daysSlider();
+        const double before = doc->scenario().mosaic->days;
+        QCOMPARE(before, 5.0);  // the preset's T_train
+        const std::vector<double>& stops = days->stops();
+        QVERIFY(std::find(stops.begin(), stops.end(), 10.0) != stops.end());
+        QTest::qWait(ScenarioEditCommand::kMergeMs + 100);
+        w.undoStack()->clear();
+        days->setNumber(10);
+        QCOMPARE(doc->scenario().mosaic->days, 10.0);
+        QVERIFY(sameEnvelope());
+        QCOMPARE(w.undoStack()->count(), 1);
+        const auto* step = dynamic_cast<const ScenarioEditCommand*>(w.undoStack()->command(0));
+        QVERIFY(step);
+        QCOMPARE(step->text(), QStringLiteral("change of the MoE controls"));
+        QCOMPARE(step->before().mosaic->days, before);
+        QCOMPARE(step->after().mosaic->days, 10.0);
+        QVERIFY(!step->before().mlForMl && !step->after().mlForMl);  // the edited part only
+        w.undoStack()->undo();
+        QCOMPARE(doc->scenario().mosaic->days, before);
+        QVERIFY(sameEnvelope());
+        QCOMPARE(days->number(), before);
+        w.undoStack()->redo();
+        QCOMPARE(doc->scenario().mosaic->days, 10.0);
+        QVERIFY(sameEnvelope());
+        QCOMPARE(days->number(), 10.0);
+        QVERIFY(w.waitForResults(60000));
+        // An envelope given to the document is the workspace's at once, and shown on request.
+        tandem::mosaic::Envelope e = *doc->scenario().mosaic;
+        e.nodes = 64;
+        w.document()->setMosaic(e);
+        QCOMPARE(moe->envelope()->nodes, 64);
+        moe->showEnvelope();
+        QCOMPARE(moe->controls()->nodesSlider()->value(), 64);
+        // An envelope given to the workspace is the document's.
+        e.days = 40;
+        moe->setEnvelope(e);
+        QCOMPARE(doc->scenario().mosaic->days, 40.0);
+        QVERIFY(sameEnvelope());
+        QCOMPARE(days->number(), 40.0);
+        QVERIFY(w.waitForResults(60000));
+    }
+
+    /// How undo steps of scenario edits merge, per MergeRule: quick edits of one part within
+    /// kMergeMs, a follow-up of the other part always (undone to both parts' values before),
+    /// and never across a step whose rule is Never.
+    void scenarioEditMergeRules() {
+        tandem::Scenario s;
+        s.mlForMl = tandem::mlforml::Params{};
+        s.mosaic = tandem::mosaic::Envelope{};
+        std::vector<std::pair<tandem::Scenario, ScenarioParts>> applied;
+        const auto apply = [&](const tandem::Scenario& v, ScenarioParts p) {
+            applied.push_back({v, p});
+        };
+        const auto edit = [&](ScenarioPart part, double days, int nodes, MergeRule rule) {
+            tandem::Scenario next = s;
+            next.mosaic->days = days;
+            next.mlForMl->foregroundNodes = nodes;
+            auto* c = new ScenarioEditCommand(part, s, next, apply, QStringLiteral("edit"), rule);
+            s = next;
+            return c;
+        };
+        QUndoStack stack;
+        stack.push(edit(ScenarioPart::Mosaic, 21, 46, MergeRule::QuickEdits));
+        stack.push(edit(ScenarioPart::Mosaic, 22, 46, MergeRule::QuickEdits));  // one drag
+        QCOMPARE(stack.count(), 1);
+        stack.push(edit(ScenarioPart::MlForMl, 22, 50, MergeRule::FollowUp));  // a linked slider
+        QCOMPARE(stack.count(), 1);
+        const auto* first = dynamic_cast<const ScenarioEditCommand*>(stack.command(0));
+        QCOMPARE(first->parts().toInt(), (ScenarioPart::Mosaic | ScenarioPart::MlForMl).toInt());
+        QCOMPARE(first->before().mosaic->days, 20.0);
+        QCOMPARE(first->before().mlForMl->foregroundNodes, 46);
+        QCOMPARE(first->after().mosaic->days, 22.0);
+        QCOMPARE(first->after().mlForMl->foregroundNodes, 50);
+        stack.push(edit(ScenarioPart::Mosaic, 23, 50, MergeRule::Never));  // a calibration
+        QCOMPARE(stack.count(), 2);
+        stack.push(edit(ScenarioPart::Mosaic, 24, 50, MergeRule::QuickEdits));
+        stack.push(edit(ScenarioPart::MlForMl, 24, 60, MergeRule::FollowUp));
+        QCOMPARE(stack.count(), 3);
+        stack.push(edit(ScenarioPart::MlForMl, 24, 64, MergeRule::QuickEdits));  // other part
+        QCOMPARE(stack.count(), 4);
+        QTest::qWait(ScenarioEditCommand::kMergeMs + 100);
+        stack.push(edit(ScenarioPart::MlForMl, 24, 70, MergeRule::QuickEdits));  // too late
+        QCOMPARE(stack.count(), 5);
+        QVERIFY(applied.empty());  // a push applies nothing: the edit has happened
+        while (stack.canUndo()) stack.undo();
+        QCOMPARE(applied.back().first.mosaic->days, 20.0);
+        QCOMPARE(applied.back().first.mlForMl->foregroundNodes, 46);
+        QCOMPARE(applied.back().second.toInt(),
+                 (ScenarioPart::Mosaic | ScenarioPart::MlForMl).toInt());
+        QCOMPARE(applied[applied.size() - 2].first.mosaic->days, 22.0);  // before the calibration
+        QVERIFY(!applied[applied.size() - 2].first.mlForMl);
+    }
+
     /// A preset's note describes the preset's values; after a slider drag it says the scenario
     /// was modified from that preset, and an undo back to the preset's values restores it. The
     /// same for a file (the preset saved and opened again): it kept its description after edits.

@@ -31,6 +31,7 @@
 #include "ui/mosaic/reality_view.h"
 #include "ui/mosaic/step_breakdown_view.h"
 #include "ui/shell/job_runner.h"
+#include "ui/shell/scenario_document.h"
 #include "ui/widgets/chart_view.h"
 #include "ui/widgets/count_label.h"
 #include "ui/widgets/labeled_slider.h"
@@ -152,7 +153,7 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
     connect(m_pages, &QTabWidget::currentChanged, this, [this](int) { recomputeLevels(); });
     connectCalibration();
     m_levelsRunner.onResult(this, [this](const BackgroundLevels& r, quint64) {
-        if (!m_envelope) return;
+        if (!envelope()) return;
         m_frontierLevels->setEmptyReason(QString());
         m_optimumVsJobs->setEmptyReason(QString());
         m_frontierLevels->setData(r);
@@ -175,30 +176,31 @@ MoeWorkspace::MoeWorkspace(QWidget* parent)
               "step-time breakdown and memory per GPU [2608.10605 Sec. 5, Table 4]"));
 
     connect(m_controls, &MoeControls::engineInputsChanged, this, [this]() {
-        if (!m_envelope) return;
-        const int gpusBefore = m_envelope->nodes * m_envelope->hardware.gpusPerNode;
-        const int unitBefore = m_envelope->hardware.gpusPerNode;
-        m_controls->applyTo(*m_envelope);
+        if (!envelope()) return;
+        mosaic::Envelope e = *envelope();
+        const int gpusBefore = e.nodes * e.hardware.gpusPerNode;
+        const int unitBefore = e.hardware.gpusPerNode;
+        m_controls->applyTo(e);
         m_unitNote.clear();
         // A switch to hardware of another unit (nodes of 8, racks of 72) keeps the GPU count as
         // close as the new unit allows, and says so.
-        if (m_envelope->hardware.gpusPerNode != unitBefore) {
+        if (e.hardware.gpusPerNode != unitBefore) {
             // At most as many units as the envelope reader accepts for `nodes`.
             const int most = int(mosaic::envelopeField("nodes").range.max);
-            const int units = unitsNearestGpus(gpusBefore, m_envelope->hardware.gpusPerNode, most);
-            m_envelope->nodes = units;
+            const int units = unitsNearestGpus(gpusBefore, e.hardware.gpusPerNode, most);
+            e.nodes = units;
             m_controls->nodesSlider()->setValueSilently(units);
-            m_unitNote = unitChangeNote(m_envelope->hardware, gpusBefore, units);
+            m_unitNote = unitChangeNote(e.hardware, gpusBefore, units);
         }
-        m_controls->showClusterUnit(m_envelope->hardware);
-        m_controls->showFabricCapacity(*m_envelope);
-        emit envelopeEdited(*m_envelope);
+        m_controls->showClusterUnit(e.hardware);
+        m_controls->showFabricCapacity(e);
+        commitEdit(e, false);
         recompute();
     });
     connect(m_table, &CandidateTable::candidateSelected, this, &MoeWorkspace::selectCandidate);
     connect(m_heatmap, &LayoutHeatmapView::cellClicked, this, &MoeWorkspace::selectLayoutCell);
     m_runner.onResult(this, [this](const MoeOutput& r, quint64) {
-        if (!m_envelope) return;
+        if (!envelope()) return;
         m_recent.insert(r.inputs, r);
         showResult(r);
         prepareNeighbours();
@@ -223,9 +225,9 @@ bool MoeWorkspace::isBusy() const {
 }
 
 void MoeWorkspace::recomputeLevels() {
-    if (!m_envelope || !m_levelsStale || m_pages->currentIndex() != kCoRunningPage) return;
+    if (!envelope() || !m_levelsStale || m_pages->currentIndex() != kCoRunningPage) return;
     m_levelsStale = false;
-    const mosaic::Envelope e = *m_envelope;  // the worker owns its copy
+    const mosaic::Envelope e = *envelope();  // the worker owns its copy
     const mosaic::BackgroundLoad& bg = mosaic::backgroundOrIdle(e);
     // The charts keep the last levels until the new ones arrive (a hidden chart would lose its
     // layout); the status line says what is being computed.
@@ -268,11 +270,11 @@ void MoeWorkspace::setNcclImport(const io::NcclImport& imp, const QString& label
     {
         const QSignalBlocker block(m_ncclUse);
         const std::string p = path.toStdString();
-        m_ncclUse->setChecked(m_envelope && !path.isEmpty() &&
-                              std::find(m_envelope->ncclTestsFiles.begin(),
-                                        m_envelope->ncclTestsFiles.end(),
-                                        p) != m_envelope->ncclTestsFiles.end());
-        m_ncclUse->setEnabled(m_envelope.has_value() && !path.isEmpty());
+        m_ncclUse->setChecked(envelope() && !path.isEmpty() &&
+                              std::find(envelope()->ncclTestsFiles.begin(),
+                                        envelope()->ncclTestsFiles.end(),
+                                        p) != envelope()->ncclTestsFiles.end());
+        m_ncclUse->setEnabled(envelope().has_value() && !path.isEmpty());
     }
     // The hardware the file name names, else the scenario's.
     const QString lower = label.toLower();
@@ -288,9 +290,9 @@ void MoeWorkspace::setNcclImport(const io::NcclImport& imp, const QString& label
             hw = QLatin1String(name);
             break;
         }
-    if (hw.isEmpty() && m_envelope &&
-        m_ncclHardware->findText(QString::fromStdString(m_envelope->hardware.name)) >= 0)
-        hw = QString::fromStdString(m_envelope->hardware.name);
+    if (hw.isEmpty() && envelope() &&
+        m_ncclHardware->findText(QString::fromStdString(envelope()->hardware.name)) >= 0)
+        hw = QString::fromStdString(envelope()->hardware.name);
     if (hw.isEmpty()) hw = m_ncclHardware->itemText(0);
     const mosaic::Hardware hardware = mosaic::builtinHardware(hw.toStdString());
     m_nccl->setData(imp, label, hardware);
@@ -321,8 +323,33 @@ void MoeWorkspace::applyTheme() {
     for (ChartView* c : charts()) c->applyTheme();
 }
 
+const std::optional<mosaic::Envelope>& MoeWorkspace::envelope() const {
+    return m_doc ? m_doc->scenario().mosaic : m_ownEnvelope;
+}
+
+void MoeWorkspace::setDocument(ScenarioDocument* doc) {
+    m_doc = doc;
+    m_ownEnvelope.reset();
+}
+
 void MoeWorkspace::setEnvelope(const std::optional<mosaic::Envelope>& e) {
-    m_envelope = e;
+    if (!m_doc)
+        m_ownEnvelope = e;
+    else if (e)
+        m_doc->setMosaic(*e);
+    showEnvelope();
+}
+
+void MoeWorkspace::commitEdit(const mosaic::Envelope& e, bool calibrated) {
+    if (!m_doc) m_ownEnvelope = e;
+    if (calibrated)
+        emit envelopeCalibrated(e);
+    else
+        emit envelopeEdited(e);
+}
+
+void MoeWorkspace::showEnvelope() {
+    const std::optional<mosaic::Envelope>& e = envelope();
     setEnabled(e.has_value());
     // Without a mosaic section there are no values to show: the controls are hidden, not left
     // at the previous scenario's values, and results still on their way are dropped.
@@ -352,11 +379,11 @@ void MoeWorkspace::showEvent(QShowEvent* event) {
 }
 
 void MoeWorkspace::recompute() {
-    if (!m_envelope) return;
+    if (!envelope()) return;
     if (m_deferral.postpone()) return;
     m_levelsStale = true;
     recomputeLevels();
-    const mosaic::Envelope e = *m_envelope;  // the worker owns its copy
+    const mosaic::Envelope e = *envelope();  // the worker owns its copy
     const mosaic::EnvelopeKey inputs = mosaic::searchKey(e);
     if (e.nodes != m_resultEnvelope.nodes) m_nodesStep = e.nodes > m_resultEnvelope.nodes ? 1 : -1;
     // A costing being prepared for anything else only competes for the cores: stop it.
@@ -387,16 +414,16 @@ void MoeWorkspace::recompute() {
 }
 
 void MoeWorkspace::prepareNeighbours() {
-    if (!m_envelope || m_runner.runner()->isBusy()) return;
+    if (!envelope() || m_runner.runner()->isBusy()) return;
     const std::vector<double>& stops = m_controls->nodesSlider()->stops();
-    const auto at = std::find(stops.begin(), stops.end(), double(m_envelope->nodes));
+    const auto at = std::find(stops.begin(), stops.end(), double(envelope()->nodes));
     if (at == stops.end()) return;
     std::vector<mosaic::Envelope> next;
     m_preparing.clear();
     for (int step : {m_nodesStep, -m_nodesStep}) {
         const std::ptrdiff_t i = (at - stops.begin()) + step;
         if (i < 0 || i >= static_cast<std::ptrdiff_t>(stops.size())) continue;
-        mosaic::Envelope n = *m_envelope;
+        mosaic::Envelope n = *envelope();
         n.nodes = static_cast<int>(stops[static_cast<size_t>(i)]);
         mosaic::EnvelopeKey key = mosaic::searchKey(n);
         if (m_recent.find(key)) continue;  // shown before: no costing needed

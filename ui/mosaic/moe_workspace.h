@@ -24,6 +24,7 @@ namespace tandem::ui {
 
 class CandidateTable;
 class ChartView;
+class ScenarioDocument;
 class FrontierLevelsView;
 class FrontierView;
 class ImportedModelCard;
@@ -71,8 +72,21 @@ public:
     /// linked slider of the other workspace) is computed when the workspace is next shown; the
     /// main window turns it on. Off (the default): every change is computed at once.
     void setComputeWhenShown(bool on) { m_deferral.setEnabled(on); }
+    /// Makes `doc`'s scenario the one owner of the envelope: from now on envelope() is
+    /// `doc->scenario().mosaic` itself (the workspace keeps no copy). The workspace's own edits
+    /// are announced by envelopeEdited / envelopeCalibrated with the new envelope, and the
+    /// receiver stores it in the document (ScenarioDocument::setMosaic) before the signal returns
+    /// (MainWindow, which also puts the edit on the undo stack). showEnvelope() shows it.
+    void setDocument(ScenarioDocument* doc);
+    /// Re-reads the envelope from its owner and shows it (controls, charts, a new search): after
+    /// the document's envelope was replaced (open, preset, undo/redo, an import).
+    void showEnvelope();
+    /// Replaces the envelope at its owner and shows it: the document's mosaic section
+    /// (ScenarioDocument::setMosaic: marked modified, no undo step; `e` must hold a value) when a
+    /// document is set, else the workspace's own (nullopt: no MoE scenario).
     void setEnvelope(const std::optional<mosaic::Envelope>& e);
-    const std::optional<mosaic::Envelope>& envelope() const { return m_envelope; }
+    /// The envelope shown: the document's mosaic section (setDocument), else the workspace's own.
+    const std::optional<mosaic::Envelope>& envelope() const;
     QList<ChartView*> charts() const;
     MoeControls* controls() const { return m_controls; }
     FrontierView* frontierView() const { return m_frontier; }
@@ -182,7 +196,13 @@ private:
     /// Connects the reality check's Calibrate button and the calibration's result.
     void connectCalibration();
 
-    std::optional<mosaic::Envelope> m_envelope;
+    /// The owner of the envelope (setDocument); null: m_ownEnvelope (a workspace on its own).
+    ScenarioDocument* m_doc = nullptr;
+    /// The envelope of a workspace without a document; unused once one is set.
+    std::optional<mosaic::Envelope> m_ownEnvelope;
+    /// Stores an edit made here at the owner (without a document; with one, the receiver of
+    /// the signal does) and emits envelopeEdited, or envelopeCalibrated when `calibrated`.
+    void commitEdit(const mosaic::Envelope& e, bool calibrated);
     std::optional<mosaic::SearchResult> m_result;
     mosaic::Envelope m_resultEnvelope;
     int m_selected = -1;

@@ -16,15 +16,15 @@ mosaic::Stack MoeWorkspace::userRunsStack(const mosaic::Envelope& e) {
 }
 
 void MoeWorkspace::showUserRuns() {
-    if (!m_envelope) return;
-    const mosaic::Stack stack = userRunsStack(*m_envelope);
+    if (!envelope()) return;
+    const mosaic::Stack stack = userRunsStack(*envelope());
     const std::string key = mosaic::stackToJson(stack).dump();
-    if (m_envelope->userRuns == m_userRunsShown && key == m_userRunsStack) return;
-    m_userRunsShown = m_envelope->userRuns;
+    if (envelope()->userRuns == m_userRunsShown && key == m_userRunsStack) return;
+    m_userRunsShown = envelope()->userRuns;
     m_userRunsStack = key;
     Diagnostics diag;
     const std::vector<mosaic::RealityCase> cases =
-        mosaic::userRunCases(m_envelope->userRuns, stack, diag);
+        mosaic::userRunCases(envelope()->userRuns, stack, diag);
     QStringList problems;
     for (const Issue& i : diag.items())
         problems << QStringLiteral("measured_runs%1: %2")
@@ -37,13 +37,13 @@ bool MoeWorkspace::calibrateToUserRuns(QString* why) {
         if (why) *why = text;
         return false;
     };
-    if (!m_envelope || m_envelope->userRuns.empty())
+    if (!envelope() || envelope()->userRuns.empty())
         return fail(tr("No runs of yours to calibrate to: import a training log first."));
     if (m_calibrationRunner.runner()->isBusy()) return fail(tr("A calibration is running."));
     const mosaic::Stack base = mosaic::builtinStack("megatron-core");
     Diagnostics diag;
     const std::vector<mosaic::RealityCase> cases =
-        mosaic::userRunCases(m_envelope->userRuns, base, diag);
+        mosaic::userRunCases(envelope()->userRuns, base, diag);
     if (cases.empty())
         return fail(
             tr("None of your runs can be read: %1").arg(QString::fromStdString(diag.str())));
@@ -68,10 +68,11 @@ void MoeWorkspace::connectCalibration() {
     });
     m_calibrationRunner.onResult(this, [this](const mosaic::CalibrationResult& r, quint64) {
         m_reality->setCalibrating(false);
-        if (!m_envelope) return;
-        m_envelope->stack = r.stack;
-        m_controls->setEnvelope(*m_envelope);
-        emit envelopeCalibrated(*m_envelope);
+        if (!envelope()) return;
+        mosaic::Envelope e = *envelope();
+        e.stack = r.stack;
+        m_controls->setEnvelope(e);
+        commitEdit(e, true);
         showUserRuns();
         recompute();
     });

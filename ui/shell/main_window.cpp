@@ -57,6 +57,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_tabs(new QTabWidget(this)),
       m_undo(new QUndoStack(this)) {
     setObjectName(QStringLiteral("mainWindow"));
+    m_moe->setDocument(m_doc);  // the document owns the envelope; the workspace reads it there
     m_tabs->addTab(m_network, tr("Network x ML knobs"));
     m_tabs->addTab(m_moe, tr("MoE sparsity frontier"));
     m_tabs->setTabToolTip(
@@ -106,37 +107,41 @@ MainWindow::MainWindow(QWidget* parent)
         }
         if (parts & ScenarioPart::Mosaic) {
             if (s.mosaic) m_doc->setMosaic(*s.mosaic);
-            m_moe->setEnvelope(s.mosaic);
+            m_moe->showEnvelope();
         }
         m_applyingUndo = false;
     };
     // A linked slider's edit of the other workspace is one undo step with the user's own.
+    const auto mergeRule = [this]() {
+        return m_link->propagating() ? MergeRule::FollowUp : MergeRule::QuickEdits;
+    };
     connect(m_network, &NetworkWorkspace::paramsEdited, this,
-            [this, apply](const mlforml::Params& p) {
+            [this, apply, mergeRule](const mlforml::Params& p) {
                 const Scenario before = m_doc->scenario();
                 m_doc->setMlForMl(p);
                 if (!m_applyingUndo)
                     m_undo->push(new ScenarioEditCommand(
                         ScenarioPart::MlForMl, before, m_doc->scenario(), apply,
-                        tr("change of the ML-for-ML controls"), m_link->propagating()));
+                        tr("change of the ML-for-ML controls"), mergeRule()));
             });
-    connect(m_moe, &MoeWorkspace::envelopeEdited, this, [this, apply](const mosaic::Envelope& e) {
-        const Scenario before = m_doc->scenario();
-        m_doc->setMosaic(e);
-        if (!m_applyingUndo)
-            m_undo->push(new ScenarioEditCommand(ScenarioPart::Mosaic, before, m_doc->scenario(),
-                                                 apply, tr("change of the MoE controls"),
-                                                 m_link->propagating()));
-    });
-    // A calibration is one undo step of its own, never merged into the edits around it.
-    connect(m_moe, &MoeWorkspace::envelopeCalibrated, this,
-            [this, apply](const mosaic::Envelope& e) {
+    connect(m_moe, &MoeWorkspace::envelopeEdited, this,
+            [this, apply, mergeRule](const mosaic::Envelope& e) {
                 const Scenario before = m_doc->scenario();
                 m_doc->setMosaic(e);
-                m_undo->push(new ScenarioEditCommand(ScenarioPart::Mosaic, before,
-                                                     m_doc->scenario(), apply,
-                                                     tr("calibration to your runs"), false, true));
+                if (!m_applyingUndo)
+                    m_undo->push(new ScenarioEditCommand(
+                        ScenarioPart::Mosaic, before, m_doc->scenario(), apply,
+                        tr("change of the MoE controls"), mergeRule()));
             });
+    // A calibration is one undo step of its own, never merged into the edits around it.
+    connect(
+        m_moe, &MoeWorkspace::envelopeCalibrated, this, [this, apply](const mosaic::Envelope& e) {
+            const Scenario before = m_doc->scenario();
+            m_doc->setMosaic(e);
+            m_undo->push(new ScenarioEditCommand(ScenarioPart::Mosaic, before, m_doc->scenario(),
+                                                 apply, tr("calibration to your runs"),
+                                                 MergeRule::Never));
+        });
     connect(m_doc, &ScenarioDocument::scenarioReplaced, m_undo, &QUndoStack::clear);
     connect(m_network->lossFitPanel(), &LossFitPanel::useFitRequested, this,
             &MainWindow::applyLossFit);
@@ -537,7 +542,7 @@ void MainWindow::syncFromDocument() {
     m_network->clearImports();
     m_moe->clearImports();
     m_network->setParams(m_doc->scenario().mlForMl);
-    m_moe->setEnvelope(m_doc->scenario().mosaic);
+    m_moe->showEnvelope();
     showScenarioImports();
     // A scenario whose workspaces sit on different clusters is shown as it is: the link goes off.
     if (m_link && m_link->isLinked() && !m_link->inStep()) {

@@ -165,7 +165,7 @@ bool MainWindow::applyImport(const ImportedFile& f, DenseModelTarget dense, Diag
             files.push_back(f.path.toStdString());
             if (!validScenario(s, *m_doc, diag)) return false;
             m_doc->setMosaic(*s.mosaic);
-            m_moe->setEnvelope(s.mosaic);
+            m_moe->showEnvelope();
             m_moe->addImportedModel(im);
             m_moe->pages()->setCurrentIndex(0);
             setCurrentWorkspace(1);
@@ -183,7 +183,7 @@ bool MainWindow::applyImport(const ImportedFile& f, DenseModelTarget dense, Diag
                 s.mosaic->shownNcclTestsFile = f.path.toStdString();
                 if (!validScenario(s, *m_doc, diag)) return false;
                 m_doc->setMosaic(*s.mosaic);
-                m_moe->setEnvelope(s.mosaic);
+                m_moe->showEnvelope();
             }
             m_moe->setNcclImport(*f.nccl, f.label, f.path);
             setCurrentWorkspace(1);
@@ -273,7 +273,7 @@ bool MainWindow::applyImport(const ImportedFile& f, DenseModelTarget dense, Diag
             s.mosaic->stack = *f.stack;
             if (!validScenario(s, *m_doc, diag)) return false;
             m_doc->setMosaic(*s.mosaic);
-            m_moe->setEnvelope(s.mosaic);
+            m_moe->showEnvelope();
             setCurrentWorkspace(1);
             QString message = tr("Training stack %1: %2")
                                   .arg(QString::fromStdString(f.stack->name),
@@ -310,7 +310,7 @@ bool MainWindow::importUserRun(const mosaic::UserRun& run, Diagnostics& diag) {
         runs.push_back(run);
     if (!validScenario(s, *m_doc, diag)) return false;
     m_doc->setMosaic(*s.mosaic);
-    m_moe->setEnvelope(s.mosaic);
+    m_moe->showEnvelope();
     m_moe->pages()->setCurrentIndex(MoeWorkspace::kRealityPage);
     setCurrentWorkspace(1);
     statusBar()->showMessage(
@@ -387,7 +387,7 @@ void MainWindow::useMeasuredCollectives(bool on, const QString& path) {
         return;
     }
     m_doc->setMosaic(*parsed->mosaic);
-    m_moe->setEnvelope(*parsed->mosaic);
+    m_moe->showEnvelope();
     statusBar()->showMessage(
         on ? tr("The MoE search now costs collectives with %1").arg(QFileInfo(path).fileName())
            : tr("The MoE search costs collectives analytically again"),

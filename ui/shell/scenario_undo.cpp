@@ -4,17 +4,22 @@
 
 namespace tandem::ui {
 
-ScenarioEditCommand::ScenarioEditCommand(ScenarioPart part, Scenario before, Scenario after,
-                                         Apply apply, const QString& text, bool followUp,
-                                         bool alone)
-    : QUndoCommand(text),
-      m_part(part),
-      m_parts(part),
-      m_before(std::move(before)),
-      m_after(std::move(after)),
-      m_apply(std::move(apply)),
-      m_followUp(followUp),
-      m_alone(alone) {
+namespace {
+
+/// Copies the sections of `from` named by `parts` into `to`.
+void copyParts(const Scenario& from, ScenarioParts parts, Scenario& to) {
+    if (parts & ScenarioPart::MlForMl) to.mlForMl = from.mlForMl;
+    if (parts & ScenarioPart::Mosaic) to.mosaic = from.mosaic;
+}
+
+}  // namespace
+
+ScenarioEditCommand::ScenarioEditCommand(ScenarioPart part, const Scenario& before,
+                                         const Scenario& after, Apply apply, const QString& text,
+                                         MergeRule rule)
+    : QUndoCommand(text), m_part(part), m_parts(part), m_apply(std::move(apply)), m_rule(rule) {
+    copyParts(before, m_parts, m_before);
+    copyParts(after, m_parts, m_after);
     m_lastEdit.start();
 }
 
@@ -30,9 +35,13 @@ void ScenarioEditCommand::redo() {
 
 bool ScenarioEditCommand::mergeWith(const QUndoCommand* other) {
     const auto* o = dynamic_cast<const ScenarioEditCommand*>(other);
-    if (!o || m_alone || o->m_alone) return false;
-    if (!o->m_followUp && (o->m_part != m_part || m_lastEdit.elapsed() > kMergeMs)) return false;
-    m_after = o->m_after;
+    if (!o || m_rule == MergeRule::Never || o->m_rule == MergeRule::Never) return false;
+    if (o->m_rule != MergeRule::FollowUp &&
+        (o->m_part != m_part || m_lastEdit.elapsed() > kMergeMs))
+        return false;
+    // A part this step did not edit yet is undone to its value before the merged edit.
+    copyParts(o->m_before, o->m_parts & ~m_parts, m_before);
+    copyParts(o->m_after, o->m_parts, m_after);
     m_parts |= o->m_parts;
     m_lastEdit.restart();
     return true;

@@ -90,17 +90,6 @@ void showRefusal(QAbstractSpinBox* box, const QString& message) {
         window->statusBar()->showMessage(message, 15000);
 }
 
-/// The shared fixup of both boxes: a complete number that is not taken gives the message,
-/// stored in `refusal`, shown and returned (empty when the text is not a refused number).
-QString refuse(QAbstractSpinBox* box, const QString& field, const QString& typed, const Reading& r,
-               double lo, double hi, const QString& suffix, const QString& kept, bool wholeOnly) {
-    if (!r.complete || r.state == QValidator::Acceptable) return {};
-    const QString message =
-        numberRefusal(field, typed, r.value, r.negative, lo, hi, suffix, kept, wholeOnly);
-    showRefusal(box, message);
-    return message;
-}
-
 }  // namespace
 
 QString numberRefusal(const QString& field, const QString& typed, double value, bool negative,
@@ -121,104 +110,96 @@ QString numberRefusal(const QString& field, const QString& typed, double value, 
         .arg(field, typed, why, endText(locale, lo, {}), endText(locale, hi, unit), kept);
 }
 
-// ---- NumberSpinBox ----
+// ---- SpinBoxRefusal ----
 
-NumberSpinBox::NumberSpinBox(QWidget* parent) : QDoubleSpinBox(parent) {
-    connect(this, &QAbstractSpinBox::editingFinished, this, [this]() {
+void SpinBoxRefusal::watchEditing(QAbstractSpinBox* box) {
+    QObject::connect(box, &QAbstractSpinBox::editingFinished, box, [this]() {
         if (!m_refusedNow) m_refusal.clear();  // a number was taken (or nothing typed)
         m_refusedNow = false;
     });
 }
 
-QString NumberSpinBox::bare(const QString& text) const {
+QString SpinBoxRefusal::fieldNameOf(const QAbstractSpinBox* box) const {
+    if (!m_field.isEmpty()) return m_field;
+    const QString label = formLabel(box);
+    if (!label.isEmpty()) return label;
+    return box->accessibleName().isEmpty() ? QAbstractSpinBox::tr("Value") : box->accessibleName();
+}
+
+QString SpinBoxRefusal::bare(const QString& text, const QString& prefix, const QString& suffix) {
     QString t = text;
-    if (!prefix().isEmpty() && t.startsWith(prefix())) t.remove(0, prefix().size());
-    if (!suffix().isEmpty() && t.endsWith(suffix())) t.chop(suffix().size());
+    if (!prefix.isEmpty() && t.startsWith(prefix)) t.remove(0, prefix.size());
+    if (!suffix.isEmpty() && t.endsWith(suffix)) t.chop(suffix.size());
     return t.trimmed();
 }
 
-QString NumberSpinBox::fieldName() const {
-    if (!m_field.isEmpty()) return m_field;
-    const QString label = formLabel(this);
-    if (!label.isEmpty()) return label;
-    return accessibleName().isEmpty() ? tr("Value") : accessibleName();
+QString SpinBoxRefusal::refuseTyped(QAbstractSpinBox* box, const QString& typed, int decimals,
+                                    double lo, double hi, const QString& suffix,
+                                    const QString& kept) const {
+    const Reading r = readNumber(box->locale(), typed, decimals, lo, hi);
+    if (!r.complete || r.state == QValidator::Acceptable) return {};
+    const QString message = numberRefusal(fieldNameOf(box), typed, r.value, r.negative, lo, hi,
+                                          suffix, kept, decimals < 0);
+    showRefusal(box, message);
+    m_refusal = message;
+    m_refusedNow = true;
+    return message;
 }
+
+// ---- NumberSpinBox ----
+
+NumberSpinBox::NumberSpinBox(QWidget* parent) : QDoubleSpinBox(parent) { watchEditing(this); }
 
 QValidator::State NumberSpinBox::validate(QString& input, int& pos) const {
     const QString special = specialValueText();
     if (!special.isEmpty() && special.startsWith(input))
         return input == special ? QValidator::Acceptable : QValidator::Intermediate;
     Q_UNUSED(pos);
-    return readNumber(locale(), bare(input), decimals(), minimum(), maximum()).state;
+    return readNumber(locale(), bare(input, prefix(), suffix()), decimals(), minimum(), maximum())
+        .state;
 }
 
 double NumberSpinBox::valueFromText(const QString& text) const {
     const QString special = specialValueText();
     if (!special.isEmpty() && text == special) return minimum();
-    const Reading r = readNumber(locale(), bare(text), decimals(), minimum(), maximum());
+    const Reading r =
+        readNumber(locale(), bare(text, prefix(), suffix()), decimals(), minimum(), maximum());
     return r.state == QValidator::Acceptable ? r.value : value();
 }
 
 void NumberSpinBox::fixup(QString& input) const {
-    const QString typed = bare(input);
-    const Reading r = readNumber(locale(), typed, decimals(), minimum(), maximum());
     auto* self = const_cast<NumberSpinBox*>(this);
-    const QString message = refuse(self, fieldName(), typed, r, minimum(), maximum(), suffix(),
-                                   textFromValue(value()) + suffix(), false);
-    if (message.isEmpty()) return;
-    m_refusal = message;
-    m_refusedNow = true;
-    emit self->inputRefused(message);
+    const QString message =
+        refuseTyped(self, bare(input, prefix(), suffix()), decimals(), minimum(), maximum(),
+                    suffix(), textFromValue(value()) + suffix());
+    if (!message.isEmpty()) emit self->inputRefused(message);
 }
 
 // ---- IntSpinBox ----
 
-IntSpinBox::IntSpinBox(QWidget* parent) : QSpinBox(parent) {
-    connect(this, &QAbstractSpinBox::editingFinished, this, [this]() {
-        if (!m_refusedNow) m_refusal.clear();
-        m_refusedNow = false;
-    });
-}
-
-QString IntSpinBox::bare(const QString& text) const {
-    QString t = text;
-    if (!prefix().isEmpty() && t.startsWith(prefix())) t.remove(0, prefix().size());
-    if (!suffix().isEmpty() && t.endsWith(suffix())) t.chop(suffix().size());
-    return t.trimmed();
-}
-
-QString IntSpinBox::fieldName() const {
-    if (!m_field.isEmpty()) return m_field;
-    const QString label = formLabel(this);
-    if (!label.isEmpty()) return label;
-    return accessibleName().isEmpty() ? tr("Value") : accessibleName();
-}
+IntSpinBox::IntSpinBox(QWidget* parent) : QSpinBox(parent) { watchEditing(this); }
 
 QValidator::State IntSpinBox::validate(QString& input, int& pos) const {
     const QString special = specialValueText();
     if (!special.isEmpty() && special.startsWith(input))
         return input == special ? QValidator::Acceptable : QValidator::Intermediate;
     Q_UNUSED(pos);
-    return readNumber(locale(), bare(input), -1, minimum(), maximum()).state;
+    return readNumber(locale(), bare(input, prefix(), suffix()), -1, minimum(), maximum()).state;
 }
 
 int IntSpinBox::valueFromText(const QString& text) const {
     const QString special = specialValueText();
     if (!special.isEmpty() && text == special) return minimum();
-    const Reading r = readNumber(locale(), bare(text), -1, minimum(), maximum());
+    const Reading r =
+        readNumber(locale(), bare(text, prefix(), suffix()), -1, minimum(), maximum());
     return r.state == QValidator::Acceptable ? static_cast<int>(r.value) : value();
 }
 
 void IntSpinBox::fixup(QString& input) const {
-    const QString typed = bare(input);
-    const Reading r = readNumber(locale(), typed, -1, minimum(), maximum());
     auto* self = const_cast<IntSpinBox*>(this);
-    const QString message = refuse(self, fieldName(), typed, r, minimum(), maximum(), suffix(),
-                                   textFromValue(value()) + suffix(), true);
-    if (message.isEmpty()) return;
-    m_refusal = message;
-    m_refusedNow = true;
-    emit self->inputRefused(message);
+    const QString message = refuseTyped(self, bare(input, prefix(), suffix()), -1, minimum(),
+                                        maximum(), suffix(), textFromValue(value()) + suffix());
+    if (!message.isEmpty()) emit self->inputRefused(message);
 }
 
 }  // namespace tandem::ui

@@ -22,60 +22,70 @@ QString numberRefusal(const QString& field, const QString& typed, double value, 
                       double lo, double hi, const QString& suffix, const QString& kept,
                       bool wholeOnly);
 
+/// What NumberSpinBox and IntSpinBox share: the name their messages give the box and the last
+/// refused input. Not a QObject: each box derives from its Qt box first and from this.
+class SpinBoxRefusal {
+public:
+    /// The name messages give the box (the row's label); empty: the label of its form row.
+    void setFieldName(const QString& name) { m_field = name; }
+    /// The message of the last refused input, until an input is taken; empty when none.
+    QString refusal() const { return m_refusal; }
+
+protected:
+    SpinBoxRefusal() = default;
+    ~SpinBoxRefusal() = default;
+    /// Clears the refusal when `box` finishes an edit whose input was taken (or nothing was
+    /// typed); the box's constructor calls this once.
+    void watchEditing(QAbstractSpinBox* box);
+    /// The name used in `box`'s messages: the one set, else its form label, else its
+    /// accessible name, else "Value".
+    QString fieldNameOf(const QAbstractSpinBox* box) const;
+    /// `text` without `prefix` and `suffix`, trimmed.
+    static QString bare(const QString& text, const QString& prefix, const QString& suffix);
+    /// The shared fixup: reads `typed` (bare) as a box of range [lo, hi] keeping `decimals`
+    /// (-1: whole numbers) does; a complete number that is not taken is refused: the message
+    /// (numberRefusal, `kept` the value kept as shown) is shown beside `box` and in its window's
+    /// status bar, becomes refusal() and is returned. Empty when nothing was refused.
+    QString refuseTyped(QAbstractSpinBox* box, const QString& typed, int decimals, double lo,
+                        double hi, const QString& suffix, const QString& kept) const;
+
+private:
+    QString m_field;
+    mutable QString m_refusal;
+    mutable bool m_refusedNow = false;  ///< set by refuseTyped (fixup), read when editing finishes
+};
+
 /// A QDoubleSpinBox that reads exponents and refuses out-of-range input with a message.
-class NumberSpinBox : public QDoubleSpinBox {
+class NumberSpinBox : public QDoubleSpinBox, public SpinBoxRefusal {
     Q_OBJECT
 public:
     explicit NumberSpinBox(QWidget* parent = nullptr);
     QValidator::State validate(QString& input, int& pos) const override;
     double valueFromText(const QString& text) const override;
     void fixup(QString& input) const override;
-
-    /// The name messages give the box (the row's label); empty: the label of its form row.
-    void setFieldName(const QString& name) { m_field = name; }
     /// The name used in messages: the one set, else the box's form label, else "Value".
-    QString fieldName() const;
-    /// The message of the last refused input, until an input is taken; empty when none.
-    QString refusal() const { return m_refusal; }
+    QString fieldName() const { return fieldNameOf(this); }
 
 signals:
     /// A typed number was refused; `message` names the field, the number and the range.
     void inputRefused(const QString& message);
-
-private:
-    /// `text` without the prefix and suffix, trimmed.
-    QString bare(const QString& text) const;
-    QString m_field;
-    mutable QString m_refusal;
-    mutable bool m_refusedNow = false;  ///< set by fixup, read when editing finishes
 };
 
 /// A QSpinBox that reads exponents ("1e3") and refuses out-of-range or fractional input with a
 /// message, as NumberSpinBox does.
-class IntSpinBox : public QSpinBox {
+class IntSpinBox : public QSpinBox, public SpinBoxRefusal {
     Q_OBJECT
 public:
     explicit IntSpinBox(QWidget* parent = nullptr);
     QValidator::State validate(QString& input, int& pos) const override;
     int valueFromText(const QString& text) const override;
     void fixup(QString& input) const override;
-
-    /// As NumberSpinBox::setFieldName.
-    void setFieldName(const QString& name) { m_field = name; }
     /// As NumberSpinBox::fieldName.
-    QString fieldName() const;
-    /// As NumberSpinBox::refusal.
-    QString refusal() const { return m_refusal; }
+    QString fieldName() const { return fieldNameOf(this); }
 
 signals:
     /// As NumberSpinBox::inputRefused.
     void inputRefused(const QString& message);
-
-private:
-    QString bare(const QString& text) const;
-    QString m_field;
-    mutable QString m_refusal;
-    mutable bool m_refusedNow = false;
 };
 
 }  // namespace tandem::ui
