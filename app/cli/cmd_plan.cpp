@@ -62,11 +62,12 @@ struct PlanFlags {
                                        QStringLiteral("P"), QStringLiteral("bf16")};
     const QCommandLineOption emitFormat{
         QStringLiteral("emit"),
-        QStringLiteral("Print the first layout as a launch script: megatron (a bash script "
-                       "whose header names the model, hardware, stack, predictions and notes, "
-                       "then torchrun pretrain_gpt.py with the complete Megatron-LM flags: model, "
-                       "layout, batch, recompute and precision; the GUI's Save as .sh writes the "
-                       "same bytes; --megatron-args reads it back to the same plan)."),
+        QStringLiteral(
+            "Print the first layout as a launch script: megatron (a bash script "
+            "whose header names the model, hardware, stack, predictions and notes, "
+            "then torchrun pretrain_gpt.py with the complete Megatron-LM flags: model, "
+            "layout, batch, recompute and precision; the GUI's Save as .sh writes the "
+            "same bytes; --megatron-args reads it back to the same plan; not with --json)."),
         QStringLiteral("FORMAT")};
     const QCommandLineOption megatronArgs{
         QStringLiteral("megatron-args"),
@@ -179,6 +180,13 @@ int readCluster(const QCommandLineParser& parser, const PlanFlags& f, m::PlanReq
             QStringLiteral("--emit supports: megatron (got '%1')").arg(parser.value(f.emitFormat)));
         return kExitBadInput;
     }
+    // --emit prints a bash script, --json a JSON document: one output each.
+    if (parser.isSet(f.emitFormat) && parser.isSet(f.json)) {
+        printError(QStringLiteral(
+            "--emit megatron and --json cannot be combined: --emit prints a launch script, "
+            "--json the plan's JSON; give one of them"));
+        return kExitBadInput;
+    }
     return kExitOk;
 }
 
@@ -278,8 +286,12 @@ int writeReport(const QCommandLineParser& parser, const PlanFlags& f, const m::P
         std::vector<std::string> notes;
         const std::string text = m::planReportMegatron(r, &notes);
         if (text.empty()) {
-            printError(QStringLiteral("--emit: %1; nothing to emit")
-                           .arg(QString::fromStdString(m::noFeasibleLayoutText())));
+            // Why, as the plan's text says it: the rules that cut the grid's layouts and the
+            // nearest cluster that works, or the given layout's reason.
+            printError(
+                QStringLiteral("--emit megatron: no feasible layout to write; nothing "
+                               "emitted:"));
+            std::fprintf(stderr, "%s", whyNothingToEmit(r).c_str());
             return kExitFailure;
         }
         for (const auto& n : notes) std::fprintf(stderr, "--emit megatron: note: %s\n", n.c_str());

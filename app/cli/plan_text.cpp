@@ -26,6 +26,7 @@ void printHeader(const m::PlanReport& r) {
           c.seqLen);
     if (!r.networkNote.empty()) print("Note: %s\n", r.networkNote.c_str());
     print("%s\n", r.overlapNote.c_str());
+    if (!r.pipelineNote.empty()) print("Note (first layout): %s\n", r.pipelineNote.c_str());
     if (c.stack.calibration.runs > 0)
         print("Stack: %s, %s\n", c.stack.name.c_str(),
               m::calibrationSentence(c.stack.calibration).c_str());
@@ -53,33 +54,54 @@ void printHeader(const m::PlanReport& r) {
     }
 }
 
-/// Given layouts: the recomputation chosen for a layout without a ckpt key, and for one that
-/// does not fit in memory the recomputation, distributed-optimizer or FSDP setting that fits.
-void printRecomputation(const m::PlanReport& r) {
+/// Given layout `i`: the recomputation chosen for it without a ckpt key, and where it does not
+/// fit in memory the recomputation, distributed-optimizer or FSDP setting that fits; one line
+/// each, with its newline.
+std::string recomputationText(const m::PlanReport& r, size_t i) {
     const size_t n = r.layouts.size();
-    for (size_t i = 0; i < n; ++i) {
-        const m::PlanLayout& l = r.layouts[i];
-        const std::string which = n > 1 ? "Layout " + std::to_string(i + 1) + ": " : "";
-        if (l.ckptChosen) {
-            if (l.eval.feasible)
-                print(
-                    "%sckpt not given: costed with %s, the least recomputation that fits "
-                    "(none, selective, super-selective, full)\n",
-                    which.c_str(), m::checkpointingName(l.plan.ckpt));
-            else if (l.eval.rule == m::kDoesNotFitInMemory)
-                print("%sckpt not given: no recomputation fits; costed with full\n", which.c_str());
-        }
-        if (!l.remedyChecked) continue;
-        if (l.fitsWith)
-            print("%sFits with %s (%s GB): --layout %s\n", which.c_str(),
-                  m::remedyChange(l.plan, *l.fitsWith).c_str(),
-                  fixed(l.fitsWithMemoryGB, 1).c_str(), m::layoutString(*l.fitsWith).c_str());
-        else
-            print(
-                "%sNo recomputation, distributed-optimizer or FSDP setting makes this layout "
-                "fit%s\n",
-                which.c_str(), r.request.cluster.stack.fsdp ? "" : " (this stack has no FSDP)");
+    const m::PlanLayout& l = r.layouts[i];
+    const std::string which = n > 1 ? "Layout " + std::to_string(i + 1) + ": " : "";
+    std::string s;
+    if (l.ckptChosen) {
+        if (l.eval.feasible)
+            s += which + "ckpt not given: costed with " + m::checkpointingName(l.plan.ckpt) +
+                 ", the least recomputation that fits (none, selective, super-selective, full)\n";
+        else if (l.eval.rule == m::kDoesNotFitInMemory)
+            s += which + "ckpt not given: no recomputation fits; costed with full\n";
     }
+    if (!l.remedyChecked) return s;
+    if (l.fitsWith)
+        s += which + "Fits with " + m::remedyChange(l.plan, *l.fitsWith) + " (" +
+             fixed(l.fitsWithMemoryGB, 1) + " GB): --layout " + m::layoutString(*l.fitsWith) + "\n";
+    else
+        s += which +
+             "No recomputation, distributed-optimizer or FSDP setting makes this layout fit" +
+             (r.request.cluster.stack.fsdp ? "" : " (this stack has no FSDP)") + "\n";
+    return s;
+}
+
+/// Given layouts: recomputationText of each.
+void printRecomputation(const m::PlanReport& r) {
+    for (size_t i = 0; i < r.layouts.size(); ++i) print("%s", recomputationText(r, i).c_str());
+}
+
+/// Why the grid has no feasible layout: which rules cut the candidates, with the smallest
+/// memory need seen, and the nearest cluster that works; lines with their newlines.
+std::string noLayoutText(const m::PlanReport& r) {
+    const m::Cluster& c = r.request.cluster;
+    std::string s = m::noFeasibleLayoutText() + ".\n";
+    if (!r.rejections) return s;  // not explained (PlanRequest::explainInfeasible off)
+    const m::PlanRejections& rej = *r.rejections;
+    s += m::rejectionSummary(rej) + "  (" + m::layoutGridRuleName(rej.layoutGrid) +
+         " layout grid)\n";
+    if (r.nearestDevices > 0)
+        s += "Nearest cluster that works: " + std::to_string(r.nearestDevices) + " GPUs (" +
+             std::to_string(r.nearestDevices / c.hardware.gpusPerNode) + " nodes of " +
+             std::to_string(c.hardware.gpusPerNode) + ").\n";
+    else
+        s += "No cluster within " + std::to_string(m::kNearestNodesSpan) +
+             " nodes of this one has a feasible layout.\n";
+    return s;
 }
 
 /// The layouts table and the rounded-batch note, or why nothing fits.
@@ -99,19 +121,7 @@ void printLayouts(const m::PlanReport& r) {
                       : l.eval.reason});
     }
     if (rows.empty()) {
-        // Which rules cut the candidates, with the smallest memory need seen, and the nearest
-        // cluster that works.
-        print("%s.\n", m::noFeasibleLayoutText().c_str());
-        if (!r.rejections) return;  // not explained (PlanRequest::explainInfeasible off)
-        const m::PlanRejections& rej = *r.rejections;
-        print("%s  (%s layout grid)\n", m::rejectionSummary(rej).c_str(),
-              m::layoutGridRuleName(rej.layoutGrid));
-        if (r.nearestDevices > 0)
-            print("Nearest cluster that works: %d GPUs (%d nodes of %d).\n", r.nearestDevices,
-                  r.nearestDevices / c.hardware.gpusPerNode, c.hardware.gpusPerNode);
-        else
-            print("No cluster within %d nodes of this one has a feasible layout.\n",
-                  m::kNearestNodesSpan);
+        print("%s", noLayoutText(r).c_str());
         return;
     }
     printTable(
@@ -154,6 +164,14 @@ void printCollectives(const m::PlanReport& r) {
 }
 
 }  // namespace
+
+std::string whyNothingToEmit(const m::PlanReport& r) {
+    if (r.layouts.empty()) return noLayoutText(r);
+    const m::PlanLayout& l = r.layouts.front();
+    if (l.eval.feasible) return {};
+    return "Layout " + m::layoutString(l.plan) + " is not feasible: " + l.eval.reason + "\n" +
+           recomputationText(r, 0);
+}
 
 void printPlanReport(const m::PlanReport& r) {
     printHeader(r);

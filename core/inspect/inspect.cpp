@@ -438,6 +438,15 @@ void inspectInto(const std::string& text, const std::string& path, ojson& j, Dia
             for (const auto& [k, v] : tj.items()) j[k] = v;
             return;
         }
+        case InputKind::LaunchScript:
+            // Its flags are read against a model: `plan MODEL.json --megatron-args FILE`.
+            j["kind"] = inputKindName(InputKind::LaunchScript);
+            j["format"] = "bash";
+            j["note"] =
+                "a Megatron-LM launch script: cost its run with tandem-cli plan MODEL.json "
+                "--devices N --megatron-args " +
+                baseName(path);
+            return;
         case InputKind::Unknown:
             break;
     }
@@ -642,6 +651,9 @@ std::string inspectText(const ojson& j) {
             out += "  " + j.value("calibration_sentence", "") + "\n";
         for (const auto& [name, value] : j["constants"].items())
             out += "  " + name + " " + formatGeneral(value.get<double>(), 4) + "\n";
+    } else if (kind == InputKind::LaunchScript) {
+        out += file + ": " + inputKindName(kind) + " (" + j.value("format", "") + ")\n";
+        out += "  " + j.value("note", "") + "\n";
     } else {
         out += file + ": " + inputKindName(kind) + " (" + j.value("format", "unknown") +
                "), not imported\n";

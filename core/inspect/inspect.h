@@ -14,9 +14,10 @@ namespace tandem::inspect {
 /// "not a recognised input: ..." listing what is supported.
 /// Returned JSON, always with:
 /// - "file"; "kind": exactly one of model_config | nccl_tests | loss_log | train_log |
-///   load_trace | scenario | unknown (the text rendering uses the same words); "format":
-///   hf_config, json, nccl-tests, tandem_scenario, llmc / nanogpt / csv (loss logs), megatron /
-///   nemo / torchtitan / modded-nanogpt (training logs), rate / window (load traces) or unknown;
+///   load_trace | scenario | stack_file | megatron_launch | unknown (the text rendering uses the
+///   same words); "format": hf_config, json, nccl-tests, tandem_scenario, llmc / nanogpt / csv
+///   (loss logs), megatron / nemo / torchtitan / modded-nanogpt (training logs), rate / window
+///   (load traces), bash (launch scripts) or unknown;
 /// - "errors": [{path, message}] (the issues this call added to `diag`, also on failure);
 /// - "warnings": [strings] (e.g. an implausible loss fit; the file still imported).
 /// Per kind:
@@ -50,7 +51,9 @@ namespace tandem::inspect {
 ///   iteration_s, tokens_per_s_per_gpu, model_tflops_per_gpu, memory_GB, breakdown_s and
 ///   predicted_over_measured; else null with "prediction_note" saying what is missing
 ///   (docs/TRAINING-LOGS.md);
-/// - load_trace: see loadTraceToJson.
+/// - load_trace: see loadTraceToJson;
+/// - megatron_launch: "note", how to cost its run (`plan MODEL.json --megatron-args FILE`: its
+///   flags are read against a model); no error.
 /// Problems go to `diag` with the file and the line or JSON path; the JSON then holds what was
 /// understood before the failure.
 nlohmann::ordered_json inspectFile(const std::string& path, tandem::Diagnostics& diag,

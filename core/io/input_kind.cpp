@@ -4,6 +4,7 @@
 #include "common/diagnostics.h"
 #include "common/json_reader.h"
 #include "io/hf_config.h"
+#include "io/launch_script.h"
 #include "io/load_trace.h"
 #include "io/loss_log.h"
 #include "io/text_file.h"
@@ -42,6 +43,37 @@ bool isNcclTestsLine(const std::string& lower) {
         busbw = busbw || t == "busbw";
     }
     return size && busbw;
+}
+
+/// A launch script whose commands (as bash splits them: comments are not words) carry at least
+/// two of Megatron-LM's model / layout / batch flags (--flag or --flag=value).
+bool isMegatronLaunch(const std::string& text) {
+    static const char* flags[] = {"--tensor-model-parallel-size",
+                                  "--pipeline-model-parallel-size",
+                                  "--num-layers",
+                                  "--hidden-size",
+                                  "--num-attention-heads",
+                                  "--micro-batch-size",
+                                  "--global-batch-size",
+                                  "--seq-length"};
+    bool any = false;
+    for (const char* f : flags) any = any || text.find(f) != std::string::npos;
+    if (!any) return false;
+    std::vector<ScriptCommand> commands;
+    std::string error;
+    if (!scriptCommands(text, commands, error)) return false;
+    int found = 0;
+    std::string seen;  // the flags found, each once
+    for (const auto& cmd : commands)
+        for (const auto& w : cmd.words) {
+            const std::string name = w.substr(0, w.find('='));
+            for (const char* f : flags)
+                if (name == f && seen.find(name + " ") == std::string::npos) {
+                    seen += name + " ";
+                    ++found;
+                }
+        }
+    return found >= 2;
 }
 
 InputKind csvHeaderKind(const std::string& line) {
@@ -85,8 +117,12 @@ InputKind detectInputKind(const std::string& whole) {
         }
     }
     const auto lines = splitLines(whole.substr(bom, kDetectBytes));
+    // A script (#! on its first line): its # comments are not content (a launch script's
+    // header may name nccl-tests).
+    const bool script = whole.compare(bom, 2, "#!") == 0;
     bool mentionsNccl = false;
     for (const auto& raw : lines) {
+        if (script && trim(raw).rfind('#', 0) == 0) continue;
         const std::string lower = toLower(stripLauncherPrefix(raw));
         if (isNcclTestsLine(lower)) return InputKind::NcclTests;
         mentionsNccl = mentionsNccl || lower.find("nccl") != std::string::npos;
@@ -94,6 +130,7 @@ InputKind detectInputKind(const std::string& whole) {
     if (trainLogFormat(lines)) return InputKind::TrainLog;
     // As the loss-log reader sees the lines (it reads no launcher prefixes).
     if (lossLogFormat(lines) != LossLogFormat::Csv) return InputKind::LossLog;
+    if (isMegatronLaunch(whole.substr(bom, kDetectBytes))) return InputKind::LaunchScript;
     for (const auto& l : lines) {
         const std::string t = trim(l);
         if (t.empty() || t[0] == '#' || isNcclLogLine(l)) continue;
@@ -109,7 +146,8 @@ const EnumTable<InputKind>& inputKindNames() {
         {InputKind::ModelConfig, "model_config"}, {InputKind::Scenario, "scenario"},
         {InputKind::NcclTests, "nccl_tests"},     {InputKind::LossLog, "loss_log"},
         {InputKind::TrainLog, "train_log"},       {InputKind::LoadTrace, "load_trace"},
-        {InputKind::StackFile, "stack_file"},     {InputKind::Unknown, "unknown"}};
+        {InputKind::StackFile, "stack_file"},     {InputKind::LaunchScript, "megatron_launch"},
+        {InputKind::Unknown, "unknown"}};
     return t;
 }
 

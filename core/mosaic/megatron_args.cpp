@@ -371,6 +371,53 @@ long long megatronPaddedVocab(long long vocab, int divisibleBy, int tp) {
     return (vocab + multiple - 1) / multiple * multiple;
 }
 
+Plan megatronPipelineSplit(const Geometry& g, const Plan& p) {
+    Plan out = p;
+    const int L = g.layers, pp = p.pp;
+    if (pp < 2 || p.vp > 1 || p.firstStageLayers > 0 || p.lastStageLayers > 0 || L % pp == 0 ||
+        L < pp)
+        return out;
+    // The balanced split (PerfModel::stageLayers): L mod PP stages hold ceil(L / PP) layers, the
+    // others floor(L / PP), the last among the latter. Megatron-LM's flags leave the middle
+    // stages equal, so they state it where one stage alone differs from the others.
+    const int r = L % pp, ceil = L / pp + 1, floor = L / pp;
+    if (r == pp - 1)
+        out.lastStageLayers = floor;  // every stage but the last holds ceil(L / PP)
+    else if (r == 1)
+        out.firstStageLayers = ceil;  // the first holds ceil(L / PP), the others floor
+    return out;
+}
+
+std::string pipelineSplitNote(const Geometry& g, const Plan& p) {
+    const auto n = [](long long v) { return std::to_string(v); };
+    const int L = g.layers, pp = std::max(1, p.pp), chunks = pp * std::max(1, p.vp);
+    if (p.firstStageLayers > 0 || p.lastStageLayers > 0 || chunks < 2 || L % chunks == 0) return {};
+    const Plan split = megatronPipelineSplit(g, p);
+    const int ceil = (L + chunks - 1) / chunks;
+    if (split.firstStageLayers > 0 || split.lastStageLayers > 0) {
+        const bool last = split.lastStageLayers > 0;
+        const int r = L % pp;
+        return "the " + n(L) + " layers do not divide over PP " + n(pp) + ": the plan costs " +
+               n(r) + " stage" + (r == 1 ? "" : "s") + " of " + n(L / pp + 1) + " layers and " +
+               n(pp - r) + " of " + n(L / pp) + ", which the launch script states with " +
+               (last ? "--decoder-last-pipeline-num-layers " + n(split.lastStageLayers)
+                     : "--decoder-first-pipeline-num-layers " + n(split.firstStageLayers) +
+                           " (the plan costs a middle stage at " + n(L / pp + 1) +
+                           " layers, one more than Megatron-LM places there)");
+    }
+    return "the launch script is not runnable as written: Megatron-LM refuses " + n(L) +
+           " layers over PP x VP = " + n(chunks) +
+           " model chunks (they do not divide); the plan costs a balanced split (" + n(ceil) +
+           " layers on the fullest chunk), which --decoder-first- / "
+           "--decoder-last-pipeline-num-layers " +
+           (p.vp > 1 ? "do not state with VP > 1 (the plan costs them with VP 1)"
+                     : "cannot state (they leave the middle stages equal)") +
+           "; place them with --pipeline-model-parallel-layout, or count the embedding and the "
+           "loss as layers with --account-for-embedding-in-pipeline-split / "
+           "--account-for-loss-in-pipeline-split where " +
+           n(L) + " + 1 or + 2 divides";
+}
+
 std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p,
                               std::vector<std::string>* notes) {
     auto n = [](long long v) { return std::to_string(v); };
@@ -431,20 +478,13 @@ std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p
     a += " --tensor-model-parallel-size " + n(p.tp) + " --pipeline-model-parallel-size " + n(p.pp);
     // VP stated directly: --num-layers-per-virtual-pipeline-stage cannot say VP 2 over 61 layers.
     if (p.vp > 1) a += " --num-virtual-stages-per-pipeline-rank " + n(p.vp);
-    if (p.firstStageLayers > 0)
-        a += " --decoder-first-pipeline-num-layers " + n(p.firstStageLayers);
-    if (p.lastStageLayers > 0) a += " --decoder-last-pipeline-num-layers " + n(p.lastStageLayers);
-    const int chunks = p.pp * std::max(1, p.vp);
-    if (notes && p.firstStageLayers == 0 && p.lastStageLayers == 0 && chunks > 1 &&
-        g.layers % chunks != 0)
-        notes->push_back(
-            "Megatron-LM splits the " + n(g.layers) + " layers evenly over PP x VP = " + n(chunks) +
-            " model chunks only when they divide: the plan costs a balanced split (" +
-            n((g.layers + chunks - 1) / chunks) +
-            " layers on the fullest chunk); place them with " +
-            "--pipeline-model-parallel-layout, or count the embedding and the loss as layers " +
-            "with --account-for-embedding-in-pipeline-split / " +
-            "--account-for-loss-in-pipeline-split where " + n(g.layers) + " + 1 or + 2 divides");
+    // The split Megatron-LM runs: the plan's, with the balanced split of layers that do not
+    // divide stated where --decoder-first- / --decoder-last-pipeline-num-layers express it.
+    const Plan split = megatronPipelineSplit(g, p);
+    if (split.firstStageLayers > 0)
+        a += " --decoder-first-pipeline-num-layers " + n(split.firstStageLayers);
+    if (split.lastStageLayers > 0)
+        a += " --decoder-last-pipeline-num-layers " + n(split.lastStageLayers);
     a += " --context-parallel-size " + n(p.cp);
     // The costed expert TP, stated: Megatron-LM would default it to TP.
     if (g.experts > 0)
@@ -713,6 +753,16 @@ bool parseMegatronArguments(const std::string& text, const Geometry& g, Cluster&
         p.vp = g.layers / p.pp / r.layersPerChunk;
     } else if (vp > 0) {
         p.vp = vp;
+    }
+    // First / last stage layers that state the balanced split of layers PP does not divide
+    // (what megatronPipelineSplit writes) are that split: the plan they were written from.
+    if (p.firstStageLayers > 0 || p.lastStageLayers > 0) {
+        Plan even = p;
+        even.firstStageLayers = even.lastStageLayers = 0;
+        const Plan split = megatronPipelineSplit(g, even);
+        if (split.firstStageLayers == p.firstStageLayers &&
+            split.lastStageLayers == p.lastStageLayers)
+            p = even;
     }
     c.globalBatch = r.globalBatch;
     c.seqLen = r.seqLen;

@@ -18,6 +18,22 @@ constexpr int kMegatronVocabDivisor = 128;
 /// Example: (151936, 128, 2) -> 152064; (129280, 128, 2) -> 129280.
 long long megatronPaddedVocab(long long vocab, int divisibleBy, int tp);
 
+/// The pipeline split Megatron-LM runs for plan `p` of `g`: `p` itself, except where its layers
+/// do not divide over PP (VP 1, no first / last stage layers given) and the balanced split the
+/// plan costs (PerfModel::stageLayers: L mod PP stages of ceil(L / PP) layers, the others
+/// floor(L / PP)) can be stated with Megatron-LM's flags, which leave the middle stages equal:
+/// L mod PP = PP - 1 sets Plan::lastStageLayers = floor(L / PP) (the same costing), L mod PP = 1
+/// sets Plan::firstStageLayers = ceil(L / PP) (the others floor). Example: 80 layers at PP 3 ->
+/// lastStageLayers 26 (27, 27, 26).
+Plan megatronPipelineSplit(const Geometry& g, const Plan& p);
+
+/// One sentence on a pipeline split of `p` over `g`'s layers that is not even: "" where PP x VP
+/// divides the layers or the plan states first / last stage layers; where megatronPipelineSplit
+/// states the split, which flag does it; else that the launch script is not runnable as
+/// written (Megatron-LM refuses the layers over PP x VP chunks) and how to place them. For the
+/// plan's outputs (PlanReport::pipelineNote) and the launch script's header.
+std::string pipelineSplitNote(const Geometry& g, const Plan& p);
+
 /// The complete Megatron-LM (pretrain_gpt.py) arguments of a layout of `g` on a cluster, one
 /// line that parseMegatronArguments reads back to the same plan and cluster batch, sequence
 /// and precision: the model (--num-layers, --hidden-size, --num-attention-heads,
@@ -34,9 +50,10 @@ long long megatronPaddedVocab(long long vocab, int divisibleBy, int tp);
 /// --expert-model-, --expert-tensor-parallel-size (always stated for a MoE model: the costed
 /// expert TP, p.etp, where Megatron-LM would default to TP), --num-virtual-stages-per-pipeline-rank
 /// when VP > 1, which states VP whether or not the layers divide, --decoder-first- /
-/// --decoder-last-pipeline-num-layers), --micro-batch-size, --global-batch-size (the batch the
-/// layout runs: c.globalBatch, or its rounding to DP x B_micro when they do not divide it, as
-/// evaluateLayout costs it), --seq-length, --sequence-parallel when the plan has it and TP > 1,
+/// --decoder-last-pipeline-num-layers of megatronPipelineSplit), --micro-batch-size,
+/// --global-batch-size (the batch the layout runs: c.globalBatch, or its rounding to DP x B_micro
+/// when they do not divide it, as evaluateLayout costs it), --seq-length, --sequence-parallel when
+/// the plan has it and TP > 1,
 /// --use-distributed-optimizer / --use-megatron-fsdp, --recompute-* per checkpointing mode,
 /// --bf16 and --fp8-format / --fp8-recipe / --fp4-format per precision. The plan costs the
 /// model's vocabulary unpadded, so where Megatron-LM's default padding (megatronPaddedVocab
@@ -54,7 +71,8 @@ std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p
 /// sizes (--tensor-, --pipeline-, --context-, --expert-model-, --expert-tensor-parallel-size
 /// (absent: TP, Megatron-LM's default, on a stack that folds experts; a stack that does not
 /// costs unsplit experts, ETP 1, and says so in a note when TP > 1),
-/// --decoder-first- / --decoder-last-pipeline-num-layers, VP from
+/// --decoder-first- / --decoder-last-pipeline-num-layers (where they state the balanced split
+/// megatronPipelineSplit writes for layers PP does not divide: that split, Plan's 0 / 0), VP from
 /// --num-virtual-stages-per-pipeline-rank (or its config name
 /// --virtual-pipeline-model-parallel-size) or --num-layers-per-virtual-pipeline-stage, which
 /// as in Megatron needs the layers to split evenly over PP and the stage's layers over it),

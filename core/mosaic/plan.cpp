@@ -38,9 +38,13 @@ bool readPlanModel(JsonReader& r, Geometry& g) {
     // io::checkModelShape's, shared with the Hugging Face importer.
     const Range wide = Range::closed(-(1 << 30), 1 << 30);
     io::ModelShape shape;
+    // A value the read refuses (not an integer, beyond the wide range) is reported once: its
+    // field is left out of checkModelShape's limits.
     auto field = [&](io::ShapeField& f, const char* key, long long def) {
+        const size_t issues = diag.items().size();
         f.value = r.integer(key, def, wide);
         f.path = r.childPath(key);
+        if (diag.items().size() != issues) f = {};
         return int(f.value);
     };
     g = Geometry{};

@@ -113,6 +113,7 @@ PlanReport runPlan(const PlanRequest& r) {
     out.nodes = (c.devices + c.hardware.gpusPerNode - 1) / c.hardware.gpusPerNode;
     out.networkNote = networkExtrapolation(c.hardware, out.nodes);
     out.overlapNote = overlapNote(c.stack, g);
+    if (!out.layouts.empty()) out.pipelineNote = pipelineSplitNote(g, out.layouts.front().plan);
     return out;
 }
 
@@ -176,6 +177,7 @@ nlohmann::ordered_json planReportToJson(const PlanReport& r) {
     }
     if (!r.networkNote.empty()) j["network_note"] = r.networkNote;
     j["overlap_note"] = r.overlapNote;
+    if (!r.pipelineNote.empty()) j["pipeline_note"] = r.pipelineNote;
     // A token target adds its keys (without one the output keeps its bytes).
     if (r.request.tokenTarget > 0) {
         nlohmann::ordered_json t;
@@ -194,7 +196,9 @@ std::string planReportMegatron(const PlanReport& r, std::vector<std::string>* no
     const Geometry& g = r.request.geometry;
     const Cluster& c = r.request.cluster;
     const PlanLayout& l = r.layouts.front();
-    std::vector<std::string> own;  // megatronArguments' notes, for the header and the caller
+    // The pipeline note and megatronArguments' notes, for the header and the caller.
+    std::vector<std::string> own;
+    if (!r.pipelineNote.empty()) own.push_back(r.pipelineNote);
     const std::string flags = megatronArguments(g, c, l.plan, &own);
     if (notes) notes->insert(notes->end(), own.begin(), own.end());
     const int gpn = std::max(1, c.hardware.gpusPerNode);
@@ -215,6 +219,7 @@ std::string planReportMegatron(const PlanReport& r, std::vector<std::string>* no
          formatFixed(l.eval.iteration_s, 3) + " s per iteration, MFU " +
          formatFixed(100 * l.eval.mfu, 1) + " %, " + formatFixed(l.eval.memoryGB, 1) +
          " GB per GPU\n";
+    s += "# " + r.overlapNote + "\n";
     std::vector<std::string> all = own;
     if (!r.networkNote.empty()) all.push_back(r.networkNote);
     if (l.globalBatch != c.globalBatch)

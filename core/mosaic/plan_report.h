@@ -103,6 +103,10 @@ struct PlanReport {
     std::string networkNote;
     /// overlapNote of the cluster's stack for the model: what the costing hides.
     std::string overlapNote;
+    /// pipelineSplitNote of the first layout (the one --emit writes): how its layers are split
+    /// where PP x VP does not divide them, or that its launch script is not runnable; "" for an
+    /// even split or no layout.
+    std::string pipelineNote;
     /// A feasible layout runs a global batch other than the one asked for (rounded).
     bool roundedBatch = false;
     int nodes = 0;  ///< ceil(devices / GPUs per node)
@@ -125,8 +129,8 @@ PlanReport runPlan(const PlanRequest& r);
 
 /// `tandem-cli plan --json`: planToJson of the layouts plus nearest_working_devices (nothing
 /// fits), model_source (a Hugging Face config), measured_collectives with each layout's
-/// collectives (measured curves), network_note (an extrapolation), overlap_note (overlapNote)
-/// and, with a token target,
+/// collectives (measured curves), network_note (an extrapolation), overlap_note (overlapNote),
+/// pipeline_note (PlanReport::pipelineNote, where there is one) and, with a token target,
 /// token_target {tokens, goodput} and each layout's days_to_target (null when infeasible);
 /// a given layout costed at a chosen recomputation has ckpt_chosen true, and one that does not
 /// fit in memory fits_with {change, layout, memory_GB} (null when no setting fits).
@@ -136,13 +140,15 @@ nlohmann::ordered_json planReportToJson(const PlanReport& r);
 /// --emit megatron` prints, which the GUI copies and saves as its .sh file. `#!/usr/bin/env
 /// bash`, a `#` header naming the model (N_act, N_tot, S, vocabulary), the hardware and node
 /// count, the training stack and precision, the layout (layoutString) with its batch and the
-/// predicted tokens/s per GPU, iteration time, MFU and memory, then one `# Note:` line per
-/// note (megatronArguments' vocabulary note, the network extrapolation note, a rounded global
-/// batch); `set -euo pipefail`; torchrun's GPUs per node and node count as PET_NPROC_PER_NODE /
-/// PET_NNODES defaults (torchrun reads its options from PET_* variables); then `torchrun
-/// pretrain_gpt.py` with megatronArguments' flags one per line and the script's own arguments
+/// predicted tokens/s per GPU, iteration time, MFU and memory, the overlap the costing assumes
+/// (overlapNote), then one `# Note:` line per note (PlanReport::pipelineNote, megatronArguments'
+/// vocabulary note, the network extrapolation note, a rounded global batch); `set -euo pipefail`;
+/// torchrun's GPUs per node and node count as PET_NPROC_PER_NODE / PET_NNODES defaults (torchrun
+/// reads its options from PET_* variables); then `torchrun pretrain_gpt.py` with megatronArguments'
+/// flags one per line and the script's own arguments
 /// ("$@") last. parseMegatronArguments reads it back to the same plan. "" when the first layout
-/// is missing or infeasible. `notes` (optional) gets megatronArguments' notes.
+/// is missing or infeasible. `notes` (optional) gets the pipeline note and megatronArguments'
+/// notes.
 std::string planReportMegatron(const PlanReport& r, std::vector<std::string>* notes = nullptr);
 
 /// Wall-clock days to train `tokens` at `tokensPerSPerGpu` on `devices` GPUs with `goodput`

@@ -607,6 +607,140 @@ private slots:
         QCOMPARE(e.exitCode, 2);
         QVERIFY2(e.err.contains(QStringLiteral("line 35: NCCL error reported")), qPrintable(e.err));
     }
+
+    /// Llama 3 70B's 80 layers over PP 3: the plan's text and JSON state the split (27, 27, 26)
+    /// for the first layout, --emit writes it as --decoder-last-pipeline-num-layers 26 (with
+    /// the note and the overlap line in its header), --megatron-args reads the script back to
+    /// the same layout and costs, and inspect detects it as a Megatron-LM launch script though
+    /// its header names nccl-tests.
+    void planEmitUnevenPipelineSplit() {
+        const QString cfg = QStringLiteral(TANDEM_TEST_DATA "/models/Llama-3-70B.config.json");
+        const QStringList common{
+            QStringLiteral("plan"),      cfg,
+            QStringLiteral("--devices"), QStringLiteral("192"),
+            QStringLiteral("--layout"),  QStringLiteral("tp=8,pp=3,mbs=1,ckpt=full")};
+        const QString note = QStringLiteral(
+            "the 80 layers do not divide over PP 3: the plan costs 2 stages of 27 layers and 1 of "
+            "26, which the launch script states with --decoder-last-pipeline-num-layers 26");
+        const auto text = runCli(common);
+        QVERIFY2(text.exitCode == 0, qPrintable(text.err));
+        QVERIFY2(
+            text.out.contains(QStringLiteral("\nNote (first layout): ") + note + QLatin1Char('\n')),
+            qPrintable(text.out));
+        const auto planned = runCli(common + QStringList{QStringLiteral("--json")});
+        QVERIFY2(planned.exitCode == 0, qPrintable(planned.err));
+        const auto want = nlohmann::json::parse(planned.out.toStdString());
+        QCOMPARE(QString::fromStdString(want.at("pipeline_note").get<std::string>()), note);
+        const auto emitted =
+            runCli(common + QStringList{QStringLiteral("--emit"), QStringLiteral("megatron")});
+        QCOMPARE(emitted.exitCode, 0);
+        QCOMPARE(emitted.err, QStringLiteral("--emit megatron: note: ") + note + QLatin1Char('\n'));
+        const QString& script = emitted.out;
+        for (const QString& line :
+             {QStringLiteral("\n# Note: ") + note + QLatin1Char('\n'),
+              QStringLiteral("\n# Overlap as stack mosaic-paper costs it: "),
+              QStringLiteral(" \\\n    --pipeline-model-parallel-size 3 \\\n    "
+                             "--decoder-last-pipeline-num-layers 26 \\\n")})
+            QVERIFY2(script.contains(line), qPrintable(line + QStringLiteral("\nin\n") + script));
+        QVERIFY(!script.contains(QStringLiteral("--decoder-first-pipeline-num-layers")));
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("launch.sh"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(script.toUtf8());
+        f.close();
+        const auto back =
+            runCli({QStringLiteral("plan"), cfg, QStringLiteral("--devices"), QStringLiteral("192"),
+                    QStringLiteral("--megatron-args"), file, QStringLiteral("--json")});
+        QVERIFY2(back.exitCode == 0, qPrintable(back.err));
+        QVERIFY2(back.err.isEmpty(), qPrintable(back.err));
+        const auto got = nlohmann::json::parse(back.out.toStdString());
+        for (const char* key : {"tp", "pp", "vp", "dp", "mbs", "pp_first_layers", "pp_last_layers",
+                                "ckpt", "iteration_s", "memory_GB"})
+            QVERIFY2(got.at("layouts").at(0).at(key) == want.at("layouts").at(0).at(key), key);
+        QCOMPARE(got.at("pipeline_note"), want.at("pipeline_note"));
+        // The header's network note names nccl-tests: a comment, not nccl-tests output.
+        QVERIFY2(script.contains(QStringLiteral("nccl-tests")), qPrintable(script));
+        const auto inspected = runCli({QStringLiteral("inspect"), file, QStringLiteral("--json")});
+        QVERIFY2(inspected.exitCode == 0, qPrintable(inspected.err));
+        QCOMPARE(nlohmann::json::parse(inspected.out.toStdString()).at("kind").get<std::string>(),
+                 std::string("megatron_launch"));
+        const auto inspectedText = runCli({QStringLiteral("inspect"), file});
+        QCOMPARE(inspectedText.exitCode, 0);
+        QVERIFY2(
+            inspectedText.out.startsWith(QStringLiteral("launch.sh: megatron_launch (bash)\n")),
+            qPrintable(inspectedText.out));
+    }
+
+    /// --emit megatron prints a launch script and --json a JSON document: together they are
+    /// refused (exit 2) naming both flags, with nothing on standard output.
+    void planEmitWithJsonRefused() {
+        const QString cfg = QStringLiteral(TANDEM_TEST_DATA "/models/Llama-3-70B.config.json");
+        const auto r = runCli({QStringLiteral("plan"), cfg, QStringLiteral("--devices"),
+                               QStringLiteral("64"), QStringLiteral("--emit"),
+                               QStringLiteral("megatron"), QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.out.isEmpty());
+        QCOMPARE(r.err, QStringLiteral("tandem-cli: --emit megatron and --json cannot be "
+                                       "combined: --emit prints a launch script, --json the "
+                                       "plan's JSON; give one of them\n"));
+    }
+
+    /// --emit megatron with no feasible layout says why, as plain plan does (the rules that cut
+    /// the grid with the smallest memory need and the nearest working cluster, or the given
+    /// layout's reason and the setting that makes it fit), and exits 1.
+    void planEmitSaysWhyNothingFits_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("grid, one GPU") << QStringList{"--devices", "1"};
+        QTest::newRow("given layout out of memory")
+            << QStringList{"--devices", "8", "--layout", "tp=1,pp=1,mbs=4,ckpt=none"};
+    }
+    void planEmitSaysWhyNothingFits() {
+        QFETCH(QStringList, args);
+        const QString cfg = QStringLiteral(TANDEM_TEST_DATA "/models/Llama-3-70B.config.json");
+        const QStringList common = QStringList{QStringLiteral("plan"), cfg} + args;
+        const auto plain = runCli(common);
+        QCOMPARE(plain.exitCode, 1);
+        const auto emitted =
+            runCli(common + QStringList{QStringLiteral("--emit"), QStringLiteral("megatron")});
+        QCOMPARE(emitted.exitCode, 1);
+        QVERIFY(emitted.out.isEmpty());
+        const QString head = QStringLiteral(
+            "tandem-cli: --emit megatron: no feasible layout to write; nothing "
+            "emitted:\n");
+        QVERIFY2(emitted.err.startsWith(head), qPrintable(emitted.err));
+        const QString why = emitted.err.mid(head.size());
+        if (args.contains(QStringLiteral("--layout"))) {
+            // The reason is the table's note column, the remedy plain plan's line.
+            QVERIFY2(why.startsWith(QStringLiteral("Layout tp=1")), qPrintable(why));
+            QVERIFY2(why.contains(QStringLiteral(" is not feasible: does not fit in device "
+                                                 "memory")),
+                     qPrintable(why));
+            const QString remedy = why.section(QLatin1Char('\n'), 1);
+            QVERIFY2(!remedy.isEmpty() && plain.out.endsWith(remedy),
+                     qPrintable(remedy + QStringLiteral(" vs ") + plain.out));
+        } else {
+            // Every line plain plan prints after the header.
+            QVERIFY2(why.startsWith(QStringLiteral("No feasible layout on this cluster.\n")),
+                     qPrintable(why));
+            QVERIFY2(why.contains(QStringLiteral("Nearest cluster that works: ")), qPrintable(why));
+            QVERIFY2(plain.out.endsWith(why), qPrintable(plain.out + QStringLiteral(" vs ") + why));
+        }
+    }
+
+    /// A model value the reader refuses ("layers": 1e308) is reported once, naming its path.
+    void planModelValueReportedOnce() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = writeModel(
+            dir,
+            R"({"layers": 1e308, "hidden": 1024, "heads": 8, "kv_heads": 8, "ffn_width": 4096})");
+        const auto r = runCli(
+            {QStringLiteral("plan"), path, QStringLiteral("--devices"), QStringLiteral("8")});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err.count(QStringLiteral("$.layers")), 1);
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+    }
 };
 
 TANDEM_TEST_GUILESS_MAIN(TestCliPlan)

@@ -277,6 +277,26 @@ private slots:
             << QByteArray("\xEF\xBB\xBFstep,loss\n0,10\n10,9\n20,8.5\n30,8.2\n40,8\n50,7.9\n")
             << "loss_log"
             << "series";
+        // A script's # comments are not content: a launch script whose header names
+        // nccl-tests (and a size / busbw line) is a Megatron-LM launch script.
+        QTest::newRow("Megatron-LM launch script with nccl-tests in its comments")
+            << "launch.sh"
+            << QByteArray(
+                   "#!/usr/bin/env bash\n"
+                   "# Note: fitted to nccl-tests runs of 2 to 16 nodes (all_reduce_perf)\n"
+                   "#  size  count  type  busbw\n"
+                   "set -euo pipefail\n"
+                   "export NCCL_DEBUG=INFO\n"
+                   "torchrun pretrain_gpt.py \\\n    --num-layers 80 \\\n"
+                   "    --tensor-model-parallel-size 8 \\\n"
+                   "    --pipeline-model-parallel-size=3 \\\n    \"$@\"\n")
+            << "megatron_launch"
+            << "note";
+        QTest::newRow("Megatron-LM arguments without #!")
+            << "args.txt"
+            << QByteArray("--tensor-model-parallel-size 2 --micro-batch-size 1 --seq-length 4096\n")
+            << "megatron_launch"
+            << "note";
     }
     void kindFromContent() {
         QFETCH(QString, name);

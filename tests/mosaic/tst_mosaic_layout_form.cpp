@@ -646,38 +646,108 @@ private slots:
                                 "or alltoall_seq (got \"ring\")"));
     }
 
-    /// Megatron-LM splits the layers evenly over PP x VP chunks only when they divide; the plan
-    /// costs a balanced split, and --emit says how to place it where they do not.
-    void unevenPipelineSplitNoted_data() {
+    /// Megatron-LM splits the layers evenly over PP x VP chunks only when they divide. The plan
+    /// costs a balanced split; where --decoder-first- / --decoder-last-pipeline-num-layers state
+    /// it (Megatron-Core: the other stages share the rest evenly) the launch line carries them
+    /// and reads back to the same plan and costs, bit for bit; where they cannot, the note says
+    /// plainly that the script is not runnable as written. The note is pipelineSplitNote (the
+    /// plan's outputs), not one of megatronArguments' notes.
+    void unevenPipelineSplit_data() {
+        QTest::addColumn<QString>("model");
         QTest::addColumn<QString>("layout");
+        QTest::addColumn<int>("first");     // --decoder-first-pipeline-num-layers, 0 = none
+        QTest::addColumn<int>("last");      // --decoder-last-pipeline-num-layers, 0 = none
         QTest::addColumn<QString>("note");  // "" = none
-        QTest::newRow("94 layers over PP 2") << "tp=1,pp=2,ep=8,mbs=1,ckpt=full"
-                                             << "";
-        QTest::newRow("94 layers over PP 8 x VP 3")
-            << "tp=1,pp=8,vp=3,ep=8,mbs=1,ckpt=full"
-            << "Megatron-LM splits the 94 layers evenly over PP x VP = 24 model chunks only when "
-               "they divide: the plan costs a balanced split (4 layers on the fullest chunk); "
-               "place them with --pipeline-model-parallel-layout, or count the embedding and the "
-               "loss as layers with --account-for-embedding-in-pipeline-split / "
-               "--account-for-loss-in-pipeline-split where 94 + 1 or + 2 divides";
-        QTest::newRow("94 layers, first / last stated")
-            << "tp=1,pp=4,ep=8,mbs=1,ckpt=full,pp_first=22,pp_last=24"
-            << "";
+        const QString notRunnable94 =
+            "the launch script is not runnable as written: Megatron-LM refuses 94 layers over "
+            "PP x VP = %1 model chunks (they do not divide); the plan costs a balanced split (%2 "
+            "layers on the fullest chunk), which --decoder-first- / "
+            "--decoder-last-pipeline-num-layers %3; place them with "
+            "--pipeline-model-parallel-layout, or count the embedding and the loss as layers "
+            "with --account-for-embedding-in-pipeline-split / "
+            "--account-for-loss-in-pipeline-split where 94 + 1 or + 2 divides";
+        QTest::newRow("Qwen3 94 layers over PP 2")
+            << "Qwen3-235B-A22B.config.json"
+            << "tp=1,pp=2,ep=8,mbs=1,ckpt=full" << 0 << 0 << "";
+        QTest::newRow("Qwen3 94 layers over PP 8 x VP 3")
+            << "Qwen3-235B-A22B.config.json"
+            << "tp=1,pp=8,vp=3,ep=8,mbs=1,ckpt=full" << 0 << 0
+            << notRunnable94.arg(24).arg(4).arg(
+                   "do not state with VP > 1 (the plan costs them with VP 1)");
+        QTest::newRow("Qwen3 94 layers over PP 4 (2 full stages of 4)")
+            << "Qwen3-235B-A22B.config.json"
+            << "tp=1,pp=4,ep=8,mbs=1,ckpt=full" << 0 << 0
+            << notRunnable94.arg(4).arg(24).arg(
+                   "cannot state (they leave the middle stages equal)");
+        QTest::newRow("Qwen3 94 layers, first / last stated")
+            << "Qwen3-235B-A22B.config.json"
+            << "tp=1,pp=4,ep=8,mbs=1,ckpt=full,pp_first=22,pp_last=24" << 22 << 24 << "";
+        QTest::newRow("Llama 3 70B 80 layers over PP 3")
+            << "Llama-3-70B.config.json"
+            << "tp=8,pp=3,mbs=1,ckpt=selective" << 0 << 26
+            << "the 80 layers do not divide over PP 3: the plan costs 2 stages of 27 layers and "
+               "1 of 26, which the launch script states with "
+               "--decoder-last-pipeline-num-layers 26";
+        QTest::newRow("DeepSeek-V3 61 layers over PP 4")
+            << "DeepSeek-V3.config.json"
+            << "tp=2,pp=4,ep=8,mbs=1,ckpt=full" << 16 << 0
+            << "the 61 layers do not divide over PP 4: the plan costs 1 stage of 16 layers and 3 "
+               "of 15, which the launch script states with --decoder-first-pipeline-num-layers "
+               "16 (the plan costs a middle stage at 16 layers, one more than Megatron-LM places "
+               "there)";
+        QTest::newRow("DeepSeek-V3 61 layers over PP 2")
+            << "DeepSeek-V3.config.json"
+            << "tp=2,pp=2,ep=8,mbs=1,ckpt=full" << 0 << 30
+            << "the 61 layers do not divide over PP 2: the plan costs 1 stage of 31 layers and 1 "
+               "of 30, which the launch script states with "
+               "--decoder-last-pipeline-num-layers 30";
     }
-    void unevenPipelineSplitNoted() {
+    void unevenPipelineSplit() {
+        QFETCH(QString, model);
         QFETCH(QString, layout);
+        QFETCH(int, first);
+        QFETCH(int, last);
         QFETCH(QString, note);
-        const Geometry g = modelGeometry("Qwen3-235B-A22B.config.json");
-        QCOMPARE(g.layers, 94);
+        const Geometry g = modelGeometry(model.toUtf8().constData());
         Plan p;
         std::string error;
         QVERIFY2(parseLayout(layout.toStdString(), p, error), error.c_str());
-        p.dp = 64 / p.pp;
+        const int devices = 64 * p.pp;
+        p.dp = devices / (p.pp * p.tp);
+        const Cluster c = launchCluster(devices);
+        QCOMPARE(QString::fromStdString(pipelineSplitNote(g, p)), note);
         std::vector<std::string> notes;
-        megatronArguments(g, launchCluster(64), p, &notes);
-        QStringList got;
-        for (const auto& n : notes) got << QString::fromStdString(n);
-        QCOMPARE(got, note.isEmpty() ? QStringList() : QStringList{note});
+        const std::string flags = megatronArguments(g, c, p, &notes);
+        for (const auto& n : notes) QVERIFY2(n.find("layers") == std::string::npos, n.c_str());
+        // The flags Megatron-Core checks: the layers besides the first / last stage split evenly
+        // over the other stages.
+        auto value = [&](const std::string& flag) {
+            const auto at = flags.find(" " + flag + " ");
+            return at == std::string::npos ? 0 : std::stoi(flags.substr(at + flag.size() + 2));
+        };
+        QCOMPARE(value("--decoder-first-pipeline-num-layers"), first);
+        QCOMPARE(value("--decoder-last-pipeline-num-layers"), last);
+        if (first > 0 || last > 0) {
+            const int others = p.pp - (first > 0) - (last > 0);
+            const int rest = g.layers - first - last;
+            QVERIFY(others == 0 ? rest == 0 : rest > 0 && rest % others == 0);
+        }
+        // The script reads back to the same plan, costed the same, bit for bit.
+        const ReadBack back = readLaunch(flags, g, launchCluster(devices));
+        QVERIFY2(back.ok, back.error.c_str());
+        QVERIFY2(samePlan(back.plan, p), layoutString(back.plan).c_str());
+        const PlanEval want = evaluateLayout(g, c, p);
+        const PlanEval got = evaluateLayout(g, back.cluster, back.plan);
+        QCOMPARE(got.feasible, want.feasible);
+        QCOMPARE(got.iteration_s, want.iteration_s);
+        QCOMPARE(got.memoryGB, want.memoryGB);
+        // Megatron's own split, read as stated, costs the same time.
+        if (first > 0 || last > 0) {
+            Plan stated = p;
+            stated.firstStageLayers = first;
+            stated.lastStageLayers = last;
+            QCOMPARE(evaluateLayout(g, c, stated).iteration_s, want.iteration_s);
+        }
     }
 
     /// Megatron-LM pads the vocabulary to a multiple of --make-vocab-size-divisible-by (128) x

@@ -40,6 +40,8 @@ private slots:
     void overlapIsStated();
     void planReportIsThePlan();
     void planReportWithNothingFeasible();
+    void planReportStatesThePipelineSplit_data();
+    void planReportStatesThePipelineSplit();
     void layoutParsing();
 };
 
@@ -512,6 +514,7 @@ void TestMosaicPerf::planReportIsThePlan() {
     j.erase("network_note");
     QCOMPARE(j.value("overlap_note", std::string()), overlapNote(c.stack, g));
     j.erase("overlap_note");
+    QVERIFY(r.pipelineNote.empty() && !j.contains("pipeline_note"));  // PP 2 divides the layers
     // And the token target's keys.
     QCOMPARE(j.at("token_target").at("tokens").get<double>(), 2e11);
     QCOMPARE(j.at("layouts").at(0).at("days_to_target").get<double>(), r.layouts[0].daysToTarget);
@@ -529,7 +532,8 @@ void TestMosaicPerf::planReportIsThePlan() {
           "# Hardware: 64 x " + c.hardware.name + " (8 nodes of 8 GPUs); training stack " +
               c.stack.name + "; precision bf16\n",
           "# Layout: " + layoutString(r.layouts[0].plan) + "; global batch ",
-          "# Note: " + r.networkNote + "\n", std::string("\ntorchrun pretrain_gpt.py \\\n"),
+          "# Note: " + r.networkNote + "\n", "\n# " + r.overlapNote + "\n",
+          std::string("\ntorchrun pretrain_gpt.py \\\n"),
           " \\\n    --num-layers " + std::to_string(g.layers) + " \\\n",
           std::string(" \\\n    \"$@\"\n")})
         QVERIFY2(script.find(line) != std::string::npos, (line + "\nin\n" + script).c_str());
@@ -594,4 +598,53 @@ void TestMosaicPerf::layoutParsing() {
 }
 
 TANDEM_TEST_APPLESS_MAIN(TestMosaicPerf)
+void TestMosaicPerf::planReportStatesThePipelineSplit_data() {
+    QTest::addColumn<int>("layers");
+    QTest::addColumn<QString>("flag");   // in the launch script; "" = none
+    QTest::addColumn<bool>("runnable");  // the note does not say it is not
+    QTest::newRow("80 layers over PP 3 (Llama 3 70B)")
+        << 80 << "--decoder-last-pipeline-num-layers 26" << true;
+    QTest::newRow("79 layers over PP 3") << 79 << "--decoder-first-pipeline-num-layers 27" << true;
+    QTest::newRow("78 layers over PP 3") << 78 << "" << true;
+}
+
+void TestMosaicPerf::planReportStatesThePipelineSplit() {
+    // Layers PP does not divide: the plan's report says how they are split (pipelineSplitNote)
+    // for the text, the JSON and the GUI's plan page, and the launch script states the split
+    // with Megatron-LM's flags, the note in its header and the overlap line beside it.
+    QFETCH(int, layers);
+    QFETCH(QString, flag);
+    QFETCH(bool, runnable);
+    const Geometry g = denseGeometry(layers, 8192, 64, 8, 28672, 128256);
+    Cluster c;
+    c.devices = 192;
+    Plan p;
+    std::string err;
+    QVERIFY(parseLayout("tp=8,pp=3,dp=8,mbs=1,ckpt=full", p, err));
+    PlanRequest req;
+    req.geometry = g;
+    req.cluster = c;
+    req.layouts = {p};
+    const PlanReport r = runPlan(req);
+    QVERIFY(r.anyFeasible);
+    const std::string note = pipelineSplitNote(g, p);
+    QCOMPARE(r.pipelineNote, note);
+    QCOMPARE(note.empty(), flag.isEmpty() && layers % 3 == 0);
+    QCOMPARE(note.rfind("the launch script is not runnable", 0) != 0, runnable);
+    const auto j = planReportToJson(r);
+    QCOMPARE(j.contains("pipeline_note"), !note.empty());
+    if (!note.empty()) QCOMPARE(j["pipeline_note"].get<std::string>(), note);
+    std::vector<std::string> notes;
+    const std::string script = planReportMegatron(r, &notes);
+    QVERIFY2(script.find("\n# " + r.overlapNote + "\n") != std::string::npos, script.c_str());
+    if (!note.empty()) {
+        QVERIFY2(script.find("\n# Note: " + note + "\n") != std::string::npos, script.c_str());
+        QCOMPARE(notes.front(), note);
+    }
+    QCOMPARE(script.find("-pipeline-num-layers") != std::string::npos, !flag.isEmpty());
+    if (!flag.isEmpty())
+        QVERIFY2(script.find(" \\\n    " + flag.toStdString() + " \\\n") != std::string::npos,
+                 script.c_str());
+}
+
 #include "tst_mosaic_perf.moc"

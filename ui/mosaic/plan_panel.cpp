@@ -294,8 +294,11 @@ void PlanPanel::showReport() {
                       vs(l->daysToTarget,
                          [](const mosaic::PlanLayout& p) { return p.daysToTarget; })
                 : tr("no token target"));
-        // What the costing assumes hidden, then where the network is extrapolated.
+        // What the costing assumes hidden, how the first layout's layers are split where PP
+        // does not divide them, then where the network is extrapolated.
         QStringList notes{QString::fromStdString(m_report->overlapNote)};
+        if (!m_report->pipelineNote.empty())
+            notes << QString::fromStdString(m_report->pipelineNote);
         if (!m_report->networkNote.empty()) notes << QString::fromStdString(m_report->networkNote);
         m_note->setText(notes.join(QLatin1Char('\n')));
     }
