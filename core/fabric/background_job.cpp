@@ -46,7 +46,7 @@ const std::vector<BackgroundJobField>& backgroundJobFields() {
         {"", "compute_ms", "ms", " ms", kMs, false, R::positive(),
          FieldBound{kMinPhaseMs, kMinPhaseWhy}, FieldBound{kMaxPhaseMs, kMaxPhaseWhy},
          "mean compute phase between two syncs of a background job",
-         "fitted to the MXFP4 shares of 2608.06046 Fig. 2a", TANDEM_JOB_MEMBER(computeS)},
+         "fitted to the MXFP4 shares of 2608.06046 Fig. 2a", TANDEM_JOB_MEMBER(compute_s)},
         {"", "compute_jitter", "", "", 1, false, R{0.0, 1.0, false, true}, none, none,
          "uniform +- fraction of the compute phase per cycle", kA3,
          TANDEM_JOB_MEMBER(computeJitter)},
@@ -55,7 +55,8 @@ const std::vector<BackgroundJobField>& backgroundJobFields() {
          TANDEM_JOB_MEMBER(syncBursts)},
         {"", "burst_gap_ms", "ms", " ms", kMs, false, R::nonNegative(), none,
          FieldBound{kMaxPhaseMs, kMaxPhaseWhy},
-         "gap between one burst's end and the next one's start", kA3, TANDEM_JOB_MEMBER(burstGapS)},
+         "gap between one burst's end and the next one's start", kA3,
+         TANDEM_JOB_MEMBER(burstGap_s)},
     };
     return t;
 }
@@ -64,8 +65,8 @@ const std::vector<BackgroundJobField>& backgroundJobFields() {
 
 bool operator==(const BackgroundJob& a, const BackgroundJob& b) {
     return a.model == b.model && a.nodes == b.nodes && a.gradientBytes == b.gradientBytes &&
-           a.computeS == b.computeS && a.computeJitter == b.computeJitter &&
-           a.syncBursts == b.syncBursts && a.burstGapS == b.burstGapS;
+           a.compute_s == b.compute_s && a.computeJitter == b.computeJitter &&
+           a.syncBursts == b.syncBursts && a.burstGap_s == b.burstGap_s;
 }
 
 void readBackgroundJob(JsonReader r, BackgroundJob& b) {

@@ -36,14 +36,14 @@ struct BackgroundJob {
     std::string model = "GPT-1B";   ///< label only (`model`)
     int nodes = 8;                  ///< nodes of the job; inter-node ring over these (>= 1)
     double gradientBytes = 2.81e9;  ///< bytes all-reduced per sync (JSON `gradient_GB`)
-    double computeS = 0.032;        ///< mean compute phase between syncs, s (`compute_ms`)
-    double computeJitter = 0.27;    ///< uniform +- fraction of computeS per cycle, [0, 1)
+    double compute_s = 0.032;       ///< mean compute phase between syncs, s (`compute_ms`)
+    double computeJitter = 0.27;    ///< uniform +- fraction of compute_s per cycle, [0, 1)
     /// How bursty a sync is: it is sent as `syncBursts` equal bursts (JSON `sync_bursts`, >= 1),
-    /// each starting `burstGapS` after the previous one finished (`burst_gap_ms`), as a bucketed
+    /// each starting `burstGap_s` after the previous one finished (`burst_gap_ms`), as a bucketed
     /// all-reduce overlapped with the backward pass puts it on the wire; the compute phase
     /// follows the last burst. 1 burst = one continuous transfer (scenario 1).
     int syncBursts = 1;
-    double burstGapS = 0.0;
+    double burstGap_s = 0.0;
 };
 
 bool operator==(const BackgroundJob& a, const BackgroundJob& b);

@@ -42,9 +42,9 @@ void mergeLinkUsage(std::vector<LinkUsage>& total, const std::vector<LinkUsage>&
         if (t.link != a.link)
             throw std::logic_error("mergeLinkUsage: link " + std::to_string(i) + " is \"" + t.link +
                                    "\" in one record, \"" + a.link + "\" in the other");
-        t.observedS += a.observedS;
+        t.observed_s += a.observed_s;
         t.utilisationSeconds += a.utilisationSeconds;
-        t.saturatedS += a.saturatedS;
+        t.saturated_s += a.saturated_s;
         t.peakUtilisation = std::max(t.peakUtilisation, a.peakUtilisation);
         std::vector<int> jobs;
         std::set_union(t.jobs.begin(), t.jobs.end(), a.jobs.begin(), a.jobs.end(),
@@ -81,10 +81,10 @@ void FabricSim::addLiveJobs(const LiveJobSpec& spec, bool record) {
     m_liveComputeEnd.assign(spec.count, kInf);
     m_liveComputeStart.assign(spec.count, 0.0);
     m_live.syncBursts = std::max(1, spec.syncBursts);
-    m_live.burstGapS = std::max(0.0, spec.burstGapS);
+    m_live.burstGap_s = std::max(0.0, spec.burstGap_s);
     m_liveBurstsLeft.assign(spec.count, 0);
     for (int j = 0; j < spec.count; ++j)
-        m_liveComputeEnd[j] = m_rng.uniform() * spec.computeS * 4.0;
+        m_liveComputeEnd[j] = m_rng.uniform() * spec.compute_s * 4.0;
     if (m_record) {
         m_transfers.reserve(4096);
         m_rateT.reserve(8192);
@@ -111,7 +111,7 @@ void FabricSim::replayList(const std::vector<Transfer>* list, int jobs, int node
 
 void FabricSim::setForeground(const ForegroundSpec& fg) {
     m_fg = fg;
-    m_fg.overlapS = std::min(std::max(0.0, fg.overlapS), fg.computeS);
+    m_fg.overlap_s = std::min(std::max(0.0, fg.overlap_s), fg.compute_s);
     m_hasFg = true;
     m_fgDone = fg.iterations <= 0;
     m_fgGroup =
@@ -141,7 +141,7 @@ void FabricSim::startLiveTransfer(int j) {
 
 void FabricSim::finishLiveBurst(int j) {
     if (m_liveBurstsLeft[j] > 0)
-        m_liveComputeEnd[j] = m_now + m_live.burstGapS;
+        m_liveComputeEnd[j] = m_now + m_live.burstGap_s;
     else
         startLiveCompute(j);
 }
@@ -149,7 +149,7 @@ void FabricSim::finishLiveBurst(int j) {
 void FabricSim::startLiveCompute(int j) {
     const double u = 2.0 * m_rng.uniform() - 1.0;
     m_liveComputeStart[j] = m_now;
-    m_liveComputeEnd[j] = m_now + m_live.computeS * std::max(0.0, 1.0 + m_live.jitter * u);
+    m_liveComputeEnd[j] = m_now + m_live.compute_s * std::max(0.0, 1.0 + m_live.jitter * u);
 }
 
 void FabricSim::logRate() {
@@ -211,10 +211,10 @@ std::vector<LinkUsage> FabricSim::linkUsage(bool routedOnly) const {
             u.link = l == 0 ? std::string("fabric")
                             : jobName(jobOfGroup(static_cast<int>(l) - 1)) + "-nic";
         u.capacityBytesPerS = m_net.usageCapacity(l);
-        u.observedS = m_net.usageObservedS();
+        u.observed_s = m_net.usageObserved_s();
         u.utilisationSeconds = area[l];
         u.peakUtilisation = peak[l];
-        u.saturatedS = sat[l];
+        u.saturated_s = sat[l];
     }
     // Jobs per link: every group that moved bytes, over the links of its path.
     for (size_t g = 0; g < sent.size(); ++g) {
@@ -258,10 +258,10 @@ void FabricSim::run(double until) {
                 m_source->run(std::min(tNext, m_source->now() + 5.0));
             if (m_nextTransfer < src.size()) tNext = std::min(tNext, src[m_nextTransfer].start_s);
         }
-        const double fgComputeEnd = m_fgComputeStart + m_fg.computeS;
+        const double fgComputeEnd = m_fgComputeStart + m_fg.compute_s;
         if (m_hasFg && !m_fgDone) {
             if (m_fgPhase == ForegroundPhase::Computing)
-                tNext = std::min(tNext, fgComputeEnd - m_fg.overlapS);
+                tNext = std::min(tNext, fgComputeEnd - m_fg.overlap_s);
             if (m_fgPhase == ForegroundPhase::SyncDone) tNext = std::min(tNext, fgComputeEnd);
             if (m_fgPhase == ForegroundPhase::SyncTail) tNext = std::min(tNext, m_fgTailEnd);
         }
@@ -319,7 +319,7 @@ void FabricSim::run(double until) {
             }
         }
         if (m_hasFg && !m_fgDone) {
-            if (m_fgPhase == ForegroundPhase::Computing && fgComputeEnd - m_fg.overlapS <= m_now) {
+            if (m_fgPhase == ForegroundPhase::Computing && fgComputeEnd - m_fg.overlap_s <= m_now) {
                 m_fgSyncStart = m_now;
                 if (m_fg.bytesPerNode > 0) {
                     m_fgFlow = m_net.startFlow(m_fgGroup, m_fg.bytesPerNode, kForegroundTag);

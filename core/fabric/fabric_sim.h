@@ -44,22 +44,22 @@ struct LiveJobSpec {
     int count = 0;
     int nodes = 8;
     double bytesPerNode = 0;  ///< ring wire bytes per node per sync
-    double computeS = 0.069;
-    double jitter = 0.0;  ///< uniform +- fraction of computeS
-    /// The sync is sent as `syncBursts` equal bursts (>= 1), each started `burstGapS` after the
+    double compute_s = 0.069;
+    double jitter = 0.0;  ///< uniform +- fraction of compute_s
+    /// The sync is sent as `syncBursts` equal bursts (>= 1), each started `burstGap_s` after the
     /// previous one finished (bucketed all-reduce overlapped with the backward pass); the
     /// compute phase starts after the last burst.
     int syncBursts = 1;
-    double burstGapS = 0.0;  ///< idle time between two bursts of one sync, s (>= 0)
-    std::uint64_t seed = 1;  ///< phases and jitter
+    double burstGap_s = 0.0;  ///< idle time between two bursts of one sync, s (>= 0)
+    std::uint64_t seed = 1;   ///< phases and jitter
 };
 
 /// The foreground job of one replay.
 struct ForegroundSpec {
     int nodes = 50;
     double bytesPerNode = 0;  ///< ring wire bytes per node per sync
-    double computeS = 0;      ///< g * T_c
-    double overlapS = 0;      ///< transfer may start this long before compute ends (<= computeS)
+    double compute_s = 0;     ///< g * T_c
+    double overlap_s = 0;     ///< transfer may start this long before compute ends (<= compute_s)
     double start_s = 0;
     int iterations = 0;  ///< iterations to run (the caller discards warm-up ones)
     /// The sync's wall time, s, given the seconds its bytes took on the network (from the
@@ -79,17 +79,19 @@ struct LinkUsage {
     /// capacity of the paper-fabric), "bg2-nic" / "foreground-nic" (one node's NIC of that job).
     std::string link;
     double capacityBytesPerS = 0;   ///< bytes/s, each direction
-    double observedS = 0;           ///< simulated seconds the record covers
+    double observed_s = 0;          ///< simulated seconds the record covers
     double utilisationSeconds = 0;  ///< integral of carried bytes/s over capacity, s
     double peakUtilisation = 0;     ///< largest carried bytes/s over capacity
     /// Seconds the link was full: its max-min fair load within a relative
     /// FluidNetwork::kSaturationTolerance (1e-9) of its capacity.
-    double saturatedS = 0;
+    double saturated_s = 0;
     /// Jobs that moved bytes across it while recorded: kForegroundJob first, then background
     /// job indices ascending.
     std::vector<int> jobs;
-    /// utilisationSeconds / observedS (0 when nothing was observed).
-    double meanUtilisation() const { return observedS > 0 ? utilisationSeconds / observedS : 0.0; }
+    /// utilisationSeconds / observed_s (0 when nothing was observed).
+    double meanUtilisation() const {
+        return observed_s > 0 ? utilisationSeconds / observed_s : 0.0;
+    }
 };
 
 /// Adds record `add` to `total` (the same links in the same order; `total` empty takes `add`):

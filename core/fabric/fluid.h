@@ -98,9 +98,9 @@ public:
     /// Usage recorded so far, one entry per usage link (zeros when tracking is off): seconds
     /// covered; per link utilisation-seconds, peak utilisation and seconds full (into the
     /// three vectors); per group whether it moved bytes.
-    double usageObservedS() const { return m_usageClock; }
+    double usageObserved_s() const { return m_usageClock; }
     void usageTotals(std::vector<double>& utilisationSeconds, std::vector<double>& peak,
-                     std::vector<double>& saturatedS) const;
+                     std::vector<double>& saturated_s) const;
     const std::vector<char>& usageGroupSent() const { return m_usageGroupSent; }
     /// A link counts as full when its fair load is within this fraction of its capacity (the
     /// filling freezes a link within 1e-12 of it).

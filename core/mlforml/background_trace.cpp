@@ -20,9 +20,9 @@ bool checkTraceReplay(const Params& p, const io::LoadTrace& trace, const std::st
                       const std::string& path, Diagnostics& diag) {
     const std::string file = "\"" + shownName + "\": ";
     const double end = io::loadTraceEnd_s(trace);
-    if (!(end <= kMaxTraceEndS)) {
+    if (!(end <= kMaxTraceEnd_s)) {
         diag.error(path, file + "the trace ends at " + formatNumber(end) + " s; at most " +
-                             formatNumber(kMaxTraceEndS) +
+                             formatNumber(kMaxTraceEnd_s) +
                              " s are replayed (a bound on the work: every start offset replays "
                              "the trace from 0 to its start); cut it to the hour of interest");
         return false;

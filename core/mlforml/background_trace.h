@@ -16,12 +16,12 @@ namespace tandem::mlforml {
 /// Pseudo-jobs the traced load is spread over (round robin), and the chunk length, s: every
 /// chunk's bytes start as one transfer.
 constexpr int kTraceJobs = 8;
-constexpr double kTraceChunkS = 0.01;
+constexpr double kTraceChunk_s = 0.01;
 
 /// Latest end of a trace the engine replays, s (one hour; a bound on the work): every start
 /// offset's replay simulates the trace from 0 to its start, so the simulated time grows with the
 /// trace's length, and a trace of an hour already holds many cycles of any training job.
-constexpr double kMaxTraceEndS = 3600;
+constexpr double kMaxTraceEnd_s = 3600;
 
 /// Nodes of each pseudo-job: trace_flows / kTraceJobs, at least 1.
 int traceNodes(const Params& p);
@@ -32,7 +32,7 @@ int traceNodes(const Params& p);
 double traceCapacityBytesPerS(const Params& p);
 
 /// The engine's checks of a parsed trace under `p`, each reported at `path` with `shownName` (the
-/// file as the user wrote it) first: the trace ends by kMaxTraceEndS, and its mean load over
+/// file as the user wrote it) first: the trace ends by kMaxTraceEnd_s, and its mean load over
 /// [0, end) is below traceCapacityBytesPerS (an open-loop replay of more never drains its
 /// backlog: flows pile up without end). Returns true when both hold.
 bool checkTraceReplay(const Params& p, const io::LoadTrace& trace, const std::string& shownName,

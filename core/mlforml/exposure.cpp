@@ -8,13 +8,13 @@ namespace tandem::mlforml {
 
 namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kReplayCapS = 3600.0;  // a sync slower than this counts as never finishing
+constexpr double kReplayCap_s = 3600.0;  // a sync slower than this counts as never finishing
 // Series replays stop once one sync has been pending this long: under an open-loop backlog
 // that only grows it would never finish while the level lasts (a level lasts minutes), and
 // every later sample of the series is unbounded as well.
-constexpr double kUnboundedSyncS = 600.0;
-constexpr double kSeriesStepS = 10.0;
-constexpr double kP95SpanS = 60.0;  // background-alone span over which the p95 is taken
+constexpr double kUnboundedSync_s = 600.0;
+constexpr double kSeriesStep_s = 10.0;
+constexpr double kP95Span_s = 60.0;  // background-alone span over which the p95 is taken
 constexpr size_t kMaxLoadPoints = 2000;
 }  // namespace
 
@@ -73,21 +73,21 @@ fabric::LiveJobSpec modelledJobs(const Params& p, int count, std::uint64_t seed)
     live.count = count;
     live.nodes = bj.nodes;
     live.bytesPerNode = fabric::ringWireBytesPerNode(bj.gradientBytes, bj.nodes);
-    live.computeS = bj.computeS;
+    live.compute_s = bj.compute_s;
     live.jitter = bj.computeJitter;
     live.syncBursts = bj.syncBursts;
-    live.burstGapS = bj.burstGapS;
+    live.burstGap_s = bj.burstGap_s;
     live.seed = seed;
     return live;
 }
 
-/// Runs the background-alone recording `rec` over the warm-up and kP95SpanS and fills the
+/// Runs the background-alone recording `rec` over the warm-up and kP95Span_s and fills the
 /// table's p95 bytes per 50 ms, mean load and decimated load curve from its rate log.
 void recordBackgroundLoad(const Params& p, fabric::FabricSim& rec, ExposureTable& tab) {
-    rec.run(p.recordWarmupS + kP95SpanS);
+    rec.run(p.recordWarmup_s + kP95Span_s);
     const auto& rt = rec.rateTimes();
     const auto& rv = rec.rateValues();
-    const double a = p.recordWarmupS, b = p.recordWarmupS + kP95SpanS;
+    const double a = p.recordWarmup_s, b = p.recordWarmup_s + kP95Span_s;
     tab.bgP95BytesPer50ms = percentileBytesPerWindow(rt, rv, a, b, 0.05, 0.95);
     double area = 0;
     for (size_t i = 0; i < rt.size(); ++i) {
@@ -95,7 +95,7 @@ void recordBackgroundLoad(const Params& p, fabric::FabricSim& rec, ExposureTable
         const double hi = std::min(i + 1 < rt.size() ? rt[i + 1] : b, b);
         if (hi > lo) area += rv[i] * (hi - lo);
     }
-    tab.bgMeanBytesPerS = area / kP95SpanS;
+    tab.bgMeanBytesPerS = area / kP95Span_s;
     const size_t stride = std::max<size_t>(1, rt.size() / kMaxLoadPoints + 1);
     for (size_t i = 0; i < rt.size(); i += stride) {
         tab.loadTime_s.push_back(rt[i]);
@@ -130,19 +130,19 @@ void replayForeground(const Params& p, const std::vector<Combo>& combos, MakeSim
             fabric::ForegroundSpec fg;
             fg.nodes = p.foregroundNodes;
             fg.bytesPerNode = foregroundWireBytes(p, combos[c].p);
-            fg.computeS = combos[c].g * p.microbatchComputeS;
-            fg.overlapS = p.overlapWindowS;
-            fg.start_s = p.recordWarmupS + k * p.offsetSpacingS;
+            fg.compute_s = combos[c].g * p.microbatchCompute_s;
+            fg.overlap_s = p.overlapWindow_s;
+            fg.start_s = p.recordWarmup_s + k * p.offsetSpacing_s;
             fg.iterations = iters;
             sim.setForeground(fg);
             if (recordLinks) sim.trackLinkUsage(fg.start_s);
-            const double until = fg.start_s + std::min(p.horizonS, kReplayCapS);
+            const double until = fg.start_s + std::min(p.horizon_s, kReplayCap_s);
             if (!series) {
                 sim.run(until);
             } else {
                 while (!sim.foregroundDone() && sim.now() < until) {
-                    sim.run(std::min(until, sim.now() + kSeriesStepS));
-                    if (sim.now() - sim.iterationStarts().back() > kUnboundedSyncS) break;
+                    sim.run(std::min(until, sim.now() + kSeriesStep_s));
+                    if (sim.now() - sim.iterationStarts().back() > kUnboundedSync_s) break;
                 }
             }
             tab.eventsSimulated += sim.eventsProcessed();

@@ -30,7 +30,7 @@ bool carried(const fabric::LinkUsage& u) { return !u.jobs.empty() && u.utilisati
 bool busier(const fabric::LinkUsage& a, const fabric::LinkUsage& b) {
     if (a.meanUtilisation() != b.meanUtilisation())
         return a.meanUtilisation() > b.meanUtilisation();
-    if (a.saturatedS != b.saturatedS) return a.saturatedS > b.saturatedS;
+    if (a.saturated_s != b.saturated_s) return a.saturated_s > b.saturated_s;
     return a.link < b.link;
 }
 

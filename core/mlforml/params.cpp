@@ -65,29 +65,29 @@ bool operator==(const Params& a, const Params& b) {
     return a.scenario == b.scenario && a.backgroundJobs == b.backgroundJobs &&
            a.backgroundJob == b.backgroundJob && a.arrivalRatePerS == b.arrivalRatePerS &&
            a.maxBackgroundJobs == b.maxBackgroundJobs &&
-           a.backgroundJobDurationS == b.backgroundJobDurationS &&
-           a.arrivalsStartS == b.arrivalsStartS && a.poissonSchedules == b.poissonSchedules &&
+           a.backgroundJobDuration_s == b.backgroundJobDuration_s &&
+           a.arrivalsStart_s == b.arrivalsStart_s && a.poissonSchedules == b.poissonSchedules &&
            a.exposureRecordings == b.exposureRecordings && a.traceFile == b.traceFile &&
            a.lossLogFile == b.lossLogFile && a.traceFlows == b.traceFlows &&
            a.foregroundModel == b.foregroundModel &&
            a.foregroundParameters == b.foregroundParameters &&
            a.foregroundNodes == b.foregroundNodes && a.gpusPerNode == b.gpusPerNode &&
            a.microbatchSequences == b.microbatchSequences &&
-           a.microbatchComputeS == b.microbatchComputeS && a.precisions == b.precisions &&
+           a.microbatchCompute_s == b.microbatchCompute_s && a.precisions == b.precisions &&
            a.gradientAccumulations == b.gradientAccumulations &&
            a.fabricBytesPerS == b.fabricBytesPerS && a.nicBytesPerS == b.nicBytesPerS &&
            a.ccEfficiency == b.ccEfficiency &&
            a.ccEfficiencyDropPerFlow == b.ccEfficiencyDropPerFlow &&
-           a.overlapWindowS == b.overlapWindowS && a.topology == b.topology &&
+           a.overlapWindow_s == b.overlapWindow_s && a.topology == b.topology &&
            a.placement == b.placement && a.mode == b.mode &&
            a.replayWarmupIterations == b.replayWarmupIterations &&
            a.replayIterations == b.replayIterations && a.startOffsets == b.startOffsets &&
-           a.offsetSpacingS == b.offsetSpacingS && a.recordWarmupS == b.recordWarmupS &&
+           a.offsetSpacing_s == b.offsetSpacing_s && a.recordWarmup_s == b.recordWarmup_s &&
            a.exposureSampling == b.exposureSampling && a.policies == b.policies &&
-           a.targetFactors == b.targetFactors && a.decisionIntervalS == b.decisionIntervalS &&
-           a.historyWindowS == b.historyWindowS && a.telemetryDelayS == b.telemetryDelayS &&
-           a.samplePeriodS == b.samplePeriodS && a.progress == b.progress && a.seed == b.seed &&
-           a.horizonS == b.horizonS;
+           a.targetFactors == b.targetFactors && a.decisionInterval_s == b.decisionInterval_s &&
+           a.historyWindow_s == b.historyWindow_s && a.telemetryDelay_s == b.telemetryDelay_s &&
+           a.samplePeriod_s == b.samplePeriod_s && a.progress == b.progress && a.seed == b.seed &&
+           a.horizon_s == b.horizon_s;
 }
 
 namespace {
@@ -122,33 +122,33 @@ void readParams(JsonReader& r, Params& p) {
                 "replay_iterations x start_offsets = " + std::to_string(p.replayIterations) +
                     " x " + std::to_string(p.startOffsets) + " must be at most " +
                     std::to_string(kMaxReplays) + " replayed iterations per point");
-    const double lead = p.recordWarmupS + (p.startOffsets - 1) * p.offsetSpacingS;
-    if (p.recordWarmupS <= kMaxRecordLeadS && p.offsetSpacingS <= kMaxRecordLeadS &&
-        lead > kMaxRecordLeadS)
+    const double lead = p.recordWarmup_s + (p.startOffsets - 1) * p.offsetSpacing_s;
+    if (p.recordWarmup_s <= kMaxRecordLead_s && p.offsetSpacing_s <= kMaxRecordLead_s &&
+        lead > kMaxRecordLead_s)
         d.error(
             r.childPath("offset_spacing_s"),
             "the last replay starts record_warmup_s + (start_offsets - 1) x offset_spacing_s = " +
                 formatNumber(lead) + " s into the background recording; at most " +
-                formatNumber(kMaxRecordLeadS) +
+                formatNumber(kMaxRecordLead_s) +
                 " s (a bound on the work: every replay simulates the background up to its start)");
     // The controllers act once per decision interval: a run shorter than one never decides
     // (checked once both spans passed their own bounds).
     const bool spansOk = std::none_of(d.items().begin(), d.items().end(), [&](const Issue& i) {
         return i.path == r.childPath("horizon_s") || i.path == r.childPath("decision_interval_s");
     });
-    if (spansOk && p.horizonS < p.decisionIntervalS)
+    if (spansOk && p.horizon_s < p.decisionInterval_s)
         d.error(r.childPath("horizon_s"),
                 "must be at least one decision interval (decision_interval_s = " +
-                    formatNumber(p.decisionIntervalS) + " s; got " + formatNumber(p.horizonS) +
+                    formatNumber(p.decisionInterval_s) + " s; got " + formatNumber(p.horizon_s) +
                     " s): the run would end before any policy makes its first decision");
-    const double arrivals = p.arrivalRatePerS * (p.horizonS - p.arrivalsStartS);
+    const double arrivals = p.arrivalRatePerS * (p.horizon_s - p.arrivalsStart_s);
     if (p.scenario == ScenarioKind::Poisson && arrivals > kMaxExpectedArrivals)
         d.error(r.childPath("arrival_rate_per_s"),
                 "arrival_rate_per_s x (horizon_s - arrivals_start_s) = " + formatNumber(arrivals) +
                     " expected arrivals; at most " + formatNumber(kMaxExpectedArrivals) +
                     " (a bound on the work: the whole schedule is drawn before the run; the "
                     "paper's scenario 2 has ~800)");
-    const double phases = p.decisionIntervalS / p.samplePeriodS;
+    const double phases = p.decisionInterval_s / p.samplePeriod_s;
     if (phases > kMaxPhasesPerDecision)
         d.error(r.childPath("sample_period_s"),
                 "decision_interval_s / sample_period_s = " + formatNumber(phases) +

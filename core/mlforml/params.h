@@ -95,7 +95,7 @@ struct ProgressModel {
 /// sample the phase of that cycle; 600 s covers dozens of cycles of any training job, and every
 /// second beyond it is background simulated again by every replay (the paper: 5 s and 4 x
 /// 0.25 s).
-constexpr double kMaxRecordLeadS = 600;
+constexpr double kMaxRecordLead_s = 600;
 
 /// All inputs of one ML-for-ML run (the `ml_for_ml` object of a scenario).
 struct Params {
@@ -106,13 +106,13 @@ struct Params {
     BackgroundJob backgroundJob;                       ///< model of each background job
 
     // Poisson arrivals [2608.06046 Sec. 3.3].
-    double arrivalRatePerS = 0.002;        ///< `arrival_rate_per_s`
-    int maxBackgroundJobs = 5;             ///< at most this many at once; later arrivals wait
-    double backgroundJobDurationS = 1500;  ///< run length of each arriving job, s
+    double arrivalRatePerS = 0.002;         ///< `arrival_rate_per_s`
+    int maxBackgroundJobs = 5;              ///< at most this many at once; later arrivals wait
+    double backgroundJobDuration_s = 1500;  ///< run length of each arriving job, s
     /// Start of the arrival process relative to the foreground's start, s (<= 0; JSON
     /// `arrivals_start_s`): 0 = the foreground starts on an idle fabric; a value of a few job
     /// durations before 0 = it joins a cluster whose GPT-13B population is already in steady state.
-    double arrivalsStartS = 0;
+    double arrivalsStart_s = 0;
     /// Independent arrival schedules (seeded from `seed`) run and averaged ("poisson"): one
     /// point per schedule; `reproduce` averages first-crossing times and pools knob shares over
     /// them, because one run spans too few job lifetimes to be seed-stable (`poisson_schedules`).
@@ -133,8 +133,8 @@ struct Params {
     double foregroundParameters = 774e6;  ///< gradient values per sync
     int foregroundNodes = 46;             ///< fitted: BF16 share 73 % at N = 4 (Fig. 2a)
     int gpusPerNode = 8;
-    double microbatchSequences = 1;      ///< sequences per GPU per microbatch
-    double microbatchComputeS = 0.0593;  ///< T_c, s [Sec. 3.1] (`microbatch_compute_ms`)
+    double microbatchSequences = 1;       ///< sequences per GPU per microbatch
+    double microbatchCompute_s = 0.0593;  ///< T_c, s [Sec. 3.1] (`microbatch_compute_ms`)
     std::vector<Precision> precisions = {Precision::Bf16,
                                          Precision::Mxfp4};  ///< p; first = baseline
     std::vector<int> gradientAccumulations = {4, 16};        ///< g; first = baseline
@@ -146,7 +146,7 @@ struct Params {
         10.7e9;                 ///< per-node NIC (`nic_GBps`, 85.6 Gb/s): p95 at N = 4 (Sec. 3.2)
     double ccEfficiency = 1.0;  ///< achieved / max-min rate, (0, 1]
     double ccEfficiencyDropPerFlow = 0;  ///< efficiency / (1 + drop * (competing groups - 1))
-    double overlapWindowS = 0;  ///< transfer hidden behind the last backward (`overlap_window_ms`)
+    double overlapWindow_s = 0;  ///< transfer hidden behind the last backward (`overlap_window_ms`)
     /// The fabric (`topology`; default "paper-fabric" = fabric_GBps + nic_GBps above) and where
     /// the jobs sit on it (`placement`; leaf_spine only). On a leaf_spine fabric nic_GBps is
     /// each node's scale-out bandwidth, split over one NIC per GPU (rails) and fabric_GBps is
@@ -157,10 +157,10 @@ struct Params {
     int replayWarmupIterations = 1;        ///< foreground iterations discarded per replay
     int replayIterations = 7;  ///< measured iterations per offset: BF16/MXFP4 7.3 at N=16 (Fig. 2a)
     int startOffsets = 4;      ///< replays per point at different start offsets [Sec. 3.2]
-    double offsetSpacingS = 0.25;  ///< spacing of the start offsets, s
-    double recordWarmupS = 5;      ///< background-alone time before the foreground starts, s
+    double offsetSpacing_s = 0.25;  ///< spacing of the start offsets, s
+    double recordWarmup_s = 5;      ///< background-alone time before the foreground starts, s
     /// How the training loop reads exposed DP times: Offsets (samples of the offset replays,
-    /// re-drawn every samplePeriodS; scenario 1) or Series (one long replay per combination,
+    /// re-drawn every samplePeriod_s; scenario 1) or Series (one long replay per combination,
     /// read in wall-clock order so bursts of long background syncs keep their duration;
     /// scenario 2).
     ExposureSampling exposureSampling = ExposureSampling::Offsets;
@@ -170,14 +170,14 @@ struct Params {
     std::vector<PolicySpec> policies = {Policy::Static, Policy::KnobPrecision, Policy::KnobGa,
                                         Policy::Decoupled, Policy::Joint};
     std::vector<double> targetFactors = {1.005, 1.01, 1.015, 1.02};  ///< x L_min [Sec. 3.3]
-    double decisionIntervalS = 60;  ///< greedy rule re-evaluated every interval
-    double historyWindowS = 120;    ///< observations averaged by the estimator
-    double telemetryDelayS = 5;     ///< observation becomes visible this late
-    double samplePeriodS = 10;      ///< network phase held this long in the training loop
+    double decisionInterval_s = 60;  ///< greedy rule re-evaluated every interval
+    double historyWindow_s = 120;    ///< observations averaged by the estimator
+    double telemetryDelay_s = 5;     ///< observation becomes visible this late
+    double samplePeriod_s = 10;      ///< network phase held this long in the training loop
 
     ProgressModel progress;
     std::uint64_t seed = 1;
-    double horizonS = 400000;  ///< wall-clock limit of every simulated run, s
+    double horizon_s = 400000;  ///< wall-clock limit of every simulated run, s
 };
 
 /// One key of the `ml_for_ml` object (tandem::Field, common/field_table.h): the single

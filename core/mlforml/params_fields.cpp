@@ -37,9 +37,9 @@ constexpr double kMinBandwidthGBps = 1e-3;
 constexpr double kMaxParameters = 1e13;
 /// Shortest controller and run time span, s (decision_interval_s, history_window_s,
 /// sample_period_s, horizon_s): 1 ms, shorter than the compute of one microbatch.
-constexpr double kMinSpanS = 1e-3;
+constexpr double kMinSpan_s = 1e-3;
 /// Largest time span, s (durations, windows, delays, intervals): horizon_s's own limit.
-constexpr double kMaxSpanS = 1e9;
+constexpr double kMaxSpan_s = 1e9;
 
 /// Row `f` of a set of integers (background_jobs, gradient_accumulations): at most
 /// kMaxListEntries entries, each in f.range (readIntegerSet).
@@ -176,11 +176,11 @@ std::vector<ParamField> ownFields() {
          "background jobs at most at once; later arrivals wait", kSec33,
          TANDEM_MEMBER(maxBackgroundJobs)},
         {"", "background_job_duration_s", "s", " s", 1, false, R::positive(), none,
-         FieldBound{kMaxSpanS, kSpanWhy}, "run length of each arriving background job", kSec33,
-         TANDEM_MEMBER(backgroundJobDurationS)},
+         FieldBound{kMaxSpan_s, kSpanWhy}, "run length of each arriving background job", kSec33,
+         TANDEM_MEMBER(backgroundJobDuration_s)},
         {"", "arrivals_start_s", "s", " s", 1, false, R::closed(-1e7, 0), none, none,
          "start of the arrival process relative to the foreground's start (<= 0)", kSec33,
-         TANDEM_MEMBER(arrivalsStartS)},
+         TANDEM_MEMBER(arrivalsStart_s)},
         {"", "poisson_schedules", "schedules", "", 1, true, R::closed(1, 256), none, none,
          "independent arrival schedules run and averaged", kSec33, TANDEM_MEMBER(poissonSchedules)},
         {"", "exposure_recordings", "recordings", "", 1, true, R::closed(1, 64), none, none,
@@ -229,7 +229,7 @@ std::vector<ParamField> ownFields() {
         {"", "microbatch_compute_ms", "ms", " ms", kMs, false, R::positive(),
          FieldBound{fabric::kMinPhaseMs, fabric::kMinPhaseWhy},
          FieldBound{fabric::kMaxPhaseMs, fabric::kMaxPhaseWhy}, "T_c, compute of one microbatch",
-         kSec31, TANDEM_MEMBER(microbatchComputeS)},
+         kSec31, TANDEM_MEMBER(microbatchCompute_s)},
         {"", "precisions", "", "", 1, false, R{}, none, none,
          "precisions p of the action space; the first is the baseline", kSec24,
          TANDEM_CUSTOM(
@@ -275,7 +275,7 @@ std::vector<ParamField> ownFields() {
         {"", "overlap_window_ms", "ms", " ms", kMs, false, R::nonNegative(), none,
          FieldBound{fabric::kMaxPhaseMs, fabric::kMaxPhaseWhy},
          "transfer hidden behind the last backward; only the sync beyond it is exposed", kA3,
-         TANDEM_MEMBER(overlapWindowS)},
+         TANDEM_MEMBER(overlapWindow_s)},
         {"", "mode", "", "", 1, false, R{}, none, none,
          "replay (open loop, the paper) or closed_loop", kA3, TANDEM_ENUM(mode, replayModeNames)},
         {"", "replay_warmup_iterations", "iterations", "", 1, true,
@@ -288,12 +288,12 @@ std::vector<ParamField> ownFields() {
         {"", "start_offsets", "replays", "", 1, true, R::closed(1, 64), none, none,
          "replays per point at different start offsets", kSec32, TANDEM_MEMBER(startOffsets)},
         {"", "offset_spacing_s", "s", " s", 1, false, R::nonNegative(), none,
-         FieldBound{kMaxRecordLeadS, kLeadSpacingWhy}, "spacing of the start offsets", kSec32,
-         TANDEM_MEMBER(offsetSpacingS)},
+         FieldBound{kMaxRecordLead_s, kLeadSpacingWhy}, "spacing of the start offsets", kSec32,
+         TANDEM_MEMBER(offsetSpacing_s)},
         {"", "record_warmup_s", "s", " s", 1, false, R::nonNegative(), none,
-         FieldBound{kMaxRecordLeadS, kLeadWarmupWhy},
+         FieldBound{kMaxRecordLead_s, kLeadWarmupWhy},
          "background-alone time before the foreground starts", kSec32,
-         TANDEM_MEMBER(recordWarmupS)},
+         TANDEM_MEMBER(recordWarmup_s)},
         {"", "exposure_sampling", "", "", 1, false, R{}, none, none,
          "offsets (scenario 1) or series (one long replay read in wall-clock order, scenario 2)",
          "2608.06046 Sec. 3.2-3.3", TANDEM_ENUM(exposureSampling, exposureSamplingNames)},
@@ -312,19 +312,19 @@ std::vector<ParamField> ownFields() {
                            j["target_factors"] = p.targetFactors;
                        })},
         {"", "decision_interval_s", "s", " s", 1, false, R::positive(),
-         FieldBound{kMinSpanS, kShortSpanWhy}, FieldBound{kMaxSpanS, kSpanWhy},
+         FieldBound{kMinSpan_s, kShortSpanWhy}, FieldBound{kMaxSpan_s, kSpanWhy},
          "the greedy rule is re-evaluated every interval", kSec24,
-         TANDEM_MEMBER(decisionIntervalS)},
+         TANDEM_MEMBER(decisionInterval_s)},
         {"", "history_window_s", "s", " s", 1, false, R::positive(),
-         FieldBound{kMinSpanS, kShortSpanWhy}, FieldBound{kMaxSpanS, kSpanWhy},
-         "observations averaged by the estimator", kSec24, TANDEM_MEMBER(historyWindowS)},
+         FieldBound{kMinSpan_s, kShortSpanWhy}, FieldBound{kMaxSpan_s, kSpanWhy},
+         "observations averaged by the estimator", kSec24, TANDEM_MEMBER(historyWindow_s)},
         {"", "telemetry_delay_s", "s", " s", 1, false, R::nonNegative(), none,
-         FieldBound{kMaxSpanS, kSpanWhy}, "an observation becomes visible this late", kSec24,
-         TANDEM_MEMBER(telemetryDelayS)},
+         FieldBound{kMaxSpan_s, kSpanWhy}, "an observation becomes visible this late", kSec24,
+         TANDEM_MEMBER(telemetryDelay_s)},
         {"", "sample_period_s", "s", " s", 1, false, R::positive(),
-         FieldBound{kMinSpanS, kShortSpanWhy}, FieldBound{kMaxSpanS, kSpanWhy},
+         FieldBound{kMinSpan_s, kShortSpanWhy}, FieldBound{kMaxSpan_s, kSpanWhy},
          "a network phase is held this long in the training loop", kA3,
-         TANDEM_MEMBER(samplePeriodS)},
+         TANDEM_MEMBER(samplePeriod_s)},
         {"progress", "precision_model", "", "", 1, false, R{}, none, none,
          "kappa (progress divided by kappa_p) or noise_inflation (Bnoise x (1 + omega_p))", kA4,
          TANDEM_ENUM(progress.precisionModel, precisionModelNames)},
@@ -373,8 +373,8 @@ std::vector<ParamField> ownFields() {
         {"", "seed", "", "", 1, true, R::closed(0, 9007199254740991.0), none, none,
          "seed of every random draw (phases, arrivals, samples)", kA3, TANDEM_MEMBER(seed)},
         {"", "horizon_s", "s", " s", 1, false, R{0.0, 1e9, true, false},
-         FieldBound{kMinSpanS, kShortSpanWhy}, none, "wall-clock limit of every simulated run",
-         kSec33, TANDEM_MEMBER(horizonS)},
+         FieldBound{kMinSpan_s, kShortSpanWhy}, none, "wall-clock limit of every simulated run",
+         kSec33, TANDEM_MEMBER(horizon_s)},
     };
     return t;
 }

@@ -21,13 +21,13 @@ Params scenario2Params() {
     p.backgroundJob.model = "GPT-13B";
     p.backgroundJob.nodes = 56;
     p.backgroundJob.gradientBytes = 26e9;
-    p.backgroundJob.computeS = 5.0;
+    p.backgroundJob.compute_s = 5.0;
     p.backgroundJob.computeJitter = 0.03;
     p.backgroundJob.syncBursts = 8;
-    p.backgroundJob.burstGapS = 0.05;
+    p.backgroundJob.burstGap_s = 0.05;
     p.arrivalRatePerS = 0.002;
     p.maxBackgroundJobs = 5;
-    p.backgroundJobDurationS = 1500;  // 0.002 /s x 1500 s ~ 2.7-3 jobs active [Sec. 3.3]
+    p.backgroundJobDuration_s = 1500;  // 0.002 /s x 1500 s ~ 2.7-3 jobs active [Sec. 3.3]
     p.replayIterations = 300;
     p.exposureSampling = ExposureSampling::Series;
     // One Joint run (~1.5 h here) spans only a few job lifetimes, so one arrival schedule and
@@ -37,7 +37,7 @@ Params scenario2Params() {
     // (docs/MODEL-ML-FOR-ML.md, section 6).
     p.poissonSchedules = 64;
     p.exposureRecordings = 32;
-    p.horizonS = 400000;
+    p.horizon_s = 400000;
     return p;
 }
 

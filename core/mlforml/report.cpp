@@ -129,8 +129,8 @@ void writeLinkRows(std::ostringstream& out, const std::string& prefix,
         std::string jobs;
         for (int j : u.jobs) jobs += (jobs.empty() ? "" : ";") + fabric::jobName(j);
         out << prefix << csvQuote(u.link) << ',' << csvNumber(u.capacityBytesPerS / 1e9) << ','
-            << csvNumber(u.observedS) << ',' << csvNumber(u.meanUtilisation()) << ','
-            << csvNumber(u.peakUtilisation) << ',' << csvNumber(u.saturatedS) << ','
+            << csvNumber(u.observed_s) << ',' << csvNumber(u.meanUtilisation()) << ','
+            << csvNumber(u.peakUtilisation) << ',' << csvNumber(u.saturated_s) << ','
             << csvQuote(jobs) << '\n';
     }
 }
@@ -164,7 +164,7 @@ std::string notReachedReason(const Params& p, const PolicyRun& run,
     for (double t : run.firstCrossing_s) missed = missed || !std::isfinite(t);
     if (!missed) return std::string();
     const std::string head = "not reached within the horizon of " +
-                             formatNumber(std::round(p.horizonS / 36.0) / 100) + " h: ";
+                             formatNumber(std::round(p.horizon_s / 36.0) / 100) + " h: ";
     const bool noFabric = p.topology.kind == fabric::FabricKind::Shared && p.fabricBytesPerS == 0;
     if (noFabric || p.nicBytesPerS == 0)
         return head + "zero bandwidth (" +
@@ -183,7 +183,7 @@ std::string notReachedReason(const Params& p, const PolicyRun& run,
                    "what the network carries and the open-loop backlog grows without end (more "
                    "fabric_GBps or nic_GBps, fewer foreground_nodes or a lighter background)";
         return why + ": the first update (" + combo + ") would end after the " +
-               formatNumber(std::round(p.horizonS / 36.0) / 100) + " h window (at " +
+               formatNumber(std::round(p.horizon_s / 36.0) / 100) + " h window (at " +
                formatNumber(std::round(run.nextUpdateEnd_s / 36.0) / 100) + " h)";
     }
     return head + "the loss stayed above the target after " + std::to_string(run.totalUpdates) +

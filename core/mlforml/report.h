@@ -55,7 +55,7 @@ double ratioToJoint(const PointResult& pt, const std::string& policy, size_t tar
 /// gradient sync never finishes under the open-loop backlog, or it would end after the window,
 /// naming the combination from `comboLabels` = Result::comboLabels), or the loss still above
 /// the target after N updates. Empty when every target of `run` was reached. Horizon from
-/// Params::horizonS (s), printed in hours.
+/// Params::horizon_s (s), printed in hours.
 std::string notReachedReason(const Params& p, const PolicyRun& run,
                              const std::vector<std::string>& comboLabels);
 

@@ -7,12 +7,12 @@
 namespace tandem::mlforml {
 
 NetworkSchedule::NetworkSchedule(std::vector<ExposureTable> levels, std::vector<double> segStart,
-                                 std::vector<int> segLevel, double samplePeriodS,
+                                 std::vector<int> segLevel, double samplePeriod_s,
                                  std::uint64_t seed, bool randomPhase)
     : m_levels(std::move(levels)),
       m_segStart(std::move(segStart)),
       m_segLevel(std::move(segLevel)),
-      m_period(samplePeriodS),
+      m_period(samplePeriod_s),
       m_seed(seed) {
     if (randomPhase) {
         fabric::SplitMix64 g(seed ^ 0x5DEECE66Dull);

@@ -2,7 +2,7 @@
 // The network condition the training loop sees over wall-clock time: a piecewise-constant
 // sequence of background levels (scenario 1: one level; scenario 2: the number of active
 // GPT-13B jobs), each with its measured exposed-DP samples. The sample in force changes every
-// samplePeriodS seconds (phase alignment), chosen by a seeded hash so that every policy sees
+// samplePeriod_s seconds (phase alignment), chosen by a seeded hash so that every policy sees
 // the same network at the same wall-clock time [2608.06046 Sec. 3.3: same schedule].
 #include <cstdint>
 #include <vector>
@@ -14,12 +14,12 @@ namespace tandem::mlforml {
 class NetworkSchedule {
 public:
     /// `levels` with their exposure tables; the level in force is segLevel[i] from segStart[i]
-    /// (s, ascending) on. Offsets-mode tables are sampled every samplePeriodS from a hash of
+    /// (s, ascending) on. Offsets-mode tables are sampled every samplePeriod_s from a hash of
     /// `seed`; series-mode tables are read in wall-clock order, and with `randomPhase` each
     /// level's series starts at a seeded random point (schedules averaged in "poisson" then see
     /// different parts of a long series; without it every reader starts at the series' start).
     NetworkSchedule(std::vector<ExposureTable> levels, std::vector<double> segStart,
-                    std::vector<int> segLevel, double samplePeriodS, std::uint64_t seed,
+                    std::vector<int> segLevel, double samplePeriod_s, std::uint64_t seed,
                     bool randomPhase = false);
     /// Index into levels() in force at time t (s >= 0).
     int levelAt(double t) const;

@@ -132,7 +132,7 @@ struct Run {
         for (size_t c = 0; c < combos.size(); ++c) {
             if (combos[c].g != 4) continue;
             const double e = pt.meanSyncBeyondOverlap_s[c];
-            const double share = e / (4 * p.microbatchComputeS + e);
+            const double share = e / (4 * p.microbatchCompute_s + e);
             if (combos[c].p == Precision::Bf16) pt.dpShareBf16 = std::isfinite(e) ? share : 1.0;
             if (combos[c].p == Precision::Mxfp4) pt.dpShareMxfp4 = std::isfinite(e) ? share : 1.0;
         }
@@ -163,7 +163,7 @@ Result simulateSweep(const Params& p, const CancelFlag* cancel, bool recordLinks
         pt.loadTime_s = tab.loadTime_s;
         pt.loadBytesPerS = tab.loadBytesPerS;
         run.fillShares(pt);
-        const NetworkSchedule net({std::move(tab)}, {0.0}, {0}, p.samplePeriodS,
+        const NetworkSchedule net({std::move(tab)}, {0.0}, {0}, p.samplePeriod_s,
                                   mixSeed(p.seed, 1000 + static_cast<std::uint64_t>(n)));
         run.runPolicies(pt, net, {n}, cancel);
         run.res.points.push_back(std::move(pt));
@@ -197,8 +197,8 @@ Result simulatePoisson(const Params& p, const CancelFlag* cancel, bool recordLin
         const auto salt = static_cast<std::uint64_t>(sched) * 1000;
         std::vector<double> segStart;
         std::vector<int> segLevel;
-        poissonSchedule(p.arrivalRatePerS, p.backgroundJobDurationS, p.maxBackgroundJobs,
-                        p.arrivalsStartS, p.horizonS, mixSeed(p.seed, 77 + salt), segStart,
+        poissonSchedule(p.arrivalRatePerS, p.backgroundJobDuration_s, p.maxBackgroundJobs,
+                        p.arrivalsStart_s, p.horizon_s, mixSeed(p.seed, 77 + salt), segStart,
                         segLevel);
         std::vector<ExposureTable> levels = measured;
         PointResult pt;
@@ -210,7 +210,7 @@ Result simulatePoisson(const Params& p, const CancelFlag* cancel, bool recordLin
                         std::to_string(p.poissonSchedules);
         for (const auto& l : levels)
             pt.bgP95GBPer50ms = std::max(pt.bgP95GBPer50ms, l.bgP95BytesPer50ms / 1e9);
-        const NetworkSchedule net(std::move(levels), segStart, segLevel, p.samplePeriodS,
+        const NetworkSchedule net(std::move(levels), segStart, segLevel, p.samplePeriod_s,
                                   mixSeed(p.seed, 999 + salt), p.exposureRecordings > 1);
         run.runPolicies(pt, net, levelJobs, cancel);
         // Time-weighted mean exposure and load over the longest run.
@@ -242,12 +242,12 @@ Result simulateTrace(const Params& p, const CancelFlag* cancel, bool recordLinks
     if (!trace) throw ValidationError(diag);
     const double traceEnd = io::loadTraceEnd_s(*trace);
     const int nodes = traceNodes(p);
-    const double until = std::min(p.horizonS, std::max(600.0, 2 * traceEnd) + 3600.0);
+    const double until = std::min(p.horizon_s, std::max(600.0, 2 * traceEnd) + 3600.0);
     const std::vector<fabric::Transfer> transfers =
-        traceToTransfers(*trace, kTraceJobs, nodes, kTraceChunkS, until);
+        traceToTransfers(*trace, kTraceJobs, nodes, kTraceChunk_s, until);
     Params q = p;
-    q.recordWarmupS = 0;
-    q.offsetSpacingS = traceEnd / std::max(1, p.startOffsets);
+    q.recordWarmup_s = 0;
+    q.offsetSpacing_s = traceEnd / std::max(1, p.startOffsets);
     ExposureTable tab =
         measureTraceExposure(q, run.combos, transfers, kTraceJobs, nodes, cancel, recordLinks);
     run.res.eventsSimulated += tab.eventsSimulated;
@@ -264,7 +264,7 @@ Result simulateTrace(const Params& p, const CancelFlag* cancel, bool recordLinks
         percentileBytesPerWindow(trace->time_s, trace->bytesPerSecond, 0.0, traceEnd, 0.05, 0.95) /
         1e9;
     run.fillShares(pt);
-    const NetworkSchedule net({std::move(tab)}, {0.0}, {0}, p.samplePeriodS, mixSeed(p.seed, 4));
+    const NetworkSchedule net({std::move(tab)}, {0.0}, {0}, p.samplePeriod_s, mixSeed(p.seed, 4));
     run.runPolicies(pt, net, {0}, cancel);
     run.res.points.push_back(std::move(pt));
     return std::move(run.res);

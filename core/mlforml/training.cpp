@@ -148,7 +148,7 @@ PolicyRun runPolicy(const PolicySpec& spec, const Params& p, const ProgressCurve
     std::vector<double> dS(nC), comp(nC), wire(nC);
     for (int c = 0; c < nC; ++c) {
         dS[c] = curve.progressPerUpdate(combos[c]);
-        comp[c] = combos[c].g * p.microbatchComputeS;
+        comp[c] = combos[c].g * p.microbatchCompute_s;
         wire[c] = foregroundWireBytes(p, combos[c].p);
     }
     const size_t nT = targetLosses.size();
@@ -168,7 +168,7 @@ PolicyRun runPolicy(const PolicySpec& spec, const Params& p, const ProgressCurve
     std::vector<long long> comboCount(nC, 0);
     std::vector<std::vector<long long>> levelCount(levelJobs.size(), std::vector<long long>(nC, 0));
 
-    const double interval = p.decisionIntervalS;
+    const double interval = p.decisionInterval_s;
     auto gainOf = [&](int c, double S) {
         if (!std::isfinite(est[c])) return 0.0;
         const double n = interval / (comp[c] + est[c]);
@@ -215,7 +215,7 @@ PolicyRun runPolicy(const PolicySpec& spec, const Params& p, const ProgressCurve
     int segCombo = -1;
     double segStart = 0;
 
-    while (t < p.horizonS && u < kMaxUpdates) {
+    while (t < p.horizon_s && u < kMaxUpdates) {
         if (t >= nextDecision) {
             throwIfCancelled(cancel);
             if (ivWall > 0) {
@@ -231,9 +231,9 @@ PolicyRun runPolicy(const PolicySpec& spec, const Params& p, const ProgressCurve
                     for (int c = 0; c < nA; ++c) est[c] = net.meanExposed(c, t, t + interval);
                     have = true;
                 } else {
-                    const int seenLevel = net.levelAt(std::max(0.0, t - p.telemetryDelayS));
-                    have = estimate(hist, t, seenLevel, p.historyWindowS, p.overlapWindowS, combos,
-                                    wire, sum, cnt, est);
+                    const int seenLevel = net.levelAt(std::max(0.0, t - p.telemetryDelay_s));
+                    have = estimate(hist, t, seenLevel, p.historyWindow_s, p.overlapWindow_s,
+                                    combos, wire, sum, cnt, est);
                 }
                 if (have) {
                     for (int c = 0; c < nA; ++c) value[c] = gainOf(c, S);
@@ -265,7 +265,7 @@ PolicyRun runPolicy(const PolicySpec& spec, const Params& p, const ProgressCurve
         double at = syncStart;
         for (int hop = 0; !std::isfinite(e) && hop < 64; ++hop) {
             at = net.nextLevelChange(at);
-            if (!std::isfinite(at) || at > p.horizonS) break;
+            if (!std::isfinite(at) || at > p.horizon_s) break;
             const double next = net.exposed(cur, at);
             if (std::isfinite(next)) e = at - syncStart + next;
         }
@@ -275,7 +275,7 @@ PolicyRun runPolicy(const PolicySpec& spec, const Params& p, const ProgressCurve
             break;
         }
         const double tEnd = t + comp[cur] + e;
-        if (tEnd > p.horizonS) {
+        if (tEnd > p.horizon_s) {
             run.stoppedCombo = cur;
             run.nextUpdateEnd_s = tEnd;
             break;
@@ -293,7 +293,7 @@ PolicyRun runPolicy(const PolicySpec& spec, const Params& p, const ProgressCurve
         ivWall += tEnd - t;
         ++comboCount[cur];
         if (level >= 0 && level < static_cast<int>(levelCount.size())) ++levelCount[level][cur];
-        hist.avail.push_back(tEnd + p.telemetryDelayS);
+        hist.avail.push_back(tEnd + p.telemetryDelay_s);
         hist.combo.push_back(cur);
         hist.exposed.push_back(e);
         hist.level.push_back(net.levelAt(tEnd));

@@ -16,7 +16,7 @@
 
 namespace tandem::mlforml {
 
-/// Runs `spec` until every target loss is crossed, the horizon p.horizonS passes, or no sync
+/// Runs `spec` until every target loss is crossed, the horizon p.horizon_s passes, or no sync
 /// can finish (infinite exposed time and no later change of the background level: an unbounded
 /// sample waits for the next level change and continues with that level's exposure). `combos` is
 /// the action space (g-major, as actionSpace()). Adaptive policies choose among combos[0,

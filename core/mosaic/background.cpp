@@ -92,7 +92,7 @@ RateTrace traceOf(const Hardware& hw, int nodes, const BackgroundLoad& bg, int g
         if (u.share > 0 && u.link != nicLink && background.count(u.link)) shared.insert(u.link);
     const double bgWire = fabric::ringWireBytesPerNode(bg.job.gradientBytes, bg.job.nodes);
     const double cycle =
-        bg.job.computeS + bgWire / nodeRate + (bg.job.syncBursts - 1) * bg.job.burstGapS;
+        bg.job.compute_s + bgWire / nodeRate + (bg.job.syncBursts - 1) * bg.job.burstGap_s;
     const bool idle = bg.jobs == 0 || bgWire <= 0;
     RateTrace tr;
     tr.chunkBytes = nodeRate * cycle / kChunksPerCycle;
@@ -104,18 +104,18 @@ RateTrace traceOf(const Hardware& hw, int nodes, const BackgroundLoad& bg, int g
         live.count = bg.jobs;
         live.nodes = bg.job.nodes;
         live.bytesPerNode = bgWire;
-        live.computeS = bg.job.computeS;
+        live.compute_s = bg.job.compute_s;
         live.jitter = bg.job.computeJitter;
         live.syncBursts = bg.job.syncBursts;
-        live.burstGapS = bg.job.burstGapS;
+        live.burstGap_s = bg.job.burstGap_s;
         live.seed = bg.placement.seed;
         sim.addLiveJobs(live, false);
     }
     fabric::ForegroundSpec fg;
     fg.nodes = nodes;
     fg.bytesPerNode = tr.chunkBytes;
-    fg.computeS = 0;
-    fg.overlapS = 0;
+    fg.compute_s = 0;
+    fg.overlap_s = 0;
     fg.start_s = idle ? 0.0 : kWarmupCycles * cycle;
     fg.iterations = idle ? 1 : kChunksPerCycle * kTraceCycles;
     sim.setForeground(fg);

@@ -124,10 +124,10 @@ CollectiveCost analyticalCollectiveCost(const Hardware& hw, Collective c, double
     const bool nvls = c == Collective::AllReduce && hw.nvlsEfficiency > 0;
     const double nvlsBus = 2.0 * hw.nvlsEfficiency * hw.nvlinkBytesPerS * ramp;
     if (g.nodes <= 1) {
-        CollectiveCost cost = candidate(CollectiveAlgorithm::Ring, bytes, hw.intraLatencyS,
+        CollectiveCost cost = candidate(CollectiveAlgorithm::Ring, bytes, hw.intraLatency_s,
                                         bytes * busFactor(c, size) / nv, 0, 0, false);
         if (nvls)
-            takeFaster(cost, candidate(CollectiveAlgorithm::Nvls, bytes, kNvlsLatencyS,
+            takeFaster(cost, candidate(CollectiveAlgorithm::Nvls, bytes, kNvlsLatency_s,
                                        bytes * busFactor(c, size) / nvlsBus, 0, 0, false));
         return cost;
     }
@@ -143,7 +143,7 @@ CollectiveCost analyticalCollectiveCost(const Hardware& hw, Collective c, double
         const double inside = bytes * double(p - 1) / size;
         const double a2aEfficiency =
             hw.alltoallNicEfficiency > 0 ? hw.alltoallNicEfficiency : hw.interBusEfficiency;
-        return candidate(CollectiveAlgorithm::Direct, bytes, hw.interLatencyS + kNetStepLatencyS,
+        return candidate(CollectiveAlgorithm::Direct, bytes, hw.interLatency_s + kNetStepLatency_s,
                          inside / nv, p * outside, p * hw.nicBytesPerS * a2aEfficiency * ramp,
                          false);
     }
@@ -155,8 +155,8 @@ CollectiveCost analyticalCollectiveCost(const Hardware& hw, Collective c, double
     const int netSteps = allReduce ? 2 * n : n - 1;
     const double ringBytes = bytes * busFactor(c, size);
     CollectiveCost cost = candidate(CollectiveAlgorithm::Ring, bytes,
-                                    hw.interLatencyS + kNetStepLatencyS * netSteps +
-                                        kNvlinkStepLatencyS * std::max(0, steps - netSteps),
+                                    hw.interLatency_s + kNetStepLatency_s * netSteps +
+                                        kNvlinkStepLatency_s * std::max(0, steps - netSteps),
                                     ringBytes / nv, ringBytes, nodeNic, false);
     if (!allReduce) return cost;
     // All-reduce also has NCCL's hierarchical algorithms (tree, NVLS tree): an NVLink
@@ -166,18 +166,18 @@ CollectiveCost analyticalCollectiveCost(const Hardware& hw, Collective c, double
     const double intra = p > 1 ? bytes * busFactor(c, p) / nv : 0.0;
     takeFaster(cost,
                candidate(CollectiveAlgorithm::Tree, bytes,
-                         hw.interLatencyS + 2.0 * (kNvlinkStepLatencyS * (p - 1) +
-                                                   kNetStepLatencyS * std::ceil(std::log2(n))),
+                         hw.interLatency_s + 2.0 * (kNvlinkStepLatency_s * (p - 1) +
+                                                    kNetStepLatency_s * std::ceil(std::log2(n))),
                          intra, bytes * busFactor(c, n), nodeNic, true));
     if (hw.sharp) {
         // CollNet / SHARP: the switches reduce, so each GPU's NIC sends its S/p shard once and
         // receives the reduced shard once (a node's NICs carry S); inside the node NVLS, or
         // NCCL's CollNet Direct at its share of NVLink; latency independent of the node count.
         const double latency =
-            hw.interLatencyS + (nvls ? kNvlsLatencyS + kNvlsNetLatencyS
-                                     : 2.0 * (std::min(1, p - 1) * kCollNetNvlinkLatencyS +
-                                              (p - 1) * kCollNetArityLatencyS) +
-                                           kCollNetNetLatencyS);
+            hw.interLatency_s + (nvls ? kNvlsLatency_s + kNvlsNetLatency_s
+                                      : 2.0 * (std::min(1, p - 1) * kCollNetNvlinkLatency_s +
+                                               (p - 1) * kCollNetArityLatency_s) +
+                                            kCollNetNetLatency_s);
         takeFaster(cost, candidate(CollectiveAlgorithm::CollNet, bytes, latency,
                                    nvls ? bytes * busFactor(c, p) / nvlsBus
                                         : bytes / (kCollNetDirectNvlinkShare * nv),

@@ -62,18 +62,18 @@ double pipelinedStages(double first_s, double second_s, double bytes);
 
 /// Per-step latencies of NCCL's ring with the Simple protocol, s [NCCL src/graph/tuning.cc
 /// (v2.19-2.21): hwLat NET Ring Simple 14.0 us, NVLink Ring Simple 3.4 us]. A collective across
-/// nodes pays one per step on top of the hardware's fixed start-up (Hardware::interLatencyS).
-constexpr double kNetStepLatencyS = 14.0e-6;
-constexpr double kNvlinkStepLatencyS = 3.4e-6;
+/// nodes pays one per step on top of the hardware's fixed start-up (Hardware::interLatency_s).
+constexpr double kNetStepLatency_s = 14.0e-6;
+constexpr double kNvlinkStepLatency_s = 3.4e-6;
 /// NCCL's latencies of its in-switch algorithms, Simple protocol, s [NVIDIA/nccl
 /// src/graph/tuning.cc (v2.19-2.21) hwLat]: NVLS 23 us on NVLink plus 18 us on the network
 /// (latency = intra + inter, independent of rank count); CollNet Direct 31 us on the network,
 /// 3.7 us on NVLink, plus 0.4 us of arity serialisation per local rank.
-constexpr double kNvlsLatencyS = 23.0e-6;
-constexpr double kNvlsNetLatencyS = 18.0e-6;
-constexpr double kCollNetNetLatencyS = 31.0e-6;
-constexpr double kCollNetNvlinkLatencyS = 3.7e-6;
-constexpr double kCollNetArityLatencyS = 0.4e-6;
+constexpr double kNvlsLatency_s = 23.0e-6;
+constexpr double kNvlsNetLatency_s = 18.0e-6;
+constexpr double kCollNetNetLatency_s = 31.0e-6;
+constexpr double kCollNetNvlinkLatency_s = 3.7e-6;
+constexpr double kCollNetArityLatency_s = 0.4e-6;
 /// NCCL's algorithm bandwidth of CollNet Direct all-reduce inside a node, as a share of the
 /// NVLink rate: its bus bandwidth x 0.85 on compute capability 9.0 and later (Hopper,
 /// Blackwell), x 0.5 from bus to algorithm bandwidth [NVIDIA/nccl src/graph/tuning.cc
@@ -132,12 +132,12 @@ double collectiveTimeWithNetwork(const CollectiveCost& cost, double network_s);
 
 /// The one analytical collective model (docs/MODEL-NETWORK.md section 4), for a group of `size`
 /// ranks `stride` apart and `bytes` = S per rank (nccl-tests size):
-/// - inside one node: intraLatencyS + S x busFactor / (NVLink x intraBusEfficiency x ramp);
-/// - all-to-all across nodes: interLatencyS + one network step + max(share leaving the node /
+/// - inside one node: intraLatency_s + S x busFactor / (NVLink x intraBusEfficiency x ramp);
+/// - all-to-all across nodes: interLatency_s + one network step + max(share leaving the node /
 ///   NIC rate, NVLink share / NVLink rate), the NIC rate at alltoallNicEfficiency of the line
 ///   rate where the node sets it (direct sends), else at interBusEfficiency;
 /// - reduce-scatter / all-gather across nodes: NCCL's ring, the only algorithm it has for them
-///   across nodes: interLatencyS + n-1 network steps and N-n NVLink steps, plus S x (N-1)/N over
+///   across nodes: interLatency_s + n-1 network steps and N-n NVLink steps, plus S x (N-1)/N over
 ///   min(NVLink rate, ranksPerNode x NIC rate) (a node's rails carry the ring);
 /// - all-reduce across nodes: the faster of the ring (2(N-1) steps, 2n across the network) and
 ///   the hierarchical tree (NVLink reduce-scatter, the shards all-reduced across nodes at the NIC
@@ -145,7 +145,7 @@ double collectiveTimeWithNetwork(const CollectiveCost& cost, double network_s);
 ///   ceil(log2 n) network steps));
 /// - NCCL's in-switch algorithms where the hardware has them, taken when faster (as NCCL's
 ///   tuner takes the fastest algorithm):
-///   - NVLS (hw.nvlsEfficiency > 0), all-reduce inside one NVLink domain: kNvlsLatencyS +
+///   - NVLS (hw.nvlsEfficiency > 0), all-reduce inside one NVLink domain: kNvlsLatency_s +
 ///     S x busFactor / (2 x nvlsEfficiency x NVLink x ramp): NCCL's NVLS bus bandwidth is twice
 ///     nvlsEfficiency x the NVLink rate, with no 2(n-1)/n penalty on the bytes each GPU moves
 ///     [NVIDIA/nccl src/graph/tuning.cc, nvls.cc];
@@ -153,7 +153,7 @@ double collectiveTimeWithNetwork(const CollectiveCost& cost, double network_s);
 ///     NIC carries its S/p shard once each way instead of 2(n-1)/n times; the NVLink stage is
 ///     NVLS where the node has it, else NCCL's CollNet Direct at kCollNetDirectNvlinkShare of
 ///     the NVLink rate (S over it); the two stages pipelined (pipelinedStages); latency
-///     interLatencyS + NCCL's NVLS (23 + 18 us) or CollNet Direct (2 x (3.7 + 0.4 (p-1)) + 31 us)
+///     interLatency_s + NCCL's NVLS (23 + 18 us) or CollNet Direct (2 x (3.7 + 0.4 (p-1)) + 31 us)
 ///     latency, independent of the node count.
 /// Rates are derated by the size ramp S / (S + rampHalfBytes); the NIC rate is
 /// nicBytesPerS x interBusEfficiency. size <= 1 or bytes <= 0 -> zero cost.

@@ -54,8 +54,8 @@ constexpr double Hardware::*kSheetColumns[] = {
     &Hardware::nicBytesPerS,         // scale-out NIC per GPU, bytes/s
     &Hardware::intraBusEfficiency,   // achieved / NVLink bus bandwidth
     &Hardware::rampHalfBytes,        // collective message size at half efficiency, bytes
-    &Hardware::dispatchGapS,         // t_gap of Eq. 11, s
-    &Hardware::interLatencyS,        // fixed start-up of a collective across nodes, s
+    &Hardware::dispatchGap_s,        // t_gap of Eq. 11, s
+    &Hardware::interLatency_s,       // fixed start-up of a collective across nodes, s
     &Hardware::interBusEfficiency,   // achieved / NIC line rate across nodes
 };
 using DeviceSheet = std::array<double, std::size(kSheetColumns)>;
@@ -76,13 +76,13 @@ DeviceSheet sheetOf(const Hardware& h) {
     return s;
 }
 
-/// The two free constants of the collective model across nodes (interLatencyS,
+/// The two free constants of the collective model across nodes (interLatency_s,
 /// interBusEfficiency) for one kind of scale-out network: fitNetworkConstants' optimum over every
 /// row >= 64 MiB of the shipped nccl-tests logs of that network (mosaic/network_fit.h;
 /// tests/mosaic/tst_mosaic_network_fit.cpp re-fits them and fails when they drift;
 /// docs/MODEL-NETWORK.md section 4). Nodes on the same kind of network share them.
 struct ScaleOutNetwork {
-    double latencyS, efficiency;
+    double latency_s, efficiency;
     const char* name;        ///< the network, as messages name it
     int minNodes, maxNodes;  ///< nodes spanned by the fitted logs' runs
 };
@@ -106,7 +106,7 @@ void setColumn(DeviceSheet& s, double Hardware::*member, double value) {
 
 /// `s` with the scale-out network constants of `n`.
 DeviceSheet withNetwork(DeviceSheet s, ScaleOutNetwork n) {
-    setColumn(s, &Hardware::interLatencyS, n.latencyS);
+    setColumn(s, &Hardware::interLatency_s, n.latency_s);
     setColumn(s, &Hardware::interBusEfficiency, n.efficiency);
     return s;
 }
@@ -125,7 +125,7 @@ const std::vector<Builtin>& builtins() {
     static const std::vector<Builtin> table = [] {
         const Hardware b200;  // hardware.h's defaults are the p6-b200 node [2608.10605 Table 3]
         const double eff = b200.intraBusEfficiency, ramp = b200.rampHalfBytes,
-                     gap = b200.dispatchGapS;
+                     gap = b200.dispatchGap_s;
         // NVLink 4 + NVSwitch (NVLS) all-reduce inside a node reaches 460-480 GB/s bus
         // bandwidth, the 450 GB/s link rate: efficiency 1.0. Size ramp 20 MB fitted to the H100
         // and A100 nccl-tests logs (1 MiB up, log busbw error).
@@ -140,7 +140,7 @@ const std::vector<Builtin>& builtins() {
                                   1.0,
                                   20e6,
                                   30e-6,
-                                  kInfiniBand.latencyS,
+                                  kInfiniBand.latency_s,
                                   kInfiniBand.efficiency};
         // Rows: name, description, sources, GPUs per node, then the sheet: peak BF16, FP8 and
         // FP4 FLOP/s (dense; no FP4 on Hopper, neither FP8 nor FP4 on A100), usable memory
@@ -183,7 +183,7 @@ const std::vector<Builtin>& builtins() {
               kCalib},
              8,
              {2.25e15, 4.5e15, 13.125e15, 270e9, 288e9, 8e12, 900e9, 100e9, eff, ramp, gap,
-              kInfiniBand.latencyS, kInfiniBand.efficiency}},
+              kInfiniBand.latency_s, kInfiniBand.efficiency}},
             // Blackwell: NVLink efficiency, ramp and dispatch gap as the B200 defaults. 13.4 TB
             // HBM3e per rack = 186 GB per GPU (184 usable); one 400 Gb/s ConnectX-7 per GPU.
             {"gb200-nvl72",
@@ -193,7 +193,7 @@ const std::vector<Builtin>& builtins() {
               kCalib},
              72,
              {2.5e15, 5e15, 10e15, 184e9, 186e9, 8e12, 900e9, 50e9, eff, ramp, gap,
-              kInfiniBand.latencyS, kInfiniBand.efficiency}},
+              kInfiniBand.latency_s, kInfiniBand.efficiency}},
             // Blackwell Ultra rack: 1,080 PFLOP/s dense FP4, 360 FP8, 180 BF16 per 72 GPUs; 288 GB
             // per GPU (279 visible); 72 ConnectX-8 at 800 Gb/s.
             {"gb300-nvl72",
@@ -208,7 +208,7 @@ const std::vector<Builtin>& builtins() {
               kCalib},
              72,
              {2.5e15, 5e15, 15e15, 279e9, 288e9, 8e12, 900e9, 100e9, eff, ramp, gap,
-              kInfiniBand.latencyS, kInfiniBand.efficiency}},
+              kInfiniBand.latency_s, kInfiniBand.efficiency}},
             {"h100",
              "8 x H100 SXM5 80 GB (DGX H100): NVLink 4, 8 x 400 Gb/s InfiniBand",
              {"https://www.nvidia.com/en-us/data-center/h100/ (dense BF16 989, FP8 1,979 TFLOP/s; "
@@ -227,7 +227,7 @@ const std::vector<Builtin>& builtins() {
               kGpusJson, kNvlink, kBasePod, kCalib},
              8,
              {989e12, 1979e12, 0, 135e9, 141e9, 4.8e12, 450e9, 50e9, 1.0, 20e6, 30e-6,
-              kInfiniBand.latencyS, kInfiniBand.efficiency}},
+              kInfiniBand.latency_s, kInfiniBand.efficiency}},
             // 4 x 100 Gb/s EFA for 8 GPUs = 6.25 GB/s per GPU; NVLink efficiency as the B200
             // default; ramp 20 MB fitted with the H100 one (see h100).
             {"a100",
@@ -237,7 +237,7 @@ const std::vector<Builtin>& builtins() {
               kGpusJson, kNvlink,
               "nccl-tests A100 2x8 all-reduce (aws-samples/awsome-distributed-training)", kCalib},
              8,
-             {312e12, 0, 0, 76e9, 80e9, 2.0e12, 300e9, 6.25e9, eff, 20e6, 35e-6, kEfaP4de.latencyS,
+             {312e12, 0, 0, 76e9, 80e9, 2.0e12, 300e9, 6.25e9, eff, 20e6, 35e-6, kEfaP4de.latency_s,
               kEfaP4de.efficiency}},
             // The same GPU in NVIDIA's DGX A100 (Selene, where arXiv:2205.05198 measured): one
             // 200 Gb/s HDR InfiniBand NIC per GPU; everything else as a100.
@@ -252,8 +252,8 @@ const std::vector<Builtin>& builtins() {
               "DGX A100)",
               kCalib},
              8,
-             {312e12, 0, 0, 76e9, 80e9, 2.0e12, 300e9, 25e9, eff, 20e6, 35e-6, kInfiniBand.latencyS,
-              kInfiniBand.efficiency}},
+             {312e12, 0, 0, 76e9, 80e9, 2.0e12, 300e9, 25e9, eff, 20e6, 35e-6,
+              kInfiniBand.latency_s, kInfiniBand.efficiency}},
             // The H100 node on AWS EFA: 32 x 100 Gb/s EFA adapters, 4 per GPU (400 Gb/s each).
             {"p5-efa",
              "AWS p5.48xlarge: 8 x H100 SXM5 80 GB, NVLink 4, 32 x 100 Gb/s EFA",
@@ -408,8 +408,8 @@ const std::vector<NumberKey>& numberKeys() {
             {"nvlink_GBps", &Hardware::nvlinkBytesPerS, Unit::Giga, rate},
             {"nic_Gbps_per_gpu", &Hardware::nicBytesPerS, Unit::GigabitPerByte,
              within(1e-3, 1e6, "one device's network rate, 1 Mb/s to 1 Pb/s")},
-            {"intra_latency_us", &Hardware::intraLatencyS, Unit::Micro, latency},
-            {"inter_latency_us", &Hardware::interLatencyS, Unit::Micro, latency},
+            {"intra_latency_us", &Hardware::intraLatency_s, Unit::Micro, latency},
+            {"inter_latency_us", &Hardware::interLatency_s, Unit::Micro, latency},
             {"intra_bus_efficiency", &Hardware::intraBusEfficiency, Unit::One, busFrac},
             {"inter_bus_efficiency", &Hardware::interBusEfficiency, Unit::One, busFrac},
             {"ramp_half_MB", &Hardware::rampHalfBytes, Unit::Mega,
@@ -428,11 +428,11 @@ const std::vector<NumberKey>& numberKeys() {
             {"dispatch_kernels_per_layer", &Hardware::kernelsBase, Unit::One, count},
             {"dispatch_kernels_per_local_expert", &Hardware::kernelsPerLocalExpert, Unit::One,
              count},
-            {"dispatch_gap_us", &Hardware::dispatchGapS, Unit::Micro,
+            {"dispatch_gap_us", &Hardware::dispatchGap_s, Unit::Micro,
              within(0, 1e6, "a per-kernel CPU stall, at most 1 s")},
-            {"host_per_microbatch_ms", &Hardware::hostPerMicrobatchS, Unit::Milli, hostMs},
-            {"host_per_iteration_ms", &Hardware::hostPerIterationS, Unit::Milli, hostMs},
-            {"host_per_moe_layer_ms", &Hardware::hostPerMoeLayerS, Unit::Milli, hostMs},
+            {"host_per_microbatch_ms", &Hardware::hostPerMicrobatch_s, Unit::Milli, hostMs},
+            {"host_per_iteration_ms", &Hardware::hostPerIteration_s, Unit::Milli, hostMs},
+            {"host_per_moe_layer_ms", &Hardware::hostPerMoeLayer_s, Unit::Milli, hostMs},
             {"chi_c_a2a", &Hardware::cA2A, Unit::One, chiTerm},
             {"chi_c_pp", &Hardware::cPP, Unit::One, chiTerm},
             {"chi_c_ovl", &Hardware::cOvl, Unit::One, chiTerm},
@@ -490,11 +490,12 @@ std::optional<NetworkFitScope> networkFitScope(const Hardware& hw) {
     if (!b) return std::nullopt;
     const Hardware ref = fromBuiltin(*b);
     if (hw.gpusPerNode != ref.gpusPerNode || hw.nicBytesPerS != ref.nicBytesPerS ||
-        hw.interLatencyS != ref.interLatencyS || hw.interBusEfficiency != ref.interBusEfficiency ||
+        hw.interLatency_s != ref.interLatency_s ||
+        hw.interBusEfficiency != ref.interBusEfficiency ||
         hw.alltoallNicEfficiency != ref.alltoallNicEfficiency)
         return std::nullopt;  // a hardware file changed the network: no log measured it
     for (const ScaleOutNetwork& n : kFittedNetworks)
-        if (n.latencyS == hw.interLatencyS && n.efficiency == hw.interBusEfficiency)
+        if (n.latency_s == hw.interLatency_s && n.efficiency == hw.interBusEfficiency)
             return NetworkFitScope{n.name, n.minNodes, n.maxNodes, 64.0 * 1024 * 1024};
     return std::nullopt;
 }

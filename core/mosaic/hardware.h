@@ -40,11 +40,11 @@ struct Hardware {
 
     // Collectives: t = latency + bytes x factor / (bus bandwidth x efficiency x ramp(bytes)),
     // ramp(x) = x / (x + rampHalfBytes) [nccl-tests bus-bandwidth convention].
-    double intraLatencyS = 12e-6;  ///< per collective inside a node (`intra_latency_us`)
+    double intraLatency_s = 12e-6;  ///< per collective inside a node (`intra_latency_us`)
     /// Fixed start-up of a collective across nodes (`inter_latency_us`); NCCL's per-step
     /// latencies come on top (mosaic/collectives.h). Fitted per scale-out network to the shipped
     /// nccl-tests logs (hardware.cpp); 35 us on p6-b200, the paper's node, which has no log.
-    double interLatencyS = 35e-6;
+    double interLatency_s = 35e-6;
     double intraBusEfficiency = 0.80;  ///< achieved / link bus bandwidth, NVLink
     double interBusEfficiency = 0.90;  ///< achieved / NIC line rate across nodes (fitted, as above)
     double rampHalfBytes = 4e6;        ///< message size at half efficiency (`ramp_half_MB`)
@@ -98,14 +98,14 @@ struct Hardware {
     // CPU dispatch floor [2608.10605 Eq. 11]: t_disp = L_stage (k0 + k1 E_loc) t_gap + t_host.
     double kernelsBase = 642;             ///< k0, kernels per layer per microbatch (fwd + bwd)
     double kernelsPerLocalExpert = 7.29;  ///< k1
-    double dispatchGapS = 27e-6;          ///< t_gap, per-kernel CPU enqueue stall (B200)
+    double dispatchGap_s = 27e-6;         ///< t_gap, per-kernel CPU enqueue stall (B200)
     /// t_host, once per microbatch as Eq. 11 prints it ("a fixed per-microbatch host term";
     /// released value 24 ms). Charged per microbatch it puts Fig. 8 right at G = 8 in band
     /// (2.31, paper 2.66) and keeps Table 5 ID3/ID4 in band.
-    double hostPerMicrobatchS = 24e-3;
+    double hostPerMicrobatch_s = 24e-3;
     /// Host term once per iteration; 0, as Eq. 11 charges it per microbatch.
-    double hostPerIterationS = 0.0;
-    double hostPerMoeLayerS = 10e-3;  ///< + per MoE layer of a stage, per iteration, if EP > 1
+    double hostPerIteration_s = 0.0;
+    double hostPerMoeLayer_s = 10e-3;  ///< + per MoE layer of a stage, per iteration, if EP > 1
 
     // chi_sys calibration [2608.10605 Eq. 15].
     double cA2A = 1.2, cPP = 0.5, cOvl = -0.18, chiFloor = 0.5;
@@ -136,7 +136,7 @@ bool isBuiltinHardware(const std::string& name);
 /// lists the known names).
 Hardware builtinHardware(const std::string& name);
 
-/// What a node's scale-out constants (interLatencyS, interBusEfficiency) were fitted on: the
+/// What a node's scale-out constants (interLatency_s, interBusEfficiency) were fitted on: the
 /// network's name, the node counts of the fitted nccl-tests runs, and the smallest size fitted.
 struct NetworkFitScope {
     std::string network;  ///< e.g. "InfiniBand"

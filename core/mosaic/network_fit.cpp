@@ -40,7 +40,7 @@ NetworkFit fitNetworkConstants(const Hardware& hw, const std::vector<NetworkRow>
         throw std::invalid_argument(hw.name + ": no measured row spans more than one node");
     Hardware h = hw;
     auto worst = [&](double latency, double efficiency) {
-        h.interLatencyS = latency;
+        h.interLatency_s = latency;
         h.interBusEfficiency = efficiency;
         double w = 0;
         for (const auto& r : across) w = std::max(w, std::fabs(busBandwidthError(h, r)));
@@ -58,7 +58,7 @@ NetworkFit fitNetworkConstants(const Hardware& hw, const std::vector<NetworkRow>
     };
     constexpr double kStep = 10e-6, kMax = 5e-3;
     for (double lat = 0; lat <= kMax + kStep / 2; lat += kStep) consider(lat);
-    const double centre = best.interLatencyS;
+    const double centre = best.interLatency_s;
     consider(goldenSectionMin([&](double l) { return worst(l, bestEfficiency(l)); },
                               std::max(0.0, centre - kStep), centre + kStep));
     return best;

@@ -1,7 +1,7 @@
 #pragma once
 // The collective model's network constants against nccl-tests logs [docs/MODEL-NETWORK.md
 // section 4]: the rows of a log the check uses, the model's bus bandwidth for a row, and the fit
-// of a node's two free network constants (Hardware::interLatencyS, interBusEfficiency) to the
+// of a node's two free network constants (Hardware::interLatency_s, interBusEfficiency) to the
 // rows of its logs. Everything else in the model is a vendor rate or NCCL's own step latency.
 #include <string>
 #include <vector>
@@ -39,12 +39,12 @@ double busBandwidthError(const Hardware& hw, const NetworkRow& row);
 
 /// The fitted network constants and the largest |error| over the rows.
 struct NetworkFit {
-    double interLatencyS = 0;
+    double interLatency_s = 0;
     double interBusEfficiency = 1;
     double maxAbsError = 0;
 };
 
-/// Fits hw.interLatencyS (0 to 5 ms) and hw.interBusEfficiency (0.05 to 1) to `rows`,
+/// Fits hw.interLatency_s (0 to 5 ms) and hw.interBusEfficiency (0.05 to 1) to `rows`,
 /// minimising the largest |busBandwidthError|: for a fixed latency the worst error is unimodal
 /// in the efficiency (golden section); the latency is searched on a 10 us grid and refined.
 /// Rows inside one node do not depend on either constant and are ignored; no row across nodes

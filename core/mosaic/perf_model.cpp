@@ -99,8 +99,8 @@ PerfModel::PerfModel(const Geometry& g, const Cluster& c) : m_g(g), m_c(c) {
         h.elementwiseBytesPerTokenPerD = st.elementwiseBytesPerTokenPerD;
         h.activationMemoryFactor = st.activationMemoryFactor;
     }
-    if (!st.cpuDispatchFloor) h.dispatchGapS = 0;
-    if (!st.hostTerms) h.hostPerMicrobatchS = h.hostPerIterationS = h.hostPerMoeLayerS = 0;
+    if (!st.cpuDispatchFloor) h.dispatchGap_s = 0;
+    if (!st.hostTerms) h.hostPerMicrobatch_s = h.hostPerIteration_s = h.hostPerMoeLayer_s = 0;
     if (!st.systemFactor) {
         h.cA2A = h.cPP = h.cOvl = 0;
         h.chiFloor = 1.0;
@@ -159,7 +159,7 @@ PerfModel::PerfModel(const Geometry& g, const Cluster& c) : m_g(g), m_c(c) {
                      hw.groupedGemmMax, hw.attentionEfficiency, hw.chiFloor})
         if (!(x > 0)) m_boundValid = false;
     for (double x :
-         {hw.intraLatencyS, hw.interLatencyS, hw.rampHalfBytes, hw.denseMHalf, hw.denseWidthHalf,
+         {hw.intraLatency_s, hw.interLatency_s, hw.rampHalfBytes, hw.denseMHalf, hw.denseWidthHalf,
           hw.groupedMHalf, hw.groupedWidthHalf, hw.elementwiseBytesPerTokenPerD})
         if (!(x >= 0)) m_boundValid = false;
     m_actDense[ckptRank(Checkpointing::Full)] = d;
@@ -230,8 +230,8 @@ void PerfModel::groupTimes(const Plan& p, Group& gr) const {
     // CPU dispatch floor [Eq. 11].
     const double eLoc = g.experts > 0 ? e / p.ep : 0.0;
     gr.dispMb = (gr.layersStage * hw.kernelsBase + gr.moeStage * hw.kernelsPerLocalExpert * eLoc) *
-                    hw.dispatchGapS +
-                hw.hostPerMicrobatchS;
+                    hw.dispatchGap_s +
+                hw.hostPerMicrobatch_s;
     // Data-parallel reduce-scatter (fp32 grads) + all-gather (bf16 params); dense over DP x CP,
     // experts over EDP x CP; overlapped with one microbatch of compute.
     const double denseP = (gr.moeStage * (m_attnParams + m_sharedParams + m_routerParams) +
@@ -249,7 +249,7 @@ void PerfModel::groupTimes(const Plan& p, Group& gr) const {
     // AdamW step: ~32 bytes of HBM traffic per locally owned parameter.
     const double owned = denseP / std::max(1, dpGroup) + expertP / std::max(1, edpGroup);
     gr.optimizer = owned * 32.0 / hw.hbmBytesPerS;
-    gr.host = hw.hostPerIterationS + (p.ep > 1 ? hw.hostPerMoeLayerS * gr.moeStage : 0.0);
+    gr.host = hw.hostPerIteration_s + (p.ep > 1 ? hw.hostPerMoeLayer_s * gr.moeStage : 0.0);
     const int gpn = hw.gpusPerNode;
     const int epSpan =
         m_c.stack.expertFolding ? p.ep * p.etp : p.ep * p.tp;  // GPUs one EP group spans
@@ -297,7 +297,7 @@ void PerfModel::batchTimes(const Plan& p, const Shape& s, Group& gr, int nmb) co
         const bool intra = p.pp <= hw.gpusPerNode;  // N_PP_node = 1 [Eq. 15 placement]
         const double bw = intra ? hw.nvlinkBytesPerS * hw.intraBusEfficiency
                                 : hw.nicBytesPerS * hw.interBusEfficiency;
-        gr.p2p = 2 * ((intra ? hw.intraLatencyS : hw.interLatencyS) +
+        gr.p2p = 2 * ((intra ? hw.intraLatency_s : hw.interLatency_s) +
                       bytes / (bw * sat(bytes, hw.rampHalfBytes)));
         if (p.vp > 1) gr.p2p *= p.vp;  // interleaving: one send/recv per model chunk
     }

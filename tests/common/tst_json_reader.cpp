@@ -22,7 +22,7 @@ namespace {
 /// An object of the generic field table's tests: a time span kept in s and written in ms, a
 /// count, a word and a string with its own read and write (in the nested object `limits`).
 struct Probe {
-    double spanS = 0.25;
+    double span_s = 0.25;
     int count = 4;
     std::string mode = "fast";
     std::string label = "a";
@@ -36,7 +36,7 @@ const std::vector<Field<Probe>>& probeFields() {
             {"", "span_ms", "ms", " ms", 1e-3, false, Range::positive(),
              FieldBound{1e-3, "one microsecond, a kernel launch (a physical bound)"},
              FieldBound{3.6e6, "one hour (a bound on the work)"}, "a time span", "test",
-             [](const Probe& p) { return p.spanS; }, [](Probe& p, double v) { p.spanS = v; }},
+             [](const Probe& p) { return p.span_s; }, [](Probe& p, double v) { p.span_s = v; }},
             {"",
              "count",
              "items",
@@ -139,7 +139,7 @@ private slots:
     // the written object back to the same value and the same bytes.
     void fieldTableRoundTrips() {
         Probe p;
-        p.spanS = 0.0125;
+        p.span_s = 0.0125;
         p.count = 12;
         p.mode = "slow";
         p.label = "b";
@@ -149,7 +149,7 @@ private slots:
         Probe back;
         const nlohmann::json in = nlohmann::json::parse(j.dump());
         QVERIFY(probeErrors(in, &back).empty());
-        QCOMPARE(back.spanS, p.spanS);
+        QCOMPARE(back.span_s, p.span_s);
         QCOMPARE(back.count, 12);
         QCOMPARE(back.mode, std::string("slow"));
         QCOMPARE(back.label, std::string("b"));

@@ -73,7 +73,7 @@ inline LoneRing loneRing(const Topology& t, const std::vector<int>& ring, double
     ForegroundSpec fg;
     fg.nodes = static_cast<int>(ring.size());
     fg.bytesPerNode = 8e9;
-    fg.computeS = 0.1;
+    fg.compute_s = 0.1;
     fg.iterations = 1;
     sim.setForeground(fg);
     sim.trackLinkUsage(0.1);

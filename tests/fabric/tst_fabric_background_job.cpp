@@ -130,9 +130,9 @@ private slots:
         b.model = "GPT-13B";
         b.nodes = 16;
         b.gradientBytes = 26e9;
-        b.computeS = 0.5;
+        b.compute_s = 0.5;
         b.syncBursts = 4;
-        b.burstGapS = 0.002;
+        b.burstGap_s = 0.002;
         const nlohmann::ordered_json j = writeBackgroundJob(b);
         std::vector<std::string> keys, table;
         for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());

@@ -12,25 +12,25 @@ using namespace tandem::fabric;
 
 namespace {
 
-/// Foreground job on `nodes` nodes: `iterations` times `computeS` s of compute, then a sync of
+/// Foreground job on `nodes` nodes: `iterations` times `compute_s` s of compute, then a sync of
 /// `bytesPerNode` wire bytes per node; starts at 0, no overlap.
-ForegroundSpec foreground(int nodes, double bytesPerNode, double computeS, int iterations) {
+ForegroundSpec foreground(int nodes, double bytesPerNode, double compute_s, int iterations) {
     ForegroundSpec fg;
     fg.nodes = nodes;
     fg.bytesPerNode = bytesPerNode;
-    fg.computeS = computeS;
+    fg.compute_s = compute_s;
     fg.iterations = iterations;
     return fg;
 }
 
-/// `count` live background jobs of `nodes` nodes each: `computeS` s of compute, then a sync of
+/// `count` live background jobs of `nodes` nodes each: `compute_s` s of compute, then a sync of
 /// `bytesPerNode` wire bytes per node in one burst, no jitter.
-LiveJobSpec liveJobs(int count, int nodes, double bytesPerNode, double computeS) {
+LiveJobSpec liveJobs(int count, int nodes, double bytesPerNode, double compute_s) {
     LiveJobSpec bg;
     bg.count = count;
     bg.nodes = nodes;
     bg.bytesPerNode = bytesPerNode;
-    bg.computeS = computeS;
+    bg.compute_s = compute_s;
     return bg;
 }
 
@@ -101,7 +101,7 @@ private slots:
         // 0.2 s transfer, 0.15 s of it hidden behind compute: 0.05 s exposed.
         FabricSim sim(1e12, 5e9, 1.0, 0.0);
         ForegroundSpec fg = foreground(2, 1e9, 0.3, 2);
-        fg.overlapS = 0.15;
+        fg.overlap_s = 0.15;
         sim.setForeground(fg);
         sim.run(100);
         for (double e : sim.exposedDpTimes()) QVERIFY(std::fabs(e - 0.05) < 1e-9);
@@ -147,7 +147,7 @@ private slots:
         FabricSim sim(1e12, 10e9, 1.0, 0.0);
         LiveJobSpec bg = liveJobs(1, 4, 8e9, 1.0);
         bg.syncBursts = 4;
-        bg.burstGapS = 0.1;
+        bg.burstGap_s = 0.1;
         sim.addLiveJobs(bg, true);
         sim.run(5);
         const auto& tr = sim.transfers();

@@ -71,7 +71,7 @@ private slots:
             ForegroundSpec fg;
             fg.nodes = 8;
             fg.bytesPerNode = 8e9;
-            fg.computeS = 0.1;
+            fg.compute_s = 0.1;
             fg.iterations = 1;
             sim.setForeground(fg);
             sim.run(100);
@@ -109,7 +109,7 @@ private slots:
         ForegroundSpec fg;
         fg.nodes = 2;
         fg.bytesPerNode = 5e9;
-        fg.computeS = 0.1;
+        fg.compute_s = 0.1;
         fg.iterations = 1;
         sim.setForeground(fg);
         sim.trackLinkUsage(0.0);
@@ -143,10 +143,10 @@ private slots:
             const QString what = QString::fromStdString(u[l].link);
             QCOMPARE(u[l].link, names[l]);
             QCOMPARE(u[l].capacityBytesPerS, 10e9);
-            QVERIFY2(std::fabs(u[l].observedS - 1.1) < 1e-12, qPrintable(what));
+            QVERIFY2(std::fabs(u[l].observed_s - 1.1) < 1e-12, qPrintable(what));
             QVERIFY2(std::fabs(u[l].meanUtilisation() - want[l].mean) < 1e-9, qPrintable(what));
             QVERIFY2(std::fabs(u[l].peakUtilisation - want[l].peak) < 1e-9, qPrintable(what));
-            QVERIFY2(std::fabs(u[l].saturatedS - want[l].full) < 1e-9, qPrintable(what));
+            QVERIFY2(std::fabs(u[l].saturated_s - want[l].full) < 1e-9, qPrintable(what));
             QCOMPARE(u[l].jobs, want[l].jobs);
         }
 
@@ -168,10 +168,10 @@ private slots:
                                  QCOMPARE(c[0], std::string("1"));
                                  QCOMPARE(c[1], names[l]);
                                  QCOMPARE(std::stod(c[2]), 10.0);
-                                 QCOMPARE(std::stod(c[3]), u[l].observedS);
+                                 QCOMPARE(std::stod(c[3]), u[l].observed_s);
                                  QCOMPARE(std::stod(c[4]), u[l].meanUtilisation());
                                  QCOMPARE(std::stod(c[5]), u[l].peakUtilisation);
-                                 QCOMPARE(std::stod(c[6]), u[l].saturatedS);
+                                 QCOMPARE(std::stod(c[6]), u[l].saturated_s);
                              });
         QVERIFY2(d.ok(), qPrintable(QString::fromStdString(csv)));
         // Only the links some flow crossed: leaf2's two bundles (no job) are left out.
@@ -186,7 +186,7 @@ private slots:
         FabricSim shared(15e9, 10e9, 1.0, 0.0);
         const std::vector<Transfer> both0 = {{0.0, 0, 10e9}};
         shared.replayList(&both0, 1, 2);
-        fg.computeS = 0;
+        fg.compute_s = 0;
         fg.bytesPerNode = 3.75e9;
         shared.setForeground(fg);
         shared.trackLinkUsage(0.0);
@@ -196,12 +196,12 @@ private slots:
         QCOMPARE(s[0].link, std::string("fabric"));
         QCOMPARE(s[1].link, std::string("bg0-nic"));
         QCOMPARE(s[2].link, std::string("foreground-nic"));
-        QVERIFY(std::fabs(s[0].observedS - 1.0) < 1e-12);
+        QVERIFY(std::fabs(s[0].observed_s - 1.0) < 1e-12);
         QVERIFY(std::fabs(s[0].meanUtilisation() - 1.0) < 1e-9);
-        QVERIFY(std::fabs(s[0].saturatedS - 1.0) < 1e-9);
+        QVERIFY(std::fabs(s[0].saturated_s - 1.0) < 1e-9);
         QCOMPARE(s[0].jobs, both);
         QVERIFY(std::fabs(s[1].peakUtilisation - 0.375) < 1e-9);
-        QCOMPARE(s[1].saturatedS, 0.0);
+        QCOMPARE(s[1].saturated_s, 0.0);
         QCOMPARE(s[2].jobs, std::vector<int>{kForegroundJob});
     }
 
@@ -211,10 +211,10 @@ private slots:
         std::vector<LinkUsage> a = {{"leaf0-up", 10e9, 1.0, 0.5, 0.5, 0.0, {0}}};
         const std::vector<LinkUsage> b = {{"leaf0-up", 10e9, 2.0, 2.0, 1.0, 2.0, {kForegroundJob}}};
         mergeLinkUsage(a, b);
-        QCOMPARE(a[0].observedS, 3.0);
+        QCOMPARE(a[0].observed_s, 3.0);
         QCOMPARE(a[0].meanUtilisation(), 2.5 / 3.0);
         QCOMPARE(a[0].peakUtilisation, 1.0);
-        QCOMPARE(a[0].saturatedS, 2.0);
+        QCOMPARE(a[0].saturated_s, 2.0);
         QCOMPARE(a[0].jobs, (std::vector<int>{kForegroundJob, 0}));
         const std::vector<LinkUsage> other = {{"leaf1-up", 10e9, 1.0, 0, 0, 0, {}}};
         QVERIFY_THROWS_EXCEPTION(std::logic_error, mergeLinkUsage(a, other));

@@ -199,7 +199,7 @@ private slots:
         ForegroundSpec fg;
         fg.nodes = nodes;
         fg.bytesPerNode = ringWireBytesPerNode(8e9, nodes);
-        fg.computeS = 0.1;
+        fg.compute_s = 0.1;
         fg.iterations = 1;
         sim.setForeground(fg);
         sim.run(100);

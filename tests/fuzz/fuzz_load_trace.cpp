@@ -37,10 +37,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         fuzz::requireExplained(engine);
         return 0;
     }
-    const double until = 2 * mlforml::kMaxTraceEndS;
+    const double until = 2 * mlforml::kMaxTraceEnd_s;
     const auto transfers = mlforml::traceToTransfers(
-        *t, mlforml::kTraceJobs, mlforml::traceNodes(p), mlforml::kTraceChunkS, until);
-    fuzz::require(transfers.size() <= static_cast<size_t>(until / mlforml::kTraceChunkS) + 1,
+        *t, mlforml::kTraceJobs, mlforml::traceNodes(p), mlforml::kTraceChunk_s, until);
+    fuzz::require(transfers.size() <= static_cast<size_t>(until / mlforml::kTraceChunk_s) + 1,
                   "more than one transfer per chunk");
     for (size_t i = 0; i < transfers.size(); ++i) {
         fuzz::require(std::isfinite(transfers[i].bytesPerNode) && transfers[i].bytesPerNode > 0,

@@ -49,8 +49,8 @@ private slots:
         QVERIFY2(d.ok(), d.str().c_str());
         QCOMPARE(p.fabricBytesPerS, 400e9);
         QCOMPARE(p.nicBytesPerS, 25e9);
-        QCOMPARE(p.microbatchComputeS, 0.030);
-        QCOMPARE(p.overlapWindowS, 0.005);
+        QCOMPARE(p.microbatchCompute_s, 0.030);
+        QCOMPARE(p.overlapWindow_s, 0.005);
         QCOMPARE(p.backgroundJob.gradientBytes, 1.5e9);
     }
 

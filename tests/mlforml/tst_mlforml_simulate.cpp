@@ -89,11 +89,11 @@ private slots:
         Params p = scenario1Params();
         p.backgroundJobs = {4};
         p.targetFactors = {1.02, 0.5};  // 0.5 L_min lies below the loss floor
-        p.horizonS = 20000;
+        p.horizon_s = 20000;
         const Result r = simulate(p);
         for (const auto& run : r.points[0].policies) {
             QVERIFY(std::isnan(run.firstCrossing_s[1]));
-            QVERIFY(run.endTime_s <= p.horizonS);
+            QVERIFY(run.endTime_s <= p.horizon_s);
         }
         QVERIFY(std::isfinite(crossing(r.points[0], "Joint", 0)));
     }
@@ -126,7 +126,7 @@ private slots:
         QCOMPARE(a.totalUpdates, b.totalUpdates);
         for (size_t t = 0; t < targets.size(); ++t)
             QVERIFY2(std::fabs(a.firstCrossing_s[t] - b.firstCrossing_s[t] -
-                               (100.0 - 4 * p.microbatchComputeS)) < 1e-6,
+                               (100.0 - 4 * p.microbatchCompute_s)) < 1e-6,
                      qPrintable(
                          QString("%1 vs %2").arg(a.firstCrossing_s[t]).arg(b.firstCrossing_s[t])));
         // Unbounded for ever (no later change): not reached, and the run ends.
@@ -141,7 +141,7 @@ private slots:
         Params p = scenario1Params();
         p.backgroundJobs = {4};
         p.nicBytesPerS = 0;
-        p.horizonS = 5000;
+        p.horizon_s = 5000;
         const Result r = simulate(p);
         for (const auto& run : r.points[0].policies)
             for (double c : run.firstCrossing_s) QVERIFY(std::isnan(c));

@@ -222,7 +222,7 @@ private slots:
         BackgroundLoad b = idleOn("leaf-spine-2to1", fabric::PlacementPolicy::Random);
         b.jobs = 12;
         b.job.gradientBytes = 26e9;
-        b.job.computeS = 0.4;
+        b.job.compute_s = 0.4;
         b.placement.seed = 7;
         Diagnostics d;
         const nlohmann::json j = writeBackground(b);

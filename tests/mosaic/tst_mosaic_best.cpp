@@ -167,7 +167,7 @@ void TestMosaicBest::oddHardwareStillExact() {
     // Zero latency and negative chi coefficients: the search still equals the plain scan.
     Envelope e = table3Envelope();
     e.nodes = 32;
-    e.hardware.intraLatencyS = 0;
+    e.hardware.intraLatency_s = 0;
     e.hardware.cA2A = -0.5;
     e.hardware.cOvl = 0.4;
     e.hardware.cPP = -0.3;

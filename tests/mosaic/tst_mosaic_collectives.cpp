@@ -108,9 +108,9 @@ private slots:
     void hierarchicalAllReduceByHand() {
         Hardware hw = builtinHardware("h100");
         hw.rampHalfBytes = 0;
-        hw.interLatencyS = 0;
+        hw.interLatency_s = 0;
         hw.interBusEfficiency = 0.9;
-        const double treeSteps = 2 * (7 * kNvlinkStepLatencyS + kNetStepLatencyS);
+        const double treeSteps = 2 * (7 * kNvlinkStepLatency_s + kNetStepLatency_s);
         const double S = 1073741824.0;
         const double intra = S * 1.75 / (450e9 * hw.intraBusEfficiency);
         const double inter = S / 8 * 1.0 / (50e9 * 0.9);
@@ -123,7 +123,7 @@ private slots:
         // Reduce-scatter is NCCL's ring across nodes: 15/16 S over min(450, 8 x 45) GB/s, 15
         // steps of which one crosses the network.
         const double rs = analyticalCollectiveTime(hw, Collective::ReduceScatter, S, 16, 1);
-        const double rsByHand = 14 * kNvlinkStepLatencyS + kNetStepLatencyS + S * 15 / 16 / 360e9;
+        const double rsByHand = 14 * kNvlinkStepLatency_s + kNetStepLatency_s + S * 15 / 16 / 360e9;
         QVERIFY2(std::abs(rs - rsByHand) < 1e-15, qPrintable(QString::number(rs, 'g', 12)));
     }
 

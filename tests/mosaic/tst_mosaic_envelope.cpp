@@ -241,7 +241,7 @@ void TestMosaicEnvelope::builtinTable() {
     QCOMPARE(gb200.peakFlops, 2.5e15);
     QCOMPARE(gb200.intraBusEfficiency, defaults.intraBusEfficiency);
     QCOMPARE(a100.nicBytesPerS, 4 * 100e9 / 8 / 8);
-    QCOMPARE(a100.dispatchGapS, 35e-6);
+    QCOMPARE(a100.dispatchGap_s, 35e-6);
     for (const auto& name : hardwareNames()) {
         const Hardware h = builtinHardware(name);
         QCOMPARE(h.name, name);
@@ -279,9 +279,9 @@ void TestMosaicEnvelope::builtinTable() {
     // DGX B200 is the paper's B200 in NVIDIA's chassis: the same sheet as p6-b200 but for the
     // scale-out network (InfiniBand, fitted to the H100 InfiniBand logs, against EFA).
     Hardware dgxB200 = builtinHardware("dgx-b200");
-    QCOMPARE(dgxB200.interLatencyS, builtinHardware("h100").interLatencyS);
+    QCOMPARE(dgxB200.interLatency_s, builtinHardware("h100").interLatency_s);
     QCOMPARE(dgxB200.interBusEfficiency, builtinHardware("h100").interBusEfficiency);
-    dgxB200.interLatencyS = defaults.interLatencyS;
+    dgxB200.interLatency_s = defaults.interLatency_s;
     dgxB200.interBusEfficiency = defaults.interBusEfficiency;
     dgxB200.name = "p6-b200";
     dgxB200.description = defaults.description;
@@ -360,13 +360,13 @@ void TestMosaicEnvelope::hardwareKeyUnits() {
                                  {h.hbmBytesPerS, base.hbmBytesPerS},
                                  {h.nvlinkBytesPerS, base.nvlinkBytesPerS},
                                  {h.nicBytesPerS, base.nicBytesPerS},
-                                 {h.intraLatencyS, base.intraLatencyS},
-                                 {h.interLatencyS, base.interLatencyS},
+                                 {h.intraLatency_s, base.intraLatency_s},
+                                 {h.interLatency_s, base.interLatency_s},
                                  {h.rampHalfBytes, base.rampHalfBytes},
-                                 {h.dispatchGapS, base.dispatchGapS},
-                                 {h.hostPerMicrobatchS, base.hostPerMicrobatchS},
-                                 {h.hostPerIterationS, base.hostPerIterationS},
-                                 {h.hostPerMoeLayerS, base.hostPerMoeLayerS},
+                                 {h.dispatchGap_s, base.dispatchGap_s},
+                                 {h.hostPerMicrobatch_s, base.hostPerMicrobatch_s},
+                                 {h.hostPerIteration_s, base.hostPerIteration_s},
+                                 {h.hostPerMoeLayer_s, base.hostPerMoeLayer_s},
                                  {h.attentionEfficiency, base.attentionEfficiency},
                                  {h.cOvl, base.cOvl}};
     int changed = 0;

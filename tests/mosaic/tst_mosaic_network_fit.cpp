@@ -103,8 +103,8 @@ private slots:
             qInfo(
                 "%-8s fitted inter latency %.2f us, efficiency %.5f, max |error| %.2f %%; stored "
                 "%.2f us, %.5f",
-                node, fit.interLatencyS * 1e6, fit.interBusEfficiency, 100 * fit.maxAbsError,
-                hw.interLatencyS * 1e6, hw.interBusEfficiency);
+                node, fit.interLatency_s * 1e6, fit.interBusEfficiency, 100 * fit.maxAbsError,
+                hw.interLatency_s * 1e6, hw.interBusEfficiency);
             std::vector<NetworkRow> across;
             for (const auto& r : byNode[node])
                 if (groupSpan(r.ranks, 1, hw.gpusPerNode).nodes > 1) across.push_back(r);
@@ -134,7 +134,7 @@ private slots:
                     for (const auto& r : rowsOf(file)) others.push_back(r);
             Hardware hw = builtinHardware("h100");
             const NetworkFit fit = fitNetworkConstants(hw, others);
-            hw.interLatencyS = fit.interLatencyS;
+            hw.interLatency_s = fit.interLatency_s;
             hw.interBusEfficiency = fit.interBusEfficiency;
             const double w = worstError(hw, rowsOf(left));
             qInfo("leave out %-50s max |error| %.2f %%", left, 100 * w);
@@ -165,7 +165,7 @@ private slots:
             for (const auto& r : rowsWithSharp(file)) all.push_back(r);
         const NetworkFit inSample = fitNetworkConstants(builtinHardware("h100"), all);
         qInfo("SHARP on for the CoreWeave log: in-sample %.2f %% (%.2f us, %.5f)",
-              100 * inSample.maxAbsError, inSample.interLatencyS * 1e6,
+              100 * inSample.maxAbsError, inSample.interLatency_s * 1e6,
               inSample.interBusEfficiency);
         QVERIFY(inSample.maxAbsError <= 20.3 / 100);
         QVERIFY(inSample.maxAbsError > 20.3 / 100 - 0.002);
@@ -176,7 +176,7 @@ private slots:
                     for (const auto& r : rowsWithSharp(file)) others.push_back(r);
             Hardware hw = builtinHardware("h100");
             const NetworkFit fit = fitNetworkConstants(hw, others);
-            hw.interLatencyS = fit.interLatencyS;
+            hw.interLatency_s = fit.interLatency_s;
             hw.interBusEfficiency = fit.interBusEfficiency;
             const double w = worstError(hw, rowsWithSharp(left));
             qInfo("SHARP: leave out %-50s max |error| %.2f %%", left, 100 * w);
@@ -210,10 +210,10 @@ private slots:
             for (const auto& r : rows(file)) all.push_back(r);
         const NetworkFit inSample = fitNetworkConstants(form, all);
         qInfo("line-rate all-to-all, SHARP log: in-sample %.3f %% (%.2f us, %.5f)",
-              100 * inSample.maxAbsError, inSample.interLatencyS * 1e6,
+              100 * inSample.maxAbsError, inSample.interLatency_s * 1e6,
               inSample.interBusEfficiency);
         QVERIFY(inSample.maxAbsError <= 0.148 && inSample.maxAbsError > 0.146);
-        QVERIFY(std::fabs(inSample.interLatencyS - 169.14e-6) < 0.05e-6);
+        QVERIFY(std::fabs(inSample.interLatency_s - 169.14e-6) < 0.05e-6);
         QVERIFY(std::fabs(inSample.interBusEfficiency - 0.73242) < 5e-5);
         std::vector<std::string> wrong;
         for (const auto& [left, bound] : expected) {
@@ -223,7 +223,7 @@ private slots:
                     for (const auto& r : rows(file)) others.push_back(r);
             Hardware hw = form;
             const NetworkFit fit = fitNetworkConstants(hw, others);
-            hw.interLatencyS = fit.interLatencyS;
+            hw.interLatency_s = fit.interLatency_s;
             hw.interBusEfficiency = fit.interBusEfficiency;
             const double w = worstError(hw, rows(left));
             qInfo("line-rate all-to-all, SHARP log: leave out %-50s max |error| %.3f %%", left,
@@ -331,7 +331,7 @@ private slots:
     /// no latency, no ramp and efficiency 1: t = 15/16 S / min(450, 400) GB/s.
     void ringBoundAcrossNodes() {
         Hardware hw = builtinHardware("h100");
-        hw.interLatencyS = 0;
+        hw.interLatency_s = 0;
         hw.rampHalfBytes = 0;
         hw.interBusEfficiency = 1;
         const double S = 1 << 30;
@@ -339,14 +339,14 @@ private slots:
         QCOMPARE(int(c.algorithm), int(CollectiveAlgorithm::Ring));
         QVERIFY(std::fabs(c.transfer_s - 15.0 / 16 * S / 400e9) < 1e-12);
         // 15 steps, one of them across the network: 14 x 3.4 us + 14 us.
-        QVERIFY(std::fabs(c.latency_s - (14 * kNvlinkStepLatencyS + kNetStepLatencyS)) < 1e-12);
+        QVERIFY(std::fabs(c.latency_s - (14 * kNvlinkStepLatency_s + kNetStepLatency_s)) < 1e-12);
         // All-reduce on the same nodes takes the hierarchical tree: the NIC stage carries S/8.
         const CollectiveCost ar = analyticalCollectiveCost(hw, Collective::AllReduce, S, 16, 1);
         QCOMPARE(int(ar.algorithm), int(CollectiveAlgorithm::Tree));
         // Latency grows with the ring's steps: 1,024 ranks of reduce-scatter pay 1,023 steps.
         const CollectiveCost big =
             analyticalCollectiveCost(hw, Collective::ReduceScatter, S, 1024, 1);
-        QVERIFY(std::fabs(big.latency_s - (127 * kNetStepLatencyS + 896 * kNvlinkStepLatencyS)) <
+        QVERIFY(std::fabs(big.latency_s - (127 * kNetStepLatency_s + 896 * kNvlinkStepLatency_s)) <
                 1e-12);
     }
 
@@ -385,7 +385,7 @@ private slots:
     /// binds (5.369 + 2.456 / 256 = 5.378 ms) and the latency is 23 + 18 us.
     void sharpAcrossNodes() {
         Hardware hw = builtinHardware("h100");
-        hw.interLatencyS = 0;
+        hw.interLatency_s = 0;
         hw.rampHalfBytes = 0;
         hw.interBusEfficiency = 1;
         hw.nicBytesPerS = 25e9;

@@ -55,7 +55,7 @@ void TestMosaicPerf::busFactors() {
 
 void TestMosaicPerf::collectiveTimes() {
     Hardware hw;
-    hw.intraLatencyS = 0;
+    hw.intraLatency_s = 0;
     hw.rampHalfBytes = 0;  // no size ramp: pure bus-bandwidth convention
     const double bytes = 1e9, bw = hw.nvlinkBytesPerS * hw.intraBusEfficiency;
     QCOMPARE(collectiveTime(hw, Collective::AllReduce, bytes, 8, 1), bytes * 2 * 7 / 8 / bw);
@@ -63,10 +63,10 @@ void TestMosaicPerf::collectiveTimes() {
     QCOMPARE(collectiveTime(hw, Collective::AllReduce, bytes, 1, 1), 0.0);
     // 16 ranks on two nodes: the all-to-all share leaving the node (8/16) crosses the NIC,
     // after one network step of latency.
-    hw.interLatencyS = 0;
+    hw.interLatency_s = 0;
     const double nic = hw.nicBytesPerS * hw.interBusEfficiency;
     QCOMPARE(collectiveTime(hw, Collective::AllToAll, bytes, 16, 1),
-             kNetStepLatencyS + bytes * 8 / 16 / nic);
+             kNetStepLatency_s + bytes * 8 / 16 / nic);
     // The size ramp makes small messages slower per byte.
     Hardware ramp;
     QVERIFY(collectiveTime(ramp, Collective::AllReduce, 1e6, 8, 1) / 1e6 >

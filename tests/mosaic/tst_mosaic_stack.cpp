@@ -177,7 +177,7 @@ private slots:
         // Interleaved 1F1B: t_bubble = (PP - 1) / VP x t_mb [Narayanan et al. 2021 Sec. 2.2].
         // Pipeline send/recv made free so that t_mb does not change with VP.
         Cluster c = cluster(megatronCoreStack(), 8);
-        c.hardware.intraLatencyS = 0;
+        c.hardware.intraLatency_s = 0;
         c.hardware.nvlinkBytesPerS = 1e30;
         Geometry g = smallMoe();
         const PerfModel m(g, c);

@@ -38,7 +38,7 @@ Params smallMl(int background) {
     p.startOffsets = 1;
     p.replayIterations = 3;
     p.policies = {Policy::Static, Policy::Decoupled, Policy::Joint};
-    p.horizonS = 2 * 86400.0;
+    p.horizon_s = 2 * 86400.0;
     return p;
 }
 
@@ -54,11 +54,11 @@ QString mlInvariants(const Params& p, const Result& r) {
             if (!(t >= 0)) return QString("exposed DP time %1 negative or NaN").arg(t);
         if (!(pt.bgP95GBPer50ms >= 0)) return "background p95 negative or NaN";
         for (const auto& run : pt.policies) {
-            if (run.endTime_s < 0 || run.endTime_s > p.horizonS * (1 + 1e-9))
+            if (run.endTime_s < 0 || run.endTime_s > p.horizon_s * (1 + 1e-9))
                 return QString("%1 ends at %2 s, horizon %3 s")
                     .arg(run.policy.c_str())
                     .arg(run.endTime_s)
-                    .arg(p.horizonS);
+                    .arg(p.horizon_s);
             if (run.syncBeyondOverlapShare < 0 || run.syncBeyondOverlapShare > 1)
                 return "exposed share outside [0, 1]";
             for (size_t i = 0; i < run.time_s.size(); ++i) {
@@ -73,7 +73,7 @@ QString mlInvariants(const Params& p, const Result& r) {
             std::vector<std::pair<double, double>> byTarget;  // (target loss, time)
             for (size_t k = 0; k < run.firstCrossing_s.size(); ++k) {
                 const double t = run.firstCrossing_s[k];
-                if (!std::isnan(t) && (t <= 0 || t > p.horizonS * (1 + 1e-9)))
+                if (!std::isnan(t) && (t <= 0 || t > p.horizon_s * (1 + 1e-9)))
                     return QString("%1 crossing %2 s outside (0, horizon]")
                         .arg(run.policy.c_str())
                         .arg(t);
@@ -158,7 +158,7 @@ private slots:
         {
             Params p = smallMl(4);
             p.fabricBytesPerS = 1e9;  // fabric slider's low end, 1 GB/s
-            p.horizonS = 86400;
+            p.horizon_s = 86400;
             QTest::newRow("fabric 1 GB/s") << p << false;
         }
         {
@@ -170,14 +170,14 @@ private slots:
         {
             Params p = smallMl(4);
             p.nicBytesPerS = 0.1e9;  // NIC spin box's low end
-            p.horizonS = 86400;
+            p.horizon_s = 86400;
             QTest::newRow("NIC 0.1 GB/s") << p << false;
         }
         {
             Params p = smallMl(4);
             p.foregroundParameters = 5e9;          // 10 GB of BF16 gradients per sync
             p.backgroundJob.gradientBytes = 10e9;  // and 10 GB background syncs
-            p.horizonS = 86400;
+            p.horizon_s = 86400;
             QTest::newRow("10 GB gradients") << p << false;
         }
         {
@@ -187,19 +187,19 @@ private slots:
         }
         {
             Params p = smallMl(8);
-            p.horizonS = 86400;  // a 1-day window
+            p.horizon_s = 86400;  // a 1-day window
             QTest::newRow("1-day horizon") << p << true;
         }
         {
             Params p = smallMl(8);
-            p.horizonS = 365 * 86400.0;  // a 365-day window: the run ends when the targets are met
+            p.horizon_s = 365 * 86400.0;  // a 365-day window: the run ends when the targets are met
             p.policies = {Policy::Joint};
             QTest::newRow("365-day horizon") << p << true;
         }
         {
             Params p = scenario2Params();  // Poisson arrivals, up to 5 GPT-13B jobs
             p.policies = {Policy::Joint};
-            p.horizonS = 86400;
+            p.horizon_s = 86400;
             QTest::newRow("poisson, 1-day horizon") << p << true;
         }
     }
@@ -320,7 +320,7 @@ private slots:
         ForegroundSpec fg;
         fg.nodes = 2;  // rate = min(NIC, fabric / 2) = fabric / 2
         fg.bytesPerNode = bytesPerNode;
-        fg.computeS = 0.1;
+        fg.compute_s = 0.1;
         fg.start_s = start_s;
         fg.iterations = 5;
         sim.setForeground(fg);
@@ -408,13 +408,13 @@ private slots:
         QTest::addColumn<Params>("params");
         {
             Params p = smallMl(4);
-            p.backgroundJob.computeS = 1e-6;
+            p.backgroundJob.compute_s = 1e-6;
             p.backgroundJob.gradientBytes = 0;
             QTest::newRow("4 jobs, 1 us compute, no sync") << p;
         }
         {
             Params p = smallMl(1000);
-            p.backgroundJob.computeS = 1e-5;
+            p.backgroundJob.compute_s = 1e-5;
             p.backgroundJob.gradientBytes = 1;
             QTest::newRow("1000 jobs, 10 us compute, 1-byte syncs") << p;
         }

@@ -48,8 +48,8 @@ mosaic::Hardware fasterThanPeak() {
     h.denseMHalf = h.denseWidthHalf = h.groupedMHalf = h.groupedWidthHalf = 0;
     h.elementwiseBytesPerTokenPerD = 0;
     h.kernelsBase = h.kernelsPerLocalExpert = 0;
-    h.hostPerMicrobatchS = h.hostPerMoeLayerS = h.hostPerIterationS = 0;
-    h.intraLatencyS = h.interLatencyS = 0;
+    h.hostPerMicrobatch_s = h.hostPerMoeLayer_s = h.hostPerIteration_s = 0;
+    h.intraLatency_s = h.interLatency_s = 0;
     h.cA2A = h.cPP = h.cOvl = -10;
     h.chiFloor = 0.1;
     return h;

@@ -33,7 +33,7 @@ mlforml::Params traceParams(const std::string& file) {
     p.startOffsets = 2;
     p.replayIterations = 3;
     p.policies = {mlforml::Policy::Static};
-    p.horizonS = 86400;
+    p.horizon_s = 86400;
     return p;
 }
 

@@ -89,9 +89,9 @@ QString compareWithLinksCsv(MainWindow& w) {
     auto cell = [](double v) { return QString::fromStdString(tandem::csvNumber(v)); };
     for (const auto& u : shown) {
         const QStringList row = rows.value(QString::fromStdString(u.link));
-        const QStringList mine{cell(u.capacityBytesPerS / 1e9), cell(u.observedS),
+        const QStringList mine{cell(u.capacityBytesPerS / 1e9), cell(u.observed_s),
                                cell(u.meanUtilisation()), cell(u.peakUtilisation),
-                               cell(u.saturatedS)};
+                               cell(u.saturated_s)};
         if (row.mid(2, 5) != mine)
             return QStringLiteral("%1: view %2, links.csv %3")
                 .arg(QString::fromStdString(u.link), mine.join(QLatin1Char(',')),
@@ -376,12 +376,12 @@ private slots:
         tandem::fabric::LinkUsage idle;
         idle.link = "fabric";
         idle.capacityBytesPerS = 0;
-        idle.observedS = 100;
-        idle.saturatedS = 100;  // zero load within tolerance of zero capacity
+        idle.observed_s = 100;
+        idle.saturated_s = 100;  // zero load within tolerance of zero capacity
         tandem::fabric::LinkUsage nic;
         nic.link = "foreground-nic";
         nic.capacityBytesPerS = 12.5e9;
-        nic.observedS = 100;
+        nic.observed_s = 100;
         nic.utilisationSeconds = 30;
         nic.peakUtilisation = 0.9;
         nic.jobs = {tandem::fabric::kForegroundJob};

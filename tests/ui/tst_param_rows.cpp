@@ -174,7 +174,7 @@ private slots:
         back.nicBytesPerS = 1;  // not edited: stays
         back.progress.kappaMxfp4 = 2.5;
         c.applyTo(back);
-        QCOMPARE(back.backgroundJob.computeS, 0.0125);
+        QCOMPARE(back.backgroundJob.compute_s, 0.0125);
         QCOMPARE(back.foregroundParameters, 7.74e8);
         QCOMPARE(back.backgroundJob.nodes, 40);
         QCOMPARE(back.fabricBytesPerS, 2.5e11);
@@ -182,7 +182,7 @@ private slots:
         QCOMPARE(back.progress.kappaMxfp4, 2.5);
         // Shown from Params in box units: 2.81 GB, 59.3 ms.
         p.backgroundJob.gradientBytes = 2.81e9;
-        p.microbatchComputeS = 0.0593;
+        p.microbatchCompute_s = 0.0593;
         c.setParams(p, 0);
         QCOMPARE(byKey.value(QStringLiteral("background_job.gradient_GB"))->value(), 2.81);
         QCOMPARE(byKey.value(QStringLiteral("microbatch_compute_ms"))->value(), 59.3);

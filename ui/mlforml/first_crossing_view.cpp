@@ -91,15 +91,15 @@ void FirstCrossingView::rebuild() {
     if (!m_point) return;
     const size_t ti = static_cast<size_t>(std::max(0, m_targetIndex));
     const auto& runs = m_point->policies;
-    double maxS = 0;
+    double max_s = 0;
     for (const auto& run : runs)
         if (ti < run.firstCrossing_s.size() && std::isfinite(run.firstCrossing_s[ti]))
-            maxS = std::max(maxS, run.firstCrossing_s[ti]);
+            max_s = std::max(max_s, run.firstCrossing_s[ti]);
     if (m_pinned)
         for (const auto& run : m_pinned->policies)
             if (ti < run.firstCrossing_s.size() && std::isfinite(run.firstCrossing_s[ti]))
-                maxS = std::max(maxS, run.firstCrossing_s[ti]);
-    const TimeUnit unit = stableTimeUnit(maxS);
+                max_s = std::max(max_s, run.firstCrossing_s[ti]);
+    const TimeUnit unit = stableTimeUnit(max_s);
     const auto inUnitText = [&unit](double s) {
         const double v = s / unit.divisor;
         return QString::number(v, 'f', v < 10 ? 2 : 1) + QLatin1Char(' ') + unit.shortName;
@@ -160,7 +160,7 @@ void FirstCrossingView::rebuild() {
     m_series->clear();
     m_series->append(sets);
     m_categories->setCategories(cats);
-    setNiceRange(m_value, 0, maxS > 0 ? 1.05 * maxS / unit.divisor : 1.0, 5);
+    setNiceRange(m_value, 0, max_s > 0 ? 1.05 * max_s / unit.divisor : 1.0, 5);
     const QString factor =
         ti < m_targetFactors.size() ? QString::number(m_targetFactors[ti]) : QStringLiteral("?");
     m_value->setTitleText(tr("%1 to target; xN vs Joint").arg(unit.name));

@@ -51,7 +51,7 @@ QString networkCaption(const mlforml::NetworkMap& map) {
             "observed; capacity %8 each way; crossed by %9.")
             .arg(QString::fromStdString(b.link).toHtmlEscaped(), linkRole(b.link),
                  keep(percentText(b.meanUtilisation())), keep(percentText(b.peakUtilisation)),
-                 keep(seconds(b.saturatedS)), keep(percentText(1)), keep(seconds(b.observedS)))
+                 keep(seconds(b.saturated_s)), keep(percentText(1)), keep(seconds(b.observed_s)))
             .arg(keep(QObject::tr("%1 GB/s").arg(b.capacityBytesPerS / 1e9, 0, 'f', 1)),
                  jobsText(b.jobs));
     QStringList next;

@@ -60,17 +60,17 @@ double SweepCrossingView::crossingAt(const QString& policy, int n) const {
 void SweepCrossingView::rebuild() {
     const size_t ti = static_cast<size_t>(std::max(0, m_targetIndex));
     QStringList policies;
-    double maxS = 0, nMax = 1;
+    double max_s = 0, nMax = 1;
     for (const auto& pt : m_sweep.points) {
         nMax = std::max(nMax, static_cast<double>(pt.backgroundJobs));
         for (const auto& run : pt.policies) {
             const QString name = QString::fromStdString(run.policy);
             if (!policies.contains(name)) policies << name;
             if (ti < run.firstCrossing_s.size() && std::isfinite(run.firstCrossing_s[ti]))
-                maxS = std::max(maxS, run.firstCrossing_s[ti]);
+                max_s = std::max(max_s, run.firstCrossing_s[ti]);
         }
     }
-    const TimeUnit unit = stableTimeUnit(maxS);
+    const TimeUnit unit = stableTimeUnit(max_s);
     growSeriesPool(m_lines, policies.size(), chart(), m_x, m_y,
                    [](QLineSeries* s) { s->setPointsVisible(true); });
     QList<QList<QPointF>> curves;
@@ -86,7 +86,7 @@ void SweepCrossingView::rebuild() {
     // Policies whose crossings coincide (0.2 % of the axis spans; e.g. Knob-Precision and Joint,
     // [2608.06046 Fig. 2]) share one legend entry, the later ones dashed over the first.
     const QList<int> sameAs =
-        coincidentWith(curves, 2e-3 * (nMax + 1), 2e-3 * std::max(maxS, 1.0) / unit.divisor);
+        coincidentWith(curves, 2e-3 * (nMax + 1), 2e-3 * std::max(max_s, 1.0) / unit.divisor);
     for (qsizetype i = 0; i < policies.size(); ++i) {
         QLineSeries* s = m_lines[i];
         s->setVisible(true);
@@ -105,7 +105,7 @@ void SweepCrossingView::rebuild() {
         s->setColor(col);
         s->replace(curves[i]);
     }
-    const double yHi = maxS > 0 ? 1.08 * maxS / unit.divisor : 1.0;
+    const double yHi = max_s > 0 ? 1.08 * max_s / unit.divisor : 1.0;
     const QColor mc =
         currentTheme() == Theme::Dark ? QColor(0xBB, 0xBB, 0xBB) : QColor(0x66, 0x66, 0x66);
     m_marker->setPen(QPen(mc, 1.2, Qt::DashLine));

@@ -78,7 +78,7 @@ QString backgroundLevelsNote(const BackgroundLevels& levels) {
              QString::fromUtf8(fabric::name(bg.placement.background)))
         .arg(bg.job.nodes)
         .arg(bg.job.gradientBytes / 1e9, 0, 'g', 3)
-        .arg(bg.job.computeS * 1e3, 0, 'g', 3);
+        .arg(bg.job.compute_s * 1e3, 0, 'g', 3);
 }
 
 QString backgroundLevelsCaption(const std::vector<BackgroundLevelRow>& rows) {
