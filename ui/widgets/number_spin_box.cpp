@@ -1,6 +1,7 @@
 #include "ui/widgets/number_spin_box.h"
 
 #include <QFormLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMainWindow>
@@ -59,9 +60,45 @@ Reading readNumber(const QLocale& locale, QString text, int decimals, double lo,
     return r;
 }
 
-/// The range end as messages show it: at most six significant digits ("130", "0.01", "1e+30").
+/// The range end as messages show it: a whole number below 1e15 in full, with the locale's digit
+/// groups from five digits on ("130", "4000", "16,384", "1,000,000,000"), any other with at most
+/// six significant digits and a bare exponent ("0.01", "2.5e-7", "1e20"; not Qt's "1e+09").
 QString endText(const QLocale& locale, double v, const QString& suffix) {
-    return locale.toString(v, 'g', 6) + suffix;
+    if (std::isfinite(v) && std::abs(v) < 1e15 && std::floor(v) == v) {
+        QLocale digits = locale;
+        digits.setNumberOptions(std::abs(v) < 1e4
+                                    ? locale.numberOptions() | QLocale::OmitGroupSeparator
+                                    : locale.numberOptions() & ~QLocale::OmitGroupSeparator);
+        return digits.toString(static_cast<qlonglong>(v)) + suffix;
+    }
+    QString text = locale.toString(v, 'g', 6);
+    const QString e = locale.exponential();
+    const qsizetype at = text.indexOf(e, 0, Qt::CaseInsensitive);
+    if (at >= 0) {
+        QString exponent = text.mid(at + e.size());
+        QString sign;
+        if (exponent.startsWith(locale.negativeSign())) sign = locale.negativeSign();
+        if (exponent.startsWith(locale.negativeSign()) ||
+            exponent.startsWith(locale.positiveSign()))
+            exponent.remove(0, 1);
+        while (exponent.size() > 1 && exponent.startsWith(locale.zeroDigit()))
+            exponent.remove(0, 1);
+        text = text.left(at) + QStringLiteral("e") + sign + exponent;
+    }
+    return text + suffix;
+}
+
+/// Whether `event` is Return or Enter.
+bool isEnter(const QKeyEvent* event) {
+    return event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter;
+}
+
+/// Whether `event` is Enter on the number `bare` that a box with `decimals` ([lo, hi]) refuses.
+bool enterOnRefused(const QKeyEvent* event, const QLocale& locale, const QString& bare,
+                    int decimals, double lo, double hi) {
+    if (!isEnter(event)) return false;
+    const Reading r = readNumber(locale, bare, decimals, lo, hi);
+    return r.complete && r.state != QValidator::Acceptable;
 }
 
 /// The row label of `box` in a form of its parent, without '&' and a trailing ':'.
@@ -124,10 +161,26 @@ QString numberRefusal(const QString& field, const QString& typed, double value, 
 // ---- NumberSpinBox ----
 
 NumberSpinBox::NumberSpinBox(QWidget* parent) : QDoubleSpinBox(parent) {
+    // The line edit reports a keystroke before the box takes its text as the value (keyboard
+    // tracking), so the first one of an edit sees the value from before the typing.
+    connect(lineEdit(), &QLineEdit::textEdited, this, [this]() {
+        if (!m_typing) m_beforeTyping = value();
+        m_typing = true;
+    });
     connect(this, &QAbstractSpinBox::editingFinished, this, [this]() {
         if (!m_refusedNow) m_refusal.clear();  // a number was taken (or nothing typed)
         m_refusedNow = false;
+        m_typing = false;
     });
+}
+
+void NumberSpinBox::keyPressEvent(QKeyEvent* event) {
+    // m_refusedNow: the line edit's own Return handling (a key sent to it) refused it already.
+    const bool refused = (m_refusedNow && isEnter(event)) ||
+                         enterOnRefused(event, locale(), bare(lineEdit()->displayText()),
+                                        decimals(), minimum(), maximum());
+    QDoubleSpinBox::keyPressEvent(event);
+    if (refused) event->accept();  // not on to the dialog's default button
 }
 
 QString NumberSpinBox::bare(const QString& text) const {
@@ -164,8 +217,11 @@ void NumberSpinBox::fixup(QString& input) const {
     const Reading r = readNumber(locale(), typed, decimals(), minimum(), maximum());
     auto* self = const_cast<NumberSpinBox*>(this);
     const QString message = refuse(self, fieldName(), typed, r, minimum(), maximum(), suffix(),
-                                   textFromValue(value()) + suffix(), false);
+                                   textFromValue(kept()) + suffix(), false);
     if (message.isEmpty()) return;
+    // The text becomes the value kept, which the box then takes (its value while typing may be
+    // a prefix of the refused number).
+    input = prefix() + textFromValue(kept()) + suffix();
     m_refusal = message;
     m_refusedNow = true;
     emit self->inputRefused(message);
@@ -174,10 +230,23 @@ void NumberSpinBox::fixup(QString& input) const {
 // ---- IntSpinBox ----
 
 IntSpinBox::IntSpinBox(QWidget* parent) : QSpinBox(parent) {
+    connect(lineEdit(), &QLineEdit::textEdited, this, [this]() {
+        if (!m_typing) m_beforeTyping = value();
+        m_typing = true;
+    });
     connect(this, &QAbstractSpinBox::editingFinished, this, [this]() {
         if (!m_refusedNow) m_refusal.clear();
         m_refusedNow = false;
+        m_typing = false;
     });
+}
+
+void IntSpinBox::keyPressEvent(QKeyEvent* event) {
+    const bool refused =
+        (m_refusedNow && isEnter(event)) ||
+        enterOnRefused(event, locale(), bare(lineEdit()->displayText()), -1, minimum(), maximum());
+    QSpinBox::keyPressEvent(event);
+    if (refused) event->accept();
 }
 
 QString IntSpinBox::bare(const QString& text) const {
@@ -214,8 +283,9 @@ void IntSpinBox::fixup(QString& input) const {
     const Reading r = readNumber(locale(), typed, -1, minimum(), maximum());
     auto* self = const_cast<IntSpinBox*>(this);
     const QString message = refuse(self, fieldName(), typed, r, minimum(), maximum(), suffix(),
-                                   textFromValue(value()) + suffix(), true);
+                                   textFromValue(kept()) + suffix(), true);
     if (message.isEmpty()) return;
+    input = prefix() + textFromValue(kept()) + suffix();  // as NumberSpinBox::fixup
     m_refusal = message;
     m_refusedNow = true;
     emit self->inputRefused(message);
