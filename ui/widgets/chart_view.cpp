@@ -351,11 +351,16 @@ int ChartView::textsHeight() const {
     const int sides = bottoms + tops;
     if (bottoms > 0) content = std::max(content, bottom * sides / (kAxisShare * bottoms));
     if (tops > 0) content = std::max(content, top * sides / (kAxisShare * tops));
-    const QMargins mg = c->margins();                 // the legend's room included
+    const QMargins mg = c->margins();  // the legend's room included
+    // A view whose text under the plot shortens to the room it is given (RealityView) names in
+    // the property "tandemShrinkableBottom" (px) how much of the bottom margin its shortest
+    // text would give back: the view needs the margin less that, not the room of the longer
+    // text drawn while there is room.
+    const int bottomMargin = mg.bottom() - std::max(0, property("tandemShrinkableBottom").toInt());
     qreal left = 0, above = 0, right = 0, below = 0;  // the layout's own (style) margins
     if (const QGraphicsLayout* l = c->layout())
         l->getContentsMargins(&left, &above, &right, &below);
-    return int(std::ceil(above + below + mg.top() + mg.bottom() + title + content)) +
+    return int(std::ceil(above + below + mg.top() + bottomMargin + title + content)) +
            2 * frameWidth() + 2;
 }
 
