@@ -6,13 +6,17 @@
 #include <QBarCategoryAxis>
 #include <QCategoryAxis>
 #include <QChart>
+#include <QComboBox>
 #include <QGraphicsTextItem>
 #include <QHBoxLayout>
 #include <QImage>
+#include <QLabel>
+#include <QLineEdit>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QMenu>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -33,6 +37,7 @@
 #include "ui/widgets/chart_view.h"
 #include "ui/widgets/chart_zoom.h"
 #include "ui/widgets/export_dialog.h"
+#include "ui/widgets/number_spin_box.h"
 #include "ui/widgets/palette.h"
 #include "ui/widgets/series_pool.h"
 
@@ -513,6 +518,82 @@ private slots:
         QTemporaryDir dir;
         ExportDialog::rememberFolder(dir.filePath(QStringLiteral("x.png")));
         QCOMPARE(ExportDialog::lastFolder(), QFileInfo(dir.path()).absoluteFilePath());
+    }
+
+    /// A number the export dialog's width, height or DPI box refuses (above its maximum) leaves
+    /// the value from before the typing: the boxes update the summary as they are typed, and the
+    /// refused "5000" left the "500" taken on the way. The message names the value kept, and the
+    /// summary shows it. Enter on a refused number only refuses it (it pressed OK, accepting the
+    /// dialog); Enter on a number taken still presses OK.
+    void exportBoxRefusalKeepsTheValueBeforeTyping_data() {
+        QTest::addColumn<int>("box");  // width, height, DPI
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<bool>("enter");  // else the focus leaves the box
+        QTest::addColumn<int>("value");
+        QTest::addColumn<QString>("message");  // empty: taken
+        QTest::newRow("width, Enter")
+            << 0 << "5000" << true << 700
+            << "Width: 5000 is above the maximum 4000 (accepted: 280 to 4000 px); the value stays "
+               "700 px";
+        QTest::newRow("height, Enter")
+            << 1 << "9000" << true << 400
+            << "Height: 9000 is above the maximum 4000 (accepted: 200 to 4000 px); the value "
+               "stays 400 px";
+        QTest::newRow("DPI, Enter")
+            << 2 << "5000" << true << 192
+            << "Resolution: 5000 is above the maximum 1200 (accepted: 72 to 1200 DPI); the value "
+               "stays 192 DPI";
+        QTest::newRow("width, focus out")
+            << 0 << "5000" << false << 700
+            << "Width: 5000 is above the maximum 4000 (accepted: 280 to 4000 px); the value stays "
+               "700 px";
+        QTest::newRow("width taken, Enter") << 0 << "1500" << true << 1500 << "";
+    }
+    void exportBoxRefusalKeepsTheValueBeforeTyping() {
+        QFETCH(int, box);
+        QFETCH(QString, typed);
+        QFETCH(bool, enter);
+        QFETCH(int, value);
+        QFETCH(QString, message);
+        QSettings().remove(QStringLiteral("export"));
+        ExportDialog d(QSize(700, 400));  // 700 x 400 px at 192 DPI
+        QSignalSpy accepted(&d, &QDialog::accepted);
+        d.show();
+        d.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&d));
+        const auto boxes = d.findChildren<IntSpinBox*>();
+        QCOMPARE(boxes.size(), 3);  // width, height, DPI in this order
+        IntSpinBox* b = boxes[box];
+        QSignalSpy changed(b, &QSpinBox::valueChanged);
+        b->setFocus();
+        QLineEdit* edit = b->findChild<QLineEdit*>();
+        QVERIFY(edit);
+        edit->selectAll();
+        QTest::keyClicks(b, typed);  // to the box, as a key typed into it goes
+        if (message.isEmpty())
+            QCOMPARE(b->value(), value);  // taken as typed
+        else
+            QVERIFY(!changed.isEmpty());  // a prefix ("500", "900") was taken on the way
+        if (enter)
+            QTest::keyClick(b, Qt::Key_Return);
+        else
+            d.findChild<QComboBox*>()->setFocus();
+        QCOMPARE(b->value(), value);
+        QCOMPARE(b->refusal(), message);
+        QCOMPARE(accepted.count(), message.isEmpty() && enter ? 1 : 0);
+        QCOMPARE(d.isVisible(), !(message.isEmpty() && enter));
+        // The summary shows the value kept.
+        const QSize layout = d.layoutSize();
+        const QSize png(int(std::lround(layout.width() * d.dpi() / 96.0)),
+                        int(std::lround(layout.height() * d.dpi() / 96.0)));
+        QCOMPARE(d.pngSize(), png);
+        bool shown = false;
+        for (const QLabel* l : d.findChildren<QLabel*>())
+            shown = shown ||
+                    l->text().startsWith(
+                        QStringLiteral("PNG: %1 x %2 pixels").arg(png.width()).arg(png.height()));
+        QVERIFY(shown);
+        if (!message.isEmpty()) QCOMPARE(d.pngSize(), QSize(1400, 800));  // as it opened
     }
 
     /// Lock axes: the ranges shown stay through redraws whose data moved elsewhere (a zoom alone

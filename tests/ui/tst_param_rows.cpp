@@ -6,6 +6,7 @@
 #include <QAbstractSpinBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QLineEdit>
 #include <QSlider>
 #include <QtTest>
 #include <cmath>
@@ -19,6 +20,7 @@
 #include "ui/mlforml/param_rows.h"
 #include "ui/widgets/collapsible_section.h"
 #include "ui/widgets/labeled_slider.h"
+#include "ui/widgets/number_spin_box.h"
 
 using namespace tandem::ui;
 using tandem::mlforml::Params;
@@ -186,6 +188,28 @@ private slots:
         c.setParams(p, 0);
         QCOMPARE(byKey.value(QStringLiteral("background_job.gradient_GB"))->value(), 2.81);
         QCOMPARE(byKey.value(QStringLiteral("microbatch_compute_ms"))->value(), 59.3);
+    }
+    /// The Fabric box (1 to 1e9 GB/s) refuses 2e9 with its range written in full: "1,000,000,000
+    /// GB/s", not "1e+09 GB/s".
+    void fabricRefusalWritesItsRangeInFull() {
+        NetworkControls c;
+        c.setParams(Params{}, 0);
+        auto* box =
+            qobject_cast<NumberSpinBox*>(boxesByKey(c).value(QStringLiteral("fabric_GBps")));
+        QVERIFY(box);
+        box->setValue(250);
+        c.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&c));
+        box->setFocus();
+        QLineEdit* edit = box->findChild<QLineEdit*>();
+        QVERIFY(edit);
+        edit->selectAll();
+        QTest::keyClicks(edit, QStringLiteral("2e9"));
+        QTest::keyClick(edit, Qt::Key_Return);
+        QCOMPARE(box->value(), 250.0);
+        QCOMPARE(box->refusal(),
+                 QStringLiteral("Fabric: 2e9 is above the maximum 1,000,000,000 (accepted: 1 to "
+                                "1,000,000,000 GB/s); the value stays 250 GB/s"));
     }
     void slidersStayInsideTheTableRange() {
         NetworkControls c;

@@ -8,6 +8,8 @@
 #include <QLogValueAxis>
 #include <QMouseEvent>
 #include <QScatterSeries>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QToolTip>
@@ -363,11 +365,13 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         view.ensureBuilt();
         view.fitTexts();
-        const QRect inner =
-            view.viewport()->rect().adjusted(40, 40, -view.width() / 2, -view.height() / 2);
+        // The highest marker in the left half, the read-out right of and below it.
+        const QRect inner = view.viewport()->rect().adjusted(40, 40, -view.width() / 2, -40);
         int pick = -1;
-        for (int i = 0; i < view.points().size() && pick < 0; ++i)
-            if (inner.contains(view.markerPosition(i))) pick = i;
+        for (int i = 0; i < view.points().size(); ++i)
+            if (inner.contains(view.markerPosition(i)) &&
+                (pick < 0 || view.markerPosition(i).y() < view.markerPosition(pick).y()))
+                pick = i;
         QVERIFY(pick >= 0);
         const QPoint at = view.markerPosition(pick) + QPoint(2, -1);
         QMouseEvent move(QEvent::MouseMove, at, view.viewport()->mapToGlobal(at), Qt::NoButton,
@@ -531,6 +535,85 @@ private slots:
     /// A scenario without a "mosaic" section: the page says that there is no plan to check and
     /// how to get one, without the filter boxes, in the enabled text colour (the disabled
     /// workspace's grey would fade it into the page).
+    /// The Reality page shows its chart, legend and the text under the plot without scrolling
+    /// where the window leaves the chart room for them: the whole text (plan sentence and
+    /// caption, 14 lines at 800 px wide) made the view need 485 px at 800x600 and the legend
+    /// had to be scrolled to; a window of 800x650 had the same. Where the whole text does not fit,
+    /// its first sentences are drawn, or the count of runs plotted alone (whole sentences, no
+    /// "..."), and the whole is the caption's tooltip; a tall window draws it whole. At 800x600 the
+    /// one-line form is drawn (the filter rows, the two-row legend and the one-line y title still
+    /// need more than that window's page gives).
+    void captionLeavesTheChartInView_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("inView");  // the whole view inside the page, no scrolling
+        // 0: the whole text; 1: both first sentences; 2: the caption's first; 3: the count
+        QTest::addColumn<int>("form");
+        QTest::newRow("800x600") << QSize(800, 600) << false << 3;
+        QTest::newRow("800x650") << QSize(800, 650) << true << 2;
+        QTest::newRow("800x720") << QSize(800, 720) << true << 1;
+        QTest::newRow("1024x768") << QSize(1024, 768) << true << 0;
+        QTest::newRow("1280x1400") << QSize(1280, 1400) << true << 0;
+    }
+    void captionLeavesTheChartInView() {
+        QFETCH(QSize, size);
+        QFETCH(bool, inView);
+        QFETCH(int, form);
+        MainWindow w;
+        w.setCurrentWorkspace(1);
+        MoeWorkspace* ws = w.moeWorkspace();
+        ws->pages()->setCurrentIndex(MoeWorkspace::kRealityPage);
+        w.resize(size);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.waitForResults(60000));
+        grabSettled(&w);
+        RealityView* view = ws->realityView();
+        QScrollArea* area = nullptr;
+        for (QWidget* p = view->parentWidget(); p && !area; p = p->parentWidget())
+            area = qobject_cast<QScrollArea*>(p);
+        QVERIFY(area);
+        const QRect shown(view->mapTo(area->viewport(), QPoint(0, 0)), view->size());
+        const QString where = QStringLiteral("view %1x%2 at %3,%4 in a %5x%6 viewport")
+                                  .arg(shown.width())
+                                  .arg(shown.height())
+                                  .arg(shown.x())
+                                  .arg(shown.y())
+                                  .arg(area->viewport()->width())
+                                  .arg(area->viewport()->height());
+        if (inView) {
+            QVERIFY2(area->viewport()->rect().contains(shown), qPrintable(where));
+            QCOMPARE(area->verticalScrollBar()->maximum(), 0);
+        }
+        const QString sentence = view->planSentence(), caption = view->caption();
+        QVERIFY(!sentence.isEmpty());
+        const QString full = sentence + QLatin1Char('\n') + caption;
+        const QString count = caption.left(caption.indexOf(QLatin1Char(','))) + QLatin1Char('.');
+        QVERIFY2(count.contains(QStringLiteral(" measured runs plotted")), qPrintable(count));
+        if (form == 0) {
+            QCOMPARE(view->shownCaption(), full);
+            QCOMPARE(view->captionToolTip(), QString());
+            return;
+        }
+        QCOMPARE(view->captionToolTip(), full);
+        if (form == 3) {
+            QCOMPARE(view->shownCaption(), count);
+        } else if (form == 2) {
+            const QString first = view->shownCaption();
+            QVERIFY2(first.endsWith(QStringLiteral("under the megatron-core stack.")),
+                     qPrintable(first));
+            QVERIFY(caption.startsWith(first));
+        } else {
+            const QStringList lines = view->shownCaption().split(QLatin1Char('\n'));
+            QCOMPARE(lines.size(), 2);
+            QVERIFY2(lines[0].endsWith(QStringLiteral("the stack the runs are costed with.")),
+                     qPrintable(lines[0]));
+            QVERIFY(sentence.startsWith(lines[0]));
+            QVERIFY2(lines[1].endsWith(QStringLiteral("under the megatron-core stack.")),
+                     qPrintable(lines[1]));
+            QVERIFY(caption.startsWith(lines[1]));
+        }
+    }
+
     void noMosaicSectionSaysSo() {
         MainWindow w;
         w.setCurrentWorkspace(1);

@@ -191,6 +191,42 @@ private slots:
         QCOMPARE(shared->refusal(), QString());
     }
 
+    /// The range in a refusal is written readably: a large whole number in full with digit
+    /// groups, not as "1e+09" (the Fabric box's maximum read "1e+09 GB/s"); a small or huge
+    /// fraction with a bare exponent; up to four digits as before.
+    void refusalWritesTheRangeReadably_data() {
+        QTest::addColumn<double>("value");
+        QTest::addColumn<double>("lo");
+        QTest::addColumn<double>("hi");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("above 1e9") << 2e9 << 1.0 << 1e9
+                                   << "Box: x is above the maximum 1,000,000,000 (accepted: 1 to "
+                                      "1,000,000,000 GB/s); the value stays k";
+        QTest::newRow("five digits") << -1.0 << 0.0 << 16384.0
+                                     << "Box: x is below the minimum 0 (accepted: 0 to 16,384 "
+                                        "GB/s); the value stays k";
+        QTest::newRow("four digits") << 5000.0 << 280.0 << 4000.0
+                                     << "Box: x is above the maximum 4000 (accepted: 280 to 4000 "
+                                        "GB/s); the value stays k";
+        QTest::newRow("small and huge ends")
+            << 1e-9 << 2.5e-7 << 1e20
+            << "Box: x is below the minimum 2.5e-7 (accepted: 2.5e-7 to 1e20 GB/s); the value "
+               "stays k";
+        QTest::newRow("fractions") << 2.0 << 0.05 << 1.0
+                                   << "Box: x is above the maximum 1 (accepted: 0.05 to 1 GB/s); "
+                                      "the value stays k";
+    }
+    void refusalWritesTheRangeReadably() {
+        QFETCH(double, value);
+        QFETCH(double, lo);
+        QFETCH(double, hi);
+        QFETCH(QString, message);
+        QCOMPARE(
+            tandem::ui::numberRefusal(QStringLiteral("Box"), QStringLiteral("x"), value, false, lo,
+                                      hi, QStringLiteral(" GB/s"), QStringLiteral("k"), false),
+            message);
+    }
+
     /// Painted texts: one cut by its box, one outside the widget, two overlapping, each found
     /// once; texts side by side that only touch are not.
     void drawnTextProblemsFindCutOutsideAndOverlap() {

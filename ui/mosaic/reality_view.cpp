@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QFont>
 #include <QFontMetrics>
+#include <QGraphicsLayout>
 #include <QGraphicsTextItem>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -13,11 +14,14 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScatterSeries>
+#include <QTextDocument>
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
 
 #include "mosaic/layout_form.h"
 #include "ui/widgets/bounds.h"
@@ -29,6 +33,13 @@
 namespace tandem::ui {
 
 namespace {
+/// `text` up to the end of its first sentence (a '.' followed by white space or the end),
+/// trimmed; the whole of `text` when it has one sentence.
+QString firstSentence(const QString& text) {
+    static const QRegularExpression end(QStringLiteral("\\.(\\s|$)"));
+    const QRegularExpressionMatch m = end.match(text);
+    return (m.hasMatch() ? text.left(m.capturedStart() + 1) : text).trimmed();
+}
 /// Marker shapes by system order: distinct shapes as well as colours (print, colour blindness).
 QScatterSeries::MarkerShape markerShape(int i) {
     const QScatterSeries::MarkerShape shapes[] = {QScatterSeries::MarkerShapeCircle,
@@ -122,6 +133,7 @@ RealityView::RealityView(QWidget* parent)
     addSeriesOnAxes(chart(), m_planSeries, m_x, m_y);
     m_caption = new QGraphicsTextItem(chart());
     m_caption->setZValue(10);
+    m_caption->document()->setDocumentMargin(1);  // as tight as the legend's text above it
     chart()->legend()->setAlignment(Qt::AlignTop);
     setToolTip(
         tr("Every shipped measured Megatron-Core run (Megatron-Bridge performance summary) costed "
@@ -655,9 +667,17 @@ void RealityView::rebuild() {
     f.setPointSizeF(9);
     m_caption->setFont(f);
     m_caption->setDefaultTextColor(ink);
-    const QString sentence = planSentence();
-    m_caption->setPlainText(sentence.isEmpty() ? caption()
-                                               : sentence + QLatin1Char('\n') + caption());
+    const QString sentence = planSentence(), text = caption();
+    // Shorter forms are whole sentences (no "...": a cut text reads as elided); the whole text
+    // is the caption's tooltip then.
+    m_captionForms = {sentence.isEmpty() ? text : sentence + QLatin1Char('\n') + text};
+    if (!sentence.isEmpty())
+        m_captionForms << firstSentence(sentence) + QLatin1Char('\n') + firstSentence(text);
+    m_captionForms << firstSentence(text);
+    // One line: the count of runs plotted ("90 of 112 measured runs plotted.").
+    const qsizetype clause = text.indexOf(QLatin1Char(','));
+    if (clause > 0) m_captionForms << text.left(clause) + QLatin1Char('.');
+    m_captionForms.removeDuplicates();
     placeHeader();
     placeCaption();
 }
@@ -718,10 +738,42 @@ HoverTable RealityView::hoverAt(const QPoint& viewportPos) const {
     return t;
 }
 
+QString RealityView::shownCaption() const {
+    return m_caption ? m_caption->toPlainText() : QString();
+}
+
+QString RealityView::captionToolTip() const { return m_caption ? m_caption->toolTip() : QString(); }
+
 void RealityView::placeCaption() {
     if (!m_caption) return;
     const qreal width = std::max(200, this->width() - 24);
+    const qreal drawn = m_caption->boundingRect().height();  // the margin was set for it
     m_caption->setTextWidth(width);
+    // The room under the plot: the caption's present share of the chart plus what the plot has
+    // beyond its least height (its one-line y title's length, as ChartView keeps it).
+    if (QGraphicsLayout* l = chart()->layout()) l->activate();
+    const QAbstractAxis* y = m_mode == Mode::LogLog ? static_cast<QAbstractAxis*>(m_y) : m_yError;
+    const QVariant source = y->property("tandemTitleSource");
+    const QString title = plainChartText(source.isValid() ? source.toString() : y->titleText())
+                              .replace(QLatin1Char('\n'), QLatin1Char(' '));
+    const qreal least = std::max(50, QFontMetrics(y->titleFont()).horizontalAdvance(title) + 9);
+    const qreal room = drawn + chart()->plotArea().height() - least;
+    for (const QString& form : std::as_const(m_captionForms)) {
+        if (m_caption->toPlainText() != form) m_caption->setPlainText(form);
+        if (m_caption->boundingRect().height() <= room) break;
+    }
+    m_caption->setToolTip(m_captionForms.isEmpty() || m_caption->toPlainText() == m_captionForms[0]
+                              ? QString()
+                              : m_captionForms[0]);
+    // The view needs room for the shortest form only (ChartView::textsHeight): a longer one
+    // drawn while the view was taller does not keep it taller.
+    if (!m_captionForms.isEmpty()) {
+        const std::unique_ptr<QTextDocument> shortest(m_caption->document()->clone());
+        shortest->setPlainText(m_captionForms.back());
+        shortest->setTextWidth(width);
+        setProperty("tandemShrinkableBottom",
+                    int(m_caption->boundingRect().height() - shortest->size().height()));
+    }
     const qreal h = m_caption->boundingRect().height();
     QMargins m = chart()->margins();
     m.setBottom(static_cast<int>(h) + 6);

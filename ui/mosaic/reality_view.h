@@ -122,6 +122,16 @@ public:
     QLineSeries* identitySeries() const { return m_identity; }
     /// The caption under the plot (runs not plotted and why).
     QString caption() const;
+    /// The text under the plot as drawn now: planSentence() and caption() where they fit the
+    /// room the chart's other texts and least plot leave in the view's height, else their first
+    /// sentences, then the caption's first sentence alone, then its count of runs plotted ("90
+    /// of 112 measured runs plotted."), with the whole text in the caption's tooltip
+    /// (captionToolTip()).
+    /// At 800x600 the whole text made the page taller than the window, and its legend had to be
+    /// scrolled to.
+    QString shownCaption() const;
+    /// The whole text when shownCaption() is shortened, else empty.
+    QString captionToolTip() const;
     /// One row per plotted run: system, model, container, gpus, precision, layout,
     /// measured_tokens_per_s_per_gpu, predicted_tokens_per_s_per_gpu, error.
     QString csv() const override;
@@ -176,6 +186,7 @@ private:
     QLogValueAxis* m_x = nullptr;
     QLogValueAxis* m_y = nullptr;
     QGraphicsTextItem* m_caption = nullptr;
+    QStringList m_captionForms;  ///< the whole text under the plot, then shorter forms
     std::vector<mosaic::RealityCase> m_userCases;
     std::vector<mosaic::RealityRow> m_userRows;
     mosaic::RealitySummary m_userSummary;

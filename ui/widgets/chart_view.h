@@ -77,9 +77,9 @@ public:
     /// How many times rebuild() ran (tests: one redraw per change).
     int rebuildCount() const { return m_rebuildCount; }
 
-    /// What the crosshair shows with the cursor at `viewportPos`: by default hoverAtX() of the
-    /// data x under the cursor when it is inside the plot area, else an empty table. Views whose
-    /// x is not a value axis (the layout heatmap) override it.
+    /// What the crosshair shows (chart_view_hover.cpp) with the cursor at `viewportPos`: by default
+    /// hoverAtX() of the data x under the cursor when it is inside the plot area, else an empty
+    /// table. Views whose x is not a value axis (the layout heatmap) override it.
     virtual HoverTable hoverAt(const QPoint& viewportPos) const;
     /// The crosshair's table at data x `x` (the model step, no display needed): the heading is
     /// the x axis title and `x`, the column title the y axis title, one row per visible named

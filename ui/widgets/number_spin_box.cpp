@@ -1,6 +1,7 @@
 #include "ui/widgets/number_spin_box.h"
 
 #include <QFormLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMainWindow>
@@ -59,9 +60,45 @@ Reading readNumber(const QLocale& locale, QString text, int decimals, double lo,
     return r;
 }
 
-/// The range end as messages show it: at most six significant digits ("130", "0.01", "1e+30").
+/// The range end as messages show it: a whole number below 1e15 in full, with the locale's digit
+/// groups from five digits on ("130", "4000", "16,384", "1,000,000,000"), any other with at most
+/// six significant digits and a bare exponent ("0.01", "2.5e-7", "1e20"; not Qt's "1e+09").
 QString endText(const QLocale& locale, double v, const QString& suffix) {
-    return locale.toString(v, 'g', 6) + suffix;
+    if (std::isfinite(v) && std::abs(v) < 1e15 && std::floor(v) == v) {
+        QLocale digits = locale;
+        digits.setNumberOptions(std::abs(v) < 1e4
+                                    ? locale.numberOptions() | QLocale::OmitGroupSeparator
+                                    : locale.numberOptions() & ~QLocale::OmitGroupSeparator);
+        return digits.toString(static_cast<qlonglong>(v)) + suffix;
+    }
+    QString text = locale.toString(v, 'g', 6);
+    const QString e = locale.exponential();
+    const qsizetype at = text.indexOf(e, 0, Qt::CaseInsensitive);
+    if (at >= 0) {
+        QString exponent = text.mid(at + e.size());
+        QString sign;
+        if (exponent.startsWith(locale.negativeSign())) sign = locale.negativeSign();
+        if (exponent.startsWith(locale.negativeSign()) ||
+            exponent.startsWith(locale.positiveSign()))
+            exponent.remove(0, 1);
+        while (exponent.size() > 1 && exponent.startsWith(locale.zeroDigit()))
+            exponent.remove(0, 1);
+        text = text.left(at) + QStringLiteral("e") + sign + exponent;
+    }
+    return text + suffix;
+}
+
+/// Whether `event` is Return or Enter.
+bool isEnter(const QKeyEvent* event) {
+    return event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter;
+}
+
+/// Whether `event` is Enter on the number `bare` that a box with `decimals` ([lo, hi]) refuses.
+bool enterOnRefused(const QKeyEvent* event, const QLocale& locale, const QString& bare,
+                    int decimals, double lo, double hi) {
+    if (!isEnter(event)) return false;
+    const Reading r = readNumber(locale, bare, decimals, lo, hi);
+    return r.complete && r.state != QValidator::Acceptable;
 }
 
 /// The row label of `box` in a form of its parent, without '&' and a trailing ':'.
@@ -112,11 +149,25 @@ QString numberRefusal(const QString& field, const QString& typed, double value, 
 
 // ---- SpinBoxRefusal ----
 
-void SpinBoxRefusal::watchEditing(QAbstractSpinBox* box) {
+void SpinBoxRefusal::watchEditing(QAbstractSpinBox* box, std::function<double()> current) {
+    // The line edit reports a keystroke before the box takes its text as the value (keyboard
+    // tracking), so the first one of an edit sees the value from before the typing.
+    QObject::connect(box->findChild<QLineEdit*>(), &QLineEdit::textEdited, box, [this, current]() {
+        if (!m_typing) m_beforeTyping = current();
+        m_typing = true;
+    });
     QObject::connect(box, &QAbstractSpinBox::editingFinished, box, [this]() {
         if (!m_refusedNow) m_refusal.clear();  // a number was taken (or nothing typed)
         m_refusedNow = false;
+        m_typing = false;
     });
+}
+
+bool SpinBoxRefusal::refusesEnter(const QAbstractSpinBox* box, const QKeyEvent* event,
+                                  const QString& typed, int decimals, double lo, double hi) const {
+    // m_refusedNow: the line edit's own Return handling (a key sent to it) refused it already.
+    return (m_refusedNow && isEnter(event)) ||
+           enterOnRefused(event, box->locale(), typed, decimals, lo, hi);
 }
 
 QString SpinBoxRefusal::fieldNameOf(const QAbstractSpinBox* box) const {
@@ -148,7 +199,17 @@ QString SpinBoxRefusal::refuseTyped(QAbstractSpinBox* box, const QString& typed,
 
 // ---- NumberSpinBox ----
 
-NumberSpinBox::NumberSpinBox(QWidget* parent) : QDoubleSpinBox(parent) { watchEditing(this); }
+NumberSpinBox::NumberSpinBox(QWidget* parent) : QDoubleSpinBox(parent) {
+    watchEditing(this, [this]() { return value(); });
+}
+
+void NumberSpinBox::keyPressEvent(QKeyEvent* event) {
+    const bool refused =
+        refusesEnter(this, event, bare(lineEdit()->displayText(), prefix(), suffix()), decimals(),
+                     minimum(), maximum());
+    QDoubleSpinBox::keyPressEvent(event);
+    if (refused) event->accept();  // not on to the dialog's default button
+}
 
 QValidator::State NumberSpinBox::validate(QString& input, int& pos) const {
     const QString special = specialValueText();
@@ -169,15 +230,29 @@ double NumberSpinBox::valueFromText(const QString& text) const {
 
 void NumberSpinBox::fixup(QString& input) const {
     auto* self = const_cast<NumberSpinBox*>(this);
+    const double kept = keptValue(value());
     const QString message =
         refuseTyped(self, bare(input, prefix(), suffix()), decimals(), minimum(), maximum(),
-                    suffix(), textFromValue(value()) + suffix());
-    if (!message.isEmpty()) emit self->inputRefused(message);
+                    suffix(), textFromValue(kept) + suffix());
+    if (message.isEmpty()) return;
+    // The text becomes the value kept, which the box then takes (its value while typing may be
+    // a prefix of the refused number).
+    input = prefix() + textFromValue(kept) + suffix();
+    emit self->inputRefused(message);
 }
 
 // ---- IntSpinBox ----
 
-IntSpinBox::IntSpinBox(QWidget* parent) : QSpinBox(parent) { watchEditing(this); }
+IntSpinBox::IntSpinBox(QWidget* parent) : QSpinBox(parent) {
+    watchEditing(this, [this]() { return double(value()); });
+}
+
+void IntSpinBox::keyPressEvent(QKeyEvent* event) {
+    const bool refused = refusesEnter(
+        this, event, bare(lineEdit()->displayText(), prefix(), suffix()), -1, minimum(), maximum());
+    QSpinBox::keyPressEvent(event);
+    if (refused) event->accept();
+}
 
 QValidator::State IntSpinBox::validate(QString& input, int& pos) const {
     const QString special = specialValueText();
@@ -197,9 +272,12 @@ int IntSpinBox::valueFromText(const QString& text) const {
 
 void IntSpinBox::fixup(QString& input) const {
     auto* self = const_cast<IntSpinBox*>(this);
+    const int kept = static_cast<int>(keptValue(value()));
     const QString message = refuseTyped(self, bare(input, prefix(), suffix()), -1, minimum(),
-                                        maximum(), suffix(), textFromValue(value()) + suffix());
-    if (!message.isEmpty()) emit self->inputRefused(message);
+                                        maximum(), suffix(), textFromValue(kept) + suffix());
+    if (message.isEmpty()) return;
+    input = prefix() + textFromValue(kept) + suffix();  // as NumberSpinBox::fixup
+    emit self->inputRefused(message);
 }
 
 }  // namespace tandem::ui

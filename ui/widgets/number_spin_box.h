@@ -9,6 +9,9 @@
 // "Nodes: 1e308 is above the maximum 130 (accepted: 1 to 130 nodes); the value stays 64 nodes".
 #include <QDoubleSpinBox>
 #include <QSpinBox>
+#include <functional>
+
+class QKeyEvent;
 
 namespace tandem::ui {
 
@@ -35,8 +38,16 @@ protected:
     SpinBoxRefusal() = default;
     ~SpinBoxRefusal() = default;
     /// Clears the refusal when `box` finishes an edit whose input was taken (or nothing was
-    /// typed); the box's constructor calls this once.
-    void watchEditing(QAbstractSpinBox* box);
+    /// typed) and notes `current()`, the box's value, when typing begins, the value a refusal
+    /// keeps; the box's constructor calls this once.
+    void watchEditing(QAbstractSpinBox* box, std::function<double()> current);
+    /// The value a refusal keeps: the one before the typing began, else `current`.
+    double keptValue(double current) const { return m_typing ? m_beforeTyping : current; }
+    /// Whether `event` is Enter on the number `typed` (bare) that `box` (`decimals`, -1: whole
+    /// numbers; range [lo, hi]) refuses: the box then refuses it and stops there, so a dialog's
+    /// default button is not pressed.
+    bool refusesEnter(const QAbstractSpinBox* box, const QKeyEvent* event, const QString& typed,
+                      int decimals, double lo, double hi) const;
     /// The name used in `box`'s messages: the one set, else its form label, else its
     /// accessible name, else "Value".
     QString fieldNameOf(const QAbstractSpinBox* box) const;
@@ -53,6 +64,8 @@ private:
     QString m_field;
     mutable QString m_refusal;
     mutable bool m_refusedNow = false;  ///< set by refuseTyped (fixup), read when editing finishes
+    bool m_typing = false;              ///< text typed since editing last finished
+    double m_beforeTyping = 0;          ///< the value when that typing began
 };
 
 /// A QDoubleSpinBox that reads exponents and refuses out-of-range input with a message.
@@ -69,6 +82,11 @@ public:
 signals:
     /// A typed number was refused; `message` names the field, the number and the range.
     void inputRefused(const QString& message);
+
+protected:
+    /// Enter on a refused number refuses it and stops there (the dialog's default button is not
+    /// pressed); any other key as QDoubleSpinBox.
+    void keyPressEvent(QKeyEvent* event) override;
 };
 
 /// A QSpinBox that reads exponents ("1e3") and refuses out-of-range or fractional input with a
@@ -86,6 +104,10 @@ public:
 signals:
     /// As NumberSpinBox::inputRefused.
     void inputRefused(const QString& message);
+
+protected:
+    /// As NumberSpinBox::keyPressEvent.
+    void keyPressEvent(QKeyEvent* event) override;
 };
 
 }  // namespace tandem::ui

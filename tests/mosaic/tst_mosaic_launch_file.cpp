@@ -1,0 +1,774 @@
+// Megatron-LM launch files (io/launch_script.h, mosaic/megatron_args.h): a launch file is split
+// into words as bash does, read into a plan and cluster (with its refusals and notes), and every
+// layout megatronArguments writes is read back by parseMegatronArguments to the same plan and cost.
+#include <QtTest>
+#include <string>
+#include <vector>
+
+#include "io/hf_config.h"
+#include "io/launch_script.h"
+#include "mosaic/imported_geometry.h"
+#include "mosaic/layout_form.h"
+#include "mosaic/layout_grid.h"
+#include "mosaic/megatron_args.h"
+#include "mosaic/plan.h"
+#include "mosaic/report.h"
+#include "test_main.h"
+
+using namespace tandem::mosaic;
+
+namespace {
+
+using C = Checkpointing;
+
+/// Every member of the plan, compared through its JSON form (report.h writes every member).
+bool samePlan(const Plan& a, const Plan& b) { return planToJsonObject(a) == planToJsonObject(b); }
+
+/// The geometry `tandem-cli plan` costs for a Hugging Face config of tests/data/models.
+Geometry modelGeometry(const char* file) {
+    tandem::Diagnostics d;
+    const auto m =
+        tandem::io::loadModelConfigFile(std::string(TANDEM_TEST_DATA) + "/models/" + file, d);
+    if (!m) qFatal("%s", d.str().c_str());
+    return importedGeometry(*m).geometry;
+}
+
+/// A cluster of `devices` p6-b200 GPUs under the megatron-core stack (VP, ETP and FSDP costed).
+Cluster launchCluster(int devices, int globalBatch = 1024, int seqLen = 4096,
+                      const char* stack = "megatron-core") {
+    Cluster c;
+    c.hardware = builtinHardware("p6-b200");
+    c.stack = builtinStack(stack);
+    c.devices = devices;
+    c.globalBatch = globalBatch;
+    c.seqLen = seqLen;
+    return c;
+}
+
+/// `script` read for `g` on `c`; the plan, or a failed QVERIFY.
+struct ReadBack {
+    bool ok = false;
+    Plan plan;
+    Cluster cluster;
+    std::string error;
+    std::vector<std::string> notes;
+};
+ReadBack readLaunch(const std::string& script, const Geometry& g, const Cluster& c) {
+    ReadBack r;
+    r.cluster = c;
+    r.ok = parseMegatronArguments(script, g, r.cluster, r.plan, r.error, &r.notes);
+    return r;
+}
+
+}  // namespace
+
+class TestMosaicLaunchFile : public QObject {
+    Q_OBJECT
+private:
+    /// The current row's "script" on DeepSeek-V2-Lite over 64 GPUs is refused with exactly its
+    /// "error".
+    void refusesLaunchFile() {
+        QFETCH(QString, script);
+        QFETCH(QString, error);
+        const ReadBack r = readLaunch(
+            script.toStdString(), modelGeometry("DeepSeek-V2-Lite.config.json"), launchCluster(64));
+        QVERIFY(!r.ok);
+        QCOMPARE(QString::fromStdString(r.error), error);
+    }
+
+private slots:
+    /// launchScriptWords splits a launch file as bash does.
+    void launchWords_data() {
+        QTest::addColumn<QString>("script");
+        QTest::addColumn<QStringList>("words");
+        QTest::newRow("comment line and trailing comment")
+            << "--a 1 # --b 2\n# --c 3\n--d 4" << QStringList{"--a", "1", "--d", "4"};
+        QTest::newRow("# inside a word is no comment") << "--a x#y" << QStringList{"--a", "x#y"};
+        QTest::newRow("continuation") << "torchrun x.py \\\n  --a 1 \\\n  --b=2"
+                                      << QStringList{"torchrun", "x.py", "--a", "1", "--b=2"};
+        QTest::newRow("quotes") << "--a 'x y' --b \"p q\" --c=\"r\"'s'"
+                                << QStringList{"--a", "x y", "--b", "p q", "--c=rs"};
+        QTest::newRow("escapes") << "--a x\\ y --b \\# \"\\\"q\\\"\""
+                                 << QStringList{"--a", "x y", "--b", "#", "\"q\""};
+        QTest::newRow("array expanded where used")
+            << "ARGS=(\n  --a 1   # one\n  # --b 2\n  --c 3\n)\npython x.py \"${ARGS[@]}\" --d 4"
+            << QStringList{"python", "x.py", "--a", "1", "--c", "3", "--d", "4"};
+        QTest::newRow("array never expanded") << "ARGS=( --a 1 )\nMORE=( --b 2 )\nMORE+=( --c 3 )"
+                                              << QStringList{"--a", "1", "--b", "2", "--c", "3"};
+        QTest::newRow("variables") << "TP=8\nexport PP=\"4\"\nARGS=\"--x 1 --y 2\"\n"
+                                      "run --tp $TP --pp=${PP} --cp ${CP:-2} $ARGS \"$ARGS\""
+                                   << QStringList{"run", "--tp", "8",   "--pp=4", "--cp",       "2",
+                                                  "--x", "1",    "--y", "2",      "--x 1 --y 2"};
+        QTest::newRow("unknown variable kept") << "--a $NOPE" << QStringList{"--a", "$NOPE"};
+        QTest::newRow("separators and redirects")
+            << "cd /w && python x.py --a 1 2>&1 | tee log.txt; echo done"
+            << QStringList{"cd", "/w",  "python",  "x.py", "--a",
+                           "1",  "tee", "log.txt", "echo", "done"};
+        QTest::newRow("only comments") << "#!/bin/bash\n   # nothing\n\n" << QStringList{};
+    }
+    void launchWords() {
+        QFETCH(QString, script);
+        QFETCH(QStringList, words);
+        std::vector<std::string> got;
+        std::string error;
+        QVERIFY2(tandem::io::launchScriptWords(script.toStdString(), got, error), error.c_str());
+        QStringList g;
+        for (const auto& w : got) g << QString::fromStdString(w);
+        QCOMPARE(g, words);
+    }
+
+    /// A commented-out flag is not read: the launch file's own micro-batch and recompute mode
+    /// are costed (the old reader took "# --micro-batch-size 1" and the quoted 'selective' as
+    /// an unknown granularity).
+    void launchFileComments() {
+        const Geometry g = modelGeometry("DeepSeek-V2-Lite.config.json");
+        const std::string script =
+            "#!/bin/bash\n"
+            "PARALLEL_ARGS=(\n"
+            "    --tensor-model-parallel-size 1\n"
+            "    --expert-model-parallel-size 8\n"
+            "    --micro-batch-size 4\n"
+            "    # --micro-batch-size 1   (for debugging)\n"
+            "    --global-batch-size=1024\n"
+            "    --use-distributed-optimizer\n"
+            "    --recompute-granularity 'selective'\n"
+            ")\n"
+            "torchrun --nproc_per_node 8 pretrain_gpt.py \\\n"
+            "    \"${PARALLEL_ARGS[@]}\" \\\n"
+            "    --lr 3e-4 --train-iters 1000\n";
+        const ReadBack r = readLaunch(script, g, launchCluster(64));
+        QVERIFY2(r.ok, r.error.c_str());
+        QCOMPARE(r.plan.mbs, 4);
+        QCOMPARE(r.plan.ep, 8);
+        QCOMPARE(r.plan.dp, 64);
+        QCOMPARE(r.cluster.globalBatch, 1024);
+        QCOMPARE(int(r.plan.ckpt), int(C::CoreAttention));
+        // Flags it does not model are named in a note, not costed.
+        QCOMPARE(r.notes.size(), size_t(1));
+        QCOMPARE(QString::fromStdString(r.notes[0]),
+                 QStringLiteral("not modelled, not costed: --nproc_per_node --lr --train-iters"));
+    }
+
+    /// Values it cannot read, contradictions and empty files are errors naming the flag.
+    void launchFileErrors_data() {
+        QTest::addColumn<QString>("script");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("empty") << ""
+                               << "the file has no arguments (it is empty or only comments)";
+        QTest::newRow("only comments")
+            << "#!/bin/bash\n# --micro-batch-size 1\n"
+            << "the file has no arguments (it is empty or only comments)";
+        QTest::newRow("no flags") << "python pretrain_gpt.py"
+                                  << "the file has no --flags (Megatron-LM arguments)";
+        QTest::newRow("misspelt granularity")
+            << "--recompute-granularity fulll"
+            << "--recompute-granularity must be full or selective (got \"fulll\")";
+        QTest::newRow("upper-case granularity")
+            << "--recompute-granularity FULL"
+            << "--recompute-granularity must be full or selective (got \"FULL\")";
+        QTest::newRow("unknown recompute module")
+            << "--recompute-granularity selective --recompute-modules core_attn mlpp"
+            << "--recompute-modules must be core_attn, moe_act, layernorm, mla_up_proj, mlp, moe, "
+               "shared_experts or mlp_act (got \"mlpp\")";
+        QTest::newRow("fp8 format") << "--fp8-format e5m2"
+                                    << "--fp8-format must be e4m3 or hybrid (got \"e5m2\")";
+        QTest::newRow("twice, different values")
+            << "--micro-batch-size 1 \\\n --micro-batch-size=2"
+            << "--micro-batch-size is given twice with different values (\"1\" and \"2\")";
+        QTest::newRow("granularity twice")
+            << "--recompute-granularity full --recompute-granularity selective"
+            << "--recompute-granularity is given twice with different values (\"full\" and "
+               "\"selective\")";
+        QTest::newRow("layers contradict the model")
+            << "--num-layers 61 --tensor-model-parallel-size 1"
+            << "--num-layers 61 contradicts the model file (27 layers)";
+        QTest::newRow("experts contradict the model")
+            << "--num-experts 256"
+            << "--num-experts 256 contradicts the model file (64 experts)";
+        QTest::newRow("dense blocks contradict the model")
+            << "--moe-layer-freq 1"
+            << "--moe-layer-freq 1 contradicts the model file (1 dense blocks, then 26 MoE blocks)";
+        QTest::newRow("not a number") << "--tensor-model-parallel-size eight"
+                                      << "--tensor-model-parallel-size must be a positive "
+                                         "integer (got \"eight\")";
+        QTest::newRow("unset variable")
+            << "--tensor-model-parallel-size $TP"
+            << "--tensor-model-parallel-size must be a positive integer (got \"$TP\")";
+        QTest::newRow("value missing") << "--micro-batch-size --bf16"
+                                       << "--micro-batch-size needs a value";
+        QTest::newRow("sequence too long")
+            << "--seq-length 99999999"
+            << "--seq-length must be at most 16777216 (got 99999999)";
+        QTest::newRow("switch with a value") << "--sequence-parallel=true"
+                                             << "--sequence-parallel takes no value (got \"true\")";
+        QTest::newRow("unterminated quote") << "--a 1\n--recompute-granularity 'full"
+                                            << "unterminated ' quote (line 2)";
+        QTest::newRow("layers per chunk do not divide")
+            << "--pipeline-model-parallel-size 4 --num-layers-per-virtual-pipeline-stage 2"
+            << "--num-layers-per-virtual-pipeline-stage 2: the 27 layers do not split into 4 "
+               "pipeline stages of whole chunks of 2 (Megatron-LM refuses it; state VP with "
+               "--num-virtual-stages-per-pipeline-rank)";
+        QTest::newRow("both VP flags")
+            << "--pipeline-model-parallel-size 3 --num-layers-per-virtual-pipeline-stage 3 "
+               "--num-virtual-stages-per-pipeline-rank 3"
+            << "--num-layers-per-virtual-pipeline-stage 3 and "
+               "--num-virtual-stages-per-pipeline-rank cannot both be given";
+    }
+    void launchFileErrors() { refusesLaunchFile(); }
+
+    /// Bash ends a command at a newline that is not escaped: a comment line inside a
+    /// continued command (its trailing backslash is part of the comment) or a space after the
+    /// backslash ends it, and the --flag on the next line starts a command of its own, which
+    /// bash would run as a program. Two commands carrying flags are refused too.
+    void launchFileCommandBoundaries_data() {
+        QTest::addColumn<QString>("script");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("comment line ends the command")
+            << "torchrun pretrain_gpt.py --tensor-model-parallel-size 2 --sequence-parallel \\\n"
+               "  # --expert-model-parallel-size 4 \\\n"
+               "  --expert-model-parallel-size 8\n"
+            << "line 3: --expert-model-parallel-size starts a command of its own: the line before "
+               "does not continue (a comment or a space after the backslash ends the command), "
+               "so bash would not pass it to the launch command on line 1";
+        QTest::newRow("space after the backslash")
+            << "#!/bin/bash\ntorchrun pretrain_gpt.py --tensor-model-parallel-size 2 \\ \n"
+               "  --pipeline-model-parallel-size=4\n"
+            << "line 3: --pipeline-model-parallel-size=4 starts a command of its own: the line "
+               "before does not continue (a comment or a space after the backslash ends the "
+               "command), so bash would not pass it to the launch command on line 2";
+        QTest::newRow("launcher with other flags only")
+            << "python pretrain_gpt.py --lr 3e-4\n--tensor-model-parallel-size 2"
+            << "line 2: --tensor-model-parallel-size starts a command of its own: the line "
+               "before does not continue (a comment or a space after the backslash ends the "
+               "command), so bash would not pass it to the launch command on line 1";
+        QTest::newRow("two launch commands")
+            << "python a.py --tensor-model-parallel-size 2\n"
+               "echo start; python b.py --lr 1 --pipeline-model-parallel-size 4"
+            << "line 1 and line 2 are two separate commands that both carry Megatron-LM flags "
+               "(--tensor-model-parallel-size, --pipeline-model-parallel-size): bash passes each "
+               "command only its own words";
+    }
+    void launchFileCommandBoundaries() { refusesLaunchFile(); }
+
+    /// The launch command is the one command carrying the flags: the other commands (with
+    /// their own --flags) are not read, an array assigned in one command and expanded in
+    /// another is passed, and a file of bare arguments on several lines is read whole.
+    void launchFileOneCommand() {
+        const Geometry g = modelGeometry("DeepSeek-V2-Lite.config.json");
+        const ReadBack r = readLaunch(
+            "set -euo pipefail\n"
+            "pip install --upgrade --quiet x\n"
+            "EP=( --expert-model-parallel-size 4 )\n"
+            "# --expert-model-parallel-size 8 is too many \\\n"
+            "torchrun pretrain_gpt.py --tensor-model-parallel-size 2 \\\n"
+            "  \"${EP[@]}\" 2>&1 | tee log.txt\n",
+            g, launchCluster(64));
+        QVERIFY2(r.ok, r.error.c_str());
+        QCOMPARE(r.plan.tp, 2);
+        QCOMPARE(r.plan.ep, 4);
+        QCOMPARE(r.plan.dp, 32);
+        QVERIFY(r.notes.empty());
+        const ReadBack list =
+            readLaunch("--tensor-model-parallel-size 2\n--expert-model-parallel-size 8\n", g,
+                       launchCluster(64));
+        QVERIFY2(list.ok, list.error.c_str());
+        QCOMPARE(list.plan.tp, 2);
+        QCOMPARE(list.plan.ep, 8);
+    }
+
+    /// The same flag given twice with the same value is one flag; --flag=value is --flag value.
+    void launchFileRepeatsAlike() {
+        const ReadBack r =
+            readLaunch("--micro-batch-size 2 --micro-batch-size=2 --num-layers 27 --num-layers 27",
+                       modelGeometry("DeepSeek-V2-Lite.config.json"), launchCluster(64));
+        QVERIFY2(r.ok, r.error.c_str());
+        QCOMPARE(r.plan.mbs, 2);
+    }
+
+    /// Megatron FSDP shards what --data-parallel-sharding-strategy says.
+    void launchFileSharding_data() {
+        QTest::addColumn<QString>("flags");
+        QTest::addColumn<bool>("fsdp");
+        QTest::addColumn<bool>("distopt");
+        QTest::addColumn<int>("notes");
+        QTest::newRow("fsdp, strategy not given") << "--use-megatron-fsdp" << true << true << 0;
+        QTest::newRow("optim_grads_params")
+            << "--use-megatron-fsdp --data-parallel-sharding-strategy=\"optim_grads_params\""
+            << true << true << 0;
+        QTest::newRow("optim: ZeRO-1")
+            << "--use-megatron-fsdp --data-parallel-sharding-strategy optim" << false << true << 0;
+        QTest::newRow("optim_grads: as optim, noted")
+            << "--use-megatron-fsdp --data-parallel-sharding-strategy optim_grads" << false << true
+            << 1;
+        QTest::newRow("no_shard")
+            << "--use-megatron-fsdp --data-parallel-sharding-strategy no_shard" << false << false
+            << 0;
+        QTest::newRow("older name") << "--use-custom-fsdp" << true << true << 0;
+        QTest::newRow("torch FSDP2") << "--use-torch-fsdp2" << true << true << 0;
+        QTest::newRow("commented out")
+            << "#--use-distributed-optimizer\n--overlap-grad-reduce" << false << false << 0;
+    }
+    void launchFileSharding() {
+        QFETCH(QString, flags);
+        QFETCH(bool, fsdp);
+        QFETCH(bool, distopt);
+        QFETCH(int, notes);
+        const ReadBack r = readLaunch(flags.toStdString(), modelGeometry("Llama-3-70B.config.json"),
+                                      launchCluster(64));
+        QVERIFY2(r.ok, r.error.c_str());
+        QCOMPARE(r.plan.fsdp, fsdp);
+        QCOMPARE(r.plan.distributedOptimizer, distopt);
+        QCOMPARE(int(r.notes.size()), notes);
+    }
+
+    /// VP 2 over DeepSeek-V3's 61 layers on 16 stages: 61 / 32 is no whole number of layers
+    /// per chunk. --emit states VP (--num-virtual-stages-per-pipeline-rank 2) and reads back
+    /// VP 2 with the same iteration time (the old --num-layers-per-virtual-pipeline-stage 1 read
+    /// back as VP 3).
+    void virtualPipelineRoundTrip_data() {
+        QTest::addColumn<int>("vp");
+        QTest::newRow("VP 2") << 2;
+        QTest::newRow("VP 3") << 3;
+    }
+    void virtualPipelineRoundTrip() {
+        QFETCH(int, vp);
+        const Geometry g = modelGeometry("DeepSeek-V3.config.json");
+        const Cluster c = launchCluster(2048, 2048);
+        Plan p;
+        std::string error;
+        QVERIFY(parseLayout("tp=2,pp=16,vp=" + std::to_string(vp) + ",ep=64,mbs=1,ckpt=selective",
+                            p, error));
+        p.dp = 64;
+        const PlanEval ev = evaluateLayout(g, c, p);
+        QVERIFY2(ev.feasible, ev.reason.c_str());
+        const std::string flags = megatronArguments(g, c, p);
+        QVERIFY(flags.find(" --num-virtual-stages-per-pipeline-rank " + std::to_string(vp) + " ") !=
+                std::string::npos);
+        QVERIFY(flags.find("--num-layers-per-virtual-pipeline-stage") == std::string::npos);
+        const ReadBack r = readLaunch(flags, g, launchCluster(2048));
+        QVERIFY2(r.ok, r.error.c_str());
+        QCOMPARE(r.plan.vp, vp);
+        QVERIFY(samePlan(r.plan, p));
+        QCOMPARE(evaluateLayout(g, r.cluster, r.plan).iteration_s, ev.iteration_s);
+        QVERIFY(r.notes.empty());
+        // Megatron's layers-per-chunk flag reads where the layers divide: 80 = 8 x 5 x 2.
+        const ReadBack llama =
+            readLaunch("--pipeline-model-parallel-size 8 --num-layers-per-virtual-pipeline-stage 2",
+                       modelGeometry("Llama-3-70B.config.json"), launchCluster(64));
+        QVERIFY2(llama.ok, llama.error.c_str());
+        QCOMPARE(llama.plan.vp, 5);
+    }
+
+    /// --emit megatron writes the whole launch line: the model flags with the layout, so that a
+    /// user can paste it; each model flag is checked against the model file on reading.
+    void emitCompleteLaunchLine() {
+        const Geometry g = modelGeometry("DeepSeek-V3.config.json");
+        Cluster c = launchCluster(1024, 4096);
+        c.precision = Precision::Fp8;
+        Plan p;
+        std::string error;
+        QVERIFY(parseLayout("tp=2,pp=8,ep=64,mbs=1,ckpt=full", p, error));
+        p.dp = 64;
+        const std::string flags = megatronArguments(g, c, p);
+        QCOMPARE(QString::fromStdString(flags),
+                 QStringLiteral(
+                     "--num-layers 61 --hidden-size 7168 --num-attention-heads 128 "
+                     "--ffn-hidden-size 18432 --swiglu --normalization RMSNorm "
+                     "--position-embedding-type rope --rotary-base 10000 "
+                     "--untie-embeddings-and-output-weights --disable-bias-linear "
+                     "--vocab-size 129280 --num-experts 256 "
+                     "--moe-router-topk 8 --moe-ffn-hidden-size 2048 "
+                     "--moe-shared-expert-intermediate-size 2048 --moe-layer-freq "
+                     "'([0]*3+[1]*58)' --moe-grouped-gemm --moe-token-dispatcher-type alltoall "
+                     "--moe-shared-expert-overlap --seq-length 4096 --max-position-embeddings 4096 "
+                     "--tensor-model-parallel-size 2 --pipeline-model-parallel-size 8 "
+                     "--context-parallel-size 1 --expert-model-parallel-size 64 "
+                     "--expert-tensor-parallel-size 1 --micro-batch-size 1 --global-batch-size "
+                     "4096 --sequence-parallel --tp-comm-overlap --use-distributed-optimizer "
+                     "--overlap-grad-reduce "
+                     "--overlap-param-gather --recompute-granularity full --recompute-method "
+                     "uniform --recompute-num-layers 1 --bf16 --fp8-format hybrid --fp8-recipe "
+                     "tensorwise"));
+        // GQA: Qwen3-235B's 4 key/value groups; the config's head width 128 (costed as such,
+        // not d / heads = 64) is the one Megatron-LM is told to build, with Q/K norms.
+        const Geometry q = modelGeometry("Qwen3-235B-A22B.config.json");
+        QCOMPARE(q.headDim, 128);
+        const std::string qf = megatronArguments(q, c, p);
+        QVERIFY2(qf.find("--num-attention-heads 64 --group-query-attention --num-query-groups 4 "
+                         "--kv-channels 128 --ffn-hidden-size 12288") != std::string::npos,
+                 qf.c_str());
+        QVERIFY2(qf.find(" --qk-layernorm ") != std::string::npos, qf.c_str());
+        Geometry narrow = q;
+        narrow.headDim = 0;
+        const std::string nf = megatronArguments(narrow, c, p);
+        QVERIFY2(nf.find("--kv-channels") == std::string::npos, nf.c_str());
+        QCOMPARE(QString::fromStdString(readLaunch(qf, narrow, launchCluster(1024)).error),
+                 QStringLiteral("--kv-channels 128 contradicts the model file (head width 64)"));
+        QVERIFY2(readLaunch(qf, q, launchCluster(1024)).ok, qf.c_str());
+        // The line read against another model is refused at its first differing flag.
+        const ReadBack wrong = readLaunch(flags, q, launchCluster(1024));
+        QVERIFY(!wrong.ok);
+        QCOMPARE(QString::fromStdString(wrong.error),
+                 QStringLiteral("--num-layers 61 contradicts the model file (94 layers)"));
+    }
+
+    /// Megatron-LM's default expert TP is TP: a launch file without
+    /// --expert-tensor-parallel-size was costed at ETP 1. A stack that folds experts costs
+    /// ETP = TP; one that does not costs unsplit experts and says so in a note.
+    void expertTensorParallelDefault_data() {
+        QTest::addColumn<QString>("stack");
+        QTest::addColumn<QString>("flags");
+        QTest::addColumn<int>("etp");
+        QTest::addColumn<QString>("note");  // "" = no note
+        const QString layout = QStringLiteral(
+            "--tensor-model-parallel-size 2 --pipeline-model-parallel-size 1 "
+            "--expert-model-parallel-size 8 --micro-batch-size 1 ");
+        QTest::newRow("megatron-core, TP 2, no ETP flag: ETP 2")
+            << "megatron-core" << layout << 2 << "";
+        QTest::newRow("megatron-core, TP 2, ETP 1 stated")
+            << "megatron-core" << layout + "--expert-tensor-parallel-size 1" << 1 << "";
+        QTest::newRow("megatron-core, TP 1, no ETP flag: ETP 1")
+            << "megatron-core"
+            << "--tensor-model-parallel-size 1 --expert-model-parallel-size 8" << 1 << "";
+        QTest::newRow("mosaic-paper, TP 2, no ETP flag: unsplit, noted")
+            << "mosaic-paper" << layout << 1
+            << "--expert-tensor-parallel-size not given: Megatron-LM splits the experts over "
+               "ETP = TP = 2; the mosaic-paper stack does not fold experts and costs them "
+               "unsplit (ETP 1; the megatron-core stack costs ETP)";
+        QTest::newRow("mosaic-paper, TP 2, ETP 1 stated: no note")
+            << "mosaic-paper" << layout + "--expert-tensor-parallel-size 1" << 1 << "";
+    }
+    void expertTensorParallelDefault() {
+        QFETCH(QString, stack);
+        QFETCH(QString, flags);
+        QFETCH(int, etp);
+        QFETCH(QString, note);
+        const Geometry g = modelGeometry("Mixtral-8x7B-v0.1.config.json");
+        const ReadBack r =
+            readLaunch(flags.toStdString(), g, launchCluster(64, 1024, 4096, qPrintable(stack)));
+        QVERIFY2(r.ok, r.error.c_str());
+        QCOMPARE(r.plan.etp, etp);
+        QStringList notes;
+        for (const auto& n : r.notes) notes << QString::fromStdString(n);
+        QCOMPARE(notes, note.isEmpty() ? QStringList() : QStringList{note});
+    }
+
+    /// --emit writes the kernels and overlaps the costing assumes (Megatron-LM's defaults are an
+    /// all-gather dispatcher and one GEMM per expert); the reader knows them, and an all-gather
+    /// dispatcher is costed as the all-to-all with a note.
+    void kernelAndOverlapFlags() {
+        const Geometry g = modelGeometry("DeepSeek-V3.config.json");
+        Plan p;
+        std::string error;
+        QVERIFY(parseLayout("tp=2,pp=8,ep=64,mbs=1,ckpt=full", p, error));
+        p.dp = 64;
+        const std::string core = megatronArguments(g, launchCluster(1024, 4096), p);
+        QVERIFY2(core.find(" --moe-grouped-gemm --moe-token-dispatcher-type alltoall "
+                           "--moe-shared-expert-overlap ") != std::string::npos,
+                 core.c_str());
+        QVERIFY2(core.find(" --tp-comm-overlap ") != std::string::npos, core.c_str());
+        // The paper's stack hides no TP collective: no --tp-comm-overlap.
+        const std::string paper =
+            megatronArguments(g, launchCluster(1024, 4096, 1024, "mosaic-paper"), p);
+        QVERIFY2(paper.find("--tp-comm-overlap") == std::string::npos, paper.c_str());
+        // A dense model gets no MoE flag.
+        Plan dense;
+        QVERIFY(parseLayout("tp=8,pp=1,mbs=1,ckpt=none", dense, error));
+        dense.dp = 8;
+        const std::string llama =
+            megatronArguments(modelGeometry("Llama-3-70B.config.json"), launchCluster(64), dense);
+        QVERIFY2(llama.find("--moe-") == std::string::npos, llama.c_str());
+        QVERIFY2(llama.find(" --sequence-parallel --tp-comm-overlap ") != std::string::npos,
+                 llama.c_str());
+        const ReadBack back = readLaunch(core, g, launchCluster(1024));
+        QVERIFY2(back.ok, back.error.c_str());
+        QVERIFY(back.notes.empty());
+        QString allgather = QString::fromStdString(core);
+        allgather.replace(QStringLiteral("--moe-token-dispatcher-type alltoall"),
+                          QStringLiteral("--moe-token-dispatcher-type allgather"));
+        const ReadBack ag = readLaunch(allgather.toStdString(), g, launchCluster(1024));
+        QVERIFY2(ag.ok, ag.error.c_str());
+        QCOMPARE(ag.notes, std::vector<std::string>{
+                               "--moe-token-dispatcher-type allgather: the plan costs the "
+                               "expert all-to-all (alltoall)"});
+        QCOMPARE(QString::fromStdString(
+                     readLaunch("--moe-token-dispatcher-type ring", g, launchCluster(1024)).error),
+                 QStringLiteral("--moe-token-dispatcher-type must be allgather, alltoall, flex "
+                                "or alltoall_seq (got \"ring\")"));
+    }
+
+    /// Megatron-LM splits the layers evenly over PP x VP chunks only when they divide. The plan
+    /// costs a balanced split; where --decoder-first- / --decoder-last-pipeline-num-layers state
+    /// it (Megatron-Core: the other stages share the rest evenly) the launch line carries them
+    /// and reads back to the same plan and costs, bit for bit; where they cannot, the note says
+    /// plainly that the script is not runnable as written. The note is pipelineSplitNote (the
+    /// plan's outputs), not one of megatronArguments' notes.
+    void unevenPipelineSplit_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("layout");
+        QTest::addColumn<int>("first");     // --decoder-first-pipeline-num-layers, 0 = none
+        QTest::addColumn<int>("last");      // --decoder-last-pipeline-num-layers, 0 = none
+        QTest::addColumn<QString>("note");  // "" = none
+        const QString notRunnable94 =
+            "the launch script is not runnable as written: Megatron-LM refuses 94 layers over "
+            "PP x VP = %1 model chunks (they do not divide); the plan costs a balanced split (%2 "
+            "layers on the fullest chunk), which --decoder-first- / "
+            "--decoder-last-pipeline-num-layers %3; place them with "
+            "--pipeline-model-parallel-layout, or count the embedding and the loss as layers "
+            "with --account-for-embedding-in-pipeline-split / "
+            "--account-for-loss-in-pipeline-split where 94 + 1 or + 2 divides";
+        QTest::newRow("Qwen3 94 layers over PP 2")
+            << "Qwen3-235B-A22B.config.json"
+            << "tp=1,pp=2,ep=8,mbs=1,ckpt=full" << 0 << 0 << "";
+        QTest::newRow("Qwen3 94 layers over PP 8 x VP 3")
+            << "Qwen3-235B-A22B.config.json"
+            << "tp=1,pp=8,vp=3,ep=8,mbs=1,ckpt=full" << 0 << 0
+            << notRunnable94.arg(24).arg(4).arg(
+                   "do not state with VP > 1 (the plan costs them with VP 1)");
+        QTest::newRow("Qwen3 94 layers over PP 4 (2 full stages of 4)")
+            << "Qwen3-235B-A22B.config.json"
+            << "tp=1,pp=4,ep=8,mbs=1,ckpt=full" << 0 << 0
+            << notRunnable94.arg(4).arg(24).arg(
+                   "cannot state (they leave the middle stages equal)");
+        QTest::newRow("Qwen3 94 layers, first / last stated")
+            << "Qwen3-235B-A22B.config.json"
+            << "tp=1,pp=4,ep=8,mbs=1,ckpt=full,pp_first=22,pp_last=24" << 22 << 24 << "";
+        QTest::newRow("Llama 3 70B 80 layers over PP 3")
+            << "Llama-3-70B.config.json"
+            << "tp=8,pp=3,mbs=1,ckpt=selective" << 0 << 26
+            << "the 80 layers do not divide over PP 3: the plan costs 2 stages of 27 layers and "
+               "1 of 26, which the launch script states with "
+               "--decoder-last-pipeline-num-layers 26";
+        QTest::newRow("DeepSeek-V3 61 layers over PP 4")
+            << "DeepSeek-V3.config.json"
+            << "tp=2,pp=4,ep=8,mbs=1,ckpt=full" << 16 << 0
+            << "the 61 layers do not divide over PP 4: the plan costs 1 stage of 16 layers and 3 "
+               "of 15, which the launch script states with --decoder-first-pipeline-num-layers "
+               "16 (the plan costs a middle stage at 16 layers, one more than Megatron-LM places "
+               "there)";
+        QTest::newRow("DeepSeek-V3 61 layers over PP 2")
+            << "DeepSeek-V3.config.json"
+            << "tp=2,pp=2,ep=8,mbs=1,ckpt=full" << 0 << 30
+            << "the 61 layers do not divide over PP 2: the plan costs 1 stage of 31 layers and 1 "
+               "of 30, which the launch script states with "
+               "--decoder-last-pipeline-num-layers 30";
+    }
+    void unevenPipelineSplit() {
+        QFETCH(QString, model);
+        QFETCH(QString, layout);
+        QFETCH(int, first);
+        QFETCH(int, last);
+        QFETCH(QString, note);
+        const Geometry g = modelGeometry(model.toUtf8().constData());
+        Plan p;
+        std::string error;
+        QVERIFY2(parseLayout(layout.toStdString(), p, error), error.c_str());
+        const int devices = 64 * p.pp;
+        p.dp = devices / (p.pp * p.tp);
+        const Cluster c = launchCluster(devices);
+        QCOMPARE(QString::fromStdString(pipelineSplitNote(g, p)), note);
+        std::vector<std::string> notes;
+        const std::string flags = megatronArguments(g, c, p, &notes);
+        for (const auto& n : notes) QVERIFY2(n.find("layers") == std::string::npos, n.c_str());
+        // The flags Megatron-Core checks: the layers besides the first / last stage split evenly
+        // over the other stages.
+        auto value = [&](const std::string& flag) {
+            const auto at = flags.find(" " + flag + " ");
+            return at == std::string::npos ? 0 : std::stoi(flags.substr(at + flag.size() + 2));
+        };
+        QCOMPARE(value("--decoder-first-pipeline-num-layers"), first);
+        QCOMPARE(value("--decoder-last-pipeline-num-layers"), last);
+        if (first > 0 || last > 0) {
+            const int others = p.pp - (first > 0) - (last > 0);
+            const int rest = g.layers - first - last;
+            QVERIFY(others == 0 ? rest == 0 : rest > 0 && rest % others == 0);
+        }
+        // The script reads back to the same plan, costed the same, bit for bit.
+        const ReadBack back = readLaunch(flags, g, launchCluster(devices));
+        QVERIFY2(back.ok, back.error.c_str());
+        QVERIFY2(samePlan(back.plan, p), layoutString(back.plan).c_str());
+        const PlanEval want = evaluateLayout(g, c, p);
+        const PlanEval got = evaluateLayout(g, back.cluster, back.plan);
+        QCOMPARE(got.feasible, want.feasible);
+        QCOMPARE(got.iteration_s, want.iteration_s);
+        QCOMPARE(got.memoryGB, want.memoryGB);
+        // Megatron's own split, read as stated, costs the same time.
+        if (first > 0 || last > 0) {
+            Plan stated = p;
+            stated.firstStageLayers = first;
+            stated.lastStageLayers = last;
+            QCOMPARE(evaluateLayout(g, c, stated).iteration_s, want.iteration_s);
+        }
+    }
+
+    /// Megatron-LM pads the vocabulary to a multiple of --make-vocab-size-divisible-by (128) x
+    /// TP; the plan costs the model's vocabulary, so --emit states a divisor that keeps it, and
+    /// a launch file that pads it gets a note naming the padded size.
+    void vocabularyPadding_data() {
+        QTest::addColumn<int>("vocab");
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<QString>("divisorFlag");  // "" = the default keeps the vocabulary
+        QTest::addColumn<QString>("emitNote");     // "" = none
+        QTest::addColumn<QString>("defaultNote");  // reading the line without the divisor
+        QTest::newRow("Qwen3 151936, TP 1") << 151936 << 1 << ""
+                                            << ""
+                                            << "";
+        QTest::newRow("Qwen3 151936, TP 2")
+            << 151936 << 2 << "--make-vocab-size-divisible-by 64"
+            << ""
+            << "Megatron-LM pads the vocabulary of 151936 to 152064 (a multiple of "
+               "--make-vocab-size-divisible-by 128 x TP 2); the plan costs 151936";
+        QTest::newRow("Qwen3 151936, TP 8")
+            << 151936 << 8 << "--make-vocab-size-divisible-by 16"
+            << ""
+            << "Megatron-LM pads the vocabulary of 151936 to 152576 (a multiple of "
+               "--make-vocab-size-divisible-by 128 x TP 8); the plan costs 151936";
+        QTest::newRow("DeepSeek-V3 129280, TP 2") << 129280 << 2 << ""
+                                                  << ""
+                                                  << "";
+        QTest::newRow("odd 50257, TP 2")
+            << 50257 << 2 << "--make-vocab-size-divisible-by 1"
+            << "Megatron-LM pads the vocabulary of 50257 to 50258 (a multiple of TP 2); the "
+               "plan costs 50257"
+            << "Megatron-LM pads the vocabulary of 50257 to 50432 (a multiple of "
+               "--make-vocab-size-divisible-by 128 x TP 2); the plan costs 50257";
+    }
+    void vocabularyPadding() {
+        QFETCH(int, vocab);
+        QFETCH(int, tp);
+        QFETCH(QString, divisorFlag);
+        QFETCH(QString, emitNote);
+        QFETCH(QString, defaultNote);
+        Geometry g = modelGeometry("Qwen3-235B-A22B.config.json");
+        g.vocab = vocab;
+        const Cluster c = launchCluster(64);
+        Plan p;
+        std::string error;
+        QVERIFY(parseLayout("tp=" + std::to_string(tp) + ",pp=1,ep=8,mbs=1,ckpt=full", p, error));
+        p.dp = 64 / tp;
+        std::vector<std::string> notes;
+        const QString flags = QString::fromStdString(megatronArguments(g, c, p, &notes));
+        if (divisorFlag.isEmpty())
+            QVERIFY2(!flags.contains(QStringLiteral("--make-vocab-size-divisible-by")),
+                     qPrintable(flags));
+        else
+            QVERIFY2(
+                flags.contains(QStringLiteral("--vocab-size %1 %2").arg(vocab).arg(divisorFlag)),
+                qPrintable(flags));
+        QCOMPARE(notes.size(), size_t(emitNote.isEmpty() ? 0 : 1));
+        if (!emitNote.isEmpty()) QCOMPARE(QString::fromStdString(notes[0]), emitNote);
+        // Megatron-LM's padding with the stated divisor keeps the costed vocabulary (where TP
+        // divides it), and the line reads back with no vocabulary note.
+        const int divisor = divisorFlag.isEmpty()
+                                ? kMegatronVocabDivisor
+                                : divisorFlag.section(QLatin1Char(' '), 1).toInt();
+        if (vocab % tp == 0) QCOMPARE(megatronPaddedVocab(vocab, divisor, tp), (long long)vocab);
+        const ReadBack back = readLaunch(flags.toStdString(), g, launchCluster(64));
+        QVERIFY2(back.ok, back.error.c_str());
+        QCOMPARE(back.notes.size(), size_t(emitNote.isEmpty() ? 0 : 1));
+        // Without the divisor, Megatron-LM's default padding is named.
+        QString plain = flags;
+        if (!divisorFlag.isEmpty()) plain.remove(QStringLiteral(" ") + divisorFlag);
+        const ReadBack padded = readLaunch(plain.toStdString(), g, launchCluster(64));
+        QVERIFY2(padded.ok, padded.error.c_str());
+        QStringList got;
+        for (const auto& n : padded.notes) got << QString::fromStdString(n);
+        QCOMPARE(got, defaultNote.isEmpty() ? QStringList() : QStringList{defaultNote});
+    }
+
+    /// Property: every layout the planner enumerates (layout_grid "auto" on the cluster), and
+    /// each of them with VP 2-4, an uneven pipeline split, FSDP, a replicated optimizer and
+    /// core-attention recompute, for DeepSeek-V3, Mixtral-8x7B, Qwen3-235B and Llama 3 70B on
+    /// three cluster sizes (with an indivisible batch and FP8 / MXFP8 on some), under the
+    /// megatron-core stack (experts folded, ETP costed) and the mosaic-paper one (experts
+    /// unsplit), is written by
+    /// megatronArguments and read back by parseMegatronArguments to the same plan, batch,
+    /// sequence and precision, and costs the same iteration time, bit for bit. Every layout is
+    /// walked (no sampling).
+    void emitReadRoundTripProperty() {
+        struct Setup {
+            int devices, globalBatch;
+            Precision precision;
+        };
+        const Setup setups[] = {{64, 512, Precision::Bf16},
+                                {512, 1000, Precision::Fp8},
+                                {2048, 4096, Precision::Mxfp8}};
+        const char* models[] = {"DeepSeek-V3.config.json", "Mixtral-8x7B-v0.1.config.json",
+                                "Qwen3-235B-A22B.config.json", "Llama-3-70B.config.json"};
+        long long walked = 0, feasible = 0, vpAboveOne = 0;
+        for (const char* stack : {"megatron-core", "mosaic-paper"})
+            for (const char* file : models) {
+                const Geometry g = modelGeometry(file);
+                for (const Setup& s : setups) {
+                    Cluster c = launchCluster(s.devices, s.globalBatch, 4096, stack);
+                    c.precision = s.precision;
+                    const LayoutSpace space =
+                        resolveLayoutSpace(c, LayoutGrid{}, LayoutGridRule::Auto);
+                    for (const auto& [base, baseEval] : evaluateSpace(g, c, space)) {
+                        std::vector<Plan> variants = {base};
+                        if (base.pp >= 2) {
+                            for (int vp = 2; vp <= 4; ++vp) {
+                                Plan v = base;
+                                v.vp = vp;
+                                variants.push_back(v);
+                            }
+                            Plan uneven = base;
+                            uneven.firstStageLayers = g.layers / base.pp + 1;
+                            uneven.lastStageLayers = std::max(1, g.layers / base.pp - 1);
+                            variants.push_back(uneven);
+                        }
+                        Plan fsdp = base;
+                        fsdp.fsdp = true;
+                        variants.push_back(fsdp);
+                        Plan replicated = base;
+                        replicated.distributedOptimizer = false;
+                        variants.push_back(replicated);
+                        Plan core = base;
+                        core.ckpt = C::CoreAttention;
+                        variants.push_back(core);
+                        for (const Plan& p : variants) {
+                            // The planner's costing of the layout (as --layout costs a variant).
+                            const PlanEval ev =
+                                &p == &variants.front() ? baseEval : evaluateLayout(g, c, p);
+                            const std::string flags = megatronArguments(g, c, p);
+                            const ReadBack r =
+                                readLaunch(flags, g, launchCluster(s.devices, 1024, 4096, stack));
+                            ++walked;
+                            if (!r.ok || !samePlan(r.plan, p) ||
+                                r.cluster.precision != c.precision || r.cluster.seqLen != c.seqLen)
+                                QFAIL(qPrintable(
+                                    QStringLiteral("%1 on %2: %3 read back as %4 (%5)")
+                                        .arg(QString::fromUtf8(file) + " " + stack)
+                                        .arg(s.devices)
+                                        .arg(QString::fromStdString(layoutString(p)))
+                                        .arg(QString::fromStdString(layoutString(r.plan)))
+                                        .arg(QString::fromStdString(r.error))));
+                            const PlanEval back = evaluateLayout(g, r.cluster, r.plan);
+                            if (back.feasible != ev.feasible ||
+                                back.iteration_s != ev.iteration_s ||
+                                back.memoryGB != ev.memoryGB ||
+                                (ev.feasible && planGlobalBatch(p, ev) != r.cluster.globalBatch))
+                                QFAIL(qPrintable(
+                                    QStringLiteral("%1 on %2: %3 costs %4 s, read back %5 s")
+                                        .arg(file)
+                                        .arg(s.devices)
+                                        .arg(QString::fromStdString(layoutString(p)))
+                                        .arg(ev.iteration_s, 0, 'g', 17)
+                                        .arg(back.iteration_s, 0, 'g', 17)));
+                            feasible += ev.feasible;
+                            vpAboveOne += ev.feasible && p.vp > 1;
+                        }
+                    }
+                }
+            }
+        // The walk covers the space, feasible layouts and interleaved ones among them.
+        QVERIFY2(walked > 10000, qPrintable(QString::number(walked)));
+        QVERIFY(feasible > 1000);
+        QVERIFY(vpAboveOne > 100);
+        qInfo("emit/read round trip: %lld layouts, %lld feasible, %lld with VP > 1", walked,
+              feasible, vpAboveOne);
+    }
+};
+
+TANDEM_TEST_APPLESS_MAIN(TestMosaicLaunchFile)
+#include "tst_mosaic_launch_file.moc"
