@@ -134,6 +134,7 @@ int benchCommand(const QStringList& args) {
     parser.addOptions({json, quick});
     int code = kExitOk;
     if (!parseArgs(parser, args, &code)) return code;
+    if (!noPositionalArgs(parser, QStringLiteral("bench"), &code)) return code;
     const int reps = parser.isSet(quick) ? 3 : 11;
 
     namespace ml = tandem::mlforml;

@@ -119,6 +119,32 @@ void printLeaveOut(const tandem::mosaic::LeaveOutReport& lo) {
           pct(lo.medianAbsErrorSystems).c_str(), pct(lo.medianAbsErrorFamilies).c_str());
 }
 
+/// The leave-out targets (docs/MODEL-MOSAIC.md, issue 28): the median |error| of each kind of
+/// refit at most kLeaveOutMedianTarget, no group's median |error| above kLeaveOutGroupTarget.
+constexpr double kLeaveOutMedianTarget = 0.10, kLeaveOutGroupTarget = 0.15;
+
+/// The verdict line on `lo`'s leave-out targets: "leave-out targets (...): met", or "...: not
+/// met: " and each overall median and group that misses, with its median |error| ("Qwen3
+/// 20.3 %"). Informational: it does not decide the exit code.
+std::string leaveOutVerdict(const tandem::mosaic::LeaveOutReport& lo) {
+    auto pct = [](double v) { return tandem::formatFixed(100 * v, 1) + " %"; };
+    std::vector<std::string> misses;
+    for (const auto& [name, median] : {std::pair{"leave-one-system-out", lo.medianAbsErrorSystems},
+                                       {"leave-one-model-family-out", lo.medianAbsErrorFamilies}})
+        if (!(median <= kLeaveOutMedianTarget))
+            misses.push_back(std::string(name) + " " + pct(median));
+    for (const auto& g : lo.groups)
+        if (!(g.medianAbsError <= kLeaveOutGroupTarget))
+            misses.push_back(g.name + " " + pct(g.medianAbsError));
+    std::string line =
+        "leave-out targets (each median <= " + tandem::formatFixed(100 * kLeaveOutMedianTarget, 0) +
+        " %, no group above " + tandem::formatFixed(100 * kLeaveOutGroupTarget, 0) + " %): ";
+    if (misses.empty()) return line + "met";
+    line += "not met: ";
+    for (size_t i = 0; i < misses.size(); ++i) line += (i ? ", " : "") + misses[i];
+    return line;
+}
+
 /// `reproduce reality`: one row per measured run, then the summary, the error split and the
 /// leave-one-system-out and leave-one-model-family-out refits (one fit per group, about 0.1 s
 /// each, on every core).
@@ -139,7 +165,8 @@ int reproduceReality(bool json) {
         print("%s\n", j.dump(2).c_str());
         return summaryPass ? kExitOk : kExitFailure;
     }
-    print("%s, stack megatron-core\n", r.report.paper.c_str());
+    print("%s, stack megatron-core (measured and predicted: tokens/s per GPU)\n",
+          r.report.paper.c_str());
     std::vector<std::vector<std::string>> rows;
     for (const auto& row : r.rows) {
         const auto& c = r.cases[row.caseIndex];
@@ -216,7 +243,18 @@ int reproduceReality(bool json) {
     }
     printTable({"check", "layout", "paper", "tandem", "error"}, kRows);
     printLeaveOut(lo);
-    print("%s\n", summaryPass ? "targets met" : "TARGETS MISSED");
+    // The exit code follows the summary targets; the leave-out line only informs.
+    double medianHigh = 0, shareLow = 0;
+    for (const auto& c : r.report.checks) {
+        if (c.id == "reality.median_abs_error") medianHigh = c.high;
+        if (c.id == "reality.share_within_25pct") shareLow = c.low;
+    }
+    print(
+        "summary targets (in-sample median |error| <= %s %%, >= %s %% within +-25 %%, every "
+        "layout feasible, Korthikanti points within +-10 %%): %s\n",
+        tandem::formatFixed(100 * medianHigh, 0).c_str(),
+        tandem::formatFixed(100 * shareLow, 0).c_str(), summaryPass ? "met" : "MISSED");
+    print("%s\n", leaveOutVerdict(lo).c_str());
     return summaryPass ? kExitOk : kExitFailure;
 }
 
@@ -239,6 +277,7 @@ int fitStackCommand(const QStringList& args) {
     parser.addOption(stackOption);
     int code = kExitOk;
     if (!parseArgs(parser, args, &code)) return code;
+    if (!noPositionalArgs(parser, QStringLiteral("fit-stack"), &code)) return code;
     const QString which = parser.value(stackOption);
     const auto stack = tandem::enumFromName(fitStackNames(), which.toStdString());
     if (!stack) {

@@ -141,6 +141,15 @@ bool parseArgs(QCommandLineParser& parser, const QStringList& args, int* exitCod
     return true;
 }
 
+bool noPositionalArgs(const QCommandLineParser& parser, const QString& command, int* exitCode) {
+    const QStringList pos = parser.positionalArguments();
+    if (pos.isEmpty()) return true;
+    printError(QStringLiteral("%1 takes no positional arguments (got: %2)")
+                   .arg(command, pos.join(QStringLiteral(", "))));
+    *exitCode = kExitBadInput;
+    return false;
+}
+
 std::optional<tandem::Scenario> loadScenarioOrReport(const QString& file) {
     tandem::Diagnostics diag(file.toStdString());
     auto s = tandem::loadScenarioFile(file.toStdString(), diag);

@@ -69,6 +69,11 @@ namespace cli {
 /// `*exitCode` = 2; on --help prints help and returns false with `*exitCode` = 0.
 bool parseArgs(QCommandLineParser& parser, const QStringList& args, int* exitCode);
 
+/// For a sub-command that takes no positional argument: true when `parser` (parsed) holds none;
+/// otherwise prints "COMMAND takes no positional arguments (got: A, B)" and returns false with
+/// `*exitCode` = 2.
+bool noPositionalArgs(const QCommandLineParser& parser, const QString& command, int* exitCode);
+
 /// Loads and validates a scenario file; prints every problem (file: path: reason) on stderr,
 /// one per line. Returns std::nullopt when the file is not a valid scenario.
 std::optional<tandem::Scenario> loadScenarioOrReport(const QString& file);

@@ -62,6 +62,9 @@ struct PerfModel::Times {
 };
 
 double precisionPeakFlops(const Hardware& h, Precision p) {
+    // MXFP8 scales each block of 32 values: the block-scaled tensor cores that do this came
+    // with FP4 (Blackwell); Hopper and Ada scale FP8 per tensor only.
+    if (p == Precision::Mxfp8 && !(h.peakFp4Flops > 0)) return 0;
     return p == Precision::Bf16    ? h.peakFlops
            : p == Precision::Nvfp4 ? h.peakFp4Flops
                                    : h.peakFp8Flops;
@@ -74,6 +77,11 @@ std::string precisionUnsupported(const Hardware& h, Precision p) {
     for (const auto& e : precisionNames())
         if (precisionPeakFlops(h, e.value) > 0)
             usable += (usable.empty() ? "" : ", ") + std::string(e.name);
+    if (p == Precision::Mxfp8 && h.peakFp8Flops > 0)
+        return h.name +
+               " has no MXFP8 (block-scaled FP8 needs the microscaling tensor cores that come "
+               "with FP4; peak_fp4_TFLOPs_per_s is 0)" +
+               (usable.empty() ? std::string() : ": use " + usable);
     return h.name + " has no " +
            (bf16  ? "BF16"
             : fp4 ? "FP4"

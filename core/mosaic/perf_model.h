@@ -134,7 +134,9 @@ struct Cluster {
 /// The cluster of an envelope.
 Cluster clusterOf(const Envelope& e);
 /// Dense tensor-core FLOP/s per GPU of `h` at GEMM precision `p` (BF16: peakFlops; FP8 and
-/// MXFP8: peakFp8Flops; NVFP4: peakFp4Flops); 0 when the device has no such peak.
+/// MXFP8: peakFp8Flops; NVFP4: peakFp4Flops); 0 when the device has no such peak. MXFP8 also
+/// needs block-scaled (microscaling) tensor cores, which came with FP4 (Blackwell): 0 on a
+/// device without an FP4 peak (H100, H200, H800, A100).
 double precisionPeakFlops(const Hardware& h, Precision p);
 /// Why hardware `h` cannot run GEMMs in precision `p`, or "" when it can (its peak for `p` is
 /// > 0): "h100 has no FP4 peak (peak_fp4_TFLOPs_per_s is 0): use bf16, fp8, mxfp8".

@@ -438,6 +438,31 @@ private slots:
         QCOMPARE(r.exitCode, 2);
         QVERIFY(!r.err.isEmpty() || !r.out.isEmpty());
     }
+
+    /// A command that takes no positional argument refuses one (exit 2, the arguments named)
+    /// instead of running without it.
+    void unexpectedPositionalRefused_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("err");
+        QTest::newRow("fit-stack extra")
+            << QStringList{"fit-stack", "extra"}
+            << "tandem-cli: fit-stack takes no positional arguments (got: extra)\n";
+        QTest::newRow("fit-stack --json a b")
+            << QStringList{"fit-stack", "--json", "a", "b"}
+            << "tandem-cli: fit-stack takes no positional arguments (got: a, b)\n";
+        QTest::newRow("bench --quick x")
+            << QStringList{"bench", "--quick", "x"}
+            << "tandem-cli: bench takes no positional arguments (got: x)\n";
+    }
+
+    void unexpectedPositionalRefused() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, err);
+        const auto r = runCli(args);
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err, err);
+        QVERIFY(r.out.isEmpty());
+    }
 };
 
 TANDEM_TEST_GUILESS_MAIN(TestCli)

@@ -114,6 +114,37 @@ private slots:
         }
     }
 
+    /// MXFP8 (block-scaled FP8) runs only where the microscaling tensor cores are, on the
+    /// devices with an FP4 peak (Blackwell): Hopper has per-tensor FP8 only, A100 no FP8.
+    void precisionSupport_data() {
+        QTest::addColumn<QString>("hardware");
+        QTest::addColumn<int>("precision");
+        QTest::addColumn<double>("peak");
+        QTest::addColumn<QString>("why");
+        const int fp8 = int(Precision::Fp8), mx = int(Precision::Mxfp8);
+        QTest::newRow("h100 fp8") << "h100" << fp8 << 1979e12 << "";
+        QTest::newRow("h100 mxfp8")
+            << "h100" << mx << 0.0
+            << "h100 has no MXFP8 (block-scaled FP8 needs the microscaling tensor cores that come "
+               "with FP4; peak_fp4_TFLOPs_per_s is 0): use bf16, fp8";
+        QTest::newRow("h200 mxfp8")
+            << "h200" << mx << 0.0
+            << "h200 has no MXFP8 (block-scaled FP8 needs the microscaling tensor cores that come "
+               "with FP4; peak_fp4_TFLOPs_per_s is 0): use bf16, fp8";
+        QTest::newRow("a100 mxfp8")
+            << "a100" << mx << 0.0 << "a100 has no FP8 peak (peak_fp8_TFLOPs_per_s is 0): use bf16";
+        QTest::newRow("gb200 mxfp8") << "gb200-nvl72" << mx << 5000e12 << "";
+    }
+    void precisionSupport() {
+        QFETCH(QString, hardware);
+        QFETCH(int, precision);
+        QFETCH(double, peak);
+        QFETCH(QString, why);
+        const Hardware h = builtinHardware(hardware.toStdString());
+        QCOMPARE(precisionPeakFlops(h, Precision(precision)), peak);
+        QCOMPARE(QString::fromStdString(precisionUnsupported(h, Precision(precision))), why);
+    }
+
     void ceilingEfficiency() {
         QCOMPARE(*matmulCeilingEfficiency("h100", Precision::Bf16), 794.5e12 / 989e12);
         QCOMPARE(*matmulCeilingEfficiency("dgx-h100", Precision::Fp8), 1402.6e12 / 1979e12);

@@ -92,6 +92,28 @@ private slots:
             << "ds.json" << deepseek
             << QStringList{"--devices", "256", "--hardware", "h100", "--precision", "nvfp4"} << 2
             << "tandem-cli: --precision nvfp4: h100 has no FP4 peak (peak_fp4_TFLOPs_per_s is 0)";
+        // MXFP8 scales blocks of 32 values: Hopper's tensor cores scale FP8 per tensor only.
+        const QByteArray llama =
+            fileBytes(QStringLiteral(TANDEM_TEST_DATA "/models/Llama-3-70B.config.json"));
+        for (const char* gpu : {"h100", "h200"})
+            QTest::newRow(qPrintable(QStringLiteral("plan: mxfp8 on %1").arg(QLatin1String(gpu))))
+                << "plan"
+                << "llama.json" << llama
+                << QStringList{"--devices",        "64",      "--hardware",
+                               QLatin1String(gpu), "--stack", "megatron-core",
+                               "--precision",      "mxfp8"}
+                << 2
+                << QStringLiteral(
+                       "tandem-cli: --precision mxfp8: %1 has no MXFP8 (block-scaled FP8 "
+                       "needs the microscaling tensor cores that come with FP4; "
+                       "peak_fp4_TFLOPs_per_s is 0): use bf16, fp8")
+                       .arg(QLatin1String(gpu));
+        QTest::newRow("plan: mxfp8 on a100")
+            << "plan"
+            << "llama.json" << llama
+            << QStringList{"--devices", "64", "--hardware", "a100", "--precision", "mxfp8"} << 2
+            << "tandem-cli: --precision mxfp8: a100 has no FP8 peak (peak_fp8_TFLOPs_per_s is 0): "
+               "use bf16";
         QTest::newRow("plan: global batch below DP")
             << "plan"
             << "ds.json" << deepseek
