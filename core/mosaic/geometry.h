@@ -49,6 +49,16 @@ struct Geometry {
     /// Biases of the linear layers: 0 = none, 1 = on Q, K, V only, 2 = others too.
     int linearBias = -1;
     int qkNorm = -1;  ///< 1 = per-head norms on Q and K, 0 = none
+    /// Attention: 1 = multi-head latent attention (MLA, DeepSeek-V2/V3), 0 = standard
+    /// (GQA/MHA), -1 = not stated. MLA is costed as standard attention with nKvHead = nHead.
+    int mla = -1;
+    // MLA widths from the description (elements; 0 = not stated). qLoraRank 0 with mla = 1 is
+    // a full-rank query projection (q_lora_rank null, as in DeepSeek-V2-Lite).
+    int qLoraRank = 0;      ///< q_lora_rank, query compression rank
+    int kvLoraRank = 0;     ///< kv_lora_rank, compressed key/value rank
+    int qkNopeHeadDim = 0;  ///< qk_nope_head_dim, non-rotary part of each Q/K head
+    int qkRopeHeadDim = 0;  ///< qk_rope_head_dim, rotary part of each Q/K head
+    int vHeadDim = 0;       ///< v_head_dim, value head width
 };
 
 /// Head width of the ladder [2608.10605 Sec. 7.1].

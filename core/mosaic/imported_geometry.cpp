@@ -75,6 +75,14 @@ ImportedGeometry importedGeometry(const ModelImport& m) {
     g.tiedEmbeddings = s.tiedEmbeddings ? 1 : 0;
     g.linearBias = s.oBias || s.mlpBias ? 2 : s.qkvBias ? 1 : 0;
     g.qkNorm = s.qkNorm ? 1 : 0;
+    g.mla = s.attention == AttentionKind::MultiHeadLatent ? 1 : 0;
+    if (g.mla == 1) {
+        g.qLoraRank = toInt(s.qLoraRank);
+        g.kvLoraRank = toInt(s.kvLoraRank);
+        g.qkNopeHeadDim = toInt(s.qkNopeHeadDim);
+        g.qkRopeHeadDim = toInt(s.qkRopeHeadDim);
+        g.vHeadDim = toInt(s.vHeadDim);
+    }
     if (s.tiedEmbeddings)
         note(
             "tied embeddings: memory still holds a separate output head on the last pipeline "

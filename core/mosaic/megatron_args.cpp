@@ -45,6 +45,9 @@ struct ReadFlags {
     std::string normalization, positions;
     int rotaryBase = 0;
     bool untied = false, noBias = false, qkvBias = false, qkLayernorm = false;
+    /// Multi-latent attention: --multi-latent-attention and its widths, 0 = not given.
+    bool mla = false;
+    int qLoraRank = 0, kvLoraRank = 0, qkHeadDim = 0, qkPosEmbHeadDim = 0, vHeadDim = 0;
     /// Model flags, 0 = not given.
     int layers = 0, hidden = 0, heads = 0, queryGroups = 0, kvChannels = 0, ffn = 0, vocab = 0,
         experts = 0, topK = 0, expertFfn = 0, sharedFfn = 0;
@@ -150,6 +153,13 @@ const std::vector<MegatronFlag>& megatronFlags() {
         toggle("--disable-bias-linear", [](R& r) -> bool& { return r.noBias; }),
         toggle("--add-qkv-bias", [](R& r) -> bool& { return r.qkvBias; }),
         toggle("--qk-layernorm", [](R& r) -> bool& { return r.qkLayernorm; }),
+        // Multi-latent attention, checked against the model file.
+        toggle("--multi-latent-attention", [](R& r) -> bool& { return r.mla; }),
+        count("--q-lora-rank", [](R& r) -> int& { return r.qLoraRank; }),
+        count("--kv-lora-rank", [](R& r) -> int& { return r.kvLoraRank; }),
+        count("--qk-head-dim", [](R& r) -> int& { return r.qkHeadDim; }),
+        count("--qk-pos-emb-head-dim", [](R& r) -> int& { return r.qkPosEmbHeadDim; }),
+        count("--v-head-dim", [](R& r) -> int& { return r.vHeadDim; }),
         count("--vocab-size", [](R& r) -> int& { return r.vocab; }),
         count("--make-vocab-size-divisible-by", [](R& r) -> int& { return r.vocabDivisor; }),
         count("--max-position-embeddings", [](R& r) -> int& { return r.maxPositions; }),
@@ -308,6 +318,58 @@ bool moeLayerPattern(std::string text, int layers, std::vector<bool>& moe) {
 /// Head width of `g` as --kv-channels states it.
 int headWidth(const Geometry& g) { return g.headDim > 0 ? g.headDim : g.dModel / g.nHead; }
 
+/// Megatron-LM's defaults of the MLA widths (megatron/training/arguments.py): --q-lora-rank
+/// None (full rank, 0 here), --kv-lora-rank 32, --qk-head-dim 128, --qk-pos-emb-head-dim 64,
+/// --v-head-dim 128.
+struct LatentWidth {
+    const char* flag;
+    int megatronDefault;
+    int R::*given;
+    int Geometry::*model;
+    const char* field;  ///< the config's name
+};
+const LatentWidth kLatentWidths[] = {
+    {"--q-lora-rank", 0, &R::qLoraRank, &Geometry::qLoraRank, "q_lora_rank"},
+    {"--kv-lora-rank", 32, &R::kvLoraRank, &Geometry::kvLoraRank, "kv_lora_rank"},
+    {"--qk-head-dim", 128, &R::qkHeadDim, &Geometry::qkNopeHeadDim, "qk_nope_head_dim"},
+    {"--qk-pos-emb-head-dim", 64, &R::qkPosEmbHeadDim, &Geometry::qkRopeHeadDim,
+     "qk_rope_head_dim"},
+    {"--v-head-dim", 128, &R::vHeadDim, &Geometry::vHeadDim, "v_head_dim"},
+};
+
+/// False + `error` when the multi-latent attention flags of `r` contradict `g`:
+/// --multi-latent-attention for a model without MLA, or an MLA width (given, or Megatron-LM's
+/// default where --multi-latent-attention is given without it) other than the model's.
+bool checkLatentAttention(const R& r, const Geometry& g, std::string& error) {
+    if (r.mla && g.mla != 1) {
+        error = "--multi-latent-attention contradicts the model file (standard attention with " +
+                std::to_string(g.nKvHead) + " key/value heads)";
+        return false;
+    }
+    if (g.mla != 1) return true;  // the widths mean nothing without --multi-latent-attention
+    // The widths given first, then Megatron-LM's defaults of those left out.
+    for (const bool defaults : {false, true})
+        for (const LatentWidth& w : kLatentWidths) {
+            const int model = g.*(w.model);
+            const int given = r.*(w.given);
+            if (model == 0 && w.megatronDefault != 0) continue;  // not stated by the model file
+            if ((given > 0) == defaults) continue;
+            const int built = given > 0 ? given : r.mla ? w.megatronDefault : model;
+            if (built == model) continue;
+            const std::string what =
+                model == 0 ? std::string("a full-rank query projection, q_lora_rank null")
+                           : std::string(w.field) + " " + std::to_string(model);
+            error = given > 0 ? std::string(w.flag) + " " + std::to_string(given) +
+                                    " contradicts the model file (" + what + ")"
+                              : std::string(w.flag) + " not given: Megatron-LM builds " +
+                                    (built == 0 ? std::string("a full-rank query projection")
+                                                : std::to_string(built)) +
+                                    ", which contradicts the model file (" + what + ")";
+            return false;
+        }
+    return true;
+}
+
 /// False + `error` when a model flag given in `r` contradicts `g`.
 bool checkModel(const R& r, const Geometry& g, std::string& error) {
     auto same = [&](const char* flag, int given, int model, const std::string& what) {
@@ -339,6 +401,7 @@ bool checkModel(const R& r, const Geometry& g, std::string& error) {
                         std::to_string(g.dExpert)
                   : dense))
         return false;
+    if (!checkLatentAttention(r, g, error)) return false;
     if (r.swiglu && g.denseFfnMatrices != 3) {
         error = "--swiglu contradicts the model file (a GeLU MLP, 2 matrices)";
         return false;
@@ -445,6 +508,27 @@ std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p
     if (g.linearBias == 0) a += " --disable-bias-linear";
     if (g.linearBias == 1) a += " --disable-bias-linear --add-qkv-bias";
     if (g.qkNorm == 1) a += " --qk-layernorm";
+    // Multi-latent attention with the model's widths (Megatron-LM's defaults are another model).
+    if (g.mla == 1) {
+        std::string missing;
+        for (const auto& [width, field] :
+             {std::pair{g.kvLoraRank, "kv_lora_rank"},
+              std::pair{g.qkNopeHeadDim, "qk_nope_head_dim"},
+              std::pair{g.qkRopeHeadDim, "qk_rope_head_dim"}, std::pair{g.vHeadDim, "v_head_dim"}})
+            if (width <= 0) missing += (missing.empty() ? "" : ", ") + std::string(field);
+        if (missing.empty()) {
+            a += " --multi-latent-attention";
+            if (g.qLoraRank > 0) a += " --q-lora-rank " + n(g.qLoraRank);
+            a += " --kv-lora-rank " + n(g.kvLoraRank) + " --qk-head-dim " + n(g.qkNopeHeadDim) +
+                 " --qk-pos-emb-head-dim " + n(g.qkRopeHeadDim) + " --v-head-dim " + n(g.vHeadDim);
+        } else if (notes) {
+            notes->push_back(
+                "the model has multi-latent attention, but its description does not state " +
+                missing +
+                ": the script leaves out --multi-latent-attention and its widths (Megatron-LM "
+                "builds standard attention); add them with the model's values");
+        }
+    }
     a += " --vocab-size " + n(g.vocab);
     // Megatron-LM pads the vocabulary to a multiple of --make-vocab-size-divisible-by x TP
     // (megatronPaddedVocab); the plan costs V itself, so a divisor that keeps V is stated where

@@ -43,7 +43,10 @@ std::string pipelineSplitNote(const Geometry& g, const Plan& p);
 /// (--normalization RMSNorm|LayerNorm, --position-embedding-type rope with --rotary-base from
 /// rope_theta or learned_absolute, --untie-embeddings-and-output-weights, --disable-bias-linear
 /// (with --add-qkv-bias for Q/K/V biases alone), --qk-layernorm; nothing where it is not
-/// stated), --vocab-size,
+/// stated), for multi-head latent attention (g.mla) --multi-latent-attention with
+/// --q-lora-rank (when the queries are compressed), --kv-lora-rank, --qk-head-dim
+/// (qk_nope_head_dim), --qk-pos-emb-head-dim (qk_rope_head_dim), --v-head-dim (where a width is
+/// not stated, none of them and a note: Megatron-LM's defaults are another model), --vocab-size,
 /// --max-position-embeddings; MoE: --num-experts, --moe-router-topk, --moe-ffn-hidden-size,
 /// --moe-shared-expert-intermediate-size (shared experts x d_expert), --moe-layer-freq with the
 /// leading dense blocks), the parallel layout (--tensor-, --pipeline-, --context-,
@@ -85,7 +88,9 @@ std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p
 /// with --recompute-modules (selective with only core_attn, Megatron's default: core-attn; with
 /// layernorm / moe_act / mlp_act: selective; with mlp / moe: super-selective), the precision
 /// (--fp8-format e4m3|hybrid [+ --fp8-recipe mxfp8], --fp4-format e2m1, else BF16), and the model
-/// flags --emit writes, each checked against `g`; --make-vocab-size-divisible-by (default 128)
+/// flags --emit writes, each checked against `g` (--multi-latent-attention only for an MLA
+/// model; its widths, given or Megatron-LM's defaults after --multi-latent-attention, must be
+/// g's); --make-vocab-size-divisible-by (default 128)
 /// with TP gives the vocabulary Megatron-LM builds, and a note names it when it is not g's. Sets
 /// `p` (dp = N_dev / (TP CP PP)) and c's batch, sequence and precision; flags it does not model go
 /// to `notes` (one line naming them). False + `error` naming the flag when: the file has no flags;

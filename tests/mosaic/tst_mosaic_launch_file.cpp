@@ -376,6 +376,8 @@ private slots:
                      "--ffn-hidden-size 18432 --swiglu --normalization RMSNorm "
                      "--position-embedding-type rope --rotary-base 10000 "
                      "--untie-embeddings-and-output-weights --disable-bias-linear "
+                     "--multi-latent-attention --q-lora-rank 1536 --kv-lora-rank 512 "
+                     "--qk-head-dim 128 --qk-pos-emb-head-dim 64 --v-head-dim 128 "
                      "--vocab-size 129280 --num-experts 256 "
                      "--moe-router-topk 8 --moe-ffn-hidden-size 2048 "
                      "--moe-shared-expert-intermediate-size 2048 --moe-layer-freq "
@@ -674,6 +676,123 @@ private slots:
         QStringList got;
         for (const auto& n : padded.notes) got << QString::fromStdString(n);
         QCOMPARE(got, defaultNote.isEmpty() ? QStringList() : QStringList{defaultNote});
+    }
+
+    /// A model with multi-head latent attention (MLA) is launched as one: --emit states
+    /// --multi-latent-attention and the config's widths (DeepSeek-V3: q_lora_rank 1536,
+    /// kv_lora_rank 512, qk_nope_head_dim 128, qk_rope_head_dim 64, v_head_dim 128; DeepSeek-V2-
+    /// Lite: full-rank queries, no --q-lora-rank), which read back to the same plan and cost
+    /// bit for bit; a model without MLA gets none of them.
+    void latentAttentionFlags_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("mla");
+        QTest::newRow("DeepSeek-V3")
+            << "DeepSeek-V3.config.json"
+            << " --multi-latent-attention --q-lora-rank 1536 --kv-lora-rank 512 --qk-head-dim 128 "
+               "--qk-pos-emb-head-dim 64 --v-head-dim 128 ";
+        QTest::newRow("DeepSeek-V2-Lite full-rank queries")
+            << "DeepSeek-V2-Lite.config.json"
+            << " --multi-latent-attention --kv-lora-rank 512 --qk-head-dim 128 "
+               "--qk-pos-emb-head-dim 64 --v-head-dim 128 ";
+        QTest::newRow("Llama 3 70B, standard attention") << "Llama-3-70B.config.json"
+                                                         << "";
+    }
+    void latentAttentionFlags() {
+        QFETCH(QString, model);
+        QFETCH(QString, mla);
+        const Geometry g = modelGeometry(qPrintable(model));
+        Cluster c = launchCluster(512);
+        Plan p;
+        std::string error;
+        QVERIFY(parseLayout(
+            g.experts > 0 ? "tp=2,pp=4,ep=8,mbs=1,ckpt=full" : "tp=8,pp=4,mbs=1,ckpt=full", p,
+            error));
+        p.dp = 512 / (p.tp * p.pp);
+        std::vector<std::string> notes;
+        const std::string flags = megatronArguments(g, c, p, &notes);
+        QVERIFY(notes.empty());
+        if (mla.isEmpty())
+            QVERIFY2(flags.find("latent") == std::string::npos &&
+                         flags.find("lora") == std::string::npos,
+                     flags.c_str());
+        else
+            QVERIFY2(flags.find(mla.toStdString()) != std::string::npos, flags.c_str());
+        const ReadBack back = readLaunch(flags, g, c);
+        QVERIFY2(back.ok, back.error.c_str());
+        QVERIFY(back.notes.empty());
+        QVERIFY2(samePlan(back.plan, p), layoutString(back.plan).c_str());
+        const PlanEval ev = evaluateLayout(g, c, p);
+        const PlanEval again = evaluateLayout(g, back.cluster, back.plan);
+        QCOMPARE(again.feasible, ev.feasible);
+        QCOMPARE(again.iteration_s, ev.iteration_s);
+        QCOMPARE(again.memoryGB, ev.memoryGB);
+    }
+
+    /// MLA flags that contradict the model file are refused with the flag and the config's
+    /// value; a width left out after --multi-latent-attention is Megatron-LM's default, which
+    /// contradicts it too.
+    void latentAttentionContradictions_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("script");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("kv rank")
+            << "DeepSeek-V3.config.json"
+            << "--multi-latent-attention --kv-lora-rank 256"
+            << "--kv-lora-rank 256 contradicts the model file (kv_lora_rank 512)";
+        QTest::newRow("rope width without the switch")
+            << "DeepSeek-V3.config.json"
+            << "--qk-pos-emb-head-dim 32"
+            << "--qk-pos-emb-head-dim 32 contradicts the model file (qk_rope_head_dim 64)";
+        QTest::newRow("query rank left out")
+            << "DeepSeek-V3.config.json"
+            << "--multi-latent-attention --kv-lora-rank 512"
+            << "--q-lora-rank not given: Megatron-LM builds a full-rank query projection, which "
+               "contradicts the model file (q_lora_rank 1536)";
+        QTest::newRow("kv rank left out")
+            << "DeepSeek-V3.config.json"
+            << "--multi-latent-attention --q-lora-rank 1536"
+            << "--kv-lora-rank not given: Megatron-LM builds 32, which contradicts the model "
+               "file (kv_lora_rank 512)";
+        QTest::newRow("query rank on full-rank queries")
+            << "DeepSeek-V2-Lite.config.json"
+            << "--multi-latent-attention --q-lora-rank 1536"
+            << "--q-lora-rank 1536 contradicts the model file (a full-rank query projection, "
+               "q_lora_rank null)";
+        QTest::newRow("MLA on a standard-attention model")
+            << "Llama-3-70B.config.json"
+            << "--multi-latent-attention --kv-lora-rank 512"
+            << "--multi-latent-attention contradicts the model file (standard attention with 8 "
+               "key/value heads)";
+    }
+    void latentAttentionContradictions() {
+        QFETCH(QString, model);
+        QFETCH(QString, script);
+        QFETCH(QString, error);
+        const ReadBack r =
+            readLaunch(script.toStdString(), modelGeometry(qPrintable(model)), launchCluster(64));
+        QVERIFY(!r.ok);
+        QCOMPARE(QString::fromStdString(r.error), error);
+    }
+
+    /// An MLA geometry that does not state a width Megatron-LM needs gets no MLA flags (its
+    /// defaults would build another model) and a note naming the missing fields.
+    void latentAttentionMissingWidth() {
+        Geometry g = modelGeometry("DeepSeek-V3.config.json");
+        g.kvLoraRank = 0;
+        g.vHeadDim = 0;
+        Plan p;
+        std::string error;
+        QVERIFY(parseLayout("tp=2,pp=4,ep=8,mbs=1,ckpt=full", p, error));
+        p.dp = 64;
+        std::vector<std::string> notes;
+        const std::string flags = megatronArguments(g, launchCluster(512), p, &notes);
+        QVERIFY2(flags.find("--multi-latent-attention") == std::string::npos, flags.c_str());
+        QVERIFY2(flags.find("--qk-head-dim") == std::string::npos, flags.c_str());
+        QCOMPARE(notes, std::vector<std::string>{
+                            "the model has multi-latent attention, but its description does not "
+                            "state kv_lora_rank, v_head_dim: the script leaves out "
+                            "--multi-latent-attention and its widths (Megatron-LM builds "
+                            "standard attention); add them with the model's values"});
     }
 
     /// Property: every layout the planner enumerates (layout_grid "auto" on the cluster), and
