@@ -33,7 +33,7 @@ const char* PerfModel::stageLayers(const Plan& p, int& first, int& middle, int& 
     return nullptr;
 }
 
-double PerfModel::groupMemory(const Plan& p, Group& gr) const {
+double PerfModel::groupMemory(const Plan& p, Group& gr, bool allStages) const {
     const Geometry& g = m_g;
     int nFirst = 0, nMiddle = 0, nLast = 0;
     stageLayers(p, nFirst, nMiddle, nLast);
@@ -50,6 +50,7 @@ double PerfModel::groupMemory(const Plan& p, Group& gr) const {
     const double gradBytes = sk.mainGradBytes, optBytes = optimizerBytesPerParam(sk);
     gr.vp = p.vp;
     gr.pp = p.pp;
+    gr.floorMiddleFrom = 0;
     // One pipeline stage: its layers (dense blocks lead, so the first stage holds them), plus
     // the token embedding on the first stage and the untied LM head with its logits on the last
     // [2608.10605 Sec. 5.4, Eq. 13: "lands entirely on the last pipeline stage"].
@@ -114,6 +115,15 @@ double PerfModel::groupMemory(const Plan& p, Group& gr) const {
     double worst = std::max(stage(gr.stages[0], 0, nFirst, 0, true, false),
                             stage(gr.stages[1], g.layers - nLast, nLast, p.pp - 1, false, true));
     if (p.pp > 2) worst = std::max(worst, stage(gr.stages[2], nFirst, nMiddle, 1, false, false));
+    // The middle stages past the L mod PP fullest ones hold floor(L / PP) (stageLayers): their
+    // own row, never more than the fullest middle stage.
+    const int fuller = g.layers % p.pp;
+    if (allStages && p.pp > 2 && p.firstStageLayers == 0 && p.lastStageLayers == 0 &&
+        nMiddle == nFirst && nLast < nFirst && fuller < p.pp - 1) {
+        gr.floorMiddleFrom = std::max(1, fuller);
+        stage(gr.stages[3], nFirst + (gr.floorMiddleFrom - 1) * nMiddle, nLast, gr.floorMiddleFrom,
+              false, false);
+    }
     return worst;
 }
 
@@ -179,18 +189,24 @@ double PerfModel::memoryOf(const Group& gr, const Shape& s, int nmb, Checkpointi
     }
     if (out) *out = breakdown(gr.stages[worstStage], totals[worstStage]);
     if (stages) {
-        // Pipeline order: first (stages[0]), the middle ones (stages[2]), last (stages[1]).
+        // Pipeline order: first (stages[0]), the fullest middle ones (stages[2]), the middle
+        // ones of floor(L / PP) layers (stages[3]), last (stages[1]).
         stages->clear();
-        const int order[3] = {0, 2, 1};
+        const int floorFrom = gr.floorMiddleFrom;
+        const int order[4] = {0, 2, 3, 1};
         for (int i : order) {
-            if (i >= gr.nStages) continue;
+            if (i == 3 ? floorFrom == 0 : i >= gr.nStages) continue;
             const Stage& st = gr.stages[i];
+            const double total = i == 3 ? stage(st) : totals[i];
             StageMemory m;
             m.firstStage = gr.pp - st.ppMinusIndex;
-            m.lastStage = i == 2 ? gr.pp - 2 : m.firstStage;
+            m.lastStage = i == 2   ? (floorFrom > 0 ? floorFrom - 1 : gr.pp - 2)
+                          : i == 3 ? gr.pp - 2
+                                   : m.firstStage;
+            if (m.lastStage < m.firstStage) continue;  // no middle stage holds ceil(L / PP)
             m.layers = st.layers;
-            m.memory = breakdown(st, totals[i]);
-            m.totalGB = totals[i] / 1e9;
+            m.memory = breakdown(st, total);
+            m.totalGB = total / 1e9;
             stages->push_back(m);
         }
     }
@@ -201,7 +217,7 @@ double PerfModel::memoryBytes(const Plan& p) const { return memoryBytes(p, nullp
 
 std::vector<StageMemory> PerfModel::stageMemory(const Plan& p) const {
     Group gr;
-    groupMemory(p, gr);
+    groupMemory(p, gr, true);
     Shape s;
     s.tokensMem = double(m_c.seqLen) * p.mbs / p.cp / double(p.tp);
     s.tpReplicas = p.sequenceParallel ? 0 : p.tp - 1;

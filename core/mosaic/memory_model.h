@@ -41,8 +41,11 @@ struct PerfModel::Stage {
 
 // Terms of one (TP, CP, PP, DP, EP), plus the per-(B_micro) terms batchTimes fills.
 struct PerfModel::Group {
-    Stage stages[3];
+    Stage stages[4];
     int nStages;
+    // > 0: the first middle stage of floor(L / PP) layers (an uneven even split); stages[3] holds
+    // its memory for stageMemory's rows (groupMemory's `allStages`), never the peak.
+    int floorMiddleFrom = 0;
     int pp = 1, vp = 1;
     int layersStage, moeStage, denseStage, epNodes, ppNodes;
     double dispMb, denseP, expertP, dpTime, optimizer, host;

@@ -244,8 +244,9 @@ private:
     /// each, the last holding the rest; uneven: Plan::firstStageLayers / lastStageLayers and the
     /// rest split exactly). Returns the rule an uneven split breaks, else nullptr.
     const char* stageLayers(const Plan& p, int& first, int& middle, int& last) const;
-    /// Static memory per stage; returns the largest stage's static bytes.
-    double groupMemory(const Plan& p, Group& g) const;
+    /// Static memory per stage; returns the largest stage's static bytes. `allStages`: also the
+    /// middle stages of floor(L / PP) layers of an uneven split (Group::floorMiddleFrom; rows).
+    double groupMemory(const Plan& p, Group& g, bool allStages = false) const;
     void groupTimes(const Plan& p, Group& g) const;
     void groupDpTime(const Plan& p, Group& g) const;
     double vocabTime(int pp, int nmb, const Shape& s) const;

@@ -298,12 +298,16 @@ RealityFilterValues realityFilterValues(const RealityReport& r) {
     return v;
 }
 
-bool realityRowMatches(const RealityReport& r, const RealityRow& row, const RealityFilter& f) {
-    const MeasuredRun& run = r.cases[row.caseIndex].run;
+bool realityCaseMatches(const RealityCase& c, const RealityFilter& f) {
+    const MeasuredRun& run = c.run;
     return (f.system.empty() || f.system == run.system) &&
            (f.model.empty() || f.model == run.model) &&
-           (f.precision.empty() || f.precision == rowPrecision(r, row)) &&
+           (f.precision.empty() || f.precision == precisionName(c.cluster.precision)) &&
            (f.stack.empty() || f.stack == run.container);
+}
+
+bool realityRowMatches(const RealityReport& r, const RealityRow& row, const RealityFilter& f) {
+    return realityCaseMatches(r.cases[row.caseIndex], f);
 }
 
 std::vector<RealityRow> filterRealityRows(const RealityReport& r, const RealityFilter& f) {

@@ -221,7 +221,12 @@ struct RealityFilterValues {
 };
 RealityFilterValues realityFilterValues(const RealityReport& r);
 
-/// True when row `row` of `r` matches every non-empty field of `f`.
+/// True when case `c` (its run's system, model and container, its cluster's precision) matches
+/// every non-empty field of `f`; a user's run (user_runs.h) is matched alike.
+bool realityCaseMatches(const RealityCase& c, const RealityFilter& f);
+
+/// True when row `row` of `r` matches every non-empty field of `f` (realityCaseMatches of its
+/// case).
 bool realityRowMatches(const RealityReport& r, const RealityRow& row, const RealityFilter& f);
 
 /// The rows of `r` (feasible or not) that match `f`, in report order.

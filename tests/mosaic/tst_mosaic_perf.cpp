@@ -396,11 +396,13 @@ void TestMosaicPerf::unevenSplitLeavesNoStageEmpty_data() {
     QTest::addColumn<int>("pp");
     QTest::addColumn<int>("fullest");
     QTest::addColumn<int>("last");
+    QTest::addColumn<int>("rows");
     // 72 layers: PP 13 holds 7 stages of 6 and 6 of 5; PP 16 holds 8 of 5 and 8 of 4. Stages of
     // ceil(L / PP) with the rest on the last left it none (72 - 12 x 6 = 0, 72 - 15 x 5 < 0).
-    QTest::newRow("pp13") << 13 << 6 << 5;
-    QTest::newRow("pp16") << 16 << 5 << 4;
-    QTest::newRow("pp8 even") << 8 << 9 << 9;
+    // Rows: first, middle stages of ceil(L / PP), middle stages of floor(L / PP), last.
+    QTest::newRow("pp13") << 13 << 6 << 5 << 4;
+    QTest::newRow("pp16") << 16 << 5 << 4 << 4;
+    QTest::newRow("pp8 even") << 8 << 9 << 9 << 3;
 }
 
 void TestMosaicPerf::unevenSplitLeavesNoStageEmpty() {
@@ -409,6 +411,7 @@ void TestMosaicPerf::unevenSplitLeavesNoStageEmpty() {
     QFETCH(int, pp);
     QFETCH(int, fullest);
     QFETCH(int, last);
+    QFETCH(int, rows);
     Cluster c;
     c.devices = 8 * pp;
     c.stack = builtinStack("megatron-core");
@@ -424,14 +427,19 @@ void TestMosaicPerf::unevenSplitLeavesNoStageEmpty() {
     const PlanEval ev = evaluateLayout(g, c, p);
     QVERIFY2(ev.feasible || ev.rule == kDoesNotFitInMemory, ev.reason.c_str());
     const auto stages = layoutStageMemory(g, c, p);
-    QCOMPARE(int(stages.size()), 3);
+    QCOMPARE(int(stages.size()), rows);
     QCOMPARE(stages.front().layers, fullest);
     QCOMPARE(stages.back().layers, last);
     QCOMPARE(stages.back().lastStage, pp - 1);
+    int layers = 0, next = 0;
     for (const StageMemory& s : stages) {
+        QCOMPARE(s.firstStage, next);
+        next = s.lastStage + 1;
+        layers += s.layers * (s.lastStage - s.firstStage + 1);
         QVERIFY(s.layers > 0);
         QVERIFY(s.memory.activations > 0 && s.memory.weights > 0);
     }
+    QCOMPARE(layers, g.layers);
 }
 
 void TestMosaicPerf::overlapIsStated_data() {

@@ -322,6 +322,56 @@ private slots:
         QVERIFY(w.waitForResults(60000));
     }
 
+    /// The modified flag (the title's `*`, the save prompt on quit) follows the undo stack: an
+    /// edit undone back to the opened or saved content leaves the document unmodified, its redo
+    /// modifies it again.
+    void undoBackToSavedIsUnmodified() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("scenario.json"));
+        {
+            MainWindow first;
+            first.applyPreset(presetIndex(QStringLiteral("mosaic-fig1")), false);
+            QVERIFY(first.saveFile(path));
+        }
+        MainWindow w;
+        QVERIFY(w.openFile(path));
+        w.setCurrentWorkspace(1);
+        w.show();
+        QVERIFY(w.waitForResults(60000));
+        QVERIFY(!w.document()->isModified());
+        QVERIFY(!w.isWindowModified());
+        LabeledSlider* nodes = w.moeWorkspace()->controls()->nodesSlider();
+        const int was = nodes->value();
+        const int other = was == 16 ? 8 : 16;
+        nodes->setNumber(other);
+        QVERIFY(w.document()->isModified());
+        QVERIFY(w.isWindowModified());
+        w.undoStack()->undo();
+        QCOMPARE(nodes->value(), was);
+        QVERIFY(!w.document()->isModified());
+        QVERIFY(!w.isWindowModified());
+        w.undoStack()->redo();
+        QCOMPARE(nodes->value(), other);
+        QVERIFY(w.document()->isModified());
+        QVERIFY(w.isWindowModified());
+        QVERIFY(w.waitForResults(60000));
+        // Saved with the edit: undoing a later edit returns to it, unmodified; undoing past it
+        // is a change again.
+        QVERIFY(w.saveFile(path));
+        QVERIFY(!w.document()->isModified());
+        nodes->setNumber(was);
+        QVERIFY(w.document()->isModified());
+        w.undoStack()->undo();
+        QCOMPARE(nodes->value(), other);
+        QVERIFY(!w.document()->isModified());
+        QVERIFY(!w.isWindowModified());
+        w.undoStack()->undo();
+        QCOMPARE(nodes->value(), was);
+        QVERIFY(w.document()->isModified());
+        QVERIFY(w.waitForResults(60000));
+    }
+
     /// Opening another scenario or starting a new one ends the window-wide pin: the pin action,
     /// every chart's pinned curves and the first-crossing bars' pinned times.
     void openOrNewEndsPin_data() {

@@ -25,10 +25,13 @@
 
 #include "common/number_format.h"
 #include "fabric/topology.h"
+#include "io/hf_config.h"
 #include "mosaic/background.h"
 #include "mosaic/layout_form.h"
 #include "mosaic/perf_model.h"
+#include "mosaic/plan.h"
 #include "mosaic/search.h"
+#include "mosaic/stack.h"
 #include "run_fixtures.h"
 #include "test_main.h"
 #include "ui/mlforml/loss_curve_view.h"
@@ -37,6 +40,7 @@
 #include "ui/mosaic/candidate_table.h"
 #include "ui/mosaic/cluster_unit.h"
 #include "ui/mosaic/frontier_view.h"
+#include "ui/mosaic/imported_model.h"
 #include "ui/mosaic/imported_model_card.h"
 #include "ui/mosaic/moe_advanced.h"
 #include "ui/mosaic/moe_controls.h"
@@ -447,6 +451,55 @@ private slots:
         QVERIFY2(card.text().contains(QLatin1String(
                      "No feasible layout on this cluster: does not fit in device memory")),
                  qPrintable(card.text()));
+    }
+
+    /// The stage memory table's rows hold the stages' real layer counts (PerfModel::stageLayers:
+    /// L mod PP stages of ceil(L / PP), the others floor(L / PP)), so that they add up to the
+    /// model's layers: Qwen3-235B-A22B's 94 over PP 8 is 12 x 6 + 11 x 2, not 12 x 7 + 11.
+    void stageRowsHoldEveryLayer_data() {
+        QTest::addColumn<QString>("config");
+        QTest::addColumn<QString>("layout");
+        QTest::addColumn<int>("layers");
+        QTest::addColumn<QStringList>("rows");
+        QTest::newRow("94 over pp8") << "models/Qwen3-235B-A22B.config.json"
+                                     << "tp=1,ep=8,pp=8,mbs=1,ckpt=selective" << 94
+                                     << QStringList{"1: 12", "2 to 6: 12", "7: 11", "8: 11"};
+        QTest::newRow("80 over pp3") << "models/Llama-3-70B.config.json"
+                                     << "tp=8,ep=1,pp=3,mbs=1,ckpt=selective" << 80
+                                     << QStringList{"1: 27", "2: 27", "3: 26"};
+    }
+
+    void stageRowsHoldEveryLayer() {
+        QFETCH(QString, config);
+        QFETCH(QString, layout);
+        QFETCH(int, layers);
+        QFETCH(QStringList, rows);
+        Diagnostics d;
+        const auto m = io::loadModelConfigFile(data(config.toUtf8().constData()).toStdString(), d);
+        QVERIFY(m);
+        const mosaic::Geometry g = mosaicGeometry(*m, QStringLiteral("model")).geometry;
+        QCOMPARE(g.layers, layers);
+        mosaic::Plan p;
+        std::string why;
+        QVERIFY2(mosaic::parseLayout(layout.toStdString(), p, why), why.c_str());
+        p.dp = 8;
+        mosaic::Cluster c;
+        c.devices = p.tp * p.cp * p.pp * p.dp;
+        c.stack = mosaic::builtinStack("megatron-core");
+        StageMemoryTable table;
+        table.setStages(mosaic::layoutStageMemory(g, c, p), 80.0);
+        QStringList shown;
+        int sum = 0;
+        for (int r = 0; r < table.rowCount(); ++r) {
+            const QString stage = table.item(r, 0)->text();
+            const int n = table.item(r, 1)->text().toInt();
+            const QStringList ends = stage.split(QStringLiteral(" to "));
+            const int count = ends.size() == 2 ? ends[1].toInt() - ends[0].toInt() + 1 : 1;
+            sum += n * count;
+            shown << stage + QStringLiteral(": ") + QString::number(n);
+        }
+        QCOMPARE(shown, rows);
+        QCOMPARE(sum, layers);
     }
 
     /// The candidate table and the stage memory table are set up alike (setUpReadOnlyTable): not

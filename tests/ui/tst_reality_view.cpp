@@ -15,6 +15,7 @@
 #include <QToolTip>
 #include <QValueAxis>
 #include <QtTest>
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -178,6 +179,65 @@ private slots:
         view.modelBox()->setCurrentIndex(0);
         QCOMPARE(int(view.points().size()), report.summary.feasible);
         QCOMPARE(view.shownSummary().medianAbsError, report.summary.medianAbsError);
+    }
+
+    /// The filter boxes narrow the user's runs ("yours") as they narrow the measured ones: a
+    /// filter no run matches plots none of them, and the caption's count of measured runs leaves
+    /// the user's out. Three fp8 DGX-H100 runs of the report stand for the user's.
+    void filterAppliesToYourRuns() {
+        RealityView view;
+        view.resize(1500, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(view.report().has_value());
+        const auto& report = *view.report();
+        std::vector<tandem::mosaic::RealityCase> mine;
+        for (const auto& row : report.rows) {
+            const auto& c = report.cases[row.caseIndex];
+            if (row.eval.feasible && c.run.system == "DGX-H100" &&
+                tandem::mosaic::precisionName(c.cluster.precision) == std::string("fp8") &&
+                mine.size() < 3) {
+                mine.push_back(c);
+                mine.back().run.container = "yours";
+            }
+        }
+        QCOMPARE(int(mine.size()), 3);
+        view.setUserRuns(mine, QStringLiteral("megatron-core"));
+        const auto yoursShown = [&]() {
+            return int(std::count_if(view.points().begin(), view.points().end(),
+                                     [](const RealityPoint& p) { return p.yours; }));
+        };
+        const auto measuredShown = [&]() { return int(view.points().size()) - yoursShown(); };
+        const QString of = QStringLiteral(" of %1 measured runs plotted").arg(report.cases.size());
+        view.ensureBuilt();
+        QCOMPARE(yoursShown(), 3);
+        QVERIFY2(view.caption().startsWith(QString::number(report.summary.feasible) + of),
+                 qPrintable(view.caption()));
+        view.systemBox()->setCurrentIndex(view.systemBox()->findData(QStringLiteral("DGX-H100")));
+        view.precisionBox()->setCurrentIndex(
+            view.precisionBox()->findData(QStringLiteral("mxfp8")));
+        view.ensureBuilt();
+        const tandem::mosaic::RealitySummary mx =
+            tandem::mosaic::summarizeRealityFilter(report, view.filter());
+        QCOMPARE(mx.rows, 0);
+        QCOMPARE(int(view.points().size()), 0);
+        QVERIFY(!view.systemSeries(RealityView::yoursKey()));
+        QVERIFY2(view.chart()->title().contains(QStringLiteral("no run matches the filter")),
+                 qPrintable(view.chart()->title()));
+        QVERIFY2(view.caption().startsWith(QStringLiteral("0") + of), qPrintable(view.caption()));
+        QVERIFY2(view.caption().contains(QStringLiteral("Yours (triangles): 0 of 3 runs")),
+                 qPrintable(view.caption()));
+        // fp8 on DGX-H100: the user's three and the measured ones the filter shows.
+        view.precisionBox()->setCurrentIndex(view.precisionBox()->findData(QStringLiteral("fp8")));
+        view.ensureBuilt();
+        QCOMPARE(yoursShown(), 3);
+        QCOMPARE(view.systemSeries(RealityView::yoursKey())->count(), 3);
+        const tandem::mosaic::RealitySummary fp8 =
+            tandem::mosaic::summarizeRealityFilter(report, view.filter());
+        QVERIFY(fp8.rows >= 3);
+        QVERIFY2(view.caption().startsWith(QString::number(measuredShown()) + of),
+                 qPrintable(view.caption()));
+        QCOMPARE(measuredShown(), fp8.rows);
     }
 
     /// The current plan: a star where a correct prediction would lie, its three nearest runs

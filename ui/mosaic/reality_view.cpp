@@ -405,11 +405,12 @@ void RealityView::refilter() {
     std::stable_sort(
         m_points.begin(), m_points.end(),
         [](const RealityPoint& a, const RealityPoint& b) { return a.system < b.system; });
-    // The user's runs, whatever the filter: the runs the page is about once there are some.
+    // The user's runs the filter shows, as it shows the measured ones.
     for (size_t i = 0; i < m_userRows.size(); ++i) {
         const mosaic::RealityRow& row = m_userRows[i];
         if (!row.eval.feasible) continue;
         const mosaic::RealityCase& c = m_userCases[row.caseIndex];
+        if (!mosaic::realityCaseMatches(c, m_filter)) continue;
         RealityPoint p = realityPoint(c, row, i);
         p.system = yoursKey();
         p.container = QString::fromStdString(c.run.note);  // the log's file name
@@ -466,10 +467,19 @@ void RealityView::updateTitle() {
     const QString within = QString::number(100 * sum.shareWithin25, 'f', 0);
     const QString runs = countLabel(sum.rows, tr("run"), tr("runs"));
     if (sum.rows == 0) {
-        setFittingTitle({tr("Predicted against measured tokens/s per GPU%1: no run matches the "
-                            "filter")
-                             .arg(which),
-                         tr("No run matches the filter")});
+        // Runs of yours the filter shows are plotted; the summary is the measured runs'.
+        const bool yours = std::any_of(m_points.begin(), m_points.end(),
+                                       [](const RealityPoint& p) { return p.yours; });
+        if (yours)
+            setFittingTitle({tr("Predicted against measured tokens/s per GPU%1: no measured run "
+                                "matches the filter, only yours")
+                                 .arg(which),
+                             tr("Only your runs match the filter")});
+        else
+            setFittingTitle({tr("Predicted against measured tokens/s per GPU%1: no run matches "
+                                "the filter")
+                                 .arg(which),
+                             tr("No run matches the filter")});
         return;
     }
     const bool logLog = m_mode == Mode::LogLog;
@@ -506,18 +516,18 @@ QString RealityView::caption() const {
     int infeasible = 0;
     for (const mosaic::RealityRow& row : m_report->rows)
         if (!row.eval.feasible && mosaic::realityRowMatches(*m_report, row, m_filter)) ++infeasible;
+    const int yoursPlotted = int(std::count_if(m_points.begin(), m_points.end(),
+                                               [](const RealityPoint& p) { return p.yours; }));
     QString text =
         tr("%1 of %2 plotted, costed with their published layouts under the megatron-core stack.")
-            .arg(m_points.size())
+            .arg(m_points.size() - yoursPlotted)
             .arg(countLabel(static_cast<qint64>(m_report->cases.size()), tr("measured run"),
                             tr("measured runs")));
     if (!m_userRows.empty()) {
-        const int plotted = int(std::count_if(m_points.begin(), m_points.end(),
-                                              [](const RealityPoint& p) { return p.yours; }));
         text += QLatin1Char(' ') +
                 tr("Yours (triangles): %1 of %2 imported from training logs, costed under %3: "
                    "median |error| %4 %.")
-                    .arg(plotted)
+                    .arg(yoursPlotted)
                     .arg(countLabel(int(m_userRows.size()), tr("run"), tr("runs")), m_userStack)
                     .arg(QString::number(100 * m_userSummary.medianAbsError, 'f', 1));
     }

@@ -84,7 +84,7 @@ public:
     QScatterSeries* nearestSeries() const { return m_nearestSeries; }
     /// The user's runs imported from training logs (mosaic/user_runs.h), costed here under
     /// their cases' stack (`stackName` names it): drawn as "yours" (their own marker and legend
-    /// entry, system "yours" in points() and csv()), whatever the filter, and the Calibrate
+    /// entry, system "yours" in points() and csv()) where the filter shows them, and the Calibrate
     /// button shows while there is one. `problems`: why runs of the scenario could not be read
     /// (named in the caption).
     void setUserRuns(const std::vector<mosaic::RealityCase>& cases, const QString& stackName,

@@ -16,6 +16,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
+#include <QScopedValueRollback>
 #include <QScreen>
 #include <QSettings>
 #include <QSignalBlocker>
@@ -117,6 +118,7 @@ MainWindow::MainWindow(QWidget* parent)
     };
     connect(m_network, &NetworkWorkspace::paramsEdited, this,
             [this, apply, mergeRule](const mlforml::Params& p) {
+                const QScopedValueRollback<bool> recording(m_recordingEdit, true);
                 const Scenario before = m_doc->scenario();
                 m_doc->setMlForMl(p);
                 if (!m_applyingUndo)
@@ -126,6 +128,7 @@ MainWindow::MainWindow(QWidget* parent)
             });
     connect(m_moe, &MoeWorkspace::envelopeEdited, this,
             [this, apply, mergeRule](const mosaic::Envelope& e) {
+                const QScopedValueRollback<bool> recording(m_recordingEdit, true);
                 const Scenario before = m_doc->scenario();
                 m_doc->setMosaic(e);
                 if (!m_applyingUndo)
@@ -136,6 +139,7 @@ MainWindow::MainWindow(QWidget* parent)
     // A calibration is one undo step of its own, never merged into the edits around it.
     connect(
         m_moe, &MoeWorkspace::envelopeCalibrated, this, [this, apply](const mosaic::Envelope& e) {
+            const QScopedValueRollback<bool> recording(m_recordingEdit, true);
             const Scenario before = m_doc->scenario();
             m_doc->setMosaic(e);
             m_undo->push(new ScenarioEditCommand(ScenarioPart::Mosaic, before, m_doc->scenario(),
@@ -143,6 +147,14 @@ MainWindow::MainWindow(QWidget* parent)
                                                  MergeRule::Never));
         });
     connect(m_doc, &ScenarioDocument::scenarioReplaced, m_undo, &QUndoStack::clear);
+    // The document is unmodified exactly when the undo stack is at its clean index: the state
+    // opened or last saved (clear() on open, setClean() on save). A change that is no undo step
+    // (an import, a recovered scenario) leaves no index at the saved content.
+    connect(m_undo, &QUndoStack::cleanChanged, m_doc,
+            [this](bool clean) { m_doc->setModified(!clean); });
+    connect(m_doc, &ScenarioDocument::contentChanged, this, [this]() {
+        if (!m_applyingUndo && !m_recordingEdit) m_undo->resetClean();
+    });
     connect(m_network->lossFitPanel(), &LossFitPanel::useFitRequested, this,
             &MainWindow::applyLossFit);
     connect(m_moe, &MoeWorkspace::ncclUseToggled, this, &MainWindow::useMeasuredCollectives);
@@ -596,6 +608,7 @@ bool MainWindow::saveFile(const QString& path) {
         QMessageBox::warning(this, tr("Save failed"), error);
         return false;
     }
+    m_undo->setClean();
     statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
     addRecentFile(m_doc->filePath());
     return true;

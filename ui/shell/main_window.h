@@ -199,7 +199,8 @@ private:
     LogRunDialog* m_lastLogRunDialog = nullptr;
     QMenu* m_recentMenu = nullptr;
     QUndoStack* m_undo;
-    bool m_applyingUndo = false;  ///< an undo/redo is writing the controls: push nothing
+    bool m_applyingUndo = false;   ///< an undo/redo is writing the controls: push nothing
+    bool m_recordingEdit = false;  ///< an edit that is pushed as an undo step is being applied
     QLabel* m_note = nullptr;
     int m_noteWorkspace = -1;        ///< workspace the note is about (-1: both)
     std::optional<Preset> m_preset;  ///< the preset the scenario came from (none: a file, new)

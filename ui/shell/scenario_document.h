@@ -41,6 +41,9 @@ public:
     void setMosaic(const mosaic::Envelope& e);
     /// Marks the document modified (an import or a recovered scenario) and emits contentChanged().
     void markModified();
+    /// Sets the unsaved-changes flag (the window ties it to its undo stack's clean state);
+    /// emits stateChanged() when it changes.
+    void setModified(bool m);
 
 signals:
     /// A whole new scenario arrived (open, preset, new): views must re-read every control.
@@ -51,7 +54,6 @@ signals:
     void contentChanged();
 
 private:
-    void setModified(bool m);
     Scenario m_scenario;
     QString m_path;
     bool m_modified = false;
