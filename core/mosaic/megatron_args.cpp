@@ -510,17 +510,18 @@ std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p
     if (g.qkNorm == 1) a += " --qk-layernorm";
     // Multi-latent attention with the model's widths (Megatron-LM's defaults are another model).
     if (g.mla == 1) {
-        std::string missing;
-        for (const auto& [width, field] :
-             {std::pair{g.kvLoraRank, "kv_lora_rank"},
-              std::pair{g.qkNopeHeadDim, "qk_nope_head_dim"},
-              std::pair{g.qkRopeHeadDim, "qk_rope_head_dim"}, std::pair{g.vHeadDim, "v_head_dim"}})
-            if (width <= 0) missing += (missing.empty() ? "" : ", ") + std::string(field);
+        // The widths of kLatentWidths, the reader's table; a width whose Megatron-LM default is
+        // 0 (the full-rank query, --q-lora-rank) may be absent from the model and is then left out.
+        std::string missing, flags;
+        for (const LatentWidth& w : kLatentWidths) {
+            const int width = g.*(w.model);
+            if (width > 0)
+                flags += " " + std::string(w.flag) + " " + n(width);
+            else if (w.megatronDefault != 0)
+                missing += (missing.empty() ? "" : ", ") + std::string(w.field);
+        }
         if (missing.empty()) {
-            a += " --multi-latent-attention";
-            if (g.qLoraRank > 0) a += " --q-lora-rank " + n(g.qLoraRank);
-            a += " --kv-lora-rank " + n(g.kvLoraRank) + " --qk-head-dim " + n(g.qkNopeHeadDim) +
-                 " --qk-pos-emb-head-dim " + n(g.qkRopeHeadDim) + " --v-head-dim " + n(g.vHeadDim);
+            a += " --multi-latent-attention" + flags;
         } else if (notes) {
             notes->push_back(
                 "the model has multi-latent attention, but its description does not state " +
