@@ -126,11 +126,16 @@ inline QByteArray transcript(const QList<QStringList>& commands, const QString& 
     return all;
 }
 
-/// Writes `bytes` to `dir`/model.json; the path, or "" when it cannot be written.
-inline QString writeModel(const QTemporaryDir& dir, const QByteArray& bytes) {
-    const QString path = dir.filePath(QStringLiteral("model.json"));
+/// Writes `bytes` to `dir`/`name`; the path, or "" when it cannot be written whole.
+inline QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes) {
+    const QString path = dir.filePath(name);
     QFile f(path);
     return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size() ? path : QString();
+}
+
+/// Writes `bytes` to `dir`/model.json; the path, or "" when it cannot be written.
+inline QString writeModel(const QTemporaryDir& dir, const QByteArray& bytes) {
+    return writeFile(dir, QStringLiteral("model.json"), bytes);
 }
 
 }  // namespace cli_fixtures

@@ -428,11 +428,8 @@ private slots:
         QFETCH(QString, script);
         QFETCH(QString, message);
         QTemporaryDir dir;
-        const QString file = dir.filePath(QStringLiteral("launch.sh"));
-        QFile f(file);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(script.toUtf8());
-        f.close();
+        const QString file = writeFile(dir, QStringLiteral("launch.sh"), script.toUtf8());
+        QVERIFY(!file.isEmpty());
         const auto r =
             runCli({QStringLiteral("plan"),
                     QStringLiteral(TANDEM_TEST_DATA "/models/DeepSeek-V2-Lite.config.json"),
@@ -476,11 +473,8 @@ private slots:
             runCli(common + QStringList{QStringLiteral("--emit"), QStringLiteral("megatron")});
         QVERIFY2(emitted.exitCode == 0, qPrintable(emitted.err));
         QTemporaryDir dir;
-        const QString file = dir.filePath(QStringLiteral("launch.sh"));
-        QFile f(file);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(emitted.out.toUtf8());
-        f.close();
+        const QString file = writeFile(dir, QStringLiteral("launch.sh"), emitted.out.toUtf8());
+        QVERIFY(!file.isEmpty());
         const auto back =
             runCli({QStringLiteral("plan"), cfg, QStringLiteral("--devices"), args.at(1),
                     QStringLiteral("--stack"), QStringLiteral("megatron-core"),
@@ -677,11 +671,8 @@ private slots:
             QVERIFY2(script.contains(line), qPrintable(line + QStringLiteral("\nin\n") + script));
         QVERIFY(!script.contains(QStringLiteral("--decoder-first-pipeline-num-layers")));
         QTemporaryDir dir;
-        const QString file = dir.filePath(QStringLiteral("launch.sh"));
-        QFile f(file);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(script.toUtf8());
-        f.close();
+        const QString file = writeFile(dir, QStringLiteral("launch.sh"), script.toUtf8());
+        QVERIFY(!file.isEmpty());
         const auto back =
             runCli({QStringLiteral("plan"), cfg, QStringLiteral("--devices"), QStringLiteral("192"),
                     QStringLiteral("--megatron-args"), file, QStringLiteral("--json")});
