@@ -22,10 +22,6 @@ namespace m = tandem::mosaic;
 namespace {
 /// "+18.2 %" for an error (predicted / measured - 1).
 std::string signedPercent(double e) { return (e >= 0 ? "+" : "") + percent(e) + " %"; }
-/// Where a run came from: its line in a file of measured runs, or its log's file name.
-std::string runSource(const m::MeasuredRun& r) {
-    return r.line > 0 ? "line " + std::to_string(r.line) : r.note;
-}
 }  // namespace
 
 int calibrateCommand(const QStringList& args) {
@@ -141,6 +137,15 @@ int calibrateCommand(const QStringList& args) {
             return kExitBadInput;
         }
     const m::CalibrationResult cal = m::calibrateToRuns(base, cases, stackName);
+    for (const m::UnusedRun& u : cal.unused)
+        printError(QStringLiteral("%1: %2not used: %3")
+                       .arg(QString::fromStdString(u.source),
+                            cal.summary.runs > 0 ? QStringLiteral("warning: ") : QString(),
+                            QString::fromStdString(u.reason)));
+    if (cal.summary.runs == 0) {
+        printError(QStringLiteral("calibrate: none of the runs can be used (see above)"));
+        return kExitBadInput;
+    }
     const nlohmann::ordered_json file = m::stackToJson(cal.stack);
     QString err;
     if (!tandem::fileio::writeFileAtomic(outFile, QByteArray::fromStdString(file.dump(2) + "\n"),
@@ -148,17 +153,22 @@ int calibrateCommand(const QStringList& args) {
         printError(err);
         return kExitFailure;
     }
+    const std::vector<m::RealityCase>& used = cal.cases;
     if (parser.isSet(json)) {
         nlohmann::ordered_json j = file;
         nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-        for (size_t i = 0; i < cases.size() && i < cal.errorsBefore.size(); ++i)
-            rows.push_back({{"line", cases[i].run.line},
-                            {"model", cases[i].run.model},
-                            {"source", runSource(cases[i].run)},
-                            {"measured_tokens_per_s_per_gpu", cases[i].run.tokensPerSPerGpu},
+        for (size_t i = 0; i < used.size() && i < cal.errorsBefore.size(); ++i)
+            rows.push_back({{"line", used[i].run.line},
+                            {"model", used[i].run.model},
+                            {"source", m::runSource(used[i].run)},
+                            {"measured_tokens_per_s_per_gpu", used[i].run.tokensPerSPerGpu},
                             {"error_before", cal.errorsBefore[i]},
                             {"error_after", cal.errorsAfter[i]}});
         j["runs"] = rows;
+        nlohmann::ordered_json unused = nlohmann::ordered_json::array();
+        for (const m::UnusedRun& u : cal.unused)
+            unused.push_back({{"source", u.source}, {"reason", u.reason}});
+        j["unused"] = unused;
         j["out"] = outFile.toStdString();
         print("%s\n", j.dump(2).c_str());
         return kExitOk;
@@ -166,9 +176,9 @@ int calibrateCommand(const QStringList& args) {
     print("Calibrating %s to %d run%s on %s\n", base.name.c_str(), cal.summary.runs,
           cal.summary.runs == 1 ? "" : "s", hwName.c_str());
     std::vector<std::vector<std::string>> rows;
-    for (size_t i = 0; i < cases.size() && i < cal.errorsBefore.size(); ++i)
-        rows.push_back({runSource(cases[i].run), cases[i].run.model,
-                        fixed(cases[i].run.tokensPerSPerGpu, 0), signedPercent(cal.errorsBefore[i]),
+    for (size_t i = 0; i < used.size() && i < cal.errorsBefore.size(); ++i)
+        rows.push_back({m::runSource(used[i].run), used[i].run.model,
+                        fixed(used[i].run.tokensPerSPerGpu, 0), signedPercent(cal.errorsBefore[i]),
                         signedPercent(cal.errorsAfter[i])});
     printTable({"run", "model", "measured tok/s/GPU", "before", "after"}, rows);
     std::vector<std::vector<std::string>> consts;

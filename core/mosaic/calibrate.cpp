@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "common/statistics.h"
+#include "mosaic/layout_form.h"
 
 namespace tandem::mosaic {
 
@@ -29,6 +30,10 @@ Stack refit(const Stack& base, std::vector<RealityCase> fitCases, std::vector<Re
 }
 }  // namespace
 
+std::string runSource(const MeasuredRun& r) {
+    return r.line > 0 ? "line " + std::to_string(r.line) : r.note;
+}
+
 double replacedRunsWeight(size_t replaced, size_t user) {
     return user == 0 ? 1.0 : std::max(1.0, double(replaced) / double(user));
 }
@@ -48,8 +53,7 @@ double medianAbsError(const std::vector<double>& errors) {
 
 CalibrationResult calibrateStack(const Stack& base, const std::vector<RealityCase>& fitCases,
                                  const std::vector<RealityCase>& cases, const std::string& name,
-                                 const std::string& hardware, double userWeight,
-                                 bool leaveOneRunOut) {
+                                 const std::string& hardware, double userWeight) {
     std::vector<RealityCase> used;
     for (const RealityCase& c : cases)
         if (c.expressible) used.push_back(c);
@@ -60,13 +64,11 @@ CalibrationResult calibrateStack(const Stack& base, const std::vector<RealityCas
             out.summary.refitted.end())
             out.summary.kept.push_back(p.name);
     out.errorsBefore = caseErrors(base, used);
-    out.errorsAfter = caseErrors(out.stack, used);
     out.summary.runs = int(used.size());
     out.summary.hardware = hardware;
     out.summary.medianAbsErrorBefore = medianAbsError(out.errorsBefore);
-    out.summary.medianAbsErrorAfter = medianAbsError(out.errorsAfter);
     out.summary.leaveOneRunOut = std::nan("");
-    if (leaveOneRunOut && used.size() >= 2) {
+    if (used.size() >= 2) {
         std::vector<double> left;
         for (size_t i = 0; i < used.size(); ++i) {
             std::vector<RealityCase> others = used;
@@ -77,6 +79,13 @@ CalibrationResult calibrateStack(const Stack& base, const std::vector<RealityCas
         }
         out.summary.leaveOneRunOut = medianAbsError(left);
     }
+    // A refit that predicts the runs it did not see no better than the base does has learnt
+    // the runs, not the cluster: the base's constants stay.
+    out.summary.adopted = !(out.summary.leaveOneRunOut >= out.summary.medianAbsErrorBefore);
+    if (!out.summary.adopted) out.stack = base;
+    out.errorsAfter = caseErrors(out.stack, used);
+    out.cases = used;
+    out.summary.medianAbsErrorAfter = medianAbsError(out.errorsAfter);
     out.summary.base = !base.calibration.base.empty() ? base.calibration.base : base.name;
     out.stack.name = name;
     out.stack.calibration = out.summary;
@@ -88,9 +97,45 @@ CalibrationResult calibrateStack(const Stack& base, const std::vector<RealityCas
 
 namespace tandem::mosaic {
 
-CalibrationResult calibrateToRuns(const Stack& base, std::vector<RealityCase> cases,
-                                  const std::string& name, bool leaveOneRunOut) {
-    choosePlans(cases);
+namespace {
+/// The same run given twice: same measured speed, model, hardware, GPUs, batch, sequence,
+/// precision and layout (the source it was read from aside).
+bool sameRun(const RealityCase& a, const RealityCase& b) {
+    return a.run.tokensPerSPerGpu == b.run.tokensPerSPerGpu && a.run.model == b.run.model &&
+           a.cluster.hardware.name == b.cluster.hardware.name &&
+           a.cluster.devices == b.cluster.devices &&
+           a.cluster.globalBatch == b.cluster.globalBatch && a.cluster.seqLen == b.cluster.seqLen &&
+           a.cluster.precision == b.cluster.precision &&
+           layoutString(a.plan) == layoutString(b.plan);
+}
+}  // namespace
+
+CalibrationResult calibrateToRuns(const Stack& base, std::vector<RealityCase> given,
+                                  const std::string& name) {
+    choosePlans(given);
+    std::vector<UnusedRun> unused;
+    std::vector<RealityCase> cases;
+    for (size_t i = 0; i < given.size(); ++i) {
+        RealityCase c = given[i];
+        c.cluster.stack = base;
+        if (!c.expressible) continue;  // calibrateStack uses expressible cases only
+        const RealityRow row = costCases({c}).front();
+        if (!row.eval.feasible) {
+            unused.push_back({i, runSource(c.run),
+                              "the model calls this layout infeasible under " + base.name + ": " +
+                                  row.eval.reason});
+            continue;
+        }
+        const auto twin = std::find_if(cases.begin(), cases.end(),
+                                       [&](const RealityCase& o) { return sameRun(o, c); });
+        if (twin != cases.end()) {
+            unused.push_back(
+                {i, runSource(c.run),
+                 "the same run as one given before it (" + runSource(twin->run) + ")"});
+            continue;
+        }
+        cases.push_back(std::move(c));
+    }
     const std::string hw = cases.empty() ? std::string() : cases.front().cluster.hardware.name;
     std::vector<RealityCase> shipped;
     size_t replaced = 0;
@@ -102,8 +147,10 @@ CalibrationResult calibrateToRuns(const Stack& base, std::vector<RealityCase> ca
             shipped.push_back(std::move(c));
     }
     choosePlans(shipped);
-    return calibrateStack(base, shipped, cases, name, hw,
-                          replacedRunsWeight(replaced, cases.size()), leaveOneRunOut);
+    CalibrationResult out =
+        calibrateStack(base, shipped, cases, name, hw, replacedRunsWeight(replaced, cases.size()));
+    out.unused = std::move(unused);
+    return out;
 }
 
 }  // namespace tandem::mosaic

@@ -16,10 +16,27 @@ namespace tandem::mosaic {
 /// hardware keep weight 1 and hold the constants the user's runs say nothing about.
 double replacedRunsWeight(size_t replaced, size_t user);
 
+/// Where a user's run came from, as calibrate's messages name it: "line N" of a file of measured
+/// runs, else its log's file name (run.note).
+std::string runSource(const MeasuredRun& r);
+
+/// A user's run that calibrateToRuns left out, and why.
+struct UnusedRun {
+    size_t index = 0;    ///< into the cases given
+    std::string source;  ///< where the run came from (runSource)
+    std::string reason;  ///< e.g. "the model calls this layout infeasible: ..."
+};
+
 /// Result of calibrateStack.
 struct CalibrationResult {
     Stack stack;  ///< the calibrated stack: `name`, `calibration` (= summary), `description` set
     StackCalibration summary;
+    /// The cases calibrated to, in the order given (calibrateToRuns: the given ones less
+    /// `unused`); errorsBefore / errorsAfter index them.
+    std::vector<RealityCase> cases;
+    /// calibrateToRuns: the given cases it left out (a layout the model calls infeasible under
+    /// the base stack, whose error would read -100 %; a run given twice), in order.
+    std::vector<UnusedRun> unused;
     /// predicted / measured - 1 of each expressible, feasible case (in case order) under the
     /// starting stack and under the calibrated one.
     std::vector<double> errorsBefore, errorsAfter;
@@ -36,23 +53,31 @@ double medianAbsError(const std::vector<double>& errors);
 /// summary.refitted / summary.kept) from `base`'s values, to the runs it was fitted to
 /// (`fitCases`: `tandem-cli calibrate` passes the shipped measured runs on hardware other than
 /// the user's, whose runs take the place of the shipped ones there) and the user's `cases`,
-/// each of the user's weighing `userWeight` (minimizeStack on fitObjective; expressible cases,
-/// plans as given, e.g. by choosePlans). Reports the median |error| on the user's cases before
-/// and after and, with two or more, the leave-one-run-out median (each predicted by the stack
-/// calibrated on the others; `leaveOneRunOut` false skips it, one refit per run, and leaves
-/// summary.leaveOneRunOut NaN). `name` names the result; `hardware` is recorded in the summary.
+/// each of the user's weighing `userWeight` (minimizeStack on fitObjective plus fitPrior;
+/// expressible cases, plans as given, e.g. by choosePlans). Reports the median |error| on the
+/// user's cases before and after and, with two or more, the leave-one-run-out median (each
+/// predicted by the stack refitted on the others: one more refit per run).
+///
+/// The refit is adopted only where it predicts a run it did not see better than the base
+/// predicts the runs (leave-one-run-out < median before): otherwise the runs carry nothing the
+/// base does not already predict, and refitting to them would move the constants to fit these
+/// runs at the expense of every other layout (issue 30: calibrating never makes it worse).
+/// Declined, the result keeps `base`'s constants, summary.adopted is false and the sentence
+/// says why. One run cannot be checked this way and is adopted, held by the prior.
+/// `name` names the result; `hardware` is recorded in the summary.
 CalibrationResult calibrateStack(const Stack& base, const std::vector<RealityCase>& fitCases,
                                  const std::vector<RealityCase>& cases, const std::string& name,
-                                 const std::string& hardware, double userWeight = 1.0,
-                                 bool leaveOneRunOut = true);
+                                 const std::string& hardware, double userWeight = 1.0);
 
 /// The calibration of `tandem-cli calibrate` and the GUI's "Calibrate to these runs": the user's
-/// `cases` (expressible, all on one hardware; their plans chosen here by choosePlans) take the
+/// `cases` (expressible, all on one hardware; their plans chosen here by choosePlans; those the
+/// model calls infeasible under `base`, and repeats of a run already given, are left out and
+/// listed in `unused`; none left: a result with summary.runs 0 and `base`'s constants) take the
 /// place of the shipped runs on that hardware, the shipped runs on other hardware stay in the
 /// fit (calibrateStack with replacedRunsWeight). The replaced runs stay out even for the
-/// constants the user's runs do not exercise: those are kept at `base`'s values anyway. Slow: one
-/// stack fit (seconds), and with `leaveOneRunOut` one more per run.
+/// constants the user's runs do not exercise: those are kept at `base`'s values anyway. One
+/// stack fit per run and one more (about 0.1 s each on the shipped set).
 CalibrationResult calibrateToRuns(const Stack& base, std::vector<RealityCase> cases,
-                                  const std::string& name, bool leaveOneRunOut = true);
+                                  const std::string& name);
 
 }  // namespace tandem::mosaic

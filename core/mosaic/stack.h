@@ -54,6 +54,10 @@ struct StackCalibration {
     /// (parametersDependedOn, reality.h); `kept`, the rest, left at the base's values. Both
     /// empty in files written before the split was recorded.
     std::vector<std::string> refitted, kept;
+    /// False when the refit was declined (calibrateStack): it predicted the user's runs left out
+    /// no better than the base predicts them (leaveOneRunOut >= medianAbsErrorBefore), so the
+    /// stack keeps the base's constants and medianAbsErrorAfter equals medianAbsErrorBefore.
+    bool adopted = true;
 };
 
 /// A training stack. Every member is data; the perf model has one code path for all stacks.

@@ -17,6 +17,14 @@ bool endsWith(const std::string& s, const std::string& tail) {
 }  // namespace
 
 std::string calibrationSentence(const StackCalibration& c) {
+    if (!c.adopted) {
+        std::string s = "checked against " + std::to_string(c.runs) + " runs of yours";
+        if (!c.hardware.empty()) s += " on " + c.hardware;
+        return s + ": " + (c.base.empty() ? std::string("the base") : c.base) +
+               "'s constants kept (median error " + percent(c.medianAbsErrorBefore) +
+               "; refitted to your runs, a run left out was predicted at " +
+               percent(c.leaveOneRunOut) + ", no better: the runs say nothing the fit does not)";
+    }
     std::string s =
         "calibrated to " + std::to_string(c.runs) + (c.runs == 1 ? " run" : " runs") + " of yours";
     if (!c.hardware.empty()) s += " on " + c.hardware;
@@ -54,6 +62,7 @@ nlohmann::ordered_json stackToJson(const Stack& stack) {
         c["median_abs_error_after"] = calibration->medianAbsErrorAfter;
         if (std::isfinite(calibration->leaveOneRunOut))
             c["leave_one_run_out"] = calibration->leaveOneRunOut;
+        if (!calibration->adopted) c["adopted"] = false;
         if (!calibration->refitted.empty() || !calibration->kept.empty()) {
             c["refitted"] = calibration->refitted;
             c["kept"] = calibration->kept;
@@ -128,6 +137,10 @@ Stack readStackJson(JsonReader& r, std::vector<std::string>* notes) {
         cal.leaveOneRunOut = c.has("leave_one_run_out")
                                  ? c.number("leave_one_run_out", 0, Range::nonNegative())
                                  : std::nan("");
+        cal.adopted = c.boolean("adopted", true);
+        if (!cal.adopted && !std::isfinite(cal.leaveOneRunOut))
+            c.diagnostics().error(c.childPath("adopted"),
+                                  "false needs leave_one_run_out, the error that declined it");
         std::vector<std::string> names;
         for (const StackFitParameter& p : stackFitParameters()) names.push_back(p.name);
         cal.refitted = c.strings("refitted", {}, names);

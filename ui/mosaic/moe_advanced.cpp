@@ -184,7 +184,7 @@ void MoeAdvanced::setEnvelope(const mosaic::Envelope& e) {
         m_calibratedStack = e.stack;
         idx = m_stack->findData(stack);
         if (idx < 0) {
-            m_stack->addItem(tr("%1 (calibrated)").arg(stack), stack);
+            m_stack->addItem(calibratedStackLabel(e.stack), stack);
             idx = m_stack->count() - 1;
         }
         m_stack->setItemData(
@@ -216,12 +216,19 @@ void MoeAdvanced::setEnvelope(const mosaic::Envelope& e) {
         b->setProperty("loaded", b->value());
 }
 
+QString MoeAdvanced::calibratedStackLabel(const mosaic::Stack& s) {
+    const QString name = QString::fromStdString(s.name);
+    return s.calibration.adopted ? tr("%1 (calibrated)").arg(name)
+                                 : tr("%1 (checked: %2's constants)")
+                                       .arg(name, QString::fromStdString(s.calibration.base));
+}
+
 void MoeAdvanced::offerCalibratedStack(const mosaic::Stack& s) {
     m_calibratedStack = s;
     const QString name = QString::fromStdString(s.name);
     int idx = m_stack->findData(name);
     if (idx < 0) {
-        m_stack->addItem(tr("%1 (calibrated)").arg(name), name);
+        m_stack->addItem(calibratedStackLabel(s), name);
         idx = m_stack->count() - 1;
     }
     m_stack->setItemData(idx, QString::fromStdString(mosaic::calibrationSentence(s.calibration)),

@@ -55,7 +55,10 @@ private:
     QComboBox* m_precision;
     QLabel* m_precisionNote;
     mosaic::Hardware m_loadedHardwareSheet;
-    /// The calibrated stack offered (calibration.runs 0: none); shown as "NAME (calibrated)".
+    /// "NAME (calibrated)" for calibrated stack `s`, or "NAME (checked: megatron-core's
+    /// constants)" when its refit was declined (StackCalibration::adopted false).
+    static QString calibratedStackLabel(const mosaic::Stack& s);
+    /// The calibrated stack offered (calibration.runs 0: none); shown as calibratedStackLabel.
     mosaic::Stack m_calibratedStack;
     QLabel* m_stackNote;
     /// Shows m_calibratedStack's sentence under the box while it is selected.

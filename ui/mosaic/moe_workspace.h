@@ -120,8 +120,9 @@ public:
     /// Runs the calibration of "Calibrate to these runs" (calibrateToUserRuns).
     JobRunner* calibrationRunner() const { return m_calibrationRunner.runner(); }
     /// Calibrates megatron-core to the scenario's imported runs (mosaic.measured_runs, on one
-    /// hardware) off the GUI thread (mosaic::calibrateToRuns without the leave-one-run-out:
-    /// one fit, seconds); the result becomes the scenario's stack, "my-HARDWARE (calibrated)"
+    /// hardware) off the GUI thread (mosaic::calibrateToRuns, the same calibration and check as
+    /// `tandem-cli calibrate`); the result becomes the scenario's stack, "my-HARDWARE" (kept at
+    /// megatron-core's constants when the refit was declined, which the sentence says)
     /// (envelopeCalibrated: one undo step of its own), and the frontier and plan are costed under
     /// it. False with `why` when there is nothing to calibrate to or one runs already.
     bool calibrateToUserRuns(QString* why = nullptr);

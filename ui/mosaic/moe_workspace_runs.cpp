@@ -56,7 +56,7 @@ bool MoeWorkspace::calibrateToUserRuns(QString* why) {
     m_reality->setCalibrating(true);
     const std::string name = "my-" + hw;
     m_calibrationRunner.submit([base, cases, name](const tandem::CancelFlag*) {
-        return mosaic::calibrateToRuns(base, cases, name, false);
+        return mosaic::calibrateToRuns(base, cases, name);
     });
     return true;
 }
@@ -68,6 +68,18 @@ void MoeWorkspace::connectCalibration() {
     });
     m_calibrationRunner.onResult(this, [this](const mosaic::CalibrationResult& r, quint64) {
         m_reality->setCalibrating(false);
+        QStringList unused;
+        for (const mosaic::UnusedRun& u : r.unused)
+            unused << tr("%1: %2").arg(QString::fromStdString(u.source),
+                                       QString::fromStdString(u.reason));
+        if (r.summary.runs == 0) {
+            m_status->setText(tr("None of your runs can be calibrated to: %1")
+                                  .arg(unused.join(QStringLiteral("; "))));
+            return;
+        }
+        m_status->setText(unused.isEmpty()
+                              ? QString()
+                              : tr("Calibrated without %1").arg(unused.join(QStringLiteral("; "))));
         if (!envelope()) return;
         mosaic::Envelope e = *envelope();
         e.stack = r.stack;
