@@ -230,16 +230,16 @@ private slots:
         QCOMPARE(jj["unused"].size(), size_t(2));
         QCOMPARE(jj["unused"][1]["source"].get<std::string>(), std::string("qwen235.log"));
 
-        QFile one(dir.filePath(QStringLiteral("one.txt")));
-        QVERIFY(one.open(QIODevice::WriteOnly));
-        one.write(QStringLiteral("qwen30b.log --model %1 --layout tp=1,pp=1,ep=1,mbs=4 --devices 8 "
-                                 "--seqlen 4096\n")
-                      .arg(model("Qwen3-30B-A3B.config.json"))
-                      .toUtf8());
-        one.close();
+        const QString one = cli_fixtures::writeFile(
+            dir, QStringLiteral("one.txt"),
+            QStringLiteral("qwen30b.log --model %1 --layout tp=1,pp=1,ep=1,mbs=4 --devices 8 "
+                           "--seqlen 4096\n")
+                .arg(model("Qwen3-30B-A3B.config.json"))
+                .toUtf8());
+        QVERIFY(!one.isEmpty());
         const QString none = dir.filePath(QStringLiteral("none.json"));
         const CliRun d = runCli(QStringList{QStringLiteral("calibrate"), QStringLiteral("--runs"),
-                                            one.fileName(), QStringLiteral("--out"), none} +
+                                            one, QStringLiteral("--out"), none} +
                                 gb200);
         QCOMPARE(d.exitCode, 2);
         QVERIFY2(d.err.contains(QStringLiteral("qwen30b.log: not used: the model calls")),
@@ -286,16 +286,16 @@ private slots:
         QVERIFY2(p.out.contains(QStringLiteral("; refitted attention_efficiency and tp_overlap; "
                                                "kept at the base's values")),
                  qPrintable(p.out));
-        QFile one(dir.filePath(QStringLiteral("one.txt")));
-        QVERIFY(one.open(QIODevice::WriteOnly));
-        one.write(QStringLiteral("llama70b.log --model %1 --layout tp=4,pp=8,vp=5 --devices 64 "
-                                 "--seqlen 8192\n")
-                      .arg(model("Llama-3-70B.config.json"))
-                      .toUtf8());
-        one.close();
+        const QString one = cli_fixtures::writeFile(
+            dir, QStringLiteral("one.txt"),
+            QStringLiteral("llama70b.log --model %1 --layout tp=4,pp=8,vp=5 --devices 64 "
+                           "--seqlen 8192\n")
+                .arg(model("Llama-3-70B.config.json"))
+                .toUtf8());
+        QVERIFY(!one.isEmpty());
         // --precision on the command line fills what the line leaves out.
         const CliRun d =
-            runCli({QStringLiteral("calibrate"), QStringLiteral("--runs"), one.fileName(),
+            runCli({QStringLiteral("calibrate"), QStringLiteral("--runs"), one,
                     QStringLiteral("--hardware"), QStringLiteral("h100"),
                     QStringLiteral("--precision"), QStringLiteral("fp8"), QStringLiteral("--name"),
                     QStringLiteral("mine"), QStringLiteral("--out"), b});
