@@ -51,6 +51,17 @@ void writeLlamaLog(const QTemporaryDir& dir) {
     tandem::test::writeMegatronLog(dir, QStringLiteral("llama70b.log"), 64, 256, 8192, 1664);
 }
 
+/// `dir`/one.txt, a runs file of one line: `log`, --model with tests/data/models/`modelFile`,
+/// then `flags`. Its path, or "" when it cannot be written.
+QString writeOneRun(const QTemporaryDir& dir, const char* log, const char* modelFile,
+                    const char* flags) {
+    return cli_fixtures::writeFile(
+        dir, QStringLiteral("one.txt"),
+        QStringLiteral("%1 --model %2 %3\n")
+            .arg(QLatin1String(log), model(modelFile), QLatin1String(flags))
+            .toUtf8());
+}
+
 nlohmann::json readJson(const QString& path) {
     std::ifstream in(path.toStdString());
     return nlohmann::json::parse(in);
@@ -230,12 +241,8 @@ private slots:
         QCOMPARE(jj["unused"].size(), size_t(2));
         QCOMPARE(jj["unused"][1]["source"].get<std::string>(), std::string("qwen235.log"));
 
-        const QString one = cli_fixtures::writeFile(
-            dir, QStringLiteral("one.txt"),
-            QStringLiteral("qwen30b.log --model %1 --layout tp=1,pp=1,ep=1,mbs=4 --devices 8 "
-                           "--seqlen 4096\n")
-                .arg(model("Qwen3-30B-A3B.config.json"))
-                .toUtf8());
+        const QString one = writeOneRun(dir, "qwen30b.log", "Qwen3-30B-A3B.config.json",
+                                        "--layout tp=1,pp=1,ep=1,mbs=4 --devices 8 --seqlen 4096");
         QVERIFY(!one.isEmpty());
         const QString none = dir.filePath(QStringLiteral("none.json"));
         const CliRun d = runCli(QStringList{QStringLiteral("calibrate"), QStringLiteral("--runs"),
@@ -286,12 +293,8 @@ private slots:
         QVERIFY2(p.out.contains(QStringLiteral("; refitted attention_efficiency and tp_overlap; "
                                                "kept at the base's values")),
                  qPrintable(p.out));
-        const QString one = cli_fixtures::writeFile(
-            dir, QStringLiteral("one.txt"),
-            QStringLiteral("llama70b.log --model %1 --layout tp=4,pp=8,vp=5 --devices 64 "
-                           "--seqlen 8192\n")
-                .arg(model("Llama-3-70B.config.json"))
-                .toUtf8());
+        const QString one = writeOneRun(dir, "llama70b.log", "Llama-3-70B.config.json",
+                                        "--layout tp=4,pp=8,vp=5 --devices 64 --seqlen 8192");
         QVERIFY(!one.isEmpty());
         // --precision on the command line fills what the line leaves out.
         const CliRun d =
