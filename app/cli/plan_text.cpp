@@ -30,6 +30,7 @@ void printHeader(const m::PlanReport& r) {
     if (c.stack.calibration.runs > 0)
         print("Stack: %s, %s\n", c.stack.name.c_str(),
               m::calibrationSentence(c.stack.calibration).c_str());
+    if (!r.stackNote.empty()) print("Note: %s\n", r.stackNote.c_str());
     if (const auto& hf = r.request.hf) {
         print(
             "From a Hugging Face config: model_type %s; with embeddings N_tot %s B, N_act %s "

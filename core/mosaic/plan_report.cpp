@@ -11,6 +11,7 @@
 #include "mosaic/layout_grid.h"
 #include "mosaic/measured_collectives.h"
 #include "mosaic/megatron_args.h"
+#include "mosaic/stack_file.h"
 
 namespace tandem::mosaic {
 
@@ -112,6 +113,7 @@ PlanReport runPlan(const PlanRequest& r) {
     }
     out.nodes = (c.devices + c.hardware.gpusPerNode - 1) / c.hardware.gpusPerNode;
     out.networkNote = networkExtrapolation(c.hardware, out.nodes);
+    out.stackNote = calibrationHardwareNote(c.stack, c.hardware.name);
     out.overlapNote = overlapNote(c.stack, g);
     if (!out.layouts.empty()) out.pipelineNote = pipelineSplitNote(g, out.layouts.front().plan);
     return out;
@@ -176,6 +178,7 @@ nlohmann::ordered_json planReportToJson(const PlanReport& r) {
         }
     }
     if (!r.networkNote.empty()) j["network_note"] = r.networkNote;
+    if (!r.stackNote.empty()) j["stack_note"] = r.stackNote;
     j["overlap_note"] = r.overlapNote;
     if (!r.pipelineNote.empty()) j["pipeline_note"] = r.pipelineNote;
     // A token target adds its keys (without one the output keeps its bytes).
@@ -222,6 +225,7 @@ std::string planReportMegatron(const PlanReport& r, std::vector<std::string>* no
     s += "# " + r.overlapNote + "\n";
     std::vector<std::string> all = own;
     if (!r.networkNote.empty()) all.push_back(r.networkNote);
+    if (!r.stackNote.empty()) all.push_back(r.stackNote);
     if (l.globalBatch != c.globalBatch)
         all.push_back("the global batch is " + n(l.globalBatch) +
                       " sequences, the multiple of DP x micro-batch nearest to the " +

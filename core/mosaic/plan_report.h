@@ -101,6 +101,8 @@ struct PlanReport {
     std::optional<PlanRejections> rejections;
     /// networkExtrapolation of the cluster's node count; "" within the fitted scope.
     std::string networkNote;
+    /// calibrationHardwareNote of the cluster's stack on its hardware; "" when it fits.
+    std::string stackNote;
     /// overlapNote of the cluster's stack for the model: what the costing hides.
     std::string overlapNote;
     /// pipelineSplitNote of the first layout (the one --emit writes): how its layers are split
@@ -129,7 +131,8 @@ PlanReport runPlan(const PlanRequest& r);
 
 /// `tandem-cli plan --json`: planToJson of the layouts plus nearest_working_devices (nothing
 /// fits), model_source (a Hugging Face config), measured_collectives with each layout's
-/// collectives (measured curves), network_note (an extrapolation), overlap_note (overlapNote),
+/// collectives (measured curves), network_note (an extrapolation), stack_note (a stack
+/// calibrated on other hardware, PlanReport::stackNote), overlap_note (overlapNote),
 /// pipeline_note (PlanReport::pipelineNote, where there is one) and, with a token target,
 /// token_target {tokens, goodput} and each layout's days_to_target (null when infeasible);
 /// a given layout costed at a chosen recomputation has ckpt_chosen true, and one that does not
@@ -142,7 +145,8 @@ nlohmann::ordered_json planReportToJson(const PlanReport& r);
 /// count, the training stack and precision, the layout (layoutString) with its batch and the
 /// predicted tokens/s per GPU, iteration time, MFU and memory, the overlap the costing assumes
 /// (overlapNote), then one `# Note:` line per note (PlanReport::pipelineNote, megatronArguments'
-/// vocabulary note, the network extrapolation note, a rounded global batch); `set -euo pipefail`;
+/// vocabulary note, the network extrapolation note, the stack's calibration-hardware note, a
+/// rounded global batch); `set -euo pipefail`;
 /// torchrun's GPUs per node and node count as PET_NPROC_PER_NODE / PET_NNODES defaults (torchrun
 /// reads its options from PET_* variables); then `torchrun pretrain_gpt.py` with megatronArguments'
 /// flags one per line and the script's own arguments

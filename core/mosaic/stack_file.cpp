@@ -44,6 +44,15 @@ std::string calibrationSentence(const StackCalibration& c) {
            "; kept at the base's values (not exercised by the runs) " + list(c.kept);
 }
 
+std::string calibrationHardwareNote(const Stack& stack, const std::string& hardware) {
+    const StackCalibration& c = stack.calibration;
+    if (c.runs <= 0 || !c.adopted || c.hardware.empty() || c.hardware == hardware) return "";
+    return "stack " + stack.name + " was calibrated to runs on " + c.hardware + ", not " +
+           hardware + ": its constants carry that cluster's kernels and software, which " +
+           hardware + " may not share (calibrate to runs on " + hardware + ", or use " +
+           (c.base.empty() ? std::string("the base stack") : c.base) + ")";
+}
+
 nlohmann::ordered_json stackToJson(const Stack& stack) {
     const StackCalibration* calibration = stack.calibration.runs > 0 ? &stack.calibration : nullptr;
     nlohmann::ordered_json j;

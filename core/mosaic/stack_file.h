@@ -28,6 +28,11 @@ inline constexpr int kStackFileVersion = 1;
 /// kept (median error 5.3 %; ...a run left out was predicted at 5.9 %, no better ...)".
 std::string calibrationSentence(const StackCalibration& c);
 
+/// "stack my-h100 was calibrated to runs on h100, not gb200-nvl72: ...": the note wherever a
+/// stack calibrated to runs on one hardware costs another (its constants carry that cluster's
+/// kernels and software); "" for a stack not calibrated, or calibrated on `hardware` itself.
+std::string calibrationHardwareNote(const Stack& stack, const std::string& hardware);
+
 /// `stack` as a stack file (above): its base (stack.calibration.base, set for every stack read
 /// from a file, calibrated or not; else its own name when it is a built-in stack), every
 /// stackFitParameters() member, and its calibration when it has one.

@@ -197,6 +197,17 @@ private slots:
         QVERIFY2(p.exitCode == 0, qPrintable(p.err));
         QVERIFY2(p.out.contains(QStringLiteral("Stack: from-logs, calibrated to 3 runs of yours")),
                  qPrintable(p.out));
+        QVERIFY(!p.out.contains(QStringLiteral("was calibrated to runs on")));
+        // On other hardware the plan says whose runs the constants come from.
+        const CliRun h = runCli({QStringLiteral("plan"), model("Qwen3-30B-A3B.config.json"),
+                                 QStringLiteral("--devices"), QStringLiteral("64"),
+                                 QStringLiteral("--hardware"), QStringLiteral("h100"),
+                                 QStringLiteral("--stack"), out, QStringLiteral("--json")});
+        QVERIFY2(h.exitCode == 0, qPrintable(h.err));
+        QCOMPARE(nlohmann::json::parse(h.out.toStdString())["stack_note"].get<std::string>(),
+                 std::string("stack from-logs was calibrated to runs on gb200-nvl72, not h100: its "
+                             "constants carry that cluster's kernels and software, which h100 may "
+                             "not share (calibrate to runs on h100, or use megatron-core)"));
     }
 
     /// A run the model calls infeasible (Qwen3-30B-A3B on 8 GPUs without expert parallelism:

@@ -300,6 +300,7 @@ void PlanPanel::showReport() {
         if (!m_report->pipelineNote.empty())
             notes << QString::fromStdString(m_report->pipelineNote);
         if (!m_report->networkNote.empty()) notes << QString::fromStdString(m_report->networkNote);
+        if (!m_report->stackNote.empty()) notes << QString::fromStdString(m_report->stackNote);
         m_note->setText(notes.join(QLatin1Char('\n')));
     }
     QList<QPair<QString, mosaic::Breakdown>> bars;
