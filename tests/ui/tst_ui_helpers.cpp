@@ -86,6 +86,35 @@ private slots:
         QString garbage = QStringLiteral("3e5e");
         QCOMPARE(box.validate(garbage, pos), QValidator::Invalid);
     }
+    /// Ctrl+Z in a box whose typed number was taken (Enter) reaches the window's Undo action:
+    /// the line edit's own history is empty then, and it used to take the key and do nothing.
+    /// While typing, Ctrl+Z stays the line edit's (it undoes the keystrokes).
+    void undoAfterEnterReachesTheWindow() {
+        QMainWindow window;
+        auto* box = new tandem::ui::IntSpinBox;
+        box->setRange(0, 100);
+        box->setKeyboardTracking(false);
+        window.setCentralWidget(box);
+        auto* undo = new QAction(QStringLiteral("Undo"), &window);
+        undo->setShortcut(QKeySequence::Undo);
+        window.addAction(undo);
+        QSignalSpy undone(undo, &QAction::triggered);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        box->setFocus();
+        QLineEdit* edit = box->findChild<QLineEdit*>();
+        edit->selectAll();
+        QTest::keyClicks(box, QStringLiteral("42"));
+        QTest::keyClick(box, Qt::Key_Return);
+        QCOMPARE(box->value(), 42);
+        QTest::keyClick(box, Qt::Key_Z, Qt::ControlModifier);
+        QCOMPARE(undone.count(), 1);
+        // Typing again: Ctrl+Z undoes the keystroke in the box, not the window's last edit.
+        QTest::keyClicks(box, QStringLiteral("7"));
+        QVERIFY(edit->isUndoAvailable());
+        QTest::keyClick(box, Qt::Key_Z, Qt::ControlModifier);
+        QCOMPARE(undone.count(), 1);
+    }
     /// A number outside a box's range is refused with a message naming the field, the number and
     /// the range, and the box keeps its value. Qt's boxes dropped the keystrokes instead: "-5" in
     /// a box whose minimum is 5 became 5, "1e308" in one whose maximum is 130 became 130, without

@@ -295,11 +295,12 @@ void PlanPanel::showReport() {
                          [](const mosaic::PlanLayout& p) { return p.daysToTarget; })
                 : tr("no token target"));
         // What the costing assumes hidden, how the first layout's layers are split where PP
-        // does not divide them, then where the network is extrapolated.
+        // does not divide them, and whose runs a calibrated stack's constants come from. Where
+        // the network is extrapolated the workspace's status line under every page says
+        // (networkExtrapolation of the same cluster), so it is not repeated here.
         QStringList notes{QString::fromStdString(m_report->overlapNote)};
         if (!m_report->pipelineNote.empty())
             notes << QString::fromStdString(m_report->pipelineNote);
-        if (!m_report->networkNote.empty()) notes << QString::fromStdString(m_report->networkNote);
         if (!m_report->stackNote.empty()) notes << QString::fromStdString(m_report->stackNote);
         m_note->setText(notes.join(QLatin1Char('\n')));
     }

@@ -163,6 +163,15 @@ void SpinBoxRefusal::watchEditing(QAbstractSpinBox* box, std::function<double()>
     });
 }
 
+bool SpinBoxRefusal::leavesUndoToWindow(const QAbstractSpinBox* box, const QEvent* event) {
+    if (event->type() != QEvent::ShortcutOverride) return false;
+    const auto* key = static_cast<const QKeyEvent*>(event);
+    const QLineEdit* edit = box->findChild<const QLineEdit*>();
+    if (!edit) return false;
+    return (key->matches(QKeySequence::Undo) && !edit->isUndoAvailable()) ||
+           (key->matches(QKeySequence::Redo) && !edit->isRedoAvailable());
+}
+
 bool SpinBoxRefusal::refusesEnter(const QAbstractSpinBox* box, const QKeyEvent* event,
                                   const QString& typed, int decimals, double lo, double hi) const {
     // m_refusedNow: the line edit's own Return handling (a key sent to it) refused it already.
@@ -211,6 +220,10 @@ void NumberSpinBox::keyPressEvent(QKeyEvent* event) {
     if (refused) event->accept();  // not on to the dialog's default button
 }
 
+bool NumberSpinBox::event(QEvent* event) {
+    return leavesUndoToWindow(this, event) ? false : QDoubleSpinBox::event(event);
+}
+
 QValidator::State NumberSpinBox::validate(QString& input, int& pos) const {
     const QString special = specialValueText();
     if (!special.isEmpty() && special.startsWith(input))
@@ -252,6 +265,10 @@ void IntSpinBox::keyPressEvent(QKeyEvent* event) {
         this, event, bare(lineEdit()->displayText(), prefix(), suffix()), -1, minimum(), maximum());
     QSpinBox::keyPressEvent(event);
     if (refused) event->accept();
+}
+
+bool IntSpinBox::event(QEvent* event) {
+    return leavesUndoToWindow(this, event) ? false : QSpinBox::event(event);
 }
 
 QValidator::State IntSpinBox::validate(QString& input, int& pos) const {

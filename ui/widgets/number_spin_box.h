@@ -48,6 +48,11 @@ protected:
     /// default button is not pressed.
     bool refusesEnter(const QAbstractSpinBox* box, const QKeyEvent* event, const QString& typed,
                       int decimals, double lo, double hi) const;
+    /// Whether `event` is the shortcut override of Undo or Redo while `box`'s line edit has
+    /// none of its own (its text is the committed value: setText clears the line edit's
+    /// history). The box then leaves the key to the window, whose Edit > Undo / Redo undoes the
+    /// committed edit, instead of its line edit taking the key and doing nothing.
+    static bool leavesUndoToWindow(const QAbstractSpinBox* box, const QEvent* event);
     /// The name used in `box`'s messages: the one set, else its form label, else its
     /// accessible name, else "Value".
     QString fieldNameOf(const QAbstractSpinBox* box) const;
@@ -87,6 +92,8 @@ protected:
     /// Enter on a refused number refuses it and stops there (the dialog's default button is not
     /// pressed); any other key as QDoubleSpinBox.
     void keyPressEvent(QKeyEvent* event) override;
+    /// Undo / Redo with nothing typed to undo go to the window (leavesUndoToWindow).
+    bool event(QEvent* event) override;
 };
 
 /// A QSpinBox that reads exponents ("1e3") and refuses out-of-range or fractional input with a
@@ -108,6 +115,8 @@ signals:
 protected:
     /// As NumberSpinBox::keyPressEvent.
     void keyPressEvent(QKeyEvent* event) override;
+    /// As NumberSpinBox::event.
+    bool event(QEvent* event) override;
 };
 
 }  // namespace tandem::ui
