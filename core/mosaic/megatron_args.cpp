@@ -38,8 +38,9 @@ struct ReadFlags {
     bool swiglu = false, gqa = false, bf16 = false, overlapGrad = false, overlapParam = false;
     bool torchFsdp = false;  ///< --use-torch-fsdp2: parameters, gradients and optimizer sharded
     /// Kernel and overlap flags: --moe-token-dispatcher-type ("" = not given: Megatron-LM's
-    /// allgather), --moe-grouped-gemm, --moe-shared-expert-overlap, --tp-comm-overlap.
-    std::string dispatcher;
+    /// allgather), --moe-grouped-gemm, --moe-shared-expert-overlap, --tp-comm-overlap,
+    /// --attention-backend ("" = not given: Megatron-LM's auto).
+    std::string dispatcher, attentionBackend;
     bool groupedGemm = false, sharedOverlap = false, tpCommOverlap = false;
     /// Architecture flags (read so that they are known; the costing does not depend on them).
     std::string normalization, positions;
@@ -174,6 +175,8 @@ const std::vector<MegatronFlag>& megatronFlags() {
         toggle("--moe-grouped-gemm", [](R& r) -> bool& { return r.groupedGemm; }),
         toggle("--moe-shared-expert-overlap", [](R& r) -> bool& { return r.sharedOverlap; }),
         toggle("--tp-comm-overlap", [](R& r) -> bool& { return r.tpCommOverlap; }),
+        choice("--attention-backend", [](R& r) -> std::string& { return r.attentionBackend; },
+               {"flash", "fused", "unfused", "local", "auto"}),
     };
     return flags;
 }
@@ -584,6 +587,10 @@ std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p
     // The TP collectives the stack hides behind the GEMMs (Transformer Engine userbuffers; needs
     // sequence parallelism).
     if (p.sequenceParallel && p.tp > 1 && c.stack.tpOverlap > 0) a += " --tp-comm-overlap";
+    // A stack costed without flash attention (megatron-lm-2022: arXiv:2205.05198's kernels
+    // store the s x s attention scores) runs Megatron's own core attention, not the flash
+    // kernel Megatron-LM picks by default (--attention-backend auto).
+    if (!c.stack.flashAttention) a += " --attention-backend local";
     if (p.fsdp)
         a += " --use-megatron-fsdp --data-parallel-sharding-strategy optim_grads_params";
     else if (p.distributedOptimizer)

@@ -473,6 +473,13 @@ private slots:
         const std::string paper =
             megatronArguments(g, launchCluster(1024, 4096, 1024, "mosaic-paper"), p);
         QVERIFY2(paper.find("--tp-comm-overlap") == std::string::npos, paper.c_str());
+        // Flash attention unless the stack is costed without it (megatron-lm-2022).
+        QVERIFY2(core.find("--attention-backend") == std::string::npos, core.c_str());
+        const std::string y2022 =
+            megatronArguments(g, launchCluster(1024, 4096, 1024, "megatron-lm-2022"), p);
+        QVERIFY2(y2022.find(" --attention-backend local") != std::string::npos, y2022.c_str());
+        const ReadBack back2022 = readLaunch(y2022, g, launchCluster(1024));
+        QVERIFY2(back2022.ok, back2022.error.c_str());
         // A dense model gets no MoE flag.
         Plan dense;
         QVERIFY(parseLayout("tp=8,pp=1,mbs=1,ckpt=none", dense, error));
