@@ -146,6 +146,17 @@ bool readFile(const QString& path, const m::LogRunFacts& facts, const m::Stack& 
                    "ep,ga,tokens_per_s_per_gpu,model_tflops_per_s_per_gpu,note");
     } else {
         for (const m::MeasuredRun& r : m::parseMeasuredRuns(text, diag)) {
+            // A row states its system; --hardware may name it, not another one.
+            const std::string known = hardware && m::measuredSystemIndex(r.system) >= 0
+                                          ? m::measuredSystemOfHardware(hardware->name)
+                                          : r.system;
+            if (known != r.system) {
+                diag.error("line " + std::to_string(r.line),
+                           "the row ran on " + r.system + ", but --hardware is " + hardware->name +
+                               (known.empty() ? "" : " (" + known + ")") +
+                               ": give the runs of one system, with its hardware or none");
+                continue;
+            }
             m::RealityCase c = m::realityCase(r, base, hardware ? &*hardware : nullptr);
             if (!c.expressible) {
                 printError(

@@ -157,13 +157,20 @@ int calibrateCommand(const QStringList& args) {
     if (parser.isSet(json)) {
         nlohmann::ordered_json j = file;
         nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-        for (size_t i = 0; i < used.size() && i < cal.errorsBefore.size(); ++i)
-            rows.push_back({{"line", used[i].run.line},
-                            {"model", used[i].run.model},
-                            {"source", m::runSource(used[i].run)},
-                            {"measured_tokens_per_s_per_gpu", used[i].run.tokensPerSPerGpu},
-                            {"error_before", cal.errorsBefore[i]},
-                            {"error_after", cal.errorsAfter[i]}});
+        for (size_t i = 0; i < used.size() && i < cal.errorsBefore.size(); ++i) {
+            nlohmann::ordered_json row;
+            if (used[i].run.line > 0) row["line"] = used[i].run.line;  // a CSV row's
+            row["model"] = used[i].run.model;
+            row["source"] = m::runSource(used[i].run);
+            row["measured_tokens_per_s_per_gpu"] = used[i].run.tokensPerSPerGpu;
+            row["error_before"] = cal.errorsBefore[i];
+            row["error_after"] = cal.errorsAfter[i];
+            if (i < cal.errorsLeftOut.size())
+                row["error_left_out"] = std::isfinite(cal.errorsLeftOut[i])
+                                            ? nlohmann::ordered_json(cal.errorsLeftOut[i])
+                                            : nlohmann::ordered_json(nullptr);
+            rows.push_back(row);
+        }
         j["runs"] = rows;
         nlohmann::ordered_json unused = nlohmann::ordered_json::array();
         for (const m::UnusedRun& u : cal.unused)
@@ -176,11 +183,19 @@ int calibrateCommand(const QStringList& args) {
     print("Calibrating %s to %d run%s on %s\n", base.name.c_str(), cal.summary.runs,
           cal.summary.runs == 1 ? "" : "s", hwName.c_str());
     std::vector<std::vector<std::string>> rows;
-    for (size_t i = 0; i < used.size() && i < cal.errorsBefore.size(); ++i)
+    const bool leftOut = !cal.errorsLeftOut.empty();
+    for (size_t i = 0; i < used.size() && i < cal.errorsBefore.size(); ++i) {
         rows.push_back({m::runSource(used[i].run), used[i].run.model,
                         fixed(used[i].run.tokensPerSPerGpu, 0), signedPercent(cal.errorsBefore[i]),
                         signedPercent(cal.errorsAfter[i])});
-    printTable({"run", "model", "measured tok/s/GPU", "before", "after"}, rows);
+        if (leftOut)
+            rows.back().push_back(std::isfinite(cal.errorsLeftOut[i])
+                                      ? signedPercent(cal.errorsLeftOut[i])
+                                      : std::string("-"));
+    }
+    std::vector<std::string> header{"run", "model", "measured tok/s/GPU", "before", "after"};
+    if (leftOut) header.push_back("left out");
+    printTable(header, rows);
     std::vector<std::vector<std::string>> consts;
     m::Stack b = base, a = cal.stack;
     for (const m::StackFitParameter& p : m::stackFitParameters())

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/number_format.h"
 #include "common/statistics.h"
 #include "mosaic/layout_form.h"
 
@@ -75,8 +76,9 @@ CalibrationResult calibrateStack(const Stack& base, const std::vector<RealityCas
             others.erase(others.begin() + long(i));
             const Stack s = refit(base, fitCases, others, userWeight);
             const std::vector<double> e = caseErrors(s, {used[i]});
-            if (!e.empty()) left.push_back(e.front());
+            left.push_back(e.empty() ? std::nan("") : e.front());
         }
+        out.errorsLeftOut = left;
         out.summary.leaveOneRunOut = medianAbsError(left);
     }
     // A refit that predicts the runs it did not see no better than the base does has learnt
@@ -87,6 +89,7 @@ CalibrationResult calibrateStack(const Stack& base, const std::vector<RealityCas
     out.cases = used;
     out.summary.medianAbsErrorAfter = medianAbsError(out.errorsAfter);
     out.summary.base = !base.calibration.base.empty() ? base.calibration.base : base.name;
+    out.summary.from = base.name;
     out.stack.name = name;
     out.stack.calibration = out.summary;
     out.stack.description = calibrationSentence(out.summary);
@@ -124,6 +127,17 @@ CalibrationResult calibrateToRuns(const Stack& base, std::vector<RealityCase> gi
             unused.push_back({i, runSource(c.run),
                               "the model calls this layout infeasible under " + base.name + ": " +
                                   row.eval.reason});
+            continue;
+        }
+        const double ratio = row.eval.tokensPerSPerGpu / c.run.tokensPerSPerGpu;
+        if (!(ratio <= kImplausibleFactor && ratio >= 1.0 / kImplausibleFactor)) {
+            unused.push_back(
+                {i, runSource(c.run),
+                 "measured " + formatGeneral(c.run.tokensPerSPerGpu, 4) + " tokens/s per GPU, " +
+                     formatGeneral(ratio >= 1 ? ratio : 1.0 / ratio, 3) + "x " +
+                     (ratio >= 1 ? "slower" : "faster") + " than " + base.name +
+                     " predicts for this layout (" + formatGeneral(row.eval.tokensPerSPerGpu, 4) +
+                     "): check the GPUs, layout and batch given with it"});
             continue;
         }
         const auto twin = std::find_if(cases.begin(), cases.end(),

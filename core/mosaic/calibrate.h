@@ -16,6 +16,13 @@ namespace tandem::mosaic {
 /// hardware keep weight 1 and hold the constants the user's runs say nothing about.
 double replacedRunsWeight(size_t replaced, size_t user);
 
+/// A user's run measured this many times faster or slower than the base stack predicts its
+/// layout is left out of a calibration (calibrateToRuns). The shipped measured runs lie within
+/// 2.4x of the predictions even with their model family held out of the fit
+/// (`reproduce reality`), and the same layout measures up to 1.6x apart across container
+/// releases; 3x is beyond both.
+inline constexpr double kImplausibleFactor = 3.0;
+
 /// Where a user's run came from, as calibrate's messages name it: "line N" of a file of measured
 /// runs, else its log's file name (run.note).
 std::string runSource(const MeasuredRun& r);
@@ -31,11 +38,17 @@ struct UnusedRun {
 struct CalibrationResult {
     Stack stack;  ///< the calibrated stack: `name`, `calibration` (= summary), `description` set
     StackCalibration summary;
+    /// Each case's error predicted by the stack refitted to the others (leave-one-run-out), in
+    /// case order; empty with fewer than two cases.
+    std::vector<double> errorsLeftOut;
     /// The cases calibrated to, in the order given (calibrateToRuns: the given ones less
     /// `unused`); errorsBefore / errorsAfter index them.
     std::vector<RealityCase> cases;
     /// calibrateToRuns: the given cases it left out (a layout the model calls infeasible under
-    /// the base stack, whose error would read -100 %; a run given twice), in order.
+    /// the base stack, whose error would read -100 %; a run measured more than
+    /// kImplausibleFactor times faster or slower than the base predicts its layout, which says
+    /// more about the facts given with it, GPUs, layout or batch, than about the cluster; a run
+    /// given twice), in order.
     std::vector<UnusedRun> unused;
     /// predicted / measured - 1 of each expressible, feasible case (in case order) under the
     /// starting stack and under the calibrated one.

@@ -110,6 +110,7 @@ RealitySummary summarize(const std::vector<RealityRow>& rows) {
     for (const RealityRow& r : rows) {
         ++s.rows;
         if (r.eval.feasible) ++s.feasible;
+        if (!r.eval.feasible) continue;
         if (std::abs(r.error) <= 0.25) ++s.within25;
         abs.push_back(std::abs(r.error));
     }

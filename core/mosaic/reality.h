@@ -83,7 +83,9 @@ struct RealityRow {
 };
 std::vector<RealityRow> costCases(const std::vector<RealityCase>& cases);
 
-/// Summary of rows: median |error|, share within +-25 %, share feasible.
+/// Summary of rows: median |error| over the feasible rows (an infeasible row has no prediction;
+/// NaN when none is feasible), share of all rows within +-25 % (an infeasible row is not), and
+/// how many are feasible.
 struct RealitySummary {
     int rows = 0, feasible = 0, within25 = 0;
     double medianAbsError = 0, shareWithin25 = 0;

@@ -58,6 +58,9 @@ struct StackCalibration {
     /// no better than the base predicts them (leaveOneRunOut >= medianAbsErrorBefore), so the
     /// stack keeps the base's constants and medianAbsErrorAfter equals medianAbsErrorBefore.
     bool adopted = true;
+    /// The stack the calibration started from and, declined, kept the constants of: `base`, or
+    /// a stack calibrated before (a file's name); empty: `base`.
+    std::string from;
 };
 
 /// A training stack. Every member is data; the perf model has one code path for all stacks.

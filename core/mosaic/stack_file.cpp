@@ -20,10 +20,13 @@ std::string calibrationSentence(const StackCalibration& c) {
     if (!c.adopted) {
         std::string s = "checked against " + std::to_string(c.runs) + " runs of yours";
         if (!c.hardware.empty()) s += " on " + c.hardware;
-        return s + ": " + (c.base.empty() ? std::string("the base") : c.base) +
-               "'s constants kept (median error " + percent(c.medianAbsErrorBefore) +
-               "; refitted to your runs, a run left out was predicted at " +
-               percent(c.leaveOneRunOut) + ", no better: the runs say nothing the fit does not)";
+        const std::string from = !c.from.empty()   ? c.from
+                                 : !c.base.empty() ? c.base
+                                                   : std::string("the base");
+        return s + ": " + from + "'s constants kept (median error " +
+               percent(c.medianAbsErrorBefore) +
+               "; refitted to all but one, the run left out was " + "predicted at " +
+               percent(c.leaveOneRunOut) + " in the median, no better)";
     }
     std::string s =
         "calibrated to " + std::to_string(c.runs) + (c.runs == 1 ? " run" : " runs") + " of yours";
@@ -71,7 +74,11 @@ nlohmann::ordered_json stackToJson(const Stack& stack) {
         c["median_abs_error_after"] = calibration->medianAbsErrorAfter;
         if (std::isfinite(calibration->leaveOneRunOut))
             c["leave_one_run_out"] = calibration->leaveOneRunOut;
-        if (!calibration->adopted) c["adopted"] = false;
+        if (!calibration->adopted) {
+            c["adopted"] = false;
+            if (!calibration->from.empty() && calibration->from != calibration->base)
+                c["from"] = calibration->from;
+        }
         if (!calibration->refitted.empty() || !calibration->kept.empty()) {
             c["refitted"] = calibration->refitted;
             c["kept"] = calibration->kept;
@@ -147,6 +154,7 @@ Stack readStackJson(JsonReader& r, std::vector<std::string>* notes) {
                                  ? c.number("leave_one_run_out", 0, Range::nonNegative())
                                  : std::nan("");
         cal.adopted = c.boolean("adopted", true);
+        cal.from = c.string("from", "");
         if (!cal.adopted && !std::isfinite(cal.leaveOneRunOut))
             c.diagnostics().error(c.childPath("adopted"),
                                   "false needs leave_one_run_out, the error that declined it");

@@ -129,6 +129,11 @@ private slots:
                                                  data("rate-trace.csv"), QStringLiteral("--out"),
                                                  QStringLiteral("OUT/x.json")}
                                   << "line 1: neither a training log nor a file of measured runs";
+        QTest::newRow("rows of another system")
+            << QStringList{QStringLiteral("calibrate"),  data("calibrate-gb200-2608-runs.csv"),
+                           QStringLiteral("--hardware"), QStringLiteral("h100"),
+                           QStringLiteral("--out"),      QStringLiteral("OUT/x.json")}
+            << "line 2: the row ran on DGX-GB200, but --hardware is h100 (DGX-H100)";
         QTest::newRow("unknown hardware")
             << QStringList{QStringLiteral("calibrate"),  data("calibrate-h100-runs.csv"),
                            QStringLiteral("--hardware"), QStringLiteral("h900"),
@@ -221,7 +226,9 @@ private slots:
         f.write(QStringLiteral("qwen30b.log --model %1 --layout tp=1,pp=1,ep=1,mbs=4 --devices 8 "
                                "--seqlen 4096 --precision mxfp8\n"
                                "qwen235.log --model %2 --layout tp=1,pp=8,vp=3,ep=32,mbs=1 "
-                               "--devices 256 --seqlen 4096 --precision mxfp8\n")
+                               "--devices 256 --seqlen 4096 --precision mxfp8\n"
+                               "qwen30b.log --model %1 --layout tp=1,pp=1,ep=8,mbs=4 --devices 64 "
+                               "--seqlen 4096 --precision mxfp8\n")
                     .arg(model("Qwen3-30B-A3B.config.json"), model("Qwen3-235B-A22B.config.json"))
                     .toUtf8());
         f.close();
@@ -239,6 +246,11 @@ private slots:
         QVERIFY2(c.err.contains(QStringLiteral("qwen235.log: warning: not used: the same run as "
                                                "one given before it (qwen235.log)")),
                  qPrintable(c.err));
+        // The run given 64 GPUs where it ran on 8 measures 5.6x slower than its layout costs.
+        QVERIFY2(c.err.contains(QStringLiteral("qwen30b.log: warning: not used: measured 4992 "
+                                               "tokens/s per GPU, 5.62x slower than megatron-core "
+                                               "predicts for this layout")),
+                 qPrintable(c.err));
         QVERIFY(c.out.contains(QStringLiteral("Calibrating megatron-core to 3 runs")));
         QVERIFY(!c.out.contains(QStringLiteral("-100.0 %")));
         QCOMPARE(readJson(out)["calibration"]["runs"].get<int>(), 3);
@@ -249,7 +261,11 @@ private slots:
         QVERIFY2(j.exitCode == 0, qPrintable(j.err));
         const nlohmann::json jj = nlohmann::json::parse(j.out.toStdString());
         QCOMPARE(jj["runs"].size(), size_t(3));
-        QCOMPARE(jj["unused"].size(), size_t(2));
+        QCOMPARE(jj["unused"].size(), size_t(3));
+        // A log's row names its source, not a line; each run's error predicted from the others.
+        QVERIFY(!jj["runs"][0].contains("line"));
+        QCOMPARE(jj["runs"][0]["source"].get<std::string>(), std::string("qwen30b.log"));
+        QVERIFY(jj["runs"][0]["error_left_out"].is_number());
         QCOMPARE(jj["unused"][1]["source"].get<std::string>(), std::string("qwen235.log"));
 
         const QString one = writeOneRun(dir, "qwen30b.log", "Qwen3-30B-A3B.config.json",

@@ -223,7 +223,7 @@ private slots:
         s.name = "my-cluster";
         stackFitParameters()[0].ref(s) = 0.83;
         s.calibration =
-            StackCalibration{3, "megatron-core", "h100", 0.182, 0.061, 0.09, {}, {}, true};
+            StackCalibration{3, "megatron-core", "h100", 0.182, 0.061, 0.09, {}, {}, true, ""};
         const nlohmann::ordered_json j = stackToJson(s);
         QCOMPARE(j["base"].get<std::string>(), std::string("megatron-core"));
         QTemporaryDir dir;
@@ -286,7 +286,7 @@ private slots:
         s.name = "my-cluster";
         stackFitParameters()[1].ref(s) = 0.41;
         s.calibration =
-            StackCalibration{3, "megatron-core", "h100", 0.182, 0.061, 0.09, {}, {}, true};
+            StackCalibration{3, "megatron-core", "h100", 0.182, 0.061, 0.09, {}, {}, true, ""};
         e.stack = s;
         const nlohmann::ordered_json j = writeEnvelope(e);
         QVERIFY(j.contains("stack") && j["stack"].is_object());

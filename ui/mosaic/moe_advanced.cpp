@@ -218,9 +218,7 @@ void MoeAdvanced::setEnvelope(const mosaic::Envelope& e) {
 
 QString MoeAdvanced::calibratedStackLabel(const mosaic::Stack& s) {
     const QString name = QString::fromStdString(s.name);
-    return s.calibration.adopted ? tr("%1 (calibrated)").arg(name)
-                                 : tr("%1 (checked: %2's constants)")
-                                       .arg(name, QString::fromStdString(s.calibration.base));
+    return s.calibration.adopted ? tr("%1 (calibrated)").arg(name) : tr("%1 (checked)").arg(name);
 }
 
 void MoeAdvanced::offerCalibratedStack(const mosaic::Stack& s) {

@@ -55,8 +55,8 @@ private:
     QComboBox* m_precision;
     QLabel* m_precisionNote;
     mosaic::Hardware m_loadedHardwareSheet;
-    /// "NAME (calibrated)" for calibrated stack `s`, or "NAME (checked: megatron-core's
-    /// constants)" when its refit was declined (StackCalibration::adopted false).
+    /// "NAME (calibrated)" for calibrated stack `s`, or "NAME (checked)" when its refit was
+    /// declined (StackCalibration::adopted false; the tooltip says whose constants it keeps).
     static QString calibratedStackLabel(const mosaic::Stack& s);
     /// The calibrated stack offered (calibration.runs 0: none); shown as calibratedStackLabel.
     mosaic::Stack m_calibratedStack;

@@ -73,19 +73,26 @@ void MoeWorkspace::connectCalibration() {
             unused << tr("%1: %2").arg(QString::fromStdString(u.source),
                                        QString::fromStdString(u.reason));
         if (r.summary.runs == 0) {
-            m_status->setText(tr("None of your runs can be calibrated to: %1")
-                                  .arg(unused.join(QStringLiteral("; "))));
+            m_reality->setCalibrationNote(tr("None of your runs can be calibrated to: %1.")
+                                              .arg(unused.join(QStringLiteral("; "))));
             return;
         }
-        m_status->setText(unused.isEmpty()
-                              ? QString()
-                              : tr("Calibrated without %1").arg(unused.join(QStringLiteral("; "))));
         if (!envelope()) return;
+        // Calibrating again to the same runs gives the same stack: nothing to commit or undo.
+        if (mosaic::stackToJson(r.stack) == mosaic::stackToJson(envelope()->stack)) {
+            m_reality->setCalibrationNote(
+                tr("The stack is already %1 to these runs: nothing changed.")
+                    .arg(r.summary.adopted ? tr("calibrated") : tr("checked against")));
+            return;
+        }
         mosaic::Envelope e = *envelope();
         e.stack = r.stack;
         m_controls->setEnvelope(e);
         commitEdit(e, true);
         showUserRuns();
+        if (!unused.isEmpty())
+            m_reality->setCalibrationNote(
+                tr("Calibrated without %1.").arg(unused.join(QStringLiteral("; "))));
         recompute();
     });
     connect(m_calibrationRunner.runner(), &JobRunner::failed, this,

@@ -197,9 +197,15 @@ RealityView::RealityView(QWidget* parent)
     applyTheme();
 }
 
+void RealityView::setCalibrationNote(const QString& note) {
+    m_calibrationNote = note;
+    refilter();
+}
+
 void RealityView::setUserRuns(const std::vector<mosaic::RealityCase>& cases,
                               const QString& stackName, const QStringList& problems) {
     m_userProblems = problems;
+    m_calibrationNote.clear();
     m_userCases = cases;
     m_userRows = mosaic::costCases(m_userCases);
     m_userSummary = mosaic::summarize(m_userRows);
@@ -525,12 +531,21 @@ QString RealityView::caption() const {
                             tr("measured runs")));
     if (!m_userRows.empty()) {
         text += QLatin1Char(' ') +
-                tr("Yours (triangles): %1 of %2 imported from training logs, costed under %3: "
-                   "median |error| %4 %.")
+                tr("Yours (triangles): %1 of %2 imported from training logs, costed under %3")
                     .arg(yoursPlotted)
-                    .arg(countLabel(int(m_userRows.size()), tr("run"), tr("runs")), m_userStack)
-                    .arg(QString::number(100 * m_userSummary.medianAbsError, 'f', 1));
+                    .arg(countLabel(int(m_userRows.size()), tr("run"), tr("runs")), m_userStack);
+        if (m_userSummary.feasible > 0)
+            text += tr(": median |error| %1 %")
+                        .arg(QString::number(100 * m_userSummary.medianAbsError, 'f', 1));
+        text += QLatin1Char('.');
+        const int userInfeasible = m_userSummary.rows - m_userSummary.feasible;
+        if (userInfeasible > 0)
+            text += QLatin1Char(' ') +
+                    tr("%1 of yours out of memory under the model: not plotted, and left out of a "
+                       "calibration.")
+                        .arg(countLabel(userInfeasible, tr("run"), tr("runs")));
     }
+    if (!m_calibrationNote.isEmpty()) text += QLatin1Char(' ') + m_calibrationNote;
     if (!m_userProblems.isEmpty())
         text += QLatin1Char(' ') + tr("Runs of yours that cannot be read, not plotted: %1.")
                                        .arg(m_userProblems.join(QStringLiteral("; ")));

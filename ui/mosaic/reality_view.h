@@ -89,6 +89,9 @@ public:
     /// (named in the caption).
     void setUserRuns(const std::vector<mosaic::RealityCase>& cases, const QString& stackName,
                      const QStringList& problems = {});
+    /// A sentence about the last calibration the caption adds until the runs change
+    /// (setUserRuns): the runs it left out and why.
+    void setCalibrationNote(const QString& note);
     /// Number of the user's runs shown.
     int userRunCount() const { return int(m_userRows.size()); }
     /// The summary of the user's runs under their stack (median |error| ...).
@@ -192,6 +195,7 @@ private:
     mosaic::RealitySummary m_userSummary;
     QString m_userStack;
     QStringList m_userProblems;
+    QString m_calibrationNote;
     QPushButton* m_calibrate = nullptr;
 };
 
