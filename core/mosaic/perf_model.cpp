@@ -121,12 +121,12 @@ PerfModel::PerfModel(const Geometry& g, const Cluster& c) : m_g(g), m_c(c) {
         auto low = GemmEfficiency::forHardware(h.name, c.precision);
         auto bf16 = GemmEfficiency::forHardware(h.name, Precision::Bf16);
         if (low && bf16) {
-            static std::atomic<unsigned long long> nextId{0};
             m_kernelLow = std::make_shared<const GemmEfficiency>(*low);
             m_kernelBf16 = std::make_shared<const GemmEfficiency>(*bf16);
-            m_kernelId = ++nextId;
         }
     }
+    static std::atomic<unsigned long long> nextId{0};
+    m_shapeCacheId = ++nextId;
     m_qDim = g.headDim > 0 ? double(g.nHead) * g.headDim : double(g.dModel);
     m_attnParams = attentionParams(g);
     m_expertParams = g.experts > 0 ? expertParams(g) : 0.0;
@@ -138,8 +138,9 @@ PerfModel::PerfModel(const Geometry& g, const Cluster& c) : m_g(g), m_c(c) {
     m_nActFlopsPerToken = modelFlops(g.nAct, 1.0);
     // Activation elements per token per layer (sequence-parallel: divided by TP later).
     const double d = g.dModel, dexp = g.dExpert, k = g.topK, e = g.experts;
-    const double kv = g.headDim > 0 ? double(g.nKvHead) * g.headDim
-                                    : double(g.nKvHead) * (g.nHead > 0 ? d / g.nHead : 0.0);
+    m_kvDim = g.headDim > 0 ? double(g.nKvHead) * g.headDim
+                            : double(g.nKvHead) * (g.nHead > 0 ? d / g.nHead : 0.0);
+    const double kv = m_kvDim;
     const double sh = g.sharedExperts;
     // Attention block [Korthikanti et al. 2022 Sec. 4.1, 11 sbh without dropout masks and
     // scores (flash attention)]: norm input, QKV input, Q, K, V, output, out-proj input.

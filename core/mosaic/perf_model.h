@@ -236,10 +236,26 @@ private:
     struct Group;  // terms that depend on (TP, CP, PP, DP, EP) only
     struct Stage;  // static memory of one pipeline stage of a group
     void cost(const Plan& p, Times& t) const;
+    /// The terms of shape (TP, CP, B_micro, EP x ETP, ETP) into `s`, from the per-thread cache
+    /// (cachedShape). Under measured collective curves (Hardware::measured) the TP and CP
+    /// collectives are costed again on each call, so that a CollectiveRecorder sees every use.
     /// `dense`: also the dense-block terms (needed when some stage holds dense layers).
     /// `epEtp`, `etp`: the expert mesh, used by folding stacks only (per-expert tile, width).
     void shapeTerms(int tp, int cp, int mbs, bool dense, Shape& s, int epEtp = 1,
                     int etp = 1) const;
+    /// The terms of a shape but its collectives (Shape::tpCollective and cpLayer are left 0):
+    /// compute, attention, pointwise and vocabulary-stage times and the payloads.
+    void shapeCompute(int tp, int cp, int mbs, bool dense, Shape& s, int epEtp, int etp) const;
+    /// The shape's TP all-gather and exposed CP all-gather time into `s` (whose T and attnCore
+    /// shapeCompute has set).
+    void shapeCollectives(int tp, int cp, Shape& s) const;
+    /// The terms of a shape from a per-thread cache of 1024 shapes keyed by this model
+    /// (m_shapeCacheId) and the shape: shapeCompute's, and with analytical collectives (no
+    /// measured curves) shapeCollectives' too: a plan evaluation then costs no shape term again
+    /// (with kernel tables a shape interpolates them, ~1 us). The reference is valid until the
+    /// next call on this thread. A model never changes after construction, so a cached shape is
+    /// the computed one, bit for bit.
+    const Shape& cachedShape(int tp, int cp, int mbs, bool dense, int epEtp, int etp) const;
     /// Layers of the first, a middle and the last pipeline stage of `p` (even split: ceil(L / PP)
     /// each, the last holding the rest; uneven: Plan::firstStageLayers / lastStageLayers and the
     /// rest split exactly). Returns the rule an uneven split breaks, else nullptr.
@@ -279,16 +295,19 @@ private:
     double m_actScores = 0;
     bool m_boundValid = false;  ///< hardware rates > 0 and latencies >= 0: the MFU bound holds
     double m_qDim = 0;          ///< n_head d_head (d on the ladder)
+    double m_kvDim = 0;         ///< n_kv_head d_head (n_kv_head d / n_head on the ladder)
     double m_gemmPeak = 0;      ///< the precision's peak x the stack's precision factor, FLOP/s
     const char* m_precisionError = nullptr;  ///< the hardware has no peak for the precision
     /// Kernel-table GEMM efficiencies (Stack::kernelTables) at the GEMM precision and at BF16;
     /// null when the stack does not use them or the hardware has no table row.
     std::shared_ptr<const GemmEfficiency> m_kernelLow, m_kernelBf16;
-    unsigned long long m_kernelId = 0;  ///< this model's key in the per-thread efficiency cache
-    struct KernelEffs;                  // kernel-table efficiencies of one shape
-    /// The kernel-table efficiencies of the GEMMs of shape (TP, CP, B_micro, EP x ETP, ETP),
-    /// from a small per-thread cache (a lookup interpolates the tables: ~1 us per shape).
-    const KernelEffs& kernelEffs(int tp, int cp, int mbs, int epEtp, int etp) const;
+    /// This model's key in the per-thread shape cache (cachedShape), unique per constructed
+    /// model (> 0; copies share it: they cost the same).
+    unsigned long long m_shapeCacheId = 0;
+    struct KernelEffs;  // kernel-table efficiencies of one shape
+    /// The kernel-table efficiencies of the GEMMs of shape (TP, CP, B_micro, EP x ETP, ETP) (the
+    /// lookup interpolates the tables: ~1 us per shape; cachedShape keeps the result).
+    KernelEffs kernelEffs(int tp, int cp, int mbs, int epEtp, int etp) const;
 };
 
 }  // namespace tandem::mosaic

@@ -9,8 +9,9 @@
 #include "mosaic/perf_model_detail.h"
 
 // The per-shape terms of the perf model: the kernel-table efficiencies of one
-// (TP, CP, B_micro, EP x ETP, ETP) shape, cached per thread, and the compute, attention,
-// pointwise and collective terms that depend on the shape only (PerfModel::shapeTerms).
+// (TP, CP, B_micro, EP x ETP, ETP) shape, the compute, attention and pointwise terms that depend
+// on the shape only (PerfModel::shapeCompute) and its TP and CP collectives (shapeCollectives),
+// kept per thread (cachedShape) for PerfModel::shapeTerms.
 
 namespace tandem::mosaic {
 
@@ -28,35 +29,15 @@ struct PerfModel::KernelEffs {
     double router = 0, head = 0;      // BF16: router, LM head
 };
 
-const PerfModel::KernelEffs& PerfModel::kernelEffs(int tpDegree, int cpDegree, int mbs, int epEtp,
-                                                   int etpDegree) const {
-    struct Entry {
-        unsigned long long id = 0;
-        int tp = 0, cp = 0, mbs = 0, epEtp = 0, etp = 0;
-        KernelEffs effs;
-    };
-    // Direct-mapped, 1024 shapes per thread (a layout grid has a few hundred), Fibonacci hashing
-    // of the packed key.
-    thread_local std::array<Entry, 1024> cache;
-    const unsigned long long key = (m_kernelId << 44) ^
-                                   (static_cast<unsigned long long>(tpDegree) << 33) ^
-                                   (static_cast<unsigned long long>(cpDegree) << 22) ^
-                                   (static_cast<unsigned long long>(mbs) << 11) ^
-                                   (static_cast<unsigned long long>(epEtp) * 2654435761ull) ^
-                                   (static_cast<unsigned long long>(etpDegree) << 55);
-    const size_t slot = size_t((key * 0x9E3779B97F4A7C15ull) >> 54);
-    Entry& en = cache[slot];
-    if (en.id == m_kernelId && en.tp == tpDegree && en.cp == cpDegree && en.mbs == mbs &&
-        en.epEtp == epEtp && en.etp == etpDegree)
-        return en.effs;
+PerfModel::KernelEffs PerfModel::kernelEffs(int tpDegree, int cpDegree, int mbs, int epEtp,
+                                            int etpDegree) const {
     const Geometry& g = m_g;
     const GemmEfficiency& lo = *m_kernelLow;
     const GemmEfficiency& bf = *m_kernelBf16;
     const double dMax = m_c.hardware.denseGemmMax, gMax = m_c.hardware.groupedGemmMax;
     const double tp = tpDegree, d = g.dModel, e = g.experts;
     const double T = double(m_c.seqLen) * mbs / cpDegree;
-    const double kv = g.headDim > 0 ? double(g.nKvHead) * g.headDim
-                                    : double(g.nKvHead) * (g.nHead > 0 ? d / g.nHead : 0.0);
+    const double kv = m_kvDim;
     KernelEffs k;
     k.qkv = dMax * lo.denseLinear(T, d, (m_qDim + 2 * kv) / tp);
     k.out = dMax * lo.denseLinear(T, m_qDim / tp, d);
@@ -77,24 +58,89 @@ const PerfModel::KernelEffs& PerfModel::kernelEffs(int tpDegree, int cpDegree, i
         k.routed1 = gMax * lo.groupedLinear(groups, tile, d, 2 * width);
         k.routed2 = gMax * lo.groupedLinear(groups, tile, width, d);
     }
-    en.id = m_kernelId;
-    en.tp = tpDegree;
-    en.cp = cpDegree;
-    en.mbs = mbs;
-    en.epEtp = epEtp;
-    en.etp = etpDegree;
-    en.effs = k;
-    return en.effs;
+    return k;
+}
+
+const PerfModel::Shape& PerfModel::cachedShape(int tpDegree, int cpDegree, int mbs, bool dense,
+                                               int epEtp, int etpDegree) const {
+    // Only a folding stack's expert tile depends on the expert mesh (shapeCompute).
+    if (!m_c.stack.expertFolding) epEtp = etpDegree = 1;
+    struct Entry {
+        unsigned long long id = 0;  // 0: empty
+        int tp = 0, cp = 0, mbs = 0, epEtp = 0, etp = 0;
+        bool dense = false;
+        Shape shape;
+    };
+    // Open addressing over 1024 entries per thread (a layout grid has a few hundred shapes),
+    // Fibonacci hashing of the packed key. A key probes kProbes slots from its home slot; a
+    // new shape takes the first empty one, else the first that holds another model's shape
+    // (models built earlier on this thread leave theirs behind), else the home slot.
+    constexpr size_t kSlots = 1024, kProbes = 4;
+    thread_local std::array<Entry, kSlots> cache;
+    const unsigned long long key =
+        (m_shapeCacheId << 44) ^ (static_cast<unsigned long long>(tpDegree) << 33) ^
+        (static_cast<unsigned long long>(cpDegree) << 22) ^
+        (static_cast<unsigned long long>(mbs) << 11) ^
+        (static_cast<unsigned long long>(epEtp) * 2654435761ull) ^
+        (static_cast<unsigned long long>(etpDegree) << 55) ^ (dense ? 1ull << 63 : 0ull);
+    const size_t home = size_t((key * 0x9E3779B97F4A7C15ull) >> 54);
+    Entry* slot = nullptr;
+    for (size_t i = 0; i < kProbes; ++i) {
+        Entry& en = cache[(home + i) % kSlots];
+        if (en.id == m_shapeCacheId && en.tp == tpDegree && en.cp == cpDegree && en.mbs == mbs &&
+            en.epEtp == epEtp && en.etp == etpDegree && en.dense == dense)
+            return en.shape;
+        if (en.id == 0) {
+            slot = &en;
+            break;
+        }
+        if (!slot && en.id != m_shapeCacheId) slot = &en;
+    }
+    if (!slot) slot = &cache[home];
+    slot->id = m_shapeCacheId;
+    slot->tp = tpDegree;
+    slot->cp = cpDegree;
+    slot->mbs = mbs;
+    slot->epEtp = epEtp;
+    slot->etp = etpDegree;
+    slot->dense = dense;
+    shapeCompute(tpDegree, cpDegree, mbs, dense, slot->shape, epEtp, etpDegree);
+    if (!m_c.hardware.measured) shapeCollectives(tpDegree, cpDegree, slot->shape);
+    return slot->shape;
 }
 
 void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shape& s, int epEtp,
                            int etpDegree) const {
+    s = cachedShape(tpDegree, cpDegree, mbs, dense, epEtp, etpDegree);
+    // Measured curves: costed on each call (not cached), so that a CollectiveRecorder sees
+    // every use.
+    if (m_c.hardware.measured) shapeCollectives(tpDegree, cpDegree, s);
+}
+
+void PerfModel::shapeCollectives(int tpDegree, int cpDegree, Shape& s) const {
+    // Tensor parallel (sequence parallel) all-gather, used 8 or 12 times per layer (AG + RS
+    // around attention and FFN, fwd and bwd, + fwd again if full).
+    const Hardware& hw = m_c.hardware;
+    const double T = s.T, d = m_g.dModel;
+    s.tpCollective =
+        tpDegree > 1 ? collectiveTime(hw, Collective::AllGather, T * d * kBf16, tpDegree, 1) : 0.0;
+    // Context parallel: KV all-gather fwd and reduce-scatter bwd, partly hidden by attention.
+    s.cpLayer = 0;
+    if (cpDegree > 1) {
+        const double kvBytes = cpDegree * T * 2 * m_kvDim * kBf16 / tpDegree;
+        s.cpLayer = std::max(
+            0.0, 2 * collectiveTime(hw, Collective::AllGather, kvBytes, cpDegree, tpDegree) -
+                     s.attnCore);
+    }
+}
+
+void PerfModel::shapeCompute(int tpDegree, int cpDegree, int mbs, bool dense, Shape& s, int epEtp,
+                             int etpDegree) const {
     const Geometry& g = m_g;
     const Hardware& hw = m_c.hardware;
     const double peak = hw.peakFlops, tp = tpDegree;
     const double d = g.dModel, dexp = g.dExpert, k = g.topK, e = g.experts, v = g.vocab;
-    const double kv = g.headDim > 0 ? double(g.nKvHead) * g.headDim
-                                    : double(g.nKvHead) * (g.nHead > 0 ? d / g.nHead : 0.0);
+    const double kv = m_kvDim;
     const double T = double(m_c.seqLen) * mbs / cpDegree;
     s.T = T;
     s.tokensMem = T / tp;
@@ -113,8 +159,9 @@ void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shap
     };
 
     // Kernel tables (Stack::kernelTables): each Linear at its own shape's efficiency.
-    const KernelEffs* ke =
-        m_kernelLow ? &kernelEffs(tpDegree, cpDegree, mbs, epEtp, etpDegree) : nullptr;
+    KernelEffs effs;
+    if (m_kernelLow) effs = kernelEffs(tpDegree, cpDegree, mbs, epEtp, etpDegree);
+    const KernelEffs* ke = m_kernelLow ? &effs : nullptr;
     // fwd + bwd time of an in x out Linear (per-rank sizes) on T tokens at efficiency `eff`.
     auto lin = [&](double in, double out, double pk, double eff) {
         return 6.0 * T * in * out / (pk * eff);
@@ -234,19 +281,9 @@ void PerfModel::shapeTerms(int tpDegree, int cpDegree, int mbs, bool dense, Shap
             attnCoreFwd + densePointwise / 3 + (ffn + ffnCast) / 3;
         s.denseRecompute[ckptRank(Checkpointing::Full)] = denseLayer / 3;
     }
-    // Expert all-to-all payload; tensor parallel (sequence parallel) all-gather, used 8 or 12
-    // times per layer (AG + RS around attention and FFN, fwd and bwd, + fwd again if full).
+    // Expert all-to-all payload (the TP and CP collectives: shapeCollectives).
     s.a2aBytes = T * k * d * kBf16 / tp;
-    s.tpCollective =
-        tpDegree > 1 ? collectiveTime(hw, Collective::AllGather, T * d * kBf16, tpDegree, 1) : 0.0;
-    // Context parallel: KV all-gather fwd and reduce-scatter bwd, partly hidden by attention.
-    s.cpLayer = 0;
-    if (cpDegree > 1) {
-        const double kvBytes = cpDegree * T * 2 * kv * kBf16 / tp;
-        s.cpLayer = std::max(
-            0.0,
-            2 * collectiveTime(hw, Collective::AllGather, kvBytes, cpDegree, tpDegree) - attnCore);
-    }
+    s.tpCollective = s.cpLayer = 0;
     s.p2pBytes = T * d * kBf16 / tp;
     // Vocabulary stages [Eq. 13].
     s.tLast = (ke ? lin(d, v / tp, peak, ke->head) : gemm(v * d, effDense(T, v / tp))) +

@@ -1,7 +1,8 @@
 // Measured nccl-tests curves in place of the analytical collective model: the plan's
 // DP time moves by the hand-computed amount at measured sizes, the extrapolation flag is set
 // beyond the measured sizes and only there, curve choice by scope and rank count, the
-// all_reduce stand-in, and logs ending in an NCCL error refused with their line.
+// all_reduce stand-in, logs ending in an NCCL error refused with their line, and a plan's TP
+// and CP collectives recorded on each evaluation.
 #include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
@@ -108,6 +109,50 @@ private slots:
         }
         QCOMPARE(rec.uses()[0].time_s, rsMeasured);
         QCOMPARE(rec.uses()[1].time_s, agMeasured);
+    }
+
+    /// With measured curves a plan's TP and CP all-gathers are costed on every evaluation (the
+    /// shape's other terms come from the per-thread cache, these do not), so a recorder around
+    /// the second evaluation of a plan sees the same collectives as around the first: the DP
+    /// reduce-scatter and all-gather over DP x CP = 8, the TP all-gather of T d BF16 bytes over
+    /// 2 ranks (T = 512 / CP = 256 tokens: 512 KiB) and the CP all-gather of the KV over 2.
+    void shapeCollectivesRecordedOnEachEvaluation() {
+        const Geometry g = test::denseGeometry(12, 1024, 8, 4096, 65536);
+        Cluster c;
+        c.hardware = withCurves({kAr2x8});
+        QVERIFY(c.hardware.measured);
+        c.devices = c.globalBatch = 16;  // 16 GPUs, 16 sequences: 4 micro-batches per DP rank
+        c.seqLen = 512;
+        Plan p;
+        p.tp = p.cp = 2;
+        p.dp = c.devices / (p.tp * p.cp);
+        const PerfModel m(g, c);
+        std::vector<CollectiveUse> first;
+        PlanEval firstEval;
+        for (int round = 0; round < 2; ++round) {
+            CollectiveRecorder rec;
+            const PlanEval e = m.evaluate(p);
+            QVERIFY(e.feasible);
+            QCOMPARE(rec.calls(), 4LL);
+            QCOMPARE(rec.uses().size(), size_t(4));
+            int tpGathers = 0;
+            for (const CollectiveUse& u : rec.uses())
+                tpGathers += u.collective == Collective::AllGather && u.ranks == 2 &&
+                             u.stride == 1 && u.bytes == 256.0 * 1024 * 2;
+            QCOMPARE(tpGathers, 1);
+            if (round == 0) {
+                first = rec.uses();
+                firstEval = e;
+                continue;
+            }
+            for (size_t i = 0; i < first.size(); ++i) {
+                QCOMPARE(int(rec.uses()[i].collective), int(first[i].collective));
+                QVERIFY(rec.uses()[i].bytes == first[i].bytes);
+                QCOMPARE(rec.uses()[i].ranks, first[i].ranks);
+                QCOMPARE(rec.uses()[i].stride, first[i].stride);
+            }
+            QVERIFY(e.iteration_s == firstEval.iteration_s);
+        }
     }
 
     /// Between measured sizes the busbw is interpolated linearly over log size and no flag is

@@ -1,7 +1,10 @@
 // Performance model: MFU bounds, memory feasibility, 1 GPU, EP | DP, NCCL bus conventions,
-// Table 5 MFU order, App. F.2 shape [arXiv:2608.10605 Sec. 5, App. D.1, F.2].
+// Table 5 MFU order, App. F.2 shape [arXiv:2608.10605 Sec. 5, App. D.1, F.2]; the per-thread
+// shape cache changes no result.
 #include <QtTest>
 #include <cmath>
+#include <cstring>
+#include <thread>
 
 #include "mosaic/collectives.h"
 #include "mosaic/geometry.h"
@@ -43,6 +46,7 @@ private slots:
     void planReportStatesThePipelineSplit_data();
     void planReportStatesThePipelineSplit();
     void layoutParsing();
+    void shapeCacheChangesNoResult();
 };
 
 void TestMosaicPerf::busFactors() {
@@ -653,6 +657,54 @@ void TestMosaicPerf::planReportStatesThePipelineSplit() {
     if (!flag.isEmpty())
         QVERIFY2(script.find(" \\\n    " + flag.toStdString() + " \\\n") != std::string::npos,
                  script.c_str());
+}
+
+/// The per-thread shape cache (PerfModel::cachedShape) changes no result: a thread that has
+/// costed other plans and another model whose shapes have the same (TP, CP, B_micro, EP) keys
+/// (same geometry, other hardware) costs each plan bit for bit as a fresh thread that costs only
+/// that model does. Megatron-core folds expert parallelism, so its shapes also differ by EP.
+void TestMosaicPerf::shapeCacheChangesNoResult() {
+    const Geometry g = ladderGeometry(8, 32, 2, 4);
+    Cluster a;
+    a.hardware = builtinHardware("h100");
+    a.devices = 64;
+    a.stack = megatronCoreStack();
+    a.precision = Precision::Fp8;
+    Cluster b = a;
+    b.hardware = builtinHardware("gb200-nvl72");
+    const PerfModel ma(g, a), mb(g, b);
+    const std::vector<Plan> plans = ma.enumerate(LayoutGrid());
+    QVERIFY(plans.size() > 100);
+    auto costAll = [&plans](const PerfModel& m) {
+        std::vector<QuickEval> out;
+        for (const Plan& p : plans) out.push_back(m.quick(p));
+        return out;
+    };
+    std::vector<QuickEval> refA, refB;  // each model alone on a fresh thread (empty cache)
+    std::thread([&] { refA = costAll(ma); }).join();
+    std::thread([&] { refB = costAll(mb); }).join();
+    auto same = [](const QuickEval& x, const QuickEval& y) {
+        return x.feasible == y.feasible && x.reason == y.reason &&
+               std::memcmp(&x.mfu, &y.mfu, sizeof(double)) == 0 &&
+               std::memcmp(&x.iteration_s, &y.iteration_s, sizeof(double)) == 0 &&
+               std::memcmp(&x.memoryBytes, &y.memoryBytes, sizeof(double)) == 0;
+    };
+    int feasibleA = 0, feasibleB = 0;
+    for (int pass = 0; pass < 2; ++pass)  // the second pass hits the cache
+        for (size_t i = 0; i < plans.size(); ++i) {
+            const size_t j = plans.size() - 1 - i;  // the two models in opposite orders
+            QVERIFY2(same(ma.quick(plans[i]), refA[i]), qPrintable(QString::number(i)));
+            QVERIFY2(same(mb.quick(plans[j]), refB[j]), qPrintable(QString::number(j)));
+            feasibleA += refA[i].feasible;
+            feasibleB += refB[j].feasible;
+        }
+    // Both models cost plans (the comparison is not between refusals only), and the hardware
+    // changes them: a cache keyed without the model would hand one model's shapes to the other.
+    QVERIFY(feasibleA > 100 && feasibleB > 100);
+    int differ = 0;
+    for (size_t i = 0; i < plans.size(); ++i)
+        differ += refA[i].feasible && refB[i].feasible && refA[i].mfu != refB[i].mfu;
+    QVERIFY(differ > 100);
 }
 
 #include "tst_mosaic_perf.moc"
