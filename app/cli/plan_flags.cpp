@@ -55,18 +55,23 @@ bool positiveInt(const QString& text, const char* name, int* out, int max) {
 }
 
 bool readModelFile(const QString& path, m::PlanRequest& req) {
-    tandem::Diagnostics diag(path.toStdString());
     QFile f(path);
     const QFileInfo info(path);
     if (info.exists() && !info.isFile()) {
-        diag.error("$", info.isDir() ? "is a folder, not a model file" : "is not a regular file");
-    } else if (!f.open(QIODevice::ReadOnly)) {
-        diag.error("$", "cannot open file for reading: " + f.errorString().toLower().toStdString());
+        printError(QStringLiteral("%1: %2").arg(
+            path, info.isDir() ? QStringLiteral("is a folder, not a model file")
+                               : QStringLiteral("is not a regular file")));
+        return false;
     }
-    const std::string text = f.isOpen() ? f.readAll().toStdString() : std::string();
-    if (diag.ok()) m::parseModelFile(text, req, diag);
+    if (!f.open(QIODevice::ReadOnly)) {
+        printError(QStringLiteral("%1: cannot open file for reading: %2")
+                       .arg(path, f.errorString().toLower()));
+        return false;
+    }
+    tandem::Diagnostics diag(path.toStdString());
+    m::parseModelFile(f.readAll().toStdString(), req, diag);
     if (diag.ok()) return true;
-    for (const auto& issue : diag.items()) std::fprintf(stderr, "%s\n", issue.str().c_str());
+    for (const auto& issue : diag.items()) printError(QString::fromStdString(issue.str()));
     return false;
 }
 

@@ -140,9 +140,17 @@ std::optional<MeasuredRun> logMeasuredRun(const io::TrainLog& log, const LogRunF
         return std::nullopt;
     }
     if (r.gbs < 1LL * p.dp * p.mbs) {
-        diag.error("gbs", std::to_string(r.gbs) + " is smaller than DP x mbs = " +
-                              std::to_string(p.dp) + " x " + std::to_string(p.mbs) +
-                              ": every data-parallel rank needs a micro-batch");
+        // Blame what was given: the batch when it was, else the GPUs or layout that set DP.
+        const std::string dpmbs =
+            "DP x mbs = " + std::to_string(p.dp) + " x " + std::to_string(p.mbs);
+        if (facts.globalBatch > 0)
+            diag.error("gbs", std::to_string(r.gbs) + " is smaller than " + dpmbs +
+                                  ": every data-parallel rank needs a micro-batch");
+        else
+            diag.error(facts.devices > 0 ? "devices" : "layout",
+                       dpmbs + " is more than the global batch of " + std::to_string(r.gbs) +
+                           " sequences the log states: every data-parallel rank needs a "
+                           "micro-batch");
         return std::nullopt;
     }
     r.tp = p.tp;

@@ -358,6 +358,16 @@ private slots:
         QTest::newRow("gbs contradicts the log")
             << llama + h100 + facts + QStringList{QStringLiteral("--gbs"), QStringLiteral("512")}
             << "--gbs: 512 given, but the log states global_batch_size 256";
+        QTest::newRow("more data-parallel ranks than sequences")
+            << llama + h100 + facts.mid(0, 4) +
+                   QStringList{QStringLiteral("--devices"), QStringLiteral("16384")} + facts.mid(6)
+            << "llama70b.log: --devices: DP x mbs = 512 x 1 is more than the global batch of 256 "
+               "sequences the log states";
+        QTest::newRow("no model file")
+            << llama + h100 +
+                   QStringList{QStringLiteral("--model"), QStringLiteral("DIR/no.json")} +
+                   facts.mid(2)
+            << "no.json: cannot open file for reading: no such file or directory";
         QTest::newRow("layout does not divide")
             << llama + h100 + facts +
                    QStringList{QStringLiteral("--layout"), QStringLiteral("tp=3,pp=8")}
