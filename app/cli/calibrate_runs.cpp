@@ -198,7 +198,19 @@ bool readRunsFile(const QString& path, const RunFlags& flags, const QCommandLine
         QCommandLineParser line;
         line.addOptions(flags.all());
         if (!line.parse(words)) {
-            printError(QStringLiteral("%1: %2").arg(where, line.errorText()));
+            // The hardware (and the stack) are the calibration's, one for all its runs.
+            const bool perCommand =
+                c.words.size() > 1 &&
+                std::any_of(c.words.begin(), c.words.end(), [](const auto& w) {
+                    return w.rfind("--hardware", 0) == 0 || w.rfind("--stack", 0) == 0;
+                });
+            printError(
+                QStringLiteral("%1: %2%3")
+                    .arg(where, line.errorText(),
+                         perCommand
+                             ? QStringLiteral(" (--hardware and --stack apply to every run: give "
+                                              "them once, on the command line)")
+                             : QString()));
             return false;
         }
         if (line.positionalArguments().size() != 1) {

@@ -201,6 +201,10 @@ int calibrateCommand(const QStringList& args) {
     for (const m::StackFitParameter& p : m::stackFitParameters())
         consts.push_back({p.name, significant(p.ref(b), 4), significant(p.ref(a), 4)});
     printTable({"constant", base.name, stackName}, consts);
+    // A declined check of a stack calibrated before: what the check found, then the stack,
+    // which keeps its own calibration.
+    if (cal.stack.calibration.runs > 0 && !cal.summary.adopted && cal.stack.calibration.adopted)
+        print("%s\n", m::calibrationSentence(cal.summary).c_str());
     print("%s: %s\n", stackName.c_str(), cal.stack.description.c_str());
     print("wrote %s: use it with --stack %s\n", outFile.toUtf8().constData(),
           outFile.toUtf8().constData());

@@ -84,15 +84,23 @@ CalibrationResult calibrateStack(const Stack& base, const std::vector<RealityCas
     // A refit that predicts the runs it did not see no better than the base does has learnt
     // the runs, not the cluster: the base's constants stay.
     out.summary.adopted = !(out.summary.leaveOneRunOut >= out.summary.medianAbsErrorBefore);
-    if (!out.summary.adopted) out.stack = base;
+    if (!out.summary.adopted) {
+        out.stack = base;
+        out.summary.refitted.clear();  // nothing was: every constant is the base's
+        out.summary.kept.clear();
+        for (const StackFitParameter& p : stackFitParameters()) out.summary.kept.push_back(p.name);
+    }
     out.errorsAfter = caseErrors(out.stack, used);
     out.cases = used;
     out.summary.medianAbsErrorAfter = medianAbsError(out.errorsAfter);
     out.summary.base = !base.calibration.base.empty() ? base.calibration.base : base.name;
     out.summary.from = base.name;
     out.stack.name = name;
-    out.stack.calibration = out.summary;
-    out.stack.description = calibrationSentence(out.summary);
+    // A declined check of a stack calibrated before keeps that calibration: it is what made
+    // the constants (and names the hardware they were measured on).
+    const bool keepsEarlier = !out.summary.adopted && base.calibration.runs > 0;
+    if (!keepsEarlier) out.stack.calibration = out.summary;
+    out.stack.description = calibrationSentence(out.stack.calibration);
     return out;
 }
 

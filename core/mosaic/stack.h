@@ -59,7 +59,8 @@ struct StackCalibration {
     /// stack keeps the base's constants and medianAbsErrorAfter equals medianAbsErrorBefore.
     bool adopted = true;
     /// The stack the calibration started from and, declined, kept the constants of: `base`, or
-    /// a stack calibrated before (a file's name); empty: `base`.
+    /// a stack calibrated before (a file's name); empty: `base`. Not written to stack files: a
+    /// declined check of a calibrated stack keeps that stack's own calibration (calibrateStack).
     std::string from;
 };
 

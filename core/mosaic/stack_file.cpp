@@ -16,7 +16,7 @@ bool endsWith(const std::string& s, const std::string& tail) {
 }
 }  // namespace
 
-std::string calibrationSentence(const StackCalibration& c) {
+std::string calibrationSentence(const StackCalibration& c, bool withConstants) {
     if (!c.adopted) {
         std::string s = "checked against " + std::to_string(c.runs) + " runs of yours";
         if (!c.hardware.empty()) s += " on " + c.hardware;
@@ -36,7 +36,7 @@ std::string calibrationSentence(const StackCalibration& c) {
     if (std::isfinite(c.leaveOneRunOut))
         s += "; " + percent(c.leaveOneRunOut) + " for a run left out";
     s += ")";
-    if (c.kept.empty()) return s;
+    if (c.kept.empty() || !withConstants) return s;
     const auto list = [](const std::vector<std::string>& names) {
         std::string out;
         for (size_t i = 0; i < names.size(); ++i)
@@ -74,11 +74,7 @@ nlohmann::ordered_json stackToJson(const Stack& stack) {
         c["median_abs_error_after"] = calibration->medianAbsErrorAfter;
         if (std::isfinite(calibration->leaveOneRunOut))
             c["leave_one_run_out"] = calibration->leaveOneRunOut;
-        if (!calibration->adopted) {
-            c["adopted"] = false;
-            if (!calibration->from.empty() && calibration->from != calibration->base)
-                c["from"] = calibration->from;
-        }
+        if (!calibration->adopted) c["adopted"] = false;
         if (!calibration->refitted.empty() || !calibration->kept.empty()) {
             c["refitted"] = calibration->refitted;
             c["kept"] = calibration->kept;
@@ -154,7 +150,6 @@ Stack readStackJson(JsonReader& r, std::vector<std::string>* notes) {
                                  ? c.number("leave_one_run_out", 0, Range::nonNegative())
                                  : std::nan("");
         cal.adopted = c.boolean("adopted", true);
-        cal.from = c.string("from", "");
         if (!cal.adopted && !std::isfinite(cal.leaveOneRunOut))
             c.diagnostics().error(c.childPath("adopted"),
                                   "false needs leave_one_run_out, the error that declined it");

@@ -26,7 +26,9 @@ inline constexpr int kStackFileVersion = 1;
 /// for a run left out)": the sentence shown wherever a calibrated stack is named; for a declined
 /// refit (c.adopted false), "checked against 3 runs of yours on h100: megatron-core's constants
 /// kept (median error 5.3 %; ...a run left out was predicted at 5.9 %, no better ...)".
-std::string calibrationSentence(const StackCalibration& c);
+/// `withConstants` false leaves out the refitted / kept lists (a short form for narrow places,
+/// the full sentence then in a tooltip).
+std::string calibrationSentence(const StackCalibration& c, bool withConstants = true);
 
 /// "stack my-h100 was calibrated to runs on h100, not gb200-nvl72: ...": the note wherever a
 /// stack calibrated to runs on one hardware costs another (its constants carry that cluster's

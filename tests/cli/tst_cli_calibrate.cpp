@@ -203,6 +203,19 @@ private slots:
         QVERIFY2(p.out.contains(QStringLiteral("Stack: from-logs, calibrated to 3 runs of yours")),
                  qPrintable(p.out));
         QVERIFY(!p.out.contains(QStringLiteral("was calibrated to runs on")));
+        // Checked again against the same runs the calibrated stack is kept, with its own
+        // calibration (the runs and hardware its constants came from), and the check is printed.
+        const QString again = dir.filePath(QStringLiteral("again.json"));
+        const CliRun a = runCli({QStringLiteral("calibrate"), QStringLiteral("--runs"), runs,
+                                 QStringLiteral("--hardware"), QStringLiteral("gb200-nvl72"),
+                                 QStringLiteral("--precision"), QStringLiteral("mxfp8"),
+                                 QStringLiteral("--stack"), out, QStringLiteral("--out"), again});
+        QVERIFY2(a.exitCode == 0, qPrintable(a.err));
+        QVERIFY2(a.out.contains(QStringLiteral("checked against 3 runs of yours on gb200-nvl72: "
+                                               "from-logs's constants kept")),
+                 qPrintable(a.out));
+        QCOMPARE(readJson(again)["constants"], readJson(out)["constants"]);
+        QCOMPARE(readJson(again)["calibration"], readJson(out)["calibration"]);
         // On other hardware the plan says whose runs the constants come from.
         const CliRun h = runCli({QStringLiteral("plan"), model("Qwen3-30B-A3B.config.json"),
                                  QStringLiteral("--devices"), QStringLiteral("64"),

@@ -245,11 +245,14 @@ void MoeAdvanced::refreshStackNote() {
     const bool calibrated =
         m_calibratedStack.calibration.runs > 0 &&
         m_stack->currentData().toString().toStdString() == m_calibratedStack.name;
-    m_stackNote->setText(calibrated
-                             ? tr("%1: %2").arg(QString::fromStdString(m_calibratedStack.name),
-                                                QString::fromStdString(mosaic::calibrationSentence(
-                                                    m_calibratedStack.calibration)))
-                             : QString());
+    // The short sentence under the box; which constants were refitted in its tooltip.
+    const QString name = QString::fromStdString(m_calibratedStack.name);
+    const auto sentence = [&](bool withConstants) {
+        return QString::fromStdString(
+            mosaic::calibrationSentence(m_calibratedStack.calibration, withConstants));
+    };
+    m_stackNote->setText(calibrated ? tr("%1: %2").arg(name, sentence(false)) : QString());
+    m_stackNote->setToolTip(calibrated ? tr("%1: %2").arg(name, sentence(true)) : QString());
     m_stackNote->setVisible(calibrated);
 }
 

@@ -90,9 +90,13 @@ void MoeWorkspace::connectCalibration() {
         m_controls->setEnvelope(e);
         commitEdit(e, true);
         showUserRuns();
+        QStringList note;
+        if (!r.summary.adopted)
+            note << tr("Refit declined: %1.")
+                        .arg(QString::fromStdString(mosaic::calibrationSentence(r.summary)));
         if (!unused.isEmpty())
-            m_reality->setCalibrationNote(
-                tr("Calibrated without %1.").arg(unused.join(QStringLiteral("; "))));
+            note << tr("Calibrated without %1.").arg(unused.join(QStringLiteral("; ")));
+        if (!note.isEmpty()) m_reality->setCalibrationNote(note.join(QLatin1Char(' ')));
         recompute();
     });
     connect(m_calibrationRunner.runner(), &JobRunner::failed, this,
