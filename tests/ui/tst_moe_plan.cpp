@@ -635,6 +635,10 @@ private slots:
             QVERIFY(w.waitForResults(60000));
             QCOMPARE(nodes->valueText(), QStringLiteral("1 rack (72 GPUs)"));
             QCOMPARE(moe->envelope()->devices(), 72);
+            // The frontier's title counts the same unit.
+            const QString title =
+                plainChartText(moe->frontierView()->chart()->title()).simplified();
+            QVERIFY2(title.contains(QStringLiteral(" on 1 rack (72 GPUs), ")), qPrintable(title));
             // Back to nodes for the next rack type: 72 GPUs = 9 nodes.
             QVERIFY(choose(moe->controls()->advanced()->hardware(), QStringLiteral("p6-b200")));
             QVERIFY(w.waitForResults(60000));

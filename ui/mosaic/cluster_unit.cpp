@@ -11,14 +11,16 @@ namespace {
 QString tr(const char* s) { return QCoreApplication::translate("tandem::ui::ClusterUnit", s); }
 }  // namespace
 
-ClusterUnit clusterUnit(const mosaic::Hardware& h) {
+ClusterUnit clusterUnitOf(int gpusPerUnit) {
     ClusterUnit u;
-    u.gpus = h.gpusPerNode;
-    u.rack = h.gpusPerNode >= kRackGpus;
+    u.gpus = gpusPerUnit;
+    u.rack = gpusPerUnit >= kRackGpus;
     u.singular = u.rack ? tr("rack") : tr("node");
     u.plural = u.rack ? tr("racks") : tr("nodes");
     return u;
 }
+
+ClusterUnit clusterUnit(const mosaic::Hardware& h) { return clusterUnitOf(h.gpusPerNode); }
 
 QString clusterSizeText(int units, const ClusterUnit& u) {
     const QString count = countLabel(units, u.singular, u.plural);

@@ -18,6 +18,8 @@ struct ClusterUnit {
 
 /// The unit of `h`: a rack when h.gpusPerNode >= kRackGpus, else a node.
 ClusterUnit clusterUnit(const mosaic::Hardware& h);
+/// The unit of hardware with `gpusPerUnit` GPUs per node (clusterUnit's rule).
+ClusterUnit clusterUnitOf(int gpusPerUnit);
 /// NVLink domains of this many GPUs or more are racks (NVL36, NVL72).
 constexpr int kRackGpus = 36;
 

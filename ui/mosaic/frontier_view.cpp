@@ -13,7 +13,9 @@
 #include <cmath>
 
 #include "mosaic/report.h"
+#include "ui/mosaic/cluster_unit.h"
 #include "ui/mosaic/layout_cells.h"
+#include "ui/widgets/count_label.h"
 #include "ui/widgets/palette.h"
 #include "ui/widgets/series_pool.h"
 #include "ui/widgets/units.h"
@@ -302,10 +304,12 @@ void FrontierView::rebuild() {
     }
 
     setNiceRange(m_x, plot.xLo, plot.xHi, m_fewTicks ? 3 : 6);
-    const QString where = m_nodes > 0 ? tr(" on %1 nodes (%2 GPUs), %3 days")
-                                            .arg(m_nodes)
-                                            .arg(m_gpus)
-                                            .arg(QString::number(m_days, 'g', 4))
+    // The cluster in the unit its size control counts: nodes, or racks on NVL72 hardware.
+    const ClusterUnit unit = clusterUnitOf(m_nodes > 0 ? m_gpus / m_nodes : 0);
+    const QString where = m_nodes > 0 ? tr(" on %1 (%2), %3 days")
+                                            .arg(countLabel(m_nodes, unit.singular, unit.plural),
+                                                 countLabel(m_gpus, tr("GPU"), tr("GPUs")),
+                                                 QString::number(m_days, 'g', 4))
                                       : QString();
     setFittingTitle({tr("Loss against sparsity%1%2").arg(where, plot.titleNote)});
     setNiceRange(m_y, plot.yLo, plot.yHi, 5);
