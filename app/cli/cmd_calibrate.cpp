@@ -203,7 +203,7 @@ int calibrateCommand(const QStringList& args) {
     printTable({"constant", base.name, stackName}, consts);
     // A declined check of a stack calibrated before: what the check found, then the stack,
     // which keeps its own calibration.
-    if (cal.stack.calibration.runs > 0 && !cal.summary.adopted && cal.stack.calibration.adopted)
+    if (cal.keptEarlierCalibration && cal.stack.calibration.adopted)
         print("%s\n", m::calibrationSentence(cal.summary).c_str());
     print("%s: %s\n", stackName.c_str(), cal.stack.description.c_str());
     print("wrote %s: use it with --stack %s\n", outFile.toUtf8().constData(),

@@ -98,8 +98,8 @@ CalibrationResult calibrateStack(const Stack& base, const std::vector<RealityCas
     out.stack.name = name;
     // A declined check of a stack calibrated before keeps that calibration: it is what made
     // the constants (and names the hardware they were measured on).
-    const bool keepsEarlier = !out.summary.adopted && base.calibration.runs > 0;
-    if (!keepsEarlier) out.stack.calibration = out.summary;
+    out.keptEarlierCalibration = !out.summary.adopted && base.calibration.runs > 0;
+    if (!out.keptEarlierCalibration) out.stack.calibration = out.summary;
     out.stack.description = calibrationSentence(out.stack.calibration);
     return out;
 }

@@ -38,6 +38,9 @@ struct UnusedRun {
 struct CalibrationResult {
     Stack stack;  ///< the calibrated stack: `name`, `calibration` (= summary), `description` set
     StackCalibration summary;
+    /// The check was declined on a stack calibrated before: `stack` keeps that stack's own
+    /// calibration (what made its constants), so stack.calibration is not `summary`.
+    bool keptEarlierCalibration = false;
     /// Each case's error predicted by the stack refitted to the others (leave-one-run-out), in
     /// case order; empty with fewer than two cases.
     std::vector<double> errorsLeftOut;

@@ -25,7 +25,7 @@ std::string calibrationSentence(const StackCalibration& c, bool withConstants) {
                                                    : std::string("the base");
         return s + ": " + from + "'s constants kept (median error " +
                percent(c.medianAbsErrorBefore) +
-               "; refitted to all but one, the run left out was " + "predicted at " +
+               "; refitted to all but one, the run left out was predicted at " +
                percent(c.leaveOneRunOut) + " in the median, no better)";
     }
     std::string s =
