@@ -40,7 +40,7 @@ double replacedRunsWeight(size_t replaced, size_t user) {
 }
 
 std::vector<double> caseErrors(const Stack& stack, std::vector<RealityCase> cases) {
-    for (RealityCase& c : cases) c.cluster.stack = stack;
+    for (RealityCase& c : cases) setCaseStack(c, stack);
     std::vector<double> out;
     for (const RealityRow& row : costCases(cases)) out.push_back(row.error);
     return out;
@@ -128,7 +128,7 @@ CalibrationResult calibrateToRuns(const Stack& base, std::vector<RealityCase> gi
     std::vector<RealityCase> cases;
     for (size_t i = 0; i < given.size(); ++i) {
         RealityCase c = given[i];
-        c.cluster.stack = base;
+        setCaseStack(c, base);
         if (!c.expressible) continue;  // calibrateStack uses expressible cases only
         const RealityRow row = costCases({c}).front();
         if (!row.eval.feasible) {

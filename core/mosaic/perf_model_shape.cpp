@@ -234,13 +234,15 @@ void PerfModel::shapeCompute(int tpDegree, int cpDegree, int mbs, bool dense, Sh
         // elements, backward reads d_expert + 2 d_expert and writes 2 d_expert: 16 d_expert
         // bytes), and below BF16 the casts of fc1's input d, fc2's input d_expert, fc2's output
         // gradient d and fc1's output gradient 2 d_expert (8 d + 12 d_expert bytes).
+        const bool fused = ke && m_c.stack.fusedGroupedMlp;
         const double expertPointwise =
-            ke ? T * k * (16.0 * dexp + (lowCast ? 8.0 * d + 12.0 * dexp : 0.0)) / tp /
-                     hw.hbmBytesPerS
-               : 0.0;
+            ke && !fused ? T * k * (16.0 * dexp + (lowCast ? 8.0 * d + 12.0 * dexp : 0.0)) / tp /
+                               hw.hbmBytesPerS
+                         : 0.0;
         const double localExperts =
             m_c.stack.expertFolding ? std::max(1.0, e * etpDegree / epEtp) : e;
-        const double perExpert = ke ? localExperts * 6.0 * m_c.stack.expertFixedUs * 1e-6 : 0.0;
+        const double perExpert =
+            ke && !fused ? localExperts * 6.0 * m_c.stack.expertFixedUs * 1e-6 : 0.0;
         // The shared experts' casts: inputs d and d_expert, output gradients d and 2 d_expert.
         const double sharedCast =
             lowCast ? T * sh * (2 * d + 3 * dexp) * 4.0 / tp / hw.hbmBytesPerS : 0.0;

@@ -60,6 +60,8 @@ RealityCase realityCase(const MeasuredRun& r, const Stack& stack, const Hardware
     const std::string hw = hardware ? hardware->name : hardwareOfSystem(r.system);
     if (hw.empty()) {
         c.reason = "unknown system \"" + r.system + "\"";
+    } else if (!(c.reason = measuredRunFlaggedBySource(r)).empty()) {
+        // listed, never fitted
     } else if (geometry || measuredModelGeometry(r.model, c.geometry, c.reason)) {
         if (geometry) c.geometry = *geometry;
         c.expressible = true;
@@ -67,8 +69,8 @@ RealityCase realityCase(const MeasuredRun& r, const Stack& stack, const Hardware
         c.cluster.devices = r.gpus;
         c.cluster.globalBatch = r.gbs;
         c.cluster.seqLen = r.seqLen;
-        c.cluster.stack = stack;
         parsePrecision(r.precisionText, c.cluster.precision);
+        setCaseStack(c, stack);
         Plan& p = c.plan;
         p.tp = r.tp;
         p.pp = r.pp;
@@ -84,9 +86,37 @@ RealityCase realityCase(const MeasuredRun& r, const Stack& stack, const Hardware
     return c;
 }
 
+MeasuredRecipe measuredRunRecipe(const MeasuredRun& r, const Geometry& g) {
+    MeasuredRecipe out;
+    if (g.experts <= 1) return out;
+    Precision p = Precision::Bf16;
+    parsePrecision(r.precisionText, p);
+    const std::string family = measuredModelFamily(r.model);
+    if (r.system == "DGX-GB200") {
+        out.fusedGroupedMlp = r.container >= "26.06" && p == Precision::Mxfp8;
+        out.a2aOverlap = out.fusedGroupedMlp || (family == "gpt-oss" && r.container >= "26.04");
+    } else {
+        out.a2aOverlap = r.model == "Qwen3_235B_a22B" || (r.model == "Qwen3_30B_a3B" && r.pp == 2);
+    }
+    return out;
+}
+
+void setCaseStack(RealityCase& c, const Stack& stack) {
+    c.cluster.stack = stack;
+    if (c.recipe.fusedGroupedMlp) c.cluster.stack.fusedGroupedMlp = true;
+    if (!c.recipe.a2aOverlap) c.cluster.stack.a2aOverlap = 0;
+}
+
 std::vector<RealityCase> realityCases(const Stack& stack) {
     std::vector<RealityCase> out;
-    for (const MeasuredRun& r : shippedMeasuredRuns()) out.push_back(realityCase(r, stack));
+    for (const MeasuredRun& r : shippedMeasuredRuns()) {
+        RealityCase c = realityCase(r, stack);
+        if (c.expressible) {
+            c.recipe = measuredRunRecipe(r, c.geometry);
+            setCaseStack(c, stack);
+        }
+        out.push_back(std::move(c));
+    }
     return out;
 }
 

@@ -29,11 +29,19 @@ struct MeasuredRun {
     int tp = 0, pp = 0, cp = 0, vp = 0, ep = 0, ga = 0;
     double tokensPerSPerGpu = 0;       ///< measured
     double modelTflopsPerSPerGpu = 0;  ///< measured, Megatron's model-FLOPs count
+    std::string footnote;  ///< the source's footnote marker on the row ("gpt-oss-note"), or ""
 };
+
+/// Why the source table itself disowns run `r` (a footnote of the Megatron-Bridge performance
+/// summary marking a known regression of that container), or "" when it does not. Such a run
+/// measures a software defect, not the stack the model costs, so it is listed as not
+/// expressible and never fitted.
+std::string measuredRunFlaggedBySource(const MeasuredRun& r);
 
 /// Parses the Megatron-Bridge CSV (header `container,system,model,gpus,precision,gbs,mbs,
 /// seq_len,fsdp,tp,pp,cp,vp,ep,ga,tokens_per_s_per_gpu,model_tflops_per_s_per_gpu,note`;
-/// "n/a" and empty = absent; a footnote marker "[^...]" after a number is dropped). Errors
+/// "n/a" and empty = absent; a footnote marker "[^...]" after a number is kept in
+/// MeasuredRun::footnote). Errors
 /// name the line and the column; rows with errors are skipped.
 std::vector<MeasuredRun> parseMeasuredRuns(const std::string& csv, Diagnostics& diag);
 /// The shipped measured runs (tests/data/megatron-bridge/measured-throughput.csv, compiled in).
@@ -44,6 +52,30 @@ const std::vector<MeasuredRun>& shippedMeasuredRuns();
 /// in it. Charts colour a system by this index.
 int measuredSystemIndex(const std::string& system);
 
+/// The settings of a measured run's Megatron-Bridge recipe that the cost model prices and the
+/// published table does not state. Defaults: the stack as it is.
+struct MeasuredRecipe {
+    /// The local experts' MLP fused under a full-iteration CUDA graph (Stack::fusedGroupedMlp).
+    bool fusedGroupedMlp = false;
+    /// The expert all-to-all overlapped with another micro-batch's compute
+    /// (`moe_a2a_overlap`, Megatron's `--overlap-moe-expert-parallel-comm`); false: none of it
+    /// is hidden (Stack::a2aOverlap taken as 0).
+    bool a2aOverlap = true;
+};
+
+/// The recipe of shipped measured run `r` (model geometry `g`): Megatron-Bridge's performance
+/// presets (scripts/performance/configs/*/*workload_base_configs.py) at the release of the
+/// run's container: 25.11 v0.2.0, 26.02 v0.3.0, 26.02.01 v0.3.1, 26.04 v0.4.0, 26.04.01 v0.4.1,
+/// 26.06 v0.5.0, 26.06.01 v0.5.1, 26.08 v0.6.0 (src/megatron/bridge/perf_recipes).
+/// - Fused grouped MLP (`cutedsl_fused_grouped_mlp=True`, `cuda_graph_impl="full_iteration"`):
+///   the GB200 FP8_MX presets of Qwen3 30B-A3B and 235B-A22B, DeepSeek-V3 and GPT-OSS 120B
+///   from v0.5.0 (26.06) on; no earlier release, no H100 or BF16 preset.
+/// - All-to-all overlap (`moe_a2a_overlap=True`): those same fused presets; GPT-OSS 120B on
+///   GB200 from v0.4.0 (26.04) on; Qwen3 235B-A22B on H100 in every release; Qwen3 30B-A3B on
+///   H100 in its PP 2 presets (v0.2.0, v0.3.0); no other MoE preset of these models.
+/// Dense models: the defaults.
+MeasuredRecipe measuredRunRecipe(const MeasuredRun& r, const Geometry& g);
+
 /// A measured run as the performance model costs it.
 struct RealityCase {
     MeasuredRun run;
@@ -52,7 +84,14 @@ struct RealityCase {
     Geometry geometry;
     Cluster cluster;  ///< hardware of the system, devices, B_global, T_seq, precision, stack
     Plan plan;        ///< the published layout (ckpt chosen by choosePlans)
+    /// What the run's recipe changes in the stack that costs it: measuredRunRecipe for the
+    /// shipped runs (realityCases); a user's run keeps the defaults (the stack as it is).
+    MeasuredRecipe recipe;
 };
+
+/// Sets `c`'s stack to `stack` with the case's own recipe applied (RealityCase::recipe): the
+/// one way a fit or a check puts a stack on a measured case.
+void setCaseStack(RealityCase& c, const Stack& stack);
 
 /// Geometry of a Megatron-Bridge model name from its Hugging Face config (Llama 3 8B / 70B /
 /// 3.1 405B, DeepSeek-V3 with or without its MTP layer, Qwen3 30B-A3B / 235B-A22B, gpt-oss
@@ -67,7 +106,8 @@ bool measuredModelGeometry(const std::string& model, Geometry& g, std::string& r
 /// expressible, with the reason, when neither names what it needs.
 RealityCase realityCase(const MeasuredRun& r, const Stack& stack,
                         const Hardware* hardware = nullptr, const Geometry* geometry = nullptr);
-/// Every shipped run mapped to a case under `stack` (not yet costed).
+/// Every shipped run mapped to a case under `stack`, with its recipe (measuredRunRecipe; not
+/// yet costed).
 std::vector<RealityCase> realityCases(const Stack& stack);
 
 /// Sets each expressible case's checkpointing to the least recomputation that fits memory

@@ -24,7 +24,7 @@ double fitObjective(const Stack& stack, std::vector<RealityCase>& cases) {
     double sum = 0;
     for (RealityCase& c : cases) {
         if (!c.expressible) continue;
-        c.cluster.stack = stack;
+        setCaseStack(c, stack);
         const QuickEval q = PerfModel(c.geometry, c.cluster).quick(c.plan);
         if (!q.feasible) {
             sum += 1e3;
@@ -153,7 +153,7 @@ LeaveOutReport leaveOutErrors(int maxEvaluations, int threads, const tandem::Can
                     RealityCase c = out.cases[row.caseIndex];
                     if (!inGroup(c)) continue;
                     g.inSample.push_back(row);
-                    c.cluster.stack = fit.stack;
+                    setCaseStack(c, fit.stack);
                     g.rows.push_back(costCase(c, row.caseIndex));
                 }
                 leaveOutStats(g);

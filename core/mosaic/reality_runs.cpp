@@ -16,10 +16,16 @@ extern const char* const kMegatronBridgeCsv;  // measured_runs_data.cpp (generat
 
 namespace {
 
-/// "n/a" and "" -> absent; "597[^note]" -> 597. False when the text is not a number.
-bool number(std::string text, double& v, bool& present) {
+/// "n/a" and "" -> absent; "597[^note]" -> 597 with "note" into `footnote`. False when the
+/// text is not a number.
+bool number(std::string text, double& v, bool& present, std::string& footnote) {
     const auto mark = text.find("[^");
-    if (mark != std::string::npos) text.resize(mark);
+    if (mark != std::string::npos) {
+        const auto end = text.find(']', mark);
+        footnote =
+            text.substr(mark + 2, end == std::string::npos ? std::string::npos : end - mark - 2);
+        text.resize(mark);
+    }
     present = !(text.empty() || text == "n/a");
     if (!present) {
         v = 0;
@@ -70,60 +76,60 @@ Geometry moe(int layers, int d, int heads, int kv, int headDim, int ffn, int exp
 
 std::vector<MeasuredRun> parseMeasuredRuns(const std::string& csv, Diagnostics& diag) {
     std::vector<MeasuredRun> out;
-    readCsvTable(csv, std::vector<std::string>(std::begin(kColumns), std::end(kColumns)), diag,
-                 [&](const std::vector<std::string>& f, const std::string& where, int lineNo) {
-                     MeasuredRun r;
-                     r.line = lineNo;
-                     r.container = f[0];
-                     r.system = f[1];
-                     r.model = f[2];
-                     r.precisionText = f[4];
-                     r.note = f[17];
-                     bool ok = true;
-                     auto integer = [&](size_t col, int& dst, bool required) {
-                         double v = 0;
-                         bool present = false;
-                         if (!number(f[col], v, present) || v != std::floor(v) || v > 1e9) {
-                             diag.error(
-                                 where + ", " + kColumns[col],
-                                 "must be a non-negative integer or n/a (got \"" + f[col] + "\")");
-                             ok = false;
-                         } else if (required && (!present || v < 1)) {
-                             diag.error(where + ", " + kColumns[col], "is required (>= 1)");
-                             ok = false;
-                         }
-                         dst = present ? int(v) : (col == 8 ? -1 : 0);
-                     };
-                     integer(3, r.gpus, true);
-                     integer(5, r.gbs, true);
-                     integer(6, r.mbs, true);
-                     integer(7, r.seqLen, true);
-                     integer(8, r.fsdp, false);
-                     integer(9, r.tp, true);
-                     integer(10, r.pp, true);
-                     integer(11, r.cp, true);
-                     integer(12, r.vp, false);
-                     integer(13, r.ep, false);
-                     integer(14, r.ga, false);
-                     for (size_t col : {size_t(15), size_t(16)}) {
-                         double v = 0;
-                         bool present = false;
-                         if (!number(f[col], v, present) || !present || v <= 0) {
-                             diag.error(where + ", " + kColumns[col],
-                                        "must be a positive number (got \"" + f[col] + "\")");
-                             ok = false;
-                         }
-                         (col == 15 ? r.tokensPerSPerGpu : r.modelTflopsPerSPerGpu) = v;
-                     }
-                     Precision p;
-                     if (!parsePrecision(r.precisionText, p)) {
-                         diag.error(where + ", precision",
-                                    "must be BF16, FP8, FP8-CS, FP8-MX, MXFP8 or NVFP4 (got \"" +
-                                        r.precisionText + "\")");
-                         ok = false;
-                     }
-                     if (ok) out.push_back(std::move(r));
-                 });
+    readCsvTable(
+        csv, std::vector<std::string>(std::begin(kColumns), std::end(kColumns)), diag,
+        [&](const std::vector<std::string>& f, const std::string& where, int lineNo) {
+            MeasuredRun r;
+            r.line = lineNo;
+            r.container = f[0];
+            r.system = f[1];
+            r.model = f[2];
+            r.precisionText = f[4];
+            r.note = f[17];
+            bool ok = true;
+            auto integer = [&](size_t col, int& dst, bool required) {
+                double v = 0;
+                bool present = false;
+                if (!number(f[col], v, present, r.footnote) || v != std::floor(v) || v > 1e9) {
+                    diag.error(where + ", " + kColumns[col],
+                               "must be a non-negative integer or n/a (got \"" + f[col] + "\")");
+                    ok = false;
+                } else if (required && (!present || v < 1)) {
+                    diag.error(where + ", " + kColumns[col], "is required (>= 1)");
+                    ok = false;
+                }
+                dst = present ? int(v) : (col == 8 ? -1 : 0);
+            };
+            integer(3, r.gpus, true);
+            integer(5, r.gbs, true);
+            integer(6, r.mbs, true);
+            integer(7, r.seqLen, true);
+            integer(8, r.fsdp, false);
+            integer(9, r.tp, true);
+            integer(10, r.pp, true);
+            integer(11, r.cp, true);
+            integer(12, r.vp, false);
+            integer(13, r.ep, false);
+            integer(14, r.ga, false);
+            for (size_t col : {size_t(15), size_t(16)}) {
+                double v = 0;
+                bool present = false;
+                if (!number(f[col], v, present, r.footnote) || !present || v <= 0) {
+                    diag.error(where + ", " + kColumns[col],
+                               "must be a positive number (got \"" + f[col] + "\")");
+                    ok = false;
+                }
+                (col == 15 ? r.tokensPerSPerGpu : r.modelTflopsPerSPerGpu) = v;
+            }
+            Precision p;
+            if (!parsePrecision(r.precisionText, p)) {
+                diag.error(where + ", precision",
+                           "must be BF16, FP8, FP8-CS, FP8-MX, MXFP8 or NVFP4 (got \"" +
+                               r.precisionText + "\")");
+                ok = false;
+            }
+            if (ok) out.push_back(std::move(r));
+        });
     return out;
 }
 
@@ -179,6 +185,23 @@ constexpr Inexpressible kInexpressible[] = {
 };
 
 }  // namespace
+
+std::string measuredRunFlaggedBySource(const MeasuredRun& r) {
+    // The footnotes of docs/performance-summary-archive.md (Megatron-Bridge, commit 4ab94dfa)
+    // that disown a row's measurement.
+    struct Flag {
+        const char* footnote;
+        const char* reason;
+    };
+    static const Flag kFlags[] = {
+        {"gpt-oss-note",
+         "the source marks this run as a known performance regression of its container (the "
+         "fused grouped MLP's backward kernel, cudnn-frontend issue 256), resolved in the next "
+         "one: a software defect, not the stack the model costs"}};
+    for (const Flag& f : kFlags)
+        if (r.footnote == f.footnote) return f.reason;
+    return {};
+}
 
 bool measuredModelGeometry(const std::string& model, Geometry& g, std::string& reason) {
     for (const auto& m : modelGeometries())

@@ -95,13 +95,13 @@ Stack megatronCoreStack() {
     // Fitted constants (`tandem-cli fit-stack`, mosaic/reality.h: one set for every expressible
     // measured run, from megatronCoreFitStart(), with the fit's prior fitPrior);
     // tests/mosaic/tst_mosaic_reality.cpp checks that they are the fit's optimum.
-    s.groupedGemmMax = 0.438;
-    s.expertFixedUs = 22.31;
-    s.attentionEfficiency = 0.2793;
-    s.precisionGemmFactor[int(Precision::Mxfp8)] = 0.9405;
-    s.precisionGemmFactor[int(Precision::Nvfp4)] = 0.8776;
-    s.tpOverlap = 0.5657;
-    s.a2aOverlap = 0.652;
+    s.groupedGemmMax = 0.4703;
+    s.expertFixedUs = 19.74;
+    s.attentionEfficiency = 0.3079;
+    s.precisionGemmFactor[int(Precision::Mxfp8)] = 0.9361;
+    s.precisionGemmFactor[int(Precision::Nvfp4)] = 0.8574;
+    s.tpOverlap = 0.5095;
+    s.a2aOverlap = 0.6271;
     return s;
 }
 

@@ -100,6 +100,13 @@ struct Stack {
     /// each expert's GEMM launches and tails and its share of the routing bookkeeping, which are
     /// not GEMM efficiency. Fitted (megatron-core).
     double expertFixedUs = 0;
+    /// The local experts' MLP as one fused kernel replayed from a full-iteration CUDA graph
+    /// (Megatron-Bridge `cutedsl_fused_grouped_mlp=True` with `cuda_graph_impl="full_iteration"`,
+    /// the GB200 MXFP8 MoE recipes from the 26.06 container on): fc1, the SwiGLU, the casts to
+    /// the GEMM precision and fc2 of every local expert in one launch, so no fixed time per local
+    /// expert (expertFixedUs) and no HBM pass of the experts' own (their SwiGLU and casts run in
+    /// the GEMM epilogues). Kernel-table stacks only.
+    bool fusedGroupedMlp = false;
     /// Fused (flash) attention: the attention scores are never stored and the core runs as one
     /// kernel at attentionEfficiency of the BF16 peak over the causal half of the square. Off
     /// (Megatron-LM before flash attention, arXiv:2205.05198): QK^T and the product with V run

@@ -362,8 +362,8 @@ private slots:
             QCOMPARE(g.at("runs").size(), g.at("rows").get<size_t>());
             QVERIFY(g.at("max_abs_error").get<double>() >= g.at("median_abs_error").get<double>());
         }
-        QCOMPARE(systemRuns, 90);
-        QCOMPARE(familyRuns, 90);
+        QCOMPARE(systemRuns, 89);
+        QCOMPARE(familyRuns, 89);
         QCOMPARE(r.at("split").at("dense_moe").at("dense").at("rows").get<int>(), 41);
         QVERIFY(r.at("split").at("mbs").contains("1"));
         const auto t = runCli({QStringLiteral("reproduce"), QStringLiteral("reality")});
