@@ -255,6 +255,8 @@ nlohmann::ordered_json realityToJson(const RealityReport& r) {
         o["error"] = row.eval.feasible ? J(row.error) : J(nullptr);
         o["measured_model_tflops_per_s_per_gpu"] = c.run.modelTflopsPerSPerGpu;
         o["capacity_GB"] = c.cluster.hardware.memoryBytes / 1e9;
+        o["recipe"] = {{"fused_grouped_mlp", c.recipe.fusedGroupedMlp},
+                       {"a2a_overlap", c.recipe.a2aOverlap}};
         o["eval"] = planEvalToJson(row.eval);
         rows.push_back(o);
     }

@@ -333,7 +333,8 @@ RealityNeighbourSummary summarizeNeighbours(const RealityReport& r,
 
 /// {"paper", "checks": [...], "stack", "conventions", "summary", "split": {"system", "precision",
 /// "model", "dense_moe", "mbs"} (each group: rows, median_abs_error, max_abs_error, median_error,
-/// share_within_25pct), "rows": [...], "not_expressible": [...],
+/// share_within_25pct), "rows": [...] (each with its "recipe": {fused_grouped_mlp,
+/// a2a_overlap}, measuredRunRecipe), "not_expressible": [...],
 /// "korthikanti_2022": [...]} (the checks have reproduce mosaic's shape).
 nlohmann::ordered_json realityToJson(const RealityReport& r);
 

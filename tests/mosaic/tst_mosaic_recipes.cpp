@@ -72,6 +72,27 @@ private slots:
         QCOMPARE(c.cluster.stack.a2aOverlap, a2aOverlap ? megatronCoreStack().a2aOverlap : 0.0);
     }
 
+    /// `reproduce reality --json` states each row's recipe.
+    void recipeInTheJson() {
+        const RealityReport r = reproduceReality();
+        const auto j = realityToJson(r);
+        int fused = 0, overlapOff = 0;
+        for (const auto& row : j.at("rows")) {
+            fused += row.at("recipe").at("fused_grouped_mlp").get<bool>() ? 1 : 0;
+            overlapOff += row.at("recipe").at("a2a_overlap").get<bool>() ? 0 : 1;
+            if (row.at("line").get<int>() == 22) {
+                QVERIFY(row.at("recipe").at("fused_grouped_mlp").get<bool>());
+                QVERIFY(row.at("recipe").at("a2a_overlap").get<bool>());
+            }
+        }
+        QCOMPARE(fused, 11);
+        int moeOff = 0;
+        for (const RealityCase& c : r.cases)
+            moeOff += c.expressible && c.geometry.experts > 0 && !c.recipe.a2aOverlap ? 1 : 0;
+        QCOMPARE(overlapOff, moeOff);
+        QVERIFY(moeOff > 0);
+    }
+
     /// Eleven shipped runs fuse the experts' MLP: three each of Qwen3 30B-A3B, Qwen3 235B-A22B
     /// and DeepSeek-V3, two of gpt-oss 120B (the third, 26.06.01, is disowned by the source).
     void elevenRunsFuse() {
@@ -110,8 +131,8 @@ private slots:
         const PlanEval fused = PerfModel(c.geometry, c.cluster).evaluate(c.plan);
         QCOMPARE(plain.microbatches, 16);
         const double perExpert = 16 * 6 * megatronCoreStack().expertFixedUs * 1e-6;
-        const double passes = 16384.0 * 8 * (16 * 768 + 8 * 2048 + 12 * 768) /
-                              c.cluster.hardware.hbmBytesPerS;
+        const double passes =
+            16384.0 * 8 * (16 * 768 + 8 * 2048 + 12 * 768) / c.cluster.hardware.hbmBytesPerS;
         const double expected = 16 * 48 * (perExpert + passes);
         const double saved = plain.breakdown.compute_s - fused.breakdown.compute_s;
         QVERIFY2(std::abs(saved / expected - 1) < 1e-9,

@@ -559,10 +559,9 @@ QString RealityView::caption() const {
                          .arg(g.models.join(QStringLiteral(", ")),
                               countLabel(g.runs, tr("run"), tr("runs")),
                               QString::fromStdString(reason));
-        text += QLatin1Char(' ') +
-                tr("%1 not expressible by a transformer cost model, not plotted: %2.")
-                    .arg(countLabel(notExpressible, tr("run"), tr("runs")),
-                         parts.join(QStringLiteral("; ")));
+        text += QLatin1Char(' ') + tr("%1 not costed, not plotted: %2.")
+                                       .arg(countLabel(notExpressible, tr("run"), tr("runs")),
+                                            parts.join(QStringLiteral("; ")));
     }
     return text;
 }
