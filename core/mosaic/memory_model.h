@@ -49,6 +49,7 @@ struct PerfModel::Group {
     int pp = 1, vp = 1;
     int layersStage, moeStage, denseStage, epNodes, ppNodes;
     double dispMb, denseP, expertP, dpTime, optimizer, host;
+    double a2aPayloadShare;  // of the expert all-to-all's bytes on the wire (dispatchPayloadShare)
     // batchTimes
     int nmb;
     double a2aCollective, p2p, vocab;

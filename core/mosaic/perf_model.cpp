@@ -263,6 +263,9 @@ void PerfModel::groupTimes(const Plan& p, Group& gr) const {
     const int epSpan =
         m_c.stack.expertFolding ? p.ep * p.etp : p.ep * p.tp;  // GPUs one EP group spans
     gr.epNodes = (epSpan + gpn - 1) / gpn;
+    gr.a2aPayloadShare = m_c.stack.hierarchicalDispatch
+                             ? dispatchPayloadShare(m_g.experts, m_g.topK, gr.epNodes)
+                             : 1.0;
     gr.ppNodes = (p.pp + gpn - 1) / gpn;
 }
 
@@ -295,10 +298,11 @@ void PerfModel::groupDpTime(const Plan& p, Group& gr) const {
 void PerfModel::batchTimes(const Plan& p, const Shape& s, Group& gr, int nmb) const {
     const Hardware& hw = m_c.hardware;
     gr.nmb = nmb;
-    gr.a2aCollective = gr.moeStage > 0 && p.ep > 1
-                           ? collectiveTime(hw, Collective::AllToAll, s.a2aBytes, p.ep,
-                                            m_c.stack.expertFolding ? p.etp : p.tp)
-                           : 0.0;
+    gr.a2aCollective =
+        gr.moeStage > 0 && p.ep > 1
+            ? collectiveTime(hw, Collective::AllToAll, s.a2aBytes * gr.a2aPayloadShare, p.ep,
+                             m_c.stack.expertFolding ? p.etp : p.tp)
+            : 0.0;
     // Pipeline send/recv of activations and their gradients.
     gr.p2p = 0;
     if (p.pp > 1) {

@@ -132,6 +132,10 @@ std::string overlapNote(const Stack& stack, const Geometry& g) {
              (g.sharedExperts > 0 ? ", or as much as the shared expert's compute where that is "
                                     "more; "
                                   : "; ");
+    if (g.experts > 0 && stack.hierarchicalDispatch)
+        s += "each token sent once per remote node (flex dispatcher); ";
+    if (g.experts > 0 && stack.fusedGroupedMlp)
+        s += "the experts' MLP one fused kernel per layer (no per-expert launch); ";
     return s +
            "data-parallel reduce-scatter and all-gather hidden behind one micro-batch's "
            "compute";

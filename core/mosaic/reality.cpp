@@ -95,8 +95,11 @@ MeasuredRecipe measuredRunRecipe(const MeasuredRun& r, const Geometry& g) {
     if (r.system == "DGX-GB200") {
         out.fusedGroupedMlp = r.container >= "26.06" && p == Precision::Mxfp8;
         out.a2aOverlap = out.fusedGroupedMlp || (family == "gpt-oss" && r.container >= "26.04");
+        out.hierarchicalDispatch = family != "gpt-oss" || r.container >= "26.04";
     } else {
         out.a2aOverlap = r.model == "Qwen3_235B_a22B" || (r.model == "Qwen3_30B_a3B" && r.pp == 2);
+        out.hierarchicalDispatch = (r.model == "Qwen3_30B_a3B" && r.container >= "26.02") ||
+                                   (r.model == "Qwen3_235B_a22B" && r.container == "26.02.01");
     }
     return out;
 }
@@ -105,6 +108,7 @@ void setCaseStack(RealityCase& c, const Stack& stack) {
     c.cluster.stack = stack;
     if (c.recipe.fusedGroupedMlp) c.cluster.stack.fusedGroupedMlp = true;
     if (!c.recipe.a2aOverlap) c.cluster.stack.a2aOverlap = 0;
+    if (c.recipe.hierarchicalDispatch) c.cluster.stack.hierarchicalDispatch = true;
 }
 
 std::vector<RealityCase> realityCases(const Stack& stack) {
@@ -256,7 +260,8 @@ nlohmann::ordered_json realityToJson(const RealityReport& r) {
         o["measured_model_tflops_per_s_per_gpu"] = c.run.modelTflopsPerSPerGpu;
         o["capacity_GB"] = c.cluster.hardware.memoryBytes / 1e9;
         o["recipe"] = {{"fused_grouped_mlp", c.recipe.fusedGroupedMlp},
-                       {"a2a_overlap", c.recipe.a2aOverlap}};
+                       {"a2a_overlap", c.recipe.a2aOverlap},
+                       {"hierarchical_dispatch", c.recipe.hierarchicalDispatch}};
         o["eval"] = planEvalToJson(row.eval);
         rows.push_back(o);
     }

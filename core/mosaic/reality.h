@@ -61,6 +61,9 @@ struct MeasuredRecipe {
     /// (`moe_a2a_overlap`, Megatron's `--overlap-moe-expert-parallel-comm`); false: none of it
     /// is hidden (Stack::a2aOverlap taken as 0).
     bool a2aOverlap = true;
+    /// The flex dispatcher (HybridEP or DeepEP backend): one copy of a token per remote node
+    /// (Stack::hierarchicalDispatch).
+    bool hierarchicalDispatch = false;
 };
 
 /// The recipe of shipped measured run `r` (model geometry `g`): Megatron-Bridge's performance
@@ -73,6 +76,10 @@ struct MeasuredRecipe {
 /// - All-to-all overlap (`moe_a2a_overlap=True`): those same fused presets; GPT-OSS 120B on
 ///   GB200 from v0.4.0 (26.04) on; Qwen3 235B-A22B on H100 in every release; Qwen3 30B-A3B on
 ///   H100 in its PP 2 presets (v0.2.0, v0.3.0); no other MoE preset of these models.
+/// - Flex dispatcher (`moe_flex_dispatcher_backend` "hybridep" or "deepep"): every GB200 MoE
+///   preset but GPT-OSS 120B's before v0.4.0; on H100 Qwen3 30B-A3B from v0.3.0 (DeepEP, then
+///   HybridEP) and Qwen3 235B-A22B in v0.3.1 (DeepEP); not GPT-OSS 120B on H100. It matters
+///   only where an EP group spans nodes (on GB200 none leaves the 72-GPU NVLink domain).
 /// Dense models: the defaults.
 MeasuredRecipe measuredRunRecipe(const MeasuredRun& r, const Geometry& g);
 

@@ -48,6 +48,17 @@ bool parsePrecision(const std::string& text, Precision& out) {
 
 double optimizerBytesPerParam(const Stack& s) { return 12.0 + (s.mainGradBytes < 4.0 ? 4.0 : 0.0); }
 
+double dispatchPayloadShare(int experts, int topK, int nodes) {
+    if (nodes <= 1 || experts <= 0 || topK <= 0) return 1.0;
+    const double e = experts, k = std::min(topK, experts), perNode = e / nodes;
+    // P(a given remote node holds none of the token's K experts) = C(E - E/n, K) / C(E, K).
+    double missAll = 1.0;
+    for (int i = 0; i < k; ++i) missAll *= std::max(0.0, e - perNode - i) / (e - i);
+    const double distinctRemote = (nodes - 1) * (1.0 - missAll);
+    const double copiesRemote = k * (nodes - 1) / double(nodes);
+    return std::min(1.0, distinctRemote / copiesRemote);
+}
+
 Stack mosaicPaperStack() {
     Stack s;
     s.name = "mosaic-paper";
@@ -95,13 +106,13 @@ Stack megatronCoreStack() {
     // Fitted constants (`tandem-cli fit-stack`, mosaic/reality.h: one set for every expressible
     // measured run, from megatronCoreFitStart(), with the fit's prior fitPrior);
     // tests/mosaic/tst_mosaic_reality.cpp checks that they are the fit's optimum.
-    s.groupedGemmMax = 0.4703;
-    s.expertFixedUs = 19.74;
-    s.attentionEfficiency = 0.3079;
-    s.precisionGemmFactor[int(Precision::Mxfp8)] = 0.9361;
-    s.precisionGemmFactor[int(Precision::Nvfp4)] = 0.8574;
-    s.tpOverlap = 0.5095;
-    s.a2aOverlap = 0.6271;
+    s.groupedGemmMax = 0.468;
+    s.expertFixedUs = 21.19;
+    s.attentionEfficiency = 0.3025;
+    s.precisionGemmFactor[int(Precision::Mxfp8)] = 0.9458;
+    s.precisionGemmFactor[int(Precision::Nvfp4)] = 0.8625;
+    s.tpOverlap = 0.5117;
+    s.a2aOverlap = 0.6201;
     return s;
 }
 

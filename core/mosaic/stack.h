@@ -107,6 +107,12 @@ struct Stack {
     /// expert (expertFixedUs) and no HBM pass of the experts' own (their SwiGLU and casts run in
     /// the GEMM epilogues). Kernel-table stacks only.
     bool fusedGroupedMlp = false;
+    /// The expert dispatcher sends a token once to each remote node that holds any of its K
+    /// experts and fans it out over NVLink there (Megatron's flex dispatcher with the DeepEP or
+    /// HybridEP backend, `--moe-token-dispatcher-type flex`), instead of once per expert (NCCL
+    /// all-to-all): the bytes an EP group spanning nodes puts on the network shrink by
+    /// dispatchPayloadShare. No effect inside one node.
+    bool hierarchicalDispatch = false;
     /// Fused (flash) attention: the attention scores are never stored and the core runs as one
     /// kernel at attentionEfficiency of the BF16 peak over the causal half of the square. Off
     /// (Megatron-LM before flash attention, arXiv:2205.05198): QK^T and the product with V run
@@ -160,6 +166,15 @@ struct Stack {
     /// keeps an FP32 copy of its shard of them (optimizerBytesPerParam).
     double mainGradBytes = 4.0;
 };
+
+/// Share of the expert all-to-all's network bytes a hierarchical dispatcher
+/// (Stack::hierarchicalDispatch) sends: distinct remote nodes a token reaches over the copies
+/// it would send one per remote expert, for `experts` experts spread evenly over the `nodes`
+/// nodes an EP group spans and `topK` distinct experts per token chosen uniformly (balanced
+/// routing): (nodes - 1) (1 - C(E - E/nodes, K) / C(E, K)) / (K (nodes - 1) / nodes). 1 for
+/// nodes <= 1. E.g. 128 experts, top-8, 2 nodes: 0.249 (one copy to the other node instead of
+/// four). Dimensionless, in (0, 1].
+double dispatchPayloadShare(int experts, int topK, int nodes);
 
 /// Bytes per parameter of optimizer state under `s` (sharded over data parallelism by the
 /// distributed optimizer): FP32 master weight and the two AdamW moments (12 B), plus the FP32

@@ -66,6 +66,14 @@ nlohmann::ordered_json stackToJson(const Stack& stack) {
     Stack s = stack;
     for (const StackFitParameter& p : stackFitParameters()) constants[p.name] = p.ref(s);
     j["constants"] = constants;
+    // The recipe switches the measured runs set per run (reality.h, MeasuredRecipe), written
+    // only when on (the built-in stacks have them off).
+    if (stack.fusedGroupedMlp || stack.hierarchicalDispatch) {
+        nlohmann::ordered_json recipe = nlohmann::ordered_json::object();
+        if (stack.fusedGroupedMlp) recipe["fused_grouped_mlp"] = true;
+        if (stack.hierarchicalDispatch) recipe["hierarchical_dispatch"] = true;
+        j["recipe"] = recipe;
+    }
     if (calibration) {
         nlohmann::ordered_json c;
         c["runs"] = calibration->runs;
@@ -138,6 +146,12 @@ Stack readStackJson(JsonReader& r, std::vector<std::string>* notes) {
         if (notes) notes->push_back(retiredConstantNote(constants.childPath(k.name), k, value));
     }
     constants.finish();
+    if (r.has("recipe")) {
+        JsonReader recipe = r.object("recipe");
+        s.fusedGroupedMlp = recipe.boolean("fused_grouped_mlp", s.fusedGroupedMlp);
+        s.hierarchicalDispatch = recipe.boolean("hierarchical_dispatch", s.hierarchicalDispatch);
+        recipe.finish();
+    }
     s.calibration.base = baseStack.name;  // kept with or without a calibration block
     if (r.has("calibration")) {
         JsonReader c = r.object("calibration");

@@ -8,7 +8,10 @@
 //    "calibration": {"runs": 3, "hardware": "h100", "median_abs_error_before": 0.18,
 //                    "median_abs_error_after": 0.06, "leave_one_run_out": 0.09}}
 //   "adopted": false in `calibration` marks a refit that was declined (calibrate.h): the
-//   constants are the base's.
+//   constants are the base's. Optional "recipe": {"fused_grouped_mlp": true,
+//   "hierarchical_dispatch": true} switches on Stack::fusedGroupedMlp / hierarchicalDispatch
+//   (the recipe settings the measured runs carry per run, reality.h MeasuredRecipe), e.g. to
+//   plan with the GB200 MXFP8 MoE recipes of Megatron-Bridge 26.06 and later.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -37,7 +40,8 @@ std::string calibrationHardwareNote(const Stack& stack, const std::string& hardw
 
 /// `stack` as a stack file (above): its base (stack.calibration.base, set for every stack read
 /// from a file, calibrated or not; else its own name when it is a built-in stack), every
-/// stackFitParameters() member, and its calibration when it has one.
+/// stackFitParameters() member, its "recipe" switches when any is on, and its calibration when
+/// it has one.
 nlohmann::ordered_json stackToJson(const Stack& stack);
 
 /// A key that files of an earlier Tandem wrote under `constants` and that is no longer a

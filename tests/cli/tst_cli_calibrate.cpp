@@ -72,7 +72,7 @@ class TstCliCalibrate : public QObject {
     Q_OBJECT
 private slots:
     /// Calibrate to three H100 runs the shipped fit predicts within 6 %: refitted to two of
-    /// them, the third is predicted no better (4.4 % against 4.1 %), so the file keeps
+    /// them, the third is predicted no better (4.6 % against 4.4 %), so the file keeps
     /// megatron-core's constants, says why, and the plan with it names the check.
     void calibrateThenPlan() {
         QTemporaryDir dir;
@@ -92,7 +92,7 @@ private slots:
         QCOMPARE(j["calibration"]["adopted"].get<bool>(), false);
         const double before = j["calibration"]["median_abs_error_before"].get<double>();
         QCOMPARE(j["calibration"]["median_abs_error_after"].get<double>(), before);
-        QVERIFY(std::abs(before - 0.041) < 0.005);
+        QVERIFY(std::abs(before - 0.044) < 0.005);
         QVERIFY(j["calibration"]["leave_one_run_out"].get<double>() >= before);
         const nlohmann::ordered_json shipped =
             tandem::mosaic::stackToJson(tandem::mosaic::megatronCoreStack())["constants"];
@@ -154,8 +154,8 @@ private slots:
 
     /// Training logs through a runs file: each log's measured time, with the model and layout
     /// its line gives, calibrates the stack: refitted to two, the third is predicted better
-    /// than the base predicts the three (23.7 %), so the refit is adopted and the runs' error
-    /// falls to about 11 %; the Qwen3 30B log is the CSV's row measured the same, so its error
+    /// than the base predicts the three (24.2 %), so the refit is adopted and the runs' error
+    /// falls to about 10 %; the Qwen3 30B log is the CSV's row measured the same, so its error
     /// before is the row's; the stack plans.
     void calibrateToLogs() {
         QTemporaryDir dir;
@@ -175,7 +175,7 @@ private slots:
                 0.05);
         const nlohmann::json& cal = j["calibration"];
         QVERIFY(!cal.contains("adopted"));  // written only when false
-        QVERIFY(std::abs(cal["median_abs_error_before"].get<double>() - 0.237) < 0.01);
+        QVERIFY(std::abs(cal["median_abs_error_before"].get<double>() - 0.242) < 0.01);
         QVERIFY(cal["leave_one_run_out"].get<double>() < cal["median_abs_error_before"]);
         QVERIFY(cal["median_abs_error_after"].get<double>() < 0.12);
         QCOMPARE(readJson(out)["calibration"], j["calibration"]);
@@ -261,7 +261,7 @@ private slots:
                  qPrintable(c.err));
         // The run given 64 GPUs where it ran on 8 measures 5.9x slower than its layout costs.
         QVERIFY2(c.err.contains(QStringLiteral("qwen30b.log: warning: not used: measured 4992 "
-                                               "tokens/s per GPU, 5.94x slower than megatron-core "
+                                               "tokens/s per GPU, 5.85x slower than megatron-core "
                                                "predicts for this layout")),
                  qPrintable(c.err));
         QVERIFY(c.out.contains(QStringLiteral("Calibrating megatron-core to 3 runs")));
@@ -320,9 +320,9 @@ private slots:
                      "nvfp4_gemm_factor and a2a_overlap")),
                  qPrintable(c.out));
         const nlohmann::json sa = readJson(a)["constants"];
-        QCOMPARE(sa["a2a_overlap"].get<double>(), 0.6271);
-        QCOMPARE(sa["expert_fixed_us"].get<double>(), 19.74);
-        QCOMPARE(sa["nvfp4_gemm_factor"].get<double>(), 0.8574);
+        QCOMPARE(sa["a2a_overlap"].get<double>(), 0.6201);
+        QCOMPARE(sa["expert_fixed_us"].get<double>(), 21.19);
+        QCOMPARE(sa["nvfp4_gemm_factor"].get<double>(), 0.8625);
         QCOMPARE(readJson(a)["calibration"]["kept"].size(), size_t(5));
         // The file read back carries the split into the plan's stack sentence.
         const CliRun p =

@@ -4,8 +4,10 @@
 #include <vector>
 
 #include "mosaic/perf_model.h"
+#include "mosaic/plan_report.h"
 #include "mosaic/reality.h"
 #include "mosaic/stack.h"
+#include "mosaic/stack_file.h"
 #include "test_main.h"
 
 // The recipes of the shipped measured runs (measuredRunRecipe): which runs fused the experts'
@@ -13,6 +15,8 @@
 // itself disowns.
 
 using namespace tandem::mosaic;
+using tandem::Diagnostics;
+using tandem::JsonReader;
 
 namespace {
 
@@ -138,6 +142,79 @@ private slots:
         QVERIFY2(std::abs(saved / expected - 1) < 1e-9,
                  qPrintable(QStringLiteral("%1 s saved, %2 s by hand").arg(saved).arg(expected)));
         QVERIFY(fused.iteration_s < plain.iteration_s);
+    }
+
+    /// One copy per remote node, by hand: 128 experts, top-8 over 2 nodes (64 experts each): a
+    /// token misses the other node with probability C(64, 8) / C(128, 8) = 0.00310, so it
+    /// sends 0.99690 copies there instead of 8 x 1/2 = 4: 0.24923. Top-8 of 128 over 8 nodes
+    /// (16 each): C(112, 8) / C(128, 8) = 0.33258, 7 x 0.66742 copies instead of 7: 0.66742. Inside
+    /// one node, and with one expert per token, nothing to save.
+    void dispatchPayloadShareByHand() {
+        QVERIFY(std::abs(dispatchPayloadShare(128, 8, 2) - 0.24923) < 5e-5);
+        QVERIFY(std::abs(dispatchPayloadShare(128, 8, 8) - 0.66742) < 5e-5);
+        QCOMPARE(dispatchPayloadShare(128, 8, 1), 1.0);
+        QCOMPARE(dispatchPayloadShare(128, 1, 4), 1.0);
+        // More nodes than a token has experts: at most one copy per expert, never more bytes.
+        QVERIFY(dispatchPayloadShare(256, 8, 32) <= 1.0);
+        QVERIFY(dispatchPayloadShare(256, 8, 32) > 0.85);
+    }
+
+    /// The Qwen3 30B-A3B runs on 16 H100 (EP 16 over two nodes, HybridEP) put a quarter of the
+    /// all-to-all's network bytes on the wire: their all-to-all takes less time than with one
+    /// copy per expert, and the plans' other terms are the same.
+    void hierarchicalDispatchAcrossNodes() {
+        RealityCase c = caseAt(43);
+        QVERIFY(c.recipe.hierarchicalDispatch && c.cluster.stack.hierarchicalDispatch);
+        const PlanEval once = PerfModel(c.geometry, c.cluster).evaluate(c.plan);
+        c.recipe.hierarchicalDispatch = false;
+        setCaseStack(c, megatronCoreStack());
+        const PlanEval perExpert = PerfModel(c.geometry, c.cluster).evaluate(c.plan);
+        QVERIFY(once.breakdown.a2a_s < 0.5 * perExpert.breakdown.a2a_s);
+        QCOMPARE(once.breakdown.compute_s, perExpert.breakdown.compute_s);
+        // Inside one NVLink domain (GB200, EP 8) the flag changes nothing.
+        RealityCase g = caseAt(42);
+        QVERIFY(g.recipe.hierarchicalDispatch);
+        const PlanEval gOnce = PerfModel(g.geometry, g.cluster).evaluate(g.plan);
+        g.recipe.hierarchicalDispatch = false;
+        setCaseStack(g, megatronCoreStack());
+        QCOMPARE(PerfModel(g.geometry, g.cluster).evaluate(g.plan).iteration_s, gOnce.iteration_s);
+    }
+
+    /// A stack file can switch the recipe settings on (to plan with the 26.06 GB200 MXFP8
+    /// recipes): written only when on, read back the same, refused when not a boolean; the plan
+    /// is faster and its overlap note says so.
+    void stackFileCarriesTheRecipe() {
+        Stack s = megatronCoreStack();
+        s.name = "fused";
+        s.calibration.base = "megatron-core";
+        QVERIFY(!stackToJson(s).contains("recipe"));
+        s.fusedGroupedMlp = true;
+        s.hierarchicalDispatch = true;
+        const nlohmann::json j = stackToJson(s);
+        QCOMPARE(j.at("recipe").dump(),
+                 std::string(R"({"fused_grouped_mlp":true,"hierarchical_dispatch":true})"));
+        Diagnostics d("fused.json");
+        JsonReader r(j, "$", d);
+        const Stack back = readStackJson(r);
+        QVERIFY(d.items().empty());
+        QVERIFY(back.fusedGroupedMlp && back.hierarchicalDispatch);
+        QCOMPARE(nlohmann::json(stackToJson(back)), j);
+        nlohmann::json bad = j;
+        bad["recipe"]["fused_grouped_mlp"] = "yes";
+        Diagnostics e("bad.json");
+        JsonReader rb(bad, "$", e);
+        readStackJson(rb);
+        QVERIFY(!e.items().empty());
+
+        RealityCase c = caseAt(42);  // Qwen3 30B-A3B, 8 GB200, MXFP8
+        const double unfused = PerfModel(c.geometry, c.cluster).evaluate(c.plan).iteration_s;
+        c.cluster.stack = back;
+        const double fused = PerfModel(c.geometry, c.cluster).evaluate(c.plan).iteration_s;
+        QVERIFY(fused < 0.9 * unfused);
+        const std::string note = overlapNote(back, c.geometry);
+        QVERIFY2(note.find("one fused kernel per layer") != std::string::npos, note.c_str());
+        QVERIFY2(note.find("once per remote node") != std::string::npos, note.c_str());
+        QVERIFY(overlapNote(megatronCoreStack(), c.geometry).find("fused") == std::string::npos);
     }
 
     /// The 26.06.01 gpt-oss row carries the source's footnote of a known regression: listed as

@@ -115,9 +115,8 @@ private slots:
               QStringLiteral("within \u00b125 %"), QStringLiteral("predicted = measured")})
             QVERIFY2(legend.contains(name), qPrintable(legend.join(QStringLiteral(" | "))));
         // The caption counts the runs not plotted and names why.
-        QVERIFY2(
-            view.caption().contains(QStringLiteral("%1 runs not expressible").arg(notExpressible)),
-            qPrintable(view.caption()));
+        QVERIFY2(view.caption().contains(QStringLiteral("%1 runs not costed").arg(notExpressible)),
+                 qPrintable(view.caption()));
         QVERIFY(view.caption().contains(QStringLiteral("Mamba")));
         // The title carries the summary.
         const QString title = view.chart()->title();
