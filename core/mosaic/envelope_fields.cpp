@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -142,9 +143,14 @@ void readStack(JsonReader& r, const EnvelopeField& f, Envelope& e) {
     }
 }
 
-/// The default stack is left out; a calibrated stack is written whole (stackToJson).
+/// The default stack is left out; a built-in stack is written by name; any other (calibrated,
+/// or read from a stack file: its own name, constants and recipe) is written whole
+/// (stackToJson), so that it reopens as saved.
 void writeStack(const EnvelopeField& f, const Envelope& e, nlohmann::ordered_json& j) {
-    if (e.stack.calibration.runs > 0)
+    const std::vector<std::string> builtins = stackNames();
+    const bool builtin =
+        std::find(builtins.begin(), builtins.end(), e.stack.name) != builtins.end();
+    if (e.stack.calibration.runs > 0 || !builtin)
         j[f.key] = stackToJson(e.stack);
     else if (e.stack.name != mosaicPaperStack().name)
         j[f.key] = e.stack.name;

@@ -143,6 +143,19 @@ std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p
         // (Megatron-LM's default is allgather) and the shared expert overlapping it.
         a += " --moe-grouped-gemm --moe-token-dispatcher-type alltoall";
         if (g.sharedExperts > 0) a += " --moe-shared-expert-overlap";
+        // Recipe settings of a stack file (stack_file.h) that these flags do not switch on.
+        if (notes && c.stack.hierarchicalDispatch)
+            notes->push_back(
+                "the costing sends each token once per remote node (a flex dispatcher: "
+                "--moe-token-dispatcher-type flex with the HybridEP or DeepEP backend); this "
+                "script keeps the all-to-all dispatcher, set the flex one where your Megatron "
+                "has it");
+        if (notes && c.stack.fusedGroupedMlp &&
+            (c.precision == Precision::Mxfp8 || c.precision == Precision::Nvfp4))
+            notes->push_back(
+                "the costing fuses the experts' MLP into one kernel under a full-iteration CUDA "
+                "graph (Megatron-Bridge cutedsl_fused_grouped_mlp with cuda_graph_impl "
+                "full_iteration); this script does not switch it on");
     }
     a += " --seq-length " + n(c.seqLen) + " --max-position-embeddings " + n(c.seqLen);
     // The parallel layout.

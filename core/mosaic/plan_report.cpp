@@ -135,7 +135,8 @@ std::string overlapNote(const Stack& stack, const Geometry& g) {
     if (g.experts > 0 && stack.hierarchicalDispatch)
         s += "each token sent once per remote node (flex dispatcher); ";
     if (g.experts > 0 && stack.fusedGroupedMlp)
-        s += "the experts' MLP one fused kernel per layer (no per-expert launch); ";
+        s += "the experts' MLP one fused kernel per layer at MXFP8 / NVFP4 (no per-expert "
+             "launch); ";
     return s +
            "data-parallel reduce-scatter and all-gather hidden behind one micro-batch's "
            "compute";

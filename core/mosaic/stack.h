@@ -105,7 +105,9 @@ struct Stack {
     /// the GB200 MXFP8 MoE recipes from the 26.06 container on): fc1, the SwiGLU, the casts to
     /// the GEMM precision and fc2 of every local expert in one launch, so no fixed time per local
     /// expert (expertFixedUs) and no HBM pass of the experts' own (their SwiGLU and casts run in
-    /// the GEMM epilogues). Kernel-table stacks only.
+    /// the GEMM epilogues). Kernel-table stacks only, and only at MXFP8 or NVFP4 (the kernel is
+    /// a block-scaled grouped GEMM: Blackwell); at another precision the experts are costed
+    /// unfused.
     bool fusedGroupedMlp = false;
     /// The expert dispatcher sends a token once to each remote node that holds any of its K
     /// experts and fans it out over NVLink there (Megatron's flex dispatcher with the DeepEP or

@@ -149,6 +149,10 @@ Stack readStackJson(JsonReader& r, std::vector<std::string>* notes) {
     if (r.has("recipe")) {
         JsonReader recipe = r.object("recipe");
         s.fusedGroupedMlp = recipe.boolean("fused_grouped_mlp", s.fusedGroupedMlp);
+        if (s.fusedGroupedMlp && !s.kernelTables)
+            diag.error(recipe.childPath("fused_grouped_mlp"),
+                       "needs a stack costed from the kernel tables (base megatron-core); " +
+                           baseStack.name + " costs the experts as one grouped GEMM");
         s.hierarchicalDispatch = recipe.boolean("hierarchical_dispatch", s.hierarchicalDispatch);
         recipe.finish();
     }

@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "mosaic/envelope.h"
+#include "mosaic/megatron_args.h"
 #include "mosaic/perf_model.h"
 #include "mosaic/plan_report.h"
 #include "mosaic/reality.h"
@@ -215,6 +217,64 @@ private slots:
         QVERIFY2(note.find("one fused kernel per layer") != std::string::npos, note.c_str());
         QVERIFY2(note.find("once per remote node") != std::string::npos, note.c_str());
         QVERIFY(overlapNote(megatronCoreStack(), c.geometry).find("fused") == std::string::npos);
+    }
+
+    /// The fused kernel is a block-scaled grouped GEMM: at BF16 (and FP8) the switch leaves
+    /// the cost as it is; on a stack costed without the kernel tables it is refused.
+    void fusedOnlyWhereTheKernelExists() {
+        RealityCase c = caseAt(40);  // gpt-oss 120B, GB200, BF16
+        QVERIFY(c.expressible && c.cluster.precision == Precision::Bf16);
+        const double plain = PerfModel(c.geometry, c.cluster).evaluate(c.plan).iteration_s;
+        c.recipe.fusedGroupedMlp = true;
+        setCaseStack(c, megatronCoreStack());
+        QCOMPARE(PerfModel(c.geometry, c.cluster).evaluate(c.plan).iteration_s, plain);
+        nlohmann::json j = {{"tandem_stack", 1},
+                            {"name", "paper-fused"},
+                            {"base", "mosaic-paper"},
+                            {"constants", nlohmann::json::object()},
+                            {"recipe", {{"fused_grouped_mlp", true}}}};
+        Diagnostics d("paper-fused.json");
+        JsonReader r(j, "$", d);
+        readStackJson(r);
+        QCOMPARE(d.items().size(), size_t(1));
+        QVERIFY2(d.items()[0].path.find("recipe.fused_grouped_mlp") != std::string::npos,
+                 d.items()[0].path.c_str());
+        j["recipe"] = {{"hierarchical_dispatch", true}};  // any stack can dispatch so
+        Diagnostics ok("paper-flex.json");
+        JsonReader r2(j, "$", ok);
+        QVERIFY(readStackJson(r2).hierarchicalDispatch);
+        QVERIFY(ok.items().empty());
+    }
+
+    /// A stack read from a file (not calibrated) is saved whole in a scenario, recipe included,
+    /// and reopens the same; the launch line says what its flags do not switch on.
+    void scenarioKeepsAStackFileWhole() {
+        Envelope e;
+        e.stack = megatronCoreStack();
+        e.stack.name = "gb200-2606";
+        e.stack.calibration.base = "megatron-core";
+        e.stack.fusedGroupedMlp = true;
+        e.stack.hierarchicalDispatch = true;
+        const nlohmann::ordered_json saved = writeEnvelope(e);
+        QVERIFY(saved.at("stack").is_object());
+        Diagnostics d("scenario");
+        const nlohmann::json asRead = saved;
+        JsonReader r(asRead, "$", d);
+        Envelope back;
+        readEnvelope(r, back);
+        QVERIFY(d.items().empty());
+        QCOMPARE(back.stack.name, std::string("gb200-2606"));
+        QVERIFY(back.stack.fusedGroupedMlp && back.stack.hierarchicalDispatch);
+        QCOMPARE(nlohmann::json(writeEnvelope(back)), nlohmann::json(saved));
+
+        RealityCase c = caseAt(42);  // Qwen3 30B-A3B, 8 GB200, MXFP8
+        c.cluster.stack = back.stack;
+        std::vector<std::string> notes;
+        megatronArguments(c.geometry, c.cluster, c.plan, &notes);
+        int recipeNotes = 0;
+        for (const std::string& n : notes)
+            recipeNotes += n.find("this script") != std::string::npos ? 1 : 0;
+        QCOMPARE(recipeNotes, 2);
     }
 
     /// The 26.06.01 gpt-oss row carries the source's footnote of a known regression: listed as
