@@ -91,14 +91,13 @@ int calibrateCommand(const QStringList& args) {
     const std::string stackName = parser.isSet(name)
                                       ? parser.value(name).toStdString()
                                       : QFileInfo(outFile).completeBaseName().toStdString();
-    for (const std::string& builtin : m::stackNames())
-        if (stackName == builtin || stackName.empty()) {
-            printError(QStringLiteral("--name: '%1' is %2; give the calibrated stack its own name")
-                           .arg(QString::fromStdString(stackName),
-                                stackName.empty() ? QStringLiteral("empty")
-                                                  : QStringLiteral("a built-in stack")));
-            return kExitBadInput;
-        }
+    if (stackName.empty() || m::isBuiltinStack(stackName)) {
+        printError(QStringLiteral("--name: '%1' is %2; give the calibrated stack its own name")
+                       .arg(QString::fromStdString(stackName),
+                            stackName.empty() ? QStringLiteral("empty")
+                                              : QStringLiteral("a built-in stack")));
+        return kExitBadInput;
+    }
     tandem::Diagnostics stackDiag;
     std::vector<std::string> stackNotes;
     const m::Stack base = m::loadStack(parser.value(stack).toStdString(), stackDiag, &stackNotes);

@@ -1,4 +1,3 @@
-#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -147,10 +146,7 @@ void readStack(JsonReader& r, const EnvelopeField& f, Envelope& e) {
 /// or read from a stack file: its own name, constants and recipe) is written whole
 /// (stackToJson), so that it reopens as saved.
 void writeStack(const EnvelopeField& f, const Envelope& e, nlohmann::ordered_json& j) {
-    const std::vector<std::string> builtins = stackNames();
-    const bool builtin =
-        std::find(builtins.begin(), builtins.end(), e.stack.name) != builtins.end();
-    if (e.stack.calibration.runs > 0 || !builtin)
+    if (e.stack.calibration.runs > 0 || !isBuiltinStack(e.stack.name))
         j[f.key] = stackToJson(e.stack);
     else if (e.stack.name != mosaicPaperStack().name)
         j[f.key] = e.stack.name;

@@ -150,8 +150,7 @@ std::string megatronArguments(const Geometry& g, const Cluster& c, const Plan& p
                 "--moe-token-dispatcher-type flex with the HybridEP or DeepEP backend); this "
                 "script keeps the all-to-all dispatcher, set the flex one where your Megatron "
                 "has it");
-        if (notes && c.stack.fusedGroupedMlp &&
-            (c.precision == Precision::Mxfp8 || c.precision == Precision::Nvfp4))
+        if (notes && fusedGroupedMlpApplies(c.stack, c.precision))
             notes->push_back(
                 "the costing fuses the experts' MLP into one kernel under a full-iteration CUDA "
                 "graph (Megatron-Bridge cutedsl_fused_grouped_mlp with cuda_graph_impl "

@@ -234,9 +234,7 @@ void PerfModel::shapeCompute(int tpDegree, int cpDegree, int mbs, bool dense, Sh
         // elements, backward reads d_expert + 2 d_expert and writes 2 d_expert: 16 d_expert
         // bytes), and below BF16 the casts of fc1's input d, fc2's input d_expert, fc2's output
         // gradient d and fc1's output gradient 2 d_expert (8 d + 12 d_expert bytes).
-        // The fused kernel is a block-scaled grouped GEMM (Blackwell MXFP8 / NVFP4 only).
-        const bool fused = ke && m_c.stack.fusedGroupedMlp &&
-                           (m_c.precision == Precision::Mxfp8 || m_c.precision == Precision::Nvfp4);
+        const bool fused = ke && fusedGroupedMlpApplies(m_c.stack, m_c.precision);
         const double expertPointwise =
             ke && !fused ? T * k * (16.0 * dexp + (lowCast ? 8.0 * d + 12.0 * dexp : 0.0)) / tp /
                                hw.hbmBytesPerS

@@ -59,6 +59,10 @@ double dispatchPayloadShare(int experts, int topK, int nodes) {
     return std::min(1.0, distinctRemote / copiesRemote);
 }
 
+bool fusedGroupedMlpApplies(const Stack& s, Precision p) {
+    return s.fusedGroupedMlp && (p == Precision::Mxfp8 || p == Precision::Nvfp4);
+}
+
 Stack mosaicPaperStack() {
     Stack s;
     s.name = "mosaic-paper";
@@ -175,6 +179,12 @@ std::vector<std::string> stackNames() {
     std::vector<std::string> names;
     for (const BuiltinStack& b : kBuiltinStacks) names.emplace_back(b.name);
     return names;
+}
+
+bool isBuiltinStack(const std::string& name) {
+    for (const BuiltinStack& b : kBuiltinStacks)
+        if (name == b.name) return true;
+    return false;
 }
 
 Stack builtinStack(const std::string& name) {

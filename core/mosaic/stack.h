@@ -178,6 +178,11 @@ struct Stack {
 /// four). Dimensionless, in (0, 1].
 double dispatchPayloadShare(int experts, int topK, int nodes);
 
+/// Whether `s`'s fused grouped MLP (Stack::fusedGroupedMlp) takes effect at GEMM precision `p`:
+/// the kernel is a block-scaled grouped GEMM, so MXFP8 or NVFP4 only (the cost model further
+/// needs the kernel tables, Stack::kernelTables).
+bool fusedGroupedMlpApplies(const Stack& s, Precision p);
+
 /// Bytes per parameter of optimizer state under `s` (sharded over data parallelism by the
 /// distributed optimizer): FP32 master weight and the two AdamW moments (12 B), plus the FP32
 /// copy of the main gradient when the main gradients are narrower than FP32 (4 B). Megatron-Core
@@ -207,6 +212,8 @@ Stack megatronLm2022Stack();
 Stack megatronLm2022FitStart();
 /// "mosaic-paper", "megatron-core", "megatron-lm-2022".
 std::vector<std::string> stackNames();
+/// Whether `name` is one of stackNames() (a calibrated or file stack may not take one).
+bool isBuiltinStack(const std::string& name);
 /// Built-in stack by name; throws std::invalid_argument naming the known stacks.
 Stack builtinStack(const std::string& name);
 

@@ -131,11 +131,9 @@ Stack readStackJson(JsonReader& r, std::vector<std::string>* notes) {
     const std::string name = r.string("name", "");
     if (name.empty())
         diag.error(r.childPath("name"), "is required (a name for this stack, e.g. my-cluster)");
-    for (const std::string& builtin : stackNames())
-        if (name == builtin)
-            diag.error(
-                r.childPath("name"),
-                "\"" + name + "\" is a built-in stack; give the calibrated one its own name");
+    if (isBuiltinStack(name))
+        diag.error(r.childPath("name"),
+                   "\"" + name + "\" is a built-in stack; give the calibrated one its own name");
     if (!name.empty()) s.name = name;
     JsonReader constants = r.object("constants");
     for (const StackFitParameter& p : stackFitParameters())

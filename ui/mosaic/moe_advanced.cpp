@@ -269,9 +269,9 @@ void MoeAdvanced::applyTo(mosaic::Envelope& e) const {
     const std::string stack = m_stack->currentData().toString().toStdString();
     if (m_calibratedStack.calibration.runs > 0 && stack == m_calibratedStack.name)
         e.stack = m_calibratedStack;
-    else if (stack != e.stack.name || e.stack.calibration.runs > 0)
-        for (const std::string& n : mosaic::stackNames())
-            if (n == stack) e.stack = mosaic::builtinStack(stack);
+    else if ((stack != e.stack.name || e.stack.calibration.runs > 0) &&
+             mosaic::isBuiltinStack(stack))
+        e.stack = mosaic::builtinStack(stack);
     e.precision = mosaic::Precision(m_precision->currentData().toInt());
     if (m_seqLen->currentData().toInt() != m_loadedSeqLen)
         e.seqLen = m_seqLen->currentData().toInt();
